@@ -1,0 +1,60 @@
+"""The `blitzcam` console command: one entry point, one subcommand per job.
+
+Command modules import only the standard library at module level, so that
+`blitzcam --help` and the counting path start fast and never pull in torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Final
+
+from blitzcam.errors import UserError
+
+# subcommand -> module with `register(subparsers)`; each sets `func(args) -> int`.
+COMMANDS: Final[dict[str, str]] = {
+    "match": "blitzcam.commands.match",
+    "decks": "blitzcam.commands.decks",
+    "dataset": "blitzcam.commands.dataset",
+    "train": "blitzcam.commands.train",
+    "evaluate": "blitzcam.commands.evaluate",
+    "count": "blitzcam.commands.count",
+    "app": "blitzcam.commands.app",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="blitzcam",
+        description="Scoring assistant for Dutch Blitz: count cards under a camera, keep the score.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module_name in COMMANDS.values():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue  # a command not built yet
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        print(f"blitzcam {args.command}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(f"blitzcam {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""Keep ultralytics offline. Import this module before ultralytics, everywhere in the project.
+
+ultralytics probes the network on import and downloads fonts, weights and assets on
+demand. Everything it would fetch is either placed locally here (its settings, a font)
+or switched off (sync, hub, every logging integration, auto-install of packages).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Final
+
+from blitzcam.paths import data_dir
+
+FONT_SOURCE: Final = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
+# ultralytics' check_font() looks for these names in its config dir before downloading.
+FONT_NAMES: Final = ("Arial.ttf", "Arial.Unicode.ttf")
+
+# Every integration ultralytics knows, off; settings.json keys as of ultralytics 8.4.
+INTEGRATIONS_OFF: Final[dict[str, object]] = {
+    "sync": False,
+    "hub": False,
+    "api_key": "",
+    "openai_api_key": "",
+    "clearml": False,
+    "comet": False,
+    "dvc": False,
+    "mlflow": False,
+    "neptune": False,
+    "raytune": False,
+    "tensorboard": False,
+    "wandb": False,
+    "vscode_msg": False,
+    "openvino_msg": False,
+}
+
+
+def ultralytics_config_dir() -> Path:
+    return data_dir() / "ultralytics"
+
+
+def _write_settings(config_dir: Path) -> None:
+    settings_path = config_dir / "settings.json"
+    settings: dict[str, object] = {}
+    if settings_path.is_file():
+        try:
+            settings = json.loads(settings_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            settings = {}  # ours to own: a broken file is rewritten whole
+    if not isinstance(settings, dict):
+        settings = {}
+    wanted = {
+        **settings,
+        **INTEGRATIONS_OFF,
+        "datasets_dir": str(config_dir / "datasets"),
+        "weights_dir": str(config_dir / "weights"),
+        "runs_dir": str(config_dir / "runs"),
+    }
+    if wanted != settings:
+        tmp = settings_path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(wanted, indent=2), encoding="utf-8")
+        tmp.replace(settings_path)
+
+
+def _place_font(config_dir: Path) -> None:
+    for name in FONT_NAMES:
+        target = config_dir / name
+        if not target.is_file() and FONT_SOURCE.is_file():
+            shutil.copyfile(FONT_SOURCE, target)
+
+
+def configure() -> Path:
+    """Set the environment ultralytics reads at import time; return its config dir."""
+    config_dir = ultralytics_config_dir()
+    config_dir.mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "0"
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    os.environ.setdefault("YOLO_VERBOSE", "0")
+    _write_settings(config_dir)
+    _place_font(config_dir)
+    return config_dir
+
+
+def import_ultralytics():  # noqa: ANN201 - returns the module, typed loosely on purpose
+    """Import ultralytics with the offline configuration in force, and turn off its settings' sync."""
+    if "ultralytics" not in sys.modules:
+        configure()
+    import ultralytics
+    from ultralytics.utils import SETTINGS
+
+    updates = {key: value for key, value in INTEGRATIONS_OFF.items() if key in SETTINGS}
+    if any(SETTINGS.get(key) != value for key, value in updates.items()):
+        SETTINGS.update(updates)
+    return ultralytics
+
+
+configure()

@@ -1,0 +1,29 @@
+"""Where blitzcam keeps its files: one data directory per user, overridable for tests and CI."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Final
+
+from platformdirs import user_data_dir
+
+DATA_DIR_ENV: Final = "BLITZCAM_DATA_DIR"
+REPO_ROOT: Final = Path(__file__).resolve().parent.parent
+
+
+def data_dir() -> Path:
+    """The user's blitzcam data directory (created on first use).
+
+    ``BLITZCAM_DATA_DIR`` wins over the platform default so that tests and
+    portable installs never touch the real one.
+    """
+    override = os.environ.get(DATA_DIR_ENV)
+    path = Path(override) if override else Path(user_data_dir("blitzcam", appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def match_db_path() -> Path:
+    """The SQLite file that holds every match, shared by the CLI and the app."""
+    return data_dir() / "matches.sqlite3"

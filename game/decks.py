@@ -1,0 +1,47 @@
+"""The eight deck identities of Dutch Blitz, named as everywhere in blitzcam (CLI, JSON, files)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+Pack = Literal["base", "expansion"]
+Symbol = Literal["pump", "buggy", "bucket", "plow"]
+Ink = Literal["green", "red", "yellow", "blue"]
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """One deck's identity: the drawing on its back and the ink it is printed in."""
+
+    name: str
+    symbol: Symbol
+    ink: Ink
+    pack: Pack
+
+
+DECKS: Final[tuple[Deck, ...]] = (
+    Deck("green-pump", "pump", "green", "base"),
+    Deck("red-buggy", "buggy", "red", "base"),
+    Deck("yellow-bucket", "bucket", "yellow", "base"),
+    Deck("blue-plow", "plow", "blue", "base"),
+    Deck("blue-pump", "pump", "blue", "expansion"),
+    Deck("yellow-buggy", "buggy", "yellow", "expansion"),
+    Deck("green-bucket", "bucket", "green", "expansion"),
+    Deck("red-plow", "plow", "red", "expansion"),
+)
+DECK_NAMES: Final[tuple[str, ...]] = tuple(deck.name for deck in DECKS)
+DECKS_BY_NAME: Final[dict[str, Deck]] = {deck.name: deck for deck in DECKS}
+
+CARDS_PER_DECK: Final = 40
+BLITZ_PILE_SIZE: Final = 10
+
+
+def deck_by_name(name: str) -> Deck:
+    """Look a deck up by its name; the error lists the names that exist."""
+    try:
+        return DECKS_BY_NAME[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown deck {name!r}: expected one of {', '.join(DECK_NAMES)}"
+        ) from None
