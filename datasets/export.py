@@ -1,0 +1,40 @@
+"""`blitzcam decks export DIR [--width W]`: write the eight built-in backs as PNGs.
+
+Players print these or compare them with their own decks; the identification step can enroll them
+as reference backs. The CLI's command module imports this lazily (it pulls in numpy and OpenCV).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from blitzcam.datasets.art import MIN_EXPORT_WIDTH, export_backs, save_png_rgba
+
+from blitzcam.errors import UserError
+
+__all__ = ["export_backs", "export_command", "save_png_rgba"]
+
+
+def export_command(args: argparse.Namespace) -> int:
+    """Validate DIR and --width, write DIR/<deck>.png for the eight decks, print each path."""
+    out_dir = Path(args.out_dir)
+    width = int(args.width)
+    if width < MIN_EXPORT_WIDTH:
+        raise UserError(f"--width must be at least {MIN_EXPORT_WIDTH} pixels, got {width}")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UserError(f"{out_dir}: exists and is not a folder")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{out_dir}: cannot create the folder ({exc.strerror or exc})") from None
+    if not os.access(out_dir, os.W_OK | os.X_OK):
+        raise UserError(f"{out_dir}: folder is not writable")
+    try:
+        paths = export_backs(out_dir, width=width)
+    except OSError as exc:
+        raise UserError(f"{out_dir}: could not write the backs ({exc.strerror or exc})") from None
+    for path in paths:
+        print(path)
+    return 0
