@@ -24,7 +24,6 @@ run: $(VENV)/.installed-run
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
-	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/python -m pytest

@@ -29,7 +29,7 @@ COMMANDS: Final[dict[str, str]] = {
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="blitzcam",
-        description="Scoring assistant for Dutch Blitz: count cards under a camera, keep the score.",
+        description="Scoring assistant for Dutch Blitz: counts cards under a camera, keeps score.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module_name in COMMANDS.values():

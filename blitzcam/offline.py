@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Final
 
 from blitzcam.paths import data_dir
@@ -20,17 +21,17 @@ FONT_SOURCE: Final = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf
 # ultralytics' check_font() looks for these names in its config dir before downloading.
 FONT_NAMES: Final = ("Arial.ttf", "Arial.Unicode.ttf")
 
-# Every integration ultralytics knows, off; settings.json keys as of ultralytics 8.4.
+# Every integration ultralytics knows, off. These are exactly the settings.json keys of
+# ultralytics 8.4 (schema 0.0.8): a file with other keys is "migrated" with a warning.
+SETTINGS_VERSION: Final = "0.0.8"
 INTEGRATIONS_OFF: Final[dict[str, object]] = {
     "sync": False,
-    "hub": False,
     "api_key": "",
     "openai_api_key": "",
     "clearml": False,
     "comet": False,
     "dvc": False,
     "mlflow": False,
-    "neptune": False,
     "raytune": False,
     "tensorboard": False,
     "wandb": False,
@@ -40,7 +41,8 @@ INTEGRATIONS_OFF: Final[dict[str, object]] = {
 
 
 def ultralytics_config_dir() -> Path:
-    return data_dir() / "ultralytics"
+    """Where ultralytics keeps settings and fonts: it appends "Ultralytics" to YOLO_CONFIG_DIR."""
+    return data_dir() / "ultralytics" / "Ultralytics"
 
 
 def _write_settings(config_dir: Path) -> None:
@@ -54,6 +56,8 @@ def _write_settings(config_dir: Path) -> None:
     if not isinstance(settings, dict):
         settings = {}
     wanted = {
+        "settings_version": SETTINGS_VERSION,
+        "uuid": "",  # no machine fingerprint
         **settings,
         **INTEGRATIONS_OFF,
         "datasets_dir": str(config_dir / "datasets"),
@@ -79,15 +83,15 @@ def configure() -> Path:
     config_dir.mkdir(parents=True, exist_ok=True)
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ["YOLO_AUTOINSTALL"] = "0"
-    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir.parent)
     os.environ.setdefault("YOLO_VERBOSE", "0")
     _write_settings(config_dir)
     _place_font(config_dir)
     return config_dir
 
 
-def import_ultralytics():  # noqa: ANN201 - returns the module, typed loosely on purpose
-    """Import ultralytics with the offline configuration in force, and turn off its settings' sync."""
+def import_ultralytics() -> ModuleType:
+    """Import ultralytics with the offline configuration in force and its sync turned off."""
     if "ultralytics" not in sys.modules:
         configure()
     import ultralytics

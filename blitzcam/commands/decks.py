@@ -1,0 +1,35 @@
+"""`blitzcam decks`: export the built-in card backs, enroll a real deck's back."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("decks", help="export built-in deck backs, enroll your own deck")
+    actions = parser.add_subparsers(dest="decks_command", metavar="ACTION", required=True)
+
+    export = actions.add_parser("export", help="write the eight built-in backs as DIR/<deck>.png")
+    export.add_argument("out_dir", type=Path, metavar="DIR")
+    export.add_argument("--width", type=int, default=600, help="card width in pixels (>= 500)")
+    export.set_defaults(func=_export)
+
+    enroll = actions.add_parser("enroll", help="teach blitzcam how one of your decks' backs looks")
+    enroll.add_argument("deck", metavar="DECK")
+    source = enroll.add_mutually_exclusive_group(required=True)
+    source.add_argument("--image", type=Path, help="a photo of one back, flat and front-on")
+    source.add_argument("--camera", help="a camera index, video file or stream URL to grab from")
+    enroll.set_defaults(func=_enroll)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from blitzcam.datasets.export import export_command  # owned by datasets/ (card art)
+
+    return export_command(args)
+
+
+def _enroll(args: argparse.Namespace) -> int:
+    from blitzcam.vision.enrollment import enroll_command  # owned by vision/ (enrollment)
+
+    return enroll_command(args)

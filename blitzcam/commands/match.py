@@ -1,0 +1,315 @@
+"""`blitzcam match`: score a match at the terminal, and the scripted `summarize` contract."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+_PLAYER = re.compile(r"^(?P<name>.+)=(?P<deck>[a-z]+-[a-z]+)(?:@(?P<team>.+))?$")
+_TALLY = re.compile(r"^(?P<name>.+)=(?P<dutch>-?\d+)/(?P<blitz>-?\d+)$")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("match", help="start and score matches, export, summarize")
+    parser.add_argument(
+        "--db", type=Path, default=None, help="match database (default: in the user's data dir)"
+    )
+    actions = parser.add_subparsers(dest="match_command", metavar="ACTION", required=True)
+
+    def action(name: str, func: Any, help_: str) -> argparse.ArgumentParser:
+        sub = actions.add_parser(name, help=help_, description=help_)
+        sub.set_defaults(func=func)
+        return sub
+
+    p = action("summarize", _summarize, "score a match JSON file and print standings as JSON")
+    p.add_argument("file", type=Path, metavar="FILE")
+
+    p = action("new", _new, "start a match")
+    p.add_argument(
+        "--player",
+        "-p",
+        action="append",
+        required=True,
+        metavar="NAME=DECK[@TEAM]",
+        help="a player and their deck, e.g. Ann=green-pump or Ann=green-pump@North (repeat)",
+    )
+    p.add_argument("--target", type=int, default=None, help="points that decide the match (75)")
+    p.add_argument("--variant", choices=("standard", "play-out"), default="standard")
+
+    p = action("add", _add, "add a round: NAME=DUTCH/BLITZ for every player")
+    p.add_argument("tallies", nargs="+", metavar="NAME=DUTCH/BLITZ")
+    _match_option(p)
+
+    p = action("edit", _edit, "correct a round: NAME=DUTCH/BLITZ for the players to change")
+    p.add_argument("round", type=int, metavar="ROUND")
+    p.add_argument("tallies", nargs="+", metavar="NAME=DUTCH/BLITZ")
+    _match_option(p)
+
+    p = action("delete-round", _delete_round, "delete a round; later rounds move up")
+    p.add_argument("round", type=int, metavar="ROUND")
+    _match_option(p)
+
+    p = action("undo", _undo, "undo the last round")
+    _match_option(p)
+
+    p = action("settings", _settings, "change the target or variant")
+    p.add_argument("--target", type=int, default=None)
+    p.add_argument("--variant", choices=("standard", "play-out"), default=None)
+    _match_option(p)
+
+    p = action("show", _show, "show standings, round by round")
+    _match_option(p)
+
+    action("list", _list, "list matches, most recent first")
+
+    p = action("export", _export, "write a match as JSON, or its score sheet as CSV")
+    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument(
+        "--format", choices=("json", "csv"), default=None, help="default: from FILE's extension"
+    )
+    _match_option(p)
+
+    p = action("import", _import, "store a match from a JSON file as a new match")
+    p.add_argument("file", type=Path, metavar="FILE")
+
+
+def _match_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--match",
+        "-m",
+        type=int,
+        default=None,
+        metavar="ID",
+        help="match id (default: the match changed last)",
+    )
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def _open_store(args: argparse.Namespace):
+    from blitzcam.errors import UserError
+    from blitzcam.game.store import MatchStore, StoreError
+    from blitzcam.paths import match_db_path
+
+    try:
+        return MatchStore(args.db or match_db_path())
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _match_id(args: argparse.Namespace, store: Any) -> int:
+    from blitzcam.errors import UserError
+
+    if args.match is not None:
+        return args.match
+    match_id = store.latest_match()
+    if match_id is None:
+        raise UserError("no matches yet: start one with `blitzcam match new`")
+    return match_id
+
+
+def _parse_tallies(specs: list[str]) -> dict[str, Any]:
+    from blitzcam.errors import UserError
+    from blitzcam.game.rules import Tally
+
+    tallies = {}
+    for spec in specs:
+        found = _TALLY.match(spec)
+        if not found:
+            raise UserError(f"{spec!r}: expected NAME=DUTCH/BLITZ, e.g. Ann=12/0")
+        name = found["name"]
+        if name in tallies:
+            raise UserError(f"{spec!r}: {name} is given twice")
+        tallies[name] = Tally(dutch=int(found["dutch"]), blitz=int(found["blitz"]))
+    return tallies
+
+
+def _run_rule(store: Any, change: Any) -> Any:
+    """Apply a store change; broken rules and store problems become one-line errors."""
+    from blitzcam.errors import UserError
+    from blitzcam.game.rules import MatchError
+    from blitzcam.game.store import StoreError
+
+    try:
+        return change()
+    except (MatchError, StoreError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def _print_standings(match_id: int, match: Any) -> None:
+    from blitzcam.game.rules import score_match
+    from blitzcam.game.text import standings_table
+
+    print(standings_table(match_id, match, score_match(match)))
+
+
+# --- actions ------------------------------------------------------------------------------
+
+
+def _summarize(args: argparse.Namespace) -> int:
+    from blitzcam.errors import UserError
+    from blitzcam.game.match_file import read_match, standings_to_json
+    from blitzcam.game.rules import MatchError, score_match
+
+    try:
+        match = read_match(args.file)
+    except MatchError as exc:
+        raise UserError(str(exc)) from None
+    json.dump(standings_to_json(match, score_match(match)), sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _new(args: argparse.Namespace) -> int:
+    from blitzcam.errors import UserError
+    from blitzcam.game.rules import DEFAULT_TARGET, MatchError, Player, Settings, new_match
+
+    players = []
+    for spec in args.player:
+        found = _PLAYER.match(spec)
+        if not found:
+            raise UserError(f"--player {spec!r}: expected NAME=DECK or NAME=DECK@TEAM")
+        players.append(Player(name=found["name"], deck=found["deck"], team=found["team"]))
+    settings = Settings(
+        target=DEFAULT_TARGET if args.target is None else args.target, variant=args.variant
+    )
+    try:
+        match = new_match(players, settings)
+    except MatchError as exc:
+        raise UserError(str(exc)) from None
+    with _open_store(args) as store:
+        match_id = _run_rule(store, lambda: store.create_match(match))
+    print(f"started match {match_id}: " + ", ".join(f"{p.name} ({p.deck})" for p in players))
+    return 0
+
+
+def _add(args: argparse.Namespace) -> int:
+    from blitzcam.game.rules import Round
+
+    tallies = _parse_tallies(args.tallies)
+    with _open_store(args) as store:
+        match_id = _match_id(args, store)
+        match = _run_rule(store, lambda: store.add_round(match_id, Round(tallies)))
+    _print_standings(match_id, match)
+    return 0
+
+
+def _edit(args: argparse.Namespace) -> int:
+    from blitzcam.game.rules import MatchError, Round, replace_round
+
+    changes = _parse_tallies(args.tallies)
+    with _open_store(args) as store:
+        match_id = _match_id(args, store)
+
+        def edit(match: Any) -> Any:
+            if not 1 <= args.round <= len(match.rounds):
+                raise MatchError(
+                    f"no round {args.round}: the match has {len(match.rounds)} round(s)"
+                )
+            merged = {**match.rounds[args.round - 1].tallies, **changes}
+            return replace_round(match, args.round, Round(merged))
+
+        match = _run_rule(store, lambda: store._change(match_id, edit))
+    _print_standings(match_id, match)
+    return 0
+
+
+def _delete_round(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        match_id = _match_id(args, store)
+        match = _run_rule(store, lambda: store.delete_round(match_id, args.round))
+    _print_standings(match_id, match)
+    return 0
+
+
+def _undo(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        match_id = _match_id(args, store)
+        match = _run_rule(store, lambda: store.undo_last_round(match_id))
+    _print_standings(match_id, match)
+    return 0
+
+
+def _settings(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from blitzcam.errors import UserError
+
+    if args.target is None and args.variant is None:
+        raise UserError("nothing to change: give --target and/or --variant")
+    with _open_store(args) as store:
+        match_id = _match_id(args, store)
+        current = _run_rule(store, lambda: store.load(match_id)).settings
+        settings = replace(
+            current,
+            **{
+                k: v
+                for k, v in (("target", args.target), ("variant", args.variant))
+                if v is not None
+            },
+        )
+        match = _run_rule(store, lambda: store.change_settings(match_id, settings))
+    _print_standings(match_id, match)
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        match_id = _match_id(args, store)
+        match = _run_rule(store, lambda: store.load(match_id))
+    _print_standings(match_id, match)
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from blitzcam.game.text import match_list
+
+    with _open_store(args) as store:
+        summaries = _run_rule(store, store.list_matches)
+    print(match_list(summaries))
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from blitzcam.errors import UserError
+    from blitzcam.game.match_file import match_to_json, score_sheet_csv, write_text_atomically
+
+    fmt = args.format or {".csv": "csv", ".json": "json"}.get(args.file.suffix.lower())
+    if fmt is None:
+        raise UserError(f"{args.file}: cannot tell the format from the extension; pass --format")
+    if args.file.is_dir():
+        raise UserError(f"{args.file}: is a directory, expected a file name")
+    with _open_store(args) as store:
+        match_id = _match_id(args, store)
+        match = _run_rule(store, lambda: store.load(match_id))
+    text = (
+        score_sheet_csv(match)
+        if fmt == "csv"
+        else json.dumps(match_to_json(match), indent=2) + "\n"
+    )
+    try:
+        write_text_atomically(args.file, text)
+    except OSError as exc:
+        raise UserError(f"{args.file}: cannot write: {exc.strerror}") from None
+    print(f"wrote match {match_id} to {args.file}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from blitzcam.errors import UserError
+    from blitzcam.game.match_file import read_match
+    from blitzcam.game.rules import MatchError
+
+    try:
+        match = read_match(args.file)
+    except MatchError as exc:
+        raise UserError(str(exc)) from None
+    with _open_store(args) as store:
+        match_id = _run_rule(store, lambda: store.create_match(match))
+    print(f"imported {args.file} as match {match_id} ({len(match.rounds)} rounds)")
+    return 0

@@ -1,0 +1,188 @@
+"""The match JSON format (import, export, `blitzcam match summarize`) and the CSV score sheet.
+
+Parsing is separate from file I/O: `match_from_json` takes decoded JSON, `read_match` adds the file.
+Every error names where it is: `players[2]`, `round 3, player Bob`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from blitzcam.game.rules import (
+    DEFAULT_TARGET,
+    VARIANTS,
+    Match,
+    MatchError,
+    Player,
+    Round,
+    Settings,
+    Standings,
+    Tally,
+    score_match,
+)
+
+
+def _expect_keys(obj: dict[str, Any], *, allowed: set[str], where: str) -> None:
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise MatchError(f"{where}: unexpected key(s) {', '.join(map(repr, extra))}")
+
+
+def _parse_player(raw: object, index: int) -> Player:
+    where = f"players[{index}]"
+    if not isinstance(raw, dict):
+        raise MatchError(f"{where}: expected an object with name and deck, got {raw!r}")
+    _expect_keys(raw, allowed={"name", "deck", "team"}, where=where)
+    for key in ("name", "deck"):
+        if not isinstance(raw.get(key), str):
+            raise MatchError(f"{where}: {key!r} must be a string, got {raw.get(key)!r}")
+    team = raw.get("team")
+    if team is not None and not isinstance(team, str):
+        raise MatchError(f"{where}: 'team' must be a string, got {team!r}")
+    return Player(name=raw["name"], deck=raw["deck"], team=team)
+
+
+def _parse_round(raw: object, number: int) -> Round:
+    if not isinstance(raw, dict):
+        raise MatchError(
+            f"expected an object of player -> counts, got {raw!r}", round_number=number
+        )
+    tallies = {}
+    for name, counts in raw.items():
+        if not isinstance(counts, dict):
+            raise MatchError(
+                f'expected {{"dutch": N, "blitz": N}}, got {counts!r}',
+                round_number=number,
+                player=name,
+            )
+        _expect_keys(counts, allowed={"dutch", "blitz"}, where=f"round {number}, player {name}")
+        for key in ("dutch", "blitz"):
+            if key not in counts:
+                raise MatchError(f"missing {key!r}", round_number=number, player=name)
+        tallies[name] = Tally(dutch=counts["dutch"], blitz=counts["blitz"])
+    return Round(tallies)
+
+
+def match_from_json(data: object) -> Match:
+    """Decode and validate a match; raises MatchError naming the place of the first problem."""
+    if not isinstance(data, dict):
+        raise MatchError(f"a match file holds one JSON object, got {type(data).__name__}")
+    _expect_keys(data, allowed={"target", "variant", "players", "rounds"}, where="match")
+    target = data.get("target", DEFAULT_TARGET)
+    variant = data.get("variant", "standard")
+    if variant not in VARIANTS:
+        raise MatchError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+    players_raw = data.get("players")
+    if not isinstance(players_raw, list):
+        raise MatchError(f"'players' must be a list, got {players_raw!r}")
+    rounds_raw = data.get("rounds", [])
+    if not isinstance(rounds_raw, list):
+        raise MatchError(f"'rounds' must be a list, got {type(rounds_raw).__name__}")
+    players = tuple(_parse_player(raw, i) for i, raw in enumerate(players_raw))
+    rounds = tuple(_parse_round(raw, n) for n, raw in enumerate(rounds_raw, start=1))
+    match = Match(players=players, settings=Settings(target=target, variant=variant), rounds=rounds)
+    score_match(match)
+    return match
+
+
+def match_to_json(match: Match) -> dict[str, Any]:
+    players = []
+    for player in match.players:
+        entry: dict[str, Any] = {"name": player.name, "deck": player.deck}
+        if player.team is not None:
+            entry["team"] = player.team
+        players.append(entry)
+    return {
+        "target": match.settings.target,
+        "variant": match.settings.variant,
+        "players": players,
+        "rounds": [
+            {
+                player.name: {
+                    "dutch": round_.tallies[player.name].dutch,
+                    "blitz": round_.tallies[player.name].blitz,
+                }
+                for player in match.players
+            }
+            for round_ in match.rounds
+        ],
+    }
+
+
+def standings_to_json(match: Match, standings: Standings) -> dict[str, Any]:
+    """The `summarize` output; player order as in the match."""
+    out: dict[str, Any] = {
+        "round_scores": [dict(scores) for scores in standings.round_scores],
+        "totals": dict(standings.totals),
+    }
+    if standings.team_totals is not None:
+        out["team_totals"] = dict(standings.team_totals)
+    out["status"] = standings.status
+    out["winners"] = list(standings.winners)
+    return out
+
+
+def read_match(path: Path) -> Match:
+    """Read and validate a match file; every error message starts with the file's path."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise MatchError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise MatchError(f"{path}: is a directory, expected a match JSON file") from None
+    except UnicodeDecodeError:
+        raise MatchError(f"{path}: not UTF-8 text, expected a match JSON file") from None
+    except OSError as exc:
+        raise MatchError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MatchError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    try:
+        return match_from_json(data)
+    except MatchError as exc:
+        raise MatchError(f"{path}: {exc}") from None
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write via a temporary file in the same folder, so a crash never leaves half a file."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        with tmp.open("w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
+    """The score sheet: one row per round with each player's Dutch, Blitz, score and total."""
+    standings = standings or score_match(match)
+    names = [player.name for player in match.players]
+    header = ["round"]
+    for name in names:
+        header += [f"{name} dutch", f"{name} blitz", f"{name} score", f"{name} total"]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for number, (round_, running) in enumerate(
+        zip(match.rounds, standings.running_totals, strict=True), start=1
+    ):
+        row: list[object] = [number]
+        for name in names:
+            tally = round_.tallies[name]
+            row += [tally.dutch, tally.blitz, tally.score, running[name]]
+        writer.writerow(row)
+    total_row: list[object] = ["total"]
+    for name in names:
+        total_row += ["", "", "", standings.totals[name]]
+    writer.writerow(total_row)
+    if standings.team_totals is not None:
+        for team, total in standings.team_totals.items():
+            writer.writerow([f"team {team}", total])
+    return buffer.getvalue()

@@ -1,0 +1,332 @@
+"""The match store: every match, its players, settings and rounds in one SQLite file.
+
+Shared by the CLI and the app. Each change is one transaction, committed with
+synchronous=FULL in WAL mode before the call returns: a crash or kill -9 loses at
+most the change being saved and never leaves half a round. A file that is not ours
+is refused, never overwritten; older schemas are migrated after a backup copy.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Final
+
+from blitzcam.game import rules
+from blitzcam.game.rules import Match, Player, Round, Settings, Standings, Tally
+
+APPLICATION_ID: Final = 0x424C5A43  # "BLZC": tells our files from any other SQLite file
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    # executescript() would COMMIT the open transaction; a migration must stay inside it.
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _schema_v1(conn: sqlite3.Connection) -> None:
+    _run_script(
+        conn,
+        """
+        CREATE TABLE matches (
+            id INTEGER PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            target INTEGER NOT NULL CHECK (target > 0),
+            variant TEXT NOT NULL CHECK (variant IN ('standard', 'play-out'))
+        );
+        CREATE TABLE players (
+            match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            deck TEXT NOT NULL,
+            team TEXT,
+            PRIMARY KEY (match_id, seat)
+        );
+        CREATE TABLE tallies (
+            match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+            round INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            dutch INTEGER NOT NULL,
+            blitz INTEGER NOT NULL,
+            PRIMARY KEY (match_id, round, seat)
+        );
+        CREATE INDEX matches_by_update ON matches (updated_at);
+        """,
+    )
+
+
+# Position i migrates schema version i to i + 1. Append only; never edit a released step.
+MIGRATIONS: Final[tuple[Migration, ...]] = (_schema_v1,)
+
+
+class StoreError(Exception):
+    """The store cannot be used as asked: a foreign or corrupt file, an unknown match."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """One line of the match list."""
+
+    match_id: int
+    created_at: datetime
+    updated_at: datetime
+    players: tuple[Player, ...]
+    rounds_played: int
+    standings: Standings
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class MatchStore:
+    """Thin I/O around the pure rules: load a match, apply a rule function, write it back."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        clock: Callable[[], datetime] = _utc_now,
+        migrations: Sequence[Migration] = MIGRATIONS,
+    ) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        self._migrations = tuple(migrations)
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: is a directory, expected a match database file")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the match database: {exc}") from None
+        try:
+            self._check_and_migrate()
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = FULL")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise StoreError(
+                f"{self.path}: not a usable blitzcam match database ({exc}); "
+                "it was left untouched — move it away to start a new one"
+            ) from None
+        except StoreError:
+            self._conn.close()
+            raise
+
+    # --- opening -----------------------------------------------------------------------
+
+    def _check_and_migrate(self) -> None:
+        conn = self._conn
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        latest = len(self._migrations)
+        if app_id == 0 and tables == 0 and version == 0:
+            pass  # a new, empty file: ours to set up
+        elif app_id != APPLICATION_ID:
+            raise StoreError(
+                f"{self.path}: is an SQLite file of another program (application id {app_id:#x}), "
+                "not a blitzcam match database; it was left untouched"
+            )
+        elif version > latest:
+            raise StoreError(
+                f"{self.path}: was written by a newer blitzcam (schema v{version}; this one knows "
+                f"up to v{latest}); update blitzcam to open it"
+            )
+        if version == latest:
+            return
+        if tables:
+            backup = self.path.with_name(f"{self.path.name}.v{version}.bak")
+            shutil.copyfile(self.path, backup)  # migrations are tested, but a copy costs little
+        with self._transaction():
+            for step in self._migrations[version:]:
+                step(conn)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {latest}")
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> MatchStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        # IMMEDIATE takes the write lock up front: the CLI and the app never interleave a change.
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    # --- reading -----------------------------------------------------------------------
+
+    def _read_match(self, match_id: int) -> Match:
+        conn = self._conn
+        row = conn.execute(
+            "SELECT target, variant FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"no match {match_id} in {self.path}")
+        settings = Settings(target=row[0], variant=row[1])
+        players = tuple(
+            Player(name=name, deck=deck, team=team)
+            for name, deck, team in conn.execute(
+                "SELECT name, deck, team FROM players WHERE match_id = ? ORDER BY seat", (match_id,)
+            )
+        )
+        rounds: dict[int, dict[str, Tally]] = {}
+        for number, seat, dutch, blitz in conn.execute(
+            "SELECT round, seat, dutch, blitz FROM tallies WHERE match_id = ? ORDER BY round, seat",
+            (match_id,),
+        ):
+            rounds.setdefault(number, {})[players[seat].name] = Tally(dutch=dutch, blitz=blitz)
+        if list(rounds) != list(range(1, len(rounds) + 1)):
+            raise StoreError(f"match {match_id} in {self.path}: rounds are not numbered 1..n")
+        return Match(
+            players=players, settings=settings, rounds=tuple(Round(t) for t in rounds.values())
+        )
+
+    def load(self, match_id: int) -> Match:
+        """One match, checked against the rules (a hand-edited file is caught here)."""
+        match = self._read_match(match_id)
+        try:
+            rules.score_match(match)
+        except rules.MatchError as exc:
+            raise StoreError(f"match {match_id} in {self.path} breaks the rules: {exc}") from None
+        return match
+
+    def list_matches(self) -> list[MatchSummary]:
+        """Every match, the most recently changed first."""
+        summaries = []
+        rows = self._conn.execute(
+            "SELECT id, created_at, updated_at FROM matches ORDER BY updated_at DESC, id DESC"
+        ).fetchall()
+        for match_id, created, updated in rows:
+            match = self.load(match_id)
+            summaries.append(
+                MatchSummary(
+                    match_id=match_id,
+                    created_at=datetime.fromisoformat(created),
+                    updated_at=datetime.fromisoformat(updated),
+                    players=match.players,
+                    rounds_played=len(match.rounds),
+                    standings=rules.score_match(match),
+                )
+            )
+        return summaries
+
+    def latest_match(self) -> int | None:
+        """The match changed last, whatever its status."""
+        row = self._conn.execute(
+            "SELECT id FROM matches ORDER BY updated_at DESC, id DESC LIMIT 1"
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def latest_unfinished(self) -> int | None:
+        """The match to resume: the most recently changed one still in progress."""
+        for summary in self.list_matches():
+            if summary.standings.status == "in-progress":
+                return summary.match_id
+        return None
+
+    # --- writing -----------------------------------------------------------------------
+
+    def _stamp(self) -> str:
+        return self._clock().isoformat()
+
+    def _insert_rounds(self, match_id: int, match: Match, first: int) -> None:
+        seats = {player.name: seat for seat, player in enumerate(match.players)}
+        self._conn.executemany(
+            "INSERT INTO tallies (match_id, round, seat, dutch, blitz) VALUES (?, ?, ?, ?, ?)",
+            [
+                (match_id, number, seats[name], tally.dutch, tally.blitz)
+                for number, round_ in enumerate(match.rounds[first - 1 :], start=first)
+                for name, tally in round_.tallies.items()
+            ],
+        )
+
+    def create_match(self, match: Match) -> int:
+        """Store a new (or imported) match, rounds included; returns its id."""
+        rules.score_match(match)
+        now = self._stamp()
+        with self._transaction() as conn:
+            cursor = conn.execute(
+                "INSERT INTO matches (created_at, updated_at, target, variant) VALUES (?, ?, ?, ?)",
+                (now, now, match.settings.target, match.settings.variant),
+            )
+            match_id = int(cursor.lastrowid)
+            conn.executemany(
+                "INSERT INTO players (match_id, seat, name, deck, team) VALUES (?, ?, ?, ?, ?)",
+                [(match_id, seat, p.name, p.deck, p.team) for seat, p in enumerate(match.players)],
+            )
+            self._insert_rounds(match_id, match, first=1)
+        return match_id
+
+    def _change(self, match_id: int, change: Callable[[Match], Match]) -> Match:
+        with self._transaction() as conn:
+            before = self._read_match(match_id)
+            after = change(before)  # the rules refuse here, before anything is written
+            if after.settings != before.settings:
+                conn.execute(
+                    "UPDATE matches SET target = ?, variant = ? WHERE id = ?",
+                    (after.settings.target, after.settings.variant, match_id),
+                )
+            unchanged = 0
+            for old, new in zip(before.rounds, after.rounds, strict=False):
+                if old != new:
+                    break
+                unchanged += 1
+            conn.execute(
+                "DELETE FROM tallies WHERE match_id = ? AND round > ?", (match_id, unchanged)
+            )
+            self._insert_rounds(match_id, after, first=unchanged + 1)
+            conn.execute(
+                "UPDATE matches SET updated_at = ? WHERE id = ?", (self._stamp(), match_id)
+            )
+        return after
+
+    def add_round(self, match_id: int, round_: Round) -> Match:
+        """Save a round; it is on disk when this returns."""
+        return self._change(match_id, lambda match: rules.add_round(match, round_))
+
+    def undo_last_round(self, match_id: int) -> Match:
+        def undo(match: Match) -> Match:
+            if not match.rounds:
+                raise rules.MatchError("there is no round to undo")
+            return rules.delete_round(match, len(match.rounds))
+
+        return self._change(match_id, undo)
+
+    def replace_round(self, match_id: int, number: int, round_: Round) -> Match:
+        return self._change(match_id, lambda match: rules.replace_round(match, number, round_))
+
+    def delete_round(self, match_id: int, number: int) -> Match:
+        return self._change(match_id, lambda match: rules.delete_round(match, number))
+
+    def change_settings(self, match_id: int, settings: Settings) -> Match:
+        return self._change(match_id, lambda match: rules.change_settings(match, settings))
+
+    def delete_match(self, match_id: int) -> None:
+        with self._transaction() as conn:
+            self._read_match(match_id)
+            conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))

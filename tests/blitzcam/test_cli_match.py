@@ -1,0 +1,210 @@
+"""The `blitzcam match` CLI: the summarize contract and the terminal workflow."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from blitzcam.cli import main
+
+ANN_BOB = [{"name": "Ann", "deck": "green-pump"}, {"name": "Bob", "deck": "red-buggy"}]
+
+
+def write(tmp_path: Path, data: object, name: str = "match.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def run(*argv: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_summarize_prints_the_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, {"target": 20, "players": ANN_BOB, "rounds": [
+        {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 9, "blitz": 4}},
+        {"Ann": {"dutch": 10, "blitz": 0}, "Bob": {"dutch": 9, "blitz": 4}}]})
+    code, out, err = run("match", "summarize", str(path), capsys=capsys)
+    assert (code, err) == (0, "")
+    assert json.loads(out) == {
+        "round_scores": [{"Ann": 12, "Bob": 1}, {"Ann": 10, "Bob": 1}],
+        "totals": {"Ann": 22, "Bob": 2},
+        "status": "won",
+        "winners": ["Ann"],
+    }
+
+
+def test_summarize_with_teams_reports_team_totals_and_team_winners(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    players = [{"name": "Ann", "deck": "green-pump", "team": "North"},
+               {"name": "Bob", "deck": "red-buggy", "team": "South"},
+               {"name": "Cy", "deck": "blue-plow", "team": "North"},
+               {"name": "Di", "deck": "yellow-bucket", "team": "South"}]
+    round_ = {"Ann": {"dutch": 10, "blitz": 0}, "Bob": {"dutch": 10, "blitz": 0},
+              "Cy": {"dutch": 5, "blitz": 0}, "Di": {"dutch": 5, "blitz": 0}}
+    code, out, _ = run("match", "summarize", str(write(tmp_path, {
+        "target": 15, "players": players, "rounds": [round_]})), capsys=capsys)
+    assert code == 0
+    result = json.loads(out)
+    assert result["team_totals"] == {"North": 15, "South": 15}
+    assert (result["status"], result["winners"]) == ("shared", ["North", "South"])
+
+
+@pytest.mark.parametrize(
+    ("match", "fragment"),
+    [
+        # out of range, names the round and the player
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 41, "blitz": 0}, "Bob": {"dutch": 0, "blitz": 0}}]},
+         "round 1, player Ann: Dutch cards must be between 0 and 40, got 41"),
+        # not a whole number
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 2, "blitz": 0}, "Bob": {"dutch": 2.5, "blitz": 0}}]},
+         "round 1, player Bob: Dutch cards must be a whole number"),
+        # a player missing from a round
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 2, "blitz": 0}}]},
+         "round 1, player Bob: missing from the round"),
+        # an unknown player
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 2, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 0},
+                                          "Eve": {"dutch": 2, "blitz": 0}}]},
+         "round 1, player Eve: not a player in this match"),
+        # two players on one deck
+        ({"players": [ANN_BOB[0], {"name": "Bob", "deck": "green-pump"}], "rounds": []},
+         "player Bob: deck green-pump is already played by Ann"),
+        # no blitz in a standard round
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 2, "blitz": 1}, "Bob": {"dutch": 2, "blitz": 1}}]},
+         "round 1: nobody has 0 Blitz cards left"),
+        # a round after the match was decided
+        ({"target": 10, "players": ANN_BOB, "rounds": [
+            {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}},
+            {"Ann": {"dutch": 1, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}}]},
+         "round 2: the match was already decided after round 1"),
+        # the round number counts from 1
+        ({"players": ANN_BOB, "rounds": [
+            {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}},
+            {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}},
+            {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 11}}]},
+         "round 3, player Bob: Blitz cards must be between 0 and 10, got 11"),
+    ],
+)
+def test_summarize_refuses_invalid_matches_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], match: dict, fragment: str
+) -> None:
+    path = write(tmp_path, match)
+    code, out, err = run("match", "summarize", str(path), capsys=capsys)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1, err
+    assert fragment in err
+    assert str(path) in err
+
+
+def test_summarize_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run("match", "summarize", str(tmp_path / "nope.json"), capsys=capsys)
+    assert code == 2
+    assert "nope.json: no such file" in err
+
+
+def test_console_script_is_installed_and_exits_2(tmp_path: Path) -> None:
+    path = write(tmp_path, {"players": ANN_BOB[:1]})
+    result = subprocess.run(
+        [str(Path(sys.executable).parent / "blitzcam"), "match", "summarize", str(path)],
+        capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.strip().endswith("a match needs 2 to 8 players, got 1")
+
+
+# --- the terminal workflow ----------------------------------------------------------------
+
+def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.sqlite3")
+    assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+               "--target", "30", capsys=capsys)[0] == 0
+    code, out, _ = run("match", "--db", db, "add", "Ann=12/0", "Bob=9/4", capsys=capsys)
+    assert code == 0 and "leading: Ann" in out
+    code, out, _ = run("match", "--db", db, "add", "Ann=20/0", "Bob=9/4", capsys=capsys)
+    assert "won by Ann after round 2" in out
+    # a decided match takes no round
+    code, _, err = run("match", "--db", db, "add", "Ann=1/0", "Bob=1/0", capsys=capsys)
+    assert code == 2 and "round 3: the match was already decided after round 2" in err
+    # raising the target reopens it
+    code, out, _ = run("match", "--db", db, "settings", "--target", "100", capsys=capsys)
+    assert code == 0 and "in progress" in out
+    assert run("match", "--db", db, "add", "Ann=1/0", "Bob=1/0", capsys=capsys)[0] == 0
+    # edit a player's count in round 1, undo the last round
+    code, out, _ = run("match", "--db", db, "edit", "1", "Bob=9/0", capsys=capsys)
+    assert code == 0 and " 9 D  0 B   +9" in out
+    code, out, _ = run("match", "--db", db, "undo", capsys=capsys)
+    assert code == 0 and "    3  " not in out
+    # export both formats, then import as a new match
+    json_path, csv_path = tmp_path / "out.json", tmp_path / "out.csv"
+    assert run("match", "--db", db, "export", str(json_path), capsys=capsys)[0] == 0
+    assert run("match", "--db", db, "export", str(csv_path), capsys=capsys)[0] == 0
+    exported = json.loads(json_path.read_text())
+    assert exported["target"] == 100 and len(exported["rounds"]) == 2
+    assert csv_path.read_text().splitlines()[0].startswith("round,Ann dutch")
+    code, out, _ = run("match", "--db", db, "import", str(json_path), capsys=capsys)
+    assert code == 0 and "as match 2" in out
+    code, out, _ = run("match", "--db", db, "list", capsys=capsys)
+    assert code == 0 and len(out.strip().splitlines()) == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["new", "-p", "Ann"], "--player 'Ann': expected NAME=DECK"),
+        (["new", "-p", "Ann=green-pump", "-p", "Bob=green-pump"], "deck green-pump is already played by Ann"),
+        (["new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", "--target", "0"], "target must be a positive"),
+        (["add", "Ann=12/0"], "no matches yet"),
+        (["show"], "no matches yet"),
+        (["show", "--match", "7"], "no match 7"),
+        (["undo", "--match", "9"], "no match 9"),
+    ],
+)
+def test_terminal_errors_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
+) -> None:
+    code, _, err = run("match", "--db", str(tmp_path / "m.sqlite3"), *argv, capsys=capsys)
+    assert code == 2
+    assert err.count("\n") == 1 and fragment in err, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["add", "Ann=12"], "'Ann=12': expected NAME=DUTCH/BLITZ"),
+        (["add", "Ann=12/0", "Ann=3/0"], "Ann is given twice"),
+        (["add", "Ann=12/0"], "round 1, player Bob: missing from the round"),
+        (["add", "Ann=12/0", "Bob=50/0"], "round 1, player Bob: Dutch cards must be between 0 and 40"),
+        (["undo"], "there is no round to undo"),
+        (["edit", "3", "Ann=1/0"], "no round 3: the match has 0 round"),
+        (["settings"], "nothing to change"),
+        (["export", "out.txt"], "cannot tell the format"),
+    ],
+)
+def test_refused_changes_leave_the_match_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
+) -> None:
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
+    argv = [str(tmp_path / a) if a == "out.txt" else a for a in argv]
+    code, _, err = run("match", "--db", db, *argv, capsys=capsys)
+    assert code == 2
+    assert fragment in err and err.count("\n") == 1, err
+    code, out, _ = run("match", "--db", db, "show", capsys=capsys)
+    assert code == 0 and "round  " in out and "    1  " not in out
+
+
+def test_a_foreign_database_is_refused_untouched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "notes.txt"
+    db.write_bytes(b"my shopping list\n" * 200)
+    code, _, err = run("match", "--db", str(db), "list", capsys=capsys)
+    assert code == 2 and "not a usable blitzcam match database" in err
+    assert db.read_bytes() == b"my shopping list\n" * 200

@@ -1,0 +1,72 @@
+"""ultralytics is configured to stay offline, and the suite's network guard works."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import NetworkAccessError
+
+
+def test_the_network_guard_refuses_outside_connections() -> None:
+    with pytest.raises(NetworkAccessError):
+        socket.create_connection(("192.0.2.1", 80), timeout=0.1)
+    with pytest.raises(NetworkAccessError):
+        socket.getaddrinfo("example.com", 443)
+
+
+def test_the_network_guard_allows_loopback() -> None:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    client = socket.create_connection(server.getsockname(), timeout=1)
+    client.close()
+    server.close()
+
+
+def test_configure_sets_the_environment_settings_and_font(tmp_path: Path) -> None:
+    from blitzcam import offline
+
+    config_dir = offline.configure()
+    assert os.environ["YOLO_OFFLINE"] == "1"
+    assert os.environ["YOLO_AUTOINSTALL"] == "0"
+    assert Path(os.environ["YOLO_CONFIG_DIR"]) / "Ultralytics" == config_dir
+    assert config_dir.is_relative_to(Path(os.environ["BLITZCAM_DATA_DIR"]))
+    settings = json.loads((config_dir / "settings.json").read_text())
+    assert settings["sync"] is False
+    assert all(settings[key] is False for key in ("wandb", "mlflow", "comet", "clearml", "tensorboard"))
+    assert (config_dir / "Arial.ttf").stat().st_size > 100_000
+
+
+@pytest.mark.slow
+def test_ultralytics_imports_and_finds_its_font_without_the_network(tmp_path: Path) -> None:
+    # A fresh interpreter: the guard there blocks every socket, so any probe would fail loudly.
+    code = """
+import os
+import socket
+def refuse(*a, **k):
+    raise SystemExit("network touched: %r" % (a,))
+socket.socket.connect = refuse
+socket.getaddrinfo = refuse
+socket.create_connection = refuse
+from blitzcam.offline import import_ultralytics
+ultralytics = import_ultralytics()
+from ultralytics.utils import SETTINGS, ONLINE
+from ultralytics.utils.checks import check_font
+font = check_font("Arial.ttf")
+assert SETTINGS["sync"] is False, SETTINGS
+assert str(SETTINGS["runs_dir"]).startswith(os.environ["BLITZCAM_DATA_DIR"]), SETTINGS
+print("ok", ONLINE, font)
+"""
+    env = {**os.environ, "BLITZCAM_DATA_DIR": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                            timeout=240, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("ok False"), result.stdout
+    assert str(tmp_path) in result.stdout

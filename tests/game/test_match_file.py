@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from blitzcam.game.match_file import (
+    match_from_json,
+    match_to_json,
+    read_match,
+    score_sheet_csv,
+    standings_to_json,
+)
+from blitzcam.game.rules import MatchError, score_match
+
+ANN_BOB = [{"name": "Ann", "deck": "green-pump"}, {"name": "Bob", "deck": "red-buggy"}]
+
+
+def test_defaults_are_target_75_and_standard() -> None:
+    match = match_from_json({"players": ANN_BOB, "rounds": []})
+    assert (match.settings.target, match.settings.variant) == (75, "standard")
+
+
+def test_json_round_trip_keeps_everything() -> None:
+    data = {
+        "target": 100,
+        "variant": "play-out",
+        "players": [{"name": "Ann", "deck": "green-pump", "team": "N"},
+                    {"name": "Bob", "deck": "red-buggy", "team": "S"}],
+        "rounds": [{"Ann": {"dutch": 12, "blitz": 3}, "Bob": {"dutch": 9, "blitz": 4}}],
+    }
+    assert match_to_json(match_from_json(data)) == data
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "a match file holds one JSON object, got list"),
+        ({"players": ANN_BOB, "colour": 1}, "match: unexpected key(s) 'colour'"),
+        ({"players": "Ann"}, "'players' must be a list"),
+        ({"players": ANN_BOB, "rounds": {}}, "'rounds' must be a list"),
+        ({"players": [{"name": "Ann"}, ANN_BOB[1]]}, "players[0]: 'deck' must be a string"),
+        ({"players": ["Ann", ANN_BOB[1]]}, "players[0]: expected an object"),
+        ({"players": [ANN_BOB[0], {**ANN_BOB[1], "team": 3}]}, "players[1]: 'team' must be a string"),
+        ({"players": ANN_BOB, "variant": "fast"}, "variant must be one of standard, play-out"),
+        ({"players": ANN_BOB, "target": "75"}, "target must be a positive whole number, got '75'"),
+        ({"players": ANN_BOB, "rounds": [[1, 2]]}, "round 1: expected an object of player -> counts"),
+        ({"players": ANN_BOB, "rounds": [{"Ann": 12, "Bob": {"dutch": 1, "blitz": 0}}]},
+         "round 1, player Ann: expected"),
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 1}, "Bob": {"dutch": 1, "blitz": 0}}]},
+         "round 1, player Ann: missing 'blitz'"),
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 1, "blitz": 0, "post": 3},
+                                          "Bob": {"dutch": 1, "blitz": 0}}]},
+         "round 1, player Ann: unexpected key(s) 'post'"),
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 1, "blitz": 0}, "Bob": {"dutch": 1, "blitz": 0}},
+                                         {"Ann": {"dutch": 1, "blitz": 1}, "Bob": {"dutch": 1.0, "blitz": 0}}]},
+         "round 2, player Bob: Dutch cards must be a whole number, got 1.0"),
+    ],
+)
+def test_malformed_matches_name_the_place(data: object, message: str) -> None:
+    with pytest.raises(MatchError) as caught:
+        match_from_json(data)
+    assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no such file"),
+        (b"", "not valid JSON"),
+        (b"{\"players\": [", "not valid JSON"),
+        (b"\xff\xfe\x00garbage", "not UTF-8 text"),
+    ],
+)
+def test_unreadable_files_name_the_file(tmp_path: Path, content: bytes | None, message: str) -> None:
+    path = tmp_path / "m.json"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(MatchError) as caught:
+        read_match(path)
+    assert str(caught.value).startswith(f"{path}: {message}")
+
+
+def test_directory_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(MatchError, match="is a directory"):
+        read_match(tmp_path)
+
+
+def test_standings_json_lists_team_totals_only_with_teams() -> None:
+    plain = match_from_json({"players": ANN_BOB, "rounds": [
+        {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 9, "blitz": 4}}]})
+    out = standings_to_json(plain, score_match(plain))
+    assert out == {"round_scores": [{"Ann": 12, "Bob": 1}], "totals": {"Ann": 12, "Bob": 1},
+                   "status": "in-progress", "winners": []}
+    json.dumps(out)  # serialisable as is
+
+
+def test_score_sheet_has_a_row_per_round_with_running_totals() -> None:
+    match = match_from_json({"players": ANN_BOB, "rounds": [
+        {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 9, "blitz": 4}},
+        {"Ann": {"dutch": 2, "blitz": 3}, "Bob": {"dutch": 20, "blitz": 0}}]})
+    rows = list(csv.reader(io.StringIO(score_sheet_csv(match))))
+    assert rows[0][:5] == ["round", "Ann dutch", "Ann blitz", "Ann score", "Ann total"]
+    assert rows[1] == ["1", "12", "0", "12", "12", "9", "4", "1", "1"]
+    assert rows[2] == ["2", "2", "3", "-4", "8", "20", "0", "20", "21"]
+    assert rows[3][0] == "total" and rows[3][4] == "8" and rows[3][8] == "21"

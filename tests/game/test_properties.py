@@ -1,0 +1,122 @@
+"""Invariants of the rules, checked on generated matches (hypothesis)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.game.rules import (
+    Match,
+    MatchError,
+    Player,
+    Round,
+    Settings,
+    Tally,
+    add_round,
+    change_settings,
+    score_match,
+)
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+
+
+@st.composite
+def tallies(draw: st.DrawFn) -> Tally:
+    blitz = draw(st.integers(0, 10))
+    return Tally(dutch=draw(st.integers(0, 40 - blitz)), blitz=blitz)
+
+
+@st.composite
+def matches(draw: st.DrawFn, *, max_rounds: int = 8) -> Match:
+    """Valid play-out matches (any round is legal), with or without teams."""
+    n = draw(st.integers(2, 8))
+    use_teams = draw(st.booleans())
+    team_of = draw(st.lists(st.sampled_from(["N", "S", "E"]), min_size=n, max_size=n))
+    if use_teams and len(set(team_of)) < 2:
+        team_of[0], team_of[1] = "N", "S"
+    players = tuple(
+        Player(NAMES[i], DECK_NAMES[i], team_of[i] if use_teams else None) for i in range(n)
+    )
+    match = Match(players=players, settings=Settings(draw(st.integers(1, 300)), "play-out"))
+    for _ in range(draw(st.integers(0, max_rounds))):
+        if score_match(match).status != "in-progress":
+            break
+        round_ = Round({p.name: draw(tallies()) for p in players})
+        match = add_round(match, round_)
+    return match
+
+
+@given(matches())
+@settings(max_examples=150, deadline=None)
+def test_totals_are_sums_of_round_scores(match: Match) -> None:
+    standings = score_match(match)
+    for player in match.players:
+        expected = sum(r.tallies[player.name].dutch - 2 * r.tallies[player.name].blitz
+                       for r in match.rounds)
+        assert standings.totals[player.name] == expected
+        assert sum(s[player.name] for s in standings.round_scores) == expected
+    if standings.team_totals is not None:
+        for team, total in standings.team_totals.items():
+            assert total == sum(standings.totals[p.name] for p in match.players if p.team == team)
+
+
+@given(matches(), st.randoms(use_true_random=False))
+@settings(max_examples=150, deadline=None)
+def test_the_order_of_players_changes_nothing(match: Match, random: object) -> None:
+    shuffled_players = list(match.players)
+    random.shuffle(shuffled_players)  # type: ignore[attr-defined]
+    shuffled_rounds = []
+    for round_ in match.rounds:
+        items = list(round_.tallies.items())
+        random.shuffle(items)  # type: ignore[attr-defined]
+        shuffled_rounds.append(Round(dict(items)))
+    other = Match(tuple(shuffled_players), match.settings, tuple(shuffled_rounds))
+    a, b = score_match(match), score_match(other)
+    assert dict(a.totals) == dict(b.totals)
+    assert (a.team_totals is None) == (b.team_totals is None)
+    if a.team_totals is not None:
+        assert dict(a.team_totals) == dict(b.team_totals or {})
+    assert a.status == b.status
+    assert set(a.winners) == set(b.winners)
+    assert a.decided_after == b.decided_after
+
+
+@given(matches(max_rounds=30), tallies())
+@settings(max_examples=150, deadline=None)
+def test_a_decided_match_stays_decided_until_the_target_or_a_round_changes(
+    match: Match, tally: Tally
+) -> None:
+    standings = score_match(match)
+    assume(standings.status != "in-progress")
+    # no round can be added: the result stands
+    try:
+        add_round(match, Round({p.name: tally for p in match.players}))
+    except MatchError as exc:
+        assert "already decided" in str(exc)
+    else:
+        raise AssertionError("a round was added to a decided match")
+    # the same match, scored again or with the same settings, is still decided the same way
+    again = score_match(change_settings(match, replace(match.settings)))
+    assert (again.status, again.winners) == (standings.status, standings.winners)
+    # raising the target above every total reopens it
+    board = standings.team_totals or standings.totals
+    reopened = score_match(change_settings(match, Settings(max(board.values()) + 1, "play-out")))
+    assert reopened.status == "in-progress"
+    assert reopened.winners == ()
+
+
+@given(matches())
+@settings(max_examples=100, deadline=None)
+def test_winners_hold_the_highest_total(match: Match) -> None:
+    standings = score_match(match)
+    board = standings.team_totals or standings.totals
+    if standings.status == "in-progress":
+        assert not standings.winners
+        assert all(total < match.settings.target for total in board.values())
+    else:
+        best = max(board.values())
+        assert best >= match.settings.target
+        assert set(standings.winners) == {name for name, total in board.items() if total == best}
+        assert (standings.status == "shared") == (len(standings.winners) > 1)

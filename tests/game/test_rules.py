@@ -1,0 +1,220 @@
+from __future__ import annotations
+
+import pytest
+from blitzcam.game import rules
+from blitzcam.game.rules import (
+    Match,
+    MatchError,
+    Player,
+    Round,
+    Settings,
+    Tally,
+    add_round,
+    change_settings,
+    delete_round,
+    replace_round,
+    score_match,
+)
+
+from tests.game.factories import match_of, players, round_of
+
+
+@pytest.mark.parametrize(
+    ("dutch", "blitz", "score"),
+    [
+        (12, 0, 12),   # the Blitz caller: every Dutch card counts
+        (9, 4, 1),     # four left in the Blitz pile cost 8
+        (0, 10, -20),  # nothing played: the worst round there is
+        (40, 0, 40),   # the whole deck in the Dutch piles
+        (0, 0, 0),
+    ],
+)
+def test_round_score_is_dutch_minus_twice_blitz(dutch: int, blitz: int, score: int) -> None:
+    assert rules.round_score(Tally(dutch, blitz)) == score
+
+
+def test_totals_and_running_totals_add_round_scores() -> None:
+    match = match_of(round_of(Ann=(12, 0), Bob=(9, 4)), round_of(Ann=(3, 5), Bob=(20, 0)))
+    standings = score_match(match)
+    assert [dict(s) for s in standings.round_scores] == [{"Ann": 12, "Bob": 1}, {"Ann": -7, "Bob": 20}]
+    assert dict(standings.totals) == {"Ann": 5, "Bob": 21}
+    assert standings.running_totals == ({"Ann": 12, "Bob": 1}, {"Ann": 5, "Bob": 21})
+    assert standings.status == "in-progress"
+    assert standings.winners == ()
+    assert standings.leaders == ("Bob",)
+
+
+def test_totals_can_go_negative() -> None:
+    standings = score_match(match_of(round_of(Ann=(0, 10), Bob=(5, 0))))
+    assert standings.totals["Ann"] == -20
+
+
+# --- refusals: each names the round, the player and the rule ------------------------------
+
+@pytest.mark.parametrize(
+    ("tallies", "variant", "message"),
+    [
+        # counts out of range
+        ({"Ann": (41, 0), "Bob": (0, 0)}, "standard", "round 1, player Ann: Dutch cards must be between 0 and 40, got 41"),
+        ({"Ann": (-1, 0), "Bob": (0, 0)}, "standard", "round 1, player Ann: Dutch cards must be between 0 and 40, got -1"),
+        ({"Ann": (0, 0), "Bob": (0, 11)}, "standard", "round 1, player Bob: Blitz cards must be between 0 and 10, got 11"),
+        ({"Ann": (0, 0), "Bob": (0, -2)}, "standard", "round 1, player Bob: Blitz cards must be between 0 and 10, got -2"),
+        # not whole numbers (JSON can bring floats, strings, booleans)
+        ({"Ann": (1.5, 0), "Bob": (0, 0)}, "standard", "round 1, player Ann: Dutch cards must be a whole number, got 1.5"),
+        ({"Ann": ("3", 0), "Bob": (0, 0)}, "standard", "round 1, player Ann: Dutch cards must be a whole number, got '3'"),
+        ({"Ann": (True, 0), "Bob": (0, 0)}, "standard", "round 1, player Ann: Dutch cards must be a whole number, got True"),
+        ({"Ann": (3, None), "Bob": (0, 0)}, "standard", "round 1, player Ann: Blitz cards must be a whole number, got None"),
+        # more cards than a deck holds
+        ({"Ann": (35, 6), "Bob": (0, 0)}, "standard", "round 1, player Ann: 35 Dutch + 6 Blitz cards is more than the 40 cards in a deck"),
+        # players missing or unknown
+        ({"Ann": (3, 0)}, "standard", "round 1, player Bob: missing from the round"),
+        ({"Ann": (3, 0), "Bob": (1, 1), "Zed": (1, 0)}, "standard", "round 1, player Zed: not a player in this match"),
+        # a standard round ends on a Blitz call
+        ({"Ann": (3, 1), "Bob": (1, 1)}, "standard", "round 1: nobody has 0 Blitz cards left"),
+    ],
+)
+def test_invalid_rounds_are_refused(tallies: dict, variant: str, message: str) -> None:
+    match = Match(
+        players=players(2),
+        settings=Settings(75, variant),  # type: ignore[arg-type]
+        rounds=(Round({n: Tally(d, b) for n, (d, b) in tallies.items()}),),
+    )
+    with pytest.raises(MatchError) as caught:
+        score_match(match)
+    assert str(caught.value).startswith(message)
+
+
+def test_play_out_rounds_need_no_blitz_call() -> None:
+    match = match_of(round_of(Ann=(3, 1), Bob=(1, 1)), variant="play-out")
+    assert dict(score_match(match).totals) == {"Ann": 1, "Bob": -1}
+
+
+def test_the_round_number_counts_from_one() -> None:
+    match = match_of(round_of(Ann=(3, 0), Bob=(1, 1)), round_of(Ann=(3, 2), Bob=(1, 1)))
+    with pytest.raises(MatchError, match=r"^round 2: nobody has 0 Blitz"):
+        score_match(match)
+
+
+@pytest.mark.parametrize(
+    ("match_players", "message"),
+    [
+        (players(1), "a match needs 2 to 8 players, got 1"),
+        ((*players(8), Player("Ivy", "green-pump")), "a match needs 2 to 8 players, got 9"),
+        ((Player("Ann", "green-pump"), Player("Bob", "green-pump")),
+         "player Bob: deck green-pump is already played by Ann"),
+        ((Player("Ann", "green-pump"), Player("Ann", "red-buggy")), "player Ann: two players have this name"),
+        ((Player("Ann", "purple-cow"), Player("Bob", "red-buggy")), "player Ann: unknown deck 'purple-cow'"),
+        ((Player("", "green-pump"), Player("Bob", "red-buggy")), "player name '' must be non-empty"),
+        ((Player(" Ann", "green-pump"), Player("Bob", "red-buggy")), "player name ' Ann' must be non-empty"),
+        ((Player("A\nn", "green-pump"), Player("Bob", "red-buggy")), "player name 'A\\nn' must be at most"),
+        ((Player("Ann", "green-pump", "N"), Player("Bob", "red-buggy")),
+         "player Bob: has no team, but others do"),
+        ((Player("Ann", "green-pump", "N"), Player("Bob", "red-buggy", "N")),
+         "a team match needs at least two teams"),
+        ((Player("Ann", "green-pump", " "), Player("Bob", "red-buggy", "S")),
+         "player Ann: team name ' ' must be non-empty"),
+    ],
+)
+def test_invalid_players_are_refused(match_players: tuple[Player, ...], message: str) -> None:
+    with pytest.raises(MatchError) as caught:
+        score_match(Match(players=match_players))
+    assert str(caught.value).startswith(message)
+
+
+def test_eight_players_with_the_expansion_decks_are_fine() -> None:
+    assert score_match(Match(players=players(8))).status == "in-progress"
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (Settings(0), "target must be a positive whole number, got 0"),
+        (Settings(-75), "target must be a positive whole number, got -75"),
+        (Settings(7.5), "target must be a positive whole number, got 7.5"),  # type: ignore[arg-type]
+        (Settings(75, "speed"), "variant must be one of standard, play-out, got 'speed'"),  # type: ignore[arg-type]
+    ],
+)
+def test_invalid_settings_are_refused(settings: Settings, message: str) -> None:
+    with pytest.raises(MatchError, match=f"^{message}"):
+        score_match(Match(players=players(2), settings=settings))
+
+
+# --- deciding the match -------------------------------------------------------------------
+
+def test_reaching_the_target_decides_the_match_for_the_highest_total() -> None:
+    match = match_of(round_of(Ann=(30, 0), Bob=(35, 1)), target=30)
+    standings = score_match(match)
+    # Ann 30, Bob 33: both reached 30, the highest total wins
+    assert (standings.status, standings.winners, standings.decided_after) == ("won", ("Bob",), 1)
+
+
+def test_an_exact_tie_at_the_top_is_a_shared_win() -> None:
+    standings = score_match(match_of(round_of(Ann=(30, 0), Bob=(32, 1)), target=30))
+    assert standings.status == "shared"
+    assert standings.winners == ("Ann", "Bob")
+
+
+def test_no_round_may_follow_the_deciding_round() -> None:
+    decided = match_of(round_of(Ann=(30, 0), Bob=(2, 1)), target=30)
+    with pytest.raises(MatchError, match=r"^round 2: the match was already decided after round 1"):
+        add_round(decided, round_of(Ann=(1, 0), Bob=(1, 0)))
+
+
+def test_raising_the_target_reopens_a_decided_match() -> None:
+    decided = match_of(round_of(Ann=(30, 0), Bob=(2, 1)), target=30)
+    reopened = change_settings(decided, Settings(100))
+    assert score_match(reopened).status == "in-progress"
+    assert score_match(add_round(reopened, round_of(Ann=(1, 0), Bob=(1, 0)))).totals["Ann"] == 31
+
+
+def test_lowering_the_target_can_decide_the_match_at_once() -> None:
+    match = match_of(round_of(Ann=(20, 0), Bob=(2, 1)), target=75)
+    assert score_match(change_settings(match, Settings(20))).winners == ("Ann",)
+
+
+def test_lowering_the_target_below_an_earlier_round_is_refused() -> None:
+    match = match_of(round_of(Ann=(20, 0), Bob=(2, 1)), round_of(Ann=(0, 10), Bob=(2, 0)))
+    with pytest.raises(MatchError, match=r"^round 2: the match was already decided after round 1"):
+        change_settings(match, Settings(20))
+
+
+def test_editing_an_earlier_round_recomputes_and_may_reopen() -> None:
+    decided = match_of(round_of(Ann=(10, 0), Bob=(2, 1)), round_of(Ann=(25, 0), Bob=(2, 1)), target=30)
+    assert score_match(decided).status == "won"
+    edited = replace_round(decided, 1, round_of(Ann=(1, 0), Bob=(2, 1)))
+    assert score_match(edited).status == "in-progress"
+    assert score_match(edited).totals["Ann"] == 26
+
+
+def test_deleting_a_round_recomputes() -> None:
+    match = match_of(round_of(Ann=(10, 0), Bob=(2, 1)), round_of(Ann=(5, 0), Bob=(2, 1)))
+    assert dict(score_match(delete_round(match, 1)).totals) == {"Ann": 5, "Bob": 0}
+
+
+@pytest.mark.parametrize("number", [0, 3, -1])
+def test_editing_a_round_that_does_not_exist_is_refused(number: int) -> None:
+    match = match_of(round_of(Ann=(10, 0), Bob=(2, 1)), round_of(Ann=(5, 0), Bob=(2, 1)))
+    with pytest.raises(MatchError, match=f"^no round {number}: the match has 2 round"):
+        replace_round(match, number, round_of(Ann=(1, 0), Bob=(1, 0)))
+
+
+# --- teams --------------------------------------------------------------------------------
+
+def test_partners_share_one_total_and_the_team_wins() -> None:
+    match = match_of(
+        round_of(Ann=(20, 0), Bob=(15, 2), Cy=(16, 1), Di=(3, 6)),
+        n=4, teams=("North", "South", "North", "South"), target=30,
+    )
+    standings = score_match(match)
+    assert dict(standings.team_totals or {}) == {"North": 34, "South": 2}
+    assert standings.winners == ("North",)
+    # Ann alone (20) is below the target; her team (20 + 14) is above it
+    assert standings.status == "won"
+
+
+def test_team_totals_tie_is_shared() -> None:
+    match = match_of(
+        round_of(Ann=(20, 0), Bob=(15, 0), Cy=(10, 0), Di=(15, 0)),
+        n=4, teams=("N", "S", "N", "S"), target=30,
+    )
+    assert score_match(match).winners == ("N", "S")

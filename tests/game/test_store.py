@@ -1,0 +1,238 @@
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from blitzcam.game.rules import MatchError, Settings, score_match
+from blitzcam.game.store import APPLICATION_ID, MIGRATIONS, MatchStore, StoreError
+
+from tests.game.factories import match_of, round_of
+
+
+class Clock:
+    """A clock that ticks one second per reading: ordering by time is then certain."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> MatchStore:
+    with MatchStore(tmp_path / "matches.sqlite3", clock=Clock()) as opened:
+        yield opened
+
+
+def test_a_saved_round_is_there_after_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of(n=3))
+        store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4), Cy=(0, 10)))
+    with MatchStore(path) as store:
+        match = store.load(match_id)
+    assert score_match(match).totals == {"Ann": 12, "Bob": 1, "Cy": -20}
+    assert [p.name for p in match.players] == ["Ann", "Bob", "Cy"]
+
+
+def test_wal_mode_and_full_sync(store: MatchStore) -> None:
+    conn = store._conn
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_undo_edit_delete_and_settings(store: MatchStore) -> None:
+    match_id = store.create_match(match_of(target=30))
+    store.add_round(match_id, round_of(Ann=(10, 0), Bob=(2, 1)))
+    store.add_round(match_id, round_of(Ann=(25, 0), Bob=(2, 1)))
+    assert score_match(store.load(match_id)).status == "won"
+    with pytest.raises(MatchError, match="already decided"):
+        store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
+    assert len(store.load(match_id).rounds) == 2  # the refused round left no trace
+    store.replace_round(match_id, 1, round_of(Ann=(1, 0), Bob=(2, 1)))
+    assert score_match(store.load(match_id)).status == "in-progress"
+    store.undo_last_round(match_id)
+    assert score_match(store.load(match_id)).totals == {"Ann": 1, "Bob": 0}
+    store.add_round(match_id, round_of(Ann=(5, 0), Bob=(3, 0)))
+    store.delete_round(match_id, 1)
+    assert score_match(store.load(match_id)).totals == {"Ann": 5, "Bob": 3}
+    store.change_settings(match_id, Settings(5, "play-out"))
+    assert score_match(store.load(match_id)).winners == ("Ann",)
+
+
+def test_list_and_resume_the_last_unfinished_match(store: MatchStore) -> None:
+    first = store.create_match(match_of(target=10))
+    second = store.create_match(match_of())
+    store.add_round(first, round_of(Ann=(12, 0), Bob=(1, 1)))  # first is now decided, and newest
+    assert [s.match_id for s in store.list_matches()] == [first, second]
+    assert store.latest_match() == first
+    assert store.latest_unfinished() == second
+    store.delete_match(second)
+    assert store.latest_unfinished() is None
+
+
+def test_unknown_match(store: MatchStore) -> None:
+    with pytest.raises(StoreError, match="no match 42 in"):
+        store.load(42)
+
+
+def test_an_empty_file_becomes_a_new_store(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    path.touch()
+    with MatchStore(path) as store:
+        assert store.schema_version == len(MIGRATIONS)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"this is not a database at all, just some text" * 100, "not a usable blitzcam match database"),
+        (b"SQLite format 3\x00" + b"\x00" * 84 + b"\xff" * 3000, "not a usable blitzcam match database"),
+    ],
+)
+def test_corrupt_files_are_refused_and_left_untouched(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "m.sqlite3"
+    path.write_bytes(content)
+    with pytest.raises(StoreError, match=message):
+        MatchStore(path)
+    assert path.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.sqlite3"]
+
+
+def test_another_programs_sqlite_file_is_refused_and_left_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.execute("INSERT INTO notes VALUES ('keep me')")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="SQLite file of another program"):
+        MatchStore(path)
+    assert path.read_bytes() == before
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    MatchStore(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    conn.close()
+    with pytest.raises(StoreError, match="written by a newer blitzcam"):
+        MatchStore(path)
+
+
+def test_a_directory_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="is a directory"):
+        MatchStore(tmp_path)
+
+
+def test_older_schemas_migrate_keeping_data_and_a_backup(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of())
+        store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4)))
+
+    def add_note_column(conn: sqlite3.Connection) -> None:
+        conn.execute("ALTER TABLE matches ADD COLUMN note TEXT")
+
+    with MatchStore(path, migrations=(*MIGRATIONS, add_note_column)) as store:
+        assert store.schema_version == len(MIGRATIONS) + 1
+        assert score_match(store.load(match_id)).totals == {"Ann": 12, "Bob": 1}
+        columns = [row[1] for row in store._conn.execute("PRAGMA table_info(matches)")]
+        assert "note" in columns
+    assert (tmp_path / f"m.sqlite3.v{len(MIGRATIONS)}.bak").is_file()
+
+
+def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        store.create_match(match_of())
+
+    def broken(conn: sqlite3.Connection) -> None:
+        conn.execute("ALTER TABLE matches ADD COLUMN note TEXT")
+        raise RuntimeError("migration bug")
+
+    with pytest.raises(RuntimeError, match="migration bug"):
+        MatchStore(path, migrations=(*MIGRATIONS, broken))
+    with MatchStore(path) as store:
+        assert store.schema_version == len(MIGRATIONS)
+        assert "note" not in [row[1] for row in store._conn.execute("PRAGMA table_info(matches)")]
+
+
+def test_a_hand_edited_store_that_breaks_the_rules_is_reported(store: MatchStore) -> None:
+    match_id = store.create_match(match_of())
+    store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4)))
+    store._conn.execute("UPDATE tallies SET dutch = 99 WHERE seat = 1")
+    with pytest.raises(StoreError, match=r"breaks the rules: round 1, player Bob: Dutch cards"):
+        store.load(match_id)
+
+
+def test_the_application_id_marks_our_files(store: MatchStore) -> None:
+    assert store._conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+
+
+# --- durability: kill -9 while saving ------------------------------------------------------
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from blitzcam.game.store import MatchStore
+
+    store = MatchStore(Path(sys.argv[1]))
+    names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    decks = ["green-pump", "red-buggy", "yellow-bucket", "blue-plow",
+             "blue-pump", "yellow-buggy", "green-bucket", "red-plow"]
+    match_id = store.create_match(Match(
+        players=tuple(Player(n, d) for n, d in zip(names, decks)),
+        settings=Settings(target=10**9, variant="play-out")))
+    print("match", match_id, flush=True)
+    saved = 0
+    while True:
+        k = saved % 10
+        store.add_round(match_id, Round({n: Tally(k, k) for n in names}))
+        saved += 1
+        print("saved", saved, flush=True)
+    """
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kill_after", [0.05, 0.3, 0.8])
+def test_kill_9_mid_save_loses_at_most_the_round_being_saved(tmp_path: Path, kill_after: float) -> None:
+    path = tmp_path / "m.sqlite3"
+    script = tmp_path / "writer.py"
+    script.write_text(WRITER)
+    writer = subprocess.Popen(
+        [sys.executable, str(script), str(path)], stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )
+    assert writer.stdout is not None
+    first_line = writer.stdout.readline()
+    assert first_line.startswith("match"), first_line
+    match_id = int(first_line.split()[1])
+    time.sleep(kill_after)
+    writer.send_signal(signal.SIGKILL)
+    confirmed = 0
+    for line in writer.stdout:  # lines printed before the kill: those rounds were committed
+        confirmed = int(line.split()[1])
+    writer.wait()
+    with MatchStore(path) as store:
+        assert store._conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        match = store.load(match_id)  # validates: every round has all eight players
+    assert confirmed <= len(match.rounds) <= confirmed + 1
+    for number, round_ in enumerate(match.rounds):
+        assert len(round_.tallies) == 8
+        assert {t.dutch for t in round_.tallies.values()} == {number % 10}
