@@ -233,21 +233,38 @@ def _compose_back(
     offset: tuple[float, float],
     deck: str | None,
 ) -> CardImage:
-    """Print a drawing's coverage in one ink on a white card, centred (plus offset)."""
-    h, w = card_height(width), width
-    full = np.zeros((h, w), np.float32)
+    """Print a drawing's coverage in one ink on a white card, centred (plus offset).
+
+    Only the drawing's square is blended (in float); the rest is a copy of the cached blank card,
+    which keeps a random back at width ~160 to a few milliseconds.
+    """
+    rgba = _blank_card(width).copy()
+    h, w = rgba.shape[:2]
+    mask = np.zeros((h, w), bool)
     size_y, size_x = coverage.shape
     x0 = round((w - size_x) / 2 + offset[0])
     y0 = round((h - size_y) / 2 + offset[1])
     sx0, sy0 = max(0, -x0), max(0, -y0)
     dx0, dy0, dx1, dy1 = max(0, x0), max(0, y0), min(w, x0 + size_x), min(h, y0 + size_y)
-    full[dy0:dy1, dx0:dx1] = coverage[sy0 : sy0 + dy1 - dy0, sx0 : sx0 + dx1 - dx0]
-    alpha = _card_alpha(width)
-    paper = np.asarray(PAPER, np.float32)
-    rgb = paper + (np.asarray(ink, np.float32) - paper) * full[..., None]
-    rgba = np.dstack([np.clip(rgb + 0.5, 0, 255).astype(np.uint8), alpha])
-    mask = (full >= DRAWING_THRESHOLD) & (alpha > 0)
+    if dx1 > dx0 and dy1 > dy0:
+        cov = coverage[sy0 : sy0 + dy1 - dy0, sx0 : sx0 + dx1 - dx0]
+        paper = np.asarray(PAPER, np.float32)
+        blend = paper + (np.asarray(ink, np.float32) - paper) * cov[..., None]
+        rgba[dy0:dy1, dx0:dx1, :3] = (blend + 0.5).astype(np.uint8)
+        inside = rgba[dy0:dy1, dx0:dx1, 3] > 0
+        mask[dy0:dy1, dx0:dx1] = (cov >= DRAWING_THRESHOLD) & inside
     return _frozen(CardImage(rgba, mask, "back", deck))
+
+
+@lru_cache(maxsize=64)
+def _blank_card(width: int) -> np.ndarray:
+    """A white card with rounded transparent corners, read-only (copy before drawing on it)."""
+    alpha = _card_alpha(width)
+    rgba = np.empty((*alpha.shape, 4), np.uint8)
+    rgba[..., :3] = PAPER
+    rgba[..., 3] = alpha
+    rgba.flags.writeable = False
+    return rgba
 
 
 def _frozen(card: CardImage) -> CardImage:

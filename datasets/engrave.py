@@ -48,8 +48,8 @@ class Hatch:
     """Parallel lines clipped to a polygon: the engraver's shading.
 
     `angle` is the line direction in degrees (0 = along +x, 90 = along +y). `ramp` > 0 crowds
-    the lines toward the side the normal points to (spacing shrinks from (1 + ramp) x `spacing`
-    to `spacing`), which shades a rounded surface.
+    the lines toward the side the normal points to (spacing shrinks geometrically from
+    (1 + ramp) x `spacing` to `spacing`), which shades a rounded surface.
     """
 
     region: np.ndarray
@@ -273,7 +273,7 @@ def _offsets(lo: float, hi: float, step: float, ramp: float) -> np.ndarray:
     while pos < hi:
         out.append(pos)
         t = (pos - lo) / (hi - lo)
-        pos += step * (1.0 + ramp * (1.0 - t))
+        pos += step * (1.0 + ramp) ** (1.0 - t)
     return np.asarray(out)
 
 

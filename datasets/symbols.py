@@ -84,8 +84,17 @@ def pump() -> Drawing:
     )
     # column: slightly tapered cylinder, shaded dark toward the right
     body = pts((-0.19, -0.42), (0.19, -0.42), (0.23, 0.52), (-0.23, 0.52))
-    p += part(body, line=LINE, hatch=-90, spacing=SHADE, hatch_width=SHADE_W, ramp=3.0)
-    p.append(Stroke(pts((-0.12, -0.36), (-0.145, 0.46)), THIN, ink=False))  # highlight
+    p += part(body, line=LINE)
+    shade = pts((0.0, -0.42), (0.19, -0.42), (0.23, 0.52), (0.0, 0.52))
+    p.append(Hatch(shade, -90, SHADE * 0.7, SHADE_W, ramp=3.0))
+    p.append(
+        Hatch(
+            pts((-0.19, -0.42), (-0.14, -0.42), (-0.17, 0.52), (-0.23, 0.52)),
+            90,
+            SHADE * 0.6,
+            SHADE_W,
+        )
+    )
     for y, rx in ((-0.28, 0.2), (0.36, 0.225)):  # cast rings
         band = np.vstack(
             [ellipse(0, y - 0.025, rx, 0.05, 0, 180), ellipse(0, y + 0.025, rx, 0.05, 180, 0)]
@@ -138,13 +147,15 @@ def buggy() -> Drawing:
     """A covered box buggy in profile: boxy cab with a window, two spoked wheels, shafts."""
     p: list[Primitive] = []
     # shafts reaching forward (left) to where the horse would be
-    for dy, w in ((-0.05, LINE), (0.0, LINE * 1.4)):
-        shaft = spline([(-0.42, 0.2 + dy), (-0.75, 0.16 + dy), (-0.98, 0.06 + dy)], 24)
-        p.append(swell(shaft, w * 1.5, taper=0.5))
-    p.append(Stroke(pts((-0.5, 0.22), (-0.52, 0.06)), THIN))  # whiffle bracket
+    for dy, w in ((-0.06, 0.045), (0.0, 0.06)):
+        shaft = spline(
+            [(-0.4, 0.22 + dy), (-0.75, 0.2 + dy), (-0.95, 0.12 + dy), (-1.0, 0.06 + dy)], 32
+        )
+        p += part(outline(shaft, np.linspace(w, w * 0.6, 32)), line=THIN)
+    p.append(swell(pts((-0.86, 0.2), (-0.86, 0.08)), THIN * 2))  # tug stop
     # wheels behind the body
-    p += _wheel(0.44, 0.45, 0.4)
-    p += _wheel(-0.3, 0.5, 0.35)
+    p += _wheel(0.42, 0.48, 0.37)
+    p += _wheel(-0.32, 0.53, 0.32)
     # body box and cab
     box = pts((-0.5, 0.02), (0.72, 0.02), (0.72, 0.27), (-0.44, 0.27))
     p += part(box, line=LINE, hatch=0, spacing=SHADE, hatch_width=SHADE_W, ramp=1.5)
@@ -180,7 +191,7 @@ def buggy() -> Drawing:
     p.append(swell(dash, LINE * 1.4, taper=0.3))
     p.append(Stroke(pts((0.05, 0.27), (0.0, 0.38), (0.14, 0.38)), THIN * 1.2))
     # leaf springs
-    for x in (-0.3, 0.44):
+    for x in (-0.32, 0.42):
         p.append(
             Fill(
                 np.vstack(
@@ -227,9 +238,9 @@ def bucket() -> Drawing:
         p += part(ellipse(sx * 0.62, top_y - 0.04, 0.022, 0.022), line=THIN)
     # body: silhouette of the frustum
     side_l = pts((-top_rx, top_y), (-bot_rx, bot_y))
-    foot = ellipse(0, bot_y, bot_rx, bot_ry, 180, 0)[::-1]
+    foot = ellipse(0, bot_y, bot_rx, bot_ry, 180, 0)
     body = np.vstack(
-        [side_l, foot, pts((top_rx, top_y)), ellipse(0, top_y, top_rx, top_ry, 0, 180)[::-1]]
+        [side_l, foot, pts((top_rx, top_y)), ellipse(0, top_y, top_rx, top_ry, 0, 180)]
     )
     p += part(body, line=LINE)
     # staves: lines that follow the round of the pail, darker toward the right
@@ -265,7 +276,7 @@ def bucket() -> Drawing:
     p.append(Stroke(ellipse(0, top_y, top_rx, top_ry), LINE, closed=True))
     inner = ellipse(0, top_y + 0.005, top_rx - 0.06, top_ry - 0.04)
     p.append(Stroke(inner, THIN, closed=True))
-    p.append(Hatch(inner, 0, SHADE * 0.5, SHADE_W))
+    p.append(Hatch(inner, -90, SHADE * 0.6, SHADE_W, ramp=2.5))
     p.append(
         Fill(
             np.vstack(
@@ -280,74 +291,83 @@ def bucket() -> Drawing:
 
 
 def plow() -> Drawing:
-    """A walking plow in profile: long beam, curved moldboard and share, two rising handles."""
+    """A walking plow in profile: beam and gauge wheel, curved moldboard and share, two handles."""
     p: list[Primitive] = []
-    # far handle (behind)
-    far = spline([(0.02, 0.3), (0.5, -0.12), (0.82, -0.52)], 30)
+    # far handle (behind everything): same curve as the near one, set back and up
+    far_c = spline([(0.2, 0.32), (0.5, -0.08), (0.76, -0.5), (0.9, -0.62), (0.99, -0.64)], 40)
     p += part(
-        outline(far, np.linspace(0.07, 0.05, 30)),
+        outline(far_c, np.linspace(0.08, 0.06, 40)),
         line=THIN,
         hatch=0,
         spacing=SHADE * 0.6,
         hatch_width=SHADE_W,
     )
-    # beam: from the clevis at the front, sweeping up and back to the standard
-    beam_c = spline([(-0.92, -0.02), (-0.5, -0.1), (-0.05, -0.1), (0.22, 0.0)], 48)
+    # beam: from the clevis at the front, arching back and down into the standard
+    beam_c = spline([(-0.9, 0.04), (-0.5, -0.08), (-0.05, -0.12), (0.12, -0.02), (0.16, 0.12)], 48)
     p += part(
-        outline(beam_c, np.linspace(0.09, 0.12, 48)),
+        outline(beam_c, np.linspace(0.08, 0.12, 48)),
         line=LINE,
         hatch=0,
-        spacing=SHADE * 0.8,
+        spacing=SHADE * 0.75,
         hatch_width=SHADE_W,
-        ramp=1.0,
+        ramp=1.5,
     )
-    # clevis and hitch ring at the front
+    # clevis with its hitch ring at the front
     p += part(
-        rect(-0.98, -0.1, -0.9, 0.08), line=THIN, hatch=90, spacing=SHADE * 0.5, hatch_width=SHADE_W
+        rect(-0.96, -0.04, -0.88, 0.13),
+        line=THIN,
+        hatch=90,
+        spacing=SHADE * 0.5,
+        hatch_width=SHADE_W,
     )
-    p.append(Stroke(ellipse(-0.98, 0.12, 0.04, 0.04), THIN * 1.3, closed=True))
-    # knife coulter hanging from the beam
-    coulter = pts((-0.42, -0.1), (-0.36, -0.1), (-0.33, 0.36), (-0.4, 0.42))
-    p += part(coulter, line=THIN, hatch=80, spacing=SHADE * 0.6, hatch_width=SHADE_W)
-    # gauge wheel at the front of the beam
-    p.append(Stroke(pts((-0.74, -0.06), (-0.72, 0.3)), LINE))
-    p += _wheel(-0.72, 0.36, 0.13, spokes=8)
-    # standard, landside and the share + moldboard: the curved blade that turns the soil
+    p.append(Stroke(ellipse(-0.98, 0.2, 0.045, 0.045), THIN * 1.5, closed=True))
+    # gauge wheel hanging from the front of the beam
+    p += part(outline(pts((-0.66, -0.04), (-0.66, 0.42)), 0.04), line=THIN)
+    p += _wheel(-0.66, 0.44, 0.15, spokes=8)
+    # knife coulter that cuts the sod ahead of the share
+    coulter = pts((-0.38, -0.1), (-0.31, -0.1), (-0.3, 0.4), (-0.38, 0.5))
+    p += part(coulter, line=THIN, hatch=85, spacing=SHADE * 0.55, hatch_width=SHADE_W)
+    # moldboard: the twisted plate that lifts and turns the soil, engraved with contour lines
+    lower = spline([(-0.62, 0.66), (-0.2, 0.62), (0.15, 0.56), (0.36, 0.42), (0.46, 0.18)], 40)
+    upper = spline([(-0.62, 0.66), (-0.3, 0.44), (-0.02, 0.18), (0.2, 0.04), (0.46, 0.18)], 40)
+    p += part(np.vstack([lower, upper[::-1]]), line=LINE)
+    for s in np.linspace(0.12, 0.88, 8):
+        contour = lower * (1 - s) + upper * s
+        p.append(swell(contour[3:-2], SHADE_W * (2.2 - 1.6 * s), taper=0.7))
+    p.append(Stroke((lower * 0.55 + upper * 0.45)[6:-6], THIN * 0.8, ink=False))  # sheen
+    # share (the cutting point) and landside along the furrow bottom
     p += part(
-        pts((0.02, -0.06), (0.16, -0.06), (0.2, 0.5), (0.06, 0.5)),
+        pts((-0.66, 0.68), (-0.3, 0.6), (0.3, 0.6), (0.3, 0.7), (-0.5, 0.72)),
+        line=THIN,
+        hatch=0,
+        spacing=SHADE * 0.5,
+        hatch_width=SHADE_W,
+    )
+    # standard joining beam and moldboard
+    p += part(
+        pts((0.06, 0.0), (0.2, 0.02), (0.22, 0.5), (0.1, 0.5)),
         line=LINE,
         hatch=90,
-        spacing=SHADE * 0.6,
+        spacing=SHADE * 0.55,
         hatch_width=SHADE_W,
     )
-    moldboard = np.vstack(
-        [
-            spline([(-0.5, 0.56), (-0.2, 0.52), (0.08, 0.44), (0.3, 0.3), (0.44, 0.08)], 30),
-            spline([(0.44, 0.08), (0.32, 0.06), (0.1, 0.1), (-0.1, 0.25), (-0.5, 0.56)], 30),
-        ]
-    )
-    p += part(moldboard, line=LINE, hatch=-35, spacing=SHADE * 0.8, hatch_width=SHADE_W, ramp=2.0)
-    p.append(
-        Stroke(spline([(-0.38, 0.5), (-0.05, 0.32), (0.2, 0.2), (0.38, 0.1)], 24), THIN, ink=False)
-    )
+    # near handle with rungs to the far one and a turned grip
+    near_c = spline([(0.12, 0.46), (0.42, 0.04), (0.68, -0.4), (0.82, -0.52), (0.92, -0.54)], 40)
+    for t in (0.32, 0.62):
+        a, b = near_c[int(t * 39)], far_c[int(t * 39)]
+        p.append(swell(np.stack([a, b]), THIN * 2.4, taper=0.2))
     p += part(
-        pts((-0.5, 0.56), (0.4, 0.52), (0.4, 0.6), (-0.3, 0.62)), line=THIN
-    )  # landside + share
-    # near handle, rungs between the handles, grips
-    near = spline([(0.1, 0.4), (0.55, -0.02), (0.94, -0.42)], 30)
-    p += part(
-        outline(near, np.linspace(0.09, 0.06, 30)),
+        outline(near_c, np.linspace(0.1, 0.07, 40)),
         line=LINE,
         hatch=0,
         spacing=SHADE * 0.7,
         hatch_width=SHADE_W,
         ramp=1.5,
     )
-    for t in (0.35, 0.65):
-        a, b = far[int(t * 29)], near[int(t * 29)]
-        p.append(swell(pts(tuple(a), tuple(b)), THIN * 2.0, taper=0.2))
-    p.append(swell(spline([(0.82, -0.52), (0.84, -0.62), (0.78, -0.7)], 10), LINE * 1.8, taper=0.3))
-    p.append(swell(spline([(0.94, -0.42), (0.97, -0.52), (0.9, -0.6)], 10), LINE * 2.2, taper=0.3))
+    for c in (near_c, far_c):
+        p += part(
+            outline(c[-8:], 0.085), line=THIN, hatch=90, spacing=SHADE * 0.45, hatch_width=SHADE_W
+        )
     return tuple(p)
 
 

@@ -1,0 +1,114 @@
+"""Exporting the eight backs: files, PNG format, transparency, the `blitzcam decks export` CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from blitzcam.datasets import art
+from blitzcam.game.decks import DECK_NAMES, deck_by_name
+
+from blitzcam.cli import main
+
+WIDTH = 500  # the smallest allowed: keeps the test fast
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    out = tmp_path_factory.mktemp("backs")
+    return out, art.export_backs(out, width=WIDTH)
+
+
+def test_export_writes_the_eight_backs_and_nothing_else(exported: tuple[Path, list[Path]]) -> None:
+    out, paths = exported
+    assert [p.name for p in paths] == [f"{d}.png" for d in DECK_NAMES]
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted(f"{d}.png" for d in DECK_NAMES)  # no temp files
+
+
+@pytest.mark.parametrize("deck", DECK_NAMES)
+def test_exported_png_is_rgba_with_transparent_corners(
+    exported: tuple[Path, list[Path]], deck: str
+) -> None:
+    out, _ = exported
+    bgra = cv2.imread(str(out / f"{deck}.png"), cv2.IMREAD_UNCHANGED)
+    assert bgra is not None and bgra.dtype == np.uint8
+    h = round(WIDTH * art.CARD_ASPECT)
+    assert bgra.shape == (h, WIDTH, 4)
+    alpha = bgra[..., 3]
+    assert alpha[0, 0] == alpha[0, -1] == alpha[-1, 0] == alpha[-1, -1] == 0
+    assert alpha[h // 2, WIDTH // 2] == 255 and (alpha[20:-20, 20:-20] == 255).all()
+    rgba = cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGBA)
+    assert np.array_equal(rgba, art.render_back(deck, width=WIDTH).rgba)  # channel order kept
+
+
+@pytest.mark.parametrize(
+    ("deck", "channel"),
+    [
+        ("green-pump", 1),  # green ink: G is the strongest channel
+        ("red-plow", 0),  # red ink: R
+        ("blue-plow", 2),  # blue ink: B
+    ],
+)
+def test_exported_ink_is_in_rgb_order(
+    exported: tuple[Path, list[Path]], deck: str, channel: int
+) -> None:
+    out, _ = exported
+    bgra = cv2.imread(str(out / f"{deck}.png"), cv2.IMREAD_UNCHANGED)
+    ink = np.asarray(art.INKS[deck_by_name(deck).ink])
+    rgb = cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGB).reshape(-1, 3).astype(int)
+    darkest = rgb[np.argmin(rgb.sum(axis=1))]
+    assert int(np.argmax(darkest)) == int(np.argmax(ink)) == channel
+
+
+def test_export_rejects_a_small_width(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="500"):
+        art.export_backs(tmp_path, width=499)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_exports_and_prints_the_paths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "new" / "backs"
+    assert main(["decks", "export", str(out), "--width", str(WIDTH)]) == 0
+    printed = capsys.readouterr().out.split()
+    assert printed == [str(out / f"{d}.png") for d in DECK_NAMES]
+    assert all(Path(p).is_file() for p in printed)
+
+
+def test_cli_default_width_is_600(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["decks", "export", str(tmp_path)]) == 0
+    capsys.readouterr()
+    png = cv2.imread(str(tmp_path / "red-buggy.png"), cv2.IMREAD_UNCHANGED)
+    assert png.shape == (round(600 * art.CARD_ASPECT), 600, 4)
+
+
+@pytest.mark.parametrize(
+    ("make_args", "message"),
+    [
+        (lambda d: [str(d), "--width", "100"], "--width"),  # too small to print
+        (lambda d: [str(d / "file.txt")], "not a folder"),  # DIR is a file
+        (lambda d: [str(d / "file.txt" / "sub")], "file.txt"),  # a file in the way of DIR
+    ],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make_args, message: str
+) -> None:
+    (tmp_path / "file.txt").write_text("not a folder")
+    assert main(["decks", "export", *make_args(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+    assert not list(tmp_path.glob("*.png"))
+
+
+def test_cli_unwritable_folder_is_a_user_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Permissions cannot lock out root (tests may run as root), so fake the access check.
+    monkeypatch.setattr("blitzcam.datasets.export.os.access", lambda *_a, **_k: False)
+    assert main(["decks", "export", str(tmp_path)]) == 2
+    assert "not writable" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
