@@ -38,6 +38,7 @@ INKS: Final[dict[str, tuple[int, int, int]]] = {
 }
 SYMBOL_SIZE: Final[float] = 0.55  # the symbol's longer side as a fraction of the card width
 RANDOM_SIZE: Final[tuple[float, float]] = (0.35, 0.65)  # random drawings' longer side, same unit
+MIN_INK_CONTRAST: Final[float] = 45.0  # luma steps between a random ink and the paper
 DRAWING_THRESHOLD: Final[float] = 0.25  # ink coverage from which a pixel counts as drawing
 MIN_WIDTH: Final = 16
 MIN_EXPORT_WIDTH: Final = 500
@@ -126,7 +127,11 @@ def render_random_back(
 
 
 def random_ink(rng: np.random.Generator) -> tuple[int, int, int]:
-    """An ink colour of any hue: a third faint and light, a third strong, a third dark."""
+    """An ink colour of any hue: a third faint and light, a third strong, a third dark.
+
+    Faint inks are darkened until they stand at least MIN_INK_CONTRAST (luma) off the paper, about
+    half the yellow deck's contrast: faint, never invisible.
+    """
     hue = float(rng.random())
     tone = rng.integers(3)
     if tone == 0:
@@ -135,8 +140,13 @@ def random_ink(rng: np.random.Generator) -> tuple[int, int, int]:
         sat, val = rng.uniform(0.55, 1.0), rng.uniform(0.5, 0.85)
     else:
         sat, val = rng.uniform(0.0, 0.8), rng.uniform(0.08, 0.45)
-    r, g, b = colorsys.hsv_to_rgb(hue, float(sat), float(val))
-    return round(r * 255), round(g * 255), round(b * 255)
+    rgb = np.array(colorsys.hsv_to_rgb(hue, float(sat), float(val))) * 255.0
+    luma = np.array([0.299, 0.587, 0.114])
+    shortfall = MIN_INK_CONTRAST - float(luma @ (np.asarray(PAPER, float) - rgb))
+    if shortfall > 0:
+        rgb *= 1.0 - shortfall / float(luma @ rgb)
+    r, g, b = (int(v) for v in np.clip(np.round(rgb), 0, 255))
+    return r, g, b
 
 
 def save_png_rgba(path: Path, rgba: np.ndarray) -> None:

@@ -129,9 +129,9 @@ def paint_face(colour: str, number: int, *, width: int, height: int) -> np.ndarr
 
     stamp(_emblem(), round(width * 0.46), width / 2, height / 2)
     figure = _boy() if colour in BOY_COLOURS else _girl()
-    fig = round(width * 0.3)
-    stamp(figure, fig, width * 0.5, height * 0.5 - width * 0.44)
-    stamp(figure, fig, width * 0.5, height * 0.5 + width * 0.44, flip=True)
+    fig = round(width * 0.34)
+    stamp(figure, fig, width * 0.5, height * 0.5 - width * 0.45)
+    stamp(figure, fig, width * 0.5, height * 0.5 + width * 0.45, flip=True)
     numerals = _numerals(str(number), width=width, height=height)
     white = np.maximum(white, numerals)
     img += (_WHITE - img) * white[..., None]
@@ -144,11 +144,10 @@ def _numerals(text: str, *, width: int, height: int) -> np.ndarray:
     big = np.zeros((height * ss, width * ss), np.uint8)
     font, scale = cv2.FONT_HERSHEY_DUPLEX, width * ss / 260.0
     thick = max(1, round(width * ss / 70))
-    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    (_, th), _ = cv2.getTextSize(text, font, scale, thick)
     x, y = round(width * ss * 0.07), round(width * ss * 0.07) + th
     cv2.putText(big, text, (x, y), font, scale, 255, thick, cv2.LINE_AA)
     big = np.maximum(big, big[::-1, ::-1])
-    _ = tw
     return cv2.resize(big, (width, height), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
 
 

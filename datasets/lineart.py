@@ -103,7 +103,7 @@ def tool(rng: np.random.Generator) -> Drawing:
     """A hand tool: a long handle with a hammer head, axe blade, spade, rake or fork."""
     st = _Style(rng)
     p: list[Primitive] = []
-    hw = float(rng.uniform(0.07, 0.13))
+    hw = float(rng.uniform(0.1, 0.17))
     top = float(rng.uniform(-0.55, -0.35))
     handle = spline([(0, 0.95), (float(rng.normal(0, 0.03)), 0.3), (0, top)], 24)
     p += st.part(rng, outline(handle, np.linspace(hw, hw * 0.8, 24)))
@@ -376,10 +376,15 @@ def plant(rng: np.random.Generator) -> Drawing:
             hatch_width=st.hatch_w,
         )
     else:
-        p += st.part(rng, pts((-0.08, 0.95), (0.08, 0.95), (0.06, 0.1), (-0.06, 0.1)))
-        for _ in range(int(rng.integers(4, 9))):
-            cx, cy = float(rng.normal(0, 0.3)), float(rng.normal(-0.3, 0.2))
-            rr = float(rng.uniform(0.2, 0.4))
+        trunk_w = float(rng.uniform(0.06, 0.12))
+        p += st.part(
+            rng,
+            pts((-trunk_w, 0.95), (trunk_w, 0.95), (trunk_w * 0.6, -0.2), (-trunk_w * 0.6, -0.2)),
+        )
+        for _ in range(int(rng.integers(4, 9))):  # overlapping clumps of the crown
+            a, dist = float(rng.uniform(0, 2 * np.pi)), float(rng.uniform(0.0, 0.32))
+            cx, cy = dist * np.cos(a), -0.35 + 0.8 * dist * np.sin(a)
+            rr = float(rng.uniform(0.2, 0.38))
             p += part(
                 ellipse(cx, cy, rr, rr * 0.85, n=40),
                 line=st.line,

@@ -188,6 +188,9 @@ def test_random_backs_cover_families_and_inks_from_faint_to_dark() -> None:
     inks = np.array([art.random_ink(rng) for _ in range(200)], float) / 255.0
     values = inks.max(axis=1)
     assert values.min() < 0.3 and values.max() > 0.85
+    luma = inks @ [0.299, 0.587, 0.114] * 255
+    contrast = np.asarray(art.PAPER) @ [0.299, 0.587, 0.114] - luma
+    assert contrast.min() >= art.MIN_INK_CONTRAST - 1  # faint, never invisible
     rng = np.random.default_rng(1)
     families = {str(rng.choice(art.RANDOM_FAMILIES)) for _ in range(60)}
     assert families == set(art.RANDOM_FAMILIES)
