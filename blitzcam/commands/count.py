@@ -1,0 +1,98 @@
+"""`blitzcam count IMAGE...`: count the cards in photos, one process, the model loaded once."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "count",
+        help="count each deck's cards in photos of the table",
+        description="Count the backs of each deck (and face-up cards) in every IMAGE. Exit 0 when "
+        "every image was counted, 1 when any failed (the others are still counted), 2 for bad arguments.",
+    )
+    parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    parser.add_argument(
+        "--decks",
+        type=Path,
+        metavar="DIR",
+        help="use DIR/<deck>.png as the deck references (deck name from the file name)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON document instead of a table"
+    )
+    parser.add_argument(
+        "--model",
+        type=Path,
+        metavar="ONNX",
+        help="detector model (default: models/blitzcam-obb.onnx, or $BLITZCAM_MODEL)",
+    )
+    parser.set_defaults(func=run)
+
+
+def _count_one(pipeline: Any, path: Path) -> dict[str, Any]:
+    from blitzcam.vision.images import ImageError, read_image
+
+    start = time.perf_counter()
+    try:
+        frame = read_image(path)
+    except ImageError as exc:
+        return {"path": str(path), "error": str(exc).removeprefix(f"{path}: ")}
+    result = pipeline(frame)
+    dets = result.detections
+    backs = dets.of_class("back")
+    cards = [
+        {
+            "deck": dets.deck_name(row),
+            "confidence": round(float(dets.confidence[row]), 4),
+            "box": [round(float(v), 1) for v in dets.xyxy[row]],
+        }
+        for row in range(len(dets))
+        if backs[row]
+    ]
+    timing = dict(result.timing_ms)
+    timing["total"] = (time.perf_counter() - start) * 1000  # file read and decode included
+    return {
+        "path": str(path),
+        "counts": dict(result.counts),
+        "face_up": result.face_up,
+        "cards": cards,
+        "timing_ms": {key: round(value, 2) for key, value in timing.items()},
+    }
+
+
+def _table(entries: list[dict[str, Any]]) -> str:
+    lines = []
+    for entry in entries:
+        if "error" in entry:
+            lines.append(f"{entry['path']}: error: {entry['error']}")
+            continue
+        unknown = sum(1 for card in entry["cards"] if card["deck"] == "unknown")
+        total = sum(entry["counts"].values())
+        lines.append(
+            f"{entry['path']}: {total} cards counted, {entry['face_up']} face up"
+            + (f", {unknown} unidentified" if unknown else "")
+            + f" ({entry['timing_ms']['total']:.0f} ms)"
+        )
+        width = max(len(name) for name in entry["counts"])
+        lines.extend(f"  {name:<{width}}  {n:>3}" for name, n in entry["counts"].items())
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from blitzcam.vision.pipeline import CountingPipeline  # heavy imports after argument parsing
+
+    pipeline = CountingPipeline.from_defaults(model_path=args.model, decks_dir=args.decks)
+    entries = [_count_one(pipeline, path) for path in args.images]
+    if args.json:
+        json.dump({"images": entries}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(_table(entries))
+    return 1 if any("error" in entry for entry in entries) else 0

@@ -1,0 +1,145 @@
+"""Letterbox + decode + rotated NMS against ultralytics' own predictions on the same weights and frame."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from blitzcam.vision.decode import decode_end2end, decode_raw, fast_nms_rotated, probiou
+from blitzcam.vision.detector import Detector
+from blitzcam.vision.letterbox import letterbox_params, unletterbox_obb
+
+CONF = 0.05  # random weights score low: keep enough boxes to compare
+
+
+def _ultralytics_predict(model_path, frame, imgsz, conf):
+    from blitzcam.offline import import_ultralytics
+
+    import_ultralytics()
+    from ultralytics import YOLO
+
+    result = YOLO(str(model_path), task="obb").predict(
+        frame, imgsz=imgsz, conf=conf, verbose=False
+    )[0]
+    obb = result.obb
+    return obb.xywhr.cpu().numpy(), obb.conf.cpu().numpy(), obb.cls.cpu().numpy().astype(int)
+
+
+def _match(ours, theirs) -> None:
+    """Same boxes, same order up to ties, within float tolerance (ORT vs torch kernels)."""
+    obb, score, cls = ours
+    ref_obb, ref_score, ref_cls = theirs
+    assert len(ref_score) > 3, "the random model should give some boxes at this confidence"
+    # tiny numeric differences may flip a box that sits exactly on the threshold: allow 2%
+    assert abs(len(score) - len(ref_score)) <= max(1, len(ref_score) // 50)
+    iou = probiou(obb, ref_obb)
+    best = iou.argmax(axis=1)
+    matched = iou[np.arange(len(obb)), best] > 0.99
+    assert matched.mean() > 0.97
+    np.testing.assert_allclose(score[matched], ref_score[best[matched]], atol=2e-3)
+    assert (cls[matched] == ref_cls[best[matched]]).all()
+
+
+@pytest.mark.slow
+def test_fixed_onnx_matches_ultralytics_onnx(random_model, table_frame) -> None:
+    detector = Detector(random_model.onnx, conf=CONF)
+    dets = detector.detect(table_frame)
+    theirs = _ultralytics_predict(random_model.onnx, table_frame, 320, CONF)
+    _match((dets.obb, dets.confidence, dets.class_id), theirs)
+
+
+@pytest.mark.slow
+def test_dynamic_onnx_matches_ultralytics_pt(random_model, table_frame) -> None:
+    # a dynamic export runs at the minimal stride-multiple rectangle, as predict does for a .pt
+    detector = Detector(random_model.onnx_dynamic, conf=CONF)
+    assert detector.info.dynamic
+    blob, _ = detector.prepare(table_frame)
+    assert blob.shape == (1, 3, 192, 320)
+    dets = detector.detect(table_frame)
+    theirs = _ultralytics_predict(random_model.pt, table_frame, 320, CONF)
+    _match((dets.obb, dets.confidence, dets.class_id), theirs)
+
+
+def test_metadata_read(random_model) -> None:
+    info = Detector(random_model.onnx).info
+    assert info.names == ("back", "face")
+    assert info.imgsz == (320, 320)
+    assert info.stride == 32
+    assert not info.end2end
+
+
+@pytest.mark.parametrize(
+    ("src_hw", "target", "auto", "dst_hw"),
+    [
+        ((1080, 1920), (640, 640), False, (640, 640)),  # 16:9 into a square: bars top and bottom
+        ((1080, 1920), (640, 640), True, (384, 640)),  # rect inference: pad to a multiple of 32
+        ((480, 640), (640, 640), True, (480, 640)),  # 4:3 upscaled, already a multiple of 32
+        ((9000, 12000), (640, 640), False, (640, 640)),  # huge photo
+        ((1, 3000), (640, 640), False, (640, 640)),  # a thin sliver keeps at least one pixel row
+    ],
+)
+def test_letterbox_shapes(src_hw, target, auto, dst_hw) -> None:
+    params = letterbox_params(src_hw, target, auto=auto)
+    assert params.dst_hw == dst_hw
+
+
+def test_unletterbox_round_trip() -> None:
+    params = letterbox_params((1080, 1920), (640, 640))
+    frame_box = np.array([[960.0, 540.0, 300.0, 150.0, 0.3]], np.float32)
+    gain_x, gain_y = params.gain_xy
+    net_box = frame_box.copy()
+    net_box[:, 0] = frame_box[:, 0] * gain_x + params.left
+    net_box[:, 1] = frame_box[:, 1] * gain_y + params.top
+    net_box[:, 2] *= gain_x
+    net_box[:, 3] *= gain_y
+    np.testing.assert_allclose(unletterbox_obb(net_box, params), frame_box, rtol=1e-5)
+
+
+def test_probiou_identical_and_disjoint() -> None:
+    boxes = np.array([[10, 10, 8, 4, 0.0], [10, 10, 8, 4, 0.0], [200, 200, 8, 4, 1.0]], np.float32)
+    iou = probiou(boxes, boxes)
+    assert iou[0, 1] == pytest.approx(1.0, abs=1e-3)
+    assert iou[0, 2] == pytest.approx(0.0, abs=1e-3)
+    # a box turned by 180 degrees is the same box
+    turned = boxes[:1].copy()
+    turned[0, 4] += np.pi
+    assert probiou(boxes[:1], turned)[0, 0] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_fast_nms_keeps_best_of_overlapping() -> None:
+    boxes = np.array(
+        [[50, 50, 40, 20, 0.1], [51, 50, 40, 20, 0.12], [150, 50, 40, 20, 0.0]], np.float32
+    )
+    scores = np.array([0.5, 0.9, 0.4], np.float32)
+    assert fast_nms_rotated(boxes, scores, 0.7).tolist() == [1, 2]
+
+
+def test_decode_raw_class_aware() -> None:
+    # two identical boxes of different classes both survive class-aware NMS, not agnostic NMS
+    pred = np.zeros((1, 7, 2), np.float32)
+    pred[0, :4] = [[100, 100], [100, 100], [30, 30], [10, 10]]
+    pred[0, 4] = [0.9, 0.1]
+    pred[0, 5] = [0.1, 0.8]
+    assert len(decode_raw(pred, num_classes=2).score) == 2
+    assert len(decode_raw(pred, num_classes=2, agnostic=True).score) == 1
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        (1, 6, 100),  # one channel short for 2 classes
+        (2, 7, 100),  # a batch of two
+        (7,),  # flat
+    ],
+)
+def test_decode_raw_rejects_bad_shapes(shape) -> None:
+    with pytest.raises(ValueError, match="expected"):
+        decode_raw(np.zeros(shape, np.float32), num_classes=2)
+
+
+def test_decode_empty_and_end2end() -> None:
+    assert len(decode_raw(np.zeros((1, 7, 50), np.float32), num_classes=2).score) == 0
+    e2e = np.zeros((1, 300, 7), np.float32)
+    e2e[0, 0] = [10, 20, 30, 40, 0.9, 1, 0.5]
+    out = decode_end2end(e2e)
+    assert out.class_id.tolist() == [1]
+    np.testing.assert_allclose(out.obb[0], [10, 20, 30, 40, 0.5])

@@ -1,0 +1,38 @@
+"""Detections -> numbers: backs per deck and face-up cards. Counts, never draws. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+from blitzcam.vision.detections import UNKNOWN_DECK, Detections
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Backs per deck (every known deck, zeros included), face-up cards, unidentified backs."""
+
+    per_deck: Mapping[str, int]
+    face_up: int
+    unknown: int
+
+    @property
+    def total(self) -> int:
+        return sum(self.per_deck.values())
+
+
+def count(detections: Detections, known_decks: tuple[str, ...]) -> Counts:
+    """Count identified backs per deck; face-up cards are reported, never counted to a deck."""
+    backs = detections.of_class("back")
+    per_deck = dict.fromkeys(known_decks, 0)
+    decks = detections.deck[backs]
+    for index, n in zip(*np.unique(decks[decks != UNKNOWN_DECK], return_counts=True), strict=True):
+        name = detections.deck_names[int(index)]
+        per_deck[name] = per_deck.get(name, 0) + int(n)
+    return Counts(
+        per_deck=MappingProxyType(per_deck),
+        face_up=int(detections.of_class("face").sum()),
+        unknown=int((decks == UNKNOWN_DECK).sum()),
+    )

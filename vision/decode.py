@@ -1,0 +1,136 @@
+"""Turn the OBB detector's raw output into boxes: confidence filter, rotated NMS. Pure numpy.
+
+Two output layouts exist. The classic head gives (1, 4+nc+1, N): cx, cy, w, h, one score per class,
+then the angle in radians; it needs NMS, done here as ultralytics does it (best class per box,
+class-aware by offsetting centres by class * MAX_WH, Fast-NMS over probabilistic IoU). End-to-end
+heads (YOLO26) give (1, K, 7): cx, cy, w, h, score, class, angle, already suppressed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+
+MAX_WH: Final = 7680  # per-class centre offset for class-aware NMS, as ultralytics
+MAX_NMS: Final = 30000  # most candidates NMS looks at
+NMS_BLOCK: Final = 1024  # rows of the IoU matrix built at a time (bounded memory)
+EPS: Final = 1e-7
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """Boxes in network-input pixels: xywhr (n,5), score (n,), class id (n,)."""
+
+    obb: np.ndarray
+    score: np.ndarray
+    class_id: np.ndarray
+
+
+def _covariance(obb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    a = obb[:, 2] ** 2 / 12
+    b = obb[:, 3] ** 2 / 12
+    cos, sin = np.cos(obb[:, 4]), np.sin(obb[:, 4])
+    return a * cos**2 + b * sin**2, a * sin**2 + b * cos**2, (a - b) * cos * sin
+
+
+def probiou(obb1: np.ndarray, obb2: np.ndarray) -> np.ndarray:
+    """(n,5) x (m,5) xywhr -> (n,m) probabilistic IoU (Gaussian Bhattacharyya), as ultralytics' batch_probiou."""
+    obb1 = np.asarray(obb1, dtype=np.float64).reshape(-1, 5)
+    obb2 = np.asarray(obb2, dtype=np.float64).reshape(-1, 5)
+    x1, y1 = obb1[:, 0:1], obb1[:, 1:2]
+    x2, y2 = obb2[None, :, 0], obb2[None, :, 1]
+    a1, b1, c1 = (v[:, None] for v in _covariance(obb1))
+    a2, b2, c2 = (v[None, :] for v in _covariance(obb2))
+    denom = (a1 + a2) * (b1 + b2) - (c1 + c2) ** 2 + EPS
+    t1 = ((a1 + a2) * (y1 - y2) ** 2 + (b1 + b2) * (x1 - x2) ** 2) / denom * 0.25
+    t2 = ((c1 + c2) * (x2 - x1) * (y1 - y2)) / denom * 0.5
+    det1 = np.clip(a1 * b1 - c1**2, 0, None)
+    det2 = np.clip(a2 * b2 - c2**2, 0, None)
+    t3 = (
+        np.log(((a1 + a2) * (b1 + b2) - (c1 + c2) ** 2) / (4 * np.sqrt(det1 * det2) + EPS) + EPS)
+        * 0.5
+    )
+    bd = np.clip(t1 + t2 + t3, EPS, 100.0)
+    hd = np.sqrt(1.0 - np.exp(-bd) + EPS)
+    return 1 - hd
+
+
+def fast_nms_rotated(obb: np.ndarray, score: np.ndarray, iou_threshold: float) -> np.ndarray:
+    """Indices of the boxes Fast-NMS keeps, best first.
+
+    Fast-NMS (ultralytics' choice for OBB): a box goes if any higher-scoring box overlaps it by more
+    than the threshold, whether or not that box itself survives.
+    """
+    order = np.argsort(-score, kind="stable")
+    boxes = obb[order]
+    n = len(boxes)
+    suppressed = np.zeros(n, dtype=bool)
+    for start in range(0, n, NMS_BLOCK):
+        rows = boxes[start : start + NMS_BLOCK]
+        iou = probiou(rows, boxes)
+        later = np.arange(n)[None, :] > np.arange(start, start + len(rows))[:, None]
+        suppressed |= ((iou > iou_threshold) & later).any(axis=0)
+    return order[~suppressed]
+
+
+def decode_raw(
+    output: np.ndarray,
+    *,
+    num_classes: int,
+    conf: float = 0.25,
+    iou: float = 0.7,
+    agnostic: bool = False,
+    max_det: int = 300,
+) -> Decoded:
+    """Classic OBB head output (1, 4+nc+1, N) or (4+nc+1, N) -> suppressed boxes."""
+    pred = np.asarray(output)
+    if pred.ndim == 3:
+        if pred.shape[0] != 1:
+            raise ValueError(f"decode_raw: expected a batch of 1, got shape {pred.shape}")
+        pred = pred[0]
+    if pred.ndim != 2 or pred.shape[0] != 4 + num_classes + 1:
+        raise ValueError(
+            f"decode_raw: expected shape (1, {4 + num_classes + 1}, N) for {num_classes} classes, "
+            f"got {np.asarray(output).shape}"
+        )
+    scores = pred[4 : 4 + num_classes]
+    best = scores.argmax(axis=0)
+    best_score = scores[best, np.arange(pred.shape[1])]
+    keep = best_score > conf
+    if not keep.any():
+        return _empty()
+    cand = pred[:, keep].T  # (k, 4+nc+1)
+    score = best_score[keep].astype(np.float32)
+    class_id = best[keep].astype(np.int64)
+    obb = np.concatenate([cand[:, :4], cand[:, -1:]], axis=1).astype(np.float32)
+    if len(score) > MAX_NMS:
+        top = np.argsort(-score, kind="stable")[:MAX_NMS]
+        obb, score, class_id = obb[top], score[top], class_id[top]
+    shifted = obb.copy()
+    if not agnostic:
+        shifted[:, :2] += class_id[:, None].astype(np.float32) * MAX_WH
+    kept = fast_nms_rotated(shifted, score, iou)[:max_det]
+    return Decoded(obb=obb[kept], score=score[kept], class_id=class_id[kept])
+
+
+def decode_end2end(output: np.ndarray, *, conf: float = 0.25, max_det: int = 300) -> Decoded:
+    """End-to-end head output (1, K, 7): cx, cy, w, h, score, class, angle -> boxes above conf."""
+    pred = np.asarray(output)
+    if pred.ndim == 3:
+        pred = pred[0]
+    if pred.ndim != 2 or pred.shape[1] != 7:
+        raise ValueError(
+            f"decode_end2end: expected shape (1, K, 7), got {np.asarray(output).shape}"
+        )
+    pred = pred[pred[:, 4] > conf][:max_det]
+    return Decoded(
+        obb=np.concatenate([pred[:, :4], pred[:, 6:7]], axis=1).astype(np.float32),
+        score=pred[:, 4].astype(np.float32),
+        class_id=pred[:, 5].astype(np.int64),
+    )
+
+
+def _empty() -> Decoded:
+    return Decoded(np.zeros((0, 5), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))

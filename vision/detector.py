@@ -1,0 +1,139 @@
+"""The card detector: an ultralytics OBB model exported to ONNX, run with ONNX Runtime (no torch).
+
+Everything the model needs to be run right (class names, input size, stride, output layout) is
+read from the metadata ultralytics writes into the ONNX file, so a newly trained model just drops in.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+from blitzcam.vision.decode import Decoded, decode_end2end, decode_raw
+from blitzcam.vision.detections import Detections
+from blitzcam.vision.letterbox import letterbox_image, letterbox_params, to_blob, unletterbox_obb
+
+from blitzcam.errors import UserError
+
+DEFAULT_CONF: Final = 0.25  # ultralytics' predict defaults
+DEFAULT_IOU: Final = 0.7
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInfo:
+    """What the ONNX metadata says about the model."""
+
+    names: tuple[str, ...]
+    imgsz: tuple[int, int]  # (h, w) the model was exported at
+    stride: int
+    end2end: bool
+    dynamic: bool  # input height/width are free: letterbox to the minimal stride-multiple rectangle
+    task: str
+
+
+def parse_metadata(meta: dict[str, str], input_shape: list[object], *, source: str) -> ModelInfo:
+    """ModelInfo from ultralytics' ONNX metadata (python-literal strings) and the input's shape."""
+    try:
+        names_map = ast.literal_eval(meta["names"])
+        names = tuple(str(names_map[i]) for i in range(len(names_map)))
+        imgsz_raw = ast.literal_eval(meta.get("imgsz", "[640, 640]"))
+        imgsz = (
+            (int(imgsz_raw[0]), int(imgsz_raw[1]))
+            if isinstance(imgsz_raw, (list, tuple))
+            else (int(imgsz_raw), int(imgsz_raw))
+        )
+        stride = int(ast.literal_eval(meta.get("stride", "32")))
+        end2end = str(meta.get("end2end", "False")) == "True"
+    except (KeyError, ValueError, SyntaxError, TypeError) as exc:
+        raise UserError(
+            f"{source}: not an ultralytics ONNX export (metadata 'names'/'imgsz' missing or bad: {exc})"
+        ) from None
+    dims = input_shape[2:4]
+    dynamic = any(not isinstance(d, int) for d in dims)
+    if not dynamic:
+        imgsz = (int(dims[0]), int(dims[1]))
+    task = "obb" if meta.get("head") == "OBB" or meta.get("task") == "obb" else meta.get("task", "")
+    return ModelInfo(
+        names=names, imgsz=imgsz, stride=stride, end2end=end2end, dynamic=dynamic, task=task
+    )
+
+
+class Detector:
+    """Loads the ONNX model once; `detect(frame)` returns a Detections record in frame pixels."""
+
+    def __init__(
+        self,
+        model_path: Path,
+        *,
+        conf: float = DEFAULT_CONF,
+        iou: float = DEFAULT_IOU,
+        max_det: int = 300,
+        threads: int | None = None,
+    ) -> None:
+        import onnxruntime as ort  # heavy: loaded only when a detector is built
+
+        model_path = Path(model_path)
+        if not model_path.is_file():
+            raise UserError(f"no detector model at {model_path}: train one with `blitzcam train`")
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = threads or os.cpu_count() or 1
+        options.log_severity_level = 3
+        try:
+            self._session = ort.InferenceSession(
+                str(model_path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
+            raise UserError(f"{model_path}: cannot load the ONNX model ({exc})") from None
+        model_input = self._session.get_inputs()[0]
+        self._input_name = model_input.name
+        meta = self._session.get_modelmeta().custom_metadata_map
+        self.info = parse_metadata(meta, list(model_input.shape), source=str(model_path))
+        if self.info.task != "obb":
+            raise UserError(
+                f"{model_path}: expected an OBB model, metadata says task {self.info.task!r}"
+            )
+        self.path = model_path
+        self.conf, self.iou, self.max_det = conf, iou, max_det
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.info.names
+
+    def prepare(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, object]:
+        """Frame -> (network input tensor, letterbox parameters)."""
+        params = letterbox_params(
+            frame_bgr.shape[:2], self.info.imgsz, auto=self.info.dynamic, stride=self.info.stride
+        )
+        return to_blob(letterbox_image(frame_bgr, params)), params
+
+    def forward(self, blob: np.ndarray) -> np.ndarray:
+        """The forward pass alone (what the benchmark calls inference)."""
+        return self._session.run(None, {self._input_name: blob})[0]
+
+    def decode(self, output: np.ndarray, params: object) -> Detections:
+        """Raw output -> suppressed detections in frame pixels."""
+        if self.info.end2end:
+            decoded: Decoded = decode_end2end(output, conf=self.conf, max_det=self.max_det)
+        else:
+            decoded = decode_raw(
+                output,
+                num_classes=len(self.names),
+                conf=self.conf,
+                iou=self.iou,
+                max_det=self.max_det,
+            )
+        return Detections.from_obb(
+            unletterbox_obb(decoded.obb, params),
+            decoded.score,
+            decoded.class_id,
+            class_names=self.names,
+        )
+
+    def detect(self, frame_bgr: np.ndarray) -> Detections:
+        blob, params = self.prepare(frame_bgr)
+        return self.decode(self.forward(blob), params)

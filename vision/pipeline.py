@@ -1,0 +1,105 @@
+"""The counting pipeline: frame -> detections -> deck identities -> counts. A thin class over pure stages.
+
+`CountingPipeline.from_defaults()` loads the shipped model (models/blitzcam-obb.onnx, or the file
+named by BLITZCAM_MODEL) once and the deck profile (built-in art plus enrolled backs, or a
+`--decks DIR`). Calling it on a BGR frame returns one FrameResult. Imports no torch.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+from blitzcam.vision.counting import Counts, count
+from blitzcam.vision.detections import Detections
+from blitzcam.vision.detector import Detector
+from blitzcam.vision.identify import identify
+from blitzcam.vision.references import DeckProfile, load_profile
+
+from blitzcam.paths import REPO_ROOT
+
+MODEL_ENV: Final = "BLITZCAM_MODEL"
+MODEL_NAME: Final = "blitzcam-obb.onnx"
+
+
+def default_model_path() -> Path:
+    """BLITZCAM_MODEL if set; else models/blitzcam-obb.onnx in the checkout or the installed package."""
+    override = os.environ.get(MODEL_ENV)
+    if override:
+        return Path(override)
+    in_repo = REPO_ROOT / "models" / MODEL_NAME
+    if in_repo.is_file():
+        return in_repo
+    try:
+        from importlib.resources import files
+
+        installed = Path(str(files("blitzcam.models") / MODEL_NAME))
+        if installed.is_file():
+            return installed
+    except (ModuleNotFoundError, TypeError):
+        pass
+    return in_repo
+
+
+@dataclass(frozen=True, slots=True)
+class FrameResult:
+    """Everything one frame says: the identified detections, the counts, where the time went."""
+
+    detections: Detections
+    counts: Mapping[str, int]  # backs per known deck, zeros included
+    face_up: int
+    unknown: int
+    timing_ms: Mapping[str, float]  # preprocess, inference, postprocess, identify, total
+
+
+class CountingPipeline:
+    """Detector + deck profile, loaded once; call it on BGR frames."""
+
+    def __init__(self, detector: Detector, profile: DeckProfile) -> None:
+        self.detector = detector
+        self.profile = profile
+        self.known_decks = profile.known_decks()
+
+    @classmethod
+    def from_defaults(
+        cls,
+        *,
+        model_path: Path | None = None,
+        decks_dir: Path | None = None,
+        threads: int | None = None,
+    ) -> CountingPipeline:
+        detector = Detector(model_path or default_model_path(), threads=threads)
+        return cls(detector, load_profile(decks_dir))
+
+    def __call__(self, frame_bgr: np.ndarray) -> FrameResult:
+        t0 = time.perf_counter()
+        blob, params = self.detector.prepare(frame_bgr)
+        t1 = time.perf_counter()
+        output = self.detector.forward(blob)
+        t2 = time.perf_counter()
+        detections = self.detector.decode(output, params)
+        t3 = time.perf_counter()
+        detections = identify(
+            frame_bgr, detections, self.profile.features, self.profile.owners, self.profile.names
+        )
+        counts: Counts = count(detections, self.known_decks)
+        t4 = time.perf_counter()
+        timing = {
+            "preprocess": (t1 - t0) * 1000,
+            "inference": (t2 - t1) * 1000,
+            "postprocess": (t3 - t2) * 1000,
+            "identify": (t4 - t3) * 1000,
+            "total": (t4 - t0) * 1000,
+        }
+        return FrameResult(
+            detections=detections,
+            counts=counts.per_deck,
+            face_up=counts.face_up,
+            unknown=counts.unknown,
+            timing_ms=timing,
+        )

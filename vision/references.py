@@ -1,0 +1,183 @@
+"""The deck profile: one reference drawing per deck that identification compares against.
+
+Where references come from, in order of precedence:
+- `--decks DIR`: DIR/<deck>.png only (deck name from the file name; any name, extra decks too);
+- otherwise the built-in art (`blitzcam.datasets.art.render_back`) for the eight decks, each
+  replaced by the user's enrolled back at data_dir()/decks/<deck>.png when there is one, plus any
+  extra enrolled names.
+A reference image is a whole card back, upright and flat (exported or rectified by enrollment).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.vision.detections import obb_corners
+from blitzcam.vision.identify import DrawingFeatures, describe, inkness, warp_box
+from blitzcam.vision.images import ImageError, read_image
+
+from blitzcam.errors import UserError
+from blitzcam.paths import data_dir
+
+BUILTIN_WIDTH: Final = 320  # built-in backs are rendered this wide for reference features
+REFERENCE_WIDTH: Final = 320  # enrolled/--decks backs are resized to this width first
+BORDER: Final = 0.06  # ink this close to a card's edge is the card's edge, not its drawing
+MIN_DRAWING_FRACTION: Final = 0.002  # of the card area: less ink than this is "no drawing"
+INK_THRESHOLD: Final = 0.3
+AREA_SLACK: Final = 1.12
+
+
+@dataclass(frozen=True, slots=True)
+class DeckProfile:
+    """Deck names and their reference features, in the same order."""
+
+    names: tuple[str, ...]
+    features: DrawingFeatures  # one row per reference variant
+    owners: np.ndarray  # (rows,) int64: the deck (index into names) of each feature row
+    origins: tuple[str, ...]  # where each reference came from (file path or "built-in")
+
+    def known_decks(self) -> tuple[str, ...]:
+        """The eight decks, then any extra names of this profile (what counts are reported for)."""
+        return tuple(DECK_NAMES) + tuple(n for n in self.names if n not in DECK_NAMES)
+
+
+def user_decks_dir() -> Path:
+    return data_dir() / "decks"
+
+
+def drawing_mask(card_bgr: np.ndarray) -> np.ndarray:
+    """The ink of a back's drawing, found from pixels alone: ink away from the card's edge."""
+    _balanced, ink = inkness(card_bgr)
+    mask = (ink > INK_THRESHOLD).astype(np.uint8)
+    h, w = mask.shape
+    margin_x, margin_y = max(1, round(w * BORDER)), max(1, round(h * BORDER))
+    mask[:margin_y], mask[-margin_y:], mask[:, :margin_x], mask[:, -margin_x:] = 0, 0, 0, 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    keep = np.zeros(count, bool)
+    keep[1:] = stats[1:, cv2.CC_STAT_AREA] >= max(3, mask.size * 0.00005)  # drop specks of noise
+    return keep[labels]
+
+
+def drawing_boxes(mask: np.ndarray) -> list[np.ndarray]:
+    """Oriented boxes (4,2 corners, ultralytics order) a detector may put around this drawing.
+
+    Labels are the minimum-area rectangle of the visible drawing. For drawings with two nearly
+    equal minima (the pump: upright, or turned along its handle) perspective decides which one a
+    photo gets, so every local minimum within AREA_SLACK of the best is a reference variant.
+    """
+    points = np.argwhere(mask)[:, ::-1].astype(np.float64)
+    hull = cv2.convexHull(points.astype(np.float32))[:, 0].astype(np.float64)
+    angles = np.deg2rad(np.arange(0.0, 90.0, 1.0))
+    cos, sin = np.cos(angles), np.sin(angles)
+    xs = hull[None, :, 0] * cos[:, None] - hull[None, :, 1] * sin[:, None]
+    ys = hull[None, :, 0] * sin[:, None] + hull[None, :, 1] * cos[:, None]
+    areas = np.ptp(xs, axis=1) * np.ptp(ys, axis=1)
+    local = (areas <= np.roll(areas, 1)) & (areas <= np.roll(areas, -1))
+    chosen = np.flatnonzero(local & (areas <= areas.min() * AREA_SLACK))
+    boxes = []
+    for k in chosen:
+        cx_r, cy_r = (xs[k].max() + xs[k].min()) / 2, (ys[k].max() + ys[k].min()) / 2
+        t = angles[k]
+        cx, cy = cx_r * cos[k] + cy_r * sin[k], -cx_r * sin[k] + cy_r * cos[k]
+        obb = np.array([[cx, cy, np.ptp(xs[k]), np.ptp(ys[k]), -t]], np.float32)
+        boxes.append(obb_corners(obb)[0])
+    return boxes
+
+
+def reference_patches(
+    card_bgr: np.ndarray, mask: np.ndarray | None = None, *, name: str
+) -> list[np.ndarray]:
+    """A card back -> its drawing warped to the identification square (one per box variant)."""
+    if mask is None:
+        mask = drawing_mask(card_bgr)
+    if mask.sum() < max(10, mask.size * MIN_DRAWING_FRACTION):
+        raise UserError(
+            f"{name}: no drawing found on this card back (is it a back, in focus and lit?)"
+        )
+    return [warp_box(card_bgr, corners) for corners in drawing_boxes(mask)]
+
+
+def _resized(card_bgr: np.ndarray) -> np.ndarray:
+    scale = REFERENCE_WIDTH / card_bgr.shape[1]
+    size = (REFERENCE_WIDTH, max(1, round(card_bgr.shape[0] * scale)))
+    return cv2.resize(
+        card_bgr, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    )
+
+
+def load_reference_file(path: Path) -> list[np.ndarray]:
+    """A reference image file -> identification patch; UserError naming the file if unusable."""
+    try:
+        card = read_image(path)
+    except ImageError as exc:
+        raise UserError(f"deck reference {exc}") from None
+    return reference_patches(_resized(card), name=str(path))
+
+
+def _builtin_patches(deck: str) -> list[np.ndarray]:
+    from blitzcam.datasets.art import render_back
+
+    card = render_back(deck, width=BUILTIN_WIDTH)
+    rgb = card.rgba[..., :3].astype(np.float32)
+    alpha = card.rgba[..., 3:4].astype(np.float32) / 255.0
+    bgr = (rgb * alpha + 255.0 * (1 - alpha))[..., ::-1].astype(np.uint8)
+    return reference_patches(np.ascontiguousarray(bgr), card.drawing_mask, name=f"built-in {deck}")
+
+
+def _profile(entries: list[tuple[str, list[np.ndarray], str]]) -> DeckProfile:
+    return DeckProfile(
+        names=tuple(name for name, _, _ in entries),
+        features=describe([patch for _, patches, _ in entries for patch in patches]),
+        owners=np.array(
+            [i for i, (_, patches, _) in enumerate(entries) for _ in patches], np.int64
+        ),
+        origins=tuple(origin for _, _, origin in entries),
+    )
+
+
+def _pngs(folder: Path) -> list[Path]:
+    return sorted(
+        p
+        for p in folder.iterdir()
+        if p.suffix.lower() == ".png" and p.is_file() and not p.name.startswith(".")
+    )
+
+
+def profile_from_dir(folder: Path) -> DeckProfile:
+    """`--decks DIR`: DIR/<deck>.png, each a deck named after its file."""
+    folder = Path(folder)
+    if not folder.exists():
+        raise UserError(f"--decks {folder}: no such folder")
+    if not folder.is_dir():
+        raise UserError(f"--decks {folder}: not a folder")
+    files = _pngs(folder)
+    if not files:
+        raise UserError(f"--decks {folder}: the folder holds no <deck>.png reference images")
+    return _profile([(p.stem, load_reference_file(p), str(p)) for p in files])
+
+
+def default_profile() -> DeckProfile:
+    """Built-in art for the eight decks, overridden or extended by the user's enrolled backs."""
+    enrolled: dict[str, Path] = {}
+    folder = user_decks_dir()
+    if folder.is_dir():
+        enrolled = {p.stem: p for p in _pngs(folder)}
+    entries = []
+    for name in DECK_NAMES:
+        if name in enrolled:
+            entries.append((name, load_reference_file(enrolled[name]), str(enrolled[name])))
+        else:
+            entries.append((name, _builtin_patches(name), "built-in"))
+    for name, path in enrolled.items():
+        if name not in DECK_NAMES:
+            entries.append((name, load_reference_file(path), str(path)))
+    return _profile(entries)
+
+
+def load_profile(decks_dir: Path | None = None) -> DeckProfile:
+    return profile_from_dir(decks_dir) if decks_dir is not None else default_profile()

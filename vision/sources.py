@@ -1,0 +1,200 @@
+"""Frame sources: one interface for a webcam, a video file, an image, a folder of images, a stream.
+
+`open_source(spec)` picks the kind from the spec (an int or digits: camera index; rtsp://, http://,
+https://: network stream; a folder; an image file; any other file: video). Every source yields
+`Frame` records until it ends; `read()` returns None at the end. Network streams reconnect when
+they drop. Errors are SourceError (a UserError: one line naming the source).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Protocol
+
+import numpy as np
+from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image, to_bgr8
+
+from blitzcam.errors import UserError
+
+STREAM_SCHEMES: Final = ("rtsp://", "rtsps://", "http://", "https://")
+RECONNECT_TRIES: Final = 5
+RECONNECT_DELAY_S: Final = 0.5
+
+
+class SourceError(UserError):
+    """A frame source that is missing, busy or unreadable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One frame and where it came from."""
+
+    image: np.ndarray  # BGR uint8, H x W x 3
+    index: int  # 0-based position in the source
+    origin: str  # the file, camera or URL it came from
+
+
+class Capture(Protocol):
+    """The part of cv2.VideoCapture the sources use (tests pass fakes)."""
+
+    def isOpened(self) -> bool: ...  # noqa: N802 - OpenCV's name
+    def read(self) -> tuple[bool, np.ndarray | None]: ...
+    def release(self) -> None: ...
+
+
+def _open_capture(spec: int | str) -> Capture:
+    import cv2
+
+    return cv2.VideoCapture(spec)
+
+
+class FrameSource:
+    """Base: iterate frames, close when done (also as a context manager)."""
+
+    name: str = ""
+
+    def read(self) -> Frame | None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        return None
+
+    def __iter__(self) -> Iterator[Frame]:
+        while (frame := self.read()) is not None:
+            yield frame
+
+    def __enter__(self) -> FrameSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class ImageFiles(FrameSource):
+    """One image file, or every image in a folder (sorted by name). Unreadable files raise."""
+
+    def __init__(self, paths: list[Path], *, name: str) -> None:
+        self._paths = paths
+        self._next = 0
+        self.name = name
+
+    def read(self) -> Frame | None:
+        if self._next >= len(self._paths):
+            return None
+        path = self._paths[self._next]
+        self._next += 1
+        try:
+            image = read_image(path)
+        except ImageError as exc:
+            raise SourceError(str(exc)) from None
+        return Frame(image=image, index=self._next - 1, origin=str(path))
+
+
+class CaptureSource(FrameSource):
+    """A camera or video file through cv2.VideoCapture."""
+
+    def __init__(
+        self, spec: int | str, *, name: str, opener: Callable[[int | str], Capture]
+    ) -> None:
+        self.name = name
+        self._spec = spec
+        self._opener = opener
+        self._capture = opener(spec)
+        self._index = 0
+        if not self._capture.isOpened():
+            self._capture.release()
+            raise SourceError(self._cannot_open())
+
+    def _cannot_open(self) -> str:
+        if isinstance(self._spec, int):
+            return f"camera {self._spec}: cannot open it: no such camera, or it is busy (used by another program)"
+        return f"{self.name}: cannot open it as a video (unreadable or not a video format)"
+
+    def _grab(self) -> np.ndarray | None:
+        ok, image = self._capture.read()
+        if not ok or image is None or image.size == 0:
+            return None
+        return to_bgr8(image)
+
+    def read(self) -> Frame | None:
+        image = self._grab()
+        if image is None:
+            return None
+        self._index += 1
+        return Frame(image=image, index=self._index - 1, origin=self.name)
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+class StreamSource(CaptureSource):
+    """A network stream (RTSP, HTTP MJPEG) that reconnects when it drops, a few tries before giving up."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        opener: Callable[[int | str], Capture],
+        tries: int = RECONNECT_TRIES,
+        delay_s: float = RECONNECT_DELAY_S,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._tries, self._delay_s, self._sleep = tries, delay_s, sleep
+        self.reconnects = 0
+        super().__init__(url, name=url, opener=opener)
+
+    def _cannot_open(self) -> str:
+        return (
+            f"{self.name}: cannot connect to the stream (wrong address, or the camera is offline)"
+        )
+
+    def read(self) -> Frame | None:
+        image = self._grab()
+        attempt = 0
+        while image is None:
+            if attempt >= self._tries:
+                raise SourceError(
+                    f"{self.name}: the stream dropped and did not come back after {attempt} tries"
+                )
+            attempt += 1
+            self._sleep(self._delay_s * attempt)
+            self._capture.release()
+            self._capture = self._opener(self._spec)
+            self.reconnects += 1
+            if self._capture.isOpened():
+                image = self._grab()
+        self._index += 1
+        return Frame(image=image, index=self._index - 1, origin=self.name)
+
+
+def open_source(
+    spec: int | str | Path, *, opener: Callable[[int | str], Capture] = _open_capture
+) -> FrameSource:
+    """The frame source a spec names: camera index, stream URL, folder, image file or video file."""
+    if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
+        return CaptureSource(int(spec), name=f"camera {int(spec)}", opener=opener)
+    text = str(spec)
+    if text.lower().startswith(STREAM_SCHEMES):
+        return StreamSource(text, opener=opener)
+    path = Path(text)
+    if not path.exists():
+        raise SourceError(f"{path}: no such file or folder")
+    if path.is_dir():
+        images = sorted(
+            p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()
+        )
+        if not images:
+            raise SourceError(
+                f"{path}: the folder holds no image files ({', '.join(sorted(IMAGE_SUFFIXES))})"
+            )
+        return ImageFiles(images, name=str(path))
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return ImageFiles([path], name=str(path))
+    try:
+        path.open("rb").close()
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+    return CaptureSource(str(path), name=str(path), opener=opener)
