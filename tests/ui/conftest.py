@@ -1,0 +1,27 @@
+"""UI test fixtures: the app's theme and bundled font on pytest-qt's QApplication, a fresh
+match store per test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from blitzcam.game.store import MatchStore
+from blitzcam.ui.app import clear_opencv_qt_env
+
+clear_opencv_qt_env()  # before pytest-qt creates the QApplication
+
+
+@pytest.fixture(autouse=True)
+def _themed_app(qapp):
+    from blitzcam.ui.app import configure
+
+    configure(qapp)
+    return qapp
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[MatchStore]:
+    with MatchStore(tmp_path / "matches.sqlite3") as s:
+        yield s

@@ -1,0 +1,98 @@
+"""The seam to vision/: the newest-frame mailbox, the worker thread, and the adapter that turns
+vision's frame result into what the UI draws."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from blitzcam.ui.counting_worker import (
+    CountedFrame,
+    CountingThread,
+    CountSnapshot,
+    Mailbox,
+    NullCounter,
+    open_source,
+    snapshot_from_result,
+)
+from blitzcam.vision.detections import Detections
+
+from tests.ui.fakes import FakeCounter, FakeSource, synthetic_frame
+
+
+def _item(i: int) -> CountedFrame:
+    return CountedFrame(np.zeros((2, 2, 3), np.uint8), CountSnapshot(), i)
+
+
+def test_mailbox_keeps_only_the_newest_and_nudges_once() -> None:
+    box = Mailbox()
+    assert box.put(_item(1)) is True  # empty: the reader needs a nudge
+    assert box.put(_item(2)) is False  # stale item replaced, no second nudge
+    assert box.take().index == 2
+    assert box.take() is None
+
+
+def test_thread_delivers_counted_frames_and_stops(qtbot) -> None:
+    scenes = [synthetic_frame(i, [("green-pump", False)] * (i + 1)) for i in range(3)]
+    source = FakeSource([f for f, _ in scenes])
+    counter = FakeCounter([s for _, s in scenes])
+    thread = CountingThread(source, counter, interval_ms=1)
+    seen: list[CountedFrame] = []
+    thread.counted.connect(seen.append)
+    thread.start()
+    qtbot.waitUntil(lambda: len(seen) >= 3, timeout=5000)
+    thread.stop()
+    assert source.closed and not thread.is_running()
+    assert all(item.snapshot is counter.snapshots[int(item.frame[0, 0, 0])] for item in seen)
+    assert [item.index for item in seen] == sorted(item.index for item in seen)
+
+
+def test_thread_reports_a_broken_counter(qtbot) -> None:
+    class Broken:
+        def count(self, frame_bgr: np.ndarray) -> CountSnapshot:
+            raise RuntimeError("model file is corrupt")
+
+    thread = CountingThread(FakeSource([np.zeros((4, 4, 3), np.uint8)]), Broken(), interval_ms=1)
+    with qtbot.waitSignal(thread.failed, timeout=5000) as blocker:
+        thread.start()
+    thread.stop()
+    assert blocker.args == ["RuntimeError: model file is corrupt"]
+
+
+def test_thread_says_when_the_source_ends(qtbot) -> None:
+    source = FakeSource([np.zeros((4, 4, 3), np.uint8)], limit=2)
+    thread = CountingThread(source, NullCounter("no model"), interval_ms=1)
+    with qtbot.waitSignal(thread.finished, timeout=5000):
+        thread.start()
+    thread.stop()
+    assert source.reads == 2
+
+
+def test_snapshot_from_a_vision_result() -> None:
+    obb = np.array([[50, 50, 20, 30, 0], [100, 50, 20, 30, 0.3], [150, 50, 20, 30, 0]], np.float32)
+    detections = Detections.from_obb(obb, np.ones(3), np.array([0, 0, 1])).with_decks(
+        np.array([1, -1, -1]), np.array([0.9, np.nan, np.nan]), ("green-pump", "red-buggy")
+    )
+    result = SimpleNamespace(detections=detections, counts={"red-buggy": 1})
+    snapshot = snapshot_from_result(result)
+    assert dict(snapshot.counts) == {"red-buggy": 1}
+    assert [(o.deck, o.face_up) for o in snapshot.outlines] == [
+        ("red-buggy", False),  # identified back
+        (None, False),  # back of no enrolled deck
+        (None, True),  # face-up card
+    ]
+    assert snapshot.face_up == 1 and snapshot.unknown == 1
+    assert snapshot.record is detections
+
+
+def test_open_source_reads_an_image_file(tmp_path) -> None:
+    import cv2
+
+    frame, _ = synthetic_frame(0, [])
+    cv2.imwrite(str(tmp_path / "table.png"), frame)
+    source = open_source(str(tmp_path / "table.png"))
+    assert source.read().shape == frame.shape
+    with pytest.raises(ValueError, match="not an image"):
+        (tmp_path / "bad.jpg").write_text("x")
+        open_source(str(tmp_path / "bad.jpg"))

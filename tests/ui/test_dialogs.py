@@ -1,0 +1,113 @@
+"""The new-match dialog, the match browser and export, enrollment, and the settings dialogs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from blitzcam.game.match_file import match_from_json
+from blitzcam.game.rules import Settings
+from blitzcam.ui.enroll import EnrollDialog
+from blitzcam.ui.history import MatchBrowser, export_match
+from blitzcam.ui.new_match import NewMatchDialog
+from blitzcam.ui.settings import AppSettings, MatchSettingsDialog, SettingsDialog
+from PySide6.QtWidgets import QDialogButtonBox
+
+from tests.ui.fakes import FakeCounter, FakeSource, match_of, round_of, synthetic_frame
+
+
+def _ok(dialog) -> None:
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+
+
+def test_new_match_with_teams_and_custom_target(qtbot) -> None:
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.count.setValue(4)
+    dialog.teams.setChecked(True)
+    for row, (name, team) in zip(dialog.rows, [("Ann", "N"), ("Bob", "S"), ("Cy", "N"), ("Di", "S")], strict=False):
+        row.name.setText(name)
+        row.team.setText(team)
+    dialog.rows[3].deck.setCurrentIndex(dialog.rows[3].deck.findData("red-plow"))
+    dialog.custom.setChecked(True)
+    dialog.custom_target.setValue(120)
+    dialog.variant.setCurrentIndex(dialog.variant.findData("play-out"))
+    _ok(dialog)
+    match = dialog.match()
+    assert [(p.name, p.deck, p.team) for p in match.players] == [
+        ("Ann", "green-pump", "N"), ("Bob", "red-buggy", "S"), ("Cy", "yellow-bucket", "N"), ("Di", "red-plow", "S"),
+    ]
+    assert match.settings == Settings(target=120, variant="play-out")
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        # two players on one deck
+        (lambda d: d.rows[1].deck.setCurrentIndex(0), "deck green-pump is already played by Player 1"),
+        # the same name twice
+        (lambda d: d.rows[1].name.setText("Player 1"), "player Player 1: two players have this name"),
+        # teams for some players only
+        (lambda d: (d.teams.setChecked(True), d.rows[0].team.setText("N")), "player Player 2: has no team"),
+        # an empty name
+        (lambda d: d.rows[0].name.setText(" "), "must be non-empty text"),
+    ],
+)
+def test_new_match_refused_with_the_rule(qtbot, edit, message) -> None:
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    edit(dialog)
+    _ok(dialog)
+    assert dialog.match() is None
+    assert message in dialog.error.text()
+
+
+def test_browser_lists_opens_and_export_writes_json_and_csv(qtbot, store, tmp_path) -> None:
+    first = store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    store.create_match(match_of())
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    assert browser.table.rowCount() == 2
+    browser.table.selectRow(1)
+    with qtbot.waitSignal(browser.openRequested) as blocker:
+        browser._on_open()
+    assert blocker.args == [first]
+    match = store.load(first)
+    export_match(match, tmp_path / "m.json")
+    assert match_from_json(json.loads((tmp_path / "m.json").read_text())) == match
+    export_match(match, tmp_path / "m.csv")
+    assert (tmp_path / "m.csv").read_text().splitlines()[1].startswith("1,5,0,5,5,3,1,1,1")
+
+
+def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False), ("blue-plow", False)])
+
+    class Enroller:
+        def enroll(self, deck: str, frame_bgr) -> str:
+            return f"{deck} enrolled from a {frame_bgr.shape[1]}x{frame_bgr.shape[0]} view"
+
+    source = FakeSource([frame])
+    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=Enroller(), interval_ms=1)
+    qtbot.addWidget(dialog)
+    dialog.start()
+    qtbot.waitUntil(lambda: "recognised (2)" in dialog.seen["blue-plow"].text(), timeout=5000)
+    assert "not seen" in dialog.seen["green-pump"].text()
+    dialog._on_enroll("blue-plow")
+    assert dialog.message.text() == "blue-plow enrolled from a 640x360 view"
+    dialog.reject()
+    assert source.closed
+
+
+def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> None:
+    dialog = SettingsDialog(AppSettings(), data_dir=tmp_path)
+    qtbot.addWidget(dialog)
+    assert str(tmp_path / "captures") in dialog._folder_shown.text()
+    wanted = AppSettings(camera="rtsp://10.0.0.5/stream", keep_captures=True, capture_dir="/data/caps")
+    with qtbot.waitSignal(dialog.valueChanged):
+        dialog.setValue(wanted)
+    assert dialog.value() == wanted
+    assert "/data/caps" in dialog._folder_shown.text()
+    match_dialog = MatchSettingsDialog(Settings(target=75))
+    qtbot.addWidget(match_dialog)
+    match_dialog.setValue(Settings(target=150, variant="play-out"))
+    assert match_dialog.value() == Settings(target=150, variant="play-out")

@@ -1,0 +1,210 @@
+"""The whole flow on a fake camera and counter: scan a round in two steps with several shots,
+confirm and correct, refuse an invalid round, undo and edit, manual entry, resume after restart,
+raise the target after a win, keep captures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from blitzcam.game.store import MatchStore
+from blitzcam.ui.main_window import MainWindow
+from blitzcam.ui.new_match import NewMatchDialog
+from blitzcam.ui.settings import AppSettings, save_settings
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+
+from tests.ui.fakes import ScriptedFeed, match_of, round_of, synthetic_frame
+
+GP, RB, YB = "green-pump", "red-buggy", "yellow-bucket"  # Ann, Bob, Cy
+
+
+def _scenes():
+    return [
+        synthetic_frame(0, [(GP, False)] * 7 + [(RB, False)] * 5 + [(YB, False)] * 3),  # Dutch 1
+        synthetic_frame(1, [(GP, False)] * 2 + [(YB, False)] * 4 + [(None, True)]),  # Dutch 2
+        synthetic_frame(2, [(RB, False)] * 3 + [(YB, False)] * 1),  # Blitz: Ann called it
+    ]
+
+
+@pytest.fixture
+def feed() -> ScriptedFeed:
+    return ScriptedFeed(_scenes())
+
+
+def _window(qtbot, store: MatchStore, feed: ScriptedFeed, tmp_path: Path) -> MainWindow:
+    window = MainWindow(
+        store, open_source=lambda spec: feed, counter=feed.counter,
+        settings_path=tmp_path / "app-settings.json", interval_ms=1,
+    )
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    with qtbot.waitActive(window):
+        window.show()
+        window.activateWindow()
+    return window
+
+
+def _wait_for_frame(qtbot, window: MainWindow, index: int) -> None:
+    qtbot.waitUntil(
+        lambda: window.scan.latest() is not None and int(window.scan.latest().frame[0, 0, 0]) == index,
+        timeout=5000,
+    )
+
+
+def _ok(dialog) -> None:
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+
+
+def test_scan_two_steps_with_summed_shots_then_confirm_and_correct(qtbot, store, feed, tmp_path):
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    assert window.match_id == match_id  # resumed on start
+    window.scan_action.trigger()
+    scan = window.scan
+    _wait_for_frame(qtbot, window, 0)
+    assert scan.live_counts["Ann"].text() == "7"  # live count per player
+    qtbot.keyClick(scan, Qt.Key.Key_Space)  # shot 1
+    feed.show(1)
+    _wait_for_frame(qtbot, window, 1)
+    assert "1 face-up card" in scan.flip.text()
+    qtbot.keyClick(scan, Qt.Key.Key_Space)  # shot 2, summed
+    assert scan.summed_counts["Cy"].text() == "7"
+    qtbot.keyClick(scan, Qt.Key.Key_Return)  # on to the Blitz step
+    assert scan.session.step == "blitz"
+    feed.show(2)
+    _wait_for_frame(qtbot, window, 2)
+    qtbot.keyClick(scan, Qt.Key.Key_Space)
+    qtbot.keyClick(scan, Qt.Key.Key_Return)  # review
+    dialog = window.confirm
+    assert dialog is not None
+    counted = dialog.value()
+    assert counted == round_of(Ann=(9, 0), Bob=(5, 3), Cy=(7, 1))
+    assert dialog.caller.currentData() == "Ann"  # the only player with 0 Blitz cards
+    dialog.editor.dutch["Bob"].setValue(6)  # a correction: one card hidden under another
+    qtbot.keyClick(dialog.editor.dutch["Bob"], Qt.Key.Key_Return)  # Enter confirms
+    assert store.load(match_id).rounds == (round_of(Ann=(9, 0), Bob=(6, 3), Cy=(7, 1)),)
+    assert window.scan is None and window.confirm is None and feed.closed
+    assert window.scoreboard.cards[0].total.text() == "9"
+
+
+def test_blitz_caller_gets_zero_unless_corrected(qtbot, store, feed, tmp_path):
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.manual_action.trigger()
+    dialog = window.confirm
+    dialog.editor.blitz["Bob"].setValue(2)
+    dialog.set_caller("Bob")
+    assert dialog.editor.blitz["Bob"].value() == 0
+    dialog.editor.blitz["Bob"].setValue(1)  # corrected by hand afterwards: kept
+    assert dialog.value().tallies["Bob"].blitz == 1
+
+
+def test_invalid_round_is_explained_and_not_saved(qtbot, store, feed, tmp_path):
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.manual_action.trigger()  # manual entry: same confirmation dialog
+    dialog = window.confirm
+    dialog.setValue(round_of(Ann=(10, 2), Bob=(8, 1), Cy=(5, 3)))  # nobody called Blitz
+    _ok(dialog)
+    assert "nobody has 0 Blitz cards left" in dialog.error.text()
+    assert store.load(match_id).rounds == ()
+    dialog.editor.blitz["Cy"].setValue(11)  # more than a Blitz pile holds
+    dialog.editor.blitz["Ann"].setValue(0)
+    _ok(dialog)
+    assert "player Cy: Blitz cards must be between 0 and 10, got 11" in dialog.error.text()
+    dialog.editor.blitz["Cy"].setValue(3)
+    _ok(dialog)
+    assert store.load(match_id).rounds == (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)),)
+
+
+def test_undo_and_edit(qtbot, store, feed, tmp_path):
+    rounds = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
+    match_id = store.create_match(match_of(*rounds))
+    window = _window(qtbot, store, feed, tmp_path)
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert store.load(match_id).rounds == rounds[:1]
+    assert window.scoreboard.table.rowCount() == 2 + 1
+    window.scoreboard.table.cellDoubleClicked.emit(2, 0)  # edit round 1
+    dialog = window.confirm
+    assert dialog.windowTitle() == "Edit round 1"
+    assert dialog.value() == rounds[0]
+    dialog.editor.dutch["Cy"].setValue(9)
+    _ok(dialog)
+    assert store.load(match_id).rounds == (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(9, 3)),)
+    assert window.scoreboard.cards[2].total.text() == "3"
+
+
+def test_resume_after_restart(qtbot, store, feed, tmp_path):
+    db = store.path
+    finished = store.create_match(match_of(round_of(Ann=(40, 0), Bob=(1, 1), Cy=(0, 0)), target=30))
+    unfinished = store.create_match(match_of(round_of(Ann=(3, 0), Bob=(1, 1), Cy=(0, 0))))
+    store.create_match(match_of(round_of(Ann=(35, 0), Bob=(1, 1), Cy=(0, 0)), target=30))
+    store.close()
+    with MatchStore(db) as reopened:
+        window = _window(qtbot, reopened, feed, tmp_path)
+        assert window.match_id == unfinished != finished
+        assert window.pages.currentWidget() is window.scoreboard
+
+
+def test_no_match_shows_welcome_then_new_match_is_stored(qtbot, store, feed, tmp_path):
+    window = _window(qtbot, store, feed, tmp_path)
+    assert window.pages.currentWidget() is window.welcome
+    assert not window.scan_action.isEnabled()
+    window.new_action.trigger()
+    dialog = window.findChildren(NewMatchDialog)[-1]
+    dialog.count.setValue(3)
+    dialog.rows[2].name.setText("Cy")
+    _ok(dialog)
+    assert window.match is not None and len(window.match.players) == 3
+    assert store.latest_unfinished() == window.match_id
+
+
+def test_win_is_announced_and_raising_the_target_reopens(qtbot, store, feed, tmp_path):
+    match_id = store.create_match(match_of(round_of(Ann=(30, 0), Bob=(2, 1), Cy=(0, 0)), target=30))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.show_match(match_id)
+    assert "Ann wins" in window.scoreboard.status.text()
+    assert not window.scan_action.isEnabled()  # a decided match takes no round
+    assert window.apply_match_settings(window.match.settings.__class__(target=100))
+    assert window.scan_action.isEnabled()
+    store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 1), Cy=(0, 0)))
+    window.show_match(match_id)
+    # lowering it to 10 would have decided the match after round 1, with round 2 following
+    assert not window.apply_match_settings(window.match.settings.__class__(target=10))
+    assert "Settings not changed" in window.statusBar().currentMessage()
+
+
+def test_confirmed_capture_is_kept_with_labels(qtbot, store, feed, tmp_path):
+    store.create_match(match_of())
+    captures = tmp_path / "captures"
+    save_settings(tmp_path / "app-settings.json", AppSettings(keep_captures=True, capture_dir=str(captures)))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    _wait_for_frame(qtbot, window, 0)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)  # Enter with no shot: the view is the shot
+    feed.show(2)
+    _wait_for_frame(qtbot, window, 2)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+    window.confirm.set_caller("Ann")
+    _ok(window.confirm)
+    labels = sorted((captures / "labels").glob("*.txt"))
+    assert [p.name.split("-")[-2] for p in labels] == ["blitz", "dutch"]
+    dutch_lines = labels[1].read_text().splitlines()
+    assert len(dutch_lines) == 15 and all(line.startswith("0 ") for line in dutch_lines)
+    record = json.loads(next((captures / "counts").glob("*dutch*.json")).read_text())
+    assert record["confirmed"]["Ann"] == {"dutch": 7, "blitz": 0}
+    assert len(list((captures / "images").glob("*.jpg"))) == 2
+
+
+def test_cancel_scan_releases_the_camera(qtbot, store, feed, tmp_path):
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    _wait_for_frame(qtbot, window, 0)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Escape)
+    assert window.scan is None and feed.closed
+    assert window.pages.currentWidget() is window.scoreboard
+    assert np.all(store.load(window.match_id).rounds == ())

@@ -1,0 +1,94 @@
+"""The scoreboard follows the core's standings: totals, leader, winner, teams, table, chart; and
+one golden screenshot (refresh with BLITZCAM_UPDATE_GOLDEN=1)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from blitzcam.game.rules import score_match
+from blitzcam.ui.scoreboard import ScoreboardView, chart_series, status_text
+from PySide6.QtGui import QImage
+
+from tests.ui.fakes import match_of, round_of
+
+GOLDEN = Path(__file__).parent / "golden" / "scoreboard.png"
+GOLDEN_SIZE = (1100, 700)
+UPDATE_ENV = "BLITZCAM_UPDATE_GOLDEN"
+R1 = round_of(Ann=(12, 0), Bob=(9, 4), Cy=(5, 2), Di=(7, 3))
+R2 = round_of(Ann=(8, 3), Bob=(15, 0), Cy=(10, 1), Di=(11, 2))
+R3 = round_of(Ann=(14, 0), Bob=(6, 5), Cy=(11, 2), Di=(9, 1))
+
+
+def golden_match():
+    return match_of(R1, R2, R3, n=4, target=75)
+
+
+def _view(qtbot, match) -> ScoreboardView:
+    view = ScoreboardView()
+    qtbot.addWidget(view)
+    view.show_match(match, score_match(match))
+    return view
+
+
+@pytest.mark.parametrize(
+    ("match", "text"),
+    [
+        (match_of(), "Ready for round 1"),  # no round yet
+        (match_of(round_of(Ann=(5, 0), Bob=(3, 0), Cy=(1, 1))), "Ann leads after round 1"),
+        (match_of(round_of(Ann=(5, 0), Bob=(5, 0), Cy=(1, 1))), "Ann and Bob lead after round 1"),  # tie
+        (match_of(round_of(Ann=(40, 0), Bob=(2, 1), Cy=(0, 0)), target=30), "Ann wins after round 1!"),
+        (match_of(round_of(Ann=(35, 0), Bob=(35, 0), Cy=(0, 0)), target=30), "Shared win: Ann and Bob!"),
+    ],
+)
+def test_status_text(match, text) -> None:
+    assert text in status_text(match, score_match(match))
+
+
+def test_totals_leader_table_and_chart_follow_the_core(qtbot) -> None:
+    match = golden_match()
+    view = _view(qtbot, match)
+    standings = score_match(match)
+    assert [c.total.text() for c in view.cards[:4]] == [str(standings.totals[n]) for n in ("Ann", "Bob", "Cy", "Di")]
+    assert [c.property("leader") for c in view.cards[:4]] == [True, False, False, False]
+    table = view.table
+    assert (table.rowCount(), table.columnCount()) == (2 + 3, 12)
+    assert [table.item(4, c).text() for c in range(3)] == ["14", "0", "+14"]
+    assert view.chart.series()[0].totals == (12, 14, 28)
+
+
+def test_teams_show_team_totals_and_team_lines(qtbot) -> None:
+    match = match_of(R1, R2, n=4, teams=("North", "South", "North", "South"))
+    view = _view(qtbot, match)
+    visible = [c for c in view.cards if c.isVisibleTo(view)]
+    assert [c.name.text() for c in visible] == ["North", "South"]
+    assert visible[0].total.text() == str(12 + 1 + 2 + 8)
+    assert [s.totals for s in chart_series(match, score_match(match))] == [(13, 23), (2, 24)]
+
+
+def _as_array(image: QImage) -> np.ndarray:
+    image = image.convertToFormat(QImage.Format.Format_RGB888)
+    w, h = image.width(), image.height()
+    data = np.frombuffer(image.constBits(), np.uint8, count=image.bytesPerLine() * h)
+    return data.reshape(h, image.bytesPerLine())[:, : w * 3].reshape(h, w, 3).astype(np.int16)
+
+
+def test_golden_screenshot(qtbot) -> None:
+    view = _view(qtbot, golden_match())
+    view.setFixedSize(*GOLDEN_SIZE)
+    view.show()
+    qtbot.waitExposed(view)
+    shot = view.grab().toImage()
+    if os.environ.get(UPDATE_ENV) == "1":
+        GOLDEN.parent.mkdir(exist_ok=True)
+        shot.save(str(GOLDEN))
+        pytest.skip(f"golden refreshed: {GOLDEN}")
+    assert GOLDEN.exists(), f"no golden image; create it with {UPDATE_ENV}=1"
+    got, want = _as_array(shot), _as_array(QImage(str(GOLDEN)))
+    assert got.shape == want.shape, f"size {got.shape} != golden {want.shape}"
+    diff = np.abs(got - want).max(axis=2)
+    # Tolerance: anti-aliasing and hinting may differ slightly between FreeType builds.
+    assert (diff > 48).mean() < 0.01, f"{(diff > 48).mean():.2%} of pixels differ from {GOLDEN}"
+    assert diff.mean() < 3.0

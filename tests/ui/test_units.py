@@ -1,0 +1,138 @@
+"""Pure parts of the UI: chart axes, shot sums, settings JSON, capture labels, deck colours."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.ui.capture_store import capture_record, label_lines, obb_label_line, save_capture
+from blitzcam.ui.chart import nice_step, value_ticks
+from blitzcam.ui.counting_worker import CountSnapshot, Outline
+from blitzcam.ui.deck_colours import deck_rgb
+from blitzcam.ui.live_view import fit
+from blitzcam.ui.scan_session import ScanSession, Shot
+from blitzcam.ui.settings import AppSettings, load_settings, save_settings, settings_from_json
+
+from tests.ui.fakes import players, round_of
+
+SQUARE = np.array([[10, 20], [30, 20], [30, 40], [10, 40]], np.float32)
+
+
+@pytest.mark.parametrize(
+    ("span", "max_ticks", "step"),
+    [
+        (80, 6, 20),  # 13.3 per tick rounds up to 20
+        (10, 10, 1),  # one per unit
+        (7, 12, 1),  # never below 1 (rounds are whole)
+        (150, 6, 50),  # 25 -> 50
+        (0, 6, 1),  # empty span
+    ],
+)
+def test_nice_step(span: int, max_ticks: int, step: int) -> None:
+    assert nice_step(span, max_ticks) == step
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "ticks"),
+    [
+        (0, 75, [0, 20, 40, 60, 80]),  # target 75 covered
+        (-12, 30, [-20, -10, 0, 10, 20, 30]),  # negative totals, 0 included
+        (0, 0, [0, 1]),  # before round 1
+    ],
+)
+def test_value_ticks(low: int, high: int, ticks: list[int]) -> None:
+    assert value_ticks(low, high) == ticks
+
+
+@pytest.mark.parametrize(
+    ("src", "dst", "expected"),
+    [
+        ((1280, 720), (640, 360), (0.5, 0.0, 0.0)),  # same aspect
+        ((100, 100), (300, 100), (1.0, 100.0, 0.0)),  # pillarbox
+        ((200, 100), (200, 300), (1.0, 0.0, 100.0)),  # letterbox
+    ],
+)
+def test_fit(src, dst, expected) -> None:
+    assert fit(src, dst) == pytest.approx(expected)
+
+
+def test_deck_colours_are_distinct_and_unknown_is_grey() -> None:
+    colours = {deck_rgb(deck) for deck in DECK_NAMES}
+    assert len(colours) == len(DECK_NAMES)
+    assert deck_rgb("not-a-deck") == (170, 170, 170)
+
+
+def _snapshot(**counts: int) -> CountSnapshot:
+    return CountSnapshot(counts={k.replace("_", "-"): v for k, v in counts.items()})
+
+
+def test_scan_session_sums_shots_per_step_and_proposes_the_round() -> None:
+    ps = players(3)  # Ann green-pump, Bob red-buggy, Cy yellow-bucket
+    frame = np.zeros((4, 4, 3), np.uint8)
+    session = ScanSession(ps)
+    session = session.with_shot(Shot(frame, _snapshot(green_pump=7, red_buggy=3)))
+    session = session.with_shot(Shot(frame, _snapshot(green_pump=5, blue_plow=9)))  # not playing
+    assert session.totals() == {"Ann": 12, "Bob": 3, "Cy": 0}
+    session = session.next_step().with_shot(Shot(frame, _snapshot(red_buggy=4, yellow_bucket=2)))
+    session = session.with_shot(Shot(frame, _snapshot(red_buggy=9))).without_last_shot()
+    assert session.proposed_round() == round_of(Ann=(12, 0), Bob=(3, 4), Cy=(0, 2))
+    assert len(session.all_shots) == 3
+    with pytest.raises(ValueError, match="last step"):
+        session.next_step()
+
+
+def test_settings_round_trip_and_bad_files(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    assert load_settings(path) == AppSettings()  # missing file: defaults
+    wanted = AppSettings(camera="rtsp://cam.local/1", keep_captures=True, capture_dir="/x")
+    save_settings(path, wanted)
+    assert load_settings(path) == wanted
+    path.write_text("{not json")
+    assert load_settings(path) == AppSettings()
+    with pytest.raises(ValueError, match="'keep_captures' must be bool"):
+        settings_from_json({"keep_captures": "yes"})
+
+
+@pytest.mark.parametrize(
+    ("outline", "line"),
+    [
+        # a back: class 0, corners over a 100x50 image
+        (Outline(SQUARE, "green-pump"), "0 0.100000 0.400000 0.300000 0.400000 0.300000 0.800000 0.100000 0.800000"),
+        # a face-up card: class 1
+        (Outline(SQUARE, None, face_up=True), "1 0.100000 0.400000 0.300000 0.400000 0.300000 0.800000 0.100000 0.800000"),
+        # corners outside the image are clipped to [0, 1]
+        (Outline(SQUARE * 5, "red-buggy"), "0 0.500000 1.000000 1.000000 1.000000 1.000000 1.000000 0.500000 1.000000"),
+    ],
+)
+def test_obb_label_line(outline: Outline, line: str) -> None:
+    assert obb_label_line(outline, width=100, height=50) == line
+
+
+def test_obb_label_line_refuses_bad_input() -> None:
+    with pytest.raises(ValueError, match="image size must be positive"):
+        obb_label_line(Outline(SQUARE, None), width=0, height=5)
+    with pytest.raises(ValueError, match=r"expected shape \(4, 2\)"):
+        obb_label_line(Outline(SQUARE[:3], None), width=10, height=5)
+
+
+def test_save_capture_writes_image_labels_and_counts(tmp_path: Path) -> None:
+    frame = np.random.default_rng(0).integers(0, 255, (50, 100, 3), dtype=np.uint8)
+    outlines = [Outline(SQUARE, "green-pump"), Outline(SQUARE, None, face_up=True)]
+    record = capture_record(
+        step="dutch", shot=1, shots_in_step=1, confirmed={"Ann": {"dutch": 1, "blitz": 0}},
+        players=[{"name": "Ann", "deck": "green-pump", "team": None}], outlines=outlines,
+        taken_at=datetime(2025, 1, 2, 3, 4, 5),
+    )
+    image = save_capture(tmp_path, "s1", frame, label_lines(outlines, width=100, height=50), record)
+    assert cv2.imread(str(image)).shape == (50, 100, 3)
+    labels = (tmp_path / "labels" / "s1.txt").read_text().splitlines()
+    assert [line.split()[0] for line in labels] == ["0", "1"]
+    counts = json.loads((tmp_path / "counts" / "s1.json").read_text())
+    assert counts["confirmed"] == {"Ann": {"dutch": 1, "blitz": 0}}
+    assert counts["label_decks"] == ["green-pump", None]
+    assert not list(tmp_path.rglob(".*.tmp"))

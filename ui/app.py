@@ -1,0 +1,108 @@
+"""Application set-up: one QApplication, the bundled font, the dark table-side theme, and the
+wiring of the main window to the real store, settings, camera and counter.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Final
+
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import QApplication
+
+from blitzcam.paths import REPO_ROOT
+
+FONT_FILE: Final = REPO_ROOT / "blitzcam" / "fonts" / "DejaVuSans.ttf"
+FONT_POINT_SIZE: Final = 13
+
+STYLE: Final = """
+QWidget { background: #141923; color: #e8eaf0; }
+QToolBar { background: #1c2230; border: none; spacing: 6px; padding: 4px; }
+QMenuBar { background: #1c2230; }
+QMenuBar::item:selected, QMenu::item:selected { background: #2f6fde; }
+QToolButton { padding: 6px 10px; border-radius: 6px; }
+QToolButton:hover { background: #2a3244; }
+QPushButton { background: #2a3244; border: 1px solid #3a4560; border-radius: 6px;
+    padding: 6px 14px; }
+QPushButton:hover { background: #34405a; }
+QPushButton:default, QPushButton#primary { background: #2f6fde; border-color: #4d86ea; }
+QLineEdit, QSpinBox, QComboBox { background: #1f2636; border: 1px solid #3a4560;
+    border-radius: 4px; padding: 4px; }
+QGroupBox { border: 1px solid #2e374b; border-radius: 8px; margin-top: 14px; padding-top: 8px; }
+QGroupBox::title { subcontrol-origin: margin; left: 10px; padding: 0 4px; }
+QTableWidget { background: #181e2a; gridline-color: #262e40; border: none; }
+QHeaderView::section { background: #181e2a; color: #8a92a6; border: none; }
+QLabel#matchTitle { color: #8a92a6; font-size: 15pt; }
+QLabel#matchStatus { font-size: 26pt; font-weight: bold; }
+QLabel#matchStatus[decided="true"] { color: #ffd34d; }
+QFrame#totalCard { background: #1c2230; border-radius: 10px; }
+QFrame#totalCard[leader="true"] { background: #3a3314; border: 2px solid #ffd34d; }
+QLabel#totalName { font-size: 22pt; font-weight: bold; background: transparent; }
+QLabel#totalDetail { color: #a0a8ba; font-size: 12pt; background: transparent; }
+QLabel#totalValue { font-size: 56pt; font-weight: bold; background: transparent; }
+QLabel#error { color: #ff7070; font-weight: bold; }
+QLabel#stepTitle { font-size: 20pt; font-weight: bold; }
+QLabel#flip { color: #ff40c8; font-weight: bold; font-size: 14pt; }
+QLabel#liveCount { font-size: 30pt; font-weight: bold; }
+"""
+
+
+def clear_opencv_qt_env() -> None:
+    """Undo what importing opencv-python (the non-headless wheel) does to the environment.
+
+    cv2 points QT_QPA_PLATFORM_PLUGIN_PATH and QT_QPA_FONTDIR at its own Qt build; PySide6 would
+    then load an incompatible platform plugin and cv2's fonts. Import cv2 first, then clear them.
+    """
+    import cv2  # noqa: F401 - imported for its side effect on the environment, undone below
+
+    for key in ("QT_QPA_PLATFORM_PLUGIN_PATH", "QT_QPA_FONTDIR"):
+        if "cv2" in os.environ.get(key, ""):
+            del os.environ[key]
+
+
+def load_font() -> str:
+    """Register the bundled DejaVu Sans and return its family name (stable rendering everywhere)."""
+    font_id = QFontDatabase.addApplicationFont(str(FONT_FILE))
+    families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
+    return families[0] if families else "DejaVu Sans"
+
+
+def configure(app: QApplication) -> None:
+    """Style, theme and font for an application (also used by the tests)."""
+    app.setStyle("Fusion")
+    font = QFont(load_font())
+    font.setPointSize(FONT_POINT_SIZE)
+    app.setFont(font)
+    app.setStyleSheet(STYLE)
+    app.setApplicationName("blitzcam")
+
+
+def run(*, camera: str | None = None, db: Path | None = None) -> int:
+    """Start the app on the user's match store; returns the exit code."""
+    from blitzcam.game.store import MatchStore
+    from blitzcam.ui.counting_worker import make_counter, open_source
+    from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.settings import SETTINGS_FILE
+
+    from blitzcam.paths import data_dir, match_db_path
+
+    clear_opencv_qt_env()
+    app = QApplication.instance() or QApplication(sys.argv)
+    configure(app)
+    store = MatchStore(db or match_db_path())
+    window = MainWindow(
+        store,
+        open_source=open_source,
+        counter=make_counter(),
+        settings_path=data_dir() / SETTINGS_FILE,
+        camera_override=camera,
+    )
+    window.resize(1280, 800)
+    window.show()
+    try:
+        return app.exec()
+    finally:
+        window.shutdown()
+        store.close()

@@ -1,0 +1,176 @@
+"""Confirming a round: the frozen captures, each player's Dutch and Blitz count in spin boxes
+(keyboard-correctable), who called Blitz, and the round score as the core computes it.
+
+The dialog returns values: `countsConfirmed` carries the Round; the caller commits it through the
+core and either closes the dialog or shows the rule that refused it (`show_error`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from blitzcam.game.rules import Player, Round, Tally, round_score
+from blitzcam.ui.deck_colours import back_pixmap, deck_label
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+SPIN_MAX: Final = 99  # wider than the rules allow: the core, not the widget, explains a bad count
+NOBODY: Final = "— nobody / play-out —"
+
+
+class RoundEditor(QWidget):
+    """Dutch and Blitz spin boxes per player. value()/setValue() carry a Round."""
+
+    valueChanged = Signal(object)  # noqa: N815 - Qt signal naming
+
+    def __init__(self, players: Sequence[Player], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._players = tuple(players)
+        self.dutch: dict[str, QSpinBox] = {}
+        self.blitz: dict[str, QSpinBox] = {}
+        self._scores: dict[str, QLabel] = {}
+        grid = QGridLayout(self)
+        for col, title in enumerate(("", "Player", "Dutch", "Blitz", "Round score")):
+            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, col)
+        for row, player in enumerate(self._players, start=1):
+            icon = QLabel()
+            icon.setPixmap(back_pixmap(player.deck, 28))
+            icon.setToolTip(deck_label(player.deck))
+            grid.addWidget(icon, row, 0)
+            grid.addWidget(QLabel(player.name), row, 1)
+            for col, boxes in ((2, self.dutch), (3, self.blitz)):
+                spin = QSpinBox()
+                spin.setRange(0, SPIN_MAX)
+                spin.setMinimumWidth(80)
+                spin.valueChanged.connect(self._on_changed)
+                boxes[player.name] = spin
+                grid.addWidget(spin, row, col)
+            score = QLabel()
+            score.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self._scores[player.name] = score
+            grid.addWidget(score, row, 4)
+        self._on_changed()
+
+    def value(self) -> Round:
+        return Round(
+            {
+                p.name: Tally(dutch=self.dutch[p.name].value(), blitz=self.blitz[p.name].value())
+                for p in self._players
+            }
+        )
+
+    def setValue(self, round_: Round) -> None:  # noqa: N802 - Qt naming
+        for p in self._players:
+            tally = round_.tallies.get(p.name, Tally(0, 0))
+            for spin, v in ((self.dutch[p.name], tally.dutch), (self.blitz[p.name], tally.blitz)):
+                spin.blockSignals(True)
+                spin.setValue(min(max(v, 0), SPIN_MAX))
+                spin.blockSignals(False)
+        self._on_changed()
+
+    def _on_changed(self, *_: object) -> None:
+        value = self.value()
+        for name, tally in value.tallies.items():
+            self._scores[name].setText(f"{round_score(tally):+d}")
+        self.valueChanged.emit(value)
+
+
+class ConfirmDialog(QDialog):
+    """Check and correct the counts; Enter confirms. Not modal to the caller's logic: it emits."""
+
+    countsConfirmed = Signal(object)  # noqa: N815 - carries the Round
+
+    def __init__(
+        self,
+        players: Sequence[Player],
+        proposed: Round,
+        *,
+        title: str,
+        captures: Sequence[QImage] = (),
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self._players = tuple(players)
+        heading = QLabel(title)
+        heading.setObjectName("stepTitle")
+        self.editor = RoundEditor(self._players)
+        self.editor.setValue(proposed)
+        self.caller = QComboBox()
+        self.caller.addItem(NOBODY, None)
+        for p in self._players:
+            self.caller.addItem(p.name, p.name)
+        caller_row = QHBoxLayout()
+        caller_row.addWidget(QLabel("Called Blitz:"))
+        caller_row.addWidget(self.caller, 1)
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText("Confirm round (Enter)")
+        ok.setDefault(True)
+        side = QVBoxLayout()
+        side.addWidget(heading)
+        side.addWidget(self.editor)
+        side.addLayout(caller_row)
+        side.addWidget(self.error)
+        side.addStretch(1)
+        side.addWidget(self.buttons)
+        layout = QHBoxLayout(self)
+        if captures:
+            shots = QVBoxLayout()
+            for image in captures:
+                label = QLabel()
+                label.setPixmap(
+                    QPixmap.fromImage(image).scaled(
+                        480, 270, Qt.AspectRatioMode.KeepAspectRatio,
+                        Qt.TransformationMode.SmoothTransformation,
+                    )
+                )
+                shots.addWidget(label)
+            shots.addStretch(1)
+            layout.addLayout(shots)
+        layout.addLayout(side, 1)
+        self.caller.currentIndexChanged.connect(self._on_caller_changed)
+        self.buttons.accepted.connect(self._on_confirm)
+        self.buttons.rejected.connect(self.reject)
+        self.editor.valueChanged.connect(self._on_edited)
+
+    def value(self) -> Round:
+        return self.editor.value()
+
+    def setValue(self, round_: Round) -> None:  # noqa: N802 - Qt naming
+        self.editor.setValue(round_)
+
+    def set_caller(self, name: str | None) -> None:
+        """The player who called Blitz: their Blitz count becomes 0 (it can still be corrected)."""
+        self.caller.setCurrentIndex(max(0, self.caller.findData(name)) if name else 0)
+
+    def show_error(self, message: str) -> None:
+        self.error.setText(f"Not saved: {message}")
+
+    def _on_caller_changed(self, _index: int) -> None:
+        name = self.caller.currentData()
+        if name is not None:
+            self.editor.blitz[name].setValue(0)
+
+    def _on_edited(self, _value: object) -> None:
+        self.error.clear()
+
+    def _on_confirm(self) -> None:
+        self.countsConfirmed.emit(self.value())

@@ -1,0 +1,372 @@
+"""The one seam between the app and vision/: what the UI needs from a frame source and a counter,
+and the worker thread that runs them.
+
+Widgets only know `FrameSource`, `Counter` and `CountSnapshot`; tests inject fakes. The adapters
+at the bottom (`open_source`, `make_counter`) are the only code here that imports vision/.
+Camera reading and inference run in a QThread; results reach the GUI through a one-slot mailbox
+so the newest frame always wins and stale ones are dropped, however slow either side is.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Final, Protocol, runtime_checkable
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+
+DEFAULT_INTERVAL_MS: Final = 30  # pacing of the worker loop (a camera's read() also blocks)
+
+
+# --- what the UI needs -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """One counted (or flagged) card as the live view draws it."""
+
+    corners: np.ndarray  # (4, 2) float32, frame pixels
+    deck: str | None  # deck name; None for a back that matched no enrolled deck
+    face_up: bool = False  # a face-up card: never counted, "flip this card"
+
+
+@dataclass(frozen=True, slots=True)
+class CountSnapshot:
+    """What one frame says: backs per deck, outlines to draw, and the vision record behind it."""
+
+    counts: Mapping[str, int] = field(default_factory=dict)  # deck name -> backs seen
+    outlines: tuple[Outline, ...] = ()
+    record: Any = None  # vision's detections record, kept for saving labels
+    note: str = ""  # e.g. why nothing is counted (no detector model)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
+
+    @property
+    def face_up(self) -> int:
+        return sum(outline.face_up for outline in self.outlines)
+
+    @property
+    def unknown(self) -> int:
+        return sum(o.deck is None and not o.face_up for o in self.outlines)
+
+
+@runtime_checkable
+class FrameSource(Protocol):
+    """Camera, video file, stream or image folder: `read()` gives the newest BGR frame or None."""
+
+    def read(self) -> np.ndarray | None: ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class Counter(Protocol):
+    """Counts the backs of one BGR frame, per deck."""
+
+    def count(self, frame_bgr: np.ndarray) -> CountSnapshot: ...
+
+
+@runtime_checkable
+class Enroller(Protocol):
+    """Learns a deck's back from a frame showing it; returns a one-line result for the user."""
+
+    def enroll(self, deck: str, frame_bgr: np.ndarray) -> str: ...
+
+
+class NullCounter:
+    """Counts nothing (no detector model yet): the live view still shows the camera."""
+
+    def __init__(self, note: str) -> None:
+        self.note = note
+
+    def count(self, frame_bgr: np.ndarray) -> CountSnapshot:
+        return CountSnapshot(note=self.note)
+
+
+# --- the worker ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CountedFrame:
+    """A frame and what it says, handed from the worker to the GUI."""
+
+    frame: np.ndarray  # BGR
+    snapshot: CountSnapshot
+    index: int  # frames counted so far by the worker (tells the GUI how many it skipped)
+
+
+class Mailbox:
+    """Holds only the newest item; `put` says whether it was empty (the reader needs a nudge)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._item: CountedFrame | None = None
+
+    def put(self, item: CountedFrame) -> bool:
+        with self._lock:
+            was_empty = self._item is None
+            self._item = item
+            return was_empty
+
+    def take(self) -> CountedFrame | None:
+        with self._lock:
+            item, self._item = self._item, None
+            return item
+
+
+class CountingWorker(QObject):
+    """Lives in the worker thread: read a frame, count it, post it; again on every timer tick."""
+
+    ready = Signal()  # a new item is in the mailbox
+    failed = Signal(str)  # the source or the counter broke; the loop has stopped
+    finished = Signal()  # the source has no more frames
+
+    def __init__(
+        self, source: FrameSource, counter: Counter, mailbox: Mailbox, interval_ms: int
+    ) -> None:
+        super().__init__()
+        self._source = source
+        self._counter = counter
+        self._mailbox = mailbox
+        self._interval_ms = interval_ms
+        self._timer: QTimer | None = None
+        self._index = 0
+
+    @Slot()
+    def start(self) -> None:
+        self._timer = QTimer(self)
+        self._timer.setInterval(self._interval_ms)
+        self._timer.timeout.connect(self._on_tick)
+        self._timer.start()
+
+    @Slot()
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+
+    @Slot()
+    def teardown(self) -> None:
+        """Runs in the worker thread: its timer must be stopped and freed there."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer.deleteLater()
+            self._timer = None
+
+    @Slot()
+    def _on_tick(self) -> None:
+        try:
+            frame = self._source.read()
+            if frame is None:
+                self.stop()
+                self.finished.emit()
+                return
+            snapshot = self._counter.count(frame)
+        except Exception as exc:  # a broken camera or model must not take the app down
+            self.stop()
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+            return
+        self._index += 1
+        if self._mailbox.put(CountedFrame(frame, snapshot, self._index)):
+            self.ready.emit()
+
+
+class CountingThread(QObject):
+    """GUI-side handle: starts the worker thread, re-emits the newest frame, stops cleanly."""
+
+    counted = Signal(object)  # CountedFrame, newest only
+    failed = Signal(str)
+    finished = Signal()
+    _teardown = Signal()
+
+    def __init__(
+        self,
+        source: FrameSource,
+        counter: Counter,
+        *,
+        interval_ms: int = DEFAULT_INTERVAL_MS,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.source = source
+        self._mailbox = Mailbox()
+        self._thread = QThread()
+        self._worker = CountingWorker(source, counter, self._mailbox, interval_ms)
+        self._worker.moveToThread(self._thread)
+        self._thread.started.connect(self._worker.start)
+        self._worker.ready.connect(self._on_ready)  # queued: crosses threads
+        self._worker.failed.connect(self.failed)
+        self._worker.finished.connect(self.finished)
+        self._teardown.connect(self._worker.teardown, Qt.ConnectionType.BlockingQueuedConnection)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def is_running(self) -> bool:
+        return self._thread.isRunning()
+
+    def stop(self) -> None:
+        """Stop the loop and the thread, then release the source. Safe to call twice."""
+        if self._thread.isRunning():
+            self._teardown.emit()  # waits until the worker thread has freed its timer
+            self._thread.quit()
+            self._thread.wait()
+        self.source.close()
+
+    @Slot()
+    def _on_ready(self) -> None:
+        item = self._mailbox.take()
+        if item is not None:
+            self.counted.emit(item)
+
+
+# --- adapters to vision/ ---------------------------------------------------------------------
+
+
+def snapshot_from_result(result: Any) -> CountSnapshot:
+    """vision's frame result -> CountSnapshot (the only place that reads its fields)."""
+    detections = result.detections
+    face_mask = np.asarray(detections.of_class("face"))
+    back_mask = np.asarray(detections.of_class("back"))
+    outlines = []
+    for row in range(len(detections)):
+        if not (face_mask[row] or back_mask[row]):
+            continue
+        name = detections.deck_name(row) if back_mask[row] else None
+        outlines.append(
+            Outline(
+                corners=np.asarray(detections.corners[row], dtype=np.float32),
+                deck=None if name in (None, "unknown") else name,
+                face_up=bool(face_mask[row]),
+            )
+        )
+    counts = {str(deck): int(n) for deck, n in dict(result.counts).items()}
+    return CountSnapshot(counts=counts, outlines=tuple(outlines), record=detections)
+
+
+class PipelineCounter:
+    """Counter backed by vision's pipeline (ONNX detector + deck identification)."""
+
+    def __init__(self, pipeline: Any) -> None:
+        self._pipeline = pipeline
+
+    def count(self, frame_bgr: np.ndarray) -> CountSnapshot:
+        return snapshot_from_result(self._pipeline(frame_bgr))
+
+
+def make_counter() -> Counter:
+    """The real counter when vision/ has a pipeline and a model; else a NullCounter saying why."""
+    try:
+        from blitzcam.vision.pipeline import CountingPipeline
+
+        return PipelineCounter(CountingPipeline.from_defaults())
+    except Exception as exc:  # missing module, no model shipped yet, bad model file
+        return NullCounter(f"no card counting available ({exc}); enter the counts by hand")
+
+
+class ImageLoopSource:
+    """Replays image files in a loop, each shown for `repeat` reads (the bundled demo footage)."""
+
+    def __init__(self, paths: list[Path], *, repeat: int = 30) -> None:
+        if not paths:
+            raise ValueError("ImageLoopSource: expected at least one image, got none")
+        import cv2
+
+        self._frames = []
+        for path in paths:
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if frame is None:
+                raise ValueError(f"{path}: not an image OpenCV can read")
+            self._frames.append(frame)
+        self._repeat = max(1, repeat)
+        self._reads = 0
+
+    def read(self) -> np.ndarray | None:
+        frame = self._frames[(self._reads // self._repeat) % len(self._frames)]
+        self._reads += 1
+        return frame
+
+    def close(self) -> None:
+        pass
+
+
+DEMO_DIR: Final = Path(__file__).resolve().parent.parent / "datasets" / "demo"
+
+
+def demo_source() -> FrameSource:
+    """The bundled demo footage (datasets/demo/*.jpg)."""
+    return ImageLoopSource(sorted(DEMO_DIR.glob("*.jpg")))
+
+
+def open_source(spec: str) -> FrameSource:
+    """A camera index ("0"), a video or image file, an image folder, a stream URL, or "demo".
+
+    "" means the first camera, falling back to the demo footage when there is none.
+    """
+    spec = spec.strip()
+    if spec == "demo":
+        return demo_source()
+    path = Path(spec)
+    if spec and path.is_dir():
+        images = sorted(p for p in path.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
+        return ImageLoopSource(images)
+    if spec and path.suffix.lower() in {".jpg", ".jpeg", ".png"}:
+        return ImageLoopSource([path])
+    try:
+        from blitzcam.vision.sources import open_source as vision_open
+    except ImportError:  # vision/ not installed in this build: plain OpenCV
+        return _OpenCVSource(spec or "0", fallback_to_demo=not spec)
+    try:
+        source = _VisionSource(vision_open(spec or "0"))
+        if not spec:
+            first = source.read()  # no camera attached: the demo footage instead
+            if first is None:
+                source.close()
+                return demo_source()
+        return source
+    except Exception:
+        if spec:
+            raise
+        return demo_source()
+
+
+class _VisionSource:
+    """vision.sources yields Frame records; the UI wants the BGR image."""
+
+    def __init__(self, source: Any) -> None:
+        self._source = source
+
+    def read(self) -> np.ndarray | None:
+        frame = self._source.read()
+        return None if frame is None else frame.image
+
+    def close(self) -> None:
+        self._source.close()
+
+
+class _OpenCVSource:
+    """Plain cv2.VideoCapture, used only until vision/sources.py provides sources."""
+
+    def __init__(self, spec: str, *, fallback_to_demo: bool) -> None:
+        import cv2
+
+        self._cap = cv2.VideoCapture(int(spec) if spec.isdigit() else spec)
+        self._demo: FrameSource | None = None
+        if not self._cap.isOpened():
+            self._cap.release()
+            if not fallback_to_demo:
+                raise ValueError(f"{spec}: cannot open this camera, file or stream")
+            self._demo = demo_source()
+
+    def read(self) -> np.ndarray | None:
+        if self._demo is not None:
+            return self._demo.read()
+        ok, frame = self._cap.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        self._cap.release()

@@ -1,0 +1,78 @@
+"""Each deck's colour on screen, and card images converted for Qt.
+
+The outline colour of a deck is its printing ink. The expansion pack reuses the base inks on other
+drawings, so its decks get a lighter shade of the same ink: on a crowded table green-pump and
+green-bucket must still be told apart at a glance.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Final
+
+import numpy as np
+from blitzcam.game.decks import DECKS_BY_NAME, deck_by_name
+from PySide6.QtGui import QColor, QIcon, QImage, QPixmap
+
+# Screen versions of the printing inks (blitzcam.datasets.art.INKS), a little brighter for a
+# dark background.
+BASE_INKS: Final[dict[str, tuple[int, int, int]]] = {
+    "green": (40, 170, 90),
+    "red": (222, 56, 62),
+    "yellow": (232, 178, 30),
+    "blue": (60, 120, 220),
+}
+EXPANSION_LIGHTEN: Final = 0.45  # share of white mixed into an ink for the expansion decks
+UNKNOWN_RGB: Final = (170, 170, 170)  # a back that matched no enrolled deck
+FACE_UP_RGB: Final = (255, 64, 200)  # a face-up card: never counted, must be flipped
+
+
+def deck_rgb(deck: str) -> tuple[int, int, int]:
+    """The outline/accent colour of a deck as (r, g, b); unknown names get grey."""
+    if deck not in DECKS_BY_NAME:
+        return UNKNOWN_RGB
+    info = deck_by_name(deck)
+    r, g, b = BASE_INKS[info.ink]
+    if info.pack == "base":
+        return (r, g, b)
+    mix = EXPANSION_LIGHTEN
+    return tuple(round(c + (255 - c) * mix) for c in (r, g, b))  # type: ignore[return-value]
+
+
+def deck_colour(deck: str) -> QColor:
+    return QColor(*deck_rgb(deck))
+
+
+def deck_label(deck: str) -> str:
+    """'green-pump' -> 'Green pump' (the UI's spelling of a deck name)."""
+    return deck.replace("-", " ").capitalize()
+
+
+def rgba_to_qimage(rgba: np.ndarray) -> QImage:
+    """(H, W, 4) uint8 RGBA -> a QImage that owns a copy of the pixels."""
+    if rgba.ndim != 3 or rgba.shape[2] != 4 or rgba.dtype != np.uint8:
+        raise ValueError(f"expected (H, W, 4) uint8 RGBA, got {rgba.shape} {rgba.dtype}")
+    data = np.ascontiguousarray(rgba)
+    h, w = data.shape[:2]
+    return QImage(data.data, w, h, 4 * w, QImage.Format.Format_RGBA8888).copy()
+
+
+def bgr_to_qimage(bgr: np.ndarray) -> QImage:
+    """(H, W, 3) uint8 BGR camera frame -> QImage (copied, safe to keep)."""
+    if bgr.ndim != 3 or bgr.shape[2] != 3 or bgr.dtype != np.uint8:
+        raise ValueError(f"expected (H, W, 3) uint8 BGR, got {bgr.shape} {bgr.dtype}")
+    data = np.ascontiguousarray(bgr)
+    h, w = data.shape[:2]
+    return QImage(data.data, w, h, 3 * w, QImage.Format.Format_BGR888).copy()
+
+
+@cache
+def back_pixmap(deck: str, width: int = 96) -> QPixmap:
+    """The deck's back as drawn by blitzcam's card art (cached per deck and width)."""
+    from blitzcam.datasets.art import render_back
+
+    return QPixmap.fromImage(rgba_to_qimage(render_back(deck, width=width).rgba))
+
+
+def back_icon(deck: str, width: int = 48) -> QIcon:
+    return QIcon(back_pixmap(deck, width))

@@ -1,0 +1,118 @@
+"""Past matches: a list of every match in the store (the latest first), open one, export one as
+JSON (the match file) or CSV (the score sheet). Export formats come from the core.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from blitzcam.game.match_file import match_to_json, score_sheet_csv, write_text_atomically
+from blitzcam.game.rules import Match
+from blitzcam.game.store import MatchStore
+from blitzcam.game.text import describe_status
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+def export_text(match: Match, path: Path) -> str:
+    """The file content for `path`: .csv -> score sheet, anything else -> match JSON."""
+    if path.suffix.lower() == ".csv":
+        return score_sheet_csv(match)
+    return json.dumps(match_to_json(match), indent=2) + "\n"
+
+
+def export_match(match: Match, path: Path) -> None:
+    write_text_atomically(path, export_text(match, path))
+
+
+class MatchBrowser(QDialog):
+    """Every match; `openRequested(match_id)` asks the main window to show it."""
+
+    openRequested = Signal(int)  # noqa: N815 - Qt signal naming
+
+    def __init__(self, store: MatchStore, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Matches")
+        self.resize(820, 420)
+        self._store = store
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["Last change", "Players", "Rounds", "Result"])
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().hide()
+        self.message = QLabel()
+        open_button = QPushButton("Open")
+        open_button.setDefault(True)
+        json_button = QPushButton("Export JSON…")
+        csv_button = QPushButton("Export CSV…")
+        close_button = QPushButton("Close")
+        buttons = QHBoxLayout()
+        for b in (open_button, json_button, csv_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        buttons.addWidget(close_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        layout.addWidget(self.message)
+        layout.addLayout(buttons)
+        open_button.clicked.connect(self._on_open)
+        self.table.cellDoubleClicked.connect(lambda *_: self._on_open())
+        json_button.clicked.connect(lambda: self._on_export("json"))
+        csv_button.clicked.connect(lambda: self._on_export("csv"))
+        close_button.clicked.connect(self.reject)
+        self.reload()
+
+    def reload(self) -> None:
+        summaries = self._store.list_matches()
+        self.table.setRowCount(len(summaries))
+        for row, s in enumerate(summaries):
+            cells = (
+                f"{s.updated_at.astimezone():%Y-%m-%d %H:%M}",
+                ", ".join(p.name for p in s.players),
+                str(s.rounds_played),
+                describe_status(s.standings),
+            )
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, s.match_id)
+                self.table.setItem(row, col, item)
+        if summaries:
+            self.table.selectRow(0)
+        self.message.setText("" if summaries else "No matches yet.")
+
+    def selected_match(self) -> int | None:
+        items = self.table.selectedItems()
+        return None if not items else int(items[0].data(Qt.ItemDataRole.UserRole))
+
+    def _on_open(self) -> None:
+        match_id = self.selected_match()
+        if match_id is not None:
+            self.openRequested.emit(match_id)
+            self.accept()
+
+    def _on_export(self, kind: str) -> None:
+        match_id = self.selected_match()
+        if match_id is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self, f"Export match {match_id}", f"match-{match_id}.{kind}",
+            f"{kind.upper()} (*.{kind})",
+        )
+        if path:
+            export_match(self._store.load(match_id), Path(path))
+            self.message.setText(f"Saved {path}")

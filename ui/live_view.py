@@ -1,0 +1,107 @@
+"""The live camera view: the newest frame, every counted card outlined in its deck's colour,
+face-up cards flagged. It draws what the counter says and never counts.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+from blitzcam.ui.counting_worker import CountSnapshot
+from blitzcam.ui.deck_colours import FACE_UP_RGB, bgr_to_qimage, deck_rgb
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPaintEvent, QPen, QPolygonF
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+OUTLINE_WIDTH: Final = 3
+
+
+def fit(src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, float, float]:
+    """(scale, dx, dy) placing a src (w, h) image centred inside dst (w, h), aspect kept."""
+    (sw, sh), (dw, dh) = src, dst
+    if sw <= 0 or sh <= 0:
+        return 1.0, 0.0, 0.0
+    scale = min(dw / sw, dh / sh)
+    return scale, (dw - sw * scale) / 2, (dh - sh * scale) / 2
+
+
+class LiveView(QWidget):
+    """Shows a frame and its snapshot; `show_frame` replaces both (the newest wins)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._image: QImage | None = None
+        self._snapshot = CountSnapshot()
+        self._message = "Waiting for the camera…"
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(320, 180)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(960, 540)
+
+    def show_frame(self, frame_bgr: np.ndarray, snapshot: CountSnapshot) -> None:
+        self._image = bgr_to_qimage(frame_bgr)
+        self._snapshot = snapshot
+        self.update()
+
+    def show_message(self, message: str) -> None:
+        self._message = message
+        self.update()
+
+    def snapshot(self) -> CountSnapshot:
+        return self._snapshot
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor(8, 10, 14))
+        if self._image is None:
+            painter.setPen(QColor(160, 166, 180))
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self._message)
+            painter.end()
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        image_size = (self._image.width(), self._image.height())
+        scale, dx, dy = fit(image_size, (self.width(), self.height()))
+        target = QRectF(dx, dy, self._image.width() * scale, self._image.height() * scale)
+        painter.drawImage(target, self._image)
+        label_font = QFont(self.font())
+        label_font.setBold(True)
+        painter.setFont(label_font)
+        for outline in self._snapshot.outlines:
+            rgb = FACE_UP_RGB if outline.face_up else deck_rgb(outline.deck or "")
+            polygon = QPolygonF(
+                [QPointF(dx + x * scale, dy + y * scale) for x, y in outline.corners]
+            )
+            pen = QPen(QColor(*rgb), OUTLINE_WIDTH + (1 if outline.face_up else 0))
+            if outline.deck is None and not outline.face_up:
+                pen.setStyle(Qt.PenStyle.DashLine)
+            painter.setPen(pen)
+            painter.drawPolygon(polygon)
+            if outline.face_up:
+                box = polygon.boundingRect()
+                tag = QRectF(box.center().x() - 70, box.top() - 26, 140, 22)
+                painter.fillRect(tag, QColor(*FACE_UP_RGB))
+                painter.setPen(QColor(255, 255, 255))
+                painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, "flip this card")
+        if self._snapshot.note:
+            painter.fillRect(QRectF(0, self.height() - 30, self.width(), 30), QColor(0, 0, 0, 170))
+            painter.setPen(QColor(255, 210, 90))
+            painter.drawText(
+                QRectF(8, self.height() - 30, self.width() - 16, 30),
+                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                self._snapshot.note,
+            )
+        painter.end()
+
+
+def render_capture(frame_bgr: np.ndarray, snapshot: CountSnapshot, *, width: int = 640) -> QImage:
+    """A frozen capture with its outlines, as a still image (for the confirmation dialog)."""
+    h, w = frame_bgr.shape[:2]
+    view = LiveView()
+    view.resize(width, max(1, round(width * h / w)))
+    view.show_frame(frame_bgr, snapshot)
+    image = QImage(view.size(), QImage.Format.Format_RGB32)
+    view.render(image)
+    view.deleteLater()
+    return image

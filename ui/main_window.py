@@ -1,0 +1,421 @@
+"""The main window: scoreboard between rounds, scan view during one; menus and keyboard.
+
+It wires injected services (match store, frame-source factory, counter) to the widgets and commits
+every change through the store, whose rules refuse a broken round before anything is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from blitzcam.game import rules
+from blitzcam.game.rules import Match, MatchError, Round
+from blitzcam.game.store import MatchStore, StoreError
+from blitzcam.ui.capture_store import capture_record, capture_stem, label_lines, save_capture
+from blitzcam.ui.confirm import ConfirmDialog
+from blitzcam.ui.counting_worker import Counter, Enroller, FrameSource
+from blitzcam.ui.enroll import EnrollDialog
+from blitzcam.ui.history import MatchBrowser, export_match
+from blitzcam.ui.live_view import render_capture
+from blitzcam.ui.new_match import NewMatchDialog
+from blitzcam.ui.scan import ScanView
+from blitzcam.ui.scan_session import ScanSession
+from blitzcam.ui.scoreboard import ScoreboardView
+from blitzcam.ui.settings import (
+    AppSettings,
+    MatchSettingsDialog,
+    SettingsDialog,
+    capture_folder,
+    load_settings,
+    save_settings,
+)
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+SourceFactory = Callable[[str], FrameSource]
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        store: MatchStore,
+        *,
+        open_source: SourceFactory,
+        counter: Counter,
+        settings_path: Path,
+        camera_override: str | None = None,
+        enroller: Enroller | None = None,
+        interval_ms: int = 30,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("blitzcam — Dutch Blitz scoreboard")
+        self.store = store
+        self._open_source = open_source
+        self._counter = counter
+        self._enroller = enroller
+        self._interval_ms = interval_ms
+        self._settings_path = settings_path
+        self.settings = load_settings(settings_path)
+        self._camera_override = camera_override
+        self.match_id: int | None = None
+        self.match: Match | None = None
+        self.scan: ScanView | None = None
+        self.confirm: ConfirmDialog | None = None
+
+        self.pages = QStackedWidget()
+        self.welcome = self._build_welcome()
+        self.scoreboard = ScoreboardView()
+        self.pages.addWidget(self.welcome)
+        self.pages.addWidget(self.scoreboard)
+        self.setCentralWidget(self.pages)
+        self._build_actions()
+        self.scoreboard.roundActivated.connect(self._on_edit_round)
+
+        resume = self.store.latest_unfinished()
+        if resume is not None:
+            self.show_match(resume)
+            self.statusBar().showMessage(f"Resumed the unfinished match {resume}", 5000)
+        self._update_actions()
+
+    # --- building ------------------------------------------------------------------------
+
+    def _build_welcome(self) -> QWidget:
+        page = QWidget()
+        title = QLabel("blitzcam")
+        title.setObjectName("matchStatus")
+        text = QLabel("No match in progress.")
+        new = QPushButton("Start a new match")
+        new.setObjectName("primary")
+        new.clicked.connect(self._on_new_match)
+        past = QPushButton("Past matches…")
+        past.clicked.connect(self._on_browse)
+        layout = QVBoxLayout(page)
+        layout.addStretch(1)
+        for widget in (title, text, new, past):
+            layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(2)
+        return page
+
+    def _action(self, text: str, slot: Callable[[], None], shortcut: str | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.new_action = self._action("New match", self._on_new_match, "Ctrl+N")
+        self.scan_action = self._action("Scan round (Space)", self._on_scan, "Space")
+        self.manual_action = self._action("Enter by hand", self._on_manual, "Ctrl+M")
+        self.undo_action = self._action("Undo round (Ctrl+Z)", self._on_undo, "Ctrl+Z")
+        self.match_settings_action = self._action("Match settings…", self._on_match_settings)
+        self.browse_action = self._action("Matches…", self._on_browse, "Ctrl+O")
+        self.export_action = self._action("Export…", self._on_export, "Ctrl+E")
+        self.enroll_action = self._action("Enroll decks…", self._on_enroll)
+        self.settings_action = self._action("Settings…", self._on_settings)
+        self.fullscreen_action = self._action("Full screen (F11)", self._on_fullscreen, "F11")
+        menus = {
+            "&Match": (self.new_action, self.browse_action, self.export_action,
+                       self.match_settings_action),
+            "&Round": (self.scan_action, self.manual_action, self.undo_action),
+            "&Camera": (self.enroll_action, self.settings_action),
+            "&View": (self.fullscreen_action,),
+        }
+        for title, actions in menus.items():
+            menu = self.menuBar().addMenu(title)
+            for action in actions:
+                menu.addAction(action)
+        self.toolbar = self.addToolBar("Match")
+        self.toolbar.setMovable(False)
+        for action in (
+            self.new_action, self.scan_action, self.manual_action, self.undo_action,
+            self.browse_action, self.settings_action, self.fullscreen_action,
+        ):
+            self.toolbar.addAction(action)
+
+    def _update_actions(self) -> None:
+        scanning = self.scan is not None
+        has_match = self.match is not None
+        open_ = has_match and rules.score_match(self.match).status == "in-progress"
+        self.scan_action.setEnabled(open_ and not scanning)
+        self.manual_action.setEnabled(open_ and not scanning)
+        self.undo_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
+        for action in (self.match_settings_action, self.export_action):
+            action.setEnabled(has_match and not scanning)
+        for action in (
+            self.new_action, self.browse_action, self.enroll_action, self.settings_action
+        ):
+            action.setEnabled(not scanning)
+
+    # --- showing -------------------------------------------------------------------------
+
+    def show_match(self, match_id: int, match: Match | None = None) -> None:
+        self.match_id = match_id
+        self.match = match if match is not None else self.store.load(match_id)
+        self.scoreboard.show_match(self.match, rules.score_match(self.match))
+        self.pages.setCurrentWidget(self.scoreboard)
+        self.scoreboard.table.setFocus()
+        self._update_actions()
+
+    def camera_spec(self) -> str:
+        return self._camera_override if self._camera_override is not None else self.settings.camera
+
+    # --- match handlers ------------------------------------------------------------------
+
+    def _on_new_match(self) -> None:
+        dialog = NewMatchDialog(self)
+        dialog.accepted.connect(lambda: self._on_match_created(dialog.match()))
+        dialog.open()
+
+    def _on_match_created(self, match: Match | None) -> None:
+        if match is not None:
+            self.show_match(self.store.create_match(match), match)
+
+    def _on_undo(self) -> None:
+        if self.match_id is None:
+            return
+        try:
+            match = self.store.undo_last_round(self.match_id)
+        except MatchError as exc:
+            self.statusBar().showMessage(str(exc), 5000)
+            return
+        self.show_match(self.match_id, match)
+        self.statusBar().showMessage(f"Round {len(match.rounds) + 1} undone", 5000)
+
+    def _on_edit_round(self, number: int) -> None:
+        if self.match is None or self.scan is not None:
+            return
+        self._open_confirm(
+            self.match.rounds[number - 1],
+            title=f"Edit round {number}",
+            commit=lambda r: self.store.replace_round(self.match_id, number, r),
+        )
+
+    def _on_manual(self) -> None:
+        if self.match is None:
+            return
+        empty = Round({p.name: rules.Tally(0, 0) for p in self.match.players})
+        self._open_confirm(
+            empty,
+            title=f"Round {len(self.match.rounds) + 1} — enter the counts",
+            commit=lambda r: self.store.add_round(self.match_id, r),
+        )
+
+    def _on_match_settings(self) -> None:
+        if self.match is None:
+            return
+        dialog = MatchSettingsDialog(self.match.settings, self)
+        dialog.accepted.connect(lambda: self.apply_match_settings(dialog.value()))
+        dialog.open()
+
+    def apply_match_settings(self, settings: rules.Settings) -> bool:
+        try:
+            match = self.store.change_settings(self.match_id, settings)
+        except MatchError as exc:
+            self.statusBar().showMessage(f"Settings not changed: {exc}", 8000)
+            return False
+        self.show_match(self.match_id, match)
+        return True
+
+    def _on_browse(self) -> None:
+        browser = MatchBrowser(self.store, self)
+        browser.openRequested.connect(self.show_match)
+        browser.open()
+
+    def _on_export(self) -> None:
+        if self.match is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export match", f"match-{self.match_id}.json", "Match JSON (*.json);;CSV (*.csv)"
+        )
+        if path:
+            export_match(self.match, Path(path))
+            self.statusBar().showMessage(f"Saved {path}", 5000)
+
+    # --- confirming a round --------------------------------------------------------------
+
+    def _open_confirm(
+        self,
+        proposed: Round,
+        *,
+        title: str,
+        commit: Callable[[Round], Match],
+        session: ScanSession | None = None,
+    ) -> ConfirmDialog:
+        captures = []
+        if session is not None:
+            for shots in (session.dutch_shots, session.blitz_shots):
+                if shots:
+                    captures.append(render_capture(shots[-1].frame, shots[-1].snapshot, width=480))
+        dialog = ConfirmDialog(
+            self.match.players, proposed, title=title, captures=captures, parent=self
+        )
+        if session is not None:
+            zero = [name for name, t in proposed.tallies.items() if t.blitz == 0]
+            if len(zero) == 1:
+                dialog.set_caller(zero[0])
+        dialog.countsConfirmed.connect(
+            lambda round_: self._on_round_confirmed(dialog, round_, commit, session)
+        )
+        dialog.rejected.connect(lambda: self._on_confirm_closed(dialog))
+        if self.scan is not None:
+            self.scan.setEnabled(False)  # its keys (Space, Enter) belong to the dialog now
+        self.confirm = dialog
+        dialog.open()
+        return dialog
+
+    def _on_round_confirmed(
+        self,
+        dialog: ConfirmDialog,
+        round_: Round,
+        commit: Callable[[Round], Match],
+        session: ScanSession | None,
+    ) -> None:
+        try:
+            match = commit(round_)
+        except (MatchError, StoreError) as exc:
+            dialog.show_error(str(exc))  # explained, nothing saved
+            return
+        dialog.accept()
+        self._on_confirm_closed(dialog)
+        if session is not None:
+            self._keep_captures(session, round_)
+            self._end_scan()
+        self.show_match(self.match_id, match)
+        self.statusBar().showMessage(f"Round saved ({len(match.rounds)} played)", 5000)
+
+    def _on_confirm_closed(self, dialog: ConfirmDialog) -> None:
+        if self.confirm is dialog:
+            self.confirm = None
+        if self.scan is not None:
+            self.scan.setEnabled(True)  # cancelled: back to scanning
+            self.scan.setFocus()
+        dialog.deleteLater()
+
+    def _keep_captures(self, session: ScanSession, round_: Round) -> None:
+        if not self.settings.keep_captures:
+            return
+        from blitzcam.paths import data_dir
+
+        folder = capture_folder(self.settings, data_dir())
+        confirmed = {n: {"dutch": t.dutch, "blitz": t.blitz} for n, t in round_.tallies.items()}
+        players = [{"name": p.name, "deck": p.deck, "team": p.team} for p in self.match.players]
+        now = datetime.now().astimezone()
+        try:
+            for step, shots in (("dutch", session.dutch_shots), ("blitz", session.blitz_shots)):
+                for i, shot in enumerate(shots, start=1):
+                    h, w = shot.frame.shape[:2]
+                    outlines = shot.snapshot.outlines
+                    record = capture_record(
+                        step=step, shot=i, shots_in_step=len(shots), confirmed=confirmed,
+                        players=players, outlines=outlines, taken_at=now,
+                    )
+                    save_capture(
+                        folder, capture_stem(now, step, i), shot.frame,
+                        label_lines(outlines, width=w, height=h), record,
+                    )
+        except (OSError, ValueError) as exc:
+            self.statusBar().showMessage(f"Round saved, but the captures were not: {exc}", 8000)
+
+    # --- scanning ------------------------------------------------------------------------
+
+    def _on_scan(self) -> None:
+        if self.match is None or self.scan is not None:
+            return
+        try:
+            source = self._open_source(self.camera_spec())
+        except Exception as exc:  # a camera that is not there, a bad file name
+            self.statusBar().showMessage(f"Camera {self.camera_spec()!r}: {exc}", 8000)
+            return
+        scan = ScanView(
+            self.match.players, source, self._counter, interval_ms=self._interval_ms
+        )
+        scan.reviewRequested.connect(self._on_review)
+        scan.cancelled.connect(self._end_scan)
+        self.scan = scan
+        self.pages.addWidget(scan)
+        self.pages.setCurrentWidget(scan)
+        self._update_actions()
+        scan.start()
+
+    def _on_review(self, session: ScanSession) -> None:
+        if self.confirm is not None:
+            return
+        self._open_confirm(
+            session.proposed_round(),
+            title=f"Round {len(self.match.rounds) + 1} — confirm the counts",
+            commit=lambda r: self.store.add_round(self.match_id, r),
+            session=session,
+        )
+
+    def _end_scan(self) -> None:
+        scan, self.scan = self.scan, None
+        if scan is not None:
+            scan.stop()
+            self.pages.removeWidget(scan)
+            scan.deleteLater()
+        self.pages.setCurrentWidget(self.scoreboard if self.match else self.welcome)
+        self._update_actions()
+
+    # --- app settings --------------------------------------------------------------------
+
+    def _on_settings(self) -> None:
+        from blitzcam.paths import data_dir
+
+        dialog = SettingsDialog(self.settings, data_dir=data_dir(), parent=self)
+        dialog.accepted.connect(lambda: self.apply_settings(dialog.value()))
+        dialog.open()
+
+    def apply_settings(self, settings: AppSettings) -> None:
+        self.settings = settings
+        self._camera_override = None
+        save_settings(self._settings_path, settings)
+
+    def _on_enroll(self) -> None:
+        try:
+            source = self._open_source(self.camera_spec())
+        except Exception as exc:
+            self.statusBar().showMessage(f"Camera {self.camera_spec()!r}: {exc}", 8000)
+            return
+        dialog = EnrollDialog(
+            source, self._counter, enroller=self._enroller, interval_ms=self._interval_ms,
+            parent=self,
+        )
+        dialog.open()
+        dialog.start()
+
+    def _on_fullscreen(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+            self.toolbar.show()
+            self.menuBar().show()
+        else:
+            self.toolbar.hide()
+            self.menuBar().hide()
+            self.showFullScreen()
+
+    def shutdown(self) -> None:
+        """Stop the camera thread (on quit)."""
+        if self.scan is not None:
+            self.scan.stop()
+
+    def closeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
+        self.shutdown()
+        super().closeEvent(event)  # type: ignore[arg-type]
+
+    def exec_dialog(self, dialog: QDialog) -> int:
+        return dialog.exec()

@@ -1,0 +1,157 @@
+"""The new-match dialog: 2–8 players with names and decks (shown by their back), optional teams,
+target and variant. It builds the match through the core (`rules.new_match`), which explains any
+broken rule; the caller stores it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from blitzcam.game import rules
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.game.rules import Match, MatchError, Player, Settings
+from blitzcam.ui.deck_colours import back_icon, deck_label
+from PySide6.QtCore import QSize
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
+ICON_SIZE: Final = QSize(40, 62)
+
+
+class PlayerRow:
+    """The widgets of one seat: name, deck (with its back as icon), team."""
+
+    def __init__(self, seat: int) -> None:
+        self.name = QLineEdit(DEFAULT_NAMES[seat])
+        self.name.setMaxLength(rules.MAX_NAME_LENGTH)
+        self.deck = QComboBox()
+        self.deck.setIconSize(ICON_SIZE)
+        for deck in DECK_NAMES:
+            self.deck.addItem(back_icon(deck, 80), deck_label(deck), deck)
+        self.deck.setCurrentIndex(seat)
+        self.team = QLineEdit()
+        self.team.setPlaceholderText("team")
+
+    def player(self, *, teams: bool) -> Player:
+        team = (self.team.text().strip() or None) if teams else None
+        return Player(name=self.name.text().strip(), deck=self.deck.currentData(), team=team)
+
+
+class NewMatchDialog(QDialog):
+    """OK builds the match through the core; a broken rule is shown and the dialog stays open."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New match")
+        self._match: Match | None = None
+        self.count = QSpinBox()
+        self.count.setRange(rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+        self.count.setValue(rules.MIN_PLAYERS)
+        self.teams = QCheckBox("Play in teams (partners share one total)")
+        self.rows = [PlayerRow(seat) for seat in range(rules.MAX_PLAYERS)]
+        grid = QGridLayout()
+        for col, title in enumerate(("Name", "Deck", "Team")):
+            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, col)
+        for seat, row in enumerate(self.rows, start=1):
+            grid.addWidget(row.name, seat, 0)
+            grid.addWidget(row.deck, seat, 1)
+            grid.addWidget(row.team, seat, 2)
+        players_box = QGroupBox("Players")
+        players_layout = QVBoxLayout(players_box)
+        top = QFormLayout()
+        top.addRow("Number of players", self.count)
+        top.addRow(self.teams)
+        players_layout.addLayout(top)
+        players_layout.addLayout(grid)
+
+        self.target_buttons = QButtonGroup(self)
+        target_row = QHBoxLayout()
+        for target in rules.COMMON_TARGETS:
+            button = QRadioButton(str(target))
+            self.target_buttons.addButton(button, target)
+            target_row.addWidget(button)
+        self.custom = QRadioButton("custom")
+        self.target_buttons.addButton(self.custom, 0)
+        self.custom_target = QSpinBox()
+        self.custom_target.setRange(1, 100_000)
+        self.custom_target.setValue(200)
+        target_row.addWidget(self.custom)
+        target_row.addWidget(self.custom_target)
+        target_row.addStretch(1)
+        self.target_buttons.button(rules.DEFAULT_TARGET).setChecked(True)
+        self.variant = QComboBox()
+        self.variant.addItem("Standard (a round ends on a Blitz call)", "standard")
+        self.variant.addItem("Play-out (rounds are played out)", "play-out")
+        game_box = QGroupBox("Game")
+        game_form = QFormLayout(game_box)
+        game_form.addRow("Target", target_row)
+        game_form.addRow("Variant", self.variant)
+
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Start match")
+        layout = QVBoxLayout(self)
+        layout.addWidget(players_box)
+        layout.addWidget(game_box)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+
+        self.count.valueChanged.connect(self._on_layout_changed)
+        self.teams.toggled.connect(self._on_layout_changed)
+        self.custom.toggled.connect(self._on_layout_changed)
+        self.buttons.accepted.connect(self._on_accept)
+        self.buttons.rejected.connect(self.reject)
+        self._on_layout_changed()
+
+    def target(self) -> int:
+        checked = self.target_buttons.checkedId()
+        return self.custom_target.value() if checked == 0 else checked
+
+    def players(self) -> tuple[Player, ...]:
+        teams = self.teams.isChecked()
+        return tuple(row.player(teams=teams) for row in self.rows[: self.count.value()])
+
+    def settings(self) -> Settings:
+        return Settings(target=self.target(), variant=self.variant.currentData())
+
+    def match(self) -> Match | None:
+        """The match built on OK (None before, or when the rules refused it)."""
+        return self._match
+
+    def _on_layout_changed(self, *_: object) -> None:
+        shown, teams = self.count.value(), self.teams.isChecked()
+        for seat, row in enumerate(self.rows):
+            row.name.setVisible(seat < shown)
+            row.deck.setVisible(seat < shown)
+            row.team.setVisible(seat < shown and teams)
+        self.custom_target.setEnabled(self.custom.isChecked())
+        self.adjustSize()
+
+    def _on_accept(self) -> None:
+        try:
+            self._match = rules.new_match(self.players(), self.settings())
+        except MatchError as exc:
+            self._match = None
+            self.error.setText(str(exc))
+            return
+        self.accept()

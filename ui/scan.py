@@ -1,0 +1,208 @@
+"""Scanning a round: the live view with per-player counts, two steps (Dutch cards, then Blitz
+cards left), several shots per step summed. Space captures, Enter moves on, Backspace drops the
+last shot, Esc cancels. When both steps are done it asks the caller to confirm (reviewRequested).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from blitzcam.game.rules import Player
+from blitzcam.ui.counting_worker import CountedFrame, Counter, CountingThread, FrameSource
+from blitzcam.ui.deck_colours import back_pixmap, deck_label
+from blitzcam.ui.live_view import LiveView
+from blitzcam.ui.scan_session import STEP_HINTS, STEP_TITLES, ScanSession, Shot, player_counts
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class ScanView(QWidget):
+    """Owns the counting thread while visible; emits the finished session for confirmation."""
+
+    reviewRequested = Signal(object)  # noqa: N815 - carries the ScanSession
+    cancelled = Signal()
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        players: Sequence[Player],
+        source: FrameSource,
+        counter: Counter,
+        *,
+        interval_ms: int = 30,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = ScanSession(tuple(players))
+        self._latest: CountedFrame | None = None
+        self._thread = CountingThread(source, counter, interval_ms=interval_ms, parent=self)
+        self.live = LiveView()
+        self.step_title = QLabel()
+        self.step_title.setObjectName("stepTitle")
+        self.step_title.setWordWrap(True)
+        self.hint = QLabel()
+        self.hint.setWordWrap(True)
+        self.flip = QLabel()
+        self.flip.setObjectName("flip")
+        self.flip.setWordWrap(True)
+        self.shots_label = QLabel()
+        self.live_counts: dict[str, QLabel] = {}
+        self.summed_counts: dict[str, QLabel] = {}
+        grid = QGridLayout()
+        grid.addWidget(QLabel("<b>Player</b>"), 0, 1)
+        grid.addWidget(QLabel("<b>In view</b>"), 0, 2)
+        grid.addWidget(QLabel("<b>Shots</b>"), 0, 3)
+        for row, player in enumerate(self.session.players, start=1):
+            icon = QLabel()
+            icon.setPixmap(back_pixmap(player.deck, 32))
+            icon.setToolTip(deck_label(player.deck))
+            live = QLabel("0")
+            live.setObjectName("liveCount")
+            live.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            summed = QLabel("0")
+            summed.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.live_counts[player.name] = live
+            self.summed_counts[player.name] = summed
+            grid.addWidget(icon, row, 0)
+            grid.addWidget(QLabel(player.name), row, 1)
+            grid.addWidget(live, row, 2)
+            grid.addWidget(summed, row, 3)
+        self.capture_button = QPushButton("Capture shot  (Space)")
+        self.capture_button.setObjectName("primary")
+        self.drop_button = QPushButton("Drop last shot  (Backspace)")
+        self.next_button = QPushButton()
+        self.back_button = QPushButton("Back to Dutch cards")
+        self.cancel_button = QPushButton("Cancel  (Esc)")
+        for button in (
+            self.capture_button, self.drop_button, self.next_button, self.back_button,
+            self.cancel_button,
+        ):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        side = QVBoxLayout()
+        side.addWidget(self.step_title)
+        side.addWidget(self.hint)
+        side.addLayout(grid)
+        side.addWidget(self.shots_label)
+        side.addWidget(self.flip)
+        side.addStretch(1)
+        for button in (self.capture_button, self.drop_button, self.next_button):
+            side.addWidget(button)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.back_button)
+        bottom.addWidget(self.cancel_button)
+        side.addLayout(bottom)
+        panel = QWidget()
+        panel.setLayout(side)
+        panel.setFixedWidth(380)
+        layout = QHBoxLayout(self)
+        layout.addWidget(self.live, 1)
+        layout.addWidget(panel)
+
+        self._thread.counted.connect(self._on_counted)
+        self._thread.failed.connect(self._on_failed)
+        self._thread.finished.connect(self._on_source_finished)
+        self.capture_button.clicked.connect(self._on_capture)
+        self.drop_button.clicked.connect(self._on_drop)
+        self.next_button.clicked.connect(self._on_next)
+        self.back_button.clicked.connect(self._on_back)
+        self.cancel_button.clicked.connect(self._on_cancel)
+        for key, slot in (
+            (Qt.Key.Key_Space, self._on_capture),
+            (Qt.Key.Key_Return, self._on_next),
+            (Qt.Key.Key_Enter, self._on_next),
+            (Qt.Key.Key_Backspace, self._on_drop),
+            (Qt.Key.Key_Escape, self._on_cancel),
+        ):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+        self._refresh()
+
+    # --- lifecycle -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread.start()
+        self.setFocus()
+
+    def stop(self) -> None:
+        self._thread.stop()
+
+    def latest(self) -> CountedFrame | None:
+        return self._latest
+
+    # --- handlers ------------------------------------------------------------------------
+
+    def _on_counted(self, item: CountedFrame) -> None:
+        self._latest = item
+        self.live.show_frame(item.frame, item.snapshot)
+        for name, n in player_counts(self.session.players, item.snapshot.counts).items():
+            self.live_counts[name].setText(str(n))
+        face_up = item.snapshot.face_up
+        plural = face_up != 1
+        self.flip.setText(
+            f"⚠ {face_up} face-up card{'s' if plural else ''}: flip {'them' if plural else 'it'}"
+            if face_up
+            else ""
+        )
+
+    def _on_capture(self) -> None:
+        if self._latest is None:
+            self.live.show_message("No frame yet — is the camera on?")
+            return
+        self.session = self.session.with_shot(Shot(self._latest.frame, self._latest.snapshot))
+        self._refresh()
+
+    def _on_drop(self) -> None:
+        self.session = self.session.without_last_shot()
+        self._refresh()
+
+    def _on_next(self) -> None:
+        if not self.session.shots() and self._latest is not None:
+            self._on_capture()  # Enter with no shot yet: the current view is the shot
+        if not self.session.shots():
+            return
+        if self.session.step == "dutch":
+            self.session = self.session.next_step()
+            self._refresh()
+            return
+        self.reviewRequested.emit(self.session)
+
+    def _on_back(self) -> None:
+        self.session = self.session.previous_step()
+        self._refresh()
+
+    def _on_cancel(self) -> None:
+        self.cancelled.emit()
+
+    def _on_failed(self, message: str) -> None:
+        self.live.show_message(f"The camera or the counter stopped: {message}")
+        self.failed.emit(message)
+
+    def _on_source_finished(self) -> None:
+        if self._latest is None:
+            self.live.show_message("The video source has no frames.")
+
+    def _refresh(self) -> None:
+        step = self.session.step
+        self.step_title.setText(STEP_TITLES[step])
+        self.hint.setText(STEP_HINTS[step])
+        shots = len(self.session.shots())
+        self.shots_label.setText(
+            f"{shots} shot{'s' if shots != 1 else ''} in this step"
+            + (" (summed)" if shots > 1 else "")
+        )
+        for name, n in self.session.totals().items():
+            self.summed_counts[name].setText(str(n))
+        self.next_button.setText(
+            "Next: Blitz cards  (Enter)" if step == "dutch" else "Review counts  (Enter)"
+        )
+        self.back_button.setVisible(step == "blitz")
+        self.drop_button.setEnabled(shots > 0)

@@ -1,0 +1,89 @@
+"""A round being scanned: two steps (Dutch cards, then Blitz cards left), each with one or more
+shots whose counts are summed. Immutable; every change returns a new session. No Qt widgets here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Final, Literal
+
+import numpy as np
+from blitzcam.game.rules import Player, Round, Tally
+from blitzcam.ui.counting_worker import CountSnapshot
+
+Step = Literal["dutch", "blitz"]
+STEPS: Final[tuple[Step, ...]] = ("dutch", "blitz")
+STEP_TITLES: Final[dict[str, str]] = {
+    "dutch": "Step 1 of 2:\nDutch cards",
+    "blitz": "Step 2 of 2:\nBlitz cards left",
+}
+STEP_HINTS: Final[dict[str, str]] = {
+    "dutch": "Each player spreads the cards they got into the Dutch piles, backs up.",
+    "blitz": "Each player spreads the cards left in their Blitz pile, backs up.",
+}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Shot:
+    """One frozen capture: the frame and what was counted on it."""
+
+    frame: np.ndarray  # BGR
+    snapshot: CountSnapshot
+
+
+def player_counts(players: tuple[Player, ...], counts: Mapping[str, int]) -> dict[str, int]:
+    """Deck counts -> counts per player name (each player plays one deck)."""
+    return {player.name: int(counts.get(player.deck, 0)) for player in players}
+
+
+def summed(players: tuple[Player, ...], shots: tuple[Shot, ...]) -> dict[str, int]:
+    """Per-player sum over several shots (cards that did not fit in one view)."""
+    total = dict.fromkeys((p.name for p in players), 0)
+    for shot in shots:
+        for name, n in player_counts(players, shot.snapshot.counts).items():
+            total[name] += n
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class ScanSession:
+    players: tuple[Player, ...]
+    step: Step = "dutch"
+    dutch_shots: tuple[Shot, ...] = ()
+    blitz_shots: tuple[Shot, ...] = ()
+
+    def shots(self, step: Step | None = None) -> tuple[Shot, ...]:
+        return self.dutch_shots if (step or self.step) == "dutch" else self.blitz_shots
+
+    def with_shot(self, shot: Shot) -> ScanSession:
+        if self.step == "dutch":
+            return replace(self, dutch_shots=(*self.dutch_shots, shot))
+        return replace(self, blitz_shots=(*self.blitz_shots, shot))
+
+    def without_last_shot(self) -> ScanSession:
+        if self.step == "dutch":
+            return replace(self, dutch_shots=self.dutch_shots[:-1])
+        return replace(self, blitz_shots=self.blitz_shots[:-1])
+
+    def next_step(self) -> ScanSession:
+        if self.step == "blitz":
+            raise ValueError("the Blitz step is the last step of a scan")
+        return replace(self, step="blitz")
+
+    def previous_step(self) -> ScanSession:
+        return replace(self, step="dutch")
+
+    def totals(self, step: Step | None = None) -> dict[str, int]:
+        return summed(self.players, self.shots(step))
+
+    def proposed_round(self) -> Round:
+        """The counted round, for the players to confirm or correct."""
+        dutch, blitz = self.totals("dutch"), self.totals("blitz")
+        return Round(
+            {p.name: Tally(dutch=dutch[p.name], blitz=blitz[p.name]) for p in self.players}
+        )
+
+    @property
+    def all_shots(self) -> tuple[Shot, ...]:
+        return (*self.dutch_shots, *self.blitz_shots)

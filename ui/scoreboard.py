@@ -1,0 +1,272 @@
+"""The scoreboard: large totals (leader highlighted), the result, a round-by-round table of Dutch,
+Blitz and round score per player, and a chart of running totals. It shows what the core computes
+(`rules.score_match`); it holds no rule. Double-clicking a round asks to edit it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Final
+
+from blitzcam.game import rules
+from blitzcam.game.rules import Match, Standings
+from blitzcam.ui.chart import RunningTotalsChart, Series
+from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
+COLUMNS_PER_PLAYER: Final = 3
+SUB_HEADERS: Final = (
+    ("Dutch", "cards in the Dutch piles"),
+    ("Blitz", "cards left in the Blitz pile"),
+    ("Pts", "round score: Dutch − 2 × Blitz"),
+)
+TEAM_RGB: Final = ((240, 240, 240), (150, 200, 255), (255, 190, 120), (200, 160, 255))
+
+
+def status_text(match: Match, standings: Standings) -> str:
+    """The headline: who won, who shares the win, or who leads."""
+    if standings.status == "won":
+        return f"🏆 {standings.winners[0]} wins after round {standings.decided_after}!"
+    if standings.status == "shared":
+        return f"🏆 Shared win: {' and '.join(standings.winners)}!"
+    if not match.rounds:
+        return "Ready for round 1 — press Space to scan it"
+    leaders = standings.leaders
+    verb = "leads" if len(leaders) == 1 else "lead"
+    return f"{' and '.join(leaders)} {verb} after round {len(match.rounds)}"
+
+
+def chart_series(match: Match, standings: Standings) -> list[Series]:
+    """Lines per player, or per team (team totals come from the core for each prefix of rounds)."""
+    if not match.uses_teams:
+        return [
+            Series(p.name, deck_rgb(p.deck), tuple(t[p.name] for t in standings.running_totals))
+            for p in match.players
+        ]
+    prefixes = [
+        rules.score_match(replace(match, rounds=match.rounds[:n])).team_totals or {}
+        for n in range(1, len(match.rounds) + 1)
+    ]
+    teams = list(standings.team_totals or {})
+    return [
+        Series(team, TEAM_RGB[i % len(TEAM_RGB)], tuple(p[team] for p in prefixes))
+        for i, team in enumerate(teams)
+    ]
+
+
+class TotalCard(QFrame):
+    """One large total: name, deck back(s), total; highlighted for the leader or winner."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("totalCard")
+        self.name = QLabel()
+        self.name.setObjectName("totalName")
+        self.detail = QLabel()
+        self.detail.setObjectName("totalDetail")
+        self.total = QLabel()
+        self.total.setObjectName("totalValue")
+        self.backs = QHBoxLayout()
+        self.backs.setSpacing(4)
+        self.strip = QFrame()
+        self.strip.setFixedHeight(6)
+        head = QHBoxLayout()
+        head.addLayout(self.backs)
+        names = QVBoxLayout()
+        names.addWidget(self.name)
+        names.addWidget(self.detail)
+        head.addLayout(names, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.strip)
+        layout.addLayout(head)
+        layout.addWidget(self.total, 0, Qt.AlignmentFlag.AlignRight)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+
+    def show_total(
+        self, *, name: str, detail: str, total: int, decks: list[str], leader: bool
+    ) -> None:
+        self.name.setText(name)
+        self.detail.setText(detail)
+        self.total.setText(str(total))
+        while self.backs.count():
+            item = self.backs.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        for deck in decks:
+            icon = QLabel()
+            icon.setPixmap(back_pixmap(deck, 36))
+            icon.setToolTip(deck_label(deck))
+            self.backs.addWidget(icon)
+        stops = ", ".join(
+            f"stop:{i / max(1, len(decks) - 1):.2f} rgb{deck_rgb(d)}" for i, d in enumerate(decks)
+        )
+        self.strip.setStyleSheet(
+            f"background: qlineargradient(x1:0, y1:0, x2:1, y2:0, {stops}); border-radius: 3px;"
+            if len(decks) > 1
+            else f"background: rgb{deck_rgb(decks[0])}; border-radius: 3px;"
+        )
+        self.setProperty("leader", leader)
+        self.style().unpolish(self)
+        self.style().polish(self)
+
+
+class RoundTable(QTableWidget):
+    """Rounds as rows; per player three columns: Dutch, Blitz, round score."""
+
+    roundActivated = Signal(int)  # noqa: N815 - round number, from 1
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.horizontalHeader().hide()
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.horizontalHeader().setMinimumSectionSize(40)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.verticalHeader().setDefaultSectionSize(34)
+        self.cellDoubleClicked.connect(self._on_double_clicked)
+
+    def show_rounds(self, match: Match, standings: Standings) -> None:
+        self.clearSpans()
+        players = match.players
+        self.setColumnCount(COLUMNS_PER_PLAYER * len(players))
+        self.setRowCount(HEADER_ROWS + len(match.rounds))
+        bold = QFont(self.font())
+        bold.setBold(True)
+        small = QFont(self.font())
+        small.setPointSizeF(self.font().pointSizeF() * 0.8)
+        for i, player in enumerate(players):
+            col = i * COLUMNS_PER_PLAYER
+            self.setSpan(0, col, 1, COLUMNS_PER_PLAYER)
+            head = self._item(player.name, bold)
+            head.setForeground(QColor(*deck_rgb(player.deck)))
+            self.setItem(0, col, head)
+            for j, (label, tip) in enumerate(SUB_HEADERS):
+                item = self._item(label, small, dim=True)
+                item.setToolTip(tip)
+                self.setItem(1, col + j, item)
+        self.setVerticalHeaderLabels(["", "", *(str(n) for n in range(1, len(match.rounds) + 1))])
+        for r, (round_, scores) in enumerate(
+            zip(match.rounds, standings.round_scores, strict=True), start=HEADER_ROWS
+        ):
+            for i, player in enumerate(players):
+                tally = round_.tallies[player.name]
+                col = i * COLUMNS_PER_PLAYER
+                self.setItem(r, col, self._item(str(tally.dutch)))
+                self.setItem(r, col + 1, self._item(str(tally.blitz)))
+                self.setItem(r, col + 2, self._item(f"{scores[player.name]:+d}", bold))
+        self.setCurrentCell(-1, -1)
+        if match.rounds:
+            self.scrollToBottom()
+
+    @staticmethod
+    def _item(text: str, font: QFont | None = None, *, dim: bool = False) -> QTableWidgetItem:
+        item = QTableWidgetItem(text)
+        item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+        if font is not None:
+            item.setFont(font)
+        if dim:
+            item.setForeground(QColor(150, 156, 170))
+        return item
+
+    def _on_double_clicked(self, row: int, _column: int) -> None:
+        if row >= HEADER_ROWS:
+            self.roundActivated.emit(row - HEADER_ROWS + 1)
+
+
+class ScoreboardView(QWidget):
+    """Everything the table sees between rounds."""
+
+    roundActivated = Signal(int)  # noqa: N815 - Qt signal naming
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel()
+        self.title.setObjectName("matchTitle")
+        self.status = QLabel()
+        self.status.setObjectName("matchStatus")
+        self.status.setWordWrap(True)
+        self.cards_row = QHBoxLayout()
+        self.cards_row.setSpacing(12)
+        self.cards: list[TotalCard] = []
+        self.table = RoundTable()
+        self.chart = RunningTotalsChart()
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.table)
+        split.addWidget(self.chart)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([600, 400])
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.status)
+        layout.addLayout(self.cards_row)
+        layout.addWidget(split, 1)
+        self.table.roundActivated.connect(self.roundActivated)
+
+    def show_match(self, match: Match, standings: Standings) -> None:
+        settings = match.settings
+        self.title.setText(
+            f"Target {settings.target} · {settings.variant} · "
+            f"{len(match.rounds)} round{'s' if len(match.rounds) != 1 else ''} played"
+        )
+        self.status.setText(status_text(match, standings))
+        self.status.setProperty("decided", standings.status != "in-progress")
+        self.status.style().unpolish(self.status)
+        self.status.style().polish(self.status)
+        entries = self._entries(match, standings)
+        while len(self.cards) < len(entries):
+            card = TotalCard()
+            self.cards.append(card)
+            self.cards_row.addWidget(card)
+        for card, entry in zip(self.cards, entries, strict=False):
+            card.show_total(**entry)
+            card.show()
+        for card in self.cards[len(entries) :]:
+            card.hide()
+        self.table.show_rounds(match, standings)
+        self.chart.set_data(chart_series(match, standings), settings.target)
+
+    @staticmethod
+    def _entries(match: Match, standings: Standings) -> list[dict]:
+        highlighted = set(standings.winners or (standings.leaders if match.rounds else ()))
+        if standings.team_totals is None:
+            return [
+                {
+                    "name": p.name,
+                    "detail": deck_label(p.deck),
+                    "total": standings.totals[p.name],
+                    "decks": [p.deck],
+                    "leader": p.name in highlighted,
+                }
+                for p in match.players
+            ]
+        entries = []
+        for team, total in standings.team_totals.items():
+            members = [p for p in match.players if p.team == team]
+            entries.append(
+                {
+                    "name": team,
+                    "detail": ", ".join(f"{p.name} {standings.totals[p.name]}" for p in members),
+                    "total": total,
+                    "decks": [p.deck for p in members],
+                    "leader": team in highlighted,
+                }
+            )
+        return entries

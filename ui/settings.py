@@ -1,0 +1,180 @@
+"""The app's own settings (camera, keeping captures), remembered in a JSON file in the data dir,
+and the dialogs that change them and the match settings (target, variant).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from blitzcam.game.match_file import write_text_atomically
+from blitzcam.game.rules import COMMON_TARGETS, VARIANTS, Settings
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+SETTINGS_FILE: Final = "app-settings.json"
+
+
+@dataclass(frozen=True, slots=True)
+class AppSettings:
+    camera: str = ""  # "" first camera (demo footage if none), "demo", an index, a file, a URL
+    keep_captures: bool = False
+    capture_dir: str = ""  # "" -> <data dir>/captures
+
+
+def settings_from_json(data: object) -> AppSettings:
+    """Decode settings; unknown keys are ignored, wrong types refused with the key named."""
+    if not isinstance(data, dict):
+        raise ValueError(f"app settings: expected a JSON object, got {type(data).__name__}")
+    defaults = AppSettings()
+    values: dict[str, Any] = {}
+    for key, default in asdict(defaults).items():
+        value = data.get(key, default)
+        if type(value) is not type(default):
+            raise ValueError(
+                f"app settings: {key!r} must be {type(default).__name__}, got {value!r}"
+            )
+        values[key] = value
+    return AppSettings(**values)
+
+
+def load_settings(path: Path) -> AppSettings:
+    """The saved settings, or the defaults when the file is missing or unreadable."""
+    try:
+        return settings_from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return AppSettings()
+
+
+def save_settings(path: Path, settings: AppSettings) -> None:
+    write_text_atomically(path, json.dumps(asdict(settings), indent=1) + "\n")
+
+
+def capture_folder(settings: AppSettings, data_dir: Path) -> Path:
+    return Path(settings.capture_dir) if settings.capture_dir else data_dir / "captures"
+
+
+class SettingsDialog(QDialog):
+    """Camera choice and capture keeping. value()/setValue() carry an AppSettings."""
+
+    valueChanged = Signal(object)  # noqa: N815 - Qt signal naming
+
+    def __init__(self, settings: AppSettings, *, data_dir: Path, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self._data_dir = data_dir
+        self._camera = QComboBox()
+        self._camera.setEditable(True)
+        self._camera.addItems(["", "demo", "0", "1", "2"])
+        self._camera.setToolTip(
+            "empty: the first camera (the demo footage when there is none); 'demo'; a camera "
+            "index; a video or image file; a stream URL (rtsp://, http://)"
+        )
+        browse = QPushButton("File…")
+        browse.clicked.connect(self._on_browse)
+        camera_row = QHBoxLayout()
+        camera_row.addWidget(self._camera, 1)
+        camera_row.addWidget(browse)
+        self._keep = QCheckBox("Keep every confirmed capture (image, labels, counts)")
+        self._folder = QLineEdit()
+        self._folder_shown = QLabel()
+        self._folder_shown.setTextInteractionFlags(self._folder_shown.textInteractionFlags())
+        form = QFormLayout()
+        form.addRow("Camera", camera_row)
+        form.addRow(self._keep)
+        form.addRow("Capture folder", self._folder)
+        form.addRow("", self._folder_shown)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self._camera.currentTextChanged.connect(self._on_edited)
+        self._keep.toggled.connect(self._on_edited)
+        self._folder.textChanged.connect(self._on_edited)
+        self.setValue(settings)
+
+    def value(self) -> AppSettings:
+        return AppSettings(
+            camera=self._camera.currentText().strip(),
+            keep_captures=self._keep.isChecked(),
+            capture_dir=self._folder.text().strip(),
+        )
+
+    def setValue(self, settings: AppSettings) -> None:  # noqa: N802 - Qt naming
+        self._camera.setCurrentText(settings.camera)
+        self._keep.setChecked(settings.keep_captures)
+        self._folder.setText(settings.capture_dir)
+        self._on_edited()
+
+    def _on_edited(self, *_: object) -> None:
+        folder = capture_folder(self.value(), self._data_dir)
+        self._folder.setPlaceholderText(str(self._data_dir / "captures"))
+        self._folder_shown.setText(f"Captures are saved in: {folder}")
+        self.valueChanged.emit(self.value())
+
+    def _on_browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Video or image file")
+        if path:
+            self._camera.setCurrentText(path)
+
+
+class MatchSettingsDialog(QDialog):
+    """Target and variant of the open match; the caller applies them through the store."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Match settings")
+        self._target = QSpinBox()
+        self._target.setRange(1, 100_000)
+        self._target.setToolTip(f"common targets: {', '.join(map(str, COMMON_TARGETS))}")
+        self._variant = QComboBox()
+        self._variant.addItems(list(VARIANTS))
+        self._error = QLabel()
+        self._error.setWordWrap(True)
+        self._error.setObjectName("error")
+        form = QFormLayout()
+        form.addRow("Target", self._target)
+        form.addRow("Variant", self._variant)
+        note = QLabel("Raising the target reopens a decided match for a deciding round.")
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(self._error)
+        layout.addWidget(buttons)
+        self.setValue(settings)
+
+    def value(self) -> Settings:
+        return Settings(target=self._target.value(), variant=self._variant.currentText())  # type: ignore[arg-type]
+
+    def setValue(self, settings: Settings) -> None:  # noqa: N802 - Qt naming
+        self._target.setValue(settings.target)
+        self._variant.setCurrentText(settings.variant)
+
+    def show_error(self, message: str) -> None:
+        self._error.setText(message)
