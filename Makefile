@@ -2,7 +2,6 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-export QT_QPA_PLATFORM ?= offscreen
 
 .PHONY: run test lint bench clean-venv
 
@@ -26,7 +25,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 
 test: lint
-	$(BIN)/python -m pytest
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.run_all

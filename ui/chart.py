@@ -70,7 +70,7 @@ class RunningTotalsChart(QWidget):
     def series(self) -> tuple[Series, ...]:
         return self._series
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         left, top, right, bottom = MARGINS

@@ -33,7 +33,7 @@ NOBODY: Final = "— nobody / play-out —"
 class RoundEditor(QWidget):
     """Dutch and Blitz spin boxes per player. value()/setValue() carry a Round."""
 
-    valueChanged = Signal(object)  # noqa: N815 - Qt signal naming
+    valueChanged = Signal(object)
 
     def __init__(self, players: Sequence[Player], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,7 +71,7 @@ class RoundEditor(QWidget):
             }
         )
 
-    def setValue(self, round_: Round) -> None:  # noqa: N802 - Qt naming
+    def setValue(self, round_: Round) -> None:
         for p in self._players:
             tally = round_.tallies.get(p.name, Tally(0, 0))
             for spin, v in ((self.dutch[p.name], tally.dutch), (self.blitz[p.name], tally.blitz)):
@@ -90,7 +90,7 @@ class RoundEditor(QWidget):
 class ConfirmDialog(QDialog):
     """Check and correct the counts; Enter confirms. Not modal to the caller's logic: it emits."""
 
-    countsConfirmed = Signal(object)  # noqa: N815 - carries the Round
+    countsConfirmed = Signal(object)
 
     def __init__(
         self,
@@ -154,7 +154,7 @@ class ConfirmDialog(QDialog):
     def value(self) -> Round:
         return self.editor.value()
 
-    def setValue(self, round_: Round) -> None:  # noqa: N802 - Qt naming
+    def setValue(self, round_: Round) -> None:
         self.editor.setValue(round_)
 
     def set_caller(self, name: str | None) -> None:

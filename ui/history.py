@@ -41,7 +41,7 @@ def export_match(match: Match, path: Path) -> None:
 class MatchBrowser(QDialog):
     """Every match; `openRequested(match_id)` asks the main window to show it."""
 
-    openRequested = Signal(int)  # noqa: N815 - Qt signal naming
+    openRequested = Signal(int)
 
     def __init__(self, store: MatchStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -36,7 +36,7 @@ class LiveView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(320, 180)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+    def sizeHint(self) -> QSize:
         return QSize(960, 540)
 
     def show_frame(self, frame_bgr: np.ndarray, snapshot: CountSnapshot) -> None:
@@ -51,7 +51,7 @@ class LiveView(QWidget):
     def snapshot(self) -> CountSnapshot:
         return self._snapshot
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.fillRect(self.rect(), QColor(8, 10, 14))
         if self._image is None:

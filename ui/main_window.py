@@ -413,7 +413,7 @@ class MainWindow(QMainWindow):
         if self.scan is not None:
             self.scan.stop()
 
-    def closeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
+    def closeEvent(self, event: object) -> None:
         self.shutdown()
         super().closeEvent(event)  # type: ignore[arg-type]
 

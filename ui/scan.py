@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 class ScanView(QWidget):
     """Owns the counting thread while visible; emits the finished session for confirmation."""
 
-    reviewRequested = Signal(object)  # noqa: N815 - carries the ScanSession
+    reviewRequested = Signal(object)
     cancelled = Signal()
     failed = Signal(str)
 

@@ -128,7 +128,7 @@ class TotalCard(QFrame):
 class RoundTable(QTableWidget):
     """Rounds as rows; per player three columns: Dutch, Blitz, round score."""
 
-    roundActivated = Signal(int)  # noqa: N815 - round number, from 1
+    roundActivated = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -193,7 +193,7 @@ class RoundTable(QTableWidget):
 class ScoreboardView(QWidget):
     """Everything the table sees between rounds."""
 
-    roundActivated = Signal(int)  # noqa: N815 - Qt signal naming
+    roundActivated = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

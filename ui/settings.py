@@ -73,7 +73,7 @@ def capture_folder(settings: AppSettings, data_dir: Path) -> Path:
 class SettingsDialog(QDialog):
     """Camera choice and capture keeping. value()/setValue() carry an AppSettings."""
 
-    valueChanged = Signal(object)  # noqa: N815 - Qt signal naming
+    valueChanged = Signal(object)
 
     def __init__(self, settings: AppSettings, *, data_dir: Path, parent: QWidget | None = None):
         super().__init__(parent)
@@ -120,7 +120,7 @@ class SettingsDialog(QDialog):
             capture_dir=self._folder.text().strip(),
         )
 
-    def setValue(self, settings: AppSettings) -> None:  # noqa: N802 - Qt naming
+    def setValue(self, settings: AppSettings) -> None:
         self._camera.setCurrentText(settings.camera)
         self._keep.setChecked(settings.keep_captures)
         self._folder.setText(settings.capture_dir)
@@ -172,7 +172,7 @@ class MatchSettingsDialog(QDialog):
     def value(self) -> Settings:
         return Settings(target=self._target.value(), variant=self._variant.currentText())  # type: ignore[arg-type]
 
-    def setValue(self, settings: Settings) -> None:  # noqa: N802 - Qt naming
+    def setValue(self, settings: Settings) -> None:
         self._target.setValue(settings.target)
         self._variant.setCurrentText(settings.variant)
 

@@ -1,0 +1,88 @@
+"""`blitzcam evaluate`: detector and counting metrics on labelled scenes, as a table and JSON."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="measure the detector and the counts on labelled scenes",
+        description="Runs the counting pipeline over a scene dataset's split and reports "
+        "precision, recall and mAP50 of the detector, the share of scenes counted exactly, "
+        "exact rate and mean absolute error per deck, confusions between decks and face-up "
+        "cards counted. Default data: the training recipe's own scenes (generated if missing).",
+    )
+    parser.add_argument(
+        "--data", type=Path, default=None, help="a `blitzcam dataset generate` folder"
+    )
+    parser.add_argument("--split", default="test", choices=("train", "val", "test"))
+    parser.add_argument("--decks", type=Path, default=None, help="reference backs DIR/<deck>.png")
+    parser.add_argument("--model", type=Path, default=None, help="ONNX model (default: shipped)")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="also write the report as JSON to FILE ('-' for stdout only)",
+    )
+    parser.set_defaults(func=_evaluate)
+
+
+def _default_data() -> Path:
+    from blitzcam.models.recipe import SHIPPED
+    from blitzcam.paths import REPO_ROOT
+
+    data = REPO_ROOT / "runs" / "detector" / "scenes"
+    if not (data / "data.yaml").is_file():
+        from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+
+        print(f"generating the recipe's scenes (seed {SHIPPED.data_seed}) into {data}")
+        generate_dataset(
+            GenerateRequest(out=data, n=SHIPPED.scenes, seed=SHIPPED.data_seed, holdout=True)
+        )
+    return data
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
+    from tqdm import tqdm
+
+    from blitzcam.errors import UserError
+    from blitzcam.models.evaluation import evaluate, report_table
+    from blitzcam.vision.images import read_image
+    from blitzcam.vision.pipeline import CountingPipeline
+
+    data = args.data or _default_data()
+    if not (data / "scenes" / args.split).is_dir():
+        raise UserError(
+            f"{data}: no scenes/{args.split} folder: not a `blitzcam dataset generate` dataset"
+        )
+    pipeline = CountingPipeline.from_defaults(model_path=args.model, decks_dir=args.decks)
+    try:
+        report = evaluate(
+            data,
+            split=args.split,
+            pipeline=pipeline,
+            read_image=read_image,
+            progress=lambda items, n: tqdm(
+                items, total=n, desc="evaluate", unit="scene", file=sys.stderr
+            ),
+        )
+    except (FileNotFoundError, ValueError) as exc:
+        raise UserError(str(exc)) from None
+    text = json.dumps(report, indent=2, allow_nan=True)
+    if args.json is not None and str(args.json) == "-":
+        print(text)
+        return 0
+    print(report_table(report))
+    if args.json is not None:
+        from blitzcam.game.match_file import write_text_atomically
+
+        write_text_atomically(args.json, text + "\n")
+        print(f"report written to {args.json}")
+    return 0

@@ -1,0 +1,80 @@
+"""`blitzcam train`: reproduce the shipped detector (its defaults are the shipped recipe)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "train",
+        help="train the card detector (defaults reproduce the shipped model)",
+        description="Generate synthetic scenes (unless --data is given), cut training crops at "
+        "inference scale, train the OBB detector on the CPU, then export it to models/. "
+        "An interrupted run continues with --resume.",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="a scene dataset from `blitzcam dataset generate` (default: generate one)",
+    )
+    parser.add_argument(
+        "--run",
+        type=Path,
+        default=None,
+        help="run folder for data, checkpoints and logs (default: runs/detector)",
+    )
+    parser.add_argument("--epochs", type=int, default=None)
+    parser.add_argument("--scenes", type=int, default=None, help="scenes to generate")
+    parser.add_argument("--batch", type=int, default=None)
+    parser.add_argument("--resume", action="store_true", help="continue the run's last checkpoint")
+    parser.add_argument(
+        "--no-ship",
+        action="store_true",
+        help="leave models/ alone (train and export inside the run folder only)",
+    )
+    parser.set_defaults(func=_train)
+
+
+def _train(args: argparse.Namespace) -> int:
+    import os
+
+    from blitzcam.errors import UserError
+
+    for name in ("epochs", "scenes", "batch"):
+        value = getattr(args, name)
+        if value is not None and value <= 0:
+            raise UserError(f"--{name} must be a positive number, got {value}")
+    if args.data is not None and not (args.data / "images" / "train").is_dir():
+        raise UserError(f"{args.data}: not a scene dataset (no images/train folder)")
+    os.environ["YOLO_VERBOSE"] = "1"  # progress bars and per-epoch metrics
+
+    from blitzcam.models import MODELS_DIR
+    from blitzcam.models.recipe import SHIPPED
+    from blitzcam.models.training import recipe_with, ship, train
+    from blitzcam.paths import REPO_ROOT
+
+    recipe = recipe_with(SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch)
+    run_dir = (args.run or REPO_ROOT / "runs" / "detector").resolve()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    scenes_dir = args.data
+    if scenes_dir is None:
+        scenes_dir = run_dir / "scenes"
+        if not (scenes_dir / "data.yaml").is_file():
+            from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+
+            print(f"generating {recipe.scenes} scenes (seed {recipe.data_seed}) into {scenes_dir}")
+            generate_dataset(
+                GenerateRequest(
+                    out=scenes_dir, n=recipe.scenes, seed=recipe.data_seed, holdout=True
+                )
+            )
+    weights = train(recipe, scenes_dir=scenes_dir, run_dir=run_dir, resume=args.resume)
+    target = run_dir / "export" if args.no_ship else MODELS_DIR
+    target.mkdir(parents=True, exist_ok=True)
+    shipped = ship(weights, recipe, target)
+    print(f"detector written: {shipped['onnx']} and {shipped['pt']}")
+    print("next: `blitzcam evaluate` measures it and updates the numbers in the model card")
+    return 0

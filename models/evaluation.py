@@ -1,0 +1,126 @@
+"""`blitzcam evaluate`: run the counting pipeline over labelled scenes and score it.
+
+Reads scenes written by `blitzcam dataset generate` (images/<split>/*.jpg with the ground truth
+in scenes/<split>/*.json). Uses the same ONNX pipeline as `blitzcam count`; no torch.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from blitzcam.models.metrics import (
+    CLASSES,
+    SceneOutcome,
+    ScenePrediction,
+    SceneTruth,
+    evaluate_scene,
+    summarize,
+)
+
+SCORING_CONF = 0.01  # keep low-confidence boxes for the precision-recall curve (mAP)
+
+
+def read_truth(record: dict[str, Any]) -> SceneTruth:
+    objects = record["objects"]
+    corners = np.array([o["polygon"] for o in objects], np.float64).reshape(-1, 4, 2)
+    classes = np.array([CLASSES.index(o["class"]) for o in objects], np.int64)
+    return SceneTruth(corners=corners, classes=classes, decks=tuple(o["deck"] for o in objects))
+
+
+def labelled_scenes(data_dir: Path, split: str) -> Iterator[tuple[str, Path, SceneTruth]]:
+    truth_dir = data_dir / "scenes" / split
+    files = sorted(truth_dir.glob("*.json"))
+    if not files:
+        raise FileNotFoundError(f"{truth_dir}: no scene ground truth (*.json) to evaluate on")
+    for path in files:
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+            truth = read_truth(record)
+        except (OSError, ValueError, KeyError) as exc:
+            raise ValueError(f"{path}: not a scene ground-truth file ({exc})") from None
+        yield path.stem, data_dir / record["image"], truth
+
+
+def evaluate(
+    data_dir: Path,
+    *,
+    split: str,
+    pipeline: Any,
+    read_image: Callable[[Path], np.ndarray],
+    progress: Callable[[Iterator[Any], int], Iterator[Any]] | None = None,
+) -> dict[str, Any]:
+    """Score `pipeline` (a vision CountingPipeline) on one split of a scene dataset."""
+    detector = pipeline.detector
+    operating_conf = detector.conf
+    detector.conf, detector.max_det = min(SCORING_CONF, operating_conf), max(detector.max_det, 1000)
+    scenes = list(labelled_scenes(data_dir, split))
+    items: Iterator[Any] = iter(scenes)
+    if progress is not None:
+        items = progress(items, len(scenes))
+    outcomes: list[SceneOutcome] = []
+    timings = []
+    try:
+        for name, image_path, truth in items:
+            result = pipeline(read_image(image_path))
+            found = result.detections
+            decks = tuple(found.deck_name(i) for i in range(len(found)))
+            prediction = ScenePrediction(
+                corners=found.corners.astype(np.float64),
+                classes=found.class_id,
+                confidence=found.confidence,
+                decks=decks,
+                counted=found.confidence >= operating_conf,
+            )
+            outcomes.append(
+                evaluate_scene(name, truth, prediction, known_decks=pipeline.known_decks)
+            )
+            timings.append(result.timing_ms["total"])
+    finally:
+        detector.conf = operating_conf
+    report = summarize(outcomes)
+    report["data"] = str(data_dir)
+    report["split"] = split
+    report["model"] = str(detector.path)
+    report["operating_conf"] = operating_conf
+    report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
+    return report
+
+
+def _pct(value: float) -> str:
+    return "   n/a" if value != value else f"{100 * value:6.2f}%"
+
+
+def report_table(report: dict[str, Any]) -> str:
+    """The report as a readable table."""
+    lines = [
+        f"{report['scenes']} scenes from {report['data']} ({report['split']}), "
+        f"model {report['model']}",
+        "",
+        "detector        precision   recall    mAP50",
+    ]
+    for name, row in report["detector"].items():
+        lines.append(
+            f"  {name:<12} {_pct(row['precision'])}  {_pct(row['recall'])}  {_pct(row['mAP50'])}"
+        )
+    lines += [
+        "",
+        f"scenes counted exactly (every deck): {_pct(report['scene_exact_rate'])}",
+        f"mean absolute count error per deck and scene: {report['mean_abs_count_error']:.3f}",
+        f"face-up cards counted as a deck: {report['face_up_counted']}",
+        "",
+        "deck              scenes   exact   mean abs error",
+    ]
+    for deck, row in report["per_deck"].items():
+        lines.append(
+            f"  {deck:<16} {row['scenes']:>5}  {_pct(row['exact_rate'])}  "
+            f"{row['mean_abs_error']:8.3f}"
+        )
+    if report["confusions"]:
+        lines += ["", "confusions (truth -> counted as): cards"]
+        lines += [f"  {c['truth']} -> {c['predicted']}: {c['cards']}" for c in report["confusions"]]
+    return "\n".join(lines)

@@ -1,0 +1,250 @@
+"""Detector and counting metrics on labelled scenes: pure functions over plain arrays.
+
+Detector: precision and recall at the pipeline's operating threshold and mAP50, matching
+oriented boxes by polygon IoU >= 0.5. Counting, what users care about: the share of scenes
+whose count per deck is exactly right, exact rate and mean absolute error per deck, which
+deck was taken for which, and face-up cards wrongly counted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import cv2
+import numpy as np
+
+IOU_THRESHOLD: Final = 0.5
+UNKNOWN: Final = "unknown"
+CLASSES: Final = ("back", "face")
+
+
+def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """IoU of two convex quadrilaterals given as (4, 2) points."""
+    pa, pb = a.astype(np.float32).reshape(4, 2), b.astype(np.float32).reshape(4, 2)
+    area_a, area_b = abs(cv2.contourArea(pa)), abs(cv2.contourArea(pb))
+    if area_a <= 0 or area_b <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    union = area_a + area_b - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def match_boxes(
+    truth: np.ndarray, predicted: np.ndarray, confidence: np.ndarray, *, iou: float = IOU_THRESHOLD
+) -> np.ndarray:
+    """For each prediction (most confident first), the index of the truth box it claims, or -1.
+
+    Greedy one-to-one matching as in VOC/COCO evaluation: a truth box is claimed once.
+    """
+    claimed = np.full(len(predicted), -1, np.int64)
+    if not len(truth) or not len(predicted):
+        return claimed
+    truth_centres = truth.mean(axis=1)
+    taken = np.zeros(len(truth), bool)
+    for p in np.argsort(-confidence, kind="stable"):
+        # only nearby truths can overlap: skip the polygon maths for the rest
+        reach = np.abs(predicted[p] - predicted[p].mean(axis=0)).max() * 2 + 1
+        near = np.flatnonzero(
+            np.abs(truth_centres - predicted[p].mean(axis=0)).max(axis=1) < reach * 2
+        )
+        best, best_iou = -1, iou
+        for t in near:
+            if taken[t]:
+                continue
+            value = polygon_iou(truth[t], predicted[p])
+            if value >= best_iou:
+                best, best_iou = int(t), value
+        if best >= 0:
+            taken[best] = True
+            claimed[p] = best
+    return claimed
+
+
+def average_precision(confidence: np.ndarray, correct: np.ndarray, n_truth: int) -> float:
+    """Area under the precision-recall curve, 101-point interpolation (COCO, as ultralytics)."""
+    if n_truth == 0:
+        return float("nan")
+    if not len(confidence):
+        return 0.0
+    order = np.argsort(-confidence, kind="stable")
+    tp = np.cumsum(correct[order])
+    fp = np.cumsum(~correct[order])
+    recall = tp / n_truth
+    precision = tp / np.maximum(tp + fp, 1)
+    envelope = np.maximum.accumulate(precision[::-1])[::-1]
+    points = np.linspace(0, 1, 101)
+    index = np.searchsorted(recall, points, side="left")
+    values = np.where(index < len(envelope), envelope[np.minimum(index, len(envelope) - 1)], 0.0)
+    return float(values.mean())
+
+
+@dataclass(frozen=True, slots=True)
+class SceneTruth:
+    """One labelled scene: oriented boxes (n, 4, 2), classes (n,) and each back's deck (or None)."""
+
+    corners: np.ndarray
+    classes: np.ndarray
+    decks: tuple[str | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScenePrediction:
+    """What the pipeline saw: every detection (any confidence), the ones it counted, and decks."""
+
+    corners: np.ndarray
+    classes: np.ndarray
+    confidence: np.ndarray
+    decks: tuple[str, ...]  # deck name per detection ("unknown" when none matched; faces too)
+    counted: np.ndarray  # bool (n,): detections that went into the counts
+
+
+@dataclass(frozen=True, slots=True)
+class SceneOutcome:
+    name: str
+    truth_counts: Mapping[str, int]
+    predicted_counts: Mapping[str, int]
+    face_up_counted: int
+    confusions: Mapping[tuple[str, str], int]
+    # detector evaluation, per class: (confidence, correct) of every prediction, truth count
+    scored: Mapping[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    n_truth: Mapping[str, int] = field(default_factory=dict)
+    counted_correct: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # tp, n counted
+
+    @property
+    def exact(self) -> bool:
+        keys = set(self.truth_counts) | set(self.predicted_counts)
+        return all(self.truth_counts.get(k, 0) == self.predicted_counts.get(k, 0) for k in keys)
+
+
+def truth_deck_name(deck: str | None, known: Iterable[str]) -> str:
+    """The name a perfect pipeline would give: a known deck's name, else "unknown"."""
+    return deck if deck is not None and deck in set(known) else UNKNOWN
+
+
+def evaluate_scene(
+    name: str, truth: SceneTruth, prediction: ScenePrediction, *, known_decks: Sequence[str]
+) -> SceneOutcome:
+    known = tuple(known_decks)
+    truth_names = [
+        truth_deck_name(d, known) for d, c in zip(truth.decks, truth.classes, strict=True) if c == 0
+    ]
+    counted = prediction.counted & (prediction.classes == 0)
+    predicted_names = [d for d, keep in zip(prediction.decks, counted, strict=True) if keep]
+    scored, n_truth, counted_correct = {}, {}, {}
+    confusions: Counter[tuple[str, str]] = Counter()
+    face_up_counted = 0
+    for cls, cls_name in enumerate(CLASSES):
+        t_mask = truth.classes == cls
+        p_mask = prediction.classes == cls
+        claims = match_boxes(
+            truth.corners[t_mask], prediction.corners[p_mask], prediction.confidence[p_mask]
+        )
+        scored[cls_name] = (prediction.confidence[p_mask], claims >= 0)
+        n_truth[cls_name] = int(t_mask.sum())
+        keep = prediction.counted[p_mask]
+        counted_correct[cls_name] = (int((claims[keep] >= 0).sum()), int(keep.sum()))
+        if cls == 0:
+            predicted_backs = [
+                d for d, c in zip(prediction.decks, prediction.classes, strict=True) if c == 0
+            ]
+            for p, t in enumerate(claims):
+                if t >= 0 and keep[p]:
+                    confusions[(truth_names[t], predicted_backs[p])] += 1
+    # a counted back that sits on a face-up card: the one mistake users must never see
+    faces = truth.corners[truth.classes == 1]
+    if len(faces) and counted.any():
+        claims = match_boxes(
+            faces, prediction.corners[counted], prediction.confidence[counted], iou=0.3
+        )
+        face_up_counted = int((claims >= 0).sum())
+        face_up_counted += _backs_inside(faces, prediction.corners[counted][claims < 0])
+    return SceneOutcome(
+        name=name,
+        truth_counts=Counter(truth_names),
+        predicted_counts=Counter(predicted_names),
+        face_up_counted=face_up_counted,
+        confusions=confusions,
+        scored=scored,
+        n_truth=n_truth,
+        counted_correct=counted_correct,
+    )
+
+
+def _backs_inside(faces: np.ndarray, backs: np.ndarray) -> int:
+    """Counted backs whose centre lies on a face-up card (a small box inside a big one)."""
+    inside = 0
+    for centre in backs.mean(axis=1) if len(backs) else []:
+        point = (float(centre[0]), float(centre[1]))
+        if any(cv2.pointPolygonTest(f.astype(np.float32), point, False) >= 0 for f in faces):
+            inside += 1
+    return inside
+
+
+def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
+    """The report: detector metrics, then the counting metrics users care about."""
+    detector: dict[str, Any] = {}
+    aps = []
+    for cls_name in CLASSES:
+        conf = np.concatenate([o.scored[cls_name][0] for o in outcomes] or [np.zeros(0)])
+        correct = np.concatenate([o.scored[cls_name][1] for o in outcomes] or [np.zeros(0, bool)])
+        n_truth = sum(o.n_truth[cls_name] for o in outcomes)
+        tp = sum(o.counted_correct[cls_name][0] for o in outcomes)
+        n_kept = sum(o.counted_correct[cls_name][1] for o in outcomes)
+        ap = average_precision(conf, correct.astype(bool), n_truth)
+        detector[cls_name] = {
+            "precision": tp / n_kept if n_kept else float("nan"),
+            "recall": tp / n_truth if n_truth else float("nan"),
+            "mAP50": ap,
+            "instances": n_truth,
+        }
+        if not np.isnan(ap):
+            aps.append(ap)
+    all_tp = sum(o.counted_correct[c][0] for o in outcomes for c in CLASSES)
+    all_kept = sum(o.counted_correct[c][1] for o in outcomes for c in CLASSES)
+    all_truth = sum(o.n_truth[c] for o in outcomes for c in CLASSES)
+    detector["all"] = {
+        "precision": all_tp / all_kept if all_kept else float("nan"),
+        "recall": all_tp / all_truth if all_truth else float("nan"),
+        "mAP50": float(np.mean(aps)) if aps else float("nan"),
+    }
+    decks = sorted({k for o in outcomes for k in (*o.truth_counts, *o.predicted_counts)})
+    per_deck = {}
+    for deck in decks:
+        relevant = [
+            o for o in outcomes if o.truth_counts.get(deck, 0) or o.predicted_counts.get(deck, 0)
+        ]
+        errors = [
+            abs(o.truth_counts.get(deck, 0) - o.predicted_counts.get(deck, 0)) for o in relevant
+        ]
+        per_deck[deck] = {
+            "scenes": len(relevant),
+            "exact_rate": sum(e == 0 for e in errors) / len(relevant) if relevant else float("nan"),
+            "mean_abs_error": float(np.mean(errors)) if errors else 0.0,
+        }
+    all_errors = [
+        abs(o.truth_counts.get(d, 0) - o.predicted_counts.get(d, 0))
+        for o in outcomes
+        for d in decks
+    ]
+    confusions: Counter[tuple[str, str]] = Counter()
+    for o in outcomes:
+        confusions.update(o.confusions)
+    return {
+        "scenes": len(outcomes),
+        "detector": detector,
+        "scene_exact_rate": sum(o.exact for o in outcomes) / len(outcomes)
+        if outcomes
+        else float("nan"),
+        "per_deck": per_deck,
+        "mean_abs_count_error": float(np.mean(all_errors)) if all_errors else 0.0,
+        "confusions": [
+            {"truth": t, "predicted": p, "cards": n}
+            for (t, p), n in sorted(confusions.items())
+            if t != p
+        ],
+        "face_up_counted": sum(o.face_up_counted for o in outcomes),
+        "inexact_scenes": [o.name for o in outcomes if not o.exact],
+    }

@@ -1,0 +1,34 @@
+"""The shipped detector's recipe: what `blitzcam train` does by default.
+
+Every number here was picked by measurement on this project's CPU budget (see MODEL_CARD.md);
+changing one means retraining and updating the card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Final
+
+from blitzcam.models.crops import CANONICAL_WIDTH
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    model_yaml: str = "yolo11n-obb.yaml"  # a local yaml from the ultralytics package: no download
+    scenes: int = 1000                    # synthetic scenes generated for training + validation
+    data_seed: int = 2026
+    crop_size: int = 320                  # training imgsz: crops at inference pixel scale
+    crops_per_scene: int = 4
+    epochs: int = 8
+    batch: int = 16
+    seed: int = 0
+    patience: int = 0                     # 0: never stop early; the schedule is fixed
+    canonical_width: int = CANONICAL_WIDTH
+    # Inference input (height, width): a 1280-wide 16:9 frame, padded to a multiple of 32.
+    export_hw: tuple[int, int] = (736, 1280)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+SHIPPED: Final = Recipe()

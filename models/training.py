@@ -1,0 +1,190 @@
+"""Train, resume and export the card detector with ultralytics (CPU, offline).
+
+Only `blitzcam train` and the tests import this module; the counting path never does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from blitzcam.models.crops import (
+    LabelledImage,
+    crop_windows,
+    cut_crop,
+    obb_label_text,
+    read_obb_labels,
+    to_canonical,
+)
+from blitzcam.models.recipe import Recipe
+from tqdm import tqdm
+
+CLASS_NAMES = {0: "back", 1: "face"}
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _write_jpeg(path: Path, image: np.ndarray, quality: int = 92) -> None:
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise OSError(f"cannot encode {path}")
+    path.write_bytes(encoded.tobytes())
+
+
+def build_crop_dataset(
+    scenes_dir: Path, out_dir: Path, recipe: Recipe, *, splits: tuple[str, ...] = ("train", "val")
+) -> Path:
+    """Cut crops at inference scale from a scene dataset; returns the crops' data.yaml.
+
+    Deterministic: the crops of scene i depend only on (recipe.seed, split, i). Written into a
+    temporary folder and renamed, so an interrupted run never leaves a half dataset behind.
+    """
+    data_yaml = out_dir / "data.yaml"
+    if data_yaml.is_file():
+        return data_yaml
+    tmp = out_dir.with_name(out_dir.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    for split_index, split in enumerate(splits):
+        images = sorted((scenes_dir / "images" / split).glob("*.jpg"))
+        if not images:
+            raise FileNotFoundError(f"{scenes_dir / 'images' / split}: no .jpg images")
+        (tmp / "images" / split).mkdir(parents=True)
+        (tmp / "labels" / split).mkdir(parents=True)
+        for index, image_path in enumerate(tqdm(images, desc=f"crops {split}", unit="scene")):
+            image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise OSError(f"{image_path}: cannot decode image")
+            label_path = scenes_dir / "labels" / split / f"{image_path.stem}.txt"
+            classes, corners = read_obb_labels(label_path, (image.shape[1], image.shape[0]))
+            item = to_canonical(LabelledImage(image, classes, corners), recipe.canonical_width)
+            rng = np.random.default_rng([recipe.seed, split_index, index])
+            windows = crop_windows(item, rng, size=recipe.crop_size, count=recipe.crops_per_scene)
+            for k, (x0, y0) in enumerate(windows):
+                crop = cut_crop(item, x0, y0, recipe.crop_size)
+                stem = f"{image_path.stem}_c{k}"
+                _write_jpeg(tmp / "images" / split / f"{stem}.jpg", crop.image)
+                (tmp / "labels" / split / f"{stem}.txt").write_text(
+                    obb_label_text(crop), encoding="utf-8"
+                )
+    yaml_lines = [f"path: {out_dir.resolve()}"]
+    yaml_lines += [f"{split}: images/{split}" for split in splits]
+    yaml_lines += ["names:"] + [f"  {k}: {v}" for k, v in CLASS_NAMES.items()]
+    (tmp / "data.yaml").write_text("\n".join(yaml_lines) + "\n", encoding="utf-8")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    tmp.rename(out_dir)
+    return data_yaml
+
+
+def train_args(recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int) -> dict[str, Any]:
+    """ultralytics train() arguments for the recipe. Augmentation is mild where the generator
+    already varies a thing (rotation, perspective, lighting, blur), and scale jitter is small
+    because the counting path fixes the scale of cards."""
+    return {
+        "data": str(data_yaml),
+        "imgsz": recipe.crop_size,
+        "epochs": recipe.epochs,
+        "batch": recipe.batch,
+        "seed": recipe.seed,
+        "deterministic": True,
+        "patience": recipe.patience or recipe.epochs,
+        "device": "cpu",
+        "workers": workers,
+        "project": str(run_dir),
+        "name": "train",
+        "exist_ok": True,
+        "pretrained": False,
+        "amp": False,
+        "plots": False,
+        "cache": False,
+        "close_mosaic": max(1, recipe.epochs // 10),
+        "scale": 0.2,
+        "degrees": 0.0,
+        "translate": 0.1,
+        "fliplr": 0.5,
+        "flipud": 0.0,
+        "mosaic": 1.0,
+        "hsv_h": 0.02,
+        "hsv_s": 0.5,
+        "hsv_v": 0.3,
+        "verbose": True,
+    }
+
+
+def train(
+    recipe: Recipe,
+    *,
+    scenes_dir: Path,
+    run_dir: Path,
+    resume: bool,
+    workers: int = 2,
+    log: Callable[[str], None] = print,
+) -> Path:
+    """Train (or resume) and return the path of the best weights (.pt)."""
+    from blitzcam.offline import import_ultralytics
+
+    import_ultralytics()
+    from ultralytics import YOLO
+
+    last = run_dir / "train" / "weights" / "last.pt"
+    started = time.monotonic()
+    if resume and last.is_file():
+        log(f"resuming from {last}")
+        YOLO(str(last)).train(resume=True)
+    else:
+        data_yaml = build_crop_dataset(scenes_dir, run_dir / "crops", recipe)
+        (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict(), indent=2))
+        model = YOLO(recipe.model_yaml)
+        model.train(**train_args(recipe, data_yaml, run_dir, workers=workers))
+    elapsed = time.monotonic() - started
+    timing = run_dir / "train_seconds.json"
+    previous = json.loads(timing.read_text())["seconds"] if timing.is_file() else 0.0
+    timing.write_text(json.dumps({"seconds": previous + elapsed}))
+    best = run_dir / "train" / "weights" / "best.pt"
+    return best if best.is_file() else last
+
+
+def export_onnx(weights: Path, recipe: Recipe, out_path: Path) -> Path:
+    """Export a fixed-size ONNX for the canonical frame, with ultralytics' metadata in it."""
+    from blitzcam.offline import import_ultralytics
+
+    import_ultralytics()
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights))
+    exported = Path(
+        model.export(format="onnx", imgsz=list(recipe.export_hw), simplify=True, dynamic=False,
+                     opset=17, device="cpu")
+    )
+    tmp = out_path.with_suffix(".onnx.partial")
+    shutil.copyfile(exported, tmp)
+    tmp.replace(out_path)
+    return out_path
+
+
+def ship(weights: Path, recipe: Recipe, models_dir: Path) -> dict[str, Path]:
+    """Copy the weights and their ONNX export into models/ (atomically, one file at a time)."""
+    pt_target = models_dir / "blitzcam-obb.pt"
+    onnx_target = models_dir / "blitzcam-obb.onnx"
+    tmp = pt_target.with_suffix(".pt.partial")
+    shutil.copyfile(weights, tmp)
+    tmp.replace(pt_target)
+    export_onnx(pt_target, recipe, onnx_target)
+    return {"pt": pt_target, "onnx": onnx_target}
+
+
+def recipe_with(recipe: Recipe, **overrides: Any) -> Recipe:
+    return replace(recipe, **{k: v for k, v in overrides.items() if v is not None})

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blitzcam.models.crops import (
+    LabelledImage,
+    crop_windows,
+    cut_crop,
+    obb_label_text,
+    read_obb_labels,
+    to_canonical,
+)
+
+
+def square(cx: float, cy: float, side: float = 20) -> np.ndarray:
+    h = side / 2
+    return np.array([[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h]])
+
+
+def item(boxes: list[np.ndarray], size: tuple[int, int] = (1920, 1080)) -> LabelledImage:
+    image = np.zeros((size[1], size[0], 3), np.uint8)
+    return LabelledImage(image, np.zeros(len(boxes), np.int64), np.array(boxes).reshape(-1, 4, 2))
+
+
+def test_canonical_scale_keeps_labels_on_their_cards() -> None:
+    scaled = to_canonical(item([square(960, 540, 60)]), 1280)
+    assert scaled.image.shape == (720, 1280, 3)
+    np.testing.assert_allclose(scaled.corners[0].mean(axis=0), (640, 360))
+    np.testing.assert_allclose(np.ptp(scaled.corners[0], axis=0), (40, 40))
+
+
+@pytest.mark.parametrize(
+    ("centre", "kept"),
+    [
+        ((100, 100), True),   # wholly inside
+        ((5, 100), True),     # 75 % inside: kept, clipped to the window
+        ((-5, 100), False),   # 25 % inside: too little of it to label
+        ((400, 100), False),  # outside
+    ],
+)
+def test_labels_cut_by_the_crop_edge(centre: tuple[float, float], kept: bool) -> None:
+    crop = cut_crop(item([square(*centre)]), 0, 0, 320)
+    assert (len(crop.classes) == 1) is kept
+    if kept:
+        assert crop.corners.min() >= -1e-6 and crop.corners.max() <= 320 + 1e-6
+
+
+def test_crops_pad_small_frames_and_shift_labels() -> None:
+    small = item([square(150, 50)], size=(200, 100))
+    crop = cut_crop(small, 0, 0, 320)
+    assert crop.image.shape == (320, 320, 3)
+    assert (crop.image[150:, :] == 114).all()
+    np.testing.assert_allclose(crop.corners[0].mean(axis=0), (150, 50), atol=1e-4)
+
+
+def test_crop_windows_are_seeded_and_inside_the_frame() -> None:
+    frame = item([square(1000, 500), square(200, 900)])
+    first = crop_windows(frame, np.random.default_rng(3), size=320, count=8)
+    again = crop_windows(frame, np.random.default_rng(3), size=320, count=8)
+    assert first == again
+    assert all(0 <= x <= 1920 - 320 and 0 <= y <= 1080 - 320 for x, y in first)
+
+
+def test_label_text_round_trips(tmp_path: Path) -> None:
+    crop = cut_crop(item([square(100, 100), square(200, 150)]), 0, 0, 320)
+    path = tmp_path / "a.txt"
+    path.write_text(obb_label_text(crop))
+    classes, corners = read_obb_labels(path, (320, 320))
+    assert classes.tolist() == [0, 0]
+    np.testing.assert_allclose(corners, crop.corners, atol=1e-3)
+
+
+def test_a_malformed_label_line_names_the_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8\n0 0.1 0.2\n")
+    with pytest.raises(ValueError, match=r"bad.txt:2: an OBB line has 9 fields, got 3"):
+        read_obb_labels(path, (320, 320))

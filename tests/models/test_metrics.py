@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from blitzcam.models.metrics import (
+    SceneTruth,
+    ScenePrediction,
+    average_precision,
+    evaluate_scene,
+    match_boxes,
+    polygon_iou,
+    summarize,
+)
+
+
+def box(cx: float, cy: float, w: float = 10, h: float = 10) -> np.ndarray:
+    return np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
+                     [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]], np.float64)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "iou"),
+    [
+        (box(0, 0), box(0, 0), 1.0),        # identical
+        (box(0, 0), box(5, 0), 1 / 3),      # half overlap: 50 / 150
+        (box(0, 0), box(20, 0), 0.0),       # apart
+        (box(0, 0), box(0, 0, 20, 20), 0.25),  # one inside the other
+    ],
+)
+def test_polygon_iou(a: np.ndarray, b: np.ndarray, iou: float) -> None:
+    assert polygon_iou(a, b) == pytest.approx(iou, abs=1e-6)
+
+
+def test_match_boxes_is_one_to_one_and_confidence_first() -> None:
+    truth = np.stack([box(0, 0), box(30, 0)])
+    predicted = np.stack([box(1, 0), box(0, 1), box(60, 0)])
+    claims = match_boxes(truth, predicted, np.array([0.5, 0.9, 0.8]))
+    # the more confident duplicate claims the truth; the other becomes a false positive
+    assert claims.tolist() == [-1, 0, -1]
+
+
+@pytest.mark.parametrize(
+    ("confidence", "correct", "n_truth", "ap"),
+    [
+        ([0.9, 0.8], [True, True], 2, 1.0),   # all found, no false positives
+        ([0.9, 0.8], [False, False], 2, 0.0),  # nothing right
+        ([0.9], [True], 2, 51 / 101),  # precision 1 up to recall 0.5: 51 of the 101 points
+    ],
+)
+def test_average_precision(confidence: list[float], correct: list[bool], n_truth: int, ap: float) -> None:
+    value = average_precision(np.array(confidence), np.array(correct), n_truth)
+    assert value == pytest.approx(ap, abs=1e-6)
+
+
+def test_average_precision_without_truth_is_undefined() -> None:
+    assert np.isnan(average_precision(np.zeros(0), np.zeros(0, bool), 0))
+
+
+def scene() -> SceneTruth:
+    return SceneTruth(
+        corners=np.stack([box(0, 0), box(30, 0), box(60, 0), box(200, 200, 80, 120)]),
+        classes=np.array([0, 0, 0, 1]),
+        decks=("green-pump", "green-pump", "unknown:animal", None),
+    )
+
+
+def prediction(decks: tuple[str, ...], *, extra_on_face: bool = False) -> ScenePrediction:
+    corners = [box(0, 0), box(30, 0), box(60, 0), box(200, 200, 80, 120)]
+    classes = [0, 0, 0, 1]
+    if extra_on_face:
+        corners.append(box(200, 200, 20, 20))
+        classes.append(0)
+        decks = (*decks, "red-buggy")
+    return ScenePrediction(
+        corners=np.stack(corners), classes=np.array(classes),
+        confidence=np.linspace(0.9, 0.5, len(classes)), decks=decks,
+        counted=np.ones(len(classes), bool),
+    )
+
+
+def test_a_perfect_scene_is_exact() -> None:
+    outcome = evaluate_scene("s", scene(), prediction(("green-pump", "green-pump", "unknown", "unknown")),
+                             known_decks=["green-pump", "red-buggy"])
+    assert outcome.exact
+    assert outcome.truth_counts == {"green-pump": 2, "unknown": 1}
+    assert outcome.face_up_counted == 0
+    report = summarize([outcome])
+    assert report["scene_exact_rate"] == 1.0
+    assert report["detector"]["back"]["precision"] == 1.0
+    assert report["detector"]["back"]["recall"] == 1.0
+    assert report["detector"]["back"]["mAP50"] == pytest.approx(1.0)
+    assert report["confusions"] == []
+
+
+def test_a_confused_deck_and_a_counted_face_are_reported() -> None:
+    outcome = evaluate_scene(
+        "s", scene(), prediction(("green-pump", "red-buggy", "unknown", "unknown"), extra_on_face=True),
+        known_decks=["green-pump", "red-buggy"],
+    )
+    assert not outcome.exact
+    assert outcome.face_up_counted == 1
+    report = summarize([outcome])
+    assert {"truth": "green-pump", "predicted": "red-buggy", "cards": 1} in report["confusions"]
+    assert report["per_deck"]["green-pump"]["mean_abs_error"] == 1.0
+    assert report["per_deck"]["red-buggy"]["mean_abs_error"] == 2.0
+    assert report["face_up_counted"] == 1
+    assert report["inexact_scenes"] == ["s"]

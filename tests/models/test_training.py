@@ -1,0 +1,75 @@
+"""The training path end to end, tiny: generate -> crops -> train 1 epoch -> ONNX -> count."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blitzcam.cli import main
+from blitzcam.models.recipe import SHIPPED
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+    from blitzcam.models.training import export_onnx, train
+
+    root = tmp_path_factory.mktemp("train")
+    scenes = root / "scenes"
+    generate_dataset(GenerateRequest(out=scenes, n=20, seed=5, res=(1280, 720), workers=1,
+                                     progress=False))
+    recipe = replace(SHIPPED, epochs=1, batch=4, crops_per_scene=1, export_hw=(320, 576))
+    weights = train(recipe, scenes_dir=scenes, run_dir=root / "run", resume=False, workers=0,
+                    log=lambda _: None)
+    onnx = export_onnx(weights, recipe, root / "model.onnx")
+    return scenes, onnx
+
+
+@pytest.mark.slow
+def test_a_trained_model_exports_and_runs_in_the_counting_pipeline(trained: tuple[Path, Path]) -> None:
+    from blitzcam.vision.pipeline import CountingPipeline
+
+    scenes, onnx = trained
+    assert (scenes.parent / "run" / "crops" / "data.yaml").is_file()
+    pipeline = CountingPipeline.from_defaults(model_path=onnx)
+    assert pipeline.detector.names == ("back", "face")
+    assert tuple(pipeline.detector.info.imgsz) == (320, 576)
+    result = pipeline(np.full((720, 1280, 3), 128, np.uint8))
+    assert set(result.counts) >= {"green-pump", "red-plow"}
+
+
+@pytest.mark.slow
+def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    scenes, onnx = trained
+    report_path = tmp_path / "report.json"
+    code = main(["evaluate", "--data", str(scenes), "--split", "test", "--model", str(onnx),
+                 "--json", str(report_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "scenes counted exactly" in out
+    report = json.loads(report_path.read_text())
+    assert report["scenes"] == len(list((scenes / "scenes" / "test").glob("*.json")))
+    assert 0.0 <= report["scene_exact_rate"] <= 1.0
+    assert set(report["detector"]) == {"back", "face", "all"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["train", "--epochs", "0"], "--epochs must be a positive number, got 0"),
+        (["train", "--scenes", "-3"], "--scenes must be a positive number, got -3"),
+        (["train", "--data", "/nonexistent/scenes"], "not a scene dataset"),
+        (["evaluate", "--data", "/nonexistent/scenes"], "no scenes/test folder"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(argv: list[str], fragment: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1, err
