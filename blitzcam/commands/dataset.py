@@ -1,0 +1,98 @@
+"""`blitzcam dataset`: generate a synthetic OBB training set of card tables, preview one."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from blitzcam.errors import UserError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("dataset", help="generate and preview synthetic training scenes")
+    actions = parser.add_subparsers(dest="dataset_command", metavar="ACTION", required=True)
+
+    gen = actions.add_parser(
+        "generate", help="write an ultralytics OBB dataset of synthetic card-table photos"
+    )
+    gen.add_argument("--out", type=Path, required=True, metavar="DIR", help="dataset folder")
+    gen.add_argument("--n", type=int, required=True, metavar="N", help="number of scenes")
+    gen.add_argument("--seed", type=int, required=True, metavar="S", help="same seed, same bytes")
+    gen.add_argument(
+        "--res",
+        metavar="WxH",
+        help="frame size, e.g. 1280x720 (default: 1280x720..1920x1080 per scene)",
+    )
+    gen.add_argument(
+        "--holdout",
+        action="store_true",
+        help="keep the holdout random-art family out of train/val (test only)",
+    )
+    gen.add_argument("--overwrite", action="store_true", help="replace a non-empty DIR")
+    gen.add_argument(
+        "--workers", type=int, default=0, metavar="K", help="processes (default: one per CPU core)"
+    )
+    gen.add_argument("--no-progress", action="store_true", help="no progress bar")
+    gen.set_defaults(func=_generate)
+
+    preview = actions.add_parser("preview", help="draw a contact sheet of scenes with labels")
+    preview.add_argument("root", type=Path, metavar="DIR")
+    preview.add_argument("--out", type=Path, default=Path("sheet.png"), help="PNG to write")
+    preview.add_argument("--n", type=int, default=16, help="number of scenes on the sheet")
+    preview.set_defaults(func=_preview)
+
+
+def _generate(args: argparse.Namespace) -> int:
+    if args.n <= 0:
+        raise UserError(f"--n must be a positive number of scenes, got {args.n}")
+    if args.seed < 0:
+        raise UserError(f"--seed must be >= 0, got {args.seed}")
+    if args.workers < 0:
+        raise UserError(f"--workers must be >= 0, got {args.workers}")
+    from blitzcam.datasets.generate import GenerateRequest, generate_dataset, parse_resolution
+
+    res = None
+    if args.res is not None:
+        try:
+            res = parse_resolution(args.res)
+        except ValueError as exc:
+            raise UserError(f"--res: {exc}") from None
+    request = GenerateRequest(
+        out=args.out,
+        n=args.n,
+        seed=args.seed,
+        res=res,
+        holdout=args.holdout,
+        overwrite=args.overwrite,
+        workers=args.workers,
+        progress=not args.no_progress,
+    )
+    out = generate_dataset(request)
+    print(out / "data.yaml")
+    return 0
+
+
+def _preview(args: argparse.Namespace) -> int:
+    if args.n <= 0:
+        raise UserError(f"--n must be a positive number of scenes, got {args.n}")
+    root = Path(args.root)
+    if not (root / "images").is_dir():
+        raise UserError(f"{root}: not a dataset folder (no images/ inside)")
+    import cv2
+
+    from blitzcam.datasets.labels import write_bytes_atomic
+    from blitzcam.datasets.preview import contact_sheet
+
+    try:
+        sheet = contact_sheet(root, n=args.n)
+    except (ValueError, OSError) as exc:
+        raise UserError(str(exc)) from None
+    ok, png = cv2.imencode(".png", sheet)
+    if not ok:
+        raise UserError(f"{args.out}: could not encode the sheet as PNG")
+    try:
+        write_bytes_atomic(Path(args.out), png.tobytes())
+    except OSError as exc:
+        raise UserError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
+    print(args.out)
+    return 0

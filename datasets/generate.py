@@ -1,0 +1,275 @@
+"""Write a synthetic OBB dataset: scenes rendered on every core, written whole or not at all.
+
+Scene i's randomness comes only from ``SeedSequence([seed, i])``, so the dataset is the same,
+byte for byte, whatever the number of workers. Workers render and encode; the parent process
+writes files in index order into ``DIR.tmp-*`` and renames it to DIR at the very end, so an
+interrupted or failed run leaves no half-written dataset behind. Workers are spawned, not
+forked: a fork after OpenCV has started its thread pool in the parent deadlocks the child.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import multiprocessing
+import os
+import shutil
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Final
+
+import numpy as np
+from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene
+from blitzcam.datasets.labels import SPLITS, data_yaml, ground_truth, ground_truth_text, label_text
+from blitzcam.datasets.photometric import encode_jpeg
+
+from blitzcam.errors import UserError
+
+DEFAULT_ART_MODULE: Final = "blitzcam.datasets.art"
+RES_LIMITS: Final = ((320, 4096), (240, 4096))  # sensible (min, max) width and height
+ENVELOPE_RES: Final = ((1280, 720), (1920, 1080))
+SPLIT_SHARES: Final = (0.8, 0.1, 0.1)
+MANIFEST: Final = "generator.json"
+
+
+@dataclass(frozen=True)
+class GenerateRequest:
+    """Everything one `dataset generate` run needs; `res` None draws a resolution per scene."""
+
+    out: Path
+    n: int
+    seed: int
+    res: tuple[int, int] | None = None
+    holdout: bool = False
+    overwrite: bool = False
+    workers: int = 0  # 0: one per CPU core
+    art_module: str = DEFAULT_ART_MODULE  # a module name, or the path of a .py file
+    progress: bool = True
+    chunksize: int = 4
+    photometric: bool = True
+
+    def __post_init__(self) -> None:
+        if self.n <= 0:
+            raise ValueError(f"n must be a positive number of scenes, got {self.n}")
+        if self.seed < 0:
+            raise ValueError(f"seed must be >= 0, got {self.seed}")
+        if self.res is not None:
+            check_resolution(self.res)
+
+
+@dataclass(frozen=True)
+class SceneFiles:
+    """One rendered scene, encoded: what the parent process writes for index `index`."""
+
+    index: int
+    split: str
+    jpeg: bytes
+    labels: str
+    truth: str
+    counts: dict[str, int]
+
+
+def parse_resolution(text: str) -> tuple[int, int]:
+    """'1280x720' -> (1280, 720); ValueError naming what was wrong."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"resolution must look like 1280x720, got {text!r}")
+    res = (int(parts[0]), int(parts[1]))
+    check_resolution(res)
+    return res
+
+
+def check_resolution(res: tuple[int, int]) -> None:
+    (wmin, wmax), (hmin, hmax) = RES_LIMITS
+    width, height = res
+    if not (wmin <= width <= wmax and hmin <= height <= hmax):
+        raise ValueError(
+            f"resolution must be {wmin}..{wmax} x {hmin}..{hmax} pixels, got {width}x{height}"
+        )
+
+
+def split_sizes(n: int) -> tuple[int, int, int]:
+    """(train, val, test) counts for n scenes: 80/10/10, val and test non-empty from n = 3."""
+    val = max(1, round(n * SPLIT_SHARES[1])) if n >= 3 else 0
+    test = max(1, round(n * SPLIT_SHARES[2])) if n >= 3 else 0
+    return n - val - test, val, test
+
+
+def split_of(index: int, n: int) -> str:
+    """The split of scene `index`: the first 80 % train, then val, then test."""
+    train, val, _ = split_sizes(n)
+    return "train" if index < train else "val" if index < train + val else "test"
+
+
+def scene_rng(seed: int, index: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence([seed, index]))
+
+
+def sample_resolution(rng: np.random.Generator) -> tuple[int, int]:
+    """The envelope's two webcam resolutions, or one in between (16:9, even sides)."""
+    pick = rng.random()
+    if pick < 0.35:
+        return ENVELOPE_RES[0]
+    if pick < 0.7:
+        return ENVELOPE_RES[1]
+    width = 2 * int(rng.integers(ENVELOPE_RES[0][0] // 2, ENVELOPE_RES[1][0] // 2 + 1))
+    return width, 2 * round(width * 9 / 32)
+
+
+def families_for(split: str, *, holdout: bool, art: Any) -> tuple[str, ...]:
+    """Random-art families a scene of `split` may use. With holdout, HOLDOUT_FAMILY never
+    appears in train/val, and test scenes' random backs are all of it."""
+    every = tuple(dict.fromkeys([*art.RANDOM_FAMILIES, art.HOLDOUT_FAMILY]))
+    if not holdout:
+        return every
+    if split == "test":
+        return (art.HOLDOUT_FAMILY,)
+    return tuple(f for f in every if f != art.HOLDOUT_FAMILY)
+
+
+def load_art(spec: str) -> ModuleType:
+    """The card-art module: `spec` is a module name, or a .py file's path (tests' stand-ins)."""
+    if not spec.endswith(".py"):
+        return importlib.import_module(spec)
+    name = f"blitzcam_art_{abs(hash(spec))}"
+    if name not in sys.modules:
+        module_spec = importlib.util.spec_from_file_location(name, spec)
+        if module_spec is None or module_spec.loader is None:
+            raise ImportError(f"{spec}: cannot load card art from this file")
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = module
+        module_spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def render_scene_files(request: GenerateRequest, art: ArtCache, index: int) -> SceneFiles:
+    """Render, encode and label scene `index` (pure in (request, index))."""
+    rng = scene_rng(request.seed, index)
+    split = split_of(index, request.n)
+    res = request.res or sample_resolution(rng)
+    config = SceneConfig(
+        res,
+        families_for(split, holdout=request.holdout, art=art.art),
+        photometric=request.photometric,
+    )
+    scene = compose_scene(rng, config, art)
+    stem = f"{index:06d}"
+    truth = ground_truth(scene, stem=stem, split=split, seed=request.seed, index=index)
+    truth["art_module"] = request.art_module
+    return SceneFiles(
+        index,
+        split,
+        encode_jpeg(scene.image, scene.jpeg_quality),
+        label_text(scene),
+        ground_truth_text(truth),
+        truth["counts"],
+    )
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(request: GenerateRequest) -> None:
+    import cv2
+
+    cv2.setNumThreads(1)  # one process per core already
+    _WORKER["request"] = request
+    _WORKER["art"] = ArtCache(load_art(request.art_module))
+
+
+def _render_in_worker(index: int) -> SceneFiles:
+    return render_scene_files(_WORKER["request"], _WORKER["art"], index)
+
+
+def _rendered(request: GenerateRequest, workers: int) -> Iterator[SceneFiles]:
+    if workers <= 1:
+        art = ArtCache(load_art(request.art_module))
+        for index in range(request.n):
+            yield render_scene_files(request, art, index)
+        return
+    context = multiprocessing.get_context("spawn")
+    pool = context.Pool(workers, initializer=_init_worker, initargs=(request,))
+    try:
+        yield from pool.imap(_render_in_worker, range(request.n), chunksize=request.chunksize)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _check_out_dir(out: Path, *, overwrite: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{out}: exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not overwrite:
+        raise UserError(f"{out}: folder is not empty (pass --overwrite to replace it)")
+
+
+def generate_dataset(request: GenerateRequest) -> Path:
+    """Write the dataset to request.out (made absolute) and return that path."""
+    from tqdm import tqdm
+
+    out = request.out.expanduser().resolve()
+    _check_out_dir(out, overwrite=request.overwrite)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f"{out.name}.tmp-", dir=out.parent))
+    except OSError as exc:
+        raise UserError(
+            f"{out}: cannot create the dataset folder ({exc.strerror or exc})"
+        ) from None
+    workers = request.workers or os.cpu_count() or 1
+    workers = max(1, min(workers, request.n))
+    try:
+        for kind in ("images", "labels", "scenes"):
+            for split in SPLITS:
+                (tmp / kind / split).mkdir(parents=True)
+        counts: Counter[str] = Counter()
+        per_split: Counter[str] = Counter()
+        bar = tqdm(total=request.n, unit="scene", desc="generate", disable=not request.progress)
+        with bar:
+            for files in _rendered(request, workers):
+                stem = f"{files.index:06d}"
+                (tmp / "images" / files.split / f"{stem}.jpg").write_bytes(files.jpeg)
+                (tmp / "labels" / files.split / f"{stem}.txt").write_text(files.labels)
+                (tmp / "scenes" / files.split / f"{stem}.json").write_text(files.truth)
+                counts.update(files.counts)
+                per_split[files.split] += 1
+                bar.update(1)
+        manifest = {
+            "n": request.n,
+            "seed": request.seed,
+            "res": list(request.res) if request.res else None,
+            "holdout": request.holdout,
+            "art_module": request.art_module,
+            "splits": {split: per_split[split] for split in SPLITS},
+            "backs_per_deck": dict(sorted(counts.items())),
+        }
+        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+        (tmp / "data.yaml").write_text(data_yaml(out))  # written last: the dataset is complete
+        _swap_in(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out
+
+
+def _swap_in(tmp: Path, out: Path) -> None:
+    """Put the finished folder at `out`, replacing what was there (checked beforehand)."""
+    if not out.exists():
+        tmp.rename(out)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f"{out.name}.old-", dir=out.parent))
+    old.rmdir()
+    out.rename(old)
+    try:
+        tmp.rename(out)
+    except BaseException:
+        old.rename(out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,90 @@
+"""`blitzcam dataset generate|preview` through the real CLI entry point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from blitzcam.cli import main
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--n", "0"], "--n must be a positive"),  # no scenes
+        (["--n", "-4"], "--n must be a positive"),  # negative count
+        (["--n", "2", "--res", "12x"], "--res"),  # height missing
+        (["--n", "2", "--res", "0x720"], "--res"),  # zero width
+        (["--n", "2", "--res", "1280x99999"], "--res"),  # absurd height
+        (["--n", "2", "--res", "big"], "--res"),  # not a size at all
+        (["--n", "2", "--seed", "-1"], "--seed"),  # SeedSequence needs >= 0
+    ],
+)
+def test_generate_rejects_bad_arguments(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["dataset", "generate", "--out", str(tmp_path / "ds"), "--seed", "1", *args]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err
+    assert not (tmp_path / "ds").exists()
+
+
+def test_generate_refuses_non_empty_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "ds").mkdir()
+    (tmp_path / "ds" / "notes.txt").write_text("mine")
+    argv = ["dataset", "generate", "--out", str(tmp_path / "ds"), "--n", "1", "--seed", "0"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "not empty" in err and "--overwrite" in err
+    assert main([*argv, "--overwrite", "--res", "640x360", "--no-progress"]) == 0
+    assert (tmp_path / "ds" / "data.yaml").is_file()
+
+
+def test_generate_then_preview(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "ds"
+    argv = [
+        "dataset",
+        "generate",
+        "--out",
+        str(out),
+        "--n",
+        "4",
+        "--seed",
+        "3",
+        "--res",
+        "800x450",
+        "--workers",
+        "1",
+        "--no-progress",
+    ]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.strip() == str(out.resolve() / "data.yaml")
+    image = cv2.imread(str(out / "images" / "train" / "000000.jpg"))
+    assert image.shape == (450, 800, 3)
+    sheet = tmp_path / "sheet.png"
+    assert main(["dataset", "preview", str(out), "--out", str(sheet), "--n", "4"]) == 0
+    drawn = cv2.imread(str(sheet))
+    assert drawn is not None and drawn.shape[1] == 2 * 640
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: None, "not a dataset folder"),  # nothing there
+        (lambda p: p.mkdir(), "not a dataset folder"),  # an empty folder
+        (lambda p: (p / "images").mkdir(parents=True), "no images"),  # a dataset with no images
+    ],
+)
+def test_preview_rejects_non_datasets(
+    make, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "ds"
+    make(root)
+    assert main(["dataset", "preview", str(root), "--out", str(tmp_path / "s.png")]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "s.png").exists()

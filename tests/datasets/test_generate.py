@@ -1,0 +1,141 @@
+"""Dataset writing: same seed same bytes, holdout, atomic folder, ultralytics can read it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from blitzcam.datasets.generate import GenerateRequest, families_for, generate_dataset
+from blitzcam.datasets.labels import SPLITS, parse_obb_line
+
+from blitzcam.errors import UserError
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+def _request(out: Path, **kw: object) -> GenerateRequest:
+    base = {"n": 6, "seed": 5, "res": (640, 360), "progress": False, "workers": 1}
+    return GenerateRequest(out=out, **{**base, **kw})  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate_dataset(_request(tmp_path_factory.mktemp("gen") / "ds", n=10, res=None))
+
+
+def test_layout_of_the_folder(dataset: Path) -> None:
+    files = _files(dataset)
+    assert "data.yaml" in files and "generator.json" in files
+    for kind, ext in (("images", "jpg"), ("labels", "txt"), ("scenes", "json")):
+        stems = sorted(
+            p.stem for split in SPLITS for p in (dataset / kind / split).glob(f"*.{ext}")
+        )
+        assert stems == [f"{i:06d}" for i in range(10)], kind
+    assert len(list((dataset / "images" / "train").glob("*.jpg"))) == 8
+    assert not list(dataset.parent.glob("ds.tmp-*"))
+
+
+def test_labels_are_normalised_and_match_ground_truth(dataset: Path) -> None:
+    for split in SPLITS:
+        for label in (dataset / "labels" / split).glob("*.txt"):
+            truth = json.loads((dataset / "scenes" / split / f"{label.stem}.json").read_text())
+            lines = label.read_text().splitlines()
+            assert len(lines) == len(truth["objects"])
+            backs = 0
+            for line, obj in zip(lines, truth["objects"], strict=True):
+                cls, corners = parse_obb_line(line)
+                assert corners.min() >= 0.0 and corners.max() <= 1.0
+                assert cls == {"back": 0, "face": 1}[obj["class"]]
+                backs += cls == 0
+            assert sum(truth["counts"].values()) == backs
+            assert truth["face_up"] == len(lines) - backs
+            assert truth["resolution"][0] in range(1280, 1921)
+            assert sum(d["count"] for d in truth["decks"]) == backs
+
+
+def test_same_seed_same_bytes_whatever_the_workers(tmp_path: Path) -> None:
+    a = generate_dataset(_request(tmp_path / "a", workers=1))
+    b = generate_dataset(_request(tmp_path / "b", workers=2))
+    fa, fb = _files(a), _files(b)
+    assert fa.keys() == fb.keys()
+    for name in fa:
+        if name != "data.yaml":  # holds the absolute path, which differs
+            assert fa[name] == fb[name], name
+    c = generate_dataset(_request(tmp_path / "c", seed=6))
+    assert _files(c)["images/train/000000.jpg"] != fa["images/train/000000.jpg"]
+
+
+def test_holdout_family_only_in_test(tmp_path: Path, standin_art: ModuleType) -> None:
+    hold = standin_art.HOLDOUT_FAMILY
+    assert hold not in families_for("train", holdout=True, art=standin_art)
+    assert hold not in families_for("val", holdout=True, art=standin_art)
+    assert families_for("test", holdout=True, art=standin_art) == (hold,)
+    assert hold in families_for("train", holdout=False, art=standin_art)
+    root = generate_dataset(
+        _request(
+            tmp_path / "h",
+            n=30,
+            holdout=True,
+            art_module=str(standin_art.__file__),
+            photometric=False,
+        )
+    )
+    seen: dict[str, set[str]] = {split: set() for split in SPLITS}
+    for split in SPLITS:
+        for path in (root / "scenes" / split).glob("*.json"):
+            seen[split] |= set(json.loads(path.read_text())["random_families"])
+    assert hold not in seen["train"] | seen["val"]
+    assert seen["train"], "some train scenes should have random art"
+
+
+def test_refuses_non_empty_folder_and_overwrites_on_request(tmp_path: Path) -> None:
+    out = tmp_path / "ds"
+    out.mkdir()
+    (out / "precious.txt").write_text("keep me")
+    with pytest.raises(UserError, match="not empty"):
+        generate_dataset(_request(out, n=1))
+    assert (out / "precious.txt").read_text() == "keep me"
+    generate_dataset(_request(out, n=1, overwrite=True))
+    assert not (out / "precious.txt").exists() and (out / "data.yaml").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ds"]
+
+
+def test_empty_folder_is_fine(tmp_path: Path) -> None:
+    (tmp_path / "ds").mkdir()
+    assert (generate_dataset(_request(tmp_path / "ds", n=1)) / "data.yaml").is_file()
+
+
+def test_failed_run_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crash mid-run (here: the art module breaks on the 3rd scene) writes no dataset."""
+    from blitzcam.datasets import generate
+
+    real = generate.render_scene_files
+
+    def flaky(request: GenerateRequest, art: object, index: int) -> object:
+        if index == 2:
+            raise RuntimeError("art exploded")
+        return real(request, art, index)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(generate, "render_scene_files", flaky)
+    with pytest.raises(RuntimeError, match="exploded"):
+        generate_dataset(_request(tmp_path / "ds", n=4))
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_ultralytics_accepts_the_dataset(dataset: Path) -> None:
+    from blitzcam.offline import import_ultralytics
+
+    import_ultralytics()
+    from ultralytics.data.utils import check_det_dataset
+
+    info = check_det_dataset(str(dataset / "data.yaml"), autodownload=False)
+    assert info["names"] == {0: "back", 1: "face"}
+    assert info["nc"] == 2
+    assert Path(info["train"]).is_dir()
