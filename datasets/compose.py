@@ -116,7 +116,7 @@ class ArtCache:
 
 def sample_decks(rng: np.random.Generator, config: SceneConfig) -> tuple[DeckSlot, ...]:
     """2-8 decks; built-in names never repeat; a share of scenes get random-art decks."""
-    count = int(rng.integers(2, 9))
+    count = int(rng.integers(2, 9)) if rng.random() < 0.7 else int(rng.integers(2, 5))
     builtin = [str(name) for name in rng.permutation(np.array(DECK_NAMES))]
     random_scene = bool(config.random_families) and rng.random() < config.random_art_scene_share
     share = rng.uniform(0.25, 1.0) if random_scene else 0.0
@@ -133,8 +133,17 @@ def sample_decks(rng: np.random.Generator, config: SceneConfig) -> tuple[DeckSlo
     return tuple(slots)
 
 
-def _cells(view: TableView, count: int, rng: np.random.Generator) -> list[tuple[np.ndarray, float]]:
-    """Split the frame into >= count cells; each cell's centre on the canvas and its size (px)."""
+@dataclass(frozen=True)
+class Cell:
+    """A part of the frame one group of cards lies in, seen on the canvas."""
+
+    centre: np.ndarray  # (2,) canvas px
+    size: tuple[float, float]  # (along, across) canvas px: the frame cell's width and height
+    angle: float  # degrees, direction of the frame cell's width on the canvas (CCW on screen)
+
+
+def _cells(view: TableView, count: int, rng: np.random.Generator) -> list[Cell]:
+    """Split the frame into a grid of >= count cells, in random order."""
     width, height = view.frame_size
     cols = max(1, round(np.sqrt(count * width / height)))
     rows = int(np.ceil(count / cols))
@@ -146,26 +155,34 @@ def _cells(view: TableView, count: int, rng: np.random.Generator) -> list[tuple[
         for c in range(cols):
             x0, x1 = width * c / cols, width * (c + 1) / cols
             y0, y1 = height * r / rows, height * (r + 1) / rows
-            corners = transform_points(inverse, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
-            side = min(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))
-            centre = corners.mean(axis=0) + rng.normal(0, side * 0.04, 2)
-            cells.append((centre, float(side)))
+            q = transform_points(inverse, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+            along = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[3]))
+            across = min(np.linalg.norm(q[3] - q[0]), np.linalg.norm(q[2] - q[1]))
+            d = (q[1] - q[0]) + (q[2] - q[3])
+            centre = q.mean(axis=0) + rng.normal(0, min(along, across) * 0.03, 2)
+            angle = float(np.degrees(np.arctan2(-d[1], d[0])))
+            cells.append(Cell(centre, (float(along), float(across)), angle))
     order = rng.permutation(len(cells))
     return [cells[i] for i in order]
 
 
 def _fit_layout(
-    rng: np.random.Generator, kind: str, n: int, aspect: float, turn: float, room: float
+    rng: np.random.Generator,
+    kind: str,
+    n: int,
+    aspect: float,
+    turn: float,
+    room: tuple[float, float],
 ) -> np.ndarray:
-    """Poses for up to n cards of layout `kind` that fit in a `room` x `room` square (card
-    widths), turned by `turn` degrees; drops cards from the end when they do not fit."""
-    for attempt in range(8):
+    """Poses for up to n cards of layout `kind`, turned by `turn` degrees, that fit in a
+    `room` (width, height) box in card widths; drops cards from the end when they cannot."""
+    for attempt in range(10):
         poses = layouts.rotate(layouts.LAYOUTS[kind](n, aspect, rng), turn)
         w, h = layouts.extent(poses, aspect)
-        if max(w, h) <= room * 1.08 or n == 0:
+        if (w <= room[0] * 1.05 and h <= room[1] * 1.05) or n == 0:
             return poses
-        if attempt >= 1:
-            n = int(n * 0.8)
+        if attempt >= 2:
+            n = int(n * 0.85)
     return poses[:0]
 
 
@@ -199,8 +216,12 @@ def plan_cards(
             else art.random_back(rng, card_px, str(s.family))
         )
     groups: list[tuple[str, list[int | None]]] = []  # (layout, deck slot per card; None = face)
+    full_decks = len(slots) <= 4 and rng.random() < 0.5  # a late round: big piles to count
     for s in slots:
-        n = int(rng.integers(0, 41)) if rng.random() < 0.85 else int(rng.integers(0, 6))
+        if full_decks:
+            n = int(rng.integers(15, 41))
+        else:
+            n = int(rng.integers(0, 41)) if rng.random() < 0.85 else int(rng.integers(0, 6))
         groups.append((_pick(layouts.LAYOUT_WEIGHTS, rng), [s.slot] * n))
     if rng.random() < 0.35:  # an unsorted row of mixed decks, maybe with a few faces in it
         n = int(rng.integers(3, 25))
@@ -215,9 +236,11 @@ def plan_cards(
     cells = _cells(view, len(groups), rng)
     pieces: list[Piece] = []
     notes = []
-    for (kind, members), (centre, side) in zip(groups, cells, strict=False):
-        turn = _group_turn(rng)
-        poses = _fit_layout(rng, kind, len(members), aspect, turn, side / card_px)
+    for (kind, members), cell in zip(groups, cells, strict=False):
+        room = (cell.size[0] / card_px, cell.size[1] / card_px)
+        poses = _fit_layout(rng, kind, len(members), aspect, _group_turn(rng), room)
+        poses = layouts.rotate(poses, cell.angle)  # cell axes -> canvas axes
+        centre = cell.centre
         members = members[: len(poses)]
         if rng.random() < 0.5 and kind != "fans":
             order = rng.permutation(len(members))  # sorted piles are not always in order

@@ -54,37 +54,37 @@ def _hsv_colour(
 
 
 def wood(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
-    """Planks of wood with wavy grain along one direction."""
+    """Planks of wood: irregular wavy grain lines, long fibre streaks, a tone per plank."""
     width, height = size
     along_x = rng.random() < 0.5
     across = height if along_x else width  # u runs across the grain
     span = float(max(width, height))
     warp = coarse_field(rng, size, int(rng.integers(2, 6))) * np.float32(
-        rng.uniform(0.01, 0.04) * span
+        rng.uniform(0.01, 0.05) * span
     )
     u = np.arange(across, dtype=np.float32)
-    u2d = u[:, None] if along_x else u[None, :]
-    rings = np.float32(rng.uniform(0.3, 1.0))  # radians per pixel across: lines 6-20 px apart
-    grain = np.sin((warp + u2d) * rings)
-    grain *= grain
-    grain *= grain
-    grain *= grain  # sin^8: thin dark late-wood lines
     plank = rng.uniform(0.12, 0.3) * span
     offset = rng.uniform(0, plank)
     board = np.floor((u + offset) / plank)
-    tone_1d = 0.12 * 0.5 * np.sin(board * 12.9898 + rng.uniform(0, 6))
-    tone_1d -= 0.3 * (((u + offset) % plank) < 1.0)  # seams between planks
-    tone_1d = tone_1d.astype(np.float32)
-    streaks = coarse_field(
-        rng,
-        (width, max(2, height // 8)) if along_x else (max(2, width // 8), height),
-        int(rng.integers(20, 60)),
+    # Each plank is cut from elsewhere in the tree: its own shift of the grain.
+    shift = (rng.uniform(0, 400, int(board.max()) + 1)[board.astype(int)] + u).astype(np.float32)
+    phase = (warp + (shift[:, None] if along_x else shift[None, :])) * np.float32(
+        rng.uniform(0.1, 0.35)
     )
-    streaks = cv2.resize(streaks, size, interpolation=cv2.INTER_LINEAR)
-    shade = 1.0 - np.float32(0.2) * grain + np.float32(0.08) * streaks
+    # A slow second sine bends the spacing, so lines bunch and spread like real growth rings.
+    grain = np.sin(phase + np.float32(rng.uniform(1.0, 2.5)) * np.sin(phase * np.float32(0.29)))
+    grain = (grain + 1) * np.float32(0.5)
+    grain *= grain
+    grain *= grain  # ((1 + sin) / 2)^4: narrow dark lines
+    tone_1d = 0.07 * np.sin(board * 12.9898 + rng.uniform(0, 6))
+    tone_1d -= 0.35 * (((u + offset) % plank) < 1.2)  # seams between planks
+    fibre = cv2.GaussianBlur(rng.normal(0, 1, (1, across)).astype(np.float32), (0, 0), 1.5)[0]
+    tone_1d += 0.05 * fibre / max(float(fibre.std()), 1e-6)
+    tone_1d = tone_1d.astype(np.float32)
+    shade = 1.0 - np.float32(rng.uniform(0.12, 0.3)) * grain
     shade += tone_1d[:, None] if along_x else tone_1d[None, :]
     base = _hsv_colour(rng, (5, 22), (90, 200), (70, 220))
-    return _paint(shade, [base], rng, rng.uniform(1.5, 3.5))
+    return _paint(shade, [base], rng, rng.uniform(1.0, 2.5))
 
 
 def felt(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
