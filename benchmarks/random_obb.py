@@ -21,17 +21,22 @@ SEED: Final = 0
 
 @dataclass(frozen=True)
 class RandomModel:
-    """One set of random weights, as .pt and as ONNX exports (fixed input size; dynamic if asked)."""
+    """One set of random weights as .pt and ONNX (fixed input size; also dynamic if asked)."""
 
     pt: Path
     onnx: Path
     onnx_dynamic: Path | None
 
 
-def build_random_obb(out_dir: Path, *, imgsz: int = 640, dynamic_too: bool = False) -> RandomModel:
+def build_random_obb(
+    out_dir: Path, *, imgsz: int = 640, dynamic_too: bool = False, score_bias: float = -2.0
+) -> RandomModel:
     """Write random-obb.pt and its ONNX export(s) under out_dir.
 
     The weights come from the package's own yolo11n-obb yaml (no download), seeded, nc=2.
+    `score_bias` is the class logits' bias: lower means fewer boxes pass a confidence threshold
+    (about -2 gives hundreds of candidates, good for testing NMS; about -6 gives a few dozen, like
+    a trained model on a table of cards, which is what a speed benchmark should see).
     """
     import torch  # tests/benchmarks only
 
@@ -46,7 +51,7 @@ def build_random_obb(out_dir: Path, *, imgsz: int = 640, dynamic_too: bool = Fal
     model.model.names = dict(NAMES)
     model.model.args = {"task": "obb"}  # what a trained checkpoint carries; load and export read it
     model.model.task = "obb"
-    _liven(model.model, torch)
+    _liven(model.model, torch, score_bias)
     pt_path = out_dir / "random-obb.pt"
     model.save(str(pt_path))
     exports = {}
@@ -84,7 +89,7 @@ def _probe_images(torch, count: int = 4, size: int = 320):
     return torch.from_numpy(np.ascontiguousarray(batch, dtype=np.float32))
 
 
-def _liven(net, torch) -> None:
+def _liven(net, torch, score_bias: float) -> None:
     """Make random weights give varied boxes and scores instead of near-constant output.
 
     Default initialisation makes activations vanish layer by layer and the class prior keeps every
@@ -117,4 +122,4 @@ def _liven(net, torch) -> None:
                 hook.remove()
                 final.weight.mul_(spread / float(outputs[0].std()))
                 if branch is head.cv3:
-                    final.bias.fill_(-2.0)
+                    final.bias.fill_(score_bias)

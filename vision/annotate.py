@@ -31,7 +31,7 @@ def colour_of(detections: Detections, row: int) -> tuple[int, int, int]:
 
 
 def annotate(frame_bgr: np.ndarray, detections: Detections, *, labels: bool = False) -> np.ndarray:
-    """A copy of the frame with every detection's oriented box outlined (faces white, unknown magenta)."""
+    """A copy of the frame with every oriented box outlined (faces white, unknown magenta)."""
     out = frame_bgr.copy()
     thickness = max(1, round(max(out.shape[:2]) / 600))
     for row in range(len(detections)):

@@ -1,4 +1,4 @@
-"""The one record that flows through vision/: every detection of one frame, as parallel numpy columns.
+"""The one record that flows through vision/: a frame's detections as parallel numpy columns.
 
 Stages never mutate it: identification returns a copy with the deck columns filled in, masks and
 index arrays return new records. Oriented boxes are ultralytics' `xywhr` (centre, size, angle in
@@ -39,7 +39,7 @@ def _column(name: str, value: np.ndarray, n: int, dtype: type, tail: tuple[int, 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Detections:
-    """All detections of one frame. Build with `from_obb` or `empty`, never by hand-filling arrays."""
+    """All detections of one frame. Build with `from_obb` or `empty`, not by filling arrays."""
 
     obb: np.ndarray  # (n,5) float32 xywhr, frame pixels
     corners: np.ndarray  # (n,4,2) float32, frame pixels
@@ -138,7 +138,7 @@ class Detections:
         )
 
     def of_class(self, name: str) -> np.ndarray:
-        """Boolean mask of the rows whose detector class is `name` (all False if the model lacks it)."""
+        """Mask of the rows whose detector class is `name` (all False if the model lacks it)."""
         if name not in self.class_names:
             return np.zeros(len(self), dtype=bool)
         return self.class_id == self.class_names.index(name)

@@ -1,7 +1,7 @@
 """The card detector: an ultralytics OBB model exported to ONNX, run with ONNX Runtime (no torch).
 
 Everything the model needs to be run right (class names, input size, stride, output layout) is
-read from the metadata ultralytics writes into the ONNX file, so a newly trained model just drops in.
+read from the metadata ultralytics writes into the ONNX file: a newly trained model drops in.
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ def parse_metadata(meta: dict[str, str], input_shape: list[object], *, source: s
         end2end = str(meta.get("end2end", "False")) == "True"
     except (KeyError, ValueError, SyntaxError, TypeError) as exc:
         raise UserError(
-            f"{source}: not an ultralytics ONNX export (metadata 'names'/'imgsz' missing or bad: {exc})"
+            f"{source}: not an ultralytics ONNX export "
+            f"(metadata 'names'/'imgsz' missing or bad: {exc})"
         ) from None
     dims = input_shape[2:4]
     dynamic = any(not isinstance(d, int) for d in dims)
@@ -83,6 +84,8 @@ class Detector:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.intra_op_num_threads = threads or os.cpu_count() or 1
         options.log_severity_level = 3
+        # no busy-waiting between frames: the app's GUI and camera threads need those cycles
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self._session = ort.InferenceSession(
                 str(model_path), options, providers=["CPUExecutionProvider"]

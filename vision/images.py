@@ -105,7 +105,7 @@ def _over_white(bgr: np.ndarray, alpha: np.ndarray) -> np.ndarray:
 
 
 def decode_image(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> np.ndarray:
-    """Image file bytes -> BGR uint8 frame with the long side at most max_side; ImageError if not."""
+    """Image file bytes -> BGR uint8 frame, long side at most max_side; ImageError if not."""
     if not data:
         raise ImageError(f"{name}: cannot decode image: the file is empty (0 bytes)")
     if is_truncated(data):

@@ -35,7 +35,7 @@ class Letterbox:
 def letterbox_params(
     src_hw: tuple[int, int], target_hw: tuple[int, int], *, auto: bool = False, stride: int = 32
 ) -> Letterbox:
-    """Fit src_hw into target_hw keeping the aspect ratio; with `auto`, pad only to a multiple of stride."""
+    """Fit src_hw into target_hw keeping its aspect; with `auto`, pad only to a stride multiple."""
     h, w = src_hw
     if h < 1 or w < 1:
         raise ValueError(f"letterbox: expected a frame of at least 1x1 pixels, got {w}x{h}")

@@ -1,4 +1,4 @@
-"""The counting pipeline: frame -> detections -> deck identities -> counts. A thin class over pure stages.
+"""The counting pipeline: frame -> detections -> deck identities -> counts; thin over pure stages.
 
 `CountingPipeline.from_defaults()` loads the shipped model (models/blitzcam-obb.onnx, or the file
 named by BLITZCAM_MODEL) once and the deck profile (built-in art plus enrolled backs, or a
@@ -28,7 +28,7 @@ MODEL_NAME: Final = "blitzcam-obb.onnx"
 
 
 def default_model_path() -> Path:
-    """BLITZCAM_MODEL if set; else models/blitzcam-obb.onnx in the checkout or the installed package."""
+    """BLITZCAM_MODEL if set; else models/blitzcam-obb.onnx in the checkout or installed package."""
     override = os.environ.get(MODEL_ENV)
     if override:
         return Path(override)

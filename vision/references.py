@@ -92,14 +92,17 @@ def drawing_boxes(mask: np.ndarray) -> list[np.ndarray]:
 def reference_patches(
     card_bgr: np.ndarray, mask: np.ndarray | None = None, *, name: str
 ) -> list[np.ndarray]:
-    """A card back -> its drawing warped to the identification square (one per box variant)."""
+    """A card back -> its drawing warped to the identification square, one per box variant."""
     if mask is None:
         mask = drawing_mask(card_bgr)
     if mask.sum() < max(10, mask.size * MIN_DRAWING_FRACTION):
         raise UserError(
             f"{name}: no drawing found on this card back (is it a back, in focus and lit?)"
         )
-    return [warp_box(card_bgr, corners) for corners in drawing_boxes(mask)]
+    patches = [warp_box(card_bgr, corners) for corners in drawing_boxes(mask)]
+    # a mirrored view too: many webcams mirror their picture by default (and so do the
+    # synthetic scenes of datasets/ as of this writing)
+    return patches + [np.ascontiguousarray(patch[:, ::-1]) for patch in patches]
 
 
 def _resized(card_bgr: np.ndarray) -> np.ndarray:

@@ -110,7 +110,10 @@ class CaptureSource(FrameSource):
 
     def _cannot_open(self) -> str:
         if isinstance(self._spec, int):
-            return f"camera {self._spec}: cannot open it: no such camera, or it is busy (used by another program)"
+            return (
+                f"camera {self._spec}: cannot open it: no such camera, "
+                "or it is busy (used by another program)"
+            )
         return f"{self.name}: cannot open it as a video (unreadable or not a video format)"
 
     def _grab(self) -> np.ndarray | None:
@@ -131,7 +134,7 @@ class CaptureSource(FrameSource):
 
 
 class StreamSource(CaptureSource):
-    """A network stream (RTSP, HTTP MJPEG) that reconnects when it drops, a few tries before giving up."""
+    """A network stream (RTSP, HTTP MJPEG) that reconnects when it drops, a few tries at most."""
 
     def __init__(
         self,

@@ -1,4 +1,4 @@
-"""Live counts that do not flicker: a vote over the last few still frames, reset when the scene changes.
+"""Live counts that do not flicker: a vote over recent still frames, reset when the scene changes.
 
 Each frame brings its counts and a tiny grey thumbnail. A frame that differs much from the one
 before is in motion (a hand passing over the table): its counts do not vote. A still frame that
@@ -23,7 +23,7 @@ WINDOW: Final = 7
 
 
 def thumbnail(frame_bgr: np.ndarray) -> np.ndarray:
-    """The frame shrunk to a THUMB_SIZE grey float image (what motion and scene changes are judged on)."""
+    """The frame as a THUMB_SIZE grey float image (motion and scene changes are judged on it)."""
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY) if frame_bgr.ndim == 3 else frame_bgr
     return cv2.resize(grey, THUMB_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
 

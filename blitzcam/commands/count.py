@@ -15,7 +15,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "count",
         help="count each deck's cards in photos of the table",
         description="Count the backs of each deck (and face-up cards) in every IMAGE. Exit 0 when "
-        "every image was counted, 1 when any failed (the others are still counted), 2 for bad arguments.",
+        "every image was counted, 1 when any failed (the others are still counted), "
+        "2 for bad arguments.",
     )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     parser.add_argument(
@@ -47,11 +48,16 @@ def _count_one(pipeline: Any, path: Path) -> dict[str, Any]:
     result = pipeline(frame)
     dets = result.detections
     backs = dets.of_class("back")
+    height, width = frame.shape[:2]
+    bounds = (width, height, width, height)
     cards = [
         {
             "deck": dets.deck_name(row),
             "confidence": round(float(dets.confidence[row]), 4),
-            "box": [round(float(v), 1) for v in dets.xyxy[row]],
+            "box": [
+                round(min(max(float(v), 0.0), b), 1)
+                for v, b in zip(dets.xyxy[row], bounds, strict=True)
+            ],
         }
         for row in range(len(dets))
         if backs[row]

@@ -1,0 +1,159 @@
+"""Side by side: blitzcam's ONNX Runtime counting vs ultralytics' predict, same model and frames.
+
+    python -m benchmarks.count_bench [--pt models/blitzcam-obb.pt --onnx models/blitzcam-obb.onnx]
+        [--frames 6] [--rounds 3] [--imgsz 640]
+
+Without a trained model it builds a random-init one (same weights as .pt and ONNX). Frames are
+seeded synthetic 1920x1080 table scenes. Reported per frame, median over rounds:
+- ultralytics: `YOLO(pt).predict(frame, imgsz=N)` end to end, with its own thread choice (cores - 1
+  on CPU; or --threads) and with torch on every core;
+- blitzcam: `CountingPipeline(frame)` end to end (letterbox, ORT forward, decode + NMS, deck
+  identification, counting) with the same threads as ultralytics and on every core, with the
+  share of time spent outside the forward pass.
+Ratios are measured in one run, interleaved frame by frame, so machine load hits both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from blitzcam.paths import REPO_ROOT
+
+
+def synthetic_frames(count: int, seed: int = 7) -> list[np.ndarray]:
+    """Seeded 1080p scenes from the dataset generator (BGR)."""
+    from blitzcam.datasets import art
+    from blitzcam.datasets.art import RANDOM_FAMILIES
+    from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene
+
+    rng = np.random.default_rng(seed)
+    cache = ArtCache(art)
+    config = SceneConfig((1920, 1080), tuple(RANDOM_FAMILIES))
+    return [
+        np.ascontiguousarray(compose_scene(rng, config, cache).image[..., ::-1])
+        for _ in range(count)
+    ]
+
+
+def _time(fn, frame) -> float:
+    start = time.perf_counter()
+    fn(frame)
+    return (time.perf_counter() - start) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pt", type=Path)
+    parser.add_argument("--onnx", type=Path)
+    parser.add_argument("--frames", type=int, default=6)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--imgsz", type=int, default=640)
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=0,
+        help="CPU threads for both sides (default: ultralytics' own choice, for both)",
+    )
+    args = parser.parse_args()
+
+    from blitzcam.offline import import_ultralytics
+
+    import_ultralytics()
+    import torch
+    from blitzcam.vision.detector import Detector
+    from blitzcam.vision.pipeline import CountingPipeline
+    from blitzcam.vision.references import load_profile
+    from ultralytics import YOLO
+
+    tmp = tempfile.TemporaryDirectory()
+    pt, onnx_paths = args.pt, {}
+    if pt is None and (REPO_ROOT / "models" / "blitzcam-obb.pt").is_file():
+        pt, args.onnx = (
+            REPO_ROOT / "models" / "blitzcam-obb.pt",
+            REPO_ROOT / "models" / "blitzcam-obb.onnx",
+        )
+    if pt is None:
+        from benchmarks.random_obb import build_random_obb
+
+        # a sparse class prior: a few dozen boxes per frame, as a trained model gives on a table
+        built = build_random_obb(
+            Path(tmp.name), imgsz=args.imgsz, dynamic_too=True, score_bias=-6.0
+        )
+        pt, onnx_paths = built.pt, {"fixed": built.onnx, "dynamic": built.onnx_dynamic}
+        print(f"model: random-init yolo11n-obb (no trained model in models/), imgsz {args.imgsz}")
+    else:
+        onnx_paths = {"shipped": args.onnx}
+        print(f"model: {pt} vs {args.onnx}")
+
+    frames = synthetic_frames(args.frames)
+    profile = load_profile(None)
+    yolo = YOLO(str(pt), task="obb")
+    yolo.predict(frames[0], imgsz=args.imgsz, verbose=False)  # sets the predictor up
+    ultra_threads = torch.get_num_threads()  # ultralytics' choice: cores - 1 on CPU
+    all_cores = os.cpu_count() or 1
+    same = args.threads or ultra_threads
+    pipelines = {}
+    for name, path in onnx_paths.items():
+        pipelines[f"{name}, {same} thread(s)"] = CountingPipeline(
+            Detector(path, threads=same), profile
+        )
+        if all_cores != same:
+            pipelines[f"{name}, all cores"] = CountingPipeline(Detector(path), profile)
+
+    def ultra(frame: np.ndarray) -> None:
+        yolo.predict(frame, imgsz=args.imgsz, verbose=False)
+
+    ultra_runs = {f"ultralytics, {same} thread(s)": same, "ultralytics, all cores": all_cores}
+    times: dict[str, list[float]] = {name: [] for name in ultra_runs}
+    outside: dict[str, list[float]] = {}
+    for name in pipelines:
+        times[f"blitzcam {name}"] = []
+        outside[f"blitzcam {name}"] = []
+    for frame in frames[:2]:  # warm-up
+        ultra(frame)
+        for pipeline in pipelines.values():
+            pipeline(frame)
+    for _ in range(args.rounds):
+        for frame in frames:
+            for name, threads in ultra_runs.items():
+                torch.set_num_threads(threads)
+                times[name].append(_time(ultra, frame))
+            for name, pipeline in pipelines.items():
+                start = time.perf_counter()
+                result = pipeline(frame)
+                total = (time.perf_counter() - start) * 1000
+                times[f"blitzcam {name}"].append(total)
+                outside[f"blitzcam {name}"].append(1 - result.timing_ms["inference"] / total)
+    torch.set_num_threads(ultra_threads)
+
+    median = {name: statistics.median(values) for name, values in times.items()}
+    print(
+        f"cpu cores: {all_cores}, ultralytics' own thread choice: {ultra_threads}, frames: "
+        f"{len(frames)} x {args.rounds} rounds, 1920x1080, load average {os.getloadavg()[0]:.1f}"
+    )
+    for name, pipeline in pipelines.items():
+        found = [len(pipeline(frame).detections) for frame in frames]
+        print(f"  detections per frame ({name}): {found}")
+    for name, value in median.items():
+        line = f"  {name:<36} {value:7.1f} ms/frame"
+        if name in outside:
+            line += f"   outside forward pass: {statistics.median(outside[name]) * 100:4.1f}%"
+        print(line)
+    baseline = median[f"ultralytics, {same} thread(s)"]
+    for name in pipelines:
+        print(
+            f"speed-up of blitzcam {name} over ultralytics as it runs by default "
+            f"({same} thread(s)): {baseline / median[f'blitzcam {name}']:.2f}x"
+        )
+    tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""The `blitzcam count` contract: JSON shape, exit codes, bad input, no torch on the count path."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from blitzcam.game.decks import DECK_NAMES
+
+from blitzcam.cli import main
+
+
+@pytest.fixture()
+def photos(tmp_path: Path, table_frame: np.ndarray) -> dict[str, Path]:
+    good = tmp_path / "table.jpg"
+    cv2.imwrite(str(good), table_frame)
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(good.read_bytes()[:500])
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    return {"good": good, "broken": broken, "empty": empty}
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_contract(random_model, photos, capsys) -> None:
+    code, out, _ = _run(
+        capsys,
+        [
+            "count",
+            "--model",
+            str(random_model.onnx),
+            "--json",
+            str(photos["good"]),
+            str(photos["broken"]),
+        ],
+    )
+    assert code == 1  # one image failed, the other was still counted
+    doc = json.loads(out)
+    good, broken = doc["images"]
+    assert good["path"] == str(photos["good"])
+    assert list(good["counts"]) == list(DECK_NAMES)  # every known deck, zeros included
+    assert isinstance(good["face_up"], int)
+    assert set(good["timing_ms"]) >= {"inference", "total"}
+    for card in good["cards"]:
+        assert set(card) == {"deck", "confidence", "box"}
+        assert len(card["box"]) == 4
+        assert card["deck"] in (*DECK_NAMES, "unknown")
+    assert sum(good["counts"].values()) == sum(c["deck"] != "unknown" for c in good["cards"])
+    assert broken == {
+        "path": str(photos["broken"]),
+        "error": "cannot decode image: the file is truncated",
+    }
+
+
+def test_all_good_exit_zero_and_table(random_model, photos, capsys) -> None:
+    code, out, _ = _run(capsys, ["count", "--model", str(random_model.onnx), str(photos["good"])])
+    assert code == 0
+    assert "green-pump" in out and "face up" in out
+
+
+def test_env_model_and_decks_dir(random_model, photos, tmp_path, monkeypatch, capsys) -> None:
+    from blitzcam.datasets.art import render_back
+
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    for name, deck in (("green-pump", "green-pump"), ("house-deck", "red-plow")):
+        cv2.imwrite(
+            str(decks / f"{name}.png"),
+            cv2.cvtColor(render_back(deck, width=500).rgba, cv2.COLOR_RGBA2BGRA),
+        )
+    monkeypatch.setenv("BLITZCAM_MODEL", str(random_model.onnx))
+    code, out, _ = _run(capsys, ["count", "--json", "--decks", str(decks), str(photos["good"])])
+    assert code == 0
+    assert list(json.loads(out)["images"][0]["counts"]) == [*DECK_NAMES, "house-deck"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["count", "--model", "/nonexistent/m.onnx", "x.jpg"],
+            "no detector model at /nonexistent/m.onnx",
+        ),
+        (
+            ["count", "--decks", "/nonexistent-dir", "x.jpg"],
+            "--decks /nonexistent-dir: no such folder",
+        ),
+    ],
+)
+def test_bad_arguments_exit_two(random_model, argv, message, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("BLITZCAM_MODEL", str(random_model.onnx))
+    code, _, err = _run(capsys, argv)
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_no_images_is_a_usage_error(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["count"])
+    assert info.value.code == 2
+
+
+def test_count_path_imports_no_torch() -> None:
+    code = (
+        "import sys, blitzcam.cli, blitzcam.commands.count, blitzcam.vision.pipeline, "
+        "blitzcam.vision.enrollment, blitzcam.vision.annotate, blitzcam.vision.stabilise; "
+        "from blitzcam.vision.references import default_profile; default_profile(); "
+        "bad = [m for m in ('torch', 'ultralytics') if m in sys.modules]; "
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -1,0 +1,79 @@
+"""Counting and stabilising: pure numbers from records."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.vision.counting import Counts, count
+from blitzcam.vision.detections import Detections
+from blitzcam.vision.stabilise import Stabiliser, vote
+
+
+def _identified(decks: list[int], classes: list[int]) -> Detections:
+    n = len(decks)
+    obb = np.array([[10 * i, 10, 5, 5, 0] for i in range(n)], np.float32).reshape(n, 5)
+    return Detections.from_obb(obb, np.full(n, 0.9), classes).with_decks(
+        np.array(decks), np.full(n, 0.8), DECK_NAMES
+    )
+
+
+@pytest.mark.parametrize(
+    ("decks", "classes", "expected", "face_up", "unknown"),
+    [
+        ([], [], {}, 0, 0),  # nothing on the table: every deck zero
+        ([0, 0, 6], [0, 0, 0], {"green-pump": 2, "green-bucket": 1}, 0, 0),  # two decks
+        ([0, -1, -1], [0, 1, 0], {"green-pump": 1}, 1, 1),  # a face-up card and an unknown back
+    ],
+)
+def test_count(decks, classes, expected, face_up, unknown) -> None:
+    counts = count(_identified(decks, classes), DECK_NAMES)
+    assert dict(counts.per_deck) == {name: expected.get(name, 0) for name in DECK_NAMES}
+    assert (counts.face_up, counts.unknown) == (face_up, unknown)
+
+
+def _counts(n: int) -> Counts:
+    return Counts(per_deck={"green-pump": n, "red-buggy": 1}, face_up=0, unknown=0)
+
+
+def test_vote_is_median() -> None:
+    assert vote([_counts(3), _counts(9), _counts(3)]).per_deck["green-pump"] == 3
+
+
+def _thumb(value: float) -> np.ndarray:
+    return np.full((18, 32), value, np.float32)
+
+
+def test_stabiliser_ignores_a_passing_hand() -> None:
+    stab = Stabiliser(window=5, min_votes=3)
+    for _ in range(4):
+        out = stab.update(_thumb(100), _counts(10))
+    assert out.settled and out.counts.per_deck["green-pump"] == 10
+    # a hand sweeps across: frames change a lot from one to the next and cover cards
+    for value in (140, 170, 130):
+        out = stab.update(_thumb(value), _counts(4))
+        assert out.counts.per_deck["green-pump"] == 10 and not out.settled
+    # the hand is gone: back to the same scene, the window was not reset
+    out = stab.update(_thumb(100), _counts(10))
+    assert out.counts.per_deck["green-pump"] == 10
+
+
+def test_stabiliser_resets_on_scene_change() -> None:
+    stab = Stabiliser(window=5, min_votes=2, motion_threshold=1000)  # no motion gating here
+    for _ in range(5):
+        stab.update(_thumb(100), _counts(10))
+    out = stab.update(_thumb(150), _counts(25))  # a new deal
+    assert out.counts.per_deck["green-pump"] == 25
+    assert out.votes == 1 and not out.settled
+
+
+def test_stabiliser_outvotes_a_flicker() -> None:
+    stab = Stabiliser(window=5, min_votes=3)
+    for n in (10, 10, 11, 10, 9, 10):
+        out = stab.update(_thumb(100), _counts(n))
+    assert out.counts.per_deck["green-pump"] == 10
+
+
+def test_stabiliser_arguments() -> None:
+    with pytest.raises(ValueError, match="min_votes"):
+        Stabiliser(window=3, min_votes=5)

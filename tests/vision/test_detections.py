@@ -1,0 +1,71 @@
+"""The Detections record: validation, masks, immutability, corners."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from blitzcam.vision.detections import UNKNOWN_DECK, Detections, obb_corners
+
+
+def _record(n: int = 3) -> Detections:
+    obb = np.array([[10 * i + 5, 20, 8, 4, 0.1 * i] for i in range(n)], np.float32)
+    return Detections.from_obb(obb, np.linspace(0.9, 0.5, n), np.arange(n) % 2)
+
+
+def test_empty() -> None:
+    empty = Detections.empty()
+    assert len(empty) == 0
+    assert empty.corners.shape == (0, 4, 2)
+    assert empty.xyxy.shape == (0, 4)
+    assert len(empty[np.zeros(0, bool)]) == 0
+
+
+def test_mask_returns_new_record() -> None:
+    dets = _record()
+    backs = dets[dets.of_class("back")]
+    assert len(backs) == 2
+    assert backs is not dets
+    assert (backs.class_id == 0).all()
+    assert len(dets) == 3  # the original is untouched
+
+
+def test_columns_are_read_only() -> None:
+    dets = _record()
+    with pytest.raises(ValueError, match="read-only"):
+        dets.confidence[0] = 0.0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"confidence": np.zeros(2, np.float32)}, "obb: expected shape"),  # short column
+        ({"class_id": np.array([0, 5, 0])}, "class_id: expected values"),  # class out of range
+        ({"deck": np.array([0, 0, 0])}, "deck: expected values"),  # deck index with no names
+        ({"similarity": np.zeros(3, np.float64)}, "expected dtype float32"),  # wrong dtype
+    ],
+)
+def test_validation_messages(kwargs, message) -> None:
+    dets = _record()
+    fields = {
+        "obb": dets.obb,
+        "corners": dets.corners,
+        "confidence": dets.confidence,
+        "class_id": dets.class_id,
+        "deck": dets.deck,
+        "similarity": dets.similarity,
+    }
+    fields.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        Detections(**fields)
+
+
+def test_with_decks_and_names() -> None:
+    dets = _record().with_decks(
+        np.array([1, UNKNOWN_DECK, 0]), np.array([0.9, 0.1, 0.8]), ("a", "b")
+    )
+    assert [dets.deck_name(i) for i in range(3)] == ["b", "unknown", "a"]
+
+
+def test_corners_axis_aligned_box() -> None:
+    corners = obb_corners(np.array([[10, 20, 4, 2, 0.0]], np.float32))[0]
+    assert sorted(map(tuple, corners.tolist())) == [(8, 19), (8, 21), (12, 19), (12, 21)]

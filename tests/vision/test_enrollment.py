@@ -1,0 +1,121 @@
+"""Enrollment: find the one card in a photo, rectify it, store it; and the deck profile it feeds."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from blitzcam.datasets.art import render_back
+from blitzcam.vision.enrollment import enroll_command, enroll_image, find_card, order_corners
+from blitzcam.vision.references import default_profile, profile_from_dir, user_decks_dir
+
+from blitzcam.errors import UserError
+
+
+def _photo(deck: str, *, seed: int = 0, blank: bool = False) -> np.ndarray:
+    """A 640x480 photo of one back on a dark table, turned and slightly tilted."""
+    rng = np.random.default_rng(seed)
+    card = render_back(deck, width=240)
+    bgr = np.ascontiguousarray(card.rgba[..., 2::-1])
+    if blank:
+        bgr = np.full_like(bgr, 250)
+    h, w = bgr.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[220, 60], [420, 90], [400, 420], [190, 400]]) + rng.uniform(-5, 5, (4, 2))
+    homography = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    photo = np.full((480, 640, 3), (45, 60, 80), np.uint8)
+    warped = cv2.warpPerspective(bgr, homography, (640, 480))
+    inside = cv2.warpPerspective(card.rgba[..., 3], homography, (640, 480)) > 127
+    photo[inside] = warped[inside]
+    noise = rng.normal(0, 3, photo.shape)
+    return np.clip(photo + noise, 0, 255).astype(np.uint8)
+
+
+def test_order_corners() -> None:
+    shuffled = np.float32([[10, 10], [0, 10], [10, 0], [0, 0]])
+    assert order_corners(shuffled).tolist() == [[0, 0], [10, 0], [10, 10], [0, 10]]
+
+
+def test_find_card_corners() -> None:
+    corners = find_card(_photo("red-buggy"))
+    assert corners is not None
+    expected = np.float32([[220, 60], [420, 90], [400, 420], [190, 400]])
+    assert np.abs(corners - expected).max() < 12
+
+
+def test_enroll_image_file_round_trip(tmp_path: Path) -> None:
+    photo = tmp_path / "back.jpg"
+    cv2.imwrite(str(photo), _photo("green-bucket", seed=2))
+    args = argparse.Namespace(deck="green-bucket", image=photo, camera=None)
+    assert enroll_command(args) == 0
+    stored = user_decks_dir() / "green-bucket.png"
+    assert stored.is_file()
+    card = cv2.imread(str(stored))
+    assert card.shape[0] > card.shape[1]  # upright portrait
+    profile = default_profile()
+    assert profile.origins[profile.names.index("green-bucket")] == str(stored)
+
+
+def test_enroll_from_camera_source(tmp_path: Path) -> None:
+    # --camera takes any source: here a folder of stills standing in for a webcam
+    for i in range(12):
+        cv2.imwrite(str(tmp_path / f"{i:02d}.png"), _photo("blue-plow", seed=i))
+    target = tmp_path / "out"
+    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(tmp_path))
+    assert enroll_command(args) == 0
+    assert (user_decks_dir() / "blue-plow.png").is_file()
+    assert not target.exists()
+
+
+@pytest.mark.parametrize(
+    ("image", "message"),
+    [
+        (np.full((480, 640, 3), 40, np.uint8), "no card found"),  # an empty table
+        (None, "no drawing found"),  # a blank white card: not a back
+    ],
+)
+def test_enroll_refuses(tmp_path: Path, image, message: str) -> None:
+    if image is None:
+        image = _photo("green-pump", blank=True)
+    with pytest.raises(UserError, match=message):
+        enroll_image("green-pump", image, source="table.jpg", out_dir=tmp_path)
+    assert not list(tmp_path.iterdir())  # nothing half-written
+
+
+def test_bad_deck_name() -> None:
+    args = argparse.Namespace(deck="Green Pump!", image=Path("x.png"), camera=None)
+    with pytest.raises(UserError, match="deck name"):
+        enroll_command(args)
+
+
+def test_decks_dir_profile(tmp_path: Path) -> None:
+    for deck in ("green-pump", "red-buggy"):
+        card = render_back(deck, width=500)
+        cv2.imwrite(str(tmp_path / f"{deck}.png"), cv2.cvtColor(card.rgba, cv2.COLOR_RGBA2BGRA))
+    cv2.imwrite(
+        str(tmp_path / "my-own-deck.png"),
+        cv2.cvtColor(render_back("blue-plow", width=500).rgba, cv2.COLOR_RGBA2BGRA),
+    )
+    profile = profile_from_dir(tmp_path)
+    assert profile.names == ("green-pump", "my-own-deck", "red-buggy")
+    assert profile.known_decks()[-1] == "my-own-deck"
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        (lambda d: d / "nope", "no such folder"),  # missing --decks folder
+        (lambda d: d, "holds no <deck>.png"),  # empty folder
+        (
+            lambda d: (cv2.imwrite(str(d / "x.png"), np.full((300, 200, 3), 250, np.uint8)), d)[1],
+            "no drawing found",
+        ),  # a reference with no card drawing in it
+        (lambda d: ((d / "x.png").write_bytes(b""), d)[1], "x.png: cannot decode image"),  # 0 bytes
+    ],
+)
+def test_decks_dir_errors(tmp_path: Path, setup, message: str) -> None:
+    with pytest.raises(UserError, match=message):
+        profile_from_dir(setup(tmp_path))

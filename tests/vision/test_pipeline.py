@@ -1,0 +1,73 @@
+"""The pipeline class, the detector's errors, and the annotator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blitzcam.errors import UserError
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.vision.annotate import FACE_UP_BGR, annotate
+from blitzcam.vision.detections import Detections
+from blitzcam.vision.detector import Detector, parse_metadata
+from blitzcam.vision.pipeline import MODEL_ENV, CountingPipeline, default_model_path
+
+
+def test_pipeline_result(random_model, table_frame) -> None:
+    pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
+    result = pipeline(table_frame)
+    assert list(result.counts) == list(DECK_NAMES)
+    backs = result.detections.of_class("back")
+    assert sum(result.counts.values()) + result.unknown == int(backs.sum())
+    assert result.face_up == int(result.detections.of_class("face").sum())
+    assert set(result.timing_ms) == {"preprocess", "inference", "postprocess", "identify", "total"}
+    assert result.detections.deck_names[: len(DECK_NAMES)] == DECK_NAMES
+
+
+def test_model_path_from_env(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(MODEL_ENV, str(tmp_path / "m.onnx"))
+    assert default_model_path() == tmp_path / "m.onnx"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no detector model at .*: train one with `blitzcam train`"),  # missing file
+        (b"not an onnx file", "cannot load the ONNX model"),  # garbage
+    ],
+)
+def test_detector_errors(tmp_path: Path, content, message: str) -> None:
+    path = tmp_path / "m.onnx"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(UserError, match=message):
+        Detector(path)
+
+
+@pytest.mark.parametrize(
+    ("meta", "shape", "dynamic", "imgsz"),
+    [
+        ({"names": "{0: 'back', 1: 'face'}", "imgsz": "[640, 640]", "head": "OBB"}, [1, 3, 640, 640],
+         False, (640, 640)),  # fixed export
+        ({"names": "{0: 'back', 1: 'face'}", "imgsz": "[1024, 1024]", "head": "OBB"},
+         [1, 3, "height", "width"], True, (1024, 1024)),  # dynamic export: imgsz from metadata
+    ],
+)
+def test_parse_metadata(meta, shape, dynamic: bool, imgsz) -> None:
+    info = parse_metadata(meta, shape, source="m.onnx")
+    assert (info.dynamic, info.imgsz, info.names, info.task) == (dynamic, imgsz, ("back", "face"), "obb")
+
+
+def test_parse_metadata_rejects_foreign_onnx() -> None:
+    with pytest.raises(UserError, match="not an ultralytics ONNX export"):
+        parse_metadata({}, [1, 3, 640, 640], source="m.onnx")
+
+
+def test_annotate_draws_without_touching_input() -> None:
+    frame = np.zeros((100, 100, 3), np.uint8)
+    dets = Detections.from_obb(np.array([[50, 50, 40, 20, 0.3]]), [0.9], [1])
+    out = annotate(frame, dets)
+    assert not frame.any()  # the input frame is unchanged
+    assert (out.astype(int).sum(axis=2) >= sum(FACE_UP_BGR) - 60).any()  # a white outline

@@ -1,0 +1,114 @@
+"""Frame sources: image file, folder, video file, camera/stream errors, stream reconnect."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from blitzcam.vision.sources import SourceError, StreamSource, open_source
+
+
+def _frames(n: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(3)
+    return [rng.integers(0, 255, (48, 64, 3), dtype=np.uint8) for _ in range(n)]
+
+
+def test_image_file(tmp_path: Path) -> None:
+    path = tmp_path / "one.png"
+    cv2.imwrite(str(path), _frames(1)[0])
+    frames = list(open_source(path))
+    assert len(frames) == 1
+    assert frames[0].image.shape == (48, 64, 3)
+    assert frames[0].origin == str(path)
+
+
+def test_folder_sorted_by_name(tmp_path: Path) -> None:
+    for name, frame in zip(("b.png", "a.jpg", "c.png"), _frames(3), strict=True):
+        cv2.imwrite(str(tmp_path / name), frame)
+    (tmp_path / "notes.txt").write_text("not an image")
+    assert [Path(f.origin).name for f in open_source(str(tmp_path))] == ["a.jpg", "b.png", "c.png"]
+
+
+def test_video_file(tmp_path: Path) -> None:
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for frame in _frames(5):
+        writer.write(frame)
+    writer.release()
+    with open_source(path) as source:
+        frames = list(source)
+    assert len(frames) == 5
+    assert [f.index for f in frames] == [0, 1, 2, 3, 4]
+
+
+def _junk_video(folder: Path) -> Path:
+    path = folder / "junk.mp4"
+    path.write_bytes(b"\x00" * 100)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: d / "missing.mp4", "no such file"),  # nothing there
+        (lambda d: d, "holds no image files"),  # an empty folder
+        (_junk_video, "cannot open it as a video"),  # bytes that are no video
+    ],
+)
+def test_source_errors(tmp_path: Path, make, message: str) -> None:
+    with pytest.raises(SourceError, match=message):
+        open_source(make(tmp_path))
+
+
+class FakeCapture:
+    """A capture that plays `frames` then fails; opens only while `opens` allows."""
+
+    def __init__(self, frames: list[np.ndarray], opened: bool = True) -> None:
+        self.frames, self.opened = list(frames), opened
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return self.opened
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        return (True, self.frames.pop(0)) if self.frames else (False, None)
+
+    def release(self) -> None:
+        self.opened = False
+
+
+def test_busy_camera_message() -> None:
+    with pytest.raises(SourceError, match=r"camera 3: .*busy"):
+        open_source(3, opener=lambda spec: FakeCapture([], opened=False))
+
+
+def test_stream_reconnects_after_drop() -> None:
+    sessions = iter(
+        [FakeCapture(_frames(2)), FakeCapture([], opened=False), FakeCapture(_frames(3))]
+    )
+    source = StreamSource(
+        "rtsp://127.0.0.1/cam", opener=lambda spec: next(sessions), sleep=lambda s: None
+    )
+    frames = [source.read() for _ in range(5)]
+    assert all(f is not None for f in frames)
+    assert source.reconnects == 2
+    assert [f.index for f in frames] == [0, 1, 2, 3, 4]
+
+
+def test_stream_gives_up() -> None:
+    captures = iter([FakeCapture(_frames(1))] + [FakeCapture([], opened=False) for _ in range(3)])
+    source = StreamSource(
+        "http://127.0.0.1/mjpg", opener=lambda spec: next(captures), tries=3, sleep=lambda s: None
+    )
+    assert source.read() is not None
+    with pytest.raises(SourceError, match="did not come back after 3 tries"):
+        source.read()
+
+
+def test_url_dispatch() -> None:
+    made = []
+    url = "http://127.0.0.1:8080/video.mjpg"
+    source = open_source(url, opener=lambda spec: made.append(spec) or FakeCapture(_frames(1)))
+    assert isinstance(source, StreamSource)
+    assert made == [url]
