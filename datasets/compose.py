@@ -38,6 +38,8 @@ MIN_FACE_VISIBLE: Final = 0.5
 # A card's width as a fraction of the frame's width (the envelope is 3.3-6.4 %; we go wider).
 CARD_WIDTH_FRACTION: Final = (0.028, 0.075)
 FACE_COLOURS: Final = ("red", "blue", "yellow", "green")
+# Faces are not counted: rendered at a few widths and scaled, so a worker caches 160 of them.
+FACE_WIDTHS: Final = (64, 128, 192, 256)
 ART_WIDTH_STEP: Final = 8  # card widths are rounded to this, so rendered art can be cached
 # Warped drawing masks are thin ink lines: a low threshold keeps 1-px strokes after rotation.
 DRAWING_LEVEL: Final = 64
@@ -80,6 +82,7 @@ class Piece:
     deck: str | None = None
     on_top: bool = True  # clutter only: above the cards (occludes) or under them
     gain: float = 1.0  # brightness: one card a little darker than the next (bent paper, wear)
+    scale: float = 1.0  # sprite pixels -> canvas pixels
 
 
 class ArtCache:
@@ -176,14 +179,17 @@ def _fit_layout(
 ) -> np.ndarray:
     """Poses for up to n cards of layout `kind`, turned by `turn` degrees, that fit in a
     `room` (width, height) box in card widths; drops cards from the end when they cannot."""
-    for attempt in range(10):
-        poses = layouts.rotate(layouts.LAYOUTS[kind](n, aspect, rng), turn)
-        w, h = layouts.extent(poses, aspect)
-        if (w <= room[0] * 1.05 and h <= room[1] * 1.05) or n == 0:
-            return poses
+    attempt = 0
+    while True:  # ends: n falls by at least one card per try from the third on
+        local = layouts.LAYOUTS[kind](n, aspect, rng)
+        for quarter in (0.0, 90.0):  # a player on the next side of the table, if that fits
+            poses = layouts.rotate(local, turn + quarter)
+            w, h = layouts.extent(poses, aspect)
+            if (w <= room[0] * 1.05 and h <= room[1] * 1.05) or n == 0:
+                return poses
+        attempt += 1
         if attempt >= 2:
-            n = int(n * 0.85)
-    return poses[:0]
+            n = min(n - 1, int(n * 0.85))
 
 
 def _group_turn(rng: np.random.Generator) -> float:
@@ -248,8 +254,9 @@ def plan_cards(
         for (x, y, angle), slot in zip(poses, members, strict=True):
             cx, cy = centre[0] + x * card_px, centre[1] + y * card_px
             if slot is None:
+                face_px = next((w for w in FACE_WIDTHS if w >= card_px), FACE_WIDTHS[-1])
                 card = art.face(
-                    FACE_COLOURS[int(rng.integers(4))], int(rng.integers(1, 11)), card_px
+                    FACE_COLOURS[int(rng.integers(4))], int(rng.integers(1, 11)), face_px
                 )
                 pieces.append(
                     Piece(
@@ -259,6 +266,7 @@ def plan_cards(
                         float(angle),
                         CLASS_FACE,
                         gain=float(rng.uniform(0.9, 1.06)),
+                        scale=card_px / face_px,
                     )
                 )
             else:
@@ -337,11 +345,11 @@ class Placed:
 
 def place(piece: Piece) -> Placed:
     h, w = piece.rgba.shape[:2]
-    radius = 0.5 * float(np.hypot(w, h)) + 2
+    radius = 0.5 * float(np.hypot(w, h)) * piece.scale + 2
     cx, cy = piece.centre
     x0, y0 = int(np.floor(cx - radius)), int(np.floor(cy - radius))
     size = (int(np.ceil(cx + radius)) - x0, int(np.ceil(cy + radius)) - y0)
-    matrix = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), piece.angle, 1.0)
+    matrix = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), piece.angle, piece.scale)
     matrix[:, 2] += (cx - x0 - (w - 1) / 2, cy - y0 - (h - 1) / 2)
     if piece.drawing is None:
         warped = cv2.warpAffine(piece.rgba[..., 3], matrix, size)
@@ -411,13 +419,13 @@ def _drop_shadows(
     resolution, which may be a fraction of the cover mask's)."""
     h, w = table.shape[:2]
     ratio = w / cover.shape[1]
-    small = cv2.resize(cover.astype(np.float32), (w, h), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(cover.view(np.uint8) * np.uint8(255), (w, h), interpolation=cv2.INTER_AREA)
     dx, dy = rng.normal(0, 0.04 * card_px * ratio, 2)
     small = cv2.warpAffine(small, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h))
     shadow = cv2.GaussianBlur(small, (0, 0), max(0.6, rng.uniform(0.02, 0.08) * card_px * ratio))
-    strength = np.float32(rng.uniform(0.1, 0.45))
-    light = cv2.cvtColor(1 - strength * shadow, cv2.COLOR_GRAY2RGB)
-    return cv2.multiply(table, light, dtype=cv2.CV_8U)
+    strength = rng.uniform(0.1, 0.45)
+    light = cv2.convertScaleAbs(shadow, alpha=-strength, beta=255)  # 255 - strength * shadow
+    return cv2.multiply(table, cv2.cvtColor(light, cv2.COLOR_GRAY2RGB), scale=1 / 255)
 
 
 def _label_polygon(
@@ -506,8 +514,9 @@ def compose_scene(rng: np.random.Generator, config: SceneConfig, art: ArtCache) 
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
+    camera: dict[str, Any] = {}
     if config.photometric:
-        image = camera_effects(image, rng)
+        image, camera = camera_effects(image, rng)
     quality = sample_jpeg_quality(rng)
     meta = {
         "table": table_kind,
@@ -519,5 +528,6 @@ def compose_scene(rng: np.random.Generator, config: SceneConfig, art: ArtCache) 
         "groups": groups,
         "clutter": len(extras),
         "dropped_cards": dropped,
+        "camera": camera,
     }
     return Scene(image, tuple(objects), quality, meta)

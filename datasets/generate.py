@@ -15,10 +15,12 @@ import json
 import multiprocessing
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -178,6 +180,7 @@ _WORKER: dict[str, Any] = {}
 def _init_worker(request: GenerateRequest) -> None:
     import cv2
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     cv2.setNumThreads(1)  # one process per core already
     _WORKER["request"] = request
     _WORKER["art"] = ArtCache(load_art(request.art_module))
@@ -225,6 +228,7 @@ def generate_dataset(request: GenerateRequest) -> Path:
         ) from None
     workers = request.workers or os.cpu_count() or 1
     workers = max(1, min(workers, request.n))
+    restore = _exit_on_sigterm()
     try:
         for kind in ("images", "labels", "scenes"):
             for split in SPLITS:
@@ -256,7 +260,21 @@ def generate_dataset(request: GenerateRequest) -> Path:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        restore()
     return out
+
+
+def _exit_on_sigterm() -> Callable[[], None]:
+    """Make SIGTERM unwind like Ctrl-C (so the temporary folder is removed); returns the undo."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def _raise(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, _raise)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 def _swap_in(tmp: Path, out: Path) -> None:

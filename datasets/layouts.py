@@ -54,20 +54,25 @@ def multirow_spread(n: int, aspect: float, rng: np.random.Generator) -> np.ndarr
 
 
 def fans(n: int, aspect: float, rng: np.random.Generator) -> np.ndarray:
-    """One or more hand-held style fans: cards turned about a pivot below them."""
+    """One or more hand-held style fans (cards turned about a pivot below them), in rows."""
     per_fan = int(rng.integers(4, 11))
     step = rng.uniform(9.0, 15.0)
     radius = aspect * rng.uniform(1.6, 2.6)
+    half_span = np.radians(step * (per_fan - 1) / 2)
+    fan_w = 2 * radius * np.sin(half_span) + 1.4
+    fan_h = radius * (1 - np.cos(half_span)) + aspect * 1.25
+    n_fans = -(-n // per_fan)
+    per_row = max(1, int(np.ceil(np.sqrt(n_fans))))
     poses = []
     for start in range(0, n, per_fan):
         count = min(per_fan, n - start)
-        angles = (np.arange(count) - (count - 1) / 2) * step
-        fan_x = (start // per_fan) * (2 * radius * np.sin(np.radians(step * per_fan / 2)) + 1.4)
-        for angle in angles:
+        k = start // per_fan
+        fan_x, fan_y = (k % per_row) * fan_w, (k // per_row) * fan_h
+        for angle in (np.arange(count) - (count - 1) / 2) * step:
             a = np.radians(angle)
             # The card's centre sits `radius` above the pivot, turned by `angle`;
             # `angle` counter-clockwise on screen (y down) as in cv2.getRotationMatrix2D.
-            poses.append((fan_x - radius * np.sin(a), -radius * np.cos(a), angle))
+            poses.append((fan_x - radius * np.sin(a), fan_y - radius * np.cos(a), angle))
     out = np.array(poses, float).reshape(-1, 3)
     return _centred(_jitter(out, rng, shift=0.015, turn=0.8))
 

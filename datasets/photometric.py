@@ -18,6 +18,9 @@ GAUSS_LUT: Final[np.ndarray] = np.array(
     [NormalDist().inv_cdf((i + 0.5) / 256) for i in range(256)], np.float32
 )
 
+# Fixed-point one for gain maps: gains up to 255 / 100 = 2.55, in steps of 1 %.
+GAIN_ONE: Final = 100.0
+
 
 def gaussian_noise(rng: np.random.Generator, shape: tuple[int, ...], *, sigma: float) -> np.ndarray:
     """float32 noise of the given shape, ~N(0, sigma^2) (256-level), from random bytes (fast)."""
@@ -97,37 +100,39 @@ def light_field(
         glare += strength * np.exp(-d2)
     glare = np.clip(glare, 0, 1)
     gains = (gain * lighting.gain * (1 - glare))[..., None] * np.array(lighting.cast, np.float32)
-    gains = cv2.resize(gains.astype(np.float32), size, interpolation=cv2.INTER_LINEAR)
+    # uint8 fixed point (x GAIN_ONE) keeps the full-size maps a quarter of float32's bytes.
+    gains = np.clip(gains * GAIN_ONE, 0, 255).astype(np.uint8)
+    gains = cv2.resize(gains, size, interpolation=cv2.INTER_LINEAR)
     if not lighting.glare:
         return gains, None
-    white = np.repeat((glare * 255)[..., None], 3, axis=2).astype(np.float32)
+    white = np.repeat(np.round(glare * 255)[..., None], 3, axis=2).astype(np.uint8)
     return gains, cv2.resize(white, size, interpolation=cv2.INTER_LINEAR)
 
 
 def apply_lighting(image: np.ndarray, lighting: Lighting, rng: np.random.Generator) -> np.ndarray:
     """The lit RGB uint8 image: gain and colour cast, then glare washing towards white."""
     gains, glare = light_field(lighting, rng, (image.shape[1], image.shape[0]))
-    out = cv2.multiply(image, gains, dtype=cv2.CV_8U)
+    out = cv2.multiply(image, gains, scale=1 / GAIN_ONE)
     if glare is not None:
-        out = cv2.add(out, glare, dtype=cv2.CV_8U)
+        out = cv2.add(out, glare)
     return out
 
 
 def sensor_noise(
     rng: np.random.Generator, shape: tuple[int, int], *, sigma: float, chroma: float
 ) -> np.ndarray:
-    """(h, w, 3) int16 noise: luminance noise of `sigma` grey levels plus colour noise of
-    chroma x sigma per channel (random bytes through a Gaussian lookup table)."""
+    """(h, w, 3) int16 noise: per-pixel luminance noise of `sigma` grey levels plus colour
+    noise of chroma x sigma per channel, blotchy as after demosaicing (drawn at half size)."""
     h, w = shape
     codes = np.frombuffer(rng.bytes(h * w), np.uint8).reshape(h, w)
     lut = np.round(GAUSS_LUT * sigma).astype(np.int16).reshape(1, 256)
     noise = cv2.LUT(cv2.cvtColor(codes, cv2.COLOR_GRAY2RGB), lut)
     if chroma > 0:
-        colour = np.frombuffer(rng.bytes(h * w * 3), np.uint8).reshape(h, w, 3)
-        noise = cv2.add(
-            noise,
-            cv2.LUT(colour, np.round(GAUSS_LUT * sigma * chroma).astype(np.int16).reshape(1, 256)),
-        )
+        hh, hw = max(1, h // 2), max(1, w // 2)
+        colour = np.frombuffer(rng.bytes(hh * hw * 3), np.uint8).reshape(hh, hw, 3)
+        colour_lut = np.round(GAUSS_LUT * sigma * chroma).astype(np.int16).reshape(1, 256)
+        colour = cv2.resize(cv2.LUT(colour, colour_lut), (w, h), interpolation=cv2.INTER_LINEAR)
+        noise = cv2.add(noise, colour)
     return noise
 
 
@@ -146,19 +151,30 @@ def motion_blur(image: np.ndarray, *, length: int, angle_deg: float) -> np.ndarr
     return cv2.filter2D(image, -1, kernel)
 
 
-def camera_effects(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Light, blur and sensor noise as a real webcam frame would carry them; RGB uint8 in/out."""
+def camera_effects(image: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
+    """Light, blur and sensor noise as a real webcam frame would carry them: RGB uint8 in and
+    out, plus a record of what was applied (for the scene's ground truth)."""
     lighting = sample_lighting(rng)
     out = apply_lighting(image, lighting, rng)
+    blur = "none"
     if rng.random() < 0.5:
-        out = defocus_blur(out, sigma=rng.uniform(0.4, 1.8))
+        out, blur = defocus_blur(out, sigma=rng.uniform(0.4, 1.8)), "defocus"
     elif rng.random() < 0.3:
-        out = motion_blur(out, length=int(rng.integers(3, 10)), angle_deg=rng.uniform(0, 180))
+        length, angle = int(rng.integers(3, 10)), rng.uniform(0, 180)
+        out, blur = motion_blur(out, length=length, angle_deg=angle), "motion"
     dim = lighting.gain < 0.75
     sigma = rng.uniform(4, 12) if dim else rng.uniform(0.5, 4)
     chroma = rng.uniform(0.1, 0.6) if rng.random() < 0.5 else 0.0
     noise = sensor_noise(rng, image.shape[:2], sigma=sigma, chroma=chroma)
-    return cv2.add(out, noise, dtype=cv2.CV_8U)  # saturates to 0..255
+    record = {
+        "exposure": round(lighting.gain, 3),
+        "dim": bool(dim),
+        "glare_spots": len(lighting.glare),
+        "vignette": round(lighting.vignette, 3),
+        "blur": blur,
+        "noise_sigma": round(sigma, 2),
+    }
+    return cv2.add(out, noise, dtype=cv2.CV_8U), record  # saturates to 0..255
 
 
 def sample_jpeg_quality(rng: np.random.Generator) -> int:

@@ -138,3 +138,14 @@ def test_frame_edge_counts_as_hidden() -> None:
     in_frame = np.ones((120, 200), bool)
     in_frame[:, 50:] = False  # the frame ends through the drawing's middle
     assert visible_part(card, 0, owner, in_frame)[0] == pytest.approx(0.5, abs=0.06)
+
+
+def test_hand_on_top_hides_like_a_card() -> None:
+    """Clutter above the cards (a hand) owns its pixels too: the card under it loses them."""
+    rgba, drawing = _card(40, True)
+    card = place(Piece(rgba, drawing, (50.0, 50.0), 0.0, CLASS_BACK))
+    hand = np.full((80, 40, 4), 255, np.uint8)
+    cover = place(Piece(hand, None, (70.0, 50.0), 0.0, None))  # left edge at x = 50
+    owner = owner_buffer([card, cover], [0, -2], (200, 120))
+    fraction = visible_part(card, 0, owner, np.ones((120, 200), bool))[0]
+    assert fraction == pytest.approx(0.5, abs=0.06)
