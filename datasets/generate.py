@@ -19,6 +19,7 @@ import signal
 import sys
 import tempfile
 import threading
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -139,7 +140,7 @@ def load_art(spec: str) -> ModuleType:
     """The card-art module: `spec` is a module name, or a .py file's path (tests' stand-ins)."""
     if not spec.endswith(".py"):
         return importlib.import_module(spec)
-    name = f"blitzcam_art_{abs(hash(spec))}"
+    name = f"blitzcam_art_{zlib.crc32(spec.encode()):08x}"  # same name in every worker
     if name not in sys.modules:
         module_spec = importlib.util.spec_from_file_location(name, spec)
         if module_spec is None or module_spec.loader is None:

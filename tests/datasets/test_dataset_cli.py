@@ -88,3 +88,13 @@ def test_preview_rejects_non_datasets(
     assert main(["dataset", "preview", str(root), "--out", str(tmp_path / "s.png")]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "s.png").exists()
+
+
+def test_generate_refuses_a_file_as_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "ds"
+    target.write_text("not a folder")
+    assert main(["dataset", "generate", "--out", str(target), "--n", "1", "--seed", "0"]) == 2
+    assert "not a folder" in capsys.readouterr().err
+    assert target.read_text() == "not a folder"

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from blitzcam.datasets.generate import parse_resolution, split_of, split_sizes
 from blitzcam.datasets.labels import data_yaml, parse_obb_line, to_obb_line
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def test_obb_line_normalises_and_round_trips() -> None:
@@ -93,3 +95,22 @@ def test_parse_resolution(text: str, expected: tuple[int, int]) -> None:
 def test_parse_resolution_rejects(text: str) -> None:
     with pytest.raises(ValueError, match="resolution"):
         parse_resolution(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    corners=st.lists(st.floats(-50, 2000, allow_nan=False), min_size=8, max_size=8),
+    width=st.integers(320, 1920),
+    height=st.integers(240, 1080),
+    cls=st.sampled_from([0, 1]),
+)
+def test_obb_line_round_trip_property(
+    corners: list[float], width: int, height: int, cls: int
+) -> None:
+    """Any polygon: the line parses back to its class and to corners clipped into the frame."""
+    poly = np.array(corners, np.float64).reshape(4, 2)
+    back_cls, norm = parse_obb_line(to_obb_line(cls, poly, (width, height)))
+    assert back_cls == cls
+    assert norm.min() >= 0 and norm.max() <= 1
+    clipped = np.clip(poly, 0, [width, height])
+    assert np.allclose(norm * (width, height), clipped, atol=1e-5 * max(width, height))
