@@ -101,6 +101,22 @@ def enroll_image(
     return target
 
 
+class FrameEnroller:
+    """Enrollment from a live frame, for the app: `enroll(deck, frame)` -> a one-line result.
+
+    Raises UserError when the view shows no card or no drawing; the caller shows its message.
+    """
+
+    def __init__(self, out_dir: Path | None = None) -> None:
+        self._out_dir = out_dir
+
+    def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
+        target = enroll_image(
+            check_deck_name(deck), frame_bgr, source="the camera view", out_dir=self._out_dir
+        )
+        return f"{deck}: enrolled (stored {target})"
+
+
 def _grab_from_camera(spec: str) -> np.ndarray:
     from blitzcam.vision.sources import open_source
 

@@ -28,7 +28,7 @@ HUE_SIGMA_DEG: Final = 28.0
 GREY_SATURATION: Final = 0.18  # below this the ink has no hue (black, grey)
 SHAPE_BLUR: Final = 0.8
 SHAPE_WEIGHT: Final = 0.8  # of the shape score: cross-correlation; the rest: stroke directions
-UNKNOWN_BELOW: Final = 0.55  # under this similarity a back is "unknown" (tuned on synthetic scenes)
+UNKNOWN_BELOW: Final = 0.65  # under this similarity a back is "unknown" (tuned on synthetic scenes)
 
 
 @dataclass(frozen=True, slots=True)

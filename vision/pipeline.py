@@ -65,6 +65,11 @@ class CountingPipeline:
         self.profile = profile
         self.known_decks = profile.known_decks()
 
+    def reload_profile(self, decks_dir: Path | None = None) -> None:
+        """Pick up newly enrolled backs (the model stays loaded)."""
+        self.profile = load_profile(decks_dir)
+        self.known_decks = self.profile.known_decks()
+
     @classmethod
     def from_defaults(
         cls,

@@ -30,6 +30,7 @@ BORDER: Final = 0.06  # ink this close to a card's edge is the card's edge, not 
 MIN_DRAWING_FRACTION: Final = 0.002  # of the card area: less ink than this is "no drawing"
 INK_THRESHOLD: Final = 0.3
 AREA_SLACK: Final = 1.12
+COVER_KEEP: Final = (0.6, 0.8)  # how much of a covered drawing still shows, in reference variants
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,29 @@ def drawing_boxes(mask: np.ndarray) -> list[np.ndarray]:
     return boxes
 
 
+def covered_boxes(mask: np.ndarray) -> list[np.ndarray]:
+    """Boxes of the drawing with one side covered by another card (COVER_KEEP of it still showing).
+
+    The detector boxes only the visible part of a drawing, so a partly covered back is compared
+    with references cut the same way: for each box variant, keep the drawing's pixels up to a
+    fraction of the way from one side, and box them as a label would (minimum-area rectangle).
+    """
+    points = np.argwhere(mask)[:, ::-1].astype(np.float32)
+    boxes = []
+    for corners in drawing_boxes(mask):
+        origin, x_end, y_end = corners[2], corners[1], corners[3]
+        axes = np.stack([x_end - origin, y_end - origin])
+        uv = (points - origin) @ np.linalg.inv(axes)  # box-frame coordinates in [0, 1]
+        for keep in COVER_KEEP:
+            for axis in (0, 1):
+                for kept in (uv[:, axis] <= keep, uv[:, axis] >= 1 - keep):
+                    if kept.sum() >= 10:
+                        (cx, cy), (w, h), angle = cv2.minAreaRect(points[kept].reshape(-1, 1, 2))
+                        obb = np.array([[cx, cy, w, h, np.deg2rad(angle)]], np.float32)
+                        boxes.append(obb_corners(obb)[0])
+    return boxes
+
+
 def reference_patches(
     card_bgr: np.ndarray, mask: np.ndarray | None = None, *, name: str
 ) -> list[np.ndarray]:
@@ -100,6 +124,7 @@ def reference_patches(
             f"{name}: no drawing found on this card back (is it a back, in focus and lit?)"
         )
     patches = [warp_box(card_bgr, corners) for corners in drawing_boxes(mask)]
+    patches += [warp_box(card_bgr, corners) for corners in covered_boxes(mask)]
     # a mirrored view too: many webcams mirror their picture by default (and so do the
     # synthetic scenes of datasets/ as of this writing)
     return patches + [np.ascontiguousarray(patch[:, ::-1]) for patch in patches]

@@ -2,7 +2,8 @@
 
 `open_source(spec)` picks the kind from the spec (an int or digits: camera index; rtsp://, http://,
 https://: network stream; a folder; an image file; any other file: video). Every source yields
-`Frame` records until it ends; `read()` returns None at the end. Network streams reconnect when
+`Frame` records until it ends: `read_frame()` gives the next record, `read()` just its image (the
+app's protocol); both return None at the end. Network streams reconnect when
 they drop. Errors are SourceError (a UserError: one line naming the source).
 """
 
@@ -56,14 +57,19 @@ class FrameSource:
 
     name: str = ""
 
-    def read(self) -> Frame | None:
+    def read_frame(self) -> Frame | None:
         raise NotImplementedError
+
+    def read(self) -> np.ndarray | None:
+        """The next image alone (BGR uint8), None at the end: the app's frame-source protocol."""
+        frame = self.read_frame()
+        return None if frame is None else frame.image
 
     def close(self) -> None:
         return None
 
     def __iter__(self) -> Iterator[Frame]:
-        while (frame := self.read()) is not None:
+        while (frame := self.read_frame()) is not None:
             yield frame
 
     def __enter__(self) -> FrameSource:
@@ -81,7 +87,7 @@ class ImageFiles(FrameSource):
         self._next = 0
         self.name = name
 
-    def read(self) -> Frame | None:
+    def read_frame(self) -> Frame | None:
         if self._next >= len(self._paths):
             return None
         path = self._paths[self._next]
@@ -122,7 +128,7 @@ class CaptureSource(FrameSource):
             return None
         return to_bgr8(image)
 
-    def read(self) -> Frame | None:
+    def read_frame(self) -> Frame | None:
         image = self._grab()
         if image is None:
             return None
@@ -154,7 +160,7 @@ class StreamSource(CaptureSource):
             f"{self.name}: cannot connect to the stream (wrong address, or the camera is offline)"
         )
 
-    def read(self) -> Frame | None:
+    def read_frame(self) -> Frame | None:
         image = self._grab()
         attempt = 0
         while image is None:

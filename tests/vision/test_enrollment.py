@@ -119,3 +119,13 @@ def test_decks_dir_profile(tmp_path: Path) -> None:
 def test_decks_dir_errors(tmp_path: Path, setup, message: str) -> None:
     with pytest.raises(UserError, match=message):
         profile_from_dir(setup(tmp_path))
+
+
+def test_frame_enroller_for_the_app(tmp_path: Path) -> None:
+    from blitzcam.vision.enrollment import FrameEnroller
+
+    message = FrameEnroller(tmp_path).enroll("red-plow", _photo("red-plow", seed=4))
+    assert message.startswith("red-plow: enrolled")
+    assert (tmp_path / "red-plow.png").is_file()
+    with pytest.raises(UserError, match="no card found"):
+        FrameEnroller(tmp_path).enroll("red-plow", np.full((480, 640, 3), 30, np.uint8))

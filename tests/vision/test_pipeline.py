@@ -6,13 +6,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.annotate import FACE_UP_BGR, annotate
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector, parse_metadata
 from blitzcam.vision.pipeline import MODEL_ENV, CountingPipeline, default_model_path
+
+from blitzcam.errors import UserError
 
 
 def test_pipeline_result(random_model, table_frame) -> None:
@@ -49,15 +49,28 @@ def test_detector_errors(tmp_path: Path, content, message: str) -> None:
 @pytest.mark.parametrize(
     ("meta", "shape", "dynamic", "imgsz"),
     [
-        ({"names": "{0: 'back', 1: 'face'}", "imgsz": "[640, 640]", "head": "OBB"}, [1, 3, 640, 640],
-         False, (640, 640)),  # fixed export
-        ({"names": "{0: 'back', 1: 'face'}", "imgsz": "[1024, 1024]", "head": "OBB"},
-         [1, 3, "height", "width"], True, (1024, 1024)),  # dynamic export: imgsz from metadata
+        (
+            {"names": "{0: 'back', 1: 'face'}", "imgsz": "[640, 640]", "head": "OBB"},
+            [1, 3, 640, 640],
+            False,
+            (640, 640),
+        ),  # fixed export
+        (
+            {"names": "{0: 'back', 1: 'face'}", "imgsz": "[1024, 1024]", "head": "OBB"},
+            [1, 3, "height", "width"],
+            True,
+            (1024, 1024),
+        ),  # dynamic export: imgsz from metadata
     ],
 )
 def test_parse_metadata(meta, shape, dynamic: bool, imgsz) -> None:
     info = parse_metadata(meta, shape, source="m.onnx")
-    assert (info.dynamic, info.imgsz, info.names, info.task) == (dynamic, imgsz, ("back", "face"), "obb")
+    assert (info.dynamic, info.imgsz, info.names, info.task) == (
+        dynamic,
+        imgsz,
+        ("back", "face"),
+        "obb",
+    )
 
 
 def test_parse_metadata_rejects_foreign_onnx() -> None:

@@ -90,7 +90,7 @@ def test_stream_reconnects_after_drop() -> None:
     source = StreamSource(
         "rtsp://127.0.0.1/cam", opener=lambda spec: next(sessions), sleep=lambda s: None
     )
-    frames = [source.read() for _ in range(5)]
+    frames = [source.read_frame() for _ in range(5)]
     assert all(f is not None for f in frames)
     assert source.reconnects == 2
     assert [f.index for f in frames] == [0, 1, 2, 3, 4]
@@ -101,7 +101,7 @@ def test_stream_gives_up() -> None:
     source = StreamSource(
         "http://127.0.0.1/mjpg", opener=lambda spec: next(captures), tries=3, sleep=lambda s: None
     )
-    assert source.read() is not None
+    assert source.read() is not None  # the app's protocol: the image alone
     with pytest.raises(SourceError, match="did not come back after 3 tries"):
         source.read()
 
