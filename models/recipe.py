@@ -19,7 +19,7 @@ class Recipe:
     data_seed: int = 2026
     crop_size: int = 320                  # training imgsz: crops at inference pixel scale
     crops_per_scene: int = 4
-    epochs: int = 8
+    epochs: int = 14
     batch: int = 16
     seed: int = 0
     patience: int = 0                     # 0: never stop early; the schedule is fixed
