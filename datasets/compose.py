@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import cv2
 import numpy as np
+
 from blitzcam.datasets import clutter as clutter_sprites
 from blitzcam.datasets import layouts
 from blitzcam.datasets.geometry import (
@@ -401,29 +402,51 @@ def visible_part(
     return min(1.0, int(seen.sum()) / total), seen, sl[0]
 
 
-def _composite(canvas: np.ndarray, piece: Piece, p: Placed) -> None:
+def _shifted(mask: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """`mask` moved by (dx, dy) whole pixels, zeros shifted in."""
+    out = np.zeros_like(mask)
+    h, w = mask.shape[:2]
+    out[max(dy, 0) : h + min(dy, 0), max(dx, 0) : w + min(dx, 0)] = mask[
+        max(-dy, 0) : h - max(dy, 0), max(-dx, 0) : w - max(dx, 0)
+    ]
+    return out
+
+
+def _composite(
+    canvas: np.ndarray, piece: Piece, p: Placed, shadow: tuple[int, int, float] | None = None
+) -> None:
+    """Alpha-blend a piece onto the canvas; `shadow` (dx, dy, strength) first darkens what lies
+    under its edge, so a card on a card shows its outline as a real one does."""
     sl = overlap(p, (canvas.shape[1], canvas.shape[0]))
     if sl is None:
         return
     warped = cv2.warpAffine(piece.rgba, p.matrix, p.size)[sl[1]]
     alpha = warped[..., 3:4].astype(np.float32) * np.float32(1 / 255)
     under = canvas[sl[0]].astype(np.float32)
+    if shadow is not None:
+        dx, dy, strength = shadow
+        dark = cv2.blur(_shifted(alpha[..., 0], dx, dy), (3, 3))[..., None]
+        under *= 1 - np.float32(strength) * dark
     over = warped[..., :3] * np.float32(piece.gain)
     canvas[sl[0]] = np.clip(under + (over - under) * alpha, 0, 255).astype(np.uint8)
 
 
 def _drop_shadows(
-    table: np.ndarray, cover: np.ndarray, rng: np.random.Generator, card_px: int
+    table: np.ndarray,
+    cover: np.ndarray,
+    rng: np.random.Generator,
+    card_px: int,
+    offset: np.ndarray,
+    strength: float,
 ) -> np.ndarray:
     """Darken the table where the cards and objects on it block the light (at the table's
-    resolution, which may be a fraction of the cover mask's)."""
+    resolution, which may be a fraction of the cover mask's); `offset` in canvas pixels."""
     h, w = table.shape[:2]
     ratio = w / cover.shape[1]
     small = cv2.resize(cover.view(np.uint8) * np.uint8(255), (w, h), interpolation=cv2.INTER_AREA)
-    dx, dy = rng.normal(0, 0.04 * card_px * ratio, 2)
+    dx, dy = offset * ratio
     small = cv2.warpAffine(small, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h))
     shadow = cv2.GaussianBlur(small, (0, 0), max(0.6, rng.uniform(0.02, 0.08) * card_px * ratio))
-    strength = rng.uniform(0.1, 0.45)
     light = cv2.convertScaleAbs(shadow, alpha=-strength, beta=255)  # 255 - strength * shadow
     return cv2.multiply(table, cv2.cvtColor(light, cv2.COLOR_GRAY2RGB), scale=1 / 255)
 
@@ -498,14 +521,19 @@ def compose_scene(rng: np.random.Generator, config: SceneConfig, art: ArtCache) 
             )
         )
 
-    table = _drop_shadows(table, owner != _NO_OWNER, rng, card_px)
+    # One light for the scene: every shadow falls the same way.
+    offset = rng.normal(0, 0.04 * card_px, 2)
+    strength = float(rng.uniform(0.1, 0.45))
+    table = _drop_shadows(table, owner != _NO_OWNER, rng, card_px, offset, strength)
     canvas = cv2.resize(table, view.canvas_size, interpolation=cv2.INTER_LINEAR)
+    edge = np.clip(np.round(offset / 2), -2, 2).astype(int)
+    edge_shadow = (int(edge[0]) or 1, int(edge[1]) or 1, strength * 0.8)
     for piece in below:
         _composite(canvas, piece, place(piece))
     for i in keep:
-        _composite(canvas, cards[i], placed_cards[i])
+        _composite(canvas, cards[i], placed_cards[i], edge_shadow)
     for piece, p in zip(above, placed_above, strict=True):
-        _composite(canvas, piece, p)
+        _composite(canvas, piece, p, edge_shadow)
 
     image = cv2.warpPerspective(
         canvas,

@@ -28,10 +28,10 @@ from types import ModuleType
 from typing import Any, Final
 
 import numpy as np
+
 from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene
 from blitzcam.datasets.labels import SPLITS, data_yaml, ground_truth, ground_truth_text, label_text
 from blitzcam.datasets.photometric import encode_jpeg
-
 from blitzcam.errors import UserError
 
 DEFAULT_ART_MODULE: Final = "blitzcam.datasets.art"

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
+
 from blitzcam.datasets.scene import CLASS_BACK, CLASS_FACE, CLASS_NAMES, Scene, SceneObject
 
 SPLITS: Final[tuple[str, ...]] = ("train", "val", "test")

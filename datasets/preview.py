@@ -12,6 +12,7 @@ from typing import Final
 
 import cv2
 import numpy as np
+
 from blitzcam.datasets.labels import SPLITS, parse_obb_line
 
 THUMB_WIDTH: Final = 640

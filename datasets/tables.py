@@ -12,6 +12,7 @@ from typing import Final
 
 import cv2
 import numpy as np
+
 from blitzcam.datasets.photometric import coarse_field, gaussian_noise
 
 Table = Callable[[np.random.Generator, tuple[int, int]], np.ndarray]

@@ -7,6 +7,7 @@ from types import ModuleType
 import cv2
 import numpy as np
 import pytest
+
 from blitzcam.datasets.compose import (
     MIN_DRAWING_VISIBLE,
     MIN_FACE_VISIBLE,

@@ -7,9 +7,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
 from blitzcam.datasets.generate import GenerateRequest, families_for, generate_dataset
 from blitzcam.datasets.labels import SPLITS, parse_obb_line
-
 from blitzcam.errors import UserError
 
 

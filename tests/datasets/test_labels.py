@@ -6,10 +6,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from blitzcam.datasets.generate import parse_resolution, split_of, split_sizes
-from blitzcam.datasets.labels import data_yaml, parse_obb_line, to_obb_line
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from blitzcam.datasets.generate import parse_resolution, split_of, split_sizes
+from blitzcam.datasets.labels import data_yaml, parse_obb_line, to_obb_line
 
 
 def test_obb_line_normalises_and_round_trips() -> None:

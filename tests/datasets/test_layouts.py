@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from blitzcam.datasets import layouts
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from blitzcam.datasets import layouts
 
 ASPECT = 1.56
 
