@@ -67,10 +67,11 @@ def main() -> None:
 
     import_ultralytics()
     import torch
+    from ultralytics import YOLO
+
     from blitzcam.vision.detector import Detector
     from blitzcam.vision.pipeline import CountingPipeline
     from blitzcam.vision.references import load_profile
-    from ultralytics import YOLO
 
     tmp = tempfile.TemporaryDirectory()
     pt, onnx_paths = args.pt, {}

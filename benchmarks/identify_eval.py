@@ -13,6 +13,7 @@ import argparse
 import time
 
 import numpy as np
+
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.identify import identify
 from blitzcam.vision.references import default_profile
@@ -27,6 +28,7 @@ def main() -> None:
     args = parser.parse_args()
 
     import cv2
+
     from blitzcam.datasets import art
     from blitzcam.datasets.art import RANDOM_FAMILIES
     from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene

@@ -6,6 +6,7 @@ from typing import Final
 
 import cv2
 import numpy as np
+
 from blitzcam.game.decks import DECKS_BY_NAME
 from blitzcam.vision.detections import Detections
 

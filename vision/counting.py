@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 import numpy as np
+
 from blitzcam.vision.detections import UNKNOWN_DECK, Detections
 
 

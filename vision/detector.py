@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Final
 
 import numpy as np
+
+from blitzcam.errors import UserError
 from blitzcam.vision.decode import Decoded, decode_end2end, decode_raw
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.letterbox import letterbox_image, letterbox_params, to_blob, unletterbox_obb
-
-from blitzcam.errors import UserError
 
 DEFAULT_CONF: Final = 0.25  # ultralytics' predict defaults
 DEFAULT_IOU: Final = 0.7

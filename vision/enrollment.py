@@ -14,11 +14,11 @@ from typing import Final
 
 import cv2
 import numpy as np
+
+from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.images import ImageError, read_image, write_png_atomic
 from blitzcam.vision.references import reference_patches, user_decks_dir
-
-from blitzcam.errors import UserError
 
 CARD_WIDTH: Final = 400  # stored references are this wide, upright
 CARD_ASPECT: Final = 89.0 / 57.0

@@ -17,6 +17,7 @@ from typing import Final
 
 import cv2
 import numpy as np
+
 from blitzcam.vision.detections import UNKNOWN_DECK, Detections
 
 SIZE: Final = 48  # side of the square a drawing is warped to (a multiple of SHAPE_SIZE)

@@ -7,6 +7,7 @@ named by BLITZCAM_MODEL) once and the deck profile (built-in art plus enrolled b
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Mapping
@@ -15,13 +16,14 @@ from pathlib import Path
 from typing import Final
 
 import numpy as np
+
+from blitzcam.paths import REPO_ROOT
 from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
 from blitzcam.vision.identify import identify
 from blitzcam.vision.references import DeckProfile, load_profile
-
-from blitzcam.paths import REPO_ROOT
+from blitzcam.vision.stabilise import Stabiliser, thumbnail
 
 MODEL_ENV: Final = "BLITZCAM_MODEL"
 MODEL_NAME: Final = "blitzcam-obb.onnx"
@@ -55,6 +57,9 @@ class FrameResult:
     face_up: int
     unknown: int
     timing_ms: Mapping[str, float]  # preprocess, inference, postprocess, identify, total
+    settled: bool = (
+        True  # live counting: enough still frames of this scene agree (see LiveCounting)
+    )
 
 
 class CountingPipeline:
@@ -107,4 +112,27 @@ class CountingPipeline:
             face_up=counts.face_up,
             unknown=counts.unknown,
             timing_ms=timing,
+        )
+
+
+class LiveCounting:
+    """A pipeline for a camera feed: counts voted over recent still frames (see stabilise.py).
+
+    Same call as CountingPipeline; the detections are this frame's, the counts the window's vote.
+    """
+
+    def __init__(self, pipeline: CountingPipeline, stabiliser: Stabiliser | None = None) -> None:
+        self.pipeline = pipeline
+        self.stabiliser = stabiliser or Stabiliser()
+
+    def __call__(self, frame_bgr: np.ndarray) -> FrameResult:
+        result = self.pipeline(frame_bgr)
+        counts = Counts(per_deck=result.counts, face_up=result.face_up, unknown=result.unknown)
+        stable = self.stabiliser.update(thumbnail(frame_bgr), counts)
+        return dataclasses.replace(
+            result,
+            counts=stable.counts.per_deck,
+            face_up=stable.counts.face_up,
+            unknown=stable.counts.unknown,
+            settled=stable.settled,
         )

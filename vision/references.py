@@ -16,13 +16,13 @@ from typing import Final
 
 import cv2
 import numpy as np
+
+from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
+from blitzcam.paths import data_dir
 from blitzcam.vision.detections import obb_corners
 from blitzcam.vision.identify import DrawingFeatures, describe, inkness, warp_box
 from blitzcam.vision.images import ImageError, read_image
-
-from blitzcam.errors import UserError
-from blitzcam.paths import data_dir
 
 BUILTIN_WIDTH: Final = 320  # built-in backs are rendered this wide for reference features
 REFERENCE_WIDTH: Final = 320  # enrolled/--decks backs are resized to this width first

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Final, Protocol
 
 import numpy as np
-from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image, to_bgr8
 
 from blitzcam.errors import UserError
+from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image, to_bgr8
 
 STREAM_SCHEMES: Final = ("rtsp://", "rtsps://", "http://", "https://")
 RECONNECT_TRIES: Final = 5
@@ -47,9 +47,15 @@ class Capture(Protocol):
 
 
 def _open_capture(spec: int | str) -> Capture:
+    """cv2.VideoCapture without OpenCV's log lines: a failure becomes one SourceError instead."""
     import cv2
 
-    return cv2.VideoCapture(spec)
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        return cv2.VideoCapture(spec)
+    finally:
+        cv2.utils.logging.setLogLevel(level)
 
 
 class FrameSource:

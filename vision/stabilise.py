@@ -14,6 +14,7 @@ from typing import Final
 
 import cv2
 import numpy as np
+
 from blitzcam.vision.counting import Counts
 
 THUMB_SIZE: Final = (32, 18)

@@ -10,9 +10,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from blitzcam.game.decks import DECK_NAMES
 
 from blitzcam.cli import main
+from blitzcam.game.decks import DECK_NAMES
 
 
 @pytest.fixture()

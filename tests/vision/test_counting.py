@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.detections import Detections

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from blitzcam.vision.decode import decode_end2end, decode_raw, fast_nms_rotated, probiou
 from blitzcam.vision.detector import Detector
 from blitzcam.vision.letterbox import letterbox_params, unletterbox_obb

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from blitzcam.vision.detections import UNKNOWN_DECK, Detections, obb_corners
 
 

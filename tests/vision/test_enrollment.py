@@ -8,11 +8,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+
 from blitzcam.datasets.art import render_back
+from blitzcam.errors import UserError
 from blitzcam.vision.enrollment import enroll_command, enroll_image, find_card, order_corners
 from blitzcam.vision.references import default_profile, profile_from_dir, user_decks_dir
-
-from blitzcam.errors import UserError
 
 
 def _photo(deck: str, *, seed: int = 0, blank: bool = False) -> np.ndarray:

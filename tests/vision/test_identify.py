@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+
 from blitzcam.datasets.art import render_back, render_random_back
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.detections import Detections

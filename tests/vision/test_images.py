@@ -7,6 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+
 from blitzcam.vision.images import ImageError, decode_image, header_size, read_image, reduction_for
 
 

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.annotate import FACE_UP_BGR, annotate
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector, parse_metadata
 from blitzcam.vision.pipeline import MODEL_ENV, CountingPipeline, default_model_path
-
-from blitzcam.errors import UserError
 
 
 def test_pipeline_result(random_model, table_frame) -> None:
@@ -84,3 +84,12 @@ def test_annotate_draws_without_touching_input() -> None:
     out = annotate(frame, dets)
     assert not frame.any()  # the input frame is unchanged
     assert (out.astype(int).sum(axis=2) >= sum(FACE_UP_BGR) - 60).any()  # a white outline
+
+
+def test_live_counting_votes(random_model, table_frame) -> None:
+    from blitzcam.vision.pipeline import LiveCounting
+
+    live = LiveCounting(CountingPipeline.from_defaults(model_path=random_model.onnx))
+    results = [live(table_frame) for _ in range(3)]
+    assert [r.settled for r in results] == [False, False, True]
+    assert dict(results[-1].counts) == dict(results[0].counts)  # the same still scene

@@ -7,6 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+
 from blitzcam.vision.sources import SourceError, StreamSource, open_source
 
 
