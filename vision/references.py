@@ -90,7 +90,7 @@ def drawing_boxes(mask: np.ndarray) -> list[np.ndarray]:
     return boxes
 
 
-def covered_boxes(mask: np.ndarray) -> list[np.ndarray]:
+def covered_boxes(mask: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]:
     """Boxes of the drawing with one side covered by another card (COVER_KEEP of it still showing).
 
     The detector boxes only the visible part of a drawing, so a partly covered back is compared
@@ -98,8 +98,8 @@ def covered_boxes(mask: np.ndarray) -> list[np.ndarray]:
     fraction of the way from one side, and box them as a label would (minimum-area rectangle).
     """
     points = np.argwhere(mask)[:, ::-1].astype(np.float32)
-    boxes = []
-    for corners in drawing_boxes(mask):
+    covered = []
+    for corners in boxes:
         origin, x_end, y_end = corners[2], corners[1], corners[3]
         axes = np.stack([x_end - origin, y_end - origin])
         uv = (points - origin) @ np.linalg.inv(axes)  # box-frame coordinates in [0, 1]
@@ -109,22 +109,23 @@ def covered_boxes(mask: np.ndarray) -> list[np.ndarray]:
                     if kept.sum() >= 10:
                         (cx, cy), (w, h), angle = cv2.minAreaRect(points[kept].reshape(-1, 1, 2))
                         obb = np.array([[cx, cy, w, h, np.deg2rad(angle)]], np.float32)
-                        boxes.append(obb_corners(obb)[0])
-    return boxes
+                        covered.append(obb_corners(obb)[0])
+    return covered
 
 
 def reference_patches(
     card_bgr: np.ndarray, mask: np.ndarray | None = None, *, name: str
 ) -> list[np.ndarray]:
-    """A card back -> its drawing warped to the identification square, one per box variant."""
+    """A card back -> its drawing warped to the identification square, one per variant: each box
+    a detector may give the whole drawing, the same partly covered, and all of those mirrored."""
     if mask is None:
         mask = drawing_mask(card_bgr)
     if mask.sum() < max(10, mask.size * MIN_DRAWING_FRACTION):
         raise UserError(
             f"{name}: no drawing found on this card back (is it a back, in focus and lit?)"
         )
-    patches = [warp_box(card_bgr, corners) for corners in drawing_boxes(mask)]
-    patches += [warp_box(card_bgr, corners) for corners in covered_boxes(mask)]
+    boxes = drawing_boxes(mask)
+    patches = [warp_box(card_bgr, corners) for corners in boxes + covered_boxes(mask, boxes)]
     # a mirrored view too: many webcams mirror their picture by default (and so do the
     # synthetic scenes of datasets/ as of this writing)
     return patches + [np.ascontiguousarray(patch[:, ::-1]) for patch in patches]
