@@ -346,10 +346,13 @@ class Placed:
 
 def place(piece: Piece) -> Placed:
     h, w = piece.rgba.shape[:2]
-    radius = 0.5 * float(np.hypot(w, h)) * piece.scale + 2
     cx, cy = piece.centre
-    x0, y0 = int(np.floor(cx - radius)), int(np.floor(cy - radius))
-    size = (int(np.ceil(cx + radius)) - x0, int(np.ceil(cy + radius)) - y0)
+    a = np.radians(piece.angle)
+    # Half extents of the turned sprite's bounding box: the ROI hugs the card.
+    half_w = 0.5 * piece.scale * (abs(np.cos(a)) * w + abs(np.sin(a)) * h) + 2.5
+    half_h = 0.5 * piece.scale * (abs(np.sin(a)) * w + abs(np.cos(a)) * h) + 2.5
+    x0, y0 = int(np.floor(cx - half_w)), int(np.floor(cy - half_h))
+    size = (int(np.ceil(cx + half_w)) - x0, int(np.ceil(cy + half_h)) - y0)
     matrix = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), piece.angle, piece.scale)
     matrix[:, 2] += (cx - x0 - (w - 1) / 2, cy - y0 - (h - 1) / 2)
     if piece.drawing is None:

@@ -96,12 +96,24 @@ def view_from_camera(
     jac = np.column_stack([probe[1] - probe[0], probe[2] - probe[0]])
     units_per_px = float(np.sqrt(abs(np.linalg.det(jac))))
     corners = transform_points(inv, frame_corners(frame_size))
-    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    # Canvas axes follow the frame's footprint: x along its top edge, y towards its bottom
+    # edge. That keeps the canvas small (no bounding box of a turned frame) and never
+    # mirrored (world y points the other way from image y).
+    ux = corners[1] - corners[0]
+    ux /= np.linalg.norm(ux)
+    uy = corners[3] - corners[0]
+    uy -= uy @ ux * ux
+    uy /= np.linalg.norm(uy)
+    axes = np.array([ux, uy])
+    turned = corners @ axes.T
+    lo, hi = turned.min(axis=0), turned.max(axis=0)
     scale = 1.0 / units_per_px
     area = float(np.prod((hi - lo) * scale))
     if area > MAX_CANVAS_AREA_RATIO * width * height:
         scale *= np.sqrt(MAX_CANVAS_AREA_RATIO * width * height / area)
-    to_canvas = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
+    to_canvas = np.eye(3)
+    to_canvas[:2, :2] = axes * scale
+    to_canvas[:2, 2] = -lo * scale
     canvas_size = (
         int(np.ceil((hi[0] - lo[0]) * scale)) + 1,
         int(np.ceil((hi[1] - lo[1]) * scale)) + 1,

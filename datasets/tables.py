@@ -54,11 +54,24 @@ def _hsv_colour(
     return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2RGB)[0, 0].astype(np.float32)
 
 
-def wood(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
-    """Planks of wood: irregular wavy grain lines, long fibre streaks, a tone per plank."""
+def _across(size: tuple[int, int], angle: float) -> np.ndarray:
+    """(h, w) int32 distance in whole pixels across stripes running at `angle` radians."""
     width, height = size
-    along_x = rng.random() < 0.5
-    across = height if along_x else width  # u runs across the grain
+    c, s = np.float32(np.cos(angle)), np.float32(np.sin(angle))
+    u = (
+        np.arange(width, dtype=np.float32)[None, :] * c
+        + np.arange(height, dtype=np.float32)[:, None] * s
+    )
+    return (u - u.min()).astype(np.int32)
+
+
+def wood(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """Planks of wood at any angle to the camera: irregular wavy grain lines, long fibre
+    streaks, a tone per plank, seams. Everything across the grain is a 1-D profile looked up
+    by each pixel's distance across the planks."""
+    width, height = size
+    u2d = _across(size, rng.uniform(0, np.pi))
+    across = int(u2d.max()) + 1
     span = float(max(width, height))
     warp = coarse_field(rng, size, int(rng.integers(2, 6))) * np.float32(
         rng.uniform(0.01, 0.05) * span
@@ -69,9 +82,7 @@ def wood(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     board = np.floor((u + offset) / plank)
     # Each plank is cut from elsewhere in the tree: its own shift of the grain.
     shift = (rng.uniform(0, 400, int(board.max()) + 1)[board.astype(int)] + u).astype(np.float32)
-    phase = (warp + (shift[:, None] if along_x else shift[None, :])) * np.float32(
-        rng.uniform(0.1, 0.35)
-    )
+    phase = (warp + shift[u2d]) * np.float32(rng.uniform(0.1, 0.35))
     # A slow second sine bends the spacing, so lines bunch and spread like real growth rings.
     grain = np.sin(phase + np.float32(rng.uniform(1.0, 2.5)) * np.sin(phase * np.float32(0.29)))
     grain = (grain + 1) * np.float32(0.5)
@@ -81,9 +92,7 @@ def wood(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     tone_1d -= 0.35 * (((u + offset) % plank) < 1.2)  # seams between planks
     fibre = cv2.GaussianBlur(rng.normal(0, 1, (1, across)).astype(np.float32), (0, 0), 1.5)[0]
     tone_1d += 0.05 * fibre / max(float(fibre.std()), 1e-6)
-    tone_1d = tone_1d.astype(np.float32)
-    shade = 1.0 - np.float32(rng.uniform(0.12, 0.3)) * grain
-    shade += tone_1d[:, None] if along_x else tone_1d[None, :]
+    shade = 1.0 - np.float32(rng.uniform(0.12, 0.3)) * grain + tone_1d.astype(np.float32)[u2d]
     base = _hsv_colour(rng, (5, 22), (90, 200), (70, 220))
     return _paint(shade, [base], rng, rng.uniform(1.0, 2.5))
 
@@ -98,12 +107,16 @@ def felt(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
 
 
 def checked_cloth(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
-    """Checked table cloth (gingham) square to the table: white, mixed and coloured squares."""
+    """Checked table cloth (gingham) at any angle: white, mixed and coloured squares."""
     width, height = size
     cell = rng.uniform(0.02, 0.07) * max(width, height)
-    band_x = (np.floor((np.arange(width) + rng.uniform(0, cell)) / cell) % 2).astype(np.uint8)
-    band_y = (np.floor((np.arange(height) + rng.uniform(0, cell)) / cell) % 2).astype(np.uint8)
-    level = np.add.outer(band_y, band_x).astype(np.uint8)  # 0 white, 1 mixed, 2 coloured
+    angle = rng.uniform(0, np.pi / 2)
+    bands = []
+    for a in (angle, angle + np.pi / 2):
+        u = _across(size, a)
+        profile = np.floor((np.arange(int(u.max()) + 1) + rng.uniform(0, cell)) / cell) % 2
+        bands.append(profile.astype(np.uint8)[u])
+    level = bands[0] + bands[1]  # 0 white, 1 mixed, 2 coloured
     ink = _hsv_colour(rng, (0, 180), (120, 230), (90, 200))
     paper = _hsv_colour(rng, (0, 180), (0, 30), (200, 250))
     folds = 1.0 + np.float32(0.07) * coarse_field(rng, size, int(rng.integers(3, 8)))
