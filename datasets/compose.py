@@ -424,14 +424,16 @@ def _composite(
     if sl is None:
         return
     warped = cv2.warpAffine(piece.rgba, p.matrix, p.size)[sl[1]]
-    alpha = warped[..., 3:4].astype(np.float32) * np.float32(1 / 255)
-    under = canvas[sl[0]].astype(np.float32)
+    alpha = np.ascontiguousarray(warped[..., 3])
+    under = canvas[sl[0]]
     if shadow is not None:
         dx, dy, strength = shadow
-        dark = cv2.blur(_shifted(alpha[..., 0], dx, dy), (3, 3))[..., None]
-        under *= 1 - np.float32(strength) * dark
-    over = warped[..., :3] * np.float32(piece.gain)
-    canvas[sl[0]] = np.clip(under + (over - under) * alpha, 0, 255).astype(np.uint8)
+        dark = cv2.blur(_shifted(alpha, dx, dy), (3, 3))
+        light = cv2.convertScaleAbs(dark, alpha=-strength, beta=255)  # 255 - strength * dark
+        under = cv2.multiply(under, cv2.cvtColor(light, cv2.COLOR_GRAY2RGB), scale=1 / 255)
+    over = cv2.convertScaleAbs(warped[..., :3], alpha=piece.gain)  # saturating brightness
+    weight = alpha.astype(np.float32) * np.float32(1 / 255)
+    canvas[sl[0]] = cv2.blendLinear(over, np.ascontiguousarray(under), weight, 1 - weight)
 
 
 def _drop_shadows(
