@@ -133,9 +133,16 @@ def test_ultralytics_accepts_the_dataset(dataset: Path) -> None:
     from blitzcam.offline import import_ultralytics
 
     import_ultralytics()
-    from ultralytics.data.utils import check_det_dataset
+    from ultralytics.data.utils import check_det_dataset, verify_image_label
 
     info = check_det_dataset(str(dataset / "data.yaml"), autodownload=False)
     assert info["names"] == {0: "back", 1: "face"}
     assert info["nc"] == 2
     assert Path(info["train"]).is_dir()
+    # Every image and label file passes the check ultralytics runs when it caches labels.
+    for image in sorted(dataset.glob("images/*/*.jpg")):
+        label = dataset / "labels" / image.parent.name / f"{image.stem}.txt"
+        result = verify_image_label((str(image), str(label), "", False, 2, 0, 0, False))
+        lines = label.read_text().splitlines()
+        assert result[-1] in ("", None), result[-1]  # no warning
+        assert len(result[1]) == len(lines)  # every object kept (none dropped as duplicate)
