@@ -7,7 +7,6 @@ read from the metadata ultralytics writes into the ONNX file: a newly trained mo
 from __future__ import annotations
 
 import ast
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -82,7 +81,7 @@ class Detector:
             raise UserError(f"no detector model at {model_path}: train one with `blitzcam train`")
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = threads or os.cpu_count() or 1
+        options.intra_op_num_threads = threads or 0  # 0: ONNX Runtime's choice, the physical cores
         options.log_severity_level = 3
         # no busy-waiting between frames: the app's GUI and camera threads need those cycles
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")

@@ -157,11 +157,11 @@ def read_image(path: Path, *, max_side: int = MAX_SIDE) -> np.ndarray:
 
 
 def write_png_atomic(path: Path, image_bgr: np.ndarray) -> None:
-    """Write a PNG via a temporary file and a rename: readers never see half a file."""
+    """Write a PNG whole or not at all (readers never see half a file); creates the folder."""
+    from blitzcam.datasets.labels import write_bytes_atomic
+
     ok, encoded = cv2.imencode(".png", image_bgr)
     if not ok:
         raise ImageError(f"{path}: cannot encode the image as PNG")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(encoded.tobytes())
-    tmp.replace(path)
+    write_bytes_atomic(path, encoded.tobytes())

@@ -78,6 +78,7 @@ class Stabiliser:
     def reset(self) -> None:
         self._votes.clear()
         self._previous = self._scene = None
+        self._last = None
 
     def update(self, thumb: np.ndarray, counts: Counts) -> Stable:
         moving = self._previous is not None and difference(thumb, self._previous) > self._motion
