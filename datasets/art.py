@@ -18,6 +18,7 @@ from typing import Final
 
 import cv2
 import numpy as np
+
 from blitzcam.datasets import engrave
 from blitzcam.datasets.faces import FACE_COLOURS, paint_face
 from blitzcam.datasets.lineart import FAMILIES, random_drawing

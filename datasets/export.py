@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 from blitzcam.datasets.art import MIN_EXPORT_WIDTH, export_backs, save_png_rgba
-
 from blitzcam.errors import UserError
 
 __all__ = ["export_backs", "export_command", "save_png_rgba"]

@@ -12,6 +12,7 @@ from typing import Final
 
 import cv2
 import numpy as np
+
 from blitzcam.datasets.engrave import (
     Drawing,
     Fill,

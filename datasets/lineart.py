@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Final
 
 import numpy as np
+
 from blitzcam.datasets.engrave import (
     Drawing,
     Fill,

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Final
 
 import numpy as np
+
 from blitzcam.datasets.engrave import (
     Drawing,
     Fill,

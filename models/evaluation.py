@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from blitzcam.models.metrics import (
     CLASSES,
     SceneOutcome,
@@ -32,11 +33,16 @@ def read_truth(record: dict[str, Any]) -> SceneTruth:
     return SceneTruth(corners=corners, classes=classes, decks=tuple(o["deck"] for o in objects))
 
 
+SPLITS = ("train", "val", "test")
+
+
 def labelled_scenes(data_dir: Path, split: str) -> Iterator[tuple[str, Path, SceneTruth]]:
-    truth_dir = data_dir / "scenes" / split
-    files = sorted(truth_dir.glob("*.json"))
+    """Scenes of one split, or of every split with `split="all"` (a dataset never trained on)."""
+    splits = SPLITS if split == "all" else (split,)
+    files = sorted(p for s in splits for p in (data_dir / "scenes" / s).glob("*.json"))
     if not files:
-        raise FileNotFoundError(f"{truth_dir}: no scene ground truth (*.json) to evaluate on")
+        where = data_dir / "scenes" / ("*" if split == "all" else split)
+        raise FileNotFoundError(f"{where}: no scene ground truth (*.json) to evaluate on")
     for path in files:
         try:
             record = json.loads(path.read_text(encoding="utf-8"))

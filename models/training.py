@@ -16,6 +16,8 @@ from typing import Any
 
 import cv2
 import numpy as np
+from tqdm import tqdm
+
 from blitzcam.models.crops import (
     LabelledImage,
     crop_windows,
@@ -25,7 +27,6 @@ from blitzcam.models.crops import (
     to_canonical,
 )
 from blitzcam.models.recipe import Recipe
-from tqdm import tqdm
 
 CLASS_NAMES = {0: "back", 1: "face"}
 

@@ -82,11 +82,10 @@ def configure(app: QApplication) -> None:
 def run(*, camera: str | None = None, db: Path | None = None) -> int:
     """Start the app on the user's match store; returns the exit code."""
     from blitzcam.game.store import MatchStore
+    from blitzcam.paths import data_dir, match_db_path
     from blitzcam.ui.counting_worker import make_counter, open_source
     from blitzcam.ui.main_window import MainWindow
     from blitzcam.ui.settings import SETTINGS_FILE
-
-    from blitzcam.paths import data_dir, match_db_path
 
     clear_opencv_qt_env()
     app = QApplication.instance() or QApplication(sys.argv)

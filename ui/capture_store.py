@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
+
 from blitzcam.ui.counting_worker import Outline
 
 CLASS_IDS: Final[dict[str, int]] = {"back": 0, "face": 1}  # the detector's classes (design card)

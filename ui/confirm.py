@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from blitzcam.game.rules import Player, Round, Tally, round_score
-from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QImage, QPixmap
 from PySide6.QtWidgets import (
@@ -25,6 +23,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from blitzcam.game.rules import Player, Round, Tally, round_score
+from blitzcam.ui.deck_colours import back_pixmap, deck_label
 
 SPIN_MAX: Final = 99  # wider than the rules allow: the core, not the widget, explains a bad count
 NOBODY: Final = "— nobody / play-out —"

@@ -11,8 +11,9 @@ from functools import cache
 from typing import Final
 
 import numpy as np
-from blitzcam.game.decks import DECKS_BY_NAME, deck_by_name
 from PySide6.QtGui import QColor, QIcon, QImage, QPixmap
+
+from blitzcam.game.decks import DECKS_BY_NAME, deck_by_name
 
 # Screen versions of the printing inks (blitzcam.datasets.art.INKS), a little brighter for a
 # dark background.

@@ -5,10 +5,6 @@ enroller (vision/), "Enroll from view" teaches blitzcam your own deck's back fro
 
 from __future__ import annotations
 
-from blitzcam.game.decks import DECK_NAMES
-from blitzcam.ui.counting_worker import CountedFrame, Counter, CountingThread, Enroller, FrameSource
-from blitzcam.ui.deck_colours import back_pixmap, deck_label
-from blitzcam.ui.live_view import LiveView
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -19,6 +15,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.ui.counting_worker import CountedFrame, Counter, CountingThread, Enroller, FrameSource
+from blitzcam.ui.deck_colours import back_pixmap, deck_label
+from blitzcam.ui.live_view import LiveView
 
 
 class EnrollDialog(QDialog):

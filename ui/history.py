@@ -7,10 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from blitzcam.game.match_file import match_to_json, score_sheet_csv, write_text_atomically
-from blitzcam.game.rules import Match
-from blitzcam.game.store import MatchStore
-from blitzcam.game.text import describe_status
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,6 +21,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from blitzcam.game.match_file import match_to_json, score_sheet_csv, write_text_atomically
+from blitzcam.game.rules import Match
+from blitzcam.game.store import MatchStore
+from blitzcam.game.text import describe_status
 
 
 def export_text(match: Match, path: Path) -> str:

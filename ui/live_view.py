@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
-from blitzcam.ui.counting_worker import CountSnapshot
-from blitzcam.ui.deck_colours import FACE_UP_RGB, bgr_to_qimage, deck_rgb
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from blitzcam.ui.counting_worker import CountSnapshot
+from blitzcam.ui.deck_colours import FACE_UP_RGB, bgr_to_qimage, deck_rgb
 
 OUTLINE_WIDTH: Final = 3
 

@@ -10,6 +10,19 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError, Round
 from blitzcam.game.store import MatchStore, StoreError
@@ -30,18 +43,6 @@ from blitzcam.ui.settings import (
     capture_folder,
     load_settings,
     save_settings,
-)
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (
-    QDialog,
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QPushButton,
-    QStackedWidget,
-    QVBoxLayout,
-    QWidget,
 )
 
 SourceFactory = Callable[[str], FrameSource]

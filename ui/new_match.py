@@ -7,10 +7,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from blitzcam.game import rules
-from blitzcam.game.decks import DECK_NAMES
-from blitzcam.game.rules import Match, MatchError, Player, Settings
-from blitzcam.ui.deck_colours import back_icon, deck_label
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -29,6 +25,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from blitzcam.game import rules
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.game.rules import Match, MatchError, Player, Settings
+from blitzcam.ui.deck_colours import back_icon, deck_label
 
 DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
 ICON_SIZE: Final = QSize(40, 62)

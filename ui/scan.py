@@ -7,11 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from blitzcam.game.rules import Player
-from blitzcam.ui.counting_worker import CountedFrame, Counter, CountingThread, FrameSource
-from blitzcam.ui.deck_colours import back_pixmap, deck_label
-from blitzcam.ui.live_view import LiveView
-from blitzcam.ui.scan_session import STEP_HINTS, STEP_TITLES, ScanSession, Shot, player_counts
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -22,6 +17,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from blitzcam.game.rules import Player
+from blitzcam.ui.counting_worker import CountedFrame, Counter, CountingThread, FrameSource
+from blitzcam.ui.deck_colours import back_pixmap, deck_label
+from blitzcam.ui.live_view import LiveView
+from blitzcam.ui.scan_session import STEP_HINTS, STEP_TITLES, ScanSession, Shot, player_counts
 
 
 class ScanView(QWidget):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 import numpy as np
+
 from blitzcam.game.rules import Player, Round, Tally
 from blitzcam.ui.counting_worker import CountSnapshot
 

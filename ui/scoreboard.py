@@ -8,10 +8,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from blitzcam.game import rules
-from blitzcam.game.rules import Match, Standings
-from blitzcam.ui.chart import RunningTotalsChart, Series
-from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
@@ -27,6 +23,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from blitzcam.game import rules
+from blitzcam.game.rules import Match, Standings
+from blitzcam.ui.chart import RunningTotalsChart, Series
+from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 
 HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
 COLUMNS_PER_PLAYER: Final = 3

@@ -9,8 +9,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from blitzcam.game.match_file import write_text_atomically
-from blitzcam.game.rules import COMMON_TARGETS, VARIANTS, Settings
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -27,6 +25,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from blitzcam.game.match_file import write_text_atomically
+from blitzcam.game.rules import COMMON_TARGETS, VARIANTS, Settings
 
 SETTINGS_FILE: Final = "app-settings.json"
 

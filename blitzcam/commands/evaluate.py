@@ -18,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--data", type=Path, default=None, help="a `blitzcam dataset generate` folder"
     )
-    parser.add_argument("--split", default="test", choices=("train", "val", "test"))
+    parser.add_argument("--split", default="test", choices=("train", "val", "test", "all"),
+                        help="which scenes to score; 'all' for a dataset the model never saw")
     parser.add_argument("--decks", type=Path, default=None, help="reference backs DIR/<deck>.png")
     parser.add_argument("--model", type=Path, default=None, help="ONNX model (default: shipped)")
     parser.add_argument(

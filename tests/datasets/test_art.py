@@ -8,6 +8,7 @@ import itertools
 import cv2
 import numpy as np
 import pytest
+
 from blitzcam.datasets import art
 from blitzcam.game.decks import DECK_NAMES, DECKS
 

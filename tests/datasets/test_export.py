@@ -7,10 +7,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from blitzcam.datasets import art
-from blitzcam.game.decks import DECK_NAMES, deck_by_name
 
 from blitzcam.cli import main
+from blitzcam.datasets import art
+from blitzcam.game.decks import DECK_NAMES, deck_by_name
 
 WIDTH = 500  # the smallest allowed: keeps the test fast
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from blitzcam.game.match_file import (
     match_from_json,
     match_to_json,

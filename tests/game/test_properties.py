@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import (
     Match,
@@ -16,8 +19,6 @@ from blitzcam.game.rules import (
     change_settings,
     score_match,
 )
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 

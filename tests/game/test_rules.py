@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from blitzcam.game import rules
 from blitzcam.game.rules import (
     Match,
@@ -15,7 +16,6 @@ from blitzcam.game.rules import (
     replace_round,
     score_match,
 )
-
 from tests.game.factories import match_of, players, round_of
 
 

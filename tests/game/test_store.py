@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+
 from blitzcam.game.rules import MatchError, Settings, score_match
 from blitzcam.game.store import APPLICATION_ID, MIGRATIONS, MatchStore, StoreError
-
 from tests.game.factories import match_of, round_of
 
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from blitzcam.models.metrics import (
-    SceneTruth,
     ScenePrediction,
+    SceneTruth,
     average_precision,
     evaluate_scene,
     match_boxes,

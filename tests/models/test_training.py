@@ -65,7 +65,7 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
         (["train", "--epochs", "0"], "--epochs must be a positive number, got 0"),
         (["train", "--scenes", "-3"], "--scenes must be a positive number, got -3"),
         (["train", "--data", "/nonexistent/scenes"], "not a scene dataset"),
-        (["evaluate", "--data", "/nonexistent/scenes"], "no scenes/test folder"),
+        (["evaluate", "--data", "/nonexistent/scenes"], "no scenes folder"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(argv: list[str], fragment: str,

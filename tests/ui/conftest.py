@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from blitzcam.game.store import MatchStore
 from blitzcam.ui.app import clear_opencv_qt_env
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import cv2
 import numpy as np
+
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, Player, Round, Settings, Tally
 from blitzcam.ui.counting_worker import CountSnapshot, Outline

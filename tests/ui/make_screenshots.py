@@ -18,14 +18,14 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from PySide6.QtWidgets import QApplication
+
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.store import MatchStore
+from blitzcam.paths import REPO_ROOT
 from blitzcam.ui.app import clear_opencv_qt_env, configure
 from blitzcam.ui.counting_worker import CountSnapshot, Outline
 from blitzcam.ui.main_window import MainWindow
-from PySide6.QtWidgets import QApplication
-
-from blitzcam.paths import REPO_ROOT
 from tests.ui.fakes import ScriptedFeed, match_of, round_of, synthetic_frame
 
 OUT = REPO_ROOT / "docs" / "screenshots"

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+
 from blitzcam.ui.counting_worker import (
     CountedFrame,
     CountingThread,
@@ -17,7 +18,6 @@ from blitzcam.ui.counting_worker import (
     snapshot_from_result,
 )
 from blitzcam.vision.detections import Detections
-
 from tests.ui.fakes import FakeCounter, FakeSource, synthetic_frame
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from PySide6.QtWidgets import QDialogButtonBox
+
 from blitzcam.game.match_file import match_from_json
 from blitzcam.game.rules import Settings
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, export_match
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.settings import AppSettings, MatchSettingsDialog, SettingsDialog
-from PySide6.QtWidgets import QDialogButtonBox
-
 from tests.ui.fakes import FakeCounter, FakeSource, match_of, round_of, synthetic_frame
 
 

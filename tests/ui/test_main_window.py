@@ -9,13 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+
 from blitzcam.game.store import MatchStore
 from blitzcam.ui.main_window import MainWindow
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.settings import AppSettings, save_settings
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox
-
 from tests.ui.fakes import ScriptedFeed, match_of, round_of, synthetic_frame
 
 GP, RB, YB = "green-pump", "red-buggy", "yellow-bucket"  # Ann, Bob, Cy

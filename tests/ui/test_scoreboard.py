@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from blitzcam.game.rules import score_match
-from blitzcam.ui.scoreboard import ScoreboardView, chart_series, status_text
 from PySide6.QtGui import QImage
 
+from blitzcam.game.rules import score_match
+from blitzcam.ui.scoreboard import ScoreboardView, chart_series, status_text
 from tests.ui.fakes import match_of, round_of
 
 GOLDEN = Path(__file__).parent / "golden" / "scoreboard.png"

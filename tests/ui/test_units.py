@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.ui.capture_store import capture_record, label_lines, obb_label_line, save_capture
 from blitzcam.ui.chart import nice_step, value_ticks
@@ -17,7 +18,6 @@ from blitzcam.ui.deck_colours import deck_rgb
 from blitzcam.ui.live_view import fit
 from blitzcam.ui.scan_session import ScanSession, Shot
 from blitzcam.ui.settings import AppSettings, load_settings, save_settings, settings_from_json
-
 from tests.ui.fakes import players, round_of
 
 SQUARE = np.array([[10, 20], [30, 20], [30, 40], [10, 40]], np.float32)
