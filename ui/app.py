@@ -83,7 +83,7 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     """Start the app on the user's match store; returns the exit code."""
     from blitzcam.game.store import MatchStore
     from blitzcam.paths import data_dir, match_db_path
-    from blitzcam.ui.counting_worker import make_counter, open_source
+    from blitzcam.ui.counting_worker import make_counter, make_enroller, open_source
     from blitzcam.ui.main_window import MainWindow
     from blitzcam.ui.settings import SETTINGS_FILE
 
@@ -91,10 +91,12 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     configure(app)
     store = MatchStore(db or match_db_path())
+    counter = make_counter()
     window = MainWindow(
         store,
         open_source=open_source,
-        counter=make_counter(),
+        counter=counter,
+        enroller=make_enroller(counter),
         settings_path=data_dir() / SETTINGS_FILE,
         camera_override=camera,
     )

@@ -249,13 +249,40 @@ def snapshot_from_result(result: Any) -> CountSnapshot:
 
 
 class PipelineCounter:
-    """Counter backed by vision's pipeline (ONNX detector + deck identification)."""
+    """Counter backed by vision's pipeline (ONNX detector + deck identification).
+
+    Live counts are voted over recent still frames (vision's LiveCounting), so a hand passing
+    over the table does not change them; the outlines are always the current frame's.
+    """
 
     def __init__(self, pipeline: Any) -> None:
-        self._pipeline = pipeline
+        from blitzcam.vision.pipeline import LiveCounting
+
+        self.pipeline = pipeline
+        self._live = LiveCounting(pipeline)
 
     def count(self, frame_bgr: np.ndarray) -> CountSnapshot:
-        return snapshot_from_result(self._pipeline(frame_bgr))
+        return snapshot_from_result(self._live(frame_bgr))
+
+
+class PipelineEnroller:
+    """Enrolls a deck from the live view, then has the counter use the new reference at once."""
+
+    def __init__(self, counter: PipelineCounter) -> None:
+        from blitzcam.vision.enrollment import FrameEnroller
+
+        self._counter = counter
+        self._enroller = FrameEnroller()
+
+    def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
+        from blitzcam.errors import UserError
+
+        try:
+            message = self._enroller.enroll(deck, frame_bgr)
+        except UserError as exc:
+            return f"{deck}: not enrolled: {exc}"
+        self._counter.pipeline.reload_profile()
+        return message
 
 
 def make_counter() -> Counter:
@@ -266,6 +293,11 @@ def make_counter() -> Counter:
         return PipelineCounter(CountingPipeline.from_defaults())
     except Exception as exc:  # missing module, no model shipped yet, bad model file
         return NullCounter(f"no card counting available ({exc}); enter the counts by hand")
+
+
+def make_enroller(counter: Counter) -> Enroller | None:
+    """Enrollment from the live view needs the real pipeline (to pick up the new reference)."""
+    return PipelineEnroller(counter) if isinstance(counter, PipelineCounter) else None
 
 
 class ImageLoopSource:
@@ -316,10 +348,8 @@ def open_source(spec: str) -> FrameSource:
         return ImageLoopSource(images)
     if spec and path.suffix.lower() in {".jpg", ".jpeg", ".png"}:
         return ImageLoopSource([path])
-    try:
-        from blitzcam.vision.sources import open_source as vision_open
-    except ImportError:  # vision/ not installed in this build: plain OpenCV
-        return _OpenCVSource(spec or "0", fallback_to_demo=not spec)
+    from blitzcam.vision.sources import open_source as vision_open
+
     try:
         source = _VisionSource(vision_open(spec or "0"))
         if not spec:
@@ -346,27 +376,3 @@ class _VisionSource:
 
     def close(self) -> None:
         self._source.close()
-
-
-class _OpenCVSource:
-    """Plain cv2.VideoCapture, used only until vision/sources.py provides sources."""
-
-    def __init__(self, spec: str, *, fallback_to_demo: bool) -> None:
-        import cv2
-
-        self._cap = cv2.VideoCapture(int(spec) if spec.isdigit() else spec)
-        self._demo: FrameSource | None = None
-        if not self._cap.isOpened():
-            self._cap.release()
-            if not fallback_to_demo:
-                raise ValueError(f"{spec}: cannot open this camera, file or stream")
-            self._demo = demo_source()
-
-    def read(self) -> np.ndarray | None:
-        if self._demo is not None:
-            return self._demo.read()
-        ok, frame = self._cap.read()
-        return frame if ok else None
-
-    def close(self) -> None:
-        self._cap.release()

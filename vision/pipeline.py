@@ -72,8 +72,8 @@ class CountingPipeline:
 
     def reload_profile(self, decks_dir: Path | None = None) -> None:
         """Pick up newly enrolled backs (the model stays loaded)."""
-        self.profile = load_profile(decks_dir)
-        self.known_decks = self.profile.known_decks()
+        profile = load_profile(decks_dir)
+        self.profile, self.known_decks = profile, profile.known_decks()
 
     @classmethod
     def from_defaults(
@@ -94,10 +94,11 @@ class CountingPipeline:
         t2 = time.perf_counter()
         detections = self.detector.decode(output, params)
         t3 = time.perf_counter()
+        profile, known_decks = self.profile, self.known_decks  # reload_profile may swap them
         detections = identify(
-            frame_bgr, detections, self.profile.features, self.profile.owners, self.profile.names
+            frame_bgr, detections, profile.features, profile.owners, profile.names
         )
-        counts: Counts = count(detections, self.known_decks)
+        counts: Counts = count(detections, known_decks)
         t4 = time.perf_counter()
         timing = {
             "preprocess": (t1 - t0) * 1000,

@@ -59,10 +59,8 @@ def _evaluate(args: argparse.Namespace) -> int:
     from blitzcam.vision.pipeline import CountingPipeline
 
     data = args.data or _default_data()
-    if not (data / "scenes" / args.split).is_dir():
-        raise UserError(
-            f"{data}: no scenes/{args.split} folder: not a `blitzcam dataset generate` dataset"
-        )
+    if not (data / "scenes").is_dir():
+        raise UserError(f"{data}: no scenes folder: not a `blitzcam dataset generate` dataset")
     pipeline = CountingPipeline.from_defaults(model_path=args.model, decks_dir=args.decks)
     try:
         report = evaluate(

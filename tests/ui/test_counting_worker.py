@@ -96,3 +96,47 @@ def test_open_source_reads_an_image_file(tmp_path) -> None:
     with pytest.raises(ValueError, match="not an image"):
         (tmp_path / "bad.jpg").write_text("x")
         open_source(str(tmp_path / "bad.jpg"))
+
+
+class _FakePipeline:
+    def __init__(self) -> None:
+        self.reloads = 0
+
+    def reload_profile(self) -> None:
+        self.reloads += 1
+
+
+def _counter_with(pipeline: _FakePipeline):
+    from blitzcam.ui.counting_worker import PipelineCounter
+
+    counter = PipelineCounter.__new__(PipelineCounter)  # skip building LiveCounting on a fake
+    counter.pipeline = pipeline
+    return counter
+
+
+def test_enrolling_from_the_view_stores_the_back_and_reloads_the_profile() -> None:
+    import cv2
+
+    from blitzcam.datasets.art import render_back
+    from blitzcam.ui.counting_worker import PipelineEnroller
+    from blitzcam.vision.references import user_decks_dir
+
+    card = cv2.cvtColor(np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]),
+                        cv2.COLOR_RGB2BGR)
+    frame = np.full((720, 1280, 3), 40, np.uint8)
+    h, w = card.shape[:2]
+    frame[100:100 + h, 400:400 + w] = card
+    pipeline = _FakePipeline()
+    message = PipelineEnroller(_counter_with(pipeline)).enroll("red-plow", frame)
+    assert message.startswith("red-plow: enrolled")
+    assert (user_decks_dir() / "red-plow.png").is_file()
+    assert pipeline.reloads == 1
+
+
+def test_a_view_without_a_card_is_explained_not_raised() -> None:
+    from blitzcam.ui.counting_worker import PipelineEnroller
+
+    pipeline = _FakePipeline()
+    message = PipelineEnroller(_counter_with(pipeline)).enroll("red-plow", np.zeros((480, 640, 3), np.uint8))
+    assert message.startswith("red-plow: not enrolled:")
+    assert pipeline.reloads == 0
