@@ -203,6 +203,14 @@ def _label_polygon(
     return clip_to_frame(min_area_box(frame_pts), view.frame_size)
 
 
+def _card_outline(piece: Piece, p: Placed, view: TableView) -> np.ndarray:
+    """The whole card's corners in frame pixels (edge coordinates, like the labels)."""
+    h, w = piece.rgba.shape[:2]
+    sprite = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]])
+    canvas = sprite @ p.matrix[:, :2].T + p.matrix[:, 2] + (p.x0, p.y0)
+    return transform_points(view.homography, canvas) + 0.5
+
+
 def compose_scene(rng: np.random.Generator, config: SceneConfig, art: ArtCache) -> Scene:
     """One synthetic frame and its labels; every random choice comes from `rng`."""
     view = sample_view(rng, config.frame_size)
@@ -253,6 +261,7 @@ def compose_scene(rng: np.random.Generator, config: SceneConfig, art: ArtCache) 
                 card.deck,
                 card.slot,
                 round(float(fraction), 4),
+                _card_outline(card, p, view),
             )
         )
 

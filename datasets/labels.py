@@ -50,6 +50,9 @@ def _object_record(obj: SceneObject) -> dict[str, Any]:
         "slot": obj.slot if obj.cls == CLASS_BACK else None,
         "visible": obj.visible,
         "polygon": [[round(float(x), 2), round(float(y), 2)] for x, y in obj.polygon],
+        "card": None
+        if obj.card is None
+        else [[round(float(x), 2), round(float(y), 2)] for x, y in obj.card],
     }
 
 

@@ -21,7 +21,9 @@ class SceneObject:
     edges at integers), already clipped to the frame. ``deck`` is the deck name of a back
     (``"unknown:<family>"`` for random art), None for a face. ``slot`` tells apart two decks of
     the same name in one scene (two random-art decks of one family). ``visible`` is the
-    fraction of the drawing (back) or card (face) that shows in the frame.
+    fraction of the drawing (back) or card (face) that shows in the frame. ``card`` is the
+    whole card's outline in frame pixels (4, 2), hidden parts included, not clipped: what a
+    whole-card label would be (kept to measure that alternative: benchmarks/label_overlap.py).
     """
 
     cls: int
@@ -29,6 +31,7 @@ class SceneObject:
     deck: str | None
     slot: int
     visible: float
+    card: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.cls not in CLASS_NAMES:

@@ -150,3 +150,22 @@ def test_hand_on_top_hides_like_a_card() -> None:
     owner = owner_buffer([card, cover], [0, -2], (200, 120))
     fraction = visible_part(card, 0, owner, np.ones((120, 200), bool))[0]
     assert fraction == pytest.approx(0.5, abs=0.06)
+
+
+def test_each_label_lies_on_its_own_whole_card(clean_scenes: list[Scene]) -> None:
+    """The whole-card outline (kept for the label-geometry benchmark) surrounds the label."""
+    import cv2
+
+    for seed, scene in zip(SEEDS, clean_scenes, strict=True):
+        for obj in scene.objects:
+            assert obj.card is not None and obj.card.shape == (4, 2)
+            outline = obj.card.astype(np.float32)
+            # the label boxes a visible part of this card: its centre lies on the card (its
+            # corners may not: the min-area box of an L-shaped visible part can stick out)
+            cx, cy = obj.polygon.mean(axis=0)
+            assert cv2.pointPolygonTest(outline, (float(cx), float(cy)), False) >= 0, seed
+            share = abs(cv2.contourArea(obj.polygon.astype(np.float32))) / cv2.contourArea(outline)
+            if obj.cls == 0:
+                assert share < 0.5, seed  # a drawing is about half the card's width
+            else:
+                assert 0.45 < share < 1.2, seed  # at least half a face-up card shows
