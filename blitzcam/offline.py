@@ -15,6 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
+from blitzcam.files import write_text_atomic
 from blitzcam.paths import data_dir
 
 FONT_SOURCE: Final = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
@@ -65,9 +66,7 @@ def _write_settings(config_dir: Path) -> None:
         "runs_dir": str(config_dir / "runs"),
     }
     if wanted != settings:
-        tmp = settings_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(wanted, indent=2), encoding="utf-8")
-        tmp.replace(settings_path)
+        write_text_atomic(settings_path, json.dumps(wanted, indent=2))
 
 
 def _place_font(config_dir: Path) -> None:

@@ -9,8 +9,6 @@ cached per width and returned read-only so that no caller can corrupt the cache.
 from __future__ import annotations
 
 import colorsys
-import os
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -23,6 +21,7 @@ from blitzcam.datasets import engrave
 from blitzcam.datasets.faces import FACE_COLOURS, paint_face
 from blitzcam.datasets.lineart import FAMILIES, random_drawing
 from blitzcam.datasets.symbols import symbol_drawing
+from blitzcam.files import write_bytes_atomic
 from blitzcam.game.decks import DECK_NAMES, deck_by_name
 
 # Height / width of a card. Assumption, not measured: Dutch Blitz cards are taken to be 57 x 89 mm
@@ -159,14 +158,7 @@ def save_png_rgba(path: Path, rgba: np.ndarray) -> None:
     ok, data = cv2.imencode(".png", cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA))
     if not ok:
         raise OSError(f"{path}: PNG encoding failed")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.tobytes())
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_bytes_atomic(path, data.tobytes())
 
 
 def export_backs(out_dir: Path, *, width: int = 600) -> list[Path]:

@@ -1,13 +1,11 @@
 """Label formats, separate from files: ultralytics OBB lines, per-scene ground truth, data.yaml.
 
-Every function here returns text or a dict; `write_bytes_atomic` is the only one that touches
-the disk.
+Every function here returns text or a dict; none touches the disk.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from pathlib import Path
 from typing import Any, Final
@@ -92,10 +90,3 @@ def data_yaml(root: Path) -> str:
         + "".join(f"{split}: images/{split}\n" for split in SPLITS)
         + f"names:\n{names}\n"
     )
-
-
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Write a file whole or not at all: a temporary sibling, then rename."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_bytes(data)
-    tmp.replace(path)

@@ -148,18 +148,6 @@ def read_match(path: Path) -> Match:
         raise MatchError(f"{path}: {exc}") from None
 
 
-def write_text_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder, so a crash never leaves half a file."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        with tmp.open("w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
     """The score sheet: one row per round with each player's Dutch, Blitz, score and total."""
     standings = standings or score_match(match)

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from blitzcam.files import copy_file_atomic
 from blitzcam.models.crops import (
     LabelledImage,
     crop_windows,
@@ -170,9 +171,7 @@ def export_onnx(weights: Path, recipe: Recipe, out_path: Path) -> Path:
         model.export(format="onnx", imgsz=list(recipe.export_hw), simplify=True, dynamic=False,
                      opset=17, device="cpu")
     )
-    tmp = out_path.with_suffix(".onnx.partial")
-    shutil.copyfile(exported, tmp)
-    tmp.replace(out_path)
+    copy_file_atomic(exported, out_path)
     return out_path
 
 
@@ -180,9 +179,7 @@ def ship(weights: Path, recipe: Recipe, models_dir: Path) -> dict[str, Path]:
     """Copy the weights and their ONNX export into models/ (atomically, one file at a time)."""
     pt_target = models_dir / "blitzcam-obb.pt"
     onnx_target = models_dir / "blitzcam-obb.onnx"
-    tmp = pt_target.with_suffix(".pt.partial")
-    shutil.copyfile(weights, tmp)
-    tmp.replace(pt_target)
+    copy_file_atomic(weights, pt_target)
     export_onnx(pt_target, recipe, onnx_target)
     return {"pt": pt_target, "onnx": onnx_target}
 

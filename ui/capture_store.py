@@ -15,6 +15,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from blitzcam.files import write_bytes_atomic
 from blitzcam.ui.counting_worker import Outline
 
 CLASS_IDS: Final[dict[str, int]] = {"back": 0, "face": 1}  # the detector's classes (design card)
@@ -63,15 +64,6 @@ def capture_stem(taken_at: datetime, step: str, shot: int) -> str:
     return f"{taken_at:%Y%m%d-%H%M%S}-{step}-{shot}"
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_bytes(data)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def save_capture(
     folder: Path, stem: str, frame_bgr: np.ndarray, lines: list[str], record: Mapping[str, Any]
 ) -> Path:
@@ -84,10 +76,10 @@ def save_capture(
     for sub in ("images", "labels", "counts"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     image = folder / "images" / f"{stem}.jpg"
-    _write_atomically(image, encoded.tobytes())
+    write_bytes_atomic(image, encoded.tobytes())
     labels = "".join(f"{line}\n" for line in lines)
-    _write_atomically(folder / "labels" / f"{stem}.txt", labels.encode())
-    _write_atomically(
+    write_bytes_atomic(folder / "labels" / f"{stem}.txt", labels.encode())
+    write_bytes_atomic(
         folder / "counts" / f"{stem}.json", (json.dumps(record, indent=1) + "\n").encode()
     )
     return image

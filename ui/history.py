@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blitzcam.game.match_file import match_to_json, score_sheet_csv, write_text_atomically
+from blitzcam.files import write_text_atomic
+from blitzcam.game.match_file import match_to_json, score_sheet_csv
 from blitzcam.game.rules import Match
 from blitzcam.game.store import MatchStore
 from blitzcam.game.text import describe_status
@@ -36,7 +37,7 @@ def export_text(match: Match, path: Path) -> str:
 
 
 def export_match(match: Match, path: Path) -> None:
-    write_text_atomically(path, export_text(match, path))
+    write_text_atomic(path, export_text(match, path))
 
 
 class MatchBrowser(QDialog):

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blitzcam.game.match_file import write_text_atomically
+from blitzcam.files import write_text_atomic
 from blitzcam.game.rules import COMMON_TARGETS, VARIANTS, Settings
 
 SETTINGS_FILE: Final = "app-settings.json"
@@ -64,7 +64,7 @@ def load_settings(path: Path) -> AppSettings:
 
 
 def save_settings(path: Path, settings: AppSettings) -> None:
-    write_text_atomically(path, json.dumps(asdict(settings), indent=1) + "\n")
+    write_text_atomic(path, json.dumps(asdict(settings), indent=1) + "\n")
 
 
 def capture_folder(settings: AppSettings, data_dir: Path) -> Path:

@@ -158,7 +158,7 @@ def read_image(path: Path, *, max_side: int = MAX_SIDE) -> np.ndarray:
 
 def write_png_atomic(path: Path, image_bgr: np.ndarray) -> None:
     """Write a PNG whole or not at all (readers never see half a file); creates the folder."""
-    from blitzcam.datasets.labels import write_bytes_atomic
+    from blitzcam.files import write_bytes_atomic
 
     ok, encoded = cv2.imencode(".png", image_bgr)
     if not ok:

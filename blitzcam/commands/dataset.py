@@ -80,8 +80,8 @@ def _preview(args: argparse.Namespace) -> int:
         raise UserError(f"{root}: not a dataset folder (no images/ inside)")
     import cv2
 
-    from blitzcam.datasets.labels import write_bytes_atomic
     from blitzcam.datasets.preview import contact_sheet
+    from blitzcam.files import write_bytes_atomic
 
     try:
         sheet = contact_sheet(root, n=args.n)

@@ -80,8 +80,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         return 0
     print(report_table(report))
     if args.json is not None:
-        from blitzcam.game.match_file import write_text_atomically
+        from blitzcam.files import write_text_atomic
 
-        write_text_atomically(args.json, text + "\n")
+        write_text_atomic(args.json, text + "\n")
         print(f"report written to {args.json}")
     return 0

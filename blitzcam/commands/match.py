@@ -277,7 +277,8 @@ def _list(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
-    from blitzcam.game.match_file import match_to_json, score_sheet_csv, write_text_atomically
+    from blitzcam.files import write_text_atomic
+    from blitzcam.game.match_file import match_to_json, score_sheet_csv
 
     fmt = args.format or {".csv": "csv", ".json": "json"}.get(args.file.suffix.lower())
     if fmt is None:
@@ -293,7 +294,7 @@ def _export(args: argparse.Namespace) -> int:
         else json.dumps(match_to_json(match), indent=2) + "\n"
     )
     try:
-        write_text_atomically(args.file, text)
+        write_text_atomic(args.file, text)
     except OSError as exc:
         raise UserError(f"{args.file}: cannot write: {exc.strerror}") from None
     print(f"wrote match {match_id} to {args.file}")
