@@ -121,3 +121,41 @@ def test_colour_similarity_hue_wraps() -> None:
         np.array([355.0]), np.array([0.6]), np.array([5.0, 180.0]), np.array([0.6, 0.6])
     )
     assert sims[0, 0] > 0.8 > 0.01 > sims[0, 1]
+
+
+@pytest.mark.parametrize(
+    ("shift", "grow", "turn_deg"),
+    [
+        ((0.0, 0.0), 1.0, 0.0),     # already right: stays right
+        ((0.12, -0.08), 1.0, 0.0),  # offset by a tenth of the drawing, as detectors are
+        ((0.0, 0.0), 1.2, 0.0),     # too loose
+        ((0.0, 0.0), 0.85, 0.0),    # too tight
+        ((0.05, 0.05), 1.1, 9.0),   # a little of everything, turned
+    ],
+)
+def test_a_box_off_the_drawing_snaps_back_onto_its_ink(
+    shift: tuple[float, float], grow: float, turn_deg: float
+) -> None:
+    from blitzcam.datasets.art import render_back
+    from blitzcam.models.metrics import polygon_iou
+    from blitzcam.vision.detections import obb_corners
+    from blitzcam.vision.identify import snap_to_ink
+
+    frame, label = _table_view(render_back("red-plow", width=600), np.random.default_rng(7),
+                               cast=(1.0, 1.0, 1.0), turn=20.0)
+    cx, cy, w, h, r = label
+    off = np.array([[cx + shift[0] * w, cy + shift[1] * h, w * grow, h * grow,
+                     r + np.deg2rad(turn_deg)]], np.float32)
+    truth = obb_corners(np.array([label], np.float32))[0]
+    before = polygon_iou(truth, obb_corners(off)[0])
+    after = polygon_iou(truth, snap_to_ink(frame, obb_corners(off)[0]))
+    assert after > 0.85
+    assert after >= before - 0.05
+
+
+def test_nothing_to_snap_to_keeps_the_box() -> None:
+    from blitzcam.vision.identify import snap_to_ink
+
+    corners = np.float32([[10, 10], [50, 10], [50, 40], [10, 40]])
+    blank = np.full((100, 100, 3), 200, np.uint8)
+    np.testing.assert_array_equal(snap_to_ink(blank, corners), corners)
