@@ -32,6 +32,10 @@ from blitzcam.models.recipe import Recipe
 CLASS_NAMES = {0: "back", 1: "face"}
 
 
+class RunFinishedError(RuntimeError):
+    """--resume on a run whose every epoch is done."""
+
+
 def sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -145,8 +149,13 @@ def train(
     started = time.monotonic()
     if resume and last.is_file():
         log(f"resuming from {last}")
-        YOLO(str(last)).train(resume=True)
+        try:
+            YOLO(str(last)).train(resume=True)
+        except AssertionError as exc:  # ultralytics' way of saying the run already finished
+            raise RunFinishedError(f"{run_dir}: {exc}") from None
     else:
+        if resume:
+            log(f"no checkpoint at {last}: starting a new run")
         data_yaml = build_crop_dataset(scenes_dir, run_dir / "crops", recipe)
         (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict(), indent=2))
         model = YOLO(recipe.model_yaml)

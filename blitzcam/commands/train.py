@@ -53,7 +53,7 @@ def _train(args: argparse.Namespace) -> int:
 
     from blitzcam.models import MODELS_DIR
     from blitzcam.models.recipe import SHIPPED
-    from blitzcam.models.training import recipe_with, ship, train
+    from blitzcam.models.training import RunFinishedError, recipe_with, ship, train
     from blitzcam.paths import REPO_ROOT
 
     recipe = recipe_with(SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch)
@@ -71,7 +71,10 @@ def _train(args: argparse.Namespace) -> int:
                     out=scenes_dir, n=recipe.scenes, seed=recipe.data_seed, holdout=True
                 )
             )
-    weights = train(recipe, scenes_dir=scenes_dir, run_dir=run_dir, resume=args.resume)
+    try:
+        weights = train(recipe, scenes_dir=scenes_dir, run_dir=run_dir, resume=args.resume)
+    except RunFinishedError as exc:
+        raise UserError(f"nothing to resume: {exc}") from None
     target = run_dir / "export" if args.no_ship else MODELS_DIR
     target.mkdir(parents=True, exist_ok=True)
     shipped = ship(weights, recipe, target)

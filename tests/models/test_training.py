@@ -73,3 +73,52 @@ def test_bad_arguments_are_one_line_errors(argv: list[str], fragment: str,
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1, err
+
+
+RESUMABLE = """
+import sys
+from dataclasses import replace
+from pathlib import Path
+from blitzcam.models.recipe import SHIPPED
+from blitzcam.models.training import train
+recipe = replace(SHIPPED, epochs=3, batch=4, crops_per_scene=1)
+train(recipe, scenes_dir=Path(sys.argv[1]), run_dir=Path(sys.argv[2]), resume=sys.argv[3] == "1",
+      workers=0)
+"""
+
+
+@pytest.mark.slow
+def test_an_interrupted_run_resumes_from_its_last_checkpoint(
+    trained: tuple[Path, Path], tmp_path: Path
+) -> None:
+    import csv
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    scenes, _ = trained
+    run_dir = tmp_path / "run"
+    script = tmp_path / "train.py"
+    script.write_text(RESUMABLE)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    first = subprocess.Popen([sys.executable, str(script), str(scenes), str(run_dir), "0"],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    results = run_dir / "train" / "results.csv"
+    last = run_dir / "train" / "weights" / "last.pt"
+    deadline = time.monotonic() + 240
+    while not last.is_file() and time.monotonic() < deadline and first.poll() is None:
+        time.sleep(0.2)
+    time.sleep(1.0)  # let the checkpoint's write finish
+    first.send_signal(signal.SIGKILL)  # interrupted after its first epoch
+    first.wait()
+    assert last.is_file()
+    before = list(csv.DictReader(results.open()))
+    assert 1 <= len(before) < 3
+    subprocess.run([sys.executable, str(script), str(scenes), str(run_dir), "1"], env=env,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    after = list(csv.DictReader(results.open()))
+    assert [int(row["epoch"]) for row in after] == [1, 2, 3]
+    # continued where it stopped: the epochs done before are kept as they were, not redone
+    assert after[: len(before)] == before

@@ -1,10 +1,11 @@
 """Write the README screenshots (docs/screenshots/*.png) offscreen.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python -m tests.ui.make_screenshots \
-        [--scene SCENE.json --image datasets/demo/table-N.jpg]
+        [--image datasets/demo/table-N.jpg [--model models/blitzcam-obb.onnx | --scene S.json]]
 
-With a generator scene (`blitzcam dataset generate` writes scenes/*.json beside each image) the
-scan view shows that scene's true cards as a perfect counter would; without, a synthetic table.
+With --model the scan view shows what the real counting pipeline finds on the image; with a
+generator scene (`blitzcam dataset generate` writes scenes/*.json beside each image) that
+scene's true cards as a perfect counter would; with neither, a synthetic table.
 Not a test: the screenshots are for people.
 """
 
@@ -47,6 +48,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scene", type=Path)
     parser.add_argument("--image", type=Path)
+    parser.add_argument("--model", type=Path)
     args = parser.parse_args()
     clear_opencv_qt_env()
     app = QApplication([])
@@ -58,7 +60,14 @@ def main() -> None:
         round_of(Ann=(14, 0), Bob=(6, 5), Cy=(11, 2), Di=(9, 1)),
         round_of(Ann=(9, 2), Bob=(12, 1), Cy=(16, 0), Di=(10, 3)),
     )
-    if args.scene:
+    if args.model:
+        from blitzcam.ui.counting_worker import snapshot_from_result
+        from blitzcam.vision.pipeline import CountingPipeline
+
+        frame = cv2.imread(str(args.image))
+        result = CountingPipeline.from_defaults(model_path=args.model)(frame)
+        scenes = [(frame, snapshot_from_result(result))]
+    elif args.scene:
         scene = json.loads(args.scene.read_text())
         frame = cv2.imread(str(args.image))
         frame[0, 0] = 0
