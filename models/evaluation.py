@@ -20,10 +20,12 @@ from blitzcam.models.metrics import (
     ScenePrediction,
     SceneTruth,
     evaluate_scene,
+    exact_rate_by_threshold,
     summarize,
 )
 
 SCORING_CONF = 0.01  # keep low-confidence boxes for the precision-recall curve (mAP)
+SWEEP = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7)  # operating thresholds tried
 
 
 def read_truth(record: dict[str, Any]) -> SceneTruth:
@@ -69,6 +71,7 @@ def evaluate(
     if progress is not None:
         items = progress(items, len(scenes))
     outcomes: list[SceneOutcome] = []
+    pairs: list[tuple[SceneTruth, ScenePrediction]] = []
     timings = []
     try:
         for name, image_path, truth in items:
@@ -85,6 +88,7 @@ def evaluate(
             outcomes.append(
                 evaluate_scene(name, truth, prediction, known_decks=pipeline.known_decks)
             )
+            pairs.append((truth, prediction))
             timings.append(result.timing_ms["total"])
     finally:
         detector.conf = operating_conf
@@ -94,6 +98,9 @@ def evaluate(
     report["model"] = str(detector.path)
     report["operating_conf"] = operating_conf
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
+    report["exact_rate_by_conf"] = exact_rate_by_threshold(
+        pairs, SWEEP, known_decks=pipeline.known_decks
+    )
     return report
 
 
@@ -126,6 +133,14 @@ def report_table(report: dict[str, Any]) -> str:
             f"  {deck:<16} {row['scenes']:>5}  {_pct(row['exact_rate'])}  "
             f"{row['mean_abs_error']:8.3f}"
         )
+    lines += [
+        "",
+        "scenes exact if counting from confidence: "
+        + "  ".join(
+            f"{conf:.2f}: {_pct(rate).strip()}"
+            for conf, rate in report["exact_rate_by_conf"].items()
+        ),
+    ]
     if report["confusions"]:
         lines += ["", "confusions (truth -> counted as): cards"]
         lines += [f"  {c['truth']} -> {c['predicted']}: {c['cards']}" for c in report["confusions"]]

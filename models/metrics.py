@@ -183,6 +183,32 @@ def _backs_inside(faces: np.ndarray, backs: np.ndarray) -> int:
     return inside
 
 
+def exact_rate_by_threshold(
+    scenes: Sequence[tuple[SceneTruth, ScenePrediction]],
+    thresholds: Sequence[float],
+    *,
+    known_decks: Sequence[str],
+) -> dict[float, float]:
+    """Share of scenes counted exactly if only backs at or above each confidence were counted.
+
+    For choosing the pipeline's operating threshold on a validation split.
+    """
+    rates = {}
+    for threshold in thresholds:
+        exact = 0
+        for truth, prediction in scenes:
+            truth_counts = Counter(
+                truth_deck_name(d, known_decks)
+                for d, c in zip(truth.decks, truth.classes, strict=True)
+                if c == 0
+            )
+            keep = (prediction.classes == 0) & (prediction.confidence >= threshold)
+            counted = Counter(d for d, k in zip(prediction.decks, keep, strict=True) if k)
+            exact += counted == truth_counts
+        rates[float(threshold)] = exact / len(scenes) if scenes else float("nan")
+    return rates
+
+
 def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
     """The report: detector metrics, then the counting metrics users care about."""
     detector: dict[str, Any] = {}

@@ -106,3 +106,15 @@ def test_a_confused_deck_and_a_counted_face_are_reported() -> None:
     assert report["per_deck"]["red-buggy"]["mean_abs_error"] == 2.0
     assert report["face_up_counted"] == 1
     assert report["inexact_scenes"] == ["s"]
+
+
+def test_exact_rate_by_threshold_counts_only_confident_backs() -> None:
+    from blitzcam.models.metrics import exact_rate_by_threshold
+
+    truth = scene()
+    confident = prediction(("green-pump", "green-pump", "unknown", "unknown"), extra_on_face=True)
+    # the extra back on the face-up card is the least confident (0.5): a threshold above it fixes
+    # the scene, one below it does not
+    rates = exact_rate_by_threshold([(truth, confident)], [0.4, 0.55],
+                                    known_decks=["green-pump", "red-buggy"])
+    assert rates == {0.4: 0.0, 0.55: 1.0}
