@@ -307,6 +307,13 @@ def replace_round(match: Match, number: int, round_: Round) -> Match:
     return updated
 
 
+def edit_round(match: Match, number: int, changes: Mapping[str, Tally]) -> Match:
+    """Correct some players' tallies in round `number`; the others keep theirs."""
+    _check_round_number(match, number)
+    merged = {**match.rounds[number - 1].tallies, **changes}
+    return replace_round(match, number, Round(merged))
+
+
 def delete_round(match: Match, number: int) -> Match:
     _check_round_number(match, number)
     rounds = match.rounds[: number - 1] + match.rounds[number:]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -282,7 +282,9 @@ class MatchStore:
             self._insert_rounds(match_id, match, first=1)
         return match_id
 
-    def _change(self, match_id: int, change: Callable[[Match], Match]) -> Match:
+    def update(self, match_id: int, change: Callable[[Match], Match]) -> Match:
+        """Apply a pure rule function to a stored match in one transaction; a MatchError from
+        `change` leaves the store untouched. Only what changed is rewritten."""
         with self._transaction() as conn:
             before = self._read_match(match_id)
             after = change(before)  # the rules refuse here, before anything is written
@@ -307,7 +309,7 @@ class MatchStore:
 
     def add_round(self, match_id: int, round_: Round) -> Match:
         """Save a round; it is on disk when this returns."""
-        return self._change(match_id, lambda match: rules.add_round(match, round_))
+        return self.update(match_id, lambda match: rules.add_round(match, round_))
 
     def undo_last_round(self, match_id: int) -> Match:
         def undo(match: Match) -> Match:
@@ -315,16 +317,20 @@ class MatchStore:
                 raise rules.MatchError("there is no round to undo")
             return rules.delete_round(match, len(match.rounds))
 
-        return self._change(match_id, undo)
+        return self.update(match_id, undo)
 
     def replace_round(self, match_id: int, number: int, round_: Round) -> Match:
-        return self._change(match_id, lambda match: rules.replace_round(match, number, round_))
+        return self.update(match_id, lambda match: rules.replace_round(match, number, round_))
+
+    def edit_round(self, match_id: int, number: int, changes: Mapping[str, Tally]) -> Match:
+        """Correct some players' tallies in round `number`; the others stay as they were."""
+        return self.update(match_id, lambda match: rules.edit_round(match, number, changes))
 
     def delete_round(self, match_id: int, number: int) -> Match:
-        return self._change(match_id, lambda match: rules.delete_round(match, number))
+        return self.update(match_id, lambda match: rules.delete_round(match, number))
 
     def change_settings(self, match_id: int, settings: Settings) -> Match:
-        return self._change(match_id, lambda match: rules.change_settings(match, settings))
+        return self.update(match_id, lambda match: rules.change_settings(match, settings))
 
     def delete_match(self, match_id: int) -> None:
         with self._transaction() as conn:

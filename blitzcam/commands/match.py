@@ -192,47 +192,29 @@ def _add(args: argparse.Namespace) -> int:
     from blitzcam.game.rules import Round
 
     tallies = _parse_tallies(args.tallies)
-    with _open_store(args) as store:
-        match_id = _match_id(args, store)
-        match = _run_rule(store, lambda: store.add_round(match_id, Round(tallies)))
-    _print_standings(match_id, match)
-    return 0
+    return _apply(args, lambda store, match_id: store.add_round(match_id, Round(tallies)))
 
 
 def _edit(args: argparse.Namespace) -> int:
-    from blitzcam.game.rules import MatchError, Round, replace_round
-
     changes = _parse_tallies(args.tallies)
+    return _apply(args, lambda store, match_id: store.edit_round(match_id, args.round, changes))
+
+
+def _apply(args: argparse.Namespace, change: Any) -> int:
+    """Open the store, apply `change(store, match_id)` under the rules, print the standings."""
     with _open_store(args) as store:
         match_id = _match_id(args, store)
-
-        def edit(match: Any) -> Any:
-            if not 1 <= args.round <= len(match.rounds):
-                raise MatchError(
-                    f"no round {args.round}: the match has {len(match.rounds)} round(s)"
-                )
-            merged = {**match.rounds[args.round - 1].tallies, **changes}
-            return replace_round(match, args.round, Round(merged))
-
-        match = _run_rule(store, lambda: store._change(match_id, edit))
+        match = _run_rule(store, lambda: change(store, match_id))
     _print_standings(match_id, match)
     return 0
 
 
 def _delete_round(args: argparse.Namespace) -> int:
-    with _open_store(args) as store:
-        match_id = _match_id(args, store)
-        match = _run_rule(store, lambda: store.delete_round(match_id, args.round))
-    _print_standings(match_id, match)
-    return 0
+    return _apply(args, lambda store, match_id: store.delete_round(match_id, args.round))
 
 
 def _undo(args: argparse.Namespace) -> int:
-    with _open_store(args) as store:
-        match_id = _match_id(args, store)
-        match = _run_rule(store, lambda: store.undo_last_round(match_id))
-    _print_standings(match_id, match)
-    return 0
+    return _apply(args, lambda store, match_id: store.undo_last_round(match_id))
 
 
 def _settings(args: argparse.Namespace) -> int:
@@ -259,11 +241,7 @@ def _settings(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    with _open_store(args) as store:
-        match_id = _match_id(args, store)
-        match = _run_rule(store, lambda: store.load(match_id))
-    _print_standings(match_id, match)
-    return 0
+    return _apply(args, lambda store, match_id: store.load(match_id))
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -218,3 +218,13 @@ def test_team_totals_tie_is_shared() -> None:
         n=4, teams=("N", "S", "N", "S"), target=30,
     )
     assert score_match(match).winners == ("N", "S")
+
+
+def test_editing_some_players_keeps_the_others() -> None:
+    from blitzcam.game.rules import edit_round
+
+    match = match_of(round_of(Ann=(10, 0), Bob=(2, 1)))
+    edited = edit_round(match, 1, {"Bob": Tally(5, 0)})
+    assert dict(edited.rounds[0].tallies) == {"Ann": Tally(10, 0), "Bob": Tally(5, 0)}
+    with pytest.raises(MatchError, match="^round 1, player Zed: not a player"):
+        edit_round(match, 1, {"Zed": Tally(1, 0)})
