@@ -22,6 +22,7 @@ from blitzcam.vision.detections import UNKNOWN_DECK, Detections, obb_corners
 
 SIZE: Final = 48  # side of the square a drawing is warped to (a multiple of SHAPE_SIZE)
 SHAPE_SIZE: Final = 16  # ink maps are compared this coarse: webcam drawings are small and soft
+STROKE_CELLS: Final = 2  # stroke histograms per cell of a 2 x 2 grid
 ORIENT_BINS: Final = 16  # stroke directions over [0, pi); a quarter turn moves them by 8 bins
 PAPER_SAMPLE_STEP: Final = 3  # the paper colour is estimated from every 3rd pixel
 INK_MIN: Final = 0.35  # inkness from which a pixel counts as ink for its colour
@@ -31,7 +32,7 @@ SHAPE_BLUR: Final = 0.8
 SHAPE_WEIGHT: Final = 0.8  # of the shape score: cross-correlation; the rest: stroke directions
 UNKNOWN_BELOW: Final = 0.65  # under this similarity a back is "unknown" (tuned on synthetic scenes)
 SNAP_GROW: Final = 1.3  # snapping looks for the drawing's ink this far around the detector's box
-SNAP_SIZE: Final = 64
+SNAP_SIZE: Final = 48
 SNAP_AREA_RANGE: Final = (0.3, 2.0)  # a snapped box outside this share of the original is wrong
 
 
@@ -39,10 +40,8 @@ SNAP_AREA_RANGE: Final = (0.3, 2.0)  # a snapped box outside this share of the o
 class DrawingFeatures:
     """What identification compares, for one or more drawings (leading axis n)."""
 
-    shape: (
-        np.ndarray
-    )  # (n, 4, SHAPE_SIZE**2) float32: zero-mean unit-norm ink maps, four quarter turns
-    strokes: np.ndarray  # (n, 4, ORIENT_BINS) float32: unit-norm direction histograms, four turns
+    shape: np.ndarray  # (n, turns, SHAPE_SIZE**2) float32: zero-mean unit-norm ink maps
+    strokes: np.ndarray  # (n, turns, STROKE_CELLS**2 * ORIENT_BINS): unit-norm direction histograms
     hue: np.ndarray  # (n,) float32 degrees
     saturation: np.ndarray  # (n,) float32 in [0, 1]
 
@@ -78,11 +77,16 @@ def snap_to_ink(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     dst = np.float32([[0, 0], [SNAP_SIZE, 0], [0, SNAP_SIZE]])
     matrix = cv2.getAffineTransform(src, dst)
     patch = cv2.warpAffine(
-        image, matrix, (SNAP_SIZE, SNAP_SIZE), flags=cv2.INTER_LINEAR,
+        image,
+        matrix,
+        (SNAP_SIZE, SNAP_SIZE),
+        flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
     _, ink = inkness(patch)
-    level = max(0.25, 0.5 * float(np.percentile(ink, 98)))
+    flat = ink.ravel()
+    k = int(0.98 * (flat.size - 1))
+    level = max(0.25, 0.5 * float(np.partition(flat, k)[k]))  # half the strong ink
     mask = (ink > level).astype(np.uint8)
     blobs = cv2.dilate(mask, np.ones((3, 3), np.uint8))
     n, labels, _, centroids = cv2.connectedComponentsWithStats(blobs, connectivity=8)
@@ -136,15 +140,23 @@ def _blur_stack(maps: np.ndarray, ksize: int, sigma: float) -> np.ndarray:
 
 
 def _stroke_histograms(ink: np.ndarray) -> np.ndarray:
-    """(n,H,W) ink maps -> (n, ORIENT_BINS) histograms of stroke direction weighted by contrast."""
+    """(n,H,W) ink maps -> (n, STROKE_CELLS**2 * ORIENT_BINS): stroke directions weighted by
+    contrast, one histogram per cell of a STROKE_CELLS x STROKE_CELLS grid (where the strokes
+    run, not only which way)."""
+    n = len(ink)
     gx = ink[:, 1:-1, 2:] - ink[:, 1:-1, :-2]
     gy = ink[:, 2:, 1:-1] - ink[:, :-2, 1:-1]
-    magnitude = np.hypot(gx, gy).reshape(len(ink), -1)
-    angle = np.mod(np.arctan2(gy, gx), np.pi).reshape(len(ink), -1)
+    magnitude = np.hypot(gx, gy)
+    angle = np.mod(np.arctan2(gy, gx), np.pi)
     bins = np.minimum((angle / np.pi * ORIENT_BINS).astype(np.int64), ORIENT_BINS - 1)
-    bins += np.arange(len(ink))[:, None] * ORIENT_BINS
-    hist = np.bincount(bins.ravel(), weights=magnitude.ravel(), minlength=len(ink) * ORIENT_BINS)
-    return np.sqrt(hist.reshape(len(ink), ORIENT_BINS)).astype(np.float32)  # soften long strokes
+    h, w = magnitude.shape[1:]
+    cell_y = np.minimum(np.arange(h) * STROKE_CELLS // h, STROKE_CELLS - 1)
+    cell_x = np.minimum(np.arange(w) * STROKE_CELLS // w, STROKE_CELLS - 1)
+    cell = (cell_y[:, None] * STROKE_CELLS + cell_x[None, :])[None]
+    index = (np.arange(n)[:, None, None] * STROKE_CELLS**2 + cell) * ORIENT_BINS + bins
+    size = n * STROKE_CELLS**2 * ORIENT_BINS
+    hist = np.bincount(index.ravel(), weights=magnitude.ravel(), minlength=size)
+    return np.sqrt(hist.reshape(n, -1)).astype(np.float32)  # soften long strokes
 
 
 def _ink_colours(balanced: np.ndarray, ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -160,13 +172,17 @@ def _ink_colours(balanced: np.ndarray, ink: np.ndarray) -> tuple[np.ndarray, np.
     return hsv[:, 0] * 360.0 / 256.0, saturation.astype(np.float32)
 
 
-def describe(patches: list[np.ndarray] | np.ndarray) -> DrawingFeatures:
-    """Features of drawings already warped to SIZE x SIZE BGR patches (all at once, vectorised)."""
+def describe(patches: list[np.ndarray] | np.ndarray, *, turns: int = 4) -> DrawingFeatures:
+    """Features of drawings already warped to SIZE x SIZE BGR patches (all at once, vectorised).
+
+    References need all four quarter turns; a drawing being identified only its own (turns=1).
+    """
+    strokes_size = STROKE_CELLS**2 * ORIENT_BINS
     if len(patches) == 0:
         empty = np.zeros(0, np.float32)
         return DrawingFeatures(
-            np.zeros((0, 4, SHAPE_SIZE**2), np.float32),
-            np.zeros((0, 4, ORIENT_BINS), np.float32),
+            np.zeros((0, turns, SHAPE_SIZE**2), np.float32),
+            np.zeros((0, turns, strokes_size), np.float32),
             empty,
             empty,
         )
@@ -176,16 +192,23 @@ def describe(patches: list[np.ndarray] | np.ndarray) -> DrawingFeatures:
     cell = SIZE // SHAPE_SIZE
     coarse = ink.reshape(n, SHAPE_SIZE, cell, SHAPE_SIZE, cell).mean(axis=(2, 4))
     coarse = _blur_stack(np.ascontiguousarray(coarse), 3, SHAPE_BLUR)
-    turns = np.stack([np.rot90(coarse, k, axes=(1, 2)) for k in range(4)], axis=1)
-    shape = _unit(turns.reshape(n, 4, -1)).astype(np.float32)
     half = ink.reshape(n, SIZE // 2, 2, SIZE // 2, 2).mean(axis=(2, 4))
-    hist = _stroke_histograms(_blur_stack(np.ascontiguousarray(half), 3, 0.8))
-    quarter = ORIENT_BINS // 2  # a quarter turn moves directions by 90 degrees = half of [0, pi)
-    # np.rot90 turns counter-clockwise; in image coordinates (y down) directions move by -90 deg
-    strokes = _unit(np.stack([np.roll(hist, -k * quarter, axis=1) for k in range(4)], axis=1))
+    half = _blur_stack(np.ascontiguousarray(half), 3, 0.8)
+    # each quarter turn turns the map itself: the stroke cells and directions turn along
+    shape = np.stack([np.rot90(coarse, k, axes=(1, 2)) for k in range(turns)], axis=1)
+    strokes = np.stack(
+        [
+            _stroke_histograms(np.ascontiguousarray(np.rot90(half, k, axes=(1, 2))))
+            for k in range(turns)
+        ],
+        axis=1,
+    )
     hue, saturation = _ink_colours(balanced, ink)
     return DrawingFeatures(
-        shape=shape, strokes=strokes.astype(np.float32), hue=hue, saturation=saturation
+        shape=_unit(shape.reshape(n, turns, -1)).astype(np.float32),
+        strokes=_unit(strokes).astype(np.float32),
+        hue=hue,
+        saturation=saturation,
     )
 
 
@@ -249,7 +272,7 @@ def identify(
         # the detector's box and the box snapped to the ink: each drawing is read both ways
         boxes = [detections.corners[i] for i in backs]
         boxes += [snap_to_ink(frame_bgr, corners) for corners in boxes]
-        features = describe([warp_box(frame_bgr, corners) for corners in boxes])
+        features = describe([warp_box(frame_bgr, corners) for corners in boxes], turns=1)
         sims = best_per_deck(similarity(features, references), owners, len(deck_names))
         sims = np.maximum(sims[: len(backs)], sims[len(backs) :])
         best = sims.argmax(axis=1)

@@ -226,5 +226,5 @@ def test_editing_some_players_keeps_the_others() -> None:
     match = match_of(round_of(Ann=(10, 0), Bob=(2, 1)))
     edited = edit_round(match, 1, {"Bob": Tally(5, 0)})
     assert dict(edited.rounds[0].tallies) == {"Ann": Tally(10, 0), "Bob": Tally(5, 0)}
-    with pytest.raises(MatchError, match="^round 1, player Zed: not a player"):
+    with pytest.raises(MatchError, match=r"^round 1, player Zed: not a player"):
         edit_round(match, 1, {"Zed": Tally(1, 0)})
