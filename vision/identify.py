@@ -32,7 +32,7 @@ SHAPE_BLUR: Final = 0.8
 SHAPE_WEIGHT: Final = 0.8  # of the shape score: cross-correlation; the rest: stroke directions
 UNKNOWN_BELOW: Final = 0.65  # under this similarity a back is "unknown" (tuned on synthetic scenes)
 SNAP_GROW: Final = 1.3  # snapping looks for the drawing's ink this far around the detector's box
-SNAP_SIZE: Final = 48
+SNAP_SIZE: Final = 64
 SNAP_AREA_RANGE: Final = (0.3, 2.0)  # a snapped box outside this share of the original is wrong
 
 
