@@ -27,6 +27,9 @@ from blitzcam.vision.stabilise import Stabiliser, thumbnail
 
 MODEL_ENV: Final = "BLITZCAM_MODEL"
 MODEL_NAME: Final = "blitzcam-obb.onnx"
+# Backs at or above this detector confidence are counted. Chosen on the training recipe's
+# validation split (best share of scenes counted exactly; see models/MODEL_CARD.md).
+COUNT_CONF: Final = 0.45
 
 
 def default_model_path() -> Path:
@@ -83,7 +86,7 @@ class CountingPipeline:
         decks_dir: Path | None = None,
         threads: int | None = None,
     ) -> CountingPipeline:
-        detector = Detector(model_path or default_model_path(), threads=threads)
+        detector = Detector(model_path or default_model_path(), conf=COUNT_CONF, threads=threads)
         return cls(detector, load_profile(decks_dir))
 
     def __call__(self, frame_bgr: np.ndarray) -> FrameResult:
