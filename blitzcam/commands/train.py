@@ -49,6 +49,13 @@ def _train(args: argparse.Namespace) -> int:
             raise UserError(f"--{name} must be a positive number, got {value}")
     if args.data is not None and not (args.data / "images" / "train").is_dir():
         raise UserError(f"{args.data}: not a scene dataset (no images/train folder)")
+    import importlib.util
+
+    if importlib.util.find_spec("ultralytics") is None:
+        raise UserError(
+            "training needs ultralytics and torch: install the train extras with "
+            "`.venv/bin/pip install -e '.[train]'` (make test does)"
+        )
     os.environ["YOLO_VERBOSE"] = "1"  # progress bars and per-epoch metrics
 
     from blitzcam.models import MODELS_DIR
