@@ -156,7 +156,9 @@ def train(
     else:
         if resume:
             log(f"no checkpoint at {last}: starting a new run")
-        data_yaml = build_crop_dataset(scenes_dir, run_dir / "crops", recipe)
+        # named by what shapes the crops, so a changed recipe never reuses stale ones
+        crops = run_dir / f"crops-{recipe.crop_size}px-{recipe.crops_per_scene}x-seed{recipe.seed}"
+        data_yaml = build_crop_dataset(scenes_dir, crops, recipe)
         (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict(), indent=2))
         model = YOLO(recipe.model_yaml)
         model.train(**train_args(recipe, data_yaml, run_dir, workers=workers))

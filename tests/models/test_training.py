@@ -33,7 +33,7 @@ def test_a_trained_model_exports_and_runs_in_the_counting_pipeline(trained: tupl
     from blitzcam.vision.pipeline import CountingPipeline
 
     scenes, onnx = trained
-    assert (scenes.parent / "run" / "crops" / "data.yaml").is_file()
+    assert len(list((scenes.parent / "run").glob("crops-320px-1x-seed0/data.yaml"))) == 1
     pipeline = CountingPipeline.from_defaults(model_path=onnx)
     assert pipeline.detector.names == ("back", "face")
     assert tuple(pipeline.detector.info.imgsz) == (320, 576)
