@@ -82,11 +82,11 @@ def ground_truth_text(record: dict[str, Any]) -> str:
     return json.dumps(record) + "\n"  # no indent: json's C encoder, 10x faster
 
 
-def data_yaml(root: Path) -> str:
+def data_yaml(root: Path, splits: tuple[str, ...] = SPLITS) -> str:
     """ultralytics' dataset file; strings JSON-quoted (valid YAML) so any path is safe."""
     names = "\n".join(f"  {k}: {v}" for k, v in CLASS_NAMES.items())
     return (
         f"path: {json.dumps(str(root))}\n"
-        + "".join(f"{split}: images/{split}\n" for split in SPLITS)
+        + "".join(f"{split}: images/{split}\n" for split in splits)
         + f"names:\n{names}\n"
     )

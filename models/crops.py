@@ -16,6 +16,8 @@ from typing import Final
 import cv2
 import numpy as np
 
+from blitzcam.datasets.labels import to_obb_line
+
 CANONICAL_WIDTH: Final = 1280
 MIN_KEPT_SHARE: Final = 0.5  # a label cut by the crop edge is kept if this much of it is inside
 
@@ -105,9 +107,8 @@ def cut_crop(item: LabelledImage, x0: int, y0: int, size: int) -> LabelledImage:
 
 
 def obb_label_text(item: LabelledImage) -> str:
-    h, w = item.image.shape[:2]
-    lines = []
-    for cls, box in zip(item.classes, item.corners, strict=True):
-        norm = np.clip(box / (w, h), 0.0, 1.0).reshape(-1)
-        lines.append(" ".join([str(int(cls)), *(f"{v:.6f}" for v in norm)]))
-    return "".join(line + "\n" for line in lines)
+    size = (item.image.shape[1], item.image.shape[0])
+    return "".join(
+        to_obb_line(int(cls), box, size) + "\n"
+        for cls, box in zip(item.classes, item.corners, strict=True)
+    )

@@ -193,18 +193,21 @@ def exact_rate_by_threshold(
 
     For choosing the pipeline's operating threshold on a validation split.
     """
+    truth_counts = [
+        Counter(
+            truth_deck_name(d, known_decks)
+            for d, c in zip(truth.decks, truth.classes, strict=True)
+            if c == 0
+        )
+        for truth, _ in scenes
+    ]
     rates = {}
     for threshold in thresholds:
         exact = 0
-        for truth, prediction in scenes:
-            truth_counts = Counter(
-                truth_deck_name(d, known_decks)
-                for d, c in zip(truth.decks, truth.classes, strict=True)
-                if c == 0
-            )
+        for (_, prediction), expected in zip(scenes, truth_counts, strict=True):
             keep = (prediction.classes == 0) & (prediction.confidence >= threshold)
             counted = Counter(d for d, k in zip(prediction.decks, keep, strict=True) if k)
-            exact += counted == truth_counts
+            exact += counted == expected
         rates[float(threshold)] = exact / len(scenes) if scenes else float("nan")
     return rates
 

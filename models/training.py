@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from blitzcam.datasets.labels import data_yaml as data_yaml_text
 from blitzcam.files import copy_file_atomic
 from blitzcam.models.crops import (
     LabelledImage,
@@ -28,8 +29,6 @@ from blitzcam.models.crops import (
     to_canonical,
 )
 from blitzcam.models.recipe import Recipe
-
-CLASS_NAMES = {0: "back", 1: "face"}
 
 
 class RunFinishedError(RuntimeError):
@@ -86,10 +85,7 @@ def build_crop_dataset(
                 (tmp / "labels" / split / f"{stem}.txt").write_text(
                     obb_label_text(crop), encoding="utf-8"
                 )
-    yaml_lines = [f"path: {out_dir.resolve()}"]
-    yaml_lines += [f"{split}: images/{split}" for split in splits]
-    yaml_lines += ["names:"] + [f"  {k}: {v}" for k, v in CLASS_NAMES.items()]
-    (tmp / "data.yaml").write_text("\n".join(yaml_lines) + "\n", encoding="utf-8")
+    (tmp / "data.yaml").write_text(data_yaml_text(out_dir.resolve(), splits), encoding="utf-8")
     shutil.rmtree(out_dir, ignore_errors=True)
     tmp.rename(out_dir)
     return data_yaml
@@ -193,6 +189,19 @@ def ship(weights: Path, recipe: Recipe, models_dir: Path) -> dict[str, Path]:
     copy_file_atomic(weights, pt_target)
     export_onnx(pt_target, recipe, onnx_target)
     return {"pt": pt_target, "onnx": onnx_target}
+
+
+def recipe_scenes(run_dir: Path, recipe: Recipe) -> Path:
+    """The recipe's own scene dataset in the run folder, generated on first use."""
+    scenes_dir = run_dir / "scenes"
+    if not (scenes_dir / "data.yaml").is_file():
+        from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+
+        print(f"generating {recipe.scenes} scenes (seed {recipe.data_seed}) into {scenes_dir}")
+        generate_dataset(
+            GenerateRequest(out=scenes_dir, n=recipe.scenes, seed=recipe.data_seed, holdout=True)
+        )
+    return scenes_dir
 
 
 def recipe_with(recipe: Recipe, **overrides: Any) -> Recipe:

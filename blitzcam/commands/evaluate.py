@@ -33,18 +33,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _default_data() -> Path:
+    """The training recipe's own scenes (the default run folder of `blitzcam train`)."""
     from blitzcam.models.recipe import SHIPPED
+    from blitzcam.models.training import recipe_scenes
     from blitzcam.paths import REPO_ROOT
 
-    data = REPO_ROOT / "runs" / "detector" / "scenes"
-    if not (data / "data.yaml").is_file():
-        from blitzcam.datasets.generate import GenerateRequest, generate_dataset
-
-        print(f"generating the recipe's scenes (seed {SHIPPED.data_seed}) into {data}")
-        generate_dataset(
-            GenerateRequest(out=data, n=SHIPPED.scenes, seed=SHIPPED.data_seed, holdout=True)
-        )
-    return data
+    return recipe_scenes(REPO_ROOT / "runs" / "detector", SHIPPED)
 
 
 def _evaluate(args: argparse.Namespace) -> int:

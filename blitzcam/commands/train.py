@@ -60,24 +60,19 @@ def _train(args: argparse.Namespace) -> int:
 
     from blitzcam.models import MODELS_DIR
     from blitzcam.models.recipe import SHIPPED
-    from blitzcam.models.training import RunFinishedError, recipe_with, ship, train
+    from blitzcam.models.training import (
+        RunFinishedError,
+        recipe_scenes,
+        recipe_with,
+        ship,
+        train,
+    )
     from blitzcam.paths import REPO_ROOT
 
     recipe = recipe_with(SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch)
     run_dir = (args.run or REPO_ROOT / "runs" / "detector").resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
-    scenes_dir = args.data
-    if scenes_dir is None:
-        scenes_dir = run_dir / "scenes"
-        if not (scenes_dir / "data.yaml").is_file():
-            from blitzcam.datasets.generate import GenerateRequest, generate_dataset
-
-            print(f"generating {recipe.scenes} scenes (seed {recipe.data_seed}) into {scenes_dir}")
-            generate_dataset(
-                GenerateRequest(
-                    out=scenes_dir, n=recipe.scenes, seed=recipe.data_seed, holdout=True
-                )
-            )
+    scenes_dir = args.data or recipe_scenes(run_dir, recipe)
     try:
         weights = train(recipe, scenes_dir=scenes_dir, run_dir=run_dir, resume=args.resume)
     except RunFinishedError as exc:
