@@ -20,6 +20,7 @@ COMMANDS: Final[dict[str, str]] = {
     "decks": "blitzcam.commands.decks",
     "dataset": "blitzcam.commands.dataset",
     "train": "blitzcam.commands.train",
+    "train-identity": "blitzcam.commands.train_identity",
     "evaluate": "blitzcam.commands.evaluate",
     "count": "blitzcam.commands.count",
     "app": "blitzcam.commands.app",

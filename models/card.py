@@ -107,8 +107,9 @@ def main(argv: list[str] | None = None) -> None:
         title, _, path = item.partition("=")
         reports[title] = json.loads(Path(path).read_text())
     recipe = json.loads((args.run_dir / "recipe.json").read_text())
-    text = render_card(recipe=recipe, run_dir=args.run_dir, reports=reports,
-                       notes=args.notes.read_text())
+    text = render_card(
+        recipe=recipe, run_dir=args.run_dir, reports=reports, notes=args.notes.read_text()
+    )
     MODEL_CARD.write_text(text, encoding="utf-8")
     print(f"wrote {MODEL_CARD}")
 

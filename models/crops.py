@@ -60,8 +60,9 @@ def to_canonical(item: LabelledImage, width: int = CANONICAL_WIDTH) -> LabelledI
 
 def _clip_to_window(corners: np.ndarray, x0: float, y0: float, size: int) -> np.ndarray | None:
     """The part of one oriented box inside the window, as its min-area rectangle, or None."""
-    window = np.array([[x0, y0], [x0 + size, y0], [x0 + size, y0 + size], [x0, y0 + size]],
-                      np.float32)
+    window = np.array(
+        [[x0, y0], [x0 + size, y0], [x0 + size, y0 + size], [x0, y0 + size]], np.float32
+    )
     poly = corners.astype(np.float32)
     area = abs(cv2.contourArea(poly))
     if area < 1.0:
@@ -102,8 +103,9 @@ def cut_crop(item: LabelledImage, x0: int, y0: int, size: int) -> LabelledImage:
         if clipped is not None:
             classes.append(int(cls))
             corners.append(clipped)
-    return LabelledImage(crop, np.array(classes, np.int64),
-                         np.array(corners, np.float64).reshape(-1, 4, 2))
+    return LabelledImage(
+        crop, np.array(classes, np.int64), np.array(corners, np.float64).reshape(-1, 4, 2)
+    )
 
 
 def obb_label_text(item: LabelledImage) -> str:

@@ -6,6 +6,7 @@ in scenes/<split>/*.json). Uses the same ONNX pipeline as `blitzcam count`; no t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Callable, Iterator
@@ -16,6 +17,7 @@ import numpy as np
 
 from blitzcam.models.metrics import (
     CLASSES,
+    UNKNOWN,
     SceneOutcome,
     ScenePrediction,
     SceneTruth,
@@ -26,6 +28,7 @@ from blitzcam.models.metrics import (
 
 SCORING_CONF = 0.01  # keep low-confidence boxes for the precision-recall curve (mAP)
 SWEEP = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7)  # operating thresholds tried
+UNKNOWN_SWEEP = (0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8)  # identity "unknown" lines tried
 
 
 def read_truth(record: dict[str, Any]) -> SceneTruth:
@@ -64,44 +67,74 @@ def evaluate(
 ) -> dict[str, Any]:
     """Score `pipeline` (a vision CountingPipeline) on one split of a scene dataset."""
     detector = pipeline.detector
-    operating_conf = detector.conf
+    operating_conf, unknown_below = detector.conf, pipeline.unknown_below
     detector.conf, detector.max_det = min(SCORING_CONF, operating_conf), max(detector.max_det, 1000)
+    pipeline.unknown_below = -math.inf  # every back keeps its best deck; the line is drawn below
     scenes = list(labelled_scenes(data_dir, split))
     items: Iterator[Any] = iter(scenes)
     if progress is not None:
         items = progress(items, len(scenes))
     outcomes: list[SceneOutcome] = []
     pairs: list[tuple[SceneTruth, ScenePrediction]] = []
+    similarities: list[np.ndarray] = []
     timings = []
     try:
         for name, image_path, truth in items:
             result = pipeline(read_image(image_path))
             found = result.detections
-            decks = tuple(found.deck_name(i) for i in range(len(found)))
-            prediction = ScenePrediction(
+            best = ScenePrediction(
                 corners=found.corners.astype(np.float64),
                 classes=found.class_id,
                 confidence=found.confidence,
-                decks=decks,
+                decks=tuple(found.deck_name(i) for i in range(len(found))),
                 counted=found.confidence >= operating_conf,
             )
+            prediction = with_unknown_below(best, found.similarity, unknown_below)
             outcomes.append(
                 evaluate_scene(name, truth, prediction, known_decks=pipeline.known_decks)
             )
-            pairs.append((truth, prediction))
+            pairs.append((truth, best))
+            similarities.append(found.similarity)
             timings.append(result.timing_ms["total"])
     finally:
-        detector.conf = operating_conf
+        detector.conf, pipeline.unknown_below = operating_conf, unknown_below
     report = summarize(outcomes)
     report["data"] = str(data_dir)
     report["split"] = split
     report["model"] = str(detector.path)
     report["operating_conf"] = operating_conf
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
+    operating = [
+        (truth, with_unknown_below(best, sims, unknown_below))
+        for (truth, best), sims in zip(pairs, similarities, strict=True)
+    ]
     report["exact_rate_by_conf"] = exact_rate_by_threshold(
-        pairs, SWEEP, known_decks=pipeline.known_decks
+        operating, SWEEP, known_decks=pipeline.known_decks
     )
+    report["unknown_below"] = unknown_below
+    report["exact_rate_by_unknown_below"] = {
+        line: exact_rate_by_threshold(
+            [
+                (truth, with_unknown_below(best, sims, line))
+                for (truth, best), sims in zip(pairs, similarities, strict=True)
+            ],
+            [operating_conf],
+            known_decks=pipeline.known_decks,
+        )[operating_conf]
+        for line in UNKNOWN_SWEEP
+    }
     return report
+
+
+def with_unknown_below(
+    prediction: ScenePrediction, similarity: np.ndarray, line: float
+) -> ScenePrediction:
+    """The prediction with every back whose identity score is under `line` made "unknown"."""
+    decks = tuple(
+        deck if score >= line else UNKNOWN
+        for deck, score in zip(prediction.decks, similarity, strict=True)
+    )
+    return dataclasses.replace(prediction, decks=decks)
 
 
 def _pct(value: float) -> str:
@@ -123,6 +156,8 @@ def report_table(report: dict[str, Any]) -> str:
     lines += [
         "",
         f"scenes counted exactly (every deck): {_pct(report['scene_exact_rate'])}",
+        "  the same had every counted back got its true deck (detector alone): "
+        f"{_pct(report['scene_exact_rate_if_identity_right']).strip()}",
         f"mean absolute count error per deck and scene: {report['mean_abs_count_error']:.3f}",
         f"face-up cards counted as a deck: {report['face_up_counted']}",
         "",
@@ -139,6 +174,11 @@ def report_table(report: dict[str, Any]) -> str:
         + "  ".join(
             f"{conf:.2f}: {_pct(rate).strip()}"
             for conf, rate in report["exact_rate_by_conf"].items()
+        ),
+        f"scenes exact if a back is unknown below identity score (now {report['unknown_below']}): "
+        + "  ".join(
+            f"{line:.2f}: {_pct(rate).strip()}"
+            for line, rate in report["exact_rate_by_unknown_below"].items()
         ),
     ]
     if report["confusions"]:

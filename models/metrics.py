@@ -112,11 +112,21 @@ class SceneOutcome:
     scored: Mapping[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     n_truth: Mapping[str, int] = field(default_factory=dict)
     counted_correct: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # tp, n counted
+    # the counts had every counted back that matches a labelled back got its true deck: what
+    # the detector alone allows (tells detection errors from identification errors)
+    counts_if_identity_right: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def exact(self) -> bool:
-        keys = set(self.truth_counts) | set(self.predicted_counts)
-        return all(self.truth_counts.get(k, 0) == self.predicted_counts.get(k, 0) for k in keys)
+        return _same_counts(self.truth_counts, self.predicted_counts)
+
+    @property
+    def exact_if_identity_right(self) -> bool:
+        return _same_counts(self.truth_counts, self.counts_if_identity_right)
+
+
+def _same_counts(a: Mapping[str, int], b: Mapping[str, int]) -> bool:
+    return all(a.get(k, 0) == b.get(k, 0) for k in set(a) | set(b))
 
 
 def truth_deck_name(deck: str | None, known: Iterable[str]) -> str:
@@ -135,6 +145,7 @@ def evaluate_scene(
     predicted_names = [d for d, keep in zip(prediction.decks, counted, strict=True) if keep]
     scored, n_truth, counted_correct = {}, {}, {}
     confusions: Counter[tuple[str, str]] = Counter()
+    identity_right: Counter[str] = Counter()
     face_up_counted = 0
     for cls, cls_name in enumerate(CLASSES):
         t_mask = truth.classes == cls
@@ -153,6 +164,8 @@ def evaluate_scene(
             for p, t in enumerate(claims):
                 if t >= 0 and keep[p]:
                     confusions[(truth_names[t], predicted_backs[p])] += 1
+                if keep[p]:
+                    identity_right[truth_names[t] if t >= 0 else predicted_backs[p]] += 1
     # a counted back that sits on a face-up card: the one mistake users must never see
     faces = truth.corners[truth.classes == 1]
     if len(faces) and counted.any():
@@ -170,6 +183,7 @@ def evaluate_scene(
         scored=scored,
         n_truth=n_truth,
         counted_correct=counted_correct,
+        counts_if_identity_right=identity_right,
     )
 
 
@@ -265,6 +279,10 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
         "scenes": len(outcomes),
         "detector": detector,
         "scene_exact_rate": sum(o.exact for o in outcomes) / len(outcomes)
+        if outcomes
+        else float("nan"),
+        "scene_exact_rate_if_identity_right": sum(o.exact_if_identity_right for o in outcomes)
+        / len(outcomes)
         if outcomes
         else float("nan"),
         "per_deck": per_deck,

@@ -15,14 +15,19 @@ from blitzcam.models.crops import CANONICAL_WIDTH
 @dataclass(frozen=True, slots=True)
 class Recipe:
     model_yaml: str = "yolo11n-obb.yaml"  # a local yaml from the ultralytics package: no download
-    scenes: int = 1000                    # synthetic scenes generated for training + validation
+    scenes: int = 1000  # synthetic scenes generated for training + validation
     data_seed: int = 2026
-    crop_size: int = 320                  # training imgsz: crops at inference pixel scale
+    crop_size: int = 320  # training imgsz: crops at inference pixel scale
     crops_per_scene: int = 4
     epochs: int = 14
     batch: int = 16
     seed: int = 0
-    patience: int = 0                     # 0: never stop early; the schedule is fixed
+    patience: int = 0  # 0: never stop early; the schedule is fixed
+    # Stage 2: from stage 1's best weights, a gentler schedule on fresh scenes (another seed).
+    # 0 epochs: one stage only.
+    refine_epochs: int = 6
+    refine_data_seed: int = 2027
+    refine_lr0: float = 0.0005
     canonical_width: int = CANONICAL_WIDTH
     # Inference input (height, width): a 1280-wide 16:9 frame, padded to a multiple of 32.
     export_hw: tuple[int, int] = (736, 1280)

@@ -126,6 +126,60 @@ def train_args(recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int) 
     }
 
 
+def refine_args(recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int) -> dict[str, Any]:
+    """Stage 2: the same augmentation, a fixed low learning rate decaying tenfold, no warm-up
+    (the weights are trained already), mosaic off for the last epoch."""
+    return {
+        **train_args(recipe, data_yaml, run_dir, workers=workers),
+        "name": "refine",
+        "pretrained": True,  # False would re-initialise the weights: start from stage 1
+        "epochs": recipe.refine_epochs,
+        "patience": recipe.refine_epochs,
+        "optimizer": "AdamW",
+        "lr0": recipe.refine_lr0,
+        "lrf": 0.1,
+        "warmup_epochs": 0,
+        "close_mosaic": 1,
+    }
+
+
+def epochs_done(stage_dir: Path) -> int:
+    """Epochs a stage's results.csv records (ultralytics writes one row per finished epoch)."""
+    results = stage_dir / "results.csv"
+    if not results.is_file():
+        return 0
+    return max(0, len(results.read_text(encoding="utf-8").strip().splitlines()) - 1)
+
+
+def _fit(
+    stage_dir: Path, epochs: int, resume: bool, start: Callable[[], Any], log: Callable[[str], None]
+) -> None:
+    """Resume the stage whose folder is `stage_dir`, or start it. A finished stage cannot be
+    resumed (ultralytics strips its checkpoint): RunFinishedError."""
+    from ultralytics import YOLO
+
+    last = stage_dir / "weights" / "last.pt"
+    if resume and last.is_file():
+        if epochs_done(stage_dir) >= epochs:
+            raise RunFinishedError(f"{stage_dir}: all {epochs} epochs are done")
+        log(f"resuming from {last}")
+        try:
+            YOLO(str(last)).train(resume=True)
+        except AssertionError as exc:  # ultralytics' way of saying the run already finished
+            raise RunFinishedError(f"{stage_dir}: {exc}") from None
+        return
+    if resume:
+        log(f"no checkpoint at {last}: starting a new run")
+    start()
+
+
+def _crops_dir(run_dir: Path, recipe: Recipe, prefix: str = "") -> Path:
+    # named by what shapes the crops, so a changed recipe never reuses stale ones
+    return (
+        run_dir / f"{prefix}crops-{recipe.crop_size}px-{recipe.crops_per_scene}x-seed{recipe.seed}"
+    )
+
+
 def train(
     recipe: Recipe,
     *,
@@ -135,35 +189,46 @@ def train(
     workers: int = 2,
     log: Callable[[str], None] = print,
 ) -> Path:
-    """Train (or resume) and return the path of the best weights (.pt)."""
+    """Train (or resume) both stages and return the path of the best weights (.pt)."""
     from blitzcam.offline import import_ultralytics
 
     import_ultralytics()
     from ultralytics import YOLO
 
-    last = run_dir / "train" / "weights" / "last.pt"
     started = time.monotonic()
-    if resume and last.is_file():
-        log(f"resuming from {last}")
-        try:
-            YOLO(str(last)).train(resume=True)
-        except AssertionError as exc:  # ultralytics' way of saying the run already finished
-            raise RunFinishedError(f"{run_dir}: {exc}") from None
-    else:
-        if resume:
-            log(f"no checkpoint at {last}: starting a new run")
-        # named by what shapes the crops, so a changed recipe never reuses stale ones
-        crops = run_dir / f"crops-{recipe.crop_size}px-{recipe.crops_per_scene}x-seed{recipe.seed}"
-        data_yaml = build_crop_dataset(scenes_dir, crops, recipe)
+
+    def stage_one() -> None:
+        data_yaml = build_crop_dataset(scenes_dir, _crops_dir(run_dir, recipe), recipe)
         (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict(), indent=2))
-        model = YOLO(recipe.model_yaml)
-        model.train(**train_args(recipe, data_yaml, run_dir, workers=workers))
+        YOLO(recipe.model_yaml).train(**train_args(recipe, data_yaml, run_dir, workers=workers))
+
+    first = run_dir / "train" / "weights"
+    refining = recipe.refine_epochs > 0
+    refine_last = run_dir / "refine" / "weights" / "last.pt"
+    try:
+        if not (resume and refining and refine_last.is_file()):
+            _fit(first.parent, recipe.epochs, resume, stage_one, log)
+    except RunFinishedError:
+        if not refining:
+            raise
+        log("stage 1 is complete")
+    best = first / "best.pt" if (first / "best.pt").is_file() else first / "last.pt"
+    if refining:
+
+        def stage_two() -> None:
+            scenes = recipe_scenes(run_dir, recipe, refine=True)
+            data_yaml = build_crop_dataset(scenes, _crops_dir(run_dir, recipe, "refine-"), recipe)
+            args = refine_args(recipe, data_yaml, run_dir, workers=workers)
+            YOLO(str(best)).train(**args)
+
+        _fit(refine_last.parent.parent, recipe.refine_epochs, resume, stage_two, log)
+        second = run_dir / "refine" / "weights"
+        best = second / "best.pt" if (second / "best.pt").is_file() else refine_last
     elapsed = time.monotonic() - started
     timing = run_dir / "train_seconds.json"
     previous = json.loads(timing.read_text())["seconds"] if timing.is_file() else 0.0
     timing.write_text(json.dumps({"seconds": previous + elapsed}))
-    best = run_dir / "train" / "weights" / "best.pt"
-    return best if best.is_file() else last
+    return best
 
 
 def export_onnx(weights: Path, recipe: Recipe, out_path: Path) -> Path:
@@ -175,8 +240,14 @@ def export_onnx(weights: Path, recipe: Recipe, out_path: Path) -> Path:
 
     model = YOLO(str(weights))
     exported = Path(
-        model.export(format="onnx", imgsz=list(recipe.export_hw), simplify=True, dynamic=False,
-                     opset=17, device="cpu")
+        model.export(
+            format="onnx",
+            imgsz=list(recipe.export_hw),
+            simplify=True,
+            dynamic=False,
+            opset=17,
+            device="cpu",
+        )
     )
     copy_file_atomic(exported, out_path)
     return out_path
@@ -191,16 +262,16 @@ def ship(weights: Path, recipe: Recipe, models_dir: Path) -> dict[str, Path]:
     return {"pt": pt_target, "onnx": onnx_target}
 
 
-def recipe_scenes(run_dir: Path, recipe: Recipe) -> Path:
-    """The recipe's own scene dataset in the run folder, generated on first use."""
-    scenes_dir = run_dir / "scenes"
+def recipe_scenes(run_dir: Path, recipe: Recipe, *, refine: bool = False) -> Path:
+    """The recipe's own scene dataset in the run folder (stage 2's with `refine`), generated on
+    first use."""
+    scenes_dir = run_dir / ("refine-scenes" if refine else "scenes")
+    seed = recipe.refine_data_seed if refine else recipe.data_seed
     if not (scenes_dir / "data.yaml").is_file():
         from blitzcam.datasets.generate import GenerateRequest, generate_dataset
 
-        print(f"generating {recipe.scenes} scenes (seed {recipe.data_seed}) into {scenes_dir}")
-        generate_dataset(
-            GenerateRequest(out=scenes_dir, n=recipe.scenes, seed=recipe.data_seed, holdout=True)
-        )
+        print(f"generating {recipe.scenes} scenes (seed {seed}) into {scenes_dir}")
+        generate_dataset(GenerateRequest(out=scenes_dir, n=recipe.scenes, seed=seed, holdout=True))
     return scenes_dir
 
 

@@ -1,8 +1,10 @@
 """The counting pipeline: frame -> detections -> deck identities -> counts; thin over pure stages.
 
-`CountingPipeline.from_defaults()` loads the shipped model (models/blitzcam-obb.onnx, or the file
-named by BLITZCAM_MODEL) once and the deck profile (built-in art plus enrolled backs, or a
-`--decks DIR`). Calling it on a BGR frame returns one FrameResult. Imports no torch.
+`CountingPipeline.from_defaults()` loads the shipped models once (the card detector
+models/blitzcam-obb.onnx and the identity network models/blitzcam-identity.onnx, or the files
+named by BLITZCAM_MODEL / BLITZCAM_IDENTITY_MODEL) and the deck profile (built-in art plus
+enrolled backs, or a `--decks DIR`), embedding every reference drawing once. Calling it on a BGR
+frame returns one FrameResult. Imports no torch.
 """
 
 from __future__ import annotations
@@ -21,34 +23,47 @@ from blitzcam.paths import REPO_ROOT
 from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
-from blitzcam.vision.identify import identify
+from blitzcam.vision.embedding import Embedder, reference_vectors
+from blitzcam.vision.identify import UNKNOWN_BELOW, identify
 from blitzcam.vision.references import DeckProfile, load_profile
 from blitzcam.vision.stabilise import Stabiliser, thumbnail
 
 MODEL_ENV: Final = "BLITZCAM_MODEL"
 MODEL_NAME: Final = "blitzcam-obb.onnx"
+IDENTITY_ENV: Final = "BLITZCAM_IDENTITY_MODEL"
+IDENTITY_NAME: Final = "blitzcam-identity.onnx"
 # Backs at or above this detector confidence are counted. Chosen on the training recipe's
 # validation split (best share of scenes counted exactly; see models/MODEL_CARD.md).
 COUNT_CONF: Final = 0.45
 
 
-def default_model_path() -> Path:
-    """BLITZCAM_MODEL if set; else models/blitzcam-obb.onnx in the checkout or installed package."""
-    override = os.environ.get(MODEL_ENV)
+def _model_path(env: str, name: str) -> Path:
+    """$env if set; else models/<name> in the checkout or in the installed package."""
+    override = os.environ.get(env)
     if override:
         return Path(override)
-    in_repo = REPO_ROOT / "models" / MODEL_NAME
+    in_repo = REPO_ROOT / "models" / name
     if in_repo.is_file():
         return in_repo
     try:
         from importlib.resources import files
 
-        installed = Path(str(files("blitzcam.models") / MODEL_NAME))
+        installed = Path(str(files("blitzcam.models") / name))
         if installed.is_file():
             return installed
     except (ModuleNotFoundError, TypeError):
         pass
     return in_repo
+
+
+def default_model_path() -> Path:
+    """BLITZCAM_MODEL if set; else models/blitzcam-obb.onnx (the card detector)."""
+    return _model_path(MODEL_ENV, MODEL_NAME)
+
+
+def default_identity_path() -> Path:
+    """BLITZCAM_IDENTITY_MODEL if set; else models/blitzcam-identity.onnx (deck identity)."""
+    return _model_path(IDENTITY_ENV, IDENTITY_NAME)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,28 +81,43 @@ class FrameResult:
 
 
 class CountingPipeline:
-    """Detector + deck profile, loaded once; call it on BGR frames."""
+    """Detector, identity network and deck profile, loaded once; call it on BGR frames."""
 
-    def __init__(self, detector: Detector, profile: DeckProfile) -> None:
+    def __init__(self, detector: Detector, embedder: Embedder, profile: DeckProfile) -> None:
         self.detector = detector
-        self.profile = profile
-        self.known_decks = profile.known_decks()
+        self.embedder = embedder
+        self.unknown_below = UNKNOWN_BELOW  # evaluation lowers it to see every back's best deck
+        self._use(profile)
+
+    def _use(self, profile: DeckProfile) -> None:
+        references = reference_vectors(self.embedder.embed, profile.patches, profile.owners)
+        # one tuple, swapped at once: a frame in flight on another thread sees old or new, whole
+        self._identity = (profile, references, profile.known_decks())
+
+    @property
+    def profile(self) -> DeckProfile:
+        return self._identity[0]
+
+    @property
+    def known_decks(self) -> tuple[str, ...]:
+        return self._identity[2]
 
     def reload_profile(self, decks_dir: Path | None = None) -> None:
-        """Pick up newly enrolled backs (the model stays loaded)."""
-        profile = load_profile(decks_dir)
-        self.profile, self.known_decks = profile, profile.known_decks()
+        """Pick up newly enrolled backs (the models stay loaded)."""
+        self._use(load_profile(decks_dir))
 
     @classmethod
     def from_defaults(
         cls,
         *,
         model_path: Path | None = None,
+        identity_path: Path | None = None,
         decks_dir: Path | None = None,
         threads: int | None = None,
     ) -> CountingPipeline:
         detector = Detector(model_path or default_model_path(), conf=COUNT_CONF, threads=threads)
-        return cls(detector, load_profile(decks_dir))
+        embedder = Embedder(identity_path or default_identity_path(), threads=threads)
+        return cls(detector, embedder, load_profile(decks_dir))
 
     def __call__(self, frame_bgr: np.ndarray) -> FrameResult:
         t0 = time.perf_counter()
@@ -97,9 +127,15 @@ class CountingPipeline:
         t2 = time.perf_counter()
         detections = self.detector.decode(output, params)
         t3 = time.perf_counter()
-        profile, known_decks = self.profile, self.known_decks  # reload_profile may swap them
+        profile, references, known_decks = self._identity  # reload_profile may swap it
         detections = identify(
-            frame_bgr, detections, profile.features, profile.owners, profile.names
+            frame_bgr,
+            detections,
+            references,
+            profile.names,
+            self.embedder.embed,
+            unknown_below=self.unknown_below,
+            patch_size=self.embedder.patch_size,
         )
         counts: Counts = count(detections, known_decks)
         t4 = time.perf_counter()

@@ -21,7 +21,8 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.paths import data_dir
 from blitzcam.vision.detections import obb_corners
-from blitzcam.vision.identify import DrawingFeatures, describe, inkness, warp_box
+from blitzcam.vision.embedding import PATCH, drawing_patch
+from blitzcam.vision.identify import inkness
 from blitzcam.vision.images import ImageError, read_image
 
 BUILTIN_WIDTH: Final = 320  # built-in backs are rendered this wide for reference features
@@ -35,11 +36,11 @@ COVER_KEEP: Final = (0.6, 0.8)  # how much of a covered drawing still shows, in 
 
 @dataclass(frozen=True, slots=True)
 class DeckProfile:
-    """Deck names and their reference features, in the same order."""
+    """Deck names and their reference drawings (cut as identification cuts a back), in order."""
 
     names: tuple[str, ...]
-    features: DrawingFeatures  # one row per reference variant
-    owners: np.ndarray  # (rows,) int64: the deck (index into names) of each feature row
+    patches: np.ndarray  # (rows, PATCH, PATCH, 3) uint8 BGR: one per reference variant
+    owners: np.ndarray  # (rows,) int64: the deck (index into names) of each patch
     origins: tuple[str, ...]  # where each reference came from (file path or "built-in")
 
     def known_decks(self) -> tuple[str, ...]:
@@ -113,11 +114,11 @@ def covered_boxes(mask: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]
     return covered
 
 
-def reference_patches(
+def reference_boxes(
     card_bgr: np.ndarray, mask: np.ndarray | None = None, *, name: str
 ) -> list[np.ndarray]:
-    """A card back -> its drawing warped to the identification square, one per variant: each box
-    a detector may give the whole drawing, the same partly covered, and all of those mirrored."""
+    """A card back -> every box a detector may put around its drawing: the whole drawing (each
+    near-minimal rectangle) and the same partly covered. UserError when there is no drawing."""
     if mask is None:
         mask = drawing_mask(card_bgr)
     if mask.sum() < max(10, mask.size * MIN_DRAWING_FRACTION):
@@ -125,10 +126,22 @@ def reference_patches(
             f"{name}: no drawing found on this card back (is it a back, in focus and lit?)"
         )
     boxes = drawing_boxes(mask)
-    patches = [warp_box(card_bgr, corners) for corners in boxes + covered_boxes(mask, boxes)]
-    # a mirrored view too: many webcams mirror their picture by default (and so do the
-    # synthetic scenes of datasets/ as of this writing)
+    return boxes + covered_boxes(mask, boxes)
+
+
+def with_mirrors(patches: list[np.ndarray]) -> list[np.ndarray]:
+    """Patches and their mirror images: many webcams mirror their picture by default."""
     return patches + [np.ascontiguousarray(patch[:, ::-1]) for patch in patches]
+
+
+def reference_patches(
+    card_bgr: np.ndarray, mask: np.ndarray | None = None, *, name: str
+) -> list[np.ndarray]:
+    """A card back -> its drawing cut out as identification cuts a back, one per variant: each
+    box a detector may give the whole drawing, the same partly covered, and all of those
+    mirrored."""
+    boxes = reference_boxes(card_bgr, mask, name=name)
+    return with_mirrors([drawing_patch(card_bgr, corners) for corners in boxes])
 
 
 def _resized(card_bgr: np.ndarray) -> np.ndarray:
@@ -148,20 +161,27 @@ def load_reference_file(path: Path) -> list[np.ndarray]:
     return reference_patches(_resized(card), name=str(path))
 
 
+def card_on_white(rgba: np.ndarray) -> np.ndarray:
+    """A rendered card (RGBA, transparent corners) as a BGR photo of it on white paper."""
+    rgb = rgba[..., :3].astype(np.float32)
+    alpha = rgba[..., 3:4].astype(np.float32) / 255.0
+    bgr = (rgb * alpha + 255.0 * (1 - alpha))[..., ::-1].astype(np.uint8)
+    return np.ascontiguousarray(bgr)
+
+
 def _builtin_patches(deck: str) -> list[np.ndarray]:
     from blitzcam.datasets.art import render_back
 
     card = render_back(deck, width=BUILTIN_WIDTH)
-    rgb = card.rgba[..., :3].astype(np.float32)
-    alpha = card.rgba[..., 3:4].astype(np.float32) / 255.0
-    bgr = (rgb * alpha + 255.0 * (1 - alpha))[..., ::-1].astype(np.uint8)
-    return reference_patches(np.ascontiguousarray(bgr), card.drawing_mask, name=f"built-in {deck}")
+    return reference_patches(card_on_white(card.rgba), card.drawing_mask, name=f"built-in {deck}")
 
 
 def _profile(entries: list[tuple[str, list[np.ndarray], str]]) -> DeckProfile:
     return DeckProfile(
         names=tuple(name for name, _, _ in entries),
-        features=describe([patch for _, patches, _ in entries for patch in patches]),
+        patches=np.stack([patch for _, patches, _ in entries for patch in patches]).reshape(
+            -1, PATCH, PATCH, 3
+        ),
         owners=np.array(
             [i for i, (_, patches, _) in enumerate(entries) for _ in patches], np.int64
         ),

@@ -18,10 +18,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--data", type=Path, default=None, help="a `blitzcam dataset generate` folder"
     )
-    parser.add_argument("--split", default="test", choices=("train", "val", "test", "all"),
-                        help="which scenes to score; 'all' for a dataset the model never saw")
+    parser.add_argument(
+        "--split",
+        default="test",
+        choices=("train", "val", "test", "all"),
+        help="which scenes to score; 'all' for a dataset the model never saw",
+    )
     parser.add_argument("--decks", type=Path, default=None, help="reference backs DIR/<deck>.png")
     parser.add_argument("--model", type=Path, default=None, help="ONNX model (default: shipped)")
+    parser.add_argument(
+        "--identity-model", type=Path, default=None, help="identity network ONNX (default: shipped)"
+    )
     parser.add_argument(
         "--json",
         type=Path,
@@ -55,7 +62,9 @@ def _evaluate(args: argparse.Namespace) -> int:
     data = args.data or _default_data()
     if not (data / "scenes").is_dir():
         raise UserError(f"{data}: no scenes folder: not a `blitzcam dataset generate` dataset")
-    pipeline = CountingPipeline.from_defaults(model_path=args.model, decks_dir=args.decks)
+    pipeline = CountingPipeline.from_defaults(
+        model_path=args.model, identity_path=args.identity_model, decks_dir=args.decks
+    )
     try:
         report = evaluate(
             data,

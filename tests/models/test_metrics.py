@@ -118,3 +118,19 @@ def test_exact_rate_by_threshold_counts_only_confident_backs() -> None:
     rates = exact_rate_by_threshold([(truth, confident)], [0.4, 0.55],
                                     known_decks=["green-pump", "red-buggy"])
     assert rates == {0.4: 0.0, 0.55: 1.0}
+
+
+def test_identity_errors_are_told_from_detection_errors() -> None:
+    known = ["green-pump", "red-buggy"]
+    # a wrong deck only: the detector alone would have made the scene exact
+    confused = evaluate_scene("a", scene(), prediction(("green-pump", "red-buggy", "unknown", "unknown")),
+                              known_decks=known)
+    assert not confused.exact and confused.exact_if_identity_right
+    # an extra back (on the face-up card) is the detector's error: inexact either way
+    extra = evaluate_scene("b", scene(), prediction(("green-pump", "green-pump", "unknown", "unknown"),
+                                                    extra_on_face=True), known_decks=known)
+    assert not extra.exact and not extra.exact_if_identity_right
+    assert extra.counts_if_identity_right == {"green-pump": 2, "unknown": 1, "red-buggy": 1}
+    report = summarize([confused, extra])
+    assert report["scene_exact_rate"] == 0.0
+    assert report["scene_exact_rate_if_identity_right"] == 0.5

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,9 +23,12 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     scenes = root / "scenes"
     generate_dataset(GenerateRequest(out=scenes, n=20, seed=5, res=(1280, 720), workers=1,
                                      progress=False))
-    recipe = replace(SHIPPED, epochs=1, batch=4, crops_per_scene=1, export_hw=(320, 576))
+    # both stages, tiny: stage 2 generates its own 12 scenes from the refine seed
+    recipe = replace(SHIPPED, epochs=1, batch=4, crops_per_scene=1, export_hw=(320, 576),
+                     scenes=12, refine_epochs=1)
     weights = train(recipe, scenes_dir=scenes, run_dir=root / "run", resume=False, workers=0,
                     log=lambda _: None)
+    assert weights.parent.parent.name == "refine", weights  # stage 2's weights are the result
     onnx = export_onnx(weights, recipe, root / "model.onnx")
     return scenes, onnx
 
@@ -33,7 +38,13 @@ def test_a_trained_model_exports_and_runs_in_the_counting_pipeline(trained: tupl
     from blitzcam.vision.pipeline import CountingPipeline
 
     scenes, onnx = trained
-    assert len(list((scenes.parent / "run").glob("crops-320px-1x-seed0/data.yaml"))) == 1
+    run = scenes.parent / "run"
+    assert len(list(run.glob("crops-320px-1x-seed0/data.yaml"))) == 1
+    assert len(list(run.glob("refine-crops-320px-1x-seed0/data.yaml"))) == 1
+    refined = list(csv.DictReader((run / "refine" / "results.csv").open()))
+    assert [int(row["epoch"]) for row in refined] == [1]
+    generated = json.loads((run / "refine-scenes" / "generator.json").read_text())
+    assert generated["seed"] == SHIPPED.refine_data_seed
     pipeline = CountingPipeline.from_defaults(model_path=onnx)
     assert pipeline.detector.names == ("back", "face")
     assert tuple(pipeline.detector.info.imgsz) == (320, 576)
@@ -81,7 +92,7 @@ from dataclasses import replace
 from pathlib import Path
 from blitzcam.models.recipe import SHIPPED
 from blitzcam.models.training import train
-recipe = replace(SHIPPED, epochs=3, batch=4, crops_per_scene=1)
+recipe = replace(SHIPPED, epochs=3, batch=4, crops_per_scene=1, refine_epochs=0)
 train(recipe, scenes_dir=Path(sys.argv[1]), run_dir=Path(sys.argv[2]), resume=sys.argv[3] == "1",
       workers=0)
 """

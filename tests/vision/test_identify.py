@@ -1,4 +1,5 @@
-"""Deck identification on synthetic views of the built-in backs: perspective, turns, noise, colour casts."""
+"""Deck identification on synthetic views of the built-in backs: perspective, turns, noise, colour
+casts. Runs the shipped identity network (models/blitzcam-identity.onnx)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,28 @@ import pytest
 from blitzcam.datasets.art import render_back, render_random_back
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.detections import Detections
-from blitzcam.vision.identify import colour_similarity, identify
+from blitzcam.vision.embedding import Embedder, reference_vectors
+from blitzcam.vision.identify import identify
+from blitzcam.vision.pipeline import default_identity_path
 from blitzcam.vision.references import default_profile
 
 
+class Identity:
+    """The shipped network and the built-in profile, embedded once for the module."""
+
+    def __init__(self) -> None:
+        self.embedder = Embedder(default_identity_path(), threads=1)
+        profile = default_profile()
+        self.names = profile.names
+        self.references = reference_vectors(self.embedder.embed, profile.patches, profile.owners)
+
+    def __call__(self, frame: np.ndarray, dets: Detections) -> Detections:
+        return identify(frame, dets, self.references, self.names, self.embedder.embed)
+
+
 @pytest.fixture(scope="module")
-def profile():
-    return default_profile()
+def profile() -> Identity:
+    return Identity()
 
 
 def _table_view(
@@ -76,7 +92,7 @@ def test_all_eight_decks_told_apart(profile, turn: float, cast, seed: int) -> No
     for deck in DECK_NAMES:
         frame, box = _table_view(render_back(deck, width=320), rng, cast=cast, turn=turn)
         dets = Detections.from_obb(box[None], [0.9], [0])
-        out = identify(frame, dets, profile.features, profile.owners, profile.names)
+        out = profile(frame, dets)
         assert out.deck_name(0) == deck, (
             f"{deck} at {turn} deg, cast {cast}: got {out.deck_name(0)}"
         )
@@ -88,14 +104,14 @@ def test_same_ink_told_apart_by_drawing(profile) -> None:
     for deck, other in (("green-pump", "green-bucket"), ("green-bucket", "green-pump")):
         frame, box = _table_view(render_back(deck, width=320), rng, cast=(1, 1, 1), turn=60)
         dets = Detections.from_obb(box[None], [0.9], [0])
-        out = identify(frame, dets, profile.features, profile.owners, profile.names)
+        out = profile(frame, dets)
         assert out.deck_name(0) == deck != other
 
 
 def test_faces_are_not_identified(profile) -> None:
     frame = np.full((100, 100, 3), 200, np.uint8)
     dets = Detections.from_obb(np.array([[50, 50, 30, 40, 0.0]]), [0.9], [1])
-    out = identify(frame, dets, profile.features, profile.owners, profile.names)
+    out = profile(frame, dets)
     assert out.deck_name(0) == "unknown"
     assert np.isnan(out.similarity[0])
 
@@ -105,22 +121,9 @@ def test_random_art_mostly_unknown(profile) -> None:
     unknown = 0
     for _ in range(12):
         frame, box = _table_view(render_random_back(rng, width=320), rng, cast=(1, 1, 1), turn=20)
-        out = identify(
-            frame,
-            Detections.from_obb(box[None], [0.9], [0]),
-            profile.features,
-            profile.owners,
-            profile.names,
-        )
+        out = profile(frame, Detections.from_obb(box[None], [0.9], [0]))
         unknown += out.deck_name(0) == "unknown"
     assert unknown >= 6  # backs of other art should rarely be counted as one of the eight decks
-
-
-def test_colour_similarity_hue_wraps() -> None:
-    sims = colour_similarity(
-        np.array([355.0]), np.array([0.6]), np.array([5.0, 180.0]), np.array([0.6, 0.6])
-    )
-    assert sims[0, 0] > 0.8 > 0.01 > sims[0, 1]
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,67 @@
+"""`blitzcam train-identity`: reproduce the shipped identity network (defaults = its recipe)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "train-identity",
+        help="train the network that tells decks apart (defaults reproduce the shipped one)",
+        description="Cut drawings from synthetic scenes (thousands of random designs plus the "
+        "eight decks), train the identity network on the CPU, measure it on drawings of a kind "
+        "it never saw, then export it to models/. An interrupted run continues with --resume.",
+    )
+    parser.add_argument(
+        "--run",
+        type=Path,
+        default=None,
+        help="run folder for drawings, checkpoints and the report (default: runs/identity)",
+    )
+    parser.add_argument("--steps", type=int, default=None, help="training steps")
+    parser.add_argument("--resume", action="store_true", help="continue the run's checkpoint")
+    parser.add_argument(
+        "--no-ship", action="store_true", help="leave models/ alone (export into the run folder)"
+    )
+    parser.set_defaults(func=_train_identity)
+
+
+def _train_identity(args: argparse.Namespace) -> int:
+    import importlib.util
+    import json
+    from dataclasses import asdict, replace
+
+    from blitzcam.errors import UserError
+
+    if args.steps is not None and args.steps <= 0:
+        raise UserError(f"--steps must be a positive number, got {args.steps}")
+    if importlib.util.find_spec("torch") is None:
+        raise UserError(
+            "training needs torch: install the train extras with "
+            "`.venv/bin/pip install -e '.[train]'` (make test does)"
+        )
+    from blitzcam.models import MODELS_DIR
+    from blitzcam.models.identity_eval import evaluate_identity, format_report
+    from blitzcam.models.identity_training import IdentityRecipe, ship, train, training_data
+    from blitzcam.paths import REPO_ROOT
+    from blitzcam.vision.embedding import Embedder
+
+    recipe = IdentityRecipe()
+    if args.steps is not None:
+        recipe = replace(recipe, steps=args.steps)
+    run_dir = (args.run or REPO_ROOT / "runs" / "identity").resolve()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    data, val = training_data(recipe, run_dir)
+    checkpoint = train(data, recipe, run_dir, resume=args.resume)
+    target = run_dir / "export" if args.no_ship else MODELS_DIR
+    target.mkdir(parents=True, exist_ok=True)
+    shipped = ship(checkpoint, target)
+    report = evaluate_identity(Embedder(shipped["onnx"]).embed, val)
+    print(format_report(report))
+    (run_dir / "report.json").write_text(
+        json.dumps({"recipe": asdict(recipe), "validation": report}, indent=2)
+    )
+    print(f"identity network written: {shipped['onnx']} and {shipped['pt']}")
+    return 0

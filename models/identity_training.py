@@ -1,0 +1,276 @@
+"""Train the identity network (torch; training only, the counting path runs the ONNX export).
+
+Metric learning over many designs: each step takes every built-in deck plus random designs,
+a few scene drawings of each (queries) and one clean reference variant of each. A query's
+similarity to a design is its best cosine similarity over the reference's four quarter turns
+(the rule `identify` uses; mirror images are reference variants of their own), and a
+cross-entropy over the designs in the step, with a margin on the right one, pulls each drawing
+towards its own design. The built-in decks are in every step, so the look-alikes (yellow buggy /
+yellow bucket, green pump / green bucket) are always each other's negatives.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.models.identity_data import IdentityData
+from blitzcam.vision.embedding import PATCH, network_input
+
+
+@dataclass(frozen=True)
+class IdentityRecipe:
+    """What `blitzcam train-identity` does by default: the shipped identity network."""
+
+    # training drawings: scenes 0..scenes_per_seed-1 of each seed, random art of every family
+    # but the holdout one; validation: val_scenes scenes of val_seed, random art of the holdout
+    # family only (drawings of a kind the network never saw)
+    data_seeds: tuple[int, ...] = (1, 3)
+    scenes_per_seed: int = 1500
+    val_seed: int = 2
+    val_scenes: int = 200
+    widths: tuple[int, int, int] = (16, 32, 64)
+    dim: int = 64
+    steps: int = 5000
+    designs_per_step: int = 48  # the eight built-in decks included
+    queries_per_design: int = 3
+    lr: float = 3e-3
+    weight_decay: float = 5e-4
+    scale: float = 20.0  # logits = scale * (cosine - margin on the right design)
+    margin: float = 0.2
+    seed: int = 0
+
+
+def make_network(recipe: IdentityRecipe) -> Any:
+    import torch
+    from torch import nn
+
+    def block(i: int, o: int) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    torch.manual_seed(recipe.seed)  # before the layers: construction draws their initial weights
+    a, b, c = recipe.widths
+    layers: list[nn.Module] = [
+        *block(3, a), *block(a, a), nn.MaxPool2d(2),
+        *block(a, b), *block(b, b), nn.MaxPool2d(2),
+        *block(b, c), *block(c, c), nn.MaxPool2d(2),
+        nn.Flatten(),
+        nn.Linear(c * 16, 128),
+        nn.BatchNorm1d(128),
+        nn.ReLU(inplace=True),
+        nn.Linear(128, recipe.dim),
+    ]  # fmt: skip
+    return nn.Sequential(*layers)
+
+
+def four_turns(patches: np.ndarray) -> np.ndarray:
+    """(n,S,S,3) -> (n,4,S,S,3): each patch in its four quarter turns."""
+    views = [np.rot90(patches, k, axes=(1, 2)) for k in range(4)]
+    return np.ascontiguousarray(np.stack(views, axis=1))
+
+
+class Sampler:
+    """Steps of (queries, their design index in the step, one reference per design)."""
+
+    def __init__(self, data: IdentityData, recipe: IdentityRecipe, rng: np.random.Generator):
+        self.data, self.recipe, self.rng = data, recipe, rng
+        n = len(data.names)
+        self.queries_of = _groups(data.query_owner, n)
+        self.references_of = _groups(data.reference_owner, n)
+        usable = [i for i in range(n) if len(self.queries_of[i]) and len(self.references_of[i])]
+        n_builtin = len(DECK_NAMES)
+        self.builtin = [i for i in usable if i < n_builtin]
+        self.random = np.array([i for i in usable if i >= n_builtin])
+
+    def step(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        r, rng = self.recipe, self.rng
+        extra = min(r.designs_per_step - len(self.builtin), len(self.random))
+        designs = self.builtin + list(rng.choice(self.random, extra, replace=False))
+        queries, labels, references = [], [], []
+        for slot, design in enumerate(designs):
+            pick = rng.choice(self.queries_of[design], r.queries_per_design)
+            queries.append(self.data.queries[pick])
+            labels += [slot] * r.queries_per_design
+            references.append(self.data.references[rng.choice(self.references_of[design])])
+        q = np.concatenate(queries)
+        turns = rng.integers(0, 4, len(q))
+        q = np.stack([np.rot90(p, k) for p, k in zip(q, turns, strict=True)])
+        return q, np.array(labels), np.stack(references)
+
+
+def _groups(owner: np.ndarray, n: int) -> list[np.ndarray]:
+    order = np.argsort(owner, kind="stable")
+    bounds = np.searchsorted(owner[order], np.arange(n + 1))
+    return [order[bounds[i] : bounds[i + 1]] for i in range(n)]
+
+
+def design_similarity(net: Any, queries: Any, references: Any) -> Any:
+    """Torch: (q,3,S,S), (d,v,3,S,S) -> (q,d) best cosine over each reference's v views."""
+    import torch.nn.functional as nnf
+
+    d = references.shape[0]
+    eq = nnf.normalize(net(queries), dim=1)
+    er = nnf.normalize(net(references.flatten(0, 1)), dim=1).view(d, references.shape[1], -1)
+    return (eq[:, None, None, :] * er[None]).sum(-1).amax(dim=2)
+
+
+def train(
+    data: IdentityData,
+    recipe: IdentityRecipe,
+    out_dir: Path,
+    *,
+    resume: bool = True,
+    checkpoint_every: int = 100,
+    log: Callable[[str], None] = print,
+) -> Path:
+    """Train; checkpoints to out_dir/last.pt every 100 steps; with `resume`, continues from one
+    (the same steps as an uninterrupted run: the sampler's random state is in the checkpoint)."""
+    import torch
+    import torch.nn.functional as nnf
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(2)
+    net = make_network(recipe)
+    opt = torch.optim.AdamW(net.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, recipe.lr, total_steps=recipe.steps)
+    start = 0
+    last = out_dir / "last.pt"
+    rng = np.random.default_rng(recipe.seed)
+    if last.is_file() and not resume:
+        last.unlink()
+    if last.is_file():  # our own checkpoint, written below
+        state = torch.load(last, weights_only=False)
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+        start = state["step"]
+        rng.bit_generator.state = state["rng"]
+        log(f"resumed at step {start}")
+    sampler = Sampler(data, recipe, rng)
+    t0 = time.time()
+    running = []
+    for step in range(start, recipe.steps):
+        net.train()
+        q, labels, refs = sampler.step()
+        qt = torch.from_numpy(network_input(q))
+        views = four_turns(refs)
+        rt = torch.from_numpy(network_input(views.reshape(-1, *views.shape[2:]))).view(
+            len(refs), 4, 3, *views.shape[2:4]
+        )
+        sims = design_similarity(net, qt, rt)
+        target = torch.from_numpy(labels)
+        margin = nnf.one_hot(target, sims.shape[1]) * recipe.margin
+        loss = nnf.cross_entropy(recipe.scale * (sims - margin), target)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        running.append(float(loss.detach()))
+        if (step + 1) % checkpoint_every == 0 or step + 1 == recipe.steps:
+            _save_atomic(
+                {
+                    "net": net.state_dict(),
+                    "opt": opt.state_dict(),
+                    "sched": sched.state_dict(),
+                    "step": step + 1,
+                    "rng": rng.bit_generator.state,
+                    "recipe": asdict(recipe),
+                },
+                last,
+            )
+            log(
+                f"step {step + 1}/{recipe.steps} loss {np.mean(running):.3f} "
+                f"{time.time() - t0:.0f}s"
+            )
+            running = []
+    (out_dir / "recipe.json").write_text(json.dumps(asdict(recipe), indent=2))
+    return last
+
+
+def _save_atomic(state: dict[str, Any], path: Path) -> None:
+    """A checkpoint written whole or not at all: a run killed mid-save keeps the previous one."""
+    import io
+
+    import torch
+
+    from blitzcam.files import write_bytes_atomic
+
+    buffer = io.BytesIO()
+    torch.save(state, buffer)
+    write_bytes_atomic(path, buffer.getvalue())
+
+
+def recipe_from(state: dict[str, Any]) -> IdentityRecipe:
+    """The recipe a checkpoint was trained with (JSON turns its tuples into lists)."""
+    return IdentityRecipe(
+        **{k: tuple(v) if isinstance(v, list) else v for k, v in state["recipe"].items()}
+    )
+
+
+def export_onnx(checkpoint: Path, out: Path) -> Path:
+    """The checkpoint's network as ONNX (any batch size), written atomically. A checkpoint is a
+    pickle: load only our own (`train` writes them)."""
+    import tempfile
+
+    import torch
+
+    from blitzcam.files import copy_file_atomic
+
+    state = torch.load(checkpoint, weights_only=False)
+    net = make_network(recipe_from(state))
+    net.load_state_dict(state["net"])
+    net.eval()
+    dummy = torch.zeros(2, 3, PATCH, PATCH)
+    with tempfile.TemporaryDirectory() as tmp:
+        exported = Path(tmp) / "identity.onnx"
+        torch.onnx.export(
+            net,
+            dummy,
+            str(exported),
+            input_names=["patches"],
+            output_names=["embedding"],
+            dynamic_axes={"patches": {0: "n"}, "embedding": {0: "n"}},
+            opset_version=17,
+            dynamo=False,
+        )
+        copy_file_atomic(exported, out)
+    return out
+
+
+def ship(checkpoint: Path, models_dir: Path) -> dict[str, Path]:
+    """The network, weights only (no optimizer state), and its ONNX export into models_dir."""
+
+    import torch
+
+    state = torch.load(checkpoint, weights_only=False)
+    pt = models_dir / "blitzcam-identity.pt"
+    _save_atomic({"net": state["net"], "recipe": state["recipe"], "step": state["step"]}, pt)
+    return {"pt": pt, "onnx": export_onnx(checkpoint, models_dir / "blitzcam-identity.onnx")}
+
+
+def training_data(
+    recipe: IdentityRecipe, run_dir: Path, *, workers: int = 2
+) -> tuple[IdentityData, IdentityData]:
+    """The recipe's training and validation drawings, built once into the run folder."""
+    from blitzcam.datasets.art import HOLDOUT_FAMILY, RANDOM_FAMILIES
+    from blitzcam.models.identity_data import build
+
+    families = tuple(f for f in RANDOM_FAMILIES if f != HOLDOUT_FAMILY)
+    parts = []
+    for seed in recipe.data_seeds:
+        path = run_dir / f"drawings-seed{seed}-{recipe.scenes_per_seed}.npz"
+        if not path.is_file():
+            print(f"cutting drawings from {recipe.scenes_per_seed} scenes (seed {seed})")
+            build(seed, recipe.scenes_per_seed, families, workers=workers).save(path)
+        parts.append(IdentityData.load(path))
+    val_path = run_dir / f"drawings-val-seed{recipe.val_seed}-{recipe.val_scenes}.npz"
+    if not val_path.is_file():
+        build(recipe.val_seed, recipe.val_scenes, (HOLDOUT_FAMILY,), workers=workers).save(val_path)
+    return IdentityData.concat(parts), IdentityData.load(val_path)
