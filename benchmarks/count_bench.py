@@ -100,7 +100,8 @@ def main() -> None:
     from ultralytics import YOLO
 
     from blitzcam.vision.detector import Detector
-    from blitzcam.vision.pipeline import CountingPipeline
+    from blitzcam.vision.embedding import Embedder
+    from blitzcam.vision.pipeline import CountingPipeline, default_identity_path
     from blitzcam.vision.references import load_profile
 
     tmp = tempfile.TemporaryDirectory()
@@ -137,12 +138,15 @@ def main() -> None:
     if conf is None:
         conf = 0.25 if trained else realistic_conf(onnx_paths, frames)
     pipelines = {}
+    identity = default_identity_path()
     for name, path in onnx_paths.items():
         pipelines[f"{name}, {same} thread(s)"] = CountingPipeline(
-            Detector(path, threads=same, conf=conf), profile
+            Detector(path, threads=same, conf=conf), Embedder(identity, threads=same), profile
         )
         if all_cores != same:
-            pipelines[f"{name}, all cores"] = CountingPipeline(Detector(path, conf=conf), profile)
+            pipelines[f"{name}, all cores"] = CountingPipeline(
+                Detector(path, conf=conf), Embedder(identity), profile
+            )
 
     def ultra(frame: np.ndarray) -> None:
         yolo.predict(frame, imgsz=args.imgsz, conf=conf, verbose=False)

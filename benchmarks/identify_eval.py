@@ -15,7 +15,9 @@ import time
 import numpy as np
 
 from blitzcam.vision.detections import Detections
+from blitzcam.vision.embedding import Embedder, reference_vectors
 from blitzcam.vision.identify import identify
+from blitzcam.vision.pipeline import default_identity_path
 from blitzcam.vision.references import default_profile
 
 
@@ -35,6 +37,8 @@ def main() -> None:
 
     rng = np.random.default_rng(args.seed)
     cache, profile = ArtCache(art), default_profile()
+    embedder = Embedder(default_identity_path(), threads=1)
+    references = reference_vectors(embedder.embed, profile.patches, profile.owners)
     config = SceneConfig((args.width, args.height), tuple(RANDOM_FAMILIES))
     rows: list[tuple[str, str, float]] = []  # truth, predicted, visible fraction
     seconds = 0.0
@@ -52,7 +56,7 @@ def main() -> None:
         dets = Detections.from_obb(np.array(obb), np.ones(len(obb)), np.zeros(len(obb)))
         frame = np.ascontiguousarray(scene.image[..., ::-1])
         start = time.perf_counter()
-        out = identify(frame, dets, profile.features, profile.owners, profile.names)
+        out = identify(frame, dets, references, profile.names, embedder.embed)
         seconds += time.perf_counter() - start
         rows += [(o.deck, out.deck_name(i), o.visible) for i, o in enumerate(backs)]
 

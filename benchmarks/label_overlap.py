@@ -57,8 +57,10 @@ def main() -> None:
     parser.add_argument("scenes", type=Path, nargs="?", default=Path("runs/detector/scenes"))
     parser.add_argument("--split", default="test")
     args = parser.parse_args()
-    records = [json.loads(p.read_text())
-               for p in sorted((args.scenes / "scenes" / args.split).glob("*.json"))]
+    records = [
+        json.loads(p.read_text())
+        for p in sorted((args.scenes / "scenes" / args.split).glob("*.json"))
+    ]
     backs = [[o for o in r["objects"] if o["class"] == "back"] for r in records]
     cards = sum(len(b) for b in backs)
     print(f"{len(records)} scenes, {cards} counted backs ({args.split} split of {args.scenes})")
@@ -70,8 +72,10 @@ def main() -> None:
         ("whole card, axis-aligned", "card", aabb),
     )
     available = [g for g in geometries if all(o.get(g[1]) is not None for b in backs for o in b)]
-    boxes = {name: [[shape(np.array(o[key], float)) for o in b] for b in backs]
-             for name, key, shape in available}
+    boxes = {
+        name: [[shape(np.array(o[key], float)) for o in b] for b in backs]
+        for name, key, shape in available
+    }
     for threshold in (0.7, 0.5):
         for name, scenes in boxes.items():
             lost = [suppressed(polys, threshold) for polys in scenes]

@@ -12,23 +12,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from blitzcam.models import DETECTOR_ONNX, DETECTOR_PT, MODEL_CARD
-from blitzcam.models.training import sha256_of
+from blitzcam.models import DETECTOR_ONNX, DETECTOR_PT, IDENTITY_ONNX, IDENTITY_PT, MODEL_CARD
+from blitzcam.models.training import epochs_done, sha256_of
+from blitzcam.vision.embedding import PATCH
 
 
 def _pct(value: float) -> str:
     return "n/a" if value != value else f"{100 * value:.2f} %"
 
 
-def _epochs_done(run_dir: Path) -> int:
-    results = run_dir / "train" / "results.csv"
-    if not results.is_file():
-        return 0
-    return max(0, len(results.read_text().strip().splitlines()) - 1)
-
-
 def render_card(
-    *, recipe: dict[str, Any], run_dir: Path, reports: dict[str, dict[str, Any]], notes: str
+    *,
+    recipe: dict[str, Any],
+    run_dir: Path,
+    reports: dict[str, dict[str, Any]],
+    notes: str,
+    identity_run: Path | None = None,
 ) -> str:
     seconds = json.loads((run_dir / "train_seconds.json").read_text())["seconds"]
     lines = [
@@ -36,8 +35,8 @@ def render_card(
         "",
         "An ultralytics YOLO oriented-box (OBB) detector with two classes: `back` (the visible "
         "part of the drawing on a card back, any deck, any art) and `face` (a face-up card, never "
-        "counted). Deck identity is decided afterwards by `vision/identify.py` against enrolled "
-        "reference backs, not by this model.",
+        "counted). Deck identity is decided afterwards, against enrolled reference backs, by "
+        "the identity network described below, not by this model.",
         "",
         "## Files",
         "",
@@ -60,7 +59,17 @@ def render_card(
         f"{recipe['crops_per_scene']} crops of {recipe['crop_size']}×{recipe['crop_size']} px "
         "centred on cards, so cards keep the pixel size they have at inference.",
         f"- imgsz {recipe['crop_size']}, batch {recipe['batch']}, epochs {recipe['epochs']} "
-        f"(completed: {_epochs_done(run_dir)}), seed {recipe['seed']}.",
+        f"(completed: {epochs_done(run_dir / 'train')}), seed {recipe['seed']}.",
+        *(
+            [
+                f"- Stage 2 (refine): from stage 1's best weights, {recipe['refine_epochs']} "
+                f"epochs (completed: {epochs_done(run_dir / 'refine')}) on crops of "
+                f"{recipe['scenes']} fresh scenes (`--seed {recipe['refine_data_seed']}`), "
+                f"AdamW lr {recipe['refine_lr0']} decaying tenfold, no warm-up.",
+            ]
+            if recipe.get("refine_epochs")
+            else []
+        ),
         f"- Wall time: {seconds / 60:.0f} min on {platform.processor() or platform.machine()} "
         f"CPU, 2 cores shared with other work, Python {sys.version.split()[0]}.",
         f"- Export: ONNX opset 17, fixed input {recipe['export_hw'][1]}×{recipe['export_hw'][0]} "
@@ -90,8 +99,63 @@ def render_card(
             f"| mean time per scene (pipeline, this machine) | {report['ms_per_scene']:.0f} ms |",
             "",
         ]
+    if identity_run is not None:
+        lines += identity_section(identity_run)
     lines += ["## Limits and notes", "", notes.strip(), ""]
     return "\n".join(lines)
+
+
+def identity_section(run_dir: Path) -> list[str]:
+    """The identity network's part of the card, from its run folder (report.json, timing)."""
+    report = json.loads((run_dir / "report.json").read_text())
+    recipe, val = report["recipe"], report["validation"]
+    seconds = json.loads((run_dir / "train_seconds.json").read_text())["seconds"]
+    lines = [
+        "# blitzcam identity network",
+        "",
+        "A small CNN (3 stages of two 3×3 convolutions, widths "
+        f"{'/'.join(str(w) for w in recipe['widths'])}, then 128 → {recipe['dim']}) that maps a "
+        f"back's drawing, cut along its box to {PATCH}×{PATCH} px and white-balanced on the "
+        "paper, to a unit vector. A back belongs to the enrolled deck whose reference drawing "
+        "(in any quarter turn) is nearest by cosine similarity, or to none below the 'unknown' "
+        "line (`vision/identify.py: UNKNOWN_BELOW`). It never learned the eight decks as "
+        "classes: it learned which drawings are the same drawing, over thousands of random "
+        "designs, so enrolled art it never saw works without retraining.",
+        "",
+        "| file | use | sha256 |",
+        "| --- | --- | --- |",
+        f"| `{IDENTITY_ONNX.name}` | inference (ONNX Runtime; input n×3×{PATCH}×{PATCH}) | "
+        f"`{sha256_of(IDENTITY_ONNX)}` |",
+        f"| `{IDENTITY_PT.name}` | fine-tuning (state dict + recipe; a pickle: load only this "
+        f"file, from this repository) | `{sha256_of(IDENTITY_PT)}` |",
+        "",
+        "## How it was made",
+        "",
+        "- Command: `blitzcam train-identity` (the defaults are this recipe).",
+        f"- Data: drawings cut from {recipe['scenes_per_seed']} generator scenes for each seed "
+        f"{', '.join(str(s) for s in recipe['data_seeds'])} (random art of every family but "
+        "the holdout one), each back cut along its label box disturbed like a detector's box "
+        "(half of them snapped to the ink as the counting path does), paired with its design "
+        "drawn flat at reference size and cut into the variants enrollment makes.",
+        f"- Training: {recipe['steps']} steps of {recipe['designs_per_step']} designs (the eight "
+        f"decks in every step) × {recipe['queries_per_design']} drawings, softmax over the "
+        f"designs with margin {recipe['margin']} and scale {recipe['scale']}, AdamW lr "
+        f"{recipe['lr']} one-cycle, seed {recipe['seed']}.",
+        f"- Wall time: {seconds / 60:.0f} min on the CPU, 2 cores shared with other work.",
+        "",
+        f"## Measured on drawings of the holdout family ({recipe['val_scenes']} scenes, seed "
+        f"{recipe['val_seed']})",
+        "",
+        "Per drawing, for each 'unknown' line: built-in backs given their own deck, built-in "
+        "backs given another deck, random-art backs (nothing enrolled for them) left unknown, "
+        "and random-art backs given their own design once that scene's designs are enrolled.",
+        "",
+        "| line | " + " | ".join(val["builtin_right"]) + " |",
+        "| --- |" + " --- |" * len(val["builtin_right"]),
+    ]
+    for key, row in val.items():
+        lines.append(f"| {key} | " + " | ".join(f"{100 * v:.2f} %" for v in row.values()) + " |")
+    return [*lines, ""]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -101,6 +165,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("run_dir", type=Path)
     parser.add_argument("reports", nargs="+", help="TITLE=REPORT.json from `blitzcam evaluate`")
     parser.add_argument("--notes", type=Path, required=True, help="a markdown file of limits")
+    parser.add_argument(
+        "--identity-run",
+        type=Path,
+        default=None,
+        help="the identity network's run folder (report.json, train_seconds.json)",
+    )
     args = parser.parse_args(argv)
     reports = {}
     for item in args.reports:
@@ -108,7 +178,11 @@ def main(argv: list[str] | None = None) -> None:
         reports[title] = json.loads(Path(path).read_text())
     recipe = json.loads((args.run_dir / "recipe.json").read_text())
     text = render_card(
-        recipe=recipe, run_dir=args.run_dir, reports=reports, notes=args.notes.read_text()
+        recipe=recipe,
+        run_dir=args.run_dir,
+        reports=reports,
+        notes=args.notes.read_text(),
+        identity_run=args.identity_run,
     )
     MODEL_CARD.write_text(text, encoding="utf-8")
     print(f"wrote {MODEL_CARD}")

@@ -35,7 +35,12 @@ def read_truth(record: dict[str, Any]) -> SceneTruth:
     objects = record["objects"]
     corners = np.array([o["polygon"] for o in objects], np.float64).reshape(-1, 4, 2)
     classes = np.array([CLASSES.index(o["class"]) for o in objects], np.int64)
-    return SceneTruth(corners=corners, classes=classes, decks=tuple(o["deck"] for o in objects))
+    return SceneTruth(
+        corners=corners,
+        classes=classes,
+        decks=tuple(o["deck"] for o in objects),
+        random_art=any(str(o["deck"]).startswith("unknown:") for o in objects),
+    )
 
 
 SPLITS = ("train", "val", "test")
@@ -158,6 +163,10 @@ def report_table(report: dict[str, Any]) -> str:
         f"scenes counted exactly (every deck): {_pct(report['scene_exact_rate'])}",
         "  the same had every counted back got its true deck (detector alone): "
         f"{_pct(report['scene_exact_rate_if_identity_right']).strip()}",
+        f"  scenes with built-in art only: {_pct(report['scene_exact_rate_builtin_art']).strip()}"
+        f" of {report['scenes_builtin_art']}; with random art nobody enrolled (must stay "
+        f"unknown): {_pct(report['scene_exact_rate_random_art']).strip()} of "
+        f"{report['scenes'] - report['scenes_builtin_art']}",
         f"mean absolute count error per deck and scene: {report['mean_abs_count_error']:.3f}",
         f"face-up cards counted as a deck: {report['face_up_counted']}",
         "",

@@ -191,6 +191,9 @@ def train(
             )
             running = []
     (out_dir / "recipe.json").write_text(json.dumps(asdict(recipe), indent=2))
+    timing = out_dir / "train_seconds.json"
+    previous = json.loads(timing.read_text())["seconds"] if timing.is_file() else 0.0
+    timing.write_text(json.dumps({"seconds": previous + time.time() - t0}))
     return last
 
 

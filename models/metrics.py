@@ -88,6 +88,7 @@ class SceneTruth:
     corners: np.ndarray
     classes: np.ndarray
     decks: tuple[str | None, ...]
+    random_art: bool = False  # some backs show random art (no enrolled deck: must stay unknown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +116,7 @@ class SceneOutcome:
     # the counts had every counted back that matches a labelled back got its true deck: what
     # the detector alone allows (tells detection errors from identification errors)
     counts_if_identity_right: Mapping[str, int] = field(default_factory=dict)
+    random_art: bool = False
 
     @property
     def exact(self) -> bool:
@@ -184,6 +186,7 @@ def evaluate_scene(
         n_truth=n_truth,
         counted_correct=counted_correct,
         counts_if_identity_right=identity_right,
+        random_art=truth.random_art,
     )
 
 
@@ -224,6 +227,10 @@ def exact_rate_by_threshold(
             exact += counted == expected
         rates[float(threshold)] = exact / len(scenes) if scenes else float("nan")
     return rates
+
+
+def _exact_rate(outcomes: Sequence[SceneOutcome]) -> float:
+    return sum(o.exact for o in outcomes) / len(outcomes) if outcomes else float("nan")
 
 
 def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
@@ -275,6 +282,7 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
     confusions: Counter[tuple[str, str]] = Counter()
     for o in outcomes:
         confusions.update(o.confusions)
+    builtin_art = [o for o in outcomes if not o.random_art]
     return {
         "scenes": len(outcomes),
         "detector": detector,
@@ -285,6 +293,9 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
         / len(outcomes)
         if outcomes
         else float("nan"),
+        "scenes_builtin_art": len(builtin_art),
+        "scene_exact_rate_builtin_art": _exact_rate(builtin_art),
+        "scene_exact_rate_random_art": _exact_rate([o for o in outcomes if o.random_art]),
         "per_deck": per_deck,
         "mean_abs_count_error": float(np.mean(all_errors)) if all_errors else 0.0,
         "confusions": [

@@ -196,10 +196,10 @@ def train(
     from ultralytics import YOLO
 
     started = time.monotonic()
+    (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict(), indent=2))
 
     def stage_one() -> None:
         data_yaml = build_crop_dataset(scenes_dir, _crops_dir(run_dir, recipe), recipe)
-        (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict(), indent=2))
         YOLO(recipe.model_yaml).train(**train_args(recipe, data_yaml, run_dir, workers=workers))
 
     first = run_dir / "train" / "weights"

@@ -134,3 +134,20 @@ def test_identity_errors_are_told_from_detection_errors() -> None:
     report = summarize([confused, extra])
     assert report["scene_exact_rate"] == 0.0
     assert report["scene_exact_rate_if_identity_right"] == 0.5
+
+
+def test_scenes_with_random_art_are_reported_apart() -> None:
+    import dataclasses
+
+    known = ["green-pump", "red-buggy"]
+    plain = dataclasses.replace(scene(), decks=("green-pump", "green-pump", "red-buggy", None))
+    exact = evaluate_scene("plain", plain, prediction(("green-pump", "green-pump", "red-buggy", "unknown")),
+                           known_decks=known)
+    # the random-art back (unknown:animal) counted as a deck: only the random-art rate suffers
+    wrong = evaluate_scene("random", dataclasses.replace(scene(), random_art=True),
+                           prediction(("green-pump", "green-pump", "red-buggy", "unknown")),
+                           known_decks=known)
+    report = summarize([exact, wrong])
+    assert report["scenes_builtin_art"] == 1
+    assert report["scene_exact_rate_builtin_art"] == 1.0
+    assert report["scene_exact_rate_random_art"] == 0.0

@@ -45,6 +45,25 @@ def test_a_trained_model_exports_and_runs_in_the_counting_pipeline(trained: tupl
     assert [int(row["epoch"]) for row in refined] == [1]
     generated = json.loads((run / "refine-scenes" / "generator.json").read_text())
     assert generated["seed"] == SHIPPED.refine_data_seed
+
+
+@pytest.mark.slow
+def test_stage_two_starts_from_stage_one_weights(trained: tuple[Path, Path]) -> None:
+    import torch
+
+    scenes, _ = trained
+    run = scenes.parent / "run"
+
+    def weights(stage: str) -> torch.Tensor:
+        # our own checkpoints, written by the fixture's training
+        model = torch.load(run / stage / "weights" / "best.pt", weights_only=False)["model"]
+        kernels = [p for p in model.parameters() if p.ndim == 4]  # the convolutions' kernels
+        return torch.cat([p.float().flatten() for p in kernels])
+
+    first, second = weights("train"), weights("refine")
+    # one short epoch at a low learning rate moves the weights a little; re-initialised
+    # weights (ultralytics' pretrained=False) would be uncorrelated with stage 1's
+    assert torch.corrcoef(torch.stack([first, second]))[0, 1] > 0.9
     pipeline = CountingPipeline.from_defaults(model_path=onnx)
     assert pipeline.detector.names == ("back", "face")
     assert tuple(pipeline.detector.info.imgsz) == (320, 576)
