@@ -26,6 +26,9 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=60)
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--family", default="animal")
+    parser.add_argument(
+        "--unknown-below", type=float, default=None, help="identity line (default: the pipeline's)"
+    )
     args = parser.parse_args()
 
     from blitzcam.datasets.art import DECK_NAMES, render_back, save_png_rgba
@@ -36,6 +39,8 @@ def main() -> None:
     from blitzcam.vision.pipeline import CountingPipeline
 
     pipeline = CountingPipeline.from_defaults()
+    if args.unknown_below is not None:
+        pipeline.unknown_below = args.unknown_below
     exact, backs, right = 0, 0, 0
     miscounted: Counter[str] = Counter()  # decks whose count was off, by kind of art
     for index in range(args.scenes):
@@ -66,7 +71,10 @@ def main() -> None:
             right += min(truth[deck], counted[deck])
             if truth[deck] != counted[deck]:
                 miscounted["enrolled" if deck.startswith("enrolled") else "built-in"] += 1
-    print(f"{args.scenes} scenes, random art of family {args.family!r} enrolled per scene")
+    print(
+        f"{args.scenes} scenes (seed {args.seed}), random art of family {args.family!r} enrolled "
+        f"per scene, unknown below {pipeline.unknown_below}"
+    )
     print(f"  scenes counted exactly: {exact / args.scenes:.1%}")
     print(f"  backs counted to their own deck: {right / max(1, backs):.1%} of {backs}")
     print(

@@ -87,6 +87,12 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert report["scenes"] == len(list((scenes / "scenes" / "test").glob("*.json")))
     assert 0.0 <= report["scene_exact_rate"] <= 1.0
     assert set(report["detector"]) == {"back", "face", "all"}
+    # the sweep of the identity "unknown" line agrees with the counts at the operating line
+    from blitzcam.vision.identify import UNKNOWN_BELOW
+
+    sweep = report["exact_rate_by_unknown_below"]
+    assert sweep[str(UNKNOWN_BELOW)] == report["scene_exact_rate"]
+    assert all(0.0 <= rate <= 1.0 for rate in sweep.values())
 
 
 @pytest.mark.parametrize(
