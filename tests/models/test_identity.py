@@ -87,14 +87,14 @@ def test_an_interrupted_run_resumes_to_the_same_network(drawings: IdentityData, 
     recipe = replace(IdentityRecipe(), steps=4, designs_per_step=12, queries_per_design=2)
     whole = train(drawings, recipe, tmp_path / "whole", checkpoint_every=2, log=lambda _: None)
 
-    class Interrupted(Exception):
+    class StoppedError(Exception):
         pass
 
     def stop_after_first_checkpoint(message: str) -> None:
         if message.startswith("step 2/"):
-            raise Interrupted
+            raise StoppedError
 
-    with pytest.raises(Interrupted):
+    with pytest.raises(StoppedError):
         train(drawings, recipe, tmp_path / "cut", checkpoint_every=2, log=stop_after_first_checkpoint)
     assert torch.load(tmp_path / "cut" / "last.pt", weights_only=False)["step"] == 2
     messages: list[str] = []

@@ -54,7 +54,7 @@ def test_network_input_cancels_the_colour_of_the_light() -> None:
     a, b = network_input(np.stack([neutral, warm]))
     assert a.shape == (3, PATCH, PATCH) and a.dtype == np.float32
     assert np.abs(a - b).mean() < 0.03
-    assert -1.0 <= a.min() and a.max() <= 1.0
+    assert a.min() >= -1.0 and a.max() <= 1.0
 
 
 def test_network_input_rejects_a_wrong_shape() -> None:
@@ -81,7 +81,7 @@ def test_each_deck_scores_its_nearest_reference() -> None:
 
 
 def test_a_missing_identity_model_is_a_clear_error(tmp_path) -> None:
-    with pytest.raises(UserError, match="no identity model at .*train-identity"):
+    with pytest.raises(UserError, match=r"no identity model at .*train-identity"):
         Embedder(tmp_path / "none.onnx")
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"not onnx")
