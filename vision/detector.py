@@ -17,6 +17,7 @@ from blitzcam.errors import UserError
 from blitzcam.vision.decode import Decoded, decode_end2end, decode_raw
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.letterbox import letterbox_image, letterbox_params, to_blob, unletterbox_obb
+from blitzcam.vision.onnx_session import open_session
 
 DEFAULT_CONF: Final = 0.25  # ultralytics' predict defaults
 DEFAULT_IOU: Final = 0.7
@@ -74,23 +75,12 @@ class Detector:
         max_det: int = 300,
         threads: int | None = None,
     ) -> None:
-        import onnxruntime as ort  # heavy: loaded only when a detector is built
-
         model_path = Path(model_path)
-        if not model_path.is_file():
-            raise UserError(f"no detector model at {model_path}: train one with `blitzcam train`")
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = threads or 0  # 0: ONNX Runtime's choice, the physical cores
-        options.log_severity_level = 3
-        # no busy-waiting between frames: the app's GUI and camera threads need those cycles
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self._session = ort.InferenceSession(
-                str(model_path), options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
-            raise UserError(f"{model_path}: cannot load the ONNX model ({exc})") from None
+        self._session = open_session(
+            model_path,
+            threads=threads,
+            missing=f"no detector model at {model_path}: train one with `blitzcam train`",
+        )
         model_input = self._session.get_inputs()[0]
         self._input_name = model_input.name
         meta = self._session.get_modelmeta().custom_metadata_map

@@ -18,7 +18,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from blitzcam.errors import UserError
+from blitzcam.vision.onnx_session import open_session
 
 PATCH: Final = 32  # side of the square a drawing is warped to for the network
 MAX_SUPERSAMPLE: Final = 8
@@ -98,23 +98,12 @@ class Embedder:
     """The identity network, loaded once; `embed(patches)` -> unit vectors."""
 
     def __init__(self, model_path: Path, *, threads: int | None = None) -> None:
-        import onnxruntime as ort
-
         model_path = Path(model_path)
-        if not model_path.is_file():
-            raise UserError(
-                f"no identity model at {model_path}: train one with `blitzcam train-identity`"
-            )
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or 0
-        options.log_severity_level = 3
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self._session = ort.InferenceSession(
-                str(model_path), options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
-            raise UserError(f"{model_path}: cannot load the ONNX model ({exc})") from None
+        self._session = open_session(
+            model_path,
+            threads=threads,
+            missing=f"no identity model at {model_path}: train one with `blitzcam train-identity`",
+        )
         model_input = self._session.get_inputs()[0]
         self._input_name = model_input.name
         size = model_input.shape[2]
