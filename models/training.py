@@ -196,6 +196,7 @@ def train(
     from ultralytics import YOLO
 
     started = time.monotonic()
+    run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict(), indent=2))
 
     def stage_one() -> None:
