@@ -115,7 +115,8 @@ def scene_samples(seed: int, index: int, families: tuple[str, ...]) -> SceneSamp
         if obj.cls != CLASS_BACK:
             continue
         key = identity[obj.slot]
-        if not key[0].isdigit() and taken.get(key, 0) >= MAX_QUERIES_PER_DECK:
+        builtin = key in art_module.DECK_NAMES
+        if builtin and taken.get(key, 0) >= MAX_QUERIES_PER_DECK:
             continue
         taken[key] = taken.get(key, 0) + 1
         box = jitter_box(obj.polygon, local)
