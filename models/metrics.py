@@ -170,12 +170,14 @@ def evaluate_scene(
                     identity_right[truth_names[t] if t >= 0 else predicted_backs[p]] += 1
     # a counted back that sits on a face-up card: the one mistake users must never see
     faces = truth.corners[truth.classes == 1]
-    if len(faces) and counted.any():
+    # ("unknown" backs are counted to nobody: only those given a deck score here)
+    to_deck = counted & np.array([d != UNKNOWN for d in prediction.decks], bool)
+    if len(faces) and to_deck.any():
         claims = match_boxes(
-            faces, prediction.corners[counted], prediction.confidence[counted], iou=0.3
+            faces, prediction.corners[to_deck], prediction.confidence[to_deck], iou=0.3
         )
         face_up_counted = int((claims >= 0).sum())
-        face_up_counted += _backs_inside(faces, prediction.corners[counted][claims < 0])
+        face_up_counted += _backs_inside(faces, prediction.corners[to_deck][claims < 0])
     return SceneOutcome(
         name=name,
         truth_counts=Counter(truth_names),

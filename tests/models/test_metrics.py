@@ -151,3 +151,13 @@ def test_scenes_with_random_art_are_reported_apart() -> None:
     assert report["scenes_builtin_art"] == 1
     assert report["scene_exact_rate_builtin_art"] == 1.0
     assert report["scene_exact_rate_random_art"] == 0.0
+
+
+def test_an_unknown_back_on_a_face_is_counted_to_nobody() -> None:
+    import dataclasses
+
+    known = ["green-pump", "red-buggy"]
+    seen = prediction(("green-pump", "green-pump", "unknown", "unknown"), extra_on_face=True)
+    unknown = dataclasses.replace(seen, decks=(*seen.decks[:-1], "unknown"))
+    assert evaluate_scene("s", scene(), seen, known_decks=known).face_up_counted == 1
+    assert evaluate_scene("s", scene(), unknown, known_decks=known).face_up_counted == 0
