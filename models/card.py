@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from blitzcam.models import DETECTOR_ONNX, DETECTOR_PT, IDENTITY_ONNX, IDENTITY_PT, MODEL_CARD
+from blitzcam.models.run_timing import train_seconds
 from blitzcam.models.training import epochs_done, sha256_of
 from blitzcam.vision.embedding import PATCH
 
@@ -29,7 +30,7 @@ def render_card(
     notes: str,
     identity_run: Path | None = None,
 ) -> str:
-    seconds = json.loads((run_dir / "train_seconds.json").read_text())["seconds"]
+    seconds = train_seconds(run_dir)
     lines = [
         "# blitzcam card detector — model card",
         "",
@@ -116,7 +117,7 @@ def identity_section(run_dir: Path) -> list[str]:
     """The identity network's part of the card, from its run folder (report.json, timing)."""
     report = json.loads((run_dir / "report.json").read_text())
     recipe, val = report["recipe"], report["validation"]
-    seconds = json.loads((run_dir / "train_seconds.json").read_text())["seconds"]
+    seconds = train_seconds(run_dir)
     lines = [
         "# blitzcam identity network",
         "",

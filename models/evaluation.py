@@ -80,7 +80,8 @@ def evaluate(
     if progress is not None:
         items = progress(items, len(scenes))
     outcomes: list[SceneOutcome] = []
-    pairs: list[tuple[SceneTruth, ScenePrediction]] = []
+    pairs: list[tuple[SceneTruth, ScenePrediction]] = []  # every back with its best deck
+    operating: list[tuple[SceneTruth, ScenePrediction]] = []  # as counted at the operating line
     similarities: list[np.ndarray] = []
     timings = []
     try:
@@ -99,6 +100,7 @@ def evaluate(
                 evaluate_scene(name, truth, prediction, known_decks=pipeline.known_decks)
             )
             pairs.append((truth, best))
+            operating.append((truth, prediction))
             similarities.append(found.similarity)
             timings.append(result.timing_ms["total"])
     finally:
@@ -109,10 +111,6 @@ def evaluate(
     report["model"] = str(detector.path)
     report["operating_conf"] = operating_conf
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
-    operating = [
-        (truth, with_unknown_below(best, sims, unknown_below))
-        for (truth, best), sims in zip(pairs, similarities, strict=True)
-    ]
     report["exact_rate_by_conf"] = exact_rate_by_threshold(
         operating, SWEEP, known_decks=pipeline.known_decks
     )

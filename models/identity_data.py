@@ -28,12 +28,7 @@ from blitzcam.datasets.scene import CLASS_BACK
 from blitzcam.vision.detections import obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch
 from blitzcam.vision.identify import snap_to_ink
-from blitzcam.vision.references import (
-    REFERENCE_WIDTH,
-    card_on_white,
-    reference_boxes,
-    with_mirrors,
-)
+from blitzcam.vision.references import REFERENCE_WIDTH, card_on_white, reference_patches
 
 # How far detector boxes stray from the labels (median IoU ~0.7): centre offset and side scale
 # as fractions of the box, and turn in degrees (one standard deviation each).
@@ -81,9 +76,8 @@ class SceneSamples:
 
 
 def reference_set(card: art_module.CardImage, rng: np.random.Generator, name: str) -> np.ndarray:
-    card_bgr = card_on_white(card.rgba)
-    boxes = reference_boxes(card_bgr, card.drawing_mask, name=name)
-    patches = with_mirrors([drawing_patch(card_bgr, corners) for corners in boxes])
+    """The reference variants enrollment would make of this card (at most MAX_REFERENCES)."""
+    patches = reference_patches(card_on_white(card.rgba), card.drawing_mask, name=name)
     if len(patches) > MAX_REFERENCES:
         keep = sorted(rng.choice(len(patches), MAX_REFERENCES, replace=False))
         patches = [patches[i] for i in keep]

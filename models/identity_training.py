@@ -22,7 +22,8 @@ import numpy as np
 
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.models.identity_data import IdentityData
-from blitzcam.vision.embedding import PATCH, network_input
+from blitzcam.models.run_timing import add_train_seconds
+from blitzcam.vision.embedding import PATCH, network_input, quarter_turns
 
 
 @dataclass(frozen=True)
@@ -71,9 +72,10 @@ def make_network(recipe: IdentityRecipe) -> Any:
 
 
 def four_turns(patches: np.ndarray) -> np.ndarray:
-    """(n,S,S,3) -> (n,4,S,S,3): each patch in its four quarter turns."""
-    views = [np.rot90(patches, k, axes=(1, 2)) for k in range(4)]
-    return np.ascontiguousarray(np.stack(views, axis=1))
+    """(n,S,S,3) -> (n,4,S,S,3): each patch in its four quarter turns (`quarter_turns`, grouped
+    by patch)."""
+    turned = quarter_turns(patches).reshape(4, len(patches), *patches.shape[1:])
+    return np.ascontiguousarray(turned.swapaxes(0, 1))
 
 
 class Sampler:
@@ -130,8 +132,9 @@ def train(
     checkpoint_every: int = 100,
     log: Callable[[str], None] = print,
 ) -> Path:
-    """Train; checkpoints to out_dir/last.pt every 100 steps; with `resume`, continues from one
-    (the same steps as an uninterrupted run: the sampler's random state is in the checkpoint)."""
+    """Train; checkpoints to out_dir/last.pt every `checkpoint_every` steps; with `resume`,
+    continues from one (the same steps as an uninterrupted run: the sampler's random state is in
+    the checkpoint)."""
     import torch
     import torch.nn.functional as nnf
 
@@ -191,9 +194,7 @@ def train(
             )
             running = []
     (out_dir / "recipe.json").write_text(json.dumps(asdict(recipe), indent=2))
-    timing = out_dir / "train_seconds.json"
-    previous = json.loads(timing.read_text())["seconds"] if timing.is_file() else 0.0
-    timing.write_text(json.dumps({"seconds": previous + time.time() - t0}))
+    add_train_seconds(out_dir, time.time() - t0)
     return last
 
 
@@ -220,13 +221,18 @@ def recipe_from(state: dict[str, Any]) -> IdentityRecipe:
 def export_onnx(checkpoint: Path, out: Path) -> Path:
     """The checkpoint's network as ONNX (any batch size), written atomically. A checkpoint is a
     pickle: load only our own (`train` writes them)."""
+    import torch
+
+    return _export_state(torch.load(checkpoint, weights_only=False), out)
+
+
+def _export_state(state: dict[str, Any], out: Path) -> Path:
     import tempfile
 
     import torch
 
     from blitzcam.files import copy_file_atomic
 
-    state = torch.load(checkpoint, weights_only=False)
     net = make_network(recipe_from(state))
     net.load_state_dict(state["net"])
     net.eval()
@@ -249,13 +255,12 @@ def export_onnx(checkpoint: Path, out: Path) -> Path:
 
 def ship(checkpoint: Path, models_dir: Path) -> dict[str, Path]:
     """The network, weights only (no optimizer state), and its ONNX export into models_dir."""
-
     import torch
 
-    state = torch.load(checkpoint, weights_only=False)
+    state = torch.load(checkpoint, weights_only=False)  # our own checkpoint (`train`)
     pt = models_dir / "blitzcam-identity.pt"
     _save_atomic({"net": state["net"], "recipe": state["recipe"], "step": state["step"]}, pt)
-    return {"pt": pt, "onnx": export_onnx(checkpoint, models_dir / "blitzcam-identity.onnx")}
+    return {"pt": pt, "onnx": _export_state(state, models_dir / "blitzcam-identity.onnx")}
 
 
 def training_data(

@@ -29,6 +29,7 @@ from blitzcam.models.crops import (
     to_canonical,
 )
 from blitzcam.models.recipe import Recipe
+from blitzcam.models.run_timing import add_train_seconds
 
 
 class RunFinishedError(RuntimeError):
@@ -173,6 +174,12 @@ def _fit(
     start()
 
 
+def _best_weights(stage_dir: Path) -> Path:
+    """A stage's best.pt, or its last.pt while no best was written."""
+    weights = stage_dir / "weights"
+    return weights / "best.pt" if (weights / "best.pt").is_file() else weights / "last.pt"
+
+
 def _crops_dir(run_dir: Path, recipe: Recipe, prefix: str = "") -> Path:
     # named by what shapes the crops, so a changed recipe never reuses stale ones
     return (
@@ -203,17 +210,16 @@ def train(
         data_yaml = build_crop_dataset(scenes_dir, _crops_dir(run_dir, recipe), recipe)
         YOLO(recipe.model_yaml).train(**train_args(recipe, data_yaml, run_dir, workers=workers))
 
-    first = run_dir / "train" / "weights"
+    first, second = run_dir / "train", run_dir / "refine"
     refining = recipe.refine_epochs > 0
-    refine_last = run_dir / "refine" / "weights" / "last.pt"
     try:
-        if not (resume and refining and refine_last.is_file()):
-            _fit(first.parent, recipe.epochs, resume, stage_one, log)
+        if not (resume and refining and (second / "weights" / "last.pt").is_file()):
+            _fit(first, recipe.epochs, resume, stage_one, log)
     except RunFinishedError:
         if not refining:
             raise
         log("stage 1 is complete")
-    best = first / "best.pt" if (first / "best.pt").is_file() else first / "last.pt"
+    best = _best_weights(first)
     if refining:
 
         def stage_two() -> None:
@@ -222,13 +228,9 @@ def train(
             args = refine_args(recipe, data_yaml, run_dir, workers=workers)
             YOLO(str(best)).train(**args)
 
-        _fit(refine_last.parent.parent, recipe.refine_epochs, resume, stage_two, log)
-        second = run_dir / "refine" / "weights"
-        best = second / "best.pt" if (second / "best.pt").is_file() else refine_last
-    elapsed = time.monotonic() - started
-    timing = run_dir / "train_seconds.json"
-    previous = json.loads(timing.read_text())["seconds"] if timing.is_file() else 0.0
-    timing.write_text(json.dumps({"seconds": previous + elapsed}))
+        _fit(second, recipe.refine_epochs, resume, stage_two, log)
+        best = _best_weights(second)
+    add_train_seconds(run_dir, time.monotonic() - started)
     return best
 
 

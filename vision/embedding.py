@@ -47,20 +47,27 @@ def drawing_patch(image_bgr: np.ndarray, corners: np.ndarray, size: int = PATCH)
     return patch
 
 
-def network_input(patches: np.ndarray) -> np.ndarray:
-    """(n, S, S, 3) uint8 BGR patches -> (n, 3, S, S) float32, white-balanced on the paper.
+def white_balance(patch_bgr: np.ndarray, *, sample_step: int = 1) -> np.ndarray:
+    """One (H,W,3) patch or a stack (n,H,W,3) as float32 0..1, divided by its bright paper.
 
-    Dividing by the patch's bright paper (85th percentile per channel) cancels the colour of the
-    light, so the network sees the ink's own colour.
+    The paper is each patch's 85th percentile per channel (estimated from every
+    `sample_step`-th pixel), so a colour cast of the light divides out and the ink keeps its own
+    colour.
     """
+    patch = np.asarray(patch_bgr, np.float32)
+    flat = patch.reshape(*patch.shape[:-3], -1, 3)[..., ::sample_step, :]
+    k = int(0.85 * (flat.shape[-2] - 1))
+    paper = np.maximum(np.partition(flat, k, axis=-2)[..., k, :], 8.0)
+    return np.clip(patch / paper.reshape(*patch.shape[:-3], 1, 1, 3), 0.0, 1.0)
+
+
+def network_input(patches: np.ndarray) -> np.ndarray:
+    """(n, S, S, 3) uint8 BGR patches -> (n, 3, S, S) float32 in -1..1, white-balanced on the
+    paper (`white_balance`), so the network sees the ink's own colour."""
     stack = np.asarray(patches, np.float32)
     if stack.ndim != 4 or stack.shape[-1] != 3:
         raise ValueError(f"patches must be (n, S, S, 3), got {stack.shape}")
-    n = len(stack)
-    flat = stack.reshape(n, -1, 3)
-    k = int(0.85 * (flat.shape[1] - 1))
-    paper = np.maximum(np.partition(flat, k, axis=1)[:, k, :], 8.0)
-    balanced = np.clip(stack / paper[:, None, None, :], 0.0, 1.0)
+    balanced = white_balance(stack)
     return np.ascontiguousarray((balanced * 2.0 - 1.0).transpose(0, 3, 1, 2))
 
 

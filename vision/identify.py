@@ -18,7 +18,13 @@ import cv2
 import numpy as np
 
 from blitzcam.vision.detections import UNKNOWN_DECK, Detections, obb_corners
-from blitzcam.vision.embedding import PATCH, References, deck_similarity, drawing_patch
+from blitzcam.vision.embedding import (
+    PATCH,
+    References,
+    deck_similarity,
+    drawing_patch,
+    white_balance,
+)
 
 PAPER_SAMPLE_STEP: Final = 3  # the paper colour is estimated from every 3rd pixel
 UNKNOWN_BELOW: Final = 0.6  # under this cosine similarity a back is "unknown" (chosen on the
@@ -80,17 +86,9 @@ def snap_to_ink(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 def inkness(patch_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """White-balanced patches (float32 0..1) and ink maps: 1 - darkest channel relative to paper.
 
-    Works on one (H,W,3) patch or a stack (n,H,W,3); the paper is each patch's 85th percentile
-    per channel, so a colour cast of the light divides out.
+    Works on one (H,W,3) patch or a stack (n,H,W,3) (see `white_balance`).
     """
-    patch = np.asarray(patch_bgr, np.float32)
-    flat = patch.reshape(*patch.shape[:-3], -1, 3)[
-        ..., ::PAPER_SAMPLE_STEP, :
-    ]  # a sample is enough
-    k = int(0.85 * (flat.shape[-2] - 1))
-    paper = np.partition(flat, k, axis=-2)[..., k, :]
-    paper = np.maximum(paper, 8.0).reshape(*patch.shape[:-3], 1, 1, 3)
-    balanced = np.clip(patch * (1.0 / paper), 0.0, 1.0)
+    balanced = white_balance(patch_bgr, sample_step=PAPER_SAMPLE_STEP)
     darkest = np.minimum(np.minimum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
     return balanced, 1.0 - darkest
 
