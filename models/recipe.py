@@ -28,6 +28,15 @@ class Recipe:
     refine_epochs: int = 6
     refine_data_seed: int = 2027
     refine_lr0: float = 0.0005
+    # Stage 3: from stage 2's best weights, many more scenes for a fixed wall-clock budget
+    # (ultralytics' `time`, which sets the epochs from the measured epoch time). Sized for a GPU
+    # (`blitzcam train --device 0`); on a CPU the same budget covers a small part of one epoch.
+    # 0 hours: no stage 3.
+    extend_hours: float = 0.1
+    extend_scenes: int = 8000
+    extend_data_seed: int = 2028
+    extend_batch: int = 64
+    extend_lr0: float = 0.001
     canonical_width: int = CANONICAL_WIDTH
     # Inference input (height, width): a 1280-wide 16:9 frame, padded to a multiple of 32.
     export_hw: tuple[int, int] = (736, 1280)

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
+import platform
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,48 +53,89 @@ def _write_jpeg(path: Path, image: np.ndarray, quality: int = 92) -> None:
     path.write_bytes(encoded.tobytes())
 
 
+@dataclass(frozen=True, slots=True)
+class _CropJob:
+    """One scene's crops: where the scene is, where its crops go, what seeds them."""
+
+    image: Path
+    label: Path
+    out: Path  # the crop dataset's root: crops go to out/images/<split>, out/labels/<split>
+    split: str
+    rng_key: tuple[int, int, int]  # (recipe seed, split index, scene index)
+    recipe: Recipe
+
+
+def _cut_scene_crops(job: _CropJob) -> None:
+    """Crops of one scene, written as JPEG + label pairs."""
+    image = cv2.imread(str(job.image), cv2.IMREAD_COLOR)
+    if image is None:
+        raise OSError(f"{job.image}: cannot decode image")
+    recipe = job.recipe
+    classes, corners = read_obb_labels(job.label, (image.shape[1], image.shape[0]))
+    item = to_canonical(LabelledImage(image, classes, corners), recipe.canonical_width)
+    rng = np.random.default_rng(list(job.rng_key))
+    windows = crop_windows(item, rng, size=recipe.crop_size, count=recipe.crops_per_scene)
+    for k, (x0, y0) in enumerate(windows):
+        crop = cut_crop(item, x0, y0, recipe.crop_size)
+        stem = f"{job.image.stem}_c{k}"
+        _write_jpeg(job.out / "images" / job.split / f"{stem}.jpg", crop.image)
+        (job.out / "labels" / job.split / f"{stem}.txt").write_text(
+            obb_label_text(crop), encoding="utf-8"
+        )
+
+
 def build_crop_dataset(
-    scenes_dir: Path, out_dir: Path, recipe: Recipe, *, splits: tuple[str, ...] = ("train", "val")
+    scenes_dir: Path,
+    out_dir: Path,
+    recipe: Recipe,
+    *,
+    splits: tuple[str, ...] = ("train", "val"),
+    workers: int = 1,
 ) -> Path:
     """Cut crops at inference scale from a scene dataset; returns the crops' data.yaml.
 
-    Deterministic: the crops of scene i depend only on (recipe.seed, split, i). Written into a
-    temporary folder and renamed, so an interrupted run never leaves a half dataset behind.
+    Deterministic: the crops of scene i depend only on (recipe.seed, split, i), so any number
+    of worker processes writes the same files. Written into a temporary folder and renamed, so
+    an interrupted run never leaves a half dataset behind.
     """
     data_yaml = out_dir / "data.yaml"
     if data_yaml.is_file():
         return data_yaml
     tmp = out_dir.with_name(out_dir.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
+    jobs: list[_CropJob] = []
     for split_index, split in enumerate(splits):
         images = sorted((scenes_dir / "images" / split).glob("*.jpg"))
         if not images:
             raise FileNotFoundError(f"{scenes_dir / 'images' / split}: no .jpg images")
         (tmp / "images" / split).mkdir(parents=True)
         (tmp / "labels" / split).mkdir(parents=True)
-        for index, image_path in enumerate(tqdm(images, desc=f"crops {split}", unit="scene")):
-            image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise OSError(f"{image_path}: cannot decode image")
-            label_path = scenes_dir / "labels" / split / f"{image_path.stem}.txt"
-            classes, corners = read_obb_labels(label_path, (image.shape[1], image.shape[0]))
-            item = to_canonical(LabelledImage(image, classes, corners), recipe.canonical_width)
-            rng = np.random.default_rng([recipe.seed, split_index, index])
-            windows = crop_windows(item, rng, size=recipe.crop_size, count=recipe.crops_per_scene)
-            for k, (x0, y0) in enumerate(windows):
-                crop = cut_crop(item, x0, y0, recipe.crop_size)
-                stem = f"{image_path.stem}_c{k}"
-                _write_jpeg(tmp / "images" / split / f"{stem}.jpg", crop.image)
-                (tmp / "labels" / split / f"{stem}.txt").write_text(
-                    obb_label_text(crop), encoding="utf-8"
-                )
+        labels = scenes_dir / "labels" / split
+        jobs += [
+            _CropJob(path, labels / f"{path.stem}.txt", tmp, split, (recipe.seed, split_index, i),
+                     recipe)
+            for i, path in enumerate(images)
+        ]
+    progress = tqdm(total=len(jobs), desc="crops", unit="scene")
+    if workers <= 1:
+        for job in jobs:
+            _cut_scene_crops(job)
+            progress.update()
+    else:
+        context = multiprocessing.get_context("spawn")  # no forked copies of a torch process
+        with context.Pool(workers) as pool:
+            for _ in pool.imap_unordered(_cut_scene_crops, jobs, chunksize=16):
+                progress.update()
+    progress.close()
     (tmp / "data.yaml").write_text(data_yaml_text(out_dir.resolve(), splits), encoding="utf-8")
     shutil.rmtree(out_dir, ignore_errors=True)
     tmp.rename(out_dir)
     return data_yaml
 
 
-def train_args(recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int) -> dict[str, Any]:
+def train_args(
+    recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int, device: str = "cpu"
+) -> dict[str, Any]:
     """ultralytics train() arguments for the recipe. Augmentation is mild where the generator
     already varies a thing (rotation, perspective, lighting, blur), and scale jitter is small
     because the counting path fixes the scale of cards."""
@@ -104,13 +147,13 @@ def train_args(recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int) 
         "seed": recipe.seed,
         "deterministic": True,
         "patience": recipe.patience or recipe.epochs,
-        "device": "cpu",
+        "device": device,
         "workers": workers,
         "project": str(run_dir),
         "name": "train",
         "exist_ok": True,
         "pretrained": False,
-        "amp": False,
+        "amp": False,  # on a GPU, AMP's self-check would fetch a model: full precision instead
         "plots": False,
         "cache": False,
         "close_mosaic": max(1, recipe.epochs // 10),
@@ -127,11 +170,13 @@ def train_args(recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int) 
     }
 
 
-def refine_args(recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int) -> dict[str, Any]:
+def refine_args(
+    recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int, device: str = "cpu"
+) -> dict[str, Any]:
     """Stage 2: the same augmentation, a fixed low learning rate decaying tenfold, no warm-up
     (the weights are trained already), mosaic off for the last epoch."""
     return {
-        **train_args(recipe, data_yaml, run_dir, workers=workers),
+        **train_args(recipe, data_yaml, run_dir, workers=workers, device=device),
         "name": "refine",
         "pretrained": True,  # False would re-initialise the weights: start from stage 1
         "epochs": recipe.refine_epochs,
@@ -144,6 +189,57 @@ def refine_args(recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int)
     }
 
 
+def extend_args(
+    recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int, device: str = "cpu"
+) -> dict[str, Any]:
+    """Stage 3: stage 2's schedule on many more scenes, for a wall-clock budget: ultralytics
+    re-estimates the epochs (and the learning-rate decay) from the first epoch's time."""
+    return {
+        **refine_args(recipe, data_yaml, run_dir, workers=workers, device=device),
+        "name": "extend",
+        "time": recipe.extend_hours,
+        "epochs": 1000,  # replaced by the time budget after the first epoch
+        "patience": 1000,
+        "batch": recipe.extend_batch,
+        "lr0": recipe.extend_lr0,
+        "lrf": 0.05,
+        "close_mosaic": 2,
+        # GPU kernels are not bit-reproducible anyway; the deterministic ones are slower
+        "deterministic": device == "cpu",
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """One training stage: its folder in the run, its scenes, its ultralytics arguments."""
+
+    name: str
+    scenes: int
+    data_seed: int
+    epochs: int  # 0: a stage with a time budget (done when its finished.json exists)
+    args: Callable[..., dict[str, Any]]
+
+    @property
+    def prefix(self) -> str:  # stage 1's folders keep their first names: "scenes", "crops-…"
+        return "" if self.name == "train" else f"{self.name}-"
+
+
+def stages(recipe: Recipe) -> tuple[Stage, ...]:
+    """The recipe's stages in order; each starts from the previous one's best weights."""
+    plan = [Stage("train", recipe.scenes, recipe.data_seed, recipe.epochs, train_args)]
+    if recipe.refine_epochs > 0:
+        plan.append(
+            Stage("refine", recipe.scenes, recipe.refine_data_seed, recipe.refine_epochs,
+                  refine_args)
+        )
+    if recipe.extend_hours > 0:
+        plan.append(Stage("extend", recipe.extend_scenes, recipe.extend_data_seed, 0, extend_args))
+    return tuple(plan)
+
+
+FINISHED_FILE = "finished.json"
+
+
 def epochs_done(stage_dir: Path) -> int:
     """Epochs a stage's results.csv records (ultralytics writes one row per finished epoch)."""
     results = stage_dir / "results.csv"
@@ -152,17 +248,31 @@ def epochs_done(stage_dir: Path) -> int:
     return max(0, len(results.read_text(encoding="utf-8").strip().splitlines()) - 1)
 
 
+def stage_finished(stage_dir: Path, stage: Stage) -> bool:
+    """A stage is done when it says so (finished.json, written after it), or, for runs made
+    before that file existed, when its results.csv has every epoch."""
+    if (stage_dir / FINISHED_FILE).is_file():
+        return True
+    return stage.epochs > 0 and epochs_done(stage_dir) >= stage.epochs
+
+
+def device_name(device: str) -> str:
+    """The hardware a stage ran on, for the model card."""
+    if device != "cpu":
+        import torch
+
+        return torch.cuda.get_device_name(int(device.split(",")[0]))
+    return f"{platform.processor() or platform.machine()} CPU"
+
+
 def _fit(
-    stage_dir: Path, epochs: int, resume: bool, start: Callable[[], Any], log: Callable[[str], None]
+    stage_dir: Path, resume: bool, start: Callable[[], Any], log: Callable[[str], None]
 ) -> None:
-    """Resume the stage whose folder is `stage_dir`, or start it. A finished stage cannot be
-    resumed (ultralytics strips its checkpoint): RunFinishedError."""
+    """Resume the stage whose folder is `stage_dir` from its last checkpoint, or start it."""
     from ultralytics import YOLO
 
     last = stage_dir / "weights" / "last.pt"
     if resume and last.is_file():
-        if epochs_done(stage_dir) >= epochs:
-            raise RunFinishedError(f"{stage_dir}: all {epochs} epochs are done")
         log(f"resuming from {last}")
         try:
             YOLO(str(last)).train(resume=True)
@@ -190,47 +300,60 @@ def _crops_dir(run_dir: Path, recipe: Recipe, prefix: str = "") -> Path:
 def train(
     recipe: Recipe,
     *,
-    scenes_dir: Path,
+    scenes_dir: Path | None,
     run_dir: Path,
     resume: bool,
     workers: int = 2,
+    device: str = "cpu",
     log: Callable[[str], None] = print,
 ) -> Path:
-    """Train (or resume) both stages and return the path of the best weights (.pt)."""
+    """Train (or, with `resume`, continue) every stage and return the last stage's best weights.
+
+    `scenes_dir` is stage 1's scene dataset (None: generate the recipe's own); later stages
+    generate theirs from their own seeds. With `resume`, finished stages are kept as they are.
+    """
     from blitzcam.offline import import_ultralytics
 
     import_ultralytics()
     from ultralytics import YOLO
 
     started = time.monotonic()
+    run_dir = run_dir.resolve()  # ultralytics puts a relative project under its own runs dir
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict(), indent=2))
+    plan = stages(recipe)
+    if resume and all(stage_finished(run_dir / stage.name, stage) for stage in plan):
+        raise RunFinishedError(f"{run_dir}: every stage is done")
+    best: Path | None = None
+    for stage in plan:
+        stage_dir = run_dir / stage.name
+        if resume and stage_finished(stage_dir, stage):
+            log(f"stage {stage.name} is complete")
+            best = _best_weights(stage_dir)
+            continue
+        stage_started = time.monotonic()
 
-    def stage_one() -> None:
-        data_yaml = build_crop_dataset(scenes_dir, _crops_dir(run_dir, recipe), recipe)
-        YOLO(recipe.model_yaml).train(**train_args(recipe, data_yaml, run_dir, workers=workers))
+        def start(stage: Stage = stage, start_from: Path | None = best) -> None:
+            scenes = scenes_dir if stage.name == "train" and scenes_dir else None
+            scenes = scenes or recipe_scenes(run_dir, recipe, stage)
+            crops = _crops_dir(run_dir, recipe, stage.prefix)
+            data_yaml = build_crop_dataset(scenes, crops, recipe, workers=workers)
+            model = YOLO(recipe.model_yaml if start_from is None else str(start_from))
+            model.train(**stage.args(recipe, data_yaml, run_dir, workers=workers, device=device))
 
-    first, second = run_dir / "train", run_dir / "refine"
-    refining = recipe.refine_epochs > 0
-    try:
-        if not (resume and refining and (second / "weights" / "last.pt").is_file()):
-            _fit(first, recipe.epochs, resume, stage_one, log)
-    except RunFinishedError:
-        if not refining:
-            raise
-        log("stage 1 is complete")
-    best = _best_weights(first)
-    if refining:
-
-        def stage_two() -> None:
-            scenes = recipe_scenes(run_dir, recipe, refine=True)
-            data_yaml = build_crop_dataset(scenes, _crops_dir(run_dir, recipe, "refine-"), recipe)
-            args = refine_args(recipe, data_yaml, run_dir, workers=workers)
-            YOLO(str(best)).train(**args)
-
-        _fit(second, recipe.refine_epochs, resume, stage_two, log)
-        best = _best_weights(second)
+        _fit(stage_dir, resume, start, log)
+        (stage_dir / FINISHED_FILE).write_text(
+            json.dumps(
+                {
+                    "seconds": time.monotonic() - stage_started,
+                    "device": device_name(device),
+                    "epochs": epochs_done(stage_dir),
+                }
+            )
+        )
+        best = _best_weights(stage_dir)
     add_train_seconds(run_dir, time.monotonic() - started)
+    assert best is not None  # a recipe has at least stage 1
     return best
 
 
@@ -265,16 +388,18 @@ def ship(weights: Path, recipe: Recipe, models_dir: Path) -> dict[str, Path]:
     return {"pt": pt_target, "onnx": onnx_target}
 
 
-def recipe_scenes(run_dir: Path, recipe: Recipe, *, refine: bool = False) -> Path:
-    """The recipe's own scene dataset in the run folder (stage 2's with `refine`), generated on
+def recipe_scenes(run_dir: Path, recipe: Recipe, stage: Stage | None = None) -> Path:
+    """A stage's own scene dataset in the run folder (stage 1's by default), generated on
     first use."""
-    scenes_dir = run_dir / ("refine-scenes" if refine else "scenes")
-    seed = recipe.refine_data_seed if refine else recipe.data_seed
+    stage = stage or stages(recipe)[0]
+    scenes_dir = run_dir / f"{stage.prefix}scenes"
     if not (scenes_dir / "data.yaml").is_file():
         from blitzcam.datasets.generate import GenerateRequest, generate_dataset
 
-        print(f"generating {recipe.scenes} scenes (seed {seed}) into {scenes_dir}")
-        generate_dataset(GenerateRequest(out=scenes_dir, n=recipe.scenes, seed=seed, holdout=True))
+        print(f"generating {stage.scenes} scenes (seed {stage.data_seed}) into {scenes_dir}")
+        generate_dataset(
+            GenerateRequest(out=scenes_dir, n=stage.scenes, seed=stage.data_seed, holdout=True)
+        )
     return scenes_dir
 
 

@@ -11,7 +11,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "train",
         help="train the card detector (defaults reproduce the shipped model)",
         description="Generate synthetic scenes (unless --data is given), cut training crops at "
-        "inference scale, train the OBB detector on the CPU, then export it to models/. "
+        "inference scale, train the OBB detector in three stages (the third sized for a GPU: "
+        "--device 0), then export it to models/. "
         "An interrupted run continues with --resume.",
     )
     parser.add_argument(
@@ -29,6 +30,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--epochs", type=int, default=None)
     parser.add_argument("--scenes", type=int, default=None, help="scenes to generate")
     parser.add_argument("--batch", type=int, default=None)
+    parser.add_argument(
+        "--device",
+        default="cpu",
+        help="where ultralytics trains: cpu (default) or a CUDA device index such as 0",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="processes that cut crops and load training batches (default 2)",
+    )
     parser.add_argument("--resume", action="store_true", help="continue the run's last checkpoint")
     parser.add_argument(
         "--no-ship",
@@ -43,10 +55,14 @@ def _train(args: argparse.Namespace) -> int:
 
     from blitzcam.errors import UserError
 
-    for name in ("epochs", "scenes", "batch"):
+    for name in ("epochs", "scenes", "batch", "workers"):
         value = getattr(args, name)
         if value is not None and value <= 0:
             raise UserError(f"--{name} must be a positive number, got {value}")
+    if args.device != "cpu" and not all(part.isdigit() for part in args.device.split(",")):
+        raise UserError(
+            f"--device must be cpu or a CUDA device index such as 0, got {args.device!r}"
+        )
     if args.data is not None and not (args.data / "images" / "train").is_dir():
         raise UserError(f"{args.data}: not a scene dataset (no images/train folder)")
     import importlib.util
@@ -60,21 +76,21 @@ def _train(args: argparse.Namespace) -> int:
 
     from blitzcam.models import MODELS_DIR
     from blitzcam.models.recipe import SHIPPED
-    from blitzcam.models.training import (
-        RunFinishedError,
-        recipe_scenes,
-        recipe_with,
-        ship,
-        train,
-    )
+    from blitzcam.models.training import RunFinishedError, recipe_with, ship, train
     from blitzcam.paths import REPO_ROOT
 
     recipe = recipe_with(SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch)
     run_dir = (args.run or REPO_ROOT / "runs" / "detector").resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
-    scenes_dir = args.data or recipe_scenes(run_dir, recipe)
     try:
-        weights = train(recipe, scenes_dir=scenes_dir, run_dir=run_dir, resume=args.resume)
+        weights = train(
+            recipe,
+            scenes_dir=args.data,
+            run_dir=run_dir,
+            resume=args.resume,
+            workers=args.workers,
+            device=args.device,
+        )
     except RunFinishedError as exc:
         raise UserError(f"nothing to resume: {exc}") from None
     target = run_dir / "export" if args.no_ship else MODELS_DIR

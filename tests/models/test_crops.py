@@ -78,3 +78,23 @@ def test_a_malformed_label_line_names_the_file_and_line(tmp_path: Path) -> None:
     path.write_text("0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8\n0 0.1 0.2\n")
     with pytest.raises(ValueError, match=r"bad.txt:2: an OBB line has 9 fields, got 3"):
         read_obb_labels(path, (320, 320))
+
+
+def test_the_crop_dataset_is_the_same_whatever_the_number_of_workers(tmp_path: Path) -> None:
+    from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+    from blitzcam.models.recipe import SHIPPED
+    from blitzcam.models.training import build_crop_dataset
+
+    scenes = tmp_path / "scenes"
+    generate_dataset(GenerateRequest(out=scenes, n=10, seed=3, res=(1280, 720), workers=1,
+                                     progress=False))
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {str(p.relative_to(root)): p.read_bytes()
+                for p in sorted(root.rglob("*")) if p.is_file() and p.name != "data.yaml"}
+
+    one = build_crop_dataset(scenes, tmp_path / "one", SHIPPED, workers=1).parent
+    two = build_crop_dataset(scenes, tmp_path / "two", SHIPPED, workers=2).parent
+    assert len(files(one)) == 2 * SHIPPED.crops_per_scene * 9  # train + val scenes, image + label
+    assert files(one) == files(two)
+    assert not (tmp_path / "two.partial").exists()

@@ -23,12 +23,14 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     scenes = root / "scenes"
     generate_dataset(GenerateRequest(out=scenes, n=20, seed=5, res=(1280, 720), workers=1,
                                      progress=False))
-    # both stages, tiny: stage 2 generates its own 12 scenes from the refine seed
+    # every stage, tiny: stages 2 and 3 generate their own 12 scenes from their own seeds;
+    # stage 3's time budget (4 s) ends it within its first epoch
     recipe = replace(SHIPPED, epochs=1, batch=4, crops_per_scene=1, export_hw=(320, 576),
-                     scenes=12, refine_epochs=1)
-    weights = train(recipe, scenes_dir=scenes, run_dir=root / "run", resume=False, workers=0,
+                     scenes=12, refine_epochs=1, extend_scenes=12, extend_batch=4,
+                     extend_hours=4 / 3600)
+    weights = train(recipe, scenes_dir=scenes, run_dir=root / "run", resume=False, workers=2,
                     log=lambda _: None)
-    assert weights.parent.parent.name == "refine", weights  # stage 2's weights are the result
+    assert weights.parent.parent.name == "extend", weights  # the last stage's weights
     onnx = export_onnx(weights, recipe, root / "model.onnx")
     return scenes, onnx
 
@@ -45,6 +47,11 @@ def test_a_trained_model_exports_and_runs_in_the_counting_pipeline(trained: tupl
     assert [int(row["epoch"]) for row in refined] == [1]
     generated = json.loads((run / "refine-scenes" / "generator.json").read_text())
     assert generated["seed"] == SHIPPED.refine_data_seed
+    generated = json.loads((run / "extend-scenes" / "generator.json").read_text())
+    assert generated["seed"] == SHIPPED.extend_data_seed
+    for stage in ("train", "refine", "extend"):
+        finished = json.loads((run / stage / "finished.json").read_text())
+        assert finished["epochs"] >= 1 and finished["device"].endswith("CPU"), (stage, finished)
     pipeline = CountingPipeline.from_defaults(model_path=onnx)
     assert pipeline.detector.names == ("back", "face")
     assert tuple(pipeline.detector.info.imgsz) == (320, 576)
@@ -53,7 +60,7 @@ def test_a_trained_model_exports_and_runs_in_the_counting_pipeline(trained: tupl
 
 
 @pytest.mark.slow
-def test_stage_two_starts_from_stage_one_weights(trained: tuple[Path, Path]) -> None:
+def test_each_stage_starts_from_the_previous_stages_weights(trained: tuple[Path, Path]) -> None:
     import torch
 
     scenes, _ = trained
@@ -65,10 +72,11 @@ def test_stage_two_starts_from_stage_one_weights(trained: tuple[Path, Path]) -> 
         kernels = [p for p in model.parameters() if p.ndim == 4]  # the convolutions' kernels
         return torch.cat([p.float().flatten() for p in kernels])
 
-    first, second = weights("train"), weights("refine")
+    first, second, third = weights("train"), weights("refine"), weights("extend")
     # one short epoch at a low learning rate moves the weights a little; re-initialised
-    # weights (ultralytics' pretrained=False) would be uncorrelated with stage 1's
+    # weights (ultralytics' pretrained=False) would be uncorrelated with the stage before
     assert torch.corrcoef(torch.stack([first, second]))[0, 1] > 0.9
+    assert torch.corrcoef(torch.stack([second, third]))[0, 1] > 0.9
 
 
 @pytest.mark.slow
@@ -101,6 +109,8 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
         (["train", "--epochs", "0"], "--epochs must be a positive number, got 0"),
         (["train", "--scenes", "-3"], "--scenes must be a positive number, got -3"),
         (["train", "--data", "/nonexistent/scenes"], "not a scene dataset"),
+        (["train", "--device", "gpu"], "--device must be cpu or a CUDA device index"),
+        (["train", "--workers", "0"], "--workers must be a positive number, got 0"),
         (["evaluate", "--data", "/nonexistent/scenes"], "no scenes folder"),
     ],
 )
@@ -117,7 +127,7 @@ from dataclasses import replace
 from pathlib import Path
 from blitzcam.models.recipe import SHIPPED
 from blitzcam.models.training import train
-recipe = replace(SHIPPED, epochs=3, batch=4, crops_per_scene=1, refine_epochs=0)
+recipe = replace(SHIPPED, epochs=3, batch=4, crops_per_scene=1, refine_epochs=0, extend_hours=0)
 train(recipe, scenes_dir=Path(sys.argv[1]), run_dir=Path(sys.argv[2]), resume=sys.argv[3] == "1",
       workers=0)
 """

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Stage 3 of the detector recipe on a borrowed GPU machine that has Python, torch (CUDA),
+# OpenCV and numpy but no ultralytics and no network. This is how the shipped
+# stage 3 was trained; see models/MODEL_CARD.md.
+#
+# Prepared on the development machine (where pip can reach the registry):
+#   .whl/     ultralytics 8.4.190, ultralytics-thop, ultralytics-platform and platformdirs wheels
+#             (`pip download --no-deps --python-version 3.12 ...`); polars is not carried (its
+#             runtime alone is 54 MB): ultralytics only reads results.csv with it while training,
+#             so a stand-in below does that with the csv module.
+#   RUN/      a run folder holding stages 1 and 2: train/results.csv, refine/results.csv and
+#             refine/weights/best.pt (the shipped models/blitzcam-obb.pt).
+# Then: scripts/gpu_stage3.sh RUN OUT_DIR SECONDS
+# (DEVICE, SCENES and HOURS in the environment override device 0 and the recipe's stage 3
+# scenes and hours, for a dry run on a small machine.)
+# It runs `blitzcam train --resume --device 0 --workers 16` without the export (ONNX export
+# needs onnxslim; it is done back on the development machine with the same code), stops the
+# training at SECONDS whatever happens, and copies the stage's weights and logs to OUT_DIR.
+set -u
+run=${1:?run folder}
+out=${2:?output folder}
+limit=${3:?seconds}
+started=$(date +%s)
+export PYTHONUNBUFFERED=1 YOLO_VERBOSE=1 BLITZCAM_DATA_DIR=/tmp/blitzcam-data
+mkdir -p "$out"
+log="$out/stage3.log"
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+  nproc
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site \
+    .whl/*.whl || exit 1
+  mkdir -p /tmp/shim/polars
+  cat >/tmp/shim/polars/__init__.py <<'EOF'
+"""A stand-in for the one polars call ultralytics makes while training: read results.csv."""
+import csv
+import io
+
+
+def _value(text):
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+class DataFrame:
+    def __init__(self, rows, names):
+        self._rows, self._names = rows, names
+
+    def to_dict(self, as_series=True):
+        return {name: [_value(row[name]) for row in self._rows] for name in self._names}
+
+
+def read_csv(source, **_):
+    text = source.decode() if isinstance(source, bytes) else open(source).read()
+    reader = csv.DictReader(io.StringIO(text))
+    rows = list(reader)
+    return DataFrame(rows, reader.fieldnames or [])
+EOF
+  export PYTHONPATH=/tmp/site:/tmp/shim
+  python3 -m pip install -q --no-index --no-deps --no-build-isolation -e . || exit 1
+  # DataLoader workers pass batches through shared memory; small VMs give it little
+  mount -o remount,size=32G /dev/shm 2>/dev/null
+  df -h /dev/shm | tail -1
+  echo "set-up: $(($(date +%s) - started)) s"
+  timeout --signal=INT --kill-after=20 "$((limit - ($(date +%s) - started)))" python3 -c "
+from pathlib import Path
+from blitzcam.models.recipe import SHIPPED
+from blitzcam.models.training import recipe_with, train
+recipe = recipe_with(SHIPPED, extend_scenes=${SCENES:-None}, extend_hours=${HOURS:-None})
+print(recipe)
+print(train(recipe, scenes_dir=None, run_dir=Path('$run'), resume=True, workers=16,
+            device='${DEVICE:-0}'))
+"
+  echo "exit $? after $(($(date +%s) - started)) s"
+} >"$log" 2>&1
+stage="$run/extend"
+cp "$stage/weights/best.pt" "$stage/weights/last.pt" "$stage/results.csv" "$stage/args.yaml" "$out/"
+cp "$stage/finished.json" "$out/" 2>/dev/null
+ls -la "$out" >>"$log"
+tail -c 8000 "$log"
