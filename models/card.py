@@ -14,12 +14,35 @@ from typing import Any
 
 from blitzcam.models import DETECTOR_ONNX, DETECTOR_PT, IDENTITY_ONNX, IDENTITY_PT, MODEL_CARD
 from blitzcam.models.run_timing import train_seconds
-from blitzcam.models.training import epochs_done, sha256_of
+from blitzcam.models.training import FINISHED_FILE, epochs_done, sha256_of
 from blitzcam.vision.embedding import PATCH
 
 
 def _pct(value: float) -> str:
     return "n/a" if value != value else f"{100 * value:.2f} %"
+
+
+def wall_time_lines(run_dir: Path) -> list[str]:
+    """Where and how long the stages ran: stages that wrote finished.json say so themselves;
+    the rest of the run's recorded time ran on this machine's CPU."""
+    total = train_seconds(run_dir)
+    lines, elsewhere = [], 0.0
+    for stage_dir in sorted(p.parent for p in run_dir.glob(f"*/{FINISHED_FILE}")):
+        finished = json.loads((stage_dir / FINISHED_FILE).read_text())
+        elsewhere += finished["seconds"]
+        lines.append(
+            f"- Wall time of stage `{stage_dir.name}`: {finished['seconds'] / 60:.0f} min on "
+            f"{finished['device']} (scene generation and crops included)."
+        )
+    rest = total - elsewhere
+    if rest > 0:
+        lines.insert(
+            0,
+            f"- Wall time of the other stages: {rest / 60:.0f} min on "
+            f"{platform.processor() or platform.machine()} CPU, 2 cores shared with other work, "
+            f"Python {sys.version.split()[0]}.",
+        )
+    return lines
 
 
 def render_card(
@@ -30,7 +53,6 @@ def render_card(
     notes: str,
     identity_run: Path | None = None,
 ) -> str:
-    seconds = train_seconds(run_dir)
     lines = [
         "# blitzcam card detector — model card",
         "",
@@ -71,9 +93,19 @@ def render_card(
             if recipe.get("refine_epochs")
             else []
         ),
-        f"- Wall time (both stages): {seconds / 60:.0f} min on "
-        f"{platform.processor() or platform.machine()} CPU, 2 cores shared with other work, "
-        f"Python {sys.version.split()[0]}.",
+        *(
+            [
+                f"- Stage 3 (extend): from stage 2's best weights, on crops of "
+                f"{recipe['extend_scenes']} fresh scenes (`--seed {recipe['extend_data_seed']}`) "
+                f"for a budget of {recipe['extend_hours']} h (ultralytics `time`, which sets "
+                f"the epochs from the measured epoch time: {epochs_done(run_dir / 'extend')} "
+                f"epochs), batch {recipe['extend_batch']}, AdamW lr {recipe['extend_lr0']} "
+                "decaying twentyfold, no warm-up, mosaic off for the last 2 epochs.",
+            ]
+            if recipe.get("extend_hours")
+            else []
+        ),
+        *wall_time_lines(run_dir),
         f"- Export: ONNX opset 17, fixed input {recipe['export_hw'][1]}×{recipe['export_hw'][0]} "
         "(a 16:9 frame resized to 1280 wide and letterboxed).",
         "",

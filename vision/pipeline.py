@@ -24,7 +24,7 @@ from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
 from blitzcam.vision.embedding import Embedder, reference_vectors
-from blitzcam.vision.identify import UNKNOWN_BELOW, identify
+from blitzcam.vision.identify import CONSENSUS_LINK, UNKNOWN_BELOW, identify
 from blitzcam.vision.references import DeckProfile, load_profile
 from blitzcam.vision.stabilise import Stabiliser, thumbnail
 
@@ -87,6 +87,7 @@ class CountingPipeline:
         self.detector = detector
         self.embedder = embedder
         self.unknown_below = UNKNOWN_BELOW  # evaluation lowers it to see every back's best deck
+        self.consensus_link: float | None = CONSENSUS_LINK  # None: each back decided alone
         self._use(profile)
 
     def _use(self, profile: DeckProfile) -> None:
@@ -135,6 +136,7 @@ class CountingPipeline:
             profile.names,
             self.embedder.embed,
             unknown_below=self.unknown_below,
+            consensus_link=self.consensus_link,
             patch_size=self.embedder.patch_size,
         )
         counts: Counts = count(detections, known_decks)

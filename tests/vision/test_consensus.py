@@ -1,0 +1,104 @@
+"""Deciding a frame's copies of one back together (vision/consensus.py and its use in identify)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from blitzcam.vision.consensus import group_means, scene_groups
+from blitzcam.vision.detections import Detections
+from blitzcam.vision.embedding import References
+from blitzcam.vision.identify import identify
+
+
+def unit(*values: float) -> np.ndarray:
+    v = np.array(values, np.float32)
+    return v / np.linalg.norm(v)
+
+
+def noisy_copies(centre: np.ndarray, n: int, rng: np.random.Generator, noise: float) -> np.ndarray:
+    rows = centre + rng.normal(0, noise, (n, len(centre)))
+    return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_copies_of_two_drawings_make_two_groups() -> None:
+    rng = np.random.default_rng(0)
+    a = noisy_copies(unit(1, 0, 0, 0, 0, 0), 12, rng, 0.15)
+    b = noisy_copies(unit(0, 1, 0, 0, 0, 0), 7, rng, 0.15)
+    labels = scene_groups(np.concatenate([a, b]), link=0.7)
+    assert len(set(labels[:12])) == 1 and len(set(labels[12:])) == 1
+    assert labels[0] != labels[12]
+
+
+def test_a_strict_line_merges_nothing_and_a_loose_one_everything() -> None:
+    rng = np.random.default_rng(1)
+    vectors = noisy_copies(unit(1, 1, 0, 0), 6, rng, 0.3)
+    assert len(set(scene_groups(vectors, link=1.01))) == 6
+    assert len(set(scene_groups(vectors, link=-1.0))) == 1
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_no_or_one_drawing_is_its_own_group(n: int) -> None:
+    assert scene_groups(np.zeros((n, 4), np.float32), link=0.7).tolist() == list(range(n))
+
+
+def test_average_linkage_does_not_chain_across_a_gap() -> None:
+    # a -> mid -> b: each neighbour pair is alike, but a and b are not; average linkage keeps
+    # a's group and b's group apart where single linkage would chain them into one
+    a, b = unit(1, 0), unit(0, 1)
+    mid = unit(1, 1)
+    vectors = np.stack([a, a, a, mid, b, b, b]).astype(np.float32)
+    labels = scene_groups(vectors, link=0.7)
+    assert labels[0] != labels[6]
+
+
+def test_group_means_are_unit_rows_shared_by_the_group() -> None:
+    vectors = np.stack([unit(1, 0.2), unit(1, -0.2), unit(0, 1)]).astype(np.float32)
+    means = group_means(vectors, np.array([0, 0, 2]))
+    np.testing.assert_allclose(np.linalg.norm(means, axis=1), 1.0, rtol=1e-6)
+    np.testing.assert_allclose(means[0], unit(1, 0), atol=1e-6)
+    np.testing.assert_array_equal(means[0], means[1])
+    np.testing.assert_allclose(means[2], vectors[2])
+
+
+# identify() with a stand-in network: each back is a flat grey square whose level says which
+# drawing it is, so the test decides exactly what the network "sees"
+DECK_A, DECK_B = unit(1, 0, 0, 0), unit(0, 1, 0, 0)
+CLEAR_A = unit(0.9, 0, 0.436, 0)  # 0.90 like deck A
+BLURRED_A = unit(0.55, 0, 0.835, 0)  # 0.55 like deck A: alone, under the 0.6 line
+FOREIGN = unit(0, 0.45, 0, 0.89)  # another drawing, 0.45 like deck B
+LEVELS = {40: CLEAR_A, 90: BLURRED_A, 140: FOREIGN}
+
+
+def stand_in_embed(patches: np.ndarray) -> np.ndarray:
+    level = patches.reshape(len(patches), -1).mean(axis=1)
+    keys = np.array(list(LEVELS))
+    return np.stack([LEVELS[int(keys[np.abs(keys - v).argmin()])] for v in level])
+
+
+def frame_with(levels: list[int]) -> tuple[np.ndarray, Detections]:
+    frame = np.full((100, 100 * len(levels), 3), 255, np.uint8)
+    boxes = []
+    for k, level in enumerate(levels):
+        frame[20:80, 100 * k + 20 : 100 * k + 80] = level
+        boxes.append([100 * k + 50, 50, 30, 30, 0.0])
+    return frame, Detections.from_obb(np.array(boxes), [0.9] * len(levels), [0] * len(levels))
+
+
+REFERENCES = References(np.stack([DECK_A, DECK_B]), np.array([0, 1]))
+
+
+@pytest.mark.parametrize(
+    ("link", "expected"),
+    [
+        (None, ["deck-a", "deck-a", "unknown", "unknown", "unknown"]),
+        (0.7, ["deck-a", "deck-a", "deck-a", "unknown", "unknown"]),
+    ],
+)
+def test_clear_copies_carry_a_blurred_one(link: float | None, expected: list[str]) -> None:
+    frame, dets = frame_with([40, 40, 90, 140, 140])
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
+                   consensus_link=link)
+    assert [out.deck_name(i) for i in range(len(out))] == expected
+    if link is not None:  # every member of a group reports the group's similarity
+        assert out.similarity[0] == out.similarity[2]
