@@ -115,6 +115,7 @@ def evaluate(
         operating, SWEEP, known_decks=pipeline.known_decks
     )
     report["unknown_below"] = unknown_below
+    report["consensus_link"] = pipeline.consensus_link
     report["exact_rate_by_unknown_below"] = {
         line: exact_rate_by_threshold(
             [
@@ -167,6 +168,8 @@ def report_table(report: dict[str, Any]) -> str:
         f"{report['scenes'] - report['scenes_builtin_art']}",
         f"mean absolute count error per deck and scene: {report['mean_abs_count_error']:.3f}",
         f"face-up cards counted as a deck: {report['face_up_counted']}",
+        "a frame's backs decided in groups of drawings alike on average above: "
+        f"{report.get('consensus_link') or 'off (each back alone)'}",
         "",
         "deck              scenes   exact   mean abs error",
     ]

@@ -96,8 +96,10 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert 0.0 <= report["scene_exact_rate"] <= 1.0
     assert set(report["detector"]) == {"back", "face", "all"}
     # the sweep of the identity "unknown" line agrees with the counts at the operating line
-    from blitzcam.vision.identify import UNKNOWN_BELOW
+    from blitzcam.vision.identify import CONSENSUS_LINK, UNKNOWN_BELOW
 
+    assert report["consensus_link"] == CONSENSUS_LINK
+    assert f"above: {CONSENSUS_LINK}" in out
     sweep = report["exact_rate_by_unknown_below"]
     assert sweep[str(UNKNOWN_BELOW)] == report["scene_exact_rate"]
     assert all(0.0 <= rate <= 1.0 for rate in sweep.values())
@@ -168,3 +170,36 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(
     assert [int(row["epoch"]) for row in after] == [1, 2, 3]
     # continued where it stopped: the epochs done before are kept as they were, not redone
     assert after[: len(before)] == before
+
+
+def test_the_stages_follow_the_recipe() -> None:
+    from blitzcam.models.training import stages
+
+    assert [s.name for s in stages(SHIPPED)] == ["train", "refine", "extend"]
+    assert [s.data_seed for s in stages(SHIPPED)] == [
+        SHIPPED.data_seed, SHIPPED.refine_data_seed, SHIPPED.extend_data_seed]
+    assert [s.name for s in stages(replace(SHIPPED, refine_epochs=0, extend_hours=0))] == ["train"]
+    assert [s.prefix for s in stages(SHIPPED)] == ["", "refine-", "extend-"]
+
+
+def test_a_stage_is_finished_by_its_own_word_or_by_its_epochs(tmp_path: Path) -> None:
+    from blitzcam.models.training import FINISHED_FILE, stage_finished, stages
+
+    train, _, extend = stages(SHIPPED)
+    assert not stage_finished(tmp_path, train)
+    rows = "epoch,loss\n" + "".join(f"{e},0.5\n" for e in range(1, SHIPPED.epochs + 1))
+    (tmp_path / "results.csv").write_text(rows)
+    assert stage_finished(tmp_path, train)  # a run from before finished.json existed
+    assert not stage_finished(tmp_path, extend)  # a time budget has no epoch count to reach
+    (tmp_path / FINISHED_FILE).write_text("{}")
+    assert stage_finished(tmp_path, extend)
+
+
+def test_resuming_a_run_whose_every_stage_is_done_says_so(tmp_path: Path) -> None:
+    from blitzcam.models.training import FINISHED_FILE, RunFinishedError, stages, train
+
+    for stage in stages(SHIPPED):
+        (tmp_path / stage.name).mkdir()
+        (tmp_path / stage.name / FINISHED_FILE).write_text("{}")
+    with pytest.raises(RunFinishedError, match="every stage is done"):
+        train(SHIPPED, scenes_dir=None, run_dir=tmp_path, resume=True, log=lambda _: None)

@@ -1,0 +1,28 @@
+"""The model card's facts come from the run folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from blitzcam.models.card import wall_time_lines
+from blitzcam.models.run_timing import add_train_seconds
+from blitzcam.models.training import FINISHED_FILE
+
+
+def test_wall_time_says_where_each_stage_ran(tmp_path: Path) -> None:
+    add_train_seconds(tmp_path, 600 + 480)  # stages on this CPU, then one elsewhere
+    (tmp_path / "extend").mkdir()
+    (tmp_path / "extend" / FINISHED_FILE).write_text(
+        json.dumps({"seconds": 480, "device": "NVIDIA H200", "epochs": 10})
+    )
+    lines = wall_time_lines(tmp_path)
+    assert len(lines) == 2
+    assert "10 min on" in lines[0] and "CPU" in lines[0]
+    assert "`extend`: 8 min on NVIDIA H200" in lines[1]
+
+
+def test_wall_time_of_a_run_without_stage_records_is_all_cpu(tmp_path: Path) -> None:
+    add_train_seconds(tmp_path, 3000)
+    lines = wall_time_lines(tmp_path)
+    assert len(lines) == 1 and "50 min on" in lines[0]
