@@ -193,7 +193,8 @@ def extend_args(
     recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int, device: str = "cpu"
 ) -> dict[str, Any]:
     """Stage 3: stage 2's schedule on many more scenes, for a wall-clock budget: ultralytics
-    re-estimates the epochs (and the learning-rate decay) from the first epoch's time."""
+    re-estimates the epochs (and the learning-rate decay) from the first epoch's time. A resumed
+    stage 3 gets the whole budget again (ultralytics restarts its clock on resume)."""
     return {
         **refine_args(recipe, data_yaml, run_dir, workers=workers, device=device),
         "name": "extend",
@@ -341,6 +342,7 @@ def train(
             model = YOLO(recipe.model_yaml if start_from is None else str(start_from))
             model.train(**stage.args(recipe, data_yaml, run_dir, workers=workers, device=device))
 
+        (stage_dir / FINISHED_FILE).unlink(missing_ok=True)  # a stale one would skip a rerun
         _fit(stage_dir, resume, start, log)
         (stage_dir / FINISHED_FILE).write_text(
             json.dumps(
