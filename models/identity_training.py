@@ -39,7 +39,7 @@ class IdentityRecipe:
     val_scenes: int = 200
     widths: tuple[int, int, int] = (16, 32, 64)
     dim: int = 64
-    steps: int = 5000
+    steps: int = 9000
     designs_per_step: int = 48  # the eight built-in decks included
     queries_per_design: int = 3
     lr: float = 3e-3
