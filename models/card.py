@@ -127,6 +127,8 @@ def render_card(
             f"| precision / recall / mAP50, face | {_pct(det['face']['precision'])} / "
             f"{_pct(det['face']['recall'])} / {_pct(det['face']['mAP50'])} |",
             f"| scenes counted exactly, every deck | {_pct(report['scene_exact_rate'])} |",
+            "| … and as many backs left unknown as backs of no known deck | "
+            f"{_pct(report['scene_exact_rate_with_unknown'])} |",
             f"| … with built-in art only ({report['scenes_builtin_art']} scenes) | "
             f"{_pct(report['scene_exact_rate_builtin_art'])} |",
             "| … with random art nobody enrolled | "

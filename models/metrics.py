@@ -4,6 +4,11 @@ Detector: precision and recall at the pipeline's operating threshold and mAP50, 
 oriented boxes by polygon IoU >= 0.5. Counting, what users care about: the share of scenes
 whose count per deck is exactly right, exact rate and mean absolute error per deck, which
 deck was taken for which, and face-up cards wrongly counted.
+
+A scene is exact when every known deck's count is right: the counts `blitzcam count` reports
+and a round is scored from. Backs left "unknown" are counted to nobody, so how many there are
+does not make a scene exact or not; the stricter rate that also asks for that number is
+reported beside it (`scene_exact_rate_with_unknown`).
 """
 
 from __future__ import annotations
@@ -123,12 +128,21 @@ class SceneOutcome:
         return _same_counts(self.truth_counts, self.predicted_counts)
 
     @property
+    def exact_with_unknown(self) -> bool:
+        """Exact, and as many backs left unknown as the scene has backs of no known deck."""
+        return _same_counts(self.truth_counts, self.predicted_counts, with_unknown=True)
+
+    @property
     def exact_if_identity_right(self) -> bool:
         return _same_counts(self.truth_counts, self.counts_if_identity_right)
 
 
-def _same_counts(a: Mapping[str, int], b: Mapping[str, int]) -> bool:
-    return all(a.get(k, 0) == b.get(k, 0) for k in set(a) | set(b))
+def _same_counts(a: Mapping[str, int], b: Mapping[str, int], *, with_unknown: bool = False) -> bool:
+    """Every known deck's count alike (and the unknown backs' too, `with_unknown`)."""
+    keys = set(a) | set(b)
+    if not with_unknown:
+        keys.discard(UNKNOWN)
+    return all(a.get(k, 0) == b.get(k, 0) for k in keys)
 
 
 def truth_deck_name(deck: str | None, known: Iterable[str]) -> str:
@@ -226,7 +240,7 @@ def exact_rate_by_threshold(
         for (_, prediction), expected in zip(scenes, truth_counts, strict=True):
             keep = (prediction.classes == 0) & (prediction.confidence >= threshold)
             counted = Counter(d for d, k in zip(prediction.decks, keep, strict=True) if k)
-            exact += counted == expected
+            exact += _same_counts(counted, expected)
         rates[float(threshold)] = exact / len(scenes) if scenes else float("nan")
     return rates
 
@@ -280,6 +294,7 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
         abs(o.truth_counts.get(d, 0) - o.predicted_counts.get(d, 0))
         for o in outcomes
         for d in decks
+        if d != UNKNOWN  # not a deck: its backs are counted to nobody
     ]
     confusions: Counter[tuple[str, str]] = Counter()
     for o in outcomes:
@@ -289,6 +304,10 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
         "scenes": len(outcomes),
         "detector": detector,
         "scene_exact_rate": sum(o.exact for o in outcomes) / len(outcomes)
+        if outcomes
+        else float("nan"),
+        "scene_exact_rate_with_unknown": sum(o.exact_with_unknown for o in outcomes)
+        / len(outcomes)
         if outcomes
         else float("nan"),
         "scene_exact_rate_if_identity_right": sum(o.exact_if_identity_right for o in outcomes)

@@ -161,3 +161,24 @@ def test_an_unknown_back_on_a_face_is_counted_to_nobody() -> None:
     unknown = dataclasses.replace(seen, decks=(*seen.decks[:-1], "unknown"))
     assert evaluate_scene("s", scene(), seen, known_decks=known).face_up_counted == 1
     assert evaluate_scene("s", scene(), unknown, known_decks=known).face_up_counted == 0
+
+
+def test_a_back_left_unknown_changes_no_deck_count() -> None:
+    import dataclasses
+
+    # an extra box (clutter, a neighbour's edge) that the identity step leaves "unknown" is
+    # counted to nobody: every known deck's count is still right, only the strict rate suffers
+    known = ["green-pump", "red-buggy"]
+    extra = prediction(("green-pump", "green-pump", "unknown", "unknown"), extra_on_face=True)
+    extra = dataclasses.replace(extra, decks=(*extra.decks[:-1], "unknown"))
+    outcome = evaluate_scene("s", scene(), extra, known_decks=known)
+    assert outcome.exact and not outcome.exact_with_unknown
+    assert outcome.exact_if_identity_right
+    report = summarize([outcome])
+    assert report["scene_exact_rate"] == 1.0
+    assert report["scene_exact_rate_with_unknown"] == 0.0
+    assert report["mean_abs_count_error"] == 0.0  # "unknown" is not a deck
+    assert report["per_deck"]["unknown"]["mean_abs_error"] == 1.0  # but is still shown
+    from blitzcam.models.metrics import exact_rate_by_threshold
+
+    assert exact_rate_by_threshold([(scene(), extra)], [0.4], known_decks=known) == {0.4: 1.0}
