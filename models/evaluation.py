@@ -111,6 +111,7 @@ def evaluate(
     report["model"] = str(detector.path)
     report["operating_conf"] = operating_conf
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
+    # (decks as decided at the operating line: only its backs were grouped with look-alikes)
     report["exact_rate_by_conf"] = exact_rate_by_threshold(
         operating, SWEEP, known_decks=pipeline.known_decks
     )

@@ -26,22 +26,26 @@ def scene_groups(vectors: np.ndarray, link: float) -> np.ndarray:
         return labels
     vectors = np.asarray(vectors, np.float64)
     total = vectors @ vectors.T  # summed pairwise similarity between groups
-    size = np.ones(n)
     np.fill_diagonal(total, -np.inf)
+    mean = total.copy()  # mean pairwise similarity between groups; -inf for merged-away rows
+    size = np.ones(n)
     alive = np.ones(n, bool)
-    while True:
-        mean = total / np.outer(size, size)
-        mean[~alive] = -np.inf
-        mean[:, ~alive] = -np.inf
+    for _ in range(n - 1):
         i, j = np.unravel_index(int(np.argmax(mean)), mean.shape)
-        if mean[i, j] < link:
-            return labels
+        if not mean[i, j] >= link:
+            break
         total[i] += total[j]
-        total[:, i] += total[:, j]
+        total[:, i] = total[i]
         total[i, i] = -np.inf
         size[i] += size[j]
         alive[j] = False
+        mean[i] = np.where(alive, total[i] / (size[i] * size), -np.inf)
+        mean[i, i] = -np.inf
+        mean[:, i] = mean[i]
+        mean[j] = -np.inf
+        mean[:, j] = -np.inf
         labels[labels == j] = i
+    return labels
 
 
 def group_means(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:

@@ -106,13 +106,16 @@ def identify(
     *,
     unknown_below: float = UNKNOWN_BELOW,
     consensus_link: float | None = CONSENSUS_LINK,
+    consensus_from: float = 0.0,
     patch_size: int = PATCH,
 ) -> Detections:
     """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown).
 
     `references.owners[row]` is the deck (index into deck_names) of each reference vector.
     With `consensus_link`, the frame's drawings are first grouped by their own similarity
-    (`vision.consensus`) and each back gets its group's decision; None reads each alone.
+    (`vision.consensus`) and each back gets its group's decision; None reads each alone. Only
+    backs of detector confidence `consensus_from` or more are grouped (the ones counted); the
+    others are read alone, so that they cannot sway a counted back's decision.
     """
     deck = np.full(len(detections), UNKNOWN_DECK, np.int64)
     score = np.full(len(detections), np.nan, np.float32)
@@ -133,9 +136,11 @@ def identify(
             better = again_sims.max(axis=1) > sims[doubtful].max(axis=1)
             vectors[doubtful[better]] = again[better]
             sims[doubtful[better]] = again_sims[better]
-        if consensus_link is not None and len(backs) > 1:
-            groups = scene_groups(vectors, consensus_link)
-            sims = deck_similarity(group_means(vectors, groups), references, len(deck_names))
+        grouped = np.flatnonzero(detections.confidence[backs] >= consensus_from)
+        if consensus_link is not None and len(grouped) > 1:
+            groups = scene_groups(vectors[grouped], consensus_link)
+            means = group_means(vectors[grouped], groups)
+            sims[grouped] = deck_similarity(means, references, len(deck_names))
         best = sims.argmax(axis=1)
         best_score = sims[np.arange(len(backs)), best]
         deck[backs] = np.where(best_score >= unknown_below, best, UNKNOWN_DECK)

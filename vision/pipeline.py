@@ -88,6 +88,9 @@ class CountingPipeline:
         self.embedder = embedder
         self.unknown_below = UNKNOWN_BELOW  # evaluation lowers it to see every back's best deck
         self.consensus_link: float | None = CONSENSUS_LINK  # None: each back decided alone
+        # backs grouped with their look-alikes are the counted ones, even while evaluation
+        # lowers the detector's threshold to score its low-confidence boxes too
+        self.consensus_from = detector.conf
         self._use(profile)
 
     def _use(self, profile: DeckProfile) -> None:
@@ -137,6 +140,7 @@ class CountingPipeline:
             self.embedder.embed,
             unknown_below=self.unknown_below,
             consensus_link=self.consensus_link,
+            consensus_from=self.consensus_from,
             patch_size=self.embedder.patch_size,
         )
         counts: Counts = count(detections, known_decks)

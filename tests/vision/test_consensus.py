@@ -102,3 +102,44 @@ def test_clear_copies_carry_a_blurred_one(link: float | None, expected: list[str
     assert [out.deck_name(i) for i in range(len(out))] == expected
     if link is not None:  # every member of a group reports the group's similarity
         assert out.similarity[0] == out.similarity[2]
+
+
+def reference_groups(vectors: np.ndarray, link: float) -> list[set[int]]:
+    """Average linkage the slow, obvious way: the pair of groups with the highest mean pairwise
+    similarity merges while that mean is at least `link`."""
+    groups = [{i} for i in range(len(vectors))]
+    sims = vectors.astype(np.float64) @ vectors.T.astype(np.float64)
+    while len(groups) > 1:
+        best, pair = -np.inf, None
+        for a in range(len(groups)):
+            for b in range(a + 1, len(groups)):
+                mean = np.mean([sims[i, j] for i in groups[a] for j in groups[b]])
+                if mean > best:
+                    best, pair = mean, (a, b)
+        if best < link:
+            break
+        a, b = pair
+        groups[a] |= groups.pop(b)
+    return groups
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_groups_match_average_linkage_done_the_slow_way(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    centres = [unit(*rng.normal(size=8)) for _ in range(4)]
+    vectors = np.concatenate([noisy_copies(c, int(rng.integers(1, 9)), rng, 0.25) for c in centres])
+    labels = scene_groups(vectors, link=0.6)
+    found = sorted(sorted(np.flatnonzero(labels == label).tolist()) for label in np.unique(labels))
+    expected = sorted(sorted(g) for g in reference_groups(vectors, 0.6))
+    assert found == expected
+
+
+def test_backs_under_the_counting_confidence_are_read_alone() -> None:
+    # the blurred copy is not confident enough to be counted: it must neither join nor sway
+    # the counted backs' group, as while evaluation scores low-confidence boxes
+    frame, dets = frame_with([40, 40, 90])
+    dets = Detections.from_obb(dets.obb, [0.9, 0.9, 0.2], [0, 0, 0])
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
+                   consensus_link=0.7, consensus_from=0.45)
+    assert [out.deck_name(i) for i in range(3)] == ["deck-a", "deck-a", "unknown"]
+    assert out.similarity[0] == pytest.approx(0.9, abs=1e-3)  # the clear pair's own mean
