@@ -245,8 +245,11 @@ def exact_rate_by_threshold(
     return rates
 
 
-def _exact_rate(outcomes: Sequence[SceneOutcome]) -> float:
-    return sum(o.exact for o in outcomes) / len(outcomes) if outcomes else float("nan")
+def _share(outcomes: Sequence[SceneOutcome], kind: str = "exact") -> float:
+    """Share of the scenes whose `kind` property (exact, exact_with_unknown, …) holds."""
+    if not outcomes:
+        return float("nan")
+    return sum(getattr(o, kind) for o in outcomes) / len(outcomes)
 
 
 def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
@@ -303,20 +306,12 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
     return {
         "scenes": len(outcomes),
         "detector": detector,
-        "scene_exact_rate": sum(o.exact for o in outcomes) / len(outcomes)
-        if outcomes
-        else float("nan"),
-        "scene_exact_rate_with_unknown": sum(o.exact_with_unknown for o in outcomes)
-        / len(outcomes)
-        if outcomes
-        else float("nan"),
-        "scene_exact_rate_if_identity_right": sum(o.exact_if_identity_right for o in outcomes)
-        / len(outcomes)
-        if outcomes
-        else float("nan"),
+        "scene_exact_rate": _share(outcomes),
+        "scene_exact_rate_with_unknown": _share(outcomes, "exact_with_unknown"),
+        "scene_exact_rate_if_identity_right": _share(outcomes, "exact_if_identity_right"),
         "scenes_builtin_art": len(builtin_art),
-        "scene_exact_rate_builtin_art": _exact_rate(builtin_art),
-        "scene_exact_rate_random_art": _exact_rate([o for o in outcomes if o.random_art]),
+        "scene_exact_rate_builtin_art": _share(builtin_art),
+        "scene_exact_rate_random_art": _share([o for o in outcomes if o.random_art]),
         "per_deck": per_deck,
         "mean_abs_count_error": float(np.mean(all_errors)) if all_errors else 0.0,
         "confusions": [
