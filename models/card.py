@@ -147,6 +147,21 @@ def render_card(
     return "\n".join(lines)
 
 
+def _reject_stage_lines(recipe: dict[str, Any]) -> list[str]:
+    """The identity recipe's second stage, when it has one (older runs have none)."""
+    if not recipe.get("reject_steps"):
+        return []
+    return [
+        f"- Then {recipe['reject_steps']} steps more from those weights (\"reject\"): the same "
+        "loss plus a hinge that pushes each random design's drawings under "
+        f"{recipe['reject_line']} similarity to every built-in deck (weight "
+        f"{recipe['reject_weight']}), with {100 * recipe['hard_share']:.0f} % of each step's "
+        f"random designs drawn from the {recipe['hard_pool']} nearest a built-in deck (re-mined "
+        f"every {recipe['mine_every']} steps from {recipe['mine_queries']} drawings of each); "
+        f"AdamW lr {recipe['reject_lr']}, cosine to zero.",
+    ]
+
+
 def identity_section(run_dir: Path) -> list[str]:
     """The identity network's part of the card, from its run folder (report.json, timing)."""
     report = json.loads((run_dir / "report.json").read_text())
@@ -183,6 +198,7 @@ def identity_section(run_dir: Path) -> list[str]:
         f"decks in every step) × {recipe['queries_per_design']} drawings, softmax over the "
         f"designs with margin {recipe['margin']} and scale {recipe['scale']}, AdamW lr "
         f"{recipe['lr']} one-cycle, seed {recipe['seed']}.",
+        *_reject_stage_lines(recipe),
         f"- Wall time: {seconds / 60:.0f} min on the CPU, 2 cores shared with other work.",
         "",
         f"## Measured on drawings of the holdout family ({recipe['val_scenes']} scenes, seed "

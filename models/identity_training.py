@@ -7,6 +7,13 @@ similarity to a design is its best cosine similarity over the reference's four q
 cross-entropy over the designs in the step, with a margin on the right one, pulls each drawing
 towards its own design. The built-in decks are in every step, so the look-alikes (yellow buggy /
 yellow bucket, green pump / green bucket) are always each other's negatives.
+
+A second stage ("reject") then teaches the line `identify` draws: counting calls a drawing a
+deck when its similarity is at least 0.6, and cross-entropy only ranks designs, so a random
+tool or vehicle can sit at 0.65 to the pump while still nearer its own design. This stage adds
+a hinge that pushes every random drawing's similarity to each built-in deck under
+`reject_line`, and fills half of each step with the random designs currently most like a
+built-in deck (mined with the network itself every `mine_every` steps).
 """
 
 from __future__ import annotations
@@ -47,6 +54,19 @@ class IdentityRecipe:
     scale: float = 20.0  # logits = scale * (cosine - margin on the right design)
     margin: float = 0.2
     seed: int = 0
+    # stage 2, "reject": after `steps`, this many more from stage 1's weights
+    reject_steps: int = 3000
+    reject_lr: float = 1e-3  # AdamW, cosine to zero over the stage
+    reject_line: float = 0.4  # random drawings are pushed under this similarity to a deck
+    reject_weight: float = 1.0
+    hard_share: float = 0.5  # of each step's random designs, from the hardest mined
+    hard_pool: int = 300  # the random designs most like a built-in deck, re-mined ...
+    mine_every: int = 250  # ... this often, from ...
+    mine_queries: int = 4  # ... at most this many drawings of each design
+
+    @property
+    def total_steps(self) -> int:
+        return self.steps + self.reject_steps
 
 
 def make_network(recipe: IdentityRecipe) -> Any:
@@ -91,10 +111,26 @@ class Sampler:
         self.builtin = [i for i in usable if i < n_builtin]
         self.random = np.array([i for i in usable if i >= n_builtin])
 
-    def step(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def designs(self, hard: np.ndarray | None = None) -> list[int]:
+        """One step's designs: every built-in deck, then random designs; with `hard` (random
+        design indices), `hard_share` of the random ones come from it and the rest from outside
+        it."""
         r, rng = self.recipe, self.rng
         extra = min(r.designs_per_step - len(self.builtin), len(self.random))
-        designs = self.builtin + list(rng.choice(self.random, extra, replace=False))
+        chosen: list[int] = []
+        rest = self.random
+        if hard is not None and len(hard):
+            take = min(round(extra * r.hard_share), len(hard))
+            chosen = [int(d) for d in rng.choice(hard, take, replace=False)]
+            rest = np.setdiff1d(self.random, hard)
+        more = rng.choice(rest, min(extra - len(chosen), len(rest)), replace=False)
+        return self.builtin + chosen + [int(d) for d in more]
+
+    def step(self, hard: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Drawings of `designs(hard)`: queries, their design's place in the step, and one
+        reference per design."""
+        r, rng = self.recipe, self.rng
+        designs = self.designs(hard)
         queries, labels, references = [], [], []
         for slot, design in enumerate(designs):
             pick = rng.choice(self.queries_of[design], r.queries_per_design)
@@ -113,6 +149,54 @@ def _groups(owner: np.ndarray, n: int) -> list[np.ndarray]:
     return [order[bounds[i] : bounds[i + 1]] for i in range(n)]
 
 
+def rejection_loss(sims: Any, labels: Any, n_builtin: int, line: float) -> Any:
+    """Torch: how far random designs' drawings (labels >= n_builtin) reach over `line` in
+    similarity to the built-in decks (the step's first n_builtin columns), summed over the decks
+    and averaged over those drawings; 0 when every one is under the line."""
+    import torch
+
+    foreign = labels >= n_builtin
+    if not bool(foreign.any()):
+        return sims.sum() * 0.0
+    return torch.relu(sims[foreign, :n_builtin] - line).sum(dim=1).mean()
+
+
+def mine_hard_designs(net: Any, sampler: Sampler, count: int, per_design: int) -> np.ndarray:
+    """The `count` random designs whose drawings come nearest a built-in deck (each design's
+    best similarity over at most `per_design` of its drawings), hardest first."""
+    import torch
+
+    data = sampler.data
+    if not len(sampler.random):
+        return sampler.random
+    picks = [sampler.queries_of[d][:per_design] for d in sampler.random]
+    rows = np.concatenate(picks)
+    owner = np.repeat(np.arange(len(picks)), [len(p) for p in picks])
+    builtin_refs = np.flatnonzero(data.reference_owner < len(DECK_NAMES))
+    views = four_turns(data.references[builtin_refs]).reshape(-1, PATCH, PATCH, 3)
+    was_training = net.training
+    net.eval()
+    with torch.no_grad():
+        refs = _embed(net, views)
+        best = np.concatenate(
+            [
+                (_embed(net, data.queries[c]) @ refs.T).max(axis=1)
+                for c in np.array_split(rows, max(1, len(rows) // 2048))
+            ]
+        )
+    net.train(was_training)
+    per_design = np.full(len(picks), -np.inf)
+    np.maximum.at(per_design, owner, best)
+    return sampler.random[np.argsort(-per_design, kind="stable")[:count]]
+
+
+def _embed(net: Any, patches: np.ndarray) -> np.ndarray:
+    import torch
+    import torch.nn.functional as nnf
+
+    return nnf.normalize(net(torch.from_numpy(network_input(patches))), dim=1).numpy()
+
+
 def design_similarity(net: Any, queries: Any, references: Any) -> Any:
     """Torch: (q,3,S,S), (d,v,3,S,S) -> (q,d) best cosine over each reference's v views."""
     import torch.nn.functional as nnf
@@ -121,6 +205,18 @@ def design_similarity(net: Any, queries: Any, references: Any) -> Any:
     eq = nnf.normalize(net(queries), dim=1)
     er = nnf.normalize(net(references.flatten(0, 1)), dim=1).view(d, references.shape[1], -1)
     return (eq[:, None, None, :] * er[None]).sum(-1).amax(dim=2)
+
+
+def _optimizer(net: Any, recipe: IdentityRecipe, stage: int) -> tuple[Any, Any]:
+    """Stage 1: AdamW with one cycle over `steps`; stage 2 (reject): AdamW from `reject_lr`,
+    cosine to zero over `reject_steps`."""
+    import torch
+
+    if stage == 1:
+        opt = torch.optim.AdamW(net.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
+        return opt, torch.optim.lr_scheduler.OneCycleLR(opt, recipe.lr, total_steps=recipe.steps)
+    opt = torch.optim.AdamW(net.parameters(), lr=recipe.reject_lr, weight_decay=recipe.weight_decay)
+    return opt, torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(recipe.reject_steps, 1))
 
 
 def train(
@@ -132,36 +228,46 @@ def train(
     checkpoint_every: int = 100,
     log: Callable[[str], None] = print,
 ) -> Path:
-    """Train; checkpoints to out_dir/last.pt every `checkpoint_every` steps; with `resume`,
-    continues from one (the same steps as an uninterrupted run: the sampler's random state is in
-    the checkpoint)."""
+    """Train both stages; checkpoints to out_dir/last.pt every `checkpoint_every` steps and at
+    the end of each stage; with `resume`, continues from one (the same steps as an
+    uninterrupted run: the sampler's random state and the mined designs are in it)."""
     import torch
     import torch.nn.functional as nnf
 
     out_dir.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(2)
     net = make_network(recipe)
-    opt = torch.optim.AdamW(net.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, recipe.lr, total_steps=recipe.steps)
     start = 0
     last = out_dir / "last.pt"
     rng = np.random.default_rng(recipe.seed)
+    hard: np.ndarray | None = None
     if last.is_file() and not resume:
         last.unlink()
-    if last.is_file():  # our own checkpoint, written below
-        state = torch.load(last, weights_only=False)
+    state = torch.load(last, weights_only=False) if last.is_file() else None  # our own (below)
+    if state is not None:
         net.load_state_dict(state["net"])
-        opt.load_state_dict(state["opt"])
-        sched.load_state_dict(state["sched"])
         start = state["step"]
         rng.bit_generator.state = state["rng"]
+        hard = state.get("hard")
+    stage = 1 if start < recipe.steps else 2
+    opt, sched = _optimizer(net, recipe, stage)
+    if state is not None and state.get("stage", 1) == stage:
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+    if state is not None:
         log(f"resumed at step {start}")
     sampler = Sampler(data, recipe, rng)
+    n_builtin = len(sampler.builtin)
     t0 = time.time()
-    running = []
-    for step in range(start, recipe.steps):
+    running: list[float] = []
+    for step in range(start, recipe.total_steps):
+        if step == recipe.steps and stage == 1:
+            stage = 2
+            opt, sched = _optimizer(net, recipe, stage)
+        if stage == 2 and (step - recipe.steps) % recipe.mine_every == 0:
+            hard = mine_hard_designs(net, sampler, recipe.hard_pool, recipe.mine_queries)
         net.train()
-        q, labels, refs = sampler.step()
+        q, labels, refs = sampler.step(hard if stage == 2 else None)
         qt = torch.from_numpy(network_input(q))
         views = four_turns(refs)
         rt = torch.from_numpy(network_input(views.reshape(-1, *views.shape[2:]))).view(
@@ -171,25 +277,32 @@ def train(
         target = torch.from_numpy(labels)
         margin = nnf.one_hot(target, sims.shape[1]) * recipe.margin
         loss = nnf.cross_entropy(recipe.scale * (sims - margin), target)
+        if stage == 2:
+            loss = loss + recipe.reject_weight * rejection_loss(
+                sims, target, n_builtin, recipe.reject_line
+            )
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         running.append(float(loss.detach()))
-        if (step + 1) % checkpoint_every == 0 or step + 1 == recipe.steps:
+        done = step + 1
+        if done % checkpoint_every == 0 or done in (recipe.steps, recipe.total_steps):
             _save_atomic(
                 {
                     "net": net.state_dict(),
                     "opt": opt.state_dict(),
                     "sched": sched.state_dict(),
-                    "step": step + 1,
+                    "stage": stage,
+                    "step": done,
                     "rng": rng.bit_generator.state,
+                    "hard": hard,
                     "recipe": asdict(recipe),
                 },
                 last,
             )
             log(
-                f"step {step + 1}/{recipe.steps} loss {np.mean(running):.3f} "
+                f"step {done}/{recipe.total_steps} (stage {stage}) loss {np.mean(running):.3f} "
                 f"{time.time() - t0:.0f}s"
             )
             running = []

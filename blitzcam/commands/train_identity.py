@@ -20,7 +20,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="run folder for drawings, checkpoints and the report (default: runs/identity)",
     )
-    parser.add_argument("--steps", type=int, default=None, help="training steps")
+    parser.add_argument("--steps", type=int, default=None, help="steps of the first stage")
+    parser.add_argument(
+        "--reject-steps",
+        type=int,
+        default=None,
+        help="steps of the second stage, which pushes random art away from the decks (0: none)",
+    )
     parser.add_argument("--resume", action="store_true", help="continue the run's checkpoint")
     parser.add_argument(
         "--no-ship", action="store_true", help="leave models/ alone (export into the run folder)"
@@ -37,6 +43,8 @@ def _train_identity(args: argparse.Namespace) -> int:
 
     if args.steps is not None and args.steps <= 0:
         raise UserError(f"--steps must be a positive number, got {args.steps}")
+    if args.reject_steps is not None and args.reject_steps < 0:
+        raise UserError(f"--reject-steps must be 0 or more, got {args.reject_steps}")
     if importlib.util.find_spec("torch") is None:
         raise UserError(
             "training needs torch: install the train extras with "
@@ -51,6 +59,8 @@ def _train_identity(args: argparse.Namespace) -> int:
     recipe = IdentityRecipe()
     if args.steps is not None:
         recipe = replace(recipe, steps=args.steps)
+    if args.reject_steps is not None:
+        recipe = replace(recipe, reject_steps=args.reject_steps)
     run_dir = (args.run or REPO_ROOT / "runs" / "identity").resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     data, val = training_data(recipe, run_dir)

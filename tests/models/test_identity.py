@@ -78,32 +78,129 @@ def test_save_and_load_round_trip(drawings: IdentityData, tmp_path: Path) -> Non
     np.testing.assert_array_equal(again.references, drawings.references)
 
 
+def _tiny(**changes: object) -> object:
+    from blitzcam.models.identity_training import IdentityRecipe
+
+    tiny = {"steps": 4, "reject_steps": 0, "designs_per_step": 12, "queries_per_design": 2}
+    return replace(IdentityRecipe(), **{**tiny, **changes})
+
+
 @pytest.mark.slow
-def test_an_interrupted_run_resumes_to_the_same_network(drawings: IdentityData, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("recipe_changes", "cut_at"),
+    [
+        ({}, 2),
+        # into the reject stage: cut in stage 1, and cut in stage 2 between two minings
+        ({"reject_steps": 4, "mine_every": 2, "hard_pool": 4}, 2),
+        ({"reject_steps": 6, "mine_every": 4, "hard_pool": 4}, 6),
+    ],
+)
+def test_an_interrupted_run_resumes_to_the_same_network(
+    drawings: IdentityData, tmp_path: Path, recipe_changes: dict[str, int], cut_at: int
+) -> None:
     import torch
 
-    from blitzcam.models.identity_training import IdentityRecipe, train
+    from blitzcam.models.identity_training import train
 
-    recipe = replace(IdentityRecipe(), steps=4, designs_per_step=12, queries_per_design=2)
+    recipe = _tiny(**recipe_changes)
     whole = train(drawings, recipe, tmp_path / "whole", checkpoint_every=2, log=lambda _: None)
 
     class StoppedError(Exception):
         pass
 
-    def stop_after_first_checkpoint(message: str) -> None:
-        if message.startswith("step 2/"):
+    def stop_at_cut(message: str) -> None:
+        if message.startswith(f"step {cut_at}/"):
             raise StoppedError
 
     with pytest.raises(StoppedError):
-        train(drawings, recipe, tmp_path / "cut", checkpoint_every=2, log=stop_after_first_checkpoint)
-    assert torch.load(tmp_path / "cut" / "last.pt", weights_only=False)["step"] == 2
+        train(drawings, recipe, tmp_path / "cut", checkpoint_every=2, log=stop_at_cut)
+    assert torch.load(tmp_path / "cut" / "last.pt", weights_only=False)["step"] == cut_at
     messages: list[str] = []
     resumed = train(drawings, recipe, tmp_path / "cut", checkpoint_every=2, log=messages.append)
-    assert messages[0] == "resumed at step 2"
-    a = torch.load(whole, weights_only=False)["net"]
-    b = torch.load(resumed, weights_only=False)["net"]
-    for name in a:
-        torch.testing.assert_close(a[name], b[name], rtol=1e-5, atol=1e-6, msg=name)
+    assert messages[0] == f"resumed at step {cut_at}"
+    a = torch.load(whole, weights_only=False)
+    b = torch.load(resumed, weights_only=False)
+    assert a["step"] == b["step"] == recipe.total_steps
+    for name in a["net"]:
+        torch.testing.assert_close(a["net"][name], b["net"][name], rtol=1e-5, atol=1e-6, msg=name)
+
+
+def test_rejection_loss_pushes_only_random_drawings_over_the_line() -> None:
+    import torch
+
+    from blitzcam.models.identity_training import rejection_loss
+
+    # columns: 2 built-in decks, then 1 random design; rows: two built-in drawings, two random
+    sims = torch.tensor(
+        [[0.9, 0.7, 0.1], [0.2, 0.95, 0.5], [0.3, 0.1, 0.9], [0.6, 0.5, 0.8]], requires_grad=True
+    )
+    labels = torch.tensor([0, 1, 2, 2])
+    loss = rejection_loss(sims, labels, n_builtin=2, line=0.4)
+    # only the last drawing reaches over 0.4, by 0.2 and 0.1; averaged over both random drawings
+    assert float(loss) == pytest.approx((0.2 + 0.1) / 2)
+    loss.backward()
+    grad = sims.grad.numpy()
+    assert np.all(grad[:3] == 0) and np.all(grad[3, :2] > 0) and grad[3, 2] == 0
+    none_random = rejection_loss(sims[:2], labels[:2], n_builtin=2, line=0.4)
+    assert float(none_random) == 0.0
+
+
+def _noise_drawings(n_random: int, per_design: int = 3) -> IdentityData:
+    """Drawings of noise for the eight decks and n_random random designs (sampling only)."""
+    rng = np.random.default_rng(0)
+    names = list(DECK_NAMES) + [f"0:{i}" for i in range(n_random)]
+    owner = np.repeat(np.arange(len(names)), per_design)
+    tint = rng.integers(0, 200, (len(names), 1, 1, 3))  # each design its own mean colour
+    noise = rng.integers(0, 56, (len(owner), PATCH, PATCH, 3))
+    patches = (tint[owner] + noise).astype(np.uint8)
+    return IdentityData(names, patches, owner, patches.copy(), owner.copy())
+
+
+def _mean_colour_net() -> object:
+    """A stand-in network whose embedding is a drawing's mean colour: hardness by hand."""
+    from torch import nn
+
+    return nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten())
+
+
+def test_mining_returns_the_random_designs_nearest_a_builtin_deck() -> None:
+    from blitzcam.models.identity_training import Sampler, mine_hard_designs
+    from blitzcam.vision.embedding import network_input
+
+    drawings = _noise_drawings(20)
+    sampler = Sampler(drawings, _tiny(), np.random.default_rng(0))
+    hard = mine_hard_designs(_mean_colour_net(), sampler, count=5, per_design=2)
+
+    def unit(patches: np.ndarray) -> np.ndarray:
+        v = network_input(patches).mean(axis=(2, 3))
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    decks = unit(drawings.references[drawings.reference_owner < len(DECK_NAMES)])
+    hardness = {
+        int(d): float((unit(drawings.queries[sampler.queries_of[d][:2]]) @ decks.T).max())
+        for d in sampler.random
+    }
+    expected = sorted(hardness, key=lambda d: -hardness[d])[:5]
+    assert list(hard) == expected
+
+
+def test_a_step_takes_its_share_of_designs_from_the_hard_pool() -> None:
+    from blitzcam.models.identity_training import Sampler
+
+    recipe = _tiny(designs_per_step=len(DECK_NAMES) + 4, hard_share=0.5)
+    sampler = Sampler(_noise_drawings(20), recipe, np.random.default_rng(1))
+    pool = sampler.random[:3]
+    seen_from_pool = set()
+    for _ in range(20):
+        designs = sampler.designs(pool)
+        random = designs[len(DECK_NAMES) :]
+        assert designs[: len(DECK_NAMES)] == sampler.builtin
+        assert len(random) == len(set(random)) == 4
+        assert sum(d in pool for d in random) == 2  # half of four, the rest from outside
+        seen_from_pool |= {d for d in random if d in pool}
+    assert seen_from_pool == set(pool)  # drawn from the whole pool, not its head
+    no_pool = sampler.designs()
+    assert len(no_pool) == len(DECK_NAMES) + 4
 
 
 @pytest.mark.slow
@@ -111,10 +208,10 @@ def test_a_shipped_network_runs_in_onnx_runtime_like_in_torch(drawings: Identity
                                                               tmp_path: Path) -> None:
     import torch
 
-    from blitzcam.models.identity_training import IdentityRecipe, make_network, ship, train
+    from blitzcam.models.identity_training import make_network, ship, train
     from blitzcam.vision.embedding import Embedder, network_input
 
-    recipe = replace(IdentityRecipe(), steps=2, designs_per_step=12, queries_per_design=2)
+    recipe = _tiny(steps=2, reject_steps=2, mine_every=1, hard_pool=2)
     checkpoint = train(drawings, recipe, tmp_path / "run", log=lambda _: None)
     shipped = ship(checkpoint, tmp_path)
     assert {p.name for p in shipped.values()} == {"blitzcam-identity.pt", "blitzcam-identity.onnx"}
@@ -136,3 +233,6 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
     assert main(["train-identity", "--steps", "0"]) == 2
     err = capsys.readouterr().err
     assert "--steps must be a positive number, got 0" in err and err.count("\n") == 1
+    assert main(["train-identity", "--reject-steps", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert "--reject-steps must be 0 or more, got -1" in err and err.count("\n") == 1
