@@ -117,6 +117,7 @@ def evaluate(
     )
     report["unknown_below"] = unknown_below
     report["consensus_link"] = pipeline.consensus_link
+    report["same_deck_link"] = getattr(pipeline, "same_deck_link", None)
     report["exact_rate_by_unknown_below"] = {
         line: exact_rate_by_threshold(
             [
@@ -172,7 +173,13 @@ def report_table(report: dict[str, Any]) -> str:
         f"mean absolute count error per deck and scene: {report['mean_abs_count_error']:.3f}",
         f"face-up cards counted as a deck: {report['face_up_counted']}",
         "a frame's backs decided in groups of drawings alike on average above: "
-        f"{report.get('consensus_link') or 'off (each back alone)'}",
+        f"{report.get('consensus_link') or 'off (each back alone)'}"
+        + (
+            f"; groups nearest one deck merged when their means are alike above "
+            f"{report['same_deck_link']}"
+            if report.get("same_deck_link") is not None
+            else ""
+        ),
         "",
         "deck              scenes   exact   mean abs error",
     ]

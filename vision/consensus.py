@@ -11,6 +11,8 @@ Pure functions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 
@@ -53,6 +55,40 @@ def group_means(vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
     out = np.empty_like(vectors)
     for label in np.unique(labels):
         members = labels == label
-        mean = vectors[members].mean(axis=0)
-        out[members] = mean / max(float(np.linalg.norm(mean)), 1e-6)
+        out[members] = _unit_mean(vectors[members])
     return out
+
+
+def merge_same_deck(
+    vectors: np.ndarray,
+    labels: np.ndarray,
+    nearest_deck: Callable[[np.ndarray], np.ndarray],
+    link: float,
+) -> np.ndarray:
+    """Groups that are nearest the same deck and whose mean drawings are at least `link` alike
+    become one (the most alike pair first, means recomputed after each merge).
+
+    A deck's pile in one frame is one player's cards, but its blurred or half-covered copies can
+    form a group of their own whose mean falls under the unknown line; beside the clear copies'
+    group, nearest the same deck and still alike, they are the same pile. `nearest_deck` maps
+    (g, dim) unit means to each one's nearest deck index.
+    """
+    labels = np.array(labels, copy=True)
+    while True:
+        ids = np.unique(labels)
+        if len(ids) < 2:
+            return labels
+        means = np.stack([_unit_mean(vectors[labels == g]) for g in ids])
+        deck = np.asarray(nearest_deck(means))
+        alike = means @ means.T
+        alike[deck[:, None] != deck[None, :]] = -np.inf
+        np.fill_diagonal(alike, -np.inf)
+        i, j = np.unravel_index(int(np.argmax(alike)), alike.shape)
+        if not alike[i, j] >= link:
+            return labels
+        labels[labels == ids[j]] = ids[i]
+
+
+def _unit_mean(rows: np.ndarray) -> np.ndarray:
+    mean = rows.mean(axis=0)
+    return mean / max(float(np.linalg.norm(mean)), 1e-6)

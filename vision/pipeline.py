@@ -24,7 +24,7 @@ from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
 from blitzcam.vision.embedding import Embedder, reference_vectors
-from blitzcam.vision.identify import CONSENSUS_LINK, UNKNOWN_BELOW, identify
+from blitzcam.vision.identify import CONSENSUS_LINK, SAME_DECK_LINK, UNKNOWN_BELOW, identify
 from blitzcam.vision.references import DeckProfile, load_profile
 from blitzcam.vision.stabilise import Stabiliser, thumbnail
 
@@ -88,6 +88,7 @@ class CountingPipeline:
         self.embedder = embedder
         self.unknown_below = UNKNOWN_BELOW  # evaluation lowers it to see every back's best deck
         self.consensus_link: float | None = CONSENSUS_LINK  # None: each back decided alone
+        self.same_deck_link: float | None = SAME_DECK_LINK  # None: groups never merged by deck
         # backs grouped with their look-alikes are the counted ones, even while evaluation
         # lowers the detector's threshold to score its low-confidence boxes too
         self.consensus_from = detector.conf
@@ -141,6 +142,7 @@ class CountingPipeline:
             unknown_below=self.unknown_below,
             consensus_link=self.consensus_link,
             consensus_from=self.consensus_from,
+            same_deck_link=self.same_deck_link,
             patch_size=self.embedder.patch_size,
         )
         counts: Counts = count(detections, known_decks)

@@ -143,3 +143,46 @@ def test_backs_under_the_counting_confidence_are_read_alone() -> None:
                    consensus_link=0.7, consensus_from=0.45)
     assert [out.deck_name(i) for i in range(3)] == ["deck-a", "deck-a", "unknown"]
     assert out.similarity[0] == pytest.approx(0.9, abs=1e-3)  # the clear pair's own mean
+
+
+def _nearest_of(decks: np.ndarray):
+    return lambda means: (means @ decks.T).argmax(axis=1)
+
+
+def test_groups_nearest_one_deck_and_alike_enough_become_one() -> None:
+    from blitzcam.vision.consensus import merge_same_deck
+
+    decks = np.stack([unit(1, 0, 0), unit(0, 1, 0)])
+    clear, blurred, other = unit(1, 0.1, 0), unit(1, 0.6, 0.6), unit(0.1, 1, 0)
+    vectors = np.stack([clear, clear, blurred, other]).astype(np.float32)
+    labels = np.array([0, 0, 2, 3])
+    assert float(clear @ blurred) > 0.5  # alike enough, though under a strict first link
+    merged = merge_same_deck(vectors, labels, _nearest_of(decks), link=0.5)
+    assert merged[2] == merged[0] and merged[3] != merged[0]
+    # a stricter line keeps them apart
+    assert merge_same_deck(vectors, labels, _nearest_of(decks), link=0.9).tolist() == [0, 0, 2, 3]
+
+
+def test_alike_groups_nearest_different_decks_stay_apart() -> None:
+    from blitzcam.vision.consensus import merge_same_deck
+
+    # green pump and green bucket copies can be alike; their nearest decks differ
+    decks = np.stack([unit(1, 0.2, 0), unit(0.2, 1, 0)])
+    a, b = unit(1, 0.4, 0), unit(0.4, 1, 0)
+    assert float(a @ b) > 0.6
+    vectors = np.stack([a, a, b]).astype(np.float32)
+    merged = merge_same_deck(vectors, np.array([0, 0, 2]), _nearest_of(decks), link=0.5)
+    assert merged.tolist() == [0, 0, 2]
+
+
+def test_merging_recomputes_the_means_between_merges() -> None:
+    from blitzcam.vision.consensus import merge_same_deck
+
+    # x and y are alike; z is alike only to the mean of the big merged group, not to y alone
+    decks = np.stack([unit(1, 0, 0)])
+    x, y, z = unit(1, 0, 0.3), unit(1, 0, -0.3), unit(1, 0.9, 0)
+    vectors = np.stack([x, x, x, y, y, y, z]).astype(np.float32)
+    labels = np.array([0, 0, 0, 3, 3, 3, 6])
+    merged = merge_same_deck(vectors, labels, _nearest_of(decks), link=0.74)
+    assert len(set(merged)) == 1
+    assert float(y @ z) < 0.74 and float(x @ y) >= 0.74
