@@ -4,9 +4,10 @@ A player's cards are spread as one sorted pile, so a frame holds a few dozen cop
 deck's back. Read one at a time, a back that is half covered, blurred or cut a few pixels off
 can fall under the "unknown" line or drift towards another deck. Grouping the frame's drawings
 by their own similarity first (average-linkage agglomeration, stopped at a strict line so
-two decks never merge) and deciding each group by its mean drawing lets the clear copies carry
-the doubtful ones, and lets a foreign drawing's many copies agree that they match no deck.
-Pure functions.
+two decks' groups rarely merge) and deciding each group by its mean drawing lets the clear
+copies carry the doubtful ones, and lets a foreign drawing's many copies agree that they match
+no deck. A deck's most covered copies can still form a group of their own; `merge_same_deck`
+joins groups that are nearest the same deck and still alike. Pure functions.
 """
 
 from __future__ import annotations
