@@ -118,7 +118,9 @@ def render_card(
             f"### {title}",
             "",
             f"{report['scenes']} scenes (`blitzcam evaluate --data {report['data']} "
-            f"--split {report['split']}`), operating confidence {report['operating_conf']}:",
+            f"--split {report['split']}`), operating confidence {report['operating_conf']}"
+            + (f", boxes suppressed above IoU {report['nms_iou']}" if "nms_iou" in report else "")
+            + ":",
             "",
             "| metric | value |",
             "| --- | --- |",

@@ -110,6 +110,7 @@ def evaluate(
     report["split"] = split
     report["model"] = str(detector.path)
     report["operating_conf"] = operating_conf
+    report["nms_iou"] = detector.iou
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
     # (decks as decided at the operating line: only its backs were grouped with look-alikes)
     report["exact_rate_by_conf"] = exact_rate_by_threshold(
@@ -151,7 +152,7 @@ def report_table(report: dict[str, Any]) -> str:
     """The report as a readable table."""
     lines = [
         f"{report['scenes']} scenes from {report['data']} ({report['split']}), "
-        f"model {report['model']}",
+        f"model {report['model']}, boxes suppressed above IoU {report.get('nms_iou', 'n/a')}",
         "",
         "detector        precision   recall    mAP50",
     ]

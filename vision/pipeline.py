@@ -35,6 +35,11 @@ IDENTITY_NAME: Final = "blitzcam-identity.onnx"
 # Backs at or above this detector confidence are counted. Chosen on the training recipe's
 # validation split (best share of scenes counted exactly; see models/MODEL_CARD.md).
 COUNT_CONF: Final = 0.45
+# Boxes overlapping a more confident one by more than this (probabilistic IoU) are dropped.
+# Labelled drawings never overlap their neighbours by more than 0.006 (README), while two boxes
+# on one half-covered drawing do by 0.35-0.55; on the tuning scenes (550) 0.7, ultralytics'
+# default, counted 91.1 % exactly, 0.6 92.0 %, 0.5 and 0.4 92.5 %, recall unchanged.
+COUNT_IOU: Final = 0.5
 
 
 def _model_path(env: str, name: str) -> Path:
@@ -120,7 +125,9 @@ class CountingPipeline:
         decks_dir: Path | None = None,
         threads: int | None = None,
     ) -> CountingPipeline:
-        detector = Detector(model_path or default_model_path(), conf=COUNT_CONF, threads=threads)
+        detector = Detector(
+            model_path or default_model_path(), conf=COUNT_CONF, iou=COUNT_IOU, threads=threads
+        )
         embedder = Embedder(identity_path or default_identity_path(), threads=threads)
         return cls(detector, embedder, load_profile(decks_dir))
 

@@ -26,6 +26,16 @@ def test_pipeline_result(random_model, table_frame) -> None:
     assert result.detections.deck_names[: len(DECK_NAMES)] == DECK_NAMES
 
 
+def test_counting_suppresses_at_its_own_lines_not_ultralytics_defaults(random_model) -> None:
+    from blitzcam.vision.detector import DEFAULT_IOU
+    from blitzcam.vision.pipeline import COUNT_CONF, COUNT_IOU
+
+    detector = CountingPipeline.from_defaults(model_path=random_model.onnx).detector
+    assert (detector.conf, detector.iou) == (COUNT_CONF, COUNT_IOU)
+    # a bare Detector decodes as ultralytics does, which the decode tests compare against
+    assert Detector(random_model.onnx).iou == DEFAULT_IOU != COUNT_IOU
+
+
 def test_model_path_from_env(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setenv(MODEL_ENV, str(tmp_path / "m.onnx"))
     assert default_model_path() == tmp_path / "m.onnx"
