@@ -67,7 +67,8 @@ DECK_A, DECK_B = unit(1, 0, 0, 0), unit(0, 1, 0, 0)
 CLEAR_A = unit(0.9, 0, 0.436, 0)  # 0.90 like deck A
 BLURRED_A = unit(0.55, 0, 0.835, 0)  # 0.55 like deck A: alone, under the 0.6 line
 FOREIGN = unit(0, 0.45, 0, 0.89)  # another drawing, 0.45 like deck B
-LEVELS = {40: CLEAR_A, 90: BLURRED_A, 140: FOREIGN}
+COVERED_A = unit(0.5, 0, 0.45, 0.74)  # 0.5 like deck A, 0.65 like CLEAR_A: a group of its own
+LEVELS = {40: CLEAR_A, 90: BLURRED_A, 140: FOREIGN, 190: COVERED_A}
 
 
 def stand_in_embed(patches: np.ndarray) -> np.ndarray:
@@ -102,6 +103,23 @@ def test_clear_copies_carry_a_blurred_one(link: float | None, expected: list[str
     assert [out.deck_name(i) for i in range(len(out))] == expected
     if link is not None:  # every member of a group reports the group's similarity
         assert out.similarity[0] == out.similarity[2]
+
+
+@pytest.mark.parametrize(
+    ("same_deck_link", "expected"),
+    [
+        (None, ["deck-a", "deck-a", "unknown", "unknown", "unknown"]),
+        (0.5, ["deck-a", "deck-a", "deck-a", "deck-a", "unknown"]),
+    ],
+)
+def test_a_pile_split_in_two_groups_is_decided_as_one(
+    same_deck_link: float | None, expected: list[str]
+) -> None:
+    assert 0.5 <= float(CLEAR_A @ COVERED_A) < 0.7  # apart at the grouping line, alike at 0.5
+    frame, dets = frame_with([40, 40, 190, 190, 140])
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
+                   consensus_link=0.7, same_deck_link=same_deck_link)
+    assert [out.deck_name(i) for i in range(len(out))] == expected
 
 
 def reference_groups(vectors: np.ndarray, link: float) -> list[set[int]]:
