@@ -118,7 +118,7 @@ def evaluate(
     )
     report["unknown_below"] = unknown_below
     report["consensus_link"] = pipeline.consensus_link
-    report["same_deck_link"] = getattr(pipeline, "same_deck_link", None)
+    report["same_deck_link"] = pipeline.same_deck_link
     report["exact_rate_by_unknown_below"] = {
         line: exact_rate_by_threshold(
             [
@@ -152,7 +152,7 @@ def report_table(report: dict[str, Any]) -> str:
     """The report as a readable table."""
     lines = [
         f"{report['scenes']} scenes from {report['data']} ({report['split']}), "
-        f"model {report['model']}, boxes suppressed above IoU {report.get('nms_iou', 'n/a')}",
+        f"model {report['model']}, boxes suppressed above IoU {report['nms_iou']}",
         "",
         "detector        precision   recall    mAP50",
     ]

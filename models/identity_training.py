@@ -173,7 +173,7 @@ def mine_hard_designs(net: Any, sampler: Sampler, count: int, per_design: int) -
     rows = np.concatenate(picks)
     owner = np.repeat(np.arange(len(picks)), [len(p) for p in picks])
     builtin_refs = np.flatnonzero(data.reference_owner < len(DECK_NAMES))
-    views = four_turns(data.references[builtin_refs]).reshape(-1, PATCH, PATCH, 3)
+    views = quarter_turns(data.references[builtin_refs])
     was_training = net.training
     net.eval()
     with torch.no_grad():

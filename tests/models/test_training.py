@@ -96,9 +96,11 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert 0.0 <= report["scene_exact_rate"] <= 1.0
     assert set(report["detector"]) == {"back", "face", "all"}
     # the sweep of the identity "unknown" line agrees with the counts at the operating line
-    from blitzcam.vision.identify import CONSENSUS_LINK, UNKNOWN_BELOW
+    from blitzcam.vision.identify import CONSENSUS_LINK, SAME_DECK_LINK, UNKNOWN_BELOW
+    from blitzcam.vision.pipeline import COUNT_IOU
 
     assert report["consensus_link"] == CONSENSUS_LINK
+    assert report["same_deck_link"] == SAME_DECK_LINK and report["nms_iou"] == COUNT_IOU
     assert f"above: {CONSENSUS_LINK}" in out
     sweep = report["exact_rate_by_unknown_below"]
     assert sweep[str(UNKNOWN_BELOW)] == report["scene_exact_rate"]
