@@ -135,8 +135,8 @@ def render_card(
             f"{_pct(report['scene_exact_rate_builtin_art'])} |",
             "| … with random art nobody enrolled | "
             f"{_pct(report['scene_exact_rate_random_art'])} |",
-            f"| … had every counted back got its true deck (detector alone) | "
-            f"{_pct(report['scene_exact_rate_if_identity_right'])} |",
+            "| … had every back on a labelled back got its true deck (boxes on none keep their "
+            f"decision) | {_pct(report['scene_exact_rate_if_identity_right'])} |",
             f"| mean absolute count error per deck and scene | "
             f"{report['mean_abs_count_error']:.3f} |",
             f"| face-up cards counted as a deck | {report['face_up_counted']} |",

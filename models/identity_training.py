@@ -63,6 +63,12 @@ class IdentityRecipe:
     hard_pool: int = 300  # the random designs most like a built-in deck, re-mined ...
     mine_every: int = 250  # ... this often, from ...
     mine_queries: int = 4  # ... at most this many drawings of each design
+    # stage 2 also pushes drawings of no deck (`identity_negatives`: the shipped detector's
+    # boxes on no labelled back and the middles of face-up cards, in these seeds' scenes) under
+    # `reject_line` to every design of the step, this many per step (0: none)
+    negatives_per_step: int = 32
+    negative_seeds: tuple[int, ...] = (2026, 2027, 2028)
+    negative_scenes: int = 1000
 
     @property
     def total_steps(self) -> int:
@@ -101,8 +107,15 @@ def four_turns(patches: np.ndarray) -> np.ndarray:
 class Sampler:
     """Steps of (queries, their design index in the step, one reference per design)."""
 
-    def __init__(self, data: IdentityData, recipe: IdentityRecipe, rng: np.random.Generator):
+    def __init__(
+        self,
+        data: IdentityData,
+        recipe: IdentityRecipe,
+        rng: np.random.Generator,
+        negatives: np.ndarray | None = None,
+    ):
         self.data, self.recipe, self.rng = data, recipe, rng
+        self.negatives = negatives if negatives is not None and len(negatives) else None
         n = len(data.names)
         self.queries_of = _groups(data.query_owner, n)
         self.references_of = _groups(data.reference_owner, n)
@@ -137,10 +150,20 @@ class Sampler:
             queries.append(self.data.queries[pick])
             labels += [slot] * r.queries_per_design
             references.append(self.data.references[rng.choice(self.references_of[design])])
-        q = np.concatenate(queries)
-        turns = rng.integers(0, 4, len(q))
-        q = np.stack([np.rot90(p, k) for p, k in zip(q, turns, strict=True)])
-        return q, np.array(labels), np.stack(references)
+        return _turned(np.concatenate(queries), rng), np.array(labels), np.stack(references)
+
+    def negative_step(self) -> np.ndarray:
+        """`negatives_per_step` drawings of no deck, each in a random quarter turn (none when
+        the sampler has no negatives: the random state is then untouched)."""
+        if self.negatives is None or self.recipe.negatives_per_step <= 0:
+            return np.zeros((0, *self.data.queries.shape[1:]), self.data.queries.dtype)
+        pick = self.rng.choice(len(self.negatives), self.recipe.negatives_per_step)
+        return _turned(self.negatives[pick], self.rng)
+
+
+def _turned(patches: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    turns = rng.integers(0, 4, len(patches))
+    return np.stack([np.rot90(p, k) for p, k in zip(patches, turns, strict=True)])
 
 
 def _groups(owner: np.ndarray, n: int) -> list[np.ndarray]:
@@ -150,15 +173,20 @@ def _groups(owner: np.ndarray, n: int) -> list[np.ndarray]:
 
 
 def rejection_loss(sims: Any, labels: Any, n_builtin: int, line: float) -> Any:
-    """Torch: how far random designs' drawings (labels >= n_builtin) reach over `line` in
-    similarity to the built-in decks (the step's first n_builtin columns), summed over the decks
-    and averaged over those drawings; 0 when every one is under the line."""
+    """Torch: how far drawings reach over `line` in similarity to designs they are not, summed
+    over those designs and averaged over the drawings; 0 when every one is under the line.
+    Random designs' drawings (labels >= n_builtin) are held under it to the built-in decks (the
+    step's first n_builtin columns); drawings of no deck (label -1) to every design of the step."""
     import torch
 
     foreign = labels >= n_builtin
-    if not bool(foreign.any()):
+    nothing = labels < 0
+    rows = foreign | nothing
+    if not bool(rows.any()):
         return sims.sum() * 0.0
-    return torch.relu(sims[foreign, :n_builtin] - line).sum(dim=1).mean()
+    builtin = torch.arange(sims.shape[1]) < n_builtin
+    reach = torch.relu(sims - line) * (builtin[None, :] | nothing[:, None])
+    return reach[rows].sum(dim=1).mean()
 
 
 def mine_hard_designs(net: Any, sampler: Sampler, count: int, per_design: int) -> np.ndarray:
@@ -224,13 +252,15 @@ def train(
     recipe: IdentityRecipe,
     out_dir: Path,
     *,
+    negatives: np.ndarray | None = None,
     resume: bool = True,
     checkpoint_every: int = 100,
     log: Callable[[str], None] = print,
 ) -> Path:
     """Train both stages; checkpoints to out_dir/last.pt every `checkpoint_every` steps and at
     the end of each stage; with `resume`, continues from one (the same steps as an
-    uninterrupted run: the sampler's random state and the mined designs are in it)."""
+    uninterrupted run: the sampler's random state and the mined designs are in it).
+    `negatives` (n,S,S,3): drawings of no deck for the reject stage (`identity_negatives`)."""
     import torch
     import torch.nn.functional as nnf
 
@@ -256,7 +286,7 @@ def train(
         sched.load_state_dict(state["sched"])
     if state is not None:
         log(f"resumed at step {start}")
-    sampler = Sampler(data, recipe, rng)
+    sampler = Sampler(data, recipe, rng, negatives)
     n_builtin = len(sampler.builtin)
     t0 = time.time()
     running: list[float] = []
@@ -268,6 +298,10 @@ def train(
             hard = mine_hard_designs(net, sampler, recipe.hard_pool, recipe.mine_queries)
         net.train()
         q, labels, refs = sampler.step(hard if stage == 2 else None)
+        if stage == 2:
+            nothing = sampler.negative_step()
+            q = np.concatenate([q, nothing])
+            labels = np.concatenate([labels, np.full(len(nothing), -1)])
         qt = torch.from_numpy(network_input(q))
         views = four_turns(refs)
         rt = torch.from_numpy(network_input(views.reshape(-1, *views.shape[2:]))).view(
@@ -275,8 +309,9 @@ def train(
         )
         sims = design_similarity(net, qt, rt)
         target = torch.from_numpy(labels)
-        margin = nnf.one_hot(target, sims.shape[1]) * recipe.margin
-        loss = nnf.cross_entropy(recipe.scale * (sims - margin), target)
+        some = target >= 0
+        margin = nnf.one_hot(target[some], sims.shape[1]) * recipe.margin
+        loss = nnf.cross_entropy(recipe.scale * (sims[some] - margin), target[some])
         if stage == 2:
             loss = loss + recipe.reject_weight * rejection_loss(
                 sims, target, n_builtin, recipe.reject_line
@@ -395,3 +430,56 @@ def training_data(
     if not val_path.is_file():
         build(recipe.val_seed, recipe.val_scenes, (HOLDOUT_FAMILY,), workers=workers).save(val_path)
     return IdentityData.concat(parts), IdentityData.load(val_path)
+
+
+def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Path) -> np.ndarray:
+    """The recipe's drawings of no deck (`identity_negatives`), cut with `detector_model` from
+    scenes generated into the run folder; both built once (the cut is named by the detector's
+    sha256, so another detector cuts its own)."""
+    import cv2
+
+    from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+    from blitzcam.models.evaluation import labelled_scenes
+    from blitzcam.models.identity_negatives import (
+        NEGATIVE_CONF,
+        cut_negatives,
+        load_negatives,
+        save_negatives,
+    )
+    from blitzcam.models.training import sha256_of
+    from blitzcam.vision.detector import Detector
+    from blitzcam.vision.pipeline import COUNT_IOU
+
+    if recipe.negatives_per_step <= 0 or not recipe.negative_seeds:
+        return np.zeros((0, PATCH, PATCH, 3), np.uint8)
+    folder = run_dir / "negatives"
+    detector: Detector | None = None
+    tag = sha256_of(detector_model)[:12]
+    parts = []
+    for seed in recipe.negative_seeds:
+        scenes = folder / f"scenes-seed{seed}-{recipe.negative_scenes}"
+        cut = folder / f"negatives-seed{seed}-{recipe.negative_scenes}-{tag}.npz"
+        if not cut.is_file():
+            if not (scenes / "data.yaml").is_file():
+                print(f"generating {recipe.negative_scenes} scenes (seed {seed}) into {scenes}")
+                request = GenerateRequest(
+                    out=scenes, n=recipe.negative_scenes, seed=seed, holdout=True, overwrite=True
+                )
+                generate_dataset(request)
+            if detector is None:
+                detector = Detector(detector_model, conf=NEGATIVE_CONF, iou=COUNT_IOU)
+
+            def backs(frame: np.ndarray, detector: Detector = detector) -> np.ndarray:
+                found = detector.detect(frame)
+                return found.corners[found.of_class("back")]
+
+            print(f"cutting drawings of no deck from {scenes}")
+            patches = cut_negatives(
+                labelled_scenes(scenes, "all"),
+                backs,
+                seed=seed,
+                read_image=lambda path: cv2.imread(str(path), cv2.IMREAD_COLOR),
+            )
+            save_negatives(cut, patches)
+        parts.append(load_negatives(cut))
+    return np.concatenate(parts)

@@ -11,8 +11,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "train-identity",
         help="train the network that tells decks apart (defaults reproduce the shipped one)",
         description="Cut drawings from synthetic scenes (thousands of random designs plus the "
-        "eight decks), train the identity network on the CPU, measure it on drawings of a kind "
-        "it never saw, then export it to models/. An interrupted run continues with --resume.",
+        "eight decks, and the card detector's boxes on no back), train the identity network on "
+        "the CPU, measure it on drawings of a kind it never saw, then export it to models/. An "
+        "interrupted run continues with --resume.",
     )
     parser.add_argument(
         "--run",
@@ -52,9 +53,16 @@ def _train_identity(args: argparse.Namespace) -> int:
         )
     from blitzcam.models import MODELS_DIR
     from blitzcam.models.identity_eval import evaluate_identity, format_report
-    from blitzcam.models.identity_training import IdentityRecipe, ship, train, training_data
+    from blitzcam.models.identity_training import (
+        IdentityRecipe,
+        ship,
+        train,
+        training_data,
+        training_negatives,
+    )
     from blitzcam.paths import REPO_ROOT
     from blitzcam.vision.embedding import Embedder
+    from blitzcam.vision.pipeline import default_model_path
 
     recipe = IdentityRecipe()
     if args.steps is not None:
@@ -64,7 +72,9 @@ def _train_identity(args: argparse.Namespace) -> int:
     run_dir = (args.run or REPO_ROOT / "runs" / "identity").resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     data, val = training_data(recipe, run_dir)
-    checkpoint = train(data, recipe, run_dir, resume=args.resume)
+    # cut with the detector that counting runs: its boxes on no back are what must stay unknown
+    negatives = training_negatives(recipe, run_dir, default_model_path())
+    checkpoint = train(data, recipe, run_dir, negatives=negatives, resume=args.resume)
     target = run_dir / "export" if args.no_ship else MODELS_DIR
     target.mkdir(parents=True, exist_ok=True)
     shipped = ship(checkpoint, target)

@@ -87,23 +87,36 @@ def _tiny(**changes: object) -> object:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("recipe_changes", "cut_at"),
+    ("recipe_changes", "cut_at", "with_negatives"),
     [
-        ({}, 2),
+        ({}, 2, False),
         # into the reject stage: cut in stage 1, and cut in stage 2 between two minings
-        ({"reject_steps": 4, "mine_every": 2, "hard_pool": 4}, 2),
-        ({"reject_steps": 6, "mine_every": 4, "hard_pool": 4}, 6),
+        ({"reject_steps": 4, "mine_every": 2, "hard_pool": 4}, 2, False),
+        ({"reject_steps": 6, "mine_every": 4, "hard_pool": 4}, 6, False),
+        # drawings of no deck in the reject stage
+        ({"reject_steps": 6, "mine_every": 4, "hard_pool": 4, "negatives_per_step": 5}, 6, True),
     ],
 )
 def test_an_interrupted_run_resumes_to_the_same_network(
-    drawings: IdentityData, tmp_path: Path, recipe_changes: dict[str, int], cut_at: int
+    drawings: IdentityData,
+    tmp_path: Path,
+    recipe_changes: dict[str, int],
+    cut_at: int,
+    with_negatives: bool,
 ) -> None:
     import torch
 
     from blitzcam.models.identity_training import train
 
     recipe = _tiny(**recipe_changes)
-    whole = train(drawings, recipe, tmp_path / "whole", checkpoint_every=2, log=lambda _: None)
+    negatives = drawings.queries[::-3][:8] if with_negatives else None
+
+    def run(folder: str, log: object) -> Path:
+        return train(
+            drawings, recipe, tmp_path / folder, negatives=negatives, checkpoint_every=2, log=log
+        )
+
+    whole = run("whole", lambda _: None)
 
     class StoppedError(Exception):
         pass
@@ -113,10 +126,10 @@ def test_an_interrupted_run_resumes_to_the_same_network(
             raise StoppedError
 
     with pytest.raises(StoppedError):
-        train(drawings, recipe, tmp_path / "cut", checkpoint_every=2, log=stop_at_cut)
+        run("cut", stop_at_cut)
     assert torch.load(tmp_path / "cut" / "last.pt", weights_only=False)["step"] == cut_at
     messages: list[str] = []
-    resumed = train(drawings, recipe, tmp_path / "cut", checkpoint_every=2, log=messages.append)
+    resumed = run("cut", messages.append)
     assert messages[0] == f"resumed at step {cut_at}"
     a = torch.load(whole, weights_only=False)
     b = torch.load(resumed, weights_only=False)
@@ -143,6 +156,40 @@ def test_rejection_loss_pushes_only_random_drawings_over_the_line() -> None:
     assert np.all(grad[:3] == 0) and np.all(grad[3, :2] > 0) and grad[3, 2] == 0
     none_random = rejection_loss(sims[:2], labels[:2], n_builtin=2, line=0.4)
     assert float(none_random) == 0.0
+
+
+def test_drawings_of_no_deck_are_pushed_under_the_line_to_every_design() -> None:
+    import torch
+
+    from blitzcam.models.identity_training import rejection_loss
+
+    # columns: 2 built-in decks, 1 random design; rows: a random drawing, a drawing of no deck
+    sims = torch.tensor([[0.6, 0.1, 0.9], [0.5, 0.2, 0.7]], requires_grad=True)
+    labels = torch.tensor([2, -1])
+    loss = rejection_loss(sims, labels, n_builtin=2, line=0.4)
+    # the random drawing only over the built-in deck (0.2); no deck's over both 0.5 and 0.7
+    assert float(loss) == pytest.approx((0.2 + (0.1 + 0.3)) / 2)
+    loss.backward()
+    grad = sims.grad.numpy()
+    assert grad[0, 0] > 0 and grad[0, 1] == 0 and grad[0, 2] == 0  # own design: not pushed
+    assert grad[1, 0] > 0 and grad[1, 1] == 0 and grad[1, 2] > 0  # under the line: not pushed
+
+
+def test_a_reject_step_draws_its_negatives_turned() -> None:
+    from blitzcam.models.identity_training import Sampler
+
+    drawings = _noise_drawings(4)
+    negatives = drawings.queries[:5]
+    recipe = _tiny(negatives_per_step=7)
+    plain = Sampler(drawings, recipe, np.random.default_rng(2))
+    before = plain.rng.bit_generator.state
+    assert plain.negative_step().shape == (0, PATCH, PATCH, 3)
+    assert plain.rng.bit_generator.state == before  # no negatives: the random state untouched
+    sampler = Sampler(drawings, recipe, np.random.default_rng(2), negatives)
+    step = sampler.negative_step()
+    assert step.shape == (7, PATCH, PATCH, 3)
+    turns = [np.rot90(n, k) for n in negatives for k in range(4)]
+    assert all(any(np.array_equal(s, t) for t in turns) for s in step)
 
 
 def _noise_drawings(n_random: int, per_design: int = 3) -> IdentityData:
