@@ -36,12 +36,14 @@ def main() -> None:
     from blitzcam.datasets.generate import sample_resolution, scene_rng
     from blitzcam.datasets.photometric import encode_jpeg
     from blitzcam.models.identity_data import RecordingArt, random_reference
+    from blitzcam.models.metrics import match_boxes
     from blitzcam.vision.pipeline import CountingPipeline
 
     pipeline = CountingPipeline.from_defaults()
     if args.unknown_below is not None:
         pipeline.unknown_below = args.unknown_below
     exact, backs, right = 0, 0, 0
+    found, all_found, found_right = 0, 0, 0  # what the detector found, and the decks it got
     miscounted: Counter[str] = Counter()  # decks whose count was off, by kind of art
     for index in range(args.scenes):
         rng = scene_rng(args.seed, index)
@@ -64,6 +66,20 @@ def main() -> None:
         )
         result = pipeline(frame)
         truth = Counter(name_of[o.slot] for o in scene.objects if o.cls == 0)
+        labelled = [o for o in scene.objects if o.cls == 0]
+        detected = result.detections[result.detections.of_class("back")]
+        claim = match_boxes(
+            np.array([o.polygon for o in labelled], np.float64).reshape(-1, 4, 2),
+            detected.corners.astype(np.float64),
+            detected.confidence,
+        )
+        found += int((claim >= 0).sum())
+        all_found += int((claim >= 0).sum()) == len(labelled)
+        found_right += sum(
+            detected.deck_name(row) == name_of[labelled[t].slot]
+            for row, t in enumerate(claim)
+            if t >= 0
+        )
         counted = Counter({k: v for k, v in result.counts.items() if v})
         exact += truth == counted
         backs += sum(truth.values())
@@ -77,6 +93,11 @@ def main() -> None:
     )
     print(f"  scenes counted exactly: {exact / args.scenes:.1%}")
     print(f"  backs counted to their own deck: {right / max(1, backs):.1%} of {backs}")
+    print(
+        f"  backs the detector found: {found / max(1, backs):.1%}; scenes where it found every "
+        f"back: {all_found / args.scenes:.1%}; found backs given their own deck: "
+        f"{found_right / max(1, found):.1%}"
+    )
     print(
         f"  miscounted decks: enrolled art {miscounted['enrolled']}, "
         f"built-in art {miscounted['built-in']}"

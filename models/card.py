@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from blitzcam.models import DETECTOR_ONNX, DETECTOR_PT, IDENTITY_ONNX, IDENTITY_PT, MODEL_CARD
+from blitzcam.models.identity_negatives import NEGATIVE_CONF
 from blitzcam.models.run_timing import train_seconds
 from blitzcam.models.training import FINISHED_FILE, epochs_done, sha256_of
 from blitzcam.vision.embedding import PATCH
@@ -161,6 +162,21 @@ def _reject_stage_lines(recipe: dict[str, Any]) -> list[str]:
         f"random designs drawn from the {recipe['hard_pool']} nearest a built-in deck (re-mined "
         f"every {recipe['mine_every']} steps from {recipe['mine_queries']} drawings of each); "
         f"AdamW lr {recipe['reject_lr']}, cosine to zero.",
+        *_negative_lines(recipe),
+    ]
+
+
+def _negative_lines(recipe: dict[str, Any]) -> list[str]:
+    """The reject stage's drawings of no deck, when it has them (older runs have none)."""
+    if not recipe.get("negatives_per_step"):
+        return []
+    seeds = ", ".join(str(s) for s in recipe["negative_seeds"])
+    return [
+        f"- Each reject step also holds {recipe['negatives_per_step']} drawings of no deck under "
+        "that line to every design of the step: the shipped detector's boxes (confidence ≥ "
+        f"{NEGATIVE_CONF}) on no labelled back, and the middles of face-up cards, in "
+        f"{recipe['negative_scenes']} generator scenes of each seed {seeds} (`--holdout`; "
+        "`models/identity_negatives.py`).",
     ]
 
 

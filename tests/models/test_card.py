@@ -26,3 +26,19 @@ def test_wall_time_of_a_run_without_stage_records_is_all_cpu(tmp_path: Path) -> 
     add_train_seconds(tmp_path, 3000)
     lines = wall_time_lines(tmp_path)
     assert len(lines) == 1 and "50 min on" in lines[0]
+
+
+def test_the_reject_stage_is_described_only_as_far_as_the_run_had_it() -> None:
+    from dataclasses import asdict, replace
+
+    from blitzcam.models.card import _reject_stage_lines
+    from blitzcam.models.identity_training import IdentityRecipe
+
+    recipe = asdict(IdentityRecipe())
+    lines = _reject_stage_lines(recipe)
+    assert len(lines) == 2 and "drawings of no deck" in lines[1] and "2026, 2027, 2028" in lines[1]
+    without = _reject_stage_lines(asdict(replace(IdentityRecipe(), negatives_per_step=0)))
+    assert len(without) == 1 and "random design" in without[0]
+    older = {k: v for k, v in recipe.items() if "negative" not in k}  # runs before negatives
+    assert _reject_stage_lines(older) == without
+    assert _reject_stage_lines({**recipe, "reject_steps": 0}) == []
