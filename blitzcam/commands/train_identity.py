@@ -11,9 +11,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "train-identity",
         help="train the network that tells decks apart (defaults reproduce the shipped one)",
         description="Cut drawings from synthetic scenes (thousands of random designs plus the "
-        "eight decks, and the card detector's boxes on no back), train the identity network on "
-        "the CPU, measure it on drawings of a kind it never saw, then export it to models/. An "
-        "interrupted run continues with --resume.",
+        "eight decks), train the identity network on the CPU, measure it on drawings of a kind "
+        "it never saw, then export it to models/. An interrupted run continues with --resume.",
     )
     parser.add_argument(
         "--run",
@@ -27,6 +26,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=None,
         help="steps of the second stage, which pushes random art away from the decks (0: none)",
+    )
+    parser.add_argument(
+        "--negatives-per-step",
+        type=int,
+        default=None,
+        help="drawings of no deck (the detector's boxes on no back, face-up cards) held away "
+        "from every design in each step of the second stage (default 0: none)",
     )
     parser.add_argument("--resume", action="store_true", help="continue the run's checkpoint")
     parser.add_argument(
@@ -46,6 +52,8 @@ def _train_identity(args: argparse.Namespace) -> int:
         raise UserError(f"--steps must be a positive number, got {args.steps}")
     if args.reject_steps is not None and args.reject_steps < 0:
         raise UserError(f"--reject-steps must be 0 or more, got {args.reject_steps}")
+    if args.negatives_per_step is not None and args.negatives_per_step < 0:
+        raise UserError(f"--negatives-per-step must be 0 or more, got {args.negatives_per_step}")
     if importlib.util.find_spec("torch") is None:
         raise UserError(
             "training needs torch: install the train extras with "
@@ -69,6 +77,8 @@ def _train_identity(args: argparse.Namespace) -> int:
         recipe = replace(recipe, steps=args.steps)
     if args.reject_steps is not None:
         recipe = replace(recipe, reject_steps=args.reject_steps)
+    if args.negatives_per_step is not None:
+        recipe = replace(recipe, negatives_per_step=args.negatives_per_step)
     run_dir = (args.run or REPO_ROOT / "runs" / "identity").resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     data, val = training_data(recipe, run_dir)

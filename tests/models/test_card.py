@@ -34,7 +34,7 @@ def test_the_reject_stage_is_described_only_as_far_as_the_run_had_it() -> None:
     from blitzcam.models.card import _reject_stage_lines
     from blitzcam.models.identity_training import IdentityRecipe
 
-    recipe = asdict(IdentityRecipe())
+    recipe = asdict(replace(IdentityRecipe(), negatives_per_step=32))
     lines = _reject_stage_lines(recipe)
     assert len(lines) == 2 and "drawings of no deck" in lines[1] and "2026, 2027, 2028" in lines[1]
     without = _reject_stage_lines(asdict(replace(IdentityRecipe(), negatives_per_step=0)))

@@ -283,3 +283,6 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
     assert main(["train-identity", "--reject-steps", "-1"]) == 2
     err = capsys.readouterr().err
     assert "--reject-steps must be 0 or more, got -1" in err and err.count("\n") == 1
+    assert main(["train-identity", "--negatives-per-step", "-2"]) == 2
+    err = capsys.readouterr().err
+    assert "--negatives-per-step must be 0 or more, got -2" in err and err.count("\n") == 1

@@ -103,7 +103,9 @@ def test_the_recipes_negatives_are_built_once_into_the_run(
     from blitzcam.models.identity_training import IdentityRecipe, training_negatives
     from blitzcam.vision.pipeline import default_model_path
 
-    recipe = replace(IdentityRecipe(), negative_seeds=(11, 12), negative_scenes=3)
+    recipe = replace(
+        IdentityRecipe(), negatives_per_step=8, negative_seeds=(11, 12), negative_scenes=3
+    )
     first = training_negatives(recipe, tmp_path, default_model_path())
     assert first.ndim == 4 and first.shape[1:] == (PATCH, PATCH, 3)
     assert len(first) > 0  # three scenes hold face-up cards or stray boxes
