@@ -136,8 +136,8 @@ def render_card(
             f"{_pct(report['scene_exact_rate_builtin_art'])} |",
             "| … with random art nobody enrolled | "
             f"{_pct(report['scene_exact_rate_random_art'])} |",
-            "| … had every back on a labelled back got its true deck (boxes on none keep their "
-            f"decision) | {_pct(report['scene_exact_rate_if_identity_right'])} |",
+            "| … had every counted box on a labelled back got that back's deck (boxes on no back "
+            f"keep their decision) | {_pct(report['scene_exact_rate_if_identity_right'])} |",
             f"| mean absolute count error per deck and scene | "
             f"{report['mean_abs_count_error']:.3f} |",
             f"| face-up cards counted as a deck | {report['face_up_counted']} |",
@@ -173,10 +173,11 @@ def _negative_lines(recipe: dict[str, Any]) -> list[str]:
     seeds = ", ".join(str(s) for s in recipe["negative_seeds"])
     return [
         f"- Each reject step also holds {recipe['negatives_per_step']} drawings of no deck under "
-        "that line to every design of the step: the shipped detector's boxes (confidence ≥ "
+        "that line to every design of the step (weight "
+        f"{recipe.get('negative_weight', 1.0)}): the shipped detector's boxes (confidence ≥ "
         f"{NEGATIVE_CONF}) on no labelled back, and the middles of face-up cards, in "
         f"{recipe['negative_scenes']} generator scenes of each seed {seeds} (`--holdout`; "
-        "`models/identity_negatives.py`).",
+        "neither model trained on them; `models/identity_negatives.py`).",
     ]
 
 

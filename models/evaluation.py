@@ -165,8 +165,8 @@ def report_table(report: dict[str, Any]) -> str:
         f"scenes counted exactly (every deck): {_pct(report['scene_exact_rate'])}",
         "  the same, and as many backs left unknown as backs of no known deck: "
         f"{_pct(report['scene_exact_rate_with_unknown']).strip()}",
-        "  the same had every back on a labelled back got its true deck (boxes on none keep "
-        "their decision): "
+        "  the same had every counted box on a labelled back got that back's deck (boxes on "
+        "no back keep their decision): "
         f"{_pct(report['scene_exact_rate_if_identity_right']).strip()}",
         f"  scenes with built-in art only: {_pct(report['scene_exact_rate_builtin_art']).strip()}"
         f" of {report['scenes_builtin_art']}; with random art nobody enrolled (must stay "

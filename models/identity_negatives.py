@@ -6,14 +6,17 @@ only ever shown card backs, so such a box can land at a deck's similarity and be
 are cut the way the counting path cuts them (`drawing_patch`, half of them snapped to the ink as
 `identify` does):
 
-- the detector's own boxes that lie on no labelled back, down to a low confidence (the boxes it
-  half-believes on these scenes are the kind it fully believes on others);
+- the detector's own boxes that lie on no labelled back, down to a low confidence, in scenes it
+  never trained on (the boxes it half-believes there are the kind it fully believes elsewhere);
 - the middle of every face-up card, where a back's drawing would be (face-up cards are never
   counted, whatever the detector calls them).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Final
@@ -21,34 +24,63 @@ from typing import Final
 import cv2
 import numpy as np
 
+from blitzcam.datasets.art import SYMBOL_SIZE
 from blitzcam.datasets.scene import CLASS_BACK, CLASS_FACE
 from blitzcam.models.identity_data import jitter_box
-from blitzcam.models.metrics import SceneTruth, polygon_iou
+from blitzcam.models.metrics import SceneTruth
 from blitzcam.vision.detections import obb_corners
-from blitzcam.vision.embedding import PATCH, drawing_patch
+from blitzcam.vision.embedding import MAX_SUPERSAMPLE, PATCH, drawing_patch
 from blitzcam.vision.identify import snap_to_ink
 
 NEGATIVE_CONF: Final = 0.1  # detector boxes down to this confidence are candidates
-OFF_BACK_IOU: Final = 0.3  # a box overlapping every labelled back less than this is on none
-# A back's drawing spans about this share of its card's short and long sides (the generator's
-# art: a 52 x 78 px card carries a 26 x 30 px drawing).
-DRAWING_SHARE: Final = (0.5, 0.38)
+# A box is on no back when no labelled back covers more than this share of the box's own area:
+# IoU would keep a small box lying wholly inside a drawing (a 20 px box in a 40 px drawing has
+# IoU 0.25), and that patch shows part of a real deck.
+ON_BACK_SHARE: Final = 0.1
+_JITTER_STREAM: Final = 2  # keeps the boxes' jitter apart from the streams that drew the scenes
 
 
-def off_back(boxes: np.ndarray, backs: np.ndarray, line: float = OFF_BACK_IOU) -> np.ndarray:
-    """Indices of `boxes` (n,4,2) overlapping every labelled back (m,4,2) less than `line`."""
-    keep = [
-        i for i, box in enumerate(boxes) if all(polygon_iou(box, back) < line for back in backs)
-    ]
+def cut_settings() -> dict[str, object]:
+    """Everything the cut depends on besides the scenes and the detector (its cache key)."""
+    return {
+        "conf": NEGATIVE_CONF,
+        "on_back_share": ON_BACK_SHARE,
+        "symbol_size": SYMBOL_SIZE,
+        "patch": PATCH,
+        "supersample": MAX_SUPERSAMPLE,
+        "version": 2,
+    }
+
+
+def settings_tag(detector_sha256: str, nms_iou: float) -> str:
+    """A short name for one detector's cut (suppressing at `nms_iou`) with today's settings."""
+    settings = {"detector": detector_sha256, "nms_iou": nms_iou, **cut_settings()}
+    text = json.dumps(settings, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def share_on(box: np.ndarray, other: np.ndarray) -> float:
+    """The share of convex quadrilateral `box`'s (4,2) area that `other` covers."""
+    a, b = box.astype(np.float32).reshape(4, 2), other.astype(np.float32).reshape(4, 2)
+    area = abs(cv2.contourArea(a))
+    if area <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    return float(inter / area)
+
+
+def off_back(boxes: np.ndarray, backs: np.ndarray, share: float = ON_BACK_SHARE) -> np.ndarray:
+    """Indices of `boxes` (n,4,2) that no labelled back (m,4,2) covers more than `share` of."""
+    keep = [i for i, box in enumerate(boxes) if all(share_on(box, b) <= share for b in backs)]
     return np.array(keep, dtype=np.int64)
 
 
 def face_middle(card: np.ndarray) -> np.ndarray:
-    """Where a back's drawing would be on the face-up card `card` (4,2): (4,2) corners."""
+    """Where a back's drawing would be on the face-up card `card` (4,2): a square of the art's
+    symbol size (`SYMBOL_SIZE` of the card's width) at its centre, turned with it."""
     (cx, cy), (w, h), angle = cv2.minAreaRect(np.asarray(card, np.float32).reshape(-1, 1, 2))
-    short, long = DRAWING_SHARE
-    w, h = (w * short, h * long) if w <= h else (w * long, h * short)
-    return obb_corners(np.array([[cx, cy, w, h, np.deg2rad(angle)]], np.float32))[0]
+    side = SYMBOL_SIZE * min(w, h)
+    return obb_corners(np.array([[cx, cy, side, side, np.deg2rad(angle)]], np.float32))[0]
 
 
 def scene_negatives(
@@ -81,11 +113,12 @@ def cut_negatives(
 ) -> np.ndarray:
     """Every scene's negatives (`scene_negatives`), in scene order. `detect_backs(frame)` gives
     the detector's back boxes (n,4,2) down to NEGATIVE_CONF; each scene's jitter is seeded from
-    (`seed`, its place in the order)."""
+    `seed` and the scene's name, so it does not depend on which other scenes are there."""
     parts = [np.zeros((0, PATCH, PATCH, 3), np.uint8)]
-    for index, (_, image_path, truth) in enumerate(scenes):
+    for name, image_path, truth in scenes:
         frame = read_image(image_path)
-        rng = np.random.default_rng(np.random.SeedSequence([seed, index]))
+        key = [seed, zlib.crc32(name.encode()), _JITTER_STREAM]
+        rng = np.random.default_rng(np.random.SeedSequence(key))
         parts.append(scene_negatives(frame, detect_backs(frame), truth, rng))
     return np.concatenate(parts)
 

@@ -64,12 +64,13 @@ class IdentityRecipe:
     mine_every: int = 250  # ... this often, from ...
     mine_queries: int = 4  # ... at most this many drawings of each design
     # stage 2 can also push drawings of no deck (`identity_negatives`: the shipped detector's
-    # boxes on no labelled back and the middles of face-up cards, in these seeds' scenes) under
-    # `reject_line` to every design of the step, this many per step. Off: 32 per step left the
-    # tuning scenes no better (511 exact of 550 at the best lines, against 512 without; the
-    # model card has the details).
+    # boxes on no labelled back and the middles of face-up cards, in scenes of these seeds, which
+    # neither model trained on) under `reject_line` to every design of the step, this many per
+    # step, their hinge weighted `negative_weight`. Off by default: not shown to help yet (see
+    # the model card).
     negatives_per_step: int = 0
-    negative_seeds: tuple[int, ...] = (2026, 2027, 2028)
+    negative_weight: float = 1.0
+    negative_seeds: tuple[int, ...] = (7101, 7102, 7103)
     negative_scenes: int = 1000
 
     @property
@@ -107,7 +108,8 @@ def four_turns(patches: np.ndarray) -> np.ndarray:
 
 
 class Sampler:
-    """Steps of (queries, their design index in the step, one reference per design)."""
+    """Steps of (queries, their design index in the step, one reference per design), and of
+    drawings of no deck for the reject stage (`negative_step`)."""
 
     def __init__(
         self,
@@ -117,7 +119,12 @@ class Sampler:
         negatives: np.ndarray | None = None,
     ):
         self.data, self.recipe, self.rng = data, recipe, rng
-        self.negatives = negatives if negatives is not None and len(negatives) else None
+        if negatives is not None and recipe.negatives_per_step > 0 and not len(negatives):
+            raise ValueError("negatives_per_step > 0 but no drawings of no deck were given")
+        self.negatives = negatives if recipe.negatives_per_step > 0 else None
+        # their own random stream: turning negatives on leaves every design and drawing a step
+        # picks as it was, so a run with them differs from one without by the negatives alone
+        self.negative_rng = np.random.default_rng(np.random.SeedSequence([recipe.seed, 1]))
         n = len(data.names)
         self.queries_of = _groups(data.query_owner, n)
         self.references_of = _groups(data.reference_owner, n)
@@ -155,12 +162,12 @@ class Sampler:
         return _turned(np.concatenate(queries), rng), np.array(labels), np.stack(references)
 
     def negative_step(self) -> np.ndarray:
-        """`negatives_per_step` drawings of no deck, each in a random quarter turn (none when
-        the sampler has no negatives: the random state is then untouched)."""
-        if self.negatives is None or self.recipe.negatives_per_step <= 0:
+        """`negatives_per_step` drawings of no deck, each in a random quarter turn, drawn from
+        `negative_rng` (none when the sampler has no negatives)."""
+        if self.negatives is None:
             return np.zeros((0, *self.data.queries.shape[1:]), self.data.queries.dtype)
-        pick = self.rng.choice(len(self.negatives), self.recipe.negatives_per_step)
-        return _turned(self.negatives[pick], self.rng)
+        pick = self.negative_rng.choice(len(self.negatives), self.recipe.negatives_per_step)
+        return _turned(self.negatives[pick], self.negative_rng)
 
 
 def _turned(patches: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -174,21 +181,25 @@ def _groups(owner: np.ndarray, n: int) -> list[np.ndarray]:
     return [order[bounds[i] : bounds[i + 1]] for i in range(n)]
 
 
-def rejection_loss(sims: Any, labels: Any, n_builtin: int, line: float) -> Any:
+def rejection_loss(
+    sims: Any, labels: Any, n_builtin: int, line: float, negative_weight: float = 1.0
+) -> Any:
     """Torch: how far drawings reach over `line` in similarity to designs they are not, summed
     over those designs and averaged over the drawings; 0 when every one is under the line.
     Random designs' drawings (labels >= n_builtin) are held under it to the built-in decks (the
-    step's first n_builtin columns); drawings of no deck (label -1) to every design of the step."""
+    step's first n_builtin columns); drawings of no deck (label -1) to every design of the step,
+    averaged apart and weighted `negative_weight` (so adding them leaves the first term as is)."""
     import torch
 
+    reach = torch.relu(sims - line)
+    loss = sims.sum() * 0.0
     foreign = labels >= n_builtin
-    nothing = labels < 0
-    rows = foreign | nothing
-    if not bool(rows.any()):
-        return sims.sum() * 0.0
-    builtin = torch.arange(sims.shape[1]) < n_builtin
-    reach = torch.relu(sims - line) * (builtin[None, :] | nothing[:, None])
-    return reach[rows].sum(dim=1).mean()
+    if bool(foreign.any()):
+        loss = loss + reach[foreign, :n_builtin].sum(dim=1).mean()
+    no_deck = labels < 0
+    if bool(no_deck.any()):
+        loss = loss + negative_weight * reach[no_deck].sum(dim=1).mean()
+    return loss
 
 
 def mine_hard_designs(net: Any, sampler: Sampler, count: int, per_design: int) -> np.ndarray:
@@ -261,11 +272,18 @@ def train(
 ) -> Path:
     """Train both stages; checkpoints to out_dir/last.pt every `checkpoint_every` steps and at
     the end of each stage; with `resume`, continues from one (the same steps as an
-    uninterrupted run: the sampler's random state and the mined designs are in it).
-    `negatives` (n,S,S,3): drawings of no deck for the reject stage (`identity_negatives`)."""
+    uninterrupted run: the sampler's random states and the mined designs are in it).
+    `negatives` (n,S,S,3): drawings of no deck for the reject stage (`identity_negatives`),
+    needed when the recipe has `negatives_per_step`; a checkpoint resumes only with the same."""
     import torch
     import torch.nn.functional as nnf
 
+    from blitzcam.errors import UserError
+
+    wants_negatives = recipe.negatives_per_step > 0 and recipe.reject_steps > 0
+    if wants_negatives and (negatives is None or not len(negatives)):
+        raise ValueError("the recipe has negatives_per_step but no drawings of no deck were given")
+    fingerprint = _fingerprint(negatives) if wants_negatives else None
     out_dir.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(2)
     net = make_network(recipe)
@@ -276,6 +294,11 @@ def train(
     if last.is_file() and not resume:
         last.unlink()
     state = torch.load(last, weights_only=False) if last.is_file() else None  # our own (below)
+    if state is not None and state.get("negatives") != fingerprint:
+        raise UserError(
+            f"{last}: this checkpoint trained with other drawings of no deck than these "
+            "(another detector or recipe?); start a new run folder, or rerun without --resume"
+        )
     if state is not None:
         net.load_state_dict(state["net"])
         start = state["step"]
@@ -288,7 +311,9 @@ def train(
         sched.load_state_dict(state["sched"])
     if state is not None:
         log(f"resumed at step {start}")
-    sampler = Sampler(data, recipe, rng, negatives)
+    sampler = Sampler(data, recipe, rng, negatives if wants_negatives else None)
+    if state is not None and "negative_rng" in state:
+        sampler.negative_rng.bit_generator.state = state["negative_rng"]
     n_builtin = len(sampler.builtin)
     t0 = time.time()
     running: list[float] = []
@@ -301,9 +326,9 @@ def train(
         net.train()
         q, labels, refs = sampler.step(hard if stage == 2 else None)
         if stage == 2:
-            nothing = sampler.negative_step()
-            q = np.concatenate([q, nothing])
-            labels = np.concatenate([labels, np.full(len(nothing), -1)])
+            no_deck = sampler.negative_step()
+            q = np.concatenate([q, no_deck])
+            labels = np.concatenate([labels, np.full(len(no_deck), -1)])
         qt = torch.from_numpy(network_input(q))
         views = four_turns(refs)
         rt = torch.from_numpy(network_input(views.reshape(-1, *views.shape[2:]))).view(
@@ -311,12 +336,12 @@ def train(
         )
         sims = design_similarity(net, qt, rt)
         target = torch.from_numpy(labels)
-        some = target >= 0
-        margin = nnf.one_hot(target[some], sims.shape[1]) * recipe.margin
-        loss = nnf.cross_entropy(recipe.scale * (sims[some] - margin), target[some])
+        of_design = target >= 0  # drawings of no deck have no right design to rank first
+        margin = nnf.one_hot(target[of_design], sims.shape[1]) * recipe.margin
+        loss = nnf.cross_entropy(recipe.scale * (sims[of_design] - margin), target[of_design])
         if stage == 2:
             loss = loss + recipe.reject_weight * rejection_loss(
-                sims, target, n_builtin, recipe.reject_line
+                sims, target, n_builtin, recipe.reject_line, recipe.negative_weight
             )
         opt.zero_grad()
         loss.backward()
@@ -333,6 +358,8 @@ def train(
                     "stage": stage,
                     "step": done,
                     "rng": rng.bit_generator.state,
+                    "negative_rng": sampler.negative_rng.bit_generator.state,
+                    "negatives": fingerprint,
                     "hard": hard,
                     "recipe": asdict(recipe),
                 },
@@ -346,6 +373,12 @@ def train(
     (out_dir / "recipe.json").write_text(json.dumps(asdict(recipe), indent=2))
     add_train_seconds(out_dir, time.time() - t0)
     return last
+
+
+def _fingerprint(patches: np.ndarray | None) -> str | None:
+    import hashlib
+
+    return None if patches is None else hashlib.sha256(patches.tobytes()).hexdigest()[:16]
 
 
 def _save_atomic(state: dict[str, Any], path: Path) -> None:
@@ -436,27 +469,33 @@ def training_data(
 
 def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Path) -> np.ndarray:
     """The recipe's drawings of no deck (`identity_negatives`), cut with `detector_model` from
-    scenes generated into the run folder; both built once (the cut is named by the detector's
-    sha256, so another detector cuts its own)."""
-    import cv2
-
+    scenes generated into the run folder; both built once (a cut is named by the detector's
+    sha256 and the cut's settings, so another detector or setting cuts its own). Empty when the
+    recipe uses none."""
     from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+    from blitzcam.errors import UserError
     from blitzcam.models.evaluation import labelled_scenes
     from blitzcam.models.identity_negatives import (
         NEGATIVE_CONF,
         cut_negatives,
         load_negatives,
         save_negatives,
+        settings_tag,
     )
     from blitzcam.models.training import sha256_of
     from blitzcam.vision.detector import Detector
+    from blitzcam.vision.images import read_image
     from blitzcam.vision.pipeline import COUNT_IOU
 
-    if recipe.negatives_per_step <= 0 or not recipe.negative_seeds:
+    if recipe.negatives_per_step <= 0 or recipe.reject_steps <= 0:
         return np.zeros((0, PATCH, PATCH, 3), np.uint8)
+    if not recipe.negative_seeds or recipe.negative_scenes <= 0:
+        raise UserError("negatives_per_step needs negative_seeds and negative_scenes")
+    if not detector_model.is_file():
+        raise UserError(f"no detector model at {detector_model}: train one with `blitzcam train`")
     folder = run_dir / "negatives"
     detector: Detector | None = None
-    tag = sha256_of(detector_model)[:12]
+    tag = settings_tag(sha256_of(detector_model), COUNT_IOU)
     parts = []
     for seed in recipe.negative_seeds:
         scenes = folder / f"scenes-seed{seed}-{recipe.negative_scenes}"
@@ -477,11 +516,11 @@ def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Pa
 
             print(f"cutting drawings of no deck from {scenes}")
             patches = cut_negatives(
-                labelled_scenes(scenes, "all"),
-                backs,
-                seed=seed,
-                read_image=lambda path: cv2.imread(str(path), cv2.IMREAD_COLOR),
+                labelled_scenes(scenes, "all"), backs, seed=seed, read_image=read_image
             )
             save_negatives(cut, patches)
         parts.append(load_negatives(cut))
-    return np.concatenate(parts)
+    negatives = np.concatenate(parts)
+    if not len(negatives):
+        raise UserError(f"{folder}: the scenes gave no drawings of no deck to train with")
+    return negatives

@@ -36,7 +36,7 @@ def test_the_reject_stage_is_described_only_as_far_as_the_run_had_it() -> None:
 
     recipe = asdict(replace(IdentityRecipe(), negatives_per_step=32))
     lines = _reject_stage_lines(recipe)
-    assert len(lines) == 2 and "drawings of no deck" in lines[1] and "2026, 2027, 2028" in lines[1]
+    assert len(lines) == 2 and "drawings of no deck" in lines[1] and "7101, 7102, 7103" in lines[1]
     without = _reject_stage_lines(asdict(replace(IdentityRecipe(), negatives_per_step=0)))
     assert len(without) == 1 and "random design" in without[0]
     older = {k: v for k, v in recipe.items() if "negative" not in k}  # runs before negatives

@@ -166,30 +166,65 @@ def test_drawings_of_no_deck_are_pushed_under_the_line_to_every_design() -> None
     # columns: 2 built-in decks, 1 random design; rows: a random drawing, a drawing of no deck
     sims = torch.tensor([[0.6, 0.1, 0.9], [0.5, 0.2, 0.7]], requires_grad=True)
     labels = torch.tensor([2, -1])
-    loss = rejection_loss(sims, labels, n_builtin=2, line=0.4)
-    # the random drawing only over the built-in deck (0.2); no deck's over both 0.5 and 0.7
-    assert float(loss) == pytest.approx((0.2 + (0.1 + 0.3)) / 2)
+    loss = rejection_loss(sims, labels, n_builtin=2, line=0.4, negative_weight=0.5)
+    # the random drawing reaches over only to the first deck (0.2; its own design is not held
+    # down); the drawing of no deck to the first deck and the random design (0.1 + 0.3);
+    # each kind averaged on its own, the second weighted
+    assert float(loss) == pytest.approx(0.2 + 0.5 * (0.1 + 0.3))
     loss.backward()
     grad = sims.grad.numpy()
-    assert grad[0, 0] > 0 and grad[0, 1] == 0 and grad[0, 2] == 0  # own design: not pushed
-    assert grad[1, 0] > 0 and grad[1, 1] == 0 and grad[1, 2] > 0  # under the line: not pushed
+    assert grad[0, 0] > 0 and grad[0, 1] == 0  # under the line (0.1): not pushed
+    assert grad[0, 2] == 0  # its own design: not pushed
+    assert grad[1, 0] > 0 and grad[1, 2] > 0 and grad[1, 1] == 0  # every design over the line
+    # adding drawings of no deck leaves the random drawings' term as it was
+    alone = rejection_loss(sims[:1].detach(), labels[:1], n_builtin=2, line=0.4)
+    assert float(alone) == pytest.approx(0.2)
 
 
-def test_a_reject_step_draws_its_negatives_turned() -> None:
+def test_a_reject_step_draws_its_negatives_turned_from_their_own_stream() -> None:
     from blitzcam.models.identity_training import Sampler
 
     drawings = _noise_drawings(4)
     negatives = drawings.queries[:5]
-    recipe = _tiny(negatives_per_step=7)
+    recipe = _tiny(negatives_per_step=7, reject_steps=2)
     plain = Sampler(drawings, recipe, np.random.default_rng(2))
-    before = plain.rng.bit_generator.state
     assert plain.negative_step().shape == (0, PATCH, PATCH, 3)
-    assert plain.rng.bit_generator.state == before  # no negatives: the random state untouched
     sampler = Sampler(drawings, recipe, np.random.default_rng(2), negatives)
+    before = sampler.rng.bit_generator.state
     step = sampler.negative_step()
-    assert step.shape == (7, PATCH, PATCH, 3)
-    turns = [np.rot90(n, k) for n in negatives for k in range(4)]
-    assert all(any(np.array_equal(s, t) for t in turns) for s in step)
+    assert sampler.rng.bit_generator.state == before  # designs and drawings: picked as before
+    replay = np.random.default_rng(np.random.SeedSequence([recipe.seed, 1]))
+    pick = replay.choice(5, 7)
+    turns = replay.integers(0, 4, 7)
+    expected = np.stack([np.rot90(negatives[i], k) for i, k in zip(pick, turns, strict=True)])
+    np.testing.assert_array_equal(step, expected)
+    assert any(k % 4 for k in turns)  # some really turned
+    with pytest.raises(ValueError, match="no drawings of no deck"):
+        Sampler(drawings, recipe, np.random.default_rng(2), negatives[:0])
+
+
+@pytest.mark.slow
+def test_negatives_change_the_reject_stage_and_a_checkpoint_resumes_only_with_its_own(
+    drawings: IdentityData, tmp_path: Path
+) -> None:
+    import torch
+
+    from blitzcam.errors import UserError
+    from blitzcam.models.identity_training import train
+
+    recipe = _tiny(reject_steps=2, mine_every=2, hard_pool=4, negatives_per_step=5)
+    negatives = drawings.queries[::-3][:8]
+    with_them = train(drawings, recipe, tmp_path / "a", negatives=negatives, log=lambda _: None)
+    without = train(
+        drawings, replace(recipe, negatives_per_step=0), tmp_path / "b", log=lambda _: None
+    )
+    a = torch.load(with_them, weights_only=False)["net"]
+    b = torch.load(without, weights_only=False)["net"]
+    assert any(not torch.equal(a[name], b[name]) for name in a)
+    with pytest.raises(UserError, match="other drawings of no deck"):
+        train(drawings, recipe, tmp_path / "a", negatives=negatives[1:], log=lambda _: None)
+    with pytest.raises(ValueError, match="no drawings of no deck"):
+        train(drawings, recipe, tmp_path / "c", log=lambda _: None)
 
 
 def _noise_drawings(n_random: int, per_design: int = 3) -> IdentityData:

@@ -1,4 +1,5 @@
-"""Drawings of no deck: which boxes are cut, where a face-up card's middle is, the cut is pure."""
+"""Drawings of no deck: which boxes are cut, where a face-up card's middle is, the cut is pure
+and cached by what it depends on."""
 
 from __future__ import annotations
 
@@ -7,17 +8,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from blitzcam.datasets.art import SYMBOL_SIZE
 from blitzcam.datasets.scene import CLASS_BACK, CLASS_FACE
 from blitzcam.models.identity_negatives import (
-    DRAWING_SHARE,
     cut_negatives,
     face_middle,
     load_negatives,
     off_back,
     save_negatives,
     scene_negatives,
+    settings_tag,
 )
 from blitzcam.models.metrics import SceneTruth
+from blitzcam.vision.detections import obb_corners
 from blitzcam.vision.embedding import PATCH
 
 
@@ -37,42 +40,54 @@ def test_only_boxes_on_no_labelled_back_are_kept() -> None:
     boxes = np.stack(
         [
             square(102, 101, 40),  # on the first back
-            square(310, 100, 40),  # on the second, shifted a quarter: IoU 0.6
+            square(310, 100, 40),  # on the second, shifted a quarter
             square(500, 500, 40),  # on nothing
-            square(125, 100, 40),  # mostly off the first: IoU 0.23
+            square(135, 100, 40),  # an eighth of it on the first back
+            square(110, 110, 20),  # wholly inside the first (IoU only 0.25): part of a drawing
         ]
     )
-    assert list(off_back(boxes, backs)) == [2, 3]
-    assert list(off_back(boxes, backs[:0])) == [0, 1, 2, 3]  # no backs: every box
+    assert list(off_back(boxes, backs)) == [2]
+    assert list(off_back(boxes, backs, share=0.2)) == [2, 3]
+    assert list(off_back(boxes, backs[:0])) == [0, 1, 2, 3, 4]  # no backs: every box
     assert off_back(boxes[:0], backs).shape == (0,)
 
 
-def test_a_face_up_cards_middle_is_where_a_drawing_would_be() -> None:
+def test_a_face_up_cards_middle_is_a_symbol_sized_square_at_its_centre() -> None:
     import cv2
 
-    card = np.float32([[152, 239], [100, 239], [100, 161], [152, 161]])  # 52 x 78, upright
-    for quarter in range(4):  # the same whichever side minAreaRect calls width
-        turned = np.roll(card, quarter, axis=0)
-        (cx, cy), (w, h), _ = cv2.minAreaRect(face_middle(turned).reshape(-1, 1, 2))
-        np.testing.assert_allclose((cx, cy), (126, 200), atol=1e-3)
-        expected = sorted((52 * DRAWING_SHARE[0], 78 * DRAWING_SHARE[1]))
-        np.testing.assert_allclose(sorted((w, h)), expected, atol=1e-3)
+    for turn in (0, 30, 90, 135):
+        card = obb_corners(np.float32([[126, 200, 52, 81, np.deg2rad(turn)]]))[0]
+        middle = face_middle(card)
+        np.testing.assert_allclose(middle.mean(axis=0), (126, 200), atol=1e-3)
+        sides = np.linalg.norm(np.roll(middle, 1, axis=0) - middle, axis=1)
+        np.testing.assert_allclose(sides, SYMBOL_SIZE * 52, rtol=1e-4)  # of the short side
+        # turned with the card: its sides run along the card's
+        edge = card[1] - card[0]
+        along = middle[1] - middle[0]
+        cosine = abs(edge @ along) / np.linalg.norm(edge) / np.linalg.norm(along)
+        assert cosine == pytest.approx(1, abs=1e-4) or cosine == pytest.approx(0, abs=1e-4)
+        assert cv2.pointPolygonTest(card.reshape(-1, 1, 2), tuple(map(float, middle[0])), False) > 0
 
 
 def test_a_scene_gives_its_off_back_boxes_then_its_face_up_middles() -> None:
-    rng = np.random.default_rng(0)
-    frame = rng.integers(0, 255, (400, 600, 3), dtype=np.uint8)
+    frame = np.full((400, 600, 3), 255, np.uint8)
+    frame[290:340, 10:60] = (0, 0, 200)  # the stray box's spot: red
+    frame[200:280, 300:380] = (200, 0, 0)  # the first face-up card: blue
+    frame[50:130, 450:530] = (0, 160, 0)  # the second: green
     truth = truth_of([square(100, 100, 40)], [square(300, 200, 80), square(450, 50, 80)])
     detected = np.stack([square(101, 100, 40), square(20, 300, 30)])
     patches = scene_negatives(frame, detected, truth, np.random.default_rng(1))
     assert patches.shape == (3, PATCH, PATCH, 3) and patches.dtype == np.uint8
-    empty = scene_negatives(frame, detected[:1], truth_of([square(100, 100, 40)], []), rng)
+    means = patches.reshape(3, -1, 3).mean(axis=1)
+    assert means.argmax(axis=1).tolist() == [2, 0, 1]  # red, blue, green: in that order
+    no_faces = truth_of([square(100, 100, 40)], [])
+    empty = scene_negatives(frame, detected[:1], no_faces, np.random.default_rng(0))
     assert empty.shape == (0, PATCH, PATCH, 3)
 
 
-def test_the_cut_is_pure_in_the_scenes_and_seed(tmp_path: Path) -> None:
+def test_the_cut_is_pure_in_each_scene_and_the_seed(tmp_path: Path) -> None:
     frames = {
-        Path(f"{i}.jpg"): np.random.default_rng(i).integers(0, 255, (300, 400, 3), np.uint8)
+        Path(f"{i:06d}.jpg"): np.random.default_rng(i).integers(0, 255, (300, 400, 3), np.uint8)
         for i in range(3)
     }
     truth = truth_of([square(50, 50, 40)], [square(200, 100, 80)])
@@ -81,17 +96,26 @@ def test_the_cut_is_pure_in_the_scenes_and_seed(tmp_path: Path) -> None:
     def backs(frame: np.ndarray) -> np.ndarray:
         return np.stack([square(50, 50, 40), square(300, 200, 30)])
 
-    def cut(seed: int) -> np.ndarray:
-        return cut_negatives(scenes, backs, seed=seed, read_image=frames.__getitem__)
+    def cut(seed: int, chosen: list[tuple[str, Path, SceneTruth]] = scenes) -> np.ndarray:
+        return cut_negatives(chosen, backs, seed=seed, read_image=frames.__getitem__)
 
     first = cut(4)
     assert first.shape == (6, PATCH, PATCH, 3)  # per scene: one off-back box, one face
     np.testing.assert_array_equal(first, cut(4))
     assert not np.array_equal(first, cut(5))  # the face boxes' jitter follows the seed
+    # a scene's patches do not depend on which scenes come before it
+    np.testing.assert_array_equal(cut(4, scenes[2:]), first[4:])
     save_negatives(tmp_path / "n.npz", first)
     np.testing.assert_array_equal(load_negatives(tmp_path / "n.npz"), first)
     none = cut_negatives([], backs, seed=0, read_image=frames.__getitem__)
     assert none.shape == (0, PATCH, PATCH, 3)
+
+
+def test_a_cut_is_named_by_its_detector_and_settings() -> None:
+    tag = settings_tag("a" * 64, 0.5)
+    assert tag == settings_tag("a" * 64, 0.5) and len(tag) == 12
+    assert tag != settings_tag("b" * 64, 0.5)
+    assert tag != settings_tag("a" * 64, 0.7)
 
 
 @pytest.mark.slow
@@ -100,6 +124,7 @@ def test_the_recipes_negatives_are_built_once_into_the_run(
 ) -> None:
     from dataclasses import replace
 
+    from blitzcam.errors import UserError
     from blitzcam.models.identity_training import IdentityRecipe, training_negatives
     from blitzcam.vision.pipeline import default_model_path
 
@@ -112,10 +137,14 @@ def test_the_recipes_negatives_are_built_once_into_the_run(
     cuts = sorted(p.name for p in (tmp_path / "negatives").glob("*.npz"))
     assert len(cuts) == 2 and all(name.startswith("negatives-seed1") for name in cuts)
 
-    def no_generating(*_: object, **__: object) -> None:
-        raise AssertionError("scenes generated again")
+    def never(*_: object, **__: object) -> None:
+        raise AssertionError("built again")
 
-    monkeypatch.setattr("blitzcam.datasets.generate.generate_dataset", no_generating)
+    monkeypatch.setattr("blitzcam.datasets.generate.generate_dataset", never)
+    monkeypatch.setattr("blitzcam.models.identity_negatives.cut_negatives", never)
     np.testing.assert_array_equal(training_negatives(recipe, tmp_path, default_model_path()), first)
-    none = training_negatives(replace(recipe, negatives_per_step=0), tmp_path / "x", Path("-"))
-    assert none.shape == (0, PATCH, PATCH, 3) and not (tmp_path / "x").exists()
+    for unused in (replace(recipe, negatives_per_step=0), replace(recipe, reject_steps=0)):
+        none = training_negatives(unused, tmp_path / "x", Path("-"))
+        assert none.shape == (0, PATCH, PATCH, 3) and not (tmp_path / "x").exists()
+    with pytest.raises(UserError, match="no detector model at"):
+        training_negatives(recipe, tmp_path / "y", tmp_path / "missing.onnx")
