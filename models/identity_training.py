@@ -55,7 +55,7 @@ class IdentityRecipe:
     margin: float = 0.2
     seed: int = 0
     # stage 2, "reject": after `steps`, this many more from stage 1's weights
-    reject_steps: int = 6000
+    reject_steps: int = 9000
     reject_lr: float = 1e-3  # AdamW, cosine to zero over the stage
     reject_line: float = 0.4  # random drawings are pushed under this similarity to a deck
     reject_weight: float = 1.0
