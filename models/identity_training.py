@@ -294,7 +294,9 @@ def train(
     if last.is_file() and not resume:
         last.unlink()
     state = torch.load(last, weights_only=False) if last.is_file() else None  # our own (below)
-    if state is not None and state.get("negatives") != fingerprint:
+    # only reject steps used the negatives: a first-stage checkpoint goes on with any
+    in_reject_stage = state is not None and state["step"] > recipe.steps
+    if in_reject_stage and state.get("negatives") != fingerprint:
         raise UserError(
             f"{last}: this checkpoint trained with other drawings of no deck than these "
             "(another detector or recipe?); start a new run folder, or rerun without --resume"

@@ -223,6 +223,12 @@ def test_negatives_change_the_reject_stage_and_a_checkpoint_resumes_only_with_it
     assert any(not torch.equal(a[name], b[name]) for name in a)
     with pytest.raises(UserError, match="other drawings of no deck"):
         train(drawings, recipe, tmp_path / "a", negatives=negatives[1:], log=lambda _: None)
+    # a first stage trained without them goes on into a reject stage with them
+    first_stage = replace(recipe, reject_steps=0, negatives_per_step=0)
+    train(drawings, first_stage, tmp_path / "d", log=lambda _: None)
+    messages: list[str] = []
+    train(drawings, recipe, tmp_path / "d", negatives=negatives, log=messages.append)
+    assert messages[0] == f"resumed at step {recipe.steps}"
     with pytest.raises(ValueError, match="no drawings of no deck"):
         train(drawings, recipe, tmp_path / "c", log=lambda _: None)
 
