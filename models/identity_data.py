@@ -68,6 +68,14 @@ def jitter_box(polygon: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return obb_corners(np.array([[cx, cy, w, h, np.deg2rad(angle)]], np.float32))[0]
 
 
+def counted_patch(frame: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`box`'s drawing cut as the counting path may cut it: half the time snapped to the ink
+    first (`identify` reads doubtful drawings a second time that way)."""
+    if rng.random() < 0.5:
+        box = snap_to_ink(frame, box)
+    return drawing_patch(frame, box)
+
+
 @dataclass(frozen=True)
 class SceneSamples:
     queries: np.ndarray  # (q, PATCH, PATCH, 3) uint8 BGR
@@ -113,10 +121,7 @@ def scene_samples(seed: int, index: int, families: tuple[str, ...]) -> SceneSamp
         if builtin and taken.get(key, 0) >= MAX_QUERIES_PER_DECK:
             continue
         taken[key] = taken.get(key, 0) + 1
-        box = jitter_box(obj.polygon, local)
-        if local.random() < 0.5:
-            box = snap_to_ink(frame, box)
-        queries.append(drawing_patch(frame, box))
+        queries.append(counted_patch(frame, jitter_box(obj.polygon, local), local))
         query_ids.append(key)
     empty = np.zeros((0, PATCH, PATCH, 3), np.uint8)
     return SceneSamples(np.stack(queries) if queries else empty, query_ids, references)

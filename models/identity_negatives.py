@@ -26,11 +26,10 @@ import numpy as np
 
 from blitzcam.datasets.art import SYMBOL_SIZE
 from blitzcam.datasets.scene import CLASS_BACK, CLASS_FACE
-from blitzcam.models.identity_data import jitter_box
-from blitzcam.models.metrics import SceneTruth
+from blitzcam.models.identity_data import counted_patch, jitter_box
+from blitzcam.models.metrics import SceneTruth, polygon_cover
 from blitzcam.vision.detections import obb_corners
-from blitzcam.vision.embedding import MAX_SUPERSAMPLE, PATCH, drawing_patch
-from blitzcam.vision.identify import snap_to_ink
+from blitzcam.vision.embedding import MAX_SUPERSAMPLE, PATCH
 
 NEGATIVE_CONF: Final = 0.1  # detector boxes down to this confidence are candidates
 # A box is on no back when no labelled back covers more than this share of the box's own area:
@@ -59,19 +58,9 @@ def settings_tag(detector_sha256: str, nms_iou: float) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
-def share_on(box: np.ndarray, other: np.ndarray) -> float:
-    """The share of convex quadrilateral `box`'s (4,2) area that `other` covers."""
-    a, b = box.astype(np.float32).reshape(4, 2), other.astype(np.float32).reshape(4, 2)
-    area = abs(cv2.contourArea(a))
-    if area <= 0:
-        return 0.0
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    return float(inter / area)
-
-
 def off_back(boxes: np.ndarray, backs: np.ndarray, share: float = ON_BACK_SHARE) -> np.ndarray:
     """Indices of `boxes` (n,4,2) that no labelled back (m,4,2) covers more than `share` of."""
-    keep = [i for i, box in enumerate(boxes) if all(share_on(box, b) <= share for b in backs)]
+    keep = [i for i, box in enumerate(boxes) if all(polygon_cover(box, b) <= share for b in backs)]
     return np.array(keep, dtype=np.int64)
 
 
@@ -96,11 +85,7 @@ def scene_negatives(
     faces = truth.corners[truth.classes == CLASS_FACE]
     boxes = [detected_backs[i] for i in off_back(detected_backs, backs)]
     boxes += [jitter_box(face_middle(card), rng) for card in faces]
-    patches = []
-    for box in boxes:
-        if rng.random() < 0.5:
-            box = snap_to_ink(frame, box)
-        patches.append(drawing_patch(frame, box))
+    patches = [counted_patch(frame, box, rng) for box in boxes]
     return np.stack(patches) if patches else np.zeros((0, PATCH, PATCH, 3), np.uint8)
 
 

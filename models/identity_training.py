@@ -474,7 +474,6 @@ def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Pa
     scenes generated into the run folder; both built once (a cut is named by the detector's
     sha256 and the cut's settings, so another detector or setting cuts its own). Empty when the
     recipe uses none."""
-    from blitzcam.datasets.generate import GenerateRequest, generate_dataset
     from blitzcam.errors import UserError
     from blitzcam.models.evaluation import labelled_scenes
     from blitzcam.models.identity_negatives import (
@@ -484,7 +483,7 @@ def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Pa
         save_negatives,
         settings_tag,
     )
-    from blitzcam.models.training import sha256_of
+    from blitzcam.models.training import generated_scenes, sha256_of
     from blitzcam.vision.detector import Detector
     from blitzcam.vision.images import read_image
     from blitzcam.vision.pipeline import COUNT_IOU
@@ -503,12 +502,7 @@ def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Pa
         scenes = folder / f"scenes-seed{seed}-{recipe.negative_scenes}"
         cut = folder / f"negatives-seed{seed}-{recipe.negative_scenes}-{tag}.npz"
         if not cut.is_file():
-            if not (scenes / "data.yaml").is_file():
-                print(f"generating {recipe.negative_scenes} scenes (seed {seed}) into {scenes}")
-                request = GenerateRequest(
-                    out=scenes, n=recipe.negative_scenes, seed=seed, holdout=True, overwrite=True
-                )
-                generate_dataset(request)
+            generated_scenes(scenes, recipe.negative_scenes, seed)
             if detector is None:
                 detector = Detector(detector_model, conf=NEGATIVE_CONF, iou=COUNT_IOU)
 

@@ -394,14 +394,17 @@ def recipe_scenes(run_dir: Path, recipe: Recipe, stage: Stage | None = None) -> 
     """A stage's own scene dataset in the run folder (stage 1's by default), generated on
     first use."""
     stage = stage or stages(recipe)[0]
-    scenes_dir = run_dir / f"{stage.prefix}scenes"
+    return generated_scenes(run_dir / f"{stage.prefix}scenes", stage.scenes, stage.data_seed)
+
+
+def generated_scenes(scenes_dir: Path, n: int, seed: int) -> Path:
+    """`blitzcam dataset generate --n n --seed seed --holdout` into scenes_dir, unless a
+    finished dataset (its data.yaml) is already there."""
     if not (scenes_dir / "data.yaml").is_file():
         from blitzcam.datasets.generate import GenerateRequest, generate_dataset
 
-        print(f"generating {stage.scenes} scenes (seed {stage.data_seed}) into {scenes_dir}")
-        generate_dataset(
-            GenerateRequest(out=scenes_dir, n=stage.scenes, seed=stage.data_seed, holdout=True)
-        )
+        print(f"generating {n} scenes (seed {seed}) into {scenes_dir}")
+        generate_dataset(GenerateRequest(out=scenes_dir, n=n, seed=seed, holdout=True))
     return scenes_dir
 
 
