@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from blitzcam.models.metrics import polygon_iou
+from blitzcam.vision.polygons import polygon_iou
 
 
 def aabb(poly: np.ndarray) -> np.ndarray:

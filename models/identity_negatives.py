@@ -27,9 +27,10 @@ import numpy as np
 from blitzcam.datasets.art import SYMBOL_SIZE
 from blitzcam.datasets.scene import CLASS_BACK, CLASS_FACE
 from blitzcam.models.identity_data import counted_patch, jitter_box
-from blitzcam.models.metrics import SceneTruth, polygon_cover
+from blitzcam.models.metrics import SceneTruth
 from blitzcam.vision.detections import obb_corners
 from blitzcam.vision.embedding import MAX_SUPERSAMPLE, PATCH
+from blitzcam.vision.polygons import polygon_cover
 
 NEGATIVE_CONF: Final = 0.1  # detector boxes down to this confidence are candidates
 # A box is on no back when no labelled back covers more than this share of the box's own area:

@@ -14,41 +14,18 @@ reported beside it (`scene_exact_rate_with_unknown`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import cv2
 import numpy as np
 
+from blitzcam.vision.polygons import polygon_iou
+
 IOU_THRESHOLD: Final = 0.5
 UNKNOWN: Final = "unknown"
 CLASSES: Final = ("back", "face")
-
-
-def _areas(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    """Areas of two convex quadrilaterals (4, 2) and of their intersection (0 if either is flat)."""
-    pa, pb = a.astype(np.float32).reshape(4, 2), b.astype(np.float32).reshape(4, 2)
-    area_a, area_b = abs(cv2.contourArea(pa)), abs(cv2.contourArea(pb))
-    if area_a <= 0 or area_b <= 0:
-        return area_a, area_b, 0.0
-    inter, _ = cv2.intersectConvexConvex(pa, pb)
-    return area_a, area_b, float(inter)
-
-
-def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
-    """IoU of two convex quadrilaterals given as (4, 2) points."""
-    area_a, area_b, inter = _areas(a, b)
-    if area_a <= 0 or area_b <= 0:
-        return 0.0
-    union = area_a + area_b - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
-def polygon_cover(box: np.ndarray, other: np.ndarray) -> float:
-    """The share of convex quadrilateral `box`'s (4, 2) area that `other` covers."""
-    area, _, inter = _areas(box, other)
-    return inter / area if area > 0 else 0.0
 
 
 def match_boxes(
@@ -236,27 +213,45 @@ def exact_rate_by_threshold(
     *,
     known_decks: Sequence[str],
 ) -> dict[float, float]:
-    """Share of scenes counted exactly if only backs at or above each confidence were counted.
+    """Share of scenes counted exactly if only backs at or above each confidence were counted
+    (the pipeline's own choice, `prediction.counted`, set aside).
 
     For choosing the pipeline's operating threshold on a validation split.
     """
-    truth_counts = [
-        Counter(
+    return {
+        float(threshold): _exact_share(
+            scenes, lambda p, t=threshold: p.confidence >= t, known_decks=known_decks
+        )
+        for threshold in thresholds
+    }
+
+
+def exact_rate(
+    scenes: Sequence[tuple[SceneTruth, ScenePrediction]], *, known_decks: Sequence[str]
+) -> float:
+    """Share of scenes whose counted backs (`prediction.counted`) give every known deck's count."""
+    return _exact_share(scenes, lambda p: p.counted, known_decks=known_decks)
+
+
+def _exact_share(
+    scenes: Sequence[tuple[SceneTruth, ScenePrediction]],
+    counts: Callable[[ScenePrediction], np.ndarray],
+    *,
+    known_decks: Sequence[str],
+) -> float:
+    if not scenes:
+        return float("nan")
+    exact = 0
+    for truth, prediction in scenes:
+        expected = Counter(
             truth_deck_name(d, known_decks)
             for d, c in zip(truth.decks, truth.classes, strict=True)
             if c == 0
         )
-        for truth, _ in scenes
-    ]
-    rates = {}
-    for threshold in thresholds:
-        exact = 0
-        for (_, prediction), expected in zip(scenes, truth_counts, strict=True):
-            keep = (prediction.classes == 0) & (prediction.confidence >= threshold)
-            counted = Counter(d for d, k in zip(prediction.decks, keep, strict=True) if k)
-            exact += _same_counts(counted, expected)
-        rates[float(threshold)] = exact / len(scenes) if scenes else float("nan")
-    return rates
+        keep = (prediction.classes == 0) & counts(prediction)
+        counted = Counter(d for d, k in zip(prediction.decks, keep, strict=True) if k)
+        exact += _same_counts(counted, expected)
+    return exact / len(scenes)
 
 
 def _share(outcomes: Sequence[SceneOutcome], kind: str = "exact") -> float:

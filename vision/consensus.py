@@ -7,7 +7,9 @@ by their own similarity first (average-linkage agglomeration, stopped at a stric
 two decks' groups rarely merge) and deciding each group by its mean drawing lets the clear
 copies carry the doubtful ones, and lets a foreign drawing's many copies agree that they match
 no deck. A deck's most covered copies can still form a group of their own; `merge_same_deck`
-joins groups that are nearest the same deck and still alike. Pure functions.
+joins groups that are nearest the same deck and still alike. A back the detector doubts (under
+the counting line) is not grouped, so it cannot sway a decision, but `join_groups` lets one whose
+drawing is a close copy of a counted group's join it. Pure functions.
 """
 
 from __future__ import annotations
@@ -88,6 +90,24 @@ def merge_same_deck(
         if not alike[i, j] >= link:
             return labels
         labels[labels == ids[j]] = ids[i]
+
+
+def join_groups(
+    doubted: np.ndarray, vectors: np.ndarray, labels: np.ndarray, alike: float
+) -> np.ndarray:
+    """(k, dim) unit drawings -> (k,) the label of the group of `vectors` (grouped by `labels`)
+    whose unit mean drawing each is most alike, or -1 where none is at least `alike`.
+    """
+    joined = np.full(len(doubted), -1, np.int64)
+    if not len(doubted) or not len(vectors):
+        return joined
+    ids = np.unique(labels)
+    means = np.stack([_unit_mean(vectors[labels == g]) for g in ids])
+    alikeness = np.asarray(doubted, np.float64) @ means.T
+    best = alikeness.argmax(axis=1)
+    sure = alikeness[np.arange(len(doubted)), best] >= alike
+    joined[sure] = ids[best[sure]]
+    return joined
 
 
 def _unit_mean(rows: np.ndarray) -> np.ndarray:

@@ -25,8 +25,11 @@ class Counts:
 
 
 def count(detections: Detections, known_decks: tuple[str, ...]) -> Counts:
-    """Count identified backs per deck; face-up cards are reported, never counted to a deck."""
-    backs = detections.of_class("back")
+    """Count identified backs per deck; face-up cards are reported, never counted to a deck.
+
+    Only the rows identification marked `counted` are counted.
+    """
+    backs = detections.of_class("back") & detections.counted
     per_deck = dict.fromkeys(known_decks, 0)
     decks = detections.deck[backs]
     for index, n in zip(*np.unique(decks[decks != UNKNOWN_DECK], return_counts=True), strict=True):
@@ -34,6 +37,6 @@ def count(detections: Detections, known_decks: tuple[str, ...]) -> Counts:
         per_deck[name] = per_deck.get(name, 0) + int(n)
     return Counts(
         per_deck=MappingProxyType(per_deck),
-        face_up=int(detections.of_class("face").sum()),
+        face_up=int((detections.of_class("face") & detections.counted).sum()),
         unknown=int((decks == UNKNOWN_DECK).sum()),
     )

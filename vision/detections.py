@@ -1,8 +1,9 @@
 """The one record that flows through vision/: a frame's detections as parallel numpy columns.
 
-Stages never mutate it: identification returns a copy with the deck columns filled in, masks and
-index arrays return new records. Oriented boxes are ultralytics' `xywhr` (centre, size, angle in
-radians) in frame pixels; `corners` are the same boxes as four points each.
+Stages never mutate it: identification returns a copy with the deck columns filled in and says
+which rows count, masks and index arrays return new records. Oriented boxes are ultralytics'
+`xywhr` (centre, size, angle in radians) in frame pixels; `corners` are the same boxes as four
+points each.
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ class Detections:
     class_id: np.ndarray  # (n,) int64 detector class (names in `class_names`)
     deck: np.ndarray  # (n,) int64 index into `deck_names`, UNKNOWN_DECK when not identified
     similarity: np.ndarray  # (n,) float32 identity score of `deck` (nan when not identified)
+    # (n,) bool: the row counts (a back to its deck or as unknown, a face as face-up); the
+    # detector's boxes all do until identification, which also sees the ones it doubts
+    counted: np.ndarray
     class_names: tuple[str, ...] = ("back", "face")
     deck_names: tuple[str, ...] = field(default=())
 
@@ -58,6 +62,7 @@ class Detections:
         _column("class_id", self.class_id, n, np.int64)
         _column("deck", self.deck, n, np.int64)
         _column("similarity", self.similarity, n, np.float32)
+        _column("counted", self.counted, n, np.bool_)
         if n and (self.class_id.min() < 0 or self.class_id.max() >= len(self.class_names)):
             raise ValueError(
                 f"Detections.class_id: expected values in [0, {len(self.class_names)}), "
@@ -75,6 +80,7 @@ class Detections:
             self.class_id,
             self.deck,
             self.similarity,
+            self.counted,
         ):
             column.flags.writeable = False
 
@@ -97,6 +103,7 @@ class Detections:
             class_id=np.asarray(class_id, dtype=np.int64).reshape(n),
             deck=np.full(n, UNKNOWN_DECK, dtype=np.int64),
             similarity=np.full(n, np.nan, dtype=np.float32),
+            counted=np.ones(n, dtype=bool),
             class_names=tuple(class_names),
         )
 
@@ -124,17 +131,26 @@ class Detections:
             class_id=self.class_id[index],
             deck=self.deck[index],
             similarity=self.similarity[index],
+            counted=self.counted[index],
         )
 
     def with_decks(
-        self, deck: np.ndarray, similarity: np.ndarray, deck_names: tuple[str, ...]
+        self,
+        deck: np.ndarray,
+        similarity: np.ndarray,
+        deck_names: tuple[str, ...],
+        counted: np.ndarray | None = None,
     ) -> Detections:
-        """A copy with the identity columns filled in (identification's output)."""
+        """A copy with the identity columns filled in (identification's output), and with
+        `counted` replaced when given."""
         return dataclasses.replace(
             self,
             deck=np.asarray(deck, dtype=np.int64).reshape(len(self)),
             similarity=np.asarray(similarity, dtype=np.float32).reshape(len(self)),
             deck_names=tuple(deck_names),
+            counted=self.counted
+            if counted is None
+            else np.asarray(counted, dtype=bool).reshape(len(self)),
         )
 
     def of_class(self, name: str) -> np.ndarray:

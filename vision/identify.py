@@ -6,7 +6,8 @@ along that box snapped to the drawing's own ink (the detector's boxes are a few 
 references are cut the way labels are, as the minimum-area rectangle of the ink), and the better
 reading counts. A back belongs to the deck whose nearest reference variant is most similar;
 below `unknown_below` it belongs to no enrolled deck (random art, a deck nobody enrolled) and is
-not counted.
+not counted to any deck. Backs the detector doubts (under the counting line) count only when
+their drawing is a close copy of a counted pile's (see `identify`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from blitzcam.vision.consensus import group_means, merge_same_deck, scene_groups
+from blitzcam.vision.consensus import group_means, join_groups, merge_same_deck, scene_groups
 from blitzcam.vision.detections import UNKNOWN_DECK, Detections, obb_corners
 from blitzcam.vision.embedding import (
     PATCH,
@@ -26,6 +27,7 @@ from blitzcam.vision.embedding import (
     drawing_patch,
     white_balance,
 )
+from blitzcam.vision.polygons import polygon_cover, polygon_iou
 
 PAPER_SAMPLE_STEP: Final = 3  # the paper colour is estimated from every 3rd pixel
 # The three lines below were chosen together on the tuning scenes (550: seeds 4242 and 5151,
@@ -35,6 +37,16 @@ PAPER_SAMPLE_STEP: Final = 3  # the paper colour is estimated from every 3rd pix
 UNKNOWN_BELOW: Final = 0.6  # under this cosine similarity a back is "unknown"
 CONSENSUS_LINK: Final = 0.7  # drawings this alike on average are copies of one back
 SAME_DECK_LINK: Final = 0.5  # groups nearest one deck, their means this alike: one pile
+# A back under the counting line whose drawing is this alike to a counted group's mean joins that
+# group and counts. Chosen on the same 550 tuning scenes with the shipped networks (MODEL_CARD.md).
+JOIN_ALIKE: Final = 0.75
+JOIN_OVERLAP: Final = 0.3  # ... unless it overlaps a counted back by this IoU (a duplicate box)
+JOIN_FACE_COVER: Final = 0.3  # ... or a face-up card covers this share of it (never count those)
+# ... or either side is longer than this times that side of the group's largest counted copy:
+# copies of one drawing are one size (a covered one smaller), so a bigger box is something else
+# (a pencil's dark stroke read as a plow). The tuning scenes had no such box; 1.2 leaves room
+# for the boxes' own few pixels of error.
+JOIN_GROW: Final = 1.2
 SURE_ABOVE: Final = 0.8  # a drawing this similar to a reference needs no second, snapped reading
 SNAP_GROW: Final = 1.3  # snapping looks for the drawing's ink this far around the detector's box
 SNAP_SIZE: Final = 64
@@ -108,22 +120,29 @@ def identify(
     *,
     unknown_below: float = UNKNOWN_BELOW,
     consensus_link: float | None = CONSENSUS_LINK,
-    consensus_from: float = 0.0,
+    count_from: float = 0.0,
+    doubted_from: float = 0.0,
     same_deck_link: float | None = SAME_DECK_LINK,
+    join_alike: float | None = JOIN_ALIKE,
     patch_size: int = PATCH,
 ) -> Detections:
-    """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown).
+    """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown)
+    and `counted` saying which rows count.
 
     `references.owners[row]` is the deck (index into deck_names) of each reference vector.
-    With `consensus_link`, the frame's drawings are first grouped by their own similarity
-    (`vision.consensus`) and each back gets its group's decision; None reads each alone. Only
-    backs of detector confidence `consensus_from` or more are grouped (the ones counted); the
-    others are read alone, so that they cannot sway a counted back's decision. With
+    Detections of confidence `count_from` or more count (faces as face-up cards). With
+    `consensus_link`, those backs' drawings are first grouped by their own similarity
+    (`vision.consensus`) and each gets its group's decision; None reads each alone. With
     `same_deck_link`, groups nearest the same deck whose means are that alike are then merged
-    (`consensus.merge_same_deck`).
+    (`consensus.merge_same_deck`). Backs under `count_from` are never grouped, so that they cannot
+    sway a counted back's decision; with `join_alike`, one of `doubted_from` or more whose drawing
+    is at least that alike to a group's mean joins it (its decision, and it counts) unless it
+    overlaps a counted back or lies on a face-up card of `doubted_from` or more. The others are
+    read alone and do not count.
     """
     deck = np.full(len(detections), UNKNOWN_DECK, np.int64)
     score = np.full(len(detections), np.nan, np.float32)
+    counted = detections.confidence >= count_from
     backs = np.flatnonzero(detections.of_class("back"))
     if len(backs) and len(deck_names):
 
@@ -141,10 +160,11 @@ def identify(
             better = again_sims.max(axis=1) > sims[doubtful].max(axis=1)
             vectors[doubtful[better]] = again[better]
             sims[doubtful[better]] = again_sims[better]
-        grouped = np.flatnonzero(detections.confidence[backs] >= consensus_from)
-        if consensus_link is not None and len(grouped) > 1:
+        confidence = detections.confidence[backs]
+        grouped = np.flatnonzero(confidence >= count_from)
+        if consensus_link is not None and len(grouped):
             groups = scene_groups(vectors[grouped], consensus_link)
-            if same_deck_link is not None:
+            if same_deck_link is not None and len(grouped) > 1:
                 groups = merge_same_deck(
                     vectors[grouped],
                     groups,
@@ -153,8 +173,62 @@ def identify(
                 )
             means = group_means(vectors[grouped], groups)
             sims[grouped] = deck_similarity(means, references, len(deck_names))
+            if join_alike is not None:
+                doubted = np.flatnonzero((confidence < count_from) & (confidence >= doubted_from))
+                faces = detections.corners[
+                    detections.of_class("face") & (detections.confidence >= doubted_from)
+                ]
+                corners = detections.corners[backs]
+                for k, member in _joining(
+                    doubted, vectors, corners, grouped, groups, faces, join_alike
+                ):
+                    sims[k] = sims[member]
+                    counted[backs[k]] = True
         best = sims.argmax(axis=1)
         best_score = sims[np.arange(len(backs)), best]
         deck[backs] = np.where(best_score >= unknown_below, best, UNKNOWN_DECK)
         score[backs] = best_score
-    return detections.with_decks(deck, score, deck_names)
+    return detections.with_decks(deck, score, deck_names, counted)
+
+
+def _joining(
+    doubted: np.ndarray,
+    vectors: np.ndarray,
+    corners: np.ndarray,
+    grouped: np.ndarray,
+    groups: np.ndarray,
+    faces: np.ndarray,
+    alike: float,
+) -> list[tuple[int, int]]:
+    """(doubted back, a member of the group it joins) pairs, as rows of `vectors`/`corners`:
+    its drawing a close copy of the group's, its box on no counted back, on no face-up card and
+    no bigger than the group's copies."""
+    joined = join_groups(vectors[doubted], vectors[grouped], groups, alike)
+    pairs = []
+    for k, group in zip(doubted, joined, strict=True):
+        if group < 0:
+            continue
+        members = grouped[groups == group]
+        box = corners[k]
+        if _stands_alone(box, corners[grouped], faces) and _no_bigger(box, corners[members]):
+            pairs.append((int(k), int(members[0])))
+    return pairs
+
+
+def _sides(corners: np.ndarray) -> np.ndarray:
+    """(..., 4, 2) boxes -> (..., 2) their long and short sides."""
+    a = np.linalg.norm(corners[..., 1, :] - corners[..., 0, :], axis=-1)
+    b = np.linalg.norm(corners[..., 2, :] - corners[..., 1, :], axis=-1)
+    return np.stack([np.maximum(a, b), np.minimum(a, b)], axis=-1)
+
+
+def _no_bigger(box: np.ndarray, copies: np.ndarray) -> bool:
+    """A doubted back's box is no bigger than the largest of its group's counted copies allows."""
+    return bool(np.all(_sides(box) <= JOIN_GROW * _sides(copies).max(axis=0)))
+
+
+def _stands_alone(box: np.ndarray, counted_backs: np.ndarray, faces: np.ndarray) -> bool:
+    """A doubted back's box is not a second box on a counted back nor on a face-up card."""
+    return all(polygon_iou(box, other) < JOIN_OVERLAP for other in counted_backs) and all(
+        polygon_cover(box, face) <= JOIN_FACE_COVER for face in faces
+    )

@@ -24,7 +24,13 @@ from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
 from blitzcam.vision.embedding import Embedder, reference_vectors
-from blitzcam.vision.identify import CONSENSUS_LINK, SAME_DECK_LINK, UNKNOWN_BELOW, identify
+from blitzcam.vision.identify import (
+    CONSENSUS_LINK,
+    JOIN_ALIKE,
+    SAME_DECK_LINK,
+    UNKNOWN_BELOW,
+    identify,
+)
 from blitzcam.vision.references import DeckProfile, load_profile
 from blitzcam.vision.stabilise import Stabiliser, thumbnail
 
@@ -35,6 +41,10 @@ IDENTITY_NAME: Final = "blitzcam-identity.onnx"
 # Backs at or above this detector confidence are counted. Chosen on the training recipe's
 # validation split (best share of scenes counted exactly; see models/MODEL_CARD.md).
 COUNT_CONF: Final = 0.45
+# The detector's boxes down to this confidence are read: under COUNT_CONF a back counts only when
+# its drawing joins a counted pile's (vision/identify.py: JOIN_ALIKE), and a face-up card of this
+# confidence keeps a doubted box on it from counting. Chosen with JOIN_ALIKE on the tuning scenes.
+DOUBTED_FROM: Final = 0.1
 # Boxes overlapping a more confident one by more than this (probabilistic IoU) are dropped.
 # Labelled drawings never overlap their neighbours by more than 0.006 (README), while two boxes
 # on one half-covered drawing do by 0.35-0.55; on the tuning scenes (550) 0.7, ultralytics'
@@ -94,9 +104,13 @@ class CountingPipeline:
         self.unknown_below = UNKNOWN_BELOW  # evaluation lowers it to see every back's best deck
         self.consensus_link: float | None = CONSENSUS_LINK  # None: each back decided alone
         self.same_deck_link: float | None = SAME_DECK_LINK  # None: groups never merged by deck
-        # backs grouped with their look-alikes are the counted ones, even while evaluation
-        # lowers the detector's threshold to score its low-confidence boxes too
-        self.consensus_from = detector.conf
+        # the detector reads boxes it doubts too, from `doubted_from` (evaluation lowers the
+        # detector's line further, to score every box); boxes count from `count_from`, or by
+        # joining a counted pile (`join_alike`; None: never)
+        self.doubted_from = detector.conf
+        self.count_from = max(COUNT_CONF, detector.conf)
+        self.join_alike: float | None = JOIN_ALIKE
+        self.keep_uncounted = False  # evaluation keeps every box the detector found, to score it
         self._use(profile)
 
     def _use(self, profile: DeckProfile) -> None:
@@ -126,7 +140,7 @@ class CountingPipeline:
         threads: int | None = None,
     ) -> CountingPipeline:
         detector = Detector(
-            model_path or default_model_path(), conf=COUNT_CONF, iou=COUNT_IOU, threads=threads
+            model_path or default_model_path(), conf=DOUBTED_FROM, iou=COUNT_IOU, threads=threads
         )
         embedder = Embedder(identity_path or default_identity_path(), threads=threads)
         return cls(detector, embedder, load_profile(decks_dir))
@@ -148,10 +162,14 @@ class CountingPipeline:
             self.embedder.embed,
             unknown_below=self.unknown_below,
             consensus_link=self.consensus_link,
-            consensus_from=self.consensus_from,
+            count_from=self.count_from,
+            doubted_from=self.doubted_from,
             same_deck_link=self.same_deck_link,
+            join_alike=self.join_alike,
             patch_size=self.embedder.patch_size,
         )
+        if not self.keep_uncounted:
+            detections = detections[detections.counted]
         counts: Counts = count(detections, known_decks)
         t4 = time.perf_counter()
         timing = {

@@ -52,7 +52,7 @@ def test_a_random_design_is_drawn_again_the_same_at_reference_size() -> None:
 
 
 def test_jittered_boxes_stay_near_the_label() -> None:
-    from blitzcam.models.metrics import polygon_iou
+    from blitzcam.vision.polygons import polygon_iou
 
     label = np.float32([[140, 130], [100, 130], [100, 100], [140, 100]])
     rng = np.random.default_rng(0)

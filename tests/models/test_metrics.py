@@ -9,7 +9,6 @@ from blitzcam.models.metrics import (
     average_precision,
     evaluate_scene,
     match_boxes,
-    polygon_iou,
     summarize,
 )
 
@@ -17,19 +16,6 @@ from blitzcam.models.metrics import (
 def box(cx: float, cy: float, w: float = 10, h: float = 10) -> np.ndarray:
     return np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
                      [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]], np.float64)
-
-
-@pytest.mark.parametrize(
-    ("a", "b", "iou"),
-    [
-        (box(0, 0), box(0, 0), 1.0),        # identical
-        (box(0, 0), box(5, 0), 1 / 3),      # half overlap: 50 / 150
-        (box(0, 0), box(20, 0), 0.0),       # apart
-        (box(0, 0), box(0, 0, 20, 20), 0.25),  # one inside the other
-    ],
-)
-def test_polygon_iou(a: np.ndarray, b: np.ndarray, iou: float) -> None:
-    assert polygon_iou(a, b) == pytest.approx(iou, abs=1e-6)
 
 
 def test_match_boxes_is_one_to_one_and_confidence_first() -> None:
@@ -118,6 +104,22 @@ def test_exact_rate_by_threshold_counts_only_confident_backs() -> None:
     rates = exact_rate_by_threshold([(truth, confident)], [0.4, 0.55],
                                     known_decks=["green-pump", "red-buggy"])
     assert rates == {0.4: 0.0, 0.55: 1.0}
+
+
+def test_exact_rate_counts_what_the_pipeline_counted_whatever_its_confidence() -> None:
+    import dataclasses
+
+    from blitzcam.models.metrics import exact_rate, exact_rate_by_threshold
+
+    known = ["green-pump", "red-buggy"]
+    truth = scene()
+    extra = prediction(("green-pump", "green-pump", "unknown", "unknown"), extra_on_face=True)
+    assert exact_rate([(truth, extra)], known_decks=known) == 0.0
+    # the pipeline left the extra back uncounted: exact, while a confidence line would count it
+    left = dataclasses.replace(extra, counted=np.array([True, True, True, True, False]))
+    assert exact_rate([(truth, left)], known_decks=known) == 1.0
+    assert exact_rate_by_threshold([(truth, left)], [0.4], known_decks=known) == {0.4: 0.0}
+    assert np.isnan(exact_rate([], known_decks=known))
 
 
 def test_identity_errors_are_told_from_detection_errors() -> None:

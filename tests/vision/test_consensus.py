@@ -152,15 +152,81 @@ def test_groups_match_average_linkage_done_the_slow_way(seed: int) -> None:
     assert found == expected
 
 
-def test_backs_under_the_counting_confidence_are_read_alone() -> None:
-    # the blurred copy is not confident enough to be counted: it must neither join nor sway
-    # the counted backs' group, as while evaluation scores low-confidence boxes
+@pytest.mark.parametrize(
+    ("join_alike", "decks", "counted"),
+    [
+        (None, ["deck-a", "deck-a", "unknown"], [True, True, False]),
+        (0.95, ["deck-a", "deck-a", "unknown"], [True, True, False]),  # not alike enough
+        (0.75, ["deck-a", "deck-a", "deck-a"], [True, True, True]),  # joins the clear pair
+    ],
+)
+def test_a_doubted_back_counts_only_by_joining_a_counted_group(
+    join_alike: float | None, decks: list[str], counted: list[bool]
+) -> None:
+    # the blurred copy is not confident enough to be counted: it never sways the counted backs'
+    # group, and counts only when its drawing is a close copy of that group's
+    assert 0.75 < float(CLEAR_A @ BLURRED_A) < 0.95
     frame, dets = frame_with([40, 40, 90])
     dets = Detections.from_obb(dets.obb, [0.9, 0.9, 0.2], [0, 0, 0])
     out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
-                   consensus_link=0.7, consensus_from=0.45)
-    assert [out.deck_name(i) for i in range(3)] == ["deck-a", "deck-a", "unknown"]
+                   consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=join_alike)
+    assert [out.deck_name(i) for i in range(3)] == decks
+    assert out.counted.tolist() == counted
     assert out.similarity[0] == pytest.approx(0.9, abs=1e-3)  # the clear pair's own mean
+    if counted[2]:  # a back that joins reports the group's decision
+        assert out.similarity[2] == out.similarity[0]
+
+
+def _with_rows(dets: Detections, obb: list[list[float]], conf: list[float], cls: list[int]):
+    return Detections.from_obb(
+        np.concatenate([dets.obb, np.array(obb, np.float32)]),
+        np.concatenate([dets.confidence, conf]),
+        np.concatenate([dets.class_id, cls]),
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "why"),
+    [
+        ([[150, 50, 30, 30, 0.0]], "a second box on a counted back"),
+        ([[250, 50, 30, 30, 0.0]], "under the reading line"),
+        ([[250, 50, 45, 30, 0.0]], "bigger than every copy of the drawing"),
+    ],
+)
+def test_doubted_boxes_that_never_join(extra: list[list[float]], why: str) -> None:
+    # each is a close copy of the counted pair's drawing, yet is not another copy
+    frame, dets = frame_with([40, 40])
+    conf = [0.05] if "reading" in why else [0.3]
+    dets = _with_rows(dets, extra, conf, [0])
+    frame = np.concatenate([frame, frame[:, :100]], axis=1)  # a third clear copy at x=250
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
+                   consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75)
+    assert out.counted.tolist() == [True, True, False], why
+
+
+@pytest.mark.parametrize(("face_conf", "counted"), [(0.2, False), (0.05, True)])
+def test_a_doubted_back_on_a_face_up_card_never_counts(face_conf: float, counted: bool) -> None:
+    # a face-up card shows its deck's symbol in the middle: a doubted box there looks like a
+    # back of that deck, but a face box of the reading line or more keeps it from counting
+    frame, dets = frame_with([40, 40, 40])
+    dets = Detections.from_obb(dets.obb, [0.9, 0.9, 0.3], [0, 0, 0])
+    dets = _with_rows(dets, [[250, 50, 60, 80, 0.0]], [face_conf], [1])
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
+                   consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75)
+    assert out.counted[:3].tolist() == [True, True, counted]
+    assert not out.counted[3]  # the face itself is under the counting line
+
+
+def test_join_groups_picks_the_most_alike_group_or_none() -> None:
+    from blitzcam.vision.consensus import join_groups
+
+    vectors = np.stack([unit(1, 0, 0), unit(1, 0.1, 0), unit(0, 1, 0)]).astype(np.float32)
+    labels = np.array([0, 0, 2])
+    doubted = np.stack([unit(1, 0.2, 0), unit(0.1, 1, 0), unit(0, 0, 1)]).astype(np.float32)
+    assert join_groups(doubted, vectors, labels, alike=0.9).tolist() == [0, 2, -1]
+    assert join_groups(doubted, vectors, labels, alike=0.999).tolist() == [-1, -1, -1]
+    assert join_groups(doubted[:0], vectors, labels, alike=0.9).tolist() == []
+    assert join_groups(doubted, vectors[:0], labels[:0], alike=0.9).tolist() == [-1, -1, -1]
 
 
 def _nearest_of(decks: np.ndarray):

@@ -33,6 +33,16 @@ def test_count(decks, classes, expected, face_up, unknown) -> None:
     assert (counts.face_up, counts.unknown) == (face_up, unknown)
 
 
+def test_count_only_rows_that_count() -> None:
+    # a doubted back and a doubted face-up card the identification left uncounted
+    dets = _identified([0, 0, -1, 6], [0, 0, 1, 0])
+    dets = dets.with_decks(dets.deck, dets.similarity, dets.deck_names,
+                           counted=np.array([True, False, False, True]))
+    counts = count(dets, DECK_NAMES)
+    assert (counts.per_deck["green-pump"], counts.per_deck["green-bucket"]) == (1, 1)
+    assert (counts.face_up, counts.unknown) == (0, 0)
+
+
 def _counts(n: int) -> Counts:
     return Counts(per_deck={"green-pump": n, "red-buggy": 1}, face_up=0, unknown=0)
 

@@ -43,6 +43,8 @@ def test_columns_are_read_only() -> None:
         ({"class_id": np.array([0, 5, 0])}, "class_id: expected values"),  # class out of range
         ({"deck": np.array([0, 0, 0])}, "deck: expected values"),  # deck index with no names
         ({"similarity": np.zeros(3, np.float64)}, "expected dtype float32"),  # wrong dtype
+        ({"counted": np.ones(3, np.int64)}, "counted: expected dtype bool"),
+        ({"counted": np.ones(2, bool)}, "counted: expected shape"),
     ],
 )
 def test_validation_messages(kwargs, message) -> None:
@@ -54,6 +56,7 @@ def test_validation_messages(kwargs, message) -> None:
         "class_id": dets.class_id,
         "deck": dets.deck,
         "similarity": dets.similarity,
+        "counted": dets.counted,
     }
     fields.update(kwargs)
     with pytest.raises(ValueError, match=message):
@@ -65,6 +68,18 @@ def test_with_decks_and_names() -> None:
         np.array([1, UNKNOWN_DECK, 0]), np.array([0.9, 0.1, 0.8]), ("a", "b")
     )
     assert [dets.deck_name(i) for i in range(3)] == ["b", "unknown", "a"]
+    assert dets.counted.all()  # the detector's boxes count until identification says otherwise
+
+
+def test_with_decks_can_say_which_rows_count_and_masks_keep_it() -> None:
+    dets = _record().with_decks(
+        np.array([1, UNKNOWN_DECK, 0]), np.array([0.9, 0.1, 0.8]), ("a", "b"),
+        counted=np.array([True, False, True]),
+    )
+    assert dets.counted.tolist() == [True, False, True]
+    assert dets[np.array([1, 2])].counted.tolist() == [False, True]
+    with pytest.raises(ValueError, match="read-only"):
+        dets.counted[0] = False
 
 
 def test_corners_axis_aligned_box() -> None:

@@ -140,9 +140,9 @@ def test_a_box_off_the_drawing_snaps_back_onto_its_ink(
     shift: tuple[float, float], grow: float, turn_deg: float
 ) -> None:
     from blitzcam.datasets.art import render_back
-    from blitzcam.models.metrics import polygon_iou
     from blitzcam.vision.detections import obb_corners
     from blitzcam.vision.identify import snap_to_ink
+    from blitzcam.vision.polygons import polygon_iou
 
     frame, label = _table_view(render_back("red-plow", width=600), np.random.default_rng(7),
                                cast=(1.0, 1.0, 1.0), turn=20.0)

@@ -28,10 +28,13 @@ def test_pipeline_result(random_model, table_frame) -> None:
 
 def test_counting_suppresses_at_its_own_lines_not_ultralytics_defaults(random_model) -> None:
     from blitzcam.vision.detector import DEFAULT_IOU
-    from blitzcam.vision.pipeline import COUNT_CONF, COUNT_IOU
+    from blitzcam.vision.pipeline import COUNT_CONF, COUNT_IOU, DOUBTED_FROM
 
-    detector = CountingPipeline.from_defaults(model_path=random_model.onnx).detector
-    assert (detector.conf, detector.iou) == (COUNT_CONF, COUNT_IOU)
+    pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
+    detector = pipeline.detector
+    assert (detector.conf, detector.iou) == (DOUBTED_FROM, COUNT_IOU)
+    assert (pipeline.doubted_from, pipeline.count_from) == (DOUBTED_FROM, COUNT_CONF)
+    assert DOUBTED_FROM < COUNT_CONF
     # a bare Detector decodes as ultralytics does, which the decode tests compare against
     assert Detector(random_model.onnx).iou == DEFAULT_IOU != COUNT_IOU
 
@@ -94,6 +97,21 @@ def test_annotate_draws_without_touching_input() -> None:
     out = annotate(frame, dets)
     assert not frame.any()  # the input frame is unchanged
     assert (out.astype(int).sum(axis=2) >= sum(FACE_UP_BGR) - 60).any()  # a white outline
+
+
+def test_the_result_holds_the_rows_that_count_unless_told_to_keep_all(
+    random_model, table_frame
+) -> None:
+    pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
+    pipeline.count_from = 0.9  # most of a random model's boxes are now doubted
+    kept = pipeline(table_frame)
+    assert kept.detections.counted.all()
+    pipeline.keep_uncounted = True
+    every = pipeline(table_frame)
+    assert len(every.detections) > len(kept.detections)
+    assert int(every.detections.counted.sum()) == len(kept.detections)
+    assert (every.detections.confidence >= pipeline.doubted_from).all()
+    assert dict(every.counts) == dict(kept.counts)  # the same frame counts the same
 
 
 def test_live_counting_votes(random_model, table_frame) -> None:
