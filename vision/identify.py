@@ -135,10 +135,11 @@ def identify(
     (`vision.consensus`) and each gets its group's decision; None reads each alone. With
     `same_deck_link`, groups nearest the same deck whose means are that alike are then merged
     (`consensus.merge_same_deck`). Backs under `count_from` are never grouped, so that they cannot
-    sway a counted back's decision; with `join_alike`, one of `doubted_from` or more whose drawing
-    is at least that alike to a group's mean joins it (its decision, and it counts) unless it
-    overlaps a counted back or lies on a face-up card of `doubted_from` or more. The others are
-    read alone and do not count.
+    sway a counted back's decision; with `consensus_link` and `join_alike`, one of `doubted_from`
+    or more whose drawing is at least that alike to a group's mean joins it (its decision, and
+    it counts) unless it overlaps a counted back, lies on a face-up card of `doubted_from` or
+    more, or is bigger than the group's copies (`JOIN_GROW`). The others are read alone and do
+    not count.
     """
     deck = np.full(len(detections), UNKNOWN_DECK, np.int64)
     score = np.full(len(detections), np.nan, np.float32)
