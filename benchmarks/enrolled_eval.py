@@ -36,14 +36,14 @@ def main() -> None:
     from blitzcam.datasets.generate import sample_resolution, scene_rng
     from blitzcam.datasets.photometric import encode_jpeg
     from blitzcam.models.identity_data import RecordingArt, random_reference
-    from blitzcam.models.metrics import match_boxes
+    from blitzcam.models.metrics import ScenePrediction, SceneTruth, evaluate_scene
     from blitzcam.vision.pipeline import CountingPipeline
 
     pipeline = CountingPipeline.from_defaults()
     if args.unknown_below is not None:
         pipeline.unknown_below = args.unknown_below
     exact, backs, right = 0, 0, 0
-    found, all_found, found_right = 0, 0, 0  # what the detector found, and the decks it got
+    found_backs, all_found, found_right = 0, 0, 0  # what the detector found, the decks it got
     miscounted: Counter[str] = Counter()  # decks whose count was off, by kind of art
     for index in range(args.scenes):
         rng = scene_rng(args.seed, index)
@@ -64,28 +64,30 @@ def main() -> None:
             np.frombuffer(encode_jpeg(scene.image, scene.jpeg_quality), np.uint8),
             cv2.IMREAD_COLOR,
         )
-        result = pipeline(frame)
-        truth = Counter(name_of[o.slot] for o in scene.objects if o.cls == 0)
-        labelled = [o for o in scene.objects if o.cls == 0]
-        detected = result.detections[result.detections.of_class("back")]
-        claim = match_boxes(
-            np.array([o.polygon for o in labelled], np.float64).reshape(-1, 4, 2),
-            detected.corners.astype(np.float64),
-            detected.confidence,
+        found = pipeline(frame).detections
+        truth = SceneTruth(
+            corners=np.array([o.polygon for o in scene.objects], np.float64).reshape(-1, 4, 2),
+            classes=np.array([o.cls for o in scene.objects], np.int64),
+            decks=tuple(name_of[o.slot] if o.cls == 0 else None for o in scene.objects),
         )
-        found += int((claim >= 0).sum())
-        all_found += int((claim >= 0).sum()) == len(labelled)
-        found_right += sum(
-            detected.deck_name(row) == name_of[labelled[t].slot]
-            for row, t in enumerate(claim)
-            if t >= 0
+        prediction = ScenePrediction(
+            corners=found.corners.astype(np.float64),
+            classes=found.class_id,
+            confidence=found.confidence,
+            decks=tuple(found.deck_name(i) for i in range(len(found))),
+            counted=found.counted,
         )
-        counted = Counter({k: v for k, v in result.counts.items() if v})
-        exact += truth == counted
-        backs += sum(truth.values())
-        for deck in set(truth) | set(counted):
-            right += min(truth[deck], counted[deck])
-            if truth[deck] != counted[deck]:
+        outcome = evaluate_scene(str(index), truth, prediction, known_decks=pipeline.known_decks)
+        hits = outcome.counted_correct["back"][0]  # counted boxes on a labelled back
+        found_backs += hits
+        all_found += hits == outcome.n_truth["back"]
+        found_right += sum(n for (t, p), n in outcome.confusions.items() if t == p)
+        exact += outcome.exact
+        backs += outcome.n_truth["back"]
+        for deck in pipeline.known_decks:
+            expected, counted = outcome.truth_counts[deck], outcome.predicted_counts[deck]
+            right += min(expected, counted)
+            if expected != counted:
                 miscounted["enrolled" if deck.startswith("enrolled") else "built-in"] += 1
     print(
         f"{args.scenes} scenes (seed {args.seed}), random art of family {args.family!r} enrolled "
@@ -94,9 +96,9 @@ def main() -> None:
     print(f"  scenes counted exactly: {exact / args.scenes:.1%}")
     print(f"  backs counted to their own deck: {right / max(1, backs):.1%} of {backs}")
     print(
-        f"  backs the detector found: {found / max(1, backs):.1%}; scenes where it found every "
-        f"back: {all_found / args.scenes:.1%}; found backs given their own deck: "
-        f"{found_right / max(1, found):.1%}"
+        f"  backs the detector found: {found_backs / max(1, backs):.1%}; scenes where it found "
+        f"every back: {all_found / args.scenes:.1%}; found backs given their own deck: "
+        f"{found_right / max(1, found_backs):.1%}"
     )
     print(
         f"  miscounted decks: enrolled art {miscounted['enrolled']}, "
