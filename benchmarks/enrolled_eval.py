@@ -96,7 +96,8 @@ def main() -> None:
     print(f"  scenes counted exactly: {exact / args.scenes:.1%}")
     print(f"  backs counted to their own deck: {right / max(1, backs):.1%} of {backs}")
     print(
-        f"  backs the detector found: {found_backs / max(1, backs):.1%}; scenes where it found "
+        f"  backs the detector found (counted boxes on them): {found_backs / max(1, backs):.1%}; "
+        f"scenes where it found "
         f"every back: {all_found / args.scenes:.1%}; found backs given their own deck: "
         f"{found_right / max(1, found_backs):.1%}"
     )

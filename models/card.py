@@ -121,6 +121,13 @@ def render_card(
             f"{report['scenes']} scenes (`blitzcam evaluate --data {report['data']} "
             f"--split {report['split']}`), operating confidence {report['operating_conf']}"
             + (f", boxes suppressed above IoU {report['nms_iou']}" if "nms_iou" in report else "")
+            + (
+                f", doubted boxes read from {report['doubted_from']} joining a counted pile "
+                f"above {report['join_alike']}"
+                if report.get("join_alike") is not None
+                and report.get("doubted_from", 1.0) < report["operating_conf"]
+                else ""
+            )
             + ":",
             "",
             "| metric | value |",

@@ -74,11 +74,7 @@ def evaluate(
     """Score `pipeline` (a vision CountingPipeline) on one split of a scene dataset."""
     detector = pipeline.detector
     operating_conf, unknown_below = pipeline.count_from, pipeline.unknown_below
-    reading_conf, max_det = detector.conf, detector.max_det
-    # the boxes under the pipeline's own reading line (`doubted_from`) are only scored for mAP
-    detector.conf, detector.max_det = min(SCORING_CONF, reading_conf), max(max_det, 1000)
-    pipeline.keep_uncounted = True
-    pipeline.unknown_below = -math.inf  # every back keeps its best deck; the line is drawn below
+    reading_conf, max_det, keep_uncounted = detector.conf, detector.max_det, pipeline.keep_uncounted
     scenes = list(labelled_scenes(data_dir, split))
     items: Iterator[Any] = iter(scenes)
     if progress is not None:
@@ -89,6 +85,10 @@ def evaluate(
     similarities: list[np.ndarray] = []
     timings = []
     try:
+        # the boxes under the pipeline's own reading line (`doubted_from`) are only scored for mAP
+        detector.conf, detector.max_det = min(SCORING_CONF, reading_conf), max(max_det, 1000)
+        pipeline.keep_uncounted = True
+        pipeline.unknown_below = -math.inf  # every back keeps its best deck; the line comes later
         for name, image_path, truth in items:
             result = pipeline(read_image(image_path))
             found = result.detections
@@ -109,7 +109,7 @@ def evaluate(
             timings.append(result.timing_ms["total"])
     finally:
         detector.conf, detector.max_det = reading_conf, max_det
-        pipeline.unknown_below, pipeline.keep_uncounted = unknown_below, False
+        pipeline.unknown_below, pipeline.keep_uncounted = unknown_below, keep_uncounted
     report = summarize(outcomes)
     report["data"] = str(data_dir)
     report["split"] = split

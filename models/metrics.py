@@ -1,6 +1,6 @@
 """Detector and counting metrics on labelled scenes: pure functions over plain arrays.
 
-Detector: precision and recall at the pipeline's operating threshold and mAP50, matching
+Detector: precision and recall of the boxes the pipeline counted and mAP50, matching
 oriented boxes by polygon IoU >= 0.5. Counting, what users care about: the share of scenes
 whose count per deck is exactly right, exact rate and mean absolute error per deck, which
 deck was taken for which, and face-up cards wrongly counted.

@@ -40,9 +40,12 @@ SAME_DECK_LINK: Final = 0.5  # groups nearest one deck, their means this alike: 
 # A back under the counting line whose drawing is this alike to a counted group's mean joins that
 # group and counts. Chosen on the same 550 tuning scenes with the shipped networks (MODEL_CARD.md).
 JOIN_ALIKE: Final = 0.75
-JOIN_OVERLAP: Final = 0.3  # ... unless it overlaps a counted back by this IoU (a duplicate box)
+# ... unless it overlaps a counted back by this IoU, or that back covers this share of it (a
+# second box on one drawing)
+JOIN_OVERLAP: Final = 0.3
 JOIN_FACE_COVER: Final = 0.3  # ... or a face-up card covers this share of it (never count those)
-# ... or either side is longer than this times that side of the group's largest counted copy:
+# ... or either side is longer than this times the longest such side among the group's counted
+# copies:
 # copies of one drawing are one size (a covered one smaller), so a bigger box is something else
 # (a pencil's dark stroke read as a plow). The tuning scenes had no such box; 1.2 leaves room
 # for the boxes' own few pixels of error.
@@ -137,9 +140,9 @@ def identify(
     (`consensus.merge_same_deck`). Backs under `count_from` are never grouped, so that they cannot
     sway a counted back's decision; with `consensus_link` and `join_alike`, one of `doubted_from`
     or more whose drawing is at least that alike to a group's mean joins it (its decision, and
-    it counts) unless it overlaps a counted back, lies on a face-up card of `doubted_from` or
-    more, or is bigger than the group's copies (`JOIN_GROW`). The others are read alone and do
-    not count.
+    it counts) unless it is a second box on a counted back (or on a more confident one that
+    joined), lies on a face-up card of `doubted_from` or more, or is bigger than the group's
+    copies (`JOIN_GROW`). The others are read alone and do not count.
     """
     deck = np.full(len(detections), UNKNOWN_DECK, np.int64)
     score = np.full(len(detections), np.nan, np.float32)
@@ -181,7 +184,7 @@ def identify(
                 ]
                 corners = detections.corners[backs]
                 for k, member in _joining(
-                    doubted, vectors, corners, grouped, groups, faces, join_alike
+                    doubted, vectors, corners, grouped, groups, confidence, faces, join_alike
                 ):
                     sims[k] = sims[member]
                     counted[backs[k]] = True
@@ -198,21 +201,26 @@ def _joining(
     corners: np.ndarray,
     grouped: np.ndarray,
     groups: np.ndarray,
+    confidence: np.ndarray,
     faces: np.ndarray,
     alike: float,
 ) -> list[tuple[int, int]]:
     """(doubted back, a member of the group it joins) pairs, as rows of `vectors`/`corners`:
-    its drawing a close copy of the group's, its box on no counted back, on no face-up card and
-    no bigger than the group's copies."""
+    its drawing a close copy of the group's, its box on no counted back (nor on one that joined
+    before it: the most confident join first), on no face-up card and no bigger than the
+    group's copies."""
+    doubted = doubted[np.argsort(-confidence[doubted], kind="stable")]
     joined = join_groups(vectors[doubted], vectors[grouped], groups, alike)
+    taken = list(corners[grouped])
     pairs = []
     for k, group in zip(doubted, joined, strict=True):
         if group < 0:
             continue
         members = grouped[groups == group]
         box = corners[k]
-        if _stands_alone(box, corners[grouped], faces) and _no_bigger(box, corners[members]):
+        if _stands_alone(box, taken, faces) and _no_bigger(box, corners[members]):
             pairs.append((int(k), int(members[0])))
+            taken.append(box)
     return pairs
 
 
@@ -224,12 +232,15 @@ def _sides(corners: np.ndarray) -> np.ndarray:
 
 
 def _no_bigger(box: np.ndarray, copies: np.ndarray) -> bool:
-    """A doubted back's box is no bigger than the largest of its group's counted copies allows."""
+    """A doubted back's box is no longer, side by side, than JOIN_GROW times the longest such
+    side among its group's counted copies."""
     return bool(np.all(_sides(box) <= JOIN_GROW * _sides(copies).max(axis=0)))
 
 
-def _stands_alone(box: np.ndarray, counted_backs: np.ndarray, faces: np.ndarray) -> bool:
-    """A doubted back's box is not a second box on a counted back nor on a face-up card."""
-    return all(polygon_iou(box, other) < JOIN_OVERLAP for other in counted_backs) and all(
-        polygon_cover(box, face) <= JOIN_FACE_COVER for face in faces
-    )
+def _stands_alone(box: np.ndarray, counted_backs: list[np.ndarray], faces: np.ndarray) -> bool:
+    """A doubted back's box is not a second box on a counted back (overlapping it, or mostly
+    inside it) nor on a face-up card."""
+    return all(
+        max(polygon_iou(box, other), polygon_cover(box, other)) < JOIN_OVERLAP
+        for other in counted_backs
+    ) and all(polygon_cover(box, face) <= JOIN_FACE_COVER for face in faces)

@@ -38,8 +38,9 @@ MODEL_ENV: Final = "BLITZCAM_MODEL"
 MODEL_NAME: Final = "blitzcam-obb.onnx"
 IDENTITY_ENV: Final = "BLITZCAM_IDENTITY_MODEL"
 IDENTITY_NAME: Final = "blitzcam-identity.onnx"
-# Backs at or above this detector confidence are counted. Chosen on the training recipe's
-# validation split (best share of scenes counted exactly; see models/MODEL_CARD.md).
+# Backs at or above this detector confidence are counted (and those under it that join a counted
+# pile, below). Chosen on the training recipe's validation split (best share of scenes counted
+# exactly; see models/MODEL_CARD.md).
 COUNT_CONF: Final = 0.45
 # The detector's boxes down to this confidence are read: under COUNT_CONF a back counts only when
 # its drawing joins a counted pile's (vision/identify.py: JOIN_ALIKE), and a face-up card of this

@@ -191,6 +191,7 @@ def _with_rows(dets: Detections, obb: list[list[float]], conf: list[float], cls:
         ([[150, 50, 30, 30, 0.0]], "a second box on a counted back"),
         ([[250, 50, 30, 30, 0.0]], "under the reading line"),
         ([[250, 50, 45, 30, 0.0]], "bigger than every copy of the drawing"),
+        ([[150, 50, 15, 15, 0.0]], "a small box inside a counted back"),  # IoU 0.25, covered
     ],
 )
 def test_doubted_boxes_that_never_join(extra: list[list[float]], why: str) -> None:
@@ -202,6 +203,15 @@ def test_doubted_boxes_that_never_join(extra: list[list[float]], why: str) -> No
     out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
                    consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75)
     assert out.counted.tolist() == [True, True, False], why
+
+
+def test_two_doubted_boxes_on_one_drawing_count_once() -> None:
+    frame, dets = frame_with([40, 40, 40])
+    dets = Detections.from_obb(dets.obb, [0.9, 0.9, 0.2], [0, 0, 0])
+    dets = _with_rows(dets, [[255, 50, 30, 30, 0.0]], [0.3], [0])  # IoU 0.71 with row 2
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
+                   consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75)
+    assert out.counted.tolist() == [True, True, False, True]  # the more confident one joined
 
 
 @pytest.mark.parametrize(("face_conf", "counted"), [(0.2, False), (0.05, True)])
