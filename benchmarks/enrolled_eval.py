@@ -35,8 +35,9 @@ def main() -> None:
     from blitzcam.datasets.compose import SceneConfig, compose_scene
     from blitzcam.datasets.generate import sample_resolution, scene_rng
     from blitzcam.datasets.photometric import encode_jpeg
+    from blitzcam.models.evaluation import scene_prediction
     from blitzcam.models.identity_data import RecordingArt, random_reference
-    from blitzcam.models.metrics import ScenePrediction, SceneTruth, evaluate_scene
+    from blitzcam.models.metrics import SceneTruth, evaluate_scene
     from blitzcam.vision.pipeline import CountingPipeline
 
     pipeline = CountingPipeline.from_defaults()
@@ -70,14 +71,9 @@ def main() -> None:
             classes=np.array([o.cls for o in scene.objects], np.int64),
             decks=tuple(name_of[o.slot] if o.cls == 0 else None for o in scene.objects),
         )
-        prediction = ScenePrediction(
-            corners=found.corners.astype(np.float64),
-            classes=found.class_id,
-            confidence=found.confidence,
-            decks=tuple(found.deck_name(i) for i in range(len(found))),
-            counted=found.counted,
+        outcome = evaluate_scene(
+            str(index), truth, scene_prediction(found), known_decks=pipeline.known_decks
         )
-        outcome = evaluate_scene(str(index), truth, prediction, known_decks=pipeline.known_decks)
         hits = outcome.counted_correct["back"][0]  # counted boxes on a labelled back
         found_backs += hits
         all_found += hits == outcome.n_truth["back"]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from blitzcam.models import DETECTOR_ONNX, DETECTOR_PT, IDENTITY_ONNX, IDENTITY_PT, MODEL_CARD
+from blitzcam.models.evaluation import joins_doubted
 from blitzcam.models.identity_negatives import NEGATIVE_CONF
 from blitzcam.models.run_timing import train_seconds
 from blitzcam.models.training import FINISHED_FILE, epochs_done, sha256_of
@@ -124,8 +125,7 @@ def render_card(
             + (
                 f", doubted boxes read from {report['doubted_from']} joining a counted pile "
                 f"above {report['join_alike']}"
-                if report.get("join_alike") is not None
-                and report.get("doubted_from", 1.0) < report["operating_conf"]
+                if joins_doubted(report)
                 else ""
             )
             + ":",

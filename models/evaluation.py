@@ -11,7 +11,7 @@ import json
 import math
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from blitzcam.models.metrics import (
     exact_rate_by_threshold,
     summarize,
 )
+
+if TYPE_CHECKING:
+    from blitzcam.vision.detections import Detections
 
 SCORING_CONF = 0.01  # keep low-confidence boxes for the precision-recall curve (mAP)
 SWEEP = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7)  # operating thresholds tried
@@ -92,13 +95,7 @@ def evaluate(
         for name, image_path, truth in items:
             result = pipeline(read_image(image_path))
             found = result.detections
-            best = ScenePrediction(
-                corners=found.corners.astype(np.float64),
-                classes=found.class_id,
-                confidence=found.confidence,
-                decks=tuple(found.deck_name(i) for i in range(len(found))),
-                counted=found.counted,
-            )
+            best = scene_prediction(found)
             prediction = with_unknown_below(best, found.similarity, unknown_below)
             outcomes.append(
                 evaluate_scene(name, truth, prediction, known_decks=pipeline.known_decks)
@@ -138,6 +135,25 @@ def evaluate(
         for line in UNKNOWN_SWEEP
     }
     return report
+
+
+def scene_prediction(found: Detections) -> ScenePrediction:
+    """What the pipeline saw in one frame, as the metrics read it."""
+    return ScenePrediction(
+        corners=found.corners.astype(np.float64),
+        classes=found.class_id,
+        confidence=found.confidence,
+        decks=tuple(found.deck_name(i) for i in range(len(found))),
+        counted=found.counted,
+    )
+
+
+def joins_doubted(report: dict[str, Any]) -> bool:
+    """Whether the evaluated pipeline let boxes under its counting line join a counted pile."""
+    return (
+        report.get("join_alike") is not None
+        and report.get("doubted_from", 1.0) < report["operating_conf"]
+    )
 
 
 def with_unknown_below(
@@ -193,8 +209,7 @@ def report_table(report: dict[str, Any]) -> str:
         + (
             f"; those read from {report['doubted_from']} join a counted group when their "
             f"drawing is alike its mean above {report['join_alike']}"
-            if report.get("join_alike") is not None
-            and report.get("doubted_from", 1.0) < report["operating_conf"]
+            if joins_doubted(report)
             else ""
         ),
         "",
