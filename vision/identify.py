@@ -238,8 +238,8 @@ def _no_bigger(box: np.ndarray, copies: np.ndarray) -> bool:
 
 
 def _stands_alone(box: np.ndarray, counted_backs: list[np.ndarray], faces: np.ndarray) -> bool:
-    """A doubted back's box is not a second box on a counted back (overlapping it, or mostly
-    inside it) nor on a face-up card."""
+    """A doubted back's box is not a second box on a counted back (overlapping it, or with
+    JOIN_OVERLAP of it or more inside it) nor on a face-up card."""
     return all(
         max(polygon_iou(box, other), polygon_cover(box, other)) < JOIN_OVERLAP
         for other in counted_backs
