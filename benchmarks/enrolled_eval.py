@@ -93,9 +93,8 @@ def main() -> None:
     print(f"  backs counted to their own deck: {right / max(1, backs):.1%} of {backs}")
     print(
         f"  backs the detector found (counted boxes on them): {found_backs / max(1, backs):.1%}; "
-        f"scenes where it found "
-        f"every back: {all_found / args.scenes:.1%}; found backs given their own deck: "
-        f"{found_right / max(1, found_backs):.1%}"
+        f"scenes where it found every back: {all_found / args.scenes:.1%}; "
+        f"found backs given their own deck: {found_right / max(1, found_backs):.1%}"
     )
     print(
         f"  miscounted decks: enrolled art {miscounted['enrolled']}, "
