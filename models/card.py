@@ -107,6 +107,19 @@ def render_card(
             if recipe.get("extend_hours")
             else []
         ),
+        *(
+            [
+                f"- Stage 4 (harden): from the previous stage's best weights, "
+                f"{recipe['harden_epochs']} epochs (completed: {epochs_done(run_dir / 'harden')}) "
+                f"on crops of {recipe['harden_scenes']} fresh scenes "
+                f"(`--seed {recipe['harden_data_seed']}`), up to {recipe['harden_share']:.0%} of "
+                "each scene's crops centred on that stage's own mistakes there (a box read on no "
+                "card of its class, a card no box counts; `models/mining.py`), AdamW lr "
+                f"{recipe['harden_lr0']} decaying tenfold, no warm-up, no mosaic.",
+            ]
+            if recipe.get("harden_epochs")
+            else []
+        ),
         *wall_time_lines(run_dir),
         f"- Export: ONNX opset 17, fixed input {recipe['export_hw'][1]}×{recipe['export_hw'][0]} "
         "(a 16:9 frame resized to 1280 wide and letterboxed).",

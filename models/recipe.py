@@ -37,6 +37,15 @@ class Recipe:
     extend_data_seed: int = 2028
     extend_batch: int = 64
     extend_lr0: float = 0.001
+    # Stage 4 (off: measured worse, see MODEL_CARD.md): from the previous stage's best weights,
+    # on fresh scenes (another seed) cut into crops of which up to `harden_share` are centred on
+    # that stage's own mistakes there (models/mining.py); a low learning rate and no mosaic, so
+    # each hard crop is seen whole. 0 epochs: no stage 4.
+    harden_epochs: int = 0
+    harden_scenes: int = 1500
+    harden_data_seed: int = 2029
+    harden_lr0: float = 0.0002
+    harden_share: float = 0.5
     canonical_width: int = CANONICAL_WIDTH
     # Inference input (height, width): a 1280-wide 16:9 frame, padded to a multiple of 32.
     export_hw: tuple[int, int] = (736, 1280)

@@ -30,8 +30,10 @@ from blitzcam.models.crops import (
     read_obb_labels,
     to_canonical,
 )
+from blitzcam.models.mining import Mistakes, hard_windows, load_or_mine, mine_scenes
 from blitzcam.models.recipe import Recipe
 from blitzcam.models.run_timing import add_train_seconds
+from blitzcam.vision.pipeline import COUNT_CONF, COUNT_IOU, DOUBTED_FROM
 
 
 class RunFinishedError(RuntimeError):
@@ -63,6 +65,8 @@ class _CropJob:
     split: str
     rng_key: tuple[int, int, int]  # (recipe seed, split index, scene index)
     recipe: Recipe
+    hard: tuple[tuple[float, float], ...] = ()  # the previous stage's mistakes, canonical pixels
+    hard_share: float = 0.0  # of the crops, at most, centred on them
 
 
 def _cut_scene_crops(job: _CropJob) -> None:
@@ -74,7 +78,13 @@ def _cut_scene_crops(job: _CropJob) -> None:
     classes, corners = read_obb_labels(job.label, (image.shape[1], image.shape[0]))
     item = to_canonical(LabelledImage(image, classes, corners), recipe.canonical_width)
     rng = np.random.default_rng(list(job.rng_key))
-    windows = crop_windows(item, rng, size=recipe.crop_size, count=recipe.crops_per_scene)
+    if job.hard_share > 0:
+        windows = hard_windows(
+            item, np.array(job.hard, np.float64).reshape(-1, 2), rng,
+            size=recipe.crop_size, count=recipe.crops_per_scene, hard_share=job.hard_share,
+        )
+    else:
+        windows = crop_windows(item, rng, size=recipe.crop_size, count=recipe.crops_per_scene)
     for k, (x0, y0) in enumerate(windows):
         crop = cut_crop(item, x0, y0, recipe.crop_size)
         stem = f"{job.image.stem}_c{k}"
@@ -91,8 +101,13 @@ def build_crop_dataset(
     *,
     splits: tuple[str, ...] = ("train", "val"),
     workers: int = 1,
+    mistakes: Mistakes | None = None,
+    hard_share: float = 0.0,
 ) -> Path:
     """Cut crops at inference scale from a scene dataset; returns the crops' data.yaml.
+
+    With `mistakes` (by "split/stem", from models/mining.py), up to `hard_share` of each scene's
+    crops are centred on them.
 
     Deterministic: the crops of scene i depend only on (recipe.seed, split, i), so any number
     of worker processes writes the same files. Written into a temporary folder and renamed, so
@@ -104,6 +119,7 @@ def build_crop_dataset(
     tmp = out_dir.with_name(out_dir.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
     jobs: list[_CropJob] = []
+    hard = mistakes or {}
     for split_index, split in enumerate(splits):
         images = sorted((scenes_dir / "images" / split).glob("*.jpg"))
         if not images:
@@ -113,7 +129,8 @@ def build_crop_dataset(
         labels = scenes_dir / "labels" / split
         jobs += [
             _CropJob(path, labels / f"{path.stem}.txt", tmp, split, (recipe.seed, split_index, i),
-                     recipe)
+                     recipe, hard=tuple(map(tuple, hard.get(f"{split}/{path.stem}", []))),
+                     hard_share=hard_share)
             for i, path in enumerate(images)
         ]
     progress = tqdm(total=len(jobs), desc="crops", unit="scene")
@@ -210,6 +227,23 @@ def extend_args(
     }
 
 
+def harden_args(
+    recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int, device: str = "cpu"
+) -> dict[str, Any]:
+    """Stage 4: stage 2's schedule at a lower learning rate, without mosaic: a mosaic would cut
+    most hard crops' mistakes out of the picture. Deterministic on a GPU too (unlike stage 3):
+    a few epochs on a few thousand crops cost little either way."""
+    return {
+        **refine_args(recipe, data_yaml, run_dir, workers=workers, device=device),
+        "name": "harden",
+        "epochs": recipe.harden_epochs,
+        "patience": recipe.harden_epochs,
+        "lr0": recipe.harden_lr0,
+        "mosaic": 0.0,
+        "close_mosaic": 0,
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class Stage:
     """One training stage: its folder in the run, its scenes, its ultralytics arguments."""
@@ -219,6 +253,7 @@ class Stage:
     data_seed: int
     epochs: int  # 0: a stage with a time budget (done when its finished.json exists)
     args: Callable[..., dict[str, Any]]
+    hard_share: float = 0.0  # of its crops centred on the previous stage's mistakes
 
     @property
     def prefix(self) -> str:  # stage 1's folders keep their first names: "scenes", "crops-…"
@@ -235,6 +270,11 @@ def stages(recipe: Recipe) -> tuple[Stage, ...]:
         )
     if recipe.extend_hours > 0:
         plan.append(Stage("extend", recipe.extend_scenes, recipe.extend_data_seed, 0, extend_args))
+    if recipe.harden_epochs > 0:
+        plan.append(
+            Stage("harden", recipe.harden_scenes, recipe.harden_data_seed, recipe.harden_epochs,
+                  harden_args, hard_share=recipe.harden_share)
+        )
     return tuple(plan)
 
 
@@ -338,7 +378,20 @@ def train(
             scenes = scenes_dir if stage.name == "train" and scenes_dir else None
             scenes = scenes or recipe_scenes(run_dir, recipe, stage)
             crops = _crops_dir(run_dir, recipe, stage.prefix)
-            data_yaml = build_crop_dataset(scenes, crops, recipe, workers=workers)
+            found = None
+            if stage.hard_share > 0:
+                if start_from is None:
+                    raise ValueError(f"stage {stage.name} mines the mistakes of a stage before it")
+                # named by the weights mined and the lines, so other weights never reuse them
+                tag = f"{sha256_of(start_from)[:12]}-read{DOUBTED_FROM}-count{COUNT_CONF}"
+                found = load_or_mine(
+                    run_dir / f"{stage.prefix}mistakes-{tag}.json",
+                    lambda: stage_mistakes(start_from, scenes, recipe, device),
+                )
+                crops = crops.with_name(f"{crops.name}-hard{stage.hard_share}-{tag}")
+            data_yaml = build_crop_dataset(
+                scenes, crops, recipe, workers=workers, mistakes=found, hard_share=stage.hard_share
+            )
             model = YOLO(recipe.model_yaml if start_from is None else str(start_from))
             model.train(**stage.args(recipe, data_yaml, run_dir, workers=workers, device=device))
 
@@ -357,6 +410,20 @@ def train(
     add_train_seconds(run_dir, time.monotonic() - started)
     assert best is not None  # a recipe has at least stage 1
     return best
+
+
+def stage_mistakes(weights: Path, scenes_dir: Path, recipe: Recipe, device: str) -> Mistakes:
+    """The mistakes of the detector at `weights` on a scene dataset's train and val scenes, at
+    the counting path's reading, counting and suppression lines."""
+    scenes = [
+        (f"{split}/{path.stem}", path, scenes_dir / "labels" / split / f"{path.stem}.txt")
+        for split in ("train", "val")
+        for path in sorted((scenes_dir / "images" / split).glob("*.jpg"))
+    ]
+    return mine_scenes(
+        weights, scenes, canonical_width=recipe.canonical_width, read_from=DOUBTED_FROM,
+        count_from=COUNT_CONF, iou=COUNT_IOU, device=device,
+    )
 
 
 def export_onnx(weights: Path, recipe: Recipe, out_path: Path) -> Path:

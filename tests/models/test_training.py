@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -23,33 +24,49 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     scenes = root / "scenes"
     generate_dataset(GenerateRequest(out=scenes, n=20, seed=5, res=(1280, 720), workers=1,
                                      progress=False))
-    # every stage, tiny: stages 2 and 3 generate their own 12 scenes from their own seeds;
-    # stage 3's time budget (4 s) ends it within its first epoch
-    recipe = replace(SHIPPED, epochs=1, batch=4, crops_per_scene=1, export_hw=(320, 576),
+    # every stage, tiny: stages 2-4 generate their own 12 scenes from their own seeds;
+    # stage 3's time budget (4 s) ends it within its first epoch; of stage 4's two crops a
+    # scene, one is on stage 3's mistakes where it made some
+    recipe = replace(SHIPPED, epochs=1, batch=4, crops_per_scene=2, export_hw=(320, 576),
                      scenes=12, refine_epochs=1, extend_scenes=12, extend_batch=4,
-                     extend_hours=4 / 3600)
+                     extend_hours=4 / 3600, harden_scenes=12, harden_epochs=1)
     weights = train(recipe, scenes_dir=scenes, run_dir=root / "run", resume=False, workers=2,
                     log=lambda _: None)
-    assert weights.parent.parent.name == "extend", weights  # the last stage's weights
+    assert weights.parent.parent.name == "harden", weights  # the last stage's weights
     onnx = export_onnx(weights, recipe, root / "model.onnx")
     return scenes, onnx
 
 
 @pytest.mark.slow
 def test_a_trained_model_exports_and_runs_in_the_counting_pipeline(trained: tuple[Path, Path]) -> None:
+    from blitzcam.models.training import sha256_of
     from blitzcam.vision.pipeline import CountingPipeline
 
     scenes, onnx = trained
     run = scenes.parent / "run"
-    assert len(list(run.glob("crops-320px-1x-seed0/data.yaml"))) == 1
-    assert len(list(run.glob("refine-crops-320px-1x-seed0/data.yaml"))) == 1
+    assert len(list(run.glob("crops-320px-2x-seed0/data.yaml"))) == 1
+    assert len(list(run.glob("refine-crops-320px-2x-seed0/data.yaml"))) == 1
+    assert len(list(run.glob("harden-crops-320px-2x-seed0-hard0.5-*/data.yaml"))) == 1
     refined = list(csv.DictReader((run / "refine" / "results.csv").open()))
     assert [int(row["epoch"]) for row in refined] == [1]
     generated = json.loads((run / "refine-scenes" / "generator.json").read_text())
     assert generated["seed"] == SHIPPED.refine_data_seed
     generated = json.loads((run / "extend-scenes" / "generator.json").read_text())
     assert generated["seed"] == SHIPPED.extend_data_seed
-    for stage in ("train", "refine", "extend"):
+    generated = json.loads((run / "harden-scenes" / "generator.json").read_text())
+    assert generated["seed"] == SHIPPED.harden_data_seed
+    # stage 3's mistakes on stage 4's train and val scenes, one entry per scene, named by the
+    # weights mined
+    (path,) = run.glob("harden-mistakes-*.json")
+    assert sha256_of(run / "extend" / "weights" / "best.pt")[:12] in path.name
+    mistakes = json.loads(path.read_text())
+    images = run / "harden-scenes" / "images"
+    assert sorted(mistakes) == sorted(
+        f"{split}/{p.stem}" for split in ("train", "val") for p in (images / split).glob("*.jpg"))
+    # in the frame the crops are cut from: the scene at the canonical width
+    centres = np.array([c for cs in mistakes.values() for c in cs]).reshape(-1, 2)
+    assert ((centres > -50) & (centres < (1280 + 50, 720 + 50))).all()
+    for stage in ("train", "refine", "extend", "harden"):
         finished = json.loads((run / stage / "finished.json").read_text())
         assert finished["epochs"] >= 1 and finished["device"].endswith("CPU"), (stage, finished)
     pipeline = CountingPipeline.from_defaults(model_path=onnx)
@@ -72,11 +89,11 @@ def test_each_stage_starts_from_the_previous_stages_weights(trained: tuple[Path,
         kernels = [p for p in model.parameters() if p.ndim == 4]  # the convolutions' kernels
         return torch.cat([p.float().flatten() for p in kernels])
 
-    first, second, third = weights("train"), weights("refine"), weights("extend")
+    chain = [weights(stage) for stage in ("train", "refine", "extend", "harden")]
     # one short epoch at a low learning rate moves the weights a little; re-initialised
     # weights (ultralytics' pretrained=False) would be uncorrelated with the stage before
-    assert torch.corrcoef(torch.stack([first, second]))[0, 1] > 0.9
-    assert torch.corrcoef(torch.stack([second, third]))[0, 1] > 0.9
+    for before, after in itertools.pairwise(chain):
+        assert torch.corrcoef(torch.stack([before, after]))[0, 1] > 0.9
 
 
 @pytest.mark.slow
@@ -131,7 +148,8 @@ from dataclasses import replace
 from pathlib import Path
 from blitzcam.models.recipe import SHIPPED
 from blitzcam.models.training import train
-recipe = replace(SHIPPED, epochs=3, batch=4, crops_per_scene=1, refine_epochs=0, extend_hours=0)
+recipe = replace(SHIPPED, epochs=3, batch=4, crops_per_scene=1, refine_epochs=0, extend_hours=0,
+                 harden_epochs=0)
 train(recipe, scenes_dir=Path(sys.argv[1]), run_dir=Path(sys.argv[2]), resume=sys.argv[3] == "1",
       workers=0)
 """
@@ -177,11 +195,17 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(
 def test_the_stages_follow_the_recipe() -> None:
     from blitzcam.models.training import stages
 
-    assert [s.name for s in stages(SHIPPED)] == ["train", "refine", "extend"]
-    assert [s.data_seed for s in stages(SHIPPED)] == [
-        SHIPPED.data_seed, SHIPPED.refine_data_seed, SHIPPED.extend_data_seed]
-    assert [s.name for s in stages(replace(SHIPPED, refine_epochs=0, extend_hours=0))] == ["train"]
-    assert [s.prefix for s in stages(SHIPPED)] == ["", "refine-", "extend-"]
+    assert SHIPPED.harden_epochs == 0  # measured and not shipped (MODEL_CARD.md)
+    with_harden = replace(SHIPPED, harden_epochs=4)
+    assert [s.name for s in stages(with_harden)] == ["train", "refine", "extend", "harden"]
+    assert [s.data_seed for s in stages(with_harden)] == [
+        SHIPPED.data_seed, SHIPPED.refine_data_seed, SHIPPED.extend_data_seed,
+        SHIPPED.harden_data_seed]
+    only_first = replace(SHIPPED, refine_epochs=0, extend_hours=0, harden_epochs=0)
+    assert [s.name for s in stages(only_first)] == ["train"]
+    assert [s.prefix for s in stages(with_harden)] == ["", "refine-", "extend-", "harden-"]
+    # only the last stage's crops are centred on mistakes
+    assert [s.hard_share for s in stages(with_harden)] == [0, 0, 0, SHIPPED.harden_share]
 
 
 def test_a_stage_is_finished_by_its_own_word_or_by_its_epochs(tmp_path: Path) -> None:
