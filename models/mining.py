@@ -43,7 +43,9 @@ def mistakes(
     `boxes` (n, 4, 2) with their confidence and class are the detector's; `cards` (m, 4, 2) and
     `card_class` are the labels. A mistake is a box of `read_from` or more that matches no card
     of its class (something that is not a card, or a face read as a back), or a card that no
-    box of its class of `count_from` or more matches (a miss).
+    box of its class of `count_from` or more matches (a miss). Matching is many-to-one, so two
+    counted boxes on one card are not a mistake here (class-aware suppression at the counting
+    path's IoU makes them rare; one-to-one matching would change what the measured run mined).
     """
     iou = np.array(
         [[polygon_iou(box, card) for card in cards] for box in boxes], np.float64
