@@ -58,6 +58,25 @@ def to_canonical(item: LabelledImage, width: int = CANONICAL_WIDTH) -> LabelledI
     return LabelledImage(image, item.classes, item.corners * scale)
 
 
+def read_canonical(
+    image_path: Path, label_path: Path, width: int = CANONICAL_WIDTH
+) -> LabelledImage:
+    """A scene's image and OBB labels, scaled to the canonical width the counting path uses."""
+    image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise OSError(f"{image_path}: cannot decode image")
+    classes, corners = read_obb_labels(label_path, (image.shape[1], image.shape[0]))
+    return to_canonical(LabelledImage(image, classes, corners), width)
+
+
+def window_at(centre: np.ndarray, frame_hw: tuple[int, int], size: int) -> tuple[int, int]:
+    """Top-left corner of the `size` window centred on `centre` (x, y), moved inside the frame."""
+    h, w = frame_hw
+    x0 = int(np.clip(round(centre[0] - size / 2), 0, max(w - size, 0)))
+    y0 = int(np.clip(round(centre[1] - size / 2), 0, max(h - size, 0)))
+    return x0, y0
+
+
 def _clip_to_window(corners: np.ndarray, x0: float, y0: float, size: int) -> np.ndarray | None:
     """The part of one oriented box inside the window, as its min-area rectangle, or None."""
     window = np.array(
@@ -83,12 +102,10 @@ def crop_windows(
     centres = item.corners.mean(axis=1) if len(item.corners) else np.empty((0, 2))
     for _ in range(count):
         if len(centres) and rng.random() < 0.85:
-            cx, cy = centres[rng.integers(len(centres))] + rng.normal(0, size / 6, 2)
+            centre = centres[rng.integers(len(centres))] + rng.normal(0, size / 6, 2)
         else:
-            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        x0 = int(np.clip(round(cx - size / 2), 0, max(w - size, 0)))
-        y0 = int(np.clip(round(cy - size / 2), 0, max(h - size, 0)))
-        windows.append((x0, y0))
+            centre = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+        windows.append(window_at(centre, (h, w), size))
     return windows
 
 

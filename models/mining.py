@@ -18,7 +18,7 @@ from typing import Final, TypeAlias
 
 import numpy as np
 
-from blitzcam.models.crops import LabelledImage, crop_windows, read_obb_labels, to_canonical
+from blitzcam.models.crops import LabelledImage, crop_windows, read_canonical, window_at
 from blitzcam.vision.polygons import polygon_iou
 
 MATCH_IOU: Final = 0.5  # a box and a card it overlaps this much are the same thing
@@ -70,14 +70,10 @@ def hard_windows(
 ) -> list[tuple[int, int]]:
     """Top-left corners of `count` windows: up to `hard_share` of them centred near distinct
     mistakes (drawn at random when there are more), the rest as `crop_windows` places them."""
-    h, w = item.image.shape[:2]
     hard = min(len(centres), math.floor(count * hard_share))
     picked = centres[rng.choice(len(centres), hard, replace=False)] if hard else centres[:0]
-    windows = []
-    for cx, cy in picked + rng.normal(0, size * HARD_JITTER, (hard, 2)):
-        x0 = int(np.clip(round(cx - size / 2), 0, max(w - size, 0)))
-        y0 = int(np.clip(round(cy - size / 2), 0, max(h - size, 0)))
-        windows.append((x0, y0))
+    jittered = picked + rng.normal(0, size * HARD_JITTER, (hard, 2))
+    windows = [window_at(centre, item.image.shape[:2], size) for centre in jittered]
     return windows + crop_windows(item, rng, size=size, count=count - hard)
 
 
@@ -94,18 +90,13 @@ def mine_scenes(
     """Run the detector at `weights` (ultralytics, as training does) on every scene at the
     counting path's scale. `scenes` are (key, image, OBB label file); returns each scene's
     mistakes by key, in canonical pixels."""
-    import cv2
     from tqdm import tqdm
     from ultralytics import YOLO
 
     model = YOLO(str(weights))
     found: Mistakes = {}
     for key, path, label in tqdm(list(scenes), desc="mining", unit="scene"):
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise OSError(f"{path}: cannot decode image")
-        classes, corners = read_obb_labels(label, (image.shape[1], image.shape[0]))
-        item = to_canonical(LabelledImage(image, classes, corners), canonical_width)
+        item = read_canonical(path, label, canonical_width)
         result = model.predict(
             item.image, imgsz=canonical_width, conf=read_from, iou=iou, device=device,
             verbose=False,

@@ -23,12 +23,10 @@ from tqdm import tqdm
 from blitzcam.datasets.labels import data_yaml as data_yaml_text
 from blitzcam.files import copy_file_atomic
 from blitzcam.models.crops import (
-    LabelledImage,
     crop_windows,
     cut_crop,
     obb_label_text,
-    read_obb_labels,
-    to_canonical,
+    read_canonical,
 )
 from blitzcam.models.mining import Mistakes, hard_windows, load_or_mine, mine_scenes
 from blitzcam.models.recipe import Recipe
@@ -71,12 +69,8 @@ class _CropJob:
 
 def _cut_scene_crops(job: _CropJob) -> None:
     """Crops of one scene, written as JPEG + label pairs."""
-    image = cv2.imread(str(job.image), cv2.IMREAD_COLOR)
-    if image is None:
-        raise OSError(f"{job.image}: cannot decode image")
     recipe = job.recipe
-    classes, corners = read_obb_labels(job.label, (image.shape[1], image.shape[0]))
-    item = to_canonical(LabelledImage(image, classes, corners), recipe.canonical_width)
+    item = read_canonical(job.image, job.label, recipe.canonical_width)
     rng = np.random.default_rng(list(job.rng_key))
     if job.hard_share > 0:
         windows = hard_windows(
@@ -383,7 +377,10 @@ def train(
                 if start_from is None:
                     raise ValueError(f"stage {stage.name} mines the mistakes of a stage before it")
                 # named by the weights mined and the lines, so other weights never reuse them
-                tag = f"{sha256_of(start_from)[:12]}-read{DOUBTED_FROM}-count{COUNT_CONF}"
+                tag = (
+                    f"{sha256_of(start_from)[:12]}-read{DOUBTED_FROM}-count{COUNT_CONF}"
+                    f"-iou{COUNT_IOU}"
+                )
                 found = load_or_mine(
                     run_dir / f"{stage.prefix}mistakes-{tag}.json",
                     lambda: stage_mistakes(start_from, scenes, recipe, device),
