@@ -38,7 +38,7 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     cache, profile = ArtCache(art), default_profile()
     embedder = Embedder(default_identity_path(), threads=1)
-    references = reference_vectors(embedder.embed, profile.patches, profile.owners, profile.seen_at)
+    references = reference_vectors(embedder.embed, profile.patches, profile.owners)
     config = SceneConfig((args.width, args.height), tuple(RANDOM_FAMILIES))
     rows: list[tuple[str, str, float]] = []  # truth, predicted, visible fraction
     seconds = 0.0

@@ -124,7 +124,6 @@ def evaluate(
     report["unknown_below"] = unknown_below
     report["consensus_link"] = pipeline.consensus_link
     report["same_deck_link"] = pipeline.same_deck_link
-    report["split_clear"] = pipeline.split_clear
     report["exact_rate_by_unknown_below"] = {
         line: exact_rate(
             [
@@ -204,12 +203,6 @@ def report_table(report: dict[str, Any]) -> str:
             f"; groups nearest one deck merged when their means are alike above "
             f"{report['same_deck_link']}"
             if report.get("same_deck_link") is not None
-            else ""
-        )
-        + (
-            f"; members clearly of another deck (their mean alike it above "
-            f"{report['split_clear']}) leave their group"
-            if report.get("split_clear") is not None
             else ""
         ),
         f"backs counted from detector confidence {report['operating_conf']}"

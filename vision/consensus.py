@@ -92,44 +92,6 @@ def merge_same_deck(
         labels[labels == ids[j]] = ids[i]
 
 
-def split_mixed(
-    vectors: np.ndarray,
-    labels: np.ndarray,
-    similarity: Callable[[np.ndarray], np.ndarray],
-    *,
-    members: int,
-    clear: float,
-    margin: float,
-) -> np.ndarray:
-    """Members of a group that read alone are nearest another deck become a group of their own
-    when there are at least `members` of them (not the whole group) and their mean drawing is
-    `clear` or more like that deck and `margin` more than like the group's deck.
-
-    Two decks whose drawings the network embeds close together (art it never saw) can land in one
-    group, and the group's mean then gives every copy one deck. A few blurred copies of a deck
-    read alone drift to a sister deck too, but their mean is not clearly that deck. `similarity`
-    maps (g, dim) unit drawings to (g, n_decks) similarity to each deck. New groups are labelled,
-    like the others, by one of their members.
-    """
-    labels = np.array(labels, copy=True)
-    nearest = np.asarray(similarity(vectors)).argmax(axis=1)
-    for label in np.unique(labels):
-        group = np.flatnonzero(labels == label)
-        group_deck = int(np.asarray(similarity(_unit_mean(vectors[group])[None]))[0].argmax())
-        stays = np.ones(len(group), bool)
-        for deck in np.unique(nearest[group]):
-            in_part = nearest[group] == deck
-            if deck == group_deck or not members <= in_part.sum() < len(group):
-                continue
-            alike = np.asarray(similarity(_unit_mean(vectors[group[in_part]])[None]))[0]
-            if alike[deck] >= clear and alike[deck] - alike[group_deck] >= margin:
-                labels[group[in_part]] = group[in_part][0]
-                stays &= ~in_part
-        if stays.any():  # the old label may be a member that left
-            labels[group[stays]] = group[stays][0]
-    return labels
-
-
 def join_groups(
     doubted: np.ndarray, vectors: np.ndarray, labels: np.ndarray, alike: float
 ) -> np.ndarray:

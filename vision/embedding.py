@@ -22,13 +22,6 @@ from blitzcam.vision.onnx_session import open_session
 
 PATCH: Final = 32  # side of the square a drawing is warped to for the network
 MAX_SUPERSAMPLE: Final = 8
-# A drawing only this many pixels long in the frame has lost detail that the network, taught on
-# our own art, fills in for the built-in decks but not for art it never saw. So each reference is
-# also seen at these sizes (`vision.references.small_views`), and a drawing whose box's long side
-# is under the first number is compared with the views seen at the second too. Chosen with the
-# 80 enrolled-art scenes of seed 77 and the 550 tuning scenes (MODEL_CARD.md).
-SMALL_VIEWS: Final = ((14, 12), (20, 16), (28, 24))
-FULL_SIZE: Final = 0  # `References.seen_at` of a reference seen whole
 
 
 def drawing_patch(image_bgr: np.ndarray, corners: np.ndarray, size: int = PATCH) -> np.ndarray:
@@ -84,9 +77,6 @@ class References:
 
     vectors: np.ndarray  # (rows, dim) float32 unit vectors
     owners: np.ndarray  # (rows,) int64 deck index
-    # (rows,) int64: the drawing size (px) each variant was seen at, FULL_SIZE for whole ones;
-    # None: every variant is whole
-    seen_at: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.owners)
@@ -98,37 +88,16 @@ def quarter_turns(patches: np.ndarray) -> np.ndarray:
     return np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(4)])
 
 
-def seen_at_for(sides: np.ndarray) -> np.ndarray:
-    """(n,) long sides of drawings' boxes in frame pixels -> the size of reference views each is
-    also compared with (`SMALL_VIEWS`), FULL_SIZE where the drawing is big enough."""
-    sides = np.asarray(sides, np.float64)
-    out = np.full(sides.shape, FULL_SIZE, np.int64)
-    for below, seen in reversed(SMALL_VIEWS):  # the smallest bucket a side fits in wins
-        out[sides < below] = seen
-    return out
-
-
-def deck_similarity(
-    vectors: np.ndarray, references: References, n_decks: int, sides: np.ndarray | None = None
-) -> np.ndarray:
-    """(n, dim) drawings -> (n, n_decks) cosine similarity to each deck's nearest reference.
-
-    Only whole references count, plus, with `sides` (each drawing's long side in frame pixels),
-    the views seen at that drawing's size (`seen_at_for`).
-    """
+def deck_similarity(vectors: np.ndarray, references: References, n_decks: int) -> np.ndarray:
+    """(n, dim) drawings -> (n, n_decks) cosine similarity to each deck's nearest reference."""
     out = np.full((len(vectors), n_decks), -1.0, np.float32)
     if not len(vectors) or not len(references):
         return out
     sims = vectors @ references.vectors.T
-    if references.seen_at is not None:
-        usable = references.seen_at[None, :] == FULL_SIZE
-        if sides is not None:
-            usable = usable | (references.seen_at[None, :] == seen_at_for(sides)[:, None])
-        sims = np.where(usable, sims, -np.inf)
     for deck in range(n_decks):
         columns = references.owners == deck
         if columns.any():
-            out[:, deck] = np.maximum(sims[:, columns].max(axis=1), -1.0)
+            out[:, deck] = sims[:, columns].max(axis=1)
     return out
 
 
@@ -160,14 +129,9 @@ class Embedder:
 
 
 def reference_vectors(
-    embed: Callable[[np.ndarray], np.ndarray],
-    patches: np.ndarray,
-    owners: np.ndarray,
-    seen_at: np.ndarray | None = None,
+    embed: Callable[[np.ndarray], np.ndarray], patches: np.ndarray, owners: np.ndarray
 ) -> References:
-    """Every reference patch in its four quarter turns, embedded (a box's sides carry no 'up');
-    `seen_at`: the size each patch was seen at (`References.seen_at`)."""
-    tiled = None if seen_at is None else np.tile(np.asarray(seen_at, np.int64), 4)
+    """Every reference patch in its four quarter turns, embedded (a box's sides carry no 'up')."""
     if len(patches) == 0:
-        return References(np.zeros((0, 0), np.float32), np.zeros(0, np.int64), tiled)
-    return References(embed(quarter_turns(np.asarray(patches))), np.tile(owners, 4), tiled)
+        return References(np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
+    return References(embed(quarter_turns(np.asarray(patches))), np.tile(owners, 4))

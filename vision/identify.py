@@ -18,13 +18,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from blitzcam.vision.consensus import (
-    group_means,
-    join_groups,
-    merge_same_deck,
-    scene_groups,
-    split_mixed,
-)
+from blitzcam.vision.consensus import group_means, join_groups, merge_same_deck, scene_groups
 from blitzcam.vision.detections import UNKNOWN_DECK, Detections, obb_corners
 from blitzcam.vision.embedding import (
     PATCH,
@@ -56,13 +50,6 @@ JOIN_FACE_COVER: Final = 0.3  # ... or a face-up card covers this share of it (n
 # (a pencil's dark stroke read as a plow). The tuning scenes had no such box; 1.2 leaves room
 # for the boxes' own few pixels of error.
 JOIN_GROW: Final = 1.2
-# Members of a group that read alone are nearest another deck leave it when at least
-# SPLIT_MEMBERS of them together are SPLIT_CLEAR or more like that deck, SPLIT_MARGIN more than
-# like the group's (`consensus.split_mixed`). Chosen with the 80 enrolled-art scenes of seed 77 and
-# the 550 tuning scenes (MODEL_CARD.md).
-SPLIT_MEMBERS: Final = 3
-SPLIT_CLEAR: Final = 0.7
-SPLIT_MARGIN: Final = 0.05
 SURE_ABOVE: Final = 0.8  # a drawing this similar to a reference needs no second, snapped reading
 SNAP_GROW: Final = 1.3  # snapping looks for the drawing's ink this far around the detector's box
 SNAP_SIZE: Final = 64
@@ -139,7 +126,6 @@ def identify(
     count_from: float = 0.0,
     doubted_from: float = 0.0,
     same_deck_link: float | None = SAME_DECK_LINK,
-    split_clear: float | None = SPLIT_CLEAR,
     join_alike: float | None = JOIN_ALIKE,
     patch_size: int = PATCH,
 ) -> Detections:
@@ -151,10 +137,7 @@ def identify(
     `consensus_link`, those backs' drawings are first grouped by their own similarity
     (`vision.consensus`) and each gets its group's decision; None reads each alone. With
     `same_deck_link`, groups nearest the same deck whose means are that alike are then merged
-    (`consensus.merge_same_deck`), and with `split_clear` members clearly of another deck leave
-    their group (`consensus.split_mixed`). A group is decided by its mean drawing against the
-    whole references and those seen at its drawings' size (their median long side; see
-    `embedding.SMALL_VIEWS`). Backs under `count_from` are never grouped, so that they cannot
+    (`consensus.merge_same_deck`). Backs under `count_from` are never grouped, so that they cannot
     sway a counted back's decision; with `consensus_link` and `join_alike`, one of `doubted_from`
     or more whose drawing is at least that alike to a group's mean joins it (its decision, and
     it counts) unless it is a second box on a counted back (or on a more confident one that
@@ -192,19 +175,8 @@ def identify(
                     lambda m: deck_similarity(m, references, len(deck_names)).argmax(axis=1),
                     same_deck_link,
                 )
-            if split_clear is not None:
-                groups = split_mixed(
-                    vectors[grouped],
-                    groups,
-                    lambda m: deck_similarity(m, references, len(deck_names)),
-                    members=SPLIT_MEMBERS,
-                    clear=split_clear,
-                    margin=SPLIT_MARGIN,
-                )
             means = group_means(vectors[grouped], groups)
-            sims[grouped] = deck_similarity(
-                means, references, len(deck_names), _group_sides(boxes, grouped, groups)
-            )
+            sims[grouped] = deck_similarity(means, references, len(deck_names))
             if join_alike is not None:
                 doubted = np.flatnonzero((confidence < count_from) & (confidence >= doubted_from))
                 faces = detections.corners[
@@ -250,16 +222,6 @@ def _joining(
             pairs.append((int(k), int(members[0])))
             taken.append(box)
     return pairs
-
-
-def _group_sides(boxes: list[np.ndarray], grouped: np.ndarray, groups: np.ndarray) -> np.ndarray:
-    """Each grouped back's group's median long side: the size its group's drawings are seen at."""
-    long_sides = _sides(np.stack([boxes[i] for i in grouped]))[:, 0]
-    out = np.empty(len(grouped))
-    for label in np.unique(groups):
-        members = groups == label
-        out[members] = np.median(long_sides[members])
-    return out
 
 
 def _sides(corners: np.ndarray) -> np.ndarray:

@@ -23,16 +23,14 @@ from blitzcam.paths import REPO_ROOT
 from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
-from blitzcam.vision.embedding import Embedder
+from blitzcam.vision.embedding import Embedder, reference_vectors
 from blitzcam.vision.identify import (
     CONSENSUS_LINK,
     JOIN_ALIKE,
     SAME_DECK_LINK,
-    SPLIT_CLEAR,
     UNKNOWN_BELOW,
     identify,
 )
-from blitzcam.vision.reference_cache import cached_reference_vectors
 from blitzcam.vision.references import DeckProfile, load_profile
 from blitzcam.vision.stabilise import Stabiliser, thumbnail
 
@@ -107,7 +105,6 @@ class CountingPipeline:
         self.unknown_below = UNKNOWN_BELOW  # evaluation lowers it to see every back's best deck
         self.consensus_link: float | None = CONSENSUS_LINK  # None: each back decided alone
         self.same_deck_link: float | None = SAME_DECK_LINK  # None: groups never merged by deck
-        self.split_clear: float | None = SPLIT_CLEAR  # None: groups never split by deck
         # the detector reads boxes it doubts too, from `doubted_from` (evaluation lowers the
         # detector's line further, to score every box); boxes count from `count_from`, or by
         # joining a counted pile (`join_alike`; None: never)
@@ -118,9 +115,7 @@ class CountingPipeline:
         self._use(profile)
 
     def _use(self, profile: DeckProfile) -> None:
-        references = cached_reference_vectors(
-            self.embedder, profile.patches, profile.owners, profile.seen_at
-        )
+        references = reference_vectors(self.embedder.embed, profile.patches, profile.owners)
         # one tuple, swapped at once: a frame in flight on another thread sees old or new, whole
         self._identity = (profile, references, profile.known_decks())
 
@@ -171,7 +166,6 @@ class CountingPipeline:
             count_from=self.count_from,
             doubted_from=self.doubted_from,
             same_deck_link=self.same_deck_link,
-            split_clear=self.split_clear,
             join_alike=self.join_alike,
             patch_size=self.embedder.patch_size,
         )

@@ -21,7 +21,7 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.paths import data_dir
 from blitzcam.vision.detections import obb_corners
-from blitzcam.vision.embedding import FULL_SIZE, PATCH, SMALL_VIEWS, drawing_patch
+from blitzcam.vision.embedding import PATCH, drawing_patch
 from blitzcam.vision.identify import inkness
 from blitzcam.vision.images import ImageError, read_image
 
@@ -41,7 +41,6 @@ class DeckProfile:
     names: tuple[str, ...]
     patches: np.ndarray  # (rows, PATCH, PATCH, 3) uint8 BGR: one per reference variant
     owners: np.ndarray  # (rows,) int64: the deck (index into names) of each patch
-    seen_at: np.ndarray  # (rows,) int64: the drawing size each was seen at (`small_views`)
     origins: tuple[str, ...]  # where each reference came from (file path or "built-in")
 
     def known_decks(self) -> tuple[str, ...]:
@@ -145,38 +144,6 @@ def reference_patches(
     return with_mirrors([drawing_patch(card_bgr, corners) for corners in boxes])
 
 
-def small_views(card_bgr: np.ndarray, corners: np.ndarray) -> list[tuple[np.ndarray, int]]:
-    """The drawing in one box as the camera sees it when it is only a few pixels long: cut at
-    each size of `SMALL_VIEWS` (area-averaged) and brought back to PATCH, with that size."""
-    views = []
-    for _below, seen in SMALL_VIEWS:
-        small = drawing_patch(card_bgr, corners, seen)
-        views.append((cv2.resize(small, (PATCH, PATCH), interpolation=cv2.INTER_LINEAR), seen))
-    return views
-
-
-@dataclass(frozen=True, slots=True)
-class ReferenceViews:
-    """One reference back cut every way identification compares it."""
-
-    patches: list[np.ndarray]
-    seen_at: list[int]
-
-
-def reference_views(
-    card_bgr: np.ndarray, mask: np.ndarray | None = None, *, name: str
-) -> ReferenceViews:
-    """`reference_patches`, each also seen small (`small_views`, mirrored too). The identity
-    network was trained on the whole ones only (`models.identity_data`)."""
-    boxes = reference_boxes(card_bgr, mask, name=name)
-    whole = with_mirrors([drawing_patch(card_bgr, corners) for corners in boxes])
-    small = [view for corners in boxes for view in small_views(card_bgr, corners)]
-    small_patches = with_mirrors([patch for patch, _ in small])
-    return ReferenceViews(
-        whole + small_patches, [FULL_SIZE] * len(whole) + [seen for _, seen in small] * 2
-    )
-
-
 def _resized(card_bgr: np.ndarray) -> np.ndarray:
     scale = REFERENCE_WIDTH / card_bgr.shape[1]
     size = (REFERENCE_WIDTH, max(1, round(card_bgr.shape[0] * scale)))
@@ -185,14 +152,13 @@ def _resized(card_bgr: np.ndarray) -> np.ndarray:
     )
 
 
-def load_reference_file(path: Path) -> ReferenceViews:
-    """A reference image file -> its identification views; UserError naming the file if
-    unusable."""
+def load_reference_file(path: Path) -> list[np.ndarray]:
+    """A reference image file -> identification patch; UserError naming the file if unusable."""
     try:
         card = read_image(path)
     except ImageError as exc:
         raise UserError(f"deck reference {exc}") from None
-    return reference_views(_resized(card), name=str(path))
+    return reference_patches(_resized(card), name=str(path))
 
 
 def card_on_white(rgba: np.ndarray) -> np.ndarray:
@@ -203,23 +169,22 @@ def card_on_white(rgba: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(bgr)
 
 
-def _builtin_views(deck: str) -> ReferenceViews:
+def _builtin_patches(deck: str) -> list[np.ndarray]:
     from blitzcam.datasets.art import render_back
 
     card = render_back(deck, width=BUILTIN_WIDTH)
-    return reference_views(card_on_white(card.rgba), card.drawing_mask, name=f"built-in {deck}")
+    return reference_patches(card_on_white(card.rgba), card.drawing_mask, name=f"built-in {deck}")
 
 
-def _profile(entries: list[tuple[str, ReferenceViews, str]]) -> DeckProfile:
+def _profile(entries: list[tuple[str, list[np.ndarray], str]]) -> DeckProfile:
     return DeckProfile(
         names=tuple(name for name, _, _ in entries),
-        patches=np.stack([patch for _, views, _ in entries for patch in views.patches]).reshape(
+        patches=np.stack([patch for _, patches, _ in entries for patch in patches]).reshape(
             -1, PATCH, PATCH, 3
         ),
         owners=np.array(
-            [i for i, (_, views, _) in enumerate(entries) for _ in views.patches], np.int64
+            [i for i, (_, patches, _) in enumerate(entries) for _ in patches], np.int64
         ),
-        seen_at=np.array([seen for _, views, _ in entries for seen in views.seen_at], np.int64),
         origins=tuple(origin for _, _, origin in entries),
     )
 
@@ -256,7 +221,7 @@ def default_profile() -> DeckProfile:
         if name in enrolled:
             entries.append((name, load_reference_file(enrolled[name]), str(enrolled[name])))
         else:
-            entries.append((name, _builtin_views(name), "built-in"))
+            entries.append((name, _builtin_patches(name), "built-in"))
     for name, path in enrolled.items():
         if name not in DECK_NAMES:
             entries.append((name, load_reference_file(path), str(path)))

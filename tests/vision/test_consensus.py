@@ -77,12 +77,12 @@ def stand_in_embed(patches: np.ndarray) -> np.ndarray:
     return np.stack([LEVELS[int(keys[np.abs(keys - v).argmin()])] for v in level])
 
 
-def frame_with(levels: list[int], side: float = 30) -> tuple[np.ndarray, Detections]:
+def frame_with(levels: list[int]) -> tuple[np.ndarray, Detections]:
     frame = np.full((100, 100 * len(levels), 3), 255, np.uint8)
     boxes = []
     for k, level in enumerate(levels):
         frame[20:80, 100 * k + 20 : 100 * k + 80] = level
-        boxes.append([100 * k + 50, 50, side, side, 0.0])
+        boxes.append([100 * k + 50, 50, 30, 30, 0.0])
     return frame, Detections.from_obb(np.array(boxes), [0.9] * len(levels), [0] * len(levels))
 
 
@@ -120,24 +120,6 @@ def test_a_pile_split_in_two_groups_is_decided_as_one(
     out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
                    consensus_link=0.7, same_deck_link=same_deck_link)
     assert [out.deck_name(i) for i in range(len(out))] == expected
-
-
-@pytest.mark.parametrize(("side", "expected"), [(10, "deck-a"), (40, "unknown")])
-def test_a_small_drawing_is_also_compared_with_its_deck_seen_small(
-    side: float, expected: str
-) -> None:
-    from blitzcam.vision.embedding import FULL_SIZE, SMALL_VIEWS
-
-    # deck A seen at the smallest size looks like the blurred copy; whole, it does not
-    (below, seen) = SMALL_VIEWS[0]
-    assert side < below or side >= SMALL_VIEWS[-1][0]
-    references = References(
-        np.stack([DECK_A, DECK_B, BLURRED_A]), np.array([0, 1, 0]),
-        np.array([FULL_SIZE, FULL_SIZE, seen]),
-    )
-    frame, dets = frame_with([90, 90], side)
-    out = identify(frame, dets, references, ("deck-a", "deck-b"), stand_in_embed)
-    assert [out.deck_name(i) for i in range(len(out))] == [expected] * 2
 
 
 def reference_groups(vectors: np.ndarray, link: float) -> list[set[int]]:
@@ -298,62 +280,3 @@ def test_merging_recomputes_the_means_between_merges() -> None:
     merged = merge_same_deck(vectors, labels, _nearest_of(decks), link=0.74)
     assert len(set(merged)) == 1
     assert float(y @ z) < 0.74 and float(x @ y) >= 0.74
-
-
-def _similarity_to(decks: np.ndarray):
-    return lambda drawings: drawings @ decks.T
-
-
-def test_a_group_of_two_decks_copies_splits_in_two() -> None:
-    from blitzcam.vision.consensus import split_mixed
-
-    # two drawings the network puts close together: averaged, they all read as deck 0
-    decks = np.stack([unit(1, 0, 0), unit(0, 1, 0), unit(0, 0, 1)])
-    a, b = unit(1, 0.3, 0), unit(0.6, 1, 0)
-    vectors = np.stack([a] * 6 + [b] * 4).astype(np.float32)
-    labels = np.zeros(10, np.int64)
-    split = split_mixed(vectors, labels, _similarity_to(decks), members=3, clear=0.7, margin=0.05)
-    assert split[:6].tolist() == [0] * 6
-    assert split[6:].tolist() == [6] * 4  # labelled, like every group, by one of its members
-
-
-def test_a_few_drifting_copies_stay_with_their_pile() -> None:
-    from blitzcam.vision.consensus import split_mixed
-
-    decks = np.stack([unit(1, 0, 0), unit(0, 1, 0)])
-    clear, drifted = unit(1, 0.2, 0), unit(0.7, 0.75, 0.6)  # blurred: nearest deck 1, but unclear
-    vectors = np.stack([clear] * 6 + [drifted] * 4).astype(np.float32)
-    similarity = _similarity_to(decks)
-    assert (similarity(drifted[None]).argmax(), similarity(drifted[None]).max() < 0.7) == (1, True)
-    kept = split_mixed(vectors, np.zeros(10, np.int64), similarity, members=3, clear=0.7,
-                       margin=0.05)
-    assert kept.tolist() == [0] * 10
-    # too few of them to leave, however clear
-    b = unit(0, 1, 0)
-    vectors = np.stack([clear] * 6 + [b] * 2).astype(np.float32)
-    assert split_mixed(vectors, np.zeros(8, np.int64), similarity, members=3, clear=0.7,
-                       margin=0.05).tolist() == [0] * 8
-
-
-def test_splitting_keeps_the_rest_together_when_its_label_leaves() -> None:
-    from blitzcam.vision.consensus import split_mixed
-
-    decks = np.stack([unit(1, 0, 0), unit(0, 1, 0)])
-    a, b = unit(1, 0.3, 0), unit(0.6, 1, 0)
-    # the group is labelled 0, and row 0 is one of the copies that leave
-    vectors = np.stack([b] * 3 + [a] * 5 + [unit(0, 0, 1)]).astype(np.float32)
-    labels = np.array([0] * 8 + [8])
-    split = split_mixed(vectors, labels, _similarity_to(decks), members=3, clear=0.7, margin=0.05)
-    assert len({*split[:3]}) == 1 and len({*split[3:8]}) == 1
-    assert len({split[0], split[3], split[8]}) == 3
-    assert split[8] == 8  # other groups untouched
-
-
-def test_a_whole_group_nearest_another_deck_alone_is_not_split() -> None:
-    from blitzcam.vision.consensus import split_mixed
-
-    decks = np.stack([unit(1, 0, 0), unit(0, 1, 0)])
-    vectors = np.stack([unit(0.2, 1, 0)] * 5).astype(np.float32)
-    split = split_mixed(vectors, np.zeros(5, np.int64), _similarity_to(decks), members=3,
-                        clear=0.7, margin=0.05)
-    assert split.tolist() == [0] * 5

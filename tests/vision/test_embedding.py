@@ -80,34 +80,6 @@ def test_each_deck_scores_its_nearest_reference() -> None:
     np.testing.assert_allclose(sims, [[0.8, 0.96, -1.0]], atol=1e-6)  # deck 2 has no reference
 
 
-def test_small_drawings_are_also_compared_with_references_seen_at_their_size() -> None:
-    from blitzcam.vision.embedding import FULL_SIZE, SMALL_VIEWS, seen_at_for
-
-    (below_1, seen_1), (below_2, seen_2), (below_3, seen_3) = SMALL_VIEWS
-    sides = np.array([below_1 - 1, below_1, below_2 - 0.5, below_3 - 1, below_3, 200])
-    assert seen_at_for(sides).tolist() == [seen_1, seen_2, seen_2, seen_3, FULL_SIZE, FULL_SIZE]
-    # deck 0: a whole view and a small one; deck 1: whole only
-    refs = References(
-        np.float32([[1, 0], [0.6, 0.8], [0, 1]]), np.array([0, 0, 1]),
-        np.array([FULL_SIZE, seen_1, FULL_SIZE]),
-    )
-    drawing = np.float32([[0.6, 0.8]])
-    np.testing.assert_allclose(deck_similarity(drawing, refs, 2), [[0.6, 0.8]], atol=1e-6)
-    small, big = deck_similarity(np.repeat(drawing, 2, 0), refs, 2, np.array([below_1 - 1, 100]))
-    np.testing.assert_allclose([small, big], [[1.0, 0.8], [0.6, 0.8]], atol=1e-6)
-    # a view seen at another size never counts
-    np.testing.assert_allclose(
-        deck_similarity(drawing, refs, 2, np.array([below_3 - 1])), [[0.6, 0.8]], atol=1e-6
-    )
-
-
-def test_reference_vectors_carry_each_views_size_through_the_turns() -> None:
-    patches = np.zeros((2, 2, 2, 3), np.uint8)
-    refs = reference_vectors(lambda p: np.eye(8, 4)[: len(p)], patches, np.array([5, 7]),
-                             np.array([0, 12]))
-    assert refs.seen_at is not None and refs.seen_at.tolist() == [0, 12] * 4
-
-
 def test_a_missing_identity_model_is_a_clear_error(tmp_path) -> None:
     with pytest.raises(UserError, match=r"no identity model at .*train-identity"):
         Embedder(tmp_path / "none.onnx")

@@ -23,9 +23,7 @@ class Identity:
         self.embedder = Embedder(default_identity_path(), threads=1)
         profile = default_profile()
         self.names = profile.names
-        self.references = reference_vectors(
-            self.embedder.embed, profile.patches, profile.owners, profile.seen_at
-        )
+        self.references = reference_vectors(self.embedder.embed, profile.patches, profile.owners)
 
     def __call__(self, frame: np.ndarray, dets: Detections) -> Detections:
         return identify(frame, dets, self.references, self.names, self.embedder.embed)
