@@ -183,6 +183,17 @@ def _reject_stage_lines(recipe: dict[str, Any]) -> list[str]:
         f"every {recipe['mine_every']} steps from {recipe['mine_queries']} drawings of each); "
         f"AdamW lr {recipe['reject_lr']}, cosine to zero.",
         *_negative_lines(recipe),
+        *_attract_lines(recipe),
+    ]
+
+
+def _attract_lines(recipe: dict[str, Any]) -> list[str]:
+    """The reject stage's pull towards each drawing's own design, when it has one."""
+    if not recipe.get("attract_weight"):
+        return []
+    return [
+        "- Each reject step also pulls every drawing's similarity to its own design up to "
+        f"{recipe['attract_line']} (a hinge, weight {recipe['attract_weight']}).",
     ]
 
 

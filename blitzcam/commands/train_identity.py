@@ -34,6 +34,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="drawings of no deck (the detector's boxes on no back, face-up cards) held away "
         "from every design in each step of the second stage (default 0: none)",
     )
+    parser.add_argument(
+        "--attract-weight",
+        type=float,
+        default=None,
+        help="weight of a second-stage term that pulls each drawing's similarity to its own "
+        "design up to 0.8 (default 0: none)",
+    )
     parser.add_argument("--resume", action="store_true", help="continue the run's checkpoint")
     parser.add_argument(
         "--no-ship", action="store_true", help="leave models/ alone (export into the run folder)"
@@ -54,6 +61,8 @@ def _train_identity(args: argparse.Namespace) -> int:
         raise UserError(f"--reject-steps must be 0 or more, got {args.reject_steps}")
     if args.negatives_per_step is not None and args.negatives_per_step < 0:
         raise UserError(f"--negatives-per-step must be 0 or more, got {args.negatives_per_step}")
+    if args.attract_weight is not None and not args.attract_weight >= 0:
+        raise UserError(f"--attract-weight must be 0 or more, got {args.attract_weight}")
     if importlib.util.find_spec("torch") is None:
         raise UserError(
             "training needs torch: install the train extras with "
@@ -79,6 +88,8 @@ def _train_identity(args: argparse.Namespace) -> int:
         recipe = replace(recipe, reject_steps=args.reject_steps)
     if args.negatives_per_step is not None:
         recipe = replace(recipe, negatives_per_step=args.negatives_per_step)
+    if args.attract_weight is not None:
+        recipe = replace(recipe, attract_weight=args.attract_weight)
     run_dir = (args.run or REPO_ROOT / "runs" / "identity").resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     data, val = training_data(recipe, run_dir)

@@ -42,3 +42,5 @@ def test_the_reject_stage_is_described_only_as_far_as_the_run_had_it() -> None:
     older = {k: v for k, v in recipe.items() if "negative" not in k}  # runs before negatives
     assert _reject_stage_lines(older) == without
     assert _reject_stage_lines({**recipe, "reject_steps": 0}) == []
+    pulled = _reject_stage_lines(asdict(replace(IdentityRecipe(), attract_weight=1.0)))
+    assert len(pulled) == 2 and "own design up to 0.8" in pulled[1] and "weight 1.0" in pulled[1]

@@ -158,6 +158,25 @@ def test_rejection_loss_pushes_only_random_drawings_over_the_line() -> None:
     assert float(none_random) == 0.0
 
 
+def test_attraction_pulls_each_drawing_up_to_its_own_design_only() -> None:
+    import torch
+
+    from blitzcam.models.identity_training import attraction_loss
+
+    # rows: a drawing already over the line, one under it by 0.3, one of no deck
+    sims = torch.tensor([[0.9, 0.2], [0.1, 0.5], [0.0, 0.1]], requires_grad=True)
+    labels = torch.tensor([0, 1, -1])
+    loss = attraction_loss(sims, labels, line=0.8)
+    assert float(loss) == pytest.approx(0.3 / 2)  # averaged over the two drawings of a design
+    loss.backward()
+    grad = sims.grad.numpy()
+    assert grad[1, 1] < 0  # descending it raises that drawing's similarity to its own design
+    grad[1, 1] = 0
+    assert np.all(grad == 0)  # nothing else moves: other designs, the satisfied one, no deck
+    nothing = attraction_loss(sims[2:], labels[2:], line=0.8)
+    assert float(nothing) == 0.0
+
+
 def test_drawings_of_no_deck_are_pushed_under_the_line_to_every_design() -> None:
     import torch
 
@@ -327,3 +346,8 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
     assert main(["train-identity", "--negatives-per-step", "-2"]) == 2
     err = capsys.readouterr().err
     assert "--negatives-per-step must be 0 or more, got -2" in err and err.count("\n") == 1
+    for bad in ("-0.5", "nan"):
+        assert main(["train-identity", "--attract-weight", bad]) == 2
+        err = capsys.readouterr().err
+        assert f"--attract-weight must be 0 or more, got {float(bad)}" in err
+        assert err.count("\n") == 1
