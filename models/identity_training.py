@@ -70,14 +70,14 @@ class IdentityRecipe:
     # the model card).
     negatives_per_step: int = 0
     negative_weight: float = 1.0
+    negative_seeds: tuple[int, ...] = (7101, 7102, 7103)
+    negative_scenes: int = 1000
     # stage 2 can also pull every drawing's similarity to its own design up to `attract_line`
     # (`attraction_loss`): cross-entropy only ranks designs, and art the network never saw sits
     # nearer its own reference than any other but often under the unknown line. Off by default:
     # not shown to help yet (see the model card).
     attract_line: float = 0.8
     attract_weight: float = 0.0
-    negative_seeds: tuple[int, ...] = (7101, 7102, 7103)
-    negative_scenes: int = 1000
 
     @property
     def total_steps(self) -> int:

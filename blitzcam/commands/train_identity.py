@@ -61,7 +61,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         raise UserError(f"--reject-steps must be 0 or more, got {args.reject_steps}")
     if args.negatives_per_step is not None and args.negatives_per_step < 0:
         raise UserError(f"--negatives-per-step must be 0 or more, got {args.negatives_per_step}")
-    if args.attract_weight is not None and not args.attract_weight >= 0:
+    if args.attract_weight is not None and not 0 <= args.attract_weight < float("inf"):
         raise UserError(f"--attract-weight must be 0 or more, got {args.attract_weight}")
     if importlib.util.find_spec("torch") is None:
         raise UserError(

@@ -252,6 +252,26 @@ def test_negatives_change_the_reject_stage_and_a_checkpoint_resumes_only_with_it
         train(drawings, recipe, tmp_path / "c", log=lambda _: None)
 
 
+def test_the_attraction_term_changes_only_the_reject_stage(
+    drawings: IdentityData, tmp_path: Path
+) -> None:
+    import torch
+
+    from blitzcam.models.identity_training import train
+
+    def weights(folder: str, **changes: object) -> dict:
+        recipe = _tiny(**{"reject_steps": 2, "mine_every": 2, "hard_pool": 4, **changes})
+        return torch.load(train(drawings, recipe, tmp_path / folder, log=lambda _: None),
+                          weights_only=False)["net"]
+
+    plain, pulled = weights("plain"), weights("pulled", attract_weight=1.0)
+    assert any(not torch.equal(plain[name], pulled[name]) for name in plain)
+    # with no reject stage, the weight is not used at all
+    first_only = weights("first", reject_steps=0)
+    first_pulled = weights("first-pulled", reject_steps=0, attract_weight=1.0)
+    assert all(torch.equal(first_only[name], first_pulled[name]) for name in first_only)
+
+
 def _noise_drawings(n_random: int, per_design: int = 3) -> IdentityData:
     """Drawings of noise for the eight decks and n_random random designs (sampling only)."""
     rng = np.random.default_rng(0)
@@ -346,7 +366,7 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
     assert main(["train-identity", "--negatives-per-step", "-2"]) == 2
     err = capsys.readouterr().err
     assert "--negatives-per-step must be 0 or more, got -2" in err and err.count("\n") == 1
-    for bad in ("-0.5", "nan"):
+    for bad in ("-0.5", "nan", "inf"):
         assert main(["train-identity", "--attract-weight", bad]) == 2
         err = capsys.readouterr().err
         assert f"--attract-weight must be 0 or more, got {float(bad)}" in err
