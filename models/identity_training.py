@@ -461,10 +461,12 @@ def _export_state(state: dict[str, Any], out: Path) -> Path:
 
 
 def ship(checkpoint: Path, models_dir: Path) -> dict[str, Path]:
-    """The network, weights only (no optimizer state), and its ONNX export into models_dir."""
+    """The network, weights only (no optimizer state), and its ONNX export into models_dir
+    (made if missing)."""
     import torch
 
     state = torch.load(checkpoint, weights_only=False)  # our own checkpoint (`train`)
+    models_dir.mkdir(parents=True, exist_ok=True)
     pt = models_dir / "blitzcam-identity.pt"
     _save_atomic({"net": state["net"], "recipe": state["recipe"], "step": state["step"]}, pt)
     return {"pt": pt, "onnx": _export_state(state, models_dir / "blitzcam-identity.onnx")}
