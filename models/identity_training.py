@@ -292,7 +292,8 @@ def train(
     the end of each stage; with `resume`, continues from one (the same steps as an
     uninterrupted run: the sampler's random states and the mined designs are in it).
     `negatives` (n,S,S,3): drawings of no deck for the reject stage (`identity_negatives`),
-    needed when the recipe has `negatives_per_step`; a checkpoint resumes only with the same."""
+    needed when the recipe has `negatives_per_step`; a checkpoint resumes only with the same,
+    and only with the recipe it was trained with as far as its steps used it (`recipe_changes`)."""
     import torch
     import torch.nn.functional as nnf
 
@@ -312,6 +313,11 @@ def train(
     if last.is_file() and not resume:
         last.unlink()
     state = torch.load(last, weights_only=False) if last.is_file() else None  # our own (below)
+    if state is not None and (changed := recipe_changes(state["recipe"], recipe, state["step"])):
+        raise UserError(
+            f"{last}: this checkpoint was trained with another recipe ({', '.join(changed)} "
+            "differ); start a new run folder, or rerun without --resume"
+        )
     # only reject steps used the negatives: a first-stage checkpoint goes on with any
     in_reject_stage = state is not None and state["step"] > recipe.steps
     if in_reject_stage and state.get("negatives") != fingerprint:
@@ -397,6 +403,30 @@ def train(
     (out_dir / "recipe.json").write_text(json.dumps(asdict(recipe), indent=2))
     add_train_seconds(out_dir, time.time() - t0)
     return last
+
+
+# recipe fields only the reject stage reads; fields no training step reads, and those that only
+# say where the drawings of no deck come from (the drawings themselves are fingerprinted)
+SECOND_STAGE_FIELDS = ("reject_", "hard_", "mine_", "negative", "attract_")
+NOT_COMPARED_FIELDS = ("val_seed", "val_scenes", "negative_seeds", "negative_scenes")
+
+
+def recipe_changes(saved: dict[str, Any], recipe: IdentityRecipe, step: int) -> list[str]:
+    """The fields in which `recipe` differs from the one a checkpoint at `step` was trained
+    with, where that matters: every training field once the reject stage has begun, the first
+    stage's alone before (a first stage may go on into any reject stage). Fields the saved
+    recipe lacks (added later) count as their defaults, which is how that run behaved."""
+    now = json.loads(json.dumps(asdict(recipe)))  # tuples as lists, as in `saved`
+    before = {**json.loads(json.dumps(asdict(IdentityRecipe()))), **saved}
+    before = json.loads(json.dumps(before))
+    in_second = step > recipe.steps or step > before["steps"]
+    return sorted(
+        name
+        for name in now
+        if name not in NOT_COMPARED_FIELDS
+        and (in_second or not name.startswith(SECOND_STAGE_FIELDS))
+        and now[name] != before.get(name)
+    )
 
 
 def _fingerprint(patches: np.ndarray | None) -> str | None:

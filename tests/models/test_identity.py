@@ -272,6 +272,44 @@ def test_the_attraction_term_changes_only_the_reject_stage(
     assert all(torch.equal(first_only[name], first_pulled[name]) for name in first_only)
 
 
+def test_a_checkpoint_resumes_only_with_the_recipe_it_was_trained_with(
+    drawings: IdentityData, tmp_path: Path
+) -> None:
+    from blitzcam.errors import UserError
+    from blitzcam.models.identity_training import train
+
+    first = _tiny()  # 4 steps, no reject stage
+    train(drawings, first, tmp_path / "run", log=lambda _: None)
+    # a first stage goes on into any reject stage ...
+    second = replace(first, reject_steps=2, mine_every=2, hard_pool=4, attract_weight=1.0)
+    messages: list[str] = []
+    train(drawings, second, tmp_path / "run", log=messages.append)
+    assert messages[0] == f"resumed at step {first.steps}"
+    # ... but once that has begun, or for a first-stage field, the recipe must be the same
+    for changed, field in ((replace(second, attract_weight=0.5), "attract_weight"),
+                           (replace(second, lr=1e-4), "lr")):
+        with pytest.raises(UserError, match=rf"another recipe \({field} differ\)"):
+            train(drawings, changed, tmp_path / "run", log=lambda _: None)
+    train(drawings, replace(first, lr=1e-4), tmp_path / "fresh", log=lambda _: None)
+    with pytest.raises(UserError, match=r"another recipe \(lr differ\)"):
+        train(drawings, second, tmp_path / "fresh", log=lambda _: None)
+    # where validation drawings come from is no part of the weights
+    train(drawings, replace(second, val_seed=99), tmp_path / "run", log=lambda _: None)
+
+
+def test_fields_a_checkpoint_lacks_count_as_their_defaults() -> None:
+    from dataclasses import asdict
+
+    from blitzcam.models.identity_training import IdentityRecipe, recipe_changes
+
+    recipe = IdentityRecipe()
+    older = {k: v for k, v in asdict(recipe).items() if not k.startswith("attract_")}
+    assert recipe_changes(older, recipe, recipe.total_steps) == []
+    pulled = replace(recipe, attract_weight=1.0)
+    assert recipe_changes(older, pulled, recipe.total_steps) == ["attract_weight"]
+    assert recipe_changes(older, pulled, recipe.steps) == []  # first stage only: free to differ
+
+
 def _noise_drawings(n_random: int, per_design: int = 3) -> IdentityData:
     """Drawings of noise for the eight decks and n_random random designs (sampling only)."""
     rng = np.random.default_rng(0)
