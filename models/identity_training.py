@@ -415,10 +415,10 @@ def recipe_changes(saved: dict[str, Any], recipe: IdentityRecipe, step: int) -> 
     """The fields in which `recipe` differs from the one a checkpoint at `step` was trained
     with, where that matters: every training field once the reject stage has begun, the first
     stage's alone before (a first stage may go on into any reject stage). Fields the saved
-    recipe lacks (added later) count as their defaults, which is how that run behaved."""
-    now = json.loads(json.dumps(asdict(recipe)))  # tuples as lists, as in `saved`
-    before = {**json.loads(json.dumps(asdict(IdentityRecipe()))), **saved}
-    before = json.loads(json.dumps(before))
+    recipe lacks count as their current defaults: a field is added with the default that keeps
+    what runs did before it."""
+    now = json.loads(json.dumps(asdict(recipe)))  # tuples as lists, on both sides
+    before = json.loads(json.dumps({**asdict(IdentityRecipe()), **saved}))
     in_second = step > recipe.steps or step > before["steps"]
     return sorted(
         name
