@@ -32,3 +32,13 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 def copy_file_atomic(source: Path, target: Path) -> None:
     write_bytes_atomic(target, Path(source).read_bytes())
+
+
+def staged_path(target: Path) -> Path:
+    """A hidden sibling to build `target` in before it replaces the real one (`Path.replace`).
+
+    For files that belong together (a model's weights and their export): build each staged,
+    and only when every one is built move them into place, so a failure part-way (an export
+    that fails) leaves the old set whole instead of a new file beside an old one."""
+    target = Path(target)
+    return target.with_name(f".{target.name}.staged")

@@ -492,14 +492,22 @@ def _export_state(state: dict[str, Any], out: Path) -> Path:
 
 def ship(checkpoint: Path, models_dir: Path) -> dict[str, Path]:
     """The network, weights only (no optimizer state), and its ONNX export into models_dir
-    (made if missing)."""
+    (made if missing). A failed export leaves the files already there as they were."""
     import torch
+
+    from blitzcam.files import staged_path
 
     state = torch.load(checkpoint, weights_only=False)  # our own checkpoint (`train`)
     models_dir.mkdir(parents=True, exist_ok=True)
-    pt = models_dir / "blitzcam-identity.pt"
-    _save_atomic({"net": state["net"], "recipe": state["recipe"], "step": state["step"]}, pt)
-    return {"pt": pt, "onnx": _export_state(state, models_dir / "blitzcam-identity.onnx")}
+    pt, onnx = models_dir / "blitzcam-identity.pt", models_dir / "blitzcam-identity.onnx"
+    staged = staged_path(onnx)
+    try:  # the export can fail: build it first, replace the shipped pair only once it is built
+        _export_state(state, staged)
+        _save_atomic({"net": state["net"], "recipe": state["recipe"], "step": state["step"]}, pt)
+        staged.replace(onnx)
+    finally:
+        staged.unlink(missing_ok=True)
+    return {"pt": pt, "onnx": onnx}
 
 
 def training_data(

@@ -21,7 +21,7 @@ import numpy as np
 from tqdm import tqdm
 
 from blitzcam.datasets.labels import data_yaml as data_yaml_text
-from blitzcam.files import copy_file_atomic
+from blitzcam.files import copy_file_atomic, staged_path
 from blitzcam.models.crops import (
     crop_windows,
     cut_crop,
@@ -446,11 +446,17 @@ def export_onnx(weights: Path, recipe: Recipe, out_path: Path) -> Path:
 
 
 def ship(weights: Path, recipe: Recipe, models_dir: Path) -> dict[str, Path]:
-    """Copy the weights and their ONNX export into models/ (atomically, one file at a time)."""
+    """Copy the weights and their ONNX export into models/. The export, the step that can
+    fail, is built first beside its target; the shipped pair is replaced only once it is."""
     pt_target = models_dir / "blitzcam-obb.pt"
     onnx_target = models_dir / "blitzcam-obb.onnx"
-    copy_file_atomic(weights, pt_target)
-    export_onnx(pt_target, recipe, onnx_target)
+    staged = staged_path(onnx_target)
+    try:
+        export_onnx(weights, recipe, staged)
+        copy_file_atomic(weights, pt_target)
+        staged.replace(onnx_target)
+    finally:
+        staged.unlink(missing_ok=True)
     return {"pt": pt_target, "onnx": onnx_target}
 
 

@@ -409,3 +409,30 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
         err = capsys.readouterr().err
         assert f"--attract-weight must be 0 or more, got {float(bad)}" in err
         assert err.count("\n") == 1
+
+
+def test_a_failed_identity_export_leaves_the_shipped_pair_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+
+    from blitzcam.models import identity_training
+
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "blitzcam-identity.pt").write_bytes(b"old weights")
+    (models / "blitzcam-identity.onnx").write_bytes(b"old export")
+    checkpoint = tmp_path / "last.pt"
+    torch.save({"net": {}, "recipe": {}, "step": 3}, checkpoint)
+
+    def failing_export(state: dict, out: Path) -> Path:
+        out.write_bytes(b"half an export")
+        raise RuntimeError("export failed")
+
+    monkeypatch.setattr(identity_training, "_export_state", failing_export)
+    with pytest.raises(RuntimeError, match="export failed"):
+        identity_training.ship(checkpoint, models)
+    assert (models / "blitzcam-identity.pt").read_bytes() == b"old weights"
+    assert (models / "blitzcam-identity.onnx").read_bytes() == b"old export"
+    assert sorted(p.name for p in models.iterdir()) == [
+        "blitzcam-identity.onnx", "blitzcam-identity.pt"]  # no staged file left behind

@@ -229,3 +229,41 @@ def test_resuming_a_run_whose_every_stage_is_done_says_so(tmp_path: Path) -> Non
         (tmp_path / stage.name / FINISHED_FILE).write_text("{}")
     with pytest.raises(RunFinishedError, match="every stage is done"):
         train(SHIPPED, scenes_dir=None, run_dir=tmp_path, resume=True, log=lambda _: None)
+
+
+@pytest.mark.slow
+def test_ship_puts_the_weights_and_their_export_into_models(
+    trained: tuple[Path, Path], tmp_path: Path
+) -> None:
+    from blitzcam.models.training import sha256_of, ship
+    from blitzcam.vision.detector import Detector
+
+    scenes, _ = trained
+    weights = scenes.parent / "run" / "harden" / "weights" / "best.pt"
+    shipped = ship(weights, replace(SHIPPED, export_hw=(320, 576)), tmp_path)
+    assert sha256_of(shipped["pt"]) == sha256_of(weights)
+    assert tuple(Detector(shipped["onnx"]).info.imgsz) == (320, 576)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blitzcam-obb.onnx", "blitzcam-obb.pt"]
+
+
+def test_a_failed_export_leaves_the_shipped_pair_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from blitzcam.models import training
+
+    (tmp_path / "blitzcam-obb.pt").write_bytes(b"old weights")
+    (tmp_path / "blitzcam-obb.onnx").write_bytes(b"old export")
+    weights = tmp_path / "best.pt"
+    weights.write_bytes(b"new weights")
+
+    def failing_export(weights: Path, recipe: object, out: Path) -> Path:
+        out.write_bytes(b"half an export")
+        raise RuntimeError("export failed")
+
+    monkeypatch.setattr(training, "export_onnx", failing_export)
+    with pytest.raises(RuntimeError, match="export failed"):
+        training.ship(weights, SHIPPED, tmp_path)
+    assert (tmp_path / "blitzcam-obb.pt").read_bytes() == b"old weights"
+    assert (tmp_path / "blitzcam-obb.onnx").read_bytes() == b"old export"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "best.pt", "blitzcam-obb.onnx", "blitzcam-obb.pt"]  # no staged file left behind
