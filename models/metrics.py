@@ -154,6 +154,7 @@ def evaluate_scene(
     confusions: Counter[tuple[str, str]] = Counter()
     identity_right: Counter[str] = Counter()
     face_up_counted = 0
+    on_a_back = np.zeros(len(prediction.classes), bool)  # boxes that claim a labelled back
     for cls, cls_name in enumerate(CLASSES):
         t_mask = truth.classes == cls
         p_mask = prediction.classes == cls
@@ -165,6 +166,7 @@ def evaluate_scene(
         keep = prediction.counted[p_mask]
         counted_correct[cls_name] = (int((claims[keep] >= 0).sum()), int(keep.sum()))
         if cls == 0:
+            on_a_back[np.flatnonzero(p_mask)[claims >= 0]] = True
             predicted_backs = [
                 d for d, c in zip(prediction.decks, prediction.classes, strict=True) if c == 0
             ]
@@ -175,8 +177,9 @@ def evaluate_scene(
                     identity_right[truth_names[t] if t >= 0 else predicted_backs[p]] += 1
     # a counted back that sits on a face-up card: the one mistake users must never see
     faces = truth.corners[truth.classes == 1]
-    # ("unknown" backs are counted to nobody: only those given a deck score here)
-    to_deck = counted & np.array([d != UNKNOWN for d in prediction.decks], bool)
+    # ("unknown" backs are counted to nobody: only those given a deck score here; a box on a
+    # labelled back is that back, even where the back lies on top of a face-up card)
+    to_deck = counted & np.array([d != UNKNOWN for d in prediction.decks], bool) & ~on_a_back
     if len(faces) and to_deck.any():
         claims = match_boxes(
             faces, prediction.corners[to_deck], prediction.confidence[to_deck], iou=0.3

@@ -43,7 +43,11 @@ JOIN_ALIKE: Final = 0.75
 # ... unless it overlaps a counted back by this IoU, or that back covers this share of it (a
 # second box on one drawing)
 JOIN_OVERLAP: Final = 0.3
-JOIN_FACE_COVER: Final = 0.3  # ... or a face-up card covers this share of it (never count those)
+# A back a face-up card covers more of than this lies on it: the face's own figure read as a
+# back. It never counts when the face-up card counts, however sure the detector is of the back
+# (a face-up card's figure counted as a green pump at 0.87 in a fresh diagnostic set, seed 6262,
+# covered whole by a face box of 0.77); a doubted back not even on a doubted face-up card.
+FACE_UP_COVER: Final = 0.3
 # ... or either side is longer than this times the longest such side among the group's counted
 # copies:
 # copies of one drawing are one size (a covered one smaller), so a bigger box is something else
@@ -133,7 +137,8 @@ def identify(
     and `counted` saying which rows count.
 
     `references.owners[row]` is the deck (index into deck_names) of each reference vector.
-    Detections of confidence `count_from` or more count (faces as face-up cards). With
+    Detections of confidence `count_from` or more count (faces as face-up cards), except backs
+    lying on a counted face-up card (`on_face_up`), which never count. With
     `consensus_link`, those backs' drawings are first grouped by their own similarity
     (`vision.consensus`) and each gets its group's decision; None reads each alone. With
     `same_deck_link`, groups nearest the same deck whose means are that alike are then merged
@@ -148,6 +153,15 @@ def identify(
     score = np.full(len(detections), np.nan, np.float32)
     counted = detections.confidence >= count_from
     backs = np.flatnonzero(detections.of_class("back"))
+    is_face, boxes_of = detections.of_class("face"), detections.corners
+    # a back on a face-up card the frame counts never counts; a doubted back does not on a
+    # doubted face-up card either (a sure back does: a doubted face box can sit on a real back)
+    on_face = np.where(
+        detections.confidence[backs] >= count_from,
+        on_face_up(boxes_of[backs], boxes_of[is_face & counted]),
+        on_face_up(boxes_of[backs], boxes_of[is_face & (detections.confidence >= doubted_from)]),
+    )
+    counted[backs[on_face]] = False
     if len(backs) and len(deck_names):
 
         def read(boxes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -165,7 +179,7 @@ def identify(
             vectors[doubtful[better]] = again[better]
             sims[doubtful[better]] = again_sims[better]
         confidence = detections.confidence[backs]
-        grouped = np.flatnonzero(confidence >= count_from)
+        grouped = np.flatnonzero((confidence >= count_from) & ~on_face)
         if consensus_link is not None and len(grouped):
             groups = scene_groups(vectors[grouped], consensus_link)
             if same_deck_link is not None and len(grouped) > 1:
@@ -178,13 +192,12 @@ def identify(
             means = group_means(vectors[grouped], groups)
             sims[grouped] = deck_similarity(means, references, len(deck_names))
             if join_alike is not None:
-                doubted = np.flatnonzero((confidence < count_from) & (confidence >= doubted_from))
-                faces = detections.corners[
-                    detections.of_class("face") & (detections.confidence >= doubted_from)
-                ]
+                doubted = np.flatnonzero(
+                    (confidence < count_from) & (confidence >= doubted_from) & ~on_face
+                )
                 corners = detections.corners[backs]
                 for k, member in _joining(
-                    doubted, vectors, corners, grouped, groups, confidence, faces, join_alike
+                    doubted, vectors, corners, grouped, groups, confidence, join_alike
                 ):
                     sims[k] = sims[member]
                     counted[backs[k]] = True
@@ -202,13 +215,11 @@ def _joining(
     grouped: np.ndarray,
     groups: np.ndarray,
     confidence: np.ndarray,
-    faces: np.ndarray,
     alike: float,
 ) -> list[tuple[int, int]]:
     """(doubted back, a member of the group it joins) pairs, as rows of `vectors`/`corners`:
     its drawing a close copy of the group's, its box on no counted back (nor on one that joined
-    before it: the most confident join first), on no face-up card and no bigger than the
-    group's copies."""
+    before it: the most confident join first) and no bigger than the group's copies."""
     doubted = doubted[np.argsort(-confidence[doubted], kind="stable")]
     joined = join_groups(vectors[doubted], vectors[grouped], groups, alike)
     taken = list(corners[grouped])
@@ -218,7 +229,7 @@ def _joining(
             continue
         members = grouped[groups == group]
         box = corners[k]
-        if _stands_alone(box, taken, faces) and _no_bigger(box, corners[members]):
+        if _stands_alone(box, taken) and _no_bigger(box, corners[members]):
             pairs.append((int(k), int(members[0])))
             taken.append(box)
     return pairs
@@ -237,10 +248,26 @@ def _no_bigger(box: np.ndarray, copies: np.ndarray) -> bool:
     return bool(np.all(_sides(box) <= JOIN_GROW * _sides(copies).max(axis=0)))
 
 
-def _stands_alone(box: np.ndarray, counted_backs: list[np.ndarray], faces: np.ndarray) -> bool:
+def _stands_alone(box: np.ndarray, counted_backs: list[np.ndarray]) -> bool:
     """A doubted back's box is not a second box on a counted back (overlapping it, or with
-    JOIN_OVERLAP of it or more inside it) nor on a face-up card."""
+    JOIN_OVERLAP of it or more inside it)."""
     return all(
         max(polygon_iou(box, other), polygon_cover(box, other)) < JOIN_OVERLAP
         for other in counted_backs
-    ) and all(polygon_cover(box, face) <= JOIN_FACE_COVER for face in faces)
+    )
+
+
+def on_face_up(backs: np.ndarray, faces: np.ndarray, cover: float = FACE_UP_COVER) -> np.ndarray:
+    """(n, 4, 2) back boxes, (m, 4, 2) face-up cards -> (n,) bool: a face-up card covers more
+    than `cover` of the back's box."""
+    out = np.zeros(len(backs), bool)
+    if not len(backs) or not len(faces):
+        return out
+    low, high = backs.min(axis=1), backs.max(axis=1)
+    face_low, face_high = faces.min(axis=1), faces.max(axis=1)
+    # only pairs whose bounding boxes overlap can cover each other: a frame holds ~60 backs
+    near = np.all((low[:, None] < face_high[None]) & (face_low[None] < high[:, None]), axis=2)
+    for back, face in zip(*np.nonzero(near), strict=True):
+        if not out[back] and polygon_cover(backs[back], faces[face]) > cover:
+            out[back] = True
+    return out

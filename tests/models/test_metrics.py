@@ -184,3 +184,32 @@ def test_a_back_left_unknown_changes_no_deck_count() -> None:
     from blitzcam.models.metrics import exact_rate_by_threshold
 
     assert exact_rate_by_threshold([(scene(), extra)], [0.4], known_decks=known) == {0.4: 1.0}
+
+
+def test_a_back_lying_on_top_of_a_face_up_card_is_a_back() -> None:
+    # a labelled back over a face-up card's outline, counted right: no face-up card was
+    # counted; a box on the same face-up card that is no labelled back still is one
+    known = ["green-pump", "red-buggy"]
+    truth = SceneTruth(
+        corners=np.stack([box(0, 0), box(200, 200, 80, 120), box(215, 215)]),
+        classes=np.array([0, 1, 0]),
+        decks=("green-pump", None, "red-buggy"),
+    )
+    seen = ScenePrediction(
+        corners=np.stack([box(0, 0), box(200, 200, 80, 120), box(215, 215)]),
+        classes=np.array([0, 1, 0]),
+        confidence=np.array([0.9, 0.8, 0.7]),
+        decks=("green-pump", "unknown", "red-buggy"),
+        counted=np.ones(3, bool),
+    )
+    outcome = evaluate_scene("s", truth, seen, known_decks=known)
+    assert outcome.exact
+    assert outcome.face_up_counted == 0
+    on_the_face = ScenePrediction(
+        corners=np.concatenate([seen.corners, box(190, 190, 20, 20)[None]]),
+        classes=np.array([0, 1, 0, 0]),
+        confidence=np.array([0.9, 0.8, 0.7, 0.6]),
+        decks=(*seen.decks, "green-pump"),
+        counted=np.ones(4, bool),
+    )
+    assert evaluate_scene("s", truth, on_the_face, known_decks=known).face_up_counted == 1

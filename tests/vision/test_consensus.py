@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from blitzcam.vision.consensus import group_means, scene_groups
-from blitzcam.vision.detections import Detections
+from blitzcam.vision.detections import Detections, obb_corners
 from blitzcam.vision.embedding import References
 from blitzcam.vision.identify import identify
 
@@ -225,6 +225,39 @@ def test_a_doubted_back_on_a_face_up_card_never_counts(face_conf: float, counted
                    consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75)
     assert out.counted[:3].tolist() == [True, True, counted]
     assert not out.counted[3]  # the face itself is under the counting line
+
+
+@pytest.mark.parametrize(("face_conf", "counted"), [(0.6, False), (0.2, True)])
+def test_a_sure_back_on_a_counted_face_up_card_never_counts(face_conf: float, counted: bool) -> None:
+    # the detector can be sure of a face's middle figure too: however sure, a back a counted
+    # face-up card covers is not counted, nor grouped with the counted backs; a doubted face
+    # box (it can sit on a real back) does not overrule a sure back
+    frame, dets = frame_with([40, 40, 40])
+    dets = Detections.from_obb(dets.obb, [0.9, 0.9, 0.9], [0, 0, 0])
+    dets = _with_rows(dets, [[250, 50, 60, 80, 0.0]], [face_conf], [1])
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
+                   consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75)
+    assert out.counted[:3].tolist() == [True, True, counted]
+    assert out.deck_name(2) == "deck-a"  # still read (the app can say what it looks like)
+
+
+def test_on_face_up_is_about_how_much_of_the_back_a_face_covers() -> None:
+    from blitzcam.vision.identify import on_face_up
+
+    def box(cx: float, cy: float, w: float, h: float) -> np.ndarray:
+        return obb_corners(np.array([[cx, cy, w, h, 0.0]], np.float32))[0]
+
+    face = np.stack([box(100, 100, 60, 80)])
+    backs = np.stack([
+        box(100, 100, 20, 20),  # inside the face: covered whole
+        box(135, 100, 20, 20),  # a quarter of it on the face's edge (x 125..145 against ..130)
+        box(300, 100, 20, 20),  # far away
+        box(126, 100, 20, 20),  # 0.7 of it on the face
+    ])
+    assert on_face_up(backs, face).tolist() == [True, False, False, True]
+    assert on_face_up(backs, face, cover=0.8).tolist() == [True, False, False, False]
+    assert on_face_up(backs, face[:0]).tolist() == [False] * 4
+    assert on_face_up(backs[:0], face).tolist() == []
 
 
 def test_join_groups_picks_the_most_alike_group_or_none() -> None:
