@@ -214,30 +214,30 @@ def test_two_doubted_boxes_on_one_drawing_count_once() -> None:
     assert out.counted.tolist() == [True, True, False, True]  # the more confident one joined
 
 
-@pytest.mark.parametrize(("face_conf", "counted"), [(0.2, False), (0.05, True)])
-def test_a_doubted_back_on_a_face_up_card_never_counts(face_conf: float, counted: bool) -> None:
-    # a face-up card shows its deck's symbol in the middle: a doubted box there looks like a
-    # back of that deck, but a face box of the reading line or more keeps it from counting
+@pytest.mark.parametrize(
+    ("back_conf", "face_conf", "counted"),
+    [
+        # a face-up card shows its deck's figure in the middle: a doubted box there looks like a
+        # back of that deck, but a face box of the reading line or more keeps it from counting
+        (0.3, 0.2, False),
+        (0.3, 0.05, True),
+        # the detector can be sure of that figure too: however sure, a back a counted face-up
+        # card covers does not count (nor is it grouped with the counted backs) ...
+        (0.9, 0.6, False),
+        # ... but a doubted face box (it can sit on a real back) does not overrule a sure back
+        (0.9, 0.2, True),
+    ],
+)
+def test_a_back_on_a_face_up_card_never_counts(
+    back_conf: float, face_conf: float, counted: bool
+) -> None:
     frame, dets = frame_with([40, 40, 40])
-    dets = Detections.from_obb(dets.obb, [0.9, 0.9, 0.3], [0, 0, 0])
+    dets = Detections.from_obb(dets.obb, [0.9, 0.9, back_conf], [0, 0, 0])
     dets = _with_rows(dets, [[250, 50, 60, 80, 0.0]], [face_conf], [1])
     out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
                    consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75)
     assert out.counted[:3].tolist() == [True, True, counted]
-    assert not out.counted[3]  # the face itself is under the counting line
-
-
-@pytest.mark.parametrize(("face_conf", "counted"), [(0.6, False), (0.2, True)])
-def test_a_sure_back_on_a_counted_face_up_card_never_counts(face_conf: float, counted: bool) -> None:
-    # the detector can be sure of a face's middle figure too: however sure, a back a counted
-    # face-up card covers is not counted, nor grouped with the counted backs; a doubted face
-    # box (it can sit on a real back) does not overrule a sure back
-    frame, dets = frame_with([40, 40, 40])
-    dets = Detections.from_obb(dets.obb, [0.9, 0.9, 0.9], [0, 0, 0])
-    dets = _with_rows(dets, [[250, 50, 60, 80, 0.0]], [face_conf], [1])
-    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
-                   consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75)
-    assert out.counted[:3].tolist() == [True, True, counted]
+    assert out.counted[3] == (face_conf >= 0.45)  # the face itself counts as a face-up card
     assert out.deck_name(2) == "deck-a"  # still read (the app can say what it looks like)
 
 
