@@ -40,7 +40,7 @@ class IdentityRecipe:
     # training drawings: scenes 0..scenes_per_seed-1 of each seed, random art of every family
     # but the holdout one; validation: val_scenes scenes of val_seed, random art of the holdout
     # family only (drawings of a kind the network never saw)
-    data_seeds: tuple[int, ...] = (1, 3)
+    data_seeds: tuple[int, ...] = (1, 3, 5, 7, 9)
     scenes_per_seed: int = 1500
     val_seed: int = 2
     val_scenes: int = 200
