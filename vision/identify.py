@@ -43,10 +43,10 @@ JOIN_ALIKE: Final = 0.75
 # ... unless it overlaps a counted back by this IoU, or that back covers this share of it (a
 # second box on one drawing)
 JOIN_OVERLAP: Final = 0.3
-# A back a face-up card covers more of than this lies on it: the face's own figure read as a
-# back. It never counts when the face-up card counts, however sure the detector is of the back
-# (a face-up card's figure counted as a green pump at 0.87 in a fresh diagnostic set, seed 6262,
-# covered whole by a face box of 0.77); a doubted back not even on a doubted face-up card.
+# A back a face-up card covers more of than this lies on it: most likely the face's own figure,
+# which the detector can take for a back. It never counts when the face-up card counts, however
+# sure the detector is of the back; a doubted back not even on a doubted face-up card. On the
+# 550 tuning scenes it kept no labelled back from counting (MODEL_CARD.md, "Face-up cards").
 FACE_UP_COVER: Final = 0.3
 # ... or either side is longer than this times the longest such side among the group's counted
 # copies:
