@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -34,11 +36,18 @@ def copy_file_atomic(source: Path, target: Path) -> None:
     write_bytes_atomic(target, Path(source).read_bytes())
 
 
-def staged_path(target: Path) -> Path:
-    """A hidden sibling to build `target` in before it replaces the real one (`Path.replace`).
+@contextmanager
+def staged(target: Path) -> Iterator[Path]:
+    """A hidden sibling of `target` to build it in; it replaces `target` when the block ends
+    without an error and is removed either way.
 
-    For files that belong together (a model's weights and their export): build each staged,
-    and only when every one is built move them into place, so a failure part-way (an export
+    For files that belong together (a model's weights and their export): build the one that
+    can fail staged and write the others inside the block, so a failure part-way (an export
     that fails) leaves the old set whole instead of a new file beside an old one."""
     target = Path(target)
-    return target.with_name(f".{target.name}.staged")
+    path = target.with_name(f".{target.name}.staged")
+    try:
+        yield path
+        path.replace(target)
+    finally:
+        path.unlink(missing_ok=True)

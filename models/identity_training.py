@@ -495,18 +495,14 @@ def ship(checkpoint: Path, models_dir: Path) -> dict[str, Path]:
     (made if missing). A failed export leaves the files already there as they were."""
     import torch
 
-    from blitzcam.files import staged_path
+    from blitzcam.files import staged
 
     state = torch.load(checkpoint, weights_only=False)  # our own checkpoint (`train`)
     models_dir.mkdir(parents=True, exist_ok=True)
     pt, onnx = models_dir / "blitzcam-identity.pt", models_dir / "blitzcam-identity.onnx"
-    staged = staged_path(onnx)
-    try:  # the export can fail: build it first, replace the shipped pair only once it is built
-        _export_state(state, staged)
+    with staged(onnx) as onnx_staged:  # the export can fail: the pair is replaced once it is built
+        _export_state(state, onnx_staged)
         _save_atomic({"net": state["net"], "recipe": state["recipe"], "step": state["step"]}, pt)
-        staged.replace(onnx)
-    finally:
-        staged.unlink(missing_ok=True)
     return {"pt": pt, "onnx": onnx}
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from tqdm import tqdm
 
 from blitzcam.datasets.labels import data_yaml as data_yaml_text
-from blitzcam.files import copy_file_atomic, staged_path
+from blitzcam.files import copy_file_atomic, staged
 from blitzcam.models.crops import (
     crop_windows,
     cut_crop,
@@ -450,13 +450,9 @@ def ship(weights: Path, recipe: Recipe, models_dir: Path) -> dict[str, Path]:
     fail, is built first beside its target; the shipped pair is replaced only once it is."""
     pt_target = models_dir / "blitzcam-obb.pt"
     onnx_target = models_dir / "blitzcam-obb.onnx"
-    staged = staged_path(onnx_target)
-    try:
-        export_onnx(weights, recipe, staged)
+    with staged(onnx_target) as onnx_staged:
+        export_onnx(weights, recipe, onnx_staged)
         copy_file_atomic(weights, pt_target)
-        staged.replace(onnx_target)
-    finally:
-        staged.unlink(missing_ok=True)
     return {"pt": pt_target, "onnx": onnx_target}
 
 

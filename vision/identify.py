@@ -153,13 +153,15 @@ def identify(
     score = np.full(len(detections), np.nan, np.float32)
     counted = detections.confidence >= count_from
     backs = np.flatnonzero(detections.of_class("back"))
+    confidence = detections.confidence[backs]
     is_face, boxes_of = detections.of_class("face"), detections.corners
     # a back on a face-up card the frame counts never counts; a doubted back does not on a
     # doubted face-up card either (a sure back does: a doubted face box can sit on a real back)
-    on_face = np.where(
-        detections.confidence[backs] >= count_from,
-        on_face_up(boxes_of[backs], boxes_of[is_face & counted]),
-        on_face_up(boxes_of[backs], boxes_of[is_face & (detections.confidence >= doubted_from)]),
+    sure = confidence >= count_from
+    on_face = np.zeros(len(backs), bool)
+    on_face[sure] = on_face_up(boxes_of[backs[sure]], boxes_of[is_face & counted])
+    on_face[~sure] = on_face_up(
+        boxes_of[backs[~sure]], boxes_of[is_face & (detections.confidence >= doubted_from)]
     )
     counted[backs[on_face]] = False
     if len(backs) and len(deck_names):
@@ -178,8 +180,7 @@ def identify(
             better = again_sims.max(axis=1) > sims[doubtful].max(axis=1)
             vectors[doubtful[better]] = again[better]
             sims[doubtful[better]] = again_sims[better]
-        confidence = detections.confidence[backs]
-        grouped = np.flatnonzero((confidence >= count_from) & ~on_face)
+        grouped = np.flatnonzero(sure & ~on_face)
         if consensus_link is not None and len(grouped):
             groups = scene_groups(vectors[grouped], consensus_link)
             if same_deck_link is not None and len(grouped) > 1:
@@ -192,9 +193,7 @@ def identify(
             means = group_means(vectors[grouped], groups)
             sims[grouped] = deck_similarity(means, references, len(deck_names))
             if join_alike is not None:
-                doubted = np.flatnonzero(
-                    (confidence < count_from) & (confidence >= doubted_from) & ~on_face
-                )
+                doubted = np.flatnonzero(~sure & (confidence >= doubted_from) & ~on_face)
                 corners = detections.corners[backs]
                 for k, member in _joining(
                     doubted, vectors, corners, grouped, groups, confidence, join_alike
