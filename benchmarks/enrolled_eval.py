@@ -29,20 +29,25 @@ def main() -> None:
     parser.add_argument(
         "--unknown-below", type=float, default=None, help="identity line (default: the pipeline's)"
     )
+    parser.add_argument(
+        "--in-play",
+        action="store_true",
+        help="decide each scene's backs among only its own decks, as the app does a match's",
+    )
     args = parser.parse_args()
 
     from blitzcam.datasets.art import DECK_NAMES, render_back, save_png_rgba
     from blitzcam.datasets.compose import SceneConfig, compose_scene
     from blitzcam.datasets.generate import sample_resolution, scene_rng
     from blitzcam.datasets.photometric import encode_jpeg
-    from blitzcam.models.evaluation import scene_prediction
+    from blitzcam.models.evaluation import scene_decks, scene_prediction
     from blitzcam.models.identity_data import RecordingArt, random_reference
     from blitzcam.models.metrics import SceneTruth, evaluate_scene
     from blitzcam.vision.pipeline import CountingPipeline
 
     pipeline = CountingPipeline.from_defaults()
     if args.unknown_below is not None:
-        pipeline.unknown_below = args.unknown_below
+        pipeline.unknown_below = pipeline.unknown_below_in_play = args.unknown_below
     exact, backs, right = 0, 0, 0
     found_backs, all_found, found_right = 0, 0, 0  # what the detector found, the decks it got
     miscounted: Counter[str] = Counter()  # decks whose count was off, by kind of art
@@ -65,12 +70,13 @@ def main() -> None:
             np.frombuffer(encode_jpeg(scene.image, scene.jpeg_quality), np.uint8),
             cv2.IMREAD_COLOR,
         )
-        found = pipeline(frame).detections
         truth = SceneTruth(
             corners=np.array([o.polygon for o in scene.objects], np.float64).reshape(-1, 4, 2),
             classes=np.array([o.cls for o in scene.objects], np.int64),
             decks=tuple(name_of[o.slot] if o.cls == 0 else None for o in scene.objects),
         )
+        in_play = scene_decks(truth, pipeline.profile.names) if args.in_play else None
+        found = pipeline(frame, in_play=in_play).detections
         outcome = evaluate_scene(
             str(index), truth, scene_prediction(found), known_decks=pipeline.known_decks
         )
@@ -87,7 +93,8 @@ def main() -> None:
                 miscounted["enrolled" if deck.startswith("enrolled") else "built-in"] += 1
     print(
         f"{args.scenes} scenes (seed {args.seed}), random art of family {args.family!r} enrolled "
-        f"per scene, unknown below {pipeline.unknown_below}"
+        f"per scene, unknown below {pipeline.in_play_line(in_play)}"
+        + (", each scene decided among its own decks" if args.in_play else "")
     )
     print(f"  scenes counted exactly: {exact / args.scenes:.1%}")
     print(f"  backs counted to their own deck: {right / max(1, backs):.1%} of {backs}")

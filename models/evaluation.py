@@ -73,10 +73,17 @@ def evaluate(
     pipeline: Any,
     read_image: Callable[[Path], np.ndarray],
     progress: Callable[[Iterator[Any], int], Iterator[Any]] | None = None,
+    in_play: bool = False,
 ) -> dict[str, Any]:
-    """Score `pipeline` (a vision CountingPipeline) on one split of a scene dataset."""
+    """Score `pipeline` (a vision CountingPipeline) on one split of a scene dataset.
+
+    With `in_play`, each scene's backs are decided among only the known decks it holds, as the
+    app decides them among a match's decks (at the pipeline's in-play unknown line).
+    """
     detector = pipeline.detector
-    operating_conf, unknown_below = pipeline.count_from, pipeline.unknown_below
+    operating_conf = pipeline.count_from
+    lines = pipeline.unknown_below, pipeline.unknown_below_in_play
+    operating_line = pipeline.in_play_line(() if in_play else None)
     reading_conf, max_det, keep_uncounted = detector.conf, detector.max_det, pipeline.keep_uncounted
     scenes = list(labelled_scenes(data_dir, split))
     items: Iterator[Any] = iter(scenes)
@@ -91,12 +98,14 @@ def evaluate(
         # the boxes under the pipeline's own reading line (`doubted_from`) are only scored for mAP
         detector.conf, detector.max_det = min(SCORING_CONF, reading_conf), max(max_det, 1000)
         pipeline.keep_uncounted = True
-        pipeline.unknown_below = -math.inf  # every back keeps its best deck; the line comes later
+        # every back keeps its best deck; the line comes later
+        pipeline.unknown_below = pipeline.unknown_below_in_play = -math.inf
         for name, image_path, truth in items:
-            result = pipeline(read_image(image_path))
+            decks = scene_decks(truth, pipeline.profile.names) if in_play else None
+            result = pipeline(read_image(image_path), in_play=decks)
             found = result.detections
             best = scene_prediction(found)
-            prediction = with_unknown_below(best, found.similarity, unknown_below)
+            prediction = with_unknown_below(best, found.similarity, operating_line)
             outcomes.append(
                 evaluate_scene(name, truth, prediction, known_decks=pipeline.known_decks)
             )
@@ -106,7 +115,8 @@ def evaluate(
             timings.append(result.timing_ms["total"])
     finally:
         detector.conf, detector.max_det = reading_conf, max_det
-        pipeline.unknown_below, pipeline.keep_uncounted = unknown_below, keep_uncounted
+        pipeline.unknown_below, pipeline.unknown_below_in_play = lines
+        pipeline.keep_uncounted = keep_uncounted
     report = summarize(outcomes)
     report["data"] = str(data_dir)
     report["split"] = split
@@ -121,7 +131,8 @@ def evaluate(
     report["exact_rate_by_conf"] = exact_rate_by_threshold(
         operating, SWEEP, known_decks=pipeline.known_decks
     )
-    report["unknown_below"] = unknown_below
+    report["unknown_below"] = operating_line
+    report["in_play"] = "each scene's own decks" if in_play else "every deck of the profile"
     report["consensus_link"] = pipeline.consensus_link
     report["same_deck_link"] = pipeline.same_deck_link
     report["exact_rate_by_unknown_below"] = {
@@ -135,6 +146,12 @@ def evaluate(
         for line in UNKNOWN_SWEEP
     }
     return report
+
+
+def scene_decks(truth: SceneTruth, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The profile's decks that have backs in the scene: the decks in play of a match."""
+    held = {deck for deck, cls in zip(truth.decks, truth.classes, strict=True) if cls == 0}
+    return tuple(name for name in names if name in held)
 
 
 def scene_prediction(found: Detections) -> ScenePrediction:

@@ -10,7 +10,7 @@ so the newest frame always wins and stale ones are dropped, however slow either 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -66,9 +66,12 @@ class FrameSource(Protocol):
 
 @runtime_checkable
 class Counter(Protocol):
-    """Counts the backs of one BGR frame, per deck."""
+    """Counts the backs of one BGR frame, per deck; with `in_play`, each back is decided
+    among those decks only (a match's decks), the others reported as zeros."""
 
-    def count(self, frame_bgr: np.ndarray) -> CountSnapshot: ...
+    def count(
+        self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
+    ) -> CountSnapshot: ...
 
 
 @runtime_checkable
@@ -84,8 +87,24 @@ class NullCounter:
     def __init__(self, note: str) -> None:
         self.note = note
 
-    def count(self, frame_bgr: np.ndarray) -> CountSnapshot:
+    def count(
+        self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
+    ) -> CountSnapshot:
         return CountSnapshot(note=self.note)
+
+
+class DecksInPlay:
+    """A counter that decides every back among a match's decks only: with fewer decks to
+    choose from, a faded or half-covered copy is less often left unidentified."""
+
+    def __init__(self, counter: Counter, decks: Iterable[str]) -> None:
+        self.counter = counter
+        self.decks = frozenset(decks)
+
+    def count(
+        self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
+    ) -> CountSnapshot:
+        return self.counter.count(frame_bgr, in_play=self.decks if in_play is None else in_play)
 
 
 # --- the worker ------------------------------------------------------------------------------
@@ -261,8 +280,10 @@ class PipelineCounter:
         self.pipeline = pipeline
         self._live = LiveCounting(pipeline)
 
-    def count(self, frame_bgr: np.ndarray) -> CountSnapshot:
-        return snapshot_from_result(self._live(frame_bgr))
+    def count(
+        self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
+    ) -> CountSnapshot:
+        return snapshot_from_result(self._live(frame_bgr, in_play=in_play))
 
 
 class PipelineEnroller:

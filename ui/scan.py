@@ -19,7 +19,13 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.game.rules import Player
-from blitzcam.ui.counting_worker import CountedFrame, Counter, CountingThread, FrameSource
+from blitzcam.ui.counting_worker import (
+    CountedFrame,
+    Counter,
+    CountingThread,
+    DecksInPlay,
+    FrameSource,
+)
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.scan_session import STEP_HINTS, STEP_TITLES, ScanSession, Shot, player_counts
@@ -44,7 +50,8 @@ class ScanView(QWidget):
         super().__init__(parent)
         self.session = ScanSession(tuple(players))
         self._latest: CountedFrame | None = None
-        self._thread = CountingThread(source, counter, interval_ms=interval_ms, parent=self)
+        in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
+        self._thread = CountingThread(source, in_play, interval_ms=interval_ms, parent=self)
         self.live = LiveView()
         self.step_title = QLabel()
         self.step_title.setObjectName("stepTitle")

@@ -35,6 +35,12 @@ PAPER_SAMPLE_STEP: Final = 3  # the paper colour is estimated from every 3rd pix
 # has the sweep. Where lines tied there, the stricter grouping and the lower unknown line won:
 # groups of two decks merge less readily, and enrolled art keeps more of its backs.
 UNKNOWN_BELOW: Final = 0.6  # under this cosine similarity a back is "unknown"
+# The same line when only a match's decks are candidates (the app knows who plays which deck):
+# fewer references, fewer near misses, so a lower line keeps faded copies. On the 550 tuning
+# scenes, each decided among the decks it holds: 0.35 / 0.4 / 0.45 / 0.5 / 0.55 / 0.6 counted
+# 517 / 528 / 528 / 526 / 526 / 525 exactly (all eight decks at 0.6: 522). Of the tie, 0.45 is
+# a step further from the fall at 0.35.
+UNKNOWN_BELOW_IN_PLAY: Final = 0.45
 CONSENSUS_LINK: Final = 0.7  # drawings this alike on average are copies of one back
 SAME_DECK_LINK: Final = 0.5  # groups nearest one deck, their means this alike: one pile
 # A back under the counting line whose drawing is this alike to a counted group's mean joins that

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -23,12 +23,13 @@ from blitzcam.paths import REPO_ROOT
 from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
-from blitzcam.vision.embedding import Embedder, reference_vectors
+from blitzcam.vision.embedding import Embedder, References, reference_vectors
 from blitzcam.vision.identify import (
     CONSENSUS_LINK,
     JOIN_ALIKE,
     SAME_DECK_LINK,
     UNKNOWN_BELOW,
+    UNKNOWN_BELOW_IN_PLAY,
     identify,
 )
 from blitzcam.vision.references import DeckProfile, load_profile
@@ -82,6 +83,20 @@ def default_identity_path() -> Path:
     return _model_path(IDENTITY_ENV, IDENTITY_NAME)
 
 
+def decks_in_play(
+    profile: DeckProfile, references: References, in_play: Collection[str]
+) -> References:
+    """The references of the decks `in_play` only (a match's decks: the app knows who plays
+    which). Raises ValueError naming a deck the profile has no reference for."""
+    missing = sorted(set(in_play) - set(profile.names))
+    if missing:
+        raise ValueError(
+            f"deck in play without a reference: {', '.join(missing)} "
+            f"(the profile has {', '.join(profile.names)})"
+        )
+    return references.of_decks(profile.names.index(name) for name in in_play)
+
+
 @dataclass(frozen=True, slots=True)
 class FrameResult:
     """Everything one frame says: the identified detections, the counts, where the time went."""
@@ -103,6 +118,7 @@ class CountingPipeline:
         self.detector = detector
         self.embedder = embedder
         self.unknown_below = UNKNOWN_BELOW  # evaluation lowers it to see every back's best deck
+        self.unknown_below_in_play = UNKNOWN_BELOW_IN_PLAY  # the line when decks in play are given
         self.consensus_link: float | None = CONSENSUS_LINK  # None: each back decided alone
         self.same_deck_link: float | None = SAME_DECK_LINK  # None: groups never merged by deck
         # the detector reads boxes it doubts too, from `doubted_from` (evaluation lowers the
@@ -124,8 +140,16 @@ class CountingPipeline:
         return self._identity[0]
 
     @property
+    def references(self) -> References:
+        return self._identity[1]
+
+    @property
     def known_decks(self) -> tuple[str, ...]:
         return self._identity[2]
+
+    def in_play_line(self, in_play: Collection[str] | None) -> float:
+        """The unknown line for backs decided among every deck, or among the decks `in_play`."""
+        return self.unknown_below if in_play is None else self.unknown_below_in_play
 
     def reload_profile(self, decks_dir: Path | None = None) -> None:
         """Pick up newly enrolled backs (the models stay loaded)."""
@@ -146,7 +170,11 @@ class CountingPipeline:
         embedder = Embedder(identity_path or default_identity_path(), threads=threads)
         return cls(detector, embedder, load_profile(decks_dir))
 
-    def __call__(self, frame_bgr: np.ndarray) -> FrameResult:
+    def __call__(
+        self, frame_bgr: np.ndarray, *, in_play: Collection[str] | None = None
+    ) -> FrameResult:
+        """Count one BGR frame; with `in_play`, backs are decided among those decks only
+        (the others are still reported, as zeros)."""
         t0 = time.perf_counter()
         blob, params = self.detector.prepare(frame_bgr)
         t1 = time.perf_counter()
@@ -155,13 +183,15 @@ class CountingPipeline:
         detections = self.detector.decode(output, params)
         t3 = time.perf_counter()
         profile, references, known_decks = self._identity  # reload_profile may swap it
+        if in_play is not None:
+            references = decks_in_play(profile, references, in_play)
         detections = identify(
             frame_bgr,
             detections,
             references,
             profile.names,
             self.embedder.embed,
-            unknown_below=self.unknown_below,
+            unknown_below=self.in_play_line(in_play),
             consensus_link=self.consensus_link,
             count_from=self.count_from,
             doubted_from=self.doubted_from,
@@ -198,9 +228,16 @@ class LiveCounting:
     def __init__(self, pipeline: CountingPipeline, stabiliser: Stabiliser | None = None) -> None:
         self.pipeline = pipeline
         self.stabiliser = stabiliser or Stabiliser()
+        self._in_play: frozenset[str] | None = None
 
-    def __call__(self, frame_bgr: np.ndarray) -> FrameResult:
-        result = self.pipeline(frame_bgr)
+    def __call__(
+        self, frame_bgr: np.ndarray, *, in_play: Collection[str] | None = None
+    ) -> FrameResult:
+        decks = None if in_play is None else frozenset(in_play)
+        if decks != self._in_play:  # counts decided among other decks do not vote here
+            self.stabiliser.reset()
+            self._in_play = decks
+        result = self.pipeline(frame_bgr, in_play=in_play)
         counts = Counts(per_deck=result.counts, face_up=result.face_up, unknown=result.unknown)
         stable = self.stabiliser.update(thumbnail(frame_bgr), counts)
         return dataclasses.replace(

@@ -26,6 +26,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="use DIR/<deck>.png as the deck references (deck name from the file name)",
     )
     parser.add_argument(
+        "--in-play",
+        type=_deck_list,
+        metavar="DECK,...",
+        help="decide every back among these decks only (the match's decks: fewer look-alikes); "
+        "the other decks are still reported, as 0",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print one JSON document instead of a table"
     )
     parser.add_argument(
@@ -37,7 +44,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _count_one(pipeline: Any, path: Path) -> dict[str, Any]:
+def _deck_list(text: str) -> tuple[str, ...]:
+    decks = tuple(name.strip() for name in text.split(","))
+    if not all(decks):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected deck names separated by commas")
+    return decks
+
+
+def _count_one(pipeline: Any, path: Path, in_play: tuple[str, ...] | None) -> dict[str, Any]:
     from blitzcam.vision.images import ImageError, read_image
 
     start = time.perf_counter()
@@ -45,7 +59,7 @@ def _count_one(pipeline: Any, path: Path) -> dict[str, Any]:
         frame = read_image(path)
     except ImageError as exc:
         return {"path": str(path), "error": str(exc).removeprefix(f"{path}: ")}
-    result = pipeline(frame)
+    result = pipeline(frame, in_play=in_play)
     dets = result.detections
     backs = dets.of_class("back")
     height, width = frame.shape[:2]
@@ -92,10 +106,19 @@ def _table(entries: list[dict[str, Any]]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from blitzcam.vision.pipeline import CountingPipeline  # heavy imports after argument parsing
+    from blitzcam.errors import UserError
+    from blitzcam.vision.pipeline import (  # heavy imports after argument parsing
+        CountingPipeline,
+        decks_in_play,
+    )
 
     pipeline = CountingPipeline.from_defaults(model_path=args.model, decks_dir=args.decks)
-    entries = [_count_one(pipeline, path) for path in args.images]
+    if args.in_play is not None:
+        try:
+            decks_in_play(pipeline.profile, pipeline.references, args.in_play)
+        except ValueError as exc:
+            raise UserError(f"--in-play: {exc}") from None
+    entries = [_count_one(pipeline, path, args.in_play) for path in args.images]
     if args.json:
         json.dump({"images": entries}, sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -25,6 +25,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="which scenes to score; 'all' for a dataset the model never saw",
     )
     parser.add_argument("--decks", type=Path, default=None, help="reference backs DIR/<deck>.png")
+    parser.add_argument(
+        "--in-play",
+        action="store_true",
+        help="decide each scene's backs among only the decks it holds, as the app does among a "
+        "match's decks",
+    )
     parser.add_argument("--model", type=Path, default=None, help="ONNX model (default: shipped)")
     parser.add_argument(
         "--identity-model", type=Path, default=None, help="identity network ONNX (default: shipped)"
@@ -71,6 +77,7 @@ def _evaluate(args: argparse.Namespace) -> int:
             split=args.split,
             pipeline=pipeline,
             read_image=read_image,
+            in_play=args.in_play,
             progress=lambda items, n: tqdm(
                 items, total=n, desc="evaluate", unit="scene", file=sys.stderr
             ),

@@ -213,3 +213,16 @@ def test_a_back_lying_on_top_of_a_face_up_card_is_a_back() -> None:
         counted=np.ones(4, bool),
     )
     assert evaluate_scene("s", truth, on_the_face, known_decks=known).face_up_counted == 1
+
+
+def test_the_decks_in_play_of_a_scene_are_the_known_decks_it_holds() -> None:
+    from blitzcam.models.evaluation import scene_decks
+
+    truth = SceneTruth(
+        corners=np.stack([box(0, 0)] * 4),
+        classes=np.array([0, 0, 1, 0]),
+        decks=("red-buggy", "unknown:animal-3", "green-pump", "blue-plow"),  # the face is no back
+        random_art=True,
+    )
+    names = ("green-pump", "red-buggy", "blue-plow", "house-deck")
+    assert scene_decks(truth, names) == ("red-buggy", "blue-plow")  # in the profile's order

@@ -122,6 +122,19 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     sweep = report["exact_rate_by_unknown_below"]
     assert sweep[str(UNKNOWN_BELOW)] == report["scene_exact_rate"]
     assert all(0.0 <= rate <= 1.0 for rate in sweep.values())
+    assert report["in_play"] == "every deck of the profile"
+    # each scene decided among its own decks, at the in-play line
+    from blitzcam.vision.identify import UNKNOWN_BELOW_IN_PLAY
+
+    code = main(["evaluate", "--data", str(scenes), "--split", "test", "--model", str(onnx),
+                 "--in-play", "--json", str(report_path)])
+    capsys.readouterr()
+    report = json.loads(report_path.read_text())
+    assert code == 0 and report["in_play"] == "each scene's own decks"
+    assert report["unknown_below"] == UNKNOWN_BELOW_IN_PLAY
+    assert report["exact_rate_by_unknown_below"][str(UNKNOWN_BELOW_IN_PLAY)] == report[
+        "scene_exact_rate"
+    ]
 
 
 @pytest.mark.parametrize(

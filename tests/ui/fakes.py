@@ -88,9 +88,13 @@ class FakeCounter:
     def __init__(self, snapshots: Sequence[CountSnapshot]) -> None:
         self.snapshots = list(snapshots)
         self.calls = 0
+        self.in_play: frozenset[str] | None = None  # the decks of the last call
 
-    def count(self, frame_bgr: np.ndarray) -> CountSnapshot:
+    def count(
+        self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
+    ) -> CountSnapshot:
         self.calls += 1
+        self.in_play = in_play
         return self.snapshots[int(frame_bgr[0, 0, 0]) % len(self.snapshots)]
 
 

@@ -12,6 +12,7 @@ from blitzcam.ui.counting_worker import (
     CountedFrame,
     CountingThread,
     CountSnapshot,
+    DecksInPlay,
     Mailbox,
     NullCounter,
     open_source,
@@ -50,7 +51,7 @@ def test_thread_delivers_counted_frames_and_stops(qtbot) -> None:
 
 def test_thread_reports_a_broken_counter(qtbot) -> None:
     class Broken:
-        def count(self, frame_bgr: np.ndarray) -> CountSnapshot:
+        def count(self, frame_bgr: np.ndarray, *, in_play=None) -> CountSnapshot:
             raise RuntimeError("model file is corrupt")
 
     thread = CountingThread(FakeSource([np.zeros((4, 4, 3), np.uint8)]), Broken(), interval_ms=1)
@@ -140,3 +141,10 @@ def test_a_view_without_a_card_is_explained_not_raised() -> None:
     message = PipelineEnroller(_counter_with(pipeline)).enroll("red-plow", np.zeros((480, 640, 3), np.uint8))
     assert message.startswith("red-plow: not enrolled:")
     assert pipeline.reloads == 0
+
+
+def test_decks_in_play_reach_the_counter() -> None:
+    counter = FakeCounter([CountSnapshot()])
+    in_play = DecksInPlay(counter, ["green-pump", "red-buggy", "green-pump"])
+    in_play.count(np.zeros((4, 4, 3), np.uint8))
+    assert counter.in_play == {"green-pump", "red-buggy"}

@@ -66,6 +66,7 @@ def test_scan_two_steps_with_summed_shots_then_confirm_and_correct(qtbot, store,
     scan = window.scan
     _wait_for_frame(qtbot, window, 0)
     assert scan.live_counts["Ann"].text() == "7"  # live count per player
+    assert feed.counter.in_play == {GP, RB, YB}  # backs are decided among the match's decks
     qtbot.keyClick(scan, Qt.Key.Key_Space)  # shot 1
     feed.show(1)
     _wait_for_frame(qtbot, window, 1)

@@ -95,6 +95,10 @@ def test_env_model_and_decks_dir(random_model, photos, tmp_path, monkeypatch, ca
             ["count", "--decks", "/nonexistent-dir", "x.jpg"],
             "--decks /nonexistent-dir: no such folder",
         ),
+        (
+            ["count", "--in-play", "green-pump,house-deck", "x.jpg"],
+            "--in-play: deck in play without a reference: house-deck",
+        ),  # a deck the profile has no back for
     ],
 )
 def test_bad_arguments_exit_two(random_model, argv, message, capsys, monkeypatch) -> None:
@@ -103,6 +107,26 @@ def test_bad_arguments_exit_two(random_model, argv, message, capsys, monkeypatch
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("decks", ["green-pump,,red-buggy", ""])  # an empty name, nothing
+def test_an_empty_deck_in_play_is_a_usage_error(decks, capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["count", "--in-play", decks, "x.jpg"])
+    assert info.value.code == 2
+    assert "expected deck names separated by commas" in capsys.readouterr().err
+
+
+def test_decks_in_play_keep_every_deck_in_the_counts(random_model, photos, capsys) -> None:
+    code, out, _ = _run(
+        capsys,
+        ["count", "--model", str(random_model.onnx), "--in-play", "green-pump, red-buggy",
+         "--json", str(photos["good"])],
+    )
+    assert code == 0
+    counts = json.loads(out)["images"][0]["counts"]
+    assert list(counts) == list(DECK_NAMES)
+    assert all(n == 0 for deck, n in counts.items() if deck not in ("green-pump", "red-buggy"))
 
 
 def test_no_images_is_a_usage_error(capsys) -> None:

@@ -88,3 +88,26 @@ def test_stabiliser_outvotes_a_flicker() -> None:
 def test_stabiliser_arguments() -> None:
     with pytest.raises(ValueError, match="min_votes"):
         Stabiliser(window=3, min_votes=5)
+
+
+
+def test_live_counting_starts_a_new_window_when_the_decks_in_play_change() -> None:
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+
+    calls = []
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        calls.append(in_play)
+        n = 10 if in_play is None else 4  # fewer candidates, other decisions
+        return FrameResult(Detections.empty(), {"green-pump": n}, 0, 0, {})
+
+    live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=2, motion_threshold=1000))
+    frame = np.full((36, 64, 3), 100, np.uint8)
+    for _ in range(3):
+        out = live(frame)
+    assert out.counts["green-pump"] == 10 and out.settled
+    out = live(frame, in_play=["green-pump"])  # the same table, decided among a match's decks
+    assert out.counts["green-pump"] == 4 and not out.settled  # no vote from before the change
+    out = live(frame, in_play=("green-pump",))  # the same decks in another container
+    assert out.settled
+    assert calls == [None, None, None, ["green-pump"], ("green-pump",)]

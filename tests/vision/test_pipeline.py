@@ -121,3 +121,35 @@ def test_live_counting_votes(random_model, table_frame) -> None:
     results = [live(table_frame) for _ in range(3)]
     assert [r.settled for r in results] == [False, False, True]
     assert dict(results[-1].counts) == dict(results[0].counts)  # the same still scene
+
+
+def test_a_deck_in_play_needs_a_reference(random_model) -> None:
+    from blitzcam.vision.pipeline import decks_in_play
+
+    pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
+    with pytest.raises(ValueError, match="deck in play without a reference: house-deck"):
+        decks_in_play(pipeline.profile, pipeline.references, ["green-pump", "house-deck"])
+    kept = decks_in_play(pipeline.profile, pipeline.references, ["red-buggy"])
+    assert set(kept.owners) == {DECK_NAMES.index("red-buggy")}
+
+
+DEMO_TABLE_4 = {"blue-plow": 15, "green-pump": 38, "red-buggy": 21, "red-plow": 3}  # its truth
+
+
+@pytest.mark.slow
+def test_backs_are_decided_among_the_decks_in_play_only() -> None:
+    from blitzcam.paths import REPO_ROOT
+    from blitzcam.vision.images import read_image
+
+    pipeline = CountingPipeline.from_defaults(threads=1)
+    frame = read_image(REPO_ROOT / "datasets" / "demo" / "table-4.jpg")
+    every = pipeline(frame)
+    assert {d: n for d, n in every.counts.items() if n} == DEMO_TABLE_4
+    in_play = pipeline(frame, in_play=list(DEMO_TABLE_4))
+    assert dict(in_play.counts) == dict(every.counts)  # every deck still listed
+    # blue plow's player is missing from the match: its backs go to nobody, not to a deck in play
+    without = pipeline(frame, in_play=["green-pump", "red-buggy", "red-plow"])
+    assert {d: n for d, n in without.counts.items() if n} == {
+        "green-pump": 38, "red-buggy": 21, "red-plow": 3
+    }
+    assert without.unknown >= DEMO_TABLE_4["blue-plow"]
