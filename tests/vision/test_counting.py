@@ -90,7 +90,6 @@ def test_stabiliser_arguments() -> None:
         Stabiliser(window=3, min_votes=5)
 
 
-
 def test_live_counting_starts_a_new_window_when_the_decks_in_play_change() -> None:
     from blitzcam.vision.pipeline import FrameResult, LiveCounting
 
