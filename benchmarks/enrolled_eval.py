@@ -93,7 +93,7 @@ def main() -> None:
                 miscounted["enrolled" if deck.startswith("enrolled") else "built-in"] += 1
     print(
         f"{args.scenes} scenes (seed {args.seed}), random art of family {args.family!r} enrolled "
-        f"per scene, unknown below {pipeline.in_play_line(in_play)}"
+        f"per scene, unknown below {pipeline.in_play_line(() if args.in_play else None)}"
         + (", each scene decided among its own decks" if args.in_play else "")
     )
     print(f"  scenes counted exactly: {exact / args.scenes:.1%}")
