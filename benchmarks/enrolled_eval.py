@@ -34,6 +34,9 @@ def main() -> None:
         action="store_true",
         help="decide each scene's backs among only its own decks, as the app does a match's",
     )
+    parser.add_argument(
+        "--identity-model", type=Path, default=None, help="identity network ONNX (default: shipped)"
+    )
     args = parser.parse_args()
 
     from blitzcam.datasets.art import DECK_NAMES, render_back, save_png_rgba
@@ -45,7 +48,7 @@ def main() -> None:
     from blitzcam.models.metrics import SceneTruth, evaluate_scene
     from blitzcam.vision.pipeline import CountingPipeline
 
-    pipeline = CountingPipeline.from_defaults()
+    pipeline = CountingPipeline.from_defaults(identity_path=args.identity_model)
     if args.unknown_below is not None:
         pipeline.unknown_below = pipeline.unknown_below_in_play = args.unknown_below
     exact, backs, right = 0, 0, 0

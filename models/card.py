@@ -187,6 +187,27 @@ def _reject_stage_lines(recipe: dict[str, Any]) -> list[str]:
     ]
 
 
+def _input_lines(recipe: dict[str, Any]) -> list[str]:
+    """The ink-gain layer and the occluded and faded drawings, when the run had them (older runs
+    have neither)."""
+    lines = []
+    if recipe.get("ink_gain", 1.0) > 1.0:
+        lines.append(
+            "- The network's first layer (no weights; `ink_gain_layer`) stretches each drawing's "
+            f"ink away from the paper by up to {recipe['ink_gain']}×, so a faint drawing reaches "
+            "the darkness of a well-printed one; it is part of the ONNX export."
+        )
+    occluded, faded = recipe.get("occluded_share", 0.0), recipe.get("faded_share", 0.0)
+    if occluded or faded:
+        lines.append(
+            f"- Of each step's drawings (never the references), {100 * occluded:.0f} % get a "
+            f"pencil, pen or fingertip drawn across them and {100 * faded:.0f} % are faded "
+            "25–70 % towards the paper, half of those under a glare spot "
+            "(`models/identity_augment.py`, a random stream of their own)."
+        )
+    return lines
+
+
 def _attract_lines(recipe: dict[str, Any]) -> list[str]:
     """The reject stage's pull towards each drawing's own design, when it has one."""
     if not recipe.get("attract_weight"):
@@ -248,6 +269,7 @@ def identity_section(run_dir: Path) -> list[str]:
         f"decks in every step) × {recipe['queries_per_design']} drawings, softmax over the "
         f"designs with margin {recipe['margin']} and scale {recipe['scale']}, AdamW lr "
         f"{recipe['lr']} one-cycle, seed {recipe['seed']}.",
+        *_input_lines(recipe),
         *_reject_stage_lines(recipe),
         f"- Wall time: {seconds / 60:.0f} min on the CPU, 2 cores shared with other work.",
         "",

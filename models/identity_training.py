@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from blitzcam.game.decks import DECK_NAMES
+from blitzcam.models.identity_augment import augment_queries
 from blitzcam.models.identity_data import IdentityData
 from blitzcam.models.run_timing import add_train_seconds
 from blitzcam.vision.embedding import PATCH, network_input, quarter_turns
@@ -78,10 +79,41 @@ class IdentityRecipe:
     # not shown to help yet (see the model card).
     attract_line: float = 0.8
     attract_weight: float = 0.0
+    # the network's first layer can stretch a faint drawing's ink (`InkGain`, up to this gain;
+    # 1: no layer), and a share of each step's drawings can get a pencil or finger across them
+    # or be faded (`identity_augment`). Added with the values that keep what runs did before.
+    ink_gain: float = 1.0
+    occluded_share: float = 0.0
+    faded_share: float = 0.0
 
     @property
     def total_steps(self) -> int:
         return self.steps + self.reject_steps
+
+
+INK_TARGET = 0.6  # `InkGain` brings a drawing's darkest ink up to this darkness (1: black) ...
+INK_PEAK_PIXELS = 16  # ... its darkness read at the 16th darkest pixel (not one noisy one)
+
+
+def ink_gain_layer(max_gain: float) -> Any:
+    """Torch: a layer, without weights, that stretches each drawing's ink away from the paper by
+    up to `max_gain`, so a faint drawing reaches the darkness of a well-printed one. On
+    `network_input`'s -1..1 (paper 1): per pixel the darkness (1 - x) / 2 of each channel is
+    multiplied by min(max_gain, max(1, INK_TARGET / peak)), `peak` being the drawing's darkness
+    (the darkest channel) at its INK_PEAK_PIXELS-th darkest pixel. It is part of the exported
+    ONNX, so counting runs it without a line of its own."""
+    import torch
+    from torch import nn
+
+    class InkGain(nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            dark = (1.0 - x) * 0.5
+            strength = dark.amax(dim=1).flatten(1)
+            peak = strength.topk(INK_PEAK_PIXELS, dim=1).values[:, -1:]
+            gain = (INK_TARGET / peak.clamp_min(1e-3)).clamp(1.0, max_gain)
+            return 1.0 - 2.0 * (dark * gain[:, :, None, None]).clamp(0.0, 1.0)
+
+    return InkGain()
 
 
 def make_network(recipe: IdentityRecipe) -> Any:
@@ -103,6 +135,8 @@ def make_network(recipe: IdentityRecipe) -> Any:
         nn.ReLU(inplace=True),
         nn.Linear(128, recipe.dim),
     ]  # fmt: skip
+    if recipe.ink_gain > 1.0:
+        layers.insert(0, ink_gain_layer(recipe.ink_gain))
     return nn.Sequential(*layers)
 
 
@@ -131,6 +165,8 @@ class Sampler:
         # their own random stream: turning negatives on leaves every design and drawing a step
         # picks as it was, so a run with them differs from one without by the negatives alone
         self.negative_rng = np.random.default_rng(np.random.SeedSequence([recipe.seed, 1]))
+        # and so do the occluders and fading (`identity_augment`)
+        self.augment_rng = np.random.default_rng(np.random.SeedSequence([recipe.seed, 2]))
         n = len(data.names)
         self.queries_of = _groups(data.query_owner, n)
         self.references_of = _groups(data.reference_owner, n)
@@ -165,7 +201,13 @@ class Sampler:
             queries.append(self.data.queries[pick])
             labels += [slot] * r.queries_per_design
             references.append(self.data.references[rng.choice(self.references_of[design])])
-        return _turned(np.concatenate(queries), rng), np.array(labels), np.stack(references)
+        shown = augment_queries(
+            np.concatenate(queries),
+            self.augment_rng,
+            occluded_share=r.occluded_share,
+            faded_share=r.faded_share,
+        )
+        return _turned(shown, rng), np.array(labels), np.stack(references)
 
     def negative_step(self) -> np.ndarray:
         """`negatives_per_step` drawings of no deck, each in a random quarter turn, drawn from
@@ -340,6 +382,8 @@ def train(
     sampler = Sampler(data, recipe, rng, negatives if wants_negatives else None)
     if state is not None and "negative_rng" in state:
         sampler.negative_rng.bit_generator.state = state["negative_rng"]
+    if state is not None and "augment_rng" in state:
+        sampler.augment_rng.bit_generator.state = state["augment_rng"]
     n_builtin = len(sampler.builtin)
     t0 = time.time()
     running: list[float] = []
@@ -389,6 +433,7 @@ def train(
                     "step": done,
                     "rng": rng.bit_generator.state,
                     "negative_rng": sampler.negative_rng.bit_generator.state,
+                    "augment_rng": sampler.augment_rng.bit_generator.state,
                     "negatives": fingerprint,
                     "hard": hard,
                     "recipe": asdict(recipe),

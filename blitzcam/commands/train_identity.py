@@ -41,6 +41,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="weight of a second-stage term that pulls each drawing's similarity to its own "
         "design up to 0.8 (default 0: none)",
     )
+    parser.add_argument(
+        "--ink-gain",
+        type=float,
+        default=None,
+        help="the most the network's first layer may stretch a faint drawing's ink (1: no such "
+        "layer)",
+    )
+    parser.add_argument(
+        "--occluded-share",
+        type=float,
+        default=None,
+        help="share of training drawings with a pencil or a finger drawn across them (0..1)",
+    )
+    parser.add_argument(
+        "--faded-share",
+        type=float,
+        default=None,
+        help="share of training drawings faded towards the paper, as by glare (0..1)",
+    )
     parser.add_argument("--resume", action="store_true", help="continue the run's checkpoint")
     parser.add_argument(
         "--no-ship", action="store_true", help="leave models/ alone (export into the run folder)"
@@ -63,6 +82,12 @@ def _train_identity(args: argparse.Namespace) -> int:
         raise UserError(f"--negatives-per-step must be 0 or more, got {args.negatives_per_step}")
     if args.attract_weight is not None and not 0 <= args.attract_weight < float("inf"):
         raise UserError(f"--attract-weight must be 0 or more, got {args.attract_weight}")
+    if args.ink_gain is not None and not 1 <= args.ink_gain < float("inf"):
+        raise UserError(f"--ink-gain must be 1 or more, got {args.ink_gain}")
+    for flag, share in (("--occluded-share", args.occluded_share),
+                        ("--faded-share", args.faded_share)):  # fmt: skip
+        if share is not None and not 0 <= share <= 1:
+            raise UserError(f"{flag} must be between 0 and 1, got {share}")
     if importlib.util.find_spec("torch") is None:
         raise UserError(
             "training needs torch: install the train extras with "
@@ -90,6 +115,9 @@ def _train_identity(args: argparse.Namespace) -> int:
         recipe = replace(recipe, negatives_per_step=args.negatives_per_step)
     if args.attract_weight is not None:
         recipe = replace(recipe, attract_weight=args.attract_weight)
+    for field in ("ink_gain", "occluded_share", "faded_share"):
+        if getattr(args, field) is not None:
+            recipe = replace(recipe, **{field: getattr(args, field)})
     run_dir = (args.run or REPO_ROOT / "runs" / "identity").resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     data, val = training_data(recipe, run_dir)

@@ -44,3 +44,19 @@ def test_the_reject_stage_is_described_only_as_far_as_the_run_had_it() -> None:
     assert _reject_stage_lines({**recipe, "reject_steps": 0}) == []
     pulled = _reject_stage_lines(asdict(replace(IdentityRecipe(), attract_weight=1.0)))
     assert len(pulled) == 2 and "own design up to 0.8" in pulled[1] and "weight 1.0" in pulled[1]
+
+
+def test_the_ink_gain_and_extra_drawings_are_described_only_when_the_run_had_them() -> None:
+    from dataclasses import asdict, replace
+
+    from blitzcam.models.card import _input_lines
+    from blitzcam.models.identity_training import IdentityRecipe
+
+    plain = asdict(replace(IdentityRecipe(), ink_gain=1.0, occluded_share=0.0, faded_share=0.0))
+    assert _input_lines(plain) == []
+    older = {k: v for k, v in plain.items() if k not in ("ink_gain", "occluded_share", "faded_share")}
+    assert _input_lines(older) == []
+    lines = _input_lines({**plain, "ink_gain": 3.0, "occluded_share": 0.15, "faded_share": 0.2})
+    assert len(lines) == 2
+    assert "up to 3.0×" in lines[0] and "ONNX" in lines[0]
+    assert "15 %" in lines[1] and "20 %" in lines[1] and "never the references" in lines[1]

@@ -95,6 +95,8 @@ def _tiny(**changes: object) -> object:
         ({"reject_steps": 6, "mine_every": 4, "hard_pool": 4}, 6, False),
         # drawings of no deck in the reject stage
         ({"reject_steps": 6, "mine_every": 4, "hard_pool": 4, "negatives_per_step": 5}, 6, True),
+        # occluded and faded drawings (their own random stream), through the ink-gain layer
+        ({"ink_gain": 3.0, "occluded_share": 0.5, "faded_share": 0.5}, 2, False),
     ],
 )
 def test_an_interrupted_run_resumes_to_the_same_network(
@@ -220,6 +222,23 @@ def test_a_reject_step_draws_its_negatives_turned_from_their_own_stream() -> Non
     assert any(k % 4 for k in turns)  # some really turned
     with pytest.raises(ValueError, match="no drawings of no deck"):
         Sampler(drawings, recipe, np.random.default_rng(2), negatives[:0])
+
+
+def test_occluded_and_faded_drawings_come_from_their_own_stream() -> None:
+    from blitzcam.models.identity_training import Sampler
+
+    drawings = _noise_drawings(6)
+    plain = Sampler(drawings, _tiny(), np.random.default_rng(2))
+    shown = Sampler(
+        drawings, _tiny(occluded_share=0.5, faded_share=0.5), np.random.default_rng(2)
+    )
+    (q0, l0, r0), (q1, l1, r1) = plain.step(), shown.step()
+    # the same designs, drawings, turns and references: only what is drawn over them differs
+    np.testing.assert_array_equal(l0, l1)
+    np.testing.assert_array_equal(r0, r1)
+    altered = np.any(q0 != q1, axis=(1, 2, 3))
+    assert 0 < altered.mean() < 1
+    assert plain.rng.bit_generator.state == shown.rng.bit_generator.state
 
 
 @pytest.mark.slow
@@ -369,14 +388,16 @@ def test_a_step_takes_its_share_of_designs_from_the_hard_pool() -> None:
 
 
 @pytest.mark.slow
-def test_a_shipped_network_runs_in_onnx_runtime_like_in_torch(drawings: IdentityData,
-                                                              tmp_path: Path) -> None:
+@pytest.mark.parametrize("ink_gain", [1.0, 3.0])
+def test_a_shipped_network_runs_in_onnx_runtime_like_in_torch(
+    drawings: IdentityData, tmp_path: Path, ink_gain: float
+) -> None:
     import torch
 
     from blitzcam.models.identity_training import make_network, ship, train
     from blitzcam.vision.embedding import Embedder, network_input
 
-    recipe = _tiny(steps=2, reject_steps=2, mine_every=1, hard_pool=2)
+    recipe = _tiny(steps=2, reject_steps=2, mine_every=1, hard_pool=2, ink_gain=ink_gain)
     checkpoint = train(drawings, recipe, tmp_path / "run", log=lambda _: None)
     shipped = ship(checkpoint, tmp_path / "not yet made")
     assert {p.name for p in shipped.values()} == {"blitzcam-identity.pt", "blitzcam-identity.onnx"}
@@ -404,6 +425,16 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
     assert main(["train-identity", "--negatives-per-step", "-2"]) == 2
     err = capsys.readouterr().err
     assert "--negatives-per-step must be 0 or more, got -2" in err and err.count("\n") == 1
+    for flag in ("--occluded-share", "--faded-share"):
+        for bad in ("-0.1", "1.5", "nan"):
+            assert main(["train-identity", flag, bad]) == 2
+            err = capsys.readouterr().err
+            assert f"{flag} must be between 0 and 1, got {float(bad)}" in err
+            assert err.count("\n") == 1
+    for bad in ("0.5", "nan", "inf"):
+        assert main(["train-identity", "--ink-gain", bad]) == 2
+        err = capsys.readouterr().err
+        assert f"--ink-gain must be 1 or more, got {float(bad)}" in err and err.count("\n") == 1
     for bad in ("-0.5", "nan", "inf"):
         assert main(["train-identity", "--attract-weight", bad]) == 2
         err = capsys.readouterr().err
