@@ -456,14 +456,23 @@ SECOND_STAGE_FIELDS = ("reject_", "hard_", "mine_", "negative", "attract_")
 NOT_COMPARED_FIELDS = ("val_seed", "val_scenes", "negative_seeds", "negative_scenes")
 
 
+# fields added after runs were saved, with the value that keeps what those runs did: a saved
+# recipe without one was trained before it existed (whatever the default is now)
+BEFORE_ADDED: dict[str, Any] = {"ink_gain": 1.0, "occluded_share": 0.0, "faded_share": 0.0}
+
+
+def _saved_recipe(saved: dict[str, Any]) -> dict[str, Any]:
+    """A saved recipe whole: missing fields as `BEFORE_ADDED` says, or else the defaults."""
+    return {**asdict(IdentityRecipe()), **BEFORE_ADDED, **saved}
+
+
 def recipe_changes(saved: dict[str, Any], recipe: IdentityRecipe, step: int) -> list[str]:
     """The fields in which `recipe` differs from the one a checkpoint at `step` was trained
     with, where that matters: every training field once the reject stage has begun, the first
     stage's alone before (a first stage may go on into any reject stage). Fields the saved
-    recipe lacks count as their current defaults: a field is added with the default that keeps
-    what runs did before it."""
+    recipe lacks count as `BEFORE_ADDED` has them, or else as their current defaults."""
     now = json.loads(json.dumps(asdict(recipe)))  # tuples as lists, on both sides
-    before = json.loads(json.dumps({**asdict(IdentityRecipe()), **saved}))
+    before = json.loads(json.dumps(_saved_recipe(saved)))
     in_second = step > recipe.steps or step > before["steps"]
     return sorted(
         name
@@ -495,9 +504,8 @@ def _save_atomic(state: dict[str, Any], path: Path) -> None:
 
 def recipe_from(state: dict[str, Any]) -> IdentityRecipe:
     """The recipe a checkpoint was trained with (JSON turns its tuples into lists)."""
-    return IdentityRecipe(
-        **{k: tuple(v) if isinstance(v, list) else v for k, v in state["recipe"].items()}
-    )
+    saved = _saved_recipe(state["recipe"])
+    return IdentityRecipe(**{k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()})
 
 
 def export_onnx(checkpoint: Path, out: Path) -> Path:

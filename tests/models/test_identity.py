@@ -329,6 +329,30 @@ def test_fields_a_checkpoint_lacks_count_as_their_defaults() -> None:
     assert recipe_changes(older, pulled, recipe.steps) == []  # first stage only: free to differ
 
 
+def test_a_checkpoint_from_before_the_ink_gain_reads_as_trained_without_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dataclasses import asdict, dataclass
+
+    from blitzcam.models import identity_training
+    from blitzcam.models.identity_training import IdentityRecipe, recipe_changes, recipe_from
+
+    added = ("ink_gain", "occluded_share", "faded_share")
+    older = {k: v for k, v in asdict(IdentityRecipe()).items() if k not in added}
+    # whatever the defaults become, such a run had no ink-gain layer and no extra drawings
+    @dataclass(frozen=True)
+    class LaterDefaults(IdentityRecipe):
+        ink_gain: float = 3.0
+        occluded_share: float = 0.15
+        faded_share: float = 0.2
+
+    monkeypatch.setattr(identity_training, "IdentityRecipe", LaterDefaults)
+    newer = LaterDefaults()
+    read = recipe_from({"recipe": older})
+    assert (read.ink_gain, read.occluded_share, read.faded_share) == (1.0, 0.0, 0.0)
+    assert recipe_changes(older, newer, newer.steps) == sorted(added)
+
+
 def _noise_drawings(n_random: int, per_design: int = 3) -> IdentityData:
     """Drawings of noise for the eight decks and n_random random designs (sampling only)."""
     rng = np.random.default_rng(0)
