@@ -9,6 +9,7 @@ and OpenCV on (S, S, 3) uint8 BGR patches, randomness passed in.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 import cv2
@@ -28,9 +29,9 @@ def _composite(patch: np.ndarray, alpha: np.ndarray, colour: np.ndarray) -> np.n
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def _soft_mask(size: int, draw: object) -> np.ndarray:
+def _soft_mask(size: int, draw: Callable[[np.ndarray], object]) -> np.ndarray:
     big = np.zeros((size * SUPERSAMPLE, size * SUPERSAMPLE), np.uint8)
-    draw(big)  # type: ignore[operator]
+    draw(big)
     small = cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA)
     return small.astype(np.float32) / 255.0
 
