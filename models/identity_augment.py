@@ -65,10 +65,7 @@ def finger_over(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     alpha = _soft_mask(size, lambda m: cv2.ellipse(m, centre_px, axes, turn, 0, 360, 255, -1))
     colour = np.array(SKIN_COLOURS[rng.integers(len(SKIN_COLOURS))], np.float32)
     shade = rng.uniform(0.7, 1.05) * (0.85 + 0.15 * alpha)  # the rim in the finger's shadow
-    out = patch.astype(np.float32) * (1 - alpha[..., None]) + (
-        colour[None, None] * shade[..., None] * alpha[..., None]
-    )
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return _composite(patch, alpha, colour[None, None] * shade[..., None])
 
 
 def faded(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:

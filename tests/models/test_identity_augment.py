@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -18,12 +20,14 @@ def _drawing() -> np.ndarray:
 
 
 @pytest.mark.parametrize("occluder", [pencil_across, finger_over])
-def test_an_occluder_covers_part_of_the_drawing_not_all(occluder: object) -> None:
+def test_an_occluder_covers_part_of_the_drawing_not_all(
+    occluder: Callable[[np.ndarray, np.random.Generator], np.ndarray],
+) -> None:
     drawing = _drawing()
     covered = [
         np.mean(np.any(occluder(drawing, np.random.default_rng(seed)) != drawing, axis=-1))
         for seed in range(40)
-    ]  # type: ignore[operator]
+    ]
     assert min(covered) > 0.02  # always something across it
     assert max(covered) < 0.75  # never the whole drawing
     assert np.std(covered) > 0.01  # in many sizes and places
