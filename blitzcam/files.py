@@ -2,7 +2,8 @@
 
 A crash, a kill or a full disk while writing leaves either the old file or the new one, never
 half of one: the bytes go to a unique temporary sibling, are flushed to disk, then renamed over
-the target (rename is atomic within a folder).
+the target (rename is atomic within a folder). The new file gets the old one's permissions, or
+those any new file gets (0o666 less the umask), not the owner-only ones of a temporary file.
 """
 
 from __future__ import annotations
@@ -14,11 +15,29 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+def _umask() -> int:
+    # read once, at import: setting it to read it is process-wide, so not while threads write
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+NEW_FILE_MODE = 0o666 & ~_umask()
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        return NEW_FILE_MODE
+
+
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), _mode_for(path))
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -48,6 +67,8 @@ def staged(target: Path) -> Iterator[Path]:
     path = target.with_name(f".{target.name}.staged")
     try:
         yield path
+        if path.exists():
+            path.chmod(_mode_for(target))
         path.replace(target)
     finally:
         path.unlink(missing_ok=True)

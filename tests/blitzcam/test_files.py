@@ -1,0 +1,57 @@
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from blitzcam.files import NEW_FILE_MODE, copy_file_atomic, staged, write_bytes_atomic
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_new_file_gets_the_mode_of_any_new_file_not_a_temporary_ones(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(b"x")  # as open() makes it: 0o666 less the umask
+    written = tmp_path / "written.txt"
+    write_bytes_atomic(written, b"data")
+    assert written.read_bytes() == b"data"
+    assert _mode(written) == _mode(plain) == NEW_FILE_MODE
+
+
+def test_a_replaced_file_keeps_its_mode_and_leaves_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "match.json"
+    target.write_bytes(b"old")
+    target.chmod(0o600)  # the owner made it private: rewriting keeps it private
+    source = tmp_path / "source"
+    source.write_bytes(b"new")
+    copy_file_atomic(source, target)
+    assert target.read_bytes() == b"new"
+    assert _mode(target) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["match.json", "source"]
+
+
+def test_a_failed_write_leaves_the_old_file_whole(tmp_path: Path) -> None:
+    target = tmp_path / "model.onnx"
+    target.write_bytes(b"old")
+
+
+    with pytest.raises(TypeError):
+        write_bytes_atomic(target, object())  # type: ignore[arg-type]
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["model.onnx"]
+
+
+def test_a_staged_file_replaces_its_target_with_the_targets_mode(tmp_path: Path) -> None:
+    target = tmp_path / "blitzcam-identity.onnx"
+    with staged(target) as path:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # as an exporter's mkstemp
+        path.write_bytes(b"net")
+    assert target.read_bytes() == b"net"
+    assert _mode(target) == NEW_FILE_MODE
+    with pytest.raises(RuntimeError), staged(target) as path:
+        path.write_bytes(b"half")
+        raise RuntimeError("export failed")
+    assert target.read_bytes() == b"net"
+    assert [p.name for p in tmp_path.iterdir()] == ["blitzcam-identity.onnx"]
