@@ -10,7 +10,7 @@ Runtime session; no torch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -80,11 +80,6 @@ class References:
 
     def __len__(self) -> int:
         return len(self.owners)
-
-    def of_decks(self, decks: Iterable[int]) -> References:
-        """Only the rows of these decks (indices into the profile's names): a match's decks."""
-        keep = np.isin(self.owners, np.fromiter(decks, np.int64))
-        return References(self.vectors[keep], self.owners[keep])
 
 
 def quarter_turns(patches: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ their drawing is a close copy of a counted pile's (see `identify`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Final
 
 import cv2
@@ -138,6 +138,7 @@ def identify(
     same_deck_link: float | None = SAME_DECK_LINK,
     join_alike: float | None = JOIN_ALIKE,
     patch_size: int = PATCH,
+    in_play: Collection[int] | None = None,
 ) -> Detections:
     """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown)
     and `counted` saying which rows count.
@@ -154,6 +155,11 @@ def identify(
     it counts) unless it is a second box on a counted back (or on a more confident one that
     joined), lies on a face-up card of `doubted_from` or more, or is bigger than the group's
     copies (`JOIN_GROW`). The others are read alone and do not count.
+
+    With `in_play` (indices into deck_names: a match's decks), backs are decided among those
+    decks only, and a back nearer some other enrolled deck than any deck in play is no deck's:
+    the cards of a deck nobody plays must not land on a player who does (its sister deck, one
+    drawing in another colour, can read above the line).
     """
     deck = np.full(len(detections), UNKNOWN_DECK, np.int64)
     score = np.full(len(detections), np.nan, np.float32)
@@ -172,18 +178,30 @@ def identify(
     counted[backs[on_face]] = False
     if len(backs) and len(deck_names):
 
+        playing = np.ones(len(deck_names), bool)
+        if in_play is not None:
+            playing[:] = False
+            playing[np.fromiter(in_play, np.int64)] = True
+
+        def similarity(vectors: np.ndarray) -> np.ndarray:
+            # to every deck; `playing` picks the candidates, the rest only veto (see below)
+            return deck_similarity(vectors, references, len(deck_names))
+
+        def candidates(sims: np.ndarray) -> np.ndarray:
+            return np.where(playing, sims, -1.0)
+
         def read(boxes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             patches = np.stack([drawing_patch(frame_bgr, box, patch_size) for box in boxes])
             vectors = embed(patches)
-            return vectors, deck_similarity(vectors, references, len(deck_names))
+            return vectors, similarity(vectors)
 
         boxes = [detections.corners[i] for i in backs]
         vectors, sims = read(boxes)
         # a drawing read with doubt is read again along its box snapped to the ink
-        doubtful = np.flatnonzero(sims.max(axis=1) < SURE_ABOVE)
+        doubtful = np.flatnonzero(candidates(sims).max(axis=1) < SURE_ABOVE)
         if len(doubtful):
             again, again_sims = read([snap_to_ink(frame_bgr, boxes[i]) for i in doubtful])
-            better = again_sims.max(axis=1) > sims[doubtful].max(axis=1)
+            better = candidates(again_sims).max(axis=1) > candidates(sims[doubtful]).max(axis=1)
             vectors[doubtful[better]] = again[better]
             sims[doubtful[better]] = again_sims[better]
         grouped = np.flatnonzero(sure & ~on_face)
@@ -193,11 +211,13 @@ def identify(
                 groups = merge_same_deck(
                     vectors[grouped],
                     groups,
-                    lambda m: deck_similarity(m, references, len(deck_names)).argmax(axis=1),
+                    # nearest of every deck: a pile nobody plays must not merge into its
+                    # sister deck's in play
+                    lambda m: similarity(m).argmax(axis=1),
                     same_deck_link,
                 )
             means = group_means(vectors[grouped], groups)
-            sims[grouped] = deck_similarity(means, references, len(deck_names))
+            sims[grouped] = similarity(means)
             if join_alike is not None:
                 doubted = np.flatnonzero(~sure & (confidence >= doubted_from) & ~on_face)
                 corners = detections.corners[backs]
@@ -206,9 +226,12 @@ def identify(
                 ):
                     sims[k] = sims[member]
                     counted[backs[k]] = True
-        best = sims.argmax(axis=1)
-        best_score = sims[np.arange(len(backs)), best]
-        deck[backs] = np.where(best_score >= unknown_below, best, UNKNOWN_DECK)
+        in_play_sims = candidates(sims)
+        best = in_play_sims.argmax(axis=1)
+        best_score = in_play_sims[np.arange(len(backs)), best]
+        nearer_elsewhere = np.where(playing, -1.0, sims).max(axis=1) > best_score
+        decided = (best_score >= unknown_below) & ~nearer_elsewhere
+        deck[backs] = np.where(decided, best, UNKNOWN_DECK)
         score[backs] = best_score
     return detections.with_decks(deck, score, deck_names, counted)
 

@@ -83,10 +83,8 @@ def default_identity_path() -> Path:
     return _model_path(IDENTITY_ENV, IDENTITY_NAME)
 
 
-def decks_in_play(
-    profile: DeckProfile, references: References, in_play: Collection[str]
-) -> References:
-    """The references of the decks `in_play` only (a match's decks: the app knows who plays
+def decks_in_play(profile: DeckProfile, in_play: Collection[str]) -> tuple[int, ...]:
+    """The profile's indices of the decks `in_play` (a match's decks: the app knows who plays
     which). Raises ValueError naming a deck the profile has no reference for."""
     missing = sorted(set(in_play) - set(profile.names))
     if missing:
@@ -94,7 +92,7 @@ def decks_in_play(
             f"deck in play without a reference: {', '.join(missing)} "
             f"(the profile has {', '.join(profile.names)})"
         )
-    return references.of_decks(profile.names.index(name) for name in in_play)
+    return tuple(sorted(profile.names.index(name) for name in set(in_play)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,8 +171,9 @@ class CountingPipeline:
     def __call__(
         self, frame_bgr: np.ndarray, *, in_play: Collection[str] | None = None
     ) -> FrameResult:
-        """Count one BGR frame; with `in_play`, backs are decided among those decks only
-        (the others are still reported, as zeros)."""
+        """Count one BGR frame; with `in_play`, backs are decided among those decks only,
+        a back nearer another deck counting to nobody (the others are still reported, as
+        zeros)."""
         t0 = time.perf_counter()
         blob, params = self.detector.prepare(frame_bgr)
         t1 = time.perf_counter()
@@ -183,8 +182,6 @@ class CountingPipeline:
         detections = self.detector.decode(output, params)
         t3 = time.perf_counter()
         profile, references, known_decks = self._identity  # reload_profile may swap it
-        if in_play is not None:
-            references = decks_in_play(profile, references, in_play)
         detections = identify(
             frame_bgr,
             detections,
@@ -198,6 +195,7 @@ class CountingPipeline:
             same_deck_link=self.same_deck_link,
             join_alike=self.join_alike,
             patch_size=self.embedder.patch_size,
+            in_play=None if in_play is None else decks_in_play(profile, in_play),
         )
         if not self.keep_uncounted:
             detections = detections[detections.counted]

@@ -29,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--in-play",
         type=_deck_list,
         metavar="DECK,...",
-        help="decide every back among these decks only (the match's decks: fewer look-alikes); "
-        "the other decks are still reported, as 0",
+        help="decide every back among these decks only (the match's decks: fewer look-alikes; "
+        "a back nearer another deck counts to nobody); the other decks are still reported, as 0",
     )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON document instead of a table"
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     pipeline = CountingPipeline.from_defaults(model_path=args.model, decks_dir=args.decks)
     if args.in_play is not None:
         try:
-            decks_in_play(pipeline.profile, pipeline.references, args.in_play)
+            decks_in_play(pipeline.profile, args.in_play)
         except ValueError as exc:
             raise UserError(f"--in-play: {exc}") from None
     entries = [_count_one(pipeline, path, args.in_play) for path in args.images]

@@ -1,4 +1,5 @@
-"""Deciding a frame's copies of one back together (vision/consensus.py and its use in identify)."""
+"""Deciding a frame's copies of one back together (vision/consensus.py and its use in identify),
+and deciding among the decks in play."""
 
 from __future__ import annotations
 
@@ -313,3 +314,65 @@ def test_merging_recomputes_the_means_between_merges() -> None:
     merged = merge_same_deck(vectors, labels, _nearest_of(decks), link=0.74)
     assert len(set(merged)) == 1
     assert float(y @ z) < 0.74 and float(x @ y) >= 0.74
+
+
+# a back of deck A's sister (deck A's drawing in deck B's colour, say): nearest deck A, yet above
+# the in-play line to deck B
+SISTER_OF_B = unit(0.8, 0.55, 0.24, 0)
+CLOSER_TO_B = unit(0.35, 0.6, 0.72, 0)
+
+
+def _sister_embed(patches: np.ndarray) -> np.ndarray:
+    level = patches.reshape(len(patches), -1).mean(axis=1)
+    return np.stack([SISTER_OF_B if v < 100 else CLOSER_TO_B for v in level])
+
+
+@pytest.mark.parametrize(
+    ("in_play", "expected"),
+    [
+        (None, ["deck-a", "deck-b"]),  # every deck a candidate, at the 0.45 line here
+        ([0, 1], ["deck-a", "deck-b"]),  # both in play: the same
+        # deck A's player is missing: its back goes to nobody, not to deck B at 0.55
+        ([1], ["unknown", "deck-b"]),
+        ([0], ["deck-a", "unknown"]),  # nearer deck B, which is not in play
+    ],
+)
+def test_a_back_nearer_a_deck_nobody_plays_is_no_decks(
+    in_play: list[int] | None, expected: list[str]
+) -> None:
+    assert float(SISTER_OF_B @ DECK_B) == pytest.approx(0.55, abs=0.01)
+    assert float(CLOSER_TO_B @ DECK_A) < float(CLOSER_TO_B @ DECK_B)
+    frame, dets = frame_with([40, 200])
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _sister_embed,
+                   unknown_below=0.45, consensus_link=None, in_play=in_play)
+    assert [out.deck_name(i) for i in range(len(out))] == expected
+    # the reported similarity is to the best deck in play, decided or not
+    best_in_play = DECK_B if in_play == [1] else DECK_A
+    assert out.similarity[0] == pytest.approx(float(SISTER_OF_B @ best_in_play), abs=1e-3)
+
+
+CLEAR_B = unit(0.2, 0.9, 0, 0.4)  # deck B, 0.65 like SISTER_OF_B: a group of its own
+
+
+def _pile_embed(patches: np.ndarray) -> np.ndarray:
+    level = patches.reshape(len(patches), -1).mean(axis=1)
+    return np.stack([CLEAR_B if v < 100 else SISTER_OF_B for v in level])
+
+
+@pytest.mark.parametrize(
+    ("in_play", "expected"),
+    [
+        (None, ["deck-b", "deck-b", "deck-a", "deck-a"]),
+        # nearest deck A, the sister pile does not merge into deck B's in play (both groups are
+        # nearest deck B among the decks in play, and alike enough to merge)
+        ([1], ["deck-b", "deck-b", "unknown", "unknown"]),
+    ],
+)
+def test_a_pile_nobody_plays_does_not_merge_into_its_sister_deck(
+    in_play: list[int] | None, expected: list[str]
+) -> None:
+    assert 0.5 <= float(CLEAR_B @ SISTER_OF_B) < 0.7
+    frame, dets = frame_with([40, 40, 200, 200])
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _pile_embed,
+                   unknown_below=0.45, consensus_link=0.7, same_deck_link=0.5, in_play=in_play)
+    assert [out.deck_name(i) for i in range(len(out))] == expected

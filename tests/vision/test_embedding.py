@@ -98,13 +98,3 @@ def test_the_shipped_network_gives_unit_vectors() -> None:
     assert vectors.shape[0] == 5 and vectors.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, rtol=1e-5)
     assert embedder.embed(np.zeros((0, PATCH, PATCH, 3), np.uint8)).shape[0] == 0
-
-
-def test_references_of_decks_keep_only_those_rows() -> None:
-    refs = References(np.float32([[1, 0], [0, 1], [0.6, 0.8], [0.8, 0.6]]), np.array([0, 1, 1, 2]))
-    kept = refs.of_decks([1, 2])
-    np.testing.assert_array_equal(kept.owners, [1, 1, 2])
-    np.testing.assert_array_equal(kept.vectors, refs.vectors[1:])
-    assert len(refs.of_decks([])) == 0  # no deck in play: nothing to be nearest to
-    sims = deck_similarity(np.float32([[1, 0]]), kept, 3)
-    assert sims[0, 0] == -1.0  # deck 0 is out of play: it can win nothing
