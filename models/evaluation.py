@@ -85,6 +85,7 @@ def evaluate(
     lines = pipeline.unknown_below, pipeline.unknown_below_in_play
     operating_line = pipeline.in_play_line(() if in_play else None)
     reading_conf, max_det, keep_uncounted = detector.conf, detector.max_det, pipeline.keep_uncounted
+    unread_below = pipeline.unread_below
     scenes = list(labelled_scenes(data_dir, split))
     items: Iterator[Any] = iter(scenes)
     if progress is not None:
@@ -98,8 +99,10 @@ def evaluate(
         # the boxes under the pipeline's own reading line (`doubted_from`) are only scored for mAP
         detector.conf, detector.max_det = min(SCORING_CONF, reading_conf), max(max_det, 1000)
         pipeline.keep_uncounted = True
-        # every back keeps its best deck; the line comes later
+        # every back keeps its best deck; the line comes later (backs under the operating line
+        # still join a pile as they would at it)
         pipeline.unknown_below = pipeline.unknown_below_in_play = -math.inf
+        pipeline.unread_below = operating_line
         for name, image_path, truth in items:
             decks = scene_decks(truth, pipeline.profile.names) if in_play else None
             result = pipeline(read_image(image_path), in_play=decks)
@@ -116,6 +119,7 @@ def evaluate(
     finally:
         detector.conf, detector.max_det = reading_conf, max_det
         pipeline.unknown_below, pipeline.unknown_below_in_play = lines
+        pipeline.unread_below = unread_below
         pipeline.keep_uncounted = keep_uncounted
     report = summarize(outcomes)
     report["data"] = str(data_dir)
@@ -126,6 +130,7 @@ def evaluate(
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
     report["doubted_from"] = pipeline.doubted_from
     report["join_alike"] = pipeline.join_alike
+    report["lone_alike"] = pipeline.lone_alike
     # (decks as decided at the operating line: only its backs were grouped with look-alikes;
     # no doubted back joins a pile here, each line counts the boxes of its confidence or more)
     report["exact_rate_by_conf"] = exact_rate_by_threshold(
@@ -227,6 +232,12 @@ def report_table(report: dict[str, Any]) -> str:
             f"; those read from {report['doubted_from']} join a counted group when their "
             f"drawing is alike its mean above {report['join_alike']}"
             if joins_doubted(report)
+            else ""
+        )
+        + (
+            f"; counted backs under the unknown line join a decided group alike above "
+            f"{report['lone_alike']}"
+            if report.get("lone_alike") is not None
             else ""
         ),
         "",

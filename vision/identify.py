@@ -46,6 +46,10 @@ SAME_DECK_LINK: Final = 0.5  # groups nearest one deck, their means this alike: 
 # A back under the counting line whose drawing is this alike to a counted group's mean joins that
 # group and counts. Chosen on the same 550 tuning scenes with the shipped networks (MODEL_CARD.md).
 JOIN_ALIKE: Final = 0.75
+# A counted back whose drawing reads under the unknown line (a faded, glared or pencil-crossed
+# copy) but is this alike to a decided pile's mean joins that pile, under the same rules as a
+# doubted back. Chosen on the 550 tuning scenes (MODEL_CARD.md).
+LONE_ALIKE: Final = 0.6
 # ... unless it overlaps a counted back by this IoU, or that back covers this share of it (a
 # second box on one drawing)
 JOIN_OVERLAP: Final = 0.3
@@ -139,6 +143,8 @@ def identify(
     join_alike: float | None = JOIN_ALIKE,
     patch_size: int = PATCH,
     in_play: Collection[int] | None = None,
+    lone_alike: float | None = LONE_ALIKE,
+    lone_below: float | None = None,
 ) -> Detections:
     """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown)
     and `counted` saying which rows count.
@@ -154,7 +160,10 @@ def identify(
     or more whose drawing is at least that alike to a group's mean joins it (its decision, and
     it counts) unless it is a second box on a counted back (or on a more confident one that
     joined), lies on a face-up card of `doubted_from` or more, or is bigger than the group's
-    copies (`JOIN_GROW`). The others are read alone and do not count.
+    copies (`JOIN_GROW`). The others are read alone and do not count. With `lone_alike`, a
+    counted back whose group reads under the line (`lone_below`, or else `unknown_below`) joins
+    the decided group whose mean it is at least that alike to, under the same rules: a pile's
+    faded or pencil-crossed copy that no deck's reference recognises.
 
     With `in_play` (indices into deck_names: a match's decks), backs are decided among those
     decks only, and a back nearer some other enrolled deck than any deck in play is no deck's:
@@ -189,6 +198,11 @@ def identify(
 
         def candidates(sims: np.ndarray) -> np.ndarray:
             return np.where(playing, sims, -1.0)
+
+        def decide(sims: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            # the best deck in play's similarity, and whether a deck outside play is nearer
+            best_score = candidates(sims).max(axis=1)
+            return best_score, np.where(playing, -1.0, sims).max(axis=1) > best_score
 
         def read(boxes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             patches = np.stack([drawing_patch(frame_bgr, box, patch_size) for box in boxes])
@@ -226,10 +240,22 @@ def identify(
                 ):
                     sims[k] = sims[member]
                     counted[backs[k]] = True
-        in_play_sims = candidates(sims)
-        best = in_play_sims.argmax(axis=1)
-        best_score = in_play_sims[np.arange(len(backs)), best]
-        nearer_elsewhere = np.where(playing, -1.0, sims).max(axis=1) > best_score
+            if lone_alike is not None:
+                # the piles decided, and the backs under the line (not those of a deck
+                # nobody plays: they stay nobody's)
+                pile_score, elsewhere = decide(sims[grouped])
+                low = pile_score < (unknown_below if lone_below is None else lone_below)
+                settled = ~low & ~elsewhere
+                unread = grouped[low & ~elsewhere]
+                if len(unread) and settled.any():
+                    corners = detections.corners[backs]
+                    piles = grouped[settled]
+                    for k, member in _joining(
+                        unread, vectors, corners, piles, groups[settled], confidence, lone_alike
+                    ):
+                        sims[k] = sims[member]
+        best_score, nearer_elsewhere = decide(sims)
+        best = candidates(sims).argmax(axis=1)
         decided = (best_score >= unknown_below) & ~nearer_elsewhere
         deck[backs] = np.where(decided, best, UNKNOWN_DECK)
         score[backs] = best_score

@@ -27,6 +27,7 @@ from blitzcam.vision.embedding import Embedder, References, reference_vectors
 from blitzcam.vision.identify import (
     CONSENSUS_LINK,
     JOIN_ALIKE,
+    LONE_ALIKE,
     SAME_DECK_LINK,
     UNKNOWN_BELOW,
     UNKNOWN_BELOW_IN_PLAY,
@@ -125,6 +126,10 @@ class CountingPipeline:
         self.doubted_from = detector.conf
         self.count_from = max(COUNT_CONF, detector.conf)
         self.join_alike: float | None = JOIN_ALIKE
+        # a counted back under the unknown line joins a decided pile this alike (`lone_alike`;
+        # None: never); `unread_below` is that line when evaluation has lowered the unknown line
+        self.lone_alike: float | None = LONE_ALIKE
+        self.unread_below: float | None = None
         self.keep_uncounted = False  # evaluation keeps every box the detector found, to score it
         self._use(profile)
 
@@ -196,6 +201,8 @@ class CountingPipeline:
             join_alike=self.join_alike,
             patch_size=self.embedder.patch_size,
             in_play=None if in_play is None else decks_in_play(profile, in_play),
+            lone_alike=self.lone_alike,
+            lone_below=self.unread_below,
         )
         if not self.keep_uncounted:
             detections = detections[detections.counted]

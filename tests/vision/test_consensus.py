@@ -119,7 +119,7 @@ def test_a_pile_split_in_two_groups_is_decided_as_one(
     assert 0.5 <= float(CLEAR_A @ COVERED_A) < 0.7  # apart at the grouping line, alike at 0.5
     frame, dets = frame_with([40, 40, 190, 190, 140])
     out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
-                   consensus_link=0.7, same_deck_link=same_deck_link)
+                   consensus_link=0.7, same_deck_link=same_deck_link, lone_alike=None)
     assert [out.deck_name(i) for i in range(len(out))] == expected
 
 
@@ -376,3 +376,51 @@ def test_a_pile_nobody_plays_does_not_merge_into_its_sister_deck(
     out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _pile_embed,
                    unknown_below=0.45, consensus_link=0.7, same_deck_link=0.5, in_play=in_play)
     assert [out.deck_name(i) for i in range(len(out))] == expected
+
+
+# a pile's copy that reads too faint for any deck, a little nearer deck B (0.45) than its own
+# deck A (0.35), yet is 0.67 like the pile: not grouped with it at 0.7, nor merged with it by
+# deck (their nearest decks differ)
+FAINT_A = unit(0.35, 0.45, 0, 0.82)
+PILE_A = unit(0.9, 0, 0, 0.43)
+STRANGER = unit(0, 0.3, 0.95, 0)  # 0.3 like deck B, nothing like the pile
+
+
+def _faint_embed(patches: np.ndarray) -> np.ndarray:
+    level = patches.reshape(len(patches), -1).mean(axis=1)
+    return np.stack([PILE_A if v < 100 else FAINT_A if v < 170 else STRANGER for v in level])
+
+
+@pytest.mark.parametrize(
+    ("lone_alike", "expected"),
+    [
+        (None, ["deck-a", "deck-a", "unknown", "unknown"]),
+        (0.6, ["deck-a", "deck-a", "deck-a", "unknown"]),  # the faint copy joins its pile
+        (0.7, ["deck-a", "deck-a", "unknown", "unknown"]),  # not alike enough at 0.7
+    ],
+)
+def test_a_counted_back_under_the_line_joins_a_pile_it_copies(
+    lone_alike: float | None, expected: list[str]
+) -> None:
+    assert float(FAINT_A @ DECK_A) < float(FAINT_A @ DECK_B) < 0.6
+    assert 0.6 <= float(FAINT_A @ PILE_A) < 0.7
+    assert float(STRANGER @ PILE_A) < 0.6
+    frame, dets = frame_with([40, 40, 140, 220])
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _faint_embed,
+                   consensus_link=0.7, lone_alike=lone_alike)
+    assert [out.deck_name(i) for i in range(len(out))] == expected
+    assert out.counted.all()  # every box is sure: joining decides a deck, not whether it counts
+    if expected[2] == "deck-a":
+        assert out.similarity[2] == out.similarity[0]  # it reports the pile's decision
+
+
+def test_the_line_a_back_joins_under_can_differ_from_the_unknown_line() -> None:
+    # evaluation lowers the unknown line to see every back's best deck; joining still happens
+    # as at the operating line
+    frame, dets = frame_with([40, 40, 140])
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _faint_embed,
+                   consensus_link=0.7, unknown_below=-np.inf, lone_alike=0.6, lone_below=0.6)
+    assert out.similarity[2] == out.similarity[0]
+    seen_alone = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _faint_embed,
+                          consensus_link=0.7, unknown_below=-np.inf, lone_alike=0.6)
+    assert seen_alone.similarity[2] == pytest.approx(float(FAINT_A @ DECK_B), abs=1e-3)
