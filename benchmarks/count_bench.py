@@ -3,6 +3,8 @@
     python -m benchmarks.count_bench [--pt models/blitzcam-obb.pt --onnx models/blitzcam-obb.onnx]
         [--frames 6] [--rounds 3] [--imgsz 640]
 
+The ONNX's int8 export beside it (`<name>-int8.onnx`, `models/quantize.py`) is timed too.
+
 Without a trained model it builds a random-init one (same weights as .pt and ONNX). Frames are
 seeded synthetic 1920x1080 table scenes. Reported per frame, median over rounds:
 - ultralytics: `YOLO(pt).predict(frame, imgsz=N)` end to end, with its own thread choice
@@ -124,7 +126,10 @@ def main() -> None:
         print("model: random-init yolo11n-obb (no trained model in models/)")
     else:
         onnx_paths = {"shipped": args.onnx}
-        print(f"model: {pt} vs {args.onnx}")
+        int8 = Path(args.onnx).with_name(Path(args.onnx).stem + "-int8.onnx")
+        if int8.is_file():  # its int8 export (`models/quantize.py`), the faster option
+            onnx_paths["int8"] = int8
+        print(f"model: {pt} vs {', '.join(str(p) for p in onnx_paths.values())}")
 
     if args.imgsz is None:  # the size the ONNX was exported at, as predict should use it
         args.imgsz = max(Detector(next(iter(onnx_paths.values()))).info.imgsz)

@@ -12,7 +12,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from blitzcam.models import DETECTOR_ONNX, DETECTOR_PT, IDENTITY_ONNX, IDENTITY_PT, MODEL_CARD
+from blitzcam.models import (
+    DETECTOR_INT8,
+    DETECTOR_ONNX,
+    DETECTOR_PT,
+    IDENTITY_ONNX,
+    IDENTITY_PT,
+    MODEL_CARD,
+)
 from blitzcam.models.evaluation import joins_doubted
 from blitzcam.models.identity_negatives import NEGATIVE_CONF
 from blitzcam.models.run_timing import train_seconds
@@ -71,6 +78,15 @@ def render_card(
         f"{recipe['export_hw'][0]}×{recipe['export_hw'][1]}) | `{sha256_of(DETECTOR_ONNX)}` |",
         f"| `{DETECTOR_PT.name}` | fine-tuning with ultralytics (a pickle: load only this "
         f"file, from this repository) | `{sha256_of(DETECTOR_PT)}` |",
+        *(
+            [
+                f"| `{DETECTOR_INT8.name}` | the ONNX quantized to int8, head in float "
+                "(`models/quantize.py`): faster, a little less right; `--model` to use it | "
+                f"`{sha256_of(DETECTOR_INT8)}` |"
+            ]
+            if DETECTOR_INT8.is_file()
+            else []
+        ),
         "",
         "## How it was made",
         "",

@@ -11,7 +11,7 @@ import multiprocessing
 import platform
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -445,15 +445,32 @@ def export_onnx(weights: Path, recipe: Recipe, out_path: Path) -> Path:
     return out_path
 
 
-def ship(weights: Path, recipe: Recipe, models_dir: Path) -> dict[str, Path]:
-    """Copy the weights and their ONNX export into models/. The export, the step that can
-    fail, is built first beside its target; the shipped pair is replaced only once it is."""
+def ship(
+    weights: Path, recipe: Recipe, models_dir: Path, calibration: Sequence[Path]
+) -> dict[str, Path]:
+    """Copy the weights, their ONNX export and its int8 quantization (ranges calibrated on the
+    `calibration` frames; `models/quantize.py`) into models/. The export and the quantization,
+    the steps that can fail, are built first beside their targets; the shipped files are
+    replaced only once both are."""
+    from blitzcam.models.quantize import quantize_detector
+
     pt_target = models_dir / "blitzcam-obb.pt"
     onnx_target = models_dir / "blitzcam-obb.onnx"
-    with staged(onnx_target) as onnx_staged:
+    int8_target = models_dir / "blitzcam-obb-int8.onnx"
+    with staged(int8_target) as int8_staged, staged(onnx_target) as onnx_staged:
         export_onnx(weights, recipe, onnx_staged)
+        quantize_detector(onnx_staged, int8_staged, calibration)
         copy_file_atomic(weights, pt_target)
-    return {"pt": pt_target, "onnx": onnx_target}
+    return {"pt": pt_target, "onnx": onnx_target, "int8": int8_target}
+
+
+def calibration_scenes(run_dir: Path) -> list[Path]:
+    """The int8 quantization's calibration frames: generator scenes of their own seed
+    (`quantize.CALIBRATION_SEED`), generated into the run folder on first use."""
+    from blitzcam.models.quantize import CALIBRATION_SCENES, CALIBRATION_SEED, calibration_images
+
+    folder = generated_scenes(run_dir / "calibration-scenes", CALIBRATION_SCENES, CALIBRATION_SEED)
+    return calibration_images(folder)
 
 
 def recipe_scenes(run_dir: Path, recipe: Recipe, stage: Stage | None = None) -> Path:

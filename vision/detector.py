@@ -103,6 +103,11 @@ class Detector:
         )
         return to_blob(letterbox_image(frame_bgr, params)), params
 
+    @property
+    def input_name(self) -> str:
+        """The network input's name (what `forward` feeds; calibration feeds it too)."""
+        return self._input_name
+
     def forward(self, blob: np.ndarray) -> np.ndarray:
         """The forward pass alone (what the benchmark calls inference)."""
         return self._session.run(None, {self._input_name: blob})[0]

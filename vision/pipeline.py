@@ -37,6 +37,7 @@ from blitzcam.vision.references import DeckProfile, load_profile
 from blitzcam.vision.stabilise import Stabiliser, thumbnail
 
 MODEL_ENV: Final = "BLITZCAM_MODEL"
+# models/blitzcam-obb-int8.onnx (`models/quantize.py`) is faster and a little less right
 MODEL_NAME: Final = "blitzcam-obb.onnx"
 IDENTITY_ENV: Final = "BLITZCAM_IDENTITY_MODEL"
 IDENTITY_NAME: Final = "blitzcam-identity.onnx"

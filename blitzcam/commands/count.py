@@ -39,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--model",
         type=Path,
         metavar="ONNX",
-        help="detector model (default: models/blitzcam-obb.onnx, or $BLITZCAM_MODEL)",
+        help="detector model (default: models/blitzcam-obb.onnx, or $BLITZCAM_MODEL; "
+        "models/blitzcam-obb-int8.onnx is about 1.3x faster end to end and a little less right)",
     )
     parser.set_defaults(func=run)
 

@@ -76,7 +76,13 @@ def _train(args: argparse.Namespace) -> int:
 
     from blitzcam.models import MODELS_DIR
     from blitzcam.models.recipe import SHIPPED
-    from blitzcam.models.training import RunFinishedError, recipe_with, ship, train
+    from blitzcam.models.training import (
+        RunFinishedError,
+        calibration_scenes,
+        recipe_with,
+        ship,
+        train,
+    )
     from blitzcam.paths import REPO_ROOT
 
     recipe = recipe_with(SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch)
@@ -95,7 +101,7 @@ def _train(args: argparse.Namespace) -> int:
         raise UserError(f"nothing to resume: {exc}") from None
     target = run_dir / "export" if args.no_ship else MODELS_DIR
     target.mkdir(parents=True, exist_ok=True)
-    shipped = ship(weights, recipe, target)
-    print(f"detector written: {shipped['onnx']} and {shipped['pt']}")
+    shipped = ship(weights, recipe, target, calibration_scenes(run_dir))
+    print(f"detector written: {shipped['int8']} (counting), {shipped['onnx']} and {shipped['pt']}")
     print("next: `blitzcam evaluate` measures it and updates the numbers in the model card")
     return 0

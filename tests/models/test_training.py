@@ -248,15 +248,20 @@ def test_resuming_a_run_whose_every_stage_is_done_says_so(tmp_path: Path) -> Non
 def test_ship_puts_the_weights_and_their_export_into_models(
     trained: tuple[Path, Path], tmp_path: Path
 ) -> None:
+    from blitzcam.models.quantize import calibration_images
     from blitzcam.models.training import sha256_of, ship
     from blitzcam.vision.detector import Detector
 
     scenes, _ = trained
     weights = scenes.parent / "run" / "harden" / "weights" / "best.pt"
-    shipped = ship(weights, replace(SHIPPED, export_hw=(320, 576)), tmp_path)
+    calibration = calibration_images(scenes)[:4]
+    shipped = ship(weights, replace(SHIPPED, export_hw=(320, 576)), tmp_path, calibration)
     assert sha256_of(shipped["pt"]) == sha256_of(weights)
     assert tuple(Detector(shipped["onnx"]).info.imgsz) == (320, 576)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["blitzcam-obb.onnx", "blitzcam-obb.pt"]
+    int8 = Detector(shipped["int8"])  # the counting path's: the float export's metadata kept
+    assert (int8.info.imgsz, int8.names) == (Detector(shipped["onnx"]).info.imgsz, ("back", "face"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "blitzcam-obb-int8.onnx", "blitzcam-obb.onnx", "blitzcam-obb.pt"]
 
 
 def test_a_failed_export_leaves_the_shipped_pair_as_it_was(
@@ -275,8 +280,32 @@ def test_a_failed_export_leaves_the_shipped_pair_as_it_was(
 
     monkeypatch.setattr(training, "export_onnx", failing_export)
     with pytest.raises(RuntimeError, match="export failed"):
-        training.ship(weights, SHIPPED, tmp_path)
+        training.ship(weights, SHIPPED, tmp_path, [])
     assert (tmp_path / "blitzcam-obb.pt").read_bytes() == b"old weights"
     assert (tmp_path / "blitzcam-obb.onnx").read_bytes() == b"old export"
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "best.pt", "blitzcam-obb.onnx", "blitzcam-obb.pt"]  # no staged file left behind
+
+
+def test_a_failed_quantization_leaves_the_shipped_files_as_they_were(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from blitzcam.models import quantize, training
+
+    old = {"blitzcam-obb.pt": b"old weights", "blitzcam-obb.onnx": b"old export",
+           "blitzcam-obb-int8.onnx": b"old int8"}
+    for name, data in old.items():
+        (tmp_path / name).write_bytes(data)
+    weights = tmp_path / "best.pt"
+    weights.write_bytes(b"new weights")
+    monkeypatch.setattr(training, "export_onnx", lambda w, r, out: out.write_bytes(b"new export"))
+
+    def failing_quantization(fp32: Path, out: Path, images: object) -> Path:
+        out.write_bytes(b"half an int8")
+        raise RuntimeError("calibration failed")
+
+    monkeypatch.setattr(quantize, "quantize_detector", failing_quantization)
+    with pytest.raises(RuntimeError, match="calibration failed"):
+        training.ship(weights, SHIPPED, tmp_path, [])
+    assert {name: (tmp_path / name).read_bytes() for name in old} == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*old, "best.pt"])
