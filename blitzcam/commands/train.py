@@ -102,6 +102,9 @@ def _train(args: argparse.Namespace) -> int:
     target = run_dir / "export" if args.no_ship else MODELS_DIR
     target.mkdir(parents=True, exist_ok=True)
     shipped = ship(weights, recipe, target, calibration_scenes(run_dir))
-    print(f"detector written: {shipped['int8']} (counting), {shipped['onnx']} and {shipped['pt']}")
+    print(
+        f"detector written: {shipped['onnx']} (counting), {shipped['int8']} (its faster int8 "
+        f"export) and {shipped['pt']}"
+    )
     print("next: `blitzcam evaluate` measures it and updates the numbers in the model card")
     return 0
