@@ -237,8 +237,8 @@ def report_table(report: dict[str, Any]) -> str:
         + (
             f"; counted backs under the unknown line join a decided group alike above "
             f"{report['lone_alike']}"
-            if report.get("lone_alike") is not None
-            else ""
+            if report.get("lone_alike") is not None and report.get("consensus_link") is not None
+            else ""  # (backs join groups: with each back decided alone there are none)
         ),
         "",
         "deck              scenes   exact   mean abs error",

@@ -119,6 +119,10 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert report["consensus_link"] == CONSENSUS_LINK
     assert report["same_deck_link"] == SAME_DECK_LINK and report["nms_iou"] == COUNT_IOU
     assert f"above: {CONSENSUS_LINK}" in out
+    from blitzcam.vision.identify import LONE_ALIKE
+
+    assert report["lone_alike"] == LONE_ALIKE
+    assert f"join a decided group alike above {LONE_ALIKE}" in out
     sweep = report["exact_rate_by_unknown_below"]
     assert sweep[str(UNKNOWN_BELOW)] == report["scene_exact_rate"]
     assert all(0.0 <= rate <= 1.0 for rate in sweep.values())
