@@ -268,31 +268,9 @@ def test_ship_puts_the_weights_and_their_export_into_models(
         "blitzcam-obb-int8.onnx", "blitzcam-obb.onnx", "blitzcam-obb.pt"]
 
 
-def test_a_failed_export_leaves_the_shipped_pair_as_it_was(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from blitzcam.models import training
-
-    (tmp_path / "blitzcam-obb.pt").write_bytes(b"old weights")
-    (tmp_path / "blitzcam-obb.onnx").write_bytes(b"old export")
-    weights = tmp_path / "best.pt"
-    weights.write_bytes(b"new weights")
-
-    def failing_export(weights: Path, recipe: object, out: Path) -> Path:
-        out.write_bytes(b"half an export")
-        raise RuntimeError("export failed")
-
-    monkeypatch.setattr(training, "export_onnx", failing_export)
-    with pytest.raises(RuntimeError, match="export failed"):
-        training.ship(weights, SHIPPED, tmp_path, [])
-    assert (tmp_path / "blitzcam-obb.pt").read_bytes() == b"old weights"
-    assert (tmp_path / "blitzcam-obb.onnx").read_bytes() == b"old export"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "best.pt", "blitzcam-obb.onnx", "blitzcam-obb.pt"]  # no staged file left behind
-
-
-def test_a_failed_quantization_leaves_the_shipped_files_as_they_were(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("failing", ["export", "quantization"])
+def test_a_failed_step_leaves_the_shipped_files_as_they_were(
+    failing: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from blitzcam.models import quantize, training
 
@@ -302,14 +280,23 @@ def test_a_failed_quantization_leaves_the_shipped_files_as_they_were(
         (tmp_path / name).write_bytes(data)
     weights = tmp_path / "best.pt"
     weights.write_bytes(b"new weights")
-    monkeypatch.setattr(training, "export_onnx", lambda w, r, out: out.write_bytes(b"new export"))
+
+    def failing_export(weights: Path, recipe: object, out: Path) -> Path:
+        out.write_bytes(b"half an export")
+        raise RuntimeError("export failed")
 
     def failing_quantization(fp32: Path, out: Path, images: object) -> Path:
         out.write_bytes(b"half an int8")
         raise RuntimeError("calibration failed")
 
-    monkeypatch.setattr(quantize, "quantize_detector", failing_quantization)
-    with pytest.raises(RuntimeError, match="calibration failed"):
+    if failing == "export":
+        monkeypatch.setattr(training, "export_onnx", failing_export)
+    else:
+        monkeypatch.setattr(training, "export_onnx", lambda w, r, out: out.write_bytes(b"new"))
+        monkeypatch.setattr(quantize, "quantize_detector", failing_quantization)
+    expected = "export failed" if failing == "export" else "calibration failed"
+    with pytest.raises(RuntimeError, match=expected):
         training.ship(weights, SHIPPED, tmp_path, [])
     assert {name: (tmp_path / name).read_bytes() for name in old} == old
+    # no staged file left behind
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*old, "best.pt"])
