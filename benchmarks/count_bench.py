@@ -9,9 +9,10 @@ Without a trained model it builds a random-init one (same weights as .pt and ONN
 seeded synthetic 1920x1080 table scenes. Reported per frame, median over rounds:
 - ultralytics: `YOLO(pt).predict(frame, imgsz=N)` end to end, with its own thread choice
   (cores - 1 on CPU; or --threads); N is the ONNX export's long side (or --imgsz);
-- blitzcam: `CountingPipeline(frame)` end to end (letterbox, ORT forward, decode + NMS, deck
+- blitzcam: `CountingPipeline(frame)` end to end (letterbox, forward pass, decode + NMS, deck
   identification, counting) with the same threads as ultralytics, and on every core, with the
-  share of time spent outside the forward pass.
+  share of time spent outside the forward pass; on each engine installed (OpenVINO, the default,
+  and ONNX Runtime; or --engine).
 With a trained model each side runs as a user gets it: ultralytics at its default confidence
 0.25, blitzcam as it ships (reading boxes down to DOUBTED_FROM, 0.1, counting from 0.45). With
 --conf, or for random weights (which fire anywhere: the lowest threshold leaving a table's worth of
@@ -31,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from blitzcam.paths import REPO_ROOT
+from blitzcam.vision.onnx_session import ENGINES, ONNXRUNTIME, OPENVINO, openvino_installed
 
 
 def synthetic_frames(count: int, seed: int = 7) -> list[np.ndarray]:
@@ -94,7 +96,14 @@ def main() -> None:
         default=0,
         help="CPU threads for both sides (default: ultralytics' own choice, for both)",
     )
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        action="append",
+        help="engine(s) running blitzcam's side (default: every installed one)",
+    )
     args = parser.parse_args()
+    engines = args.engine or [ONNXRUNTIME] + ([OPENVINO] if openvino_installed() else [])
 
     from blitzcam.offline import import_ultralytics
 
@@ -146,14 +155,20 @@ def main() -> None:
     ours = DOUBTED_FROM if trained and args.conf is None else conf
     pipelines = {}
     identity = default_identity_path()
-    for name, path in onnx_paths.items():
-        pipelines[f"{name}, {same} thread(s)"] = CountingPipeline(
-            Detector(path, threads=same, conf=ours), Embedder(identity, threads=same), profile
-        )
-        if all_cores != same:
-            pipelines[f"{name}, all cores"] = CountingPipeline(
-                Detector(path, conf=ours), Embedder(identity), profile
+    for engine in engines:
+        for name, path in onnx_paths.items():
+            label = f"{name} ({engine})"
+            pipelines[f"{label}, {same} thread(s)"] = CountingPipeline(
+                Detector(path, threads=same, conf=ours, engine=engine),
+                Embedder(identity, threads=same, engine=engine),
+                profile,
             )
+            if all_cores != same:
+                pipelines[f"{label}, all cores"] = CountingPipeline(
+                    Detector(path, conf=ours, engine=engine),
+                    Embedder(identity, engine=engine),
+                    profile,
+                )
 
     def ultra(frame: np.ndarray) -> None:
         yolo.predict(frame, imgsz=args.imgsz, conf=conf, verbose=False)
@@ -162,7 +177,7 @@ def main() -> None:
     times: dict[str, list[float]] = {name: [] for name in ultra_runs}
     outside: dict[str, list[float]] = {}
     detect_only: dict[str, list[float]] = {}  # letterbox + forward + decode: predict's own work
-    per_back: list[float] = []  # identification milliseconds per back
+    per_back: dict[str, list[float]] = {}  # identification milliseconds per back, per engine
     for name in pipelines:
         times[f"blitzcam {name}"] = []
         outside[f"blitzcam {name}"] = []
@@ -188,7 +203,8 @@ def main() -> None:
                 )
                 backs = int(result.detections.of_class("back").sum())
                 if backs:
-                    per_back.append(stages["identify"] / backs)
+                    engine = pipeline.embedder.engine
+                    per_back.setdefault(engine, []).append(stages["identify"] / backs)
     torch.set_num_threads(ultra_threads)
 
     median = {name: statistics.median(values) for name, values in times.items()}
@@ -207,7 +223,8 @@ def main() -> None:
             line += f"   outside forward pass: {statistics.median(outside[name]) * 100:4.1f}%"
         print(line)
     baseline = median[f"ultralytics, {same} thread(s)"]
-    print(f"deck identification: {statistics.median(per_back):.2f} ms per back (median)")
+    for engine, values in per_back.items():
+        print(f"deck identification ({engine}): {statistics.median(values):.2f} ms per back")
     for name in pipelines:
         key = f"blitzcam {name}"
         print(

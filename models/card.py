@@ -74,7 +74,7 @@ def render_card(
         "",
         "| file | use | sha256 |",
         "| --- | --- | --- |",
-        f"| `{DETECTOR_ONNX.name}` | inference (ONNX Runtime; input 1×3×"
+        f"| `{DETECTOR_ONNX.name}` | inference (OpenVINO or ONNX Runtime; input 1×3×"
         f"{recipe['export_hw'][0]}×{recipe['export_hw'][1]}) | `{sha256_of(DETECTOR_ONNX)}` |",
         f"| `{DETECTOR_PT.name}` | fine-tuning with ultralytics (a pickle: load only this "
         f"file, from this repository) | `{sha256_of(DETECTOR_PT)}` |",
@@ -268,7 +268,8 @@ def identity_section(run_dir: Path) -> list[str]:
         "",
         "| file | use | sha256 |",
         "| --- | --- | --- |",
-        f"| `{IDENTITY_ONNX.name}` | inference (ONNX Runtime; input n×3×{PATCH}×{PATCH}) | "
+        f"| `{IDENTITY_ONNX.name}` | inference (OpenVINO or ONNX Runtime; "
+        f"input n×3×{PATCH}×{PATCH}) | "
         f"`{sha256_of(IDENTITY_ONNX)}` |",
         f"| `{IDENTITY_PT.name}` | fine-tuning (state dict + recipe; a pickle: load only this "
         f"file, from this repository) | `{sha256_of(IDENTITY_PT)}` |",

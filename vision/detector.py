@@ -1,4 +1,4 @@
-"""The card detector: an ultralytics OBB model exported to ONNX, run with ONNX Runtime (no torch).
+"""The card detector: an ultralytics OBB model exported to ONNX, run without torch.
 
 Everything the model needs to be run right (class names, input size, stride, output layout) is
 read from the metadata ultralytics writes into the ONNX file: a newly trained model drops in.
@@ -74,17 +74,19 @@ class Detector:
         iou: float = DEFAULT_IOU,
         max_det: int = 300,
         threads: int | None = None,
+        engine: str | None = None,
     ) -> None:
         model_path = Path(model_path)
         self._session = open_session(
             model_path,
             threads=threads,
             missing=f"no detector model at {model_path}: train one with `blitzcam train`",
+            engine=engine,
         )
-        model_input = self._session.get_inputs()[0]
-        self._input_name = model_input.name
-        meta = self._session.get_modelmeta().custom_metadata_map
-        self.info = parse_metadata(meta, list(model_input.shape), source=str(model_path))
+        session = self._session
+        self.info = parse_metadata(
+            dict(session.metadata), list(session.input_shape), source=str(model_path)
+        )
         if self.info.task != "obb":
             raise UserError(
                 f"{model_path}: expected an OBB model, metadata says task {self.info.task!r}"
@@ -106,11 +108,16 @@ class Detector:
     @property
     def input_name(self) -> str:
         """The network input's name (what `forward` feeds; calibration feeds it too)."""
-        return self._input_name
+        return self._session.input_name
+
+    @property
+    def engine(self) -> str:
+        """What runs the model: 'openvino' or 'onnxruntime' (vision/onnx_session.py)."""
+        return self._session.engine
 
     def forward(self, blob: np.ndarray) -> np.ndarray:
         """The forward pass alone (what the benchmark calls inference)."""
-        return self._session.run(None, {self._input_name: blob})[0]
+        return self._session.run(blob)
 
     def decode(self, output: np.ndarray, params: object) -> Detections:
         """Raw output -> suppressed detections in frame pixels."""

@@ -4,8 +4,8 @@ belongs to the enrolled deck whose reference drawing lies nearest (cosine simila
 The network (models/blitzcam-identity.onnx, trained by `blitzcam train-identity`) was taught on
 thousands of random line-art designs, never on "which of our eight decks is this": it learned
 what makes two drawings the same drawing, so an enrolled deck of unfamiliar art is told apart
-from the others without retraining. Everything here is pure numpy/OpenCV around one ONNX
-Runtime session; no torch.
+from the others without retraining. Everything here is pure numpy/OpenCV around one model
+session (vision/onnx_session.py); no torch.
 """
 
 from __future__ import annotations
@@ -104,25 +104,31 @@ def deck_similarity(vectors: np.ndarray, references: References, n_decks: int) -
 class Embedder:
     """The identity network, loaded once; `embed(patches)` -> unit vectors."""
 
-    def __init__(self, model_path: Path, *, threads: int | None = None) -> None:
+    def __init__(
+        self, model_path: Path, *, threads: int | None = None, engine: str | None = None
+    ) -> None:
         model_path = Path(model_path)
         self._session = open_session(
             model_path,
             threads=threads,
             missing=f"no identity model at {model_path}: train one with `blitzcam train-identity`",
+            engine=engine,
         )
-        model_input = self._session.get_inputs()[0]
-        self._input_name = model_input.name
-        size = model_input.shape[2]
+        size = self._session.input_shape[2]
         self.patch_size = int(size) if isinstance(size, int) else PATCH
         self.path = model_path
+
+    @property
+    def engine(self) -> str:
+        """What runs the network: 'openvino' or 'onnxruntime' (vision/onnx_session.py)."""
+        return self._session.engine
 
     def embed(self, patches: np.ndarray) -> np.ndarray:
         """(n, S, S, 3) uint8 BGR patches -> (n, dim) float32 unit vectors."""
         if len(patches) == 0:
-            dim = self._session.get_outputs()[0].shape[1]
+            dim = self._session.output_shape[1]
             return np.zeros((0, int(dim) if isinstance(dim, int) else 0), np.float32)
-        out = self._session.run(None, {self._input_name: network_input(patches)})[0]
+        out = self._session.run(network_input(patches))
         return (out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)).astype(
             np.float32
         )

@@ -1,4 +1,5 @@
-"""Letterbox + decode + rotated NMS against ultralytics' own predictions on the same weights and frame."""
+"""Letterbox + decode + rotated NMS against ultralytics' own predictions on the same weights and
+frame, on each engine that runs the ONNX."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 from blitzcam.vision.decode import decode_end2end, decode_raw, fast_nms_rotated, probiou
 from blitzcam.vision.detector import Detector
 from blitzcam.vision.letterbox import letterbox_params, unletterbox_obb
+from blitzcam.vision.onnx_session import ENGINES
 
 CONF = 0.05  # random weights score low: keep enough boxes to compare
 
@@ -26,7 +28,7 @@ def _ultralytics_predict(model_path, frame, imgsz, conf):
 
 
 def _match(ours, theirs) -> None:
-    """Same boxes, same order up to ties, within float tolerance (ORT vs torch kernels)."""
+    """Same boxes, same order up to ties, within float tolerance (engine vs torch kernels)."""
     obb, score, cls = ours
     ref_obb, ref_score, ref_cls = theirs
     assert len(ref_score) > 3, "the random model should give some boxes at this confidence"
@@ -41,17 +43,19 @@ def _match(ours, theirs) -> None:
 
 
 @pytest.mark.slow
-def test_fixed_onnx_matches_ultralytics_onnx(random_model, table_frame) -> None:
-    detector = Detector(random_model.onnx, conf=CONF)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_fixed_onnx_matches_ultralytics_onnx(random_model, table_frame, engine: str) -> None:
+    detector = Detector(random_model.onnx, conf=CONF, engine=engine)
     dets = detector.detect(table_frame)
     theirs = _ultralytics_predict(random_model.onnx, table_frame, 320, CONF)
     _match((dets.obb, dets.confidence, dets.class_id), theirs)
 
 
 @pytest.mark.slow
-def test_dynamic_onnx_matches_ultralytics_pt(random_model, table_frame) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_dynamic_onnx_matches_ultralytics_pt(random_model, table_frame, engine: str) -> None:
     # a dynamic export runs at the minimal stride-multiple rectangle, as predict does for a .pt
-    detector = Detector(random_model.onnx_dynamic, conf=CONF)
+    detector = Detector(random_model.onnx_dynamic, conf=CONF, engine=engine)
     assert detector.info.dynamic
     blob, _ = detector.prepare(table_frame)
     assert blob.shape == (1, 3, 192, 320)
@@ -60,8 +64,9 @@ def test_dynamic_onnx_matches_ultralytics_pt(random_model, table_frame) -> None:
     _match((dets.obb, dets.confidence, dets.class_id), theirs)
 
 
-def test_metadata_read(random_model) -> None:
-    info = Detector(random_model.onnx).info
+@pytest.mark.parametrize("engine", ENGINES)
+def test_metadata_read(random_model, engine: str) -> None:
+    info = Detector(random_model.onnx, engine=engine).info
     assert info.names == ("back", "face")
     assert info.imgsz == (320, 320)
     assert info.stride == 32

@@ -39,6 +39,16 @@ def test_counting_suppresses_at_its_own_lines_not_ultralytics_defaults(random_mo
     assert Detector(random_model.onnx).iou == DEFAULT_IOU != COUNT_IOU
 
 
+def test_the_pipeline_keeps_blas_on_one_thread(random_model) -> None:
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    with threadpool_limits(limits=2, user_api="blas"):  # as numpy starts on a 2-core machine
+        CountingPipeline.from_defaults(model_path=random_model.onnx)
+        pools = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+        assert pools, "numpy's BLAS should be visible to threadpoolctl"
+        assert all(pool["num_threads"] == 1 for pool in pools)
+
+
 def test_model_path_from_env(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setenv(MODEL_ENV, str(tmp_path / "m.onnx"))
     assert default_model_path() == tmp_path / "m.onnx"

@@ -1,0 +1,133 @@
+"""The two engines behind one ModelSession: same answers, same errors, safe to share."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blitzcam.errors import UserError
+from blitzcam.paths import REPO_ROOT
+from blitzcam.vision import onnx_session
+from blitzcam.vision.onnx_session import (
+    ENGINE_ENV,
+    ENGINES,
+    ONNXRUNTIME,
+    OPENVINO,
+    default_engine,
+    open_session,
+)
+
+SHIPPED_IDENTITY = REPO_ROOT / "models" / "blitzcam-identity.onnx"
+
+
+def _open(path: Path, engine: str, threads: int | None = 1):
+    return open_session(path, threads=threads, missing="no model", engine=engine)
+
+
+def test_default_engine_is_openvino_where_installed(monkeypatch) -> None:
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    assert default_engine() == OPENVINO
+    monkeypatch.setattr(onnx_session, "openvino_installed", lambda: False)
+    assert default_engine() == ONNXRUNTIME
+
+
+@pytest.mark.parametrize("value", ["onnxruntime", " OnnxRuntime ", "openvino"])
+def test_engine_from_env(monkeypatch, value: str) -> None:
+    monkeypatch.setenv(ENGINE_ENV, value)
+    assert default_engine() == value.strip().lower()
+
+
+def test_unknown_or_missing_engine_is_a_clear_error(monkeypatch, random_model) -> None:
+    monkeypatch.setenv(ENGINE_ENV, "tensorrt")
+    with pytest.raises(UserError, match=r"^BLITZCAM_ENGINE: unknown engine 'tensorrt' \(choose"):
+        default_engine()
+    with pytest.raises(UserError, match=r"^engine: unknown engine 'cuda'"):
+        _open(random_model.onnx, "cuda")
+    monkeypatch.setattr(onnx_session, "openvino_installed", lambda: False)
+    with pytest.raises(UserError, match="engine openvino is not installed"):
+        _open(random_model.onnx, OPENVINO)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "^no model$"),
+        (b"", r"m\.onnx: cannot load the ONNX model \("),
+        (b"not an onnx file", r"m\.onnx: cannot load the ONNX model \("),
+    ],
+)
+def test_bad_model_files(tmp_path: Path, engine: str, content, message: str) -> None:
+    path = tmp_path / "m.onnx"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(UserError, match=message) as caught:
+        _open(path, engine)
+    assert "\n" not in str(caught.value)
+
+
+def test_engines_read_the_same_model(random_model) -> None:
+    for path in (random_model.onnx, random_model.onnx_dynamic):
+        ort, ov = _open(path, ONNXRUNTIME), _open(path, OPENVINO)
+        assert (ort.engine, ov.engine) == (ONNXRUNTIME, OPENVINO)
+        assert ov.input_name == ort.input_name
+        assert dict(ov.metadata) == dict(ort.metadata)
+        # fixed sizes agree; a free size is a name on both (the names differ by engine)
+        for ours, theirs in ((ov.input_shape, ort.input_shape), (ov.output_shape, ort.output_shape)):
+            assert len(ours) == len(theirs)
+            for a, b in zip(ours, theirs, strict=True):
+                assert a == b if isinstance(b, int) else isinstance(a, str)
+
+
+@pytest.mark.parametrize("threads", [1, None])
+def test_engines_agree_on_the_detector(random_model, threads) -> None:
+    rng = np.random.default_rng(3)
+    blob = rng.random((1, 3, 320, 320), dtype=np.float32)
+    ort = _open(random_model.onnx, ONNXRUNTIME, threads).run(blob)
+    ov = _open(random_model.onnx, OPENVINO, threads).run(blob)
+    assert ov.shape == ort.shape and ov.dtype == np.float32
+    np.testing.assert_allclose(ov, ort, rtol=1e-3, atol=1e-3 * float(np.abs(ort).max()))
+
+
+def test_engines_agree_on_the_identity_network_at_any_batch() -> None:
+    rng = np.random.default_rng(4)
+    ort, ov = _open(SHIPPED_IDENTITY, ONNXRUNTIME), _open(SHIPPED_IDENTITY, OPENVINO)
+    size = ort.input_shape[2]
+    for batch in (1, 7, 40, 3):  # a dynamic batch: the frame's count of backs
+        patches = rng.random((batch, 3, size, size), dtype=np.float32)
+        np.testing.assert_allclose(ov.run(patches), ort.run(patches), atol=1e-4)
+
+
+def test_openvino_results_are_not_overwritten_by_the_next_call(random_model) -> None:
+    session = _open(random_model.onnx, OPENVINO)
+    rng = np.random.default_rng(5)
+    first_blob, second_blob = (rng.random((1, 3, 320, 320), dtype=np.float32) for _ in range(2))
+    first = session.run(first_blob)
+    kept = first.copy()
+    second = session.run(second_blob)
+    np.testing.assert_array_equal(first, kept)
+    assert not np.array_equal(first, second)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_one_session_serves_threads_at_once(random_model, engine: str) -> None:
+    session = _open(random_model.onnx, engine, threads=None)
+    rng = np.random.default_rng(6)
+    blobs = [rng.random((1, 3, 320, 320), dtype=np.float32) for _ in range(4)]
+    alone = [session.run(blob) for blob in blobs]
+    together: list[np.ndarray | None] = [None] * len(blobs)
+
+    def work(i: int) -> None:
+        for _ in range(3):
+            together[i] = session.run(blobs[i])
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(len(blobs))]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    for mine, reference in zip(together, alone, strict=True):
+        np.testing.assert_allclose(mine, reference, rtol=1e-5, atol=1e-5)
