@@ -103,6 +103,8 @@ def main() -> None:
         help="engine(s) running blitzcam's side (default: every installed one)",
     )
     args = parser.parse_args()
+    if (args.pt is None) != (args.onnx is None):
+        parser.error("--pt and --onnx go together: both sides run the same model")
     engines = args.engine or [ONNXRUNTIME] + ([OPENVINO] if openvino_installed() else [])
 
     from blitzcam.offline import import_ultralytics
