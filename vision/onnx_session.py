@@ -32,10 +32,13 @@ Dim = int | str  # a fixed size, or the name of a free one
 
 def default_engine() -> str:
     """$BLITZCAM_ENGINE if set; else OpenVINO where it is installed, else ONNX Runtime."""
+    return engine_from_env() or (OPENVINO if openvino_installed() else ONNXRUNTIME)
+
+
+def engine_from_env() -> str | None:
+    """The engine $BLITZCAM_ENGINE names (UserError for one this machine cannot run), or None."""
     chosen = os.environ.get(ENGINE_ENV, "").strip().lower()
-    if chosen:
-        return check_engine(chosen, source=ENGINE_ENV)
-    return OPENVINO if openvino_installed() else ONNXRUNTIME
+    return check_engine(chosen, source=ENGINE_ENV) if chosen else None
 
 
 def openvino_installed() -> bool:
@@ -71,14 +74,26 @@ class ModelSession:
 def open_session(
     model_path: Path, *, threads: int | None, missing: str, engine: str | None = None
 ) -> ModelSession:
-    """`model_path` opened with `engine` (default: `default_engine()`) on `threads` CPU threads
-    (None: the engine's choice, the physical cores); UserError (`missing` when there is no file,
-    one line naming the file when it cannot be loaded)."""
+    """`model_path` opened with `engine` on `threads` CPU threads (None: the engine's choice, the
+    physical cores); UserError (`missing` when there is no file, one line naming the file when
+    it cannot be loaded).
+
+    Without `engine` or $BLITZCAM_ENGINE, OpenVINO where it is installed, and ONNX Runtime
+    where OpenVINO cannot open the file (a model with an operator it lacks, a broken install):
+    nobody asked for OpenVINO, so it must not stand between a user and a count. An engine asked
+    for by name is used or fails; it is never swapped."""
     model_path = Path(model_path)
-    engine = check_engine(engine, source="engine") if engine else default_engine()
+    chosen = check_engine(engine, source="engine") if engine else engine_from_env()
     if not model_path.is_file():
         raise UserError(missing)
-    opener = _open_openvino if engine == OPENVINO else _open_onnxruntime
+    if chosen is None:
+        if openvino_installed():
+            try:
+                return _open_openvino(model_path, threads)
+            except Exception:  # whatever it was, ONNX Runtime has its turn
+                pass
+        chosen = ONNXRUNTIME
+    opener = _open_openvino if chosen == OPENVINO else _open_onnxruntime
     try:
         return opener(model_path, threads)
     except UserError:

@@ -57,11 +57,11 @@ COUNT_IOU: Final = 0.5
 
 
 def one_blas_thread() -> None:
-    """Keep numpy's BLAS (OpenBLAS) on the calling thread, for the whole process.
+    """Keep numpy's BLAS (OpenBLAS in numpy's wheels) on the calling thread, for the process.
 
     Identification's matrix products are small (a frame's backs by the references), and
     OpenBLAS's idle worker threads busy-wait after each: measured on 2 cores, that took a core
-    from the next frame's forward pass and made it 1.6-1.8x slower (OpenVINO 66 -> 118 ms).
+    from the next frame's forward pass (ONNX Runtime 96 -> 128 ms, OpenVINO 66 -> 118 ms).
     """
     from threadpoolctl import threadpool_limits
 

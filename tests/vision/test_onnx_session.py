@@ -51,7 +51,23 @@ def test_unknown_or_missing_engine_is_a_clear_error(monkeypatch, random_model) -
         _open(random_model.onnx, OPENVINO)
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+def test_unasked_openvino_that_fails_gives_way_to_onnxruntime(monkeypatch, random_model) -> None:
+    def broken(path, threads):
+        raise RuntimeError("openvino: unsupported operator")
+
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    monkeypatch.setattr(onnx_session, "_open_openvino", broken)
+    session = open_session(random_model.onnx, threads=1, missing="no model")
+    assert session.engine == ONNXRUNTIME
+    # asked for by name, it is used or fails: never swapped
+    with pytest.raises(UserError, match=r"\.onnx: cannot load the ONNX model \(openvino: unsupported operator\)$"):
+        _open(random_model.onnx, OPENVINO)
+    monkeypatch.setenv(ENGINE_ENV, OPENVINO)
+    with pytest.raises(UserError, match="cannot load the ONNX model"):
+        open_session(random_model.onnx, threads=1, missing="no model")
+
+
+@pytest.mark.parametrize("engine", [*ENGINES, None])
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -60,7 +76,8 @@ def test_unknown_or_missing_engine_is_a_clear_error(monkeypatch, random_model) -
         (b"not an onnx file", r"m\.onnx: cannot load the ONNX model \("),
     ],
 )
-def test_bad_model_files(tmp_path: Path, engine: str, content, message: str) -> None:
+def test_bad_model_files(monkeypatch, tmp_path: Path, engine, content, message: str) -> None:
+    monkeypatch.delenv(ENGINE_ENV, raising=False)  # engine None: OpenVINO, then ONNX Runtime
     path = tmp_path / "m.onnx"
     if content is not None:
         path.write_bytes(content)
