@@ -125,6 +125,7 @@ def evaluate(
     report["data"] = str(data_dir)
     report["split"] = split
     report["model"] = str(detector.path)
+    report["engine"] = detector.engine  # the engines agree to float rounding, not bit for bit
     report["operating_conf"] = operating_conf
     report["nms_iou"] = detector.iou
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
@@ -197,7 +198,8 @@ def report_table(report: dict[str, Any]) -> str:
     """The report as a readable table."""
     lines = [
         f"{report['scenes']} scenes from {report['data']} ({report['split']}), "
-        f"model {report['model']}, boxes suppressed above IoU {report['nms_iou']}",
+        f"model {report['model']} ({report.get('engine', 'engine not recorded')}), "
+        f"boxes suppressed above IoU {report['nms_iou']}",
         "",
         "detector        precision   recall    mAP50",
     ]

@@ -123,6 +123,9 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
 
     assert report["lone_alike"] == LONE_ALIKE
     assert f"join a decided group alike above {LONE_ALIKE}" in out
+    from blitzcam.vision.onnx_session import default_engine
+
+    assert report["engine"] == default_engine() and f"({default_engine()})" in out
     sweep = report["exact_rate_by_unknown_below"]
     assert sweep[str(UNKNOWN_BELOW)] == report["scene_exact_rate"]
     assert all(0.0 <= rate <= 1.0 for rate in sweep.values())
