@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -130,9 +131,23 @@ def _open_onnxruntime(model_path: Path, threads: int | None) -> ModelSession:
     )
 
 
-def _open_openvino(model_path: Path, threads: int | None) -> ModelSession:
-    import openvino as ov  # heavy: loaded only when a model is opened
+def import_openvino() -> Any:
+    """The openvino module, with its usage telemetry left out.
 
+    `import openvino` imports its model converter, which then sends a usage event to Google
+    Analytics (through openvino-telemetry, one of openvino's own dependencies) unless the user
+    once ran its opt-out script. blitzcam touches no network, so the converter gets the
+    no-telemetry stub OpenVINO itself falls back to where openvino-telemetry is not installed.
+    """
+    if "openvino" not in sys.modules:  # once imported, it is too late either way
+        sys.modules.setdefault("openvino_telemetry", None)  # None: `import` raises ImportError
+    import openvino  # heavy: loaded only when a model is opened
+
+    return openvino
+
+
+def _open_openvino(model_path: Path, threads: int | None) -> ModelSession:
+    ov = import_openvino()
     core = ov.Core()
     model = core.read_model(str(model_path))
     compiled = core.compile_model(

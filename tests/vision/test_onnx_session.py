@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -148,3 +151,22 @@ def test_one_session_serves_threads_at_once(random_model, engine: str) -> None:
         worker.join()
     for mine, reference in zip(together, alone, strict=True):
         np.testing.assert_allclose(mine, reference, rtol=1e-5, atol=1e-5)
+
+
+def test_openvino_sends_no_usage_telemetry(tmp_path: Path) -> None:
+    # a fresh interpreter: `import openvino` is where its converter would start telemetry
+    script = (
+        "import sys\n"
+        "from blitzcam.vision.onnx_session import open_session\n"
+        f"open_session({str(SHIPPED_IDENTITY)!r}, threads=1, missing='x', engine='openvino')\n"
+        "import openvino.tools.ovc.telemetry_utils as used\n"
+        "print(used.tm.__name__)\n"
+    )
+    env = {**os.environ, "HOME": str(tmp_path), "BLITZCAM_DATA_DIR": str(tmp_path / "data")}
+    env.pop("CI", None)  # openvino-telemetry stays quiet in CI: this must hold outside it too
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "openvino.tools.ovc.telemetry_stub"
+    assert not (tmp_path / "intel").exists()  # where openvino-telemetry keeps its client id
