@@ -103,3 +103,12 @@ def test_the_walker_sees_indirect_imports() -> None:
     # the contract test is only as good as the walker: the CLI reaches the game core through commands
     assert "blitzcam.game.rules" in reachable_imports("blitzcam.commands.match")
     assert "sqlite3" in reachable_imports("blitzcam.commands.match")
+
+
+def test_openvino_is_imported_in_one_place_only() -> None:
+    # vision/onnx_session.py imports it with its telemetry left out; anywhere else would not
+    importers = sorted(
+        m for m in MODULES if any(_forbidden(n, ("openvino", "openvino_telemetry"))
+                                  for n in direct_imports(m))
+    )
+    assert importers == ["blitzcam.vision.onnx_session"]
