@@ -5,7 +5,8 @@ Two engines run the same ONNX file, behind one small interface (`ModelSession`):
   for): on the 2-core Xeon we measure on it ran the detector's forward pass 1.4x faster than ONNX
   Runtime at the same precision (`benchmarks/count_bench.py` times both);
 - ONNX Runtime, always installed: the fallback, and what `BLITZCAM_ENGINE=onnxruntime` picks.
-Both run float32 and agree on the shipped models to float rounding (tests/vision/test_engines.py).
+Both run float32 and agree on the shipped models to float rounding
+(tests/vision/test_onnx_session.py).
 """
 
 from __future__ import annotations
@@ -174,21 +175,31 @@ def _open_openvino(model_path: Path, threads: int | None) -> ModelSession:
         # reuses the request's buffer)
         return request.infer({0: tensor}, share_inputs=True)[0]
 
-    framework = model.get_rt_info()["framework"] if _has_framework(model) else {}
     return ModelSession(
         path=model_path,
         engine=OPENVINO,
         input_name=compiled.inputs[0].get_any_name(),
         input_shape=_dims(_partial_dims(model.inputs[0].get_partial_shape())),
         output_shape=_dims(_partial_dims(model.outputs[0].get_partial_shape())),
-        metadata={str(key): value.astype(str) for key, value in framework.items()},
+        metadata=_metadata(model),
         _run=run,
     )
 
 
-def _has_framework(model: Any) -> bool:
-    """Whether OpenVINO kept the ONNX file's metadata_props (it files them under 'framework')."""
-    return "framework" in model.get_rt_info()
+def _metadata(model: Any) -> dict[str, str]:
+    """The ONNX file's metadata_props, which OpenVINO files under rt_info 'framework' (a dict of
+    OVAny values in recent releases, one OVAny holding the dict in older ones)."""
+    info = model.get_rt_info()
+    if "framework" not in info:
+        return {}
+    framework = info["framework"]
+    if not isinstance(framework, dict):
+        framework = framework.astype(dict)
+    return {str(key): _text(value) for key, value in framework.items()}
+
+
+def _text(value: Any) -> str:
+    return value.astype(str) if hasattr(value, "astype") else str(value)
 
 
 def _partial_dims(shape: Any) -> list[object]:
