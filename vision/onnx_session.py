@@ -18,11 +18,12 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Final
 
 from blitzcam.errors import UserError
+
+if TYPE_CHECKING:  # the CLI reads ENGINES when it builds its parser: keep this import light
+    import numpy as np
 
 ENGINE_ENV: Final = "BLITZCAM_ENGINE"
 OPENVINO: Final = "openvino"

@@ -180,11 +180,20 @@ class CountingPipeline:
         identity_path: Path | None = None,
         decks_dir: Path | None = None,
         threads: int | None = None,
+        engine: str | None = None,
     ) -> CountingPipeline:
+        """The shipped models (or those named), run by `engine` (None: vision/onnx_session.py's
+        choice), and the user's deck profile (or `decks_dir`)."""
         detector = Detector(
-            model_path or default_model_path(), conf=DOUBTED_FROM, iou=COUNT_IOU, threads=threads
+            model_path or default_model_path(),
+            conf=DOUBTED_FROM,
+            iou=COUNT_IOU,
+            threads=threads,
+            engine=engine,
         )
-        embedder = Embedder(identity_path or default_identity_path(), threads=threads)
+        embedder = Embedder(
+            identity_path or default_identity_path(), threads=threads, engine=engine
+        )
         return cls(detector, embedder, load_profile(decks_dir))
 
     def __call__(

@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from blitzcam.commands.engine_option import add_engine_argument
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -40,8 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         metavar="ONNX",
         help="detector model (default: models/blitzcam-obb.onnx, or $BLITZCAM_MODEL; "
-        "models/blitzcam-obb-int8.onnx is about 1.3x faster end to end and a little less right)",
+        "models/blitzcam-obb-int8.onnx is about 1.2x faster end to end and a little less right)",
     )
+    add_engine_argument(parser)
     parser.set_defaults(func=run)
 
 
@@ -113,7 +116,9 @@ def run(args: argparse.Namespace) -> int:
         decks_in_play,
     )
 
-    pipeline = CountingPipeline.from_defaults(model_path=args.model, decks_dir=args.decks)
+    pipeline = CountingPipeline.from_defaults(
+        model_path=args.model, decks_dir=args.decks, engine=args.engine
+    )
     if args.in_play is not None:
         try:
             decks_in_play(pipeline.profile, args.in_play)

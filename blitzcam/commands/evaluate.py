@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from blitzcam.commands.engine_option import add_engine_argument
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -35,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--identity-model", type=Path, default=None, help="identity network ONNX (default: shipped)"
     )
+    add_engine_argument(parser)
     parser.add_argument(
         "--json",
         type=Path,
@@ -69,7 +72,10 @@ def _evaluate(args: argparse.Namespace) -> int:
     if not (data / "scenes").is_dir():
         raise UserError(f"{data}: no scenes folder: not a `blitzcam dataset generate` dataset")
     pipeline = CountingPipeline.from_defaults(
-        model_path=args.model, identity_path=args.identity_model, decks_dir=args.decks
+        model_path=args.model,
+        identity_path=args.identity_model,
+        decks_dir=args.decks,
+        engine=args.engine,
     )
     try:
         report = evaluate(

@@ -133,11 +133,13 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     # each scene decided among its own decks, at the in-play line
     from blitzcam.vision.identify import UNKNOWN_BELOW_IN_PLAY
 
+    # (and on the other engine, which the report names)
     code = main(["evaluate", "--data", str(scenes), "--split", "test", "--model", str(onnx),
-                 "--in-play", "--json", str(report_path)])
+                 "--in-play", "--engine", "onnxruntime", "--json", str(report_path)])
     capsys.readouterr()
     report = json.loads(report_path.read_text())
     assert code == 0 and report["in_play"] == "each scene's own decks"
+    assert report["engine"] == "onnxruntime"
     assert report["unknown_below"] == UNKNOWN_BELOW_IN_PLAY
     assert report["exact_rate_by_unknown_below"][str(UNKNOWN_BELOW_IN_PLAY)] == report[
         "scene_exact_rate"

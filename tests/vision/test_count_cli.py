@@ -68,6 +68,30 @@ def test_all_good_exit_zero_and_table(random_model, photos, capsys) -> None:
     assert "green-pump" in out and "face up" in out
 
 
+def test_both_engines_count_a_table_the_same(tmp_path: Path, capsys) -> None:
+    # the shipped models on a generated table (a random model's boxes sit on the thresholds,
+    # where float rounding between engines may tip one)
+    from benchmarks.count_bench import synthetic_frames
+
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), synthetic_frames(1, seed=11)[0])
+    counted = {}
+    for engine in ("openvino", "onnxruntime"):
+        code, out, _ = _run(capsys, ["count", "--json", "--engine", engine, str(photo)])
+        assert code == 0
+        image = json.loads(out)["images"][0]
+        counted[engine] = (image["counts"], image["face_up"])
+    assert sum(counted["openvino"][0].values()) > 10  # a real table was counted
+    assert counted["openvino"] == counted["onnxruntime"]
+
+
+def test_an_unknown_engine_is_a_usage_error(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["count", "--engine", "tensorrt", "x.jpg"])
+    assert info.value.code == 2
+    assert "argument --engine: invalid choice: 'tensorrt'" in capsys.readouterr().err
+
+
 def test_env_model_and_decks_dir(random_model, photos, tmp_path, monkeypatch, capsys) -> None:
     from blitzcam.datasets.art import render_back
 
