@@ -232,9 +232,9 @@ def identify(
                 )
             means = group_means(vectors[grouped], groups)
             sims[grouped] = similarity(means)
+            corners = detections.corners[backs]  # where the joining rules look
             if join_alike is not None:
                 doubted = np.flatnonzero(~sure & (confidence >= doubted_from) & ~on_face)
-                corners = detections.corners[backs]
                 for k, member in _joining(
                     doubted, vectors, corners, grouped, groups, confidence, join_alike
                 ):
@@ -248,7 +248,6 @@ def identify(
                 settled = ~low & ~elsewhere
                 unread = grouped[low & ~elsewhere]
                 if len(unread) and settled.any():
-                    corners = detections.corners[backs]
                     piles = grouped[settled]
                     for k, member in _joining(
                         unread, vectors, corners, piles, groups[settled], confidence, lone_alike
