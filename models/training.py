@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from blitzcam.datasets.labels import data_yaml as data_yaml_text
 from blitzcam.files import copy_file_atomic, staged
+from blitzcam.models import DETECTOR_INT8, DETECTOR_ONNX, DETECTOR_PT
 from blitzcam.models.crops import (
     crop_windows,
     cut_crop,
@@ -454,9 +455,9 @@ def ship(
     replaced only once both are."""
     from blitzcam.models.quantize import quantize_detector
 
-    pt_target = models_dir / "blitzcam-obb.pt"
-    onnx_target = models_dir / "blitzcam-obb.onnx"
-    int8_target = models_dir / "blitzcam-obb-int8.onnx"
+    pt_target = models_dir / DETECTOR_PT.name
+    onnx_target = models_dir / DETECTOR_ONNX.name
+    int8_target = models_dir / DETECTOR_INT8.name
     with staged(int8_target) as int8_staged, staged(onnx_target) as onnx_staged:
         export_onnx(weights, recipe, onnx_staged)
         quantize_detector(onnx_staged, int8_staged, calibration)
