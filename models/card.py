@@ -203,6 +203,22 @@ def _reject_stage_lines(recipe: dict[str, Any]) -> list[str]:
     ]
 
 
+def _refine_stage_lines(recipe: dict[str, Any]) -> list[str]:
+    """The identity recipe's third stage, when it has one (older runs have none)."""
+    if not recipe.get("refine_steps"):
+        return []
+    return [
+        f"- Then {recipe['refine_steps']} steps more from those weights (\"refine\"): the reject "
+        "stage's loss and mining, with "
+        f"{100 * recipe['refine_occluded_share']:.0f} % of each step's drawings (never the "
+        "references) given a pencil, pen or fingertip across them and "
+        f"{100 * recipe['refine_faded_share']:.0f} % faded 25–70 % towards the paper, half of "
+        "those under a glare spot (`models/identity_augment.py`); AdamW lr "
+        f"{recipe['refine_lr']}, cosine to zero; random streams of its own, so it starts from "
+        "the reject stage's weights alone.",
+    ]
+
+
 def _input_lines(recipe: dict[str, Any]) -> list[str]:
     """The ink-gain layer and the occluded and faded drawings, when the run had them (older runs
     have neither)."""
@@ -288,6 +304,7 @@ def identity_section(run_dir: Path) -> list[str]:
         f"{recipe['lr']} one-cycle, seed {recipe['seed']}.",
         *_input_lines(recipe),
         *_reject_stage_lines(recipe),
+        *_refine_stage_lines(recipe),
         f"- Wall time: {seconds / 60:.0f} min on the CPU, 2 cores shared with other work.",
         "",
         f"## Measured on drawings of the holdout family ({recipe['val_scenes']} scenes, seed "

@@ -14,6 +14,9 @@ tool or vehicle can sit at 0.65 to the pump while still nearer its own design. T
 a hinge that pushes every random drawing's similarity to each built-in deck under
 `reject_line`, and fills half of each step with the random designs currently most like a
 built-in deck (mined with the network itself every `mine_every` steps).
+
+A third stage ("refine") goes on from the reject stage's weights with the same loss and mining
+at a small learning rate, a share of its drawings faded or crossed by a pencil or a finger.
 """
 
 from __future__ import annotations
@@ -85,10 +88,29 @@ class IdentityRecipe:
     ink_gain: float = 1.0
     occluded_share: float = 0.0
     faded_share: float = 0.0
+    # stage 3, "refine": after the reject stage, this many more steps from its weights, with its
+    # loss and mining, at a small learning rate, a share of the drawings faded or crossed by a
+    # pencil or finger (the look of the copies counting leaves unread). It draws from streams of
+    # its own (`Sampler.begin_refine`), so it goes on from the reject stage's weights alone: the
+    # shipped .pt, for one. Off by default: 3000 steps gained on the choice sets and lost on
+    # the held-out scenes (random art taken for a deck; see the model card).
+    refine_steps: int = 0
+    refine_lr: float = 3e-4  # AdamW, cosine to zero over the stage
+    refine_occluded_share: float = 0.15
+    refine_faded_share: float = 0.2
 
     @property
     def total_steps(self) -> int:
+        return self.steps + self.reject_steps + self.refine_steps
+
+    @property
+    def refine_from(self) -> int:
+        """The step the refine stage begins at (the reject stage's last, done)."""
         return self.steps + self.reject_steps
+
+    def stage_of(self, step: int) -> int:
+        """The stage (1, 2 or 3) whose steps include `step` (counted from 0)."""
+        return 1 if step < self.steps else 2 if step < self.refine_from else 3
 
 
 INK_TARGET = 0.6  # `InkGain` brings a drawing's darkest ink up to this darkness (1: black) ...
@@ -190,9 +212,20 @@ class Sampler:
         more = rng.choice(rest, min(extra - len(chosen), len(rest)), replace=False)
         return self.builtin + chosen + [int(d) for d in more]
 
-    def step(self, hard: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def begin_refine(self) -> None:
+        """Restart every stream from the seed for the refine stage: its steps then depend on
+        the weights it starts from alone, not on the steps before."""
+        seed = self.recipe.seed
+        for stream, key in ((self.rng, 3), (self.augment_rng, 4), (self.negative_rng, 5)):
+            stream.bit_generator.state = np.random.default_rng(
+                np.random.SeedSequence([seed, key])
+            ).bit_generator.state
+
+    def step(
+        self, hard: np.ndarray | None = None, *, refine: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Drawings of `designs(hard)`: queries, their design's place in the step, and one
-        reference per design."""
+        reference per design; occluded and faded at the refine stage's shares with `refine`."""
         r, rng = self.recipe, self.rng
         designs = self.designs(hard)
         queries, labels, references = [], [], []
@@ -204,8 +237,8 @@ class Sampler:
         shown = augment_queries(
             np.concatenate(queries),
             self.augment_rng,
-            occluded_share=r.occluded_share,
-            faded_share=r.faded_share,
+            occluded_share=r.refine_occluded_share if refine else r.occluded_share,
+            faded_share=r.refine_faded_share if refine else r.faded_share,
         )
         return _turned(shown, rng), np.array(labels), np.stack(references)
 
@@ -309,15 +342,20 @@ def design_similarity(net: Any, queries: Any, references: Any) -> Any:
 
 
 def _optimizer(net: Any, recipe: IdentityRecipe, stage: int) -> tuple[Any, Any]:
-    """Stage 1: AdamW with one cycle over `steps`; stage 2 (reject): AdamW from `reject_lr`,
-    cosine to zero over `reject_steps`."""
+    """Stage 1: AdamW with one cycle over `steps`; stage 2 (reject) and 3 (refine): AdamW from
+    `reject_lr` / `refine_lr`, cosine to zero over the stage."""
     import torch
 
     if stage == 1:
         opt = torch.optim.AdamW(net.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
         return opt, torch.optim.lr_scheduler.OneCycleLR(opt, recipe.lr, total_steps=recipe.steps)
-    opt = torch.optim.AdamW(net.parameters(), lr=recipe.reject_lr, weight_decay=recipe.weight_decay)
-    return opt, torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(recipe.reject_steps, 1))
+    lr, steps = (
+        (recipe.reject_lr, recipe.reject_steps)
+        if stage == 2
+        else (recipe.refine_lr, recipe.refine_steps)
+    )
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=recipe.weight_decay)
+    return opt, torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(steps, 1))
 
 
 def train(
@@ -330,9 +368,10 @@ def train(
     checkpoint_every: int = 100,
     log: Callable[[str], None] = print,
 ) -> Path:
-    """Train both stages; checkpoints to out_dir/last.pt every `checkpoint_every` steps and at
+    """Train every stage; checkpoints to out_dir/last.pt every `checkpoint_every` steps and at
     the end of each stage; with `resume`, continues from one (the same steps as an
-    uninterrupted run: the sampler's random states and the mined designs are in it).
+    uninterrupted run: the sampler's random states and the mined designs are in it), or begins
+    the refine stage from weights alone (`{"net", "recipe", "step"}`, as `ship` writes them).
     `negatives` (n,S,S,3): drawings of no deck for the reject stage (`identity_negatives`),
     needed when the recipe has `negatives_per_step`; a checkpoint resumes only with the same,
     and only with the recipe it was trained with as far as its steps used it (`recipe_changes`)."""
@@ -341,7 +380,7 @@ def train(
 
     from blitzcam.errors import UserError
 
-    wants_negatives = recipe.negatives_per_step > 0 and recipe.reject_steps > 0
+    wants_negatives = recipe.negatives_per_step > 0 and recipe.steps < recipe.total_steps
     if wants_negatives and (negatives is None or not len(negatives)):
         raise ValueError("the recipe has negatives_per_step but no drawings of no deck were given")
     fingerprint = _fingerprint(negatives) if wants_negatives else None
@@ -370,11 +409,19 @@ def train(
     if state is not None:
         net.load_state_dict(state["net"])
         start = state["step"]
-        rng.bit_generator.state = state["rng"]
         hard = state.get("hard")
-    stage = 1 if start < recipe.steps else 2
+        if "rng" in state:
+            rng.bit_generator.state = state["rng"]
+        elif not (start == recipe.refine_from and recipe.refine_steps > 0):
+            # weights alone (a shipped .pt) can start the refine stage, which needs nothing else
+            raise UserError(
+                f"{last}: these weights (step {start}) carry no training state; only the "
+                f"refine stage can begin from weights alone, at step {recipe.refine_from}"
+            )
+    # the stage of the last step done: the loop below turns to the next one where it begins
+    stage = recipe.stage_of(max(start - 1, 0))
     opt, sched = _optimizer(net, recipe, stage)
-    if state is not None and state.get("stage", 1) == stage:
+    if state is not None and "opt" in state and state.get("stage", 1) == stage:
         opt.load_state_dict(state["opt"])
         sched.load_state_dict(state["sched"])
     if state is not None:
@@ -388,14 +435,17 @@ def train(
     t0 = time.time()
     running: list[float] = []
     for step in range(start, recipe.total_steps):
-        if step == recipe.steps and stage == 1:
-            stage = 2
+        if recipe.stage_of(step) != stage:
+            stage = recipe.stage_of(step)
             opt, sched = _optimizer(net, recipe, stage)
-        if stage == 2 and (step - recipe.steps) % recipe.mine_every == 0:
+            if stage == 3:
+                sampler.begin_refine()
+        stage_start = recipe.steps if stage == 2 else recipe.refine_from
+        if stage >= 2 and (step - stage_start) % recipe.mine_every == 0:
             hard = mine_hard_designs(net, sampler, recipe.hard_pool, recipe.mine_queries)
         net.train()
-        q, labels, refs = sampler.step(hard if stage == 2 else None)
-        if stage == 2:
+        q, labels, refs = sampler.step(hard if stage >= 2 else None, refine=stage == 3)
+        if stage >= 2:
             no_deck = sampler.negative_step()
             q = np.concatenate([q, no_deck])
             labels = np.concatenate([labels, np.full(len(no_deck), -1)])
@@ -409,7 +459,7 @@ def train(
         of_design = target >= 0  # drawings of no deck have no right design to rank first
         margin = nnf.one_hot(target[of_design], sims.shape[1]) * recipe.margin
         loss = nnf.cross_entropy(recipe.scale * (sims[of_design] - margin), target[of_design])
-        if stage == 2:
+        if stage >= 2:
             loss = loss + recipe.reject_weight * rejection_loss(
                 sims, target, n_builtin, recipe.reject_line, recipe.negative_weight
             )
@@ -423,7 +473,11 @@ def train(
         sched.step()
         running.append(float(loss.detach()))
         done = step + 1
-        if done % checkpoint_every == 0 or done in (recipe.steps, recipe.total_steps):
+        if done % checkpoint_every == 0 or done in (
+            recipe.steps,
+            recipe.refine_from,
+            recipe.total_steps,
+        ):
             _save_atomic(
                 {
                     "net": net.state_dict(),
@@ -453,12 +507,18 @@ def train(
 # recipe fields only the reject stage reads; fields no training step reads, and those that only
 # say where the drawings of no deck come from (the drawings themselves are fingerprinted)
 SECOND_STAGE_FIELDS = ("reject_", "hard_", "mine_", "negative", "attract_")
+THIRD_STAGE_FIELDS = ("refine_",)
 NOT_COMPARED_FIELDS = ("val_seed", "val_scenes", "negative_seeds", "negative_scenes")
 
 
 # fields added after runs were saved, with the value that keeps what those runs did: a saved
 # recipe without one was trained before it existed (whatever the default is now)
-BEFORE_ADDED: dict[str, Any] = {"ink_gain": 1.0, "occluded_share": 0.0, "faded_share": 0.0}
+BEFORE_ADDED: dict[str, Any] = {
+    "ink_gain": 1.0,
+    "occluded_share": 0.0,
+    "faded_share": 0.0,
+    "refine_steps": 0,
+}
 
 
 def _saved_recipe(saved: dict[str, Any]) -> dict[str, Any]:
@@ -468,17 +528,19 @@ def _saved_recipe(saved: dict[str, Any]) -> dict[str, Any]:
 
 def recipe_changes(saved: dict[str, Any], recipe: IdentityRecipe, step: int) -> list[str]:
     """The fields in which `recipe` differs from the one a checkpoint at `step` was trained
-    with, where that matters: every training field once the reject stage has begun, the first
-    stage's alone before (a first stage may go on into any reject stage). Fields the saved
-    recipe lacks count as `BEFORE_ADDED` has them, or else as their current defaults."""
+    with, where that matters: the fields of every stage it has begun (a first stage may go on
+    into any reject stage, a reject stage done into any refine stage). Fields the saved recipe
+    lacks count as `BEFORE_ADDED` has them, or else as their current defaults."""
     now = json.loads(json.dumps(asdict(recipe)))  # tuples as lists, on both sides
     before = json.loads(json.dumps(_saved_recipe(saved)))
     in_second = step > recipe.steps or step > before["steps"]
+    in_third = step > recipe.refine_from or step > before["steps"] + before["reject_steps"]
     return sorted(
         name
         for name in now
         if name not in NOT_COMPARED_FIELDS
         and (in_second or not name.startswith(SECOND_STAGE_FIELDS))
+        and (in_third or not name.startswith(THIRD_STAGE_FIELDS))
         and now[name] != before.get(name)
     )
 
@@ -599,7 +661,7 @@ def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Pa
     from blitzcam.vision.images import read_image
     from blitzcam.vision.pipeline import COUNT_IOU
 
-    if recipe.negatives_per_step <= 0 or recipe.reject_steps <= 0:
+    if recipe.negatives_per_step <= 0 or recipe.steps >= recipe.total_steps:
         return np.zeros((0, PATCH, PATCH, 3), np.uint8)
     if not recipe.negative_seeds or recipe.negative_scenes <= 0:
         raise UserError("negatives_per_step needs negative_seeds and negative_scenes")

@@ -28,6 +28,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="steps of the second stage, which pushes random art away from the decks (0: none)",
     )
     parser.add_argument(
+        "--refine-steps",
+        type=int,
+        default=None,
+        help="steps of a third stage, on faded and pencil- or finger-crossed drawings (default "
+        "0: none); it can start from a shipped network: copy models/blitzcam-identity.pt to "
+        "RUN/last.pt and pass --resume",
+    )
+    parser.add_argument(
         "--negatives-per-step",
         type=int,
         default=None,
@@ -78,6 +86,8 @@ def _train_identity(args: argparse.Namespace) -> int:
         raise UserError(f"--steps must be a positive number, got {args.steps}")
     if args.reject_steps is not None and args.reject_steps < 0:
         raise UserError(f"--reject-steps must be 0 or more, got {args.reject_steps}")
+    if args.refine_steps is not None and args.refine_steps < 0:
+        raise UserError(f"--refine-steps must be 0 or more, got {args.refine_steps}")
     if args.negatives_per_step is not None and args.negatives_per_step < 0:
         raise UserError(f"--negatives-per-step must be 0 or more, got {args.negatives_per_step}")
     if args.attract_weight is not None and not 0 <= args.attract_weight < float("inf"):
@@ -111,6 +121,8 @@ def _train_identity(args: argparse.Namespace) -> int:
         recipe = replace(recipe, steps=args.steps)
     if args.reject_steps is not None:
         recipe = replace(recipe, reject_steps=args.reject_steps)
+    if args.refine_steps is not None:
+        recipe = replace(recipe, refine_steps=args.refine_steps)
     if args.negatives_per_step is not None:
         recipe = replace(recipe, negatives_per_step=args.negatives_per_step)
     if args.attract_weight is not None:

@@ -46,6 +46,20 @@ def test_the_reject_stage_is_described_only_as_far_as_the_run_had_it() -> None:
     assert len(pulled) == 2 and "own design up to 0.8" in pulled[1] and "weight 1.0" in pulled[1]
 
 
+def test_the_refine_stage_is_described_only_when_the_run_had_it() -> None:
+    from dataclasses import asdict, replace
+
+    from blitzcam.models.card import _refine_stage_lines
+    from blitzcam.models.identity_training import IdentityRecipe
+
+    recipe = asdict(replace(IdentityRecipe(), refine_steps=3000, refine_lr=3e-4))
+    (line,) = _refine_stage_lines(recipe)
+    assert "3000 steps more" in line and "15 %" in line and "20 %" in line and "lr 0.0003" in line
+    assert _refine_stage_lines({**recipe, "refine_steps": 0}) == []
+    older = {k: v for k, v in recipe.items() if not k.startswith("refine_")}
+    assert _refine_stage_lines(older) == []
+
+
 def test_the_ink_gain_and_extra_drawings_are_described_only_when_the_run_had_them() -> None:
     from dataclasses import asdict, replace
 

@@ -81,7 +81,13 @@ def test_save_and_load_round_trip(drawings: IdentityData, tmp_path: Path) -> Non
 def _tiny(**changes: object) -> object:
     from blitzcam.models.identity_training import IdentityRecipe
 
-    tiny = {"steps": 4, "reject_steps": 0, "designs_per_step": 12, "queries_per_design": 2}
+    tiny = {
+        "steps": 4,
+        "reject_steps": 0,
+        "refine_steps": 0,
+        "designs_per_step": 12,
+        "queries_per_design": 2,
+    }
     return replace(IdentityRecipe(), **{**tiny, **changes})
 
 
@@ -97,6 +103,13 @@ def _tiny(**changes: object) -> object:
         ({"reject_steps": 6, "mine_every": 4, "hard_pool": 4, "negatives_per_step": 5}, 6, True),
         # occluded and faded drawings (their own random stream), through the ink-gain layer
         ({"ink_gain": 3.0, "occluded_share": 0.5, "faded_share": 0.5}, 2, False),
+        # into the refine stage, cut between two minings of it
+        (
+            {"reject_steps": 2, "refine_steps": 4, "mine_every": 2, "hard_pool": 4,
+             "refine_occluded_share": 0.5, "refine_faded_share": 0.5},
+            8,
+            False,
+        ),
     ],
 )
 def test_an_interrupted_run_resumes_to_the_same_network(
@@ -138,6 +151,72 @@ def test_an_interrupted_run_resumes_to_the_same_network(
     assert a["step"] == b["step"] == recipe.total_steps
     for name in a["net"]:
         torch.testing.assert_close(a["net"][name], b["net"][name], rtol=1e-5, atol=1e-6, msg=name)
+
+
+REFINING = {"reject_steps": 2, "refine_steps": 4, "mine_every": 2, "hard_pool": 4,
+            "refine_occluded_share": 0.5, "refine_faded_share": 0.5}  # fmt: skip
+
+
+@pytest.mark.slow
+def test_the_refine_stage_begins_from_weights_alone_as_an_unbroken_run_does(
+    drawings: IdentityData, tmp_path: Path
+) -> None:
+    import torch
+
+    from blitzcam.models.identity_training import ship, train
+
+    recipe = _tiny(**REFINING)
+    whole = torch.load(train(drawings, recipe, tmp_path / "whole", log=lambda _: None),
+                       weights_only=False)  # fmt: skip
+    # the same run without its refine stage, shipped (weights, recipe and step only) ...
+    before = train(drawings, replace(recipe, refine_steps=0), tmp_path / "before",
+                   log=lambda _: None)  # fmt: skip
+    shipped = ship(before, tmp_path / "models")["pt"]
+    assert set(torch.load(shipped, weights_only=False)) == {"net", "recipe", "step"}
+    # ... then refined from those weights in a folder of its own
+    (tmp_path / "refined").mkdir()
+    (tmp_path / "refined" / "last.pt").write_bytes(shipped.read_bytes())
+    messages: list[str] = []
+    refined = torch.load(train(drawings, recipe, tmp_path / "refined", log=messages.append),
+                         weights_only=False)  # fmt: skip
+    assert messages[0] == f"resumed at step {recipe.refine_from}"
+    assert refined["step"] == whole["step"] == recipe.total_steps
+    for name in whole["net"]:
+        torch.testing.assert_close(whole["net"][name], refined["net"][name], rtol=1e-5,
+                                   atol=1e-6, msg=name)  # fmt: skip
+    # the refine stage changed the weights
+    plain = torch.load(shipped, weights_only=False)["net"]
+    assert any(not torch.equal(plain[name], whole["net"][name]) for name in plain)
+
+
+def test_weights_alone_begin_only_the_refine_stage(drawings: IdentityData, tmp_path: Path) -> None:
+    from blitzcam.errors import UserError
+    from blitzcam.models.identity_training import ship, train
+
+    recipe = _tiny(**REFINING)
+    first = train(drawings, _tiny(), tmp_path / "first", log=lambda _: None)  # 4 steps, stage 1
+    shipped = ship(first, tmp_path / "models")["pt"]
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "last.pt").write_bytes(shipped.read_bytes())
+    with pytest.raises(UserError, match=r"carry no training state; only the refine stage can "
+                                        r"begin from weights alone, at step 6"):  # fmt: skip
+        train(drawings, recipe, tmp_path / "run", log=lambda _: None)
+
+
+def test_a_refine_step_fades_and_crosses_at_its_own_shares(drawings: IdentityData) -> None:
+    from blitzcam.models.identity_training import Sampler
+
+    recipe = _tiny(refine_occluded_share=0.5, refine_faded_share=0.5)
+
+    def step(refine: bool) -> np.ndarray:
+        return Sampler(drawings, recipe, np.random.default_rng(0)).step(refine=refine)[0]
+
+    plain, refined = step(False), step(True)
+    # the same designs and drawings, some of them now faded or crossed
+    assert plain.shape == refined.shape and not np.array_equal(plain, refined)
+    assert np.array_equal(step(True), refined)
+    same = [np.array_equal(a, b) for a, b in zip(plain, refined, strict=True)]
+    assert 0 < sum(same) < len(same)
 
 
 def test_rejection_loss_pushes_only_random_drawings_over_the_line() -> None:
@@ -327,6 +406,15 @@ def test_fields_a_checkpoint_lacks_count_as_their_defaults() -> None:
     pulled = replace(recipe, attract_weight=1.0)
     assert recipe_changes(older, pulled, recipe.total_steps) == ["attract_weight"]
     assert recipe_changes(older, pulled, recipe.steps) == []  # first stage only: free to differ
+    # a saved recipe from before the refine stage had none; one done with its reject stage may
+    # go on into any refine stage, but one inside it only with the same
+    before_refine = {k: v for k, v in asdict(recipe).items() if not k.startswith("refine_")}
+    refining = replace(recipe, refine_steps=3000)
+    assert recipe_changes(before_refine, refining, recipe.refine_from) == []
+    assert recipe_changes(before_refine, refining, recipe.refine_from + 1) == ["refine_steps"]
+    gentler = replace(refining, refine_lr=1e-5)
+    assert recipe_changes(asdict(refining), gentler, recipe.refine_from) == []
+    assert recipe_changes(asdict(refining), gentler, recipe.refine_from + 1) == ["refine_lr"]
 
 
 def test_a_checkpoint_from_before_the_ink_gain_reads_as_trained_without_it(
@@ -446,6 +534,9 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
     assert main(["train-identity", "--reject-steps", "-1"]) == 2
     err = capsys.readouterr().err
     assert "--reject-steps must be 0 or more, got -1" in err and err.count("\n") == 1
+    assert main(["train-identity", "--refine-steps", "-3"]) == 2
+    err = capsys.readouterr().err
+    assert "--refine-steps must be 0 or more, got -3" in err and err.count("\n") == 1
     assert main(["train-identity", "--negatives-per-step", "-2"]) == 2
     err = capsys.readouterr().err
     assert "--negatives-per-step must be 0 or more, got -2" in err and err.count("\n") == 1
