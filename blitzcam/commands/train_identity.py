@@ -104,7 +104,7 @@ def _train_identity(args: argparse.Namespace) -> int:
             "`.venv/bin/pip install -e '.[train]'` (make test does)"
         )
     from blitzcam.models import MODELS_DIR
-    from blitzcam.models.identity_eval import evaluate_identity, format_report
+    from blitzcam.models.identity_eval import against_shipped, evaluate_identity, format_report
     from blitzcam.models.identity_training import (
         IdentityRecipe,
         ship,
@@ -114,6 +114,7 @@ def _train_identity(args: argparse.Namespace) -> int:
     )
     from blitzcam.paths import REPO_ROOT
     from blitzcam.vision.embedding import Embedder
+    from blitzcam.vision.identify import UNKNOWN_BELOW
     from blitzcam.vision.pipeline import default_model_path
 
     recipe = IdentityRecipe()
@@ -136,13 +137,22 @@ def _train_identity(args: argparse.Namespace) -> int:
     # cut with the detector that counting runs: its boxes on no back are what must stay unknown
     negatives = training_negatives(recipe, run_dir, default_model_path())
     checkpoint = train(data, recipe, run_dir, negatives=negatives, resume=args.resume)
+    # the network shipped until now, on the same drawings (read before `ship` replaces it)
+    before = MODELS_DIR / "blitzcam-identity.onnx"
+    previous = evaluate_identity(Embedder(before).embed, val) if before.is_file() else None
     target = run_dir / "export" if args.no_ship else MODELS_DIR
     target.mkdir(parents=True, exist_ok=True)
     shipped = ship(checkpoint, target)
     report = evaluate_identity(Embedder(shipped["onnx"]).embed, val)
     print(format_report(report))
+    if previous is not None:
+        print(f"against the network models/ held before this run, at the {UNKNOWN_BELOW} line:")
+        print("\n".join(against_shipped(report, previous, UNKNOWN_BELOW)))
     (run_dir / "report.json").write_text(
-        json.dumps({"recipe": asdict(recipe), "validation": report}, indent=2)
+        json.dumps(
+            {"recipe": asdict(recipe), "validation": report, "shipped_before": previous},
+            indent=2,
+        )
     )
     print(f"identity network written: {shipped['onnx']} and {shipped['pt']}")
     return 0
