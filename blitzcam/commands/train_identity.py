@@ -137,9 +137,15 @@ def _train_identity(args: argparse.Namespace) -> int:
     # cut with the detector that counting runs: its boxes on no back are what must stay unknown
     negatives = training_negatives(recipe, run_dir, default_model_path())
     checkpoint = train(data, recipe, run_dir, negatives=negatives, resume=args.resume)
-    # the network shipped until now, on the same drawings (read before `ship` replaces it)
+    # the network shipped until now, on the same drawings (read before `ship` replaces it); one
+    # that cannot be read is no reason to hold back the network just trained
     before = MODELS_DIR / "blitzcam-identity.onnx"
-    previous = evaluate_identity(Embedder(before).embed, val) if before.is_file() else None
+    previous = None
+    if before.is_file():
+        try:
+            previous = evaluate_identity(Embedder(before).embed, val)
+        except UserError as exc:
+            print(f"not compared with the network models/ held: {exc}")
     target = run_dir / "export" if args.no_ship else MODELS_DIR
     target.mkdir(parents=True, exist_ok=True)
     shipped = ship(checkpoint, target)

@@ -582,3 +582,47 @@ def test_a_failed_identity_export_leaves_the_shipped_pair_as_it_was(
     assert (models / "blitzcam-identity.onnx").read_bytes() == b"old export"
     assert sorted(p.name for p in models.iterdir()) == [
         "blitzcam-identity.onnx", "blitzcam-identity.pt"]  # no staged file left behind
+
+
+def test_train_identity_sets_its_network_beside_the_one_models_held(
+    drawings: IdentityData,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    import blitzcam.models
+    from blitzcam.cli import main
+    from blitzcam.models import identity_training
+
+    trained = identity_training.train(drawings, _tiny(), tmp_path / "tiny", log=lambda _: None)
+    monkeypatch.setattr(identity_training, "training_data", lambda recipe, run: (drawings, drawings))
+    monkeypatch.setattr(identity_training, "train", lambda *args, **kwargs: trained)
+    models = tmp_path / "models"
+    models.mkdir()
+    monkeypatch.setattr(blitzcam.models, "MODELS_DIR", models)
+    run = tmp_path / "run"
+
+    # a file models/ cannot read is said, and the new network still comes out
+    (models / "blitzcam-identity.onnx").write_bytes(b"not a model")
+    assert main(["train-identity", "--run", str(run), "--no-ship"]) == 0
+    out = capsys.readouterr().out
+    assert "not compared with the network models/ held:" in out and "cannot load" in out
+    assert (run / "export" / "blitzcam-identity.onnx").is_file()
+    assert json.loads((run / "report.json").read_text())["shipped_before"] is None
+
+    # a readable one is set beside it, figure by figure, and kept in the report
+    (models / "blitzcam-identity.onnx").write_bytes(
+        (run / "export" / "blitzcam-identity.onnx").read_bytes()
+    )
+    assert main(["train-identity", "--run", str(run), "--no-ship"]) == 0
+    out = capsys.readouterr().out
+    assert "against the network models/ held before this run, at the 0.6 line:" in out
+    same = [line for line in out.splitlines() if line.startswith("  unenrolled art left unknown")]
+    assert len(same) == 1
+    ours, theirs = same[0].split(": ")[1].split(" against ")
+    assert ours == theirs  # the same network on both sides
+    assert "warning" not in out
+    report = json.loads((run / "report.json").read_text())
+    assert report["shipped_before"] == report["validation"]
