@@ -211,7 +211,9 @@ def _refine_stage_lines(recipe: dict[str, Any]) -> list[str]:
         f"- Then {recipe['refine_steps']} steps more from those weights (\"refine\"): the reject "
         "stage's loss and mining, with "
         f"{100 * recipe['refine_occluded_share']:.0f} % of each step's drawings (never the "
-        "references) given a pencil, pen or fingertip across them and "
+        "references"
+        + ("" if recipe.get("refine_builtin_augmented", True) else ", nor the eight decks'")
+        + ") given a pencil, pen or fingertip across them and "
         f"{100 * recipe['refine_faded_share']:.0f} % faded 25–70 % towards the paper, half of "
         "those under a glare spot (`models/identity_augment.py`); AdamW lr "
         f"{recipe['refine_lr']}, cosine to zero; random streams of its own, so it starts from "

@@ -98,6 +98,9 @@ class IdentityRecipe:
     refine_lr: float = 3e-4  # AdamW, cosine to zero over the stage
     refine_occluded_share: float = 0.15
     refine_faded_share: float = 0.2
+    # False: the refine stage fades and crosses only random designs' drawings (the stand-ins
+    # for enrolled art), never the eight decks' (whose look random art must not reach)
+    refine_builtin_augmented: bool = True
 
     @property
     def total_steps(self) -> int:
@@ -225,7 +228,8 @@ class Sampler:
         self, hard: np.ndarray | None = None, *, refine: bool = False
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Drawings of `designs(hard)`: queries, their design's place in the step, and one
-        reference per design; occluded and faded at the refine stage's shares with `refine`."""
+        reference per design; occluded and faded at the refine stage's shares with `refine`
+        (random designs' drawings only, unless `refine_builtin_augmented`)."""
         r, rng = self.recipe, self.rng
         designs = self.designs(hard)
         queries, labels, references = [], [], []
@@ -234,8 +238,12 @@ class Sampler:
             queries.append(self.data.queries[pick])
             labels += [slot] * r.queries_per_design
             references.append(self.data.references[rng.choice(self.references_of[design])])
-        shown = augment_queries(
-            np.concatenate(queries),
+        shown = np.concatenate(queries)
+        rows = np.arange(len(shown))
+        if refine and not r.refine_builtin_augmented:
+            rows = rows[np.array(labels) >= len(self.builtin)]
+        shown[rows] = augment_queries(
+            shown[rows],
             self.augment_rng,
             occluded_share=r.refine_occluded_share if refine else r.occluded_share,
             faded_share=r.refine_faded_share if refine else r.faded_share,

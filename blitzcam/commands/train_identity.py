@@ -36,6 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "RUN/last.pt and pass --resume",
     )
     parser.add_argument(
+        "--refine-random-art-only",
+        action="store_true",
+        help="the third stage fades and crosses only random designs' drawings, never the eight "
+        "decks'",
+    )
+    parser.add_argument(
         "--negatives-per-step",
         type=int,
         default=None,
@@ -124,6 +130,8 @@ def _train_identity(args: argparse.Namespace) -> int:
         recipe = replace(recipe, reject_steps=args.reject_steps)
     if args.refine_steps is not None:
         recipe = replace(recipe, refine_steps=args.refine_steps)
+    if args.refine_random_art_only:
+        recipe = replace(recipe, refine_builtin_augmented=False)
     if args.negatives_per_step is not None:
         recipe = replace(recipe, negatives_per_step=args.negatives_per_step)
     if args.attract_weight is not None:

@@ -55,6 +55,9 @@ def test_the_refine_stage_is_described_only_when_the_run_had_it() -> None:
     recipe = asdict(replace(IdentityRecipe(), refine_steps=3000, refine_lr=3e-4))
     (line,) = _refine_stage_lines(recipe)
     assert "3000 steps more" in line and "15 %" in line and "20 %" in line and "lr 0.0003" in line
+    assert "nor the eight decks'" not in line
+    (decks_left,) = _refine_stage_lines({**recipe, "refine_builtin_augmented": False})
+    assert "(never the references, nor the eight decks') given a pencil" in decks_left
     assert _refine_stage_lines({**recipe, "refine_steps": 0}) == []
     older = {k: v for k, v in recipe.items() if not k.startswith("refine_")}
     assert _refine_stage_lines(older) == []

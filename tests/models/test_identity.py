@@ -219,6 +219,19 @@ def test_a_refine_step_fades_and_crosses_at_its_own_shares(drawings: IdentityDat
     assert 0 < sum(same) < len(same)
 
 
+def test_a_refine_step_can_leave_the_decks_drawings_as_they_are(drawings: IdentityData) -> None:
+    from blitzcam.models.identity_training import Sampler
+
+    recipe = _tiny(refine_occluded_share=0.5, refine_faded_share=0.5,
+                   refine_builtin_augmented=False)  # fmt: skip
+    plain, labels, _ = Sampler(drawings, recipe, np.random.default_rng(0)).step()
+    refined, same_labels, _ = Sampler(drawings, recipe, np.random.default_rng(0)).step(refine=True)
+    assert np.array_equal(labels, same_labels)
+    decks = labels < len(DECK_NAMES)
+    assert decks.any() and np.array_equal(plain[decks], refined[decks])
+    assert not np.array_equal(plain[~decks], refined[~decks])
+
+
 def test_rejection_loss_pushes_only_random_drawings_over_the_line() -> None:
     import torch
 
