@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from blitzcam.game.decks import DECK_NAMES
+from blitzcam.models import IDENTITY_ONNX, IDENTITY_PT
 from blitzcam.models.identity_augment import augment_queries
 from blitzcam.models.identity_data import IdentityData
 from blitzcam.models.run_timing import add_train_seconds
@@ -622,7 +623,7 @@ def ship(checkpoint: Path, models_dir: Path) -> dict[str, Path]:
 
     state = torch.load(checkpoint, weights_only=False)  # our own checkpoint (`train`)
     models_dir.mkdir(parents=True, exist_ok=True)
-    pt, onnx = models_dir / "blitzcam-identity.pt", models_dir / "blitzcam-identity.onnx"
+    pt, onnx = models_dir / IDENTITY_PT.name, models_dir / IDENTITY_ONNX.name
     with staged(onnx) as onnx_staged:  # the export can fail: the pair is replaced once it is built
         _export_state(state, onnx_staged)
         _save_atomic({"net": state["net"], "recipe": state["recipe"], "step": state["step"]}, pt)

@@ -109,7 +109,7 @@ def _train_identity(args: argparse.Namespace) -> int:
             "training needs torch: install the train extras with "
             "`.venv/bin/pip install -e '.[train]'` (make test does)"
         )
-    from blitzcam.models import MODELS_DIR
+    from blitzcam.models import IDENTITY_ONNX, MODELS_DIR
     from blitzcam.models.identity_eval import against_shipped, evaluate_identity, format_report
     from blitzcam.models.identity_training import (
         IdentityRecipe,
@@ -147,7 +147,7 @@ def _train_identity(args: argparse.Namespace) -> int:
     checkpoint = train(data, recipe, run_dir, negatives=negatives, resume=args.resume)
     # the network shipped until now, on the same drawings (read before `ship` replaces it); one
     # that cannot be read is no reason to hold back the network just trained
-    before = MODELS_DIR / "blitzcam-identity.onnx"
+    before = MODELS_DIR / IDENTITY_ONNX.name
     previous = None
     if before.is_file():
         try:
