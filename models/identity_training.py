@@ -112,6 +112,11 @@ class IdentityRecipe:
         """The step the refine stage begins at (the reject stage's last, done)."""
         return self.steps + self.reject_steps
 
+    @property
+    def uses_negatives(self) -> bool:
+        """Whether any step draws drawings of no deck: those of stages 2 and 3 do."""
+        return self.negatives_per_step > 0 and self.steps < self.total_steps
+
     def stage_of(self, step: int) -> int:
         """The stage (1, 2 or 3) whose steps include `step` (counted from 0)."""
         return 1 if step < self.steps else 2 if step < self.refine_from else 3
@@ -389,7 +394,7 @@ def train(
 
     from blitzcam.errors import UserError
 
-    wants_negatives = recipe.negatives_per_step > 0 and recipe.steps < recipe.total_steps
+    wants_negatives = recipe.uses_negatives
     if wants_negatives and (negatives is None or not len(negatives)):
         raise ValueError("the recipe has negatives_per_step but no drawings of no deck were given")
     fingerprint = _fingerprint(negatives) if wants_negatives else None
@@ -670,7 +675,7 @@ def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Pa
     from blitzcam.vision.images import read_image
     from blitzcam.vision.pipeline import COUNT_IOU
 
-    if recipe.negatives_per_step <= 0 or recipe.steps >= recipe.total_steps:
+    if not recipe.uses_negatives:
         return np.zeros((0, PATCH, PATCH, 3), np.uint8)
     if not recipe.negative_seeds or recipe.negative_scenes <= 0:
         raise UserError("negatives_per_step needs negative_seeds and negative_scenes")
