@@ -132,6 +132,7 @@ def evaluate(
     report["doubted_from"] = pipeline.doubted_from
     report["join_alike"] = pipeline.join_alike
     report["lone_alike"] = pipeline.lone_alike
+    report["second_look"] = pipeline.second_look
     # (decks as decided at the operating line: only its backs were grouped with look-alikes;
     # no doubted back joins a pile here, each line counts the boxes of its confidence or more)
     report["exact_rate_by_conf"] = exact_rate_by_threshold(
@@ -241,6 +242,12 @@ def report_table(report: dict[str, Any]) -> str:
             f"{report['lone_alike']}"
             if report.get("lone_alike") is not None and report.get("consensus_link") is not None
             else ""  # (backs join groups: with each back decided alone there are none)
+        )
+        + (
+            f"; one still under it and alone in its group joins one its best cut is alike "
+            f"above {report['second_look']}"
+            if report.get("second_look") is not None and report.get("consensus_link") is not None
+            else ""
         ),
         "",
         "deck              scenes   exact   mean abs error",

@@ -101,13 +101,21 @@ def join_groups(
     joined = np.full(len(doubted), -1, np.int64)
     if not len(doubted) or not len(vectors):
         return joined
-    ids = np.unique(labels)
-    means = np.stack([_unit_mean(vectors[labels == g]) for g in ids])
-    alikeness = np.asarray(doubted, np.float64) @ means.T
+    ids, alikeness = alikeness_to_groups(doubted, vectors, labels)
     best = alikeness.argmax(axis=1)
     sure = alikeness[np.arange(len(doubted)), best] >= alike
     joined[sure] = ids[best[sure]]
     return joined
+
+
+def alikeness_to_groups(
+    drawings: np.ndarray, vectors: np.ndarray, labels: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(k, dim) unit drawings -> the group labels of `vectors` (grouped by `labels`), sorted,
+    and (k, groups) each drawing's cosine similarity to each group's unit mean drawing."""
+    ids = np.unique(labels)
+    means = np.stack([_unit_mean(vectors[labels == g]) for g in ids])
+    return ids, np.asarray(drawings, np.float64) @ means.T
 
 
 def _unit_mean(rows: np.ndarray) -> np.ndarray:

@@ -18,7 +18,13 @@ from typing import Final
 import cv2
 import numpy as np
 
-from blitzcam.vision.consensus import group_means, join_groups, merge_same_deck, scene_groups
+from blitzcam.vision.consensus import (
+    alikeness_to_groups,
+    group_means,
+    join_groups,
+    merge_same_deck,
+    scene_groups,
+)
 from blitzcam.vision.detections import UNKNOWN_DECK, Detections, obb_corners
 from blitzcam.vision.embedding import (
     PATCH,
@@ -50,6 +56,15 @@ JOIN_ALIKE: Final = 0.75
 # copy) but is this alike to a decided pile's mean joins that pile, under the same rules as a
 # doubted back. Chosen on the 550 tuning scenes (MODEL_CARD.md).
 LONE_ALIKE: Final = 0.6
+# A counted back still under the line, alone in its group, is read again along cuts of its box
+# (SECOND_LOOK_KEEP of it, from each side in turn): the detector boxes a coin, a pencil or a
+# finger on a card together with the drawing it half covers, and the whole box then reads as no
+# deck. It joins the decided pile whose mean drawing its best cut is this alike to. Chosen on
+# the 550 tuning scenes (MODEL_CARD.md): 0.45-0.5 best, 0.4 broke two scenes; the cuts tied
+# from two shares to five, and the fewest reads won. Only a lone copy gets this look, because a
+# design nobody enrolled shows up as many copies that group together.
+SECOND_LOOK_ALIKE: Final = 0.5
+SECOND_LOOK_KEEP: Final = (0.6, 0.8)
 # ... unless it overlaps a counted back by this IoU, or that back covers this share of it (a
 # second box on one drawing)
 JOIN_OVERLAP: Final = 0.3
@@ -118,6 +133,24 @@ def snap_to_ink(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return obb_corners(obb)[0]
 
 
+def side_cuts(corners: np.ndarray, keeps: tuple[float, ...] = SECOND_LOOK_KEEP) -> np.ndarray:
+    """(4, 2) box -> (4 * len(keeps), 4, 2): for each share in `keeps`, that much of the box kept
+    from each of its four sides in turn (the rest cut away), corners in the box's own order."""
+    c = np.asarray(corners, np.float64)
+    along, across = c[1] - c[0], c[3] - c[0]
+
+    def at(u: float, v: float) -> np.ndarray:
+        return c[0] + u * along + v * across
+
+    cuts = []
+    for keep in keeps:
+        # (u0, u1, v0, v1): the kept span along the box's first side, then across it
+        spans = ((0, keep, 0, 1), (1 - keep, 1, 0, 1), (0, 1, 0, keep), (0, 1, 1 - keep, 1))
+        for u0, u1, v0, v1 in spans:
+            cuts.append([at(u0, v0), at(u1, v0), at(u1, v1), at(u0, v1)])
+    return np.asarray(cuts, np.float32).reshape(-1, 4, 2)
+
+
 def inkness(patch_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """White-balanced patches (float32 0..1) and ink maps: 1 - darkest channel relative to paper.
 
@@ -145,6 +178,7 @@ def identify(
     in_play: Collection[int] | None = None,
     lone_alike: float | None = LONE_ALIKE,
     lone_below: float | None = None,
+    second_look: float | None = SECOND_LOOK_ALIKE,
 ) -> Detections:
     """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown)
     and `counted` saying which rows count.
@@ -163,7 +197,10 @@ def identify(
     copies (`JOIN_GROW`). The others are read alone and do not count. With `lone_alike`, a
     counted back whose group reads under the line (`lone_below`, or else `unknown_below`) joins
     the decided group whose mean it is at least that alike to, under the same rules: a pile's
-    faded or pencil-crossed copy that no deck's reference recognises.
+    faded or pencil-crossed copy that no deck's reference recognises. With `second_look`, a
+    counted back still under that line and alone in its group is read along cuts of its box
+    (`side_cuts`) and joins the decided group whose mean its best cut is at least that alike to:
+    a copy boxed together with the coin or pencil lying on it.
 
     With `in_play` (indices into deck_names: a match's decks), backs are decided among those
     decks only, and a back nearer some other enrolled deck than any deck in play is no deck's:
@@ -240,17 +277,41 @@ def identify(
                 ):
                     sims[k] = sims[member]
                     counted[backs[k]] = True
-            if lone_alike is not None:
-                # the piles decided, and the backs under the line (not those of a deck
-                # nobody plays: they stay nobody's)
-                pile_score, elsewhere = decide(sims[grouped])
-                low = pile_score < (unknown_below if lone_below is None else lone_below)
-                settled = ~low & ~elsewhere
-                unread = grouped[low & ~elsewhere]
-                if len(unread) and settled.any():
-                    piles = grouped[settled]
-                    for k, member in _joining(
-                        unread, vectors, corners, piles, groups[settled], confidence, lone_alike
+            # the piles decided, and the backs under the line (not those of a deck nobody
+            # plays: they stay nobody's)
+            pile_score, elsewhere = decide(sims[grouped])
+            low = pile_score < (unknown_below if lone_below is None else lone_below)
+            settled = ~low & ~elsewhere
+            unread = grouped[low & ~elsewhere]
+            piles = grouped[settled]
+            if lone_alike is not None and len(unread) and len(piles):
+                joined = _joining(
+                    unread, vectors, corners, piles, groups[settled], confidence, lone_alike
+                )
+                for k, member in joined:
+                    sims[k] = sims[member]
+                unread = np.setdiff1d(unread, [k for k, _ in joined])
+            if second_look is not None and len(unread) and len(piles):
+                ids, sizes = np.unique(groups, return_counts=True)
+                alone = np.isin(groups, ids[sizes == 1])
+                unread = np.intersect1d(unread, grouped[alone])
+                if len(unread):
+                    cuts = np.stack([side_cuts(corners[k]) for k in unread])
+                    cut_vectors, cut_sims = read(list(cuts.reshape(-1, 4, 2)))
+                    _, outside = decide(cut_sims)  # a cut nearer a deck nobody plays: no join
+                    # ... nor one nearer the pile of a deck nobody plays than any pile in play
+                    seen = settled | elsewhere
+                    for k, member in _second_look(
+                        unread,
+                        cuts,
+                        cut_vectors,
+                        outside,
+                        corners,
+                        vectors,
+                        grouped[seen],
+                        groups[seen],
+                        settled[seen],
+                        second_look,
                     ):
                         sims[k] = sims[member]
         best_score, nearer_elsewhere = decide(sims)
@@ -285,6 +346,41 @@ def _joining(
         if _stands_alone(box, taken) and _no_bigger(box, corners[members]):
             pairs.append((int(k), int(members[0])))
             taken.append(box)
+    return pairs
+
+
+def _second_look(
+    lone: np.ndarray,
+    cuts: np.ndarray,
+    cut_vectors: np.ndarray,
+    outside: np.ndarray,
+    corners: np.ndarray,
+    vectors: np.ndarray,
+    piles: np.ndarray,
+    groups: np.ndarray,
+    joinable: np.ndarray,
+    alike: float,
+) -> list[tuple[int, int]]:
+    """(lone back, a member of the pile it joins) pairs, as rows of `vectors`/`corners`.
+
+    Of the piles (rows `piles`, grouped by `groups`), the one whose mean drawing one of the
+    back's cuts (`cuts`, (backs, cuts, 4, 2), read as `cut_vectors` in that order) is most alike
+    is joined when it is `joinable` (decided, not a deck nobody plays), at least `alike`, the cut
+    not nearer a deck nobody plays (`outside`) and no bigger than the pile's copies."""
+    ids, alikeness = alikeness_to_groups(cut_vectors, vectors[piles], groups)
+    alikeness[outside] = -np.inf
+    per_back = alikeness.reshape(len(lone), cuts.shape[1], len(ids))
+    pairs = []
+    for k, back_cuts, alikeness_of in zip(lone, cuts, per_back, strict=True):
+        cut, group = np.unravel_index(int(alikeness_of.argmax()), alikeness_of.shape)
+        in_pile = groups == ids[group]
+        members = piles[in_pile]
+        if (
+            joinable[in_pile][0]
+            and alikeness_of[cut, group] >= alike
+            and _no_bigger(back_cuts[cut], corners[members])
+        ):
+            pairs.append((int(k), int(members[0])))
     return pairs
 
 

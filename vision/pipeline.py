@@ -29,6 +29,7 @@ from blitzcam.vision.identify import (
     JOIN_ALIKE,
     LONE_ALIKE,
     SAME_DECK_LINK,
+    SECOND_LOOK_ALIKE,
     UNKNOWN_BELOW,
     UNKNOWN_BELOW_IN_PLAY,
     identify,
@@ -144,6 +145,9 @@ class CountingPipeline:
         # None: never); `unread_below` is that line when evaluation has lowered the unknown line
         self.lone_alike: float | None = LONE_ALIKE
         self.unread_below: float | None = None
+        # ... and one alone in its group, read along cuts of its box, joins one this alike
+        # (`second_look`; None: never)
+        self.second_look: float | None = SECOND_LOOK_ALIKE
         self.keep_uncounted = False  # evaluation keeps every box the detector found, to score it
         self._use(profile)
 
@@ -226,6 +230,7 @@ class CountingPipeline:
             in_play=None if in_play is None else decks_in_play(profile, in_play),
             lone_alike=self.lone_alike,
             lone_below=self.unread_below,
+            second_look=self.second_look,
         )
         if not self.keep_uncounted:
             detections = detections[detections.counted]

@@ -119,10 +119,12 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert report["consensus_link"] == CONSENSUS_LINK
     assert report["same_deck_link"] == SAME_DECK_LINK and report["nms_iou"] == COUNT_IOU
     assert f"above: {CONSENSUS_LINK}" in out
-    from blitzcam.vision.identify import LONE_ALIKE
+    from blitzcam.vision.identify import LONE_ALIKE, SECOND_LOOK_ALIKE
 
     assert report["lone_alike"] == LONE_ALIKE
     assert f"join a decided group alike above {LONE_ALIKE}" in out
+    assert report["second_look"] == SECOND_LOOK_ALIKE
+    assert f"its best cut is alike above {SECOND_LOOK_ALIKE}" in out
     from blitzcam.vision.onnx_session import default_engine
 
     assert report["engine"] == default_engine() and f"({default_engine()})" in out

@@ -407,7 +407,7 @@ def test_a_counted_back_under_the_line_joins_a_pile_it_copies(
     assert float(STRANGER @ PILE_A) < 0.6
     frame, dets = frame_with([40, 40, 140, 220])
     out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _faint_embed,
-                   consensus_link=0.7, lone_alike=lone_alike)
+                   consensus_link=0.7, lone_alike=lone_alike, second_look=None)
     assert [out.deck_name(i) for i in range(len(out))] == expected
     assert out.counted.all()  # every box is sure: joining decides a deck, not whether it counts
     if expected[2] == "deck-a":
@@ -424,3 +424,115 @@ def test_the_line_a_back_joins_under_can_differ_from_the_unknown_line() -> None:
     seen_alone = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _faint_embed,
                           consensus_link=0.7, unknown_below=-np.inf, lone_alike=0.6)
     assert seen_alone.similarity[2] == pytest.approx(float(FAINT_A @ DECK_B), abs=1e-3)
+
+
+# the second look: a pile's copy boxed together with a coin lying on part of it. The stand-in
+# network reads a patch by its mean grey: the drawing (level 40) is a copy of the pile, the
+# whole box with the darker coin (level 10) in it is a stranger to every deck and to the pile
+def _coin_embed(patches: np.ndarray) -> np.ndarray:
+    level = patches.reshape(len(patches), -1).mean(axis=1)
+    return np.stack([PILE_A if 34 <= v < 100 else STRANGER for v in level])
+
+
+def _table(backs: list[tuple[int, ...]]) -> tuple[np.ndarray, Detections]:
+    """Backs as (size, coin width, confidence[, level]), side by side on white paper: a square
+    drawing of that level (40 unless given), its right `coin width` pixels covered by a coin
+    of level 10."""
+    frame = np.full((200, 200 * len(backs), 3), 255, np.uint8)
+    boxes = []
+    for k, (size, coin, _, *level) in enumerate(backs):
+        x0, y0 = 200 * k + 100 - size // 2, 100 - size // 2
+        frame[y0 : y0 + size, x0 : x0 + size] = level[0] if level else 40
+        frame[y0 : y0 + size, x0 + size - coin : x0 + size] = 10
+        boxes.append([200 * k + 100, 100, size, size, 0.0])
+    return frame, Detections.from_obb(
+        np.array(boxes, np.float32), [b[2] for b in backs], [0] * len(backs)
+    )
+
+
+PILE = [(30, 0, 0.9), (30, 0, 0.9)]
+COINED = (30, 12, 0.9)  # 40 % of the box is coin: its mean reads as a stranger, not the pile
+
+
+def _second_look(backs: list[tuple[int, int, float]], **kwargs) -> list[str]:
+    frame, dets = _table(backs)
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _coin_embed,
+                   consensus_link=0.7, lone_alike=0.6, count_from=0.5, **kwargs)
+    return [out.deck_name(i) + ("" if out.counted[i] else ", not counted") for i in range(len(out))]
+
+
+def test_a_copy_boxed_with_the_coin_on_it_joins_its_pile_at_a_second_look() -> None:
+    frame, _ = _table([*PILE, COINED])
+    assert (_coin_embed(frame[None, 85:115, 485:515]) == STRANGER).all()  # the whole box
+    assert (_coin_embed(frame[None, 85:115, 485:503]) == PILE_A).all()  # its coin cut away
+    assert _second_look([*PILE, COINED], second_look=None) == ["deck-a", "deck-a", "unknown"]
+    assert _second_look([*PILE, COINED], second_look=0.5) == ["deck-a"] * 3
+    # a cut is the pile's drawing, alike to its mean at 1.0, not above
+    assert _second_look([*PILE, COINED], second_look=1.01) == ["deck-a", "deck-a", "unknown"]
+
+
+def test_the_second_look_reports_the_pile_s_decision() -> None:
+    frame, dets = _table([*PILE, COINED])
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _coin_embed,
+                   consensus_link=0.7, lone_alike=0.6, second_look=0.5)
+    assert out.similarity[2] == out.similarity[0]
+
+
+@pytest.mark.parametrize(
+    ("backs", "expected"),
+    [
+        # two such copies alike to each other: a design nobody enrolled shows up as copies
+        ([*PILE, COINED, COINED], ["deck-a", "deck-a", "unknown", "unknown"]),
+        # no pile decided in the frame: the cuts are compared with piles, not references
+        ([COINED], ["unknown"]),
+        # a cut that fits the drawing is still bigger than the pile's copies: something else
+        ([*PILE, (80, 32, 0.9)], ["deck-a", "deck-a", "unknown"]),
+        # a back the detector doubts does not count by a second look
+        ([*PILE, (30, 12, 0.3)], ["deck-a", "deck-a", "unknown, not counted"]),
+    ],
+)
+def test_a_second_look_is_only_for_a_lone_counted_copy_of_a_decided_pile(
+    backs: list[tuple[int, int, float]], expected: list[str]
+) -> None:
+    assert _second_look(backs, second_look=0.5) == expected
+
+
+# a match where deck A's player is missing: deck A's pile (level 150) is nobody's, deck B's (level
+# 200) is in play. The coined back reads as a stranger whole; its cut without the coin reads as
+# CUT (or CUT_NEARER_A), alike to deck B's pile at 0.5 or more
+PILE_OF_A = unit(0.6, 0, 0, 0.8)  # 0.6 like deck A
+PILE_OF_B = unit(0, 0.9, 0, 0.436)  # 0.9 like deck B
+CUT = unit(0.3, 0.35, 0, 0.89)  # nearer deck B than A, but more like deck A's pile than B's
+CUT_NEARER_A = unit(0.6, 0.57, 0.56, 0)  # like deck B's pile, nearer deck A than B
+
+
+def _missing_player_embed(cut: np.ndarray):
+    def embed(patches: np.ndarray) -> np.ndarray:
+        level = patches.reshape(len(patches), -1).mean(axis=1)
+        return np.stack(
+            [STRANGER if v < 34 else cut if v < 100 else PILE_OF_A if v < 175 else PILE_OF_B
+             for v in level]
+        )
+    return embed
+
+
+@pytest.mark.parametrize("cut", [CUT, CUT_NEARER_A])
+def test_a_second_look_gives_no_back_of_a_deck_nobody_plays_to_a_deck_in_play(
+    cut: np.ndarray,
+) -> None:
+    assert float(cut @ PILE_OF_B) >= 0.5
+    assert float(CUT @ DECK_B) > float(CUT @ DECK_A)
+    assert float(CUT @ PILE_OF_A) > float(CUT @ PILE_OF_B)
+    assert float(CUT_NEARER_A @ DECK_A) > float(CUT_NEARER_A @ DECK_B)
+    backs = [(30, 0, 0.9, 150), (30, 0, 0.9, 150), (30, 0, 0.9, 200), (30, 0, 0.9, 200), COINED]
+    frame, dets = _table(backs)
+    seen = []
+    for in_play in (None, [1]):
+        out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _missing_player_embed(cut),
+                       unknown_below=0.45, consensus_link=0.7, lone_alike=0.6, second_look=0.5,
+                       in_play=in_play)
+        seen.append([out.deck_name(i) for i in range(len(out))])
+    # every deck a candidate: the copy joins the pile its cut is most alike
+    assert seen[0] == ["deck-a", "deck-a", "deck-b", "deck-b", "deck-a" if cut is CUT else "deck-b"]
+    # deck A not in play: its pile is nobody's, and so is the copy; deck B's pile is not joined
+    assert seen[1] == ["unknown", "unknown", "deck-b", "deck-b", "unknown"]

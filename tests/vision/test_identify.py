@@ -162,3 +162,23 @@ def test_nothing_to_snap_to_keeps_the_box() -> None:
     corners = np.float32([[10, 10], [50, 10], [50, 40], [10, 40]])
     blank = np.full((100, 100, 3), 200, np.uint8)
     np.testing.assert_array_equal(snap_to_ink(blank, corners), corners)
+
+
+@pytest.mark.parametrize("turn_deg", [0.0, 33.0])
+def test_side_cuts_keep_each_share_of_the_box_from_each_side(turn_deg: float) -> None:
+    from blitzcam.vision.detections import obb_corners
+    from blitzcam.vision.identify import side_cuts
+    from blitzcam.vision.polygons import polygon_cover
+
+    box = obb_corners(np.array([[200, 150, 80, 40, np.deg2rad(turn_deg)]], np.float32))[0]
+    cuts = side_cuts(box, (0.6, 0.9))
+    assert cuts.shape == (8, 4, 2)
+    area = cv2.contourArea(box)
+    for k, keep in enumerate((0.6, 0.6, 0.6, 0.6, 0.9, 0.9, 0.9, 0.9)):
+        assert cv2.contourArea(cuts[k]) == pytest.approx(keep * area, rel=1e-3)
+        assert polygon_cover(cuts[k], box) == pytest.approx(1.0, abs=1e-3)  # inside the box
+    # the four cuts of one share each leave out a different side: the two cut from opposite
+    # sides overlap by 2 * 0.6 - 1 of the box
+    assert polygon_cover(cuts[0], cuts[1]) == pytest.approx(0.2 / 0.6, abs=1e-3)
+    assert polygon_cover(cuts[2], cuts[3]) == pytest.approx(0.2 / 0.6, abs=1e-3)
+    assert polygon_cover(cuts[0], cuts[2]) == pytest.approx(0.6, abs=1e-3)
