@@ -293,27 +293,20 @@ def identify(
                 unread = np.setdiff1d(unread, [k for k, _ in joined])
             if second_look is not None and len(unread) and len(piles):
                 ids, sizes = np.unique(groups, return_counts=True)
-                alone = np.isin(groups, ids[sizes == 1])
-                unread = np.intersect1d(unread, grouped[alone])
-                if len(unread):
-                    cuts = np.stack([side_cuts(corners[k]) for k in unread])
-                    cut_vectors, cut_sims = read(list(cuts.reshape(-1, 4, 2)))
-                    _, outside = decide(cut_sims)  # a cut nearer a deck nobody plays: no join
-                    # ... nor one nearer the pile of a deck nobody plays than any pile in play
-                    seen = settled | elsewhere
-                    for k, member in _second_look(
-                        unread,
-                        cuts,
-                        cut_vectors,
-                        outside,
-                        corners,
-                        vectors,
-                        grouped[seen],
-                        groups[seen],
-                        settled[seen],
-                        second_look,
-                    ):
-                        sims[k] = sims[member]
+                lone = np.intersect1d(unread, grouped[np.isin(groups, ids[sizes == 1])])
+                seen = settled | elsewhere  # the piles, of decks in play or not
+                for k, member in _second_look(
+                    lone,
+                    corners,
+                    vectors,
+                    grouped[seen],
+                    groups[seen],
+                    settled[seen],
+                    read,
+                    lambda cut_sims: decide(cut_sims)[1],
+                    second_look,
+                ):
+                    sims[k] = sims[member]
         best_score, nearer_elsewhere = decide(sims)
         best = candidates(sims).argmax(axis=1)
         decided = (best_score >= unknown_below) & ~nearer_elsewhere
@@ -351,24 +344,28 @@ def _joining(
 
 def _second_look(
     lone: np.ndarray,
-    cuts: np.ndarray,
-    cut_vectors: np.ndarray,
-    outside: np.ndarray,
     corners: np.ndarray,
     vectors: np.ndarray,
     piles: np.ndarray,
     groups: np.ndarray,
     joinable: np.ndarray,
+    read: Callable[[list[np.ndarray]], tuple[np.ndarray, np.ndarray]],
+    outside: Callable[[np.ndarray], np.ndarray],
     alike: float,
 ) -> list[tuple[int, int]]:
     """(lone back, a member of the pile it joins) pairs, as rows of `vectors`/`corners`.
 
-    Of the piles (rows `piles`, grouped by `groups`), the one whose mean drawing one of the
-    back's cuts (`cuts`, (backs, cuts, 4, 2), read as `cut_vectors` in that order) is most alike
-    is joined when it is `joinable` (decided, not a deck nobody plays), at least `alike`, the cut
-    not nearer a deck nobody plays (`outside`) and no bigger than the pile's copies."""
+    Each lone back is read along its `side_cuts`. Of the piles (rows `piles`, grouped by
+    `groups`), the one whose mean drawing a cut is most alike is joined when it is `joinable`
+    (decided, and not a deck nobody plays: a copy more like such a pile stays nobody's), at
+    least `alike`, that cut not nearer a deck nobody plays (`outside` of its deck similarities)
+    and no bigger than the pile's copies."""
+    if not len(lone):
+        return []
+    cuts = np.stack([side_cuts(corners[k]) for k in lone])
+    cut_vectors, cut_sims = read(list(cuts.reshape(-1, 4, 2)))
     ids, alikeness = alikeness_to_groups(cut_vectors, vectors[piles], groups)
-    alikeness[outside] = -np.inf
+    alikeness[outside(cut_sims)] = -np.inf
     per_back = alikeness.reshape(len(lone), cuts.shape[1], len(ids))
     pairs = []
     for k, back_cuts, alikeness_of in zip(lone, cuts, per_back, strict=True):
