@@ -61,9 +61,9 @@ LONE_ALIKE: Final = 0.6
 # finger on a card together with the drawing it half covers, and the whole box then reads as no
 # deck. It joins the decided pile whose mean drawing its best cut is this alike to. Chosen on
 # the 550 tuning scenes (MODEL_CARD.md): 0.45-0.5 best, 0.4 broke two scenes. The shares kept
-# tied there; 0.5-0.8 also brings back the copies a bigger coin leaves less of (tests/vision/
-# test_identify.py). Only a lone copy gets this look, because a design nobody enrolled shows up
-# as many copies that group together.
+# tied there and on enrolled art; 0.5-0.8 also brings back more of the copies a bigger coin
+# leaves less of (tests/vision/test_identify.py). Only a lone copy gets this look, because a
+# design nobody enrolled shows up as many copies that group together.
 SECOND_LOOK_ALIKE: Final = 0.5
 SECOND_LOOK_KEEP: Final = (0.5, 0.6, 0.7, 0.8)
 # ... unless it overlaps a counted back by this IoU, or that back covers this share of it (a
@@ -304,7 +304,6 @@ def identify(
                     groups[seen],
                     settled[seen],
                     read,
-                    lambda box: snap_to_ink(frame_bgr, box),
                     lambda cut_sims: decide(cut_sims)[1],
                     second_look,
                 ):
@@ -352,22 +351,20 @@ def _second_look(
     groups: np.ndarray,
     joinable: np.ndarray,
     read: Callable[[list[np.ndarray]], tuple[np.ndarray, np.ndarray]],
-    snap: Callable[[np.ndarray], np.ndarray],
     outside: Callable[[np.ndarray], np.ndarray],
     alike: float,
 ) -> list[tuple[int, int]]:
     """(lone back, a member of the pile it joins) pairs, as rows of `vectors`/`corners`.
 
-    Each lone back is read along its `side_cuts`, each as cut and as `snap`ped to the ink inside
-    (a cut keeps the paper beside the drawing that the coin's box took in). Of the piles (rows
-    `piles`, grouped by `groups`), the one whose mean drawing a cut is most alike is joined when
-    it is `joinable` (decided, and not a deck nobody plays: a copy more like such a pile stays
-    nobody's), at least `alike`, that cut not nearer a deck nobody plays (`outside` of its deck
-    similarities) and no bigger than the pile's copies."""
+    Each lone back is read along its `side_cuts` (not snapped to their ink: on enrolled art a
+    snapped cut joined another design's pile). Of the piles (rows `piles`, grouped by `groups`),
+    the one whose mean drawing a cut is most alike is joined when it is `joinable` (decided, and
+    not a deck nobody plays: a copy more like such a pile stays nobody's), at least `alike`, that
+    cut not nearer a deck nobody plays (`outside` of its deck similarities) and no bigger than
+    the pile's copies."""
     if not len(lone):
         return []
     cuts = np.stack([side_cuts(corners[k]) for k in lone])
-    cuts = np.concatenate([cuts, np.stack([[snap(cut) for cut in back] for back in cuts])], axis=1)
     cut_vectors, cut_sims = read(list(cuts.reshape(-1, 4, 2)))
     ids, alikeness = alikeness_to_groups(cut_vectors, vectors[piles], groups)
     alikeness[outside(cut_sims)] = -np.inf

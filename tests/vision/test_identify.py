@@ -224,7 +224,7 @@ def test_a_copy_boxed_with_a_coin_on_it_counts_to_its_pile(profile, coin: float)
             wrong.append((deck, got))
     assert hurt >= 5  # the coins do hide the drawings
     assert not wrong
-    assert back >= 0.85 * hurt, f"{back} of {hurt} back in their pile"
+    assert back >= 0.75 * hurt, f"{back} of {hurt} back in their pile"
 
 
 def test_a_lone_design_nobody_enrolled_stays_unknown_at_a_second_look(profile) -> None:
