@@ -454,7 +454,7 @@ PILE = [(30, 0, 0.9), (30, 0, 0.9)]
 COINED = (30, 12, 0.9)  # 40 % of the box is coin: its mean reads as a stranger, not the pile
 
 
-def _second_look(backs: list[tuple[int, int, float]], **kwargs) -> list[str]:
+def _decks_at_a_second_look(backs: list[tuple[int, int, float]], **kwargs) -> list[str]:
     frame, dets = _table(backs)
     out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _coin_embed,
                    consensus_link=0.7, lone_alike=0.6, count_from=0.5, **kwargs)
@@ -465,10 +465,10 @@ def test_a_copy_boxed_with_the_coin_on_it_joins_its_pile_at_a_second_look() -> N
     frame, _ = _table([*PILE, COINED])
     assert (_coin_embed(frame[None, 85:115, 485:515]) == STRANGER).all()  # the whole box
     assert (_coin_embed(frame[None, 85:115, 485:503]) == PILE_A).all()  # its coin cut away
-    assert _second_look([*PILE, COINED], second_look=None) == ["deck-a", "deck-a", "unknown"]
-    assert _second_look([*PILE, COINED], second_look=0.5) == ["deck-a"] * 3
+    assert _decks_at_a_second_look([*PILE, COINED], second_look=None) == ["deck-a", "deck-a", "unknown"]
+    assert _decks_at_a_second_look([*PILE, COINED], second_look=0.5) == ["deck-a"] * 3
     # a cut is the pile's drawing, alike to its mean at 1.0, not above
-    assert _second_look([*PILE, COINED], second_look=1.01) == ["deck-a", "deck-a", "unknown"]
+    assert _decks_at_a_second_look([*PILE, COINED], second_look=1.01) == ["deck-a", "deck-a", "unknown"]
 
 
 def test_the_second_look_reports_the_pile_s_decision() -> None:
@@ -494,7 +494,7 @@ def test_the_second_look_reports_the_pile_s_decision() -> None:
 def test_a_second_look_is_only_for_a_lone_counted_copy_of_a_decided_pile(
     backs: list[tuple[int, int, float]], expected: list[str]
 ) -> None:
-    assert _second_look(backs, second_look=0.5) == expected
+    assert _decks_at_a_second_look(backs, second_look=0.5) == expected
 
 
 # a match where deck A's player is missing: deck A's pile (level 150) is nobody's, deck B's (level
