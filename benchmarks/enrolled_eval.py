@@ -53,6 +53,7 @@ def main() -> None:
         pipeline.unknown_below = pipeline.unknown_below_in_play = args.unknown_below
     exact, backs, right = 0, 0, 0
     found_backs, all_found, found_right = 0, 0, 0  # what the detector found, the decks it got
+    identity_only = 0  # inexact scenes that would be exact had every counted box its back's deck
     miscounted: Counter[str] = Counter()  # decks whose count was off, by kind of art
     for index in range(args.scenes):
         rng = scene_rng(args.seed, index)
@@ -88,6 +89,7 @@ def main() -> None:
         all_found += hits == outcome.n_truth["back"]
         found_right += sum(n for (t, p), n in outcome.confusions.items() if t == p)
         exact += outcome.exact
+        identity_only += not outcome.exact and outcome.exact_if_identity_right
         backs += outcome.n_truth["back"]
         for deck in pipeline.known_decks:
             expected, counted = outcome.truth_counts[deck], outcome.predicted_counts[deck]
@@ -105,6 +107,12 @@ def main() -> None:
         f"  backs the detector found (counted boxes on them): {found_backs / max(1, backs):.1%}; "
         f"scenes where it found every back: {all_found / args.scenes:.1%}; "
         f"found backs given their own deck: {found_right / max(1, found_backs):.1%}"
+    )
+    inexact = args.scenes - exact
+    print(
+        f"  inexact scenes: {inexact}; {identity_only} of them would be exact had every counted "
+        f"box on a back got that back's deck (identification), {inexact - identity_only} not "
+        "(the detector's misses and extra boxes)"
     )
     print(
         f"  miscounted decks: enrolled art {miscounted['enrolled']}, "
