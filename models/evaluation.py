@@ -131,6 +131,8 @@ def evaluate(
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
     report["doubted_from"] = pipeline.doubted_from
     report["join_alike"] = pipeline.join_alike
+    report["near_line_from"] = pipeline.near_line_from
+    report["near_line_alike"] = pipeline.near_line_alike
     report["lone_alike"] = pipeline.lone_alike
     report["second_look"] = pipeline.second_look
     # (decks as decided at the operating line: only its backs were grouped with look-alikes;
@@ -234,6 +236,11 @@ def report_table(report: dict[str, Any]) -> str:
         + (
             f"; those read from {report['doubted_from']} join a counted group when their "
             f"drawing is alike its mean above {report['join_alike']}"
+            + (
+                f" (from {report['near_line_from']}: above {report['near_line_alike']})"
+                if report.get("near_line_from") is not None
+                else ""
+            )
             if joins_doubted(report)
             else ""
         )

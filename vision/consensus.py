@@ -93,10 +93,11 @@ def merge_same_deck(
 
 
 def join_groups(
-    doubted: np.ndarray, vectors: np.ndarray, labels: np.ndarray, alike: float
+    doubted: np.ndarray, vectors: np.ndarray, labels: np.ndarray, alike: float | np.ndarray
 ) -> np.ndarray:
     """(k, dim) unit drawings -> (k,) the label of the group of `vectors` (grouped by `labels`)
-    whose unit mean drawing each is most alike, or -1 where none is at least `alike`.
+    whose unit mean drawing each is most alike, or -1 where none is at least `alike` (one line,
+    or (k,) lines, one per drawing).
     """
     joined = np.full(len(doubted), -1, np.int64)
     if not len(doubted) or not len(vectors):

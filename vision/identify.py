@@ -52,6 +52,13 @@ SAME_DECK_LINK: Final = 0.5  # groups nearest one deck, their means this alike: 
 # A back under the counting line whose drawing is this alike to a counted group's mean joins that
 # group and counts. Chosen on the same 550 tuning scenes with the shipped networks (MODEL_CARD.md).
 JOIN_ALIKE: Final = 0.75
+# ... and one the detector is nearly sure of (NEAR_LINE_FROM up to the counting line) joins at
+# NEAR_LINE_ALIKE: the detector's own confidence is most of the evidence, and the copies of
+# unfamiliar enrolled art it boxes at 0.42-0.43 read less alike to their pile than the eight
+# decks' copies do. Chosen on the 550 tuning scenes and seed 77's enrolled art (MODEL_CARD.md):
+# from 0.3-0.4 at 0.45-0.55 every pair tried gave the same; 0.35 and 0.5 are its middle.
+NEAR_LINE_FROM: Final = 0.35
+NEAR_LINE_ALIKE: Final = 0.5
 # A counted back whose drawing reads under the unknown line (a faded, glared or pencil-crossed
 # copy) but is this alike to a decided pile's mean joins that pile, under the same rules as a
 # doubted back. Chosen on the 550 tuning scenes (MODEL_CARD.md).
@@ -180,6 +187,8 @@ def identify(
     lone_alike: float | None = LONE_ALIKE,
     lone_below: float | None = None,
     second_look: float | None = SECOND_LOOK_ALIKE,
+    near_line_from: float | None = NEAR_LINE_FROM,
+    near_line_alike: float = NEAR_LINE_ALIKE,
 ) -> Detections:
     """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown)
     and `counted` saying which rows count.
@@ -195,13 +204,14 @@ def identify(
     or more whose drawing is at least that alike to a group's mean joins it (its decision, and
     it counts) unless it is a second box on a counted back (or on a more confident one that
     joined), lies on a face-up card of `doubted_from` or more, or is bigger than the group's
-    copies (`JOIN_GROW`). The others are read alone and do not count. With `lone_alike`, a
-    counted back whose group reads under the line (`lone_below`, or else `unknown_below`) joins
-    the decided group whose mean it is at least that alike to, under the same rules: a pile's
-    faded or pencil-crossed copy that no deck's reference recognises. With `second_look`, a
-    counted back still under that line and alone in its group is read along cuts of its box
-    (`side_cuts`) and joins the decided group whose mean its best cut is at least that alike to:
-    a copy boxed together with the coin or pencil lying on it.
+    copies (`JOIN_GROW`); one of `near_line_from` or more (None: no such tier) joins at
+    `near_line_alike` if that is lower. The others are read alone and do not count. With
+    `lone_alike`, a counted back whose group reads under the line (`lone_below`, or else
+    `unknown_below`) joins the decided group whose mean it is at least that alike to, under the
+    same rules: a pile's faded or pencil-crossed copy that no deck's reference recognises. With
+    `second_look`, a counted back still under that line and alone in its group is read along
+    cuts of its box (`side_cuts`) and joins the decided group whose mean its best cut is at least
+    that alike to: a copy boxed together with the coin or pencil lying on it.
 
     With `in_play` (indices into deck_names: a match's decks), backs are decided among those
     decks only, and a back nearer some other enrolled deck than any deck in play is no deck's:
@@ -273,8 +283,12 @@ def identify(
             corners = detections.corners[backs]  # where the joining rules look
             if join_alike is not None:
                 doubted = np.flatnonzero(~sure & (confidence >= doubted_from) & ~on_face)
+                lines = np.full(len(confidence), join_alike)
+                if near_line_from is not None:
+                    near = confidence >= near_line_from
+                    lines[near] = min(join_alike, near_line_alike)
                 for k, member in _joining(
-                    doubted, vectors, corners, grouped, groups, confidence, join_alike
+                    doubted, vectors, corners, grouped, groups, confidence, lines
                 ):
                     sims[k] = sims[member]
                     counted[backs[k]] = True
@@ -323,13 +337,15 @@ def _joining(
     grouped: np.ndarray,
     groups: np.ndarray,
     confidence: np.ndarray,
-    alike: float,
+    alike: float | np.ndarray,
 ) -> list[tuple[int, int]]:
     """(doubted back, a member of the group it joins) pairs, as rows of `vectors`/`corners`:
-    its drawing a close copy of the group's, its box on no counted back (nor on one that joined
-    before it: the most confident join first) and no bigger than the group's copies."""
+    its drawing a close copy of the group's (at least `alike`, or `alike[row]` for each row),
+    its box on no counted back (nor on one that joined before it: the most confident join
+    first) and no bigger than the group's copies."""
     doubted = doubted[np.argsort(-confidence[doubted], kind="stable")]
-    joined = join_groups(vectors[doubted], vectors[grouped], groups, alike)
+    lines = alike[doubted] if isinstance(alike, np.ndarray) else alike
+    joined = join_groups(vectors[doubted], vectors[grouped], groups, lines)
     taken = list(corners[grouped])
     pairs = []
     for k, group in zip(doubted, joined, strict=True):

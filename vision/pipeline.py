@@ -28,6 +28,8 @@ from blitzcam.vision.identify import (
     CONSENSUS_LINK,
     JOIN_ALIKE,
     LONE_ALIKE,
+    NEAR_LINE_ALIKE,
+    NEAR_LINE_FROM,
     SAME_DECK_LINK,
     SECOND_LOOK_ALIKE,
     UNKNOWN_BELOW,
@@ -141,6 +143,9 @@ class CountingPipeline:
         self.doubted_from = detector.conf
         self.count_from = max(COUNT_CONF, detector.conf)
         self.join_alike: float | None = JOIN_ALIKE
+        # ... or, from `near_line_from` (None: no such tier), this alike (`near_line_alike`)
+        self.near_line_from: float | None = NEAR_LINE_FROM
+        self.near_line_alike = NEAR_LINE_ALIKE
         # a counted back under the unknown line joins a decided pile this alike (`lone_alike`;
         # None: never); `unread_below` is that line when evaluation has lowered the unknown line
         self.lone_alike: float | None = LONE_ALIKE
@@ -231,6 +236,8 @@ class CountingPipeline:
             lone_alike=self.lone_alike,
             lone_below=self.unread_below,
             second_look=self.second_look,
+            near_line_from=self.near_line_from,
+            near_line_alike=self.near_line_alike,
         )
         if not self.keep_uncounted:
             detections = detections[detections.counted]

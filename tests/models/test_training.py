@@ -125,6 +125,11 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert f"join a decided group alike above {LONE_ALIKE}" in out
     assert report["second_look"] == SECOND_LOOK_ALIKE
     assert f"its best cut is alike above {SECOND_LOOK_ALIKE}" in out
+    from blitzcam.vision.identify import NEAR_LINE_ALIKE, NEAR_LINE_FROM
+
+    assert (report["near_line_from"], report["near_line_alike"]) == (NEAR_LINE_FROM,
+                                                                     NEAR_LINE_ALIKE)  # fmt: skip
+    assert f"(from {NEAR_LINE_FROM}: above {NEAR_LINE_ALIKE})" in out
     from blitzcam.vision.onnx_session import default_engine
 
     assert report["engine"] == default_engine() and f"({default_engine()})" in out

@@ -178,6 +178,51 @@ def test_a_doubted_back_counts_only_by_joining_a_counted_group(
         assert out.similarity[2] == out.similarity[0]
 
 
+@pytest.mark.parametrize(
+    ("conf", "near_line_from", "near_line_alike", "counted"),
+    [
+        (0.4, 0.35, 0.5, True),  # nearly sure: a copy 0.65 alike is enough
+        (0.2, 0.35, 0.5, False),  # doubted more: it must be 0.75 alike
+        (0.4, None, 0.5, False),  # no such tier
+        (0.4, 0.35, 0.7, False),  # the tier's own line
+        (0.34, 0.35, 0.5, False),  # just under the tier
+    ],
+)
+def test_a_box_nearly_counted_joins_its_pile_on_less_likeness(
+    conf: float, near_line_from: float | None, near_line_alike: float, counted: bool
+) -> None:
+    # the covered copy reads 0.65 like the counted pair: under the doubted backs' 0.75, over the
+    # near-line tier's 0.5
+    assert 0.5 < float(CLEAR_A @ COVERED_A) < 0.7
+    frame, dets = frame_with([40, 40, 190])
+    dets = Detections.from_obb(dets.obb, [0.9, 0.9, conf], [0, 0, 0])
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
+                   consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75,
+                   near_line_from=near_line_from, near_line_alike=near_line_alike)  # fmt: skip
+    assert out.counted.tolist() == [True, True, counted]
+    assert (out.deck_name(2) == "deck-a") == counted
+
+
+def test_the_near_line_tier_never_asks_more_than_the_doubted_backs_line() -> None:
+    # a tier line stricter than join_alike does not make a nearly sure box harder to join
+    frame, dets = frame_with([40, 40, 90])
+    dets = Detections.from_obb(dets.obb, [0.9, 0.9, 0.4], [0, 0, 0])
+    assert 0.75 < float(CLEAR_A @ BLURRED_A) < 0.95
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
+                   consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75,
+                   near_line_from=0.35, near_line_alike=0.95)  # fmt: skip
+    assert out.counted.tolist() == [True, True, True]
+
+
+def test_join_groups_takes_a_line_for_each_drawing() -> None:
+    from blitzcam.vision.consensus import join_groups
+
+    vectors = np.stack([unit(1, 0, 0), unit(1, 0.1, 0)]).astype(np.float32)
+    doubted = np.stack([unit(1, 0.6, 0), unit(1, 0.6, 0)]).astype(np.float32)  # 0.88 alike
+    lines = np.array([0.8, 0.9])
+    assert join_groups(doubted, vectors, np.array([0, 0]), alike=lines).tolist() == [0, -1]
+
+
 def _with_rows(dets: Detections, obb: list[list[float]], conf: list[float], cls: list[int]):
     return Detections.from_obb(
         np.concatenate([dets.obb, np.array(obb, np.float32)]),
