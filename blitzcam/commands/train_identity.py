@@ -20,6 +20,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="run folder for drawings, checkpoints and the report (default: runs/identity)",
     )
+    parser.add_argument(
+        "--data-seeds",
+        default=None,
+        help="comma-separated scene seeds to cut training drawings from, 1,500 scenes each "
+        "(default: the recipe's 1,3,5,7,9; more seeds, more random designs)",
+    )
     parser.add_argument("--steps", type=int, default=None, help="steps of the first stage")
     parser.add_argument(
         "--reject-steps",
@@ -104,6 +110,7 @@ def _train_identity(args: argparse.Namespace) -> int:
                         ("--faded-share", args.faded_share)):  # fmt: skip
         if share is not None and not 0 <= share <= 1:
             raise UserError(f"{flag} must be between 0 and 1, got {share}")
+    data_seeds = None if args.data_seeds is None else _seeds(args.data_seeds)
     if importlib.util.find_spec("torch") is None:
         raise UserError(
             "training needs torch: install the train extras with "
@@ -124,6 +131,8 @@ def _train_identity(args: argparse.Namespace) -> int:
     from blitzcam.vision.pipeline import default_model_path
 
     recipe = IdentityRecipe()
+    if data_seeds is not None:
+        recipe = replace(recipe, data_seeds=data_seeds)
     if args.steps is not None:
         recipe = replace(recipe, steps=args.steps)
     if args.reject_steps is not None:
@@ -170,3 +179,18 @@ def _train_identity(args: argparse.Namespace) -> int:
     )
     print(f"identity network written: {shipped['onnx']} and {shipped['pt']}")
     return 0
+
+
+def _seeds(text: str) -> tuple[int, ...]:
+    """'1,3,5' -> (1, 3, 5): distinct non-negative integers (a seed twice repeats its designs)."""
+    from blitzcam.errors import UserError
+
+    try:
+        seeds = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise UserError(
+            f"--data-seeds must be comma-separated whole numbers, got {text!r}"
+        ) from None
+    if any(seed < 0 for seed in seeds) or len(set(seeds)) != len(seeds):
+        raise UserError(f"--data-seeds must be distinct numbers of 0 or more, got {text!r}")
+    return seeds

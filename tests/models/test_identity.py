@@ -563,6 +563,12 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
         assert main(["train-identity", "--ink-gain", bad]) == 2
         err = capsys.readouterr().err
         assert f"--ink-gain must be 1 or more, got {float(bad)}" in err and err.count("\n") == 1
+    for bad, why in (("1,x", "comma-separated whole numbers"), ("", "comma-separated whole"),
+                     ("1,1", "distinct numbers"), ("3,-1", "distinct numbers")):  # fmt: skip
+        assert main(["train-identity", "--data-seeds", bad]) == 2
+        err = capsys.readouterr().err
+        assert f"--data-seeds must be {why}" in err and repr(bad) in err
+        assert err.count("\n") == 1
     for bad in ("-0.5", "nan", "inf"):
         assert main(["train-identity", "--attract-weight", bad]) == 2
         err = capsys.readouterr().err
