@@ -145,7 +145,7 @@ class CountingPipeline:
         self.join_alike: float | None = JOIN_ALIKE
         # ... or, from `near_line_from` (None: no such tier), this alike (`near_line_alike`)
         self.near_line_from: float | None = NEAR_LINE_FROM
-        self.near_line_alike = NEAR_LINE_ALIKE
+        self.near_line_alike: float = NEAR_LINE_ALIKE
         # a counted back under the unknown line joins a decided pile this alike (`lone_alike`;
         # None: never); `unread_below` is that line when evaluation has lowered the unknown line
         self.lone_alike: float | None = LONE_ALIKE
