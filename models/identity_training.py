@@ -446,7 +446,7 @@ def train(
     if state is not None and "augment_rng" in state:
         sampler.augment_rng.bit_generator.state = state["augment_rng"]
     n_builtin = len(sampler.builtin)
-    t0 = time.time()
+    t0 = recorded = time.time()
     running: list[float] = []
     for step in range(start, recipe.total_steps):
         if recipe.stage_of(step) != stage:
@@ -508,13 +508,16 @@ def train(
                 },
                 last,
             )
+            # recorded with each checkpoint, so a run stopped by a kill keeps its wall time
+            now = time.time()
+            add_train_seconds(out_dir, now - recorded)
+            recorded = now
             log(
                 f"step {done}/{recipe.total_steps} (stage {stage}) loss {np.mean(running):.3f} "
                 f"{time.time() - t0:.0f}s"
             )
             running = []
     (out_dir / "recipe.json").write_text(json.dumps(asdict(recipe), indent=2))
-    add_train_seconds(out_dir, time.time() - t0)
     return last
 
 

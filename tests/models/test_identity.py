@@ -122,6 +122,7 @@ def test_an_interrupted_run_resumes_to_the_same_network(
     import torch
 
     from blitzcam.models.identity_training import train
+    from blitzcam.models.run_timing import train_seconds
 
     recipe = _tiny(**recipe_changes)
     negatives = drawings.queries[::-3][:8] if with_negatives else None
@@ -143,9 +144,12 @@ def test_an_interrupted_run_resumes_to_the_same_network(
     with pytest.raises(StoppedError):
         run("cut", stop_at_cut)
     assert torch.load(tmp_path / "cut" / "last.pt", weights_only=False)["step"] == cut_at
+    stopped_after = train_seconds(tmp_path / "cut")
+    assert stopped_after > 0  # the stopped session's time was kept with its checkpoint
     messages: list[str] = []
     resumed = run("cut", messages.append)
     assert messages[0] == f"resumed at step {cut_at}"
+    assert train_seconds(tmp_path / "cut") > stopped_after
     a = torch.load(whole, weights_only=False)
     b = torch.load(resumed, weights_only=False)
     assert a["step"] == b["step"] == recipe.total_steps
