@@ -34,7 +34,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.models import IDENTITY_ONNX, IDENTITY_PT
 from blitzcam.models.identity_augment import augment_queries
 from blitzcam.models.identity_data import IdentityData
-from blitzcam.models.run_timing import add_train_seconds
+from blitzcam.models.run_timing import RunClock
 from blitzcam.vision.embedding import PATCH, network_input, quarter_turns
 
 
@@ -446,7 +446,8 @@ def train(
     if state is not None and "augment_rng" in state:
         sampler.augment_rng.bit_generator.state = state["augment_rng"]
     n_builtin = len(sampler.builtin)
-    t0 = recorded = time.time()
+    t0 = time.time()
+    clock = RunClock(out_dir)
     running: list[float] = []
     for step in range(start, recipe.total_steps):
         if recipe.stage_of(step) != stage:
@@ -508,10 +509,7 @@ def train(
                 },
                 last,
             )
-            # recorded with each checkpoint, so a run stopped by a kill keeps its wall time
-            now = time.time()
-            add_train_seconds(out_dir, now - recorded)
-            recorded = now
+            clock.lap()
             log(
                 f"step {done}/{recipe.total_steps} (stage {stage}) loss {np.mean(running):.3f} "
                 f"{time.time() - t0:.0f}s"

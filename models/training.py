@@ -10,7 +10,6 @@ import json
 import multiprocessing
 import platform
 import shutil
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -31,7 +30,7 @@ from blitzcam.models.crops import (
 )
 from blitzcam.models.mining import Mistakes, hard_windows, load_or_mine, mine_scenes
 from blitzcam.models.recipe import Recipe
-from blitzcam.models.run_timing import add_train_seconds
+from blitzcam.models.run_timing import TIMING_FILE, RunClock, train_seconds
 from blitzcam.vision.pipeline import COUNT_CONF, COUNT_IOU, DOUBTED_FROM
 
 
@@ -302,16 +301,23 @@ def device_name(device: str) -> str:
 
 
 def _fit(
-    stage_dir: Path, resume: bool, start: Callable[[], Any], log: Callable[[str], None]
+    stage_dir: Path,
+    resume: bool,
+    start: Callable[[], Any],
+    log: Callable[[str], None],
+    on_save: Callable[[], None],
 ) -> None:
-    """Resume the stage whose folder is `stage_dir` from its last checkpoint, or start it."""
+    """Resume the stage whose folder is `stage_dir` from its last checkpoint, or start it;
+    `on_save` runs after each checkpoint (`start` registers it on the model it trains)."""
     from ultralytics import YOLO
 
     last = stage_dir / "weights" / "last.pt"
     if resume and last.is_file():
         log(f"resuming from {last}")
+        model = YOLO(str(last))
+        model.add_callback("on_model_save", lambda _trainer: on_save())
         try:
-            YOLO(str(last)).train(resume=True)
+            model.train(resume=True)
         except AssertionError as exc:  # ultralytics' way of saying the run already finished
             raise RunFinishedError(f"{stage_dir}: {exc}") from None
         return
@@ -353,7 +359,6 @@ def train(
     import_ultralytics()
     from ultralytics import YOLO
 
-    started = time.monotonic()
     run_dir = run_dir.resolve()  # ultralytics puts a relative project under its own runs dir
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict(), indent=2))
@@ -367,9 +372,15 @@ def train(
             log(f"stage {stage.name} is complete")
             best = _best_weights(stage_dir)
             continue
-        stage_started = time.monotonic()
+        clock = RunClock(run_dir, stage_dir)  # the run's total and the stage's own
 
-        def start(stage: Stage = stage, start_from: Path | None = best) -> None:
+        def start(
+            stage: Stage = stage,
+            start_from: Path | None = best,
+            clock: RunClock = clock,
+            stage_dir: Path = stage_dir,
+        ) -> None:
+            (stage_dir / TIMING_FILE).unlink(missing_ok=True)  # a fresh start: none of it stale
             scenes = scenes_dir if stage.name == "train" and scenes_dir else None
             scenes = scenes or recipe_scenes(run_dir, recipe, stage)
             crops = _crops_dir(run_dir, recipe, stage.prefix)
@@ -391,21 +402,22 @@ def train(
                 scenes, crops, recipe, workers=workers, mistakes=found, hard_share=stage.hard_share
             )
             model = YOLO(recipe.model_yaml if start_from is None else str(start_from))
+            model.add_callback("on_model_save", lambda _trainer: clock.lap())
             model.train(**stage.args(recipe, data_yaml, run_dir, workers=workers, device=device))
 
         (stage_dir / FINISHED_FILE).unlink(missing_ok=True)  # a stale one would skip a rerun
-        _fit(stage_dir, resume, start, log)
+        _fit(stage_dir, resume, start, log, clock.lap)
+        clock.lap()
         (stage_dir / FINISHED_FILE).write_text(
             json.dumps(
                 {
-                    "seconds": time.monotonic() - stage_started,
+                    "seconds": train_seconds(stage_dir),
                     "device": device_name(device),
                     "epochs": epochs_done(stage_dir),
                 }
             )
         )
         best = _best_weights(stage_dir)
-    add_train_seconds(run_dir, time.monotonic() - started)
     assert best is not None  # a recipe has at least stage 1
     return best
 

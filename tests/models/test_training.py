@@ -189,11 +189,15 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(
     trained: tuple[Path, Path], tmp_path: Path
 ) -> None:
     import csv
+    import json
     import os
     import signal
     import subprocess
     import sys
     import time
+
+    from blitzcam.models.run_timing import train_seconds
+    from blitzcam.models.training import FINISHED_FILE
 
     scenes, _ = trained
     run_dir = tmp_path / "run"
@@ -213,8 +217,15 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(
     assert last.is_file()
     before = list(csv.DictReader(results.open()))
     assert 1 <= len(before) < 3
+    # the killed session's time was kept with its checkpoint, for the run and for the stage
+    killed_after = train_seconds(run_dir)
+    assert killed_after > 0
+    assert train_seconds(run_dir / "train") == pytest.approx(killed_after)
     subprocess.run([sys.executable, str(script), str(scenes), str(run_dir), "1"], env=env,
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    assert train_seconds(run_dir) > killed_after
+    finished = json.loads((run_dir / "train" / FINISHED_FILE).read_text())
+    assert finished["seconds"] == pytest.approx(train_seconds(run_dir / "train"))
     after = list(csv.DictReader(results.open()))
     assert [int(row["epoch"]) for row in after] == [1, 2, 3]
     # continued where it stopped: the epochs done before are kept as they were, not redone
