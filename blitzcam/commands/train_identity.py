@@ -26,6 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="comma-separated scene seeds to cut training drawings from, 1,500 scenes each "
         "(default: the recipe's 1,3,5,7,9; more seeds, more random designs)",
     )
+    parser.add_argument(
+        "--widths",
+        default=None,
+        help="the network's three convolution widths, comma-separated (default: the recipe's "
+        "16,32,64)",
+    )
     parser.add_argument("--steps", type=int, default=None, help="steps of the first stage")
     parser.add_argument(
         "--reject-steps",
@@ -111,6 +117,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         if share is not None and not 0 <= share <= 1:
             raise UserError(f"{flag} must be between 0 and 1, got {share}")
     data_seeds = None if args.data_seeds is None else _seeds(args.data_seeds)
+    widths = None if args.widths is None else _widths(args.widths)
     if importlib.util.find_spec("torch") is None:
         raise UserError(
             "training needs torch: install the train extras with "
@@ -133,6 +140,8 @@ def _train_identity(args: argparse.Namespace) -> int:
     recipe = IdentityRecipe()
     if data_seeds is not None:
         recipe = replace(recipe, data_seeds=data_seeds)
+    if widths is not None:
+        recipe = replace(recipe, widths=widths)
     if args.steps is not None:
         recipe = replace(recipe, steps=args.steps)
     if args.reject_steps is not None:
@@ -181,16 +190,31 @@ def _train_identity(args: argparse.Namespace) -> int:
     return 0
 
 
+def _whole_numbers(text: str, flag: str) -> tuple[int, ...]:
+    """'1,3,5' -> (1, 3, 5), or a one-line error naming `flag`."""
+    from blitzcam.errors import UserError
+
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise UserError(f"{flag} must be comma-separated whole numbers, got {text!r}") from None
+
+
 def _seeds(text: str) -> tuple[int, ...]:
     """'1,3,5' -> (1, 3, 5): distinct non-negative integers (a seed twice repeats its designs)."""
     from blitzcam.errors import UserError
 
-    try:
-        seeds = tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise UserError(
-            f"--data-seeds must be comma-separated whole numbers, got {text!r}"
-        ) from None
+    seeds = _whole_numbers(text, "--data-seeds")
     if any(seed < 0 for seed in seeds) or len(set(seeds)) != len(seeds):
         raise UserError(f"--data-seeds must be distinct numbers of 0 or more, got {text!r}")
     return seeds
+
+
+def _widths(text: str) -> tuple[int, int, int]:
+    """'24,48,96' -> (24, 48, 96): three positive integers, one per stage of the network."""
+    from blitzcam.errors import UserError
+
+    widths = _whole_numbers(text, "--widths")
+    if len(widths) != 3 or any(width < 1 for width in widths):
+        raise UserError(f"--widths must be three numbers of 1 or more, got {text!r}")
+    return widths[0], widths[1], widths[2]

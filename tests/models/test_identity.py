@@ -517,24 +517,28 @@ def test_a_step_takes_its_share_of_designs_from_the_hard_pool() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ink_gain", [1.0, 3.0])
+@pytest.mark.parametrize(("ink_gain", "widths"), [(1.0, (16, 32, 64)), (3.0, (16, 32, 64)),
+                                                  (1.0, (8, 12, 20))])  # fmt: skip
 def test_a_shipped_network_runs_in_onnx_runtime_like_in_torch(
-    drawings: IdentityData, tmp_path: Path, ink_gain: float
+    drawings: IdentityData, tmp_path: Path, ink_gain: float, widths: tuple[int, int, int]
 ) -> None:
     import torch
 
     from blitzcam.models.identity_training import make_network, ship, train
     from blitzcam.vision.embedding import Embedder, network_input
 
-    recipe = _tiny(steps=2, reject_steps=2, mine_every=1, hard_pool=2, ink_gain=ink_gain)
+    recipe = _tiny(steps=2, reject_steps=2, mine_every=1, hard_pool=2, ink_gain=ink_gain,
+                   widths=widths)  # fmt: skip
     checkpoint = train(drawings, recipe, tmp_path / "run", log=lambda _: None)
     shipped = ship(checkpoint, tmp_path / "not yet made")
     assert {p.name for p in shipped.values()} == {"blitzcam-identity.pt", "blitzcam-identity.onnx"}
     state = torch.load(shipped["pt"], weights_only=False)
     assert set(state) == {"net", "recipe", "step"}  # weights only: no optimizer state shipped
+    assert tuple(state["recipe"]["widths"]) == widths
     net = make_network(recipe)
     net.load_state_dict(state["net"])
     net.eval()
+    assert [m.out_channels for m in net if isinstance(m, torch.nn.Conv2d)][::2] == list(widths)
     patches = drawings.queries[:9]
     with torch.no_grad():
         expected = torch.nn.functional.normalize(net(torch.from_numpy(network_input(patches))))
@@ -572,6 +576,12 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
         assert main(["train-identity", "--data-seeds", bad]) == 2
         err = capsys.readouterr().err
         assert f"--data-seeds must be {why}" in err and repr(bad) in err
+        assert err.count("\n") == 1
+    for bad, why in (("16,32", "three numbers"), ("16,0,64", "three numbers"),
+                     ("16,32,64,128", "three numbers"), ("a,b,c", "comma-separated whole")):  # fmt: skip
+        assert main(["train-identity", "--widths", bad]) == 2
+        err = capsys.readouterr().err
+        assert f"--widths must be {why}" in err and repr(bad) in err
         assert err.count("\n") == 1
     for bad in ("-0.5", "nan", "inf"):
         assert main(["train-identity", "--attract-weight", bad]) == 2
