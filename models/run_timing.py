@@ -6,14 +6,15 @@ import json
 import time
 from pathlib import Path
 
+from blitzcam.files import write_text_atomic
+
 TIMING_FILE = "train_seconds.json"
 
 
 def add_train_seconds(run_dir: Path, seconds: float) -> None:
-    path = run_dir / TIMING_FILE
-    part = path.with_name(path.name + ".part")
-    part.write_text(json.dumps({"seconds": train_seconds(run_dir) + seconds}))
-    part.replace(path)  # whole or not at all: a run killed mid-write keeps the last record
+    total = train_seconds(run_dir) + seconds
+    # whole or not at all: a run killed mid-write keeps the last record
+    write_text_atomic(run_dir / TIMING_FILE, json.dumps({"seconds": total}))
 
 
 def train_seconds(run_dir: Path) -> float:

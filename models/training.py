@@ -303,12 +303,13 @@ def device_name(device: str) -> str:
 def _fit(
     stage_dir: Path,
     resume: bool,
-    start: Callable[[], Any],
+    start: Callable[[Callable[[], None]], Any],
     log: Callable[[str], None],
     on_save: Callable[[], None],
 ) -> None:
     """Resume the stage whose folder is `stage_dir` from its last checkpoint, or start it;
-    `on_save` runs after each checkpoint (`start` registers it on the model it trains)."""
+    `on_save` runs after each checkpoint (`start(on_save)` registers it on the model it
+    trains)."""
     from ultralytics import YOLO
 
     last = stage_dir / "weights" / "last.pt"
@@ -323,7 +324,8 @@ def _fit(
         return
     if resume:
         log(f"no checkpoint at {last}: starting a new run")
-    start()
+    (stage_dir / TIMING_FILE).unlink(missing_ok=True)  # a fresh start: none of it stale
+    start(on_save)
 
 
 def _best_weights(stage_dir: Path) -> Path:
@@ -375,12 +377,8 @@ def train(
         clock = RunClock(run_dir, stage_dir)  # the run's total and the stage's own
 
         def start(
-            stage: Stage = stage,
-            start_from: Path | None = best,
-            clock: RunClock = clock,
-            stage_dir: Path = stage_dir,
+            on_save: Callable[[], None], stage: Stage = stage, start_from: Path | None = best
         ) -> None:
-            (stage_dir / TIMING_FILE).unlink(missing_ok=True)  # a fresh start: none of it stale
             scenes = scenes_dir if stage.name == "train" and scenes_dir else None
             scenes = scenes or recipe_scenes(run_dir, recipe, stage)
             crops = _crops_dir(run_dir, recipe, stage.prefix)
@@ -402,7 +400,7 @@ def train(
                 scenes, crops, recipe, workers=workers, mistakes=found, hard_share=stage.hard_share
             )
             model = YOLO(recipe.model_yaml if start_from is None else str(start_from))
-            model.add_callback("on_model_save", lambda _trainer: clock.lap())
+            model.add_callback("on_model_save", lambda _trainer: on_save())
             model.train(**stage.args(recipe, data_yaml, run_dir, workers=workers, device=device))
 
         (stage_dir / FINISHED_FILE).unlink(missing_ok=True)  # a stale one would skip a rerun
