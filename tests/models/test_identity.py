@@ -571,17 +571,19 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
         assert main(["train-identity", "--ink-gain", bad]) == 2
         err = capsys.readouterr().err
         assert f"--ink-gain must be 1 or more, got {float(bad)}" in err and err.count("\n") == 1
-    for bad, why in (("1,x", "comma-separated whole numbers"), ("", "comma-separated whole"),
-                     ("1,1", "distinct numbers"), ("3,-1", "distinct numbers")):  # fmt: skip
-        assert main(["train-identity", "--data-seeds", bad]) == 2
+    for flag, bad, why in (
+        ("--data-seeds", "1,x", "comma-separated whole numbers"),
+        ("--data-seeds", "", "comma-separated whole"),
+        ("--data-seeds", "1,1", "distinct numbers"),
+        ("--data-seeds", "3,-1", "distinct numbers"),
+        ("--widths", "16,32", "three numbers"),
+        ("--widths", "16,0,64", "three numbers"),
+        ("--widths", "16,32,64,128", "three numbers"),
+        ("--widths", "a,b,c", "comma-separated whole"),
+    ):
+        assert main(["train-identity", flag, bad]) == 2
         err = capsys.readouterr().err
-        assert f"--data-seeds must be {why}" in err and repr(bad) in err
-        assert err.count("\n") == 1
-    for bad, why in (("16,32", "three numbers"), ("16,0,64", "three numbers"),
-                     ("16,32,64,128", "three numbers"), ("a,b,c", "comma-separated whole")):  # fmt: skip
-        assert main(["train-identity", "--widths", bad]) == 2
-        err = capsys.readouterr().err
-        assert f"--widths must be {why}" in err and repr(bad) in err
+        assert f"{flag} must be {why}" in err and repr(bad) in err
         assert err.count("\n") == 1
     for bad in ("-0.5", "nan", "inf"):
         assert main(["train-identity", "--attract-weight", bad]) == 2
