@@ -4,9 +4,15 @@ ONNX Runtime's static quantization (QDQ, weights int8 per channel, activations u
 from MinMax calibration) on generator scenes of a seed nothing else uses. The head stays in
 float: its decoding concatenates pixel coordinates with class scores into one tensor, and
 quantized together the scores' 0–1 range drowns in the boxes' 0–1280 (no box survives); its
-convolutions, quantized, cost tuning scenes for no speed worth having. On this machine's CPU the
-forward pass takes about 0.6 of the float model's time (MODEL_CARD.md has the figures).
+convolutions, quantized, cost tuning scenes for no speed worth having. On an AVX-512 VNNI CPU
+the forward pass takes about 0.6 of the float model's time (MODEL_CARD.md has the figures).
 Calibration is deterministic: the same float model and frames give the same bytes.
+
+Weights use 7 bits (-64..64, `reduce_range`). A CPU without VNNI (AVX2: most AMD chips before
+Zen 4, Intel before Cascade Lake and Ice Lake) multiplies uint8 activations by int8 weights in pairs
+summed into int16 (vpmaddubsw), which saturates at 32767: with 8-bit weights 2 * 255 * 127
+overflows and the boxes drift (demo table 3 lost 10 of its 93 backs on OpenVINO); with 7 bits
+2 * 255 * 64 = 32640 fits. VNNI sums in int32 and loses only the eighth bit's precision.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from typing import Any, Final
 
 CALIBRATION_SEED: Final = 8080  # generator scenes of their own: neither trained on nor scored
 CALIBRATION_SCENES: Final = 128
+# The largest weight magnitude: uint8 activations times these, summed in pairs, fit in int16.
+WEIGHT_LIMIT: Final = 64
 
 
 def float_nodes(model: Any) -> list[str]:
@@ -75,6 +83,7 @@ def quantize_detector(fp32: Path, out: Path, images: Sequence[Path]) -> Path:
             Frames(),
             quant_format=QuantFormat.QDQ,
             per_channel=True,
+            reduce_range=True,  # 7-bit weights (WEIGHT_LIMIT): no int16 saturation without VNNI
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             calibrate_method=CalibrationMethod.MinMax,
