@@ -6,9 +6,10 @@ import os
 from pathlib import Path
 from typing import Final
 
-from platformdirs import user_data_dir
+from platformdirs import user_cache_dir, user_data_dir
 
 DATA_DIR_ENV: Final = "BLITZCAM_DATA_DIR"
+CACHE_DIR_ENV: Final = "BLITZCAM_CACHE_DIR"
 REPO_ROOT: Final = Path(__file__).resolve().parent.parent
 
 
@@ -22,6 +23,14 @@ def data_dir() -> Path:
     path = Path(override) if override else Path(user_data_dir("blitzcam", appauthor=False))
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def cache_dir() -> Path:
+    """Where blitzcam keeps files it can always make again (OpenVINO's compiled models): the
+    user's cache directory, or ``BLITZCAM_CACHE_DIR``. Not created here: the writer makes what
+    it needs, and copes when it cannot."""
+    override = os.environ.get(CACHE_DIR_ENV)
+    return Path(override) if override else Path(user_cache_dir("blitzcam", appauthor=False))
 
 
 def match_db_path() -> Path:

@@ -1,4 +1,4 @@
-"""Suite-wide fixtures: no network, a private data directory, Qt offscreen."""
+"""Suite-wide fixtures: no network, private data and cache directories, Qt offscreen."""
 
 from __future__ import annotations
 
@@ -58,6 +58,20 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)
     monkeypatch.setattr(socket, "gethostbyname", lambda host: guarded_getaddrinfo(host)[0][4][0])
     yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One cache directory for the whole run (compiled models are shared between tests, as
+    between a user's runs), never the user's."""
+    path = tmp_path_factory.mktemp("blitzcam-cache")
+    before = os.environ.get("BLITZCAM_CACHE_DIR")
+    os.environ["BLITZCAM_CACHE_DIR"] = str(path)
+    yield path
+    if before is None:
+        os.environ.pop("BLITZCAM_CACHE_DIR", None)
+    else:
+        os.environ["BLITZCAM_CACHE_DIR"] = before
 
 
 @pytest.fixture(autouse=True)

@@ -140,4 +140,10 @@ def reference_vectors(
     """Every reference patch in its four quarter turns, embedded (a box's sides carry no 'up')."""
     if len(patches) == 0:
         return References(np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
-    return References(embed(quarter_turns(np.asarray(patches))), np.tile(owners, 4))
+    return References(embed(quarter_turns(np.asarray(patches))), reference_owners(owners))
+
+
+def reference_owners(owners: np.ndarray) -> np.ndarray:
+    """Each reference row's deck: the patches' owners once per quarter turn (`quarter_turns` is
+    turn-major)."""
+    return np.tile(np.asarray(owners, np.int64), 4)

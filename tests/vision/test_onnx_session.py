@@ -170,3 +170,39 @@ def test_openvino_sends_no_usage_telemetry(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "openvino.tools.ovc.telemetry_stub"
     assert not (tmp_path / "intel").exists()  # where openvino-telemetry keeps its client id
+
+
+def test_openvino_keeps_compiled_models_in_the_cache_and_counts_the_same(
+    monkeypatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("BLITZCAM_CACHE_DIR", str(tmp_path / "cache"))
+    patches = np.random.default_rng(6).random((5, 3, 32, 32), dtype=np.float32)
+    compiled = _open(SHIPPED_IDENTITY, OPENVINO).run(patches)
+    blobs = sorted(onnx_session.compile_cache().glob("*.blob"))
+    assert onnx_session.compile_cache() == tmp_path / "cache" / "openvino"
+    assert len(blobs) == 1
+    imported = _open(SHIPPED_IDENTITY, OPENVINO).run(patches)  # from the blob this time
+    assert sorted(onnx_session.compile_cache().glob("*.blob")) == blobs
+    np.testing.assert_array_equal(imported, compiled)
+
+
+def _no_folder(cache: Path) -> None:
+    cache.parent.mkdir(parents=True)
+    cache.write_bytes(b"not a folder")  # a file where the cache folder should be
+
+
+def _damaged_blobs(cache: Path) -> None:
+    _open(SHIPPED_IDENTITY, OPENVINO)  # leaves a good compiled model to damage
+    blobs = list(cache.glob("*.blob"))
+    assert blobs
+    for blob in blobs:
+        blob.write_bytes(b"\0" * 64)
+
+
+@pytest.mark.parametrize("spoil", [_no_folder, _damaged_blobs])
+def test_an_unusable_cache_costs_time_not_the_model(monkeypatch, tmp_path: Path, spoil) -> None:
+    monkeypatch.setenv("BLITZCAM_CACHE_DIR", str(tmp_path / "cache"))
+    patches = np.random.default_rng(7).random((3, 3, 32, 32), dtype=np.float32)
+    expected = _open(SHIPPED_IDENTITY, ONNXRUNTIME).run(patches)
+    spoil(onnx_session.compile_cache())
+    np.testing.assert_allclose(_open(SHIPPED_IDENTITY, OPENVINO).run(patches), expected, atol=1e-4)

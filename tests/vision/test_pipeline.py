@@ -49,6 +49,32 @@ def test_the_pipeline_keeps_blas_on_one_thread(random_model) -> None:
         assert all(pool["num_threads"] == 1 for pool in pools)
 
 
+def test_the_profile_loads_beside_the_models_with_the_same_errors(
+    monkeypatch, random_model, tmp_path: Path
+) -> None:
+    from blitzcam.vision import pipeline as pipeline_module
+    from blitzcam.vision.references import load_profile
+
+    threads: list[str] = []
+
+    def recording_load_profile(decks_dir):
+        import threading
+
+        threads.append(threading.current_thread().name)
+        return load_profile(decks_dir)
+
+    monkeypatch.setattr(pipeline_module, "load_profile", recording_load_profile)
+    pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
+    assert threads and threads[0].startswith("deck-profile")  # not the caller's thread
+    assert pipeline.profile.names[: len(DECK_NAMES)] == DECK_NAMES
+    # a bad --decks folder is still its own one-line error ...
+    with pytest.raises(UserError, match=r"--decks .*: no such folder"):
+        CountingPipeline.from_defaults(model_path=random_model.onnx, decks_dir=tmp_path / "none")
+    # ... and a missing model is reported first, as when they loaded one after the other
+    with pytest.raises(UserError, match="no detector model at"):
+        CountingPipeline.from_defaults(model_path=tmp_path / "m.onnx", decks_dir=tmp_path / "none")
+
+
 def test_model_path_from_env(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setenv(MODEL_ENV, str(tmp_path / "m.onnx"))
     assert default_model_path() == tmp_path / "m.onnx"
