@@ -30,6 +30,7 @@ test: lint
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.count_bench
 	$(BIN)/python -m benchmarks.generator_bench
+	$(BIN)/python -m benchmarks.startup_bench
 
 clean-venv:
 	rm -rf $(VENV)

@@ -1,0 +1,70 @@
+"""Start-up to first count: `blitzcam count IMAGE`, start to exit, with empty and warm caches.
+
+    python -m benchmarks.startup_bench [--rounds 5] [--image datasets/demo/table-2.jpg]
+        [--engine openvino|onnxruntime]
+
+Each round runs the command twice in fresh processes on one new cache folder
+(BLITZCAM_CACHE_DIR): first with it empty, as after an install (every model compiled, every
+reference back embedded, both written to the cache), then warm, as every later start (OpenVINO
+imports the compiled models, the reference vectors are read back). Cold and warm alternate, so
+machine load hits both alike; reported are the median and range of each and their ratio. The
+target in the brief is start-up to first count within 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from blitzcam.paths import REPO_ROOT
+from blitzcam.vision.onnx_session import ENGINES
+
+
+def _count_seconds(image: Path, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "blitzcam.cli", "count", str(image)],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--image", type=Path, default=REPO_ROOT / "datasets/demo/table-2.jpg")
+    parser.add_argument("--engine", choices=ENGINES, default=None)
+    args = parser.parse_args()
+    cold: list[float] = []
+    warm: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, BLITZCAM_DATA_DIR=str(Path(tmp) / "data"))
+        if args.engine:
+            env["BLITZCAM_ENGINE"] = args.engine
+        for round_ in range(args.rounds):
+            env["BLITZCAM_CACHE_DIR"] = str(Path(tmp) / f"cache-{round_}")
+            cold.append(_count_seconds(args.image, env))
+            warm.append(_count_seconds(args.image, env))
+    load = os.getloadavg()[0]
+    print(
+        f"blitzcam count {args.image.name}, engine {args.engine or 'default'}, "
+        f"{args.rounds} rounds, load average {load:.1f}"
+    )
+    for label, times in (("empty cache (first start)", cold), ("warm cache (later starts)", warm)):
+        print(
+            f"  {label:27s} median {statistics.median(times):.2f} s "
+            f"(range {min(times):.2f}-{max(times):.2f} s)"
+        )
+    print(f"warm start is {statistics.median(cold) / statistics.median(warm):.2f}x faster")
+
+
+if __name__ == "__main__":
+    main()
