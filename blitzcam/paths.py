@@ -26,9 +26,9 @@ def data_dir() -> Path:
 
 
 def cache_dir() -> Path:
-    """Where blitzcam keeps files it can always make again (OpenVINO's compiled models): the
-    user's cache directory, or ``BLITZCAM_CACHE_DIR``. Not created here: the writer makes what
-    it needs, and copes when it cannot."""
+    """Where blitzcam keeps files it can always make again (OpenVINO's compiled models, the
+    reference backs' vectors): the user's cache directory, or ``BLITZCAM_CACHE_DIR``. Not
+    created here: the writer makes what it needs, and copes when it cannot."""
     override = os.environ.get(CACHE_DIR_ENV)
     return Path(override) if override else Path(user_cache_dir("blitzcam", appauthor=False))
 
