@@ -65,13 +65,9 @@ def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pat
     """One cache directory for the whole run (compiled models are shared between tests, as
     between a user's runs), never the user's."""
     path = tmp_path_factory.mktemp("blitzcam-cache")
-    before = os.environ.get("BLITZCAM_CACHE_DIR")
-    os.environ["BLITZCAM_CACHE_DIR"] = str(path)
-    yield path
-    if before is None:
-        os.environ.pop("BLITZCAM_CACHE_DIR", None)
-    else:
-        os.environ["BLITZCAM_CACHE_DIR"] = before
+    with pytest.MonkeyPatch.context() as session_patch:
+        session_patch.setenv("BLITZCAM_CACHE_DIR", str(path))
+        yield path
 
 
 @pytest.fixture(autouse=True)

@@ -174,8 +174,7 @@ def _open_openvino(model_path: Path, threads: int | None) -> ModelSession:
         core.set_property({"CACHE_DIR": str(folder)})
         compiled = core.compile_model(model, "CPU", settings)
     except Exception:  # an unwritable or damaged cache costs the compile time, never a count
-        core = ov.Core()
-        compiled = core.compile_model(core.read_model(str(model_path)), "CPU", settings)
+        compiled = ov.Core().compile_model(model, "CPU", settings)  # a core with no cache
     # an infer request holds its buffers and serves one call at a time: one per thread (the live
     # worker and a still-image count may run the same pipeline at once)
     local = threading.local()
