@@ -61,6 +61,12 @@ DOUBTED_FROM: Final = 0.1
 COUNT_IOU: Final = 0.5
 
 
+def profile_references(embedder: Embedder, profile: DeckProfile) -> References:
+    """Every reference back of `profile` embedded by `embedder` (read back from the cache when
+    this network, engine and set of drawings were embedded before)."""
+    return cached_reference_vectors(embedder, profile.patches, profile.owners)
+
+
 def one_blas_thread() -> None:
     """Keep numpy's BLAS (OpenBLAS in numpy's wheels) on the calling thread, for the process.
 
@@ -131,7 +137,16 @@ class FrameResult:
 class CountingPipeline:
     """Detector, identity network and deck profile, loaded once; call it on BGR frames."""
 
-    def __init__(self, detector: Detector, embedder: Embedder, profile: DeckProfile) -> None:
+    def __init__(
+        self,
+        detector: Detector,
+        embedder: Embedder,
+        profile: DeckProfile,
+        *,
+        references: References | None = None,
+    ) -> None:
+        """`references`: the profile's reference vectors as `embedder` embeds them, when they
+        are at hand already (None: embedded, or read from the cache, here)."""
         one_blas_thread()
         self.detector = detector
         self.embedder = embedder
@@ -156,10 +171,11 @@ class CountingPipeline:
         # (`second_look`; None: never)
         self.second_look: float | None = SECOND_LOOK_ALIKE
         self.keep_uncounted = False  # evaluation keeps every box the detector found, to score it
-        self._use(profile)
+        self._use(profile, references)
 
-    def _use(self, profile: DeckProfile) -> None:
-        references = cached_reference_vectors(self.embedder, profile.patches, profile.owners)
+    def _use(self, profile: DeckProfile, references: References | None = None) -> None:
+        if references is None:
+            references = profile_references(self.embedder, profile)
         # one tuple, swapped at once: a frame in flight on another thread sees old or new, whole
         self._identity = (profile, references, profile.known_decks())
 
@@ -196,12 +212,22 @@ class CountingPipeline:
         """The shipped models (or those named), run by `engine` (None: vision/onnx_session.py's
         choice), and the user's deck profile (or `decks_dir`).
 
-        The profile's reference drawings are drawn on a second thread while the models load
-        (OpenVINO compiles without holding the GIL: on 2 cores the profile and the detector
-        took 0.75 s together against 1.15 s one after the other). A model's error is raised
-        before the profile's, as when they loaded one after the other."""
+        The detector, the largest part of start-up, compiles on this thread while a second one
+        draws the profile's reference backs, opens the identity network and embeds them
+        (OpenVINO compiles and runs without holding the GIL). On 2 cores that took start-up with
+        empty caches from 1.60-1.66 to 1.25-1.40 s of loading (the references and the detector
+        one after the other before), and changed nothing once the caches are warm. Errors are
+        raised in the order they were when everything loaded one after the other: the detector's,
+        the identity network's, then the profile's."""
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="deck-profile") as pool:
+            # one worker: each task starts once the one before it has finished
             profile = pool.submit(load_profile, decks_dir)
+            embedder = pool.submit(
+                Embedder, identity_path or default_identity_path(), threads=threads, engine=engine
+            )
+            references = pool.submit(
+                lambda: profile_references(embedder.result(), profile.result())
+            )
             detector = Detector(
                 model_path or default_model_path(),
                 conf=DOUBTED_FROM,
@@ -209,10 +235,9 @@ class CountingPipeline:
                 threads=threads,
                 engine=engine,
             )
-            embedder = Embedder(
-                identity_path or default_identity_path(), threads=threads, engine=engine
+            return cls(
+                detector, embedder.result(), profile.result(), references=references.result()
             )
-            return cls(detector, embedder, profile.result())
 
     def __call__(
         self, frame_bgr: np.ndarray, *, in_play: Collection[str] | None = None

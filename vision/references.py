@@ -108,10 +108,20 @@ def covered_boxes(mask: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]
             for axis in (0, 1):
                 for kept in (uv[:, axis] <= keep, uv[:, axis] >= 1 - keep):
                     if kept.sum() >= 10:
-                        (cx, cy), (w, h), angle = cv2.minAreaRect(points[kept].reshape(-1, 1, 2))
+                        (cx, cy), (w, h), angle = cv2.minAreaRect(row_ends(points[kept]))
                         obb = np.array([[cx, cy, w, h, np.deg2rad(angle)]], np.float32)
                         covered.append(obb_corners(obb)[0])
     return covered
+
+
+def row_ends(points: np.ndarray) -> np.ndarray:
+    """The first and last of each row's points ((n, 2) x, y, in `np.argwhere`'s row-major order)
+    as (m, 1, 2): the same convex hull, so the same minimum-area rectangle, from a fraction of
+    the points (every point of a row lies between its two ends)."""
+    ys = points[:, 1]
+    first = np.flatnonzero(np.r_[True, ys[1:] != ys[:-1]])
+    last = np.r_[first[1:] - 1, len(points) - 1]
+    return points[np.unique(np.r_[first, last])].reshape(-1, 1, 2)
 
 
 def reference_boxes(
@@ -163,10 +173,12 @@ def load_reference_file(path: Path) -> list[np.ndarray]:
 
 def card_on_white(rgba: np.ndarray) -> np.ndarray:
     """A rendered card (RGBA, transparent corners) as a BGR photo of it on white paper."""
-    rgb = rgba[..., :3].astype(np.float32)
-    alpha = rgba[..., 3:4].astype(np.float32) / 255.0
-    bgr = (rgb * alpha + 255.0 * (1 - alpha))[..., ::-1].astype(np.uint8)
-    return np.ascontiguousarray(bgr)
+    bgr = np.ascontiguousarray(rgba[..., 2::-1])
+    edge = rgba[..., 3] < 255  # only the rounded corners' pixels: blended in float there
+    rgb = rgba[edge, :3].astype(np.float32)
+    alpha = rgba[edge, 3:4].astype(np.float32) / 255.0
+    bgr[edge] = (rgb * alpha + 255.0 * (1 - alpha))[:, ::-1].astype(np.uint8)
+    return bgr
 
 
 def _builtin_patches(deck: str) -> list[np.ndarray]:

@@ -53,6 +53,7 @@ def test_the_profile_loads_beside_the_models_with_the_same_errors(
     monkeypatch, random_model, tmp_path: Path
 ) -> None:
     from blitzcam.vision import pipeline as pipeline_module
+    from blitzcam.vision.pipeline import profile_references
     from blitzcam.vision.references import load_profile
 
     threads: list[str] = []
@@ -63,16 +64,39 @@ def test_the_profile_loads_beside_the_models_with_the_same_errors(
         threads.append(threading.current_thread().name)
         return load_profile(decks_dir)
 
+    def recording_references(embedder, profile):
+        import threading
+
+        threads.append(threading.current_thread().name)
+        return profile_references(embedder, profile)
+
     monkeypatch.setattr(pipeline_module, "load_profile", recording_load_profile)
+    monkeypatch.setattr(pipeline_module, "profile_references", recording_references)
     pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
-    assert threads and threads[0].startswith("deck-profile")  # not the caller's thread
+    # the profile drawn and its references embedded beside the detector, not on the caller's
+    # thread, and not embedded a second time by the pipeline itself
+    assert len(threads) == 2 and all(name.startswith("deck-profile") for name in threads)
     assert pipeline.profile.names[: len(DECK_NAMES)] == DECK_NAMES
+    alone = profile_references(pipeline.embedder, pipeline.profile)
+    np.testing.assert_array_equal(pipeline.references.vectors, alone.vectors)
+    np.testing.assert_array_equal(pipeline.references.owners, alone.owners)
     # a bad --decks folder is still its own one-line error ...
     with pytest.raises(UserError, match=r"--decks .*: no such folder"):
         CountingPipeline.from_defaults(model_path=random_model.onnx, decks_dir=tmp_path / "none")
-    # ... and a missing model is reported first, as when they loaded one after the other
+    # ... and a missing model is reported first, the detector before the identity network, as
+    # when they loaded one after the other
+    with pytest.raises(UserError, match="no identity model at"):
+        CountingPipeline.from_defaults(
+            model_path=random_model.onnx,
+            identity_path=tmp_path / "i.onnx",
+            decks_dir=tmp_path / "none",
+        )
     with pytest.raises(UserError, match="no detector model at"):
-        CountingPipeline.from_defaults(model_path=tmp_path / "m.onnx", decks_dir=tmp_path / "none")
+        CountingPipeline.from_defaults(
+            model_path=tmp_path / "m.onnx",
+            identity_path=tmp_path / "i.onnx",
+            decks_dir=tmp_path / "none",
+        )
 
 
 def test_model_path_from_env(monkeypatch, tmp_path: Path) -> None:
