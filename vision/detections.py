@@ -15,6 +15,7 @@ from typing import Final
 import numpy as np
 
 UNKNOWN_DECK: Final = -1  # deck index of a back that matched no reference (or was not identified)
+UNKNOWN_NAME: Final = "unknown"  # how such a back is named in output: no deck may be called so
 
 
 def obb_corners(obb: np.ndarray) -> np.ndarray:
@@ -168,4 +169,4 @@ class Detections:
 
     def deck_name(self, row: int) -> str:
         index = int(self.deck[row])
-        return self.deck_names[index] if index != UNKNOWN_DECK else "unknown"
+        return self.deck_names[index] if index != UNKNOWN_DECK else UNKNOWN_NAME

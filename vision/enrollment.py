@@ -17,15 +17,16 @@ import numpy as np
 
 from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
+from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import ImageError, read_image, write_png_atomic
-from blitzcam.vision.references import reference_patches, user_decks_dir
+from blitzcam.vision.references import card_patches, user_decks_dir
 
 CARD_WIDTH: Final = 400  # stored references are this wide, upright
 CARD_ASPECT: Final = 89.0 / 57.0
 MIN_CARD_AREA: Final = 0.02  # of the picture: smaller bright blobs are not the card
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
 CAMERA_TRIES: Final = 40
-DECK_NAME_PATTERN: Final = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+DECK_NAME_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # the whole name: fullmatch
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
@@ -95,9 +96,13 @@ def enroll_image(
             "a good part of the picture)"
         )
     card = rectify(image_bgr, corners)
-    reference_patches(card, name=source)  # raises when the card shows no drawing
+    # raises when the card, read as a profile will read it, shows no drawing
+    card_patches(card, name=source)
     target = (out_dir or user_decks_dir()) / f"{deck}.png"
-    write_png_atomic(target, card)
+    try:
+        write_png_atomic(target, card)
+    except OSError as exc:
+        raise UserError(f"{target}: cannot store the deck's back: {exc.strerror or exc}") from None
     return target
 
 
@@ -134,7 +139,10 @@ def _grab_from_camera(spec: str) -> np.ndarray:
 
 
 def check_deck_name(deck: str) -> str:
-    if not DECK_NAME_PATTERN.match(deck):
+    """`deck` if it can name a deck (and a file); UserError otherwise."""
+    if deck == UNKNOWN_NAME:
+        raise UserError(f"deck name {deck!r} is reserved for backs of no deck: choose another")
+    if not DECK_NAME_PATTERN.fullmatch(deck):
         raise UserError(
             f"deck name {deck!r}: expected one of {', '.join(DECK_NAMES)} or a name of lowercase "
             "letters, digits and dashes"

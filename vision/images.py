@@ -1,14 +1,15 @@
 """Reading one image file into a BGR uint8 frame, whatever the file holds, or a clear error.
 
-Grayscale, 16-bit and RGBA files are normalised to 8-bit BGR; very large photos are decoded at a
-reduced scale (cv2.IMREAD_REDUCED_*) chosen from the size in the file's header, so a 12000x9000
-picture never needs its full-resolution pixels in memory. Truncated PNG/JPEG files are refused
-rather than counted with a grey band where the missing rows would be.
+Grayscale, 16-bit and RGBA files are normalised to 8-bit BGR; very large JPEG photos are decoded
+at a reduced scale (cv2.IMREAD_REDUCED_*) chosen from the size in the file's header, so a
+12000x9000 photo never needs its full-resolution pixels in memory. Truncated PNG/JPEG files are
+refused rather than counted with a grey band where the missing rows would be.
 """
 
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from blitzcam.errors import UserError
 
+PNG_SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
 MAX_SIDE: Final = 4096  # frames are shrunk to at most this many pixels on the long side
 MAX_FILE_BYTES: Final = 512 * 1024 * 1024
 IMAGE_SUFFIXES: Final = frozenset(
@@ -35,7 +37,7 @@ class ImageError(UserError):
 
 def header_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) from a PNG or JPEG header without decoding; None for other formats."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24 and data[12:16] == b"IHDR":
+    if data[:8] == PNG_SIGNATURE and len(data) >= 24 and data[12:16] == b"IHDR":
         width, height = struct.unpack(">II", data[16:24])
         return width, height
     if data[:2] == b"\xff\xd8":
@@ -57,12 +59,49 @@ def header_size(data: bytes) -> tuple[int, int] | None:
 
 
 def is_truncated(data: bytes) -> bool:
-    """A PNG without its IEND chunk or a JPEG without its end-of-image marker."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
-        return b"IEND" not in data[-32:]
+    """A PNG that ends before its IEND chunk, or a JPEG without an end-of-image marker after its
+    image data. Bytes after the end are allowed: phones append a video (motion photos) or
+    maker data to their JPEGs, and decoders stop at the end marker."""
+    if data[:8] == PNG_SIGNATURE:
+        return not _png_complete(data)
     if data[:2] == b"\xff\xd8":
-        return b"\xff\xd9" not in data[-64:]
+        scan = _jpeg_scan_start(data)
+        if scan is None:  # no image data found by walking the segments
+            return b"\xff\xd9" not in data[-64:]
+        # entropy-coded data never holds FF D9 (an FF there is followed by 00 or a restart
+        # marker), and thumbnails in the EXIF segment come before the scan
+        return b"\xff\xd9" not in data[scan:]
     return False
+
+
+def _png_complete(data: bytes) -> bool:
+    """Walk the chunks (length, type, data, CRC) to IEND; False when the file ends first."""
+    pos = len(PNG_SIGNATURE)
+    while pos + 8 <= len(data):
+        length = struct.unpack(">I", data[pos : pos + 4])[0]
+        if data[pos + 4 : pos + 8] == b"IEND":
+            return True
+        pos += 12 + length
+    return False
+
+
+def _jpeg_scan_start(data: bytes) -> int | None:
+    """Where the first start-of-scan segment begins, found by walking the segments."""
+    pos = 2
+    while pos + 4 <= len(data):
+        if data[pos] != 0xFF:
+            return None
+        marker = data[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # no length follows these
+            pos += 2
+            continue
+        if marker == 0xDA:
+            return pos
+        pos += 2 + struct.unpack(">H", data[pos + 2 : pos + 4])[0]
+    return None
 
 
 def reduction_for(size: tuple[int, int] | None, max_side: int = MAX_SIDE) -> int:
@@ -83,9 +122,8 @@ def to_bgr8(image: np.ndarray) -> np.ndarray:
     if image.dtype == np.uint16:
         image = (image >> 8).astype(np.uint8)
     elif image.dtype != np.uint8:
-        image = np.clip(
-            np.nan_to_num(image.astype(np.float32)) * (255 if image.max() <= 1 else 1), 0, 255
-        )
+        values = np.nan_to_num(image.astype(np.float32))  # NaN -> 0, before the range test
+        image = np.clip(values * (255 if values.max() <= 1 else 1), 0, 255)
         image = image.astype(np.uint8)
     if image.ndim == 2:
         return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
@@ -104,8 +142,31 @@ def _over_white(bgr: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     return (bgr.astype(np.float32) * a + 255.0 * (1 - a)).astype(np.uint8)
 
 
+@dataclass(frozen=True)
+class Picture:
+    """A decoded image file: the frame to count (long side at most MAX_SIDE) and the picture's
+    own size, so that what is found on the frame can be told in the file's pixels."""
+
+    frame: np.ndarray  # BGR uint8
+    size: tuple[int, int]  # (width, height) of the whole picture, as a viewer shows it
+
+    @property
+    def scale(self) -> tuple[float, float]:
+        """The picture's pixels per frame pixel, across and down (1.0 when not shrunk)."""
+        return self.size[0] / self.frame.shape[1], self.size[1] / self.frame.shape[0]
+
+
 def decode_image(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> np.ndarray:
     """Image file bytes -> BGR uint8 frame, long side at most max_side; ImageError if not."""
+    return decode_picture(data, name=name, max_side=max_side).frame
+
+
+def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Picture:
+    """Image file bytes -> the frame and the picture's size; ImageError naming `name` if not.
+
+    A JPEG is turned upright as its EXIF orientation says (as photo viewers show it) and, when
+    large, decoded at a reduced scale by the JPEG decoder itself. Other formats are decoded whole,
+    with their alpha channel, then shrunk before transparency is laid on white."""
     if not data:
         raise ImageError(f"{name}: cannot decode image: the file is empty (0 bytes)")
     if is_truncated(data):
@@ -113,9 +174,11 @@ def decode_image(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> np.ndar
     size = header_size(data)
     if size is not None and (size[0] < 1 or size[1] < 1):
         raise ImageError(f"{name}: cannot decode image: the header says {size[0]}x{size[1]} pixels")
-    factor = reduction_for(size, max_side)
+    jpeg = data[:2] == b"\xff\xd8"
+    factor = reduction_for(size, max_side) if jpeg else 1
     buffer = np.frombuffer(data, dtype=np.uint8)
-    flags = _REDUCED[factor] if factor > 1 else cv2.IMREAD_UNCHANGED
+    # both JPEG flags apply the EXIF orientation; IMREAD_UNCHANGED keeps alpha and 16 bits
+    flags = _REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR if jpeg else cv2.IMREAD_UNCHANGED
     try:
         image = cv2.imdecode(buffer, flags)
     except cv2.error as exc:
@@ -126,17 +189,36 @@ def decode_image(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> np.ndar
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )
-    image = to_bgr8(image)
+    whole = _upright_size(size, image.shape[1], image.shape[0]) if factor > 1 else None
+    whole = whole or (image.shape[1], image.shape[0])
     long_side = max(image.shape[:2])
-    if long_side > max_side:
+    if long_side > max_side:  # shrunk before to_bgr8, whose blend on white works in float32
         scale = max_side / long_side
         new_wh = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
         image = cv2.resize(image, new_wh, interpolation=cv2.INTER_AREA)
-    return image
+    return Picture(to_bgr8(image), whole)
+
+
+def _upright_size(
+    stored: tuple[int, int] | None, width: int, height: int
+) -> tuple[int, int] | None:
+    """The header's (width, height), swapped when the decoder turned the picture a quarter
+    turn: whichever reads the reduced frame at the same scale across and down."""
+    if stored is None:
+        return None
+    w, h = stored
+    if abs(w / width - h / height) <= abs(h / width - w / height):
+        return w, h
+    return h, w
 
 
 def read_image(path: Path, *, max_side: int = MAX_SIDE) -> np.ndarray:
     """Read an image file as a BGR uint8 frame; ImageError naming the file when it cannot be."""
+    return read_picture(path, max_side=max_side).frame
+
+
+def read_picture(path: Path, *, max_side: int = MAX_SIDE) -> Picture:
+    """Read an image file as a Picture (frame and size); ImageError naming the file."""
     path = Path(path)
     try:
         if path.is_dir():
@@ -153,7 +235,7 @@ def read_image(path: Path, *, max_side: int = MAX_SIDE) -> np.ndarray:
         raise ImageError(f"{path}: cannot read the file: permission denied") from None
     except OSError as exc:
         raise ImageError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
-    return decode_image(data, name=str(path), max_side=max_side)
+    return decode_picture(data, name=str(path), max_side=max_side)
 
 
 def write_png_atomic(path: Path, image_bgr: np.ndarray) -> None:

@@ -219,7 +219,8 @@ class CountingPipeline:
         one after the other before), and changed nothing once the caches are warm. Errors are
         raised in the order they were when everything loaded one after the other: the detector's,
         the identity network's, then the profile's."""
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="deck-profile") as pool:
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deck-profile")
+        try:
             # one worker: each task starts once the one before it has finished
             profile = pool.submit(load_profile, decks_dir)
             embedder = pool.submit(
@@ -238,6 +239,8 @@ class CountingPipeline:
             return cls(
                 detector, embedder.result(), profile.result(), references=references.result()
             )
+        finally:  # after an error, what has not started yet never starts
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def __call__(
         self, frame_bgr: np.ndarray, *, in_play: Collection[str] | None = None
@@ -303,14 +306,18 @@ class LiveCounting:
         self.pipeline = pipeline
         self.stabiliser = stabiliser or Stabiliser()
         self._in_play: frozenset[str] | None = None
+        self._profile = getattr(pipeline, "profile", None)  # stand-ins in tests have none
 
     def __call__(
         self, frame_bgr: np.ndarray, *, in_play: Collection[str] | None = None
     ) -> FrameResult:
         decks = None if in_play is None else frozenset(in_play)
-        if decks != self._in_play:  # counts decided among other decks do not vote here
+        profile = getattr(self.pipeline, "profile", None)
+        # counts decided among other decks, or against the references before an enrollment,
+        # do not vote here
+        if decks != self._in_play or profile is not self._profile:
             self.stabiliser.reset()
-            self._in_play = decks
+            self._in_play, self._profile = decks, profile
         result = self.pipeline(frame_bgr, in_play=in_play)
         counts = Counts(per_deck=result.counts, face_up=result.face_up, unknown=result.unknown)
         stable = self.stabiliser.update(thumbnail(frame_bgr), counts)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import io
 import os
 from importlib import metadata
@@ -42,12 +43,21 @@ def cache_folder() -> Path:
     return cache_dir() / FOLDER
 
 
+def engine_version(engine: str) -> str:
+    """The engine module's own version: the same whichever package installed it (onnxruntime,
+    onnxruntime-gpu, ...), so an upgrade of any of them embeds again."""
+    try:
+        return str(importlib.import_module(engine).__version__)
+    except (ImportError, AttributeError):
+        try:
+            return metadata.version(engine)
+        except metadata.PackageNotFoundError:
+            return "?"
+
+
 def cache_key(model_bytes: bytes, engine: str, patches: np.ndarray) -> str:
     """A name for the vectors of `patches` embedded by this network on this engine."""
-    try:
-        version = metadata.version(engine)
-    except metadata.PackageNotFoundError:
-        version = "?"
+    version = engine_version(engine)
     digest = hashlib.sha256()
     for part in (model_bytes, f"{engine} {version} {patches.shape} {patches.dtype}".encode()):
         digest.update(hashlib.sha256(part).digest())
@@ -60,6 +70,9 @@ def read_vectors(path: Path, rows: int) -> np.ndarray | None:
     try:
         vectors = np.load(path, allow_pickle=False)
     except (OSError, ValueError, EOFError):
+        return None
+    if not isinstance(vectors, np.ndarray):  # an .npz archive under the name: close it, refuse
+        vectors.close()
         return None
     if (
         vectors.dtype != np.float32

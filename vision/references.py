@@ -20,7 +20,7 @@ import numpy as np
 from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.paths import data_dir
-from blitzcam.vision.detections import obb_corners
+from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch
 from blitzcam.vision.identify import inkness
 from blitzcam.vision.images import ImageError, read_image
@@ -162,13 +162,20 @@ def _resized(card_bgr: np.ndarray) -> np.ndarray:
     )
 
 
+def card_patches(card_bgr: np.ndarray, *, name: str) -> list[np.ndarray]:
+    """A stored reference card, as a profile reads it (scaled to REFERENCE_WIDTH) -> its
+    patches; UserError naming `name` when it shows no drawing. Enrollment checks a card with
+    this before storing it, so that what it stores always loads."""
+    return reference_patches(_resized(card_bgr), name=name)
+
+
 def load_reference_file(path: Path) -> list[np.ndarray]:
     """A reference image file -> identification patch; UserError naming the file if unusable."""
     try:
         card = read_image(path)
     except ImageError as exc:
         raise UserError(f"deck reference {exc}") from None
-    return reference_patches(_resized(card), name=str(path))
+    return card_patches(card, name=str(path))
 
 
 def card_on_white(rgba: np.ndarray) -> np.ndarray:
@@ -189,6 +196,9 @@ def _builtin_patches(deck: str) -> list[np.ndarray]:
 
 
 def _profile(entries: list[tuple[str, list[np.ndarray], str]]) -> DeckProfile:
+    for name, _, origin in entries:
+        if name == UNKNOWN_NAME:  # output names unidentified backs so: a deck may not be
+            raise UserError(f"{origin}: the deck name {name!r} is reserved; rename the file")
     return DeckProfile(
         names=tuple(name for name, _, _ in entries),
         patches=np.stack([patch for _, patches, _ in entries for patch in patches]).reshape(

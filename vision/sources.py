@@ -45,6 +45,8 @@ class Capture(Protocol):
     def read(self) -> tuple[bool, np.ndarray | None]: ...
     def release(self) -> None: ...
 
+    # streams also ask `get(cv2.CAP_PROP_FRAME_COUNT)` where a capture has it
+
 
 def _open_capture(spec: int | str) -> Capture:
     """cv2.VideoCapture without OpenCV's log lines: a failure becomes one SourceError instead."""
@@ -166,8 +168,23 @@ class StreamSource(CaptureSource):
             f"{self.name}: cannot connect to the stream (wrong address, or the camera is offline)"
         )
 
+    def _clip_length(self) -> int:
+        """The frames the capture says the source holds: more than 0 for a video file served
+        over HTTP, 0 (or less) for a live stream, whose length nobody knows."""
+        get = getattr(self._capture, "get", None)
+        if get is None:
+            return 0
+        import cv2
+
+        try:
+            return int(get(cv2.CAP_PROP_FRAME_COUNT))
+        except (TypeError, ValueError, OverflowError):
+            return 0
+
     def read_frame(self) -> Frame | None:
         image = self._grab()
+        if image is None and self._clip_length() > 0:
+            return None  # a clip that ended: reconnecting would play it again from the start
         attempt = 0
         while image is None:
             if attempt >= self._tries:
@@ -189,7 +206,9 @@ def open_source(
     spec: int | str | Path, *, opener: Callable[[int | str], Capture] = _open_capture
 ) -> FrameSource:
     """The frame source a spec names: camera index, stream URL, folder, image file or video file."""
-    if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
+    if isinstance(spec, int) or (
+        isinstance(spec, str) and spec.strip().isascii() and spec.strip().isdigit()
+    ):  # ascii: str.isdigit() also takes '²', which int() refuses
         return CaptureSource(int(spec), name=f"camera {int(spec)}", opener=opener)
     text = str(spec)
     if text.lower().startswith(STREAM_SCHEMES):
@@ -198,8 +217,10 @@ def open_source(
     if not path.exists():
         raise SourceError(f"{path}: no such file or folder")
     if path.is_dir():
-        images = sorted(
-            p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()
+        images = sorted(  # not hidden files: macOS leaves '._IMG.jpg' beside each photo
+            p
+            for p in path.iterdir()
+            if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file() and not p.name.startswith(".")
         )
         if not images:
             raise SourceError(

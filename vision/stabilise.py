@@ -33,14 +33,20 @@ def difference(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.abs(a - b).mean())
 
 
+def lower_median(values: list[int]) -> int:
+    """The median of `values`, the lower middle one when they are even in number: always a
+    count some frame saw (votes of 2, 2, 5, 5 give 2, never 3)."""
+    return sorted(values)[(len(values) - 1) // 2]
+
+
 def vote(history: list[Counts]) -> Counts:
-    """Per-deck median (rounded down to a value seen) of the counts in the window."""
+    """Per-deck lower median of the counts in the window."""
     decks = list(history[-1].per_deck)
-    per_deck = {d: int(np.median([c.per_deck.get(d, 0) for c in history]) // 1) for d in decks}
+    per_deck = {d: lower_median([c.per_deck.get(d, 0) for c in history]) for d in decks}
     return Counts(
         per_deck=per_deck,
-        face_up=int(np.median([c.face_up for c in history]) // 1),
-        unknown=int(np.median([c.unknown for c in history]) // 1),
+        face_up=lower_median([c.face_up for c in history]),
+        unknown=lower_median([c.unknown for c in history]),
     )
 
 

@@ -56,25 +56,27 @@ def _deck_list(text: str) -> tuple[str, ...]:
 
 
 def _count_one(pipeline: Any, path: Path, in_play: tuple[str, ...] | None) -> dict[str, Any]:
-    from blitzcam.vision.images import ImageError, read_image
+    from blitzcam.vision.images import ImageError, read_picture
 
     start = time.perf_counter()
     try:
-        frame = read_image(path)
+        picture = read_picture(path)
     except ImageError as exc:
         return {"path": str(path), "error": str(exc).removeprefix(f"{path}: ")}
-    result = pipeline(frame, in_play=in_play)
+    result = pipeline(picture.frame, in_play=in_play)
     dets = result.detections
     backs = dets.of_class("back")
-    height, width = frame.shape[:2]
-    bounds = (width, height, width, height)
+    # boxes in the picture's own pixels: a photo larger than the frame was shrunk to count it
+    width, height = picture.size
+    sx, sy = picture.scale
+    scales, bounds = (sx, sy, sx, sy), (width, height, width, height)
     cards = [
         {
             "deck": dets.deck_name(row),
             "confidence": round(float(dets.confidence[row]), 4),
             "box": [
-                round(min(max(float(v), 0.0), b), 1)
-                for v, b in zip(dets.xyxy[row], bounds, strict=True)
+                round(min(max(float(v) * k, 0.0), b), 1)
+                for v, k, b in zip(dets.xyxy[row], scales, bounds, strict=True)
             ],
         }
         for row in range(len(dets))

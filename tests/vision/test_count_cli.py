@@ -168,3 +168,30 @@ def test_count_path_imports_no_torch() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_boxes_are_in_the_photos_own_pixels(tmp_path: Path, capsys) -> None:
+    # a photo larger than the counting frame is shrunk to count it; its boxes are told in the
+    # photo's pixels, where a script would draw them
+    from benchmarks.count_bench import synthetic_frames
+
+    frame = synthetic_frames(1, seed=11)[0]
+    small, large = tmp_path / "table.jpg", tmp_path / "table-large.jpg"
+    cv2.imwrite(str(small), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    height, width = frame.shape[:2]
+    big = cv2.resize(frame, (width * 5 // 2, height * 5 // 2), interpolation=cv2.INTER_CUBIC)
+    cv2.imwrite(str(large), big, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert big.shape[1] > 4096  # larger than the frame the pipeline counts
+    code, out, _ = _run(capsys, ["count", "--json", str(small), str(large)])
+    assert code == 0
+    at_size, enlarged = json.loads(out)["images"]
+    assert at_size["counts"] == enlarged["counts"]
+    boxes = np.array([card["box"] for card in at_size["cards"]])
+    big_boxes = np.array([card["box"] for card in enlarged["cards"]])
+    assert boxes.shape == big_boxes.shape and len(boxes) > 10
+    assert big_boxes[:, [0, 2]].max() <= big.shape[1] and big_boxes[:, [1, 3]].max() <= big.shape[0]
+    # the same cards, 2.5 times as far from the corner (matched by centre)
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2 * 2.5
+    big_centres = (big_boxes[:, :2] + big_boxes[:, 2:]) / 2
+    nearest = np.linalg.norm(centres[:, None] - big_centres[None], axis=2).min(axis=1)
+    assert np.median(nearest) < 6.0

@@ -51,6 +51,11 @@ def test_vote_is_median() -> None:
     assert vote([_counts(3), _counts(9), _counts(3)]).per_deck["green-pump"] == 3
 
 
+def test_an_even_vote_gives_a_count_some_frame_saw() -> None:
+    assert vote([_counts(2), _counts(5), _counts(2), _counts(5)]).per_deck["green-pump"] == 2
+    assert vote([_counts(10), _counts(0)]).per_deck["green-pump"] == 0
+
+
 def _thumb(value: float) -> np.ndarray:
     return np.full((18, 32), value, np.float32)
 

@@ -85,10 +85,45 @@ def test_enroll_refuses(tmp_path: Path, image, message: str) -> None:
     assert not list(tmp_path.iterdir())  # nothing half-written
 
 
-def test_bad_deck_name() -> None:
-    args = argparse.Namespace(deck="Green Pump!", image=Path("x.png"), camera=None)
-    with pytest.raises(UserError, match="deck name"):
+@pytest.mark.parametrize(
+    ("deck", "message"),
+    [
+        ("Green Pump!", "lowercase"),
+        ("mydeck\n", "lowercase"),  # a trailing newline would name a file 'mydeck\n.png'
+        ("-leading-dash", "lowercase"),
+        ("x" * 41, "lowercase"),
+        ("unknown", "reserved"),  # what `count` calls a back of no deck
+    ],
+)
+def test_bad_deck_name(deck: str, message: str) -> None:
+    args = argparse.Namespace(deck=deck, image=Path("x.png"), camera=None)
+    with pytest.raises(UserError, match=f"deck name .*{message}"):
         enroll_command(args)
+
+
+def test_a_card_enrollment_stores_is_one_a_profile_loads(tmp_path: Path) -> None:
+    # faint one-pixel hatching: a drawing at the rectified card's 400 px, none at the 320 px a
+    # profile reads references at; enrollment refuses it rather than store a file that would
+    # stop every later start
+    from blitzcam.vision.enrollment import CARD_ASPECT, CARD_WIDTH
+    from blitzcam.vision.references import reference_patches
+
+    card = np.full((round(CARD_WIDTH * CARD_ASPECT), CARD_WIDTH, 3), 235, np.uint8)
+    card[150:470:2, 100:300] = 150
+    reference_patches(card, name="at 400 px")  # the check enrollment made before: it passes
+    photo = np.full((900, 1200, 3), 40, np.uint8)
+    photo[100 : 100 + card.shape[0], 400 : 400 + card.shape[1]] = card
+    with pytest.raises(UserError, match=r"table\.jpg: no drawing found"):
+        enroll_image("my-deck", photo, source="table.jpg", out_dir=tmp_path)
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_decks_folder_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    blocked = tmp_path / "decks"
+    blocked.write_text("a file where the folder should be")
+    with pytest.raises(UserError, match=r"decks/red-plow.png: cannot store the deck's back"):
+        enroll_image("red-plow", _photo("red-plow", seed=4), source="x.jpg", out_dir=blocked)
+    assert blocked.read_text() == "a file where the folder should be"
 
 
 def test_decks_dir_profile(tmp_path: Path) -> None:
@@ -114,6 +149,16 @@ def test_decks_dir_profile(tmp_path: Path) -> None:
             "no drawing found",
         ),  # a reference with no card drawing in it
         (lambda d: ((d / "x.png").write_bytes(b""), d)[1], "x.png: cannot decode image"),  # 0 bytes
+        (
+            lambda d: (
+                cv2.imwrite(
+                    str(d / "unknown.png"),
+                    cv2.cvtColor(render_back("red-plow", width=500).rgba, cv2.COLOR_RGBA2BGRA),
+                ),
+                d,
+            )[1],
+            "unknown.png: the deck name 'unknown' is reserved",
+        ),  # a deck named as count names backs of no deck
     ],
 )
 def test_decks_dir_errors(tmp_path: Path, setup, message: str) -> None:

@@ -8,7 +8,16 @@ import cv2
 import numpy as np
 import pytest
 
-from blitzcam.vision.images import ImageError, decode_image, header_size, read_image, reduction_for
+from blitzcam.vision.images import (
+    ImageError,
+    decode_image,
+    decode_picture,
+    header_size,
+    is_truncated,
+    read_image,
+    reduction_for,
+    to_bgr8,
+)
 
 
 def _png(image: np.ndarray) -> bytes:
@@ -111,3 +120,76 @@ def test_fuzz_mutated_files_never_crash() -> None:
             assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
             outcomes["ok"] += 1
     assert outcomes["ok"] and outcomes["error"]
+
+
+def _with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """`jpeg` with an EXIF segment whose only tag is the orientation, as phones write it."""
+    tiff = b"MM\x00\x2a\x00\x00\x00\x08" + b"\x00\x01"  # big-endian, IFD0 at 8, one entry
+    tiff += b"\x01\x12\x00\x03\x00\x00\x00\x01" + orientation.to_bytes(2, "big") + b"\x00\x00"
+    tiff += b"\x00\x00\x00\x00"  # no next IFD
+    body = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + (len(body) + 2).to_bytes(2, "big") + body + jpeg[2:]
+
+
+def test_bytes_after_the_end_are_not_truncation() -> None:
+    # motion photos append a video to the JPEG; some tools pad PNGs after IEND
+    for data in (_jpg(RNG_IMAGE), _png(RNG_IMAGE)):
+        padded = data + b"\x00" * 100 + b"ftypmp42" + bytes(range(256)) * 4
+        assert not is_truncated(padded)
+        np.testing.assert_array_equal(
+            decode_image(padded, name="x"), decode_image(data, name="x")
+        )
+    # ... while a file cut short is still refused, whatever its tail holds
+    jpeg, png = _jpg(RNG_IMAGE), _png(RNG_IMAGE)
+    assert is_truncated(jpeg[: len(jpeg) // 2])
+    assert is_truncated(png[: len(png) // 2])
+    assert is_truncated(png[: len(png) - 12])  # just the IEND chunk missing
+    with pytest.raises(ImageError, match="truncated"):
+        decode_image(jpeg[: len(jpeg) - 2], name="cut.jpg")
+
+
+def test_an_exif_thumbnail_does_not_hide_a_cut_photo() -> None:
+    # the thumbnail's own end marker sits in the EXIF segment, before the photo's image data
+    thumb = _jpg(RNG_IMAGE[:8, :8])
+    body = b"Exif\x00\x00" + thumb
+    photo = _jpg(RNG_IMAGE)
+    with_thumb = photo[:2] + b"\xff\xe1" + (len(body) + 2).to_bytes(2, "big") + body + photo[2:]
+    assert not is_truncated(with_thumb)
+    assert is_truncated(with_thumb[: len(with_thumb) - 40])
+
+
+@pytest.mark.parametrize("side", [400, 9000])  # decoded whole, and reduced by the JPEG decoder
+def test_exif_orientation_is_applied_at_every_size(side: int) -> None:
+    stored = np.zeros((side * 3 // 4, side, 3), np.uint8)
+    stored[:, : side // 4] = 255  # a white band down the left side as stored
+    picture = decode_picture(_with_orientation(_jpg(stored), 6), name="phone.jpg")
+    del stored
+    frame = picture.frame
+    assert frame.shape[0] > frame.shape[1]  # turned upright: portrait
+    assert picture.size == (side * 3 // 4, side)
+    # orientation 6: the stored picture turned a quarter clockwise, its left side on top
+    assert frame[: frame.shape[0] // 8].mean() > 200 and frame[-frame.shape[0] // 8 :].mean() < 50
+
+
+def test_a_large_transparent_png_is_laid_on_white_too() -> None:
+    for width in (400, 8200):  # 8200: shrunk to MAX_SIDE
+        clear = np.zeros((100, width, 4), np.uint8)  # transparent, its hidden colour black
+        assert decode_image(_png(clear), name="clear.png").min() == 255
+
+
+def test_a_picture_knows_its_own_size() -> None:
+    picture = decode_picture(_jpg(np.zeros((4000, 9000, 3), np.uint8)), name="wide.jpg")
+    assert picture.size == (9000, 4000)
+    assert max(picture.frame.shape[:2]) == 4096
+    sx, sy = picture.scale
+    assert sx == pytest.approx(9000 / picture.frame.shape[1])
+    assert sy == pytest.approx(4000 / picture.frame.shape[0])
+    small = decode_picture(_png(RNG_IMAGE), name="small.png")
+    assert small.size == (80, 60) and small.scale == (1.0, 1.0)
+
+
+def test_a_float_image_with_a_nan_keeps_its_picture() -> None:
+    image = np.full((4, 4, 3), 0.5, np.float32)
+    image[0, 0, 0] = np.nan
+    out = to_bgr8(image)
+    assert out[1:, 1:].min() == 127 and out[0, 0, 0] == 0

@@ -181,6 +181,10 @@ def test_live_counting_votes(random_model, table_frame) -> None:
     results = [live(table_frame) for _ in range(3)]
     assert [r.settled for r in results] == [False, False, True]
     assert dict(results[-1].counts) == dict(results[0].counts)  # the same still scene
+    # a new enrollment: counts decided against the old references stop voting
+    live.pipeline.reload_profile()
+    again = [live(table_frame) for _ in range(3)]
+    assert [r.settled for r in again] == [False, False, True]
 
 
 def test_a_deck_in_play_needs_a_reference(random_model) -> None:

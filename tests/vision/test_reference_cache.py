@@ -110,8 +110,14 @@ def _not_numpy(path: Path) -> None:
     path.write_text("hello")
 
 
+def _an_archive(path: Path) -> None:  # np.load gives an NpzFile, not an array, for a zip
+    vectors = np.load(path)
+    with path.open("wb") as file:
+        np.savez(file, vectors=vectors)
+
+
 @pytest.mark.parametrize(
-    "spoil", [_truncate, _wrong_rows, _not_unit, _not_finite, _pickled, _not_numpy]
+    "spoil", [_truncate, _wrong_rows, _not_unit, _not_finite, _pickled, _not_numpy, _an_archive]
 )
 def test_a_damaged_file_is_embedded_again_and_replaced(model: Path, spoil) -> None:
     patches, owners = _drawings()
@@ -164,3 +170,14 @@ def test_the_pipeline_counts_the_same_from_cached_vectors(table_frame) -> None:
     a, b = fresh(table_frame), cached(table_frame)
     assert a.counts == b.counts
     np.testing.assert_array_equal(a.detections.deck, b.detections.deck)
+
+
+def test_the_engine_version_is_the_modules_own() -> None:
+    # read from the module, so onnxruntime installed as onnxruntime-gpu (another package
+    # name) still keys the cache by its version
+    import onnxruntime
+
+    from blitzcam.vision.reference_cache import engine_version
+
+    assert engine_version("onnxruntime") == onnxruntime.__version__
+    assert engine_version("no_such_engine_here") == "?"

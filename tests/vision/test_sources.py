@@ -29,6 +29,7 @@ def test_folder_sorted_by_name(tmp_path: Path) -> None:
     for name, frame in zip(("b.png", "a.jpg", "c.png"), _frames(3), strict=True):
         cv2.imwrite(str(tmp_path / name), frame)
     (tmp_path / "notes.txt").write_text("not an image")
+    (tmp_path / "._a.jpg").write_bytes(b"\x00\x05\x16\x07")  # macOS metadata, sorts first
     assert [Path(f.origin).name for f in open_source(str(tmp_path))] == ["a.jpg", "b.png", "c.png"]
 
 
@@ -105,6 +106,44 @@ def test_stream_gives_up() -> None:
     assert source.read() is not None  # the app's protocol: the image alone
     with pytest.raises(SourceError, match="did not come back after 3 tries"):
         source.read()
+
+
+class FakeClip(FakeCapture):
+    """A video file served over HTTP: its capture knows how many frames it holds."""
+
+    def get(self, prop: int) -> float:
+        return 3.0 if prop == cv2.CAP_PROP_FRAME_COUNT else 0.0
+
+
+def test_a_clip_over_http_ends_instead_of_playing_again() -> None:
+    opened = []
+
+    def opener(spec):
+        opened.append(spec)
+        return FakeClip(_frames(3))
+
+    source = open_source("http://127.0.0.1/clip.mp4", opener=opener)
+    assert len(list(source)) == 3
+    assert source.reconnects == 0 and len(opened) == 1
+
+
+def test_a_live_stream_without_a_length_still_reconnects() -> None:
+    class LiveStream(FakeCapture):
+        def get(self, prop: int) -> float:
+            return 0.0  # what OpenCV reports for a stream of unknown length
+
+    sessions = iter([LiveStream(_frames(2)), LiveStream(_frames(1))])
+    source = StreamSource(
+        "http://127.0.0.1/mjpg", opener=lambda spec: next(sessions), sleep=lambda s: None
+    )
+    assert all(source.read_frame() is not None for _ in range(3))
+    assert source.reconnects == 1
+
+
+@pytest.mark.parametrize("spec", ["\u00b2", "\u0663", "1\u00b2"])  # superscript two, Arabic three
+def test_digits_of_other_scripts_are_no_camera_index(spec: str) -> None:
+    with pytest.raises(SourceError, match="no such file or folder"):
+        open_source(spec, opener=lambda spec: FakeCapture([]))
 
 
 def test_url_dispatch() -> None:
