@@ -23,6 +23,8 @@ COMMON_TARGETS: Final = (75, 100, 150)
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
 MAX_NAME_LENGTH: Final = 40
+# far above any target people play to, far below what the match store's integers hold
+MAX_TARGET: Final = 1_000_000
 
 
 class MatchError(ValueError):
@@ -134,10 +136,20 @@ def round_score(tally: Tally) -> int:
 
 
 def validate_settings(settings: Settings) -> None:
-    if not _is_whole_number(settings.target) or settings.target <= 0:
-        raise MatchError(f"target must be a positive whole number, got {settings.target!r}")
+    if not _is_whole_number(settings.target) or not 0 < settings.target <= MAX_TARGET:
+        raise MatchError(
+            f"target must be a whole number from 1 to {MAX_TARGET:,}, got {settings.target!r}"
+        )
     if settings.variant not in VARIANTS:
         raise MatchError(f"variant must be one of {', '.join(VARIANTS)}, got {settings.variant!r}")
+
+
+def _check_name(name: object, kind: str) -> None:
+    """MatchError unless `name` is non-empty printable text, without outer spaces, not too long."""
+    if not isinstance(name, str) or not name.strip() or name != name.strip():
+        raise MatchError(f"{kind} {name!r} must be non-empty text without outer spaces")
+    if len(name) > MAX_NAME_LENGTH or any(not ch.isprintable() for ch in name):
+        raise MatchError(f"{kind} {name!r} must be at most {MAX_NAME_LENGTH} printable characters")
 
 
 def validate_players(players: tuple[Player, ...]) -> None:
@@ -150,12 +162,7 @@ def validate_players(players: tuple[Player, ...]) -> None:
     names: set[str] = set()
     for player in players:
         name = player.name
-        if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise MatchError(f"player name {name!r} must be non-empty text without outer spaces")
-        if len(name) > MAX_NAME_LENGTH or any(not ch.isprintable() for ch in name):
-            raise MatchError(
-                f"player name {name!r} must be at most {MAX_NAME_LENGTH} printable characters"
-            )
+        _check_name(name, "player name")
         if name in names:
             raise MatchError("two players have this name", player=name)
         names.add(name)
@@ -171,10 +178,12 @@ def validate_players(players: tuple[Player, ...]) -> None:
                 player=name,
             )
         deck_owner[player.deck] = name
-        if player.team is not None and (
-            not isinstance(player.team, str) or not player.team.strip()
-        ):
-            raise MatchError(f"team name {player.team!r} must be non-empty text", player=name)
+        if player.team is not None:
+            # as strict as a player's name: 'North' and 'North ' would be two teams
+            try:
+                _check_name(player.team, "team name")
+            except MatchError as exc:
+                raise MatchError(str(exc), player=name) from None
     with_team = [player for player in players if player.team is not None]
     if with_team and len(with_team) != len(players):
         loner = next(player for player in players if player.team is None)

@@ -208,26 +208,50 @@ class MatchStore:
 
     def load(self, match_id: int) -> Match:
         """One match, checked against the rules (a hand-edited file is caught here)."""
-        match = self._read_match(match_id)
+        try:
+            match = self._read_match(match_id)
+        except (IndexError, KeyError, TypeError, ValueError) as exc:  # rows edited by hand
+            raise StoreError(f"match {match_id} in {self.path} cannot be read: {exc}") from None
         try:
             rules.score_match(match)
         except rules.MatchError as exc:
             raise StoreError(f"match {match_id} in {self.path} breaks the rules: {exc}") from None
         return match
 
-    def list_matches(self) -> list[MatchSummary]:
-        """Every match, the most recently changed first."""
+    def list_matches(self, *, problems: list[str] | None = None) -> list[MatchSummary]:
+        """Every match, the most recently changed first.
+
+        A match that cannot be read (a hand-edited row that breaks the rules) raises StoreError;
+        with `problems`, it is left out and its one-line message appended there instead, so
+        that one damaged match does not hide all the others."""
         summaries = []
         rows = self._conn.execute(
             "SELECT id, created_at, updated_at FROM matches ORDER BY updated_at DESC, id DESC"
         ).fetchall()
         for match_id, created, updated in rows:
-            match = self.load(match_id)
+            try:
+                match = self.load(match_id)
+            except StoreError as exc:
+                if problems is None:
+                    raise
+                problems.append(str(exc))
+                continue
+            try:
+                created_at, updated_at = (
+                    datetime.fromisoformat(created),
+                    datetime.fromisoformat(updated),
+                )
+            except (TypeError, ValueError):
+                message = f"match {match_id} in {self.path}: its dates cannot be read"
+                if problems is None:
+                    raise StoreError(message) from None
+                problems.append(message)
+                continue
             summaries.append(
                 MatchSummary(
                     match_id=match_id,
-                    created_at=datetime.fromisoformat(created),
-                    updated_at=datetime.fromisoformat(updated),
+                    created_at=created_at,
+                    updated_at=updated_at,
                     players=match.players,
                     rounds_played=len(match.rounds),
                     standings=rules.score_match(match),
@@ -243,8 +267,9 @@ class MatchStore:
         return None if row is None else int(row[0])
 
     def latest_unfinished(self) -> int | None:
-        """The match to resume: the most recently changed one still in progress."""
-        for summary in self.list_matches():
+        """The match to resume: the most recently changed one still in progress (matches that
+        cannot be read are passed over)."""
+        for summary in self.list_matches(problems=[]):
             if summary.standings.status == "in-progress":
                 return summary.match_id
         return None

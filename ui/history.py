@@ -36,6 +36,19 @@ def export_text(match: Match, path: Path) -> str:
     return json.dumps(match_to_json(match), indent=2) + "\n"
 
 
+EXPORT_KINDS = ("json", "csv")
+
+
+def export_path(chosen: str, kind: str) -> Path:
+    """The file a save dialog's answer names: with the ending of `kind` (the format the user
+    picked, 'json' or 'csv') added when the name has neither, as Qt's own dialog does not on
+    every platform. A name that says .json or .csv keeps its own."""
+    path = Path(chosen)
+    if path.suffix.lower() in {f".{k}" for k in EXPORT_KINDS}:
+        return path
+    return path.with_name(f"{path.name}.{kind}")
+
+
 def export_match(match: Match, path: Path) -> None:
     write_text_atomic(path, export_text(match, path))
 
@@ -80,7 +93,8 @@ class MatchBrowser(QDialog):
         self.reload()
 
     def reload(self) -> None:
-        summaries = self._store.list_matches()
+        problems: list[str] = []
+        summaries = self._store.list_matches(problems=problems)
         self.table.setRowCount(len(summaries))
         for row, s in enumerate(summaries):
             cells = (
@@ -95,7 +109,10 @@ class MatchBrowser(QDialog):
                 self.table.setItem(row, col, item)
         if summaries:
             self.table.selectRow(0)
-        self.message.setText("" if summaries else "No matches yet.")
+        message = "" if summaries else "No matches yet."
+        if problems:  # a damaged match is named, and hides none of the others
+            message = f"{len(problems)} match(es) could not be read: {problems[0]}"
+        self.message.setText(message)
 
     def selected_match(self) -> int | None:
         items = self.table.selectedItems()
@@ -116,5 +133,10 @@ class MatchBrowser(QDialog):
             f"{kind.upper()} (*.{kind})",
         )
         if path:
-            export_match(self._store.load(match_id), Path(path))
-            self.message.setText(f"Saved {path}")
+            target = export_path(path, kind)
+            try:
+                export_match(self._store.load(match_id), target)
+            except OSError as exc:
+                self.message.setText(f"Not saved: {target}: {exc.strerror or exc}")
+                return
+            self.message.setText(f"Saved {target}")

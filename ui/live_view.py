@@ -43,11 +43,16 @@ class LiveView(QWidget):
     def show_frame(self, frame_bgr: np.ndarray, snapshot: CountSnapshot) -> None:
         self._image = bgr_to_qimage(frame_bgr)
         self._snapshot = snapshot
+        self._message = ""  # a live frame answers any earlier message
         self.update()
 
     def show_message(self, message: str) -> None:
+        """Centred on an empty view; over the last frame, as a banner, once there is one."""
         self._message = message
         self.update()
+
+    def message(self) -> str:
+        return self._message
 
     def snapshot(self) -> CountSnapshot:
         return self._snapshot
@@ -93,6 +98,11 @@ class LiveView(QWidget):
                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
                 self._snapshot.note,
             )
+        if self._message:  # e.g. the camera stopped: the last frame stays, the news on top
+            band = QRectF(0, self.height() / 2 - 24, self.width(), 48)
+            painter.fillRect(band, QColor(120, 20, 20, 215))
+            painter.setPen(QColor(255, 255, 255))
+            painter.drawText(band, Qt.AlignmentFlag.AlignCenter, self._message)
         painter.end()
 
 

@@ -30,7 +30,7 @@ from blitzcam.ui.capture_store import capture_record, capture_stem, label_lines,
 from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.counting_worker import Counter, Enroller, FrameSource
 from blitzcam.ui.enroll import EnrollDialog
-from blitzcam.ui.history import MatchBrowser, export_match
+from blitzcam.ui.history import MatchBrowser, export_match, export_path
 from blitzcam.ui.live_view import render_capture
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.scan import ScanView
@@ -240,12 +240,17 @@ class MainWindow(QMainWindow):
     def _on_export(self) -> None:
         if self.match is None:
             return
-        path, _ = QFileDialog.getSaveFileName(
+        path, chosen = QFileDialog.getSaveFileName(
             self, "Export match", f"match-{self.match_id}.json", "Match JSON (*.json);;CSV (*.csv)"
         )
         if path:
-            export_match(self.match, Path(path))
-            self.statusBar().showMessage(f"Saved {path}", 5000)
+            target = export_path(path, "csv" if "*.csv" in chosen else "json")
+            try:
+                export_match(self.match, target)
+            except OSError as exc:
+                self.statusBar().showMessage(f"Not saved: {target}: {exc.strerror or exc}", 8000)
+                return
+            self.statusBar().showMessage(f"Saved {target}", 5000)
 
     # --- confirming a round --------------------------------------------------------------
 
@@ -347,6 +352,7 @@ class MainWindow(QMainWindow):
         )
         scan.reviewRequested.connect(self._on_review)
         scan.cancelled.connect(self._end_scan)
+        scan.failed.connect(self._on_scan_failed)
         self.scan = scan
         self.pages.addWidget(scan)
         self.pages.setCurrentWidget(scan)
@@ -361,6 +367,13 @@ class MainWindow(QMainWindow):
             title=f"Round {len(self.match.rounds) + 1} — confirm the counts",
             commit=lambda r: self.store.add_round(self.match_id, r),
             session=session,
+        )
+
+    def _on_scan_failed(self, message: str) -> None:
+        self.statusBar().showMessage(
+            f"The camera stopped: {message}. Shots taken so far can still be reviewed (Enter), "
+            "or press Esc to leave the scan.",
+            15000,
         )
 
     def _end_scan(self) -> None:

@@ -90,7 +90,7 @@ class NewMatchDialog(QDialog):
         self.custom = QRadioButton("custom")
         self.target_buttons.addButton(self.custom, 0)
         self.custom_target = QSpinBox()
-        self.custom_target.setRange(1, 100_000)
+        self.custom_target.setRange(1, rules.MAX_TARGET)
         self.custom_target.setValue(200)
         target_row.addWidget(self.custom)
         target_row.addWidget(self.custom_target)
@@ -149,8 +149,15 @@ class NewMatchDialog(QDialog):
         self.adjustSize()
 
     def _on_accept(self) -> None:
+        players = self.players()
+        if self.teams.isChecked() and all(player.team is None for player in players):
+            # every team field blank would start a match without teams, the box ticked (some
+            # blank: the rules say who has none)
+            self._match = None
+            self.error.setText("no team given: name every player's team, or untick 'Play in teams'")
+            return
         try:
-            self._match = rules.new_match(self.players(), self.settings())
+            self._match = rules.new_match(players, self.settings())
         except MatchError as exc:
             self._match = None
             self.error.setText(str(exc))

@@ -50,6 +50,7 @@ class ScanView(QWidget):
         super().__init__(parent)
         self.session = ScanSession(tuple(players))
         self._latest: CountedFrame | None = None
+        self._failure: str | None = None  # why the camera or the counter stopped, once they have
         in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
         self._thread = CountingThread(source, in_play, interval_ms=interval_ms, parent=self)
         self.live = LiveView()
@@ -162,6 +163,9 @@ class ScanView(QWidget):
         )
 
     def _on_capture(self) -> None:
+        if self._failure is not None:  # the last frame shown is not the table now
+            self.live.show_message(self._failure)
+            return
         if self._latest is None:
             self.live.show_message("No frame yet — is the camera on?")
             return
@@ -191,7 +195,9 @@ class ScanView(QWidget):
         self.cancelled.emit()
 
     def _on_failed(self, message: str) -> None:
-        self.live.show_message(f"The camera or the counter stopped: {message}")
+        self._failure = f"The camera or the counter stopped: {message}"
+        self._latest = None  # no shot of a frame that is no longer live
+        self.live.show_message(self._failure)
         self.failed.emit(message)
 
     def _on_source_finished(self) -> None:

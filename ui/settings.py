@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.files import write_text_atomic
-from blitzcam.game.rules import COMMON_TARGETS, VARIANTS, Settings
+from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, VARIANTS, Settings
 
 SETTINGS_FILE: Final = "app-settings.json"
 
@@ -146,7 +146,7 @@ class MatchSettingsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Match settings")
         self._target = QSpinBox()
-        self._target.setRange(1, 100_000)
+        self._target.setRange(1, MAX_TARGET)
         self._target.setToolTip(f"common targets: {', '.join(map(str, COMMON_TARGETS))}")
         self._variant = QComboBox()
         self._variant.addItems(list(VARIANTS))

@@ -247,10 +247,13 @@ def _show(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace) -> int:
     from blitzcam.game.text import match_list
 
+    problems: list[str] = []
     with _open_store(args) as store:
-        summaries = _run_rule(store, store.list_matches)
+        summaries = _run_rule(store, lambda: store.list_matches(problems=problems))
     print(match_list(summaries))
-    return 0
+    for problem in problems:  # the readable matches are listed all the same
+        print(f"error: {problem}", file=sys.stderr)
+    return 1 if problems else 0
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -161,7 +161,7 @@ def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFix
     [
         (["new", "-p", "Ann"], "--player 'Ann': expected NAME=DECK"),
         (["new", "-p", "Ann=green-pump", "-p", "Bob=green-pump"], "deck green-pump is already played by Ann"),
-        (["new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", "--target", "0"], "target must be a positive"),
+        (["new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", "--target", "0"], "target must be a whole number from 1"),
         (["add", "Ann=12/0"], "no matches yet"),
         (["show"], "no matches yet"),
         (["show", "--match", "7"], "no match 7"),
@@ -208,3 +208,25 @@ def test_a_foreign_database_is_refused_untouched(tmp_path: Path, capsys: pytest.
     code, _, err = run("match", "--db", str(db), "list", capsys=capsys)
     assert code == 2 and "not a usable blitzcam match database" in err
     assert db.read_bytes() == b"my shopping list\n" * 200
+
+
+def test_list_names_a_damaged_match_and_lists_the_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    db = str(tmp_path / "m.sqlite3")
+    for (first, first_deck), (second, second_deck) in (
+        (("Ann", "green-pump"), ("Bob", "red-buggy")),
+        (("Cy", "blue-plow"), ("Di", "red-plow")),
+    ):
+        new = ("new", "-p", f"{first}={first_deck}", "-p", f"{second}={second_deck}")
+        assert run("match", "--db", db, *new, capsys=capsys)[0] == 0
+        assert run("match", "--db", db, "add", f"{first}=5/0", f"{second}=3/1", capsys=capsys)[0] == 0
+    with sqlite3.connect(db) as conn:  # a hand edit that breaks the rules, in the first match
+        conn.execute("UPDATE tallies SET dutch = 99 WHERE match_id = 1")
+    code, out, err = run("match", "--db", db, "list", capsys=capsys)
+    assert code == 1
+    assert "Cy" in out and "Ann" not in out  # the readable match is still listed
+    assert err.startswith("error: match 1 in ") and "breaks the rules" in err
+    assert err.count("\n") == 1

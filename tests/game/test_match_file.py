@@ -46,7 +46,7 @@ def test_json_round_trip_keeps_everything() -> None:
         ({"players": ["Ann", ANN_BOB[1]]}, "players[0]: expected an object"),
         ({"players": [ANN_BOB[0], {**ANN_BOB[1], "team": 3}]}, "players[1]: 'team' must be a string"),
         ({"players": ANN_BOB, "variant": "fast"}, "variant must be one of standard, play-out"),
-        ({"players": ANN_BOB, "target": "75"}, "target must be a positive whole number, got '75'"),
+        ({"players": ANN_BOB, "target": "75"}, "target must be a whole number from 1 to 1,000,000, got '75'"),
         ({"players": ANN_BOB, "rounds": [[1, 2]]}, "round 1: expected an object of player -> counts"),
         ({"players": ANN_BOB, "rounds": [{"Ann": 12, "Bob": {"dutch": 1, "blitz": 0}}]},
          "round 1, player Ann: expected"),

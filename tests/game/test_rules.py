@@ -113,6 +113,13 @@ def test_the_round_number_counts_from_one() -> None:
          "a team match needs at least two teams"),
         ((Player("Ann", "green-pump", " "), Player("Bob", "red-buggy", "S")),
          "player Ann: team name ' ' must be non-empty"),
+        # 'North' and 'North ' would be two teams with one name on the scoreboard
+        ((Player("Ann", "green-pump", "North "), Player("Bob", "red-buggy", "South")),
+         "player Ann: team name 'North ' must be non-empty text without outer spaces"),
+        ((Player("Ann", "green-pump", "N\tS"), Player("Bob", "red-buggy", "South")),
+         "player Ann: team name 'N\\tS' must be at most 40 printable characters"),
+        ((Player("Ann", "green-pump", "x" * 41), Player("Bob", "red-buggy", "South")),
+         "player Ann: team name 'xxxxxxxxxx"),
     ],
 )
 def test_invalid_players_are_refused(match_players: tuple[Player, ...], message: str) -> None:
@@ -128,10 +135,13 @@ def test_eight_players_with_the_expansion_decks_are_fine() -> None:
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        (Settings(0), "target must be a positive whole number, got 0"),
-        (Settings(-75), "target must be a positive whole number, got -75"),
-        (Settings(7.5), "target must be a positive whole number, got 7.5"),  # type: ignore[arg-type]
+        (Settings(0), "target must be a whole number from 1 to 1,000,000, got 0"),
+        (Settings(-75), "target must be a whole number from 1 to 1,000,000, got -75"),
+        (Settings(7.5), "target must be a whole number from 1 to 1,000,000, got 7.5"),  # type: ignore[arg-type]
         (Settings(75, "speed"), "variant must be one of standard, play-out, got 'speed'"),  # type: ignore[arg-type]
+        # beyond any game, and beyond what the match store's integers hold at 2**63
+        (Settings(1_000_001), "target must be a whole number from 1 to 1,000,000, got 1000001"),
+        (Settings(2**63), "target must be a whole number from 1 to 1,000,000, got 9223372036854775808"),
     ],
 )
 def test_invalid_settings_are_refused(settings: Settings, message: str) -> None:

@@ -178,6 +178,32 @@ def test_a_hand_edited_store_that_breaks_the_rules_is_reported(store: MatchStore
         store.load(match_id)
 
 
+def test_one_damaged_match_hides_none_of_the_others(store: MatchStore) -> None:
+    good = store.create_match(match_of())
+    damaged = store.create_match(match_of())
+    store.add_round(damaged, round_of(Ann=(12, 0), Bob=(9, 4)))
+    later = store.create_match(match_of())
+    store._conn.execute("UPDATE tallies SET dutch = 99 WHERE match_id = ?", (damaged,))
+    dated = store.create_match(match_of())
+    store._conn.execute("UPDATE matches SET updated_at = 'yesterday' WHERE id = ?", (dated,))
+    with pytest.raises(StoreError, match=r"match \d+ .*(breaks the rules|dates cannot be read)"):
+        store.list_matches()  # asked plainly, it still says so
+    problems: list[str] = []
+    assert [s.match_id for s in store.list_matches(problems=problems)] == [later, good]
+    assert len(problems) == 2
+    assert any(f"match {damaged} " in p and "breaks the rules" in p for p in problems)
+    assert any(f"match {dated} " in p and "dates cannot be read" in p for p in problems)
+    assert store.latest_unfinished() == later  # the app starts, and resumes a readable match
+
+
+def test_a_row_edited_into_nonsense_is_a_store_error(store: MatchStore) -> None:
+    match_id = store.create_match(match_of())
+    store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4)))
+    store._conn.execute("UPDATE tallies SET seat = 7 WHERE seat = 1")  # no player sits there
+    with pytest.raises(StoreError, match=rf"match {match_id} .*cannot be read"):
+        store.load(match_id)
+
+
 def test_the_application_id_marks_our_files(store: MatchStore) -> None:
     assert store._conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 
@@ -197,7 +223,7 @@ WRITER = textwrap.dedent(
              "blue-pump", "yellow-buggy", "green-bucket", "red-plow"]
     match_id = store.create_match(Match(
         players=tuple(Player(n, d) for n, d in zip(names, decks)),
-        settings=Settings(target=10**9, variant="play-out")))
+        settings=Settings(target=1_000_000, variant="play-out")))
     print("match", match_id, flush=True)
     saved = 0
     while True:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 from blitzcam.game.match_file import match_from_json
 from blitzcam.game.rules import Settings
 from blitzcam.ui.enroll import EnrollDialog
-from blitzcam.ui.history import MatchBrowser, export_match
+from blitzcam.ui.history import MatchBrowser, export_match, export_path
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.settings import AppSettings, MatchSettingsDialog, SettingsDialog
 from tests.ui.fakes import FakeCounter, FakeSource, match_of, round_of, synthetic_frame
@@ -60,6 +60,62 @@ def test_new_match_refused_with_the_rule(qtbot, edit, message) -> None:
     _ok(dialog)
     assert dialog.match() is None
     assert message in dialog.error.text()
+
+
+def test_teams_ticked_with_blank_team_fields_is_refused(qtbot) -> None:
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.teams.setChecked(True)  # and no team typed: not a match without teams
+    _ok(dialog)
+    assert dialog.match() is None
+    assert "no team given" in dialog.error.text()
+    dialog.teams.setChecked(False)
+    _ok(dialog)
+    assert dialog.match() is not None and all(p.team is None for p in dialog.match().players)
+
+
+def test_a_large_target_survives_the_match_settings_dialog(qtbot) -> None:
+    dialog = MatchSettingsDialog(Settings(target=250_000))
+    qtbot.addWidget(dialog)
+    assert dialog.value().target == 250_000  # not cut to the spin box's range
+
+
+@pytest.mark.parametrize(
+    ("chosen", "kind", "expected"),
+    [
+        ("/x/scores", "csv", "/x/scores.csv"),  # the filter the user picked decides
+        ("/x/scores", "json", "/x/scores.json"),
+        ("/x/scores.CSV", "json", "/x/scores.CSV"),  # a name that says its format keeps it
+        ("/x/scores.json", "csv", "/x/scores.json"),
+        ("/x/round.2", "csv", "/x/round.2.csv"),
+    ],
+)
+def test_export_path(chosen: str, kind: str, expected: str) -> None:
+    assert str(export_path(chosen, kind)) == expected
+
+
+def test_browser_exports_csv_to_a_name_without_an_ending(qtbot, store, tmp_path, monkeypatch) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "scores"), "CSV (*.csv)")
+    )
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    browser._on_export("csv")
+    assert (tmp_path / "scores.csv").read_text().startswith("round,")
+    assert not (tmp_path / "scores").exists()
+
+
+def test_browser_names_a_damaged_match_and_lists_the_others(qtbot, store) -> None:
+    good = store.create_match(match_of())
+    damaged = store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    store._conn.execute("UPDATE tallies SET dutch = 99 WHERE match_id = ?", (damaged,))
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    assert browser.table.rowCount() == 1 and browser.selected_match() == good
+    assert f"1 match(es) could not be read: match {damaged} " in browser.message.text()
 
 
 def test_browser_lists_opens_and_export_writes_json_and_csv(qtbot, store, tmp_path) -> None:

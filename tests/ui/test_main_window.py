@@ -209,3 +209,40 @@ def test_cancel_scan_releases_the_camera(qtbot, store, feed, tmp_path):
     assert window.scan is None and feed.closed
     assert window.pages.currentWidget() is window.scoreboard
     assert np.all(store.load(window.match_id).rounds == ())
+
+
+def test_a_damaged_match_does_not_stop_the_app_starting(qtbot, store, feed, tmp_path):
+    unfinished = store.create_match(match_of(round_of(Ann=(3, 0), Bob=(1, 1), Cy=(0, 0))))
+    damaged = store.create_match(match_of(round_of(Ann=(3, 0), Bob=(1, 1), Cy=(0, 0))))
+    store._conn.execute("UPDATE tallies SET blitz = 77 WHERE match_id = ?", (damaged,))
+    window = _window(qtbot, store, feed, tmp_path)
+    assert window.match_id == unfinished
+
+
+class DyingFeed(ScriptedFeed):
+    """A camera unplugged after a few frames."""
+
+    def __init__(self, scenes, frames_left: int) -> None:
+        super().__init__(scenes)
+        self.frames_left = frames_left
+
+    def read(self):
+        self.frames_left -= 1
+        if self.frames_left < 0:
+            raise OSError("camera unplugged")
+        return super().read()
+
+
+def test_a_camera_that_stops_is_said_and_its_last_frame_not_captured(qtbot, store, tmp_path):
+    feed = DyingFeed(_scenes(), frames_left=3)
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    scan = window.scan
+    qtbot.waitUntil(lambda: "camera unplugged" in scan.live.message(), timeout=5000)
+    assert "camera unplugged" in window.statusBar().currentMessage()
+    qtbot.keyClick(scan, Qt.Key.Key_Space)  # a shot of the frozen frame would be stale
+    assert scan.session.shots() == ()
+    assert "camera unplugged" in scan.live.message()
+    qtbot.keyClick(scan, Qt.Key.Key_Escape)  # leaving the scan stops its thread
+    assert window.scan is None and feed.closed
