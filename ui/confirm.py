@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game.rules import Player, Round, Tally, round_score
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
+from blitzcam.ui.labels import plain_label
 
 SPIN_MAX: Final = 99  # wider than the rules allow: the core, not the widget, explains a bad count
 NOBODY: Final = "— nobody / play-out —"
@@ -50,7 +51,7 @@ class RoundEditor(QWidget):
             icon.setPixmap(back_pixmap(player.deck, 28))
             icon.setToolTip(deck_label(player.deck))
             grid.addWidget(icon, row, 0)
-            grid.addWidget(QLabel(player.name), row, 1)
+            grid.addWidget(plain_label(player.name), row, 1)
             for col, boxes in ((2, self.dutch), (3, self.blitz)):
                 spin = QSpinBox()
                 spin.setRange(0, SPIN_MAX)
@@ -116,7 +117,7 @@ class ConfirmDialog(QDialog):
         caller_row = QHBoxLayout()
         caller_row.addWidget(QLabel("Called Blitz:"))
         caller_row.addWidget(self.caller, 1)
-        self.error = QLabel()
+        self.error = plain_label()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
         self.buttons = QDialogButtonBox(

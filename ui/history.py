@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -27,6 +26,7 @@ from blitzcam.game.match_file import match_to_json, score_sheet_csv
 from blitzcam.game.rules import Match
 from blitzcam.game.store import MatchStore
 from blitzcam.game.text import describe_status
+from blitzcam.ui.labels import plain_label
 
 
 def export_text(match: Match, path: Path) -> str:
@@ -70,7 +70,7 @@ class MatchBrowser(QDialog):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
-        self.message = QLabel()
+        self.message = plain_label()
         open_button = QPushButton("Open")
         open_button.setDefault(True)
         json_button = QPushButton("Export JSON…")

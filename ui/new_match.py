@@ -30,6 +30,7 @@ from blitzcam.game import rules
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, MatchError, Player, Settings
 from blitzcam.ui.deck_colours import back_icon, deck_label
+from blitzcam.ui.labels import plain_label
 
 DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
 ICON_SIZE: Final = QSize(40, 62)
@@ -104,7 +105,7 @@ class NewMatchDialog(QDialog):
         game_form.addRow("Target", target_row)
         game_form.addRow("Variant", self.variant)
 
-        self.error = QLabel()
+        self.error = plain_label()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
         self.buttons = QDialogButtonBox(

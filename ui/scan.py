@@ -27,6 +27,7 @@ from blitzcam.ui.counting_worker import (
     FrameSource,
 )
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
+from blitzcam.ui.labels import plain_label
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.scan_session import STEP_HINTS, STEP_TITLES, ScanSession, Shot, player_counts
 
@@ -81,7 +82,7 @@ class ScanView(QWidget):
             self.live_counts[player.name] = live
             self.summed_counts[player.name] = summed
             grid.addWidget(icon, row, 0)
-            grid.addWidget(QLabel(player.name), row, 1)
+            grid.addWidget(plain_label(player.name), row, 1)
             grid.addWidget(live, row, 2)
             grid.addWidget(summed, row, 3)
         self.capture_button = QPushButton("Capture shot  (Space)")

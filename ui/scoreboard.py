@@ -28,6 +28,7 @@ from blitzcam.game import rules
 from blitzcam.game.rules import Match, Standings
 from blitzcam.ui.chart import RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
+from blitzcam.ui.labels import plain_label
 
 HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
 COLUMNS_PER_PLAYER: Final = 3
@@ -36,7 +37,17 @@ SUB_HEADERS: Final = (
     ("Blitz", "cards left in the Blitz pile"),
     ("Pts", "round score: Dutch − 2 × Blitz"),
 )
-TEAM_RGB: Final = ((240, 240, 240), (150, 200, 255), (255, 190, 120), (200, 160, 255))
+# one line colour per team on the chart, as many as teams can be (eight players, one each)
+TEAM_RGB: Final = (
+    (240, 240, 240),
+    (150, 200, 255),
+    (255, 190, 120),
+    (200, 160, 255),
+    (140, 230, 160),
+    (255, 140, 170),
+    (250, 230, 110),
+    (120, 225, 230),
+)
 
 
 def status_text(match: Match, standings: Standings) -> str:
@@ -76,9 +87,9 @@ class TotalCard(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("totalCard")
-        self.name = QLabel()
+        self.name = plain_label()
         self.name.setObjectName("totalName")
-        self.detail = QLabel()
+        self.detail = plain_label()
         self.detail.setObjectName("totalDetail")
         self.total = QLabel()
         self.total.setObjectName("totalValue")
@@ -198,9 +209,9 @@ class ScoreboardView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.title = QLabel()
+        self.title = plain_label()
         self.title.setObjectName("matchTitle")
-        self.status = QLabel()
+        self.status = plain_label()
         self.status.setObjectName("matchStatus")
         self.status.setWordWrap(True)
         self.cards_row = QHBoxLayout()

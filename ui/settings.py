@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.files import write_text_atomic
 from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, VARIANTS, Settings
+from blitzcam.ui.labels import plain_label
 
 SETTINGS_FILE: Final = "app-settings.json"
 
@@ -150,7 +151,7 @@ class MatchSettingsDialog(QDialog):
         self._target.setToolTip(f"common targets: {', '.join(map(str, COMMON_TARGETS))}")
         self._variant = QComboBox()
         self._variant.addItems(list(VARIANTS))
-        self._error = QLabel()
+        self._error = plain_label()
         self._error.setWordWrap(True)
         self._error.setObjectName("error")
         form = QFormLayout()

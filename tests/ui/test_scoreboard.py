@@ -92,3 +92,24 @@ def test_golden_screenshot(qtbot) -> None:
     # Tolerance: anti-aliasing and hinting may differ slightly between FreeType builds.
     assert (diff > 48).mean() < 0.01, f"{(diff > 48).mean():.2%} of pixels differ from {GOLDEN}"
     assert diff.mean() < 3.0
+
+
+def test_eight_teams_get_eight_line_colours(qtbot) -> None:
+    match = match_of(n=8, teams=tuple(f"T{i}" for i in range(8)))
+    colours = [s.colour for s in chart_series(match, score_match(match))]
+    assert len(colours) == 8 and len(set(colours)) == 8
+
+
+def test_names_are_shown_as_typed_not_as_markup(qtbot) -> None:
+    import dataclasses
+
+    from PySide6.QtCore import Qt
+
+    match = match_of(n=3)
+    typed = "<u>Ann</u>"
+    match = dataclasses.replace(
+        match, players=(dataclasses.replace(match.players[0], name=typed), *match.players[1:])
+    )
+    view = _view(qtbot, match)
+    assert view.cards[0].name.text() == typed
+    assert view.cards[0].name.textFormat() == Qt.TextFormat.PlainText
