@@ -32,8 +32,24 @@ def _mode_for(path: Path) -> int:
         return NEW_FILE_MODE
 
 
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename in `folder` survive a power cut (best effort: not every platform can)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     path = Path(path)
+    if path.is_symlink():  # write the file the link points to; the link stays a link
+        path = path.resolve()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -45,6 +61,7 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _fsync_folder(path.parent)
 
 
 def write_text_atomic(path: Path, text: str) -> None:

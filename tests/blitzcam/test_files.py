@@ -4,7 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from blitzcam.files import NEW_FILE_MODE, copy_file_atomic, staged, write_bytes_atomic
+from blitzcam.files import (
+    NEW_FILE_MODE,
+    copy_file_atomic,
+    staged,
+    write_bytes_atomic,
+    write_text_atomic,
+)
 
 
 def _mode(path: Path) -> int:
@@ -55,3 +61,16 @@ def test_a_staged_file_replaces_its_target_with_the_targets_mode(tmp_path: Path)
         raise RuntimeError("export failed")
     assert target.read_bytes() == b"net"
     assert [p.name for p in tmp_path.iterdir()] == ["blitzcam-identity.onnx"]
+
+
+def test_writing_through_a_link_keeps_the_link(tmp_path: Path) -> None:
+    # settings or deck files linked from a synced folder stay linked after a save
+    real = tmp_path / "synced" / "settings.json"
+    real.parent.mkdir()
+    real.write_text("old")
+    link = tmp_path / "settings.json"
+    link.symlink_to(real)
+    write_text_atomic(link, "new")
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert real.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json", "synced"]
