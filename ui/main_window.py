@@ -219,18 +219,23 @@ class MainWindow(QMainWindow):
     def _on_match_settings(self) -> None:
         if self.match is None:
             return
-        dialog = MatchSettingsDialog(self.match.settings, self)
-        dialog.accepted.connect(lambda: self.apply_match_settings(dialog.value()))
+        dialog = MatchSettingsDialog(self.match.settings, self, apply=self._settings_refused)
         dialog.open()
 
     def apply_match_settings(self, settings: rules.Settings) -> bool:
+        refused = self._settings_refused(settings)
+        if refused is not None:
+            self.statusBar().showMessage(refused, 8000)
+        return refused is None
+
+    def _settings_refused(self, settings: rules.Settings) -> str | None:
+        """Apply `settings` to the open match through the store; why not, if refused."""
         try:
             match = self.store.change_settings(self.match_id, settings)
         except MatchError as exc:
-            self.statusBar().showMessage(f"Settings not changed: {exc}", 8000)
-            return False
+            return f"Settings not changed: {exc}"
         self.show_match(self.match_id, match)
-        return True
+        return None
 
     def _on_browse(self) -> None:
         browser = MatchBrowser(self.store, self)

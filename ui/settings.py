@@ -5,6 +5,7 @@ and the dialogs that change them and the match settings (target, variant).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -141,10 +142,19 @@ class SettingsDialog(QDialog):
 
 
 class MatchSettingsDialog(QDialog):
-    """Target and variant of the open match; the caller applies them through the store."""
+    """Target and variant of the open match. OK hands them to `apply` (the caller's, which
+    goes through the store and returns why they were refused, or None); a refusal is shown here
+    and the dialog stays open with what was typed. Without `apply`, OK just accepts."""
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        parent: QWidget | None = None,
+        *,
+        apply: Callable[[Settings], str | None] | None = None,
+    ) -> None:
         super().__init__(parent)
+        self._apply = apply
         self.setWindowTitle("Match settings")
         self._target = QSpinBox()
         self._target.setRange(1, MAX_TARGET)
@@ -162,7 +172,7 @@ class MatchSettingsDialog(QDialog):
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
-        buttons.accepted.connect(self.accept)
+        buttons.accepted.connect(self._on_ok)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -180,3 +190,10 @@ class MatchSettingsDialog(QDialog):
 
     def show_error(self, message: str) -> None:
         self._error.setText(message)
+
+    def _on_ok(self) -> None:
+        refused = None if self._apply is None else self._apply(self.value())
+        if refused is not None:
+            self.show_error(refused)
+            return
+        self.accept()

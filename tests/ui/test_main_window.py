@@ -176,6 +176,19 @@ def test_win_is_announced_and_raising_the_target_reopens(qtbot, store, feed, tmp
     # lowering it to 10 would have decided the match after round 1, with round 2 following
     assert not window.apply_match_settings(window.match.settings.__class__(target=10))
     assert "Settings not changed" in window.statusBar().currentMessage()
+    # through the dialog: refused, it stays open with the reason and what was typed
+    from blitzcam.ui.settings import MatchSettingsDialog
+
+    window._on_match_settings()
+    dialog = window.findChild(MatchSettingsDialog)
+    dialog._target.setValue(10)
+    dialog._on_ok()
+    assert dialog.isVisible() and dialog.value().target == 10
+    assert "Settings not changed" in dialog._error.text()
+    dialog._target.setValue(150)
+    dialog._on_ok()
+    assert not dialog.isVisible()
+    assert window.match.settings.target == 150
 
 
 def test_confirmed_capture_is_kept_with_labels(qtbot, store, feed, tmp_path):
