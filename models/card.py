@@ -174,7 +174,7 @@ def render_card(
             f"{_pct(report['scene_exact_rate_random_art'])} |",
             "| … had every counted box on a labelled back got that back's deck (boxes on no back "
             f"keep their decision) | {_pct(report['scene_exact_rate_if_identity_right'])} |",
-            f"| mean absolute count error per deck and scene | "
+            f"| mean absolute count error per deck on the table or counted | "
             f"{report['mean_abs_count_error']:.3f} |",
             f"| face-up cards counted as a deck | {report['face_up_counted']} |",
             f"| mean time per scene (pipeline, this machine) | {report['ms_per_scene']:.0f} ms |",

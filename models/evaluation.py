@@ -60,10 +60,14 @@ def labelled_scenes(data_dir: Path, split: str) -> Iterator[tuple[str, Path, Sce
     for path in files:
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(record, dict):
+                raise ValueError(f"a JSON {type(record).__name__}, not an object")
             truth = read_truth(record)
-        except (OSError, ValueError, KeyError) as exc:
-            raise ValueError(f"{path}: not a scene ground-truth file ({exc})") from None
-        yield path.stem, data_dir / record["image"], truth
+            image = data_dir / record["image"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            detail = f"no {exc} field" if isinstance(exc, KeyError) else str(exc)
+            raise ValueError(f"{path}: not a scene ground-truth file ({detail})") from None
+        yield path.stem, image, truth
 
 
 def evaluate(
@@ -222,7 +226,8 @@ def report_table(report: dict[str, Any]) -> str:
         f" of {report['scenes_builtin_art']}; with random art nobody enrolled (must stay "
         f"unknown): {_pct(report['scene_exact_rate_random_art']).strip()} of "
         f"{report['scenes'] - report['scenes_builtin_art']}",
-        f"mean absolute count error per deck and scene: {report['mean_abs_count_error']:.3f}",
+        "mean absolute count error per deck on the table or counted: "
+        f"{report['mean_abs_count_error']:.3f}",
         f"face-up cards counted as a deck: {report['face_up_counted']}",
         "a frame's backs decided in groups of drawings alike on average above: "
         f"{report.get('consensus_link') or 'off (each back alone)'}"

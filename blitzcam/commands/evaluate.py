@@ -68,6 +68,11 @@ def _evaluate(args: argparse.Namespace) -> int:
     from blitzcam.vision.images import read_image
     from blitzcam.vision.pipeline import CountingPipeline
 
+    if args.json is not None and str(args.json) != "-":  # found out now, not after the run
+        if args.json.is_dir():
+            raise UserError(f"--json {args.json}: is a folder, expected a file name")
+        if not args.json.parent.is_dir():
+            raise UserError(f"--json {args.json}: no such folder {args.json.parent}")
     data = args.data or _default_data()
     if not (data / "scenes").is_dir():
         raise UserError(f"{data}: no scenes folder: not a `blitzcam dataset generate` dataset")
@@ -98,6 +103,9 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.json is not None:
         from blitzcam.files import write_text_atomic
 
-        write_text_atomic(args.json, text + "\n")
+        try:
+            write_text_atomic(args.json, text + "\n")
+        except OSError as exc:
+            raise UserError(f"--json {args.json}: cannot write it: {exc.strerror or exc}") from None
         print(f"report written to {args.json}")
     return 0

@@ -226,3 +226,29 @@ def test_the_decks_in_play_of_a_scene_are_the_known_decks_it_holds() -> None:
     )
     names = ("green-pump", "red-buggy", "blue-plow", "house-deck")
     assert scene_decks(truth, names) == ("red-buggy", "blue-plow")  # in the profile's order
+
+
+def test_more_mistakes_never_lower_the_mean_count_error() -> None:
+    # two scenes of two green pumps, each counted one short; then one of the two scenes also
+    # gives its missed back another deck: the mean must not fall
+    from blitzcam.models.metrics import ScenePrediction, SceneTruth
+
+    def box(cx: float) -> np.ndarray:
+        return np.array([[cx - 5, -5], [cx + 5, -5], [cx + 5, 5], [cx - 5, 5]], float)
+
+    known = ["green-pump", "red-buggy", "blue-plow"]
+    truth = SceneTruth(np.stack([box(0), box(30)]), np.array([0, 0]), ("green-pump",) * 2)
+
+    def counted(*decks: str) -> ScenePrediction:
+        n = len(decks)
+        corners = np.stack([box(30 * i) for i in range(n)])
+        return ScenePrediction(corners, np.zeros(n, int), np.full(n, 0.9), decks, np.ones(n, bool))
+
+    short = [evaluate_scene(f"s{i}", truth, counted("green-pump"), known_decks=known) for i in (0, 1)]
+    worse = [evaluate_scene("s0", truth, counted("green-pump", "red-buggy"), known_decks=known)]
+    worst = [
+        evaluate_scene("s0", truth, counted("green-pump", "red-buggy", "blue-plow"), known_decks=known)
+    ]
+    errors = [summarize(s)["mean_abs_count_error"] for s in (short, worse + short[1:], worst + short[1:])]
+    assert errors[0] == 1.0  # one card off for the one deck on each table
+    assert errors[0] <= errors[1] <= errors[2]

@@ -162,6 +162,9 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
         (["train", "--device", "gpu"], "--device must be cpu or a CUDA device index"),
         (["train", "--workers", "0"], "--workers must be a positive number, got 0"),
         (["evaluate", "--data", "/nonexistent/scenes"], "no scenes folder"),
+        # a report that could not be written is found out before the run, not after it
+        (["evaluate", "--json", "/nonexistent/folder/r.json"], "no such folder /nonexistent/folder"),
+        (["evaluate", "--json", "/"], "--json /: is a folder"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(argv: list[str], fragment: str,

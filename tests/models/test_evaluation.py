@@ -1,0 +1,45 @@
+"""Reading a scene dataset for evaluation: a damaged ground-truth file is one clear error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from blitzcam.models.evaluation import labelled_scenes
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        ("[1, 2]", "a JSON list, not an object"),
+        ('{"image": "images/test/000001.jpg"}', "not a scene ground-truth file"),  # no labels
+        ("{", "not a scene ground-truth file"),  # cut short
+    ],
+)
+def test_a_damaged_scene_file_names_itself(tmp_path: Path, content: str, fragment: str) -> None:
+    folder = tmp_path / "scenes" / "test"
+    folder.mkdir(parents=True)
+    (folder / "000001.json").write_text(content)
+    with pytest.raises(ValueError, match=rf"000001\.json: .*{fragment}"):
+        list(labelled_scenes(tmp_path, "test"))
+
+
+RECORD = {
+    "image": "images/test/000002.jpg",
+    "objects": [
+        {"class": "back", "deck": "red-plow", "polygon": [[0, 0], [10, 0], [10, 20], [0, 20]]},
+    ],
+}
+
+
+def test_a_whole_record_reads_and_one_without_its_image_names_the_field(tmp_path: Path) -> None:
+    folder = tmp_path / "scenes" / "test"
+    folder.mkdir(parents=True)
+    (folder / "000002.json").write_text(json.dumps(RECORD))
+    ((name, image, truth),) = labelled_scenes(tmp_path, "test")
+    assert (name, image, truth.decks) == ("000002", tmp_path / RECORD["image"], ("red-plow",))
+    (folder / "000002.json").write_text(json.dumps({"objects": RECORD["objects"]}))
+    with pytest.raises(ValueError, match=r"000002\.json: .*no 'image' field"):
+        list(labelled_scenes(tmp_path, "test"))
