@@ -493,13 +493,37 @@ def recipe_scenes(run_dir: Path, recipe: Recipe, stage: Stage | None = None) -> 
 
 def generated_scenes(scenes_dir: Path, n: int, seed: int) -> Path:
     """`blitzcam dataset generate --n n --seed seed --holdout` into scenes_dir, unless a
-    finished dataset (its data.yaml) is already there."""
-    if not (scenes_dir / "data.yaml").is_file():
+    finished dataset (its data.yaml) is already there, made with these settings (UserError
+    for one made with others: training on it would not be the recipe)."""
+    if (scenes_dir / "data.yaml").is_file():
+        made = _generator_settings(scenes_dir)
+        wanted = {"n": n, "seed": seed, "holdout": True}
+        if made is not None and any(made.get(k) != v for k, v in wanted.items()):
+            from blitzcam.errors import UserError
+
+            got = ", ".join(f"{k} {made.get(k)}" for k in wanted)
+            raise UserError(
+                f"{scenes_dir}: its scenes were made with {got}, not n {n}, seed {seed}, "
+                "holdout True: use another run folder, or delete this one"
+            )
+    else:
         from blitzcam.datasets.generate import GenerateRequest, generate_dataset
 
         print(f"generating {n} scenes (seed {seed}) into {scenes_dir}")
         generate_dataset(GenerateRequest(out=scenes_dir, n=n, seed=seed, holdout=True))
     return scenes_dir
+
+
+def _generator_settings(scenes_dir: Path) -> dict[str, Any] | None:
+    """What a dataset's generator.json says it was made with (None without one: a dataset
+    from before the file was written is taken as it is)."""
+    try:
+        settings = json.loads((scenes_dir / "generator.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return {}
+    return settings if isinstance(settings, dict) else {}
 
 
 def recipe_with(recipe: Recipe, **overrides: Any) -> Recipe:

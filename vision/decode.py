@@ -119,10 +119,13 @@ def decode_raw(
             f"decode_raw: expected shape (1, {4 + num_classes + 1}, N) for {num_classes} classes, "
             f"got {np.asarray(output).shape}"
         )
-    scores = pred[4 : 4 + num_classes]
+    # a NaN score is no score (argmax would take it for the best), and a box whose centre, size
+    # or angle is not a finite number is no box: it would pass suppression and break the cut
+    scores = np.where(np.isnan(pred[4 : 4 + num_classes]), -np.inf, pred[4 : 4 + num_classes])
     best = scores.argmax(axis=0)
     best_score = scores[best, np.arange(pred.shape[1])]
-    keep = best_score > conf
+    geometry = np.concatenate([pred[:4], pred[-1:]], axis=0)
+    keep = (best_score > conf) & np.isfinite(geometry).all(axis=0)
     if not keep.any():
         return _empty()
     cand = pred[:, keep].T  # (k, 4+nc+1)
@@ -148,7 +151,8 @@ def decode_end2end(output: np.ndarray, *, conf: float = 0.25, max_det: int = 300
         raise ValueError(
             f"decode_end2end: expected shape (1, K, 7), got {np.asarray(output).shape}"
         )
-    pred = pred[pred[:, 4] > conf][:max_det]
+    finite = np.isfinite(pred).all(axis=1)  # NaN or inf anywhere: no box
+    pred = pred[finite & (pred[:, 4] > conf)][:max_det]
     return Decoded(
         obb=np.concatenate([pred[:, :4], pred[:, 6:7]], axis=1).astype(np.float32),
         score=pred[:, 4].astype(np.float32),

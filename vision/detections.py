@@ -121,7 +121,9 @@ class Detections:
         """A new record with the rows selected by a boolean mask, an index array or a slice."""
         if isinstance(index, (int, np.integer)):
             index = [int(index)]
-        index = index if isinstance(index, slice) else np.asarray(index)
+        if not isinstance(index, slice):
+            # an empty list would be float64, which numpy does not index with
+            index = np.asarray(index) if len(index) else np.zeros(0, np.intp)
         if isinstance(index, np.ndarray) and index.dtype == bool and index.shape != (len(self),):
             raise ValueError(f"Detections mask: expected shape ({len(self)},), got {index.shape}")
         return dataclasses.replace(

@@ -111,13 +111,14 @@ def default_identity_path() -> Path:
 def decks_in_play(profile: DeckProfile, in_play: Collection[str]) -> tuple[int, ...]:
     """The profile's indices of the decks `in_play` (a match's decks: the app knows who plays
     which). Raises ValueError naming a deck the profile has no reference for."""
-    missing = sorted(set(in_play) - set(profile.names))
+    decks = set(in_play)  # once: an iterator would be empty the second time
+    missing = sorted(decks - set(profile.names))
     if missing:
         raise ValueError(
             f"deck in play without a reference: {', '.join(missing)} "
             f"(the profile has {', '.join(profile.names)})"
         )
-    return tuple(sorted(profile.names.index(name) for name in set(in_play)))
+    return tuple(sorted(profile.names.index(name) for name in decks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,14 +312,14 @@ class LiveCounting:
     def __call__(
         self, frame_bgr: np.ndarray, *, in_play: Collection[str] | None = None
     ) -> FrameResult:
-        decks = None if in_play is None else frozenset(in_play)
+        decks = None if in_play is None else frozenset(in_play)  # read once: it may be an iterator
         profile = getattr(self.pipeline, "profile", None)
         # counts decided among other decks, or against the references before an enrollment,
         # do not vote here
         if decks != self._in_play or profile is not self._profile:
             self.stabiliser.reset()
             self._in_play, self._profile = decks, profile
-        result = self.pipeline(frame_bgr, in_play=in_play)
+        result = self.pipeline(frame_bgr, in_play=decks)
         counts = Counts(per_deck=result.counts, face_up=result.face_up, unknown=result.unknown)
         stable = self.stabiliser.update(thumbnail(frame_bgr), counts)
         return dataclasses.replace(

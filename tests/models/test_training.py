@@ -326,3 +326,22 @@ def test_a_failed_step_leaves_the_shipped_files_as_they_were(
     assert {name: (tmp_path / name).read_bytes() for name in old} == old
     # no staged file left behind
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*old, "best.pt"])
+
+
+def test_a_run_folder_with_other_scenes_is_refused_not_trained_on(tmp_path: Path) -> None:
+    import json
+
+    from blitzcam.errors import UserError
+    from blitzcam.models.training import generated_scenes
+
+    scenes = tmp_path / "scenes"
+    scenes.mkdir()
+    (scenes / "data.yaml").write_text("path: .\n")
+    (scenes / "generator.json").write_text(json.dumps({"n": 3, "seed": 1, "holdout": True}))
+    assert generated_scenes(scenes, 3, 1) == scenes  # made as asked: used as it is
+    for n, seed in ((4, 1), (3, 2)):
+        with pytest.raises(UserError, match=r"made with n 3, seed 1, holdout True, not n"):
+            generated_scenes(scenes, n, seed)
+    (scenes / "generator.json").write_text("{broken")
+    with pytest.raises(UserError, match="use another run folder"):
+        generated_scenes(scenes, 3, 1)

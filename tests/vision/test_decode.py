@@ -149,3 +149,19 @@ def test_decode_empty_and_end2end() -> None:
     out = decode_end2end(e2e)
     assert out.class_id.tolist() == [1]
     np.testing.assert_allclose(out.obb[0], [10, 20, 30, 40, 0.5])
+
+
+def test_boxes_that_are_not_finite_numbers_are_no_boxes() -> None:
+    out = np.zeros((1, 7, 4), np.float32)
+    out[0, :, 0] = [100, 100, 40, 30, 0.9, 0.0, 0.1]  # a good back
+    out[0, :, 1] = [300, 200, np.nan, 30, 0.8, 0.0, 0.1]  # its width NaN
+    out[0, :, 2] = [500, 200, 40, np.inf, 0.8, 0.0, np.inf]  # its height and angle infinite
+    out[0, :, 3] = [100, 400, 40, 30, 0.9, np.nan, 0.1]  # a back whose face score is NaN
+    decoded = decode_raw(out, num_classes=2, conf=0.1, iou=0.5)
+    assert sorted(decoded.obb[:, 1].tolist()) == [100.0, 400.0]  # the NaN score taken for none
+    assert decoded.class_id.tolist() == [0, 0]
+    end2end = np.array(
+        [[[10, 10, 5, 5, 0.9, 0, 0.1], [20, 20, 5, 5, 0.9, np.nan, 0.1], [30, 30, np.inf, 5, 0.9, 1, 0]]],
+        np.float32,
+    )
+    assert decode_end2end(end2end, conf=0.25).obb[:, 0].tolist() == [10.0]

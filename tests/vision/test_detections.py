@@ -21,6 +21,13 @@ def test_empty() -> None:
     assert len(empty[np.zeros(0, bool)]) == 0
 
 
+def test_rows_by_a_list_of_indices_even_an_empty_one() -> None:
+    dets = _record()
+    assert len(dets[[]]) == 0 and dets[[]].corners.shape == (0, 4, 2)
+    assert dets[[2, 0]].confidence.tolist() == dets.confidence[[2, 0]].tolist()
+    assert len(dets[1]) == 1
+
+
 def test_mask_returns_new_record() -> None:
     dets = _record()
     backs = dets[dets.of_class("back")]

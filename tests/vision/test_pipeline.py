@@ -217,3 +217,12 @@ def test_backs_are_decided_among_the_decks_in_play_only() -> None:
         "green-pump": 38, "red-buggy": 21, "red-plow": 3
     }
     assert without.unknown >= DEMO_TABLE_4["blue-plow"]
+
+
+def test_decks_in_play_may_come_as_an_iterator(random_model) -> None:
+    from blitzcam.vision.pipeline import decks_in_play
+
+    pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
+    wanted = ["red-plow", "blue-pump"]
+    assert decks_in_play(pipeline.profile, iter(wanted)) == decks_in_play(pipeline.profile, wanted)
+    assert decks_in_play(pipeline.profile, iter(wanted)) != ()
