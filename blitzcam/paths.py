@@ -20,8 +20,15 @@ def data_dir() -> Path:
     portable installs never touch the real one.
     """
     override = os.environ.get(DATA_DIR_ENV)
-    path = Path(override) if override else Path(user_data_dir("blitzcam", appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
+    default = Path(user_data_dir("blitzcam", appauthor=False))
+    path = Path(override).expanduser() if override else default
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        from blitzcam.errors import UserError
+
+        source = f"{DATA_DIR_ENV}={override}" if override else "the data directory"
+        raise UserError(f"{source}: cannot use {path} ({exc.strerror or exc})") from None
     return path
 
 
@@ -30,7 +37,8 @@ def cache_dir() -> Path:
     reference backs' vectors): the user's cache directory, or ``BLITZCAM_CACHE_DIR``. Not
     created here: the writer makes what it needs, and copes when it cannot."""
     override = os.environ.get(CACHE_DIR_ENV)
-    return Path(override) if override else Path(user_cache_dir("blitzcam", appauthor=False))
+    default = Path(user_cache_dir("blitzcam", appauthor=False))
+    return Path(override).expanduser() if override else default
 
 
 def match_db_path() -> Path:

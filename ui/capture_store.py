@@ -67,19 +67,28 @@ def capture_stem(taken_at: datetime, step: str, shot: int) -> str:
 def save_capture(
     folder: Path, stem: str, frame_bgr: np.ndarray, lines: list[str], record: Mapping[str, Any]
 ) -> Path:
-    """Write folder/images/STEM.jpg, folder/labels/STEM.txt and folder/counts/STEM.json."""
+    """Write folder/images/STEM.jpg, folder/labels/STEM.txt and folder/counts/STEM.json, all
+    three or none: the image goes last, and a failure removes what was written before it (an
+    image without its labels would read as a table with no cards on it)."""
     import cv2
 
     ok, encoded = cv2.imencode(".jpg", frame_bgr, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
         raise ValueError(f"{stem}: the frame could not be encoded as JPEG")
-    for sub in ("images", "labels", "counts"):
-        (folder / sub).mkdir(parents=True, exist_ok=True)
-    image = folder / "images" / f"{stem}.jpg"
-    write_bytes_atomic(image, encoded.tobytes())
     labels = "".join(f"{line}\n" for line in lines)
-    write_bytes_atomic(folder / "labels" / f"{stem}.txt", labels.encode())
-    write_bytes_atomic(
-        folder / "counts" / f"{stem}.json", (json.dumps(record, indent=1) + "\n").encode()
+    files = (
+        (folder / "counts" / f"{stem}.json", (json.dumps(record, indent=1) + "\n").encode()),
+        (folder / "labels" / f"{stem}.txt", labels.encode()),
+        (folder / "images" / f"{stem}.jpg", encoded.tobytes()),
     )
-    return image
+    written: list[Path] = []
+    try:
+        for path, data in files:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_bytes_atomic(path, data)
+            written.append(path)
+    except BaseException:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
+    return files[-1][0]

@@ -322,26 +322,29 @@ def make_enroller(counter: Counter) -> Enroller | None:
 
 
 class ImageLoopSource:
-    """Replays image files in a loop, each shown for `repeat` reads (the bundled demo footage)."""
+    """Replays image files in a loop, each shown for `repeat` reads (the bundled demo footage, or
+    a folder of stills standing in for a camera). One image is decoded at a time: a folder of
+    phone photos is not held in memory."""
 
     def __init__(self, paths: list[Path], *, repeat: int = 30) -> None:
         if not paths:
             raise ValueError("ImageLoopSource: expected at least one image, got none")
-        import cv2
+        from blitzcam.vision.images import read_image
 
-        self._frames = []
-        for path in paths:
-            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if frame is None:
-                raise ValueError(f"{path}: not an image OpenCV can read")
-            self._frames.append(frame)
+        self._read_image = read_image
+        self._paths = list(paths)
         self._repeat = max(1, repeat)
         self._reads = 0
+        self._shown = 0
+        self._frame = read_image(self._paths[0])  # a bad first file is said now, naming it
 
     def read(self) -> np.ndarray | None:
-        frame = self._frames[(self._reads // self._repeat) % len(self._frames)]
+        index = (self._reads // self._repeat) % len(self._paths)
+        if index != self._shown:
+            self._frame = self._read_image(self._paths[index])
+            self._shown = index
         self._reads += 1
-        return frame
+        return self._frame
 
     def close(self) -> None:
         pass
@@ -360,29 +363,49 @@ def open_source(spec: str) -> FrameSource:
 
     "" means the first camera, falling back to the demo footage when there is none.
     """
+    from blitzcam.vision.images import IMAGE_SUFFIXES
+    from blitzcam.vision.sources import STREAM_SCHEMES, image_files
+    from blitzcam.vision.sources import open_source as vision_open
+
     spec = spec.strip()
     if spec == "demo":
         return demo_source()
-    path = Path(spec)
-    if spec and path.is_dir():
-        images = sorted(p for p in path.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
-        return ImageLoopSource(images)
-    if spec and path.suffix.lower() in {".jpg", ".jpeg", ".png"}:
-        return ImageLoopSource([path])
-    from blitzcam.vision.sources import open_source as vision_open
-
-    try:
-        source = _VisionSource(vision_open(spec or "0"))
-        if not spec:
-            first = source.read()  # no camera attached: the demo footage instead
-            if first is None:
-                source.close()
-                return demo_source()
-        return source
+    if spec and not spec.lower().startswith(STREAM_SCHEMES):  # a URL is never a local path
+        path = Path(spec).expanduser()
+        if path.is_dir():  # stills standing in for a camera: shown in a loop
+            return ImageLoopSource(image_files(path))
+        if path.suffix.lower() in IMAGE_SUFFIXES:
+            return ImageLoopSource([path])
+        spec = str(path)
+    if spec:
+        return _VisionSource(vision_open(spec))
+    try:  # "": the first camera, or the demo footage when there is none
+        source = _VisionSource(vision_open("0"))
     except Exception:
-        if spec:
-            raise
         return demo_source()
+    try:
+        first = source.read()
+    except Exception:
+        first = None
+    if first is None:
+        source.close()
+        return demo_source()
+    return _Primed(source, first)
+
+
+class _Primed:
+    """A source whose first frame was read to see that it works: that frame comes first."""
+
+    def __init__(self, source: FrameSource, first: np.ndarray) -> None:
+        self._source = source
+        self._first: np.ndarray | None = first
+
+    def read(self) -> np.ndarray | None:
+        first, self._first = self._first, None
+        return first if first is not None else self._source.read()
+
+    def close(self) -> None:
+        self._source.close()
 
 
 class _VisionSource:

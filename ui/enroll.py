@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.ui.counting_worker import CountedFrame, Counter, CountingThread, Enroller, FrameSource
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
+from blitzcam.ui.labels import plain_label
 from blitzcam.ui.live_view import LiveView
 
 
@@ -39,7 +40,7 @@ class EnrollDialog(QDialog):
         self._thread = CountingThread(source, counter, interval_ms=interval_ms, parent=self)
         self.live = LiveView()
         self.seen: dict[str, QLabel] = {}
-        self.message = QLabel(
+        self.message = plain_label(  # it quotes what the enroller says: paths, deck names
             "Hold one back of each deck flat under the camera."
             if enroller
             else "Enrolling needs the counting pipeline (not installed yet); recognition is shown."
@@ -77,6 +78,10 @@ class EnrollDialog(QDialog):
     def start(self) -> None:
         self._thread.start()
 
+    def stop(self) -> None:
+        """Stop the camera thread and release the camera (safe to call twice)."""
+        self._thread.stop()
+
     def _on_counted(self, item: CountedFrame) -> None:
         self._latest = item
         self.live.show_frame(item.frame, item.snapshot)
@@ -93,4 +98,4 @@ class EnrollDialog(QDialog):
             self.message.setText(f"{deck_label(deck)}: not enrolled: {exc}")
 
     def _on_finished(self, _result: int) -> None:
-        self._thread.stop()
+        self.stop()

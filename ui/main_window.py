@@ -74,6 +74,7 @@ class MainWindow(QMainWindow):
         self.match_id: int | None = None
         self.match: Match | None = None
         self.scan: ScanView | None = None
+        self.enrolling: EnrollDialog | None = None
         self.confirm: ConfirmDialog | None = None
 
         self.pages = QStackedWidget()
@@ -326,6 +327,7 @@ class MainWindow(QMainWindow):
         confirmed = {n: {"dutch": t.dutch, "blitz": t.blitz} for n, t in round_.tallies.items()}
         players = [{"name": p.name, "deck": p.deck, "team": p.team} for p in self.match.players]
         now = datetime.now().astimezone()
+        kept, total = 0, len(session.dutch_shots) + len(session.blitz_shots)
         try:
             for step, shots in (("dutch", session.dutch_shots), ("blitz", session.blitz_shots)):
                 for i, shot in enumerate(shots, start=1):
@@ -339,8 +341,11 @@ class MainWindow(QMainWindow):
                         folder, capture_stem(now, step, i), shot.frame,
                         label_lines(outlines, width=w, height=h), record,
                     )
+                    kept += 1
         except (OSError, ValueError) as exc:
-            self.statusBar().showMessage(f"Round saved, but the captures were not: {exc}", 8000)
+            self.statusBar().showMessage(
+                f"Round saved, but only {kept} of its {total} captures were kept: {exc}", 8000
+            )
 
     # --- scanning ------------------------------------------------------------------------
 
@@ -402,9 +407,18 @@ class MainWindow(QMainWindow):
     def apply_settings(self, settings: AppSettings) -> None:
         self.settings = settings
         self._camera_override = None
-        save_settings(self._settings_path, settings)
+        try:
+            save_settings(self._settings_path, settings)
+        except OSError as exc:  # in use now, and said: it will not be there next start
+            self.statusBar().showMessage(
+                f"Settings in use but not saved: {self._settings_path}: {exc.strerror or exc}",
+                15000,
+            )
 
     def _on_enroll(self) -> None:
+        if self.enrolling is not None:  # one camera, one enrollment at a time
+            self.enrolling.raise_()
+            return
         try:
             source = self._open_source(self.camera_spec())
         except Exception as exc:
@@ -414,8 +428,15 @@ class MainWindow(QMainWindow):
             source, self._counter, enroller=self._enroller, interval_ms=self._interval_ms,
             parent=self,
         )
+        self.enrolling = dialog
+        dialog.finished.connect(lambda _result: self._on_enroll_closed(dialog))
         dialog.open()
         dialog.start()
+
+    def _on_enroll_closed(self, dialog: EnrollDialog) -> None:
+        if self.enrolling is dialog:
+            self.enrolling = None
+        dialog.deleteLater()  # its thread has stopped (on finished); nothing else holds it
 
     def _on_fullscreen(self) -> None:
         if self.isFullScreen():
@@ -428,9 +449,11 @@ class MainWindow(QMainWindow):
             self.showFullScreen()
 
     def shutdown(self) -> None:
-        """Stop the camera thread (on quit)."""
+        """Stop the camera threads (on quit)."""
         if self.scan is not None:
             self.scan.stop()
+        if self.enrolling is not None:
+            self.enrolling.stop()
 
     def closeEvent(self, event: object) -> None:
         self.shutdown()

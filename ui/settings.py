@@ -61,7 +61,7 @@ def load_settings(path: Path) -> AppSettings:
     """The saved settings, or the defaults when the file is missing or unreadable."""
     try:
         return settings_from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: nesting a file can hold
         return AppSettings()
 
 
@@ -70,7 +70,11 @@ def save_settings(path: Path, settings: AppSettings) -> None:
 
 
 def capture_folder(settings: AppSettings, data_dir: Path) -> Path:
-    return Path(settings.capture_dir) if settings.capture_dir else data_dir / "captures"
+    """Where captures go: the folder set (a leading ~ is the home folder, a relative one is in
+    the data directory, never wherever the app was started from), or data_dir/captures."""
+    if not settings.capture_dir:
+        return data_dir / "captures"
+    return data_dir / Path(settings.capture_dir).expanduser()  # an absolute one replaces it
 
 
 class SettingsDialog(QDialog):
@@ -96,7 +100,7 @@ class SettingsDialog(QDialog):
         camera_row.addWidget(browse)
         self._keep = QCheckBox("Keep every confirmed capture (image, labels, counts)")
         self._folder = QLineEdit()
-        self._folder_shown = QLabel()
+        self._folder_shown = plain_label()
         self._folder_shown.setTextInteractionFlags(self._folder_shown.textInteractionFlags())
         form = QFormLayout()
         form.addRow("Camera", camera_row)

@@ -202,6 +202,20 @@ class StreamSource(CaptureSource):
         return Frame(image=image, index=self._index - 1, origin=self.name)
 
 
+def image_files(folder: Path) -> list[Path]:
+    """The image files of a folder, sorted by name; SourceError naming it when it has none."""
+    images = sorted(  # not hidden files: macOS leaves '._IMG.jpg' beside each photo
+        p
+        for p in Path(folder).iterdir()
+        if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file() and not p.name.startswith(".")
+    )
+    if not images:
+        raise SourceError(
+            f"{folder}: the folder holds no image files ({', '.join(sorted(IMAGE_SUFFIXES))})"
+        )
+    return images
+
+
 def open_source(
     spec: int | str | Path, *, opener: Callable[[int | str], Capture] = _open_capture
 ) -> FrameSource:
@@ -217,16 +231,7 @@ def open_source(
     if not path.exists():
         raise SourceError(f"{path}: no such file or folder")
     if path.is_dir():
-        images = sorted(  # not hidden files: macOS leaves '._IMG.jpg' beside each photo
-            p
-            for p in path.iterdir()
-            if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file() and not p.name.startswith(".")
-        )
-        if not images:
-            raise SourceError(
-                f"{path}: the folder holds no image files ({', '.join(sorted(IMAGE_SUFFIXES))})"
-            )
-        return ImageFiles(images, name=str(path))
+        return ImageFiles(image_files(path), name=str(path))
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return ImageFiles([path], name=str(path))
     try:

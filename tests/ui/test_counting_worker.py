@@ -94,9 +94,51 @@ def test_open_source_reads_an_image_file(tmp_path) -> None:
     cv2.imwrite(str(tmp_path / "table.png"), frame)
     source = open_source(str(tmp_path / "table.png"))
     assert source.read().shape == frame.shape
-    with pytest.raises(ValueError, match="not an image"):
-        (tmp_path / "bad.jpg").write_text("x")
+    from blitzcam.errors import UserError
+
+    (tmp_path / "bad.jpg").write_text("x")
+    with pytest.raises(UserError, match=r"bad\.jpg: cannot decode image"):
         open_source(str(tmp_path / "bad.jpg"))
+    with pytest.raises(UserError, match=r"nope\.jpg: no such file"):
+        open_source(str(tmp_path / "nope.jpg"))
+
+
+def test_a_folder_of_stills_loops_one_image_at_a_time(tmp_path) -> None:
+    import cv2
+
+    from blitzcam.errors import UserError
+    from blitzcam.ui.counting_worker import ImageLoopSource
+
+    frames = [synthetic_frame(i, [])[0] for i in range(3)]
+    for name, frame in zip(("a.jpg", "b.bmp", "c.png"), frames, strict=True):
+        cv2.imwrite(str(tmp_path / name), frame)
+    (tmp_path / "._a.jpg").write_bytes(b"\x00\x05\x16\x07")  # macOS sidecar: not an image
+    source = open_source(str(tmp_path))
+    assert isinstance(source, ImageLoopSource)
+    source._repeat = 1
+    seen = [int(source.read()[0, 0, 0]) for _ in range(4)]
+    assert seen[1:] == [1, 2, 0] and abs(seen[0]) <= 2  # in name order, round again (a.jpg lossy)
+    assert source._frame is not None and not hasattr(source, "_frames")  # one held, not all
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UserError, match="empty: the folder holds no image files"):
+        open_source(str(tmp_path / "empty"))
+
+
+def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:
+    from blitzcam.vision import sources
+
+    asked = []
+
+    class Opened:
+        def read(self):
+            return None
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(sources, "open_source", lambda spec: asked.append(spec) or Opened())
+    open_source("http://192.168.1.5:8080/shot.jpg")
+    assert asked == ["http://192.168.1.5:8080/shot.jpg"]
 
 
 class _FakePipeline:

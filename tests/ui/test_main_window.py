@@ -259,3 +259,33 @@ def test_a_camera_that_stops_is_said_and_its_last_frame_not_captured(qtbot, stor
     assert "camera unplugged" in scan.live.message()
     qtbot.keyClick(scan, Qt.Key.Key_Escape)  # leaving the scan stops its thread
     assert window.scan is None and feed.closed
+
+
+def test_settings_that_cannot_be_saved_are_said(qtbot, store, feed, tmp_path):
+    window = MainWindow(
+        store, open_source=lambda spec: feed, counter=feed.counter,
+        settings_path=tmp_path / "gone" / "app-settings.json", interval_ms=1,
+    )
+    qtbot.addWidget(window)
+    window.apply_settings(AppSettings(keep_captures=True))
+    assert window.settings.keep_captures  # in use for this session
+    assert "not saved" in window.statusBar().currentMessage()
+
+
+def test_quitting_while_enrolling_stops_its_camera(qtbot, store, feed, tmp_path):
+    window = _window(qtbot, store, feed, tmp_path)
+    window._on_enroll()
+    dialog = window.enrolling
+    assert dialog is not None
+    window._on_enroll()  # a second ask raises the open one, it opens no second camera
+    assert window.enrolling is dialog
+    window.close()  # quit with the dialog open
+    assert feed.closed and not dialog._thread.is_running()
+
+
+def test_a_closed_enroll_dialog_is_let_go(qtbot, store, feed, tmp_path):
+    window = _window(qtbot, store, feed, tmp_path)
+    window._on_enroll()
+    dialog = window.enrolling
+    dialog.reject()
+    assert window.enrolling is None and feed.closed

@@ -96,6 +96,18 @@ def test_settings_round_trip_and_bad_files(tmp_path: Path) -> None:
     assert load_settings(path) == AppSettings()
     with pytest.raises(ValueError, match="'keep_captures' must be bool"):
         settings_from_json({"keep_captures": "yes"})
+    path.write_text("[" * 100_000 + "]" * 100_000)  # deeper than the JSON reader goes
+    assert load_settings(path) == AppSettings()
+
+
+def test_the_capture_folder_is_never_wherever_the_app_was_started(tmp_path: Path) -> None:
+    from blitzcam.ui.settings import capture_folder
+
+    data = tmp_path / "data"
+    assert capture_folder(AppSettings(), data) == data / "captures"
+    assert capture_folder(AppSettings(capture_dir="/srv/caps"), data) == Path("/srv/caps")
+    assert capture_folder(AppSettings(capture_dir="~/caps"), data) == Path.home() / "caps"
+    assert capture_folder(AppSettings(capture_dir="caps"), data) == data / "caps"
 
 
 @pytest.mark.parametrize(
@@ -136,3 +148,23 @@ def test_save_capture_writes_image_labels_and_counts(tmp_path: Path) -> None:
     assert counts["confirmed"] == {"Ann": {"dutch": 1, "blitz": 0}}
     assert counts["label_decks"] == ["green-pump", None]
     assert not list(tmp_path.rglob(".*.tmp"))
+
+
+def test_a_capture_that_fails_part_way_leaves_none_of_its_files(tmp_path: Path, monkeypatch) -> None:
+    from blitzcam.ui import capture_store
+
+    real = capture_store.write_bytes_atomic
+    calls = []
+
+    def full_disk_on_the_second(path, data):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(capture_store, "write_bytes_atomic", full_disk_on_the_second)
+    frame = np.zeros((50, 100, 3), np.uint8)
+    with pytest.raises(OSError, match="No space left"):
+        save_capture(tmp_path, "s1", frame, [], {"confirmed": {}})
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert calls[-1].parent.name != "images"  # the image, written last, was never started

@@ -1,0 +1,26 @@
+"""Where blitzcam keeps its files: the overrides, a leading ~, and a data folder it cannot use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from blitzcam.errors import UserError
+from blitzcam.paths import cache_dir, data_dir
+
+
+def test_a_data_folder_that_is_a_file_is_one_line(tmp_path: Path, monkeypatch) -> None:
+    blocked = tmp_path / "afile"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(blocked / "data"))
+    with pytest.raises(UserError, match=r"BLITZCAM_DATA_DIR=.*afile/data: cannot use"):
+        data_dir()
+
+
+def test_a_leading_tilde_is_the_home_folder(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", "~/blitz-data")
+    monkeypatch.setenv("BLITZCAM_CACHE_DIR", "~/blitz-cache")
+    assert data_dir() == tmp_path / "blitz-data" and data_dir().is_dir()
+    assert cache_dir() == tmp_path / "blitz-cache"
