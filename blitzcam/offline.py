@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Final
 
-from blitzcam.files import write_text_atomic
+from blitzcam.files import copy_file_atomic, write_text_atomic
 from blitzcam.paths import data_dir
 
 FONT_SOURCE: Final = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
@@ -72,8 +71,10 @@ def _write_settings(config_dir: Path) -> None:
 def _place_font(config_dir: Path) -> None:
     for name in FONT_NAMES:
         target = config_dir / name
-        if not target.is_file() and FONT_SOURCE.is_file():
-            shutil.copyfile(FONT_SOURCE, target)
+        if FONT_SOURCE.is_file() and (
+            not target.is_file() or target.stat().st_size != FONT_SOURCE.stat().st_size
+        ):  # whole or not at all; a copy cut short by a kill is made again
+            copy_file_atomic(FONT_SOURCE, target)
 
 
 def configure() -> Path:

@@ -42,6 +42,7 @@ MIN_INK_CONTRAST: Final[float] = 45.0  # luma steps between a random ink and the
 DRAWING_THRESHOLD: Final[float] = 0.25  # ink coverage from which a pixel counts as drawing
 MIN_WIDTH: Final = 16
 MIN_EXPORT_WIDTH: Final = 500
+MAX_EXPORT_WIDTH: Final = 10_000  # about 4,500 dpi across a 57 mm card: more than printers need
 
 RANDOM_FAMILIES: Final[tuple[str, ...]] = tuple(FAMILIES)
 # The scene generator keeps this family out of training, to measure how "a drawing on a back"

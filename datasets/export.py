@@ -10,7 +10,7 @@ import argparse
 import os
 from pathlib import Path
 
-from blitzcam.datasets.art import MIN_EXPORT_WIDTH, export_backs, save_png_rgba
+from blitzcam.datasets.art import MAX_EXPORT_WIDTH, MIN_EXPORT_WIDTH, export_backs, save_png_rgba
 from blitzcam.errors import UserError
 
 __all__ = ["export_backs", "export_command", "save_png_rgba"]
@@ -20,8 +20,10 @@ def export_command(args: argparse.Namespace) -> int:
     """Validate DIR and --width, write DIR/<deck>.png for the eight decks, print each path."""
     out_dir = Path(args.out_dir)
     width = int(args.width)
-    if width < MIN_EXPORT_WIDTH:
-        raise UserError(f"--width must be at least {MIN_EXPORT_WIDTH} pixels, got {width}")
+    if not MIN_EXPORT_WIDTH <= width <= MAX_EXPORT_WIDTH:
+        raise UserError(
+            f"--width must be {MIN_EXPORT_WIDTH} to {MAX_EXPORT_WIDTH} pixels, got {width}"
+        )
     if out_dir.exists() and not out_dir.is_dir():
         raise UserError(f"{out_dir}: exists and is not a folder")
     try:

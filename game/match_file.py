@@ -10,7 +10,7 @@ import csv
 import io
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from blitzcam.game.rules import (
     DEFAULT_TARGET,
@@ -129,7 +129,7 @@ def standings_to_json(match: Match, standings: Standings) -> dict[str, Any]:
 def read_match(path: Path) -> Match:
     """Read and validate a match file; every error message starts with the file's path."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a BOM, as some editors on Windows write
     except FileNotFoundError:
         raise MatchError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -142,10 +142,21 @@ def read_match(path: Path) -> Match:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise MatchError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits, deep nesting
+        raise MatchError(f"{path}: not a usable match JSON file ({exc})") from None
     try:
         return match_from_json(data)
     except MatchError as exc:
         raise MatchError(f"{path}: {exc}") from None
+
+
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _as_text(cell: str) -> str:
+    """A cell holding text people typed: a spreadsheet would run one starting like a formula
+    ('=1+1 dutch'), so it is given a leading apostrophe, which shows it as the text it is."""
+    return f"'{cell}" if cell.startswith(FORMULA_STARTS) else cell
 
 
 def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
@@ -154,7 +165,9 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
     names = [player.name for player in match.players]
     header = ["round"]
     for name in names:
-        header += [f"{name} dutch", f"{name} blitz", f"{name} score", f"{name} total"]
+        header += [
+            _as_text(f"{name} {column}") for column in ("dutch", "blitz", "score", "total")
+        ]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
@@ -172,5 +185,5 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
     writer.writerow(total_row)
     if standings.team_totals is not None:
         for team, total in standings.team_totals.items():
-            writer.writerow([f"team {team}", total])
+            writer.writerow([_as_text(f"team {team}"), total])
     return buffer.getvalue()

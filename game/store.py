@@ -103,7 +103,12 @@ class MatchStore:
         self._migrations = tuple(migrations)
         if self.path.is_dir():
             raise StoreError(f"{self.path}: is a directory, expected a match database file")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"{self.path}: cannot make its folder {self.path.parent} ({exc.strerror or exc})"
+            ) from None
         try:
             self._conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
         except sqlite3.Error as exc:
@@ -170,15 +175,32 @@ class MatchStore:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         # IMMEDIATE takes the write lock up front: the CLI and the app never interleave a change.
-        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:  # locked by another writer past the timeout, disk trouble
+            raise StoreError(f"{self.path}: cannot change the match database: {exc}") from None
         try:
             yield self._conn
-        except BaseException:
+        except BaseException as exc:
             self._conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"{self.path}: the change was not saved: {exc}") from None
             raise
-        self._conn.execute("COMMIT")
+        try:
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._conn.execute("ROLLBACK")
+            raise StoreError(f"{self.path}: the change was not saved: {exc}") from None
 
     # --- reading -----------------------------------------------------------------------
+
+    def _read_readable(self, match_id: int) -> Match:
+        """`_read_match`, rows edited into nonsense (a seat nobody sits in, a wrong type) made a
+        StoreError naming the match."""
+        try:
+            return self._read_match(match_id)
+        except (IndexError, KeyError, TypeError, ValueError) as exc:
+            raise StoreError(f"match {match_id} in {self.path} cannot be read: {exc}") from None
 
     def _read_match(self, match_id: int) -> Match:
         conn = self._conn
@@ -208,10 +230,7 @@ class MatchStore:
 
     def load(self, match_id: int) -> Match:
         """One match, checked against the rules (a hand-edited file is caught here)."""
-        try:
-            match = self._read_match(match_id)
-        except (IndexError, KeyError, TypeError, ValueError) as exc:  # rows edited by hand
-            raise StoreError(f"match {match_id} in {self.path} cannot be read: {exc}") from None
+        match = self._read_readable(match_id)
         try:
             rules.score_match(match)
         except rules.MatchError as exc:
@@ -311,7 +330,7 @@ class MatchStore:
         """Apply a pure rule function to a stored match in one transaction; a MatchError from
         `change` leaves the store untouched. Only what changed is rewritten."""
         with self._transaction() as conn:
-            before = self._read_match(match_id)
+            before = self._read_readable(match_id)
             after = change(before)  # the rules refuse here, before anything is written
             if after.settings != before.settings:
                 conn.execute(
@@ -359,5 +378,7 @@ class MatchStore:
 
     def delete_match(self, match_id: int) -> None:
         with self._transaction() as conn:
-            self._read_match(match_id)
+            # only that it is there: a match damaged by a hand edit can still be deleted
+            if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+                raise StoreError(f"no match {match_id} in {self.path}")
             conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))

@@ -45,14 +45,18 @@ def standings_table(match_id: int, match: Match, standings: Standings) -> str:
     return "\n".join(lines)
 
 
-def match_list(summaries: list[MatchSummary]) -> str:
+def match_list(summaries: list[MatchSummary], *, unreadable: int = 0) -> str:
+    """One line per match, its last change in local time (the store keeps UTC)."""
     if not summaries:
+        if unreadable:
+            return f"no readable matches ({unreadable} could not be read)"
         return "no matches yet: start one with `blitzcam match new`"
     lines = []
     for s in summaries:
         players = ", ".join(p.name for p in s.players)
         lines.append(
-            f"{s.match_id:>4}  {s.updated_at:%Y-%m-%d %H:%M}  {s.rounds_played:>2} rounds  "
+            f"{s.match_id:>4}  {s.updated_at.astimezone():%Y-%m-%d %H:%M}  "
+            f"{s.rounds_played:>2} rounds  "
             f"{describe_status(s.standings):<36}  {players}"
         )
     return "\n".join(lines)

@@ -125,7 +125,10 @@ def _parse_tallies(specs: list[str]) -> dict[str, Any]:
         name = found["name"]
         if name in tallies:
             raise UserError(f"{spec!r}: {name} is given twice")
-        tallies[name] = Tally(dutch=int(found["dutch"]), blitz=int(found["blitz"]))
+        try:
+            tallies[name] = Tally(dutch=int(found["dutch"]), blitz=int(found["blitz"]))
+        except ValueError:  # thousands of digits: more than int() will read
+            raise UserError(f"{spec!r}: the counts are far too large") from None
     return tallies
 
 
@@ -250,7 +253,7 @@ def _list(args: argparse.Namespace) -> int:
     problems: list[str] = []
     with _open_store(args) as store:
         summaries = _run_rule(store, lambda: store.list_matches(problems=problems))
-    print(match_list(summaries))
+    print(match_list(summaries, unreadable=len(problems)))
     for problem in problems:  # the readable matches are listed all the same
         print(f"error: {problem}", file=sys.stderr)
     return 1 if problems else 0

@@ -230,3 +230,30 @@ def test_list_names_a_damaged_match_and_lists_the_others(
     assert "Cy" in out and "Ann" not in out  # the readable match is still listed
     assert err.startswith("error: match 1 in ") and "breaks the rules" in err
     assert err.count("\n") == 1
+
+
+def test_counts_of_thousands_of_digits_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
+    code, _, err = run("match", "--db", db, "add", "Ann=" + "9" * 5000 + "/0", "Bob=1/0", capsys=capsys)
+    assert code == 2 and "the counts are far too large" in err and err.count("\n") == 1
+
+
+def test_list_shows_the_local_time(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
+    import time
+    from datetime import UTC, datetime
+
+    from blitzcam.game.store import MatchStore
+    from tests.game.factories import match_of
+
+    db = tmp_path / "m.sqlite3"
+    with MatchStore(db, clock=lambda: datetime(2026, 12, 2, 14, 55, tzinfo=UTC)) as store:
+        store.create_match(match_of())
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        code, out, _ = run("match", "--db", str(db), "list", capsys=capsys)
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    assert code == 0 and "2026-12-02 09:55" in out  # 14:55 UTC is 09:55 in New York in December

@@ -42,6 +42,10 @@ def test_configure_sets_the_environment_settings_and_font(tmp_path: Path) -> Non
     assert settings["sync"] is False
     assert all(settings[key] is False for key in ("wandb", "mlflow", "comet", "clearml", "tensorboard"))
     assert (config_dir / "Arial.ttf").stat().st_size > 100_000
+    # a copy cut short (a kill mid-copy) is made again, not kept for good
+    (config_dir / "Arial.ttf").write_bytes(b"\x00" * 1000)
+    offline.configure()
+    assert (config_dir / "Arial.ttf").read_bytes() == offline.FONT_SOURCE.read_bytes()
 
 
 @pytest.mark.slow

@@ -107,3 +107,37 @@ def test_score_sheet_has_a_row_per_round_with_running_totals() -> None:
     assert rows[1] == ["1", "12", "0", "12", "12", "9", "4", "1", "1"]
     assert rows[2] == ["2", "2", "3", "-4", "8", "20", "0", "20", "21"]
     assert rows[3][0] == "total" and rows[3][4] == "8" and rows[3][8] == "21"
+
+
+def test_names_a_spreadsheet_would_run_are_written_as_text() -> None:
+    players = [
+        {"name": "=1+1", "deck": "green-pump", "team": "@SUM(A1)"},
+        {"name": "-Bob", "deck": "red-buggy", "team": "+x"},
+    ]
+    match = match_from_json({"players": players, "rounds": [
+        {"=1+1": {"dutch": 2, "blitz": 3}, "-Bob": {"dutch": 9, "blitz": 0}}]})
+    rows = list(csv.reader(io.StringIO(score_sheet_csv(match))))
+    assert rows[0][1:3] == ["'=1+1 dutch", "'=1+1 blitz"] and rows[0][5] == "'-Bob dutch"
+    assert rows[1][3] == "-4"  # a negative score is a number, left as it is
+    # ("team @SUM(A1)" starts with a letter: no spreadsheet runs it)
+    assert [row[0] for row in rows[-2:]] == ["team @SUM(A1)", "team +x"]
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ('{"target": ' + "9" * 5000 + ', "players": []}', "not a usable match JSON file"),
+        ("[" * 100_000 + "]" * 100_000, "not a usable match JSON file"),
+    ],
+)
+def test_json_no_reader_can_hold_is_one_error(tmp_path, text: str, fragment: str) -> None:
+    path = tmp_path / "m.json"
+    path.write_text(text)
+    with pytest.raises(MatchError, match=f"m.json: {fragment}"):
+        read_match(path)
+
+
+def test_a_file_saved_with_a_bom_reads(tmp_path) -> None:
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"players": ANN_BOB}), encoding="utf-8-sig")
+    assert [p.name for p in read_match(path).players] == ["Ann", "Bob"]

@@ -262,3 +262,35 @@ def test_kill_9_mid_save_loses_at_most_the_round_being_saved(tmp_path: Path, kil
     for number, round_ in enumerate(match.rounds):
         assert len(round_.tallies) == 8
         assert {t.dutch for t in round_.tallies.values()} == {number % 10}
+
+
+def test_a_damaged_match_refuses_changes_in_one_line_and_can_be_deleted(store: MatchStore) -> None:
+    match_id = store.create_match(match_of())
+    store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4)))
+    store._conn.execute("UPDATE tallies SET seat = 7 WHERE seat = 1")
+    with pytest.raises(StoreError, match=rf"match {match_id} .*cannot be read"):
+        store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
+    store.delete_match(match_id)
+    assert store.list_matches() == []
+
+
+def test_a_database_another_writer_holds_is_a_store_error(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of())
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process in the middle of a change
+        store._conn.execute("PRAGMA busy_timeout = 100")  # not the real 10 s wait
+        try:
+            with pytest.raises(StoreError, match="cannot change the match database: database is locked"):
+                store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert store.load(match_id).rounds == ()
+
+
+def test_a_database_whose_folder_cannot_be_made_is_a_store_error(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("not a folder")
+    with pytest.raises(StoreError, match="cannot make its folder"):
+        MatchStore(tmp_path / "afile" / "m.sqlite3")
