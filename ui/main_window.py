@@ -184,15 +184,21 @@ class MainWindow(QMainWindow):
         dialog.open()
 
     def _on_match_created(self, match: Match | None) -> None:
-        if match is not None:
-            self.show_match(self.store.create_match(match), match)
+        if match is None:
+            return
+        try:
+            match_id = self.store.create_match(match)
+        except StoreError as exc:  # the database is locked by another writer, or failing
+            self.statusBar().showMessage(f"The match was not started: {exc}", 10000)
+            return
+        self.show_match(match_id, match)
 
     def _on_undo(self) -> None:
         if self.match_id is None:
             return
         try:
             match = self.store.undo_last_round(self.match_id)
-        except MatchError as exc:
+        except (MatchError, StoreError) as exc:
             self.statusBar().showMessage(str(exc), 5000)
             return
         self.show_match(self.match_id, match)
@@ -233,7 +239,7 @@ class MainWindow(QMainWindow):
         """Apply `settings` to the open match through the store; why not, if refused."""
         try:
             match = self.store.change_settings(self.match_id, settings)
-        except MatchError as exc:
+        except (MatchError, StoreError) as exc:
             return f"Settings not changed: {exc}"
         self.show_match(self.match_id, match)
         return None

@@ -289,3 +289,11 @@ def test_a_closed_enroll_dialog_is_let_go(qtbot, store, feed, tmp_path):
     dialog = window.enrolling
     dialog.reject()
     assert window.enrolling is None and feed.closed
+
+
+def test_a_store_that_refuses_a_change_is_said_not_raised(qtbot, store, feed, tmp_path):
+    match_id = store.create_match(match_of(round_of(Ann=(3, 0), Bob=(1, 1), Cy=(0, 0))))
+    window = _window(qtbot, store, feed, tmp_path)
+    store._conn.execute("UPDATE tallies SET seat = 7 WHERE match_id = ? AND seat = 1", (match_id,))
+    window._on_undo()  # the match was damaged under the open window
+    assert "cannot be read" in window.statusBar().currentMessage()
