@@ -34,7 +34,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.models import IDENTITY_ONNX, IDENTITY_PT
 from blitzcam.models.identity_augment import augment_queries
 from blitzcam.models.identity_data import IdentityData
-from blitzcam.models.run_timing import RunClock
+from blitzcam.models.run_timing import TIMING_FILE, RunClock
 from blitzcam.vision.embedding import PATCH, network_input, quarter_turns
 
 
@@ -405,8 +405,9 @@ def train(
     last = out_dir / "last.pt"
     rng = np.random.default_rng(recipe.seed)
     hard: np.ndarray | None = None
-    if last.is_file() and not resume:
-        last.unlink()
+    if not resume:  # a fresh start: neither the weights nor the time of an earlier run count
+        last.unlink(missing_ok=True)
+        (out_dir / TIMING_FILE).unlink(missing_ok=True)
     state = torch.load(last, weights_only=False) if last.is_file() else None  # our own (below)
     if state is not None and (changed := recipe_changes(state["recipe"], recipe, state["step"])):
         raise UserError(

@@ -20,7 +20,7 @@ import numpy as np
 from tqdm import tqdm
 
 from blitzcam.datasets.labels import data_yaml as data_yaml_text
-from blitzcam.files import copy_file_atomic, staged
+from blitzcam.files import copy_file_atomic, staged, write_text_atomic
 from blitzcam.models import DETECTOR_INT8, DETECTOR_ONNX, DETECTOR_PT
 from blitzcam.models.crops import (
     crop_windows,
@@ -306,26 +306,44 @@ def _fit(
     start: Callable[[Callable[[], None]], Any],
     log: Callable[[str], None],
     on_save: Callable[[], None],
+    resume_args: dict[str, Any] | None = None,
 ) -> None:
     """Resume the stage whose folder is `stage_dir` from its last checkpoint, or start it;
     `on_save` runs after each checkpoint (`start(on_save)` registers it on the model it
-    trains)."""
+    trains). `resume_args` (device, workers) are the few settings a resumed run takes anew.
+
+    A checkpoint of a training that completed (a run killed after its last save, before the
+    stage's finished.json was written: a time-budgeted stage has no other mark) ends the stage
+    as it is: resuming it would fail, or start over on ultralytics' own default data."""
     from ultralytics import YOLO
 
     last = stage_dir / "weights" / "last.pt"
     if resume and last.is_file():
+        if _training_completed(last):
+            log(f"{last}: its training had completed; the stage is taken as finished")
+            return
         log(f"resuming from {last}")
         model = YOLO(str(last))
         model.add_callback("on_model_save", lambda _trainer: on_save())
         try:
-            model.train(resume=True)
-        except AssertionError as exc:  # ultralytics' way of saying the run already finished
-            raise RunFinishedError(f"{stage_dir}: {exc}") from None
+            model.train(resume=True, **(resume_args or {}))
+        except AssertionError as exc:  # ultralytics: the last epoch was reached and saved
+            log(f"{stage_dir}: {exc}; the stage is taken as finished")
         return
     if resume:
         log(f"no checkpoint at {last}: starting a new run")
     (stage_dir / TIMING_FILE).unlink(missing_ok=True)  # a fresh start: none of it stale
     start(on_save)
+
+
+def _training_completed(checkpoint: Path) -> bool:
+    """Whether ultralytics finished the training that wrote `checkpoint`: at the end it strips
+    the optimizer and marks the epoch -1. (Our own run folder's file, which resuming would load
+    anyway.)"""
+    import torch
+
+    state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    return int(state.get("epoch", -1)) < 0 or state.get("optimizer") is None
 
 
 def _best_weights(stage_dir: Path) -> Path:
@@ -334,11 +352,49 @@ def _best_weights(stage_dir: Path) -> Path:
     return weights / "best.pt" if (weights / "best.pt").is_file() else weights / "last.pt"
 
 
-def _crops_dir(run_dir: Path, recipe: Recipe, prefix: str = "") -> Path:
-    # named by what shapes the crops, so a changed recipe never reuses stale ones
-    return (
-        run_dir / f"{prefix}crops-{recipe.crop_size}px-{recipe.crops_per_scene}x-seed{recipe.seed}"
-    )
+def _crops_dir(
+    run_dir: Path, recipe: Recipe, prefix: str = "", scenes: Path | None = None
+) -> Path:
+    # named by what shapes the crops and by the scenes cut (what their generator.json says they
+    # are), so a changed recipe or another --data never reuses stale ones
+    name = f"{prefix}crops-{recipe.crop_size}px-{recipe.crops_per_scene}x-seed{recipe.seed}"
+    return run_dir / (name if scenes is None else f"{name}-{_scenes_tag(scenes)}")
+
+
+def _scenes_tag(scenes: Path) -> str:
+    """A short name for a scene dataset: its generator.json's digest (its path's without one)."""
+    made = scenes / "generator.json"
+    source = made.read_bytes() if made.is_file() else str(scenes.resolve()).encode()
+    return hashlib.sha256(source).hexdigest()[:10]
+
+
+def _open_run(run_dir: Path, recipe: Recipe, *, resume: bool) -> None:
+    """A fresh run writes its recipe and forgets the time of any run before it in the folder; a
+    resumed one must be asked for the recipe it was started with (its finished stages, and
+    ultralytics' resumed one, keep theirs, and the model card reads recipe.json), else
+    UserError."""
+    from blitzcam.errors import UserError
+
+    if not resume:
+        (run_dir / TIMING_FILE).unlink(missing_ok=True)
+
+    path = run_dir / "recipe.json"
+    wanted = json.loads(json.dumps(recipe.as_dict()))  # tuples as the file holds them: lists
+    if resume and path.is_file():
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            saved = None
+        if isinstance(saved, dict):
+            keys = wanted.keys() | saved.keys()
+            changed = sorted(k for k in keys if saved.get(k) != wanted.get(k))
+            if changed:
+                raise UserError(
+                    f"{run_dir}: resumed with another recipe ({', '.join(changed)} differ from "
+                    "recipe.json): pass the same options, or start a new run folder"
+                )
+            return
+    write_text_atomic(path, json.dumps(recipe.as_dict(), indent=2))
 
 
 def train(
@@ -363,7 +419,7 @@ def train(
 
     run_dir = run_dir.resolve()  # ultralytics puts a relative project under its own runs dir
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict(), indent=2))
+    _open_run(run_dir, recipe, resume=resume)
     plan = stages(recipe)
     if resume and all(stage_finished(run_dir / stage.name, stage) for stage in plan):
         raise RunFinishedError(f"{run_dir}: every stage is done")
@@ -381,7 +437,7 @@ def train(
         ) -> None:
             scenes = scenes_dir if stage.name == "train" and scenes_dir else None
             scenes = scenes or recipe_scenes(run_dir, recipe, stage)
-            crops = _crops_dir(run_dir, recipe, stage.prefix)
+            crops = _crops_dir(run_dir, recipe, stage.prefix, scenes)
             found = None
             if stage.hard_share > 0:
                 if start_from is None:
@@ -404,7 +460,7 @@ def train(
             model.train(**stage.args(recipe, data_yaml, run_dir, workers=workers, device=device))
 
         (stage_dir / FINISHED_FILE).unlink(missing_ok=True)  # a stale one would skip a rerun
-        _fit(stage_dir, resume, start, log, clock.lap)
+        _fit(stage_dir, resume, start, log, clock.lap, {"device": device, "workers": workers})
         clock.lap()
         (stage_dir / FINISHED_FILE).write_text(
             json.dumps(

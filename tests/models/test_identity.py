@@ -661,3 +661,14 @@ def test_train_identity_sets_its_network_beside_the_one_models_held(
     assert "warning" not in out
     report = json.loads((run / "report.json").read_text())
     assert report["shipped_before"] == report["validation"]
+
+
+def test_a_fresh_run_forgets_the_time_of_one_before_it(drawings: IdentityData, tmp_path: Path) -> None:
+    from blitzcam.models.identity_training import train
+    from blitzcam.models.run_timing import TIMING_FILE, train_seconds
+
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / TIMING_FILE).write_text('{"seconds": 5000}')  # an earlier run thrown away
+    train(drawings, _tiny(), out, resume=False, log=lambda _: None)
+    assert 0 < train_seconds(out) < 5000

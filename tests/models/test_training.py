@@ -345,3 +345,49 @@ def test_a_run_folder_with_other_scenes_is_refused_not_trained_on(tmp_path: Path
     (scenes / "generator.json").write_text("{broken")
     with pytest.raises(UserError, match="use another run folder"):
         generated_scenes(scenes, 3, 1)
+
+
+def test_a_run_resumes_only_with_its_own_recipe_and_a_fresh_one_forgets_old_time(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    from blitzcam.errors import UserError
+    from blitzcam.models.run_timing import TIMING_FILE
+    from blitzcam.models.training import _open_run
+
+    _open_run(tmp_path, SHIPPED, resume=False)
+    assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == SHIPPED.epochs
+    _open_run(tmp_path, SHIPPED, resume=True)  # the same recipe: fine
+    with pytest.raises(UserError, match=r"another recipe \(batch, epochs differ"):
+        _open_run(tmp_path, replace(SHIPPED, epochs=20, batch=8), resume=True)
+    assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == SHIPPED.epochs
+    (tmp_path / TIMING_FILE).write_text('{"seconds": 99}')
+    _open_run(tmp_path, replace(SHIPPED, epochs=20), resume=False)  # a new run in the folder
+    assert not (tmp_path / TIMING_FILE).exists()
+    assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == 20
+
+
+def test_a_checkpoint_of_a_completed_training_is_known(tmp_path: Path) -> None:
+    import torch
+
+    from blitzcam.models.training import _training_completed
+
+    for state, completed in (
+        ({"epoch": 9, "optimizer": {"state": {}}}, False),  # mid-training: resume it
+        ({"epoch": -1, "optimizer": None}, True),  # stripped at the end by ultralytics
+        ({"epoch": 9, "optimizer": None}, True),
+    ):
+        torch.save(state, tmp_path / "last.pt")
+        assert _training_completed(tmp_path / "last.pt") is completed
+
+
+def test_crops_are_named_by_the_scenes_they_are_cut_from(tmp_path: Path) -> None:
+    from blitzcam.models.training import _crops_dir
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    for folder, seed in ((a, 1), (b, 2)):
+        folder.mkdir()
+        (folder / "generator.json").write_text(f'{{"n": 4, "seed": {seed}}}')
+    assert _crops_dir(tmp_path, SHIPPED, "", a) != _crops_dir(tmp_path, SHIPPED, "", b)
+    assert _crops_dir(tmp_path, SHIPPED, "", a) == _crops_dir(tmp_path, SHIPPED, "", a)
