@@ -8,6 +8,7 @@ those any new file gets (0o666 less the umask), not the owner-only ones of a tem
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Iterator
@@ -49,7 +50,10 @@ def _fsync_folder(folder: Path) -> None:
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     path = Path(path)
     if path.is_symlink():  # write the file the link points to; the link stays a link
-        path = path.resolve()
+        try:
+            path = path.resolve()
+        except RuntimeError:  # a loop of links (Python 3.11 says so this way): an OSError
+            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -64,8 +64,30 @@ def _schema_v1(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v2_team_names_and_targets(conn: sqlite3.Connection) -> None:
+    """Matches saved before team names were held to the rules of player names, and targets to
+    at most rules.MAX_TARGET, brought within them so that they still load: a team name loses
+    its outer spaces and unprintable characters and is cut to rules.MAX_NAME_LENGTH ('North '
+    and 'North' were meant as one team); a larger target becomes the largest (no match gets
+    near either)."""
+    rows = conn.execute("SELECT match_id, seat, team FROM players WHERE team IS NOT NULL")
+    for match_id, seat, team in rows.fetchall():
+        if not isinstance(team, str):
+            continue
+        printable = "".join(ch if ch.isprintable() else " " for ch in team).strip()
+        fixed = printable[: rules.MAX_NAME_LENGTH].strip()
+        if fixed and fixed != team:
+            conn.execute(
+                "UPDATE players SET team = ? WHERE match_id = ? AND seat = ?",
+                (fixed, match_id, seat),
+            )
+    conn.execute(
+        "UPDATE matches SET target = ? WHERE target > ?", (rules.MAX_TARGET, rules.MAX_TARGET)
+    )
+
+
 # Position i migrates schema version i to i + 1. Append only; never edit a released step.
-MIGRATIONS: Final[tuple[Migration, ...]] = (_schema_v1,)
+MIGRATIONS: Final[tuple[Migration, ...]] = (_schema_v1, _v2_team_names_and_targets)
 
 
 class StoreError(Exception):
@@ -153,7 +175,7 @@ class MatchStore:
         if tables:
             backup = self.path.with_name(f"{self.path.name}.v{version}.bak")
             shutil.copyfile(self.path, backup)  # migrations are tested, but a copy costs little
-        with self._transaction():
+        with self._transaction(as_store_errors=False):
             for step in self._migrations[version:]:
                 step(conn)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -173,24 +195,29 @@ class MatchStore:
         self.close()
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, *, as_store_errors: bool = True) -> Iterator[sqlite3.Connection]:
+        """One change, all or nothing. SQLite's own errors (a writer holding the lock past the
+        timeout, a full disk) become StoreErrors, unless `as_store_errors` is False (opening
+        the file, whose caller says what is wrong with it)."""
         # IMMEDIATE takes the write lock up front: the CLI and the app never interleave a change.
         try:
             self._conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:  # locked by another writer past the timeout, disk trouble
+        except sqlite3.Error as exc:
+            if not as_store_errors:
+                raise
             raise StoreError(f"{self.path}: cannot change the match database: {exc}") from None
         try:
             yield self._conn
+            self._conn.execute("COMMIT")
         except BaseException as exc:
-            self._conn.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.Error):
+            self._rollback()
+            if as_store_errors and isinstance(exc, sqlite3.Error):
                 raise StoreError(f"{self.path}: the change was not saved: {exc}") from None
             raise
-        try:
-            self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+
+    def _rollback(self) -> None:
+        if self._conn.in_transaction:  # SQLite may have rolled back already (disk full, I/O)
             self._conn.execute("ROLLBACK")
-            raise StoreError(f"{self.path}: the change was not saved: {exc}") from None
 
     # --- reading -----------------------------------------------------------------------
 

@@ -387,8 +387,8 @@ class MainWindow(QMainWindow):
 
     def _on_scan_failed(self, message: str) -> None:
         self.statusBar().showMessage(
-            f"The camera stopped: {message}. Shots taken so far can still be reviewed (Enter), "
-            "or press Esc to leave the scan.",
+            f"The camera stopped: {message}. Shots taken so far can still be reviewed (Enter; "
+            "counts not shot are typed in), or press Esc to leave the scan.",
             15000,
         )
 

@@ -181,6 +181,9 @@ class ScanView(QWidget):
         if not self.session.shots() and self._latest is not None:
             self._on_capture()  # Enter with no shot yet: the current view is the shot
         if not self.session.shots():
+            if self._failure is not None and self.session.step == "blitz":
+                # the camera is gone: the Dutch shots go to review, the Blitz counts typed in
+                self.reviewRequested.emit(self.session)
             return
         if self.session.step == "dutch":
             self.session = self.session.next_step()

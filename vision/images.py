@@ -175,7 +175,10 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
     if size is not None and (size[0] < 1 or size[1] < 1):
         raise ImageError(f"{name}: cannot decode image: the header says {size[0]}x{size[1]} pixels")
     jpeg = data[:2] == b"\xff\xd8"
-    factor = reduction_for(size, max_side) if jpeg else 1
+    # the decoder reduces a JPEG itself; any other file is decoded whole and then shrunk, so a
+    # reduced colour read saves memory only by dropping what it cannot hold: kept for those
+    # with no transparency to lay on white
+    factor = reduction_for(size, max_side) if jpeg or not _may_be_transparent(data) else 1
     buffer = np.frombuffer(data, dtype=np.uint8)
     # both JPEG flags apply the EXIF orientation; IMREAD_UNCHANGED keeps alpha and 16 bits
     flags = _REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR if jpeg else cv2.IMREAD_UNCHANGED
@@ -192,11 +195,29 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
     whole = _upright_size(size, image.shape[1], image.shape[0]) if factor > 1 else None
     whole = whole or (image.shape[1], image.shape[0])
     long_side = max(image.shape[:2])
-    if long_side > max_side:  # shrunk before to_bgr8, whose blend on white works in float32
+    if long_side > max_side:
+        if image.dtype not in _RESIZABLE:  # e.g. a signed-integer TIFF: resize cannot take it
+            image = to_bgr8(image)
+        # shrunk before to_bgr8 where it can be: its blend on white works in float32
         scale = max_side / long_side
         new_wh = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
         image = cv2.resize(image, new_wh, interpolation=cv2.INTER_AREA)
     return Picture(to_bgr8(image), whole)
+
+
+_RESIZABLE: Final = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32))
+
+
+def _may_be_transparent(data: bytes) -> bool:
+    """Whether a file may hold transparency: a PNG whose header says so (grey or colour with
+    alpha, or a tRNS chunk), or any format but JPEG and PNG (TIFF, WebP and others can; their
+    headers are not read here)."""
+    if data[:8] != PNG_SIGNATURE:
+        return data[:2] != b"\xff\xd8"
+    if len(data) < 26:
+        return True
+    # a tRNS chunk (before the image data) makes a palette, grey or colour PNG transparent too
+    return data[25] in (4, 6) or b"tRNS" in data[: data.find(b"IDAT")]
 
 
 def _upright_size(

@@ -74,3 +74,10 @@ def test_writing_through_a_link_keeps_the_link(tmp_path: Path) -> None:
     assert link.is_symlink() and link.resolve() == real.resolve()
     assert real.read_text() == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json", "synced"]
+
+
+def test_a_loop_of_links_is_an_os_error(tmp_path: Path) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(OSError, match="Too many levels of symbolic links"):
+        write_text_atomic(tmp_path / "a", "x")

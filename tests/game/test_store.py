@@ -294,3 +294,22 @@ def test_a_database_whose_folder_cannot_be_made_is_a_store_error(tmp_path: Path)
     (tmp_path / "afile").write_text("not a folder")
     with pytest.raises(StoreError, match="cannot make its folder"):
         MatchStore(tmp_path / "afile" / "m.sqlite3")
+
+
+def test_matches_saved_before_the_name_and_target_rules_still_load(tmp_path: Path) -> None:
+    # a schema-1 file written by the previous release, which let a team be 'North ' (with its
+    # space) and a target be two million
+    from blitzcam.game.store import _schema_v1
+
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path, migrations=(_schema_v1,)) as old:
+        match_id = old.create_match(match_of(teams=("North", "South")))
+        old._conn.execute("UPDATE players SET team = 'North ' WHERE seat = 0")
+        old._conn.execute("UPDATE players SET team = ? WHERE seat = 1", ("S" * 60,))
+        old._conn.execute("UPDATE matches SET target = 2000000")
+    with MatchStore(path) as store:
+        assert store.schema_version == len(MIGRATIONS)
+        match = store.load(match_id)
+        assert [p.team for p in match.players] == ["North", "S" * 40]
+        assert match.settings.target == 1_000_000
+    assert (tmp_path / "m.sqlite3.v1.bak").is_file()

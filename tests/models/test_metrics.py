@@ -228,9 +228,11 @@ def test_the_decks_in_play_of_a_scene_are_the_known_decks_it_holds() -> None:
     assert scene_decks(truth, names) == ("red-buggy", "blue-plow")  # in the profile's order
 
 
-def test_more_mistakes_never_lower_the_mean_count_error() -> None:
+def test_a_wrong_deck_adds_its_own_error_not_a_zero_to_every_scene() -> None:
     # two scenes of two green pumps, each counted one short; then one of the two scenes also
-    # gives its missed back another deck: the mean must not fall
+    # counts a deck it does not hold: that mistake, as large as the mean, must not lower it (it
+    # did when every scene added a zero for that deck). A mistake smaller than the mean still
+    # lowers any mean: that is what a mean is.
     from blitzcam.models.metrics import ScenePrediction, SceneTruth
 
     def box(cx: float) -> np.ndarray:

@@ -297,3 +297,26 @@ def test_a_store_that_refuses_a_change_is_said_not_raised(qtbot, store, feed, tm
     store._conn.execute("UPDATE tallies SET seat = 7 WHERE match_id = ? AND seat = 1", (match_id,))
     window._on_undo()  # the match was damaged under the open window
     assert "cannot be read" in window.statusBar().currentMessage()
+
+
+def test_shots_taken_before_the_camera_stopped_can_still_be_reviewed(qtbot, store, tmp_path):
+    feed = DyingFeed(_scenes(), frames_left=10**9)
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    scan = window.scan
+    _wait_for_frame(qtbot, window, 0)
+    qtbot.keyClick(scan, Qt.Key.Key_Space)  # the Dutch shot
+    feed.frames_left = 0  # then the camera is unplugged
+    qtbot.waitUntil(lambda: "camera unplugged" in scan.live.message(), timeout=5000)
+    qtbot.keyClick(scan, Qt.Key.Key_Return)  # on to the Blitz step, which has no shot
+    assert scan.session.step == "blitz"
+    qtbot.keyClick(scan, Qt.Key.Key_Return)  # the camera is gone: review what was shot
+    dialog = window.confirm
+    assert dialog is not None
+    assert dialog.value() == round_of(Ann=(7, 0), Bob=(5, 0), Cy=(3, 0))  # Blitz counts typed in
+    dialog.editor.blitz["Bob"].setValue(2)
+    dialog.caller.setCurrentIndex(dialog.caller.findData("Ann"))
+    _ok(dialog)
+    assert store.load(match_id).rounds == (round_of(Ann=(7, 0), Bob=(5, 2), Cy=(3, 0)),)
+    assert window.scan is None and feed.closed

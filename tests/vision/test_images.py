@@ -193,3 +193,23 @@ def test_a_float_image_with_a_nan_keeps_its_picture() -> None:
     image[0, 0, 0] = np.nan
     out = to_bgr8(image)
     assert out[1:, 1:].min() == 127 and out[0, 0, 0] == 0
+
+
+def test_a_large_image_of_a_type_resize_cannot_take_is_still_read(tmp_path: Path) -> None:
+    wide = np.zeros((60, 5000), np.int32)  # a signed-integer TIFF, larger than the frame
+    wide[:, :2500] = 2**30
+    path = tmp_path / "wide.tif"
+    assert cv2.imwrite(str(path), wide)
+    frame = read_image(path)
+    assert frame.shape[1] == 4096 and frame.dtype == np.uint8
+
+
+def test_a_large_opaque_png_is_decoded_reduced_and_a_transparent_one_whole() -> None:
+    from blitzcam.vision.images import _may_be_transparent
+
+    opaque = _png(np.zeros((10, 10, 3), np.uint8))
+    clear = _png(np.zeros((10, 10, 4), np.uint8))
+    assert not _may_be_transparent(opaque) and _may_be_transparent(clear)
+    assert not _may_be_transparent(_jpg(RNG_IMAGE))
+    picture = decode_picture(_png(np.full((100, 8200, 3), 7, np.uint16)), name="wide.png")
+    assert picture.size == (8200, 100) and max(picture.frame.shape[:2]) == 4096
