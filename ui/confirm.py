@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtGui import QImage, QKeyEvent, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -106,6 +106,7 @@ class ConfirmDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(title)
         self._players = tuple(players)
+        self._zeroed: tuple[str, int] | None = None  # the caller picked, and their count before
         heading = QLabel(title)
         heading.setObjectName("stepTitle")
         self.editor = RoundEditor(self._players)
@@ -167,9 +168,24 @@ class ConfirmDialog(QDialog):
         self.error.setText(f"Not saved: {message}")
 
     def _on_caller_changed(self, _index: int) -> None:
+        # a pick taken back gives the player it zeroed their count again (unless it was edited
+        # since): one slip of the mouse wheel must not turn a real count into 0
+        before, self._zeroed = self._zeroed, None
+        if before is not None:
+            previous, count = before
+            if self.editor.blitz[previous].value() == 0:
+                self.editor.blitz[previous].setValue(count)
         name = self.caller.currentData()
         if name is not None:
+            self._zeroed = (name, self.editor.blitz[name].value())
             self.editor.blitz[name].setValue(0)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # a held Enter repeats: the press that opened this dialog must not also confirm it
+        if event.isAutoRepeat() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def _on_edited(self, _value: object) -> None:
         self.error.clear()

@@ -399,6 +399,7 @@ class _Primed:
     def __init__(self, source: FrameSource, first: np.ndarray) -> None:
         self._source = source
         self._first: np.ndarray | None = first
+        self.live = bool(getattr(source, "live", False))
 
     def read(self) -> np.ndarray | None:
         first, self._first = self._first, None
@@ -413,6 +414,7 @@ class _VisionSource:
 
     def __init__(self, source: Any) -> None:
         self._source = source
+        self.live = bool(getattr(source, "live", False))
 
     def read(self) -> np.ndarray | None:
         frame = self._source.read()

@@ -52,6 +52,8 @@ class ScanView(QWidget):
         self.session = ScanSession(tuple(players))
         self._latest: CountedFrame | None = None
         self._failure: str | None = None  # why the camera or the counter stopped, once they have
+        self._shot_index = -1  # the CountedFrame last shot, in either step: never shot again
+        self._live = bool(getattr(source, "live", False))  # a camera or stream, not a file
         in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
         self._thread = CountingThread(source, in_play, interval_ms=interval_ms, parent=self)
         self.live = LiveView()
@@ -133,6 +135,7 @@ class ScanView(QWidget):
         ):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.setAutoRepeat(False)  # a held key is one press: one shot, one step
             shortcut.activated.connect(slot)
         self._refresh()
 
@@ -170,6 +173,10 @@ class ScanView(QWidget):
         if self._latest is None:
             self.live.show_message("No frame yet — is the camera on?")
             return
+        if self._latest.index == self._shot_index:  # summing a frame twice counts it twice
+            self.live.show_message("That view is already shot: wait for the next frame")
+            return
+        self._shot_index = self._latest.index
         self.session = self.session.with_shot(Shot(self._latest.frame, self._latest.snapshot))
         self._refresh()
 
@@ -178,7 +185,11 @@ class ScanView(QWidget):
         self._refresh()
 
     def _on_next(self) -> None:
-        if not self.session.shots() and self._latest is not None:
+        if (
+            not self.session.shots()
+            and self._latest is not None
+            and self._latest.index != self._shot_index
+        ):
             self._on_capture()  # Enter with no shot yet: the current view is the shot
         if not self.session.shots():
             if self._failure is not None and self.session.step == "blitz":
@@ -207,6 +218,9 @@ class ScanView(QWidget):
     def _on_source_finished(self) -> None:
         if self._latest is None:
             self.live.show_message("The video source has no frames.")
+        elif self._live:  # a camera or stream that stops giving frames has stopped
+            self._on_failed("it gave no more frames")
+        # (a video file or a folder of stills that ends: its last view stays to be shot)
 
     def _refresh(self) -> None:
         step = self.session.step

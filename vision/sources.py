@@ -64,6 +64,7 @@ class FrameSource:
     """Base: iterate frames, close when done (also as a context manager)."""
 
     name: str = ""
+    live: bool = False  # a camera or a stream: when it stops giving frames, it has failed
 
     def read_frame(self) -> Frame | None:
         raise NotImplementedError
@@ -114,6 +115,7 @@ class CaptureSource(FrameSource):
         self, spec: int | str, *, name: str, opener: Callable[[int | str], Capture]
     ) -> None:
         self.name = name
+        self.live = isinstance(spec, int)  # a camera index; a file path is a video
         self._spec = spec
         self._opener = opener
         self._capture = opener(spec)
@@ -162,6 +164,7 @@ class StreamSource(CaptureSource):
         self._tries, self._delay_s, self._sleep = tries, delay_s, sleep
         self.reconnects = 0
         super().__init__(url, name=url, opener=opener)
+        self.live = True
 
     def _cannot_open(self) -> str:
         return (

@@ -44,9 +44,10 @@ def test_a_trained_model_exports_and_runs_in_the_counting_pipeline(trained: tupl
 
     scenes, onnx = trained
     run = scenes.parent / "run"
-    assert len(list(run.glob("crops-320px-2x-seed0/data.yaml"))) == 1
-    assert len(list(run.glob("refine-crops-320px-2x-seed0/data.yaml"))) == 1
-    assert len(list(run.glob("harden-crops-320px-2x-seed0-hard0.5-*/data.yaml"))) == 1
+    # (each named by the scenes it was cut from too: ten hex digits of their generator.json)
+    assert len(list(run.glob("crops-320px-2x-seed0-??????????/data.yaml"))) == 1
+    assert len(list(run.glob("refine-crops-320px-2x-seed0-??????????/data.yaml"))) == 1
+    assert len(list(run.glob("harden-crops-320px-2x-seed0-??????????-hard0.5-*/data.yaml"))) == 1
     refined = list(csv.DictReader((run / "refine" / "results.csv").open()))
     assert [int(row["epoch"]) for row in refined] == [1]
     generated = json.loads((run / "refine-scenes" / "generator.json").read_text())

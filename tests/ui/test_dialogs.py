@@ -167,3 +167,20 @@ def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> N
     qtbot.addWidget(match_dialog)
     match_dialog.setValue(Settings(target=150, variant="play-out"))
     assert match_dialog.value() == Settings(target=150, variant="play-out")
+
+
+def test_taking_back_a_blitz_caller_gives_their_count_back(qtbot) -> None:
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    players = match_of().players
+    proposed = round_of(Ann=(9, 3), Bob=(5, 0), Cy=(7, 1))
+    dialog = ConfirmDialog(players, proposed, title="Round 1")
+    qtbot.addWidget(dialog)
+    dialog.set_caller("Ann")  # a slip: Ann had 3 left
+    assert dialog.value().tallies["Ann"].blitz == 0
+    dialog.set_caller("Bob")
+    assert dialog.value() == proposed  # Ann's 3 back, Bob at 0 as he was
+    dialog.set_caller("Cy")
+    dialog.editor.blitz["Cy"].setValue(2)  # corrected by hand after the pick
+    dialog.set_caller(None)
+    assert dialog.value().tallies["Cy"].blitz == 2  # an edit is never undone

@@ -320,3 +320,73 @@ def test_shots_taken_before_the_camera_stopped_can_still_be_reviewed(qtbot, stor
     _ok(dialog)
     assert store.load(match_id).rounds == (round_of(Ann=(7, 0), Bob=(5, 2), Cy=(3, 0)),)
     assert window.scan is None and feed.closed
+
+
+def _press(key: Qt.Key, *, held: bool) -> None:
+    """A key press where the keyboard focus is; `held`: one of the repeats of a held key."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtWidgets import QApplication
+
+    widget = QApplication.focusWidget() or QApplication.activeWindow()
+    QApplication.sendEvent(
+        widget, QKeyEvent(QEvent.Type.KeyPress, key, Qt.KeyboardModifier.NoModifier, "", held)
+    )
+
+
+def test_a_held_enter_is_one_press_and_confirms_nothing(qtbot, store, feed, tmp_path):
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    _wait_for_frame(qtbot, window, 0)
+    _press(Qt.Key.Key_Return, held=False)  # the current view is the Dutch shot
+    for _ in range(3):
+        _press(Qt.Key.Key_Return, held=True)
+        qtbot.wait(5)
+    assert store.load(match_id).rounds == ()  # nobody confirmed anything
+    assert window.confirm is None and window.scan.session.step == "blitz"
+    assert window.scan.session.shots() == ()  # the Dutch view was not shot again as Blitz
+    qtbot.keyClick(window.scan, Qt.Key.Key_Escape)  # (stops the camera thread)
+
+
+def test_a_held_space_is_one_shot_and_a_frame_is_never_shot_twice(qtbot, store, feed, tmp_path):
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    scan = window.scan
+    _wait_for_frame(qtbot, window, 0)
+    scan._thread.stop()  # the view holds still: no newer frame comes
+    _press(Qt.Key.Key_Space, held=False)
+    for _ in range(2):
+        _press(Qt.Key.Key_Space, held=True)
+    qtbot.keyClick(scan, Qt.Key.Key_Space)  # a second real press, the same frame
+    assert len(scan.session.shots()) == 1
+    assert scan.summed_counts["Ann"].text() == "7"  # not 14 or 21
+    assert "already shot" in scan.live.message()
+    qtbot.keyClick(scan, Qt.Key.Key_Escape)
+
+
+def test_a_camera_that_stops_giving_frames_has_failed(qtbot, store, tmp_path):
+    class StoppingCamera(ScriptedFeed):
+        live = True  # a camera, not a video file
+
+        def __init__(self, scenes) -> None:
+            super().__init__(scenes)
+            self.left = 10**9
+
+        def read(self):
+            self.left -= 1
+            return super().read() if self.left >= 0 else None  # unplugged: no frame, no error
+
+    feed = StoppingCamera(_scenes())
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    scan = window.scan
+    _wait_for_frame(qtbot, window, 0)
+    feed.left = 0
+    qtbot.waitUntil(lambda: "no more frames" in scan.live.message(), timeout=5000)
+    assert "no more frames" in window.statusBar().currentMessage()
+    qtbot.keyClick(scan, Qt.Key.Key_Space)
+    assert scan.session.shots() == ()
+    qtbot.keyClick(scan, Qt.Key.Key_Escape)
