@@ -322,47 +322,28 @@ def test_shots_taken_before_the_camera_stopped_can_still_be_reviewed(qtbot, stor
     assert window.scan is None and feed.closed
 
 
-def _press(key: Qt.Key, *, held: bool) -> None:
-    """A key press where the keyboard focus is; `held`: one of the repeats of a held key."""
-    from PySide6.QtCore import QEvent
-    from PySide6.QtGui import QKeyEvent
-    from PySide6.QtWidgets import QApplication
+def test_a_held_key_is_one_press_and_a_frame_is_never_shot_twice(qtbot, store, feed, tmp_path):
+    # (auto-repeated key events are not sent from here: PySide 6.12 then aborts the
+    # interpreter at exit now and then, freeing True; the shortcuts' own setting is checked)
+    from PySide6.QtGui import QShortcut
 
-    widget = QApplication.focusWidget() or QApplication.activeWindow()
-    QApplication.sendEvent(
-        widget, QKeyEvent(QEvent.Type.KeyPress, key, Qt.KeyboardModifier.NoModifier, "", held)
-    )
-
-
-def test_a_held_enter_is_one_press_and_confirms_nothing(qtbot, store, feed, tmp_path):
     match_id = store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
     window.scan_action.trigger()
-    _wait_for_frame(qtbot, window, 0)
-    _press(Qt.Key.Key_Return, held=False)  # the current view is the Dutch shot
-    for _ in range(3):
-        _press(Qt.Key.Key_Return, held=True)
-        qtbot.wait(5)
-    assert store.load(match_id).rounds == ()  # nobody confirmed anything
-    assert window.confirm is None and window.scan.session.step == "blitz"
-    assert window.scan.session.shots() == ()  # the Dutch view was not shot again as Blitz
-    qtbot.keyClick(window.scan, Qt.Key.Key_Escape)  # (stops the camera thread)
-
-
-def test_a_held_space_is_one_shot_and_a_frame_is_never_shot_twice(qtbot, store, feed, tmp_path):
-    store.create_match(match_of())
-    window = _window(qtbot, store, feed, tmp_path)
-    window.scan_action.trigger()
     scan = window.scan
+    shortcuts = scan.findChildren(QShortcut)
+    assert len(shortcuts) == 5 and not any(s.autoRepeat() for s in shortcuts)
     _wait_for_frame(qtbot, window, 0)
     scan._thread.stop()  # the view holds still: no newer frame comes
-    _press(Qt.Key.Key_Space, held=False)
-    for _ in range(2):
-        _press(Qt.Key.Key_Space, held=True)
-    qtbot.keyClick(scan, Qt.Key.Key_Space)  # a second real press, the same frame
+    qtbot.keyClick(scan, Qt.Key.Key_Space)
+    qtbot.keyClick(scan, Qt.Key.Key_Space)  # a second press on the same frame
     assert len(scan.session.shots()) == 1
-    assert scan.summed_counts["Ann"].text() == "7"  # not 14 or 21
+    assert scan.summed_counts["Ann"].text() == "7"  # not 14
     assert "already shot" in scan.live.message()
+    qtbot.keyClick(scan, Qt.Key.Key_Return)  # on to the Blitz step
+    qtbot.keyClick(scan, Qt.Key.Key_Return)  # the same frame: not the Blitz shot as well
+    assert scan.session.step == "blitz" and scan.session.shots() == ()
+    assert window.confirm is None and store.load(match_id).rounds == ()
     qtbot.keyClick(scan, Qt.Key.Key_Escape)
 
 
