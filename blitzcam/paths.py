@@ -13,6 +13,15 @@ CACHE_DIR_ENV: Final = "BLITZCAM_CACHE_DIR"
 REPO_ROOT: Final = Path(__file__).resolve().parent.parent
 
 
+def expand_home(path: Path) -> Path:
+    """`path` with a leading ~ or ~user made the home folder; as it is when there is no such
+    user (Path.expanduser raises then)."""
+    try:
+        return path.expanduser()
+    except RuntimeError:
+        return path
+
+
 def data_dir() -> Path:
     """The user's blitzcam data directory (created on first use).
 
@@ -21,7 +30,7 @@ def data_dir() -> Path:
     """
     override = os.environ.get(DATA_DIR_ENV)
     default = Path(user_data_dir("blitzcam", appauthor=False))
-    path = Path(override).expanduser() if override else default
+    path = expand_home(Path(override)) if override else default
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -38,7 +47,7 @@ def cache_dir() -> Path:
     created here: the writer makes what it needs, and copes when it cannot."""
     override = os.environ.get(CACHE_DIR_ENV)
     default = Path(user_cache_dir("blitzcam", appauthor=False))
-    return Path(override).expanduser() if override else default
+    return expand_home(Path(override)) if override else default
 
 
 def match_db_path() -> Path:

@@ -8,10 +8,9 @@ is refused, never overwritten; older schemas are migrated after a backup copy.
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -70,17 +69,25 @@ def _v2_team_names_and_targets(conn: sqlite3.Connection) -> None:
     its outer spaces and unprintable characters and is cut to rules.MAX_NAME_LENGTH ('North '
     and 'North' were meant as one team); a larger target becomes the largest (no match gets
     near either)."""
+    teams: dict[int, dict[int, str]] = {}
     rows = conn.execute("SELECT match_id, seat, team FROM players WHERE team IS NOT NULL")
     for match_id, seat, team in rows.fetchall():
-        if not isinstance(team, str):
-            continue
-        printable = "".join(ch if ch.isprintable() else " " for ch in team).strip()
-        fixed = printable[: rules.MAX_NAME_LENGTH].strip()
-        if fixed and fixed != team:
-            conn.execute(
-                "UPDATE players SET team = ? WHERE match_id = ? AND seat = ?",
-                (fixed, match_id, seat),
-            )
+        if isinstance(team, str):
+            teams.setdefault(match_id, {})[seat] = team
+    for match_id, seats in teams.items():
+        tidied = {
+            seat: "".join(ch if ch.isprintable() else " " for ch in team).strip()
+            for seat, team in seats.items()
+        }
+        cut = {seat: name[: rules.MAX_NAME_LENGTH].strip() for seat, name in tidied.items()}
+        if len(set(cut.values())) < len(set(tidied.values())):
+            cut = tidied  # cutting would make two teams one: left long, for loading to report
+        for seat, fixed in cut.items():
+            if fixed and fixed != seats[seat]:
+                conn.execute(
+                    "UPDATE players SET team = ? WHERE match_id = ? AND seat = ?",
+                    (fixed, match_id, seat),
+                )
     conn.execute(
         "UPDATE matches SET target = ? WHERE target > ?", (rules.MAX_TARGET, rules.MAX_TARGET)
     )
@@ -173,13 +180,25 @@ class MatchStore:
         if version == latest:
             return
         if tables:
-            backup = self.path.with_name(f"{self.path.name}.v{version}.bak")
-            shutil.copyfile(self.path, backup)  # migrations are tested, but a copy costs little
+            self._back_up(self.path.with_name(f"{self.path.name}.v{version}.bak"))
         with self._transaction(as_store_errors=False):
             for step in self._migrations[version:]:
                 step(conn)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {latest}")
+
+    def _back_up(self, target: Path) -> None:
+        """A whole copy of the database before it is migrated (migrations are tested, but a
+        copy costs little), made by SQLite itself: rounds still in the write-ahead log, which a
+        file copy would miss, are in it."""
+        try:
+            target.unlink(missing_ok=True)
+            with closing(sqlite3.connect(target)) as copy:
+                self._conn.backup(copy)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(
+                f"{self.path}: not upgraded: its backup {target} could not be written ({exc})"
+            ) from None
 
     @property
     def schema_version(self) -> int:

@@ -291,6 +291,19 @@ def stage_finished(stage_dir: Path, stage: Stage) -> bool:
     return stage.epochs > 0 and epochs_done(stage_dir) >= stage.epochs
 
 
+def _device_used(stage_dir: Path) -> str:
+    """The device ultralytics trained a stage on, from the args.yaml it writes ('cpu' when it
+    cannot be read)."""
+    import yaml
+
+    try:
+        args = yaml.safe_load((stage_dir / "args.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return "cpu"
+    device = str(args.get("device") or "cpu") if isinstance(args, dict) else "cpu"
+    return "cpu" if device in ("cpu", "None", "") else device
+
+
 def device_name(device: str) -> str:
     """The hardware a stage ran on, for the model card."""
     if device != "cpu":
@@ -327,7 +340,10 @@ def _fit(
         model.add_callback("on_model_save", lambda _trainer: on_save())
         try:
             model.train(resume=True, **(resume_args or {}))
-        except AssertionError as exc:  # ultralytics: the last epoch was reached and saved
+        except AssertionError as exc:
+            if "nothing to resume" not in str(exc):  # a real failure: never a finished stage
+                raise
+            # ultralytics: its last epoch was reached and saved before the run was stopped
             log(f"{stage_dir}: {exc}; the stage is taken as finished")
         return
     if resume:
@@ -375,8 +391,9 @@ def _open_run(run_dir: Path, recipe: Recipe, *, resume: bool) -> None:
     UserError."""
     from blitzcam.errors import UserError
 
-    if not resume:
-        (run_dir / TIMING_FILE).unlink(missing_ok=True)
+    if not resume:  # the run's total and each stage's own
+        for timing in (run_dir / TIMING_FILE, *run_dir.glob(f"*/{TIMING_FILE}")):
+            timing.unlink(missing_ok=True)
 
     path = run_dir / "recipe.json"
     wanted = json.loads(json.dumps(recipe.as_dict()))  # tuples as the file holds them: lists
@@ -404,13 +421,14 @@ def train(
     run_dir: Path,
     resume: bool,
     workers: int = 2,
-    device: str = "cpu",
+    device: str | None = None,
     log: Callable[[str], None] = print,
 ) -> Path:
     """Train (or, with `resume`, continue) every stage and return the last stage's best weights.
 
     `scenes_dir` is stage 1's scene dataset (None: generate the recipe's own); later stages
     generate theirs from their own seeds. With `resume`, finished stages are kept as they are.
+    `device` None: the CPU for a stage started here, and for a resumed one where it started.
     """
     from blitzcam.offline import import_ultralytics
 
@@ -449,7 +467,7 @@ def train(
                 )
                 found = load_or_mine(
                     run_dir / f"{stage.prefix}mistakes-{tag}.json",
-                    lambda: stage_mistakes(start_from, scenes, recipe, device),
+                    lambda: stage_mistakes(start_from, scenes, recipe, device or "cpu"),
                 )
                 crops = crops.with_name(f"{crops.name}-hard{stage.hard_share}-{tag}")
             data_yaml = build_crop_dataset(
@@ -457,16 +475,20 @@ def train(
             )
             model = YOLO(recipe.model_yaml if start_from is None else str(start_from))
             model.add_callback("on_model_save", lambda _trainer: on_save())
-            model.train(**stage.args(recipe, data_yaml, run_dir, workers=workers, device=device))
+            model.train(
+                **stage.args(recipe, data_yaml, run_dir, workers=workers, device=device or "cpu")
+            )
 
         (stage_dir / FINISHED_FILE).unlink(missing_ok=True)  # a stale one would skip a rerun
-        _fit(stage_dir, resume, start, log, clock.lap, {"device": device, "workers": workers})
+        # a resumed stage trains where it was started unless --device says otherwise
+        resume_args = {"workers": workers} | ({"device": device} if device else {})
+        _fit(stage_dir, resume, start, log, clock.lap, resume_args)
         clock.lap()
         (stage_dir / FINISHED_FILE).write_text(
             json.dumps(
                 {
                     "seconds": train_seconds(stage_dir),
-                    "device": device_name(device),
+                    "device": device_name(device or _device_used(stage_dir)),
                     "epochs": epochs_done(stage_dir),
                 }
             )

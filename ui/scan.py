@@ -53,6 +53,7 @@ class ScanView(QWidget):
         self._latest: CountedFrame | None = None
         self._failure: str | None = None  # why the camera or the counter stopped, once they have
         self._shot_index = -1  # the CountedFrame last shot, in either step: never shot again
+        self._ended = False  # a video file that came to its end (no newer view will come)
         self._live = bool(getattr(source, "live", False))  # a camera or stream, not a file
         in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
         self._thread = CountingThread(source, in_play, interval_ms=interval_ms, parent=self)
@@ -174,7 +175,11 @@ class ScanView(QWidget):
             self.live.show_message("No frame yet — is the camera on?")
             return
         if self._latest.index == self._shot_index:  # summing a frame twice counts it twice
-            self.live.show_message("That view is already shot: wait for the next frame")
+            self.live.show_message(
+                "The video has ended, and its last view is shot: Enter to go on"
+                if self._ended
+                else "That view is already shot: wait for the next frame"
+            )
             return
         self._shot_index = self._latest.index
         self.session = self.session.with_shot(Shot(self._latest.frame, self._latest.snapshot))
@@ -192,8 +197,9 @@ class ScanView(QWidget):
         ):
             self._on_capture()  # Enter with no shot yet: the current view is the shot
         if not self.session.shots():
-            if self._failure is not None and self.session.step == "blitz":
-                # the camera is gone: the Dutch shots go to review, the Blitz counts typed in
+            if (self._failure is not None or self._ended) and self.session.step == "blitz":
+                # no new view will come (the camera is gone, the video over): the Dutch shots
+                # go to review, the Blitz counts typed in
                 self.reviewRequested.emit(self.session)
             return
         if self.session.step == "dutch":
@@ -220,7 +226,8 @@ class ScanView(QWidget):
             self.live.show_message("The video source has no frames.")
         elif self._live:  # a camera or stream that stops giving frames has stopped
             self._on_failed("it gave no more frames")
-        # (a video file or a folder of stills that ends: its last view stays to be shot)
+        else:  # a video file that ends: its last view stays, to be shot once
+            self._ended = True
 
     def _refresh(self) -> None:
         step = self.session.step

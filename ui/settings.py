@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.files import write_text_atomic
 from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, VARIANTS, Settings
+from blitzcam.paths import expand_home
 from blitzcam.ui.labels import plain_label
 
 SETTINGS_FILE: Final = "app-settings.json"
@@ -74,7 +75,7 @@ def capture_folder(settings: AppSettings, data_dir: Path) -> Path:
     the data directory, never wherever the app was started from), or data_dir/captures."""
     if not settings.capture_dir:
         return data_dir / "captures"
-    return data_dir / Path(settings.capture_dir).expanduser()  # an absolute one replaces it
+    return data_dir / expand_home(Path(settings.capture_dir))  # an absolute one replaces it
 
 
 class SettingsDialog(QDialog):

@@ -182,6 +182,8 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
     buffer = np.frombuffer(data, dtype=np.uint8)
     # both JPEG flags apply the EXIF orientation; IMREAD_UNCHANGED keeps alpha and 16 bits
     flags = _REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR if jpeg else cv2.IMREAD_UNCHANGED
+    if not jpeg:  # orientation tags are honoured in JPEGs only, at every size
+        flags |= cv2.IMREAD_IGNORE_ORIENTATION
     try:
         image = cv2.imdecode(buffer, flags)
     except cv2.error as exc:

@@ -32,8 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--batch", type=int, default=None)
     parser.add_argument(
         "--device",
-        default="cpu",
-        help="where ultralytics trains: cpu (default) or a CUDA device index such as 0",
+        default=None,
+        help="where ultralytics trains: cpu or a CUDA device index such as 0 (default: cpu for "
+        "a new run; a resumed one goes on where it was started)",
     )
     parser.add_argument(
         "--workers",
@@ -59,7 +60,9 @@ def _train(args: argparse.Namespace) -> int:
         value = getattr(args, name)
         if value is not None and value <= 0:
             raise UserError(f"--{name} must be a positive number, got {value}")
-    if args.device != "cpu" and not all(part.isdigit() for part in args.device.split(",")):
+    if args.device not in (None, "cpu") and not all(
+        part.isdigit() for part in args.device.split(",")
+    ):
         raise UserError(
             f"--device must be cpu or a CUDA device index such as 0, got {args.device!r}"
         )

@@ -24,3 +24,11 @@ def test_a_leading_tilde_is_the_home_folder(tmp_path: Path, monkeypatch) -> None
     monkeypatch.setenv("BLITZCAM_CACHE_DIR", "~/blitz-cache")
     assert data_dir() == tmp_path / "blitz-data" and data_dir().is_dir()
     assert cache_dir() == tmp_path / "blitz-cache"
+
+
+def test_a_tilde_of_no_such_user_is_left_as_it_is(monkeypatch) -> None:
+    from blitzcam.paths import expand_home
+
+    assert expand_home(Path("~nosuchuser-blitzcam/caps")) == Path("~nosuchuser-blitzcam/caps")
+    monkeypatch.setenv("BLITZCAM_CACHE_DIR", "~nosuchuser-blitzcam/cache")
+    assert cache_dir() == Path("~nosuchuser-blitzcam/cache")

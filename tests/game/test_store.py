@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -313,3 +314,35 @@ def test_matches_saved_before_the_name_and_target_rules_still_load(tmp_path: Pat
         assert [p.team for p in match.players] == ["North", "S" * 40]
         assert match.settings.target == 1_000_000
     assert (tmp_path / "m.sqlite3.v1.bak").is_file()
+
+
+def test_the_backup_before_a_migration_holds_rounds_still_in_the_write_ahead_log(
+    tmp_path: Path,
+) -> None:
+    from blitzcam.game.store import _schema_v1
+
+    path = tmp_path / "m.sqlite3"
+    old = MatchStore(path, migrations=(_schema_v1,))  # left open: its rounds stay in the WAL
+    try:
+        match_id = old.create_match(match_of())
+        for _ in range(3):
+            old.add_round(match_id, round_of(Ann=(1, 0), Bob=(2, 0)))
+        with MatchStore(path) as upgraded:
+            assert len(upgraded.load(match_id).rounds) == 3
+    finally:
+        old.close()
+    with closing(sqlite3.connect(tmp_path / "m.sqlite3.v1.bak")) as backup:
+        assert backup.execute("SELECT COUNT(*) FROM tallies").fetchone()[0] == 6
+
+
+def test_the_migration_never_makes_two_teams_one(tmp_path: Path) -> None:
+    from blitzcam.game.store import _schema_v1
+
+    path = tmp_path / "m.sqlite3"
+    long = "The Grand Dutch Blitz Society of Utrecht "  # 41 characters before the end
+    with MatchStore(path, migrations=(_schema_v1,)) as old:
+        match_id = old.create_match(match_of(n=4, teams=("A", "B", "A", "B")))
+        old._conn.execute("UPDATE players SET team = ? WHERE team = 'A'", (long + "North",))
+        old._conn.execute("UPDATE players SET team = ? WHERE team = 'B'", (long + "South",))
+    with MatchStore(path) as store, pytest.raises(StoreError, match=r"team name .* at most 40"):
+        store.load(match_id)  # left as it was, and said, rather than scored as one team

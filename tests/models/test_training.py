@@ -364,8 +364,11 @@ def test_a_run_resumes_only_with_its_own_recipe_and_a_fresh_one_forgets_old_time
         _open_run(tmp_path, replace(SHIPPED, epochs=20, batch=8), resume=True)
     assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == SHIPPED.epochs
     (tmp_path / TIMING_FILE).write_text('{"seconds": 99}')
+    (tmp_path / "train").mkdir()
+    (tmp_path / "train" / TIMING_FILE).write_text('{"seconds": 7200}')  # a stage's own clock
     _open_run(tmp_path, replace(SHIPPED, epochs=20), resume=False)  # a new run in the folder
     assert not (tmp_path / TIMING_FILE).exists()
+    assert not (tmp_path / "train" / TIMING_FILE).exists()
     assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == 20
 
 
@@ -392,3 +395,37 @@ def test_crops_are_named_by_the_scenes_they_are_cut_from(tmp_path: Path) -> None
         (folder / "generator.json").write_text(f'{{"n": 4, "seed": {seed}}}')
     assert _crops_dir(tmp_path, SHIPPED, "", a) != _crops_dir(tmp_path, SHIPPED, "", b)
     assert _crops_dir(tmp_path, SHIPPED, "", a) == _crops_dir(tmp_path, SHIPPED, "", a)
+
+
+def test_a_resume_that_fails_is_a_failure_not_a_finished_stage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ultralytics
+
+    from blitzcam.models import training
+
+    (tmp_path / "weights").mkdir()
+    (tmp_path / "weights" / "last.pt").write_bytes(b"")
+    monkeypatch.setattr(training, "_training_completed", lambda _path: False)
+    raised: list[str] = []
+
+    class FakeYOLO:
+        def __init__(self, _weights: str) -> None:
+            pass
+
+        def add_callback(self, *_args: object) -> None:
+            pass
+
+        def train(self, **_kwargs: object) -> None:
+            raise AssertionError(raised[-1])
+
+    monkeypatch.setattr(ultralytics, "YOLO", FakeYOLO)
+
+    def fit() -> None:
+        training._fit(tmp_path, True, lambda _save: None, lambda _line: None, lambda: None)
+
+    raised.append("labels missing in the crops")
+    with pytest.raises(AssertionError, match="labels missing"):
+        fit()
+    raised.append("last.pt training to 10 epochs is finished, nothing to resume.")
+    fit()  # its last epoch was saved before it was stopped: the stage is done

@@ -371,3 +371,32 @@ def test_a_camera_that_stops_giving_frames_has_failed(qtbot, store, tmp_path):
     qtbot.keyClick(scan, Qt.Key.Key_Space)
     assert scan.session.shots() == ()
     qtbot.keyClick(scan, Qt.Key.Key_Escape)
+
+
+def test_a_video_that_ends_can_still_be_reviewed(qtbot, store, tmp_path):
+    class EndingVideo(ScriptedFeed):  # a file, not a camera: its end is no failure
+        def __init__(self, scenes) -> None:
+            super().__init__(scenes)
+            self.left = 10**9
+
+        def read(self):
+            self.left -= 1
+            return super().read() if self.left >= 0 else None
+
+    feed = EndingVideo(_scenes())
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    scan = window.scan
+    _wait_for_frame(qtbot, window, 0)
+    feed.left = 0  # the video ends on this view
+    qtbot.waitUntil(lambda: scan._ended, timeout=5000)
+    assert scan.live.message() == ""  # no failure banner for a video's end
+    qtbot.keyClick(scan, Qt.Key.Key_Return)  # its last view is the Dutch shot
+    qtbot.keyClick(scan, Qt.Key.Key_Space)
+    assert "video has ended" in scan.live.message()
+    qtbot.keyClick(scan, Qt.Key.Key_Return)  # no newer view will come: review
+    assert window.confirm is not None
+    window.confirm.set_caller("Ann")
+    _ok(window.confirm)
+    assert store.load(match_id).rounds == (round_of(Ann=(7, 0), Bob=(5, 0), Cy=(3, 0)),)
