@@ -20,7 +20,7 @@ from blitzcam.models import (
     IDENTITY_PT,
     MODEL_CARD,
 )
-from blitzcam.models.evaluation import joins_doubted
+from blitzcam.models.evaluation import SCORING_CONF, joins_doubted
 from blitzcam.models.identity_negatives import NEGATIVE_CONF
 from blitzcam.models.run_timing import train_seconds
 from blitzcam.models.training import FINISHED_FILE, epochs_done, sha256_of
@@ -177,7 +177,10 @@ def render_card(
             f"| mean absolute count error per deck on the table or counted | "
             f"{report['mean_abs_count_error']:.3f} |",
             f"| face-up cards counted as a deck | {report['face_up_counted']} |",
-            f"| mean time per scene (pipeline, this machine) | {report['ms_per_scene']:.0f} ms |",
+            f"| mean time per scene while scoring (boxes read from {SCORING_CONF}, not the "
+            f"counting path's {report['doubted_from']}: more to identify; "
+            "`benchmarks/count_bench.py` times the path) | "
+            f"{report['ms_per_scene']:.0f} ms |",
             "",
         ]
     if identity_run is not None:
