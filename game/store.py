@@ -276,12 +276,15 @@ class MatchStore:
 
     def load(self, match_id: int) -> Match:
         """One match, checked against the rules (a hand-edited file is caught here)."""
+        return self._load_scored(match_id)[0]
+
+    def _load_scored(self, match_id: int) -> tuple[Match, rules.Standings]:
+        """A match and its standings: scoring it is the rules' check."""
         match = self._read_readable(match_id)
         try:
-            rules.score_match(match)
+            return match, rules.score_match(match)
         except rules.MatchError as exc:
             raise StoreError(f"match {match_id} in {self.path} breaks the rules: {exc}") from None
-        return match
 
     def list_matches(self, *, problems: list[str] | None = None) -> list[MatchSummary]:
         """Every match, the most recently changed first.
@@ -295,34 +298,28 @@ class MatchStore:
         ).fetchall()
         for match_id, created, updated in rows:
             try:
-                match = self.load(match_id)
+                summaries.append(self._summary(match_id, created, updated))
             except StoreError as exc:
                 if problems is None:
                     raise
                 problems.append(str(exc))
-                continue
-            try:
-                created_at, updated_at = (
-                    datetime.fromisoformat(created),
-                    datetime.fromisoformat(updated),
-                )
-            except (TypeError, ValueError):
-                message = f"match {match_id} in {self.path}: its dates cannot be read"
-                if problems is None:
-                    raise StoreError(message) from None
-                problems.append(message)
-                continue
-            summaries.append(
-                MatchSummary(
-                    match_id=match_id,
-                    created_at=created_at,
-                    updated_at=updated_at,
-                    players=match.players,
-                    rounds_played=len(match.rounds),
-                    standings=rules.score_match(match),
-                )
-            )
         return summaries
+
+    def _summary(self, match_id: int, created: object, updated: object) -> MatchSummary:
+        match, standings = self._load_scored(match_id)
+        try:
+            created_at = datetime.fromisoformat(created)  # type: ignore[arg-type]
+            updated_at = datetime.fromisoformat(updated)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise StoreError(f"match {match_id} in {self.path}: its dates cannot be read") from None
+        return MatchSummary(
+            match_id=match_id,
+            created_at=created_at,
+            updated_at=updated_at,
+            players=match.players,
+            rounds_played=len(match.rounds),
+            standings=standings,
+        )
 
     def latest_match(self) -> int | None:
         """The match changed last, whatever its status."""
