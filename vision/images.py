@@ -9,6 +9,7 @@ refused rather than counted with a grey band where the missing rows would be.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -41,56 +42,26 @@ def header_size(data: bytes) -> tuple[int, int] | None:
         width, height = struct.unpack(">II", data[16:24])
         return width, height
     if data[:2] == b"\xff\xd8":
-        pos = 2
-        while pos + 9 <= len(data):
-            if data[pos] != 0xFF:
-                pos += 1
-                continue
-            marker = data[pos + 1]
-            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
-                pos += 1 if marker == 0xFF else 2
-                continue
-            length = struct.unpack(">H", data[pos + 2 : pos + 4])[0]
-            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+        for pos, marker in _jpeg_segments(data, skip_junk=True):
+            if pos + 9 > len(data):
+                break
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # start of frame
                 height, width = struct.unpack(">HH", data[pos + 5 : pos + 9])
                 return width, height
-            pos += 2 + length
     return None
 
 
-def is_truncated(data: bytes) -> bool:
-    """A PNG that ends before its IEND chunk, or a JPEG without an end-of-image marker after its
-    image data. Bytes after the end are allowed: phones append a video (motion photos) or
-    maker data to their JPEGs, and decoders stop at the end marker."""
-    if data[:8] == PNG_SIGNATURE:
-        return not _png_complete(data)
-    if data[:2] == b"\xff\xd8":
-        scan = _jpeg_scan_start(data)
-        if scan is None:  # no image data found by walking the segments
-            return b"\xff\xd9" not in data[-64:]
-        # entropy-coded data never holds FF D9 (an FF there is followed by 00 or a restart
-        # marker), and thumbnails in the EXIF segment come before the scan
-        return b"\xff\xd9" not in data[scan:]
-    return False
-
-
-def _png_complete(data: bytes) -> bool:
-    """Walk the chunks (length, type, data, CRC) to IEND; False when the file ends first."""
-    pos = len(PNG_SIGNATURE)
-    while pos + 8 <= len(data):
-        length = struct.unpack(">I", data[pos : pos + 4])[0]
-        if data[pos + 4 : pos + 8] == b"IEND":
-            return True
-        pos += 12 + length
-    return False
-
-
-def _jpeg_scan_start(data: bytes) -> int | None:
-    """Where the first start-of-scan segment begins, found by walking the segments."""
+def _jpeg_segments(data: bytes, *, skip_junk: bool) -> Iterator[tuple[int, int]]:
+    """(position, marker) of each segment of a JPEG, in order, up to its first scan, whose
+    entropy-coded data has no segments to walk. Bytes that start no segment are stepped over
+    one at a time with `skip_junk`, else they end the walk."""
     pos = 2
     while pos + 4 <= len(data):
         if data[pos] != 0xFF:
-            return None
+            if not skip_junk:
+                return
+            pos += 1
+            continue
         marker = data[pos + 1]
         if marker == 0xFF:  # fill byte
             pos += 1
@@ -98,10 +69,40 @@ def _jpeg_scan_start(data: bytes) -> int | None:
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # no length follows these
             pos += 2
             continue
+        yield pos, marker
         if marker == 0xDA:
-            return pos
+            return
         pos += 2 + struct.unpack(">H", data[pos + 2 : pos + 4])[0]
-    return None
+
+
+def is_truncated(data: bytes) -> bool:
+    """A PNG that ends before its IEND chunk, or a JPEG without an end-of-image marker after its
+    image data. Bytes after the end are allowed: phones append a video (motion photos) or
+    maker data to their JPEGs, and decoders stop at the end marker."""
+    if data[:8] == PNG_SIGNATURE:
+        return b"IEND" not in _png_chunks(data)
+    if data[:2] == b"\xff\xd8":
+        scan = next((pos for pos, m in _jpeg_segments(data, skip_junk=False) if m == 0xDA), None)
+        if scan is None:  # no image data found by walking the segments
+            return data.find(b"\xff\xd9", max(0, len(data) - 64)) == -1
+        # entropy-coded data never holds FF D9 (an FF there is followed by 00 or a restart
+        # marker), and thumbnails in the EXIF segment come before the scan
+        return data.find(b"\xff\xd9", scan) == -1
+    return False
+
+
+def _png_chunks(data: bytes) -> list[bytes]:
+    """The types of a PNG's chunks (length, type, data, CRC), in order, to IEND or to where
+    the file ends (a cut-short file has no IEND in the list)."""
+    types = []
+    pos = len(PNG_SIGNATURE)
+    while pos + 8 <= len(data):
+        length = struct.unpack(">I", data[pos : pos + 4])[0]
+        types.append(data[pos + 4 : pos + 8])
+        if types[-1] == b"IEND":
+            break
+        pos += 12 + length
+    return types
 
 
 def reduction_for(size: tuple[int, int] | None, max_side: int = MAX_SIDE) -> int:
@@ -219,7 +220,7 @@ def _may_be_transparent(data: bytes) -> bool:
     if len(data) < 26:
         return True
     # a tRNS chunk (before the image data) makes a palette, grey or colour PNG transparent too
-    return data[25] in (4, 6) or b"tRNS" in data[: data.find(b"IDAT")]
+    return data[25] in (4, 6) or b"tRNS" in _png_chunks(data)
 
 
 def _upright_size(
