@@ -363,6 +363,7 @@ def open_source(spec: str) -> FrameSource:
 
     "" means the first camera, falling back to the demo footage when there is none.
     """
+    from blitzcam.paths import expand_home
     from blitzcam.vision.images import IMAGE_SUFFIXES
     from blitzcam.vision.sources import STREAM_SCHEMES, image_files
     from blitzcam.vision.sources import open_source as vision_open
@@ -371,7 +372,7 @@ def open_source(spec: str) -> FrameSource:
     if spec == "demo":
         return demo_source()
     if spec and not spec.lower().startswith(STREAM_SCHEMES):  # a URL is never a local path
-        path = Path(spec).expanduser()
+        path = expand_home(Path(spec))
         if path.is_dir():  # stills standing in for a camera: shown in a loop
             return ImageLoopSource(image_files(path))
         if path.suffix.lower() in IMAGE_SUFFIXES:
