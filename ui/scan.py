@@ -52,7 +52,6 @@ class ScanView(QWidget):
         self.session = ScanSession(tuple(players))
         self._latest: CountedFrame | None = None
         self._failure: str | None = None  # why the camera or the counter stopped, once they have
-        self._shot_index = -1  # the CountedFrame last shot, in either step: never shot again
         self._ended = False  # a video file that came to its end (no newer view will come)
         self._live = bool(getattr(source, "live", False))  # a camera or stream, not a file
         in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
@@ -174,15 +173,15 @@ class ScanView(QWidget):
         if self._latest is None:
             self.live.show_message("No frame yet — is the camera on?")
             return
-        if self._latest.index == self._shot_index:  # summing a frame twice counts it twice
+        if self.session.holds_view(self._latest.index):
             self.live.show_message(
                 "The video has ended, and its last view is shot: Enter to go on"
                 if self._ended
                 else "That view is already shot: wait for the next frame"
             )
             return
-        self._shot_index = self._latest.index
-        self.session = self.session.with_shot(Shot(self._latest.frame, self._latest.snapshot))
+        latest = self._latest
+        self.session = self.session.with_shot(Shot(latest.frame, latest.snapshot, latest.index))
         self._refresh()
 
     def _on_drop(self) -> None:
@@ -193,7 +192,7 @@ class ScanView(QWidget):
         if (
             not self.session.shots()
             and self._latest is not None
-            and self._latest.index != self._shot_index
+            and not self.session.holds_view(self._latest.index)
         ):
             self._on_capture()  # Enter with no shot yet: the current view is the shot
         if not self.session.shots():

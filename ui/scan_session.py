@@ -31,6 +31,7 @@ class Shot:
 
     frame: np.ndarray  # BGR
     snapshot: CountSnapshot
+    view: int = -1  # which of the source's frames it is (-1: not known)
 
 
 def player_counts(players: tuple[Player, ...], counts: Mapping[str, int]) -> dict[str, int]:
@@ -74,6 +75,11 @@ class ScanSession:
 
     def previous_step(self) -> ScanSession:
         return replace(self, step="dutch")
+
+    def holds_view(self, view: int) -> bool:
+        """A shot of the source's frame `view` is in either step (summing a frame twice would
+        count its cards twice, and a Dutch view is not the Blitz cards too)."""
+        return view >= 0 and any(shot.view == view for shot in self.all_shots)
 
     def totals(self, step: Step | None = None) -> dict[str, int]:
         return summed(self.players, self.shots(step))

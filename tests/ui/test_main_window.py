@@ -340,6 +340,11 @@ def test_a_held_key_is_one_press_and_a_frame_is_never_shot_twice(qtbot, store, f
     assert len(scan.session.shots()) == 1
     assert scan.summed_counts["Ann"].text() == "7"  # not 14
     assert "already shot" in scan.live.message()
+    qtbot.keyClick(scan, Qt.Key.Key_Backspace)  # dropped: that view is no longer summed ...
+    assert scan.session.shots() == ()
+    qtbot.keyClick(scan, Qt.Key.Key_Space)  # ... so it may be shot again (a video that ended
+    assert len(scan.session.shots()) == 1  # gives no newer one)
+    assert scan.summed_counts["Ann"].text() == "7"
     qtbot.keyClick(scan, Qt.Key.Key_Return)  # on to the Blitz step
     qtbot.keyClick(scan, Qt.Key.Key_Return)  # the same frame: not the Blitz shot as well
     assert scan.session.step == "blitz" and scan.session.shots() == ()

@@ -86,6 +86,16 @@ def test_scan_session_sums_shots_per_step_and_proposes_the_round() -> None:
         session.next_step()
 
 
+def test_scan_session_knows_which_views_it_holds_in_either_step() -> None:
+    frame = np.zeros((4, 4, 3), np.uint8)
+    session = ScanSession(players(2)).with_shot(Shot(frame, _snapshot(green_pump=7), 3))
+    session = session.next_step().with_shot(Shot(frame, _snapshot(red_buggy=1), 5))
+    assert session.holds_view(3) and session.holds_view(5) and not session.holds_view(4)
+    assert not session.without_last_shot().holds_view(5)  # dropped: it may be shot again
+    assert not session.holds_view(-1)  # a shot of no known view is never "the same view"
+    assert not ScanSession(players(2)).with_shot(Shot(frame, _snapshot())).holds_view(-1)
+
+
 def test_settings_round_trip_and_bad_files(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     assert load_settings(path) == AppSettings()  # missing file: defaults
