@@ -44,7 +44,7 @@ QLabel#totalDetail { color: #a0a8ba; font-size: 12pt; background: transparent; }
 QLabel#totalValue { font-size: 56pt; font-weight: bold; background: transparent; }
 QLabel#error { color: #ff7070; font-weight: bold; }
 QLabel#stepTitle { font-size: 20pt; font-weight: bold; }
-QLabel#flip { color: #ff40c8; font-weight: bold; font-size: 14pt; }
+QLabel#tableWarnings { color: #ff40c8; font-weight: bold; font-size: 14pt; }
 QLabel#liveCount { font-size: 30pt; font-weight: bold; }
 """
 

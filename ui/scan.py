@@ -29,7 +29,14 @@ from blitzcam.ui.counting_worker import (
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.live_view import LiveView
-from blitzcam.ui.scan_session import STEP_HINTS, STEP_TITLES, ScanSession, Shot, player_counts
+from blitzcam.ui.scan_session import (
+    STEP_HINTS,
+    STEP_TITLES,
+    ScanSession,
+    Shot,
+    player_counts,
+    table_warnings,
+)
 
 
 class ScanView(QWidget):
@@ -62,9 +69,9 @@ class ScanView(QWidget):
         self.step_title.setWordWrap(True)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
-        self.flip = QLabel()
-        self.flip.setObjectName("flip")
-        self.flip.setWordWrap(True)
+        self.warnings = QLabel()
+        self.warnings.setObjectName("tableWarnings")
+        self.warnings.setWordWrap(True)
         self.shots_label = QLabel()
         self.live_counts: dict[str, QLabel] = {}
         self.summed_counts: dict[str, QLabel] = {}
@@ -103,7 +110,7 @@ class ScanView(QWidget):
         side.addWidget(self.hint)
         side.addLayout(grid)
         side.addWidget(self.shots_label)
-        side.addWidget(self.flip)
+        side.addWidget(self.warnings)
         side.addStretch(1)
         for button in (self.capture_button, self.drop_button, self.next_button):
             side.addWidget(button)
@@ -158,13 +165,7 @@ class ScanView(QWidget):
         self.live.show_frame(item.frame, item.snapshot)
         for name, n in player_counts(self.session.players, item.snapshot.counts).items():
             self.live_counts[name].setText(str(n))
-        face_up = item.snapshot.face_up
-        plural = face_up != 1
-        self.flip.setText(
-            f"⚠ {face_up} face-up card{'s' if plural else ''}: flip {'them' if plural else 'it'}"
-            if face_up
-            else ""
-        )
+        self.warnings.setText(table_warnings(item.snapshot))
 
     def _on_capture(self) -> None:
         if self._failure is not None:  # the last frame shown is not the table now

@@ -25,6 +25,25 @@ STEP_HINTS: Final[dict[str, str]] = {
 }
 
 
+def table_warnings(snapshot: CountSnapshot) -> str:
+    """What the players should fix on the table before shooting it, one line each ("" when
+    nothing): face-up cards are never counted, and backs no deck in play was recognised on
+    (drawn grey) count for nobody."""
+    lines = []
+    if face_up := snapshot.face_up:
+        plural = face_up != 1
+        lines.append(
+            f"⚠ {face_up} face-up card{'s' if plural else ''}: flip {'them' if plural else 'it'}"
+        )
+    if unknown := snapshot.unknown:
+        plural = unknown != 1
+        lines.append(
+            f"⚠ {unknown} back{'s' if plural else ''} (grey) not recognised, counted for "
+            "nobody: more light? a deck nobody here plays? new art: Camera → Enroll decks…"
+        )
+    return "\n".join(lines)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Shot:
     """One frozen capture: the frame and what was counted on it."""

@@ -26,6 +26,7 @@ def _scenes():
         synthetic_frame(0, [(GP, False)] * 7 + [(RB, False)] * 5 + [(YB, False)] * 3),  # Dutch 1
         synthetic_frame(1, [(GP, False)] * 2 + [(YB, False)] * 4 + [(None, True)]),  # Dutch 2
         synthetic_frame(2, [(RB, False)] * 3 + [(YB, False)] * 1),  # Blitz: Ann called it
+        synthetic_frame(3, [(GP, False)] * 2 + [(None, False)] * 2),  # two backs not recognised
     ]
 
 
@@ -70,7 +71,12 @@ def test_scan_two_steps_with_summed_shots_then_confirm_and_correct(qtbot, store,
     qtbot.keyClick(scan, Qt.Key.Key_Space)  # shot 1
     feed.show(1)
     _wait_for_frame(qtbot, window, 1)
-    assert "1 face-up card" in scan.flip.text()
+    assert scan.warnings.text() == "⚠ 1 face-up card: flip it"
+    feed.show(3)
+    _wait_for_frame(qtbot, window, 3)
+    assert scan.warnings.text().startswith("⚠ 2 backs (grey) not recognised")
+    feed.show(1)
+    _wait_for_frame(qtbot, window, 1)
     qtbot.keyClick(scan, Qt.Key.Key_Space)  # shot 2, summed
     assert scan.summed_counts["Cy"].text() == "7"
     qtbot.keyClick(scan, Qt.Key.Key_Return)  # on to the Blitz step

@@ -16,7 +16,7 @@ from blitzcam.ui.chart import nice_step, value_ticks
 from blitzcam.ui.counting_worker import CountSnapshot, Outline
 from blitzcam.ui.deck_colours import deck_rgb
 from blitzcam.ui.live_view import fit
-from blitzcam.ui.scan_session import ScanSession, Shot
+from blitzcam.ui.scan_session import ScanSession, Shot, table_warnings
 from blitzcam.ui.settings import AppSettings, load_settings, save_settings, settings_from_json
 from tests.ui.fakes import players, round_of
 
@@ -94,6 +94,26 @@ def test_scan_session_knows_which_views_it_holds_in_either_step() -> None:
     assert not session.without_last_shot().holds_view(5)  # dropped: it may be shot again
     assert not session.holds_view(-1)  # a shot of no known view is never "the same view"
     assert not ScanSession(players(2)).with_shot(Shot(frame, _snapshot())).holds_view(-1)
+
+
+def test_table_warnings_ask_to_flip_face_up_cards_and_name_unrecognised_backs() -> None:
+    square = np.zeros((4, 2), np.float32)
+
+    def snapshot(face_up: int, unknown: int, known: int = 3) -> CountSnapshot:
+        outlines = (
+            [Outline(square, None, face_up=True)] * face_up
+            + [Outline(square, None)] * unknown
+            + [Outline(square, "green-pump")] * known
+        )
+        return CountSnapshot(counts={"green-pump": known}, outlines=tuple(outlines))
+
+    assert table_warnings(snapshot(0, 0)) == ""
+    assert table_warnings(snapshot(1, 0)) == "⚠ 1 face-up card: flip it"
+    two = table_warnings(snapshot(2, 5)).splitlines()
+    assert two[0] == "⚠ 2 face-up cards: flip them"
+    assert two[1].startswith("⚠ 5 backs (grey) not recognised, counted for nobody")
+    assert "Enroll decks" in two[1]
+    assert table_warnings(snapshot(0, 1)).startswith("⚠ 1 back (grey) not recognised")
 
 
 def test_settings_round_trip_and_bad_files(tmp_path: Path) -> None:
