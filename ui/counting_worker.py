@@ -365,7 +365,7 @@ def open_source(spec: str) -> FrameSource:
     """
     from blitzcam.paths import expand_home
     from blitzcam.vision.images import IMAGE_SUFFIXES
-    from blitzcam.vision.sources import STREAM_SCHEMES, image_files
+    from blitzcam.vision.sources import STREAM_SCHEMES, SourceError, image_files
     from blitzcam.vision.sources import open_source as vision_open
 
     spec = spec.strip()
@@ -379,14 +379,14 @@ def open_source(spec: str) -> FrameSource:
             return ImageLoopSource([path])
         spec = str(path)
     if spec:
-        return _VisionSource(vision_open(spec))
+        return vision_open(spec)  # its read() gives the BGR image, as this protocol wants
     try:  # "": the first camera, or the demo footage when there is none
-        source = _VisionSource(vision_open("0"))
-    except Exception:
+        source = vision_open("0")
+    except SourceError:
         return demo_source()
     try:
         first = source.read()
-    except Exception:
+    except SourceError:
         first = None
     if first is None:
         source.close()
@@ -405,21 +405,6 @@ class _Primed:
     def read(self) -> np.ndarray | None:
         first, self._first = self._first, None
         return first if first is not None else self._source.read()
-
-    def close(self) -> None:
-        self._source.close()
-
-
-class _VisionSource:
-    """vision.sources yields Frame records; the UI wants the BGR image."""
-
-    def __init__(self, source: Any) -> None:
-        self._source = source
-        self.live = bool(getattr(source, "live", False))
-
-    def read(self) -> np.ndarray | None:
-        frame = self._source.read()
-        return None if frame is None else frame.image
 
     def close(self) -> None:
         self._source.close()

@@ -103,6 +103,37 @@ def test_open_source_reads_an_image_file(tmp_path) -> None:
         open_source(str(tmp_path / "nope.jpg"))
 
 
+def test_open_source_plays_a_video_file_frame_by_frame(tmp_path) -> None:
+    # through vision.sources, whose read() gives the image itself (the app once asked it for
+    # a Frame record's .image, and every camera, video and stream failed on its first frame)
+    import cv2
+
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for level in (0, 100, 200):
+        writer.write(np.full((48, 64, 3), level, np.uint8))
+    writer.release()
+    source = open_source(str(path))
+    try:
+        levels = [source.read() for _ in range(4)]
+        assert [frame.shape for frame in levels[:3]] == [(48, 64, 3)] * 3
+        assert [round(float(frame.mean()) / 50) * 50 for frame in levels[:3]] == [0, 100, 200]
+        assert levels[3] is None and not source.live  # a file ends; it has not failed
+    finally:
+        source.close()
+
+
+def test_no_camera_spec_falls_back_to_the_demo_when_no_camera_opens(monkeypatch) -> None:
+    from blitzcam.ui.counting_worker import ImageLoopSource
+    from blitzcam.vision import sources
+
+    def no_camera(spec):
+        raise sources.SourceError(f"camera {spec}: cannot open it")
+
+    monkeypatch.setattr(sources, "open_source", no_camera)
+    assert isinstance(open_source(""), ImageLoopSource)
+
+
 def test_a_folder_of_stills_loops_one_image_at_a_time(tmp_path) -> None:
     import cv2
 
