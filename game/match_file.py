@@ -59,7 +59,11 @@ def _parse_round(raw: object, number: int) -> Round:
                 round_number=number,
                 player=name,
             )
-        _expect_keys(counts, allowed={"dutch", "blitz"}, where=f"round {number}, player {name}")
+        _expect_keys(
+            counts,
+            allowed={"dutch", "blitz"},
+            where=f"round {number}, player {name if name.isprintable() else repr(name)}",
+        )
         for key in ("dutch", "blitz"):
             if key not in counts:
                 raise MatchError(f"missing {key!r}", round_number=number, player=name)

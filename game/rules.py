@@ -37,8 +37,8 @@ class MatchError(ValueError):
         where = []
         if round_number is not None:
             where.append(f"round {round_number}")
-        if player is not None:
-            where.append(f"player {player}")
+        if player is not None:  # unprintable names (a newline, an escape code) quoted
+            where.append(f"player {player if player.isprintable() else repr(player)}")
         super().__init__(f"{', '.join(where)}: {rule}" if where else rule)
 
 

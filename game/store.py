@@ -160,41 +160,56 @@ class MatchStore:
     # --- opening -----------------------------------------------------------------------
 
     def _check_and_migrate(self) -> None:
+        latest = len(self._migrations)
+        if self._checked_version() == latest:
+            return
+        with self._transaction(as_store_errors=False):
+            # again under the write lock: the app and the CLI started together may both have
+            # found the file new (or old), and the first to get here has set it up since
+            version = self._checked_version()
+            if version == latest:
+                return
+            if self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                self._back_up(self.path.with_name(f"{self.path.name}.v{version}.bak"))
+            for step in self._migrations[version:]:
+                step(self._conn)
+            self._conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self._conn.execute(f"PRAGMA user_version = {latest}")
+
+    def _checked_version(self) -> int:
+        """The file's schema version; StoreError for a file of another program or of a newer
+        blitzcam. A new, empty file is version 0."""
         conn = self._conn
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         latest = len(self._migrations)
         if app_id == 0 and tables == 0 and version == 0:
-            pass  # a new, empty file: ours to set up
-        elif app_id != APPLICATION_ID:
+            return 0  # a new, empty file: ours to set up
+        if app_id != APPLICATION_ID:
             raise StoreError(
                 f"{self.path}: is an SQLite file of another program (application id {app_id:#x}), "
                 "not a blitzcam match database; it was left untouched"
             )
-        elif version > latest:
+        if version > latest:
             raise StoreError(
                 f"{self.path}: was written by a newer blitzcam (schema v{version}; this one knows "
                 f"up to v{latest}); update blitzcam to open it"
             )
-        if version == latest:
-            return
-        if tables:
-            self._back_up(self.path.with_name(f"{self.path.name}.v{version}.bak"))
-        with self._transaction(as_store_errors=False):
-            for step in self._migrations[version:]:
-                step(conn)
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {latest}")
+        return int(version)
 
     def _back_up(self, target: Path) -> None:
         """A whole copy of the database before it is migrated (migrations are tested, but a
         copy costs little), made by SQLite itself: rounds still in the write-ahead log, which a
-        file copy would miss, are in it."""
+        file copy would miss, are in it. Read through a second connection, since this one holds
+        the write lock (which keeps other writers out while the copy is made)."""
         try:
             target.unlink(missing_ok=True)
-            with closing(sqlite3.connect(target)) as copy:
-                self._conn.backup(copy)
+            with (
+                closing(sqlite3.connect(self.path, timeout=10.0)) as source,
+                closing(sqlite3.connect(target)) as copy,
+            ):
+                source.backup(copy)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(
                 f"{self.path}: not upgraded: its backup {target} could not be written ({exc})"
@@ -240,16 +255,38 @@ class MatchStore:
 
     # --- reading -----------------------------------------------------------------------
 
-    def _read_readable(self, match_id: int) -> Match:
-        """`_read_match`, rows edited into nonsense (a seat nobody sits in, a wrong type) made a
-        StoreError naming the match."""
+    @contextmanager
+    def _reading(self, what: str) -> Iterator[sqlite3.Connection]:
+        """Reads that see one state of the file: in WAL mode a read transaction is one snapshot,
+        so a change the app or the CLI commits meanwhile is seen whole or not at all (a new
+        target with the old rounds could read as a match won). Inside a change's transaction,
+        that one. SQLite's own errors (a damaged page) become a StoreError naming `what`."""
+        conn = self._conn
+        outer = conn.in_transaction
         try:
-            return self._read_match(match_id)
+            if not outer:
+                conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                if not outer and conn.in_transaction:
+                    conn.execute("ROLLBACK")  # nothing was written: just let the snapshot go
+        except sqlite3.Error as exc:
+            raise StoreError(f"{what} in {self.path} cannot be read: {exc}") from None
+
+    def _read_readable(self, match_id: int) -> Match:
+        """`_read_match`, rows edited into nonsense (a seat nobody sits in, a wrong type) or
+        pages SQLite cannot read made a StoreError naming the match."""
+        try:
+            with self._reading(f"match {match_id}"):
+                return self._read_match(match_id)
         except (IndexError, KeyError, TypeError, ValueError) as exc:
             raise StoreError(f"match {match_id} in {self.path} cannot be read: {exc}") from None
 
     def _read_match(self, match_id: int) -> Match:
         conn = self._conn
+        if not 0 < match_id < 2**63:  # SQLite's integers: a larger id is no match of ours
+            raise StoreError(f"no match {match_id} in {self.path}")
         row = conn.execute(
             "SELECT target, variant FROM matches WHERE id = ?", (match_id,)
         ).fetchone()
@@ -293,16 +330,17 @@ class MatchStore:
         with `problems`, it is left out and its one-line message appended there instead, so
         that one damaged match does not hide all the others."""
         summaries = []
-        rows = self._conn.execute(
-            "SELECT id, created_at, updated_at FROM matches ORDER BY updated_at DESC, id DESC"
-        ).fetchall()
-        for match_id, created, updated in rows:
-            try:
-                summaries.append(self._summary(match_id, created, updated))
-            except StoreError as exc:
-                if problems is None:
-                    raise
-                problems.append(str(exc))
+        with self._reading("the list of matches") as conn:  # every match from one snapshot
+            rows = conn.execute(
+                "SELECT id, created_at, updated_at FROM matches ORDER BY updated_at DESC, id DESC"
+            ).fetchall()
+            for match_id, created, updated in rows:
+                try:
+                    summaries.append(self._summary(match_id, created, updated))
+                except StoreError as exc:
+                    if problems is None:
+                        raise
+                    problems.append(str(exc))
         return summaries
 
     def _summary(self, match_id: int, created: object, updated: object) -> MatchSummary:
@@ -323,9 +361,10 @@ class MatchStore:
 
     def latest_match(self) -> int | None:
         """The match changed last, whatever its status."""
-        row = self._conn.execute(
-            "SELECT id FROM matches ORDER BY updated_at DESC, id DESC LIMIT 1"
-        ).fetchone()
+        with self._reading("the list of matches") as conn:
+            row = conn.execute(
+                "SELECT id FROM matches ORDER BY updated_at DESC, id DESC LIMIT 1"
+            ).fetchone()
         return None if row is None else int(row[0])
 
     def latest_unfinished(self) -> int | None:
@@ -420,6 +459,8 @@ class MatchStore:
         return self.update(match_id, lambda match: rules.change_settings(match, settings))
 
     def delete_match(self, match_id: int) -> None:
+        if not 0 < match_id < 2**63:
+            raise StoreError(f"no match {match_id} in {self.path}")
         with self._transaction() as conn:
             # only that it is there: a match damaged by a hand edit can still be deleted
             if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:

@@ -90,6 +90,11 @@ def test_summarize_with_teams_reports_team_totals_and_team_winners(
             {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}},
             {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 11}}]},
          "round 3, player Bob: Blitz cards must be between 0 and 10, got 11"),
+        # a name that is not printable is quoted: the message stays one line
+        ({"players": ANN_BOB, "rounds": [{"Cy\nblitzcam match: ok": {"dutch": 1, "blitz": 0}}]},
+         "round 1, player 'Cy\\nblitzcam match: ok': not a player in this match"),
+        ({"players": ANN_BOB, "rounds": [{"Bob\x1b[2K": {"dutch": 1, "blitz": 0, "x": 1}}]},
+         "round 1, player 'Bob\\x1b[2K': unexpected key(s) 'x'"),
     ],
 )
 def test_summarize_refuses_invalid_matches_with_one_line(
@@ -257,3 +262,23 @@ def test_list_shows_the_local_time(tmp_path: Path, capsys: pytest.CaptureFixture
         monkeypatch.delenv("TZ")
         time.tzset()
     assert code == 0 and "2026-12-02 09:55" in out  # 14:55 UTC is 09:55 in New York in December
+
+
+def test_a_db_path_with_a_tilde_is_in_the_home_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--db=~/m.sqlite3`: the shell leaves a ~ after = alone
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run("match", "--db=~/m.sqlite3", "list", capsys=capsys)
+    assert code == 0 and "no matches yet" in out
+    assert (tmp_path / "home" / "m.sqlite3").is_file() and not (tmp_path / "~").exists()
+
+
+def test_a_match_id_past_sqlites_integers_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "m.sqlite3")
+    for action in (["show"], ["export", str(tmp_path / "out.json")]):
+        code, _, err = run("match", "--db", db, *action, "--match", str(2**63), capsys=capsys)
+        assert code != 0 and err.count("\n") == 1 and f"no match {2**63}" in err

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -346,3 +347,96 @@ def test_the_migration_never_makes_two_teams_one(tmp_path: Path) -> None:
         old._conn.execute("UPDATE players SET team = ? WHERE team = 'B'", (long + "South",))
     with MatchStore(path) as store, pytest.raises(StoreError, match=r"team name .* at most 40"):
         store.load(match_id)  # left as it was, and said, rather than scored as one team
+
+
+def test_a_match_id_past_sqlites_integers_is_no_match(store: MatchStore) -> None:
+    for match_id in (2**63, -(2**63) - 1, 0):
+        with pytest.raises(StoreError, match=f"no match {match_id} in"):
+            store.load(match_id)
+        with pytest.raises(StoreError, match=f"no match {match_id} in"):
+            store.delete_match(match_id)
+
+
+def test_a_damaged_page_is_a_store_error_not_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        for _ in range(60):
+            store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 2), Cy=(1, 4)), n=3))
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(path.read_bytes())
+    page = 4096
+    data[2 * page : 3 * page] = b"\xab" * page  # a page past the header: opening still works
+    path.write_bytes(bytes(data))
+    with MatchStore(path) as store:  # the page holds every match's players
+        problems: list[str] = []
+        assert store.list_matches(problems=problems) == []
+        assert len(problems) == 60
+        assert all(re.fullmatch(r"match \d+ in .* cannot be read: .*malformed", p) for p in problems)
+        with pytest.raises(StoreError, match="cannot be read: database disk image is malformed"):
+            store.list_matches()
+        with pytest.raises(StoreError, match=f"match 30 in {re.escape(str(path))} cannot be read"):
+            store.load(30)
+        assert store.latest_unfinished() is None  # what the app asks as it starts
+
+
+def test_a_reader_sees_a_change_committed_meanwhile_whole_or_not_at_all(tmp_path: Path) -> None:
+    # the app raises the target and plays two more rounds while the CLI is half-way through
+    # reading the match: read in three statements outside one snapshot, the new rounds with the
+    # old target made a decided match that goes on, and "breaks the rules"
+    path = tmp_path / "m.sqlite3"
+    writer = MatchStore(path)
+    match_id = writer.create_match(
+        match_of(round_of(Ann=(12, 0), Bob=(9, 4), Cy=(0, 5)), n=3, target=20)
+    )
+    reader = MatchStore(path)
+
+    class Interleaved:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn, self.fired = conn, False
+
+        def __getattr__(self, name: str):
+            return getattr(self.conn, name)
+
+        def execute(self, sql: str, *args):
+            cursor = self.conn.execute(sql, *args)
+            if sql.startswith("SELECT target, variant") and not self.fired:
+                self.fired = True
+                writer.change_settings(match_id, Settings(target=100))
+                for _ in range(2):
+                    writer.add_round(match_id, round_of(Ann=(10, 0), Bob=(9, 4), Cy=(0, 5)))
+            return cursor
+
+    reader._conn = Interleaved(reader._conn)  # type: ignore[assignment]
+    try:
+        (summary,) = reader.list_matches()
+        assert summary.rounds_played == 1  # the state before the change, whole
+        assert reader.load(match_id).settings.target == 100  # and the next read the new one
+        assert len(reader.load(match_id).rounds) == 3
+    finally:
+        reader._conn = reader._conn.conn
+        reader.close()
+        writer.close()
+
+
+def test_two_openers_of_a_new_file_set_it_up_once(tmp_path: Path, monkeypatch) -> None:
+    # the app and the CLI started together both find the file new; the second to take the
+    # write lock finds it set up by the first and leaves it alone (it ran the schema again,
+    # and refused a good file as "not a usable blitzcam match database")
+    path = tmp_path / "m.sqlite3"
+    first = MatchStore(path)
+    first.create_match(match_of())
+    seen = []
+    checked = MatchStore._checked_version
+
+    def new_when_first_looked_at(self: MatchStore) -> int:
+        version = checked(self)
+        seen.append(version)
+        return 0 if len(seen) == 1 else version
+
+    monkeypatch.setattr(MatchStore, "_checked_version", new_when_first_looked_at)
+    with MatchStore(path) as second:
+        assert seen == [len(MIGRATIONS), len(MIGRATIONS)]
+        assert len(second.list_matches()) == 1
+    first.close()
+    assert not list(tmp_path.glob("*.bak"))  # nothing to back up: it was never migrated here
