@@ -106,6 +106,13 @@ class DecksInPlay:
     ) -> CountSnapshot:
         return self.counter.count(frame_bgr, in_play=self.decks if in_play is None else in_play)
 
+    def reset(self) -> None:
+        """The counter's live vote forgotten, when it keeps one (stand-ins and NullCounter
+        do not)."""
+        reset = getattr(self.counter, "reset", None)
+        if reset is not None:
+            reset()
+
 
 # --- the worker ------------------------------------------------------------------------------
 
@@ -284,6 +291,10 @@ class PipelineCounter:
         self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
     ) -> CountSnapshot:
         return snapshot_from_result(self._live(frame_bgr, in_play=in_play))
+
+    def reset(self) -> None:
+        """A new scan starts: no vote from the last one (see LiveCounting.reset)."""
+        self._live.reset()
 
 
 class PipelineEnroller:

@@ -61,8 +61,8 @@ class ScanView(QWidget):
         self._failure: str | None = None  # why the camera or the counter stopped, once they have
         self._ended = False  # a video file that came to its end (no newer view will come)
         self._live = bool(getattr(source, "live", False))  # a camera or stream, not a file
-        in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
-        self._thread = CountingThread(source, in_play, interval_ms=interval_ms, parent=self)
+        self._in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
+        self._thread = CountingThread(source, self._in_play, interval_ms=interval_ms, parent=self)
         self.live = LiveView()
         self.step_title = QLabel()
         self.step_title.setObjectName("stepTitle")
@@ -149,6 +149,9 @@ class ScanView(QWidget):
     # --- lifecycle -----------------------------------------------------------------------
 
     def start(self) -> None:
+        # the live vote is the window's counter's, kept between scans: the last round's counts
+        # must not show (nor be shot) while this round's cards are still being spread
+        self._in_play.reset()
         self._thread.start()
         self.setFocus()
 

@@ -309,6 +309,11 @@ class LiveCounting:
         self._in_play: frozenset[str] | None = None
         self._profile = getattr(pipeline, "profile", None)  # stand-ins in tests have none
 
+    def reset(self) -> None:
+        """Forget the votes so far: a new scan of the table starts (the last round's cards, or
+        another match's, must not be shown while the new ones are spread)."""
+        self.stabiliser.reset()
+
     def __call__(
         self, frame_bgr: np.ndarray, *, in_play: Collection[str] | None = None
     ) -> FrameResult:

@@ -2,8 +2,11 @@
 
 Each frame brings its counts and a tiny grey thumbnail. A frame that differs much from the one
 before is in motion (a hand passing over the table): its counts do not vote. A still frame that
-differs much from the window's scene is a new scene (cards dealt, a pile moved): the window
-restarts. The reported counts are the per-deck median of the window's votes.
+differs much from the window's scene may be a new scene (cards dealt, a pile moved), or a hand
+that paused for a frame: only once `min_votes` still frames in a row agree on the new view does
+the window restart with them; until then the old vote stands. The reported counts are the
+per-deck median of the window's votes, and a reported count is kept while a third of the votes
+still say it, so that a card found in every other frame does not make the number flicker.
 """
 
 from __future__ import annotations
@@ -41,12 +44,30 @@ def lower_median(values: list[int]) -> int:
 
 def vote(history: list[Counts]) -> Counts:
     """Per-deck lower median of the counts in the window."""
+    return steady_vote(history, None)
+
+
+def _steady(values: list[int], shown: int) -> int:
+    # the count shown so far stays while a third of the votes still say it (-1: none shown)
+    if shown >= 0 and 3 * values.count(shown) >= len(values):
+        return shown
+    return lower_median(values)
+
+
+def steady_vote(history: list[Counts], shown: Counts | None) -> Counts:
+    """Per-deck lower median of the counts in the window, except that a count `shown` before
+    (None: nothing shown yet for this scene) is kept while at least a third of the votes say it:
+    votes alternating 20, 21, 20, 21, ... keep showing what they showed."""
     decks = list(history[-1].per_deck)
-    per_deck = {d: lower_median([c.per_deck.get(d, 0) for c in history]) for d in decks}
+    before = shown or Counts(per_deck={}, face_up=-1, unknown=-1)  # -1: no count was shown
+    per_deck = {
+        d: _steady([c.per_deck.get(d, 0) for c in history], before.per_deck.get(d, -1))
+        for d in decks
+    }
     return Counts(
         per_deck=per_deck,
-        face_up=lower_median([c.face_up for c in history]),
-        unknown=lower_median([c.unknown for c in history]),
+        face_up=_steady([c.face_up for c in history], before.face_up),
+        unknown=_steady([c.unknown for c in history], before.unknown),
     )
 
 
@@ -79,24 +100,41 @@ class Stabiliser:
         self._motion, self._scene_change = motion_threshold, scene_threshold
         self._previous: np.ndarray | None = None
         self._scene: np.ndarray | None = None
+        # still frames in a row that differ from the window's scene: a new scene once they are
+        # min_votes, and like one another
+        self._next_votes: list[Counts] = []
+        self._next_scene: np.ndarray | None = None
         self._last: Stable | None = None
 
     def reset(self) -> None:
         self._votes.clear()
-        self._previous = self._scene = None
+        self._previous = self._scene = self._next_scene = None
+        self._next_votes = []
         self._last = None
 
     def update(self, thumb: np.ndarray, counts: Counts) -> Stable:
         moving = self._previous is not None and difference(thumb, self._previous) > self._motion
         self._previous = thumb
-        if moving and self._last is not None:
-            return Stable(self._last.counts, settled=False, votes=len(self._votes))
-        if self._scene is None or difference(thumb, self._scene) > self._scene_change:
-            self._votes.clear()
+        if moving:
+            # a new scene must hold still for min_votes frames in a row
+            self._next_votes, self._next_scene = [], None
+            if self._last is not None:
+                return Stable(self._last.counts, settled=False, votes=len(self._votes))
+        if self._scene is None:
             self._scene = thumb
+        elif difference(thumb, self._scene) > self._scene_change:
+            if self._next_scene is None or difference(thumb, self._next_scene) > self._scene_change:
+                self._next_votes, self._next_scene = [], thumb
+            self._next_votes.append(counts)
+            if len(self._next_votes) < self._min_votes and self._last is not None:
+                return Stable(self._last.counts, settled=False, votes=len(self._votes))
+            self._votes.clear()  # the new scene has held: its frames are the window
+            self._votes.extend(self._next_votes[:-1])
+            self._scene, self._last = self._next_scene, None
+        self._next_votes, self._next_scene = [], None
         self._votes.append(counts)
         self._last = Stable(
-            vote(list(self._votes)),
+            steady_vote(list(self._votes), None if self._last is None else self._last.counts),
             settled=len(self._votes) >= self._min_votes,
             votes=len(self._votes),
         )

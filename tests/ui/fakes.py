@@ -89,6 +89,10 @@ class FakeCounter:
         self.snapshots = list(snapshots)
         self.calls = 0
         self.in_play: frozenset[str] | None = None  # the decks of the last call
+        self.resets = 0  # live votes forgotten (a scan starting)
+
+    def reset(self) -> None:
+        self.resets += 1
 
     def count(
         self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None

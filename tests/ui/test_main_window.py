@@ -411,3 +411,16 @@ def test_a_video_that_ends_can_still_be_reviewed(qtbot, store, tmp_path):
     window.confirm.set_caller("Ann")
     _ok(window.confirm)
     assert store.load(match_id).rounds == (round_of(Ann=(7, 0), Bob=(5, 0), Cy=(3, 0)),)
+
+
+def test_each_scan_starts_without_the_last_scans_live_vote(qtbot, store, feed, tmp_path):
+    # the window keeps one counter, whose live vote outlived the scan: the last round's counts
+    # showed, and were shot, while this round's cards were still being spread
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    for scans in (1, 2):
+        window.scan_action.trigger()
+        assert feed.counter.resets == scans
+        _wait_for_frame(qtbot, window, 0)
+        qtbot.keyClick(window.scan, Qt.Key.Key_Escape)
+        assert window.scan is None

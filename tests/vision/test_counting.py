@@ -78,9 +78,27 @@ def test_stabiliser_resets_on_scene_change() -> None:
     stab = Stabiliser(window=5, min_votes=2, motion_threshold=1000)  # no motion gating here
     for _ in range(5):
         stab.update(_thumb(100), _counts(10))
-    out = stab.update(_thumb(150), _counts(25))  # a new deal
+    out = stab.update(_thumb(150), _counts(25))  # a new deal: one still frame of it ...
+    assert out.counts.per_deck["green-pump"] == 10 and not out.settled  # ... may be a hand
+    out = stab.update(_thumb(151), _counts(25))  # it holds still: the window restarts with it
     assert out.counts.per_deck["green-pump"] == 25
-    assert out.votes == 1 and not out.settled
+    assert out.votes == 2 and out.settled
+
+
+def test_a_hand_that_pauses_for_a_frame_does_not_replace_the_count() -> None:
+    # a slow hand: under the motion line from one frame to the next, yet far from the table's
+    # scene; it used to restart the window with its own count, then stay shown once it left
+    stab = Stabiliser(window=7, min_votes=3)
+    for _ in range(5):
+        out = stab.update(_thumb(100), _counts(20))
+    assert out.settled and out.counts.per_deck["green-pump"] == 20
+    out = stab.update(_thumb(105), _counts(20))  # the hand comes in slowly
+    out = stab.update(_thumb(110), _counts(14))  # over the cards (still: 5 from the last)
+    out = stab.update(_thumb(114), _counts(8))
+    assert out.counts.per_deck["green-pump"] == 20 and not out.settled
+    out = stab.update(_thumb(100), _counts(20))  # gone: moving (14 from the last frame)
+    out = stab.update(_thumb(100), _counts(20))
+    assert out.counts.per_deck["green-pump"] == 20 and out.settled and out.votes == 7
 
 
 def test_stabiliser_outvotes_a_flicker() -> None:
@@ -88,6 +106,17 @@ def test_stabiliser_outvotes_a_flicker() -> None:
     for n in (10, 10, 11, 10, 9, 10):
         out = stab.update(_thumb(100), _counts(n))
     assert out.counts.per_deck["green-pump"] == 10
+
+
+def test_a_card_found_in_every_other_frame_does_not_flicker() -> None:
+    stab = Stabiliser(window=7, min_votes=3)
+    shown = [stab.update(_thumb(100), _counts(20 + i % 2)).counts.per_deck["green-pump"]
+             for i in range(40)]
+    assert set(shown[7:]) == {shown[7]}  # was 20, 21, 20, 21, ... once the window was full
+    # a count that has really changed still takes over, once two thirds of the votes say it
+    for _ in range(5):
+        out = stab.update(_thumb(100), _counts(23))
+    assert out.counts.per_deck["green-pump"] == 23
 
 
 def test_stabiliser_arguments() -> None:
@@ -116,3 +145,21 @@ def test_live_counting_starts_a_new_window_when_the_decks_in_play_change() -> No
     assert out.settled
     # the decks in play passed on as read once (a set: an iterator would be spent)
     assert calls == [None, None, None, frozenset({"green-pump"}), frozenset({"green-pump"})]
+
+
+def test_live_counting_forgets_its_votes_when_reset() -> None:
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+
+    seen = iter([10, 10, 10, 3])
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        return FrameResult(Detections.empty(), {"green-pump": next(seen)}, 0, 0, {})
+
+    live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=2, motion_threshold=1000))
+    frame = np.full((36, 64, 3), 100, np.uint8)
+    for _ in range(3):
+        out = live(frame)
+    assert out.counts["green-pump"] == 10 and out.settled
+    live.reset()  # a new scan: the same view, other cards
+    out = live(frame)
+    assert out.counts["green-pump"] == 3 and not out.settled
