@@ -6,6 +6,7 @@ every change through the store, whose rules refuse a broken round before anythin
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -406,11 +407,25 @@ class MainWindow(QMainWindow):
     def _on_settings(self) -> None:
         from blitzcam.paths import data_dir
 
-        dialog = SettingsDialog(self.settings, data_dir=data_dir(), parent=self)
-        dialog.accepted.connect(lambda: self.apply_settings(dialog.value()))
+        # the camera in use is shown (a --camera given at start, not the saved one)
+        in_use = self.camera_spec()
+        dialog = SettingsDialog(
+            dataclasses.replace(self.settings, camera=in_use), data_dir=data_dir(), parent=self
+        )
+        dialog.accepted.connect(lambda: self._on_settings_chosen(dialog.value(), in_use))
         dialog.open()
 
+    def _on_settings_chosen(self, settings: AppSettings, camera_shown: str) -> None:
+        if self._camera_override is not None and settings.camera == camera_shown:
+            # the camera field left alone: --camera stays in use for this run, unsaved
+            override = self._camera_override
+            self.apply_settings(dataclasses.replace(settings, camera=self.settings.camera))
+            self._camera_override = override
+            return
+        self.apply_settings(settings)
+
     def apply_settings(self, settings: AppSettings) -> None:
+        """Use and save `settings`; their camera replaces any --camera given at start."""
         self.settings = settings
         self._camera_override = None
         try:

@@ -200,9 +200,9 @@ class ScanView(QWidget):
         ):
             self._on_capture()  # Enter with no shot yet: the current view is the shot
         if not self.session.shots():
-            if (self._failure is not None or self._ended) and self.session.step == "blitz":
-                # no new view will come (the camera is gone, the video over): the Dutch shots
-                # go to review, the Blitz counts typed in
+            if self._failure is not None or self._ended:
+                # no new view will come (the camera is gone, the video over): what was shot
+                # goes to review, the counts not shot typed in there (from either step)
                 self.reviewRequested.emit(self.session)
             return
         if self.session.step == "dutch":

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -200,6 +200,14 @@ class RoundTable(QTableWidget):
     def _on_double_clicked(self, row: int, _column: int) -> None:
         if row >= HEADER_ROWS:
             self.roundActivated.emit(row - HEADER_ROWS + 1)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Enter (or F2, as in a file manager) on a round's row edits it, as a double-click does
+        keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_F2)
+        if event.key() in keys and self.currentRow() >= HEADER_ROWS:
+            self._on_double_clicked(self.currentRow(), self.currentColumn())
+            return
+        super().keyPressEvent(event)
 
 
 class ScoreboardView(QWidget):

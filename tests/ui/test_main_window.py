@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 from blitzcam.game.store import MatchStore
 from blitzcam.ui.main_window import MainWindow
 from blitzcam.ui.new_match import NewMatchDialog
-from blitzcam.ui.settings import AppSettings, save_settings
+from blitzcam.ui.settings import AppSettings, SettingsDialog, save_settings
 from tests.ui.fakes import ScriptedFeed, match_of, round_of, synthetic_frame
 
 GP, RB, YB = "green-pump", "red-buggy", "yellow-bucket"  # Ann, Bob, Cy
@@ -424,3 +424,67 @@ def test_each_scan_starts_without_the_last_scans_live_vote(qtbot, store, feed, t
         _wait_for_frame(qtbot, window, 0)
         qtbot.keyClick(window.scan, Qt.Key.Key_Escape)
         assert window.scan is None
+
+
+def test_enter_on_a_rounds_row_edits_it_as_a_double_click_does(qtbot, store, feed, tmp_path):
+    rounds = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
+    store.create_match(match_of(*rounds))
+    window = _window(qtbot, store, feed, tmp_path)
+    table = window.scoreboard.table
+    table.setFocus()
+    table.setCurrentCell(1, 0)  # a header row: nothing to edit
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    assert window.confirm is None
+    table.setCurrentCell(3, 1)  # round 2
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    assert window.confirm is not None and window.confirm.windowTitle() == "Edit round 2"
+    assert window.confirm.value() == rounds[1]
+    window.confirm.reject()
+
+
+def test_a_camera_that_fails_before_any_shot_still_offers_review(qtbot, store, tmp_path):
+    feed = DyingFeed(_scenes(), frames_left=10**9)
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    scan = window.scan
+    _wait_for_frame(qtbot, window, 0)
+    feed.frames_left = 0  # unplugged before anything was shot
+    qtbot.waitUntil(lambda: "camera unplugged" in scan.live.message(), timeout=5000)
+    assert scan.session.step == "dutch" and scan.session.shots() == ()
+    qtbot.keyClick(scan, Qt.Key.Key_Return)  # the status line says Enter reviews: it does
+    dialog = window.confirm
+    assert dialog is not None and dialog.value() == round_of(Ann=(0, 0), Bob=(0, 0), Cy=(0, 0))
+    dialog.editor.dutch["Ann"].setValue(6)
+    dialog.caller.setCurrentIndex(dialog.caller.findData("Ann"))
+    _ok(dialog)
+    assert store.load(match_id).rounds == (round_of(Ann=(6, 0), Bob=(0, 0), Cy=(0, 0)),)
+
+
+def test_settings_show_the_camera_in_use_and_keep_it_unless_changed(qtbot, store, feed, tmp_path):
+    from blitzcam.ui.settings import load_settings
+
+    store.create_match(match_of())
+    window = MainWindow(
+        store,
+        open_source=lambda spec: feed,
+        counter=feed.counter,
+        settings_path=tmp_path / "app-settings.json",
+        interval_ms=1,
+        camera_override="demo",
+    )
+    qtbot.addWidget(window)
+    window.settings_action.trigger()
+    dialog = window.findChild(SettingsDialog)
+    assert dialog.value().camera == "demo"  # what --camera chose, not the saved camera
+    dialog._keep.setChecked(True)  # only "keep captures" changed
+    dialog.accept()
+    assert window.camera_spec() == "demo"  # still in use ...
+    saved = load_settings(tmp_path / "app-settings.json")
+    assert saved.keep_captures and saved.camera == AppSettings().camera  # ... and not saved
+    window.settings_action.trigger()
+    dialog = [d for d in window.findChildren(SettingsDialog) if d.isVisible()][-1]
+    dialog._camera.setCurrentText("1")
+    dialog.accept()
+    assert window.camera_spec() == "1"
+    assert load_settings(tmp_path / "app-settings.json").camera == "1"
