@@ -8,8 +8,10 @@ refused rather than counted with a grey band where the missing rows would be.
 
 from __future__ import annotations
 
+import stat
 import struct
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -106,13 +108,41 @@ def _png_chunks(data: bytes) -> list[bytes]:
 
 
 def reduction_for(size: tuple[int, int] | None, max_side: int = MAX_SIDE) -> int:
-    """The IMREAD_REDUCED factor (1, 2, 4 or 8) that keeps the long side at or above max_side."""
+    """The IMREAD_REDUCED factor (1, 2, 4 or 8) that keeps the long side at or above max_side
+    (and the short side at a pixel or more: OpenCV fails on a 9000x1 strip read at half)."""
     if size is None:
         return 1
     factor = 1
-    while factor < 8 and max(size) // (factor * 2) >= max_side:
+    while (
+        factor < 8 and max(size) // (factor * 2) >= max_side and min(size) // (factor * 2) >= 1
+    ):
         factor *= 2
     return factor
+
+
+def _pnm_maxval(data: bytes) -> int | None:
+    """The largest sample value a binary or plain PGM/PPM file declares (None: not one, or
+    unreadable). OpenCV gives such files' 16-bit samples as they are, so a 10-bit file (maxval
+    1023) would read nearly black."""
+    if data[:2] not in (b"P2", b"P3", b"P5", b"P6"):
+        return None
+    tokens: list[bytes] = []
+    for line in data[2:512].split(b"\n"):
+        tokens += line.split(b"#", 1)[0].split()
+        if len(tokens) >= 3:
+            break
+    try:
+        return int(tokens[2])
+    except (IndexError, ValueError):
+        return None
+
+
+def _stretched_to_16_bits(image: np.ndarray, data: bytes) -> np.ndarray:
+    """A 16-bit PNM's samples scaled so that its maxval is white."""
+    maxval = _pnm_maxval(data)
+    if image.dtype != np.uint16 or maxval is None or not 255 < maxval < 65535:
+        return image
+    return np.clip(image.astype(np.float32) * (65535.0 / maxval), 0, 65535).astype(np.uint16)
 
 
 def to_bgr8(image: np.ndarray) -> np.ndarray:
@@ -186,7 +216,8 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
     if not jpeg:  # orientation tags are honoured in JPEGs only, at every size
         flags |= cv2.IMREAD_IGNORE_ORIENTATION
     try:
-        image = cv2.imdecode(buffer, flags)
+        with quiet_opencv():  # a damaged TIFF or BMP is said once, in our words
+            image = cv2.imdecode(buffer, flags)
     except cv2.error as exc:
         raise ImageError(
             f"{name}: cannot decode image: {str(exc).strip().splitlines()[-1]}"
@@ -195,6 +226,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )
+    image = _stretched_to_16_bits(image, data)
     whole = _upright_size(size, image.shape[1], image.shape[0]) if factor > 1 else None
     whole = whole or (image.shape[1], image.shape[0])
     long_side = max(image.shape[:2])
@@ -236,6 +268,18 @@ def _upright_size(
     return h, w
 
 
+@contextmanager
+def quiet_opencv() -> Iterator[None]:
+    """OpenCV's own log lines (a decoder's or a capture's complaints) kept off the terminal:
+    what went wrong is said once, as an error naming the file or source."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
 def read_image(path: Path, *, max_side: int = MAX_SIDE) -> np.ndarray:
     """Read an image file as a BGR uint8 frame; ImageError naming the file when it cannot be."""
     return read_picture(path, max_side=max_side).frame
@@ -247,12 +291,18 @@ def read_picture(path: Path, *, max_side: int = MAX_SIDE) -> Picture:
     try:
         if path.is_dir():
             raise ImageError(f"{path}: is a folder, not an image file")
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):  # a device or a pipe: its size says nothing
+            raise ImageError(f"{path}: is not a regular file (a device or a pipe?)")
+        if status.st_size > MAX_FILE_BYTES:
             raise ImageError(
-                f"{path}: cannot decode image: {size} bytes is too large for an image file"
+                f"{path}: cannot decode image: {status.st_size} bytes is too large for an "
+                "image file"
             )
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)  # a file that grew since: still bounded
+        if len(data) > MAX_FILE_BYTES:
+            raise ImageError(f"{path}: cannot decode image: too large for an image file")
     except FileNotFoundError:
         raise ImageError(f"{path}: no such file") from None
     except PermissionError:

@@ -52,12 +52,10 @@ def _open_capture(spec: int | str) -> Capture:
     """cv2.VideoCapture without OpenCV's log lines: a failure becomes one SourceError instead."""
     import cv2
 
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
-    try:
+    from blitzcam.vision.images import quiet_opencv
+
+    with quiet_opencv():
         return cv2.VideoCapture(spec)
-    finally:
-        cv2.utils.logging.setLogLevel(level)
 
 
 class FrameSource:

@@ -213,3 +213,37 @@ def test_a_large_opaque_png_is_decoded_reduced_and_a_transparent_one_whole() -> 
     assert not _may_be_transparent(_jpg(RNG_IMAGE))
     picture = decode_picture(_png(np.full((100, 8200, 3), 7, np.uint16)), name="wide.png")
     assert picture.size == (8200, 100) and max(picture.frame.shape[:2]) == 4096
+
+
+def test_a_device_or_a_pipe_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    import os
+
+    # /dev/zero says 0 bytes and never ends: read whole, it ran out of memory
+    with pytest.raises(ImageError, match=r"/dev/zero: is not a regular file"):
+        read_image(Path("/dev/zero"))
+    fifo = tmp_path / "camera.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ImageError, match=r"camera\.fifo: is not a regular file"):
+        read_image(fifo)  # opening it to read would wait for a writer forever
+
+
+def test_a_one_pixel_high_strip_is_decoded(tmp_path: Path) -> None:
+    strip = np.tile(np.arange(256, dtype=np.uint8), 36)[None, :, None].repeat(3, axis=2)
+    assert strip.shape == (1, 9216, 3) and reduction_for((9216, 1)) == 1
+    path = tmp_path / "strip.png"
+    cv2.imwrite(str(path), strip)
+    frame = read_image(path)  # was OpenCV's "inv_scale_x > 0" from a half-size read
+    assert frame.shape[0] == 1 and frame.dtype == np.uint8
+
+
+def test_a_ten_bit_pgm_reads_as_bright_as_it_is(tmp_path: Path) -> None:
+    grey = np.full((40, 60), 1023, np.uint16)
+    grey[:, :30] = 512
+    header = b"P5\n# made by a scanner\n60 40\n1023\n"
+    path = tmp_path / "scan.pgm"
+    path.write_bytes(header + grey.astype(">u2").tobytes())
+    frame = read_image(path)
+    assert int(frame[0, 59, 0]) == 255 and 126 <= int(frame[0, 0, 0]) <= 128
+    full = tmp_path / "full.pgm"  # a full-range file is untouched
+    full.write_bytes(b"P5 60 40 65535\n" + (grey * 64).astype(">u2").tobytes())
+    assert int(read_image(full)[0, 59, 0]) == 255
