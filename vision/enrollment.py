@@ -8,7 +8,6 @@ atomically to data_dir()/decks/<deck>.png, where the deck profile picks it up.
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 from typing import Final
 
@@ -19,14 +18,19 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import ImageError, read_image, write_png_atomic
-from blitzcam.vision.references import card_patches, user_decks_dir
+from blitzcam.vision.references import DECK_NAME_PATTERN, card_patches, user_decks_dir
 
 CARD_WIDTH: Final = 400  # stored references are this wide, upright
 CARD_ASPECT: Final = 89.0 / 57.0
 MIN_CARD_AREA: Final = 0.02  # of the picture: smaller bright blobs are not the card
+# A quadrilateral this much longer than wide, or no more, is a card seen at a slant; outside it,
+# two cards touching or a card cut by the frame (a card is 1.56).
+CARD_SHAPE_RANGE: Final = (1.3, 1.9)
+PARALLEL_SLANT: Final = 0.02  # sides converging less than this are parallel (seen square-on)
+MIN_CARD_SIDE: Final = 120  # pixels across the card in the picture: less is stored blurred
+SECOND_CARD_SHARE: Final = 0.5  # a second quadrilateral this large (of the card's area): two cards
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
 CAMERA_TRIES: Final = 40
-DECK_NAME_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # the whole name: fullmatch
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
@@ -41,6 +45,13 @@ def order_corners(points: np.ndarray) -> np.ndarray:
 
 def find_card(image_bgr: np.ndarray) -> np.ndarray | None:
     """The corners (4,2, ordered) of the largest bright quadrilateral, or None."""
+    cards = find_cards(image_bgr)
+    return cards[0][0] if cards else None
+
+
+def find_cards(image_bgr: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """Bright quadrilaterals big enough to be a card, largest first: (corners (4,2, ordered),
+    area in pixels of `image_bgr`)."""
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     scale = 800 / max(grey.shape)
     small = (
@@ -54,6 +65,7 @@ def find_card(image_bgr: np.ndarray) -> np.ndarray | None:
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))  # close ink lines
     contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area_min = MIN_CARD_AREA * bright.size
+    cards = []
     for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
         area = cv2.contourArea(contour)
         if area < area_min or area > 0.98 * bright.size:
@@ -68,7 +80,73 @@ def find_card(image_bgr: np.ndarray) -> np.ndarray | None:
             ):
                 continue
             quad = cv2.boxPoints(cv2.minAreaRect(hull))
-        return order_corners(np.asarray(quad, np.float32).reshape(4, 2) / scale)
+        corners = order_corners(np.asarray(quad, np.float32).reshape(4, 2) / scale)
+        cards.append((corners, area / scale**2))
+    return cards
+
+
+def seen_card_ratio(corners: np.ndarray, image_wh: tuple[int, int]) -> float | None:
+    """How many times longer than wide the rectangle seen as `corners` (ordered) is, undoing
+    the camera's slant (Zhang & He, "Whiteboard scanning and image enhancement", 2007: the
+    focal length is estimated from the quadrilateral, the principal point taken as the
+    picture's centre); None when the picture cannot tell (a trapezoid: one vanishing point at
+    infinity leaves the focal length, and so the ratio, open).
+
+    A parallelogram (seen square-on) gives its own side ratio."""
+    u0, v0 = image_wh[0] / 2, image_wh[1] / 2
+    tl, tr, br, bl = (np.append(np.asarray(c, np.float64), 1.0) for c in corners)
+    k2 = np.dot(np.cross(tl, br), bl) / np.dot(np.cross(tr, br), bl)
+    k3 = np.dot(np.cross(tl, br), tr) / np.dot(np.cross(bl, br), tr)
+    n2, n3 = k2 * tr - tl, k3 * bl - tl  # the sides' directions, at their vanishing points
+    # how far each vanishing point is from infinity, as the slope of the sides' convergence
+    slant = [abs(n[2]) * max(image_wh) / max(1e-9, float(np.hypot(n[0], n[1]))) for n in (n2, n3)]
+    if max(slant) < PARALLEL_SLANT:
+        ratio = float(np.hypot(n2[0], n2[1]) / max(1e-9, float(np.hypot(n3[0], n3[1]))))
+    elif min(slant) < PARALLEL_SLANT:
+        return None
+    else:
+        d = n2[2] * n3[2]
+        f2 = -(
+            (n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + d * u0**2)
+            + (n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + d * v0**2)
+        ) / d
+        if not np.isfinite(f2) or f2 <= 0:
+            return None
+        f = np.sqrt(f2)
+        inverse = np.linalg.inv(np.array([[f, 0, u0], [0, f, v0], [0, 0, 1]]))
+        metric = inverse.T @ inverse
+        ratio = float(np.sqrt((n2 @ metric @ n2) / (n3 @ metric @ n3)))
+    return max(ratio, 1 / max(ratio, 1e-9))
+
+
+def card_problem(
+    cards: list[tuple[np.ndarray, float]], image_wh: tuple[int, int]
+) -> str | None:
+    """Why the largest of `cards` (from `find_cards`) cannot be enrolled, or None.
+
+    A second card nearly as large makes it unclear which deck is meant; two cards touching read
+    as one quadrilateral of the wrong shape; a small card is stored blown up and blurred."""
+    if not cards:
+        return (
+            "no card found (lay one back flat on a darker surface, filling a good part of "
+            "the picture)"
+        )
+    (corners, area), others = cards[0], cards[1:]
+    if any(other >= SECOND_CARD_SHARE * area for _, other in others):
+        return "more than one card in the picture: lay one back alone"
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)  # top, right, ...
+    across, down = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    ratio = seen_card_ratio(corners, image_wh)
+    if ratio is not None and not CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]:
+        return (
+            f"the shape found is {ratio:.2f} times as long as it is wide, a card "
+            f"{CARD_ASPECT:.2f}: two cards touching, or a card partly hidden? lay one back alone"
+        )
+    if min(across, down) < MIN_CARD_SIDE:
+        return (
+            f"the card is only {min(across, down):.0f} pixels wide in the picture: move closer "
+            f"(at least {MIN_CARD_SIDE})"
+        )
     return None
 
 
@@ -89,13 +167,11 @@ def enroll_image(
     deck: str, image_bgr: np.ndarray, *, source: str, out_dir: Path | None = None
 ) -> Path:
     """Find, rectify, check and store one deck's back; returns the file written."""
-    corners = find_card(image_bgr)
-    if corners is None:
-        raise UserError(
-            f"{source}: no card found (lay one back flat on a darker surface, filling "
-            "a good part of the picture)"
-        )
-    card = rectify(image_bgr, corners)
+    cards = find_cards(image_bgr)
+    problem = card_problem(cards, (image_bgr.shape[1], image_bgr.shape[0]))
+    if problem is not None:
+        raise UserError(f"{source}: {problem}")
+    card = rectify(image_bgr, cards[0][0])
     # raises when the card, read as a profile will read it, shows no drawing
     card_patches(card, name=source)
     target = (out_dir or user_decks_dir()) / f"{deck}.png"

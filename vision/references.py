@@ -10,6 +10,7 @@ A reference image is a whole card back, upright and flat (exported or rectified 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -25,6 +26,8 @@ from blitzcam.vision.embedding import PATCH, drawing_patch
 from blitzcam.vision.identify import inkness
 from blitzcam.vision.images import ImageError, read_image
 
+# a deck's name, as enrollment stores it and a --decks folder's file names give it (fullmatch)
+DECK_NAME_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 BUILTIN_WIDTH: Final = 320  # built-in backs are rendered this wide for reference features
 REFERENCE_WIDTH: Final = 320  # enrolled/--decks backs are resized to this width first
 BORDER: Final = 0.06  # ink this close to a card's edge is the card's edge, not its drawing
@@ -196,9 +199,18 @@ def _builtin_patches(deck: str) -> list[np.ndarray]:
 
 
 def _profile(entries: list[tuple[str, list[np.ndarray], str]]) -> DeckProfile:
+    seen: dict[str, str] = {}
     for name, _, origin in entries:
         if name == UNKNOWN_NAME:  # output names unidentified backs so: a deck may not be
             raise UserError(f"{origin}: the deck name {name!r} is reserved; rename the file")
+        if not DECK_NAME_PATTERN.fullmatch(name):  # a name in counts, JSON and file names
+            raise UserError(
+                f"{origin}: {name!r} cannot name a deck: rename the file to lowercase letters, "
+                "digits and dashes (e.g. green-pump.png)"
+            )
+        if name in seen:  # mine.png and mine.PNG: which one would count?
+            raise UserError(f"{origin}: a second reference for deck {name!r} (beside {seen[name]})")
+        seen[name] = origin
     return DeckProfile(
         names=tuple(name for name, _, _ in entries),
         patches=np.stack([patch for _, patches, _ in entries for patch in patches]).reshape(

@@ -11,7 +11,13 @@ import pytest
 
 from blitzcam.datasets.art import render_back
 from blitzcam.errors import UserError
-from blitzcam.vision.enrollment import enroll_command, enroll_image, find_card, order_corners
+from blitzcam.vision.enrollment import (
+    enroll_command,
+    enroll_image,
+    find_card,
+    order_corners,
+    seen_card_ratio,
+)
 from blitzcam.vision.references import default_profile, profile_from_dir, user_decks_dir
 
 
@@ -85,6 +91,63 @@ def test_enroll_refuses(tmp_path: Path, image, message: str) -> None:
     assert not list(tmp_path.iterdir())  # nothing half-written
 
 
+def _cards_on_table(
+    *boxes: tuple[float, float, float, float], size: tuple[int, int] = (1600, 1200)
+) -> np.ndarray:
+    """A table of `size` with a green pump back filling each (x, y, width, height) box."""
+    card = render_back("green-pump", width=400)
+    bgr = np.ascontiguousarray(card.rgba[..., 2::-1])
+    photo = np.full((size[1], size[0], 3), (45, 60, 80), np.uint8)
+    for x, y, w, h in boxes:
+        photo[round(y) : round(y + h), round(x) : round(x + w)] = cv2.resize(
+            bgr, (round(w), round(h)), interpolation=cv2.INTER_AREA
+        )
+    return photo
+
+
+def _card_seen(tilt: float, yaw: float, roll: float, *, focal: float = 1000.0) -> np.ndarray:
+    """The corners of a 57 x 89 mm card 400 mm from a camera of that focal length (pixels),
+    turned by those angles (degrees), in a 1600x1200 picture."""
+    w, h = 57.0, 89.0
+    card = np.array([[-w / 2, -h / 2, 0], [w / 2, -h / 2, 0], [w / 2, h / 2, 0], [-w / 2, h / 2, 0]])
+
+    def turn(axis: int, degrees: float) -> np.ndarray:
+        c, s = np.cos(np.deg2rad(degrees)), np.sin(np.deg2rad(degrees))
+        m = np.eye(3)
+        i, j = [k for k in range(3) if k != axis]
+        m[i, i], m[i, j], m[j, i], m[j, j] = c, -s, s, c
+        return m
+
+    points = card @ (turn(2, roll) @ turn(0, tilt) @ turn(1, yaw)).T + [30, -20, 400]
+    return order_corners(focal * points[:, :2] / points[:, 2:] + [800, 600])
+
+
+@pytest.mark.parametrize(("tilt", "yaw", "roll"), [(0, 0, 0), (45, 20, 10), (35, -25, 30), (20, 20, 90)])
+def test_a_cards_shape_is_read_through_the_cameras_slant(tilt, yaw, roll) -> None:
+    ratio = seen_card_ratio(_card_seen(tilt, yaw, roll), (1600, 1200))
+    assert ratio == pytest.approx(89 / 57, abs=0.01)
+
+
+def test_a_trapezoid_leaves_the_shape_open_and_a_parallelogram_gives_its_own() -> None:
+    assert seen_card_ratio(_card_seen(40, 0, 0), (1600, 1200)) is None  # tilted straight on
+    two_side_by_side = order_corners(np.array([[400, 300], [1200, 300], [1200, 925], [400, 925]]))
+    assert seen_card_ratio(two_side_by_side, (1600, 1200)) == pytest.approx(1.28)
+
+
+@pytest.mark.parametrize(
+    ("photo", "message"),
+    [
+        (_cards_on_table((300, 300, 360, 562), (900, 300, 360, 562)), "more than one card"),
+        (_cards_on_table((300, 300, 360, 562), (660, 300, 360, 562)), "1.28 times as long"),
+        (_cards_on_table((280, 180, 80, 125), size=(640, 480)), r"only \d+ pixels wide .*move closer"),
+    ],
+)
+def test_enrollment_refuses_two_cards_and_a_card_too_small(tmp_path: Path, photo, message) -> None:
+    with pytest.raises(UserError, match=message):
+        enroll_image("green-pump", photo, source="table.jpg", out_dir=tmp_path)
+    assert not list(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize(
     ("deck", "message"),
     [
@@ -139,6 +202,10 @@ def test_decks_dir_profile(tmp_path: Path) -> None:
     assert profile.known_decks()[-1] == "my-own-deck"
 
 
+def _back_file(path: Path, deck: str) -> None:
+    cv2.imwrite(str(path), cv2.cvtColor(render_back(deck, width=500).rgba, cv2.COLOR_RGBA2BGRA))
+
+
 @pytest.mark.parametrize(
     ("setup", "message"),
     [
@@ -159,6 +226,14 @@ def test_decks_dir_profile(tmp_path: Path) -> None:
             )[1],
             "unknown.png: the deck name 'unknown' is reserved",
         ),  # a deck named as count names backs of no deck
+        (
+            lambda d: (_back_file(d / "My Deck!.png", "red-plow"), d)[1],
+            r"My Deck!\.png: 'My Deck!' cannot name a deck: rename the file",
+        ),
+        (
+            lambda d: (_back_file(d / "mine.png", "red-plow"), _back_file(d / "mine.PNG", "blue-plow"), d)[2],
+            r"mine\.png: a second reference for deck 'mine' \(beside .*mine\.PNG\)",
+        ),  # which of the two would count?
     ],
 )
 def test_decks_dir_errors(tmp_path: Path, setup, message: str) -> None:
