@@ -98,7 +98,7 @@ class ScanView(QWidget):
         self.capture_button.setObjectName("primary")
         self.drop_button = QPushButton("Drop last shot  (Backspace)")
         self.next_button = QPushButton()
-        self.back_button = QPushButton("Back to Dutch cards")
+        self.back_button = QPushButton("Back to Dutch cards  (Alt+←)")
         self.cancel_button = QPushButton("Cancel  (Esc)")
         for button in (
             self.capture_button, self.drop_button, self.next_button, self.back_button,
@@ -134,13 +134,14 @@ class ScanView(QWidget):
         self.back_button.clicked.connect(self._on_back)
         self.cancel_button.clicked.connect(self._on_cancel)
         for key, slot in (
-            (Qt.Key.Key_Space, self._on_capture),
-            (Qt.Key.Key_Return, self._on_next),
-            (Qt.Key.Key_Enter, self._on_next),
-            (Qt.Key.Key_Backspace, self._on_drop),
-            (Qt.Key.Key_Escape, self._on_cancel),
+            (QKeySequence(Qt.Key.Key_Space), self._on_capture),
+            (QKeySequence(Qt.Key.Key_Return), self._on_next),
+            (QKeySequence(Qt.Key.Key_Enter), self._on_next),
+            (QKeySequence(Qt.Key.Key_Backspace), self._on_drop),
+            (QKeySequence(Qt.Key.Key_Escape), self._on_cancel),
+            (QKeySequence("Alt+Left"), self._on_back),
         ):
-            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut = QShortcut(key, self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.setAutoRepeat(False)  # a held key is one press: one shot, one step
             shortcut.activated.connect(slot)

@@ -27,6 +27,8 @@ MIN_CARD_AREA: Final = 0.02  # of the picture: smaller bright blobs are not the 
 # two cards touching or a card cut by the frame (a card is 1.56).
 CARD_SHAPE_RANGE: Final = (1.3, 1.9)
 PARALLEL_SLANT: Final = 0.02  # sides converging less than this are parallel (seen square-on)
+SLANT_TO_MEASURE: Final = 0.15  # both pairs of sides must converge this much to read the slant
+FOCAL_RANGE: Final = (0.4, 4.0)  # a lens's focal length, in the picture's long sides
 MIN_CARD_SIDE: Final = 120  # pixels across the card in the picture: less is stored blurred
 SECOND_CARD_SHARE: Final = 0.5  # a second quadrilateral this large (of the card's area): two cards
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
@@ -102,7 +104,9 @@ def seen_card_ratio(corners: np.ndarray, image_wh: tuple[int, int]) -> float | N
     slant = [abs(n[2]) * max(image_wh) / max(1e-9, float(np.hypot(n[0], n[1]))) for n in (n2, n3)]
     if max(slant) < PARALLEL_SLANT:
         ratio = float(np.hypot(n2[0], n2[1]) / max(1e-9, float(np.hypot(n3[0], n3[1]))))
-    elif min(slant) < PARALLEL_SLANT:
+    elif min(slant) < SLANT_TO_MEASURE:
+        # nearly a trapezoid: a pixel's error in a corner swings the focal length estimated
+        # from it by tens of times (a card tilted 40-45 degrees read as 1.2 or 1.9 long)
         return None
     else:
         d = n2[2] * n3[2]
@@ -113,6 +117,8 @@ def seen_card_ratio(corners: np.ndarray, image_wh: tuple[int, int]) -> float | N
         if not np.isfinite(f2) or f2 <= 0:
             return None
         f = np.sqrt(f2)
+        if not FOCAL_RANGE[0] <= f / max(image_wh) <= FOCAL_RANGE[1]:  # no camera's lens
+            return None
         inverse = np.linalg.inv(np.array([[f, 0, u0], [0, f, v0], [0, 0, 1]]))
         metric = inverse.T @ inverse
         ratio = float(np.sqrt((n2 @ metric @ n2) / (n3 @ metric @ n3)))
@@ -205,13 +211,17 @@ def _grab_from_camera(spec: str) -> np.ndarray:
     with open_source(spec) as source:
         for index, frame in enumerate(source):
             last = frame.image
-            if index >= CAMERA_WARMUP_FRAMES and find_card(frame.image) is not None:
+            if index < CAMERA_WARMUP_FRAMES:
+                continue
+            # the first frame enrollment would take (a hand still in view can show two cards)
+            size = (frame.image.shape[1], frame.image.shape[0])
+            if card_problem(find_cards(frame.image), size) is None:
                 return frame.image
             if index >= CAMERA_TRIES:
                 break
     if last is None:
         raise UserError(f"{spec}: the source gave no frames")
-    return last
+    return last  # enrollment says what is wrong with it
 
 
 def check_deck_name(deck: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 import cv2
 import numpy as np
@@ -121,10 +121,9 @@ def reduction_for(size: tuple[int, int] | None, max_side: int = MAX_SIDE) -> int
 
 
 def _pnm_maxval(data: bytes) -> int | None:
-    """The largest sample value a binary or plain PGM/PPM file declares (None: not one, or
-    unreadable). OpenCV gives such files' 16-bit samples as they are, so a 10-bit file (maxval
-    1023) would read nearly black."""
-    if data[:2] not in (b"P2", b"P3", b"P5", b"P6"):
+    """The largest sample value a binary PGM/PPM file declares (None: not one, or unreadable;
+    OpenCV scales the plain-text kinds, P2 and P3, itself)."""
+    if data[:2] not in (b"P5", b"P6"):
         return None
     tokens: list[bytes] = []
     for line in data[2:512].split(b"\n"):
@@ -137,12 +136,15 @@ def _pnm_maxval(data: bytes) -> int | None:
         return None
 
 
-def _stretched_to_16_bits(image: np.ndarray, data: bytes) -> np.ndarray:
-    """A 16-bit PNM's samples scaled so that its maxval is white."""
+def _stretched_to_full_range(image: np.ndarray, data: bytes) -> np.ndarray:
+    """A PNM's samples scaled so that its maxval is white (OpenCV leaves a binary file's
+    samples as they are: maxval 1023 in 16 bits, or 15 in 8, would read nearly black)."""
     maxval = _pnm_maxval(data)
-    if image.dtype != np.uint16 or maxval is None or not 255 < maxval < 65535:
+    full = {np.dtype(np.uint8): 255, np.dtype(np.uint16): 65535}.get(image.dtype)
+    if maxval is None or full is None or not 0 < maxval < full:
         return image
-    return np.clip(image.astype(np.float32) * (65535.0 / maxval), 0, 65535).astype(np.uint16)
+    stretched = np.clip(image.astype(np.float32) * (full / maxval), 0, full)
+    return stretched.astype(image.dtype)
 
 
 def to_bgr8(image: np.ndarray) -> np.ndarray:
@@ -226,7 +228,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )
-    image = _stretched_to_16_bits(image, data)
+    image = _stretched_to_full_range(image, data)
     whole = _upright_size(size, image.shape[1], image.shape[0]) if factor > 1 else None
     whole = whole or (image.shape[1], image.shape[0])
     long_side = max(image.shape[:2])
@@ -292,16 +294,18 @@ def read_picture(path: Path, *, max_side: int = MAX_SIDE) -> Picture:
         if path.is_dir():
             raise ImageError(f"{path}: is a folder, not an image file")
         status = path.stat()
-        if not stat.S_ISREG(status.st_mode):  # a device or a pipe: its size says nothing
-            raise ImageError(f"{path}: is not a regular file (a device or a pipe?)")
+        # a file, or a pipe (`... | blitzcam count /dev/stdin`); a device such as /dev/zero
+        # never ends, and says 0 bytes
+        if not (stat.S_ISREG(status.st_mode) or stat.S_ISFIFO(status.st_mode)):
+            raise ImageError(f"{path}: is not an image file (a device?)")
         if status.st_size > MAX_FILE_BYTES:
             raise ImageError(
                 f"{path}: cannot decode image: {status.st_size} bytes is too large for an "
                 "image file"
             )
         with path.open("rb") as file:
-            data = file.read(MAX_FILE_BYTES + 1)  # a file that grew since: still bounded
-        if len(data) > MAX_FILE_BYTES:
+            data = _read_at_most(file, MAX_FILE_BYTES, expected=status.st_size)
+        if data is None:  # a pipe, or a file that grew since
             raise ImageError(f"{path}: cannot decode image: too large for an image file")
     except FileNotFoundError:
         raise ImageError(f"{path}: no such file") from None
@@ -310,6 +314,20 @@ def read_picture(path: Path, *, max_side: int = MAX_SIDE) -> Picture:
     except OSError as exc:
         raise ImageError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
     return decode_picture(data, name=str(path), max_side=max_side)
+
+
+def _read_at_most(file: BinaryIO, limit: int, *, expected: int) -> bytes | None:
+    """The whole of `file`, or None when it holds more than `limit` bytes. Read in pieces: one
+    read of `limit` would reserve that much memory for every small file."""
+    pieces, total = [], 0
+    size = min(max(expected, 1 << 16), limit) + 1
+    while piece := file.read(size):
+        pieces.append(piece)
+        total += len(piece)
+        if total > limit:
+            return None
+        size = min(1 << 20, limit + 1 - total)
+    return b"".join(pieces)
 
 
 def write_png_atomic(path: Path, image_bgr: np.ndarray) -> None:

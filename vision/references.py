@@ -1,7 +1,8 @@
 """The deck profile: one reference drawing per deck that identification compares against.
 
 Where references come from, in order of precedence:
-- `--decks DIR`: DIR/<deck>.png only (deck name from the file name; any name, extra decks too);
+- `--decks DIR`: DIR/<deck>.png only (deck name from the file name, held to enrollment's rules;
+  extra decks too);
 - otherwise the built-in art (`blitzcam.datasets.art.render_back`) for the eight decks, each
   replaced by the user's enrolled back at data_dir()/decks/<deck>.png when there is one, plus any
   extra enrolled names.
@@ -249,7 +250,13 @@ def default_profile() -> DeckProfile:
     enrolled: dict[str, Path] = {}
     folder = user_decks_dir()
     if folder.is_dir():
-        enrolled = {p.stem: p for p in _pngs(folder)}
+        for path in _pngs(folder):
+            if path.stem in enrolled:  # mine.png and mine.PNG: which one would count?
+                raise UserError(
+                    f"{path}: a second reference for deck {path.stem!r} "
+                    f"(beside {enrolled[path.stem]})"
+                )
+            enrolled[path.stem] = path
     entries = []
     for name in DECK_NAMES:
         if name in enrolled:

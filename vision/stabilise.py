@@ -133,8 +133,10 @@ class Stabiliser:
             self._scene, self._last = self._next_scene, None
         self._next_votes, self._next_scene = [], None
         self._votes.append(counts)
+        # only a settled count is held on to: the first frame of a scan may be an outlier
+        shown = self._last.counts if self._last is not None and self._last.settled else None
         self._last = Stable(
-            steady_vote(list(self._votes), None if self._last is None else self._last.counts),
+            steady_vote(list(self._votes), shown),
             settled=len(self._votes) >= self._min_votes,
             votes=len(self._votes),
         )

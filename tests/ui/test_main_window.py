@@ -81,6 +81,10 @@ def test_scan_two_steps_with_summed_shots_then_confirm_and_correct(qtbot, store,
     assert scan.summed_counts["Cy"].text() == "7"
     qtbot.keyClick(scan, Qt.Key.Key_Return)  # on to the Blitz step
     assert scan.session.step == "blitz"
+    qtbot.keyClick(scan, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)  # back, by key
+    assert scan.session.step == "dutch" and len(scan.session.shots()) == 2
+    qtbot.keyClick(scan, Qt.Key.Key_Return)
+    assert scan.session.step == "blitz"
     feed.show(2)
     _wait_for_frame(qtbot, window, 2)
     qtbot.keyClick(scan, Qt.Key.Key_Space)
@@ -338,7 +342,7 @@ def test_a_held_key_is_one_press_and_a_frame_is_never_shot_twice(qtbot, store, f
     window.scan_action.trigger()
     scan = window.scan
     shortcuts = scan.findChildren(QShortcut)
-    assert len(shortcuts) == 5 and not any(s.autoRepeat() for s in shortcuts)
+    assert len(shortcuts) == 6 and not any(s.autoRepeat() for s in shortcuts)
     _wait_for_frame(qtbot, window, 0)
     scan._thread.stop()  # the view holds still: no newer frame comes
     qtbot.keyClick(scan, Qt.Key.Key_Space)

@@ -163,3 +163,9 @@ def test_live_counting_forgets_its_votes_when_reset() -> None:
     live.reset()  # a new scan: the same view, other cards
     out = live(frame)
     assert out.counts["green-pump"] == 3 and not out.settled
+
+
+def test_a_first_outlying_frame_is_not_held_as_the_settled_count() -> None:
+    stab = Stabiliser(window=7, min_votes=3)
+    shown = [stab.update(_thumb(100), _counts(n)) for n in (19, 20, 20)]
+    assert shown[-1].settled and shown[-1].counts.per_deck["green-pump"] == 20  # was 19

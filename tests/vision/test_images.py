@@ -215,16 +215,42 @@ def test_a_large_opaque_png_is_decoded_reduced_and_a_transparent_one_whole() -> 
     assert picture.size == (8200, 100) and max(picture.frame.shape[:2]) == 4096
 
 
-def test_a_device_or_a_pipe_is_refused_before_it_is_read(tmp_path: Path) -> None:
+def test_a_device_is_refused_and_a_pipe_is_read(tmp_path: Path) -> None:
     import os
+    import threading
 
     # /dev/zero says 0 bytes and never ends: read whole, it ran out of memory
-    with pytest.raises(ImageError, match=r"/dev/zero: is not a regular file"):
+    with pytest.raises(ImageError, match=r"/dev/zero: is not an image file \(a device\?\)"):
         read_image(Path("/dev/zero"))
-    fifo = tmp_path / "camera.fifo"
+    # a pipe, as `... | blitzcam count /dev/stdin` gives one, is read to its end
+    ok, png = cv2.imencode(".png", np.full((30, 40, 3), 200, np.uint8))
+    fifo = tmp_path / "photo.fifo"
     os.mkfifo(fifo)
-    with pytest.raises(ImageError, match=r"camera\.fifo: is not a regular file"):
-        read_image(fifo)  # opening it to read would wait for a writer forever
+    writer = threading.Thread(target=lambda: fifo.write_bytes(png.tobytes()))
+    writer.start()
+    try:
+        assert read_image(fifo).shape == (30, 40, 3)
+    finally:
+        writer.join(timeout=10)
+
+
+def test_a_small_file_is_read_without_reserving_the_size_limit(tmp_path: Path) -> None:
+    import io
+
+    from blitzcam.vision import images
+
+    reads = []
+
+    class Recording(io.BytesIO):
+        def read(self, size: int = -1) -> bytes:
+            reads.append(size)
+            return super().read(size)
+
+    assert images._read_at_most(Recording(b"x" * 191), images.MAX_FILE_BYTES, expected=191) == (
+        b"x" * 191
+    )
+    assert max(reads) <= 1 << 20  # not one read of 512 MiB: that reserved it for every file
+    assert images._read_at_most(Recording(b"x" * 100), 99, expected=0) is None  # a pipe, too big
 
 
 def test_a_one_pixel_high_strip_is_decoded(tmp_path: Path) -> None:
@@ -244,6 +270,9 @@ def test_a_ten_bit_pgm_reads_as_bright_as_it_is(tmp_path: Path) -> None:
     path.write_bytes(header + grey.astype(">u2").tobytes())
     frame = read_image(path)
     assert int(frame[0, 59, 0]) == 255 and 126 <= int(frame[0, 0, 0]) <= 128
+    four_bits = tmp_path / "four.pgm"  # an 8-bit file with a small maxval, too
+    four_bits.write_bytes(b"P5 2 1 15\n" + bytes([15, 0]))
+    assert [int(v) for v in read_image(four_bits)[0, :, 0]] == [255, 0]
     full = tmp_path / "full.pgm"  # a full-range file is untouched
     full.write_bytes(b"P5 60 40 65535\n" + (grey * 64).astype(">u2").tobytes())
     assert int(read_image(full)[0, 59, 0]) == 255
