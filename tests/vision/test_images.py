@@ -223,7 +223,7 @@ def test_a_device_is_refused_and_a_pipe_is_read(tmp_path: Path) -> None:
     with pytest.raises(ImageError, match=r"/dev/zero: is not an image file \(a device\?\)"):
         read_image(Path("/dev/zero"))
     # a pipe, as `... | blitzcam count /dev/stdin` gives one, is read to its end
-    ok, png = cv2.imencode(".png", np.full((30, 40, 3), 200, np.uint8))
+    _ok, png = cv2.imencode(".png", np.full((30, 40, 3), 200, np.uint8))
     fifo = tmp_path / "photo.fifo"
     os.mkfifo(fifo)
     writer = threading.Thread(target=lambda: fifo.write_bytes(png.tobytes()))
