@@ -309,13 +309,18 @@ def test_a_store_that_refuses_a_change_is_said_not_raised(qtbot, store, feed, tm
     assert "cannot be read" in window.statusBar().currentMessage()
 
 
-def test_shots_taken_before_the_camera_stopped_can_still_be_reviewed(qtbot, store, tmp_path):
+def _scanning_a_dying_camera(qtbot, store, tmp_path):
+    """A match, and its scan showing the first frame of a camera the test can unplug."""
     feed = DyingFeed(_scenes(), frames_left=10**9)
     match_id = store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
     window.scan_action.trigger()
-    scan = window.scan
     _wait_for_frame(qtbot, window, 0)
+    return feed, match_id, window, window.scan
+
+
+def test_shots_taken_before_the_camera_stopped_can_still_be_reviewed(qtbot, store, tmp_path):
+    feed, match_id, window, scan = _scanning_a_dying_camera(qtbot, store, tmp_path)
     qtbot.keyClick(scan, Qt.Key.Key_Space)  # the Dutch shot
     feed.frames_left = 0  # then the camera is unplugged
     qtbot.waitUntil(lambda: "camera unplugged" in scan.live.message(), timeout=5000)
@@ -447,12 +452,7 @@ def test_enter_on_a_rounds_row_edits_it_as_a_double_click_does(qtbot, store, fee
 
 
 def test_a_camera_that_fails_before_any_shot_still_offers_review(qtbot, store, tmp_path):
-    feed = DyingFeed(_scenes(), frames_left=10**9)
-    match_id = store.create_match(match_of())
-    window = _window(qtbot, store, feed, tmp_path)
-    window.scan_action.trigger()
-    scan = window.scan
-    _wait_for_frame(qtbot, window, 0)
+    feed, match_id, window, scan = _scanning_a_dying_camera(qtbot, store, tmp_path)
     feed.frames_left = 0  # unplugged before anything was shot
     qtbot.waitUntil(lambda: "camera unplugged" in scan.live.message(), timeout=5000)
     assert scan.session.step == "dutch" and scan.session.shots() == ()
