@@ -55,12 +55,13 @@ def nearest_iou(polys: list[np.ndarray]) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenes", type=Path, nargs="?", default=Path("runs/detector/scenes"))
-    parser.add_argument("--split", default="test")
+    parser.add_argument("--split", default="test", choices=("train", "val", "test", "all"))
     args = parser.parse_args()
-    records = [
-        json.loads(p.read_text())
-        for p in sorted((args.scenes / "scenes" / args.split).glob("*.json"))
-    ]
+    folder = args.scenes / "scenes"
+    pattern = "*/*.json" if args.split == "all" else f"{args.split}/*.json"
+    records = [json.loads(p.read_text()) for p in sorted(folder.glob(pattern))]
+    if not records:  # a wrong folder or split would print a table of zeros
+        parser.error(f"{folder}: no scene files for split {args.split!r}")
     backs = [[o for o in r["objects"] if o["class"] == "back"] for r in records]
     cards = sum(len(b) for b in backs)
     print(f"{len(records)} scenes, {cards} counted backs ({args.split} split of {args.scenes})")

@@ -112,3 +112,21 @@ def test_openvino_is_imported_in_one_place_only() -> None:
                                   for n in direct_imports(m))
     )
     assert importers == ["blitzcam.vision.onnx_session"]
+
+
+def test_every_python_package_is_in_the_distribution() -> None:
+    # an installed (not editable) blitzcam lacked blitzcam.commands: `blitzcam` failed to start
+    import tomllib
+
+    from blitzcam.paths import REPO_ROOT
+
+    tool = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(tool["packages"])
+    folders = {name: REPO_ROOT / folder for name, folder in tool["package-dir"].items()}
+    found = set()
+    for name, folder in folders.items():
+        for init in folder.rglob("__init__.py"):
+            parts = init.parent.relative_to(folder).parts
+            if "__pycache__" not in parts and not any(p.startswith(".") for p in parts):
+                found.add(".".join((name, *parts)))
+    assert found - listed == set()

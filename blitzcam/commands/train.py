@@ -109,5 +109,9 @@ def _train(args: argparse.Namespace) -> int:
         f"detector written: {shipped['onnx']} (counting), {shipped['int8']} (its faster int8 "
         f"export) and {shipped['pt']}"
     )
-    print("next: `blitzcam evaluate` measures it and updates the numbers in the model card")
+    print(
+        "next: `blitzcam evaluate --data DIR --split all --json report.json` measures it; "
+        "`python -m blitzcam.models.card RUN TITLE=report.json --notes NOTES.md` rewrites the "
+        "model card"
+    )
     return 0
