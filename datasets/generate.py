@@ -208,10 +208,15 @@ def _rendered(request: GenerateRequest, workers: int) -> Iterator[SceneFiles]:
 
 
 def _check_out_dir(out: Path, *, overwrite: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise UserError(f"{out}: exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise UserError(f"{out}: folder is not empty (pass --overwrite to replace it)")
+    try:
+        if out.exists() and not out.is_dir():
+            raise UserError(f"{out}: exists and is not a folder")
+        if out.is_dir() and any(out.iterdir()) and not overwrite:
+            raise UserError(f"{out}: folder is not empty (pass --overwrite to replace it)")
+    except OSError as exc:  # a folder that cannot be listed, or one above it entered
+        raise UserError(
+            f"{out}: cannot use it as the dataset folder ({exc.strerror or exc})"
+        ) from None
 
 
 def generate_dataset(request: GenerateRequest) -> Path:
@@ -257,7 +262,13 @@ def generate_dataset(request: GenerateRequest) -> Path:
         }
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
         (tmp / "data.yaml").write_text(data_yaml(out))  # written last: the dataset is complete
+        umask = os.umask(0)
+        os.umask(umask)
+        tmp.chmod(0o777 & ~umask)  # mkdtemp makes it 0700: as any folder the user makes, now
         _swap_in(tmp, out)
+    except OSError as exc:  # a full disk, a quota: nothing half-written is left
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise UserError(f"{out}: could not write the dataset ({exc.strerror or exc})") from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -146,3 +146,41 @@ def test_ultralytics_accepts_the_dataset(dataset: Path) -> None:
         lines = label.read_text().splitlines()
         assert result[-1] in ("", None), result[-1]  # no warning
         assert len(result[1]) == len(lines)  # every object kept (none dropped as duplicate)
+
+
+def test_a_write_that_fails_is_one_line_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk mid-run was a traceback; now a UserError naming the folder."""
+    real = Path.write_bytes
+
+    def full(self: Path, data: bytes) -> int:
+        if self.name == "000002.jpg":
+            raise OSError(28, "No space left on device")
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    with pytest.raises(UserError, match=r"ds: could not write the dataset \(No space left"):
+        generate_dataset(_request(tmp_path / "ds", n=4))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unlistable_folder_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def denied(self: Path):
+        raise PermissionError(13, "Permission denied")
+
+    (tmp_path / "ds").mkdir()
+    monkeypatch.setattr(Path, "iterdir", denied)
+    with pytest.raises(UserError, match=r"ds: cannot use it as the dataset folder \(Permission"):
+        generate_dataset(_request(tmp_path / "ds", n=1))
+
+
+def test_the_dataset_folder_gets_the_users_usual_permissions(tmp_path: Path) -> None:
+    import os
+
+    old = os.umask(0o022)
+    try:
+        out = generate_dataset(_request(tmp_path / "ds", n=1))
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o755  # mkdtemp's 0700 kept other users out
