@@ -24,6 +24,7 @@ FONT_NAMES: Final = ("Arial.ttf", "Arial.Unicode.ttf")
 # Every integration ultralytics knows, off. These are exactly the settings.json keys of
 # ultralytics 8.4 (schema 0.0.8): a file with other keys is "migrated" with a warning.
 SETTINGS_VERSION: Final = "0.0.8"
+PLATFORM_KEYS: Final = ("ULTRALYTICS_API_KEY",)
 INTEGRATIONS_OFF: Final[dict[str, object]] = {
     "sync": False,
     "api_key": "",
@@ -85,6 +86,11 @@ def configure() -> Path:
     os.environ["YOLO_AUTOINSTALL"] = "0"
     os.environ["YOLO_CONFIG_DIR"] = str(config_dir.parent)
     os.environ.setdefault("YOLO_VERBOSE", "0")
+    # ultralytics adds its Platform callback to every trainer, which reads the API key from
+    # here and posts the run (host name, command line, metrics, checkpoints) whatever
+    # YOLO_OFFLINE says: a key in the user's shell must not reach it
+    for name in PLATFORM_KEYS:
+        os.environ.pop(name, None)
     _write_settings(config_dir)
     _place_font(config_dir)
     return config_dir

@@ -74,3 +74,25 @@ print("ok", ONLINE, font)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("ok False"), result.stdout
     assert str(tmp_path) in result.stdout
+
+
+def test_an_api_key_in_the_shell_never_reaches_ultralytics_platform(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the Platform callback every trainer gets reads this variable and ignores YOLO_OFFLINE
+    from types import SimpleNamespace
+
+    from blitzcam import offline
+
+    monkeypatch.setenv("ULTRALYTICS_API_KEY", "a-key-from-the-users-shell")
+    offline.configure()  # what importing blitzcam.offline does, before ultralytics is imported
+    assert "ULTRALYTICS_API_KEY" not in os.environ
+    offline.import_ultralytics()
+    from ultralytics.utils.callbacks import platform
+
+    sent = []
+    monkeypatch.setattr(platform, "_send", lambda *a, **k: sent.append(a))
+    monkeypatch.setattr(platform, "TESTS_RUNNING", False)
+    trainer = SimpleNamespace(args=SimpleNamespace(project="runs/detector", name="base"))
+    platform.on_pretrain_routine_start(trainer)
+    assert sent == [] and not platform._api_key
