@@ -34,10 +34,6 @@ from blitzcam.models.run_timing import TIMING_FILE, RunClock, train_seconds
 from blitzcam.vision.pipeline import COUNT_CONF, COUNT_IOU, DOUBTED_FROM
 
 
-class RunFinishedError(RuntimeError):
-    """--resume on a run whose every epoch is done."""
-
-
 def sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -348,7 +344,11 @@ def _fit(
         return
     if resume:
         log(f"no checkpoint at {last}: starting a new run")
-    (stage_dir / TIMING_FILE).unlink(missing_ok=True)  # a fresh start: none of it stale
+    # a fresh start: none of an earlier run's files stay, above all its weights, which a
+    # --resume after a kill before this run's first checkpoint would take for this run's
+    (stage_dir / TIMING_FILE).unlink(missing_ok=True)
+    shutil.rmtree(stage_dir / "weights", ignore_errors=True)
+    (stage_dir / "results.csv").unlink(missing_ok=True)
     start(on_save)
 
 
@@ -440,7 +440,9 @@ def train(
     _open_run(run_dir, recipe, resume=resume)
     plan = stages(recipe)
     if resume and all(stage_finished(run_dir / stage.name, stage) for stage in plan):
-        raise RunFinishedError(f"{run_dir}: every stage is done")
+        # the export after the last stage (calibration scenes, ONNX, int8) may be what was
+        # interrupted: the caller goes on to it
+        log(f"{run_dir}: every stage is done; only the export is left")
     best: Path | None = None
     for stage in plan:
         stage_dir = run_dir / stage.name

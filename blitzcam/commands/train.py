@@ -80,7 +80,6 @@ def _train(args: argparse.Namespace) -> int:
     from blitzcam.models import MODELS_DIR
     from blitzcam.models.recipe import SHIPPED
     from blitzcam.models.training import (
-        RunFinishedError,
         calibration_scenes,
         recipe_with,
         ship,
@@ -91,17 +90,14 @@ def _train(args: argparse.Namespace) -> int:
     recipe = recipe_with(SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch)
     run_dir = (args.run or REPO_ROOT / "runs" / "detector").resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
-    try:
-        weights = train(
-            recipe,
-            scenes_dir=args.data,
-            run_dir=run_dir,
-            resume=args.resume,
-            workers=args.workers,
-            device=args.device,
-        )
-    except RunFinishedError as exc:
-        raise UserError(f"nothing to resume: {exc}") from None
+    weights = train(
+        recipe,
+        scenes_dir=args.data,
+        run_dir=run_dir,
+        resume=args.resume,
+        workers=args.workers,
+        device=args.device,
+    )
     target = run_dir / "export" if args.no_ship else MODELS_DIR
     target.mkdir(parents=True, exist_ok=True)
     shipped = ship(weights, recipe, target, calibration_scenes(run_dir))

@@ -265,14 +265,19 @@ def test_a_stage_is_finished_by_its_own_word_or_by_its_epochs(tmp_path: Path) ->
     assert stage_finished(tmp_path, extend)
 
 
-def test_resuming_a_run_whose_every_stage_is_done_says_so(tmp_path: Path) -> None:
-    from blitzcam.models.training import FINISHED_FILE, RunFinishedError, stages, train
+def test_resuming_a_run_whose_every_stage_is_done_leaves_only_the_export(tmp_path: Path) -> None:
+    # the export after training (calibration scenes, ONNX, int8) is what a kill then stops:
+    # --resume refused ("nothing to resume"), and a run without it trained everything again
+    from blitzcam.models.training import FINISHED_FILE, stages, train
 
     for stage in stages(SHIPPED):
-        (tmp_path / stage.name).mkdir()
+        (tmp_path / stage.name / "weights").mkdir(parents=True)
         (tmp_path / stage.name / FINISHED_FILE).write_text("{}")
-    with pytest.raises(RunFinishedError, match="every stage is done"):
-        train(SHIPPED, scenes_dir=None, run_dir=tmp_path, resume=True, log=lambda _: None)
+        (tmp_path / stage.name / "weights" / "best.pt").write_bytes(b"weights")
+    lines: list[str] = []
+    weights = train(SHIPPED, scenes_dir=None, run_dir=tmp_path, resume=True, log=lines.append)
+    assert weights == tmp_path.resolve() / stages(SHIPPED)[-1].name / "weights" / "best.pt"
+    assert any("only the export is left" in line for line in lines)
 
 
 @pytest.mark.slow
@@ -429,3 +434,21 @@ def test_a_resume_that_fails_is_a_failure_not_a_finished_stage(
         fit()
     raised.append("last.pt training to 10 epochs is finished, nothing to resume.")
     fit()  # its last epoch was saved before it was stopped: the stage is done
+
+
+def test_a_fresh_stage_removes_an_earlier_runs_weights(tmp_path: Path, monkeypatch) -> None:
+    # killed before its first checkpoint, a new run's --resume found the old run's finished
+    # last.pt and took it for this run's result
+    pytest.importorskip("ultralytics")
+    from blitzcam.models import training
+
+    (tmp_path / "weights").mkdir()
+    (tmp_path / "weights" / "last.pt").write_bytes(b"an earlier run's")
+    (tmp_path / "results.csv").write_text("epoch\n1\n")
+    started = []
+
+    def start(_on_save) -> None:
+        started.append(sorted(p.name for p in tmp_path.rglob("*")))
+
+    training._fit(tmp_path, False, start, lambda _line: None, lambda: None)
+    assert started == [[]]  # nothing of the earlier run when this one starts
