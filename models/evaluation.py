@@ -36,7 +36,19 @@ UNKNOWN_SWEEP = (0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8)  # identity "un
 
 
 def read_truth(record: dict[str, Any]) -> SceneTruth:
+    """A scene file's objects as ground truth; ValueError naming the object that is not one
+    (a polygon of other than 4 finite points, an unknown class, a deck that is no name)."""
     objects = record["objects"]
+    if not isinstance(objects, list):
+        raise ValueError(f"'objects' is a JSON {type(objects).__name__}, not a list")
+    for index, obj in enumerate(objects):
+        polygon = np.asarray(obj["polygon"], np.float64)
+        if polygon.shape != (4, 2) or not np.isfinite(polygon).all():
+            raise ValueError(f"object {index}: 'polygon' is not 4 finite [x, y] points")
+        if obj["class"] not in CLASSES:
+            raise ValueError(f"object {index}: 'class' {obj['class']!r} is not one of {CLASSES}")
+        if obj["deck"] is not None and not isinstance(obj["deck"], str):
+            raise ValueError(f"object {index}: 'deck' is not a name or null")
     corners = np.array([o["polygon"] for o in objects], np.float64).reshape(-1, 4, 2)
     classes = np.array([CLASSES.index(o["class"]) for o in objects], np.int64)
     return SceneTruth(
@@ -64,7 +76,7 @@ def labelled_scenes(data_dir: Path, split: str) -> Iterator[tuple[str, Path, Sce
                 raise ValueError(f"a JSON {type(record).__name__}, not an object")
             truth = read_truth(record)
             image = data_dir / record["image"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
             detail = f"no {exc} field" if isinstance(exc, KeyError) else str(exc)
             raise ValueError(f"{path}: not a scene ground-truth file ({detail})") from None
         yield path.stem, image, truth

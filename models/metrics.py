@@ -187,8 +187,10 @@ def evaluate_scene(
         claims = match_boxes(
             faces, prediction.corners[to_deck], prediction.confidence[to_deck], iou=0.3
         )
-        face_up_counted = int((claims >= 0).sum())
-        face_up_counted += _backs_inside(faces, prediction.corners[to_deck][claims < 0])
+        # face-up cards, not boxes: two boxes on one face are one card counted
+        hit = set(claims[claims >= 0].tolist())
+        hit |= _faces_under(faces, prediction.corners[to_deck][claims < 0])
+        face_up_counted = len(hit)
     return SceneOutcome(
         name=name,
         truth_counts=Counter(truth_names),
@@ -203,14 +205,17 @@ def evaluate_scene(
     )
 
 
-def _backs_inside(faces: np.ndarray, backs: np.ndarray) -> int:
-    """Counted backs whose centre lies on a face-up card (a small box inside a big one)."""
-    inside = 0
+def _faces_under(faces: np.ndarray, backs: np.ndarray) -> set[int]:
+    """The face-up cards (indices into `faces`) on which a counted back's centre lies (a small
+    box inside a big one)."""
+    under: set[int] = set()
     for centre in backs.mean(axis=1) if len(backs) else []:
         point = (float(centre[0]), float(centre[1]))
-        if any(cv2.pointPolygonTest(f.astype(np.float32), point, False) >= 0 for f in faces):
-            inside += 1
-    return inside
+        for index, face in enumerate(faces):
+            if cv2.pointPolygonTest(face.astype(np.float32), point, False) >= 0:
+                under.add(index)
+                break
+    return under
 
 
 def exact_rate_by_threshold(

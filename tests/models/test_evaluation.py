@@ -16,6 +16,24 @@ from blitzcam.models.evaluation import labelled_scenes
         ("[1, 2]", "a JSON list, not an object"),
         ('{"image": "images/test/000001.jpg"}', "not a scene ground-truth file"),  # no labels
         ("{", "not a scene ground-truth file"),  # cut short
+        # two objects of two points each: 8 numbers, read as one box for two classes
+        (
+            json.dumps({"image": "x.jpg", "objects": [
+                {"class": "back", "deck": "red-plow", "polygon": [[0, 0], [1, 1]]},
+                {"class": "back", "deck": "red-plow", "polygon": [[2, 2], [3, 3]]}]}),
+            r"object 0: 'polygon' is not 4 finite",
+        ),
+        (
+            json.dumps({"image": "x.jpg", "objects": [
+                {"class": "back", "deck": ["red-plow"], "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}]}),
+            "object 0: 'deck' is not a name or null",
+        ),
+        (
+            json.dumps({"image": "x.jpg", "objects": [
+                {"class": "card", "deck": None, "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}]}),
+            "object 0: 'class' 'card' is not one of",
+        ),
+        ("[" * 100_000, "not a scene ground-truth file"),  # nested past the parser's depth
     ],
 )
 def test_a_damaged_scene_file_names_itself(tmp_path: Path, content: str, fragment: str) -> None:

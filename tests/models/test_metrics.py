@@ -254,3 +254,16 @@ def test_a_wrong_deck_adds_its_own_error_not_a_zero_to_every_scene() -> None:
     errors = [summarize(s)["mean_abs_count_error"] for s in (short, worse + short[1:], worst + short[1:])]
     assert errors[0] == 1.0  # one card off for the one deck on each table
     assert errors[0] <= errors[1] <= errors[2]
+
+
+def test_two_boxes_on_one_face_up_card_are_one_card_counted() -> None:
+    known = ["green-pump", "red-buggy"]
+    one = prediction(("green-pump", "green-pump", "unknown", "unknown"), extra_on_face=True)
+    two = ScenePrediction(  # a second, smaller box on the same face
+        corners=np.concatenate([one.corners, box(195, 195, 12, 12)[None]]),
+        classes=np.append(one.classes, 0),
+        confidence=np.append(one.confidence, 0.45),
+        decks=(*one.decks, "red-buggy"),
+        counted=np.ones(len(one.classes) + 1, bool),
+    )
+    assert evaluate_scene("s", scene(), two, known_decks=known).face_up_counted == 1  # was 2
