@@ -50,6 +50,7 @@ def cache_dir() -> Path:
     return expand_home(Path(override)) if override else default
 
 
-def match_db_path() -> Path:
-    """The SQLite file that holds every match, shared by the CLI and the app."""
-    return data_dir() / "matches.sqlite3"
+def match_db_path(given: Path | None = None) -> Path:
+    """The SQLite file that holds every match, shared by the CLI and the app: `given` (a --db
+    option, its ~ expanded) or the one in the data directory."""
+    return expand_home(Path(given)) if given else data_dir() / "matches.sqlite3"

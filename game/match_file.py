@@ -23,6 +23,7 @@ from blitzcam.game.rules import (
     Standings,
     Tally,
     score_match,
+    shown_name,
 )
 
 
@@ -62,7 +63,7 @@ def _parse_round(raw: object, number: int) -> Round:
         _expect_keys(
             counts,
             allowed={"dutch", "blitz"},
-            where=f"round {number}, player {name if name.isprintable() else repr(name)}",
+            where=f"round {number}, player {shown_name(name)}",
         )
         for key in ("dutch", "blitz"):
             if key not in counts:

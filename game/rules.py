@@ -38,8 +38,14 @@ class MatchError(ValueError):
         if round_number is not None:
             where.append(f"round {round_number}")
         if player is not None:  # unprintable names (a newline, an escape code) quoted
-            where.append(f"player {player if player.isprintable() else repr(player)}")
+            where.append(f"player {shown_name(player)}")
         super().__init__(f"{', '.join(where)}: {rule}" if where else rule)
+
+
+def shown_name(name: str) -> str:
+    """A name as messages show it: quoted when it holds what a terminal would act on (a
+    newline, an escape code), so that a message stays one line of plain text."""
+    return name if name.isprintable() else repr(name)
 
 
 def _is_whole_number(value: object) -> bool:

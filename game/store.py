@@ -161,31 +161,31 @@ class MatchStore:
 
     def _check_and_migrate(self) -> None:
         latest = len(self._migrations)
-        if self._checked_version() == latest:
+        if self._checked_version()[0] == latest:
             return
         with self._transaction(as_store_errors=False):
             # again under the write lock: the app and the CLI started together may both have
             # found the file new (or old), and the first to get here has set it up since
-            version = self._checked_version()
+            version, tables = self._checked_version()
             if version == latest:
                 return
-            if self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            if tables:
                 self._back_up(self.path.with_name(f"{self.path.name}.v{version}.bak"))
             for step in self._migrations[version:]:
                 step(self._conn)
             self._conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self._conn.execute(f"PRAGMA user_version = {latest}")
 
-    def _checked_version(self) -> int:
-        """The file's schema version; StoreError for a file of another program or of a newer
-        blitzcam. A new, empty file is version 0."""
+    def _checked_version(self) -> tuple[int, int]:
+        """The file's schema version and how many tables it holds; StoreError for a file of
+        another program or of a newer blitzcam. A new, empty file is version 0."""
         conn = self._conn
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         latest = len(self._migrations)
         if app_id == 0 and tables == 0 and version == 0:
-            return 0  # a new, empty file: ours to set up
+            return 0, 0  # a new, empty file: ours to set up
         if app_id != APPLICATION_ID:
             raise StoreError(
                 f"{self.path}: is an SQLite file of another program (application id {app_id:#x}), "
@@ -196,7 +196,7 @@ class MatchStore:
                 f"{self.path}: was written by a newer blitzcam (schema v{version}; this one knows "
                 f"up to v{latest}); update blitzcam to open it"
             )
-        return int(version)
+        return int(version), int(tables)
 
     def _back_up(self, target: Path) -> None:
         """A whole copy of the database before it is migrated (migrations are tested, but a
@@ -274,6 +274,16 @@ class MatchStore:
         except sqlite3.Error as exc:
             raise StoreError(f"{what} in {self.path} cannot be read: {exc}") from None
 
+    def _no_match(self, match_id: int) -> StoreError:
+        return StoreError(f"no match {match_id} in {self.path}")
+
+    def _known_id(self, match_id: int) -> int:
+        """`match_id` if SQLite can hold it (a larger one is no match of ours: SQLite would
+        raise OverflowError for it), else the "no match" StoreError."""
+        if not 0 < match_id < 2**63:
+            raise self._no_match(match_id)
+        return match_id
+
     def _read_readable(self, match_id: int) -> Match:
         """`_read_match`, rows edited into nonsense (a seat nobody sits in, a wrong type) or
         pages SQLite cannot read made a StoreError naming the match."""
@@ -285,13 +295,11 @@ class MatchStore:
 
     def _read_match(self, match_id: int) -> Match:
         conn = self._conn
-        if not 0 < match_id < 2**63:  # SQLite's integers: a larger id is no match of ours
-            raise StoreError(f"no match {match_id} in {self.path}")
         row = conn.execute(
-            "SELECT target, variant FROM matches WHERE id = ?", (match_id,)
+            "SELECT target, variant FROM matches WHERE id = ?", (self._known_id(match_id),)
         ).fetchone()
         if row is None:
-            raise StoreError(f"no match {match_id} in {self.path}")
+            raise self._no_match(match_id)
         settings = Settings(target=row[0], variant=row[1])
         players = tuple(
             Player(name=name, deck=deck, team=team)
@@ -459,10 +467,9 @@ class MatchStore:
         return self.update(match_id, lambda match: rules.change_settings(match, settings))
 
     def delete_match(self, match_id: int) -> None:
-        if not 0 < match_id < 2**63:
-            raise StoreError(f"no match {match_id} in {self.path}")
+        self._known_id(match_id)
         with self._transaction() as conn:
             # only that it is there: a match damaged by a hand edit can still be deleted
             if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-                raise StoreError(f"no match {match_id} in {self.path}")
+                raise self._no_match(match_id)
             conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))

@@ -443,6 +443,7 @@ def train(
         # the export after the last stage (calibration scenes, ONNX, int8) may be what was
         # interrupted: the caller goes on to it
         log(f"{run_dir}: every stage is done; only the export is left")
+    new_stage_device = device or "cpu"  # a stage started here; a resumed one keeps its own
     best: Path | None = None
     for stage in plan:
         stage_dir = run_dir / stage.name
@@ -469,7 +470,7 @@ def train(
                 )
                 found = load_or_mine(
                     run_dir / f"{stage.prefix}mistakes-{tag}.json",
-                    lambda: stage_mistakes(start_from, scenes, recipe, device or "cpu"),
+                    lambda: stage_mistakes(start_from, scenes, recipe, new_stage_device),
                 )
                 crops = crops.with_name(f"{crops.name}-hard{stage.hard_share}-{tag}")
             data_yaml = build_crop_dataset(
@@ -478,7 +479,7 @@ def train(
             model = YOLO(recipe.model_yaml if start_from is None else str(start_from))
             model.add_callback("on_model_save", lambda _trainer: on_save())
             model.train(
-                **stage.args(recipe, data_yaml, run_dir, workers=workers, device=device or "cpu")
+                **stage.args(recipe, data_yaml, run_dir, workers=workers, device=new_stage_device)
             )
 
         (stage_dir / FINISHED_FILE).unlink(missing_ok=True)  # a stale one would skip a rerun

@@ -82,7 +82,7 @@ def configure(app: QApplication) -> None:
 def run(*, camera: str | None = None, db: Path | None = None) -> int:
     """Start the app on the user's match store; returns the exit code."""
     from blitzcam.game.store import MatchStore
-    from blitzcam.paths import data_dir, expand_home, match_db_path
+    from blitzcam.paths import data_dir, match_db_path
     from blitzcam.ui.counting_worker import make_counter, make_enroller, open_source
     from blitzcam.ui.main_window import MainWindow
     from blitzcam.ui.settings import SETTINGS_FILE
@@ -90,7 +90,7 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     clear_opencv_qt_env()
     app = QApplication.instance() or QApplication(sys.argv)
     configure(app)
-    store = MatchStore(expand_home(db) if db else match_db_path())
+    store = MatchStore(match_db_path(db))
     counter = make_counter()
     window = MainWindow(
         store,

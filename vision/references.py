@@ -200,18 +200,6 @@ def _builtin_patches(deck: str) -> list[np.ndarray]:
 
 
 def _profile(entries: list[tuple[str, list[np.ndarray], str]]) -> DeckProfile:
-    seen: dict[str, str] = {}
-    for name, _, origin in entries:
-        if name == UNKNOWN_NAME:  # output names unidentified backs so: a deck may not be
-            raise UserError(f"{origin}: the deck name {name!r} is reserved; rename the file")
-        if not DECK_NAME_PATTERN.fullmatch(name):  # a name in counts, JSON and file names
-            raise UserError(
-                f"{origin}: {name!r} cannot name a deck: rename the file to lowercase letters, "
-                "digits and dashes (e.g. green-pump.png)"
-            )
-        if name in seen:  # mine.png and mine.PNG: which one would count?
-            raise UserError(f"{origin}: a second reference for deck {name!r} (beside {seen[name]})")
-        seen[name] = origin
     return DeckProfile(
         names=tuple(name for name, _, _ in entries),
         patches=np.stack([patch for _, patches, _ in entries for patch in patches]).reshape(
@@ -224,12 +212,26 @@ def _profile(entries: list[tuple[str, list[np.ndarray], str]]) -> DeckProfile:
     )
 
 
-def _pngs(folder: Path) -> list[Path]:
-    return sorted(
-        p
-        for p in folder.iterdir()
-        if p.suffix.lower() == ".png" and p.is_file() and not p.name.startswith(".")
-    )
+def _deck_files(folder: Path) -> dict[str, Path]:
+    """A folder's <deck>.png files by deck name, in file-name order; UserError naming the file
+    whose name cannot name a deck, or that names a deck a second time. Checked before any
+    image is read."""
+    files: dict[str, Path] = {}
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() != ".png" or not path.is_file() or path.name.startswith("."):
+            continue
+        name = path.stem
+        if name == UNKNOWN_NAME:  # output names unidentified backs so: a deck may not be
+            raise UserError(f"{path}: the deck name {name!r} is reserved; rename the file")
+        if not DECK_NAME_PATTERN.fullmatch(name):  # a name in counts, JSON and file names
+            raise UserError(
+                f"{path}: {name!r} cannot name a deck: rename the file to lowercase letters, "
+                "digits and dashes (e.g. green-pump.png)"
+            )
+        if name in files:  # mine.png and mine.PNG: which one would count?
+            raise UserError(f"{path}: a second reference for deck {name!r} (beside {files[name]})")
+        files[name] = path
+    return files
 
 
 def profile_from_dir(folder: Path) -> DeckProfile:
@@ -239,24 +241,16 @@ def profile_from_dir(folder: Path) -> DeckProfile:
         raise UserError(f"--decks {folder}: no such folder")
     if not folder.is_dir():
         raise UserError(f"--decks {folder}: not a folder")
-    files = _pngs(folder)
+    files = _deck_files(folder)
     if not files:
         raise UserError(f"--decks {folder}: the folder holds no <deck>.png reference images")
-    return _profile([(p.stem, load_reference_file(p), str(p)) for p in files])
+    return _profile([(name, load_reference_file(p), str(p)) for name, p in files.items()])
 
 
 def default_profile() -> DeckProfile:
     """Built-in art for the eight decks, overridden or extended by the user's enrolled backs."""
-    enrolled: dict[str, Path] = {}
     folder = user_decks_dir()
-    if folder.is_dir():
-        for path in _pngs(folder):
-            if path.stem in enrolled:  # mine.png and mine.PNG: which one would count?
-                raise UserError(
-                    f"{path}: a second reference for deck {path.stem!r} "
-                    f"(beside {enrolled[path.stem]})"
-                )
-            enrolled[path.stem] = path
+    enrolled = _deck_files(folder) if folder.is_dir() else {}
     entries = []
     for name in DECK_NAMES:
         if name in enrolled:

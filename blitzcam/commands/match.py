@@ -94,10 +94,10 @@ def _match_option(parser: argparse.ArgumentParser) -> None:
 def _open_store(args: argparse.Namespace):
     from blitzcam.errors import UserError
     from blitzcam.game.store import MatchStore, StoreError
-    from blitzcam.paths import expand_home, match_db_path
+    from blitzcam.paths import match_db_path
 
     try:
-        return MatchStore(expand_home(args.db) if args.db else match_db_path())
+        return MatchStore(match_db_path(args.db))
     except StoreError as exc:
         raise UserError(str(exc)) from None
 

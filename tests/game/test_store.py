@@ -429,10 +429,10 @@ def test_two_openers_of_a_new_file_set_it_up_once(tmp_path: Path, monkeypatch) -
     seen = []
     checked = MatchStore._checked_version
 
-    def new_when_first_looked_at(self: MatchStore) -> int:
-        version = checked(self)
+    def new_when_first_looked_at(self: MatchStore) -> tuple[int, int]:
+        version, tables = checked(self)
         seen.append(version)
-        return 0 if len(seen) == 1 else version
+        return (0, 0) if len(seen) == 1 else (version, tables)
 
     monkeypatch.setattr(MatchStore, "_checked_version", new_when_first_looked_at)
     with MatchStore(path) as second:
