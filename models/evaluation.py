@@ -209,6 +209,22 @@ def with_unknown_below(
     return dataclasses.replace(prediction, decks=decks)
 
 
+def _finite_or_none(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite_or_none(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite_or_none(item) for item in value]
+    return value
+
+
+def report_json(report: dict[str, Any]) -> str:
+    """The report as strict JSON: a rate with nothing to measure (no face-up card in the data,
+    say) is null, not the NaN that Python alone reads back."""
+    return json.dumps(_finite_or_none(report), indent=2, allow_nan=False)
+
+
 def _pct(value: float) -> str:
     return "   n/a" if value != value else f"{100 * value:6.2f}%"
 

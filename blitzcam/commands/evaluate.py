@@ -58,13 +58,12 @@ def _default_data() -> Path:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    import json
     import sys
 
     from tqdm import tqdm
 
     from blitzcam.errors import UserError
-    from blitzcam.models.evaluation import evaluate, report_table
+    from blitzcam.models.evaluation import evaluate, report_json, report_table
     from blitzcam.vision.images import read_image
     from blitzcam.vision.pipeline import CountingPipeline
 
@@ -95,7 +94,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         )
     except (FileNotFoundError, ValueError) as exc:
         raise UserError(str(exc)) from None
-    text = json.dumps(report, indent=2, allow_nan=True)
+    text = report_json(report)
     if args.json is not None and str(args.json) == "-":
         print(text)
         return 0

@@ -61,3 +61,22 @@ def test_a_whole_record_reads_and_one_without_its_image_names_the_field(tmp_path
     (folder / "000002.json").write_text(json.dumps({"objects": RECORD["objects"]}))
     with pytest.raises(ValueError, match=r"000002\.json: .*no 'image' field"):
         list(labelled_scenes(tmp_path, "test"))
+
+
+def test_the_json_report_is_strict_json_with_nothing_measured_as_null() -> None:
+    from blitzcam.models.evaluation import report_json
+
+    report = {
+        "scenes": 3,
+        "detector": {"face": {"precision": float("nan"), "recall": 1.0}},
+        "per_deck": {"green-pump": {"exact_rate": float("inf")}},
+        "sweep": [0.5, float("-inf")],
+    }
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    back = json.loads(report_json(report), parse_constant=refuse)
+    assert back["detector"]["face"] == {"precision": None, "recall": 1.0}
+    assert back["per_deck"]["green-pump"]["exact_rate"] is None
+    assert back["sweep"] == [0.5, None] and back["scenes"] == 3
