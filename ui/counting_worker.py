@@ -42,16 +42,26 @@ class CountSnapshot:
     outlines: tuple[Outline, ...] = ()
     record: Any = None  # vision's detections record, kept for saving labels
     note: str = ""  # e.g. why nothing is counted (no detector model)
+    # live counting votes these as it votes the counts (None: this frame's outlines say), so a
+    # "flip it" warning does not blink with one frame's detection
+    voted_face_up: int | None = None
+    voted_unknown: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
 
     @property
     def face_up(self) -> int:
+        """Face-up cards on the table (never counted)."""
+        if self.voted_face_up is not None:
+            return self.voted_face_up
         return sum(outline.face_up for outline in self.outlines)
 
     @property
     def unknown(self) -> int:
+        """Backs recognised as no deck in play (counted for nobody)."""
+        if self.voted_unknown is not None:
+            return self.voted_unknown
         return sum(o.deck is None and not o.face_up for o in self.outlines)
 
 
@@ -271,7 +281,13 @@ def snapshot_from_result(result: Any) -> CountSnapshot:
             )
         )
     counts = {str(deck): int(n) for deck, n in dict(result.counts).items()}
-    return CountSnapshot(counts=counts, outlines=tuple(outlines), record=detections)
+    return CountSnapshot(
+        counts=counts,
+        outlines=tuple(outlines),
+        record=detections,
+        voted_face_up=int(result.face_up),
+        voted_unknown=int(result.unknown),
+    )
 
 
 class PipelineCounter:

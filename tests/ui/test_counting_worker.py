@@ -18,6 +18,7 @@ from blitzcam.ui.counting_worker import (
     open_source,
     snapshot_from_result,
 )
+from blitzcam.ui.scan_session import table_warnings
 from blitzcam.vision.detections import Detections
 from tests.ui.fakes import FakeCounter, FakeSource, synthetic_frame
 
@@ -75,7 +76,7 @@ def test_snapshot_from_a_vision_result() -> None:
     detections = Detections.from_obb(obb, np.ones(3), np.array([0, 0, 1])).with_decks(
         np.array([1, -1, -1]), np.array([0.9, np.nan, np.nan]), ("green-pump", "red-buggy")
     )
-    result = SimpleNamespace(detections=detections, counts={"red-buggy": 1})
+    result = SimpleNamespace(detections=detections, counts={"red-buggy": 1}, face_up=1, unknown=1)
     snapshot = snapshot_from_result(result)
     assert dict(snapshot.counts) == {"red-buggy": 1}
     assert [(o.deck, o.face_up) for o in snapshot.outlines] == [
@@ -85,6 +86,12 @@ def test_snapshot_from_a_vision_result() -> None:
     ]
     assert snapshot.face_up == 1 and snapshot.unknown == 1
     assert snapshot.record is detections
+    # live counting's vote says no face-up card and no unknown back yet (this frame's one
+    # detection of each is outvoted): the warnings follow the vote, as the counts do
+    voted = snapshot_from_result(SimpleNamespace(**{**vars(result), "face_up": 0, "unknown": 0}))
+    assert len(voted.outlines) == 3
+    assert voted.face_up == 0 and voted.unknown == 0
+    assert table_warnings(voted) == "" and "1 face-up card" in table_warnings(snapshot)
 
 
 def test_open_source_reads_an_image_file(tmp_path) -> None:
