@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 from blitzcam.game.rules import Player, Round, Tally, round_score
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.labels import plain_label
+from blitzcam.ui.number_box import NumberBox
 
 SPIN_MAX: Final = 99  # wider than the rules allow: the core, not the widget, explains a bad count
 NOBODY: Final = "— nobody / play-out —"
@@ -40,8 +40,8 @@ class RoundEditor(QWidget):
     def __init__(self, players: Sequence[Player], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._players = tuple(players)
-        self.dutch: dict[str, QSpinBox] = {}
-        self.blitz: dict[str, QSpinBox] = {}
+        self.dutch: dict[str, NumberBox] = {}
+        self.blitz: dict[str, NumberBox] = {}
         self._scores: dict[str, QLabel] = {}
         grid = QGridLayout(self)
         for col, title in enumerate(("", "Player", "Dutch", "Blitz", "Round score")):
@@ -53,7 +53,7 @@ class RoundEditor(QWidget):
             grid.addWidget(icon, row, 0)
             grid.addWidget(plain_label(player.name), row, 1)
             for col, boxes in ((2, self.dutch), (3, self.blitz)):
-                spin = QSpinBox()
+                spin = NumberBox()
                 spin.setRange(0, SPIN_MAX)
                 spin.setMinimumWidth(80)
                 spin.valueChanged.connect(self._on_changed)

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QRadioButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -31,6 +30,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, MatchError, Player, Settings
 from blitzcam.ui.deck_colours import back_icon, deck_label
 from blitzcam.ui.labels import plain_label
+from blitzcam.ui.number_box import NumberBox
 
 DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
 ICON_SIZE: Final = QSize(40, 62)
@@ -62,7 +62,7 @@ class NewMatchDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("New match")
         self._match: Match | None = None
-        self.count = QSpinBox()
+        self.count = NumberBox()
         self.count.setRange(rules.MIN_PLAYERS, rules.MAX_PLAYERS)
         self.count.setValue(rules.MIN_PLAYERS)
         self.teams = QCheckBox("Play in teams (partners share one total)")
@@ -90,7 +90,7 @@ class NewMatchDialog(QDialog):
             target_row.addWidget(button)
         self.custom = QRadioButton("custom")
         self.target_buttons.addButton(self.custom, 0)
-        self.custom_target = QSpinBox()
+        self.custom_target = NumberBox()
         self.custom_target.setRange(1, rules.MAX_TARGET)
         self.custom_target.setValue(200)
         target_row.addWidget(self.custom)

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -31,6 +30,7 @@ from blitzcam.files import write_text_atomic
 from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, VARIANTS, Settings
 from blitzcam.paths import expand_home
 from blitzcam.ui.labels import plain_label
+from blitzcam.ui.number_box import NumberBox
 
 SETTINGS_FILE: Final = "app-settings.json"
 
@@ -161,7 +161,7 @@ class MatchSettingsDialog(QDialog):
         super().__init__(parent)
         self._apply = apply
         self.setWindowTitle("Match settings")
-        self._target = QSpinBox()
+        self._target = NumberBox()
         self._target.setRange(1, MAX_TARGET)
         self._target.setToolTip(f"common targets: {', '.join(map(str, COMMON_TARGETS))}")
         self._variant = QComboBox()

@@ -492,3 +492,46 @@ def test_settings_show_the_camera_in_use_and_keep_it_unless_changed(qtbot, store
     dialog.accept()
     assert window.camera_spec() == "1"
     assert load_settings(tmp_path / "app-settings.json").camera == "1"
+
+
+def _focused_box_when_active(qtbot, dialog):
+    from PySide6.QtWidgets import QApplication, QSpinBox
+
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog, timeout=3000)
+    box = QApplication.focusWidget()
+    assert isinstance(box, QSpinBox)
+    qtbot.waitUntil(lambda: box.lineEdit().selectedText() == box.text(), timeout=3000)
+    return box
+
+
+def test_typing_in_a_dialogs_first_box_replaces_its_value(qtbot, store, feed, tmp_path):
+    # (the cursor stood before the old value: "3" over 0 saved 30, a target of 100 over 75
+    # saved 10075, and 12 over a round's 10 was refused without a word)
+    from blitzcam.ui.settings import MatchSettingsDialog
+
+    match_id = store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
+    window = _window(qtbot, store, feed, tmp_path)
+    qtbot.keyClick(window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)  # enter by hand
+    box = _focused_box_when_active(qtbot, window.confirm)
+    assert box is window.confirm.editor.dutch["Ann"]
+    qtbot.keyClicks(box, "3")
+    qtbot.keyClick(box, Qt.Key.Key_Tab)
+    assert window.confirm.editor.dutch["Ann"].value() == 3
+    window.confirm.reject()
+
+    table = window.scoreboard.table
+    table.setFocus()
+    table.setCurrentCell(2, 0)  # round 1
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    box = _focused_box_when_active(qtbot, window.confirm)
+    qtbot.keyClicks(box, "12")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert store.load(match_id).rounds == (round_of(Ann=(12, 0), Bob=(8, 1), Cy=(5, 3)),)
+
+    window.match_settings_action.trigger()
+    dialog = window.findChild(MatchSettingsDialog)
+    box = _focused_box_when_active(qtbot, dialog)
+    qtbot.keyClicks(box, "100")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=3000)
+    assert store.load(match_id).settings.target == 100
