@@ -10,7 +10,7 @@ import csv
 import io
 import json
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from blitzcam.game.rules import (
     DEFAULT_TARGET,
@@ -192,3 +192,16 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
         for team, total in standings.team_totals.items():
             writer.writerow([_as_text(f"team {team}"), total])
     return buffer.getvalue()
+
+
+EXPORT_FORMATS: Final = ("json", "csv")
+# Excel reads a CSV without a byte-order mark in the system's legacy code page: José and محمد
+# come out garbled. Python's csv (utf-8-sig) and LibreOffice read past it.
+CSV_BOM: Final = "\ufeff"
+
+
+def export_text(match: Match, kind: Literal["json", "csv"]) -> str:
+    """A match file's content: the match JSON, or the score sheet as CSV for spreadsheets."""
+    if kind == "csv":
+        return CSV_BOM + score_sheet_csv(match)
+    return json.dumps(match_to_json(match), indent=2) + "\n"

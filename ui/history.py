@@ -4,7 +4,6 @@ JSON (the match file) or CSV (the score sheet). Export formats come from the cor
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -22,21 +21,11 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.files import write_text_atomic
-from blitzcam.game.match_file import match_to_json, score_sheet_csv
+from blitzcam.game.match_file import EXPORT_FORMATS, export_text
 from blitzcam.game.rules import Match
 from blitzcam.game.store import MatchStore
 from blitzcam.game.text import describe_status
 from blitzcam.ui.labels import plain_label
-
-
-def export_text(match: Match, path: Path) -> str:
-    """The file content for `path`: .csv -> score sheet, anything else -> match JSON."""
-    if path.suffix.lower() == ".csv":
-        return score_sheet_csv(match)
-    return json.dumps(match_to_json(match), indent=2) + "\n"
-
-
-EXPORT_KINDS = ("json", "csv")
 
 
 def export_path(chosen: str, kind: str) -> Path:
@@ -44,13 +33,14 @@ def export_path(chosen: str, kind: str) -> Path:
     picked, 'json' or 'csv') added when the name has neither, as Qt's own dialog does not on
     every platform. A name that says .json or .csv keeps its own."""
     path = Path(chosen)
-    if path.suffix.lower() in {f".{k}" for k in EXPORT_KINDS}:
+    if path.suffix.lower() in {f".{k}" for k in EXPORT_FORMATS}:
         return path
     return path.with_name(f"{path.name}.{kind}")
 
 
 def export_match(match: Match, path: Path) -> None:
-    write_text_atomic(path, export_text(match, path))
+    """Write `match` to `path`: .csv -> the score sheet, anything else -> the match JSON."""
+    write_text_atomic(path, export_text(match, "csv" if path.suffix.lower() == ".csv" else "json"))
 
 
 class MatchBrowser(QDialog):

@@ -262,7 +262,7 @@ def _list(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
     from blitzcam.files import write_text_atomic
-    from blitzcam.game.match_file import match_to_json, score_sheet_csv
+    from blitzcam.game.match_file import export_text
 
     fmt = args.format or {".csv": "csv", ".json": "json"}.get(args.file.suffix.lower())
     if fmt is None:
@@ -272,13 +272,8 @@ def _export(args: argparse.Namespace) -> int:
     with _open_store(args) as store:
         match_id = _match_id(args, store)
         match = _run_rule(store, lambda: store.load(match_id))
-    text = (
-        score_sheet_csv(match)
-        if fmt == "csv"
-        else json.dumps(match_to_json(match), indent=2) + "\n"
-    )
     try:
-        write_text_atomic(args.file, text)
+        write_text_atomic(args.file, export_text(match, fmt))
     except OSError as exc:
         raise UserError(f"{args.file}: cannot write: {exc.strerror}") from None
     print(f"wrote match {match_id} to {args.file}")

@@ -154,7 +154,8 @@ def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFix
     assert run("match", "--db", db, "export", str(csv_path), capsys=capsys)[0] == 0
     exported = json.loads(json_path.read_text())
     assert exported["target"] == 100 and len(exported["rounds"]) == 2
-    assert csv_path.read_text().splitlines()[0].startswith("round,Ann dutch")
+    # (with a byte-order mark, so that Excel reads it as UTF-8)
+    assert csv_path.read_bytes().startswith(b"\xef\xbb\xbfround,Ann dutch")
     code, out, _ = run("match", "--db", db, "import", str(json_path), capsys=capsys)
     assert code == 0 and "as match 2" in out
     code, out, _ = run("match", "--db", db, "list", capsys=capsys)

@@ -141,3 +141,17 @@ def test_a_file_saved_with_a_bom_reads(tmp_path) -> None:
     path = tmp_path / "m.json"
     path.write_text(json.dumps({"players": ANN_BOB}), encoding="utf-8-sig")
     assert [p.name for p in read_match(path).players] == ["Ann", "Bob"]
+
+
+def test_an_exported_score_sheet_tells_spreadsheets_it_is_utf8() -> None:
+    from blitzcam.game.match_file import export_text
+
+    players = [{"name": "José", "deck": "green-pump"}, {"name": "محمد", "deck": "red-buggy"}]
+    match = match_from_json({"players": players, "rounds": [
+        {"José": {"dutch": 2, "blitz": 0}, "محمد": {"dutch": 9, "blitz": 1}}]})
+    data = export_text(match, "csv").encode("utf-8")
+    assert data.startswith(b"\xef\xbb\xbfround,Jos\xc3\xa9 dutch")  # Excel reads a BOM as UTF-8
+    assert next(csv.reader(io.StringIO(data.decode("utf-8-sig"))))[5] == "محمد dutch"
+    # the match JSON is left as it was: no mark, and it reads back as the same match
+    text = export_text(match, "json")
+    assert text.startswith("{") and match_from_json(json.loads(text)) == match

@@ -104,7 +104,7 @@ def test_browser_exports_csv_to_a_name_without_an_ending(qtbot, store, tmp_path,
     browser = MatchBrowser(store)
     qtbot.addWidget(browser)
     browser._on_export("csv")
-    assert (tmp_path / "scores.csv").read_text().startswith("round,")
+    assert (tmp_path / "scores.csv").read_text(encoding="utf-8-sig").startswith("round,")
     assert not (tmp_path / "scores").exists()
 
 
@@ -132,7 +132,9 @@ def test_browser_lists_opens_and_export_writes_json_and_csv(qtbot, store, tmp_pa
     export_match(match, tmp_path / "m.json")
     assert match_from_json(json.loads((tmp_path / "m.json").read_text())) == match
     export_match(match, tmp_path / "m.csv")
-    assert (tmp_path / "m.csv").read_text().splitlines()[1].startswith("1,5,0,5,5,3,1,1,1")
+    assert (tmp_path / "m.csv").read_text(encoding="utf-8-sig").splitlines()[1].startswith(
+        "1,5,0,5,5,3,1,1,1"
+    )
 
 
 def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
