@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -34,6 +35,7 @@ from blitzcam.ui.number_box import NumberBox
 
 DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
 ICON_SIZE: Final = QSize(40, 62)
+NO_MODIFIER: Final = Qt.KeyboardModifier.NoModifier
 
 
 class PlayerRow:
@@ -148,6 +150,32 @@ class NewMatchDialog(QDialog):
             row.team.setVisible(seat < shown and teams)
         self.custom_target.setEnabled(self.custom.isChecked())
         self.adjustSize()
+
+    def _typed_fields(self) -> list[QLineEdit]:
+        """The names (and teams) shown, in the order people fill them in."""
+        teams = self.teams.isChecked()
+        fields = []
+        for row in self.rows[: self.count.value()]:
+            fields += [row.name, row.team] if teams else [row.name]
+        return fields
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Enter in a name goes on to the next name: every name starts filled in ("Player 2"),
+        # and the dialog's default button would start the match with them, for good (a
+        # player is not renamed later). Enter in the last one starts it.
+        fields = self._typed_fields()
+        focused = self.focusWidget()
+        if (
+            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and event.modifiers() in (NO_MODIFIER, Qt.KeyboardModifier.KeypadModifier)
+            and focused in fields[:-1]
+        ):
+            following = fields[fields.index(focused) + 1]
+            following.setFocus(Qt.FocusReason.TabFocusReason)
+            following.selectAll()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def _on_accept(self) -> None:
         players = self.players()

@@ -186,3 +186,44 @@ def test_taking_back_a_blitz_caller_gives_their_count_back(qtbot) -> None:
     dialog.editor.blitz["Cy"].setValue(2)  # corrected by hand after the pick
     dialog.set_caller(None)
     assert dialog.value().tallies["Cy"].blitz == 2  # an edit is never undone
+
+
+def test_enter_in_a_name_goes_on_to_the_next_and_only_the_last_starts_the_match(qtbot) -> None:
+    # every name starts filled in: Enter after typing the first one started the match with
+    # 'Player 2' and 'Player 3' for good
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.count.setValue(3)
+    with qtbot.waitActive(dialog):
+        dialog.show()
+        dialog.activateWindow()
+    first = dialog.rows[0].name
+    first.setFocus()
+    for row, name in zip(dialog.rows, ("Ann", "Bob", "Cy"), strict=False):
+        assert QApplication.focusWidget() is row.name and row.name.selectedText() in ("", row.name.text())
+        row.name.selectAll()
+        qtbot.keyClicks(row.name, name)
+        assert dialog.isVisible() and dialog.match() is None
+        qtbot.keyClick(row.name, Qt.Key.Key_Return)
+    assert not dialog.isVisible()
+    assert [p.name for p in dialog.match().players] == ["Ann", "Bob", "Cy"]
+
+
+def test_enter_goes_through_the_team_fields_when_playing_in_teams(qtbot) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.teams.setChecked(True)
+    with qtbot.waitActive(dialog):
+        dialog.show()
+        dialog.activateWindow()
+    dialog.rows[0].name.setFocus()
+    order = [dialog.rows[0].team, dialog.rows[1].name, dialog.rows[1].team]
+    for expected in order:
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+        assert QApplication.focusWidget() is expected and dialog.isVisible()
