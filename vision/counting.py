@@ -19,6 +19,10 @@ class Counts:
     face_up: int
     unknown: int
 
+    def __post_init__(self) -> None:
+        # read-only, and not the caller's dict: the live vote keeps the counts it showed
+        object.__setattr__(self, "per_deck", MappingProxyType(dict(self.per_deck)))
+
     @property
     def total(self) -> int:
         return sum(self.per_deck.values())
@@ -36,7 +40,7 @@ def count(detections: Detections, known_decks: tuple[str, ...]) -> Counts:
         name = detections.deck_names[int(index)]
         per_deck[name] = per_deck.get(name, 0) + int(n)
     return Counts(
-        per_deck=MappingProxyType(per_deck),
+        per_deck=per_deck,
         face_up=int((detections.of_class("face") & detections.counted).sum()),
         unknown=int((decks == UNKNOWN_DECK).sum()),
     )

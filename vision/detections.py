@@ -74,15 +74,13 @@ class Detections:
                 f"Detections.deck: expected values in [-1, {len(self.deck_names)}), "
                 f"got {self.deck.min()}..{self.deck.max()}"
             )
-        for column in (
-            self.obb,
-            self.corners,
-            self.confidence,
-            self.class_id,
-            self.deck,
-            self.similarity,
-            self.counted,
-        ):
+        for name in ("obb", "corners", "confidence", "class_id", "deck", "similarity", "counted"):
+            column = getattr(self, name)
+            if column.flags.writeable:
+                # an array the caller still holds (from_obb takes it as it is): the record
+                # keeps its own copy, or a later write by the caller would change it
+                column = column.copy()
+                object.__setattr__(self, name, column)
             column.flags.writeable = False
 
     @classmethod

@@ -249,6 +249,13 @@ class CountingPipeline:
         """Count one BGR frame; with `in_play`, backs are decided among those decks only,
         a back nearer another deck counting to nobody (the others are still reported, as
         zeros)."""
+        if frame_bgr.dtype != np.uint8 or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+            # the network would read 16-bit or float values as 8-bit ones (wrong counts, not
+            # an error), and grey or BGRA frames fail deep in the engine
+            raise ValueError(
+                f"CountingPipeline: expected a BGR uint8 frame (height, width, 3), got "
+                f"{frame_bgr.dtype} {frame_bgr.shape}; vision.images.to_bgr8 converts one"
+            )
         t0 = time.perf_counter()
         blob, params = self.detector.prepare(frame_bgr)
         t1 = time.perf_counter()

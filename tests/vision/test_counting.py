@@ -169,3 +169,19 @@ def test_a_first_outlying_frame_is_not_held_as_the_settled_count() -> None:
     stab = Stabiliser(window=7, min_votes=3)
     shown = [stab.update(_thumb(100), _counts(n)) for n in (19, 20, 20)]
     assert shown[-1].settled and shown[-1].counts.per_deck["green-pump"] == 20  # was 19
+
+
+def test_counts_are_read_only_and_not_the_callers_dict() -> None:
+    # (the live vote's counts were the dict the stabiliser keeps: a caller that changed one
+    # result's counts changed what later frames showed)
+    per_deck = {"green-pump": 3}
+    counts = Counts(per_deck=per_deck, face_up=0, unknown=0)
+    per_deck["green-pump"] = 999
+    assert counts.per_deck["green-pump"] == 3
+    with pytest.raises(TypeError):
+        counts.per_deck["green-pump"] = 4  # type: ignore[index]
+    stabiliser = Stabiliser()
+    thumb = np.zeros((18, 32), np.float32)
+    shown = stabiliser.update(thumb, counts).counts
+    with pytest.raises(TypeError):
+        shown.per_deck["green-pump"] = 999  # type: ignore[index]

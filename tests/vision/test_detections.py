@@ -92,3 +92,21 @@ def test_with_decks_can_say_which_rows_count_and_masks_keep_it() -> None:
 def test_corners_axis_aligned_box() -> None:
     corners = obb_corners(np.array([[10, 20, 4, 2, 0.0]], np.float32))[0]
     assert sorted(map(tuple, corners.tolist())) == [(8, 19), (8, 21), (12, 19), (12, 21)]
+
+
+def test_the_callers_arrays_are_not_the_records() -> None:
+    # (the record's columns were views of them: a later write by the caller changed a
+    # "frozen" record, and its boxes and corners disagreed)
+    obb = np.array([[10, 10, 5, 5, 0]], np.float32)
+    confidence, class_id = np.array([0.9], np.float32), np.array([0])
+    dets = Detections.from_obb(obb, confidence, class_id)
+    obb[0, 0], confidence[0], class_id[0] = 500, 7.0, 1
+    assert dets.obb[0, 0] == 10 and dets.corners[0, :, 0].mean() == pytest.approx(10)
+    assert dets.confidence[0] == pytest.approx(0.9) and dets.class_id[0] == 0
+    deck, similarity = np.array([0]), np.array([0.8], np.float32)
+    named = dets.with_decks(deck, similarity, ("green-pump",))
+    deck[0], similarity[0] = -1, 0.1
+    assert named.deck[0] == 0 and named.similarity[0] == pytest.approx(0.8)
+    with pytest.raises(ValueError, match="read-only"):
+        named.obb[0, 0] = 1
+    assert obb.flags.writeable  # the caller's own array is left as it was

@@ -151,6 +151,16 @@ def test_parse_metadata_rejects_foreign_onnx() -> None:
         parse_metadata({}, [1, 3, 640, 640], source="m.onnx")
 
 
+def test_a_frame_not_bgr_uint8_is_refused_by_name(random_model, table_frame) -> None:
+    # (16-bit or float values were read as 8-bit ones, a wrong count without a word; grey and
+    # BGRA frames failed deep in the engine)
+    pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
+    for frame in (table_frame.astype(np.uint16) * 257, table_frame.astype(np.float32) / 255,
+                  table_frame[:, :, 0], np.dstack([table_frame, table_frame[:, :, :1]])):
+        with pytest.raises(ValueError, match=rf"expected a BGR uint8 frame .*got {frame.dtype}"):
+            pipeline(frame)
+
+
 def test_annotate_draws_without_touching_input() -> None:
     frame = np.zeros((100, 100, 3), np.uint8)
     dets = Detections.from_obb(np.array([[50, 50, 40, 20, 0.3]]), [0.9], [1])
