@@ -42,6 +42,7 @@ QFrame#totalCard[leader="true"] { background: #3a3314; border: 2px solid #ffd34d
 QLabel#totalName { font-size: 22pt; font-weight: bold; background: transparent; }
 QLabel#totalDetail { color: #a0a8ba; font-size: 12pt; background: transparent; }
 QLabel#totalValue { font-size: 56pt; font-weight: bold; background: transparent; }
+QLabel#totalValue[compact="true"] { font-size: 36pt; }
 QLabel#error { color: #ff7070; font-weight: bold; }
 QLabel#stepTitle { font-size: 20pt; font-weight: bold; }
 QLabel#tableWarnings { color: #ff40c8; font-weight: bold; font-size: 14pt; }

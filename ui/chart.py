@@ -13,7 +13,11 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-MARGINS: Final = (56, 16, 20, 52)  # left, top, right, bottom, in pixels
+MARGINS: Final = (56, 16, 20, 34)  # left, top, right, bottom (above the legend), in pixels
+LEGEND_ROW: Final = 18  # height of a row of the legend, in pixels
+LEGEND_SWATCH: Final = 16  # a swatch and its gap before the label
+LEGEND_GAP: Final = 18  # between one label and the next swatch
+LEGEND_LABEL_MAX: Final = 180  # a longer name is cut short with "…"
 GRID: Final = QColor(255, 255, 255, 40)
 AXIS_TEXT: Final = QColor(200, 204, 214)
 TARGET_PEN: Final = QColor(255, 215, 0, 170)
@@ -52,6 +56,26 @@ def value_ticks(low: int, high: int, max_ticks: int = 6) -> list[int]:
     return list(range(start, stop + step, step))
 
 
+def legend_layout(label_widths: Sequence[int], width: float) -> list[tuple[float, int]]:
+    """Where each legend entry goes: (x from the legend's left edge, row), filling a row of
+    `width` pixels before starting the next, so that eight players' names all show."""
+    places = []
+    x, row = 0.0, 0
+    for label_width in label_widths:
+        entry = LEGEND_SWATCH + label_width
+        if x > 0 and x + entry > width:
+            x, row = 0.0, row + 1
+        places.append((x, row))
+        x += entry + LEGEND_GAP
+    return places
+
+
+def target_label_above(line_y: float, label_height: float, top: float) -> bool:
+    """Whether the target's label fits above its line (at the top of the scale it would be
+    cut off by the widget's edge: it goes under the line then)."""
+    return line_y - label_height >= top
+
+
 class RunningTotalsChart(QWidget):
     """Running totals per round; the target as a dashed golden line."""
 
@@ -74,6 +98,19 @@ class RunningTotalsChart(QWidget):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         left, top, right, bottom = MARGINS
+        font = QFont(self.font())
+        font.setPointSizeF(max(8.0, font.pointSizeF() * 0.85))
+        painter.setFont(font)
+        metrics = painter.fontMetrics()
+        labels = [
+            metrics.elidedText(s.label, Qt.TextElideMode.ElideRight, LEGEND_LABEL_MAX)
+            for s in self._series
+        ]
+        legend = legend_layout(
+            [metrics.horizontalAdvance(label) for label in labels], self.width() - left - right
+        )
+        legend_rows = 1 + max((row for _, row in legend), default=0)
+        bottom += LEGEND_ROW * legend_rows
         plot = QRectF(left, top, self.width() - left - right, self.height() - top - bottom)
         rounds = max((len(s.totals) for s in self._series), default=0)
         values = [0, *(v for s in self._series for v in s.totals)]
@@ -88,9 +125,6 @@ class RunningTotalsChart(QWidget):
             y = plot.bottom() - plot.height() * (value - y_lo) / (y_hi - y_lo)
             return QPointF(x, y)
 
-        font = QFont(self.font())
-        font.setPointSizeF(max(8.0, font.pointSizeF() * 0.85))
-        painter.setFont(font)
         for tick in ticks:
             p = point(0, tick)
             painter.setPen(QPen(GRID, 2 if tick == 0 else 1))
@@ -117,8 +151,9 @@ class RunningTotalsChart(QWidget):
             painter.setPen(pen)
             y = point(0, self._target).y()
             painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+            label_y = y - 20 if target_label_above(y, 20, 0) else y + 2
             painter.drawText(
-                QRectF(plot.left() + 4, y - 20, 200, 18), Qt.AlignmentFlag.AlignLeft,
+                QRectF(plot.left() + 4, label_y, 200, 18), Qt.AlignmentFlag.AlignLeft,
                 f"target {self._target}",
             )
         for s in self._series:
@@ -132,11 +167,10 @@ class RunningTotalsChart(QWidget):
             for p in points[1:]:
                 painter.drawEllipse(p, 4, 4)
             painter.setBrush(Qt.BrushStyle.NoBrush)
-        x = plot.left()
-        for s in self._series:  # legend under the axis
-            painter.fillRect(QRectF(x, self.height() - 18, 12, 12), QColor(*s.colour))
-            painter.setPen(AXIS_TEXT)
-            width = painter.fontMetrics().horizontalAdvance(s.label)
-            painter.drawText(QPointF(x + 16, self.height() - 7), s.label)
-            x += width + 34
+        painter.setPen(AXIS_TEXT)
+        legend_top = self.height() - LEGEND_ROW * legend_rows
+        for s, label, (x, row) in zip(self._series, labels, legend, strict=True):
+            y = legend_top + LEGEND_ROW * row  # legend under the axis
+            painter.fillRect(QRectF(plot.left() + x, y, 12, 12), QColor(*s.colour))
+            painter.drawText(QPointF(plot.left() + x + LEGEND_SWATCH, y + 11), label)
         painter.end()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -16,12 +16,14 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QRadioButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -34,8 +36,10 @@ from blitzcam.ui.labels import plain_label
 from blitzcam.ui.number_box import NumberBox
 
 DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
-ICON_SIZE: Final = QSize(40, 62)
+ICON_SIZE: Final = QSize(18, 28)  # eight rows of players fit a 768 px screen
 NO_MODIFIER: Final = Qt.KeyboardModifier.NoModifier
+SCREEN_ALLOWANCE: Final = 80  # a title bar and a task bar, in pixels
+MIN_SEATS_HEIGHT: Final = 120  # the seats' scroll area shows two rows at least
 
 
 class PlayerRow:
@@ -82,7 +86,15 @@ class NewMatchDialog(QDialog):
         top.addRow("Number of players", self.count)
         top.addRow(self.teams)
         players_layout.addLayout(top)
-        players_layout.addLayout(grid)
+        # the seats scroll when eight of them are more than the screen holds
+        seats = QWidget()
+        seats.setLayout(grid)
+        self._seats = QScrollArea()
+        self._seats.setWidget(seats)
+        self._seats.setWidgetResizable(True)
+        self._seats.setFrameShape(QFrame.Shape.NoFrame)
+        self._seats.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        players_layout.addWidget(self._seats, 1)
 
         self.target_buttons = QButtonGroup(self)
         target_row = QHBoxLayout()
@@ -149,7 +161,21 @@ class NewMatchDialog(QDialog):
             row.deck.setVisible(seat < shown)
             row.team.setVisible(seat < shown and teams)
         self.custom_target.setEnabled(self.custom.isChecked())
+        seats = self._seats.widget()
+        seats.layout().activate()  # the rows just shown or hidden count in its size now
+        scrollbar = self._seats.verticalScrollBar().sizeHint().width()
+        self._seats.setMinimumWidth(seats.sizeHint().width() + scrollbar)
+        # as tall as every seat needs, unless the screen is shorter: the seats scroll then
+        room = self.screen().availableGeometry().height() - SCREEN_ALLOWANCE - self._around_seats()
+        self._seats.setMinimumHeight(min(seats.sizeHint().height(), max(MIN_SEATS_HEIGHT, room)))
         self.adjustSize()
+        # (and once Qt has laid out the rows just hidden: a dialog with fewer seats shrinks)
+        QTimer.singleShot(0, self, self.adjustSize)
+
+    def _around_seats(self) -> int:
+        """The dialog's height outside the seats' scroll area."""
+        seats = max(self._seats.sizeHint().height(), self._seats.minimumHeight())
+        return max(0, self.sizeHint().height() - seats)
 
     def _typed_fields(self) -> list[QLineEdit]:
         """The names (and teams) shown, in the order people fill them in."""
@@ -172,6 +198,7 @@ class NewMatchDialog(QDialog):
         ):
             following = fields[fields.index(focused) + 1]
             following.setFocus(Qt.FocusReason.TabFocusReason)
+            self._seats.ensureWidgetVisible(following)
             following.selectAll()
             event.accept()
             return

@@ -5,6 +5,7 @@ Blitz and round score per player, and a chart of running totals. It shows what t
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Final
 
@@ -13,6 +14,7 @@ from PySide6.QtGui import QColor, QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -28,10 +30,11 @@ from blitzcam.game import rules
 from blitzcam.game.rules import Match, Standings
 from blitzcam.ui.chart import RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
-from blitzcam.ui.labels import plain_label
+from blitzcam.ui.labels import ElidedLabel, plain_label
 
 HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
 COLUMNS_PER_PLAYER: Final = 3
+CARDS_PER_ROW: Final = 4  # total cards side by side; more players take two rows
 SUB_HEADERS: Final = (
     ("Dutch", "cards in the Dutch piles"),
     ("Blitz", "cards left in the Blitz pile"),
@@ -81,15 +84,23 @@ def chart_series(match: Match, standings: Standings) -> list[Series]:
     ]
 
 
+def card_places(n: int, per_row: int = CARDS_PER_ROW) -> list[tuple[int, int]]:
+    """(row, column) of each of `n` total cards: one row up to `per_row`, else rows as even
+    as they go (seven players: four and three), so that eight fit a laptop's screen."""
+    rows = max(1, math.ceil(n / per_row))
+    columns = math.ceil(n / rows) if n else 1
+    return [divmod(i, columns) for i in range(n)]
+
+
 class TotalCard(QFrame):
     """One large total: name, deck back(s), total; highlighted for the leader or winner."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("totalCard")
-        self.name = plain_label()
+        self.name = ElidedLabel()
         self.name.setObjectName("totalName")
-        self.detail = plain_label()
+        self.detail = ElidedLabel()
         self.detail.setObjectName("totalDetail")
         self.total = QLabel()
         self.total.setObjectName("totalValue")
@@ -135,6 +146,12 @@ class TotalCard(QFrame):
         self.setProperty("leader", leader)
         self.style().unpolish(self)
         self.style().polish(self)
+
+    def set_compact(self, compact: bool) -> None:
+        """A smaller total, for two rows of cards (the table and chart keep their room)."""
+        self.total.setProperty("compact", compact)
+        self.total.style().unpolish(self.total)
+        self.total.style().polish(self.total)
 
 
 class RoundTable(QTableWidget):
@@ -222,8 +239,8 @@ class ScoreboardView(QWidget):
         self.status = plain_label()
         self.status.setObjectName("matchStatus")
         self.status.setWordWrap(True)
-        self.cards_row = QHBoxLayout()
-        self.cards_row.setSpacing(12)
+        self.cards_grid = QGridLayout()
+        self.cards_grid.setSpacing(12)
         self.cards: list[TotalCard] = []
         self.table = RoundTable()
         self.chart = RunningTotalsChart()
@@ -236,7 +253,7 @@ class ScoreboardView(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.status)
-        layout.addLayout(self.cards_row)
+        layout.addLayout(self.cards_grid)
         layout.addWidget(split, 1)
         self.table.roundActivated.connect(self.roundActivated)
 
@@ -252,11 +269,12 @@ class ScoreboardView(QWidget):
         self.status.style().polish(self.status)
         entries = self._entries(match, standings)
         while len(self.cards) < len(entries):
-            card = TotalCard()
-            self.cards.append(card)
-            self.cards_row.addWidget(card)
-        for card, entry in zip(self.cards, entries, strict=False):
+            self.cards.append(TotalCard())
+        places = card_places(len(entries))
+        for card, entry, (row, column) in zip(self.cards, entries, places, strict=False):
             card.show_total(**entry)
+            card.set_compact(places[-1][0] > 0)  # (a match has two players or more)
+            self.cards_grid.addWidget(card, row, column)  # (moves a card placed before)
             card.show()
         for card in self.cards[len(entries) :]:
             card.hide()

@@ -227,3 +227,23 @@ def test_enter_goes_through_the_team_fields_when_playing_in_teams(qtbot) -> None
     for expected in order:
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
         assert QApplication.focusWidget() is expected and dialog.isVisible()
+
+
+def test_eight_seats_fit_the_screen_and_fewer_shrink_the_dialog(qtbot) -> None:
+    # (eight players made the dialog 983 px tall: "Start match" was off a 768 px screen)
+    from blitzcam.ui.new_match import SCREEN_ALLOWANCE
+
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    two = dialog.height()
+    dialog.teams.setChecked(True)
+    dialog.count.setValue(8)
+    qtbot.wait(20)
+    room = dialog.screen().availableGeometry().height() - SCREEN_ALLOWANCE
+    assert dialog.height() <= max(room, dialog.minimumSizeHint().height())
+    assert dialog.rows[7].name.isVisibleTo(dialog)
+    dialog.count.setValue(2)
+    dialog.teams.setChecked(False)
+    qtbot.waitUntil(lambda: dialog.height() == two, timeout=2000)

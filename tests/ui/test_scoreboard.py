@@ -113,3 +113,47 @@ def test_names_are_shown_as_typed_not_as_markup(qtbot) -> None:
     view = _view(qtbot, match)
     assert view.cards[0].name.text() == typed
     assert view.cards[0].name.textFormat() == Qt.TextFormat.PlainText
+
+
+@pytest.mark.parametrize(
+    ("n", "rows"),
+    [(2, [4 * [0]][0][:2]), (4, [0, 0, 0, 0]), (5, [0, 0, 0, 1, 1]), (7, [0] * 4 + [1] * 3),
+     (8, [0] * 4 + [1] * 4)],
+)
+def test_more_than_four_totals_take_two_rows(n: int, rows: list[int]) -> None:
+    from blitzcam.ui.scoreboard import card_places
+
+    places = card_places(n)
+    assert [row for row, _ in places] == rows
+    assert len(set(places)) == n and max(column for _, column in places) < 4
+
+
+def test_eight_long_names_fit_a_laptop_screen(qtbot) -> None:
+    # (with eight players the window could not be narrower than 1,650 px, and 6,258 px with
+    # names of 40 characters; the chart's legend ran past its edge)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+
+    names = [f"Wilhelmina-Alexandra van Oranje-Nassau {i}" for i in range(1, 9)]
+    players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
+    match = Match(players, Settings(75), (Round({name: Tally(5, int(name != names[0])) for name in names}),))
+    view = _view(qtbot, match)
+    assert view.minimumSizeHint().width() <= 1280
+    view.resize(1280, 720)
+    view.show()
+    qtbot.waitExposed(view)
+    card = view.cards[7]
+    assert card.isVisible() and card.name.toolTip() == names[7]
+    assert card.name.shown_text().endswith("…") and card.geometry().right() <= view.width()
+    assert view.cards[4].y() > view.cards[0].y()  # a second row
+
+
+def test_the_legend_wraps_and_the_target_label_stays_inside() -> None:
+    from blitzcam.ui.chart import LEGEND_GAP, LEGEND_SWATCH, legend_layout, target_label_above
+
+    places = legend_layout([100] * 8, 600)
+    per_row = int((600 + LEGEND_GAP) // (LEGEND_SWATCH + 100 + LEGEND_GAP))
+    assert [row for _, row in places] == [i // per_row for i in range(8)]
+    assert all(x + LEGEND_SWATCH + 100 <= 600 for x, _ in places)
+    assert legend_layout([900], 600) == [(0.0, 0)]  # too long for any row: alone on its own
+    assert target_label_above(30, 20, 0) and not target_label_above(16, 20, 0)
