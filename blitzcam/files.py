@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import errno
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -47,8 +49,45 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+_STREAM_LINK = re.compile(r"/(?:proc/self|dev)/fd/(\d+)")
+
+
+def _stream_fd(path: Path) -> int | None:
+    """The descriptor `path` names when it is one of this process's streams (/dev/stdout,
+    /dev/fd/3, /proc/self/fd/1): written through, it keeps the shell's redirection (a log
+    appended to is not replaced, a pipe reads it)."""
+    names = [str(path)]
+    if path.is_symlink():
+        names.append(str(path.readlink()))
+    for name in names:
+        if match := _STREAM_LINK.fullmatch(name):
+            return int(match.group(1))
+    return None
+
+
+def _write_through(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` whole or not at all (see the module). A stream of this process
+    (/dev/stdout), a device or a named pipe is written through instead: replaced by a file it
+    would be lost (/dev/null turned into a file, a reader of a pipe given nothing)."""
     path = Path(path)
+    stream = _stream_fd(path)
+    if stream is not None:
+        _write_through(stream, data)
+        return
+    try:
+        kind = path.stat().st_mode
+    except FileNotFoundError:
+        kind = stat.S_IFREG  # (a dangling link: the file it names is made)
+    if stat.S_ISCHR(kind) or stat.S_ISFIFO(kind):
+        with path.open("wb") as handle:
+            handle.write(data)
+        return
     if path.is_symlink():  # write the file the link points to; the link stays a link
         try:
             path = path.resolve()

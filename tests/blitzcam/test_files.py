@@ -81,3 +81,51 @@ def test_a_loop_of_links_is_an_os_error(tmp_path: Path) -> None:
     (tmp_path / "b").symlink_to(tmp_path / "a")
     with pytest.raises(OSError, match="Too many levels of symbolic links"):
         write_text_atomic(tmp_path / "a", "x")
+
+
+def test_a_named_pipe_is_written_through_not_replaced(tmp_path: Path) -> None:
+    import threading
+
+    fifo = tmp_path / "scores.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    write_bytes_atomic(fifo, b"round,Ann\n")
+    reader.join(timeout=10)
+    assert got == [b"round,Ann\n"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # (it became a regular file with nobody reading)
+
+
+def test_a_device_is_written_through_not_replaced(tmp_path: Path) -> None:
+    # a device node of our own (as root, `export /dev/null` turned the system's into a file)
+    null = tmp_path / "null"
+    try:
+        os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("making a device node needs CAP_MKNOD")
+    link = tmp_path / "link"
+    link.symlink_to(null)
+    write_bytes_atomic(link, b"x")
+    write_bytes_atomic(null, b"x")
+    assert stat.S_ISCHR(null.stat().st_mode) and link.is_symlink()
+
+
+def test_dev_stdout_keeps_the_shells_redirection(tmp_path: Path) -> None:
+    # `... export /dev/stdout > log` replaced the log (the lines before the export were lost)
+    import subprocess
+    import sys
+
+    log = tmp_path / "log.txt"
+    script = (
+        "import sys; from pathlib import Path; from blitzcam.files import write_text_atomic\n"
+        "print('before', flush=True); write_text_atomic(Path('/dev/stdout'), 'sheet\\n');"
+        " print('after')"
+    )
+    with log.open("w") as out:
+        subprocess.run([sys.executable, "-c", script], stdout=out, check=True)
+    assert log.read_text() == "before\nsheet\nafter\n"
+    piped = subprocess.run(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, check=True, text=True
+    )
+    assert piped.stdout == "before\nsheet\nafter\n"
