@@ -67,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     action("list", _list, "list matches, most recent first")
 
     p = action("export", _export, "write a match as JSON, or its score sheet as CSV")
-    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument("file", type=Path, metavar="FILE", help="- for standard output (with --format)")
     p.add_argument(
         "--format", choices=("json", "csv"), default=None, help="default: from FILE's extension"
     )
@@ -264,6 +264,7 @@ def _export(args: argparse.Namespace) -> int:
     from blitzcam.files import write_text_atomic
     from blitzcam.game.match_file import export_text
 
+    to_stdout = str(args.file) == "-"
     fmt = args.format or {".csv": "csv", ".json": "json"}.get(args.file.suffix.lower())
     if fmt is None:
         raise UserError(f"{args.file}: cannot tell the format from the extension; pass --format")
@@ -272,6 +273,10 @@ def _export(args: argparse.Namespace) -> int:
     with _open_store(args) as store:
         match_id = _match_id(args, store)
         match = _run_rule(store, lambda: store.load(match_id))
+    if to_stdout:
+        sys.stdout.write(export_text(match, fmt))
+        print(f"wrote match {match_id} to standard output", file=sys.stderr)
+        return 0
     try:
         write_text_atomic(args.file, export_text(match, fmt))
     except OSError as exc:

@@ -156,6 +156,10 @@ def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFix
     assert exported["target"] == 100 and len(exported["rounds"]) == 2
     # (with a byte-order mark, so that Excel reads it as UTF-8)
     assert csv_path.read_bytes().startswith(b"\xef\xbb\xbfround,Ann dutch")
+    code, out, err = run("match", "--db", db, "export", "-", "--format", "json", capsys=capsys)
+    assert code == 0 and json.loads(out) == exported and "standard output" in err
+    code, _, err = run("match", "--db", db, "export", "-", capsys=capsys)
+    assert code == 2 and "pass --format" in err
     code, out, _ = run("match", "--db", db, "import", str(json_path), capsys=capsys)
     assert code == 0 and "as match 2" in out
     code, out, _ = run("match", "--db", db, "list", capsys=capsys)
