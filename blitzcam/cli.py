@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Final
@@ -48,7 +50,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # (here, where a reader that has gone away is caught below)
+        return code
+    except BrokenPipeError:
+        # `blitzcam count --json ... | head -1`: the reader has what it wanted. Quiet, as other
+        # tools are; the status a shell's pipefail reads for SIGPIPE
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     except UserError as exc:
         print(f"blitzcam {args.command}: error: {exc}", file=sys.stderr)
         return exc.exit_code

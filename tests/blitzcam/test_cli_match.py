@@ -126,6 +126,17 @@ def test_console_script_is_installed_and_exits_2(tmp_path: Path) -> None:
     assert result.stderr.strip().endswith("a match needs 2 to 8 players, got 1")
 
 
+def test_a_reader_that_goes_away_is_no_traceback(tmp_path: Path) -> None:
+    # `blitzcam match summarize m.json | head -0`: the pipe closed before the output came
+    path = write(tmp_path, {"players": ANN_BOB, "rounds": []})
+    command = [str(Path(sys.executable).parent / "blitzcam"), "match", "summarize", str(path)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 141
+    assert err == ""
+
+
 # --- the terminal workflow ----------------------------------------------------------------
 
 def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
