@@ -217,7 +217,12 @@ def _deck_files(folder: Path) -> dict[str, Path]:
     whose name cannot name a deck, or that names a deck a second time. Checked before any
     image is read."""
     files: dict[str, Path] = {}
-    for path in sorted(folder.iterdir()):
+    try:
+        listing = sorted(folder.iterdir())
+    except OSError as exc:  # a folder we may not read, say: every count would fail on it
+        reason = exc.strerror or exc
+        raise UserError(f"{folder}: cannot list the deck references: {reason}") from None
+    for path in listing:
         if path.suffix.lower() != ".png" or not path.is_file() or path.name.startswith("."):
             continue
         name = path.stem

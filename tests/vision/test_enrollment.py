@@ -256,3 +256,19 @@ def test_frame_enroller_for_the_app(tmp_path: Path) -> None:
     assert (tmp_path / "red-plow.png").is_file()
     with pytest.raises(UserError, match="no card found"):
         FrameEnroller(tmp_path).enroll("red-plow", np.full((480, 640, 3), 30, np.uint8))
+
+
+def test_a_decks_folder_that_cannot_be_listed_is_one_line(tmp_path: Path, monkeypatch) -> None:
+    # (chmod 000 gave a PermissionError traceback, and for the user's own decks folder every
+    # count failed so; root reads past chmod, so the refusal is played here)
+    _back_file(tmp_path / "red-plow.png", "red-plow")
+    listing = Path.iterdir
+
+    def refuse(path: Path):
+        if path == tmp_path:
+            raise PermissionError(13, "Permission denied", str(path))
+        return listing(path)
+
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    with pytest.raises(UserError, match=rf"{tmp_path}: cannot list the deck references: Permission denied"):
+        profile_from_dir(tmp_path)
