@@ -54,3 +54,17 @@ def match_db_path(given: Path | None = None) -> Path:
     """The SQLite file that holds every match, shared by the CLI and the app: `given` (a --db
     option, its ~ expanded) or the one in the data directory."""
     return expand_home(Path(given)) if given else data_dir() / "matches.sqlite3"
+
+
+def run_folder(path: Path, option: str) -> Path:
+    """The folder `option` names (a training run's, say), made if it is not there; UserError
+    naming it when it cannot be (a file of that name, a loop of links, no permission)."""
+    from blitzcam.errors import UserError
+
+    try:
+        folder = expand_home(Path(path)).resolve()
+        folder.mkdir(parents=True, exist_ok=True)
+    except (OSError, RuntimeError) as exc:  # (3.11's resolve says a loop so: RuntimeError)
+        reason = getattr(exc, "strerror", None) or exc
+        raise UserError(f"{option} {path}: cannot use it as a folder: {reason}") from None
+    return folder

@@ -57,6 +57,24 @@ def _default_data() -> Path:
     return recipe_scenes(REPO_ROOT / "runs" / "detector", SHIPPED)
 
 
+def _check_report_file(path: Path) -> None:
+    """UserError now, before the run, for a report file that could not be written after it."""
+    import os
+
+    from blitzcam.errors import UserError
+
+    if path.is_dir():
+        raise UserError(f"--json {path}: is a folder, expected a file name")
+    if not path.parent.is_dir():
+        raise UserError(f"--json {path}: no such folder {path.parent}")
+    try:
+        path.resolve()
+    except (OSError, RuntimeError):  # (3.11's resolve says a loop of links so: RuntimeError)
+        raise UserError(f"--json {path}: a loop of links, not a file") from None
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise UserError(f"--json {path}: cannot write in the folder {path.parent}")
+
+
 def _evaluate(args: argparse.Namespace) -> int:
     import sys
 
@@ -68,10 +86,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from blitzcam.vision.pipeline import CountingPipeline
 
     if args.json is not None and str(args.json) != "-":  # found out now, not after the run
-        if args.json.is_dir():
-            raise UserError(f"--json {args.json}: is a folder, expected a file name")
-        if not args.json.parent.is_dir():
-            raise UserError(f"--json {args.json}: no such folder {args.json.parent}")
+        _check_report_file(args.json)
     data = args.data or _default_data()
     if not (data / "scenes").is_dir():
         raise UserError(f"{data}: no scenes folder: not a `blitzcam dataset generate` dataset")

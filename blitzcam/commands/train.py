@@ -85,11 +85,10 @@ def _train(args: argparse.Namespace) -> int:
         ship,
         train,
     )
-    from blitzcam.paths import REPO_ROOT
+    from blitzcam.paths import REPO_ROOT, run_folder
 
     recipe = recipe_with(SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch)
-    run_dir = (args.run or REPO_ROOT / "runs" / "detector").resolve()
-    run_dir.mkdir(parents=True, exist_ok=True)
+    run_dir = run_folder(args.run or REPO_ROOT / "runs" / "detector", "--run")
     weights = train(
         recipe,
         scenes_dir=args.data,
@@ -98,8 +97,7 @@ def _train(args: argparse.Namespace) -> int:
         workers=args.workers,
         device=args.device,
     )
-    target = run_dir / "export" if args.no_ship else MODELS_DIR
-    target.mkdir(parents=True, exist_ok=True)
+    target = run_folder(run_dir / "export" if args.no_ship else MODELS_DIR, "export to")
     shipped = ship(weights, recipe, target, calibration_scenes(run_dir))
     print(
         f"detector written: {shipped['onnx']} (counting), {shipped['int8']} (its faster int8 "

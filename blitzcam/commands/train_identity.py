@@ -132,7 +132,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         training_data,
         training_negatives,
     )
-    from blitzcam.paths import REPO_ROOT
+    from blitzcam.paths import REPO_ROOT, run_folder
     from blitzcam.vision.embedding import Embedder
     from blitzcam.vision.identify import UNKNOWN_BELOW
     from blitzcam.vision.pipeline import default_model_path
@@ -157,8 +157,7 @@ def _train_identity(args: argparse.Namespace) -> int:
     for field in ("ink_gain", "occluded_share", "faded_share"):
         if getattr(args, field) is not None:
             recipe = replace(recipe, **{field: getattr(args, field)})
-    run_dir = (args.run or REPO_ROOT / "runs" / "identity").resolve()
-    run_dir.mkdir(parents=True, exist_ok=True)
+    run_dir = run_folder(args.run or REPO_ROOT / "runs" / "identity", "--run")
     data, val = training_data(recipe, run_dir)
     # cut with the detector that counting runs: its boxes on no back are what must stay unknown
     negatives = training_negatives(recipe, run_dir, default_model_path())
@@ -172,8 +171,7 @@ def _train_identity(args: argparse.Namespace) -> int:
             previous = evaluate_identity(Embedder(before).embed, val)
         except UserError as exc:
             print(f"not compared with the network models/ held: {exc}")
-    target = run_dir / "export" if args.no_ship else MODELS_DIR
-    target.mkdir(parents=True, exist_ok=True)
+    target = run_folder(run_dir / "export" if args.no_ship else MODELS_DIR, "export to")
     shipped = ship(checkpoint, target)
     report = evaluate_identity(Embedder(shipped["onnx"]).embed, val)
     print(format_report(report))

@@ -175,6 +175,26 @@ def test_bad_arguments_are_one_line_errors(argv: list[str], fragment: str,
     assert fragment in err and err.count("\n") == 1, err
 
 
+def test_a_run_folder_or_report_that_cannot_be_is_one_line_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (`--run` naming a file was a FileExistsError traceback; a report naming a loop of links
+    # was found out only after the whole evaluation)
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder")
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    for argv, fragment in [
+        (["train", "--run", str(a_file)], f"--run {a_file}: cannot use it as a folder"),
+        (["train-identity", "--run", str(a_file)], f"--run {a_file}: cannot use it as a folder"),
+        (["evaluate", "--json", str(loop)], f"--json {loop}: a loop of links"),
+    ]:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert fragment in err and err.count("\n") == 1, err
+    assert a_file.read_text() == "not a folder"
+
+
 RESUMABLE = """
 import sys
 from dataclasses import replace
