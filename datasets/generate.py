@@ -33,6 +33,7 @@ from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene
 from blitzcam.datasets.labels import SPLITS, data_yaml, ground_truth, ground_truth_text, label_text
 from blitzcam.datasets.photometric import encode_jpeg
 from blitzcam.errors import UserError
+from blitzcam.paths import expand_home
 
 DEFAULT_ART_MODULE: Final = "blitzcam.datasets.art"
 RES_LIMITS: Final = ((320, 4096), (240, 4096))  # sensible (min, max) width and height
@@ -211,8 +212,14 @@ def _check_out_dir(out: Path, *, overwrite: bool) -> None:
     try:
         if out.exists() and not out.is_dir():
             raise UserError(f"{out}: exists and is not a folder")
-        if out.is_dir() and any(out.iterdir()) and not overwrite:
-            raise UserError(f"{out}: folder is not empty (pass --overwrite to replace it)")
+        if out.is_dir() and any(out.iterdir()):
+            if not overwrite:
+                raise UserError(f"{out}: folder is not empty (pass --overwrite to replace it)")
+            if not (out / MANIFEST).is_file():  # one slip in --out must not cost someone's files
+                raise UserError(
+                    f"{out}: not a dataset this command wrote (no {MANIFEST}): --overwrite "
+                    "replaces only those; choose an empty or new folder"
+                )
     except OSError as exc:  # a folder that cannot be listed, or one above it entered
         raise UserError(
             f"{out}: cannot use it as the dataset folder ({exc.strerror or exc})"
@@ -223,7 +230,10 @@ def generate_dataset(request: GenerateRequest) -> Path:
     """Write the dataset to request.out (made absolute) and return that path."""
     from tqdm import tqdm
 
-    out = request.out.expanduser().resolve()
+    try:
+        out = expand_home(request.out).resolve()
+    except (OSError, RuntimeError):  # (3.11's resolve says a loop of links so: RuntimeError)
+        raise UserError(f"{request.out}: a loop of links, not a folder") from None
     _check_out_dir(out, overwrite=request.overwrite)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -28,7 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="keep the holdout random-art family out of train/val (test only)",
     )
-    gen.add_argument("--overwrite", action="store_true", help="replace a non-empty DIR")
+    gen.add_argument(
+        "--overwrite", action="store_true", help="replace DIR when it holds an earlier dataset"
+    )
     gen.add_argument(
         "--workers", type=int, default=0, metavar="K", help="processes (default: one per CPU core)"
     )

@@ -41,8 +41,9 @@ def test_generate_refuses_non_empty_folder(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "not empty" in err and "--overwrite" in err
-    assert main([*argv, "--overwrite", "--res", "640x360", "--no-progress"]) == 0
-    assert (tmp_path / "ds" / "data.yaml").is_file()
+    assert main([*argv, "--overwrite", "--res", "640x360", "--no-progress"]) == 2
+    assert "not a dataset this command wrote" in capsys.readouterr().err
+    assert (tmp_path / "ds" / "notes.txt").read_text() == "mine"
 
 
 def test_generate_then_preview(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -101,9 +101,23 @@ def test_refuses_non_empty_folder_and_overwrites_on_request(tmp_path: Path) -> N
     with pytest.raises(UserError, match="not empty"):
         generate_dataset(_request(out, n=1))
     assert (out / "precious.txt").read_text() == "keep me"
+    # --overwrite replaces only a dataset: one slip in --out deleted any folder's files
+    with pytest.raises(UserError, match="not a dataset this command wrote"):
+        generate_dataset(_request(out, n=1, overwrite=True))
+    assert (out / "precious.txt").read_text() == "keep me"
+    (out / "precious.txt").unlink()
+    generate_dataset(_request(out, n=1))
+    (out / "stale.txt").write_text("from the last dataset")
     generate_dataset(_request(out, n=1, overwrite=True))
-    assert not (out / "precious.txt").exists() and (out / "data.yaml").is_file()
+    assert not (out / "stale.txt").exists() and (out / "data.yaml").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ds"]
+
+
+def test_an_out_folder_that_is_a_loop_of_links_is_one_line(tmp_path: Path) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(UserError, match="loop: a loop of links"):
+        generate_dataset(_request(loop, n=1))
 
 
 def test_empty_folder_is_fine(tmp_path: Path) -> None:
