@@ -131,10 +131,20 @@ def standings_to_json(match: Match, standings: Standings) -> dict[str, Any]:
     return out
 
 
+# eight players' names and a thousand rounds are some 200 kB
+MAX_MATCH_FILE_BYTES: Final = 16 << 20
+
+
 def read_match(path: Path) -> Match:
     """Read and validate a match file; every error message starts with the file's path."""
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a BOM, as some editors on Windows write
+        with path.open("rb") as file:
+            data = file.read(MAX_MATCH_FILE_BYTES + 1)  # (/dev/zero would never end)
+        if len(data) > MAX_MATCH_FILE_BYTES:
+            raise MatchError(
+                f"{path}: too large for a match file (over {MAX_MATCH_FILE_BYTES >> 20} MiB)"
+            )
+        text = data.decode("utf-8-sig")  # a BOM, as some editors on Windows write
     except FileNotFoundError:
         raise MatchError(f"{path}: no such file") from None
     except IsADirectoryError:

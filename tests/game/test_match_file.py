@@ -84,6 +84,12 @@ def test_unreadable_files_name_the_file(tmp_path: Path, content: bytes | None, m
     assert str(caught.value).startswith(f"{path}: {message}")
 
 
+def test_a_file_that_never_ends_is_refused_not_read_into_memory() -> None:
+    # (`blitzcam match summarize /dev/zero` was killed for memory)
+    with pytest.raises(MatchError, match="/dev/zero: too large for a match file"):
+        read_match(Path("/dev/zero"))
+
+
 def test_directory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(MatchError, match="is a directory"):
         read_match(tmp_path)
