@@ -117,6 +117,30 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+# SQLite's primary result codes that say the place, not the file, is the problem
+_CODE_PLACE: Final = {
+    3: "no permission",  # SQLITE_PERM
+    5: "another program holds it and did not let go",  # SQLITE_BUSY
+    8: "the file or its folder is read-only",  # SQLITE_READONLY
+    10: "the disk could not read or write it",  # SQLITE_IOERR
+    13: "the disk is full",  # SQLITE_FULL
+    14: "the file or its folder cannot be opened for writing",  # SQLITE_CANTOPEN
+}
+
+
+def opening_problem(path: Path, exc: sqlite3.DatabaseError) -> str:
+    """What to tell someone whose match database did not open: a good file in a read-only
+    folder (SQLite needs to write its -wal and -shm files beside it) is not a bad file, and
+    must not be called one they should move away."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and (code & 0xFF) in _CODE_PLACE:
+        return f"{path}: cannot use the match database: {_CODE_PLACE[code & 0xFF]} ({exc})"
+    return (
+        f"{path}: not a usable blitzcam match database ({exc}); "
+        "it was left untouched — move it away to start a new one"
+    )
+
+
 class MatchStore:
     """Thin I/O around the pure rules: load a match, apply a rule function, write it back."""
 
@@ -149,10 +173,7 @@ class MatchStore:
             self._conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as exc:
             self._conn.close()
-            raise StoreError(
-                f"{self.path}: not a usable blitzcam match database ({exc}); "
-                "it was left untouched — move it away to start a new one"
-            ) from None
+            raise StoreError(opening_problem(self.path, exc)) from None
         except StoreError:
             self._conn.close()
             raise

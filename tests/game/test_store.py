@@ -440,3 +440,27 @@ def test_two_openers_of_a_new_file_set_it_up_once(tmp_path: Path, monkeypatch) -
         assert len(second.list_matches()) == 1
     first.close()
     assert not list(tmp_path.glob("*.bak"))  # nothing to back up: it was never migrated here
+
+
+def test_a_good_file_in_a_read_only_place_is_not_called_unusable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (a match database copied to a read-only folder was "not a usable blitzcam match
+    # database ... move it away"; SQLite only could not make its -shm file beside it.
+    # Root writes past permissions, so SQLite's own read-only refusal is played here)
+    path = tmp_path / "m.sqlite3"
+    MatchStore(path).close()
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as read_only:
+        with pytest.raises(sqlite3.OperationalError) as caught:
+            read_only.execute("CREATE TABLE x (y)")
+    refusal = caught.value
+
+    def refuse(self: MatchStore) -> None:
+        raise refusal
+
+    monkeypatch.setattr(MatchStore, "_check_and_migrate", refuse)
+    with pytest.raises(StoreError) as opened:
+        MatchStore(path)
+    message = str(opened.value)
+    assert message.startswith(f"{path}: cannot use the match database: the file or its folder")
+    assert "move it away" not in message
