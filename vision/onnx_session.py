@@ -75,6 +75,19 @@ class ModelSession:
         return self._run(tensor)
 
 
+def _check_onnx_header(model_path: Path) -> None:
+    """UserError unless the file starts as an ONNX model does (its required ir_version, field
+    1, comes first). OpenVINO hands any other file to each of its frontends in turn, and
+    TensorFlow's logs lines of its own to the terminal before the error."""
+    try:
+        with model_path.open("rb") as file:
+            head = file.read(1)
+    except OSError as exc:
+        raise UserError(f"{model_path}: cannot read the file: {exc.strerror or exc}") from None
+    if head != b"\x08":
+        raise UserError(f"{model_path}: cannot load the ONNX model (not an ONNX file)")
+
+
 def open_session(
     model_path: Path, *, threads: int | None, missing: str, engine: str | None = None
 ) -> ModelSession:
@@ -90,6 +103,7 @@ def open_session(
     chosen = check_engine(engine, source="engine") if engine else engine_from_env()
     if not model_path.is_file():
         raise UserError(missing)
+    _check_onnx_header(model_path)
     if chosen is None:
         if openvino_installed():
             try:

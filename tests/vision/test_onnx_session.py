@@ -206,3 +206,16 @@ def test_an_unusable_cache_costs_time_not_the_model(monkeypatch, tmp_path: Path,
     expected = _open(SHIPPED_IDENTITY, ONNXRUNTIME).run(patches)
     spoil(onnx_session.compile_cache())
     np.testing.assert_allclose(_open(SHIPPED_IDENTITY, OPENVINO).run(patches), expected, atol=1e-4)
+
+
+@pytest.mark.parametrize("engine", ["openvino", "onnxruntime"])
+def test_a_file_that_is_no_onnx_model_is_one_line_and_no_engine_noise(
+    tmp_path: Path, engine: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # (OpenVINO handed a text file to TensorFlow's frontend, which logged absl and GraphDef
+    # parse lines to the terminal before the error)
+    path = tmp_path / "notes.onnx"
+    path.write_text("node { name: 'x' }\nthis is a text file\n")
+    with pytest.raises(UserError, match=r"notes\.onnx: cannot load the ONNX model \(not an ONNX"):
+        open_session(path, threads=1, missing="no model", engine=engine)
+    assert capfd.readouterr().err == ""
