@@ -450,9 +450,9 @@ def test_a_good_file_in_a_read_only_place_is_not_called_unusable(
     # Root writes past permissions, so SQLite's own read-only refusal is played here)
     path = tmp_path / "m.sqlite3"
     MatchStore(path).close()
-    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as read_only:
-        with pytest.raises(sqlite3.OperationalError) as caught:
-            read_only.execute("CREATE TABLE x (y)")
+    read_only = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    with closing(read_only), pytest.raises(sqlite3.OperationalError) as caught:
+        read_only.execute("CREATE TABLE x (y)")
     refusal = caught.value
 
     def refuse(self: MatchStore) -> None:
