@@ -8,7 +8,6 @@ those any new file gets (0o666 less the umask), not the owner-only ones of a tem
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import stat
@@ -16,6 +15,8 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from blitzcam.paths import resolved
 
 
 def _umask() -> int:
@@ -89,10 +90,7 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
             handle.write(data)
         return
     if path.is_symlink():  # write the file the link points to; the link stays a link
-        try:
-            path = path.resolve()
-        except RuntimeError:  # a loop of links (Python 3.11 says so this way): an OSError
-            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
+        path = resolved(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import Final
@@ -20,6 +21,15 @@ def expand_home(path: Path) -> Path:
         return path.expanduser()
     except RuntimeError:
         return path
+
+
+def resolved(path: Path) -> Path:
+    """`path.resolve()`, with a loop of links an OSError (ELOOP) as on newer Pythons: 3.11's
+    resolve raises RuntimeError for it."""
+    try:
+        return Path(path).resolve()
+    except RuntimeError:
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
 
 
 def data_dir() -> Path:
@@ -62,9 +72,9 @@ def run_folder(path: Path, option: str) -> Path:
     from blitzcam.errors import UserError
 
     try:
-        folder = expand_home(Path(path)).resolve()
+        folder = resolved(expand_home(Path(path)))
         folder.mkdir(parents=True, exist_ok=True)
-    except (OSError, RuntimeError) as exc:  # (3.11's resolve says a loop so: RuntimeError)
-        reason = getattr(exc, "strerror", None) or exc
+    except OSError as exc:
+        reason = exc.strerror or exc
         raise UserError(f"{option} {path}: cannot use it as a folder: {reason}") from None
     return folder

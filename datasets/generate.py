@@ -33,7 +33,7 @@ from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene
 from blitzcam.datasets.labels import SPLITS, data_yaml, ground_truth, ground_truth_text, label_text
 from blitzcam.datasets.photometric import encode_jpeg
 from blitzcam.errors import UserError
-from blitzcam.paths import expand_home
+from blitzcam.paths import expand_home, resolved
 
 DEFAULT_ART_MODULE: Final = "blitzcam.datasets.art"
 RES_LIMITS: Final = ((320, 4096), (240, 4096))  # sensible (min, max) width and height
@@ -231,8 +231,8 @@ def generate_dataset(request: GenerateRequest) -> Path:
     from tqdm import tqdm
 
     try:
-        out = expand_home(request.out).resolve()
-    except (OSError, RuntimeError):  # (3.11's resolve says a loop of links so: RuntimeError)
+        out = resolved(expand_home(request.out))
+    except OSError:
         raise UserError(f"{request.out}: a loop of links, not a folder") from None
     _check_out_dir(out, overwrite=request.overwrite)
     try:

@@ -62,14 +62,15 @@ def _check_report_file(path: Path) -> None:
     import os
 
     from blitzcam.errors import UserError
+    from blitzcam.paths import resolved
 
     if path.is_dir():
         raise UserError(f"--json {path}: is a folder, expected a file name")
     if not path.parent.is_dir():
         raise UserError(f"--json {path}: no such folder {path.parent}")
     try:
-        path.resolve()
-    except (OSError, RuntimeError):  # (3.11's resolve says a loop of links so: RuntimeError)
+        resolved(path)
+    except OSError:
         raise UserError(f"--json {path}: a loop of links, not a file") from None
     if not os.access(path.parent, os.W_OK | os.X_OK):
         raise UserError(f"--json {path}: cannot write in the folder {path.parent}")
