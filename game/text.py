@@ -1,16 +1,41 @@
-"""Plain-text views of a match for the terminal: standings and the match list."""
+"""Plain-text views of a match for the terminal (standings, the match list), and the marks that
+keep a right-to-left name from turning the sentence around it."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
 
 from blitzcam.game.rules import Match, Standings
 from blitzcam.game.store import MatchSummary
 
+# Unicode's bidirectional controls (UAX #9)
+FIRST_STRONG_ISOLATE: Final = "\u2068"
+POP_DIRECTIONAL_ISOLATE: Final = "\u2069"
+LEFT_TO_RIGHT_MARK: Final = "\u200e"
 
-def describe_status(standings: Standings) -> str:
+
+def isolated(name: str) -> str:
+    """`name` set apart from the words around it: "محمد and Ann lead" keeps its word order
+    (unisolated, the Arabic name pulls "and" into its right-to-left run)."""
+    return f"{FIRST_STRONG_ISOLATE}{name}{POP_DIRECTIONAL_ISOLATE}"
+
+
+def left_to_right(sentence: str) -> str:
+    """An English sentence marked left-to-right: Qt takes a paragraph's direction from its first
+    strong letter, without skipping isolates, so one starting with an Arabic or Hebrew name was
+    laid out right to left ("after round 1 ... محمد")."""
+    return f"{LEFT_TO_RIGHT_MARK}{sentence}"
+
+
+def describe_status(standings: Standings, *, name: Callable[[str], str] = str) -> str:
+    """The match's state in a few words; `name` dresses each player's name (`isolated` for a
+    window)."""
     if standings.status == "won":
-        return f"won by {standings.winners[0]} after round {standings.decided_after}"
+        return f"won by {name(standings.winners[0])} after round {standings.decided_after}"
     if standings.status == "shared":
-        return f"shared win: {', '.join(standings.winners)} after round {standings.decided_after}"
+        winners = ", ".join(map(name, standings.winners))
+        return f"shared win: {winners} after round {standings.decided_after}"
     return "in progress"
 
 

@@ -24,7 +24,7 @@ from blitzcam.files import write_text_atomic
 from blitzcam.game.match_file import EXPORT_FORMATS, export_text
 from blitzcam.game.rules import Match
 from blitzcam.game.store import MatchStore
-from blitzcam.game.text import describe_status
+from blitzcam.game.text import describe_status, isolated, left_to_right
 from blitzcam.ui.labels import plain_label
 
 
@@ -89,9 +89,9 @@ class MatchBrowser(QDialog):
         for row, s in enumerate(summaries):
             cells = (
                 f"{s.updated_at.astimezone():%Y-%m-%d %H:%M}",
-                ", ".join(p.name for p in s.players),
+                left_to_right(", ".join(isolated(p.name) for p in s.players)),
                 str(s.rounds_played),
-                describe_status(s.standings),
+                left_to_right(describe_status(s.standings, name=isolated)),
             )
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)

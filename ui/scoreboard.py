@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, Standings
+from blitzcam.game.text import isolated, left_to_right
 from blitzcam.ui.chart import RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 from blitzcam.ui.labels import ElidedLabel, plain_label
@@ -56,14 +57,17 @@ TEAM_RGB: Final = (
 def status_text(match: Match, standings: Standings) -> str:
     """The headline: who won, who shares the win, or who leads."""
     if standings.status == "won":
-        return f"🏆 {standings.winners[0]} wins after round {standings.decided_after}!"
+        winner = isolated(standings.winners[0])
+        return left_to_right(f"🏆 {winner} wins after round {standings.decided_after}!")
     if standings.status == "shared":
-        return f"🏆 Shared win: {' and '.join(standings.winners)}!"
+        return left_to_right(f"🏆 Shared win: {' and '.join(map(isolated, standings.winners))}!")
     if not match.rounds:
         return "Ready for round 1 — press Space to scan it"
     leaders = standings.leaders
     verb = "leads" if len(leaders) == 1 else "lead"
-    return f"{' and '.join(leaders)} {verb} after round {len(match.rounds)}"
+    return left_to_right(
+        f"{' and '.join(map(isolated, leaders))} {verb} after round {len(match.rounds)}"
+    )
 
 
 def chart_series(match: Match, standings: Standings) -> list[Series]:
@@ -301,7 +305,9 @@ class ScoreboardView(QWidget):
             entries.append(
                 {
                     "name": team,
-                    "detail": ", ".join(f"{p.name} {standings.totals[p.name]}" for p in members),
+                    "detail": left_to_right(
+                        ", ".join(f"{isolated(p.name)} {standings.totals[p.name]}" for p in members)
+                    ),
                     "total": total,
                     "decks": [p.deck for p in members],
                     "leader": team in highlighted,

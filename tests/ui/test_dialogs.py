@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 from PySide6.QtWidgets import QDialogButtonBox
 
 from blitzcam.game.match_file import match_from_json
-from blitzcam.game.rules import Settings
+from blitzcam.game.rules import Round, Settings
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, export_match, export_path
 from blitzcam.ui.new_match import NewMatchDialog
@@ -116,6 +117,23 @@ def test_browser_names_a_damaged_match_and_lists_the_others(qtbot, store) -> Non
     qtbot.addWidget(browser)
     assert browser.table.rowCount() == 1 and browser.selected_match() == good
     assert f"1 match(es) could not be read: match {damaged} " in browser.message.text()
+
+
+def test_browser_keeps_a_right_to_left_winner_in_an_english_line(qtbot, store) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QTextDocument
+
+    match = match_of(round_of(Ann=(40, 0), Bob=(2, 1), Cy=(0, 0)), target=30)
+    arabic = {"Ann": "محمد"}
+    players = tuple(dataclasses.replace(p, name=arabic.get(p.name, p.name)) for p in match.players)
+    tallies = {arabic.get(n, n): t for n, t in match.rounds[0].tallies.items()}
+    store.create_match(dataclasses.replace(match, players=players, rounds=(Round(tallies),)))
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    names, status = browser.table.item(0, 1).text(), browser.table.item(0, 3).text()
+    assert "\u2068محمد\u2069" in names and "won by \u2068محمد\u2069 after round 1" in status
+    for text in (names, status):
+        assert QTextDocument(text).firstBlock().textDirection() == Qt.LayoutDirection.LeftToRight
 
 
 def test_browser_lists_opens_and_export_writes_json_and_csv(qtbot, store, tmp_path) -> None:

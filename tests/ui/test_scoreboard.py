@@ -4,13 +4,15 @@ one golden screenshot (refresh with BLITZCAM_UPDATE_GOLDEN=1)."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtGui import QImage
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage, QTextDocument
 
-from blitzcam.game.rules import score_match
+from blitzcam.game.rules import Round, score_match
 from blitzcam.ui.scoreboard import ScoreboardView, chart_series, status_text
 from tests.ui.fakes import match_of, round_of
 
@@ -44,7 +46,24 @@ def _view(qtbot, match) -> ScoreboardView:
     ],
 )
 def test_status_text(match, text) -> None:
-    assert text in status_text(match, score_match(match))
+    assert text in plain(status_text(match, score_match(match)))
+
+
+def plain(text: str) -> str:
+    """`text` without the bidirectional marks that set names apart."""
+    return text.translate(dict.fromkeys(map(ord, "\u200e\u2068\u2069")))
+
+
+def test_a_right_to_left_name_keeps_the_headline_left_to_right(qtbot) -> None:
+    # Qt lays a paragraph out in its first strong letter's direction: unmarked, "محمد leads
+    # after round 1" was drawn right to left, and "and" moved between RTL names
+    match = match_of(round_of(Ann=(5, 0), Bob=(3, 0), Cy=(1, 1)))
+    match = replace(match, players=(replace(match.players[0], name="محمد"), *match.players[1:]))
+    match = replace(match, rounds=(Round({("محمد" if n == "Ann" else n): t for n, t in match.rounds[0].tallies.items()}),))
+    text = status_text(match, score_match(match))
+    assert plain(text) == "محمد leads after round 1"
+    assert QTextDocument(text).firstBlock().textDirection() == Qt.LayoutDirection.LeftToRight
+    assert QTextDocument(plain(text)).firstBlock().textDirection() == Qt.LayoutDirection.RightToLeft
 
 
 def test_totals_leader_table_and_chart_follow_the_core(qtbot) -> None:

@@ -1,0 +1,39 @@
+"""Text views of a match: the terminal's words stay plain; a window's names are isolated."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from blitzcam.game.rules import Match, Player, Round, Settings, Tally, score_match
+from blitzcam.game.text import describe_status, isolated, left_to_right
+
+
+def _won_by(name: str) -> Match:
+    players = (Player(name, "blue-pump"), Player("Ann", "red-buggy"))
+    tallies = {name: Tally(dutch=40, blitz=0), "Ann": Tally(dutch=2, blitz=3)}
+    return Match(players, Settings(target=30), (Round(tallies),))
+
+
+def _first_strong_direction(text: str) -> str:
+    """Unicode's rule P2: the first L, R or AL letter outside isolates sets the direction."""
+    depth = 0
+    for char in text:
+        if char in "\u2066\u2067\u2068":
+            depth += 1
+        elif char == "\u2069":
+            depth = max(0, depth - 1)
+        elif depth == 0 and unicodedata.bidirectional(char) in ("L", "R", "AL"):
+            return unicodedata.bidirectional(char)
+    return "none"
+
+
+def test_terminal_status_is_plain_text() -> None:
+    assert describe_status(score_match(_won_by("محمد"))) == "won by محمد after round 1"
+
+
+def test_window_status_isolates_the_name_and_reads_left_to_right() -> None:
+    text = left_to_right(describe_status(score_match(_won_by("محمد")), name=isolated))
+    assert "\u2068محمد\u2069" in text
+    assert _first_strong_direction(text) == "L"
+    # unmarked, the sentence would take the Arabic name's direction
+    assert _first_strong_direction("محمد leads after round 1") == "AL"
