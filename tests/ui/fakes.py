@@ -16,6 +16,11 @@ from blitzcam.ui.deck_colours import deck_rgb
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 
 
+def plain(text: str) -> str:
+    """`text` without the bidirectional marks that set names apart (game/text.py)."""
+    return text.translate(dict.fromkeys(map(ord, "\u200e\u2068\u2069")))
+
+
 def players(n: int = 3, *, teams: Sequence[str] | None = None) -> tuple[Player, ...]:
     return tuple(
         Player(NAMES[i], DECK_NAMES[i], None if teams is None else teams[i]) for i in range(n)

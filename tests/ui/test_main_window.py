@@ -16,7 +16,7 @@ from blitzcam.game.store import MatchStore
 from blitzcam.ui.main_window import MainWindow
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.settings import AppSettings, SettingsDialog, save_settings
-from tests.ui.fakes import ScriptedFeed, match_of, round_of, synthetic_frame
+from tests.ui.fakes import ScriptedFeed, match_of, plain, round_of, synthetic_frame
 
 GP, RB, YB = "green-pump", "red-buggy", "yellow-bucket"  # Ann, Bob, Cy
 
@@ -177,7 +177,7 @@ def test_win_is_announced_and_raising_the_target_reopens(qtbot, store, feed, tmp
     match_id = store.create_match(match_of(round_of(Ann=(30, 0), Bob=(2, 1), Cy=(0, 0)), target=30))
     window = _window(qtbot, store, feed, tmp_path)
     window.show_match(match_id)
-    assert "Ann wins" in window.scoreboard.status.text()
+    assert "Ann wins" in plain(window.scoreboard.status.text())
     assert not window.scan_action.isEnabled()  # a decided match takes no round
     assert window.apply_match_settings(window.match.settings.__class__(target=100))
     assert window.scan_action.isEnabled()

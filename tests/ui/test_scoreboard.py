@@ -14,7 +14,7 @@ from PySide6.QtGui import QImage, QTextDocument
 
 from blitzcam.game.rules import Round, score_match
 from blitzcam.ui.scoreboard import ScoreboardView, chart_series, status_text
-from tests.ui.fakes import match_of, round_of
+from tests.ui.fakes import match_of, plain, round_of
 
 GOLDEN = Path(__file__).parent / "golden" / "scoreboard.png"
 GOLDEN_SIZE = (1100, 700)
@@ -47,11 +47,6 @@ def _view(qtbot, match) -> ScoreboardView:
 )
 def test_status_text(match, text) -> None:
     assert text in plain(status_text(match, score_match(match)))
-
-
-def plain(text: str) -> str:
-    """`text` without the bidirectional marks that set names apart."""
-    return text.translate(dict.fromkeys(map(ord, "\u200e\u2068\u2069")))
 
 
 def test_a_right_to_left_name_keeps_the_headline_left_to_right(qtbot) -> None:
