@@ -3,13 +3,14 @@ and the worker thread that runs them.
 
 Widgets only know `FrameSource`, `Counter` and `CountSnapshot`; tests inject fakes. The adapters
 at the bottom (`open_source`, `make_counter`) are the only code here that imports vision/.
-Camera reading and inference run in a QThread; results reach the GUI through a one-slot mailbox
-so the newest frame always wins and stale ones are dropped, however slow either side is.
+Camera reading and inference run in a worker thread; results reach the GUI through a one-slot
+mailbox so the newest frame always wins and stale ones are dropped, however slow either side is.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,7 @@ from types import MappingProxyType
 from typing import Any, Final, Protocol, runtime_checkable
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 DEFAULT_INTERVAL_MS: Final = 30  # pacing of the worker loop (a camera's read() also blocks)
 
@@ -156,7 +157,12 @@ class Mailbox:
 
 
 class CountingWorker(QObject):
-    """Lives in the worker thread: read a frame, count it, post it; again on every timer tick."""
+    """The worker loop: read a frame, count it, post it; again every `interval_ms` at most.
+
+    It runs in a thread Python started (`CountingThread`), never in a QThread's event loop:
+    there, each slot call got a fresh Python thread state that PySide deleted on return, and
+    OpenVINO's Python bindings, which keep per-thread state across the GIL, crashed the app
+    (SIGSEGV or "double free") on the first live count with the shipped models."""
 
     ready = Signal()  # a new item is in the mailbox
     failed = Signal(str)  # the source or the counter broke; the loop has stopped
@@ -169,46 +175,37 @@ class CountingWorker(QObject):
         self._source = source
         self._counter = counter
         self._mailbox = mailbox
-        self._interval_ms = interval_ms
-        self._timer: QTimer | None = None
+        self._interval_s = max(0, interval_ms) / 1000
+        self._stopping = threading.Event()
         self._index = 0
 
-    @Slot()
-    def start(self) -> None:
-        self._timer = QTimer(self)
-        self._timer.setInterval(self._interval_ms)
-        self._timer.timeout.connect(self._on_tick)
-        self._timer.start()
+    def run(self) -> None:
+        """The loop, until `stop`, the source's end or a failure."""
+        while not self._stopping.is_set():
+            started = time.monotonic()
+            if not self._tick():
+                return
+            self._stopping.wait(max(0.0, self._interval_s - (time.monotonic() - started)))
 
-    @Slot()
     def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
+        """Ask the loop to end after the frame in hand (safe from any thread)."""
+        self._stopping.set()
 
-    @Slot()
-    def teardown(self) -> None:
-        """Runs in the worker thread: its timer must be stopped and freed there."""
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer.deleteLater()
-            self._timer = None
-
-    @Slot()
-    def _on_tick(self) -> None:
+    def _tick(self) -> bool:
+        """One frame; False when the loop must end."""
         try:
             frame = self._source.read()
             if frame is None:
-                self.stop()
                 self.finished.emit()
-                return
+                return False
             snapshot = self._counter.count(frame)
         except Exception as exc:  # a broken camera or model must not take the app down
-            self.stop()
             self.failed.emit(f"{type(exc).__name__}: {exc}")
-            return
+            return False
         self._index += 1
         if self._mailbox.put(CountedFrame(frame, snapshot, self._index)):
-            self.ready.emit()
+            self.ready.emit()  # queued to the GUI thread: emitted from another
+        return True
 
 
 class CountingThread(QObject):
@@ -217,7 +214,6 @@ class CountingThread(QObject):
     counted = Signal(object)  # CountedFrame, newest only
     failed = Signal(str)
     finished = Signal()
-    _teardown = Signal()
 
     def __init__(
         self,
@@ -230,27 +226,24 @@ class CountingThread(QObject):
         super().__init__(parent)
         self.source = source
         self._mailbox = Mailbox()
-        self._thread = QThread()
         self._worker = CountingWorker(source, counter, self._mailbox, interval_ms)
-        self._worker.moveToThread(self._thread)
-        self._thread.started.connect(self._worker.start)
-        self._worker.ready.connect(self._on_ready)  # queued: crosses threads
-        self._worker.failed.connect(self.failed)
-        self._worker.finished.connect(self.finished)
-        self._teardown.connect(self._worker.teardown, Qt.ConnectionType.BlockingQueuedConnection)
+        self._thread = threading.Thread(target=self._worker.run, name="counting", daemon=True)
+        self._worker.ready.connect(self._on_ready, Qt.ConnectionType.QueuedConnection)
+        self._worker.failed.connect(self.failed, Qt.ConnectionType.QueuedConnection)
+        self._worker.finished.connect(self.finished, Qt.ConnectionType.QueuedConnection)
 
     def start(self) -> None:
-        self._thread.start()
+        if not self._thread.is_alive() and self._thread.ident is None:  # (starts once)
+            self._thread.start()
 
     def is_running(self) -> bool:
-        return self._thread.isRunning()
+        return self._thread.is_alive()
 
     def stop(self) -> None:
         """Stop the loop and the thread, then release the source. Safe to call twice."""
-        if self._thread.isRunning():
-            self._teardown.emit()  # waits until the worker thread has freed its timer
-            self._thread.quit()
-            self._thread.wait()
+        self._worker.stop()
+        if self._thread.is_alive():
+            self._thread.join()  # the frame in hand is finished first
         self.source.close()
 
     @Slot()

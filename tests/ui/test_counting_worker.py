@@ -3,11 +3,15 @@ vision's frame result into what the UI draws."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from blitzcam.paths import REPO_ROOT
 from blitzcam.ui.counting_worker import (
     CountedFrame,
     CountingThread,
@@ -69,6 +73,42 @@ def test_thread_says_when_the_source_ends(qtbot) -> None:
         thread.start()
     thread.stop()
     assert source.reads == 2
+
+
+LIVE_WITH_SHIPPED_MODELS = """
+import sys
+import numpy as np
+from PySide6.QtWidgets import QApplication
+from blitzcam.ui.counting_worker import CountingThread, make_counter
+from tests.ui.fakes import FakeSource, synthetic_frame
+app = QApplication([])
+counter = make_counter()
+assert type(counter).__name__ == "PipelineCounter", counter
+frames = [synthetic_frame(i, [("green-pump", False)] * 3)[0] for i in range(4)]
+thread = CountingThread(FakeSource(frames, limit=4), counter, interval_ms=1)
+seen, done = [], []
+thread.counted.connect(seen.append)
+thread.finished.connect(lambda: done.append(True))
+thread.failed.connect(lambda message: sys.exit("failed: " + message))
+thread.start()
+while not done:
+    app.processEvents()
+thread.stop()
+print("counted", len(seen), "frames")
+"""
+
+
+def test_the_shipped_models_count_live_in_the_worker_thread(tmp_path) -> None:
+    # in a QThread's event loop, OpenVINO crashed the app on the first count (SIGSEGV): run in
+    # a child process, so a crash fails this test instead of ending the suite
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "BLITZCAM_DATA_DIR": str(tmp_path / "data"),
+           "BLITZCAM_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run(
+        [sys.executable, "-c", LIVE_WITH_SHIPPED_MODELS], cwd=REPO_ROOT, env=env,
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert "counted" in done.stdout and "counted 0 " not in done.stdout
 
 
 def test_snapshot_from_a_vision_result() -> None:
