@@ -47,6 +47,9 @@ class CountSnapshot:
     # "flip it" warning does not blink with one frame's detection
     voted_face_up: int | None = None
     voted_unknown: int | None = None
+    # live counting: enough still frames of this view agree. Until then the counts are the view
+    # before's (a hand over the table, cards just moved) while the frame is the new one
+    settled: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
@@ -160,9 +163,9 @@ class CountingWorker(QObject):
     """The worker loop: read a frame, count it, post it; again every `interval_ms` at most.
 
     It runs in a thread Python started (`CountingThread`), never in a QThread's event loop:
-    there, each slot call got a fresh Python thread state that PySide deleted on return, and
-    OpenVINO's Python bindings, which keep per-thread state across the GIL, crashed the app
-    (SIGSEGV or "double free") on the first live count with the shipped models."""
+    there each slot call gets a Python thread state that PySide deletes on return, and with
+    OpenVINO running the shipped models that teardown crashed the app (SIGSEGV or "double
+    free" in tstate_delete_common) on the first live count."""
 
     ready = Signal()  # a new item is in the mailbox
     failed = Signal(str)  # the source or the counter broke; the loop has stopped
@@ -280,6 +283,7 @@ def snapshot_from_result(result: Any) -> CountSnapshot:
         record=detections,
         voted_face_up=int(result.face_up),
         voted_unknown=int(result.unknown),
+        settled=bool(getattr(result, "settled", True)),
     )
 
 

@@ -6,6 +6,7 @@ last shot, Esc cancels. When both steps are done it asks the caller to confirm (
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -38,6 +39,7 @@ from blitzcam.ui.scan_session import (
     table_warnings,
 )
 
+HOLD_STILL: Final = "Hold still: the shot is taken as soon as the counts settle on this view"
 
 class ScanView(QWidget):
     """Owns the counting thread while visible; emits the finished session for confirmation."""
@@ -60,6 +62,9 @@ class ScanView(QWidget):
         self._latest: CountedFrame | None = None
         self._failure: str | None = None  # why the camera or the counter stopped, once they have
         self._ended = False  # a video file that came to its end (no newer view will come)
+        # Space or Enter pressed while the counts had not settled on the view: what to do once
+        # they have ("shot", or "next": shoot, then go on), None when nothing waits
+        self._waiting: str | None = None
         self._live = bool(getattr(source, "live", False))  # a camera or stream, not a file
         self._in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
         self._thread = CountingThread(source, self._in_play, interval_ms=interval_ms, parent=self)
@@ -170,6 +175,11 @@ class ScanView(QWidget):
         for name, n in player_counts(self.session.players, item.snapshot.counts).items():
             self.live_counts[name].setText(str(n))
         self.warnings.setText(table_warnings(item.snapshot))
+        if self._waiting is not None:
+            if item.snapshot.settled:
+                self._shoot_waiting()
+            else:
+                self.live.show_message(HOLD_STILL)
 
     def _on_capture(self) -> None:
         if self._failure is not None:  # the last frame shown is not the table now
@@ -185,21 +195,40 @@ class ScanView(QWidget):
                 else "That view is already shot: wait for the next frame"
             )
             return
+        if not self._latest.snapshot.settled and not self._ended:
+            # its counts are still the view before's: shooting now would pair this picture
+            # with them; the shot is taken on the first settled frame instead
+            self._waiting = self._waiting or "shot"
+            self.live.show_message(HOLD_STILL)
+            return
         latest = self._latest
         self.session = self.session.with_shot(Shot(latest.frame, latest.snapshot, latest.index))
         self._refresh()
 
+    def _shoot_waiting(self) -> None:
+        action, self._waiting = self._waiting, None
+        self._on_capture()
+        if action == "next":
+            self._on_next()
+
     def _on_drop(self) -> None:
+        self._waiting = None
         self.session = self.session.without_last_shot()
         self._refresh()
 
     def _on_next(self) -> None:
+        if self._waiting is not None:  # Enter while a shot waits: go on once it is taken
+            self._waiting = "next"
+            return
         if (
             not self.session.shots()
             and self._latest is not None
             and not self.session.holds_view(self._latest.index)
         ):
             self._on_capture()  # Enter with no shot yet: the current view is the shot
+            if self._waiting is not None:
+                self._waiting = "next"
+                return
         if not self.session.shots():
             if self._failure is not None or self._ended:
                 # no new view will come (the camera is gone, the video over): what was shot
@@ -213,6 +242,7 @@ class ScanView(QWidget):
         self.reviewRequested.emit(self.session)
 
     def _on_back(self) -> None:
+        self._waiting = None
         self.session = self.session.previous_step()
         self._refresh()
 
@@ -222,6 +252,7 @@ class ScanView(QWidget):
     def _on_failed(self, message: str) -> None:
         self._failure = f"The camera or the counter stopped: {message}"
         self._latest = None  # no shot of a frame that is no longer live
+        self._waiting = None
         self.live.show_message(self._failure)
         self.failed.emit(message)
 
@@ -232,6 +263,8 @@ class ScanView(QWidget):
             self._on_failed("it gave no more frames")
         else:  # a video file that ends: its last view stays, to be shot once
             self._ended = True
+            if self._waiting is not None:  # no steadier view will come: shoot the last one
+                self._shoot_waiting()
 
     def _refresh(self) -> None:
         step = self.session.step

@@ -132,6 +132,9 @@ def test_snapshot_from_a_vision_result() -> None:
     assert len(voted.outlines) == 3
     assert voted.face_up == 0 and voted.unknown == 0
     assert table_warnings(voted) == "" and "1 face-up card" in table_warnings(snapshot)
+    # whether the vote has settled on this view reaches the scan (it shoots settled views)
+    assert snapshot.settled
+    assert not snapshot_from_result(SimpleNamespace(**vars(result), settled=False)).settled
 
 
 def test_open_source_reads_an_image_file(tmp_path) -> None:

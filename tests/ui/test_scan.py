@@ -1,0 +1,60 @@
+"""The scan view shoots only views whose counts have settled on them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from blitzcam.ui.counting_worker import CountedFrame, CountSnapshot, NullCounter
+from blitzcam.ui.scan import HOLD_STILL, ScanView
+from tests.ui.fakes import FakeSource, players
+
+ANN, BOB = players(2)
+
+
+def _frame(index: int, ann: int, bob: int, *, settled: bool = True) -> CountedFrame:
+    snapshot = CountSnapshot(counts={ANN.deck: ann, BOB.deck: bob}, settled=settled)
+    return CountedFrame(np.full((36, 64, 3), index, np.uint8), snapshot, index)
+
+
+def _view(qtbot) -> ScanView:
+    view = ScanView((ANN, BOB), FakeSource([np.zeros((36, 64, 3), np.uint8)]), NullCounter(""))
+    qtbot.addWidget(view)  # (its thread is never started: frames are handed in)
+    return view
+
+
+def test_a_shot_of_a_view_whose_counts_lag_waits_for_them(qtbot) -> None:
+    # the counts of a view just changed are the view before's until still frames agree:
+    # shooting then recorded the old counts beside the new picture
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 9, 3))
+    view.capture_button.click()
+    view._on_counted(_frame(2, 9, 3, settled=False))  # cards moved: counts are frame 1's
+    view.capture_button.click()
+    assert len(view.session.shots()) == 1 and view.live.message() == HOLD_STILL
+    view._on_counted(_frame(3, 9, 3, settled=False))
+    assert len(view.session.shots()) == 1 and view.live.message() == HOLD_STILL
+    view._on_counted(_frame(4, 20, 5))
+    shots = view.session.shots()
+    assert [shot.view for shot in shots] == [1, 4]
+    assert view.session.totals() == {"Ann": 29, "Bob": 8}
+
+
+def test_enter_on_an_unsettled_view_shoots_it_once_settled_then_goes_on(qtbot) -> None:
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 9, 3, settled=False))
+    view.next_button.click()
+    assert view.session.step == "dutch" and not view.session.shots()
+    view._on_counted(_frame(2, 11, 4))
+    assert view.session.step == "blitz"
+    assert view.session.totals("dutch") == {"Ann": 11, "Bob": 4}
+
+
+def test_going_back_forgets_a_waiting_shot(qtbot) -> None:
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 9, 3))
+    view.next_button.click()
+    view._on_counted(_frame(2, 0, 3, settled=False))
+    view.capture_button.click()
+    view.back_button.click()
+    view._on_counted(_frame(3, 0, 3))
+    assert view.session.step == "dutch" and not view.session.shots("blitz")
