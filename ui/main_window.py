@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -48,6 +49,16 @@ from blitzcam.ui.settings import (
 
 SourceFactory = Callable[[str], FrameSource]
 
+
+SCAN_FAILED: Final = "The camera stopped: "
+
+
+def scan_failed_text(message: str) -> str:
+    """The status line while a scan whose camera stopped is still open."""
+    return (
+        f"{SCAN_FAILED}{message}. Shots taken so far can still be reviewed (Enter; counts not "
+        "shot are typed in), or press Esc to leave the scan."
+    )
 
 class MainWindow(QMainWindow):
     def __init__(
@@ -387,13 +398,12 @@ class MainWindow(QMainWindow):
         )
 
     def _on_scan_failed(self, message: str) -> None:
-        self.statusBar().showMessage(
-            f"The camera stopped: {message}. Shots taken so far can still be reviewed (Enter; "
-            "counts not shot are typed in), or press Esc to leave the scan.",
-            15000,
-        )
+        self.statusBar().showMessage(scan_failed_text(message), 15000)
 
     def _end_scan(self) -> None:
+        status = self.statusBar()
+        if status.currentMessage().startswith(SCAN_FAILED):  # its advice ends with the scan
+            status.clearMessage()
         scan, self.scan = self.scan, None
         if scan is not None:
             scan.stop()

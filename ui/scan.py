@@ -257,10 +257,11 @@ class ScanView(QWidget):
         self.failed.emit(message)
 
     def _on_source_finished(self) -> None:
-        if self._latest is None:
-            self.live.show_message("The video source has no frames.")
-        elif self._live:  # a camera or stream that stops giving frames has stopped
-            self._on_failed("it gave no more frames")
+        if self._live:  # a camera or stream that stops giving frames has stopped
+            self._on_failed("it gave no more frames" if self._latest else "it gave no frames")
+        elif self._latest is None:
+            self._ended = True  # nothing to shoot, ever: Enter goes to review, typed in
+            self.live.show_message("The video has no frames: Enter to type the counts in")
         else:  # a video file that ends: its last view stays, to be shot once
             self._ended = True
             if self._waiting is not None:  # no steadier view will come: shoot the last one

@@ -391,6 +391,31 @@ def test_a_camera_that_stops_giving_frames_has_failed(qtbot, store, tmp_path):
     qtbot.keyClick(scan, Qt.Key.Key_Space)
     assert scan.session.shots() == ()
     qtbot.keyClick(scan, Qt.Key.Key_Escape)
+    # the advice to press Esc or Enter went with the scan (over the scoreboard, Enter edits)
+    assert window.scan is None and window.statusBar().currentMessage() == ""
+
+
+def test_a_camera_that_never_gives_a_frame_has_failed_too(qtbot, store, tmp_path):
+    class DeadCamera(ScriptedFeed):
+        live = True
+
+        def read(self):
+            return None  # opened, but no frame ever comes
+
+    feed = DeadCamera(_scenes())
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    scan = window.scan
+    qtbot.waitUntil(lambda: "gave no frames" in scan.live.message(), timeout=5000)
+    assert "video" not in scan.live.message()
+    assert "gave no frames" in window.statusBar().currentMessage()
+    qtbot.keyClick(scan, Qt.Key.Key_Return)  # as for any camera failure: review, typed in
+    assert window.confirm is not None
+    window.confirm.editor.dutch["Bob"].setValue(4)
+    window.confirm.caller.setCurrentIndex(window.confirm.caller.findData("Ann"))
+    _ok(window.confirm)
+    assert store.load(match_id).rounds == (round_of(Ann=(0, 0), Bob=(4, 0), Cy=(0, 0)),)
 
 
 def test_a_video_that_ends_can_still_be_reviewed(qtbot, store, tmp_path):
