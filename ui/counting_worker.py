@@ -326,7 +326,13 @@ class PipelineEnroller:
             message = self._enroller.enroll(deck, frame_bgr)
         except UserError as exc:
             return f"{deck}: not enrolled: {exc}"
-        self._counter.pipeline.reload_profile()
+        try:
+            self._counter.pipeline.reload_profile()
+        except UserError as exc:  # another file of the profile is bad; this one is stored
+            return (
+                f"{message}, but the counter still uses the backs it had: the deck profile "
+                f"could not be read again: {exc}"
+            )
         return message
 
 

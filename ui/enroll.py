@@ -40,10 +40,13 @@ class EnrollDialog(QDialog):
         self._thread = CountingThread(source, counter, interval_ms=interval_ms, parent=self)
         self.live = LiveView()
         self.seen: dict[str, QLabel] = {}
+        note = getattr(counter, "note", "")  # a NullCounter says why nothing is counted
         self.message = plain_label(  # it quotes what the enroller says: paths, deck names
             "Hold one back of each deck flat under the camera."
             if enroller
-            else "Enrolling needs the counting pipeline (not installed yet); recognition is shown."
+            else f"Enrolling needs the card counter, and there is none: {note}"
+            if note
+            else "Enrolling needs the card counter, and there is none; recognition is shown."
         )
         self.message.setWordWrap(True)
         grid = QGridLayout()

@@ -257,6 +257,28 @@ def test_enrolling_from_the_view_stores_the_back_and_reloads_the_profile() -> No
     assert pipeline.reloads == 1
 
 
+def test_a_stored_back_the_counter_could_not_pick_up_is_said_so() -> None:
+    import cv2
+
+    from blitzcam.datasets.art import render_back
+    from blitzcam.errors import UserError
+    from blitzcam.ui.counting_worker import PipelineEnroller
+    from blitzcam.vision.references import user_decks_dir
+
+    class BadProfile(_FakePipeline):
+        def reload_profile(self) -> None:
+            raise UserError("deck reference my-deck.png: cannot decode image: the file is empty")
+
+    card = cv2.cvtColor(np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]),
+                        cv2.COLOR_RGB2BGR)
+    frame = np.full((720, 1280, 3), 40, np.uint8)
+    frame[100:100 + card.shape[0], 400:400 + card.shape[1]] = card
+    message = PipelineEnroller(_counter_with(BadProfile())).enroll("red-plow", frame)
+    # it was stored: "not enrolled" was wrong; the reason the counter did not take it is given
+    assert message.startswith("red-plow: enrolled") and "not enrolled" not in message
+    assert "my-deck.png" in message and (user_decks_dir() / "red-plow.png").is_file()
+
+
 def test_a_view_without_a_card_is_explained_not_raised() -> None:
     from blitzcam.ui.counting_worker import PipelineEnroller
 

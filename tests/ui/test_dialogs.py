@@ -5,11 +5,13 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import numpy as np
 import pytest
 from PySide6.QtWidgets import QDialogButtonBox
 
 from blitzcam.game.match_file import match_from_json
 from blitzcam.game.rules import Round, Settings
+from blitzcam.ui.counting_worker import NullCounter
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, export_match, export_path
 from blitzcam.ui.new_match import NewMatchDialog
@@ -153,6 +155,13 @@ def test_browser_lists_opens_and_export_writes_json_and_csv(qtbot, store, tmp_pa
     assert (tmp_path / "m.csv").read_text(encoding="utf-8-sig").splitlines()[1].startswith(
         "1,5,0,5,5,3,1,1,1"
     )
+
+
+def test_enroll_without_a_counter_says_why_there_is_none(qtbot) -> None:
+    note = "no card counting available (deck reference decks/x.png: cannot decode image)"
+    dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter(note))
+    qtbot.addWidget(dialog)
+    assert "decks/x.png" in dialog.message.text() and "not installed" not in dialog.message.text()
 
 
 def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
