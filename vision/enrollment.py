@@ -29,6 +29,11 @@ CARD_SHAPE_RANGE: Final = (1.3, 1.9)
 PARALLEL_SLANT: Final = 0.02  # sides converging less than this are parallel (seen square-on)
 SLANT_TO_MEASURE: Final = 0.15  # both pairs of sides must converge this much to read the slant
 FOCAL_RANGE: Final = (0.4, 4.0)  # a lens's focal length, in the picture's long sides
+# a slant shortens the sides running along it, which then converge: past this angle between
+# them, and looking less than LONG_ALONG_SLANT as long as the sides across, the card may lie
+# either way (a card tilted 70 degrees along its length looks like one lying across, 0.61)
+STEEP_CONVERGENCE_DEG: Final = 10.0
+LONG_ALONG_SLANT: Final = 0.8  # a card's short sides look at most 1/CARD_ASPECT (0.64) as long
 MIN_CARD_SIDE: Final = 120  # pixels across the card in the picture: less is stored blurred
 SECOND_CARD_SHARE: Final = 0.5  # a second quadrilateral this large (of the card's area): two cards
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
@@ -125,6 +130,40 @@ def seen_card_ratio(corners: np.ndarray, image_wh: tuple[int, int]) -> float | N
     return max(ratio, 1 / max(ratio, 1e-9))
 
 
+def _angle_deg(a: np.ndarray, b: np.ndarray) -> float:
+    cos = abs(float(a @ b)) / max(1e-9, float(np.linalg.norm(a) * np.linalg.norm(b)))
+    return float(np.degrees(np.arccos(min(1.0, cos))))
+
+
+def long_sides_down(corners: np.ndarray) -> bool | None:
+    """Whether the card's long sides are the quadrilateral's left and right ones (`corners`
+    ordered tl, tr, br, bl), its top and bottom (False), or None when the slant hides which.
+
+    Comparing the sides as seen fails on a steep slant: a card tilted 55 degrees along its
+    length looks wider than long and was stored turned and stretched. The sides along a slant
+    converge and only they are shortened, so they are the long ones whenever they look more
+    than LONG_ALONG_SLANT as long as the others (its short sides never look more than 0.64)."""
+    tl, tr, br, bl = (np.asarray(c, np.float64) for c in corners)
+    down = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
+    across = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
+    down_converge = _angle_deg(bl - tl, br - tr)
+    across_converge = _angle_deg(tr - tl, br - bl)
+    if max(down_converge, across_converge) < 2.0:  # seen square-on: as it looks
+        return bool(down > across)
+    along, other, converge = (
+        (down, across, down_converge)
+        if down_converge >= across_converge
+        else (across, down, across_converge)
+    )
+    if along >= LONG_ALONG_SLANT * other:
+        long_along = True
+    elif converge > STEEP_CONVERGENCE_DEG:
+        return None
+    else:
+        long_along = False
+    return long_along == (down_converge >= across_converge)
+
+
 def card_problem(
     cards: list[tuple[np.ndarray, float]], image_wh: tuple[int, int]
 ) -> str | None:
@@ -148,6 +187,11 @@ def card_problem(
             f"the shape found is {ratio:.2f} times as long as it is wide, a card "
             f"{CARD_ASPECT:.2f}: two cards touching, or a card partly hidden? lay one back alone"
         )
+    if long_sides_down(corners) is None:
+        return (
+            "the card is seen too slanted to tell its length from its width: photograph it "
+            "more from above"
+        )
     if min(across, down) < MIN_CARD_SIDE:
         return (
             f"the card is only {min(across, down):.0f} pixels wide in the picture: move closer "
@@ -158,10 +202,7 @@ def card_problem(
 
 def rectify(image_bgr: np.ndarray, corners: np.ndarray, *, width: int = CARD_WIDTH) -> np.ndarray:
     """The card warped flat, portrait, `width` pixels wide at the card's aspect ratio."""
-    tl, tr, br, bl = corners
-    side_w = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
-    side_h = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
-    if side_w > side_h:  # landscape in the photo: turn so the card stands upright
+    if long_sides_down(corners) is False:  # lying across in the photo: stand it upright
         corners = np.roll(corners, -1, axis=0)
     height = round(width * CARD_ASPECT)
     dst = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])

@@ -15,6 +15,7 @@ from blitzcam.vision.enrollment import (
     enroll_command,
     enroll_image,
     find_card,
+    long_sides_down,
     order_corners,
     seen_card_ratio,
 )
@@ -139,6 +140,49 @@ def test_a_trapezoid_leaves_the_shape_open_and_a_parallelogram_gives_its_own() -
             assert ratio is None or 1.3 <= ratio <= 1.9, (tilt, roll, ratio)
     two_side_by_side = order_corners(np.array([[400, 300], [1200, 300], [1200, 925], [400, 925]]))
     assert seen_card_ratio(two_side_by_side, (1600, 1200)) == pytest.approx(1.28)
+
+
+@pytest.mark.parametrize("focal", [1000.0, 2500.0])
+@pytest.mark.parametrize("lying_across", [False, True])
+def test_which_way_a_card_lies_is_never_guessed_wrong_on_a_slant(focal, lying_across) -> None:
+    # a card tilted 55 degrees along its length looks wider than long: it was stored turned
+    # a quarter and stretched. Now each slant gives the right answer or none (too slanted)
+    for tilt in range(0, 76, 5):
+        for yaw in (0, 10):
+            corners = _card_seen(tilt, yaw, 90 if lying_across else 0, focal=focal)
+            down = long_sides_down(corners)
+            assert down in (None, not lying_across), (tilt, yaw, down)
+            if tilt <= 45:
+                assert down is not None, (tilt, yaw)
+
+
+def _slanted_photo(tilt: float) -> tuple[np.ndarray, np.ndarray]:
+    card = render_back("red-buggy", width=570)
+    bgr = np.ascontiguousarray(card.rgba[..., 2::-1])
+    h, w = bgr.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    homography = cv2.getPerspectiveTransform(src, _card_seen(tilt, 0, 0, focal=2500.0).astype(np.float32))
+    photo = np.full((1200, 1600, 3), (45, 60, 80), np.uint8)
+    inside = cv2.warpPerspective(card.rgba[..., 3], homography, (1600, 1200)) > 127
+    photo[inside] = cv2.warpPerspective(bgr, homography, (1600, 1200))[inside]
+    return photo, bgr
+
+
+@pytest.mark.parametrize("tilt", [20, 55, 60])
+def test_a_steeply_slanted_card_is_stored_upright(tmp_path: Path, tilt: float) -> None:
+    photo, flat = _slanted_photo(tilt)
+    stored = cv2.imread(str(enroll_image("red-buggy", photo, source="p.png", out_dir=tmp_path)))
+    flat = cv2.resize(flat, stored.shape[1::-1], interpolation=cv2.INTER_AREA)
+    a = stored.astype(np.float32) - stored.mean()
+    b = flat.astype(np.float32) - flat.mean()
+    assert float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum())) > 0.45  # turned: 0.29
+
+
+def test_a_card_too_slanted_to_tell_which_way_it_lies_is_refused(tmp_path: Path) -> None:
+    photo, _ = _slanted_photo(70)
+    with pytest.raises(UserError, match=r"too slanted .* more from above"):
+        enroll_image("red-buggy", photo, source="p.png", out_dir=tmp_path)
+    assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize(
