@@ -245,6 +245,9 @@ class CountingThread(QObject):
     def stop(self) -> None:
         """Stop the loop and the thread, then release the source. Safe to call twice."""
         self._worker.stop()
+        cancel = getattr(self.source, "cancel", None)  # a stream waiting to reconnect gives up
+        if cancel is not None:
+            cancel()
         if self._thread.is_alive():
             self._thread.join()  # the frame in hand is finished first
         self.source.close()

@@ -9,7 +9,7 @@ they drop. Errors are SourceError (a UserError: one line naming the source).
 
 from __future__ import annotations
 
-import time
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,9 +157,12 @@ class StreamSource(CaptureSource):
         opener: Callable[[int | str], Capture],
         tries: int = RECONNECT_TRIES,
         delay_s: float = RECONNECT_DELAY_S,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], object] | None = None,
     ) -> None:
-        self._tries, self._delay_s, self._sleep = tries, delay_s, sleep
+        """`sleep` waits between tries (None: a wait that `cancel` cuts short)."""
+        self._cancelled = threading.Event()
+        self._tries, self._delay_s = tries, delay_s
+        self._sleep = sleep or self._cancelled.wait
         self.reconnects = 0
         super().__init__(url, name=url, opener=opener)
         self.live = True
@@ -188,12 +191,16 @@ class StreamSource(CaptureSource):
             return None  # a clip that ended: reconnecting would play it again from the start
         attempt = 0
         while image is None:
+            if self._cancelled.is_set():
+                return None  # the reader is going away: no more tries
             if attempt >= self._tries:
                 raise SourceError(
                     f"{self.name}: the stream dropped and did not come back after {attempt} tries"
                 )
             attempt += 1
             self._sleep(self._delay_s * attempt)
+            if self._cancelled.is_set():
+                return None
             self._capture.release()
             self._capture = self._opener(self._spec)
             self.reconnects += 1
@@ -201,6 +208,12 @@ class StreamSource(CaptureSource):
                 image = self._grab()
         self._index += 1
         return Frame(image=image, index=self._index - 1, origin=self.name)
+
+
+    def cancel(self) -> None:
+        """Have a read that waits to reconnect give up now (from any thread): the app stops its
+        worker with it, or Esc waited up to 7.5 s of back-off."""
+        self._cancelled.set()
 
 
 def image_files(folder: Path) -> list[Path]:

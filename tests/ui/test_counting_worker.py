@@ -54,6 +54,30 @@ def test_thread_delivers_counted_frames_and_stops(qtbot) -> None:
     assert [item.index for item in seen] == sorted(item.index for item in seen)
 
 
+def test_stopping_cuts_short_a_source_waiting_to_reconnect(qtbot) -> None:
+    import threading
+
+    class Reconnecting(FakeSource):  # its read waits out a back-off unless cancelled
+        def __init__(self) -> None:
+            super().__init__([np.zeros((4, 4, 3), np.uint8)])
+            self.cancelled = threading.Event()
+            self.waiting = threading.Event()
+
+        def read(self):
+            self.waiting.set()
+            return None if self.cancelled.wait(30) else super().read()
+
+        def cancel(self) -> None:
+            self.cancelled.set()
+
+    source = Reconnecting()
+    thread = CountingThread(source, NullCounter("no model"), interval_ms=1)
+    thread.start()
+    assert source.waiting.wait(5)
+    thread.stop()  # returns once the read gave up, not after the 30 s wait
+    assert source.cancelled.is_set() and not thread.is_running() and source.closed
+
+
 def test_thread_reports_a_broken_counter(qtbot) -> None:
     class Broken:
         def count(self, frame_bgr: np.ndarray, *, in_play=None) -> CountSnapshot:

@@ -108,6 +108,25 @@ def test_stream_gives_up() -> None:
         source.read()
 
 
+def test_a_stream_waiting_to_reconnect_gives_up_when_cancelled() -> None:
+    # the app's Esc (or quit) waited out the back-off, up to 7.5 s, with the window frozen
+    import threading
+    import time
+
+    captures = iter([FakeCapture(_frames(1))] + [FakeCapture([], opened=False) for _ in range(9)])
+    source = StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: next(captures), delay_s=30.0)
+    assert source.read() is not None
+    got: list[object] = []
+    reader = threading.Thread(target=lambda: got.append(source.read()))
+    reader.start()
+    time.sleep(0.1)  # it drops and waits 30 s before its first new try
+    started = time.monotonic()
+    source.cancel()
+    reader.join(timeout=10)
+    assert not reader.is_alive() and got == [None]
+    assert time.monotonic() - started < 5 and source.reconnects == 0
+
+
 class FakeClip(FakeCapture):
     """A video file served over HTTP: its capture knows how many frames it holds."""
 
