@@ -60,6 +60,7 @@ def scan_failed_text(message: str) -> str:
         "shot are typed in), or press Esc to leave the scan."
     )
 
+
 class MainWindow(QMainWindow):
     def __init__(
         self,

@@ -41,6 +41,7 @@ from blitzcam.ui.scan_session import (
 
 HOLD_STILL: Final = "Hold still: the shot is taken as soon as the counts settle on this view"
 
+
 class ScanView(QWidget):
     """Owns the counting thread while visible; emits the finished session for confirmation."""
 
