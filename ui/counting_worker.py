@@ -236,7 +236,7 @@ class CountingThread(QObject):
         self._worker.finished.connect(self.finished, Qt.ConnectionType.QueuedConnection)
 
     def start(self) -> None:
-        if not self._thread.is_alive() and self._thread.ident is None:  # (starts once)
+        if self._thread.ident is None:  # a thread starts once
             self._thread.start()
 
     def is_running(self) -> bool:

@@ -33,6 +33,7 @@ FOCAL_RANGE: Final = (0.4, 4.0)  # a lens's focal length, in the picture's long 
 # them, and looking less than LONG_ALONG_SLANT as long as the sides across, the card may lie
 # either way (a card tilted 70 degrees along its length looks like one lying across, 0.61)
 STEEP_CONVERGENCE_DEG: Final = 10.0
+SQUARE_ON_DEG: Final = 2.0  # both pairs of sides closer to parallel than this: no slant to read
 LONG_ALONG_SLANT: Final = 0.8  # a card's short sides look at most 1/CARD_ASPECT (0.64) as long
 MIN_CARD_SIDE: Final = 120  # pixels across the card in the picture: less is stored blurred
 SECOND_CARD_SHARE: Final = 0.5  # a second quadrilateral this large (of the card's area): two cards
@@ -148,7 +149,7 @@ def long_sides_down(corners: np.ndarray) -> bool | None:
     across = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
     down_converge = _angle_deg(bl - tl, br - tr)
     across_converge = _angle_deg(tr - tl, br - bl)
-    if max(down_converge, across_converge) < 2.0:  # seen square-on: as it looks
+    if max(down_converge, across_converge) < SQUARE_ON_DEG:  # seen square-on: as it looks
         return bool(down > across)
     along, other, converge = (
         (down, across, down_converge)

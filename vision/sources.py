@@ -209,7 +209,6 @@ class StreamSource(CaptureSource):
         self._index += 1
         return Frame(image=image, index=self._index - 1, origin=self.name)
 
-
     def cancel(self) -> None:
         """Have a read that waits to reconnect give up now (from any thread): the app stops its
         worker with it, or Esc waited up to 7.5 s of back-off."""
