@@ -111,6 +111,7 @@ def evaluate(
     operating: list[tuple[SceneTruth, ScenePrediction]] = []  # as counted at the operating line
     similarities: list[np.ndarray] = []
     timings = []
+    tiles = []  # zoomed tiles read per scene (vision/tiling.py; 0: one letterboxed pass)
     try:
         # the boxes under the pipeline's own reading line (`doubted_from`) are only scored for mAP
         detector.conf, detector.max_det = min(SCORING_CONF, reading_conf), max(max_det, 1000)
@@ -132,6 +133,7 @@ def evaluate(
             operating.append((truth, prediction))
             similarities.append(found.similarity)
             timings.append(result.timing_ms["total"])
+            tiles.append(result.tiles)
     finally:
         detector.conf, detector.max_det = reading_conf, max_det
         pipeline.unknown_below, pipeline.unknown_below_in_play = lines
@@ -145,6 +147,9 @@ def evaluate(
     report["operating_conf"] = operating_conf
     report["nms_iou"] = detector.iou
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
+    report["zoom_below"] = pipeline.zoom_below
+    report["scenes_read_in_tiles"] = sum(n > 0 for n in tiles)
+    report["tiles_read"] = int(sum(tiles))
     report["doubted_from"] = pipeline.doubted_from
     report["join_alike"] = pipeline.join_alike
     report["near_line_from"] = pipeline.near_line_from

@@ -135,11 +135,23 @@ def decode_raw(
     if len(score) > MAX_NMS:
         top = np.argsort(-score, kind="stable")[:MAX_NMS]
         obb, score, class_id = obb[top], score[top], class_id[top]
-    shifted = obb.copy()
+    return suppress(Decoded(obb, score, class_id), iou=iou, agnostic=agnostic, max_det=max_det)
+
+
+def suppress(
+    decoded: Decoded, *, iou: float = 0.7, agnostic: bool = False, max_det: int = 300
+) -> Decoded:
+    """The boxes Fast-NMS keeps (within a class unless `agnostic`), best first, at most
+    `max_det`. Centres must lie within MAX_WH pixels of the origin."""
+    if not len(decoded.score):
+        return _empty()
+    shifted = np.array(decoded.obb, dtype=np.float32, copy=True)
     if not agnostic:
-        shifted[:, :2] += class_id[:, None].astype(np.float32) * MAX_WH
-    kept = fast_nms_rotated(shifted, score, iou)[:max_det]
-    return Decoded(obb=obb[kept], score=score[kept], class_id=class_id[kept])
+        shifted[:, :2] += decoded.class_id[:, None].astype(np.float32) * MAX_WH
+    kept = fast_nms_rotated(shifted, decoded.score, iou)[:max_det]
+    return Decoded(
+        obb=decoded.obb[kept], score=decoded.score[kept], class_id=decoded.class_id[kept]
+    )
 
 
 def decode_end2end(output: np.ndarray, *, conf: float = 0.25, max_det: int = 300) -> Decoded:

@@ -11,13 +11,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+import cv2
 import numpy as np
 
 from blitzcam.errors import UserError
-from blitzcam.vision.decode import Decoded, decode_end2end, decode_raw
+from blitzcam.vision.decode import Decoded, decode_end2end, decode_raw, suppress
 from blitzcam.vision.detections import Detections
-from blitzcam.vision.letterbox import letterbox_image, letterbox_params, to_blob, unletterbox_obb
+from blitzcam.vision.letterbox import (
+    PAD_VALUE,
+    letterbox_image,
+    letterbox_params,
+    to_blob,
+    unletterbox_obb,
+)
 from blitzcam.vision.onnx_session import open_session
+from blitzcam.vision.tiling import Tile, to_frame, whole_in_tile
 
 DEFAULT_CONF: Final = 0.25  # ultralytics' predict defaults
 DEFAULT_IOU: Final = 0.7
@@ -119,23 +127,69 @@ class Detector:
         """The forward pass alone (what the benchmark calls inference)."""
         return self._session.run(blob)
 
+    def _decoded(self, output: np.ndarray) -> Decoded:
+        """Raw output -> suppressed boxes in network-input pixels."""
+        if self.info.end2end:
+            return decode_end2end(output, conf=self.conf, max_det=self.max_det)
+        return decode_raw(
+            output,
+            num_classes=len(self.names),
+            conf=self.conf,
+            iou=self.iou,
+            max_det=self.max_det,
+        )
+
     def decode(self, output: np.ndarray, params: object) -> Detections:
         """Raw output -> suppressed detections in frame pixels."""
-        if self.info.end2end:
-            decoded: Decoded = decode_end2end(output, conf=self.conf, max_det=self.max_det)
-        else:
-            decoded = decode_raw(
-                output,
-                num_classes=len(self.names),
-                conf=self.conf,
-                iou=self.iou,
-                max_det=self.max_det,
-            )
+        decoded = self._decoded(output)
         return Detections.from_obb(
             unletterbox_obb(decoded.obb, params),
             decoded.score,
             decoded.class_id,
             class_names=self.names,
+        )
+
+    def prepare_tile(self, zoomed_bgr: np.ndarray, tile: Tile) -> np.ndarray:
+        """One tile of a zoomed frame -> the network input tensor (padded right and below, so
+        network pixels are the tile's pixels)."""
+        height, width = self.info.imgsz
+        crop = zoomed_bgr[tile.y0 : tile.y0 + tile.height, tile.x0 : tile.x0 + tile.width]
+        padded = cv2.copyMakeBorder(
+            crop,
+            0,
+            height - crop.shape[0],
+            0,
+            width - crop.shape[1],
+            cv2.BORDER_CONSTANT,
+            value=(PAD_VALUE, PAD_VALUE, PAD_VALUE),
+        )
+        return to_blob(padded)
+
+    def decode_tile(
+        self, output: np.ndarray, tile: Tile, zoomed_hw: tuple[int, int], scale: float
+    ) -> Decoded:
+        """A tile's raw output -> its boxes that no inner tile edge cuts, in frame pixels."""
+        decoded = self._decoded(output)
+        whole = whole_in_tile(decoded.obb, tile, zoomed_hw)
+        return Decoded(
+            obb=to_frame(decoded.obb[whole], tile, scale),
+            score=decoded.score[whole],
+            class_id=decoded.class_id[whole],
+        )
+
+    def merge_tiles(self, tiles: list[Decoded]) -> Detections:
+        """The tiles' boxes (frame pixels) suppressed together, as one frame's would be."""
+        merged = suppress(
+            Decoded(
+                obb=np.concatenate([np.zeros((0, 5), np.float32), *(t.obb for t in tiles)]),
+                score=np.concatenate([np.zeros(0, np.float32), *(t.score for t in tiles)]),
+                class_id=np.concatenate([np.zeros(0, np.int64), *(t.class_id for t in tiles)]),
+            ),
+            iou=self.iou,
+            max_det=self.max_det,
+        )
+        return Detections.from_obb(
+            merged.obb, merged.score, merged.class_id, class_names=self.names
         )
 
     def detect(self, frame_bgr: np.ndarray) -> Detections:

@@ -40,6 +40,14 @@ from blitzcam.vision.identify import (
 from blitzcam.vision.reference_cache import cached_reference_vectors
 from blitzcam.vision.references import DeckProfile, load_profile
 from blitzcam.vision.stabilise import Stabiliser, thumbnail
+from blitzcam.vision.tiling import (
+    ZOOM_BELOW,
+    fitted_zoom,
+    tile_grid,
+    tile_overlap,
+    zoom_for,
+    zoom_image,
+)
 
 MODEL_ENV: Final = "BLITZCAM_MODEL"
 # models/blitzcam-obb-int8.onnx (`models/quantize.py`) is faster and a little less right
@@ -133,6 +141,7 @@ class FrameResult:
     settled: bool = (
         True  # live counting: enough still frames of this scene agree (see LiveCounting)
     )
+    tiles: int = 0  # zoomed tiles the detector read for a closer look (0: none was needed)
 
 
 class CountingPipeline:
@@ -172,6 +181,9 @@ class CountingPipeline:
         # (`second_look`; None: never)
         self.second_look: float | None = SECOND_LOOK_ALIKE
         self.keep_uncounted = False  # evaluation keeps every box the detector found, to score it
+        # a closer look, in tiles, when the sure backs' typical long side reached the network
+        # under this many pixels (vision/tiling.py; None: never)
+        self.zoom_below: float | None = ZOOM_BELOW
         self._use(profile, references)
 
     def _use(self, profile: DeckProfile, references: References | None = None) -> None:
@@ -263,6 +275,16 @@ class CountingPipeline:
         t2 = time.perf_counter()
         detections = self.detector.decode(output, params)
         t3 = time.perf_counter()
+        timing = {
+            "preprocess": (t1 - t0) * 1000,
+            "inference": (t2 - t1) * 1000,
+            "postprocess": (t3 - t2) * 1000,
+        }
+        tiles = 0
+        scale = self._closer_look(detections, params, frame_bgr.shape[:2])
+        if scale is not None:
+            detections, tiles = self._read_in_tiles(frame_bgr, scale, detections, timing)
+            t3 = time.perf_counter()
         profile, references, known_decks = self._identity  # reload_profile may swap it
         detections = identify(
             frame_bgr,
@@ -288,20 +310,70 @@ class CountingPipeline:
             detections = detections[detections.counted]
         counts: Counts = count(detections, known_decks)
         t4 = time.perf_counter()
-        timing = {
-            "preprocess": (t1 - t0) * 1000,
-            "inference": (t2 - t1) * 1000,
-            "postprocess": (t3 - t2) * 1000,
-            "identify": (t4 - t3) * 1000,
-            "total": (t4 - t0) * 1000,
-        }
+        timing["identify"] = (t4 - t3) * 1000
+        timing["total"] = (t4 - t0) * 1000
         return FrameResult(
             detections=detections,
             counts=counts.per_deck,
             face_up=counts.face_up,
             unknown=counts.unknown,
             timing_ms=timing,
+            tiles=tiles,
         )
+
+    def _sure_back_sides(self, detections: Detections) -> np.ndarray:
+        """Long sides (frame pixels) of the backs that count on the detector's word alone."""
+        names = detections.class_names
+        back = names.index("back") if "back" in names else 0
+        sure = (detections.class_id == back) & (detections.confidence >= self.count_from)
+        return np.maximum(detections.obb[sure, 2], detections.obb[sure, 3])
+
+    def _closer_look(
+        self, detections: Detections, params: object, frame_hw: tuple[int, int]
+    ) -> float | None:
+        """The zoom for a second look in tiles, when the first found the backs too small."""
+        gain = getattr(params, "gain_xy", None)
+        if self.zoom_below is None or gain is None:
+            return None
+        sides = self._sure_back_sides(detections)
+        scale = zoom_for(sides, gain[0], below=self.zoom_below)
+        if scale is None:
+            return None
+        return fitted_zoom(scale, frame_hw, self.detector.info.imgsz, float(sides.max()))
+
+    def _read_in_tiles(
+        self,
+        frame_bgr: np.ndarray,
+        scale: float,
+        first: Detections,
+        timing: dict[str, float],
+    ) -> tuple[Detections, int]:
+        """The frame zoomed by `scale` and read tile by tile; each stage's time is added to
+        `timing`'s."""
+        detector = self.detector
+        t0 = time.perf_counter()
+        zoomed = zoom_image(frame_bgr, scale)
+        overlap = tile_overlap(
+            float(self._sure_back_sides(first).max()) * scale, detector.info.imgsz
+        )
+        tiles = tile_grid(zoomed.shape[:2], detector.info.imgsz, overlap)
+        timing["preprocess"] += (time.perf_counter() - t0) * 1000
+        found = []
+        for tile in tiles:
+            t0 = time.perf_counter()
+            blob = detector.prepare_tile(zoomed, tile)
+            t1 = time.perf_counter()
+            output = detector.forward(blob)
+            t2 = time.perf_counter()
+            found.append(detector.decode_tile(output, tile, zoomed.shape[:2], scale))
+            t3 = time.perf_counter()
+            timing["preprocess"] += (t1 - t0) * 1000
+            timing["inference"] += (t2 - t1) * 1000
+            timing["postprocess"] += (t3 - t2) * 1000
+        t0 = time.perf_counter()
+        detections = detector.merge_tiles(found)
+        timing["postprocess"] += (time.perf_counter() - t0) * 1000
+        return detections, len(tiles)
 
 
 class LiveCounting:

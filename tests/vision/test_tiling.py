@@ -1,0 +1,174 @@
+"""vision/tiling.py: when to look closer, the tiles that cover a zoomed frame, and their boxes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from blitzcam.vision.decode import Decoded, suppress
+from blitzcam.vision.tiling import (
+    MAX_TILES,
+    TILE_OVERLAP,
+    ZOOM_BELOW,
+    ZOOM_TO,
+    Tile,
+    fitted_zoom,
+    tile_grid,
+    tile_overlap,
+    to_frame,
+    whole_in_tile,
+    window_starts,
+    zoom_for,
+    zoom_image,
+)
+
+NETWORK_HW = (736, 1280)
+
+
+@pytest.mark.parametrize(
+    ("sides", "gain", "expected"),
+    [
+        # portrait phone: 60 px cards, letterboxed at 736/1920 -> 23 network px: zoom to 40
+        ([60.0] * 10, 736 / 1920, 736 / 1920 * ZOOM_TO / (60 * 736 / 1920)),
+        # 16:9 at 1280/1920: 60 px cards reach the network at 40 px: no closer look
+        ([60.0] * 10, 1280 / 1920, None),
+        # the typical (90th percentile) card decides, not the smallest few
+        ([10.0, 10.0] + [60.0] * 18, 1280 / 1920, None),
+        # too few sure backs to judge the cards' size by
+        ([10.0, 10.0], 1.0, None),
+        ([], 1.0, None),
+    ],
+)
+def test_a_closer_look_when_the_typical_back_is_small(sides, gain, expected) -> None:
+    got = zoom_for(np.array(sides), gain)
+    if expected is None:
+        assert got is None
+    else:
+        assert got == pytest.approx(expected)
+        assert 60 * got == pytest.approx(ZOOM_TO)  # the typical back comes out ZOOM_TO long
+
+
+def test_just_under_the_line_zooms_and_at_it_does_not() -> None:
+    assert zoom_for(np.full(5, ZOOM_BELOW - 0.01), 1.0) is not None
+    assert zoom_for(np.full(5, ZOOM_BELOW), 1.0) is None
+
+
+@pytest.mark.parametrize(
+    ("size", "window", "overlap"),
+    [(1920, 1280, 192), (1281, 1280, 192), (5000, 736, 300), (1280, 1280, 0), (10, 1280, 192)],
+)
+def test_windows_cover_the_size_and_overlap_enough(size: int, window: int, overlap: int) -> None:
+    starts = window_starts(size, window, overlap)
+    assert starts[0] == 0
+    assert min(starts[-1] + window, max(size, window)) >= size  # the last reaches the end
+    if size > window:
+        assert starts[-1] + window == size  # ... and no further: no padded tile
+        gaps = np.diff(starts)
+        assert (window - gaps >= overlap).all()
+        # the fewest: one window fewer would leave too little overlap
+        fewer = len(starts) - 1
+        assert fewer < 2 or (size - window) / (fewer - 1) > window - overlap
+
+
+def test_an_overlap_as_large_as_the_window_is_refused() -> None:
+    with pytest.raises(ValueError, match="overlap 1280 must be in"):
+        window_starts(3000, 1280, 1280)
+
+
+def test_tiles_cover_every_pixel_and_clip_at_the_edges() -> None:
+    tiles = tile_grid((2000, 1500), NETWORK_HW, TILE_OVERLAP)
+    covered = np.zeros((2000, 1500), dtype=np.int32)
+    for tile in tiles:
+        assert tile.height <= NETWORK_HW[0] and tile.width <= NETWORK_HW[1]
+        covered[tile.y0 : tile.y0 + tile.height, tile.x0 : tile.x0 + tile.width] += 1
+    assert covered.min() >= 1
+    assert len(tiles) == 4 * 2  # rows every 544 px or less, columns every 1088
+
+
+def test_a_frame_smaller_than_a_tile_is_one_tile() -> None:
+    assert tile_grid((500, 900), NETWORK_HW, TILE_OVERLAP) == (Tile(0, 0, 500, 900),)
+
+
+def test_the_overlap_grows_to_fit_the_largest_card_within_half_a_tile() -> None:
+    assert tile_overlap(40.0, NETWORK_HW) == TILE_OVERLAP
+    assert tile_overlap(200.0, NETWORK_HW) == 254  # 1.25 x 200 + twice the edge margin
+    assert tile_overlap(2000.0, NETWORK_HW) == 368
+
+
+def test_the_zoom_is_lowered_to_fit_the_tile_budget() -> None:
+    frame_hw = (4000, 3000)
+    scale = fitted_zoom(2.0, frame_hw, NETWORK_HW, largest_side=30.0)
+    assert scale < 2.0
+
+    def tiles_at(s: float) -> int:
+        zoomed = (round(4000 * s), round(3000 * s))
+        return len(tile_grid(zoomed, NETWORK_HW, tile_overlap(30 * s, NETWORK_HW)))
+
+    assert tiles_at(scale) <= MAX_TILES
+    assert tiles_at(scale / 0.95) > MAX_TILES  # lowered no further than needed
+    assert fitted_zoom(0.5, (1920, 1080), NETWORK_HW, largest_side=30.0) == 0.5
+
+
+def _box(cx: float, cy: float, w: float = 40.0, h: float = 60.0, angle: float = 0.0) -> list:
+    return [cx, cy, w, h, angle]
+
+
+@pytest.mark.parametrize(
+    ("box", "tile", "kept"),
+    [
+        # inside a middle tile
+        (_box(300, 300), Tile(500, 500, 736, 1280), True),
+        # cut by the tile's left edge, which lies inside the image
+        (_box(10, 300), Tile(500, 500, 736, 1280), False),
+        # the same place in the image's first column: the image's own edge cuts nothing
+        (_box(10, 300), Tile(0, 0, 736, 1280), True),
+        # cut by the right edge of a tile with more image to its right
+        (_box(1270, 300), Tile(0, 0, 736, 1280), False),
+        # ... and of the last tile: the image ends there
+        (_box(1270, 300), Tile(0, 720, 736, 1280), True),
+        # a box turned 45 degrees reaches further than its centre and sides suggest
+        (_box(1245, 300, 40, 60, math.pi / 4), Tile(0, 0, 736, 1280), False),
+        (_box(1245, 300, 40, 60, 0.0), Tile(0, 0, 736, 1280), True),
+        # cut by a bottom edge inside the image
+        (_box(300, 720), Tile(0, 0, 736, 1280), False),
+    ],
+)
+def test_boxes_cut_by_an_inner_tile_edge_are_dropped(box, tile: Tile, kept: bool) -> None:
+    image_hw = (736 * 2, 2000)
+    assert whole_in_tile(np.array([box], np.float32), tile, image_hw).tolist() == [kept]
+
+
+def test_no_boxes_keeps_nothing() -> None:
+    mask = whole_in_tile(np.zeros((0, 5), np.float32), Tile(0, 0, 10, 10), (20, 20))
+    assert mask.shape == (0,)
+
+
+def test_tile_boxes_go_back_to_frame_pixels() -> None:
+    frame_box = np.array([[500.0, 400.0, 30.0, 50.0, 0.3]], np.float32)
+    scale = 1.6
+    tile = Tile(y0=200, x0=480, height=736, width=1280)
+    in_tile = frame_box.copy()
+    in_tile[:, :4] *= scale
+    in_tile[:, 0] -= tile.x0
+    in_tile[:, 1] -= tile.y0
+    np.testing.assert_allclose(to_frame(in_tile, tile, scale), frame_box, rtol=1e-6)
+    assert in_tile[0, 0] != frame_box[0, 0]  # to_frame made a new array
+
+
+def test_one_card_seen_by_two_tiles_is_one_box() -> None:
+    # the same card, as two overlapping tiles report it (a pixel apart), and a neighbour
+    both = Decoded(
+        obb=np.array([_box(700, 300), _box(700.8, 300.5), _box(760, 300)], np.float32),
+        score=np.array([0.9, 0.8, 0.85], np.float32),
+        class_id=np.array([0, 0, 0]),
+    )
+    kept = suppress(both, iou=0.5)
+    assert kept.score.tolist() == pytest.approx([0.9, 0.85])
+
+
+def test_zooming_resizes_by_the_scale() -> None:
+    frame = np.zeros((1920, 1080, 3), np.uint8)
+    assert zoom_image(frame, 0.75).shape == (1440, 810, 3)
+    assert zoom_image(frame, 1.5).shape == (2880, 1620, 3)
