@@ -234,6 +234,18 @@ def _pct(value: float) -> str:
     return "   n/a" if value != value else f"{100 * value:6.2f}%"
 
 
+def _tiles_line(report: dict[str, Any]) -> str:
+    """How many scenes the pipeline read again in tiles, zoomed (reports before it: unknown)."""
+    if "scenes_read_in_tiles" not in report:
+        return "scenes read again in tiles: not recorded"
+    if report.get("zoom_below") is None:
+        return "scenes read again in tiles: 0 (closer looks off)"
+    return (
+        f"scenes read again in tiles, their backs under {report['zoom_below']} network pixels: "
+        f"{report['scenes_read_in_tiles']} ({report['tiles_read']} tiles)"
+    )
+
+
 def report_table(report: dict[str, Any]) -> str:
     """The report as a readable table."""
     lines = [
@@ -262,6 +274,7 @@ def report_table(report: dict[str, Any]) -> str:
         "mean absolute count error per deck on the table or counted: "
         f"{report['mean_abs_count_error']:.3f}",
         f"face-up cards counted as a deck: {report['face_up_counted']}",
+        _tiles_line(report),
         "a frame's backs decided in groups of drawings alike on average above: "
         f"{report.get('consensus_link') or 'off (each back alone)'}"
         + (

@@ -37,11 +37,17 @@ from blitzcam.vision.identify import (
     UNKNOWN_BELOW_IN_PLAY,
     identify,
 )
+from blitzcam.vision.letterbox import Letterbox
 from blitzcam.vision.reference_cache import cached_reference_vectors
 from blitzcam.vision.references import DeckProfile, load_profile
 from blitzcam.vision.stabilise import Stabiliser, thumbnail
 from blitzcam.vision.tiling import (
+    CLOSER_BY,
+    MAX_LOOKS,
     ZOOM_BELOW,
+    ZOOM_MIN_BACKS,
+    ZOOM_TO,
+    explore_zoom,
     fitted_zoom,
     tile_grid,
     tile_overlap,
@@ -184,6 +190,7 @@ class CountingPipeline:
         # a closer look, in tiles, when the sure backs' typical long side reached the network
         # under this many pixels (vision/tiling.py; None: never)
         self.zoom_below: float | None = ZOOM_BELOW
+        self.zoom_to = ZOOM_TO  # ... zoomed so that side comes out this long
         self._use(profile, references)
 
     def _use(self, profile: DeckProfile, references: References | None = None) -> None:
@@ -280,11 +287,8 @@ class CountingPipeline:
             "inference": (t2 - t1) * 1000,
             "postprocess": (t3 - t2) * 1000,
         }
-        tiles = 0
-        scale = self._closer_look(detections, params, frame_bgr.shape[:2])
-        if scale is not None:
-            detections, tiles = self._read_in_tiles(frame_bgr, scale, detections, timing)
-            t3 = time.perf_counter()
+        detections, tiles = self._look_closer(frame_bgr, detections, params, timing)
+        t3 = time.perf_counter()
         profile, references, known_decks = self._identity  # reload_profile may swap it
         detections = identify(
             frame_bgr,
@@ -328,34 +332,50 @@ class CountingPipeline:
         sure = (detections.class_id == back) & (detections.confidence >= self.count_from)
         return np.maximum(detections.obb[sure, 2], detections.obb[sure, 3])
 
-    def _closer_look(
-        self, detections: Detections, params: object, frame_hw: tuple[int, int]
-    ) -> float | None:
-        """The zoom for a second look in tiles, when the first found the backs too small."""
-        gain = getattr(params, "gain_xy", None)
-        if self.zoom_below is None or gain is None:
-            return None
-        sides = self._sure_back_sides(detections)
-        scale = zoom_for(sides, gain[0], below=self.zoom_below)
-        if scale is None:
-            return None
-        return fitted_zoom(scale, frame_hw, self.detector.info.imgsz, float(sides.max()))
+    def _look_closer(
+        self,
+        frame_bgr: np.ndarray,
+        detections: Detections,
+        params: Letterbox,
+        timing: dict[str, float],
+    ) -> tuple[Detections, int]:
+        """The frame read again in tiles, zoomed, while the last read found the backs too small
+        (vision/tiling.py); the last read's detections and the tiles read in all."""
+        if self.zoom_below is None:
+            return detections, 0
+        frame_hw = frame_bgr.shape[:2]
+        network_hw = self.detector.info.imgsz
+        read_at = params.gain_xy[0]  # network pixels per frame pixel in the last read
+        explore = explore_zoom(frame_hw, network_hw)
+        tiles = 0
+        for _ in range(MAX_LOOKS):
+            sides = self._sure_back_sides(detections)
+            scale = zoom_for(sides, read_at, below=self.zoom_below, to=self.zoom_to)
+            if scale is None and tiles == 0 and len(sides) < ZOOM_MIN_BACKS:
+                scale = explore
+            largest = float(sides.max()) if len(sides) else 0.0
+            if scale is not None:
+                scale = fitted_zoom(scale, frame_hw, network_hw, largest)
+            if scale is None or scale < read_at * CLOSER_BY:
+                break
+            detections, read = self._read_in_tiles(frame_bgr, scale, largest, timing)
+            tiles += read
+            read_at = scale
+        return detections, tiles
 
     def _read_in_tiles(
         self,
         frame_bgr: np.ndarray,
         scale: float,
-        first: Detections,
+        largest: float,
         timing: dict[str, float],
     ) -> tuple[Detections, int]:
         """The frame zoomed by `scale` and read tile by tile; each stage's time is added to
-        `timing`'s."""
+        `timing`'s. `largest`: the longest sure back's long side so far, in frame pixels."""
         detector = self.detector
         t0 = time.perf_counter()
         zoomed = zoom_image(frame_bgr, scale)
-        overlap = tile_overlap(
-            float(self._sure_back_sides(first).max()) * scale, detector.info.imgsz
-        )
+        overlap = tile_overlap(largest * scale, detector.info.imgsz)
         tiles = tile_grid(zoomed.shape[:2], detector.info.imgsz, overlap)
         timing["preprocess"] += (time.perf_counter() - t0) * 1000
         found = []

@@ -21,15 +21,23 @@ import numpy as np
 
 from blitzcam.vision.detections import obb_corners
 
-# Measured with the shipped detector on generated scenes (100 each, seed 717): with the 90th
-# percentile of the sure backs' long side under 26 network pixels, scaled to 40, portrait frames
-# went from 19 to 59 % counted exactly, 4:3 from 88 to 92 %, and 16:9 stayed at 96 %.
-ZOOM_BELOW: Final = 26.0  # network pixels: the backs' 90th-percentile long side that needs a look
-ZOOM_TO: Final = 40.0  # network pixels: that long side after zooming
-ZOOM_PERCENTILE: Final = 90.0
+# Chosen with the shipped detector on generated tuning scenes (100 portrait 1080x1920 and 100
+# 4:3 1440x1080, seed 718; models/MODEL_CARD.md has the sweep): a closer look when the median
+# sure back's long side reached the network under 26 pixels, zoomed to 33. Portrait scenes went
+# from 25 to 80 % counted exactly, 4:3 from 84 to 92 %; the median rather than the 90th
+# percentile, as one box around a whole pile of small cards must not hide them (68 and 93 %).
+ZOOM_BELOW: Final = 26.0  # network pixels: the backs' typical long side that needs a look
+ZOOM_TO: Final = 33.0  # network pixels: that long side after zooming
+ZOOM_PERCENTILE: Final = 50.0
 ZOOM_MIN_BACKS: Final = 3  # fewer sure backs say too little about the cards' size
 TILE_OVERLAP: Final = 192  # zoomed pixels; raised to fit the largest back whole (see tile_grid)
 MAX_TILES: Final = 12  # a bound on the time a frame can take (about 12 forward passes)
+MAX_LOOKS: Final = 2  # closer looks after the first pass (each one can ask for one more)
+CLOSER_BY: Final = 1.1  # a look less than this much closer than the last is not worth taking
+# A frame that fills less than this share of the network input once letterboxed (a portrait
+# frame fills 32 %, 4:3 77 %) may hide cards too small for the first pass to find any: with too
+# few sure backs to judge by, it is read again in tiles, covering the input (`explore_zoom`).
+EXPLORE_BELOW_FILL: Final = 0.5
 EDGE_MARGIN: Final = 2.0  # pixels: a box this near an inner tile edge counts as cut by it
 
 
@@ -63,6 +71,21 @@ def zoom_for(
     if typical <= 0 or typical >= below:
         return None
     return gain * to / typical
+
+
+def explore_zoom(
+    frame_hw: tuple[int, int],
+    network_hw: tuple[int, int],
+    *,
+    below_fill: float = EXPLORE_BELOW_FILL,
+) -> float | None:
+    """The scale at which the frame covers the network input (its other side running on over
+    more tiles), for a frame that fills less than `below_fill` of it letterboxed; else None."""
+    fit = min(network_hw[0] / frame_hw[0], network_hw[1] / frame_hw[1])
+    fill = (frame_hw[0] * fit) * (frame_hw[1] * fit) / (network_hw[0] * network_hw[1])
+    if fill >= below_fill:
+        return None
+    return max(network_hw[0] / frame_hw[0], network_hw[1] / frame_hw[1])
 
 
 def window_starts(size: int, window: int, overlap: int) -> tuple[int, ...]:

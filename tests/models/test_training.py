@@ -138,6 +138,11 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert sweep[str(UNKNOWN_BELOW)] == report["scene_exact_rate"]
     assert all(0.0 <= rate <= 1.0 for rate in sweep.values())
     assert report["in_play"] == "every deck of the profile"
+    from blitzcam.vision.tiling import ZOOM_BELOW
+
+    assert report["zoom_below"] == ZOOM_BELOW
+    assert report["tiles_read"] >= report["scenes_read_in_tiles"] >= 0
+    assert f"scenes read again in tiles, their backs under {ZOOM_BELOW} network pixels: " in out
     # each scene decided among its own decks, at the in-play line
     from blitzcam.vision.identify import UNKNOWN_BELOW_IN_PLAY
 

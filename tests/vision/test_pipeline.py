@@ -13,6 +13,7 @@ from blitzcam.vision.annotate import FACE_UP_BGR, annotate
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector, parse_metadata
 from blitzcam.vision.pipeline import MODEL_ENV, CountingPipeline, default_model_path
+from blitzcam.vision.tiling import ZOOM_BELOW
 
 
 def test_pipeline_result(random_model, table_frame) -> None:
@@ -236,3 +237,88 @@ def test_decks_in_play_may_come_as_an_iterator(random_model) -> None:
     wanted = ["red-plow", "blue-pump"]
     assert decks_in_play(pipeline.profile, iter(wanted)) == decks_in_play(pipeline.profile, wanted)
     assert decks_in_play(pipeline.profile, iter(wanted)) != ()
+
+
+def _raw_output(boxes: list[list[float]], scores: list[float]) -> np.ndarray:
+    """A classic OBB head's output (1, 4+2+1, N) holding `boxes` (xywhr) as backs."""
+    out = np.zeros((1, 7, len(boxes)), np.float32)
+    for i, ((cx, cy, w, h, r), score) in enumerate(zip(boxes, scores, strict=True)):
+        out[0, :, i] = (cx, cy, w, h, score, 0.0, r)
+    return out
+
+
+def test_tiles_boxes_come_back_in_frame_pixels_whole_and_once(random_model) -> None:
+    from blitzcam.vision.tiling import Tile
+
+    detector = Detector(random_model.onnx)  # 320 x 320 input
+    scale = 2.0
+    zoomed_hw = (320, 560)  # a 160 x 280 frame zoomed twice: two tiles, x0 0 and 240
+    left, right = Tile(0, 0, 320, 320), Tile(0, 240, 320, 320)
+    # one card at frame x 140 (zoomed 280): whole in both tiles, found by each; one at frame
+    # x 100 (zoomed 200) whole in the left tile and cut by the right one's left edge
+    from_left = detector.decode_tile(
+        _raw_output([[280, 100, 30, 50, 0.2], [200, 200, 30, 50, 0.0]], [0.9, 0.8]),
+        left,
+        zoomed_hw,
+        scale,
+    )
+    from_right = detector.decode_tile(
+        _raw_output([[40.5, 100.5, 30, 50, 0.2], [-35, 200, 30, 50, 0.0]], [0.85, 0.7]),
+        right,
+        zoomed_hw,
+        scale,
+    )
+    assert len(from_right.score) == 1  # the cut card's box was dropped
+    merged = detector.merge_tiles([from_left, from_right])
+    np.testing.assert_allclose(
+        merged.obb, [[140, 50, 15, 25, 0.2], [100, 100, 15, 25, 0.0]], atol=1e-5
+    )
+    assert merged.confidence.tolist() == pytest.approx([0.9, 0.8])
+    assert len(detector.merge_tiles([])) == 0
+
+
+def _portrait_scene(seed: int):
+    from blitzcam.datasets import art
+    from blitzcam.datasets.art import RANDOM_FAMILIES
+    from blitzcam.datasets.compose import ArtCache, compose_scene
+    from blitzcam.datasets.plan import SceneConfig
+
+    config = SceneConfig((1080, 1920), tuple(RANDOM_FAMILIES), random_art_scene_share=0.0)
+    scene = compose_scene(np.random.default_rng(seed), config, ArtCache(art))
+    backs = sum(o.cls == 0 for o in scene.objects)
+    return np.ascontiguousarray(scene.image[..., ::-1]), backs
+
+
+@pytest.fixture(scope="module")
+def shipped_pipeline() -> CountingPipeline:
+    return CountingPipeline.from_defaults()
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        0,  # cards the first pass finds, too small: zoomed to their size
+        4,  # cards too small for the first pass to find one: explored, then zoomed
+    ],
+)
+def test_a_portrait_frame_s_small_cards_are_read_in_tiles(shipped_pipeline, seed: int) -> None:
+    frame, backs = _portrait_scene(seed)
+    pipeline = shipped_pipeline
+    closer = pipeline(frame)
+    pipeline.zoom_below = None
+    try:
+        once = pipeline(frame)
+    finally:
+        pipeline.zoom_below = ZOOM_BELOW
+    assert once.tiles == 0 and closer.tiles > 0
+    counted = sum(closer.counts.values()) + closer.unknown
+    assert counted == pytest.approx(backs, rel=0.05)
+    assert sum(once.counts.values()) + once.unknown < counted
+    assert closer.timing_ms["inference"] > once.timing_ms["inference"]  # the tiles' time is in
+
+
+def test_a_16_9_table_is_read_once(shipped_pipeline) -> None:
+    from benchmarks.count_bench import synthetic_frames
+
+    for frame in synthetic_frames(3, seed=11):
+        assert shipped_pipeline(frame).tiles == 0

@@ -14,6 +14,7 @@ from blitzcam.vision.tiling import (
     ZOOM_BELOW,
     ZOOM_TO,
     Tile,
+    explore_zoom,
     fitted_zoom,
     tile_grid,
     tile_overlap,
@@ -30,12 +31,14 @@ NETWORK_HW = (736, 1280)
 @pytest.mark.parametrize(
     ("sides", "gain", "expected"),
     [
-        # portrait phone: 60 px cards, letterboxed at 736/1920 -> 23 network px: zoom to 40
+        # portrait phone: 60 px cards, letterboxed at 736/1920 -> 23 network px: zoomed
         ([60.0] * 10, 736 / 1920, 736 / 1920 * ZOOM_TO / (60 * 736 / 1920)),
         # 16:9 at 1280/1920: 60 px cards reach the network at 40 px: no closer look
         ([60.0] * 10, 1280 / 1920, None),
-        # the typical (90th percentile) card decides, not the smallest few
+        # the typical (median) card decides, not the smallest few ...
         ([10.0, 10.0] + [60.0] * 18, 1280 / 1920, None),
+        # ... nor a few boxes each around a whole pile of small cards
+        ([15.0] * 7 + [60.0] * 3, 1.0, ZOOM_TO / 15.0),
         # too few sure backs to judge the cards' size by
         ([10.0, 10.0], 1.0, None),
         ([], 1.0, None),
@@ -47,7 +50,7 @@ def test_a_closer_look_when_the_typical_back_is_small(sides, gain, expected) -> 
         assert got is None
     else:
         assert got == pytest.approx(expected)
-        assert 60 * got == pytest.approx(ZOOM_TO)  # the typical back comes out ZOOM_TO long
+        assert np.median(sides) * got == pytest.approx(ZOOM_TO)  # the typical back: ZOOM_TO long
 
 
 def test_just_under_the_line_zooms_and_at_it_does_not() -> None:
@@ -172,3 +175,19 @@ def test_zooming_resizes_by_the_scale() -> None:
     frame = np.zeros((1920, 1080, 3), np.uint8)
     assert zoom_image(frame, 0.75).shape == (1440, 810, 3)
     assert zoom_image(frame, 1.5).shape == (2880, 1620, 3)
+
+
+@pytest.mark.parametrize(
+    ("frame_hw", "expected"),
+    [
+        ((1920, 1080), 1280 / 1080),  # portrait phone: fills 32 % letterboxed; covers at 1.19
+        ((1080, 1440), None),  # 4:3 fills 77 %
+        ((1080, 1920), None),  # 16:9 fills it all
+        ((4000, 1000), 1280 / 1000),  # a tall strip
+    ],
+)
+def test_a_frame_that_fills_little_of_the_input_is_explored_covering_it(
+    frame_hw, expected
+) -> None:
+    got = explore_zoom(frame_hw, NETWORK_HW)
+    assert got == (None if expected is None else pytest.approx(expected))
