@@ -226,8 +226,12 @@ def main() -> None:
         f"load average {os.getloadavg()[0]:.1f}"
     )
     for name, pipeline in pipelines.items():
-        found = [int(pipeline(frame).detections.counted.sum()) for frame in frames]
+        results = [pipeline(frame) for frame in frames]
+        found = [int(result.detections.counted.sum()) for result in results]
         print(f"  boxes counted per frame ({name}): {found}")
+        # a frame of small cards is read again in tiles (vision/tiling.py): predict never is
+        tiles = [result.tiles for result in results]
+        print(f"  frames read again in tiles ({name}): {sum(n > 0 for n in tiles)}, {tiles}")
     for name, value in median.items():
         line = f"  {name:<36} {value:7.1f} ms/frame"
         if name in outside:

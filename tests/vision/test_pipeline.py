@@ -297,8 +297,8 @@ def shipped_pipeline() -> CountingPipeline:
 @pytest.mark.parametrize(
     "seed",
     [
-        0,  # cards the first pass finds, too small: zoomed to their size
-        4,  # cards too small for the first pass to find one: explored, then zoomed
+        1,  # the first pass finds 13 of 55 cards, too small: zoomed to their size
+        4,  # too small for the first pass to find one of 19: explored, then zoomed
     ],
 )
 def test_a_portrait_frame_s_small_cards_are_read_in_tiles(shipped_pipeline, seed: int) -> None:
@@ -317,8 +317,24 @@ def test_a_portrait_frame_s_small_cards_are_read_in_tiles(shipped_pipeline, seed
     assert closer.timing_ms["inference"] > once.timing_ms["inference"]  # the tiles' time is in
 
 
-def test_a_16_9_table_is_read_once(shipped_pipeline) -> None:
-    from benchmarks.count_bench import synthetic_frames
+def test_a_16_9_table_of_cards_the_detector_was_trained_on_is_read_once(
+    shipped_pipeline,
+) -> None:
+    from blitzcam.datasets import art
+    from blitzcam.datasets.art import RANDOM_FAMILIES
+    from blitzcam.datasets.compose import ArtCache, compose_scene
+    from blitzcam.datasets.plan import SceneConfig
 
-    for frame in synthetic_frames(3, seed=11):
-        assert shipped_pipeline(frame).tiles == 0
+    config, cache = SceneConfig((1920, 1080), tuple(RANDOM_FAMILIES)), ArtCache(art)
+    read = []
+    for seed in range(40):
+        if len(read) == 3:
+            break
+        scene = compose_scene(np.random.default_rng(seed), config, cache)
+        polygons = [o.polygon for o in scene.objects if o.cls == 0]
+        long_sides = [max(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[1])) for p in polygons]
+        if np.median(long_sides) * 1280 / 1920 < 1.2 * ZOOM_BELOW:
+            continue  # cards near the line: a closer look may be right
+        frame = np.ascontiguousarray(scene.image[..., ::-1])
+        read.append(shipped_pipeline(frame).tiles)
+    assert read == [0, 0, 0]
