@@ -31,7 +31,7 @@ ZOOM_TO: Final = 33.0  # network pixels: that long side after zooming
 ZOOM_PERCENTILE: Final = 50.0
 ZOOM_MIN_BACKS: Final = 3  # fewer sure backs say too little about the cards' size
 TILE_OVERLAP: Final = 192  # zoomed pixels; raised to fit the largest back whole (see tile_grid)
-MAX_TILES: Final = 12  # a bound on the time a frame can take (about 12 forward passes)
+MAX_TILES: Final = 12  # a bound on the time a look can take (about 12 forward passes)
 MAX_LOOKS: Final = 2  # closer looks after the first pass (each one can ask for one more)
 CLOSER_BY: Final = 1.1  # a look less than this much closer than the last is not worth taking
 # A frame that fills less than this share of the network input once letterboxed (a portrait
