@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-import cv2
 import numpy as np
 
 from blitzcam.errors import UserError
 from blitzcam.vision.decode import Decoded, decode_end2end, decode_raw, suppress
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.letterbox import (
-    PAD_VALUE,
+    Letterbox,
     letterbox_image,
     letterbox_params,
     to_blob,
@@ -154,16 +153,17 @@ class Detector:
         network pixels are the tile's pixels)."""
         height, width = self.info.imgsz
         crop = zoomed_bgr[tile.y0 : tile.y0 + tile.height, tile.x0 : tile.x0 + tile.width]
-        padded = cv2.copyMakeBorder(
-            crop,
-            0,
-            height - crop.shape[0],
-            0,
-            width - crop.shape[1],
-            cv2.BORDER_CONSTANT,
-            value=(PAD_VALUE, PAD_VALUE, PAD_VALUE),
+        crop_h, crop_w = crop.shape[:2]
+        pad = Letterbox(
+            src_hw=(crop_h, crop_w),
+            dst_hw=(height, width),
+            new_wh=(crop_w, crop_h),  # not resized: padded only
+            top=0,
+            bottom=height - crop_h,
+            left=0,
+            right=width - crop_w,
         )
-        return to_blob(padded)
+        return to_blob(letterbox_image(crop, pad))
 
     def decode_tile(
         self, output: np.ndarray, tile: Tile, zoomed_hw: tuple[int, int], scale: float

@@ -12,11 +12,11 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 import numpy as np
 
@@ -54,6 +54,8 @@ from blitzcam.vision.tiling import (
     zoom_for,
     zoom_image,
 )
+
+T = TypeVar("T")
 
 MODEL_ENV: Final = "BLITZCAM_MODEL"
 # models/blitzcam-obb-int8.onnx (`models/quantize.py`) is faster and a little less right
@@ -133,6 +135,14 @@ def decks_in_play(profile: DeckProfile, in_play: Collection[str]) -> tuple[int, 
             f"(the profile has {', '.join(profile.names)})"
         )
     return tuple(sorted(profile.names.index(name) for name in decks))
+
+
+def _timed(timing: dict[str, float], stage: str, step: Callable[..., T], *args: object) -> T:
+    """`step(*args)`, its milliseconds added to `timing[stage]`."""
+    start = time.perf_counter()
+    result = step(*args)
+    timing[stage] = timing.get(stage, 0.0) + (time.perf_counter() - start) * 1000
+    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,17 +286,10 @@ class CountingPipeline:
                 f"{frame_bgr.dtype} {frame_bgr.shape}; vision.images.to_bgr8 converts one"
             )
         t0 = time.perf_counter()
-        blob, params = self.detector.prepare(frame_bgr)
-        t1 = time.perf_counter()
-        output = self.detector.forward(blob)
-        t2 = time.perf_counter()
-        detections = self.detector.decode(output, params)
-        t3 = time.perf_counter()
-        timing = {
-            "preprocess": (t1 - t0) * 1000,
-            "inference": (t2 - t1) * 1000,
-            "postprocess": (t3 - t2) * 1000,
-        }
+        timing: dict[str, float] = {}
+        blob, params = _timed(timing, "preprocess", self.detector.prepare, frame_bgr)
+        output = _timed(timing, "inference", self.detector.forward, blob)
+        detections = _timed(timing, "postprocess", self.detector.decode, output, params)
         detections, tiles = self._look_closer(frame_bgr, detections, params, timing)
         t3 = time.perf_counter()
         profile, references, known_decks = self._identity  # reload_profile may swap it
@@ -327,9 +330,7 @@ class CountingPipeline:
 
     def _sure_back_sides(self, detections: Detections) -> np.ndarray:
         """Long sides (frame pixels) of the backs that count on the detector's word alone."""
-        names = detections.class_names
-        back = names.index("back") if "back" in names else 0
-        sure = (detections.class_id == back) & (detections.confidence >= self.count_from)
+        sure = detections.of_class("back") & (detections.confidence >= self.count_from)
         return np.maximum(detections.obb[sure, 2], detections.obb[sure, 3])
 
     def _look_closer(
@@ -373,26 +374,25 @@ class CountingPipeline:
         """The frame zoomed by `scale` and read tile by tile; each stage's time is added to
         `timing`'s. `largest`: the longest sure back's long side so far, in frame pixels."""
         detector = self.detector
-        t0 = time.perf_counter()
-        zoomed = zoom_image(frame_bgr, scale)
+        zoomed = _timed(timing, "preprocess", zoom_image, frame_bgr, scale)
         overlap = tile_overlap(largest * scale, detector.info.imgsz)
         tiles = tile_grid(zoomed.shape[:2], detector.info.imgsz, overlap)
-        timing["preprocess"] += (time.perf_counter() - t0) * 1000
         found = []
         for tile in tiles:
-            t0 = time.perf_counter()
-            blob = detector.prepare_tile(zoomed, tile)
-            t1 = time.perf_counter()
-            output = detector.forward(blob)
-            t2 = time.perf_counter()
-            found.append(detector.decode_tile(output, tile, zoomed.shape[:2], scale))
-            t3 = time.perf_counter()
-            timing["preprocess"] += (t1 - t0) * 1000
-            timing["inference"] += (t2 - t1) * 1000
-            timing["postprocess"] += (t3 - t2) * 1000
-        t0 = time.perf_counter()
-        detections = detector.merge_tiles(found)
-        timing["postprocess"] += (time.perf_counter() - t0) * 1000
+            blob = _timed(timing, "preprocess", detector.prepare_tile, zoomed, tile)
+            output = _timed(timing, "inference", detector.forward, blob)
+            found.append(
+                _timed(
+                    timing,
+                    "postprocess",
+                    detector.decode_tile,
+                    output,
+                    tile,
+                    zoomed.shape[:2],
+                    scale,
+                )
+            )
+        detections = _timed(timing, "postprocess", detector.merge_tiles, found)
         return detections, len(tiles)
 
 
