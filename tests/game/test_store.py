@@ -255,7 +255,11 @@ def test_kill_9_mid_save_loses_at_most_the_round_being_saved(tmp_path: Path, kil
     writer.send_signal(signal.SIGKILL)
     confirmed = 0
     for line in writer.stdout:  # lines printed before the kill: those rounds were committed
-        confirmed = int(line.split()[1])
+        # Only a whole line counts: with PYTHONUNBUFFERED set, print() writes "saved", " ",
+        # the number and "\n" one by one, so the kill can leave the last line cut short.
+        whole = re.fullmatch(r"saved (\d+)\n", line)
+        if whole:
+            confirmed = int(whole[1])
     writer.wait()
     with MatchStore(path) as store:
         assert store._conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
