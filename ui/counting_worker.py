@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -20,7 +20,12 @@ from typing import Any, Final, Protocol, runtime_checkable
 import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
+from blitzcam.errors import UserError
+
 DEFAULT_INTERVAL_MS: Final = 30  # pacing of the worker loop (a camera's read() also blocks)
+# how long leaving a scan waits for a read in hand; a stream still connecting is left to give
+# up on its own (OpenCV's connect cannot be interrupted), and closes itself then
+READ_WAIT_S: Final = 1.0
 
 
 # --- what the UI needs -----------------------------------------------------------------------
@@ -180,30 +185,45 @@ class CountingWorker(QObject):
         self._mailbox = mailbox
         self._interval_s = max(0, interval_ms) / 1000
         self._stopping = threading.Event()
+        self._counting = threading.Lock()  # held while a frame is counted
         self._index = 0
 
     def run(self) -> None:
-        """The loop, until `stop`, the source's end or a failure."""
-        while not self._stopping.is_set():
-            started = time.monotonic()
-            if not self._tick():
-                return
-            self._stopping.wait(max(0.0, self._interval_s - (time.monotonic() - started)))
+        """The loop, until `stop`, the source's end or a failure; then the source is closed
+        here, in the thread that read it (a read that outlived `stop` included)."""
+        try:
+            while not self._stopping.is_set():
+                started = time.monotonic()
+                if not self._tick():
+                    return
+                self._stopping.wait(max(0.0, self._interval_s - (time.monotonic() - started)))
+        finally:
+            self._source.close()
 
     def stop(self) -> None:
-        """Ask the loop to end after the frame in hand (safe from any thread)."""
+        """Ask the loop to end (safe from any thread). Returns once no frame is being counted:
+        the counter is the window's, and the next scan's worker may use it at once."""
         self._stopping.set()
+        with self._counting:
+            pass
 
     def _tick(self) -> bool:
         """One frame; False when the loop must end."""
         try:
             frame = self._source.read()
+            if self._stopping.is_set():
+                return False  # nobody listens any more
             if frame is None:
                 self.finished.emit()
                 return False
-            snapshot = self._counter.count(frame)
+            with self._counting:
+                if self._stopping.is_set():
+                    return False
+                snapshot = self._counter.count(frame)
         except Exception as exc:  # a broken camera or model must not take the app down
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
+            if not self._stopping.is_set():  # a SourceError's line already names the source
+                said = isinstance(exc, UserError)
+                self.failed.emit(str(exc) if said else f"{type(exc).__name__}: {exc}")
             return False
         self._index += 1
         if self._mailbox.put(CountedFrame(frame, snapshot, self._index)):
@@ -243,14 +263,18 @@ class CountingThread(QObject):
         return self._thread.is_alive()
 
     def stop(self) -> None:
-        """Stop the loop and the thread, then release the source. Safe to call twice."""
-        self._worker.stop()
+        """Stop the loop; the source is released by the worker as its loop ends. Returns once
+        no frame is being counted and the read in hand has ended, or after READ_WAIT_S when
+        it has not (a stream still connecting): the window never freezes on a camera. Safe
+        to call twice."""
+        self._worker.stop()  # waits out a frame being counted
         cancel = getattr(self.source, "cancel", None)  # a stream waiting to reconnect gives up
         if cancel is not None:
             cancel()
-        if self._thread.is_alive():
-            self._thread.join()  # the frame in hand is finished first
-        self.source.close()
+        if self._thread.ident is None:  # never started: nothing else will release it
+            self.source.close()
+            return
+        self._thread.join(READ_WAIT_S)
 
     @Slot()
     def _on_ready(self) -> None:
@@ -323,8 +347,6 @@ class PipelineEnroller:
         self._enroller = FrameEnroller()
 
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
-        from blitzcam.errors import UserError
-
         try:
             message = self._enroller.enroll(deck, frame_bgr)
         except UserError as exc:
@@ -394,26 +416,36 @@ def demo_source() -> FrameSource:
 def open_source(spec: str) -> FrameSource:
     """A camera index ("0"), a video or image file, an image folder, a stream URL, or "demo".
 
-    "" means the first camera, falling back to the demo footage when there is none.
+    "" means the first camera, falling back to the demo footage when there is none. Files and
+    folders are opened now, so a wrong name is said at once; a camera or a stream is opened by
+    the worker thread on its first read (see OpenedLater).
     """
     from blitzcam.paths import expand_home
     from blitzcam.vision.images import IMAGE_SUFFIXES
-    from blitzcam.vision.sources import STREAM_SCHEMES, SourceError, image_files
+    from blitzcam.vision.sources import STREAM_SCHEMES, image_files
     from blitzcam.vision.sources import open_source as vision_open
 
     spec = spec.strip()
     if spec == "demo":
         return demo_source()
-    if spec and not spec.lower().startswith(STREAM_SCHEMES):  # a URL is never a local path
-        path = expand_home(Path(spec))
-        if path.is_dir():  # stills standing in for a camera: shown in a loop
-            return ImageLoopSource(image_files(path))
-        if path.suffix.lower() in IMAGE_SUFFIXES:
-            return ImageLoopSource([path])
-        spec = str(path)
-    if spec:
-        return vision_open(spec)  # its read() gives the BGR image, as this protocol wants
-    try:  # "": the first camera, or the demo footage when there is none
+    if not spec:
+        return OpenedLater(_first_camera_or_demo)
+    if spec.lower().startswith(STREAM_SCHEMES) or (spec.isascii() and spec.isdigit()):
+        return OpenedLater(lambda: vision_open(spec))  # its read() gives the BGR image
+    path = expand_home(Path(spec))  # a URL is never a local path
+    if path.is_dir():  # stills standing in for a camera: shown in a loop
+        return ImageLoopSource(image_files(path))
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return ImageLoopSource([path])
+    return vision_open(str(path))  # a video file
+
+
+def _first_camera_or_demo() -> FrameSource:
+    """The first camera when one opens and gives a frame, else the demo footage."""
+    from blitzcam.vision.sources import SourceError
+    from blitzcam.vision.sources import open_source as vision_open
+
+    try:
         source = vision_open("0")
     except SourceError:
         return demo_source()
@@ -425,6 +457,51 @@ def open_source(spec: str) -> FrameSource:
         source.close()
         return demo_source()
     return _Primed(source, first)
+
+
+class OpenedLater:
+    """A camera or stream that the worker thread opens on its first read.
+
+    Opening one takes a second (a camera waking up) or half a minute (an RTSP address nobody
+    answers); on the GUI thread that froze the window. A failure to open reaches the window
+    as any failed read does. `cancel` (from any thread) makes a read still opening close what
+    it opened and end the source."""
+
+    live = True  # a camera or a stream: when it stops giving frames, it has failed
+
+    def __init__(self, open_source: Callable[[], FrameSource]) -> None:
+        self._open = open_source
+        self._source: FrameSource | None = None
+        self._lock = threading.Lock()  # the source opened vs. a cancel or close from the GUI
+        self._cancelled = False
+
+    def read(self) -> np.ndarray | None:
+        if self._source is None:
+            if self._cancelled:
+                return None
+            source = self._open()
+            with self._lock:
+                if not self._cancelled:
+                    self._source = source
+            if self._source is None:  # cancelled while it opened
+                source.close()
+                return None
+        return self._source.read()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            source = self._source
+        cancel = getattr(source, "cancel", None)
+        if cancel is not None:
+            cancel()
+
+    def close(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            source, self._source = self._source, None
+        if source is not None:
+            source.close()
 
 
 class _Primed:

@@ -205,7 +205,9 @@ def test_no_camera_spec_falls_back_to_the_demo_when_no_camera_opens(monkeypatch)
         raise sources.SourceError(f"camera {spec}: cannot open it")
 
     monkeypatch.setattr(sources, "open_source", no_camera)
-    assert isinstance(open_source(""), ImageLoopSource)
+    source = open_source("")
+    assert source.read() is not None  # the demo's first picture
+    assert isinstance(source._source, ImageLoopSource)
 
 
 def test_a_folder_of_stills_loops_one_image_at_a_time(tmp_path) -> None:
@@ -242,8 +244,125 @@ def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:
             pass
 
     monkeypatch.setattr(sources, "open_source", lambda spec: asked.append(spec) or Opened())
-    open_source("http://192.168.1.5:8080/shot.jpg")
+    open_source("http://192.168.1.5:8080/shot.jpg").read()
     assert asked == ["http://192.168.1.5:8080/shot.jpg"]
+
+
+# --- a camera or stream is opened by the worker, never on the GUI thread --------------------
+
+
+class _SlowToOpen:
+    """Stands in for vision's open_source: opening blocks until `answer` is set (an RTSP
+    address nobody answers takes OpenCV half a minute), then gives a FakeSource."""
+
+    def __init__(self, *, fails: bool = False) -> None:
+        import threading
+
+        self.answer = threading.Event()
+        self.opening = threading.Event()
+        self.threads: list[str] = []
+        self.opened: list[FakeSource] = []
+        self.fails = fails
+
+    def __call__(self, spec):
+        import threading
+
+        from blitzcam.vision.sources import SourceError
+
+        self.threads.append(threading.current_thread().name)
+        self.opening.set()
+        self.answer.wait(30)
+        if self.fails:
+            raise SourceError(f"{spec}: cannot connect to the stream (wrong address)")
+        self.opened.append(FakeSource([np.zeros((4, 4, 3), np.uint8)]))
+        return self.opened[-1]
+
+
+@pytest.mark.parametrize("spec", ["rtsp://10.0.0.9/live", " 1 "])
+def test_a_stream_or_camera_opens_in_the_worker_thread(qtbot, monkeypatch, spec) -> None:
+    from blitzcam.vision import sources
+
+    opener = _SlowToOpen()
+    monkeypatch.setattr(sources, "open_source", opener)
+    source = open_source(spec)  # returns at once: nothing opened yet
+    assert opener.threads == [] and source.live
+    thread = CountingThread(source, NullCounter("no model"), interval_ms=1)
+    seen: list[CountedFrame] = []
+    thread.counted.connect(seen.append)
+    thread.start()
+    assert opener.opening.wait(5)
+    opener.answer.set()
+    qtbot.waitUntil(lambda: len(seen) >= 1, timeout=5000)
+    thread.stop()
+    assert opener.threads == ["counting"]
+    assert opener.opened[0].closed and not thread.is_running()
+
+
+def test_leaving_while_a_stream_still_connects_does_not_wait_for_it(qtbot, monkeypatch) -> None:
+    import time
+
+    from blitzcam.ui import counting_worker
+    from blitzcam.vision import sources
+
+    opener = _SlowToOpen()
+    monkeypatch.setattr(sources, "open_source", opener)
+    monkeypatch.setattr(counting_worker, "READ_WAIT_S", 0.2)
+    thread = CountingThread(open_source("rtsp://10.0.0.9/live"), NullCounter("no model"))
+    said: list[object] = []
+    for signal in (thread.counted, thread.failed, thread.finished):
+        signal.connect(said.append)
+    thread.start()
+    assert opener.opening.wait(5)
+    started = time.monotonic()
+    thread.stop()
+    assert time.monotonic() - started < 5  # not the 30 s the connect could take
+    assert thread.is_running()  # still inside the connect
+    opener.answer.set()  # the connect ends: what it opened is closed, nothing more is said
+    qtbot.waitUntil(lambda: not thread.is_running(), timeout=5000)
+    assert opener.opened[0].closed and opener.opened[0].reads == 0
+    qtbot.wait(50)
+    assert said == []
+
+
+def test_a_stream_that_cannot_connect_is_said_in_its_own_words(qtbot, monkeypatch) -> None:
+    from blitzcam.vision import sources
+
+    opener = _SlowToOpen(fails=True)
+    opener.answer.set()
+    monkeypatch.setattr(sources, "open_source", opener)
+    thread = CountingThread(open_source("rtsp://10.0.0.9/live"), NullCounter("no model"))
+    with qtbot.waitSignal(thread.failed, timeout=5000) as blocker:
+        thread.start()
+    thread.stop()
+    assert blocker.args == ["rtsp://10.0.0.9/live: cannot connect to the stream (wrong address)"]
+
+
+def test_stopping_waits_for_the_frame_being_counted(qtbot, monkeypatch) -> None:
+    import threading
+    import time
+
+    from blitzcam.ui import counting_worker
+
+    monkeypatch.setattr(counting_worker, "READ_WAIT_S", 0.01)  # a count is waited for, whatever
+
+    class Slow:  # the window's counter: the next scan's worker may use it right after stop
+        def __init__(self) -> None:
+            self.counting = threading.Event()
+            self.busy = False
+
+        def count(self, frame_bgr: np.ndarray, *, in_play=None) -> CountSnapshot:
+            self.busy = True
+            self.counting.set()
+            time.sleep(0.3)
+            self.busy = False
+            return CountSnapshot()
+
+    counter = Slow()
+    thread = CountingThread(FakeSource([np.zeros((4, 4, 3), np.uint8)]), counter, interval_ms=1)
+    thread.start()
+    assert counter.counting.wait(5)
+    thread.stop()
+    assert not counter.busy
 
 
 class _FakePipeline:
