@@ -9,6 +9,7 @@ mailbox so the newest frame always wins and stale ones are dropped, however slow
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -330,11 +331,24 @@ class PipelineCounter:
     def count(
         self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
     ) -> CountSnapshot:
-        return snapshot_from_result(self._live(frame_bgr, in_play=in_play))
+        snapshot = snapshot_from_result(self._live(frame_bgr, in_play=in_play))
+        note = left_out_note(self.pipeline.profile.left_out)
+        return dataclasses.replace(snapshot, note=note) if note else snapshot
 
     def reset(self) -> None:
         """A new scan starts: no vote from the last one (see LiveCounting.reset)."""
         self._live.reset()
+
+
+def left_out_note(left_out: tuple[str, ...]) -> str:
+    """What the live view says while enrolled backs are left out of the deck profile."""
+    if not left_out:
+        return ""
+    return (
+        f"Left out of your deck profile: {'; '.join(left_out)}. Until it is enrolled again "
+        "(Camera → Enroll decks…), a deck of the eight is read against its built-in art and a "
+        "deck of your own is not counted."
+    )
 
 
 class PipelineEnroller:
@@ -351,13 +365,9 @@ class PipelineEnroller:
             message = self._enroller.enroll(deck, frame_bgr)
         except UserError as exc:
             return f"{deck}: not enrolled: {exc}"
-        try:
-            self._counter.pipeline.reload_profile()
-        except UserError as exc:  # another file of the profile is bad; this one is stored
-            return (
-                f"{message}, but the counter still uses the backs it had: the deck profile "
-                f"could not be read again: {exc}"
-            )
+        # enrollment stores only a back that loads; another file gone bad is left out, and
+        # the live view says so
+        self._counter.pipeline.reload_profile(skip_unusable=True)
         return message
 
 
@@ -366,7 +376,8 @@ def make_counter() -> Counter:
     try:
         from blitzcam.vision.pipeline import CountingPipeline
 
-        return PipelineCounter(CountingPipeline.from_defaults())
+        # a damaged enrolled back is left out (and said), not a reason to count nothing
+        return PipelineCounter(CountingPipeline.from_defaults(skip_unusable=True))
     except Exception as exc:  # missing module, no model shipped yet, bad model file
         return NullCounter(f"no card counting available ({exc}); enter the counts by hand")
 

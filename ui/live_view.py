@@ -90,13 +90,23 @@ class LiveView(QWidget):
                 painter.fillRect(tag, QColor(*FACE_UP_RGB))
                 painter.setPen(QColor(255, 255, 255))
                 painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, "flip this card")
-        if self._snapshot.note:
-            painter.fillRect(QRectF(0, self.height() - 30, self.width(), 30), QColor(0, 0, 0, 170))
+        if self._snapshot.note:  # wrapped: it can name files and say what to do
+            flags = (
+                Qt.AlignmentFlag.AlignVCenter
+                | Qt.AlignmentFlag.AlignLeft
+                | Qt.TextFlag.TextWordWrap
+            )
+            width = self.width() - 16
+            needed = painter.fontMetrics().boundingRect(
+                0, 0, width, self.height(), flags, self._snapshot.note
+            )
+            band = max(30, needed.height() + 12)
+            painter.fillRect(
+                QRectF(0, self.height() - band, self.width(), band), QColor(0, 0, 0, 170)
+            )
             painter.setPen(QColor(255, 210, 90))
             painter.drawText(
-                QRectF(8, self.height() - 30, self.width() - 16, 30),
-                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                self._snapshot.note,
+                QRectF(8, self.height() - band, width, band), flags, self._snapshot.note
             )
         if self._message:  # e.g. the camera stopped: the last frame stays, the news on top
             band = QRectF(0, self.height() / 2 - 24, self.width(), 48)

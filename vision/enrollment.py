@@ -2,7 +2,8 @@
 
 `find_card` takes the largest bright quadrilateral contour (a back is white paper on a darker
 table); `rectify` warps it flat and upright with a perspective transform; the result is written
-atomically to data_dir()/decks/<deck>.png, where the deck profile picks it up.
+atomically to data_dir()/decks/<deck>.png, where the deck profile picks it up. `decks list` shows
+what each deck is read against, `decks forget` removes an enrolled back.
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import ImageError, read_image, write_png_atomic
-from blitzcam.vision.references import DECK_NAME_PATTERN, card_patches, user_decks_dir
+from blitzcam.vision.references import (
+    DECK_NAME_PATTERN,
+    card_patches,
+    enrolled_files,
+    load_reference_file,
+    user_decks_dir,
+)
 
 CARD_WIDTH: Final = 400  # stored references are this wide, upright
 CARD_ASPECT: Final = 89.0 / 57.0
@@ -293,4 +300,76 @@ def enroll_command(args: argparse.Namespace) -> int:
     target = enroll_image(deck, image, source=source)
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
     print(f"enrolled {deck} from {source}: stored {target}{note}")
+    return 0
+
+
+def enrolled_decks() -> tuple[list[tuple[str, str]], list[str]]:
+    """What each deck is read against, as (deck, "built-in" or the enrolled file), the eight
+    first, then decks of the user's own; and a line for each enrolled file that cannot be used
+    (a count without `--decks` refuses to start on it, the app leaves it out)."""
+    problems: list[str] = []
+    files = enrolled_files(problems=problems)
+    usable: dict[str, Path] = {}
+    for deck, path in files.items():
+        try:
+            load_reference_file(path)
+        except UserError as exc:
+            problems.append(str(exc))
+        else:
+            usable[deck] = path
+    rows = [(deck, str(usable[deck]) if deck in usable else "built-in") for deck in DECK_NAMES]
+    rows += [(deck, str(path)) for deck, path in usable.items() if deck not in DECK_NAMES]
+    return rows, problems
+
+
+def forget_deck(deck: str) -> Path:
+    """Remove `deck`'s enrolled back (one of the eight is then read against its built-in art
+    again, a deck of the user's own is no longer counted); the file removed. UserError when
+    nothing is enrolled under that name."""
+    check_deck_name(deck)
+    problems: list[str] = []  # a badly named file beside it does not stop this one going
+    path = enrolled_files(problems=problems).get(deck)
+    if path is None:
+        read_against = "its built-in art" if deck in DECK_NAMES else "nothing: it is not counted"
+        raise UserError(f"{deck}: no enrolled back to forget (it is read against {read_against})")
+    try:
+        path.unlink()
+    except OSError as exc:
+        raise UserError(f"{path}: cannot remove the enrolled back: {exc.strerror or exc}") from None
+    return path
+
+
+def list_command(args: argparse.Namespace) -> int:
+    """`blitzcam decks list [--json]`: exit 1 when an enrolled file cannot be used."""
+    rows, problems = enrolled_decks()
+    if args.json:
+        import json
+
+        document = {
+            "decks": [
+                {"deck": deck, "enrolled": origin != "built-in", "reference": origin}
+                for deck, origin in rows
+            ],
+            "unusable": problems,
+        }
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        width = max(len(deck) for deck, _ in rows)
+        for deck, origin in rows:
+            own = "  (a deck of your own)" if deck not in DECK_NAMES else ""
+            print(f"{deck:<{width}}  {origin}{own}")
+        for problem in problems:
+            print(f"cannot be used: {problem}")
+    return 1 if problems else 0
+
+
+def forget_command(args: argparse.Namespace) -> int:
+    """`blitzcam decks forget DECK`."""
+    path = forget_deck(args.deck)
+    after = (
+        "its built-in art is used again"
+        if args.deck in DECK_NAMES
+        else "the deck is no longer counted"
+    )
+    print(f"forgot {args.deck}: removed {path}; {after}")
     return 0

@@ -225,9 +225,10 @@ class CountingPipeline:
         """The unknown line for backs decided among every deck, or among the decks `in_play`."""
         return self.unknown_below if in_play is None else self.unknown_below_in_play
 
-    def reload_profile(self, decks_dir: Path | None = None) -> None:
-        """Pick up newly enrolled backs (the models stay loaded)."""
-        self._use(load_profile(decks_dir))
+    def reload_profile(self, decks_dir: Path | None = None, *, skip_unusable: bool = False) -> None:
+        """Pick up newly enrolled backs (the models stay loaded); `skip_unusable` as in
+        references.default_profile."""
+        self._use(load_profile(decks_dir, skip_unusable=skip_unusable))
 
     @classmethod
     def from_defaults(
@@ -238,9 +239,11 @@ class CountingPipeline:
         decks_dir: Path | None = None,
         threads: int | None = None,
         engine: str | None = None,
+        skip_unusable: bool = False,
     ) -> CountingPipeline:
         """The shipped models (or those named), run by `engine` (None: vision/onnx_session.py's
-        choice), and the user's deck profile (or `decks_dir`).
+        choice), and the user's deck profile (or `decks_dir`; `skip_unusable` as in
+        references.default_profile).
 
         The detector, the largest part of start-up, compiles on this thread while a second one
         draws the profile's reference backs, opens the identity network and embeds them
@@ -252,7 +255,7 @@ class CountingPipeline:
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deck-profile")
         try:
             # one worker: each task starts once the one before it has finished
-            profile = pool.submit(load_profile, decks_dir)
+            profile = pool.submit(load_profile, decks_dir, skip_unusable=skip_unusable)
             embedder = pool.submit(
                 Embedder, identity_path or default_identity_path(), threads=threads, engine=engine
             )

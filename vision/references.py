@@ -46,6 +46,9 @@ class DeckProfile:
     patches: np.ndarray  # (rows, PATCH, PATCH, 3) uint8 BGR: one per reference variant
     owners: np.ndarray  # (rows,) int64: the deck (index into names) of each patch
     origins: tuple[str, ...]  # where each reference came from (file path or "built-in")
+    # enrolled files left out, one line each saying why (only `default_profile(skip_unusable=
+    # True)` leaves any out; every other way of loading raises on the first)
+    left_out: tuple[str, ...] = ()
 
     def known_decks(self) -> tuple[str, ...]:
         """The eight decks, then any extra names of this profile (what counts are reported for)."""
@@ -199,7 +202,9 @@ def _builtin_patches(deck: str) -> list[np.ndarray]:
     return reference_patches(card_on_white(card.rgba), card.drawing_mask, name=f"built-in {deck}")
 
 
-def _profile(entries: list[tuple[str, list[np.ndarray], str]]) -> DeckProfile:
+def _profile(
+    entries: list[tuple[str, list[np.ndarray], str]], left_out: tuple[str, ...] = ()
+) -> DeckProfile:
     return DeckProfile(
         names=tuple(name for name, _, _ in entries),
         patches=np.stack([patch for _, patches, _ in entries for patch in patches]).reshape(
@@ -209,34 +214,49 @@ def _profile(entries: list[tuple[str, list[np.ndarray], str]]) -> DeckProfile:
             [i for i, (_, patches, _) in enumerate(entries) for _ in patches], np.int64
         ),
         origins=tuple(origin for _, _, origin in entries),
+        left_out=left_out,
     )
 
 
-def _deck_files(folder: Path) -> dict[str, Path]:
+def _deck_files(folder: Path, problems: list[str] | None = None) -> dict[str, Path]:
     """A folder's <deck>.png files by deck name, in file-name order; UserError naming the file
     whose name cannot name a deck, or that names a deck a second time. Checked before any
-    image is read."""
+    image is read. With `problems`, such a file is said there and left out instead."""
     files: dict[str, Path] = {}
     try:
         listing = sorted(folder.iterdir())
     except OSError as exc:  # a folder we may not read, say: every count would fail on it
         reason = exc.strerror or exc
-        raise UserError(f"{folder}: cannot list the deck references: {reason}") from None
+        return _refuse(f"{folder}: cannot list the deck references: {reason}", problems, files)
     for path in listing:
         if path.suffix.lower() != ".png" or not path.is_file() or path.name.startswith("."):
             continue
         name = path.stem
         if name == UNKNOWN_NAME:  # output names unidentified backs so: a deck may not be
-            raise UserError(f"{path}: the deck name {name!r} is reserved; rename the file")
-        if not DECK_NAME_PATTERN.fullmatch(name):  # a name in counts, JSON and file names
-            raise UserError(
+            _refuse(f"{path}: the deck name {name!r} is reserved; rename the file", problems)
+        elif not DECK_NAME_PATTERN.fullmatch(name):  # a name in counts, JSON and file names
+            _refuse(
                 f"{path}: {name!r} cannot name a deck: rename the file to lowercase letters, "
-                "digits and dashes (e.g. green-pump.png)"
+                "digits and dashes (e.g. green-pump.png)",
+                problems,
             )
-        if name in files:  # mine.png and mine.PNG: which one would count?
-            raise UserError(f"{path}: a second reference for deck {name!r} (beside {files[name]})")
-        files[name] = path
+        elif name in files:  # mine.png and mine.PNG: which one would count?
+            _refuse(
+                f"{path}: a second reference for deck {name!r} (beside {files[name]})", problems
+            )
+        else:
+            files[name] = path
     return files
+
+
+def _refuse(
+    problem: str, problems: list[str] | None, files: dict[str, Path] | None = None
+) -> dict[str, Path]:
+    """Raise `problem` as a UserError, or note it in `problems` and go on."""
+    if problems is None:
+        raise UserError(problem)
+    problems.append(problem)
+    return files if files is not None else {}
 
 
 def profile_from_dir(folder: Path) -> DeckProfile:
@@ -252,21 +272,41 @@ def profile_from_dir(folder: Path) -> DeckProfile:
     return _profile([(name, load_reference_file(p), str(p)) for name, p in files.items()])
 
 
-def default_profile() -> DeckProfile:
-    """Built-in art for the eight decks, overridden or extended by the user's enrolled backs."""
+def enrolled_files(*, problems: list[str] | None = None) -> dict[str, Path]:
+    """The user's enrolled backs by deck name (data_dir()/decks/<deck>.png); see _deck_files."""
     folder = user_decks_dir()
-    enrolled = _deck_files(folder) if folder.is_dir() else {}
+    return _deck_files(folder, problems) if folder.is_dir() else {}
+
+
+def default_profile(*, skip_unusable: bool = False) -> DeckProfile:
+    """Built-in art for the eight decks, overridden or extended by the user's enrolled backs.
+
+    An enrolled file that cannot be used raises UserError naming it. With `skip_unusable` (the
+    app, which must go on counting a damaged profile) it is left out instead, said in the
+    profile's `left_out`: one of the eight decks is then read against its built-in art."""
+    problems: list[str] | None = [] if skip_unusable else None
+    enrolled = enrolled_files(problems=problems)
+    loaded: dict[str, list[np.ndarray]] = {}
+    for name, path in enrolled.items():
+        try:
+            loaded[name] = load_reference_file(path)
+        except UserError as exc:
+            _refuse(str(exc), problems)
     entries = []
     for name in DECK_NAMES:
-        if name in enrolled:
-            entries.append((name, load_reference_file(enrolled[name]), str(enrolled[name])))
+        if name in loaded:
+            entries.append((name, loaded[name], str(enrolled[name])))
         else:
             entries.append((name, _builtin_patches(name), "built-in"))
-    for name, path in enrolled.items():
+    for name, patches in loaded.items():
         if name not in DECK_NAMES:
-            entries.append((name, load_reference_file(path), str(path)))
-    return _profile(entries)
+            entries.append((name, patches, str(enrolled[name])))
+    return _profile(entries, tuple(problems or ()))
 
 
-def load_profile(decks_dir: Path | None = None) -> DeckProfile:
-    return profile_from_dir(decks_dir) if decks_dir is not None else default_profile()
+def load_profile(decks_dir: Path | None = None, *, skip_unusable: bool = False) -> DeckProfile:
+    """`decks_dir`'s references, or the user's profile (see default_profile for
+    `skip_unusable`; a folder named on purpose is always held to every file)."""
+    if decks_dir is not None:
+        return profile_from_dir(decks_dir)
+    return default_profile(skip_unusable=skip_unusable)

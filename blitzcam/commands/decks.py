@@ -1,4 +1,4 @@
-"""`blitzcam decks`: export the built-in card backs, enroll a real deck's back."""
+"""`blitzcam decks`: export the built-in card backs; enroll, list and forget your decks' backs."""
 
 from __future__ import annotations
 
@@ -22,6 +22,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("--camera", help="a camera index, video file or stream URL to grab from")
     enroll.set_defaults(func=_enroll)
 
+    listing = actions.add_parser(
+        "list", help="what each deck is read against: built-in art or your enrolled back"
+    )
+    listing.add_argument("--json", action="store_true", help="one JSON document")
+    listing.set_defaults(func=_list)
+
+    forget = actions.add_parser(
+        "forget", help="remove a deck's enrolled back (the built-in art is used again)"
+    )
+    forget.add_argument("deck", metavar="DECK")
+    forget.set_defaults(func=_forget)
+
 
 def _export(args: argparse.Namespace) -> int:
     from blitzcam.datasets.export import export_command  # owned by datasets/ (card art)
@@ -33,3 +45,15 @@ def _enroll(args: argparse.Namespace) -> int:
     from blitzcam.vision.enrollment import enroll_command  # owned by vision/ (enrollment)
 
     return enroll_command(args)
+
+
+def _list(args: argparse.Namespace) -> int:
+    from blitzcam.vision.enrollment import list_command
+
+    return list_command(args)
+
+
+def _forget(args: argparse.Namespace) -> int:
+    from blitzcam.vision.enrollment import forget_command
+
+    return forget_command(args)

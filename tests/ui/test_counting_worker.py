@@ -366,10 +366,12 @@ def test_stopping_waits_for_the_frame_being_counted(qtbot, monkeypatch) -> None:
 
 
 class _FakePipeline:
-    def __init__(self) -> None:
+    def __init__(self, left_out: tuple[str, ...] = ()) -> None:
         self.reloads = 0
+        self.profile = SimpleNamespace(left_out=left_out)
 
-    def reload_profile(self) -> None:
+    def reload_profile(self, *, skip_unusable: bool = False) -> None:
+        assert skip_unusable  # a damaged neighbour must not stop the counter taking the new back
         self.reloads += 1
 
 
@@ -400,26 +402,35 @@ def test_enrolling_from_the_view_stores_the_back_and_reloads_the_profile() -> No
     assert pipeline.reloads == 1
 
 
-def test_a_stored_back_the_counter_could_not_pick_up_is_said_so() -> None:
-    import cv2
+def test_backs_left_out_of_the_profile_are_said_in_the_live_view() -> None:
+    from blitzcam.ui.counting_worker import left_out_note
 
-    from blitzcam.datasets.art import render_back
-    from blitzcam.errors import UserError
-    from blitzcam.ui.counting_worker import PipelineEnroller
-    from blitzcam.vision.references import user_decks_dir
+    result = SimpleNamespace(
+        detections=Detections.empty(), counts={"red-plow": 0}, face_up=0, unknown=0, settled=True
+    )
+    counter = _counter_with(_FakePipeline(("deck reference /d/red-plow.png: cannot decode",)))
+    counter._live = lambda frame, in_play=None: result
+    snapshot = counter.count(np.zeros((4, 4, 3), np.uint8))
+    assert "/d/red-plow.png: cannot decode" in snapshot.note and "built-in" in snapshot.note
+    assert snapshot.note == left_out_note(counter.pipeline.profile.left_out)
+    counter.pipeline.profile = SimpleNamespace(left_out=())  # enrolled again: the note goes
+    assert counter.count(np.zeros((4, 4, 3), np.uint8)).note == ""
 
-    class BadProfile(_FakePipeline):
-        def reload_profile(self) -> None:
-            raise UserError("deck reference my-deck.png: cannot decode image: the file is empty")
 
-    card = cv2.cvtColor(np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]),
-                        cv2.COLOR_RGB2BGR)
-    frame = np.full((720, 1280, 3), 40, np.uint8)
-    frame[100:100 + card.shape[0], 400:400 + card.shape[1]] = card
-    message = PipelineEnroller(_counter_with(BadProfile())).enroll("red-plow", frame)
-    # it was stored: "not enrolled" was wrong; the reason the counter did not take it is given
-    assert message.startswith("red-plow: enrolled") and "not enrolled" not in message
-    assert "my-deck.png" in message and (user_decks_dir() / "red-plow.png").is_file()
+def test_the_app_counter_loads_a_damaged_profile_leniently(monkeypatch) -> None:
+    from blitzcam.ui.counting_worker import PipelineCounter, make_counter
+    from blitzcam.vision import pipeline as pipeline_module
+
+    asked = {}
+
+    def from_defaults(**kwargs):
+        asked.update(kwargs)
+        return _FakePipeline()
+
+    monkeypatch.setattr(pipeline_module.CountingPipeline, "from_defaults", from_defaults)
+    monkeypatch.setattr(pipeline_module, "LiveCounting", lambda pipeline: None)
+    assert isinstance(make_counter(), PipelineCounter)
+    assert asked == {"skip_unusable": True}
 
 
 def test_a_view_without_a_card_is_explained_not_raised() -> None:

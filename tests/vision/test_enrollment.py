@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import cv2
@@ -11,10 +12,14 @@ import pytest
 
 from blitzcam.datasets.art import render_back
 from blitzcam.errors import UserError
+from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.enrollment import (
     enroll_command,
     enroll_image,
     find_card,
+    forget_command,
+    forget_deck,
+    list_command,
     long_sides_down,
     order_corners,
     seen_card_ratio,
@@ -316,3 +321,103 @@ def test_a_decks_folder_that_cannot_be_listed_is_one_line(tmp_path: Path, monkey
     monkeypatch.setattr(Path, "iterdir", refuse)
     with pytest.raises(UserError, match=rf"{tmp_path}: cannot list the deck references: Permission denied"):
         profile_from_dir(tmp_path)
+
+
+# --- what each deck is read against: list, forget, a damaged profile ---------------------------
+
+
+def _enroll(deck: str, seed: int = 0) -> Path:
+    return enroll_image(deck, _photo(deck if deck in DECK_NAMES else "red-plow", seed=seed),
+                        source="back.jpg")
+
+
+def test_decks_list_says_what_each_deck_is_read_against(capsys) -> None:
+    stored = _enroll("blue-pump")
+    mine = _enroll("my-deck")
+    assert list_command(argparse.Namespace(json=False)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == [*DECK_NAMES, "my-deck"]
+    assert f"blue-pump      {stored}" in lines and "green-pump     built-in" in lines
+    assert lines[-1].endswith(f"{mine}  (a deck of your own)")
+
+
+def test_decks_list_json_names_an_unusable_back_and_exits_1(capsys) -> None:
+    _enroll("blue-pump")
+    (user_decks_dir() / "red-plow.png").write_bytes(b"")  # a damaged file
+    (user_decks_dir() / "Mine.png").write_bytes(b"")  # a name no deck may have
+    assert list_command(argparse.Namespace(json=True)) == 1
+    document = json.loads(capsys.readouterr().out)
+    by_deck = {row["deck"]: row for row in document["decks"]}
+    assert by_deck["blue-pump"]["enrolled"] and not by_deck["red-plow"]["enrolled"]
+    assert by_deck["red-plow"]["reference"] == "built-in"  # what a lenient profile reads
+    assert len(document["unusable"]) == 2
+    assert any("red-plow.png" in line and "empty" in line for line in document["unusable"])
+    assert any("'Mine' cannot name a deck" in line for line in document["unusable"])
+
+
+def test_forget_puts_the_built_in_art_back(capsys) -> None:
+    stored = _enroll("green-bucket")
+    (user_decks_dir() / "Mine.png").write_bytes(b"")  # a bad neighbour does not stop it
+    assert forget_command(argparse.Namespace(deck="green-bucket")) == 0
+    assert not stored.exists()
+    assert "its built-in art is used again" in capsys.readouterr().out
+    profile = default_profile(skip_unusable=True)
+    assert profile.origins[profile.names.index("green-bucket")] == "built-in"
+
+
+def test_forget_a_deck_of_your_own_and_it_is_no_longer_counted(capsys) -> None:
+    _enroll("my-deck")
+    assert forget_command(argparse.Namespace(deck="my-deck")) == 0
+    assert "no longer counted" in capsys.readouterr().out
+    assert "my-deck" not in default_profile().names
+
+
+@pytest.mark.parametrize(
+    ("deck", "message"),
+    [
+        ("green-pump", r"green-pump: no enrolled back to forget \(it is read against its built-in"),
+        ("my-deck", r"my-deck: no enrolled back to forget \(it is read against nothing"),
+        ("Green Pump", r"deck name 'Green Pump': expected one of"),
+        ("unknown", r"deck name 'unknown' is reserved"),
+    ],
+)
+def test_forget_refuses_in_one_line(deck: str, message: str) -> None:
+    _enroll("blue-pump")
+    with pytest.raises(UserError, match=message):
+        forget_deck(deck)
+    assert (user_decks_dir() / "blue-pump.png").is_file()  # nothing else touched
+
+
+def test_the_app_profile_leaves_a_damaged_back_out_and_says_so() -> None:
+    _enroll("blue-pump")
+    _enroll("my-deck")
+    (user_decks_dir() / "red-plow.png").write_bytes(b"\x89PNG\r\n\x1a\n")  # cut short
+    (user_decks_dir() / "other.png").write_bytes(b"")  # a deck of one's own, unreadable
+    # a count without --decks refuses, naming the first in file-name order
+    with pytest.raises(UserError, match=r"decks/other\.png: cannot decode image: the file is empty"):
+        default_profile()
+    profile = default_profile(skip_unusable=True)
+    assert profile.origins[profile.names.index("red-plow")] == "built-in"
+    assert profile.origins[profile.names.index("blue-pump")].endswith("blue-pump.png")
+    assert "my-deck" in profile.names and "other" not in profile.names
+    assert len(profile.left_out) == 2
+    assert all(line.startswith("deck reference ") for line in profile.left_out)
+    assert default_profile(skip_unusable=True).left_out == profile.left_out  # same each time
+
+
+def test_decks_list_and_forget_through_the_command_line(capsys) -> None:
+    from blitzcam.cli import main
+
+    stored = _enroll("yellow-buggy")
+    assert main(["decks", "list"]) == 0
+    assert f"yellow-buggy   {stored}" in capsys.readouterr().out.splitlines()
+    assert main(["decks", "forget", "yellow-buggy"]) == 0
+    assert main(["decks", "forget", "yellow-buggy"]) == 2  # nothing left to forget
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "blitzcam decks: error: yellow-buggy: no enrolled back to forget (it is read against "
+        "its built-in art)"
+    ]
+    with pytest.raises(SystemExit) as exit_:  # no deck named: argparse's usage line
+        main(["decks", "forget"])
+    assert exit_.value.code == 2

@@ -59,11 +59,11 @@ def test_the_profile_loads_beside_the_models_with_the_same_errors(
 
     threads: list[str] = []
 
-    def recording_load_profile(decks_dir):
+    def recording_load_profile(decks_dir, **kwargs):
         import threading
 
         threads.append(threading.current_thread().name)
-        return load_profile(decks_dir)
+        return load_profile(decks_dir, **kwargs)
 
     def recording_references(embedder, profile):
         import threading
