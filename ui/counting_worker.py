@@ -96,9 +96,14 @@ class Counter(Protocol):
 
 @runtime_checkable
 class Enroller(Protocol):
-    """Learns a deck's back from a frame showing it; returns a one-line result for the user."""
+    """Learns a deck's back from a frame showing it, or forgets it; each returns a one-line
+    result for the user. `enrolled` gives the decks read against a stored print of their own."""
 
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str: ...
+
+    def forget(self, deck: str) -> str: ...
+
+    def enrolled(self) -> Mapping[str, Path]: ...
 
 
 class NullCounter:
@@ -369,6 +374,24 @@ class PipelineEnroller:
         # the live view says so
         self._counter.pipeline.reload_profile(skip_unusable=True)
         return message
+
+    def forget(self, deck: str) -> str:
+        from blitzcam.vision.enrollment import forget_deck
+
+        try:
+            path = forget_deck(deck)
+        except UserError as exc:
+            return f"{deck}: not forgotten: {exc}"
+        self._counter.pipeline.reload_profile(skip_unusable=True)
+        return f"{deck}: read against blitzcam's own drawing again (removed {path})"
+
+    def enrolled(self) -> dict[str, Path]:
+        """The eight decks' usable enrolled prints (a damaged one is the live view's news)."""
+        from blitzcam.game.decks import DECK_NAMES
+        from blitzcam.vision.enrollment import enrolled_decks
+
+        rows, _unusable = enrolled_decks()
+        return {d: Path(o) for d, o in rows if o != "built-in" and d in DECK_NAMES}
 
 
 def make_counter() -> Counter:

@@ -1,11 +1,15 @@
 """Deck enrollment: show each deck's back to the camera and see it recognised. Each deck's back
-is shown as blitzcam draws it; a deck turns "seen" when the live counter finds it in view. With an
-enroller (vision/), "Enroll from view" teaches blitzcam your own deck's back from the camera.
+is shown as blitzcam reads it: your enrolled print, or its own drawing; a deck turns "seen" when
+the live counter finds it in view. With an enroller (vision/), "Enroll from view" teaches blitzcam
+your own deck's back from the camera and "Use built-in" forgets it again.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QGridLayout,
@@ -40,6 +44,10 @@ class EnrollDialog(QDialog):
         self._thread = CountingThread(source, counter, interval_ms=interval_ms, parent=self)
         self.live = LiveView()
         self.seen: dict[str, QLabel] = {}
+        self.images: dict[str, QLabel] = {}
+        self.forget_buttons: dict[str, QPushButton] = {}
+        self._enrolled: dict[str, Path] = {}
+        self._recognised: dict[str, int] = {}
         note = getattr(counter, "note", "")  # a NullCounter says why nothing is counted
         self.message = plain_label(  # it quotes what the enroller says: paths, deck names
             "Hold one back of each deck flat under the camera."
@@ -53,18 +61,22 @@ class EnrollDialog(QDialog):
         for i, deck in enumerate(DECK_NAMES):
             cell = QVBoxLayout()
             image = QLabel()
-            image.setPixmap(back_pixmap(deck, 90))
             image.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            status = QLabel(f"{deck_label(deck)}\nnot seen")
+            status = QLabel()
             status.setAlignment(Qt.AlignmentFlag.AlignCenter)
             button = QPushButton("Enroll from view")
             button.setEnabled(enroller is not None)
             button.clicked.connect(lambda _=False, d=deck: self._on_enroll(d))
-            self.seen[deck] = status
+            forget = QPushButton("Use built-in")
+            forget.setToolTip("Forget the enrolled back: read this deck against blitzcam's drawing")
+            forget.clicked.connect(lambda _=False, d=deck: self._on_forget(d))
+            self.seen[deck], self.images[deck], self.forget_buttons[deck] = status, image, forget
             cell.addWidget(image)
             cell.addWidget(status)
             cell.addWidget(button)
+            cell.addWidget(forget)
             grid.addLayout(cell, i // 4, i % 4)
+        self._show_enrolled()
         side = QVBoxLayout()
         side.addLayout(grid)
         side.addWidget(self.message)
@@ -88,9 +100,32 @@ class EnrollDialog(QDialog):
     def _on_counted(self, item: CountedFrame) -> None:
         self._latest = item
         self.live.show_frame(item.frame, item.snapshot)
+        self._recognised = {deck: item.snapshot.counts.get(deck, 0) for deck in self.seen}
+        self._show_status()
+
+    def _show_status(self) -> None:
         for deck, label in self.seen.items():
-            n = item.snapshot.counts.get(deck, 0)
-            label.setText(f"{deck_label(deck)}\n" + (f"✔ recognised ({n})" if n else "not seen"))
+            n = self._recognised.get(deck, 0)
+            kind = "your print" if deck in self._enrolled else "built-in drawing"
+            label.setText(
+                f"{deck_label(deck)}\n{kind}\n" + (f"✔ recognised ({n})" if n else "not seen")
+            )
+
+    def _show_enrolled(self) -> None:
+        """Each deck's picture and buttons as the profile stands: its enrolled print or the
+        built-in drawing."""
+        self._enrolled = dict(self._enroller.enrolled()) if self._enroller else {}
+        for deck, image in self.images.items():
+            pixmap = QPixmap()
+            if deck in self._enrolled:
+                pixmap = QPixmap(str(self._enrolled[deck]))
+            if pixmap.isNull():  # built-in, or a print Qt cannot read (the profile said so)
+                pixmap = back_pixmap(deck, 90)
+            else:
+                pixmap = pixmap.scaledToWidth(90, Qt.TransformationMode.SmoothTransformation)
+            image.setPixmap(pixmap)
+            self.forget_buttons[deck].setEnabled(deck in self._enrolled)
+        self._show_status()
 
     def _on_enroll(self, deck: str) -> None:
         if self._enroller is None or self._latest is None:
@@ -99,6 +134,16 @@ class EnrollDialog(QDialog):
             self.message.setText(self._enroller.enroll(deck, self._latest.frame))
         except Exception as exc:  # the enroller explains what was wrong with the view
             self.message.setText(f"{deck_label(deck)}: not enrolled: {exc}")
+        self._show_enrolled()
+
+    def _on_forget(self, deck: str) -> None:
+        if self._enroller is None:
+            return
+        try:
+            self.message.setText(self._enroller.forget(deck))
+        except Exception as exc:  # a file that cannot be removed: said, the dialog stays
+            self.message.setText(f"{deck_label(deck)}: not forgotten: {exc}")
+        self._show_enrolled()
 
     def _on_finished(self, _result: int) -> None:
         self.stop()

@@ -433,6 +433,29 @@ def test_the_app_counter_loads_a_damaged_profile_leniently(monkeypatch) -> None:
     assert asked == {"skip_unusable": True}
 
 
+def test_forgetting_from_the_app_removes_the_print_and_reloads_the_profile() -> None:
+    import cv2
+
+    from blitzcam.datasets.art import render_back
+    from blitzcam.ui.counting_worker import PipelineEnroller
+    from blitzcam.vision.references import user_decks_dir
+
+    card = cv2.cvtColor(np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]),
+                        cv2.COLOR_RGB2BGR)
+    frame = np.full((720, 1280, 3), 40, np.uint8)
+    frame[100:100 + card.shape[0], 400:400 + card.shape[1]] = card
+    pipeline = _FakePipeline()
+    enroller = PipelineEnroller(_counter_with(pipeline))
+    assert enroller.enrolled() == {}
+    enroller.enroll("red-plow", frame)
+    assert enroller.enrolled() == {"red-plow": user_decks_dir() / "red-plow.png"}
+    message = enroller.forget("red-plow")
+    assert message.startswith("red-plow: read against blitzcam's own drawing again")
+    assert enroller.enrolled() == {} and pipeline.reloads == 2
+    assert enroller.forget("red-plow").startswith("red-plow: not forgotten: ")
+    assert pipeline.reloads == 2  # nothing changed, nothing reloaded
+
+
 def test_a_view_without_a_card_is_explained_not_raised() -> None:
     from blitzcam.ui.counting_worker import PipelineEnroller
 

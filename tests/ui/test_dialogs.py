@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import dataclasses
 import json
 
@@ -168,8 +170,19 @@ def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
     frame, snapshot = synthetic_frame(0, [("blue-plow", False), ("blue-plow", False)])
 
     class Enroller:
+        def __init__(self) -> None:
+            self.stored: dict[str, Path] = {}
+
         def enroll(self, deck: str, frame_bgr) -> str:
+            self.stored[deck] = Path("nowhere") / f"{deck}.png"  # unreadable: drawing shown
             return f"{deck} enrolled from a {frame_bgr.shape[1]}x{frame_bgr.shape[0]} view"
+
+        def forget(self, deck: str) -> str:
+            del self.stored[deck]
+            return f"{deck} forgotten"
+
+        def enrolled(self) -> dict[str, Path]:
+            return dict(self.stored)
 
     source = FakeSource([frame])
     dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=Enroller(), interval_ms=1)
@@ -177,10 +190,44 @@ def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
     dialog.start()
     qtbot.waitUntil(lambda: "recognised (2)" in dialog.seen["blue-plow"].text(), timeout=5000)
     assert "not seen" in dialog.seen["green-pump"].text()
+    assert "built-in drawing" in dialog.seen["blue-plow"].text()
+    assert not any(button.isEnabled() for button in dialog.forget_buttons.values())
     dialog._on_enroll("blue-plow")
     assert dialog.message.text() == "blue-plow enrolled from a 640x360 view"
+    assert "your print" in dialog.seen["blue-plow"].text()
+    assert "recognised (2)" in dialog.seen["blue-plow"].text()  # what the view shows stays
+    assert [d for d, b in dialog.forget_buttons.items() if b.isEnabled()] == ["blue-plow"]
+    assert not dialog.images["blue-plow"].pixmap().isNull()  # the drawing, the print unread
+    dialog.forget_buttons["blue-plow"].click()
+    assert dialog.message.text() == "blue-plow forgotten"
+    assert "built-in drawing" in dialog.seen["blue-plow"].text()
+    assert not dialog.forget_buttons["blue-plow"].isEnabled()
     dialog.reject()
     assert source.closed
+
+
+def test_enroll_shows_an_enrolled_print_as_it_is_stored(qtbot, tmp_path) -> None:
+    import cv2
+
+    print_ = tmp_path / "red-plow.png"
+    cv2.imwrite(str(print_), np.full((180, 120, 3), (0, 0, 255), np.uint8))  # a red card
+
+    class Enroller:
+        def enroll(self, deck: str, frame_bgr) -> str:
+            return ""
+
+        def forget(self, deck: str) -> str:
+            return ""
+
+        def enrolled(self) -> dict[str, Path]:
+            return {"red-plow": print_}
+
+    dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), FakeCounter([]),
+                          enroller=Enroller())
+    qtbot.addWidget(dialog)
+    shown = dialog.images["red-plow"].pixmap().toImage()
+    assert shown.width() == 90
+    assert shown.pixelColor(45, shown.height() // 2).getRgb()[:3] == (255, 0, 0)
 
 
 def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> None:
