@@ -386,12 +386,13 @@ class PipelineEnroller:
         return f"{deck}: read against blitzcam's own drawing again (removed {path})"
 
     def enrolled(self) -> dict[str, Path]:
-        """The eight decks' usable enrolled prints (a damaged one is the live view's news)."""
+        """The eight decks' enrolled prints, a damaged one too: it is left out of the profile
+        (the live view says so), and this is where it can be forgotten."""
         from blitzcam.game.decks import DECK_NAMES
-        from blitzcam.vision.enrollment import enrolled_decks
+        from blitzcam.vision.references import enrolled_files
 
-        rows, _unusable = enrolled_decks()
-        return {d: Path(o) for d, o in rows if o != "built-in" and d in DECK_NAMES}
+        files = enrolled_files(problems=[])  # a badly named file is the live view's news
+        return {deck: path for deck, path in files.items() if deck in DECK_NAMES}
 
 
 def make_counter() -> Counter:

@@ -454,6 +454,9 @@ def test_forgetting_from_the_app_removes_the_print_and_reloads_the_profile() -> 
     assert enroller.enrolled() == {} and pipeline.reloads == 2
     assert enroller.forget("red-plow").startswith("red-plow: not forgotten: ")
     assert pipeline.reloads == 2  # nothing changed, nothing reloaded
+    (user_decks_dir() / "green-pump.png").write_bytes(b"")  # damaged: it can still be forgotten
+    assert enroller.enrolled() == {"green-pump": user_decks_dir() / "green-pump.png"}
+    assert enroller.forget("green-pump").startswith("green-pump: read against")
 
 
 def test_a_view_without_a_card_is_explained_not_raised() -> None:
