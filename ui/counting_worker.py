@@ -257,9 +257,10 @@ class CountingThread(QObject):
         self._mailbox = Mailbox()
         self._worker = CountingWorker(source, counter, self._mailbox, interval_ms)
         self._thread = threading.Thread(target=self._worker.run, name="counting", daemon=True)
+        self._stopped = False  # after stop, what the worker had already queued is dropped
         self._worker.ready.connect(self._on_ready, Qt.ConnectionType.QueuedConnection)
-        self._worker.failed.connect(self.failed, Qt.ConnectionType.QueuedConnection)
-        self._worker.finished.connect(self.finished, Qt.ConnectionType.QueuedConnection)
+        self._worker.failed.connect(self._on_failed, Qt.ConnectionType.QueuedConnection)
+        self._worker.finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
 
     def start(self) -> None:
         if self._thread.ident is None:  # a thread starts once
@@ -273,6 +274,7 @@ class CountingThread(QObject):
         no frame is being counted and the read in hand has ended, or after READ_WAIT_S when
         it has not (a stream still connecting): the window never freezes on a camera. Safe
         to call twice."""
+        self._stopped = True
         self._worker.stop()  # waits out a frame being counted
         cancel = getattr(self.source, "cancel", None)  # a stream waiting to reconnect gives up
         if cancel is not None:
@@ -285,8 +287,18 @@ class CountingThread(QObject):
     @Slot()
     def _on_ready(self) -> None:
         item = self._mailbox.take()
-        if item is not None:
+        if item is not None and not self._stopped:  # a scan left must not shoot or go on
             self.counted.emit(item)
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        if not self._stopped:
+            self.failed.emit(message)
+
+    @Slot()
+    def _on_finished(self) -> None:
+        if not self._stopped:
+            self.finished.emit()
 
 
 # --- adapters to vision/ ---------------------------------------------------------------------
@@ -379,11 +391,12 @@ class PipelineEnroller:
         from blitzcam.vision.enrollment import forget_deck
 
         try:
-            path = forget_deck(deck)
+            paths = forget_deck(deck)
         except UserError as exc:
             return f"{deck}: not forgotten: {exc}"
         self._counter.pipeline.reload_profile(skip_unusable=True)
-        return f"{deck}: read against blitzcam's own drawing again (removed {path})"
+        removed = ", ".join(map(str, paths))
+        return f"{deck}: read against blitzcam's own drawing again (removed {removed})"
 
     def enrolled(self) -> dict[str, Path]:
         """The eight decks' enrolled prints, a damaged one too: it is left out of the profile
@@ -464,9 +477,10 @@ def open_source(spec: str) -> FrameSource:
     if spec == "demo":
         return demo_source()
     if not spec:
-        return OpenedLater(_first_camera_or_demo)
+        return OpenedLater(_first_camera_or_demo, spec="0")
     if spec.lower().startswith(STREAM_SCHEMES) or (spec.isascii() and spec.isdigit()):
-        return OpenedLater(lambda: vision_open(spec))  # its read() gives the BGR image
+        held = str(int(spec)) if spec.isdigit() else spec  # "00" is camera 0 too
+        return OpenedLater(lambda: vision_open(spec), spec=held)  # read() gives BGR images
     path = expand_home(Path(spec))  # a URL is never a local path
     if path.is_dir():  # stills standing in for a camera: shown in a loop
         return ImageLoopSource(image_files(path))
@@ -494,25 +508,38 @@ def _first_camera_or_demo() -> FrameSource:
     return _Primed(source, first)
 
 
+# the cameras and streams an OpenedLater is opening or holding, by spec: a scan left while its
+# camera was still opening lets go of it only when the open returns, and the next scan's worker
+# waits for that (a camera opened twice is "busy", or the demo footage stands in for it)
+_HELD: set[str] = set()
+_RELEASED = threading.Condition()
+# past this, the camera is opened anyway (OpenCV gives up a connect in about 30 s): the worst is
+# the "busy" error there would have been
+HOLD_WAIT_S: Final = 60.0
+
+
 class OpenedLater:
     """A camera or stream that the worker thread opens on its first read.
 
     Opening one takes a second (a camera waking up) or half a minute (an RTSP address nobody
     answers); on the GUI thread that froze the window. A failure to open reaches the window
     as any failed read does. `cancel` (from any thread) makes a read still opening close what
-    it opened and end the source."""
+    it opened and end the source. One spec is held by one OpenedLater at a time: a second
+    waits, in its worker thread, until the first is closed."""
 
     live = True  # a camera or a stream: when it stops giving frames, it has failed
 
-    def __init__(self, open_source: Callable[[], FrameSource]) -> None:
+    def __init__(self, open_source: Callable[[], FrameSource], *, spec: str) -> None:
         self._open = open_source
+        self._spec = spec
         self._source: FrameSource | None = None
         self._lock = threading.Lock()  # the source opened vs. a cancel or close from the GUI
         self._cancelled = False
+        self._holds = False
 
     def read(self) -> np.ndarray | None:
         if self._source is None:
-            if self._cancelled:
+            if not self._hold():
                 return None
             source = self._open()
             with self._lock:
@@ -522,6 +549,27 @@ class OpenedLater:
                 source.close()
                 return None
         return self._source.read()
+
+    def _hold(self) -> bool:
+        """Wait until no other OpenedLater holds this spec, then hold it; False if cancelled."""
+        give_up = time.monotonic() + HOLD_WAIT_S
+        with _RELEASED:
+            while self._spec in _HELD and not self._holds and not self._cancelled:
+                if time.monotonic() > give_up:
+                    break
+                _RELEASED.wait(0.1)
+            if self._cancelled:
+                return False
+            _HELD.add(self._spec)
+            self._holds = True
+            return True
+
+    def _let_go(self) -> None:
+        with _RELEASED:
+            if self._holds:
+                _HELD.discard(self._spec)
+                self._holds = False
+                _RELEASED.notify_all()
 
     def cancel(self) -> None:
         with self._lock:
@@ -535,8 +583,11 @@ class OpenedLater:
         with self._lock:
             self._cancelled = True
             source, self._source = self._source, None
-        if source is not None:
-            source.close()
+        try:
+            if source is not None:
+                source.close()
+        finally:
+            self._let_go()
 
 
 class _Primed:

@@ -51,10 +51,17 @@ SourceFactory = Callable[[str], FrameSource]
 
 
 SCAN_FAILED: Final = "The camera stopped: "
+SCAN_NOT_STARTED: Final = "The camera gave no view: "
 
 
-def scan_failed_text(message: str) -> str:
-    """The status line while a scan whose camera stopped is still open."""
+def scan_failed_text(message: str, *, had_view: bool = True) -> str:
+    """The status line while a scan whose camera stopped (or never gave a view, `had_view`
+    False: a camera index with no camera, a stream nobody answers) is still open."""
+    if not had_view:
+        return (
+            f"{SCAN_NOT_STARTED}{message}. Press Enter to type the counts in, or Esc to leave "
+            "the scan (Settings chooses the camera)."
+        )
     return (
         f"{SCAN_FAILED}{message}. Shots taken so far can still be reviewed (Enter; counts not "
         "shot are typed in), or press Esc to leave the scan."
@@ -399,11 +406,12 @@ class MainWindow(QMainWindow):
         )
 
     def _on_scan_failed(self, message: str) -> None:
-        self.statusBar().showMessage(scan_failed_text(message), 15000)
+        had_view = self.scan is not None and self.scan.had_view
+        self.statusBar().showMessage(scan_failed_text(message, had_view=had_view), 15000)
 
     def _end_scan(self) -> None:
         status = self.statusBar()
-        if status.currentMessage().startswith(SCAN_FAILED):  # its advice ends with the scan
+        if status.currentMessage().startswith((SCAN_FAILED, SCAN_NOT_STARTED)):  # its advice
             status.clearMessage()
         scan, self.scan = self.scan, None
         if scan is not None:

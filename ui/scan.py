@@ -62,6 +62,7 @@ class ScanView(QWidget):
         self.session = ScanSession(tuple(players))
         self._latest: CountedFrame | None = None
         self._failure: str | None = None  # why the camera or the counter stopped, once they have
+        self.had_view = False  # a counted frame arrived (a camera that never opens gives none)
         self._ended = False  # a video file that came to its end (no newer view will come)
         # Space or Enter pressed while the counts had not settled on the view: what to do once
         # they have ("shot", or "next": shoot, then go on), None when nothing waits
@@ -172,6 +173,7 @@ class ScanView(QWidget):
 
     def _on_counted(self, item: CountedFrame) -> None:
         self._latest = item
+        self.had_view = True
         self.live.show_frame(item.frame, item.snapshot)
         for name, n in player_counts(self.session.players, item.snapshot.counts).items():
             self.live_counts[name].setText(str(n))
@@ -251,7 +253,11 @@ class ScanView(QWidget):
         self.cancelled.emit()
 
     def _on_failed(self, message: str) -> None:
-        self._failure = f"The camera or the counter stopped: {message}"
+        self._failure = (
+            f"The camera or the counter stopped: {message}"
+            if self.had_view
+            else f"No view from the camera: {message}"
+        )
         self._latest = None  # no shot of a frame that is no longer live
         self._waiting = None
         self.live.show_message(self._failure)

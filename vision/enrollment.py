@@ -322,21 +322,33 @@ def enrolled_decks() -> tuple[list[tuple[str, str]], list[str]]:
     return rows, problems
 
 
-def forget_deck(deck: str) -> Path:
+def forget_deck(deck: str) -> tuple[Path, ...]:
     """Remove `deck`'s enrolled back (one of the eight is then read against its built-in art
-    again, a deck of the user's own is no longer counted); the file removed. UserError when
+    again, a deck of the user's own is no longer counted); the files removed (a second,
+    differently cased <deck>.PNG too, or it would become the deck's back). UserError when
     nothing is enrolled under that name."""
     check_deck_name(deck)
-    problems: list[str] = []  # a badly named file beside it does not stop this one going
-    path = enrolled_files(problems=problems).get(deck)
-    if path is None:
+    folder = user_decks_dir()
+    try:
+        listing = sorted(folder.iterdir()) if folder.is_dir() else []
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise UserError(f"{folder}: cannot list the deck references: {reason}") from None
+    paths = tuple(
+        path for path in listing
+        if path.stem == deck and path.suffix.lower() == ".png" and path.is_file()
+    )
+    if not paths:
         read_against = "its built-in art" if deck in DECK_NAMES else "nothing: it is not counted"
         raise UserError(f"{deck}: no enrolled back to forget (it is read against {read_against})")
-    try:
-        path.unlink()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot remove the enrolled back: {exc.strerror or exc}") from None
-    return path
+    for path in paths:
+        try:
+            path.unlink()
+        except OSError as exc:
+            raise UserError(
+                f"{path}: cannot remove the enrolled back: {exc.strerror or exc}"
+            ) from None
+    return paths
 
 
 def list_command(args: argparse.Namespace) -> int:
@@ -365,11 +377,11 @@ def list_command(args: argparse.Namespace) -> int:
 
 def forget_command(args: argparse.Namespace) -> int:
     """`blitzcam decks forget DECK`."""
-    path = forget_deck(args.deck)
+    paths = forget_deck(args.deck)
     after = (
         "its built-in art is used again"
         if args.deck in DECK_NAMES
         else "the deck is no longer counted"
     )
-    print(f"forgot {args.deck}: removed {path}; {after}")
+    print(f"forgot {args.deck}: removed {', '.join(map(str, paths))}; {after}")
     return 0

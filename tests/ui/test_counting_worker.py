@@ -208,6 +208,7 @@ def test_no_camera_spec_falls_back_to_the_demo_when_no_camera_opens(monkeypatch)
     source = open_source("")
     assert source.read() is not None  # the demo's first picture
     assert isinstance(source._source, ImageLoopSource)
+    source.close()  # camera 0 is let go: the next scan may have it
 
 
 def test_a_folder_of_stills_loops_one_image_at_a_time(tmp_path) -> None:
@@ -244,7 +245,9 @@ def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:
             pass
 
     monkeypatch.setattr(sources, "open_source", lambda spec: asked.append(spec) or Opened())
-    open_source("http://192.168.1.5:8080/shot.jpg").read()
+    source = open_source("http://192.168.1.5:8080/shot.jpg")
+    source.read()
+    source.close()
     assert asked == ["http://192.168.1.5:8080/shot.jpg"]
 
 
@@ -335,6 +338,61 @@ def test_a_stream_that_cannot_connect_is_said_in_its_own_words(qtbot, monkeypatc
         thread.start()
     thread.stop()
     assert blocker.args == ["rtsp://10.0.0.9/live: cannot connect to the stream (wrong address)"]
+
+
+def test_a_camera_is_held_by_one_scan_at_a_time(monkeypatch) -> None:
+    import threading
+
+    from blitzcam.vision import sources
+
+    opened: list[FakeSource] = []
+
+    def open_camera(spec):
+        opened.append(FakeSource([np.zeros((4, 4, 3), np.uint8)]))
+        return opened[-1]
+
+    monkeypatch.setattr(sources, "open_source", open_camera)
+    first, second = open_source("0"), open_source("")  # "" tries camera 0 first
+    assert first.read() is not None and len(opened) == 1
+    got: list[object] = []
+    waiting = threading.Thread(target=lambda: got.append(second.read()))
+    waiting.start()
+    waiting.join(0.3)
+    assert waiting.is_alive() and len(opened) == 1  # waits: the first still holds camera 0
+    first.close()
+    waiting.join(5)
+    assert not waiting.is_alive() and len(opened) == 2 and got[0] is not None
+    other = open_source("1")  # another camera is not kept waiting
+    assert other.read() is not None
+    third = open_source("00")  # camera 0 again, spelled otherwise: still held by `second`
+    cancelled = threading.Thread(target=lambda: got.append(third.read()))
+    cancelled.start()
+    third.cancel()  # a scan left while waiting for the camera gives up at once
+    cancelled.join(5)
+    assert got[-1] is None and len(opened) == 3
+    for source in (second, other, third):
+        source.close()
+
+
+def test_nothing_queued_reaches_a_stopped_scan(qtbot) -> None:
+    import time
+
+    frames = [np.zeros((4, 4, 3), np.uint8)]
+    thread = CountingThread(FakeSource(frames, limit=3), NullCounter("no model"), interval_ms=1)
+    said: list[object] = []
+    for signal in (thread.counted, thread.failed, thread.finished):
+        signal.connect(said.append)
+    thread.start()
+    time.sleep(0.3)  # frames counted and the end reached: their signals queued, not delivered
+    thread.stop()
+    qtbot.wait(50)
+    assert said == []
+
+
+def test_stopping_a_thread_never_started_releases_its_source() -> None:
+    source = FakeSource([np.zeros((4, 4, 3), np.uint8)])
+    CountingThread(source, NullCounter("no model")).stop()
+    assert source.closed
 
 
 def test_stopping_waits_for_the_frame_being_counted(qtbot, monkeypatch) -> None:

@@ -560,3 +560,35 @@ def test_typing_in_a_dialogs_first_box_replaces_its_value(qtbot, store, feed, tm
     qtbot.keyClick(box, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=3000)
     assert store.load(match_id).settings.target == 100
+
+
+def test_a_camera_that_does_not_open_is_said_without_freezing_the_window(
+    qtbot, store, tmp_path, monkeypatch
+):
+    from blitzcam.ui.counting_worker import open_source
+    from blitzcam.vision import sources
+
+    def no_such_camera(spec):
+        raise sources.SourceError(f"camera {spec}: cannot open it: no such camera")
+
+    monkeypatch.setattr(sources, "open_source", no_such_camera)
+    store.create_match(match_of())
+    feed = ScriptedFeed(_scenes())
+    window = MainWindow(
+        store, open_source=open_source, counter=feed.counter,
+        settings_path=tmp_path / "app-settings.json", interval_ms=1, camera_override="7",
+    )
+    qtbot.addWidget(window)
+    with qtbot.waitActive(window):
+        window.show()
+        window.activateWindow()
+    window.scan_action.trigger()  # opened by the scan's thread: the page is up at once
+    scan = window.scan
+    assert scan is not None
+    qtbot.waitUntil(lambda: "cannot open it" in scan.live.message(), timeout=5000)
+    assert scan.live.message() == "No view from the camera: camera 7: cannot open it: no such camera"
+    status = window.statusBar().currentMessage()
+    assert status.startswith("The camera gave no view: camera 7: cannot open it")
+    assert "Shots taken so far" not in status and "Enter to type the counts in" in status
+    qtbot.keyClick(scan, Qt.Key.Key_Escape)
+    assert window.scan is None and window.statusBar().currentMessage() == ""

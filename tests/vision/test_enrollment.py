@@ -15,6 +15,7 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.enrollment import (
     enroll_command,
+    enrolled_decks,
     enroll_image,
     find_card,
     forget_command,
@@ -421,3 +422,12 @@ def test_decks_list_and_forget_through_the_command_line(capsys) -> None:
     with pytest.raises(SystemExit) as exit_:  # no deck named: argparse's usage line
         main(["decks", "forget"])
     assert exit_.value.code == 2
+
+
+def test_forget_removes_a_differently_cased_second_file_too() -> None:
+    stored = _enroll("red-plow")
+    shadow = stored.with_suffix(".PNG")
+    shadow.write_bytes(stored.read_bytes())  # copied by hand: it would become the back
+    assert set(forget_deck("red-plow")) == {stored, shadow}
+    assert not stored.exists() and not shadow.exists()
+    assert enrolled_decks()[0][DECK_NAMES.index("red-plow")] == ("red-plow", "built-in")
