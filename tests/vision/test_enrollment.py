@@ -15,8 +15,8 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.enrollment import (
     enroll_command,
-    enrolled_decks,
     enroll_image,
+    enrolled_decks,
     find_card,
     forget_command,
     forget_deck,
