@@ -22,8 +22,7 @@ from blitzcam.vision.images import ImageError, read_image, write_png_atomic
 from blitzcam.vision.references import (
     DECK_NAME_PATTERN,
     card_patches,
-    enrolled_files,
-    load_reference_file,
+    usable_enrolled,
     user_decks_dir,
 )
 
@@ -308,15 +307,7 @@ def enrolled_decks() -> tuple[list[tuple[str, str]], list[str]]:
     first, then decks of the user's own; and a line for each enrolled file that cannot be used
     (a count without `--decks` refuses to start on it, the app leaves it out)."""
     problems: list[str] = []
-    files = enrolled_files(problems=problems)
-    usable: dict[str, Path] = {}
-    for deck, path in files.items():
-        try:
-            load_reference_file(path)
-        except UserError as exc:
-            problems.append(str(exc))
-        else:
-            usable[deck] = path
+    usable = {deck: path for deck, (path, _) in usable_enrolled(problems=problems).items()}
     rows = [(deck, str(usable[deck]) if deck in usable else "built-in") for deck in DECK_NAMES]
     rows += [(deck, str(path)) for deck, path in usable.items() if deck not in DECK_NAMES]
     return rows, problems

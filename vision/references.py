@@ -227,7 +227,8 @@ def _deck_files(folder: Path, problems: list[str] | None = None) -> dict[str, Pa
         listing = sorted(folder.iterdir())
     except OSError as exc:  # a folder we may not read, say: every count would fail on it
         reason = exc.strerror or exc
-        return _refuse(f"{folder}: cannot list the deck references: {reason}", problems, files)
+        _refuse(f"{folder}: cannot list the deck references: {reason}", problems)
+        return files
     for path in listing:
         if path.suffix.lower() != ".png" or not path.is_file() or path.name.startswith("."):
             continue
@@ -249,14 +250,11 @@ def _deck_files(folder: Path, problems: list[str] | None = None) -> dict[str, Pa
     return files
 
 
-def _refuse(
-    problem: str, problems: list[str] | None, files: dict[str, Path] | None = None
-) -> dict[str, Path]:
+def _refuse(problem: str, problems: list[str] | None) -> None:
     """Raise `problem` as a UserError, or note it in `problems` and go on."""
     if problems is None:
         raise UserError(problem)
     problems.append(problem)
-    return files if files is not None else {}
 
 
 def profile_from_dir(folder: Path) -> DeckProfile:
@@ -278,6 +276,20 @@ def enrolled_files(*, problems: list[str] | None = None) -> dict[str, Path]:
     return _deck_files(folder, problems) if folder.is_dir() else {}
 
 
+def usable_enrolled(
+    *, problems: list[str] | None = None
+) -> dict[str, tuple[Path, list[np.ndarray]]]:
+    """The user's enrolled backs that load, by deck name: each file and its patches. A file
+    that cannot be used raises UserError naming it, or with `problems` is said there."""
+    loaded = {}
+    for name, path in enrolled_files(problems=problems).items():
+        try:
+            loaded[name] = (path, load_reference_file(path))
+        except UserError as exc:
+            _refuse(str(exc), problems)
+    return loaded
+
+
 def default_profile(*, skip_unusable: bool = False) -> DeckProfile:
     """Built-in art for the eight decks, overridden or extended by the user's enrolled backs.
 
@@ -285,22 +297,17 @@ def default_profile(*, skip_unusable: bool = False) -> DeckProfile:
     app, which must go on counting a damaged profile) it is left out instead, said in the
     profile's `left_out`: one of the eight decks is then read against its built-in art."""
     problems: list[str] | None = [] if skip_unusable else None
-    enrolled = enrolled_files(problems=problems)
-    loaded: dict[str, list[np.ndarray]] = {}
-    for name, path in enrolled.items():
-        try:
-            loaded[name] = load_reference_file(path)
-        except UserError as exc:
-            _refuse(str(exc), problems)
+    loaded = usable_enrolled(problems=problems)
     entries = []
     for name in DECK_NAMES:
         if name in loaded:
-            entries.append((name, loaded[name], str(enrolled[name])))
+            path, patches = loaded[name]
+            entries.append((name, patches, str(path)))
         else:
             entries.append((name, _builtin_patches(name), "built-in"))
-    for name, patches in loaded.items():
+    for name, (path, patches) in loaded.items():
         if name not in DECK_NAMES:
-            entries.append((name, patches, str(enrolled[name])))
+            entries.append((name, patches, str(path)))
     return _profile(entries, tuple(problems or ()))
 
 
