@@ -112,6 +112,7 @@ def evaluate(
     similarities: list[np.ndarray] = []
     timings = []
     tiles = []  # zoomed tiles read per scene (vision/tiling.py; 0: one letterboxed pass)
+    turned = 0  # scenes read turned a quarter (vision/orientation.py)
     try:
         # the boxes under the pipeline's own reading line (`doubted_from`) are only scored for mAP
         detector.conf, detector.max_det = min(SCORING_CONF, reading_conf), max(max_det, 1000)
@@ -134,6 +135,7 @@ def evaluate(
             similarities.append(found.similarity)
             timings.append(result.timing_ms["total"])
             tiles.append(result.tiles)
+            turned += result.turned
     finally:
         detector.conf, detector.max_det = reading_conf, max_det
         pipeline.unknown_below, pipeline.unknown_below_in_play = lines
@@ -148,6 +150,8 @@ def evaluate(
     report["nms_iou"] = detector.iou
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
     report["zoom_below"] = pipeline.zoom_below
+    report["turn_to_fill"] = pipeline.turn_to_fill
+    report["scenes_read_turned"] = turned
     report["scenes_read_in_tiles"] = sum(n > 0 for n in tiles)
     report["tiles_read"] = int(sum(tiles))
     report["doubted_from"] = pipeline.doubted_from
@@ -246,6 +250,18 @@ def _tiles_line(report: dict[str, Any]) -> str:
     )
 
 
+def _turned_line(report: dict[str, Any]) -> str:
+    """How many scenes were read turned a quarter (reports before it: unknown)."""
+    if "scenes_read_turned" not in report:
+        return "scenes read turned a quarter: not recorded"
+    if not report.get("turn_to_fill"):
+        return "scenes read turned a quarter: 0 (turning off)"
+    return (
+        "scenes read turned a quarter, filling the network input better so: "
+        f"{report['scenes_read_turned']}"
+    )
+
+
 def report_table(report: dict[str, Any]) -> str:
     """The report as a readable table."""
     lines = [
@@ -274,6 +290,7 @@ def report_table(report: dict[str, Any]) -> str:
         "mean absolute count error per deck on the table or counted: "
         f"{report['mean_abs_count_error']:.3f}",
         f"face-up cards counted as a deck: {report['face_up_counted']}",
+        _turned_line(report),
         _tiles_line(report),
         "a frame's backs decided in groups of drawings alike on average above: "
         f"{report.get('consensus_link') or 'off (each back alone)'}"

@@ -135,6 +135,12 @@ class Detections:
             counted=self.counted[index],
         )
 
+    def with_boxes(self, obb: np.ndarray) -> Detections:
+        """A copy with every row's box replaced by the row of `obb` (xywhr, frame pixels), the
+        corners drawn again from it: the same detections, seen in another frame's pixels."""
+        obb = np.ascontiguousarray(obb, dtype=np.float32).reshape(-1, 5)
+        return dataclasses.replace(self, obb=obb, corners=obb_corners(obb))
+
     def with_decks(
         self,
         deck: np.ndarray,

@@ -38,6 +38,7 @@ from blitzcam.vision.identify import (
     identify,
 )
 from blitzcam.vision.letterbox import Letterbox
+from blitzcam.vision.orientation import fills_more_turned, turn_back_obb, turn_frame
 from blitzcam.vision.reference_cache import cached_reference_vectors
 from blitzcam.vision.references import DeckProfile, load_profile
 from blitzcam.vision.stabilise import Stabiliser, thumbnail
@@ -158,6 +159,7 @@ class FrameResult:
         True  # live counting: enough still frames of this scene agree (see LiveCounting)
     )
     tiles: int = 0  # zoomed tiles the detector read for a closer look (0: none was needed)
+    turned: bool = False  # the frame was read turned a quarter (vision/orientation.py)
 
 
 class CountingPipeline:
@@ -201,6 +203,9 @@ class CountingPipeline:
         # under this many pixels (vision/tiling.py; None: never)
         self.zoom_below: float | None = ZOOM_BELOW
         self.zoom_to = ZOOM_TO  # ... zoomed so that side comes out this long
+        # a frame that fills the input better turned a quarter is read turned (portrait phone
+        # frames; vision/orientation.py); evaluation turns it off to measure what that gives
+        self.turn_to_fill = True
         self._use(profile, references)
 
     def _use(self, profile: DeckProfile, references: References | None = None) -> None:
@@ -290,14 +295,20 @@ class CountingPipeline:
             )
         t0 = time.perf_counter()
         timing: dict[str, float] = {}
-        blob, params = _timed(timing, "preprocess", self.detector.prepare, frame_bgr)
+        # a portrait frame is read turned a quarter, filling the landscape input (every stage
+        # below sees the turned frame; the boxes are turned back at the end)
+        turned = self.turn_to_fill and fills_more_turned(
+            frame_bgr.shape[:2], self.detector.info.imgsz
+        )
+        frame = _timed(timing, "preprocess", turn_frame, frame_bgr) if turned else frame_bgr
+        blob, params = _timed(timing, "preprocess", self.detector.prepare, frame)
         output = _timed(timing, "inference", self.detector.forward, blob)
         detections = _timed(timing, "postprocess", self.detector.decode, output, params)
-        detections, tiles = self._look_closer(frame_bgr, detections, params, timing)
+        detections, tiles = self._look_closer(frame, detections, params, timing)
         t3 = time.perf_counter()
         profile, references, known_decks = self._identity  # reload_profile may swap it
         detections = identify(
-            frame_bgr,
+            frame,
             detections,
             references,
             profile.names,
@@ -318,6 +329,8 @@ class CountingPipeline:
         )
         if not self.keep_uncounted:
             detections = detections[detections.counted]
+        if turned:
+            detections = detections.with_boxes(turn_back_obb(detections.obb, frame_bgr.shape[:2]))
         counts: Counts = count(detections, known_decks)
         t4 = time.perf_counter()
         timing["identify"] = (t4 - t3) * 1000
@@ -329,6 +342,7 @@ class CountingPipeline:
             unknown=counts.unknown,
             timing_ms=timing,
             tiles=tiles,
+            turned=turned,
         )
 
     def _sure_back_sides(self, detections: Detections) -> np.ndarray:

@@ -143,6 +143,9 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert report["zoom_below"] == ZOOM_BELOW
     assert report["tiles_read"] >= report["scenes_read_in_tiles"] >= 0
     assert f"scenes read again in tiles, their backs under {ZOOM_BELOW} network pixels: " in out
+    # the recipe's scenes are 16:9, as the network input is: none is worth turning
+    assert report["turn_to_fill"] is True and report["scenes_read_turned"] == 0
+    assert "scenes read turned a quarter, filling the network input better so: 0" in out
     # each scene decided among its own decks, at the in-play line
     from blitzcam.vision.identify import UNKNOWN_BELOW_IN_PLAY
 

@@ -89,6 +89,24 @@ def test_with_decks_can_say_which_rows_count_and_masks_keep_it() -> None:
         dets.counted[0] = False
 
 
+def test_with_boxes_moves_the_boxes_and_keeps_every_other_column() -> None:
+    dets = _record().with_decks(
+        np.array([1, UNKNOWN_DECK, 0]), np.array([0.9, 0.1, 0.8]), ("a", "b"),
+        counted=np.array([True, False, True]),
+    )
+    moved_obb = dets.obb + np.array([100, 50, 0, 0, 0], np.float32)
+    moved = dets.with_boxes(moved_obb)
+    np.testing.assert_array_equal(moved.obb, moved_obb)
+    np.testing.assert_allclose(moved.corners, dets.corners + np.float32([100, 50]), atol=1e-4)
+    for column in ("confidence", "class_id", "deck", "similarity", "counted"):
+        np.testing.assert_array_equal(getattr(moved, column), getattr(dets, column))
+    assert moved.deck_names == dets.deck_names
+    moved_obb[0, 0] = -1  # the caller's array is not the record's
+    assert moved.obb[0, 0] == 105
+    with pytest.raises(ValueError, match="shape"):
+        dets.with_boxes(moved_obb[:2])
+
+
 def test_corners_axis_aligned_box() -> None:
     corners = obb_corners(np.array([[10, 20, 4, 2, 0.0]], np.float32))[0]
     assert sorted(map(tuple, corners.tolist())) == [(8, 19), (8, 21), (12, 19), (12, 21)]

@@ -304,17 +304,63 @@ def shipped_pipeline() -> CountingPipeline:
 def test_a_portrait_frame_s_small_cards_are_read_in_tiles(shipped_pipeline, seed: int) -> None:
     frame, backs = _portrait_scene(seed)
     pipeline = shipped_pipeline
-    closer = pipeline(frame)
-    pipeline.zoom_below = None
+    pipeline.turn_to_fill = False  # read upright, as a frame no turn helps would be
     try:
+        closer = pipeline(frame)
+        pipeline.zoom_below = None
         once = pipeline(frame)
     finally:
-        pipeline.zoom_below = ZOOM_BELOW
+        pipeline.zoom_below, pipeline.turn_to_fill = ZOOM_BELOW, True
     assert once.tiles == 0 and closer.tiles > 0
     counted = sum(closer.counts.values()) + closer.unknown
     assert counted == pytest.approx(backs, rel=0.05)
     assert sum(once.counts.values()) + once.unknown < counted
     assert closer.timing_ms["inference"] > once.timing_ms["inference"]  # the tiles' time is in
+
+
+def test_a_portrait_frame_is_read_turned_and_its_boxes_come_back_on_its_cards(
+    shipped_pipeline,
+) -> None:
+    import cv2
+
+    from blitzcam.datasets import art
+    from blitzcam.datasets.art import RANDOM_FAMILIES
+    from blitzcam.datasets.compose import ArtCache, compose_scene
+    from blitzcam.datasets.plan import SceneConfig
+    from blitzcam.vision.orientation import turn_back_obb
+
+    config = SceneConfig((1920, 1080), tuple(RANDOM_FAMILIES), random_art_scene_share=0.0)
+    scene = compose_scene(np.random.default_rng(3), config, ArtCache(art))
+    upright = np.ascontiguousarray(scene.image[..., ::-1])
+    # the same table seen by a phone held upright: the landscape frame turned anticlockwise,
+    # which the pipeline turns back clockwise to the very pixels it reads upright
+    portrait = cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    as_landscape, as_portrait = shipped_pipeline(upright), shipped_pipeline(portrait)
+    assert as_portrait.turned and not as_landscape.turned
+    shipped_pipeline.turn_to_fill = False
+    try:
+        # read upright, its cards come out too small and it is read again in tiles
+        not_turned = shipped_pipeline(portrait)
+    finally:
+        shipped_pipeline.turn_to_fill = True
+    assert as_portrait.tiles == as_landscape.tiles == 0 < not_turned.tiles
+    assert dict(as_portrait.counts) == dict(as_landscape.counts)
+    assert (as_portrait.face_up, as_portrait.unknown) == (as_landscape.face_up,
+                                                          as_landscape.unknown)  # fmt: skip
+    backs = [o.polygon for o in scene.objects if o.cls == 0]
+    assert sum(as_portrait.counts.values()) == pytest.approx(len(backs), abs=1)
+    np.testing.assert_allclose(
+        as_portrait.detections.obb,
+        turn_back_obb(as_landscape.detections.obb, portrait.shape[:2]),
+        atol=1e-3,
+    )
+    # every counted back lies on a labelled back of the portrait frame: (x, y) of the
+    # landscape table is (y, 1920 - x) of the portrait one
+    labelled = [np.column_stack([p[:, 1], 1920 - p[:, 0]]).astype(np.float32) for p in backs]
+    found = as_portrait.detections[as_portrait.detections.of_class("back")]
+    assert len(found) > 20
+    for x, y in found.obb[:, :2]:
+        assert any(cv2.pointPolygonTest(p, (float(x), float(y)), False) >= 0 for p in labelled)
 
 
 def test_a_16_9_table_of_cards_the_detector_was_trained_on_is_read_once(
