@@ -3,9 +3,10 @@
 The detector reads a fixed landscape input (1280x736). A portrait phone frame (1080x1920)
 letterboxed into it fills under a third of its width, so its cards reach the network about three
 times smaller than the ones it was trained on. Turned a quarter, the same frame fills the input as
-a 16:9 one does. Nothing is lost by turning: cards lie on a table at any angle, and a back's
-drawing is matched against its deck's reference in every quarter turn (vision/embedding.py), so
-the counting path reads the turned frame and turns the boxes it found back at the end.
+a 16:9 one does, so the counting path reads it turned once and turns the boxes it found back
+(cards lie on a table at any angle). A closer look in tiles, and identification, read the frame as
+it came: there a tilted camera's perspective shrinks the cards up the frame, as in the generated
+training scenes, not across it (models/MODEL_CARD.md measures portrait frames both ways).
 """
 
 from __future__ import annotations

@@ -37,7 +37,6 @@ from blitzcam.vision.identify import (
     UNKNOWN_BELOW_IN_PLAY,
     identify,
 )
-from blitzcam.vision.letterbox import Letterbox
 from blitzcam.vision.orientation import fills_more_turned, turn_back_obb, turn_frame
 from blitzcam.vision.reference_cache import cached_reference_vectors
 from blitzcam.vision.references import DeckProfile, load_profile
@@ -204,7 +203,7 @@ class CountingPipeline:
         self.zoom_below: float | None = ZOOM_BELOW
         self.zoom_to = ZOOM_TO  # ... zoomed so that side comes out this long
         # a frame that fills the input better turned a quarter is read turned (portrait phone
-        # frames; vision/orientation.py); evaluation turns it off to measure what that gives
+        # frames; vision/orientation.py); off, from code, to measure what turning gives
         self.turn_to_fill = True
         self._use(profile, references)
 
@@ -295,8 +294,9 @@ class CountingPipeline:
             )
         t0 = time.perf_counter()
         timing: dict[str, float] = {}
-        # a portrait frame is read turned a quarter, filling the landscape input (every stage
-        # below sees the turned frame; the boxes are turned back at the end)
+        # a portrait frame's first read is turned a quarter, filling the landscape input; its
+        # boxes are turned back at once, and a closer look reads the frame as it came (tiles
+        # fit any shape, and there the perspective shrinks cards up the frame, as in training)
         turned = self.turn_to_fill and fills_more_turned(
             frame_bgr.shape[:2], self.detector.info.imgsz
         )
@@ -304,11 +304,13 @@ class CountingPipeline:
         blob, params = _timed(timing, "preprocess", self.detector.prepare, frame)
         output = _timed(timing, "inference", self.detector.forward, blob)
         detections = _timed(timing, "postprocess", self.detector.decode, output, params)
-        detections, tiles = self._look_closer(frame, detections, params, timing)
+        if turned:
+            detections = detections.with_boxes(turn_back_obb(detections.obb, frame_bgr.shape[:2]))
+        detections, tiles = self._look_closer(frame_bgr, detections, params.gain_xy[0], timing)
         t3 = time.perf_counter()
         profile, references, known_decks = self._identity  # reload_profile may swap it
         detections = identify(
-            frame,
+            frame_bgr,
             detections,
             references,
             profile.names,
@@ -329,8 +331,6 @@ class CountingPipeline:
         )
         if not self.keep_uncounted:
             detections = detections[detections.counted]
-        if turned:
-            detections = detections.with_boxes(turn_back_obb(detections.obb, frame_bgr.shape[:2]))
         counts: Counts = count(detections, known_decks)
         t4 = time.perf_counter()
         timing["identify"] = (t4 - t3) * 1000
@@ -354,16 +354,16 @@ class CountingPipeline:
         self,
         frame_bgr: np.ndarray,
         detections: Detections,
-        params: Letterbox,
+        read_at: float,
         timing: dict[str, float],
     ) -> tuple[Detections, int]:
         """The frame read again in tiles, zoomed, while the last read found the backs too small
-        (vision/tiling.py); the last read's detections and the tiles read in all."""
+        (vision/tiling.py); the last read's detections and the tiles read in all. `read_at`:
+        network pixels per frame pixel in the first read (the letterbox's gain)."""
         if self.zoom_below is None:
             return detections, 0
         frame_hw = frame_bgr.shape[:2]
         network_hw = self.detector.info.imgsz
-        read_at = params.gain_xy[0]  # network pixels per frame pixel in the last read
         explore = explore_zoom(frame_hw, network_hw)
         tiles = 0
         for _ in range(MAX_LOOKS):

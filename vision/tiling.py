@@ -1,14 +1,14 @@
 """A second, closer look at a frame whose cards came out too small: pure functions.
 
-The detector reads a frame letterboxed into its fixed 1280x736 input (a portrait frame turned a
-quarter first, vision/orientation.py). A 16:9 frame fills it; cards far below the camera, or
-many small ones in a phone's frame, still reach the network smaller than the ones it was trained
-on, and many are missed. When the first pass's sure backs are small (`zoom_for`), the frame is
-scaled so they come out `ZOOM_TO` pixels long and read in network-sized tiles (`tile_grid`)
-that overlap by more than a card. A box that an inner
-tile edge cuts is dropped (`whole_in_tile`): the overlap puts that card whole in the neighbour's
-tile, and a cut card's box would not overlap its whole box enough for NMS to join them. The
-tiles' boxes are then suppressed together, as one frame's would be.
+The detector first reads a frame letterboxed into its fixed 1280x736 input (a portrait frame
+turned a quarter, vision/orientation.py; tiles are cut from the frame as it came). A 16:9 frame
+fills it; cards far below the camera, or many small ones in a phone's frame, still reach the
+network smaller than the ones it was trained on, and many are missed. When the first pass's
+sure backs are small (`zoom_for`), the frame is scaled so they come out `ZOOM_TO` pixels long
+and read in network-sized tiles (`tile_grid`) that overlap by more than a card. A box that an
+inner tile edge cuts is dropped (`whole_in_tile`): the overlap puts that card whole in the
+neighbour's tile, and a cut card's box would not overlap its whole box enough for NMS to join
+them. The tiles' boxes are then suppressed together, as one frame's would be.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ MAX_TILES: Final = 12  # a bound on the time a look can take (about 12 forward p
 MAX_LOOKS: Final = 2  # closer looks after the first pass (each one can ask for one more)
 CLOSER_BY: Final = 1.1  # a look less than this much closer than the last is not worth taking
 # A frame that fills less than this share of the network input once letterboxed (a portrait
-# frame read upright fills 32 %, 4:3 77 %; the pipeline turns portrait frames, so only frames
-# far wider than 16:9 fall under it now) may hide cards too small for the first pass to find
+# frame fills 32 %, 4:3 77 %) may hide cards too small for the first pass to find
 # any: with too few sure backs to judge by, it is read again in tiles, covering the input
-# (`explore_zoom`). The lines were chosen with portrait frames read upright.
+# (`explore_zoom`). The lines were chosen with portrait frames read upright at first; now
+# their first read is turned, so it explores only where that read already filled the input.
 EXPLORE_BELOW_FILL: Final = 0.5
 EDGE_MARGIN: Final = 2.0  # pixels: a box this near an inner tile edge counts as cut by it
 

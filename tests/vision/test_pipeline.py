@@ -289,6 +289,18 @@ def _portrait_scene(seed: int):
     return np.ascontiguousarray(scene.image[..., ::-1]), backs
 
 
+def _on_labelled_backs(found: Detections, polygons: list[np.ndarray]) -> bool:
+    """Whether every back found is centred on one of the labelled backs."""
+    import cv2
+
+    backs = found[found.of_class("back")]
+    return all(
+        any(cv2.pointPolygonTest(p.astype(np.float32), (float(x), float(y)), False) >= 0
+            for p in polygons)
+        for x, y in backs.obb[:, :2]
+    )  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def shipped_pipeline() -> CountingPipeline:
     return CountingPipeline.from_defaults()
@@ -316,6 +328,26 @@ def test_a_portrait_frame_s_small_cards_are_read_in_tiles(shipped_pipeline, seed
     assert counted == pytest.approx(backs, rel=0.05)
     assert sum(once.counts.values()) + once.unknown < counted
     assert closer.timing_ms["inference"] > once.timing_ms["inference"]  # the tiles' time is in
+
+
+def test_a_portrait_frame_read_turned_and_in_tiles_comes_back_on_its_cards(
+    shipped_pipeline,
+) -> None:
+    from blitzcam.datasets import art
+    from blitzcam.datasets.art import RANDOM_FAMILIES
+    from blitzcam.datasets.compose import ArtCache, compose_scene
+    from blitzcam.datasets.plan import SceneConfig
+
+    # a phone's own portrait frame (its perspective along the frame's long side), 55 small cards
+    config = SceneConfig((1080, 1920), tuple(RANDOM_FAMILIES), random_art_scene_share=0.0)
+    scene = compose_scene(np.random.default_rng(1), config, ArtCache(art))
+    frame = np.ascontiguousarray(scene.image[..., ::-1])
+    result = shipped_pipeline(frame)
+    assert result.turned and result.tiles > 0
+    backs = [o.polygon for o in scene.objects if o.cls == 0]
+    assert sum(result.counts.values()) + result.unknown == pytest.approx(len(backs), rel=0.05)
+    # read turned and in tiles, every box comes back onto the portrait frame's own cards
+    assert _on_labelled_backs(result.detections, backs)
 
 
 def test_a_portrait_frame_is_read_turned_and_its_boxes_come_back_on_its_cards(
@@ -356,11 +388,9 @@ def test_a_portrait_frame_is_read_turned_and_its_boxes_come_back_on_its_cards(
     )
     # every counted back lies on a labelled back of the portrait frame: (x, y) of the
     # landscape table is (y, 1920 - x) of the portrait one
-    labelled = [np.column_stack([p[:, 1], 1920 - p[:, 0]]).astype(np.float32) for p in backs]
-    found = as_portrait.detections[as_portrait.detections.of_class("back")]
-    assert len(found) > 20
-    for x, y in found.obb[:, :2]:
-        assert any(cv2.pointPolygonTest(p, (float(x), float(y)), False) >= 0 for p in labelled)
+    labelled = [np.column_stack([p[:, 1], 1920 - p[:, 0]]) for p in backs]
+    assert int(as_portrait.detections.of_class("back").sum()) > 20
+    assert _on_labelled_backs(as_portrait.detections, labelled)
 
 
 def test_a_16_9_table_of_cards_the_detector_was_trained_on_is_read_once(
