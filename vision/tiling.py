@@ -38,8 +38,9 @@ CLOSER_BY: Final = 1.1  # a look less than this much closer than the last is not
 # A frame that fills less than this share of the network input once letterboxed (a portrait
 # frame fills 32 %, 4:3 77 %) may hide cards too small for the first pass to find
 # any: with too few sure backs to judge by, it is read again in tiles, covering the input
-# (`explore_zoom`). The lines were chosen with portrait frames read upright at first; now
-# their first read is turned, so it explores only where that read already filled the input.
+# (`explore_zoom`). The lines were chosen with portrait frames read upright at first; now their
+# first read is turned and fills the input, but one that finds too few sure backs is still
+# explored, as the frame came (1080x1920 at 1.19x, well closer than the turned read's 0.67x).
 EXPLORE_BELOW_FILL: Final = 0.5
 EDGE_MARGIN: Final = 2.0  # pixels: a box this near an inner tile edge counts as cut by it
 
