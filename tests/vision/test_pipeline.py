@@ -277,16 +277,23 @@ def test_tiles_boxes_come_back_in_frame_pixels_whole_and_once(random_model) -> N
     assert len(detector.merge_tiles([])) == 0
 
 
-def _portrait_scene(seed: int):
+def _scene(frame_size: tuple[int, int], seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A generated table of built-in decks (width, height): its BGR frame and its backs'
+    labelled polygons."""
     from blitzcam.datasets import art
     from blitzcam.datasets.art import RANDOM_FAMILIES
     from blitzcam.datasets.compose import ArtCache, compose_scene
     from blitzcam.datasets.plan import SceneConfig
 
-    config = SceneConfig((1080, 1920), tuple(RANDOM_FAMILIES), random_art_scene_share=0.0)
+    config = SceneConfig(frame_size, tuple(RANDOM_FAMILIES), random_art_scene_share=0.0)
     scene = compose_scene(np.random.default_rng(seed), config, ArtCache(art))
-    backs = sum(o.cls == 0 for o in scene.objects)
+    backs = [o.polygon for o in scene.objects if o.cls == 0]
     return np.ascontiguousarray(scene.image[..., ::-1]), backs
+
+
+def _portrait_scene(seed: int) -> tuple[np.ndarray, int]:
+    frame, backs = _scene((1080, 1920), seed)
+    return frame, len(backs)
 
 
 def _on_labelled_backs(found: Detections, polygons: list[np.ndarray]) -> bool:
@@ -333,18 +340,10 @@ def test_a_portrait_frame_s_small_cards_are_read_in_tiles(shipped_pipeline, seed
 def test_a_portrait_frame_read_turned_and_in_tiles_comes_back_on_its_cards(
     shipped_pipeline,
 ) -> None:
-    from blitzcam.datasets import art
-    from blitzcam.datasets.art import RANDOM_FAMILIES
-    from blitzcam.datasets.compose import ArtCache, compose_scene
-    from blitzcam.datasets.plan import SceneConfig
-
     # a phone's own portrait frame (its perspective along the frame's long side), 55 small cards
-    config = SceneConfig((1080, 1920), tuple(RANDOM_FAMILIES), random_art_scene_share=0.0)
-    scene = compose_scene(np.random.default_rng(1), config, ArtCache(art))
-    frame = np.ascontiguousarray(scene.image[..., ::-1])
+    frame, backs = _scene((1080, 1920), 1)
     result = shipped_pipeline(frame)
     assert result.turned and result.tiles > 0
-    backs = [o.polygon for o in scene.objects if o.cls == 0]
     assert sum(result.counts.values()) + result.unknown == pytest.approx(len(backs), rel=0.05)
     # read turned and in tiles, every box comes back onto the portrait frame's own cards
     assert _on_labelled_backs(result.detections, backs)
@@ -355,15 +354,9 @@ def test_a_portrait_frame_is_read_turned_and_its_boxes_come_back_on_its_cards(
 ) -> None:
     import cv2
 
-    from blitzcam.datasets import art
-    from blitzcam.datasets.art import RANDOM_FAMILIES
-    from blitzcam.datasets.compose import ArtCache, compose_scene
-    from blitzcam.datasets.plan import SceneConfig
     from blitzcam.vision.orientation import turn_back_obb
 
-    config = SceneConfig((1920, 1080), tuple(RANDOM_FAMILIES), random_art_scene_share=0.0)
-    scene = compose_scene(np.random.default_rng(3), config, ArtCache(art))
-    upright = np.ascontiguousarray(scene.image[..., ::-1])
+    upright, backs = _scene((1920, 1080), 3)
     # the same table seen by a phone held upright: the landscape frame turned anticlockwise,
     # which the pipeline turns back clockwise to the very pixels it reads upright
     portrait = cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE)
@@ -379,7 +372,6 @@ def test_a_portrait_frame_is_read_turned_and_its_boxes_come_back_on_its_cards(
     assert dict(as_portrait.counts) == dict(as_landscape.counts)
     assert (as_portrait.face_up, as_portrait.unknown) == (as_landscape.face_up,
                                                           as_landscape.unknown)  # fmt: skip
-    backs = [o.polygon for o in scene.objects if o.cls == 0]
     assert sum(as_portrait.counts.values()) == pytest.approx(len(backs), abs=1)
     np.testing.assert_allclose(
         as_portrait.detections.obb,
