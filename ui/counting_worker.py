@@ -513,16 +513,17 @@ def _first_camera_or_demo() -> FrameSource:
 # waits for that (a camera opened twice is "busy", or the demo footage stands in for it)
 _HELD: set[str] = set()
 _RELEASED = threading.Condition()
-# past this, the camera is opened anyway (OpenCV gives up a connect in about 30 s): the worst is
-# the "busy" error there would have been
+# past this, the camera is opened anyway (a stream's connect gives up after
+# vision.sources.STREAM_OPEN_TIMEOUT_MS, a camera's in seconds): the worst is the "busy" error
+# there would have been
 HOLD_WAIT_S: Final = 60.0
 
 
 class OpenedLater:
     """A camera or stream that the worker thread opens on its first read.
 
-    Opening one takes a second (a camera waking up) or half a minute (an RTSP address nobody
-    answers); on the GUI thread that froze the window. A failure to open reaches the window
+    Opening one takes a second (a camera waking up) or up to STREAM_OPEN_TIMEOUT_MS (an RTSP
+    address nobody answers); on the GUI thread that froze the window. A failure to open reaches the window
     as any failed read does. `cancel` (from any thread) makes a read still opening close what
     it opened and end the source. One spec is held by one OpenedLater at a time: a second
     waits, in its worker thread, until the first is closed."""

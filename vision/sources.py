@@ -23,6 +23,12 @@ from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image, to_bg
 STREAM_SCHEMES: Final = ("rtsp://", "rtsps://", "http://", "https://")
 RECONNECT_TRIES: Final = 5
 RECONNECT_DELAY_S: Final = 0.5
+# OpenCV waits 30 s for a stream nobody answers, and as long on one that stalls mid-way, before
+# it gives up (measured on a local server that accepts and stays silent, RTSP and HTTP alike):
+# a wrong address's error, a reconnect, a scan left or the app's quit all waited that out. A
+# phone's camera app on the same network answers in well under a second.
+STREAM_OPEN_TIMEOUT_MS: Final = 8000
+STREAM_READ_TIMEOUT_MS: Final = 5000
 
 
 class SourceError(UserError):
@@ -48,13 +54,26 @@ class Capture(Protocol):
     # streams also ask `get(cv2.CAP_PROP_FRAME_COUNT)` where a capture has it
 
 
+def is_stream(spec: int | str | Path) -> bool:
+    """Whether a source spec is a network stream's address."""
+    return isinstance(spec, str) and spec.lower().startswith(STREAM_SCHEMES)
+
+
 def _open_capture(spec: int | str) -> Capture:
-    """cv2.VideoCapture without OpenCV's log lines: a failure becomes one SourceError instead."""
+    """cv2.VideoCapture without OpenCV's log lines: a failure becomes one SourceError instead.
+    A stream is opened through FFmpeg with STREAM_OPEN_TIMEOUT_MS and STREAM_READ_TIMEOUT_MS
+    (where this OpenCV has no FFmpeg, as it comes)."""
     import cv2
 
     from blitzcam.vision.images import quiet_opencv
 
     with quiet_opencv():
+        if is_stream(spec) and cv2.videoio_registry.hasBackend(cv2.CAP_FFMPEG):
+            timeouts = [
+                cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STREAM_OPEN_TIMEOUT_MS,
+                cv2.CAP_PROP_READ_TIMEOUT_MSEC, STREAM_READ_TIMEOUT_MS,
+            ]  # fmt: skip
+            return cv2.VideoCapture(spec, cv2.CAP_FFMPEG, timeouts)
         return cv2.VideoCapture(spec)
 
 
@@ -238,7 +257,7 @@ def open_source(
     ):  # ascii: str.isdigit() also takes '²', which int() refuses
         return CaptureSource(int(spec), name=f"camera {int(spec)}", opener=opener)
     text = str(spec)
-    if text.lower().startswith(STREAM_SCHEMES):
+    if is_stream(text):
         return StreamSource(text, opener=opener)
     path = Path(text)
     if not path.exists():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import cv2
@@ -171,3 +173,103 @@ def test_url_dispatch() -> None:
     source = open_source(url, opener=lambda spec: made.append(spec) or FakeCapture(_frames(1)))
     assert isinstance(source, StreamSource)
     assert made == [url]
+
+
+# --- real streams through OpenCV's FFmpeg, served on loopback ---------------------------------
+
+
+class _Server:
+    """A loopback HTTP server in a thread; `serve(number, handler)` answers the nth connection."""
+
+    def __init__(self, serve: Callable[[int, BaseHTTPRequestHandler], None]) -> None:
+        import contextlib
+        import threading
+
+        connections: list[int] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                connections.append(len(connections))
+                # the reader hanging up on a stalled connection is what a stall test wants
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    serve(connections[-1], self)
+
+        self.connections = connections
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/video.mjpg"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def _grey_jpeg(level: int) -> bytes:
+    return cv2.imencode(".jpg", np.full((48, 64, 3), level, np.uint8))[1].tobytes()
+
+
+def test_a_real_mjpeg_stream_that_stalls_is_reconnected(monkeypatch) -> None:
+    # a phone app's MJPEG stream that stops sending (Wi-Fi gone quiet) held OpenCV's read for its
+    # default 30 s before the reconnect began; the read timeout ends it
+    import time
+
+    import blitzcam.vision.sources as sources
+
+    monkeypatch.setattr(sources, "STREAM_READ_TIMEOUT_MS", 400)
+
+    def serve(connection: int, handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+        handler.end_headers()
+        jpeg = _grey_jpeg(40 if connection == 0 else 190)
+        for sent in range(300):
+            if connection == 0 and sent == 3:
+                time.sleep(60)  # the stall: connected, silent
+                return
+            part = b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n"
+            handler.wfile.write(part % len(jpeg) + jpeg + b"\r\n")
+            time.sleep(0.02)
+
+    server = _Server(serve)
+    source = sources.open_source(server.url)
+    try:
+        levels = [round(float(source.read().mean()), -1) for _ in range(3)]
+        started = time.monotonic()
+        levels += [round(float(source.read().mean()), -1) for _ in range(3)]
+        waited = time.monotonic() - started
+    finally:
+        source.close()
+        server.close()
+    assert levels[:3] == [40, 40, 40]  # the first connection's frames (JPEG-exact to 10)
+    assert levels[3:] == [190, 190, 190]  # then the second's, after one reconnect
+    assert source.reconnects == 1
+    assert len(server.connections) == 2
+    assert waited < 15.0  # a behaviour check, far from both: 0.4 s asked, 30 s without it
+
+
+def test_a_stream_nobody_answers_fails_at_the_open_timeout(monkeypatch) -> None:
+    # a server that accepts and stays silent (a wrong port on a busy host) held OpenCV's connect
+    # for 30 s; with the open timeout, the error comes as soon as that has passed. The bound is
+    # a behaviour check, far from the timeout itself: 0.3 s asked, under 15 s accepted.
+    import socket
+    import time
+
+    import blitzcam.vision.sources as sources
+
+    monkeypatch.setattr(sources, "STREAM_OPEN_TIMEOUT_MS", 300)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    port = listener.getsockname()[1]
+    try:
+        for url in (f"rtsp://127.0.0.1:{port}/live", f"http://127.0.0.1:{port}/video.mjpg"):
+            started = time.monotonic()
+            with pytest.raises(SourceError, match="cannot connect to the stream"):
+                sources.open_source(url)
+            assert time.monotonic() - started < 15.0, url
+    finally:
+        listener.close()
