@@ -523,10 +523,10 @@ class OpenedLater:
     """A camera or stream that the worker thread opens on its first read.
 
     Opening one takes a second (a camera waking up) or up to STREAM_OPEN_TIMEOUT_MS (an RTSP
-    address nobody answers); on the GUI thread that froze the window. A failure to open reaches the window
-    as any failed read does. `cancel` (from any thread) makes a read still opening close what
-    it opened and end the source. One spec is held by one OpenedLater at a time: a second
-    waits, in its worker thread, until the first is closed."""
+    address nobody answers); on the GUI thread that froze the window. A failure to open
+    reaches the window as any failed read does. `cancel` (from any thread) makes a read still
+    opening close what it opened and end the source. One spec is held by one OpenedLater at a
+    time: a second waits, in its worker thread, until the first is closed."""
 
     live = True  # a camera or a stream: when it stops giving frames, it has failed
 

@@ -46,6 +46,7 @@ from blitzcam.vision.tiling import (
     MAX_LOOKS,
     ZOOM_BELOW,
     ZOOM_MIN_BACKS,
+    ZOOM_SIZED_FROM,
     ZOOM_TO,
     explore_zoom,
     fitted_zoom,
@@ -205,6 +206,7 @@ class CountingPipeline:
         # a frame that fills the input better turned a quarter is read turned (portrait phone
         # frames; vision/orientation.py); off, from code, to measure what turning gives
         self.turn_to_fill = True
+        self.sized_from = ZOOM_SIZED_FROM  # the backs a closer look judges the size by
         self._use(profile, references)
 
     def _use(self, profile: DeckProfile, references: References | None = None) -> None:
@@ -346,8 +348,8 @@ class CountingPipeline:
         )
 
     def _sure_back_sides(self, detections: Detections) -> np.ndarray:
-        """Long sides (frame pixels) of the backs that count on the detector's word alone."""
-        sure = detections.of_class("back") & (detections.confidence >= self.count_from)
+        """Long sides (frame pixels) of the backs sure enough to judge the cards' size by."""
+        sure = detections.of_class("back") & (detections.confidence >= self.sized_from)
         return np.maximum(detections.obb[sure, 2], detections.obb[sure, 3])
 
     def _look_closer(

@@ -13,7 +13,7 @@ from blitzcam.vision.annotate import FACE_UP_BGR, annotate
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector, parse_metadata
 from blitzcam.vision.pipeline import MODEL_ENV, CountingPipeline, default_model_path
-from blitzcam.vision.tiling import ZOOM_BELOW
+from blitzcam.vision.tiling import ZOOM_BELOW, ZOOM_SIZED_FROM
 
 
 def test_pipeline_result(random_model, table_frame) -> None:
@@ -156,8 +156,12 @@ def test_a_frame_not_bgr_uint8_is_refused_by_name(random_model, table_frame) -> 
     # (16-bit or float values were read as 8-bit ones, a wrong count without a word; grey and
     # BGRA frames failed deep in the engine)
     pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
-    for frame in (table_frame.astype(np.uint16) * 257, table_frame.astype(np.float32) / 255,
-                  table_frame[:, :, 0], np.dstack([table_frame, table_frame[:, :, :1]])):
+    for frame in (
+        table_frame.astype(np.uint16) * 257,
+        table_frame.astype(np.float32) / 255,
+        table_frame[:, :, 0],
+        np.dstack([table_frame, table_frame[:, :, :1]]),
+    ):
         with pytest.raises(ValueError, match=rf"expected a BGR uint8 frame .*got {frame.dtype}"):
             pipeline(frame)
 
@@ -225,7 +229,9 @@ def test_backs_are_decided_among_the_decks_in_play_only() -> None:
     # blue plow's player is missing from the match: its backs go to nobody, not to a deck in play
     without = pipeline(frame, in_play=["green-pump", "red-buggy", "red-plow"])
     assert {d: n for d, n in without.counts.items() if n} == {
-        "green-pump": 38, "red-buggy": 21, "red-plow": 3
+        "green-pump": 38,
+        "red-buggy": 21,
+        "red-plow": 3,
     }
     assert without.unknown >= DEMO_TABLE_4["blue-plow"]
 
@@ -400,9 +406,31 @@ def test_a_16_9_table_of_cards_the_detector_was_trained_on_is_read_once(
             break
         scene = compose_scene(np.random.default_rng(seed), config, cache)
         polygons = [o.polygon for o in scene.objects if o.cls == 0]
-        long_sides = [max(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[1])) for p in polygons]
+        long_sides = [
+            max(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[1])) for p in polygons
+        ]
         if np.median(long_sides) * 1280 / 1920 < 1.2 * ZOOM_BELOW:
             continue  # cards near the line: a closer look may be right
         frame = np.ascontiguousarray(scene.image[..., ::-1])
         read.append(shipped_pipeline(frame).tiles)
     assert read == [0, 0, 0]
+
+
+def test_a_closer_look_judges_the_cards_size_by_backs_from_its_own_line(shipped_pipeline) -> None:
+    # a tilted phone's frame: its near cards found surely and large, its far ones barely and
+    # small; the sure ones alone would put the typical card above the closer look's line
+    near = [[100.0 * i, 100.0, 60.0, 40.0, 0.0] for i in range(4)]
+    far = [[100.0 * i, 900.0, 20.0, 14.0, 0.0] for i in range(6)]
+    found = Detections.from_obb(
+        np.array(near + far, np.float32),
+        np.array([0.9] * 4 + [0.3] * 6),
+        np.zeros(10),
+    )
+    pipeline = shipped_pipeline
+    assert pipeline.count_from > 0.3 >= ZOOM_SIZED_FROM == pipeline.sized_from
+    assert sorted(pipeline._sure_back_sides(found)) == [20.0] * 6 + [60.0] * 4
+    try:
+        pipeline.sized_from = pipeline.count_from  # the line before: the near cards alone
+        assert sorted(pipeline._sure_back_sides(found)) == [60.0] * 4
+    finally:
+        pipeline.sized_from = ZOOM_SIZED_FROM
