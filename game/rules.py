@@ -344,6 +344,27 @@ def change_settings(match: Match, settings: Settings) -> Match:
     return updated
 
 
+def change_players(match: Match, players: Iterable[Player]) -> Match:
+    """The same seats with other names, decks or teams (a name mistyped, decks handed out
+    differently, partners swapped): each seat keeps its tallies in every round, under its new
+    name. The number of players stays: every round holds a tally for each of them."""
+    seated = tuple(players)
+    if len(seated) != len(match.players):
+        raise MatchError(
+            f"the match has {len(match.players)} players, got {len(seated)}: players cannot "
+            "join or leave a match under way"
+        )
+    validate_players(seated)  # before renaming the rounds: two equal names would merge tallies
+    renamed = {old.name: new.name for old, new in zip(match.players, seated, strict=True)}
+    rounds = tuple(
+        Round({renamed.get(name, name): tally for name, tally in round_.tallies.items()})
+        for round_ in match.rounds
+    )
+    updated = replace(match, players=seated, rounds=rounds)
+    score_match(updated)
+    return updated
+
+
 def _check_round_number(match: Match, number: int) -> None:
     if not _is_whole_number(number) or not 1 <= number <= len(match.rounds):
         raise MatchError(f"no round {number}: the match has {len(match.rounds)} round(s)")

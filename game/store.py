@@ -9,7 +9,7 @@ is refused, never overwritten; older schemas are migrated after a backup copy.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -409,6 +409,12 @@ class MatchStore:
     def _stamp(self) -> str:
         return self._clock().isoformat()
 
+    def _insert_players(self, match_id: int, match: Match) -> None:
+        self._conn.executemany(
+            "INSERT INTO players (match_id, seat, name, deck, team) VALUES (?, ?, ?, ?, ?)",
+            [(match_id, seat, p.name, p.deck, p.team) for seat, p in enumerate(match.players)],
+        )
+
     def _insert_rounds(self, match_id: int, match: Match, first: int) -> None:
         seats = {player.name: seat for seat, player in enumerate(match.players)}
         self._conn.executemany(
@@ -430,10 +436,7 @@ class MatchStore:
                 (now, now, match.settings.target, match.settings.variant),
             )
             match_id = int(cursor.lastrowid)
-            conn.executemany(
-                "INSERT INTO players (match_id, seat, name, deck, team) VALUES (?, ?, ?, ?, ?)",
-                [(match_id, seat, p.name, p.deck, p.team) for seat, p in enumerate(match.players)],
-            )
+            self._insert_players(match_id, match)
             self._insert_rounds(match_id, match, first=1)
         return match_id
 
@@ -449,10 +452,15 @@ class MatchStore:
                     (after.settings.target, after.settings.variant, match_id),
                 )
             unchanged = 0
-            for old, new in zip(before.rounds, after.rounds, strict=False):
-                if old != new:
-                    break
-                unchanged += 1
+            if after.players != before.players:
+                # tallies are stored by seat: with the seats changed, every round is rewritten
+                conn.execute("DELETE FROM players WHERE match_id = ?", (match_id,))
+                self._insert_players(match_id, after)
+            else:
+                for old, new in zip(before.rounds, after.rounds, strict=False):
+                    if old != new:
+                        break
+                    unchanged += 1
             conn.execute(
                 "DELETE FROM tallies WHERE match_id = ? AND round > ?", (match_id, unchanged)
             )
@@ -486,6 +494,11 @@ class MatchStore:
 
     def change_settings(self, match_id: int, settings: Settings) -> Match:
         return self.update(match_id, lambda match: rules.change_settings(match, settings))
+
+    def change_players(self, match_id: int, players: Iterable[Player]) -> Match:
+        """Rename players, or give them other decks or teams; each seat keeps its tallies."""
+        seated = tuple(players)
+        return self.update(match_id, lambda match: rules.change_players(match, seated))
 
     def delete_match(self, match_id: int) -> None:
         self._known_id(match_id)

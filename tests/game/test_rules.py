@@ -238,3 +238,94 @@ def test_editing_some_players_keeps_the_others() -> None:
     assert dict(edited.rounds[0].tallies) == {"Ann": Tally(10, 0), "Bob": Tally(5, 0)}
     with pytest.raises(MatchError, match=r"^round 1, player Zed: not a player"):
         edit_round(match, 1, {"Zed": Tally(1, 0)})
+
+
+# --- changing players ---------------------------------------------------------------------
+
+def test_a_renamed_player_keeps_their_tallies_in_every_round() -> None:
+    from blitzcam.game.rules import change_players
+
+    match = match_of(round_of(Ann=(10, 0), Bob=(2, 1)), round_of(Ann=(3, 4), Bob=(12, 0)))
+    ann, bob = match.players
+    changed = change_players(match, (Player("Anna", ann.deck), bob))
+    assert [p.name for p in changed.players] == ["Anna", "Bob"]
+    assert [dict(r.tallies) for r in changed.rounds] == [
+        {"Anna": Tally(10, 0), "Bob": Tally(2, 1)},
+        {"Anna": Tally(3, 4), "Bob": Tally(12, 0)},
+    ]
+    assert dict(score_match(changed).totals) == {"Anna": 5, "Bob": 12}
+    assert match.players[0].name == "Ann"  # the match given is left as it was
+
+
+def test_players_can_swap_names_and_decks_each_keeping_their_seat() -> None:
+    from blitzcam.game.rules import change_players
+
+    match = match_of(round_of(Ann=(10, 0), Bob=(2, 1)))
+    ann, bob = match.players
+    swapped = change_players(match, (Player("Bob", bob.deck), Player("Ann", ann.deck)))
+    # the first seat scored 10: under its new name, Bob, whatever the deck
+    assert dict(swapped.rounds[0].tallies) == {"Bob": Tally(10, 0), "Ann": Tally(2, 1)}
+    assert [p.deck for p in swapped.players] == [bob.deck, ann.deck]
+
+
+def test_changing_partners_changes_the_team_totals_and_may_decide_the_match() -> None:
+    from blitzcam.game.rules import change_players
+
+    match = match_of(
+        round_of(Ann=(20, 0), Bob=(15, 2), Cy=(16, 1), Di=(3, 6)),
+        n=4, teams=("North", "South", "North", "South"), target=40,
+    )
+    assert score_match(match).status == "in-progress"  # North 34, South 2
+    new_teams = [replace_team(p, t) for p, t in zip(match.players, "ABBA", strict=True)]
+    changed = change_players(match, new_teams)
+    standings = score_match(changed)
+    assert dict(standings.team_totals or {}) == {"A": 20 + 3 - 12, "B": 11 + 14}
+    without = change_players(match, [replace_team(p, None) for p in match.players])
+    assert not without.uses_teams and score_match(without).status == "in-progress"
+
+
+def replace_team(player: Player, team: str | None) -> Player:
+    return Player(player.name, player.deck, team)
+
+
+@pytest.mark.parametrize(
+    ("new", "message"),
+    [
+        (("Ann", "Ann"), "player Ann: two players have this name"),
+        (("Ann", " Bob"), "player name ' Bob' must be non-empty text without outer spaces"),
+        (("Ann", ""), "player name '' must be non-empty text"),
+        (("Ann",), "the match has 2 players, got 1: players cannot join or leave"),
+        (("Ann", "Bob", "Cy"), "the match has 2 players, got 3"),
+    ],
+)
+def test_changes_that_break_a_rule_are_refused(new: tuple[str, ...], message: str) -> None:
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import change_players
+
+    match = match_of(round_of(Ann=(10, 0), Bob=(2, 1)))
+    with pytest.raises(MatchError, match=f"^{message}"):
+        change_players(match, [Player(n, DECK_NAMES[i]) for i, n in enumerate(new)])
+
+
+def test_a_deck_played_twice_after_the_change_is_refused() -> None:
+    from blitzcam.game.rules import change_players
+
+    match = match_of(round_of(Ann=(10, 0), Bob=(2, 1)))
+    ann = match.players[0]
+    with pytest.raises(MatchError, match=r"^player Bob: deck .* is already played by Ann"):
+        change_players(match, (ann, Player("Bob", ann.deck)))
+
+
+def test_changing_teams_that_would_have_decided_the_match_earlier_is_refused() -> None:
+    from blitzcam.game.rules import change_players
+
+    # apart, nobody reaches 30 in round 1; as partners Ann and Bob do, and round 2 could not
+    # have been played
+    match = match_of(
+        round_of(Ann=(20, 0), Bob=(15, 0), Cy=(1, 0), Di=(1, 0)),
+        round_of(Ann=(1, 0), Bob=(1, 0), Cy=(1, 0), Di=(1, 0)),
+        n=4, target=30,
+    )
+    with pytest.raises(MatchError, match=r"^round 2: the match was already decided after round 1"):
+        change_players(match, [replace_team(p, t) for p, t in zip(match.players, "XXYY",
+                                                                  strict=True)])

@@ -72,6 +72,39 @@ def test_undo_edit_delete_and_settings(store: MatchStore) -> None:
     assert score_match(store.load(match_id)).winners == ("Ann",)
 
 
+def test_renamed_players_keep_their_rounds_after_reopening(tmp_path: Path) -> None:
+    from blitzcam.game.rules import Player
+
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of(n=3))
+        store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4), Cy=(0, 10)))
+        store.add_round(match_id, round_of(Ann=(2, 3), Bob=(5, 0), Cy=(1, 1)))
+        ann, bob, cy = store.load(match_id).players
+        # Bob and Cy swap decks, Ann's name was mistyped
+        store.change_players(match_id, (Player("Anne", ann.deck), Player("Bob", cy.deck),
+                                        Player("Cy", bob.deck)))  # fmt: skip
+    with MatchStore(path) as store:
+        match = store.load(match_id)
+    assert [(p.name, p.deck) for p in match.players] == [
+        ("Anne", ann.deck), ("Bob", cy.deck), ("Cy", bob.deck)
+    ]  # fmt: skip
+    assert score_match(match).totals == {"Anne": 8, "Bob": 6, "Cy": -21}
+
+
+def test_a_refused_change_of_players_leaves_the_stored_match_as_it_was(store: MatchStore) -> None:
+    from blitzcam.game.rules import Player
+
+    match_id = store.create_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4))))
+    before = store.load(match_id)
+    ann, bob = before.players
+    with pytest.raises(MatchError, match="two players have this name"):
+        store.change_players(match_id, (ann, Player("Ann", bob.deck)))
+    with pytest.raises(MatchError, match="players cannot join or leave"):
+        store.change_players(match_id, (ann,))
+    assert store.load(match_id) == before
+
+
 def test_list_and_resume_the_last_unfinished_match(store: MatchStore) -> None:
     first = store.create_match(match_of(target=10))
     second = store.create_match(match_of())
