@@ -35,6 +35,7 @@ from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, export_match, export_path
 from blitzcam.ui.live_view import render_capture
 from blitzcam.ui.new_match import NewMatchDialog
+from blitzcam.ui.players import PlayersDialog
 from blitzcam.ui.scan import ScanView
 from blitzcam.ui.scan_session import ScanSession
 from blitzcam.ui.scoreboard import ScoreboardView
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.pages)
         self._build_actions()
         self.scoreboard.roundActivated.connect(self._on_edit_round)
+        self.scoreboard.playersActivated.connect(self._on_players)
 
         resume = self.store.latest_unfinished()
         if resume is not None:
@@ -145,6 +147,7 @@ class MainWindow(QMainWindow):
         self.manual_action = self._action("Enter by hand", self._on_manual, "Ctrl+M")
         self.undo_action = self._action("Undo round (Ctrl+Z)", self._on_undo, "Ctrl+Z")
         self.match_settings_action = self._action("Match settings…", self._on_match_settings)
+        self.players_action = self._action("Players…", self._on_players)
         self.browse_action = self._action("Matches…", self._on_browse, "Ctrl+O")
         self.export_action = self._action("Export…", self._on_export, "Ctrl+E")
         self.enroll_action = self._action("Enroll decks…", self._on_enroll)
@@ -152,7 +155,7 @@ class MainWindow(QMainWindow):
         self.fullscreen_action = self._action("Full screen (F11)", self._on_fullscreen, "F11")
         menus = {
             "&Match": (self.new_action, self.browse_action, self.export_action,
-                       self.match_settings_action),
+                       self.match_settings_action, self.players_action),
             "&Round": (self.scan_action, self.manual_action, self.undo_action),
             "&Camera": (self.enroll_action, self.settings_action),
             "&View": (self.fullscreen_action,),
@@ -176,7 +179,7 @@ class MainWindow(QMainWindow):
         self.scan_action.setEnabled(open_ and not scanning)
         self.manual_action.setEnabled(open_ and not scanning)
         self.undo_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
-        for action in (self.match_settings_action, self.export_action):
+        for action in (self.match_settings_action, self.players_action, self.export_action):
             action.setEnabled(has_match and not scanning)
         for action in (
             self.new_action, self.browse_action, self.enroll_action, self.settings_action
@@ -261,6 +264,21 @@ class MainWindow(QMainWindow):
             match = self.store.change_settings(self.match_id, settings)
         except (MatchError, StoreError) as exc:
             return f"Settings not changed: {exc}"
+        self.show_match(self.match_id, match)
+        return None
+
+    def _on_players(self) -> None:
+        if self.match is None or self.scan is not None:
+            return
+        dialog = PlayersDialog(self.match.players, self, apply=self._players_refused)
+        dialog.open()
+
+    def _players_refused(self, players: tuple[rules.Player, ...]) -> str | None:
+        """Give the open match's seats these players through the store; why not, if refused."""
+        try:
+            match = self.store.change_players(self.match_id, players)
+        except (MatchError, StoreError) as exc:
+            return f"Players not changed: {exc}"
         self.show_match(self.match_id, match)
         return None
 

@@ -61,6 +61,15 @@ class PlayerRow:
         return Player(name=self.name.text().strip(), deck=self.deck.currentData(), team=team)
 
 
+def missing_teams(players: tuple[Player, ...], *, teams: bool) -> str | None:
+    """Why the players cannot be taken as typed, when 'Play in teams' is ticked and every team
+    field left blank: that would be a match without teams, the box ticked (some blank: the
+    rules say who has none)."""
+    if teams and all(player.team is None for player in players):
+        return "no team given: name every player's team, or untick 'Play in teams'"
+    return None
+
+
 class NewMatchDialog(QDialog):
     """OK builds the match through the core; a broken rule is shown and the dialog stays open."""
 
@@ -187,8 +196,8 @@ class NewMatchDialog(QDialog):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # Enter in a name goes on to the next name: every name starts filled in ("Player 2"),
-        # and the dialog's default button would start the match with them, for good (a
-        # player is not renamed later). Enter in the last one starts it.
+        # and the dialog's default button would start the match with them (renaming later
+        # takes Match > Players…). Enter in the last one starts it.
         fields = self._typed_fields()
         focused = self.focusWidget()
         if (
@@ -206,11 +215,10 @@ class NewMatchDialog(QDialog):
 
     def _on_accept(self) -> None:
         players = self.players()
-        if self.teams.isChecked() and all(player.team is None for player in players):
-            # every team field blank would start a match without teams, the box ticked (some
-            # blank: the rules say who has none)
+        refused = missing_teams(players, teams=self.teams.isChecked())
+        if refused is not None:
             self._match = None
-            self.error.setText("no team given: name every player's team, or untick 'Play in teams'")
+            self.error.setText(refused)
             return
         try:
             self._match = rules.new_match(players, self.settings())

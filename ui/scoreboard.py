@@ -1,6 +1,7 @@
 """The scoreboard: large totals (leader highlighted), the result, a round-by-round table of Dutch,
 Blitz and round score per player, and a chart of running totals. It shows what the core computes
-(`rules.score_match`); it holds no rule. Double-clicking a round asks to edit it.
+(`rules.score_match`); it holds no rule. Double-clicking a round asks to edit it, a player's
+name to change the players.
 """
 
 from __future__ import annotations
@@ -162,6 +163,7 @@ class RoundTable(QTableWidget):
     """Rounds as rows; per player three columns: Dutch, Blitz, round score."""
 
     roundActivated = Signal(int)
+    playersActivated = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -189,6 +191,7 @@ class RoundTable(QTableWidget):
             self.setSpan(0, col, 1, COLUMNS_PER_PLAYER)
             head = self._item(player.name, bold)
             head.setForeground(QColor(*deck_rgb(player.deck)))
+            head.setToolTip("double-click to rename the players or change their decks")
             self.setItem(0, col, head)
             for j, (label, tip) in enumerate(SUB_HEADERS):
                 item = self._item(label, small, dim=True)
@@ -221,6 +224,8 @@ class RoundTable(QTableWidget):
     def _on_double_clicked(self, row: int, _column: int) -> None:
         if row >= HEADER_ROWS:
             self.roundActivated.emit(row - HEADER_ROWS + 1)
+        elif row == 0:
+            self.playersActivated.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # Enter (or F2, as in a file manager) on a round's row edits it, as a double-click does
@@ -235,6 +240,7 @@ class ScoreboardView(QWidget):
     """Everything the table sees between rounds."""
 
     roundActivated = Signal(int)
+    playersActivated = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -260,6 +266,7 @@ class ScoreboardView(QWidget):
         layout.addLayout(self.cards_grid)
         layout.addWidget(split, 1)
         self.table.roundActivated.connect(self.roundActivated)
+        self.table.playersActivated.connect(self.playersActivated)
 
     def show_match(self, match: Match, standings: Standings) -> None:
         settings = match.settings

@@ -61,6 +61,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--variant", choices=("standard", "play-out"), default=None)
     _match_option(p)
 
+    p = action("player", _player, "rename a player, or give them another deck or team")
+    p.add_argument("player", metavar="NAME", help="the player, as the match names them")
+    p.add_argument("--name", default=None, help="their new name (their rounds go with them)")
+    p.add_argument("--deck", default=None, help="their deck, e.g. blue-plow")
+    p.add_argument("--team", default=None, help="their team, in a team match")
+    _match_option(p)
+
     p = action("show", _show, "show standings, round by round")
     _match_option(p)
 
@@ -241,6 +248,33 @@ def _settings(args: argparse.Namespace) -> int:
         match = _run_rule(store, lambda: store.change_settings(match_id, settings))
     _print_standings(match_id, match)
     return 0
+
+
+def _player(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from blitzcam.errors import UserError
+    from blitzcam.game.rules import Match, MatchError, change_players
+
+    changes = {
+        field: value
+        for field, value in (("name", args.name), ("deck", args.deck), ("team", args.team))
+        if value is not None
+    }
+    if not changes:
+        raise UserError("nothing to change: give --name, --deck and/or --team")
+
+    def changed(match: Match) -> Match:
+        names = [player.name for player in match.players]
+        if args.player not in names:
+            raise MatchError(f"no player {args.player!r} in this match: {', '.join(names)}")
+        return change_players(
+            match,
+            [replace(p, **changes) if p.name == args.player else p for p in match.players],
+        )
+
+    # read and changed in one transaction: a change saved meanwhile is not undone
+    return _apply(args, lambda store, match_id: store.update(match_id, changed))
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -159,12 +159,19 @@ def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 0 and " 9 D  0 B   +9" in out
     code, out, _ = run("match", "--db", db, "undo", capsys=capsys)
     assert code == 0 and "    3  " not in out
+    # rename a player and give them another deck: their rounds go with them
+    code, out, _ = run("match", "--db", db, "player", "Bob", "--name", "Robert", "--deck",
+                       "blue-plow", capsys=capsys)  # fmt: skip
+    assert code == 0 and "Robert" in out and "Bob" not in out and " 9 D  0 B   +9" in out
     # export both formats, then import as a new match
     json_path, csv_path = tmp_path / "out.json", tmp_path / "out.csv"
     assert run("match", "--db", db, "export", str(json_path), capsys=capsys)[0] == 0
     assert run("match", "--db", db, "export", str(csv_path), capsys=capsys)[0] == 0
     exported = json.loads(json_path.read_text())
     assert exported["target"] == 100 and len(exported["rounds"]) == 2
+    assert [(p["name"], p["deck"]) for p in exported["players"]] == [
+        ("Ann", "green-pump"), ("Robert", "blue-plow")
+    ]  # fmt: skip
     # (with a byte-order mark, so that Excel reads it as UTF-8)
     assert csv_path.read_bytes().startswith(b"\xef\xbb\xbfround,Ann dutch")
     code, out, err = run("match", "--db", db, "export", "-", "--format", "json", capsys=capsys)
@@ -207,6 +214,11 @@ def test_terminal_errors_are_one_line(
         (["undo"], "there is no round to undo"),
         (["edit", "3", "Ann=1/0"], "no round 3: the match has 0 round"),
         (["settings"], "nothing to change"),
+        (["player", "Ann"], "nothing to change: give --name, --deck and/or --team"),
+        (["player", "Cy", "--name", "Di"], "no player 'Cy' in this match: Ann, Bob"),
+        (["player", "Ann", "--name", "Bob"], "player Bob: two players have this name"),
+        (["player", "Ann", "--deck", "red-buggy"], "deck red-buggy is already played by"),
+        (["player", "Ann", "--team", "North"], "has no team, but others do"),
         (["export", "out.txt"], "cannot tell the format"),
     ],
 )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
 from blitzcam.game.match_file import match_from_json
 from blitzcam.game.rules import Round, Settings
@@ -320,3 +320,24 @@ def test_eight_seats_fit_the_screen_and_fewer_shrink_the_dialog(qtbot) -> None:
     dialog.count.setValue(2)
     dialog.teams.setChecked(False)
     qtbot.waitUntil(lambda: dialog.height() == two, timeout=2000)
+
+
+def test_the_players_dialog_shows_a_team_match_s_teams_and_can_drop_them(qtbot) -> None:
+    from blitzcam.game.rules import Player
+    from blitzcam.ui.players import PlayersDialog
+
+    seated = (Player("Ann", "green-pump", "North"), Player("Bob", "red-buggy", "South"),
+              Player("Cy", "blue-plow", "North"), Player("Di", "yellow-bucket", "South"))  # fmt: skip
+    dialog = PlayersDialog(seated)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.teams.isChecked() and dialog.rows[3].team.isVisible()
+    assert dialog.players() == seated  # shown as they are: OK unchanged changes nothing
+    dialog.rows[2].team.setText("South")
+    dialog.rows[3].team.setText("North")
+    assert [p.team for p in dialog.players()] == ["North", "South", "South", "North"]
+    dialog.teams.setChecked(False)
+    assert not dialog.rows[0].team.isVisible()
+    assert all(p.team is None for p in dialog.players())
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()  # no `apply`: accepted
+    assert dialog.result() == QDialog.DialogCode.Accepted

@@ -201,6 +201,48 @@ def test_win_is_announced_and_raising_the_target_reopens(qtbot, store, feed, tmp
     assert window.match.settings.target == 150
 
 
+def test_players_are_renamed_through_the_dialog_and_keep_their_rounds(qtbot, store, feed, tmp_path):
+    from blitzcam.ui.players import PlayersDialog
+    from blitzcam.ui.scoreboard import HEADER_ROWS
+
+    match_id = store.create_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4), Cy=(0, 10))))
+    window = _window(qtbot, store, feed, tmp_path)
+    assert window.players_action.isEnabled()
+    # a double-click on a player's name opens the dialog (one on a round edits that round)
+    table = window.scoreboard.table
+    table.cellDoubleClicked.emit(0, 3)
+    dialog = window.findChild(PlayersDialog)
+    assert dialog is not None and dialog.isVisible()
+    assert [row.name.text() for row in dialog.rows] == ["Ann", "Bob", "Cy"]
+    assert [row.deck.currentData() for row in dialog.rows] == [GP, RB, YB]
+    assert not dialog.rows[0].team.isVisible()  # no teams in this match
+    # refused: the dialog stays open with the reason and what was typed
+    dialog.rows[1].name.setText("Ann")
+    _ok(dialog)
+    assert dialog.isVisible() and "Players not changed" in dialog.error.text()
+    assert "two players have this name" in dialog.error.text()
+    assert [p.name for p in store.load(match_id).players] == ["Ann", "Bob", "Cy"]
+    # teams ticked, none named: said here, before the store is asked
+    dialog.rows[1].name.setText("Bob")
+    dialog.teams.setChecked(True)
+    assert dialog.rows[0].team.isVisible()
+    _ok(dialog)
+    assert dialog.isVisible() and dialog.error.text().startswith("no team given")
+    dialog.teams.setChecked(False)
+    dialog.rows[0].name.setText("Anne ")  # outer spaces are trimmed, as in a new match
+    dialog.rows[1].deck.setCurrentIndex(dialog.rows[1].deck.findData("blue-plow"))
+    _ok(dialog)
+    assert not dialog.isVisible()
+    assert [(p.name, p.deck) for p in window.match.players] == [
+        ("Anne", GP), ("Bob", "blue-plow"), ("Cy", YB)
+    ]  # fmt: skip
+    assert store.load(match_id) == window.match
+    assert (window.match.rounds[0].tallies["Anne"].dutch, window.match.rounds[0].tallies["Anne"].blitz) == (12, 0)
+    assert table.item(0, 0).text() == "Anne"
+    assert table.item(HEADER_ROWS, 0).text() == "12"
+    assert "Anne" in plain(window.scoreboard.status.text())
+
+
 def test_confirmed_capture_is_kept_with_labels(qtbot, store, feed, tmp_path):
     store.create_match(match_of())
     captures = tmp_path / "captures"

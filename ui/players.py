@@ -1,0 +1,88 @@
+"""The players dialog: the open match's names, decks and teams, changed in place (a name
+mistyped at the start, decks handed out differently, partners swapped). Each seat keeps its
+counts in every round; the core (`rules.change_players`) says what a change may not do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+from blitzcam.game.rules import Player
+from blitzcam.ui.labels import plain_label
+from blitzcam.ui.new_match import PlayerRow, missing_teams
+
+
+class PlayersDialog(QDialog):
+    """OK hands the players to `apply` (the caller's, which goes through the store and returns
+    why they were refused, or None); a refusal is shown here and the dialog stays open with
+    what was typed. Without `apply`, OK just accepts."""
+
+    def __init__(
+        self,
+        players: tuple[Player, ...],
+        parent: QWidget | None = None,
+        *,
+        apply: Callable[[tuple[Player, ...]], str | None] | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._apply = apply
+        self.setWindowTitle("Players")
+        self.teams = QCheckBox("Play in teams (partners share one total)")
+        self.teams.setChecked(any(player.team is not None for player in players))
+        self.rows = [PlayerRow(seat) for seat in range(len(players))]
+        grid = QGridLayout()
+        for col, title in enumerate(("Name", "Deck", "Team")):
+            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, col)
+        for seat, (row, player) in enumerate(zip(self.rows, players, strict=True), start=1):
+            row.name.setText(player.name)
+            row.deck.setCurrentIndex(row.deck.findData(player.deck))
+            row.team.setText(player.team or "")
+            grid.addWidget(row.name, seat, 0)
+            grid.addWidget(row.deck, seat, 1)
+            grid.addWidget(row.team, seat, 2)
+        note = QLabel("Each seat keeps its counts in every round played.")
+        note.setWordWrap(True)
+        self.error = plain_label()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self._on_ok)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.teams)
+        layout.addLayout(grid)
+        layout.addWidget(note)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        self.teams.toggled.connect(self._on_teams_toggled)
+        self._on_teams_toggled(self.teams.isChecked())
+
+    def players(self) -> tuple[Player, ...]:
+        teams = self.teams.isChecked()
+        return tuple(row.player(teams=teams) for row in self.rows)
+
+    def _on_teams_toggled(self, teams: bool) -> None:
+        for row in self.rows:
+            row.team.setVisible(teams)
+
+    def _on_ok(self) -> None:
+        players = self.players()
+        refused = missing_teams(players, teams=self.teams.isChecked())
+        if refused is None and self._apply is not None:
+            refused = self._apply(players)
+        if refused is not None:
+            self.error.setText(refused)
+            return
+        self.accept()
