@@ -11,7 +11,7 @@ from functools import cache
 from typing import Final
 
 import numpy as np
-from PySide6.QtGui import QColor, QIcon, QImage, QPixmap
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QImage, QPixmap
 
 from blitzcam.game.decks import DECKS_BY_NAME, deck_by_name
 
@@ -67,12 +67,23 @@ def bgr_to_qimage(bgr: np.ndarray) -> QImage:
     return QImage(data.data, w, h, 3 * w, QImage.Format.Format_BGR888).copy()
 
 
+def back_pixmap(deck: str, width: int = 96, *, ratio: float | None = None) -> QPixmap:
+    """The deck's back as drawn by blitzcam's card art, `width` logical pixels wide, drawn at
+    the screen's own resolution: `ratio` device pixels per logical pixel (default: the primary
+    screen's, 1 without one), so a 2x screen shows it sharp, not stretched from 1x."""
+    if ratio is None:
+        screen = QGuiApplication.primaryScreen()
+        ratio = screen.devicePixelRatio() if screen is not None else 1.0
+    return _back_pixmap(deck, width, max(1.0, float(ratio)))
+
+
 @cache
-def back_pixmap(deck: str, width: int = 96) -> QPixmap:
-    """The deck's back as drawn by blitzcam's card art (cached per deck and width)."""
+def _back_pixmap(deck: str, width: int, ratio: float) -> QPixmap:
     from blitzcam.datasets.art import render_back
 
-    return QPixmap.fromImage(rgba_to_qimage(render_back(deck, width=width).rgba))
+    pixmap = QPixmap.fromImage(rgba_to_qimage(render_back(deck, width=round(width * ratio)).rgba))
+    pixmap.setDevicePixelRatio(ratio)
+    return pixmap
 
 
 def back_icon(deck: str, width: int = 48) -> QIcon:

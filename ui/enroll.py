@@ -119,10 +119,14 @@ class EnrollDialog(QDialog):
             pixmap = QPixmap()
             if deck in self._enrolled:
                 pixmap = QPixmap(str(self._enrolled[deck]))
+            ratio = image.devicePixelRatioF()  # drawn at the screen's resolution: sharp on 2x
             if pixmap.isNull():  # built-in, or a print Qt cannot read (the profile said so)
-                pixmap = back_pixmap(deck, 90)
+                pixmap = back_pixmap(deck, 90, ratio=ratio)
             else:
-                pixmap = pixmap.scaledToWidth(90, Qt.TransformationMode.SmoothTransformation)
+                pixmap = pixmap.scaledToWidth(
+                    round(90 * ratio), Qt.TransformationMode.SmoothTransformation
+                )
+                pixmap.setDevicePixelRatio(ratio)
             image.setPixmap(pixmap)
             self.forget_buttons[deck].setEnabled(deck in self._enrolled)
         self._show_status()

@@ -214,3 +214,29 @@ def test_qt_calls_give_back_the_none_they_return(qtbot) -> None:
         label.setText("12")
         QApplication.processEvents()
     assert sys.getrefcount(None) > before - 100
+
+
+def test_a_back_is_drawn_at_the_screen_s_resolution(qtbot) -> None:
+    from PySide6.QtGui import QGuiApplication, QImage
+
+    from blitzcam.ui.deck_colours import back_pixmap
+
+    one, two = back_pixmap("green-pump", 36, ratio=1.0), back_pixmap("green-pump", 36, ratio=2.0)
+    assert (one.width(), two.width()) == (36, 72)  # device pixels ...
+    assert two.deviceIndependentSize().width() == one.deviceIndependentSize().width() == 36
+    # drawn again at twice the width, not the 1x picture stretched
+    from blitzcam.datasets.art import render_back
+    from blitzcam.ui.deck_colours import rgba_to_qimage
+
+    def rgba(image) -> np.ndarray:
+        image = image.convertToFormat(QImage.Format.Format_RGBA8888)
+        rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1)
+        return rows[:, : 4 * image.width()].reshape(image.height(), image.width(), 4).astype(int)
+
+    drawn = rgba(rgba_to_qimage(render_back("green-pump", width=72).rgba))
+    stretched = rgba(one.toImage().scaled(72, two.height()))
+    opaque = drawn[..., 3] == 255
+    assert np.abs(rgba(two.toImage()) - drawn)[opaque].max() <= 1
+    assert np.abs(stretched - drawn)[opaque].max() > 40
+    screen = QGuiApplication.primaryScreen().devicePixelRatio()
+    assert back_pixmap("green-pump", 36).devicePixelRatio() == screen
