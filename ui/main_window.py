@@ -94,6 +94,9 @@ class MainWindow(QMainWindow):
         self._camera_override = camera_override
         self.match_id: int | None = None
         self.match: Match | None = None
+        # rounds undone, last on top, each with the match as its undo left it: a round comes
+        # back only onto that match (any other change since, and it is not offered)
+        self._undone: list[tuple[int, Match, rules.Round]] = []
         self.scan: ScanView | None = None
         self.enrolling: EnrollDialog | None = None
         self.confirm: ConfirmDialog | None = None
@@ -146,6 +149,8 @@ class MainWindow(QMainWindow):
         self.scan_action = self._action("Scan round (Space)", self._on_scan, "Space")
         self.manual_action = self._action("Enter by hand", self._on_manual, "Ctrl+M")
         self.undo_action = self._action("Undo round (Ctrl+Z)", self._on_undo, "Ctrl+Z")
+        self.redo_action = self._action("Redo round (Ctrl+Shift+Z)", self._on_redo, "Ctrl+Shift+Z")
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.match_settings_action = self._action("Match settings…", self._on_match_settings)
         self.players_action = self._action("Players…", self._on_players)
         self.browse_action = self._action("Matches…", self._on_browse, "Ctrl+O")
@@ -156,7 +161,7 @@ class MainWindow(QMainWindow):
         menus = {
             "&Match": (self.new_action, self.browse_action, self.export_action,
                        self.match_settings_action, self.players_action),
-            "&Round": (self.scan_action, self.manual_action, self.undo_action),
+            "&Round": (self.scan_action, self.manual_action, self.undo_action, self.redo_action),
             "&Camera": (self.enroll_action, self.settings_action),
             "&View": (self.fullscreen_action,),
         }
@@ -168,7 +173,7 @@ class MainWindow(QMainWindow):
         self.toolbar.setMovable(False)
         for action in (
             self.new_action, self.scan_action, self.manual_action, self.undo_action,
-            self.browse_action, self.settings_action, self.fullscreen_action,
+            self.redo_action, self.browse_action, self.settings_action, self.fullscreen_action,
         ):
             self.toolbar.addAction(action)
 
@@ -179,6 +184,7 @@ class MainWindow(QMainWindow):
         self.scan_action.setEnabled(open_ and not scanning)
         self.manual_action.setEnabled(open_ and not scanning)
         self.undo_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
+        self.redo_action.setEnabled(self._redoable() is not None and not scanning)
         for action in (self.match_settings_action, self.players_action, self.export_action):
             action.setEnabled(has_match and not scanning)
         for action in (
@@ -219,13 +225,38 @@ class MainWindow(QMainWindow):
     def _on_undo(self) -> None:
         if self.match_id is None:
             return
+        last = self.match.rounds[-1] if self.match is not None and self.match.rounds else None
         try:
             match = self.store.undo_last_round(self.match_id)
         except (MatchError, StoreError) as exc:
             self.statusBar().showMessage(str(exc), 5000)
             return
+        if last is not None:
+            self._undone.append((self.match_id, match, last))
         self.show_match(self.match_id, match)
-        self.statusBar().showMessage(f"Round {len(match.rounds) + 1} undone", 5000)
+        self.statusBar().showMessage(
+            f"Round {len(match.rounds) + 1} undone (Ctrl+Shift+Z brings it back)", 5000
+        )
+
+    def _redoable(self) -> rules.Round | None:
+        """The round last undone, if the open match is still as that undo left it."""
+        if not self._undone or self.match is None:
+            return None
+        match_id, left, round_ = self._undone[-1]
+        return round_ if (match_id, left) == (self.match_id, self.match) else None
+
+    def _on_redo(self) -> None:
+        round_ = self._redoable()
+        if round_ is None or self.scan is not None:
+            return
+        self._undone.pop()
+        try:
+            match = self.store.add_round(self.match_id, round_)
+        except (MatchError, StoreError) as exc:
+            self.statusBar().showMessage(f"Round not brought back: {exc}", 8000)
+            return
+        self.show_match(self.match_id, match)
+        self.statusBar().showMessage(f"Round {len(match.rounds)} brought back", 5000)
 
     def _on_edit_round(self, number: int) -> None:
         if self.match is None or self.scan is not None:

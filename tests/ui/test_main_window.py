@@ -148,6 +148,32 @@ def test_undo_and_edit(qtbot, store, feed, tmp_path):
     assert window.scoreboard.cards[2].total.text() == "3"
 
 
+def test_undone_rounds_come_back_with_redo_until_the_match_changes(qtbot, store, feed, tmp_path):
+    rounds = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
+    match_id = store.create_match(match_of(*rounds))
+    window = _window(qtbot, store, feed, tmp_path)
+    ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    assert not window.redo_action.isEnabled()  # nothing undone yet
+    qtbot.keyClick(window, Qt.Key.Key_Z, ctrl)
+    qtbot.keyClick(window, Qt.Key.Key_Z, ctrl)
+    assert store.load(match_id).rounds == () and window.redo_action.isEnabled()
+    qtbot.keyClick(window, Qt.Key.Key_Z, ctrl | shift)
+    assert store.load(match_id).rounds == rounds[:1]
+    assert "Round 1 brought back" in window.statusBar().currentMessage()
+    qtbot.keyClick(window, Qt.Key.Key_Y, ctrl)  # as on Windows
+    assert store.load(match_id).rounds == rounds and window.match == store.load(match_id)
+    assert not window.redo_action.isEnabled()
+    qtbot.keyClick(window, Qt.Key.Key_Z, ctrl | shift)  # nothing left to bring back
+    assert store.load(match_id).rounds == rounds
+    # once the match has changed otherwise, an undone round is not offered back
+    qtbot.keyClick(window, Qt.Key.Key_Z, ctrl)
+    assert window.redo_action.isEnabled()
+    assert window.apply_match_settings(window.match.settings.__class__(target=100))
+    assert not window.redo_action.isEnabled()
+    window._on_redo()
+    assert store.load(match_id).rounds == rounds[:1]
+
+
 def test_resume_after_restart(qtbot, store, feed, tmp_path):
     db = store.path
     finished = store.create_match(match_of(round_of(Ann=(40, 0), Bob=(1, 1), Cy=(0, 0)), target=30))
