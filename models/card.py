@@ -218,7 +218,9 @@ def _refine_stage_lines(recipe: dict[str, Any]) -> list[str]:
         + ("" if recipe.get("refine_builtin_augmented", True) else ", nor the eight decks'")
         + ") given a pencil, pen or fingertip across them and "
         f"{100 * recipe['refine_faded_share']:.0f} % faded 25–70 % towards the paper, half of "
-        "those under a glare spot (`models/identity_augment.py`); AdamW lr "
+        "those under a glare spot"
+        + _small_clause(recipe.get("refine_small_share", 0.0))
+        + " (`models/identity_augment.py`); AdamW lr "
         f"{recipe['refine_lr']}, cosine to zero; random streams of its own, so it starts from "
         "the reject stage's weights alone.",
     ]
@@ -242,7 +244,24 @@ def _input_lines(recipe: dict[str, Any]) -> list[str]:
             "25–70 % towards the paper, half of those under a glare spot "
             "(`models/identity_augment.py`, a random stream of their own)."
         )
+    small = recipe.get("small_share", 0.0)
+    if small:
+        lines.append(
+            f"- Of each step's drawings (never the references), {100 * small:.0f} % are shrunk to "
+            "a far card's 6–20 pixels, half of those JPEG-compressed at that size, and "
+            "stretched back (`models/identity_augment.py: shrunk`)."
+        )
     return lines
+
+
+def _small_clause(share: float) -> str:
+    """The refine stage's shrunk drawings, when it had them."""
+    if not share:
+        return ""
+    return (
+        f", and {100 * share:.0f} % shrunk to a far card's 6–20 pixels and stretched back "
+        "(`shrunk`)"
+    )
 
 
 def _attract_lines(recipe: dict[str, Any]) -> list[str]:

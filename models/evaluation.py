@@ -150,6 +150,7 @@ def evaluate(
     report["nms_iou"] = detector.iou
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
     report["zoom_below"] = pipeline.zoom_below
+    report["sized_from"] = pipeline.sized_from
     report["turn_to_fill"] = pipeline.turn_to_fill
     report["scenes_read_turned"] = turned
     report["scenes_read_in_tiles"] = sum(n > 0 for n in tiles)
@@ -244,9 +245,11 @@ def _tiles_line(report: dict[str, Any]) -> str:
         return "scenes read again in tiles: not recorded"
     if report.get("zoom_below") is None:
         return "scenes read again in tiles: 0 (closer looks off)"
+    sized = report.get("sized_from")
+    judged = "" if sized is None else f" (judged by the backs from confidence {sized})"
     return (
-        f"scenes read again in tiles, their backs under {report['zoom_below']} network pixels: "
-        f"{report['scenes_read_in_tiles']} ({report['tiles_read']} tiles)"
+        f"scenes read again in tiles, their backs under {report['zoom_below']} network pixels"
+        f"{judged}: {report['scenes_read_in_tiles']} ({report['tiles_read']} tiles)"
     )
 
 

@@ -1,6 +1,7 @@
 """What the identity network's training drawings are put through beyond the generator's scenes:
-the two ways a counted back still goes unread on the tuning scenes — something lying across the
-drawing (a pencil, a pen, a finger) and a drawing faded by glare or a washed-out print.
+the ways a counted back still goes unread on the tuning scenes — something lying across the
+drawing (a pencil, a pen, a finger), a drawing faded by glare or a washed-out print, and a
+drawing a few pixels across (a far card in a tilted phone's frame).
 
 The generator makes both, but rarely on the few drawings a step sees; these put them on a share
 of every step's queries (never on references: enrollment's references are clean). Pure numpy
@@ -22,6 +23,10 @@ PENCIL_COLOURS: Final = (
 )  # fmt: skip
 SKIN_COLOURS: Final = ((140, 170, 220), (100, 130, 190), (70, 90, 140), (170, 190, 230))
 PAPER_PERCENTILE: Final = 85.0  # as `vision.embedding.white_balance` finds the paper
+# a far card's drawing spans this many frame pixels (its longer side); the landscape scenes the
+# network learned from rarely go under 20, a tilted phone's far cards do
+SMALL_SIDE: Final = (6.0, 20.0)
+SMALL_JPEG_QUALITY: Final = (50, 90)
 
 
 def _composite(patch: np.ndarray, alpha: np.ndarray, colour: np.ndarray) -> np.ndarray:
@@ -85,12 +90,46 @@ def faded(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 
+def shrunk(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The drawing as a far card gives it: averaged down to 6-20 frame pixels (a box a little
+    longer one way than the other), half the time JPEG-compressed at that size as the frame is,
+    then stretched back to the patch the way `vision.embedding.drawing_patch` stretches a small
+    box (linear, off the pixel grid by up to half a pixel)."""
+    size = patch.shape[0]
+    long_side = rng.uniform(*SMALL_SIDE)
+    sides = [long_side, long_side * rng.uniform(0.7, 1.0)]
+    rng.shuffle(sides)
+    w, h = (max(2, round(side)) for side in sides)
+    small = cv2.resize(patch, (w, h), interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.5:
+        quality = int(rng.integers(SMALL_JPEG_QUALITY[0], SMALL_JPEG_QUALITY[1] + 1))
+        _, encoded = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        small = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    # patch pixel x's centre from the small one's, as resize aligns them, then the jitter
+    dx, dy = 0.5 * np.array([w, h]) / size - 0.5 + rng.uniform(-0.5, 0.5, 2)
+    matrix = np.float32([[w / size, 0, dx], [0, h / size, dy]])
+    return cv2.warpAffine(
+        small,
+        matrix,
+        (size, size),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
 def augment_queries(
-    patches: np.ndarray, rng: np.random.Generator, *, occluded_share: float, faded_share: float
+    patches: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    occluded_share: float,
+    faded_share: float,
+    small_share: float = 0.0,
 ) -> np.ndarray:
-    """(n,S,S,3) uint8 -> the same, `occluded_share` of them with a pencil or a finger across
-    and, independently, `faded_share` faded. Draws nothing from `rng` when both shares are 0."""
-    if occluded_share <= 0 and faded_share <= 0:
+    """(n,S,S,3) uint8 -> the same, `occluded_share` of them with a pencil or a finger across,
+    independently `faded_share` faded and, last (what lies on the card shrinks with it),
+    `small_share` shrunk. Draws nothing from `rng` when every share is 0, and with
+    `small_share` 0 draws what it drew before that share existed."""
+    if occluded_share <= 0 and faded_share <= 0 and small_share <= 0:
         return patches
     out = patches.copy()
     for i in range(len(out)):
@@ -98,4 +137,6 @@ def augment_queries(
             out[i] = faded(out[i], rng)
         if occluded_share > 0 and rng.random() < occluded_share:
             out[i] = (pencil_across if rng.random() < 0.6 else finger_over)(out[i], rng)
+        if small_share > 0 and rng.random() < small_share:
+            out[i] = shrunk(out[i], rng)
     return out

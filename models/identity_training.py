@@ -89,6 +89,9 @@ class IdentityRecipe:
     ink_gain: float = 1.0
     occluded_share: float = 0.0
     faded_share: float = 0.0
+    # and a share can be shrunk to a far card's few pixels and stretched back
+    # (`identity_augment.shrunk`)
+    small_share: float = 0.0
     # stage 3, "refine": after the reject stage, this many more steps from its weights, with its
     # loss and mining, at a small learning rate, a share of the drawings faded or crossed by a
     # pencil or finger (the look of the copies counting leaves unread). It draws from streams of
@@ -99,6 +102,7 @@ class IdentityRecipe:
     refine_lr: float = 3e-4  # AdamW, cosine to zero over the stage
     refine_occluded_share: float = 0.15
     refine_faded_share: float = 0.2
+    refine_small_share: float = 0.0
     # False: the refine stage fades and crosses only random designs' drawings (the stand-ins
     # for enrolled art), never the eight decks' (whose look random art must not reach)
     refine_builtin_augmented: bool = True
@@ -253,6 +257,7 @@ class Sampler:
             self.augment_rng,
             occluded_share=r.refine_occluded_share if refine else r.occluded_share,
             faded_share=r.refine_faded_share if refine else r.faded_share,
+            small_share=r.refine_small_share if refine else r.small_share,
         )
         return _turned(shown, rng), np.array(labels), np.stack(references)
 
@@ -533,7 +538,9 @@ BEFORE_ADDED: dict[str, Any] = {
     "ink_gain": 1.0,
     "occluded_share": 0.0,
     "faded_share": 0.0,
+    "small_share": 0.0,
     "refine_steps": 0,
+    "refine_small_share": 0.0,
 }
 
 

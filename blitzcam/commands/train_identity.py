@@ -86,6 +86,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="share of training drawings faded towards the paper, as by glare (0..1)",
     )
+    parser.add_argument(
+        "--small-share",
+        type=float,
+        default=None,
+        help="share of training drawings shrunk to a far card's 6-20 pixels and stretched back "
+        "(0..1)",
+    )
     parser.add_argument("--resume", action="store_true", help="continue the run's checkpoint")
     parser.add_argument(
         "--no-ship", action="store_true", help="leave models/ alone (export into the run folder)"
@@ -113,7 +120,8 @@ def _train_identity(args: argparse.Namespace) -> int:
     if args.ink_gain is not None and not 1 <= args.ink_gain < float("inf"):
         raise UserError(f"--ink-gain must be 1 or more, got {args.ink_gain}")
     for flag, share in (("--occluded-share", args.occluded_share),
-                        ("--faded-share", args.faded_share)):  # fmt: skip
+                        ("--faded-share", args.faded_share),
+                        ("--small-share", args.small_share)):  # fmt: skip
         if share is not None and not 0 <= share <= 1:
             raise UserError(f"{flag} must be between 0 and 1, got {share}")
     data_seeds = None if args.data_seeds is None else _seeds(args.data_seeds)
@@ -154,7 +162,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         recipe = replace(recipe, negatives_per_step=args.negatives_per_step)
     if args.attract_weight is not None:
         recipe = replace(recipe, attract_weight=args.attract_weight)
-    for field in ("ink_gain", "occluded_share", "faded_share"):
+    for field in ("ink_gain", "occluded_share", "faded_share", "small_share"):
         if getattr(args, field) is not None:
             recipe = replace(recipe, **{field: getattr(args, field)})
     run_dir = run_folder(args.run or REPO_ROOT / "runs" / "identity", "--run")

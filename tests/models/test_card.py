@@ -77,3 +77,20 @@ def test_the_ink_gain_and_extra_drawings_are_described_only_when_the_run_had_the
     assert len(lines) == 2
     assert "up to 3.0×" in lines[0] and "ONNX" in lines[0]
     assert "15 %" in lines[1] and "20 %" in lines[1] and "never the references" in lines[1]
+
+
+def test_shrunk_drawings_are_described_only_when_the_run_had_them() -> None:
+    from dataclasses import asdict, replace
+
+    from blitzcam.models.card import _input_lines, _refine_stage_lines
+    from blitzcam.models.identity_training import IdentityRecipe
+
+    plain = asdict(replace(IdentityRecipe(), refine_steps=3000))
+    older = {k: v for k, v in plain.items() if k not in ("small_share", "refine_small_share")}
+    assert _input_lines(plain) == _input_lines(older) == []
+    assert _refine_stage_lines(plain) == _refine_stage_lines(older)
+    assert "shrunk" not in _refine_stage_lines(plain)[0]
+    (line,) = _input_lines({**plain, "small_share": 0.25})
+    assert "25 % are shrunk to a far card's 6–20 pixels" in line
+    (refine,) = _refine_stage_lines({**plain, "refine_small_share": 0.3})
+    assert "30 % shrunk to a far card's 6–20 pixels" in refine

@@ -561,7 +561,7 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
     assert main(["train-identity", "--negatives-per-step", "-2"]) == 2
     err = capsys.readouterr().err
     assert "--negatives-per-step must be 0 or more, got -2" in err and err.count("\n") == 1
-    for flag in ("--occluded-share", "--faded-share"):
+    for flag in ("--occluded-share", "--faded-share", "--small-share"):
         for bad in ("-0.1", "1.5", "nan"):
             assert main(["train-identity", flag, bad]) == 2
             err = capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""The identity network's extra training drawings: occluders and fading, and the ink-gain layer."""
+"""The identity network's extra training drawings: occluders, fading and far cards' few pixels, and
+the ink-gain layer."""
 
 from __future__ import annotations
 
@@ -7,7 +8,13 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from blitzcam.models.identity_augment import augment_queries, faded, finger_over, pencil_across
+from blitzcam.models.identity_augment import (
+    augment_queries,
+    faded,
+    finger_over,
+    pencil_across,
+    shrunk,
+)
 from blitzcam.vision.embedding import PATCH
 
 
@@ -41,6 +48,50 @@ def test_fading_pulls_the_ink_towards_the_paper() -> None:
         assert out.dtype == float and out.shape == drawing.shape
         assert paper - ink < 0.8 * (drawing[:4, :4].mean() - float(drawing[15, 15].mean()))
         assert paper - ink > 0.05 * (drawing[:4, :4].mean() - float(drawing[15, 15].mean()))
+
+
+def _fine_detail(patch: np.ndarray) -> float:
+    grey = patch.astype(float).mean(axis=-1)
+    return float(np.abs(np.diff(grey, axis=0)).mean() + np.abs(np.diff(grey, axis=1)).mean())
+
+
+def test_a_shrunk_drawing_loses_its_fine_lines_and_keeps_its_ink_and_place() -> None:
+    # stripes one pixel wide: a far card's 6-20 frame pixels cannot hold them
+    drawing = np.full((PATCH, PATCH, 3), (225, 232, 238), np.uint8)
+    drawing[8:24, 8:24:2] = (30, 40, 160)
+    for seed in range(30):
+        out = shrunk(drawing, np.random.default_rng(seed))
+        assert out.dtype == np.uint8 and out.shape == drawing.shape
+        assert _fine_detail(out) < 0.5 * _fine_detail(drawing)
+        ink = out[10:22, 10:22].astype(float).mean(axis=(0, 1))
+        assert ink[2] - ink[0] > 20  # still red ink, where it was ...
+        assert np.abs(out[1, 1].astype(float) - drawing[1, 1]).max() < 25  # ... on paper
+
+
+def test_drawings_shrink_to_many_sizes() -> None:
+    # a square of ink: the further down it went, the wider its soft edge once stretched back
+    drawing = np.full((PATCH, PATCH, 3), 230, np.uint8)
+    drawing[12:20, 12:20] = 20
+
+    def soft_edge(patch: np.ndarray) -> float:
+        grey = patch[..., 0].astype(int)
+        return float(np.mean((grey > 50) & (grey < 200)))
+
+    edges = [soft_edge(shrunk(drawing, np.random.default_rng(seed))) for seed in range(40)]
+    assert soft_edge(drawing) == 0 and min(edges) > 0.02  # every one blurred ...
+    assert max(edges) > 2 * min(edges)  # ... by many amounts
+
+
+def test_with_no_small_share_the_stream_draws_as_before_the_share_existed() -> None:
+    queries = np.stack([_drawing()] * 20)
+    a, b = np.random.default_rng(5), np.random.default_rng(5)
+    old = augment_queries(queries, a, occluded_share=0.3, faded_share=0.3)
+    new = augment_queries(queries, b, occluded_share=0.3, faded_share=0.3, small_share=0.0)
+    np.testing.assert_array_equal(old, new)
+    assert a.bit_generator.state == b.bit_generator.state
+    small = augment_queries(queries, np.random.default_rng(5), occluded_share=0.0,
+                            faded_share=0.0, small_share=0.5)  # fmt: skip
+    assert 0.2 < np.any(small != queries, axis=(1, 2, 3)).mean() < 0.8
 
 
 def test_augmenting_is_seeded_and_leaves_its_input_alone() -> None:

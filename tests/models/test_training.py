@@ -138,11 +138,14 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert sweep[str(UNKNOWN_BELOW)] == report["scene_exact_rate"]
     assert all(0.0 <= rate <= 1.0 for rate in sweep.values())
     assert report["in_play"] == "every deck of the profile"
-    from blitzcam.vision.tiling import ZOOM_BELOW
+    from blitzcam.vision.tiling import ZOOM_BELOW, ZOOM_SIZED_FROM
 
-    assert report["zoom_below"] == ZOOM_BELOW
+    assert (report["zoom_below"], report["sized_from"]) == (ZOOM_BELOW, ZOOM_SIZED_FROM)
     assert report["tiles_read"] >= report["scenes_read_in_tiles"] >= 0
-    assert f"scenes read again in tiles, their backs under {ZOOM_BELOW} network pixels: " in out
+    assert (
+        f"scenes read again in tiles, their backs under {ZOOM_BELOW} network pixels (judged by "
+        f"the backs from confidence {ZOOM_SIZED_FROM}): "
+    ) in out
     # the recipe's scenes are 16:9, as the network input is: none is worth turning
     assert report["turn_to_fill"] is True and report["scenes_read_turned"] == 0
     assert "scenes read turned a quarter, filling the network input better so: 0" in out
