@@ -3,9 +3,9 @@ the ways a counted back still goes unread on the tuning scenes — something lyi
 drawing (a pencil, a pen, a finger), a drawing faded by glare or a washed-out print, and a
 drawing a few pixels across (a far card in a tilted phone's frame).
 
-The generator makes both, but rarely on the few drawings a step sees; these put them on a share
-of every step's queries (never on references: enrollment's references are clean). Pure numpy
-and OpenCV on (S, S, 3) uint8 BGR patches, randomness passed in.
+The generator makes each of them, but rarely on the few drawings a step sees; these put them on
+a share of every step's queries (never on references: enrollment's references are clean). Pure
+numpy and OpenCV on (S, S, 3) uint8 BGR patches, randomness passed in.
 """
 
 from __future__ import annotations

@@ -72,7 +72,8 @@ def back_pixmap(deck: str, width: int = 96, *, ratio: float | None = None) -> QP
     the screen's own resolution: `ratio` device pixels per logical pixel (default: the primary
     screen's, 1 without one), so a 2x screen shows it sharp, not stretched from 1x."""
     if ratio is None:
-        screen = QGuiApplication.primaryScreen()
+        app = QGuiApplication.instance()
+        screen = app.primaryScreen() if app is not None else None
         ratio = screen.devicePixelRatio() if screen is not None else 1.0
     return _back_pixmap(deck, width, max(1.0, float(ratio)))
 

@@ -41,8 +41,10 @@ class PlayersDialog(QDialog):
         self.teams.setChecked(any(player.team is not None for player in players))
         self.rows = [PlayerRow(seat) for seat in range(len(players))]
         grid = QGridLayout()
-        for col, title in enumerate(("Name", "Deck", "Team")):
-            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, col)
+        headers = [QLabel(f"<b>{title}</b>") for title in ("Name", "Deck", "Team")]
+        for col, header in enumerate(headers):
+            grid.addWidget(header, 0, col)
+        self._team_header = headers[2]
         for seat, (row, player) in enumerate(zip(self.rows, players, strict=True), start=1):
             row.name.setText(player.name)
             row.deck.setCurrentIndex(row.deck.findData(player.deck))
@@ -74,6 +76,7 @@ class PlayersDialog(QDialog):
         return tuple(row.player(teams=teams) for row in self.rows)
 
     def _on_teams_toggled(self, teams: bool) -> None:
+        self._team_header.setVisible(teams)
         for row in self.rows:
             row.team.setVisible(teams)
 

@@ -337,7 +337,7 @@ def test_the_players_dialog_shows_a_team_match_s_teams_and_can_drop_them(qtbot) 
     dialog.rows[3].team.setText("North")
     assert [p.team for p in dialog.players()] == ["North", "South", "South", "North"]
     dialog.teams.setChecked(False)
-    assert not dialog.rows[0].team.isVisible()
+    assert not dialog.rows[0].team.isVisible() and not dialog._team_header.isVisible()
     assert all(p.team is None for p in dialog.players())
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()  # no `apply`: accepted
     assert dialog.result() == QDialog.DialogCode.Accepted
