@@ -291,10 +291,16 @@ class MainWindow(QMainWindow):
 
     def _settings_refused(self, settings: rules.Settings) -> str | None:
         """Apply `settings` to the open match through the store; why not, if refused."""
+        return self._change_refused(
+            "Settings", lambda: self.store.change_settings(self.match_id, settings)
+        )
+
+    def _change_refused(self, what: str, change: Callable[[], Match]) -> str | None:
+        """Make a store change to the open match and show it; why not, if refused."""
         try:
-            match = self.store.change_settings(self.match_id, settings)
+            match = change()
         except (MatchError, StoreError) as exc:
-            return f"Settings not changed: {exc}"
+            return f"{what} not changed: {exc}"
         self.show_match(self.match_id, match)
         return None
 
@@ -306,12 +312,9 @@ class MainWindow(QMainWindow):
 
     def _players_refused(self, players: tuple[rules.Player, ...]) -> str | None:
         """Give the open match's seats these players through the store; why not, if refused."""
-        try:
-            match = self.store.change_players(self.match_id, players)
-        except (MatchError, StoreError) as exc:
-            return f"Players not changed: {exc}"
-        self.show_match(self.match_id, match)
-        return None
+        return self._change_refused(
+            "Players", lambda: self.store.change_players(self.match_id, players)
+        )
 
     def _on_browse(self) -> None:
         browser = MatchBrowser(self.store, self)

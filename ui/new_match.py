@@ -61,6 +61,19 @@ class PlayerRow:
         return Player(name=self.name.text().strip(), deck=self.deck.currentData(), team=team)
 
 
+def seat_grid(rows: list[PlayerRow]) -> tuple[QGridLayout, QLabel]:
+    """The seats under Name, Deck and Team headers, one row each; and the Team header."""
+    grid = QGridLayout()
+    headers = [QLabel(f"<b>{title}</b>") for title in ("Name", "Deck", "Team")]
+    for col, header in enumerate(headers):
+        grid.addWidget(header, 0, col)
+    for seat, row in enumerate(rows, start=1):
+        grid.addWidget(row.name, seat, 0)
+        grid.addWidget(row.deck, seat, 1)
+        grid.addWidget(row.team, seat, 2)
+    return grid, headers[2]
+
+
 def missing_teams(players: tuple[Player, ...], *, teams: bool) -> str | None:
     """Why the players cannot be taken as typed, when 'Play in teams' is ticked and every team
     field left blank: that would be a match without teams, the box ticked (some blank: the
@@ -82,13 +95,7 @@ class NewMatchDialog(QDialog):
         self.count.setValue(rules.MIN_PLAYERS)
         self.teams = QCheckBox("Play in teams (partners share one total)")
         self.rows = [PlayerRow(seat) for seat in range(rules.MAX_PLAYERS)]
-        grid = QGridLayout()
-        for col, title in enumerate(("Name", "Deck", "Team")):
-            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, col)
-        for seat, row in enumerate(self.rows, start=1):
-            grid.addWidget(row.name, seat, 0)
-            grid.addWidget(row.deck, seat, 1)
-            grid.addWidget(row.team, seat, 2)
+        grid, _team_header = seat_grid(self.rows)
         players_box = QGroupBox("Players")
         players_layout = QVBoxLayout(players_box)
         top = QFormLayout()

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
-    QGridLayout,
     QLabel,
     QVBoxLayout,
     QWidget,
@@ -19,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game.rules import Player
 from blitzcam.ui.labels import plain_label
-from blitzcam.ui.new_match import PlayerRow, missing_teams
+from blitzcam.ui.new_match import PlayerRow, missing_teams, seat_grid
 
 
 class PlayersDialog(QDialog):
@@ -40,18 +39,11 @@ class PlayersDialog(QDialog):
         self.teams = QCheckBox("Play in teams (partners share one total)")
         self.teams.setChecked(any(player.team is not None for player in players))
         self.rows = [PlayerRow(seat) for seat in range(len(players))]
-        grid = QGridLayout()
-        headers = [QLabel(f"<b>{title}</b>") for title in ("Name", "Deck", "Team")]
-        for col, header in enumerate(headers):
-            grid.addWidget(header, 0, col)
-        self._team_header = headers[2]
-        for seat, (row, player) in enumerate(zip(self.rows, players, strict=True), start=1):
+        for row, player in zip(self.rows, players, strict=True):
             row.name.setText(player.name)
             row.deck.setCurrentIndex(row.deck.findData(player.deck))
             row.team.setText(player.team or "")
-            grid.addWidget(row.name, seat, 0)
-            grid.addWidget(row.deck, seat, 1)
-            grid.addWidget(row.team, seat, 2)
+        grid, self._team_header = seat_grid(self.rows)
         note = QLabel("Each seat keeps its counts in every round played.")
         note.setWordWrap(True)
         self.error = plain_label()
