@@ -81,6 +81,12 @@ JOIN_OVERLAP: Final = 0.3
 # sure the detector is of the back; a doubted back not even on a doubted face-up card. On the
 # 550 tuning scenes it kept no labelled back from counting (MODEL_CARD.md, "Face-up cards").
 FACE_UP_COVER: Final = 0.3
+# A face-up box that overlaps a surer counted back's box by more than this IoU is that back read
+# a second time, as a face: a face-up card's box is the whole card, 4-19 times the area of a
+# back's drawing box in the generated scenes (median 7), so it cannot nearly coincide with one.
+# It is no face-up card: it neither counts nor keeps a back from counting. On 350 tuning scenes
+# every such pair with the back the surer was a false face on a real back (MODEL_CARD.md).
+FACE_ON_BACK_IOU: Final = 0.45
 # ... or either side is longer than this times the longest such side among the group's counted
 # copies:
 # copies of one drawing are one size (a covered one smaller), so a bigger box is something else
@@ -189,13 +195,16 @@ def identify(
     second_look: float | None = SECOND_LOOK_ALIKE,
     near_line_from: float | None = NEAR_LINE_FROM,
     near_line_alike: float = NEAR_LINE_ALIKE,
+    face_on_back_iou: float | None = FACE_ON_BACK_IOU,
 ) -> Detections:
     """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown)
     and `counted` saying which rows count.
 
     `references.owners[row]` is the deck (index into deck_names) of each reference vector.
     Detections of confidence `count_from` or more count (faces as face-up cards), except backs
-    lying on a counted face-up card (`on_face_up`), which never count. With
+    lying on a counted face-up card (`on_face_up`), which never count, and face-up boxes
+    overlapping a surer back of `count_from` or more by more than `face_on_back_iou` (None:
+    none), which are that back read twice (`faces_on_surer_backs`) and are no face-up card. With
     `consensus_link`, those backs' drawings are first grouped by their own similarity
     (`vision.consensus`) and each gets its group's decision; None reads each alone. With
     `same_deck_link`, groups nearest the same deck whose means are that alike are then merged
@@ -224,9 +233,23 @@ def identify(
     backs = np.flatnonzero(detections.of_class("back"))
     confidence = detections.confidence[backs]
     is_face, boxes_of = detections.of_class("face"), detections.corners
+    sure = confidence >= count_from
+    if face_on_back_iou is not None:
+        faces = np.flatnonzero(is_face)
+        read_twice = faces[
+            faces_on_surer_backs(
+                boxes_of[faces],
+                detections.confidence[faces],
+                boxes_of[backs[sure]],
+                confidence[sure],
+                face_on_back_iou,
+            )
+        ]
+        counted[read_twice] = False
+        is_face = is_face.copy()
+        is_face[read_twice] = False
     # a back on a face-up card the frame counts never counts; a doubted back does not on a
     # doubted face-up card either (a sure back does: a doubted face box can sit on a real back)
-    sure = confidence >= count_from
     on_face = np.zeros(len(backs), bool)
     on_face[sure] = on_face_up(boxes_of[backs[sure]], boxes_of[is_face & counted])
     on_face[~sure] = on_face_up(
@@ -419,6 +442,28 @@ def _stands_alone(box: np.ndarray, counted_backs: list[np.ndarray]) -> bool:
         max(polygon_iou(box, other), polygon_cover(box, other)) < JOIN_OVERLAP
         for other in counted_backs
     )
+
+
+def faces_on_surer_backs(
+    faces: np.ndarray,
+    face_confidence: np.ndarray,
+    backs: np.ndarray,
+    back_confidence: np.ndarray,
+    iou: float = FACE_ON_BACK_IOU,
+) -> np.ndarray:
+    """(m, 4, 2) face-up boxes and their (m,) confidences, (n, 4, 2) back boxes and theirs ->
+    (m,) bool: the face-up box overlaps a more confident back's box by more than `iou`."""
+    out = np.zeros(len(faces), bool)
+    if not len(faces) or not len(backs):
+        return out
+    low, high = faces.min(axis=1), faces.max(axis=1)
+    back_low, back_high = backs.min(axis=1), backs.max(axis=1)
+    near = np.all((low[:, None] < back_high[None]) & (back_low[None] < high[:, None]), axis=2)
+    near &= back_confidence[None] > face_confidence[:, None]
+    for face, back in zip(*np.nonzero(near), strict=True):
+        if not out[face] and polygon_iou(faces[face], backs[back]) > iou:
+            out[face] = True
+    return out
 
 
 def on_face_up(backs: np.ndarray, faces: np.ndarray, cover: float = FACE_UP_COVER) -> np.ndarray:

@@ -9,7 +9,7 @@ import pytest
 from blitzcam.vision.consensus import group_means, scene_groups
 from blitzcam.vision.detections import Detections, obb_corners
 from blitzcam.vision.embedding import References
-from blitzcam.vision.identify import identify
+from blitzcam.vision.identify import FACE_ON_BACK_IOU, identify
 
 
 def unit(*values: float) -> np.ndarray:
@@ -285,6 +285,55 @@ def test_a_back_on_a_face_up_card_never_counts(
     assert out.counted[:3].tolist() == [True, True, counted]
     assert out.counted[3] == (face_conf >= 0.45)  # the face itself counts as a face-up card
     assert out.deck_name(2) == "deck-a"  # still read (the app can say what it looks like)
+
+
+@pytest.mark.parametrize(
+    ("back_conf", "face_conf", "rule", "back_counted", "face_counted"),
+    [
+        # the detector read a sure back a second time as a face-up box of the back's own size: a
+        # face-up card's box is the whole card, so that box is no face-up card
+        (0.81, 0.47, FACE_ON_BACK_IOU, True, False),
+        (0.81, 0.47, None, False, True),  # without the rule the false face keeps the back out
+        # the face is the surer: a face-up card's figure read as a back never counts
+        (0.6, 0.9, FACE_ON_BACK_IOU, False, True),
+        # a doubted back does not overrule a face-up box, however much they coincide
+        (0.4, 0.2, FACE_ON_BACK_IOU, False, False),
+    ],
+)
+def test_a_face_up_box_on_a_surer_back_is_that_back_read_twice(
+    back_conf: float, face_conf: float, rule: float | None, back_counted: bool, face_counted: bool
+) -> None:
+    frame, dets = frame_with([40, 40, 40])
+    dets = Detections.from_obb(dets.obb, [0.9, 0.9, back_conf], [0, 0, 0])
+    dets = _with_rows(dets, [[251, 51, 32, 30, 0.0]], [face_conf], [1])  # IoU 0.88 with row 2
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
+                   consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75,
+                   face_on_back_iou=rule)
+    assert out.counted.tolist() == [True, True, back_counted, face_counted]
+
+
+def test_faces_on_surer_backs_is_about_overlap_and_who_is_surer() -> None:
+    from blitzcam.vision.identify import faces_on_surer_backs
+
+    def box(cx: float, cy: float, w: float, h: float) -> np.ndarray:
+        return obb_corners(np.array([[cx, cy, w, h, 0.0]], np.float32))[0]
+
+    backs = np.stack([box(100, 100, 20, 20), box(300, 100, 20, 20)])
+    faces = np.stack([
+        box(101, 100, 20, 22),  # the first back again (IoU 0.87)
+        box(100, 100, 60, 80),  # a whole face-up card around the first back (IoU 0.08)
+        box(310, 100, 20, 20),  # half on the second back (IoU 0.33)
+    ])
+    conf = np.array([0.5, 0.5, 0.5], np.float32)
+    assert faces_on_surer_backs(faces, conf, backs, np.array([0.8, 0.8])).tolist() == [
+        True, False, False]
+    assert faces_on_surer_backs(faces, conf, backs, np.array([0.8, 0.8]), iou=0.3).tolist() == [
+        True, False, True]
+    # a face as sure as the back, or surer, stays a face
+    assert faces_on_surer_backs(faces, conf, backs, np.array([0.5, 0.9])).tolist() == [
+        False, False, False]
+    assert faces_on_surer_backs(faces, conf, backs[:0], np.zeros(0)).tolist() == [False] * 3
+    assert faces_on_surer_backs(faces[:0], conf[:0], backs, np.array([0.8, 0.8])).tolist() == []
 
 
 def test_on_face_up_is_about_how_much_of_the_back_a_face_covers() -> None:
