@@ -101,6 +101,19 @@ class StoreError(Exception):
     """The store cannot be used as asked: a foreign or corrupt file, an unknown match."""
 
 
+class StaleMatchError(StoreError):
+    """A change was made against a match that another window or process has changed since:
+    nothing was written. `current` is the match as it is stored now."""
+
+    def __init__(self, match_id: int, current: Match) -> None:
+        super().__init__(
+            f"match {match_id} was changed elsewhere (another blitzcam window, or "
+            f"`blitzcam match`) since it was read; nothing was saved"
+        )
+        self.match_id = match_id
+        self.current = current
+
+
 @dataclass(frozen=True, slots=True)
 class MatchSummary:
     """One line of the match list."""
@@ -440,11 +453,17 @@ class MatchStore:
             self._insert_rounds(match_id, match, first=1)
         return match_id
 
-    def update(self, match_id: int, change: Callable[[Match], Match]) -> Match:
+    def update(
+        self, match_id: int, change: Callable[[Match], Match], *, expect: Match | None = None
+    ) -> Match:
         """Apply a pure rule function to a stored match in one transaction; a MatchError from
-        `change` leaves the store untouched. Only what changed is rewritten."""
+        `change` leaves the store untouched. Only what changed is rewritten. With `expect` (the
+        match as the caller last read it), a stored match that differs from it is not changed:
+        StaleMatchError, so a window never applies a change to rounds it has not shown."""
         with self._transaction() as conn:
             before = self._read_readable(match_id)
+            if expect is not None and before != expect:
+                raise StaleMatchError(match_id, before)
             after = change(before)  # the rules refuse here, before anything is written
             if after.settings != before.settings:
                 conn.execute(
@@ -470,20 +489,24 @@ class MatchStore:
             )
         return after
 
-    def add_round(self, match_id: int, round_: Round) -> Match:
-        """Save a round; it is on disk when this returns."""
-        return self.update(match_id, lambda match: rules.add_round(match, round_))
+    def add_round(self, match_id: int, round_: Round, *, expect: Match | None = None) -> Match:
+        """Save a round; it is on disk when this returns. `expect` as in `update`."""
+        return self.update(match_id, lambda match: rules.add_round(match, round_), expect=expect)
 
-    def undo_last_round(self, match_id: int) -> Match:
+    def undo_last_round(self, match_id: int, *, expect: Match | None = None) -> Match:
         def undo(match: Match) -> Match:
             if not match.rounds:
                 raise rules.MatchError("there is no round to undo")
             return rules.delete_round(match, len(match.rounds))
 
-        return self.update(match_id, undo)
+        return self.update(match_id, undo, expect=expect)
 
-    def replace_round(self, match_id: int, number: int, round_: Round) -> Match:
-        return self.update(match_id, lambda match: rules.replace_round(match, number, round_))
+    def replace_round(
+        self, match_id: int, number: int, round_: Round, *, expect: Match | None = None
+    ) -> Match:
+        return self.update(
+            match_id, lambda match: rules.replace_round(match, number, round_), expect=expect
+        )
 
     def edit_round(self, match_id: int, number: int, changes: Mapping[str, Tally]) -> Match:
         """Correct some players' tallies in round `number`; the others stay as they were."""
@@ -492,13 +515,21 @@ class MatchStore:
     def delete_round(self, match_id: int, number: int) -> Match:
         return self.update(match_id, lambda match: rules.delete_round(match, number))
 
-    def change_settings(self, match_id: int, settings: Settings) -> Match:
-        return self.update(match_id, lambda match: rules.change_settings(match, settings))
+    def change_settings(
+        self, match_id: int, settings: Settings, *, expect: Match | None = None
+    ) -> Match:
+        return self.update(
+            match_id, lambda match: rules.change_settings(match, settings), expect=expect
+        )
 
-    def change_players(self, match_id: int, players: Iterable[Player]) -> Match:
+    def change_players(
+        self, match_id: int, players: Iterable[Player], *, expect: Match | None = None
+    ) -> Match:
         """Rename players, or give them other decks or teams; each seat keeps its tallies."""
         seated = tuple(players)
-        return self.update(match_id, lambda match: rules.change_players(match, seated))
+        return self.update(
+            match_id, lambda match: rules.change_players(match, seated), expect=expect
+        )
 
     def delete_match(self, match_id: int) -> None:
         self._known_id(match_id)

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError, Round
-from blitzcam.game.store import MatchStore, StoreError
+from blitzcam.game.store import MatchStore, StaleMatchError, StoreError
 from blitzcam.ui.capture_store import capture_record, capture_stem, label_lines, save_capture
 from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.counting_worker import Counter, Enroller, FrameSource
@@ -202,6 +202,17 @@ class MainWindow(QMainWindow):
         self.scoreboard.table.setFocus()
         self._update_actions()
 
+    def _refused(self, exc: MatchError | StoreError) -> str:
+        """Why a change to the open match was not made. When another window or `blitzcam
+        match` changed the match since it was shown, the scoreboard is redrawn as it is now
+        (the page stays: a scan's round can be confirmed again, against the match as it is)."""
+        if not isinstance(exc, StaleMatchError) or exc.match_id != self.match_id:
+            return str(exc)
+        self.match = exc.current
+        self.scoreboard.show_match(self.match, rules.score_match(self.match))
+        self._update_actions()
+        return f"{exc}. The scoreboard shows it as it is now."
+
     def camera_spec(self) -> str:
         return self._camera_override if self._camera_override is not None else self.settings.camera
 
@@ -227,9 +238,9 @@ class MainWindow(QMainWindow):
             return
         last = self.match.rounds[-1] if self.match is not None and self.match.rounds else None
         try:
-            match = self.store.undo_last_round(self.match_id)
+            match = self.store.undo_last_round(self.match_id, expect=self.match)
         except (MatchError, StoreError) as exc:
-            self.statusBar().showMessage(str(exc), 5000)
+            self.statusBar().showMessage(self._refused(exc), 8000)
             return
         if last is not None:
             self._undone.append((self.match_id, match, last))
@@ -251,9 +262,9 @@ class MainWindow(QMainWindow):
             return
         self._undone.pop()
         try:
-            match = self.store.add_round(self.match_id, round_)
+            match = self.store.add_round(self.match_id, round_, expect=self.match)
         except (MatchError, StoreError) as exc:
-            self.statusBar().showMessage(f"Round not brought back: {exc}", 8000)
+            self.statusBar().showMessage(f"Round not brought back: {self._refused(exc)}", 8000)
             return
         self.show_match(self.match_id, match)
         self.statusBar().showMessage(f"Round {len(match.rounds)} brought back", 5000)
@@ -264,7 +275,9 @@ class MainWindow(QMainWindow):
         self._open_confirm(
             self.match.rounds[number - 1],
             title=f"Edit round {number}",
-            commit=lambda r: self.store.replace_round(self.match_id, number, r),
+            commit=lambda r: self.store.replace_round(
+                self.match_id, number, r, expect=self.match
+            ),
         )
 
     def _on_manual(self) -> None:
@@ -274,7 +287,7 @@ class MainWindow(QMainWindow):
         self._open_confirm(
             empty,
             title=f"Round {len(self.match.rounds) + 1} — enter the counts",
-            commit=lambda r: self.store.add_round(self.match_id, r),
+            commit=lambda r: self.store.add_round(self.match_id, r, expect=self.match),
         )
 
     def _on_match_settings(self) -> None:
@@ -292,7 +305,8 @@ class MainWindow(QMainWindow):
     def _settings_refused(self, settings: rules.Settings) -> str | None:
         """Apply `settings` to the open match through the store; why not, if refused."""
         return self._change_refused(
-            "Settings", lambda: self.store.change_settings(self.match_id, settings)
+            "Settings",
+            lambda: self.store.change_settings(self.match_id, settings, expect=self.match),
         )
 
     def _change_refused(self, what: str, change: Callable[[], Match]) -> str | None:
@@ -300,7 +314,7 @@ class MainWindow(QMainWindow):
         try:
             match = change()
         except (MatchError, StoreError) as exc:
-            return f"{what} not changed: {exc}"
+            return f"{what} not changed: {self._refused(exc)}"
         self.show_match(self.match_id, match)
         return None
 
@@ -313,7 +327,8 @@ class MainWindow(QMainWindow):
     def _players_refused(self, players: tuple[rules.Player, ...]) -> str | None:
         """Give the open match's seats these players through the store; why not, if refused."""
         return self._change_refused(
-            "Players", lambda: self.store.change_players(self.match_id, players)
+            "Players",
+            lambda: self.store.change_players(self.match_id, players, expect=self.match),
         )
 
     def _on_browse(self) -> None:
@@ -378,7 +393,7 @@ class MainWindow(QMainWindow):
         try:
             match = commit(round_)
         except (MatchError, StoreError) as exc:
-            dialog.show_error(str(exc))  # explained, nothing saved
+            dialog.show_error(self._refused(exc))  # explained, nothing saved
             return
         dialog.accept()
         self._on_confirm_closed(dialog)
@@ -453,7 +468,7 @@ class MainWindow(QMainWindow):
         self._open_confirm(
             session.proposed_round(),
             title=f"Round {len(self.match.rounds) + 1} — confirm the counts",
-            commit=lambda r: self.store.add_round(self.match_id, r),
+            commit=lambda r: self.store.add_round(self.match_id, r, expect=self.match),
             session=session,
         )
 
@@ -546,6 +561,32 @@ class MainWindow(QMainWindow):
             self.scan.stop()
         if self.enrolling is not None:
             self.enrolling.stop()
+
+    def changeEvent(self, event: QEvent) -> None:
+        # back to this window from another (one more blitzcam window, or a terminal running
+        # `blitzcam match`): show the open match as it is stored now
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self.refresh_from_store()
+        super().changeEvent(event)
+
+    def refresh_from_store(self) -> bool:
+        """Redraw the open match if the store holds another version of it (changed elsewhere);
+        whether it did. Not while a scan or a dialog is open: each checks when it saves."""
+        if self.match_id is None or self.scan is not None or self.confirm is not None:
+            return False
+        try:
+            stored = self.store.load(self.match_id)
+        except (MatchError, StoreError):
+            return False  # deleted or damaged meanwhile: the next change says so in one line
+        if stored == self.match:
+            return False
+        self.show_match(self.match_id, stored)
+        self.statusBar().showMessage(
+            "The match was changed elsewhere (another blitzcam window, or `blitzcam match`): "
+            "shown as it is now",
+            8000,
+        )
+        return True
 
     def closeEvent(self, event: object) -> None:
         self.shutdown()

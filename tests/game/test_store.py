@@ -15,7 +15,13 @@ from pathlib import Path
 import pytest
 
 from blitzcam.game.rules import MatchError, Settings, score_match
-from blitzcam.game.store import APPLICATION_ID, MIGRATIONS, MatchStore, StoreError
+from blitzcam.game.store import (
+    APPLICATION_ID,
+    MIGRATIONS,
+    MatchStore,
+    StaleMatchError,
+    StoreError,
+)
 from tests.game.factories import match_of, round_of
 
 
@@ -103,6 +109,30 @@ def test_a_refused_change_of_players_leaves_the_stored_match_as_it_was(store: Ma
     with pytest.raises(MatchError, match="players cannot join or leave"):
         store.change_players(match_id, (ann,))
     assert store.load(match_id) == before
+
+
+def test_a_change_made_against_a_stale_match_is_refused(store: MatchStore) -> None:
+    shown = match_of(round_of(Ann=(10, 0), Bob=(5, 2)))
+    match_id = store.create_match(shown)
+    later = store.add_round(match_id, round_of(Ann=(3, 1), Bob=(8, 0)), expect=shown)
+    assert later.rounds[-1] == round_of(Ann=(3, 1), Bob=(8, 0))
+    with MatchStore(store.path) as elsewhere:  # another window or process, meanwhile
+        elsewhere.undo_last_round(match_id)
+    stored = store.load(match_id)
+    changes = [
+        lambda: store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 1)), expect=later),
+        lambda: store.undo_last_round(match_id, expect=later),
+        lambda: store.replace_round(match_id, 1, round_of(Ann=(2, 0), Bob=(1, 1)), expect=later),
+        lambda: store.change_settings(match_id, Settings(target=100), expect=later),
+        lambda: store.change_players(match_id, later.players[::-1], expect=later),
+        lambda: store.update(match_id, lambda match: match, expect=later),
+    ]
+    for change in changes:
+        with pytest.raises(StaleMatchError, match=f"match {match_id} was changed elsewhere") as caught:
+            change()
+        assert caught.value.current == stored == store.load(match_id)
+    # against the match as it is now, the change is made
+    assert store.undo_last_round(match_id, expect=stored).rounds == ()
 
 
 def test_list_and_resume_the_last_unfinished_match(store: MatchStore) -> None:

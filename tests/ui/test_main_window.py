@@ -174,6 +174,59 @@ def test_undone_rounds_come_back_with_redo_until_the_match_changes(qtbot, store,
     assert store.load(match_id).rounds == rounds[:1]
 
 
+def test_a_match_changed_elsewhere_is_not_changed_blind(qtbot, store, feed, tmp_path):
+    first, second = round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2))
+    match_id = store.create_match(match_of(first))
+    window = _window(qtbot, store, feed, tmp_path)
+    with MatchStore(store.path) as elsewhere:  # another window, or `blitzcam match round`
+        elsewhere.add_round(match_id, second)
+    # Ctrl+Z would have taken back the round this window never showed
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert store.load(match_id).rounds == (first, second)
+    assert "changed elsewhere" in window.statusBar().currentMessage()
+    assert window.match.rounds == (first, second)  # and now it shows that round
+    assert window.scoreboard.table.rowCount() == 2 + 2
+    # a round being entered is kept in its dialog, and saved once confirmed again
+    window.manual_action.trigger()
+    dialog = window.confirm
+    third = round_of(Ann=(7, 0), Bob=(3, 2), Cy=(1, 5))
+    dialog.setValue(third)
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.undo_last_round(match_id)
+    _ok(dialog)
+    assert dialog.isVisible() and "changed elsewhere" in dialog.error.text()
+    assert store.load(match_id).rounds == (first,) == window.match.rounds
+    _ok(dialog)
+    assert store.load(match_id).rounds == (first, third) == window.match.rounds
+    # settings and players too
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.undo_last_round(match_id)
+    assert not window.apply_match_settings(window.match.settings.__class__(target=100))
+    assert "changed elsewhere" in window.statusBar().currentMessage()
+    assert store.load(match_id).settings.target != 100 and window.match.rounds == (first,)
+
+
+def test_coming_back_to_the_window_shows_the_match_as_stored(qtbot, store, feed, tmp_path, monkeypatch):
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    first, second = round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2))
+    match_id = store.create_match(match_of(first))
+    window = _window(qtbot, store, feed, tmp_path)
+    assert not window.refresh_from_store()  # nothing changed
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.add_round(match_id, second)
+    monkeypatch.setattr(window, "isActiveWindow", lambda: True)
+    QApplication.sendEvent(window, QEvent(QEvent.Type.ActivationChange))
+    assert window.match.rounds == (first, second) and window.scoreboard.table.rowCount() == 2 + 2
+    assert "changed elsewhere" in window.statusBar().currentMessage()
+    assert not window.refresh_from_store()
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.undo_last_round(match_id)
+    window.manual_action.trigger()  # a dialog open: it checks when it saves
+    assert not window.refresh_from_store() and window.match.rounds == (first, second)
+
+
 def test_resume_after_restart(qtbot, store, feed, tmp_path):
     db = store.path
     finished = store.create_match(match_of(round_of(Ann=(40, 0), Bob=(1, 1), Cy=(0, 0)), target=30))
