@@ -444,6 +444,14 @@ def _stands_alone(box: np.ndarray, counted_backs: list[np.ndarray]) -> bool:
     )
 
 
+def _may_overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(n, 4, 2) and (m, 4, 2) boxes -> (n, m) bool: their upright bounding boxes overlap. Only
+    such pairs can overlap at all: a frame holds ~60 backs, and exact overlap costs far more."""
+    low, high = a.min(axis=1), a.max(axis=1)
+    other_low, other_high = b.min(axis=1), b.max(axis=1)
+    return np.all((low[:, None] < other_high[None]) & (other_low[None] < high[:, None]), axis=2)
+
+
 def faces_on_surer_backs(
     faces: np.ndarray,
     face_confidence: np.ndarray,
@@ -454,12 +462,7 @@ def faces_on_surer_backs(
     """(m, 4, 2) face-up boxes and their (m,) confidences, (n, 4, 2) back boxes and theirs ->
     (m,) bool: the face-up box overlaps a more confident back's box by more than `iou`."""
     out = np.zeros(len(faces), bool)
-    if not len(faces) or not len(backs):
-        return out
-    low, high = faces.min(axis=1), faces.max(axis=1)
-    back_low, back_high = backs.min(axis=1), backs.max(axis=1)
-    near = np.all((low[:, None] < back_high[None]) & (back_low[None] < high[:, None]), axis=2)
-    near &= back_confidence[None] > face_confidence[:, None]
+    near = _may_overlap(faces, backs) & (back_confidence[None] > face_confidence[:, None])
     for face, back in zip(*np.nonzero(near), strict=True):
         if not out[face] and polygon_iou(faces[face], backs[back]) > iou:
             out[face] = True
@@ -470,13 +473,7 @@ def on_face_up(backs: np.ndarray, faces: np.ndarray, cover: float = FACE_UP_COVE
     """(n, 4, 2) back boxes, (m, 4, 2) face-up cards -> (n,) bool: a face-up card covers more
     than `cover` of the back's box."""
     out = np.zeros(len(backs), bool)
-    if not len(backs) or not len(faces):
-        return out
-    low, high = backs.min(axis=1), backs.max(axis=1)
-    face_low, face_high = faces.min(axis=1), faces.max(axis=1)
-    # only pairs whose bounding boxes overlap can cover each other: a frame holds ~60 backs
-    near = np.all((low[:, None] < face_high[None]) & (face_low[None] < high[:, None]), axis=2)
-    for back, face in zip(*np.nonzero(near), strict=True):
+    for back, face in zip(*np.nonzero(_may_overlap(backs, faces)), strict=True):
         if not out[back] and polygon_cover(backs[back], faces[face]) > cover:
             out[back] = True
     return out
