@@ -211,7 +211,7 @@ class MainWindow(QMainWindow):
         self.match = exc.current
         self.scoreboard.show_match(self.match, rules.score_match(self.match))
         self._update_actions()
-        return f"{exc}. The scoreboard shows it as it is now."
+        return f"{exc}. Reloaded as it is stored now."
 
     def camera_spec(self) -> str:
         return self._camera_override if self._camera_override is not None else self.settings.camera
@@ -393,7 +393,10 @@ class MainWindow(QMainWindow):
         try:
             match = commit(round_)
         except (MatchError, StoreError) as exc:
-            dialog.show_error(self._refused(exc))  # explained, nothing saved
+            why = self._refused(exc)  # explained, nothing saved
+            if isinstance(exc, StaleMatchError):
+                why += " Confirm again to save this round to it."
+            dialog.show_error(why)
             return
         dialog.accept()
         self._on_confirm_closed(dialog)

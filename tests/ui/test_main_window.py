@@ -195,6 +195,7 @@ def test_a_match_changed_elsewhere_is_not_changed_blind(qtbot, store, feed, tmp_
         elsewhere.undo_last_round(match_id)
     _ok(dialog)
     assert dialog.isVisible() and "changed elsewhere" in dialog.error.text()
+    assert dialog.error.text().endswith("Confirm again to save this round to it.")
     assert store.load(match_id).rounds == (first,) == window.match.rounds
     _ok(dialog)
     assert store.load(match_id).rounds == (first, third) == window.match.rounds
