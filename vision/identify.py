@@ -246,8 +246,7 @@ def identify(
             )
         ]
         counted[read_twice] = False
-        is_face = is_face.copy()
-        is_face[read_twice] = False
+        is_face[read_twice] = False  # (of_class gives a fresh mask)
     # a back on a face-up card the frame counts never counts; a doubted back does not on a
     # doubted face-up card either (a sure back does: a doubted face box can sit on a real back)
     on_face = np.zeros(len(backs), bool)
