@@ -196,10 +196,14 @@ class MainWindow(QMainWindow):
 
     def show_match(self, match_id: int, match: Match | None = None) -> None:
         self.match_id = match_id
-        self.match = match if match is not None else self.store.load(match_id)
-        self.scoreboard.show_match(self.match, rules.score_match(self.match))
+        self._redraw(match if match is not None else self.store.load(match_id))
         self.pages.setCurrentWidget(self.scoreboard)
         self.scoreboard.table.setFocus()
+
+    def _redraw(self, match: Match) -> None:
+        """Make `match` the open match's version and draw it (the page shown stays)."""
+        self.match = match
+        self.scoreboard.show_match(match, rules.score_match(match))
         self._update_actions()
 
     def _refused(self, exc: MatchError | StoreError) -> str:
@@ -208,9 +212,7 @@ class MainWindow(QMainWindow):
         (the page stays: a scan's round can be confirmed again, against the match as it is)."""
         if not isinstance(exc, StaleMatchError) or exc.match_id != self.match_id:
             return str(exc)
-        self.match = exc.current
-        self.scoreboard.show_match(self.match, rules.score_match(self.match))
-        self._update_actions()
+        self._redraw(exc.current)
         return f"{exc}. Reloaded as it is stored now."
 
     def camera_spec(self) -> str:
