@@ -344,13 +344,31 @@ class PipelineCounter:
 
         self.pipeline = pipeline
         self._live = LiveCounting(pipeline)
+        # the profile's look-alike pairs, with the references they were worked out from
+        self._pairs: tuple[Any, list[Any]] | None = None
 
     def count(
         self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
     ) -> CountSnapshot:
         snapshot = snapshot_from_result(self._live(frame_bgr, in_play=in_play))
-        note = left_out_note(self.pipeline.profile.left_out)
+        note = " ".join(
+            line
+            for line in (
+                left_out_note(self.pipeline.profile.left_out),
+                look_alike_note(self._look_alikes(), in_play),
+            )
+            if line
+        )
         return dataclasses.replace(snapshot, note=note) if note else snapshot
+
+    def _look_alikes(self) -> list[Any]:
+        """The profile's look-alike pairs, worked out once for each profile the pipeline loads."""
+        from blitzcam.vision.lookalike import look_alikes
+
+        references = self.pipeline.references
+        if self._pairs is None or self._pairs[0] is not references:
+            self._pairs = (references, look_alikes(references, self.pipeline.profile.names))
+        return self._pairs[1]
 
     def reset(self) -> None:
         """A new scan starts: no vote from the last one (see LiveCounting.reset)."""
@@ -365,6 +383,19 @@ def left_out_note(left_out: tuple[str, ...]) -> str:
         f"Left out of your deck profile: {'; '.join(left_out)}. Until it is enrolled again "
         "(Camera → Enroll decks…), a deck of the eight is read against its built-in art and a "
         "deck of your own is not counted."
+    )
+
+
+def look_alike_note(pairs: list[Any], in_play: frozenset[str] | None) -> str:
+    """What the live view says while two decks on the table may be counted to each other: the
+    look-alike pairs (vision.lookalike.LookAlike) both of whose decks are in play."""
+    playing = [p for p in pairs if in_play is None or {p.deck, p.other} <= in_play]
+    if not playing:
+        return ""
+    named = "; ".join(f"{p.deck} and {p.other}" for p in playing)
+    return (
+        f"These decks look alike to blitzcam: {named}. Their cards may be counted to each "
+        "other: check their counts before confirming."
     )
 
 
@@ -384,8 +415,12 @@ class PipelineEnroller:
             return f"{deck}: not enrolled: {exc}"
         # enrollment stores only a back that loads; another file gone bad is left out, and
         # the live view says so
-        self._counter.pipeline.reload_profile(skip_unusable=True)
-        return message
+        pipeline = self._counter.pipeline
+        pipeline.reload_profile(skip_unusable=True)
+        from blitzcam.vision.lookalike import look_alikes
+
+        pairs = look_alikes(pipeline.references, pipeline.profile.names, involving=deck)
+        return " ".join([message, *(f"Note: {pair.note()}." for pair in pairs)])
 
     def forget(self, deck: str) -> str:
         from blitzcam.vision.enrollment import forget_deck

@@ -3,12 +3,14 @@
 `find_card` takes the largest bright quadrilateral contour (a back is white paper on a darker
 table); `rectify` warps it flat and upright with a perspective transform; the result is written
 atomically to data_dir()/decks/<deck>.png, where the deck profile picks it up. `decks list` shows
-what each deck is read against, `decks forget` removes an enrolled back.
+what each deck is read against, `decks forget` removes an enrolled back. Both enrolling and listing
+name the decks the identity network reads nearly alike (`vision.lookalike`).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Final
 
@@ -19,9 +21,11 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import ImageError, read_image, write_png_atomic
+from blitzcam.vision.lookalike import LookAlike, look_alikes
 from blitzcam.vision.references import (
     DECK_NAME_PATTERN,
     card_patches,
+    default_profile,
     usable_enrolled,
     user_decks_dir,
 )
@@ -299,7 +303,26 @@ def enroll_command(args: argparse.Namespace) -> int:
     target = enroll_image(deck, image, source=source)
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
     print(f"enrolled {deck} from {source}: stored {target}{note}")
+    try:
+        pairs = profile_look_alikes(involving=deck)
+    except UserError as exc:  # the back is stored: only the advice is missing
+        print(f"note: could not check which decks {deck} looks like: {exc}", file=sys.stderr)
+        return 0
+    for pair in pairs:
+        print(f"note: {pair.note()}", file=sys.stderr)
     return 0
+
+
+def profile_look_alikes(*, involving: str | None = None) -> list[LookAlike]:
+    """The user's deck profile's look-alike pairs (`vision.lookalike`), as a count without
+    `--decks` reads the decks; with `involving`, that deck's only. UserError when the identity
+    network cannot be loaded."""
+    from blitzcam.vision.embedding import Embedder
+    from blitzcam.vision.pipeline import default_identity_path, profile_references
+
+    profile = default_profile(skip_unusable=True)
+    references = profile_references(Embedder(default_identity_path()), profile)
+    return look_alikes(references, profile.names, involving=involving)
 
 
 def enrolled_decks() -> tuple[list[tuple[str, str]], list[str]]:
@@ -343,8 +366,14 @@ def forget_deck(deck: str) -> tuple[Path, ...]:
 
 
 def list_command(args: argparse.Namespace) -> int:
-    """`blitzcam decks list [--json]`: exit 1 when an enrolled file cannot be used."""
+    """`blitzcam decks list [--json]`: exit 1 when an enrolled file cannot be used. Decks that
+    read nearly alike are named too (a note, not a failure)."""
     rows, problems = enrolled_decks()
+    pairs: list[LookAlike] | None
+    try:
+        pairs, unchecked = profile_look_alikes(), ""
+    except UserError as exc:
+        pairs, unchecked = None, str(exc)
     if args.json:
         import json
 
@@ -354,6 +383,13 @@ def list_command(args: argparse.Namespace) -> int:
                 for deck, origin in rows
             ],
             "unusable": problems,
+            # null when the identity network could not be loaded to check
+            "look_alike": None
+            if pairs is None
+            else [
+                {"decks": [pair.deck, pair.other], "likeness": round(pair.likeness, 3)}
+                for pair in pairs
+            ],
         }
         print(json.dumps(document, indent=2, ensure_ascii=False))
     else:
@@ -363,6 +399,13 @@ def list_command(args: argparse.Namespace) -> int:
             print(f"{deck:<{width}}  {origin}{own}")
         for problem in problems:
             print(f"cannot be used: {problem}")
+        for pair in pairs or ():
+            print(
+                f"look alike: {pair.deck} and {pair.other} ({pair.likeness:.2f}): their cards "
+                "may be counted to each other"
+            )
+        if pairs is None:
+            print(f"look-alikes not checked: {unchecked}")
     return 1 if problems else 0
 
 

@@ -424,9 +424,21 @@ def test_stopping_waits_for_the_frame_being_counted(qtbot, monkeypatch) -> None:
 
 
 class _FakePipeline:
-    def __init__(self, left_out: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        left_out: tuple[str, ...] = (),
+        *,
+        names: tuple[str, ...] = (),
+        vectors: list[list[float]] | None = None,
+    ) -> None:
+        from blitzcam.vision.embedding import References
+
         self.reloads = 0
-        self.profile = SimpleNamespace(left_out=left_out)
+        self.profile = SimpleNamespace(left_out=left_out, names=names)
+        # one reference vector per deck, in `names` order
+        self.references = References(
+            np.array(vectors or np.zeros((0, 2)), np.float32), np.arange(len(vectors or ()))
+        )
 
     def reload_profile(self, *, skip_unusable: bool = False) -> None:
         assert skip_unusable  # a damaged neighbour must not stop the counter taking the new back
@@ -436,9 +448,7 @@ class _FakePipeline:
 def _counter_with(pipeline: _FakePipeline):
     from blitzcam.ui.counting_worker import PipelineCounter
 
-    counter = PipelineCounter.__new__(PipelineCounter)  # skip building LiveCounting on a fake
-    counter.pipeline = pipeline
-    return counter
+    return PipelineCounter(pipeline)
 
 
 def test_enrolling_from_the_view_stores_the_back_and_reloads_the_profile() -> None:
@@ -460,6 +470,26 @@ def test_enrolling_from_the_view_stores_the_back_and_reloads_the_profile() -> No
     assert pipeline.reloads == 1
 
 
+def test_enrolling_a_back_that_reads_like_another_decks_says_so() -> None:
+    import cv2
+
+    from blitzcam.datasets.art import render_back
+    from blitzcam.ui.counting_worker import PipelineEnroller
+
+    card = cv2.cvtColor(np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]),
+                        cv2.COLOR_RGB2BGR)
+    frame = np.full((720, 1280, 3), 40, np.uint8)
+    frame[100:100 + card.shape[0], 400:400 + card.shape[1]] = card
+    pipeline = _FakePipeline(
+        names=("red-plow", "green-pump", "blue-pump"),
+        vectors=[[1.0, 0.0], [0.8, 0.6], [0.0, 1.0]],  # red plow 0.8 alike green pump, 0 blue
+    )
+    message = PipelineEnroller(_counter_with(pipeline)).enroll("red-plow", frame)
+    assert message.startswith("red-plow: enrolled")
+    assert "Note: red-plow looks like green-pump to blitzcam (0.80 alike)" in message
+    assert "blue-pump" not in message
+
+
 def test_backs_left_out_of_the_profile_are_said_in_the_live_view() -> None:
     from blitzcam.ui.counting_worker import left_out_note
 
@@ -471,8 +501,35 @@ def test_backs_left_out_of_the_profile_are_said_in_the_live_view() -> None:
     snapshot = counter.count(np.zeros((4, 4, 3), np.uint8))
     assert "/d/red-plow.png: cannot decode" in snapshot.note and "built-in" in snapshot.note
     assert snapshot.note == left_out_note(counter.pipeline.profile.left_out)
-    counter.pipeline.profile = SimpleNamespace(left_out=())  # enrolled again: the note goes
+    counter.pipeline.profile = SimpleNamespace(left_out=(), names=())  # enrolled again
     assert counter.count(np.zeros((4, 4, 3), np.uint8)).note == ""
+
+
+def test_decks_in_play_that_look_alike_are_said_in_the_live_view() -> None:
+    from blitzcam.vision.embedding import References
+
+    result = SimpleNamespace(
+        detections=Detections.empty(), counts={"red-plow": 0}, face_up=0, unknown=0, settled=True
+    )
+    pipeline = _FakePipeline(
+        names=("red-plow", "green-pump", "blue-pump", "my-deck"),
+        vectors=[[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], [0.1, 0.995]],
+    )
+    counter = _counter_with(pipeline)
+    counter._live = lambda frame, in_play=None: result
+    frame = np.zeros((4, 4, 3), np.uint8)
+    note = counter.count(frame).note  # every deck a candidate: both pairs
+    # most alike first (0.995, then 0.8)
+    assert note.startswith("These decks look alike to blitzcam: blue-pump and my-deck; red-plow ")
+    assert note.endswith("and green-pump. Their cards may be counted to each other: check their "
+                         "counts before confirming.")
+    # a match's decks: only a pair that both play
+    playing = counter.count(frame, in_play=frozenset({"red-plow", "green-pump", "blue-pump"})).note
+    assert "red-plow and green-pump." in playing and "my-deck" not in playing
+    assert counter.count(frame, in_play=frozenset({"red-plow", "blue-pump"})).note == ""
+    # the profile reloaded with other references: worked out again
+    pipeline.references = References(np.array([[1.0, 0.0]] * 4, np.float32), np.arange(4))
+    assert counter.count(frame, in_play=frozenset({"red-plow", "blue-pump"})).note != ""
 
 
 def test_the_app_counter_loads_a_damaged_profile_leniently(monkeypatch) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -337,9 +338,14 @@ def test_decks_list_says_what_each_deck_is_read_against(capsys) -> None:
     mine = _enroll("my-deck")
     assert list_command(argparse.Namespace(json=False)) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == [*DECK_NAMES, "my-deck"]
+    assert [line.split()[0] for line in lines[:-1]] == [*DECK_NAMES, "my-deck"]
     assert f"blue-pump      {stored}" in lines and "green-pump     built-in" in lines
-    assert lines[-1].endswith(f"{mine}  (a deck of your own)")
+    assert lines[-2].endswith(f"{mine}  (a deck of your own)")
+    # my-deck was enrolled from a photo of a red plow
+    assert re.fullmatch(
+        r"look alike: red-plow and my-deck \(\d\.\d\d\): their cards may be counted to each other",
+        lines[-1],
+    )
 
 
 def test_decks_list_json_names_an_unusable_back_and_exits_1(capsys) -> None:
@@ -431,3 +437,55 @@ def test_forget_removes_a_differently_cased_second_file_too() -> None:
     assert set(forget_deck("red-plow")) == {stored, shadow}
     assert not stored.exists() and not shadow.exists()
     assert enrolled_decks()[0][DECK_NAMES.index("red-plow")] == ("red-plow", "built-in")
+
+
+# --- decks the identity network reads nearly alike ---------------------------------------------
+
+
+def _enroll_from_the_command_line(deck: str, photo_of: str, tmp_path: Path) -> int:
+    photo = tmp_path / f"{deck}.jpg"
+    cv2.imwrite(str(photo), _photo(photo_of, seed=3))
+    return enroll_command(argparse.Namespace(deck=deck, image=photo, camera=None))
+
+
+def test_enrolling_a_back_that_reads_like_another_decks_says_so(tmp_path: Path, capsys) -> None:
+    assert _enroll_from_the_command_line("my-deck", "yellow-buggy", tmp_path) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("enrolled my-deck from ")
+    assert re.fullmatch(
+        r"note: my-deck looks like yellow-buggy to blitzcam \(\d\.\d\d alike\): when both are on "
+        r"the table, their cards may be counted to each other; if the photo was blurred, glared "
+        r"or slanted, enroll it again\n",
+        err,
+    )
+    # a deck's own back, enrolled: like none of the other seven
+    assert _enroll_from_the_command_line("green-bucket", "green-bucket", tmp_path) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_enrollment_stands_when_look_alikes_cannot_be_checked(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    missing = tmp_path / "gone.onnx"
+    monkeypatch.setenv("BLITZCAM_IDENTITY_MODEL", str(missing))
+    assert _enroll_from_the_command_line("red-buggy", "red-buggy", tmp_path) == 0
+    assert (user_decks_dir() / "red-buggy.png").is_file()
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"note: could not check which decks red-buggy looks like: no identity model at "
+                   f"{missing}: train one with `blitzcam train-identity`"]
+    # listing says so too, and still lists
+    assert list_command(argparse.Namespace(json=False)) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("look-alikes not checked: no identity")
+    assert list_command(argparse.Namespace(json=True)) == 0
+    assert json.loads(capsys.readouterr().out)["look_alike"] is None
+
+
+def test_decks_list_json_names_look_alikes(capsys) -> None:
+    assert list_command(argparse.Namespace(json=True)) == 0
+    assert json.loads(capsys.readouterr().out)["look_alike"] == []  # the eight built-in decks
+    _enroll("my-deck")  # from a photo of a red plow
+    _enroll("blue-pump")
+    assert list_command(argparse.Namespace(json=True)) == 0
+    pairs = json.loads(capsys.readouterr().out)["look_alike"]
+    assert [pair["decks"] for pair in pairs] == [["red-plow", "my-deck"]]
+    assert 0.75 <= pairs[0]["likeness"] <= 1.0

@@ -1,0 +1,76 @@
+"""Look-alike decks: how alike two decks' references read, and which pairs are named."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from blitzcam.vision.embedding import References
+from blitzcam.vision.lookalike import LOOK_ALIKE, LookAlike, deck_likeness, look_alikes
+
+
+def _unit(*angles_deg: float) -> np.ndarray:
+    radians = np.radians(angles_deg)
+    return np.stack([np.cos(radians), np.sin(radians)], axis=1).astype(np.float32)
+
+
+def _references(angles_by_deck: list[list[float]]) -> References:
+    vectors = _unit(*(a for angles in angles_by_deck for a in angles))
+    owners = np.array([d for d, angles in enumerate(angles_by_deck) for _ in angles], np.int64)
+    return References(vectors, owners)
+
+
+def test_two_decks_are_as_alike_as_their_nearest_variants() -> None:
+    # deck 0's second variant is 30 degrees from deck 1's first; deck 2 has no reference
+    likeness = deck_likeness(_references([[0.0, 100.0], [130.0, 270.0], []]), 3)
+    assert likeness[0, 1] == likeness[1, 0] == pytest.approx(math.cos(math.radians(30)))
+    assert np.isnan(likeness[0, 0]) and np.isnan(likeness[1, 1])  # no deck is its own look-alike
+    assert np.isnan(likeness[:, 2]).all() and np.isnan(likeness[2]).all()
+
+
+def test_pairs_at_the_line_are_named_most_alike_first() -> None:
+    line_deg = math.degrees(math.acos(LOOK_ALIKE))
+    references = _references([[0.0], [line_deg - 1], [180.0], [182.0], [2 * line_deg]])
+    names = ("fish", "sheep", "cow", "goat", "hen")
+    pairs = look_alikes(references, names)
+    assert [(p.deck, p.other) for p in pairs] == [("cow", "goat"), ("fish", "sheep")]
+    assert pairs[0].likeness == pytest.approx(math.cos(math.radians(2)), abs=1e-6)
+    assert all(p.likeness >= LOOK_ALIKE for p in pairs)
+    # hen is 1 degree past the line from sheep: not named; at a lower line it is
+    assert ("sheep", "hen") in [(p.deck, p.other) for p in look_alikes(references, names, line=0.7)]
+
+
+def test_involving_names_that_decks_pairs_only_with_it_first() -> None:
+    references = _references([[0.0], [5.0], [10.0], [180.0]])
+    names = ("fish", "sheep", "cow", "goat")
+    pairs = look_alikes(references, names, involving="sheep")
+    assert [(p.deck, p.other) for p in pairs] == [("sheep", "fish"), ("sheep", "cow")]
+    assert look_alikes(references, names, involving="goat") == []
+    assert look_alikes(references, names, involving="nobody") == []
+
+
+def test_no_references_no_look_alikes() -> None:
+    empty = References(np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
+    assert look_alikes(empty, ("fish", "sheep")) == []
+
+
+def test_the_note_says_what_it_means_and_what_to_do() -> None:
+    note = LookAlike("my-pump", "green-pump", 0.912).note()
+    assert note.startswith("my-pump looks like green-pump to blitzcam (0.91 alike): ")
+    assert "counted to each other" in note and "enroll it again" in note
+    assert "\n" not in note
+
+
+def test_the_eight_built_in_decks_are_no_look_alikes_to_the_shipped_network() -> None:
+    # their nearest pair, blue plow and blue pump, read 0.61 when the line was chosen
+    from blitzcam.vision.embedding import Embedder
+    from blitzcam.vision.pipeline import default_identity_path, profile_references
+    from blitzcam.vision.references import load_profile
+
+    profile = load_profile(None)
+    references = profile_references(Embedder(default_identity_path()), profile)
+    likeness = deck_likeness(references, len(profile.names))
+    assert np.nanmax(likeness) < LOOK_ALIKE
+    assert look_alikes(references, profile.names) == []

@@ -1,0 +1,81 @@
+"""Decks whose backs the identity network reads nearly alike: their cards can go to each other.
+
+The network tells drawings apart by what it learned, not by their names: two enrolled backs in
+one ink with similar figures (a light-blue fish and a light-blue sheep), or a blurred or glared
+photo of a back, can sit so close that a table holding both counts one deck's cards to the
+other. Enrollment says so at once, while the photo can still be taken again.
+
+How alike two decks read is the cosine similarity of their nearest reference variants, in any
+quarter turn (what a back on the table is compared with). The line was chosen on enrolled
+unfamiliar art (`benchmarks/enrolled_eval.py`'s scenes, seed 77, 80 scenes, the choice set): of
+the 779 pairs of decks sharing a table, the 20 at 0.75 or more had 7 pairs with backs counted
+to each other (87 backs); the 759 under it had 7 (20 backs). The eight built-in decks' most
+alike pair reads 0.61 (blue plow and blue pump), so they raise no note.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+
+from blitzcam.vision.embedding import References
+
+LOOK_ALIKE: Final = 0.75
+
+
+@dataclass(frozen=True, slots=True)
+class LookAlike:
+    """Two decks whose backs read at least LOOK_ALIKE alike."""
+
+    deck: str
+    other: str
+    likeness: float  # cosine similarity of their nearest reference variants
+
+    def note(self) -> str:
+        """One line for the user: what it means, and what to do."""
+        return (
+            f"{self.deck} looks like {self.other} to blitzcam ({self.likeness:.2f} alike): "
+            "when both are on the table, their cards may be counted to each other; if the "
+            "photo was blurred, glared or slanted, enroll it again"
+        )
+
+
+def deck_likeness(references: References, n_decks: int) -> np.ndarray:
+    """(n_decks, n_decks) cosine similarity of each two decks' nearest reference variants;
+    NaN where a deck has no reference (and on the diagonal: a deck is not its own look-alike)."""
+    likeness = np.full((n_decks, n_decks), np.nan, np.float32)
+    if not len(references):
+        return likeness
+    sims = references.vectors @ references.vectors.T
+    rows = [np.flatnonzero(references.owners == deck) for deck in range(n_decks)]
+    for a in range(n_decks):
+        for b in range(a + 1, n_decks):
+            if len(rows[a]) and len(rows[b]):
+                likeness[a, b] = likeness[b, a] = sims[np.ix_(rows[a], rows[b])].max()
+    return likeness
+
+
+def look_alikes(
+    references: References,
+    names: Sequence[str],
+    *,
+    involving: str | None = None,
+    line: float = LOOK_ALIKE,
+) -> list[LookAlike]:
+    """The pairs of decks (`references.owners` index `names`) at least `line` alike, most alike
+    first; with `involving`, only that deck's, named first."""
+    likeness = deck_likeness(references, len(names))
+    pairs = []
+    for a, b in zip(*np.triu_indices(len(names), k=1), strict=True):
+        if not likeness[a, b] >= line:  # NaN: a deck without references is no one's look-alike
+            continue
+        first, second = names[a], names[b]
+        if involving is not None:
+            if involving not in (first, second):
+                continue
+            first, second = involving, second if first == involving else first
+        pairs.append(LookAlike(first, second, float(likeness[a, b])))
+    return sorted(pairs, key=lambda pair: -pair.likeness)
