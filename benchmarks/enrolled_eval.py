@@ -46,6 +46,7 @@ def main() -> None:
     from blitzcam.models.evaluation import scene_decks, scene_prediction
     from blitzcam.models.identity_data import RecordingArt, random_reference
     from blitzcam.models.metrics import SceneTruth, evaluate_scene
+    from blitzcam.vision.lookalike import LOOK_ALIKE, deck_likeness
     from blitzcam.vision.pipeline import CountingPipeline
 
     pipeline = CountingPipeline.from_defaults(identity_path=args.identity_model)
@@ -55,6 +56,10 @@ def main() -> None:
     found_backs, all_found, found_right = 0, 0, 0  # what the detector found, the decks it got
     identity_only = 0  # inexact scenes that would be exact had every counted box its back's deck
     miscounted: Counter[str] = Counter()  # decks whose count was off, by kind of art
+    # pairs of decks sharing a table, named look-alike or not: how many, how many with backs
+    # counted to each other, how many such backs
+    pairs: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
+    scenes: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}  # by a pair named
     for index in range(args.scenes):
         rng = scene_rng(args.seed, index)
         config = SceneConfig(sample_resolution(rng), (args.family,), random_art_scene_share=1.0)
@@ -91,6 +96,20 @@ def main() -> None:
         exact += outcome.exact
         identity_only += not outcome.exact and outcome.exact_if_identity_right
         backs += outcome.n_truth["back"]
+        names = pipeline.profile.names
+        likeness = deck_likeness(pipeline.references, len(names))
+        present = sorted({names.index(d) for d in truth.decks if d is not None})
+        named_here = False
+        for i, a in enumerate(present):
+            for b in present[i + 1 :]:
+                named = bool(likeness[a, b] >= LOOK_ALIKE)
+                mixed = sum(
+                    outcome.confusions.get(pair, 0)
+                    for pair in ((names[a], names[b]), (names[b], names[a]))
+                )
+                pairs[named].update(pairs=1, confused=mixed > 0, backs=mixed)
+                named_here |= named
+        scenes[named_here].update(scenes=1, exact=outcome.exact)
         for deck in pipeline.known_decks:
             expected, counted = outcome.truth_counts[deck], outcome.predicted_counts[deck]
             right += min(expected, counted)
@@ -124,6 +143,14 @@ def main() -> None:
         f"  miscounted decks: enrolled art {miscounted['enrolled']}, "
         f"built-in art {miscounted['built-in']}"
     )
+    for named in (True, False):
+        tally, held = pairs[named], scenes[named]
+        label = f"named look-alike ({LOOK_ALIKE} or more)" if named else "not named"
+        print(
+            f"  pairs of decks sharing a table, {label}: {tally['pairs']}, {tally['confused']} "
+            f"with backs counted to each other ({tally['backs']} backs); scenes "
+            f"{'holding one' if named else 'with none'}: {held['exact']} of {held['scenes']} exact"
+        )
 
 
 if __name__ == "__main__":
