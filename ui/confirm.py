@@ -43,6 +43,7 @@ class RoundEditor(QWidget):
         self.dutch: dict[str, NumberBox] = {}
         self.blitz: dict[str, NumberBox] = {}
         self._scores: dict[str, QLabel] = {}
+        self.names: dict[str, QLabel] = {}
         grid = QGridLayout(self)
         for col, title in enumerate(("", "Player", "Dutch", "Blitz", "Round score")):
             grid.addWidget(QLabel(f"<b>{title}</b>"), 0, col)
@@ -51,7 +52,8 @@ class RoundEditor(QWidget):
             icon.setPixmap(back_pixmap(player.deck, 28))
             icon.setToolTip(deck_label(player.deck))
             grid.addWidget(icon, row, 0)
-            grid.addWidget(plain_label(player.name), row, 1)
+            self.names[player.name] = plain_label(player.name)
+            grid.addWidget(self.names[player.name], row, 1)
             for col, boxes in ((2, self.dutch), (3, self.blitz)):
                 spin = NumberBox()
                 spin.setRange(0, SPIN_MAX)
@@ -64,6 +66,11 @@ class RoundEditor(QWidget):
             self._scores[player.name] = score
             grid.addWidget(score, row, 4)
         self._on_changed()
+
+    def mark(self, name: str, why: str) -> None:
+        """Flag a player's row, saying `why` on hover."""
+        self.names[name].setText(f"⚠ {name}")
+        self.names[name].setToolTip(why)
 
     def value(self) -> Round:
         return Round(
@@ -89,6 +96,17 @@ class RoundEditor(QWidget):
         self.valueChanged.emit(value)
 
 
+def check_line(names: Sequence[str]) -> str:
+    """What the dialog says about players whose decks look alike ("" for none)."""
+    if not names:
+        return ""
+    listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+    return (
+        f"⚠ Check {listed}: their decks look alike to blitzcam, and their cards may have been "
+        "counted to each other."
+    )
+
+
 class ConfirmDialog(QDialog):
     """Check and correct the counts; Enter confirms. Not modal to the caller's logic: it emits."""
 
@@ -101,8 +119,11 @@ class ConfirmDialog(QDialog):
         *,
         title: str,
         captures: Sequence[QImage] = (),
+        check: Sequence[str] = (),
         parent: QWidget | None = None,
     ) -> None:
+        """`check`: players whose counts the camera may have mixed up (their decks look alike
+        to blitzcam); they are marked and named."""
         super().__init__(parent)
         self.setWindowTitle(title)
         self._players = tuple(players)
@@ -118,6 +139,12 @@ class ConfirmDialog(QDialog):
         caller_row = QHBoxLayout()
         caller_row.addWidget(QLabel("Called Blitz:"))
         caller_row.addWidget(self.caller, 1)
+        self.check = plain_label(check_line(check))  # names are the players' own text
+        self.check.setWordWrap(True)
+        self.check.setVisible(bool(check))
+        for name in check:
+            self.editor.mark(name, "Check this count: this deck looks like another player's to "
+                             "blitzcam, and their cards may have been counted to each other")
         self.error = plain_label()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
@@ -131,6 +158,7 @@ class ConfirmDialog(QDialog):
         side.addWidget(heading)
         side.addWidget(self.editor)
         side.addLayout(caller_row)
+        side.addWidget(self.check)
         side.addWidget(self.error)
         side.addStretch(1)
         side.addWidget(self.buttons)

@@ -56,6 +56,9 @@ class CountSnapshot:
     # live counting: enough still frames of this view agree. Until then the counts are the view
     # before's (a hand over the table, cards just moved) while the frame is the new one
     settled: bool = True
+    # pairs of decks in play whose backs read nearly alike (vision/lookalike.py): their cards
+    # may be counted to each other
+    look_alike: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
@@ -350,15 +353,13 @@ class PipelineCounter:
     def count(
         self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
     ) -> CountSnapshot:
-        snapshot = snapshot_from_result(self._live(frame_bgr, in_play=in_play))
-        note = " ".join(
-            line
-            for line in (
-                left_out_note(self.pipeline.profile.left_out),
-                look_alike_note(self._look_alikes(), in_play),
-            )
-            if line
+        from blitzcam.vision.lookalike import among
+
+        snapshot = dataclasses.replace(
+            snapshot_from_result(self._live(frame_bgr, in_play=in_play)),
+            look_alike=tuple((p.deck, p.other) for p in among(self._look_alikes(), in_play)),
         )
+        note = left_out_note(self.pipeline.profile.left_out)
         return dataclasses.replace(snapshot, note=note) if note else snapshot
 
     def _look_alikes(self) -> list[Any]:
@@ -383,19 +384,6 @@ def left_out_note(left_out: tuple[str, ...]) -> str:
         f"Left out of your deck profile: {'; '.join(left_out)}. Until it is enrolled again "
         "(Camera → Enroll decks…), a deck of the eight is read against its built-in art and a "
         "deck of your own is not counted."
-    )
-
-
-def look_alike_note(pairs: list[Any], in_play: frozenset[str] | None) -> str:
-    """What the live view says while two decks on the table may be counted to each other: the
-    look-alike pairs (vision.lookalike.LookAlike) both of whose decks are in play."""
-    playing = [p for p in pairs if in_play is None or {p.deck, p.other} <= in_play]
-    if not playing:
-        return ""
-    named = "; ".join(f"{p.deck} and {p.other}" for p in playing)
-    return (
-        f"These decks look alike to blitzcam: {named}. Their cards may be counted to each "
-        "other: check their counts before confirming."
     )
 
 

@@ -37,7 +37,7 @@ from blitzcam.ui.live_view import render_capture
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.players import PlayersDialog
 from blitzcam.ui.scan import ScanView
-from blitzcam.ui.scan_session import ScanSession
+from blitzcam.ui.scan_session import ScanSession, look_alike_players
 from blitzcam.ui.scoreboard import ScoreboardView
 from blitzcam.ui.settings import (
     AppSettings,
@@ -363,13 +363,16 @@ class MainWindow(QMainWindow):
         commit: Callable[[Round], Match],
         session: ScanSession | None = None,
     ) -> ConfirmDialog:
-        captures = []
+        captures, check = [], ()
         if session is not None:
             for shots in (session.dutch_shots, session.blitz_shots):
                 if shots:
                     captures.append(render_capture(shots[-1].frame, shots[-1].snapshot, width=480))
+            check = look_alike_players(
+                self.match.players, session.dutch_shots + session.blitz_shots
+            )
         dialog = ConfirmDialog(
-            self.match.players, proposed, title=title, captures=captures, parent=self
+            self.match.players, proposed, title=title, captures=captures, check=check, parent=self
         )
         if session is not None:
             zero = [name for name, t in proposed.tallies.items() if t.blitz == 0]

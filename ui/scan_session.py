@@ -27,8 +27,8 @@ STEP_HINTS: Final[dict[str, str]] = {
 
 def table_warnings(snapshot: CountSnapshot) -> str:
     """What the players should fix on the table before shooting it, one line each ("" when
-    nothing): face-up cards are never counted, and backs no deck in play was recognised on
-    (drawn grey) count for nobody."""
+    nothing): face-up cards are never counted, backs no deck in play was recognised on (drawn
+    grey) count for nobody, and two decks in play that look alike may share their cards."""
     lines = []
     if face_up := snapshot.face_up:
         plural = face_up != 1
@@ -40,6 +40,11 @@ def table_warnings(snapshot: CountSnapshot) -> str:
         lines.append(
             f"⚠ {unknown} back{'s' if plural else ''} (grey) not recognised, counted for "
             "nobody: more light? a deck nobody here plays? new art: Camera → Enroll decks…"
+        )
+    for deck, other in snapshot.look_alike:
+        lines.append(
+            f"⚠ {deck} and {other} look alike to blitzcam: their cards may be counted to each "
+            "other; check both counts"
         )
     return "\n".join(lines)
 
@@ -56,6 +61,13 @@ class Shot:
 def player_counts(players: tuple[Player, ...], counts: Mapping[str, int]) -> dict[str, int]:
     """Deck counts -> counts per player name (each player plays one deck)."""
     return {player.name: int(counts.get(player.deck, 0)) for player in players}
+
+
+def look_alike_players(players: tuple[Player, ...], shots: tuple[Shot, ...]) -> tuple[str, ...]:
+    """The players whose deck looked like another player's on any shot (their counts to check),
+    in seat order."""
+    decks = {deck for shot in shots for pair in shot.snapshot.look_alike for deck in pair}
+    return tuple(player.name for player in players if player.deck in decks)
 
 
 def summed(players: tuple[Player, ...], shots: tuple[Shot, ...]) -> dict[str, int]:

@@ -15,7 +15,7 @@ alike pair reads 0.61 (blue plow and blue pump), so they raise no note.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -79,3 +79,8 @@ def look_alikes(
             first, second = involving, second if first == involving else first
         pairs.append(LookAlike(first, second, float(likeness[a, b])))
     return sorted(pairs, key=lambda pair: -pair.likeness)
+
+
+def among(pairs: Sequence[LookAlike], decks: Collection[str] | None) -> list[LookAlike]:
+    """The pairs both of whose decks are in `decks` (a match's decks; None: every deck)."""
+    return [p for p in pairs if decks is None or (p.deck in decks and p.other in decks)]

@@ -505,7 +505,7 @@ def test_backs_left_out_of_the_profile_are_said_in_the_live_view() -> None:
     assert counter.count(np.zeros((4, 4, 3), np.uint8)).note == ""
 
 
-def test_decks_in_play_that_look_alike_are_said_in_the_live_view() -> None:
+def test_decks_in_play_that_look_alike_come_with_the_counts() -> None:
     from blitzcam.vision.embedding import References
 
     result = SimpleNamespace(
@@ -518,18 +518,20 @@ def test_decks_in_play_that_look_alike_are_said_in_the_live_view() -> None:
     counter = _counter_with(pipeline)
     counter._live = lambda frame, in_play=None: result
     frame = np.zeros((4, 4, 3), np.uint8)
-    note = counter.count(frame).note  # every deck a candidate: both pairs
-    # most alike first (0.995, then 0.8)
-    assert note.startswith("These decks look alike to blitzcam: blue-pump and my-deck; red-plow ")
-    assert note.endswith("and green-pump. Their cards may be counted to each other: check their "
-                         "counts before confirming.")
+    # every deck a candidate: both pairs, most alike first (0.995, then 0.8)
+    snapshot = counter.count(frame)
+    assert snapshot.look_alike == (("blue-pump", "my-deck"), ("red-plow", "green-pump"))
+    assert snapshot.note == ""  # the scan page says it (table_warnings), not the live view
+    assert "red-plow and green-pump look alike" in table_warnings(snapshot)
     # a match's decks: only a pair that both play
-    playing = counter.count(frame, in_play=frozenset({"red-plow", "green-pump", "blue-pump"})).note
-    assert "red-plow and green-pump." in playing and "my-deck" not in playing
-    assert counter.count(frame, in_play=frozenset({"red-plow", "blue-pump"})).note == ""
+    playing = counter.count(frame, in_play=frozenset({"red-plow", "green-pump", "blue-pump"}))
+    assert playing.look_alike == (("red-plow", "green-pump"),)
+    assert counter.count(frame, in_play=frozenset({"red-plow", "blue-pump"})).look_alike == ()
     # the profile reloaded with other references: worked out again
     pipeline.references = References(np.array([[1.0, 0.0]] * 4, np.float32), np.arange(4))
-    assert counter.count(frame, in_play=frozenset({"red-plow", "blue-pump"})).note != ""
+    assert counter.count(frame, in_play=frozenset({"red-plow", "blue-pump"})).look_alike == (
+        ("red-plow", "blue-pump"),
+    )
 
 
 def test_the_app_counter_loads_a_damaged_profile_leniently(monkeypatch) -> None:

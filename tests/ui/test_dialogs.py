@@ -261,6 +261,27 @@ def test_taking_back_a_blitz_caller_gives_their_count_back(qtbot) -> None:
     assert dialog.value().tallies["Cy"].blitz == 2  # an edit is never undone
 
 
+def test_players_whose_decks_look_alike_are_marked_for_checking(qtbot) -> None:
+    from blitzcam.ui.confirm import ConfirmDialog, check_line
+
+    players = match_of().players
+    proposed = round_of(Ann=(9, 3), Bob=(5, 0), Cy=(7, 1))
+    dialog = ConfirmDialog(players, proposed, title="Round 1", check=("Ann", "Cy"))
+    qtbot.addWidget(dialog)
+    assert dialog.check.text() == (
+        "⚠ Check Ann and Cy: their decks look alike to blitzcam, and their cards may have been "
+        "counted to each other."
+    )
+    assert not dialog.check.isHidden()
+    assert dialog.editor.names["Ann"].text() == "⚠ Ann" and dialog.editor.names["Ann"].toolTip()
+    assert dialog.editor.names["Bob"].text() == "Bob" and not dialog.editor.names["Bob"].toolTip()
+    assert dialog.value() == proposed  # marked, not changed
+    plain = ConfirmDialog(players, proposed, title="Round 1")
+    qtbot.addWidget(plain)
+    assert plain.check.isHidden() and plain.editor.names["Ann"].text() == "Ann"
+    assert check_line(("Ann", "Bob", "Cy")).startswith("⚠ Check Ann, Bob and Cy: ")
+
+
 def test_enter_in_a_name_goes_on_to_the_next_and_only_the_last_starts_the_match(qtbot) -> None:
     # every name starts filled in: Enter after typing the first one started the match with
     # 'Player 2' and 'Player 3' for good

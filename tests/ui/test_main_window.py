@@ -101,6 +101,29 @@ def test_scan_two_steps_with_summed_shots_then_confirm_and_correct(qtbot, store,
     assert window.scoreboard.cards[0].total.text() == "9"
 
 
+def test_players_whose_decks_looked_alike_on_a_shot_are_marked_to_check(qtbot, store, tmp_path):
+    from dataclasses import replace
+
+    feed = ScriptedFeed(_scenes())
+    blitz_view = feed.counter.snapshots[2]
+    feed.counter.snapshots[2] = replace(blitz_view, look_alike=((YB, GP),))
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    scan = window.scan
+    _wait_for_frame(qtbot, window, 0)
+    qtbot.keyClick(scan, Qt.Key.Key_Space)
+    qtbot.keyClick(scan, Qt.Key.Key_Return)
+    feed.show(2)
+    _wait_for_frame(qtbot, window, 2)
+    assert scan.warnings.text().startswith(f"⚠ {YB} and {GP} look alike to blitzcam")
+    qtbot.keyClick(scan, Qt.Key.Key_Space)
+    qtbot.keyClick(scan, Qt.Key.Key_Return)  # review
+    dialog = window.confirm
+    assert dialog.check.text().startswith("⚠ Check Ann and Cy: their decks look alike")
+    assert [dialog.editor.names[n].text() for n in ("Ann", "Bob", "Cy")] == ["⚠ Ann", "Bob", "⚠ Cy"]
+
+
 def test_blitz_caller_gets_zero_unless_corrected(qtbot, store, feed, tmp_path):
     store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)

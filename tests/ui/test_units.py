@@ -117,6 +117,26 @@ def test_table_warnings_ask_to_flip_face_up_cards_and_name_unrecognised_backs() 
     assert table_warnings(snapshot(0, 1)).startswith("⚠ 1 back (grey) not recognised")
 
 
+def test_decks_that_look_alike_are_named_on_the_scan_page_and_their_players_to_check() -> None:
+    from dataclasses import replace
+
+    from blitzcam.ui.scan_session import look_alike_players
+
+    plain = CountSnapshot(counts={"green-pump": 3, "red-plow": 2})
+    alike = replace(plain, look_alike=(("green-pump", "blue-pump"),))
+    assert table_warnings(alike) == (
+        "⚠ green-pump and blue-pump look alike to blitzcam: their cards may be counted to each "
+        "other; check both counts"
+    )
+    frame = np.zeros((4, 4, 3), np.uint8)
+    seats = players(3)
+    first, _, third = seats
+    pair = ((third.deck, first.deck),)
+    assert look_alike_players(seats, (Shot(frame, plain),)) == ()
+    shots = (Shot(frame, plain), Shot(frame, replace(plain, look_alike=pair)))
+    assert look_alike_players(seats, shots) == (first.name, third.name)  # in seat order
+
+
 def test_settings_round_trip_and_bad_files(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     assert load_settings(path) == AppSettings()  # missing file: defaults
