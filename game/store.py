@@ -508,12 +508,23 @@ class MatchStore:
             match_id, lambda match: rules.replace_round(match, number, round_), expect=expect
         )
 
-    def edit_round(self, match_id: int, number: int, changes: Mapping[str, Tally]) -> Match:
+    def edit_round(
+        self,
+        match_id: int,
+        number: int,
+        changes: Mapping[str, Tally],
+        *,
+        expect: Match | None = None,
+    ) -> Match:
         """Correct some players' tallies in round `number`; the others stay as they were."""
-        return self.update(match_id, lambda match: rules.edit_round(match, number, changes))
+        return self.update(
+            match_id, lambda match: rules.edit_round(match, number, changes), expect=expect
+        )
 
-    def delete_round(self, match_id: int, number: int) -> Match:
-        return self.update(match_id, lambda match: rules.delete_round(match, number))
+    def delete_round(self, match_id: int, number: int, *, expect: Match | None = None) -> Match:
+        return self.update(
+            match_id, lambda match: rules.delete_round(match, number), expect=expect
+        )
 
     def change_settings(
         self, match_id: int, settings: Settings, *, expect: Match | None = None

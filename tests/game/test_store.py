@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from blitzcam.game.rules import MatchError, Settings, score_match
+from blitzcam.game.rules import MatchError, Settings, Tally, score_match
 from blitzcam.game.store import (
     APPLICATION_ID,
     MIGRATIONS,
@@ -123,6 +123,8 @@ def test_a_change_made_against_a_stale_match_is_refused(store: MatchStore) -> No
         lambda: store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 1)), expect=later),
         lambda: store.undo_last_round(match_id, expect=later),
         lambda: store.replace_round(match_id, 1, round_of(Ann=(2, 0), Bob=(1, 1)), expect=later),
+        lambda: store.edit_round(match_id, 1, {"Ann": Tally(dutch=2, blitz=0)}, expect=later),
+        lambda: store.delete_round(match_id, 1, expect=later),
         lambda: store.change_settings(match_id, Settings(target=100), expect=later),
         lambda: store.change_players(match_id, later.players[::-1], expect=later),
         lambda: store.update(match_id, lambda match: match, expect=later),
