@@ -400,10 +400,7 @@ def list_command(args: argparse.Namespace) -> int:
         for problem in problems:
             print(f"cannot be used: {problem}")
         for pair in pairs or ():
-            print(
-                f"look alike: {pair.deck} and {pair.other} ({pair.likeness:.2f}): their cards "
-                "may be counted to each other"
-            )
+            print(pair.warning())
         if pairs is None:
             print(f"look-alikes not checked: {unchecked}")
     return 1 if problems else 0

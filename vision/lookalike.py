@@ -34,8 +34,15 @@ class LookAlike:
     other: str
     likeness: float  # cosine similarity of their nearest reference variants
 
+    def warning(self) -> str:
+        """One line for the user: which decks, and what it means."""
+        return (
+            f"{self.deck} and {self.other} look alike to blitzcam ({self.likeness:.2f}): their "
+            "cards may be counted to each other"
+        )
+
     def note(self) -> str:
-        """One line for the user: what it means, and what to do."""
+        """One line for the user who has just enrolled `deck`: what it means, and what to do."""
         return (
             f"{self.deck} looks like {self.other} to blitzcam ({self.likeness:.2f} alike): "
             "when both are on the table, their cards may be counted to each other; if the "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -106,6 +107,29 @@ def test_env_model_and_decks_dir(random_model, photos, tmp_path, monkeypatch, ca
     code, out, _ = _run(capsys, ["count", "--json", "--decks", str(decks), str(photos["good"])])
     assert code == 0
     assert list(json.loads(out)["images"][0]["counts"]) == [*DECK_NAMES, "house-deck"]
+
+
+def test_decks_that_look_alike_are_noted_on_stderr(random_model, photos, tmp_path, capsys) -> None:
+    from blitzcam.datasets.art import render_back
+
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    for name, deck in (("green-pump", "green-pump"), ("red-plow", "red-plow"), ("house", "red-plow")):
+        cv2.imwrite(
+            str(decks / f"{name}.png"),
+            cv2.cvtColor(render_back(deck, width=500).rgba, cv2.COLOR_RGBA2BGRA),
+        )
+    argv = ["count", "--model", str(random_model.onnx), "--json", "--decks", str(decks)]
+    code, out, err = _run(capsys, [*argv, str(photos["good"])])
+    assert code == 0 and "house" in json.loads(out)["images"][0]["counts"]  # stdout: the contract
+    assert re.fullmatch(
+        r"note: house and red-plow look alike to blitzcam \(\d\.\d\d\): their cards may be "
+        r"counted to each other\n",
+        err,
+    )
+    # among the decks in play only: one of the two is not
+    code, _, err = _run(capsys, [*argv, "--in-play", "green-pump,house", str(photos["good"])])
+    assert code == 0 and err == ""
 
 
 @pytest.mark.parametrize(

@@ -343,7 +343,8 @@ def test_decks_list_says_what_each_deck_is_read_against(capsys) -> None:
     assert lines[-2].endswith(f"{mine}  (a deck of your own)")
     # my-deck was enrolled from a photo of a red plow
     assert re.fullmatch(
-        r"look alike: red-plow and my-deck \(\d\.\d\d\): their cards may be counted to each other",
+        r"red-plow and my-deck look alike to blitzcam \(\d\.\d\d\): their cards may be counted "
+        r"to each other",
         lines[-1],
     )
 
