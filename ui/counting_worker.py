@@ -397,6 +397,8 @@ class PipelineEnroller:
         self._enroller = FrameEnroller()
 
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
+        from blitzcam.vision.lookalike import look_alikes
+
         try:
             message = self._enroller.enroll(deck, frame_bgr)
         except UserError as exc:
@@ -405,8 +407,6 @@ class PipelineEnroller:
         # the live view says so
         pipeline = self._counter.pipeline
         pipeline.reload_profile(skip_unusable=True)
-        from blitzcam.vision.lookalike import look_alikes
-
         pairs = look_alikes(pipeline.references, pipeline.profile.names, involving=deck)
         return " ".join([message, *(f"Note: {pair.note()}." for pair in pairs)])
 

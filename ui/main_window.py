@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Final
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QImage, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -363,7 +363,8 @@ class MainWindow(QMainWindow):
         commit: Callable[[Round], Match],
         session: ScanSession | None = None,
     ) -> ConfirmDialog:
-        captures, check = [], ()
+        captures: list[QImage] = []
+        check: tuple[str, ...] = ()
         if session is not None:
             for shots in (session.dutch_shots, session.blitz_shots):
                 if shots:
