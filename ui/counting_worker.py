@@ -347,8 +347,6 @@ class PipelineCounter:
 
         self.pipeline = pipeline
         self._live = LiveCounting(pipeline)
-        # the profile's look-alike pairs, with the references they were worked out from
-        self._pairs: tuple[Any, list[Any]] | None = None
 
     def count(
         self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
@@ -357,19 +355,10 @@ class PipelineCounter:
 
         snapshot = dataclasses.replace(
             snapshot_from_result(self._live(frame_bgr, in_play=in_play)),
-            look_alike=tuple((p.deck, p.other) for p in among(self._look_alikes(), in_play)),
+            look_alike=tuple((p.deck, p.other) for p in among(self.pipeline.look_alikes, in_play)),
         )
         note = left_out_note(self.pipeline.profile.left_out)
         return dataclasses.replace(snapshot, note=note) if note else snapshot
-
-    def _look_alikes(self) -> list[Any]:
-        """The profile's look-alike pairs, worked out once for each profile the pipeline loads."""
-        from blitzcam.vision.lookalike import look_alikes
-
-        references = self.pipeline.references
-        if self._pairs is None or self._pairs[0] is not references:
-            self._pairs = (references, look_alikes(references, self.pipeline.profile.names))
-        return self._pairs[1]
 
     def reset(self) -> None:
         """A new scan starts: no vote from the last one (see LiveCounting.reset)."""
@@ -397,7 +386,7 @@ class PipelineEnroller:
         self._enroller = FrameEnroller()
 
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
-        from blitzcam.vision.lookalike import look_alikes
+        from blitzcam.vision.lookalike import involving
 
         try:
             message = self._enroller.enroll(deck, frame_bgr)
@@ -407,7 +396,7 @@ class PipelineEnroller:
         # the live view says so
         pipeline = self._counter.pipeline
         pipeline.reload_profile(skip_unusable=True)
-        pairs = look_alikes(pipeline.references, pipeline.profile.names, involving=deck)
+        pairs = involving(pipeline.look_alikes, deck)
         return " ".join([message, *(f"Note: {pair.note()}." for pair in pairs)])
 
     def forget(self, deck: str) -> str:

@@ -21,7 +21,7 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import ImageError, read_image, write_png_atomic
-from blitzcam.vision.lookalike import LookAlike, look_alikes
+from blitzcam.vision.lookalike import LookAlike, involving, look_alikes
 from blitzcam.vision.references import (
     DECK_NAME_PATTERN,
     card_patches,
@@ -304,7 +304,7 @@ def enroll_command(args: argparse.Namespace) -> int:
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
     print(f"enrolled {deck} from {source}: stored {target}{note}")
     try:
-        pairs = profile_look_alikes(involving=deck)
+        pairs = involving(profile_look_alikes(), deck)
     except UserError as exc:  # the back is stored: only the advice is missing
         print(f"note: could not check which decks {deck} looks like: {exc}", file=sys.stderr)
         return 0
@@ -313,16 +313,15 @@ def enroll_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def profile_look_alikes(*, involving: str | None = None) -> list[LookAlike]:
+def profile_look_alikes() -> list[LookAlike]:
     """The user's deck profile's look-alike pairs (`vision.lookalike`), as a count without
-    `--decks` reads the decks; with `involving`, that deck's only. UserError when the identity
-    network cannot be loaded."""
+    `--decks` reads the decks. UserError when the identity network cannot be loaded."""
     from blitzcam.vision.embedding import Embedder
     from blitzcam.vision.pipeline import default_identity_path, profile_references
 
     profile = default_profile(skip_unusable=True)
     references = profile_references(Embedder(default_identity_path()), profile)
-    return look_alikes(references, profile.names, involving=involving)
+    return look_alikes(references, profile.names)
 
 
 def enrolled_decks() -> tuple[list[tuple[str, str]], list[str]]:

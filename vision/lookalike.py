@@ -67,26 +67,26 @@ def deck_likeness(references: References, n_decks: int) -> np.ndarray:
 
 
 def look_alikes(
-    references: References,
-    names: Sequence[str],
-    *,
-    involving: str | None = None,
-    line: float = LOOK_ALIKE,
+    references: References, names: Sequence[str], *, line: float = LOOK_ALIKE
 ) -> list[LookAlike]:
     """The pairs of decks (`references.owners` index `names`) at least `line` alike, most alike
-    first; with `involving`, only that deck's, named first."""
+    first."""
     likeness = deck_likeness(references, len(names))
-    pairs = []
-    for a, b in zip(*np.triu_indices(len(names), k=1), strict=True):
-        if not likeness[a, b] >= line:  # NaN: a deck without references is no one's look-alike
-            continue
-        first, second = names[a], names[b]
-        if involving is not None:
-            if involving not in (first, second):
-                continue
-            first, second = involving, second if first == involving else first
-        pairs.append(LookAlike(first, second, float(likeness[a, b])))
+    pairs = [
+        LookAlike(names[a], names[b], float(likeness[a, b]))
+        for a, b in zip(*np.triu_indices(len(names), k=1), strict=True)
+        if likeness[a, b] >= line  # NaN: a deck without references is no one's look-alike
+    ]
     return sorted(pairs, key=lambda pair: -pair.likeness)
+
+
+def involving(pairs: Sequence[LookAlike], deck: str) -> list[LookAlike]:
+    """`deck`'s pairs, `deck` named first (in their order)."""
+    return [
+        pair if pair.deck == deck else LookAlike(deck, pair.deck, pair.likeness)
+        for pair in pairs
+        if deck in (pair.deck, pair.other)
+    ]
 
 
 def among(pairs: Sequence[LookAlike], decks: Collection[str] | None) -> list[LookAlike]:

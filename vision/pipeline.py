@@ -37,6 +37,7 @@ from blitzcam.vision.identify import (
     UNKNOWN_BELOW_IN_PLAY,
     identify,
 )
+from blitzcam.vision.lookalike import LookAlike, look_alikes
 from blitzcam.vision.orientation import fills_more_turned, turn_back_obb, turn_frame
 from blitzcam.vision.reference_cache import cached_reference_vectors
 from blitzcam.vision.references import DeckProfile, load_profile
@@ -213,7 +214,12 @@ class CountingPipeline:
         if references is None:
             references = profile_references(self.embedder, profile)
         # one tuple, swapped at once: a frame in flight on another thread sees old or new, whole
-        self._identity = (profile, references, profile.known_decks())
+        self._identity = (
+            profile,
+            references,
+            profile.known_decks(),
+            look_alikes(references, profile.names),  # ~10 ms for the eight decks: once
+        )
 
     @property
     def profile(self) -> DeckProfile:
@@ -226,6 +232,11 @@ class CountingPipeline:
     @property
     def known_decks(self) -> tuple[str, ...]:
         return self._identity[2]
+
+    @property
+    def look_alikes(self) -> list[LookAlike]:
+        """The profile's decks that read nearly alike (vision/lookalike.py), most alike first."""
+        return self._identity[3]
 
     def in_play_line(self, in_play: Collection[str] | None) -> float:
         """The unknown line for backs decided among every deck, or among the decks `in_play`."""
@@ -310,7 +321,7 @@ class CountingPipeline:
             detections = detections.with_boxes(turn_back_obb(detections.obb, frame_bgr.shape[:2]))
         detections, tiles = self._look_closer(frame_bgr, detections, params.gain_xy[0], timing)
         t3 = time.perf_counter()
-        profile, references, known_decks = self._identity  # reload_profile may swap it
+        profile, references, known_decks, _ = self._identity  # reload_profile may swap it
         detections = identify(
             frame_bgr,
             detections,

@@ -127,10 +127,10 @@ def run(args: argparse.Namespace) -> int:
             decks_in_play(pipeline.profile, args.in_play)
         except ValueError as exc:
             raise UserError(f"--in-play: {exc}") from None
-    from blitzcam.vision.lookalike import among, look_alikes
+    from blitzcam.vision.lookalike import among
 
     # on stderr: stdout is the counts (with --json, a stable contract)
-    for pair in among(look_alikes(pipeline.references, pipeline.profile.names), args.in_play):
+    for pair in among(pipeline.look_alikes, args.in_play):
         print(f"note: {pair.warning()}", file=sys.stderr)
     entries = [_count_one(pipeline, path, args.in_play) for path in args.images]
     if args.json:

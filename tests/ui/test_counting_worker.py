@@ -440,6 +440,12 @@ class _FakePipeline:
             np.array(vectors or np.zeros((0, 2)), np.float32), np.arange(len(vectors or ()))
         )
 
+    @property
+    def look_alikes(self):
+        from blitzcam.vision.lookalike import look_alikes
+
+        return look_alikes(self.references, self.profile.names)  # as the pipeline works it out
+
     def reload_profile(self, *, skip_unusable: bool = False) -> None:
         assert skip_unusable  # a damaged neighbour must not stop the counter taking the new back
         self.reloads += 1
@@ -527,7 +533,7 @@ def test_decks_in_play_that_look_alike_come_with_the_counts() -> None:
     playing = counter.count(frame, in_play=frozenset({"red-plow", "green-pump", "blue-pump"}))
     assert playing.look_alike == (("red-plow", "green-pump"),)
     assert counter.count(frame, in_play=frozenset({"red-plow", "blue-pump"})).look_alike == ()
-    # the profile reloaded with other references: worked out again
+    # the profile reloaded with other references: their pairs
     pipeline.references = References(np.array([[1.0, 0.0]] * 4, np.float32), np.arange(4))
     assert counter.count(frame, in_play=frozenset({"red-plow", "blue-pump"})).look_alike == (
         ("red-plow", "blue-pump"),

@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 from blitzcam.vision.embedding import References
-from blitzcam.vision.lookalike import LOOK_ALIKE, LookAlike, deck_likeness, look_alikes
+from blitzcam.vision.lookalike import (
+    LOOK_ALIKE,
+    LookAlike,
+    deck_likeness,
+    involving,
+    look_alikes,
+)
 
 
 def _unit(*angles_deg: float) -> np.ndarray:
@@ -45,10 +51,10 @@ def test_pairs_at_the_line_are_named_most_alike_first() -> None:
 def test_involving_names_that_decks_pairs_only_with_it_first() -> None:
     references = _references([[0.0], [5.0], [10.0], [180.0]])
     names = ("fish", "sheep", "cow", "goat")
-    pairs = look_alikes(references, names, involving="sheep")
+    pairs = involving(look_alikes(references, names), "sheep")
     assert [(p.deck, p.other) for p in pairs] == [("sheep", "fish"), ("sheep", "cow")]
-    assert look_alikes(references, names, involving="goat") == []
-    assert look_alikes(references, names, involving="nobody") == []
+    assert involving(look_alikes(references, names), "goat") == []
+    assert involving(look_alikes(references, names), "nobody") == []
 
 
 def test_no_references_no_look_alikes() -> None:

@@ -202,6 +202,25 @@ def test_live_counting_votes(random_model, table_frame) -> None:
     assert [r.settled for r in again] == [False, False, True]
 
 
+def test_the_pipeline_works_out_each_profile_s_look_alikes(random_model, tmp_path) -> None:
+    import cv2
+
+    from blitzcam.datasets.art import render_back
+
+    pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
+    assert pipeline.look_alikes == []  # the eight built-in drawings
+    for name, deck in (("green-pump", "green-pump"), ("house", "green-pump")):
+        cv2.imwrite(
+            str(tmp_path / f"{name}.png"),
+            cv2.cvtColor(render_back(deck, width=500).rgba, cv2.COLOR_RGBA2BGRA),
+        )
+    pipeline.reload_profile(tmp_path)
+    assert [(p.deck, p.other) for p in pipeline.look_alikes] == [("green-pump", "house")]
+    assert pipeline.look_alikes[0].likeness > 0.99  # one drawing under two names
+    pipeline.reload_profile()
+    assert pipeline.look_alikes == []
+
+
 def test_a_deck_in_play_needs_a_reference(random_model) -> None:
     from blitzcam.vision.pipeline import decks_in_play
 
