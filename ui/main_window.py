@@ -406,6 +406,9 @@ class MainWindow(QMainWindow):
             return
         dialog.accept()
         self._on_confirm_closed(dialog)
+        # a round of the user's own makes every undone one unreachable (the match cannot come
+        # back to the state an undo left while it stays on top): let them go
+        self._undone.clear()
         if session is not None:
             self._keep_captures(session, round_)
             self._end_scan()

@@ -169,6 +169,8 @@ def test_undo_and_edit(qtbot, store, feed, tmp_path):
     _ok(dialog)
     assert store.load(match_id).rounds == (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(9, 3)),)
     assert window.scoreboard.cards[2].total.text() == "3"
+    # the edit made the undone round unreachable: nothing offered, nothing kept for it
+    assert not window.redo_action.isEnabled() and window._undone == []
 
 
 def test_undone_rounds_come_back_with_redo_until_the_match_changes(qtbot, store, feed, tmp_path):
