@@ -54,6 +54,11 @@ class DeckProfile:
         """The eight decks, then any extra names of this profile (what counts are reported for)."""
         return tuple(DECK_NAMES) + tuple(n for n in self.names if n not in DECK_NAMES)
 
+    def unread_decks(self) -> tuple[str, ...]:
+        """Known decks this profile holds no reference for (a `--decks` folder without some of
+        the eight): reported, always as 0, since nothing can be read as them."""
+        return tuple(n for n in self.known_decks() if n not in self.names)
+
 
 def user_decks_dir() -> Path:
     return data_dir() / "decks"

@@ -94,7 +94,8 @@ def _count_one(pipeline: Any, path: Path, in_play: tuple[str, ...] | None) -> di
     }
 
 
-def _table(entries: list[dict[str, Any]]) -> str:
+def _table(entries: list[dict[str, Any]], unread: tuple[str, ...] = ()) -> str:
+    """The readable form; decks in `unread` (no reference to read them by) show a dash."""
     lines = []
     for entry in entries:
         if "error" in entry:
@@ -108,7 +109,9 @@ def _table(entries: list[dict[str, Any]]) -> str:
             + f" ({entry['timing_ms']['total']:.0f} ms)"
         )
         width = max(len(name) for name in entry["counts"])
-        lines.extend(f"  {name:<{width}}  {n:>3}" for name, n in entry["counts"].items())
+        for name, n in entry["counts"].items():
+            shown = "  -  (no reference)" if name in unread else f"{n:>3}"
+            lines.append(f"  {name:<{width}}  {shown}")
     return "\n".join(lines)
 
 
@@ -132,10 +135,17 @@ def run(args: argparse.Namespace) -> int:
     # on stderr: stdout is the counts (with --json, a stable contract)
     for pair in among(pipeline.look_alikes, args.in_play):
         print(f"note: {pair.warning()}", file=sys.stderr)
+    unread = pipeline.profile.unread_decks()
+    if unread:  # the JSON keeps every known deck (the contract); say why some can only be 0
+        print(
+            f"note: --decks {args.decks} holds no reference for {', '.join(unread)}: "
+            "reported as 0, their cards are not counted",
+            file=sys.stderr,
+        )
     entries = [_count_one(pipeline, path, args.in_play) for path in args.images]
     if args.json:
         json.dump({"images": entries}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        print(_table(entries))
+        print(_table(entries, unread))
     return 1 if any("error" in entry for entry in entries) else 0

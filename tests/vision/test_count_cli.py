@@ -104,9 +104,20 @@ def test_env_model_and_decks_dir(random_model, photos, tmp_path, monkeypatch, ca
             cv2.cvtColor(render_back(deck, width=500).rgba, cv2.COLOR_RGBA2BGRA),
         )
     monkeypatch.setenv("BLITZCAM_MODEL", str(random_model.onnx))
-    code, out, _ = _run(capsys, ["count", "--json", "--decks", str(decks), str(photos["good"])])
+    code, out, err = _run(capsys, ["count", "--json", "--decks", str(decks), str(photos["good"])])
     assert code == 0
     assert list(json.loads(out)["images"][0]["counts"]) == [*DECK_NAMES, "house-deck"]
+    # the seven built-in decks the folder lacks stay in the contract, and stderr says why
+    unread = [name for name in DECK_NAMES if name != "green-pump"]
+    assert err == (
+        f"note: --decks {decks} holds no reference for {', '.join(unread)}: reported as 0, "
+        "their cards are not counted\n"
+    )
+    code, out, _ = _run(capsys, ["count", "--decks", str(decks), str(photos["good"])])
+    rows = dict(line.split(None, 1) for line in out.splitlines()[1:])
+    assert code == 0 and rows.keys() == {*DECK_NAMES, "house-deck"}
+    assert {name for name, shown in rows.items() if shown == "-  (no reference)"} == set(unread)
+    assert rows["green-pump"].isdigit() and rows["house-deck"].isdigit()
 
 
 def test_decks_that_look_alike_are_noted_on_stderr(random_model, photos, tmp_path, capsys) -> None:
@@ -122,14 +133,16 @@ def test_decks_that_look_alike_are_noted_on_stderr(random_model, photos, tmp_pat
     argv = ["count", "--model", str(random_model.onnx), "--json", "--decks", str(decks)]
     code, out, err = _run(capsys, [*argv, str(photos["good"])])
     assert code == 0 and "house" in json.loads(out)["images"][0]["counts"]  # stdout: the contract
+    look_alike, unread = err.splitlines()
     assert re.fullmatch(
         r"note: house and red-plow look alike to blitzcam \(\d\.\d\d\): their cards may be "
-        r"counted to each other\n",
-        err,
+        r"counted to each other",
+        look_alike,
     )
+    assert unread.startswith(f"note: --decks {decks} holds no reference for ")
     # among the decks in play only: one of the two is not
     code, _, err = _run(capsys, [*argv, "--in-play", "green-pump,house", str(photos["good"])])
-    assert code == 0 and err == ""
+    assert code == 0 and err.splitlines() == [unread]
 
 
 @pytest.mark.parametrize(

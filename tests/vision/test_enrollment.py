@@ -71,6 +71,7 @@ def test_enroll_image_file_round_trip(tmp_path: Path) -> None:
     assert card.shape[0] > card.shape[1]  # upright portrait
     profile = default_profile()
     assert profile.origins[profile.names.index("green-bucket")] == str(stored)
+    assert profile.unread_decks() == ()  # the other seven are read by their built-in art
 
 
 def test_enroll_from_camera_source(tmp_path: Path) -> None:
@@ -258,6 +259,7 @@ def test_decks_dir_profile(tmp_path: Path) -> None:
     profile = profile_from_dir(tmp_path)
     assert profile.names == ("green-pump", "my-own-deck", "red-buggy")
     assert profile.known_decks()[-1] == "my-own-deck"
+    assert set(profile.unread_decks()) == set(DECK_NAMES) - {"green-pump", "red-buggy"}
 
 
 def _back_file(path: Path, deck: str) -> None:
