@@ -16,9 +16,43 @@ import argparse
 import tempfile
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+
+
+def enrolled_table(seed: int, index: int, family: str, folder: Path) -> tuple[np.ndarray, Any]:
+    """Scene `index` of `seed` with random art of `family` (decoded as a camera's JPEG), and its
+    truth (a `SceneTruth`); each deck's back is written into `folder` as `decks export` would,
+    the scene's random designs as `enrolled-<slot>.png`, for `--decks folder`."""
+    from blitzcam.datasets.art import DECK_NAMES, render_back, save_png_rgba
+    from blitzcam.datasets.compose import SceneConfig, compose_scene
+    from blitzcam.datasets.generate import sample_resolution, scene_rng
+    from blitzcam.datasets.photometric import encode_jpeg
+    from blitzcam.models.identity_data import RecordingArt, random_reference
+    from blitzcam.models.metrics import SceneTruth
+
+    rng = scene_rng(seed, index)
+    config = SceneConfig(sample_resolution(rng), (family,), random_art_scene_share=1.0)
+    art = RecordingArt()
+    scene = compose_scene(rng, config, art)
+    random_slots = [s["slot"] for s in scene.meta["decks"] if s["art"] == "random"]
+    name_of = {s["slot"]: s["deck"] for s in scene.meta["decks"]}
+    for deck in DECK_NAMES:
+        save_png_rgba(folder / f"{deck}.png", render_back(deck, width=600).rgba)
+    for slot, (state, design_family) in zip(random_slots, art.random_designs, strict=True):
+        name_of[slot] = f"enrolled-{slot}"
+        save_png_rgba(folder / f"{name_of[slot]}.png", random_reference(state, design_family).rgba)
+    frame = cv2.imdecode(
+        np.frombuffer(encode_jpeg(scene.image, scene.jpeg_quality), np.uint8), cv2.IMREAD_COLOR
+    )
+    truth = SceneTruth(
+        corners=np.array([o.polygon for o in scene.objects], np.float64).reshape(-1, 4, 2),
+        classes=np.array([o.cls for o in scene.objects], np.int64),
+        decks=tuple(name_of[o.slot] if o.cls == 0 else None for o in scene.objects),
+    )
+    return frame, truth
 
 
 def main() -> None:
@@ -37,21 +71,25 @@ def main() -> None:
     parser.add_argument(
         "--identity-model", type=Path, default=None, help="identity network ONNX (default: shipped)"
     )
+    parser.add_argument(
+        "--parts-alike",
+        type=lambda text: None if text == "off" else float(text),
+        default=argparse.SUPPRESS,
+        help="the line under which a look-alike pair's merged pile is parted ('off': never; "
+        "default: the pipeline's)",
+    )
     args = parser.parse_args()
 
-    from blitzcam.datasets.art import DECK_NAMES, render_back, save_png_rgba
-    from blitzcam.datasets.compose import SceneConfig, compose_scene
-    from blitzcam.datasets.generate import sample_resolution, scene_rng
-    from blitzcam.datasets.photometric import encode_jpeg
     from blitzcam.models.evaluation import scene_decks, scene_prediction
-    from blitzcam.models.identity_data import RecordingArt, random_reference
-    from blitzcam.models.metrics import SceneTruth, evaluate_scene
+    from blitzcam.models.metrics import evaluate_scene
     from blitzcam.vision.lookalike import LOOK_ALIKE, deck_likeness
     from blitzcam.vision.pipeline import CountingPipeline
 
     pipeline = CountingPipeline.from_defaults(identity_path=args.identity_model)
     if args.unknown_below is not None:
         pipeline.unknown_below = pipeline.unknown_below_in_play = args.unknown_below
+    if "parts_alike" in vars(args):
+        pipeline.parts_alike = args.parts_alike
     exact, backs, right = 0, 0, 0
     found_backs, all_found, found_right = 0, 0, 0  # what the detector found, the decks it got
     identity_only = 0  # inexact scenes that would be exact had every counted box its back's deck
@@ -61,29 +99,9 @@ def main() -> None:
     pairs: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
     scenes: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}  # by a pair named
     for index in range(args.scenes):
-        rng = scene_rng(args.seed, index)
-        config = SceneConfig(sample_resolution(rng), (args.family,), random_art_scene_share=1.0)
-        art = RecordingArt()
-        scene = compose_scene(rng, config, art)
-        random_slots = [s["slot"] for s in scene.meta["decks"] if s["art"] == "random"]
-        name_of = {s["slot"]: s["deck"] for s in scene.meta["decks"]}
         with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp)
-            for deck in DECK_NAMES:
-                save_png_rgba(folder / f"{deck}.png", render_back(deck, width=600).rgba)
-            for slot, (state, family) in zip(random_slots, art.random_designs, strict=True):
-                name_of[slot] = f"enrolled-{slot}"
-                save_png_rgba(folder / f"{name_of[slot]}.png", random_reference(state, family).rgba)
-            pipeline.reload_profile(folder)
-        frame = cv2.imdecode(
-            np.frombuffer(encode_jpeg(scene.image, scene.jpeg_quality), np.uint8),
-            cv2.IMREAD_COLOR,
-        )
-        truth = SceneTruth(
-            corners=np.array([o.polygon for o in scene.objects], np.float64).reshape(-1, 4, 2),
-            classes=np.array([o.cls for o in scene.objects], np.int64),
-            decks=tuple(name_of[o.slot] if o.cls == 0 else None for o in scene.objects),
-        )
+            frame, truth = enrolled_table(args.seed, index, args.family, Path(tmp))
+            pipeline.reload_profile(Path(tmp))
         in_play = scene_decks(truth, pipeline.profile.names) if args.in_play else None
         found = pipeline(frame, in_play=in_play).detections
         outcome = evaluate_scene(

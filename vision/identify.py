@@ -22,8 +22,10 @@ from blitzcam.vision.consensus import (
     alikeness_to_groups,
     group_means,
     join_groups,
+    look_alike_part,
     merge_same_deck,
     scene_groups,
+    unit_mean,
 )
 from blitzcam.vision.detections import UNKNOWN_DECK, Detections, obb_corners
 from blitzcam.vision.embedding import (
@@ -49,6 +51,9 @@ UNKNOWN_BELOW: Final = 0.6  # under this cosine similarity a back is "unknown"
 UNKNOWN_BELOW_IN_PLAY: Final = 0.45
 CONSENSUS_LINK: Final = 0.7  # drawings this alike on average are copies of one back
 SAME_DECK_LINK: Final = 0.5  # groups nearest one deck, their means this alike: one pile
+# a pile of one of two look-alike decks holds the other's copies when it parts in two whose mean
+# drawings are less alike than this (consensus.look_alike_part; chosen on enrolled art, seed 77)
+PARTS_ALIKE: Final = 0.8
 # A back under the counting line whose drawing is this alike to a counted group's mean joins that
 # group and counts. Chosen on the same 550 tuning scenes with the shipped networks (MODEL_CARD.md).
 JOIN_ALIKE: Final = 0.75
@@ -196,6 +201,8 @@ def identify(
     near_line_from: float | None = NEAR_LINE_FROM,
     near_line_alike: float = NEAR_LINE_ALIKE,
     face_on_back_iou: float | None = FACE_ON_BACK_IOU,
+    look_alikes: Collection[tuple[int, int]] = (),
+    parts_alike: float | None = PARTS_ALIKE,
 ) -> Detections:
     """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown)
     and `counted` saying which rows count.
@@ -221,6 +228,12 @@ def identify(
     `second_look`, a counted back still under that line and alone in its group is read along
     cuts of its box (`side_cuts`) and joins the decided group whose mean its best cut is at least
     that alike to: a copy boxed together with the coin or pencil lying on it.
+
+    With `look_alikes` (pairs of indices into deck_names: decks that read nearly alike,
+    `vision.lookalike`), a decided pile of one whose look-alike no pile took is parted when it
+    holds the other's copies too (`consensus.look_alike_part`, parts less than `parts_alike`
+    alike; None: never), and that part goes to the other deck when it reads at least the line
+    to it and nearer it than any deck but the first.
 
     With `in_play` (indices into deck_names: a match's decks), backs are decided among those
     decks only, and a back nearer some other enrolled deck than any deck in play is no deck's:
@@ -301,7 +314,20 @@ def identify(
                     same_deck_link,
                 )
             means = group_means(vectors[grouped], groups)
+            own_sims = sims[grouped]
             sims[grouped] = similarity(means)
+            if look_alikes and parts_alike is not None:
+                groups, sims[grouped] = _part_look_alikes(
+                    vectors[grouped],
+                    own_sims,
+                    groups,
+                    sims[grouped],
+                    look_alikes,
+                    playing,
+                    similarity,
+                    unknown_below,
+                    parts_alike,
+                )
             corners = detections.corners[backs]  # where the joining rules look
             if join_alike is not None:
                 doubted = np.flatnonzero(~sure & (confidence >= doubted_from) & ~on_face)
@@ -350,6 +376,56 @@ def identify(
         deck[backs] = np.where(decided, best, UNKNOWN_DECK)
         score[backs] = best_score
     return detections.with_decks(deck, score, deck_names, counted)
+
+
+def _part_look_alikes(
+    vectors: np.ndarray,
+    own_sims: np.ndarray,
+    groups: np.ndarray,
+    sims: np.ndarray,
+    look_alikes: Collection[tuple[int, int]],
+    playing: np.ndarray,
+    similarity: Callable[[np.ndarray], np.ndarray],
+    line: float,
+    parts_alike: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`identify`'s look-alike rule over the grouped backs: their groups and their rows of
+    similarity to each deck (the group's mean's), with each part that is a look-alike deck's
+    copies made a group of its own, given that deck (its rows hold the first deck at -1)."""
+    groups, sims = groups.copy(), sims.copy()
+    partners: dict[int, list[int]] = {}
+    for a, b in look_alikes:
+        partners.setdefault(a, []).append(b)
+        partners.setdefault(b, []).append(a)
+    candidate = np.where(playing, sims, -1.0)
+    best = candidate.max(axis=1)
+    counted = (best >= line) & (np.where(playing, -1.0, sims).max(axis=1) <= best)
+    ids, first = np.unique(groups, return_index=True)
+    piles = {
+        int(g): int(candidate[i].argmax()) for g, i in zip(ids, first, strict=True) if counted[i]
+    }
+    next_id = int(groups.max()) + 1
+    for g, deck in list(piles.items()):
+        members = np.flatnonzero(groups == g)
+        for other in partners.get(deck, ()):
+            if not playing[other] or other in piles.values():
+                continue  # the other deck has a pile of its own (or cannot be counted)
+            part = look_alike_part(
+                vectors[members], own_sims[members], deck, other, similarity,
+                parts_alike=parts_alike,
+            )
+            if part is None:
+                continue
+            row = similarity(unit_mean(vectors[members[part]])[None])[0]
+            row[deck] = -1.0  # read nearer the first deck, as a look-alike's copies can be
+            if np.where(playing, row, -1.0).argmax() != other or row[other] < line:
+                continue
+            groups[members[part]] = next_id
+            sims[members[part]] = row
+            piles[next_id] = other
+            next_id += 1
+            break
+    return groups, sims
 
 
 def _joining(

@@ -31,6 +31,7 @@ from blitzcam.vision.identify import (
     LONE_ALIKE,
     NEAR_LINE_ALIKE,
     NEAR_LINE_FROM,
+    PARTS_ALIKE,
     SAME_DECK_LINK,
     SECOND_LOOK_ALIKE,
     UNKNOWN_BELOW,
@@ -199,6 +200,9 @@ class CountingPipeline:
         # ... and one alone in its group, read along cuts of its box, joins one this alike
         # (`second_look`; None: never)
         self.second_look: float | None = SECOND_LOOK_ALIKE
+        # a pile of one of two look-alike decks that holds the other's copies is parted when its
+        # two parts are less alike than this (`identify`'s look_alikes; None: never)
+        self.parts_alike: float | None = PARTS_ALIKE
         self.keep_uncounted = False  # evaluation keeps every box the detector found, to score it
         # a closer look, in tiles, when the sure backs' typical long side reached the network
         # under this many pixels (vision/tiling.py; None: never)
@@ -321,12 +325,13 @@ class CountingPipeline:
             detections = detections.with_boxes(turn_back_obb(detections.obb, frame_bgr.shape[:2]))
         detections, tiles = self._look_closer(frame_bgr, detections, params.gain_xy[0], timing)
         t3 = time.perf_counter()
-        profile, references, known_decks, _ = self._identity  # reload_profile may swap it
+        profile, references, known_decks, pairs = self._identity  # reload_profile may swap it
+        names = profile.names
         detections = identify(
             frame_bgr,
             detections,
             references,
-            profile.names,
+            names,
             self.embedder.embed,
             unknown_below=self.in_play_line(in_play),
             consensus_link=self.consensus_link,
@@ -341,6 +346,8 @@ class CountingPipeline:
             second_look=self.second_look,
             near_line_from=self.near_line_from,
             near_line_alike=self.near_line_alike,
+            look_alikes=[(names.index(a.deck), names.index(a.other)) for a in pairs],
+            parts_alike=self.parts_alike,
         )
         if not self.keep_uncounted:
             detections = detections[detections.counted]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from blitzcam.vision.consensus import group_means, scene_groups
+from blitzcam.vision.consensus import group_means, look_alike_part, scene_groups
 from blitzcam.vision.detections import Detections, obb_corners
 from blitzcam.vision.embedding import References
 from blitzcam.vision.identify import FACE_ON_BACK_IOU, identify
@@ -630,3 +630,100 @@ def test_a_second_look_gives_no_back_of_a_deck_nobody_plays_to_a_deck_in_play(
     assert seen[0] == ["deck-a", "deck-a", "deck-b", "deck-b", "deck-a" if cut is CUT else "deck-b"]
     # deck A not in play: its pile is nobody's, and so is the copy; deck B's pile is not joined
     assert seen[1] == ["unknown", "unknown", "deck-b", "deck-b", "unknown"]
+
+
+# two enrolled designs in one ink (a fish and a sheep) whose references read 0.8 alike: a look-
+# alike pair. The sheep's copies read about as near the fish's reference as their own (one kind
+# a little nearer the fish, one a little nearer the sheep; their mean nearer the fish), yet are
+# far more alike to each other (0.99) than to the fish's copies (0.65-0.73)
+FISH, SHEEP = unit(1, 0, 0, 0, 0), unit(0.8, 0.6, 0, 0, 0)
+FISH_COPY = unit(0.95, -0.1, 0.3, 0, 0)
+SHEEP_NEARER_FISH = unit(0.85, 0.2, -0.2, 0.45, 0)
+SHEEP_NEARER_SHEEP = unit(0.78, 0.33, -0.2, 0.5, 0)
+FISH_READ_AS_SHEEP = unit(0.85, 0.4, 0.3, 0, 0)  # a glared fish copy, 0.87 like the others
+OTHER_SHEEP = unit(0.8, 0.6, 0, 0, 0.9)  # a pile nearest the sheep, nothing like the others
+LOOK_ALIKE_REFERENCES = References(np.stack([FISH, SHEEP]), np.array([0, 1]))
+LOOK_ALIKE_LEVELS = {
+    30: FISH_COPY, 90: SHEEP_NEARER_FISH, 150: SHEEP_NEARER_SHEEP, 200: FISH_READ_AS_SHEEP,
+    240: OTHER_SHEEP,
+}
+
+
+def _look_alike_embed(patches: np.ndarray) -> np.ndarray:
+    level = patches.reshape(len(patches), -1).mean(axis=1)
+    keys = np.array(list(LOOK_ALIKE_LEVELS))
+    return np.stack([LOOK_ALIKE_LEVELS[int(keys[np.abs(keys - v).argmin()])] for v in level])
+
+
+def _decks_of(levels: list[int], **kwargs: object) -> list[str]:
+    frame, dets = frame_with(levels)
+    out = identify(frame, dets, LOOK_ALIKE_REFERENCES, ("fish", "sheep"), _look_alike_embed,
+                   consensus_link=0.7, same_deck_link=0.5, **kwargs)
+    return [out.deck_name(i) for i in range(len(out))]
+
+
+TABLE = [30, 30, 30, 90, 90, 150, 150]  # three fish, four sheep
+
+
+def test_the_look_alike_table_is_what_it_says() -> None:
+    assert float(FISH @ SHEEP) == pytest.approx(0.8)
+    sheep = np.stack([SHEEP_NEARER_FISH, SHEEP_NEARER_FISH, SHEEP_NEARER_SHEEP, SHEEP_NEARER_SHEEP])
+    mean = sheep.mean(axis=0) / np.linalg.norm(sheep.mean(axis=0))
+    assert 0.6 < float(mean @ SHEEP) < float(mean @ FISH)  # the sheep's pile reads as the fish
+    assert float(SHEEP_NEARER_SHEEP @ SHEEP) > float(SHEEP_NEARER_SHEEP @ FISH)
+    assert float(FISH_READ_AS_SHEEP @ SHEEP) > float(FISH_READ_AS_SHEEP @ FISH)
+    assert 0.8 < float(FISH_READ_AS_SHEEP @ FISH_COPY) < 0.9
+    assert float(OTHER_SHEEP @ FISH) < 0.6 < float(OTHER_SHEEP @ SHEEP)
+    assert float(OTHER_SHEEP @ mean) < 0.7  # not grouped with the sheep copies
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        # not told the two look alike, or told to never part: one pile, counted as the fish
+        ({}, ["fish"] * 7),
+        ({"look_alikes": [(0, 1)], "parts_alike": None}, ["fish"] * 7),
+        # told: the merged pile parts into the fish's copies and the sheep's
+        ({"look_alikes": [(0, 1)]}, ["fish"] * 3 + ["sheep"] * 4),
+        ({"look_alikes": [(1, 0)], "in_play": [0, 1]}, ["fish"] * 3 + ["sheep"] * 4),
+        # the sheep not in play: nothing to part into
+        ({"look_alikes": [(0, 1)], "in_play": [0]}, ["fish"] * 7),
+        # parts must be less alike than the line: at 0.6 these two are not two decks
+        ({"look_alikes": [(0, 1)], "parts_alike": 0.6}, ["fish"] * 7),
+    ],
+)
+def test_a_look_alike_pair_s_merged_pile_is_parted(kwargs: dict, expected: list[str]) -> None:
+    assert _decks_of(TABLE, **kwargs) == expected
+
+
+def test_the_sheep_s_part_reports_its_own_similarity() -> None:
+    frame, dets = frame_with(TABLE)
+    out = identify(frame, dets, LOOK_ALIKE_REFERENCES, ("fish", "sheep"), _look_alike_embed,
+                   consensus_link=0.7, same_deck_link=0.5, look_alikes=[(0, 1)])
+    sheep = np.stack([SHEEP_NEARER_FISH] * 2 + [SHEEP_NEARER_SHEEP] * 2).mean(axis=0)
+    assert out.similarity[3] == pytest.approx(float(sheep @ SHEEP) / np.linalg.norm(sheep))
+
+
+def test_one_deck_s_pile_is_not_parted_for_a_copy_read_nearer_its_look_alike() -> None:
+    # the fish alone, one copy glared towards the sheep: its parts are 0.87 alike, one deck
+    assert _decks_of([30, 30, 30, 200], look_alikes=[(0, 1)]) == ["fish"] * 4
+
+
+def test_a_look_alike_with_a_pile_of_its_own_takes_nothing_more() -> None:
+    # the sheep has a pile of its own: the fish's pile, parted on the table above, stays whole
+    assert _decks_of([*TABLE, 240, 240], look_alikes=[(0, 1)]) == ["fish"] * 7 + ["sheep"] * 2
+
+
+def test_look_alike_part_needs_a_member_nearer_the_other_deck() -> None:
+    vectors = np.stack([FISH_COPY] * 3 + [SHEEP_NEARER_FISH] * 2)
+    sims = vectors @ np.stack([FISH, SHEEP]).T
+
+    def similarity(means: np.ndarray) -> np.ndarray:
+        return means @ np.stack([FISH, SHEEP]).T
+
+    # every member reads nearer the fish: never parted, however unlike its parts would be
+    assert look_alike_part(vectors, sims, 0, 1, similarity, parts_alike=0.8) is None
+    vectors = np.concatenate([vectors, [SHEEP_NEARER_SHEEP]])
+    sims = vectors @ np.stack([FISH, SHEEP]).T
+    part = look_alike_part(vectors, sims, 0, 1, similarity, parts_alike=0.8)
+    assert part is not None and part.tolist() == [False] * 3 + [True] * 3

@@ -12,6 +12,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.annotate import FACE_UP_BGR, annotate
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector, parse_metadata
+from blitzcam.vision.identify import PARTS_ALIKE
 from blitzcam.vision.pipeline import MODEL_ENV, CountingPipeline, default_model_path
 from blitzcam.vision.tiling import ZOOM_BELOW, ZOOM_SIZED_FROM
 
@@ -453,3 +454,30 @@ def test_a_closer_look_judges_the_cards_size_by_backs_from_its_own_line(shipped_
         assert sorted(pipeline._sure_back_sides(found)) == [60.0] * 4
     finally:
         pipeline.sized_from = ZOOM_SIZED_FROM
+
+
+def test_two_look_alike_enrolled_decks_are_counted_apart(shipped_pipeline, tmp_path) -> None:
+    # enrolled art of `benchmarks/enrolled_eval.py` (seed 77, scene 72: its choice set): a
+    # light-blue fish (16 copies) and a light-blue sheep (23) that the identity network reads
+    # 0.78 alike, whose piles merged and were counted as the fish before the look-alike rule
+    from collections import Counter
+
+    from benchmarks.enrolled_eval import enrolled_table
+
+    frame, truth = enrolled_table(77, 72, "animal", tmp_path)
+    pipeline = shipped_pipeline
+    pipeline.reload_profile(tmp_path)
+    try:
+        pair = {(a.deck, a.other) for a in pipeline.look_alikes}
+        assert ("enrolled-0", "enrolled-3") in pair  # the pair is named ...
+        parted = pipeline(frame).counts
+        pipeline.parts_alike = None
+        merged = pipeline(frame).counts
+    finally:
+        pipeline.reload_profile(None)
+        pipeline.parts_alike = PARTS_ALIKE
+    expected = Counter(deck for deck in truth.decks if deck is not None)
+    assert (expected["enrolled-0"], expected["enrolled-3"]) == (16, 23)
+    # ... and its piles are counted apart, each to its own deck
+    assert (parted["enrolled-0"], parted["enrolled-3"]) == (16, 23)
+    assert merged["enrolled-0"] > 30 and merged["enrolled-3"] < 10
