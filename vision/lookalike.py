@@ -4,7 +4,8 @@ The network tells drawings apart by what it learned, not by their names: two enr
 one ink with similar figures (a light-blue fish and a light-blue sheep), or a blurred or glared
 photo of a back, can sit so close that a table holding both counts one deck's cards to the
 other. Enrollment says so at once, while the photo can still be taken again; `decks list`,
-`count` and the app's scan and confirm steps say so too.
+`count` and the app's scan and confirm steps say so too. Counting uses the pairs as well: a pile
+of one deck of a pair that holds the other's copies is parted again (`identify`'s look_alikes).
 
 How alike two decks read is the cosine similarity of their nearest reference variants, in any
 quarter turn (what a back on the table is compared with). The line was chosen on enrolled
