@@ -111,11 +111,11 @@ def look_alike_part(
     more alike to each other than to the other's (on enrollment's choice set 0.59-0.97 within,
     most over 0.8, and 0.29-0.75 across). The members, first parted by which of the two
     references each reads nearer, are parted again by two-means on their own drawings; the two
-    parts are two decks
-    when their mean drawings are less than `parts_alike` alike, and the part that is `other`'s
-    is the one whose taking `other` gives the larger summed similarity. A pile whose every member
-    reads nearer `deck` is never parted. `vectors` (n, dim) unit drawings, `own_sims` (n, decks)
-    each member's own similarity to every deck, `similarity` (g, dim) unit means -> (g, decks).
+    parts are two decks when their mean drawings are less than `parts_alike` alike, and the
+    part that is `other`'s is the one whose taking `other` gives the larger summed similarity.
+    A pile whose every member reads nearer `deck` is never parted. `vectors` (n, dim) unit
+    drawings, `own_sims` (n, decks) each member's own similarity to every deck, `similarity`
+    (g, dim) unit means -> (g, decks).
     """
     part = own_sims[:, other] > own_sims[:, deck]
     for _ in range(rounds):
