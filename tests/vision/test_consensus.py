@@ -1,5 +1,5 @@
 """Deciding a frame's copies of one back together (vision/consensus.py and its use in identify),
-and deciding among the decks in play."""
+deciding among the decks in play, and parting a pile that holds two look-alike decks' copies."""
 
 from __future__ import annotations
 
@@ -641,7 +641,7 @@ FISH_COPY = unit(0.95, -0.1, 0.3, 0, 0)
 SHEEP_NEARER_FISH = unit(0.85, 0.2, -0.2, 0.45, 0)
 SHEEP_NEARER_SHEEP = unit(0.78, 0.33, -0.2, 0.5, 0)
 FISH_READ_AS_SHEEP = unit(0.85, 0.4, 0.3, 0, 0)  # a glared fish copy, 0.87 like the others
-OTHER_SHEEP = unit(0.8, 0.6, 0, 0, 0.9)  # a pile nearest the sheep, nothing like the others
+OTHER_SHEEP = unit(0.8, 0.6, 0, 0, 0.9)  # a pile nearest the sheep, not grouped with the others
 LOOK_ALIKE_REFERENCES = References(np.stack([FISH, SHEEP]), np.array([0, 1]))
 LOOK_ALIKE_LEVELS = {
     30: FISH_COPY, 90: SHEEP_NEARER_FISH, 150: SHEEP_NEARER_SHEEP, 200: FISH_READ_AS_SHEEP,
