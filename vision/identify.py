@@ -325,6 +325,7 @@ def identify(
                     look_alikes,
                     playing,
                     similarity,
+                    decide,
                     unknown_below,
                     parts_alike,
                 )
@@ -386,24 +387,24 @@ def _part_look_alikes(
     look_alikes: Collection[tuple[int, int]],
     playing: np.ndarray,
     similarity: Callable[[np.ndarray], np.ndarray],
+    decide: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
     line: float,
     parts_alike: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`identify`'s look-alike rule over the grouped backs: their groups and their rows of
     similarity to each deck (the group's mean's), with each part that is a look-alike deck's
-    copies made a group of its own, given that deck (its rows hold the first deck at -1)."""
+    copies made a group of its own, given that deck (its rows hold the first deck at -1).
+    `decide` is identify's: each row's best deck in play and whether a deck outside is nearer."""
     groups, sims = groups.copy(), sims.copy()
     partners: dict[int, list[int]] = {}
     for a, b in look_alikes:
         partners.setdefault(a, []).append(b)
         partners.setdefault(b, []).append(a)
-    candidate = np.where(playing, sims, -1.0)
-    best = candidate.max(axis=1)
-    counted = (best >= line) & (np.where(playing, -1.0, sims).max(axis=1) <= best)
+    best, elsewhere = decide(sims)
+    settled = (best >= line) & ~elsewhere
+    nearest = np.where(playing, sims, -1.0).argmax(axis=1)
     ids, first = np.unique(groups, return_index=True)
-    piles = {
-        int(g): int(candidate[i].argmax()) for g, i in zip(ids, first, strict=True) if counted[i]
-    }
+    piles = {int(g): int(nearest[i]) for g, i in zip(ids, first, strict=True) if settled[i]}
     next_id = int(groups.max()) + 1
     for g, deck in list(piles.items()):
         members = np.flatnonzero(groups == g)
