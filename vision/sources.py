@@ -4,7 +4,8 @@
 https://: network stream; a folder; an image file; any other file: video). Every source yields
 `Frame` records until it ends: `read_frame()` gives the next record, `read()` just its image (the
 app's protocol); both return None at the end. Network streams reconnect when
-they drop. Errors are SourceError (a UserError: one line naming the source).
+they drop, and a live one is read on a thread of its own so that a read gives its newest frame
+(`NewestFrame`). Errors are SourceError (a UserError: one line naming the source).
 """
 
 from __future__ import annotations
@@ -221,7 +222,10 @@ class StreamSource(CaptureSource):
             if self._cancelled.is_set():
                 return None
             self._capture.release()
-            self._capture = self._opener(self._spec)
+            try:
+                self._capture = self._opener(self._spec)
+            except Exception as exc:  # the opener's own failure, said as the stream's
+                raise SourceError(f"{self.name}: cannot reconnect to the stream: {exc}") from None
             self.reconnects += 1
             if self._capture.isOpened():
                 image = self._grab()
@@ -233,14 +237,108 @@ class StreamSource(CaptureSource):
         worker with it, or Esc waited up to 7.5 s of back-off."""
         self._cancelled.set()
 
+    def is_clip(self) -> bool:
+        """A video file served over HTTP (it has a length), not a live stream."""
+        return self._clip_length() > 0
+
+
+class NewestFrame(FrameSource):
+    """A live stream read on a thread of its own, keeping only its newest frame.
+
+    A stream sends 25-30 frames a second whether or not anyone reads them, and OpenCV hands them
+    out in order: read once per count (100-500 ms), it fell further behind the table every
+    second, without bound (measured on a 30 fps MJPEG server: 27 frames behind after 1 s, 189
+    after 7 s). Here a reader thread takes every frame as it comes and `read_frame` gives the
+    newest one not given yet (waiting for it when there is none), so what is counted is what is
+    on the table now; frames in between are dropped (their indices are skipped). The thread
+    owns the stream: it reconnects there, a failure reaches the next `read_frame`, and the
+    stream is released by the thread when it ends (OpenCV must not be released mid-read).
+    """
+
+    def __init__(self, stream: StreamSource) -> None:
+        self.stream = stream
+        self.name, self.live = stream.name, True
+        self._changed = threading.Condition()
+        self._newest: Frame | None = None
+        self._given = -1  # the index of the last frame given
+        self._failure: Exception | None = None
+        self._ended = False
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+
+    @property
+    def reconnects(self) -> int:
+        return self.stream.reconnects
+
+    def _read_on(self) -> None:
+        try:
+            while not self._stopping:
+                frame = self.stream.read_frame()
+                with self._changed:
+                    if frame is None:
+                        break
+                    self._newest = frame
+                    self._changed.notify_all()
+        except Exception as exc:  # given to the reader, in its thread
+            with self._changed:
+                self._failure = exc
+        finally:
+            self.stream.close()
+            with self._changed:
+                self._ended = True
+                self._changed.notify_all()
+
+    def read_frame(self) -> Frame | None:
+        with self._changed:
+            if self._thread is None and not self._stopping:
+                self._thread = threading.Thread(
+                    target=self._read_on, name=f"read {self.name}", daemon=True
+                )
+                self._thread.start()
+            self._changed.wait_for(lambda: self._fresh() or self._ended or self._stopping)
+            newest = self._newest
+            if newest is not None and self._fresh() and not self._stopping:
+                self._given = newest.index
+                return newest
+            if self._failure is not None:
+                failure, self._failure = self._failure, None
+                raise failure
+            return None
+
+    def _fresh(self) -> bool:
+        return self._newest is not None and self._newest.index != self._given
+
+    def cancel(self) -> None:
+        """A read waiting for a frame, or the stream waiting to reconnect, gives up now (from
+        any thread)."""
+        with self._changed:
+            self._stopping = True
+            self._changed.notify_all()
+        self.stream.cancel()
+
+    def close(self) -> None:
+        """Stop reading; the thread releases the stream when its read returns, waited for up to
+        the stream's read timeout (a stream that lets one viewer in at a time is free again
+        for the next scan), or here when it never started."""
+        self.cancel()
+        with self._changed:
+            thread = self._thread
+        if thread is None:
+            self.stream.close()
+        elif thread is not threading.current_thread():
+            thread.join(timeout=STREAM_READ_TIMEOUT_MS / 1000 + 1.0)
+
 
 def image_files(folder: Path) -> list[Path]:
     """The image files of a folder, sorted by name; SourceError naming it when it has none."""
-    images = sorted(  # not hidden files: macOS leaves '._IMG.jpg' beside each photo
-        p
-        for p in Path(folder).iterdir()
-        if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file() and not p.name.startswith(".")
-    )
+    try:
+        images = sorted(  # not hidden files: macOS leaves '._IMG.jpg' beside each photo
+            p
+            for p in Path(folder).iterdir()
+            if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file() and not p.name.startswith(".")
+        )
+    except OSError as exc:
+        raise SourceError(f"{folder}: cannot read the folder: {exc.strerror or exc}") from None
     if not images:
         raise SourceError(
             f"{folder}: the folder holds no image files ({', '.join(sorted(IMAGE_SUFFIXES))})"
@@ -258,7 +356,8 @@ def open_source(
         return CaptureSource(int(spec), name=f"camera {int(spec)}", opener=opener)
     text = str(spec)
     if is_stream(text):
-        return StreamSource(text, opener=opener)
+        stream = StreamSource(text, opener=opener)
+        return stream if stream.is_clip() else NewestFrame(stream)
     path = Path(text)
     if not path.exists():
         raise SourceError(f"{path}: no such file or folder")

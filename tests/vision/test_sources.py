@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from blitzcam.vision.sources import SourceError, StreamSource, open_source
+from blitzcam.vision.sources import NewestFrame, SourceError, StreamSource, open_source
 
 
 def _frames(n: int) -> list[np.ndarray]:
@@ -171,8 +171,103 @@ def test_url_dispatch() -> None:
     made = []
     url = "http://127.0.0.1:8080/video.mjpg"
     source = open_source(url, opener=lambda spec: made.append(spec) or FakeCapture(_frames(1)))
-    assert isinstance(source, StreamSource)
+    # a live stream (no length) is read for its newest frame
+    assert isinstance(source, NewestFrame) and isinstance(source.stream, StreamSource)
     assert made == [url]
+    source.close()
+
+
+class HeldCapture(FakeCapture):
+    """A live stream's capture: plays its frames, but the read of frame p waits until
+    `holds[p]` is set (p in `hold_at`), and after the last one a read waits until `go_on` is
+    set, and the stream then drops. `played` is set once every frame has been handed out."""
+
+    def __init__(self, frames: list[np.ndarray], hold_at: tuple[int, ...] = ()) -> None:
+        import threading
+
+        super().__init__(frames)
+        self.handed = 0
+        self.holds = {p: threading.Event() for p in hold_at}
+        self.played, self.go_on = threading.Event(), threading.Event()
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if self.handed in self.holds:
+            self.holds[self.handed].wait(timeout=30)
+        if not self.frames:
+            self.played.set()
+            self.go_on.wait(timeout=30)
+        self.handed += 1
+        return super().read()
+
+
+def test_a_live_stream_gives_its_newest_frame_not_the_next_one() -> None:
+    # read once per count while the stream sends 30 frames a second, OpenCV's next frame fell
+    # further behind the table every second
+    capture = HeldCapture(_frames(6), hold_at=(1,))
+    frames = list(capture.frames)
+    captures = iter([capture])
+    source = NewestFrame(
+        StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: next(captures), tries=0)
+    )
+    first = source.read_frame()
+    assert first is not None and first.index == 0
+    capture.holds[1].set()  # while that frame is counted, the stream sends five more
+    assert capture.played.wait(timeout=10)
+    newest = source.read_frame()
+    assert newest is not None and newest.index == 5 and np.array_equal(newest.image, frames[5])
+    capture.go_on.set()  # the stream drops, and may not reconnect (no tries)
+    with pytest.raises(SourceError, match="did not come back"):
+        source.read_frame()  # the reading thread's failure, said to the reader
+    assert source.read_frame() is None  # and then it has ended
+    assert not capture.opened  # released by the thread that read it
+
+
+def test_a_read_waiting_for_a_live_frame_gives_up_when_cancelled() -> None:
+    import threading
+
+    capture = HeldCapture(_frames(1))
+    source = NewestFrame(StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: capture))
+    assert source.read_frame() is not None
+    got: list[object] = []
+    reader = threading.Thread(target=lambda: got.append(source.read_frame()))
+    reader.start()
+    assert capture.played.wait(timeout=10)  # nothing new: the reader waits
+    source.cancel()
+    reader.join(timeout=10)
+    assert not reader.is_alive() and got == [None]
+    capture.go_on.set()
+    source.close()
+    assert not capture.opened
+
+
+def test_a_live_stream_closed_before_any_read_is_released() -> None:
+    capture = FakeCapture(_frames(1))
+    source = open_source("rtsp://127.0.0.1/cam", opener=lambda spec: capture)
+    source.close()
+    assert not capture.opened and source.read() is None
+
+
+def test_a_reconnect_whose_opener_fails_is_said_as_the_stream() -> None:
+    def opener(spec):
+        if opened:
+            raise RuntimeError("device vanished")
+        opened.append(spec)
+        return FakeCapture(_frames(1))
+
+    opened: list[object] = []
+    source = StreamSource("rtsp://127.0.0.1/cam", opener=opener, sleep=lambda s: None)
+    assert source.read() is not None
+    with pytest.raises(SourceError, match=r"rtsp://127.0.0.1/cam: cannot reconnect.*vanished"):
+        source.read()
+
+
+def test_an_unreadable_folder_is_said_in_one_line(tmp_path: Path, monkeypatch) -> None:
+    def refuse(self):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    with pytest.raises(SourceError, match="cannot read the folder: Permission denied"):
+        open_source(str(tmp_path))
 
 
 # --- real streams through OpenCV's FFmpeg, served on loopback ---------------------------------
@@ -249,6 +344,55 @@ def test_a_real_mjpeg_stream_that_stalls_is_reconnected(monkeypatch) -> None:
     assert source.reconnects == 1
     assert len(server.connections) == 2
     assert waited < 15.0  # a behaviour check, far from both: 0.4 s asked, 30 s without it
+
+
+def _numbered_jpeg(number: int) -> bytes:
+    """A frame that carries its number in two grey halves (16 levels each: JPEG-proof)."""
+    image = np.zeros((48, 64, 3), np.uint8)
+    image[:, :32] = (number // 16 % 16) * 16 + 8
+    image[:, 32:] = (number % 16) * 16 + 8
+    return cv2.imencode(".jpg", image)[1].tobytes()
+
+
+def _number_of(image: np.ndarray) -> int:
+    high = round((float(image[:, :32].mean()) - 8) / 16)
+    return high * 16 + round((float(image[:, 32:].mean()) - 8) / 16)
+
+
+def test_a_real_mjpeg_stream_read_slowly_gives_what_it_sends_now() -> None:
+    # the reviewer's measurement as a test: 30 frames a second, read once a second; each read
+    # used to give the frame after the last one read (1, 2, 3 ...), whatever the time
+    import time
+
+    sent: list[int] = []
+
+    def serve(connection: int, handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+        handler.end_headers()
+        for number in range(250):
+            jpeg = _numbered_jpeg(number)
+            part = b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n"
+            handler.wfile.write(part % len(jpeg) + jpeg + b"\r\n")
+            sent.append(number)
+            time.sleep(1 / 30)
+
+    server = _Server(serve)
+    source = open_source(server.url)
+    try:
+        read = []
+        for _ in range(3):
+            read.append(_number_of(source.read()))
+            time.sleep(1.0)
+        read.append(_number_of(source.read()))
+        newest_sent = sent[-1]
+    finally:
+        source.close()
+        server.close()
+    assert read == sorted(read)
+    # a behaviour check, far from both: about 30 frames a second apart, against 1 before
+    assert read[-1] - read[0] > 30, read
+    assert newest_sent - read[-1] < 15, (read, newest_sent)
 
 
 def test_a_stream_nobody_answers_fails_at_the_open_timeout(monkeypatch) -> None:
