@@ -36,6 +36,12 @@ MIN_DRAWING_FRACTION: Final = 0.002  # of the card area: less ink than this is "
 INK_THRESHOLD: Final = 0.3
 AREA_SLACK: Final = 1.12
 COVER_KEEP: Final = (0.6, 0.8)  # how much of a covered drawing still shows, in reference variants
+# A back is mostly paper around its drawing: the generator's backs (the eight and 300 random
+# designs of every family) ink 2-8 % of the card at REFERENCE_WIDTH. A black or noisy picture
+# inks 60-78 % of it, the demo's photos of whole tables 45-58 %; as a reference, any of them
+# became a "deck" that nothing matches. The line leaves real prints, bolder than ours, room.
+# (Counting the drawing's pieces would tell a table too, but a finely hatched back has more.)
+MAX_INK_SHARE: Final = 0.4
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +152,11 @@ def reference_boxes(
     if mask.sum() < max(10, mask.size * MIN_DRAWING_FRACTION):
         raise UserError(
             f"{name}: no drawing found on this card back (is it a back, in focus and lit?)"
+        )
+    if (share := float(mask.mean())) > MAX_INK_SHARE:
+        raise UserError(
+            f"{name}: this does not look like a card back: ink covers {share:.0%} of it (a back "
+            "is mostly paper around its drawing: too dark, or not a card?)"
         )
     boxes = drawing_boxes(mask)
     return boxes + covered_boxes(mask, boxes)

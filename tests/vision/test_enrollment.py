@@ -301,6 +301,42 @@ def test_decks_dir_errors(tmp_path: Path, setup, message: str) -> None:
         profile_from_dir(setup(tmp_path))
 
 
+def _demo_table() -> np.ndarray:
+    return cv2.imread(str(Path(__file__).parents[2] / "datasets" / "demo" / "table-2.jpg"))
+
+
+@pytest.mark.parametrize(
+    ("picture", "message"),
+    [
+        (lambda: np.zeros((700, 500, 3), np.uint8), r"ink covers 78% of it"),  # all black
+        (
+            lambda: np.random.default_rng(1).integers(0, 256, (700, 500, 3), dtype=np.uint8),
+            r"ink covers 6\d% of it",
+        ),  # noise
+        (_demo_table, r"ink covers 5\d% of it"),  # a photo of a whole table
+    ],
+)
+def test_a_reference_that_is_no_card_back_is_refused(tmp_path: Path, picture, message: str) -> None:
+    # each of these became a deck that nothing matches, and the count said nothing
+    cv2.imwrite(str(tmp_path / "mine.png"), picture())
+    _back_file(tmp_path / "red-plow.png", "red-plow")
+    with pytest.raises(UserError, match=rf"mine\.png: this does not look like .*{message}"):
+        profile_from_dir(tmp_path)
+
+
+def test_every_generated_back_inks_far_less_than_a_picture_that_is_no_back() -> None:
+    # the line against pictures that are no back leaves the generator's own backs far inside
+    from blitzcam.datasets.art import render_random_back
+    from blitzcam.vision.references import MAX_INK_SHARE, _resized, card_on_white, drawing_mask
+
+    rng = np.random.default_rng(5)
+    families = ("animal", "geometric", "plant", "tool", "vehicle", "vessel")
+    backs = [render_back(deck, width=600) for deck in DECK_NAMES]
+    backs += [render_random_back(rng, width=320, family=f) for f in families for _ in range(10)]
+    shares = [drawing_mask(_resized(card_on_white(back.rgba))).mean() for back in backs]
+    assert max(shares) < MAX_INK_SHARE / 3
+
+
 def test_frame_enroller_for_the_app(tmp_path: Path) -> None:
     from blitzcam.vision.enrollment import FrameEnroller
 
