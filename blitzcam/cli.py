@@ -16,6 +16,10 @@ from typing import Final
 
 from blitzcam.errors import UserError
 
+# what the command prints could not be written (a full disk, stdout closed): sysexits.h's
+# EX_IOERR, apart from the contract's 1 (an image failed) and 2 (bad arguments)
+OUTPUT_FAILED: Final = 74
+
 # subcommand -> module with `register(subparsers)`; each sets `func(args) -> int`.
 COMMANDS: Final[dict[str, str]] = {
     "match": "blitzcam.commands.match",
@@ -46,9 +50,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class OutputError(UserError):
+    """Standard output cannot be written."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"cannot write the output: {reason}", exit_code=OUTPUT_FAILED)
+
+
+class _GuardedOutput:
+    """Standard output whose write failures (other than a reader gone away) are OutputError:
+    they were a traceback, and exit 1 said an image had failed."""
+
+    def __init__(self, stream: object) -> None:
+        self._stream = stream
+
+    def _guarded(self, name: str, *args: object) -> object:
+        if self._stream is None:  # started with stdout closed (`>&-`)
+            raise OutputError("standard output is closed")
+        try:
+            return getattr(self._stream, name)(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.strerror or str(exc)) from None
+
+    def write(self, text: str) -> object:
+        return self._guarded("write", text)
+
+    def flush(self) -> object:
+        return None if self._stream is None else self._guarded("flush")
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    stdout, sys.stdout = sys.stdout, _GuardedOutput(sys.stdout)  # type: ignore[assignment]
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # (here, where a reader that has gone away is caught below)
@@ -64,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"blitzcam {args.command}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        sys.stdout = stdout
 
 
 if __name__ == "__main__":

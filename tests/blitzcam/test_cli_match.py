@@ -137,6 +137,32 @@ def test_a_reader_that_goes_away_is_no_traceback(tmp_path: Path) -> None:
     assert err == ""
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize(
+    ("redirect", "reason"),
+    [(">/dev/full", "No space left on device"), (">&-", "standard output is closed")],
+)
+def test_output_that_cannot_be_written_is_one_line_and_its_own_exit(
+    tmp_path: Path, redirect: str, reason: str
+) -> None:
+    # a full disk (or stdout closed) gave a traceback and exit 1, which says an image failed;
+    # nothing was wrong with the input
+    path = write(tmp_path, {"players": ANN_BOB, "rounds": []})
+    command = [str(Path(sys.executable).parent / "blitzcam"), "match", "summarize", str(path)]
+    result = subprocess.run(
+        ["sh", "-c", f'"$@" {redirect}', "sh", *command],
+        stderr=subprocess.PIPE, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 74
+    assert result.stderr == f"blitzcam match: error: cannot write the output: {reason}\n"
+
+
+def test_a_command_that_prints_nothing_needs_no_stdout(tmp_path: Path) -> None:
+    from blitzcam.cli import _GuardedOutput
+
+    _GuardedOutput(None).flush()  # nothing to write: no error
+
+
 # --- the terminal workflow ----------------------------------------------------------------
 
 def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
