@@ -4,9 +4,12 @@ Each frame brings its counts and a tiny grey thumbnail. A frame that differs muc
 before is in motion (a hand passing over the table): its counts do not vote. A still frame that
 differs much from the window's scene may be a new scene (cards dealt, a pile moved), or a hand
 that paused for a frame: only once `min_votes` still frames in a row agree on the new view does
-the window restart with them; until then the old vote stands. The reported counts are the
-per-deck median of the window's votes, and a reported count is kept while a third of the votes
-still say it, so that a card found in every other frame does not make the number flicker.
+the window restart with them; until then the old vote stands. After motion, even a view that
+looks like the window's scene (cards added or taken are a small change to a thumbnail) is
+settled only once `min_votes` still frames have voted: if their vote differs from what was
+shown, the table changed under the hand and they restart the window. The reported counts are
+the per-deck median of the window's votes, and a reported count is kept while a third of the
+votes still say it, so that a card found in every other frame does not make the number flicker.
 """
 
 from __future__ import annotations
@@ -105,12 +108,18 @@ class Stabiliser:
         self._next_votes: list[Counts] = []
         self._next_scene: np.ndarray | None = None
         self._last: Stable | None = None
+        # still frames since a motion over a window's scene; None: no motion to settle after
+        self._after_motion: list[Counts] | None = None
 
     def reset(self) -> None:
         self._votes.clear()
         self._previous = self._scene = self._next_scene = None
         self._next_votes = []
         self._last = None
+        self._after_motion = None
+
+    def _changed(self, thumb: np.ndarray) -> bool:
+        return self._scene is not None and difference(thumb, self._scene) > self._scene_change
 
     def update(self, thumb: np.ndarray, counts: Counts) -> Stable:
         moving = self._previous is not None and difference(thumb, self._previous) > self._motion
@@ -119,10 +128,22 @@ class Stabiliser:
             # a new scene must hold still for min_votes frames in a row
             self._next_votes, self._next_scene = [], None
             if self._last is not None:
+                self._after_motion = []  # and so must the old one, which a hand may have changed
                 return Stable(self._last.counts, settled=False, votes=len(self._votes))
         if self._scene is None:
             self._scene = thumb
-        elif difference(thumb, self._scene) > self._scene_change:
+        elif self._after_motion is not None and not self._changed(thumb):
+            # the scene's look, after a hand: settled once min_votes still frames agree (had
+            # eight cards been added, its first frames used to report the old count as settled)
+            self._after_motion.append(counts)
+            if len(self._after_motion) < self._min_votes and self._last is not None:
+                return Stable(self._last.counts, settled=False, votes=len(self._votes))
+            settling, self._after_motion = self._after_motion, None
+            if self._last is not None and vote(settling) != self._last.counts:
+                self._votes.clear()  # the table changed under the hand
+                self._last = None
+            self._votes.extend(settling[:-1])
+        elif self._changed(thumb):
             if self._next_scene is None or difference(thumb, self._next_scene) > self._scene_change:
                 self._next_votes, self._next_scene = [], thumb
             self._next_votes.append(counts)
@@ -131,6 +152,7 @@ class Stabiliser:
             self._votes.clear()  # the new scene has held: its frames are the window
             self._votes.extend(self._next_votes[:-1])
             self._scene, self._last = self._next_scene, None
+            self._after_motion = None
         self._next_votes, self._next_scene = [], None
         self._votes.append(counts)
         # only a settled count is held on to: the first frame of a scan may be an outlier

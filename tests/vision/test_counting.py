@@ -98,7 +98,37 @@ def test_a_hand_that_pauses_for_a_frame_does_not_replace_the_count() -> None:
     assert out.counts.per_deck["green-pump"] == 20 and not out.settled
     out = stab.update(_thumb(100), _counts(20))  # gone: moving (14 from the last frame)
     out = stab.update(_thumb(100), _counts(20))
+    assert out.counts.per_deck["green-pump"] == 20 and not out.settled  # after a hand: wait
+    for _ in range(2):
+        out = stab.update(_thumb(100), _counts(20))
     assert out.counts.per_deck["green-pump"] == 20 and out.settled and out.votes == 7
+
+
+def test_cards_added_under_a_hand_are_not_settled_with_the_count_before() -> None:
+    # eight cards laid down change the thumbnail less than a new scene does; the first still
+    # frames after the hand were "settled" with the old count, and a shot taken then paired
+    # the new picture with it
+    stab = Stabiliser(window=7, min_votes=3)
+    for _ in range(7):
+        out = stab.update(_thumb(100), _counts(20))
+    assert out.settled and out.counts.per_deck["green-pump"] == 20
+    for value in (140, 170):  # the hand
+        stab.update(_thumb(value), _counts(6))
+    # the hand goes (a frame in motion still), then the table holds still
+    shown = [stab.update(_thumb(105), _counts(28)) for _ in range(4)]
+    assert [s.settled for s in shown] == [False, False, False, True]
+    assert shown[-1].counts.per_deck["green-pump"] == 28 and shown[-1].votes == 3
+
+
+def test_a_hand_that_changed_nothing_keeps_the_window() -> None:
+    stab = Stabiliser(window=7, min_votes=3)
+    for _ in range(4):
+        stab.update(_thumb(100), _counts(20))
+    for value in (140, 170):  # the hand
+        stab.update(_thumb(value), _counts(6))
+    shown = [stab.update(_thumb(101), _counts(20)) for _ in range(4)]
+    assert [s.settled for s in shown] == [False, False, False, True]
+    assert shown[-1].counts.per_deck["green-pump"] == 20 and shown[-1].votes == 7  # 4 + 3
 
 
 def test_stabiliser_outvotes_a_flicker() -> None:
