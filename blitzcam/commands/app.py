@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+
+from blitzcam.commands.path_option import path_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,7 +17,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default: the one chosen in the app's settings)",
     )
     parser.add_argument(
-        "--db", type=Path, default=None, help="match database (default: in the user's data dir)"
+        "--db",
+        type=path_argument,
+        default=None,
+        help="match database (default: in the user's data dir)",
     )
     parser.set_defaults(func=_app)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from blitzcam.commands.engine_option import add_engine_argument
+from blitzcam.commands.path_option import path_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,10 +21,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "every image was counted, 1 when any failed (the others are still counted), "
         "2 for bad arguments.",
     )
-    parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    parser.add_argument("images", nargs="+", type=path_argument, metavar="IMAGE")
     parser.add_argument(
         "--decks",
-        type=Path,
+        type=path_argument,
         metavar="DIR",
         help="use DIR/<deck>.png as the deck references (deck name from the file name)",
     )
@@ -39,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--model",
-        type=Path,
+        type=path_argument,
         metavar="ONNX",
         help="detector model (default: models/blitzcam-obb.onnx, or $BLITZCAM_MODEL; "
         "models/blitzcam-obb-int8.onnx is a little less right, and faster where the CPU has "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from blitzcam.commands.path_option import path_argument
 from blitzcam.errors import UserError
 
 
@@ -15,7 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     gen = actions.add_parser(
         "generate", help="write an ultralytics OBB dataset of synthetic card-table photos"
     )
-    gen.add_argument("--out", type=Path, required=True, metavar="DIR", help="dataset folder")
+    gen.add_argument(
+        "--out", type=path_argument, required=True, metavar="DIR", help="dataset folder"
+    )
     gen.add_argument("--n", type=int, required=True, metavar="N", help="number of scenes")
     gen.add_argument("--seed", type=int, required=True, metavar="S", help="same seed, same bytes")
     gen.add_argument(
@@ -38,8 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     gen.set_defaults(func=_generate)
 
     preview = actions.add_parser("preview", help="draw a contact sheet of scenes with labels")
-    preview.add_argument("root", type=Path, metavar="DIR")
-    preview.add_argument("--out", type=Path, default=Path("sheet.png"), help="PNG to write")
+    preview.add_argument("root", type=path_argument, metavar="DIR")
+    preview.add_argument(
+        "--out", type=path_argument, default=Path("sheet.png"), help="PNG to write"
+    )
     preview.add_argument("--n", type=int, default=16, help="number of scenes on the sheet")
     preview.set_defaults(func=_preview)
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+
+from blitzcam.commands.path_option import path_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -11,14 +12,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="decks_command", metavar="ACTION", required=True)
 
     export = actions.add_parser("export", help="write the eight built-in backs as DIR/<deck>.png")
-    export.add_argument("out_dir", type=Path, metavar="DIR")
+    export.add_argument("out_dir", type=path_argument, metavar="DIR")
     export.add_argument("--width", type=int, default=600, help="card width in pixels (>= 500)")
     export.set_defaults(func=_export)
 
     enroll = actions.add_parser("enroll", help="teach blitzcam how one of your decks' backs looks")
     enroll.add_argument("deck", metavar="DECK")
     source = enroll.add_mutually_exclusive_group(required=True)
-    source.add_argument("--image", type=Path, help="a photo of one back, flat and front-on")
+    source.add_argument(
+        "--image", type=path_argument, help="a photo of one back, flat and front-on"
+    )
     source.add_argument("--camera", help="a camera index, video file or stream URL to grab from")
     enroll.set_defaults(func=_enroll)
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from blitzcam.commands.engine_option import add_engine_argument
+from blitzcam.commands.path_option import path_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "cards counted. Default data: the training recipe's own scenes (generated if missing).",
     )
     parser.add_argument(
-        "--data", type=Path, default=None, help="a `blitzcam dataset generate` folder"
+        "--data", type=path_argument, default=None, help="a `blitzcam dataset generate` folder"
     )
     parser.add_argument(
         "--split",
@@ -26,21 +27,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=("train", "val", "test", "all"),
         help="which scenes to score; 'all' for a dataset the model never saw",
     )
-    parser.add_argument("--decks", type=Path, default=None, help="reference backs DIR/<deck>.png")
+    parser.add_argument(
+        "--decks", type=path_argument, default=None, help="reference backs DIR/<deck>.png"
+    )
     parser.add_argument(
         "--in-play",
         action="store_true",
         help="decide each scene's backs among only the decks it holds, as the app does among a "
         "match's decks",
     )
-    parser.add_argument("--model", type=Path, default=None, help="ONNX model (default: shipped)")
     parser.add_argument(
-        "--identity-model", type=Path, default=None, help="identity network ONNX (default: shipped)"
+        "--model", type=path_argument, default=None, help="ONNX model (default: shipped)"
+    )
+    parser.add_argument(
+        "--identity-model",
+        type=path_argument,
+        default=None,
+        help="identity network ONNX (default: shipped)",
     )
     add_engine_argument(parser)
     parser.add_argument(
         "--json",
-        type=Path,
+        type=path_argument,
         default=None,
         metavar="FILE",
         help="also write the report as JSON to FILE ('-' for stdout only)",

@@ -6,8 +6,9 @@ import argparse
 import json
 import re
 import sys
-from pathlib import Path
 from typing import Any
+
+from blitzcam.commands.path_option import path_argument
 
 _PLAYER = re.compile(r"^(?P<name>.+)=(?P<deck>[a-z]+-[a-z]+)(?:@(?P<team>.+))?$")
 _TALLY = re.compile(r"^(?P<name>.+)=(?P<dutch>-?\d+)/(?P<blitz>-?\d+)$")
@@ -16,7 +17,10 @@ _TALLY = re.compile(r"^(?P<name>.+)=(?P<dutch>-?\d+)/(?P<blitz>-?\d+)$")
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("match", help="start and score matches, export, summarize")
     parser.add_argument(
-        "--db", type=Path, default=None, help="match database (default: in the user's data dir)"
+        "--db",
+        type=path_argument,
+        default=None,
+        help="match database (default: in the user's data dir)",
     )
     actions = parser.add_subparsers(dest="match_command", metavar="ACTION", required=True)
 
@@ -26,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         return sub
 
     p = action("summarize", _summarize, "score a match JSON file and print standings as JSON")
-    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument("file", type=path_argument, metavar="FILE")
 
     p = action("new", _new, "start a match")
     p.add_argument(
@@ -74,14 +78,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     action("list", _list, "list matches, most recent first")
 
     p = action("export", _export, "write a match as JSON, or its score sheet as CSV")
-    p.add_argument("file", type=Path, metavar="FILE", help="- for standard output (with --format)")
+    p.add_argument(
+        "file", type=path_argument, metavar="FILE", help="- for standard output (with --format)"
+    )
     p.add_argument(
         "--format", choices=("json", "csv"), default=None, help="default: from FILE's extension"
     )
     _match_option(p)
 
     p = action("import", _import, "store a match from a JSON file as a new match")
-    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument("file", type=path_argument, metavar="FILE")
 
 
 def _match_option(parser: argparse.ArgumentParser) -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+
+from blitzcam.commands.path_option import path_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,13 +18,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--data",
-        type=Path,
+        type=path_argument,
         default=None,
         help="a scene dataset from `blitzcam dataset generate` (default: generate one)",
     )
     parser.add_argument(
         "--run",
-        type=Path,
+        type=path_argument,
         default=None,
         help="run folder for data, checkpoints and logs (default: runs/detector)",
     )

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+
+from blitzcam.commands.path_option import path_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--run",
-        type=Path,
+        type=path_argument,
         default=None,
         help="run folder for drawings, checkpoints and the report (default: runs/identity)",
     )
