@@ -24,6 +24,9 @@ from blitzcam.errors import UserError
 PNG_SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
 MAX_SIDE: Final = 4096  # frames are shrunk to at most this many pixels on the long side
 MAX_FILE_BYTES: Final = 512 * 1024 * 1024
+# OpenCV's own limit (CV_IO_MAX_IMAGE_PIXELS): it refuses a bigger picture, in words about its
+# source files; said here from the header, in ours
+MAX_PIXELS: Final = 1 << 30
 IMAGE_SUFFIXES: Final = frozenset(
     {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pbm", ".pgm", ".ppm"}
 )
@@ -207,6 +210,11 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
     size = header_size(data)
     if size is not None and (size[0] < 1 or size[1] < 1):
         raise ImageError(f"{name}: cannot decode image: the header says {size[0]}x{size[1]} pixels")
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise ImageError(
+            f"{name}: cannot decode image: the header says {size[0]}x{size[1]} pixels, more "
+            f"than the {MAX_PIXELS:,} a picture may have"
+        )
     jpeg = data[:2] == b"\xff\xd8"
     # the decoder reduces a JPEG itself; any other file is decoded whole and then shrunk, so a
     # reduced colour read saves memory only by dropping what it cannot hold: kept for those

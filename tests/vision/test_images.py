@@ -276,3 +276,26 @@ def test_a_ten_bit_pgm_reads_as_bright_as_it_is(tmp_path: Path) -> None:
     full = tmp_path / "full.pgm"  # a full-range file is untouched
     full.write_bytes(b"P5 60 40 65535\n" + (grey * 64).astype(">u2").tobytes())
     assert int(read_image(full)[0, 59, 0]) == 255
+
+
+def _png_declaring(width: int, height: int) -> bytes:
+    """A small grey PNG whose header says it is `width` x `height` (its CRC made right)."""
+    import struct
+    import zlib
+
+    data = bytearray(_png(np.full((8, 8, 3), 128, np.uint8)))
+    ihdr = data.index(b"IHDR")
+    data[ihdr + 4 : ihdr + 12] = struct.pack(">II", width, height)
+    crc = zlib.crc32(bytes(data[ihdr : ihdr + 17]))
+    data[ihdr + 17 : ihdr + 21] = struct.pack(">I", crc)
+    return bytes(data)
+
+
+def test_a_picture_bigger_than_any_decoder_takes_is_said_in_our_words() -> None:
+    # OpenCV refused it with a line naming its own source file and an assertion
+    with pytest.raises(ImageError) as info:
+        decode_image(_png_declaring(60000, 60000), name="bomb.png")
+    assert str(info.value) == (
+        "bomb.png: cannot decode image: the header says 60000x60000 pixels, more than the "
+        "1,073,741,824 a picture may have"
+    )
