@@ -482,7 +482,7 @@ def open_source(spec: str) -> FrameSource:
     """
     from blitzcam.paths import expand_home
     from blitzcam.vision.images import IMAGE_SUFFIXES
-    from blitzcam.vision.sources import STREAM_SCHEMES, image_files
+    from blitzcam.vision.sources import STREAM_SCHEMES, image_files, is_camera_device
     from blitzcam.vision.sources import open_source as vision_open
 
     spec = spec.strip()
@@ -494,6 +494,8 @@ def open_source(spec: str) -> FrameSource:
         held = str(int(spec)) if spec.isdigit() else spec  # "00" is camera 0 too
         return OpenedLater(lambda: vision_open(spec), spec=held)  # read() gives BGR images
     path = expand_home(Path(spec))  # a URL is never a local path
+    if is_camera_device(path):  # /dev/video0: a camera, opened as one (by the worker)
+        return OpenedLater(lambda: vision_open(str(path)), spec=str(path))
     if path.is_dir():  # stills standing in for a camera: shown in a loop
         return ImageLoopSource(image_files(path))
     if path.suffix.lower() in IMAGE_SUFFIXES:

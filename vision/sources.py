@@ -10,6 +10,7 @@ they drop, and a live one is read on a thread of its own so that a read gives it
 
 from __future__ import annotations
 
+import stat
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -53,6 +54,17 @@ class Capture(Protocol):
     def release(self) -> None: ...
 
     # streams also ask `get(cv2.CAP_PROP_FRAME_COUNT)` where a capture has it
+
+
+def is_camera_device(spec: int | str | Path) -> bool:
+    """Whether a source spec is a path to a character device (a V4L2 camera, /dev/video0): a
+    camera, though named like a file."""
+    if isinstance(spec, int) or is_stream(spec):
+        return False
+    try:
+        return stat.S_ISCHR(Path(spec).stat().st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def is_stream(spec: int | str | Path) -> bool:
@@ -133,7 +145,8 @@ class CaptureSource(FrameSource):
         self, spec: int | str, *, name: str, opener: Callable[[int | str], Capture]
     ) -> None:
         self.name = name
-        self.live = isinstance(spec, int)  # a camera index; a file path is a video
+        # a camera index, or a camera's device file (/dev/video0); any other path is a video
+        self.live = isinstance(spec, int) or is_camera_device(spec)
         self._spec = spec
         self._opener = opener
         self._capture = opener(spec)
@@ -143,9 +156,9 @@ class CaptureSource(FrameSource):
             raise SourceError(self._cannot_open())
 
     def _cannot_open(self) -> str:
-        if isinstance(self._spec, int):
+        if self.live:
             return (
-                f"camera {self._spec}: cannot open it: no such camera, "
+                f"{self.name}: cannot open it: no such camera, "
                 "or it is busy (used by another program)"
             )
         return f"{self.name}: cannot open it as a video (unreadable or not a video format)"
@@ -365,6 +378,8 @@ def open_source(
         return ImageFiles(image_files(path), name=str(path))
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return ImageFiles([path], name=str(path))
+    if is_camera_device(path):  # opened as the camera it is (a read open can hold it)
+        return CaptureSource(str(path), name=str(path), opener=opener)
     try:
         path.open("rb").close()
     except OSError as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -249,6 +250,29 @@ def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:
     source.read()
     source.close()
     assert asked == ["http://192.168.1.5:8080/shot.jpg"]
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs a character device")
+def test_a_camera_s_device_file_is_opened_by_the_worker_as_a_camera(monkeypatch) -> None:
+    from blitzcam.vision import sources
+
+    asked = []
+
+    class Opened:
+        live = True
+
+        def read(self):
+            return None
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(sources, "open_source", lambda spec: asked.append(spec) or Opened())
+    source = open_source("/dev/null")  # standing in for /dev/video0
+    assert asked == []  # not on the GUI thread
+    source.read()
+    source.close()
+    assert asked == ["/dev/null"]
 
 
 # --- a camera or stream is opened by the worker, never on the GUI thread --------------------

@@ -417,3 +417,12 @@ def test_a_stream_nobody_answers_fails_at_the_open_timeout(monkeypatch) -> None:
             assert time.monotonic() - started < 15.0, url
     finally:
         listener.close()
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs a character device")
+def test_a_camera_s_device_file_is_a_camera_not_a_video() -> None:
+    # /dev/video0 was opened as a video file: unplugged, it looked like a video that ended
+    source = open_source("/dev/null", opener=lambda spec: FakeCapture(_frames(1)))
+    assert source.live and source.read() is not None
+    with pytest.raises(SourceError, match=r"^/dev/null: cannot open it: no such camera, or it is busy"):
+        open_source("/dev/null", opener=lambda spec: FakeCapture([], opened=False))
