@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import stat
 import struct
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -278,16 +279,32 @@ def _upright_size(
     return h, w
 
 
+_QUIET_LOCK = threading.Lock()
+_quiet_holders = 0  # threads inside quiet_opencv now
+_loud_level: int | None = None  # the level to restore when the last one leaves
+
+
 @contextmanager
 def quiet_opencv() -> Iterator[None]:
     """OpenCV's own log lines (a decoder's or a capture's complaints) kept off the terminal:
-    what went wrong is said once, as an error naming the file or source."""
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    what went wrong is said once, as an error naming the file or source.
+
+    The level is process-wide and the app's threads overlap here (the worker opening a stream
+    for seconds while the window decodes an image): each saving and restoring it alone could
+    restore "silent" for good, so the first one in saves it and the last one out restores it."""
+    global _quiet_holders, _loud_level
+    with _QUIET_LOCK:
+        if _quiet_holders == 0:
+            _loud_level = cv2.utils.logging.getLogLevel()
+            cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        _quiet_holders += 1
     try:
         yield
     finally:
-        cv2.utils.logging.setLogLevel(level)
+        with _QUIET_LOCK:
+            _quiet_holders -= 1
+            if _quiet_holders == 0 and _loud_level is not None:
+                cv2.utils.logging.setLogLevel(_loud_level)
 
 
 def read_image(path: Path, *, max_side: int = MAX_SIDE) -> np.ndarray:

@@ -299,3 +299,29 @@ def test_a_picture_bigger_than_any_decoder_takes_is_said_in_our_words() -> None:
         "bomb.png: cannot decode image: the header says 60000x60000 pixels, more than the "
         "1,073,741,824 a picture may have"
     )
+
+
+def test_overlapping_quiet_spells_leave_opencv_as_loud_as_it_was() -> None:
+    # the worker opening a stream while the window decodes an image: each saving and restoring
+    # the process-wide level alone, the one that entered second restored "silent" for good
+    import threading
+
+    from blitzcam.vision.images import quiet_opencv
+
+    levels = cv2.utils.logging
+    before = levels.getLogLevel()
+    inside, leave = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with quiet_opencv():
+            inside.set()
+            leave.wait(timeout=10)
+
+    with quiet_opencv():
+        other = threading.Thread(target=hold)
+        other.start()
+        assert inside.wait(timeout=10)
+    assert levels.getLogLevel() == levels.LOG_LEVEL_SILENT  # the other is still inside
+    leave.set()
+    other.join(timeout=10)
+    assert levels.getLogLevel() == before
