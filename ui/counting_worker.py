@@ -9,6 +9,7 @@ mailbox so the newest frame always wins and stale ones are dropped, however slow
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import threading
 import time
@@ -525,7 +526,9 @@ def _first_camera_or_demo() -> FrameSource:
 # the cameras and streams an OpenedLater is opening or holding, by spec: a scan left while its
 # camera was still opening lets go of it only when the open returns, and the next scan's worker
 # waits for that (a camera opened twice is "busy", or the demo footage stands in for it)
-_HELD: set[str] = set()
+# (counted: one that stopped waiting past HOLD_WAIT_S holds the spec beside the first, and the
+# first letting go must not free it for a third)
+_HELD: collections.Counter[str] = collections.Counter()
 _RELEASED = threading.Condition()
 # past this, the camera is opened anyway (a stream's connect gives up after
 # vision.sources.STREAM_OPEN_TIMEOUT_MS, a camera's in seconds): the worst is the "busy" error
@@ -569,20 +572,22 @@ class OpenedLater:
         """Wait until no other OpenedLater holds this spec, then hold it; False if cancelled."""
         give_up = time.monotonic() + HOLD_WAIT_S
         with _RELEASED:
-            while self._spec in _HELD and not self._holds and not self._cancelled:
+            while _HELD[self._spec] > 0 and not self._holds and not self._cancelled:
                 if time.monotonic() > give_up:
                     break
                 _RELEASED.wait(0.1)
             if self._cancelled:
                 return False
-            _HELD.add(self._spec)
+            _HELD[self._spec] += 1
             self._holds = True
             return True
 
     def _let_go(self) -> None:
         with _RELEASED:
             if self._holds:
-                _HELD.discard(self._spec)
+                _HELD[self._spec] -= 1
+                if _HELD[self._spec] <= 0:
+                    del _HELD[self._spec]
                 self._holds = False
                 _RELEASED.notify_all()
 

@@ -398,6 +398,33 @@ def test_a_camera_is_held_by_one_scan_at_a_time(monkeypatch) -> None:
         source.close()
 
 
+def test_a_scan_that_stopped_waiting_still_holds_the_camera_for_the_next(monkeypatch) -> None:
+    # past HOLD_WAIT_S a second scan opens the camera anyway; when the first then let go, the
+    # camera was marked free while the second still held it, and a third did not wait
+    import threading
+
+    from blitzcam.ui import counting_worker
+    from blitzcam.vision import sources
+
+    monkeypatch.setattr(counting_worker, "HOLD_WAIT_S", 1.0)
+    monkeypatch.setattr(
+        sources, "open_source", lambda spec: FakeSource([np.zeros((4, 4, 3), np.uint8)])
+    )
+    first, second, third = open_source("0"), open_source("0"), open_source("0")
+    assert first.read() is not None
+    assert second.read() is not None  # waited 1 s, then opened it beside the first
+    first.close()
+    got: list[object] = []
+    waiting = threading.Thread(target=lambda: got.append(third.read()))
+    waiting.start()
+    waiting.join(0.1)  # well inside its 1 s: it waits for `second`
+    assert waiting.is_alive()
+    second.close()
+    waiting.join(5)
+    assert not waiting.is_alive() and got[0] is not None
+    third.close()
+
+
 def test_nothing_queued_reaches_a_stopped_scan(qtbot) -> None:
     import time
 
