@@ -22,6 +22,7 @@ import numpy as np
 
 from blitzcam.paths import REPO_ROOT
 from blitzcam.vision.counting import Counts, count
+from blitzcam.vision.decode import Decoded
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
 from blitzcam.vision.embedding import Embedder, References
@@ -52,6 +53,8 @@ from blitzcam.vision.tiling import (
     ZOOM_TO,
     explore_zoom,
     fitted_zoom,
+    held_whole,
+    holding_no_centre,
     tile_grid,
     tile_overlap,
     zoom_for,
@@ -396,7 +399,9 @@ class CountingPipeline:
                 scale = fitted_zoom(scale, frame_hw, network_hw, largest)
             if scale is None or scale < read_at * CLOSER_BY:
                 break
-            detections, read = self._read_in_tiles(frame_bgr, scale, largest, timing)
+            detections, read = self._read_in_tiles(
+                frame_bgr, scale, largest, timing, detections
+            )
             tiles += read
             read_at = scale
         return detections, tiles
@@ -407,9 +412,11 @@ class CountingPipeline:
         scale: float,
         largest: float,
         timing: dict[str, float],
+        before: Detections,
     ) -> tuple[Detections, int]:
         """The frame zoomed by `scale` and read tile by tile; each stage's time is added to
-        `timing`'s. `largest`: the longest sure back's long side so far, in frame pixels."""
+        `timing`'s. `largest`: the longest sure back's long side so far, in frame pixels;
+        `before`: the last read's detections, whose boxes too big for any tile stay."""
         detector = self.detector
         zoomed = _timed(timing, "preprocess", zoom_image, frame_bgr, scale)
         overlap = tile_overlap(largest * scale, detector.info.imgsz)
@@ -429,6 +436,15 @@ class CountingPipeline:
                     scale,
                 )
             )
+        seen = np.concatenate([np.zeros((0, 5), np.float32), *(tile.obb for tile in found)])
+        too_big = ~held_whole(before.obb, scale, overlap) & holding_no_centre(before.obb, seen)
+        found.append(
+            Decoded(
+                obb=before.obb[too_big],
+                score=before.confidence[too_big],
+                class_id=before.class_id[too_big],
+            )
+        )
         detections = _timed(timing, "postprocess", detector.merge_tiles, found)
         return detections, len(tiles)
 

@@ -8,7 +8,9 @@ sure backs are small (`zoom_for`), the frame is scaled so they come out `ZOOM_TO
 and read in network-sized tiles (`tile_grid`) that overlap by more than a card. A box that an
 inner tile edge cuts is dropped (`whole_in_tile`): the overlap puts that card whole in the
 neighbour's tile, and a cut card's box would not overlap its whole box enough for NMS to join
-them. The tiles' boxes are then suppressed together, as one frame's would be.
+them. A box of the read before that is too big for any tile to hold whole (`held_whole`) and
+that the tiles found nothing inside (`holding_no_centre`) is kept from that read. The tiles'
+boxes are then suppressed together, as one frame's would be.
 """
 
 from __future__ import annotations
@@ -175,6 +177,39 @@ def whole_in_tile(
     if tile.y0 + tile.height < height:
         keep &= high[:, 1] < tile.height - margin
     return keep
+
+
+def held_whole(
+    obb: np.ndarray, scale: float, overlap: int, *, margin: float = EDGE_MARGIN
+) -> np.ndarray:
+    """Mask of the boxes (xywhr, frame pixels) that some tile of a grid whose neighbours overlap
+    by `overlap` holds whole once the frame is zoomed by `scale`: their upright extent fits in
+    the overlap. The others may be cut by an inner edge in every tile that shows them (a close
+    card in a frame explored for small ones, a face-up card bigger than any back) and be lost,
+    so the read before keeps them."""
+    corners = obb_corners(obb)
+    if not len(corners):
+        return np.ones(0, dtype=bool)
+    extent = (corners.max(axis=1) - corners.min(axis=1)) * scale
+    return np.all(extent <= overlap - 2 * margin, axis=1)
+
+
+def holding_no_centre(obb: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Mask of the boxes `obb` (xywhr) inside which no box of `others` (xywhr) has its centre.
+
+    A box of the read before that the tiles could not hold is kept only where they found
+    nothing in it: a close card that every tile cut, not one box around a whole pile of small
+    cards that the tiles then found one by one."""
+    obb = np.asarray(obb, np.float64).reshape(-1, 5)
+    centres = np.asarray(others, np.float64).reshape(-1, 5)[:, :2]
+    if not len(obb) or not len(centres):
+        return np.ones(len(obb), dtype=bool)
+    offset = centres[None, :, :] - obb[:, None, :2]  # (boxes, centres, 2)
+    cos, sin = np.cos(obb[:, 4:5]), np.sin(obb[:, 4:5])
+    along = offset[..., 0] * cos + offset[..., 1] * sin
+    across = -offset[..., 0] * sin + offset[..., 1] * cos
+    inside = (np.abs(along) <= obb[:, 2:3] / 2) & (np.abs(across) <= obb[:, 3:4] / 2)
+    return ~inside.any(axis=1)
 
 
 def to_frame(obb: np.ndarray, tile: Tile, scale: float) -> np.ndarray:

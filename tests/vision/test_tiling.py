@@ -16,6 +16,8 @@ from blitzcam.vision.tiling import (
     Tile,
     explore_zoom,
     fitted_zoom,
+    held_whole,
+    holding_no_centre,
     tile_grid,
     tile_overlap,
     to_frame,
@@ -148,6 +150,16 @@ def test_no_boxes_keeps_nothing() -> None:
     assert mask.shape == (0,)
 
 
+def test_a_box_bigger_than_the_overlap_once_zoomed_is_not_held_whole() -> None:
+    boxes = np.array(
+        [[500, 500, 100, 60, 0.0], [500, 500, 200, 60, 0.0], [500, 500, 60, 200, np.pi / 2]],
+        np.float32,
+    )  # the third is 200 long but turned upright: 60 wide, 200 tall -> 200 across x again
+    # zoomed 1.5x with tiles overlapping by 200: 150 px fits, 300 px does not
+    assert held_whole(boxes, 1.5, 200).tolist() == [True, False, False]
+    assert held_whole(np.zeros((0, 5), np.float32), 1.5, 200).shape == (0,)
+
+
 def test_tile_boxes_go_back_to_frame_pixels() -> None:
     frame_box = np.array([[500.0, 400.0, 30.0, 50.0, 0.3]], np.float32)
     scale = 1.6
@@ -191,3 +203,100 @@ def test_a_frame_that_fills_little_of_the_input_is_explored_covering_it(
 ) -> None:
     got = explore_zoom(frame_hw, NETWORK_HW)
     assert got == (None if expected is None else pytest.approx(expected))
+
+
+class _TilesSeeCards:
+    """A detector that sees `cards` (xywhr upright, frame pixels) as backs: in each tile, the
+    part of each card inside it (a card cut by a tile is a cut box, which `whole_in_tile`
+    then drops)."""
+
+    def __init__(self, cards: np.ndarray) -> None:
+        from types import SimpleNamespace
+
+        self.cards = cards
+        self.info = SimpleNamespace(imgsz=NETWORK_HW)
+        self.iou, self.max_det, self.names = 0.7, 300, ("back", "face")
+
+    def prepare_tile(self, zoomed: np.ndarray, tile: Tile) -> Tile:
+        return tile
+
+    def forward(self, tile: Tile) -> Tile:
+        return tile
+
+    def decode_tile(
+        self, tile: Tile, _: Tile, zoomed_hw: tuple[int, int], scale: float
+    ) -> Decoded:
+        seen = []
+        for cx, cy, w, h in self.cards[:, :4] * scale:
+            x0, x1 = max(cx - w / 2, tile.x0), min(cx + w / 2, tile.x0 + tile.width)
+            y0, y1 = max(cy - h / 2, tile.y0), min(cy + h / 2, tile.y0 + tile.height)
+            if x1 > x0 and y1 > y0:
+                seen.append([(x0 + x1) / 2 - tile.x0, (y0 + y1) / 2 - tile.y0, x1 - x0, y1 - y0, 0])
+        boxes = np.array(seen, np.float32).reshape(-1, 5)
+        boxes = boxes[whole_in_tile(boxes, tile, zoomed_hw)]
+        return Decoded(
+            obb=to_frame(boxes, tile, scale),
+            score=np.full(len(boxes), 0.9, np.float32),
+            class_id=np.zeros(len(boxes), np.int64),
+        )
+
+    def merge_tiles(self, found: list[Decoded]) -> object:
+        from blitzcam.vision.detector import Detector
+
+        return Detector.merge_tiles(self, found)  # type: ignore[arg-type]
+
+
+def _closer_look(cards: np.ndarray, first_read: np.ndarray) -> tuple[np.ndarray, int]:
+    """What a portrait frame's closer look finds (boxes, tiles read) when the tiles see `cards`
+    and the first read found `first_read` (both xywhr, frame pixels)."""
+    from blitzcam.vision.detections import Detections
+    from blitzcam.vision.pipeline import CountingPipeline
+
+    pipeline = object.__new__(CountingPipeline)  # only the closer look is used
+    pipeline.zoom_below, pipeline.zoom_to, pipeline.sized_from = ZOOM_BELOW, ZOOM_TO, 0.25
+    pipeline.detector = _TilesSeeCards(cards)
+    first = Detections.from_obb(
+        first_read,
+        np.full(len(first_read), 0.9, np.float32),
+        np.zeros(len(first_read), np.int64),
+        class_names=("back", "face"),
+    )
+    read_at = min(NETWORK_HW[0] / 1080, NETWORK_HW[1] / 1920)  # the turned first read's
+    found, tiles = pipeline._look_closer(np.zeros((1920, 1080, 3), np.uint8), first, read_at, {})
+    return found.obb, tiles
+
+
+def test_a_close_card_in_a_frame_explored_in_tiles_is_not_lost() -> None:
+    # a portrait frame whose first read finds one close card (300 x 420 px) is explored for
+    # small ones in tiles overlapping by at most half a tile: too little for that card, which
+    # every tile showing it cut, so the look lost it wherever an inner edge crossed it (15 of
+    # 71 places); the first read's box is kept instead
+    counted = []
+    for row in range(260, 1661, 20):
+        card = np.array([[540.0, float(row), 300.0, 420.0, 0.0]], np.float32)
+        found, tiles = _closer_look(card, card)
+        assert tiles > 1  # explored
+        counted.append(len(found))
+    assert counted == [1] * len(counted)
+
+
+def test_one_box_around_a_pile_the_tiles_then_read_card_by_card_is_not_kept() -> None:
+    # the first read's box around a whole pile of small cards is as big as a close card, but
+    # the tiles find the pile's cards inside it: they are what counts
+    pile = np.array([[540.0, 1000.0, 420.0, 420.0, 0.0]], np.float32)
+    cards = np.array(
+        [[540.0 + dx, 1000.0 + dy, 40.0, 56.0, 0.0] for dx in (-120, 0, 120) for dy in (-90, 90)],
+        np.float32,
+    )
+    found, _ = _closer_look(cards, pile)
+    assert len(found) == len(cards)
+    np.testing.assert_allclose(np.sort(found[:, 0]), np.sort(cards[:, 0]), atol=1)
+
+
+def test_a_box_holding_another_s_centre_is_told_apart() -> None:
+    boxes = np.array([[100, 100, 60, 20, 0.0], [300, 100, 60, 20, np.pi / 2]], np.float32)
+    others = np.array([[110, 105, 5, 5, 0.0], [300, 125, 5, 5, 0.0]], np.float32)
+    # the second box is turned upright: 20 wide, 60 tall, so (300, 125) lies inside it
+    assert holding_no_centre(boxes, others).tolist() == [False, False]
+    assert holding_no_centre(boxes, others[:1]).tolist() == [False, True]
+    assert holding_no_centre(boxes, np.zeros((0, 5), np.float32)).tolist() == [True, True]
