@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blitzcam.errors import UserError
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError, Round
 from blitzcam.game.store import MatchStore, StaleMatchError, StoreError
@@ -195,8 +196,14 @@ class MainWindow(QMainWindow):
     # --- showing -------------------------------------------------------------------------
 
     def show_match(self, match_id: int, match: Match | None = None) -> None:
+        if match is None:
+            try:
+                match = self.store.load(match_id)
+            except (MatchError, StoreError) as exc:  # deleted since the browser listed it
+                self.statusBar().showMessage(f"Match not opened: {exc}", 8000)
+                return
         self.match_id = match_id
-        self._redraw(match if match is not None else self.store.load(match_id))
+        self._redraw(match)
         self.pages.setCurrentWidget(self.scoreboard)
         self.scoreboard.table.setFocus()
 
@@ -262,25 +269,34 @@ class MainWindow(QMainWindow):
         round_ = self._redoable()
         if round_ is None or self.scan is not None:
             return
-        self._undone.pop()
         try:
             match = self.store.add_round(self.match_id, round_, expect=self.match)
         except (MatchError, StoreError) as exc:
+            # kept: a passing failure ("database is locked") may be tried again
             self.statusBar().showMessage(f"Round not brought back: {self._refused(exc)}", 8000)
+            self._update_actions()
             return
+        self._undone.pop()
         self.show_match(self.match_id, match)
         self.statusBar().showMessage(f"Round {len(match.rounds)} brought back", 5000)
 
     def _on_edit_round(self, number: int) -> None:
         if self.match is None or self.scan is not None:
             return
-        self._open_confirm(
-            self.match.rounds[number - 1],
-            title=f"Edit round {number}",
-            commit=lambda r: self.store.replace_round(
-                self.match_id, number, r, expect=self.match
-            ),
-        )
+        opened = self.match.rounds[number - 1]
+
+        def commit(round_: Round) -> Match:
+            # reloaded after a change elsewhere, round `number` may be another round now (one
+            # before it deleted): replacing it would overwrite that one
+            rounds = self.match.rounds if self.match is not None else ()
+            if len(rounds) < number or rounds[number - 1] != opened:
+                raise MatchError(
+                    f"round {number} was changed or moved elsewhere since this edit was "
+                    "opened; cancel and edit it again",
+                )
+            return self.store.replace_round(self.match_id, number, round_, expect=self.match)
+
+        self._open_confirm(opened, title=f"Edit round {number}", commit=commit)
 
     def _on_manual(self) -> None:
         if self.match is None:
@@ -409,11 +425,15 @@ class MainWindow(QMainWindow):
         # a round of the user's own makes every undone one unreachable (the match cannot come
         # back to the state an undo left while it stays on top): let them go
         self._undone.clear()
+        # the round is saved: the window shows it before anything else can fail (a capture
+        # that failed here used to leave the scan open on the match before, and confirming
+        # "again" saved the round twice)
         if session is not None:
-            self._keep_captures(session, round_)
             self._end_scan()
         self.show_match(self.match_id, match)
         self.statusBar().showMessage(f"Round saved ({len(match.rounds)} played)", 5000)
+        if session is not None:
+            self._keep_captures(session, round_)
 
     def _on_confirm_closed(self, dialog: ConfirmDialog) -> None:
         if self.confirm is dialog:
@@ -428,7 +448,11 @@ class MainWindow(QMainWindow):
             return
         from blitzcam.paths import data_dir
 
-        folder = capture_folder(self.settings, data_dir())
+        try:
+            folder = capture_folder(self.settings, data_dir())
+        except (UserError, OSError) as exc:  # the data folder unusable: the round is saved
+            self.statusBar().showMessage(f"Round saved, but its captures were not kept: {exc}")
+            return
         confirmed = {n: {"dutch": t.dutch, "blitz": t.blitz} for n, t in round_.tallies.items()}
         players = [{"name": p.name, "deck": p.deck, "team": p.team} for p in self.match.players]
         now = datetime.now().astimezone()
@@ -447,7 +471,8 @@ class MainWindow(QMainWindow):
                         label_lines(outlines, width=w, height=h), record,
                     )
                     kept += 1
-        except (OSError, ValueError) as exc:
+        except Exception as exc:  # an image writer's error must not escape the slot of a
+            # round already saved: it is said, and the round stands
             self.statusBar().showMessage(
                 f"Round saved, but only {kept} of its {total} captures were kept: {exc}", 8000
             )

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
-from blitzcam.game.store import MatchStore
+from blitzcam.game.store import MatchStore, StoreError
 from blitzcam.ui.main_window import MainWindow
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.settings import AppSettings, SettingsDialog, save_settings
@@ -368,6 +368,93 @@ def test_confirmed_capture_is_kept_with_labels(qtbot, store, feed, tmp_path):
     record = json.loads(next((captures / "counts").glob("*dutch*.json")).read_text())
     assert record["confirmed"]["Ann"] == {"dutch": 7, "blitz": 0}
     assert len(list((captures / "images").glob("*.jpg"))) == 2
+
+
+def test_captures_that_cannot_be_kept_leave_one_saved_round_and_the_scan_ended(
+    qtbot, store, feed, tmp_path, monkeypatch
+):
+    # the capture folder failed after the round was saved: the error escaped the slot, the
+    # scan stayed open on the match before, and confirming "again" saved the round twice
+    import blitzcam.paths
+    from blitzcam.errors import UserError
+
+    match_id = store.create_match(match_of())
+    save_settings(tmp_path / "app-settings.json", AppSettings(keep_captures=True))
+    window = _window(qtbot, store, feed, tmp_path)
+
+    def unusable():
+        raise UserError("BLITZCAM_DATA_DIR=/media/usb: cannot use it")
+
+    monkeypatch.setattr(blitzcam.paths, "data_dir", unusable)
+    window.scan_action.trigger()
+    _wait_for_frame(qtbot, window, 0)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+    feed.show(2)
+    _wait_for_frame(qtbot, window, 2)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+    window.confirm.set_caller("Ann")
+    _ok(window.confirm)
+    assert len(store.load(match_id).rounds) == 1 and len(window.match.rounds) == 1
+    assert window.scan is None and window.pages.currentWidget() is window.scoreboard
+    assert window.statusBar().currentMessage().startswith(
+        "Round saved, but its captures were not kept: BLITZCAM_DATA_DIR=/media/usb"
+    )
+
+
+def test_an_edit_confirmed_after_rounds_moved_elsewhere_is_refused(qtbot, store, feed, tmp_path):
+    # round 1 deleted elsewhere while round 2 was being edited: "confirm again" overwrote the
+    # round that had moved up to number 2 (round 3) with the edited round 2
+    first, second, third = (
+        round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)),
+        round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)),
+        round_of(Ann=(1, 2), Bob=(3, 0), Cy=(2, 2)),
+    )
+    match_id = store.create_match(match_of(first, second, third, target=500))
+    window = _window(qtbot, store, feed, tmp_path)
+    window._on_edit_round(2)
+    dialog = window.confirm
+    dialog.editor.dutch["Cy"].setValue(7)
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.delete_round(match_id, 1)
+    _ok(dialog)  # stale: reloaded
+    _ok(dialog)  # again: round 2 is another round now
+    assert "round 2 was changed or moved elsewhere" in dialog.error.text()
+    assert store.load(match_id).rounds == (second, third)
+
+
+def test_a_redo_that_failed_can_be_tried_again(qtbot, store, feed, tmp_path, monkeypatch):
+    # the undone round was let go before the store call: a passing "database is locked"
+    # lost it, and Redo stayed enabled doing nothing
+    played = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
+    match_id = store.create_match(match_of(*played))
+    window = _window(qtbot, store, feed, tmp_path)
+    window._on_undo()
+    add_round = store.add_round
+
+    def locked(*args, **kwargs):
+        raise StoreError("database is locked")
+
+    monkeypatch.setattr(store, "add_round", locked)
+    window._on_redo()
+    assert "Round not brought back: database is locked" in window.statusBar().currentMessage()
+    assert window.redo_action.isEnabled()
+    monkeypatch.setattr(store, "add_round", add_round)
+    window._on_redo()
+    assert store.load(match_id).rounds == played and not window.redo_action.isEnabled()
+
+
+def test_a_match_deleted_before_it_is_opened_leaves_the_open_one(qtbot, store, feed, tmp_path):
+    # the browser listed it, then it was deleted elsewhere: opening it raised out of the slot
+    # with the window's match id already the missing one's (undo then said "no match 2")
+    shown = store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
+    gone = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.show_match(shown)
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.delete_match(gone)
+    window.show_match(gone)
+    assert window.match_id == shown and len(window.match.rounds) == 1
+    assert window.statusBar().currentMessage().startswith("Match not opened: ")
 
 
 def test_cancel_scan_releases_the_camera(qtbot, store, feed, tmp_path):
