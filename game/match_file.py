@@ -154,7 +154,7 @@ def read_match(path: Path) -> Match:
     except OSError as exc:
         raise MatchError(f"{path}: cannot read: {exc.strerror}") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_without_repeats)
     except json.JSONDecodeError as exc:
         raise MatchError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
     except (ValueError, RecursionError) as exc:  # a number of thousands of digits, deep nesting
@@ -163,6 +163,17 @@ def read_match(path: Path) -> Match:
         return match_from_json(data)
     except MatchError as exc:
         raise MatchError(f"{path}: {exc}") from None
+
+
+def _without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict, refusing a key given twice: the last one won, and what the
+    first said (a player's tally, the target) was dropped without a word."""
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"{key!r} is given twice in one object")
+        seen[key] = value
+    return seen
 
 
 FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")

@@ -167,7 +167,11 @@ class MatchStore:
         self.path = Path(path)
         self._clock = clock
         self._migrations = tuple(migrations)
-        if self.path.is_dir():
+        try:  # is_dir raises, rather than answer False, for a name too long or a folder shut
+            is_folder = self.path.is_dir()
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot reach it ({exc.strerror or exc})") from None
+        if is_folder:
             raise StoreError(f"{self.path}: is a directory, expected a match database file")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -120,7 +120,7 @@ def _match_id(args: argparse.Namespace, store: Any) -> int:
 
     if args.match is not None:
         return args.match
-    match_id = store.latest_match()
+    match_id = _run_rule(store, store.latest_match)
     if match_id is None:
         raise UserError("no matches yet: start one with `blitzcam match new`")
     return match_id
@@ -237,23 +237,18 @@ def _settings(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from blitzcam.errors import UserError
+    from blitzcam.game.rules import Match, change_settings
 
     if args.target is None and args.variant is None:
         raise UserError("nothing to change: give --target and/or --variant")
-    with _open_store(args) as store:
-        match_id = _match_id(args, store)
-        current = _run_rule(store, lambda: store.load(match_id)).settings
-        settings = replace(
-            current,
-            **{
-                k: v
-                for k, v in (("target", args.target), ("variant", args.variant))
-                if v is not None
-            },
-        )
-        match = _run_rule(store, lambda: store.change_settings(match_id, settings))
-    _print_standings(match_id, match)
-    return 0
+    asked = {k: v for k, v in (("target", args.target), ("variant", args.variant)) if v is not None}
+
+    def changed(match: Match) -> Match:
+        return change_settings(match, replace(match.settings, **asked))
+
+    # read and changed in one transaction, as `_player`: a variant the app saved between a read
+    # and a write of their own was set back
+    return _apply(args, lambda store, match_id: store.update(match_id, changed))
 
 
 def _player(args: argparse.Namespace) -> int:
@@ -308,8 +303,11 @@ def _export(args: argparse.Namespace) -> int:
     fmt = args.format or {".csv": "csv", ".json": "json"}.get(args.file.suffix.lower())
     if fmt is None:
         raise UserError(f"{args.file}: cannot tell the format from the extension; pass --format")
-    if args.file.is_dir():
-        raise UserError(f"{args.file}: is a directory, expected a file name")
+    try:  # ("-" is standard output, even beside a folder of that name)
+        if not to_stdout and args.file.is_dir():
+            raise UserError(f"{args.file}: is a directory, expected a file name")
+    except OSError as exc:  # a name too long, a folder shut: is_dir raises for those
+        raise UserError(f"{args.file}: cannot write: {exc.strerror or exc}") from None
     with _open_store(args) as store:
         match_id = _match_id(args, store)
         match = _run_rule(store, lambda: store.load(match_id))

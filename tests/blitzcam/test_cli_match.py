@@ -163,6 +163,33 @@ def test_a_command_that_prints_nothing_needs_no_stdout(tmp_path: Path) -> None:
     _GuardedOutput(None).flush()  # nothing to write: no error
 
 
+def test_the_latest_match_that_cannot_be_read_is_one_line(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a damaged index page: `show`, `add`, `export` ... without --match printed a traceback)
+    from blitzcam.game.store import MatchStore, StoreError
+
+    def damaged(self):
+        raise StoreError(f"{self.path}: the list of matches cannot be read: malformed")
+
+    monkeypatch.setattr(MatchStore, "latest_match", damaged)
+    code, _, err = run("match", "--db", str(tmp_path / "m.sqlite3"), "show", capsys=capsys)
+    assert code == 2
+    assert err == f"blitzcam match: error: {tmp_path / 'm.sqlite3'}: the list of matches cannot be read: malformed\n"
+
+
+def test_export_to_standard_output_beside_a_folder_named_dash(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "m.sqlite3")
+    assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+               capsys=capsys)[0] == 0  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").mkdir()
+    code, out, _ = run("match", "--db", db, "export", "-", "--format", "json", capsys=capsys)
+    assert code == 0 and json.loads(out)["target"] == 75
+
+
 # --- the terminal workflow ----------------------------------------------------------------
 
 def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

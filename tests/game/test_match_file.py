@@ -90,6 +90,23 @@ def test_a_file_that_never_ends_is_refused_not_read_into_memory() -> None:
         read_match(Path("/dev/zero"))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"target": 75, "target": 10, "players": [], "rounds": []}',
+        '{"players": [{"name": "Ann", "deck": "green-pump"}, {"name": "Bob", "deck": "red-buggy"}],'
+        ' "rounds": [{"Ann": {"dutch": 30, "blitz": 0}, "Bob": {"dutch": 3, "blitz": 2},'
+        ' "Ann": {"dutch": 2, "blitz": 0}}]}',
+    ],
+)
+def test_a_key_given_twice_is_refused_not_dropped(tmp_path: Path, text: str) -> None:
+    # the last one won: Ann scored 2 and the target was 10, exit 0
+    path = tmp_path / "m.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(MatchError, match=r"m\.json: not a usable match JSON file \('\w+' is given twice"):
+        read_match(path)
+
+
 def test_directory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(MatchError, match="is a directory"):
         read_match(tmp_path)

@@ -204,6 +204,12 @@ def test_a_directory_is_refused(tmp_path: Path) -> None:
         MatchStore(tmp_path)
 
 
+def test_a_path_that_cannot_be_reached_is_one_store_error(tmp_path: Path) -> None:
+    # Path.is_dir raised (a name too long, a folder shut) and the CLI printed a traceback
+    with pytest.raises(StoreError, match=r"cannot reach it \(File name too long\)"):
+        MatchStore(tmp_path / ("a" * 300 + ".sqlite3"))
+
+
 def test_older_schemas_migrate_keeping_data_and_a_backup(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
     with MatchStore(path) as store:
