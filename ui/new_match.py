@@ -207,12 +207,15 @@ class NewMatchDialog(QDialog):
         # takes Match > Players…). Enter in the last one starts it.
         fields = self._typed_fields()
         focused = self.focusWidget()
+        # Enter in the number of players goes on to the first name, as in a name: it started
+        # the match with every seat's placeholder name
+        in_count = focused is not None and self.count in (focused, focused.parentWidget())
         if (
             event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
             and event.modifiers() in (NO_MODIFIER, Qt.KeyboardModifier.KeypadModifier)
-            and focused in fields[:-1]
+            and (in_count or focused in fields[:-1])
         ):
-            following = fields[fields.index(focused) + 1]
+            following = fields[0] if in_count else fields[fields.index(focused) + 1]
             following.setFocus(Qt.FocusReason.TabFocusReason)
             self._seats.ensureWidgetVisible(following)
             following.selectAll()

@@ -282,6 +282,24 @@ def test_players_whose_decks_look_alike_are_marked_for_checking(qtbot) -> None:
     assert check_line(("Ann", "Bob", "Cy")).startswith("⚠ Check Ann, Bob and Cy: ")
 
 
+def test_enter_in_the_number_of_players_goes_on_to_the_first_name(qtbot) -> None:
+    # it started a match of "Player 1" .. "Player 4" at once
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    with qtbot.waitActive(dialog):
+        dialog.show()
+        dialog.activateWindow()
+    dialog.count.setFocus()
+    dialog.count.lineEdit().selectAll()
+    qtbot.keyClicks(dialog.count, "4")
+    qtbot.keyClick(dialog.count, Qt.Key.Key_Return)
+    assert dialog.isVisible() and dialog.match() is None
+    assert dialog.count.value() == 4 and QApplication.focusWidget() is dialog.rows[0].name
+
+
 def test_enter_in_a_name_goes_on_to_the_next_and_only_the_last_starts_the_match(qtbot) -> None:
     # every name starts filled in: Enter after typing the first one started the match with
     # 'Player 2' and 'Player 3' for good
