@@ -7,6 +7,7 @@ your own deck's back from the camera and "Use built-in" forgets it again.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
@@ -25,6 +26,8 @@ from blitzcam.ui.counting_worker import CountedFrame, Counter, CountingThread, E
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.live_view import LiveView
+
+CAMERA_STOPPED: Final = "The camera stopped giving pictures: nothing to enroll from"
 
 
 class EnrollDialog(QDialog):
@@ -87,7 +90,8 @@ class EnrollDialog(QDialog):
         layout.addWidget(self.live, 1)
         layout.addLayout(side)
         self._thread.counted.connect(self._on_counted)
-        self._thread.failed.connect(self.message.setText)
+        self._thread.failed.connect(self._on_camera_lost)
+        self._thread.finished.connect(lambda: self._on_camera_lost(CAMERA_STOPPED))
         self.finished.connect(self._on_finished)
 
     def start(self) -> None:
@@ -101,6 +105,14 @@ class EnrollDialog(QDialog):
         self._latest = item
         self.live.show_frame(item.frame, item.snapshot)
         self._recognised = {deck: item.snapshot.counts.get(deck, 0) for deck in self.seen}
+        self._show_status()
+
+    def _on_camera_lost(self, why: str) -> None:
+        """No new view will come: the last one is let go (enrolling from it taught the next deck
+        held up an old picture), and the decks are no longer shown as recognised."""
+        self._latest = None
+        self._recognised = {}
+        self.message.setText(why)
         self._show_status()
 
     def _show_status(self) -> None:
@@ -132,7 +144,10 @@ class EnrollDialog(QDialog):
         self._show_status()
 
     def _on_enroll(self, deck: str) -> None:
-        if self._enroller is None or self._latest is None:
+        if self._enroller is None:
+            return
+        if self._latest is None:
+            self.message.setText(f"{deck_label(deck)}: not enrolled: no picture from the camera")
             return
         try:
             self.message.setText(self._enroller.enroll(deck, self._latest.frame))

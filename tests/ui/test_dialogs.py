@@ -205,6 +205,47 @@ def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
     assert source.closed
 
 
+@pytest.mark.parametrize("ends", ["stops", "fails"])
+def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str) -> None:
+    # the last picture stayed: "Enroll" for the next deck held up taught it that old view,
+    # and a camera that stopped said nothing while "recognised" stayed on screen
+    from blitzcam.ui.enroll import CAMERA_STOPPED
+
+    class Lost(FakeSource):
+        def read(self):
+            if ends == "fails" and self.reads >= 2:
+                raise OSError("camera unplugged")
+            return super().read()
+
+    class Enroller:
+        def __init__(self) -> None:
+            self.taught: list[str] = []
+
+        def enroll(self, deck: str, frame_bgr) -> str:
+            self.taught.append(deck)
+            return f"{deck} enrolled"
+
+        def forget(self, deck: str) -> str:
+            return deck
+
+        def enrolled(self) -> dict[str, Path]:
+            return {}
+
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False), ("blue-plow", False)])
+    enroller = Enroller()
+    source = Lost([frame], limit=2 if ends == "stops" else None)
+    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=enroller, interval_ms=1)
+    qtbot.addWidget(dialog)
+    dialog.start()
+    said = CAMERA_STOPPED if ends == "stops" else "OSError: camera unplugged"
+    qtbot.waitUntil(lambda: dialog.message.text() == said, timeout=5000)
+    assert "not seen" in dialog.seen["blue-plow"].text()
+    dialog._on_enroll("red-buggy")
+    assert enroller.taught == []
+    assert dialog.message.text() == "Red buggy: not enrolled: no picture from the camera"
+    dialog.reject()
+
+
 def test_enroll_shows_an_enrolled_print_as_it_is_stored(qtbot, tmp_path) -> None:
     import cv2
 
