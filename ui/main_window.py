@@ -412,10 +412,19 @@ class MainWindow(QMainWindow):
         commit: Callable[[Round], Match],
         session: ScanSession | None,
     ) -> None:
+        players = self.match.players if self.match is not None else ()
         try:
             match = commit(round_)
         except (MatchError, StoreError) as exc:
             why = self._refused(exc)  # explained, nothing saved
+            if isinstance(exc, StaleMatchError) and self.match.players != players:
+                # the dialog's seats are not the match's any more: its round cannot be saved
+                dialog.reject()
+                again = "Enter reviews the scan again" if session else "enter the round again"
+                self.statusBar().showMessage(
+                    f"{why} Its players were changed elsewhere: {again}.", 15000
+                )
+                return
             if isinstance(exc, StaleMatchError):
                 why += " Confirm again to save this round to it."
             dialog.show_error(why)
@@ -502,6 +511,10 @@ class MainWindow(QMainWindow):
     def _on_review(self, session: ScanSession) -> None:
         if self.confirm is not None:
             return
+        # the shots hold counts per deck: read them for the players as they are now (renamed
+        # elsewhere since the scan began, the round was proposed under the old names, and a
+        # renamed player's cards became 0)
+        session = dataclasses.replace(session, players=self.match.players)
         self._open_confirm(
             session.proposed_round(),
             title=f"Round {len(self.match.rounds) + 1} — confirm the counts",

@@ -457,6 +457,36 @@ def test_a_match_deleted_before_it_is_opened_leaves_the_open_one(qtbot, store, f
     assert window.statusBar().currentMessage().startswith("Match not opened: ")
 
 
+def test_a_player_renamed_elsewhere_during_a_scan_keeps_the_cards_counted(
+    qtbot, store, feed, tmp_path
+):
+    # the review kept the old names: "confirm again" failed for ever (Ann is not a player),
+    # and reviewing again gave the renamed player 0 cards
+    from blitzcam.game.rules import Player
+
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    _wait_for_frame(qtbot, window, 0)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+    feed.show(2)
+    _wait_for_frame(qtbot, window, 2)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+    with MatchStore(store.path) as elsewhere:
+        seats = elsewhere.load(match_id).players
+        elsewhere.change_players(match_id, (Player("Anne", GP), *seats[1:]))
+    _ok(window.confirm)
+    assert window.confirm is None and window.scan is not None
+    assert "players were changed elsewhere: Enter reviews the scan again" in (
+        window.statusBar().currentMessage()
+    )
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+    window.confirm.set_caller("Anne")
+    _ok(window.confirm)
+    (saved,) = store.load(match_id).rounds
+    assert saved.tallies["Anne"].dutch == 7  # the green pumps the scan counted for Ann
+
+
 def test_cancel_scan_releases_the_camera(qtbot, store, feed, tmp_path):
     store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
