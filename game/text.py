@@ -4,6 +4,7 @@ keep a right-to-left name from turning the sentence around it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Final
 
 from blitzcam.game.rules import Match, Standings
@@ -70,6 +71,15 @@ def standings_table(match_id: int, match: Match, standings: Standings) -> str:
     return "\n".join(lines)
 
 
+def local_time(moment: datetime) -> str:
+    """A stored moment as 'YYYY-MM-DD HH:MM' in local time; as stored (with its offset) where
+    local time cannot hold it (year 9999 east of UTC overflowed, a traceback for `list`)."""
+    try:
+        return f"{moment.astimezone():%Y-%m-%d %H:%M}"
+    except (OverflowError, OSError, ValueError):
+        return f"{moment:%Y-%m-%d %H:%M %z}".strip()
+
+
 def match_list(summaries: list[MatchSummary], *, unreadable: int = 0) -> str:
     """One line per match, its last change in local time (the store keeps UTC)."""
     if not summaries:
@@ -80,7 +90,7 @@ def match_list(summaries: list[MatchSummary], *, unreadable: int = 0) -> str:
     for s in summaries:
         players = ", ".join(p.name for p in s.players)
         lines.append(
-            f"{s.match_id:>4}  {s.updated_at.astimezone():%Y-%m-%d %H:%M}  "
+            f"{s.match_id:>4}  {local_time(s.updated_at)}  "
             f"{s.rounds_played:>2} rounds  "
             f"{describe_status(s.standings):<36}  {players}"
         )

@@ -24,7 +24,7 @@ from blitzcam.files import write_text_atomic
 from blitzcam.game.match_file import EXPORT_FORMATS, export_text
 from blitzcam.game.rules import Match
 from blitzcam.game.store import MatchStore
-from blitzcam.game.text import describe_status, isolated, left_to_right
+from blitzcam.game.text import describe_status, isolated, left_to_right, local_time
 from blitzcam.ui.labels import plain_label
 
 
@@ -88,7 +88,7 @@ class MatchBrowser(QDialog):
         self.table.setRowCount(len(summaries))
         for row, s in enumerate(summaries):
             cells = (
-                f"{s.updated_at.astimezone():%Y-%m-%d %H:%M}",
+                local_time(s.updated_at),
                 left_to_right(", ".join(isolated(p.name) for p in s.players)),
                 str(s.rounds_played),
                 left_to_right(describe_status(s.standings, name=isolated)),

@@ -37,3 +37,24 @@ def test_window_status_isolates_the_name_and_reads_left_to_right() -> None:
     assert _first_strong_direction(text) == "L"
     # unmarked, the sentence would take the Arabic name's direction
     assert _first_strong_direction("محمد leads after round 1") == "AL"
+
+
+def test_a_moment_local_time_cannot_hold_is_shown_as_stored(monkeypatch) -> None:
+    # a hand-edited 9999-12-31T23:59:59+00:00, listed east of UTC: `match list` overflowed
+    import time
+    from datetime import datetime
+
+    from blitzcam.game.text import local_time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert local_time(datetime.fromisoformat("9999-12-31T23:59:59+00:00")) == (
+            "9999-12-31 23:59 +0000"
+        )
+        assert local_time(datetime.fromisoformat("2026-12-03T10:00:00+00:00")) == (
+            "2026-12-03 19:00"
+        )
+    finally:
+        monkeypatch.undo()
+        time.tzset()
