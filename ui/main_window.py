@@ -258,12 +258,19 @@ class MainWindow(QMainWindow):
             f"Round {len(match.rounds) + 1} undone (Ctrl+Shift+Z brings it back)", 5000
         )
 
+    def _last_undone(self) -> int | None:
+        """Where in `_undone` the open match's last undone round is, if the match is still as
+        that undo left it (another match's undo on top of it hid it, once)."""
+        for at in range(len(self._undone) - 1, -1, -1):
+            match_id, left, _ = self._undone[at]
+            if match_id == self.match_id:
+                return at if left == self.match else None
+        return None
+
     def _redoable(self) -> rules.Round | None:
-        """The round last undone, if the open match is still as that undo left it."""
-        if not self._undone or self.match is None:
-            return None
-        match_id, left, round_ = self._undone[-1]
-        return round_ if (match_id, left) == (self.match_id, self.match) else None
+        """The round last undone in the open match, if it is still as that undo left it."""
+        at = self._last_undone()
+        return None if at is None else self._undone[at][2]
 
     def _on_redo(self) -> None:
         round_ = self._redoable()
@@ -276,7 +283,9 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Round not brought back: {self._refused(exc)}", 8000)
             self._update_actions()
             return
-        self._undone.pop()
+        at = self._last_undone()
+        if at is not None:
+            del self._undone[at]
         self.show_match(self.match_id, match)
         self.statusBar().showMessage(f"Round {len(match.rounds)} brought back", 5000)
 
@@ -431,9 +440,9 @@ class MainWindow(QMainWindow):
             return
         dialog.accept()
         self._on_confirm_closed(dialog)
-        # a round of the user's own makes every undone one unreachable (the match cannot come
+        # a round of the user's own makes the match's undone ones unreachable (it cannot come
         # back to the state an undo left while it stays on top): let them go
-        self._undone.clear()
+        self._undone = [entry for entry in self._undone if entry[0] != self.match_id]
         # the round is saved: the window shows it before anything else can fail (a capture
         # that failed here used to leave the scan open on the match before, and confirming
         # "again" saved the round twice)

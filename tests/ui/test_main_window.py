@@ -173,6 +173,27 @@ def test_undo_and_edit(qtbot, store, feed, tmp_path):
     assert not window.redo_action.isEnabled() and window._undone == []
 
 
+def test_each_match_keeps_its_undone_round_while_another_is_open(qtbot, store, feed, tmp_path):
+    # only the top of one stack for every match was looked at: an undo in B hid A's for good
+    played = round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))
+    first, second = store.create_match(match_of(played)), store.create_match(match_of(played))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.show_match(first)
+    window._on_undo()
+    window.show_match(second)
+    window._on_undo()
+    window.show_match(first)
+    assert window.redo_action.isEnabled()
+    window._on_redo()
+    assert store.load(first).rounds == (played,)
+    window.show_match(second)
+    assert window.redo_action.isEnabled()
+    window.manual_action.trigger()  # a round of the user's own in B lets only B's undone go
+    window.confirm.setValue(round_of(Ann=(3, 0), Bob=(2, 2), Cy=(1, 5)))
+    _ok(window.confirm)
+    assert not window.redo_action.isEnabled() and window._undone == []
+
+
 def test_undone_rounds_come_back_with_redo_until_the_match_changes(qtbot, store, feed, tmp_path):
     rounds = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
     match_id = store.create_match(match_of(*rounds))
