@@ -554,8 +554,13 @@ class MainWindow(QMainWindow):
 
         # the camera in use is shown (a --camera given at start, not the saved one)
         in_use = self.camera_spec()
+        try:
+            data = data_dir()
+        except UserError as exc:  # BLITZCAM_DATA_DIR unusable: said, not raised out of a slot
+            self.statusBar().showMessage(f"Settings not opened: {exc}", 15000)
+            return
         dialog = SettingsDialog(
-            dataclasses.replace(self.settings, camera=in_use), data_dir=data_dir(), parent=self
+            dataclasses.replace(self.settings, camera=in_use), data_dir=data, parent=self
         )
         dialog.accepted.connect(lambda: self._on_settings_chosen(dialog.value(), in_use))
         dialog.open()

@@ -508,6 +508,23 @@ def test_a_player_renamed_elsewhere_during_a_scan_keeps_the_cards_counted(
     assert saved.tallies["Anne"].dutch == 7  # the green pumps the scan counted for Ann
 
 
+def test_settings_with_no_usable_data_folder_say_so(qtbot, store, feed, tmp_path, monkeypatch):
+    import blitzcam.paths
+    from blitzcam.errors import UserError
+
+    window = _window(qtbot, store, feed, tmp_path)
+
+    def unusable():
+        raise UserError("BLITZCAM_DATA_DIR=/media/usb: cannot use it")
+
+    monkeypatch.setattr(blitzcam.paths, "data_dir", unusable)
+    window.settings_action.trigger()
+    assert window.findChild(SettingsDialog) is None
+    assert window.statusBar().currentMessage() == (
+        "Settings not opened: BLITZCAM_DATA_DIR=/media/usb: cannot use it"
+    )
+
+
 def test_cancel_scan_releases_the_camera(qtbot, store, feed, tmp_path):
     store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
