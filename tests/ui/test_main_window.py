@@ -59,6 +59,26 @@ def _ok(dialog) -> None:
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
 
 
+def _scan_to_review(qtbot, window: MainWindow, feed: ScriptedFeed) -> None:
+    """Scan: the first view as the Dutch shot, the third as the Blitz one, then the review."""
+    window.scan_action.trigger()
+    _wait_for_frame(qtbot, window, 0)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)  # Enter with no shot: the view is the shot
+    feed.show(2)
+    _wait_for_frame(qtbot, window, 2)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+
+
+def _without_a_data_folder(monkeypatch) -> None:
+    import blitzcam.paths
+    from blitzcam.errors import UserError
+
+    def unusable():
+        raise UserError("BLITZCAM_DATA_DIR=/media/usb: cannot use it")
+
+    monkeypatch.setattr(blitzcam.paths, "data_dir", unusable)
+
+
 def test_scan_two_steps_with_summed_shots_then_confirm_and_correct(qtbot, store, feed, tmp_path):
     match_id = store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
@@ -396,23 +416,11 @@ def test_captures_that_cannot_be_kept_leave_one_saved_round_and_the_scan_ended(
 ):
     # the capture folder failed after the round was saved: the error escaped the slot, the
     # scan stayed open on the match before, and confirming "again" saved the round twice
-    import blitzcam.paths
-    from blitzcam.errors import UserError
-
     match_id = store.create_match(match_of())
     save_settings(tmp_path / "app-settings.json", AppSettings(keep_captures=True))
     window = _window(qtbot, store, feed, tmp_path)
-
-    def unusable():
-        raise UserError("BLITZCAM_DATA_DIR=/media/usb: cannot use it")
-
-    monkeypatch.setattr(blitzcam.paths, "data_dir", unusable)
-    window.scan_action.trigger()
-    _wait_for_frame(qtbot, window, 0)
-    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
-    feed.show(2)
-    _wait_for_frame(qtbot, window, 2)
-    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+    _without_a_data_folder(monkeypatch)
+    _scan_to_review(qtbot, window, feed)
     window.confirm.set_caller("Ann")
     _ok(window.confirm)
     assert len(store.load(match_id).rounds) == 1 and len(window.match.rounds) == 1
@@ -487,12 +495,7 @@ def test_a_player_renamed_elsewhere_during_a_scan_keeps_the_cards_counted(
 
     match_id = store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
-    window.scan_action.trigger()
-    _wait_for_frame(qtbot, window, 0)
-    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
-    feed.show(2)
-    _wait_for_frame(qtbot, window, 2)
-    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+    _scan_to_review(qtbot, window, feed)
     with MatchStore(store.path) as elsewhere:
         seats = elsewhere.load(match_id).players
         elsewhere.change_players(match_id, (Player("Anne", GP), *seats[1:]))
@@ -509,15 +512,8 @@ def test_a_player_renamed_elsewhere_during_a_scan_keeps_the_cards_counted(
 
 
 def test_settings_with_no_usable_data_folder_say_so(qtbot, store, feed, tmp_path, monkeypatch):
-    import blitzcam.paths
-    from blitzcam.errors import UserError
-
     window = _window(qtbot, store, feed, tmp_path)
-
-    def unusable():
-        raise UserError("BLITZCAM_DATA_DIR=/media/usb: cannot use it")
-
-    monkeypatch.setattr(blitzcam.paths, "data_dir", unusable)
+    _without_a_data_folder(monkeypatch)
     window.settings_action.trigger()
     assert window.findChild(SettingsDialog) is None
     assert window.statusBar().currentMessage() == (
