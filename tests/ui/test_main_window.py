@@ -394,12 +394,7 @@ def test_confirmed_capture_is_kept_with_labels(qtbot, store, feed, tmp_path):
     captures = tmp_path / "captures"
     save_settings(tmp_path / "app-settings.json", AppSettings(keep_captures=True, capture_dir=str(captures)))
     window = _window(qtbot, store, feed, tmp_path)
-    window.scan_action.trigger()
-    _wait_for_frame(qtbot, window, 0)
-    qtbot.keyClick(window.scan, Qt.Key.Key_Return)  # Enter with no shot: the view is the shot
-    feed.show(2)
-    _wait_for_frame(qtbot, window, 2)
-    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+    _scan_to_review(qtbot, window, feed)
     window.confirm.set_caller("Ann")
     _ok(window.confirm)
     labels = sorted((captures / "labels").glob("*.txt"))
