@@ -469,7 +469,9 @@ class MainWindow(QMainWindow):
         try:
             folder = capture_folder(self.settings, data_dir())
         except (UserError, OSError) as exc:  # the data folder unusable: the round is saved
-            self.statusBar().showMessage(f"Round saved, but its captures were not kept: {exc}")
+            self.statusBar().showMessage(
+                f"Round saved, but its captures were not kept: {exc}", 15000
+            )
             return
         confirmed = {n: {"dutch": t.dutch, "blitz": t.blitz} for n, t in round_.tallies.items()}
         players = [{"name": p.name, "deck": p.deck, "team": p.team} for p in self.match.players]
