@@ -230,7 +230,7 @@ class MainWindow(QMainWindow):
     def _on_new_match(self) -> None:
         dialog = NewMatchDialog(self)
         dialog.accepted.connect(lambda: self._on_match_created(dialog.match()))
-        dialog.open()
+        _open_once(dialog)
 
     def _on_match_created(self, match: Match | None) -> None:
         if match is None:
@@ -321,7 +321,7 @@ class MainWindow(QMainWindow):
         if self.match is None:
             return
         dialog = MatchSettingsDialog(self.match.settings, self, apply=self._settings_refused)
-        dialog.open()
+        _open_once(dialog)
 
     def apply_match_settings(self, settings: rules.Settings) -> bool:
         refused = self._settings_refused(settings)
@@ -349,7 +349,7 @@ class MainWindow(QMainWindow):
         if self.match is None or self.scan is not None:
             return
         dialog = PlayersDialog(self.match.players, self, apply=self._players_refused)
-        dialog.open()
+        _open_once(dialog)
 
     def _players_refused(self, players: tuple[rules.Player, ...]) -> str | None:
         """Give the open match's seats these players through the store; why not, if refused."""
@@ -361,7 +361,7 @@ class MainWindow(QMainWindow):
     def _on_browse(self) -> None:
         browser = MatchBrowser(self.store, self)
         browser.openRequested.connect(self.show_match)
-        browser.open()
+        _open_once(browser)
 
     def _on_export(self) -> None:
         if self.match is None:
@@ -565,7 +565,7 @@ class MainWindow(QMainWindow):
             dataclasses.replace(self.settings, camera=in_use), data_dir=data, parent=self
         )
         dialog.accepted.connect(lambda: self._on_settings_chosen(dialog.value(), in_use))
-        dialog.open()
+        _open_once(dialog)
 
     def _on_settings_chosen(self, settings: AppSettings, camera_shown: str) -> None:
         if self._camera_override is not None and settings.camera == camera_shown:
@@ -660,3 +660,10 @@ class MainWindow(QMainWindow):
 
     def exec_dialog(self, dialog: QDialog) -> int:
         return dialog.exec()
+
+
+def _open_once(dialog: QDialog) -> None:
+    """Open a dialog made for one use, deleted once closed (a child of the window, each one
+    used to stay alive until the window went: 20 after five uses of five dialogs)."""
+    dialog.finished.connect(dialog.deleteLater)
+    dialog.open()

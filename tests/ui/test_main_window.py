@@ -516,6 +516,26 @@ def test_settings_with_no_usable_data_folder_say_so(qtbot, store, feed, tmp_path
     )
 
 
+def test_dialogs_made_for_one_use_are_let_go_when_closed(qtbot, store, feed, tmp_path):
+    # each stayed a child of the window until it closed: 20 after five uses of five dialogs
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QDialog
+
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    actions = (
+        window.new_action, window.match_settings_action, window.players_action,
+        window.browse_action, window.settings_action,
+    )  # fmt: skip
+    for _ in range(2):
+        for action in actions:
+            action.trigger()
+            (dialog,) = [d for d in window.findChildren(QDialog) if d.isVisible()]
+            dialog.reject()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert window.findChildren(QDialog) == []
+
+
 def test_cancel_scan_releases_the_camera(qtbot, store, feed, tmp_path):
     store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
