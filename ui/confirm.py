@@ -107,6 +107,15 @@ def check_line(names: Sequence[str]) -> str:
     )
 
 
+def unshot_line(piles: Sequence[str]) -> str:
+    """What the dialog says when a scan took no shot of some piles ("" for none): their zeros
+    are no count (after a camera failure, Enter saved a round where all had called Blitz)."""
+    if not piles:
+        return ""
+    which = " and ".join(f"{pile} piles" for pile in piles)
+    return f"⚠ No shot of the {which}: type in each player's count, the zeros counted nothing."
+
+
 class ConfirmDialog(QDialog):
     """Check and correct the counts; Enter confirms. Not modal to the caller's logic: it emits."""
 
@@ -120,10 +129,12 @@ class ConfirmDialog(QDialog):
         title: str,
         captures: Sequence[QImage] = (),
         check: Sequence[str] = (),
+        unshot: Sequence[str] = (),
         parent: QWidget | None = None,
     ) -> None:
         """`check`: players whose counts the camera may have mixed up (their decks look alike
-        to blitzcam); they are marked and named."""
+        to blitzcam); they are marked and named. `unshot`: the piles no shot was taken of
+        ("Dutch", "Blitz"): their counts are 0 only because nothing counted them."""
         super().__init__(parent)
         self.setWindowTitle(title)
         self._players = tuple(players)
@@ -139,9 +150,10 @@ class ConfirmDialog(QDialog):
         caller_row = QHBoxLayout()
         caller_row.addWidget(QLabel("Called Blitz:"))
         caller_row.addWidget(self.caller, 1)
-        self.check = plain_label(check_line(check))  # names are the players' own text
+        said = [line for line in (unshot_line(unshot), check_line(check)) if line]
+        self.check = plain_label("\n".join(said))  # names are the players' own text
         self.check.setWordWrap(True)
-        self.check.setVisible(bool(check))
+        self.check.setVisible(bool(said))
         for name in check:
             self.editor.mark(name, "Check this count: this deck looks like another player's to "
                              "blitzcam, and their cards may have been counted to each other")

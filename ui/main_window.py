@@ -390,7 +390,13 @@ class MainWindow(QMainWindow):
     ) -> ConfirmDialog:
         captures: list[QImage] = []
         check: tuple[str, ...] = ()
+        unshot: tuple[str, ...] = ()
         if session is not None:
+            unshot = tuple(
+                pile
+                for pile, shots in (("Dutch", session.dutch_shots), ("Blitz", session.blitz_shots))
+                if not shots
+            )
             for shots in (session.dutch_shots, session.blitz_shots):
                 if shots:
                     captures.append(render_capture(shots[-1].frame, shots[-1].snapshot, width=480))
@@ -398,8 +404,9 @@ class MainWindow(QMainWindow):
                 self.match.players, session.dutch_shots + session.blitz_shots
             )
         dialog = ConfirmDialog(
-            self.match.players, proposed, title=title, captures=captures, check=check, parent=self
-        )
+            self.match.players, proposed, title=title, captures=captures, check=check,
+            unshot=unshot, parent=self,
+        )  # fmt: skip
         if session is not None:
             zero = [name for name, t in proposed.tallies.items() if t.blitz == 0]
             if len(zero) == 1:

@@ -395,6 +395,7 @@ def test_confirmed_capture_is_kept_with_labels(qtbot, store, feed, tmp_path):
     save_settings(tmp_path / "app-settings.json", AppSettings(keep_captures=True, capture_dir=str(captures)))
     window = _window(qtbot, store, feed, tmp_path)
     _scan_to_review(qtbot, window, feed)
+    assert window.confirm.check.isHidden()  # both piles shot: nothing to say
     window.confirm.set_caller("Ann")
     _ok(window.confirm)
     labels = sorted((captures / "labels").glob("*.txt"))
@@ -755,6 +756,7 @@ def test_a_video_that_ends_can_still_be_reviewed(qtbot, store, tmp_path):
     assert "video has ended" in scan.live.message()
     qtbot.keyClick(scan, Qt.Key.Key_Return)  # no newer view will come: review
     assert window.confirm is not None
+    assert plain(window.confirm.check.text()).startswith("⚠ No shot of the Blitz piles: ")
     window.confirm.set_caller("Ann")
     _ok(window.confirm)
     assert store.load(match_id).rounds == (round_of(Ann=(7, 0), Bob=(5, 0), Cy=(3, 0)),)
@@ -797,6 +799,10 @@ def test_a_camera_that_fails_before_any_shot_still_offers_review(qtbot, store, t
     qtbot.keyClick(scan, Qt.Key.Key_Return)  # the status line says Enter reviews: it does
     dialog = window.confirm
     assert dialog is not None and dialog.value() == round_of(Ann=(0, 0), Bob=(0, 0), Cy=(0, 0))
+    # its zeros counted nothing: said, or Enter saved a round where all had called Blitz
+    assert plain(dialog.check.text()).startswith(
+        "⚠ No shot of the Dutch piles and Blitz piles: type in each player's count"
+    )
     dialog.editor.dutch["Ann"].setValue(6)
     dialog.caller.setCurrentIndex(dialog.caller.findData("Ann"))
     _ok(dialog)
