@@ -241,7 +241,10 @@ class ScanView(QWidget):
         if self.session.step == "dutch":
             self.session = self.session.next_step()
             self._refresh()
-            return
+            if self._failure is None and not self._ended:
+                return
+            # no Blitz view will come: to review at once (it took a second Enter, though the
+            # status line said Enter reviews)
         self.reviewRequested.emit(self.session)
 
     def _on_back(self) -> None:
