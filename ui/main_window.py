@@ -91,7 +91,8 @@ class MainWindow(QMainWindow):
         self._enroller = enroller
         self._interval_ms = interval_ms
         self._settings_path = settings_path
-        self.settings = load_settings(settings_path)
+        problems: list[str] = []
+        self.settings = load_settings(settings_path, problems=problems)
         self._camera_override = camera_override
         self.match_id: int | None = None
         self.match: Match | None = None
@@ -116,6 +117,8 @@ class MainWindow(QMainWindow):
         if resume is not None:
             self.show_match(resume)
             self.statusBar().showMessage(f"Resumed the unfinished match {resume}", 5000)
+        if problems:  # the rest of the settings are in use; saving them replaces the file
+            self.statusBar().showMessage("; ".join(problems), 15000)
         self._update_actions()
 
     # --- building ------------------------------------------------------------------------

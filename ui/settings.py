@@ -42,8 +42,9 @@ class AppSettings:
     capture_dir: str = ""  # "" -> <data dir>/captures
 
 
-def settings_from_json(data: object) -> AppSettings:
-    """Decode settings; unknown keys are ignored, wrong types refused with the key named."""
+def settings_from_json(data: object, *, problems: list[str] | None = None) -> AppSettings:
+    """Decode settings; unknown keys are ignored, wrong types refused with the key named, or,
+    given `problems`, each such key left at its default and said there (the others kept)."""
     if not isinstance(data, dict):
         raise ValueError(f"app settings: expected a JSON object, got {type(data).__name__}")
     defaults = AppSettings()
@@ -51,19 +52,37 @@ def settings_from_json(data: object) -> AppSettings:
     for key, default in asdict(defaults).items():
         value = data.get(key, default)
         if type(value) is not type(default):
-            raise ValueError(
-                f"app settings: {key!r} must be {type(default).__name__}, got {value!r}"
-            )
+            problem = f"app settings: {key!r} must be {type(default).__name__}, got {value!r}"
+            if problems is None:
+                raise ValueError(problem)
+            problems.append(f"{problem} (left at its default)")
+            value = default
         values[key] = value
     return AppSettings(**values)
 
 
-def load_settings(path: Path) -> AppSettings:
-    """The saved settings, or the defaults when the file is missing or unreadable."""
+def load_settings(path: Path, *, problems: list[str] | None = None) -> AppSettings:
+    """The saved settings, or the defaults when the file is missing or unreadable. Given
+    `problems`, what was wrong with a file that is there is said in it, one line each, and a
+    key of the wrong type (an older file's, a hand edit) costs only that key: one used to reset
+    every setting, keep_captures and the capture folder with it, without a word."""
     try:
-        return settings_from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, RecursionError):  # RecursionError: nesting a file can hold
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
         return AppSettings()
+    except OSError as exc:
+        _say(problems, f"{path}: cannot read it: {exc.strerror or exc}")
+        return AppSettings()
+    try:
+        return settings_from_json(json.loads(text), problems=problems)
+    except (ValueError, RecursionError) as exc:  # RecursionError: nesting a file can hold
+        _say(problems, f"{path}: {exc}" if isinstance(exc, ValueError) else f"{path}: too deep")
+        return AppSettings()
+
+
+def _say(problems: list[str] | None, problem: str) -> None:
+    if problems is not None:
+        problems.append(problem)
 
 
 def save_settings(path: Path, settings: AppSettings) -> None:

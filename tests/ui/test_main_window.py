@@ -537,6 +537,15 @@ def test_dialogs_made_for_one_use_are_let_go_when_closed(qtbot, store, feed, tmp
     assert window.findChildren(QDialog) == []
 
 
+def test_a_settings_file_with_a_bad_key_is_said_at_start(qtbot, store, feed, tmp_path):
+    (tmp_path / "app-settings.json").write_text('{"camera": 0, "keep_captures": true}')
+    window = _window(qtbot, store, feed, tmp_path)
+    assert window.settings.keep_captures  # the rest kept
+    assert window.statusBar().currentMessage() == (
+        "app settings: 'camera' must be str, got 0 (left at its default)"
+    )
+
+
 def test_cancel_scan_releases_the_camera(qtbot, store, feed, tmp_path):
     store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)

@@ -151,6 +151,23 @@ def test_settings_round_trip_and_bad_files(tmp_path: Path) -> None:
     assert load_settings(path) == AppSettings()
 
 
+def test_a_settings_key_of_the_wrong_type_costs_only_that_key(tmp_path: Path) -> None:
+    # an older file's `"camera": 0` reset every setting, the captures kept with them, silently
+    path = tmp_path / "s.json"
+    path.write_text('{"camera": 0, "keep_captures": true, "capture_dir": "/caps"}')
+    problems: list[str] = []
+    settings = load_settings(path, problems=problems)
+    assert settings == AppSettings(camera="", keep_captures=True, capture_dir="/caps")
+    assert problems == ["app settings: 'camera' must be str, got 0 (left at its default)"]
+    path.write_text("{not json")
+    problems.clear()
+    assert load_settings(path, problems=problems) == AppSettings()
+    assert len(problems) == 1 and problems[0].startswith(f"{path}: Expecting property name")
+    problems.clear()
+    assert load_settings(tmp_path / "none.json", problems=problems) == AppSettings()
+    assert problems == []  # no file yet: nothing wrong
+
+
 def test_the_capture_folder_is_never_wherever_the_app_was_started(tmp_path: Path) -> None:
     from blitzcam.ui.settings import capture_folder
 
