@@ -220,12 +220,15 @@ class CountingPipeline:
     def _use(self, profile: DeckProfile, references: References | None = None) -> None:
         if references is None:
             references = profile_references(self.embedder, profile)
+        pairs = look_alikes(references, profile.names)  # ~10 ms for the eight decks: once
+        names = profile.names
         # one tuple, swapped at once: a frame in flight on another thread sees old or new, whole
         self._identity = (
             profile,
             references,
             profile.known_decks(),
-            look_alikes(references, profile.names),  # ~10 ms for the eight decks: once
+            pairs,
+            [(names.index(a.deck), names.index(a.other)) for a in pairs],  # as identify takes them
         )
 
     @property
@@ -328,13 +331,13 @@ class CountingPipeline:
             detections = detections.with_boxes(turn_back_obb(detections.obb, frame_bgr.shape[:2]))
         detections, tiles = self._look_closer(frame_bgr, detections, params.gain_xy[0], timing)
         t3 = time.perf_counter()
-        profile, references, known_decks, pairs = self._identity  # reload_profile may swap it
-        names = profile.names
+        # read once: reload_profile may swap it
+        profile, references, known_decks, _, look_alike_rows = self._identity
         detections = identify(
             frame_bgr,
             detections,
             references,
-            names,
+            profile.names,
             self.embedder.embed,
             unknown_below=self.in_play_line(in_play),
             consensus_link=self.consensus_link,
@@ -349,7 +352,7 @@ class CountingPipeline:
             second_look=self.second_look,
             near_line_from=self.near_line_from,
             near_line_alike=self.near_line_alike,
-            look_alikes=[(names.index(a.deck), names.index(a.other)) for a in pairs],
+            look_alikes=look_alike_rows,
             parts_alike=self.parts_alike,
         )
         if not self.keep_uncounted:
