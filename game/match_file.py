@@ -69,7 +69,10 @@ def _parse_round(raw: object, number: int) -> Round:
             if key not in counts:
                 raise MatchError(f"missing {key!r}", round_number=number, player=name)
         tallies[name] = Tally(dutch=counts["dutch"], blitz=counts["blitz"])
-    return Round(tallies)
+    try:
+        return Round(tallies)
+    except MatchError as exc:  # one name written two ways (composed and not)
+        raise MatchError(exc.rule, round_number=number, player=exc.player) from None
 
 
 def match_from_json(data: object) -> Match:

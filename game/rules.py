@@ -7,6 +7,7 @@ once one reaches the target; with teams, partners share one total.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -48,6 +49,13 @@ def shown_name(name: str) -> str:
     return name if name.isprintable() else repr(name)
 
 
+def written_name(name: str) -> str:
+    """A player's or team's name as blitzcam keeps it: in Unicode's composed form (NFC). 'José'
+    typed as é on one keyboard and as e + a combining accent on another (or pasted from a file
+    name on macOS) is then one name, found whichever way it is typed again."""
+    return unicodedata.normalize("NFC", name) if isinstance(name, str) else name
+
+
 def _is_whole_number(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -66,9 +74,15 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class Player:
+    """One seat of a match. Its name and team are kept as `written_name` writes them."""
+
     name: str
     deck: str
     team: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", written_name(self.name))
+        object.__setattr__(self, "team", written_name(self.team))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +93,19 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """Every player's tally for one round, by player name. Read-only."""
+    """Every player's tally for one round, by player name (as `written_name` writes it).
+    Read-only. MatchError if two names are one name written two ways."""
 
     tallies: Mapping[str, Tally]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tallies", MappingProxyType(dict(self.tallies)))
+        tallies = {written_name(name): tally for name, tally in self.tallies.items()}
+        if len(tallies) < len(self.tallies):
+            twice = next(
+                name for name in tallies if sum(written_name(n) == name for n in self.tallies) > 1
+            )
+            raise MatchError("is given twice (written two ways)", player=twice)
+        object.__setattr__(self, "tallies", MappingProxyType(tallies))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Round) and dict(self.tallies) == dict(other.tallies)

@@ -63,38 +63,79 @@ def _schema_v1(conn: sqlite3.Connection) -> None:
     )
 
 
+def _kept_apart(names: Sequence[str], tidy: Callable[[str], str]) -> dict[str, str]:
+    """Each of the distinct `names` (in seat order) to its tidied form. Names an older release
+    told apart stay apart: one whose form is taken gets a number ('Red (2)'), and names that
+    need no tidying keep theirs first. A name that tidies to nothing is left for loading to
+    report."""
+    fixed: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in sorted(names, key=lambda name: tidy(name) != name):  # stable: seat order kept
+        base = tidy(name)
+        if not base:
+            fixed[name] = name
+            continue
+        candidate, number = base, 2
+        while candidate in taken:
+            suffix = f" ({number})"
+            candidate = base[: rules.MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
+            number += 1
+        taken.add(candidate)
+        fixed[name] = candidate
+    return fixed
+
+
+def _rename_in_each_match(
+    conn: sqlite3.Connection, column: str, tidy: Callable[[str], str]
+) -> None:
+    """`column` ('name' or 'team') of every match's players tidied, kept apart per match."""
+    seen: dict[int, list[str]] = {}
+    rows = conn.execute(f"SELECT match_id, {column} FROM players ORDER BY match_id, seat")
+    for match_id, value in rows.fetchall():
+        if isinstance(value, str) and value not in seen.setdefault(match_id, []):
+            seen[match_id].append(value)
+    for match_id, values in seen.items():
+        for old, new in _kept_apart(values, tidy).items():
+            if new != old:
+                conn.execute(
+                    f"UPDATE players SET {column} = ? WHERE match_id = ? AND {column} = ?",
+                    (new, match_id, old),
+                )
+
+
+def _tidy_team(team: str) -> str:
+    printable = "".join(ch if ch.isprintable() else " " for ch in team).strip()
+    return printable[: rules.MAX_NAME_LENGTH].strip()
+
+
 def _v2_team_names_and_targets(conn: sqlite3.Connection) -> None:
     """Matches saved before team names were held to the rules of player names, and targets to
     at most rules.MAX_TARGET, brought within them so that they still load: a team name loses
-    its outer spaces and unprintable characters and is cut to rules.MAX_NAME_LENGTH ('North '
-    and 'North' were meant as one team); a larger target becomes the largest (no match gets
-    near either)."""
-    teams: dict[int, dict[int, str]] = {}
-    rows = conn.execute("SELECT match_id, seat, team FROM players WHERE team IS NOT NULL")
-    for match_id, seat, team in rows.fetchall():
-        if isinstance(team, str):
-            teams.setdefault(match_id, {})[seat] = team
-    for match_id, seats in teams.items():
-        tidied = {
-            seat: "".join(ch if ch.isprintable() else " " for ch in team).strip()
-            for seat, team in seats.items()
-        }
-        cut = {seat: name[: rules.MAX_NAME_LENGTH].strip() for seat, name in tidied.items()}
-        if len(set(cut.values())) < len(set(tidied.values())):
-            cut = tidied  # cutting would make two teams one: left long, for loading to report
-        for seat, fixed in cut.items():
-            if fixed and fixed != seats[seat]:
-                conn.execute(
-                    "UPDATE players SET team = ? WHERE match_id = ? AND seat = ?",
-                    (fixed, match_id, seat),
-                )
+    its unprintable characters and outer spaces and is cut to rules.MAX_NAME_LENGTH; a larger
+    target becomes the largest (no match gets near either). Teams the older release scored
+    apart ('North' and 'North ') stay apart, numbered ('North (2)'): made one, a two-player
+    team match had one team and could not load. (Changed after release to keep them apart;
+    a file this step already upgraded is not upgraded again.)"""
+    _rename_in_each_match(conn, "team", _tidy_team)
     conn.execute(
         "UPDATE matches SET target = ? WHERE target > ?", (rules.MAX_TARGET, rules.MAX_TARGET)
     )
 
 
-# Position i migrates schema version i to i + 1. Append only; never edit a released step.
-MIGRATIONS: Final[tuple[Migration, ...]] = (_schema_v1, _v2_team_names_and_targets)
+def _v3_names_composed(conn: sqlite3.Connection) -> None:
+    """Names and teams in Unicode's composed form (rules.written_name), as they are kept from
+    now on; two that were one name written two ways stay two players (or teams), numbered."""
+    _rename_in_each_match(conn, "name", rules.written_name)
+    _rename_in_each_match(conn, "team", rules.written_name)
+
+
+# Position i migrates schema version i to i + 1. Append only; edit a released step only so
+# that more matches load (a file it has upgraded is never upgraded by it again).
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    _schema_v1,
+    _v2_team_names_and_targets,
+    _v3_names_composed,
+)
 
 
 class StoreError(Exception):

@@ -128,14 +128,14 @@ def _match_id(args: argparse.Namespace, store: Any) -> int:
 
 def _parse_tallies(specs: list[str]) -> dict[str, Any]:
     from blitzcam.errors import UserError
-    from blitzcam.game.rules import Tally
+    from blitzcam.game.rules import Tally, written_name
 
     tallies = {}
     for spec in specs:
         found = _TALLY.match(spec)
         if not found:
             raise UserError(f"{spec!r}: expected NAME=DUTCH/BLITZ, e.g. Ann=12/0")
-        name = found["name"]
+        name = written_name(found["name"])  # 'José' typed either way is one player
         if name in tallies:
             raise UserError(f"{spec!r}: {name} is given twice")
         try:
@@ -255,7 +255,7 @@ def _player(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from blitzcam.errors import UserError
-    from blitzcam.game.rules import Match, MatchError, change_players
+    from blitzcam.game.rules import Match, MatchError, change_players, written_name
 
     changes = {
         field: value
@@ -265,13 +265,14 @@ def _player(args: argparse.Namespace) -> int:
     if not changes:
         raise UserError("nothing to change: give --name, --deck and/or --team")
 
+    who = written_name(args.player)
+
     def changed(match: Match) -> Match:
         names = [player.name for player in match.players]
-        if args.player not in names:
+        if who not in names:
             raise MatchError(f"no player {args.player!r} in this match: {', '.join(names)}")
         return change_players(
-            match,
-            [replace(p, **changes) if p.name == args.player else p for p in match.players],
+            match, [replace(p, **changes) if p.name == who else p for p in match.players]
         )
 
     # read and changed in one transaction: a change saved meanwhile is not undone

@@ -363,3 +363,19 @@ def test_a_match_id_past_sqlites_integers_is_one_line(
     for action in (["show"], ["export", str(tmp_path / "out.json")]):
         code, _, err = run("match", "--db", db, *action, "--match", str(2**63), capsys=capsys)
         assert code != 0 and err.count("\n") == 1 and f"no match {2**63}" in err
+
+
+def test_a_name_is_found_however_its_accent_was_typed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # typed as e + a combining accent (as some keyboards and macOS file names give it), then as é
+    db = str(tmp_path / "m.sqlite3")
+    assert run("match", "--db", db, "new", "-p", "Jose\u0301=green-pump", "-p", "Bob=red-buggy",
+               capsys=capsys)[0] == 0  # fmt: skip
+    code, out, err = run("match", "--db", db, "add", "Jos\u00e9=12/0", "Bob=9/4", capsys=capsys)
+    assert (code, err) == (0, "") and "leading: Jos\u00e9" in out
+    code, _, err = run("match", "--db", db, "add", "Jos\u00e9=1/0", "Jose\u0301=2/0", "Bob=0/1",
+                       capsys=capsys)  # fmt: skip
+    assert code == 2 and "is given twice" in err
+    code, out, err = run("match", "--db", db, "player", "Jos\u00e9", "--name", "Ann", capsys=capsys)
+    assert (code, err) == (0, "") and "Ann" in out and "Jos" not in out

@@ -178,3 +178,14 @@ def test_an_exported_score_sheet_tells_spreadsheets_it_is_utf8() -> None:
     # the match JSON is left as it was: no mark, and it reads back as the same match
     text = export_text(match, "json")
     assert text.startswith("{") and match_from_json(json.loads(text)) == match
+
+
+def test_a_name_written_decomposed_in_a_file_is_the_players_name() -> None:
+    players = [{"name": "Jose\u0301", "deck": "green-pump"}, ANN_BOB[1]]
+    round_ = {"Jos\u00e9": {"dutch": 5, "blitz": 0}, "Bob": {"dutch": 3, "blitz": 2}}
+    match = match_from_json({"players": players, "rounds": [round_]})
+    assert match.players[0].name == "Jos\u00e9"
+    assert match_to_json(match)["players"][0]["name"] == "Jos\u00e9"
+    twice = {**round_, "Jose\u0301": {"dutch": 1, "blitz": 0}}
+    with pytest.raises(MatchError, match=r"^round 1, player Jos\u00e9: is given twice"):
+        match_from_json({"players": players, "rounds": [twice]})

@@ -329,3 +329,17 @@ def test_changing_teams_that_would_have_decided_the_match_earlier_is_refused() -
     with pytest.raises(MatchError, match=r"^round 2: the match was already decided after round 1"):
         change_players(match, [replace_team(p, t) for p, t in zip(match.players, "XXYY",
                                                                   strict=True)])
+
+
+def test_a_name_typed_composed_or_not_is_one_name() -> None:
+    composed, decomposed = "Jos\u00e9", "Jose\u0301"
+    ann = Player(decomposed, "green-pump", team="\u00c9quipe".replace("\u00c9", "E\u0301"))
+    assert (ann.name, ann.team) == (composed, "\u00c9quipe")
+    assert list(Round({decomposed: Tally(5, 0)}).tallies) == [composed]
+    with pytest.raises(MatchError, match="two players have this name"):
+        rules.validate_players((Player(composed, "green-pump"), Player(decomposed, "red-buggy")))
+    with pytest.raises(MatchError, match=f"player {composed}: is given twice"):
+        Round({composed: Tally(5, 0), decomposed: Tally(3, 2)})
+    match = match_of(round_of(Ann=(5, 0), Bob=(3, 2)))
+    renamed = rules.change_players(match, [Player(decomposed, "green-pump"), match.players[1]])
+    assert add_round(renamed, Round({composed: Tally(1, 0), "Bob": Tally(0, 1)})).rounds[1]

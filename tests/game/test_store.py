@@ -420,8 +420,70 @@ def test_the_migration_never_makes_two_teams_one(tmp_path: Path) -> None:
         match_id = old.create_match(match_of(n=4, teams=("A", "B", "A", "B")))
         old._conn.execute("UPDATE players SET team = ? WHERE team = 'A'", (long + "North",))
         old._conn.execute("UPDATE players SET team = ? WHERE team = 'B'", (long + "South",))
-    with MatchStore(path) as store, pytest.raises(StoreError, match=r"team name .* at most 40"):
-        store.load(match_id)  # left as it was, and said, rather than scored as one team
+    with MatchStore(path) as store:  # cut to 40, they would be one team: the second is numbered
+        teams = [player.team for player in store.load(match_id).players]
+    assert teams[0] == teams[2] == long[:40].strip()
+    assert teams[1] == teams[3] == long[:36] + " (2)"
+
+
+def test_the_migration_keeps_teams_apart_that_differed_only_in_spaces(tmp_path: Path) -> None:
+    # the older release scored 'Red' and 'Red ' as two teams; made one, a two-player team match
+    # had a single team and could no longer load
+    from blitzcam.game.store import _schema_v1
+
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path, migrations=(_schema_v1,)) as old:
+        two = old.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 2)), teams=("A", "B")))
+        old._conn.execute(
+            "UPDATE players SET team = 'Red ' WHERE match_id = ? AND seat = 0", (two,)
+        )
+        old._conn.execute("UPDATE players SET team = 'Red' WHERE match_id = ? AND seat = 1", (two,))
+        four = old.create_match(match_of(n=4, teams=("A", "B", "A", "B")))
+        old._conn.execute(
+            "UPDATE players SET team = ' Red' WHERE match_id = ? AND team = 'A'", (four,)
+        )
+        old._conn.execute(
+            "UPDATE players SET team = 'Red ' WHERE match_id = ? AND team = 'B'", (four,)
+        )
+    with MatchStore(path) as store:
+        match = store.load(two)
+        # the one already right keeps its name
+        assert [p.team for p in match.players] == ["Red (2)", "Red"]
+        assert score_match(match).team_totals == {"Red (2)": 5, "Red": -1}
+        assert [p.team for p in store.load(four).players] == ["Red", "Red (2)", "Red", "Red (2)"]
+
+
+def test_names_written_two_ways_are_composed_on_upgrade_and_kept_apart(tmp_path: Path) -> None:
+    import unicodedata
+
+    composed = "Jos\u00e9"
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert decomposed != composed
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path, migrations=MIGRATIONS[:2]) as old:
+        lone = old.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 2)), teams=("A", "B")))
+        old._conn.execute(
+            "UPDATE players SET name = ?, team = ? WHERE match_id = ? AND seat = 0",
+            (decomposed, unicodedata.normalize("NFD", "\u00c9quipe"), lone),
+        )
+        both = old.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 2))))
+        old._conn.execute(
+            "UPDATE players SET name = ? WHERE match_id = ? AND seat = 0", (composed, both)
+        )
+        old._conn.execute(
+            "UPDATE players SET name = ? WHERE match_id = ? AND seat = 1", (decomposed, both)
+        )
+    with MatchStore(path) as store:
+        assert store.schema_version == 3
+        match = store.load(lone)
+        assert [p.name for p in match.players] == [composed, "Bob"]
+        assert match.players[0].team == "\u00c9quipe"
+        assert match.rounds[0].tallies[composed] == Tally(5, 0)  # the seat keeps its tallies
+        assert [p.name for p in store.load(both).players] == [composed, composed + " (2)"]
+    with closing(sqlite3.connect(path)) as conn:  # written composed, not only read so
+        stored = {name for (name,) in conn.execute("SELECT name FROM players")}
+    assert decomposed not in stored
+    assert (tmp_path / "m.sqlite3.v2.bak").is_file()
 
 
 def test_a_match_id_past_sqlites_integers_is_no_match(store: MatchStore) -> None:
