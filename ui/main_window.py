@@ -214,6 +214,8 @@ class MainWindow(QMainWindow):
         """Make `match` the open match's version and draw it (the page shown stays)."""
         self.match = match
         self.scoreboard.show_match(match, rules.score_match(match))
+        if self.scan is not None:  # reloaded during a scan: its rows name the players as now
+            self.scan.set_players(match.players)
         self._update_actions()
 
     def _refused(self, exc: MatchError | StoreError) -> str:

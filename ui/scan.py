@@ -5,6 +5,7 @@ last shot, Esc cancels. When both steps are done it asks the caller to confirm (
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Final
 
@@ -82,25 +83,22 @@ class ScanView(QWidget):
         self.shots_label = QLabel()
         self.live_counts: dict[str, QLabel] = {}
         self.summed_counts: dict[str, QLabel] = {}
+        self._seats: list[tuple[QLabel, QLabel, QLabel, QLabel]] = []  # icon, name, live, shots
         grid = QGridLayout()
         grid.addWidget(QLabel("<b>Player</b>"), 0, 1)
         grid.addWidget(QLabel("<b>In view</b>"), 0, 2)
         grid.addWidget(QLabel("<b>Shots</b>"), 0, 3)
         for row, player in enumerate(self.session.players, start=1):
-            icon = QLabel()
-            icon.setPixmap(back_pixmap(player.deck, 32))
-            icon.setToolTip(deck_label(player.deck))
             live = QLabel("0")
             live.setObjectName("liveCount")
             live.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             summed = QLabel("0")
             summed.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.live_counts[player.name] = live
-            self.summed_counts[player.name] = summed
-            grid.addWidget(icon, row, 0)
-            grid.addWidget(plain_label(player.name), row, 1)
-            grid.addWidget(live, row, 2)
-            grid.addWidget(summed, row, 3)
+            seat = (QLabel(), plain_label(player.name), live, summed)
+            self._seats.append(seat)
+            for column, widget in enumerate(seat):
+                grid.addWidget(widget, row, column)
+        self._show_seats()
         self.capture_button = QPushButton("Capture shot  (Space)")
         self.capture_button.setObjectName("primary")
         self.drop_button = QPushButton("Drop last shot  (Backspace)")
@@ -153,6 +151,33 @@ class ScanView(QWidget):
             shortcut.setAutoRepeat(False)  # a held key is one press: one shot, one step
             shortcut.activated.connect(slot)
         self._refresh()
+
+    def set_players(self, players: Sequence[Player]) -> None:
+        """The match's players as they are now (renamed, or given other decks, elsewhere while
+        the scan was open): its rows show them, and the live count decides among their decks.
+        The seats stay; the shots keep what they counted, per deck."""
+        seated = tuple(players)
+        if seated == self.session.players:
+            return
+        if len(seated) != len(self.session.players):
+            raise ValueError(f"a scan of {len(self.session.players)} seats got {len(seated)}")
+        self.session = dataclasses.replace(self.session, players=seated)
+        # one frozenset swapped whole: the counting thread reads either the old or the new one
+        self._in_play.decks = frozenset(player.deck for player in seated)
+        self._show_seats()
+        self._refresh()
+
+    def _show_seats(self) -> None:
+        self.live_counts.clear()
+        self.summed_counts.clear()
+        for player, (icon, name, live, summed) in zip(
+            self.session.players, self._seats, strict=True
+        ):
+            icon.setPixmap(back_pixmap(player.deck, 32))
+            icon.setToolTip(deck_label(player.deck))
+            name.setText(player.name)
+            self.live_counts[player.name] = live
+            self.summed_counts[player.name] = summed
 
     # --- lifecycle -----------------------------------------------------------------------
 

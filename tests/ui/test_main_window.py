@@ -500,6 +500,10 @@ def test_a_player_renamed_elsewhere_during_a_scan_keeps_the_cards_counted(
     assert "players were changed elsewhere: Enter reviews the scan again" in (
         window.statusBar().currentMessage()
     )
+    # the scan's rows name the players as they are now (they kept "Ann")
+    names = [label.text() for _, label, _, _ in window.scan._seats]
+    assert names[0] == "Anne" and "Ann" not in window.scan.live_counts
+    assert "Anne" in window.scan.summed_counts
     qtbot.keyClick(window.scan, Qt.Key.Key_Return)
     window.confirm.set_caller("Anne")
     _ok(window.confirm)

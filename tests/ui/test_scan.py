@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from blitzcam.ui.counting_worker import CountedFrame, CountSnapshot, NullCounter
 from blitzcam.ui.scan import HOLD_STILL, ScanView
@@ -58,3 +59,23 @@ def test_going_back_forgets_a_waiting_shot(qtbot) -> None:
     view.back_button.click()
     view._on_counted(_frame(3, 0, 3))
     assert view.session.step == "dutch" and not view.session.shots("blitz")
+
+
+
+def test_players_changed_during_a_scan_show_in_its_rows_and_live_decks(qtbot) -> None:
+    # renamed (or given another deck) elsewhere while the scan was open: its rows kept the old
+    # names, and the live count decided among the old decks
+    from blitzcam.game.rules import Player
+
+    view = _view(qtbot)
+    view._on_counted(_frame(1, ann=5, bob=3))
+    view.set_players((Player("Anne", "blue-plow"), BOB))
+    assert [name.text() for _, name, _, _ in view._seats] == ["Anne", BOB.name]
+    assert set(view.live_counts) == {"Anne", BOB.name}
+    assert view._in_play.decks == {"blue-plow", BOB.deck}
+    assert view.session.players[0].name == "Anne"
+    view._on_counted(_frame(2, ann=5, bob=4))
+    assert view.live_counts["Anne"].text() == "0"  # no blue plow in view: green pumps were Ann's
+    assert view.live_counts[BOB.name].text() == "4"
+    with pytest.raises(ValueError, match="a scan of 2 seats got 1"):
+        view.set_players((BOB,))
