@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         return sub
 
     p = action("summarize", _summarize, "score a match JSON file and print standings as JSON")
-    p.add_argument("file", type=path_argument, metavar="FILE")
+    p.add_argument("file", type=path_argument, metavar="FILE", help="a match JSON file")
 
     p = action("new", _new, "start a match")
     p.add_argument(
@@ -42,27 +42,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="a player and their deck, e.g. Ann=green-pump or Ann=green-pump@North (repeat)",
     )
     p.add_argument("--target", type=int, default=None, help="points that decide the match (75)")
-    p.add_argument("--variant", choices=("standard", "play-out"), default="standard")
+    p.add_argument(
+        "--variant",
+        choices=("standard", "play-out"),
+        default="standard",
+        help="standard: a round ends at 'Blitz!' (default); play-out: rounds are played out",
+    )
 
+    tallies_help = "a player's cards in the Dutch piles and left in their Blitz pile, e.g. Ann=12/0"
     p = action("add", _add, "add a round: NAME=DUTCH/BLITZ for every player")
-    p.add_argument("tallies", nargs="+", metavar="NAME=DUTCH/BLITZ")
+    p.add_argument("tallies", nargs="+", metavar="NAME=DUTCH/BLITZ", help=tallies_help)
     _match_option(p)
 
     p = action("edit", _edit, "correct a round: NAME=DUTCH/BLITZ for the players to change")
-    p.add_argument("round", type=int, metavar="ROUND")
-    p.add_argument("tallies", nargs="+", metavar="NAME=DUTCH/BLITZ")
+    p.add_argument("round", type=int, metavar="ROUND", help="the round's number, from 1")
+    p.add_argument("tallies", nargs="+", metavar="NAME=DUTCH/BLITZ", help=tallies_help)
     _match_option(p)
 
     p = action("delete-round", _delete_round, "delete a round; later rounds move up")
-    p.add_argument("round", type=int, metavar="ROUND")
+    p.add_argument("round", type=int, metavar="ROUND", help="the round's number, from 1")
     _match_option(p)
 
     p = action("undo", _undo, "undo the last round")
     _match_option(p)
 
     p = action("settings", _settings, "change the target or variant")
-    p.add_argument("--target", type=int, default=None)
-    p.add_argument("--variant", choices=("standard", "play-out"), default=None)
+    p.add_argument("--target", type=int, default=None, help="the new target (points)")
+    p.add_argument(
+        "--variant", choices=("standard", "play-out"), default=None, help="the new variant"
+    )
     _match_option(p)
 
     p = action("player", _player, "rename a player, or give them another deck or team")

@@ -28,9 +28,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="run folder for data, checkpoints and logs (default: runs/detector)",
     )
-    parser.add_argument("--epochs", type=int, default=None)
-    parser.add_argument("--scenes", type=int, default=None, help="scenes to generate")
-    parser.add_argument("--batch", type=int, default=None)
+    # the defaults are models/recipe.py's; not imported here, where every command pays for it
+    recipe = "default: the shipped recipe's, models/recipe.py"
+    parser.add_argument("--epochs", type=int, default=None, help=f"first-stage epochs ({recipe})")
+    parser.add_argument("--scenes", type=int, default=None, help=f"scenes to generate ({recipe})")
+    parser.add_argument("--batch", type=int, default=None, help=f"first-stage batch ({recipe})")
     parser.add_argument(
         "--device",
         default=None,
