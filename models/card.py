@@ -27,8 +27,18 @@ from blitzcam.models.training import FINISHED_FILE, epochs_done, sha256_of
 from blitzcam.vision.embedding import PATCH
 
 
-def _pct(value: float) -> str:
-    return "n/a" if value != value else f"{100 * value:.2f} %"
+def _unmeasured(value: float | None) -> bool:
+    # `blitzcam evaluate` writes what it could not measure (no face-up card, no random art in
+    # the set) as null in its JSON, NaN in memory
+    return value is None or value != value
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if _unmeasured(value) else f"{100 * value:.2f} %"
+
+
+def _num(value: float | None, spec: str, unit: str = "") -> str:
+    return "n/a" if _unmeasured(value) else f"{value:{spec}}{unit}"
 
 
 def wall_time_lines(run_dir: Path) -> list[str]:
@@ -175,12 +185,12 @@ def render_card(
             "| … had every counted box on a labelled back got that back's deck (boxes on no back "
             f"keep their decision) | {_pct(report['scene_exact_rate_if_identity_right'])} |",
             f"| mean absolute count error per deck on the table or counted | "
-            f"{report['mean_abs_count_error']:.3f} |",
+            f"{_num(report['mean_abs_count_error'], '.3f')} |",
             f"| face-up cards counted as a deck | {report['face_up_counted']} |",
             f"| mean time per scene while scoring (boxes read from {SCORING_CONF}, not the "
             f"counting path's {report['doubted_from']}: more to identify; "
             "`benchmarks/count_bench.py` times the path) | "
-            f"{report['ms_per_scene']:.0f} ms |",
+            f"{_num(report['ms_per_scene'], '.0f', ' ms')} |",
             "",
         ]
     if identity_run is not None:

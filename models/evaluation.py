@@ -29,6 +29,14 @@ from blitzcam.models.metrics import (
 
 if TYPE_CHECKING:
     from blitzcam.vision.detections import Detections
+    from blitzcam.vision.images import Picture
+
+
+
+class SceneDataError(ValueError):
+    """A dataset's scene files cannot be scored (missing, malformed, an image gone); the
+    message names the file. Any other error of a run is a fault of ours, not of the data."""
+
 
 SCORING_CONF = 0.01  # keep low-confidence boxes for the precision-recall curve (mAP)
 SWEEP = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7)  # operating thresholds tried
@@ -68,7 +76,7 @@ def labelled_scenes(data_dir: Path, split: str) -> Iterator[tuple[str, Path, Sce
     files = sorted(p for s in splits for p in (data_dir / "scenes" / s).glob("*.json"))
     if not files:
         where = data_dir / "scenes" / ("*" if split == "all" else split)
-        raise FileNotFoundError(f"{where}: no scene ground truth (*.json) to evaluate on")
+        raise SceneDataError(f"{where}: no scene ground truth (*.json) to evaluate on")
     for path in files:
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
@@ -78,8 +86,18 @@ def labelled_scenes(data_dir: Path, split: str) -> Iterator[tuple[str, Path, Sce
             image = data_dir / record["image"]
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
             detail = f"no {exc} field" if isinstance(exc, KeyError) else str(exc)
-            raise ValueError(f"{path}: not a scene ground-truth file ({detail})") from None
+            raise SceneDataError(f"{path}: not a scene ground-truth file ({detail})") from None
+        if not image.is_file():  # said before a long run starts, not when it reaches the scene
+            raise SceneDataError(f"{path}: its image {image} is missing")
         yield path.stem, image, truth
+
+
+def on_frame(truth: SceneTruth, scale: tuple[float, float]) -> SceneTruth:
+    """A scene's truth in the pixels of the frame counted: a picture over MAX_SIDE is shrunk
+    when read (`scale`: its pixels per frame pixel, across and down), its labels are not."""
+    if scale == (1.0, 1.0):
+        return truth
+    return dataclasses.replace(truth, corners=truth.corners / np.asarray(scale, np.float64))
 
 
 def evaluate(
@@ -87,7 +105,7 @@ def evaluate(
     *,
     split: str,
     pipeline: Any,
-    read_image: Callable[[Path], np.ndarray],
+    read_picture: Callable[[Path], Picture],
     progress: Callable[[Iterator[Any], int], Iterator[Any]] | None = None,
     in_play: bool = False,
 ) -> dict[str, Any]:
@@ -123,7 +141,9 @@ def evaluate(
         pipeline.unread_below = operating_line
         for name, image_path, truth in items:
             decks = scene_decks(truth, pipeline.profile.names) if in_play else None
-            result = pipeline(read_image(image_path), in_play=decks)
+            picture = read_picture(image_path)
+            truth = on_frame(truth, picture.scale)
+            result = pipeline(picture.frame, in_play=decks)
             found = result.detections
             best = scene_prediction(found)
             prediction = with_unknown_below(best, found.similarity, operating_line)

@@ -167,6 +167,14 @@ def evaluate_scene(
         scored[cls_name] = (prediction.confidence[p_mask], claims >= 0)
         n_truth[cls_name] = int(t_mask.sum())
         keep = prediction.counted[p_mask]
+        # the counted boxes matched among themselves: matched with every box, a more confident
+        # box that was not counted took the back, and the counted one on it scored as a miss
+        claims = np.full(len(keep), -1, np.int64)
+        claims[keep] = match_boxes(
+            truth.corners[t_mask],
+            prediction.corners[p_mask][keep],
+            prediction.confidence[p_mask][keep],
+        )
         counted_correct[cls_name] = (int((claims[keep] >= 0).sum()), int(keep.sum()))
         if cls == 0:
             on_a_back[np.flatnonzero(p_mask)[claims >= 0]] = True

@@ -10,6 +10,7 @@ import json
 import multiprocessing
 import platform
 import shutil
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -590,7 +591,8 @@ def generated_scenes(scenes_dir: Path, n: int, seed: int) -> Path:
     else:
         from blitzcam.datasets.generate import GenerateRequest, generate_dataset
 
-        print(f"generating {n} scenes (seed {seed}) into {scenes_dir}")
+        # on stderr: `blitzcam evaluate --json -` writes only its report on stdout
+        print(f"generating {n} scenes (seed {seed}) into {scenes_dir}", file=sys.stderr)
         generate_dataset(GenerateRequest(out=scenes_dir, n=n, seed=seed, holdout=True))
     return scenes_dir
 

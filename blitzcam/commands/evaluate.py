@@ -90,8 +90,8 @@ def _evaluate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from blitzcam.errors import UserError
-    from blitzcam.models.evaluation import evaluate, report_json, report_table
-    from blitzcam.vision.images import read_image
+    from blitzcam.models.evaluation import SceneDataError, evaluate, report_json, report_table
+    from blitzcam.vision.images import read_picture
     from blitzcam.vision.pipeline import CountingPipeline
 
     if args.json is not None and str(args.json) != "-":  # found out now, not after the run
@@ -110,13 +110,13 @@ def _evaluate(args: argparse.Namespace) -> int:
             data,
             split=args.split,
             pipeline=pipeline,
-            read_image=read_image,
+            read_picture=read_picture,
             in_play=args.in_play,
             progress=lambda items, n: tqdm(
                 items, total=n, desc="evaluate", unit="scene", file=sys.stderr
             ),
         )
-    except (FileNotFoundError, ValueError) as exc:
+    except SceneDataError as exc:
         raise UserError(str(exc)) from None
     text = report_json(report)
     if args.json is not None and str(args.json) == "-":

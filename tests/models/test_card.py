@@ -94,3 +94,12 @@ def test_shrunk_drawings_are_described_only_when_the_run_had_them() -> None:
     assert "25 % are shrunk to a far card's 6–20 pixels" in line
     (refine,) = _refine_stage_lines({**plain, "refine_small_share": 0.3})
     assert "30 % shrunk to a far card's 6–20 pixels" in refine
+
+
+def test_what_a_report_could_not_measure_reads_n_a() -> None:
+    # evaluate's JSON writes it as null: reading a set without face-up cards broke the card
+    from blitzcam.models.card import _num, _pct
+
+    assert _pct(None) == _pct(float("nan")) == "n/a"
+    assert _pct(0.9675) == "96.75 %"
+    assert _num(None, ".0f", " ms") == "n/a" and _num(279.4, ".0f", " ms") == "279 ms"

@@ -267,3 +267,20 @@ def test_two_boxes_on_one_face_up_card_are_one_card_counted() -> None:
         counted=np.ones(len(one.classes) + 1, bool),
     )
     assert evaluate_scene("s", scene(), two, known_decks=known).face_up_counted == 1  # was 2
+
+
+def test_a_counted_box_is_scored_though_a_more_confident_uncounted_one_lies_on_its_back() -> None:
+    # two boxes on one back, only the less confident joined the pile: it took the back's place
+    # in precision and recall, and in "had every box its back's deck", from the uncounted one
+    truth = SceneTruth(corners=np.stack([box(0, 0)]), classes=np.array([0]), decks=("green-pump",))
+    predicted = ScenePrediction(
+        corners=np.stack([box(0, 0, 12, 11), box(0, 0)]), classes=np.array([0, 0]),
+        confidence=np.array([0.30, 0.25]), decks=("unknown", "green-pump"),
+        counted=np.array([False, True]),
+    )
+    outcome = evaluate_scene("s", truth, predicted, known_decks=["green-pump"])
+    assert outcome.exact and outcome.exact_if_identity_right
+    assert outcome.counted_correct["back"] == (1, 1)
+    assert outcome.confusions == {("green-pump", "green-pump"): 1}
+    report = summarize([outcome])
+    assert report["detector"]["back"]["precision"] == report["detector"]["back"]["recall"] == 1.0

@@ -384,6 +384,21 @@ def test_a_run_folder_with_other_scenes_is_refused_not_trained_on(tmp_path: Path
         generated_scenes(scenes, 3, 1)
 
 
+def test_generating_the_recipes_scenes_says_so_on_stderr_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `blitzcam evaluate --json -` without --data generates them first: a line on stdout came
+    # before the report, and the JSON could not be parsed
+    import blitzcam.datasets.generate as generate
+    from blitzcam.models.training import generated_scenes
+
+    asked = []
+    monkeypatch.setattr(generate, "generate_dataset", asked.append)
+    generated_scenes(tmp_path / "scenes", 3, 1)
+    out, err = capsys.readouterr()
+    assert len(asked) == 1 and out == "" and "generating 3 scenes (seed 1)" in err
+
+
 def test_a_run_resumes_only_with_its_own_recipe_and_a_fresh_one_forgets_old_time(
     tmp_path: Path,
 ) -> None:
