@@ -86,6 +86,9 @@ def configure() -> Path:
     os.environ["YOLO_AUTOINSTALL"] = "0"
     os.environ["YOLO_CONFIG_DIR"] = str(config_dir.parent)
     os.environ.setdefault("YOLO_VERBOSE", "0")
+    # a .pt is a pickle: ultralytics loads it with torch's weights-only loader and its own
+    # allow-list of model classes, so a checkpoint in a run folder cannot run code when resumed
+    os.environ["ULTRALYTICS_SAFE_LOAD"] = "1"
     # ultralytics adds its Platform callback to every trainer, which reads the API key from
     # here and posts the run (host name, command line, metrics, checkpoints) whatever
     # YOLO_OFFLINE says: a key in the user's shell must not reach it

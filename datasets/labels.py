@@ -82,11 +82,13 @@ def ground_truth_text(record: dict[str, Any]) -> str:
     return json.dumps(record) + "\n"  # no indent: json's C encoder, 10x faster
 
 
-def data_yaml(root: Path, splits: tuple[str, ...] = SPLITS) -> str:
-    """ultralytics' dataset file; strings JSON-quoted (valid YAML) so any path is safe."""
+def data_yaml(root: Path | None, splits: tuple[str, ...] = SPLITS) -> str:
+    """ultralytics' dataset file; strings JSON-quoted (valid YAML) so any path is safe. With no
+    `root` the file names none, and ultralytics finds the splits beside it wherever the folder
+    is moved (a relative root would be read against the working directory first)."""
     names = "\n".join(f"  {k}: {v}" for k, v in CLASS_NAMES.items())
     return (
-        f"path: {json.dumps(str(root))}\n"
+        (f"path: {json.dumps(str(root))}\n" if root is not None else "")
         + "".join(f"{split}: images/{split}\n" for split in splits)
         + f"names:\n{names}\n"
     )

@@ -106,6 +106,9 @@ def build_crop_dataset(
     """
     data_yaml = out_dir / "data.yaml"
     if data_yaml.is_file():
+        text = data_yaml_text(None, splits)
+        if data_yaml.read_text(encoding="utf-8") != text:  # cut by a release that named its root
+            write_text_atomic(data_yaml, text)
         return data_yaml
     tmp = out_dir.with_name(out_dir.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -135,7 +138,8 @@ def build_crop_dataset(
             for _ in pool.imap_unordered(_cut_scene_crops, jobs, chunksize=16):
                 progress.update()
     progress.close()
-    (tmp / "data.yaml").write_text(data_yaml_text(out_dir.resolve(), splits), encoding="utf-8")
+    # no root named: a run folder copied back from a GPU machine, or moved, still finds them
+    (tmp / "data.yaml").write_text(data_yaml_text(None, splits), encoding="utf-8")
     shutil.rmtree(out_dir, ignore_errors=True)
     tmp.rename(out_dir)
     return data_yaml
@@ -329,14 +333,18 @@ def _fit(
 
     last = stage_dir / "weights" / "last.pt"
     if resume and last.is_file():
-        if _training_completed(last):
+        checkpoint = _checkpoint(last)
+        if _training_completed(checkpoint):
             log(f"{last}: its training had completed; the stage is taken as finished")
             return
         log(f"resuming from {last}")
         model = YOLO(str(last))
         model.add_callback("on_model_save", lambda _trainer: on_save())
+        # trained here, on this run's crops: the checkpoint names the folders it was started
+        # in, and a run folder copied (from a GPU machine) or moved trained the old one
+        here = {"save_dir": str(stage_dir), "data": str(_crops_here(checkpoint, stage_dir, last))}
         try:
-            model.train(resume=True, **(resume_args or {}))
+            model.train(resume=True, **(resume_args or {}), **here)
         except AssertionError as exc:
             if "nothing to resume" not in str(exc):  # a real failure: never a finished stage
                 raise
@@ -353,14 +361,55 @@ def _fit(
     start(on_save)
 
 
-def _training_completed(checkpoint: Path) -> bool:
-    """Whether ultralytics finished the training that wrote `checkpoint`: at the end it strips
-    the optimizer and marks the epoch -1. (Our own run folder's file, which resuming would load
-    anyway.)"""
-    import torch
+def _checkpoint(path: Path) -> dict[str, Any]:
+    """A stage's last.pt, loaded as ultralytics resumes it (weights only, its own classes);
+    UserError naming the file for one cut short (a kill mid-save) or not ultralytics'."""
+    from ultralytics.nn.tasks import torch_safe_load
 
-    state = torch.load(checkpoint, map_location="cpu", weights_only=False)
-    return int(state.get("epoch", -1)) < 0 or state.get("optimizer") is None
+    from blitzcam.errors import UserError
+
+    try:
+        state, _ = torch_safe_load(path, safe_only=True)
+    except Exception as exc:  # a truncated zip, a foreign pickle: torch raises many kinds
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UserError(
+            f"{path}: not a checkpoint this run can resume ({detail}); delete it to start "
+            "the stage again"
+        ) from None
+    if not isinstance(state, dict) or not isinstance(state.get("epoch"), int):
+        raise UserError(
+            f"{path}: not an ultralytics training checkpoint (no epoch); delete it to start "
+            "the stage again"
+        )
+    return state
+
+
+def _training_completed(checkpoint: dict[str, Any]) -> bool:
+    """Whether ultralytics finished the training that wrote `checkpoint`: at the end it strips
+    the optimizer and marks the epoch -1."""
+    return checkpoint["epoch"] < 0 or checkpoint.get("optimizer") is None
+
+
+def _crops_here(checkpoint: dict[str, Any], stage_dir: Path, path: Path) -> Path:
+    """The data.yaml a resumed stage trains on: the one its checkpoint names, found again
+    inside this run folder (the checkpoint's paths are those of the folder it started in)."""
+    from blitzcam.errors import UserError
+
+    args = checkpoint.get("train_args") or {}
+    data, started_in = args.get("data"), args.get("save_dir")
+    if not isinstance(data, str) or not isinstance(started_in, str):
+        raise UserError(f"{path}: names no training data or folder; delete it to start again")
+    try:  # the run folder is the stage folder's parent, then and now
+        inside = Path(data).relative_to(Path(started_in).parent)
+    except ValueError:
+        inside = None  # data from outside the run folder (`--data` crops): used where it is
+    found = stage_dir.parent / inside if inside is not None else Path(data)
+    if not found.is_file():
+        raise UserError(
+            f"{path}: the crops it trained on ({found}) are gone; make them again with a "
+            "fresh run, or delete the checkpoint to start the stage again"
+        )
+    return found
 
 
 def _best_weights(stage_dir: Path) -> Path:

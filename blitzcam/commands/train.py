@@ -69,8 +69,10 @@ def _train(args: argparse.Namespace) -> int:
         raise UserError(
             f"--device must be cpu or a CUDA device index such as 0, got {args.device!r}"
         )
-    if args.data is not None and not (args.data / "images" / "train").is_dir():
-        raise UserError(f"{args.data}: not a scene dataset (no images/train folder)")
+    if args.data is not None:
+        for folder in ("images/train", "images/val", "labels/train", "labels/val"):
+            if not (args.data / folder).is_dir():  # said now, not after the first crops
+                raise UserError(f"{args.data}: not a scene dataset (no {folder} folder)")
     import importlib.util
 
     if importlib.util.find_spec("ultralytics") is None:

@@ -170,7 +170,7 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     [
         (["train", "--epochs", "0"], "--epochs must be a positive number, got 0"),
         (["train", "--scenes", "-3"], "--scenes must be a positive number, got -3"),
-        (["train", "--data", "/nonexistent/scenes"], "not a scene dataset"),
+        (["train", "--data", "/nonexistent/scenes"], "not a scene dataset (no images/train"),
         (["train", "--device", "gpu"], "--device must be cpu or a CUDA device index"),
         (["train", "--workers", "0"], "--workers must be a positive number, got 0"),
         (["evaluate", "--data", "/nonexistent/scenes"], "no scenes folder"),
@@ -256,8 +256,16 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(
     killed_after = train_seconds(run_dir)
     assert killed_after > 0
     assert train_seconds(run_dir / "train") == pytest.approx(killed_after)
-    subprocess.run([sys.executable, str(script), str(scenes), str(run_dir), "1"], env=env,
+    # resumed in another folder (a run copied back from a GPU machine, or moved): it trains
+    # there, on its own crops; the checkpoint's paths once made it train the old folder
+    import shutil
+
+    moved = tmp_path / "moved"
+    shutil.move(run_dir, moved)
+    subprocess.run([sys.executable, str(script), str(scenes), str(moved), "1"], env=env,
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    assert not run_dir.exists()
+    run_dir, results = moved, moved / "train" / "results.csv"
     assert train_seconds(run_dir) > killed_after
     finished = json.loads((run_dir / "train" / FINISHED_FILE).read_text())
     assert finished["seconds"] == pytest.approx(train_seconds(run_dir / "train"))
@@ -426,7 +434,7 @@ def test_a_run_resumes_only_with_its_own_recipe_and_a_fresh_one_forgets_old_time
 def test_a_checkpoint_of_a_completed_training_is_known(tmp_path: Path) -> None:
     import torch
 
-    from blitzcam.models.training import _training_completed
+    from blitzcam.models.training import _checkpoint, _training_completed
 
     for state, completed in (
         ({"epoch": 9, "optimizer": {"state": {}}}, False),  # mid-training: resume it
@@ -434,7 +442,63 @@ def test_a_checkpoint_of_a_completed_training_is_known(tmp_path: Path) -> None:
         ({"epoch": 9, "optimizer": None}, True),
     ):
         torch.save(state, tmp_path / "last.pt")
-        assert _training_completed(tmp_path / "last.pt") is completed
+        assert _training_completed(_checkpoint(tmp_path / "last.pt")) is completed
+
+
+class _Planted:
+    """A pickle that runs code when loaded, as a crafted last.pt in a run folder could."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        import os
+
+        return os.system, ("touch planted",)
+
+
+def test_a_checkpoint_cut_short_foreign_or_planted_is_one_line_and_never_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a truncated last.pt was a traceback; a dict without an epoch counted as a finished
+    # stage; a crafted one ran its code when --resume loaded it
+    import torch
+
+    from blitzcam.errors import UserError
+    from blitzcam.models.training import _checkpoint
+
+    monkeypatch.chdir(tmp_path)
+    last = tmp_path / "last.pt"
+    torch.save({"epoch": 3, "optimizer": None, "pad": list(range(1000))}, last)
+    last.write_bytes(last.read_bytes()[:300])
+    with pytest.raises(UserError, match=r"last\.pt: not a checkpoint this run can resume"):
+        _checkpoint(last)
+    torch.save({"weights": [1, 2]}, last)
+    with pytest.raises(UserError, match=r"last\.pt: not an ultralytics training checkpoint"):
+        _checkpoint(last)
+    torch.save({"epoch": 3, "optimizer": _Planted()}, last)
+    with pytest.raises(UserError, match="delete it to start the stage again"):
+        _checkpoint(last)
+    assert not (tmp_path / "planted").exists()
+
+
+def test_a_resumed_stage_trains_on_the_crops_of_its_own_run_folder(tmp_path: Path) -> None:
+    from blitzcam.errors import UserError
+    from blitzcam.models.training import _crops_here
+
+    stage = tmp_path / "copy" / "train"
+    crops = tmp_path / "copy" / "crops-320-abc" / "data.yaml"
+    started = {"data": "/gpu/run/crops-320-abc/data.yaml", "save_dir": "/gpu/run/train"}
+    with pytest.raises(UserError, match=r"the crops it trained on \(.*copy/crops-320-abc"):
+        _crops_here({"epoch": 2, "train_args": started}, stage, stage / "last.pt")
+    crops.parent.mkdir(parents=True)
+    crops.write_text("path: .\n")
+    assert _crops_here({"epoch": 2, "train_args": started}, stage, stage / "last.pt") == crops
+    # crops from outside the run folder (another dataset) stay where they are
+    outside = tmp_path / "elsewhere" / "data.yaml"
+    outside.parent.mkdir()
+    outside.write_text("path: .\n")
+    args = {"data": str(outside), "save_dir": "/gpu/run/train"}
+    assert _crops_here({"epoch": 2, "train_args": args}, stage, stage / "last.pt") == outside
+    with pytest.raises(UserError, match="names no training data"):
+        _crops_here({"epoch": 2}, stage, stage / "last.pt")
 
 
 def test_crops_are_named_by_the_scenes_they_are_cut_from(tmp_path: Path) -> None:
@@ -457,7 +521,9 @@ def test_a_resume_that_fails_is_a_failure_not_a_finished_stage(
 
     (tmp_path / "weights").mkdir()
     (tmp_path / "weights" / "last.pt").write_bytes(b"")
-    monkeypatch.setattr(training, "_training_completed", lambda _path: False)
+    monkeypatch.setattr(training, "_checkpoint", lambda _path: {"epoch": 2})
+    monkeypatch.setattr(training, "_training_completed", lambda _state: False)
+    monkeypatch.setattr(training, "_crops_here", lambda *_args: tmp_path / "data.yaml")
     raised: list[str] = []
 
     class FakeYOLO:
@@ -498,3 +564,32 @@ def test_a_fresh_stage_removes_an_earlier_runs_weights(tmp_path: Path, monkeypat
 
     training._fit(tmp_path, False, start, lambda _line: None, lambda: None)
     assert started == [[]]  # nothing of the earlier run when this one starts
+
+
+def test_a_dataset_without_its_validation_split_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # it was a FileNotFoundError traceback after recipe.json and half the crops were written
+    from blitzcam.cli import main
+
+    (tmp_path / "scenes" / "images" / "train").mkdir(parents=True)
+    (tmp_path / "scenes" / "labels" / "train").mkdir(parents=True)
+    run = tmp_path / "run"
+    assert main(["train", "--data", str(tmp_path / "scenes"), "--run", str(run)]) == 2
+    assert "not a scene dataset (no images/val folder)" in capsys.readouterr().err
+    assert not run.exists()
+
+
+def test_crops_name_no_root_so_a_moved_run_finds_them(tmp_path: Path) -> None:
+    # the crops' data.yaml named its absolute folder: a run copied back from a GPU machine
+    # resumed against the machine's paths
+    import yaml
+
+    from blitzcam.models.training import build_crop_dataset
+
+    old = tmp_path / "crops"
+    old.mkdir()
+    (old / "data.yaml").write_text('path: "/gpu/run/crops"\ntrain: images/train\n')
+    assert build_crop_dataset(tmp_path / "scenes", old, SHIPPED) == old / "data.yaml"
+    data = yaml.safe_load((old / "data.yaml").read_text())
+    assert "path" not in data and data["train"] == "images/train" and data["names"]
