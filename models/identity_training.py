@@ -413,7 +413,7 @@ def train(
     if not resume:  # a fresh start: neither the weights nor the time of an earlier run count
         last.unlink(missing_ok=True)
         (out_dir / TIMING_FILE).unlink(missing_ok=True)
-    state = torch.load(last, weights_only=False) if last.is_file() else None  # our own (below)
+    state = load_checkpoint(last) if last.is_file() else None
     if state is not None and (changed := recipe_changes(state["recipe"], recipe, state["step"])):
         raise UserError(
             f"{last}: this checkpoint was trained with another recipe ({', '.join(changed)} "
@@ -429,7 +429,8 @@ def train(
     if state is not None:
         net.load_state_dict(state["net"])
         start = state["step"]
-        hard = state.get("hard")
+        if state.get("hard") is not None:  # kept as a list: a weights-only load takes no array
+            hard = np.asarray(state["hard"], np.int64)
         if "rng" in state:
             rng.bit_generator.state = state["rng"]
         elif not (start == recipe.refine_from and recipe.refine_steps > 0):
@@ -510,7 +511,7 @@ def train(
                     "negative_rng": sampler.negative_rng.bit_generator.state,
                     "augment_rng": sampler.augment_rng.bit_generator.state,
                     "negatives": fingerprint,
-                    "hard": hard,
+                    "hard": None if hard is None else hard.tolist(),
                     "recipe": asdict(recipe),
                 },
                 last,
@@ -587,6 +588,27 @@ def _save_atomic(state: dict[str, Any], path: Path) -> None:
     write_bytes_atomic(path, buffer.getvalue())
 
 
+def load_checkpoint(path: Path) -> dict[str, Any]:
+    """A checkpoint of `train` (or a shipped .pt), loaded weights-only: a .pt is a pickle, and
+    one planted in a run folder must not run code. UserError naming the file for one cut
+    short, of another kind, or saved by a release that kept numpy arrays in it."""
+    import torch
+
+    from blitzcam.errors import UserError
+
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # a truncated zip, a foreign pickle: torch raises many kinds
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UserError(
+            f"{path}: not an identity checkpoint blitzcam can load ({detail[:200]}); start a "
+            "new run folder, or rerun without --resume"
+        ) from None
+    if not isinstance(state, dict) or not {"net", "recipe", "step"} <= state.keys():
+        raise UserError(f"{path}: not an identity checkpoint (no net, recipe and step in it)")
+    return state
+
+
 def recipe_from(state: dict[str, Any]) -> IdentityRecipe:
     """The recipe a checkpoint was trained with (JSON turns its tuples into lists)."""
     saved = _saved_recipe(state["recipe"])
@@ -596,9 +618,8 @@ def recipe_from(state: dict[str, Any]) -> IdentityRecipe:
 def export_onnx(checkpoint: Path, out: Path) -> Path:
     """The checkpoint's network as ONNX (any batch size), written atomically. A checkpoint is a
     pickle: load only our own (`train` writes them)."""
-    import torch
 
-    return _export_state(torch.load(checkpoint, weights_only=False), out)
+    return _export_state(load_checkpoint(checkpoint), out)
 
 
 def _export_state(state: dict[str, Any], out: Path) -> Path:
@@ -631,11 +652,10 @@ def _export_state(state: dict[str, Any], out: Path) -> Path:
 def ship(checkpoint: Path, models_dir: Path) -> dict[str, Path]:
     """The network, weights only (no optimizer state), and its ONNX export into models_dir
     (made if missing). A failed export leaves the files already there as they were."""
-    import torch
 
     from blitzcam.files import staged
 
-    state = torch.load(checkpoint, weights_only=False)  # our own checkpoint (`train`)
+    state = load_checkpoint(checkpoint)
     models_dir.mkdir(parents=True, exist_ok=True)
     pt, onnx = models_dir / IDENTITY_PT.name, models_dir / IDENTITY_ONNX.name
     with staged(onnx) as onnx_staged:  # the export can fail: the pair is replaced once it is built

@@ -36,6 +36,7 @@ def test_configure_sets_the_environment_settings_and_font(tmp_path: Path) -> Non
     config_dir = offline.configure()
     assert os.environ["YOLO_OFFLINE"] == "1"
     assert os.environ["YOLO_AUTOINSTALL"] == "0"
+    assert os.environ["ULTRALYTICS_SAFE_LOAD"] == "1"  # a planted run checkpoint runs no code
     assert Path(os.environ["YOLO_CONFIG_DIR"]) / "Ultralytics" == config_dir
     assert config_dir.is_relative_to(Path(os.environ["BLITZCAM_DATA_DIR"]))
     settings = json.loads((config_dir / "settings.json").read_text())

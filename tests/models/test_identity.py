@@ -672,3 +672,35 @@ def test_a_fresh_run_forgets_the_time_of_one_before_it(drawings: IdentityData, t
     (out / TIMING_FILE).write_text('{"seconds": 5000}')  # an earlier run thrown away
     train(drawings, _tiny(), out, resume=False, log=lambda _: None)
     assert 0 < train_seconds(out) < 5000
+
+
+class _Planted:
+    """A pickle that runs code when loaded, as a crafted last.pt in a run folder could."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        import os
+
+        return os.system, ("touch planted",)
+
+
+def test_a_checkpoint_planted_cut_short_or_foreign_is_one_line_and_never_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+
+    from blitzcam.errors import UserError
+    from blitzcam.models.identity_training import load_checkpoint
+
+    monkeypatch.chdir(tmp_path)
+    last = tmp_path / "last.pt"
+    torch.save({"net": {}, "recipe": {}, "step": 3, "opt": _Planted()}, last)
+    with pytest.raises(UserError, match=r"last\.pt: not an identity checkpoint blitzcam can load"):
+        load_checkpoint(last)
+    assert not (tmp_path / "planted").exists()
+    torch.save({"net": {}, "recipe": {}, "step": 3, "pad": list(range(1000))}, last)
+    last.write_bytes(last.read_bytes()[:200])
+    with pytest.raises(UserError, match="rerun without --resume"):
+        load_checkpoint(last)
+    torch.save({"weights": [1]}, last)
+    with pytest.raises(UserError, match="no net, recipe and step"):
+        load_checkpoint(last)
