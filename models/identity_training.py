@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from blitzcam.files import write_text_atomic
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.models import IDENTITY_ONNX, IDENTITY_PT
 from blitzcam.models.identity_augment import augment_queries
@@ -410,7 +411,10 @@ def train(
     last = out_dir / "last.pt"
     rng = np.random.default_rng(recipe.seed)
     hard: np.ndarray | None = None
-    if not resume:  # a fresh start: neither the weights nor the time of an earlier run count
+    if resume and not last.is_file():
+        log(f"no checkpoint at {last}: starting a new run")
+    if not resume or not last.is_file():
+        # a fresh start: neither the weights nor the time of an earlier run count
         last.unlink(missing_ok=True)
         (out_dir / TIMING_FILE).unlink(missing_ok=True)
     state = load_checkpoint(last) if last.is_file() else None
@@ -522,7 +526,7 @@ def train(
                 f"{time.time() - t0:.0f}s"
             )
             running = []
-    (out_dir / "recipe.json").write_text(json.dumps(asdict(recipe), indent=2))
+    write_text_atomic(out_dir / "recipe.json", json.dumps(asdict(recipe), indent=2))
     return last
 
 

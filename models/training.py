@@ -537,14 +537,15 @@ def train(
         resume_args = {"workers": workers} | ({"device": device} if device else {})
         _fit(stage_dir, resume, start, log, clock.lap, resume_args)
         clock.lap()
-        (stage_dir / FINISHED_FILE).write_text(
+        write_text_atomic(  # whole or not at all: a stage marked finished by half a file
+            stage_dir / FINISHED_FILE,
             json.dumps(
                 {
                     "seconds": train_seconds(stage_dir),
                     "device": device_name(device or _device_used(stage_dir)),
                     "epochs": epochs_done(stage_dir),
                 }
-            )
+            ),
         )
         best = _best_weights(stage_dir)
     assert best is not None  # a recipe has at least stage 1

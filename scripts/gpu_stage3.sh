@@ -63,15 +63,29 @@ EOF
   mount -o remount,size=32G /dev/shm 2>/dev/null
   df -h /dev/shm | tail -1
   echo "set-up: $(($(date +%s) - started)) s"
-  timeout --signal=INT --kill-after=20 "$((limit - ($(date +%s) - started)))" python3 -c "
+  left=$((limit - ($(date +%s) - started)))
+  if [ "$left" -lt 60 ]; then  # timeout 0 would mean no limit at all; a negative one, an error
+    echo "set-up took the time: ${left} s left of ${limit}, no training"
+  else
+  # the run folder and the overrides go in as arguments, never pasted into Python source
+  timeout --signal=INT --kill-after=20 "$left" python3 - "$run" "${SCENES:-}" "${HOURS:-}" \
+    "${DEVICE:-0}" <<'PY'
+import sys
 from pathlib import Path
+
 from blitzcam.models.recipe import SHIPPED
 from blitzcam.models.training import recipe_with, train
-recipe = recipe_with(SHIPPED, extend_scenes=${SCENES:-None}, extend_hours=${HOURS:-None})
+
+run, scenes, hours, device = sys.argv[1:5]
+recipe = recipe_with(
+    SHIPPED,
+    extend_scenes=int(scenes) if scenes else None,
+    extend_hours=float(hours) if hours else None,
+)
 print(recipe)
-print(train(recipe, scenes_dir=None, run_dir=Path('$run'), resume=True, workers=16,
-            device='${DEVICE:-0}'))
-"
+print(train(recipe, scenes_dir=None, run_dir=Path(run), resume=True, workers=16, device=device))
+PY
+  fi
   echo "exit $? after $(($(date +%s) - started)) s"
 } >"$log" 2>&1
 stage="$run/extend"

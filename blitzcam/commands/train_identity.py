@@ -132,6 +132,7 @@ def _train_identity(args: argparse.Namespace) -> int:
             "training needs torch: install the train extras with "
             "`.venv/bin/pip install -e '.[train]'` (make test does)"
         )
+    from blitzcam.files import write_text_atomic
     from blitzcam.models import IDENTITY_ONNX, MODELS_DIR
     from blitzcam.models.identity_eval import against_shipped, evaluate_identity, format_report
     from blitzcam.models.identity_training import (
@@ -187,11 +188,12 @@ def _train_identity(args: argparse.Namespace) -> int:
     if previous is not None:
         print(f"against the network models/ held before this run, at the {UNKNOWN_BELOW} line:")
         print("\n".join(against_shipped(report, previous, UNKNOWN_BELOW)))
-    (run_dir / "report.json").write_text(
+    write_text_atomic(
+        run_dir / "report.json",
         json.dumps(
             {"recipe": asdict(recipe), "validation": report, "shipped_before": previous},
             indent=2,
-        )
+        ),
     )
     print(f"identity network written: {shipped['onnx']} and {shipped['pt']}")
     return 0

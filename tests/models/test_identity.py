@@ -704,3 +704,18 @@ def test_a_checkpoint_planted_cut_short_or_foreign_is_one_line_and_never_run(
     torch.save({"weights": [1]}, last)
     with pytest.raises(UserError, match="no net, recipe and step"):
         load_checkpoint(last)
+
+
+def test_resuming_a_run_with_no_checkpoint_says_it_starts_anew(
+    drawings: IdentityData, tmp_path: Path
+) -> None:
+    # it started fresh without a word, and kept the earlier run's time for the model card
+    from blitzcam.models.identity_training import train
+    from blitzcam.models.run_timing import TIMING_FILE, train_seconds
+
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / TIMING_FILE).write_text('{"seconds": 5000.0}')
+    messages: list[str] = []
+    train(drawings, _tiny(), tmp_path / "run", checkpoint_every=2, log=messages.append)
+    assert messages[0].startswith("no checkpoint at ") and "starting a new run" in messages[0]
+    assert train_seconds(tmp_path / "run") < 5000
