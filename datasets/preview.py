@@ -33,20 +33,56 @@ def pick_evenly(items: list[tuple[str, str]], n: int) -> list[tuple[str, str]]:
     return [items[i] for i in np.linspace(0, len(items) - 1, n).round().astype(int)]
 
 
-def annotate(image: np.ndarray, lines: list[str], truth: dict, width: int) -> np.ndarray:
+def read_labels(path: Path) -> list[tuple[int, np.ndarray]]:
+    """A label file's (class, normalised corners) per line; ValueError naming the file and line
+    for one that is not an OBB line of finite numbers."""
+    labels = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a label file (not UTF-8 text)") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            cls, corners = parse_obb_line(line)
+        except ValueError as exc:
+            raise ValueError(f"{path}, line {number}: {exc}") from None
+        if not np.isfinite(corners).all():
+            raise ValueError(f"{path}, line {number}: a corner is not a finite number: {line!r}")
+        labels.append((cls, corners))
+    return labels
+
+
+def read_scene(path: Path) -> dict:
+    """A scene's ground-truth file ({} when there is none); ValueError naming it if it is not
+    a JSON object."""
+    if not path.is_file():
+        return {}
+    try:
+        truth = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"{path}: not a scene file ({exc})") from None
+    if not isinstance(truth, dict) or not isinstance(truth.get("objects", []), list):
+        raise ValueError(f"{path}: not a scene file (a JSON object with a list of objects)")
+    return truth
+
+
+def annotate(
+    image: np.ndarray, labels: list[tuple[int, np.ndarray]], truth: dict, width: int
+) -> np.ndarray:
     """The BGR image scaled to `width`, with each label's box and (for backs) its deck name."""
     h, w = image.shape[:2]
     scale = width / w
     out = cv2.resize(image, (width, round(h * scale)), interpolation=cv2.INTER_AREA)
     th, tw = out.shape[:2]
     objects = truth.get("objects", [])
-    for i, line in enumerate(lines):
-        cls, corners = parse_obb_line(line)
+    for i, (cls, corners) in enumerate(labels):
         pts = np.round(corners * (tw, th)).astype(np.int32)
         colour = CLASS_COLOURS.get(cls, (255, 255, 255))
         cv2.polylines(out, [pts], True, colour, 1, cv2.LINE_AA)
-        deck = objects[i].get("deck") if i < len(objects) else None
-        if deck:
+        deck = objects[i].get("deck") if i < len(objects) and isinstance(objects[i], dict) else None
+        if isinstance(deck, str) and deck:
             name = deck.replace("unknown:", "?")
             x, y = pts.min(axis=0)
             cv2.putText(
@@ -69,8 +105,10 @@ def annotate(image: np.ndarray, lines: list[str], truth: dict, width: int) -> np
                 1,
                 cv2.LINE_AA,
             )
+    counts = truth.get("counts", {})
     counts = ", ".join(
-        f"{k.replace('unknown:', '?')} {v}" for k, v in truth.get("counts", {}).items()
+        f"{str(k).replace('unknown:', '?')} {v}"
+        for k, v in (counts.items() if isinstance(counts, dict) else ())
     )
     caption = f"{truth.get('image', '')}  faces {truth.get('face_up', 0)}  {counts}"
     cv2.rectangle(out, (0, th - 16), (tw, th), (0, 0, 0), -1)
@@ -97,11 +135,9 @@ def contact_sheet(root: Path, *, n: int = 16, thumb_width: int = THUMB_WIDTH) ->
         image = cv2.imread(str(root / "images" / split / f"{stem}.jpg"), cv2.IMREAD_COLOR)
         if image is None:
             raise ValueError(f"{root / 'images' / split / stem}.jpg: not a readable image")
-        label_path = root / "labels" / split / f"{stem}.txt"
-        lines = [ln for ln in label_path.read_text().splitlines() if ln.strip()]
-        truth_path = root / "scenes" / split / f"{stem}.json"
-        truth = json.loads(truth_path.read_text()) if truth_path.is_file() else {}
-        thumbs.append(annotate(image, lines, truth, thumb_width))
+        labels = read_labels(root / "labels" / split / f"{stem}.txt")
+        truth = read_scene(root / "scenes" / split / f"{stem}.json")
+        thumbs.append(annotate(image, labels, truth, thumb_width))
     cols = int(np.ceil(np.sqrt(len(thumbs))))
     cell_h = max(t.shape[0] for t in thumbs)
     rows = int(np.ceil(len(thumbs) / cols))

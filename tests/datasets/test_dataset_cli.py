@@ -99,3 +99,38 @@ def test_generate_refuses_a_file_as_folder(
     assert main(["dataset", "generate", "--out", str(target), "--n", "1", "--seed", "0"]) == 2
     assert "not a folder" in capsys.readouterr().err
     assert target.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        # a scene file that is no object was an AttributeError traceback
+        (lambda ds: (ds / "scenes/train/000000.json").write_text("[1]"),
+         r"000000\.json: not a scene file"),
+        (lambda ds: (ds / "scenes/train/000000.json").write_text("{cut"),
+         r"000000\.json: not a scene file"),
+        # a short label line did not name its file
+        (lambda ds: (ds / "labels/train/000000.txt").write_text("0 0.1 0.2 0.3\n"),
+         r"000000\.txt, line 1: an OBB line has 9 fields"),
+        # a NaN corner drew garbage with a warning
+        (lambda ds: (ds / "labels/train/000000.txt").write_text("0" + " nan" * 8 + "\n"),
+         r"000000\.txt, line 1: a corner is not a finite number"),
+        (lambda ds: (ds / "labels/train/000000.txt").write_bytes(b"\xff\xfe\x00"),
+         r"000000\.txt: not a label file"),
+    ],
+)
+def test_preview_names_a_damaged_label_or_scene_file(
+    damage, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import re
+
+    ds = tmp_path / "ds"
+    argv = ["dataset", "generate", "--out", str(ds), "--n", "2", "--seed", "3", "--res",
+            "640x360", "--workers", "1", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    damage(ds)
+    capsys.readouterr()
+    assert main(["dataset", "preview", str(ds), "--out", str(tmp_path / "s.png")]) == 2
+    err = capsys.readouterr().err
+    assert re.search(message, err) and err.count("\n") == 1, err
+    assert not (tmp_path / "s.png").exists()
