@@ -7,6 +7,7 @@ Command modules import only the standard library at module level, so that
 from __future__ import annotations
 
 import argparse
+import codecs
 import importlib
 import os
 import signal
@@ -84,9 +85,31 @@ class _GuardedOutput:
         return getattr(self._stream, name)
 
 
+def _as_given_or_escaped(error: UnicodeError) -> tuple[str | bytes, int]:
+    """Encoding error handler for our output: a file name's bytes that are not UTF-8 (held as
+    lone surrogates) go out as the bytes they were, as `ls` shows them; any other character
+    the stream's encoding lacks, as a backslash escape. Strict, either was a traceback."""
+    assert isinstance(error, UnicodeEncodeError)
+    bad = error.object[error.start : error.end]
+    if all("\udc80" <= ch <= "\udcff" for ch in bad):
+        return codecs.lookup_error("surrogateescape")(error)
+    return codecs.lookup_error("backslashreplace")(error)
+
+
+codecs.register_error("blitzcam-output", _as_given_or_escaped)
+
+
+def _tolerant_output() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="blitzcam-output")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _tolerant_output()
     stdout, sys.stdout = sys.stdout, _GuardedOutput(sys.stdout)  # type: ignore[assignment]
     try:
         code = int(args.func(args) or 0)

@@ -232,3 +232,25 @@ def test_boxes_are_in_the_photos_own_pixels(tmp_path: Path, capsys) -> None:
     big_centres = (big_boxes[:, :2] + big_boxes[:, 2:]) / 2
     nearest = np.linalg.norm(centres[:, None] - big_centres[None], axis=2).min(axis=1)
     assert np.median(nearest) < 6.0
+
+
+def test_a_file_name_that_is_not_utf8_is_written_as_its_bytes(
+    random_model, photos, tmp_path: Path
+) -> None:
+    # an image named with Latin-1 bytes (an old camera card, a zip from elsewhere): the table,
+    # and the error for another such name, were a UnicodeEncodeError traceback on a strict
+    # UTF-8 terminal; each shows the name's own bytes, as `ls` does
+    import os
+
+    named = os.fsencode(tmp_path) + b"/caf\xe9.jpg"
+    os.link(photos["good"], named)
+    missing = os.fsencode(tmp_path) + b"/gon\xe9.jpg"
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict",
+           "BLITZCAM_MODEL": str(random_model.onnx)}
+    done = subprocess.run(
+        [sys.executable, "-m", "blitzcam.cli", "count", named, missing],
+        env=env, capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert b"caf\xe9.jpg: " in done.stdout and b"Traceback" not in done.stdout + done.stderr
+    assert b"gon\xe9.jpg: error: no such file" in done.stdout  # the table says which failed
