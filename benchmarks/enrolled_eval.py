@@ -13,6 +13,7 @@ blitzcam was never trained on.
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -79,6 +80,10 @@ def main() -> None:
         "default: the pipeline's)",
     )
     args = parser.parse_args()
+    # every scene's enrolled designs are a profile of their own, whose vectors would fill the
+    # reference cache and push the user's own profile out of it
+    cache = tempfile.TemporaryDirectory()
+    os.environ["BLITZCAM_CACHE_DIR"] = cache.name
 
     from blitzcam.models.evaluation import scene_decks, scene_prediction
     from blitzcam.models.metrics import evaluate_scene
@@ -125,9 +130,9 @@ def main() -> None:
                     outcome.confusions.get(pair, 0)
                     for pair in ((names[a], names[b]), (names[b], names[a]))
                 )
-                pairs[named].update(pairs=1, confused=mixed > 0, backs=mixed)
+                pairs[named].update(pairs=1, confused=int(mixed > 0), backs=mixed)
                 named_here |= named
-        scenes[named_here].update(scenes=1, exact=outcome.exact)
+        scenes[named_here].update(scenes=1, exact=int(outcome.exact))
         for deck in pipeline.known_decks:
             expected, counted = outcome.truth_counts[deck], outcome.predicted_counts[deck]
             right += min(expected, counted)

@@ -125,8 +125,14 @@ def _v2_team_names_and_targets(conn: sqlite3.Connection) -> None:
 def _v3_names_composed(conn: sqlite3.Connection) -> None:
     """Names and teams in Unicode's composed form (rules.written_name), as they are kept from
     now on; two that were one name written two ways stay two players (or teams), numbered."""
-    _rename_in_each_match(conn, "name", rules.written_name)
-    _rename_in_each_match(conn, "team", rules.written_name)
+    _rename_in_each_match(conn, "name", _composed)
+    _rename_in_each_match(conn, "team", _composed)
+
+
+def _composed(name: str) -> str:
+    # a few letters (Devanagari with a nukta, some Hebrew forms) take two characters composed:
+    # cut back to the longest name there is, or the match would no longer load
+    return rules.written_name(name)[: rules.MAX_NAME_LENGTH].strip()
 
 
 # Position i migrates schema version i to i + 1. Append only; edit a released step only so

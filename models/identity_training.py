@@ -22,6 +22,7 @@ at a small learning rate, a share of its drawings faded or crossed by a pencil o
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -600,10 +601,16 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
 
     from blitzcam.errors import UserError
 
+    # runs of earlier releases kept the mined designs as a numpy array of integers: a plain
+    # array is allowed (rebuilt from its bytes and dtype; nothing of it is called)
+    array = (np._core if hasattr(np, "_core") else np.core).multiarray._reconstruct
+    plain = [array, np.ndarray, np.dtype, type(np.dtype(np.int64)), type(np.dtype(np.int32))]
     try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
+        with torch.serialization.safe_globals(plain):
+            state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # a truncated zip, a foreign pickle: torch raises many kinds
-        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()
+        detail = text.splitlines()[0] if text else type(exc).__name__
         raise UserError(
             f"{path}: not an identity checkpoint blitzcam can load ({detail[:200]}); start a "
             "new run folder, or rerun without --resume"

@@ -409,6 +409,13 @@ def _crops_here(checkpoint: dict[str, Any], stage_dir: Path, path: Path) -> Path
             f"{path}: the crops it trained on ({found}) are gone; make them again with a "
             "fresh run, or delete the checkpoint to start the stage again"
         )
+    if inside is not None:  # cut by an earlier release, its file names the folder it was in
+        text = found.read_text(encoding="utf-8")
+        rootless = "".join(
+            line for line in text.splitlines(keepends=True) if not line.startswith("path:")
+        )
+        if rootless != text:
+            write_text_atomic(found, rootless)
     return found
 
 

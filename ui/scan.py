@@ -161,9 +161,13 @@ class ScanView(QWidget):
             return
         if len(seated) != len(self.session.players):
             raise ValueError(f"a scan of {len(self.session.players)} seats got {len(seated)}")
+        decks = frozenset(player.deck for player in seated)
+        if decks != self._in_play.decks:
+            # the view in hand was counted among the old decks: the next one is shot instead
+            self._latest, self._waiting = None, None
+            # one frozenset swapped whole: the counting thread reads the old or the new one
+            self._in_play.decks = decks
         self.session = dataclasses.replace(self.session, players=seated)
-        # one frozenset swapped whole: the counting thread reads either the old or the new one
-        self._in_play.decks = frozenset(player.deck for player in seated)
         self._show_seats()
         self._refresh()
 

@@ -232,12 +232,35 @@ def enroll_image(
     card = rectify(image_bgr, cards[0][0])
     # raises when the card, read as a profile will read it, shows no drawing
     card_patches(card, name=source)
-    target = (out_dir or user_decks_dir()) / f"{deck}.png"
+    folder = out_dir or user_decks_dir()
+    target = folder / f"{deck}.png"
+    others = [path for path in enrolled_files(folder, deck) if path.name != target.name]
     try:
         write_png_atomic(target, card)
     except OSError as exc:
         raise UserError(f"{target}: cannot store the deck's back: {exc.strerror or exc}") from None
+    for other in others:  # a <deck>.PNG beside it would be a second reference, refused
+        try:
+            other.unlink()
+        except OSError as exc:
+            raise UserError(
+                f"{other}: the deck's earlier back could not be removed ({exc.strerror or exc});"
+                f" {target} is stored beside it: remove {other.name} by hand"
+            ) from None
     return target
+
+
+def enrolled_files(folder: Path, deck: str) -> tuple[Path, ...]:
+    """The files in `folder` that hold `deck`'s back: <deck>.png in any case of its suffix."""
+    try:
+        listing = sorted(folder.iterdir()) if folder.is_dir() else []
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise UserError(f"{folder}: cannot list the deck references: {reason}") from None
+    return tuple(
+        path for path in listing
+        if path.stem == deck and path.suffix.lower() == ".png" and path.is_file()
+    )
 
 
 class FrameEnroller:
@@ -300,8 +323,10 @@ def enroll_command(args: argparse.Namespace) -> int:
     else:
         image = _grab_from_camera(str(args.camera))
         source = str(args.camera)
+    replaced = bool(enrolled_files(user_decks_dir(), deck))
     target = enroll_image(deck, image, source=source)
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
+    note += ", replacing the back enrolled before" if replaced else ""
     print(f"enrolled {deck} from {source}: stored {target}{note}")
     try:
         pairs = involving(profile_look_alikes(), deck)
@@ -341,16 +366,7 @@ def forget_deck(deck: str) -> tuple[Path, ...]:
     differently cased <deck>.PNG too, or it would become the deck's back). UserError when
     nothing is enrolled under that name."""
     check_deck_name(deck)
-    folder = user_decks_dir()
-    try:
-        listing = sorted(folder.iterdir()) if folder.is_dir() else []
-    except OSError as exc:
-        reason = exc.strerror or exc
-        raise UserError(f"{folder}: cannot list the deck references: {reason}") from None
-    paths = tuple(
-        path for path in listing
-        if path.stem == deck and path.suffix.lower() == ".png" and path.is_file()
-    )
+    paths = enrolled_files(user_decks_dir(), deck)
     if not paths:
         read_against = "its built-in art" if deck in DECK_NAMES else "nothing: it is not counted"
         raise UserError(f"{deck}: no enrolled back to forget (it is read against {read_against})")
@@ -390,7 +406,8 @@ def list_command(args: argparse.Namespace) -> int:
                 for pair in pairs
             ],
         }
-        print(json.dumps(document, indent=2, ensure_ascii=False))
+        # ASCII escapes: a file name whose bytes are not UTF-8 stays valid JSON
+        print(json.dumps(document, indent=2))
     else:
         width = max(len(deck) for deck, _ in rows)
         for deck, origin in rows:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from blitzcam.game import rules
 from blitzcam.game.rules import MatchError, Settings, Tally, score_match
 from blitzcam.game.store import (
     APPLICATION_ID,
@@ -484,6 +485,18 @@ def test_names_written_two_ways_are_composed_on_upgrade_and_kept_apart(tmp_path:
         stored = {name for (name,) in conn.execute("SELECT name FROM players")}
     assert decomposed not in stored
     assert (tmp_path / "m.sqlite3.v2.bak").is_file()
+
+
+def test_a_name_that_grows_when_composed_still_loads(tmp_path: Path) -> None:
+    # U+0958 (Devanagari qa) composes to two characters: 21 of them made 42, over the limit
+    grows = "\u0958" * 21
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path, migrations=MIGRATIONS[:2]) as old:
+        match_id = old.create_match(match_of())
+        old._conn.execute("UPDATE players SET name = ? WHERE seat = 0", (grows,))
+    with MatchStore(path) as store:
+        name = store.load(match_id).players[0].name
+    assert len(name) == 40 and name == rules.written_name(grows)[:40]
 
 
 def test_a_match_id_past_sqlites_integers_is_no_match(store: MatchStore) -> None:

@@ -704,6 +704,9 @@ def test_a_checkpoint_planted_cut_short_or_foreign_is_one_line_and_never_run(
     torch.save({"weights": [1]}, last)
     with pytest.raises(UserError, match="no net, recipe and step"):
         load_checkpoint(last)
+    # a run of an earlier release kept its mined designs as an array: it still resumes
+    torch.save({"net": {}, "recipe": {}, "step": 3, "hard": np.arange(4, dtype=np.int64)}, last)
+    assert load_checkpoint(last)["hard"].tolist() == [0, 1, 2, 3]
 
 
 def test_resuming_a_run_with_no_checkpoint_says_it_starts_anew(

@@ -489,8 +489,10 @@ def test_a_resumed_stage_trains_on_the_crops_of_its_own_run_folder(tmp_path: Pat
     with pytest.raises(UserError, match=r"the crops it trained on \(.*copy/crops-320-abc"):
         _crops_here({"epoch": 2, "train_args": started}, stage, stage / "last.pt")
     crops.parent.mkdir(parents=True)
-    crops.write_text("path: .\n")
+    # cut by an earlier release: its data.yaml names the folder it was cut in
+    crops.write_text('path: "/gpu/run/crops-320-abc"\ntrain: images/train\nval: images/val\n')
     assert _crops_here({"epoch": 2, "train_args": started}, stage, stage / "last.pt") == crops
+    assert crops.read_text() == "train: images/train\nval: images/val\n"  # found beside it
     # crops from outside the run folder (another dataset) stay where they are
     outside = tmp_path / "elsewhere" / "data.yaml"
     outside.parent.mkdir()

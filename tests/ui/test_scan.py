@@ -70,6 +70,9 @@ def test_players_changed_during_a_scan_show_in_its_rows_and_live_decks(qtbot) ->
     view = _view(qtbot)
     view._on_counted(_frame(1, ann=5, bob=3))
     view.set_players((Player("Anne", "blue-plow"), BOB))
+    assert view.latest() is None  # counted among the old decks: never shot
+    view._on_capture()
+    assert view.session.shots() == ()
     assert [name.text() for _, name, _, _ in view._seats] == ["Anne", BOB.name]
     assert set(view.live_counts) == {"Anne", BOB.name}
     assert view._in_play.decks == {"blue-plow", BOB.deck}
