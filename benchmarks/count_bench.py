@@ -251,7 +251,7 @@ def main() -> None:
     baseline = median[f"ultralytics, {same} thread(s)"]
     for name, values in per_back.items():
         print(f"deck identification, {name}: {statistics.median(values):.2f} ms per back read")
-    threads_said = "as it runs by default" if args.threads is None else "at --threads"
+    threads_said = "at --threads" if args.threads else "as it runs by default"
     for name in pipelines:
         key = f"blitzcam {name}"
         print(
