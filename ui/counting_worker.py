@@ -345,9 +345,25 @@ class PipelineCounter:
 
     def __init__(self, pipeline: Any) -> None:
         from blitzcam.vision.pipeline import LiveCounting
+        from blitzcam.vision.references import decks_folder_state
 
         self.pipeline = pipeline
         self._live = LiveCounting(pipeline)
+        self._decks_seen = decks_folder_state()  # the profile as the pipeline loaded it
+
+    def refresh_profile(self, *, changed: bool = False) -> bool:
+        """Load the deck profile again if its folder changed since it was loaded (a deck
+        enrolled or forgotten with `blitzcam decks` while the app ran: it was counted against
+        the old back until a restart), or `changed` (by the app itself: a file system whose
+        times are coarse may not show it); whether it did."""
+        from blitzcam.vision.references import decks_folder_state
+
+        now = decks_folder_state()
+        if not changed and (now is None or now == self._decks_seen):
+            return False
+        self.pipeline.reload_profile(skip_unusable=True)
+        self._decks_seen = now
+        return True
 
     def count(
         self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
@@ -362,7 +378,9 @@ class PipelineCounter:
         return dataclasses.replace(snapshot, note=note) if note else snapshot
 
     def reset(self) -> None:
-        """A new scan starts: no vote from the last one (see LiveCounting.reset)."""
+        """A new scan starts: no vote from the last one (see LiveCounting.reset), and the deck
+        profile as it is on disk now."""
+        self.refresh_profile()
         self._live.reset()
 
 
@@ -396,7 +414,7 @@ class PipelineEnroller:
         # enrollment stores only a back that loads; another file gone bad is left out, and
         # the live view says so
         pipeline = self._counter.pipeline
-        pipeline.reload_profile(skip_unusable=True)
+        self._counter.refresh_profile(changed=True)
         pairs = involving(pipeline.look_alikes, deck)
         return " ".join([message, *(f"Note: {pair.note()}." for pair in pairs)])
 
@@ -407,7 +425,7 @@ class PipelineEnroller:
             paths = forget_deck(deck)
         except UserError as exc:
             return f"{deck}: not forgotten: {exc}"
-        self._counter.pipeline.reload_profile(skip_unusable=True)
+        self._counter.refresh_profile(changed=True)
         removed = ", ".join(map(str, paths))
         return f"{deck}: read against blitzcam's own drawing again (removed {removed})"
 
@@ -417,6 +435,9 @@ class PipelineEnroller:
         from blitzcam.game.decks import DECK_NAMES
         from blitzcam.vision.references import enrolled_files
 
+        # the dialog shows the prints on disk: counting reads them too (one enrolled with
+        # `blitzcam decks` meanwhile)
+        self._counter.refresh_profile()
         files = enrolled_files(problems=[])  # a badly named file is the live view's news
         return {deck: path for deck, path in files.items() if deck in DECK_NAMES}
 

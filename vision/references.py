@@ -70,6 +70,24 @@ def user_decks_dir() -> Path:
     return data_dir() / "decks"
 
 
+def decks_folder_state() -> tuple[tuple[str, int, int], ...] | None:
+    """What the enrolled backs' folder holds now: each file's name, change time and size (None
+    when it cannot be read). A process that loaded the profile tells from it that another one
+    (`blitzcam decks enroll` beside the app) changed the profile since."""
+    folder = user_decks_dir()
+    try:
+        if not folder.is_dir():
+            return ()
+        return tuple(
+            sorted(
+                (entry.name, entry.stat().st_mtime_ns, entry.stat().st_size)
+                for entry in folder.iterdir()
+            )
+        )
+    except OSError:
+        return None
+
+
 def drawing_mask(card_bgr: np.ndarray) -> np.ndarray:
     """The ink of a back's drawing, found from pixels alone: ink away from the card's edge."""
     _balanced, ink = inkness(card_bgr)

@@ -647,3 +647,26 @@ def test_decks_in_play_reach_the_counter() -> None:
     in_play = DecksInPlay(counter, ["green-pump", "red-buggy", "green-pump"])
     in_play.count(np.zeros((4, 4, 3), np.uint8))
     assert counter.in_play == {"green-pump", "red-buggy"}
+
+
+def test_a_deck_enrolled_elsewhere_is_read_at_the_next_scan() -> None:
+    # `blitzcam decks enroll` beside the running app: counting kept the old back until a
+    # restart, while the enroll dialog already showed the new print
+    import cv2
+
+    from blitzcam.ui.counting_worker import PipelineEnroller
+    from blitzcam.vision.references import user_decks_dir
+
+    pipeline = _FakePipeline()
+    counter = _counter_with(pipeline)
+    counter.reset()  # a scan starts: nothing changed on disk, nothing reloaded
+    assert pipeline.reloads == 0
+    user_decks_dir().mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(user_decks_dir() / "red-plow.png"), np.full((90, 60, 3), 200, np.uint8))
+    counter.reset()
+    assert pipeline.reloads == 1
+    counter.reset()
+    assert pipeline.reloads == 1  # read once
+    (user_decks_dir() / "red-plow.png").unlink()
+    PipelineEnroller(counter).enrolled()  # the enroll dialog opens
+    assert pipeline.reloads == 2

@@ -528,3 +528,36 @@ def test_decks_list_json_names_look_alikes(capsys) -> None:
     pairs = json.loads(capsys.readouterr().out)["look_alike"]
     assert [pair["decks"] for pair in pairs] == [["red-plow", "my-deck"]]
     assert 0.75 <= pairs[0]["likeness"] <= 1.0
+
+
+def test_enrolling_over_a_differently_cased_back_replaces_it(tmp_path: Path, capsys) -> None:
+    # a green-bucket.PNG (copied in by hand) stayed beside the new green-bucket.png: counting
+    # then refused the profile, naming the new file, and the app kept reading the old one
+    photo = tmp_path / "back.jpg"
+    cv2.imwrite(str(photo), _photo("green-bucket", seed=2))
+    user_decks_dir().mkdir(parents=True, exist_ok=True)
+    old = user_decks_dir() / "green-bucket.PNG"
+    cv2.imwrite(str(old), _photo("red-buggy"))
+    assert enroll_command(argparse.Namespace(deck="green-bucket", image=photo, camera=None)) == 0
+    assert "replacing the back enrolled before" in capsys.readouterr().out
+    assert sorted(p.name for p in user_decks_dir().iterdir()) == ["green-bucket.png"]
+    profile = default_profile()
+    assert profile.origins[profile.names.index("green-bucket")].endswith("green-bucket.png")
+
+
+def test_decks_list_json_stays_utf8_for_a_file_name_that_is_not() -> None:
+    # written with ensure_ascii off, a Latin-1 file name went out as a raw byte: not UTF-8,
+    # so not JSON a reader could load
+    import os
+    import subprocess
+    import sys
+
+    _enroll("blue-pump")
+    # (pathlib takes no bytes: a name that is not UTF-8 is made through os)
+    os.close(os.open(os.fsencode(user_decks_dir()) + b"/caf\xe9.png", os.O_CREAT | os.O_WRONLY))
+    done = subprocess.run(
+        [sys.executable, "-m", "blitzcam.cli", "decks", "list", "--json"],
+        capture_output=True, timeout=120, env=dict(os.environ),
+    )  # fmt: skip
+    document = json.loads(done.stdout.decode("utf-8"))
+    assert done.returncode == 1 and any("caf" in line for line in document["unusable"])
