@@ -308,7 +308,16 @@ def check_deck_name(deck: str) -> str:
             f"deck name {deck!r}: expected one of {', '.join(DECK_NAMES)} or a name of lowercase "
             "letters, digits and dashes"
         )
+    if deck in WINDOWS_DEVICES:  # `con.png` is the console there, whatever its extension
+        raise UserError(f"deck name {deck!r} names a device on Windows: choose another")
     return deck
+
+
+# names Windows keeps for devices in every folder: a profile stored under one cannot be copied
+# to (or made on) a Windows machine
+WINDOWS_DEVICES: Final = frozenset(
+    {"con", "prn", "aux", "nul"} | {f"{kind}{n}" for kind in ("com", "lpt") for n in range(10)}
+)
 
 
 def enroll_command(args: argparse.Namespace) -> int:

@@ -215,6 +215,8 @@ def test_enrollment_refuses_two_cards_and_a_card_too_small(tmp_path: Path, photo
         ("-leading-dash", "lowercase"),
         ("x" * 41, "lowercase"),
         ("unknown", "reserved"),  # what `count` calls a back of no deck
+        ("con", "names a device on Windows"),  # con.png is the console there
+        ("com1", "names a device on Windows"),
     ],
 )
 def test_bad_deck_name(deck: str, message: str) -> None:
