@@ -103,3 +103,20 @@ def test_what_a_report_could_not_measure_reads_n_a() -> None:
     assert _pct(None) == _pct(float("nan")) == "n/a"
     assert _pct(0.9675) == "96.75 %"
     assert _num(None, ".0f", " ms") == "n/a" and _num(279.4, ".0f", " ms") == "279 ms"
+
+
+def test_the_command_line_says_what_a_run_changed_from_the_recipe() -> None:
+    # the card said "the defaults are this recipe" of a run trained with --epochs 3
+    import json
+    from dataclasses import replace
+
+    from blitzcam.models.card import command_line
+    from blitzcam.models.recipe import SHIPPED
+
+    as_saved = json.loads(json.dumps(SHIPPED.as_dict()))  # as recipe.json holds it
+    assert command_line("blitzcam train", as_saved, SHIPPED.as_dict()) == (
+        "- Command: `blitzcam train` (the defaults are this recipe)."
+    )
+    changed = json.loads(json.dumps(replace(SHIPPED, epochs=3).as_dict()))
+    line = command_line("blitzcam train", changed, SHIPPED.as_dict())
+    assert f"epochs 3 (default {SHIPPED.epochs})" in line and "defaults are this recipe" not in line
