@@ -68,9 +68,12 @@ class EnrollDialog(QDialog):
             status = QLabel()
             status.setAlignment(Qt.AlignmentFlag.AlignCenter)
             button = QPushButton("Enroll from view")
+            # Enter is Done's: an auto-default deck button taught the view to green pump
+            button.setAutoDefault(False)
             button.setEnabled(enroller is not None)
             button.clicked.connect(lambda _=False, d=deck: self._on_enroll(d))
             forget = QPushButton("Use built-in")
+            forget.setAutoDefault(False)
             forget.setToolTip("Forget the enrolled back: read this deck against blitzcam's drawing")
             forget.clicked.connect(lambda _=False, d=deck: self._on_forget(d))
             self.seen[deck], self.images[deck], self.forget_buttons[deck] = status, image, forget
@@ -84,8 +87,11 @@ class EnrollDialog(QDialog):
         side.addLayout(grid)
         side.addWidget(self.message)
         close = QPushButton("Done")
+        close.setDefault(True)
         close.clicked.connect(self.accept)
         side.addWidget(close)
+        self.done_button = close
+        close.setFocus()  # Space too is the focused button's: never a deck's at first
         layout = QHBoxLayout(self)
         layout.addWidget(self.live, 1)
         layout.addLayout(side)

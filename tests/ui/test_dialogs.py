@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
 from blitzcam.game.match_file import match_from_json
@@ -421,3 +422,35 @@ def test_the_players_dialog_shows_a_team_match_s_teams_and_can_drop_them(qtbot) 
     assert all(p.team is None for p in dialog.players())
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()  # no `apply`: accepted
     assert dialog.result() == QDialog.DialogCode.Accepted
+
+
+def test_enter_and_space_in_the_enroll_dialog_close_it_teaching_no_deck(qtbot) -> None:
+    # the first deck's "Enroll from view" had the focus and was auto-default: Enter stored
+    # whatever the camera saw as green pump's back
+    class Enroller:
+        def __init__(self) -> None:
+            self.taught: list[str] = []
+
+        def enroll(self, deck: str, frame_bgr) -> str:
+            self.taught.append(deck)
+            return f"{deck} enrolled"
+
+        def forget(self, deck: str) -> str:
+            return deck
+
+        def enrolled(self) -> dict[str, Path]:
+            return {}
+
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    for key in (Qt.Key.Key_Return, Qt.Key.Key_Space):
+        enroller = Enroller()
+        dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=enroller,
+                              interval_ms=1)  # fmt: skip
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        dialog.start()
+        qtbot.waitUntil(lambda d=dialog: d._latest is not None, timeout=5000)
+        qtbot.keyClick(dialog.focusWidget() or dialog, key)
+        assert enroller.taught == [] and dialog.result() == QDialog.DialogCode.Accepted
+        dialog.stop()
