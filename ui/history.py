@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 
 from blitzcam.files import write_text_atomic
 from blitzcam.game.match_file import EXPORT_FORMATS, export_text
-from blitzcam.game.rules import Match
-from blitzcam.game.store import MatchStore
+from blitzcam.game.rules import Match, MatchError
+from blitzcam.game.store import MatchStore, StoreError
 from blitzcam.game.text import describe_status, isolated, left_to_right, local_time
 from blitzcam.ui.labels import plain_label
 
@@ -125,7 +125,12 @@ class MatchBrowser(QDialog):
         if path:
             target = export_path(path, kind)
             try:
-                export_match(self._store.load(match_id), target)
+                match = self._store.load(match_id)
+            except (MatchError, StoreError) as exc:  # deleted or damaged since it was listed
+                self.message.setText(f"Not saved: {exc}")
+                return
+            try:
+                export_match(match, target)
             except OSError as exc:
                 self.message.setText(f"Not saved: {target}: {exc.strerror or exc}")
                 return

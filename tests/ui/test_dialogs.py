@@ -454,3 +454,21 @@ def test_enter_and_space_in_the_enroll_dialog_close_it_teaching_no_deck(qtbot) -
         qtbot.keyClick(dialog.focusWidget() or dialog, key)
         assert enroller.taught == [] and dialog.result() == QDialog.DialogCode.Accepted
         dialog.stop()
+
+
+def test_exporting_a_match_deleted_since_the_browser_listed_it_says_so(
+    qtbot, store, tmp_path, monkeypatch
+) -> None:
+    # a StoreError escaped the slot (Qt printed it; the dialog carried on saying nothing)
+    from PySide6.QtWidgets import QFileDialog
+
+    match_id = store.create_match(match_of())
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "m.json"), "JSON (*.json)")
+    )
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    store.delete_match(match_id)  # as `blitzcam match` could, with the browser open
+    browser._on_export("json")
+    assert browser.message.text().startswith(f"Not saved: no match {match_id}")
+    assert not (tmp_path / "m.json").exists()
