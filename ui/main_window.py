@@ -155,12 +155,15 @@ class MainWindow(QMainWindow):
         self.undo_action = self._action("Undo round (Ctrl+Z)", self._on_undo, "Ctrl+Z")
         self.redo_action = self._action("Redo round (Ctrl+Shift+Z)", self._on_redo, "Ctrl+Shift+Z")
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.match_settings_action = self._action("Match settings…", self._on_match_settings)
-        self.players_action = self._action("Players…", self._on_players)
+        # full screen hides the menus: every action keeps a key of its own
+        self.match_settings_action = self._action(
+            "Match settings…", self._on_match_settings, "Ctrl+T"
+        )
+        self.players_action = self._action("Players…", self._on_players, "Ctrl+P")
         self.browse_action = self._action("Matches…", self._on_browse, "Ctrl+O")
         self.export_action = self._action("Export…", self._on_export, "Ctrl+E")
-        self.enroll_action = self._action("Enroll decks…", self._on_enroll)
-        self.settings_action = self._action("Settings…", self._on_settings)
+        self.enroll_action = self._action("Enroll decks…", self._on_enroll, "Ctrl+D")
+        self.settings_action = self._action("Settings…", self._on_settings, "Ctrl+,")
         self.fullscreen_action = self._action("Full screen (F11)", self._on_fullscreen, "F11")
         menus = {
             "&Match": (self.new_action, self.browse_action, self.export_action,
@@ -624,7 +627,9 @@ class MainWindow(QMainWindow):
         dialog.deleteLater()  # its thread has stopped (on finished); nothing else holds it
 
     def _on_fullscreen(self) -> None:
-        if self.isFullScreen():
+        # the menus hidden say full screen too: a window grown past the screen (the system
+        # takes it out of full screen) had F11 go back in rather than bring the menus back
+        if self.isFullScreen() or self.menuBar().isHidden():
             self.showNormal()
             self.toolbar.show()
             self.menuBar().show()

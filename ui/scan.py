@@ -12,10 +12,12 @@ from typing import Final
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -29,7 +31,7 @@ from blitzcam.ui.counting_worker import (
     FrameSource,
 )
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
-from blitzcam.ui.labels import plain_label
+from blitzcam.ui.labels import ElidedLabel
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.scan_session import (
     STEP_HINTS,
@@ -94,10 +96,13 @@ class ScanView(QWidget):
             live.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             summed = QLabel("0")
             summed.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            seat = (QLabel(), plain_label(player.name), live, summed)
+            # a long name is cut with "…" (whole in its tooltip): the panel is 380 px wide
+            seat = (QLabel(), ElidedLabel(player.name), live, summed)
             self._seats.append(seat)
             for column, widget in enumerate(seat):
                 grid.addWidget(widget, row, column)
+        grid.setColumnStretch(1, 1)  # the name takes what the counts leave
+        grid.setRowStretch(len(self._seats) + 1, 1)  # the rows stay at the top
         self._show_seats()
         self.capture_button = QPushButton("Capture shot  (Space)")
         self.capture_button.setObjectName("primary")
@@ -113,10 +118,19 @@ class ScanView(QWidget):
         side = QVBoxLayout()
         side.addWidget(self.step_title)
         side.addWidget(self.hint)
-        side.addLayout(grid)
+        # the players' rows scroll: five or more pushed the buttons below a laptop's screen
+        # (and grew a full-screen window out of full screen)
+        rows = QWidget()
+        rows.setLayout(grid)
+        self.player_rows = QScrollArea()
+        self.player_rows.setWidget(rows)
+        self.player_rows.setWidgetResizable(True)
+        self.player_rows.setFrameShape(QFrame.Shape.NoFrame)
+        self.player_rows.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.player_rows.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the scan's keys stay its own
+        side.addWidget(self.player_rows, 1)
         side.addWidget(self.shots_label)
         side.addWidget(self.warnings)
-        side.addStretch(1)
         for button in (self.capture_button, self.drop_button, self.next_button):
             side.addWidget(button)
         bottom = QHBoxLayout()

@@ -929,3 +929,21 @@ def test_a_camera_that_does_not_open_is_said_without_freezing_the_window(
     assert "Shots taken so far" not in status and "Enter to type the counts in" in status
     qtbot.keyClick(scan, Qt.Key.Key_Escape)
     assert window.scan is None and window.statusBar().currentMessage() == ""
+
+
+def test_full_screen_keeps_a_key_for_every_action_and_f11_always_brings_the_menus_back(
+    qtbot, store, feed, tmp_path
+):
+    # full screen hides the menus: Players, Match settings, Enroll decks and Settings had no
+    # key; and a window the system took out of full screen (grown past the screen) kept its
+    # menus hidden, F11 going back into full screen instead
+    window = _window(qtbot, store, feed, tmp_path)
+    keys = {action.text(): action.shortcut().toString() for action in window.actions()}
+    assert all(keys.values()), [text for text, key in keys.items() if not key]
+    assert len(set(keys.values())) == len(keys)  # none shared: a shared key fires neither
+    window.fullscreen_action.trigger()
+    assert window.menuBar().isHidden()
+    window.showNormal()  # as the system does to a window grown past the screen
+    window.fullscreen_action.trigger()
+    assert not window.menuBar().isHidden() and not window.toolbar.isHidden()
+    assert not window.isFullScreen()

@@ -82,3 +82,25 @@ def test_players_changed_during_a_scan_show_in_its_rows_and_live_decks(qtbot) ->
     assert view.live_counts[BOB.name].text() == "4"
     with pytest.raises(ValueError, match="a scan of 2 seats got 1"):
         view.set_players((BOB,))
+
+
+def test_more_players_scroll_rather_than_grow_the_scan_page(qtbot) -> None:
+    # eight players' rows made the page 907 px high at least: on a 768 px laptop the buttons
+    # fell below the screen, and a full-screen window grew out of full screen
+    from blitzcam.game.rules import Player
+    from blitzcam.ui.labels import ElidedLabel
+    from tests.ui.fakes import players
+
+    def least_height(seated: tuple[Player, ...]) -> int:
+        view = ScanView(seated, FakeSource([np.zeros((36, 64, 3), np.uint8)]), NullCounter(""))
+        qtbot.addWidget(view)
+        return view.minimumSizeHint().height()
+
+    assert least_height(players(8)) == least_height(players(2))
+    long = tuple(
+        Player(f"Grootmoeder Wilhelmina van den Berg {i}", p.deck) for i, p in enumerate(players(8))
+    )
+    view = ScanView(long, FakeSource([np.zeros((36, 64, 3), np.uint8)]), NullCounter(""))
+    qtbot.addWidget(view)
+    name = view._seats[0][1]
+    assert isinstance(name, ElidedLabel) and name.toolTip() == long[0].name  # cut with "…"
