@@ -481,3 +481,24 @@ def test_two_look_alike_enrolled_decks_are_counted_apart(shipped_pipeline, tmp_p
     # ... and its piles are counted apart, each to its own deck
     assert (parted["enrolled-0"], parted["enrolled-3"]) == (16, 23)
     assert merged["enrolled-0"] > 30 and merged["enrolled-3"] < 10
+
+
+@pytest.mark.slow
+def test_a_frame_of_more_than_300_cards_counts_them_all() -> None:
+    # every read kept ultralytics' 300 boxes at most: four demo tables in one frame (352
+    # counted backs, besides face-up cards and doubted boxes) lost sure backs, silently
+    from collections import Counter
+
+    from blitzcam.paths import REPO_ROOT
+    from blitzcam.vision.images import read_image
+
+    pipeline = CountingPipeline.from_defaults(threads=1)
+    two, four = (read_image(REPO_ROOT / "datasets" / "demo" / f"table-{n}.jpg") for n in (2, 4))
+    assert two.shape == four.shape
+    mosaic = np.vstack([np.hstack([two, four]), np.hstack([four, two])])
+    expected: Counter[str] = Counter()
+    for table in (two, four):
+        expected.update({deck: 2 * n for deck, n in pipeline(table).counts.items()})
+    counted = pipeline(mosaic).counts
+    assert sum(expected.values()) > 300
+    assert {d: n for d, n in counted.items() if n} == {d: n for d, n in expected.items() if n}
