@@ -160,7 +160,14 @@ def to_bgr8(image: np.ndarray) -> np.ndarray:
         image = (image >> 8).astype(np.uint8)
     elif image.dtype != np.uint8:
         values = np.nan_to_num(image.astype(np.float32))  # NaN -> 0, before the range test
-        image = np.clip(values * (255 if values.max() <= 1 else 1), 0, 255)
+        if image.dtype.kind == "f":
+            # a float picture is 0..1 by convention; a few highlights over 1 (a processed TIFF)
+            # read it as 0..255 and black: judged by nearly all of it (a sample, for speed)
+            sample = values.ravel()[:: max(1, values.size // 100_000)]
+            unit = bool(np.quantile(sample, 0.999) <= 1.5)
+        else:
+            unit = bool(values.max() <= 1)
+        image = np.clip(values * (255 if unit else 1), 0, 255)
         image = image.astype(np.uint8)
     if image.ndim == 2:
         return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)

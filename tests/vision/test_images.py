@@ -325,3 +325,11 @@ def test_overlapping_quiet_spells_leave_opencv_as_loud_as_it_was() -> None:
     leave.set()
     other.join(timeout=10)
     assert levels.getLogLevel() == before
+
+
+def test_a_float_image_with_highlights_over_one_keeps_its_picture() -> None:
+    # one pixel at 1.02 made the whole picture read as 0..255: black, nothing counted
+    image = np.full((40, 40, 3), 0.5, np.float32)
+    image[0, 0] = 1.02
+    assert to_bgr8(image)[20, 20].tolist() == [127, 127, 127]
+    assert to_bgr8(image * 200)[20, 20].tolist() == [100, 100, 100]  # a 0..255 float picture
