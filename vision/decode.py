@@ -125,7 +125,10 @@ def decode_raw(
     best = scores.argmax(axis=0)
     best_score = scores[best, np.arange(pred.shape[1])]
     geometry = np.concatenate([pred[:4], pred[-1:]], axis=0)
-    keep = (best_score > conf) & np.isfinite(geometry).all(axis=0)
+    # nor is one with no width or height (its probabilistic IoU is NaN: never suppressed), nor
+    # an infinite score
+    sized = (pred[2] > 0) & (pred[3] > 0)
+    keep = (best_score > conf) & np.isfinite(best_score) & np.isfinite(geometry).all(axis=0) & sized
     if not keep.any():
         return _empty()
     cand = pred[:, keep].T  # (k, 4+nc+1)
@@ -142,12 +145,15 @@ def suppress(
     decoded: Decoded, *, iou: float = 0.7, agnostic: bool = False, max_det: int = 300
 ) -> Decoded:
     """The boxes Fast-NMS keeps (within a class unless `agnostic`), best first, at most
-    `max_det`. Centres must lie within MAX_WH pixels of the origin."""
+    `max_det`."""
     if not len(decoded.score):
         return _empty()
     shifted = np.array(decoded.obb, dtype=np.float32, copy=True)
     if not agnostic:
-        shifted[:, :2] += decoded.class_id[:, None].astype(np.float32) * MAX_WH
+        # classes moved apart by more than any box reaches: ultralytics' fixed 7680 let a
+        # face-up box suppress a back in a frame (or merged tiles) larger than that
+        reach = float(np.abs(shifted[:, :4]).max(initial=0.0)) * 2 + 1
+        shifted[:, :2] += decoded.class_id[:, None].astype(np.float32) * max(MAX_WH, reach)
     kept = fast_nms_rotated(shifted, decoded.score, iou)[:max_det]
     return Decoded(
         obb=decoded.obb[kept], score=decoded.score[kept], class_id=decoded.class_id[kept]

@@ -165,3 +165,27 @@ def test_boxes_that_are_not_finite_numbers_are_no_boxes() -> None:
         np.float32,
     )
     assert decode_end2end(end2end, conf=0.25).obb[:, 0].tolist() == [10.0]
+
+
+def test_classes_are_suppressed_apart_in_frames_of_any_size() -> None:
+    # classes were moved apart by a fixed 7680 px: a face-up box at (20, 20) suppressed a back
+    # at (7700, 7700), which class 1's shift landed it on
+    from blitzcam.vision.decode import Decoded, suppress
+
+    obb = np.array([[7700, 7700, 50, 80, 0.0], [20, 20, 50, 80, 0.0]], np.float32)
+    kept = suppress(
+        Decoded(obb, np.array([0.6, 0.9], np.float32), np.array([0, 1])), iou=0.5
+    )
+    assert sorted(kept.class_id.tolist()) == [0, 1]
+
+
+def test_boxes_without_width_or_height_and_infinite_scores_are_no_boxes() -> None:
+    # a zero-width box has a NaN overlap with every other: never suppressed, 300 counted as
+    # unknown backs; an infinite score passed the confidence line
+    out = np.zeros((1, 7, 4), np.float32)
+    out[0, :, 0] = [100, 100, 40, 30, 0.9, 0.0, 0.1]  # a good back
+    out[0, :, 1] = [300, 200, 0, 30, 0.8, 0.0, 0.1]  # no width
+    out[0, :, 2] = [500, 200, 40, -3, 0.8, 0.0, 0.1]  # a negative height
+    out[0, :, 3] = [700, 400, 40, 30, np.inf, 0.0, 0.1]  # an infinite score
+    decoded = decode_raw(out, num_classes=2, conf=0.1, iou=0.5)
+    assert decoded.obb[:, 0].tolist() == [100.0]
