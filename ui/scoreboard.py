@@ -178,6 +178,10 @@ class RoundTable(QTableWidget):
         self.cellDoubleClicked.connect(self._on_double_clicked)
 
     def show_rounds(self, match: Match, standings: Standings) -> None:
+        # a round edited (as many rounds as before): the keyboard stays on its row, where
+        # Enter edits it again; it went back before the first row after every change
+        same_rounds = self.rowCount() == HEADER_ROWS + len(match.rounds)
+        kept_row = self.currentRow() if same_rounds and self.currentRow() >= HEADER_ROWS else -1
         self.clearSpans()
         players = match.players
         self.setColumnCount(COLUMNS_PER_PLAYER * len(players))
@@ -191,7 +195,9 @@ class RoundTable(QTableWidget):
             self.setSpan(0, col, 1, COLUMNS_PER_PLAYER)
             head = self._item(player.name, bold)
             head.setForeground(QColor(*deck_rgb(player.deck)))
-            head.setToolTip("double-click to rename the players or change their decks")
+            # the whole name, which a narrow column cuts short
+            head.setToolTip(f"{player.name}: double-click (or Enter) to rename the players or "
+                            "change their decks")
             self.setItem(0, col, head)
             for j, (label, tip) in enumerate(SUB_HEADERS):
                 item = self._item(label, small, dim=True)
@@ -207,8 +213,8 @@ class RoundTable(QTableWidget):
                 self.setItem(r, col, self._item(str(tally.dutch)))
                 self.setItem(r, col + 1, self._item(str(tally.blitz)))
                 self.setItem(r, col + 2, self._item(f"{scores[player.name]:+d}", bold))
-        self.setCurrentCell(-1, -1)
-        if match.rounds:
+        self.setCurrentCell(kept_row, 0 if kept_row >= 0 else -1)
+        if match.rounds and kept_row < 0:
             self.scrollToBottom()
 
     @staticmethod
@@ -230,8 +236,8 @@ class RoundTable(QTableWidget):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # Enter (or F2, as in a file manager) on a round's row edits it, as a double-click does
         keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_F2)
-        if event.key() in keys and self.currentRow() >= HEADER_ROWS:
-            self._on_double_clicked(self.currentRow(), self.currentColumn())
+        if event.key() in keys and (self.currentRow() >= HEADER_ROWS or self.currentRow() == 0):
+            self._on_double_clicked(self.currentRow(), self.currentColumn())  # names: Players
             return
         super().keyPressEvent(event)
 

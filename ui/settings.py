@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -121,7 +121,8 @@ class SettingsDialog(QDialog):
         self._keep = QCheckBox("Keep every confirmed capture (image, labels, counts)")
         self._folder = QLineEdit()
         self._folder_shown = plain_label()
-        self._folder_shown.setTextInteractionFlags(self._folder_shown.textInteractionFlags())
+        # the folder the captures go to, as it resolves: selectable, to copy into a file manager
+        self._folder_shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form = QFormLayout()
         form.addRow("Camera", camera_row)
         form.addRow(self._keep)

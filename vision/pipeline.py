@@ -85,6 +85,9 @@ COUNT_IOU: Final = 0.5
 # cards, and face-up cards and doubted boxes come on top. ultralytics' 300 cut a full table's
 # sure backs (a 2x2 of demo tables: 300 of 360 counted, the least sure kept at 0.88).
 COUNT_MAX_BOXES: Final = 1000
+# A box narrower than this (frame pixels) is no card, not even a sliver of one: a 64 x 64
+# frame of noise gave 118 "backs" of 1 px. The smallest drawings counted are 14 x 23 px.
+MIN_BOX_SIDE: Final = 3.0
 
 
 def profile_references(embedder: Embedder, profile: DeckProfile) -> References:
@@ -335,6 +338,8 @@ class CountingPipeline:
         if turned:
             detections = detections.with_boxes(turn_back_obb(detections.obb, frame_bgr.shape[:2]))
         detections, tiles = self._look_closer(frame_bgr, detections, params.gain_xy[0], timing)
+        sides = detections.obb[:, 2:4]
+        detections = detections[sides.min(axis=1, initial=np.inf) >= MIN_BOX_SIDE]
         t3 = time.perf_counter()
         # read once: reload_profile may swap it
         profile, references, known_decks, _, look_alike_rows = self._identity

@@ -50,6 +50,9 @@ CLOSER_BY: Final = 1.1  # a look less than this much closer than the last is not
 # first read is turned and fills the input, but one that finds too few sure backs is still
 # explored, as the frame came (1080x1920 at 1.19x, well closer than the turned read's 0.67x).
 EXPLORE_BELOW_FILL: Final = 0.5
+# A frame narrower than this holds no card to look for (the smallest drawings counted are
+# 14 x 23 px): exploring a 1 x 500 strip read it in 12 tiles for nothing.
+MIN_EXPLORED_SIDE: Final = 32
 EDGE_MARGIN: Final = 2.0  # pixels: a box this near an inner tile edge counts as cut by it
 
 
@@ -93,6 +96,8 @@ def explore_zoom(
 ) -> float | None:
     """The scale at which the frame covers the network input (its other side running on over
     more tiles), for a frame that fills less than `below_fill` of it letterboxed; else None."""
+    if min(frame_hw) < MIN_EXPLORED_SIDE:
+        return None
     fit = min(network_hw[0] / frame_hw[0], network_hw[1] / frame_hw[1])
     fill = (frame_hw[0] * fit) * (frame_hw[1] * fit) / (network_hw[0] * network_hw[1])
     if fill >= below_fill:

@@ -806,7 +806,19 @@ def test_enter_on_a_rounds_row_edits_it_as_a_double_click_does(qtbot, store, fee
     qtbot.keyClick(table, Qt.Key.Key_Return)
     assert window.confirm is not None and window.confirm.windowTitle() == "Edit round 2"
     assert window.confirm.value() == rounds[1]
+    window.confirm.editor.dutch["Cy"].setValue(7)
+    _ok(window.confirm)
+    # the keyboard stays on the round edited (it went back before the first row): Enter
+    # edits it again
+    assert table.currentRow() == 3
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    assert window.confirm is not None and window.confirm.windowTitle() == "Edit round 2"
     window.confirm.reject()
+    from blitzcam.ui.players import PlayersDialog
+
+    table.setCurrentCell(0, 0)  # the players' names: Enter opens the players dialog
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    assert window.findChild(PlayersDialog) is not None
 
 
 def test_a_camera_that_fails_before_any_shot_still_offers_review(qtbot, store, tmp_path):

@@ -502,3 +502,14 @@ def test_a_frame_of_more_than_300_cards_counts_them_all() -> None:
     counted = pipeline(mosaic).counts
     assert sum(expected.values()) > 300
     assert {d: n for d, n in counted.items() if n} == {d: n for d, n in expected.items() if n}
+
+
+@pytest.mark.slow
+def test_a_frame_that_holds_no_card_gives_no_box_and_no_tiles() -> None:
+    # a 64 x 64 frame of noise gave 118 "unknown backs" of 1 px; a 1 x 500 strip was read in
+    # 12 tiles
+    pipeline = CountingPipeline.from_defaults(threads=1)
+    rng = np.random.default_rng(0)
+    for shape in ((64, 64, 3), (1, 500, 3), (500, 1, 3)):
+        result = pipeline(rng.integers(0, 255, shape, dtype=np.uint8))
+        assert (result.unknown, sum(result.counts.values()), result.tiles) == (0, 0, 0), shape
