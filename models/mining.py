@@ -91,6 +91,10 @@ def mine_scenes(
     counting path's scale. `scenes` are (key, image, OBB label file); returns each scene's
     mistakes by key, in canonical pixels."""
     from tqdm import tqdm
+
+    from blitzcam.offline import import_ultralytics
+
+    import_ultralytics()  # offline first: a bare import of ultralytics probes the network
     from ultralytics import YOLO
 
     model = YOLO(str(weights))

@@ -329,6 +329,9 @@ def _fit(
     A checkpoint of a training that completed (a run killed after its last save, before the
     stage's finished.json was written: a time-budgeted stage has no other mark) ends the stage
     as it is: resuming it would fail, or start over on ultralytics' own default data."""
+    from blitzcam.offline import import_ultralytics
+
+    import_ultralytics()  # offline first: a bare import of ultralytics probes the network
     from ultralytics import YOLO
 
     last = stage_dir / "weights" / "last.pt"
@@ -364,9 +367,11 @@ def _fit(
 def _checkpoint(path: Path) -> dict[str, Any]:
     """A stage's last.pt, loaded as ultralytics resumes it (weights only, its own classes);
     UserError naming the file for one cut short (a kill mid-save) or not ultralytics'."""
-    from ultralytics.nn.tasks import torch_safe_load
-
     from blitzcam.errors import UserError
+    from blitzcam.offline import import_ultralytics
+
+    import_ultralytics()  # offline first: a bare import of ultralytics probes the network
+    from ultralytics.nn.tasks import torch_safe_load
 
     try:
         state, _ = torch_safe_load(path, safe_only=True)

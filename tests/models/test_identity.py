@@ -11,6 +11,7 @@ import pytest
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.models.identity_data import IdentityData, build, jitter_box, scene_samples
 from blitzcam.vision.embedding import PATCH
+from tests.models.planted import Planted, was_run
 
 FAMILIES = ("tool", "vessel")
 
@@ -674,15 +675,6 @@ def test_a_fresh_run_forgets_the_time_of_one_before_it(drawings: IdentityData, t
     assert 0 < train_seconds(out) < 5000
 
 
-class _Planted:
-    """A pickle that runs code when loaded, as a crafted last.pt in a run folder could."""
-
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        import os
-
-        return os.system, ("touch planted",)
-
-
 def test_a_checkpoint_planted_cut_short_or_foreign_is_one_line_and_never_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -693,10 +685,10 @@ def test_a_checkpoint_planted_cut_short_or_foreign_is_one_line_and_never_run(
 
     monkeypatch.chdir(tmp_path)
     last = tmp_path / "last.pt"
-    torch.save({"net": {}, "recipe": {}, "step": 3, "opt": _Planted()}, last)
+    torch.save({"net": {}, "recipe": {}, "step": 3, "opt": Planted()}, last)
     with pytest.raises(UserError, match=r"last\.pt: not an identity checkpoint blitzcam can load"):
         load_checkpoint(last)
-    assert not (tmp_path / "planted").exists()
+    assert not was_run(tmp_path)
     torch.save({"net": {}, "recipe": {}, "step": 3, "pad": list(range(1000))}, last)
     last.write_bytes(last.read_bytes()[:200])
     with pytest.raises(UserError, match="rerun without --resume"):

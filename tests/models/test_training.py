@@ -13,6 +13,7 @@ import pytest
 
 from blitzcam.cli import main
 from blitzcam.models.recipe import SHIPPED
+from tests.models.planted import Planted, was_run
 
 
 @pytest.fixture(scope="module")
@@ -445,15 +446,6 @@ def test_a_checkpoint_of_a_completed_training_is_known(tmp_path: Path) -> None:
         assert _training_completed(_checkpoint(tmp_path / "last.pt")) is completed
 
 
-class _Planted:
-    """A pickle that runs code when loaded, as a crafted last.pt in a run folder could."""
-
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        import os
-
-        return os.system, ("touch planted",)
-
-
 def test_a_checkpoint_cut_short_foreign_or_planted_is_one_line_and_never_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -473,10 +465,10 @@ def test_a_checkpoint_cut_short_foreign_or_planted_is_one_line_and_never_run(
     torch.save({"weights": [1, 2]}, last)
     with pytest.raises(UserError, match=r"last\.pt: not an ultralytics training checkpoint"):
         _checkpoint(last)
-    torch.save({"epoch": 3, "optimizer": _Planted()}, last)
+    torch.save({"epoch": 3, "optimizer": Planted()}, last)
     with pytest.raises(UserError, match="delete it to start the stage again"):
         _checkpoint(last)
-    assert not (tmp_path / "planted").exists()
+    assert not was_run(tmp_path)
 
 
 def test_a_resumed_stage_trains_on_the_crops_of_its_own_run_folder(tmp_path: Path) -> None:

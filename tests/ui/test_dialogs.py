@@ -166,6 +166,23 @@ def test_enroll_without_a_counter_says_why_there_is_none(qtbot) -> None:
     assert "decks/x.png" in dialog.message.text() and "not installed" not in dialog.message.text()
 
 
+class RecordingEnroller:
+    """An enroller that only notes which decks it was asked to teach."""
+
+    def __init__(self) -> None:
+        self.taught: list[str] = []
+
+    def enroll(self, deck: str, frame_bgr) -> str:
+        self.taught.append(deck)
+        return f"{deck} enrolled"
+
+    def forget(self, deck: str) -> str:
+        return deck
+
+    def enrolled(self) -> dict[str, Path]:
+        return {}
+
+
 def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
     frame, snapshot = synthetic_frame(0, [("blue-plow", False), ("blue-plow", False)])
 
@@ -218,22 +235,8 @@ def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str
                 raise OSError("camera unplugged")
             return super().read()
 
-    class Enroller:
-        def __init__(self) -> None:
-            self.taught: list[str] = []
-
-        def enroll(self, deck: str, frame_bgr) -> str:
-            self.taught.append(deck)
-            return f"{deck} enrolled"
-
-        def forget(self, deck: str) -> str:
-            return deck
-
-        def enrolled(self) -> dict[str, Path]:
-            return {}
-
     frame, snapshot = synthetic_frame(0, [("blue-plow", False), ("blue-plow", False)])
-    enroller = Enroller()
+    enroller = RecordingEnroller()
     source = Lost([frame], limit=2 if ends == "stops" else None)
     dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=enroller, interval_ms=1)
     qtbot.addWidget(dialog)
@@ -427,23 +430,9 @@ def test_the_players_dialog_shows_a_team_match_s_teams_and_can_drop_them(qtbot) 
 def test_enter_and_space_in_the_enroll_dialog_close_it_teaching_no_deck(qtbot) -> None:
     # the first deck's "Enroll from view" had the focus and was auto-default: Enter stored
     # whatever the camera saw as green pump's back
-    class Enroller:
-        def __init__(self) -> None:
-            self.taught: list[str] = []
-
-        def enroll(self, deck: str, frame_bgr) -> str:
-            self.taught.append(deck)
-            return f"{deck} enrolled"
-
-        def forget(self, deck: str) -> str:
-            return deck
-
-        def enrolled(self) -> dict[str, Path]:
-            return {}
-
     frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
     for key in (Qt.Key.Key_Return, Qt.Key.Key_Space):
-        enroller = Enroller()
+        enroller = RecordingEnroller()
         dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=enroller,
                               interval_ms=1)  # fmt: skip
         qtbot.addWidget(dialog)
