@@ -16,14 +16,12 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QRadioButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +32,7 @@ from blitzcam.game.rules import Match, MatchError, Player, Settings
 from blitzcam.ui.deck_colours import back_icon, deck_label
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.number_box import NumberBox
+from blitzcam.ui.scrolling import scrolling_rows
 
 DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
 ICON_SIZE: Final = QSize(18, 28)  # eight rows of players fit a 768 px screen
@@ -103,13 +102,7 @@ class NewMatchDialog(QDialog):
         top.addRow(self.teams)
         players_layout.addLayout(top)
         # the seats scroll when eight of them are more than the screen holds
-        seats = QWidget()
-        seats.setLayout(grid)
-        self._seats = QScrollArea()
-        self._seats.setWidget(seats)
-        self._seats.setWidgetResizable(True)
-        self._seats.setFrameShape(QFrame.Shape.NoFrame)
-        self._seats.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._seats = scrolling_rows(grid)
         players_layout.addWidget(self._seats, 1)
 
         self.target_buttons = QButtonGroup(self)

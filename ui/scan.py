@@ -12,12 +12,10 @@ from typing import Final
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +39,7 @@ from blitzcam.ui.scan_session import (
     player_counts,
     table_warnings,
 )
+from blitzcam.ui.scrolling import scrolling_rows
 
 HOLD_STILL: Final = "Hold still: the shot is taken as soon as the counts settle on this view"
 
@@ -120,13 +119,7 @@ class ScanView(QWidget):
         side.addWidget(self.hint)
         # the players' rows scroll: five or more pushed the buttons below a laptop's screen
         # (and grew a full-screen window out of full screen)
-        rows = QWidget()
-        rows.setLayout(grid)
-        self.player_rows = QScrollArea()
-        self.player_rows.setWidget(rows)
-        self.player_rows.setWidgetResizable(True)
-        self.player_rows.setFrameShape(QFrame.Shape.NoFrame)
-        self.player_rows.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.player_rows = scrolling_rows(grid)
         self.player_rows.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the scan's keys stay its own
         side.addWidget(self.player_rows, 1)
         side.addWidget(self.shots_label)
