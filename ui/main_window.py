@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QPushButton,
     QStackedWidget,
     QVBoxLayout,
@@ -155,6 +156,9 @@ class MainWindow(QMainWindow):
         self.undo_action = self._action("Undo round (Ctrl+Z)", self._on_undo, "Ctrl+Z")
         self.redo_action = self._action("Redo round (Ctrl+Shift+Z)", self._on_redo, "Ctrl+Shift+Z")
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.delete_round_action = self._action(
+            "Delete round… (the one chosen in the table)", self._on_delete_round, "Delete"
+        )
         # full screen hides the menus: every action keeps a key of its own
         self.match_settings_action = self._action(
             "Match settings…", self._on_match_settings, "Ctrl+T"
@@ -168,7 +172,10 @@ class MainWindow(QMainWindow):
         menus = {
             "&Match": (self.new_action, self.browse_action, self.export_action,
                        self.match_settings_action, self.players_action),
-            "&Round": (self.scan_action, self.manual_action, self.undo_action, self.redo_action),
+            "&Round": (
+                self.scan_action, self.manual_action, self.undo_action, self.redo_action,
+                self.delete_round_action,
+            ),
             "&Camera": (self.enroll_action, self.settings_action),
             "&View": (self.fullscreen_action,),
         }
@@ -191,6 +198,9 @@ class MainWindow(QMainWindow):
         self.scan_action.setEnabled(open_ and not scanning)
         self.manual_action.setEnabled(open_ and not scanning)
         self.undo_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
+        self.delete_round_action.setEnabled(
+            has_match and bool(self.match.rounds) and not scanning
+        )
         self.redo_action.setEnabled(self._redoable() is not None and not scanning)
         for action in (self.match_settings_action, self.players_action, self.export_action):
             action.setEnabled(has_match and not scanning)
@@ -296,6 +306,36 @@ class MainWindow(QMainWindow):
             del self._undone[at]
         self.show_match(self.match_id, match)
         self.statusBar().showMessage(f"Round {len(match.rounds)} brought back", 5000)
+
+    def _on_delete_round(self) -> None:
+        """Delete the round chosen in the table, once the players say so (a round entered twice
+        in the middle of a match: undo reaches only the last one)."""
+        if self.match is None or self.scan is not None or self.confirm is not None:
+            return
+        number = self.scoreboard.table.current_round()
+        if number is None:
+            self.statusBar().showMessage("Choose the round to delete in the table first", 5000)
+            return
+        tallies = self.match.rounds[number - 1].tallies
+        said = ", ".join(f"{name} {t.dutch}/{t.blitz}" for name, t in tallies.items())
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            f"Delete round {number}",
+            f"Delete round {number} ({said})? The rounds after it move up. Undo cannot bring "
+            "it back.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.No)  # Enter keeps the round
+        if self.exec_dialog(box) != QMessageBox.StandardButton.Yes:
+            return
+        try:
+            match = self.store.delete_round(self.match_id, number, expect=self.match)
+        except (MatchError, StoreError) as exc:
+            self.statusBar().showMessage(f"Round not deleted: {self._refused(exc)}", 8000)
+            return
+        self.show_match(self.match_id, match)
+        self.statusBar().showMessage(f"Round {number} deleted; the rounds after it moved up", 5000)
 
     def _on_edit_round(self, number: int) -> None:
         if self.match is None or self.scan is not None:

@@ -227,6 +227,11 @@ class RoundTable(QTableWidget):
             item.setForeground(QColor(150, 156, 170))
         return item
 
+    def current_round(self) -> int | None:
+        """The round (from 1) of the row the keyboard or a click is on, if it is a round's."""
+        row = self.currentRow()
+        return row - HEADER_ROWS + 1 if row >= HEADER_ROWS else None
+
     def _on_double_clicked(self, row: int, _column: int) -> None:
         if row >= HEADER_ROWS:
             self.roundActivated.emit(row - HEADER_ROWS + 1)

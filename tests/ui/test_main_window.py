@@ -959,3 +959,48 @@ def test_full_screen_keeps_a_key_for_every_action_and_f11_always_brings_the_menu
     window.fullscreen_action.trigger()
     assert not window.menuBar().isHidden() and not window.toolbar.isHidden()
     assert not window.isFullScreen()
+
+
+def test_a_round_chosen_in_the_table_is_deleted_once_the_players_say_so(
+    qtbot, store, feed, tmp_path, monkeypatch
+):
+    # a round entered twice in the middle of a match could only be reached by undoing every
+    # round after it and typing them in again
+    from PySide6.QtWidgets import QMessageBox
+
+    rounds = (
+        round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)),
+        round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)),
+        round_of(Ann=(7, 1), Bob=(9, 0), Cy=(3, 5)),
+    )
+    match_id = store.create_match(match_of(*rounds))
+    window = _window(qtbot, store, feed, tmp_path)
+    asked: list[str] = []
+
+    def answer(button):
+        def exec_dialog(box) -> int:
+            asked.append(box.text())
+            return button
+
+        monkeypatch.setattr(window, "exec_dialog", exec_dialog)
+
+    window.delete_round_action.trigger()  # no round chosen yet
+    assert asked == [] and "Choose the round to delete" in window.statusBar().currentMessage()
+    table = window.scoreboard.table
+    table.setCurrentCell(3, 0)  # round 2
+    answer(QMessageBox.StandardButton.No)
+    window.delete_round_action.trigger()
+    assert asked[-1].startswith("Delete round 2 (Ann 4/4, Bob 12/0, Cy 6/2)?")
+    assert store.load(match_id).rounds == rounds  # kept
+    answer(QMessageBox.StandardButton.Yes)
+    window.delete_round_action.trigger()
+    assert store.load(match_id).rounds == (rounds[0], rounds[2])
+    assert window.match.rounds == (rounds[0], rounds[2]) and table.rowCount() == 2 + 2
+    assert window.statusBar().currentMessage().startswith("Round 2 deleted")
+    # changed elsewhere meanwhile: refused, and the match shown as it is now
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.add_round(match_id, rounds[1])
+    table.setCurrentCell(2, 0)
+    window.delete_round_action.trigger()
+    assert "changed elsewhere" in window.statusBar().currentMessage()
+    assert len(store.load(match_id).rounds) == 3 and len(window.match.rounds) == 3
