@@ -335,13 +335,14 @@ def test_list_shows_the_local_time(tmp_path: Path, capsys: pytest.CaptureFixture
     db = tmp_path / "m.sqlite3"
     with MatchStore(db, clock=lambda: datetime(2026, 12, 2, 14, 55, tzinfo=UTC)) as store:
         store.create_match(match_of())
-    monkeypatch.setenv("TZ", "America/New_York")
-    time.tzset()
-    try:
-        code, out, _ = run("match", "--db", str(db), "list", capsys=capsys)
-    finally:
-        monkeypatch.delenv("TZ")
+    with monkeypatch.context() as zone:  # the zone as it was afterwards, TZ set or not
+        zone.setenv("TZ", "America/New_York")
         time.tzset()
+        try:
+            code, out, _ = run("match", "--db", str(db), "list", capsys=capsys)
+        finally:
+            zone.undo()
+            time.tzset()
     assert code == 0 and "2026-12-02 09:55" in out  # 14:55 UTC is 09:55 in New York in December
 
 

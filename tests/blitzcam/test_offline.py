@@ -15,10 +15,42 @@ from tests.conftest import NetworkAccessError
 
 
 def test_the_network_guard_refuses_outside_connections() -> None:
+    from tests import conftest
+
     with pytest.raises(NetworkAccessError):
         socket.create_connection(("192.0.2.1", 80), timeout=0.1)
     with pytest.raises(NetworkAccessError):
         socket.getaddrinfo("example.com", 443)
+    with pytest.raises(NetworkAccessError):
+        socket.gethostbyname_ex("example.com")
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    with pytest.raises(NetworkAccessError):
+        udp.sendto(b"x", ("192.0.2.1", 53))  # a DNS query of one's own
+    udp.close()
+    assert len(conftest._REFUSED) == 4
+    conftest._REFUSED.clear()  # refused on purpose here: the test passes
+
+
+def test_a_refusal_the_code_swallowed_still_fails_the_test(tmp_path: Path) -> None:
+    # a library's `except Exception` kept the test green while it had tried the network
+    probe = tmp_path / "test_probe.py"
+    probe.write_text(
+        "import socket\n"
+        "def test_swallows():\n"
+        "    try:\n"
+        "        socket.getaddrinfo('example.com', 443)\n"
+        "    except Exception:\n"
+        "        pass\n"
+    )
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "tests.conftest", "-p", "no:cacheprovider",
+         "--rootdir", str(tmp_path), str(probe)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout
+    assert "network access refused during the test" in done.stdout
 
 
 def test_the_network_guard_allows_loopback() -> None:

@@ -46,15 +46,16 @@ def test_a_moment_local_time_cannot_hold_is_shown_as_stored(monkeypatch) -> None
 
     from blitzcam.game.text import local_time
 
-    monkeypatch.setenv("TZ", "Asia/Tokyo")
-    time.tzset()
-    try:
-        assert local_time(datetime.fromisoformat("9999-12-31T23:59:59+00:00")) == (
-            "9999-12-31 23:59 +0000"
-        )
-        assert local_time(datetime.fromisoformat("2026-12-03T10:00:00+00:00")) == (
-            "2026-12-03 19:00"
-        )
-    finally:
-        monkeypatch.undo()
+    with monkeypatch.context() as zone:  # only the zone undone: not the suite's own patches
+        zone.setenv("TZ", "Asia/Tokyo")
         time.tzset()
+        try:
+            assert local_time(datetime.fromisoformat("9999-12-31T23:59:59+00:00")) == (
+                "9999-12-31 23:59 +0000"
+            )
+            assert local_time(datetime.fromisoformat("2026-12-03T10:00:00+00:00")) == (
+                "2026-12-03 19:00"
+            )
+        finally:
+            zone.undo()
+            time.tzset()

@@ -503,7 +503,12 @@ def test_crops_are_named_by_the_scenes_they_are_cut_from(tmp_path: Path) -> None
         folder.mkdir()
         (folder / "generator.json").write_text(f'{{"n": 4, "seed": {seed}}}')
     assert _crops_dir(tmp_path, SHIPPED, "", a) != _crops_dir(tmp_path, SHIPPED, "", b)
-    assert _crops_dir(tmp_path, SHIPPED, "", a) == _crops_dir(tmp_path, SHIPPED, "", a)
+    # named by what the scenes were made with, not where they lie: the same scenes elsewhere
+    # reuse the crops
+    same = tmp_path / "elsewhere" / "a"
+    same.mkdir(parents=True)
+    (same / "generator.json").write_text((a / "generator.json").read_text())
+    assert _crops_dir(tmp_path, SHIPPED, "", same) == _crops_dir(tmp_path, SHIPPED, "", a)
 
 
 def test_a_resume_that_fails_is_a_failure_not_a_finished_stage(

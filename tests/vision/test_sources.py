@@ -122,11 +122,10 @@ def test_a_stream_waiting_to_reconnect_gives_up_when_cancelled() -> None:
     reader = threading.Thread(target=lambda: got.append(source.read()))
     reader.start()
     time.sleep(0.1)  # it drops and waits 30 s before its first new try
-    started = time.monotonic()
     source.cancel()
-    reader.join(timeout=10)
+    reader.join(timeout=10)  # (a read that waited out its 30 s would still be alive)
     assert not reader.is_alive() and got == [None]
-    assert time.monotonic() - started < 5 and source.reconnects == 0
+    assert source.reconnects == 0
 
 
 class FakeClip(FakeCapture):
