@@ -244,10 +244,18 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(
                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     results = run_dir / "train" / "results.csv"
     last = run_dir / "train" / "weights" / "last.pt"
+    from blitzcam.errors import UserError
+    from blitzcam.models.training import _checkpoint
+
+    def whole() -> bool:  # written to its end (ultralytics writes it in place, not atomically)
+        try:
+            return last.is_file() and bool(_checkpoint(last))
+        except UserError:
+            return False
+
     deadline = time.monotonic() + 240
-    while not last.is_file() and time.monotonic() < deadline and first.poll() is None:
+    while not whole() and time.monotonic() < deadline and first.poll() is None:
         time.sleep(0.2)
-    time.sleep(1.0)  # let the checkpoint's write finish
     first.send_signal(signal.SIGKILL)  # interrupted after its first epoch
     first.wait()
     assert last.is_file()

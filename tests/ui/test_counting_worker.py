@@ -417,10 +417,13 @@ def test_a_scan_that_stopped_waiting_still_holds_the_camera_for_the_next(monkeyp
     assert first.read() is not None
     assert second.read() is not None  # waited 1 s, then opened it beside the first
     first.close()
+    # the third waits for `second` (given far longer than the test takes: a loaded machine
+    # must not see it give up and open the camera beside it)
+    monkeypatch.setattr(counting_worker, "HOLD_WAIT_S", 60.0)
     got: list[object] = []
     waiting = threading.Thread(target=lambda: got.append(third.read()))
     waiting.start()
-    waiting.join(0.1)  # well inside its 1 s: it waits for `second`
+    waiting.join(0.1)
     assert waiting.is_alive()
     second.close()
     waiting.join(5)
