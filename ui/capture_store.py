@@ -38,6 +38,21 @@ def label_lines(outlines: Iterable[Outline], *, width: int, height: int) -> list
     return [obb_label_line(o, width=width, height=height) for o in outlines]
 
 
+def labelled(outlines: Iterable[Outline], *, width: int, height: int) -> list[Outline]:
+    """The outlines that make a label: finite corners enclosing some of the image (a box off
+    the frame clips to a line of no area, and NaN corners would be written as 'nan')."""
+    kept = []
+    for outline in outlines:
+        corners = np.asarray(outline.corners, dtype=np.float64)
+        if corners.shape != (4, 2) or not np.isfinite(corners).all():
+            continue
+        x, y = np.clip(corners, 0.0, [width, height]).T
+        area = 0.5 * abs(float(x @ np.roll(y, -1) - y @ np.roll(x, -1)))  # the shoelace
+        if area > 0:
+            kept.append(outline)
+    return kept
+
+
 def capture_record(
     *,
     step: str,
@@ -47,9 +62,13 @@ def capture_record(
     players: Sequence[Mapping[str, str | None]],
     outlines: Sequence[Outline],
     taken_at: datetime,
+    proposed: Mapping[str, Mapping[str, int]] | None = None,
 ) -> dict[str, Any]:
-    """The JSON beside each image: confirmed counts of the round, and each label row's deck."""
-    return {
+    """The JSON beside each image: confirmed counts of the round, and each label row's deck.
+    With `proposed` (what the scan counted), also whether the players corrected it: the labels
+    are what the detector saw, so a corrected round's shots may miss cards or box clutter, and
+    fine-tuning should check them (or leave them out) rather than learn those as they are."""
+    record = {
         "taken_at": taken_at.isoformat(),
         "step": step,
         "shot": shot,
@@ -58,10 +77,29 @@ def capture_record(
         "confirmed": {name: dict(counts) for name, counts in confirmed.items()},
         "label_decks": [None if o.face_up else o.deck for o in outlines],
     }
+    if proposed is not None:
+        record["proposed"] = {name: dict(counts) for name, counts in proposed.items()}
+        record["corrected"] = record["proposed"] != record["confirmed"]
+    return record
 
 
 def capture_stem(taken_at: datetime, step: str, shot: int) -> str:
     return f"{taken_at:%Y%m%d-%H%M%S}-{step}-{shot}"
+
+
+def free_stem(folder: Path, stem: str) -> str:
+    """`stem`, or `stem-2`, `stem-3`… when a capture of that name is there already (two in one
+    second, a clock set back an hour): a capture never replaces another."""
+    def taken(candidate: str) -> bool:
+        return any(
+            (folder / sub / f"{candidate}{suffix}").exists()
+            for sub, suffix in (("images", ".jpg"), ("labels", ".txt"), ("counts", ".json"))
+        )
+
+    candidate, number = stem, 2
+    while taken(candidate):
+        candidate, number = f"{stem}-{number}", number + 1
+    return candidate
 
 
 def save_capture(

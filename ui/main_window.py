@@ -30,7 +30,14 @@ from blitzcam.errors import UserError
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError, Round
 from blitzcam.game.store import MatchStore, StaleMatchError, StoreError
-from blitzcam.ui.capture_store import capture_record, capture_stem, label_lines, save_capture
+from blitzcam.ui.capture_store import (
+    capture_record,
+    capture_stem,
+    free_stem,
+    label_lines,
+    labelled,
+    save_capture,
+)
 from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.counting_worker import Counter, Enroller, FrameSource
 from blitzcam.ui.enroll import EnrollDialog
@@ -528,7 +535,10 @@ class MainWindow(QMainWindow):
                 f"Round saved, but its captures were not kept: {exc}", 15000
             )
             return
-        confirmed = {n: {"dutch": t.dutch, "blitz": t.blitz} for n, t in round_.tallies.items()}
+        def as_counts(counted: Round) -> dict[str, dict[str, int]]:
+            return {n: {"dutch": t.dutch, "blitz": t.blitz} for n, t in counted.tallies.items()}
+
+        confirmed, proposed = as_counts(round_), as_counts(session.proposed_round())
         players = [{"name": p.name, "deck": p.deck, "team": p.team} for p in self.match.players]
         now = datetime.now().astimezone()
         kept, total = 0, len(session.dutch_shots) + len(session.blitz_shots)
@@ -536,13 +546,13 @@ class MainWindow(QMainWindow):
             for step, shots in (("dutch", session.dutch_shots), ("blitz", session.blitz_shots)):
                 for i, shot in enumerate(shots, start=1):
                     h, w = shot.frame.shape[:2]
-                    outlines = shot.snapshot.outlines
+                    outlines = labelled(shot.snapshot.outlines, width=w, height=h)
                     record = capture_record(
                         step=step, shot=i, shots_in_step=len(shots), confirmed=confirmed,
-                        players=players, outlines=outlines, taken_at=now,
+                        players=players, outlines=outlines, taken_at=now, proposed=proposed,
                     )
                     save_capture(
-                        folder, capture_stem(now, step, i), shot.frame,
+                        folder, free_stem(folder, capture_stem(now, step, i)), shot.frame,
                         label_lines(outlines, width=w, height=h), record,
                     )
                     kept += 1

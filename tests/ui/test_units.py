@@ -277,3 +277,38 @@ def test_a_back_is_drawn_at_the_screen_s_resolution(qtbot) -> None:
     assert np.abs(stretched - drawn)[opaque].max() > 40
     screen = QGuiApplication.primaryScreen().devicePixelRatio()
     assert back_pixmap("green-pump", 36).devicePixelRatio() == screen
+
+
+def test_only_outlines_that_make_a_label_are_kept() -> None:
+    # NaN corners were written as "nan", and a box off the frame as eight zeros: both would
+    # teach a fine-tuned detector nonsense
+    from blitzcam.ui.capture_store import labelled
+
+    good = Outline(SQUARE, "green-pump")
+    nan = Outline(np.full((4, 2), np.nan, np.float32), "green-pump")
+    off_frame = Outline(SQUARE + 1000, "green-pump")
+    assert labelled([good, nan, off_frame, good], width=100, height=50) == [good, good]
+
+
+def test_a_capture_says_whether_the_players_corrected_the_scan() -> None:
+    # the labels are what the detector saw: a corrected round's may miss cards
+    base = {"step": "dutch", "shot": 1, "shots_in_step": 1, "players": [], "outlines": [],
+            "taken_at": datetime(2025, 1, 2, 3, 4, 5)}  # fmt: skip
+    counted = {"Ann": {"dutch": 7, "blitz": 0}}
+    same = capture_record(confirmed=counted, proposed=counted, **base)
+    assert same["corrected"] is False and same["proposed"] == counted
+    fixed = capture_record(confirmed={"Ann": {"dutch": 8, "blitz": 0}}, proposed=counted, **base)
+    assert fixed["corrected"] is True
+
+
+def test_a_capture_never_replaces_another_of_the_same_name(tmp_path: Path) -> None:
+    # two in one second, or a clock set back an hour: the second overwrote the first
+    from blitzcam.ui.capture_store import free_stem
+
+    frame = np.zeros((50, 100, 3), np.uint8)
+    assert free_stem(tmp_path, "s1") == "s1"
+    save_capture(tmp_path, free_stem(tmp_path, "s1"), frame, [], {"confirmed": {}})
+    assert free_stem(tmp_path, "s1") == "s1-2"
+    save_capture(tmp_path, free_stem(tmp_path, "s1"), frame, [], {"confirmed": {"x": 1}})
+    assert free_stem(tmp_path, "s1") == "s1-3"
+    assert json.loads((tmp_path / "counts" / "s1.json").read_text()) == {"confirmed": {}}
