@@ -19,7 +19,7 @@ def expand_home(path: Path) -> Path:
     user (Path.expanduser raises then)."""
     try:
         return path.expanduser()
-    except RuntimeError:
+    except (RuntimeError, ValueError):  # ValueError: a NUL in the name (a hand-edited file)
         return path
 
 

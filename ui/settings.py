@@ -67,11 +67,15 @@ def load_settings(path: Path, *, problems: list[str] | None = None) -> AppSettin
     key of the wrong type (an older file's, a hand edit) costs only that key: one used to reset
     every setting, keep_captures and the capture folder with it, without a word."""
     try:
-        text = path.read_text(encoding="utf-8")
+        # utf-8-sig: an editor's byte-order mark is no reason to lose every setting
+        text = path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
         return AppSettings()
     except OSError as exc:
         _say(problems, f"{path}: cannot read it: {exc.strerror or exc}")
+        return AppSettings()
+    except UnicodeDecodeError:  # saved as UTF-16 by an editor, or hand-edited in cp1252
+        _say(problems, f"{path}: not UTF-8 text (every setting left at its default)")
         return AppSettings()
     try:
         return settings_from_json(json.loads(text), problems=problems)
@@ -86,7 +90,16 @@ def _say(problems: list[str] | None, problem: str) -> None:
 
 
 def save_settings(path: Path, settings: AppSettings) -> None:
-    write_text_atomic(path, json.dumps(asdict(settings), indent=1) + "\n")
+    """Write `settings`, keeping the keys of the file there that this version does not know (a
+    newer blitzcam's, read by it again)."""
+    kept: dict[str, object] = {}
+    try:
+        saved = json.loads(path.read_bytes().decode("utf-8-sig"))
+        if isinstance(saved, dict):
+            kept = {key: value for key, value in saved.items() if key not in asdict(settings)}
+    except (OSError, ValueError, RecursionError):
+        pass  # nothing there to keep (or nothing readable)
+    write_text_atomic(path, json.dumps({**kept, **asdict(settings)}, indent=1) + "\n")
 
 
 def capture_folder(settings: AppSettings, data_dir: Path) -> Path:

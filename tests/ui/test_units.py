@@ -312,3 +312,34 @@ def test_a_capture_never_replaces_another_of_the_same_name(tmp_path: Path) -> No
     save_capture(tmp_path, free_stem(tmp_path, "s1"), frame, [], {"confirmed": {"x": 1}})
     assert free_stem(tmp_path, "s1") == "s1-3"
     assert json.loads((tmp_path / "counts" / "s1.json").read_text()) == {"confirmed": {}}
+
+
+def test_a_settings_file_in_another_encoding_is_read_or_said(tmp_path: Path) -> None:
+    # a byte-order mark reset every setting (keep-captures stopped, silently); UTF-16 (an old
+    # Notepad's "Unicode") raised out of the window's start: the app did not open
+    path = tmp_path / "s.json"
+    text = '{"camera": "1", "keep_captures": true, "capture_dir": "Caf\u00e9"}'
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert load_settings(path) == AppSettings(camera="1", keep_captures=True, capture_dir="Caf\u00e9")
+    path.write_bytes(text.encode("utf-16"))
+    problems: list[str] = []
+    assert load_settings(path, problems=problems) == AppSettings()
+    assert problems == [f"{path}: not UTF-8 text (every setting left at its default)"]
+
+
+def test_saving_settings_keeps_the_keys_a_newer_version_wrote(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_text('{"camera": "0", "keep_captures": false, "capture_dir": "", "theme": "dark"}')
+    save_settings(path, AppSettings(camera="2"))
+    saved = json.loads(path.read_text())
+    assert saved["theme"] == "dark" and saved["camera"] == "2"
+    assert load_settings(path) == AppSettings(camera="2")
+
+
+def test_a_capture_folder_with_a_nul_in_it_is_no_crash(tmp_path: Path) -> None:
+    # (a hand-edited file) expanding "~\0x" raised ValueError out of the capture code and the
+    # Settings dialog
+    from blitzcam.ui.settings import capture_folder
+
+    folder = capture_folder(AppSettings(capture_dir="~\0x"), tmp_path)
+    assert folder.name == "~\0x"
