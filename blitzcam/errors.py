@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class UserError(Exception):
     """Bad input from the person or their files: shown as one line, never as a traceback."""
@@ -9,3 +11,11 @@ class UserError(Exception):
     def __init__(self, message: str, *, exit_code: int = 2) -> None:
         super().__init__(message)
         self.exit_code = exit_code
+
+
+def first_line(exc: BaseException, *, most: int = 200) -> str:
+    """What a library's exception says, fit for a one-line message: its first line, without
+    the terminal colour codes some put in (torch's weights-only refusal), at most `most`
+    characters; its type's name when it says nothing."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()
+    return text.splitlines()[0][:most] if text else type(exc).__name__

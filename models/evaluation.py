@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from blitzcam.vision.images import Picture
 
 
-
 class SceneDataError(ValueError):
     """A dataset's scene files cannot be scored (missing, malformed, an image gone); the
     message names the file. Any other error of a run is a fault of ours, not of the data."""

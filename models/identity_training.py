@@ -22,7 +22,6 @@ at a small learning rate, a share of its drawings faded or crossed by a pencil o
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -599,7 +598,7 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
     short, of another kind, or saved by a release that kept numpy arrays in it."""
     import torch
 
-    from blitzcam.errors import UserError
+    from blitzcam.errors import UserError, first_line
 
     # runs of earlier releases kept the mined designs as a numpy array of integers: a plain
     # array is allowed (rebuilt from its bytes and dtype; nothing of it is called)
@@ -609,10 +608,8 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
         with torch.serialization.safe_globals(plain):
             state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # a truncated zip, a foreign pickle: torch raises many kinds
-        text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()
-        detail = text.splitlines()[0] if text else type(exc).__name__
         raise UserError(
-            f"{path}: not an identity checkpoint blitzcam can load ({detail[:200]}); start a "
+            f"{path}: not an identity checkpoint blitzcam can load ({first_line(exc)}); start a "
             "new run folder, or rerun without --resume"
         ) from None
     if not isinstance(state, dict) or not {"net", "recipe", "step"} <= state.keys():
@@ -627,9 +624,8 @@ def recipe_from(state: dict[str, Any]) -> IdentityRecipe:
 
 
 def export_onnx(checkpoint: Path, out: Path) -> Path:
-    """The checkpoint's network as ONNX (any batch size), written atomically. A checkpoint is a
-    pickle: load only our own (`train` writes them)."""
-
+    """The checkpoint's network as ONNX (any batch size), written atomically (the checkpoint
+    read weights-only: `load_checkpoint`)."""
     return _export_state(load_checkpoint(checkpoint), out)
 
 
@@ -663,7 +659,6 @@ def _export_state(state: dict[str, Any], out: Path) -> Path:
 def ship(checkpoint: Path, models_dir: Path) -> dict[str, Path]:
     """The network, weights only (no optimizer state), and its ONNX export into models_dir
     (made if missing). A failed export leaves the files already there as they were."""
-
     from blitzcam.files import staged
 
     state = load_checkpoint(checkpoint)

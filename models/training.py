@@ -367,7 +367,7 @@ def _fit(
 def _checkpoint(path: Path) -> dict[str, Any]:
     """A stage's last.pt, loaded as ultralytics resumes it (weights only, its own classes);
     UserError naming the file for one cut short (a kill mid-save) or not ultralytics'."""
-    from blitzcam.errors import UserError
+    from blitzcam.errors import UserError, first_line
     from blitzcam.offline import import_ultralytics
 
     import_ultralytics()  # offline first: a bare import of ultralytics probes the network
@@ -376,9 +376,8 @@ def _checkpoint(path: Path) -> dict[str, Any]:
     try:
         state, _ = torch_safe_load(path, safe_only=True)
     except Exception as exc:  # a truncated zip, a foreign pickle: torch raises many kinds
-        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UserError(
-            f"{path}: not a checkpoint this run can resume ({detail}); delete it to start "
+            f"{path}: not a checkpoint this run can resume ({first_line(exc)}); delete it to start "
             "the stage again"
         ) from None
     if not isinstance(state, dict) or not isinstance(state.get("epoch"), int):

@@ -78,12 +78,8 @@ def decks_folder_state() -> tuple[tuple[str, int, int], ...] | None:
     try:
         if not folder.is_dir():
             return ()
-        return tuple(
-            sorted(
-                (entry.name, entry.stat().st_mtime_ns, entry.stat().st_size)
-                for entry in folder.iterdir()
-            )
-        )
+        stats = ((entry.name, entry.stat()) for entry in folder.iterdir())
+        return tuple(sorted((name, stat.st_mtime_ns, stat.st_size) for name, stat in stats))
     except OSError:
         return None
 
