@@ -22,6 +22,7 @@ from blitzcam.game.rules import (
     Settings,
     Standings,
     Tally,
+    brief,
     score_match,
     shown_name,
 )
@@ -30,33 +31,34 @@ from blitzcam.game.rules import (
 def _expect_keys(obj: dict[str, Any], *, allowed: set[str], where: str) -> None:
     extra = sorted(set(obj) - allowed)
     if extra:
-        raise MatchError(f"{where}: unexpected key(s) {', '.join(map(repr, extra))}")
+        more = f" and {len(extra) - 5} more" if len(extra) > 5 else ""
+        raise MatchError(f"{where}: unexpected key(s) {', '.join(map(brief, extra[:5]))}{more}")
 
 
 def _parse_player(raw: object, index: int) -> Player:
     where = f"players[{index}]"
     if not isinstance(raw, dict):
-        raise MatchError(f"{where}: expected an object with name and deck, got {raw!r}")
+        raise MatchError(f"{where}: expected an object with name and deck, got {brief(raw)}")
     _expect_keys(raw, allowed={"name", "deck", "team"}, where=where)
     for key in ("name", "deck"):
         if not isinstance(raw.get(key), str):
-            raise MatchError(f"{where}: {key!r} must be a string, got {raw.get(key)!r}")
+            raise MatchError(f"{where}: {key!r} must be a string, got {brief(raw.get(key))}")
     team = raw.get("team")
     if team is not None and not isinstance(team, str):
-        raise MatchError(f"{where}: 'team' must be a string, got {team!r}")
+        raise MatchError(f"{where}: 'team' must be a string, got {brief(team)}")
     return Player(name=raw["name"], deck=raw["deck"], team=team)
 
 
 def _parse_round(raw: object, number: int) -> Round:
     if not isinstance(raw, dict):
         raise MatchError(
-            f"expected an object of player -> counts, got {raw!r}", round_number=number
+            f"expected an object of player -> counts, got {brief(raw)}", round_number=number
         )
     tallies = {}
     for name, counts in raw.items():
         if not isinstance(counts, dict):
             raise MatchError(
-                f'expected {{"dutch": N, "blitz": N}}, got {counts!r}',
+                f'expected {{"dutch": N, "blitz": N}}, got {brief(counts)}',
                 round_number=number,
                 player=name,
             )
@@ -83,10 +85,10 @@ def match_from_json(data: object) -> Match:
     target = data.get("target", DEFAULT_TARGET)
     variant = data.get("variant", "standard")
     if variant not in VARIANTS:
-        raise MatchError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        raise MatchError(f"variant must be one of {', '.join(VARIANTS)}, got {brief(variant)}")
     players_raw = data.get("players")
     if not isinstance(players_raw, list):
-        raise MatchError(f"'players' must be a list, got {players_raw!r}")
+        raise MatchError(f"'players' must be a list, got {brief(players_raw)}")
     rounds_raw = data.get("rounds", [])
     if not isinstance(rounds_raw, list):
         raise MatchError(f"'rounds' must be a list, got {type(rounds_raw).__name__}")
@@ -174,7 +176,7 @@ def _without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:
         if key in seen:
-            raise ValueError(f"{key!r} is given twice in one object")
+            raise ValueError(f"{brief(key)} is given twice in one object")
         seen[key] = value
     return seen
 

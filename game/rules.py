@@ -7,6 +7,7 @@ once one reaches the target; with teams, partners share one total.
 
 from __future__ import annotations
 
+import reprlib
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -43,17 +44,50 @@ class MatchError(ValueError):
         super().__init__(f"{', '.join(where)}: {rule}" if where else rule)
 
 
+def is_name_character(ch: str) -> bool:
+    """Whether a name may hold `ch`: printable text, and the invisible characters real names
+    need (the joiners of Persian and Indic spellings and of emoji such as 👩‍💻, the tags of
+    a flag emoji). Controls, line breaks and the marks that reorder text on screen are not."""
+    return ch.isprintable() or ch in _NAME_JOINERS or "\U000e0020" <= ch <= "\U000e007f"
+
+
+_NAME_JOINERS: Final = frozenset("\u200c\u200d")  # zero-width non-joiner, joiner
+
+
+def _brief_repr() -> reprlib.Repr:
+    shortened = reprlib.Repr()  # keywords only from Python 3.12
+    shortened.maxstring = shortened.maxother = shortened.maxlong = 60
+    shortened.maxlist = shortened.maxdict = shortened.maxtuple = 6
+    shortened.maxlevel = 2
+    return shortened
+
+
+_BRIEF: Final = _brief_repr()
+
+
+def brief(value: object) -> str:
+    """A value as an error message quotes it: its repr, cut short (a 5 MB string given as a
+    name is a one-line error, not a 5 MB one)."""
+    return _BRIEF.repr(value)
+
+
 def shown_name(name: str) -> str:
     """A name as messages show it: quoted when it holds what a terminal would act on (a
-    newline, an escape code), so that a message stays one line of plain text."""
-    return name if name.isprintable() else repr(name)
+    newline, an escape code), so that a message stays one line of plain text; cut short when
+    longer than a name may be."""
+    plain = len(name) <= MAX_NAME_LENGTH and all(is_name_character(ch) for ch in name)
+    return name if plain else brief(name)
 
 
 def written_name(name: str) -> str:
-    """A player's or team's name as blitzcam keeps it: in Unicode's composed form (NFC). 'José'
-    typed as é on one keyboard and as e + a combining accent on another (or pasted from a file
-    name on macOS) is then one name, found whichever way it is typed again."""
-    return unicodedata.normalize("NFC", name) if isinstance(name, str) else name
+    """A player's or team's name as blitzcam keeps it: in Unicode's composed form (NFC), any
+    space written as a plain one. 'José' typed as é on one keyboard and as e + a combining
+    accent on another (or pasted from a file name on macOS), or 'Anne Marie' with a no-break
+    space, is then one name, found whichever way it is typed again."""
+    if not isinstance(name, str) or name.isascii():
+        return name
+    spaced = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in name)
+    return unicodedata.normalize("NFC", spaced)
 
 
 def _is_whole_number(value: object) -> bool:
@@ -165,18 +199,32 @@ def round_score(tally: Tally) -> int:
 def validate_settings(settings: Settings) -> None:
     if not _is_whole_number(settings.target) or not 0 < settings.target <= MAX_TARGET:
         raise MatchError(
-            f"target must be a whole number from 1 to {MAX_TARGET:,}, got {settings.target!r}"
+            f"target must be a whole number from 1 to {MAX_TARGET:,}, got {brief(settings.target)}"
         )
     if settings.variant not in VARIANTS:
-        raise MatchError(f"variant must be one of {', '.join(VARIANTS)}, got {settings.variant!r}")
+        raise MatchError(
+            f"variant must be one of {', '.join(VARIANTS)}, got {brief(settings.variant)}"
+        )
 
 
 def _check_name(name: object, kind: str) -> None:
-    """MatchError unless `name` is non-empty printable text, without outer spaces, not too long."""
+    """MatchError unless `name` is non-empty text of name characters (`is_name_character`),
+    without outer spaces, not too long."""
     if not isinstance(name, str) or not name.strip() or name != name.strip():
-        raise MatchError(f"{kind} {name!r} must be non-empty text without outer spaces")
-    if len(name) > MAX_NAME_LENGTH or any(not ch.isprintable() for ch in name):
-        raise MatchError(f"{kind} {name!r} must be at most {MAX_NAME_LENGTH} printable characters")
+        raise MatchError(f"{kind} {brief(name)} must be non-empty text without outer spaces")
+    if len(name) > MAX_NAME_LENGTH:
+        raise MatchError(
+            f"{kind} {brief(name)} must be at most {MAX_NAME_LENGTH} characters, not {len(name)}"
+        )
+    refused = next((ch for ch in name if not is_name_character(ch)), None)
+    if refused is not None:
+        raise MatchError(
+            f"{kind} {brief(name)} must be text that shows: it holds {_character_name(refused)}"
+        )
+
+
+def _character_name(ch: str) -> str:
+    return f"U+{ord(ch):04X} ({unicodedata.name(ch, unicodedata.category(ch))})"
 
 
 def validate_players(players: tuple[Player, ...]) -> None:
@@ -195,7 +243,7 @@ def validate_players(players: tuple[Player, ...]) -> None:
         names.add(name)
         if player.deck not in DECKS_BY_NAME:
             raise MatchError(
-                f"unknown deck {player.deck!r}: expected one of {', '.join(DECKS_BY_NAME)}",
+                f"unknown deck {brief(player.deck)}: expected one of {', '.join(DECKS_BY_NAME)}",
                 player=name,
             )
         if player.deck in deck_owner:
@@ -240,7 +288,7 @@ def validate_round(
         ):
             if not _is_whole_number(value):
                 raise MatchError(
-                    f"{label} cards must be a whole number, got {value!r}",
+                    f"{label} cards must be a whole number, got {brief(value)}",
                     round_number=number,
                     player=name,
                 )
@@ -344,9 +392,11 @@ def replace_round(match: Match, number: int, round_: Round) -> Match:
 
 
 def edit_round(match: Match, number: int, changes: Mapping[str, Tally]) -> Match:
-    """Correct some players' tallies in round `number`; the others keep theirs."""
+    """Correct some players' tallies in round `number`; the others keep theirs. A name is found
+    whichever way it is written (`written_name`)."""
     _check_round_number(match, number)
-    merged = {**match.rounds[number - 1].tallies, **changes}
+    corrected = Round(changes).tallies  # names written as kept; one given two ways is refused
+    merged = {**match.rounds[number - 1].tallies, **corrected}
     return replace_round(match, number, Round(merged))
 
 

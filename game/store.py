@@ -104,7 +104,7 @@ def _rename_in_each_match(
 
 
 def _tidy_team(team: str) -> str:
-    printable = "".join(ch if ch.isprintable() else " " for ch in team).strip()
+    printable = "".join(ch if rules.is_name_character(ch) else " " for ch in team).strip()
     return printable[: rules.MAX_NAME_LENGTH].strip()
 
 
@@ -386,18 +386,25 @@ class MatchStore:
         if row is None:
             raise self._no_match(match_id)
         settings = Settings(target=row[0], variant=row[1])
-        players = tuple(
-            Player(name=name, deck=deck, team=team)
-            for name, deck, team in conn.execute(
-                "SELECT name, deck, team FROM players WHERE match_id = ? ORDER BY seat", (match_id,)
+        seats = {
+            seat: Player(name=name, deck=deck, team=team)
+            for seat, name, deck, team in conn.execute(
+                "SELECT seat, name, deck, team FROM players WHERE match_id = ? ORDER BY seat",
+                (match_id,),
             )
-        )
+        }
+        players = tuple(seats.values())
         rounds: dict[int, dict[str, Tally]] = {}
         for number, seat, dutch, blitz in conn.execute(
             "SELECT round, seat, dutch, blitz FROM tallies WHERE match_id = ? ORDER BY round, seat",
             (match_id,),
         ):
-            rounds.setdefault(number, {})[players[seat].name] = Tally(dutch=dutch, blitz=blitz)
+            if seat not in seats:  # a hand-edited file: by position, -1 would be the last seat
+                raise StoreError(
+                    f"match {match_id} in {self.path} cannot be read: round {number} has a "
+                    f"tally for seat {seat}, where no player sits"
+                )
+            rounds.setdefault(number, {})[seats[seat].name] = Tally(dutch=dutch, blitz=blitz)
         if list(rounds) != list(range(1, len(rounds) + 1)):
             raise StoreError(f"match {match_id} in {self.path}: rounds are not numbered 1..n")
         return Match(

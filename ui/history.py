@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
+    QMessageBox,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -36,6 +37,23 @@ def export_path(chosen: str, kind: str) -> Path:
     if path.suffix.lower() in {f".{k}" for k in EXPORT_FORMATS}:
         return path
     return path.with_name(f"{path.name}.{kind}")
+
+
+def ask_export_target(parent: QWidget, title: str, suggested: str, filters: str) -> Path | None:
+    """The file to export to, asked in a save dialog (None: cancelled). When the ending is added
+    to the name typed, the dialog's own overwrite check was about another file: a file already
+    under the full name is replaced only if the user says so here."""
+    path, chosen = QFileDialog.getSaveFileName(parent, title, suggested, filters)
+    if not path:
+        return None
+    target = export_path(path, "csv" if "*.csv" in chosen else "json")
+    if target != Path(path) and target.exists():
+        answer = QMessageBox.question(
+            parent, title, f"{target.name} already exists in {target.parent}. Replace it?"
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return None
+    return target
 
 
 def export_match(match: Match, path: Path) -> None:
@@ -84,7 +102,12 @@ class MatchBrowser(QDialog):
 
     def reload(self) -> None:
         problems: list[str] = []
-        summaries = self._store.list_matches(problems=problems)
+        try:
+            summaries = self._store.list_matches(problems=problems)
+        except StoreError as exc:  # the list itself is unreadable (a damaged page, a bad disk)
+            self.table.setRowCount(0)
+            self.message.setText(f"Matches cannot be listed: {exc}")
+            return
         self.table.setRowCount(len(summaries))
         for row, s in enumerate(summaries):
             cells = (
@@ -118,12 +141,11 @@ class MatchBrowser(QDialog):
         match_id = self.selected_match()
         if match_id is None:
             return
-        path, _ = QFileDialog.getSaveFileName(
+        target = ask_export_target(
             self, f"Export match {match_id}", f"match-{match_id}.{kind}",
             f"{kind.upper()} (*.{kind})",
         )
-        if path:
-            target = export_path(path, kind)
+        if target is not None:
             try:
                 match = self._store.load(match_id)
             except (MatchError, StoreError) as exc:  # deleted or damaged since it was listed

@@ -16,7 +16,6 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QImage, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -41,7 +40,7 @@ from blitzcam.ui.capture_store import (
 from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.counting_worker import Counter, Enroller, FrameSource
 from blitzcam.ui.enroll import EnrollDialog
-from blitzcam.ui.history import MatchBrowser, export_match, export_path
+from blitzcam.ui.history import MatchBrowser, ask_export_target, export_match
 from blitzcam.ui.live_view import render_capture
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.players import PlayersDialog
@@ -421,11 +420,10 @@ class MainWindow(QMainWindow):
     def _on_export(self) -> None:
         if self.match is None:
             return
-        path, chosen = QFileDialog.getSaveFileName(
+        target = ask_export_target(
             self, "Export match", f"match-{self.match_id}.json", "Match JSON (*.json);;CSV (*.csv)"
         )
-        if path:
-            target = export_path(path, "csv" if "*.csv" in chosen else "json")
+        if target is not None:
             try:
                 export_match(self.match, target)
             except OSError as exc:

@@ -46,7 +46,6 @@ class PlayerRow:
 
     def __init__(self, seat: int) -> None:
         self.name = QLineEdit(DEFAULT_NAMES[seat])
-        self.name.setMaxLength(rules.MAX_NAME_LENGTH)
         self.deck = QComboBox()
         self.deck.setIconSize(ICON_SIZE)
         for deck in DECK_NAMES:

@@ -67,6 +67,21 @@ def test_malformed_matches_name_the_place(data: object, message: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "data",
+    [
+        {"players": "x" * 5_000_000},
+        {"players": ANN_BOB, **{f"key{i}" * 1000: 1 for i in range(1000)}},
+        {"players": [{"name": "x" * 5_000_000, "deck": "green-pump"}, ANN_BOB[1]]},
+        {"players": ANN_BOB, "rounds": [{"Ann": [0] * 1_000_000, "Bob": {"dutch": 1, "blitz": 0}}]},
+    ],
+)
+def test_a_huge_value_in_a_file_is_quoted_short(data: object) -> None:
+    with pytest.raises(MatchError) as caught:
+        match_from_json(data)
+    assert 0 < len(str(caught.value)) < 400
+
+
+@pytest.mark.parametrize(
     ("content", "message"),
     [
         (None, "no such file"),

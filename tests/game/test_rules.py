@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from blitzcam.game import rules
@@ -106,7 +108,7 @@ def test_the_round_number_counts_from_one() -> None:
         ((Player("Ann", "purple-cow"), Player("Bob", "red-buggy")), "player Ann: unknown deck 'purple-cow'"),
         ((Player("", "green-pump"), Player("Bob", "red-buggy")), "player name '' must be non-empty"),
         ((Player(" Ann", "green-pump"), Player("Bob", "red-buggy")), "player name ' Ann' must be non-empty"),
-        ((Player("A\nn", "green-pump"), Player("Bob", "red-buggy")), "player name 'A\\nn' must be at most"),
+        ((Player("A\nn", "green-pump"), Player("Bob", "red-buggy")), "player name 'A\\nn' must be text that shows: it holds U+000A (Cc)"),
         ((Player("Ann", "green-pump", "N"), Player("Bob", "red-buggy")),
          "player Bob: has no team, but others do"),
         ((Player("Ann", "green-pump", "N"), Player("Bob", "red-buggy", "N")),
@@ -117,7 +119,7 @@ def test_the_round_number_counts_from_one() -> None:
         ((Player("Ann", "green-pump", "North "), Player("Bob", "red-buggy", "South")),
          "player Ann: team name 'North ' must be non-empty text without outer spaces"),
         ((Player("Ann", "green-pump", "N\tS"), Player("Bob", "red-buggy", "South")),
-         "player Ann: team name 'N\\tS' must be at most 40 printable characters"),
+         "player Ann: team name 'N\\tS' must be text that shows: it holds U+0009 (Cc)"),
         ((Player("Ann", "green-pump", "x" * 41), Player("Bob", "red-buggy", "South")),
          "player Ann: team name 'xxxxxxxxxx"),
     ],
@@ -329,6 +331,50 @@ def test_changing_teams_that_would_have_decided_the_match_earlier_is_refused() -
     with pytest.raises(MatchError, match=r"^round 2: the match was already decided after round 1"):
         change_players(match, [replace_team(p, t) for p, t in zip(match.players, "XXYY",
                                                                   strict=True)])
+
+
+def test_a_round_is_corrected_under_a_name_written_either_way() -> None:
+    match = add_round(Match(players=(Player("Jos\u00e9", "green-pump"), Player("Bob", "red-buggy"))),
+                      Round({"Jos\u00e9": Tally(5, 0), "Bob": Tally(0, 3)}))
+    edited = rules.edit_round(match, 1, {"Jose\u0301": Tally(7, 0)})
+    assert edited.rounds[0].tallies == {"Jos\u00e9": Tally(7, 0), "Bob": Tally(0, 3)}
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("\u0639\u0644\u06cc\u200c\u0631\u0636\u0627", "\u0639\u0644\u06cc\u200c\u0631\u0636\u0627"),  # Persian, ZWNJ
+        ("\U0001f469\u200d\U0001f4bb Sam", "\U0001f469\u200d\U0001f4bb Sam"),  # emoji joined by ZWJ
+        ("\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Ailsa",
+         "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Ailsa"),  # a flag's tags
+        ("Anne\u00a0Marie", "Anne Marie"),  # a no-break space is a space
+        ("\U0001f984" * 25, "\U0001f984" * 25),  # 25 characters, 50 UTF-16 units
+    ],
+)
+def test_names_real_people_write_are_kept(typed: str, kept: str) -> None:
+    match = Match(players=(Player(typed, "green-pump"), Player("Bob", "red-buggy")))
+    assert score_match(match).status == "in-progress"
+    assert match.players[0].name == kept
+    assert rules.shown_name(kept) == kept  # said in messages as it is, not quoted
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("Ann\u202eBob", "must be text that shows: it holds U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        ("Ann\u2028Bob", "must be text that shows: it holds U+2028 (LINE SEPARATOR)"),
+        ("x" * 41, "must be at most 40 characters, not 41"),
+    ],
+)
+def test_names_that_hide_or_break_text_are_refused(name: str, message: str) -> None:
+    with pytest.raises(MatchError, match=re.escape(message)):
+        rules.validate_players((Player(name, "green-pump"), Player("Bob", "red-buggy")))
+
+
+def test_a_huge_value_is_quoted_short_in_the_message() -> None:
+    with pytest.raises(MatchError) as caught:
+        rules.validate_players((Player("x" * 5_000_000, "green-pump"), Player("Bob", "red-buggy")))
+    assert len(str(caught.value)) < 200 and "not 5000000" in str(caught.value)
 
 
 def test_a_name_typed_composed_or_not_is_one_name() -> None:

@@ -270,11 +270,12 @@ def test_one_damaged_match_hides_none_of_the_others(store: MatchStore) -> None:
     assert store.latest_unfinished() == later  # the app starts, and resumes a readable match
 
 
-def test_a_row_edited_into_nonsense_is_a_store_error(store: MatchStore) -> None:
+@pytest.mark.parametrize("seat", [7, -1])  # -1: as a position, the last seat
+def test_a_row_edited_into_nonsense_is_a_store_error(store: MatchStore, seat: int) -> None:
     match_id = store.create_match(match_of())
     store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4)))
-    store._conn.execute("UPDATE tallies SET seat = 7 WHERE seat = 1")  # no player sits there
-    with pytest.raises(StoreError, match=rf"match {match_id} .*cannot be read"):
+    store._conn.execute("UPDATE tallies SET seat = ? WHERE seat = 1", (seat,))  # nobody sits there
+    with pytest.raises(StoreError, match=rf"match {match_id} .*cannot be read.* seat {seat},"):
         store.load(match_id)
 
 

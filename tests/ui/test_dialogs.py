@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
 from blitzcam.game.match_file import match_from_json
 from blitzcam.game.rules import Round, Settings
+from blitzcam.game.store import StoreError
 from blitzcam.ui.counting_worker import NullCounter
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, export_match, export_path
@@ -111,6 +112,45 @@ def test_browser_exports_csv_to_a_name_without_an_ending(qtbot, store, tmp_path,
     browser._on_export("csv")
     assert (tmp_path / "scores.csv").read_text(encoding="utf-8-sig").startswith("round,")
     assert not (tmp_path / "scores").exists()
+
+
+@pytest.mark.parametrize("answer", ["Yes", "No"])
+def test_a_file_under_the_name_with_its_ending_is_replaced_only_when_the_user_says(
+    qtbot, store, tmp_path, monkeypatch, answer: str
+) -> None:
+    # the save dialog checked "scores", which does not exist; "scores.csv" does
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    (tmp_path / "scores.csv").write_text("kept", encoding="utf-8")
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "scores"), "CSV (*.csv)")
+    )
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text: asked.append(text)
+                        or getattr(QMessageBox.StandardButton, answer))  # fmt: skip
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    browser._on_export("csv")
+    assert len(asked) == 1 and "scores.csv already exists" in asked[0]
+    written = (tmp_path / "scores.csv").read_text(encoding="utf-8-sig")
+    assert written.startswith("round,") if answer == "Yes" else written == "kept"
+
+
+def test_the_browser_says_so_when_the_list_of_matches_cannot_be_read(qtbot, store, monkeypatch) -> None:
+    # a damaged page of the matches table: the dialog raised in its constructor, and the
+    # window's slot with it (no dialog, no word)
+    def unreadable(**_):
+        raise StoreError("the list of matches in x.sqlite cannot be read: database disk image is malformed")
+
+    monkeypatch.setattr(store, "list_matches", unreadable)
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    assert browser.table.rowCount() == 0
+    assert browser.message.text() == (
+        "Matches cannot be listed: the list of matches in x.sqlite cannot be read: "
+        "database disk image is malformed"
+    )
 
 
 def test_browser_names_a_damaged_match_and_lists_the_others(qtbot, store) -> None:
@@ -429,6 +469,18 @@ def test_the_players_dialog_shows_a_team_match_s_teams_and_can_drop_them(qtbot) 
     assert all(p.team is None for p in dialog.players())
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()  # no `apply`: accepted
     assert dialog.result() == QDialog.DialogCode.Accepted
+
+
+def test_the_players_dialog_keeps_a_long_name_beyond_the_basic_plane_whole(qtbot) -> None:
+    # Qt's line edits count UTF-16 units: a 40-unit limit cut a stored 25-emoji name to 20,
+    # renaming the player when OK was pressed for a deck change
+    from blitzcam.game.rules import Player
+    from blitzcam.ui.players import PlayersDialog
+
+    seated = (Player("\U0001f984" * 25, "green-pump"), Player("Bob", "red-buggy"))
+    dialog = PlayersDialog(seated)
+    qtbot.addWidget(dialog)
+    assert dialog.players() == seated
 
 
 def test_enter_and_space_in_the_enroll_dialog_close_it_teaching_no_deck(qtbot) -> None:
