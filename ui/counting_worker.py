@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -525,21 +526,38 @@ def open_source(spec: str) -> FrameSource:
     return vision_open(str(path))  # a video file
 
 
+def cameras_attached() -> bool | None:
+    """Whether the system lists a camera device (Linux: /dev/video*); None where it cannot
+    be told without opening one (Windows, macOS)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    return any(Path("/dev").glob("video*"))
+
+
 def _first_camera_or_demo() -> FrameSource:
-    """The first camera when one opens and gives a frame, else the demo footage."""
+    """The first camera when one opens and gives a frame, else the demo footage: when there is
+    no camera. Where the system lists one, its failure (busy in another program) is said
+    instead: the demo's counts standing in for the table said nothing of it."""
     from blitzcam.vision.sources import SourceError
     from blitzcam.vision.sources import open_source as vision_open
 
     try:
         source = vision_open("0")
     except SourceError:
+        if cameras_attached():
+            raise
         return demo_source()
     try:
         first = source.read()
     except SourceError:
+        if cameras_attached():
+            source.close()
+            raise
         first = None
     if first is None:
         source.close()
+        if cameras_attached():
+            raise SourceError("camera 0: it opened but gave no picture")
         return demo_source()
     return _Primed(source, first)
 

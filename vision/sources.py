@@ -4,12 +4,13 @@
 https://: network stream; a folder; an image file; any other file: video). Every source yields
 `Frame` records until it ends: `read_frame()` gives the next record, `read()` just its image (the
 app's protocol); both return None at the end. Network streams reconnect when
-they drop, and a live one is read on a thread of its own so that a read gives its newest frame
-(`NewestFrame`). Errors are SourceError (a UserError: one line naming the source).
+they drop; cameras and live streams are read on a thread of their own so that a read gives the
+newest frame (`NewestFrame`). Errors are SourceError (a UserError: one line naming the source).
 """
 
 from __future__ import annotations
 
+import os
 import stat
 import threading
 from collections.abc import Callable, Iterator
@@ -76,6 +77,10 @@ def _open_capture(spec: int | str) -> Capture:
     """cv2.VideoCapture without OpenCV's log lines: a failure becomes one SourceError instead.
     A stream is opened through FFmpeg with STREAM_OPEN_TIMEOUT_MS and STREAM_READ_TIMEOUT_MS
     (where this OpenCV has no FFmpeg, as it comes)."""
+    # FFmpeg logs on its own ("[tcp @ 0x...] Connection refused", a decoder's complaints),
+    # not through OpenCV's log level; OpenCV reads this once, when it first uses FFmpeg. Kept
+    # when the user set it (to see FFmpeg's lines)
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     import cv2
 
     from blitzcam.vision.images import quiet_opencv
@@ -141,6 +146,8 @@ class ImageFiles(FrameSource):
 class CaptureSource(FrameSource):
     """A camera or video file through cv2.VideoCapture."""
 
+    reconnects: int = 0  # a camera that fails is not opened again
+
     def __init__(
         self, spec: int | str, *, name: str, opener: Callable[[int | str], Capture]
     ) -> None:
@@ -175,6 +182,10 @@ class CaptureSource(FrameSource):
             return None
         self._index += 1
         return Frame(image=image, index=self._index - 1, origin=self.name)
+
+    def cancel(self) -> None:
+        """Nothing to give up: a camera's read returns within a frame's time."""
+        return None
 
     def close(self) -> None:
         self._capture.release()
@@ -256,19 +267,21 @@ class StreamSource(CaptureSource):
 
 
 class NewestFrame(FrameSource):
-    """A live stream read on a thread of its own, keeping only its newest frame.
+    """A camera or live stream read on a thread of its own, keeping only its newest frame.
 
     A stream sends 25-30 frames a second whether or not anyone reads them, and OpenCV hands them
     out in order: read once per count (100-500 ms), it fell further behind the table every
     second, without bound (measured on a 30 fps MJPEG server: 27 frames behind after 1 s, 189
-    after 7 s). Here a reader thread takes every frame as it comes and `read_frame` gives the
-    newest one not given yet (waiting for it when there is none), so what is counted is what is
-    on the table now; frames in between are dropped (their indices are skipped). The thread
+    after 7 s). A camera's driver queues a few frames the same way (V4L2's four buffers in
+    OpenCV, handed out oldest first: a count saw the table as it was a few frames before).
+    Here a reader thread takes every frame as it comes and `read_frame` gives the newest one
+    not given yet (waiting for it when there is none), so what is counted is what is on the
+    table now; frames in between are dropped (their indices are skipped). The thread
     owns the stream: it reconnects there, a failure reaches the next `read_frame`, and the
     stream is released by the thread when it ends (OpenCV must not be released mid-read).
     """
 
-    def __init__(self, stream: StreamSource) -> None:
+    def __init__(self, stream: CaptureSource) -> None:
         self.stream = stream
         self.name, self.live = stream.name, True
         self._changed = threading.Condition()
@@ -366,7 +379,7 @@ def open_source(
     if isinstance(spec, int) or (
         isinstance(spec, str) and spec.strip().isascii() and spec.strip().isdigit()
     ):  # ascii: str.isdigit() also takes '²', which int() refuses
-        return CaptureSource(int(spec), name=f"camera {int(spec)}", opener=opener)
+        return NewestFrame(CaptureSource(int(spec), name=f"camera {int(spec)}", opener=opener))
     text = str(spec)
     if is_stream(text):
         stream = StreamSource(text, opener=opener)
@@ -379,7 +392,7 @@ def open_source(
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return ImageFiles([path], name=str(path))
     if is_camera_device(path):  # opened as the camera it is (a read open can hold it)
-        return CaptureSource(str(path), name=str(path), opener=opener)
+        return NewestFrame(CaptureSource(str(path), name=str(path), opener=opener))
     try:
         path.open("rb").close()
     except OSError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -21,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "every image was counted, 1 when any failed (the others are still counted), "
         "2 for bad arguments.",
     )
-    parser.add_argument("images", nargs="+", type=path_argument, metavar="IMAGE")
+    parser.add_argument("images", nargs="+", type=_image_argument, metavar="IMAGE")
     parser.add_argument(
         "--decks",
         type=path_argument,
@@ -50,6 +51,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _image_argument(text: str) -> str:
+    """An image path kept as typed: results name it so ('./a.jpg', not 'a.jpg'), and scripts
+    find their own arguments in the JSON."""
+    path_argument(text)  # an empty one is a bad argument
+    return text
+
+
 def _deck_list(text: str) -> tuple[str, ...]:
     decks = tuple(name.strip() for name in text.split(","))
     if not all(decks):
@@ -57,14 +65,17 @@ def _deck_list(text: str) -> tuple[str, ...]:
     return decks
 
 
-def _count_one(pipeline: Any, path: Path, in_play: tuple[str, ...] | None) -> dict[str, Any]:
+def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> dict[str, Any]:
     from blitzcam.vision.images import ImageError, read_picture
 
     start = time.perf_counter()
+    path = Path(given)
     try:
+        if given.endswith(("/", os.sep)) and not path.is_dir():  # Path drops the slash
+            raise ImageError(f"{path}: not a folder (the name ends with {given[-1]})")
         picture = read_picture(path)
     except ImageError as exc:
-        return {"path": str(path), "error": str(exc).removeprefix(f"{path}: ")}
+        return {"path": given, "error": str(exc).removeprefix(f"{path}: ")}
     result = pipeline(picture.frame, in_play=in_play)
     dets = result.detections
     backs = dets.of_class("back")
@@ -87,7 +98,7 @@ def _count_one(pipeline: Any, path: Path, in_play: tuple[str, ...] | None) -> di
     timing = dict(result.timing_ms)
     timing["total"] = (time.perf_counter() - start) * 1000  # file read and decode included
     return {
-        "path": str(path),
+        "path": given,
         "counts": dict(result.counts),
         "face_up": result.face_up,
         "cards": cards,

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from blitzcam.paths import REPO_ROOT
+from blitzcam.ui import counting_worker
 from blitzcam.ui.counting_worker import (
     CountedFrame,
     CountingThread,
@@ -206,10 +207,33 @@ def test_no_camera_spec_falls_back_to_the_demo_when_no_camera_opens(monkeypatch)
         raise sources.SourceError(f"camera {spec}: cannot open it")
 
     monkeypatch.setattr(sources, "open_source", no_camera)
+    for listed in (False, None):  # no camera device; a system that cannot tell
+        monkeypatch.setattr(counting_worker, "cameras_attached", lambda listed=listed: listed)
+        source = open_source("")
+        assert source.read() is not None  # the demo's first picture
+        assert isinstance(source._source, ImageLoopSource)
+        source.close()  # camera 0 is let go: the next scan may have it
+
+
+@pytest.mark.parametrize("gives", ["no camera", "no picture"])
+def test_a_camera_the_system_lists_that_fails_is_said_not_replaced_by_the_demo(
+    monkeypatch, gives: str
+) -> None:
+    # busy in another program, camera 0 became the demo footage without a word, its counts
+    # standing in for the table
+    from blitzcam.vision import sources
+
+    def failing_camera(spec):
+        if gives == "no camera":
+            raise sources.SourceError(f"camera {spec}: cannot open it: no such camera, or it is busy")
+        return sources.ImageFiles([], name=f"camera {spec}")  # opens, gives nothing
+
+    monkeypatch.setattr(sources, "open_source", failing_camera)
+    monkeypatch.setattr(counting_worker, "cameras_attached", lambda: True)
     source = open_source("")
-    assert source.read() is not None  # the demo's first picture
-    assert isinstance(source._source, ImageLoopSource)
-    source.close()  # camera 0 is let go: the next scan may have it
+    with pytest.raises(sources.SourceError, match=r"^camera 0: .*(busy|gave no picture)"):
+        source.read()
+    source.close()
 
 
 def test_a_folder_of_stills_loops_one_image_at_a_time(tmp_path) -> None:

@@ -63,6 +63,20 @@ def test_json_contract(random_model, photos, capsys) -> None:
     }
 
 
+def test_each_image_is_named_as_it_was_typed(random_model, photos, capsys, monkeypatch) -> None:
+    # scripts find their own arguments in the JSON: Path() made './table.jpg' 'table.jpg' and
+    # read 'table.jpg/' as the file
+    monkeypatch.chdir(photos["good"].parent)
+    typed = ["./table.jpg", ".//table.jpg", "table.jpg/", "./missing.jpg"]
+    code, out, _ = _run(capsys, ["count", "--model", str(random_model.onnx), "--json", *typed])
+    assert code == 1
+    entries = json.loads(out)["images"]
+    assert [entry["path"] for entry in entries] == typed
+    assert "counts" in entries[0] and "counts" in entries[1]
+    assert entries[2]["error"] == "not a folder (the name ends with /)"
+    assert entries[3]["error"].startswith("no such file")
+
+
 def test_all_good_exit_zero_and_table(random_model, photos, capsys) -> None:
     code, out, _ = _run(capsys, ["count", "--model", str(random_model.onnx), str(photos["good"])])
     assert code == 0

@@ -221,6 +221,26 @@ def test_a_live_stream_gives_its_newest_frame_not_the_next_one() -> None:
     assert not capture.opened  # released by the thread that read it
 
 
+@pytest.mark.parametrize("spec", [0, "0"])
+def test_a_camera_gives_its_newest_frame_not_the_oldest_its_driver_queued(spec) -> None:
+    # V4L2 in OpenCV queues four buffers and hands them out oldest first: each count saw the
+    # table as it was a few frames before
+    capture = HeldCapture(_frames(6), hold_at=(1,))
+    frames = list(capture.frames)
+    source = open_source(spec, opener=lambda spec: capture)
+    assert source.live and source.name == "camera 0"
+    first = source.read_frame()
+    assert first is not None and first.index == 0
+    capture.holds[1].set()  # while that frame is counted, the camera takes five more
+    assert capture.played.wait(timeout=10)
+    newest = source.read_frame()
+    assert newest is not None and newest.index == 5 and np.array_equal(newest.image, frames[5])
+    capture.go_on.set()  # the camera stops giving frames: the source ends
+    assert source.read_frame() is None
+    source.close()
+    assert not capture.opened
+
+
 def test_a_read_waiting_for_a_live_frame_gives_up_when_cancelled() -> None:
     import threading
 
@@ -425,3 +445,28 @@ def test_a_camera_s_device_file_is_a_camera_not_a_video() -> None:
     assert source.live and source.read() is not None
     with pytest.raises(SourceError, match=r"^/dev/null: cannot open it: no such camera, or it is busy"):
         open_source("/dev/null", opener=lambda spec: FakeCapture([], opened=False))
+
+
+def test_a_stream_that_refuses_is_one_line_without_ffmpeg_s_own(tmp_path: Path) -> None:
+    # FFmpeg logs through its own logger ("[tcp @ 0x...] Connection to ... failed"), above the
+    # one-line error; in a child process, as OpenCV sets FFmpeg's level once per process
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code = (
+        "from blitzcam.vision.sources import SourceError, open_source\n"
+        "try:\n"
+        f"    open_source('rtsp://127.0.0.1:{port}/cam')\n"
+        "except SourceError as exc:\n"
+        "    print(exc)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENCV_FFMPEG_LOGLEVEL"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=60)  # fmt: skip
+    assert done.stdout.startswith(f"rtsp://127.0.0.1:{port}/cam: cannot connect to the stream")
+    assert done.stderr == ""
