@@ -3,17 +3,20 @@
 Each frame brings its counts and a tiny grey thumbnail. A frame that differs much from the one
 before is in motion (a hand passing over the table): its counts do not vote. A still frame that
 differs much from the window's scene may be a new scene (cards dealt, a pile moved), or a hand
-that paused for a frame: only once `min_votes` still frames in a row agree on the new view does
-the window restart with them; until then the old vote stands. After motion, even a view that
-looks like the window's scene (cards added or taken are a small change to a thumbnail) is
-settled only once `min_votes` still frames have voted: if their vote differs from what was
-shown, the table changed under the hand and they restart the window. The reported counts are
-the per-deck median of the window's votes, and a reported count is kept while a third of the
-votes still say it, so that a card found in every other frame does not make the number flicker.
+that paused over the cards: only once `min_votes` still frames in a row, over `min_still_s`
+seconds at least, agree on the new view does the window restart with them; until then the old
+vote stands (counted fast, three frames of a resting hand took a third of a second). After
+motion, even a view that looks like the window's scene (cards added or taken are a small change
+to a thumbnail) is settled only once `min_votes` still frames have voted: if their vote differs
+from what was shown, the table changed under the hand and they restart the window. The reported
+counts are the per-deck median of the window's votes, and a reported count is kept while a
+third of the votes still say it, so that a card found in every other frame does not make the
+number flicker.
 """
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Final
@@ -27,6 +30,9 @@ THUMB_SIZE: Final = (32, 18)
 MOTION_THRESHOLD: Final = 6.0  # mean absolute grey difference to the previous frame
 SCENE_THRESHOLD: Final = 10.0  # mean absolute grey difference to the window's scene
 WINDOW: Final = 7
+# a new view must hold this long to replace the scene: a hand resting on the cards for a
+# moment is not the table
+MIN_STILL_S: Final = 1.0
 
 
 def thumbnail(frame_bgr: np.ndarray) -> np.ndarray:
@@ -93,6 +99,7 @@ class Stabiliser:
         min_votes: int = 3,
         motion_threshold: float = MOTION_THRESHOLD,
         scene_threshold: float = SCENE_THRESHOLD,
+        min_still_s: float = MIN_STILL_S,
     ) -> None:
         if window < 1 or not 1 <= min_votes <= window:
             raise ValueError(
@@ -107,6 +114,8 @@ class Stabiliser:
         # min_votes, and like one another
         self._next_votes: list[Counts] = []
         self._next_scene: np.ndarray | None = None
+        self._next_since = 0.0  # when the first of those frames came
+        self._min_still_s = min_still_s
         self._last: Stable | None = None
         # still frames since a motion over a window's scene; None: no motion to settle after
         self._after_motion: list[Counts] | None = None
@@ -121,7 +130,9 @@ class Stabiliser:
     def _changed(self, thumb: np.ndarray) -> bool:
         return self._scene is not None and difference(thumb, self._scene) > self._scene_change
 
-    def update(self, thumb: np.ndarray, counts: Counts) -> Stable:
+    def update(self, thumb: np.ndarray, counts: Counts, *, at: float | None = None) -> Stable:
+        """`at`: when the frame was taken, in seconds on any steady clock (None: now)."""
+        now = time.monotonic() if at is None else at
         moving = self._previous is not None and difference(thumb, self._previous) > self._motion
         self._previous = thumb
         if moving:
@@ -145,9 +156,10 @@ class Stabiliser:
             self._votes.extend(settling[:-1])
         elif self._changed(thumb):
             if self._next_scene is None or difference(thumb, self._next_scene) > self._scene_change:
-                self._next_votes, self._next_scene = [], thumb
+                self._next_votes, self._next_scene, self._next_since = [], thumb, now
             self._next_votes.append(counts)
-            if len(self._next_votes) < self._min_votes and self._last is not None:
+            held = now - self._next_since >= self._min_still_s
+            if self._last is not None and (len(self._next_votes) < self._min_votes or not held):
                 return Stable(self._last.counts, settled=False, votes=len(self._votes))
             self._votes.clear()  # the new scene has held: its frames are the window
             self._votes.extend(self._next_votes[:-1])

@@ -76,13 +76,27 @@ def test_stabiliser_ignores_a_passing_hand() -> None:
 
 def test_stabiliser_resets_on_scene_change() -> None:
     stab = Stabiliser(window=5, min_votes=2, motion_threshold=1000)  # no motion gating here
-    for _ in range(5):
-        stab.update(_thumb(100), _counts(10))
-    out = stab.update(_thumb(150), _counts(25))  # a new deal: one still frame of it ...
+    for t in range(5):
+        stab.update(_thumb(100), _counts(10), at=t)
+    out = stab.update(_thumb(150), _counts(25), at=5)  # a new deal: one still frame of it ...
     assert out.counts.per_deck["green-pump"] == 10 and not out.settled  # ... may be a hand
-    out = stab.update(_thumb(151), _counts(25))  # it holds still: the window restarts with it
+    out = stab.update(_thumb(151), _counts(25), at=6)  # it holds still: the window restarts
     assert out.counts.per_deck["green-pump"] == 25
     assert out.votes == 2 and out.settled
+
+
+def test_a_hand_resting_on_the_cards_for_a_moment_is_not_the_new_scene() -> None:
+    # counted fast (5 frames a second), three still frames of a resting hand restarted the
+    # window with the hand's count, and a shot waiting for a settled view took it
+    stab = Stabiliser(window=7, min_votes=3)
+    for i in range(5):
+        out = stab.update(_thumb(100), _counts(20), at=i * 0.2)
+    assert out.settled
+    # the hand comes in (in motion at 1.0 s), then rests from 1.2 s
+    shown = [stab.update(_thumb(150), _counts(12), at=1.0 + i * 0.2) for i in range(6)]
+    assert all(s.counts.per_deck["green-pump"] == 20 and not s.settled for s in shown)
+    out = stab.update(_thumb(150), _counts(12), at=2.2)  # still for a second: the table changed
+    assert out.counts.per_deck["green-pump"] == 12 and out.settled
 
 
 def test_a_hand_that_pauses_for_a_frame_does_not_replace_the_count() -> None:
