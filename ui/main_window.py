@@ -568,7 +568,7 @@ class MainWindow(QMainWindow):
         try:
             source = self._open_source(self.camera_spec())
         except Exception as exc:  # a camera that is not there, a bad file name
-            self.statusBar().showMessage(f"Camera {self.camera_spec()!r}: {exc}", 8000)
+            self.statusBar().showMessage(f"Camera {_said(self.camera_spec())!r}: {exc}", 8000)
             return
         scan = ScanView(
             self.match.players, source, self._counter, interval_ms=self._interval_ms
@@ -658,7 +658,7 @@ class MainWindow(QMainWindow):
         try:
             source = self._open_source(self.camera_spec())
         except Exception as exc:
-            self.statusBar().showMessage(f"Camera {self.camera_spec()!r}: {exc}", 8000)
+            self.statusBar().showMessage(f"Camera {_said(self.camera_spec())!r}: {exc}", 8000)
             return
         dialog = EnrollDialog(
             source, self._counter, enroller=self._enroller, interval_ms=self._interval_ms,
@@ -725,6 +725,13 @@ class MainWindow(QMainWindow):
 
     def exec_dialog(self, dialog: QDialog) -> int:
         return dialog.exec()
+
+
+def _said(camera: str) -> str:
+    """The camera setting as the status line says it: no stream password in it."""
+    from blitzcam.vision.sources import shown_address
+
+    return shown_address(camera)
 
 
 def _open_once(dialog: QDialog) -> None:

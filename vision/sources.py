@@ -11,6 +11,7 @@ newest frame (`NewestFrame`). Errors are SourceError (a UserError: one line nami
 from __future__ import annotations
 
 import os
+import re
 import stat
 import threading
 from collections.abc import Callable, Iterator
@@ -71,6 +72,20 @@ def is_camera_device(spec: int | str | Path) -> bool:
 def is_stream(spec: int | str | Path) -> bool:
     """Whether a source spec is a network stream's address."""
     return isinstance(spec, str) and spec.lower().startswith(STREAM_SCHEMES)
+
+
+def shown_address(spec: str) -> str:
+    """A source spec as messages show it: a stream's password (rtsp://user:secret@host/...,
+    as phone camera apps ask for) replaced by ***; anything else as it is."""
+    if not is_stream(spec):
+        return spec
+    scheme, rest = spec.split("://", 1)
+    authority, slash, path = rest.partition("/")
+    userinfo, at, host = authority.rpartition("@")
+    if not at or ":" not in userinfo:
+        return spec
+    user = userinfo.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{host}{slash}{path}"
 
 
 def _open_capture(spec: int | str) -> Capture:
@@ -208,7 +223,7 @@ class StreamSource(CaptureSource):
         self._tries, self._delay_s = tries, delay_s
         self._sleep = sleep or self._cancelled.wait
         self.reconnects = 0
-        super().__init__(url, name=url, opener=opener)
+        super().__init__(url, name=shown_address(url), opener=opener)
         self.live = True
 
     def _cannot_open(self) -> str:
@@ -355,13 +370,26 @@ class NewestFrame(FrameSource):
             thread.join(timeout=STREAM_READ_TIMEOUT_MS / 1000 + 1.0)
 
 
+def _in_name_order(path: Path) -> tuple[tuple[int, int | str], ...]:
+    """As a file browser sorts: letters whatever their case, numbers by value (img2 before
+    img10), so a folder of photos plays in the order it was shot."""
+    parts = re.split(r"(\d+)", path.name.casefold())  # the numbers at odd places
+    return tuple((0, int(part)) if i % 2 else (1, part) for i, part in enumerate(parts))
+
+
 def image_files(folder: Path) -> list[Path]:
-    """The image files of a folder, sorted by name; SourceError naming it when it has none."""
+    """The image files of a folder, in name order (`_in_name_order`); SourceError naming it
+    when it has none."""
     try:
         images = sorted(  # not hidden files: macOS leaves '._IMG.jpg' beside each photo
-            p
-            for p in Path(folder).iterdir()
-            if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file() and not p.name.startswith(".")
+            (
+                p
+                for p in Path(folder).iterdir()
+                if p.suffix.lower() in IMAGE_SUFFIXES
+                and p.is_file()
+                and not p.name.startswith(".")
+            ),
+            key=_in_name_order,
         )
     except OSError as exc:
         raise SourceError(f"{folder}: cannot read the folder: {exc.strerror or exc}") from None
@@ -381,6 +409,8 @@ def open_source(
     ):  # ascii: str.isdigit() also takes '²', which int() refuses
         return NewestFrame(CaptureSource(int(spec), name=f"camera {int(spec)}", opener=opener))
     text = str(spec)
+    if not text.strip():  # Path("") is the current folder
+        raise SourceError("an empty source names no camera, file, folder or stream")
     if is_stream(text):
         stream = StreamSource(text, opener=opener)
         return stream if stream.is_clip() else NewestFrame(stream)

@@ -470,3 +470,40 @@ def test_a_stream_that_refuses_is_one_line_without_ffmpeg_s_own(tmp_path: Path) 
                           env=env, timeout=60)  # fmt: skip
     assert done.stdout.startswith(f"rtsp://127.0.0.1:{port}/cam: cannot connect to the stream")
     assert done.stderr == ""
+
+
+def test_a_folder_plays_in_the_order_a_file_browser_shows(tmp_path: Path) -> None:
+    names = ["img10.jpg", "B.png", "img2.jpg", "a.png", "IMG1.jpg", "\u00b2.png", "\u0663.png"]
+    for name in names:
+        cv2.imwrite(str(tmp_path / name), np.zeros((8, 8, 3), np.uint8))
+    from blitzcam.vision.sources import image_files
+
+    assert [p.name for p in image_files(tmp_path)] == [
+        "\u0663.png", "a.png", "B.png", "IMG1.jpg", "img2.jpg", "img10.jpg", "\u00b2.png"
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("spec", ["", "  "])
+def test_an_empty_source_is_refused_not_the_current_folder(spec: str) -> None:
+    with pytest.raises(SourceError, match="an empty source names no camera"):
+        open_source(spec, opener=lambda spec: FakeCapture([]))
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("rtsp://admin:hunter2@192.168.1.5:554/live", "rtsp://admin:***@192.168.1.5:554/live"),
+        ("http://me:p@ss@phone.local/video", "http://me:***@phone.local/video"),
+        ("http://phone.local:8080/video", "http://phone.local:8080/video"),
+        ("rtsp://admin@cam/x", "rtsp://admin@cam/x"),  # a user and no password: nothing secret
+        ("2", "2"),
+    ],
+)
+def test_a_stream_s_password_is_never_said(url: str, shown: str) -> None:
+    from blitzcam.vision.sources import shown_address
+
+    assert shown_address(url) == shown
+    if url.startswith("rtsp://admin:"):
+        with pytest.raises(SourceError) as caught:
+            open_source(url, opener=lambda spec: FakeCapture([], opened=False))
+        assert "hunter2" not in str(caught.value) and str(caught.value).startswith(shown)
