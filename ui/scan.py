@@ -6,7 +6,8 @@ last shot, Esc cancels. When both steps are done it asks the caller to confirm (
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
@@ -42,6 +43,13 @@ from blitzcam.ui.scan_session import (
 from blitzcam.ui.scrolling import scrolling_rows
 
 HOLD_STILL: Final = "Hold still: the shot is taken as soon as the counts settle on this view"
+WAITING_FOR_VIEW: Final = (
+    "Waiting for a new view from the camera (a stream may be reconnecting): the shot is taken "
+    "on the first settled one"
+)
+# a live view older than this (or than three gaps between counts, when counting is slower) is
+# not the table now: a stream that stalls or reconnects sends nothing for seconds
+STALE_AFTER_S: Final = 3.0
 
 
 class ScanView(QWidget):
@@ -70,6 +78,9 @@ class ScanView(QWidget):
         # they have ("shot", or "next": shoot, then go on), None when nothing waits
         self._waiting: str | None = None
         self._live = bool(getattr(source, "live", False))  # a camera or stream, not a file
+        self.clock: Callable[[], float] = time.monotonic
+        self._latest_at = 0.0  # when the latest counted frame came (`clock`)
+        self._frame_gap = 0.0  # the time between the last two
         self._in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
         self._thread = CountingThread(source, self._in_play, interval_ms=interval_ms, parent=self)
         self.live = LiveView()
@@ -208,7 +219,10 @@ class ScanView(QWidget):
     # --- handlers ------------------------------------------------------------------------
 
     def _on_counted(self, item: CountedFrame) -> None:
-        self._latest = item
+        now = self.clock()
+        if self._latest is not None:
+            self._frame_gap = now - self._latest_at
+        self._latest, self._latest_at = item, now
         self.had_view = True
         self.live.show_frame(item.frame, item.snapshot)
         for name, n in player_counts(self.session.players, item.snapshot.counts).items():
@@ -227,6 +241,10 @@ class ScanView(QWidget):
         if self._latest is None:
             self.live.show_message("No frame yet — is the camera on?")
             return
+        if self._is_stale():  # a stalled stream's last view: wait for the table as it is now
+            self._waiting = self._waiting or "shot"
+            self.live.show_message(WAITING_FOR_VIEW)
+            return
         if self.session.holds_view(self._latest.index):
             self.live.show_message(
                 "The video has ended, and its last view is shot: Enter to go on"
@@ -243,6 +261,11 @@ class ScanView(QWidget):
         latest = self._latest
         self.session = self.session.with_shot(Shot(latest.frame, latest.snapshot, latest.index))
         self._refresh()
+
+    def _is_stale(self) -> bool:
+        if not self._live or self._ended or self._latest is None:
+            return False
+        return self.clock() - self._latest_at > max(STALE_AFTER_S, 3 * self._frame_gap)
 
     def _shoot_waiting(self) -> None:
         action, self._waiting = self._waiting, None

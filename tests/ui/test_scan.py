@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from blitzcam.ui.counting_worker import CountedFrame, CountSnapshot, NullCounter
-from blitzcam.ui.scan import HOLD_STILL, ScanView
+from blitzcam.ui.scan import HOLD_STILL, WAITING_FOR_VIEW, ScanView
 from tests.ui.fakes import FakeSource, players
 
 ANN, BOB = players(2)
@@ -38,6 +38,28 @@ def test_a_shot_of_a_view_whose_counts_lag_waits_for_them(qtbot) -> None:
     shots = view.session.shots()
     assert [shot.view for shot in shots] == [1, 4]
     assert view.session.totals() == {"Ann": 29, "Bob": 8}
+
+
+@pytest.mark.parametrize("live", [True, False])
+def test_a_shot_of_a_stalled_stream_s_last_view_waits_for_a_new_one(qtbot, live: bool) -> None:
+    # a stream reconnecting sends nothing for seconds: Space shot its last view as the table
+    source = FakeSource([np.zeros((36, 64, 3), np.uint8)])
+    source.live = live
+    view = ScanView((ANN, BOB), source, NullCounter(""))
+    qtbot.addWidget(view)
+    now = [100.0]
+    view.clock = lambda: now[0]
+    for index in (1, 2):  # a view every half second
+        view._on_counted(_frame(index, 9, 3))
+        now[0] += 0.5
+    now[0] += 4.0  # then nothing
+    view.capture_button.click()
+    if not live:  # a file has no stream to stall: its view is shot
+        assert [shot.view for shot in view.session.shots()] == [2]
+        return
+    assert not view.session.shots() and view.live.message() == WAITING_FOR_VIEW
+    view._on_counted(_frame(3, 12, 4))  # back: the waiting shot takes the view as it is now
+    assert [shot.view for shot in view.session.shots()] == [3]
 
 
 def test_enter_on_an_unsettled_view_shoots_it_once_settled_then_goes_on(qtbot) -> None:
