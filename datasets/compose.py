@@ -55,6 +55,8 @@ MIN_DRAWING_VISIBLE: Final = 0.6
 MIN_FACE_VISIBLE: Final = 0.5
 # A card's width as a fraction of the frame's width (the envelope is 3.3-6.4 %; we go wider).
 CARD_WIDTH_FRACTION: Final = (0.028, 0.075)
+# a late round's 150-300 cards fit a frame only at the small end of that range
+LATE_ROUND_CARD_WIDTH: Final = (0.028, 0.036)
 ART_WIDTH_STEP: Final = 8  # card widths are rounded to this, so rendered art can be cached
 # Warped drawing masks are thin ink lines: a low threshold keeps 1-px strokes after rotation.
 DRAWING_LEVEL: Final = 64
@@ -214,14 +216,14 @@ def _card_outline(piece: Piece, p: Placed, view: TableView) -> np.ndarray:
 def compose_scene(rng: np.random.Generator, config: SceneConfig, art: ArtCache) -> Scene:
     """One synthetic frame and its labels; every random choice comes from `rng`."""
     view = sample_view(rng, config.frame_size)
-    frac = rng.uniform(*CARD_WIDTH_FRACTION)
+    frac = rng.uniform(*(LATE_ROUND_CARD_WIDTH if config.late_round else CARD_WIDTH_FRACTION))
     card_px = max(
         ART_WIDTH_STEP * 4, ART_WIDTH_STEP * round(frac * config.frame_size[0] / ART_WIDTH_STEP)
     )
     table_size = (max(8, view.canvas_size[0] // 2), max(8, view.canvas_size[1] // 2))
     table_kind, table = render_table(rng, table_size)
     slots = sample_decks(rng, config)
-    cards, groups = plan_cards(rng, view, slots, art, card_px)
+    cards, groups = plan_cards(rng, view, slots, art, card_px, late_round=config.late_round)
     extras = plan_clutter(rng, view, card_px) if config.clutter else []
     below = [c for c in extras if not c.on_top]
     above = [c for c in extras if c.on_top]
@@ -302,4 +304,6 @@ def compose_scene(rng: np.random.Generator, config: SceneConfig, art: ArtCache) 
         "dropped_cards": dropped,
         "camera": camera,
     }
+    if config.late_round:  # said only where drawn: other scenes keep their bytes
+        meta["late_round"] = True
     return Scene(image, tuple(objects), quality, meta)

@@ -57,8 +57,11 @@ class GenerateRequest:
     progress: bool = True
     chunksize: int = 4
     photometric: bool = True
+    late_rounds: float = 0.0  # the share of scenes drawn as a big game's late round (plan.py)
 
     def __post_init__(self) -> None:
+        if not 0.0 <= self.late_rounds <= 1.0:
+            raise ValueError(f"late_rounds must be a share from 0 to 1, got {self.late_rounds}")
         if self.n <= 0:
             raise ValueError(f"n must be a positive number of scenes, got {self.n}")
         if self.seed < 0:
@@ -157,10 +160,13 @@ def render_scene_files(request: GenerateRequest, art: ArtCache, index: int) -> S
     rng = scene_rng(request.seed, index)
     split = split_of(index, request.n)
     res = request.res or sample_resolution(rng)
+    # drawn only when asked for: every other dataset keeps its bytes
+    late_round = request.late_rounds > 0 and rng.random() < request.late_rounds
     config = SceneConfig(
         res,
         families_for(split, holdout=request.holdout, art=art.art),
         photometric=request.photometric,
+        late_round=late_round,
     )
     scene = compose_scene(rng, config, art)
     stem = f"{index:06d}"
@@ -266,6 +272,7 @@ def generate_dataset(request: GenerateRequest) -> Path:
             "seed": request.seed,
             "res": list(request.res) if request.res else None,
             "holdout": request.holdout,
+            "late_rounds": request.late_rounds,
             "art_module": request.art_module,
             "splits": {split: per_split[split] for split in SPLITS},
             "backs_per_deck": dict(sorted(counts.items())),

@@ -19,6 +19,11 @@ from blitzcam.datasets.scene import CLASS_BACK, CLASS_FACE, UNKNOWN_DECK_PREFIX
 from blitzcam.game.decks import DECK_NAMES
 
 FACE_COLOURS: Final = ("red", "blue", "yellow", "green")
+# A late round of a big game (`SceneConfig.late_round`): six to eight players, each with most of
+# a deck to count, spread tight in rows so that all of it fits the frame.
+LATE_ROUND_DECKS: Final = (6, 8)
+LATE_ROUND_CARDS: Final = (25, 40)
+LATE_ROUND_LAYOUTS: Final = {"rows": 0.5, "spread": 0.35, "grid": 0.15}
 # Faces are not counted: rendered at a few widths and scaled, so a worker caches 160 of them.
 FACE_WIDTHS: Final = (64, 128, 192, 256)
 
@@ -33,6 +38,7 @@ class SceneConfig:
     photometric: bool = True
     clutter: bool = True
     random_art_scene_share: float = 0.45
+    late_round: bool = False  # LATE_ROUND_DECKS, each with LATE_ROUND_CARDS
 
 
 @dataclass(frozen=True)
@@ -91,8 +97,12 @@ class ArtCache:
 
 
 def sample_decks(rng: np.random.Generator, config: SceneConfig) -> tuple[DeckSlot, ...]:
-    """2-8 decks; built-in names never repeat; a share of scenes get random-art decks."""
-    count = int(rng.integers(2, 9)) if rng.random() < 0.7 else int(rng.integers(2, 5))
+    """2-8 decks (a late round: LATE_ROUND_DECKS); built-in names never repeat; a share of
+    scenes get random-art decks."""
+    if config.late_round:
+        count = int(rng.integers(LATE_ROUND_DECKS[0], LATE_ROUND_DECKS[1] + 1))
+    else:
+        count = int(rng.integers(2, 9)) if rng.random() < 0.7 else int(rng.integers(2, 5))
     builtin = [str(name) for name in rng.permutation(np.array(DECK_NAMES))]
     random_scene = bool(config.random_families) and rng.random() < config.random_art_scene_share
     share = rng.uniform(0.25, 1.0) if random_scene else 0.0
@@ -149,11 +159,14 @@ def _fit_layout(
     aspect: float,
     turn: float,
     room: tuple[float, float],
+    *,
+    tries: int = 2,
 ) -> np.ndarray:
     """Poses for up to n cards of layout `kind`, turned by `turn` degrees, that fit in a
-    `room` (width, height) box in card widths; drops cards from the end when they cannot."""
+    `room` (width, height) box in card widths; after `tries` layouts of all n that do not
+    fit, drops cards from the end."""
     attempt = 0
-    while True:  # ends: n falls by at least one card per try from the third on
+    while True:  # ends: n falls by at least one card per try once the tries are spent
         local = layouts.LAYOUTS[kind](n, aspect, rng)
         for quarter in (0.0, 90.0):  # a player on the next side of the table, if that fits
             poses = layouts.rotate(local, turn + quarter)
@@ -161,7 +174,7 @@ def _fit_layout(
             if (w <= room[0] * 1.05 and h <= room[1] * 1.05) or n == 0:
                 return poses
         attempt += 1
-        if attempt >= 2:
+        if attempt >= tries:
             n = min(n - 1, int(n * 0.85))
 
 
@@ -184,6 +197,8 @@ def plan_cards(
     slots: tuple[DeckSlot, ...],
     art: ArtCache,
     card_px: int,
+    *,
+    late_round: bool = False,
 ) -> tuple[list[Piece], list[dict[str, Any]]]:
     """Every card to paint, in paint order, and a note per group for the scene's record."""
     aspect = float(art.art.CARD_ASPECT)
@@ -195,14 +210,21 @@ def plan_cards(
             else art.random_back(rng, card_px, str(s.family))
         )
     groups: list[tuple[str, list[int | None]]] = []  # (layout, deck slot per card; None = face)
-    full_decks = len(slots) <= 4 and rng.random() < 0.5  # a late round: big piles to count
-    for s in slots:
-        if full_decks:
-            n = int(rng.integers(15, 41))
-        else:
-            n = int(rng.integers(0, 41)) if rng.random() < 0.85 else int(rng.integers(0, 6))
-        groups.append((_pick(layouts.LAYOUT_WEIGHTS, rng), [s.slot] * n))
-    if rng.random() < 0.35:  # an unsorted row of mixed decks, maybe with a few faces in it
+    if late_round:
+        for s in slots:
+            n = int(rng.integers(LATE_ROUND_CARDS[0], LATE_ROUND_CARDS[1] + 1))
+            groups.append((_pick(LATE_ROUND_LAYOUTS, rng), [s.slot] * n))
+    else:
+        full_decks = len(slots) <= 4 and rng.random() < 0.5  # a late round of a small game
+        for s in slots:
+            if full_decks:
+                n = int(rng.integers(15, 41))
+            else:
+                n = int(rng.integers(0, 41)) if rng.random() < 0.85 else int(rng.integers(0, 6))
+            groups.append((_pick(layouts.LAYOUT_WEIGHTS, rng), [s.slot] * n))
+    # an unsorted row of mixed decks, maybe with a few faces in it (a late round's players
+    # have sorted theirs: the frame is full of their piles)
+    if not late_round and rng.random() < 0.35:
         n = int(rng.integers(3, 25))
         face_share = rng.uniform(0, 0.3) if rng.random() < 0.4 else 0.0
         deck_choice = [int(rng.integers(len(slots))) for _ in range(n)]
@@ -217,7 +239,9 @@ def plan_cards(
     notes = []
     for (kind, members), cell in zip(groups, cells, strict=False):
         room = (cell.size[0] / card_px, cell.size[1] / card_px)
-        poses = _fit_layout(rng, kind, len(members), aspect, _group_turn(rng), room)
+        poses = _fit_layout(  # a late round's piles are laid out again before any is cut
+            rng, kind, len(members), aspect, _group_turn(rng), room, tries=8 if late_round else 2
+        )
         poses = layouts.rotate(poses, cell.angle)  # cell axes -> canvas axes
         centre = cell.centre
         members = members[: len(poses)]

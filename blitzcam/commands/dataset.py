@@ -32,6 +32,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="keep the holdout random-art family out of train/val (test only)",
     )
     gen.add_argument(
+        "--late-rounds",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="the share of scenes (0 to 1) drawn as a big game's late round: 6-8 decks of "
+        "25-40 cards each, small and tight in rows (default 0)",
+    )
+    gen.add_argument(
         "--overwrite", action="store_true", help="replace DIR when it holds an earlier dataset"
     )
     gen.add_argument(
@@ -56,6 +64,8 @@ def _generate(args: argparse.Namespace) -> int:
         raise UserError(f"--seed must be >= 0, got {args.seed}")
     if args.workers < 0:
         raise UserError(f"--workers must be >= 0, got {args.workers}")
+    if not 0.0 <= args.late_rounds <= 1.0:  # NaN too
+        raise UserError(f"--late-rounds must be a share from 0 to 1, got {args.late_rounds}")
     from blitzcam.datasets.generate import GenerateRequest, generate_dataset, parse_resolution
 
     res = None
@@ -72,6 +82,7 @@ def _generate(args: argparse.Namespace) -> int:
         holdout=args.holdout,
         overwrite=args.overwrite,
         workers=args.workers,
+        late_rounds=args.late_rounds,
         progress=not args.no_progress,
     )
     out = generate_dataset(request)

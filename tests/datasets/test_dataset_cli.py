@@ -20,6 +20,9 @@ from blitzcam.cli import main
         (["--n", "2", "--res", "1280x99999"], "--res"),  # absurd height
         (["--n", "2", "--res", "big"], "--res"),  # not a size at all
         (["--n", "2", "--seed", "-1"], "--seed"),  # SeedSequence needs >= 0
+        (["--n", "2", "--late-rounds", "1.5"], "--late-rounds must be a share from 0 to 1"),
+        (["--n", "2", "--late-rounds", "-0.1"], "--late-rounds must be a share from 0 to 1"),
+        (["--n", "2", "--late-rounds", "nan"], "--late-rounds must be a share from 0 to 1"),
     ],
 )
 def test_generate_rejects_bad_arguments(

@@ -71,6 +71,32 @@ def test_same_seed_same_bytes_whatever_the_workers(tmp_path: Path) -> None:
     assert _files(c)["images/train/000000.jpg"] != fa["images/train/000000.jpg"]
 
 
+def test_late_rounds_are_big_games_spread_tight(tmp_path: Path) -> None:
+    # 6-8 players each counting most of a deck: tables of 100-300 backs, which the mix of
+    # every other scene draws only now and then
+    root = generate_dataset(_request(tmp_path / "late", n=4, res=None, late_rounds=1.0))
+    assert json.loads((root / "generator.json").read_text())["late_rounds"] == 1.0
+    for truth_file in sorted(root.glob("scenes/*/*.json")):
+        truth = json.loads(truth_file.read_text())
+        assert truth["scene"]["late_round"] is True
+        assert 6 <= len(truth["decks"]) <= 8
+        assert sum(truth["counts"].values()) >= 60, truth_file.name
+
+
+def test_a_share_of_late_rounds_mixes_them_in(tmp_path: Path) -> None:
+    root = generate_dataset(_request(tmp_path / "mixed", n=8, late_rounds=0.5))
+    late = [
+        json.loads(f.read_text())["scene"].get("late_round", False)
+        for f in sorted(root.glob("scenes/*/*.json"))
+    ]
+    assert any(late) and not all(late)
+
+
+def test_a_late_round_share_out_of_range_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="late_rounds must be a share from 0 to 1"):
+        _request(tmp_path / "x", late_rounds=1.5)
+
+
 def test_holdout_family_only_in_test(tmp_path: Path, standin_art: ModuleType) -> None:
     hold = standin_art.HOLDOUT_FAMILY
     assert hold not in families_for("train", holdout=True, art=standin_art)
