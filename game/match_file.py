@@ -39,14 +39,19 @@ def _parse_player(raw: object, index: int) -> Player:
     where = f"players[{index}]"
     if not isinstance(raw, dict):
         raise MatchError(f"{where}: expected an object with name and deck, got {brief(raw)}")
-    _expect_keys(raw, allowed={"name", "deck", "team"}, where=where)
+    _expect_keys(raw, allowed={"name", "deck", "team", *_SEAT_ROUNDS}, where=where)
     for key in ("name", "deck"):
         if not isinstance(raw.get(key), str):
             raise MatchError(f"{where}: {key!r} must be a string, got {brief(raw.get(key))}")
     team = raw.get("team")
     if team is not None and not isinstance(team, str):
         raise MatchError(f"{where}: 'team' must be a string, got {brief(team)}")
-    return Player(name=raw["name"], deck=raw["deck"], team=team)
+    seat = {key: raw.get(key, default) for key, default in _SEAT_ROUNDS.items()}
+    return Player(name=raw["name"], deck=raw["deck"], team=team, **seat)  # the rules check them
+
+
+# a player who joined or left a match under way (rules.Player); written only when not these
+_SEAT_ROUNDS: Final = {"joined": 0, "left": None, "start": 0}
 
 
 def _parse_round(raw: object, number: int) -> Round:
@@ -105,6 +110,9 @@ def match_to_json(match: Match) -> dict[str, Any]:
         entry: dict[str, Any] = {"name": player.name, "deck": player.deck}
         if player.team is not None:
             entry["team"] = player.team
+        for key, default in _SEAT_ROUNDS.items():
+            if getattr(player, key) != default:
+                entry[key] = getattr(player, key)
         players.append(entry)
     return {
         "target": match.settings.target,
@@ -117,8 +125,9 @@ def match_to_json(match: Match) -> dict[str, Any]:
                     "blitz": round_.tallies[player.name].blitz,
                 }
                 for player in match.players
+                if player.plays_in(number)
             }
-            for round_ in match.rounds
+            for number, round_ in enumerate(match.rounds, start=1)
         ],
     }
 
@@ -207,8 +216,11 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
     ):
         row: list[object] = [number]
         for name in names:
-            tally = round_.tallies[name]
-            row += [tally.dutch, tally.blitz, tally.score, running[name]]
+            tally = round_.tallies.get(name)  # none: not at the table that round
+            if tally is None:
+                row += ["", "", "", running.get(name, "")]
+            else:
+                row += [tally.dutch, tally.blitz, tally.score, running[name]]
         writer.writerow(row)
     total_row: list[object] = ["total"]
     for name in names:

@@ -7,6 +7,7 @@ once one reaches the target; with teams, partners share one total.
 
 from __future__ import annotations
 
+import math
 import reprlib
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -108,15 +109,32 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """One seat of a match. Its name and team are kept as `written_name` writes them."""
+    """One seat of a match. Its name and team are kept as `written_name` writes them.
+
+    A player who joined a match under way has `joined` rounds before their first and starts
+    from `start` points (the table's choice: 0, or the lowest total, `lowest_total`); one who
+    left has played `left` rounds (None: still playing). Both are counted in the match's
+    rounds: a deleted earlier round moves them (`delete_round`)."""
 
     name: str
     deck: str
     team: str | None = None
+    joined: int = 0
+    left: int | None = None
+    start: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", written_name(self.name))
         object.__setattr__(self, "team", written_name(self.team))
+
+    def plays_in(self, number: int) -> bool:
+        """Whether this player plays round `number` (from 1)."""
+        return self.joined < number and (self.left is None or number <= self.left)
+
+    @property
+    def playing(self) -> bool:
+        """Still at the table: plays the next round."""
+        return self.left is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,28 +181,25 @@ class Match:
 class Standings:
     """Everything the scoreboard shows, derived from a match; never stored."""
 
-    round_scores: tuple[Mapping[str, int], ...]
+    round_scores: tuple[Mapping[str, int], ...]  # of the players of each round
     totals: Mapping[str, int]
     team_totals: Mapping[str, int] | None
     status: Status
     winners: tuple[str, ...]
     decided_after: int | None  # the round (from 1) whose totals first reached the target
-
-    @property
-    def running_totals(self) -> tuple[dict[str, int], ...]:
-        """Each player's total after each round, for the chart."""
-        running: dict[str, int] = dict.fromkeys(self.totals, 0)
-        out = []
-        for scores in self.round_scores:
-            for name, score in scores.items():
-                running[name] += score
-            out.append(dict(running))
-        return tuple(out)
+    # each player's (team's) total after each round, for the chart: the players who had
+    # joined by then
+    running_totals: tuple[Mapping[str, int], ...] = ()
+    team_running_totals: tuple[Mapping[str, int], ...] | None = None
+    # the players (teams) still in the running: at the table (a team: one of its players)
+    contenders: tuple[str, ...] = ()
 
     @property
     def leaders(self) -> tuple[str, ...]:
-        """Who is ahead now (team names when teams are used); several on a tie."""
+        """Who is ahead now among those still in the running (team names when teams are
+        used); several on a tie."""
         board = self.team_totals if self.team_totals is not None else self.totals
+        board = {name: total for name, total in board.items() if name in self.contenders}
         if not board:
             return ()
         best = max(board.values())
@@ -228,14 +243,16 @@ def _character_name(ch: str) -> str:
 
 
 def validate_players(players: tuple[Player, ...]) -> None:
-    """2-8 players, unique names, one deck each and no deck twice, teams for all or none."""
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+    """2-8 players at the table, unique names, one deck each and no deck twice at the table
+    at once, teams for all or none, sound joining and leaving rounds."""
+    playing = [player for player in players if player.playing]
+    if not MIN_PLAYERS <= len(playing) <= MAX_PLAYERS:
+        still = " still playing" if len(playing) < len(players) else ""
         raise MatchError(
-            f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(players)}"
+            f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} players{still}, got {len(playing)}"
         )
-    deck_owner: dict[str, str] = {}
     names: set[str] = set()
-    for player in players:
+    for i, player in enumerate(players):
         name = player.name
         _check_name(name, "player name")
         if name in names:
@@ -246,13 +263,17 @@ def validate_players(players: tuple[Player, ...]) -> None:
                 f"unknown deck {brief(player.deck)}: expected one of {', '.join(DECKS_BY_NAME)}",
                 player=name,
             )
-        if player.deck in deck_owner:
+        _check_seat_rounds(player)
+        owner = next(
+            (o for o in players[:i] if o.deck == player.deck and _at_table_together(o, player)),
+            None,
+        )
+        if owner is not None:
             raise MatchError(
-                f"deck {player.deck} is already played by {deck_owner[player.deck]}; "
+                f"deck {player.deck} is already played by {owner.name}; "
                 "each player plays their own deck",
                 player=name,
             )
-        deck_owner[player.deck] = name
         if player.team is not None:
             # as strict as a player's name: 'North' and 'North ' would be two teams
             try:
@@ -266,18 +287,66 @@ def validate_players(players: tuple[Player, ...]) -> None:
             "has no team, but others do: every player belongs to a team or none does",
             player=loner.name,
         )
-    if with_team and len({player.team for player in with_team}) < 2:
-        raise MatchError("a team match needs at least two teams")
+    if with_team and len({player.team for player in with_team if player.playing}) < 2:
+        raise MatchError("a team match needs at least two teams at the table")
+
+
+def _check_seat_rounds(player: Player) -> None:
+    """MatchError unless the player's joining and leaving rounds and start are whole numbers
+    in order."""
+    for label, value in (("joined", player.joined), ("start", player.start)):
+        if not _is_whole_number(value):
+            raise MatchError(f"'{label}' must be a whole number, got {brief(value)}",
+                             player=player.name)  # fmt: skip
+    if player.joined < 0:
+        raise MatchError(f"'joined' must be 0 or more, got {player.joined}", player=player.name)
+    if abs(player.start) > MAX_TARGET:
+        raise MatchError(
+            f"'start' must be between -{MAX_TARGET:,} and {MAX_TARGET:,}, got {player.start}",
+            player=player.name,
+        )
+    if player.left is not None and (
+        not _is_whole_number(player.left) or player.left < player.joined
+    ):
+        raise MatchError(
+            f"'left' must be a whole number of rounds from 'joined' ({player.joined}) on, "
+            f"got {brief(player.left)}",
+            player=player.name,
+        )
+
+
+def _at_table_together(a: Player, b: Player) -> bool:
+    """Whether two seats' rounds overlap, or both are at the table now (one left as the
+    other joined may hand on their deck)."""
+    a_end = math.inf if a.left is None else a.left
+    b_end = math.inf if b.left is None else b.left
+    return (a.joined < b_end and b.joined < a_end) or (a.playing and b.playing)
 
 
 def validate_round(
     players: tuple[Player, ...], round_: Round, *, variant: Variant, number: int
 ) -> None:
     """Check one round's tallies; `number` (from 1) goes into the message."""
-    known = [player.name for player in players]
+    roster = {player.name: player for player in players}
+    known = [player.name for player in players if player.plays_in(number)]
     for name in round_.tallies:
-        if name not in known:
+        if name not in roster:
             raise MatchError("not a player in this match", round_number=number, player=name)
+        if name not in known:
+            seat = roster[name]
+            when = (
+                f"joined after round {seat.joined}"
+                if seat.joined >= number
+                else f"left after round {seat.left}"
+            )
+            raise MatchError(f"not playing in this round ({when})", round_number=number,
+                             player=name)  # fmt: skip
+    if not MIN_PLAYERS <= len(known) <= MAX_PLAYERS:
+        raise MatchError(
+            f"{len(known)} players play this round; a round is played by {MIN_PLAYERS} to "
+            f"{MAX_PLAYERS}",
+            round_number=number,
+        )
     for name in known:
         if name not in round_.tallies:
             raise MatchError("missing from the round", round_number=number, player=name)
@@ -313,12 +382,19 @@ def validate_round(
         )
 
 
-def _team_totals(players: tuple[Player, ...], totals: Mapping[str, int]) -> dict[str, int]:
+def _team_totals(players: Iterable[Player], totals: Mapping[str, int]) -> dict[str, int]:
     teams: dict[str, int] = {}
     for player in players:
         assert player.team is not None
         teams[player.team] = teams.get(player.team, 0) + totals[player.name]
     return teams
+
+
+def lowest_total(match: Match) -> int:
+    """The lowest total of the players at the table (teams: of any player): the start a table
+    often gives a player who joins late (0 with no player)."""
+    totals = score_match(match).totals
+    return min((totals[p.name] for p in match.players if p.playing), default=0)
 
 
 def score_match(match: Match) -> Standings:
@@ -330,11 +406,20 @@ def score_match(match: Match) -> Standings:
     """
     validate_settings(match.settings)
     validate_players(match.players)
-    names = [player.name for player in match.players]
-    totals = dict.fromkeys(names, 0)
+    played = len(match.rounds)
+    for player in match.players:
+        if player.joined > played or (player.left is not None and player.left > played):
+            raise MatchError(
+                f"joined or left after round {max(player.joined, player.left or 0)}, but the "
+                f"match has {played} round(s)",
+                player=player.name,
+            )
+    totals = {player.name: player.start for player in match.players}
     round_scores: list[Mapping[str, int]] = []
+    running: list[Mapping[str, int]] = []
+    team_running: list[Mapping[str, int]] = []
     decided_after: int | None = None
-    board: Mapping[str, int] = totals
+    winners: tuple[str, ...] = ()
     for number, round_ in enumerate(match.rounds, start=1):
         if decided_after is not None:
             raise MatchError(
@@ -343,20 +428,28 @@ def score_match(match: Match) -> Standings:
                 round_number=number,
             )
         validate_round(match.players, round_, variant=match.settings.variant, number=number)
-        scores = {name: round_.tallies[name].score for name in names}
+        of_round = [player for player in match.players if player.plays_in(number)]
+        scores = {player.name: round_.tallies[player.name].score for player in of_round}
         round_scores.append(MappingProxyType(scores))
         for name, score in scores.items():
             totals[name] += score
-        board = _team_totals(match.players, totals) if match.uses_teams else totals
+        joined = [player for player in match.players if player.joined < number]
+        running.append(MappingProxyType({p.name: totals[p.name] for p in joined}))
+        # the players of this round (teams: theirs, every member's total counted) contend:
+        # one who left is out of the running
+        if match.uses_teams:
+            team_running.append(MappingProxyType(_team_totals(joined, totals)))
+            contending = {p.team for p in of_round}
+            board = {t: total for t, total in team_running[-1].items() if t in contending}
+        else:
+            board = {p.name: totals[p.name] for p in of_round}
         if max(board.values()) >= match.settings.target:
             decided_after = number
+            best = max(board.values())
+            winners = tuple(name for name, total in board.items() if total == best)
     team_totals = _team_totals(match.players, totals) if match.uses_teams else None
-    board = team_totals if team_totals is not None else totals
     status: Status = "in-progress"
-    winners: tuple[str, ...] = ()
     if decided_after is not None:
-        best = max(board.values())
-        winners = tuple(name for name, total in board.items() if total == best)
         status = "won" if len(winners) == 1 else "shared"
     return Standings(
         round_scores=tuple(round_scores),
@@ -365,6 +458,11 @@ def score_match(match: Match) -> Standings:
         status=status,
         winners=winners,
         decided_after=decided_after,
+        running_totals=tuple(running),
+        team_running_totals=tuple(team_running) if match.uses_teams else None,
+        contenders=tuple(
+            dict.fromkeys(p.team if match.uses_teams else p.name for p in at_table(match))
+        ),
     )
 
 
@@ -401,9 +499,21 @@ def edit_round(match: Match, number: int, changes: Mapping[str, Tally]) -> Match
 
 
 def delete_round(match: Match, number: int) -> Match:
+    """The match without round `number`; the rounds after it move up, and so do the rounds
+    players joined or left after."""
     _check_round_number(match, number)
     rounds = match.rounds[: number - 1] + match.rounds[number:]
-    updated = replace(match, rounds=rounds)
+
+    def moved(rounds_before: int) -> int:
+        return rounds_before - 1 if rounds_before >= number else rounds_before
+
+    players = tuple(
+        replace(p, joined=moved(p.joined), left=None if p.left is None else moved(p.left))
+        for p in match.players
+    )
+    # one whose only round it was has played none: as if never seated
+    players = tuple(p for p in players if p.left is None or p.left > p.joined)
+    updated = replace(match, players=players, rounds=rounds)
     score_match(updated)
     return updated
 
@@ -418,13 +528,18 @@ def change_settings(match: Match, settings: Settings) -> Match:
 def change_players(match: Match, players: Iterable[Player]) -> Match:
     """The same seats with other names, decks or teams (a name mistyped, decks handed out
     differently, partners swapped): each seat keeps its tallies in every round, under its new
-    name. The number of players stays: every round holds a tally for each of them."""
-    seated = tuple(players)
-    if len(seated) != len(match.players):
+    name, and its rounds of joining and leaving and its start. The number of seats stays
+    (`join` and `leave` change who is at the table)."""
+    given = tuple(players)
+    if len(given) != len(match.players):
         raise MatchError(
-            f"the match has {len(match.players)} players, got {len(seated)}: players cannot "
-            "join or leave a match under way"
+            f"the match has {len(match.players)} players, got {len(given)}: a player joins or "
+            "leaves a match under way through join and leave"
         )
+    seated = tuple(
+        replace(new, joined=old.joined, left=old.left, start=old.start)
+        for old, new in zip(match.players, given, strict=True)
+    )
     validate_players(seated)  # before renaming the rounds: two equal names would merge tallies
     renamed = {old.name: new.name for old, new in zip(match.players, seated, strict=True)}
     rounds = tuple(
@@ -434,6 +549,44 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
     updated = replace(match, players=seated, rounds=rounds)
     score_match(updated)
     return updated
+
+
+def join(match: Match, player: Player, *, start: int = 0) -> Match:
+    """The match with `player` at the table from the next round on, starting from `start`
+    points (`lowest_total` gives the lowest at the table). A decided match takes nobody."""
+    if score_match(match).status != "in-progress":
+        raise MatchError("the match is decided: nobody can join it", player=player.name)
+    seat = replace(player, joined=len(match.rounds), left=None, start=start)
+    updated = replace(match, players=(*match.players, seat))
+    score_match(updated)
+    return updated
+
+
+def leave(match: Match, name: str) -> Match:
+    """The match with player `name` gone from the table after the rounds played so far: their
+    total stays on the board, out of the running. One who has played no round yet is taken off
+    the match. At least two players stay."""
+    name = written_name(name)
+    seat = next((p for p in match.players if p.name == name), None)
+    if seat is None:
+        raise MatchError("not a player in this match", player=name)
+    if not seat.playing:
+        raise MatchError(f"already left, after round {seat.left}", player=name)
+    if score_match(match).status != "in-progress":
+        raise MatchError("the match is decided: nobody leaves it", player=name)
+    played = len(match.rounds)
+    if seat.joined == played:  # no round played: as if never seated
+        players = tuple(p for p in match.players if p is not seat)
+    else:
+        players = tuple(replace(p, left=played) if p is seat else p for p in match.players)
+    updated = replace(match, players=players)
+    score_match(updated)
+    return updated
+
+
+def at_table(match: Match) -> tuple[Player, ...]:
+    """The players of the next round (everyone who has not left)."""
+    return tuple(player for player in match.players if player.playing)
 
 
 def _check_round_number(match: Match, number: int) -> None:

@@ -135,12 +135,26 @@ def _composed(name: str) -> str:
     return rules.written_name(name)[: rules.MAX_NAME_LENGTH].strip()
 
 
+def _v4_players_join_and_leave(conn: sqlite3.Connection) -> None:
+    """Players who join or leave a match under way (rules.Player.joined, .left, .start); every
+    stored player sat from the first round, from 0 points, and is still playing."""
+    _run_script(
+        conn,
+        """
+        ALTER TABLE players ADD COLUMN joined INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE players ADD COLUMN left_after INTEGER;
+        ALTER TABLE players ADD COLUMN start_points INTEGER NOT NULL DEFAULT 0
+        """,
+    )
+
+
 # Position i migrates schema version i to i + 1. Append only; edit a released step only so
 # that more matches load (a file it has upgraded is never upgraded by it again).
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     _schema_v1,
     _v2_team_names_and_targets,
     _v3_names_composed,
+    _v4_players_join_and_leave,
 )
 
 
@@ -387,9 +401,10 @@ class MatchStore:
             raise self._no_match(match_id)
         settings = Settings(target=row[0], variant=row[1])
         seats = {
-            seat: Player(name=name, deck=deck, team=team)
-            for seat, name, deck, team in conn.execute(
-                "SELECT seat, name, deck, team FROM players WHERE match_id = ? ORDER BY seat",
+            seat: Player(name, deck, team, joined=joined, left=left, start=start)
+            for seat, name, deck, team, joined, left, start in conn.execute(
+                "SELECT seat, name, deck, team, joined, left_after, start_points FROM players "
+                "WHERE match_id = ? ORDER BY seat",
                 (match_id,),
             )
         }
@@ -482,8 +497,12 @@ class MatchStore:
 
     def _insert_players(self, match_id: int, match: Match) -> None:
         self._conn.executemany(
-            "INSERT INTO players (match_id, seat, name, deck, team) VALUES (?, ?, ?, ?, ?)",
-            [(match_id, seat, p.name, p.deck, p.team) for seat, p in enumerate(match.players)],
+            "INSERT INTO players (match_id, seat, name, deck, team, joined, left_after, "
+            "start_points) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (match_id, seat, p.name, p.deck, p.team, p.joined, p.left, p.start)
+                for seat, p in enumerate(match.players)
+            ],
         )
 
     def _insert_rounds(self, match_id: int, match: Match, first: int) -> None:
@@ -590,6 +609,18 @@ class MatchStore:
         return self.update(
             match_id, lambda match: rules.change_settings(match, settings), expect=expect
         )
+
+    def join(
+        self, match_id: int, player: Player, *, start: int = 0, expect: Match | None = None
+    ) -> Match:
+        """Seat `player` from the next round on, starting from `start` points (rules.join)."""
+        return self.update(
+            match_id, lambda match: rules.join(match, player, start=start), expect=expect
+        )
+
+    def leave(self, match_id: int, name: str, *, expect: Match | None = None) -> Match:
+        """Player `name` leaves the table after the rounds played so far (rules.leave)."""
+        return self.update(match_id, lambda match: rules.leave(match, name), expect=expect)
 
     def change_players(
         self, match_id: int, players: Iterable[Player], *, expect: Match | None = None

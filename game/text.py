@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Final
 
-from blitzcam.game.rules import Match, Standings
+from blitzcam.game.rules import Match, Player, Standings
 from blitzcam.game.store import MatchSummary
 
 # Unicode's bidirectional controls (UAX #9)
@@ -40,10 +40,23 @@ def describe_status(standings: Standings, *, name: Callable[[str], str] = str) -
     return "in progress"
 
 
+def _seat_note(player: Player) -> str:
+    """How a player who joined or left a match under way is said beside their name."""
+    notes = []
+    if player.joined:
+        notes.append(f"joined after round {player.joined} with {player.start}")
+    if player.left is not None:
+        notes.append(f"left after round {player.left}")
+    return "".join(f"; {note}" for note in notes)
+
+
 def standings_table(match_id: int, match: Match, standings: Standings) -> str:
     """Round-by-round Dutch/Blitz/score per player, then totals and the result."""
     names = [player.name for player in match.players]
-    headers = [f"{p.name} ({p.deck}{', ' + p.team if p.team else ''})" for p in match.players]
+    headers = [
+        f"{p.name} ({p.deck}{', ' + p.team if p.team else ''}{_seat_note(p)})"
+        for p in match.players
+    ]
     widths = [max(len(h), 14) for h in headers]
     lines = [
         f"match {match_id}: target {match.settings.target}, {match.settings.variant} — "
@@ -53,8 +66,11 @@ def standings_table(match_id: int, match: Match, standings: Standings) -> str:
     for number, round_ in enumerate(match.rounds, start=1):
         cells = []
         for name, width in zip(names, widths, strict=True):
-            tally = round_.tallies[name]
-            cells.append(f"{tally.dutch:>2} D {tally.blitz:>2} B {tally.score:>+4}".ljust(width))
+            tally = round_.tallies.get(name)  # none: not at the table that round
+            cell = "—"
+            if tally is not None:
+                cell = f"{tally.dutch:>2} D {tally.blitz:>2} B {tally.score:>+4}"
+            cells.append(cell.ljust(width))
         lines.append(f"{number:>5}  " + "  ".join(cells))
     totals = "  ".join(
         f"{standings.totals[name]:>14}".ljust(width)

@@ -25,11 +25,14 @@ TARGET_PEN: Final = QColor(255, 215, 0, 170)
 
 @dataclass(frozen=True, slots=True)
 class Series:
-    """One line: a player's (or team's) total after each round, starting from 0 before round 1."""
+    """One line: a player's (or team's) total after each round they played, starting from
+    `start` after round `joined` (0 and 0: from nothing before round 1)."""
 
     label: str
     colour: tuple[int, int, int]
-    totals: tuple[int, ...]  # after round 1, 2, …
+    totals: tuple[int, ...]  # after round joined + 1, joined + 2, …
+    joined: int = 0
+    start: int = 0
 
 
 def nice_step(span: float, max_ticks: int) -> int:
@@ -112,8 +115,8 @@ class RunningTotalsChart(QWidget):
         legend_rows = 1 + max((row for _, row in legend), default=0)
         bottom += LEGEND_ROW * legend_rows
         plot = QRectF(left, top, self.width() - left - right, self.height() - top - bottom)
-        rounds = max((len(s.totals) for s in self._series), default=0)
-        values = [0, *(v for s in self._series for v in s.totals)]
+        rounds = max((s.joined + len(s.totals) for s in self._series), default=0)
+        values = [0, *(v for s in self._series for v in (s.start, *s.totals))]
         if self._target is not None:
             values.append(self._target)
         ticks = value_ticks(min(values), max(values))
@@ -161,7 +164,10 @@ class RunningTotalsChart(QWidget):
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
             painter.setPen(pen)
-            points = [point(0, 0), *(point(i, v) for i, v in enumerate(s.totals, start=1))]
+            points = [
+                point(s.joined, s.start),
+                *(point(i, v) for i, v in enumerate(s.totals, start=s.joined + 1)),
+            ]
             painter.drawPolyline(points)
             painter.setBrush(QColor(*s.colour))
             for p in points[1:]:

@@ -16,6 +16,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QImage, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -41,6 +42,7 @@ from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.counting_worker import Counter, Enroller, FrameSource
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, ask_export_target, export_match
+from blitzcam.ui.join import JoinDialog
 from blitzcam.ui.live_view import render_capture
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.players import PlayersDialog
@@ -170,6 +172,8 @@ class MainWindow(QMainWindow):
             "Match settings…", self._on_match_settings, "Ctrl+T"
         )
         self.players_action = self._action("Players…", self._on_players, "Ctrl+P")
+        self.join_action = self._action("A player joins…", self._on_join, "Ctrl+J")
+        self.leave_action = self._action("A player leaves…", self._on_leave, "Ctrl+L")
         self.browse_action = self._action("Matches…", self._on_browse, "Ctrl+O")
         self.export_action = self._action("Export…", self._on_export, "Ctrl+E")
         self.enroll_action = self._action("Enroll decks…", self._on_enroll, "Ctrl+D")
@@ -177,7 +181,8 @@ class MainWindow(QMainWindow):
         self.fullscreen_action = self._action("Full screen (F11)", self._on_fullscreen, "F11")
         menus = {
             "&Match": (self.new_action, self.browse_action, self.export_action,
-                       self.match_settings_action, self.players_action),
+                       self.match_settings_action, self.players_action, self.join_action,
+                       self.leave_action),
             "&Round": (
                 self.scan_action, self.manual_action, self.undo_action, self.redo_action,
                 self.delete_round_action,
@@ -201,8 +206,8 @@ class MainWindow(QMainWindow):
         scanning = self.scan is not None
         has_match = self.match is not None
         open_ = has_match and rules.score_match(self.match).status == "in-progress"
-        self.scan_action.setEnabled(open_ and not scanning)
-        self.manual_action.setEnabled(open_ and not scanning)
+        for action in (self.scan_action, self.manual_action, self.join_action, self.leave_action):
+            action.setEnabled(open_ and not scanning)
         self.undo_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
         self.delete_round_action.setEnabled(
             has_match and bool(self.match.rounds) and not scanning
@@ -234,7 +239,14 @@ class MainWindow(QMainWindow):
         self.match = match
         self.scoreboard.show_match(match, rules.score_match(match))
         if self.scan is not None:  # reloaded during a scan: its rows name the players as now
-            self.scan.set_players(match.players)
+            seated = rules.at_table(match)
+            if len(seated) == len(self.scan.session.players):
+                self.scan.set_players(seated)
+            else:  # one joined or left elsewhere: the shots were of other seats
+                self._end_scan()
+                self.statusBar().showMessage(
+                    "A player joined or left during the scan: scan the round again", 10000
+                )
         self._update_actions()
 
     def _refused(self, exc: MatchError | StoreError) -> str:
@@ -364,7 +376,7 @@ class MainWindow(QMainWindow):
     def _on_manual(self) -> None:
         if self.match is None:
             return
-        empty = Round({p.name: rules.Tally(0, 0) for p in self.match.players})
+        empty = Round({p.name: rules.Tally(0, 0) for p in rules.at_table(self.match)})
         self._open_confirm(
             empty,
             title=f"Round {len(self.match.rounds) + 1} — enter the counts",
@@ -404,6 +416,39 @@ class MainWindow(QMainWindow):
             return
         dialog = PlayersDialog(self.match.players, self, apply=self._players_refused)
         _open_once(dialog)
+
+    def _on_join(self) -> None:
+        if self.match is None or self.scan is not None:
+            return
+        _open_once(JoinDialog(self.match, self, apply=self._join_refused))
+
+    def _join_refused(self, player: rules.Player, start: int) -> str | None:
+        """Seat `player` from the next round on through the store; why not, if refused."""
+        return self._change_refused(
+            "Nobody joined",
+            lambda: self.store.join(self.match_id, player, start=start, expect=self.match),
+        )
+
+    def _on_leave(self) -> None:
+        if self.match is None or self.scan is not None:
+            return
+        names = [player.name for player in rules.at_table(self.match)]
+        ask = QInputDialog(self)
+        ask.setWindowTitle("A player leaves")
+        ask.setLabelText(
+            "Who leaves the table? Their total stays on the board, out of the running; the "
+            "next rounds are played without them."
+        )
+        ask.setComboBoxItems(names)
+        ask.setComboBoxEditable(False)
+        if self.exec_dialog(ask) != QDialog.DialogCode.Accepted:
+            return
+        name = ask.textValue()
+        refused = self._change_refused(
+            "Nobody left", lambda: self.store.leave(self.match_id, name, expect=self.match)
+        )
+        if refused is not None:
+            self.statusBar().showMessage(refused, 10000)
 
     def _players_refused(self, players: tuple[rules.Player, ...]) -> str | None:
         """Give the open match's seats these players through the store; why not, if refused."""
@@ -453,11 +498,11 @@ class MainWindow(QMainWindow):
             for shots in (session.dutch_shots, session.blitz_shots):
                 if shots:
                     captures.append(render_capture(shots[-1].frame, shots[-1].snapshot, width=480))
-            check = look_alike_players(
-                self.match.players, session.dutch_shots + session.blitz_shots
-            )
+            check = look_alike_players(session.players, session.dutch_shots + session.blitz_shots)
+        # the round's players: those at the table, or for an earlier round, those who played it
+        of_round = tuple(p for p in self.match.players if p.name in proposed.tallies)
         dialog = ConfirmDialog(
-            self.match.players, proposed, title=title, captures=captures, check=check,
+            of_round, proposed, title=title, captures=captures, check=check,
             unshot=unshot, parent=self,
         )  # fmt: skip
         if session is not None:
@@ -537,7 +582,7 @@ class MainWindow(QMainWindow):
             return {n: {"dutch": t.dutch, "blitz": t.blitz} for n, t in counted.tallies.items()}
 
         confirmed, proposed = as_counts(round_), as_counts(session.proposed_round())
-        players = [{"name": p.name, "deck": p.deck, "team": p.team} for p in self.match.players]
+        players = [{"name": p.name, "deck": p.deck, "team": p.team} for p in session.players]
         now = datetime.now().astimezone()
         kept, total = 0, len(session.dutch_shots) + len(session.blitz_shots)
         try:
@@ -571,7 +616,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Camera {_said(self.camera_spec())!r}: {exc}", 8000)
             return
         scan = ScanView(
-            self.match.players, source, self._counter, interval_ms=self._interval_ms
+            rules.at_table(self.match), source, self._counter, interval_ms=self._interval_ms
         )
         scan.reviewRequested.connect(self._on_review)
         scan.cancelled.connect(self._end_scan)
@@ -588,7 +633,7 @@ class MainWindow(QMainWindow):
         # the shots hold counts per deck: read them for the players as they are now (renamed
         # elsewhere since the scan began, the round was proposed under the old names, and a
         # renamed player's cards became 0)
-        session = dataclasses.replace(session, players=self.match.players)
+        session = dataclasses.replace(session, players=rules.at_table(self.match))
         self._open_confirm(
             session.proposed_round(),
             title=f"Round {len(self.match.rounds) + 1} — confirm the counts",

@@ -7,7 +7,6 @@ name to change the players.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
@@ -27,8 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blitzcam.game import rules
-from blitzcam.game.rules import Match, Standings
+from blitzcam.game.rules import Match, Player, Standings
 from blitzcam.game.text import isolated, left_to_right
 from blitzcam.ui.chart import RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
@@ -72,21 +70,35 @@ def status_text(match: Match, standings: Standings) -> str:
 
 
 def chart_series(match: Match, standings: Standings) -> list[Series]:
-    """Lines per player, or per team (team totals come from the core for each prefix of rounds)."""
-    if not match.uses_teams:
+    """Lines per player (from the round they joined to the one they left), or per team."""
+    if standings.team_running_totals is None:
         return [
-            Series(p.name, deck_rgb(p.deck), tuple(t[p.name] for t in standings.running_totals))
+            Series(
+                p.name,
+                deck_rgb(p.deck),
+                tuple(t[p.name] for t in standings.running_totals[p.joined : p.left]),
+                joined=p.joined,
+                start=p.start,
+            )
             for p in match.players
         ]
-    prefixes = [
-        rules.score_match(replace(match, rounds=match.rounds[:n])).team_totals or {}
-        for n in range(1, len(match.rounds) + 1)
-    ]
-    teams = list(standings.team_totals or {})
-    return [
-        Series(team, TEAM_RGB[i % len(TEAM_RGB)], tuple(p[team] for p in prefixes))
-        for i, team in enumerate(teams)
-    ]
+    series = []
+    for i, team in enumerate(standings.team_totals or {}):
+        members = [p for p in match.players if p.team == team]
+        joined = min(p.joined for p in members)
+        start = sum(p.start for p in members if p.joined == joined)
+        totals = tuple(t[team] for t in standings.team_running_totals[joined:])
+        series.append(Series(team, TEAM_RGB[i % len(TEAM_RGB)], totals, joined, start))
+    return series
+
+
+def _seat_note(player: Player) -> str:
+    """A player who left the table, or joined it late, as their total card says it."""
+    if player.left is not None:
+        return f" · left after round {player.left}"
+    if player.joined:
+        return f" · joined after round {player.joined}"
+    return ""
 
 
 def card_places(n: int, per_row: int = CARDS_PER_ROW) -> list[tuple[int, int]]:
@@ -208,8 +220,12 @@ class RoundTable(QTableWidget):
             zip(match.rounds, standings.round_scores, strict=True), start=HEADER_ROWS
         ):
             for i, player in enumerate(players):
-                tally = round_.tallies[player.name]
+                tally = round_.tallies.get(player.name)
                 col = i * COLUMNS_PER_PLAYER
+                if tally is None:  # not at the table that round
+                    for j in range(3):
+                        self.setItem(r, col + j, self._item("–", dim=True))
+                    continue
                 self.setItem(r, col, self._item(str(tally.dutch)))
                 self.setItem(r, col + 1, self._item(str(tally.blitz)))
                 self.setItem(r, col + 2, self._item(f"{scores[player.name]:+d}", bold))
@@ -310,7 +326,7 @@ class ScoreboardView(QWidget):
             return [
                 {
                     "name": p.name,
-                    "detail": deck_label(p.deck),
+                    "detail": deck_label(p.deck) + _seat_note(p),
                     "total": standings.totals[p.name],
                     "decks": [p.deck],
                     "leader": p.name in highlighted,

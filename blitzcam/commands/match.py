@@ -80,6 +80,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--team", default=None, help="their team, in a team match")
     _match_option(p)
 
+    p = action("join", _join, "seat a player from the next round on (a match under way)")
+    p.add_argument("player", metavar="NAME", help="the new player's name")
+    p.add_argument("--deck", required=True, help="their deck: one nobody at the table plays")
+    p.add_argument("--team", default=None, help="their team, in a team match")
+    p.add_argument(
+        "--start",
+        type=_start_points,
+        default=0,
+        metavar="POINTS|lowest",
+        help="the total they start from: a whole number (default 0), or 'lowest': the lowest "
+        "total at the table",
+    )
+    _match_option(p)
+
+    p = action("leave", _leave, "a player leaves the table; their total stays on the board")
+    p.add_argument("player", metavar="NAME", help="the player, as the match names them")
+    _match_option(p)
+
     p = action("show", _show, "show standings, round by round")
     _match_option(p)
 
@@ -285,6 +303,34 @@ def _player(args: argparse.Namespace) -> int:
 
     # read and changed in one transaction: a change saved meanwhile is not undone
     return _apply(args, lambda store, match_id: store.update(match_id, changed))
+
+
+def _start_points(text: str) -> int | str:
+    if text.strip().lower() == "lowest":
+        return "lowest"
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected a whole number of points, or 'lowest'"
+        ) from None
+
+
+def _join(args: argparse.Namespace) -> int:
+    from blitzcam.game.rules import Match, Player, join, lowest_total
+
+    seat = Player(args.player, args.deck, args.team)
+
+    def joined(match: Match) -> Match:
+        start = lowest_total(match) if args.start == "lowest" else args.start
+        return join(match, seat, start=start)
+
+    # the lowest total read in the same transaction that seats the player
+    return _apply(args, lambda store, match_id: store.update(match_id, joined))
+
+
+def _leave(args: argparse.Namespace) -> int:
+    return _apply(args, lambda store, match_id: store.leave(match_id, args.player))
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -237,6 +237,29 @@ def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 0 and len(out.strip().splitlines()) == 2
 
 
+def test_a_player_joins_and_another_leaves_a_match_under_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
+    assert run("match", "--db", db, "add", "Ann=12/0", "Bob=9/4", capsys=capsys)[0] == 0
+    code, out, _ = run("match", "--db", db, "join", "Cy", "--deck", "blue-plow", "--start",
+                       "lowest", capsys=capsys)  # fmt: skip
+    assert code == 0 and "Cy (blue-plow; joined after round 1 with 1)" in out
+    code, _, err = run("match", "--db", db, "add", "Ann=1/0", "Bob=2/1", capsys=capsys)
+    assert code == 2 and "round 2, player Cy: missing from the round" in err
+    assert run("match", "--db", db, "add", "Ann=1/0", "Bob=2/1", "Cy=4/0", capsys=capsys)[0] == 0
+    code, out, _ = run("match", "--db", db, "leave", "Bob", capsys=capsys)
+    assert code == 0 and "Bob (red-buggy; left after round 2)" in out
+    code, out, _ = run("match", "--db", db, "add", "Ann=3/0", "Cy=0/2", capsys=capsys)
+    assert code == 0 and "leading: Ann" in out
+    with pytest.raises(SystemExit) as exited:  # a usage error: argparse's exit 2
+        run("match", "--db", db, "join", "Di", "--deck", "blue-pump", "--start", "lots",
+            capsys=capsys)  # fmt: skip
+    assert exited.value.code == 2
+    assert "expected a whole number of points, or 'lowest'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
@@ -273,6 +296,10 @@ def test_terminal_errors_are_one_line(
         (["player", "Ann", "--deck", "red-buggy"], "deck red-buggy is already played by"),
         (["player", "Ann", "--team", "North"], "has no team, but others do"),
         (["export", "out.txt"], "cannot tell the format"),
+        (["join", "Cy", "--deck", "red-buggy"], "player Cy: deck red-buggy is already played by Bob"),
+        (["join", "Ann", "--deck", "blue-plow"], "player Ann: two players have this name"),
+        (["leave", "Bob"], "a match needs 2 to 8 players, got 1"),  # no round yet: taken off
+        (["leave", "Cy"], "player Cy: not a player in this match"),
     ],
 )
 def test_refused_changes_leave_the_match_as_it_was(

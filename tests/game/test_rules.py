@@ -296,7 +296,7 @@ def replace_team(player: Player, team: str | None) -> Player:
         (("Ann", "Ann"), "player Ann: two players have this name"),
         (("Ann", " Bob"), "player name ' Bob' must be non-empty text without outer spaces"),
         (("Ann", ""), "player name '' must be non-empty text"),
-        (("Ann",), "the match has 2 players, got 1: players cannot join or leave"),
+        (("Ann",), "the match has 2 players, got 1: a player joins or leaves a match under way through join"),
         (("Ann", "Bob", "Cy"), "the match has 2 players, got 3"),
     ],
 )

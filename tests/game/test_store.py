@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from blitzcam.game import rules
-from blitzcam.game.rules import MatchError, Settings, Tally, score_match
+from blitzcam.game.rules import Match, MatchError, Round, Settings, Tally, score_match
 from blitzcam.game.store import (
     APPLICATION_ID,
     MIGRATIONS,
@@ -107,7 +107,7 @@ def test_a_refused_change_of_players_leaves_the_stored_match_as_it_was(store: Ma
     ann, bob = before.players
     with pytest.raises(MatchError, match="two players have this name"):
         store.change_players(match_id, (ann, Player("Ann", bob.deck)))
-    with pytest.raises(MatchError, match="players cannot join or leave"):
+    with pytest.raises(MatchError, match="through join and leave"):
         store.change_players(match_id, (ann,))
     assert store.load(match_id) == before
 
@@ -375,6 +375,36 @@ def test_a_database_whose_folder_cannot_be_made_is_a_store_error(tmp_path: Path)
         MatchStore(tmp_path / "afile" / "m.sqlite3")
 
 
+def _saved_by_an_old_release(store: MatchStore, match: Match) -> int:
+    """`match` written into a store opened at an older schema, as a release of that schema
+    wrote it (the store's own writing knows only the newest schema); returns its id."""
+    conn = store._conn
+    stamp = "2026-01-01T00:00:00+00:00"
+    match_id = conn.execute(
+        "INSERT INTO matches (created_at, updated_at, target, variant) VALUES (?, ?, ?, ?)",
+        (stamp, stamp, match.settings.target, match.settings.variant),
+    ).lastrowid
+    for seat, player in enumerate(match.players):
+        conn.execute(
+            "INSERT INTO players (match_id, seat, name, deck, team) VALUES (?, ?, ?, ?, ?)",
+            (match_id, seat, player.name, player.deck, player.team),
+        )
+    for number, round_ in enumerate(match.rounds, start=1):
+        _round_by_an_old_release(store, match_id, match, number, round_)
+    return int(match_id)
+
+
+def _round_by_an_old_release(
+    store: MatchStore, match_id: int, match: Match, number: int, round_: Round
+) -> None:
+    seats = {player.name: seat for seat, player in enumerate(match.players)}
+    for name, tally in round_.tallies.items():
+        store._conn.execute(
+            "INSERT INTO tallies (match_id, round, seat, dutch, blitz) VALUES (?, ?, ?, ?, ?)",
+            (match_id, number, seats[name], tally.dutch, tally.blitz),
+        )
+
+
 def test_matches_saved_before_the_name_and_target_rules_still_load(tmp_path: Path) -> None:
     # a schema-1 file written by the previous release, which let a team be 'North ' (with its
     # space) and a target be two million
@@ -382,7 +412,7 @@ def test_matches_saved_before_the_name_and_target_rules_still_load(tmp_path: Pat
 
     path = tmp_path / "m.sqlite3"
     with MatchStore(path, migrations=(_schema_v1,)) as old:
-        match_id = old.create_match(match_of(teams=("North", "South")))
+        match_id = _saved_by_an_old_release(old, match_of(teams=("North", "South")))
         old._conn.execute("UPDATE players SET team = 'North ' WHERE seat = 0")
         old._conn.execute("UPDATE players SET team = ? WHERE seat = 1", ("S" * 60,))
         old._conn.execute("UPDATE matches SET target = 2000000")
@@ -402,9 +432,11 @@ def test_the_backup_before_a_migration_holds_rounds_still_in_the_write_ahead_log
     path = tmp_path / "m.sqlite3"
     old = MatchStore(path, migrations=(_schema_v1,))  # left open: its rounds stay in the WAL
     try:
-        match_id = old.create_match(match_of())
-        for _ in range(3):
-            old.add_round(match_id, round_of(Ann=(1, 0), Bob=(2, 0)))
+        match = match_of()
+        match_id = _saved_by_an_old_release(old, match)
+        for number in (1, 2, 3):
+            round_ = round_of(Ann=(1, 0), Bob=(2, 0))
+            _round_by_an_old_release(old, match_id, match, number, round_)
         with MatchStore(path) as upgraded:
             assert len(upgraded.load(match_id).rounds) == 3
     finally:
@@ -419,7 +451,7 @@ def test_the_migration_never_makes_two_teams_one(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
     long = "The Grand Dutch Blitz Society of Utrecht "  # 41 characters before the end
     with MatchStore(path, migrations=(_schema_v1,)) as old:
-        match_id = old.create_match(match_of(n=4, teams=("A", "B", "A", "B")))
+        match_id = _saved_by_an_old_release(old, match_of(n=4, teams=("A", "B", "A", "B")))
         old._conn.execute("UPDATE players SET team = ? WHERE team = 'A'", (long + "North",))
         old._conn.execute("UPDATE players SET team = ? WHERE team = 'B'", (long + "South",))
     with MatchStore(path) as store:  # cut to 40, they would be one team: the second is numbered
@@ -435,12 +467,12 @@ def test_the_migration_keeps_teams_apart_that_differed_only_in_spaces(tmp_path: 
 
     path = tmp_path / "m.sqlite3"
     with MatchStore(path, migrations=(_schema_v1,)) as old:
-        two = old.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 2)), teams=("A", "B")))
+        two = _saved_by_an_old_release(old, match_of(round_of(Ann=(5, 0), Bob=(3, 2)), teams=("A", "B")))
         old._conn.execute(
             "UPDATE players SET team = 'Red ' WHERE match_id = ? AND seat = 0", (two,)
         )
         old._conn.execute("UPDATE players SET team = 'Red' WHERE match_id = ? AND seat = 1", (two,))
-        four = old.create_match(match_of(n=4, teams=("A", "B", "A", "B")))
+        four = _saved_by_an_old_release(old, match_of(n=4, teams=("A", "B", "A", "B")))
         old._conn.execute(
             "UPDATE players SET team = ' Red' WHERE match_id = ? AND team = 'A'", (four,)
         )
@@ -463,12 +495,12 @@ def test_names_written_two_ways_are_composed_on_upgrade_and_kept_apart(tmp_path:
     assert decomposed != composed
     path = tmp_path / "m.sqlite3"
     with MatchStore(path, migrations=MIGRATIONS[:2]) as old:
-        lone = old.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 2)), teams=("A", "B")))
+        lone = _saved_by_an_old_release(old, match_of(round_of(Ann=(5, 0), Bob=(3, 2)), teams=("A", "B")))
         old._conn.execute(
             "UPDATE players SET name = ?, team = ? WHERE match_id = ? AND seat = 0",
             (decomposed, unicodedata.normalize("NFD", "\u00c9quipe"), lone),
         )
-        both = old.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 2))))
+        both = _saved_by_an_old_release(old, match_of(round_of(Ann=(5, 0), Bob=(3, 2))))
         old._conn.execute(
             "UPDATE players SET name = ? WHERE match_id = ? AND seat = 0", (composed, both)
         )
@@ -476,7 +508,7 @@ def test_names_written_two_ways_are_composed_on_upgrade_and_kept_apart(tmp_path:
             "UPDATE players SET name = ? WHERE match_id = ? AND seat = 1", (decomposed, both)
         )
     with MatchStore(path) as store:
-        assert store.schema_version == 3
+        assert store.schema_version == len(MIGRATIONS)
         match = store.load(lone)
         assert [p.name for p in match.players] == [composed, "Bob"]
         assert match.players[0].team == "\u00c9quipe"
@@ -493,7 +525,7 @@ def test_a_name_that_grows_when_composed_still_loads(tmp_path: Path) -> None:
     grows = "\u0958" * 21
     path = tmp_path / "m.sqlite3"
     with MatchStore(path, migrations=MIGRATIONS[:2]) as old:
-        match_id = old.create_match(match_of())
+        match_id = _saved_by_an_old_release(old, match_of())
         old._conn.execute("UPDATE players SET name = ? WHERE seat = 0", (grows,))
     with MatchStore(path) as store:
         name = store.load(match_id).players[0].name
@@ -615,3 +647,32 @@ def test_a_good_file_in_a_read_only_place_is_not_called_unusable(
     message = str(opened.value)
     assert message.startswith(f"{path}: cannot use the match database: the file or its folder")
     assert "move it away" not in message
+
+
+def test_who_joined_or_left_and_their_start_are_stored(store: MatchStore) -> None:
+    from blitzcam.game.rules import Player
+
+    match_id = store.create_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4))))
+    store.join(match_id, Player("Cy", "blue-plow"), start=1)
+    store.add_round(match_id, round_of(Ann=(1, 0), Bob=(2, 1), Cy=(3, 0)))
+    store.leave(match_id, "Bob")
+    match = store.load(match_id)
+    assert [(p.name, p.joined, p.left, p.start) for p in match.players] == [
+        ("Ann", 0, None, 0), ("Bob", 0, 2, 0), ("Cy", 1, None, 1),
+    ]  # fmt: skip
+    with pytest.raises(MatchError, match="round 3, player Bob: not playing in this round"):
+        store.add_round(match_id, round_of(Ann=(1, 0), Bob=(2, 1), Cy=(3, 0)))
+    assert store.load(match_id) == match
+
+
+def test_a_match_stored_before_players_could_join_loads_with_everyone_seated(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path, migrations=MIGRATIONS[:3]) as old:
+        match = match_of(round_of(Ann=(5, 0), Bob=(3, 2)))
+        match_id = _saved_by_an_old_release(old, match)
+    with MatchStore(path) as store:
+        assert store.schema_version == len(MIGRATIONS)
+        assert store.load(match_id) == match
+        assert all(p.joined == 0 and p.left is None and p.start == 0 for p in match.players)

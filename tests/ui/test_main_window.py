@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
+from blitzcam.game import rules
 from blitzcam.game.store import MatchStore, StoreError
 from blitzcam.ui.main_window import MainWindow
 from blitzcam.ui.new_match import NewMatchDialog
@@ -387,6 +388,50 @@ def test_players_are_renamed_through_the_dialog_and_keep_their_rounds(qtbot, sto
     assert table.item(0, 0).text() == "Anne"
     assert table.item(HEADER_ROWS, 0).text() == "12"
     assert "Anne" in plain(window.scoreboard.status.text())
+
+
+def test_a_player_joins_and_one_leaves_through_the_window(qtbot, store, feed, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QDialog
+
+    from blitzcam.ui.join import JoinDialog
+    from blitzcam.ui.scoreboard import COLUMNS_PER_PLAYER, HEADER_ROWS, chart_series
+
+    match_id = store.create_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4), Cy=(0, 10))))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.join_action.trigger()
+    dialog = window.findChild(JoinDialog)
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.row.deck.currentData() == "blue-plow"  # the first deck nobody plays
+    dialog.row.name.setText("Bob")
+    _ok(dialog)
+    assert dialog.isVisible() and "two players have this name" in dialog.error.text()
+    dialog.row.name.setText("Di")
+    dialog.lowest_button.click()
+    assert dialog.start.value() == -20  # Cy's 0 - 20
+    _ok(dialog)
+    assert not dialog.isVisible()
+    di = window.match.players[3]
+    assert (di.name, di.deck, di.joined, di.start) == ("Di", "blue-plow", 1, -20)
+    assert store.load(match_id) == window.match
+    table = window.scoreboard.table
+    assert table.item(HEADER_ROWS, 3 * COLUMNS_PER_PLAYER).text() == "–"  # round 1: not there
+    series = chart_series(window.match, rules.score_match(window.match))
+    assert (series[3].joined, series[3].start, series[3].totals) == (1, -20, ())
+
+    def choose(name):
+        def exec_dialog(ask) -> int:
+            ask.setTextValue(name)
+            return QDialog.DialogCode.Accepted
+
+        monkeypatch.setattr(window, "exec_dialog", exec_dialog)
+
+    choose("Bob")
+    window.leave_action.trigger()
+    assert [p.name for p in rules.at_table(window.match)] == ["Ann", "Cy", "Di"]
+    assert store.load(match_id).players[1].left == 1
+    # the next round is entered for the three at the table
+    window.manual_action.trigger()
+    assert list(window.confirm.editor.dutch) == ["Ann", "Cy", "Di"]
 
 
 @pytest.mark.parametrize("corrected", [False, True])

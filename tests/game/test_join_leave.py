@@ -1,0 +1,164 @@
+"""Players who join or leave a match under way: who plays which round, totals, the running."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from blitzcam.game import rules
+from blitzcam.game.match_file import match_from_json, match_to_json, score_sheet_csv
+from blitzcam.game.rules import (
+    Match,
+    MatchError,
+    Player,
+    add_round,
+    at_table,
+    delete_round,
+    join,
+    leave,
+    score_match,
+)
+from blitzcam.game.text import standings_table
+from tests.game.factories import match_of, round_of
+
+CY = Player("Cy", "blue-plow")
+
+
+def _two_rounds() -> Match:
+    return match_of(round_of(Ann=(12, 0), Bob=(5, 2)), round_of(Ann=(3, 4), Bob=(9, 0)))
+
+
+def test_a_player_who_joins_plays_from_the_next_round_from_their_start() -> None:
+    match = _two_rounds()  # Ann 7, Bob 10
+    assert rules.lowest_total(match) == 7
+    joined = join(match, CY, start=rules.lowest_total(match))
+    assert [p.name for p in at_table(joined)] == ["Ann", "Bob", "Cy"]
+    assert joined.players[2] == Player("Cy", "blue-plow", joined=2, start=7)
+    with pytest.raises(MatchError, match="round 3, player Cy: missing from the round"):
+        add_round(joined, round_of(Ann=(1, 0), Bob=(1, 1)))
+    played = add_round(joined, round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    standings = score_match(played)
+    assert dict(standings.totals) == {"Ann": 8, "Bob": 9, "Cy": 13}
+    assert [dict(t) for t in standings.running_totals] == [
+        {"Ann": 12, "Bob": 1}, {"Ann": 7, "Bob": 10}, {"Ann": 8, "Bob": 9, "Cy": 13},
+    ]  # fmt: skip
+    assert dict(standings.round_scores[2]) == {"Ann": 1, "Bob": -1, "Cy": 6}
+    assert standings.leaders == ("Cy",)
+
+
+def test_a_round_before_a_player_joined_holds_no_tally_of_theirs() -> None:
+    joined = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    with pytest.raises(MatchError, match=r"round 1, player Cy: not playing in this round "
+                                         r"\(joined after round 2\)"):  # fmt: skip
+        rules.edit_round(joined, 1, {"Cy": rules.Tally(3, 0)})
+
+
+def test_a_player_who_leaves_keeps_their_total_out_of_the_running() -> None:
+    three = leave(join(_two_rounds(), CY), "Bob")  # Bob leads with 10
+    assert three.players[1].left == 2 and [p.name for p in at_table(three)] == ["Ann", "Cy"]
+    assert score_match(three).leaders == ("Ann",)  # Bob's 10 is out of the running
+    with pytest.raises(MatchError, match=r"round 3, player Bob: not playing in this round "
+                                         r"\(left after round 2\)"):  # fmt: skip
+        add_round(three, round_of(Ann=(1, 0), Bob=(2, 0), Cy=(3, 1)))
+    # Ann reaches the target and wins; Bob, gone, no longer counts for it
+    won = add_round(
+        rules.change_settings(three, rules.Settings(target=13)), round_of(Ann=(6, 0), Cy=(3, 1))
+    )
+    standings = score_match(won)
+    assert standings.status == "won" and standings.winners == ("Ann",)
+    assert dict(standings.totals) == {"Ann": 13, "Bob": 10, "Cy": 1}
+
+
+def test_the_table_keeps_two_players() -> None:
+    match = _two_rounds()
+    with pytest.raises(MatchError, match="a match needs 2 to 8 players still playing, got 1"):
+        leave(match, "Bob")
+
+
+def test_a_player_who_played_no_round_is_taken_off_when_they_leave() -> None:
+    match = join(_two_rounds(), CY)
+    assert leave(match, "Cy") == _two_rounds()
+
+
+def test_a_leaver_s_deck_can_go_to_one_who_joins_but_not_a_deck_at_the_table() -> None:
+    three = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    with pytest.raises(MatchError, match="deck red-buggy is already played by Bob"):
+        join(three, Player("Di", "red-buggy"))
+    handed = join(leave(three, "Bob"), Player("Di", "red-buggy"))
+    assert [p.name for p in at_table(handed)] == ["Ann", "Cy", "Di"]
+    # and Bob's rounds keep their deck: the earlier rounds' tallies are his, not Di's
+    assert score_match(handed).totals["Bob"] == 9 and score_match(handed).totals["Di"] == 0
+
+
+@pytest.mark.parametrize("change", [lambda m: join(m, CY), lambda m: leave(m, "Bob")])
+def test_nobody_joins_or_leaves_a_decided_match(change) -> None:
+    decided = match_of(round_of(Ann=(40, 0), Bob=(5, 2)), target=30)
+    with pytest.raises(MatchError, match="the match is decided"):
+        change(decided)
+
+
+def test_leaving_twice_or_a_stranger_leaving_is_refused() -> None:
+    match = join(leave(join(_two_rounds(), CY), "Bob"), Player("Di", "red-buggy"))
+    with pytest.raises(MatchError, match="player Bob: already left, after round 2"):
+        leave(match, "Bob")
+    with pytest.raises(MatchError, match="player Zed: not a player in this match"):
+        leave(match, "Zed")
+
+
+def test_deleting_a_round_moves_who_joined_or_left_after_it() -> None:
+    match = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    match = add_round(leave(match, "Bob"), round_of(Ann=(2, 0), Cy=(0, 3)))
+    after = delete_round(match, 1)
+    assert [(p.name, p.joined, p.left) for p in after.players] == [
+        ("Ann", 0, None), ("Bob", 0, 2), ("Cy", 1, None),
+    ]  # fmt: skip
+    assert score_match(after).totals["Cy"] == 0  # 6 - 6
+    assert delete_round(match, 3).players[1].left == 2  # Bob's last round gone: he left after 2
+    # a player whose only round is deleted has played none: off the match
+    once = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    assert [p.name for p in delete_round(leave(once, "Cy"), 3).players] == ["Ann", "Bob"]
+
+
+def test_team_totals_count_every_member_and_a_team_at_the_table_contends() -> None:
+    match = match_of(
+        round_of(Ann=(10, 0), Bob=(2, 1), Cy=(4, 0), Di=(1, 2)), n=4, teams=("N", "S", "N", "S")
+    )  # N 14, S -3
+    joined = join(match, Player("Ed", "blue-pump", "S"), start=5)
+    standings = score_match(joined)
+    assert dict(standings.team_totals or {}) == {"N": 14, "S": 2}
+    assert standings.team_running_totals is not None
+    assert [dict(t) for t in standings.team_running_totals] == [{"N": 14, "S": -3}]
+    assert standings.contenders == ("N", "S")
+
+
+def test_join_leave_and_start_survive_the_match_file_and_the_score_sheets() -> None:
+    match = add_round(join(_two_rounds(), CY, start=-4), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    match = leave(match, "Bob")
+    data = match_to_json(match)
+    assert data["players"][1] == {"name": "Bob", "deck": "red-buggy", "left": 3}
+    assert data["players"][2] == {"name": "Cy", "deck": "blue-plow", "joined": 2, "start": -4}
+    assert "Cy" not in data["rounds"][0]
+    assert match_from_json(data) == match
+    sheet = score_sheet_csv(match).splitlines()
+    assert sheet[1].endswith(",,,,")  # round 1: Cy not at the table, no total yet
+    assert sheet[3].endswith(",6,0,6,2")
+    table = standings_table(1, match, score_match(match))
+    assert "joined after round 2 with -4" in table and "left after round 3" in table
+
+
+@pytest.mark.parametrize(
+    ("seat", "message"),
+    [
+        (Player("Cy", "blue-plow", joined=3), "player Cy: joined or left after round 3, but the "
+                                              "match has 2 round(s)"),
+        (Player("Cy", "blue-plow", joined=1, left=0), "player Cy: 'left' must be a whole number"),
+        (Player("Cy", "blue-plow", joined=-1), "player Cy: 'joined' must be 0 or more"),
+        (Player("Cy", "blue-plow", start=1.5), "player Cy: 'start' must be a whole number"),  # type: ignore[arg-type]
+        (Player("Cy", "blue-plow", start=10**9), "player Cy: 'start' must be between"),
+    ],
+)  # fmt: skip
+def test_impossible_seat_rounds_are_refused(seat: Player, message: str) -> None:
+    match = _two_rounds()
+    with pytest.raises(MatchError, match=f"^{re.escape(message)}"):
+        score_match(Match(players=(*match.players, seat), rounds=match.rounds))

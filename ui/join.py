@@ -1,0 +1,98 @@
+"""The dialogs for a match under way: a player joins the table (name, deck, team and the total
+they start from), or one leaves it. The core (`rules.join`, `rules.leave`) says what may not be
+done; these only ask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from blitzcam.game import rules
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.game.rules import Match, Player
+from blitzcam.ui.labels import plain_label
+from blitzcam.ui.new_match import PlayerRow
+
+
+def free_decks(match: Match) -> tuple[str, ...]:
+    """The decks nobody at the table plays, in the usual order."""
+    taken = {player.deck for player in rules.at_table(match)}
+    return tuple(deck for deck in DECK_NAMES if deck not in taken)
+
+
+class JoinDialog(QDialog):
+    """OK hands the new player and their start to `apply` (the caller's, through the store;
+    it returns why they were refused, or None); a refusal is shown and the dialog stays open."""
+
+    def __init__(
+        self,
+        match: Match,
+        parent: QWidget | None = None,
+        *,
+        apply: Callable[[Player, int], str | None] | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._apply = apply
+        self._teams = match.uses_teams
+        self.setWindowTitle("A player joins")
+        self.row = PlayerRow(0)
+        self.row.name.setText("")
+        self.row.name.setPlaceholderText("name")
+        free = free_decks(match)
+        if free:
+            self.row.deck.setCurrentIndex(self.row.deck.findData(free[0]))
+        self.start = QSpinBox()
+        self.start.setRange(-rules.MAX_TARGET, rules.MAX_TARGET)
+        self.start.setValue(0)
+        lowest = rules.lowest_total(match)
+        self.lowest_button = QPushButton(f"Lowest total ({lowest})")
+        self.lowest_button.setAutoDefault(False)
+        self.lowest_button.clicked.connect(lambda: self.start.setValue(lowest))
+        starting = QHBoxLayout()
+        starting.addWidget(self.start, 1)
+        starting.addWidget(self.lowest_button)
+        form = QFormLayout()
+        form.addRow("Name", self.row.name)
+        form.addRow("Deck", self.row.deck)
+        if self._teams:
+            form.addRow("Team", self.row.team)
+        form.addRow("Starts with", starting)
+        note = plain_label(
+            f"Plays from round {len(match.rounds) + 1} on. Tables often start a latecomer "
+            "from 0 or from the lowest total."
+        )
+        note.setWordWrap(True)
+        self.error = plain_label()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self._on_ok)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+
+    def player(self) -> Player:
+        return self.row.player(teams=self._teams)
+
+    def _on_ok(self) -> None:
+        refused = None if self._apply is None else self._apply(self.player(), self.start.value())
+        if refused is not None:
+            self.error.setText(refused)
+            return
+        self.accept()
