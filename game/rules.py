@@ -391,8 +391,8 @@ def _team_totals(players: Iterable[Player], totals: Mapping[str, int]) -> dict[s
 
 
 def lowest_total(match: Match) -> int:
-    """The lowest total of the players at the table (teams: of any player): the start a table
-    often gives a player who joins late (0 with no player)."""
+    """The lowest total of the players at the table: the start a table often gives a player
+    who joins late (not in a team match, where a latecomer starts from 0: `join`)."""
     totals = score_match(match).totals
     return min((totals[p.name] for p in match.players if p.playing), default=0)
 
@@ -466,6 +466,12 @@ def score_match(match: Match) -> Standings:
     )
 
 
+def checked(match: Match) -> Match:
+    """`match` itself, once it is known to keep every rule (MatchError if not)."""
+    score_match(match)
+    return match
+
+
 def new_match(players: Iterable[Player], settings: Settings | None = None) -> Match:
     match = Match(players=tuple(players), settings=settings or Settings())
     score_match(match)
@@ -500,16 +506,28 @@ def edit_round(match: Match, number: int, changes: Mapping[str, Tally]) -> Match
 
 def delete_round(match: Match, number: int) -> Match:
     """The match without round `number`; the rounds after it move up, and so do the rounds
-    players joined or left after."""
+    players joined or left after. The last round taken back (an undo) puts back at the table
+    whoever left after it, so that it can be entered again as it was played; while someone
+    joined after it, it is refused (they would have to play it)."""
     _check_round_number(match, number)
     rounds = match.rounds[: number - 1] + match.rounds[number:]
+    last = number == len(match.rounds)
+    latecomer = next((p for p in match.players if last and p.joined == number), None)
+    if latecomer is not None:
+        raise MatchError(
+            f"joined after round {number}, the last: to take it back, let them leave first "
+            "(they have played no round)",
+            player=latecomer.name,
+        )
 
     def moved(rounds_before: int) -> int:
         return rounds_before - 1 if rounds_before >= number else rounds_before
 
+    def moved_left(left: int | None) -> int | None:
+        return None if left is None or (last and left == number) else moved(left)
+
     players = tuple(
-        replace(p, joined=moved(p.joined), left=None if p.left is None else moved(p.left))
-        for p in match.players
+        replace(p, joined=moved(p.joined), left=moved_left(p.left)) for p in match.players
     )
     # one whose only round it was has played none: as if never seated
     players = tuple(p for p in players if p.left is None or p.left > p.joined)
@@ -554,8 +572,24 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
 def join(match: Match, player: Player, *, start: int = 0) -> Match:
     """The match with `player` at the table from the next round on, starting from `start`
     points (`lowest_total` gives the lowest at the table). A decided match takes nobody."""
-    if score_match(match).status != "in-progress":
+    standings = score_match(match)
+    if standings.status != "in-progress":
         raise MatchError("the match is decided: nobody can join it", player=player.name)
+    if match.uses_teams != (player.team is not None):
+        raise MatchError(
+            "a team match: give their team" if match.uses_teams else "this match has no teams",
+            player=player.name,
+        )
+    if match.uses_teams and start != 0:
+        raise MatchError(
+            f"starts from 0 in a team match (a start of {start} would go to their team's total)",
+            player=player.name,
+        )
+    if _is_whole_number(start) and start >= match.settings.target:
+        raise MatchError(
+            f"a start of {start} reaches the target ({match.settings.target}) before a round",
+            player=player.name,
+        )
     seat = replace(player, joined=len(match.rounds), left=None, start=start)
     updated = replace(match, players=(*match.players, seat))
     score_match(updated)
@@ -572,9 +606,9 @@ def leave(match: Match, name: str) -> Match:
         raise MatchError("not a player in this match", player=name)
     if not seat.playing:
         raise MatchError(f"already left, after round {seat.left}", player=name)
-    if score_match(match).status != "in-progress":
-        raise MatchError("the match is decided: nobody leaves it", player=name)
     played = len(match.rounds)
+    if seat.joined < played and score_match(match).status != "in-progress":
+        raise MatchError("the match is decided: nobody leaves it", player=name)
     if seat.joined == played:  # no round played: as if never seated
         players = tuple(p for p in match.players if p is not seat)
     else:

@@ -53,7 +53,8 @@ class JoinDialog(QDialog):
         if free:
             self.row.deck.setCurrentIndex(self.row.deck.findData(free[0]))
         self.start = QSpinBox()
-        self.start.setRange(-rules.MAX_TARGET, rules.MAX_TARGET)
+        # a start at the target would win before a round is played
+        self.start.setRange(-rules.MAX_TARGET, match.settings.target - 1)
         self.start.setValue(0)
         lowest = rules.lowest_total(match)
         self.lowest_button = QPushButton(f"Lowest total ({lowest})")
@@ -65,12 +66,17 @@ class JoinDialog(QDialog):
         form = QFormLayout()
         form.addRow("Name", self.row.name)
         form.addRow("Deck", self.row.deck)
-        if self._teams:
+        if self._teams:  # a latecomer adds to their team's total: from 0 (`rules.join`)
             form.addRow("Team", self.row.team)
-        form.addRow("Starts with", starting)
+        else:
+            form.addRow("Starts with", starting)
+        self.start.setEnabled(not self._teams)
+        self.lowest_button.setEnabled(not self._teams)
+        when = f"Plays from round {len(match.rounds) + 1} on"
         note = plain_label(
-            f"Plays from round {len(match.rounds) + 1} on. Tables often start a latecomer "
-            "from 0 or from the lowest total."
+            f"{when}, adding to their team's total from 0."
+            if self._teams
+            else f"{when}. Tables often start a latecomer from 0 or from the lowest total."
         )
         note.setWordWrap(True)
         self.error = plain_label()

@@ -107,7 +107,8 @@ class MainWindow(QMainWindow):
         self.match: Match | None = None
         # rounds undone, last on top, each with the match as its undo left it: a round comes
         # back only onto that match (any other change since, and it is not offered)
-        self._undone: list[tuple[int, Match, rules.Round]] = []
+        # (match id, the match as an undo left it, the match before that undo)
+        self._undone: list[tuple[int, Match, Match]] = []
         self.scan: ScanView | None = None
         self.enrolling: EnrollDialog | None = None
         self.confirm: ConfirmDialog | None = None
@@ -206,8 +207,11 @@ class MainWindow(QMainWindow):
         scanning = self.scan is not None
         has_match = self.match is not None
         open_ = has_match and rules.score_match(self.match).status == "in-progress"
-        for action in (self.scan_action, self.manual_action, self.join_action, self.leave_action):
+        for action in (self.scan_action, self.manual_action):
             action.setEnabled(open_ and not scanning)
+        seated = len(rules.at_table(self.match)) if has_match else 0
+        self.join_action.setEnabled(open_ and not scanning and seated < rules.MAX_PLAYERS)
+        self.leave_action.setEnabled(open_ and not scanning and seated > rules.MIN_PLAYERS)
         self.undo_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
         self.delete_round_action.setEnabled(
             has_match and bool(self.match.rounds) and not scanning
@@ -281,14 +285,14 @@ class MainWindow(QMainWindow):
     def _on_undo(self) -> None:
         if self.match_id is None:
             return
-        last = self.match.rounds[-1] if self.match is not None and self.match.rounds else None
+        before = self.match
         try:
             match = self.store.undo_last_round(self.match_id, expect=self.match)
         except (MatchError, StoreError) as exc:
             self.statusBar().showMessage(self._refused(exc), 8000)
             return
-        if last is not None:
-            self._undone.append((self.match_id, match, last))
+        if before is not None:  # redo puts the match back whole: a leave after the round too
+            self._undone.append((self.match_id, match, before))
         self.show_match(self.match_id, match)
         self.statusBar().showMessage(
             f"Round {len(match.rounds) + 1} undone (Ctrl+Shift+Z brings it back)", 5000
@@ -303,17 +307,19 @@ class MainWindow(QMainWindow):
                 return at if left == self.match else None
         return None
 
-    def _redoable(self) -> rules.Round | None:
-        """The round last undone in the open match, if it is still as that undo left it."""
+    def _redoable(self) -> Match | None:
+        """The open match as it was before its last undo, if it is still as that undo left it."""
         at = self._last_undone()
         return None if at is None else self._undone[at][2]
 
     def _on_redo(self) -> None:
-        round_ = self._redoable()
-        if round_ is None or self.scan is not None:
+        before = self._redoable()
+        if before is None or self.scan is not None:
             return
         try:
-            match = self.store.add_round(self.match_id, round_, expect=self.match)
+            match = self.store.update(
+                self.match_id, lambda _: rules.checked(before), expect=self.match
+            )
         except (MatchError, StoreError) as exc:
             # kept: a passing failure ("database is locked") may be tried again
             self.statusBar().showMessage(f"Round not brought back: {self._refused(exc)}", 8000)
@@ -425,7 +431,7 @@ class MainWindow(QMainWindow):
     def _join_refused(self, player: rules.Player, start: int) -> str | None:
         """Seat `player` from the next round on through the store; why not, if refused."""
         return self._change_refused(
-            "Nobody joined",
+            "Players",
             lambda: self.store.join(self.match_id, player, start=start, expect=self.match),
         )
 
@@ -445,7 +451,7 @@ class MainWindow(QMainWindow):
             return
         name = ask.textValue()
         refused = self._change_refused(
-            "Nobody left", lambda: self.store.leave(self.match_id, name, expect=self.match)
+            "Players", lambda: self.store.leave(self.match_id, name, expect=self.match)
         )
         if refused is not None:
             self.statusBar().showMessage(refused, 10000)
@@ -534,7 +540,13 @@ class MainWindow(QMainWindow):
             if isinstance(exc, StaleMatchError) and self.match.players != players:
                 # the dialog's seats are not the match's any more: its round cannot be saved
                 dialog.reject()
-                again = "Enter reviews the scan again" if session else "enter the round again"
+                again = (
+                    "enter the round again"
+                    if session is None
+                    else "Enter reviews the scan again"
+                    if self.scan is not None
+                    else "scan the round again"  # a player joined or left: the scan ended
+                )
                 self.statusBar().showMessage(
                     f"{why} Its players were changed elsewhere: {again}.", 15000
                 )

@@ -45,12 +45,13 @@ class PlayerRow:
     """The widgets of one seat: name, deck (with its back as icon), team."""
 
     def __init__(self, seat: int) -> None:
-        self.name = QLineEdit(DEFAULT_NAMES[seat])
+        # (a match under way can have had more seats than eight: some left, others joined)
+        self.name = QLineEdit(DEFAULT_NAMES[seat] if seat < len(DEFAULT_NAMES) else "")
         self.deck = QComboBox()
         self.deck.setIconSize(ICON_SIZE)
         for deck in DECK_NAMES:
             self.deck.addItem(back_icon(deck, 80), deck_label(deck), deck)
-        self.deck.setCurrentIndex(seat)
+        self.deck.setCurrentIndex(seat % len(DECK_NAMES))
         self.team = QLineEdit()
         self.team.setPlaceholderText("team")
 

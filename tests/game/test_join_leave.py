@@ -117,19 +117,54 @@ def test_deleting_a_round_moves_who_joined_or_left_after_it() -> None:
     assert delete_round(match, 3).players[1].left == 2  # Bob's last round gone: he left after 2
     # a player whose only round is deleted has played none: off the match
     once = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
-    assert [p.name for p in delete_round(leave(once, "Cy"), 3).players] == ["Ann", "Bob"]
+    later = add_round(leave(once, "Cy"), round_of(Ann=(2, 0), Bob=(0, 1)))
+    assert [p.name for p in delete_round(later, 3).players] == ["Ann", "Bob"]
+
+
+def test_the_last_round_taken_back_can_be_entered_again_as_it_was_played() -> None:
+    # (an undo) a player who left after it is back at the table: they played it
+    once = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    undone = delete_round(leave(once, "Cy"), 3)
+    assert undone.players[2] == Player("Cy", "blue-plow", joined=2)
+    assert add_round(undone, once.rounds[2]) == once
+    # one who joined after it would have to play it: taken back only once they have left
+    joined = join(once, Player("Di", "yellow-bucket"))
+    with pytest.raises(MatchError, match="player Di: joined after round 3, the last"):
+        delete_round(joined, 3)
+    assert delete_round(leave(joined, "Di"), 3) == delete_round(once, 3)
 
 
 def test_team_totals_count_every_member_and_a_team_at_the_table_contends() -> None:
     match = match_of(
         round_of(Ann=(10, 0), Bob=(2, 1), Cy=(4, 0), Di=(1, 2)), n=4, teams=("N", "S", "N", "S")
     )  # N 14, S -3
-    joined = join(match, Player("Ed", "blue-pump", "S"), start=5)
+    joined = join(match, Player("Ed", "blue-pump", "S"))
     standings = score_match(joined)
-    assert dict(standings.team_totals or {}) == {"N": 14, "S": 2}
+    assert dict(standings.team_totals or {}) == {"N": 14, "S": -3}
     assert standings.team_running_totals is not None
     assert [dict(t) for t in standings.team_running_totals] == [{"N": 14, "S": -3}]
     assert standings.contenders == ("N", "S")
+    # a start would be a gift to the team: a latecomer to a team starts from 0
+    with pytest.raises(MatchError, match="player Ed: starts from 0 in a team match"):
+        join(match, Player("Ed", "blue-pump", "S"), start=-3)
+    with pytest.raises(MatchError, match="player Ed: a team match: give their team"):
+        join(match, Player("Ed", "blue-pump"))
+    with pytest.raises(MatchError, match="player Cy: this match has no teams"):
+        join(_two_rounds(), Player("Cy", "blue-plow", "N"))
+
+
+def test_a_start_at_the_target_is_refused() -> None:
+    with pytest.raises(MatchError, match=r"player Cy: a start of 75 reaches the target \(75\)"):
+        join(_two_rounds(), CY, start=75)
+
+
+def test_one_who_joined_a_match_decided_since_may_still_leave_it() -> None:
+    played = match_of(round_of(Ann=(5, 0), Bob=(3, 0)), round_of(Ann=(10, 0), Bob=(3, 0)))
+    decided = rules.change_settings(join(played, CY), rules.Settings(target=12))  # Ann's 15
+    assert score_match(decided).status == "won"
+    assert leave(decided, "Cy").players == played.players
+    with pytest.raises(MatchError, match="player Bob: the match is decided: nobody leaves it"):
+        leave(decided, "Bob")
 
 
 def test_join_leave_and_start_survive_the_match_file_and_the_score_sheets() -> None:

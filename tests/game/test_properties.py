@@ -121,3 +121,56 @@ def test_winners_hold_the_highest_total(match: Match) -> None:
         assert best >= match.settings.target
         assert set(standings.winners) == {name for name, total in board.items() if total == best}
         assert (standings.status == "shared") == (len(standings.winners) > 1)
+
+
+EXTRA_NAMES = ["Ivy", "Jo", "Kai", "Lu", "Mo", "Ned"]
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> Match:
+    """Play-out matches (no teams) in which players join and leave between rounds."""
+    from blitzcam.game.rules import at_table, join, leave
+
+    n = draw(st.integers(2, 5))
+    match = Match(
+        players=tuple(Player(NAMES[i], DECK_NAMES[i]) for i in range(n)),
+        settings=Settings(1000, "play-out"),
+    )
+    newcomers = iter(EXTRA_NAMES)
+    for _ in range(draw(st.integers(0, 10))):
+        step = draw(st.sampled_from(["round", "round", "join", "leave"]))
+        seated = at_table(match)
+        if step == "join" and len(seated) < 8:
+            free = [d for d in DECK_NAMES if d not in {p.deck for p in seated}]
+            name = next(newcomers, None)
+            if name is not None:
+                start = draw(st.integers(-50, 50))
+                match = join(match, Player(name, draw(st.sampled_from(free))), start=start)
+        elif step == "leave" and len(seated) > 2:
+            match = leave(match, draw(st.sampled_from(seated)).name)
+        else:
+            match = add_round(match, Round({p.name: draw(tallies()) for p in seated}))
+    return match
+
+
+@given(histories())
+@settings(max_examples=150, deadline=None)
+def test_joins_and_leaves_keep_every_round_to_its_players(match: Match) -> None:
+    from blitzcam.game.match_file import match_from_json, match_to_json
+    from blitzcam.game.rules import delete_round
+
+    standings = score_match(match)
+    for number, round_ in enumerate(match.rounds, start=1):
+        assert set(round_.tallies) == {p.name for p in match.players if p.plays_in(number)}
+        assert 2 <= len(round_.tallies) <= 8
+    for player in match.players:
+        played = [r.tallies[player.name].score for r in match.rounds if player.name in r.tallies]
+        assert standings.totals[player.name] == player.start + sum(played)
+    assert match_from_json(match_to_json(match)) == match
+    # deleting any round keeps every other round's players as they were
+    for number in range(1, len(match.rounds)):  # (the last: an undo, tested on its own)
+        after = delete_round(match, number)
+        kept = [r for i, r in enumerate(match.rounds, start=1) if i != number]
+        assert after.rounds == tuple(kept)
+        for new_number, round_ in enumerate(after.rounds, start=1):
+            assert set(round_.tallies) == {p.name for p in after.players if p.plays_in(new_number)}
