@@ -272,11 +272,12 @@ def generate_dataset(request: GenerateRequest) -> Path:
             "seed": request.seed,
             "res": list(request.res) if request.res else None,
             "holdout": request.holdout,
-            "late_rounds": request.late_rounds,
             "art_module": request.art_module,
             "splits": {split: per_split[split] for split in SPLITS},
             "backs_per_deck": dict(sorted(counts.items())),
         }
+        if request.late_rounds:  # said only when asked for: other datasets keep their bytes
+            manifest["late_rounds"] = request.late_rounds
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
         (tmp / "data.yaml").write_text(data_yaml(out))  # written last: the dataset is complete
         umask = os.umask(0)

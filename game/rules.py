@@ -49,7 +49,7 @@ def is_name_character(ch: str) -> bool:
     """Whether a name may hold `ch`: printable text, and the invisible characters real names
     need (the joiners of Persian and Indic spellings and of emoji such as 👩‍💻, the tags of
     a flag emoji). Controls, line breaks and the marks that reorder text on screen are not."""
-    return ch.isprintable() or ch in _NAME_JOINERS or "\U000e0020" <= ch <= "\U000e007f"
+    return ch.isprintable() or ch in _NAME_JOINERS or _is_tag(ch)
 
 
 _NAME_JOINERS: Final = frozenset("\u200c\u200d")  # zero-width non-joiner, joiner
@@ -236,9 +236,42 @@ def _check_name(name: object, kind: str) -> None:
         raise MatchError(
             f"{kind} {brief(name)} must be text that shows: it holds {_character_name(refused)}"
         )
+    misplaced = _misplaced_invisible(name)
+    if misplaced is not None:
+        raise MatchError(f"{kind} {brief(name)}: {misplaced}")
+
+
+def _misplaced_invisible(name: str) -> str | None:
+    """Why the invisible characters a name may hold are where they cannot join anything (a
+    name of joiners alone shows nothing), or None."""
+    if not any(ch.isprintable() and not ch.isspace() for ch in name):
+        return "a name must show a letter, a digit or a sign"
+    for i, ch in enumerate(name):
+        if ch in _NAME_JOINERS:
+            around = name[i - 1 : i] + name[i + 1 : i + 2]
+            if len(around) < 2 or any(c.isspace() or c in _NAME_JOINERS for c in around):
+                return f"{_character_name(ch)} joins two characters, and stands beside none here"
+        elif _is_tag(ch) and not (i and (name[i - 1] == _FLAG or _is_tag(name[i - 1]))):
+            return f"{_character_name(ch)} belongs after a flag (U+1F3F4)"
+    return None
+
+
+_FLAG: Final = "\U0001f3f4"  # the black flag a subdivision flag's tags follow
+
+
+def _is_tag(ch: str) -> bool:
+    return "\U000e0020" <= ch <= "\U000e007f"
+
+
+def _seen_as(name: str) -> str:
+    """A name as it looks: without the joiners, which show nothing ('Ann' and 'An' + ZWJ + 'n'
+    would be two players who look the same)."""
+    return "".join(ch for ch in name if ch not in _NAME_JOINERS)
 
 
 def _character_name(ch: str) -> str:
+    if unicodedata.category(ch) == "Cc":
+        return f"a control character (U+{ord(ch):04X})"
     return f"U+{ord(ch):04X} ({unicodedata.name(ch, unicodedata.category(ch))})"
 
 
@@ -255,9 +288,9 @@ def validate_players(players: tuple[Player, ...]) -> None:
     for i, player in enumerate(players):
         name = player.name
         _check_name(name, "player name")
-        if name in names:
+        if _seen_as(name) in names:
             raise MatchError("two players have this name", player=name)
-        names.add(name)
+        names.add(_seen_as(name))
         if player.deck not in DECKS_BY_NAME:
             raise MatchError(
                 f"unknown deck {brief(player.deck)}: expected one of {', '.join(DECKS_BY_NAME)}",

@@ -640,14 +640,14 @@ def generated_scenes(scenes_dir: Path, n: int, seed: int) -> Path:
     for one made with others: training on it would not be the recipe)."""
     if (scenes_dir / "data.yaml").is_file():
         made = _generator_settings(scenes_dir)
-        wanted = {"n": n, "seed": seed, "holdout": True}
-        if made is not None and any(made.get(k) != v for k, v in wanted.items()):
+        wanted = {"n": n, "seed": seed, "holdout": True, "late_rounds": 0.0}
+        if made is not None and any(made.get(k, 0.0) != v for k, v in wanted.items()):
             from blitzcam.errors import UserError
 
-            got = ", ".join(f"{k} {made.get(k)}" for k in wanted)
+            got = ", ".join(f"{k} {made.get(k, 0.0)}" for k in wanted)
             raise UserError(
                 f"{scenes_dir}: its scenes were made with {got}, not n {n}, seed {seed}, "
-                "holdout True: use another run folder, or delete this one"
+                "holdout True, late_rounds 0.0: use another run folder, or delete this one"
             )
     else:
         from blitzcam.datasets.generate import GenerateRequest, generate_dataset

@@ -527,11 +527,12 @@ def open_source(spec: str) -> FrameSource:
 
 
 def cameras_attached() -> bool | None:
-    """Whether the system lists a camera device (Linux: /dev/video*); None where it cannot
-    be told without opening one (Windows, macOS)."""
+    """Whether the system lists the first camera (Linux: /dev/video0, the device camera 0
+    opens; a Raspberry Pi's codec nodes are /dev/video10 and on); None where it cannot be told
+    without opening one (Windows, macOS)."""
     if not sys.platform.startswith("linux"):
         return None
-    return any(Path("/dev").glob("video*"))
+    return Path("/dev/video0").exists()
 
 
 def _first_camera_or_demo() -> FrameSource:
@@ -660,6 +661,11 @@ class _Primed:
     def read(self) -> np.ndarray | None:
         first, self._first = self._first, None
         return first if first is not None else self._source.read()
+
+    def cancel(self) -> None:  # a read waiting for the camera gives up (the worker stopping)
+        cancel = getattr(self._source, "cancel", None)
+        if cancel is not None:
+            cancel()
 
     def close(self) -> None:
         self._source.close()

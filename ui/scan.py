@@ -5,7 +5,9 @@ last shot, Esc cancels. When both steps are done it asks the caller to confirm (
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -80,7 +82,9 @@ class ScanView(QWidget):
         self._live = bool(getattr(source, "live", False))  # a camera or stream, not a file
         self.clock: Callable[[], float] = time.monotonic
         self._latest_at = 0.0  # when the latest counted frame came (`clock`)
-        self._frame_gap = 0.0  # the time between the last two
+        # the last few times between counted frames: their lower median is a count's usual
+        # time (a stall, or a slow first count, is not)
+        self._frame_gaps: collections.deque[float] = collections.deque(maxlen=5)
         self._in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
         self._thread = CountingThread(source, self._in_play, interval_ms=interval_ms, parent=self)
         self.live = LiveView()
@@ -221,7 +225,7 @@ class ScanView(QWidget):
     def _on_counted(self, item: CountedFrame) -> None:
         now = self.clock()
         if self._latest is not None:
-            self._frame_gap = now - self._latest_at
+            self._frame_gaps.append(now - self._latest_at)
         self._latest, self._latest_at = item, now
         self.had_view = True
         self.live.show_frame(item.frame, item.snapshot)
@@ -265,7 +269,8 @@ class ScanView(QWidget):
     def _is_stale(self) -> bool:
         if not self._live or self._ended or self._latest is None:
             return False
-        return self.clock() - self._latest_at > max(STALE_AFTER_S, 3 * self._frame_gap)
+        usual = statistics.median_low(self._frame_gaps) if self._frame_gaps else 0.0
+        return self.clock() - self._latest_at > max(STALE_AFTER_S, 3 * usual)
 
     def _shoot_waiting(self) -> None:
         action, self._waiting = self._waiting, None

@@ -295,7 +295,9 @@ def _grab_from_camera(spec: str) -> np.ndarray:
             if index >= CAMERA_TRIES:
                 break
     if last is None:
-        raise UserError(f"{spec}: the source gave no frames")
+        from blitzcam.vision.sources import shown_address
+
+        raise UserError(f"{shown_address(str(spec))}: the source gave no frames")
     return last  # enrollment says what is wrong with it
 
 

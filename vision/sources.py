@@ -24,7 +24,14 @@ import numpy as np
 from blitzcam.errors import UserError
 from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image, to_bgr8
 
+# FFmpeg logs on its own ("[tcp @ 0x...] Connection refused", a decoder's complaints), not
+# through OpenCV's log level; OpenCV reads this once, when it first uses FFmpeg. Set when this
+# module is imported (not from a worker thread beside Qt's getenv), kept when the user set it
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+
 STREAM_SCHEMES: Final = ("rtsp://", "rtsps://", "http://", "https://")
+# query parameters that carry a camera's password (Foscam-style `?user=admin&pwd=...`)
+SECRET_PARAMETERS: Final = frozenset({"pwd", "pass", "passwd", "password", "token", "key"})
 RECONNECT_TRIES: Final = 5
 RECONNECT_DELAY_S: Final = 0.5
 # OpenCV waits 30 s for a stream nobody answers, and as long on one that stalls mid-way, before
@@ -76,26 +83,27 @@ def is_stream(spec: int | str | Path) -> bool:
 
 def shown_address(spec: str) -> str:
     """A source spec as messages show it: a stream's password (rtsp://user:secret@host/...,
-    as phone camera apps ask for) replaced by ***; anything else as it is."""
+    as phone camera apps ask for, or ?pwd=secret) replaced by ***; anything else as it is."""
     if not is_stream(spec):
         return spec
     scheme, rest = spec.split("://", 1)
-    authority, slash, path = rest.partition("/")
+    head, question, query = rest.partition("?")
+    authority, slash, path = head.partition("/")
     userinfo, at, host = authority.rpartition("@")
-    if not at or ":" not in userinfo:
-        return spec
-    user = userinfo.split(":", 1)[0]
-    return f"{scheme}://{user}:***@{host}{slash}{path}"
+    if at and ":" in userinfo:
+        authority = f"{userinfo.split(':', 1)[0]}:***@{host}"
+    if question:
+        query = "&".join(
+            f"{key}=***" if eq and key.lower() in SECRET_PARAMETERS else f"{key}{eq}{value}"
+            for key, eq, value in (part.partition("=") for part in query.split("&"))
+        )
+    return f"{scheme}://{authority}{slash}{path}{question}{query}"
 
 
 def _open_capture(spec: int | str) -> Capture:
     """cv2.VideoCapture without OpenCV's log lines: a failure becomes one SourceError instead.
     A stream is opened through FFmpeg with STREAM_OPEN_TIMEOUT_MS and STREAM_READ_TIMEOUT_MS
     (where this OpenCV has no FFmpeg, as it comes)."""
-    # FFmpeg logs on its own ("[tcp @ 0x...] Connection refused", a decoder's complaints),
-    # not through OpenCV's log level; OpenCV reads this once, when it first uses FFmpeg. Kept
-    # when the user set it (to see FFmpeg's lines)
-    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     import cv2
 
     from blitzcam.vision.images import quiet_opencv
@@ -374,7 +382,8 @@ def _in_name_order(path: Path) -> tuple[tuple[int, int | str], ...]:
     """As a file browser sorts: letters whatever their case, numbers by value (img2 before
     img10), so a folder of photos plays in the order it was shot."""
     parts = re.split(r"(\d+)", path.name.casefold())  # the numbers at odd places
-    return tuple((0, int(part)) if i % 2 else (1, part) for i, part in enumerate(parts))
+    keys = tuple((0, int(part)) if i % 2 else (1, part) for i, part in enumerate(parts))
+    return (*keys, (1, path.name))  # img01 / img1, IMG1 / img1: one order whatever the disk
 
 
 def image_files(folder: Path) -> list[Path]:

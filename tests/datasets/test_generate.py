@@ -76,6 +76,9 @@ def test_late_rounds_are_big_games_spread_tight(tmp_path: Path) -> None:
     # every other scene draws only now and then
     root = generate_dataset(_request(tmp_path / "late", n=4, res=None, late_rounds=1.0))
     assert json.loads((root / "generator.json").read_text())["late_rounds"] == 1.0
+    # other datasets keep their bytes, the manifest's too (training names crops by its hash)
+    plain = generate_dataset(_request(tmp_path / "plain", n=1))
+    assert "late_rounds" not in json.loads((plain / "generator.json").read_text())
     for truth_file in sorted(root.glob("scenes/*/*.json")):
         truth = json.loads(truth_file.read_text())
         assert truth["scene"]["late_round"] is True

@@ -108,7 +108,7 @@ def test_the_round_number_counts_from_one() -> None:
         ((Player("Ann", "purple-cow"), Player("Bob", "red-buggy")), "player Ann: unknown deck 'purple-cow'"),
         ((Player("", "green-pump"), Player("Bob", "red-buggy")), "player name '' must be non-empty"),
         ((Player(" Ann", "green-pump"), Player("Bob", "red-buggy")), "player name ' Ann' must be non-empty"),
-        ((Player("A\nn", "green-pump"), Player("Bob", "red-buggy")), "player name 'A\\nn' must be text that shows: it holds U+000A (Cc)"),
+        ((Player("A\nn", "green-pump"), Player("Bob", "red-buggy")), "player name 'A\\nn' must be text that shows: it holds a control character (U+000A)"),
         ((Player("Ann", "green-pump", "N"), Player("Bob", "red-buggy")),
          "player Bob: has no team, but others do"),
         ((Player("Ann", "green-pump", "N"), Player("Bob", "red-buggy", "N")),
@@ -119,7 +119,7 @@ def test_the_round_number_counts_from_one() -> None:
         ((Player("Ann", "green-pump", "North "), Player("Bob", "red-buggy", "South")),
          "player Ann: team name 'North ' must be non-empty text without outer spaces"),
         ((Player("Ann", "green-pump", "N\tS"), Player("Bob", "red-buggy", "South")),
-         "player Ann: team name 'N\\tS' must be text that shows: it holds U+0009 (Cc)"),
+         "player Ann: team name 'N\\tS' must be text that shows: it holds a control character (U+0009)"),
         ((Player("Ann", "green-pump", "x" * 41), Player("Bob", "red-buggy", "South")),
          "player Ann: team name 'xxxxxxxxxx"),
     ],
@@ -364,11 +364,22 @@ def test_names_real_people_write_are_kept(typed: str, kept: str) -> None:
         ("Ann\u202eBob", "must be text that shows: it holds U+202E (RIGHT-TO-LEFT OVERRIDE)"),
         ("Ann\u2028Bob", "must be text that shows: it holds U+2028 (LINE SEPARATOR)"),
         ("x" * 41, "must be at most 40 characters, not 41"),
+        ("\u200d", "a name must show a letter, a digit or a sign"),
+        ("\u200c\u200c", "a name must show a letter, a digit or a sign"),
+        ("\U000e0041\U000e007f", "a name must show a letter, a digit or a sign"),
+        ("Ann\u200d", "U+200D (ZERO WIDTH JOINER) joins two characters, and stands beside none"),
+        ("A \u200cB", "U+200C (ZERO WIDTH NON-JOINER) joins two characters"),
+        ("Ann\U000e0067", "U+E0067 (TAG LATIN SMALL LETTER G) belongs after a flag"),
     ],
 )
 def test_names_that_hide_or_break_text_are_refused(name: str, message: str) -> None:
     with pytest.raises(MatchError, match=re.escape(message)):
         rules.validate_players((Player(name, "green-pump"), Player("Bob", "red-buggy")))
+
+
+def test_two_names_that_look_the_same_are_one_name() -> None:
+    with pytest.raises(MatchError, match="player An\u200dn: two players have this name"):
+        rules.validate_players((Player("Ann", "green-pump"), Player("An\u200dn", "red-buggy")))
 
 
 def test_a_huge_value_is_quoted_short_in_the_message() -> None:

@@ -394,8 +394,14 @@ def test_a_run_folder_with_other_scenes_is_refused_not_trained_on(tmp_path: Path
     (scenes / "generator.json").write_text(json.dumps({"n": 3, "seed": 1, "holdout": True}))
     assert generated_scenes(scenes, 3, 1) == scenes  # made as asked: used as it is
     for n, seed in ((4, 1), (3, 2)):
-        with pytest.raises(UserError, match=r"made with n 3, seed 1, holdout True, not n"):
+        with pytest.raises(UserError, match=r"made with n 3, seed 1, holdout True, late_rounds "
+                                            r"0.0, not n"):  # fmt: skip
             generated_scenes(scenes, n, seed)
+    # a late-round set of the same n and seed is not the recipe's scenes either
+    late = {"n": 3, "seed": 1, "holdout": True, "late_rounds": 1.0}
+    (scenes / "generator.json").write_text(json.dumps(late))
+    with pytest.raises(UserError, match=r"late_rounds 1.0, not n 3, seed 1"):
+        generated_scenes(scenes, 3, 1)
     (scenes / "generator.json").write_text("{broken")
     with pytest.raises(UserError, match="use another run folder"):
         generated_scenes(scenes, 3, 1)

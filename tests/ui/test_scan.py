@@ -60,6 +60,11 @@ def test_a_shot_of_a_stalled_stream_s_last_view_waits_for_a_new_one(qtbot, live:
     assert not view.session.shots() and view.live.message() == WAITING_FOR_VIEW
     view._on_counted(_frame(3, 12, 4))  # back: the waiting shot takes the view as it is now
     assert [shot.view for shot in view.session.shots()] == [3]
+    # that stall is not a count's usual time: the stream stalling again right after is caught
+    view._on_drop()
+    now[0] += 8.0
+    view.capture_button.click()
+    assert not view.session.shots() and view.live.message() == WAITING_FOR_VIEW
 
 
 def test_enter_on_an_unsettled_view_shoots_it_once_settled_then_goes_on(qtbot) -> None:

@@ -473,13 +473,15 @@ def test_a_stream_that_refuses_is_one_line_without_ffmpeg_s_own(tmp_path: Path) 
 
 
 def test_a_folder_plays_in_the_order_a_file_browser_shows(tmp_path: Path) -> None:
-    names = ["img10.jpg", "B.png", "img2.jpg", "a.png", "IMG1.jpg", "\u00b2.png", "\u0663.png"]
+    names = ["img10.jpg", "B.png", "img2.jpg", "a.png", "IMG1.jpg", "\u00b2.png", "\u0663.png",
+             "img01.jpg"]  # fmt: skip
     for name in names:
         cv2.imwrite(str(tmp_path / name), np.zeros((8, 8, 3), np.uint8))
     from blitzcam.vision.sources import image_files
 
     assert [p.name for p in image_files(tmp_path)] == [
-        "\u0663.png", "a.png", "B.png", "IMG1.jpg", "img2.jpg", "img10.jpg", "\u00b2.png"
+        "\u0663.png", "a.png", "B.png", "IMG1.jpg", "img01.jpg", "img2.jpg", "img10.jpg",
+        "\u00b2.png",
     ]  # fmt: skip
 
 
@@ -496,6 +498,10 @@ def test_an_empty_source_is_refused_not_the_current_folder(spec: str) -> None:
         ("http://me:p@ss@phone.local/video", "http://me:***@phone.local/video"),
         ("http://phone.local:8080/video", "http://phone.local:8080/video"),
         ("rtsp://admin@cam/x", "rtsp://admin@cam/x"),  # a user and no password: nothing secret
+        ("http://cam/videostream.cgi?user=admin&pwd=s3cret&res=1",
+         "http://cam/videostream.cgi?user=admin&pwd=***&res=1"),  # Foscam-style
+        ("http://cam?PASSWORD=x", "http://cam?PASSWORD=***"),
+        ("http://[fe80::1]:8080/video", "http://[fe80::1]:8080/video"),
         ("2", "2"),
     ],
 )
