@@ -585,7 +585,12 @@ class OpenedLater:
     opening close what it opened and end the source. One spec is held by one OpenedLater at a
     time: a second waits, in its worker thread, until the first is closed."""
 
-    live = True  # a camera or a stream: when it stops giving frames, it has failed
+    @property
+    def live(self) -> bool:
+        """A camera or a stream (when it stops giving frames, it has failed), until it is open:
+        then what it is (a video served over HTTP ends as a file does)."""
+        source = self._source
+        return True if source is None else bool(getattr(source, "live", False))
 
     def __init__(self, open_source: Callable[[], FrameSource], *, spec: str) -> None:
         self._open = open_source

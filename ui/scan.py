@@ -79,7 +79,7 @@ class ScanView(QWidget):
         # Space or Enter pressed while the counts had not settled on the view: what to do once
         # they have ("shot", or "next": shoot, then go on), None when nothing waits
         self._waiting: str | None = None
-        self._live = bool(getattr(source, "live", False))  # a camera or stream, not a file
+        self._source = source
         self.clock: Callable[[], float] = time.monotonic
         self._latest_at = 0.0  # when the latest counted frame came (`clock`)
         # the last few times between counted frames: their lower median is a count's usual
@@ -266,8 +266,13 @@ class ScanView(QWidget):
         self.session = self.session.with_shot(Shot(latest.frame, latest.snapshot, latest.index))
         self._refresh()
 
+    def _is_live(self) -> bool:
+        """A camera or live stream, not a file. Asked when it matters: an address opened by
+        the worker turns out to be a live stream or a clip served over HTTP only once open."""
+        return bool(getattr(self._source, "live", False))
+
     def _is_stale(self) -> bool:
-        if not self._live or self._ended or self._latest is None:
+        if not self._is_live() or self._ended or self._latest is None:
             return False
         usual = statistics.median_low(self._frame_gaps) if self._frame_gaps else 0.0
         return self.clock() - self._latest_at > max(STALE_AFTER_S, 3 * usual)
@@ -331,7 +336,7 @@ class ScanView(QWidget):
         self.failed.emit(message)
 
     def _on_source_finished(self) -> None:
-        if self._live:  # a camera or stream that stops giving frames has stopped
+        if self._is_live():  # a camera or stream that stops giving frames has stopped
             self._on_failed("it gave no more frames" if self._latest else "it gave no frames")
         elif self._latest is None:
             self._ended = True  # nothing to shoot, ever: Enter goes to review, typed in

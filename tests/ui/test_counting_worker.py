@@ -276,6 +276,27 @@ def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:
     assert asked == ["http://192.168.1.5:8080/shot.jpg"]
 
 
+def test_a_clip_over_http_is_live_only_until_it_opens_as_a_clip(monkeypatch) -> None:
+    # it was taken for a live stream for good: its normal end was said as a camera failing
+    from blitzcam.vision import sources
+
+    class Clip:
+        live = False
+
+        def read(self):
+            return np.zeros((4, 4, 3), np.uint8)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(sources, "open_source", lambda spec: Clip())
+    source = open_source("http://192.168.1.5:8080/round.mp4")
+    assert source.live  # nothing is known before it opens
+    source.read()
+    assert not source.live
+    source.close()
+
+
 @pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs a character device")
 def test_a_camera_s_device_file_is_opened_by_the_worker_as_a_camera(monkeypatch) -> None:
     from blitzcam.vision import sources
