@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game.rules import Player, Round, Tally, round_score
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
+from blitzcam.ui.dialog_parts import error_label
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.number_box import NumberBox
 
@@ -157,9 +158,7 @@ class ConfirmDialog(QDialog):
         for name in check:
             self.editor.mark(name, "Check this count: this deck looks like another player's to "
                              "blitzcam, and their cards may have been counted to each other")
-        self.error = plain_label()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )

@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QPushButton,
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
 from blitzcam.game import rules
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, Player
+from blitzcam.ui.dialog_parts import error_label, ok_cancel
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.new_match import PlayerRow
 
@@ -79,14 +79,8 @@ class JoinDialog(QDialog):
             else f"{when}. Tables often start a latecomer from 0 or from the lowest total."
         )
         note.setWordWrap(True)
-        self.error = plain_label()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.accepted.connect(self._on_ok)
-        self.buttons.rejected.connect(self.reject)
+        self.error = error_label()
+        self.buttons = ok_cancel(self, self._on_ok)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(note)

@@ -30,7 +30,7 @@ from blitzcam.game import rules
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, MatchError, Player, Settings
 from blitzcam.ui.deck_colours import back_icon, deck_label
-from blitzcam.ui.labels import plain_label
+from blitzcam.ui.dialog_parts import error_label
 from blitzcam.ui.number_box import NumberBox
 from blitzcam.ui.scrolling import scrolling_rows
 
@@ -128,9 +128,7 @@ class NewMatchDialog(QDialog):
         game_form.addRow("Target", target_row)
         game_form.addRow("Variant", self.variant)
 
-        self.error = plain_label()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )

@@ -10,14 +10,13 @@ from collections.abc import Callable
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QLabel,
     QVBoxLayout,
     QWidget,
 )
 
 from blitzcam.game.rules import Player
-from blitzcam.ui.labels import plain_label
+from blitzcam.ui.dialog_parts import error_label, ok_cancel
 from blitzcam.ui.new_match import PlayerRow, missing_teams, seat_grid
 
 
@@ -46,14 +45,8 @@ class PlayersDialog(QDialog):
         grid, self._team_header = seat_grid(self.rows)
         note = QLabel("Each seat keeps its counts in every round played.")
         note.setWordWrap(True)
-        self.error = plain_label()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.accepted.connect(self._on_ok)
-        self.buttons.rejected.connect(self.reject)
+        self.error = error_label()
+        self.buttons = ok_cancel(self, self._on_ok)
         layout = QVBoxLayout(self)
         layout.addWidget(self.teams)
         layout.addLayout(grid)

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 from blitzcam.files import write_text_atomic
 from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, VARIANTS, Settings
 from blitzcam.paths import expand_home
+from blitzcam.ui.dialog_parts import error_label, ok_cancel
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.number_box import NumberBox
 
@@ -141,11 +141,7 @@ class SettingsDialog(QDialog):
         form.addRow(self._keep)
         form.addRow("Capture folder", self._folder)
         form.addRow("", self._folder_shown)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self, self.accept)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(buttons)
@@ -199,19 +195,13 @@ class MatchSettingsDialog(QDialog):
         self._target.setToolTip(f"common targets: {', '.join(map(str, COMMON_TARGETS))}")
         self._variant = QComboBox()
         self._variant.addItems(list(VARIANTS))
-        self._error = plain_label()
-        self._error.setWordWrap(True)
-        self._error.setObjectName("error")
+        self._error = error_label()
         form = QFormLayout()
         form.addRow("Target", self._target)
         form.addRow("Variant", self._variant)
         note = QLabel("Raising the target reopens a decided match for a deciding round.")
         note.setWordWrap(True)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self._on_ok)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self, self._on_ok)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(note)

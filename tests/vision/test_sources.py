@@ -199,46 +199,33 @@ class HeldCapture(FakeCapture):
         return super().read()
 
 
-def test_a_live_stream_gives_its_newest_frame_not_the_next_one() -> None:
-    # read once per count while the stream sends 30 frames a second, OpenCV's next frame fell
-    # further behind the table every second
+@pytest.mark.parametrize("kind", ["stream", "camera 0", "camera '0'"])
+def test_a_live_source_gives_its_newest_frame_not_the_next_one(kind: str) -> None:
+    # read once per count while a stream sends 30 frames a second, OpenCV's next frame fell
+    # further behind the table every second; a camera's driver (V4L2 in OpenCV: four buffers,
+    # oldest first) did the same by a few frames
     capture = HeldCapture(_frames(6), hold_at=(1,))
     frames = list(capture.frames)
-    captures = iter([capture])
-    source = NewestFrame(
-        StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: next(captures), tries=0)
-    )
+    if kind == "stream":
+        source = NewestFrame(
+            StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: capture, tries=0)
+        )
+    else:
+        source = open_source(0 if kind == "camera 0" else "0", opener=lambda spec: capture)
+        assert isinstance(source, NewestFrame) and source.live and source.name == "camera 0"
     first = source.read_frame()
     assert first is not None and first.index == 0
-    capture.holds[1].set()  # while that frame is counted, the stream sends five more
+    capture.holds[1].set()  # while that frame is counted, five more come
     assert capture.played.wait(timeout=10)
     newest = source.read_frame()
     assert newest is not None and newest.index == 5 and np.array_equal(newest.image, frames[5])
-    capture.go_on.set()  # the stream drops, and may not reconnect (no tries)
-    with pytest.raises(SourceError, match="did not come back"):
-        source.read_frame()  # the reading thread's failure, said to the reader
+    capture.go_on.set()  # the stream drops and may not reconnect (no tries); the camera stops
+    if kind == "stream":
+        with pytest.raises(SourceError, match="did not come back"):
+            source.read_frame()  # the reading thread's failure, said to the reader
     assert source.read_frame() is None  # and then it has ended
-    assert not capture.opened  # released by the thread that read it
-
-
-@pytest.mark.parametrize("spec", [0, "0"])
-def test_a_camera_gives_its_newest_frame_not_the_oldest_its_driver_queued(spec) -> None:
-    # V4L2 in OpenCV queues four buffers and hands them out oldest first: each count saw the
-    # table as it was a few frames before
-    capture = HeldCapture(_frames(6), hold_at=(1,))
-    frames = list(capture.frames)
-    source = open_source(spec, opener=lambda spec: capture)
-    assert source.live and source.name == "camera 0"
-    first = source.read_frame()
-    assert first is not None and first.index == 0
-    capture.holds[1].set()  # while that frame is counted, the camera takes five more
-    assert capture.played.wait(timeout=10)
-    newest = source.read_frame()
-    assert newest is not None and newest.index == 5 and np.array_equal(newest.image, frames[5])
-    capture.go_on.set()  # the camera stops giving frames: the source ends
-    assert source.read_frame() is None
     source.close()
-    assert not capture.opened
+    assert not capture.opened  # released by the thread that read it
 
 
 def test_a_read_waiting_for_a_live_frame_gives_up_when_cancelled() -> None:
@@ -351,15 +338,17 @@ def test_a_real_mjpeg_stream_that_stalls_is_reconnected(monkeypatch) -> None:
     server = _Server(serve)
     source = sources.open_source(server.url)
     try:
-        levels = [round(float(source.read().mean()), -1) for _ in range(3)]
+        levels = [round(float(source.read().mean()), -1)]
         started = time.monotonic()
-        levels += [round(float(source.read().mean()), -1) for _ in range(3)]
+        while len(levels) < 3 or levels[-1] == 40:  # (the newest frame: a busy CPU skips some)
+            levels.append(round(float(source.read().mean()), -1))
         waited = time.monotonic() - started
     finally:
         source.close()
         server.close()
-    assert levels[:3] == [40, 40, 40]  # the first connection's frames (JPEG-exact to 10)
-    assert levels[3:] == [190, 190, 190]  # then the second's, after one reconnect
+    first = levels.index(190)
+    # the first connection's frames (JPEG-exact to 10), then the second's, after one reconnect
+    assert 1 <= first <= 3 and set(levels[:first]) == {40} and set(levels[first:]) == {190}
     assert source.reconnects == 1
     assert len(server.connections) == 2
     assert waited < 15.0  # a behaviour check, far from both: 0.4 s asked, 30 s without it
