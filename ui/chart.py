@@ -35,6 +35,14 @@ class Series:
     start: int = 0
 
 
+def line_points(series: Series) -> list[tuple[int, int]]:
+    """(round, total) of each point of a line: from the round its player joined after (0: the
+    start of the match), at their start, to the last round they played."""
+    return [(series.joined, series.start)] + [
+        (series.joined + i, total) for i, total in enumerate(series.totals, start=1)
+    ]
+
+
 def nice_step(span: float, max_ticks: int) -> int:
     """A round tick step (1, 2, 5 × 10^k) giving at most `max_ticks` intervals over `span`."""
     if span <= 0 or max_ticks < 1:
@@ -115,8 +123,9 @@ class RunningTotalsChart(QWidget):
         legend_rows = 1 + max((row for _, row in legend), default=0)
         bottom += LEGEND_ROW * legend_rows
         plot = QRectF(left, top, self.width() - left - right, self.height() - top - bottom)
-        rounds = max((s.joined + len(s.totals) for s in self._series), default=0)
-        values = [0, *(v for s in self._series for v in (s.start, *s.totals))]
+        lines = [line_points(s) for s in self._series]
+        rounds = max((line[-1][0] for line in lines), default=0)
+        values = [0, *(v for line in lines for _, v in line)]
         if self._target is not None:
             values.append(self._target)
         ticks = value_ticks(min(values), max(values))
@@ -159,15 +168,12 @@ class RunningTotalsChart(QWidget):
                 QRectF(plot.left() + 4, label_y, 200, 18), Qt.AlignmentFlag.AlignLeft,
                 f"target {self._target}",
             )
-        for s in self._series:
+        for s, line in zip(self._series, lines, strict=True):
             pen = QPen(QColor(*s.colour), 4)
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
             painter.setPen(pen)
-            points = [
-                point(s.joined, s.start),
-                *(point(i, v) for i, v in enumerate(s.totals, start=s.joined + 1)),
-            ]
+            points = [point(r, v) for r, v in line]
             painter.drawPolyline(points)
             painter.setBrush(QColor(*s.colour))
             for p in points[1:]:

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QTextDocument
 
-from blitzcam.game.rules import Round, score_match
+from blitzcam.game.rules import Round, add_round, score_match
 from blitzcam.ui.scoreboard import ScoreboardView, chart_series, status_text
 from tests.ui.fakes import match_of, plain, round_of
 
@@ -80,6 +80,28 @@ def test_teams_show_team_totals_and_team_lines(qtbot) -> None:
     assert [c.name.text() for c in visible] == ["North", "South"]
     assert visible[0].total.text() == str(12 + 1 + 2 + 8)
     assert [s.totals for s in chart_series(match, score_match(match))] == [(13, 23), (2, 24)]
+
+
+def test_a_latecomer_s_line_starts_where_they_joined_and_a_leaver_s_ends_where_they_left(qtbot) -> None:
+    from blitzcam.game.rules import Player, join, leave
+    from blitzcam.ui.chart import line_points
+
+    first = match_of(round_of(Ann=(12, 0), Bob=(5, 2), Cy=(2, 0)), n=3)
+    match = join(first, Player("Di", "blue-plow"), start=-5)
+    match = add_round(match, round_of(Ann=(2, 0), Bob=(10, 0), Cy=(14, 0), Di=(4, 0)))
+    match = add_round(leave(match, "Cy"), round_of(Ann=(1, 0), Bob=(0, 2), Di=(3, 1)))
+    series = chart_series(match, score_match(match))
+    assert [line_points(s) for s in series] == [
+        [(0, 0), (1, 12), (2, 14), (3, 15)],
+        [(0, 0), (1, 1), (2, 11), (3, 7)],
+        [(0, 0), (1, 2), (2, 16)],  # Cy left after round 2
+        [(1, -5), (2, -1), (3, 0)],  # Di joined after round 1 with -5
+    ]
+    view = _view(qtbot, match)  # and the chart paints them
+    view.resize(900, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    assert not view.chart.grab().isNull()
 
 
 def _as_array(image: QImage) -> np.ndarray:
