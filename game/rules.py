@@ -111,10 +111,10 @@ class Tally:
 class Player:
     """One seat of a match. Its name and team are kept as `written_name` writes them.
 
-    A player who joined a match under way has `joined` rounds before their first and starts
+    A player who joined a match under way did so after round `joined` of the match and starts
     from `start` points (the table's choice: 0, or the lowest total, `lowest_total`); one who
-    left has played `left` rounds (None: still playing). Both are counted in the match's
-    rounds: a deleted earlier round moves them (`delete_round`)."""
+    left did so after round `left` (None: still playing). Both count the match's rounds: a
+    deleted earlier round moves them (`delete_round`)."""
 
     name: str
     deck: str

@@ -430,10 +430,15 @@ class MainWindow(QMainWindow):
 
     def _join_refused(self, player: rules.Player, start: int) -> str | None:
         """Seat `player` from the next round on through the store; why not, if refused."""
-        return self._change_refused(
+        refused = self._change_refused(
             "Players",
             lambda: self.store.join(self.match_id, player, start=start, expect=self.match),
         )
+        if refused is None and self.match is not None:
+            self.statusBar().showMessage(
+                f"{player.name} plays from round {len(self.match.rounds) + 1} on", 8000
+            )
+        return refused
 
     def _on_leave(self) -> None:
         if self.match is None or self.scan is not None:
@@ -453,8 +458,7 @@ class MainWindow(QMainWindow):
         refused = self._change_refused(
             "Players", lambda: self.store.leave(self.match_id, name, expect=self.match)
         )
-        if refused is not None:
-            self.statusBar().showMessage(refused, 10000)
+        self.statusBar().showMessage(refused or f"{name} has left the table", 10000)
 
     def _players_refused(self, players: tuple[rules.Player, ...]) -> str | None:
         """Give the open match's seats these players through the store; why not, if refused."""
