@@ -40,6 +40,9 @@ RES_LIMITS: Final = ((320, 4096), (240, 4096))  # sensible (min, max) width and 
 ENVELOPE_RES: Final = ((1280, 720), (1920, 1080))
 SPLIT_SHARES: Final = (0.8, 0.1, 0.1)
 MANIFEST: Final = "generator.json"
+# a seed is one 32-bit word of its scenes' SeedSequence: a larger one spills into the next word
+# and draws another seed's scenes (2**32 + 5 drew seed 5's, one scene on)
+MAX_SEED: Final = 2**32
 
 
 @dataclass(frozen=True)
@@ -64,8 +67,8 @@ class GenerateRequest:
             raise ValueError(f"late_rounds must be a share from 0 to 1, got {self.late_rounds}")
         if self.n <= 0:
             raise ValueError(f"n must be a positive number of scenes, got {self.n}")
-        if self.seed < 0:
-            raise ValueError(f"seed must be >= 0, got {self.seed}")
+        if not 0 <= self.seed < MAX_SEED:
+            raise ValueError(f"seed must be from 0 to {MAX_SEED - 1}, got {self.seed}")
         if self.res is not None:
             check_resolution(self.res)
 

@@ -96,6 +96,11 @@ def local_time(moment: datetime) -> str:
         return f"{moment:%Y-%m-%d %H:%M %z}".strip()
 
 
+def left_mark(player: Player) -> str:
+    """What a list of a match's players says after the name of one who left the table."""
+    return "" if player.playing else " (left)"
+
+
 def match_list(summaries: list[MatchSummary], *, unreadable: int = 0) -> str:
     """One line per match, its last change in local time (the store keeps UTC)."""
     if not summaries:
@@ -104,7 +109,7 @@ def match_list(summaries: list[MatchSummary], *, unreadable: int = 0) -> str:
         return "no matches yet: start one with `blitzcam match new`"
     lines = []
     for s in summaries:
-        players = ", ".join(p.name for p in s.players)
+        players = ", ".join(p.name + left_mark(p) for p in s.players)
         lines.append(
             f"{s.match_id:>4}  {local_time(s.updated_at)}  "
             f"{s.rounds_played:>2} rounds  "

@@ -25,7 +25,7 @@ from blitzcam.files import write_text_atomic
 from blitzcam.game.match_file import EXPORT_FORMATS, export_text
 from blitzcam.game.rules import Match, MatchError
 from blitzcam.game.store import MatchStore, StoreError
-from blitzcam.game.text import describe_status, isolated, left_to_right, local_time
+from blitzcam.game.text import describe_status, isolated, left_mark, left_to_right, local_time
 from blitzcam.ui.labels import plain_label
 
 
@@ -112,7 +112,7 @@ class MatchBrowser(QDialog):
         for row, s in enumerate(summaries):
             cells = (
                 local_time(s.updated_at),
-                left_to_right(", ".join(isolated(p.name) for p in s.players)),
+                left_to_right(", ".join(isolated(p.name) + left_mark(p) for p in s.players)),
                 str(s.rounds_played),
                 left_to_right(describe_status(s.standings, name=isolated)),
             )

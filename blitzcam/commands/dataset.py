@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Final
 
 from blitzcam.commands.path_option import path_argument
 from blitzcam.errors import UserError
@@ -60,8 +61,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _generate(args: argparse.Namespace) -> int:
     if args.n <= 0:
         raise UserError(f"--n must be a positive number of scenes, got {args.n}")
-    if args.seed < 0:
-        raise UserError(f"--seed must be >= 0, got {args.seed}")
+    from blitzcam.datasets.generate import MAX_SEED
+
+    if not 0 <= args.seed < MAX_SEED:
+        raise UserError(f"--seed must be from 0 to {MAX_SEED - 1}, got {args.seed}")
     if args.workers < 0:
         raise UserError(f"--workers must be >= 0, got {args.workers}")
     if not 0.0 <= args.late_rounds <= 1.0:  # NaN too
@@ -90,9 +93,12 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_PREVIEW: Final = 400  # scenes on one contact sheet (thumbnails: a huge --n ran out of memory)
+
+
 def _preview(args: argparse.Namespace) -> int:
-    if args.n <= 0:
-        raise UserError(f"--n must be a positive number of scenes, got {args.n}")
+    if not 0 < args.n <= MAX_PREVIEW:
+        raise UserError(f"--n must be from 1 to {MAX_PREVIEW} scenes, got {args.n}")
     root = Path(args.root)
     if not (root / "images").is_dir():
         raise UserError(f"{root}: not a dataset folder (no images/ inside)")

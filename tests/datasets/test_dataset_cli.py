@@ -20,6 +20,8 @@ from blitzcam.cli import main
         (["--n", "2", "--res", "1280x99999"], "--res"),  # absurd height
         (["--n", "2", "--res", "big"], "--res"),  # not a size at all
         (["--n", "2", "--seed", "-1"], "--seed"),  # SeedSequence needs >= 0
+        # one 32-bit word: 2**32 + 5 drew seed 5's scenes, one scene on
+        (["--n", "2", "--seed", str(2**32 + 5)], "--seed must be from 0 to 4294967295"),
         (["--n", "2", "--late-rounds", "1.5"], "--late-rounds must be a share from 0 to 1"),
         (["--n", "2", "--late-rounds", "-0.1"], "--late-rounds must be a share from 0 to 1"),
         (["--n", "2", "--late-rounds", "nan"], "--late-rounds must be a share from 0 to 1"),
@@ -94,6 +96,17 @@ def test_preview_rejects_non_datasets(
     assert not (tmp_path / "s.png").exists()
 
 
+@pytest.mark.parametrize("n", ["0", "100000"])
+def test_preview_takes_a_sheet_s_worth_of_scenes(
+    n: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "ds" / "images").mkdir(parents=True)
+    argv = ["dataset", "preview", str(tmp_path / "ds"), "--n", n, "--out", str(tmp_path / "s.png")]
+    assert main(argv) == 2
+    assert "--n must be from 1 to 400 scenes" in capsys.readouterr().err
+    assert not (tmp_path / "s.png").exists()
+
+
 def test_generate_refuses_a_file_as_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -137,3 +150,4 @@ def test_preview_names_a_damaged_label_or_scene_file(
     err = capsys.readouterr().err
     assert re.search(message, err) and err.count("\n") == 1, err
     assert not (tmp_path / "s.png").exists()
+

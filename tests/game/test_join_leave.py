@@ -197,3 +197,15 @@ def test_impossible_seat_rounds_are_refused(seat: Player, message: str) -> None:
     match = _two_rounds()
     with pytest.raises(MatchError, match=f"^{re.escape(message)}"):
         score_match(Match(players=(*match.players, seat), rounds=match.rounds))
+
+
+def test_the_match_list_marks_who_left(tmp_path) -> None:
+    from blitzcam.game.store import MatchStore
+    from blitzcam.game.text import match_list
+
+    with MatchStore(tmp_path / "m.sqlite3") as store:
+        match_id = store.create_match(join(_two_rounds(), CY))
+        store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+        store.leave(match_id, "Bob")
+        line = match_list(store.list_matches())
+    assert line.endswith("Ann, Bob (left), Cy")
