@@ -55,7 +55,7 @@ MIN_DRAWING_VISIBLE: Final = 0.6
 MIN_FACE_VISIBLE: Final = 0.5
 # A card's width as a fraction of the frame's width (the envelope is 3.3-6.4 %; we go wider).
 CARD_WIDTH_FRACTION: Final = (0.028, 0.075)
-# a late round's 150-300 cards fit a frame only at the small end of that range
+# a late round's 100-250 counted cards fit a frame only at the small end of that range
 LATE_ROUND_CARD_WIDTH: Final = (0.028, 0.036)
 ART_WIDTH_STEP: Final = 8  # card widths are rounded to this, so rendered art can be cached
 # Warped drawing masks are thin ink lines: a low threshold keeps 1-px strokes after rotation.
