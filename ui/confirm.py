@@ -26,11 +26,12 @@ from PySide6.QtWidgets import (
 from blitzcam.game.rules import Player, Round, Tally, round_score
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.dialog_parts import error_label
-from blitzcam.ui.labels import plain_label
+from blitzcam.ui.labels import ElidedLabel, plain_label
 from blitzcam.ui.number_box import NumberBox
 
 SPIN_MAX: Final = 99  # wider than the rules allow: the core, not the widget, explains a bad count
 NOBODY: Final = "— nobody / play-out —"
+NAME_WIDTH: Final = 160  # pixels a player's name may take before it ends in "…"
 
 
 class RoundEditor(QWidget):
@@ -53,8 +54,11 @@ class RoundEditor(QWidget):
             icon.setPixmap(back_pixmap(player.deck, 28))
             icon.setToolTip(deck_label(player.deck))
             grid.addWidget(icon, row, 0)
-            self.names[player.name] = plain_label(player.name)
-            grid.addWidget(self.names[player.name], row, 1)
+            name = ElidedLabel(player.name)  # a 40-letter name must not widen the dialog
+            name.setMinimumWidth(min(name.fontMetrics().horizontalAdvance(player.name) + 8,
+                                     NAME_WIDTH))  # fmt: skip
+            self.names[player.name] = name
+            grid.addWidget(name, row, 1)
             for col, boxes in ((2, self.dutch), (3, self.blitz)):
                 spin = NumberBox()
                 spin.setRange(0, SPIN_MAX)
@@ -71,7 +75,7 @@ class RoundEditor(QWidget):
     def mark(self, name: str, why: str) -> None:
         """Flag a player's row, saying `why` on hover."""
         self.names[name].setText(f"⚠ {name}")
-        self.names[name].setToolTip(why)
+        self.names[name].setToolTip(f"{name}: {why}")
 
     def value(self) -> Round:
         return Round(
@@ -145,6 +149,11 @@ class ConfirmDialog(QDialog):
         self.editor = RoundEditor(self._players)
         self.editor.setValue(proposed)
         self.caller = QComboBox()
+        # as wide as a short name, not the longest one
+        self.caller.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.caller.setMinimumContentsLength(16)
         self.caller.addItem(NOBODY, None)
         for p in self._players:
             self.caller.addItem(p.name, p.name)

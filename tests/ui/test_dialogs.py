@@ -359,7 +359,8 @@ def test_players_whose_decks_look_alike_are_marked_for_checking(qtbot) -> None:
     )
     assert not dialog.check.isHidden()
     assert dialog.editor.names["Ann"].text() == "⚠ Ann" and dialog.editor.names["Ann"].toolTip()
-    assert dialog.editor.names["Bob"].text() == "Bob" and not dialog.editor.names["Bob"].toolTip()
+    assert dialog.editor.names["Bob"].text() == "Bob"
+    assert dialog.editor.names["Bob"].toolTip() == "Bob"  # (the whole name, a long one cut short)
     assert dialog.value() == proposed  # marked, not changed
     plain = ConfirmDialog(players, proposed, title="Round 1")
     qtbot.addWidget(plain)
@@ -517,3 +518,25 @@ def test_exporting_a_match_deleted_since_the_browser_listed_it_says_so(
     browser._on_export("json")
     assert browser.message.text().startswith(f"Not saved: no match {match_id}")
     assert not (tmp_path / "m.json").exists()
+
+
+def test_the_confirm_dialog_fits_a_1024_pixel_screen_with_long_names(qtbot) -> None:
+    # eight 40-letter names and two captures made it 1101-1205 px wide: the names and the
+    # "called Blitz" list took every letter's width
+    from PySide6.QtGui import QImage
+
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Player, Tally
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    names = [f"Bartholomew-Maximilian of Habsburg-Lor {i}" for i in range(8)]
+    assert all(len(name) == 40 for name in names)
+    players = [Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True)]
+    shot = QImage(1920, 1080, QImage.Format.Format_RGB888)
+    shot.fill(0)
+    dialog = ConfirmDialog(players, Round({n: Tally(1, 0) for n in names}), title="Round 1",
+                           captures=[shot, shot], check=names[:2])  # fmt: skip
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.width() <= 1024
+    assert dialog.editor.names[names[0]].toolTip().startswith(names[0])  # the whole name
