@@ -474,13 +474,17 @@ class ImageLoopSource:
         self._repeat = max(1, repeat)
         self._reads = 0
         self._shown = 0
+        self._unreadable: set[int] = set()  # damaged photos among good ones: passed over
         self._frame = read_image(self._paths[0])  # a bad first file is said now, naming it
 
     def read(self) -> np.ndarray | None:
         index = (self._reads // self._repeat) % len(self._paths)
-        if index != self._shown:
-            self._frame = self._read_image(self._paths[index])
-            self._shown = index
+        if index != self._shown and index not in self._unreadable:
+            try:
+                self._frame = self._read_image(self._paths[index])
+                self._shown = index
+            except UserError:  # the last good picture stays in view; the loop goes on
+                self._unreadable.add(index)
         self._reads += 1
         return self._frame
 

@@ -257,6 +257,20 @@ def test_a_folder_of_stills_loops_one_image_at_a_time(tmp_path) -> None:
         open_source(str(tmp_path / "empty"))
 
 
+def test_a_damaged_photo_in_a_folder_of_stills_is_passed_over(tmp_path) -> None:
+    # it ended the scan ("cannot decode") partway round the loop
+    import cv2
+
+    frames = [synthetic_frame(i, [])[0] for i in range(3)]
+    cv2.imwrite(str(tmp_path / "a.png"), frames[0])
+    (tmp_path / "b.png").write_bytes(b"\x89PNG\r\n\x1a\n broken")
+    cv2.imwrite(str(tmp_path / "c.png"), frames[2])
+    source = open_source(str(tmp_path))
+    source._repeat = 1
+    seen = [int(source.read()[0, 0, 0]) for _ in range(6)]
+    assert seen == [0, 0, 2, 0, 0, 2]  # b.png's turn keeps a.png in view
+
+
 def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:
     from blitzcam.vision import sources
 
