@@ -40,23 +40,28 @@ def describe_status(standings: Standings, *, name: Callable[[str], str] = str) -
     return "in progress"
 
 
-def _seat_note(player: Player) -> str:
-    """How a player who joined or left a match under way is said beside their name."""
+def seat_note(player: Player) -> str:
+    """How a player who joined or left a match under way is said beside their name ("" for
+    one at the table from the first round): the terminal's table and the app's cards alike."""
     notes = []
     if player.joined:
         notes.append(f"joined after round {player.joined} with {player.start}")
     if player.left is not None:
         notes.append(f"left after round {player.left}")
-    return "".join(f"; {note}" for note in notes)
+    return ", ".join(notes)
+
+
+def _header(player: Player) -> str:
+    """'Ann (green-pump, North; joined after round 2 with 7)' over a player's column."""
+    said = player.deck + (f", {player.team}" if player.team else "")
+    note = seat_note(player)
+    return f"{player.name} ({said}{'; ' + note if note else ''})"
 
 
 def standings_table(match_id: int, match: Match, standings: Standings) -> str:
     """Round-by-round Dutch/Blitz/score per player, then totals and the result."""
     names = [player.name for player in match.players]
-    headers = [
-        f"{p.name} ({p.deck}{', ' + p.team if p.team else ''}{_seat_note(p)})"
-        for p in match.players
-    ]
+    headers = [_header(p) for p in match.players]
     widths = [max(len(h), 14) for h in headers]
     lines = [
         f"match {match_id}: target {match.settings.target}, {match.settings.variant} — "

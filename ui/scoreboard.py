@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blitzcam.game.rules import Match, Player, Standings
-from blitzcam.game.text import isolated, left_to_right
+from blitzcam.game.rules import Match, Standings
+from blitzcam.game.text import isolated, left_to_right, seat_note
 from blitzcam.ui.chart import RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 from blitzcam.ui.labels import ElidedLabel, plain_label
@@ -90,15 +90,6 @@ def chart_series(match: Match, standings: Standings) -> list[Series]:
         totals = tuple(t[team] for t in standings.team_running_totals[joined:])
         series.append(Series(team, TEAM_RGB[i % len(TEAM_RGB)], totals, joined, start))
     return series
-
-
-def _seat_note(player: Player) -> str:
-    """A player who left the table, or joined it late, as their total card says it."""
-    if player.left is not None:
-        return f" · left after round {player.left}"
-    if player.joined:
-        return f" · joined after round {player.joined}"
-    return ""
 
 
 def card_places(n: int, per_row: int = CARDS_PER_ROW) -> list[tuple[int, int]]:
@@ -326,7 +317,7 @@ class ScoreboardView(QWidget):
             return [
                 {
                     "name": p.name,
-                    "detail": deck_label(p.deck) + _seat_note(p),
+                    "detail": " · ".join(filter(None, (deck_label(p.deck), seat_note(p)))),
                     "total": standings.totals[p.name],
                     "decks": [p.deck],
                     "leader": p.name in highlighted,

@@ -61,7 +61,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _generate(args: argparse.Namespace) -> int:
     if args.n <= 0:
         raise UserError(f"--n must be a positive number of scenes, got {args.n}")
-    from blitzcam.datasets.generate import MAX_SEED
+    from blitzcam.datasets.generate import (
+        MAX_SEED,
+        GenerateRequest,
+        generate_dataset,
+        parse_resolution,
+    )
 
     if not 0 <= args.seed < MAX_SEED:
         raise UserError(f"--seed must be from 0 to {MAX_SEED - 1}, got {args.seed}")
@@ -69,7 +74,6 @@ def _generate(args: argparse.Namespace) -> int:
         raise UserError(f"--workers must be >= 0, got {args.workers}")
     if not 0.0 <= args.late_rounds <= 1.0:  # NaN too
         raise UserError(f"--late-rounds must be a share from 0 to 1, got {args.late_rounds}")
-    from blitzcam.datasets.generate import GenerateRequest, generate_dataset, parse_resolution
 
     res = None
     if args.res is not None:
