@@ -209,6 +209,23 @@ def test_live_counting_forgets_its_votes_when_reset() -> None:
     assert out.counts["green-pump"] == 3 and not out.settled
 
 
+def test_live_counting_keeps_what_the_frame_alone_says_beside_the_vote() -> None:
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+
+    seen = iter([10, 10, 10, 14])
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        return FrameResult(Detections.empty(), {"green-pump": next(seen)}, 1, 2, {})
+
+    live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=3, motion_threshold=1000))
+    frame = np.full((36, 64, 3), 100, np.uint8)
+    for _ in range(3):
+        live(frame)
+    out = live(frame)
+    assert out.counts["green-pump"] == 10  # the vote
+    assert out.own == Counts(per_deck={"green-pump": 14}, face_up=1, unknown=2)
+
+
 def test_a_first_outlying_frame_is_not_held_as_the_settled_count() -> None:
     stab = Stabiliser(window=7, min_votes=3)
     shown = [stab.update(_thumb(100), _counts(n)) for n in (19, 20, 20)]
