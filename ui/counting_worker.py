@@ -61,22 +61,9 @@ class CountSnapshot:
     # pairs of decks in play whose backs read nearly alike (vision/lookalike.py): their cards
     # may be counted to each other
     look_alike: tuple[tuple[str, str], ...] = ()
-    # live counting: what this frame alone says (backs per deck, face-up, unknown) when the
-    # fields above are the vote's; None when they are its own
-    own: tuple[Mapping[str, int], int, int] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
-
-    def as_seen(self) -> CountSnapshot:
-        """This frame's own counts in place of the vote's: for the last view of a video that
-        ends before it settled (the vote is still the view before's, and no view will follow)."""
-        if self.own is None:
-            return self
-        counts, face_up, unknown = self.own
-        return dataclasses.replace(
-            self, counts=counts, voted_face_up=face_up, voted_unknown=unknown, own=None
-        )
 
     @property
     def face_up(self) -> int:
@@ -347,15 +334,7 @@ def snapshot_from_result(result: Any) -> CountSnapshot:
         voted_face_up=int(result.face_up),
         voted_unknown=int(result.unknown),
         settled=bool(getattr(result, "settled", True)),
-        own=_own_counts(getattr(result, "own", None)),
     )
-
-
-def _own_counts(own: Any) -> tuple[Mapping[str, int], int, int] | None:
-    if own is None:
-        return None
-    per_deck = {str(deck): int(n) for deck, n in dict(own.per_deck).items()}
-    return MappingProxyType(per_deck), int(own.face_up), int(own.unknown)
 
 
 class PipelineCounter:

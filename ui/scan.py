@@ -263,10 +263,7 @@ class ScanView(QWidget):
             self.live.show_message(HOLD_STILL)
             return
         latest = self._latest
-        # a video that ended before its last view settled: that view's own counts (the vote's
-        # are the view before's), since no steadier one will come
-        snapshot = latest.snapshot if latest.snapshot.settled else latest.snapshot.as_seen()
-        self.session = self.session.with_shot(Shot(latest.frame, snapshot, latest.index))
+        self.session = self.session.with_shot(Shot(latest.frame, latest.snapshot, latest.index))
         self._refresh()
 
     def _is_live(self) -> bool:

@@ -172,9 +172,6 @@ class FrameResult:
     )
     tiles: int = 0  # zoomed tiles the detector read for a closer look (0: none was needed)
     turned: bool = False  # the frame was read turned a quarter (vision/orientation.py)
-    # live counting: what this frame alone says, when `counts`, `face_up` and `unknown` are the
-    # window's vote (None: they are this frame's own)
-    own: Counts | None = None
 
 
 class CountingPipeline:
@@ -501,5 +498,4 @@ class LiveCounting:
             face_up=stable.counts.face_up,
             unknown=stable.counts.unknown,
             settled=stable.settled,
-            own=counts,
         )

@@ -11,8 +11,7 @@ to a thumbnail) is settled only once `min_votes` still frames have voted: if the
 from what was shown, the table changed under the hand and they restart the window. The reported
 counts are the per-deck median of the window's votes, and a reported count is kept while a
 third of the votes still say it, so that a card found in every other frame does not make the
-number flicker; but `min_votes` still frames in a row that agree on other counts than those
-shown restart the window with them (the table changed with no motion seen).
+number flicker.
 """
 
 from __future__ import annotations
@@ -79,12 +78,6 @@ def steady_vote(history: list[Counts], shown: Counts | None) -> Counts:
         face_up=_steady([c.face_up for c in history], before.face_up),
         unknown=_steady([c.unknown for c in history], before.unknown),
     )
-
-
-def _agree_on_another(votes: list[Counts], shown: Counts) -> bool:
-    """Whether every one of `votes` says the same counts, and not the `shown` ones."""
-    first = votes[0]
-    return all(v == first for v in votes[1:]) and vote(votes) != shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,14 +169,6 @@ class Stabiliser:
         self._votes.append(counts)
         # only a settled count is held on to: the first frame of a scan may be an outlier
         shown = self._last.counts if self._last is not None and self._last.settled else None
-        recent = list(self._votes)[-self._min_votes :]
-        if shown is not None and _agree_on_another(recent, shown):
-            # the table changed with no motion seen (a card slid in between two frames, too
-            # small a change for the thumbnail): min_votes frames in a row say so, and the
-            # window's older votes would hold the old count as settled for several frames more
-            self._votes.clear()
-            self._votes.extend(recent)
-            shown = None
         self._last = Stable(
             steady_vote(list(self._votes), shown),
             settled=len(self._votes) >= self._min_votes,

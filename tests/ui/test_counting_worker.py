@@ -25,7 +25,6 @@ from blitzcam.ui.counting_worker import (
     snapshot_from_result,
 )
 from blitzcam.ui.scan_session import table_warnings
-from blitzcam.vision.counting import Counts
 from blitzcam.vision.detections import Detections
 from tests.ui.fakes import FakeCounter, FakeSource, synthetic_frame
 
@@ -162,14 +161,6 @@ def test_snapshot_from_a_vision_result() -> None:
     # whether the vote has settled on this view reaches the scan (it shoots settled views)
     assert snapshot.settled
     assert not snapshot_from_result(SimpleNamespace(**vars(result), settled=False)).settled
-    # what the frame alone says, beside the vote: the last view of a video that ended
-    # unsettled is shot with it
-    assert snapshot.as_seen() is snapshot  # a still picture's counts are its own
-    own = Counts(per_deck={"red-buggy": 3}, face_up=2, unknown=0)
-    unsettled = snapshot_from_result(SimpleNamespace(**vars(result), settled=False, own=own))
-    seen = unsettled.as_seen()
-    assert dict(seen.counts) == {"red-buggy": 3} and (seen.face_up, seen.unknown) == (2, 0)
-    assert seen.outlines == unsettled.outlines and seen.record is detections
 
 
 def test_open_source_reads_an_image_file(tmp_path) -> None:

@@ -131,18 +131,3 @@ def test_more_players_scroll_rather_than_grow_the_scan_page(qtbot) -> None:
     qtbot.addWidget(view)
     name = view._seats[0][1]
     assert isinstance(name, ElidedLabel) and name.toolTip() == long[0].name  # cut with "…"
-
-
-def test_a_video_that_ends_before_its_last_view_settled_shoots_that_view_s_own_counts(qtbot) -> None:
-    # the vote's counts were the view before's: shot with the new picture once no steadier
-    # view could come, they scored cards no longer on the table
-    view = _view(qtbot)
-    view._on_counted(_frame(1, 9, 3))
-    own = CountSnapshot(counts={ANN.deck: 20, BOB.deck: 5}).counts
-    snapshot = CountSnapshot(counts={ANN.deck: 9, BOB.deck: 3}, settled=False, own=(own, 0, 0))
-    view._on_counted(CountedFrame(np.full((36, 64, 3), 2, np.uint8), snapshot, 2))
-    view.capture_button.click()
-    assert not view.session.shots() and view.live.message() == HOLD_STILL
-    view._on_source_finished()  # the video ends: no steadier view will come
-    assert [shot.view for shot in view.session.shots()] == [2]
-    assert view.session.totals() == {"Ann": 20, "Bob": 5}

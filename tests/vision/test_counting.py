@@ -209,23 +209,6 @@ def test_live_counting_forgets_its_votes_when_reset() -> None:
     assert out.counts["green-pump"] == 3 and not out.settled
 
 
-def test_live_counting_keeps_what_the_frame_alone_says_beside_the_vote() -> None:
-    from blitzcam.vision.pipeline import FrameResult, LiveCounting
-
-    seen = iter([10, 10, 10, 14])
-
-    def pipeline(frame, *, in_play=None) -> FrameResult:
-        return FrameResult(Detections.empty(), {"green-pump": next(seen)}, 1, 2, {})
-
-    live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=3, motion_threshold=1000))
-    frame = np.full((36, 64, 3), 100, np.uint8)
-    for _ in range(3):
-        live(frame)
-    out = live(frame)
-    assert out.counts["green-pump"] == 10  # the vote
-    assert out.own == Counts(per_deck={"green-pump": 14}, face_up=1, unknown=2)
-
-
 def test_a_first_outlying_frame_is_not_held_as_the_settled_count() -> None:
     stab = Stabiliser(window=7, min_votes=3)
     shown = [stab.update(_thumb(100), _counts(n)) for n in (19, 20, 20)]
@@ -246,19 +229,3 @@ def test_counts_are_read_only_and_not_the_callers_dict() -> None:
     shown = stabiliser.update(thumb, counts).counts
     with pytest.raises(TypeError):
         shown.per_deck["green-pump"] = 999  # type: ignore[index]
-
-
-def test_a_card_slid_in_between_two_frames_shows_once_min_votes_frames_agree() -> None:
-    # no motion seen and the thumbnail barely changed: the window's older votes held the old
-    # count as settled until two thirds said the new one (five frames of seven), and a shot
-    # taken meanwhile scored the table as it was
-    stab = Stabiliser(window=7, min_votes=3)
-    for _ in range(7):
-        out = stab.update(_thumb(100), _counts(20))
-    shown = [stab.update(_thumb(100.5), _counts(21)) for _ in range(3)]
-    assert [s.counts.per_deck["green-pump"] for s in shown] == [20, 20, 21]
-    assert shown[-1].settled and shown[-1].votes == 3
-    # a view that changed nothing holds: two frames of another count are not enough
-    stab.update(_thumb(100.5), _counts(22))
-    out = stab.update(_thumb(100.5), _counts(22))
-    assert out.counts.per_deck["green-pump"] == 21 and out.settled
