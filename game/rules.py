@@ -623,6 +623,13 @@ def join(match: Match, player: Player, *, start: int = 0) -> Match:
             f"a start of {start} reaches the target ({match.settings.target}) before a round",
             player=player.name,
         )
+    gone = next((p for p in match.players if p.left is not None and p.name == player.name), None)
+    if gone is not None:  # (written_name made both names)
+        raise MatchError(
+            f"left after round {gone.left}: one who left comes back to their own seat and "
+            "total, before a round is played without them",
+            player=player.name,
+        )
     seat = replace(player, joined=len(match.rounds), left=None, start=start)
     updated = replace(match, players=(*match.players, seat))
     score_match(updated)
@@ -649,6 +656,52 @@ def leave(match: Match, name: str) -> Match:
     updated = replace(match, players=players)
     score_match(updated)
     return updated
+
+
+def come_back(match: Match, name: str) -> Match:
+    """The match with player `name`, who left, at the table again as before: their seat, deck,
+    team and total. Only before a round is played without them (a seat holds one stretch of
+    rounds), and while their deck is free: it undoes a leave, a mistaken one included."""
+    name = written_name(name)
+    seat = next((p for p in match.players if p.name == name), None)
+    if seat is None:
+        raise MatchError("not a player in this match", player=name)
+    if seat.left is None:
+        raise MatchError("is at the table", player=name)
+    played = len(match.rounds)
+    if seat.left < played:
+        missed = (
+            f"round {played} was" if seat.left + 1 == played
+            else f"rounds {seat.left + 1}-{played} were"
+        )
+        raise MatchError(
+            f"{missed} played without them, and a seat holds one stretch of rounds: "
+            "they can join again under another name",
+            player=name,
+        )
+    holder = next((p for p in at_table(match) if p.deck == seat.deck), None)
+    if holder is not None:
+        raise MatchError(f"their deck, {seat.deck}, is {holder.name}'s now", player=name)
+    if score_match(match).status != "in-progress":
+        raise MatchError("the match is decided: nobody comes back to it", player=name)
+    updated = replace(
+        match, players=tuple(replace(p, left=None) if p is seat else p for p in match.players)
+    )
+    score_match(updated)
+    return updated
+
+
+def can_come_back(match: Match) -> tuple[Player, ...]:
+    """The players who left and may come back now (`come_back`)."""
+    return tuple(p for p in match.players if _comes_back(match, p.name))
+
+
+def _comes_back(match: Match, name: str) -> bool:
+    try:
+        come_back(match, name)
+    except MatchError:
+        return False
+    return True
 
 
 def at_table(match: Match) -> tuple[Player, ...]:

@@ -622,6 +622,11 @@ class MatchStore:
         """Player `name` leaves the table after the rounds played so far (rules.leave)."""
         return self.update(match_id, lambda match: rules.leave(match, name), expect=expect)
 
+    def come_back(self, match_id: int, name: str, *, expect: Match | None = None) -> Match:
+        """Player `name`, who left, back at the table before a round is played without them
+        (rules.come_back)."""
+        return self.update(match_id, lambda match: rules.come_back(match, name), expect=expect)
+
     def change_players(
         self, match_id: int, players: Iterable[Player], *, expect: Match | None = None
     ) -> Match:

@@ -175,6 +175,9 @@ class MainWindow(QMainWindow):
         self.players_action = self._action("Players…", self._on_players, "Ctrl+P")
         self.join_action = self._action("A player joins…", self._on_join, "Ctrl+J")
         self.leave_action = self._action("A player leaves…", self._on_leave, "Ctrl+L")
+        self.come_back_action = self._action(
+            "A player comes back…", self._on_come_back, "Ctrl+Shift+J"
+        )
         self.browse_action = self._action("Matches…", self._on_browse, "Ctrl+O")
         self.export_action = self._action("Export…", self._on_export, "Ctrl+E")
         self.enroll_action = self._action("Enroll decks…", self._on_enroll, "Ctrl+D")
@@ -183,7 +186,7 @@ class MainWindow(QMainWindow):
         menus = {
             "&Match": (self.new_action, self.browse_action, self.export_action,
                        self.match_settings_action, self.players_action, self.join_action,
-                       self.leave_action),
+                       self.leave_action, self.come_back_action),
             "&Round": (
                 self.scan_action, self.manual_action, self.undo_action, self.redo_action,
                 self.delete_round_action,
@@ -212,6 +215,9 @@ class MainWindow(QMainWindow):
         seated = len(rules.at_table(self.match)) if has_match else 0
         self.join_action.setEnabled(open_ and not scanning and seated < rules.MAX_PLAYERS)
         self.leave_action.setEnabled(open_ and not scanning and seated > rules.MIN_PLAYERS)
+        self.come_back_action.setEnabled(
+            has_match and not scanning and bool(rules.can_come_back(self.match))
+        )
         self.undo_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
         self.delete_round_action.setEnabled(
             has_match and bool(self.match.rounds) and not scanning
@@ -459,6 +465,28 @@ class MainWindow(QMainWindow):
             "Players", lambda: self.store.leave(self.match_id, name, expect=self.match)
         )
         self.statusBar().showMessage(refused or f"{name} has left the table", 10000)
+
+    def _on_come_back(self) -> None:
+        if self.match is None or self.scan is not None:
+            return
+        names = [player.name for player in rules.can_come_back(self.match)]
+        if not names:
+            return
+        ask = QInputDialog(self)
+        ask.setWindowTitle("A player comes back")
+        ask.setLabelText(
+            "Who comes back to the table? They take their seat, deck and total again (only "
+            "before a round is played without them)."
+        )
+        ask.setComboBoxItems(names)
+        ask.setComboBoxEditable(False)
+        if self.exec_dialog(ask) != QDialog.DialogCode.Accepted:
+            return
+        name = ask.textValue()
+        refused = self._change_refused(
+            "Players", lambda: self.store.come_back(self.match_id, name, expect=self.match)
+        )
+        self.statusBar().showMessage(refused or f"{name} is back at the table", 10000)
 
     def _players_refused(self, players: tuple[rules.Player, ...]) -> str | None:
         """Give the open match's seats these players through the store; why not, if refused."""

@@ -98,6 +98,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("player", metavar="NAME", help="the player, as the match names them")
     _match_option(p)
 
+    p = action(
+        "rejoin",
+        _rejoin,
+        "a player who left comes back to their seat, deck and total (before a round is played "
+        "without them)",
+    )
+    p.add_argument("player", metavar="NAME", help="the player, as the match names them")
+    _match_option(p)
+
     p = action("show", _show, "show standings, round by round")
     _match_option(p)
 
@@ -331,6 +340,10 @@ def _join(args: argparse.Namespace) -> int:
 
 def _leave(args: argparse.Namespace) -> int:
     return _apply(args, lambda store, match_id: store.leave(match_id, args.player))
+
+
+def _rejoin(args: argparse.Namespace) -> int:
+    return _apply(args, lambda store, match_id: store.come_back(match_id, args.player))
 
 
 def _show(args: argparse.Namespace) -> int:

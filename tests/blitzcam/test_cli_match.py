@@ -251,8 +251,16 @@ def test_a_player_joins_and_another_leaves_a_match_under_way(
     assert run("match", "--db", db, "add", "Ann=1/0", "Bob=2/1", "Cy=4/0", capsys=capsys)[0] == 0
     code, out, _ = run("match", "--db", db, "leave", "Bob", capsys=capsys)
     assert code == 0 and "Bob (red-buggy; left after round 2)" in out
+    # a leave by mistake: he comes back before a round is played without him
+    code, _, err = run("match", "--db", db, "join", "Bob", "--deck", "red-buggy", capsys=capsys)
+    assert code == 2 and "player Bob: left after round 2: one who left comes back" in err
+    code, out, _ = run("match", "--db", db, "rejoin", "Bob", capsys=capsys)
+    assert code == 0 and "left after" not in out
+    assert run("match", "--db", db, "leave", "Bob", capsys=capsys)[0] == 0
     code, out, _ = run("match", "--db", db, "add", "Ann=3/0", "Cy=0/2", capsys=capsys)
     assert code == 0 and "leading: Ann" in out
+    code, _, err = run("match", "--db", db, "rejoin", "Bob", capsys=capsys)
+    assert code == 2 and "player Bob: round 3 was played without them" in err
     with pytest.raises(SystemExit) as exited:  # a usage error: argparse's exit 2
         run("match", "--db", db, "join", "Di", "--deck", "blue-pump", "--start", "lots",
             capsys=capsys)  # fmt: skip

@@ -209,3 +209,50 @@ def test_the_match_list_marks_who_left(tmp_path) -> None:
         store.leave(match_id, "Bob")
         line = match_list(store.list_matches())
     assert line.endswith("Ann, Bob (left), Cy")
+
+
+def test_one_who_left_comes_back_before_a_round_is_played_without_them() -> None:
+    # a leave pressed by mistake, or a player back before the next deal: nothing undid a leave,
+    # and the name was taken, so they could not join again either
+    three = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    left = leave(three, "Bob")
+    assert rules.can_come_back(left) == (left.players[1],)
+    assert rules.come_back(left, "Bob") == three  # seat, deck and total as they were
+    assert rules.can_come_back(three) == ()
+    with pytest.raises(MatchError, match="player Bob: left after round 3: one who left comes "
+                                         "back to their own seat and total"):  # fmt: skip
+        join(left, Player("Bob", "yellow-bucket"))
+    with pytest.raises(MatchError, match="player Bob: is at the table"):
+        rules.come_back(three, "Bob")
+    with pytest.raises(MatchError, match="player Zed: not a player in this match"):
+        rules.come_back(left, "Zed")
+    # a round played without them: a seat holds one stretch of rounds
+    later = add_round(left, round_of(Ann=(2, 0), Cy=(0, 3)))
+    with pytest.raises(MatchError, match=r"player Bob: round 4 was played without them, and a "
+                                         r"seat holds one stretch of rounds"):  # fmt: skip
+        rules.come_back(later, "Bob")
+    later = add_round(later, round_of(Ann=(2, 0), Cy=(0, 3)))
+    with pytest.raises(MatchError, match="rounds 4-5 were played without them"):
+        rules.come_back(later, "Bob")
+    assert rules.can_come_back(later) == ()
+    # the rounds played without him taken back: he may come back again
+    assert rules.come_back(delete_round(delete_round(later, 5), 4), "Bob") == three
+
+
+def test_one_who_left_comes_back_only_while_their_deck_is_free() -> None:
+    # (eight decks for eight seats: a free deck also means a free seat)
+    three = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    handed = join(leave(three, "Bob"), Player("Di", "red-buggy"))
+    with pytest.raises(MatchError, match="player Bob: their deck, red-buggy, is Di's now"):
+        rules.come_back(handed, "Bob")
+    assert rules.can_come_back(handed) == ()
+    # Di leaves having played no round (taken off): the deck is Bob's again
+    assert rules.come_back(leave(handed, "Di"), "Bob") == three
+
+
+def test_nobody_comes_back_to_a_decided_match() -> None:
+    match = match_of(round_of(Ann=(10, 0), Bob=(5, 2), Cy=(1, 0)), n=3, target=30)
+    left = leave(match, "Cy")
+    decided = rules.change_settings(left, rules.Settings(target=10))
+    with pytest.raises(MatchError, match="player Cy: the match is decided"):
+        rules.come_back(decided, "Cy")

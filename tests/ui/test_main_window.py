@@ -425,10 +425,17 @@ def test_a_player_joins_and_one_leaves_through_the_window(qtbot, store, feed, tm
 
         monkeypatch.setattr(window, "exec_dialog", exec_dialog)
 
+    assert not window.come_back_action.isEnabled()  # nobody has left
     choose("Bob")
     window.leave_action.trigger()
     assert [p.name for p in rules.at_table(window.match)] == ["Ann", "Cy", "Di"]
     assert store.load(match_id).players[1].left == 1
+    # a leave by mistake: he comes back, to his seat, before a round is played without him
+    assert window.come_back_action.isEnabled()
+    window.come_back_action.trigger()
+    assert [p.name for p in rules.at_table(window.match)] == ["Ann", "Bob", "Cy", "Di"]
+    assert store.load(match_id) == window.match and not window.come_back_action.isEnabled()
+    window.leave_action.trigger()
     # the next round is entered for the three at the table
     window.manual_action.trigger()
     assert list(window.confirm.editor.dutch) == ["Ann", "Cy", "Di"]
