@@ -623,11 +623,16 @@ def join(match: Match, player: Player, *, start: int = 0) -> Match:
             f"a start of {start} reaches the target ({match.settings.target}) before a round",
             player=player.name,
         )
-    gone = next((p for p in match.players if p.left is not None and p.name == player.name), None)
-    if gone is not None:  # (written_name made both names)
+    looks, left = _seen_as(player.name), [p for p in match.players if p.left is not None]
+    gone = next((p for p in left if _seen_as(p.name) == looks), None)
+    if gone is not None:  # a clearer word than "two players have this name"
         raise MatchError(
-            f"left after round {gone.left}: one who left comes back to their own seat and "
-            "total, before a round is played without them",
+            f"left after round {gone.left}: "
+            + (
+                "they come back to their own seat and total instead"
+                if gone.left == len(match.rounds)
+                else "rounds were played without them since, so they join under another name"
+            ),
             player=player.name,
         )
     seat = replace(player, joined=len(match.rounds), left=None, start=start)
@@ -666,24 +671,9 @@ def come_back(match: Match, name: str) -> Match:
     seat = next((p for p in match.players if p.name == name), None)
     if seat is None:
         raise MatchError("not a player in this match", player=name)
-    if seat.left is None:
-        raise MatchError("is at the table", player=name)
-    played = len(match.rounds)
-    if seat.left < played:
-        missed = (
-            f"round {played} was" if seat.left + 1 == played
-            else f"rounds {seat.left + 1}-{played} were"
-        )
-        raise MatchError(
-            f"{missed} played without them, and a seat holds one stretch of rounds: "
-            "they can join again under another name",
-            player=name,
-        )
-    holder = next((p for p in at_table(match) if p.deck == seat.deck), None)
-    if holder is not None:
-        raise MatchError(f"their deck, {seat.deck}, is {holder.name}'s now", player=name)
-    if score_match(match).status != "in-progress":
-        raise MatchError("the match is decided: nobody comes back to it", player=name)
+    refused = _why_not_back(match, seat, score_match(match))
+    if refused is not None:
+        raise MatchError(refused, player=name)
     updated = replace(
         match, players=tuple(replace(p, left=None) if p is seat else p for p in match.players)
     )
@@ -693,15 +683,31 @@ def come_back(match: Match, name: str) -> Match:
 
 def can_come_back(match: Match) -> tuple[Player, ...]:
     """The players who left and may come back now (`come_back`)."""
-    return tuple(p for p in match.players if _comes_back(match, p.name))
+    standings = score_match(match)  # once: the app asks on every redraw
+    return tuple(p for p in match.players if _why_not_back(match, p, standings) is None)
 
 
-def _comes_back(match: Match, name: str) -> bool:
-    try:
-        come_back(match, name)
-    except MatchError:
-        return False
-    return True
+def _why_not_back(match: Match, seat: Player, standings: Standings) -> str | None:
+    """Why `seat` cannot come back to the table (None: they can)."""
+    if seat.left is None:
+        return "is at the table"
+    if standings.status != "in-progress":
+        return "the match is decided: nobody comes back to it"
+    played = len(match.rounds)
+    if seat.left < played:
+        missed = (
+            f"round {played} was"
+            if seat.left + 1 == played
+            else f"rounds {seat.left + 1}-{played} were"
+        )
+        return (
+            f"{missed} played without them, and a seat holds one stretch of rounds: they can "
+            "join again under another name"
+        )
+    holder = next((p for p in at_table(match) if p.deck == seat.deck), None)
+    if holder is not None:
+        return f"their deck, {seat.deck}, is {holder.name}'s now"
+    return None
 
 
 def at_table(match: Match) -> tuple[Player, ...]:

@@ -253,7 +253,7 @@ def test_a_player_joins_and_another_leaves_a_match_under_way(
     assert code == 0 and "Bob (red-buggy; left after round 2)" in out
     # a leave by mistake: he comes back before a round is played without him
     code, _, err = run("match", "--db", db, "join", "Bob", "--deck", "red-buggy", capsys=capsys)
-    assert code == 2 and "player Bob: left after round 2: one who left comes back" in err
+    assert code == 2 and "player Bob: left after round 2: they come back to their own seat" in err
     code, out, _ = run("match", "--db", db, "rejoin", "Bob", capsys=capsys)
     assert code == 0 and "left after" not in out
     assert run("match", "--db", db, "leave", "Bob", capsys=capsys)[0] == 0

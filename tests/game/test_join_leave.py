@@ -219,9 +219,9 @@ def test_one_who_left_comes_back_before_a_round_is_played_without_them() -> None
     assert rules.can_come_back(left) == (left.players[1],)
     assert rules.come_back(left, "Bob") == three  # seat, deck and total as they were
     assert rules.can_come_back(three) == ()
-    with pytest.raises(MatchError, match="player Bob: left after round 3: one who left comes "
-                                         "back to their own seat and total"):  # fmt: skip
-        join(left, Player("Bob", "yellow-bucket"))
+    with pytest.raises(MatchError, match="left after round 3: they come back to their own "
+                                         "seat and total instead"):  # fmt: skip
+        join(left, Player("B\u200dob", "yellow-bucket"))  # a joiner shows nothing
     with pytest.raises(MatchError, match="player Bob: is at the table"):
         rules.come_back(three, "Bob")
     with pytest.raises(MatchError, match="player Zed: not a player in this match"):
@@ -235,6 +235,10 @@ def test_one_who_left_comes_back_before_a_round_is_played_without_them() -> None
     with pytest.raises(MatchError, match="rounds 4-5 were played without them"):
         rules.come_back(later, "Bob")
     assert rules.can_come_back(later) == ()
+    with pytest.raises(MatchError, match="player Bob: left after round 3: rounds were played "
+                                         "without them since, so they join under another "
+                                         "name"):  # fmt: skip
+        join(later, Player("Bob", "yellow-bucket"))
     # the rounds played without him taken back: he may come back again
     assert rules.come_back(delete_round(delete_round(later, 5), 4), "Bob") == three
 
@@ -256,3 +260,16 @@ def test_nobody_comes_back_to_a_decided_match() -> None:
     decided = rules.change_settings(left, rules.Settings(target=10))
     with pytest.raises(MatchError, match="player Cy: the match is decided"):
         rules.come_back(decided, "Cy")
+    # said before the rounds played without them (joining again is no way back either)
+    won = add_round(left, round_of(Ann=(30, 0), Bob=(1, 0)))
+    with pytest.raises(MatchError, match="player Cy: the match is decided"):
+        rules.come_back(won, "Cy")
+    assert rules.can_come_back(decided) == rules.can_come_back(won) == ()
+
+
+def test_one_who_left_a_team_comes_back_to_it() -> None:
+    match = match_of(round_of(Ann=(10, 0), Bob=(5, 2), Cy=(1, 0), Di=(2, 0)), n=4,
+                     teams=("North", "South", "North", "South"))  # fmt: skip
+    gone = leave(match, "Bob")
+    assert dict(score_match(gone).team_totals) == {"North": 11, "South": 3}  # Bob's 1 kept
+    assert rules.come_back(gone, "Bob") == match

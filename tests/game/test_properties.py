@@ -128,8 +128,8 @@ EXTRA_NAMES = ["Ivy", "Jo", "Kai", "Lu", "Mo", "Ned"]
 
 @st.composite
 def histories(draw: st.DrawFn) -> Match:
-    """Play-out matches (no teams) in which players join and leave between rounds."""
-    from blitzcam.game.rules import at_table, join, leave
+    """Play-out matches (no teams) in which players join, leave and come back between rounds."""
+    from blitzcam.game.rules import at_table, can_come_back, come_back, join, leave
 
     n = draw(st.integers(2, 5))
     match = Match(
@@ -138,9 +138,14 @@ def histories(draw: st.DrawFn) -> Match:
     )
     newcomers = iter(EXTRA_NAMES)
     for _ in range(draw(st.integers(0, 10))):
-        step = draw(st.sampled_from(["round", "round", "join", "leave"]))
+        step = draw(st.sampled_from(["round", "round", "join", "leave", "back"]))
         seated = at_table(match)
-        if step == "join" and len(seated) < 8:
+        if step == "back" and can_come_back(match):
+            name = draw(st.sampled_from(can_come_back(match))).name
+            back = come_back(match, name)
+            assert leave(back, name) == match  # coming back undoes the leave, and no more
+            match = back
+        elif step == "join" and len(seated) < 8:
             free = [d for d in DECK_NAMES if d not in {p.deck for p in seated}]
             name = next(newcomers, None)
             if name is not None:
