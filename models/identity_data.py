@@ -92,11 +92,15 @@ def reference_set(card: art_module.CardImage, rng: np.random.Generator, name: st
     return np.stack(patches)
 
 
-def scene_samples(seed: int, index: int, families: tuple[str, ...]) -> SceneSamples:
-    """Query drawings and references of scene `index` (pure in its arguments)."""
+def scene_samples(
+    seed: int, index: int, families: tuple[str, ...], late_round: bool = False
+) -> SceneSamples:
+    """Query drawings and references of scene `index` (pure in its arguments); with
+    `late_round`, the scene is a big game's late round (`SceneConfig.late_round`)."""
     rng = scene_rng(seed, index)
     art = RecordingArt()
-    scene = compose_scene(rng, SceneConfig(sample_resolution(rng), families), art)
+    config = SceneConfig(sample_resolution(rng), families, late_round=late_round)
+    scene = compose_scene(rng, config, art)
     frame = cv2.imdecode(
         np.frombuffer(encode_jpeg(scene.image, scene.jpeg_quality), np.uint8), cv2.IMREAD_COLOR
     )
@@ -204,21 +208,28 @@ class IdentityData:
             )
 
 
-def _samples(args: tuple[int, int, tuple[str, ...]]) -> SceneSamples:
+def _samples(args: tuple[int, int, tuple[str, ...], bool]) -> SceneSamples:
     return scene_samples(*args)
 
 
 def build(
-    seed: int, n: int, families: tuple[str, ...], *, workers: int = 1, progress: Any = None
+    seed: int,
+    n: int,
+    families: tuple[str, ...],
+    *,
+    workers: int = 1,
+    progress: Any = None,
+    late_round: bool = False,
 ) -> IdentityData:
-    """Scenes 0..n-1 of `seed` as one IdentityData (the same for any worker count)."""
+    """Scenes 0..n-1 of `seed` as one IdentityData (the same for any worker count); with
+    `late_round`, every scene is a big game's late round."""
     names = list(art_module.DECK_NAMES)
     index = {name: i for i, name in enumerate(names)}
     refs = builtin_references(seed)
     reference_rows = [refs[name] for name in names]
     reference_owner = [np.full(len(refs[name]), i) for i, name in enumerate(names)]
     queries, query_owner = [], []
-    jobs = [(seed, i, families) for i in range(n)]
+    jobs = [(seed, i, families, late_round) for i in range(n)]
     if workers > 1:
         from multiprocessing import get_context
 
