@@ -38,6 +38,17 @@ def test_scene_samples_are_pure_in_their_arguments() -> None:
     assert a.references.keys() == b.references.keys()
 
 
+def test_drawings_can_be_cut_from_a_big_game_s_late_rounds() -> None:
+    # six to eight decks of small cards (`SceneConfig.late_round`): where the shipped network
+    # loses most (model card, "Late rounds of a big game")
+    usual = [scene_samples(7, i, FAMILIES) for i in range(3)]
+    late = [scene_samples(7, i, FAMILIES, late_round=True) for i in range(3)]
+    assert all(len(set(s.query_ids)) >= 6 for s in late)  # one id a deck
+    assert sum(len(s.queries) for s in late) > 2 * sum(len(s.queries) for s in usual)
+    again = build(7, 2, FAMILIES, late_round=True)
+    assert again.queries.shape == (sum(len(s.queries) for s in late[:2]), PATCH, PATCH, 3)
+
+
 def test_a_random_design_is_drawn_again_the_same_at_reference_size() -> None:
     from blitzcam.datasets.art import render_random_back
     from blitzcam.models.identity_data import RecordingArt, random_reference
