@@ -449,44 +449,50 @@ class MainWindow(QMainWindow):
     def _on_leave(self) -> None:
         if self.match is None or self.scan is not None:
             return
-        names = [player.name for player in rules.at_table(self.match)]
-        ask = QInputDialog(self)
-        ask.setWindowTitle("A player leaves")
-        ask.setLabelText(
-            "Who leaves the table? Their total stays on the board, out of the running; the "
-            "next rounds are played without them."
+        self._seat_change(
+            [player.name for player in rules.at_table(self.match)],
+            "A player leaves",
+            "Who leaves the table? Their total stays on the board, out of the running; the next "
+            "rounds are played without them.",
+            self.store.leave,
+            "{} has left the table",
         )
-        ask.setComboBoxItems(names)
-        ask.setComboBoxEditable(False)
-        if self.exec_dialog(ask) != QDialog.DialogCode.Accepted:
-            return
-        name = ask.textValue()
-        refused = self._change_refused(
-            "Players", lambda: self.store.leave(self.match_id, name, expect=self.match)
-        )
-        self.statusBar().showMessage(refused or f"{name} has left the table", 10000)
 
     def _on_come_back(self) -> None:
         if self.match is None or self.scan is not None:
             return
-        names = [player.name for player in rules.can_come_back(self.match)]
+        self._seat_change(
+            [player.name for player in rules.can_come_back(self.match)],
+            "A player comes back",
+            "Who comes back to the table? They take their seat, deck and total again (only "
+            "before a round is played without them).",
+            self.store.come_back,
+            "{} is back at the table",
+        )
+
+    def _seat_change(
+        self,
+        names: list[str],
+        title: str,
+        question: str,
+        change: Callable[..., Match],
+        done: str,
+    ) -> None:
+        """Ask which of `names` leaves or comes back, and have the store `change` their seat."""
         if not names:
             return
         ask = QInputDialog(self)
-        ask.setWindowTitle("A player comes back")
-        ask.setLabelText(
-            "Who comes back to the table? They take their seat, deck and total again (only "
-            "before a round is played without them)."
-        )
+        ask.setWindowTitle(title)
+        ask.setLabelText(question)
         ask.setComboBoxItems(names)
         ask.setComboBoxEditable(False)
         if self.exec_dialog(ask) != QDialog.DialogCode.Accepted:
             return
         name = ask.textValue()
         refused = self._change_refused(
-            "Players", lambda: self.store.come_back(self.match_id, name, expect=self.match)
+            "Players", lambda: change(self.match_id, name, expect=self.match)
         )
-        self.statusBar().showMessage(refused or f"{name} is back at the table", 10000)
+        self.statusBar().showMessage(refused or done.format(name), 10000)
 
     def _players_refused(self, players: tuple[rules.Player, ...]) -> str | None:
         """Give the open match's seats these players through the store; why not, if refused."""
