@@ -641,19 +641,25 @@ def join(match: Match, player: Player, *, start: int = 0) -> Match:
     return updated
 
 
-def leave(match: Match, name: str) -> Match:
-    """The match with player `name` gone from the table after the rounds played so far: their
-    total stays on the board, out of the running. One who has played no round yet is taken off
-    the match. At least two players stay."""
+def _seat(match: Match, name: str) -> Player:
+    """The seat of player `name` (written either way), or MatchError."""
     name = written_name(name)
     seat = next((p for p in match.players if p.name == name), None)
     if seat is None:
         raise MatchError("not a player in this match", player=name)
+    return seat
+
+
+def leave(match: Match, name: str) -> Match:
+    """The match with player `name` gone from the table after the rounds played so far: their
+    total stays on the board, out of the running. One who has played no round yet is taken off
+    the match. At least two players stay."""
+    seat = _seat(match, name)
     if not seat.playing:
-        raise MatchError(f"already left, after round {seat.left}", player=name)
+        raise MatchError(f"already left, after round {seat.left}", player=seat.name)
     played = len(match.rounds)
     if seat.joined < played and score_match(match).status != "in-progress":
-        raise MatchError("the match is decided: nobody leaves it", player=name)
+        raise MatchError("the match is decided: nobody leaves it", player=seat.name)
     if seat.joined == played:  # no round played: as if never seated
         players = tuple(p for p in match.players if p is not seat)
     else:
@@ -667,13 +673,10 @@ def come_back(match: Match, name: str) -> Match:
     """The match with player `name`, who left, at the table again as before: their seat, deck,
     team and total. Only before a round is played without them (a seat holds one stretch of
     rounds), and while their deck is free: it undoes a leave, a mistaken one included."""
-    name = written_name(name)
-    seat = next((p for p in match.players if p.name == name), None)
-    if seat is None:
-        raise MatchError("not a player in this match", player=name)
+    seat = _seat(match, name)
     refused = _why_not_back(match, seat, score_match(match))
     if refused is not None:
-        raise MatchError(refused, player=name)
+        raise MatchError(refused, player=seat.name)
     updated = replace(
         match, players=tuple(replace(p, left=None) if p is seat else p for p in match.players)
     )
