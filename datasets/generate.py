@@ -282,7 +282,9 @@ def generate_dataset(request: GenerateRequest) -> Path:
         if request.late_rounds:  # said only when asked for: other datasets keep their bytes
             manifest["late_rounds"] = request.late_rounds
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
-        (tmp / "data.yaml").write_text(data_yaml(out))  # written last: the dataset is complete
+        # written last: the dataset is complete. It names no folder: ultralytics reads the splits
+        # beside it, so the dataset can be moved or copied to another machine
+        (tmp / "data.yaml").write_text(data_yaml(None))
         umask = os.umask(0)
         os.umask(umask)
         tmp.chmod(0o777 & ~umask)  # mkdtemp makes it 0700: as any folder the user makes, now
