@@ -44,6 +44,18 @@ class Outline:
 
 
 @dataclass(frozen=True, slots=True)
+class ViewCounts:
+    """What the still frames of a view not settled yet vote so far (see CountSnapshot.view)."""
+
+    counts: Mapping[str, int]
+    face_up: int
+    unknown: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
+
+
+@dataclass(frozen=True, slots=True)
 class CountSnapshot:
     """What one frame says: backs per deck, outlines to draw, and the vision record behind it."""
 
@@ -58,12 +70,31 @@ class CountSnapshot:
     # live counting: enough still frames of this view agree. Until then the counts are the view
     # before's (a hand over the table, cards just moved) while the frame is the new one
     settled: bool = True
+    # not settled: the vote of this view's own still frames so far (None while it moves). A
+    # video that ends before its last view settled is shot with these (`as_its_view`)
+    view: ViewCounts | None = None
     # pairs of decks in play whose backs read nearly alike (vision/lookalike.py): their cards
     # may be counted to each other
     look_alike: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
+
+    def as_its_view(self) -> CountSnapshot | None:
+        """This snapshot with the counts of its own view (itself when settled); None while the
+        view moves, when no still frame of it has voted."""
+        if self.settled:
+            return self
+        if self.view is None:
+            return None
+        return dataclasses.replace(
+            self,
+            counts=self.view.counts,
+            voted_face_up=self.view.face_up,
+            voted_unknown=self.view.unknown,
+            settled=True,
+            view=None,
+        )
 
     @property
     def face_up(self) -> int:
@@ -334,7 +365,16 @@ def snapshot_from_result(result: Any) -> CountSnapshot:
         voted_face_up=int(result.face_up),
         voted_unknown=int(result.unknown),
         settled=bool(getattr(result, "settled", True)),
+        view=_view_counts(getattr(result, "view", None)),
     )
+
+
+def _view_counts(view: Any) -> ViewCounts | None:
+    """vision's Counts of a view not settled -> ViewCounts (None stays None)."""
+    if view is None:
+        return None
+    per_deck = {str(deck): int(n) for deck, n in dict(view.per_deck).items()}
+    return ViewCounts(per_deck, face_up=int(view.face_up), unknown=int(view.unknown))
 
 
 class PipelineCounter:

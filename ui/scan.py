@@ -49,6 +49,9 @@ WAITING_FOR_VIEW: Final = (
     "Waiting for a new view from the camera (a stream may be reconnecting): the shot is taken "
     "on the first settled one"
 )
+MOVING_AT_THE_END: Final = (
+    "The video ended while the view was moving: its last settled view is shot instead"
+)
 # a live view older than this (or than three gaps between counts, when counting is slower) is
 # not the table now: a stream that stalls or reconnects sends nothing for seconds
 STALE_AFTER_S: Final = 3.0
@@ -76,6 +79,7 @@ class ScanView(QWidget):
         self._failure: str | None = None  # why the camera or the counter stopped, once they have
         self.had_view = False  # a counted frame arrived (a camera that never opens gives none)
         self._ended = False  # a video file that came to its end (no newer view will come)
+        self._last_settled: CountedFrame | None = None  # the newest frame whose counts settled
         # Space or Enter pressed while the counts had not settled on the view: what to do once
         # they have ("shot", or "next": shoot, then go on), None when nothing waits
         self._waiting: str | None = None
@@ -227,6 +231,8 @@ class ScanView(QWidget):
         if self._latest is not None:
             self._frame_gaps.append(now - self._latest_at)
         self._latest, self._latest_at = item, now
+        if item.snapshot.settled:
+            self._last_settled = item
         self.had_view = True
         self.live.show_frame(item.frame, item.snapshot)
         for name, n in player_counts(self.session.players, item.snapshot.counts).items():
@@ -249,22 +255,35 @@ class ScanView(QWidget):
             self._waiting = self._waiting or "shot"
             self.live.show_message(WAITING_FOR_VIEW)
             return
-        if self.session.holds_view(self._latest.index):
-            self.live.show_message(
-                "The video has ended, and its last view is shot: Enter to go on"
-                if self._ended
-                else "That view is already shot: wait for the next frame"
-            )
-            return
         if not self._latest.snapshot.settled and not self._ended:
             # its counts are still the view before's: shooting now would pair this picture
             # with them; the shot is taken on the first settled frame instead
             self._waiting = self._waiting or "shot"
             self.live.show_message(HOLD_STILL)
             return
-        latest = self._latest
-        self.session = self.session.with_shot(Shot(latest.frame, latest.snapshot, latest.index))
+        shot = self._view_to_shoot(self._latest)
+        if self.session.holds_view(shot.index):
+            self.live.show_message(
+                "The video has ended, and its last view is shot: Enter to go on"
+                if self._ended
+                else "That view is already shot: wait for the next frame"
+            )
+            return
+        self.session = self.session.with_shot(Shot(shot.frame, shot.snapshot, shot.index))
         self._refresh()
+        if shot is self._last_settled and shot is not self._latest:
+            self.live.show_message(MOVING_AT_THE_END)
+
+    def _view_to_shoot(self, latest: CountedFrame) -> CountedFrame:
+        """The latest view; at a video's end before it settled (no more frames will settle
+        it), the same picture with the vote of its still frames so far, or, when it was
+        moving, the last view that settled: never a picture with another view's counts."""
+        if latest.snapshot.settled:
+            return latest
+        own = latest.snapshot.as_its_view()
+        if own is not None:
+            return dataclasses.replace(latest, snapshot=own)
+        return self._last_settled or latest  # none settled: the only counts there are
 
     def _is_live(self) -> bool:
         """A camera or live stream, not a file. Asked when it matters: an address opened by

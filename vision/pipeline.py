@@ -170,6 +170,9 @@ class FrameResult:
     settled: bool = (
         True  # live counting: enough still frames of this scene agree (see LiveCounting)
     )
+    # live counting, not settled: the vote of this view's own still frames so far (the counts
+    # are the view before's); None while it moves (see Stable.view)
+    view: Counts | None = None
     tiles: int = 0  # zoomed tiles the detector read for a closer look (0: none was needed)
     turned: bool = False  # the frame was read turned a quarter (vision/orientation.py)
 
@@ -498,4 +501,5 @@ class LiveCounting:
             face_up=stable.counts.face_up,
             unknown=stable.counts.unknown,
             settled=stable.settled,
+            view=stable.view,
         )

@@ -12,6 +12,9 @@ from what was shown, the table changed under the hand and they restart the windo
 counts are the per-deck median of the window's votes, and a reported count is kept while a
 third of the votes still say it, so that a card found in every other frame does not make the
 number flicker.
+
+Until a view settles, each report also says what its own still frames vote so far (`view`), or
+that it is moving (None): a video that ends then has no more frames to settle it with.
 """
 
 from __future__ import annotations
@@ -87,6 +90,9 @@ class Stable:
     counts: Counts
     settled: bool  # enough still frames of this scene have voted
     votes: int
+    # the view in front of the camera: the vote of its still frames so far, which are `counts`
+    # themselves unless those are held from the view before; None while the view moves
+    view: Counts | None = None
 
 
 class Stabiliser:
@@ -140,7 +146,7 @@ class Stabiliser:
             self._next_votes, self._next_scene = [], None
             if self._last is not None:
                 self._after_motion = []  # and so must the old one, which a hand may have changed
-                return Stable(self._last.counts, settled=False, votes=len(self._votes))
+                return self._held(None)
         if self._scene is None:
             self._scene = thumb
         elif self._after_motion is not None and not self._changed(thumb):
@@ -148,7 +154,7 @@ class Stabiliser:
             # eight cards been added, its first frames used to report the old count as settled)
             self._after_motion.append(counts)
             if len(self._after_motion) < self._min_votes and self._last is not None:
-                return Stable(self._last.counts, settled=False, votes=len(self._votes))
+                return self._held(vote(self._after_motion))
             settling, self._after_motion = self._after_motion, None
             if self._last is not None and vote(settling) != self._last.counts:
                 self._votes.clear()  # the table changed under the hand
@@ -160,7 +166,7 @@ class Stabiliser:
             self._next_votes.append(counts)
             held = now - self._next_since >= self._min_still_s
             if self._last is not None and (len(self._next_votes) < self._min_votes or not held):
-                return Stable(self._last.counts, settled=False, votes=len(self._votes))
+                return self._held(vote(self._next_votes))
             self._votes.clear()  # the new scene has held: its frames are the window
             self._votes.extend(self._next_votes[:-1])
             self._scene, self._last = self._next_scene, None
@@ -169,9 +175,16 @@ class Stabiliser:
         self._votes.append(counts)
         # only a settled count is held on to: the first frame of a scan may be an outlier
         shown = self._last.counts if self._last is not None and self._last.settled else None
+        voted = steady_vote(list(self._votes), shown)
         self._last = Stable(
-            steady_vote(list(self._votes), shown),
+            voted,
             settled=len(self._votes) >= self._min_votes,
             votes=len(self._votes),
+            view=None if moving else voted,  # nothing shown yet: moving frames vote too
         )
         return self._last
+
+    def _held(self, view: Counts | None) -> Stable:
+        """The last report's counts, held while this view is not settled (`view`: its own)."""
+        assert self._last is not None
+        return Stable(self._last.counts, settled=False, votes=len(self._votes), view=view)

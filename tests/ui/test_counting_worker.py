@@ -25,6 +25,7 @@ from blitzcam.ui.counting_worker import (
     snapshot_from_result,
 )
 from blitzcam.ui.scan_session import table_warnings
+from blitzcam.vision.counting import Counts
 from blitzcam.vision.detections import Detections
 from tests.ui.fakes import FakeCounter, FakeSource, synthetic_frame
 
@@ -161,6 +162,16 @@ def test_snapshot_from_a_vision_result() -> None:
     # whether the vote has settled on this view reaches the scan (it shoots settled views)
     assert snapshot.settled
     assert not snapshot_from_result(SimpleNamespace(**vars(result), settled=False)).settled
+    # and, until it has, what the view's own still frames vote (its counts are the view before's)
+    assert snapshot.view is None and snapshot.as_its_view() is snapshot
+    own = Counts(per_deck={"red-buggy": 4}, face_up=2, unknown=0)
+    lagging = snapshot_from_result(SimpleNamespace(**vars(result), settled=False, view=own))
+    assert dict(lagging.counts) == {"red-buggy": 1}
+    shot = lagging.as_its_view()
+    assert shot is not None and shot.settled and dict(shot.counts) == {"red-buggy": 4}
+    assert (shot.face_up, shot.unknown) == (2, 0) and shot.outlines == lagging.outlines
+    moving = snapshot_from_result(SimpleNamespace(**vars(result), settled=False, view=None))
+    assert moving.as_its_view() is None
 
 
 def test_open_source_reads_an_image_file(tmp_path) -> None:

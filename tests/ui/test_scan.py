@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from blitzcam.ui.counting_worker import CountedFrame, CountSnapshot, NullCounter
-from blitzcam.ui.scan import HOLD_STILL, WAITING_FOR_VIEW, ScanView
+from blitzcam.ui.counting_worker import CountedFrame, CountSnapshot, NullCounter, ViewCounts
+from blitzcam.ui.scan import HOLD_STILL, MOVING_AT_THE_END, WAITING_FOR_VIEW, ScanView
 from tests.ui.fakes import FakeSource, players
 
 ANN, BOB = players(2)
@@ -131,3 +131,50 @@ def test_more_players_scroll_rather_than_grow_the_scan_page(qtbot) -> None:
     qtbot.addWidget(view)
     name = view._seats[0][1]
     assert isinstance(name, ElidedLabel) and name.toolTip() == long[0].name  # cut with "…"
+
+
+def _ended(view: ScanView) -> None:
+    view._source.live = False  # a video file ...
+    view._on_source_finished()  # ... that came to its end
+
+
+def test_a_video_ending_before_its_view_settled_shoots_that_view_s_own_counts(qtbot) -> None:
+    # the counts of a view not settled are the view before's: at a video's end they were shot
+    # beside the new picture; the vote of its own still frames so far is all there will be
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 9, 3))
+    view.capture_button.click()  # shot 1 of the Dutch cards
+    lagging = CountSnapshot(
+        counts={ANN.deck: 9, BOB.deck: 3},
+        settled=False,
+        view=ViewCounts({ANN.deck: 14, BOB.deck: 6}, face_up=0, unknown=0),
+    )
+    view._on_counted(CountedFrame(np.full((36, 64, 3), 2, np.uint8), lagging, 2))
+    view.capture_button.click()
+    assert len(view.session.shots()) == 1 and view.live.message() == HOLD_STILL
+    _ended(view)  # the waiting shot is taken now, with the view's own counts
+    assert [shot.view for shot in view.session.shots()] == [1, 2]
+    assert view.session.totals() == {"Ann": 23, "Bob": 9}
+    view.capture_button.click()
+    assert len(view.session.shots()) == 2 and "video has ended" in view.live.message()
+
+
+def test_a_video_ending_in_motion_shoots_its_last_settled_view(qtbot) -> None:
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 9, 3))
+    view._on_counted(_frame(2, 9, 3, settled=False))  # a hand moving over it (view None)
+    _ended(view)
+    view.capture_button.click()  # the blurred frame is not shot with frame 1's counts
+    assert [shot.view for shot in view.session.shots()] == [1]
+    assert view.session.totals() == {"Ann": 9, "Bob": 3}
+    assert view.live.message() == MOVING_AT_THE_END
+    view.capture_button.click()  # not twice
+    assert len(view.session.shots()) == 1 and "video has ended" in view.live.message()
+
+
+def test_a_video_that_never_settled_shoots_its_last_frame(qtbot) -> None:
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 4, 2, settled=False))
+    _ended(view)
+    view.next_button.click()  # Enter with no shot: the only counts there are
+    assert view.session.totals("dutch") == {"Ann": 4, "Bob": 2}

@@ -229,3 +229,53 @@ def test_counts_are_read_only_and_not_the_callers_dict() -> None:
     shown = stabiliser.update(thumb, counts).counts
     with pytest.raises(TypeError):
         shown.per_deck["green-pump"] = 999  # type: ignore[index]
+
+
+def test_a_view_not_settled_says_what_its_own_still_frames_vote() -> None:
+    # a video that ends before its view settled has no more frames to settle it: what the
+    # view's still frames said so far is all there is, and a moving frame says nothing
+    stab = Stabiliser(window=7, min_votes=3)
+    for i in range(4):
+        out = stab.update(_thumb(100), _counts(20), at=i * 0.2)
+    assert out.settled and out.view == out.counts  # settled: its counts are its own
+    out = stab.update(_thumb(152), _counts(3), at=0.8)  # a hand sweeps in
+    assert out.view is None and out.counts.per_deck["green-pump"] == 20
+    # a new deal holds still, not yet long enough to replace the scene
+    shown = [stab.update(_thumb(150), _counts(n), at=1.0 + i * 0.2) for i, n in enumerate((31, 30))]
+    assert all(s.counts.per_deck["green-pump"] == 20 and not s.settled for s in shown)
+    assert [s.view.per_deck["green-pump"] for s in shown] == [31, 30]  # lower median of 31, 30
+    # after a hand over the same scene, the frames since the hand
+    stab = Stabiliser(window=7, min_votes=3)
+    for _ in range(4):
+        stab.update(_thumb(100), _counts(20))
+    stab.update(_thumb(150), _counts(6))
+    out = stab.update(_thumb(101), _counts(24))  # moving still, from the hand's frame
+    assert out.view is None
+    out = stab.update(_thumb(101), _counts(24))
+    assert not out.settled and out.counts.per_deck["green-pump"] == 20
+    assert out.view is not None and out.view.per_deck["green-pump"] == 24
+
+
+def test_moving_frames_before_anything_is_shown_are_no_view() -> None:
+    stab = Stabiliser(window=7, min_votes=3)
+    stab.update(_thumb(100), _counts(20))
+    out = stab.update(_thumb(150), _counts(5))  # moving, nothing shown settled yet
+    assert out.view is None and not out.settled
+
+
+def test_live_counting_passes_the_view_on() -> None:
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+
+    seen = iter([10, 10, 10, 25, 26])
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        return FrameResult(Detections.empty(), {"green-pump": next(seen)}, 0, 0, {})
+
+    live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=3, motion_threshold=1000))
+    for _ in range(3):
+        out = live(np.full((36, 64, 3), 100, np.uint8))
+    assert out.settled and out.view is not None and out.view.per_deck["green-pump"] == 10
+    for _ in range(2):  # another view, one still frame after the other
+        out = live(np.full((36, 64, 3), 200, np.uint8))
+    assert not out.settled and out.counts["green-pump"] == 10
+    assert out.view is not None and out.view.per_deck["green-pump"] == 25
