@@ -107,10 +107,18 @@ class IdentityRecipe:
     # False: the refine stage fades and crosses only random designs' drawings (the stand-ins
     # for enrolled art), never the eight decks' (whose look random art must not reach)
     refine_builtin_augmented: bool = True
+    # the rejection hinge's weight in the refine stage (None: the reject stage's, `reject_weight`)
+    refine_reject_weight: float | None = None
 
     @property
     def total_steps(self) -> int:
         return self.steps + self.reject_steps + self.refine_steps
+
+    def rejection_weight(self, stage: int) -> float:
+        """The rejection hinge's weight in `stage` (2: reject, 3: refine)."""
+        if stage == 3 and self.refine_reject_weight is not None:
+            return self.refine_reject_weight
+        return self.reject_weight
 
     @property
     def refine_from(self) -> int:
@@ -486,7 +494,7 @@ def train(
         margin = nnf.one_hot(target[of_design], sims.shape[1]) * recipe.margin
         loss = nnf.cross_entropy(recipe.scale * (sims[of_design] - margin), target[of_design])
         if stage >= 2:
-            loss = loss + recipe.reject_weight * rejection_loss(
+            loss = loss + recipe.rejection_weight(stage) * rejection_loss(
                 sims, target, n_builtin, recipe.reject_line, recipe.negative_weight
             )
             if recipe.attract_weight > 0:
@@ -545,6 +553,7 @@ BEFORE_ADDED: dict[str, Any] = {
     "faded_share": 0.0,
     "small_share": 0.0,
     "refine_steps": 0,
+    "refine_reject_weight": None,
     "refine_small_share": 0.0,
 }
 

@@ -1,12 +1,14 @@
 """The identity network's refine stage on late-round drawings (tried at stop 42; not shipped).
 
     .venv/bin/python scripts/identity_refine_late.py [--scenes 600] [--steps 3000]
+        [--reject-weight 1.0] [--run runs/refine-late]
 
 From the shipped weights (models/blitzcam-identity.pt, copied to the run's last.pt), the refine
 stage of `blitzcam train-identity` on the recipe's drawings plus drawings cut from a big game's
 late rounds (`identity_data.build(..., late_round=True)`, seed 11), with no fading or crossing:
-only the data changes. The drawings go to runs/identity-data, the run to runs/refine-late, the
-export to runs/refine-late/export (models/ is left alone). Resumes an interrupted run.
+only the data changes (and, with --reject-weight, the rejection hinge's weight: tried at stop 43).
+The drawings go to runs/identity-data, the run to RUN, the export to RUN/export (models/ is
+left alone). Resumes an interrupted run.
 `scripts/identity_measure.sh NAME ONNX` then measures it on the choice sets. MODEL_CARD.md
 has what it measured.
 """
@@ -25,6 +27,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=600, help="late-round scenes to cut")
     parser.add_argument("--steps", type=int, default=3000, help="refine steps")
+    parser.add_argument(
+        "--reject-weight", type=float, default=1.0, help="the rejection hinge's weight here"
+    )
+    parser.add_argument("--run", type=Path, default=Path("runs/refine-late"), help="run folder")
     args = parser.parse_args()
 
     from blitzcam.datasets.art import HOLDOUT_FAMILY, RANDOM_FAMILIES
@@ -32,7 +38,7 @@ def main() -> None:
     from blitzcam.models.identity_data import IdentityData, build
     from blitzcam.models.identity_training import IdentityRecipe, ship, train, training_data
 
-    run, data_dir = Path("runs/refine-late"), Path("runs/identity-data")
+    run, data_dir = args.run, Path("runs/identity-data")
     run.mkdir(parents=True, exist_ok=True)
     data_dir.mkdir(parents=True, exist_ok=True)
     recipe = replace(
@@ -40,6 +46,7 @@ def main() -> None:
         refine_steps=args.steps,
         refine_occluded_share=0.0,
         refine_faded_share=0.0,
+        refine_reject_weight=args.reject_weight,
     )
     data, _ = training_data(recipe, data_dir)
     late_path = data_dir / f"drawings-late-seed{LATE_SEED}-{args.scenes}.npz"

@@ -444,6 +444,21 @@ def test_fields_a_checkpoint_lacks_count_as_their_defaults() -> None:
     gentler = replace(refining, refine_lr=1e-5)
     assert recipe_changes(asdict(refining), gentler, recipe.refine_from) == []
     assert recipe_changes(asdict(refining), gentler, recipe.refine_from + 1) == ["refine_lr"]
+    # the refine stage's own rejection weight: the shipped weights go on into it, as a refine
+    firmer = replace(refining, refine_reject_weight=2.0)
+    assert recipe_changes(asdict(recipe), firmer, recipe.refine_from) == []
+    assert recipe_changes(asdict(refining), firmer, recipe.refine_from + 1) == [
+        "refine_reject_weight"
+    ]
+
+
+def test_the_refine_stage_may_weigh_rejection_on_its_own() -> None:
+    from blitzcam.models.identity_training import IdentityRecipe
+
+    recipe = IdentityRecipe(reject_weight=1.5)
+    assert [recipe.rejection_weight(stage) for stage in (2, 3)] == [1.5, 1.5]
+    firmer = replace(recipe, refine_reject_weight=2.0)
+    assert [firmer.rejection_weight(stage) for stage in (2, 3)] == [1.5, 2.0]
 
 
 def test_a_checkpoint_from_before_the_ink_gain_reads_as_trained_without_it(
