@@ -50,8 +50,9 @@ def _parse_player(raw: object, index: int) -> Player:
     return Player(name=raw["name"], deck=raw["deck"], team=team, **seat)  # the rules check them
 
 
-# a player who joined or left a match under way (rules.Player); written only when not these
-_SEAT_ROUNDS: Final = {"joined": 0, "left": None, "start": 0}
+# a player who joined or left a match under way, or sat out rounds (rules.Player); written
+# only when not these
+_SEAT_ROUNDS: Final = {"joined": 0, "left": None, "start": 0, "sat_out": ()}
 
 
 def _parse_round(raw: object, number: int) -> Round:
@@ -111,8 +112,9 @@ def match_to_json(match: Match) -> dict[str, Any]:
         if player.team is not None:
             entry["team"] = player.team
         for key, default in _SEAT_ROUNDS.items():
-            if getattr(player, key) != default:
-                entry[key] = getattr(player, key)
+            value = getattr(player, key)
+            if value != default:
+                entry[key] = list(value) if isinstance(value, tuple) else value
         players.append(entry)
     return {
         "target": match.settings.target,

@@ -7,6 +7,7 @@ once one reaches the target; with teams, partners share one total.
 
 from __future__ import annotations
 
+import itertools
 import math
 import reprlib
 import unicodedata
@@ -113,8 +114,10 @@ class Player:
 
     A player who joined a match under way did so after round `joined` of the match and starts
     from `start` points (the table's choice: 0, or the lowest total, `lowest_total`); one who
-    left did so after round `left` (None: still playing). Both count the match's rounds: a
-    deleted earlier round moves them (`delete_round`)."""
+    left did so after round `left` (None: still playing). One who left and came back to their
+    seat sat out the rounds `sat_out` (in order; never the first round of their seat nor the
+    last before they left: those would be a later `joined`, an earlier `left`). All count the
+    match's rounds: a deleted earlier round moves them (`delete_round`)."""
 
     name: str
     deck: str
@@ -122,14 +125,21 @@ class Player:
     joined: int = 0
     left: int | None = None
     start: int = 0
+    sat_out: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", written_name(self.name))
         object.__setattr__(self, "team", written_name(self.team))
+        if isinstance(self.sat_out, list):  # as a match file holds them
+            object.__setattr__(self, "sat_out", tuple(self.sat_out))
 
     def plays_in(self, number: int) -> bool:
         """Whether this player plays round `number` (from 1)."""
-        return self.joined < number and (self.left is None or number <= self.left)
+        return (
+            self.joined < number
+            and (self.left is None or number <= self.left)
+            and number not in self.sat_out
+        )
 
     @property
     def playing(self) -> bool:
@@ -346,14 +356,50 @@ def _check_seat_rounds(player: Player) -> None:
             f"got {brief(player.left)}",
             player=player.name,
         )
+    _check_sat_out(player)
+
+
+def _check_sat_out(player: Player) -> None:
+    """MatchError unless the rounds a player sat out are whole round numbers in order, inside
+    their seat's rounds, and neither its first round nor the last before they left."""
+    rounds = player.sat_out
+    if not isinstance(rounds, tuple) or not all(_is_whole_number(n) for n in rounds):
+        said = brief(list(rounds) if isinstance(rounds, tuple) else rounds)  # as a file holds it
+        raise MatchError(
+            f"'sat_out' must be a list of round numbers, got {said}", player=player.name
+        )
+    if any(b <= a for a, b in itertools.pairwise(rounds)):
+        raise MatchError(
+            f"'sat_out' must list rounds in order, each once, got {brief(list(rounds))}",
+            player=player.name,
+        )
+    if rounds and rounds[0] <= player.joined + 1:
+        raise MatchError(
+            f"'sat_out' must begin after round {player.joined + 1}, the first of their seat "
+            f"(one who sat it out joined later), got {rounds[0]}",
+            player=player.name,
+        )
+    if rounds and player.left is not None and rounds[-1] >= player.left:
+        raise MatchError(
+            f"'sat_out' must end before round {player.left}, the last they played before "
+            f"leaving, got {rounds[-1]}",
+            player=player.name,
+        )
 
 
 def _at_table_together(a: Player, b: Player) -> bool:
-    """Whether two seats' rounds overlap, or both are at the table now (one left as the
-    other joined may hand on their deck)."""
+    """Whether two seats play a round together, or both are at the table now (one left as the
+    other joined may hand on their deck; one away may lend it to one who joins meanwhile)."""
+    if a.playing and b.playing:
+        return True
     a_end = math.inf if a.left is None else a.left
     b_end = math.inf if b.left is None else b.left
-    return (a.joined < b_end and b.joined < a_end) or (a.playing and b.playing)
+    first, last = max(a.joined, b.joined) + 1, min(a_end, b_end)
+    if first > last:
+        return False
+    # the rounds both seats span, less those either sat out (one of them left: a finite span)
+    away = set(a.sat_out) | set(b.sat_out)
+    return any(n not in away for n in range(first, int(last) + 1))
 
 
 def validate_round(
@@ -370,6 +416,8 @@ def validate_round(
             when = (
                 f"joined after round {seat.joined}"
                 if seat.joined >= number
+                else "sat it out"
+                if number in seat.sat_out
                 else f"left after round {seat.left}"
             )
             raise MatchError(f"not playing in this round ({when})", round_number=number,
@@ -445,6 +493,11 @@ def score_match(match: Match) -> Standings:
             raise MatchError(
                 f"joined or left after round {max(player.joined, player.left or 0)}, but the "
                 f"match has {played} round(s)",
+                player=player.name,
+            )
+        if player.sat_out and player.sat_out[-1] > played:
+            raise MatchError(
+                f"sat out round {player.sat_out[-1]}, but the match has {played} round(s)",
                 player=player.name,
             )
     totals = {player.name: player.start for player in match.players}
@@ -539,9 +592,10 @@ def edit_round(match: Match, number: int, changes: Mapping[str, Tally]) -> Match
 
 def delete_round(match: Match, number: int) -> Match:
     """The match without round `number`; the rounds after it move up, and so do the rounds
-    players joined or left after. The last round taken back (an undo) puts back at the table
-    whoever left after it, so that it can be entered again as it was played; while someone
-    joined after it, it is refused (they would have to play it)."""
+    players joined or left after and sat out. The last round taken back (an undo) puts back at
+    the table whoever left after it, and takes away again whoever came back after sitting it
+    out, so that it can be entered again as it was played; while someone joined after it, it
+    is refused (they would have to play it)."""
     _check_round_number(match, number)
     rounds = match.rounds[: number - 1] + match.rounds[number:]
     last = number == len(match.rounds)
@@ -559,14 +613,45 @@ def delete_round(match: Match, number: int) -> Match:
     def moved_left(left: int | None) -> int | None:
         return None if left is None or (last and left == number) else moved(left)
 
-    players = tuple(
-        replace(p, joined=moved(p.joined), left=moved_left(p.left)) for p in match.players
-    )
+    def moved_seat(p: Player) -> Player:
+        if last and p.playing and number in p.sat_out:  # back after sitting it out: away again
+            p = _away_again(p)
+        sat_out = tuple(n - 1 if n > number else n for n in p.sat_out if n != number)
+        return _tidied(
+            replace(p, joined=moved(p.joined), left=moved_left(p.left), sat_out=sat_out)
+        )
+
+    players = tuple(moved_seat(p) for p in match.players)
     # one whose only round it was has played none: as if never seated
     players = tuple(p for p in players if p.left is None or p.left > p.joined)
     updated = replace(match, players=players, rounds=rounds)
     score_match(updated)
     return updated
+
+
+def _away_again(seat: Player) -> Player:
+    """A seat back at the table after sitting out rounds, without a round played since: as it
+    was before it came back (left after the round before those)."""
+    gap = _trailing_run(seat.sat_out)
+    return replace(seat, left=gap[0] - 1, sat_out=seat.sat_out[: -len(gap)])
+
+
+def _trailing_run(rounds: tuple[int, ...]) -> tuple[int, ...]:
+    """The last run of consecutive rounds in `rounds` (in order, not empty)."""
+    start = len(rounds) - 1
+    while start > 0 and rounds[start - 1] == rounds[start] - 1:
+        start -= 1
+    return rounds[start:]
+
+
+def _tidied(seat: Player) -> Player:
+    """A seat whose rounds moved (a round deleted) in the one way rules allow: rounds sat out
+    first are a later join, rounds sat out last before leaving an earlier leave."""
+    while seat.sat_out and seat.sat_out[0] == seat.joined + 1:
+        seat = replace(seat, joined=seat.joined + 1, sat_out=seat.sat_out[1:])
+    while seat.sat_out and seat.left is not None and seat.sat_out[-1] >= seat.left:
+        seat = replace(seat, left=seat.left - 1, sat_out=seat.sat_out[:-1])
+    return seat
 
 
 def change_settings(match: Match, settings: Settings) -> Match:
@@ -588,7 +673,7 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
             "leaves a match under way through join and leave"
         )
     seated = tuple(
-        replace(new, joined=old.joined, left=old.left, start=old.start)
+        replace(new, joined=old.joined, left=old.left, start=old.start, sat_out=old.sat_out)
         for old, new in zip(match.players, given, strict=True)
     )
     validate_players(seated)  # before renaming the rounds: two equal names would merge tallies
@@ -626,12 +711,14 @@ def join(match: Match, player: Player, *, start: int = 0) -> Match:
     looks, left = _seen_as(player.name), [p for p in match.players if p.left is not None]
     gone = next((p for p in left if _seen_as(p.name) == looks), None)
     if gone is not None:  # a clearer word than "two players have this name"
+        held = _why_not_back(match, gone, standings)  # in play, only their deck can be held
         raise MatchError(
             f"left after round {gone.left}: "
             + (
                 "they come back to their own seat and total instead"
-                if gone.left == len(match.rounds)
-                else "rounds were played without them since, so they join under another name"
+                if held is None
+                else f"{held}: they come back to their seat once it is free, or join under "
+                "another name"
             ),
             player=player.name,
         )
@@ -663,23 +750,26 @@ def leave(match: Match, name: str) -> Match:
     if seat.joined == played:  # no round played: as if never seated
         players = tuple(p for p in match.players if p is not seat)
     else:
-        players = tuple(replace(p, left=played) if p is seat else p for p in match.players)
+        # back from sitting out, no round played since: as before they came back
+        away = _away_again(seat) if played in seat.sat_out else replace(seat, left=played)
+        players = tuple(away if p is seat else p for p in match.players)
     updated = replace(match, players=players)
     score_match(updated)
     return updated
 
 
 def come_back(match: Match, name: str) -> Match:
-    """The match with player `name`, who left, at the table again as before: their seat, deck,
-    team and total. Only before a round is played without them (a seat holds one stretch of
-    rounds), and while their deck is free: it undoes a leave, a mistaken one included."""
+    """The match with player `name`, who left, at the table again from the next round: their
+    seat, deck, team and total, the rounds played without them sat out (a leave by mistake,
+    taken back before a round, sits out none). Only while their deck is free."""
     seat = _seat(match, name)
     refused = _why_not_back(match, seat, score_match(match))
     if refused is not None:
         raise MatchError(refused, player=seat.name)
-    updated = replace(
-        match, players=tuple(replace(p, left=None) if p is seat else p for p in match.players)
-    )
+    assert seat.left is not None  # (refused otherwise)
+    missed = tuple(range(seat.left + 1, len(match.rounds) + 1))
+    back = replace(seat, left=None, sat_out=seat.sat_out + missed)
+    updated = replace(match, players=tuple(back if p is seat else p for p in match.players))
     score_match(updated)
     return updated
 
@@ -696,17 +786,6 @@ def _why_not_back(match: Match, seat: Player, standings: Standings) -> str | Non
         return "is at the table"
     if standings.status != "in-progress":
         return "the match is decided: nobody comes back to it"
-    played = len(match.rounds)
-    if seat.left < played:
-        missed = (
-            f"round {played} was"
-            if seat.left + 1 == played
-            else f"rounds {seat.left + 1}-{played} were"
-        )
-        return (
-            f"{missed} played without them, and a seat holds one stretch of rounds: they can "
-            "join again under another name"
-        )
     holder = next((p for p in at_table(match) if p.deck == seat.deck), None)
     if holder is not None:
         return f"their deck, {seat.deck}, is {holder.name}'s now"

@@ -148,6 +148,27 @@ def _v4_players_join_and_leave(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v5_rounds_sat_out(conn: sqlite3.Connection) -> None:
+    """Players who left and came back to their seat (rules.Player.sat_out): the rounds they sat
+    out, as `_sat_out_text` writes them; every stored player sat out none."""
+    _run_script(conn, "ALTER TABLE players ADD COLUMN sat_out TEXT NOT NULL DEFAULT ''")
+
+
+def _sat_out_text(rounds: tuple[int, ...]) -> str:
+    """'4,5,8': the rounds a player sat out, as the players table holds them."""
+    return ",".join(str(n) for n in rounds)
+
+
+def _sat_out_rounds(text: object) -> tuple[int, ...] | None:
+    """The rounds `_sat_out_text` wrote (None: not such a text; a hand edit)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return tuple(int(part) for part in text.split(",")) if text else ()
+    except ValueError:
+        return None
+
+
 # Position i migrates schema version i to i + 1. Append only; edit a released step only so
 # that more matches load (a file it has upgraded is never upgraded by it again).
 MIGRATIONS: Final[tuple[Migration, ...]] = (
@@ -155,6 +176,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v2_team_names_and_targets,
     _v3_names_composed,
     _v4_players_join_and_leave,
+    _v5_rounds_sat_out,
 )
 
 
@@ -400,14 +422,21 @@ class MatchStore:
         if row is None:
             raise self._no_match(match_id)
         settings = Settings(target=row[0], variant=row[1])
-        seats = {
-            seat: Player(name, deck, team, joined=joined, left=left, start=start)
-            for seat, name, deck, team, joined, left, start in conn.execute(
-                "SELECT seat, name, deck, team, joined, left_after, start_points FROM players "
-                "WHERE match_id = ? ORDER BY seat",
-                (match_id,),
+        seats = {}
+        for seat, name, deck, team, joined, left, start, sat_out in conn.execute(
+            "SELECT seat, name, deck, team, joined, left_after, start_points, sat_out "
+            "FROM players WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        ):
+            away = _sat_out_rounds(sat_out)
+            if away is None:
+                raise StoreError(
+                    f"match {match_id} in {self.path} cannot be read: seat {seat} sat out "
+                    f"{rules.brief(sat_out)}, not a list of round numbers"
+                )
+            seats[seat] = Player(
+                name, deck, team, joined=joined, left=left, start=start, sat_out=away
             )
-        }
         players = tuple(seats.values())
         rounds: dict[int, dict[str, Tally]] = {}
         for number, seat, dutch, blitz in conn.execute(
@@ -498,9 +527,12 @@ class MatchStore:
     def _insert_players(self, match_id: int, match: Match) -> None:
         self._conn.executemany(
             "INSERT INTO players (match_id, seat, name, deck, team, joined, left_after, "
-            "start_points) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "start_points, sat_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (match_id, seat, p.name, p.deck, p.team, p.joined, p.left, p.start)
+                (
+                    match_id, seat, p.name, p.deck, p.team, p.joined, p.left, p.start,
+                    _sat_out_text(p.sat_out),
+                )
                 for seat, p in enumerate(match.players)
             ],
         )
@@ -623,8 +655,7 @@ class MatchStore:
         return self.update(match_id, lambda match: rules.leave(match, name), expect=expect)
 
     def come_back(self, match_id: int, name: str, *, expect: Match | None = None) -> Match:
-        """Player `name`, who left, back at the table before a round is played without them
-        (rules.come_back)."""
+        """Player `name`, who left, back at their seat from the next round (rules.come_back)."""
         return self.update(match_id, lambda match: rules.come_back(match, name), expect=expect)
 
     def change_players(

@@ -46,9 +46,24 @@ def seat_note(player: Player) -> str:
     notes = []
     if player.joined:
         notes.append(f"joined after round {player.joined} with {player.start}")
+    if player.sat_out:
+        notes.append(f"sat out {rounds_said(player.sat_out)}")
     if player.left is not None:
         notes.append(f"left after round {player.left}")
     return ", ".join(notes)
+
+
+def rounds_said(numbers: tuple[int, ...]) -> str:
+    """'round 4', 'rounds 4-5', 'rounds 4-5 and 8': round numbers in order, runs joined."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    said = [f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs]
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"round{'s' if len(numbers) > 1 else ''} {listed}"
 
 
 def _header(player: Player) -> str:

@@ -464,8 +464,8 @@ class MainWindow(QMainWindow):
         self._seat_change(
             [player.name for player in rules.can_come_back(self.match)],
             "A player comes back",
-            "Who comes back to the table? They take their seat, deck and total again (only "
-            "before a round is played without them).",
+            "Who comes back to the table? They take their seat, deck and total again from the "
+            "next round; the rounds played without them are sat out.",
             self.store.come_back,
             "{} is back at the table",
         )

@@ -101,8 +101,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = action(
         "rejoin",
         _rejoin,
-        "a player who left comes back to their seat, deck and total (before a round is played "
-        "without them)",
+        "a player who left comes back to their seat, deck and total from the next round (the "
+        "rounds played without them are sat out)",
     )
     p.add_argument("player", metavar="NAME", help="the player, as the match names them")
     _match_option(p)

@@ -259,8 +259,11 @@ def test_a_player_joins_and_another_leaves_a_match_under_way(
     assert run("match", "--db", db, "leave", "Bob", capsys=capsys)[0] == 0
     code, out, _ = run("match", "--db", db, "add", "Ann=3/0", "Cy=0/2", capsys=capsys)
     assert code == 0 and "leading: Ann" in out
+    # a round played without him: back all the same, and the table says he sat it out
+    code, out, _ = run("match", "--db", db, "rejoin", "Bob", capsys=capsys)
+    assert code == 0 and "Bob (red-buggy; sat out round 3)" in out
     code, _, err = run("match", "--db", db, "rejoin", "Bob", capsys=capsys)
-    assert code == 2 and "player Bob: round 3 was played without them" in err
+    assert code == 2 and "player Bob: is at the table" in err
     with pytest.raises(SystemExit) as exited:  # a usage error: argparse's exit 2
         run("match", "--db", db, "join", "Di", "--deck", "blue-pump", "--start", "lots",
             capsys=capsys)  # fmt: skip

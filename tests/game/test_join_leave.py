@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -226,20 +227,16 @@ def test_one_who_left_comes_back_before_a_round_is_played_without_them() -> None
         rules.come_back(three, "Bob")
     with pytest.raises(MatchError, match="player Zed: not a player in this match"):
         rules.come_back(left, "Zed")
-    # a round played without them: a seat holds one stretch of rounds
+    # rounds played without him: he still comes back to his seat and total, and sits them out
     later = add_round(left, round_of(Ann=(2, 0), Cy=(0, 3)))
-    with pytest.raises(MatchError, match=r"player Bob: round 4 was played without them, and a "
-                                         r"seat holds one stretch of rounds"):  # fmt: skip
-        rules.come_back(later, "Bob")
     later = add_round(later, round_of(Ann=(2, 0), Cy=(0, 3)))
-    with pytest.raises(MatchError, match="rounds 4-5 were played without them"):
-        rules.come_back(later, "Bob")
-    assert rules.can_come_back(later) == ()
-    with pytest.raises(MatchError, match="player Bob: left after round 3: rounds were played "
-                                         "without them since, so they join under another "
-                                         "name"):  # fmt: skip
+    assert rules.can_come_back(later) == (later.players[1],)
+    back = rules.come_back(later, "Bob")
+    assert back.players[1] == Player("Bob", "red-buggy", sat_out=(4, 5))
+    with pytest.raises(MatchError, match="player Bob: left after round 3: they come back to "
+                                         "their own seat and total instead"):  # fmt: skip
         join(later, Player("Bob", "yellow-bucket"))
-    # the rounds played without him taken back: he may come back again
+    # the rounds played without him taken back: back as he was
     assert rules.come_back(delete_round(delete_round(later, 5), 4), "Bob") == three
 
 
@@ -250,6 +247,10 @@ def test_one_who_left_comes_back_only_while_their_deck_is_free() -> None:
     with pytest.raises(MatchError, match="player Bob: their deck, red-buggy, is Di's now"):
         rules.come_back(handed, "Bob")
     assert rules.can_come_back(handed) == ()
+    with pytest.raises(MatchError, match="player Bob: left after round 3: their deck, red-buggy, "
+                                         "is Di's now: they come back to their seat once it is "
+                                         "free, or join under another name"):  # fmt: skip
+        join(handed, Player("Bob", "yellow-bucket"))
     # Di leaves having played no round (taken off): the deck is Bob's again
     assert rules.come_back(leave(handed, "Di"), "Bob") == three
 
@@ -273,3 +274,113 @@ def test_one_who_left_a_team_comes_back_to_it() -> None:
     gone = leave(match, "Bob")
     assert dict(score_match(gone).team_totals) == {"North": 11, "South": 3}  # Bob's 1 kept
     assert rules.come_back(gone, "Bob") == match
+
+
+def _sat_out_two() -> Match:
+    """Ann, Bob and Cy play rounds 1-3; Bob leaves, sits out rounds 4-5, and is back for 6."""
+    three = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    away = leave(three, "Bob")
+    for _ in range(2):
+        away = add_round(away, round_of(Ann=(2, 0), Cy=(0, 3)))
+    return add_round(rules.come_back(away, "Bob"), round_of(Ann=(1, 0), Bob=(4, 0), Cy=(0, 1)))
+
+
+def test_one_who_sat_out_rounds_plays_on_from_their_total() -> None:
+    match = _sat_out_two()
+    bob = match.players[1]
+    assert bob.sat_out == (4, 5) and bob.playing and [bob.plays_in(n) for n in range(1, 7)] == [
+        True, True, True, False, False, True]  # fmt: skip
+    standings = score_match(match)
+    assert [t["Bob"] for t in standings.running_totals] == [1, 10, 9, 9, 9, 13]  # flat away
+    assert [sorted(scores) for scores in standings.round_scores[3:]] == [
+        ["Ann", "Cy"], ["Ann", "Cy"], ["Ann", "Bob", "Cy"]]  # fmt: skip
+    assert dict(standings.totals)["Bob"] == 13 and "Bob" in standings.contenders
+    sheet = score_sheet_rows(match)  # his rounds away blank, his total carried through them
+    assert [row["Bob score"] for row in sheet] == ["1", "9", "-1", "", "", "4"]
+    assert [row["Bob total"] for row in sheet] == ["1", "10", "9", "9", "9", "13"]
+    with pytest.raises(MatchError, match=r"round 4, player Bob: not playing in this round "
+                                         r"\(sat it out\)"):  # fmt: skip
+        rules.edit_round(match, 4, {"Bob": rules.Tally(3, 0)})
+    with pytest.raises(MatchError, match="round 7, player Bob: missing from the round"):
+        add_round(match, round_of(Ann=(1, 0), Cy=(0, 1)))
+    # he leaves again and comes back again: his rounds away add up
+    again = leave(add_round(match, round_of(Ann=(1, 0), Bob=(0, 3), Cy=(0, 1))), "Bob")
+    again = add_round(again, round_of(Ann=(1, 0), Cy=(0, 1)))
+    assert rules.come_back(again, "Bob").players[1].sat_out == (4, 5, 8)
+    assert match_from_json(match_to_json(match)) == match
+    assert match_to_json(match)["players"][1] == {"name": "Bob", "deck": "red-buggy",
+                                                  "sat_out": [4, 5]}  # fmt: skip
+    assert "Bob (red-buggy; sat out rounds 4-5)" in standings_table(1, match, standings)
+
+
+def score_sheet_rows(match: Match) -> list[dict[str, str]]:
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(score_sheet_csv(match))))
+    header = rows[0]
+    return [dict(zip(header, row, strict=False)) for row in rows[1:7]]
+
+
+def test_leaving_again_before_a_round_is_as_before_coming_back() -> None:
+    match = _sat_out_two()
+    away = rules.delete_round(match, 6)  # (undo: he is back, no round played since)
+    assert away.players[1].sat_out == (4, 5) and away.players[1].playing
+    before = leave(away, "Bob")
+    assert before.players[1] == Player("Bob", "red-buggy", left=3)
+    assert rules.come_back(before, "Bob") == away
+
+
+def test_undoing_a_round_he_sat_out_takes_him_away_again() -> None:
+    # so that it can be entered again as it was played: without him
+    match = rules.delete_round(rules.delete_round(_sat_out_two(), 6), 5)
+    assert match.players[1] == Player("Bob", "red-buggy", left=3)
+    assert len(match.rounds) == 4 and rules.can_come_back(match) == (match.players[1],)
+
+
+@pytest.mark.parametrize(
+    ("number", "bob"),
+    [
+        (4, Player("Bob", "red-buggy", sat_out=(4,))),  # a round he sat out: one fewer
+        (2, Player("Bob", "red-buggy", sat_out=(3, 4))),  # a round before: they move up
+        (6, Player("Bob", "red-buggy", left=3)),  # his only round since: as if never back
+    ],
+)
+def test_deleting_a_round_moves_the_rounds_sat_out(number: int, bob: Player) -> None:
+    match = _sat_out_two()
+    if number == 6:  # not the last: one more round after it
+        match = add_round(leave(match, "Bob"), round_of(Ann=(1, 0), Cy=(0, 1)))
+        bob = replace(bob, left=3)
+    deleted = rules.delete_round(match, number)
+    assert deleted.players[1] == bob
+    score_match(deleted)
+
+
+def test_a_deck_lent_while_its_player_sat_out_comes_back_with_them() -> None:
+    three = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    lent = join(leave(three, "Bob"), Player("Di", "red-buggy"))
+    lent = add_round(lent, round_of(Ann=(2, 0), Cy=(0, 3), Di=(5, 0)))
+    back = rules.come_back(leave(lent, "Di"), "Bob")  # Di played round 4 with Bob's deck
+    assert back.players[1].sat_out == (4,) and score_match(back).totals["Di"] == 5
+    # but the deck cannot be Bob's and Di's in one round
+    with pytest.raises(MatchError, match="deck red-buggy is already played by Bob"):
+        score_match(replace(back, players=(*back.players[:3], replace(back.players[3], left=5))))
+
+
+@pytest.mark.parametrize(
+    ("sat_out", "left", "message"),
+    [
+        ((4, 4), None, "player Bob: 'sat_out' must list rounds in order, each once"),
+        ((4, 3), None, "player Bob: 'sat_out' must list rounds in order, each once"),
+        ((1,), None, "player Bob: 'sat_out' must begin after round 1, the first of their seat"),
+        ((2,), 2, "player Bob: 'sat_out' must end before round 2, the last they played"),
+        ((2, "3"), None, "player Bob: 'sat_out' must be a list of round numbers"),
+        ((9,), None, "player Bob: sat out round 9, but the match has 3 round(s)"),
+        ((2, 3), None, "round 2, player Bob: not playing in this round (sat it out)"),
+    ],
+)
+def test_impossible_rounds_sat_out_are_refused(sat_out, left, message: str) -> None:
+    match = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    bob = replace(match.players[1], sat_out=sat_out, left=left)
+    with pytest.raises(MatchError, match=f"^{re.escape(message)}"):
+        score_match(replace(match, players=(match.players[0], bob, match.players[2])))

@@ -58,6 +58,12 @@ def test_json_round_trip_keeps_everything() -> None:
         ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 1, "blitz": 0}, "Bob": {"dutch": 1, "blitz": 0}},
                                          {"Ann": {"dutch": 1, "blitz": 1}, "Bob": {"dutch": 1.0, "blitz": 0}}]},
          "round 2, player Bob: Dutch cards must be a whole number, got 1.0"),
+        ({"players": [ANN_BOB[0], {**ANN_BOB[1], "sat_out": "2"}]},
+         "player Bob: 'sat_out' must be a list of round numbers, got '2'"),
+        ({"players": [ANN_BOB[0], {**ANN_BOB[1], "sat_out": [2.0]}]},
+         "player Bob: 'sat_out' must be a list of round numbers, got [2.0]"),
+        ({"players": [ANN_BOB[0], {**ANN_BOB[1], "sat_out": [3, 2]}]},
+         "player Bob: 'sat_out' must list rounds in order, each once, got [3, 2]"),
     ],
 )
 def test_malformed_matches_name_the_place(data: object, message: str) -> None:

@@ -162,7 +162,7 @@ def histories(draw: st.DrawFn) -> Match:
 @settings(max_examples=150, deadline=None)
 def test_joins_and_leaves_keep_every_round_to_its_players(match: Match) -> None:
     from blitzcam.game.match_file import match_from_json, match_to_json
-    from blitzcam.game.rules import delete_round
+    from blitzcam.game.rules import at_table, delete_round
 
     standings = score_match(match)
     for number, round_ in enumerate(match.rounds, start=1):
@@ -179,3 +179,12 @@ def test_joins_and_leaves_keep_every_round_to_its_players(match: Match) -> None:
         assert after.rounds == tuple(kept)
         for new_number, round_ in enumerate(after.rounds, start=1):
             assert set(round_.tallies) == {p.name for p in after.players if p.plays_in(new_number)}
+    # an undo puts the table back as it was for the last round: its players, and only them
+    if match.rounds:
+        played = len(match.rounds)
+        try:
+            undone = delete_round(match, played)
+        except MatchError:  # someone joined after it
+            assert any(p.joined == played for p in match.players)
+        else:
+            assert {p.name for p in at_table(undone)} == set(match.rounds[-1].tallies)

@@ -676,3 +676,45 @@ def test_a_match_stored_before_players_could_join_loads_with_everyone_seated(
         assert store.schema_version == len(MIGRATIONS)
         assert store.load(match_id) == match
         assert all(p.joined == 0 and p.left is None and p.start == 0 for p in match.players)
+
+
+def test_the_rounds_a_player_sat_out_are_stored(store: MatchStore) -> None:
+    from blitzcam.game.rules import Player
+
+    match_id = store.create_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4), Cy=(1, 0)), n=3))
+    store.leave(match_id, "Bob")
+    for _ in range(2):
+        store.add_round(match_id, round_of(Ann=(1, 0), Cy=(3, 0)))
+    store.come_back(match_id, "Bob")
+    store.add_round(match_id, round_of(Ann=(1, 0), Bob=(2, 0), Cy=(3, 0)))
+    match = store.load(match_id)
+    assert match.players[1] == Player("Bob", "red-buggy", sat_out=(2, 3))
+    assert store._conn.execute(
+        "SELECT sat_out FROM players WHERE match_id = ? AND seat = 1", (match_id,)
+    ).fetchone() == ("2,3",)
+    store.undo_last_round(match_id)  # back, no round since: he stays back
+    store.undo_last_round(match_id)  # a round he sat out: away again, to enter it as played
+    assert store.load(match_id).players[1] == Player("Bob", "red-buggy", left=1)
+
+
+def test_a_match_stored_before_rounds_could_be_sat_out_loads_with_none(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path, migrations=MIGRATIONS[:4]) as old:
+        match = match_of(round_of(Ann=(5, 0), Bob=(3, 2)))
+        match_id = _saved_by_an_old_release(old, match)
+    with MatchStore(path) as store:
+        assert store.schema_version == len(MIGRATIONS) == 5
+        assert store.load(match_id) == match
+    assert (tmp_path / "m.sqlite3.v4.bak").is_file()
+
+
+@pytest.mark.parametrize("damage", ["2,x", "2,,3", "two"])
+def test_a_hand_edited_round_sat_out_is_reported(store: MatchStore, damage: str) -> None:
+    match_id = store.create_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4))))
+    store._conn.execute("UPDATE players SET sat_out = ? WHERE seat = 1", (damage,))
+    with pytest.raises(StoreError, match=f"match {match_id} in .*: seat 1 sat out '{damage}', "
+                                         "not a list of round numbers"):  # fmt: skip
+        store.load(match_id)
+    store._conn.execute("UPDATE players SET sat_out = '1' WHERE seat = 1")  # read, but unruly
+    with pytest.raises(StoreError, match="breaks the rules: player Bob: 'sat_out' must begin"):
+        store.load(match_id)

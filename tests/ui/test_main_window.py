@@ -439,6 +439,13 @@ def test_a_player_joins_and_one_leaves_through_the_window(qtbot, store, feed, tm
     # the next round is entered for the three at the table
     window.manual_action.trigger()
     assert list(window.confirm.editor.dutch) == ["Ann", "Cy", "Di"]
+    window.confirm.reject()
+    # after a round without him he still comes back, and sits that round out
+    store.add_round(match_id, round_of(Ann=(3, 0), Cy=(2, 1), Di=(0, 4)))
+    assert window.refresh_from_store() and window.come_back_action.isEnabled()
+    window.come_back_action.trigger()
+    assert store.load(match_id).players[1] == rules.Player("Bob", "red-buggy", sat_out=(2,))
+    assert [p.name for p in rules.at_table(window.match)] == ["Ann", "Bob", "Cy", "Di"]
 
 
 @pytest.mark.parametrize("corrected", [False, True])
