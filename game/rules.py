@@ -767,8 +767,12 @@ def come_back(match: Match, name: str) -> Match:
     if refused is not None:
         raise MatchError(refused, player=seat.name)
     assert seat.left is not None  # (refused otherwise)
-    missed = tuple(range(seat.left + 1, len(match.rounds) + 1))
-    back = replace(seat, left=None, sat_out=seat.sat_out + missed)
+    played = len(match.rounds)
+    if seat.left == seat.joined:  # a seat that played no round (a match file may hold one)
+        back = replace(seat, joined=played, left=None)
+    else:
+        missed = tuple(range(seat.left + 1, played + 1))
+        back = replace(seat, left=None, sat_out=seat.sat_out + missed)
     updated = replace(match, players=tuple(back if p is seat else p for p in match.players))
     score_match(updated)
     return updated

@@ -322,6 +322,14 @@ def score_sheet_rows(match: Match) -> list[dict[str, str]]:
     return [dict(zip(header, row, strict=False)) for row in rows[1:7]]
 
 
+def test_a_seat_of_no_round_comes_back_as_a_latecomer() -> None:
+    # (leaving takes such a seat off the match; a match file may still hold one)
+    match = replace(_two_rounds(), players=(*_two_rounds().players, Player("Cy", "blue-plow",
+                                                                           joined=1, left=1)))
+    assert rules.can_come_back(match) == (match.players[2],)
+    assert rules.come_back(match, "Cy").players[2] == Player("Cy", "blue-plow", joined=2)
+
+
 def test_leaving_again_before_a_round_is_as_before_coming_back() -> None:
     match = _sat_out_two()
     away = rules.delete_round(match, 6)  # (undo: he is back, no round played since)
