@@ -6,6 +6,8 @@ import argparse
 
 from blitzcam.commands.path_option import path_argument
 
+MIN_SCENES = 3  # the fewest scenes whose val split holds one (datasets.generate.split_sizes)
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -69,10 +71,20 @@ def _train(args: argparse.Namespace) -> int:
         raise UserError(
             f"--device must be cpu or a CUDA device index such as 0, got {args.device!r}"
         )
+    if args.scenes is not None and args.scenes < MIN_SCENES:
+        raise UserError(
+            f"--scenes must be {MIN_SCENES} or more (a tenth of them validate), got {args.scenes}"
+        )
     if args.data is not None:
         for folder in ("images/train", "images/val", "labels/train", "labels/val"):
             if not (args.data / folder).is_dir():  # said now, not after the first crops
                 raise UserError(f"{args.data}: not a scene dataset (no {folder} folder)")
+        for split in ("train", "val"):
+            if next((args.data / "images" / split).glob("*.jpg"), None) is None:
+                raise UserError(
+                    f"{args.data}: its {split} split holds no scenes (a dataset of fewer than "
+                    f"{MIN_SCENES} has no val split): generate {MIN_SCENES} or more"
+                )
     import importlib.util
 
     if importlib.util.find_spec("ultralytics") is None:

@@ -171,6 +171,7 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     [
         (["train", "--epochs", "0"], "--epochs must be a positive number, got 0"),
         (["train", "--scenes", "-3"], "--scenes must be a positive number, got -3"),
+        (["train", "--scenes", "2"], "--scenes must be 3 or more (a tenth of them validate)"),
         (["train", "--data", "/nonexistent/scenes"], "not a scene dataset (no images/train"),
         (["train", "--device", "gpu"], "--device must be cpu or a CUDA device index"),
         (["train", "--workers", "0"], "--workers must be a positive number, got 0"),
@@ -590,6 +591,16 @@ def test_a_dataset_without_its_validation_split_is_refused_before_any_work(
     run = tmp_path / "run"
     assert main(["train", "--data", str(tmp_path / "scenes"), "--run", str(run)]) == 2
     assert "not a scene dataset (no images/val folder)" in capsys.readouterr().err
+    assert not run.exists()
+    # a dataset of two scenes has the folder, and no scene in it
+    from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+
+    two = generate_dataset(GenerateRequest(out=tmp_path / "two", n=2, seed=1, workers=1,
+                                           progress=False))  # fmt: skip
+    assert main(["train", "--data", str(two), "--run", str(run)]) == 2
+    assert "its val split holds no scenes (a dataset of fewer than 3 has no val split)" in (
+        capsys.readouterr().err
+    )
     assert not run.exists()
 
 
