@@ -625,7 +625,18 @@ def delete_round(match: Match, number: int) -> Match:
     # one whose only round it was has played none: as if never seated
     players = tuple(p for p in players if p.left is None or p.left > p.joined)
     updated = replace(match, players=players, rounds=rounds)
-    score_match(updated)
+    try:
+        score_match(updated)
+    except MatchError as exc:  # say who the undo took away, when that is what broke a rule
+        away = [p.name for p in match.players if last and p.playing and number in p.sat_out]
+        if not away:
+            raise
+        raise MatchError(
+            f"taking round {number} back takes {', '.join(away)} away again (they sat it "
+            f"out), and then {exc.rule}",
+            round_number=exc.round_number,
+            player=exc.player,
+        ) from None
     return updated
 
 

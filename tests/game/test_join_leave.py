@@ -322,6 +322,20 @@ def score_sheet_rows(match: Match) -> list[dict[str, str]]:
     return [dict(zip(header, row, strict=False)) for row in rows[1:7]]
 
 
+def test_an_undo_that_takes_a_player_away_again_says_so_when_refused() -> None:
+    # (a review's case: partners changed after the round, so its players were one team)
+    ann, bob, cy = (Player("Ann", "green-pump", "N"), Player("Bob", "red-buggy", "S"),
+                    Player("Cy", "blue-plow", "S"))  # fmt: skip
+    match = rules.new_match([ann, bob, cy], rules.Settings(1000, "play-out"))
+    match = add_round(match, round_of(Ann=(1, 0), Bob=(1, 0), Cy=(1, 0)))
+    match = add_round(leave(match, "Cy"), round_of(Ann=(1, 0), Bob=(1, 0)))
+    match = rules.change_players(rules.come_back(match, "Cy"), [ann, replace(bob, team="N"), cy])
+    said = ("taking round 2 back takes Cy away again (they sat it out), and then a team match "
+            "needs at least two teams at the table")  # fmt: skip
+    with pytest.raises(MatchError, match=f"^{re.escape(said)}$"):
+        delete_round(match, 2)
+
+
 def test_a_seat_of_no_round_comes_back_as_a_latecomer() -> None:
     # (leaving takes such a seat off the match; a match file may still hold one)
     match = replace(_two_rounds(), players=(*_two_rounds().players, Player("Cy", "blue-plow",
