@@ -446,6 +446,8 @@ def test_a_player_joins_and_one_leaves_through_the_window(qtbot, store, feed, tm
     window.come_back_action.trigger()
     assert store.load(match_id).players[1] == rules.Player("Bob", "red-buggy", sat_out=(2,))
     assert [p.name for p in rules.at_table(window.match)] == ["Ann", "Bob", "Cy", "Di"]
+    assert table.item(HEADER_ROWS + 1, COLUMNS_PER_PLAYER).text() == "–"  # round 2: sat out
+    assert table.item(HEADER_ROWS, COLUMNS_PER_PLAYER).text() != "–"  # round 1: played
 
 
 @pytest.mark.parametrize("corrected", [False, True])
