@@ -45,11 +45,13 @@ class Outline:
 
 @dataclass(frozen=True, slots=True)
 class ViewCounts:
-    """What the still frames of a view not settled yet vote so far (see CountSnapshot.view)."""
+    """What the still frames of a view not settled yet vote so far (see CountSnapshot.view),
+    and the number of that view (CountSnapshot.scene's, or another when it is another view)."""
 
     counts: Mapping[str, int]
     face_up: int
     unknown: int
+    scene: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
@@ -73,6 +75,9 @@ class CountSnapshot:
     # not settled: the vote of this view's own still frames so far (None while it moves). A
     # video that ends before its last view settled is shot with these (`as_its_view`)
     view: ViewCounts | None = None
+    # live counting numbers the view the counts are of (a new number when the vote restarts on
+    # another view), so that one view is not shot twice
+    scene: int = 0
     # pairs of decks in play whose backs read nearly alike (vision/lookalike.py): their cards
     # may be counted to each other
     look_alike: tuple[tuple[str, str], ...] = ()
@@ -94,6 +99,7 @@ class CountSnapshot:
             voted_unknown=self.view.unknown,
             settled=True,
             view=None,
+            scene=self.view.scene,
         )
 
     @property
@@ -365,16 +371,19 @@ def snapshot_from_result(result: Any) -> CountSnapshot:
         voted_face_up=int(result.face_up),
         voted_unknown=int(result.unknown),
         settled=bool(getattr(result, "settled", True)),
-        view=_view_counts(getattr(result, "view", None)),
+        view=_view_counts(getattr(result, "view", None), getattr(result, "view_scene", None)),
+        scene=int(getattr(result, "scene", 0)),
     )
 
 
-def _view_counts(view: Any) -> ViewCounts | None:
-    """vision's Counts of a view not settled -> ViewCounts (None stays None)."""
+def _view_counts(view: Any, scene: int | None) -> ViewCounts | None:
+    """vision's Counts of a view not settled, and its number -> ViewCounts (None stays None)."""
     if view is None:
         return None
     per_deck = {str(deck): int(n) for deck, n in dict(view.per_deck).items()}
-    return ViewCounts(per_deck, face_up=int(view.face_up), unknown=int(view.unknown))
+    return ViewCounts(
+        per_deck, face_up=int(view.face_up), unknown=int(view.unknown), scene=int(scene or 0)
+    )
 
 
 class PipelineCounter:

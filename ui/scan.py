@@ -50,7 +50,11 @@ WAITING_FOR_VIEW: Final = (
     "on the first settled one"
 )
 MOVING_AT_THE_END: Final = (
-    "The video ended while the view was moving: its last settled view is shot instead"
+    "The video ended while the view was moving: its last still view is shot instead"
+)
+ENDED_IN_MOTION: Final = (
+    "The video ended while the view was moving, before any view was still: nothing to shoot "
+    "(Enter reviews; counts not shot are typed in there)"
 )
 # a live view older than this (or than three gaps between counts, when counting is slower) is
 # not the table now: a stream that stalls or reconnects sends nothing for seconds
@@ -79,7 +83,8 @@ class ScanView(QWidget):
         self._failure: str | None = None  # why the camera or the counter stopped, once they have
         self.had_view = False  # a counted frame arrived (a camera that never opens gives none)
         self._ended = False  # a video file that came to its end (no newer view will come)
-        self._last_settled: CountedFrame | None = None  # the newest frame whose counts settled
+        # the newest frame with counts of its own view, with those counts (`as_its_view`)
+        self._last_still: CountedFrame | None = None
         # Space or Enter pressed while the counts had not settled on the view: what to do once
         # they have ("shot", or "next": shoot, then go on), None when nothing waits
         self._waiting: str | None = None
@@ -190,7 +195,7 @@ class ScanView(QWidget):
         decks = frozenset(player.deck for player in seated)
         if decks != self._in_play.decks:
             # the view in hand was counted among the old decks: the next one is shot instead
-            self._latest, self._waiting = None, None
+            self._latest, self._waiting, self._last_still = None, None, None
             # one frozenset swapped whole: the counting thread reads the old or the new one
             self._in_play.decks = decks
         self.session = dataclasses.replace(self.session, players=seated)
@@ -231,8 +236,9 @@ class ScanView(QWidget):
         if self._latest is not None:
             self._frame_gaps.append(now - self._latest_at)
         self._latest, self._latest_at = item, now
-        if item.snapshot.settled:
-            self._last_settled = item
+        own = item.snapshot.as_its_view()
+        if own is not None:
+            self._last_still = dataclasses.replace(item, snapshot=own)
         self.had_view = True
         self.live.show_frame(item.frame, item.snapshot)
         for name, n in player_counts(self.session.players, item.snapshot.counts).items():
@@ -262,7 +268,15 @@ class ScanView(QWidget):
             self.live.show_message(HOLD_STILL)
             return
         shot = self._view_to_shoot(self._latest)
-        if self.session.holds_view(shot.index):
+        if shot is None:
+            self.live.show_message(ENDED_IN_MOTION)
+            return
+        if self.session.holds_view(shot.index) or (
+            # at a video's end, a view not settled is told by its number: its other frames
+            # differ only by the camera's noise
+            not self._latest.snapshot.settled
+            and any(s.snapshot.scene == shot.snapshot.scene for s in self.session.all_shots)
+        ):
             self.live.show_message(
                 "The video has ended, and its last view is shot: Enter to go on"
                 if self._ended
@@ -271,19 +285,18 @@ class ScanView(QWidget):
             return
         self.session = self.session.with_shot(Shot(shot.frame, shot.snapshot, shot.index))
         self._refresh()
-        if shot is self._last_settled and shot is not self._latest:
+        if shot.index != self._latest.index:
             self.live.show_message(MOVING_AT_THE_END)
 
-    def _view_to_shoot(self, latest: CountedFrame) -> CountedFrame:
-        """The latest view; at a video's end before it settled (no more frames will settle
-        it), the same picture with the vote of its still frames so far, or, when it was
-        moving, the last view that settled: never a picture with another view's counts."""
+    def _view_to_shoot(self, latest: CountedFrame) -> CountedFrame | None:
+        """The latest view. At a video's end before it settled (no more frames will settle
+        it): its picture with the vote of its own still frames so far, or, when it ended in
+        motion, the newest still view with its own (None: there was none); never a picture
+        with another view's counts."""
         if latest.snapshot.settled:
             return latest
         own = latest.snapshot.as_its_view()
-        if own is not None:
-            return dataclasses.replace(latest, snapshot=own)
-        return self._last_settled or latest  # none settled: the only counts there are
+        return dataclasses.replace(latest, snapshot=own) if own is not None else self._last_still
 
     def _is_live(self) -> bool:
         """A camera or live stream, not a file. Asked when it matters: an address opened by

@@ -171,8 +171,11 @@ class FrameResult:
         True  # live counting: enough still frames of this scene agree (see LiveCounting)
     )
     # live counting, not settled: the vote of this view's own still frames so far (the counts
-    # are the view before's); None while it moves (see Stable.view)
+    # are the view before's); None while it moves. `scene` numbers the view the counts are of,
+    # `view_scene` the one `view` is of (see Stable)
     view: Counts | None = None
+    scene: int = 0
+    view_scene: int | None = None
     tiles: int = 0  # zoomed tiles the detector read for a closer look (0: none was needed)
     turned: bool = False  # the frame was read turned a quarter (vision/orientation.py)
 
@@ -502,4 +505,6 @@ class LiveCounting:
             unknown=stable.counts.unknown,
             settled=stable.settled,
             view=stable.view,
+            scene=stable.scene,
+            view_scene=stable.view_scene,
         )

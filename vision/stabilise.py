@@ -14,7 +14,10 @@ third of the votes still say it, so that a card found in every other frame does 
 number flicker.
 
 Until a view settles, each report also says what its own still frames vote so far (`view`), or
-that it is moving (None): a video that ends then has no more frames to settle it with.
+that it is moving (None): a video that ends then has no more frames to settle it with. Each
+report numbers the view its counts are of (`scene`: a new number each time the window restarts
+on another view) and the view its own frames show (`view_scene`), so that a view is not shot
+twice.
 """
 
 from __future__ import annotations
@@ -93,6 +96,10 @@ class Stable:
     # the view in front of the camera: the vote of its still frames so far, which are `counts`
     # themselves unless those are held from the view before; None while the view moves
     view: Counts | None = None
+    scene: int = 0  # the window's view, whose counts these are: new when the window restarts
+    # the number `view` is of: `scene` when it is the window's view, the next one when it is
+    # another (a new scene, or the table changed under a hand); None while the view moves
+    view_scene: int | None = None
 
 
 class Stabiliser:
@@ -125,8 +132,10 @@ class Stabiliser:
         self._last: Stable | None = None
         # still frames since a motion over a window's scene; None: no motion to settle after
         self._after_motion: list[Counts] | None = None
+        self._scene_number = 0  # of the window's view (never reused, resets included)
 
     def reset(self) -> None:
+        self._scene_number += 1
         self._votes.clear()
         self._previous = self._scene = self._next_scene = None
         self._next_votes = []
@@ -159,6 +168,7 @@ class Stabiliser:
             if self._last is not None and vote(settling) != self._last.counts:
                 self._votes.clear()  # the table changed under the hand
                 self._last = None
+                self._scene_number += 1
             self._votes.extend(settling[:-1])
         elif self._changed(thumb):
             if self._next_scene is None or difference(thumb, self._next_scene) > self._scene_change:
@@ -166,25 +176,40 @@ class Stabiliser:
             self._next_votes.append(counts)
             held = now - self._next_since >= self._min_still_s
             if self._last is not None and (len(self._next_votes) < self._min_votes or not held):
-                return self._held(vote(self._next_votes))
+                return self._held(vote(self._next_votes), new=True)
             self._votes.clear()  # the new scene has held: its frames are the window
             self._votes.extend(self._next_votes[:-1])
             self._scene, self._last = self._next_scene, None
             self._after_motion = None
+            self._scene_number += 1
         self._next_votes, self._next_scene = [], None
         self._votes.append(counts)
         # only a settled count is held on to: the first frame of a scan may be an outlier
         shown = self._last.counts if self._last is not None and self._last.settled else None
         voted = steady_vote(list(self._votes), shown)
+        number = self._scene_number
         self._last = Stable(
             voted,
             settled=len(self._votes) >= self._min_votes,
             votes=len(self._votes),
-            view=None if moving else voted,  # nothing shown yet: moving frames vote too
+            view=voted,  # (a moving frame never comes here: there is always a report to hold)
+            scene=number,
+            view_scene=number,
         )
         return self._last
 
-    def _held(self, view: Counts | None) -> Stable:
-        """The last report's counts, held while this view is not settled (`view`: its own)."""
+    def _held(self, view: Counts | None, *, new: bool = False) -> Stable:
+        """The last report's counts, held while this view is not settled (`view`: its own,
+        `new`: another view than the window's, whatever its vote)."""
         assert self._last is not None
-        return Stable(self._last.counts, settled=False, votes=len(self._votes), view=view)
+        number = self._scene_number
+        if view is not None and not new:  # after a hand: another view if its vote differs
+            new = view != self._last.counts
+        return Stable(
+            self._last.counts,
+            settled=False,
+            votes=len(self._votes),
+            view=view,
+            scene=number,
+            view_scene=None if view is None else number + new,
+        )

@@ -165,10 +165,13 @@ def test_snapshot_from_a_vision_result() -> None:
     # and, until it has, what the view's own still frames vote (its counts are the view before's)
     assert snapshot.view is None and snapshot.as_its_view() is snapshot
     own = Counts(per_deck={"red-buggy": 4}, face_up=2, unknown=0)
-    lagging = snapshot_from_result(SimpleNamespace(**vars(result), settled=False, view=own))
-    assert dict(lagging.counts) == {"red-buggy": 1}
+    lagging = snapshot_from_result(
+        SimpleNamespace(**vars(result), settled=False, view=own, scene=7, view_scene=8)
+    )
+    assert dict(lagging.counts) == {"red-buggy": 1} and lagging.scene == 7
     shot = lagging.as_its_view()
     assert shot is not None and shot.settled and dict(shot.counts) == {"red-buggy": 4}
+    assert shot.scene == 8  # the number of the view it now counts
     assert (shot.face_up, shot.unknown) == (2, 0) and shot.outlines == lagging.outlines
     moving = snapshot_from_result(SimpleNamespace(**vars(result), settled=False, view=None))
     assert moving.as_its_view() is None

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from blitzcam.ui.counting_worker import CountedFrame, CountSnapshot, NullCounter, ViewCounts
-from blitzcam.ui.scan import HOLD_STILL, MOVING_AT_THE_END, WAITING_FOR_VIEW, ScanView
+from blitzcam.ui.scan import (
+    ENDED_IN_MOTION,
+    HOLD_STILL,
+    MOVING_AT_THE_END,
+    WAITING_FOR_VIEW,
+    ScanView,
+)
 from tests.ui.fakes import FakeSource, players
 
 ANN, BOB = players(2)
@@ -138,18 +146,25 @@ def _ended(view: ScanView) -> None:
     view._on_source_finished()  # ... that came to its end
 
 
+def _counted(index: int, counts: tuple[int, int], *, scene: int = 0, settled: bool = True,
+             own: tuple[int, int] | None = None, own_scene: int = 1) -> CountedFrame:  # fmt: skip
+    """A frame as live counting reports it: `counts` of view `scene`, and, not settled, the
+    vote of its own still frames (`own`, of view `own_scene`; None while it moves)."""
+    view = None
+    if own is not None:
+        view = ViewCounts({ANN.deck: own[0], BOB.deck: own[1]}, 0, 0, scene=own_scene)
+    snapshot = CountSnapshot(counts={ANN.deck: counts[0], BOB.deck: counts[1]}, settled=settled,
+                             view=view, scene=scene)  # fmt: skip
+    return CountedFrame(np.full((36, 64, 3), index, np.uint8), snapshot, index)
+
+
 def test_a_video_ending_before_its_view_settled_shoots_that_view_s_own_counts(qtbot) -> None:
     # the counts of a view not settled are the view before's: at a video's end they were shot
     # beside the new picture; the vote of its own still frames so far is all there will be
     view = _view(qtbot)
-    view._on_counted(_frame(1, 9, 3))
+    view._on_counted(_counted(1, (9, 3)))
     view.capture_button.click()  # shot 1 of the Dutch cards
-    lagging = CountSnapshot(
-        counts={ANN.deck: 9, BOB.deck: 3},
-        settled=False,
-        view=ViewCounts({ANN.deck: 14, BOB.deck: 6}, face_up=0, unknown=0),
-    )
-    view._on_counted(CountedFrame(np.full((36, 64, 3), 2, np.uint8), lagging, 2))
+    view._on_counted(_counted(2, (9, 3), settled=False, own=(14, 6)))  # another pile, still
     view.capture_button.click()
     assert len(view.session.shots()) == 1 and view.live.message() == HOLD_STILL
     _ended(view)  # the waiting shot is taken now, with the view's own counts
@@ -159,22 +174,83 @@ def test_a_video_ending_before_its_view_settled_shoots_that_view_s_own_counts(qt
     assert len(view.session.shots()) == 2 and "video has ended" in view.live.message()
 
 
-def test_a_video_ending_in_motion_shoots_its_last_settled_view(qtbot) -> None:
+def test_a_video_ending_in_motion_shoots_its_last_still_view(qtbot) -> None:
     view = _view(qtbot)
-    view._on_counted(_frame(1, 9, 3))
-    view._on_counted(_frame(2, 9, 3, settled=False))  # a hand moving over it (view None)
+    view._on_counted(_counted(1, (9, 3)))
+    view._on_counted(_counted(2, (9, 3), settled=False, own=(14, 6)))  # another pile, still
+    view._on_counted(_counted(3, (9, 3), settled=False))  # then a hand moving over it
     _ended(view)
     view.capture_button.click()  # the blurred frame is not shot with frame 1's counts
-    assert [shot.view for shot in view.session.shots()] == [1]
-    assert view.session.totals() == {"Ann": 9, "Bob": 3}
+    assert [shot.view for shot in view.session.shots()] == [2]
+    assert view.session.totals() == {"Ann": 14, "Bob": 6}
     assert view.live.message() == MOVING_AT_THE_END
     view.capture_button.click()  # not twice
     assert len(view.session.shots()) == 1 and "video has ended" in view.live.message()
 
 
-def test_a_video_that_never_settled_shoots_its_last_frame(qtbot) -> None:
+def test_a_video_ending_in_motion_never_shoots_a_view_twice(qtbot) -> None:
+    # (a review's case) pile A shot, more frames of it, then the camera moves on and the video
+    # ends: the last still view is pile A, shot already; nor is it the Blitz cards too
     view = _view(qtbot)
-    view._on_counted(_frame(1, 4, 2, settled=False))
+    view._on_counted(_counted(1, (9, 3)))
+    view.capture_button.click()
+    view._on_counted(_counted(2, (9, 3)))  # pile A still, another frame
+    view._on_counted(_counted(3, (9, 3), settled=False))  # moving towards pile B
+    view.capture_button.click()
+    assert view.live.message() == HOLD_STILL
     _ended(view)
-    view.next_button.click()  # Enter with no shot: the only counts there are
-    assert view.session.totals("dutch") == {"Ann": 4, "Bob": 2}
+    assert view.session.totals() == {"Ann": 9, "Bob": 3}  # not 18 / 6
+    assert "its last view is shot" in view.live.message()
+    view.next_button.click()  # on to the Blitz cards: no view of them came
+    view.next_button.click()
+    assert view.session.totals("blitz") == {"Ann": 0, "Bob": 0}
+
+
+def test_a_video_that_ends_in_motion_before_any_still_view_shoots_nothing(qtbot) -> None:
+    view = _view(qtbot)
+    view._on_counted(_counted(1, (4, 2), settled=False))  # (as a stand-in counter gives none)
+    _ended(view)
+    view.capture_button.click()
+    assert not view.session.shots() and view.live.message() == ENDED_IN_MOTION
+    with qtbot.waitSignal(view.reviewRequested):  # Enter reviews, the counts typed in there
+        view.next_button.click()
+
+
+def test_a_deck_changed_during_the_scan_forgets_the_still_view_counted_before(qtbot) -> None:
+    view = _view(qtbot)
+    view._on_counted(_counted(1, (9, 3)))
+    other = dataclasses.replace(BOB, deck="blue-pump")
+    view.set_players((ANN, other))  # counted among the old decks: not to be shot
+    view._on_counted(_counted(5, (9, 3), settled=False))
+    _ended(view)
+    view.capture_button.click()
+    assert not view.session.shots() and view.live.message() == ENDED_IN_MOTION
+
+
+def test_live_counting_at_a_video_s_end_shoots_the_new_view_with_its_own_counts(qtbot) -> None:
+    # the whole path: the stabiliser's vote through the pipeline's result and the worker's
+    # snapshot to the scan view, as a video that ends a second after the cards changed
+    from blitzcam.ui.counting_worker import snapshot_from_result
+    from blitzcam.vision.detections import Detections
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+    from blitzcam.vision.stabilise import Stabiliser
+
+    greys = [100] * 4 + [180] * 2  # each frame's table: Ann's backs are its grey level // 20
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        return FrameResult(Detections.empty(), {ANN.deck: int(frame[0, 0, 0]) // 20, BOB.deck: 3},
+                           0, 0, {})  # fmt: skip
+
+    live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=3))
+    view = _view(qtbot)
+    for index, grey in enumerate(greys, start=1):
+        result = live(np.full((36, 64, 3), grey, np.uint8))
+        view._on_counted(CountedFrame(np.full((36, 64, 3), grey, np.uint8),
+                                      snapshot_from_result(result), index))  # fmt: skip
+        if index == 4:
+            view.capture_button.click()  # the first view, settled (100 // 20 = 5 backs)
+    assert not view.latest().snapshot.settled  # the new view has not held long enough
+    view.capture_button.click()
+    _ended(view)
+    assert [shot.view for shot in view.session.shots()] == [4, 6]
+    assert view.session.totals() == {"Ann": 5 + 9, "Bob": 6}  # 180 // 20 = 9: its own count

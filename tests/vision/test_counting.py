@@ -279,3 +279,31 @@ def test_live_counting_passes_the_view_on() -> None:
         out = live(np.full((36, 64, 3), 200, np.uint8))
     assert not out.settled and out.counts["green-pump"] == 10
     assert out.view is not None and out.view.per_deck["green-pump"] == 25
+
+
+def test_each_view_has_a_number_of_its_own() -> None:
+    # a video's end shoots a view not settled once, not again as another frame of itself
+    stab = Stabiliser(window=7, min_votes=3)
+    shown = [stab.update(_thumb(100), _counts(20), at=i * 0.2) for i in range(4)]
+    first = shown[-1].scene
+    assert {s.scene for s in shown} == {first} and shown[-1].view_scene == first
+    out = stab.update(_thumb(100), _counts(20), at=0.8)
+    assert out.scene == first  # the same view, frame after frame
+    out = stab.update(_thumb(152), _counts(3), at=1.0)  # a hand
+    assert out.view_scene is None and out.scene == first
+    out = stab.update(_thumb(150), _counts(31), at=1.2)  # a new deal, not held yet
+    assert out.scene == first and out.view_scene == first + 1
+    for i in range(6):
+        out = stab.update(_thumb(150), _counts(31), at=1.4 + i * 0.2)
+    assert out.settled and out.scene == out.view_scene == first + 1  # held: that number
+    # after a hand over the same scene: the same view while its vote is the window's ...
+    stab.update(_thumb(200), _counts(3))
+    stab.update(_thumb(150), _counts(31))  # (moving still, from the hand's frame)
+    out = stab.update(_thumb(150), _counts(31))
+    assert out.view_scene == first + 1
+    stab.update(_thumb(200), _counts(3))  # ... another once its vote differs (cards added)
+    stab.update(_thumb(150), _counts(35))
+    out = stab.update(_thumb(150), _counts(35))
+    assert out.view_scene == first + 2 and not out.settled and out.scene == first + 1
+    stab.reset()
+    assert stab.update(_thumb(150), _counts(35)).scene > first + 1  # never a number again
