@@ -313,6 +313,23 @@ def _negative_lines(recipe: dict[str, Any]) -> list[str]:
     ]
 
 
+def data_line(recipe: dict[str, Any]) -> str:
+    """Where the identity network's training drawings came from."""
+    late = (
+        f" and from {recipe['late_scenes']} scenes of a big game's late rounds (seed "
+        f"{recipe['late_seed']}: 6-8 decks of 25-40 cards in tight rows)"
+        if recipe.get("late_scenes")
+        else ""
+    )
+    return (
+        f"- Data: drawings cut from {recipe['scenes_per_seed']} generator scenes for each seed "
+        f"{', '.join(str(s) for s in recipe['data_seeds'])} (random art of every family but "
+        f"the holdout one){late}, each back cut along its label box disturbed like a detector's "
+        "box (half of them snapped to the ink as the counting path does), paired with its "
+        "design drawn flat at reference size and cut into the variants enrollment makes."
+    )
+
+
 def identity_section(run_dir: Path) -> list[str]:
     """The identity network's part of the card, from its run folder (report.json, timing)."""
     report = json.loads((run_dir / "report.json").read_text())
@@ -341,11 +358,7 @@ def identity_section(run_dir: Path) -> list[str]:
         "## How it was made",
         "",
         command_line("blitzcam train-identity", recipe, asdict(IdentityRecipe())),
-        f"- Data: drawings cut from {recipe['scenes_per_seed']} generator scenes for each seed "
-        f"{', '.join(str(s) for s in recipe['data_seeds'])} (random art of every family but "
-        "the holdout one), each back cut along its label box disturbed like a detector's box "
-        "(half of them snapped to the ink as the counting path does), paired with its design "
-        "drawn flat at reference size and cut into the variants enrollment makes.",
+        data_line(recipe),
         f"- Training: {recipe['steps']} steps of {recipe['designs_per_step']} designs (the eight "
         f"decks in every step) × {recipe['queries_per_design']} drawings, softmax over the "
         f"designs with margin {recipe['margin']} and scale {recipe['scale']}, AdamW lr "

@@ -48,6 +48,10 @@ class IdentityRecipe:
     # family only (drawings of a kind the network never saw)
     data_seeds: tuple[int, ...] = (1, 3, 5, 7, 9)
     scenes_per_seed: int = 1500
+    # and drawings of this many scenes of a big game's late rounds (6-8 decks of 25-40 cards in
+    # tight rows, `identity_data.build(..., late_round=True)`) of `late_seed` (0: none)
+    late_scenes: int = 0
+    late_seed: int = 11
     val_seed: int = 2
     val_scenes: int = 200
     widths: tuple[int, int, int] = (16, 32, 64)
@@ -356,7 +360,11 @@ def _embed(net: Any, patches: np.ndarray) -> np.ndarray:
     import torch
     import torch.nn.functional as nnf
 
-    return nnf.normalize(net(torch.from_numpy(network_input(patches))), dim=1).numpy()
+    weight = next(net.parameters(), None)  # the device the network is on (none: the CPU)
+    batch = torch.from_numpy(network_input(patches))
+    if weight is not None:
+        batch = batch.to(weight.device)
+    return nnf.normalize(net(batch), dim=1).cpu().numpy()
 
 
 def design_similarity(net: Any, queries: Any, references: Any) -> Any:
@@ -395,6 +403,7 @@ def train(
     resume: bool = True,
     checkpoint_every: int = 100,
     log: Callable[[str], None] = print,
+    device: str = "cpu",
 ) -> Path:
     """Train every stage; checkpoints to out_dir/last.pt every `checkpoint_every` steps and at
     the end of each stage; with `resume`, continues from one (the same steps as an
@@ -414,7 +423,8 @@ def train(
     fingerprint = _fingerprint(negatives) if wants_negatives else None
     out_dir.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(2)
-    net = make_network(recipe)
+    on = torch.device(device)  # "cpu", or a CUDA device ("cuda:0"); checkpoints load on the CPU
+    net = make_network(recipe).to(on)
     start = 0
     last = out_dir / "last.pt"
     rng = np.random.default_rng(recipe.seed)
@@ -483,13 +493,13 @@ def train(
             no_deck = sampler.negative_step()
             q = np.concatenate([q, no_deck])
             labels = np.concatenate([labels, np.full(len(no_deck), -1)])
-        qt = torch.from_numpy(network_input(q))
+        qt = torch.from_numpy(network_input(q)).to(on)
         views = four_turns(refs)
         rt = torch.from_numpy(network_input(views.reshape(-1, *views.shape[2:]))).view(
             len(refs), 4, 3, *views.shape[2:4]
         )
-        sims = design_similarity(net, qt, rt)
-        target = torch.from_numpy(labels)
+        sims = design_similarity(net, qt, rt.to(on))
+        target = torch.from_numpy(labels).to(on)
         of_design = target >= 0  # drawings of no deck have no right design to rank first
         margin = nnf.one_hot(target[of_design], sims.shape[1]) * recipe.margin
         loss = nnf.cross_entropy(recipe.scale * (sims[of_design] - margin), target[of_design])
@@ -554,6 +564,7 @@ BEFORE_ADDED: dict[str, Any] = {
     "small_share": 0.0,
     "refine_steps": 0,
     "refine_reject_weight": None,
+    "late_scenes": 0,
     "refine_small_share": 0.0,
 }
 
@@ -693,6 +704,16 @@ def training_data(
         if not path.is_file():
             print(f"cutting drawings from {recipe.scenes_per_seed} scenes (seed {seed})")
             build(seed, recipe.scenes_per_seed, families, workers=workers).save(path)
+        parts.append(IdentityData.load(path))
+    if recipe.late_scenes > 0:
+        path = run_dir / f"drawings-late-seed{recipe.late_seed}-{recipe.late_scenes}.npz"
+        if not path.is_file():
+            print(f"cutting late-round drawings from {recipe.late_scenes} scenes "
+                  f"(seed {recipe.late_seed})")  # fmt: skip
+            late = build(
+                recipe.late_seed, recipe.late_scenes, families, workers=workers, late_round=True
+            )
+            late.save(path)
         parts.append(IdentityData.load(path))
     val_path = run_dir / f"drawings-val-seed{recipe.val_seed}-{recipe.val_scenes}.npz"
     if not val_path.is_file():

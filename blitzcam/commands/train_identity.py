@@ -28,6 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default: the recipe's 1,3,5,7,9; more seeds, more random designs)",
     )
     parser.add_argument(
+        "--late-scenes",
+        type=int,
+        default=None,
+        help="also cut drawings from this many scenes of a big game's late rounds (6-8 decks "
+        "of 25-40 cards in tight rows; default 0: none)",
+    )
+    parser.add_argument(
         "--widths",
         default=None,
         help="the network's three convolution widths, comma-separated (default: the recipe's "
@@ -94,6 +101,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="share of training drawings shrunk to a far card's 6-20 pixels and stretched back "
         "(0..1)",
     )
+    parser.add_argument(
+        "--device",
+        default="cpu",
+        help="where the network trains: cpu (default) or a CUDA device index such as 0",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="processes that cut the drawings from scenes (default 2)",
+    )
     parser.add_argument("--resume", action="store_true", help="continue the run's checkpoint")
     parser.add_argument(
         "--no-ship", action="store_true", help="leave models/ alone (export into the run folder)"
@@ -114,6 +132,14 @@ def _train_identity(args: argparse.Namespace) -> int:
         raise UserError(f"--reject-steps must be 0 or more, got {args.reject_steps}")
     if args.refine_steps is not None and args.refine_steps < 0:
         raise UserError(f"--refine-steps must be 0 or more, got {args.refine_steps}")
+    if args.late_scenes is not None and args.late_scenes < 0:
+        raise UserError(f"--late-scenes must be 0 or more, got {args.late_scenes}")
+    if args.workers <= 0:
+        raise UserError(f"--workers must be a positive number, got {args.workers}")
+    if args.device != "cpu" and not (args.device.isascii() and args.device.isdigit()):
+        raise UserError(
+            f"--device must be cpu or a CUDA device index such as 0, got {args.device!r}"
+        )
     if args.negatives_per_step is not None and args.negatives_per_step < 0:
         raise UserError(f"--negatives-per-step must be 0 or more, got {args.negatives_per_step}")
     if args.attract_weight is not None and not 0 <= args.attract_weight < float("inf"):
@@ -132,6 +158,7 @@ def _train_identity(args: argparse.Namespace) -> int:
             "training needs torch: install the train extras with "
             "`.venv/bin/pip install -e '.[train]'` (make test does)"
         )
+    device = _torch_device(args.device)
     from blitzcam.files import write_text_atomic
     from blitzcam.models import IDENTITY_ONNX, MODELS_DIR
     from blitzcam.models.identity_eval import against_shipped, evaluate_identity, format_report
@@ -152,6 +179,8 @@ def _train_identity(args: argparse.Namespace) -> int:
         recipe = replace(recipe, data_seeds=data_seeds)
     if widths is not None:
         recipe = replace(recipe, widths=widths)
+    if args.late_scenes is not None:
+        recipe = replace(recipe, late_scenes=args.late_scenes)
     if args.steps is not None:
         recipe = replace(recipe, steps=args.steps)
     if args.reject_steps is not None:
@@ -168,10 +197,12 @@ def _train_identity(args: argparse.Namespace) -> int:
         if getattr(args, field) is not None:
             recipe = replace(recipe, **{field: getattr(args, field)})
     run_dir = run_folder(args.run or REPO_ROOT / "runs" / "identity", "--run")
-    data, val = training_data(recipe, run_dir)
+    data, val = training_data(recipe, run_dir, workers=args.workers)
     # cut with the detector that counting runs: its boxes on no back are what must stay unknown
     negatives = training_negatives(recipe, run_dir, default_model_path())
-    checkpoint = train(data, recipe, run_dir, negatives=negatives, resume=args.resume)
+    checkpoint = train(
+        data, recipe, run_dir, negatives=negatives, resume=args.resume, device=device
+    )
     # the network shipped until now, on the same drawings (read before `ship` replaces it); one
     # that cannot be read is no reason to hold back the network just trained
     before = MODELS_DIR / IDENTITY_ONNX.name
@@ -227,3 +258,20 @@ def _widths(text: str) -> tuple[int, int, int]:
     if len(widths) != 3 or any(width < 1 for width in widths):
         raise UserError(f"--widths must be three numbers of 1 or more, got {text!r}")
     return widths[0], widths[1], widths[2]
+
+
+def _torch_device(asked: str) -> str:
+    """torch's name of the device `--device` asks for; UserError for a CUDA device torch does
+    not see here (said before any drawing is cut, not at the first step)."""
+    if asked == "cpu":
+        return "cpu"
+    import torch
+
+    from blitzcam.errors import UserError
+
+    seen = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    if int(asked) >= seen:
+        raise UserError(
+            f"--device {asked}: no such CUDA device here (torch sees {seen}); use --device cpu"
+        )
+    return f"cuda:{int(asked)}"

@@ -617,6 +617,15 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
         err = capsys.readouterr().err
         assert f"--attract-weight must be 0 or more, got {float(bad)}" in err
         assert err.count("\n") == 1
+    for argv, said in (
+        (["--late-scenes", "-1"], "--late-scenes must be 0 or more, got -1"),
+        (["--workers", "0"], "--workers must be a positive number, got 0"),
+        (["--device", "gpu"], "--device must be cpu or a CUDA device index such as 0, got 'gpu'"),
+        (["--device", "7"], "--device 7: no such CUDA device here (torch sees "),  # (no GPU here)
+    ):
+        assert main(["train-identity", *argv]) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err
 
 
 def test_a_failed_identity_export_leaves_the_shipped_pair_as_it_was(
@@ -659,7 +668,8 @@ def test_train_identity_sets_its_network_beside_the_one_models_held(
     from blitzcam.models import identity_training
 
     trained = identity_training.train(drawings, _tiny(), tmp_path / "tiny", log=lambda _: None)
-    monkeypatch.setattr(identity_training, "training_data", lambda recipe, run: (drawings, drawings))
+    monkeypatch.setattr(identity_training, "training_data",
+                        lambda recipe, run, **_: (drawings, drawings))  # fmt: skip
     monkeypatch.setattr(identity_training, "train", lambda *args, **kwargs: trained)
     models = tmp_path / "models"
     models.mkdir()
@@ -740,3 +750,31 @@ def test_resuming_a_run_with_no_checkpoint_says_it_starts_anew(
     train(drawings, _tiny(), tmp_path / "run", checkpoint_every=2, log=messages.append)
     assert messages[0].startswith("no checkpoint at ") and "starting a new run" in messages[0]
     assert train_seconds(tmp_path / "run") < 5000
+
+
+def test_late_round_drawings_join_the_training_data(tmp_path: Path) -> None:
+    from blitzcam.models.identity_training import IdentityRecipe, training_data
+
+    recipe = IdentityRecipe(data_seeds=(5,), scenes_per_seed=2, val_scenes=1)
+    for run in ("plain", "late"):
+        (tmp_path / run).mkdir()
+    plain, _ = training_data(recipe, tmp_path / "plain", workers=1)
+    late = replace(recipe, late_scenes=2, late_seed=13)
+    data, _ = training_data(late, tmp_path / "late", workers=1)
+    assert (tmp_path / "late" / "drawings-late-seed13-2.npz").is_file()
+    assert not list((tmp_path / "plain").glob("drawings-late-*"))
+    # two late-round scenes hold more drawings than the two scenes of the usual mix
+    assert len(data.queries) > 2 * len(plain.queries)
+    np.testing.assert_array_equal(data.queries[: len(plain.queries)], plain.queries)
+
+
+def test_the_card_says_the_late_round_drawings() -> None:
+    from dataclasses import asdict
+
+    from blitzcam.models.card import data_line
+    from blitzcam.models.identity_training import IdentityRecipe
+
+    plain = data_line(asdict(IdentityRecipe()))
+    late = data_line(asdict(IdentityRecipe(late_scenes=600)))
+    assert "late rounds" not in plain and plain.startswith("- Data: drawings cut from 1500 ")
+    assert "and from 600 scenes of a big game's late rounds (seed 11" in late
