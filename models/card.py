@@ -236,7 +236,13 @@ def _refine_stage_lines(recipe: dict[str, Any]) -> list[str]:
         return []
     return [
         f"- Then {recipe['refine_steps']} steps more from those weights (\"refine\"): the reject "
-        "stage's loss and mining, with "
+        "stage's loss"
+        + (
+            f" (its rejection hinge weighted {recipe['refine_reject_weight']})"
+            if recipe.get("refine_reject_weight") is not None
+            else ""
+        )
+        + " and mining, with "
         f"{100 * recipe['refine_occluded_share']:.0f} % of each step's drawings (never the "
         "references"
         + ("" if recipe.get("refine_builtin_augmented", True) else ", nor the eight decks'")
@@ -313,11 +319,20 @@ def _negative_lines(recipe: dict[str, Any]) -> list[str]:
     ]
 
 
+def _identity_hardware(run_dir: Path) -> str:
+    """Where the identity network trained: the device `scripts/gpu_identity.py` wrote down in
+    the run (device.json), else this machine's shared CPU."""
+    device = run_dir / "device.json"
+    if device.is_file():
+        return str(json.loads(device.read_text(encoding="utf-8"))["device"])
+    return "the CPU, 2 cores shared with other work"
+
+
 def data_line(recipe: dict[str, Any]) -> str:
     """Where the identity network's training drawings came from."""
     late = (
         f" and from {recipe['late_scenes']} scenes of a big game's late rounds (seed "
-        f"{recipe['late_seed']}: 6-8 decks of 25-40 cards in tight rows)"
+        f"{recipe['late_seed']}: 6-8 decks of 25-40 cards laid out tight)"
         if recipe.get("late_scenes")
         else ""
     )
@@ -366,7 +381,7 @@ def identity_section(run_dir: Path) -> list[str]:
         *_input_lines(recipe),
         *_reject_stage_lines(recipe),
         *_refine_stage_lines(recipe),
-        f"- Wall time: {seconds / 60:.0f} min on the CPU, 2 cores shared with other work.",
+        f"- Wall time: {seconds / 60:.0f} min on {_identity_hardware(run_dir)}.",
         "",
         f"## Measured on drawings of the holdout family ({recipe['val_scenes']} scenes, seed "
         f"{recipe['val_seed']})",

@@ -237,6 +237,7 @@ def build(
         results = pool.imap(_samples, jobs, chunksize=4)
     else:
         pool, results = None, map(_samples, jobs)
+    finished = False
     try:
         for done, samples in enumerate(results, 1):
             for key, patches in samples.references.items():
@@ -249,9 +250,15 @@ def build(
                 query_owner.append(np.array([index[k] for k in samples.query_ids]))
             if progress is not None:
                 progress(done, n)
+        finished = True
     finally:
         if pool is not None:
-            pool.close()
+            # interrupted (Ctrl-C, a time limit): the workers are stopped, not waited for (a
+            # closed pool replaces the ones the signal ended and goes on cutting)
+            if finished:
+                pool.close()
+            else:
+                pool.terminate()
             pool.join()
     return IdentityData(
         names,

@@ -48,8 +48,8 @@ class IdentityRecipe:
     # family only (drawings of a kind the network never saw)
     data_seeds: tuple[int, ...] = (1, 3, 5, 7, 9)
     scenes_per_seed: int = 1500
-    # and drawings of this many scenes of a big game's late rounds (6-8 decks of 25-40 cards in
-    # tight rows, `identity_data.build(..., late_round=True)`) of `late_seed` (0: none)
+    # and drawings of this many scenes of a big game's late rounds (6-8 decks of 25-40 cards
+    # laid out tight, `identity_data.build(..., late_round=True)`) of `late_seed` (0: none)
     late_scenes: int = 0
     late_seed: int = 11
     val_seed: int = 2

@@ -6,10 +6,12 @@ RUN: the run folder (drawings and checkpoint; resumed when it holds one); LATE: 
 scenes; SCENES and STEPS: the scenes per seed and both stages' steps ('' for the recipe's);
 DEVICE: cuda:0 or cpu; WORKERS: processes cutting drawings. A file of its own, not a script on
 standard input: the workers that cut drawings are spawned, and import their parent's main.
+RUN/device.json says where it trained, for the model card (`models/card.py`).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from dataclasses import replace
@@ -17,20 +19,27 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> None:
+    import torch
+
     from blitzcam.models.identity_training import IdentityRecipe, train, training_data
 
-    run, late, scenes, steps, device, workers = argv
+    run_arg, late, scenes, steps, device, workers = argv
+    run = Path(run_arg)
+    # an unusable device is found out now, not after minutes of cutting drawings
+    torch.zeros(1, device=device)
+    name = torch.cuda.get_device_name(device) if device.startswith("cuda") else "the CPU"
     recipe = IdentityRecipe(late_scenes=int(late))
     if scenes:
         recipe = replace(recipe, scenes_per_seed=int(scenes))
     if steps:
         recipe = replace(recipe, steps=int(steps), reject_steps=int(steps))
     print(recipe)
-    Path(run).mkdir(parents=True, exist_ok=True)
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "device.json").write_text(json.dumps({"device": name}) + "\n", encoding="utf-8")
     began = time.time()
-    data, _ = training_data(recipe, Path(run), workers=int(workers))
+    data, _ = training_data(recipe, run, workers=int(workers))
     print(f"drawings: {len(data.queries)} in {time.time() - began:.0f} s", flush=True)
-    print(train(data, recipe, Path(run), resume=True, device=device))
+    print(train(data, recipe, run, resume=True, device=device))
 
 
 if __name__ == "__main__":  # the drawings are cut in spawned workers

@@ -9,19 +9,27 @@
 #   .whl/   platformdirs and tqdm wheels, both pure Python
 #           (`.venv/bin/pip download --no-deps platformdirs tqdm -d .whl`), carried with the
 #           working tree (the device tool's carry: [".whl"]).
-# Then: scripts/gpu_identity.sh OUT_DIR SECONDS
+# Then: scripts/gpu_identity.sh OUT_DIR SECONDS, with SECONDS at least 30 under the call's own
+# limit (the last 25 are kept to stop the run and copy its results back).
 # The drawings are cut on every core into /tmp/identity-run (GBs: they stay there), the network
-# trains on the GPU and is stopped at SECONDS whatever happens; the same command on the machine
-# while it is still warm goes on from the last checkpoint (drawings and checkpoint are kept).
-# Measured on the 2-core CPU (stop 43): cutting drawings 0.26 core-seconds a scene (0.39 for a
-# late round), so about 2.5 min on 16 cores for the recipe's 7,500 scenes and 600 late ones; a
-# step draws its drawings in 15.5 ms on one core (the floor on any GPU: 18,000 steps, about
-# 5 min) and spends 316 ms in the network on the CPU; mining, every 250 steps, 6.6 s on the CPU.
-# Plan on two calls of about 9 minutes each.
-# last.pt, recipe.json and the log come back in OUT_DIR; export and measure them here, in a run
-# folder holding the recipe's drawings (runs/identity-data holds them all):
-#   cp OUT/last.pt runs/identity-data/ && .venv/bin/blitzcam train-identity \
-#     --run runs/identity-data --late-scenes 600 --resume --no-ship
+# trains on the GPU and is stopped at SECONDS whatever happens, its last checkpoint kept (every
+# 100 steps). RESUME_FROM=FILE (a last.pt an earlier call brought back, carried in the working
+# tree with the train_seconds.json beside it) goes on from it on a fresh machine, with the same
+# overrides: the drawings are cut again, the same bytes.
+# Sizing, measured on the 2-core CPU (stop 43): cutting drawings takes 0.26 core-seconds a scene
+# (0.39 a late round), about 2.5 min on 16 cores for the recipe's 7,500 scenes and 600 late ones;
+# a step draws its drawings in 15.5 ms on one core, the floor on any GPU (the recipe's 18,000
+# steps: about 5 min), and spends 316 ms in the network on the CPU; mining, every 250 steps,
+# 6.6 s on the CPU. A task's device time is 15 minutes, start-up included, and a machine left
+# idle for 30 s is given back: one call of about 9 minutes cuts the drawings and runs most of
+# the steps, not all; STEPS=6000 (a shorter recipe of its own: say so in the card) or a later
+# call with RESUME_FROM finishes.
+# last.pt, recipe.json, train_seconds.json, device.json and the log come back in OUT_DIR; export
+# and measure them here, in a run folder holding the recipe's drawings (runs/identity-data has
+# them all):
+#   cp OUT/{last.pt,train_seconds.json,device.json} runs/identity-data/ && \
+#     .venv/bin/blitzcam train-identity --run runs/identity-data --late-scenes 600 --resume \
+#     --no-ship
 # then scripts/identity_measure.sh NAME runs/identity-data/export/blitzcam-identity.onnx.
 # (LATE, SCENES, STEPS, DEVICE, WORKERS, PYTHON and SKIP_INSTALL=1 in the environment override
 # the late-round scenes, the scenes per seed, both stages' steps, cuda:0, 16, python3 and the
@@ -38,23 +46,33 @@ log="$out/identity.log"
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null
   nproc
+  ready=1
   if [ "${SKIP_INSTALL:-0}" != 1 ]; then
     "$python" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
-      --target /tmp/site .whl/*.whl || exit 1
+      --target /tmp/site .whl/*.whl || ready=0
     export PYTHONPATH=/tmp/site
-    "$python" -m pip install -q --no-index --no-deps --no-build-isolation -e . || exit 1
+    [ "$ready" = 1 ] && { "$python" -m pip install -q --no-index --no-deps \
+      --no-build-isolation -e . || ready=0; }
+  fi
+  if [ -n "${RESUME_FROM:-}" ] && [ ! -f "$run/last.pt" ]; then
+    cp "$RESUME_FROM" "$run/last.pt" && echo "going on from $RESUME_FROM"
+    # the time trained so far, when it was brought back beside it
+    cp "$(dirname "$RESUME_FROM")/train_seconds.json" "$run/" 2>/dev/null
   fi
   echo "set-up: $(($(date +%s) - started)) s"
-  left=$((limit - ($(date +%s) - started) - 15))  # 15 s kept to copy the results back
-  if [ "$left" -lt 60 ]; then  # timeout 0 would mean no limit at all; a negative one, an error
+  left=$((limit - ($(date +%s) - started) - 25))  # kept: 10 s to stop, 15 s to copy back
+  if [ "$ready" != 1 ]; then
+    echo "set-up failed: no training"
+  elif [ "$left" -lt 60 ]; then  # timeout 0 would mean no limit at all; a negative one, an error
     echo "set-up took the time: ${left} s left of ${limit}, no training"
   else
-    timeout --signal=INT --kill-after=20 "$left" "$python" scripts/gpu_identity.py "$run" \
+    timeout --signal=INT --kill-after=10 "$left" "$python" scripts/gpu_identity.py "$run" \
       "${LATE:-600}" "${SCENES:-}" "${STEPS:-}" "${DEVICE:-cuda:0}" "${WORKERS:-16}"
     echo "exit $? after $(($(date +%s) - started)) s"
   fi
 } >"$log" 2>&1
-cp "$run/last.pt" "$out/" 2>/dev/null
-cp "$run/recipe.json" "$out/" 2>/dev/null
+for kept in last.pt recipe.json train_seconds.json device.json; do
+  cp "$run/$kept" "$out/" 2>/dev/null
+done
 ls -la "$out" >>"$log"
 tail -c 8000 "$log"

@@ -1,7 +1,7 @@
 """The identity network's refine stage on late-round drawings (tried at stop 42; not shipped).
 
     .venv/bin/python scripts/identity_refine_late.py [--scenes 600] [--steps 3000]
-        [--reject-weight 1.0] [--run runs/refine-late]
+        [--reject-weight W] [--run runs/refine-late]
 
 From the shipped weights (models/blitzcam-identity.pt, copied to the run's last.pt), the refine
 stage of `blitzcam train-identity` on the recipe's drawings plus drawings cut from a big game's
@@ -28,7 +28,10 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=600, help="late-round scenes to cut")
     parser.add_argument("--steps", type=int, default=3000, help="refine steps")
     parser.add_argument(
-        "--reject-weight", type=float, default=1.0, help="the rejection hinge's weight here"
+        "--reject-weight",
+        type=float,
+        default=None,
+        help="the rejection hinge's weight here (default: the reject stage's, 1.0)",
     )
     parser.add_argument("--run", type=Path, default=Path("runs/refine-late"), help="run folder")
     args = parser.parse_args()

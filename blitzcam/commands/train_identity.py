@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=None,
         help="also cut drawings from this many scenes of a big game's late rounds (6-8 decks "
-        "of 25-40 cards in tight rows; default 0: none)",
+        "of 25-40 cards laid out tight; default 0: none)",
     )
     parser.add_argument(
         "--widths",

@@ -778,3 +778,4 @@ def test_the_card_says_the_late_round_drawings() -> None:
     late = data_line(asdict(IdentityRecipe(late_scenes=600)))
     assert "late rounds" not in plain and plain.startswith("- Data: drawings cut from 1500 ")
     assert "and from 600 scenes of a big game's late rounds (seed 11" in late
+    assert "late rounds" not in data_line({**asdict(IdentityRecipe()), "late_scenes": 0})
