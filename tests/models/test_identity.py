@@ -779,3 +779,13 @@ def test_the_card_says_the_late_round_drawings() -> None:
     assert "late rounds" not in plain and plain.startswith("- Data: drawings cut from 1500 ")
     assert "and from 600 scenes of a big game's late rounds (seed 11" in late
     assert "late rounds" not in data_line({**asdict(IdentityRecipe()), "late_scenes": 0})
+
+
+def test_the_card_names_the_device_a_run_trained_on(tmp_path: Path) -> None:
+    import json
+
+    from blitzcam.models.card import _identity_hardware
+
+    assert _identity_hardware(tmp_path) == "the CPU, 2 cores shared with other work"
+    (tmp_path / "device.json").write_text(json.dumps({"device": "NVIDIA H200"}))
+    assert _identity_hardware(tmp_path) == "NVIDIA H200"  # (scripts/gpu_identity.py writes it)
