@@ -406,3 +406,14 @@ def test_impossible_rounds_sat_out_are_refused(sat_out, left, message: str) -> N
     bob = replace(match.players[1], sat_out=sat_out, left=left)
     with pytest.raises(MatchError, match=f"^{re.escape(message)}"):
         score_match(replace(match, players=(match.players[0], bob, match.players[2])))
+
+
+@pytest.mark.parametrize(
+    ("rounds", "said"),
+    [((4,), "round 4"), ((4, 5), "rounds 4-5"), ((4, 5, 8), "rounds 4-5 and 8"),
+     ((2, 4, 6, 7), "rounds 2, 4 and 6-7")],
+)  # fmt: skip
+def test_rounds_sat_out_are_said_in_runs(rounds: tuple[int, ...], said: str) -> None:
+    from blitzcam.game.text import rounds_said
+
+    assert rounds_said(rounds) == said
