@@ -33,6 +33,13 @@ class Series:
     totals: tuple[int, ...]  # after round joined + 1, joined + 2, …
     joined: int = 0
     start: int = 0
+    sat_out: tuple[int, ...] = ()  # rounds the player sat out: their total carried, dashed
+
+
+def sat_out_steps(series: Series) -> list[bool]:
+    """For each step of a line (from one point of `line_points` to the next), whether it leads
+    into a round its player sat out: drawn dashed, with no dot (no round was played)."""
+    return [series.joined + i in series.sat_out for i in range(1, len(series.totals) + 1)]
 
 
 def line_points(series: Series) -> list[tuple[int, int]]:
@@ -174,10 +181,16 @@ class RunningTotalsChart(QWidget):
             pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
             painter.setPen(pen)
             points = [point(r, v) for r, v in line]
-            painter.drawPolyline(points)
+            away = sat_out_steps(s)
+            for a, b, dashed in zip(points[:-1], points[1:], away, strict=True):
+                pen.setStyle(Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
+                painter.setPen(pen)
+                painter.drawLine(a, b)
+            painter.setPen(QPen(QColor(*s.colour), 4))
             painter.setBrush(QColor(*s.colour))
-            for p in points[1:]:
-                painter.drawEllipse(p, 4, 4)
+            for p, dashed in zip(points[1:], away, strict=True):
+                if not dashed:
+                    painter.drawEllipse(p, 4, 4)
             painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(AXIS_TEXT)
         legend_top = self.height() - LEGEND_ROW * legend_rows

@@ -79,6 +79,7 @@ def chart_series(match: Match, standings: Standings) -> list[Series]:
                 tuple(t[p.name] for t in standings.running_totals[p.joined : p.left]),
                 joined=p.joined,
                 start=p.start,
+                sat_out=p.sat_out,
             )
             for p in match.players
         ]

@@ -104,6 +104,24 @@ def test_a_latecomer_s_line_starts_where_they_joined_and_a_leaver_s_ends_where_t
     assert not view.chart.grab().isNull()
 
 
+def test_rounds_sat_out_are_dashed_steps_of_the_line(qtbot) -> None:
+    from blitzcam.game.rules import come_back, leave
+    from blitzcam.ui.chart import line_points, sat_out_steps
+
+    match = match_of(round_of(Ann=(12, 0), Bob=(5, 2), Cy=(2, 0)), n=3)
+    match = add_round(leave(match, "Bob"), round_of(Ann=(2, 0), Cy=(1, 0)))
+    match = add_round(come_back(match, "Bob"), round_of(Ann=(1, 0), Bob=(3, 0), Cy=(0, 1)))
+    bob = chart_series(match, score_match(match))[1]
+    assert line_points(bob) == [(0, 0), (1, 1), (2, 1), (3, 4)]  # his total carried through 2
+    assert sat_out_steps(bob) == [False, True, False]
+    assert not any(sat_out_steps(chart_series(match, score_match(match))[0]))
+    view = _view(qtbot, match)  # and the chart paints it
+    view.resize(900, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    assert not view.chart.grab().isNull()
+
+
 def _as_array(image: QImage) -> np.ndarray:
     image = image.convertToFormat(QImage.Format.Format_RGB888)
     w, h = image.width(), image.height()
