@@ -613,8 +613,11 @@ def delete_round(match: Match, number: int) -> Match:
     def moved_left(left: int | None) -> int | None:
         return None if left is None or (last and left == number) else moved(left)
 
+    # an undo takes away again whoever came back after sitting the round out
+    away = {p.name for p in match.players if last and p.playing and number in p.sat_out}
+
     def moved_seat(p: Player) -> Player:
-        if last and p.playing and number in p.sat_out:  # back after sitting it out: away again
+        if p.name in away:
             p = _away_again(p)
         sat_out = tuple(n - 1 if n > number else n for n in p.sat_out if n != number)
         return _tidied(
@@ -628,11 +631,11 @@ def delete_round(match: Match, number: int) -> Match:
     try:
         score_match(updated)
     except MatchError as exc:  # say who the undo took away, when that is what broke a rule
-        away = [p.name for p in match.players if last and p.playing and number in p.sat_out]
         if not away:
             raise
+        named = ", ".join(p.name for p in match.players if p.name in away)  # in seat order
         raise MatchError(
-            f"taking round {number} back takes {', '.join(away)} away again (they sat it "
+            f"taking round {number} back takes {named} away again (they sat it "
             f"out), and then {exc.rule}",
             round_number=exc.round_number,
             player=exc.player,
