@@ -56,6 +56,10 @@ ENDED_IN_MOTION: Final = (
     "The video ended while the view was moving, before any view was still: nothing to shoot "
     "(Enter reviews; counts not shot are typed in there)"
 )
+SHOT_ALREADY: Final = (
+    "Nothing on the table has changed since this view was shot{as_step}: shot again, its cards "
+    "count twice. Press again to shoot it anyway"
+)
 # a live view older than this (or than three gaps between counts, when counting is slower) is
 # not the table now: a stream that stalls or reconnects sends nothing for seconds
 STALE_AFTER_S: Final = 3.0
@@ -88,6 +92,9 @@ class ScanView(QWidget):
         # Space or Enter pressed while the counts had not settled on the view: what to do once
         # they have ("shot", or "next": shoot, then go on), None when nothing waits
         self._waiting: str | None = None
+        # the view (the live vote's scene number) a shot was refused on as shot already: a
+        # second press on it shoots it (the same pile laid again looks the same)
+        self._again: int | None = None
         self._source = source
         self.clock: Callable[[], float] = time.monotonic
         self._latest_at = 0.0  # when the latest counted frame came (`clock`)
@@ -236,6 +243,8 @@ class ScanView(QWidget):
         if self._latest is not None:
             self._frame_gaps.append(now - self._latest_at)
         self._latest, self._latest_at = item, now
+        if item.snapshot.scene != self._again:  # another view: a second press is a first again
+            self._again = None
         own = item.snapshot.as_its_view()
         if own is not None:
             self._last_still = dataclasses.replace(item, snapshot=own)
@@ -283,10 +292,27 @@ class ScanView(QWidget):
                 else "That view is already shot: wait for the next frame"
             )
             return
+        if self._asks_again(shot):
+            return
         self.session = self.session.with_shot(Shot(shot.frame, shot.snapshot, shot.index))
         self._refresh()
         if shot.index != self._latest.index:
             self.live.show_message(MOVING_AT_THE_END)
+
+    def _asks_again(self, shot: CountedFrame) -> bool:
+        """Whether this shot waits for a second press: another frame of a view shot already
+        (a second Space by mistake would count its cards twice; a pile swapped for one of the
+        same count laid the same way is the same view to the vote, so it is asked, not
+        refused)."""
+        scene = shot.snapshot.scene
+        step = self.session.step_that_shot_scene(scene)
+        if step is None or self._again == scene:
+            self._again = None
+            return False
+        self._again = scene
+        as_step = "" if step == self.session.step else f" as the {step.capitalize()} cards"
+        self.live.show_message(SHOT_ALREADY.format(as_step=as_step))
+        return True
 
     def _view_to_shoot(self, latest: CountedFrame) -> CountedFrame | None:
         """The latest view. At a video's end before it settled (no more frames will settle
@@ -316,7 +342,7 @@ class ScanView(QWidget):
             self._on_next()
 
     def _on_drop(self) -> None:
-        self._waiting = None
+        self._waiting = self._again = None
         self.session = self.session.without_last_shot()
         self._refresh()
 
@@ -341,6 +367,7 @@ class ScanView(QWidget):
             return
         if self.session.step == "dutch":
             self.session = self.session.next_step()
+            self._again = None
             self._refresh()
             if self._failure is None and not self._ended:
                 return
@@ -349,7 +376,7 @@ class ScanView(QWidget):
         self.reviewRequested.emit(self.session)
 
     def _on_back(self) -> None:
-        self._waiting = None
+        self._waiting = self._again = None
         self.session = self.session.previous_step()
         self._refresh()
 

@@ -112,6 +112,14 @@ class ScanSession:
         count its cards twice, and a Dutch view is not the Blitz cards too)."""
         return view >= 0 and any(shot.view == view for shot in self.all_shots)
 
+    def step_that_shot_scene(self, scene: int) -> Step | None:
+        """The step holding a shot of the live vote's view `scene` (another frame of it: nothing
+        on the table changed since), None when no shot is of it."""
+        for step in STEPS:
+            if any(shot.snapshot.scene == scene for shot in self.shots(step)):
+                return step
+        return None
+
     def totals(self, step: Step | None = None) -> dict[str, int]:
         return summed(self.players, self.shots(step))
 

@@ -64,7 +64,9 @@ def synthetic_frame(
         if deck is not None and not face_up:
             counts[deck] = counts.get(deck, 0) + 1
     frame[0, 0] = (index, index, index)
-    return frame, CountSnapshot(counts=counts, outlines=tuple(outlines))
+    # each index is a view of its own to the live vote (a shot of another frame of the same
+    # view is asked for twice)
+    return frame, CountSnapshot(counts=counts, outlines=tuple(outlines), scene=index)
 
 
 class FakeSource:

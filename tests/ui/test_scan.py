@@ -12,6 +12,7 @@ from blitzcam.ui.scan import (
     ENDED_IN_MOTION,
     HOLD_STILL,
     MOVING_AT_THE_END,
+    SHOT_ALREADY,
     WAITING_FOR_VIEW,
     ScanView,
 )
@@ -20,8 +21,11 @@ from tests.ui.fakes import FakeSource, players
 ANN, BOB = players(2)
 
 
-def _frame(index: int, ann: int, bob: int, *, settled: bool = True) -> CountedFrame:
-    snapshot = CountSnapshot(counts={ANN.deck: ann, BOB.deck: bob}, settled=settled)
+def _frame(index: int, ann: int, bob: int, *, settled: bool = True,
+           scene: int | None = None) -> CountedFrame:  # fmt: skip
+    """Frame `index` counted; the live vote's view is `scene` (default: a view of its own)."""
+    snapshot = CountSnapshot(counts={ANN.deck: ann, BOB.deck: bob}, settled=settled,
+                             scene=index if scene is None else scene)  # fmt: skip
     return CountedFrame(np.full((36, 64, 3), index, np.uint8), snapshot, index)
 
 
@@ -46,6 +50,66 @@ def test_a_shot_of_a_view_whose_counts_lag_waits_for_them(qtbot) -> None:
     shots = view.session.shots()
     assert [shot.view for shot in shots] == [1, 4]
     assert view.session.totals() == {"Ann": 29, "Bob": 8}
+
+
+def test_another_frame_of_a_view_shot_already_is_shot_on_a_second_press(qtbot) -> None:
+    # Space pressed twice on a table that did not change summed its cards twice; the same
+    # count laid again the same way is the same view to the vote, so it is asked, not refused
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 9, 3))
+    view.capture_button.click()
+    view._on_counted(_frame(2, 9, 3, scene=1))  # a newer frame of the same view
+    view.capture_button.click()
+    assert len(view.session.shots()) == 1
+    assert view.live.message() == SHOT_ALREADY.format(as_step="")
+    view._on_counted(_frame(3, 9, 3, scene=1))
+    view.capture_button.click()  # pressed again: the players mean it
+    assert [shot.view for shot in view.session.shots()] == [1, 3]
+    assert view.session.totals() == {"Ann": 18, "Bob": 6}
+    view._on_counted(_frame(4, 9, 3, scene=1))
+    view.capture_button.click()  # a third shot of it is asked for again
+    assert len(view.session.shots()) == 2
+
+
+def test_a_question_about_a_view_shot_already_is_forgotten_when_anything_else_happens(
+    qtbot,
+) -> None:
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 9, 3))
+    view.capture_button.click()
+    view._on_counted(_frame(2, 9, 3, scene=1))
+    view.capture_button.click()  # asked
+    view.next_button.click()  # on to the Blitz cards, the table unchanged
+    view.capture_button.click()
+    assert view.session.shots() == ()
+    assert view.live.message() == SHOT_ALREADY.format(as_step=" as the Dutch cards")
+    view._on_counted(_frame(3, 2, 5))  # the Blitz cards: another view, shot at once
+    view.capture_button.click()
+    view.back_button.click()  # back to the Dutch cards: asked again, not shot
+    view._on_counted(_frame(4, 2, 5, scene=3))
+    view.capture_button.click()
+    assert view.live.message() == SHOT_ALREADY.format(as_step=" as the Blitz cards")
+    view._on_counted(_frame(5, 7, 1))  # another view came between: the next press on ...
+    view._on_counted(_frame(6, 2, 5, scene=3))  # ... one like it is asked for again
+    view.capture_button.click()
+    assert view.session.totals("dutch") == {"Ann": 9, "Bob": 3}
+    assert view.session.totals("blitz") == {"Ann": 2, "Bob": 5}
+
+
+def test_enter_on_the_unchanged_dutch_view_asks_before_shooting_it_as_the_blitz_cards(
+    qtbot,
+) -> None:
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 9, 3))
+    view.next_button.click()  # Enter with no shot: the view is the Dutch shot
+    view._on_counted(_frame(2, 9, 3, scene=1))
+    view.next_button.click()  # Enter again on the same view: asked, no review yet
+    assert view.session.step == "blitz" and view.session.shots() == ()
+    assert view.live.message() == SHOT_ALREADY.format(as_step=" as the Dutch cards")
+    view._on_counted(_frame(3, 9, 3, scene=1))
+    with qtbot.waitSignal(view.reviewRequested):  # a third: shot, and on to the review
+        view.next_button.click()
+    assert view.session.totals("blitz") == {"Ann": 9, "Bob": 3}
 
 
 @pytest.mark.parametrize("live", [True, False])
@@ -254,3 +318,31 @@ def test_live_counting_at_a_video_s_end_shoots_the_new_view_with_its_own_counts(
     _ended(view)
     assert [shot.view for shot in view.session.shots()] == [4, 6]
     assert view.session.totals() == {"Ann": 5 + 9, "Bob": 6}  # 180 // 20 = 9: its own count
+
+
+@pytest.mark.parametrize(("after_the_hand", "asked"), [(100, True), (180, False)])
+def test_a_hand_over_an_unchanged_table_keeps_its_view_shot(qtbot, after_the_hand, asked) -> None:
+    # through the stabiliser: a hand passing over the cards leaves the same view (a second
+    # press asked for), cards changed under it make a new one (shot at once)
+    from blitzcam.ui.counting_worker import snapshot_from_result
+    from blitzcam.vision.detections import Detections
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+    from blitzcam.vision.stabilise import Stabiliser
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        return FrameResult(Detections.empty(), {ANN.deck: int(frame[0, 0, 0]) // 20, BOB.deck: 3},
+                           0, 0, {})  # fmt: skip
+
+    live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=3, min_still_s=0.0))
+    view = _view(qtbot)
+    greys = [100] * 4 + [250] + [after_the_hand] * 4  # frame 5: a hand over the cards
+    for index, grey in enumerate(greys, start=1):
+        result = live(np.full((36, 64, 3), grey, np.uint8))
+        view._on_counted(CountedFrame(np.full((36, 64, 3), grey, np.uint8),
+                                      snapshot_from_result(result), index))  # fmt: skip
+        if index == 4:
+            view.capture_button.click()
+    assert view.latest().snapshot.settled
+    view.capture_button.click()
+    assert len(view.session.shots()) == (1 if asked else 2)
+    assert (view.live.message() == SHOT_ALREADY.format(as_step="")) is asked
