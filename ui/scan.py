@@ -56,7 +56,8 @@ ENDED_IN_MOTION: Final = (
     "The video ended while the view was moving, before any view was still: nothing to shoot "
     "(Enter reviews; counts not shot are typed in there)"
 )
-SHOT_ALREADY: Final = (
+FRAME_SHOT_ALREADY: Final = "That view is already shot: wait for the next frame"
+SHOOT_UNCHANGED_AGAIN: Final = (
     "Nothing on the table has changed since this view was shot{as_step}: shot again, its cards "
     "count twice. Press again to shoot it anyway"
 )
@@ -289,7 +290,7 @@ class ScanView(QWidget):
             self.live.show_message(
                 "The video has ended, and its last view is shot: Enter to go on"
                 if self._ended
-                else "That view is already shot: wait for the next frame"
+                else FRAME_SHOT_ALREADY
             )
             return
         if self._asks_again(shot):
@@ -311,7 +312,7 @@ class ScanView(QWidget):
             return False
         self._again = scene
         as_step = "" if step == self.session.step else f" as the {step.capitalize()} cards"
-        self.live.show_message(SHOT_ALREADY.format(as_step=as_step))
+        self.live.show_message(SHOOT_UNCHANGED_AGAIN.format(as_step=as_step))
         return True
 
     def _view_to_shoot(self, latest: CountedFrame) -> CountedFrame | None:
@@ -364,6 +365,8 @@ class ScanView(QWidget):
                 # no new view will come (the camera is gone, the video over): what was shot
                 # goes to review, the counts not shot typed in there (from either step)
                 self.reviewRequested.emit(self.session)
+            elif self._latest is not None and self.session.holds_view(self._latest.index):
+                self.live.show_message(FRAME_SHOT_ALREADY)
             return
         if self.session.step == "dutch":
             self.session = self.session.next_step()

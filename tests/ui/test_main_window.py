@@ -789,6 +789,7 @@ def test_a_held_key_is_one_press_and_a_frame_is_never_shot_twice(qtbot, store, f
     qtbot.keyClick(scan, Qt.Key.Key_Return)  # on to the Blitz step
     qtbot.keyClick(scan, Qt.Key.Key_Return)  # the same frame: not the Blitz shot as well
     assert scan.session.step == "blitz" and scan.session.shots() == ()
+    assert "already shot" in scan.live.message()  # (said, where Enter did nothing)
     assert window.confirm is None and store.load(match_id).rounds == ()
     qtbot.keyClick(scan, Qt.Key.Key_Escape)
 

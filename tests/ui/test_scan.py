@@ -12,7 +12,7 @@ from blitzcam.ui.scan import (
     ENDED_IN_MOTION,
     HOLD_STILL,
     MOVING_AT_THE_END,
-    SHOT_ALREADY,
+    SHOOT_UNCHANGED_AGAIN,
     WAITING_FOR_VIEW,
     ScanView,
 )
@@ -61,7 +61,7 @@ def test_another_frame_of_a_view_shot_already_is_shot_on_a_second_press(qtbot) -
     view._on_counted(_frame(2, 9, 3, scene=1))  # a newer frame of the same view
     view.capture_button.click()
     assert len(view.session.shots()) == 1
-    assert view.live.message() == SHOT_ALREADY.format(as_step="")
+    assert view.live.message() == SHOOT_UNCHANGED_AGAIN.format(as_step="")
     view._on_counted(_frame(3, 9, 3, scene=1))
     view.capture_button.click()  # pressed again: the players mean it
     assert [shot.view for shot in view.session.shots()] == [1, 3]
@@ -82,13 +82,13 @@ def test_a_question_about_a_view_shot_already_is_forgotten_when_anything_else_ha
     view.next_button.click()  # on to the Blitz cards, the table unchanged
     view.capture_button.click()
     assert view.session.shots() == ()
-    assert view.live.message() == SHOT_ALREADY.format(as_step=" as the Dutch cards")
+    assert view.live.message() == SHOOT_UNCHANGED_AGAIN.format(as_step=" as the Dutch cards")
     view._on_counted(_frame(3, 2, 5))  # the Blitz cards: another view, shot at once
     view.capture_button.click()
     view.back_button.click()  # back to the Dutch cards: asked again, not shot
     view._on_counted(_frame(4, 2, 5, scene=3))
     view.capture_button.click()
-    assert view.live.message() == SHOT_ALREADY.format(as_step=" as the Blitz cards")
+    assert view.live.message() == SHOOT_UNCHANGED_AGAIN.format(as_step=" as the Blitz cards")
     view._on_counted(_frame(5, 7, 1))  # another view came between: the next press on ...
     view._on_counted(_frame(6, 2, 5, scene=3))  # ... one like it is asked for again
     view.capture_button.click()
@@ -105,7 +105,7 @@ def test_enter_on_the_unchanged_dutch_view_asks_before_shooting_it_as_the_blitz_
     view._on_counted(_frame(2, 9, 3, scene=1))
     view.next_button.click()  # Enter again on the same view: asked, no review yet
     assert view.session.step == "blitz" and view.session.shots() == ()
-    assert view.live.message() == SHOT_ALREADY.format(as_step=" as the Dutch cards")
+    assert view.live.message() == SHOOT_UNCHANGED_AGAIN.format(as_step=" as the Dutch cards")
     view._on_counted(_frame(3, 9, 3, scene=1))
     with qtbot.waitSignal(view.reviewRequested):  # a third: shot, and on to the review
         view.next_button.click()
@@ -345,4 +345,4 @@ def test_a_hand_over_an_unchanged_table_keeps_its_view_shot(qtbot, after_the_han
     assert view.latest().snapshot.settled
     view.capture_button.click()
     assert len(view.session.shots()) == (1 if asked else 2)
-    assert (view.live.message() == SHOT_ALREADY.format(as_step="")) is asked
+    assert (view.live.message() == SHOOT_UNCHANGED_AGAIN.format(as_step="")) is asked
