@@ -26,7 +26,7 @@ from blitzcam.models.identity_negatives import NEGATIVE_CONF
 from blitzcam.models.identity_training import IdentityRecipe
 from blitzcam.models.recipe import SHIPPED
 from blitzcam.models.run_timing import train_seconds
-from blitzcam.models.training import FINISHED_FILE, epochs_done, sha256_of
+from blitzcam.models.training import FINISHED_FILE, sha256_of, stage_epochs
 from blitzcam.vision.embedding import PATCH
 
 
@@ -55,16 +55,40 @@ def command_line(command: str, recipe: dict[str, Any], defaults: dict[str, Any])
     return f"- Command: `{command}` with its recipe changed from the defaults: {said}."
 
 
+STAGE_ORDER = ("train", "refine", "extend", "harden", "more")
+
+
+def _finished(run_dir: Path) -> list[tuple[str, dict[str, Any]]]:
+    """(stage, its finished.json) of each finished stage of the run, in training order."""
+    found = [(p.parent.name, json.loads(p.read_text())) for p in run_dir.glob(f"*/{FINISHED_FILE}")]
+    return sorted(
+        found, key=lambda f: STAGE_ORDER.index(f[0]) if f[0] in STAGE_ORDER else len(STAGE_ORDER)
+    )
+
+
+def _went_on_from_lines(run_dir: Path) -> list[str]:
+    """A run that went on from the shipped weights (`blitzcam train --from-shipped`) says so:
+    its first stages are theirs, recorded, not trained by it."""
+    shipped = [name for name, finished in _finished(run_dir) if finished.get("shipped")]
+    if not shipped:
+        return []
+    digest = next(f["shipped"] for _, f in _finished(run_dir) if f.get("shipped"))
+    return [
+        f"- Stages {', '.join(f'`{name}`' for name in shipped)} are those of the weights shipped "
+        f"before (`blitzcam-obb.pt` sha256 `{digest}`), which this run went on from "
+        "(`blitzcam train --from-shipped`): their wall times below are their card's."
+    ]
+
+
 def wall_time_lines(run_dir: Path) -> list[str]:
     """Where and how long the stages ran: stages that wrote finished.json say so themselves;
     the rest of the run's recorded time ran on this machine's CPU."""
     total = train_seconds(run_dir)
     lines, elsewhere = [], 0.0
-    for stage_dir in sorted(p.parent for p in run_dir.glob(f"*/{FINISHED_FILE}")):
-        finished = json.loads((stage_dir / FINISHED_FILE).read_text())
+    for name, finished in _finished(run_dir):
         elsewhere += finished["seconds"]
         lines.append(
-            f"- Wall time of stage `{stage_dir.name}`: {finished['seconds'] / 60:.0f} min on "
+            f"- Wall time of stage `{name}`: {finished['seconds'] / 60:.0f} min on "
             f"{finished['device']} (scene generation and crops included)."
         )
     rest = total - elsewhere
@@ -124,11 +148,11 @@ def render_card(
         f"{recipe['crops_per_scene']} crops of {recipe['crop_size']}×{recipe['crop_size']} px "
         "centred on cards, so cards keep the pixel size they have at inference.",
         f"- imgsz {recipe['crop_size']}, batch {recipe['batch']}, epochs {recipe['epochs']} "
-        f"(completed: {epochs_done(run_dir / 'train')}), seed {recipe['seed']}.",
+        f"(completed: {stage_epochs(run_dir / 'train')}), seed {recipe['seed']}.",
         *(
             [
                 f"- Stage 2 (refine): from stage 1's best weights, {recipe['refine_epochs']} "
-                f"epochs (completed: {epochs_done(run_dir / 'refine')}) on crops of "
+                f"epochs (completed: {stage_epochs(run_dir / 'refine')}) on crops of "
                 f"{recipe['scenes']} fresh scenes (`--seed {recipe['refine_data_seed']}`), "
                 f"AdamW lr {recipe['refine_lr0']} decaying tenfold, no warm-up.",
             ]
@@ -140,7 +164,7 @@ def render_card(
                 f"- Stage 3 (extend): from stage 2's best weights, on crops of "
                 f"{recipe['extend_scenes']} fresh scenes (`--seed {recipe['extend_data_seed']}`) "
                 f"for a budget of {recipe['extend_hours']} h (ultralytics `time`, which sets "
-                f"the epochs from the measured epoch time: {epochs_done(run_dir / 'extend')} "
+                f"the epochs from the measured epoch time: {stage_epochs(run_dir / 'extend')} "
                 f"epochs), batch {recipe['extend_batch']}, AdamW lr {recipe['extend_lr0']} "
                 "decaying twentyfold, no warm-up, mosaic off for the last 2 epochs.",
             ]
@@ -150,7 +174,7 @@ def render_card(
         *(
             [
                 f"- Stage 4 (harden): from the previous stage's best weights, "
-                f"{recipe['harden_epochs']} epochs (completed: {epochs_done(run_dir / 'harden')}) "
+                f"{recipe['harden_epochs']} epochs (completed: {stage_epochs(run_dir / 'harden')}) "
                 f"on crops of {recipe['harden_scenes']} fresh scenes "
                 f"(`--seed {recipe['harden_data_seed']}`), up to {recipe['harden_share']:.0%} of "
                 "each scene's crops centred on that stage's own mistakes there (a box read on no "
@@ -160,6 +184,20 @@ def render_card(
             if recipe.get("harden_epochs")
             else []
         ),
+        *(
+            [
+                f"- Stage 5 (more): from the previous stage's best weights, on crops of "
+                f"{recipe['more_scenes']} fresh scenes (`--seed {recipe['more_data_seed']} "
+                f"--late-rounds {recipe['more_late_share']}`: that share of them a big game's "
+                f"late rounds) for a budget of {recipe['more_hours']} h (ultralytics `time`: "
+                f"{stage_epochs(run_dir / 'more')} epochs), batch {recipe['more_batch']}, "
+                f"AdamW lr {recipe['more_lr0']} decaying twentyfold, no warm-up, mosaic off for "
+                "the last 2 epochs.",
+            ]
+            if recipe.get("more_hours")
+            else []
+        ),
+        *_went_on_from_lines(run_dir),
         *wall_time_lines(run_dir),
         f"- Export: ONNX opset 17, fixed input {recipe['export_hw'][1]}×{recipe['export_hw'][0]} "
         "(a 16:9 frame resized to 1280 wide and letterboxed).",

@@ -46,6 +46,17 @@ class Recipe:
     harden_data_seed: int = 2029
     harden_lr0: float = 0.0002
     harden_share: float = 0.5
+    # Stage 5 (off: not trained yet, it wants a GPU): from the previous stage's best weights,
+    # stage 3's schedule again on fresh scenes (another seed), `more_late_share` of them a big
+    # game's late rounds (6-8 decks of small cards laid out tight, which the other stages drew
+    # only now and then), for a wall-clock budget. `blitzcam train --from-shipped` runs it
+    # from the shipped weights. 0 hours: no stage 5.
+    more_hours: float = 0.0
+    more_scenes: int = 12000
+    more_data_seed: int = 2030
+    more_late_share: float = 0.25
+    more_batch: int = 64
+    more_lr0: float = 0.0005
     canonical_width: int = CANONICAL_WIDTH
     # Inference input (height, width): a 1280-wide 16:9 frame, padded to a multiple of 32.
     export_hw: tuple[int, int] = (736, 1280)
@@ -55,3 +66,13 @@ class Recipe:
 
 
 SHIPPED: Final = Recipe()
+
+# The shipped weights (models/blitzcam-obb.pt) and how each of their stages ran, as the model
+# card says: a run that goes on from them (`blitzcam train --from-shipped`) takes these as its
+# finished stages. Shipping other weights means updating both (a test compares the digest).
+SHIPPED_WEIGHTS_SHA256: Final = "d0bdf353f86adc229a748d534106d5acc16137e6fb8b97205cb07a7e5c39c0cd"
+SHIPPED_STAGES: Final[dict[str, dict[str, Any]]] = {
+    "train": {"seconds": 101 * 60, "device": "x86_64 CPU", "epochs": 14},
+    "refine": {"seconds": 63 * 60, "device": "x86_64 CPU", "epochs": 6},
+    "extend": {"seconds": 8 * 60, "device": "NVIDIA H200", "epochs": 10},
+}

@@ -30,7 +30,7 @@ from blitzcam.models.crops import (
     read_canonical,
 )
 from blitzcam.models.mining import Mistakes, hard_windows, load_or_mine, mine_scenes
-from blitzcam.models.recipe import Recipe
+from blitzcam.models.recipe import SHIPPED, SHIPPED_STAGES, SHIPPED_WEIGHTS_SHA256, Recipe
 from blitzcam.models.run_timing import TIMING_FILE, RunClock, train_seconds
 from blitzcam.vision.pipeline import COUNT_CONF, COUNT_IOU, DOUBTED_FROM
 
@@ -239,6 +239,20 @@ def harden_args(
     }
 
 
+def more_args(
+    recipe: Recipe, data_yaml: Path, run_dir: Path, *, workers: int, device: str = "cpu"
+) -> dict[str, Any]:
+    """Stage 5: stage 3's schedule again, from the previous stage's weights, on its own fresh
+    scenes, for its own budget and at its own (lower) learning rate."""
+    return {
+        **extend_args(recipe, data_yaml, run_dir, workers=workers, device=device),
+        "name": "more",
+        "time": recipe.more_hours,
+        "batch": recipe.more_batch,
+        "lr0": recipe.more_lr0,
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class Stage:
     """One training stage: its folder in the run, its scenes, its ultralytics arguments."""
@@ -249,6 +263,7 @@ class Stage:
     epochs: int  # 0: a stage with a time budget (done when its finished.json exists)
     args: Callable[..., dict[str, Any]]
     hard_share: float = 0.0  # of its crops centred on the previous stage's mistakes
+    late_share: float = 0.0  # of its scenes drawn as a big game's late rounds
 
     @property
     def prefix(self) -> str:  # stage 1's folders keep their first names: "scenes", "crops-…"
@@ -270,6 +285,11 @@ def stages(recipe: Recipe) -> tuple[Stage, ...]:
             Stage("harden", recipe.harden_scenes, recipe.harden_data_seed, recipe.harden_epochs,
                   harden_args, hard_share=recipe.harden_share)
         )
+    if recipe.more_hours > 0:
+        plan.append(
+            Stage("more", recipe.more_scenes, recipe.more_data_seed, 0, more_args,
+                  late_share=recipe.more_late_share)
+        )
     return tuple(plan)
 
 
@@ -282,6 +302,16 @@ def epochs_done(stage_dir: Path) -> int:
     if not results.is_file():
         return 0
     return max(0, len(results.read_text(encoding="utf-8").strip().splitlines()) - 1)
+
+
+def stage_epochs(stage_dir: Path) -> int:
+    """Epochs a finished stage trained, as its finished.json says (a stage of the shipped
+    weights that a run went on from has no results.csv), else as its results.csv records."""
+    try:
+        epochs = json.loads((stage_dir / FINISHED_FILE).read_text(encoding="utf-8"))["epochs"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return epochs_done(stage_dir)
+    return epochs if isinstance(epochs, int) else epochs_done(stage_dir)
 
 
 def stage_finished(stage_dir: Path, stage: Stage) -> bool:
@@ -475,6 +505,70 @@ def _open_run(run_dir: Path, recipe: Recipe, *, resume: bool) -> None:
     write_text_atomic(path, json.dumps(recipe.as_dict(), indent=2))
 
 
+def go_on_from_shipped(run_dir: Path, recipe: Recipe, weights: Path, *, resume: bool) -> None:
+    """Make `run_dir` a run whose first stages are those the shipped weights went through
+    (SHIPPED_STAGES, finished, those weights the last one's best), so that `train(...,
+    resume=True)` trains only the recipe's stages after them, from those weights.
+
+    UserError, before anything is written, when `weights` are not the shipped ones (the record
+    is of those), when the recipe changes a setting of theirs or has no stage after them, or
+    when the folder holds a run already (unless `resume`) or a run of its own."""
+    from blitzcam.errors import UserError
+
+    if sha256_of(weights) != SHIPPED_WEIGHTS_SHA256:
+        raise UserError(
+            f"{weights}: not the shipped detector's weights (sha256 {SHIPPED_WEIGHTS_SHA256[:12]}"
+            "…), whose stages a run going on from them records; check out models/ as shipped"
+        )
+    shipped, plan = list(SHIPPED_STAGES), [stage.name for stage in stages(recipe)]
+    if plan[: len(shipped)] != shipped:
+        raise UserError(
+            f"the recipe's stages ({', '.join(plan)}) do not begin with the shipped weights' "
+            f"({', '.join(shipped)})"
+        )
+    after = plan[len(shipped) :]
+    if not after:
+        raise UserError(
+            "no stage after the shipped weights' to train: give stage 5 a budget (--more-hours)"
+        )
+    ours, theirs = recipe.as_dict(), SHIPPED.as_dict()
+    changed = sorted(
+        k for k in ours if ours[k] != theirs[k] and not k.startswith(tuple(f"{n}_" for n in after))
+    )
+    if changed:
+        raise UserError(
+            "going on from the shipped weights, their stages' settings stay theirs "
+            f"({', '.join(changed)} changed): only the settings of the stages after them may differ"
+        )
+    if run_dir.is_dir() and any(run_dir.iterdir()) and not resume:
+        raise UserError(
+            f"{run_dir}: holds a run already: --resume goes on with it, or use another run folder"
+        )
+    for name in shipped:
+        finished = run_dir / name / FINISHED_FILE
+        if (run_dir / name).exists() and _shipped_mark(finished) != SHIPPED_WEIGHTS_SHA256:
+            raise UserError(
+                f"{run_dir}: stage {name} is a training of this run's own, not the shipped "
+                "weights': use another run folder"
+            )
+    for name in shipped:
+        (run_dir / name / "weights").mkdir(parents=True, exist_ok=True)
+        record = {**SHIPPED_STAGES[name], "shipped": SHIPPED_WEIGHTS_SHA256}
+        write_text_atomic(run_dir / name / FINISHED_FILE, json.dumps(record))
+    best = run_dir / shipped[-1] / "weights" / "best.pt"
+    if not best.is_file() or sha256_of(best) != SHIPPED_WEIGHTS_SHA256:
+        copy_file_atomic(weights, best)
+
+
+def _shipped_mark(finished: Path) -> str | None:
+    """The shipped weights' digest a stage's finished.json names (None: a stage of its own)."""
+    try:
+        mark = json.loads(finished.read_text(encoding="utf-8")).get("shipped")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return mark if isinstance(mark, str) else None
+
+
 def train(
     recipe: Recipe,
     *,
@@ -631,30 +725,37 @@ def recipe_scenes(run_dir: Path, recipe: Recipe, stage: Stage | None = None) -> 
     """A stage's own scene dataset in the run folder (stage 1's by default), generated on
     first use."""
     stage = stage or stages(recipe)[0]
-    return generated_scenes(run_dir / f"{stage.prefix}scenes", stage.scenes, stage.data_seed)
+    return generated_scenes(
+        run_dir / f"{stage.prefix}scenes", stage.scenes, stage.data_seed,
+        late_rounds=stage.late_share,
+    )
 
 
-def generated_scenes(scenes_dir: Path, n: int, seed: int) -> Path:
-    """`blitzcam dataset generate --n n --seed seed --holdout` into scenes_dir, unless a
-    finished dataset (its data.yaml) is already there, made with these settings (UserError
-    for one made with others: training on it would not be the recipe)."""
+def generated_scenes(scenes_dir: Path, n: int, seed: int, *, late_rounds: float = 0.0) -> Path:
+    """`blitzcam dataset generate --n n --seed seed --holdout [--late-rounds share]` into
+    scenes_dir, unless a finished dataset (its data.yaml) is already there, made with these
+    settings (UserError for one made with others: training on it would not be the recipe)."""
+    wanted = {"n": n, "seed": seed, "holdout": True, "late_rounds": late_rounds}
     if (scenes_dir / "data.yaml").is_file():
         made = _generator_settings(scenes_dir)
-        wanted = {"n": n, "seed": seed, "holdout": True, "late_rounds": 0.0}
         if made is not None and any(made.get(k, 0.0) != v for k, v in wanted.items()):
             from blitzcam.errors import UserError
 
             got = ", ".join(f"{k} {made.get(k, 0.0)}" for k in wanted)
+            want = ", ".join(f"{k} {v}" for k, v in wanted.items())
             raise UserError(
-                f"{scenes_dir}: its scenes were made with {got}, not n {n}, seed {seed}, "
-                "holdout True, late_rounds 0.0: use another run folder, or delete this one"
+                f"{scenes_dir}: its scenes were made with {got}, not {want}: use another run "
+                "folder, or delete this one"
             )
     else:
         from blitzcam.datasets.generate import GenerateRequest, generate_dataset
 
+        late = f", {late_rounds:.0%} late rounds" if late_rounds else ""
         # on stderr: `blitzcam evaluate --json -` writes only its report on stdout
-        print(f"generating {n} scenes (seed {seed}) into {scenes_dir}", file=sys.stderr)
-        generate_dataset(GenerateRequest(out=scenes_dir, n=n, seed=seed, holdout=True))
+        print(f"generating {n} scenes (seed {seed}{late}) into {scenes_dir}", file=sys.stderr)
+        generate_dataset(
+            GenerateRequest(out=scenes_dir, n=n, seed=seed, holdout=True, late_rounds=late_rounds)
+        )
     return scenes_dir
 
 

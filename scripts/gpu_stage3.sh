@@ -7,7 +7,7 @@
 #   .whl/     ultralytics 8.4.190, ultralytics-thop, ultralytics-platform and platformdirs wheels
 #             (`pip download --no-deps --python-version 3.12 ...`); polars is not carried (its
 #             runtime alone is 54 MB): ultralytics only reads results.csv with it while training,
-#             so a stand-in below does that with the csv module.
+#             so a stand-in (scripts/gpu_shim/polars) does that with the csv module.
 #   RUN/      a run folder holding stages 1 and 2: train/results.csv, refine/results.csv and
 #             refine/weights/best.pt (the shipped models/blitzcam-obb.pt).
 # Then: scripts/gpu_stage3.sh RUN OUT_DIR SECONDS
@@ -29,35 +29,7 @@ log="$out/stage3.log"
   nproc
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site \
     .whl/*.whl || exit 1
-  mkdir -p /tmp/shim/polars
-  cat >/tmp/shim/polars/__init__.py <<'EOF'
-"""A stand-in for the one polars call ultralytics makes while training: read results.csv."""
-import csv
-import io
-
-
-def _value(text):
-    try:
-        return float(text)
-    except ValueError:
-        return text
-
-
-class DataFrame:
-    def __init__(self, rows, names):
-        self._rows, self._names = rows, names
-
-    def to_dict(self, as_series=True):
-        return {name: [_value(row[name]) for row in self._rows] for name in self._names}
-
-
-def read_csv(source, **_):
-    text = source.decode() if isinstance(source, bytes) else open(source).read()
-    reader = csv.DictReader(io.StringIO(text))
-    rows = list(reader)
-    return DataFrame(rows, reader.fieldnames or [])
-EOF
-  export PYTHONPATH=/tmp/site:/tmp/shim
+  export PYTHONPATH=/tmp/site:$PWD/scripts/gpu_shim  # polars: scripts/gpu_shim
   python3 -m pip install -q --no-index --no-deps --no-build-isolation -e . || exit 1
   # DataLoader workers pass batches through shared memory; small VMs give it little
   mount -o remount,size=32G /dev/shm 2>/dev/null

@@ -15,8 +15,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="train the card detector (defaults reproduce the shipped model)",
         description="Generate synthetic scenes (unless --data is given), cut training crops at "
         "inference scale, train the OBB detector in three stages (the third sized for a GPU: "
-        "--device 0), then export it to models/. "
-        "An interrupted run continues with --resume.",
+        "--device 0; a fifth, --more-hours, too), then export it to models/. "
+        "An interrupted run continues with --resume; --from-shipped goes on from the shipped "
+        "weights.",
     )
     parser.add_argument(
         "--data",
@@ -35,6 +36,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--epochs", type=int, default=None, help=f"first-stage epochs ({recipe})")
     parser.add_argument("--scenes", type=int, default=None, help=f"scenes to generate ({recipe})")
     parser.add_argument("--batch", type=int, default=None, help=f"first-stage batch ({recipe})")
+    parser.add_argument(
+        "--more-hours",
+        type=float,
+        default=None,
+        help="a fifth stage's wall-clock budget: more training from the fourth's weights on "
+        "fresh scenes, a share of them a big game's late rounds (default 0: none; sized for a "
+        "GPU)",
+    )
+    parser.add_argument(
+        "--more-scenes", type=int, default=None, help=f"the fifth stage's scenes ({recipe})"
+    )
+    parser.add_argument(
+        "--from-shipped",
+        action="store_true",
+        help="go on from the shipped weights: their stages are taken as this run's, finished, "
+        "and only the stages after them train (give --more-hours)",
+    )
     parser.add_argument(
         "--device",
         default=None,
@@ -57,24 +75,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _train(args: argparse.Namespace) -> int:
+    import math
     import os
 
     from blitzcam.errors import UserError
 
-    for name in ("epochs", "scenes", "batch", "workers"):
+    for name in ("epochs", "scenes", "batch", "workers", "more_hours", "more_scenes"):
         value = getattr(args, name)
-        if value is not None and value <= 0:
-            raise UserError(f"--{name} must be a positive number, got {value}")
+        if value is not None and not (value > 0 and math.isfinite(value)):  # nor NaN, nor inf
+            option = name.replace("_", "-")
+            raise UserError(f"--{option} must be a positive number, got {value}")
+    if args.from_shipped:
+        given = [f"--{n}" for n in ("data", "epochs", "scenes", "batch") if getattr(args, n)]
+        if given:
+            raise UserError(
+                f"{', '.join(given)}: settings of the first stage, which --from-shipped does "
+                "not train (the shipped weights' is taken)"
+            )
     if args.device not in (None, "cpu") and not all(
         part.isdigit() for part in args.device.split(",")
     ):
         raise UserError(
             f"--device must be cpu or a CUDA device index such as 0, got {args.device!r}"
         )
-    if args.scenes is not None and args.scenes < MIN_SCENES:
-        raise UserError(
-            f"--scenes must be {MIN_SCENES} or more (a tenth of them validate), got {args.scenes}"
-        )
+    for name in ("scenes", "more_scenes"):
+        value = getattr(args, name)
+        if value is not None and value < MIN_SCENES:
+            option = name.replace("_", "-")
+            raise UserError(
+                f"--{option} must be {MIN_SCENES} or more (a tenth of them validate), got {value}"
+            )
     if args.data is not None:
         for folder in ("images/train", "images/val", "labels/train", "labels/val"):
             if not (args.data / folder).is_dir():  # said now, not after the first crops
@@ -94,23 +124,29 @@ def _train(args: argparse.Namespace) -> int:
         )
     os.environ["YOLO_VERBOSE"] = "1"  # progress bars and per-epoch metrics
 
-    from blitzcam.models import MODELS_DIR
+    from blitzcam.models import DETECTOR_PT, MODELS_DIR
     from blitzcam.models.recipe import SHIPPED
     from blitzcam.models.training import (
         calibration_scenes,
+        go_on_from_shipped,
         recipe_with,
         ship,
         train,
     )
     from blitzcam.paths import REPO_ROOT, run_folder
 
-    recipe = recipe_with(SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch)
+    recipe = recipe_with(
+        SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch,
+        more_hours=args.more_hours, more_scenes=args.more_scenes,
+    )  # fmt: skip
     run_dir = run_folder(args.run or REPO_ROOT / "runs" / "detector", "--run")
+    if args.from_shipped:
+        go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
     weights = train(
         recipe,
         scenes_dir=args.data,
         run_dir=run_dir,
-        resume=args.resume,
+        resume=args.resume or args.from_shipped,  # the shipped stages are finished ones
         workers=args.workers,
         device=args.device,
     )

@@ -120,3 +120,41 @@ def test_the_command_line_says_what_a_run_changed_from_the_recipe() -> None:
     changed = json.loads(json.dumps(replace(SHIPPED, epochs=3).as_dict()))
     line = command_line("blitzcam train", changed, SHIPPED.as_dict())
     assert f"epochs 3 (default {SHIPPED.epochs})" in line and "defaults are this recipe" not in line
+
+
+def test_a_run_gone_on_from_the_shipped_weights_says_whose_its_first_stages_are(
+    tmp_path: Path,
+) -> None:
+    from dataclasses import replace
+
+    from blitzcam.models import DETECTOR_PT
+    from blitzcam.models.card import render_card
+    from blitzcam.models.recipe import SHIPPED
+    from blitzcam.models.training import go_on_from_shipped
+
+    recipe = replace(SHIPPED, more_hours=0.1)
+    run = tmp_path / "run"
+    go_on_from_shipped(run, recipe, DETECTOR_PT, resume=False)
+    (run / "more").mkdir()
+    (run / "more" / FINISHED_FILE).write_text(
+        json.dumps({"seconds": 420, "device": "NVIDIA H200", "epochs": 7})
+    )
+    saved = json.loads(json.dumps(recipe.as_dict()))  # as recipe.json holds it
+    card = render_card(recipe=saved, run_dir=run, reports={}, notes="-")
+    made = card.split("## How it was made")[1].split("## Measured")[0]
+    assert "with its recipe changed from the defaults: more_hours 0.1 (default 0.0)" in made
+    assert "epochs 14 (completed: 14)" in made and "6 epochs (completed: 6)" in made
+    assert "Stage 5 (more): from the previous stage's best weights" in made
+    assert "`--seed 2030 --late-rounds 0.25`" in made and "`time`: 7 epochs)" in made
+    assert "Stages `train`, `refine`, `extend` are those of the weights shipped before" in made
+    walls = [line for line in made.splitlines() if line.startswith("- Wall time")]
+    assert walls == [
+        "- Wall time of stage `train`: 101 min on x86_64 CPU (scene generation and crops "
+        "included).",
+        "- Wall time of stage `refine`: 63 min on x86_64 CPU (scene generation and crops "
+        "included).",
+        "- Wall time of stage `extend`: 8 min on NVIDIA H200 (scene generation and crops "
+        "included).",
+        "- Wall time of stage `more`: 7 min on NVIDIA H200 (scene generation and crops "
+        "included).",
+    ]

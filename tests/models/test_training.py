@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,15 +26,17 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     scenes = root / "scenes"
     generate_dataset(GenerateRequest(out=scenes, n=20, seed=5, res=(1280, 720), workers=1,
                                      progress=False))
-    # every stage, tiny: stages 2-4 generate their own 12 scenes from their own seeds;
-    # stage 3's time budget (4 s) ends it within its first epoch; of stage 4's two crops a
-    # scene, one is on stage 3's mistakes where it made some
+    # every stage, tiny: stages 2-5 generate their own 12 scenes from their own seeds;
+    # stage 3's and 5's time budgets (4 s) end them within their first epoch; of stage 4's two
+    # crops a scene, one is on stage 3's mistakes where it made some; half of stage 5's scenes
+    # are late rounds
     recipe = replace(SHIPPED, epochs=1, batch=4, crops_per_scene=2, export_hw=(320, 576),
                      scenes=12, refine_epochs=1, extend_scenes=12, extend_batch=4,
-                     extend_hours=4 / 3600, harden_scenes=12, harden_epochs=1)
+                     extend_hours=4 / 3600, harden_scenes=12, harden_epochs=1, more_scenes=12,
+                     more_batch=4, more_hours=4 / 3600, more_late_share=0.5)
     weights = train(recipe, scenes_dir=scenes, run_dir=root / "run", resume=False, workers=2,
                     log=lambda _: None)
-    assert weights.parent.parent.name == "harden", weights  # the last stage's weights
+    assert weights.parent.parent.name == "more", weights  # the last stage's weights
     onnx = export_onnx(weights, recipe, root / "model.onnx")
     return scenes, onnx
 
@@ -57,6 +60,8 @@ def test_a_trained_model_exports_and_runs_in_the_counting_pipeline(trained: tupl
     assert generated["seed"] == SHIPPED.extend_data_seed
     generated = json.loads((run / "harden-scenes" / "generator.json").read_text())
     assert generated["seed"] == SHIPPED.harden_data_seed
+    generated = json.loads((run / "more-scenes" / "generator.json").read_text())
+    assert (generated["seed"], generated["late_rounds"]) == (SHIPPED.more_data_seed, 0.5)
     # stage 3's mistakes on stage 4's train and val scenes, one entry per scene, named by the
     # weights mined
     (path,) = run.glob("harden-mistakes-*.json")
@@ -68,7 +73,7 @@ def test_a_trained_model_exports_and_runs_in_the_counting_pipeline(trained: tupl
     # in the frame the crops are cut from: the scene at the canonical width
     centres = np.array([c for cs in mistakes.values() for c in cs]).reshape(-1, 2)
     assert ((centres > -50) & (centres < (1280 + 50, 720 + 50))).all()
-    for stage in ("train", "refine", "extend", "harden"):
+    for stage in ("train", "refine", "extend", "harden", "more"):
         finished = json.loads((run / stage / "finished.json").read_text())
         assert finished["epochs"] >= 1 and finished["device"].endswith("CPU"), (stage, finished)
     pipeline = CountingPipeline.from_defaults(model_path=onnx)
@@ -91,7 +96,7 @@ def test_each_stage_starts_from_the_previous_stages_weights(trained: tuple[Path,
         kernels = [p for p in model.parameters() if p.ndim == 4]  # the convolutions' kernels
         return torch.cat([p.float().flatten() for p in kernels])
 
-    chain = [weights(stage) for stage in ("train", "refine", "extend", "harden")]
+    chain = [weights(stage) for stage in ("train", "refine", "extend", "harden", "more")]
     # one short epoch at a low learning rate moves the weights a little; re-initialised
     # weights (ultralytics' pretrained=False) would be uncorrelated with the stage before
     for before, after in itertools.pairwise(chain):
@@ -175,6 +180,14 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
         (["train", "--data", "/nonexistent/scenes"], "not a scene dataset (no images/train"),
         (["train", "--device", "gpu"], "--device must be cpu or a CUDA device index"),
         (["train", "--workers", "0"], "--workers must be a positive number, got 0"),
+        (["train", "--more-hours", "0"], "--more-hours must be a positive number, got 0.0"),
+        (["train", "--more-hours", "nan"], "--more-hours must be a positive number, got nan"),
+        (["train", "--more-hours", "inf"], "--more-hours must be a positive number, got inf"),
+        (["train", "--more-scenes", "2"], "--more-scenes must be 3 or more"),
+        (["train", "--from-shipped", "--epochs", "3", "--more-hours", "1"],
+         "--epochs: settings of the first stage, which --from-shipped does not train"),
+        (["train", "--from-shipped", "--data", "/tmp", "--scenes", "9"],
+         "--data, --scenes: settings of the first stage"),
         (["evaluate", "--data", "/nonexistent/scenes"], "no scenes folder"),
         # a report that could not be written is found out before the run, not after it
         (["evaluate", "--json", "/nonexistent/folder/r.json"], "no such folder /nonexistent/folder"),
@@ -299,6 +312,122 @@ def test_the_stages_follow_the_recipe() -> None:
     assert [s.prefix for s in stages(with_harden)] == ["", "refine-", "extend-", "harden-"]
     # only the last stage's crops are centred on mistakes
     assert [s.hard_share for s in stages(with_harden)] == [0, 0, 0, SHIPPED.harden_share]
+
+
+def test_a_fifth_stage_trains_more_on_scenes_with_late_rounds_when_given_a_budget() -> None:
+    from blitzcam.models.training import stages
+
+    assert SHIPPED.more_hours == 0  # not trained yet (MODEL_CARD.md)
+    more = replace(SHIPPED, more_hours=0.1)
+    assert [s.name for s in stages(more)] == ["train", "refine", "extend", "more"]
+    last = stages(more)[-1]
+    assert (last.data_seed, last.scenes, last.prefix) == (
+        SHIPPED.more_data_seed, SHIPPED.more_scenes, "more-")
+    assert [s.late_share for s in stages(more)] == [0, 0, 0, SHIPPED.more_late_share]
+    args = last.args(more, Path("data.yaml"), Path("run"), workers=2, device="0")
+    assert (args["name"], args["time"], args["batch"], args["lr0"]) == (
+        "more", 0.1, SHIPPED.more_batch, SHIPPED.more_lr0)
+    assert args["pretrained"] is True  # from the stage before's weights
+
+
+def test_a_run_goes_on_from_the_shipped_weights_as_their_finished_stages(tmp_path: Path) -> None:
+    from blitzcam.models import DETECTOR_PT
+    from blitzcam.models.recipe import SHIPPED_STAGES
+    from blitzcam.models.training import (
+        _best_weights,
+        go_on_from_shipped,
+        sha256_of,
+        stage_epochs,
+        stage_finished,
+        stages,
+    )
+
+    recipe = replace(SHIPPED, more_hours=0.1, more_scenes=500)
+    run = tmp_path / "run"
+    go_on_from_shipped(run, recipe, DETECTOR_PT, resume=False)
+    train, refine, extend, more = stages(recipe)
+    for stage in (train, refine, extend):
+        assert stage_finished(run / stage.name, stage)
+        assert stage_epochs(run / stage.name) == SHIPPED_STAGES[stage.name]["epochs"]
+    assert not stage_finished(run / "more", more)
+    assert sha256_of(_best_weights(run / "extend")) == sha256_of(DETECTOR_PT)  # stage 5's start
+    go_on_from_shipped(run, recipe, DETECTOR_PT, resume=True)  # again, resumed: as it was
+    assert sha256_of(_best_weights(run / "extend")) == sha256_of(DETECTOR_PT)
+
+
+@pytest.mark.slow
+def test_stage_5_trains_from_the_shipped_weights(tmp_path: Path) -> None:
+    # the path a lent GPU runs (scripts/gpu_detector_more.sh), tiny, on the CPU
+    import torch
+
+    from blitzcam.models import DETECTOR_PT
+    from blitzcam.models.training import go_on_from_shipped, train
+
+    # (the recipe's batch of 64 holds every crop: one batch, one optimizer step; ultralytics
+    # steps once every 64 images, so a batch of 4 would not have stepped in the 4 s)
+    recipe = replace(SHIPPED, more_hours=4 / 3600, more_scenes=12)
+    run = tmp_path / "run"
+    go_on_from_shipped(run, recipe, DETECTOR_PT, resume=False)
+    lines: list[str] = []
+    weights = train(recipe, scenes_dir=None, run_dir=run, resume=True, workers=1, log=lines.append)
+    assert weights == run.resolve() / "more" / "weights" / "best.pt"
+    assert [line for line in lines if "complete" in line] == [
+        f"stage {name} is complete" for name in ("train", "refine", "extend")]
+    generated = json.loads((run / "more-scenes" / "generator.json").read_text())
+    assert (generated["n"], generated["late_rounds"]) == (12, SHIPPED.more_late_share)
+    finished = json.loads((run / "more" / "finished.json").read_text())
+    assert finished["epochs"] == 1 and "shipped" not in finished
+
+    def kernels(path: Path) -> torch.Tensor:  # our own checkpoints: the shipped one, this run's
+        model = torch.load(path, weights_only=False)["model"]
+        return torch.cat([p.float().flatten() for p in model.parameters() if p.ndim == 4])
+
+    before, after = kernels(DETECTOR_PT), kernels(weights)
+    assert not torch.equal(before, after)  # trained ...
+    assert torch.corrcoef(torch.stack([before, after]))[0, 1] > 0.9  # ... from the shipped ones
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        ({"more_hours": 0.0}, "no stage after the shipped weights' to train"),
+        ({"epochs": 20}, "their stages' settings stay theirs (epochs changed)"),
+        ({"extend_lr0": 0.01, "crop_size": 416}, "(crop_size, extend_lr0 changed)"),
+        ({"refine_epochs": 0}, "do not begin with the shipped weights' (train, refine, extend)"),
+    ],
+)
+def test_going_on_from_the_shipped_weights_keeps_their_recipe(
+    tmp_path: Path, change: dict, fragment: str
+) -> None:
+    from blitzcam.errors import UserError
+    from blitzcam.models import DETECTOR_PT
+    from blitzcam.models.training import go_on_from_shipped
+
+    recipe = replace(SHIPPED, **{"more_hours": 0.1, **change})
+    with pytest.raises(UserError, match=re.escape(fragment)):
+        go_on_from_shipped(tmp_path / "run", recipe, DETECTOR_PT, resume=False)
+    assert not (tmp_path / "run").exists()  # nothing written
+
+
+def test_going_on_from_other_weights_or_into_a_run_of_its_own_is_refused(tmp_path: Path) -> None:
+    from blitzcam.errors import UserError
+    from blitzcam.models import DETECTOR_PT
+    from blitzcam.models.training import FINISHED_FILE, go_on_from_shipped
+
+    recipe = replace(SHIPPED, more_hours=0.1)
+    other = tmp_path / "other.pt"
+    other.write_bytes(DETECTOR_PT.read_bytes() + b"more")  # other bytes
+    with pytest.raises(UserError, match="not the shipped detector's weights"):
+        go_on_from_shipped(tmp_path / "a", recipe, other, resume=False)
+    ours = tmp_path / "ours"
+    (ours / "train").mkdir(parents=True)
+    (ours / "train" / FINISHED_FILE).write_text('{"seconds": 5, "device": "x", "epochs": 1}')
+    with pytest.raises(UserError, match="holds a run already: --resume goes on with it"):
+        go_on_from_shipped(ours, recipe, DETECTOR_PT, resume=False)
+    with pytest.raises(UserError, match="stage train is a training of this run's own"):
+        go_on_from_shipped(ours, recipe, DETECTOR_PT, resume=True)
+    assert json.loads((ours / "train" / FINISHED_FILE).read_text())["seconds"] == 5  # untouched
+    assert not (ours / "refine").exists()
 
 
 def test_a_stage_is_finished_by_its_own_word_or_by_its_epochs(tmp_path: Path) -> None:

@@ -1,0 +1,33 @@
+"""The detector's stage 5 from the shipped weights, for scripts/gpu_detector_more.sh.
+
+python scripts/gpu_detector_more.py RUN HOURS SCENES DEVICE WORKERS (SCENES "" for the
+recipe's). The CLI's `blitzcam train --from-shipped` does the same and then exports and
+quantizes, which needs packages the GPU machine lacks: that is done back home.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str]) -> None:
+    from blitzcam.models import DETECTOR_PT
+    from blitzcam.models.recipe import SHIPPED
+    from blitzcam.models.training import go_on_from_shipped, recipe_with, train
+
+    run, hours, scenes, device, workers = argv
+    recipe = recipe_with(
+        SHIPPED, more_hours=float(hours), more_scenes=int(scenes) if scenes else None
+    )
+    print(recipe)
+    go_on_from_shipped(Path(run), recipe, DETECTOR_PT, resume=True)  # a warm machine's again
+    weights = train(
+        recipe, scenes_dir=None, run_dir=Path(run), resume=True, workers=int(workers),
+        device=device,
+    )  # fmt: skip
+    print(weights)
+
+
+if __name__ == "__main__":  # the crops are cut by spawned workers, which import this file
+    main(sys.argv[1:])

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The detector's stage 5 (`blitzcam train --from-shipped --more-hours H`): from the shipped
+# weights, stage 3's schedule again on fresh scenes, a quarter of them a big game's late rounds,
+# on a borrowed GPU machine that has Python, torch (CUDA), OpenCV and numpy but no ultralytics
+# and no network. Stage 3 ran 10 epochs in its 0.1 h and its validation recall was still
+# rising (models/MODEL_CARD.md). Prepared, never run on a GPU yet.
+#
+# Prepared on the development machine (where pip can reach the registry):
+#   .whl/   ultralytics 8.4.190, ultralytics-thop, ultralytics-platform, platformdirs and tqdm
+#           wheels (`.venv/bin/pip download --no-deps ... -d .whl`), all pure Python, carried
+#           with the working tree (the device tool's carry: [".whl"]); polars is not carried
+#           (54 MB): scripts/gpu_shim stands in for the one call ultralytics makes.
+# Then: scripts/gpu_detector_more.sh OUT_DIR SECONDS, with SECONDS at least 30 under the call's
+# own limit (the last 25 are kept to stop and copy back). HOURS (default 0.1) is the training's
+# own budget, which ultralytics keeps itself, stopping cleanly at an epoch's end: size it so
+# that set-up, the scenes (12,000 cut into crops: about 160 s on 16 cores, from stage 3's 70 s
+# for 8,000) and the last validation fit in SECONDS too; a stop by SECONDS instead loses the
+# epoch under way (last.pt is saved once an epoch).
+# Sizing: a task has 15 device minutes, start-up included; one call of 9.5 minutes (570 s) with
+# HOURS=0.1 leaves about 2 minutes spare.
+# More time on a warm machine: the same command again goes on from the last epoch, with
+# HOURS again in full (ultralytics restarts its clock on resume). On a fresh machine,
+# RESUME_FROM=FILE (a last.pt brought back, carried in the working tree) with the same HOURS
+# and SCENES: the scenes are generated again, the same bytes.
+# Back home, with the files from OUT_DIR (the same HOURS and SCENES):
+#   r=runs/detector-more; mkdir -p $r/more/weights && cp OUT/best.pt OUT/last.pt $r/more/weights/
+#   cp OUT/results.csv OUT/args.yaml OUT/finished.json OUT/train_seconds.json $r/more/
+#   cp OUT/recipe.json $r/
+#   .venv/bin/blitzcam train --run $r --from-shipped --more-hours 0.1 --resume --no-ship
+# which finds every stage done and exports $r/export/blitzcam-obb.onnx (and its int8); then
+# `blitzcam evaluate --model $r/export/blitzcam-obb.onnx` on the tuning sets first.
+# (SCENES, DEVICE, WORKERS, PYTHON and SKIP_INSTALL=1 in the environment override the scenes,
+# device 0, 16 workers, python3 and the set-up, for a dry run on a small machine.)
+set -u
+out=${1:?output folder}
+limit=${2:?seconds}
+started=$(date +%s)
+python=${PYTHON:-python3}
+run=/tmp/detector-run
+export PYTHONUNBUFFERED=1 YOLO_VERBOSE=1 BLITZCAM_DATA_DIR=/tmp/blitzcam-data
+mkdir -p "$out" "$run"
+log="$out/more.log"
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null
+  nproc
+  ready=1
+  if [ "${SKIP_INSTALL:-0}" != 1 ]; then
+    "$python" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
+      --target /tmp/site .whl/*.whl || ready=0
+    export PYTHONPATH="/tmp/site:$PWD/scripts/gpu_shim"
+    [ "$ready" = 1 ] && { "$python" -m pip install -q --no-index --no-deps \
+      --no-build-isolation -e . || ready=0; }
+    # DataLoader workers pass batches through shared memory; small VMs give it little
+    mount -o remount,size=32G /dev/shm 2>/dev/null
+  fi
+  if [ -n "${RESUME_FROM:-}" ] && [ ! -f "$run/more/weights/last.pt" ]; then
+    mkdir -p "$run/more/weights" && cp "$RESUME_FROM" "$run/more/weights/last.pt" \
+      && echo "going on from $RESUME_FROM"
+  fi
+  echo "set-up: $(($(date +%s) - started)) s"
+  left=$((limit - ($(date +%s) - started) - 25))  # kept: 10 s to stop, 15 s to copy back
+  if [ "$ready" != 1 ]; then
+    echo "set-up failed: no training"
+  elif [ "$left" -lt 60 ]; then  # timeout 0 would mean no limit at all; a negative one, an error
+    echo "set-up took the time: ${left} s left of ${limit}, no training"
+  else
+    timeout --signal=INT --kill-after=10 "$left" "$python" scripts/gpu_detector_more.py "$run" \
+      "${HOURS:-0.1}" "${SCENES:-}" "${DEVICE:-0}" "${WORKERS:-16}"
+    echo "exit $? after $(($(date +%s) - started)) s"
+  fi
+} >"$log" 2>&1
+for kept in weights/best.pt weights/last.pt results.csv args.yaml finished.json \
+  train_seconds.json; do
+  cp "$run/more/$kept" "$out/" 2>/dev/null
+done
+cp "$run/recipe.json" "$out/" 2>/dev/null
+ls -la "$out" >>"$log"
+tail -c 8000 "$log"
