@@ -10,7 +10,7 @@ session (vision/onnx_session.py); no torch.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -18,6 +18,7 @@ from typing import Final
 import cv2
 import numpy as np
 
+from blitzcam.errors import UserError
 from blitzcam.vision.onnx_session import open_session
 
 PATCH: Final = 32  # side of the square a drawing is warped to for the network
@@ -101,6 +102,33 @@ def deck_similarity(vectors: np.ndarray, references: References, n_decks: int) -
     return out
 
 
+def check_identity_shapes(
+    input_shape: Sequence[object], output_shape: Sequence[object], *, source: str
+) -> None:
+    """UserError unless a model takes square colour patches (n×3×S×S) and gives a vector for
+    each (n×dim), as the identity network does: another model (the detector, given as the
+    identity network) failed on its first patches with the engine's own traceback."""
+
+    def said(shape: Sequence[object]) -> str:
+        return "×".join(str(d) if isinstance(d, int) else "n" for d in shape)
+
+    square = (
+        len(input_shape) == 4
+        and input_shape[1] == 3
+        and (
+            not isinstance(input_shape[2], int)
+            or not isinstance(input_shape[3], int)
+            or input_shape[2] == input_shape[3]
+        )
+    )
+    if not square or len(output_shape) != 2:
+        raise UserError(
+            f"{source}: not an identity network (it takes {said(input_shape)} and gives "
+            f"{said(output_shape)}, not n×3×S×S patches to n×dim vectors): the detector's model "
+            "in its place?"
+        )
+
+
 class Embedder:
     """The identity network, loaded once; `embed(patches)` -> unit vectors."""
 
@@ -113,6 +141,9 @@ class Embedder:
             threads=threads,
             missing=f"no identity model at {model_path}: train one with `blitzcam train-identity`",
             engine=engine,
+        )
+        check_identity_shapes(
+            self._session.input_shape, self._session.output_shape, source=str(model_path)
         )
         size = self._session.input_shape[2]
         self.patch_size = int(size) if isinstance(size, int) else PATCH

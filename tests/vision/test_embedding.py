@@ -89,6 +89,39 @@ def test_a_missing_identity_model_is_a_clear_error(tmp_path) -> None:
         Embedder(broken)
 
 
+@pytest.mark.parametrize("engine", ["openvino", "onnxruntime"])
+def test_the_detector_given_as_the_identity_network_is_one_line(engine: str) -> None:
+    # (an engine's traceback on the first patches, exit 1: "an image failed")
+    from blitzcam.vision.pipeline import default_model_path
+
+    with pytest.raises(UserError, match=r"blitzcam-obb\.onnx: not an identity network \(it "
+                       r"takes 1×3×736×1280 and gives 1×7×19320,"):  # fmt: skip
+        Embedder(default_model_path(), engine=engine)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "outputs", "fits"),
+    [
+        (("n", 3, 32, 32), ("n", 64), True),
+        (("n", 3, "h", "w"), ("n", 64), True),  # free sizes: fed square patches
+        ((1, 3, 736, 1280), (1, 7, 19320), False),
+        (("n", 3, 32, 48), ("n", 64), False),
+        (("n", 1, 32, 32), ("n", 64), False),  # grey
+        (("n", 3, 32, 32), ("n", 64, 1), False),
+        ((3, 32, 32), ("n", 64), False),
+    ],
+)
+def test_only_square_colour_patches_to_vectors_are_an_identity_network(inputs, outputs,
+                                                                       fits) -> None:  # fmt: skip
+    from blitzcam.vision.embedding import check_identity_shapes
+
+    if fits:
+        check_identity_shapes(inputs, outputs, source="m.onnx")
+    else:
+        with pytest.raises(UserError, match="m.onnx: not an identity network"):
+            check_identity_shapes(inputs, outputs, source="m.onnx")
+
+
 def test_the_shipped_network_gives_unit_vectors() -> None:
     from blitzcam.vision.pipeline import default_identity_path
 
