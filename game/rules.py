@@ -701,6 +701,40 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
     return updated
 
 
+def change_player(
+    match: Match, name: str, *, new_name: str | None = None, deck: str | None = None,
+    team: str | None = None,
+) -> Match:  # fmt: skip
+    """One seat changed (`change_players` for the others as they are), its refusals naming
+    that seat: checking the whole table blames whichever of two seats sits later."""
+    seat = next((p for p in match.players if p.name == written_name(name)), None)
+    if seat is None:
+        names = ", ".join(player.name for player in match.players)
+        raise MatchError(f"no player {brief(name)} in this match: {names}")
+    changes = {
+        k: v for k, v in (("name", new_name), ("deck", deck), ("team", team)) if v is not None
+    }
+    changed = replace(seat, **changes)
+    if team is not None and not match.uses_teams:
+        raise MatchError(
+            "this match has no teams: they are given to every player at once (the app's "
+            "Match › Players…)",
+            player=seat.name,
+        )
+    owner = next(
+        (o for o in match.players
+         if o is not seat and o.deck == changed.deck and _at_table_together(o, changed)),
+        None,
+    )  # fmt: skip
+    if owner is not None:
+        raise MatchError(
+            f"deck {changed.deck} is already played by {owner.name}; each player plays their "
+            "own deck",
+            player=seat.name,
+        )
+    return change_players(match, [changed if p is seat else p for p in match.players])
+
+
 def join(match: Match, player: Player, *, start: int = 0) -> Match:
     """The match with `player` at the table from the next round on, starting from `start`
     points (`lowest_total` gives the lowest at the table). A decided match takes nobody."""

@@ -287,27 +287,15 @@ def _settings(args: argparse.Namespace) -> int:
 
 
 def _player(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
     from blitzcam.errors import UserError
-    from blitzcam.game.rules import Match, MatchError, change_players, written_name
+    from blitzcam.game.rules import Match, change_player
 
-    changes = {
-        field: value
-        for field, value in (("name", args.name), ("deck", args.deck), ("team", args.team))
-        if value is not None
-    }
-    if not changes:
+    if args.name is None and args.deck is None and args.team is None:
         raise UserError("nothing to change: give --name, --deck and/or --team")
 
-    who = written_name(args.player)
-
     def changed(match: Match) -> Match:
-        names = [player.name for player in match.players]
-        if who not in names:
-            raise MatchError(f"no player {args.player!r} in this match: {', '.join(names)}")
-        return change_players(
-            match, [replace(p, **changes) if p.name == who else p for p in match.players]
+        return change_player(
+            match, args.player, new_name=args.name, deck=args.deck, team=args.team
         )
 
     # read and changed in one transaction: a change saved meanwhile is not undone
@@ -339,7 +327,18 @@ def _join(args: argparse.Namespace) -> int:
 
 
 def _leave(args: argparse.Namespace) -> int:
-    return _apply(args, lambda store, match_id: store.leave(match_id, args.player))
+    with _open_store(args) as store:
+        match_id = _match_id(args, store)
+        seats = len(_run_rule(store, lambda: store.load(match_id)).players)
+        match = _run_rule(store, lambda: store.leave(match_id, args.player))
+    _print_standings(match_id, match)
+    if len(match.players) < seats:  # (the rules take one who has played no round off)
+        print(
+            f"note: {args.player} had played no round: taken off the match, with no total to "
+            "keep (`blitzcam match join` seats them again)",
+            file=sys.stderr,
+        )
+    return 0
 
 
 def _rejoin(args: argparse.Namespace) -> int:

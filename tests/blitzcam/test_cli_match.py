@@ -304,8 +304,10 @@ def test_terminal_errors_are_one_line(
         (["player", "Ann"], "nothing to change: give --name, --deck and/or --team"),
         (["player", "Cy", "--name", "Di"], "no player 'Cy' in this match: Ann, Bob"),
         (["player", "Ann", "--name", "Bob"], "player Bob: two players have this name"),
-        (["player", "Ann", "--deck", "red-buggy"], "deck red-buggy is already played by"),
-        (["player", "Ann", "--team", "North"], "has no team, but others do"),
+        # the seat changed is named (the whole table's check blamed the later seat, Bob)
+        (["player", "Ann", "--deck", "red-buggy"],
+         "player Ann: deck red-buggy is already played by Bob"),
+        (["player", "Ann", "--team", "North"], "player Ann: this match has no teams"),
         (["export", "out.txt"], "cannot tell the format"),
         (["join", "Cy", "--deck", "red-buggy"], "player Cy: deck red-buggy is already played by Bob"),
         (["join", "Ann", "--deck", "blue-plow"], "player Ann: two players have this name"),
@@ -418,3 +420,45 @@ def test_a_name_is_found_however_its_accent_was_typed(
     assert code == 2 and "is given twice" in err
     code, out, err = run("match", "--db", db, "player", "Jos\u00e9", "--name", "Ann", capsys=capsys)
     assert (code, err) == (0, "") and "Ann" in out and "Jos" not in out
+
+
+def test_the_readme_s_terminal_walk_through_runs_as_written(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # each line of the README's example, in order, on a fresh store (it stopped at `rejoin Cy`:
+    # the undo and delete before it had left no round, so `leave` took Cy off the match)
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Scoring a match at the terminal")[1].split("```")[1]
+    lines = [line.split(" # ")[0].strip() for line in section.strip().splitlines()]
+    assert len(lines) >= 15 and all(line.startswith("blitzcam match ") for line in lines)
+    monkeypatch.chdir(tmp_path)
+    for line in lines:
+        argv = shlex.split(line)[1:]
+        target = None
+        if ">" in argv:  # the shell's redirection: standard output into that file
+            argv, target = argv[: argv.index(">")], argv[argv.index(">") + 1]
+        code, out, err = run(*argv, capsys=capsys)
+        assert code == 0, (line, err)
+        if target is not None:
+            (tmp_path / target).write_text(out, encoding="utf-8")
+    assert (tmp_path / "sheet.csv").read_text(encoding="utf-8-sig").startswith("round,Ann dutch")
+    code, out, _ = run("match", "list", capsys=capsys)
+    assert code == 0 and len([line for line in out.splitlines() if "Ann" in line]) == 2
+
+
+def test_one_who_leaves_before_playing_a_round_is_said_to_be_taken_off(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (taken off without a word: `rejoin` then said "not a player in this match")
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", "-p",
+        "Cy=blue-plow", "-p", "Di=red-plow", capsys=capsys)  # fmt: skip
+    code, out, err = run("match", "--db", db, "leave", "Cy", capsys=capsys)
+    assert code == 0 and "Cy" not in out
+    assert err == ("note: Cy had played no round: taken off the match, with no total to keep "
+                   "(`blitzcam match join` seats them again)\n")  # fmt: skip
+    assert run("match", "--db", db, "add", "Ann=1/0", "Bob=2/0", "Di=0/1", capsys=capsys)[0] == 0
+    code, out, err = run("match", "--db", db, "leave", "Bob", capsys=capsys)
+    assert code == 0 and err == "" and "Bob (red-buggy; left after round 1)" in out

@@ -286,6 +286,40 @@ def test_changing_partners_changes_the_team_totals_and_may_decide_the_match() ->
     assert not without.uses_teams and score_match(without).status == "in-progress"
 
 
+def test_one_seat_changed_is_the_seat_a_refusal_names() -> None:
+    from blitzcam.game.rules import change_player
+
+    match = match_of(round_of(Ann=(10, 0), Bob=(2, 1), Cy=(4, 4)), n=3)
+    ann, bob, cy = match.players
+    # the whole table's check finds the clash at the later seat: Bob, who changed nothing
+    with pytest.raises(MatchError, match=rf"^player Ann: deck {bob.deck} is already played by "
+                       "Bob; each player plays their own deck$"):  # fmt: skip
+        change_player(match, "Ann", deck=bob.deck)
+    with pytest.raises(MatchError, match=rf"^player Cy: deck {ann.deck} is already played by Ann"):
+        change_player(match, "Cy", deck=ann.deck)
+    with pytest.raises(MatchError, match=r"^player Bob: this match has no teams"):
+        change_player(match, "Bob", team="North")
+    with pytest.raises(MatchError, match=r"^no player 'Zed' in this match: Ann, Bob, Cy$"):
+        change_player(match, "Zed", new_name="Zoe")
+    changed = change_player(match, "Bob", new_name="Rob", deck="red-plow")
+    assert [(p.name, p.deck) for p in changed.players] == [
+        ("Ann", ann.deck), ("Rob", "red-plow"), ("Cy", cy.deck)]
+    assert dict(changed.rounds[0].tallies)["Rob"] == Tally(2, 1)
+
+
+def test_one_seat_changes_team_in_a_team_match_and_is_found_however_its_name_is_typed() -> None:
+    from blitzcam.game.rules import change_player
+
+    match = match_of(round_of(Ann=(10, 0), Bob=(2, 1), Cy=(4, 4), Di=(1, 0)),
+                     n=4, teams=("North", "South", "North", "South"))  # fmt: skip
+    match = change_player(match, "Ann", new_name="Jos\u00e9")
+    decomposed = "Jose\u0301"  # the accent typed as a letter of its own
+    swapped = change_player(match, decomposed, team="South")
+    assert [p.team for p in swapped.players] == ["South", "South", "North", "South"]
+    with pytest.raises(MatchError, match=r"^a team match needs at least two teams at the table$"):
+        change_player(swapped, "Cy", team="South")  # one team left: no match
+
+
 def replace_team(player: Player, team: str | None) -> Player:
     return Player(player.name, player.deck, team)
 

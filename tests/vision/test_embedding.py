@@ -118,7 +118,7 @@ def test_only_square_colour_patches_to_vectors_are_an_identity_network(inputs, o
     if fits:
         check_identity_shapes(inputs, outputs, source="m.onnx")
     else:
-        with pytest.raises(UserError, match="m.onnx: not an identity network"):
+        with pytest.raises(UserError, match=r"^m\.onnx: not an identity network"):
             check_identity_shapes(inputs, outputs, source="m.onnx")
 
 
