@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     def action(name: str, func: Any, help_: str) -> argparse.ArgumentParser:
         sub = actions.add_parser(name, help=help_, description=help_)
-        sub.set_defaults(func=func)
+        sub.set_defaults(func=_without_a_store_yet(func))
         return sub
 
     p = action("summarize", _summarize, "score a match JSON file and print standings as JSON")
@@ -139,13 +139,46 @@ def _match_option(parser: argparse.ArgumentParser) -> None:
 # --- helpers ------------------------------------------------------------------------------
 
 
-def _open_store(args: argparse.Namespace):
+class _NoStoreError(Exception):
+    """There is no match database yet, and the action only reads or changes matches."""
+
+
+def _without_a_store_yet(func: Any) -> Any:
+    """`func`, which says "no matches yet" where the data directory holds no match database
+    (rather than making an empty one to find nothing in)."""
+
+    def run(args: argparse.Namespace) -> int:
+        from blitzcam.errors import UserError
+        from blitzcam.game.text import match_list
+
+        try:
+            return func(args)
+        except _NoStoreError:
+            if func is _list:
+                print(match_list([], unreadable=0))
+                return 0
+            raise UserError(match_list([], unreadable=0)) from None
+
+    return run
+
+
+def _open_store(args: argparse.Namespace, *, create: bool = False):
+    """The match store; made where there is none only for `create` (`new`, `import`): a
+    mistyped --db read by `list` looked like an empty store, and left one behind."""
     from blitzcam.errors import UserError
     from blitzcam.game.store import MatchStore, StoreError
     from blitzcam.paths import match_db_path
 
+    path = match_db_path(args.db)
+    if not create and not path.exists():
+        if args.db is not None:
+            raise UserError(
+                f"--db {args.db}: no such match database (`blitzcam match --db FILE new …` "
+                "starts one there)"
+            )
+        raise _NoStoreError
     try:
-        return MatchStore(match_db_path(args.db))
+        return MatchStore(path)
     except StoreError as exc:
         raise UserError(str(exc)) from None
 
@@ -233,7 +266,7 @@ def _new(args: argparse.Namespace) -> int:
         match = new_match(players, settings)
     except MatchError as exc:
         raise UserError(str(exc)) from None
-    with _open_store(args) as store:
+    with _open_store(args, create=True) as store:
         match_id = _run_rule(store, lambda: store.create_match(match))
     print(f"started match {match_id}: " + ", ".join(f"{p.name} ({p.deck})" for p in players))
     return 0
@@ -399,7 +432,7 @@ def _import(args: argparse.Namespace) -> int:
         match = read_match(args.file)
     except MatchError as exc:
         raise UserError(str(exc)) from None
-    with _open_store(args) as store:
+    with _open_store(args, create=True) as store:
         match_id = _run_rule(store, lambda: store.create_match(match))
     print(f"imported {args.file} as match {match_id} ({len(match.rounds)} rounds)")
     return 0

@@ -20,6 +20,15 @@ def write(tmp_path: Path, data: object, name: str = "match.json") -> Path:
     return path
 
 
+def _empty_store(path: Path) -> Path:
+    """A match database holding no match yet (the commands that read one make none)."""
+    from blitzcam.game.store import MatchStore
+
+    with MatchStore(path):
+        pass
+    return path
+
+
 def run(*argv: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -172,6 +181,7 @@ def test_the_latest_match_that_cannot_be_read_is_one_line(
     def damaged(self):
         raise StoreError(f"{self.path}: the list of matches cannot be read: malformed")
 
+    _empty_store(tmp_path / "m.sqlite3")
     monkeypatch.setattr(MatchStore, "latest_match", damaged)
     code, _, err = run("match", "--db", str(tmp_path / "m.sqlite3"), "show", capsys=capsys)
     assert code == 2
@@ -286,6 +296,7 @@ def test_a_player_joins_and_another_leaves_a_match_under_way(
 def test_terminal_errors_are_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
 ) -> None:
+    _empty_store(tmp_path / "m.sqlite3")
     code, _, err = run("match", "--db", str(tmp_path / "m.sqlite3"), *argv, capsys=capsys)
     assert code == 2
     assert err.count("\n") == 1 and fragment in err, err
@@ -392,15 +403,17 @@ def test_a_db_path_with_a_tilde_is_in_the_home_folder(
     # `--db=~/m.sqlite3`: the shell leaves a ~ after = alone
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.chdir(tmp_path)
+    assert run("match", "--db=~/m.sqlite3", "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+               capsys=capsys)[0] == 0  # fmt: skip
     code, out, _ = run("match", "--db=~/m.sqlite3", "list", capsys=capsys)
-    assert code == 0 and "no matches yet" in out
+    assert code == 0 and "Ann" in out
     assert (tmp_path / "home" / "m.sqlite3").is_file() and not (tmp_path / "~").exists()
 
 
 def test_a_match_id_past_sqlites_integers_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = str(tmp_path / "m.sqlite3")
+    db = str(_empty_store(tmp_path / "m.sqlite3"))
     for action in (["show"], ["export", str(tmp_path / "out.json")]):
         code, _, err = run("match", "--db", db, *action, "--match", str(2**63), capsys=capsys)
         assert code != 0 and err.count("\n") == 1 and f"no match {2**63}" in err
@@ -462,3 +475,26 @@ def test_one_who_leaves_before_playing_a_round_is_said_to_be_taken_off(
     assert run("match", "--db", db, "add", "Ann=1/0", "Bob=2/0", "Di=0/1", capsys=capsys)[0] == 0
     code, out, err = run("match", "--db", db, "leave", "Bob", capsys=capsys)
     assert code == 0 and err == "" and "Bob (red-buggy; left after round 1)" in out
+
+
+def test_reading_a_store_that_is_not_there_makes_none(
+    tmp_path: Path, _private_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a mistyped --db read by `list` looked like an empty store and left a database (and its
+    # folders) behind
+    typo = tmp_path / "no" / "such" / "matchs.sqlite3"
+    for argv in (["list"], ["show"], ["add", "Ann=1/0"], ["export", str(tmp_path / "s.csv")]):
+        code, out, err = run("match", "--db", str(typo), *argv, capsys=capsys)
+        assert code == 2 and out == "", argv
+        assert err == (f"blitzcam match: error: --db {typo}: no such match database "
+                       "(`blitzcam match --db FILE new …` starts one there)\n")  # fmt: skip
+    assert not (tmp_path / "no").exists() and not (tmp_path / "s.csv").exists()
+    # the data directory's own store, before the first match: nothing in it yet, said as such
+    code, out, _ = run("match", "list", capsys=capsys)
+    assert code == 0 and out == "no matches yet: start one with `blitzcam match new`\n"
+    code, _, err = run("match", "show", capsys=capsys)
+    assert code == 2 and "no matches yet: start one with `blitzcam match new`" in err
+    assert not (_private_data_dir / "matches.sqlite3").exists()
+    assert run("match", "--db", str(typo), "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+               capsys=capsys)[0] == 0  # fmt: skip
+    assert typo.is_file()
