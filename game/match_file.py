@@ -83,10 +83,21 @@ def _parse_round(raw: object, number: int) -> Round:
         raise MatchError(exc.rule, round_number=number, player=exc.player) from None
 
 
+def json_kind(value: object) -> str:
+    """What a decoded JSON value is, in JSON's words (Python's 'NoneType' means nothing to
+    one who wrote `null`)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    kinds = ((dict, "an object"), (list, "a list"), (str, "a string"), ((int, float), "a number"))
+    return next((kind for types, kind in kinds if isinstance(value, types)), type(value).__name__)
+
+
 def match_from_json(data: object) -> Match:
     """Decode and validate a match; raises MatchError naming the place of the first problem."""
     if not isinstance(data, dict):
-        raise MatchError(f"a match file holds one JSON object, got {type(data).__name__}")
+        raise MatchError(f"a match file holds one JSON object, got {json_kind(data)}")
     _expect_keys(data, allowed={"target", "variant", "players", "rounds"}, where="match")
     target = data.get("target", DEFAULT_TARGET)
     variant = data.get("variant", "standard")
@@ -97,7 +108,7 @@ def match_from_json(data: object) -> Match:
         raise MatchError(f"'players' must be a list, got {brief(players_raw)}")
     rounds_raw = data.get("rounds", [])
     if not isinstance(rounds_raw, list):
-        raise MatchError(f"'rounds' must be a list, got {type(rounds_raw).__name__}")
+        raise MatchError(f"'rounds' must be a list, got {json_kind(rounds_raw)}")
     players = tuple(_parse_player(raw, i) for i, raw in enumerate(players_raw))
     rounds = tuple(_parse_round(raw, n) for n, raw in enumerate(rounds_raw, start=1))
     match = Match(players=players, settings=Settings(target=target, variant=variant), rounds=rounds)

@@ -8,6 +8,7 @@ once one reaches the target; with teams, partners share one total.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import reprlib
 import unicodedata
@@ -69,7 +70,10 @@ _BRIEF: Final = _brief_repr()
 
 def brief(value: object) -> str:
     """A value as an error message quotes it: its repr, cut short (a 5 MB string given as a
-    name is a one-line error, not a 5 MB one)."""
+    name is a one-line error, not a 5 MB one); true, false and null in JSON's words, the only
+    place they come from (a match file's `"target": true` was "got True")."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
     return _BRIEF.repr(value)
 
 

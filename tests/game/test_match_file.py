@@ -38,7 +38,12 @@ def test_json_round_trip_keeps_everything() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ([], "a match file holds one JSON object, got list"),
+        ([], "a match file holds one JSON object, got a list"),
+        # in JSON's words, as the file has them (were True, None and NoneType)
+        ({"players": ANN_BOB, "target": True}, "target must be a whole number from 1 to 1,000,000, got true"),
+        ({"players": ANN_BOB, "target": None}, "target must be a whole number from 1 to 1,000,000, got null"),
+        ({"players": ANN_BOB, "rounds": None}, "'rounds' must be a list, got null"),
+        ({"players": None}, "'players' must be a list, got null"),
         ({"players": ANN_BOB, "colour": 1}, "match: unexpected key(s) 'colour'"),
         ({"players": "Ann"}, "'players' must be a list"),
         ({"players": ANN_BOB, "rounds": {}}, "'rounds' must be a list"),

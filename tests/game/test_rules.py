@@ -64,8 +64,8 @@ def test_totals_can_go_negative() -> None:
         # not whole numbers (JSON can bring floats, strings, booleans)
         ({"Ann": (1.5, 0), "Bob": (0, 0)}, "standard", "round 1, player Ann: Dutch cards must be a whole number, got 1.5"),
         ({"Ann": ("3", 0), "Bob": (0, 0)}, "standard", "round 1, player Ann: Dutch cards must be a whole number, got '3'"),
-        ({"Ann": (True, 0), "Bob": (0, 0)}, "standard", "round 1, player Ann: Dutch cards must be a whole number, got True"),
-        ({"Ann": (3, None), "Bob": (0, 0)}, "standard", "round 1, player Ann: Blitz cards must be a whole number, got None"),
+        ({"Ann": (True, 0), "Bob": (0, 0)}, "standard", "round 1, player Ann: Dutch cards must be a whole number, got true"),
+        ({"Ann": (3, None), "Bob": (0, 0)}, "standard", "round 1, player Ann: Blitz cards must be a whole number, got null"),
         # more cards than a deck holds
         ({"Ann": (35, 6), "Bob": (0, 0)}, "standard", "round 1, player Ann: 35 Dutch + 6 Blitz cards is more than the 40 cards in a deck"),
         # players missing or unknown
