@@ -738,6 +738,7 @@ def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Pa
     from blitzcam.models.training import generated_scenes, sha256_of
     from blitzcam.vision.detector import Detector
     from blitzcam.vision.images import read_image
+    from blitzcam.vision.onnx_session import missing_model
     from blitzcam.vision.pipeline import COUNT_IOU
 
     if not recipe.uses_negatives:
@@ -745,7 +746,9 @@ def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Pa
     if not recipe.negative_seeds or recipe.negative_scenes <= 0:
         raise UserError("negatives_per_step needs negative_seeds and negative_scenes")
     if not detector_model.is_file():
-        raise UserError(f"no detector model at {detector_model}: train one with `blitzcam train`")
+        raise UserError(
+            missing_model(detector_model, "blitzcam-obb.onnx", "detector model", "blitzcam train")
+        )
     folder = run_dir / "negatives"
     detector: Detector | None = None
     tag = settings_tag(sha256_of(detector_model), COUNT_IOU)

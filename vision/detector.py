@@ -23,7 +23,7 @@ from blitzcam.vision.letterbox import (
     to_blob,
     unletterbox_obb,
 )
-from blitzcam.vision.onnx_session import open_session
+from blitzcam.vision.onnx_session import missing_model, open_session
 from blitzcam.vision.tiling import Tile, to_frame, whole_in_tile
 
 DEFAULT_CONF: Final = 0.25  # ultralytics' predict defaults
@@ -87,7 +87,9 @@ class Detector:
         self._session = open_session(
             model_path,
             threads=threads,
-            missing=f"no detector model at {model_path}: train one with `blitzcam train`",
+            missing=missing_model(
+                model_path, "blitzcam-obb.onnx", "detector model", "blitzcam train"
+            ),
             engine=engine,
         )
         session = self._session

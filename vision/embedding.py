@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from blitzcam.errors import UserError
-from blitzcam.vision.onnx_session import open_session
+from blitzcam.vision.onnx_session import missing_model, open_session
 
 PATCH: Final = 32  # side of the square a drawing is warped to for the network
 MAX_SUPERSAMPLE: Final = 8
@@ -139,7 +139,9 @@ class Embedder:
         self._session = open_session(
             model_path,
             threads=threads,
-            missing=f"no identity model at {model_path}: train one with `blitzcam train-identity`",
+            missing=missing_model(
+                model_path, "blitzcam-identity.onnx", "identity model", "blitzcam train-identity"
+            ),
             engine=engine,
         )
         check_identity_shapes(

@@ -88,6 +88,15 @@ def _check_onnx_header(model_path: Path) -> None:
         raise UserError(f"{model_path}: cannot load the ONNX model (not an ONNX file)")
 
 
+def missing_model(model_path: Path, shipped_name: str, what: str, trainer: str) -> str:
+    """What to say of a model file that is not there: a shipped one is made again by its
+    trainer; any other path (a --model mistyped) is just not there."""
+    path = Path(model_path)
+    if path.name == shipped_name and path.parent.name == "models":
+        return f"no {what} at {path}: train one with `{trainer}`"
+    return f"{path}: no such {what} file"
+
+
 def open_session(
     model_path: Path, *, threads: int | None, missing: str, engine: str | None = None
 ) -> ModelSession:

@@ -146,5 +146,5 @@ def test_the_recipes_negatives_are_built_once_into_the_run(
     for unused in (replace(recipe, negatives_per_step=0), replace(recipe, reject_steps=0)):
         none = training_negatives(unused, tmp_path / "x", Path("-"))
         assert none.shape == (0, PATCH, PATCH, 3) and not (tmp_path / "x").exists()
-    with pytest.raises(UserError, match="no detector model at"):
+    with pytest.raises(UserError, match=r"missing\.onnx: no such detector model file"):
         training_negatives(recipe, tmp_path / "y", tmp_path / "missing.onnx")

@@ -164,7 +164,7 @@ def test_decks_that_look_alike_are_noted_on_stderr(random_model, photos, tmp_pat
     [
         (
             ["count", "--model", "/nonexistent/m.onnx", "x.jpg"],
-            "no detector model at /nonexistent/m.onnx",
+            "/nonexistent/m.onnx: no such detector model file",
         ),
         (
             ["count", "--decks", "/nonexistent-dir", "x.jpg"],

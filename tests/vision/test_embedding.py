@@ -82,7 +82,9 @@ def test_each_deck_scores_its_nearest_reference() -> None:
 
 def test_a_missing_identity_model_is_a_clear_error(tmp_path) -> None:
     with pytest.raises(UserError, match=r"no identity model at .*train-identity"):
-        Embedder(tmp_path / "none.onnx")
+        Embedder(tmp_path / "models" / "blitzcam-identity.onnx")  # the shipped one, gone
+    with pytest.raises(UserError, match=r"none\.onnx: no such identity model file$"):
+        Embedder(tmp_path / "none.onnx")  # another (mistyped)
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"not onnx")
     with pytest.raises(UserError, match="cannot load the ONNX model"):

@@ -87,13 +87,13 @@ def test_the_profile_loads_beside_the_models_with_the_same_errors(
         CountingPipeline.from_defaults(model_path=random_model.onnx, decks_dir=tmp_path / "none")
     # ... and a missing model is reported first, the detector before the identity network, as
     # when they loaded one after the other
-    with pytest.raises(UserError, match="no identity model at"):
+    with pytest.raises(UserError, match=r"i\.onnx: no such identity model file"):
         CountingPipeline.from_defaults(
             model_path=random_model.onnx,
             identity_path=tmp_path / "i.onnx",
             decks_dir=tmp_path / "none",
         )
-    with pytest.raises(UserError, match="no detector model at"):
+    with pytest.raises(UserError, match=r"m\.onnx: no such detector model file"):
         CountingPipeline.from_defaults(
             model_path=tmp_path / "m.onnx",
             identity_path=tmp_path / "i.onnx",
@@ -106,10 +106,16 @@ def test_model_path_from_env(monkeypatch, tmp_path: Path) -> None:
     assert default_model_path() == tmp_path / "m.onnx"
 
 
+def test_a_missing_shipped_detector_is_made_again_by_training(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match=r"no detector model at .*models/blitzcam-obb\.onnx: "
+                       "train one with `blitzcam train`"):  # fmt: skip
+        Detector(tmp_path / "models" / "blitzcam-obb.onnx")
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (None, "no detector model at .*: train one with `blitzcam train`"),  # missing file
+        (None, r"m\.onnx: no such detector model file"),  # missing file (--model mistyped)
         (b"not an onnx file", "cannot load the ONNX model"),  # garbage
     ],
 )
