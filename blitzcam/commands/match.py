@@ -27,6 +27,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     def action(name: str, func: Any, help_: str) -> argparse.ArgumentParser:
         sub = actions.add_parser(name, help=help_, description=help_)
         sub.set_defaults(func=_without_a_store_yet(func))
+        if name != "summarize":  # (which reads a file, no store)
+            # `match new --db FILE` as well as `match --db FILE new` (it was "unrecognized
+            # arguments", nothing saying where --db goes); its own name: an action's default
+            # would overwrite the one given before the action
+            sub.add_argument(
+                "--db", dest="db_after", type=path_argument, default=argparse.SUPPRESS,
+                help=argparse.SUPPRESS,
+            )  # fmt: skip
         return sub
 
     p = action("summarize", _summarize, "score a match JSON file and print standings as JSON")
@@ -151,6 +159,11 @@ def _without_a_store_yet(func: Any) -> Any:
         from blitzcam.errors import UserError
         from blitzcam.game.text import match_list
 
+        after = getattr(args, "db_after", None)
+        if after is not None:
+            if args.db is not None and args.db != after:
+                raise UserError(f"--db is given twice, {args.db} and {after}: give one")
+            args.db = after
         try:
             return func(args)
         except _NoStoreError:

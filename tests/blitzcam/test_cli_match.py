@@ -498,3 +498,19 @@ def test_reading_a_store_that_is_not_there_makes_none(
     assert run("match", "--db", str(typo), "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
                capsys=capsys)[0] == 0  # fmt: skip
     assert typo.is_file()
+
+
+def test_the_store_may_be_given_after_the_action_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (`match new --db FILE` was argparse's "unrecognized arguments", nothing said where it goes)
+    db = str(tmp_path / "m.sqlite3")
+    assert run("match", "new", "--db", db, "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+               capsys=capsys)[0] == 0  # fmt: skip
+    code, out, _ = run("match", "show", "--db", db, capsys=capsys)
+    assert code == 0 and "Ann (green-pump)" in out
+    assert run("match", "--db", db, "list", "--db", db, capsys=capsys)[0] == 0  # the same twice
+    code, _, err = run("match", "--db", str(tmp_path / "other.sqlite3"), "list", "--db", db,
+                       capsys=capsys)  # fmt: skip
+    assert code == 2 and err == (f"blitzcam match: error: --db is given twice, "
+                                 f"{tmp_path / 'other.sqlite3'} and {db}: give one\n")  # fmt: skip
