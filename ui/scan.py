@@ -261,26 +261,31 @@ class ScanView(QWidget):
                 self.live.show_message(HOLD_STILL)
 
     def _on_capture(self) -> None:
+        self._capture()
+
+    def _capture(self) -> bool:
+        """Shoot the view (or wait for it to settle, or say why not); True when it asked for a
+        second press instead (a view shot already): nothing may go on past that question."""
         if self._failure is not None:  # the last frame shown is not the table now
             self.live.show_message(self._failure)
-            return
+            return False
         if self._latest is None:
             self.live.show_message("No frame yet — is the camera on?")
-            return
+            return False
         if self._is_stale():  # a stalled stream's last view: wait for the table as it is now
             self._waiting = self._waiting or "shot"
             self.live.show_message(WAITING_FOR_VIEW)
-            return
+            return False
         if not self._latest.snapshot.settled and not self._ended:
             # its counts are still the view before's: shooting now would pair this picture
             # with them; the shot is taken on the first settled frame instead
             self._waiting = self._waiting or "shot"
             self.live.show_message(HOLD_STILL)
-            return
+            return False
         shot = self._view_to_shoot(self._latest)
         if shot is None:
             self.live.show_message(ENDED_IN_MOTION)
-            return
+            return False
         if self.session.holds_view(shot.index) or (
             # at a video's end, a view not settled is told by its number: its other frames
             # differ only by the camera's noise
@@ -292,13 +297,14 @@ class ScanView(QWidget):
                 if self._ended
                 else FRAME_SHOT_ALREADY
             )
-            return
+            return False
         if self._asks_again(shot):
-            return
+            return True
         self.session = self.session.with_shot(Shot(shot.frame, shot.snapshot, shot.index))
         self._refresh()
         if shot.index != self._latest.index:
             self.live.show_message(MOVING_AT_THE_END)
+        return False
 
     def _asks_again(self, shot: CountedFrame) -> bool:
         """Whether this shot waits for a second press: another frame of a view shot already
@@ -338,8 +344,9 @@ class ScanView(QWidget):
 
     def _shoot_waiting(self) -> None:
         action, self._waiting = self._waiting, None
-        self._on_capture()
-        if action == "next":
+        # Enter pressed while the view moved goes on once it is shot, not past a question
+        # (its own next step would have taken the view asked about as the second press)
+        if not self._capture() and action == "next":
             self._on_next()
 
     def _on_drop(self) -> None:

@@ -112,6 +112,25 @@ def test_enter_on_the_unchanged_dutch_view_asks_before_shooting_it_as_the_blitz_
     assert view.session.totals("blitz") == {"Ann": 9, "Bob": 3}
 
 
+def test_enter_while_the_view_moves_stops_at_the_question_of_a_view_shot_already(qtbot) -> None:
+    # (a review's case) Enter waiting for a moving view went on once it settled: its own next
+    # step took the view just asked about as the second press, the Dutch cards as the Blitz
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 9, 3))
+    view.next_button.click()  # the Dutch shot, then on to the Blitz cards
+    view._on_counted(_frame(2, 9, 3, settled=False, scene=1))  # a hand over the table
+    view.next_button.click()  # waits for the view to settle
+    assert view.live.message() == HOLD_STILL
+    with qtbot.assertNotEmitted(view.reviewRequested):
+        view._on_counted(_frame(3, 9, 3, scene=1))  # settled: the same view as the Dutch shot
+    assert view.session.step == "blitz" and view.session.shots() == ()
+    assert view.live.message() == SHOOT_UNCHANGED_AGAIN.format(as_step=" as the Dutch cards")
+    view._on_counted(_frame(4, 9, 3, scene=1))
+    with qtbot.waitSignal(view.reviewRequested):  # pressed again: the players mean it
+        view.next_button.click()
+    assert view.session.totals("blitz") == {"Ann": 9, "Bob": 3}
+
+
 @pytest.mark.parametrize("live", [True, False])
 def test_a_shot_of_a_stalled_stream_s_last_view_waits_for_a_new_one(qtbot, live: bool) -> None:
     # a stream reconnecting sends nothing for seconds: Space shot its last view as the table
