@@ -86,7 +86,8 @@ def wall_time_lines(run_dir: Path) -> list[str]:
     total = train_seconds(run_dir)
     lines, elsewhere = [], 0.0
     for name, finished in _finished(run_dir):
-        elsewhere += finished["seconds"]
+        if not finished.get("shipped"):  # (the shipped weights' stages are no part of the run)
+            elsewhere += finished["seconds"]
         lines.append(
             f"- Wall time of stage `{name}`: {finished['seconds'] / 60:.0f} min on "
             f"{finished['device']} (scene generation and crops included)."

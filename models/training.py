@@ -351,10 +351,12 @@ def _fit(
     log: Callable[[str], None],
     on_save: Callable[[], None],
     resume_args: dict[str, Any] | None = None,
+    remake_data: Callable[[], Path] | None = None,
 ) -> None:
     """Resume the stage whose folder is `stage_dir` from its last checkpoint, or start it;
     `on_save` runs after each checkpoint (`start(on_save)` registers it on the model it
-    trains). `resume_args` (device, workers) are the few settings a resumed run takes anew.
+    trains). `resume_args` (device, workers) are the few settings a resumed run takes anew;
+    `remake_data` makes the stage's crops again where a resumed checkpoint's are gone.
 
     A checkpoint of a training that completed (a run killed after its last save, before the
     stage's finished.json was written: a time-budgeted stage has no other mark) ends the stage
@@ -375,7 +377,8 @@ def _fit(
         model.add_callback("on_model_save", lambda _trainer: on_save())
         # trained here, on this run's crops: the checkpoint names the folders it was started
         # in, and a run folder copied (from a GPU machine) or moved trained the old one
-        here = {"save_dir": str(stage_dir), "data": str(_crops_here(checkpoint, stage_dir, last))}
+        crops = _crops_here(checkpoint, stage_dir, last, remake_data)
+        here = {"save_dir": str(stage_dir), "data": str(crops)}
         try:
             model.train(resume=True, **(resume_args or {}), **here)
         except AssertionError as exc:
@@ -424,9 +427,16 @@ def _training_completed(checkpoint: dict[str, Any]) -> bool:
     return checkpoint["epoch"] < 0 or checkpoint.get("optimizer") is None
 
 
-def _crops_here(checkpoint: dict[str, Any], stage_dir: Path, path: Path) -> Path:
+def _crops_here(
+    checkpoint: dict[str, Any],
+    stage_dir: Path,
+    path: Path,
+    remake: Callable[[], Path] | None = None,
+) -> Path:
     """The data.yaml a resumed stage trains on: the one its checkpoint names, found again
-    inside this run folder (the checkpoint's paths are those of the folder it started in)."""
+    inside this run folder (the checkpoint's paths are those of the folder it started in), or
+    made again by `remake` where it is gone (a checkpoint carried to a fresh machine: the same
+    seeds make the same crops, under the same name)."""
     from blitzcam.errors import UserError
 
     args = checkpoint.get("train_args") or {}
@@ -438,6 +448,8 @@ def _crops_here(checkpoint: dict[str, Any], stage_dir: Path, path: Path) -> Path
     except ValueError:
         inside = None  # data from outside the run folder (`--data` crops): used where it is
     found = stage_dir.parent / inside if inside is not None else Path(data)
+    if not found.is_file() and inside is not None and remake is not None:
+        remake()
     if not found.is_file():
         raise UserError(
             f"{path}: the crops it trained on ({found}) are gone; make them again with a "
@@ -487,22 +499,29 @@ def _open_run(run_dir: Path, recipe: Recipe, *, resume: bool) -> None:
             timing.unlink(missing_ok=True)
 
     path = run_dir / "recipe.json"
-    wanted = json.loads(json.dumps(recipe.as_dict()))  # tuples as the file holds them: lists
     if resume and path.is_file():
-        try:
-            saved = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            saved = None
-        if isinstance(saved, dict):
-            keys = wanted.keys() | saved.keys()
-            changed = sorted(k for k in keys if saved.get(k) != wanted.get(k))
-            if changed:
-                raise UserError(
-                    f"{run_dir}: resumed with another recipe ({', '.join(changed)} differ from "
-                    "recipe.json): pass the same options, or start a new run folder"
-                )
+        changed = _recipe_changes(run_dir, recipe)
+        if changed:
+            raise UserError(
+                f"{run_dir}: resumed with another recipe ({', '.join(changed)} differ from "
+                "recipe.json): pass the same options, or start a new run folder"
+            )
+        if changed is not None:
             return
     write_text_atomic(path, json.dumps(recipe.as_dict(), indent=2))
+
+
+def _recipe_changes(run_dir: Path, recipe: Recipe) -> list[str] | None:
+    """The fields in which `recipe` differs from the run's recipe.json (None: no readable
+    one)."""
+    wanted = json.loads(json.dumps(recipe.as_dict()))  # tuples as the file holds them: lists
+    try:
+        saved = json.loads((run_dir / "recipe.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(saved, dict):
+        return None
+    return sorted(k for k in wanted.keys() | saved.keys() if saved.get(k) != wanted.get(k))
 
 
 def go_on_from_shipped(run_dir: Path, recipe: Recipe, weights: Path, *, resume: bool) -> None:
@@ -540,10 +559,6 @@ def go_on_from_shipped(run_dir: Path, recipe: Recipe, weights: Path, *, resume: 
             "going on from the shipped weights, their stages' settings stay theirs "
             f"({', '.join(changed)} changed): only the settings of the stages after them may differ"
         )
-    if run_dir.is_dir() and any(run_dir.iterdir()) and not resume:
-        raise UserError(
-            f"{run_dir}: holds a run already: --resume goes on with it, or use another run folder"
-        )
     for name in shipped:
         finished = run_dir / name / FINISHED_FILE
         if (run_dir / name).exists() and _shipped_mark(finished) != SHIPPED_WEIGHTS_SHA256:
@@ -551,6 +566,16 @@ def go_on_from_shipped(run_dir: Path, recipe: Recipe, weights: Path, *, resume: 
                 f"{run_dir}: stage {name} is a training of this run's own, not the shipped "
                 "weights': use another run folder"
             )
+    changed = _recipe_changes(run_dir, recipe)
+    if changed:  # (said before anything is written: a run of its own stopped before stage 1)
+        raise UserError(
+            f"{run_dir}: holds a run of another recipe ({', '.join(changed)} differ from its "
+            "recipe.json): use another run folder"
+        )
+    if run_dir.is_dir() and any(run_dir.iterdir()) and not resume:
+        raise UserError(
+            f"{run_dir}: holds a run already: --resume goes on with it, or use another run folder"
+        )
     for name in shipped:
         (run_dir / name / "weights").mkdir(parents=True, exist_ok=True)
         record = {**SHIPPED_STAGES[name], "shipped": SHIPPED_WEIGHTS_SHA256}
@@ -608,9 +633,8 @@ def train(
             continue
         clock = RunClock(run_dir, stage_dir)  # the run's total and the stage's own
 
-        def start(
-            on_save: Callable[[], None], stage: Stage = stage, start_from: Path | None = best
-        ) -> None:
+        def stage_data(stage: Stage = stage, start_from: Path | None = best) -> Path:
+            """The stage's crops (of its scenes, on its mistakes), made where not there yet."""
             scenes = scenes_dir if stage.name == "train" and scenes_dir else None
             scenes = scenes or recipe_scenes(run_dir, recipe, stage)
             crops = _crops_dir(run_dir, recipe, stage.prefix, scenes)
@@ -628,9 +652,14 @@ def train(
                     lambda: stage_mistakes(start_from, scenes, recipe, new_stage_device),
                 )
                 crops = crops.with_name(f"{crops.name}-hard{stage.hard_share}-{tag}")
-            data_yaml = build_crop_dataset(
+            return build_crop_dataset(
                 scenes, crops, recipe, workers=workers, mistakes=found, hard_share=stage.hard_share
             )
+
+        def start(
+            on_save: Callable[[], None], stage: Stage = stage, start_from: Path | None = best
+        ) -> None:
+            data_yaml = stage_data(stage, start_from)
             model = YOLO(recipe.model_yaml if start_from is None else str(start_from))
             model.add_callback("on_model_save", lambda _trainer: on_save())
             model.train(
@@ -640,7 +669,7 @@ def train(
         (stage_dir / FINISHED_FILE).unlink(missing_ok=True)  # a stale one would skip a rerun
         # a resumed stage trains where it was started unless --device says otherwise
         resume_args = {"workers": workers} | ({"device": device} if device else {})
-        _fit(stage_dir, resume, start, log, clock.lap, resume_args)
+        _fit(stage_dir, resume, start, log, clock.lap, resume_args, remake_data=stage_data)
         clock.lap()
         write_text_atomic(  # whole or not at all: a stage marked finished by half a file
             stage_dir / FINISHED_FILE,

@@ -20,8 +20,10 @@
 # HOURS=0.1 leaves about 2 minutes spare.
 # More time on a warm machine: the same command again goes on from the last epoch, with
 # HOURS again in full (ultralytics restarts its clock on resume). On a fresh machine,
-# RESUME_FROM=FILE (a last.pt brought back, carried in the working tree) with the same HOURS
-# and SCENES: the scenes are generated again, the same bytes.
+# RESUME_FROM=FILE (a last.pt brought back, carried in the working tree, with the
+# train_seconds.json beside it) with the same HOURS and SCENES: the scenes and crops are made
+# again, the same bytes (`blitzcam train` makes a resumed stage's crops where they are gone);
+# that call's results.csv holds only its own epochs: put the first call's rows before them.
 # Back home, with the files from OUT_DIR (the same HOURS and SCENES):
 #   r=runs/detector-more; mkdir -p $r/more/weights && cp OUT/best.pt OUT/last.pt $r/more/weights/
 #   cp OUT/results.csv OUT/args.yaml OUT/finished.json OUT/train_seconds.json $r/more/
@@ -56,6 +58,8 @@ log="$out/more.log"
   if [ -n "${RESUME_FROM:-}" ] && [ ! -f "$run/more/weights/last.pt" ]; then
     mkdir -p "$run/more/weights" && cp "$RESUME_FROM" "$run/more/weights/last.pt" \
       && echo "going on from $RESUME_FROM"
+    # the stage's time so far, when it was brought back beside it
+    cp "$(dirname "$RESUME_FROM")/train_seconds.json" "$run/more/" 2>/dev/null
   fi
   echo "set-up: $(($(date +%s) - started)) s"
   left=$((limit - ($(date +%s) - started) - 25))  # kept: 10 s to stop, 15 s to copy back

@@ -373,14 +373,16 @@ def _join(args: argparse.Namespace) -> int:
 
 
 def _leave(args: argparse.Namespace) -> int:
+    from blitzcam.game.rules import written_name
+
     with _open_store(args) as store:
         match_id = _match_id(args, store)
-        seats = len(_run_rule(store, lambda: store.load(match_id)).players)
         match = _run_rule(store, lambda: store.leave(match_id, args.player))
     _print_standings(match_id, match)
-    if len(match.players) < seats:  # (the rules take one who has played no round off)
+    who = written_name(args.player)
+    if all(player.name != who for player in match.players):  # one who played no round
         print(
-            f"note: {args.player} had played no round: taken off the match, with no total to "
+            f"note: {who} had played no round: taken off the match, with no total to "
             "keep (`blitzcam match join` seats them again)",
             file=sys.stderr,
         )

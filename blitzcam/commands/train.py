@@ -85,6 +85,8 @@ def _train(args: argparse.Namespace) -> int:
         if value is not None and not (value > 0 and math.isfinite(value)):  # nor NaN, nor inf
             option = name.replace("_", "-")
             raise UserError(f"--{option} must be a positive number, got {value}")
+    if args.more_scenes is not None and args.more_hours is None:
+        raise UserError("--more-scenes: stage 5 trains only with a budget (give --more-hours)")
     if args.from_shipped:
         given = [f"--{n}" for n in ("data", "epochs", "scenes", "batch") if getattr(args, n)]
         if given:

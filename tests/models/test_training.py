@@ -183,7 +183,8 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
         (["train", "--more-hours", "0"], "--more-hours must be a positive number, got 0.0"),
         (["train", "--more-hours", "nan"], "--more-hours must be a positive number, got nan"),
         (["train", "--more-hours", "inf"], "--more-hours must be a positive number, got inf"),
-        (["train", "--more-scenes", "2"], "--more-scenes must be 3 or more"),
+        (["train", "--more-hours", "1", "--more-scenes", "2"], "--more-scenes must be 3 or more"),
+        (["train", "--more-scenes", "500"], "--more-scenes: stage 5 trains only with a budget"),
         (["train", "--from-shipped", "--epochs", "3", "--more-hours", "1"],
          "--epochs: settings of the first stage, which --from-shipped does not train"),
         (["train", "--from-shipped", "--data", "/tmp", "--scenes", "9"],
@@ -285,9 +286,14 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(
 
     moved = tmp_path / "moved"
     shutil.move(run_dir, moved)
+    # ... with only its checkpoint (a fresh GPU machine): its crops are cut again, the same
+    (crops,) = moved.glob("crops-*/data.yaml")
+    labels = {p.name: p.read_bytes() for p in (crops.parent / "labels").rglob("*.txt")}
+    shutil.rmtree(crops.parent)
     subprocess.run([sys.executable, str(script), str(scenes), str(moved), "1"], env=env,
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
     assert not run_dir.exists()
+    assert {p.name: p.read_bytes() for p in (crops.parent / "labels").rglob("*.txt")} == labels
     run_dir, results = moved, moved / "train" / "results.csv"
     assert train_seconds(run_dir) > killed_after
     finished = json.loads((run_dir / "train" / FINISHED_FILE).read_text())
@@ -422,12 +428,23 @@ def test_going_on_from_other_weights_or_into_a_run_of_its_own_is_refused(tmp_pat
     ours = tmp_path / "ours"
     (ours / "train").mkdir(parents=True)
     (ours / "train" / FINISHED_FILE).write_text('{"seconds": 5, "device": "x", "epochs": 1}')
+    for resume in (False, True):  # (--resume would not mend it: said at once)
+        with pytest.raises(UserError, match="stage train is a training of this run's own"):
+            go_on_from_shipped(ours, recipe, DETECTOR_PT, resume=resume)
+    went_on = tmp_path / "went-on"
+    go_on_from_shipped(went_on, recipe, DETECTOR_PT, resume=False)
     with pytest.raises(UserError, match="holds a run already: --resume goes on with it"):
-        go_on_from_shipped(ours, recipe, DETECTOR_PT, resume=False)
-    with pytest.raises(UserError, match="stage train is a training of this run's own"):
-        go_on_from_shipped(ours, recipe, DETECTOR_PT, resume=True)
+        go_on_from_shipped(went_on, recipe, DETECTOR_PT, resume=False)
     assert json.loads((ours / "train" / FINISHED_FILE).read_text())["seconds"] == 5  # untouched
     assert not (ours / "refine").exists()
+    # (a review's case) a run of its own stopped before its first stage's folder: refused
+    # before anything is written, else a plain --resume later took the shipped stages as its own
+    early = tmp_path / "early"
+    (early / "scenes").mkdir(parents=True)
+    (early / "recipe.json").write_text(json.dumps(SHIPPED.as_dict()))
+    with pytest.raises(UserError, match=r"holds a run of another recipe \(more_hours differ"):
+        go_on_from_shipped(early, recipe, DETECTOR_PT, resume=True)
+    assert sorted(p.name for p in early.iterdir()) == ["recipe.json", "scenes"]
 
 
 def test_a_stage_is_finished_by_its_own_word_or_by_its_epochs(tmp_path: Path) -> None:
@@ -637,6 +654,29 @@ def test_a_resumed_stage_trains_on_the_crops_of_its_own_run_folder(tmp_path: Pat
     assert _crops_here({"epoch": 2, "train_args": args}, stage, stage / "last.pt") == outside
     with pytest.raises(UserError, match="names no training data"):
         _crops_here({"epoch": 2}, stage, stage / "last.pt")
+
+
+def test_a_resumed_stage_whose_crops_are_gone_makes_them_again(tmp_path: Path) -> None:
+    from blitzcam.errors import UserError
+    from blitzcam.models.training import _crops_here
+
+    stage = tmp_path / "run" / "more"
+    crops = tmp_path / "run" / "more-crops-320-abc" / "data.yaml"
+    started = {"data": "/gpu/run/more-crops-320-abc/data.yaml", "save_dir": "/gpu/run/more"}
+    calls = []
+
+    def remake() -> Path:
+        calls.append(1)
+        crops.parent.mkdir(parents=True, exist_ok=True)
+        crops.write_text("train: images/train\nval: images/val\n")
+        return crops
+
+    checkpoint = {"epoch": 2, "train_args": started}
+    assert _crops_here(checkpoint, stage, stage / "last.pt", remake) == crops and calls == [1]
+    assert _crops_here(checkpoint, stage, stage / "last.pt", remake) == crops and calls == [1]
+    crops.unlink()  # made again under another name (another recipe): still a clear refusal
+    with pytest.raises(UserError, match="the crops it trained on"):
+        _crops_here(checkpoint, stage, stage / "last.pt", lambda: tmp_path / "other.yaml")
 
 
 def test_crops_are_named_by_the_scenes_they_are_cut_from(tmp_path: Path) -> None:
