@@ -42,36 +42,21 @@ run=/tmp/detector-run
 export PYTHONUNBUFFERED=1 YOLO_VERBOSE=1 BLITZCAM_DATA_DIR=/tmp/blitzcam-data
 mkdir -p "$out" "$run"
 log="$out/more.log"
+. scripts/gpu_common.sh
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null
   nproc
-  ready=1
-  if [ "${SKIP_INSTALL:-0}" != 1 ]; then
-    "$python" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
-      --target /tmp/site .whl/*.whl || ready=0
-    export PYTHONPATH="/tmp/site:$PWD/scripts/gpu_shim"
-    [ "$ready" = 1 ] && { "$python" -m pip install -q --no-index --no-deps \
-      --no-build-isolation -e . || ready=0; }
-    # DataLoader workers pass batches through shared memory; small VMs give it little
-    mount -o remount,size=32G /dev/shm 2>/dev/null
-  fi
+  gpu_setup "$PWD/scripts/gpu_shim"  # polars: scripts/gpu_shim
+  # DataLoader workers pass batches through shared memory; small VMs give it little
+  [ "${SKIP_INSTALL:-0}" != 1 ] && mount -o remount,size=32G /dev/shm 2>/dev/null
   if [ -n "${RESUME_FROM:-}" ] && [ ! -f "$run/more/weights/last.pt" ]; then
     mkdir -p "$run/more/weights" && cp "$RESUME_FROM" "$run/more/weights/last.pt" \
       && echo "going on from $RESUME_FROM"
     # the stage's time so far, when it was brought back beside it
     cp "$(dirname "$RESUME_FROM")/train_seconds.json" "$run/more/" 2>/dev/null
   fi
-  echo "set-up: $(($(date +%s) - started)) s"
-  left=$((limit - ($(date +%s) - started) - 25))  # kept: 10 s to stop, 15 s to copy back
-  if [ "$ready" != 1 ]; then
-    echo "set-up failed: no training"
-  elif [ "$left" -lt 60 ]; then  # timeout 0 would mean no limit at all; a negative one, an error
-    echo "set-up took the time: ${left} s left of ${limit}, no training"
-  else
-    timeout --signal=INT --kill-after=10 "$left" "$python" scripts/gpu_detector_more.py "$run" \
-      "${HOURS:-0.1}" "${SCENES:-}" "${DEVICE:-0}" "${WORKERS:-16}"
-    echo "exit $? after $(($(date +%s) - started)) s"
-  fi
+  gpu_run_within "$limit" "$python" scripts/gpu_detector_more.py "$run" "${HOURS:-0.1}" \
+    "${SCENES:-}" "${DEVICE:-0}" "${WORKERS:-16}"
 } >"$log" 2>&1
 for kept in weights/best.pt weights/last.pt results.csv args.yaml finished.json \
   train_seconds.json; do

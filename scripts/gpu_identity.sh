@@ -43,33 +43,18 @@ run=/tmp/identity-run
 export PYTHONUNBUFFERED=1 BLITZCAM_DATA_DIR=/tmp/blitzcam-data
 mkdir -p "$out" "$run"
 log="$out/identity.log"
+. scripts/gpu_common.sh
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null
   nproc
-  ready=1
-  if [ "${SKIP_INSTALL:-0}" != 1 ]; then
-    "$python" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
-      --target /tmp/site .whl/*.whl || ready=0
-    export PYTHONPATH=/tmp/site
-    [ "$ready" = 1 ] && { "$python" -m pip install -q --no-index --no-deps \
-      --no-build-isolation -e . || ready=0; }
-  fi
+  gpu_setup
   if [ -n "${RESUME_FROM:-}" ] && [ ! -f "$run/last.pt" ]; then
     cp "$RESUME_FROM" "$run/last.pt" && echo "going on from $RESUME_FROM"
     # the time trained so far, when it was brought back beside it
     cp "$(dirname "$RESUME_FROM")/train_seconds.json" "$run/" 2>/dev/null
   fi
-  echo "set-up: $(($(date +%s) - started)) s"
-  left=$((limit - ($(date +%s) - started) - 25))  # kept: 10 s to stop, 15 s to copy back
-  if [ "$ready" != 1 ]; then
-    echo "set-up failed: no training"
-  elif [ "$left" -lt 60 ]; then  # timeout 0 would mean no limit at all; a negative one, an error
-    echo "set-up took the time: ${left} s left of ${limit}, no training"
-  else
-    timeout --signal=INT --kill-after=10 "$left" "$python" scripts/gpu_identity.py "$run" \
-      "${LATE:-600}" "${SCENES:-}" "${STEPS:-}" "${DEVICE:-cuda:0}" "${WORKERS:-16}"
-    echo "exit $? after $(($(date +%s) - started)) s"
-  fi
+  gpu_run_within "$limit" "$python" scripts/gpu_identity.py "$run" "${LATE:-600}" \
+    "${SCENES:-}" "${STEPS:-}" "${DEVICE:-cuda:0}" "${WORKERS:-16}"
 } >"$log" 2>&1
 for kept in last.pt recipe.json train_seconds.json device.json; do
   cp "$run/$kept" "$out/" 2>/dev/null
