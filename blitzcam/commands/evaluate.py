@@ -97,6 +97,8 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.json is not None and str(args.json) != "-":  # found out now, not after the run
         _check_report_file(args.json)
     data = args.data or _default_data()
+    if not data.is_dir():
+        raise UserError(f"--data {data}: {'not a folder' if data.exists() else 'no such folder'}")
     if not (data / "scenes").is_dir():
         raise UserError(f"{data}: no scenes folder: not a `blitzcam dataset generate` dataset")
     pipeline = CountingPipeline.from_defaults(
