@@ -57,8 +57,19 @@ def is_name_character(ch: str) -> bool:
 _NAME_JOINERS: Final = frozenset("\u200c\u200d")  # zero-width non-joiner, joiner
 
 
+class _JsonWordsRepr(reprlib.Repr):
+    """reprlib's shortening, with true, false and null in JSON's words at any depth (a match
+    file's `[true, null]` is not Python's `[True, None]`)."""
+
+    def repr_bool(self, value: bool, level: int) -> str:
+        return json.dumps(value)
+
+    def repr_NoneType(self, value: None, level: int) -> str:  # noqa: N802 (reprlib's name)
+        return "null"
+
+
 def _brief_repr() -> reprlib.Repr:
-    shortened = reprlib.Repr()  # keywords only from Python 3.12
+    shortened = _JsonWordsRepr()  # keywords only from Python 3.12
     shortened.maxstring = shortened.maxother = shortened.maxlong = 60
     shortened.maxlist = shortened.maxdict = shortened.maxtuple = 6
     shortened.maxlevel = 2
@@ -72,8 +83,6 @@ def brief(value: object) -> str:
     """A value as an error message quotes it: its repr, cut short (a 5 MB string given as a
     name is a one-line error, not a 5 MB one); true, false and null in JSON's words, the only
     place they come from (a match file's `"target": true` was "got True")."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
     return _BRIEF.repr(value)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
@@ -33,6 +34,8 @@ from blitzcam.vision.references import (
 CARD_WIDTH: Final = 400  # stored references are this wide, upright
 CARD_ASPECT: Final = 89.0 / 57.0
 MIN_CARD_AREA: Final = 0.02  # of the picture: smaller bright blobs are not the card
+# ... but one of card shape down to this share is likely the card seen from too far: said so
+FAR_CARD_AREA: Final = 0.001
 # A quadrilateral this much longer than wide, or no more, is a card seen at a slant; outside it,
 # two cards touching or a card cut by the frame (a card is 1.56).
 CARD_SHAPE_RANGE: Final = (1.3, 1.9)
@@ -67,9 +70,11 @@ def find_card(image_bgr: np.ndarray) -> np.ndarray | None:
     return cards[0][0] if cards else None
 
 
-def find_cards(image_bgr: np.ndarray) -> list[tuple[np.ndarray, float]]:
-    """Bright quadrilaterals big enough to be a card, largest first: (corners (4,2, ordered),
-    area in pixels of `image_bgr`)."""
+def find_cards(
+    image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA
+) -> list[tuple[np.ndarray, float]]:
+    """Bright quadrilaterals of at least `min_area` of the picture, largest first: (corners
+    (4,2, ordered), area in pixels of `image_bgr`)."""
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     scale = 800 / max(grey.shape)
     small = (
@@ -82,7 +87,7 @@ def find_cards(image_bgr: np.ndarray) -> list[tuple[np.ndarray, float]]:
     _t, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))  # close ink lines
     contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    area_min = MIN_CARD_AREA * bright.size
+    area_min = min_area * bright.size
     cards = []
     for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
         area = cv2.contourArea(contour)
@@ -175,15 +180,28 @@ def long_sides_down(corners: np.ndarray) -> bool | None:
     return long_along == (down_converge >= across_converge)
 
 
+def card_in(image_bgr: np.ndarray) -> tuple[list[tuple[np.ndarray, float]], str | None]:
+    """The card candidates of `image_bgr` (`find_cards`) and why the largest cannot be
+    enrolled (`card_problem`), or None."""
+    cards = find_cards(image_bgr)
+    image_wh = (image_bgr.shape[1], image_bgr.shape[0])
+    far = () if cards else find_cards(image_bgr, min_area=FAR_CARD_AREA)
+    return cards, card_problem(cards, image_wh, far=far)
+
+
 def card_problem(
-    cards: list[tuple[np.ndarray, float]], image_wh: tuple[int, int]
+    cards: list[tuple[np.ndarray, float]],
+    image_wh: tuple[int, int],
+    *,
+    far: Sequence[tuple[np.ndarray, float]] = (),
 ) -> str | None:
-    """Why the largest of `cards` (from `find_cards`) cannot be enrolled, or None.
+    """Why the largest of `cards` (from `find_cards`) cannot be enrolled, or None; with no
+    cards, `far` (smaller quadrilaterals) may show the card seen from too far.
 
     A second card nearly as large makes it unclear which deck is meant; two cards touching read
     as one quadrilateral of the wrong shape; a small card is stored blown up and blurred."""
     if not cards:
-        return (
+        return _far_card_problem(far, image_wh) or (
             "no card found (lay one back flat on a darker surface, filling a good part of "
             "the picture)"
         )
@@ -204,11 +222,38 @@ def card_problem(
             "more from above"
         )
     if min(across, down) < MIN_CARD_SIDE:
-        return (
-            f"the card is only {min(across, down):.0f} pixels wide in the picture: move closer "
-            f"(at least {MIN_CARD_SIDE})"
-        )
+        return _too_few_pixels(min(across, down))
     return None
+
+
+def _far_card_problem(
+    far: Sequence[tuple[np.ndarray, float]], image_wh: tuple[int, int]
+) -> str | None:
+    """'Move closer' when the largest of `far` is card-shaped: a card too small in the picture
+    to be told from a bright speck by size alone (under MIN_CARD_AREA)."""
+    if not far:
+        return None
+    corners, area = far[0]
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    across, down = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    # a few pixels' rounding in a small quadrilateral leaves the slant unreadable: as it looks
+    ratio = seen_card_ratio(corners, image_wh) or max(across, down) / max(1.0, min(across, down))
+    if not CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]:
+        return None
+    if min(across, down) < MIN_CARD_SIDE:
+        return _too_few_pixels(min(across, down))
+    share = area / (image_wh[0] * image_wh[1])
+    return (
+        f"the card found fills only {share:.1%} of the picture: move closer (at least "
+        f"{MIN_CARD_AREA:.0%}, so that no bright speck is taken for it)"
+    )
+
+
+def _too_few_pixels(side: float) -> str:
+    return (
+        f"the card is only {side:.0f} pixels wide in the picture: move closer "
+        f"(at least {MIN_CARD_SIDE})"
+    )
 
 
 def rectify(image_bgr: np.ndarray, corners: np.ndarray, *, width: int = CARD_WIDTH) -> np.ndarray:
@@ -225,8 +270,7 @@ def enroll_image(
     deck: str, image_bgr: np.ndarray, *, source: str, out_dir: Path | None = None
 ) -> Path:
     """Find, rectify, check and store one deck's back; returns the file written."""
-    cards = find_cards(image_bgr)
-    problem = card_problem(cards, (image_bgr.shape[1], image_bgr.shape[0]))
+    cards, problem = card_in(image_bgr)
     if problem is not None:
         raise UserError(f"{source}: {problem}")
     card = rectify(image_bgr, cards[0][0])
@@ -289,8 +333,7 @@ def _grab_from_camera(spec: str) -> np.ndarray:
             if index < CAMERA_WARMUP_FRAMES:
                 continue
             # the first frame enrollment would take (a hand still in view can show two cards)
-            size = (frame.image.shape[1], frame.image.shape[0])
-            if card_problem(find_cards(frame.image), size) is None:
+            if card_in(frame.image)[1] is None:
                 return frame.image
             if index >= CAMERA_TRIES:
                 break

@@ -62,6 +62,9 @@ def _deck_list(text: str) -> tuple[str, ...]:
     decks = tuple(name.strip() for name in text.split(","))
     if not all(decks):
         raise argparse.ArgumentTypeError(f"{text!r}: expected deck names separated by commas")
+    twice = sorted({name for name in decks if decks.count(name) > 1})
+    if twice:  # a slip for another deck, most likely: that one would go uncounted
+        raise argparse.ArgumentTypeError(f"{text!r}: {', '.join(twice)} named twice")
     return decks
 
 

@@ -415,7 +415,10 @@ def _export(args: argparse.Namespace) -> int:
     from blitzcam.game.match_file import export_text
 
     to_stdout = str(args.file) == "-"
-    fmt = args.format or {".csv": "csv", ".json": "json"}.get(args.file.suffix.lower())
+    named = {".csv": "csv", ".json": "json"}.get(args.file.suffix.lower())
+    if args.format and named and args.format != named:  # a CSV under a .json name misleads
+        raise UserError(f"{args.file}: --format {args.format} for a .{named} file name")
+    fmt = args.format or named
     if fmt is None:
         raise UserError(f"{args.file}: cannot tell the format from the extension; pass --format")
     try:  # ("-" is standard output, even beside a folder of that name)

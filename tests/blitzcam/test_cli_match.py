@@ -320,6 +320,7 @@ def test_terminal_errors_are_one_line(
          "player Ann: deck red-buggy is already played by Bob"),
         (["player", "Ann", "--team", "North"], "player Ann: this match has no teams"),
         (["export", "out.txt"], "cannot tell the format"),
+        (["export", "out.json", "--format", "csv"], "--format csv for a .json file name"),
         (["join", "Cy", "--deck", "red-buggy"], "player Cy: deck red-buggy is already played by Bob"),
         (["join", "Ann", "--deck", "blue-plow"], "player Ann: two players have this name"),
         (["leave", "Bob"], "a match needs 2 to 8 players, got 1"),  # no round yet: taken off
@@ -331,10 +332,11 @@ def test_refused_changes_leave_the_match_as_it_was(
 ) -> None:
     db = str(tmp_path / "m.sqlite3")
     run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
-    argv = [str(tmp_path / a) if a == "out.txt" else a for a in argv]
+    argv = [str(tmp_path / a) if a.startswith("out.") else a for a in argv]
     code, _, err = run("match", "--db", db, *argv, capsys=capsys)
     assert code == 2
     assert fragment in err and err.count("\n") == 1, err
+    assert not list(tmp_path.glob("out.*"))  # no export written
     code, out, _ = run("match", "--db", db, "show", capsys=capsys)
     assert code == 0 and "round  " in out and "    1  " not in out
 

@@ -192,6 +192,14 @@ def test_an_empty_deck_in_play_is_a_usage_error(decks, capsys) -> None:
     assert "expected deck names separated by commas" in capsys.readouterr().err
 
 
+def test_a_deck_named_twice_in_play_is_a_usage_error(capsys) -> None:
+    # most likely a slip for another deck, which would then count to nobody
+    with pytest.raises(SystemExit) as info:
+        main(["count", "--in-play", "green-pump, red-buggy,green-pump", "x.jpg"])
+    assert info.value.code == 2
+    assert "green-pump named twice" in capsys.readouterr().err
+
+
 def test_decks_in_play_keep_every_deck_in_the_counts(random_model, photos, capsys) -> None:
     code, out, _ = _run(
         capsys,

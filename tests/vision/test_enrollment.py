@@ -114,6 +114,13 @@ def _cards_on_table(
     return photo
 
 
+def _square_on_table(x: int, y: int, side: int, *, size: tuple[int, int]) -> np.ndarray:
+    """A bright square (not a card's shape) on a table of `size`."""
+    photo = np.full((size[1], size[0], 3), (45, 60, 80), np.uint8)
+    photo[y : y + side, x : x + side] = 235
+    return photo
+
+
 def _card_seen(tilt: float, yaw: float, roll: float, *, focal: float = 1000.0) -> np.ndarray:
     """The corners of a 57 x 89 mm card 400 mm from a camera of that focal length (pixels),
     turned by those angles (degrees), in a 1600x1200 picture."""
@@ -199,6 +206,10 @@ def test_a_card_too_slanted_to_tell_which_way_it_lies_is_refused(tmp_path: Path)
         (_cards_on_table((300, 300, 360, 562), (900, 300, 360, 562)), "more than one card"),
         (_cards_on_table((300, 300, 360, 562), (660, 300, 360, 562)), "1.28 times as long"),
         (_cards_on_table((280, 180, 80, 125), size=(640, 480)), r"only \d+ pixels wide .*move closer"),
+        # under the 2 % of the picture that a card must fill: told apart from a speck by shape
+        (_cards_on_table((900, 400, 100, 156), size=(1920, 1080)), r"only \d+ pixels wide .*move closer"),
+        (_cards_on_table((900, 400, 200, 312), size=(2400, 1800)), r"fills only 1\.4% .*move closer"),
+        (_square_on_table(900, 400, 140, size=(1920, 1080)), "no card found"),
     ],
 )
 def test_enrollment_refuses_two_cards_and_a_card_too_small(tmp_path: Path, photo, message) -> None:
