@@ -206,6 +206,17 @@ class CaptureSource(FrameSource):
         self._index += 1
         return Frame(image=image, index=self._index - 1, origin=self.name)
 
+    def skip_frame(self) -> bool:
+        """Take the next frame off the source without decoding it into a picture (OpenCV's
+        grab: a camera's MJPEG is then not decoded at all, a stream's frame not converted to
+        BGR); its index is used up. False when no frame came, or the capture cannot grab:
+        `read_frame` then says whether the source ended, dropped or just cannot skip."""
+        grab = getattr(self._capture, "grab", None)
+        if grab is None or not grab():
+            return False
+        self._index += 1
+        return True
+
     def cancel(self) -> None:
         """Nothing to give up: a camera's read returns within a frame's time."""
         return None
@@ -299,7 +310,9 @@ class NewestFrame(FrameSource):
     OpenCV, handed out oldest first: a count saw the table as it was a few frames before).
     Here a reader thread takes every frame as it comes and `read_frame` gives the newest one
     not given yet (waiting for it when there is none), so what is counted is what is on the
-    table now; frames in between are dropped (their indices are skipped). The thread
+    table now; frames in between are dropped (their indices are skipped). Only a frame someone
+    waits for is decoded: the others are skipped undecoded (`CaptureSource.skip_frame`), since
+    a count reads 2-10 of the 30 frames a second a camera sends. The thread
     owns the stream: it reconnects there, a failure reaches the next `read_frame`, and the
     stream is released by the thread when it ends (OpenCV must not be released mid-read).
     """
@@ -310,6 +323,7 @@ class NewestFrame(FrameSource):
         self._changed = threading.Condition()
         self._newest: Frame | None = None
         self._given = -1  # the index of the last frame given
+        self._waiting = 0  # readers waiting in read_frame
         self._failure: Exception | None = None
         self._ended = False
         self._stopping = False
@@ -322,6 +336,10 @@ class NewestFrame(FrameSource):
     def _read_on(self) -> None:
         try:
             while not self._stopping:
+                with self._changed:  # (a reader with a fresh frame to take wants no other)
+                    wanted = self._waiting > 0 and not self._fresh()
+                if not wanted and self.stream.skip_frame():
+                    continue
                 frame = self.stream.read_frame()
                 with self._changed:
                     if frame is None:
@@ -344,7 +362,11 @@ class NewestFrame(FrameSource):
                     target=self._read_on, name=f"read {self.name}", daemon=True
                 )
                 self._thread.start()
-            self._changed.wait_for(lambda: self._fresh() or self._ended or self._stopping)
+            self._waiting += 1
+            try:
+                self._changed.wait_for(lambda: self._fresh() or self._ended or self._stopping)
+            finally:
+                self._waiting -= 1
             newest = self._newest
             if newest is not None and self._fresh() and not self._stopping:
                 self._given = newest.index

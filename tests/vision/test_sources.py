@@ -228,6 +228,57 @@ def test_a_live_source_gives_its_newest_frame_not_the_next_one(kind: str) -> Non
     assert not capture.opened  # released by the thread that read it
 
 
+class GrabbingCapture(FakeCapture):
+    """A capture that can grab (take a frame undecoded, as OpenCV's grab) as well as read;
+    counts both. Frame `hold_at` waits until `go_on` is set; `held` is set when it is reached."""
+
+    def __init__(self, frames: list[np.ndarray], hold_at: int) -> None:
+        import threading
+
+        super().__init__(frames)
+        self.hold_at, self.taken, self.grabbed, self.decoded = hold_at, 0, 0, 0
+        self.held, self.go_on = threading.Event(), threading.Event()
+
+    def _take(self) -> np.ndarray | None:
+        if self.taken == self.hold_at:
+            self.held.set()
+            self.go_on.wait(timeout=30)
+        self.taken += 1
+        return self.frames.pop(0) if self.frames else None
+
+    def grab(self) -> bool:
+        self.grabbed += 1
+        return self._take() is not None
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        image = self._take()
+        self.decoded += image is not None
+        return image is not None, image
+
+
+def test_a_live_source_decodes_only_the_frames_it_gives() -> None:
+    # a camera sends 30 frames a second, a count reads a few: the reader thread decoded every
+    # one (a 1080p MJPEG camera's whole decode, a stream's conversion to BGR) to drop most
+    import threading
+
+    capture = GrabbingCapture(_frames(8), hold_at=6)
+    frames = list(capture.frames)
+    source = NewestFrame(StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: capture))
+    first = source.read_frame()
+    assert first is not None and first.index == 0
+    assert capture.held.wait(timeout=10)  # frames 1-5 came while frame 0 was counted
+    assert (capture.grabbed, capture.decoded) == (6, 1)  # 6: the sixth grab waits at frame 6
+    got: list[object] = []
+    reader = threading.Thread(target=lambda: got.append(source.read_frame()))
+    reader.start()
+    capture.go_on.set()
+    reader.join(timeout=10)
+    newest = got[0]  # frame 6 was grabbed before the reader came: the next, 7, is decoded
+    assert newest is not None and newest.index == 7 and np.array_equal(newest.image, frames[7])
+    assert capture.decoded == 2  # (after frame 7 the stream ends: its last read gives nothing)
+    source.close()
+
+
 def test_a_read_waiting_for_a_live_frame_gives_up_when_cancelled() -> None:
     import threading
 
