@@ -682,10 +682,33 @@ def _tidied(seat: Player) -> Player:
 
 
 def change_settings(match: Match, settings: Settings) -> Match:
-    """Raising the target reopens a decided match; lowering it may decide it at once."""
+    """Raising the target reopens a decided match; lowering it may decide it at once. A target
+    at or under the start of a latecomer yet to play is refused, as their join would be: no
+    round would ever weigh their total against it."""
     updated = replace(match, settings=settings)
+    _check_starts(updated)
     score_match(updated)
     return updated
+
+
+def _check_starts(match: Match) -> None:
+    """Every latecomer's start as `join` would take it now: from 0 in a team match (a start
+    would go to the team's total), below the target before their first round."""
+    for seat in match.players:
+        if seat.start == 0:
+            continue
+        if match.uses_teams:
+            raise MatchError(
+                f"started from {seat.start}, and a team match takes latecomers from 0 (the start "
+                "would go to their team's total)",
+                player=seat.name,
+            )
+        if seat.joined >= len(match.rounds) and seat.start >= match.settings.target:
+            raise MatchError(
+                f"a start of {seat.start} reaches the target ({match.settings.target}) before "
+                "their first round",
+                player=seat.name,
+            )
 
 
 def change_players(match: Match, players: Iterable[Player]) -> Match:
@@ -710,6 +733,7 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
         for round_ in match.rounds
     )
     updated = replace(match, players=seated, rounds=rounds)
+    _check_starts(updated)  # teams given to a table with a latecomer's start
     score_match(updated)
     return updated
 

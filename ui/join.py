@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCompleter,
     QDialog,
     QFormLayout,
     QHBoxLayout,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -23,6 +24,7 @@ from blitzcam.game.rules import Match, Player
 from blitzcam.ui.dialog_parts import error_label, ok_cancel
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.new_match import PlayerRow
+from blitzcam.ui.number_box import NumberBox
 
 
 def free_decks(match: Match) -> tuple[str, ...]:
@@ -45,6 +47,10 @@ class JoinDialog(QDialog):
         super().__init__(parent)
         self._apply = apply
         self._teams = match.uses_teams
+        self._team_names = tuple(
+            dict.fromkeys(player.team for player in match.players if player.team is not None)
+        )
+        self._new_team_asked: str | None = None  # a new team's name, said once: OK again takes it
         self.setWindowTitle("A player joins")
         self.row = PlayerRow(0)
         self.row.name.setText("")
@@ -52,9 +58,10 @@ class JoinDialog(QDialog):
         free = free_decks(match)
         if free:
             self.row.deck.setCurrentIndex(self.row.deck.findData(free[0]))
-        self.start = QSpinBox()
-        # a start at the target would win before a round is played
-        self.start.setRange(-rules.MAX_TARGET, match.settings.target - 1)
+        self.start = NumberBox()  # the first keystroke replaces: '-8' typed is -8, not 08
+        # wider than the rules allow: `rules.join` explains a start at the target (a narrower
+        # box dropped the keystroke that went over it, 80 typed became 8)
+        self.start.setRange(-rules.MAX_TARGET, rules.MAX_TARGET)
         self.start.setValue(0)
         lowest = rules.lowest_total(match)
         self.lowest_button = QPushButton(f"Lowest total ({lowest})")
@@ -67,6 +74,10 @@ class JoinDialog(QDialog):
         form.addRow("Name", self.row.name)
         form.addRow("Deck", self.row.deck)
         if self._teams:  # a latecomer adds to their team's total: from 0 (`rules.join`)
+            completer = QCompleter(list(self._team_names), self)
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            self.row.team.setCompleter(completer)
+            self.row.team.setPlaceholderText(" or ".join(self._team_names))
             form.addRow("Team", self.row.team)
         else:
             form.addRow("Starts with", starting)
@@ -91,8 +102,26 @@ class JoinDialog(QDialog):
         return self.row.player(teams=self._teams)
 
     def _on_ok(self) -> None:
-        refused = None if self._apply is None else self._apply(self.player(), self.start.value())
+        if not self._teams and not self.start.hasAcceptableInput():  # '-' alone, or nothing
+            self.error.setText("Starts with: type a whole number, or press Lowest total")
+            return
+        player = self.player()
+        if self._is_new_team_unasked(player.team):
+            return
+        refused = None if self._apply is None else self._apply(player, self.start.value())
         if refused is not None:
             self.error.setText(refused)
             return
         self.accept()
+
+    def _is_new_team_unasked(self, team: str | None) -> bool:
+        """A team the match does not have yet is said first, and taken on OK again: a typo
+        ('Nrth') would make a team of one that plays against its own side."""
+        if team is None or team in self._team_names or team == self._new_team_asked:
+            return False
+        self._new_team_asked = team
+        self.error.setText(
+            f"{team} is a new team (this match has {', '.join(self._team_names)}): OK again "
+            "to start it"
+        )
+        return True

@@ -159,6 +159,33 @@ def test_a_start_at_the_target_is_refused() -> None:
         join(_two_rounds(), CY, start=75)
 
 
+def test_a_target_lowered_to_a_start_not_played_yet_is_refused() -> None:
+    # (a review's case: target 40 under Cy's start of 60 left Cy "leading" an undecided match,
+    # then winning on any round; join refuses that very start)
+    joined = join(_two_rounds(), CY, start=60)  # Ann 7, Bob 10
+    with pytest.raises(MatchError, match=r"^player Cy: a start of 60 reaches the target \(40\) "
+                                         r"before their first round"):  # fmt: skip
+        rules.change_settings(joined, rules.Settings(target=40))
+    assert score_match(rules.change_settings(joined, rules.Settings(target=61))).status == (
+        "in-progress"
+    )
+    # once Cy has played, their total is weighed against the target like anyone's: decided
+    played = add_round(joined, round_of(Ann=(1, 0), Bob=(1, 0), Cy=(0, 0)))
+    decided = score_match(rules.change_settings(played, rules.Settings(target=40)))
+    assert (decided.status, decided.winners, decided.decided_after) == ("won", ("Cy",), 3)
+
+
+def test_teams_given_to_a_table_with_a_latecomers_start_are_refused() -> None:
+    joined = join(_two_rounds(), CY, start=-4)
+    teams = [replace(p, team=t) for p, t in zip(joined.players, ("N", "S", "N"), strict=True)]
+    with pytest.raises(MatchError, match=r"^player Cy: started from -4, and a team match takes "
+                                         r"latecomers from 0"):  # fmt: skip
+        rules.change_players(joined, teams)
+    level = join(_two_rounds(), CY)  # from 0: teams may be given
+    teams = [replace(p, team=t) for p, t in zip(level.players, ("N", "S", "N"), strict=True)]
+    assert score_match(rules.change_players(level, teams)).team_totals is not None
+
+
 def test_one_who_joined_a_match_decided_since_may_still_leave_it() -> None:
     played = match_of(round_of(Ann=(5, 0), Bob=(3, 0)), round_of(Ann=(10, 0), Bob=(3, 0)))
     decided = rules.change_settings(join(played, CY), rules.Settings(target=12))  # Ann's 15

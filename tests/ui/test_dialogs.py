@@ -540,3 +540,33 @@ def test_the_confirm_dialog_fits_a_1024_pixel_screen_with_long_names(qtbot) -> N
     dialog.show()
     assert dialog.width() <= 1024
     assert dialog.editor.names[names[0]].toolTip().startswith(names[0])  # the whole name
+
+
+def test_a_latecomer_s_new_team_is_said_before_it_is_taken(qtbot) -> None:
+    # (a review's case: 'Nrth' typed made a team of one, which then led the match)
+    from blitzcam.game.rules import Player
+    from blitzcam.ui.join import JoinDialog
+    from tests.game.factories import match_of as game_match
+
+    match = game_match(n=4, teams=("North", "South", "North", "South"))
+    taken: list[Player] = []
+    dialog = JoinDialog(match, apply=lambda player, start: taken.append(player))
+    qtbot.addWidget(dialog)
+    assert dialog.row.team.placeholderText() == "North or South"
+    assert dialog.row.team.completer().model().stringList() == ["North", "South"]
+    dialog.row.name.setText("Ed")
+    dialog.row.team.setText("Nrth")
+    _ok(dialog)
+    assert not taken and dialog.error.text().startswith("Nrth is a new team (this match has North, South)")
+    dialog.row.team.setText("South")  # an existing team: taken at once
+    _ok(dialog)
+    assert [p.team for p in taken] == ["South"]
+    taken.clear()
+    other = JoinDialog(match, apply=lambda player, start: taken.append(player))
+    qtbot.addWidget(other)
+    other.row.name.setText("Ed")
+    other.row.team.setText("East")
+    _ok(other)
+    assert not taken
+    _ok(other)  # OK again: the new team is meant
+    assert [p.team for p in taken] == ["East"]

@@ -450,6 +450,36 @@ def test_a_player_joins_and_one_leaves_through_the_window(qtbot, store, feed, tm
     assert table.item(HEADER_ROWS, COLUMNS_PER_PLAYER).text() != "–"  # round 1: played
 
 
+def test_a_start_typed_in_the_join_dialog_is_taken_as_typed(qtbot, store, feed, tmp_path):
+    # (a review's case: the box's range stopped at the target - 1, so 80 typed became 8 without
+    # a word, and '-' alone kept the value before it)
+    from blitzcam.ui.join import JoinDialog
+    from blitzcam.ui.number_box import NumberBox
+
+    match_id = store.create_match(match_of(round_of(Ann=(10, 0), Bob=(2, 5), Cy=(1, 0))))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.join_action.trigger()
+    dialog = window.findChild(JoinDialog)
+    assert isinstance(dialog.start, NumberBox)  # the first keystroke replaces the value
+    dialog.row.name.setText("Di")
+
+    def type_start(text: str) -> None:
+        dialog.start.lineEdit().selectAll()
+        qtbot.keyClicks(dialog.start.lineEdit(), text)
+
+    type_start("80")
+    assert dialog.start.value() == 80
+    _ok(dialog)
+    assert dialog.isVisible() and "a start of 80 reaches the target (75)" in dialog.error.text()
+    type_start("-")
+    _ok(dialog)
+    assert dialog.isVisible() and dialog.error.text().startswith("Starts with: type a whole number")
+    type_start("-8")
+    _ok(dialog)
+    assert not dialog.isVisible()
+    assert store.load(match_id).players[3].start == -8
+
+
 @pytest.mark.parametrize("corrected", [False, True])
 def test_confirmed_capture_is_kept_with_labels(qtbot, store, feed, tmp_path, corrected):
     store.create_match(match_of())
