@@ -144,6 +144,7 @@ class ConfirmDialog(QDialog):
         self.setWindowTitle(title)
         self._players = tuple(players)
         self._zeroed: tuple[str, int] | None = None  # the caller picked, and their count before
+        self._empty_asked = False  # a round of zeros only said once: the next Enter saves it
         heading = QLabel(title)
         heading.setObjectName("stepTitle")
         self.editor = RoundEditor(self._players)
@@ -237,6 +238,16 @@ class ConfirmDialog(QDialog):
 
     def _on_edited(self, _value: object) -> None:
         self.error.clear()
+        self._empty_asked = False
 
     def _on_confirm(self) -> None:
-        self.countsConfirmed.emit(self.value())
+        round_ = self.value()
+        empty = all(t.dutch == 0 and t.blitz == 0 for t in round_.tallies.values())
+        if empty and not self._empty_asked:  # Enter on a form not filled in yet
+            self._empty_asked = True
+            self.error.setText(
+                "Every count is 0, as if nobody played a card: type the counts, or press Enter "
+                "again to save the round as it is"
+            )
+            return
+        self.countsConfirmed.emit(round_)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel
+from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QLabel
 
 from blitzcam.ui.labels import plain_label
 
@@ -26,3 +26,17 @@ def ok_cancel(dialog: QDialog, on_ok: Callable[[], None]) -> QDialogButtonBox:
     buttons.accepted.connect(on_ok)
     buttons.rejected.connect(dialog.reject)
     return buttons
+
+
+VARIANT_LABELS = {  # (the new-match and the match-settings dialogs say them alike)
+    "standard": "Standard (a round ends on a Blitz call)",
+    "play-out": "Play-out (rounds are played out)",
+}
+
+
+def variant_box() -> QComboBox:
+    """The variants, explained; the chosen one's rules name is `currentData()`."""
+    box = QComboBox()
+    for variant, label in VARIANT_LABELS.items():
+        box.addItem(label, variant)
+    return box

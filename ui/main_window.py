@@ -348,24 +348,40 @@ class MainWindow(QMainWindow):
             return
         tallies = self.match.rounds[number - 1].tallies
         said = ", ".join(f"{name} {t.dutch}/{t.blitz}" for name, t in tallies.items())
+        try:
+            gone = _taken_off(self.match, rules.delete_round(self.match, number))
+        except MatchError as exc:  # refused: said now, not after a question
+            self.statusBar().showMessage(f"Round not deleted: {self._refused(exc)}", 8000)
+            return
+        with_them = (
+            f" {' and '.join(gone)} played only that round: taken off the match with it "
+            "(seat, deck and start)."
+            if gone
+            else ""
+        )
         box = QMessageBox(
             QMessageBox.Icon.Question,
             f"Delete round {number}",
-            f"Delete round {number} ({said})? The rounds after it move up. Undo cannot bring "
-            "it back.",
+            f"Delete round {number} ({said})? The rounds after it move up.{with_them} Undo "
+            "cannot bring it back.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self,
         )
         box.setDefaultButton(QMessageBox.StandardButton.No)  # Enter keeps the round
         if self.exec_dialog(box) != QMessageBox.StandardButton.Yes:
             return
+        before = self.match
         try:
             match = self.store.delete_round(self.match_id, number, expect=self.match)
         except (MatchError, StoreError) as exc:
             self.statusBar().showMessage(f"Round not deleted: {self._refused(exc)}", 8000)
             return
+        gone = _taken_off(before, match)
         self.show_match(self.match_id, match)
-        self.statusBar().showMessage(f"Round {number} deleted; the rounds after it moved up", 5000)
+        also = f"; {' and '.join(gone)} taken off the match" if gone else ""
+        self.statusBar().showMessage(
+            f"Round {number} deleted; the rounds after it moved up{also}", 8000
+        )
 
     def _on_edit_round(self, number: int) -> None:
         if self.match is None or self.scan is not None:
@@ -489,9 +505,12 @@ class MainWindow(QMainWindow):
         if self.exec_dialog(ask) != QDialog.DialogCode.Accepted:
             return
         name = ask.textValue()
+        before = self.match
         refused = self._change_refused(
             "Players", lambda: change(self.match_id, name, expect=self.match)
         )
+        if refused is None and self.match is not None and _taken_off(before, self.match):
+            done = "{} had played no round: taken off the match"  # not left with a total
         self.statusBar().showMessage(refused or done.format(name), 10000)
 
     def _players_refused(self, players: tuple[rules.Player, ...]) -> str | None:
@@ -827,6 +846,12 @@ def _said(camera: str) -> str:
     from blitzcam.vision.sources import shown_address
 
     return shown_address(camera)
+
+
+def _taken_off(before: Match | None, after: Match) -> list[str]:
+    """The players of `before` whose seats `after` no longer has."""
+    kept = {player.name for player in after.players}
+    return [p.name for p in (before.players if before else ()) if p.name not in kept]
 
 
 def _open_once(dialog: QDialog) -> None:

@@ -30,7 +30,7 @@ from blitzcam.game import rules
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, MatchError, Player, Settings
 from blitzcam.ui.deck_colours import back_icon, deck_label
-from blitzcam.ui.dialog_parts import error_label
+from blitzcam.ui.dialog_parts import error_label, variant_box
 from blitzcam.ui.number_box import NumberBox
 from blitzcam.ui.scrolling import scrolling_rows
 
@@ -120,9 +120,7 @@ class NewMatchDialog(QDialog):
         target_row.addWidget(self.custom_target)
         target_row.addStretch(1)
         self.target_buttons.button(rules.DEFAULT_TARGET).setChecked(True)
-        self.variant = QComboBox()
-        self.variant.addItem("Standard (a round ends on a Blitz call)", "standard")
-        self.variant.addItem("Play-out (rounds are played out)", "play-out")
+        self.variant = variant_box()
         game_box = QGroupBox("Game")
         game_form = QFormLayout(game_box)
         game_form.addRow("Target", target_row)

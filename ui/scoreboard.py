@@ -59,7 +59,8 @@ def status_text(match: Match, standings: Standings) -> str:
         winner = isolated(standings.winners[0])
         return left_to_right(f"🏆 {winner} wins after round {standings.decided_after}!")
     if standings.status == "shared":
-        return left_to_right(f"🏆 Shared win: {' and '.join(map(isolated, standings.winners))}!")
+        sharing = " and ".join(map(isolated, standings.winners))
+        return left_to_right(f"🏆 Shared win: {sharing}, after round {standings.decided_after}!")
     if not match.rounds:
         return "Ready for round 1 — press Space to scan it"
     leaders = standings.leaders
@@ -88,7 +89,9 @@ def chart_series(match: Match, standings: Standings) -> list[Series]:
         members = [p for p in match.players if p.team == team]
         joined = min(p.joined for p in members)
         start = sum(p.start for p in members if p.joined == joined)
-        totals = tuple(t[team] for t in standings.team_running_totals[joined:])
+        # a team whose every player left: its line ends where the last of them left
+        left = None if team in standings.contenders else max(p.left or 0 for p in members)
+        totals = tuple(t[team] for t in standings.team_running_totals[joined:left])
         series.append(Series(team, TEAM_RGB[i % len(TEAM_RGB)], totals, joined, start))
     return series
 
@@ -328,12 +331,16 @@ class ScoreboardView(QWidget):
         entries = []
         for team, total in standings.team_totals.items():
             members = [p for p in match.players if p.team == team]
+            said = ", ".join(
+                f"{isolated(p.name)} {standings.totals[p.name]}"
+                + (f" ({note})" if (note := seat_note(p)) else "")
+                for p in members
+            )
+            out = team not in standings.contenders and match.rounds  # every player left
             entries.append(
                 {
                     "name": team,
-                    "detail": left_to_right(
-                        ", ".join(f"{isolated(p.name)} {standings.totals[p.name]}" for p in members)
-                    ),
+                    "detail": left_to_right(("out of the running · " if out else "") + said),
                     "total": total,
                     "decks": [p.deck for p in members],
                     "leader": team in highlighted,

@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.files import write_text_atomic
-from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, VARIANTS, Settings
+from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, Settings
 from blitzcam.paths import expand_home
-from blitzcam.ui.dialog_parts import error_label, ok_cancel
+from blitzcam.ui.dialog_parts import error_label, ok_cancel, variant_box
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.number_box import NumberBox
 
@@ -193,8 +193,7 @@ class MatchSettingsDialog(QDialog):
         self._target = NumberBox()
         self._target.setRange(1, MAX_TARGET)
         self._target.setToolTip(f"common targets: {', '.join(map(str, COMMON_TARGETS))}")
-        self._variant = QComboBox()
-        self._variant.addItems(list(VARIANTS))
+        self._variant = variant_box()
         self._error = error_label()
         form = QFormLayout()
         form.addRow("Target", self._target)
@@ -210,11 +209,11 @@ class MatchSettingsDialog(QDialog):
         self.setValue(settings)
 
     def value(self) -> Settings:
-        return Settings(target=self._target.value(), variant=self._variant.currentText())  # type: ignore[arg-type]
+        return Settings(target=self._target.value(), variant=self._variant.currentData())
 
     def setValue(self, settings: Settings) -> None:
         self._target.setValue(settings.target)
-        self._variant.setCurrentText(settings.variant)
+        self._variant.setCurrentIndex(self._variant.findData(settings.variant))
 
     def show_error(self, message: str) -> None:
         self._error.setText(message)

@@ -327,6 +327,12 @@ def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> N
     qtbot.addWidget(match_dialog)
     match_dialog.setValue(Settings(target=150, variant="play-out"))
     assert match_dialog.value() == Settings(target=150, variant="play-out")
+    # the variants explained, as the new-match dialog explains them (were 'standard', 'play-out')
+    from blitzcam.game.rules import VARIANTS
+
+    box = match_dialog._variant
+    assert box.currentText() == "Play-out (rounds are played out)"
+    assert [box.itemData(i) for i in range(box.count())] == list(VARIANTS)
 
 
 def test_taking_back_a_blitz_caller_gives_their_count_back(qtbot) -> None:

@@ -157,6 +157,23 @@ def test_blitz_caller_gets_zero_unless_corrected(qtbot, store, feed, tmp_path):
     assert dialog.value().tallies["Bob"].blitz == 1
 
 
+def test_a_round_of_zeros_is_saved_only_on_a_second_enter(qtbot, store, feed, tmp_path):
+    # (a review's case: Ctrl+M then Enter saved 0/0 for everyone, a round nobody played)
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.manual_action.trigger()
+    dialog = window.confirm
+    _ok(dialog)
+    assert dialog.error.text().startswith("Every count is 0, as if nobody played a card")
+    assert store.load(match_id).rounds == ()
+    dialog.editor.dutch["Ann"].setValue(3)  # an edit: the next zeros are asked again
+    dialog.editor.dutch["Ann"].setValue(0)
+    _ok(dialog)
+    assert store.load(match_id).rounds == () and dialog.error.text().startswith("Every count")
+    _ok(dialog)  # Enter again: meant
+    assert store.load(match_id).rounds == (round_of(Ann=(0, 0), Bob=(0, 0), Cy=(0, 0)),)
+
+
 def test_invalid_round_is_explained_and_not_saved(qtbot, store, feed, tmp_path):
     match_id = store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
@@ -1133,3 +1150,45 @@ def test_a_round_chosen_in_the_table_is_deleted_once_the_players_say_so(
     window.delete_round_action.trigger()
     assert "changed elsewhere" in window.statusBar().currentMessage()
     assert len(store.load(match_id).rounds) == 3 and len(window.match.rounds) == 3
+
+
+def test_deleting_a_latecomer_s_only_round_says_they_go_with_it(qtbot, store, feed, tmp_path, monkeypatch):
+    # (a review's case: the question and the status said only that rounds move up, while Di's
+    # seat, deck, start and points went for good)
+    from PySide6.QtWidgets import QDialog, QMessageBox
+
+    from blitzcam.game.rules import Player, join, leave
+
+    match = join(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))), Player("Di", "blue-plow"), start=3)
+    match = rules.add_round(match, round_of(Ann=(1, 0), Bob=(2, 0), Cy=(3, 0), Di=(20, 0)))
+    match = rules.add_round(leave(match, "Di"), round_of(Ann=(1, 0), Bob=(2, 0), Cy=(3, 0)))
+    match_id = store.create_match(match)
+    window = _window(qtbot, store, feed, tmp_path)
+    asked: list[str] = []
+
+    def exec_dialog(box) -> int:
+        asked.append(box.text())
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(window, "exec_dialog", exec_dialog)
+    window.scoreboard.table.setCurrentCell(3, 0)  # round 2
+    window.delete_round_action.trigger()
+    assert "Di played only that round: taken off the match with it" in asked[-1]
+    assert [p.name for p in store.load(match_id).players] == ["Ann", "Bob", "Cy"]
+    assert window.statusBar().currentMessage().endswith("moved up; Di taken off the match")
+    # one who joined and leaves before playing is taken off too: said so, not "has left"
+    window.join_action.trigger()
+    from blitzcam.ui.join import JoinDialog
+
+    dialog = window.findChild(JoinDialog)
+    dialog.row.name.setText("Ed")
+    _ok(dialog)
+    assert [p.name for p in store.load(match_id).players] == ["Ann", "Bob", "Cy", "Ed"]
+
+    def choose(ask) -> int:
+        ask.setTextValue("Ed")
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(window, "exec_dialog", choose)
+    window.leave_action.trigger()
+    assert window.statusBar().currentMessage() == "Ed had played no round: taken off the match"

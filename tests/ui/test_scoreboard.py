@@ -42,7 +42,7 @@ def _view(qtbot, match) -> ScoreboardView:
         (match_of(round_of(Ann=(5, 0), Bob=(3, 0), Cy=(1, 1))), "Ann leads after round 1"),
         (match_of(round_of(Ann=(5, 0), Bob=(5, 0), Cy=(1, 1))), "Ann and Bob lead after round 1"),  # tie
         (match_of(round_of(Ann=(40, 0), Bob=(2, 1), Cy=(0, 0)), target=30), "Ann wins after round 1!"),
-        (match_of(round_of(Ann=(35, 0), Bob=(35, 0), Cy=(0, 0)), target=30), "Shared win: Ann and Bob!"),
+        (match_of(round_of(Ann=(35, 0), Bob=(35, 0), Cy=(0, 0)), target=30), "Shared win: Ann and Bob, after round 1!"),
     ],
 )
 def test_status_text(match, text) -> None:
@@ -80,6 +80,25 @@ def test_teams_show_team_totals_and_team_lines(qtbot) -> None:
     assert [c.name.text() for c in visible] == ["North", "South"]
     assert visible[0].total.text() == str(12 + 1 + 2 + 8)
     assert [s.totals for s in chart_series(match, score_match(match))] == [(13, 23), (2, 24)]
+
+
+def test_a_team_whose_players_all_left_is_marked_out_of_the_running(qtbot) -> None:
+    # (a review's case: East's 40, the biggest number on the board, showed no mark, while the
+    # headline said South led; its line went on as if it still played)
+    from blitzcam.game.rules import leave
+
+    first = round_of(Ann=(10, 0), Bob=(5, 0), Cy=(2, 0), Di=(2, 0), Ed=(20, 0), Flo=(20, 0))
+    match = match_of(first, n=6, teams=("North", "South", "North", "South", "East", "East"))
+    match = add_round(leave(leave(match, "Ed"), "Flo"),
+                      round_of(Ann=(1, 0), Bob=(1, 0), Cy=(1, 0), Di=(1, 0)))  # fmt: skip
+    view = _view(qtbot, match)
+    cards = {c.name.text(): c for c in view.cards if c.isVisibleTo(view)}
+    assert cards["East"].total.text() == "40"
+    assert plain(cards["East"].detail.text()) == (
+        "out of the running · Ed 20 (left after round 1), Flo 20 (left after round 1)"
+    )
+    assert "out of the running" not in cards["North"].detail.text()
+    assert [s.totals for s in chart_series(match, score_match(match))] == [(12, 14), (7, 9), (40,)]
 
 
 def test_a_latecomer_s_line_starts_where_they_joined_and_a_leaver_s_ends_where_they_left(qtbot) -> None:
