@@ -100,7 +100,11 @@ def standings_table(match_id: int, match: Match, standings: Standings) -> str:
     if standings.team_totals is not None:
         lines.append(
             "teams  "
-            + ", ".join(f"{team} {total}" for team, total in standings.team_totals.items())
+            + ", ".join(
+                f"{team} {total}"
+                + ("" if team in standings.contenders else " (out of the running: all left)")
+                for team, total in standings.team_totals.items()
+            )
         )
     if standings.status == "in-progress" and match.rounds:
         lines.append(f"leading: {', '.join(standings.leaders)}")

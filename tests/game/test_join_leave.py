@@ -444,3 +444,11 @@ def test_rounds_sat_out_are_said_in_runs(rounds: tuple[int, ...], said: str) -> 
     from blitzcam.game.text import rounds_said
 
     assert rounds_said(rounds) == said
+
+
+def test_the_terminal_marks_a_team_whose_players_all_left() -> None:
+    first = round_of(Ann=(10, 0), Bob=(5, 0), Cy=(20, 0), Di=(20, 0))
+    match = match_of(first, n=4, teams=("North", "South", "East", "East"))
+    match = add_round(leave(leave(match, "Cy"), "Di"), round_of(Ann=(1, 0), Bob=(1, 0)))
+    table = standings_table(1, match, score_match(match))
+    assert "teams  North 11, South 6, East 40 (out of the running: all left)" in table
