@@ -2,7 +2,8 @@
 
 Grayscale, 16-bit and RGBA files are normalised to 8-bit BGR; very large JPEG photos are decoded
 at a reduced scale (cv2.IMREAD_REDUCED_*) chosen from the size in the file's header, so a
-12000x9000 photo never needs its full-resolution pixels in memory. Truncated PNG/JPEG files are
+12000x9000 photo never needs its full-resolution pixels in memory (a PNG, decoded whole, is
+refused from its header when that would take over 2 GB). Truncated PNG/JPEG files are
 refused rather than counted with a grey band where the missing rows would be.
 """
 
@@ -28,6 +29,9 @@ MAX_FILE_BYTES: Final = 512 * 1024 * 1024
 # OpenCV's own limit (CV_IO_MAX_IMAGE_PIXELS): it refuses a bigger picture, in words about its
 # source files; said here from the header, in ours
 MAX_PIXELS: Final = 1 << 30
+# A PNG is decoded whole, at its own depth and channels, before it is shrunk: beyond this a
+# laptop may run out of memory (a 30000x30000 one needed 2.7 GB), refused from the header
+MAX_WHOLE_DECODE_BYTES: Final = 2 << 30
 IMAGE_SUFFIXES: Final = frozenset(
     {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pbm", ".pgm", ".ppm"}
 )
@@ -95,6 +99,18 @@ def is_truncated(data: bytes) -> bool:
         # marker), and thumbnails in the EXIF segment come before the scan
         return data.find(b"\xff\xd9", scan) == -1
     return False
+
+
+def _png_decode_bytes(data: bytes) -> int | None:
+    """The bytes a PNG's pixels take decoded, from its header (None for another format): a
+    grey one is decoded into three channels, one with alpha or a palette (which may hold
+    transparency) into four, at 2 bytes a sample when 16-bit."""
+    if data[:8] != PNG_SIGNATURE or len(data) < 26 or data[12:16] != b"IHDR":
+        return None
+    width, height = struct.unpack(">II", data[16:24])
+    depth, colour_type = data[24], data[25]
+    channels = 4 if colour_type in (3, 4, 6) else 3
+    return width * height * channels * (2 if depth == 16 else 1)
 
 
 def _png_chunks(data: bytes) -> list[bytes]:
@@ -224,6 +240,13 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
             f"than the {MAX_PIXELS:,} a picture may have"
         )
     jpeg = data[:2] == b"\xff\xd8"
+    needed = _png_decode_bytes(data)
+    if size is not None and needed is not None and needed > MAX_WHOLE_DECODE_BYTES:
+        raise ImageError(
+            f"{name}: cannot decode image: a {size[0]}x{size[1]} PNG is decoded whole, which "
+            f"would take {needed / (1 << 30):.1f} GB of memory, more than the "
+            f"{MAX_WHOLE_DECODE_BYTES / (1 << 30):.0f} GB allowed: save it smaller, or as a JPEG"
+        )
     # the decoder reduces a JPEG itself; any other file is decoded whole and then shrunk, so a
     # reduced colour read saves memory only by dropping what it cannot hold: kept for those
     # with no transparency to lay on white

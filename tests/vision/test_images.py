@@ -301,6 +301,20 @@ def test_a_picture_bigger_than_any_decoder_takes_is_said_in_our_words() -> None:
     )
 
 
+def test_a_png_too_big_to_decode_whole_is_refused_from_its_header() -> None:
+    # a PNG is decoded whole before it is shrunk: a 30000x30000 one took 2.7 GB, more than a
+    # laptop may have free (a JPEG that size is read at a reduced scale)
+    with pytest.raises(ImageError) as info:
+        decode_image(_png_declaring(30000, 30000), name="huge.png")
+    assert str(info.value) == (
+        "huge.png: cannot decode image: a 30000x30000 PNG is decoded whole, which would take "
+        "2.5 GB of memory, more than the 2 GB allowed: save it smaller, or as a JPEG"
+    )
+    big = _png_declaring(16000, 12000)  # 0.5 GB decoded: let through to the decoder (whose
+    with pytest.raises(ImageError, match="not an image file OpenCV can read"):  # data is 8x8)
+        decode_image(big, name="big.png")
+
+
 def test_overlapping_quiet_spells_leave_opencv_as_loud_as_it_was() -> None:
     # the worker opening a stream while the window decodes an image: each saving and restoring
     # the process-wide level alone, the one that entered second restored "silent" for good
