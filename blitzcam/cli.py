@@ -123,8 +123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"blitzcam {args.command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
-        print(f"blitzcam {args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        from blitzcam.game.store import SavedThenInterrupted
+
+        saved = " (after the change was saved)" if isinstance(exc, SavedThenInterrupted) else ""
+        print(f"blitzcam {args.command}: interrupted{saved}", file=sys.stderr)
         return 130
     finally:
         sys.stdout = stdout

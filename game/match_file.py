@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -180,11 +181,16 @@ def read_match(path: Path) -> Match:
         raise MatchError(f"{path}: not UTF-8 text, expected a match JSON file") from None
     except OSError as exc:
         raise MatchError(f"{path}: cannot read: {exc.strerror}") from None
+    if "\x00" in text:  # UTF-16 without its BOM decodes as UTF-8 with a NUL every other byte
+        raise MatchError(f"{path}: not UTF-8 text (UTF-16?), expected a match JSON file")
     try:
         data = json.loads(text, object_pairs_hook=_without_repeats)
     except json.JSONDecodeError as exc:
         raise MatchError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
     except (ValueError, RecursionError) as exc:  # a number of thousands of digits, deep nesting
+        if "integer string conversion" in str(exc):  # (Python's words name its own setting)
+            limit = sys.get_int_max_str_digits()
+            raise MatchError(f"{path}: holds a number of over {limit:,} digits") from None
         raise MatchError(f"{path}: not a usable match JSON file ({exc})") from None
     try:
         return match_from_json(data)

@@ -302,11 +302,8 @@ def validate_players(players: tuple[Player, ...]) -> None:
     """2-8 players at the table, unique names, one deck each and no deck twice at the table
     at once, teams for all or none, sound joining and leaving rounds."""
     playing = [player for player in players if player.playing]
-    if not MIN_PLAYERS <= len(playing) <= MAX_PLAYERS:
-        still = " still playing" if len(playing) < len(players) else ""
-        raise MatchError(
-            f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} players{still}, got {len(playing)}"
-        )
+    if len(playing) > MAX_PLAYERS:  # (before each seat's checks: a ninth has no deck of its own)
+        raise _players_needed(playing, players)
     names: set[str] = set()
     for i, player in enumerate(players):
         name = player.name
@@ -336,6 +333,8 @@ def validate_players(players: tuple[Player, ...]) -> None:
                 _check_name(player.team, "team name")
             except MatchError as exc:
                 raise MatchError(str(exc), player=name) from None
+    if len(playing) < MIN_PLAYERS:  # after each seat's checks: a 'left' of 1.5 is said as such
+        raise _players_needed(playing, players)
     with_team = [player for player in players if player.team is not None]
     if with_team and len(with_team) != len(players):
         loner = next(player for player in players if player.team is None)
@@ -345,6 +344,13 @@ def validate_players(players: tuple[Player, ...]) -> None:
         )
     if with_team and len({player.team for player in with_team if player.playing}) < 2:
         raise MatchError("a team match needs at least two teams at the table")
+
+
+def _players_needed(playing: list[Player], players: tuple[Player, ...]) -> MatchError:
+    still = " still playing" if len(playing) < len(players) else ""
+    return MatchError(
+        f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} players{still}, got {len(playing)}"
+    )
 
 
 def _check_seat_rounds(player: Player) -> None:

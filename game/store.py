@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -182,6 +182,12 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
 
 class StoreError(Exception):
     """The store cannot be used as asked: a foreign or corrupt file, an unknown match."""
+
+
+class SavedThenInterrupted(KeyboardInterrupt):
+    """Ctrl+C that landed once a change was committed (during the disk's sync, most likely):
+    the change is saved, and whoever reports the interrupt says so (re-entering it would
+    enter it twice)."""
 
 
 class StaleMatchError(StoreError):
@@ -361,14 +367,27 @@ class MatchStore:
             if not as_store_errors:
                 raise
             raise StoreError(f"{self.path}: cannot change the match database: {exc}") from None
+        committing = False
         try:
             yield self._conn
+            committing = True
             self._conn.execute("COMMIT")
         except BaseException as exc:
+            if committing and not self._conn.in_transaction and isinstance(exc, KeyboardInterrupt):
+                raise SavedThenInterrupted() from None  # Python raises it once COMMIT returned
             self._rollback()
             if as_store_errors and isinstance(exc, sqlite3.Error):
                 raise StoreError(f"{self.path}: the change was not saved: {exc}") from None
             raise
+        self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Move the change from the write-ahead log into the database file itself, so that the
+        file alone holds every round even while the app keeps it open (a copy of it, or one
+        restored over it, missed the rounds still in `-wal`, or had them laid on top). Best
+        effort: a reader in the middle of a read may hold it off until the next change."""
+        with suppress(sqlite3.Error):
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _rollback(self) -> None:
         if self._conn.in_transaction:  # SQLite may have rolled back already (disk full, I/O)

@@ -183,7 +183,15 @@ def _open_store(args: argparse.Namespace, *, create: bool = False):
     from blitzcam.paths import match_db_path
 
     path = match_db_path(args.db)
-    if not create and not path.exists():
+    try:  # (exists raises, rather than answer False, for a folder shut or a name too long)
+        size = path.stat().st_size if path.exists() else None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot reach it ({exc.strerror or exc})") from None
+    if not create and size == 0:  # a store cut to nothing is not "no matches yet"
+        raise UserError(
+            f"{path}: the file is empty (0 bytes), not a match database; it was left untouched"
+        )
+    if not create and size is None:
         if args.db is not None:
             raise UserError(
                 f"--db {args.db}: no such match database (`blitzcam match --db FILE new …` "
@@ -297,21 +305,47 @@ def _edit(args: argparse.Namespace) -> int:
     return _apply(args, lambda store, match_id: store.edit_round(match_id, args.round, changes))
 
 
-def _apply(args: argparse.Namespace, change: Any) -> int:
-    """Open the store, apply `change(store, match_id)` under the rules, print the standings."""
+def _apply(args: argparse.Namespace, change: Any, *, said: list[str] | None = None) -> int:
+    """Open the store, apply `change(store, match_id)` under the rules, print the standings
+    (after the lines `change` put in `said`)."""
     with _open_store(args) as store:
         match_id = _match_id(args, store)
         match = _run_rule(store, lambda: change(store, match_id))
+    for line in said or ():
+        print(line)
     _print_standings(match_id, match)
     return 0
 
 
 def _delete_round(args: argparse.Namespace) -> int:
-    return _apply(args, lambda store, match_id: store.delete_round(match_id, args.round))
+    return _take_back(args, lambda match: args.round, undo=False)
 
 
 def _undo(args: argparse.Namespace) -> int:
-    return _apply(args, lambda store, match_id: store.undo_last_round(match_id))
+    return _take_back(args, lambda match: len(match.rounds), undo=True)
+
+
+def _take_back(args: argparse.Namespace, number_of: Any, *, undo: bool) -> int:
+    """Delete a round (undo: the last), saying which and its counts, and who went with it: the
+    CLI keeps no copy to redo from, and the match changed last may not be the one meant."""
+    from blitzcam.game.rules import Match, MatchError, delete_round
+
+    said: list[str] = []
+
+    def take(match: Match) -> Match:
+        if undo and not match.rounds:
+            raise MatchError("there is no round to undo")
+        number = number_of(match)
+        after = delete_round(match, number)  # (refuses a round the match does not have)
+        tallies = match.rounds[number - 1].tallies
+        counts = ", ".join(f"{name} {t.dutch}/{t.blitz}" for name, t in tallies.items())
+        kept = {player.name for player in after.players}
+        gone = [player.name for player in match.players if player.name not in kept]
+        with_it = f"; {' and '.join(gone)} taken off the match with it" if gone else ""
+        said.append(f"deleted round {number} ({counts}){with_it}")
+        return after
+
+    return _apply(args, lambda store, match_id: store.update(match_id, take), said=said)
 
 
 def _settings(args: argparse.Namespace) -> int:
@@ -409,12 +443,35 @@ def _list(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def _refuse_exporting_over_a_database(args: argparse.Namespace) -> None:
+    """An export never replaces the match store (`export matches.sqlite3` wrote 787 bytes of
+    JSON over every match), the files SQLite keeps beside it, or any other SQLite file."""
+    from blitzcam.errors import UserError
+    from blitzcam.paths import match_db_path
+
+    store = match_db_path(args.db).resolve()
+    beside = {store, *(store.with_name(store.name + end) for end in ("-wal", "-shm", "-journal"))}
+    target = args.file
+    try:
+        with target.open("rb") as file:
+            sqlite = file.read(16) == b"SQLite format 3\x00"
+    except OSError:  # none there (or unreadable: the write says why)
+        sqlite = False
+    if target.resolve() in beside or sqlite:
+        raise UserError(
+            f"{args.file}: is a database, not overwritten (the match store, or one like it): "
+            "export to a .json or .csv file"
+        )
+
+
 def _export(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
     from blitzcam.files import write_text_atomic
     from blitzcam.game.match_file import export_text
 
     to_stdout = str(args.file) == "-"
+    if not to_stdout:
+        _refuse_exporting_over_a_database(args)
     named = {".csv": "csv", ".json": "json"}.get(args.file.suffix.lower())
     if args.format and named and args.format != named:  # a CSV under a .json name misleads
         raise UserError(f"{args.file}: --format {args.format} for a .{named} file name")

@@ -222,6 +222,8 @@ def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 0 and " 9 D  0 B   +9" in out
     code, out, _ = run("match", "--db", db, "undo", capsys=capsys)
     assert code == 0 and "    3  " not in out
+    # what was taken back is said: the CLI has no redo
+    assert out.startswith("deleted round 3 (Ann 1/0, Bob 1/0)\n")
     # rename a player and give them another deck: their rounds go with them
     code, out, _ = run("match", "--db", db, "player", "Bob", "--name", "Robert", "--deck",
                        "blue-plow", capsys=capsys)  # fmt: skip
@@ -516,3 +518,46 @@ def test_the_store_may_be_given_after_the_action_too(
                        capsys=capsys)  # fmt: skip
     assert code == 2 and err == (f"blitzcam match: error: --db is given twice, "
                                  f"{tmp_path / 'other.sqlite3'} and {db}: give one\n")  # fmt: skip
+
+
+def test_delete_round_says_the_round_and_who_went_with_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
+    run("match", "--db", db, "add", "Ann=5/0", "Bob=3/2", capsys=capsys)
+    run("match", "--db", db, "join", "Cy", "--deck", "blue-plow", capsys=capsys)
+    run("match", "--db", db, "add", "Ann=1/0", "Bob=2/0", "Cy=9/1", capsys=capsys)
+    run("match", "--db", db, "leave", "Cy", capsys=capsys)
+    run("match", "--db", db, "add", "Ann=1/0", "Bob=2/0", capsys=capsys)
+    code, out, _ = run("match", "--db", db, "delete-round", "2", capsys=capsys)
+    assert code == 0
+    assert out.startswith("deleted round 2 (Ann 1/0, Bob 2/0, Cy 9/1); Cy taken off the match with it\n")
+    code, _, err = run("match", "--db", db, "delete-round", "7", capsys=capsys)
+    assert code == 2 and "no round 7" in err
+
+
+@pytest.mark.parametrize("over", ["m.sqlite3", "m.sqlite3-wal", "other.sqlite3"])
+def test_an_export_never_replaces_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str], over: str) -> None:
+    # (a review's case: `export m.sqlite3 --format json` wrote 787 bytes of JSON over every match)
+    db = tmp_path / "m.sqlite3"
+    run("match", "--db", str(db), "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
+    run("match", "--db", str(tmp_path / "other.sqlite3"), "new", "-p", "Ann=green-pump", "-p",
+        "Bob=red-buggy", capsys=capsys)  # fmt: skip
+    before = {p.name: p.read_bytes() for p in tmp_path.glob("*.sqlite3")}
+    code, _, err = run("match", "--db", str(db), "export", str(tmp_path / over), "--format", "json",
+                       capsys=capsys)  # fmt: skip
+    assert code == 2 and "is a database, not overwritten" in err and err.count("\n") == 1, err
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.sqlite3")} == before
+    assert run("match", "--db", str(db), "list", capsys=capsys)[0] == 0
+
+
+def test_an_empty_store_file_is_said_empty_not_no_matches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "zero.sqlite3"
+    db.write_bytes(b"")
+    code, _, err = run("match", "--db", str(db), "list", capsys=capsys)
+    assert code == 2 and "the file is empty (0 bytes), not a match database" in err
+    assert db.read_bytes() == b""  # left as it was (was made a 28 KB store)
+
+
+def test_a_store_path_that_cannot_be_reached_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run("match", "--db", str(tmp_path / ("x" * 300)), "list", capsys=capsys)
+    assert code == 2 and "cannot reach it (File name too long)" in err and err.count("\n") == 1, err

@@ -129,3 +129,19 @@ def test_dev_stdout_keeps_the_shells_redirection(tmp_path: Path) -> None:
         [sys.executable, "-c", script], stdout=subprocess.PIPE, check=True, text=True
     )
     assert piped.stdout == "before\nsheet\nafter\n"
+
+
+def test_a_write_protected_file_is_not_replaced(tmp_path: Path, monkeypatch) -> None:
+    # the rename needs only the folder's permission: `export` replaced a file set read-only
+    # (tests run as root here, for whom every file is writable: os.access says what a user's
+    # account would be told)
+    import blitzcam.files as files
+
+    target = tmp_path / "scores.json"
+    target.write_text("kept")
+    monkeypatch.setattr(files.os, "access", lambda path, mode: False)
+    with pytest.raises(PermissionError, match="Permission denied"):
+        write_text_atomic(target, "new")
+    assert target.read_text() == "kept" and sorted(tmp_path.iterdir()) == [target]
+    write_text_atomic(tmp_path / "new.json", "a new file needs only the folder")
+    assert (tmp_path / "new.json").read_text() == "a new file needs only the folder"

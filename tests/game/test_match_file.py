@@ -177,7 +177,8 @@ def test_names_a_spreadsheet_would_run_are_written_as_text() -> None:
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [
-        ('{"target": ' + "9" * 5000 + ', "players": []}', "not a usable match JSON file"),
+        # (said in Python's words, naming sys.set_int_max_str_digits)
+        ('{"target": ' + "9" * 5000 + ', "players": []}', "holds a number of over 4,300 digits$"),
         ("[" * 100_000 + "]" * 100_000, "not a usable match JSON file"),
     ],
 )
@@ -186,6 +187,19 @@ def test_json_no_reader_can_hold_is_one_error(tmp_path, text: str, fragment: str
     path.write_text(text)
     with pytest.raises(MatchError, match=f"m.json: {fragment}"):
         read_match(path)
+
+
+def test_utf16_without_its_bom_is_said_not_utf8(tmp_path) -> None:
+    path = tmp_path / "m.json"
+    path.write_bytes(json.dumps({"players": ANN_BOB}).encode("utf-16-le"))
+    with pytest.raises(MatchError, match=r"m.json: not UTF-8 text \(UTF-16\?\)"):
+        read_match(path)
+
+
+def test_a_seat_s_bad_leaving_round_is_said_before_the_count_of_players() -> None:
+    # (a review's case: "left": 1.5 in a two-player file said "2 to 8 players still playing")
+    with pytest.raises(MatchError, match=r"^player Bob: 'left' must be a whole number"):
+        match_from_json({"players": [ANN_BOB[0], {**ANN_BOB[1], "left": 1.5}]})
 
 
 def test_a_file_saved_with_a_bom_reads(tmp_path) -> None:

@@ -718,3 +718,50 @@ def test_a_hand_edited_round_sat_out_is_reported(store: MatchStore, damage: str)
     store._conn.execute("UPDATE players SET sat_out = '1' WHERE seat = 1")  # read, but unruly
     with pytest.raises(StoreError, match="breaks the rules: player Bob: 'sat_out' must begin"):
         store.load(match_id)
+
+
+def test_the_database_file_alone_holds_every_round_while_a_store_keeps_it_open(tmp_path: Path) -> None:
+    # (a review's case: the app keeps its store open all evening; its rounds lived in the -wal
+    # file beside it, so a copy of matches.sqlite3 alone held none of them)
+    import shutil
+
+    path = tmp_path / "matches.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of())
+        for _ in range(5):
+            store.add_round(match_id, round_of(Ann=(3, 0), Bob=(2, 1)))
+        shutil.copyfile(path, tmp_path / "copy.sqlite3")  # the -wal left behind
+        assert not (tmp_path / "matches.sqlite3-wal").exists() or (
+            (tmp_path / "matches.sqlite3-wal").stat().st_size == 0
+        )
+    with MatchStore(tmp_path / "copy.sqlite3") as copy:
+        assert len(copy.load(match_id).rounds) == 5
+
+
+def test_an_interrupt_once_the_change_is_committed_says_it_was_saved(tmp_path: Path) -> None:
+    # Ctrl+C during the commit's disk sync reaches Python once COMMIT has returned: the round
+    # was saved, and "interrupted" alone had the player enter it again, twice in the match
+    from blitzcam.game.store import SavedThenInterrupted
+
+    class InterruptedCommit:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self._conn = conn
+
+        def execute(self, sql: str, *args: object):
+            result = self._conn.execute(sql, *args)
+            if sql == "COMMIT":
+                raise KeyboardInterrupt
+            return result
+
+        def __getattr__(self, name: str):
+            return getattr(self._conn, name)
+
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of())
+        real = store._conn
+        store._conn = InterruptedCommit(real)  # type: ignore[assignment]
+        with pytest.raises(SavedThenInterrupted):
+            store.add_round(match_id, round_of(Ann=(3, 0), Bob=(2, 1)))
+        store._conn = real
+        assert len(store.load(match_id).rounds) == 1
