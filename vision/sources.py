@@ -62,7 +62,8 @@ class Capture(Protocol):
     def read(self) -> tuple[bool, np.ndarray | None]: ...
     def release(self) -> None: ...
 
-    # streams also ask `get(cv2.CAP_PROP_FRAME_COUNT)` where a capture has it
+    # streams also ask `get(cv2.CAP_PROP_FRAME_COUNT)` where a capture has it, and a live
+    # source's reader `grab()` and `retrieve()` (a frame taken, then decoded only if wanted)
 
 
 def is_camera_device(spec: int | str | Path) -> bool:
@@ -181,6 +182,7 @@ class CaptureSource(FrameSource):
         self._opener = opener
         self._capture = opener(spec)
         self._index = 0
+        self._grab_failed = False
         if not self._capture.isOpened():
             self._capture.release()
             raise SourceError(self._cannot_open())
@@ -194,6 +196,9 @@ class CaptureSource(FrameSource):
         return f"{self.name}: cannot open it as a video (unreadable or not a video format)"
 
     def _grab(self) -> np.ndarray | None:
+        if self._grab_failed:  # `skip_frame` found no frame: that was this read
+            self._grab_failed = False
+            return None
         ok, image = self._capture.read()
         if not ok or image is None or image.size == 0:
             return None
@@ -206,16 +211,28 @@ class CaptureSource(FrameSource):
         self._index += 1
         return Frame(image=image, index=self._index - 1, origin=self.name)
 
+    def can_skip(self) -> bool:
+        """Whether frames can be taken without decoding them (`skip_frame`)."""
+        return hasattr(self._capture, "grab") and hasattr(self._capture, "retrieve")
+
     def skip_frame(self) -> bool:
-        """Take the next frame off the source without decoding it into a picture (OpenCV's
-        grab: a camera's MJPEG is then not decoded at all, a stream's frame not converted to
-        BGR); its index is used up. False when no frame came, or the capture cannot grab:
-        `read_frame` then says whether the source ended, dropped or just cannot skip."""
-        grab = getattr(self._capture, "grab", None)
-        if grab is None or not grab():
+        """Take the next frame off the source without decoding it (OpenCV's grab: a camera's
+        MJPEG is then not decoded, a stream's frame not converted to BGR); its index is used.
+        False when no frame came: the next `read_frame` then says whether the source ended or
+        dropped (reconnecting at once: the failed grab was its read, a stalled stream's whole
+        read timeout)."""
+        if not self._capture.grab():  # type: ignore[attr-defined]
+            self._grab_failed = True
             return False
         self._index += 1
         return True
+
+    def retrieve_frame(self) -> Frame | None:
+        """The frame `skip_frame` just took, decoded; None if it cannot be."""
+        ok, image = self._capture.retrieve()  # type: ignore[attr-defined]
+        if not ok or image is None or image.size == 0:
+            return None
+        return Frame(image=to_bgr8(image), index=self._index - 1, origin=self.name)
 
     def cancel(self) -> None:
         """Nothing to give up: a camera's read returns within a frame's time."""
@@ -311,8 +328,9 @@ class NewestFrame(FrameSource):
     Here a reader thread takes every frame as it comes and `read_frame` gives the newest one
     not given yet (waiting for it when there is none), so what is counted is what is on the
     table now; frames in between are dropped (their indices are skipped). Only a frame someone
-    waits for is decoded: the others are skipped undecoded (`CaptureSource.skip_frame`), since
-    a count reads 2-10 of the 30 frames a second a camera sends. The thread
+    waits for is decoded: the others are taken undecoded (`CaptureSource.skip_frame`), since
+    a count reads 2-10 of the 30 frames a second a camera sends; a reader that comes while a
+    frame is being taken gets that one, decoded then (`retrieve_frame`). The thread
     owns the stream: it reconnects there, a failure reaches the next `read_frame`, and the
     stream is released by the thread when it ends (OpenCV must not be released mid-read).
     """
@@ -335,12 +353,16 @@ class NewestFrame(FrameSource):
 
     def _read_on(self) -> None:
         try:
+            skipping = self.stream.can_skip()
             while not self._stopping:
-                with self._changed:  # (a reader with a fresh frame to take wants no other)
-                    wanted = self._waiting > 0 and not self._fresh()
-                if not wanted and self.stream.skip_frame():
+                if not skipping or self._wanted():
+                    frame = self.stream.read_frame()
+                elif not self.stream.skip_frame():
+                    frame = self.stream.read_frame()  # ended, or dropped: reconnects
+                elif self._wanted():  # came while that frame was taken: it is the newest
+                    frame = self.stream.retrieve_frame() or self.stream.read_frame()
+                else:
                     continue
-                frame = self.stream.read_frame()
                 with self._changed:
                     if frame is None:
                         break
@@ -375,6 +397,11 @@ class NewestFrame(FrameSource):
                 failure, self._failure = self._failure, None
                 raise failure
             return None
+
+    def _wanted(self) -> bool:
+        """A reader waits, with no fresh frame to take (one that has one wants no other)."""
+        with self._changed:
+            return self._waiting > 0 and not self._fresh()
 
     def _fresh(self) -> bool:
         return self._newest is not None and self._newest.index != self._given

@@ -229,14 +229,16 @@ def test_a_live_source_gives_its_newest_frame_not_the_next_one(kind: str) -> Non
 
 
 class GrabbingCapture(FakeCapture):
-    """A capture that can grab (take a frame undecoded, as OpenCV's grab) as well as read;
-    counts both. Frame `hold_at` waits until `go_on` is set; `held` is set when it is reached."""
+    """A capture that can grab (take a frame undecoded, as OpenCV's grab) and retrieve (decode
+    the frame grabbed) as well as read; counts grabs and decodes. Frame `hold_at` waits until
+    `go_on` is set; `held` is set when it is reached."""
 
     def __init__(self, frames: list[np.ndarray], hold_at: int) -> None:
         import threading
 
         super().__init__(frames)
         self.hold_at, self.taken, self.grabbed, self.decoded = hold_at, 0, 0, 0
+        self.last: np.ndarray | None = None
         self.held, self.go_on = threading.Event(), threading.Event()
 
     def _take(self) -> np.ndarray | None:
@@ -248,7 +250,12 @@ class GrabbingCapture(FakeCapture):
 
     def grab(self) -> bool:
         self.grabbed += 1
-        return self._take() is not None
+        self.last = self._take()
+        return self.last is not None
+
+    def retrieve(self) -> tuple[bool, np.ndarray | None]:
+        self.decoded += self.last is not None
+        return self.last is not None, self.last
 
     def read(self) -> tuple[bool, np.ndarray | None]:
         image = self._take()
@@ -260,6 +267,7 @@ def test_a_live_source_decodes_only_the_frames_it_gives() -> None:
     # a camera sends 30 frames a second, a count reads a few: the reader thread decoded every
     # one (a 1080p MJPEG camera's whole decode, a stream's conversion to BGR) to drop most
     import threading
+    import time
 
     capture = GrabbingCapture(_frames(8), hold_at=6)
     frames = list(capture.frames)
@@ -271,12 +279,30 @@ def test_a_live_source_decodes_only_the_frames_it_gives() -> None:
     got: list[object] = []
     reader = threading.Thread(target=lambda: got.append(source.read_frame()))
     reader.start()
+    deadline = time.monotonic() + 10
+    while source._waiting == 0 and time.monotonic() < deadline:  # the reader is waiting
+        time.sleep(0.01)
     capture.go_on.set()
     reader.join(timeout=10)
-    newest = got[0]  # frame 6 was grabbed before the reader came: the next, 7, is decoded
-    assert newest is not None and newest.index == 7 and np.array_equal(newest.image, frames[7])
-    assert capture.decoded == 2  # (after frame 7 the stream ends: its last read gives nothing)
+    newest = got[0]  # the frame being taken when the reader came: decoded, not the next one
+    assert newest is not None and newest.index == 6 and np.array_equal(newest.image, frames[6])
+    assert capture.decoded == 2
     source.close()
+
+
+def test_a_failed_grab_is_the_read_that_failed_the_stream_reconnects_at_once() -> None:
+    # a stalled stream's grab waits out the read timeout: a second read before reconnecting
+    # waited it out again (10 s to notice a stall, not 5)
+    dropped, fresh = GrabbingCapture(_frames(1), hold_at=99), GrabbingCapture(_frames(2), hold_at=99)
+    sessions = iter([dropped, fresh])
+    source = StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: next(sessions),
+                          sleep=lambda s: None)  # fmt: skip
+    assert source.skip_frame() and source.retrieve_frame().index == 0
+    assert not source.skip_frame()  # the stream dropped
+    taken_before = dropped.taken
+    frame = source.read_frame()
+    assert dropped.taken == taken_before  # no second try on the dropped capture
+    assert source.reconnects == 1 and frame is not None and frame.index == 1
 
 
 def test_a_read_waiting_for_a_live_frame_gives_up_when_cancelled() -> None:
