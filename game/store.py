@@ -219,6 +219,8 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+BUSY_TIMEOUT_MS: Final = 10_000  # how long a change waits for another program's write lock
+
 # SQLite's primary result codes that say the place, not the file, is the problem
 _CODE_PLACE: Final = {
     3: "no permission",  # SQLITE_PERM
@@ -269,7 +271,9 @@ class MatchStore:
                 f"{self.path}: cannot make its folder {self.path.parent} ({exc.strerror or exc})"
             ) from None
         try:
-            self._conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+            self._conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+            )
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the match database: {exc}") from None
         try:
@@ -379,15 +383,23 @@ class MatchStore:
             if as_store_errors and isinstance(exc, sqlite3.Error):
                 raise StoreError(f"{self.path}: the change was not saved: {exc}") from None
             raise
-        self._checkpoint()
+        try:
+            self._checkpoint()
+        except KeyboardInterrupt:  # (its disk sync is as long as the commit's)
+            raise SavedThenInterrupted() from None
 
     def _checkpoint(self) -> None:
         """Move the change from the write-ahead log into the database file itself, so that the
         file alone holds every round even while the app keeps it open (a copy of it, or one
         restored over it, missed the rounds still in `-wal`, or had them laid on top). Best
-        effort: a reader in the middle of a read may hold it off until the next change."""
+        effort, at once: a reader in the middle of a read (another program holding the file
+        open) leaves it to the next change, rather than the change waiting for the reader."""
         with suppress(sqlite3.Error):
-            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._conn.execute("PRAGMA busy_timeout = 0")
+            try:
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     def _rollback(self) -> None:
         if self._conn.in_transaction:  # SQLite may have rolled back already (disk full, I/O)

@@ -765,3 +765,51 @@ def test_an_interrupt_once_the_change_is_committed_says_it_was_saved(tmp_path: P
             store.add_round(match_id, round_of(Ann=(3, 0), Bob=(2, 1)))
         store._conn = real
         assert len(store.load(match_id).rounds) == 1
+
+
+def test_a_change_does_not_wait_for_a_reader_to_fold_the_log_in(tmp_path: Path, monkeypatch) -> None:
+    # folding the log into the file waited for every reader to let go (SQLite's busy handler,
+    # 10 s): another program holding a read open held up every round saved meanwhile. With
+    # the wait made an hour, a change that waits is stopped by the suite's per-test timeout.
+    import blitzcam.game.store as store_module
+
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 3_600_000)
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of())
+        with closing(sqlite3.connect(path)) as reader:
+            reader.execute("BEGIN")
+            reader.execute("SELECT count(*) FROM matches").fetchone()  # a snapshot held open
+            store.add_round(match_id, round_of(Ann=(3, 0), Bob=(2, 1)))
+            reader.execute("COMMIT")
+        assert store._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 3_600_000  # restored
+        store.add_round(match_id, round_of(Ann=(1, 0), Bob=(2, 0)))  # no reader now: folded in
+        assert (tmp_path / "m.sqlite3-wal").stat().st_size == 0
+    with MatchStore(path) as again:
+        assert len(again.load(match_id).rounds) == 2
+
+
+def test_an_interrupt_while_the_log_is_folded_in_says_it_was_saved(tmp_path: Path) -> None:
+    from blitzcam.game.store import SavedThenInterrupted
+
+    class InterruptedCheckpoint:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self._conn = conn
+
+        def execute(self, sql: str, *args: object):
+            result = self._conn.execute(sql, *args)
+            if sql.startswith("PRAGMA wal_checkpoint"):
+                raise KeyboardInterrupt
+            return result
+
+        def __getattr__(self, name: str):
+            return getattr(self._conn, name)
+
+    with MatchStore(tmp_path / "m.sqlite3") as store:
+        match_id = store.create_match(match_of())
+        real = store._conn
+        store._conn = InterruptedCheckpoint(real)  # type: ignore[assignment]
+        with pytest.raises(SavedThenInterrupted):
+            store.add_round(match_id, round_of(Ann=(3, 0), Bob=(2, 1)))
+        store._conn = real
+        assert len(store.load(match_id).rounds) == 1
