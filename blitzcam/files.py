@@ -8,7 +8,6 @@ those any new file gets (0o666 less the umask), not the owner-only ones of a tem
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import stat
@@ -92,10 +91,11 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         return
     if path.is_symlink():  # write the file the link points to; the link stays a link
         path = resolved(path)
-    if stat.S_ISREG(kind) and path.exists() and not os.access(path, os.W_OK):
+    if stat.S_ISREG(kind) and path.exists():
         # the rename below needs only the folder's permission: a write-protected file was
-        # replaced all the same, where `cp` or `>` would have said no
-        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        # replaced all the same, where `cp` or `>` would have said no (opened for writing, not
+        # truncated: the refusal is the system's own, "Read-only file system" included)
+        os.close(os.open(path, os.O_WRONLY))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

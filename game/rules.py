@@ -692,18 +692,19 @@ def change_settings(match: Match, settings: Settings) -> Match:
     at or under the start of a latecomer yet to play is refused, as their join would be: no
     round would ever weigh their total against it."""
     updated = replace(match, settings=settings)
-    _check_starts(updated)
+    if settings.target < match.settings.target:  # (other changes leave the starts as they were)
+        _check_starts(updated, teams=False)
     score_match(updated)
     return updated
 
 
-def _check_starts(match: Match) -> None:
-    """Every latecomer's start as `join` would take it now: from 0 in a team match (a start
-    would go to the team's total), below the target before their first round."""
+def _check_starts(match: Match, *, teams: bool) -> None:
+    """Every latecomer's start as `join` would take it now: with `teams`, from 0 (a start
+    would go to the team's total); without, below the target before their first round."""
     for seat in match.players:
         if seat.start == 0:
             continue
-        if match.uses_teams:
+        if teams:
             raise MatchError(
                 f"started from {seat.start}, and a team match takes latecomers from 0 (the start "
                 "would go to their team's total)",
@@ -739,7 +740,8 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
         for round_ in match.rounds
     )
     updated = replace(match, players=seated, rounds=rounds)
-    _check_starts(updated)  # teams given to a table with a latecomer's start
+    if updated.uses_teams and not match.uses_teams:  # teams given to a table with a start
+        _check_starts(updated, teams=True)
     score_match(updated)
     return updated
 
@@ -890,6 +892,13 @@ def _why_not_back(match: Match, seat: Player, standings: Standings) -> str | Non
 def at_table(match: Match) -> tuple[Player, ...]:
     """The players of the next round (everyone who has not left)."""
     return tuple(player for player in match.players if player.playing)
+
+
+def taken_off(before: Match, after: Match) -> tuple[str, ...]:
+    """The players seated in `before` whose seats `after` no longer has (one whose only round
+    was deleted, one who left before playing), in seat order."""
+    kept = {player.name for player in after.players}
+    return tuple(player.name for player in before.players if player.name not in kept)
 
 
 def _check_round_number(match: Match, number: int) -> None:

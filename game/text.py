@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Final
 
-from blitzcam.game.rules import Match, Player, Standings
+from blitzcam.game.rules import Match, Player, Round, Standings
 from blitzcam.game.store import MatchSummary
 
 # Unicode's bidirectional controls (UAX #9)
@@ -51,6 +51,12 @@ def seat_note(player: Player) -> str:
     if player.left is not None:
         notes.append(f"left after round {player.left}")
     return ", ".join(notes)
+
+
+def round_counts(round_: Round) -> str:
+    """'Ann 4/4, Bob 12/0': each player's Dutch/Blitz cards in a round, as a question about
+    it names them."""
+    return ", ".join(f"{name} {t.dutch}/{t.blitz}" for name, t in round_.tallies.items())
 
 
 def rounds_said(numbers: tuple[int, ...]) -> str:

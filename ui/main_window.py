@@ -30,6 +30,7 @@ from blitzcam.errors import UserError
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError, Round
 from blitzcam.game.store import MatchStore, StaleMatchError, StoreError
+from blitzcam.game.text import round_counts
 from blitzcam.ui.capture_store import (
     capture_record,
     capture_stem,
@@ -346,10 +347,9 @@ class MainWindow(QMainWindow):
         if number is None:
             self.statusBar().showMessage("Choose the round to delete in the table first", 5000)
             return
-        tallies = self.match.rounds[number - 1].tallies
-        said = ", ".join(f"{name} {t.dutch}/{t.blitz}" for name, t in tallies.items())
+        said = round_counts(self.match.rounds[number - 1])
         try:
-            gone = _taken_off(self.match, rules.delete_round(self.match, number))
+            gone = rules.taken_off(self.match, rules.delete_round(self.match, number))
         except MatchError as exc:  # refused: said now, not after a question
             self.statusBar().showMessage(f"Round not deleted: {self._refused(exc)}", 8000)
             return
@@ -376,7 +376,7 @@ class MainWindow(QMainWindow):
         except (MatchError, StoreError) as exc:
             self.statusBar().showMessage(f"Round not deleted: {self._refused(exc)}", 8000)
             return
-        gone = _taken_off(before, match)
+        gone = rules.taken_off(before, match)
         self.show_match(self.match_id, match)
         also = f"; {' and '.join(gone)} taken off the match" if gone else ""
         self.statusBar().showMessage(
@@ -509,7 +509,9 @@ class MainWindow(QMainWindow):
         refused = self._change_refused(
             "Players", lambda: change(self.match_id, name, expect=self.match)
         )
-        if refused is None and self.match is not None and _taken_off(before, self.match):
+        if refused is None and before is not None and self.match is not None and (
+            rules.taken_off(before, self.match)
+        ):
             done = "{} had played no round: taken off the match"  # not left with a total
         self.statusBar().showMessage(refused or done.format(name), 10000)
 
@@ -846,12 +848,6 @@ def _said(camera: str) -> str:
     from blitzcam.vision.sources import shown_address
 
     return shown_address(camera)
-
-
-def _taken_off(before: Match | None, after: Match) -> list[str]:
-    """The players of `before` whose seats `after` no longer has."""
-    kept = {player.name for player in after.players}
-    return [p.name for p in (before.players if before else ()) if p.name not in kept]
 
 
 def _open_once(dialog: QDialog) -> None:

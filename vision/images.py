@@ -3,7 +3,7 @@
 Grayscale, 16-bit and RGBA files are normalised to 8-bit BGR; very large JPEG photos are decoded
 at a reduced scale (cv2.IMREAD_REDUCED_*) chosen from the size in the file's header, so a
 12000x9000 photo never needs its full-resolution pixels in memory (a PNG, decoded whole, is
-refused from its header when that would take over 2 GB). Truncated PNG/JPEG files are
+refused from its header when that would take over 2 GiB). Truncated PNG/JPEG files are
 refused rather than counted with a grey band where the missing rows would be.
 """
 
@@ -102,12 +102,15 @@ def is_truncated(data: bytes) -> bool:
 
 
 def _png_decode_bytes(data: bytes) -> int | None:
-    """The bytes a PNG's pixels take decoded, from its header (None for another format): a
-    grey one is decoded into three channels, one with alpha or a palette (which may hold
-    transparency) into four, at 2 bytes a sample when 16-bit."""
+    """The bytes a PNG's pixels take decoded, from its header (None for another format). One
+    that may be transparent is decoded as it is (`decode_picture`): four channels with alpha
+    or a palette (which may hold transparency), else three, at 2 bytes a sample when 16-bit;
+    any other into 8-bit colour."""
     if data[:8] != PNG_SIGNATURE or len(data) < 26 or data[12:16] != b"IHDR":
         return None
     width, height = struct.unpack(">II", data[16:24])
+    if not _may_be_transparent(data):
+        return width * height * 3
     depth, colour_type = data[24], data[25]
     channels = 4 if colour_type in (3, 4, 6) else 3
     return width * height * channels * (2 if depth == 16 else 1)
@@ -244,8 +247,8 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
     if size is not None and needed is not None and needed > MAX_WHOLE_DECODE_BYTES:
         raise ImageError(
             f"{name}: cannot decode image: a {size[0]}x{size[1]} PNG is decoded whole, which "
-            f"would take {needed / (1 << 30):.1f} GB of memory, more than the "
-            f"{MAX_WHOLE_DECODE_BYTES / (1 << 30):.0f} GB allowed: save it smaller, or as a JPEG"
+            f"would take {needed / (1 << 30):.1f} GiB of memory, more than the "
+            f"{MAX_WHOLE_DECODE_BYTES / (1 << 30):.0f} GiB allowed: save it smaller, or as a JPEG"
         )
     # the decoder reduces a JPEG itself; any other file is decoded whole and then shrunk, so a
     # reduced colour read saves memory only by dropping what it cannot hold: kept for those

@@ -6,6 +6,7 @@ import argparse
 import json
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from blitzcam.commands.path_option import path_argument
@@ -328,7 +329,8 @@ def _undo(args: argparse.Namespace) -> int:
 def _take_back(args: argparse.Namespace, number_of: Any, *, undo: bool) -> int:
     """Delete a round (undo: the last), saying which and its counts, and who went with it: the
     CLI keeps no copy to redo from, and the match changed last may not be the one meant."""
-    from blitzcam.game.rules import Match, MatchError, delete_round
+    from blitzcam.game.rules import Match, MatchError, delete_round, taken_off
+    from blitzcam.game.text import round_counts
 
     said: list[str] = []
 
@@ -337,12 +339,9 @@ def _take_back(args: argparse.Namespace, number_of: Any, *, undo: bool) -> int:
             raise MatchError("there is no round to undo")
         number = number_of(match)
         after = delete_round(match, number)  # (refuses a round the match does not have)
-        tallies = match.rounds[number - 1].tallies
-        counts = ", ".join(f"{name} {t.dutch}/{t.blitz}" for name, t in tallies.items())
-        kept = {player.name for player in after.players}
-        gone = [player.name for player in match.players if player.name not in kept]
+        gone = taken_off(match, after)
         with_it = f"; {' and '.join(gone)} taken off the match with it" if gone else ""
-        said.append(f"deleted round {number} ({counts}){with_it}")
+        said.append(f"deleted round {number} ({round_counts(match.rounds[number - 1])}){with_it}")
         return after
 
     return _apply(args, lambda store, match_id: store.update(match_id, take), said=said)
@@ -450,18 +449,34 @@ def _refuse_exporting_over_a_database(args: argparse.Namespace) -> None:
     from blitzcam.paths import match_db_path
 
     store = match_db_path(args.db).resolve()
-    beside = {store, *(store.with_name(store.name + end) for end in ("-wal", "-shm", "-journal"))}
-    target = args.file
-    try:
-        with target.open("rb") as file:
-            sqlite = file.read(16) == b"SQLite format 3\x00"
-    except OSError:  # none there (or unreadable: the write says why)
-        sqlite = False
-    if target.resolve() in beside or sqlite:
+    beside = {store, *(store.with_name(store.name + end) for end in SQLITE_BESIDE)}
+    target = args.file.resolve()
+    # a database's own files (-wal, -shm, -journal) carry no header: told by the one beside
+    owner = next(
+        (target.with_name(target.name.removesuffix(end)) for end in SQLITE_BESIDE
+         if target.name.endswith(end)),
+        target,
+    )  # fmt: skip
+    if target in beside or _is_sqlite_file(owner):
         raise UserError(
             f"{args.file}: is a database, not overwritten (the match store, or one like it): "
             "export to a .json or .csv file"
         )
+
+
+SQLITE_BESIDE = ("-wal", "-shm", "-journal")  # the files SQLite keeps beside a database
+
+
+def _is_sqlite_file(path: Path) -> bool:
+    """A regular file that starts as an SQLite database does; only a regular file is opened
+    (reading /dev/stdout or a named pipe to look would wait for ever)."""
+    try:
+        if not path.is_file():
+            return False
+        with path.open("rb") as file:
+            return file.read(16) == b"SQLite format 3\x00"
+    except OSError:  # unreadable: the write says why
+        return False
 
 
 def _export(args: argparse.Namespace) -> int:

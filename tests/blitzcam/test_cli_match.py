@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -535,7 +536,7 @@ def test_delete_round_says_the_round_and_who_went_with_it(tmp_path: Path, capsys
     assert code == 2 and "no round 7" in err
 
 
-@pytest.mark.parametrize("over", ["m.sqlite3", "m.sqlite3-wal", "other.sqlite3"])
+@pytest.mark.parametrize("over", ["m.sqlite3", "m.sqlite3-wal", "other.sqlite3", "other.sqlite3-shm"])
 def test_an_export_never_replaces_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str], over: str) -> None:
     # (a review's case: `export m.sqlite3 --format json` wrote 787 bytes of JSON over every match)
     db = tmp_path / "m.sqlite3"
@@ -561,3 +562,19 @@ def test_an_empty_store_file_is_said_empty_not_no_matches(tmp_path: Path, capsys
 def test_a_store_path_that_cannot_be_reached_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run("match", "--db", str(tmp_path / ("x" * 300)), "list", capsys=capsys)
     assert code == 2 and "cannot reach it (File name too long)" in err and err.count("\n") == 1, err
+
+
+def test_an_export_to_a_named_pipe_is_written_through(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # looking for a database's header in it first waited for ever (no writer had opened it)
+    import threading
+
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
+    pipe = tmp_path / "scores.json"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    code, _, _ = run("match", "--db", db, "export", str(pipe), capsys=capsys)
+    reader.join(timeout=30)
+    assert code == 0 and json.loads(got[0])["players"][0]["name"] == "Ann"

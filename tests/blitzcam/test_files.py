@@ -133,13 +133,22 @@ def test_dev_stdout_keeps_the_shells_redirection(tmp_path: Path) -> None:
 
 def test_a_write_protected_file_is_not_replaced(tmp_path: Path, monkeypatch) -> None:
     # the rename needs only the folder's permission: `export` replaced a file set read-only
-    # (tests run as root here, for whom every file is writable: os.access says what a user's
-    # account would be told)
+    # (tests run as root here, for whom every file is writable: the open is refused as a
+    # user's account would be)
+    import errno
+
     import blitzcam.files as files
 
     target = tmp_path / "scores.json"
     target.write_text("kept")
-    monkeypatch.setattr(files.os, "access", lambda path, mode: False)
+    real_open = os.open
+
+    def refusing_open(path, flags, *args):
+        if Path(path) == target and flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(files.os, "open", refusing_open)
     with pytest.raises(PermissionError, match="Permission denied"):
         write_text_atomic(target, "new")
     assert target.read_text() == "kept" and sorted(tmp_path.iterdir()) == [target]

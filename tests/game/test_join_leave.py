@@ -452,3 +452,24 @@ def test_the_terminal_marks_a_team_whose_players_all_left() -> None:
     match = add_round(leave(leave(match, "Cy"), "Di"), round_of(Ann=(1, 0), Bob=(1, 0)))
     table = standings_table(1, match, score_match(match))
     assert "teams  North 11, South 6, East 40 (out of the running: all left)" in table
+
+
+def test_a_start_the_rules_would_refuse_now_holds_up_no_other_change() -> None:
+    # (a review's case: a match file with a team latecomer's start loads and takes rounds; a
+    # variant change or a rename was then refused, naming the latecomer)
+    joined = join(_two_rounds(), CY, start=60)
+    lowered = replace(joined, settings=rules.Settings(target=50))  # as a match file may hold it
+    assert rules.change_settings(lowered, rules.Settings(50, "play-out")).settings.variant == "play-out"
+    renamed = rules.change_player(lowered, "Ann", new_name="Anne")
+    assert [p.name for p in renamed.players] == ["Anne", "Bob", "Cy"]
+
+
+def test_taken_off_names_the_seats_a_change_removed() -> None:
+    from blitzcam.game.text import round_counts
+
+    joined = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    gone = add_round(leave(joined, "Cy"), round_of(Ann=(2, 0), Bob=(1, 0)))
+    assert rules.taken_off(gone, rules.delete_round(gone, 3)) == ("Cy",)  # his only round
+    assert rules.taken_off(gone, rules.delete_round(gone, 4)) == ()  # another round: kept
+    assert rules.taken_off(joined, leave(joined, "Cy")) == ()  # left with a total: still seated
+    assert round_counts(joined.rounds[2]) == "Ann 1/0, Bob 1/1, Cy 6/0"

@@ -278,12 +278,13 @@ def test_a_ten_bit_pgm_reads_as_bright_as_it_is(tmp_path: Path) -> None:
     assert int(read_image(full)[0, 59, 0]) == 255
 
 
-def _png_declaring(width: int, height: int) -> bytes:
-    """A small grey PNG whose header says it is `width` x `height` (its CRC made right)."""
+def _png_declaring(width: int, height: int, pixels: np.ndarray | None = None) -> bytes:
+    """A small PNG (grey, or `pixels`) whose header says it is `width` x `height` (its CRC
+    made right)."""
     import struct
     import zlib
 
-    data = bytearray(_png(np.full((8, 8, 3), 128, np.uint8)))
+    data = bytearray(_png(np.full((8, 8, 3), 128, np.uint8) if pixels is None else pixels))
     ihdr = data.index(b"IHDR")
     data[ihdr + 4 : ihdr + 12] = struct.pack(">II", width, height)
     crc = zlib.crc32(bytes(data[ihdr : ihdr + 17]))
@@ -308,11 +309,17 @@ def test_a_png_too_big_to_decode_whole_is_refused_from_its_header() -> None:
         decode_image(_png_declaring(30000, 30000), name="huge.png")
     assert str(info.value) == (
         "huge.png: cannot decode image: a 30000x30000 PNG is decoded whole, which would take "
-        "2.5 GB of memory, more than the 2 GB allowed: save it smaller, or as a JPEG"
+        "2.5 GiB of memory, more than the 2 GiB allowed: save it smaller, or as a JPEG"
     )
-    big = _png_declaring(16000, 12000)  # 0.5 GB decoded: let through to the decoder (whose
+    big = _png_declaring(16000, 12000)  # 0.5 GiB decoded: let through to the decoder (whose
     with pytest.raises(ImageError, match="not an image file OpenCV can read"):  # data is 8x8)
         decode_image(big, name="big.png")
+    # an opaque 16-bit one is read reduced, into 8-bit colour: 1.1 GiB, not 2.2, let through
+    deep = _png_declaring(20000, 20000, np.full((8, 8, 3), 30000, np.uint16))
+    with pytest.raises(ImageError, match="not an image file OpenCV can read"):
+        decode_image(deep, name="deep.png")
+    with pytest.raises(ImageError, match=r"would take 4\.5 GiB"):  # with alpha: as it is
+        decode_image(_png_declaring(20000, 30000, np.full((8, 8, 4), 30000, np.uint16)), name="a.png")
 
 
 def test_overlapping_quiet_spells_leave_opencv_as_loud_as_it_was() -> None:
