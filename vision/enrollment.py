@@ -183,10 +183,10 @@ def long_sides_down(corners: np.ndarray) -> bool | None:
 def card_in(image_bgr: np.ndarray) -> tuple[list[tuple[np.ndarray, float]], str | None]:
     """The card candidates of `image_bgr` (`find_cards`) and why the largest cannot be
     enrolled (`card_problem`), or None."""
-    cards = find_cards(image_bgr)
     image_wh = (image_bgr.shape[1], image_bgr.shape[0])
-    far = () if cards else find_cards(image_bgr, min_area=FAR_CARD_AREA)
-    return cards, card_problem(cards, image_wh, far=far)
+    found = find_cards(image_bgr, min_area=FAR_CARD_AREA)  # one pass: the cards are the big ones
+    cards = [card for card in found if card[1] >= MIN_CARD_AREA * image_wh[0] * image_wh[1]]
+    return cards, card_problem(cards, image_wh, far=() if cards else found)
 
 
 def card_problem(
@@ -208,8 +208,7 @@ def card_problem(
     (corners, area), others = cards[0], cards[1:]
     if any(other >= SECOND_CARD_SHARE * area for _, other in others):
         return "more than one card in the picture: lay one back alone"
-    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)  # top, right, ...
-    across, down = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    across, down = _sides(corners)
     ratio = seen_card_ratio(corners, image_wh)
     if ratio is not None and not CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]:
         return (
@@ -234,8 +233,7 @@ def _far_card_problem(
     if not far:
         return None
     corners, area = far[0]
-    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
-    across, down = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    across, down = _sides(corners)
     # a few pixels' rounding in a small quadrilateral leaves the slant unreadable: as it looks
     ratio = seen_card_ratio(corners, image_wh) or max(across, down) / max(1.0, min(across, down))
     if not CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]:
@@ -244,9 +242,15 @@ def _far_card_problem(
         return _too_few_pixels(min(across, down))
     share = area / (image_wh[0] * image_wh[1])
     return (
-        f"the card found fills only {share:.1%} of the picture: move closer (at least "
-        f"{MIN_CARD_AREA:.0%}, so that no bright speck is taken for it)"
+        f"the only card-shaped thing found fills {share:.1%} of the picture: if it is the card, "
+        f"move closer (at least {MIN_CARD_AREA:.0%}, so that no bright speck is taken for it)"
     )
+
+
+def _sides(corners: np.ndarray) -> tuple[float, float]:
+    """A quadrilateral's mean length across and down (ordered corners)."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)  # top, right, ...
+    return float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
 
 
 def _too_few_pixels(side: float) -> str:
