@@ -342,6 +342,8 @@ class MatchStore:
             ):
                 source.backup(copy)
         except (OSError, sqlite3.Error) as exc:
+            with suppress(OSError):  # a half-written copy is no backup (a full disk left 0 bytes)
+                target.unlink(missing_ok=True)
             raise StoreError(
                 f"{self.path}: not upgraded: its backup {target} could not be written ({exc})"
             ) from None

@@ -228,6 +228,45 @@ def test_older_schemas_migrate_keeping_data_and_a_backup(tmp_path: Path) -> None
     assert (tmp_path / f"m.sqlite3.v{len(MIGRATIONS)}.bak").is_file()
 
 
+def test_a_backup_that_fails_leaves_no_half_copy(tmp_path: Path, monkeypatch) -> None:
+    # (a review's case: a full disk left a 0-byte .bak beside a database it did not upgrade)
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        store.create_match(match_of())
+
+    def add_note_column(conn: sqlite3.Connection) -> None:
+        conn.execute("ALTER TABLE matches ADD COLUMN note TEXT")
+
+    import types
+
+    import blitzcam.game.store as store_module
+
+    class FullDisk:  # the backup's source: the copy begins, then the disk is full
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self._conn = conn
+
+        def backup(self, target: sqlite3.Connection) -> None:
+            target.execute("CREATE TABLE half (x)")
+            raise sqlite3.OperationalError("database or disk is full")
+
+        def close(self) -> None:
+            self._conn.close()
+
+    def connect(database, *args, **kwargs):
+        conn = sqlite3.connect(database, *args, **kwargs)
+        backup_source = Path(database) == path and set(kwargs) == {"timeout"}
+        return FullDisk(conn) if backup_source else conn
+
+    shim = types.SimpleNamespace(**{**vars(sqlite3), "connect": connect})
+    monkeypatch.setattr(store_module, "sqlite3", shim)
+    with pytest.raises(StoreError, match=r"not upgraded: its backup .*\.bak could not be written"):
+        MatchStore(path, migrations=(*MIGRATIONS, add_note_column))
+    assert not list(tmp_path.glob("*.bak"))
+    monkeypatch.undo()
+    with MatchStore(path) as store:  # the database as it was
+        assert store.schema_version == len(MIGRATIONS)
+
+
 def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
     with MatchStore(path) as store:
