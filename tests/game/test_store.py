@@ -777,29 +777,30 @@ def test_the_database_file_alone_holds_every_round_while_a_store_keeps_it_open(t
         assert len(copy.load(match_id).rounds) == 5
 
 
-def test_an_interrupt_once_the_change_is_committed_says_it_was_saved(tmp_path: Path) -> None:
-    # Ctrl+C during the commit's disk sync reaches Python once COMMIT has returned: the round
-    # was saved, and "interrupted" alone had the player enter it again, twice in the match
+@pytest.mark.parametrize("at", ["COMMIT", "PRAGMA wal_checkpoint(TRUNCATE)"])
+def test_an_interrupt_once_the_change_is_committed_says_it_was_saved(tmp_path: Path, at: str) -> None:
+    # Ctrl+C during the commit's disk sync (or the log's, folded into the file after it)
+    # reaches Python once that statement has returned: the round was saved, and "interrupted"
+    # alone had the player enter it again, twice in the match
     from blitzcam.game.store import SavedThenInterrupted
 
-    class InterruptedCommit:
+    class Interrupted:
         def __init__(self, conn: sqlite3.Connection) -> None:
             self._conn = conn
 
         def execute(self, sql: str, *args: object):
             result = self._conn.execute(sql, *args)
-            if sql == "COMMIT":
+            if sql == at:
                 raise KeyboardInterrupt
             return result
 
         def __getattr__(self, name: str):
             return getattr(self._conn, name)
 
-    path = tmp_path / "m.sqlite3"
-    with MatchStore(path) as store:
+    with MatchStore(tmp_path / "m.sqlite3") as store:
         match_id = store.create_match(match_of())
         real = store._conn
-        store._conn = InterruptedCommit(real)  # type: ignore[assignment]
+        store._conn = Interrupted(real)  # type: ignore[assignment]
         with pytest.raises(SavedThenInterrupted):
             store.add_round(match_id, round_of(Ann=(3, 0), Bob=(2, 1)))
         store._conn = real
@@ -826,29 +827,3 @@ def test_a_change_does_not_wait_for_a_reader_to_fold_the_log_in(tmp_path: Path, 
         assert (tmp_path / "m.sqlite3-wal").stat().st_size == 0
     with MatchStore(path) as again:
         assert len(again.load(match_id).rounds) == 2
-
-
-def test_an_interrupt_while_the_log_is_folded_in_says_it_was_saved(tmp_path: Path) -> None:
-    from blitzcam.game.store import SavedThenInterrupted
-
-    class InterruptedCheckpoint:
-        def __init__(self, conn: sqlite3.Connection) -> None:
-            self._conn = conn
-
-        def execute(self, sql: str, *args: object):
-            result = self._conn.execute(sql, *args)
-            if sql.startswith("PRAGMA wal_checkpoint"):
-                raise KeyboardInterrupt
-            return result
-
-        def __getattr__(self, name: str):
-            return getattr(self._conn, name)
-
-    with MatchStore(tmp_path / "m.sqlite3") as store:
-        match_id = store.create_match(match_of())
-        real = store._conn
-        store._conn = InterruptedCheckpoint(real)  # type: ignore[assignment]
-        with pytest.raises(SavedThenInterrupted):
-            store.add_round(match_id, round_of(Ann=(3, 0), Bob=(2, 1)))
-        store._conn = real
-        assert len(store.load(match_id).rounds) == 1
