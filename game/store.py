@@ -181,7 +181,13 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
 
 
 class StoreError(Exception):
-    """The store cannot be used as asked: a foreign or corrupt file, an unknown match."""
+    """The store cannot be used as asked: a foreign or corrupt file, an unknown match.
+    `unwritable`: a good file where this program may not write (read-only file, folder or
+    medium), which may still be read (`MatchStore(..., read_only=True)`)."""
+
+    def __init__(self, message: str, *, unwritable: bool = False) -> None:
+        super().__init__(message)
+        self.unwritable = unwritable
 
 
 class SavedThenInterrupted(KeyboardInterrupt):
@@ -222,6 +228,7 @@ def _utc_now() -> datetime:
 BUSY_TIMEOUT_MS: Final = 10_000  # how long a change waits for another program's write lock
 
 # SQLite's primary result codes that say the place, not the file, is the problem
+_UNWRITABLE: Final = frozenset({3, 8, 14})  # of those, the ones a read-only place gives
 _CODE_PLACE: Final = {
     3: "no permission",  # SQLITE_PERM
     5: "another program holds it and did not let go",  # SQLITE_BUSY
@@ -232,14 +239,17 @@ _CODE_PLACE: Final = {
 }
 
 
-def opening_problem(path: Path, exc: sqlite3.DatabaseError) -> str:
+def opening_problem(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
     """What to tell someone whose match database did not open: a good file in a read-only
     folder (SQLite needs to write its -wal and -shm files beside it) is not a bad file, and
     must not be called one they should move away."""
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None and (code & 0xFF) in _CODE_PLACE:
-        return f"{path}: cannot use the match database: {_CODE_PLACE[code & 0xFF]} ({exc})"
-    return (
+        return StoreError(
+            f"{path}: cannot use the match database: {_CODE_PLACE[code & 0xFF]} ({exc})",
+            unwritable=(code & 0xFF) in _UNWRITABLE,
+        )
+    return StoreError(
         f"{path}: not a usable blitzcam match database ({exc}); "
         "it was left untouched — move it away to start a new one"
     )
@@ -254,8 +264,13 @@ class MatchStore:
         *,
         clock: Callable[[], datetime] = _utc_now,
         migrations: Sequence[Migration] = MIGRATIONS,
+        read_only: bool = False,
     ) -> None:
+        """`read_only`: read the file as it is, writing nothing beside it (an archived copy,
+        a read-only folder or medium): no change is taken, and a file that would need an
+        upgrade, or whose write-ahead log holds changes not yet in it, is refused."""
         self.path = Path(path)
+        self.read_only = read_only
         self._clock = clock
         self._migrations = tuple(migrations)
         try:  # is_dir raises, rather than answer False, for a name too long or a folder shut
@@ -271,24 +286,62 @@ class MatchStore:
                 f"{self.path}: cannot make its folder {self.path.parent} ({exc.strerror or exc})"
             ) from None
         try:
-            self._conn = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+            self._conn = (
+                self._read_only_connection()
+                if read_only
+                else sqlite3.connect(
+                    self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+                )
             )
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the match database: {exc}") from None
         try:
-            self._check_and_migrate()
-            self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = FULL")
+            if read_only:
+                self._check_current()
+            else:
+                self._check_and_migrate()
+                self._conn.execute("PRAGMA journal_mode = WAL")
+                self._conn.execute("PRAGMA synchronous = FULL")
             self._conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as exc:
             self._conn.close()
-            raise StoreError(opening_problem(self.path, exc)) from None
+            raise opening_problem(self.path, exc) from None
         except StoreError:
             self._conn.close()
             raise
 
     # --- opening -----------------------------------------------------------------------
+
+    def _read_only_connection(self) -> sqlite3.Connection:
+        """The file opened as it is (SQLite's `immutable`: a write-ahead-log database read
+        read-only otherwise needs its -shm file written beside it); StoreError when its log
+        holds changes the file lacks (a crash while it was open), which that would not see."""
+        log = self.path.with_name(self.path.name + "-wal")
+        try:
+            pending = log.stat().st_size > 0
+        except FileNotFoundError:
+            pending = False
+        except OSError as exc:
+            raise StoreError(f"{log}: cannot reach it ({exc.strerror or exc})") from None
+        if pending:
+            raise StoreError(
+                f"{self.path}: cannot be written here, and its {log.name} file holds changes "
+                "not yet in it: open it once where it can be written"
+            )
+        uri = f"{self.path.resolve().as_uri()}?mode=ro&immutable=1"
+        return sqlite3.connect(uri, uri=True, isolation_level=None)
+
+    def _check_current(self) -> None:
+        """StoreError unless the file is of this blitzcam's schema (read-only: none can be
+        upgraded)."""
+        version, tables = self._checked_version()
+        if not tables:
+            raise StoreError(f"{self.path}: holds no matches yet (an empty database)")
+        if version != len(self._migrations):
+            raise StoreError(
+                f"{self.path}: was written by an older blitzcam (schema v{version}), and cannot "
+                "be upgraded here, where it cannot be written: open it once where it can"
+            )
 
     def _check_and_migrate(self) -> None:
         latest = len(self._migrations)
@@ -366,6 +419,8 @@ class MatchStore:
         """One change, all or nothing. SQLite's own errors (a writer holding the lock past the
         timeout, a full disk) become StoreErrors, unless `as_store_errors` is False (opening
         the file, whose caller says what is wrong with it)."""
+        if self.read_only:
+            raise StoreError(f"{self.path}: read as it is (it cannot be written here): no change")
         # IMMEDIATE takes the write lock up front: the CLI and the app never interleave a change.
         try:
             self._conn.execute("BEGIN IMMEDIATE")

@@ -176,9 +176,10 @@ def _without_a_store_yet(func: Any) -> Any:
     return run
 
 
-def _open_store(args: argparse.Namespace, *, create: bool = False):
+def _open_store(args: argparse.Namespace, *, create: bool = False, reading: bool = False):
     """The match store; made where there is none only for `create` (`new`, `import`): a
-    mistyped --db read by `list` looked like an empty store, and left one behind."""
+    mistyped --db read by `list` looked like an empty store, and left one behind. For
+    `reading` (list, show, export), a file that cannot be written here is read as it is."""
     from blitzcam.errors import UserError
     from blitzcam.game.store import MatchStore, StoreError
     from blitzcam.paths import match_db_path
@@ -202,7 +203,14 @@ def _open_store(args: argparse.Namespace, *, create: bool = False):
     try:
         return MatchStore(path)
     except StoreError as exc:
+        if not (reading and exc.unwritable):
+            raise UserError(str(exc)) from None
+    try:  # an archived copy, a read-only folder or medium: `show` and `export` still work
+        store = MatchStore(path, read_only=True)
+    except StoreError as exc:
         raise UserError(str(exc)) from None
+    print(f"note: {path} cannot be written here: read as it is", file=sys.stderr)
+    return store
 
 
 def _match_id(args: argparse.Namespace, store: Any) -> int:
@@ -306,10 +314,12 @@ def _edit(args: argparse.Namespace) -> int:
     return _apply(args, lambda store, match_id: store.edit_round(match_id, args.round, changes))
 
 
-def _apply(args: argparse.Namespace, change: Any, *, said: list[str] | None = None) -> int:
+def _apply(
+    args: argparse.Namespace, change: Any, *, said: list[str] | None = None, reading: bool = False
+) -> int:
     """Open the store, apply `change(store, match_id)` under the rules, print the standings
-    (after the lines `change` put in `said`)."""
-    with _open_store(args) as store:
+    (after the lines `change` put in `said`; `reading`: a change that only reads)."""
+    with _open_store(args, reading=reading) as store:
         match_id = _match_id(args, store)
         match = _run_rule(store, lambda: change(store, match_id))
     for line in said or ():
@@ -427,14 +437,14 @@ def _rejoin(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    return _apply(args, lambda store, match_id: store.load(match_id))
+    return _apply(args, lambda store, match_id: store.load(match_id), reading=True)
 
 
 def _list(args: argparse.Namespace) -> int:
     from blitzcam.game.text import match_list
 
     problems: list[str] = []
-    with _open_store(args) as store:
+    with _open_store(args, reading=True) as store:
         summaries = _run_rule(store, lambda: store.list_matches(problems=problems))
     print(match_list(summaries, unreadable=len(problems)))
     for problem in problems:  # the readable matches are listed all the same
@@ -498,7 +508,7 @@ def _export(args: argparse.Namespace) -> int:
             raise UserError(f"{args.file}: is a directory, expected a file name")
     except OSError as exc:  # a name too long, a folder shut: is_dir raises for those
         raise UserError(f"{args.file}: cannot write: {exc.strerror or exc}") from None
-    with _open_store(args) as store:
+    with _open_store(args, reading=True) as store:
         match_id = _match_id(args, store)
         match = _run_rule(store, lambda: store.load(match_id))
     if to_stdout:

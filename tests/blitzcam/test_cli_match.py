@@ -578,3 +578,35 @@ def test_an_export_to_a_named_pipe_is_written_through(tmp_path: Path, capsys: py
     code, _, _ = run("match", "--db", db, "export", str(pipe), capsys=capsys)
     reader.join(timeout=30)
     assert code == 0 and json.loads(got[0])["players"][0]["name"] == "Ann"
+
+
+def test_a_store_that_cannot_be_written_here_is_still_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (a review's case: an archived copy on read-only media could not be shown nor exported;
+    # tests run as root, whom no permission stops: the refusal to open for writing is SQLite's
+    # "read-only" made here)
+    import blitzcam.game.store as store_module
+
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
+    run("match", "--db", db, "add", "Ann=5/0", "Bob=3/1", capsys=capsys)
+    writable = store_module.MatchStore
+
+    class ReadOnlyPlace(writable):  # type: ignore[misc, valid-type]
+        def __init__(self, path, **kwargs) -> None:
+            if not kwargs.get("read_only"):
+                raise store_module.StoreError(
+                    f"{path}: cannot use the match database: the file or its folder is "
+                    "read-only (attempt to write a readonly database)",
+                    unwritable=True,
+                )
+            super().__init__(path, **kwargs)
+
+    monkeypatch.setattr(store_module, "MatchStore", ReadOnlyPlace)
+    for argv in (["show"], ["list"], ["export", "-", "--format", "csv"]):
+        code, out, err = run("match", "--db", db, *argv, capsys=capsys)
+        assert code == 0 and "cannot be written here: read as it is" in err, (argv, err)
+        assert "Ann" in out
+    code, _, err = run("match", "--db", db, "add", "Ann=1/0", "Bob=1/0", capsys=capsys)
+    assert code == 2 and "the file or its folder is read-only" in err  # a change: refused

@@ -827,3 +827,33 @@ def test_a_change_does_not_wait_for_a_reader_to_fold_the_log_in(tmp_path: Path, 
         assert (tmp_path / "m.sqlite3-wal").stat().st_size == 0
     with MatchStore(path) as again:
         assert len(again.load(match_id).rounds) == 2
+
+
+def test_a_store_read_as_it_is_writes_nothing_and_takes_no_change(tmp_path: Path) -> None:
+    # (a review's case: an archived copy on read-only media could not even be exported)
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1))))
+    before = path.read_bytes()
+    with MatchStore(path, read_only=True) as store:
+        assert store.read_only and len(store.load(match_id).rounds) == 1
+        assert [s.match_id for s in store.list_matches()] == [match_id]
+        with pytest.raises(StoreError, match=r"read as it is \(it cannot be written here\)"):
+            store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
+    assert path.read_bytes() == before and sorted(tmp_path.iterdir()) == [path]
+
+
+def test_a_store_whose_log_holds_changes_is_not_read_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of())
+    with closing(sqlite3.connect(path)) as writer:  # another program, its change in the log
+        writer.execute("UPDATE matches SET target = 100 WHERE id = ?", (match_id,))
+        writer.commit()
+        assert (tmp_path / "m.sqlite3-wal").stat().st_size > 0
+        with pytest.raises(StoreError, match=r"its m\.sqlite3-wal file holds changes not yet in it"):
+            MatchStore(path, read_only=True)
+    older = tmp_path / "old.sqlite3"
+    MatchStore(older, migrations=MIGRATIONS[:-1]).close()
+    with pytest.raises(StoreError, match=r"older blitzcam \(schema v\d+\), and cannot be upgraded"):
+        MatchStore(older, read_only=True)
