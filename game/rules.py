@@ -894,6 +894,14 @@ def at_table(match: Match) -> tuple[Player, ...]:
     return tuple(player for player in match.players if player.playing)
 
 
+def last_round(match: Match) -> int:
+    """The number of the match's last round, the one an undo takes back; MatchError when it
+    has none."""
+    if not match.rounds:
+        raise MatchError("there is no round to undo")
+    return len(match.rounds)
+
+
 def taken_off(before: Match, after: Match) -> tuple[str, ...]:
     """The players seated in `before` whose seats `after` no longer has (one whose only round
     was deleted, one who left before playing), in seat order."""

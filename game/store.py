@@ -692,9 +692,7 @@ class MatchStore:
 
     def undo_last_round(self, match_id: int, *, expect: Match | None = None) -> Match:
         def undo(match: Match) -> Match:
-            if not match.rounds:
-                raise rules.MatchError("there is no round to undo")
-            return rules.delete_round(match, len(match.rounds))
+            return rules.delete_round(match, rules.last_round(match))
 
         return self.update(match_id, undo, expect=expect)
 

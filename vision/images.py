@@ -101,14 +101,14 @@ def is_truncated(data: bytes) -> bool:
     return False
 
 
-def _png_decode_bytes(data: bytes) -> int | None:
-    """The bytes a PNG's pixels take decoded, from its header (None for another format). One
-    that may be transparent is decoded as it is (`decode_picture`): four channels with alpha
-    or a palette (which may hold transparency), else three, at 2 bytes a sample when 16-bit;
-    any other into 8-bit colour."""
-    if data[:8] != PNG_SIGNATURE or len(data) < 26 or data[12:16] != b"IHDR":
+def _png_decode_bytes(data: bytes, size: tuple[int, int] | None) -> int | None:
+    """The bytes a PNG's pixels take decoded, from its header and `size` (`header_size`;
+    None for another format). One that may be transparent is decoded as it is
+    (`decode_picture`): four channels with alpha or a palette (which may hold transparency),
+    else three, at 2 bytes a sample when 16-bit; any other into 8-bit colour."""
+    if size is None or data[:8] != PNG_SIGNATURE or len(data) < 26:
         return None
-    width, height = struct.unpack(">II", data[16:24])
+    width, height = size
     if not _may_be_transparent(data):
         return width * height * 3
     depth, colour_type = data[24], data[25]
@@ -243,7 +243,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
             f"than the {MAX_PIXELS:,} a picture may have"
         )
     jpeg = data[:2] == b"\xff\xd8"
-    needed = _png_decode_bytes(data)
+    needed = _png_decode_bytes(data, size)
     if size is not None and needed is not None and needed > MAX_WHOLE_DECODE_BYTES:
         raise ImageError(
             f"{name}: cannot decode image: a {size[0]}x{size[1]} PNG is decoded whole, which "

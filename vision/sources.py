@@ -167,6 +167,13 @@ class ImageFiles(FrameSource):
         return Frame(image=image, index=self._next - 1, origin=str(path))
 
 
+def _usable(ok: bool, image: np.ndarray | None) -> np.ndarray | None:
+    """What a capture's read or retrieve gave, as a BGR uint8 frame; None when it gave none."""
+    if not ok or image is None or image.size == 0:
+        return None
+    return to_bgr8(image)
+
+
 class CaptureSource(FrameSource):
     """A camera or video file through cv2.VideoCapture."""
 
@@ -199,10 +206,7 @@ class CaptureSource(FrameSource):
         if self._grab_failed:  # `skip_frame` found no frame: that was this read
             self._grab_failed = False
             return None
-        ok, image = self._capture.read()
-        if not ok or image is None or image.size == 0:
-            return None
-        return to_bgr8(image)
+        return _usable(*self._capture.read())
 
     def read_frame(self) -> Frame | None:
         image = self._grab()
@@ -229,10 +233,10 @@ class CaptureSource(FrameSource):
 
     def retrieve_frame(self) -> Frame | None:
         """The frame `skip_frame` just took, decoded; None if it cannot be."""
-        ok, image = self._capture.retrieve()  # type: ignore[attr-defined]
-        if not ok or image is None or image.size == 0:
+        image = _usable(*self._capture.retrieve())  # type: ignore[attr-defined]
+        if image is None:
             return None
-        return Frame(image=to_bgr8(image), index=self._index - 1, origin=self.name)
+        return Frame(image=image, index=self._index - 1, origin=self.name)
 
     def cancel(self) -> None:
         """Nothing to give up: a camera's read returns within a frame's time."""

@@ -329,25 +329,25 @@ def _apply(
 
 
 def _delete_round(args: argparse.Namespace) -> int:
-    return _take_back(args, lambda match: args.round, undo=False)
+    return _take_back(args, lambda match: args.round)
 
 
 def _undo(args: argparse.Namespace) -> int:
-    return _take_back(args, lambda match: len(match.rounds), undo=True)
+    from blitzcam.game.rules import last_round
+
+    return _take_back(args, last_round)
 
 
-def _take_back(args: argparse.Namespace, number_of: Any, *, undo: bool) -> int:
+def _take_back(args: argparse.Namespace, number_of: Any) -> int:
     """Delete a round (undo: the last), saying which and its counts, and who went with it: the
     CLI keeps no copy to redo from, and the match changed last may not be the one meant."""
-    from blitzcam.game.rules import Match, MatchError, delete_round, taken_off
+    from blitzcam.game.rules import Match, delete_round, taken_off
     from blitzcam.game.text import round_counts
 
     said: list[str] = []
 
     def take(match: Match) -> Match:
-        if undo and not match.rounds:
-            raise MatchError("there is no round to undo")
-        number = number_of(match)
+        number = number_of(match)  # (undo: refused for a match without a round)
         after = delete_round(match, number)  # (refuses a round the match does not have)
         gone = taken_off(match, after)
         with_it = f"; {' and '.join(gone)} taken off the match with it" if gone else ""
