@@ -8,6 +8,7 @@ is refused, never overwritten; older schemas are migrated after a backup copy.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager, suppress
@@ -183,11 +184,13 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
 class StoreError(Exception):
     """The store cannot be used as asked: a foreign or corrupt file, an unknown match.
     `unwritable`: a good file where this program may not write (read-only file, folder or
-    medium), which may still be read (`MatchStore(..., read_only=True)`)."""
+    medium, a full disk), which may still be read (`MatchStore(..., read_only=True)`);
+    `reason`: why, in a few words."""
 
-    def __init__(self, message: str, *, unwritable: bool = False) -> None:
+    def __init__(self, message: str, *, unwritable: bool = False, reason: str = "") -> None:
         super().__init__(message)
         self.unwritable = unwritable
+        self.reason = reason
 
 
 class SavedThenInterrupted(KeyboardInterrupt):
@@ -228,7 +231,7 @@ def _utc_now() -> datetime:
 BUSY_TIMEOUT_MS: Final = 10_000  # how long a change waits for another program's write lock
 
 # SQLite's primary result codes that say the place, not the file, is the problem
-_UNWRITABLE: Final = frozenset({3, 8, 14})  # of those, the ones a read-only place gives
+_UNWRITABLE: Final = frozenset({3, 8, 13, 14})  # of those, where the file may still be read
 _CODE_PLACE: Final = {
     3: "no permission",  # SQLITE_PERM
     5: "another program holds it and did not let go",  # SQLITE_BUSY
@@ -239,15 +242,30 @@ _CODE_PLACE: Final = {
 }
 
 
+FULL_BELOW_BYTES: Final = 1 << 20  # free space under which a failed write is the full disk's
+
+
+def _disk_is_full(path: Path) -> bool:
+    try:
+        return shutil.disk_usage(path.parent).free < FULL_BELOW_BYTES
+    except OSError:
+        return False
+
+
 def opening_problem(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
     """What to tell someone whose match database did not open: a good file in a read-only
     folder (SQLite needs to write its -wal and -shm files beside it) is not a bad file, and
-    must not be called one they should move away."""
+    must not be called one they should move away. Nor is one on a full disk, where SQLite
+    says only "disk I/O error" when it cannot make its -shm file."""
     code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None and (code & 0xFF) in _CODE_PLACE:
+    primary = None if code is None else code & 0xFF
+    if primary == 10 and _disk_is_full(path):  # SQLITE_IOERR
+        primary = 13
+    if primary in _CODE_PLACE:
         return StoreError(
-            f"{path}: cannot use the match database: {_CODE_PLACE[code & 0xFF]} ({exc})",
-            unwritable=(code & 0xFF) in _UNWRITABLE,
+            f"{path}: cannot use the match database: {_CODE_PLACE[primary]} ({exc})",
+            unwritable=primary in _UNWRITABLE,
+            reason=_CODE_PLACE[primary],
         )
     return StoreError(
         f"{path}: not a usable blitzcam match database ({exc}); "
@@ -286,6 +304,10 @@ class MatchStore:
                 f"{self.path}: cannot make its folder {self.path.parent} ({exc.strerror or exc})"
             ) from None
         try:
+            made_here = not read_only and not self.path.exists()
+        except OSError:
+            made_here = False
+        try:
             self._conn = (
                 self._read_only_connection()
                 if read_only
@@ -303,12 +325,20 @@ class MatchStore:
                 self._conn.execute("PRAGMA journal_mode = WAL")
                 self._conn.execute("PRAGMA synchronous = FULL")
             self._conn.execute("PRAGMA foreign_keys = ON")
-        except sqlite3.DatabaseError as exc:
+        except BaseException as exc:
             self._conn.close()
-            raise opening_problem(self.path, exc) from None
-        except StoreError:
-            self._conn.close()
+            if made_here:
+                self._remove_if_empty()
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise opening_problem(self.path, exc) from None
             raise
+
+    def _remove_if_empty(self) -> None:
+        """Takes away the empty file a failed first opening made (on a full disk, say): left,
+        it would be taken for a store cut to nothing, and refused ever after."""
+        with suppress(OSError):
+            if self.path.stat().st_size == 0:
+                self.path.unlink()
 
     # --- opening -----------------------------------------------------------------------
 

@@ -205,11 +205,12 @@ def _open_store(args: argparse.Namespace, *, create: bool = False, reading: bool
     except StoreError as exc:
         if not (reading and exc.unwritable):
             raise UserError(str(exc)) from None
-    try:  # an archived copy, a read-only folder or medium: `show` and `export` still work
+        reason = f" ({exc.reason})" if exc.reason else ""
+    try:  # an archived copy, a read-only folder or medium, a full disk: `show` still works
         store = MatchStore(path, read_only=True)
     except StoreError as exc:
         raise UserError(str(exc)) from None
-    print(f"note: {path} cannot be written here: read as it is", file=sys.stderr)
+    print(f"note: {path} cannot be written here{reason}: read as it is", file=sys.stderr)
     return store
 
 

@@ -688,6 +688,33 @@ def test_a_good_file_in_a_read_only_place_is_not_called_unusable(
     assert "move it away" not in message
 
 
+@pytest.mark.parametrize("free, said", [(0, "the disk is full"), (5 << 30, "could not read")])
+def test_a_disk_io_error_on_a_full_disk_is_called_a_full_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, free: int, said: str
+) -> None:
+    # (SQLite says only "disk I/O error" when a full disk leaves no room for its -shm file,
+    # which every reader of a write-ahead-log database needs)
+    import shutil
+
+    from blitzcam.game import store as store_module
+
+    path = tmp_path / "m.sqlite3"
+    MatchStore(path).close()
+    refusal = sqlite3.OperationalError("disk I/O error")
+    refusal.sqlite_errorcode = 4874  # SQLITE_IOERR_SHMSIZE, as a full tmpfs gave it
+
+    def refuse(self: MatchStore) -> None:
+        raise refusal
+
+    monkeypatch.setattr(MatchStore, "_check_and_migrate", refuse)
+    usage = shutil.disk_usage(tmp_path)._replace(free=free)
+    monkeypatch.setattr(store_module.shutil, "disk_usage", lambda _: usage)
+    with pytest.raises(StoreError) as opened:
+        MatchStore(path)
+    assert said in str(opened.value)
+    assert opened.value.unwritable is (free == 0)  # then `list` and `show` read it as it is
+
+
 def test_who_joined_or_left_and_their_start_are_stored(store: MatchStore) -> None:
     from blitzcam.game.rules import Player
 
@@ -857,3 +884,32 @@ def test_a_store_whose_log_holds_changes_is_not_read_as_it_is(tmp_path: Path) ->
     MatchStore(older, migrations=MIGRATIONS[:-1]).close()
     with pytest.raises(StoreError, match=r"older blitzcam \(schema v\d+\), and cannot be upgraded"):
         MatchStore(older, read_only=True)
+
+
+@pytest.mark.parametrize(
+    "failure", [sqlite3.OperationalError("database or disk is full"), RuntimeError("bug")]
+)
+def test_a_store_that_fails_to_be_made_leaves_no_empty_file(
+    tmp_path: Path, failure: Exception
+) -> None:
+    # an empty file left behind is refused ever after as a store cut to nothing
+    path = tmp_path / "m.sqlite3"
+
+    def failing(conn: sqlite3.Connection) -> None:
+        raise failure
+
+    with pytest.raises((StoreError, RuntimeError)):
+        MatchStore(path, migrations=(failing,))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_file_that_was_there_before_is_left_where_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    path.write_bytes(b"")
+
+    def failing(conn: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    with pytest.raises(StoreError, match="database or disk is full"):
+        MatchStore(path, migrations=(failing,))
+    assert path.is_file()
