@@ -292,21 +292,25 @@ class MatchStore:
         self._clock = clock
         self._migrations = tuple(migrations)
         try:  # is_dir raises, rather than answer False, for a name too long or a folder shut
-            is_folder = self.path.is_dir()
+            exists, is_folder, is_file = (
+                self.path.exists(), self.path.is_dir(), self.path.is_file()
+            )
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot reach it ({exc.strerror or exc})") from None
         if is_folder:
             raise StoreError(f"{self.path}: is a directory, expected a match database file")
+        if exists and not is_file:  # (SQLite would leave a -journal file beside /dev/null)
+            raise StoreError(
+                f"{self.path}: is not a regular file (a device, pipe or socket), expected a "
+                "match database file"
+            )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(
                 f"{self.path}: cannot make its folder {self.path.parent} ({exc.strerror or exc})"
             ) from None
-        try:
-            made_here = not read_only and not self.path.exists()
-        except OSError:
-            made_here = False
+        made_here = not read_only and not exists
         try:
             self._conn = (
                 self._read_only_connection()

@@ -189,7 +189,7 @@ def _open_store(args: argparse.Namespace, *, create: bool = False, reading: bool
         size = path.stat().st_size if path.exists() else None
     except OSError as exc:
         raise UserError(f"{path}: cannot reach it ({exc.strerror or exc})") from None
-    if not create and size == 0:  # a store cut to nothing is not "no matches yet"
+    if not create and size == 0 and path.is_file():  # a store cut to nothing: not "no matches"
         raise UserError(
             f"{path}: the file is empty (0 bytes), not a match database; it was left untouched"
         )

@@ -551,6 +551,13 @@ def test_an_export_never_replaces_a_database(tmp_path: Path, capsys: pytest.Capt
     assert run("match", "--db", str(db), "list", capsys=capsys)[0] == 0
 
 
+@pytest.mark.parametrize("action", [["list"], ["new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy"]])
+def test_a_device_as_the_store_is_said_to_be_one(action: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    # /dev/null reads as 0 bytes: it was called an empty store, or a disk error for `new`
+    code, _, err = run("match", "--db", "/dev/null", *action, capsys=capsys)
+    assert code == 2 and "/dev/null: is not a regular file" in err, err
+
+
 def test_an_empty_store_file_is_said_empty_not_no_matches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "zero.sqlite3"
     db.write_bytes(b"")

@@ -205,6 +205,15 @@ def test_a_directory_is_refused(tmp_path: Path) -> None:
         MatchStore(tmp_path)
 
 
+def test_a_pipe_or_device_is_refused_with_nothing_written_beside_it(tmp_path: Path) -> None:
+    # (`--db /dev/null` was "disk I/O error", and left /dev/null-journal behind)
+    pipe = tmp_path / "m.sqlite3"
+    os.mkfifo(pipe)
+    with pytest.raises(StoreError, match=r"m\.sqlite3: is not a regular file \(a device, pipe"):
+        MatchStore(pipe)
+    assert [p.name for p in tmp_path.iterdir()] == ["m.sqlite3"]
+
+
 def test_a_path_that_cannot_be_reached_is_one_store_error(tmp_path: Path) -> None:
     # Path.is_dir raised (a name too long, a folder shut) and the CLI printed a traceback
     with pytest.raises(StoreError, match=r"cannot reach it \(File name too long\)"):
