@@ -70,6 +70,9 @@ def main() -> None:
         help="decide each scene's backs among only its own decks, as the app does a match's",
     )
     parser.add_argument(
+        "--model", type=Path, default=None, help="card detector ONNX (default: shipped)"
+    )
+    parser.add_argument(
         "--identity-model", type=Path, default=None, help="identity network ONNX (default: shipped)"
     )
     parser.add_argument(
@@ -90,7 +93,9 @@ def main() -> None:
     from blitzcam.vision.lookalike import LOOK_ALIKE, deck_likeness
     from blitzcam.vision.pipeline import CountingPipeline
 
-    pipeline = CountingPipeline.from_defaults(identity_path=args.identity_model)
+    pipeline = CountingPipeline.from_defaults(
+        model_path=args.model, identity_path=args.identity_model
+    )
     if args.unknown_below is not None:
         pipeline.unknown_below = pipeline.unknown_below_in_play = args.unknown_below
     if "parts_alike" in vars(args):
