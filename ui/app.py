@@ -80,9 +80,24 @@ def configure(app: QApplication) -> None:
     app.setApplicationName("blitzcam")
 
 
+READ_ELSEWHERE: Final = (
+    "\n\nIts matches can still be read: `blitzcam match list`, `match show` and `match export` "
+    "read it as it is."
+)
+
+
+def tell_at_start(text: str) -> None:
+    """Why the app cannot start, in a message box (replaced in tests: a box waits for a click)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    QMessageBox.critical(None, "blitzcam cannot start", text)
+
+
 def run(*, camera: str | None = None, db: Path | None = None) -> int:
-    """Start the app on the user's match store; returns the exit code."""
-    from blitzcam.game.store import MatchStore
+    """Start the app on the user's match store; returns the exit code. A store that cannot be
+    opened is said in a message box too (started from a menu, the app has no terminal) and
+    raised as it is."""
+    from blitzcam.game.store import MatchStore, StoreError
     from blitzcam.paths import data_dir, match_db_path
     from blitzcam.ui.counting_worker import make_counter, make_enroller, open_source
     from blitzcam.ui.main_window import MainWindow
@@ -91,7 +106,11 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     clear_opencv_qt_env()
     app = QApplication.instance() or QApplication(sys.argv)
     configure(app)
-    store = MatchStore(match_db_path(db))
+    try:
+        store = MatchStore(match_db_path(db))
+    except StoreError as exc:
+        tell_at_start(str(exc) + (READ_ELSEWHERE if exc.unwritable else ""))
+        raise
     counter = make_counter()
     window = MainWindow(
         store,

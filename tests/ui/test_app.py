@@ -1,0 +1,41 @@
+"""Starting the app (ui/app.py): what a user who cannot start it is told."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from blitzcam.cli import main
+from blitzcam.game import store as store_module
+from blitzcam.ui import app as app_module
+
+
+@pytest.fixture
+def told(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    said: list[str] = []
+    monkeypatch.setattr(app_module, "tell_at_start", said.append)
+    return said
+
+
+def test_a_store_that_cannot_be_opened_is_said_in_a_box_and_on_the_terminal(
+    tmp_path: Path, told: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (started from a menu, the app vanished without a word: the reason went to a terminal
+    # nobody had open)
+    assert main(["app", "--db", str(tmp_path)]) == 2
+    assert told == [f"{tmp_path}: is a directory, expected a match database file"]
+    assert capsys.readouterr().err.strip().endswith(told[0])
+
+
+def test_a_store_that_cannot_be_written_says_it_can_still_be_read(
+    tmp_path: Path, told: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def read_only_place(path: Path, **_: object) -> None:
+        raise store_module.StoreError(f"{path}: cannot use the match database: the disk is full",
+                                      unwritable=True, reason="the disk is full")  # fmt: skip
+
+    monkeypatch.setattr(store_module, "MatchStore", read_only_place)
+    assert main(["app", "--db", str(tmp_path / "m.sqlite3")]) == 2
+    assert len(told) == 1 and "the disk is full" in told[0]
+    assert "`blitzcam match list`, `match show` and `match export`" in told[0]
