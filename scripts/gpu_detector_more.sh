@@ -21,9 +21,9 @@
 # More time on a warm machine: the same command again goes on from the last epoch, with
 # HOURS again in full (ultralytics restarts its clock on resume). On a fresh machine,
 # RESUME_FROM=FILE (a last.pt brought back, carried in the working tree, with the
-# train_seconds.json beside it) with the same HOURS and SCENES: the scenes and crops are made
-# again, the same bytes (`blitzcam train` makes a resumed stage's crops where they are gone);
-# that call's results.csv holds only its own epochs: put the first call's rows before them.
+# train_seconds.json and results.csv beside it) with the same HOURS and SCENES: the scenes and
+# crops are made again, the same bytes (`blitzcam train` makes a resumed stage's crops where
+# they are gone), and the results.csv that comes back holds every call's epochs.
 # Back home, with the files from OUT_DIR (the same HOURS and SCENES):
 #   r=runs/detector-more; mkdir -p $r/more/weights && cp OUT/best.pt OUT/last.pt $r/more/weights/
 #   cp OUT/results.csv OUT/args.yaml OUT/finished.json OUT/train_seconds.json $r/more/
@@ -52,8 +52,11 @@ log="$out/more.log"
   if [ -n "${RESUME_FROM:-}" ] && [ ! -f "$run/more/weights/last.pt" ]; then
     mkdir -p "$run/more/weights" && cp "$RESUME_FROM" "$run/more/weights/last.pt" \
       && echo "going on from $RESUME_FROM"
-    # the stage's time so far, when it was brought back beside it
-    cp "$(dirname "$RESUME_FROM")/train_seconds.json" "$run/more/" 2>/dev/null
+    # the stage's time and epochs so far, when they were brought back beside it (ultralytics
+    # appends a resumed run's epochs to the results.csv it finds)
+    for kept in train_seconds.json results.csv; do
+      cp "$(dirname "$RESUME_FROM")/$kept" "$run/more/" 2>/dev/null
+    done
   fi
   gpu_run_within "$limit" "$python" scripts/gpu_detector_more.py "$run" "${HOURS:-0.1}" \
     "${SCENES:-}" "${DEVICE:-0}" "${WORKERS:-16}"
