@@ -270,6 +270,11 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )
+    if jpeg and (band := grey_filled_edge(image)) >= GREY_FILL_MIN_DEPTH:
+        raise ImageError(
+            f"{name}: cannot decode image: corrupt: a band {band} px deep along its edge is "
+            "the flat grey a JPEG decoder fills missing image data with"
+        )
     image = _stretched_to_full_range(image, data)
     whole = _upright_size(size, image.shape[1], image.shape[0]) if factor > 1 else None
     whole = whole or (image.shape[1], image.shape[0])
@@ -285,6 +290,25 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
 
 
 _RESIZABLE: Final = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32))
+
+# libjpeg decodes what is missing from a damaged file's data (bytes zeroed or cut, with an end
+# marker still there) as blocks of level 128, and says so only on the terminal: the picture's
+# last rows (an edge, once EXIF has turned it) come back exactly that grey, which a camera's
+# noise never makes. A count of such a picture missed what the grey hides.
+JPEG_MISSING_GREY: Final = 128
+GREY_FILL_MIN_DEPTH: Final = 8  # rows or columns: a whole block row of the decoded picture
+
+
+def grey_filled_edge(image: np.ndarray) -> int:
+    """How many rows (or columns) deep the deepest edge of the picture is exactly the grey
+    that libjpeg fills missing data with, across its whole width (or height)."""
+    deepest = 0
+    for edge in (image[::-1], image, image[:, ::-1].swapaxes(0, 1), image.swapaxes(0, 1)):
+        depth = 0
+        while depth < edge.shape[0] and bool((edge[depth] == JPEG_MISSING_GREY).all()):
+            depth += 1
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def _may_be_transparent(data: bytes) -> bool:

@@ -354,3 +354,34 @@ def test_a_float_image_with_highlights_over_one_keeps_its_picture() -> None:
     image[0, 0] = 1.02
     assert to_bgr8(image)[20, 20].tolist() == [127, 127, 127]
     assert to_bgr8(image * 200)[20, 20].tolist() == [100, 100, 100]  # a 0..255 float picture
+
+
+def _cut_midway(jpeg: bytes) -> bytes:
+    """`jpeg` cut in the middle of its image data, its end marker put back: what a decoder
+    makes of a file whose data ran out (a review's copy with 30 KB zeroed read the same)."""
+    return jpeg[: len(jpeg) // 2] + b"\xff\xd9"
+
+
+@pytest.mark.parametrize("orientation", [None, 6])  # the grey left at the bottom, or turned
+def test_a_jpeg_whose_data_is_damaged_is_refused_not_counted_grey(orientation: int | None) -> None:
+    # (a copy with its data zeroed midway, end marker intact, decoded with its lower half a flat
+    # grey: the count missed every card under it, exit 0)
+    noise = np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8)
+    damaged = _cut_midway(_jpg(noise))
+    if orientation is not None:
+        damaged = _with_orientation(damaged, orientation)
+    assert not is_truncated(damaged)
+    with pytest.raises(ImageError, match=r"^copy\.jpg: cannot decode image: corrupt: a band \d+ px"):
+        decode_picture(damaged, name="copy.jpg")
+
+
+def test_a_photo_with_a_flat_border_is_not_taken_for_damage() -> None:
+    noise = np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8)
+    for flat in (0, 127, 255):  # black, a grey a shade off the decoder's, white
+        bordered = noise.copy()
+        bordered[-32:] = flat
+        bordered[:, :32] = flat
+        assert decode_picture(_jpg(bordered), name="x.jpg").frame.shape == (240, 320, 3)
+    grey = noise.copy()
+    grey[-32:] = 128  # the decoder's grey, in a PNG: no decoder filled it
+    assert decode_picture(_png(grey), name="x.png").frame.shape == (240, 320, 3)
