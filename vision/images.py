@@ -291,6 +291,16 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
 
 _RESIZABLE: Final = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32))
 
+
+def has_colour(frame: np.ndarray) -> bool:
+    """Whether a BGR frame holds any colour (a grayscale file is read as three equal channels):
+    without it the decks' inks, which tell green pump from red pump, cannot be read."""
+    for part in (frame[::8, ::8], frame):  # a colour photo shows it in a sample at once
+        if not (np.array_equal(part[..., 0], part[..., 1])
+                and np.array_equal(part[..., 1], part[..., 2])):  # fmt: skip
+            return True
+    return False
+
 # libjpeg decodes what is missing from a damaged file's data (bytes zeroed or cut, with an end
 # marker still there) as blocks of level 128, and says so only on the terminal: the picture's
 # last rows (an edge, once EXIF has turned it) come back exactly that grey, which a camera's

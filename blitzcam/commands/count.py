@@ -69,7 +69,7 @@ def _deck_list(text: str) -> tuple[str, ...]:
 
 
 def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> dict[str, Any]:
-    from blitzcam.vision.images import ImageError, read_picture
+    from blitzcam.vision.images import ImageError, has_colour, read_picture
 
     start = time.perf_counter()
     path = Path(given)
@@ -79,6 +79,12 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
         picture = read_picture(path)
     except ImageError as exc:
         return {"path": given, "error": str(exc).removeprefix(f"{path}: ")}
+    if not has_colour(picture.frame):  # counted all the same: the detector needs no colour
+        print(
+            f"note: {given}: the picture has no colour: the decks are told apart by their "
+            "inks, so most backs are read as no deck; take a colour photo",
+            file=sys.stderr,
+        )
     result = pipeline(picture.frame, in_play=in_play)
     dets = result.detections
     backs = dets.of_class("back")

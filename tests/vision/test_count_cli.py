@@ -83,6 +83,19 @@ def test_all_good_exit_zero_and_table(random_model, photos, capsys) -> None:
     assert "green-pump" in out and "face up" in out
 
 
+def test_a_picture_without_colour_is_counted_with_a_note(random_model, photos, capsys) -> None:
+    # (a grayscale photo counted every back as no deck without a word; the README promised
+    # grayscale "handled, with a message naming the file")
+    grey = photos["good"].with_name("grey.png")
+    cv2.imwrite(str(grey), cv2.cvtColor(cv2.imread(str(photos["good"])), cv2.COLOR_BGR2GRAY))
+    argv = ["count", "--model", str(random_model.onnx), "--json", str(grey), str(photos["good"])]
+    code, out, err = _run(capsys, argv)
+    assert code == 0 and [entry["path"] for entry in json.loads(out)["images"]] == argv[-2:]
+    noted = [line for line in err.splitlines() if "has no colour" in line]
+    assert noted == [f"note: {grey}: the picture has no colour: the decks are told apart by "
+                     "their inks, so most backs are read as no deck; take a colour photo"]  # fmt: skip
+
+
 def test_both_engines_count_a_table_the_same(tmp_path: Path, capsys) -> None:
     # the shipped models on a generated table (a random model's boxes sit on the thresholds,
     # where float rounding between engines may tip one)

@@ -12,6 +12,7 @@ from blitzcam.vision.images import (
     ImageError,
     decode_image,
     decode_picture,
+    has_colour,
     header_size,
     is_truncated,
     read_image,
@@ -385,3 +386,11 @@ def test_a_photo_with_a_flat_border_is_not_taken_for_damage() -> None:
     grey = noise.copy()
     grey[-32:] = 128  # the decoder's grey, in a PNG: no decoder filled it
     assert decode_picture(_png(grey), name="x.png").frame.shape == (240, 320, 3)
+
+
+def test_a_picture_has_colour_unless_its_three_channels_are_one() -> None:
+    grey = np.repeat(RNG_IMAGE[..., :1], 3, axis=2)
+    assert not has_colour(grey)
+    speck = grey.copy()
+    speck[31, 45, 2] ^= 1  # one channel of one pixel the sample does not see
+    assert has_colour(speck) and has_colour(RNG_IMAGE)
