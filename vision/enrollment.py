@@ -327,25 +327,32 @@ class FrameEnroller:
         return f"{deck}: enrolled (stored {target})"
 
 
-def _grab_from_camera(spec: str) -> np.ndarray:
-    from blitzcam.vision.sources import open_source
+def _grab_from_camera(spec: str) -> tuple[np.ndarray, str]:
+    """The first frame of the source that holds a single card, and what to call it: a
+    camera's or stream's once its exposure has settled, a folder's or video's from its first
+    picture. Without one, the last frame read, which enrollment says what is wrong with."""
+    from blitzcam.vision.sources import ImageFiles, open_source
 
     last = None
     with open_source(spec) as source:
+        warm_up = CAMERA_WARMUP_FRAMES if source.live else 0  # a file's pictures are as taken
         for index, frame in enumerate(source):
-            last = frame.image
-            if index < CAMERA_WARMUP_FRAMES:
+            label = frame.origin
+            if not source.live and not isinstance(source, ImageFiles):
+                label += f" (frame {frame.index + 1})"
+            last = frame.image, label
+            if index < warm_up:
                 continue
             # the first frame enrollment would take (a hand still in view can show two cards)
             if card_in(frame.image)[1] is None:
-                return frame.image
+                return last
             if index >= CAMERA_TRIES:
                 break
     if last is None:
         from blitzcam.vision.sources import shown_address
 
         raise UserError(f"{shown_address(str(spec))}: the source gave no frames")
-    return last  # enrollment says what is wrong with it
+    return last
 
 
 def check_deck_name(deck: str) -> str:
@@ -379,8 +386,7 @@ def enroll_command(args: argparse.Namespace) -> int:
             raise UserError(str(exc)) from None
         source = str(args.image)
     else:
-        image = _grab_from_camera(str(args.camera))
-        source = str(args.camera)
+        image, source = _grab_from_camera(str(args.camera))
     replaced = bool(enrolled_files(user_decks_dir(), deck))
     target = enroll_image(deck, image, source=source)
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"

@@ -85,6 +85,24 @@ def test_enroll_from_camera_source(tmp_path: Path) -> None:
     assert not target.exists()
 
 
+def test_a_folder_given_as_camera_is_judged_from_its_first_picture(tmp_path: Path, capsys) -> None:
+    # (a camera's first frames are skipped while its exposure settles; a folder's were too, so
+    # a folder of two pictures was judged by its last alone, and said "no card found")
+    cv2.imwrite(str(tmp_path / "1-card.png"), _photo("blue-plow", seed=1))
+    cv2.imwrite(str(tmp_path / "2-table.png"), np.full((480, 640, 3), 40, np.uint8))
+    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(tmp_path))
+    assert enroll_command(args) == 0
+    assert f"enrolled blue-plow from {tmp_path / '1-card.png'}: stored" in capsys.readouterr().out
+
+
+def test_a_folder_without_a_card_names_the_picture_it_judged(tmp_path: Path) -> None:
+    for name in ("1.png", "2.png"):
+        cv2.imwrite(str(tmp_path / name), np.full((480, 640, 3), 40, np.uint8))
+    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(tmp_path))
+    with pytest.raises(UserError, match=rf"^{re.escape(str(tmp_path / '2.png'))}: no card found"):
+        enroll_command(args)
+
+
 @pytest.mark.parametrize(
     ("image", "message"),
     [
