@@ -34,6 +34,11 @@ from blitzcam.vision.references import (
 CARD_WIDTH: Final = 400  # stored references are this wide, upright
 CARD_ASPECT: Final = 89.0 / 57.0
 MIN_CARD_AREA: Final = 0.02  # of the picture: smaller bright blobs are not the card
+# a bright shape filling this much of the picture is the picture itself: a card-shaped picture
+# (a scan, a tight crop, a back `blitzcam decks export` wrote) is taken as the card
+WHOLE_PICTURE: Final = 0.98
+WHOLE_CARD_SHAPE: Final = (1.43, 1.69)  # a card's 1.56, within 8 %: not a 4:3 or 16:9 frame
+WHOLE_CARD_DRAWING: Final = 0.3  # of the card's width: a back's drawing is 0.35-0.65 of it
 # ... but one of card shape down to this share is likely the card seen from too far: said so
 FAR_CARD_AREA: Final = 0.001
 # A quadrilateral this much longer than wide, or no more, is a card seen at a slant; outside it,
@@ -85,13 +90,18 @@ def find_cards(
     scale = min(scale, 1.0)
     blurred = cv2.GaussianBlur(small, (5, 5), 0)
     _t, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = bright == 0  # before the lines are closed: what a whole-picture card's drawing is
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))  # close ink lines
     contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area_min = min_area * bright.size
     cards = []
     for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
         area = cv2.contourArea(contour)
-        if area < area_min or area > 0.98 * bright.size:
+        if area > WHOLE_PICTURE * bright.size:
+            if _is_the_card(ink):
+                cards.append((_whole(image_bgr), float(image_bgr.shape[0] * image_bgr.shape[1])))
+            continue
+        if area < area_min:
             continue
         hull = cv2.convexHull(contour)
         quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
@@ -106,6 +116,27 @@ def find_cards(
         corners = order_corners(np.asarray(quad, np.float32).reshape(4, 2) / scale)
         cards.append((corners, area / scale**2))
     return cards
+
+
+def _is_the_card(ink: np.ndarray) -> bool:
+    """Whether a picture that is bright to its edges is one card and nothing else: shaped as a
+    card, its drawing (`ink`, the dark pixels) large and in the middle. A photo of a card on a
+    white table is bright to its edges too, but its drawing is small, or off-centre."""
+    h, w = ink.shape
+    if not WHOLE_CARD_SHAPE[0] <= max(h, w) / max(1, min(h, w)) <= WHOLE_CARD_SHAPE[1]:
+        return False
+    ys, xs = np.nonzero(ink)
+    if len(xs) == 0:
+        return True  # a blank card: enrollment says it shows no drawing
+    (x0, x1), (y0, y1) = np.percentile(xs, (2, 98)), np.percentile(ys, (2, 98))
+    centred = abs((x0 + x1) / 2 - w / 2) < 0.2 * w and abs((y0 + y1) / 2 - h / 2) < 0.2 * h
+    return centred and max(x1 - x0, y1 - y0) >= WHOLE_CARD_DRAWING * min(h, w)
+
+
+def _whole(image_bgr: np.ndarray) -> np.ndarray:
+    """The picture's own corners (ordered): a scan, a crop or an exported back is the card."""
+    h, w = image_bgr.shape[:2]
+    return np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
 
 
 def seen_card_ratio(corners: np.ndarray, image_wh: tuple[int, int]) -> float | None:

@@ -85,6 +85,35 @@ def test_enroll_from_camera_source(tmp_path: Path) -> None:
     assert not target.exists()
 
 
+@pytest.mark.parametrize("deck", DECK_NAMES)
+def test_a_back_that_fills_its_picture_is_taken_whole(tmp_path: Path, deck: str) -> None:
+    # (a back `blitzcam decks export` wrote, a scan or a tight crop was "no card found": the
+    # card was looked for as a bright shape inside the picture, and there was no table)
+    from blitzcam.vision.references import card_on_white
+
+    exported = card_on_white(render_back(deck, width=500).rgba)
+    stored = enroll_image(deck, exported, source="back.png", out_dir=tmp_path)
+    card = cv2.imread(str(stored))
+    assert card.shape[0] > card.shape[1]
+    expected = cv2.resize(exported, (card.shape[1], card.shape[0]), interpolation=cv2.INTER_AREA)
+    assert np.abs(card.astype(int) - expected).mean() < 4  # the whole picture, not a part
+
+
+@pytest.mark.parametrize("size", [(480, 720), (720, 1280)])  # 3:2, near a card's shape; 16:9
+def test_a_card_on_a_white_table_is_not_taken_for_the_whole_picture(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    from blitzcam.vision.references import card_on_white
+
+    photo = np.full((*size, 3), 250, np.uint8)
+    card = card_on_white(render_back("red-plow", width=120).rgba)
+    y, x = (size[0] - card.shape[0]) // 2, (size[1] - card.shape[1]) // 2
+    photo[y : y + card.shape[0], x : x + card.shape[1]] = card
+    with pytest.raises(UserError, match="no card found"):  # as before: white on white
+        enroll_image("red-plow", photo, source="table.jpg", out_dir=tmp_path)
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_folder_given_as_camera_is_judged_from_its_first_picture(tmp_path: Path, capsys) -> None:
     # (a camera's first frames are skipped while its exposure settles; a folder's were too, so
     # a folder of two pictures was judged by its last alone, and said "no card found")
