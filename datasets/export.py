@@ -12,6 +12,7 @@ from pathlib import Path
 
 from blitzcam.datasets.art import MAX_EXPORT_WIDTH, MIN_EXPORT_WIDTH, export_backs, save_png_rgba
 from blitzcam.errors import UserError
+from blitzcam.game.decks import DECK_NAMES
 
 __all__ = ["export_backs", "export_command", "save_png_rgba"]
 
@@ -32,10 +33,15 @@ def export_command(args: argparse.Namespace) -> int:
         raise UserError(f"{out_dir}: cannot create the folder ({exc.strerror or exc})") from None
     if not os.access(out_dir, os.W_OK | os.X_OK):
         raise UserError(f"{out_dir}: folder is not writable")
+    for deck in DECK_NAMES:  # a folder in the way is said before any back is written
+        target = out_dir / f"{deck}.png"
+        if target.exists() and not target.is_file():
+            raise UserError(f"{target}: is in the way (not a file); nothing was written")
     try:
         paths = export_backs(out_dir, width=width)
     except OSError as exc:
-        raise UserError(f"{out_dir}: could not write the backs ({exc.strerror or exc})") from None
+        where = exc.filename or out_dir
+        raise UserError(f"{where}: could not write the back ({exc.strerror or exc})") from None
     for path in paths:
         print(path)
     return 0

@@ -393,7 +393,7 @@ def check_deck_name(deck: str) -> str:
     if not DECK_NAME_PATTERN.fullmatch(deck):
         raise UserError(
             f"deck name {deck!r}: expected one of {', '.join(DECK_NAMES)} or a name of lowercase "
-            "letters, digits and dashes"
+            "letters, digits and dashes, up to 40, not starting with a dash"
         )
     if deck in WINDOWS_DEVICES:  # `con.png` is the console there, whatever its extension
         raise UserError(f"deck name {deck!r} names a device on Windows: choose another")

@@ -25,7 +25,7 @@ from blitzcam.paths import data_dir
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch
 from blitzcam.vision.identify import inkness
-from blitzcam.vision.images import ImageError, read_image
+from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image
 
 # a deck's name, as enrollment stores it and a --decks folder's file names give it (fullmatch)
 DECK_NAME_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
@@ -268,7 +268,7 @@ def _deck_files(folder: Path, problems: list[str] | None = None) -> dict[str, Pa
         elif not DECK_NAME_PATTERN.fullmatch(name):  # a name in counts, JSON and file names
             _refuse(
                 f"{path}: {name!r} cannot name a deck: rename the file to lowercase letters, "
-                "digits and dashes (e.g. green-pump.png)",
+                "digits and dashes, up to 40 (e.g. green-pump.png)",
                 problems,
             )
         elif name in files:  # mine.png and mine.PNG: which one would count?
@@ -296,7 +296,11 @@ def profile_from_dir(folder: Path) -> DeckProfile:
         raise UserError(f"--decks {folder}: not a folder")
     files = _deck_files(folder)
     if not files:
-        raise UserError(f"--decks {folder}: the folder holds no <deck>.png reference images")
+        kinds = sorted({p.suffix.lower() for p in folder.iterdir()} & IMAGE_SUFFIXES - {".png"})
+        unread = f" (its {', '.join(kinds)} pictures are not read: save them as PNG)" * bool(kinds)
+        raise UserError(
+            f"--decks {folder}: the folder holds no <deck>.png reference images{unread}"
+        )
     return _profile([(name, load_reference_file(p), str(p)) for name, p in files.items()])
 
 

@@ -113,3 +113,14 @@ def test_cli_unwritable_folder_is_a_user_error(
     assert main(["decks", "export", str(tmp_path)]) == 2
     assert "not writable" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_in_the_way_of_one_back_is_named_before_any_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (seven of the eight were written, then "DIR: could not write the backs (Is a directory)")
+    (tmp_path / "red-plow.png").mkdir()
+    assert main(["decks", "export", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{tmp_path / 'red-plow.png'}: is in the way" in err
+    assert not list(tmp_path.glob("*.png"))[1:]  # the folder alone

@@ -271,7 +271,7 @@ def test_enrollment_refuses_two_cards_and_a_card_too_small(tmp_path: Path, photo
         ("Green Pump!", "lowercase"),
         ("mydeck\n", "lowercase"),  # a trailing newline would name a file 'mydeck\n.png'
         ("-leading-dash", "lowercase"),
-        ("x" * 41, "lowercase"),
+        ("x" * 41, "up to 40"),
         ("unknown", "reserved"),  # what `count` calls a back of no deck
         ("con", "names a device on Windows"),  # con.png is the console there
         ("com1", "names a device on Windows"),
@@ -330,7 +330,11 @@ def _back_file(path: Path, deck: str) -> None:
     ("setup", "message"),
     [
         (lambda d: d / "nope", "no such folder"),  # missing --decks folder
-        (lambda d: d, "holds no <deck>.png"),  # empty folder
+        (lambda d: d, "holds no <deck>.png reference images$"),  # empty folder
+        (  # backs saved as JPEG: said so, not only "no <deck>.png"
+            lambda d: (cv2.imwrite(str(d / "green-pump.jpg"), np.zeros((9, 9, 3), np.uint8)), d)[1],
+            r"holds no <deck>\.png reference images \(its \.jpg pictures are not read",
+        ),
         (
             lambda d: (cv2.imwrite(str(d / "x.png"), np.full((300, 200, 3), 250, np.uint8)), d)[1],
             "no drawing found",
