@@ -436,11 +436,8 @@ def train(
         last.unlink(missing_ok=True)
         (out_dir / TIMING_FILE).unlink(missing_ok=True)
     state = load_checkpoint(last) if last.is_file() else None
-    if state is not None and (changed := recipe_changes(state["recipe"], recipe, state["step"])):
-        raise UserError(
-            f"{last}: this checkpoint was trained with another recipe ({', '.join(changed)} "
-            "differ); start a new run folder, or rerun without --resume"
-        )
+    if state is not None:
+        _refuse_other_recipe(last, state, recipe)
     # only reject steps used the negatives: a first-stage checkpoint goes on with any
     in_reject_stage = state is not None and state["step"] > recipe.steps
     if in_reject_stage and state.get("negatives") != fingerprint:
@@ -546,6 +543,23 @@ def train(
             running = []
     write_text_atomic(out_dir / "recipe.json", json.dumps(asdict(recipe), indent=2))
     return last
+
+
+def refuse_other_recipe(last: Path, recipe: IdentityRecipe) -> None:
+    """UserError when the checkpoint `last` (if there is one) was trained with a recipe that
+    `recipe` changes as far as its steps used it."""
+    if last.is_file():
+        _refuse_other_recipe(last, load_checkpoint(last), recipe)
+
+
+def _refuse_other_recipe(last: Path, state: dict[str, Any], recipe: IdentityRecipe) -> None:
+    from blitzcam.errors import UserError
+
+    if changed := recipe_changes(state["recipe"], recipe, state["step"]):
+        raise UserError(
+            f"{last}: this checkpoint was trained with another recipe ({', '.join(changed)} "
+            "differ); start a new run folder, or rerun without --resume"
+        )
 
 
 # recipe fields only the reject stage reads; fields no training step reads, and those that only

@@ -31,6 +31,7 @@ from blitzcam.models.crops import (
 )
 from blitzcam.models.mining import Mistakes, hard_windows, load_or_mine, mine_scenes
 from blitzcam.models.recipe import SHIPPED, SHIPPED_STAGES, SHIPPED_WEIGHTS_SHA256, Recipe
+from blitzcam.models.run_kind import FINISHED_FILE
 from blitzcam.models.run_timing import TIMING_FILE, RunClock, train_seconds
 from blitzcam.vision.pipeline import COUNT_CONF, COUNT_IOU, DOUBTED_FROM
 
@@ -293,15 +294,15 @@ def stages(recipe: Recipe) -> tuple[Stage, ...]:
     return tuple(plan)
 
 
-FINISHED_FILE = "finished.json"
-
-
 def epochs_done(stage_dir: Path) -> int:
-    """Epochs a stage's results.csv records (ultralytics writes one row per finished epoch)."""
+    """Epochs a stage's results.csv records: ultralytics writes a row per finished epoch, and
+    an epoch's row again when a run stopped after writing it, before its checkpoint, is
+    resumed (the distinct epoch numbers are counted)."""
     results = stage_dir / "results.csv"
     if not results.is_file():
         return 0
-    return max(0, len(results.read_text(encoding="utf-8").strip().splitlines()) - 1)
+    rows = results.read_text(encoding="utf-8").strip().splitlines()[1:]
+    return len({row.split(",", 1)[0].strip() for row in rows if row.strip()})
 
 
 def stage_epochs(stage_dir: Path) -> int:

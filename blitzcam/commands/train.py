@@ -95,8 +95,8 @@ def _train(args: argparse.Namespace) -> int:
                 "not train (the shipped weights' is taken)"
             )
     if args.device not in (None, "cpu") and not all(
-        part.isdigit() for part in args.device.split(",")
-    ):
+        part.isascii() and part.isdigit() for part in args.device.split(",")
+    ):  # ascii: str.isdigit() also takes '²' and '３', which ultralytics cannot
         raise UserError(
             f"--device must be cpu or a CUDA device index such as 0, got {args.device!r}"
         )
@@ -124,10 +124,16 @@ def _train(args: argparse.Namespace) -> int:
             "training needs ultralytics and torch: install the train extras with "
             "`.venv/bin/pip install -e '.[train]'` (make test does)"
         )
+    if args.device not in (None, "cpu"):  # said now, not after the scenes and crops are made
+        from blitzcam.commands.train_identity import _torch_device
+
+        for index in args.device.split(","):
+            _torch_device(index)
     os.environ["YOLO_VERBOSE"] = "1"  # progress bars and per-epoch metrics
 
     from blitzcam.models import DETECTOR_PT, MODELS_DIR
     from blitzcam.models.recipe import SHIPPED
+    from blitzcam.models.run_kind import check_run_start
     from blitzcam.models.training import (
         calibration_scenes,
         go_on_from_shipped,
@@ -142,6 +148,8 @@ def _train(args: argparse.Namespace) -> int:
         more_hours=args.more_hours, more_scenes=args.more_scenes,
     )  # fmt: skip
     run_dir = run_folder(args.run or REPO_ROOT / "runs" / "detector", "--run")
+    # (--from-shipped decides itself whether the folder may hold a run)
+    check_run_start(run_dir, "detector", resume=args.resume, other_kinds_only=args.from_shipped)
     if args.from_shipped:
         go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
     weights = train(

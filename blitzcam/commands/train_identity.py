@@ -164,11 +164,13 @@ def _train_identity(args: argparse.Namespace) -> int:
     from blitzcam.models.identity_eval import against_shipped, evaluate_identity, format_report
     from blitzcam.models.identity_training import (
         IdentityRecipe,
+        refuse_other_recipe,
         ship,
         train,
         training_data,
         training_negatives,
     )
+    from blitzcam.models.run_kind import check_run_start
     from blitzcam.paths import REPO_ROOT, run_folder
     from blitzcam.vision.embedding import Embedder
     from blitzcam.vision.identify import UNKNOWN_BELOW
@@ -197,6 +199,9 @@ def _train_identity(args: argparse.Namespace) -> int:
         if getattr(args, field) is not None:
             recipe = replace(recipe, **{field: getattr(args, field)})
     run_dir = run_folder(args.run or REPO_ROOT / "runs" / "identity", "--run")
+    check_run_start(run_dir, "identity", resume=args.resume)
+    if args.resume:  # a checkpoint of another recipe is refused before drawings are cut for it
+        refuse_other_recipe(run_dir / "last.pt", recipe)
     data, val = training_data(recipe, run_dir, workers=args.workers)
     # cut with the detector that counting runs: its boxes on no back are what must stay unknown
     negatives = training_negatives(recipe, run_dir, default_model_path())
@@ -245,8 +250,11 @@ def _seeds(text: str) -> tuple[int, ...]:
     from blitzcam.errors import UserError
 
     seeds = _whole_numbers(text, "--data-seeds")
-    if any(seed < 0 for seed in seeds) or len(set(seeds)) != len(seeds):
-        raise UserError(f"--data-seeds must be distinct numbers of 0 or more, got {text!r}")
+    # past 32 bits a scene seed wraps onto another's scenes (`dataset generate` refuses it too)
+    if any(not 0 <= seed < 2**32 for seed in seeds) or len(set(seeds)) != len(seeds):
+        raise UserError(
+            f"--data-seeds must be distinct numbers from 0 to {2**32 - 1}, got {text!r}"
+        )
     return seeds
 
 

@@ -573,8 +573,13 @@ def test_a_shipped_network_runs_in_onnx_runtime_like_in_torch(
     np.testing.assert_allclose(got, expected.numpy(), atol=1e-4)
 
 
-def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
+def test_train_identity_bad_arguments_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from blitzcam.cli import main
+
+    # a check that lets one through trains there, not in the checkout's runs/identity
+    monkeypatch.setattr("blitzcam.paths.REPO_ROOT", tmp_path)
 
     assert main(["train-identity", "--steps", "0"]) == 2
     err = capsys.readouterr().err
@@ -603,6 +608,7 @@ def test_train_identity_bad_arguments_are_one_line_errors(capsys: pytest.Capture
         ("--data-seeds", "", "comma-separated whole"),
         ("--data-seeds", "1,1", "distinct numbers"),
         ("--data-seeds", "3,-1", "distinct numbers"),
+        ("--data-seeds", "1,4294967297", "distinct numbers"),  # scene seed 1's, wrapped
         ("--widths", "16,32", "three numbers"),
         ("--widths", "16,0,64", "three numbers"),
         ("--widths", "16,32,64,128", "three numbers"),

@@ -179,6 +179,7 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
         (["train", "--scenes", "2"], "--scenes must be 3 or more (a tenth of them validate)"),
         (["train", "--data", "/nonexistent/scenes"], "not a scene dataset (no images/train"),
         (["train", "--device", "gpu"], "--device must be cpu or a CUDA device index"),
+        (["train", "--device", "²"], "--device must be cpu or a CUDA device index"),
         (["train", "--workers", "0"], "--workers must be a positive number, got 0"),
         (["train", "--more-hours", "0"], "--more-hours must be a positive number, got 0.0"),
         (["train", "--more-hours", "nan"], "--more-hours must be a positive number, got nan"),
@@ -197,7 +198,10 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     ],
 )
 def test_bad_arguments_are_one_line_errors(argv: list[str], fragment: str,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+                                           capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # a check that lets one through trains there, not in the checkout's runs/detector
+    monkeypatch.setattr("blitzcam.paths.REPO_ROOT", tmp_path)
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1, err
@@ -787,3 +791,24 @@ def test_crops_name_no_root_so_a_moved_run_finds_them(tmp_path: Path) -> None:
     assert build_crop_dataset(tmp_path / "scenes", old, SHIPPED) == old / "data.yaml"
     data = yaml.safe_load((old / "data.yaml").read_text())
     assert "path" not in data and data["train"] == "images/train" and data["names"]
+
+
+def test_a_cuda_device_torch_does_not_see_is_refused_before_any_scene(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (scenes were generated and crops cut, then ultralytics failed with a traceback)
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert main(["train", "--device", "0", "--run", str(tmp_path), "--no-ship"]) == 2
+    err = capsys.readouterr().err
+    assert "--device 0: no such CUDA device here (torch sees 0)" in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_epoch_written_twice_by_a_resume_counts_once(tmp_path: Path) -> None:
+    from blitzcam.models.training import epochs_done
+
+    header = "epoch,time,train/box_loss\n"
+    (tmp_path / "results.csv").write_text(header + "1,5,0.9\n2,9,0.8\n2,4,0.8\n3,8,0.7\n")
+    assert epochs_done(tmp_path) == 3

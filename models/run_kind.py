@@ -1,0 +1,83 @@
+"""Which training run a run folder holds, and whether a command may start or go on with it.
+
+`blitzcam train` and `blitzcam train-identity` keep a run's recipe, checkpoints and time in a
+folder of the user's choosing: a run started again there without `--resume` threw away hours
+of checkpoints, a `--resume` with a mistyped folder started a new run without a word, and one
+command's files (recipe.json, train_seconds.json) overwrote the other's.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Final, Literal
+
+from blitzcam.errors import UserError
+
+RunKind = Literal["detector", "identity"]
+COMMANDS: Final[dict[str, str]] = {
+    "detector": "blitzcam train",
+    "identity": "blitzcam train-identity",
+}
+ARTICLE: Final[dict[str, str]] = {"detector": "a", "identity": "an"}
+# the detector's stage folders (models/training.py `stages`), each with weights/ once it trained
+DETECTOR_STAGES: Final = ("train", "refine", "extend", "harden", "more")
+FINISHED_FILE: Final = "finished.json"  # models/training.py writes it when a stage is done
+
+
+def run_kind(run_dir: Path) -> RunKind | Literal["unreadable"] | None:
+    """The kind of run `run_dir` holds, by its recipe.json (the detector's names a model
+    yaml, the identity network's its data seeds), else by its checkpoints; "unreadable" for
+    a recipe.json that is neither; None for a folder with no run in it (generated scenes or
+    drawings alone are no run: a new one reuses them)."""
+    recipe = run_dir / "recipe.json"
+    if recipe.is_file():
+        try:
+            saved = json.loads(recipe.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return "unreadable"
+        if isinstance(saved, dict) and "model_yaml" in saved:
+            return "detector"
+        if isinstance(saved, dict) and "data_seeds" in saved:
+            return "identity"
+        return "unreadable"
+    if (run_dir / "last.pt").is_file():
+        return "identity"
+    for stage in DETECTOR_STAGES:
+        folder = run_dir / stage
+        if (folder / "weights").is_dir() or (folder / FINISHED_FILE).is_file():
+            return "detector"
+    return None
+
+
+def check_run_start(
+    run_dir: Path, kind: RunKind, *, resume: bool, other_kinds_only: bool = False
+) -> None:
+    """UserError, before anything is written, when `kind`'s command should not start (or,
+    with `resume`, go on) in `run_dir`: it holds the other command's run, a recipe.json that
+    cannot be read, a run of its own kind that a new start would throw away, or, with
+    `resume`, no run at all. `other_kinds_only`: check only the first two (a caller that
+    decides the rest itself)."""
+    found = run_kind(run_dir)
+    if found == "unreadable":
+        raise UserError(
+            f"{run_dir / 'recipe.json'}: cannot be read as a training recipe: the run cannot be "
+            "told apart from another; use another --run"
+        )
+    if found is not None and found != kind:
+        raise UserError(
+            f"{run_dir}: holds {ARTICLE[found]} {found} run (`{COMMANDS[found]}`), not "
+            f"{ARTICLE[kind]} {kind} one: use another --run"
+        )
+    if other_kinds_only:
+        return
+    if found == kind and not resume:
+        raise UserError(
+            f"{run_dir}: holds a {kind} run already: --resume goes on with it; to start over, "
+            "use another --run or delete that folder"
+        )
+    if found is None and resume:
+        raise UserError(
+            f"--resume: {run_dir} holds no {kind} run to go on with: check --run, or leave out "
+            "--resume to start one"
+        )

@@ -1,0 +1,112 @@
+"""Run folders (models/run_kind.py): which run a folder holds, and when a training command may
+start or go on in it; through the CLI, refused before any scene is made or drawing cut."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from blitzcam.cli import main
+from blitzcam.errors import UserError
+from blitzcam.models.recipe import SHIPPED
+from blitzcam.models.run_kind import DETECTOR_STAGES, check_run_start, run_kind
+
+
+def _identity_recipe() -> dict[str, object]:
+    from blitzcam.models.identity_training import IdentityRecipe
+
+    return asdict(IdentityRecipe())
+
+
+def test_the_detector_stages_it_knows_are_every_stage_a_recipe_can_have() -> None:
+    from dataclasses import replace
+
+    from blitzcam.models.training import stages
+
+    every = replace(SHIPPED, harden_epochs=1, more_hours=0.1)
+    assert {stage.name for stage in stages(every)} == set(DETECTOR_STAGES)
+
+
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [
+        (lambda d: None, None),
+        (lambda d: (d / "scenes").mkdir(), None),  # generated scenes alone are no run
+        (lambda d: (d / "recipe.json").write_text(json.dumps(SHIPPED.as_dict())), "detector"),
+        (lambda d: (d / "recipe.json").write_text(json.dumps(_identity_recipe())), "identity"),
+        (lambda d: (d / "recipe.json").write_text("{garbage"), "unreadable"),
+        (lambda d: (d / "recipe.json").write_text("[1, 2]"), "unreadable"),
+        (lambda d: (d / "last.pt").write_bytes(b"weights"), "identity"),
+        (lambda d: (d / "refine" / "weights").mkdir(parents=True), "detector"),
+    ],
+)
+def test_a_folder_says_which_run_it_holds(tmp_path: Path, make, kind: str | None) -> None:
+    make(tmp_path)
+    assert run_kind(tmp_path) == kind
+
+
+def test_a_run_starts_only_where_it_throws_nothing_away(tmp_path: Path) -> None:
+    check_run_start(tmp_path, "detector", resume=False)  # an empty folder: a new run
+    with pytest.raises(UserError, match=r"holds no detector run to go on with: check --run"):
+        check_run_start(tmp_path, "detector", resume=True)
+    (tmp_path / "recipe.json").write_text(json.dumps(SHIPPED.as_dict()))
+    check_run_start(tmp_path, "detector", resume=True)
+    with pytest.raises(UserError, match=r"holds a detector run already: --resume goes on"):
+        check_run_start(tmp_path, "detector", resume=False)
+    check_run_start(tmp_path, "detector", resume=False, other_kinds_only=True)
+    for resume in (False, True):
+        with pytest.raises(UserError, match=r"holds a detector run \(`blitzcam train`\), not an? "):
+            check_run_start(tmp_path, "identity", resume=resume)
+    (tmp_path / "recipe.json").write_text("{garbage")
+    with pytest.raises(UserError, match=r"recipe\.json: cannot be read as a training recipe"):
+        check_run_start(tmp_path, "detector", resume=True)
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["train", "--resume"], "holds no detector run to go on with"),
+        (["train-identity", "--resume"], "holds no identity run to go on with"),
+    ],
+)
+def test_resume_with_no_run_is_refused(
+    tmp_path: Path, argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a mistyped --run with --resume started a new run, saying so only in passing)
+    assert main([*argv, "--run", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_started_again_without_resume_is_refused_and_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a second `blitzcam train` in a run folder deleted its stages' weights and began again)
+    (tmp_path / "recipe.json").write_text(json.dumps(SHIPPED.as_dict()))
+    best = tmp_path / "train" / "weights" / "best.pt"
+    best.parent.mkdir(parents=True)
+    best.write_bytes(b"hours of training")
+    assert main(["train", "--run", str(tmp_path), "--no-ship"]) == 2
+    assert "holds a detector run already" in capsys.readouterr().err
+    assert best.read_bytes() == b"hours of training"
+    # ... and the identity network's command keeps off it
+    assert main(["train-identity", "--run", str(tmp_path), "--no-ship"]) == 2
+    assert "holds a detector run (`blitzcam train`), not an identity one" in capsys.readouterr().err
+    assert (tmp_path / "recipe.json").read_text() == json.dumps(SHIPPED.as_dict())
+
+
+def test_an_identity_checkpoint_of_another_recipe_is_refused_before_any_drawing_is_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import torch
+
+    torch.save({"net": {}, "recipe": _identity_recipe(), "step": 50}, tmp_path / "last.pt")
+    argv = ["train-identity", "--run", str(tmp_path), "--resume", "--late-scenes", "3"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "trained with another recipe (late_scenes differ)" in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["last.pt"]
