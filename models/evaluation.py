@@ -76,6 +76,14 @@ def labelled_scenes(data_dir: Path, split: str) -> Iterator[tuple[str, Path, Sce
     if not files:
         where = data_dir / "scenes" / ("*" if split == "all" else split)
         raise SceneDataError(f"{where}: no scene ground truth (*.json) to evaluate on")
+    truths = {(p.parent.name, p.stem) for p in files}
+    for s in splits:  # a scene whose truth is gone would leave the report a scene short, unsaid
+        for image in sorted((data_dir / "images" / s).glob("*.jpg")):
+            if (s, image.stem) not in truths:
+                raise SceneDataError(
+                    f"{image}: its scene ground truth {data_dir / 'scenes' / s / image.stem}"
+                    ".json is missing"
+                )
     for path in files:
         try:
             record = json.loads(path.read_text(encoding="utf-8"))

@@ -101,6 +101,12 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise UserError(f"--data {data}: {'not a folder' if data.exists() else 'no such folder'}")
     if not (data / "scenes").is_dir():
         raise UserError(f"{data}: no scenes folder: not a `blitzcam dataset generate` dataset")
+    # generate writes it last: a stopped one's part of the scenes, scored, passed for the whole
+    if not (data / "data.yaml").is_file():
+        raise UserError(
+            f"{data}: no data.yaml: an unfinished dataset (a `blitzcam dataset generate` that "
+            "was stopped?); generate it again"
+        )
     pipeline = CountingPipeline.from_defaults(
         model_path=args.model,
         identity_path=args.identity_model,

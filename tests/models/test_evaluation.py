@@ -93,6 +93,29 @@ def test_a_scene_whose_image_is_gone_is_said_before_the_run(tmp_path: Path) -> N
         list(labelled_scenes(tmp_path, "test"))
 
 
+def test_a_scene_whose_truth_is_gone_is_said_not_left_out(tmp_path: Path) -> None:
+    # (the report said "3 scenes" of 4, and exited 0)
+    folder = tmp_path / "scenes" / "test"
+    folder.mkdir(parents=True)
+    (folder / "000002.json").write_text(json.dumps(RECORD))
+    (tmp_path / "images" / "test").mkdir(parents=True)
+    for name in ("000002.jpg", "000003.jpg"):
+        (tmp_path / "images" / "test" / name).write_bytes(b"")
+    with pytest.raises(SceneDataError, match=r"000003\.jpg: its scene ground truth .*000003\.json "
+                                             "is missing"):  # fmt: skip
+        list(labelled_scenes(tmp_path, "test"))
+
+
+def test_an_unfinished_dataset_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # (a stopped generate's folder, 16 scenes of 300, was scored as a whole dataset, exit 0)
+    from blitzcam.cli import main
+
+    (tmp_path / "scenes" / "test").mkdir(parents=True)
+    assert main(["evaluate", "--data", str(tmp_path), "--split", "all"]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path}: no data.yaml: an unfinished dataset" in err and err.count("\n") == 1
+
+
 def test_truth_is_scaled_to_a_frame_shrunk_on_reading() -> None:
     # a 4800 x 2700 picture is counted on a 4096 x 2304 frame: its labels must follow, or every
     # box missed its back (precision and recall fell from 100 % to 6 %, exact scenes stayed)
