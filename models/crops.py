@@ -41,8 +41,11 @@ def read_obb_labels(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.n
         parts = line.split()
         if len(parts) != 9:
             raise ValueError(f"{path}:{number}: an OBB line has 9 fields, got {len(parts)}")
-        classes.append(int(parts[0]))
-        corners.append(np.array([float(v) for v in parts[1:]]).reshape(4, 2) * size)
+        try:
+            classes.append(int(parts[0]))
+            corners.append(np.array([float(v) for v in parts[1:]]).reshape(4, 2) * size)
+        except ValueError as exc:
+            raise ValueError(f"{path}:{number}: not an OBB line ({exc})") from None
     return (
         np.array(classes, np.int64),
         np.array(corners, np.float64).reshape(-1, 4, 2),

@@ -198,14 +198,26 @@ class IdentityData:
 
     @classmethod
     def load(cls, path: Any) -> IdentityData:
-        with np.load(path, allow_pickle=False) as data:
-            return cls(
-                [str(n) for n in data["names"]],
-                data["queries"],
-                data["query_owner"],
-                data["references"],
-                data["reference_owner"],
-            )
+        """Drawings `save` wrote; UserError naming the file for one damaged since (it is
+        written whole or not at all, so a run never leaves one half-written)."""
+        import zipfile
+
+        from blitzcam.errors import UserError, first_line
+
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                return cls(
+                    [str(n) for n in data["names"]],
+                    data["queries"],
+                    data["query_owner"],
+                    data["references"],
+                    data["reference_owner"],
+                )
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            raise UserError(
+                f"{path}: cannot be read as cut drawings ({first_line(exc)}): delete it, and "
+                "a run cuts them again"
+            ) from None
 
 
 def _samples(args: tuple[int, int, tuple[str, ...], bool]) -> SceneSamples:

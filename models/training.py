@@ -67,8 +67,13 @@ class _CropJob:
 
 def _cut_scene_crops(job: _CropJob) -> None:
     """Crops of one scene, written as JPEG + label pairs."""
+    from blitzcam.errors import UserError
+
     recipe = job.recipe
-    item = read_canonical(job.image, job.label, recipe.canonical_width)
+    try:  # (raised in a worker process: a UserError reaches the command as one line)
+        item = read_canonical(job.image, job.label, recipe.canonical_width)
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{exc}: the scene dataset is damaged; generate it again") from None
     rng = np.random.default_rng(list(job.rng_key))
     if job.hard_share > 0:
         windows = hard_windows(
@@ -122,6 +127,14 @@ def build_crop_dataset(
         (tmp / "images" / split).mkdir(parents=True)
         (tmp / "labels" / split).mkdir(parents=True)
         labels = scenes_dir / "labels" / split
+        for path in images:  # the generator writes one for every scene, empty for no cards
+            if not (labels / f"{path.stem}.txt").is_file():
+                from blitzcam.errors import UserError
+
+                raise UserError(
+                    f"{labels / path.stem}.txt: missing, for the scene {path}: the scene "
+                    "dataset is damaged; generate it again"
+                )
         jobs += [
             _CropJob(path, labels / f"{path.stem}.txt", tmp, split, (recipe.seed, split_index, i),
                      recipe, hard=tuple(map(tuple, hard.get(f"{split}/{path.stem}", []))),

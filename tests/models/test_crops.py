@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -78,6 +79,9 @@ def test_a_malformed_label_line_names_the_file_and_line(tmp_path: Path) -> None:
     path.write_text("0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8\n0 0.1 0.2\n")
     with pytest.raises(ValueError, match=r"bad.txt:2: an OBB line has 9 fields, got 3"):
         read_obb_labels(path, (320, 320))
+    path.write_text("0 abc 0.2 0.3 0.4 0.5 0.6 0.7 0.8\n")  # (was "could not convert", no file)
+    with pytest.raises(ValueError, match=r"bad.txt:1: not an OBB line \(could not convert"):
+        read_obb_labels(path, (320, 320))
 
 
 def test_the_crop_dataset_is_the_same_whatever_the_number_of_workers(tmp_path: Path) -> None:
@@ -98,3 +102,34 @@ def test_the_crop_dataset_is_the_same_whatever_the_number_of_workers(tmp_path: P
     assert len(files(one)) == 2 * SHIPPED.crops_per_scene * 9  # train + val scenes, image + label
     assert files(one) == files(two)
     assert not (tmp_path / "two.partial").exists()
+
+
+@pytest.mark.parametrize("damage", ["label line", "image", "label gone"])
+@pytest.mark.parametrize("workers", [1, 2])  # said from a worker process, too
+def test_a_damaged_scene_dataset_is_one_error_naming_the_file(
+    tmp_path: Path, damage: str, workers: int
+) -> None:
+    # (`train --data` on a damaged copy was a traceback from the crop cutting, and a deleted
+    # label file was trained on as a scene with no cards)
+    from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+    from blitzcam.errors import UserError
+    from blitzcam.models.recipe import SHIPPED
+    from blitzcam.models.training import build_crop_dataset
+
+    scenes = tmp_path / "scenes"
+    generate_dataset(GenerateRequest(out=scenes, n=3, seed=3, res=(1280, 720), workers=1,
+                                     progress=False))  # fmt: skip
+    image = next((scenes / "images" / "val").glob("*.jpg"))
+    label = scenes / "labels" / "val" / f"{image.stem}.txt"
+    if damage == "label line":
+        label.write_text("0 abc 1 2\n")
+        said = rf"{re.escape(str(label))}:1: an OBB line has 9 fields"
+    elif damage == "image":
+        image.write_bytes(b"garbage")
+        said = rf"{re.escape(str(image))}: cannot decode image"
+    else:
+        label.unlink()
+        said = rf"{re.escape(str(label))}: missing, for the scene"
+    with pytest.raises(UserError, match=said + r".*the scene dataset is damaged"):
+        build_crop_dataset(scenes, tmp_path / "crops", SHIPPED, workers=workers)
+    assert not (tmp_path / "crops").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -89,6 +90,25 @@ def test_save_and_load_round_trip(drawings: IdentityData, tmp_path: Path) -> Non
     assert again.names == drawings.names
     np.testing.assert_array_equal(again.references, drawings.references)
 
+
+
+@pytest.mark.parametrize("damage", ["cut", "garbage", "a field gone"])
+def test_a_damaged_drawings_file_is_one_error_naming_it(
+    drawings: IdentityData, tmp_path: Path, damage: str
+) -> None:
+    # (a truncated drawings file stopped train-identity with a BadZipFile traceback)
+    from blitzcam.errors import UserError
+
+    path = tmp_path / "d.npz"
+    drawings.save(path)
+    if damage == "cut":
+        path.write_bytes(path.read_bytes()[:1000])
+    elif damage == "garbage":
+        path.write_bytes(b"not drawings at all")
+    else:
+        np.savez(path, names=np.array(drawings.names))
+    with pytest.raises(UserError, match=rf"^{re.escape(str(path))}: cannot be read as cut drawings"):
+        IdentityData.load(path)
 
 def _tiny(**changes: object) -> object:
     from blitzcam.models.identity_training import IdentityRecipe
