@@ -273,6 +273,14 @@ def opening_problem(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
     )
 
 
+def _remove_if_empty(path: Path) -> None:
+    """Takes away the empty file a failed first opening made (on a full disk, say): left, it
+    would be taken for a store cut to nothing, and refused ever after."""
+    with suppress(OSError):
+        if path.stat().st_size == 0:
+            path.unlink()
+
+
 class MatchStore:
     """Thin I/O around the pure rules: load a match, apply a rule function, write it back."""
 
@@ -310,7 +318,9 @@ class MatchStore:
             raise StoreError(
                 f"{self.path}: cannot make its folder {self.path.parent} ({exc.strerror or exc})"
             ) from None
-        made_here = not read_only and not exists
+        # the file a failed first opening leaves empty: a link to one yet to be made is the
+        # user's and stays, the file it names goes
+        made_here = None if read_only or exists else self.path.resolve()
         try:
             self._conn = (
                 self._read_only_connection()
@@ -331,18 +341,12 @@ class MatchStore:
             self._conn.execute("PRAGMA foreign_keys = ON")
         except BaseException as exc:
             self._conn.close()
-            if made_here:
-                self._remove_if_empty()
+            if made_here is not None:
+                _remove_if_empty(made_here)
             if isinstance(exc, sqlite3.DatabaseError):
                 raise opening_problem(self.path, exc) from None
             raise
 
-    def _remove_if_empty(self) -> None:
-        """Takes away the empty file a failed first opening made (on a full disk, say): left,
-        it would be taken for a store cut to nothing, and refused ever after."""
-        with suppress(OSError):
-            if self.path.stat().st_size == 0:
-                self.path.unlink()
 
     # --- opening -----------------------------------------------------------------------
 

@@ -8,10 +8,10 @@ set -u
 out=$1; shift; mkdir -p "$out"
 B=.venv/bin/blitzcam
 for set in tune tune5151 late-tune; do
-  $B evaluate --data runs/$set --split all "$@" --json $out/$set.json > $out/$set.txt 2>&1
-  $B evaluate --data runs/$set --split all --in-play "$@" --json $out/$set-inplay.json \
-    > $out/$set-inplay.txt 2>&1
+  $B evaluate --data runs/$set --split all "$@" --json "$out/$set.json" > "$out/$set.txt" 2>&1
+  $B evaluate --data runs/$set --split all --in-play "$@" --json "$out/$set-inplay.json" \
+    > "$out/$set-inplay.txt" 2>&1
 done
-.venv/bin/python -m benchmarks.enrolled_eval --scenes 80 --seed 77 "$@" > $out/enrolled77.txt 2>&1
+.venv/bin/python -m benchmarks.enrolled_eval --scenes 80 --seed 77 "$@" > "$out/enrolled77.txt" 2>&1
 .venv/bin/python -m benchmarks.enrolled_eval --scenes 80 --seed 77 --in-play "$@" \
-  > $out/enrolled77-inplay.txt 2>&1
+  > "$out/enrolled77-inplay.txt" 2>&1

@@ -106,10 +106,12 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     clear_opencv_qt_env()
     app = QApplication.instance() or QApplication(sys.argv)
     configure(app)
+    path = match_db_path(db)
     try:
-        store = MatchStore(match_db_path(db))
+        store = MatchStore(path)
     except StoreError as exc:
-        tell_at_start(str(exc) + (READ_ELSEWHERE if exc.unwritable else ""))
+        readable = exc.unwritable and path.is_file() and path.stat().st_size > 0  # no new one
+        tell_at_start(str(exc) + (READ_ELSEWHERE if readable else ""))
         raise
     counter = make_counter()
     window = MainWindow(

@@ -37,7 +37,9 @@ MIN_CARD_AREA: Final = 0.02  # of the picture: smaller bright blobs are not the 
 # a bright shape filling this much of the picture is the picture itself: a card-shaped picture
 # (a scan, a tight crop, a back `blitzcam decks export` wrote) is taken as the card
 WHOLE_PICTURE: Final = 0.98
-WHOLE_CARD_SHAPE: Final = (1.43, 1.69)  # a card's 1.56, within 8 %: not a 4:3 or 16:9 frame
+# a card's 1.56 within 2.5 %: not a camera's 4:3, 3:2, 16:10 or 16:9 frame, whose picture of a
+# card on a white table is bright to its edges too
+WHOLE_CARD_SHAPE: Final = (1.52, 1.60)
 WHOLE_CARD_DRAWING: Final = 0.3  # of the card's width: a back's drawing is 0.35-0.65 of it
 # ... but one of card shape down to this share is likely the card seen from too far: said so
 FAR_CARD_AREA: Final = 0.001

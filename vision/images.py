@@ -304,20 +304,30 @@ def has_colour(frame: np.ndarray) -> bool:
 # libjpeg decodes what is missing from a damaged file's data (bytes zeroed or cut, with an end
 # marker still there) as blocks of level 128, and says so only on the terminal: the picture's
 # last rows (an edge, once EXIF has turned it) come back exactly that grey, which a camera's
-# noise never makes. A count of such a picture missed what the grey hides.
+# noise never makes. A count of such a picture missed what the grey hides. Bars of that grey
+# laid on a picture on purpose (letterboxing) come in pairs, so an edge whose opposite edge is
+# the same grey is not taken for damage.
 JPEG_MISSING_GREY: Final = 128
-GREY_FILL_MIN_DEPTH: Final = 8  # rows or columns: a whole block row of the decoded picture
+GREY_FILL_MIN_DEPTH: Final = 8  # rows or columns of the decoded picture
 
 
 def grey_filled_edge(image: np.ndarray) -> int:
     """How many rows (or columns) deep the deepest edge of the picture is exactly the grey
-    that libjpeg fills missing data with, across its whole width (or height)."""
+    that libjpeg fills missing data with, across its whole width (or height), where the
+    opposite edge is not that grey too."""
+
+    def depth(edge: np.ndarray) -> int:
+        rows = 0
+        while rows < edge.shape[0] and bool((edge[rows] == JPEG_MISSING_GREY).all()):
+            rows += 1
+        return rows
+
+    across = image.swapaxes(0, 1)
+    bands = [(image[::-1], image), (across[::-1], across)]  # (an edge, the one opposite)
     deepest = 0
-    for edge in (image[::-1], image, image[:, ::-1].swapaxes(0, 1), image.swapaxes(0, 1)):
-        depth = 0
-        while depth < edge.shape[0] and bool((edge[depth] == JPEG_MISSING_GREY).all()):
-            depth += 1
-        deepest = max(deepest, depth)
+    for a, b in (*bands, *((b, a) for a, b in bands)):
+        if depth(b[:1]) == 0:
+            deepest = max(deepest, depth(a))
     return deepest
 
 

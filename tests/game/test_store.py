@@ -912,6 +912,20 @@ def test_a_store_that_fails_to_be_made_leaves_no_empty_file(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_link_to_a_store_yet_to_be_made_stays_and_the_empty_file_goes(tmp_path: Path) -> None:
+    # (a review's case: the user's link was deleted and the empty file it named was left)
+    (tmp_path / "usb").mkdir()
+    link = tmp_path / "matches.sqlite3"
+    link.symlink_to(tmp_path / "usb" / "m.sqlite3")
+
+    def failing(conn: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    with pytest.raises(StoreError):
+        MatchStore(link, migrations=(failing,))
+    assert link.is_symlink() and list((tmp_path / "usb").iterdir()) == []
+
+
 def test_an_empty_file_that_was_there_before_is_left_where_it_was(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
     path.write_bytes(b"")

@@ -36,6 +36,9 @@ def test_a_store_that_cannot_be_written_says_it_can_still_be_read(
                                       unwritable=True, reason="the disk is full")  # fmt: skip
 
     monkeypatch.setattr(store_module, "MatchStore", read_only_place)
-    assert main(["app", "--db", str(tmp_path / "m.sqlite3")]) == 2
-    assert len(told) == 1 and "the disk is full" in told[0]
-    assert "`blitzcam match list`, `match show` and `match export`" in told[0]
+    store = tmp_path / "m.sqlite3"
+    assert main(["app", "--db", str(store)]) == 2  # none there yet: nothing to read
+    assert len(told) == 1 and "the disk is full" in told[0] and "can still be read" not in told[0]
+    store.write_bytes(b"SQLite format 3\x00")
+    assert main(["app", "--db", str(store)]) == 2
+    assert "`blitzcam match list`, `match show` and `match export`" in told[1]

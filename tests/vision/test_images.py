@@ -386,6 +386,15 @@ def test_a_photo_with_a_flat_border_is_not_taken_for_damage() -> None:
     grey = noise.copy()
     grey[-32:] = 128  # the decoder's grey, in a PNG: no decoder filled it
     assert decode_picture(_png(grey), name="x.png").frame.shape == (240, 320, 3)
+    # ... and in a JPEG as bars laid on purpose, which come in pairs (a review's case: a
+    # letterboxed picture was refused as corrupt)
+    for bars in (np.s_[:40], np.s_[-40:]), (np.s_[:, :48], np.s_[:, -48:]):
+        letterboxed = noise.copy()
+        for bar in bars:
+            letterboxed[bar] = 128
+        for quality in (75, 95):
+            data = cv2.imencode(".jpg", letterboxed, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
+            assert decode_picture(data.tobytes(), name="x.jpg").frame.shape == (240, 320, 3)
 
 
 def test_a_picture_has_colour_unless_its_three_channels_are_one() -> None:
