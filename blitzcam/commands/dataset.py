@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Final
 
@@ -52,7 +53,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     preview = actions.add_parser("preview", help="draw a contact sheet of scenes with labels")
     preview.add_argument("root", type=path_argument, metavar="DIR")
     preview.add_argument(
-        "--out", type=path_argument, default=Path("sheet.png"), help="PNG to write"
+        "--out",
+        type=path_argument,
+        default=Path("sheet.png"),
+        help="the sheet's file: .png or .jpg (- for a PNG on standard output)",
     )
     preview.add_argument("--n", type=int, default=16, help="number of scenes on the sheet")
     preview.set_defaults(func=_preview)
@@ -111,16 +115,33 @@ def _preview(args: argparse.Namespace) -> int:
     from blitzcam.datasets.preview import contact_sheet
     from blitzcam.files import write_bytes_atomic
 
+    to_stdout = str(args.out) == "-"  # `--out - | viewer`: the PNG on standard output
+    kind = ".png" if to_stdout else Path(args.out).suffix.lower()
+    if kind not in SHEET_FORMATS:  # (a sheet.jpg held PNG bytes)
+        raise UserError(
+            f"--out {args.out}: name a {', '.join(sorted(SHEET_FORMATS))} file (or - for "
+            "standard output)"
+        )
     try:
         sheet = contact_sheet(root, n=args.n)
-    except (ValueError, OSError) as exc:
+    except OSError as exc:  # a scene's image or label gone: its name, not "[Errno 2] ..."
+        where = exc.filename or root
+        raise UserError(f"{where}: cannot read it ({exc.strerror or exc})") from None
+    except ValueError as exc:
         raise UserError(str(exc)) from None
-    ok, png = cv2.imencode(".png", sheet)
+    ok, encoded = cv2.imencode(kind, sheet)
     if not ok:
-        raise UserError(f"{args.out}: could not encode the sheet as PNG")
+        raise UserError(f"{args.out}: could not encode the sheet as {kind[1:].upper()}")
+    if to_stdout:
+        sys.stdout.buffer.write(encoded.tobytes())
+        sys.stdout.flush()
+        return 0
     try:
-        write_bytes_atomic(Path(args.out), png.tobytes())
+        write_bytes_atomic(Path(args.out), encoded.tobytes())
     except OSError as exc:
         raise UserError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
     print(args.out)
     return 0
+
+
+SHEET_FORMATS: Final = frozenset({".png", ".jpg", ".jpeg"})

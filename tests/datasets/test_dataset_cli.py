@@ -133,6 +133,9 @@ def test_generate_refuses_a_file_as_folder(
          r"000000\.txt, line 1: a corner is not a finite number"),
         (lambda ds: (ds / "labels/train/000000.txt").write_bytes(b"\xff\xfe\x00"),
          r"000000\.txt: not a label file"),
+        # a label file gone was "[Errno 2] No such file or directory: '...'"
+        (lambda ds: (ds / "labels/train/000000.txt").unlink(),
+         r"^blitzcam dataset: .*000000\.txt: cannot read it \(No such file or directory\)$"),
     ],
 )
 def test_preview_names_a_damaged_label_or_scene_file(
@@ -148,6 +151,24 @@ def test_preview_names_a_damaged_label_or_scene_file(
     capsys.readouterr()
     assert main(["dataset", "preview", str(ds), "--out", str(tmp_path / "s.png")]) == 2
     err = capsys.readouterr().err
-    assert re.search(message, err) and err.count("\n") == 1, err
+    assert re.search(message, err, re.MULTILINE) and err.count("\n") == 1, err
     assert not (tmp_path / "s.png").exists()
 
+
+
+def test_preview_writes_the_format_its_file_names_or_standard_output(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    # (`--out sheet.jpg` held PNG bytes; `--out -` wrote a file named "-")
+    ds = tmp_path / "ds"
+    argv = ["dataset", "generate", "--out", str(ds), "--n", "2", "--seed", "3", "--res",
+            "640x360", "--workers", "1", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    assert main(["dataset", "preview", str(ds), "--out", str(tmp_path / "s.jpg")]) == 0
+    assert (tmp_path / "s.jpg").read_bytes()[:2] == b"\xff\xd8"
+    capsysbinary.readouterr()
+    assert main(["dataset", "preview", str(ds), "--out", "-"]) == 0
+    assert capsysbinary.readouterr().out[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not Path("-").exists()
+    assert main(["dataset", "preview", str(ds), "--out", str(tmp_path / "s.gif")]) == 2
+    assert b"--out " in capsysbinary.readouterr().err and not (tmp_path / "s.gif").exists()
