@@ -538,6 +538,38 @@ def _recipe_changes(run_dir: Path, recipe: Recipe) -> list[str] | None:
     return sorted(k for k in wanted.keys() | saved.keys() if saved.get(k) != wanted.get(k))
 
 
+DATA_FILE = "data.json"  # the scene dataset a run's first stage was given (`--data`), or null
+
+
+def first_stage_scenes(run_dir: Path, given: Path | None, *, resume: bool) -> Path | None:
+    """The scene dataset stage 1 trains on: `given` (recorded for a new run), or, resumed, the
+    one the run was started with (None: the recipe's own, generated). UserError when a resumed
+    run is given another: its checkpoints and crops are of the first (its crops, cut again
+    where gone, would silently be of the other). A run of an earlier release, which recorded
+    none, takes `given` as it is."""
+    from blitzcam.errors import UserError
+
+    record = run_dir / DATA_FILE
+    if resume and record.is_file():
+        try:
+            started = json.loads(record.read_text(encoding="utf-8"))["scenes"]
+            started = None if started is None else Path(started)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UserError(f"{record}: cannot be read ({exc}): the run's data is unknown") from (
+                None
+            )
+        if given is not None and given.resolve() != started:
+            raise UserError(
+                f"--data {given}: this run was started on "
+                f"{started or 'its own generated scenes'}; resume it without --data"
+            )
+        return started
+    if not resume or given is not None:
+        scenes = None if given is None else str(given.resolve())
+        write_text_atomic(record, json.dumps({"scenes": scenes}))
+    return given
+
+
 def go_on_from_shipped(run_dir: Path, recipe: Recipe, weights: Path, *, resume: bool) -> None:
     """Make `run_dir` a run whose first stages are those the shipped weights went through
     (SHIPPED_STAGES, finished, those weights the last one's best), so that `train(...,

@@ -136,6 +136,7 @@ def _train(args: argparse.Namespace) -> int:
     from blitzcam.models.run_kind import check_run_start
     from blitzcam.models.training import (
         calibration_scenes,
+        first_stage_scenes,
         go_on_from_shipped,
         recipe_with,
         ship,
@@ -152,9 +153,10 @@ def _train(args: argparse.Namespace) -> int:
     check_run_start(run_dir, "detector", resume=args.resume, other_kinds_only=args.from_shipped)
     if args.from_shipped:
         go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
+    scenes = first_stage_scenes(run_dir, args.data, resume=args.resume)
     weights = train(
         recipe,
-        scenes_dir=args.data,
+        scenes_dir=scenes,
         run_dir=run_dir,
         resume=args.resume or args.from_shipped,  # the shipped stages are finished ones
         workers=args.workers,

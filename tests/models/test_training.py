@@ -812,3 +812,27 @@ def test_an_epoch_written_twice_by_a_resume_counts_once(tmp_path: Path) -> None:
     header = "epoch,time,train/box_loss\n"
     (tmp_path / "results.csv").write_text(header + "1,5,0.9\n2,9,0.8\n2,4,0.8\n3,8,0.7\n")
     assert epochs_done(tmp_path) == 3
+
+
+def test_a_resumed_run_trains_on_the_scenes_it_was_started_on(tmp_path: Path) -> None:
+    # (`train --resume --data OTHER` was taken without a word, and crops cut again where gone
+    # would have been of the other scenes)
+    from blitzcam.errors import UserError
+    from blitzcam.models.training import first_stage_scenes
+
+    ours, other = tmp_path / "ours", tmp_path / "other"
+    run = tmp_path / "run"
+    run.mkdir()
+    assert first_stage_scenes(run, ours, resume=False) == ours
+    assert first_stage_scenes(run, None, resume=True) == ours.resolve()
+    assert first_stage_scenes(run, ours, resume=True) == ours.resolve()
+    with pytest.raises(UserError, match=rf"--data {other}: this run was started on {ours}"):
+        first_stage_scenes(run, other, resume=True)
+    first_stage_scenes(run, None, resume=False)  # a new run on the recipe's own scenes
+    with pytest.raises(UserError, match=r"started on its own generated scenes; resume it without"):
+        first_stage_scenes(run, ours, resume=True)
+    assert first_stage_scenes(run, None, resume=True) is None
+    legacy = tmp_path / "legacy"  # a run of an earlier release recorded none: taken as given
+    legacy.mkdir()
+    assert first_stage_scenes(legacy, ours, resume=True) == ours
+    assert first_stage_scenes(legacy, None, resume=True) == ours.resolve()
