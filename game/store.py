@@ -347,7 +347,6 @@ class MatchStore:
                 raise opening_problem(self.path, exc) from None
             raise
 
-
     # --- opening -----------------------------------------------------------------------
 
     def _read_only_connection(self) -> sqlite3.Connection:
