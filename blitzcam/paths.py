@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Final
 
@@ -78,3 +80,24 @@ def run_folder(path: Path, option: str) -> Path:
         reason = exc.strerror or exc
         raise UserError(f"{option} {path}: cannot use it as a folder: {reason}") from None
     return folder
+
+
+@contextmanager
+def refused_leaves_no_folder(path: Path, option: str) -> Iterator[Path]:
+    """`run_folder(path, option)` for checks made inside the block: a UserError there takes
+    away the folder again when this made it and nothing was written in it (a refused
+    `--from-shipped` left an empty run folder behind)."""
+    from blitzcam.errors import UserError
+
+    try:
+        existed = expand_home(Path(path)).exists()
+    except OSError:  # run_folder says why in its own words
+        existed = True
+    folder = run_folder(path, option)
+    try:
+        yield folder
+    except UserError:
+        if not existed:
+            with suppress(OSError):  # (rmdir leaves a folder that holds anything)
+                folder.rmdir()
+        raise

@@ -142,18 +142,20 @@ def _train(args: argparse.Namespace) -> int:
         ship,
         train,
     )
-    from blitzcam.paths import REPO_ROOT, run_folder
+    from blitzcam.paths import REPO_ROOT, refused_leaves_no_folder, run_folder
 
     recipe = recipe_with(
         SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch,
         more_hours=args.more_hours, more_scenes=args.more_scenes,
     )  # fmt: skip
-    run_dir = run_folder(args.run or REPO_ROOT / "runs" / "detector", "--run")
-    # (--from-shipped decides itself whether the folder may hold a run)
-    check_run_start(run_dir, "detector", resume=args.resume, other_kinds_only=args.from_shipped)
-    if args.from_shipped:
-        go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
-    scenes = first_stage_scenes(run_dir, args.data, resume=args.resume)
+    with refused_leaves_no_folder(args.run or REPO_ROOT / "runs" / "detector", "--run") as run_dir:
+        # (--from-shipped decides itself whether the folder may hold a run)
+        check_run_start(
+            run_dir, "detector", resume=args.resume, other_kinds_only=args.from_shipped
+        )
+        if args.from_shipped:
+            go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
+        scenes = first_stage_scenes(run_dir, args.data, resume=args.resume)
     weights = train(
         recipe,
         scenes_dir=scenes,

@@ -171,7 +171,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         training_negatives,
     )
     from blitzcam.models.run_kind import check_run_start
-    from blitzcam.paths import REPO_ROOT, run_folder
+    from blitzcam.paths import REPO_ROOT, refused_leaves_no_folder, run_folder
     from blitzcam.vision.embedding import Embedder
     from blitzcam.vision.identify import UNKNOWN_BELOW
     from blitzcam.vision.pipeline import default_model_path
@@ -198,10 +198,10 @@ def _train_identity(args: argparse.Namespace) -> int:
     for field in ("ink_gain", "occluded_share", "faded_share", "small_share"):
         if getattr(args, field) is not None:
             recipe = replace(recipe, **{field: getattr(args, field)})
-    run_dir = run_folder(args.run or REPO_ROOT / "runs" / "identity", "--run")
-    check_run_start(run_dir, "identity", resume=args.resume)
-    if args.resume:  # a checkpoint of another recipe is refused before drawings are cut for it
-        refuse_other_recipe(run_dir / "last.pt", recipe)
+    with refused_leaves_no_folder(args.run or REPO_ROOT / "runs" / "identity", "--run") as run_dir:
+        check_run_start(run_dir, "identity", resume=args.resume)
+        if args.resume:  # a checkpoint of another recipe is refused before drawings are cut
+            refuse_other_recipe(run_dir / "last.pt", recipe)
     data, val = training_data(recipe, run_dir, workers=args.workers)
     # cut with the detector that counting runs: its boxes on no back are what must stay unknown
     negatives = training_negatives(recipe, run_dir, default_model_path())

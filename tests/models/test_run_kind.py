@@ -110,3 +110,20 @@ def test_an_identity_checkpoint_of_another_recipe_is_refused_before_any_drawing_
     err = capsys.readouterr().err
     assert "trained with another recipe (late_scenes differ)" in err and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["last.pt"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["train", "--resume"],
+        ["train", "--from-shipped"],  # no stage after the shipped ones (a review's case)
+        ["train-identity", "--resume"],
+    ],
+)
+def test_a_refused_run_leaves_no_folder_it_made(
+    tmp_path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = tmp_path / "runs" / "new"
+    assert main([*argv, "--run", str(run)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert not run.exists()
