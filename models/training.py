@@ -555,9 +555,8 @@ def first_stage_scenes(run_dir: Path, given: Path | None, *, resume: bool) -> Pa
             started = json.loads(record.read_text(encoding="utf-8"))["scenes"]
             started = None if started is None else Path(started)
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise UserError(f"{record}: cannot be read ({exc}): the run's data is unknown") from (
-                None
-            )
+            why = f"{record}: cannot be read ({exc}): the run's data is unknown"
+            raise UserError(why) from None
         if given is not None and given.resolve() != started:
             raise UserError(
                 f"--data {given}: this run was started on "

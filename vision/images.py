@@ -301,6 +301,7 @@ def has_colour(frame: np.ndarray) -> bool:
             return True
     return False
 
+
 # libjpeg decodes what is missing from a damaged file's data (bytes zeroed or cut, with an end
 # marker still there) as blocks of level 128, and says so only on the terminal: the picture's
 # last rows (an edge, once EXIF has turned it) come back exactly that grey, which a camera's

@@ -125,10 +125,10 @@ def _train(args: argparse.Namespace) -> int:
             "`.venv/bin/pip install -e '.[train]'` (make test does)"
         )
     if args.device not in (None, "cpu"):  # said now, not after the scenes and crops are made
-        from blitzcam.commands.train_identity import _torch_device
+        from blitzcam.commands.device_option import torch_device
 
         for index in args.device.split(","):
-            _torch_device(index)
+            torch_device(index)
     os.environ["YOLO_VERBOSE"] = "1"  # progress bars and per-epoch metrics
 
     from blitzcam.models import DETECTOR_PT, MODELS_DIR

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from blitzcam.commands.device_option import torch_device
 from blitzcam.commands.path_option import path_argument
 
 
@@ -158,7 +159,7 @@ def _train_identity(args: argparse.Namespace) -> int:
             "training needs torch: install the train extras with "
             "`.venv/bin/pip install -e '.[train]'` (make test does)"
         )
-    device = _torch_device(args.device)
+    device = torch_device(args.device)
     from blitzcam.files import write_text_atomic
     from blitzcam.models import IDENTITY_ONNX, MODELS_DIR
     from blitzcam.models.identity_eval import against_shipped, evaluate_identity, format_report
@@ -266,20 +267,3 @@ def _widths(text: str) -> tuple[int, int, int]:
     if len(widths) != 3 or any(width < 1 for width in widths):
         raise UserError(f"--widths must be three numbers of 1 or more, got {text!r}")
     return widths[0], widths[1], widths[2]
-
-
-def _torch_device(asked: str) -> str:
-    """torch's name of the device `--device` asks for; UserError for a CUDA device torch does
-    not see here (said before any drawing is cut, not at the first step)."""
-    if asked == "cpu":
-        return "cpu"
-    import torch
-
-    from blitzcam.errors import UserError
-
-    seen = torch.cuda.device_count() if torch.cuda.is_available() else 0
-    if int(asked) >= seen:
-        raise UserError(
-            f"--device {asked}: no such CUDA device here (torch sees {seen}); use --device cpu"
-        )
-    return f"cuda:{int(asked)}"
