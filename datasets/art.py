@@ -19,7 +19,7 @@ import numpy as np
 
 from blitzcam.datasets import engrave
 from blitzcam.datasets.faces import FACE_COLOURS, paint_face
-from blitzcam.datasets.lineart import FAMILIES, random_drawing
+from blitzcam.datasets.lineart import FAMILIES, WIDE_FAMILIES, random_drawing
 from blitzcam.datasets.symbols import symbol_drawing
 from blitzcam.files import write_bytes_atomic
 from blitzcam.game.decks import DECK_NAMES, deck_by_name
@@ -44,7 +44,10 @@ MIN_WIDTH: Final = 16
 MIN_EXPORT_WIDTH: Final = 500
 MAX_EXPORT_WIDTH: Final = 10_000  # about 4,500 dpi across a 57 mm card: more than printers need
 
-RANDOM_FAMILIES: Final[tuple[str, ...]] = tuple(FAMILIES)
+# The families every dataset draws from; WIDE_FAMILIES are drawn too where a dataset asks for
+# them (`--wide-art`). A back whose family is None is drawn from RANDOM_FAMILIES alone: adding a
+# family must not change the designs older datasets and the shipped models were made from.
+RANDOM_FAMILIES: Final[tuple[str, ...]] = tuple(f for f in FAMILIES if f not in WIDE_FAMILIES)
 # The scene generator keeps this family out of training, to measure how "a drawing on a back"
 # generalises to drawings of a kind never seen.
 HOLDOUT_FAMILY: Final[str] = "animal"

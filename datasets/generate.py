@@ -61,6 +61,7 @@ class GenerateRequest:
     chunksize: int = 4
     photometric: bool = True
     late_rounds: float = 0.0  # the share of scenes drawn as a big game's late round (plan.py)
+    wide_art: bool = False  # random art of the wider families too (art.WIDE_FAMILIES)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.late_rounds <= 1.0:
@@ -132,10 +133,19 @@ def sample_resolution(rng: np.random.Generator) -> tuple[int, int]:
     return width, 2 * round(width * 9 / 32)
 
 
-def families_for(split: str, *, holdout: bool, art: Any) -> tuple[str, ...]:
+def families_for(
+    split: str, *, holdout: bool, art: Any, wide: bool = False
+) -> tuple[str, ...]:
     """Random-art families a scene of `split` may use. With holdout, HOLDOUT_FAMILY never
-    appears in train/val, and test scenes' random backs are all of it."""
-    every = tuple(dict.fromkeys([*art.RANDOM_FAMILIES, art.HOLDOUT_FAMILY]))
+    appears in train/val, and test scenes' random backs are all of it; `wide` adds the art
+    module's WIDE_FAMILIES (after the others: the first ones keep their places)."""
+    wider: tuple[str, ...] = ()
+    if wide:
+        wider = tuple(getattr(art, "WIDE_FAMILIES", ()))
+        if not wider:
+            name = getattr(art, "__name__", str(art))
+            raise ValueError(f"the card art {name} has no wider art families (WIDE_FAMILIES)")
+    every = tuple(dict.fromkeys([*art.RANDOM_FAMILIES, art.HOLDOUT_FAMILY, *wider]))
     if not holdout:
         return every
     if split == "test":
@@ -167,7 +177,7 @@ def render_scene_files(request: GenerateRequest, art: ArtCache, index: int) -> S
     late_round = request.late_rounds > 0 and rng.random() < request.late_rounds
     config = SceneConfig(
         res,
-        families_for(split, holdout=request.holdout, art=art.art),
+        families_for(split, holdout=request.holdout, art=art.art, wide=request.wide_art),
         photometric=request.photometric,
         late_round=late_round,
     )
@@ -281,6 +291,8 @@ def generate_dataset(request: GenerateRequest) -> Path:
         }
         if request.late_rounds:  # said only when asked for: other datasets keep their bytes
             manifest["late_rounds"] = request.late_rounds
+        if request.wide_art:
+            manifest["wide_art"] = True
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
         # written last: the dataset is complete. It names no folder: ultralytics reads the splits
         # beside it, so the dataset can be moved or copied to another machine

@@ -431,6 +431,169 @@ def geometric(rng: np.random.Generator) -> Drawing:
     return tuple(p)
 
 
+# The wider families (`WIDE_FAMILIES`): drawn only where a dataset asks for them
+# (`dataset generate --wide-art`), so that every dataset made before keeps its bytes. Each
+# differs from the first six in a way real backs may: straight-edged buildings, closed emblems,
+# letter-like strokes with no object behind them, and solid ink masses with paper cut out.
+
+
+def building(rng: np.random.Generator) -> Drawing:
+    """A building: a house, barn, mill or chapel with a pitched roof, windows and a door."""
+    st = _Style(rng)
+    p: list[Primitive] = []
+    w, h = float(rng.uniform(0.7, 1.4)), float(rng.uniform(0.5, 0.9))
+    roof_h = float(rng.uniform(0.3, 0.7))
+    overhang = float(rng.uniform(0.0, 0.12))
+    kind = rng.integers(3)
+    if kind == 1:  # a barn's gambrel roof
+        knee = roof_h * float(rng.uniform(0.4, 0.6))
+        roof = pts(
+            (-w / 2 - overhang, 0), (-w / 2 + w * 0.1, -knee), (0, -roof_h),
+            (w / 2 - w * 0.1, -knee), (w / 2 + overhang, 0),
+        )  # fmt: skip
+    else:
+        roof = pts((-w / 2 - overhang, 0), (0, -roof_h), (w / 2 + overhang, 0))
+    if kind == 2:  # a chapel's tower and spire, drawn first: the roof covers its foot
+        tx, tw = float(rng.uniform(-w / 3, w / 3)), float(rng.uniform(0.12, 0.22))
+        top = -roof_h - float(rng.uniform(0.2, 0.5))
+        p += st.part(rng, rect(tx - tw / 2, top, tx + tw / 2, -roof_h * 0.3))
+        p += st.part(rng, pts((tx - tw * 0.7, top), (tx, top - float(rng.uniform(0.3, 0.6))),
+                              (tx + tw * 0.7, top)), bold=False)  # fmt: skip
+    p += st.part(rng, rect(-w / 2, 0, w / 2, h))
+    p += st.part(rng, roof)
+    if rng.random() < 0.5:  # shingles or thatch: rows across the roof
+        for y in np.linspace(-roof_h * 0.8, -roof_h * 0.15, int(rng.integers(2, 6))):
+            half = (w / 2 + overhang) * (1 + y / roof_h)
+            p.append(Stroke(pts((-half, float(y)), (half, float(y))), st.thin))
+    dw = float(rng.uniform(0.12, 0.25))
+    dx = float(rng.uniform(-w / 2 + dw, w / 2 - dw))
+    door_top = h - float(rng.uniform(0.3, 0.5)) * h - 0.1
+    p += part(rect(dx - dw / 2, door_top, dx + dw / 2, h), line=st.line,
+              hatch=90.0 if rng.random() < 0.5 else None, spacing=st.spacing,
+              hatch_width=st.hatch_w)  # fmt: skip
+    for _ in range(int(rng.integers(1, 5))):  # windows with their cross bars
+        ww = float(rng.uniform(0.1, 0.18))
+        wx = float(rng.uniform(-w / 2 + ww, w / 2 - ww))
+        if abs(wx - dx) < (ww + dw) / 2 + 0.02:
+            continue
+        wy = float(rng.uniform(0.12, max(0.13, door_top)))
+        p += part(rect(wx - ww / 2, wy - ww / 2, wx + ww / 2, wy + ww / 2), line=st.thin)
+        p.append(Stroke(pts((wx, wy - ww / 2), (wx, wy + ww / 2)), st.thin * 0.8))
+        p.append(Stroke(pts((wx - ww / 2, wy), (wx + ww / 2, wy)), st.thin * 0.8))
+    if kind == 0 and rng.random() < 0.6:  # a mill's sails on the gable
+        cy = -roof_h * 0.55
+        length = float(rng.uniform(0.45, 0.8))
+        for a in np.radians(float(rng.uniform(0, 90)) + np.array([0, 90, 180, 270])):
+            tip = np.array([np.cos(a), np.sin(a)]) * length + [0, cy]
+            p += st.part(rng, outline(np.stack([[0, cy], tip]), 0.09), bold=False)
+        p.append(Fill(ellipse(0, cy, 0.04, 0.04)))
+    p.append(swell(pts((-w / 2 - 0.25, h), (w / 2 + 0.25, h)), st.line * 1.3, taper=0.4))
+    return tuple(p)
+
+
+def emblem(rng: np.random.Generator) -> Drawing:
+    """A closed emblem: a shield, heart, diamond, oval or banner, with a border and a charge."""
+    st = _Style(rng)
+    p: list[Primitive] = []
+    kind = rng.integers(5)
+    if kind == 0:  # shield
+        w, h = float(rng.uniform(0.6, 0.9)), float(rng.uniform(0.8, 1.1))
+        shape = np.vstack([pts((-w, -h), (w, -h)), spline([(w, -h * 0.2), (w * 0.6, h * 0.6),
+                                                          (0, h)], 20),
+                           spline([(0, h), (-w * 0.6, h * 0.6), (-w, -h * 0.2)], 20)])  # fmt: skip
+    elif kind == 1:  # heart
+        lobe = float(rng.uniform(0.45, 0.6))
+        shape = np.vstack([ellipse(-lobe, -0.3, lobe, lobe, 150, 360),
+                           ellipse(lobe, -0.3, lobe, lobe, 180, 390), pts((0, 0.95))])  # fmt: skip
+    elif kind == 2:  # diamond
+        w = float(rng.uniform(0.5, 0.9))
+        shape = pts((0, -1), (w, 0), (0, 1), (-w, 0))
+    elif kind == 3:  # oval cartouche
+        shape = ellipse(0, 0, float(rng.uniform(0.6, 1.0)), float(rng.uniform(0.6, 1.0)))
+    else:  # banner with forked ends
+        w, h = 1.0, float(rng.uniform(0.25, 0.45))
+        fork = float(rng.uniform(0.1, 0.25))
+        shape = pts((-w, -h), (w, -h), (w - fork, 0), (w, h), (-w, h), (-w + fork, 0))
+    p += part(shape, line=st.line * 1.4)
+    centre = (shape.min(axis=0) + shape.max(axis=0)) / 2
+    inner = centre + (shape - centre) * float(rng.uniform(0.78, 0.88))
+    p.append(Stroke(inner, st.thin, True))
+    charge = rng.integers(4)
+    size = float(rng.uniform(0.25, 0.45))
+    cx, cy = float(centre[0]), float(centre[1])
+    if charge == 0:  # a star
+        k = int(rng.choice([5, 6, 8]))
+        a = np.linspace(0, 2 * np.pi, 2 * k, endpoint=False) - np.pi / 2
+        r = np.where(np.arange(2 * k) % 2 == 0, size, size * float(rng.uniform(0.35, 0.55)))
+        star = np.stack([cx + r * np.cos(a), cy + r * np.sin(a)], axis=1)
+        p.append(Fill(star) if rng.random() < 0.5 else Stroke(star, st.line, True))
+    elif charge == 1:  # a cross
+        t = size * float(rng.uniform(0.25, 0.4))
+        p += st.part(rng, rect(cx - t, cy - size, cx + t, cy + size), bold=False)
+        p += st.part(rng, rect(cx - size, cy - t, cx + size, cy + t), bold=False)
+    elif charge == 2:  # a chevron band
+        band = pts((cx - size * 1.5, cy + size * 0.6), (cx, cy - size * 0.4),
+                   (cx + size * 1.5, cy + size * 0.6))  # fmt: skip
+        p.append(swell(band, st.line * 3, taper=0.2))
+    else:  # a field of hatching and a ring
+        p.append(Hatch(inner, st.angle, st.spacing, st.hatch_w))
+        p += part(ellipse(cx, cy, size, size), line=st.line)
+    return transform(p, similarity(scale=1.0, rot=float(rng.choice([0.0, 0.0, 90.0, 45.0]))))
+
+
+def glyph(rng: np.random.Generator) -> Drawing:
+    """A letter-like monogram: two to four swelling pen strokes, serifs and a dot or two."""
+    st = _Style(rng)
+    p: list[Primitive] = []
+    width = st.line * float(rng.uniform(2.5, 5.0))
+    for _ in range(int(rng.integers(2, 5))):
+        n = int(rng.integers(2, 5))
+        ctrl = rng.uniform(-0.9, 0.9, (n, 2))
+        stroke = spline(ctrl, 32)
+        p.append(swell(stroke, width, taper=float(rng.uniform(0.3, 0.9))))
+        if rng.random() < 0.5:  # serifs across the ends
+            for end, nxt in ((stroke[0], stroke[2]), (stroke[-1], stroke[-3])):
+                d = end - nxt
+                nrm = np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-9) * width * 1.6
+                p.append(Stroke(np.stack([end - nrm, end + nrm]), st.thin))
+    for _ in range(int(rng.integers(0, 3))):
+        x, y = rng.uniform(-0.8, 0.8, 2)
+        r = float(rng.uniform(0.04, 0.09))
+        p.append(Fill(ellipse(float(x), float(y), r, r)))
+    if rng.random() < 0.3:  # underlined
+        p.append(swell(pts((-0.9, 1.0), (0.9, 1.0)), st.line * 1.5))
+    return tuple(p)
+
+
+def silhouette(rng: np.random.Generator) -> Drawing:
+    """A solid ink mass (a cut-paper shape) with paper cut out of it and an outline ring."""
+    p: list[Primitive] = []
+    st = _Style(rng)
+    blobs = int(rng.integers(1, 5))
+    for _ in range(blobs):
+        cx, cy = rng.uniform(-0.4, 0.4, 2)
+        k = int(rng.integers(3, 9))
+        a = np.sort(rng.uniform(0, 2 * np.pi, k))
+        r = rng.uniform(0.3, 0.7, k)
+        ctrl = np.stack([cx + r * np.cos(a), cy + r * np.sin(a)], axis=1)
+        closed = spline(np.vstack([ctrl, ctrl[:1]]), 48) if k > 3 else ctrl
+        p.append(Fill(closed))
+    for _ in range(int(rng.integers(1, 6))):  # cut-outs: slits and holes in paper
+        at = rng.uniform(-0.5, 0.5, 2)
+        if rng.random() < 0.5:
+            r = float(rng.uniform(0.04, 0.12))
+            oval = ellipse(float(at[0]), float(at[1]), r, r * float(rng.uniform(0.5, 1.0)))
+            p.append(Fill(oval, ink=False))
+        else:
+            d = rng.normal(0, 1, 2)
+            d = d / max(float(np.hypot(*d)), 1e-9) * float(rng.uniform(0.15, 0.4))
+            p.append(Stroke(np.stack([at - d, at + d]), st.line, ink=False))
+    if rng.random() < 0.5:
+        r = float(rng.uniform(1.0, 1.25))
+        p.append(Stroke(ellipse(0, 0, r, r), st.thin, True))
+    return tuple(p)
+
+
 FAMILIES: Final[dict[str, Callable[[np.random.Generator], Drawing]]] = {
     "tool": tool,
     "vehicle": vehicle,
@@ -438,7 +601,12 @@ FAMILIES: Final[dict[str, Callable[[np.random.Generator], Drawing]]] = {
     "animal": animal,
     "plant": plant,
     "geometric": geometric,
+    "building": building,
+    "emblem": emblem,
+    "glyph": glyph,
+    "silhouette": silhouette,
 }
+WIDE_FAMILIES: Final[tuple[str, ...]] = ("building", "emblem", "glyph", "silhouette")
 
 
 def random_drawing(rng: np.random.Generator, family: str) -> Drawing:

@@ -189,8 +189,11 @@ def render_card(
             [
                 f"- Stage 5 (more): from the previous stage's best weights, on crops of "
                 f"{recipe['more_scenes']} fresh scenes (`--seed {recipe['more_data_seed']} "
-                f"--late-rounds {recipe['more_late_share']}`: that share of them a big game's "
-                f"late rounds) for a budget of {recipe['more_hours']} h (ultralytics `time`: "
+                f"--late-rounds {recipe['more_late_share']}"
+                f"{' --wide-art' if recipe.get('more_wide_art') else ''}`: that share of them a "
+                "big game's late rounds"
+                f"{', random art of the wider families too' if recipe.get('more_wide_art') else ''}"
+                f") for a budget of {recipe['more_hours']} h (ultralytics `time`: "
                 f"{stage_epochs(run_dir / 'more')} epochs), batch {recipe['more_batch']}, "
                 f"AdamW lr {recipe['more_lr0']} decaying twentyfold, no warm-up, mosaic off for "
                 "the last 2 epochs.",
@@ -375,12 +378,14 @@ def data_line(recipe: dict[str, Any]) -> str:
         if recipe.get("late_scenes")
         else ""
     )
+    wide = ", the wider families (`--wide-art`) included" if recipe.get("wide_art") else ""
     return (
         f"- Data: drawings cut from {recipe['scenes_per_seed']} generator scenes for each seed "
         f"{', '.join(str(s) for s in recipe['data_seeds'])} (random art of every family but "
-        f"the holdout one){late}, each back cut along its label box disturbed like a detector's "
-        "box (half of them snapped to the ink as the counting path does), paired with its "
-        "design drawn flat at reference size and cut into the variants enrollment makes."
+        f"the holdout one{wide}){late}, each back cut along its label box disturbed like a "
+        "detector's box (half of them snapped to the ink as the counting path does), paired "
+        "with its design drawn flat at reference size and cut into the variants enrollment "
+        "makes."
     )
 
 

@@ -52,6 +52,9 @@ class IdentityRecipe:
     # laid out tight, `identity_data.build(..., late_round=True)`) of `late_seed` (0: none)
     late_scenes: int = 0
     late_seed: int = 11
+    # random art of the generator's wider families too (`dataset generate --wide-art`) in every
+    # training scene: more kinds of drawing to learn "the same drawing" over
+    wide_art: bool = False
     val_seed: int = 2
     val_scenes: int = 200
     widths: tuple[int, int, int] = (16, 32, 64)
@@ -580,6 +583,7 @@ BEFORE_ADDED: dict[str, Any] = {
     "refine_reject_weight": None,
     "late_scenes": 0,
     "refine_small_share": 0.0,
+    "wide_art": False,
 }
 
 
@@ -708,19 +712,22 @@ def training_data(
     recipe: IdentityRecipe, run_dir: Path, *, workers: int = 2
 ) -> tuple[IdentityData, IdentityData]:
     """The recipe's training and validation drawings, built once into the run folder."""
-    from blitzcam.datasets.art import HOLDOUT_FAMILY, RANDOM_FAMILIES
+    from blitzcam.datasets.art import HOLDOUT_FAMILY, RANDOM_FAMILIES, WIDE_FAMILIES
     from blitzcam.models.identity_data import build
 
     families = tuple(f for f in RANDOM_FAMILIES if f != HOLDOUT_FAMILY)
+    wide = ""  # the wider families come after the others: a scene's other draws keep their place
+    if recipe.wide_art:
+        families, wide = families + WIDE_FAMILIES, "-wide"
     parts = []
     for seed in recipe.data_seeds:
-        path = run_dir / f"drawings-seed{seed}-{recipe.scenes_per_seed}.npz"
+        path = run_dir / f"drawings-seed{seed}-{recipe.scenes_per_seed}{wide}.npz"
         if not path.is_file():
-            print(f"cutting drawings from {recipe.scenes_per_seed} scenes (seed {seed})")
+            print(f"cutting drawings from {recipe.scenes_per_seed} scenes (seed {seed}{wide})")
             build(seed, recipe.scenes_per_seed, families, workers=workers).save(path)
         parts.append(IdentityData.load(path))
     if recipe.late_scenes > 0:
-        path = run_dir / f"drawings-late-seed{recipe.late_seed}-{recipe.late_scenes}.npz"
+        path = run_dir / f"drawings-late-seed{recipe.late_seed}-{recipe.late_scenes}{wide}.npz"
         if not path.is_file():
             print(f"cutting late-round drawings from {recipe.late_scenes} scenes "
                   f"(seed {recipe.late_seed})")  # fmt: skip

@@ -278,6 +278,7 @@ class Stage:
     args: Callable[..., dict[str, Any]]
     hard_share: float = 0.0  # of its crops centred on the previous stage's mistakes
     late_share: float = 0.0  # of its scenes drawn as a big game's late rounds
+    wide_art: bool = False  # its random backs drawn from the wider families too
 
     @property
     def prefix(self) -> str:  # stage 1's folders keep their first names: "scenes", "crops-…"
@@ -302,7 +303,7 @@ def stages(recipe: Recipe) -> tuple[Stage, ...]:
     if recipe.more_hours > 0:
         plan.append(
             Stage("more", recipe.more_scenes, recipe.more_data_seed, 0, more_args,
-                  late_share=recipe.more_late_share)
+                  late_share=recipe.more_late_share, wide_art=recipe.more_wide_art)
         )
     return tuple(plan)
 
@@ -535,7 +536,11 @@ def _recipe_changes(run_dir: Path, recipe: Recipe) -> list[str] | None:
         return None
     if not isinstance(saved, dict):
         return None
-    return sorted(k for k in wanted.keys() | saved.keys() if saved.get(k) != wanted.get(k))
+    # a field added to the recipe since the file was written had its default then
+    added = json.loads(json.dumps(Recipe().as_dict()))
+    return sorted(
+        k for k in wanted.keys() | saved.keys() if saved.get(k, added.get(k)) != wanted.get(k)
+    )
 
 
 DATA_FILE = "data.json"  # the scene dataset a run's first stage was given (`--data`), or null
@@ -801,22 +806,31 @@ def recipe_scenes(run_dir: Path, recipe: Recipe, stage: Stage | None = None) -> 
     stage = stage or stages(recipe)[0]
     return generated_scenes(
         run_dir / f"{stage.prefix}scenes", stage.scenes, stage.data_seed,
-        late_rounds=stage.late_share,
+        late_rounds=stage.late_share, wide_art=stage.wide_art,
     )
 
 
-def generated_scenes(scenes_dir: Path, n: int, seed: int, *, late_rounds: float = 0.0) -> Path:
-    """`blitzcam dataset generate --n n --seed seed --holdout [--late-rounds share]` into
-    scenes_dir, unless a finished dataset (its data.yaml) is already there, made with these
-    settings (UserError for one made with others: training on it would not be the recipe)."""
-    wanted = {"n": n, "seed": seed, "holdout": True, "late_rounds": late_rounds}
+def generated_scenes(
+    scenes_dir: Path, n: int, seed: int, *, late_rounds: float = 0.0, wide_art: bool = False
+) -> Path:
+    """`blitzcam dataset generate --n n --seed seed --holdout [--late-rounds share]
+    [--wide-art]` into scenes_dir, unless a finished dataset (its data.yaml) is already there,
+    made with these settings (UserError for one made with others: training on it would not be
+    the recipe)."""
+    wanted = {
+        "n": n, "seed": seed, "holdout": True, "late_rounds": late_rounds, "wide_art": wide_art
+    }  # fmt: skip
+    # generator.json names late_rounds and wide_art only when asked for; a broken one, nothing
+    unsaid = {"n": None, "seed": None, "holdout": None, "late_rounds": 0.0, "wide_art": False}
     if (scenes_dir / "data.yaml").is_file():
-        made = _generator_settings(scenes_dir)
-        if made is not None and any(made.get(k, 0.0) != v for k, v in wanted.items()):
+        made = _generator_settings(scenes_dir)  # None: from before the file, taken as it is
+        said = {} if made is None else {k: made.get(k, unsaid[k]) for k in wanted}
+        differ = [k for k in said if said[k] != wanted[k]]
+        if differ:
             from blitzcam.errors import UserError
 
-            got = ", ".join(f"{k} {made.get(k, 0.0)}" for k in wanted)
-            want = ", ".join(f"{k} {v}" for k, v in wanted.items())
+            got = ", ".join(f"{k} {said[k]}" for k in differ)
+            want = ", ".join(f"{k} {wanted[k]}" for k in differ)
             raise UserError(
                 f"{scenes_dir}: its scenes were made with {got}, not {want}: use another run "
                 "folder, or delete this one"
@@ -825,11 +839,15 @@ def generated_scenes(scenes_dir: Path, n: int, seed: int, *, late_rounds: float 
         from blitzcam.datasets.generate import GenerateRequest, generate_dataset
 
         late = f", {late_rounds:.0%} late rounds" if late_rounds else ""
+        wide = ", the wider art families" if wide_art else ""
         # on stderr: `blitzcam evaluate --json -` writes only its report on stdout
-        print(f"generating {n} scenes (seed {seed}{late}) into {scenes_dir}", file=sys.stderr)
+        print(f"generating {n} scenes (seed {seed}{late}{wide}) into {scenes_dir}", file=sys.stderr)
         generate_dataset(
-            GenerateRequest(out=scenes_dir, n=n, seed=seed, holdout=True, late_rounds=late_rounds)
-        )
+            GenerateRequest(
+                out=scenes_dir, n=n, seed=seed, holdout=True, late_rounds=late_rounds,
+                wide_art=wide_art,
+            )
+        )  # fmt: skip
     return scenes_dir
 
 

@@ -1,8 +1,9 @@
 """The detector's stage 5 from the shipped weights, for scripts/gpu_detector_more.sh.
 
-python scripts/gpu_detector_more.py RUN HOURS SCENES DEVICE WORKERS (SCENES "" for the
-recipe's). The CLI's `blitzcam train --from-shipped` does the same and then exports and
-quantizes, which needs packages the GPU machine lacks: that is done back home.
+python scripts/gpu_detector_more.py RUN HOURS SCENES DEVICE WORKERS [WIDE] (SCENES "" for
+the recipe's; WIDE "1" for `--more-wide-art`). The CLI's `blitzcam train --from-shipped` does
+the same and then exports and quantizes, which needs packages the GPU machine lacks: that is
+done back home.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ def main(argv: list[str]) -> None:
     from blitzcam.models.recipe import SHIPPED
     from blitzcam.models.training import go_on_from_shipped, recipe_with, train
 
-    run, hours, scenes, device, workers = argv
+    run, hours, scenes, device, workers, *wide = argv
     recipe = recipe_with(
-        SHIPPED, more_hours=float(hours), more_scenes=int(scenes) if scenes else None
-    )
+        SHIPPED, more_hours=float(hours), more_scenes=int(scenes) if scenes else None,
+        more_wide_art=wide == ["1"] or None,
+    )  # fmt: skip
     print(recipe)
     go_on_from_shipped(Path(run), recipe, DETECTOR_PT, resume=True)  # a warm machine's again
     weights = train(

@@ -31,6 +31,8 @@
 #   .venv/bin/blitzcam train --run $r --from-shipped --more-hours 0.1 --resume --no-ship
 # which finds every stage done and exports $r/export/blitzcam-obb.onnx (and its int8); then
 # `blitzcam evaluate --model $r/export/blitzcam-obb.onnx` on the tuning sets first.
+# WIDE=1 draws the scenes' random art from the wider families too (`--more-wide-art`, which the
+# command back home then takes as well).
 # (SCENES, DEVICE, WORKERS, PYTHON and SKIP_INSTALL=1 in the environment override the scenes,
 # device 0, 16 workers, python3 and the set-up, for a dry run on a small machine.)
 set -u
@@ -59,7 +61,7 @@ log="$out/more.log"
     done
   fi
   gpu_run_within "$limit" "$python" scripts/gpu_detector_more.py "$run" "${HOURS:-0.1}" \
-    "${SCENES:-}" "${DEVICE:-0}" "${WORKERS:-16}"
+    "${SCENES:-}" "${DEVICE:-0}" "${WORKERS:-16}" "${WIDE:-0}"
 } >"$log" 2>&1
 for kept in weights/best.pt weights/last.pt results.csv args.yaml finished.json \
   train_seconds.json; do

@@ -1,10 +1,11 @@
 """The training half of scripts/gpu_identity.sh: drawings cut on every core, then the network.
 
-    python scripts/gpu_identity.py RUN LATE SCENES STEPS DEVICE WORKERS
+    python scripts/gpu_identity.py RUN LATE SCENES STEPS DEVICE WORKERS [WIDE]
 
 RUN: the run folder (drawings and checkpoint; resumed when it holds one); LATE: late-round
 scenes; SCENES and STEPS: the scenes per seed and both stages' steps ('' for the recipe's);
-DEVICE: cuda:0 or cpu; WORKERS: processes cutting drawings. A file of its own, not a script on
+DEVICE: cuda:0 or cpu; WORKERS: processes cutting drawings; WIDE: 1 for the wider art
+families too (`--wide-art`). A file of its own, not a script on
 standard input: the workers that cut drawings are spawned, and import their parent's main.
 RUN/device.json says where it trained, for the model card (`models/card.py`).
 """
@@ -23,12 +24,12 @@ def main(argv: list[str]) -> None:
 
     from blitzcam.models.identity_training import IdentityRecipe, train, training_data
 
-    run_arg, late, scenes, steps, device, workers = argv
+    run_arg, late, scenes, steps, device, workers, *wide = argv
     run = Path(run_arg)
     # an unusable device is found out now, not after minutes of cutting drawings
     torch.zeros(1, device=device)
     name = torch.cuda.get_device_name(device) if device.startswith("cuda") else "the CPU"
-    recipe = IdentityRecipe(late_scenes=int(late))
+    recipe = IdentityRecipe(late_scenes=int(late), wide_art=wide == ["1"])
     if scenes:
         recipe = replace(recipe, scenes_per_seed=int(scenes))
     if steps:

@@ -31,6 +31,8 @@
 #     .venv/bin/blitzcam train-identity --run runs/identity-data --late-scenes 600 --resume \
 #     --no-ship
 # then scripts/identity_measure.sh NAME runs/identity-data/export/blitzcam-identity.onnx.
+# WIDE=1 cuts drawings of the generator's wider art families too (`--wide-art`, which the
+# command back home then takes as well; its drawings are files of their own, `-wide`).
 # (LATE, SCENES, STEPS, DEVICE, WORKERS, PYTHON and SKIP_INSTALL=1 in the environment override
 # the late-round scenes, the scenes per seed, both stages' steps, cuda:0, 16, python3 and the
 # set-up, for a dry run on a small machine.)
@@ -54,7 +56,7 @@ log="$out/identity.log"
     cp "$(dirname "$RESUME_FROM")/train_seconds.json" "$run/" 2>/dev/null
   fi
   gpu_run_within "$limit" "$python" scripts/gpu_identity.py "$run" "${LATE:-600}" \
-    "${SCENES:-}" "${STEPS:-}" "${DEVICE:-cuda:0}" "${WORKERS:-16}"
+    "${SCENES:-}" "${STEPS:-}" "${DEVICE:-cuda:0}" "${WORKERS:-16}" "${WIDE:-0}"
 } >"$log" 2>&1
 for kept in last.pt recipe.json train_seconds.json device.json; do
   cp "$run/$kept" "$out/" 2>/dev/null

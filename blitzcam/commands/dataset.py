@@ -42,6 +42,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "25-40 cards each, small and tight in rows (default 0)",
     )
     gen.add_argument(
+        "--wide-art",
+        action="store_true",
+        help="draw random backs from the wider line-art families too (buildings, emblems, "
+        "letter-like glyphs, solid silhouettes)",
+    )
+    gen.add_argument(
         "--overwrite", action="store_true", help="replace DIR when it holds an earlier dataset"
     )
     gen.add_argument(
@@ -94,6 +100,7 @@ def _generate(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
         workers=args.workers,
         late_rounds=args.late_rounds,
+        wide_art=args.wide_art,
         progress=not args.no_progress,
     )
     out = generate_dataset(request)

@@ -48,6 +48,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--more-scenes", type=int, default=None, help=f"the fifth stage's scenes ({recipe})"
     )
     parser.add_argument(
+        "--more-wide-art",
+        action="store_true",
+        help="the fifth stage's scenes draw random art from the wider families too (dataset "
+        "generate --wide-art)",
+    )
+    parser.add_argument(
         "--from-shipped",
         action="store_true",
         help="go on from the shipped weights: their stages are taken as this run's, finished, "
@@ -85,8 +91,10 @@ def _train(args: argparse.Namespace) -> int:
         if value is not None and not (value > 0 and math.isfinite(value)):  # nor NaN, nor inf
             option = name.replace("_", "-")
             raise UserError(f"--{option} must be a positive number, got {value}")
-    if args.more_scenes is not None and args.more_hours is None:
-        raise UserError("--more-scenes: stage 5 trains only with a budget (give --more-hours)")
+    for name in ("more_scenes", "more_wide_art"):
+        if getattr(args, name) not in (None, False) and args.more_hours is None:
+            option = name.replace("_", "-")
+            raise UserError(f"--{option}: stage 5 trains only with a budget (give --more-hours)")
     if args.from_shipped:
         given = [f"--{n}" for n in ("data", "epochs", "scenes", "batch") if getattr(args, n)]
         if given:
@@ -147,6 +155,7 @@ def _train(args: argparse.Namespace) -> int:
     recipe = recipe_with(
         SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch,
         more_hours=args.more_hours, more_scenes=args.more_scenes,
+        more_wide_art=args.more_wide_art or None,
     )  # fmt: skip
     with refused_leaves_no_folder(args.run or REPO_ROOT / "runs" / "detector", "--run") as run_dir:
         # (--from-shipped decides itself whether the folder may hold a run)

@@ -36,6 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "of 25-40 cards laid out tight; default 0: none)",
     )
     parser.add_argument(
+        "--wide-art",
+        action="store_true",
+        help="cut drawings of the generator's wider line-art families too (buildings, emblems, "
+        "letter-like glyphs, solid silhouettes)",
+    )
+    parser.add_argument(
         "--widths",
         default=None,
         help="the network's three convolution widths, comma-separated (default: the recipe's "
@@ -184,6 +190,8 @@ def _train_identity(args: argparse.Namespace) -> int:
         recipe = replace(recipe, widths=widths)
     if args.late_scenes is not None:
         recipe = replace(recipe, late_scenes=args.late_scenes)
+    if args.wide_art:
+        recipe = replace(recipe, wide_art=True)
     if args.steps is not None:
         recipe = replace(recipe, steps=args.steps)
     if args.reject_steps is not None:

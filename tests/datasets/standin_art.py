@@ -17,6 +17,7 @@ CARD_ASPECT: Final[float] = 1.5
 INK: Final[tuple[int, int, int]] = (255, 0, 255)
 RANDOM_FAMILIES: Final[tuple[str, ...]] = ("scribble", "polygon", "spiral")
 HOLDOUT_FAMILY: Final[str] = "spiral"
+WIDE_FAMILIES: Final[tuple[str, ...]] = ("zigzag",)
 FACE_COLOURS: Final[dict[str, tuple[int, int, int]]] = {
     "red": (200, 40, 40),
     "blue": (40, 70, 200),

@@ -95,6 +95,41 @@ def test_a_share_of_late_rounds_mixes_them_in(tmp_path: Path) -> None:
     assert any(late) and not all(late)
 
 
+def test_wide_art_adds_the_wider_families_to_training_scenes_only(
+    tmp_path: Path, standin_art: ModuleType
+) -> None:
+    wider, hold = standin_art.WIDE_FAMILIES, standin_art.HOLDOUT_FAMILY
+    train = families_for("train", holdout=True, art=standin_art, wide=True)
+    assert set(wider) <= set(train) and hold not in train
+    # the first families keep their places: a scene's draws of them are as before
+    assert train[: len(train) - len(wider)] == families_for("train", holdout=True, art=standin_art)
+    assert families_for("test", holdout=True, art=standin_art, wide=True) == (hold,)
+    assert not set(wider) & set(families_for("val", holdout=True, art=standin_art))
+    root = generate_dataset(
+        _request(tmp_path / "w", n=30, holdout=True, wide_art=True,
+                 art_module=str(standin_art.__file__), photometric=False)
+    )  # fmt: skip
+    assert json.loads((root / "generator.json").read_text())["wide_art"] is True
+    seen: dict[str, set[str]] = {split: set() for split in SPLITS}
+    for split in SPLITS:
+        for path in (root / "scenes" / split).glob("*.json"):
+            seen[split] |= set(json.loads(path.read_text())["random_families"])
+    assert set(wider) & seen["train"], seen
+    assert hold not in seen["train"] | seen["val"] and not set(wider) & seen["test"]
+    # a dataset that did not ask keeps its bytes, its manifest's too
+    plain = generate_dataset(_request(tmp_path / "plain", n=1))
+    assert "wide_art" not in json.loads((plain / "generator.json").read_text())
+
+
+def test_wide_art_from_an_art_module_without_wider_families_is_refused() -> None:
+    class NoWider:
+        RANDOM_FAMILIES = ("a", "b")
+        HOLDOUT_FAMILY = "b"
+
+    assert families_for("train", holdout=True, art=NoWider) == ("a",)
+    with pytest.raises(ValueError, match=r"NoWider.*has no wider art families"):
+        families_for("train", holdout=True, art=NoWider, wide=True)
+
 def test_a_late_round_share_out_of_range_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="late_rounds must be a share from 0 to 1"):
         _request(tmp_path / "x", late_rounds=1.5)

@@ -146,6 +146,11 @@ def test_a_run_gone_on_from_the_shipped_weights_says_whose_its_first_stages_are(
     assert "epochs 14 (completed: 14)" in made and "6 epochs (completed: 6)" in made
     assert "Stage 5 (more): from the previous stage's best weights" in made
     assert "`--seed 2030 --late-rounds 0.25`" in made and "`time`: 7 epochs)" in made
+    assert "wider" not in made
+    wide = render_card(recipe={**saved, "more_wide_art": True}, run_dir=run, reports={},
+                       notes="-")  # fmt: skip
+    assert "`--seed 2030 --late-rounds 0.25 --wide-art`" in wide
+    assert "random art of the wider families too" in wide
     assert "Stages `train`, `refine`, `extend` are those of the weights shipped before" in made
     walls = [line for line in made.splitlines() if line.startswith("- Wall time")]
     assert walls == [

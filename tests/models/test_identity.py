@@ -794,6 +794,33 @@ def test_late_round_drawings_join_the_training_data(tmp_path: Path) -> None:
     np.testing.assert_array_equal(data.queries[: len(plain.queries)], plain.queries)
 
 
+def test_wide_art_cuts_drawings_of_the_wider_families_into_files_of_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import blitzcam.models.identity_data as identity_data
+    from blitzcam.datasets.art import HOLDOUT_FAMILY, RANDOM_FAMILIES, WIDE_FAMILIES
+    from blitzcam.models.identity_training import IdentityRecipe, training_data
+
+    asked: list[tuple[str, ...]] = []
+    real_build = identity_data.build
+
+    def build(seed: int, n: int, families: tuple[str, ...], **kw: object) -> object:
+        asked.append(families)
+        return real_build(seed, n, families, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(identity_data, "build", build)
+    recipe = IdentityRecipe(data_seeds=(5,), scenes_per_seed=2, val_scenes=1, wide_art=True)
+    training_data(recipe, tmp_path, workers=1)
+    assert (tmp_path / "drawings-seed5-2-wide.npz").is_file()
+    assert not (tmp_path / "drawings-seed5-2.npz").exists()  # the usual mix's name: not these
+    first = tuple(f for f in RANDOM_FAMILIES if f != HOLDOUT_FAMILY)
+    # training: the usual families first, then the wider; validation: the holdout family only
+    assert asked == [first + WIDE_FAMILIES, (HOLDOUT_FAMILY,)]
+    # a run of the usual recipe in the same folder cuts its own
+    asked.clear()
+    training_data(replace(recipe, wide_art=False), tmp_path, workers=1)
+    assert asked == [first] and (tmp_path / "drawings-seed5-2.npz").is_file()
+
 def test_the_card_says_the_late_round_drawings() -> None:
     from dataclasses import asdict
 
@@ -805,6 +832,9 @@ def test_the_card_says_the_late_round_drawings() -> None:
     assert "late rounds" not in plain and plain.startswith("- Data: drawings cut from 1500 ")
     assert "and from 600 scenes of a big game's late rounds (seed 11" in late
     assert "late rounds" not in data_line({**asdict(IdentityRecipe()), "late_scenes": 0})
+    wide = data_line(asdict(IdentityRecipe(wide_art=True)))
+    assert "but the holdout one, the wider families (`--wide-art`) included)" in wide
+    assert "wider" not in plain
 
 
 def test_the_card_names_the_device_a_run_trained_on(tmp_path: Path) -> None:

@@ -186,6 +186,7 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
         (["train", "--more-hours", "inf"], "--more-hours must be a positive number, got inf"),
         (["train", "--more-hours", "1", "--more-scenes", "2"], "--more-scenes must be 3 or more"),
         (["train", "--more-scenes", "500"], "--more-scenes: stage 5 trains only with a budget"),
+        (["train", "--more-wide-art"], "--more-wide-art: stage 5 trains only with a budget"),
         (["train", "--from-shipped", "--epochs", "3", "--more-hours", "1"],
          "--epochs: settings of the first stage, which --from-shipped does not train"),
         (["train", "--from-shipped", "--data", "/tmp", "--scenes", "9"],
@@ -335,6 +336,9 @@ def test_a_fifth_stage_trains_more_on_scenes_with_late_rounds_when_given_a_budge
     assert (last.data_seed, last.scenes, last.prefix) == (
         SHIPPED.more_data_seed, SHIPPED.more_scenes, "more-")
     assert [s.late_share for s in stages(more)] == [0, 0, 0, SHIPPED.more_late_share]
+    assert not any(s.wide_art for s in stages(more))  # the wider families: only when asked
+    wide = replace(more, more_wide_art=True)
+    assert [s.wide_art for s in stages(wide)] == [False, False, False, True]
     args = last.args(more, Path("data.yaml"), Path("run"), workers=2, device="0")
     assert (args["name"], args["time"], args["batch"], args["lr0"]) == (
         "more", 0.1, SHIPPED.more_batch, SHIPPED.more_lr0)
@@ -545,15 +549,23 @@ def test_a_run_folder_with_other_scenes_is_refused_not_trained_on(tmp_path: Path
     (scenes / "data.yaml").write_text("path: .\n")
     (scenes / "generator.json").write_text(json.dumps({"n": 3, "seed": 1, "holdout": True}))
     assert generated_scenes(scenes, 3, 1) == scenes  # made as asked: used as it is
-    for n, seed in ((4, 1), (3, 2)):
-        with pytest.raises(UserError, match=r"made with n 3, seed 1, holdout True, late_rounds "
-                                            r"0.0, not n"):  # fmt: skip
+    for n, seed, said in ((4, 1, "n 3, not n 4"), (3, 2, "seed 1, not seed 2")):
+        with pytest.raises(UserError, match=rf"made with {said}: use another run folder"):
             generated_scenes(scenes, n, seed)
     # a late-round set of the same n and seed is not the recipe's scenes either
     late = {"n": 3, "seed": 1, "holdout": True, "late_rounds": 1.0}
     (scenes / "generator.json").write_text(json.dumps(late))
-    with pytest.raises(UserError, match=r"late_rounds 1.0, not n 3, seed 1"):
+    with pytest.raises(UserError, match=r"made with late_rounds 1.0, not late_rounds 0.0:"):
         generated_scenes(scenes, 3, 1)
+    # nor is one of the same n and seed drawn from the wider art families, nor the other way
+    (scenes / "generator.json").write_text(json.dumps({**late, "late_rounds": 0.0,
+                                                       "wide_art": True}))  # fmt: skip
+    with pytest.raises(UserError, match=r"made with wide_art True, not wide_art False:"):
+        generated_scenes(scenes, 3, 1)
+    assert generated_scenes(scenes, 3, 1, wide_art=True) == scenes
+    (scenes / "generator.json").write_text(json.dumps({"n": 3, "seed": 1, "holdout": True}))
+    with pytest.raises(UserError, match=r"made with wide_art False, not wide_art True:"):
+        generated_scenes(scenes, 3, 1, wide_art=True)
     (scenes / "generator.json").write_text("{broken")
     with pytest.raises(UserError, match="use another run folder"):
         generated_scenes(scenes, 3, 1)
@@ -596,6 +608,26 @@ def test_a_run_resumes_only_with_its_own_recipe_and_a_fresh_one_forgets_old_time
     assert not (tmp_path / TIMING_FILE).exists()
     assert not (tmp_path / "train" / TIMING_FILE).exists()
     assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == 20
+
+
+
+def test_a_run_whose_recipe_json_predates_a_field_resumes_with_its_default(
+    tmp_path: Path,
+) -> None:
+    # a field added to the recipe later (more_wide_art) is not in the recipe.json of a run
+    # started before: it was trained with the field's default, and resumes as it was
+    import json
+
+    from blitzcam.errors import UserError
+    from blitzcam.models.training import _open_run
+
+    saved = json.loads(json.dumps(SHIPPED.as_dict()))
+    del saved["more_wide_art"]
+    (tmp_path / "recipe.json").write_text(json.dumps(saved))
+    _open_run(tmp_path, SHIPPED, resume=True)
+    assert "more_wide_art" not in json.loads((tmp_path / "recipe.json").read_text())
+    with pytest.raises(UserError, match=r"another recipe \(more_wide_art differ"):
+        _open_run(tmp_path, replace(SHIPPED, more_wide_art=True), resume=True)
 
 
 def test_a_checkpoint_of_a_completed_training_is_known(tmp_path: Path) -> None:
