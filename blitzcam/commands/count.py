@@ -169,4 +169,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         print(_table(entries, unread))
-    return 1 if any("error" in entry for entry in entries) else 0
+    failed = [entry["path"] for entry in entries if "error" in entry]
+    if failed:  # said where a script whose stdout goes to a file still sees it
+        names = ", ".join(failed[:3]) + (", ..." if len(failed) > 3 else "")
+        print(
+            f"blitzcam count: {len(failed)} of {len(entries)} images could not be counted "
+            f"({names}): see {'its entry in the JSON' if args.json else 'the table'}",
+            file=sys.stderr,
+        )
+    return 1 if failed else 0

@@ -34,7 +34,7 @@ def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str,
 
 
 def test_json_contract(random_model, photos, capsys) -> None:
-    code, out, _ = _run(
+    code, out, err = _run(
         capsys,
         [
             "count",
@@ -46,6 +46,10 @@ def test_json_contract(random_model, photos, capsys) -> None:
         ],
     )
     assert code == 1  # one image failed, the other was still counted
+    assert err.splitlines()[-1] == (
+        f"blitzcam count: 1 of 2 images could not be counted ({photos['broken']}): see its "
+        "entry in the JSON"
+    )
     doc = json.loads(out)
     good, broken = doc["images"]
     assert good["path"] == str(photos["good"])
@@ -78,9 +82,10 @@ def test_each_image_is_named_as_it_was_typed(random_model, photos, capsys, monke
 
 
 def test_all_good_exit_zero_and_table(random_model, photos, capsys) -> None:
-    code, out, _ = _run(capsys, ["count", "--model", str(random_model.onnx), str(photos["good"])])
+    code, out, err = _run(capsys, ["count", "--model", str(random_model.onnx), str(photos["good"])])
     assert code == 0
     assert "green-pump" in out and "face up" in out
+    assert "could not be counted" not in err
 
 
 def test_a_picture_without_colour_is_counted_with_a_note(random_model, photos, capsys) -> None:
@@ -289,3 +294,7 @@ def test_a_file_name_that_is_not_utf8_is_written_as_its_bytes(
     assert done.returncode == 1, done.stderr
     assert b"caf\xe9.jpg: " in done.stdout and b"Traceback" not in done.stdout + done.stderr
     assert b"gon\xe9.jpg: error: no such file" in done.stdout  # the table says which failed
+    # and stderr that one did, for a script whose stdout goes to a file
+    assert done.stderr.endswith(
+        b"blitzcam count: 1 of 2 images could not be counted (" + missing + b"): see the table\n"
+    )
