@@ -3,12 +3,14 @@
 Scene i's randomness comes only from ``SeedSequence([seed, i])``, so the dataset is the same,
 byte for byte, whatever the number of workers. Workers render and encode; the parent process
 writes files in index order into ``DIR.tmp-*`` and renames it to DIR at the very end, so an
-interrupted or failed run leaves no half-written dataset behind. Workers are spawned, not
+interrupted or failed run leaves no half-written dataset behind (one killed outright leaves its
+``DIR.tmp-*``, which the next run into DIR deletes). Workers are spawned, not
 forked: a fork after OpenCV has started its thread pool in the parent deadlocks the child.
 """
 
 from __future__ import annotations
 
+import glob
 import importlib
 import importlib.util
 import json
@@ -16,6 +18,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -256,7 +259,8 @@ def generate_dataset(request: GenerateRequest) -> Path:
     _check_out_dir(out, overwrite=request.overwrite)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f"{out.name}.tmp-", dir=out.parent))
+        _sweep_abandoned(out)
+        tmp = Path(tempfile.mkdtemp(prefix=f"{out.name}{_writer_tag()}", dir=out.parent))
     except OSError as exc:
         raise UserError(
             f"{out}: cannot create the dataset folder ({exc.strerror or exc})"
@@ -322,6 +326,38 @@ def _exit_on_sigterm() -> Callable[[], None]:
 
     previous = signal.signal(signal.SIGTERM, _raise)
     return lambda: signal.signal(signal.SIGTERM, previous)
+
+
+def _writer_tag() -> str:
+    """The infix of a folder being written: this machine and process, so that a later run can
+    tell a folder a killed run left (SIGKILL, a power cut: no cleanup ran) from one being
+    written now."""
+    return f".tmp-{_host()}-{os.getpid()}-"
+
+
+def _host() -> str:
+    return f"{zlib.crc32(socket.gethostname().encode()) & 0xFFFFFF:06x}"
+
+
+def _sweep_abandoned(out: Path) -> None:
+    """Delete the unfinished `out` folders (scenes, gigabytes of them) that runs killed on this
+    machine left beside it; a folder whose writer still runs, or that another machine writes
+    (a shared disk), is left alone."""
+    mine = f"{out.name}.tmp-{_host()}-"
+    for folder in out.parent.glob(f"{glob.escape(mine)}*-*"):
+        pid = folder.name.removeprefix(mine).split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _running(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: running
+        return True
+    return True
 
 
 def _swap_in(tmp: Path, out: Path) -> None:

@@ -158,6 +158,27 @@ def test_holdout_family_only_in_test(tmp_path: Path, standin_art: ModuleType) ->
     assert seen["train"], "some train scenes should have random art"
 
 
+def test_a_folder_a_killed_run_left_is_deleted_by_the_next_run(tmp_path: Path) -> None:
+    # SIGKILL or a power cut leaves DIR.tmp-*: gigabytes of scenes nobody would ever delete
+    import subprocess
+    import sys
+
+    from blitzcam.datasets.generate import _writer_tag
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    mine = _writer_tag()
+    abandoned = tmp_path / f"ds{mine.replace(mine.split('-')[2], dead)}abc123"
+    alive = tmp_path / f"ds{mine}def456"  # a run of this process, still writing
+    elsewhere = tmp_path / f"ds.tmp-000000-{dead}-ghi789"  # another machine's, on a shared disk
+    other = tmp_path / f"ds2{mine.replace(mine.split('-')[2], dead)}jkl012"  # another dataset's
+    for folder in (abandoned, alive, elsewhere, other):
+        (folder / "images").mkdir(parents=True)
+    generate_dataset(_request(tmp_path / "ds", n=1))
+    assert not abandoned.exists()
+    assert alive.is_dir() and elsewhere.is_dir() and other.is_dir()
+    assert (tmp_path / "ds" / "generator.json").is_file()
+
 def test_refuses_non_empty_folder_and_overwrites_on_request(tmp_path: Path) -> None:
     out = tmp_path / "ds"
     out.mkdir()
