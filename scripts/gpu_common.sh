@@ -32,3 +32,11 @@ gpu_run_within() {
     echo "exit $? after $(($(date +%s) - started)) s"
   fi
 }
+
+# gpu_bring_back FILE NAME: FILE into $out as NAME.part-00, NAME.part-01, ... of at most 15 MiB
+# each (the device tool brings back files of up to 16 MiB, eight in all: a checkpoint cut off
+# mid-stage holds its optimizer, 27 MB for the detector). Back home: cat NAME.part-* > NAME.
+gpu_bring_back() {
+  [ -f "$1" ] || return 0  # (a stage cut off before its first epoch has none)
+  split -b 15M -d -a 2 "$1" "$out/$2.part-"
+}

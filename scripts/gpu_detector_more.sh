@@ -20,14 +20,16 @@
 # HOURS=0.1 leaves about 2 minutes spare.
 # More time on a warm machine: the same command again goes on from the last epoch, with
 # HOURS again in full (ultralytics restarts its clock on resume). On a fresh machine,
-# RESUME_FROM=FILE (a last.pt brought back, carried in the working tree, with the
-# train_seconds.json and results.csv beside it) with the same HOURS and SCENES: the scenes and
+# RESUME_FROM=FILE (a last.pt brought back, carried in the working tree: e.g.
+# runs/detector-more/more/weights/last.pt as put together below, with carry
+# runs/detector-more/more, whose train_seconds.json and results.csv are found beside it or a
+# folder up) with the same HOURS and SCENES: the scenes and
 # crops are made again, the same bytes (`blitzcam train` makes a resumed stage's crops where
 # they are gone), and the results.csv that comes back holds every call's epochs.
-# Back home, with the files from OUT_DIR (the same HOURS and SCENES):
-#   r=runs/detector-more; mkdir -p $r/more/weights && cp OUT/best.pt OUT/last.pt $r/more/weights/
-#   cp OUT/results.csv OUT/args.yaml OUT/finished.json OUT/train_seconds.json $r/more/
-#   cp OUT/recipe.json $r/
+# Back home, with the files from OUT_DIR (the same HOURS and SCENES): the checkpoints come in
+# parts (gpu_bring_back), the small files in run-files.tar,
+#   r=runs/detector-more; mkdir -p $r/more/weights && tar -xf OUT/run-files.tar -C $r
+#   for w in best last; do cat OUT/$w.pt.part-* > $r/more/weights/$w.pt; done
 #   .venv/bin/blitzcam train --run $r --from-shipped --more-hours 0.1 --resume --no-ship
 # which finds every stage done and exports $r/export/blitzcam-obb.onnx (and its int8); then
 # `blitzcam evaluate --model $r/export/blitzcam-obb.onnx` on the tuning sets first.
@@ -57,16 +59,19 @@ log="$out/more.log"
     # the stage's time and epochs so far, when they were brought back beside it (ultralytics
     # appends a resumed run's epochs to the results.csv it finds)
     for kept in train_seconds.json results.csv; do
-      cp "$(dirname "$RESUME_FROM")/$kept" "$run/more/" 2>/dev/null
+      from=$(dirname "$RESUME_FROM")
+      [ -f "$from/$kept" ] || from=$(dirname "$from")
+      cp "$from/$kept" "$run/more/" 2>/dev/null
     done
   fi
   gpu_run_within "$limit" "$python" scripts/gpu_detector_more.py "$run" "${HOURS:-0.1}" \
     "${SCENES:-}" "${DEVICE:-0}" "${WORKERS:-16}" "${WIDE:-0}"
 } >"$log" 2>&1
-for kept in weights/best.pt weights/last.pt results.csv args.yaml finished.json \
-  train_seconds.json; do
-  cp "$run/more/$kept" "$out/" 2>/dev/null
-done
-cp "$run/recipe.json" "$out/" 2>/dev/null
+# eight files at most come back: the checkpoints in parts, the small files in one tar (a stage
+# not begun has none of them)
+gpu_bring_back "$run/more/weights/best.pt" best.pt
+gpu_bring_back "$run/more/weights/last.pt" last.pt
+(cd "$run" && tar -cf "$out/run-files.tar" $(ls recipe.json more/results.csv more/args.yaml \
+  more/finished.json more/train_seconds.json 2>/dev/null))
 ls -la "$out" >>"$log"
 tail -c 8000 "$log"
