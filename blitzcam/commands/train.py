@@ -57,7 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--from-shipped",
         action="store_true",
         help="go on from the shipped weights: their stages are taken as this run's, finished, "
-        "and only the stages after them train (give --more-hours)",
+        "and only the stages after them train (give --more-hours); the result is exported into "
+        "the run folder, as with --no-ship, to be measured against the weights it came from",
     )
     parser.add_argument(
         "--device",
@@ -173,7 +174,10 @@ def _train(args: argparse.Namespace) -> int:
         workers=args.workers,
         device=args.device,
     )
-    target = run_folder(run_dir / "export" if args.no_ship else MODELS_DIR, "export to")
+    # a run from the shipped weights never replaces them unmeasured (nor the file it went on
+    # from, which the model card and recipe.py's digest name)
+    no_ship = args.no_ship or args.from_shipped
+    target = run_folder(run_dir / "export" if no_ship else MODELS_DIR, "export to")
     shipped = ship(weights, recipe, target, calibration_scenes(run_dir))
     print(
         f"detector written: {shipped['onnx']} (counting), {shipped['int8']} (its faster int8 "

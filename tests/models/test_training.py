@@ -370,6 +370,25 @@ def test_a_run_goes_on_from_the_shipped_weights_as_their_finished_stages(tmp_pat
     assert sha256_of(_best_weights(run / "extend")) == sha256_of(DETECTOR_PT)
 
 
+@pytest.mark.parametrize("no_ship", [False, True])
+def test_a_run_from_the_shipped_weights_never_replaces_them(
+    no_ship: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `train --from-shipped --more-hours H` without --no-ship put unmeasured weights in models/,
+    # over the very file it went on from (which recipe.py's digest and the model card name)
+    import blitzcam.models.training as training
+
+    exported: list[Path] = []
+    monkeypatch.setattr(training, "train", lambda recipe, **kw: tmp_path / "best.pt")
+    monkeypatch.setattr(training, "calibration_scenes", lambda run_dir: [])
+    monkeypatch.setattr(training, "ship", lambda weights, recipe, target, calibration: (
+        exported.append(target) or {k: target / k for k in ("pt", "onnx", "int8")}))  # fmt: skip
+    run = tmp_path / "run"
+    argv = ["train", "--from-shipped", "--more-hours", "0.1", "--run", str(run)]
+    assert main(argv + (["--no-ship"] if no_ship else [])) == 0, capsys.readouterr().err
+    assert exported == [run.resolve() / "export"]
+
 @pytest.mark.slow
 def test_stage_5_trains_from_the_shipped_weights(tmp_path: Path) -> None:
     # the path a lent GPU runs (scripts/gpu_detector_more.sh), tiny, on the CPU
