@@ -4,8 +4,9 @@ Scene i's randomness comes only from ``SeedSequence([seed, i])``, so the dataset
 byte for byte, whatever the number of workers. Workers render and encode; the parent process
 writes files in index order into ``DIR.tmp-*`` and renames it to DIR at the very end, so an
 interrupted or failed run leaves no half-written dataset behind (one killed outright leaves its
-``DIR.tmp-*``, which the next run into DIR deletes). Workers are spawned, not
-forked: a fork after OpenCV has started its thread pool in the parent deadlocks the child.
+``DIR.tmp-*``, which the next run into DIR deletes: the lock its writer held is free). Workers
+are spawned, not forked: a fork after OpenCV has started its thread pool in the parent
+deadlocks the child.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import multiprocessing
 import os
 import shutil
 import signal
-import socket
 import sys
 import tempfile
 import threading
@@ -31,6 +31,11 @@ from types import ModuleType
 from typing import Any, Final
 
 import numpy as np
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene
 from blitzcam.datasets.labels import SPLITS, data_yaml, ground_truth, ground_truth_text, label_text
@@ -141,7 +146,7 @@ def families_for(
 ) -> tuple[str, ...]:
     """Random-art families a scene of `split` may use. With holdout, HOLDOUT_FAMILY never
     appears in train/val, and test scenes' random backs are all of it; `wide` adds the art
-    module's WIDE_FAMILIES (after the others: the first ones keep their places)."""
+    module's WIDE_FAMILIES (a dataset without them draws as it always did)."""
     wider: tuple[str, ...] = ()
     if wide:
         wider = tuple(getattr(art, "WIDE_FAMILIES", ()))
@@ -257,10 +262,12 @@ def generate_dataset(request: GenerateRequest) -> Path:
     except OSError:
         raise UserError(f"{request.out}: a loop of links, not a folder") from None
     _check_out_dir(out, overwrite=request.overwrite)
+    if request.wide_art:  # an art module without wider families: said before any work
+        families_for("train", holdout=request.holdout, art=load_art(request.art_module), wide=True)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         _sweep_abandoned(out)
-        tmp = Path(tempfile.mkdtemp(prefix=f"{out.name}{_writer_tag()}", dir=out.parent))
+        tmp, lock = _claim_unfinished(out)
     except OSError as exc:
         raise UserError(
             f"{out}: cannot create the dataset folder ({exc.strerror or exc})"
@@ -303,7 +310,7 @@ def generate_dataset(request: GenerateRequest) -> Path:
         (tmp / "data.yaml").write_text(data_yaml(None))
         umask = os.umask(0)
         os.umask(umask)
-        tmp.chmod(0o777 & ~umask)  # mkdtemp makes it 0700: as any folder the user makes, now
+        tmp.chmod(0o777 & ~umask)  # made 0700 while unfinished: as any folder the user makes, now
         _swap_in(tmp, out)
     except OSError as exc:  # a full disk, a quota: nothing half-written is left
         shutil.rmtree(tmp, ignore_errors=True)
@@ -313,6 +320,7 @@ def generate_dataset(request: GenerateRequest) -> Path:
         raise
     finally:
         restore()
+        _release(lock)
     return out
 
 
@@ -328,36 +336,52 @@ def _exit_on_sigterm() -> Callable[[], None]:
     return lambda: signal.signal(signal.SIGTERM, previous)
 
 
-def _writer_tag() -> str:
-    """The infix of a folder being written: this machine and process, so that a later run can
-    tell a folder a killed run left (SIGKILL, a power cut: no cleanup ran) from one being
-    written now."""
-    return f".tmp-{_host()}-{os.getpid()}-"
+LOCK_SUFFIX: Final = ".lock"
 
 
-def _host() -> str:
-    return f"{zlib.crc32(socket.gethostname().encode()) & 0xFFFFFF:06x}"
+def _claim_unfinished(out: Path) -> tuple[Path, tuple[int, Path] | None]:
+    """A new folder beside `out` to write into, and the lock its writer holds until it is done
+    (its file beside the folder): a later run tells a folder that a killed run left (SIGKILL, a
+    power cut: no cleanup ran) from one being written, on this machine or another."""
+    if fcntl is None:  # (no flock: nothing is swept either)
+        return Path(tempfile.mkdtemp(prefix=f"{out.name}.tmp-", dir=out.parent)), None
+    fd, name = tempfile.mkstemp(prefix=f"{out.name}.tmp-", suffix=LOCK_SUFFIX, dir=out.parent)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        folder = Path(name.removesuffix(LOCK_SUFFIX))
+        folder.mkdir(mode=0o700)
+    except BaseException:
+        _release((fd, Path(name)))
+        raise
+    return folder, (fd, Path(name))
+
+
+def _release(lock: tuple[int, Path] | None) -> None:
+    if lock is not None:
+        lock[1].unlink(missing_ok=True)  # (while still held: no sweeper takes it meanwhile)
+        os.close(lock[0])
 
 
 def _sweep_abandoned(out: Path) -> None:
-    """Delete the unfinished `out` folders (scenes, gigabytes of them) that runs killed on this
-    machine left beside it; a folder whose writer still runs, or that another machine writes
-    (a shared disk), is left alone."""
-    mine = f"{out.name}.tmp-{_host()}-"
-    for folder in out.parent.glob(f"{glob.escape(mine)}*-*"):
-        pid = folder.name.removeprefix(mine).split("-", 1)[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not _running(int(pid)):
+    """Delete the unfinished `out` folders (scenes, gigabytes of them) that killed runs left
+    beside it: those whose lock nobody holds. A folder still being written, by this machine or
+    another on a shared disk, keeps its writer's lock."""
+    if fcntl is None:
+        return
+    for lock in out.parent.glob(f"{glob.escape(out.name)}.tmp-*{LOCK_SUFFIX}"):
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_NOFOLLOW)
+        except OSError:  # gone meanwhile, a link, another user's
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # its writer runs
+            os.close(fd)
+            continue
+        folder = lock.with_name(lock.name.removesuffix(LOCK_SUFFIX))
+        if folder.is_dir() and not folder.is_symlink():
             shutil.rmtree(folder, ignore_errors=True)
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: running
-        return True
-    return True
+        _release((fd, lock))
 
 
 def _swap_in(tmp: Path, out: Path) -> None:

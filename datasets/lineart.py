@@ -572,12 +572,12 @@ def silhouette(rng: np.random.Generator) -> Drawing:
     blobs = int(rng.integers(1, 5))
     for _ in range(blobs):
         cx, cy = rng.uniform(-0.4, 0.4, 2)
-        k = int(rng.integers(3, 9))
-        a = np.sort(rng.uniform(0, 2 * np.pi, k))
+        # four to eight points, one in each of as many equal sectors: a mass, never a sliver
+        k = int(rng.integers(4, 9))
+        a = (np.arange(k) + rng.uniform(0.1, 0.9, k)) * (2 * np.pi / k)
         r = rng.uniform(0.3, 0.7, k)
         ctrl = np.stack([cx + r * np.cos(a), cy + r * np.sin(a)], axis=1)
-        closed = spline(np.vstack([ctrl, ctrl[:1]]), 48) if k > 3 else ctrl
-        p.append(Fill(closed))
+        p.append(Fill(spline(np.vstack([ctrl, ctrl[:1]]), 48)))
     for _ in range(int(rng.integers(1, 6))):  # cut-outs: slits and holes in paper
         at = rng.uniform(-0.5, 0.5, 2)
         if rng.random() < 0.5:
@@ -587,7 +587,9 @@ def silhouette(rng: np.random.Generator) -> Drawing:
         else:
             d = rng.normal(0, 1, 2)
             d = d / max(float(np.hypot(*d)), 1e-9) * float(rng.uniform(0.15, 0.4))
-            p.append(Stroke(np.stack([at - d, at + d]), st.line, ink=False))
+            # (a filled slit, not a paper-coloured stroke: `fit` sizes a drawing by its strokes,
+            # and a slit past the ink's edge made the drawing small)
+            p.append(Fill(outline(np.stack([at - d, at + d]), st.line), ink=False))
     if rng.random() < 0.5:
         r = float(rng.uniform(1.0, 1.25))
         p.append(Stroke(ellipse(0, 0, r, r), st.thin, True))

@@ -716,7 +716,7 @@ def training_data(
     from blitzcam.models.identity_data import build
 
     families = tuple(f for f in RANDOM_FAMILIES if f != HOLDOUT_FAMILY)
-    wide = ""  # the wider families come after the others: a scene's other draws keep their place
+    wide = ""  # (drawings of the wider families are files of their own)
     if recipe.wide_art:
         families, wide = families + WIDE_FAMILIES, "-wide"
     parts = []
@@ -730,7 +730,7 @@ def training_data(
         path = run_dir / f"drawings-late-seed{recipe.late_seed}-{recipe.late_scenes}{wide}.npz"
         if not path.is_file():
             print(f"cutting late-round drawings from {recipe.late_scenes} scenes "
-                  f"(seed {recipe.late_seed})")  # fmt: skip
+                  f"(seed {recipe.late_seed}{wide})")  # fmt: skip
             late = build(
                 recipe.late_seed, recipe.late_scenes, families, workers=workers, late_round=True
             )

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import cv2
 import numpy as np
@@ -536,11 +536,13 @@ def _recipe_changes(run_dir: Path, recipe: Recipe) -> list[str] | None:
         return None
     if not isinstance(saved, dict):
         return None
-    # a field added to the recipe since the file was written had its default then
-    added = json.loads(json.dumps(Recipe().as_dict()))
-    return sorted(
-        k for k in wanted.keys() | saved.keys() if saved.get(k, added.get(k)) != wanted.get(k)
-    )
+    before = {**BEFORE_ADDED, **saved}
+    return sorted(k for k in wanted.keys() | before.keys() if before.get(k) != wanted.get(k))
+
+
+# fields added to the recipe after runs had written their recipe.json, with the value that
+# keeps what those runs did (not today's default, which for a stage's budget turns it on)
+BEFORE_ADDED: Final[dict[str, Any]] = {"more_wide_art": False}
 
 
 DATA_FILE = "data.json"  # the scene dataset a run's first stage was given (`--data`), or null
@@ -820,10 +822,17 @@ def generated_scenes(
     wanted = {
         "n": n, "seed": seed, "holdout": True, "late_rounds": late_rounds, "wide_art": wide_art
     }  # fmt: skip
-    # generator.json names late_rounds and wide_art only when asked for; a broken one, nothing
+    # generator.json names late_rounds and wide_art only when asked for
     unsaid = {"n": None, "seed": None, "holdout": None, "late_rounds": 0.0, "wide_art": False}
     if (scenes_dir / "data.yaml").is_file():
         made = _generator_settings(scenes_dir)  # None: from before the file, taken as it is
+        if made == {}:
+            from blitzcam.errors import UserError
+
+            raise UserError(
+                f"{scenes_dir}: its generator.json cannot be read, so these may not be the "
+                "recipe's scenes: use another run folder, or delete this one"
+            )
         said = {} if made is None else {k: made.get(k, unsaid[k]) for k in wanted}
         differ = [k for k in said if said[k] != wanted[k]]
         if differ:

@@ -18,6 +18,8 @@ def main(argv: list[str]) -> None:
     from blitzcam.models.training import go_on_from_shipped, recipe_with, train
 
     run, hours, scenes, device, workers, *wide = argv
+    if wide not in ([], ["0"], ["1"]):  # (WIDE=yes was taken for no)
+        raise SystemExit(f"WIDE must be 0 or 1, got {' '.join(wide)!r}")
     recipe = recipe_with(
         SHIPPED, more_hours=float(hours), more_scenes=int(scenes) if scenes else None,
         more_wide_art=wide == ["1"] or None,

@@ -25,6 +25,8 @@ def main(argv: list[str]) -> None:
     from blitzcam.models.identity_training import IdentityRecipe, train, training_data
 
     run_arg, late, scenes, steps, device, workers, *wide = argv
+    if wide not in ([], ["0"], ["1"]):  # (WIDE=yes was taken for no)
+        raise SystemExit(f"WIDE must be 0 or 1, got {' '.join(wide)!r}")
     run = Path(run_arg)
     # an unusable device is found out now, not after minutes of cutting drawings
     torch.zeros(1, device=device)

@@ -32,7 +32,8 @@
 #     --no-ship
 # then scripts/identity_measure.sh NAME runs/identity-data/export/blitzcam-identity.onnx.
 # WIDE=1 cuts drawings of the generator's wider art families too (`--wide-art`, which the
-# command back home then takes as well; its drawings are files of their own, `-wide`).
+# command back home then takes as well; its drawings are files of their own, `-wide`, which
+# runs/identity-data does not hold: that export cuts them first, about half an hour here).
 # (LATE, SCENES, STEPS, DEVICE, WORKERS, PYTHON and SKIP_INSTALL=1 in the environment override
 # the late-round scenes, the scenes per seed, both stages' steps, cuda:0, 16, python3 and the
 # set-up, for a dry run on a small machine.)

@@ -136,6 +136,12 @@ def _table(entries: list[dict[str, Any]], unread: tuple[str, ...] = ()) -> str:
     return "\n".join(lines)
 
 
+def _where_said(failed: int, *, as_json: bool) -> str:
+    if not as_json:
+        return "the table"
+    return "its entry in the JSON" if failed == 1 else "their entries in the JSON"
+
+
 def run(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
     from blitzcam.vision.pipeline import (  # heavy imports after argument parsing
@@ -174,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
         names = ", ".join(failed[:3]) + (", ..." if len(failed) > 3 else "")
         print(
             f"blitzcam count: {len(failed)} of {len(entries)} images could not be counted "
-            f"({names}): see {'its entry in the JSON' if args.json else 'the table'}",
+            f"({names}): see {_where_said(len(failed), as_json=args.json)}",
             file=sys.stderr,
         )
     return 1 if failed else 0

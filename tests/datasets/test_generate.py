@@ -159,25 +159,40 @@ def test_holdout_family_only_in_test(tmp_path: Path, standin_art: ModuleType) ->
 
 
 def test_a_folder_a_killed_run_left_is_deleted_by_the_next_run(tmp_path: Path) -> None:
-    # SIGKILL or a power cut leaves DIR.tmp-*: gigabytes of scenes nobody would ever delete
-    import subprocess
-    import sys
+    # SIGKILL or a power cut leaves DIR.tmp-*: gigabytes of scenes nobody would ever delete.
+    # A folder is the next run's to delete when the lock its writer held is free
+    import fcntl
+    import os
 
-    from blitzcam.datasets.generate import _writer_tag
-
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
-    mine = _writer_tag()
-    abandoned = tmp_path / f"ds{mine.replace(mine.split('-')[2], dead)}abc123"
-    alive = tmp_path / f"ds{mine}def456"  # a run of this process, still writing
-    elsewhere = tmp_path / f"ds.tmp-000000-{dead}-ghi789"  # another machine's, on a shared disk
-    other = tmp_path / f"ds2{mine.replace(mine.split('-')[2], dead)}jkl012"  # another dataset's
-    for folder in (abandoned, alive, elsewhere, other):
+    def unfinished(name: str, *, held: bool) -> Path:
+        folder = tmp_path / name
         (folder / "images").mkdir(parents=True)
-    generate_dataset(_request(tmp_path / "ds", n=1))
-    assert not abandoned.exists()
-    assert alive.is_dir() and elsewhere.is_dir() and other.is_dir()
+        lock = folder.with_name(folder.name + ".lock")
+        lock.touch()
+        if held:  # a run writing now, in this process or on another machine of a shared disk
+            fd = os.open(lock, os.O_RDWR)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            kept.append(fd)
+        return folder
+
+    kept: list[int] = []
+    abandoned = unfinished("ds.tmp-abc123", held=False)
+    writing = unfinished("ds.tmp-def456", held=True)
+    other = unfinished("ds2.tmp-ghi789", held=False)  # another dataset's: its own run's to sweep
+    before = tmp_path / "ds.tmp-jkl012"  # from before the locks: no lock file, left alone
+    before.mkdir()
+    try:
+        generate_dataset(_request(tmp_path / "ds", n=1))
+    finally:
+        for fd in kept:
+            os.close(fd)
+    assert not abandoned.exists() and not abandoned.with_name("ds.tmp-abc123.lock").exists()
+    assert writing.is_dir() and other.is_dir() and before.is_dir()
     assert (tmp_path / "ds" / "generator.json").is_file()
+    # and the run's own lock is gone with its folder
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("ds.")) == [
+        "ds.tmp-def456", "ds.tmp-def456.lock", "ds.tmp-jkl012"]
+
 
 def test_refuses_non_empty_folder_and_overwrites_on_request(tmp_path: Path) -> None:
     out = tmp_path / "ds"
