@@ -48,6 +48,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--more-scenes", type=int, default=None, help=f"the fifth stage's scenes ({recipe})"
     )
     parser.add_argument(
+        "--more-lr0",
+        type=float,
+        default=None,
+        help=f"the fifth stage's first learning rate, AdamW, decaying twentyfold ({recipe})",
+    )
+    parser.add_argument(
         "--more-wide-art",
         action="store_true",
         help="the fifth stage's scenes draw random art from the wider families too (dataset "
@@ -87,12 +93,12 @@ def _train(args: argparse.Namespace) -> int:
 
     from blitzcam.errors import UserError
 
-    for name in ("epochs", "scenes", "batch", "workers", "more_hours", "more_scenes"):
+    for name in ("epochs", "scenes", "batch", "workers", "more_hours", "more_scenes", "more_lr0"):
         value = getattr(args, name)
         if value is not None and not (value > 0 and math.isfinite(value)):  # nor NaN, nor inf
             option = name.replace("_", "-")
             raise UserError(f"--{option} must be a positive number, got {value}")
-    for name in ("more_scenes", "more_wide_art"):
+    for name in ("more_scenes", "more_wide_art", "more_lr0"):
         if getattr(args, name) not in (None, False) and args.more_hours is None:
             option = name.replace("_", "-")
             raise UserError(f"--{option}: stage 5 trains only with a budget (give --more-hours)")
@@ -156,7 +162,7 @@ def _train(args: argparse.Namespace) -> int:
     recipe = recipe_with(
         SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch,
         more_hours=args.more_hours, more_scenes=args.more_scenes,
-        more_wide_art=args.more_wide_art or None,
+        more_wide_art=args.more_wide_art or None, more_lr0=args.more_lr0,
     )  # fmt: skip
     with refused_leaves_no_folder(args.run or REPO_ROOT / "runs" / "detector", "--run") as run_dir:
         # (--from-shipped decides itself whether the folder may hold a run)

@@ -187,6 +187,9 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
         (["train", "--more-hours", "1", "--more-scenes", "2"], "--more-scenes must be 3 or more"),
         (["train", "--more-scenes", "500"], "--more-scenes: stage 5 trains only with a budget"),
         (["train", "--more-wide-art"], "--more-wide-art: stage 5 trains only with a budget"),
+        (["train", "--more-lr0", "0.001"], "--more-lr0: stage 5 trains only with a budget"),
+        (["train", "--more-hours", "1", "--more-lr0", "-1"],
+         "--more-lr0 must be a positive number, got -1.0"),
         (["train", "--from-shipped", "--epochs", "3", "--more-hours", "1"],
          "--epochs: settings of the first stage, which --from-shipped does not train"),
         (["train", "--from-shipped", "--data", "/tmp", "--scenes", "9"],
@@ -586,7 +589,7 @@ def test_a_run_folder_with_other_scenes_is_refused_not_trained_on(tmp_path: Path
     with pytest.raises(UserError, match=r"made with wide_art False, not wide_art True:"):
         generated_scenes(scenes, 3, 1, wide_art=True)
     (scenes / "generator.json").write_text("{broken")
-    with pytest.raises(UserError, match="its generator.json cannot be read, so these may not be"):
+    with pytest.raises(UserError, match=r"its generator\.json cannot be read, so these may not be"):
         generated_scenes(scenes, 3, 1)
 
 
