@@ -55,8 +55,8 @@ class Recipe:
     more_scenes: int = 12000
     more_data_seed: int = 2030
     more_late_share: float = 0.25
-    # random art of the generator's wider families too (`dataset generate --wide-art`): stage
-    # 5 of the first six families alone lost on art of a family it never saw (MODEL_CARD.md)
+    # random art of the generator's wider families too (`dataset generate --wide-art`); tried
+    # at stop 47 and not shipped (MODEL_CARD.md)
     more_wide_art: bool = False
     more_batch: int = 64
     more_lr0: float = 0.0005
