@@ -67,6 +67,16 @@ def test_json_contract(random_model, photos, capsys) -> None:
     }
 
 
+def test_stderr_names_the_first_three_images_that_failed(random_model, photos, capsys) -> None:
+    missing = [str(photos["good"].with_name(f"gone{i}.jpg")) for i in range(4)]
+    argv = ["count", "--model", str(random_model.onnx), "--json", *missing, str(photos["good"])]
+    code, _, err = _run(capsys, argv)
+    assert code == 1
+    assert err.splitlines()[-1] == (
+        f"blitzcam count: 4 of 5 images could not be counted ({', '.join(missing[:3])}, ...): "
+        "see their entries in the JSON"
+    )
+
 def test_each_image_is_named_as_it_was_typed(random_model, photos, capsys, monkeypatch) -> None:
     # scripts find their own arguments in the JSON: Path() made './table.jpg' 'table.jpg' and
     # read 'table.jpg/' as the file
