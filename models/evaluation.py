@@ -188,6 +188,7 @@ def evaluate(
     report["near_line_alike"] = pipeline.near_line_alike
     report["lone_alike"] = pipeline.lone_alike
     report["second_look"] = pipeline.second_look
+    report["read_scales"] = list(pipeline.read_scales)
     # (decks as decided at the operating line: only its backs were grouped with look-alikes;
     # no doubted back joins a pile here, each line counts the boxes of its confidence or more)
     report["exact_rate_by_conf"] = exact_rate_by_threshold(
@@ -280,6 +281,17 @@ def _tiles_line(report: dict[str, Any]) -> str:
     )
 
 
+def _reading_line(report: dict[str, Any]) -> str:
+    """How each drawing was read (reports before reading at several sizes: not recorded)."""
+    scales = report.get("read_scales")
+    if scales is None:
+        return "each drawing's readings: not recorded"
+    if not scales:
+        return "each drawing read once, along its box"
+    sizes = ", ".join(f"{scale:g}" for scale in scales)
+    return f"each drawing read along its box and along it scaled by {sizes}, readings averaged"
+
+
 def _turned_line(report: dict[str, Any]) -> str:
     """How many scenes were read turned a quarter (reports before it: unknown)."""
     if "scenes_read_turned" not in report:
@@ -322,6 +334,7 @@ def report_table(report: dict[str, Any]) -> str:
         f"face-up cards counted as a deck: {report['face_up_counted']}",
         _turned_line(report),
         _tiles_line(report),
+        _reading_line(report),
         "a frame's backs decided in groups of drawings alike on average above: "
         f"{report.get('consensus_link') or 'off (each back alone)'}"
         + (

@@ -99,6 +99,12 @@ FACE_ON_BACK_IOU: Final = 0.45
 # for the boxes' own few pixels of error.
 JOIN_GROW: Final = 1.2
 SURE_ABOVE: Final = 0.8  # a drawing this similar to a reference needs no second, snapped reading
+# A drawing may also be read along its box grown and shrunk about its centre by these factors,
+# its vector the readings' mean (the detector's box is a few pixels off, and one cut's reading
+# swings with where its edge falls). Off by default: tried at stop 48 (MODEL_CARD.md, "Reading
+# each box at three sizes"): (0.95, 1.05) made 6 more of 1,420 choice-set scenes exact and
+# none of the 1,120 held-out ones, at 2.3 times the identification time.
+READ_SCALES: Final[tuple[float, ...]] = ()
 SNAP_GROW: Final = 1.3  # snapping looks for the drawing's ink this far around the detector's box
 SNAP_SIZE: Final = 64
 SNAP_AREA_RANGE: Final = (0.3, 2.0)  # a snapped box outside this share of the original is wrong
@@ -152,6 +158,23 @@ def snap_to_ink(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return obb_corners(obb)[0]
 
 
+def scaled_boxes(corners: np.ndarray, scales: tuple[float, ...]) -> np.ndarray:
+    """(4, 2) box -> (1 + len(scales), 4, 2): the box itself, then the box scaled about its
+    centre by each factor in turn, corners in the box's own order."""
+    c = np.asarray(corners, np.float32)
+    centre = c.mean(axis=0)
+    factors = np.asarray((1.0, *scales), np.float32)[:, None, None]
+    return (centre + (c - centre) * factors).astype(np.float32)
+
+
+def mean_readings(vectors: np.ndarray, per_drawing: int) -> np.ndarray:
+    """(n * k, dim) unit vectors, k = `per_drawing` consecutive rows for each drawing ->
+    (n, dim): each drawing's unit-length mean reading."""
+    rows = np.asarray(vectors, np.float32).reshape(-1, per_drawing, vectors.shape[-1])
+    mean = rows.mean(axis=1)
+    return mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6)
+
+
 def side_cuts(corners: np.ndarray, keeps: tuple[float, ...] = SECOND_LOOK_KEEP) -> np.ndarray:
     """(4, 2) box -> (4 * len(keeps), 4, 2): for each share in `keeps`, that much of the box kept
     from each of its four sides in turn (the rest cut away), corners in the box's own order."""
@@ -203,11 +226,14 @@ def identify(
     face_on_back_iou: float | None = FACE_ON_BACK_IOU,
     look_alikes: Collection[tuple[int, int]] = (),
     parts_alike: float | None = PARTS_ALIKE,
+    read_scales: tuple[float, ...] = READ_SCALES,
 ) -> Detections:
     """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown)
     and `counted` saying which rows count.
 
-    `references.owners[row]` is the deck (index into deck_names) of each reference vector.
+    `references.owners[row]` is the deck (index into deck_names) of each reference vector. Every
+    drawing is read along its box and along it scaled by each of `read_scales` (`scaled_boxes`),
+    the readings averaged (`mean_readings`; an empty tuple: one reading).
     Detections of confidence `count_from` or more count (faces as face-up cards), except backs
     lying on a counted face-up card (`on_face_up`), which never count, and face-up boxes
     overlapping a surer back of `count_from` or more by more than `face_on_back_iou` (None:
@@ -288,8 +314,10 @@ def identify(
             return best_score, np.where(playing, -1.0, sims).max(axis=1) > best_score
 
         def read(boxes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-            patches = np.stack([drawing_patch(frame_bgr, box, patch_size) for box in boxes])
-            vectors = embed(patches)
+            # each box at every size of `read_scales`, one drawing's readings after another
+            cuts = [cut for box in boxes for cut in scaled_boxes(box, read_scales)]
+            patches = np.stack([drawing_patch(frame_bgr, cut, patch_size) for cut in cuts])
+            vectors = mean_readings(embed(patches), 1 + len(read_scales))
             return vectors, similarity(vectors)
 
         boxes = [detections.corners[i] for i in backs]

@@ -33,6 +33,7 @@ from blitzcam.vision.identify import (
     NEAR_LINE_ALIKE,
     NEAR_LINE_FROM,
     PARTS_ALIKE,
+    READ_SCALES,
     SAME_DECK_LINK,
     SECOND_LOOK_ALIKE,
     UNKNOWN_BELOW,
@@ -219,6 +220,9 @@ class CountingPipeline:
         # a pile of one of two look-alike decks that holds the other's copies is parted when its
         # two parts are less alike than this (`identify`'s look_alikes; None: never)
         self.parts_alike: float | None = PARTS_ALIKE
+        # each drawing also read along its box scaled by these, the readings averaged (`()`,
+        # the default: one reading; vision/identify.py: READ_SCALES)
+        self.read_scales: tuple[float, ...] = READ_SCALES
         self.keep_uncounted = False  # evaluation keeps every box the detector found, to score it
         # a closer look, in tiles, when the sure backs' typical long side reached the network
         # under this many pixels (vision/tiling.py; None: never)
@@ -370,6 +374,7 @@ class CountingPipeline:
             near_line_alike=self.near_line_alike,
             look_alikes=look_alike_rows,
             parts_alike=self.parts_alike,
+            read_scales=self.read_scales,
         )
         if not self.keep_uncounted:
             detections = detections[detections.counted]

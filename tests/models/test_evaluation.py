@@ -130,3 +130,19 @@ def test_truth_is_scaled_to_a_frame_shrunk_on_reading() -> None:
     shrunk = on_frame(truth, (4800 / 4096, 2700 / 2304))
     assert np.allclose(shrunk.corners[0][2], [4096, 2304])
     assert shrunk.decks == truth.decks
+
+
+@pytest.mark.parametrize(
+    ("scales", "line"),
+    [
+        (None, "each drawing's readings: not recorded"),  # a report from before the field
+        ([], "each drawing read once, along its box"),
+        ([0.95, 1.05], "each drawing read along its box and along it scaled by 0.95, 1.05, "
+         "readings averaged"),
+    ],
+)
+def test_the_report_says_how_each_drawing_was_read(scales, line: str) -> None:
+    from blitzcam.models.evaluation import _reading_line
+
+    report = {} if scales is None else {"read_scales": scales}
+    assert _reading_line(report) == line

@@ -132,6 +132,10 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert f"join a decided group alike above {LONE_ALIKE}" in out
     assert report["second_look"] == SECOND_LOOK_ALIKE
     assert f"its best cut is alike above {SECOND_LOOK_ALIKE}" in out
+    from blitzcam.vision.identify import READ_SCALES
+
+    assert report["read_scales"] == list(READ_SCALES)
+    assert "each drawing read " in out
     from blitzcam.vision.identify import NEAR_LINE_ALIKE, NEAR_LINE_FROM
 
     assert (report["near_line_from"], report["near_line_alike"]) == (NEAR_LINE_FROM,

@@ -238,3 +238,75 @@ def test_a_lone_design_nobody_enrolled_stays_unknown_at_a_second_look(profile) -
             frame, dets = _pile_with_a_coin(pile, stranger, rng, coin)
             out = identify(frame, dets, profile.references, profile.names, profile.embedder.embed)
             assert out.deck_name(3) == "unknown", f"seed {seed}, coin {coin}: {out.deck_name(3)}"
+
+
+@pytest.mark.parametrize("turn_deg", [0.0, 33.0])
+def test_scaled_boxes_keep_the_centre_and_the_corner_order(turn_deg: float) -> None:
+    from blitzcam.vision.detections import obb_corners
+    from blitzcam.vision.identify import scaled_boxes
+
+    box = obb_corners(np.array([[200, 150, 80, 40, np.deg2rad(turn_deg)]], np.float32))[0]
+    boxes = scaled_boxes(box, (0.9, 1.1))
+    assert boxes.shape == (3, 4, 2)
+    np.testing.assert_array_equal(boxes[0], box)
+    for scaled, factor in zip(boxes[1:], (0.9, 1.1), strict=True):
+        np.testing.assert_allclose(scaled.mean(axis=0), box.mean(axis=0), atol=1e-3)
+        # each corner on the ray from the centre through the box's own corner
+        np.testing.assert_allclose(
+            scaled - box.mean(axis=0), factor * (box - box.mean(axis=0)), atol=1e-3
+        )
+    assert scaled_boxes(box, ()).shape == (1, 4, 2)
+
+
+def test_mean_readings_average_each_drawings_own_rows() -> None:
+    from blitzcam.vision.identify import mean_readings
+
+    e = np.eye(3, dtype=np.float32)
+    readings = np.stack([e[0], e[1], e[0], e[2], e[2], e[2]])  # two drawings, three readings each
+    means = mean_readings(readings, 3)
+    np.testing.assert_allclose(means[0], np.array([2, 1, 0]) / np.sqrt(5), atol=1e-6)
+    np.testing.assert_allclose(means[1], e[2], atol=1e-6)
+    np.testing.assert_allclose(mean_readings(readings, 1), readings)
+
+
+def _ink_square_scene() -> tuple[np.ndarray, Detections]:
+    """White paper with a black square, boxed exactly: a box grown takes paper in, one shrunk
+    only ink."""
+    frame = np.full((200, 200, 3), 255, np.uint8)
+    frame[80:120, 80:120] = 0
+    return frame, Detections.from_obb(np.array([[100, 100, 40, 40, 0]], np.float32), [0.9], [0])
+
+
+def _darkness_embed(calls: list[int]):
+    """A stand-in network: a patch's darkness d read as the unit vector (d, 1 - d, 0)."""
+
+    def embed(patches: np.ndarray) -> np.ndarray:
+        calls.append(len(patches))
+        dark = 1.0 - patches.reshape(len(patches), -1).mean(axis=1) / 255.0
+        rows = np.stack([dark, 1.0 - dark, np.zeros_like(dark)], axis=1).astype(np.float32)
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+    return embed
+
+
+@pytest.mark.parametrize("scales", [(), (0.9, 1.1), (0.8, 0.9, 1.1, 1.2)])
+def test_each_box_is_read_at_every_size_and_the_readings_averaged(scales) -> None:
+    from blitzcam.vision.embedding import References, drawing_patch
+    from blitzcam.vision.identify import mean_readings, scaled_boxes
+
+    frame, dets = _ink_square_scene()
+    # one deck, read as ink: every reading of the square is near it, so none is read again
+    # along a snapped box
+    references = References(np.float32([[1.0, 0.0, 0.0]]), np.int64([0]))
+    calls: list[int] = []
+    embed = _darkness_embed(calls)
+    out = identify(frame, dets, references, ("ink",), embed, read_scales=scales)
+    assert calls == [1 + len(scales)]  # one drawing, read at each size in one batch
+    cuts = scaled_boxes(dets.corners[0], scales)
+    expected = mean_readings(embed(np.stack([drawing_patch(frame, c) for c in cuts])), len(cuts))
+    assert out.similarity[0] == pytest.approx(float(expected[0, 0]), abs=1e-6)
+    assert out.deck_name(0) == "ink"
+    if scales:  # the grown box took paper in: the mean reading differs from the box's own
+        assert out.similarity[0] < identify(
+            frame, dets, references, ("ink",), embed, read_scales=()
+        ).similarity[0]
