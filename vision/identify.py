@@ -169,7 +169,9 @@ def scaled_boxes(corners: np.ndarray, scales: tuple[float, ...]) -> np.ndarray:
 
 def mean_readings(vectors: np.ndarray, per_drawing: int) -> np.ndarray:
     """(n * k, dim) unit vectors, k = `per_drawing` consecutive rows for each drawing ->
-    (n, dim): each drawing's unit-length mean reading."""
+    (n, dim): each drawing's unit-length mean reading (one reading each: `vectors` as they are)."""
+    if per_drawing == 1:
+        return vectors
     rows = np.asarray(vectors, np.float32).reshape(-1, per_drawing, vectors.shape[-1])
     mean = rows.mean(axis=1)
     return mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6)
