@@ -159,12 +159,14 @@ def snap_to_ink(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 
 def scaled_boxes(corners: np.ndarray, scales: tuple[float, ...]) -> np.ndarray:
-    """(4, 2) box -> (1 + len(scales), 4, 2): the box itself, then the box scaled about its
-    centre by each factor in turn, corners in the box's own order."""
+    """(..., 4, 2) boxes -> (..., 1 + len(scales), 4, 2): each box itself (its very values),
+    then the box scaled about its centre by each factor in turn, corners in the box's own
+    order."""
     c = np.asarray(corners, np.float32)
-    centre = c.mean(axis=0)
-    factors = np.asarray((1.0, *scales), np.float32)[:, None, None]
-    return (centre + (c - centre) * factors).astype(np.float32)
+    centre = c.mean(axis=-2, keepdims=True)[..., None, :, :]
+    factors = np.asarray(scales, np.float32).reshape(-1, 1, 1)
+    scaled = centre + (c[..., None, :, :] - centre) * factors
+    return np.concatenate([c[..., None, :, :], scaled], axis=-3)
 
 
 def mean_readings(vectors: np.ndarray, per_drawing: int) -> np.ndarray:
@@ -317,7 +319,7 @@ def identify(
 
         def read(boxes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             # each box at every size of `read_scales`, one drawing's readings after another
-            cuts = [cut for box in boxes for cut in scaled_boxes(box, read_scales)]
+            cuts = scaled_boxes(np.stack(boxes), read_scales).reshape(-1, 4, 2)
             patches = np.stack([drawing_patch(frame_bgr, cut, patch_size) for cut in cuts])
             vectors = mean_readings(embed(patches), 1 + len(read_scales))
             return vectors, similarity(vectors)

@@ -256,6 +256,12 @@ def test_scaled_boxes_keep_the_centre_and_the_corner_order(turn_deg: float) -> N
             scaled - box.mean(axis=0), factor * (box - box.mean(axis=0)), atol=1e-3
         )
     assert scaled_boxes(box, ()).shape == (1, 4, 2)
+    # a stack of boxes, each scaled as it would be alone
+    stack = np.stack([box, box + 50])
+    both = scaled_boxes(stack, (0.9, 1.1))
+    assert both.shape == (2, 3, 4, 2)
+    np.testing.assert_allclose(both[0], boxes, atol=1e-4)
+    np.testing.assert_allclose(both[1], scaled_boxes(box + 50, (0.9, 1.1)), atol=1e-4)
 
 
 def test_mean_readings_average_each_drawings_own_rows() -> None:
