@@ -4,7 +4,8 @@ Grayscale, 16-bit and RGBA files are normalised to 8-bit BGR; very large JPEG ph
 at a reduced scale (cv2.IMREAD_REDUCED_*) chosen from the size in the file's header, so a
 12000x9000 photo never needs its full-resolution pixels in memory (a PNG, decoded whole, is
 refused from its header when that would take over 2 GiB). Truncated PNG/JPEG files are
-refused rather than counted with a grey band where the missing rows would be.
+refused rather than counted with a grey band where the missing rows would be, and so is a JPEG
+whose image data libjpeg says is damaged (vision/jpeg_check.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,12 @@ import cv2
 import numpy as np
 
 from blitzcam.errors import UserError
+from blitzcam.vision.jpeg_check import (
+    junk_before_end,
+    libjpeg_warning,
+    says_damaged,
+    without_junk_before_end,
+)
 
 PNG_SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
 MAX_SIDE: Final = 4096  # frames are shrunk to at most this many pixels on the long side
@@ -92,13 +99,19 @@ def is_truncated(data: bytes) -> bool:
     if data[:8] == PNG_SIGNATURE:
         return b"IEND" not in _png_chunks(data)
     if data[:2] == b"\xff\xd8":
-        scan = next((pos for pos, m in _jpeg_segments(data, skip_junk=False) if m == 0xDA), None)
+        scan = _first_scan(data)
         if scan is None:  # no image data found by walking the segments
             return data.find(b"\xff\xd9", max(0, len(data) - 64)) == -1
         # entropy-coded data never holds FF D9 (an FF there is followed by 00 or a restart
         # marker), and thumbnails in the EXIF segment come before the scan
         return data.find(b"\xff\xd9", scan) == -1
     return False
+
+
+def _first_scan(data: bytes) -> int | None:
+    """Where a JPEG's first scan (its image data) starts, found by walking its segments (an EXIF
+    thumbnail's scan is inside a segment, stepped over); None when the walk does not reach one."""
+    return next((pos for pos, m in _jpeg_segments(data, skip_junk=False) if m == 0xDA), None)
 
 
 def _png_decode_bytes(data: bytes, size: tuple[int, int] | None) -> int | None:
@@ -243,6 +256,9 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
             f"than the {MAX_PIXELS:,} a picture may have"
         )
     jpeg = data[:2] == b"\xff\xd8"
+    read_whole = False  # whether libjpeg read all of a JPEG's image data without a complaint
+    if jpeg:
+        data, read_whole = _as_libjpeg_reads_it(data, name)
     needed = _png_decode_bytes(data, size)
     if size is not None and needed is not None and needed > MAX_WHOLE_DECODE_BYTES:
         raise ImageError(
@@ -270,7 +286,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )
-    if jpeg and (band := grey_filled_edge(image)) >= GREY_FILL_MIN_DEPTH:
+    if jpeg and not read_whole and (band := grey_filled_edge(image)) >= GREY_FILL_MIN_DEPTH:
         raise ImageError(
             f"{name}: cannot decode image: corrupt: a band {band} px deep along its edge is "
             "the flat grey a JPEG decoder fills missing image data with"
@@ -289,6 +305,23 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
     return Picture(to_bgr8(image), whole)
 
 
+def _as_libjpeg_reads_it(data: bytes, name: str) -> tuple[bytes, bool]:
+    """A JPEG's bytes as OpenCV is to decode them, and whether libjpeg read all of its image data
+    without a complaint; ImageError naming `name` when libjpeg says that data is damaged."""
+    warning = libjpeg_warning(data)
+    if warning is None:
+        return data, True
+    if says_damaged(warning):
+        raise ImageError(
+            f"{name}: cannot decode image: its image data is damaged (libjpeg: {warning})"
+        )
+    junk, scan = junk_before_end(warning), _first_scan(data)
+    if junk is not None and scan is not None:  # stray bytes a camera wrote before the end
+        data = without_junk_before_end(data, junk, scan=scan)
+        return data, libjpeg_warning(data) is None
+    return data, False  # a word about metadata, or a variant OpenCV may read and libjpeg not
+
+
 _RESIZABLE: Final = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32))
 
 
@@ -305,9 +338,11 @@ def has_colour(frame: np.ndarray) -> bool:
 # libjpeg decodes what is missing from a damaged file's data (bytes zeroed or cut, with an end
 # marker still there) as blocks of level 128, and says so only on the terminal: the picture's
 # last rows (an edge, once EXIF has turned it) come back exactly that grey, which a camera's
-# noise never makes. A count of such a picture missed what the grey hides. Bars of that grey
-# laid on a picture on purpose (letterboxing) come in pairs, so an edge whose opposite edge is
-# the same grey is not taken for damage.
+# noise never makes. A count of such a picture missed what the grey hides. libjpeg's own warning
+# (vision/jpeg_check.py) says so first; this is the second line, for a file whose image data
+# libjpeg did not read to the end without a word (a warning about metadata stops its strict
+# read). Bars of that grey laid on a picture on purpose (letterboxing) come in pairs, so an edge
+# whose opposite edge is the same grey is not taken for damage.
 JPEG_MISSING_GREY: Final = 128
 GREY_FILL_MIN_DEPTH: Final = 8  # rows or columns of the decoded picture
 

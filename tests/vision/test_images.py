@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from blitzcam.vision.images import (
+    GREY_FILL_MIN_DEPTH,
     ImageError,
     decode_image,
     decode_picture,
+    grey_filled_edge,
     has_colour,
     header_size,
     is_truncated,
@@ -363,8 +365,8 @@ def _cut_midway(jpeg: bytes) -> bytes:
     return jpeg[: len(jpeg) // 2] + b"\xff\xd9"
 
 
-@pytest.mark.parametrize("orientation", [None, 6])  # the grey left at the bottom, or turned
-def test_a_jpeg_whose_data_is_damaged_is_refused_not_counted_grey(orientation: int | None) -> None:
+@pytest.mark.parametrize("orientation", [None, 6])
+def test_a_jpeg_whose_data_is_damaged_is_refused_in_libjpegs_words(orientation: int | None) -> None:
     # (a copy with its data zeroed midway, end marker intact, decoded with its lower half a flat
     # grey: the count missed every card under it, exit 0)
     noise = np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8)
@@ -372,8 +374,69 @@ def test_a_jpeg_whose_data_is_damaged_is_refused_not_counted_grey(orientation: i
     if orientation is not None:
         damaged = _with_orientation(damaged, orientation)
     assert not is_truncated(damaged)
+    with pytest.raises(
+        ImageError,
+        match=r"^copy\.jpg: cannot decode image: its image data is damaged \(libjpeg: Corrupt "
+        r"JPEG data: premature end of data segment\)$",
+    ):
+        decode_picture(damaged, name="copy.jpg")
+
+
+def test_a_jpeg_with_flipped_bits_libjpeg_notices_is_refused() -> None:
+    # (a copy with a few bits flipped: counted as 0 cards, 63 unidentified, exit 0, and an
+    # unnamed "Corrupt JPEG data" line on the terminal). The decoder, put out of step, ends the
+    # picture's blocks early and says thousands of bytes are left "before the end marker".
+    clean = _jpg(np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8))
+    flipped = bytearray(clean)
+    for at in range(len(clean) // 2, len(clean) // 2 + 400, 16):
+        flipped[at] ^= 0x10
+    with pytest.raises(
+        ImageError,
+        match=r"^copy\.jpg: cannot decode image: its image data is damaged \(libjpeg: Corrupt "
+        r"JPEG data: \d{3,} extraneous bytes before marker 0xd9\)$",
+    ):
+        decode_picture(bytes(flipped), name="copy.jpg")
+
+
+@pytest.mark.parametrize("orientation", [None, 6])  # the grey left at the bottom, or turned
+def test_the_grey_band_still_refuses_damage_libjpeg_stopped_short_of(
+    orientation: int | None,
+) -> None:
+    # a warning about metadata (here the JFIF version) ends libjpeg's strict read before the
+    # image data: the decoder's grey fill is then the sign left to see
+    noise = np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8)
+    damaged = bytearray(_cut_midway(_jpg(noise)))
+    version = damaged.find(b"JFIF\x00") + 5
+    damaged[version] = 2
+    damaged = bytes(damaged)
+    if orientation is not None:
+        damaged = _with_orientation(damaged, orientation)
     with pytest.raises(ImageError, match=r"^copy\.jpg: cannot decode image: corrupt: a band \d+ px"):
         decode_picture(damaged, name="copy.jpg")
+
+
+def test_a_jpeg_with_one_bar_of_the_decoders_grey_is_read_when_libjpeg_read_it_whole() -> None:
+    # a picture with one bar of exactly that grey (a screenshot's, a scan's) was refused as
+    # damaged; libjpeg, reading all its image data without a word, says otherwise
+    picture = np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8)
+    picture[-40:] = 128
+    data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    frame = decode_picture(data, name="x.jpg").frame
+    assert grey_filled_edge(frame) >= GREY_FILL_MIN_DEPTH  # what the grey band alone refused
+    assert frame.shape == (240, 320, 3)
+
+
+def test_stray_bytes_before_a_jpegs_end_are_read_quietly_as_the_same_picture(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    # some cameras write bytes after the last block; OpenCV's decoder said so on the terminal,
+    # "Corrupt JPEG data: 15 extraneous bytes before marker 0xd9", naming no file
+    clean = _jpg(np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8))
+    quirky = clean[:-2] + bytes(range(1, 21)) + clean[-2:]
+    capfd.readouterr()
+    frame = decode_picture(quirky, name="x.jpg").frame
+    assert capfd.readouterr().err == ""
+    assert np.array_equal(frame, decode_picture(clean, name="x.jpg").frame)
 
 
 def test_a_photo_with_a_flat_border_is_not_taken_for_damage() -> None:
