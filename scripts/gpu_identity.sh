@@ -3,7 +3,8 @@
 # (`blitzcam train-identity --late-scenes 600`), on a borrowed GPU machine that has Python,
 # torch (CUDA), OpenCV and numpy but no network. Both refines of the shipped network on those
 # drawings traded the eight decks' reading for the late rounds' (models/MODEL_CARD.md): they
-# want to be in the data from the start. Prepared, never run on a GPU yet.
+# want to be in the data from the start. Prepared, never run on a GPU yet; with WIDE=1, run on
+# the CPU at stop 49 (`train-identity --wide-art --late-scenes 600`): not shipped, see the card.
 #
 # Prepared on the development machine (where pip can reach the registry):
 #   .whl/   platformdirs and tqdm wheels, both pure Python
