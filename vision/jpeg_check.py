@@ -4,9 +4,9 @@ OpenCV's decoder mends damaged image data (a flipped bit, a block of bytes zeroe
 short with the end marker still there) with flat grey or smeared blocks and says so only on the
 terminal, in a line that names no file: the picture is then counted as decoded, wrongly.
 simplejpeg's strict decode raises libjpeg's first warning instead, in libjpeg's own words;
-decoded at an eighth of the size it still reads every byte of the image data (a millisecond or
-two a 1080p frame). JPEG carries no checksum: damage that still decodes to valid codes (most
-single flipped bits) is not seen by libjpeg, nor here.
+decoded at an eighth of the size it still reads every byte of the image data (1.5 ms for a
+1438x808 scene). JPEG carries no checksum: damage that still decodes to valid codes is not seen
+by libjpeg, nor here (of 200 copies of a scene with 1-5 bits flipped, it noticed 70).
 """
 
 from __future__ import annotations
