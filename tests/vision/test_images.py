@@ -32,6 +32,8 @@ def _jpg(image: np.ndarray) -> bytes:
 
 
 RNG_IMAGE = np.random.default_rng(0).integers(0, 255, (60, 80, 3), dtype=np.uint8)
+# a larger picture for the damage tests: JPEG data long enough to damage midway
+NOISE = np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8)
 
 
 @pytest.mark.parametrize(
@@ -369,7 +371,7 @@ def _cut_midway(jpeg: bytes) -> bytes:
 def test_a_jpeg_whose_data_is_damaged_is_refused_in_libjpegs_words(orientation: int | None) -> None:
     # (a copy with its data zeroed midway, end marker intact, decoded with its lower half a flat
     # grey: the count missed every card under it, exit 0)
-    noise = np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8)
+    noise = NOISE.copy()
     damaged = _cut_midway(_jpg(noise))
     if orientation is not None:
         damaged = _with_orientation(damaged, orientation)
@@ -386,7 +388,7 @@ def test_a_jpeg_with_flipped_bits_libjpeg_notices_is_refused() -> None:
     # (a copy with a few bits flipped: counted as 0 cards, 63 unidentified, exit 0, and an
     # unnamed "Corrupt JPEG data" line on the terminal). The decoder, put out of step, ends the
     # picture's blocks early and says thousands of bytes are left "before the end marker".
-    clean = _jpg(np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8))
+    clean = _jpg(NOISE)
     flipped = bytearray(clean)
     for at in range(len(clean) // 2, len(clean) // 2 + 400, 16):
         flipped[at] ^= 0x10
@@ -404,7 +406,7 @@ def test_the_grey_band_still_refuses_damage_libjpeg_stopped_short_of(
 ) -> None:
     # a warning about metadata (here the JFIF version) ends libjpeg's strict read before the
     # image data: the decoder's grey fill is then the sign left to see
-    noise = np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8)
+    noise = NOISE.copy()
     damaged = bytearray(_cut_midway(_jpg(noise)))
     version = damaged.find(b"JFIF\x00") + 5
     damaged[version] = 2
@@ -418,7 +420,7 @@ def test_the_grey_band_still_refuses_damage_libjpeg_stopped_short_of(
 def test_a_jpeg_with_one_bar_of_the_decoders_grey_is_read_when_libjpeg_read_it_whole() -> None:
     # a picture with one bar of exactly that grey (a screenshot's, a scan's) was refused as
     # damaged; libjpeg, reading all its image data without a word, says otherwise
-    picture = np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8)
+    picture = NOISE.copy()
     picture[-40:] = 128
     data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
     frame = decode_picture(data, name="x.jpg").frame
@@ -431,7 +433,7 @@ def test_stray_bytes_before_a_jpegs_end_are_read_quietly_as_the_same_picture(
 ) -> None:
     # some cameras write bytes after the last block; OpenCV's decoder said so on the terminal,
     # "Corrupt JPEG data: 15 extraneous bytes before marker 0xd9", naming no file
-    clean = _jpg(np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8))
+    clean = _jpg(NOISE)
     quirky = clean[:-2] + bytes(range(1, 21)) + clean[-2:]
     capfd.readouterr()
     frame = decode_picture(quirky, name="x.jpg").frame
@@ -440,7 +442,7 @@ def test_stray_bytes_before_a_jpegs_end_are_read_quietly_as_the_same_picture(
 
 
 def test_a_photo_with_a_flat_border_is_not_taken_for_damage() -> None:
-    noise = np.random.default_rng(3).integers(0, 255, (240, 320, 3), dtype=np.uint8)
+    noise = NOISE.copy()
     for flat in (0, 127, 255):  # black, a grey a shade off the decoder's, white
         bordered = noise.copy()
         bordered[-32:] = flat
