@@ -27,8 +27,10 @@ from blitzcam.vision.jpeg_check import (
     junk_before_end,
     libjpeg_warning,
     says_damaged,
+    segment_named,
     without_junk_before_end,
 )
+from blitzcam.vision.jpeg_segments import first_scan, segments, without_segments
 
 PNG_SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
 MAX_SIDE: Final = 4096  # frames are shrunk to at most this many pixels on the long side
@@ -59,37 +61,13 @@ def header_size(data: bytes) -> tuple[int, int] | None:
         width, height = struct.unpack(">II", data[16:24])
         return width, height
     if data[:2] == b"\xff\xd8":
-        for pos, marker in _jpeg_segments(data, skip_junk=True):
+        for pos, marker in segments(data, skip_junk=True):
             if pos + 9 > len(data):
                 break
             if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # start of frame
                 height, width = struct.unpack(">HH", data[pos + 5 : pos + 9])
                 return width, height
     return None
-
-
-def _jpeg_segments(data: bytes, *, skip_junk: bool) -> Iterator[tuple[int, int]]:
-    """(position, marker) of each segment of a JPEG, in order, up to its first scan, whose
-    entropy-coded data has no segments to walk. Bytes that start no segment are stepped over
-    one at a time with `skip_junk`, else they end the walk."""
-    pos = 2
-    while pos + 4 <= len(data):
-        if data[pos] != 0xFF:
-            if not skip_junk:
-                return
-            pos += 1
-            continue
-        marker = data[pos + 1]
-        if marker == 0xFF:  # fill byte
-            pos += 1
-            continue
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # no length follows these
-            pos += 2
-            continue
-        yield pos, marker
-        if marker == 0xDA:
-            return
-        pos += 2 + struct.unpack(">H", data[pos + 2 : pos + 4])[0]
 
 
 def is_truncated(data: bytes) -> bool:
@@ -99,19 +77,13 @@ def is_truncated(data: bytes) -> bool:
     if data[:8] == PNG_SIGNATURE:
         return b"IEND" not in _png_chunks(data)
     if data[:2] == b"\xff\xd8":
-        scan = _first_scan(data)
+        scan = first_scan(data)
         if scan is None:  # no image data found by walking the segments
             return data.find(b"\xff\xd9", max(0, len(data) - 64)) == -1
         # entropy-coded data never holds FF D9 (an FF there is followed by 00 or a restart
         # marker), and thumbnails in the EXIF segment come before the scan
         return data.find(b"\xff\xd9", scan) == -1
     return False
-
-
-def _first_scan(data: bytes) -> int | None:
-    """Where a JPEG's first scan (its image data) starts, found by walking its segments (an EXIF
-    thumbnail's scan is inside a segment, stepped over); None when the walk does not reach one."""
-    return next((pos for pos, m in _jpeg_segments(data, skip_junk=False) if m == 0xDA), None)
 
 
 def _png_decode_bytes(data: bytes, size: tuple[int, int] | None) -> int | None:
@@ -309,17 +281,24 @@ def _as_libjpeg_reads_it(data: bytes, name: str) -> tuple[bytes, bool]:
     """A JPEG's bytes as OpenCV is to decode them, and whether libjpeg read all of its image data
     without a complaint; ImageError naming `name` when libjpeg says that data is damaged."""
     warning = libjpeg_warning(data)
+    left_out: set[int] = set()
+    while warning is not None and (marker := segment_named(warning)) not in (None, *left_out):
+        # a word about metadata ends libjpeg's strict read before the image data, and OpenCV
+        # would print it naming no file: both read the same picture without that segment
+        left_out.add(marker)
+        data = without_segments(data, left_out)
+        warning = libjpeg_warning(data)
     if warning is None:
         return data, True
     if says_damaged(warning):
         raise ImageError(
             f"{name}: cannot decode image: its image data is damaged (libjpeg: {warning})"
         )
-    junk, scan = junk_before_end(warning), _first_scan(data)
+    junk, scan = junk_before_end(warning), first_scan(data)
     if junk is not None and scan is not None:  # stray bytes a camera wrote before the end
         data = without_junk_before_end(data, junk, scan=scan)
         return data, libjpeg_warning(data) is None
-    return data, False  # a word about metadata, or a variant OpenCV may read and libjpeg not
+    return data, False  # an encoder's quirk, or a variant OpenCV may read and libjpeg not
 
 
 _RESIZABLE: Final = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32))
@@ -340,9 +319,10 @@ def has_colour(frame: np.ndarray) -> bool:
 # last rows (an edge, once EXIF has turned it) come back exactly that grey, which a camera's
 # noise never makes. A count of such a picture missed what the grey hides. libjpeg's own warning
 # (vision/jpeg_check.py) says so first; this is the second line, for a file whose image data
-# libjpeg did not read to the end without a word (a warning about metadata stops its strict
-# read). Bars of that grey laid on a picture on purpose (letterboxing) come in pairs, so an edge
-# whose opposite edge is the same grey is not taken for damage.
+# libjpeg did not read to the end without a word (an encoder's quirk in a scan header stops its
+# strict read, as does a JPEG variant it cannot read). Bars of that grey laid on a picture on
+# purpose (letterboxing) come in pairs, so an edge whose opposite edge is the same grey is not
+# taken for damage.
 JPEG_MISSING_GREY: Final = 128
 GREY_FILL_MIN_DEPTH: Final = 8  # rows or columns of the decoded picture
 

@@ -18,7 +18,8 @@ import simplejpeg
 
 # libjpeg's warnings (jerror.h, JWRN_*) that say the image data itself is damaged. The others
 # are about metadata (a JFIF revision or Adobe transform it does not know, an ICC marker) or an
-# encoder's harmless quirk: the picture decodes as it was made.
+# encoder's harmless quirk: the picture decodes as it was made. A strict read ends at the first
+# warning, so the ones about a segment of metadata are read again without that segment.
 _DAMAGE: Final = re.compile(
     r"premature end of data segment|bad huffman code|bad arithmetic code|found marker 0x[0-9a-f]+ "
     r"instead of rst|extraneous bytes before marker|premature end of jpeg file|inconsistent "
@@ -31,6 +32,15 @@ _DAMAGE: Final = re.compile(
 # image data are left over. More than this many is damage.
 _JUNK_BEFORE_END: Final = re.compile(r"(\d+) extraneous bytes before marker 0xd9", re.IGNORECASE)
 STRAY_BYTES_MAX: Final = 64
+# Warnings about a segment of metadata, and that segment's marker. libjpeg says them before it
+# reads any image data, so its strict read ends there, and OpenCV's decoder prints them on the
+# terminal naming no file. The picture decodes the same without the segment: a JFIF header's
+# revision changes nothing libjpeg does with it, and with an Adobe transform code it does not
+# know libjpeg decodes as if there were no Adobe segment.
+_SEGMENT_NAMED: Final = (
+    (re.compile(r"unknown JFIF revision", re.IGNORECASE), 0xE0),  # APP0
+    (re.compile(r"unknown Adobe color transform", re.IGNORECASE), 0xEE),  # APP14
+)
 
 
 def libjpeg_warning(data: bytes) -> str | None:
@@ -52,6 +62,12 @@ def says_damaged(warning: str) -> bool:
     if junk is not None:
         return junk > STRAY_BYTES_MAX
     return bool(_DAMAGE.search(warning))
+
+
+def segment_named(warning: str) -> int | None:
+    """The marker of the metadata segment a libjpeg warning is about, which the picture decodes
+    the same without; None for any other warning."""
+    return next((marker for words, marker in _SEGMENT_NAMED if words.search(warning)), None)
 
 
 def junk_before_end(warning: str) -> int | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -400,21 +401,65 @@ def test_a_jpeg_with_flipped_bits_libjpeg_notices_is_refused() -> None:
         decode_picture(bytes(flipped), name="copy.jpg")
 
 
+def _with_jfif_revision(jpeg: bytes, major: int) -> bytes:
+    """`jpeg` whose JFIF header says another revision: libjpeg warns before any image data."""
+    data = bytearray(jpeg)
+    data[data.find(b"JFIF\x00") + 5] = major
+    return bytes(data)
+
+
+def _with_unknown_adobe_transform(jpeg: bytes) -> bytes:
+    """`jpeg` with its JFIF header swapped for an Adobe one whose colour transform code (7)
+    libjpeg does not know: it warns, then decodes as if there were no Adobe segment."""
+    end_of_jfif = 4 + int.from_bytes(jpeg[4:6], "big")
+    adobe = b"Adobe\x00\x64" + bytes(4) + b"\x07"
+    return jpeg[:2] + b"\xff\xee" + (len(adobe) + 2).to_bytes(2, "big") + adobe + jpeg[end_of_jfif:]
+
+
+def _with_sos_quirk(jpeg: bytes) -> bytes:
+    """`jpeg` whose scan header ends its spectral selection at 62, not 63: libjpeg warns
+    ("Invalid SOS parameters for sequential JPEG") before any image data, then decodes it."""
+    data = bytearray(jpeg)
+    scan = data.find(b"\xff\xda")
+    data[scan + int.from_bytes(data[scan + 2 : scan + 4], "big")] = 62
+    return bytes(data)
+
+
+def _with_jfif_revision_2(jpeg: bytes) -> bytes:
+    return _with_jfif_revision(jpeg, 2)
+
+
+@pytest.mark.parametrize("metadata", [_with_jfif_revision_2, _with_unknown_adobe_transform])
+def test_a_word_about_metadata_neither_hides_damage_nor_reaches_the_terminal(
+    metadata: Callable[[bytes], bytes], capfd: pytest.CaptureFixture[str]
+) -> None:
+    # libjpeg's warning about the JFIF revision (or an Adobe code) ended its strict read before
+    # the image data, so damage went unseen unless it left the grey band; and OpenCV's decoder
+    # printed "Warning: unknown JFIF revision number 2.01" naming no file
+    clean = _jpg(NOISE)
+    capfd.readouterr()
+    frame = decode_picture(metadata(clean), name="x.jpg").frame
+    assert capfd.readouterr().err == ""
+    assert np.array_equal(frame, decode_picture(clean, name="x.jpg").frame)
+    flipped = bytearray(metadata(clean))
+    for at in range(len(flipped) // 2, len(flipped) // 2 + 400, 16):
+        flipped[at] ^= 0x10
+    with pytest.raises(ImageError, match=r"^x\.jpg: cannot decode image: its image data is damaged"):
+        decode_picture(bytes(flipped), name="x.jpg")
+
+
 @pytest.mark.parametrize("orientation", [None, 6])  # the grey left at the bottom, or turned
 def test_the_grey_band_still_refuses_damage_libjpeg_stopped_short_of(
     orientation: int | None,
 ) -> None:
-    # a warning about metadata (here the JFIF version) ends libjpeg's strict read before the
-    # image data: the decoder's grey fill is then the sign left to see
-    noise = NOISE.copy()
-    damaged = bytearray(_cut_midway(_jpg(noise)))
-    version = damaged.find(b"JFIF\x00") + 5
-    damaged[version] = 2
-    damaged = bytes(damaged)
+    # an encoder's quirk in the scan header ends libjpeg's strict read before the image data:
+    # the decoder's grey fill is then the sign left to see
+    damaged = _with_sos_quirk(_cut_midway(_jpg(NOISE)))
     if orientation is not None:
         damaged = _with_orientation(damaged, orientation)
     with pytest.raises(ImageError, match=r"^copy\.jpg: cannot decode image: corrupt: a band \d+ px"):
         decode_picture(damaged, name="copy.jpg")
+    assert decode_picture(_with_sos_quirk(_jpg(NOISE)), name="x.jpg").frame.shape == (240, 320, 3)
 
 
 def test_a_jpeg_with_one_bar_of_the_decoders_grey_is_read_when_libjpeg_read_it_whole() -> None:

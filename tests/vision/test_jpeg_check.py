@@ -11,6 +11,7 @@ from blitzcam.vision.jpeg_check import (
     junk_before_end,
     libjpeg_warning,
     says_damaged,
+    segment_named,
     without_junk_before_end,
 )
 
@@ -101,3 +102,14 @@ def test_nothing_is_taken_from_before_the_scan_or_for_no_stray_bytes() -> None:
     assert without_junk_before_end(quirky, len(quirky), scan=scan) == quirky  # into the header
     # an end marker only before the scan (an EXIF thumbnail's): none after it to cut before
     assert without_junk_before_end(quirky, 5, scan=len(quirky) - 1) == quirky
+
+
+def test_a_warning_about_a_metadata_segment_names_it() -> None:
+    assert segment_named("Warning: unknown JFIF revision number 2.01") == 0xE0  # APP0
+    assert segment_named("Unknown Adobe color transform code 7") == 0xEE  # APP14
+    for other in (
+        "Invalid SOS parameters for sequential JPEG",
+        "Corrupt JPEG data: premature end of data segment",
+        "Corrupt JPEG data: bad ICC marker",  # (libjpeg reads ICC only when asked)
+    ):
+        assert segment_named(other) is None
