@@ -11,7 +11,7 @@ import json
 import math
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -63,7 +63,46 @@ def read_truth(record: dict[str, Any]) -> SceneTruth:
         classes=classes,
         decks=tuple(o["deck"] for o in objects),
         random_art=any(str(o["deck"]).startswith("unknown:") for o in objects),
+        conditions=scene_conditions(record, backs=int((classes == 0).sum())),
     )
+
+
+# Ranges of the report's slices: (upper end, excluded; label), in order
+CARD_WIDTH_RANGES: Final = ((56, "0-55 px"), (96, "56-95 px"), (math.inf, "96+ px"))
+NOISE_RANGES: Final = ((4, "σ 0-4"), (8, "σ 4-8"), (math.inf, "σ 8+"))  # grey levels
+BACKS_RANGES: Final = ((50, "0-49"), (100, "50-99"), (math.inf, "100+"))
+
+
+def scene_conditions(record: dict[str, Any], *, backs: int) -> dict[str, str]:
+    """What a scene was made under, as the report's slices ({"light": "dim", "table": "felt",
+    "backs": "50-99", ...}): from the "scene" entry `blitzcam dataset generate` writes, each
+    condition left out where the record does not say it (scenes labelled by other means)."""
+    conditions = {"backs": _range_of(backs, BACKS_RANGES)}
+    scene = record.get("scene")
+    scene = scene if isinstance(scene, dict) else {}
+    camera = scene.get("camera")
+    camera = camera if isinstance(camera, dict) else {}
+    if isinstance(camera.get("dim"), bool):
+        conditions["light"] = "dim" if camera["dim"] else "bright"
+    if isinstance(camera.get("blur"), str):
+        conditions["blur"] = camera["blur"]
+    if _is_number(camera.get("noise_sigma")):
+        conditions["noise"] = _range_of(camera["noise_sigma"], NOISE_RANGES)
+    if _is_number(camera.get("glare_spots")):
+        conditions["glare"] = "spots" if camera["glare_spots"] > 0 else "none"
+    if isinstance(scene.get("table"), str):
+        conditions["table"] = scene["table"]
+    if _is_number(scene.get("card_width_px")):
+        conditions["card width"] = _range_of(scene["card_width_px"], CARD_WIDTH_RANGES)
+    return conditions
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _range_of(value: float, ranges: tuple[tuple[float, str], ...]) -> str:
+    return next(label for upper, label in ranges if value < upper)
 
 
 SPLITS = ("train", "val", "test")
@@ -304,6 +343,23 @@ def _turned_line(report: dict[str, Any]) -> str:
     )
 
 
+def _conditions_lines(by_condition: dict[str, dict[str, dict[str, int]]]) -> list[str]:
+    if not by_condition:
+        return []
+    lines = [
+        "",
+        "scenes exact by what they were made under: exact of scenes (exact had every counted "
+        "box on a back got its deck)",
+    ]
+    for condition, values in by_condition.items():
+        cells = [
+            f"{value} {row['exact']}/{row['scenes']} ({row['exact_if_identity_right']})"
+            for value, row in values.items()
+        ]
+        lines.append(f"  {condition:<11} " + "   ".join(cells))
+    return lines
+
+
 def report_table(report: dict[str, Any]) -> str:
     """The report as a readable table."""
     lines = [
@@ -375,6 +431,7 @@ def report_table(report: dict[str, Any]) -> str:
             f"  {deck:<16} {row['scenes']:>5}  {_pct(row['exact_rate'])}  "
             f"{row['mean_abs_error']:8.3f}"
         )
+    lines += _conditions_lines(report.get("exact_by_condition") or {})
     lines += [
         "",
         "scenes exact if counting every box from confidence (no doubted back joining a pile): "

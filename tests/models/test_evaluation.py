@@ -8,7 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from blitzcam.models.evaluation import SceneDataError, labelled_scenes, on_frame
+from blitzcam.models.evaluation import (
+    SceneDataError,
+    labelled_scenes,
+    on_frame,
+    scene_conditions,
+)
 
 
 @pytest.mark.parametrize(
@@ -146,3 +151,45 @@ def test_the_report_says_how_each_drawing_was_read(scales, line: str) -> None:
 
     report = {} if scales is None else {"read_scales": scales}
     assert _reading_line(report) == line
+
+
+def test_a_generated_scenes_conditions_are_read_from_its_record() -> None:
+    record = {"scene": {"table": "felt", "card_width_px": 56, "camera": {
+        "dim": True, "blur": "motion", "noise_sigma": 8.0, "glare_spots": 2}}}
+    assert scene_conditions(record, backs=120) == {
+        "backs": "100+", "light": "dim", "blur": "motion", "noise": "σ 8+", "glare": "spots",
+        "table": "felt", "card width": "56-95 px",
+    }
+    bright = {"scene": {"card_width_px": 55, "camera": {"dim": False, "noise_sigma": 3.99,
+                                                         "glare_spots": 0}}}
+    assert scene_conditions(bright, backs=49) == {
+        "backs": "0-49", "light": "bright", "noise": "σ 0-4", "glare": "none",
+        "card width": "0-55 px",
+    }
+
+
+@pytest.mark.parametrize(
+    "scene",
+    [None, [], {"camera": None}, {"camera": {"dim": "yes", "noise_sigma": float("nan"),
+                                             "glare_spots": True}, "card_width_px": "wide"}],
+)
+def test_a_record_that_does_not_say_its_conditions_gets_none_of_them(scene) -> None:
+    record = {} if scene is None else {"scene": scene}
+    assert scene_conditions(record, backs=10) == {"backs": "0-49"}
+
+
+def test_a_scene_files_conditions_reach_its_truth_and_the_table(tmp_path: Path) -> None:
+    folder = tmp_path / "scenes" / "test"
+    folder.mkdir(parents=True)
+    record = {**RECORD, "scene": {"table": "wood", "camera": {"dim": True}}}
+    (folder / "000002.json").write_text(json.dumps(record))
+    (tmp_path / "images" / "test").mkdir(parents=True)
+    (tmp_path / RECORD["image"]).write_bytes(b"")
+    ((_, _, truth),) = labelled_scenes(tmp_path, "test")
+    assert truth.conditions == {"backs": "0-49", "light": "dim", "table": "wood"}
+    cells = {"scenes": 4, "exact": 3, "exact_if_identity_right": 4}
+    from blitzcam.models.evaluation import _conditions_lines
+
+    lines = _conditions_lines({"light": {"bright": cells, "dim": {**cells, "exact": 1}}})
+    assert "  light       bright 3/4 (4)   dim 1/4 (4)" in lines
+    assert _conditions_lines({}) == []  # a report from before the field, or of other scenes

@@ -284,3 +284,32 @@ def test_a_counted_box_is_scored_though_a_more_confident_uncounted_one_lies_on_i
     assert outcome.confusions == {("green-pump", "green-pump"): 1}
     report = summarize([outcome])
     assert report["detector"]["back"]["precision"] == report["detector"]["back"]["recall"] == 1.0
+
+
+def test_the_exact_rate_is_sliced_by_what_scenes_were_made_under() -> None:
+    import dataclasses
+
+    known = ["green-pump", "red-buggy"]
+    right = prediction(("green-pump", "green-pump", "unknown", "unknown"))
+    named_wrong = prediction(("green-pump", "red-buggy", "unknown", "unknown"))  # identity's miss
+    missed = dataclasses.replace(right, counted=np.array([True, False, True, True]))  # detector's
+    dim, bright = {"light": "dim", "card width": "96+ px"}, {"light": "bright", "card width": "0-55 px"}
+    outcomes = [
+        evaluate_scene(name, dataclasses.replace(scene(), conditions=conditions), seen, known_decks=known)
+        for name, conditions, seen in [
+            ("a", bright, right), ("b", dim, named_wrong), ("c", dim, missed), ("d", dim, right),
+            ("e", {}, named_wrong),  # a scene labelled otherwise: in no slice
+        ]
+    ]
+    by_condition = summarize(outcomes)["exact_by_condition"]
+    assert by_condition == {
+        "card width": {
+            "0-55 px": {"scenes": 1, "exact": 1, "exact_if_identity_right": 1},
+            "96+ px": {"scenes": 3, "exact": 1, "exact_if_identity_right": 2},
+        },
+        "light": {
+            "bright": {"scenes": 1, "exact": 1, "exact_if_identity_right": 1},
+            "dim": {"scenes": 3, "exact": 1, "exact_if_identity_right": 2},
+        },
+    }
+    assert list(by_condition["card width"]) == ["0-55 px", "96+ px"]  # by number, not spelling

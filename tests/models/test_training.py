@@ -148,6 +148,12 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert sweep[str(UNKNOWN_BELOW)] == report["scene_exact_rate"]
     assert all(0.0 <= rate <= 1.0 for rate in sweep.values())
     assert report["in_play"] == "every deck of the profile"
+    # generated scenes say what they were made under: every scene is in each slice once
+    light = report["exact_by_condition"]["light"]
+    assert sum(row["scenes"] for row in light.values()) == report["scenes"]
+    exact = round(report["scene_exact_rate"] * report["scenes"])
+    assert sum(row["exact"] for row in light.values()) == exact
+    assert "scenes exact by what they were made under" in out and "  light       " in out
     from blitzcam.vision.tiling import ZOOM_BELOW, ZOOM_SIZED_FROM
 
     assert (report["zoom_below"], report["sized_from"]) == (ZOOM_BELOW, ZOOM_SIZED_FROM)
