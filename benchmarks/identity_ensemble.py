@@ -1,0 +1,82 @@
+"""A blitzcam command run with several identity networks averaged: an experiment's tool.
+
+    python -m benchmarks.identity_ensemble A.onnx[,B.onnx] evaluate --data runs/tune --split all
+    python -m benchmarks.identity_ensemble A.onnx[,B.onnx] enrolled --scenes 80 --seed 77
+
+Each drawing's similarity to a reference becomes the mean of the networks' cosines: the
+shipped network's (or `--identity-model`'s) and each one named here, their unit embeddings
+side by side, divided by the square root of their number. The counting path runs one network;
+this wraps `Embedder` in this process only, to measure a pairing on the choice sets
+(`enrolled` runs benchmarks.enrolled_eval). Reference vectors are cached in a folder of this
+run's own: averaged ones are longer than one network's.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from blitzcam.vision import embedding
+from blitzcam.vision.onnx_session import missing_model, open_session
+
+
+def average_with(others: Sequence[Path]) -> None:
+    """Make every `Embedder` made from now on in this process average its network with
+    `others` (each opened with the same engine and threads)."""
+    own_init, own_embed = embedding.Embedder.__init__, embedding.Embedder.embed
+
+    def init(self: embedding.Embedder, model_path: Path, **options: object) -> None:
+        own_init(self, model_path, **options)
+        self._others = [
+            open_session(
+                path,
+                threads=options.get("threads"),  # type: ignore[arg-type]
+                missing=missing_model(path, path.name, "identity model", "train-identity"),
+                engine=options.get("engine"),  # type: ignore[arg-type]
+            )
+            for path in others
+        ]
+
+    def embed(self: embedding.Embedder, patches: np.ndarray) -> np.ndarray:
+        parts = [own_embed(self, patches)]
+        for session in self._others:
+            if len(patches) == 0:
+                parts.append(parts[0])
+                continue
+            out = session.run(embedding.network_input(patches))
+            parts.append(out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6))
+        return (np.concatenate(parts, axis=1) / np.sqrt(len(parts))).astype(np.float32)
+
+    embedding.Embedder.__init__ = init  # type: ignore[method-assign]
+    embedding.Embedder.embed = embed  # type: ignore[method-assign]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) < 2 or args[1] not in ("evaluate", "enrolled"):
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    networks, command, rest = [Path(p) for p in args[0].split(",")], args[1], args[2:]
+    for path in networks:
+        if not path.is_file():
+            print(f"{path}: no such identity network", file=sys.stderr)
+            return 2
+    os.environ["BLITZCAM_CACHE_DIR"] = tempfile.mkdtemp(prefix="blitzcam-ensemble-")
+    average_with(networks)
+    if command == "evaluate":
+        from blitzcam.cli import main as blitzcam
+
+        return blitzcam(["evaluate", *rest])
+    sys.argv = ["enrolled_eval", *rest]
+    runpy.run_module("benchmarks.enrolled_eval", run_name="__main__")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

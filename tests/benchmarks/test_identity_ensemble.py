@@ -1,0 +1,34 @@
+"""The ensemble experiment's wrapper: averaged networks give the mean of their cosines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks import identity_ensemble
+from blitzcam.vision import embedding
+from blitzcam.vision.pipeline import default_identity_path
+
+
+def test_a_network_averaged_with_itself_gives_its_own_cosines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # (the wrapper is undone after the test: monkeypatch restores what it is given first)
+    monkeypatch.setattr(embedding.Embedder, "__init__", embedding.Embedder.__init__)
+    monkeypatch.setattr(embedding.Embedder, "embed", embedding.Embedder.embed)
+    patches = np.random.default_rng(0).integers(0, 255, (6, 32, 32, 3), dtype=np.uint8)
+    single = embedding.Embedder(default_identity_path()).embed(patches)
+    identity_ensemble.average_with([default_identity_path()])
+    averaged = embedding.Embedder(default_identity_path()).embed(patches)
+    assert averaged.shape == (6, 2 * single.shape[1])
+    assert np.allclose(np.linalg.norm(averaged, axis=1), 1, atol=1e-5)
+    assert np.allclose(averaged @ averaged.T, single @ single.T, atol=1e-5)
+    assert embedding.Embedder(default_identity_path()).embed(patches[:0]).shape == (0, 2 * 64)
+
+
+def test_a_missing_network_or_command_is_said(tmp_path: Path, capsys) -> None:
+    assert identity_ensemble.main([str(tmp_path / "none.onnx"), "evaluate"]) == 2
+    assert "none.onnx: no such identity network" in capsys.readouterr().err
+    assert identity_ensemble.main([str(default_identity_path()), "count"]) == 2
