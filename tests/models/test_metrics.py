@@ -293,7 +293,7 @@ def test_the_exact_rate_is_sliced_by_what_scenes_were_made_under() -> None:
     right = prediction(("green-pump", "green-pump", "unknown", "unknown"))
     named_wrong = prediction(("green-pump", "red-buggy", "unknown", "unknown"))  # identity's miss
     missed = dataclasses.replace(right, counted=np.array([True, False, True, True]))  # detector's
-    dim, bright = {"light": "dim", "card width": "96+ px"}, {"light": "bright", "card width": "0-55 px"}
+    dim, bright = {"light": "dim", "backs": "50-99"}, {"light": "bright", "backs": "100+"}
     outcomes = [
         evaluate_scene(name, dataclasses.replace(scene(), conditions=conditions), seen, known_decks=known)
         for name, conditions, seen in [
@@ -303,13 +303,13 @@ def test_the_exact_rate_is_sliced_by_what_scenes_were_made_under() -> None:
     ]
     by_condition = summarize(outcomes)["exact_by_condition"]
     assert by_condition == {
-        "card width": {
-            "0-55 px": {"scenes": 1, "exact": 1, "exact_if_identity_right": 1},
-            "96+ px": {"scenes": 3, "exact": 1, "exact_if_identity_right": 2},
+        "backs": {
+            "50-99": {"scenes": 3, "exact": 1, "exact_if_identity_right": 2},
+            "100+": {"scenes": 1, "exact": 1, "exact_if_identity_right": 1},
         },
         "light": {
             "bright": {"scenes": 1, "exact": 1, "exact_if_identity_right": 1},
             "dim": {"scenes": 3, "exact": 1, "exact_if_identity_right": 2},
         },
     }
-    assert list(by_condition["card width"]) == ["0-55 px", "96+ px"]  # by number, not spelling
+    assert list(by_condition["backs"]) == ["50-99", "100+"]  # by number, not spelling
