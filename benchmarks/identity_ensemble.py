@@ -45,10 +45,9 @@ def average_with(others: Sequence[Path]) -> None:
 
     def embed(self: embedding.Embedder, patches: np.ndarray) -> np.ndarray:
         parts = [own_embed(self, patches)]
+        if len(patches) == 0:
+            return np.zeros((0, parts[0].shape[1] * (1 + len(self._others))), np.float32)
         for session in self._others:
-            if len(patches) == 0:
-                parts.append(parts[0])
-                continue
             out = session.run(embedding.network_input(patches))
             parts.append(out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6))
         return (np.concatenate(parts, axis=1) / np.sqrt(len(parts))).astype(np.float32)

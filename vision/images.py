@@ -286,7 +286,7 @@ def _as_libjpeg_reads_it(data: bytes, name: str) -> tuple[bytes, bool]:
         # a word about metadata ends libjpeg's strict read before the image data, and OpenCV
         # would print it naming no file: both read the same picture without that segment
         left_out.add(marker)
-        data = without_segments(data, left_out)
+        data = without_segments(data, {marker})
         warning = libjpeg_warning(data)
     if warning is None:
         return data, True

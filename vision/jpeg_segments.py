@@ -30,7 +30,7 @@ def segments(data: bytes, *, skip_junk: bool) -> Iterator[tuple[int, int]]:
         yield pos, marker
         if marker == SCAN:
             return
-        pos += 2 + struct.unpack(">H", data[pos + 2 : pos + 4])[0]
+        pos = _end_of(data, pos)
 
 
 def first_scan(data: bytes) -> int | None:
@@ -49,6 +49,11 @@ def without_segments(data: bytes, markers: Collection[int]) -> bytes:
     for pos, marker in walked:
         if marker in markers:
             kept.append(data[start:pos])
-            start = pos + 2 + struct.unpack(">H", data[pos + 2 : pos + 4])[0]
+            start = _end_of(data, pos)
     kept.append(data[start:])
     return b"".join(kept)
+
+
+def _end_of(data: bytes, pos: int) -> int:
+    """Where the segment at `pos` ends: its marker, then its length (which counts itself)."""
+    return pos + 2 + struct.unpack(">H", data[pos + 2 : pos + 4])[0]
