@@ -2,11 +2,19 @@
 
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] evaluate --data runs/tune --split all
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] enrolled --scenes 80 --seed 77
+    python -m benchmarks.identity_ensemble A.onnx[,B.onnx] fit [--seed 13] [--scenes 200]
+    python -m benchmarks.identity_ensemble A.onnx[,B.onnx] --lift 0.8 evaluate|enrolled ...
 
 Each drawing's similarity to a reference becomes the mean of the networks' cosines: the
 shipped network's (or `--identity-model`'s) and each one named here, their unit embeddings
-side by side, divided by the square root of their number. The counting path runs one network;
-this wraps `Embedder` in this process only, to measure a pairing on the choice sets
+side by side, divided by the square root of their number. Averaged cosines of networks that
+disagree come out lower than one network's, under lines chosen for one network: `--lift a`
+maps every cosine to a * cos + (1 - a), by a constant component appended to each embedding
+(still unit length, so drawing-to-drawing cosines are mapped as drawing-to-reference ones),
+and `fit` finds the a that brings the averaged similarities nearest the shipped network's
+alone (least squares through (1, 1)) on drawings cut from scenes of `--seed`, of the training
+families only (not the holdout family enrollment is measured on). The counting path runs one
+network; this wraps `Embedder` in this process only, to measure a pairing on the choice sets
 (`enrolled` runs benchmarks.enrolled_eval). Reference vectors are cached in a folder of this
 run's own: averaged ones are longer than one network's.
 """
@@ -26,9 +34,12 @@ from blitzcam.vision import embedding
 from blitzcam.vision.onnx_session import missing_model, open_session
 
 
-def average_with(others: Sequence[Path]) -> None:
+def average_with(others: Sequence[Path], lift: float = 1.0) -> None:
     """Make every `Embedder` made from now on in this process average its network with
-    `others` (each opened with the same engine and threads)."""
+    `others` (each opened with the same engine and threads), each cosine then mapped to
+    lift * cos + (1 - lift)."""
+    if not 0 < lift <= 1:
+        raise ValueError(f"lift {lift}: must be in (0, 1]")
     own_init, own_embed = embedding.Embedder.__init__, embedding.Embedder.embed
 
     def init(self: embedding.Embedder, model_path: Path, **options: object) -> None:
@@ -45,20 +56,92 @@ def average_with(others: Sequence[Path]) -> None:
 
     def embed(self: embedding.Embedder, patches: np.ndarray) -> np.ndarray:
         parts = [own_embed(self, patches)]
+        extra = int(lift < 1)
         if len(patches) == 0:
-            return np.zeros((0, parts[0].shape[1] * (1 + len(self._others))), np.float32)
+            return np.zeros((0, parts[0].shape[1] * (1 + len(self._others)) + extra), np.float32)
         for session in self._others:
             out = session.run(embedding.network_input(patches))
             parts.append(out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6))
-        return (np.concatenate(parts, axis=1) / np.sqrt(len(parts))).astype(np.float32)
+        averaged = np.concatenate(parts, axis=1) / np.sqrt(len(parts))
+        if extra:
+            constant = np.full((len(patches), 1), np.sqrt(1 - lift))
+            averaged = np.concatenate([averaged * np.sqrt(lift), constant], axis=1)
+        return averaged.astype(np.float32)
 
     embedding.Embedder.__init__ = init  # type: ignore[method-assign]
     embedding.Embedder.embed = embed  # type: ignore[method-assign]
 
 
+def fitted_lift(averaged: np.ndarray, alone: np.ndarray) -> float:
+    """The a for which a * averaged + (1 - a) is nearest `alone` (least squares through
+    (1, 1)), given the same pairs' cosines both ways."""
+    x, y = np.asarray(averaged, np.float64) - 1, np.asarray(alone, np.float64) - 1
+    return float((x * y).sum() / (x * x).sum())
+
+
+def own_and_best_other(
+    vectors: np.ndarray, refs: embedding.References, owner: np.ndarray
+) -> np.ndarray:
+    """Each drawing's cosine to its own design and its best to any other design, stacked."""
+    sims = embedding.deck_similarity(vectors, refs, int(refs.owners.max()) + 1)
+    rows = np.arange(len(owner))
+    own = sims[rows, owner].copy()
+    sims[rows, owner] = -np.inf
+    return np.concatenate([own, sims.max(axis=1)])
+
+
+def fit(networks: Sequence[Path], seed: int, scenes: int) -> int:
+    """Print the lift that brings the averaged cosines to the shipped network's scale."""
+    from blitzcam.datasets.art import HOLDOUT_FAMILY, RANDOM_FAMILIES
+    from blitzcam.models.identity_data import IdentityData, build
+    from blitzcam.vision.pipeline import default_identity_path
+
+    cached = Path("runs/identity-data") / f"drawings-fit-seed{seed}-{scenes}.npz"
+    if cached.is_file():
+        data = IdentityData.load(cached)
+    else:
+        families = tuple(f for f in RANDOM_FAMILIES if f != HOLDOUT_FAMILY)
+        data = build(seed, scenes, families, workers=2)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        data.save(cached)
+    average_with(networks)
+    embed = embedding.Embedder(default_identity_path()).embed
+    vectors = embed(data.queries)
+    refs = embedding.reference_vectors(embed, data.references, data.reference_owner)
+    k = len(networks) + 1
+    dim = vectors.shape[1] // k
+
+    def alone(v: np.ndarray) -> np.ndarray:
+        first = v[:, :dim]
+        return first / np.linalg.norm(first, axis=1, keepdims=True)
+
+    averaged = own_and_best_other(vectors, refs, data.query_owner)
+    shipped = own_and_best_other(
+        alone(vectors), embedding.References(alone(refs.vectors), refs.owners), data.query_owner
+    )
+    lift = fitted_lift(averaged, shipped)
+    n = len(data.query_owner)
+    for name, a, b in (("own design", 0, n), ("best other", n, 2 * n)):
+        print(
+            f"{name}: shipped mean {shipped[a:b].mean():.3f}, averaged {averaged[a:b].mean():.3f}, "
+            f"lifted {(lift * averaged[a:b] + 1 - lift).mean():.3f}"
+        )
+    print(
+        f"{n} drawings of {len(data.names)} designs (seed {seed}, {scenes} scenes): lift {lift:.4f}"
+    )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) < 2 or args[1] not in ("evaluate", "enrolled"):
+    lift = 1.0
+    if len(args) >= 3 and args[1] == "--lift":
+        try:
+            lift = float(args[2])
+        except ValueError:
+            lift = float("nan")  # (refused below, with the usage)
+        del args[1:3]
+    if len(args) < 2 or args[1] not in ("evaluate", "enrolled", "fit") or not 0 < lift <= 1:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     networks, command, rest = [Path(p) for p in args[0].split(",")], args[1], args[2:]
@@ -67,7 +150,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{path}: no such identity network", file=sys.stderr)
             return 2
     os.environ["BLITZCAM_CACHE_DIR"] = tempfile.mkdtemp(prefix="blitzcam-ensemble-")
-    average_with(networks)
+    if command == "fit":
+        import argparse
+
+        parser = argparse.ArgumentParser(prog="identity_ensemble fit")
+        parser.add_argument("--seed", type=int, default=13)
+        parser.add_argument("--scenes", type=int, default=200)
+        options = parser.parse_args(rest)
+        return fit(networks, options.seed, options.scenes)
+    average_with(networks, lift)
     if command == "evaluate":
         from blitzcam.cli import main as blitzcam
 

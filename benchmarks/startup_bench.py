@@ -1,6 +1,6 @@
 """Start-up to first count: `blitzcam count IMAGE`, start to exit, with empty and warm caches.
 
-    python -m benchmarks.startup_bench [--rounds 5] [--image datasets/demo/table-2.jpg]
+    python -m benchmarks.startup_bench [--rounds 5] [--image datasets/demo/table-1.jpg]
         [--engine openvino|onnxruntime]
 
 Each round runs the command twice in fresh processes on one new cache folder
@@ -62,7 +62,7 @@ def imported_modules(image: Path, env: dict[str, str]) -> set[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--image", type=Path, default=REPO_ROOT / "datasets/demo/table-2.jpg")
+    parser.add_argument("--image", type=Path, default=REPO_ROOT / "datasets/demo/table-1.jpg")
     parser.add_argument("--engine", choices=ENGINES, default=None)
     args = parser.parse_args()
     cold: list[float] = []

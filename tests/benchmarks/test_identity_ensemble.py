@@ -32,3 +32,36 @@ def test_a_missing_network_or_command_is_said(tmp_path: Path, capsys) -> None:
     assert identity_ensemble.main([str(tmp_path / "none.onnx"), "evaluate"]) == 2
     assert "none.onnx: no such identity network" in capsys.readouterr().err
     assert identity_ensemble.main([str(default_identity_path()), "count"]) == 2
+
+
+def test_a_lift_maps_every_cosine_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(embedding.Embedder, "__init__", embedding.Embedder.__init__)
+    monkeypatch.setattr(embedding.Embedder, "embed", embedding.Embedder.embed)
+    patches = np.random.default_rng(1).integers(0, 255, (5, 32, 32, 3), dtype=np.uint8)
+    single = embedding.Embedder(default_identity_path()).embed(patches)
+    identity_ensemble.average_with([default_identity_path()], lift=0.7)
+    lifted = embedding.Embedder(default_identity_path()).embed(patches)
+    assert np.allclose(np.linalg.norm(lifted, axis=1), 1, atol=1e-5)
+    assert np.allclose(lifted @ lifted.T, 0.7 * (single @ single.T) + 0.3, atol=1e-5)
+    assert embedding.Embedder(default_identity_path()).embed(patches[:0]).shape == (0, 2 * 64 + 1)
+    with pytest.raises(ValueError, match="lift 0"):
+        identity_ensemble.average_with([default_identity_path()], lift=0)
+
+
+def test_the_fitted_lift_is_the_one_that_made_the_cosines() -> None:
+    alone = np.random.default_rng(2).uniform(-0.2, 1.0, 300)
+    averaged = (alone - 1) / 0.8 + 1  # alone = 0.8 * averaged + 0.2
+    assert identity_ensemble.fitted_lift(averaged, alone) == pytest.approx(0.8)
+
+
+def test_own_and_best_other_reads_each_drawings_designs() -> None:
+    refs = embedding.References(np.eye(3, dtype=np.float32), np.array([0, 1, 2]))
+    vectors = np.array([[0.9, 0.3, 0.1], [0.2, 0.1, 0.95]], np.float32)
+    got = identity_ensemble.own_and_best_other(vectors, refs, np.array([0, 2]))
+    assert got.tolist() == pytest.approx([0.9, 0.95, 0.3, 0.2])
+
+
+@pytest.mark.parametrize("lift", ["1.5", "0", "x", "nan"])
+def test_a_lift_outside_zero_to_one_is_refused(lift: str, capsys) -> None:
+    assert identity_ensemble.main([str(default_identity_path()), "--lift", lift, "evaluate"]) == 2
+    assert "evaluate" in capsys.readouterr().err

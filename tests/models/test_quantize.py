@@ -80,13 +80,13 @@ def test_quantizing_is_deterministic_and_keeps_the_models_metadata(tmp_path: Pat
 
 
 def test_the_shipped_int8_weights_fit_without_vnni() -> None:
-    # 8-bit weights overflowed on AVX2 CPUs: demo table 3 lost 10 of its 93 backs on OpenVINO
+    # 8-bit weights overflowed on AVX2 CPUs: demo table 2 (table 3 then) lost 10 of its 93 backs on OpenVINO
     assert_fits_without_vnni(DETECTOR_INT8)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", INSTALLED_ENGINES)
-@pytest.mark.parametrize("table", ["table-2.jpg", "table-3.jpg", "table-4.jpg"])
+@pytest.mark.parametrize("table", ["table-1.jpg", "table-2.jpg", "table-3.jpg"])
 def test_the_shipped_int8_model_finds_the_float_models_backs(table: str, engine: str) -> None:
     from blitzcam.vision.detector import Detector
     from blitzcam.vision.images import read_image

@@ -371,7 +371,7 @@ def test_decks_dir_errors(tmp_path: Path, setup, message: str) -> None:
 
 
 def _demo_table() -> np.ndarray:
-    return cv2.imread(str(Path(__file__).parents[2] / "datasets" / "demo" / "table-2.jpg"))
+    return cv2.imread(str(Path(__file__).parents[2] / "datasets" / "demo" / "table-1.jpg"))
 
 
 @pytest.mark.parametrize(
