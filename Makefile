@@ -23,6 +23,7 @@ run: $(VENV)/.installed-run
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # The suite runs with no network to reach where the system allows it: in a network namespace of
 # its own, loopback only, so that child processes and the sockets of OpenCV's FFmpeg or ONNX

@@ -141,9 +141,7 @@ def sample_resolution(rng: np.random.Generator) -> tuple[int, int]:
     return width, 2 * round(width * 9 / 32)
 
 
-def families_for(
-    split: str, *, holdout: bool, art: Any, wide: bool = False
-) -> tuple[str, ...]:
+def families_for(split: str, *, holdout: bool, art: Any, wide: bool = False) -> tuple[str, ...]:
     """Random-art families a scene of `split` may use. With holdout, HOLDOUT_FAMILY never
     appears in train/val, and test scenes' random backs are all of it; `wide` adds the art
     module's WIDE_FAMILIES (a dataset without them draws as it always did)."""

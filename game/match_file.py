@@ -224,9 +224,7 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
     names = [player.name for player in match.players]
     header = ["round"]
     for name in names:
-        header += [
-            _as_text(f"{name} {column}") for column in ("dutch", "blitz", "score", "total")
-        ]
+        header += [_as_text(f"{name} {column}") for column in ("dutch", "blitz", "score", "total")]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)

@@ -639,9 +639,7 @@ def delete_round(match: Match, number: int) -> Match:
         if p.name in away:
             p = _away_again(p)
         sat_out = tuple(n - 1 if n > number else n for n in p.sat_out if n != number)
-        return _tidied(
-            replace(p, joined=moved(p.joined), left=moved_left(p.left), sat_out=sat_out)
-        )
+        return _tidied(replace(p, joined=moved(p.joined), left=moved_left(p.left), sat_out=sat_out))
 
     players = tuple(moved_seat(p) for p in match.players)
     # one whose only round it was has played none: as if never seated

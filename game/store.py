@@ -301,7 +301,9 @@ class MatchStore:
         self._migrations = tuple(migrations)
         try:  # is_dir raises, rather than answer False, for a name too long or a folder shut
             exists, is_folder, is_file = (
-                self.path.exists(), self.path.is_dir(), self.path.is_file()
+                self.path.exists(),
+                self.path.is_dir(),
+                self.path.is_file(),
             )
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot reach it ({exc.strerror or exc})") from None
@@ -655,7 +657,14 @@ class MatchStore:
             "start_points, sat_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
-                    match_id, seat, p.name, p.deck, p.team, p.joined, p.left, p.start,
+                    match_id,
+                    seat,
+                    p.name,
+                    p.deck,
+                    p.team,
+                    p.joined,
+                    p.left,
+                    p.start,
                     _sat_out_text(p.sat_out),
                 )
                 for seat, p in enumerate(match.players)
@@ -754,9 +763,7 @@ class MatchStore:
         )
 
     def delete_round(self, match_id: int, number: int, *, expect: Match | None = None) -> Match:
-        return self.update(
-            match_id, lambda match: rules.delete_round(match, number), expect=expect
-        )
+        return self.update(match_id, lambda match: rules.delete_round(match, number), expect=expect)
 
     def change_settings(
         self, match_id: int, settings: Settings, *, expect: Match | None = None

@@ -260,7 +260,7 @@ def _reject_stage_lines(recipe: dict[str, Any]) -> list[str]:
     if not recipe.get("reject_steps"):
         return []
     return [
-        f"- Then {recipe['reject_steps']} steps more from those weights (\"reject\"): the same "
+        f'- Then {recipe["reject_steps"]} steps more from those weights ("reject"): the same '
         "loss plus a hinge that pushes each random design's drawings under "
         f"{recipe['reject_line']} similarity to every built-in deck (weight "
         f"{recipe['reject_weight']}), with {100 * recipe['hard_share']:.0f} % of each step's "
@@ -277,7 +277,7 @@ def _refine_stage_lines(recipe: dict[str, Any]) -> list[str]:
     if not recipe.get("refine_steps"):
         return []
     return [
-        f"- Then {recipe['refine_steps']} steps more from those weights (\"refine\"): the reject "
+        f'- Then {recipe["refine_steps"]} steps more from those weights ("refine"): the reject '
         "stage's loss"
         + (
             f" (its rejection hinge weighted {recipe['refine_reject_weight']})"

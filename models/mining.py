@@ -102,7 +102,11 @@ def mine_scenes(
     for key, path, label in tqdm(list(scenes), desc="mining", unit="scene"):
         item = read_canonical(path, label, canonical_width)
         result = model.predict(
-            item.image, imgsz=canonical_width, conf=read_from, iou=iou, device=device,
+            item.image,
+            imgsz=canonical_width,
+            conf=read_from,
+            iou=iou,
+            device=device,
             verbose=False,
         )[0].obb
         centres = mistakes(

@@ -77,8 +77,12 @@ def _cut_scene_crops(job: _CropJob) -> None:
     rng = np.random.default_rng(list(job.rng_key))
     if job.hard_share > 0:
         windows = hard_windows(
-            item, np.array(job.hard, np.float64).reshape(-1, 2), rng,
-            size=recipe.crop_size, count=recipe.crops_per_scene, hard_share=job.hard_share,
+            item,
+            np.array(job.hard, np.float64).reshape(-1, 2),
+            rng,
+            size=recipe.crop_size,
+            count=recipe.crops_per_scene,
+            hard_share=job.hard_share,
         )
     else:
         windows = crop_windows(item, rng, size=recipe.crop_size, count=recipe.crops_per_scene)
@@ -136,9 +140,16 @@ def build_crop_dataset(
                     "dataset is damaged; generate it again"
                 )
         jobs += [
-            _CropJob(path, labels / f"{path.stem}.txt", tmp, split, (recipe.seed, split_index, i),
-                     recipe, hard=tuple(map(tuple, hard.get(f"{split}/{path.stem}", []))),
-                     hard_share=hard_share)
+            _CropJob(
+                path,
+                labels / f"{path.stem}.txt",
+                tmp,
+                split,
+                (recipe.seed, split_index, i),
+                recipe,
+                hard=tuple(map(tuple, hard.get(f"{split}/{path.stem}", []))),
+                hard_share=hard_share,
+            )
             for i, path in enumerate(images)
         ]
     progress = tqdm(total=len(jobs), desc="crops", unit="scene")
@@ -290,20 +301,34 @@ def stages(recipe: Recipe) -> tuple[Stage, ...]:
     plan = [Stage("train", recipe.scenes, recipe.data_seed, recipe.epochs, train_args)]
     if recipe.refine_epochs > 0:
         plan.append(
-            Stage("refine", recipe.scenes, recipe.refine_data_seed, recipe.refine_epochs,
-                  refine_args)
+            Stage(
+                "refine", recipe.scenes, recipe.refine_data_seed, recipe.refine_epochs, refine_args
+            )
         )
     if recipe.extend_hours > 0:
         plan.append(Stage("extend", recipe.extend_scenes, recipe.extend_data_seed, 0, extend_args))
     if recipe.harden_epochs > 0:
         plan.append(
-            Stage("harden", recipe.harden_scenes, recipe.harden_data_seed, recipe.harden_epochs,
-                  harden_args, hard_share=recipe.harden_share)
+            Stage(
+                "harden",
+                recipe.harden_scenes,
+                recipe.harden_data_seed,
+                recipe.harden_epochs,
+                harden_args,
+                hard_share=recipe.harden_share,
+            )
         )
     if recipe.more_hours > 0:
         plan.append(
-            Stage("more", recipe.more_scenes, recipe.more_data_seed, 0, more_args,
-                  late_share=recipe.more_late_share, wide_art=recipe.more_wide_art)
+            Stage(
+                "more",
+                recipe.more_scenes,
+                recipe.more_data_seed,
+                0,
+                more_args,
+                late_share=recipe.more_late_share,
+                wide_art=recipe.more_wide_art,
+            )
         )
     return tuple(plan)
 
@@ -486,9 +511,7 @@ def _best_weights(stage_dir: Path) -> Path:
     return weights / "best.pt" if (weights / "best.pt").is_file() else weights / "last.pt"
 
 
-def _crops_dir(
-    run_dir: Path, recipe: Recipe, prefix: str = "", scenes: Path | None = None
-) -> Path:
+def _crops_dir(run_dir: Path, recipe: Recipe, prefix: str = "", scenes: Path | None = None) -> Path:
     # named by what shapes the crops and by the scenes cut (what their generator.json says they
     # are), so a changed recipe or another --data never reuses stale ones
     name = f"{prefix}crops-{recipe.crop_size}px-{recipe.crops_per_scene}x-seed{recipe.seed}"
@@ -747,8 +770,13 @@ def stage_mistakes(weights: Path, scenes_dir: Path, recipe: Recipe, device: str)
         for path in sorted((scenes_dir / "images" / split).glob("*.jpg"))
     ]
     return mine_scenes(
-        weights, scenes, canonical_width=recipe.canonical_width, read_from=DOUBTED_FROM,
-        count_from=COUNT_CONF, iou=COUNT_IOU, device=device,
+        weights,
+        scenes,
+        canonical_width=recipe.canonical_width,
+        read_from=DOUBTED_FROM,
+        count_from=COUNT_CONF,
+        iou=COUNT_IOU,
+        device=device,
     )
 
 
@@ -807,8 +835,11 @@ def recipe_scenes(run_dir: Path, recipe: Recipe, stage: Stage | None = None) -> 
     first use."""
     stage = stage or stages(recipe)[0]
     return generated_scenes(
-        run_dir / f"{stage.prefix}scenes", stage.scenes, stage.data_seed,
-        late_rounds=stage.late_share, wide_art=stage.wide_art,
+        run_dir / f"{stage.prefix}scenes",
+        stage.scenes,
+        stage.data_seed,
+        late_rounds=stage.late_share,
+        wide_art=stage.wide_art,
     )
 
 

@@ -90,6 +90,7 @@ def capture_stem(taken_at: datetime, step: str, shot: int) -> str:
 def free_stem(folder: Path, stem: str) -> str:
     """`stem`, or `stem-2`, `stem-3`… when a capture of that name is there already (two in one
     second, a clock set back an hour): a capture never replaces another."""
+
     def taken(candidate: str) -> bool:
         return any(
             (folder / sub / f"{candidate}{suffix}").exists()

@@ -172,7 +172,8 @@ class RunningTotalsChart(QWidget):
             painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
             label_y = y - 20 if target_label_above(y, 20, 0) else y + 2
             painter.drawText(
-                QRectF(plot.left() + 4, label_y, 200, 18), Qt.AlignmentFlag.AlignLeft,
+                QRectF(plot.left() + 4, label_y, 200, 18),
+                Qt.AlignmentFlag.AlignLeft,
                 f"target {self._target}",
             )
         for s, line in zip(self._series, lines, strict=True):

@@ -166,8 +166,11 @@ class ConfirmDialog(QDialog):
         self.check.setWordWrap(True)
         self.check.setVisible(bool(said))
         for name in check:
-            self.editor.mark(name, "Check this count: this deck looks like another player's to "
-                             "blitzcam, and their cards may have been counted to each other")
+            self.editor.mark(
+                name,
+                "Check this count: this deck looks like another player's to "
+                "blitzcam, and their cards may have been counted to each other",
+            )
         self.error = error_label()
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
@@ -190,7 +193,9 @@ class ConfirmDialog(QDialog):
                 label = QLabel()
                 label.setPixmap(
                     QPixmap.fromImage(image).scaled(
-                        480, 270, Qt.AspectRatioMode.KeepAspectRatio,
+                        480,
+                        270,
+                        Qt.AspectRatioMode.KeepAspectRatio,
                         Qt.TransformationMode.SmoothTransformation,
                     )
                 )

@@ -142,7 +142,9 @@ class MatchBrowser(QDialog):
         if match_id is None:
             return
         target = ask_export_target(
-            self, f"Export match {match_id}", f"match-{match_id}.{kind}",
+            self,
+            f"Export match {match_id}",
+            f"match-{match_id}.{kind}",
             f"{kind.upper()} (*.{kind})",
         )
         if target is not None:

@@ -185,11 +185,21 @@ class MainWindow(QMainWindow):
         self.settings_action = self._action("Settings…", self._on_settings, "Ctrl+,")
         self.fullscreen_action = self._action("Full screen (F11)", self._on_fullscreen, "F11")
         menus = {
-            "&Match": (self.new_action, self.browse_action, self.export_action,
-                       self.match_settings_action, self.players_action, self.join_action,
-                       self.leave_action, self.come_back_action),
+            "&Match": (
+                self.new_action,
+                self.browse_action,
+                self.export_action,
+                self.match_settings_action,
+                self.players_action,
+                self.join_action,
+                self.leave_action,
+                self.come_back_action,
+            ),
             "&Round": (
-                self.scan_action, self.manual_action, self.undo_action, self.redo_action,
+                self.scan_action,
+                self.manual_action,
+                self.undo_action,
+                self.redo_action,
                 self.delete_round_action,
             ),
             "&Camera": (self.enroll_action, self.settings_action),
@@ -202,8 +212,14 @@ class MainWindow(QMainWindow):
         self.toolbar = self.addToolBar("Match")
         self.toolbar.setMovable(False)
         for action in (
-            self.new_action, self.scan_action, self.manual_action, self.undo_action,
-            self.redo_action, self.browse_action, self.settings_action, self.fullscreen_action,
+            self.new_action,
+            self.scan_action,
+            self.manual_action,
+            self.undo_action,
+            self.redo_action,
+            self.browse_action,
+            self.settings_action,
+            self.fullscreen_action,
         ):
             self.toolbar.addAction(action)
 
@@ -220,14 +236,15 @@ class MainWindow(QMainWindow):
             has_match and not scanning and bool(rules.can_come_back(self.match))
         )
         self.undo_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
-        self.delete_round_action.setEnabled(
-            has_match and bool(self.match.rounds) and not scanning
-        )
+        self.delete_round_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
         self.redo_action.setEnabled(self._redoable() is not None and not scanning)
         for action in (self.match_settings_action, self.players_action, self.export_action):
             action.setEnabled(has_match and not scanning)
         for action in (
-            self.new_action, self.browse_action, self.enroll_action, self.settings_action
+            self.new_action,
+            self.browse_action,
+            self.enroll_action,
+            self.settings_action,
         ):
             action.setEnabled(not scanning)
 
@@ -509,8 +526,11 @@ class MainWindow(QMainWindow):
         refused = self._change_refused(
             "Players", lambda: change(self.match_id, name, expect=self.match)
         )
-        if refused is None and before is not None and self.match is not None and (
-            rules.taken_off(before, self.match)
+        if (
+            refused is None
+            and before is not None
+            and self.match is not None
+            and rules.taken_off(before, self.match)
         ):
             done = "{} had played no round: taken off the match"  # not left with a total
         self.statusBar().showMessage(refused or done.format(name), 10000)
@@ -649,6 +669,7 @@ class MainWindow(QMainWindow):
                 f"Round saved, but its captures were not kept: {exc}", 15000
             )
             return
+
         def as_counts(counted: Round) -> dict[str, dict[str, int]]:
             return {n: {"dutch": t.dutch, "blitz": t.blitz} for n, t in counted.tallies.items()}
 
@@ -662,12 +683,21 @@ class MainWindow(QMainWindow):
                     h, w = shot.frame.shape[:2]
                     outlines = labelled(shot.snapshot.outlines, width=w, height=h)
                     record = capture_record(
-                        step=step, shot=i, shots_in_step=len(shots), confirmed=confirmed,
-                        players=players, outlines=outlines, taken_at=now, proposed=proposed,
+                        step=step,
+                        shot=i,
+                        shots_in_step=len(shots),
+                        confirmed=confirmed,
+                        players=players,
+                        outlines=outlines,
+                        taken_at=now,
+                        proposed=proposed,
                     )
                     save_capture(
-                        folder, free_stem(folder, capture_stem(now, step, i)), shot.frame,
-                        label_lines(outlines, width=w, height=h), record,
+                        folder,
+                        free_stem(folder, capture_stem(now, step, i)),
+                        shot.frame,
+                        label_lines(outlines, width=w, height=h),
+                        record,
                     )
                     kept += 1
         except Exception as exc:  # an image writer's error must not escape the slot of a
@@ -777,7 +807,10 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Camera {_said(self.camera_spec())!r}: {exc}", 8000)
             return
         dialog = EnrollDialog(
-            source, self._counter, enroller=self._enroller, interval_ms=self._interval_ms,
+            source,
+            self._counter,
+            enroller=self._enroller,
+            interval_ms=self._interval_ms,
             parent=self,
         )
         self.enrolling = dialog

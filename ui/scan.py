@@ -142,7 +142,10 @@ class ScanView(QWidget):
         self.back_button = QPushButton("Back to Dutch cards  (Alt+←)")
         self.cancel_button = QPushButton("Cancel  (Esc)")
         for button in (
-            self.capture_button, self.drop_button, self.next_button, self.back_button,
+            self.capture_button,
+            self.drop_button,
+            self.next_button,
+            self.back_button,
             self.cancel_button,
         ):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)

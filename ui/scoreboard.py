@@ -203,8 +203,10 @@ class RoundTable(QTableWidget):
             head = self._item(player.name, bold)
             head.setForeground(QColor(*deck_rgb(player.deck)))
             # the whole name, which a narrow column cuts short
-            head.setToolTip(f"{player.name}: double-click (or Enter) to rename the players or "
-                            "change their decks")
+            head.setToolTip(
+                f"{player.name}: double-click (or Enter) to rename the players or "
+                "change their decks"
+            )
             self.setItem(0, col, head)
             for j, (label, tip) in enumerate(SUB_HEADERS):
                 item = self._item(label, small, dim=True)

@@ -164,10 +164,13 @@ def seen_card_ratio(corners: np.ndarray, image_wh: tuple[int, int]) -> float | N
         return None
     else:
         d = n2[2] * n3[2]
-        f2 = -(
-            (n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + d * u0**2)
-            + (n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + d * v0**2)
-        ) / d
+        f2 = (
+            -(
+                (n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + d * u0**2)
+                + (n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + d * v0**2)
+            )
+            / d
+        )
         if not np.isfinite(f2) or f2 <= 0:
             return None
         f = np.sqrt(f2)
@@ -339,7 +342,8 @@ def enrolled_files(folder: Path, deck: str) -> tuple[Path, ...]:
         reason = exc.strerror or exc
         raise UserError(f"{folder}: cannot list the deck references: {reason}") from None
     return tuple(
-        path for path in listing
+        path
+        for path in listing
         if path.stem == deck and path.suffix.lower() == ".png" and path.is_file()
     )
 

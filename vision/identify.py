@@ -299,7 +299,6 @@ def identify(
     )
     counted[backs[on_face]] = False
     if len(backs) and len(deck_names):
-
         playing = np.ones(len(deck_names), bool)
         if in_play is not None:
             playing[:] = False
@@ -444,7 +443,11 @@ def _part_look_alikes(
             if not playing[other] or other in piles.values():
                 continue  # the other deck has a pile of its own (or cannot be counted)
             part = look_alike_part(
-                vectors[members], own_sims[members], deck, other, similarity,
+                vectors[members],
+                own_sims[members],
+                deck,
+                other,
+                similarity,
                 parts_alike=parts_alike,
             )
             if part is None:

@@ -121,9 +121,7 @@ def reduction_for(size: tuple[int, int] | None, max_side: int = MAX_SIDE) -> int
     if size is None:
         return 1
     factor = 1
-    while (
-        factor < 8 and max(size) // (factor * 2) >= max_side and min(size) // (factor * 2) >= 1
-    ):
+    while factor < 8 and max(size) // (factor * 2) >= max_side and min(size) // (factor * 2) >= 1:
         factor *= 2
     return factor
 

@@ -423,9 +423,7 @@ class CountingPipeline:
                 scale = fitted_zoom(scale, frame_hw, network_hw, largest)
             if scale is None or scale < read_at * CLOSER_BY:
                 break
-            detections, read = self._read_in_tiles(
-                frame_bgr, scale, largest, timing, detections
-            )
+            detections, read = self._read_in_tiles(frame_bgr, scale, largest, timing, detections)
             tiles += read
             read_at = scale
         return detections, tiles

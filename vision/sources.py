@@ -447,9 +447,7 @@ def image_files(folder: Path) -> list[Path]:
             (
                 p
                 for p in Path(folder).iterdir()
-                if p.suffix.lower() in IMAGE_SUFFIXES
-                and p.is_file()
-                and not p.name.startswith(".")
+                if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file() and not p.name.startswith(".")
             ),
             key=_in_name_order,
         )

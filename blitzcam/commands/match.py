@@ -384,9 +384,7 @@ def _player(args: argparse.Namespace) -> int:
         raise UserError("nothing to change: give --name, --deck and/or --team")
 
     def changed(match: Match) -> Match:
-        return change_player(
-            match, args.player, new_name=args.name, deck=args.deck, team=args.team
-        )
+        return change_player(match, args.player, new_name=args.name, deck=args.deck, team=args.team)
 
     # read and changed in one transaction: a change saved meanwhile is not undone
     return _apply(args, lambda store, match_id: store.update(match_id, changed))

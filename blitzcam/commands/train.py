@@ -166,9 +166,7 @@ def _train(args: argparse.Namespace) -> int:
     )  # fmt: skip
     with refused_leaves_no_folder(args.run or REPO_ROOT / "runs" / "detector", "--run") as run_dir:
         # (--from-shipped decides itself whether the folder may hold a run)
-        check_run_start(
-            run_dir, "detector", resume=args.resume, other_kinds_only=args.from_shipped
-        )
+        check_run_start(run_dir, "detector", resume=args.resume, other_kinds_only=args.from_shipped)
         if args.from_shipped:
             go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
         scenes = first_stage_scenes(run_dir, args.data, resume=args.resume)
