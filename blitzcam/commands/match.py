@@ -341,21 +341,55 @@ def _undo(args: argparse.Namespace) -> int:
 
 def _take_back(args: argparse.Namespace, number_of: Any) -> int:
     """Delete a round (undo: the last), saying which and its counts, and who went with it: the
-    CLI keeps no copy to redo from, and the match changed last may not be the one meant."""
+    CLI keeps no copy to redo from, and the match changed last may not be the one meant. When
+    adding the round again would make the match what it was, the command that does is said."""
     from blitzcam.game.rules import Match, delete_round, taken_off
     from blitzcam.game.text import round_counts
 
     said: list[str] = []
 
-    def take(match: Match) -> Match:
+    def take(match: Match, match_id: int) -> Match:
         number = number_of(match)  # (undo: refused for a match without a round)
         after = delete_round(match, number)  # (refuses a round the match does not have)
         gone = taken_off(match, after)
         with_it = f"; {' and '.join(gone)} taken off the match with it" if gone else ""
         said.append(f"deleted round {number} ({round_counts(match.rounds[number - 1])}){with_it}")
+        again = _add_again(args, match_id, match, after, number)
+        if again is not None:
+            said.append(f"to put it back: {again}")
         return after
 
-    return _apply(args, lambda store, match_id: store.update(match_id, take), said=said)
+    return _apply(
+        args,
+        lambda store, match_id: store.update(match_id, lambda match: take(match, match_id)),
+        said=said,
+    )
+
+
+def _add_again(
+    args: argparse.Namespace, match_id: int, before: Any, after: Any, number: int
+) -> str | None:
+    """The `blitzcam match add` command line that gives `before` back from `after`, the match
+    with its round `number` deleted; None where adding it would not (a round before the last,
+    whose later rounds would stay ahead of it; a player taken off with it, whom adding does not
+    seat again)."""
+    import shlex
+
+    from blitzcam.errors import UserError
+    from blitzcam.game.rules import MatchError, Round, add_round
+
+    tokens = [
+        f"{name}={t.dutch}/{t.blitz}" for name, t in before.rounds[number - 1].tallies.items()
+    ]
+    try:
+        if add_round(after, Round(_parse_tallies(tokens))) != before:
+            return None
+    except (MatchError, UserError):
+        return None
+    db = ["--db", str(args.db)] if args.db is not None else []
+    ends_options = ["--"] if any(token.startswith("-") for token in tokens) else []
+    words = ["blitzcam", "match", *db, "add", "--match", str(match_id), *ends_options, *tokens]
+    return shlex.join(words)
 
 
 def _settings(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -619,3 +620,52 @@ def test_a_store_that_cannot_be_written_here_is_still_read(
         assert "Ann" in out
     code, _, err = run("match", "--db", db, "add", "Ann=1/0", "Bob=1/0", capsys=capsys)
     assert code == 2 and "the file or its folder is read-only" in err  # a change: refused
+
+
+def _put_back_line(out: str) -> list[str] | None:
+    lines = [line for line in out.splitlines() if line.startswith("to put it back: ")]
+    return shlex.split(lines[0].removeprefix("to put it back: ")) if lines else None
+
+
+@pytest.mark.parametrize("names", [("Ann", "Bob"), ("Ann Marie", "Bob's"), ("-Zed", "Bob")])
+def test_undo_says_the_command_that_puts_the_round_back(tmp_path: Path, capsys: pytest.CaptureFixture[str], names: tuple[str, str]) -> None:
+    db = str(tmp_path / "m.sqlite3")
+    first, second = names
+    assert run("match", "--db", db, "new", f"--player={first}=green-pump", f"--player={second}=red-buggy", capsys=capsys)[0] == 0
+    run("match", "--db", db, "add", "--", f"{first}=5/0", f"{second}=3/2", capsys=capsys)
+    run("match", "--db", db, "add", "--", f"{first}=3/1", f"{second}=8/0", capsys=capsys)
+    shown = run("match", "--db", db, "show", capsys=capsys)[1]
+    code, out, _ = run("match", "--db", db, "undo", capsys=capsys)
+    words = _put_back_line(out)
+    assert code == 0 and words is not None and words[:6] == ["blitzcam", "match", "--db", db, "add", "--match"]
+    code, _, err = run(*words[1:], capsys=capsys)  # the command as the shell would split it
+    assert (code, err) == (0, "")
+    assert run("match", "--db", db, "show", capsys=capsys)[1] == shown
+
+
+def test_no_command_is_said_where_adding_the_round_would_not_put_it_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
+    for counts in (("Ann=5/0", "Bob=3/2"), ("Ann=1/0", "Bob=2/0"), ("Ann=4/0", "Bob=6/1")):
+        run("match", "--db", db, "add", *counts, capsys=capsys)
+    code, out, _ = run("match", "--db", db, "delete-round", "1", capsys=capsys)  # not the last
+    assert code == 0 and out.startswith("deleted round 1 (Ann 5/0, Bob 3/2)\n") and _put_back_line(out) is None
+    # the last round, by number: said as for undo
+    code, out, _ = run("match", "--db", db, "delete-round", "2", capsys=capsys)
+    assert _put_back_line(out) == ["blitzcam", "match", "--db", db, "add", "--match", "1", "Ann=4/0", "Bob=6/1"]
+    # a player who joined, played this one round and left: adding it again would not have
+    # them leave after it
+    run("match", "--db", db, "join", "Cy", "--deck", "blue-plow", capsys=capsys)
+    run("match", "--db", db, "add", "Ann=1/0", "Bob=2/0", "Cy=9/1", capsys=capsys)
+    run("match", "--db", db, "leave", "Cy", capsys=capsys)
+    code, out, _ = run("match", "--db", db, "undo", capsys=capsys)
+    assert code == 0 and out.startswith("deleted round 2 (Ann 1/0, Bob 2/0, Cy 9/1)\n")
+    assert _put_back_line(out) is None
+
+
+def test_the_command_said_names_no_database_when_none_was_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(tmp_path / "data"))
+    run("match", "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
+    run("match", "add", "Ann=5/0", "Bob=3/2", capsys=capsys)
+    code, out, _ = run("match", "undo", capsys=capsys)
+    assert code == 0 and _put_back_line(out) == ["blitzcam", "match", "add", "--match", "1", "Ann=5/0", "Bob=3/2"]
