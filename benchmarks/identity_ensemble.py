@@ -2,7 +2,6 @@
 
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] evaluate --data runs/tune --split all
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] enrolled --scenes 80 --seed 77
-    python -m benchmarks.identity_ensemble A.onnx[,B.onnx] fit [--seed 13] [--scenes 200]
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] --lift 0.8 evaluate|enrolled ...
 
 Each drawing's similarity to a reference becomes the mean of the networks' cosines: the
@@ -10,11 +9,9 @@ shipped network's (or `--identity-model`'s) and each one named here, their unit 
 side by side, divided by the square root of their number. Averaged cosines of networks that
 disagree come out lower than one network's, under lines chosen for one network: `--lift a`
 maps every cosine to a * cos + (1 - a), by a constant component appended to each embedding
-(still unit length, so drawing-to-drawing cosines are mapped as drawing-to-reference ones),
-and `fit` finds the a that brings the averaged similarities nearest the shipped network's
-alone (least squares through (1, 1)) on drawings cut from scenes of `--seed`, of the training
-families only (not the holdout family enrollment is measured on). The counting path runs one
-network; this wraps `Embedder` in this process only, to measure a pairing on the choice sets
+(still unit length, so drawing-to-drawing cosines are mapped as drawing-to-reference ones), as
+`models/identity_average.py` does in one ONNX file (which also fits the lift). This wraps
+`Embedder` in this process only, to measure a pairing on the choice sets without building one
 (`enrolled` runs benchmarks.enrolled_eval). Reference vectors are cached in a folder of this
 run's own: averaged ones are longer than one network's.
 """
@@ -72,66 +69,6 @@ def average_with(others: Sequence[Path], lift: float = 1.0) -> None:
     embedding.Embedder.embed = embed  # type: ignore[method-assign]
 
 
-def fitted_lift(averaged: np.ndarray, alone: np.ndarray) -> float:
-    """The a for which a * averaged + (1 - a) is nearest `alone` (least squares through
-    (1, 1)), given the same pairs' cosines both ways."""
-    x, y = np.asarray(averaged, np.float64) - 1, np.asarray(alone, np.float64) - 1
-    return float((x * y).sum() / (x * x).sum())
-
-
-def own_and_best_other(
-    vectors: np.ndarray, refs: embedding.References, owner: np.ndarray
-) -> np.ndarray:
-    """Each drawing's cosine to its own design and its best to any other design, stacked."""
-    sims = embedding.deck_similarity(vectors, refs, int(refs.owners.max()) + 1)
-    rows = np.arange(len(owner))
-    own = sims[rows, owner].copy()
-    sims[rows, owner] = -np.inf
-    return np.concatenate([own, sims.max(axis=1)])
-
-
-def fit(networks: Sequence[Path], seed: int, scenes: int) -> int:
-    """Print the lift that brings the averaged cosines to the shipped network's scale."""
-    from blitzcam.datasets.art import HOLDOUT_FAMILY, RANDOM_FAMILIES
-    from blitzcam.models.identity_data import IdentityData, build
-    from blitzcam.vision.pipeline import default_identity_path
-
-    cached = Path("runs/identity-data") / f"drawings-fit-seed{seed}-{scenes}.npz"
-    if cached.is_file():
-        data = IdentityData.load(cached)
-    else:
-        families = tuple(f for f in RANDOM_FAMILIES if f != HOLDOUT_FAMILY)
-        data = build(seed, scenes, families, workers=2)
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        data.save(cached)
-    average_with(networks)
-    embed = embedding.Embedder(default_identity_path()).embed
-    vectors = embed(data.queries)
-    refs = embedding.reference_vectors(embed, data.references, data.reference_owner)
-    k = len(networks) + 1
-    dim = vectors.shape[1] // k
-
-    def alone(v: np.ndarray) -> np.ndarray:
-        first = v[:, :dim]
-        return first / np.linalg.norm(first, axis=1, keepdims=True)
-
-    averaged = own_and_best_other(vectors, refs, data.query_owner)
-    shipped = own_and_best_other(
-        alone(vectors), embedding.References(alone(refs.vectors), refs.owners), data.query_owner
-    )
-    lift = fitted_lift(averaged, shipped)
-    n = len(data.query_owner)
-    for name, a, b in (("own design", 0, n), ("best other", n, 2 * n)):
-        print(
-            f"{name}: shipped mean {shipped[a:b].mean():.3f}, averaged {averaged[a:b].mean():.3f}, "
-            f"lifted {(lift * averaged[a:b] + 1 - lift).mean():.3f}"
-        )
-    print(
-        f"{n} drawings of {len(data.names)} designs (seed {seed}, {scenes} scenes): lift {lift:.4f}"
-    )
-    return 0
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     lift = 1.0
@@ -141,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError:
             lift = float("nan")  # (refused below, with the usage)
         del args[1:3]
-    if len(args) < 2 or args[1] not in ("evaluate", "enrolled", "fit") or not 0 < lift <= 1:
+    if len(args) < 2 or args[1] not in ("evaluate", "enrolled") or not 0 < lift <= 1:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     networks, command, rest = [Path(p) for p in args[0].split(",")], args[1], args[2:]
@@ -150,14 +87,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{path}: no such identity network", file=sys.stderr)
             return 2
     os.environ["BLITZCAM_CACHE_DIR"] = tempfile.mkdtemp(prefix="blitzcam-ensemble-")
-    if command == "fit":
-        import argparse
-
-        parser = argparse.ArgumentParser(prog="identity_ensemble fit")
-        parser.add_argument("--seed", type=int, default=13)
-        parser.add_argument("--scenes", type=int, default=200)
-        options = parser.parse_args(rest)
-        return fit(networks, options.seed, options.scenes)
     average_with(networks, lift)
     if command == "evaluate":
         from blitzcam.cli import main as blitzcam

@@ -48,19 +48,6 @@ def test_a_lift_maps_every_cosine_alike(monkeypatch: pytest.MonkeyPatch) -> None
         identity_ensemble.average_with([default_identity_path()], lift=0)
 
 
-def test_the_fitted_lift_is_the_one_that_made_the_cosines() -> None:
-    alone = np.random.default_rng(2).uniform(-0.2, 1.0, 300)
-    averaged = (alone - 1) / 0.8 + 1  # alone = 0.8 * averaged + 0.2
-    assert identity_ensemble.fitted_lift(averaged, alone) == pytest.approx(0.8)
-
-
-def test_own_and_best_other_reads_each_drawings_designs() -> None:
-    refs = embedding.References(np.eye(3, dtype=np.float32), np.array([0, 1, 2]))
-    vectors = np.array([[0.9, 0.3, 0.1], [0.2, 0.1, 0.95]], np.float32)
-    got = identity_ensemble.own_and_best_other(vectors, refs, np.array([0, 2]))
-    assert got.tolist() == pytest.approx([0.9, 0.95, 0.3, 0.2])
-
-
 @pytest.mark.parametrize("lift", ["1.5", "0", "x", "nan"])
 def test_a_lift_outside_zero_to_one_is_refused(lift: str, capsys) -> None:
     assert identity_ensemble.main([str(default_identity_path()), "--lift", lift, "evaluate"]) == 2
