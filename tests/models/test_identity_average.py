@@ -159,3 +159,15 @@ def test_bad_arguments_are_said(argv: list[str], said: str, capsys: pytest.Captu
     with pytest.raises(SystemExit) as exit_:
         identity_average.main(argv)
     assert exit_.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_both_engines_read_a_lifted_join_alike(tmp_path: Path, single: Path) -> None:
+    from blitzcam.vision.onnx_session import ENGINES, OPENVINO, openvino_installed
+
+    joined = join_networks([single, single, single], tmp_path / "three.onnx", lift=0.8)
+    patches = np.random.default_rng(8).integers(0, 256, (5, 32, 32, 3), dtype=np.uint8)
+    engines = [e for e in ENGINES if e != OPENVINO or openvino_installed()]
+    readings = [Embedder(joined, threads=1, engine=engine).embed(patches) for engine in engines]
+    assert readings[0].shape == (5, 3 * 64 + 1)
+    for other in readings[1:]:
+        np.testing.assert_allclose(other, readings[0], atol=1e-4)
