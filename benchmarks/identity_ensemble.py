@@ -3,6 +3,7 @@
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] evaluate --data runs/tune --split all
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] enrolled --scenes 80 --seed 77
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] --lift 0.8 evaluate|enrolled ...
+    python -m benchmarks.identity_ensemble A.onnx[,B.onnx] --in-play-line 0.5 evaluate ...
 
 Each drawing's similarity to a reference becomes the mean of the networks' cosines: the
 shipped network's (or `--identity-model`'s) and each one named here, their unit embeddings
@@ -10,7 +11,9 @@ side by side, divided by the square root of their number. Averaged cosines of ne
 disagree come out lower than one network's, under lines chosen for one network: `--lift a`
 maps every cosine to a * cos + (1 - a), by a constant component appended to each embedding
 (still unit length, so drawing-to-drawing cosines are mapped as drawing-to-reference ones), as
-`models/identity_average.py` does in one ONNX file (which also fits the lift). This wraps
+`models/identity_average.py` does in one ONNX file (which also fits the lift). `--in-play-line`
+moves the unknown line counting draws when the decks in play are given (the pipeline's
+default, `vision/identify.py: UNKNOWN_BELOW_IN_PLAY`). This wraps
 `Embedder` in this process only, to measure a pairing on the choice sets without building one
 (`enrolled` runs benchmarks.enrolled_eval). Reference vectors are cached in a folder of this
 run's own: averaged ones are longer than one network's.
@@ -72,13 +75,19 @@ def average_with(others: Sequence[Path], lift: float = 1.0) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     lift = 1.0
-    if len(args) >= 3 and args[1] == "--lift":
+    in_play_line = None
+    while len(args) >= 3 and args[1] in ("--lift", "--in-play-line"):
         try:
-            lift = float(args[2])
+            value = float(args[2])
         except ValueError:
-            lift = float("nan")  # (refused below, with the usage)
+            value = float("nan")  # (refused below, with the usage)
+        if args[1] == "--lift":
+            lift = value
+        else:
+            in_play_line = value
         del args[1:3]
-    if len(args) < 2 or args[1] not in ("evaluate", "enrolled") or not 0 < lift <= 1:
+    line_ok = in_play_line is None or 0 < in_play_line < 1
+    if len(args) < 2 or args[1] not in ("evaluate", "enrolled") or not 0 < lift <= 1 or not line_ok:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     networks, command, rest = [Path(p) for p in args[0].split(",")], args[1], args[2:]
@@ -88,6 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     os.environ["BLITZCAM_CACHE_DIR"] = tempfile.mkdtemp(prefix="blitzcam-ensemble-")
     average_with(networks, lift)
+    if in_play_line is not None:
+        from blitzcam.vision import pipeline
+
+        pipeline.UNKNOWN_BELOW_IN_PLAY = in_play_line  # type: ignore[misc]
     if command == "evaluate":
         from blitzcam.cli import main as blitzcam
 

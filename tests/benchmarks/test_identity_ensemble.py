@@ -52,3 +52,21 @@ def test_a_lift_maps_every_cosine_alike(monkeypatch: pytest.MonkeyPatch) -> None
 def test_a_lift_outside_zero_to_one_is_refused(lift: str, capsys) -> None:
     assert identity_ensemble.main([str(default_identity_path()), "--lift", lift, "evaluate"]) == 2
     assert "evaluate" in capsys.readouterr().err
+
+
+def test_the_in_play_line_reaches_the_pipelines_made_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    from blitzcam import cli
+    from blitzcam.vision import pipeline
+
+    monkeypatch.setattr(pipeline, "UNKNOWN_BELOW_IN_PLAY", pipeline.UNKNOWN_BELOW_IN_PLAY)  # restored
+    monkeypatch.setattr(identity_ensemble, "average_with", lambda networks, lift=1.0: None)
+    seen: list[float] = []
+    monkeypatch.setattr(cli, "main", lambda argv: seen.append(pipeline.CountingPipeline.from_defaults(threads=1).unknown_below_in_play) or 0)
+    argv = [str(default_identity_path()), "--lift", "0.9", "--in-play-line", "0.52", "evaluate"]
+    assert identity_ensemble.main(argv) == 0 and seen == [0.52]
+
+
+@pytest.mark.parametrize("line", ["0", "1", "x"])
+def test_an_in_play_line_outside_zero_to_one_is_refused(line: str, capsys) -> None:
+    assert identity_ensemble.main([str(default_identity_path()), "--in-play-line", line, "evaluate"]) == 2
+    assert "evaluate" in capsys.readouterr().err
