@@ -4,8 +4,10 @@ belongs to the enrolled deck whose reference drawing lies nearest (cosine simila
 The network (models/blitzcam-identity.onnx, trained by `blitzcam train-identity`) was taught on
 thousands of random line-art designs, never on "which of our eight decks is this": it learned
 what makes two drawings the same drawing, so an enrolled deck of unfamiliar art is told apart
-from the others without retraining. Everything here is pure numpy/OpenCV around one model
-session (vision/onnx_session.py); no torch.
+from the others without retraining. The shipped file joins three such networks into one
+(models/identity_average.py): its vector is theirs side by side, so the cosine taken here is
+their averaged likeness, and nothing here tells one network from several. Everything here is
+pure numpy/OpenCV around one model session (vision/onnx_session.py); no torch.
 """
 
 from __future__ import annotations

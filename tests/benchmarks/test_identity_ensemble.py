@@ -25,7 +25,7 @@ def test_a_network_averaged_with_itself_gives_its_own_cosines(
     assert averaged.shape == (6, 2 * single.shape[1])
     assert np.allclose(np.linalg.norm(averaged, axis=1), 1, atol=1e-5)
     assert np.allclose(averaged @ averaged.T, single @ single.T, atol=1e-5)
-    assert embedding.Embedder(default_identity_path()).embed(patches[:0]).shape == (0, 2 * 64)
+    assert embedding.Embedder(default_identity_path()).embed(patches[:0]).shape == (0, 2 * single.shape[1])
 
 
 def test_a_missing_network_or_command_is_said(tmp_path: Path, capsys) -> None:
@@ -43,7 +43,7 @@ def test_a_lift_maps_every_cosine_alike(monkeypatch: pytest.MonkeyPatch) -> None
     lifted = embedding.Embedder(default_identity_path()).embed(patches)
     assert np.allclose(np.linalg.norm(lifted, axis=1), 1, atol=1e-5)
     assert np.allclose(lifted @ lifted.T, 0.7 * (single @ single.T) + 0.3, atol=1e-5)
-    assert embedding.Embedder(default_identity_path()).embed(patches[:0]).shape == (0, 2 * 64 + 1)
+    assert embedding.Embedder(default_identity_path()).embed(patches[:0]).shape == (0, 2 * single.shape[1] + 1)
     with pytest.raises(ValueError, match="lift 0"):
         identity_ensemble.average_with([default_identity_path()], lift=0)
 
