@@ -175,6 +175,8 @@ def average_from_checkpoints(
     from blitzcam.models.identity_training import export_onnx
     from blitzcam.vision.embedding import Embedder
 
+    if lift is None and fit_data is None:
+        raise ValueError("give the lift, or the drawings to fit it on")
     with tempfile.TemporaryDirectory() as tmp:
         exports = [export_onnx(pt, Path(tmp) / f"{i}.onnx") for i, pt in enumerate(checkpoints)]
         if lift is None:

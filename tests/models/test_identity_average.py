@@ -171,3 +171,9 @@ def test_both_engines_read_a_lifted_join_alike(tmp_path: Path, single: Path) -> 
     assert readings[0].shape == (5, 3 * 64 + 1)
     for other in readings[1:]:
         np.testing.assert_allclose(other, readings[0], atol=1e-4)
+
+
+def test_neither_a_lift_nor_drawings_to_fit_it_on_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="give the lift, or the drawings"):
+        identity_average.average_from_checkpoints([SHIPPED_PT, SHIPPED_PT], tmp_path / "x.onnx")
+    assert not (tmp_path / "x.onnx").exists()
