@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 INPUT, OUTPUT = "patches", "embedding"  # as `identity_training._export_state` names them
+NETWORKS_KEY, LIFT_KEY = "blitzcam.networks", "blitzcam.lift"  # the joined file's metadata
 FIT_SEED, FIT_SCENES = 13, 200  # scenes no scene set uses (MODEL_CARD.md lists the seeds)
 
 
@@ -104,9 +105,29 @@ def join_networks(networks: Sequence[Path], out: Path, *, lift: float = 1.0) -> 
     )
     joined = helper.make_model(graph, opset_imports=list(models[0].opset_import))
     joined.ir_version = models[0].ir_version
+    onnx.helper.set_model_props(joined, {NETWORKS_KEY: str(len(networks)), LIFT_KEY: repr(lift)})
     onnx.checker.check_model(joined)
     write_bytes_atomic(out, joined.SerializeToString())
     return out
+
+
+def networks_joined(path: Path) -> int:
+    """How many identity networks the ONNX file at `path` runs: its `join_networks` metadata,
+    or 1 for a network exported alone."""
+    import onnx
+
+    props = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    return int(props.get(NETWORKS_KEY, 1))
+
+
+def join_again_hint(models_dir: Path, networks: int) -> str:
+    """What to tell someone whose new network just replaced a file that joined `networks`."""
+    return (
+        f"{models_dir / 'blitzcam-identity.onnx'} joined {networks} networks and is now this "
+        "one alone; to join them again (MODEL_CARD.md names the others): python -m "
+        "blitzcam.models.identity_average FIRST.pt SECOND.pt ... --out "
+        f"{models_dir}"
+    )
 
 
 def _vector_size(model: object) -> int:

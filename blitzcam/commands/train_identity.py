@@ -168,6 +168,7 @@ def _train_identity(args: argparse.Namespace) -> int:
     device = torch_device(args.device)
     from blitzcam.files import write_text_atomic
     from blitzcam.models import IDENTITY_ONNX, MODELS_DIR
+    from blitzcam.models.identity_average import join_again_hint, networks_joined
     from blitzcam.models.identity_eval import against_shipped, evaluate_identity, format_report
     from blitzcam.models.identity_training import (
         IdentityRecipe,
@@ -220,10 +221,11 @@ def _train_identity(args: argparse.Namespace) -> int:
     # the network shipped until now, on the same drawings (read before `ship` replaces it); one
     # that cannot be read is no reason to hold back the network just trained
     before = MODELS_DIR / IDENTITY_ONNX.name
-    previous = None
+    previous, joined = None, 1
     if before.is_file():
         try:
             previous = evaluate_identity(Embedder(before).embed, val)
+            joined = networks_joined(before)  # (a file the engine just read: onnx reads it too)
         except UserError as exc:
             print(f"not compared with the network models/ held: {exc}")
     target = run_folder(run_dir / "export" if args.no_ship else MODELS_DIR, "export to")
@@ -241,6 +243,8 @@ def _train_identity(args: argparse.Namespace) -> int:
         ),
     )
     print(f"identity network written: {shipped['onnx']} and {shipped['pt']}")
+    if joined > 1 and not args.no_ship:
+        print(join_again_hint(MODELS_DIR, joined))
     return 0
 
 

@@ -724,6 +724,17 @@ def test_train_identity_sets_its_network_beside_the_one_models_held(
     assert "warning" not in out
     report = json.loads((run / "report.json").read_text())
     assert report["shipped_before"] == report["validation"]
+    assert "joined" not in out  # a network alone was there: nothing to join again
+
+    # over a file that joined several networks (as the shipped one does), shipping one says so
+    from blitzcam.models.identity_average import join_networks
+
+    alone = run / "export" / "blitzcam-identity.onnx"
+    join_networks([alone, alone, alone], models / "blitzcam-identity.onnx", lift=0.8)
+    assert main(["train-identity", "--run", str(run)]) == 0
+    out = capsys.readouterr().out
+    assert f"{models / 'blitzcam-identity.onnx'} joined 3 networks and is now this one alone" in out
+    assert "against the network models/ held before this run" in out
 
 
 def test_a_fresh_run_forgets_the_time_of_one_before_it(drawings: IdentityData, tmp_path: Path) -> None:

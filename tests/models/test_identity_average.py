@@ -177,3 +177,17 @@ def test_neither_a_lift_nor_drawings_to_fit_it_on_is_refused(tmp_path: Path) -> 
     with pytest.raises(ValueError, match="give the lift, or the drawings"):
         identity_average.average_from_checkpoints([SHIPPED_PT, SHIPPED_PT], tmp_path / "x.onnx")
     assert not (tmp_path / "x.onnx").exists()
+
+
+def test_a_joined_file_says_how_many_networks_it_runs(tmp_path: Path, single: Path) -> None:
+    joined = join_networks([single, single, single], tmp_path / "three.onnx", lift=0.8)
+    assert identity_average.networks_joined(joined) == 3
+    assert identity_average.networks_joined(single) == 1  # a network exported alone
+    hint = identity_average.join_again_hint(tmp_path, 3)
+    assert "joined 3 networks and is now this one alone" in hint
+    assert "python -m blitzcam.models.identity_average" in hint and str(tmp_path) in hint
+
+
+def test_the_shipped_file_is_the_three_networks_joined() -> None:
+    # (MODEL_CARD.md: three networks, averaged and lifted; `train-identity` ships one over it)
+    assert identity_average.networks_joined(SHIPPED) == 3
