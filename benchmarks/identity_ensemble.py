@@ -6,16 +6,17 @@
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] --in-play-line 0.5 evaluate ...
 
 Each drawing's similarity to a reference becomes the mean of the networks' cosines: the
-shipped network's (or `--identity-model`'s) and each one named here, their unit embeddings
+shipped file's (three networks joined since stop 51, read as one) or `--identity-model`'s, and
+each one named here, their unit embeddings
 side by side, divided by the square root of their number. Averaged cosines of networks that
 disagree come out lower than one network's, under lines chosen for one network: `--lift a`
 maps every cosine to a * cos + (1 - a), by a constant component appended to each embedding
 (still unit length, so drawing-to-drawing cosines are mapped as drawing-to-reference ones), as
 `models/identity_average.py` does in one ONNX file (which also fits the lift). `--in-play-line`
 moves the unknown line counting draws when the decks in play are given (the pipeline's
-default, `vision/identify.py: UNKNOWN_BELOW_IN_PLAY`). This wraps
-`Embedder` in this process only, to measure a pairing on the choice sets without building one
-(`enrolled` runs benchmarks.enrolled_eval). Reference vectors are cached in a folder of this
+default, `vision/identify.py: UNKNOWN_BELOW_IN_PLAY`). This wraps `Embedder` in this process
+only, to measure a pairing on the choice sets without building one (`enrolled` runs
+benchmarks.enrolled_eval). Reference vectors are cached in a folder of this
 run's own: averaged ones are longer than one network's.
 """
 
