@@ -7,17 +7,14 @@
 
 Each drawing's similarity to a reference becomes the mean of the networks' cosines: the
 shipped file's (three networks joined since stop 51, read as one) or `--identity-model`'s, and
-each one named here, their unit embeddings
-side by side, divided by the square root of their number. Averaged cosines of networks that
-disagree come out lower than one network's, under lines chosen for one network: `--lift a`
-maps every cosine to a * cos + (1 - a), by a constant component appended to each embedding
-(still unit length, so drawing-to-drawing cosines are mapped as drawing-to-reference ones), as
-`models/identity_average.py` does in one ONNX file (which also fits the lift). `--in-play-line`
-moves the unknown line counting draws when the decks in play are given (the pipeline's
-default, `vision/identify.py: UNKNOWN_BELOW_IN_PLAY`). This wraps `Embedder` in this process
-only, to measure a pairing on the choice sets without building one (`enrolled` runs
-benchmarks.enrolled_eval). Reference vectors are cached in a folder of this
-run's own: averaged ones are longer than one network's.
+each one named here. Averaged cosines of networks that disagree come out lower than one
+network's, under lines chosen for one network: `--lift a` maps every cosine to
+a * cos + (1 - a). Both are `models/identity_average.py`'s join (which also fits the lift for
+a shipped file): the networks are joined into one ONNX in a folder of this run's own and the
+command reads it as its `--identity-model`. `--in-play-line` moves the unknown line counting
+draws when the decks in play are given (the pipeline's default, `vision/identify.py:
+UNKNOWN_BELOW_IN_PLAY`), in this process only. `enrolled` runs benchmarks.enrolled_eval.
+Reference vectors are cached in a folder of this run's own too.
 """
 
 from __future__ import annotations
@@ -29,48 +26,28 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
-from blitzcam.vision import embedding
-from blitzcam.vision.onnx_session import missing_model, open_session
+IDENTITY_MODEL = "--identity-model"
 
 
-def average_with(others: Sequence[Path], lift: float = 1.0) -> None:
-    """Make every `Embedder` made from now on in this process average its network with
-    `others` (each opened with the same engine and threads), each cosine then mapped to
-    lift * cos + (1 - lift)."""
-    if not 0 < lift <= 1:
-        raise ValueError(f"lift {lift}: must be in (0, 1]")
-    own_init, own_embed = embedding.Embedder.__init__, embedding.Embedder.embed
+def joined_with(
+    others: Sequence[Path], rest: list[str], folder: Path, lift: float = 1.0
+) -> list[str]:
+    """`rest` (a command's arguments) with its identity network (`--identity-model`'s, else the
+    shipped one) replaced by that network joined with `others` (`identity_average.join_networks`,
+    written into `folder`)."""
+    from blitzcam.models.identity_average import join_networks
+    from blitzcam.vision.pipeline import default_identity_path
 
-    def init(self: embedding.Embedder, model_path: Path, **options: object) -> None:
-        own_init(self, model_path, **options)
-        self._others = [
-            open_session(
-                path,
-                threads=options.get("threads"),  # type: ignore[arg-type]
-                missing=missing_model(path, path.name, "identity model", "train-identity"),
-                engine=options.get("engine"),  # type: ignore[arg-type]
-            )
-            for path in others
-        ]
-
-    def embed(self: embedding.Embedder, patches: np.ndarray) -> np.ndarray:
-        parts = [own_embed(self, patches)]
-        extra = int(lift < 1)
-        if len(patches) == 0:
-            return np.zeros((0, parts[0].shape[1] * (1 + len(self._others)) + extra), np.float32)
-        for session in self._others:
-            out = session.run(embedding.network_input(patches))
-            parts.append(out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6))
-        averaged = np.concatenate(parts, axis=1) / np.sqrt(len(parts))
-        if extra:
-            constant = np.full((len(patches), 1), np.sqrt(1 - lift))
-            averaged = np.concatenate([averaged * np.sqrt(lift), constant], axis=1)
-        return averaged.astype(np.float32)
-
-    embedding.Embedder.__init__ = init  # type: ignore[method-assign]
-    embedding.Embedder.embed = embed  # type: ignore[method-assign]
+    base, kept, words = default_identity_path(), [], iter(rest)
+    for word in words:
+        if word == IDENTITY_MODEL:
+            base = Path(next(words, ""))
+        elif word.startswith(IDENTITY_MODEL + "="):
+            base = Path(word.partition("=")[2])
+        else:
+            kept.append(word)
+    joined = join_networks([base, *others], folder / "joined-identity.onnx", lift=lift)
+    return [*kept, IDENTITY_MODEL, str(joined)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -96,8 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not path.is_file():
             print(f"{path}: no such identity network", file=sys.stderr)
             return 2
-    os.environ["BLITZCAM_CACHE_DIR"] = tempfile.mkdtemp(prefix="blitzcam-ensemble-")
-    average_with(networks, lift)
+    folder = Path(tempfile.mkdtemp(prefix="blitzcam-ensemble-"))
+    os.environ["BLITZCAM_CACHE_DIR"] = str(folder)
+    rest = joined_with(networks, rest, folder, lift)
     if in_play_line is not None:
         from blitzcam.vision import pipeline
 

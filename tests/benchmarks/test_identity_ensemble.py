@@ -12,20 +12,32 @@ from blitzcam.vision import embedding
 from blitzcam.vision.pipeline import default_identity_path
 
 
-def test_a_network_averaged_with_itself_gives_its_own_cosines(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # (the wrapper is undone after the test: monkeypatch restores what it is given first)
-    monkeypatch.setattr(embedding.Embedder, "__init__", embedding.Embedder.__init__)
-    monkeypatch.setattr(embedding.Embedder, "embed", embedding.Embedder.embed)
+def _joined(rest: list[str], folder: Path, lift: float = 1.0) -> embedding.Embedder:
+    """The identity network `joined_with` gives the command, the shipped one averaged with itself."""
+    args = identity_ensemble.joined_with([default_identity_path()], rest, folder, lift)
+    assert args[-2] == "--identity-model" and "--identity-model" not in args[:-2]
+    return embedding.Embedder(Path(args[-1]))
+
+
+def test_a_network_averaged_with_itself_gives_its_own_cosines(tmp_path: Path) -> None:
     patches = np.random.default_rng(0).integers(0, 255, (6, 32, 32, 3), dtype=np.uint8)
     single = embedding.Embedder(default_identity_path()).embed(patches)
-    identity_ensemble.average_with([default_identity_path()])
-    averaged = embedding.Embedder(default_identity_path()).embed(patches)
+    joined = _joined([], tmp_path)
+    averaged = joined.embed(patches)
     assert averaged.shape == (6, 2 * single.shape[1])
     assert np.allclose(np.linalg.norm(averaged, axis=1), 1, atol=1e-5)
     assert np.allclose(averaged @ averaged.T, single @ single.T, atol=1e-5)
-    assert embedding.Embedder(default_identity_path()).embed(patches[:0]).shape == (0, 2 * single.shape[1])
+    assert joined.embed(patches[:0]).shape == (0, 2 * single.shape[1])
+
+
+def test_the_command_s_own_identity_network_is_the_one_averaged(tmp_path: Path) -> None:
+    from blitzcam.models.identity_average import networks_joined
+
+    for rest in (["--identity-model", str(default_identity_path())],
+                 [f"--identity-model={default_identity_path()}"]):  # fmt: skip
+        args = identity_ensemble.joined_with([default_identity_path()], ["--data", "d", *rest], tmp_path)
+        assert args[:2] == ["--data", "d"] and args[2] == "--identity-model" and len(args) == 4
+        assert networks_joined(Path(args[3])) == 2
 
 
 def test_a_missing_network_or_command_is_said(tmp_path: Path, capsys) -> None:
@@ -34,18 +46,16 @@ def test_a_missing_network_or_command_is_said(tmp_path: Path, capsys) -> None:
     assert identity_ensemble.main([str(default_identity_path()), "count"]) == 2
 
 
-def test_a_lift_maps_every_cosine_alike(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(embedding.Embedder, "__init__", embedding.Embedder.__init__)
-    monkeypatch.setattr(embedding.Embedder, "embed", embedding.Embedder.embed)
+def test_a_lift_maps_every_cosine_alike(tmp_path: Path) -> None:
     patches = np.random.default_rng(1).integers(0, 255, (5, 32, 32, 3), dtype=np.uint8)
     single = embedding.Embedder(default_identity_path()).embed(patches)
-    identity_ensemble.average_with([default_identity_path()], lift=0.7)
-    lifted = embedding.Embedder(default_identity_path()).embed(patches)
+    joined = _joined([], tmp_path, lift=0.7)
+    lifted = joined.embed(patches)
     assert np.allclose(np.linalg.norm(lifted, axis=1), 1, atol=1e-5)
     assert np.allclose(lifted @ lifted.T, 0.7 * (single @ single.T) + 0.3, atol=1e-5)
-    assert embedding.Embedder(default_identity_path()).embed(patches[:0]).shape == (0, 2 * single.shape[1] + 1)
+    assert joined.embed(patches[:0]).shape == (0, 2 * single.shape[1] + 1)
     with pytest.raises(ValueError, match="lift 0"):
-        identity_ensemble.average_with([default_identity_path()], lift=0)
+        _joined([], tmp_path, lift=0)
 
 
 @pytest.mark.parametrize("lift", ["1.5", "0", "x", "nan"])
@@ -59,7 +69,7 @@ def test_the_in_play_line_reaches_the_pipelines_made_after(monkeypatch: pytest.M
     from blitzcam.vision import pipeline
 
     monkeypatch.setattr(pipeline, "UNKNOWN_BELOW_IN_PLAY", pipeline.UNKNOWN_BELOW_IN_PLAY)  # restored
-    monkeypatch.setattr(identity_ensemble, "average_with", lambda networks, lift=1.0: None)
+    monkeypatch.setattr(identity_ensemble, "joined_with", lambda others, rest, folder, lift=1.0: rest)
     seen: list[float] = []
     monkeypatch.setattr(cli, "main", lambda argv: seen.append(pipeline.CountingPipeline.from_defaults(threads=1).unknown_below_in_play) or 0)
     argv = [str(default_identity_path()), "--lift", "0.9", "--in-play-line", "0.52", "evaluate"]
