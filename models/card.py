@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import platform
 import sys
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -110,6 +111,7 @@ def render_card(
     reports: dict[str, dict[str, Any]],
     notes: str,
     identity_run: Path | None = None,
+    identity_networks: Sequence[Path] = (),
 ) -> str:
     lines = [
         "# blitzcam card detector — model card",
@@ -250,7 +252,7 @@ def render_card(
             "",
         ]
     if identity_run is not None:
-        lines += identity_section(identity_run)
+        lines += identity_section(identity_run, identity_networks)
     lines += ["## Limits and notes", "", notes.strip(), ""]
     return "\n".join(lines)
 
@@ -389,14 +391,9 @@ def data_line(recipe: dict[str, Any]) -> str:
     )
 
 
-def identity_section(run_dir: Path) -> list[str]:
-    """The identity network's part of the card, from its run folder (report.json, timing)."""
-    report = json.loads((run_dir / "report.json").read_text())
-    recipe, val = report["recipe"], report["validation"]
-    seconds = train_seconds(run_dir)
-    lines = [
-        "# blitzcam identity network",
-        "",
+def _one_network_lines(recipe: dict[str, Any]) -> list[str]:
+    """The card's opening of the identity section when the shipped ONNX is one network."""
+    return [
         "A small CNN (3 stages of two 3×3 convolutions, widths "
         f"{'/'.join(str(w) for w in recipe['widths'])}, then 128 → {recipe['dim']}) that maps a "
         f"back's drawing, cut along its box to {PATCH}×{PATCH} px and white-balanced on the "
@@ -413,6 +410,78 @@ def identity_section(run_dir: Path) -> list[str]:
         f"`{sha256_of(IDENTITY_ONNX)}` |",
         f"| `{IDENTITY_PT.name}` | fine-tuning (state dict + recipe; a pickle: load only this "
         f"file, from this repository) | `{sha256_of(IDENTITY_PT)}` |",
+    ]
+
+
+def _joined_lines(recipe: dict[str, Any], onnx: Path, networks: Sequence[Path]) -> list[str]:
+    """The card's opening of the identity section when the shipped ONNX joins `networks`
+    (their .pt files, the first the one whose run the section describes), as
+    `models/identity_average.py` joins them."""
+    from blitzcam.models.identity_average import joined_metadata
+
+    count, lift = joined_metadata(onnx)
+    if count != len(networks):
+        raise ValueError(
+            f"{onnx} joins {count} identity network(s), but {len(networks)} were named: "
+            "name each network's .pt file, the first one's first"
+        )
+    widths, dim = "/".join(str(w) for w in recipe["widths"]), recipe["dim"]
+    files = " ".join(str(path) for path in networks)
+    return [
+        f"{count} small CNNs (each 3 stages of two 3×3 convolutions, widths {widths} for the "
+        f"first, then 128 → {dim}) that map a back's drawing, cut along its box to "
+        f"{PATCH}×{PATCH} px and white-balanced on the paper, to a unit vector each; the "
+        f"shipped ONNX runs all {count} and joins their vectors "
+        "(`models/identity_average.py`), so that the likeness of two drawings is the mean of "
+        f"the networks' cosines, lifted back to one network's scale (`{lift:.3f} × mean + "
+        f"{1 - lift:.3f}`). A back belongs to the enrolled deck whose reference drawing (in "
+        "any quarter turn) is nearest by that likeness, or to none below the 'unknown' line "
+        "(`vision/identify.py: UNKNOWN_BELOW`). They never learned the eight decks as classes: "
+        "they learned which drawings are the same drawing, over thousands of random designs, "
+        "so enrolled art they never saw works without retraining.",
+        "",
+        "| file | use | sha256 |",
+        "| --- | --- | --- |",
+        f"| `{onnx.name}` | inference (OpenVINO or ONNX Runtime; input n×3×{PATCH}×{PATCH}, "
+        f"output the {count} networks' unit vectors and the lift's constant) | "
+        f"`{sha256_of(onnx)}` |",
+        *(
+            f"| `{path.name}` | network {k} of {count}, fine-tuning (state dict + recipe; a "
+            f"pickle: load only this file, from this repository) | `{sha256_of(path)}` |"
+            for k, path in enumerate(networks, start=1)
+        ),
+        "",
+        f"- Joined by `python -m blitzcam.models.identity_average {files} --out "
+        f"{onnx.parent}` (lift {lift:.4f}, fitted as that module says). The section below is "
+        "the first network's run.",
+    ]
+
+
+def identity_section(run_dir: Path, networks: Sequence[Path] = ()) -> list[str]:
+    """The identity network's part of the card, from its run folder (report.json, timing).
+
+    `networks`: the .pt files of the networks the shipped ONNX joins, the run's own first
+    (empty: the shipped ONNX is that one network alone). ValueError when the shipped ONNX
+    joins another number of networks than that, so the card never calls it one network when
+    it runs several."""
+    from blitzcam.models.identity_average import networks_joined
+
+    report = json.loads((run_dir / "report.json").read_text())
+    recipe, val = report["recipe"], report["validation"]
+    seconds = train_seconds(run_dir)
+    if networks:
+        opening = _joined_lines(recipe, IDENTITY_ONNX, networks)
+    elif (count := networks_joined(IDENTITY_ONNX)) > 1:
+        raise ValueError(
+            f"{IDENTITY_ONNX} joins {count} identity networks: name their .pt files "
+            "(--identity-networks)"
+        )
+    else:
+        opening = _one_network_lines(recipe)
+    lines = [
+        "# blitzcam identity network",
+        "",
+        *opening,
         "",
         "## How it was made",
         "",
@@ -455,19 +524,32 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="the identity network's run folder (report.json, train_seconds.json)",
     )
+    parser.add_argument(
+        "--identity-networks",
+        type=Path,
+        nargs="+",
+        default=(),
+        metavar="PT",
+        help="the .pt files of the networks the shipped identity ONNX joins, the run's own "
+        "first (models/identity_average.py)",
+    )
     args = parser.parse_args(argv)
     reports = {}
     for item in args.reports:
         title, _, path = item.partition("=")
         reports[title] = json.loads(Path(path).read_text())
     recipe = json.loads((args.run_dir / "recipe.json").read_text())
-    text = render_card(
-        recipe=recipe,
-        run_dir=args.run_dir,
-        reports=reports,
-        notes=args.notes.read_text(),
-        identity_run=args.identity_run,
-    )
+    try:
+        text = render_card(
+            recipe=recipe,
+            run_dir=args.run_dir,
+            reports=reports,
+            notes=args.notes.read_text(),
+            identity_run=args.identity_run,
+            identity_networks=args.identity_networks,
+        )
+    except ValueError as exc:  # the networks named are not the ones the shipped file joins
+        parser.error(str(exc))
     MODEL_CARD.write_text(text, encoding="utf-8")
     print(f"wrote {MODEL_CARD}")
 

@@ -111,13 +111,18 @@ def join_networks(networks: Sequence[Path], out: Path, *, lift: float = 1.0) -> 
     return out
 
 
-def networks_joined(path: Path) -> int:
-    """How many identity networks the ONNX file at `path` runs: its `join_networks` metadata,
-    or 1 for a network exported alone."""
+def joined_metadata(path: Path) -> tuple[int, float]:
+    """How many identity networks the ONNX file at `path` runs and the lift their averaged
+    likeness is given: its `join_networks` metadata, or (1, 1.0) for a network exported alone."""
     import onnx
 
     props = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
-    return int(props.get(NETWORKS_KEY, 1))
+    return int(props.get(NETWORKS_KEY, 1)), float(props.get(LIFT_KEY, 1.0))
+
+
+def networks_joined(path: Path) -> int:
+    """How many identity networks the ONNX file at `path` runs (1 for a network alone)."""
+    return joined_metadata(path)[0]
 
 
 def join_again_hint(models_dir: Path, networks: int) -> str:

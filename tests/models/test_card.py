@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from blitzcam.models.card import wall_time_lines
 from blitzcam.models.run_timing import add_train_seconds
 from blitzcam.models.training import FINISHED_FILE
@@ -163,3 +165,74 @@ def test_a_run_gone_on_from_the_shipped_weights_says_whose_its_first_stages_are(
         "- Wall time of stage `more`: 7 min on NVIDIA H200 (scene generation and crops "
         "included).",
     ]
+
+
+def _identity_run(tmp_path: Path) -> Path:
+    """An identity run folder as `train-identity` leaves one: its report (recipe, validation)."""
+    from dataclasses import asdict
+
+    from blitzcam.models.identity_training import IdentityRecipe
+
+    validation = {"builtin_right": {"0.6": 0.98}, "random_rejected": {"0.6": 0.99}}
+    report = {"recipe": asdict(IdentityRecipe()), "validation": validation}
+    (tmp_path / "report.json").write_text(json.dumps(report))
+    return tmp_path
+
+
+SHIPPED_NETWORKS = tuple(
+    Path(__file__).resolve().parents[2] / "models" / name
+    for name in (
+        "blitzcam-identity.pt",
+        "blitzcam-identity-wide-art.pt",
+        "blitzcam-identity-wide-art-late.pt",
+    )
+)
+
+
+def test_the_identity_section_describes_the_networks_the_shipped_file_joins(
+    tmp_path: Path,
+) -> None:
+    from blitzcam.models.card import identity_section
+    from blitzcam.models.training import sha256_of
+
+    text = "\n".join(identity_section(_identity_run(tmp_path), SHIPPED_NETWORKS))
+    assert "3 small CNNs" in text and "0.843 × mean + 0.157" in text
+    for k, path in enumerate(SHIPPED_NETWORKS, start=1):
+        assert f"| `{path.name}` | network {k} of 3," in text and sha256_of(path) in text
+    assert "identity_average " + " ".join(str(p) for p in SHIPPED_NETWORKS) in text
+    assert "A small CNN" not in text  # (the one-network opening)
+
+
+def test_a_card_naming_other_networks_than_the_shipped_file_joins_is_refused(
+    tmp_path: Path,
+) -> None:
+    from blitzcam.models.card import identity_section
+
+    run = _identity_run(tmp_path)
+    with pytest.raises(ValueError, match=r"joins 3 identity network\(s\), but 2 were named"):
+        identity_section(run, SHIPPED_NETWORKS[:2])
+    with pytest.raises(ValueError, match=r"joins 3 identity networks: name their \.pt files"):
+        identity_section(run)  # the joined file would be called one network
+
+
+def test_a_shipped_network_alone_is_described_as_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import onnx
+    from onnx import TensorProto, helper
+
+    from blitzcam.models import card
+
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["patches"], ["embedding"])],
+        "alone",
+        [helper.make_tensor_value_info("patches", TensorProto.FLOAT, ["n", 4])],
+        [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["n", 4])],
+    )
+    alone = tmp_path / "alone.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), alone)
+    monkeypatch.setattr(card, "IDENTITY_ONNX", alone)
+    text = "\n".join(card.identity_section(_identity_run(tmp_path)))
+    assert "A small CNN" in text and "network 1 of" not in text
+    with pytest.raises(ValueError, match=r"joins 1 identity network\(s\), but 3 were named"):
+        card.identity_section(_identity_run(tmp_path), SHIPPED_NETWORKS)
