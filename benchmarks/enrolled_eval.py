@@ -82,6 +82,11 @@ def main() -> None:
         help="the line under which a look-alike pair's merged pile is parted ('off': never; "
         "default: the pipeline's)",
     )
+    parser.add_argument(
+        "--why",
+        action="store_true",
+        help="also list each inexact scene's mistakes (models/mistakes.py)",
+    )
     args = parser.parse_args()
     # every scene's enrolled designs are a profile of their own, whose vectors would fill the
     # reference cache and push the user's own profile out of it
@@ -90,6 +95,7 @@ def main() -> None:
 
     from blitzcam.models.evaluation import scene_decks, scene_prediction
     from blitzcam.models.metrics import evaluate_scene
+    from blitzcam.models.mistakes import SceneMistakes, mistake_line, scene_mistakes
     from blitzcam.vision.lookalike import LOOK_ALIKE, deck_likeness
     from blitzcam.vision.pipeline import CountingPipeline
 
@@ -100,7 +106,11 @@ def main() -> None:
         pipeline.unknown_below = pipeline.unknown_below_in_play = args.unknown_below
     if "parts_alike" in vars(args):
         pipeline.parts_alike = args.parts_alike
+    # the boxes under the counting line too, counted or not as before: a missed back's nearest
+    # box may be one of them
+    pipeline.keep_uncounted = args.why
     exact, backs, right = 0, 0, 0
+    why: list[SceneMistakes] = []  # with --why: what made each inexact scene so
     found_backs, all_found, found_right = 0, 0, 0  # what the detector found, the decks it got
     identity_only = 0  # inexact scenes that would be exact had every counted box its back's deck
     miscounted: Counter[str] = Counter()  # decks whose count was off, by kind of art
@@ -114,9 +124,10 @@ def main() -> None:
             pipeline.reload_profile(Path(tmp))
         in_play = scene_decks(truth, pipeline.profile.names) if args.in_play else None
         found = pipeline(frame, in_play=in_play).detections
-        outcome = evaluate_scene(
-            str(index), truth, scene_prediction(found), known_decks=pipeline.known_decks
-        )
+        prediction = scene_prediction(found)
+        outcome = evaluate_scene(str(index), truth, prediction, known_decks=pipeline.known_decks)
+        if args.why and not outcome.exact:
+            why.append(scene_mistakes(outcome, truth, prediction, known_decks=pipeline.known_decks))
         hits = outcome.counted_correct["back"][0]  # counted boxes on a labelled back
         found_backs += hits
         all_found += hits == outcome.n_truth["back"]
@@ -179,6 +190,11 @@ def main() -> None:
             f"with backs counted to each other ({tally['backs']} backs); scenes "
             f"{'holding one' if named else 'with none'}: {held['exact']} of {held['scenes']} exact"
         )
+
+    if why:
+        print("  inexact scenes: known decks off (counted of true), and why")
+        for mistakes in why:
+            print(f"    {mistake_line(mistakes.as_json())}")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from blitzcam.models.metrics import (
     exact_rate_by_threshold,
     summarize,
 )
+from blitzcam.models.mistakes import SceneMistakes, mistake_line, scene_mistakes
 
 if TYPE_CHECKING:
     from blitzcam.vision.detections import Detections
@@ -171,6 +172,7 @@ def evaluate(
     if progress is not None:
         items = progress(items, len(scenes))
     outcomes: list[SceneOutcome] = []
+    mistakes: list[SceneMistakes] = []  # what made each inexact scene so
     pairs: list[tuple[SceneTruth, ScenePrediction]] = []  # every back with its best deck
     operating: list[tuple[SceneTruth, ScenePrediction]] = []  # as counted at the operating line
     similarities: list[np.ndarray] = []
@@ -193,9 +195,12 @@ def evaluate(
             found = result.detections
             best = scene_prediction(found)
             prediction = with_unknown_below(best, found.similarity, operating_line)
-            outcomes.append(
-                evaluate_scene(name, truth, prediction, known_decks=pipeline.known_decks)
-            )
+            outcome = evaluate_scene(name, truth, prediction, known_decks=pipeline.known_decks)
+            outcomes.append(outcome)
+            if not outcome.exact:
+                mistakes.append(
+                    scene_mistakes(outcome, truth, prediction, known_decks=pipeline.known_decks)
+                )
             pairs.append((truth, best))
             operating.append((truth, prediction))
             similarities.append(found.similarity)
@@ -208,6 +213,7 @@ def evaluate(
         pipeline.unread_below = unread_below
         pipeline.keep_uncounted = keep_uncounted
     report = summarize(outcomes)
+    report["inexact_detail"] = [m.as_json() for m in mistakes]
     report["data"] = str(data_dir)
     report["split"] = split
     report["model"] = str(detector.path)
@@ -448,4 +454,24 @@ def report_table(report: dict[str, Any]) -> str:
     if report["confusions"]:
         lines += ["", "confusions (truth -> counted as): cards"]
         lines += [f"  {c['truth']} -> {c['predicted']}: {c['cards']}" for c in report["confusions"]]
+    lines += _mistakes_lines(report.get("inexact_detail") or [])
     return "\n".join(lines)
+
+
+MISTAKE_LINES: Final = 40  # inexact scenes listed in the table (the JSON holds every one)
+
+
+def _mistakes_lines(details: list[dict[str, Any]]) -> list[str]:
+    """Each inexact scene's decks off and the mistakes behind them (models/mistakes.py)."""
+    if not details:
+        return []
+    lines = [
+        "",
+        "inexact scenes: known decks off (counted of true), and why (a back missed: unboxed, "
+        "doubted under the counting line, or boxed askew, IoU under 0.5 with it; an extra "
+        "counted box, and what it lies on)",
+    ]
+    lines += [f"  {mistake_line(detail)}" for detail in details[:MISTAKE_LINES]]
+    if len(details) > MISTAKE_LINES:
+        lines.append(f"  ... and {len(details) - MISTAKE_LINES} more (the JSON report lists all)")
+    return lines

@@ -148,6 +148,11 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     assert sweep[str(UNKNOWN_BELOW)] == report["scene_exact_rate"]
     assert all(0.0 <= rate <= 1.0 for rate in sweep.values())
     assert report["in_play"] == "every deck of the profile"
+    # each inexact scene's mistakes, in the JSON and the table (models/mistakes.py)
+    details = report["inexact_detail"]
+    assert [d["scene"] for d in details] == report["inexact_scenes"]
+    assert all(d["cause"] in ("detector", "identification") for d in details)
+    assert ("inexact scenes: known decks off" in out) == bool(details)
     # generated scenes say what they were made under: every scene is in each slice once
     light = report["exact_by_condition"]["light"]
     assert sum(row["scenes"] for row in light.values()) == report["scenes"]
