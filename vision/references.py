@@ -42,6 +42,11 @@ COVER_KEEP: Final = (0.6, 0.8)  # how much of a covered drawing still shows, in 
 # became a "deck" that nothing matches. The line leaves real prints, bolder than ours, room.
 # (Counting the drawing's pieces would tell a table too, but a finely hatched back has more.)
 MAX_INK_SHARE: Final = 0.4
+# A card back is about 2:3 (Dutch Blitz cards are 2.25 x 3.5 in); a picture whose long side is
+# more than this times its short one is no photo of one (and, scaled to REFERENCE_WIDTH, a
+# 2 x 500 px strip would be 80,000 px tall: past what OpenCV's warps take)
+MAX_CARD_ASPECT: Final = 3.0
+MIN_DRAWING_SIDE: Final = 3.0  # px at REFERENCE_WIDTH: a drawing thinner is a line, no drawing
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +178,19 @@ def reference_boxes(
             "is mostly paper around its drawing: too dark, or not a card?)"
         )
     boxes = drawing_boxes(mask)
+    if min(_sides(boxes[0])) < MIN_DRAWING_SIDE:  # (a box of no area has no inside to cut)
+        raise UserError(
+            f"{name}: no drawing found on this card back, only a thin line of ink (is it a "
+            "back, in focus and lit?)"
+        )
     return boxes + covered_boxes(mask, boxes)
+
+
+def _sides(corners: np.ndarray) -> tuple[float, float]:
+    return (
+        float(np.linalg.norm(corners[1] - corners[0])),
+        float(np.linalg.norm(corners[2] - corners[1])),
+    )
 
 
 def with_mirrors(patches: list[np.ndarray]) -> list[np.ndarray]:
@@ -201,8 +218,15 @@ def _resized(card_bgr: np.ndarray) -> np.ndarray:
 
 def card_patches(card_bgr: np.ndarray, *, name: str) -> list[np.ndarray]:
     """A stored reference card, as a profile reads it (scaled to REFERENCE_WIDTH) -> its
-    patches; UserError naming `name` when it shows no drawing. Enrollment checks a card with
-    this before storing it, so that what it stores always loads."""
+    patches; UserError naming `name` when it is not the shape of a card or shows no drawing.
+    Enrollment checks a card with this before storing it, so that what it stores always
+    loads."""
+    height, width = card_bgr.shape[:2]
+    if max(height, width) > MAX_CARD_ASPECT * min(height, width):
+        raise UserError(
+            f"{name}: {width}×{height} px is not the shape of a card back (about 2:3): crop "
+            "the picture to the card"
+        )
     return reference_patches(_resized(card_bgr), name=name)
 
 

@@ -327,6 +327,12 @@ def test_decks_dir_profile(tmp_path: Path) -> None:
     assert set(profile.unread_decks()) == set(DECK_NAMES) - {"green-pump", "red-buggy"}
 
 
+def _card_with_line() -> np.ndarray:
+    card = np.full((480, 320, 3), 255, np.uint8)
+    card[240:242, 60:260] = 0
+    return card
+
+
 def _back_file(path: Path, deck: str) -> None:
     cv2.imwrite(str(path), cv2.cvtColor(render_back(deck, width=500).rgba, cv2.COLOR_RGBA2BGRA))
 
@@ -363,6 +369,14 @@ def _back_file(path: Path, deck: str) -> None:
             lambda d: (_back_file(d / "mine.png", "red-plow"), _back_file(d / "mine.PNG", "blue-plow"), d)[2],
             r"mine\.png: a second reference for deck 'mine' \(beside .*mine\.PNG\)",
         ),  # which of the two would count?
+        (  # a strip: scaled to the reference width it was 80,000 px tall, and OpenCV raised
+            lambda d: (cv2.imwrite(str(d / "x.png"), np.zeros((500, 2, 3), np.uint8)), d)[1],
+            r"x\.png: 2×500 px is not the shape of a card back \(about 2:3\): crop the picture",
+        ),
+        (  # a card whose only ink is a straight line: its drawing's box had no inside to cut
+            lambda d: (cv2.imwrite(str(d / "x.png"), _card_with_line()), d)[1],
+            r"x\.png: no drawing found on this card back, only a thin line of ink",
+        ),
     ],
 )
 def test_decks_dir_errors(tmp_path: Path, setup, message: str) -> None:
