@@ -10,6 +10,7 @@ whose image data libjpeg says is damaged (vision/jpeg_check.py).
 
 from __future__ import annotations
 
+import io
 import stat
 import struct
 import threading
@@ -68,6 +69,41 @@ def header_size(data: bytes) -> tuple[int, int] | None:
                 height, width = struct.unpack(">HH", data[pos + 5 : pos + 9])
                 return width, height
     return None
+
+
+_PILLOW_LIMIT = threading.Lock()  # Pillow's own bomb limit is a module setting: set in turn
+
+
+def _pillow_header(data: bytes, name: str) -> tuple[tuple[int, int], int, str] | None:
+    """(width, height), the bytes a pixel takes decoded and the format's name, from the header
+    of a file of another
+    format than PNG and JPEG (TIFF, WebP, BMP, PNM, JPEG 2000), read by Pillow without decoding
+    the pixels; None when it cannot tell. A pixel is counted at its bands times their sample
+    size (a palette as the 4 bytes of colour and alpha OpenCV may decode it to). ImageError
+    naming `name` for a header past twice MAX_PIXELS, where Pillow says no size."""
+    import warnings
+
+    from PIL import Image, UnidentifiedImageError
+
+    with _PILLOW_LIMIT, warnings.catch_warnings():
+        # Pillow's limit set to ours while it reads: it warns from there (the size is judged
+        # by `_check_pixels`) and refuses from twice that
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        before, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, MAX_PIXELS
+        try:
+            with Image.open(io.BytesIO(data)) as image:
+                size, mode, bands = image.size, image.mode, len(image.getbands())
+                kind = image.format or "picture"
+        except Image.DecompressionBombError:
+            raise ImageError(
+                f"{name}: cannot decode image: the header says more than {2 * MAX_PIXELS:,} pixels"
+            ) from None
+        except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+            return None  # (Pillow raises SyntaxError for some malformed headers)
+        finally:
+            Image.MAX_IMAGE_PIXELS = before
+    sample = 2 if mode.startswith("I;16") else 4 if mode in ("I", "F") else 1
+    return size, 4 if mode in ("P", "PA") else bands * sample, kind
 
 
 def is_truncated(data: bytes) -> bool:
@@ -218,22 +254,24 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
     if is_truncated(data):
         raise ImageError(f"{name}: cannot decode image: the file is truncated")
     size = header_size(data)
-    if size is not None and (size[0] < 1 or size[1] < 1):
-        raise ImageError(f"{name}: cannot decode image: the header says {size[0]}x{size[1]} pixels")
-    if size is not None and size[0] * size[1] > MAX_PIXELS:
-        raise ImageError(
-            f"{name}: cannot decode image: the header says {size[0]}x{size[1]} pixels, more "
-            f"than the {MAX_PIXELS:,} a picture may have"
-        )
+    if size is not None:
+        _check_pixels(*size, name)
     jpeg = data[:2] == b"\xff\xd8"
     read_whole = False  # whether libjpeg read all of a JPEG's image data without a complaint
     if jpeg:
         data, read_whole = _as_libjpeg_reads_it(data, name)
-    needed = _png_decode_bytes(data, size)
+    needed, kind = _png_decode_bytes(data, size), "PNG"
+    if size is None and not jpeg and data[:8] != PNG_SIGNATURE:
+        # decoded whole too, whatever its size: a 3.6 MB TIFF of 30000 x 30000 px took 5.5 GB
+        header = _pillow_header(data, name)
+        if header is not None:
+            (width, height), per_pixel, kind = header
+            _check_pixels(width, height, name)
+            size, needed = (width, height), width * height * per_pixel
     if size is not None and needed is not None and needed > MAX_WHOLE_DECODE_BYTES:
         raise ImageError(
-            f"{name}: cannot decode image: a {size[0]}x{size[1]} PNG is decoded whole, which "
-            f"would take {needed / (1 << 30):.1f} GiB of memory, more than the "
+            f"{name}: cannot decode image: a {size[0]}x{size[1]} {kind} is decoded whole, "
+            f"which would take {needed / (1 << 30):.1f} GiB of memory, more than the "
             f"{MAX_WHOLE_DECODE_BYTES / (1 << 30):.0f} GiB allowed: save it smaller, or as a JPEG"
         )
     # the decoder reduces a JPEG itself; any other file is decoded whole and then shrunk, so a
@@ -273,6 +311,17 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
         new_wh = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
         image = cv2.resize(image, new_wh, interpolation=cv2.INTER_AREA)
     return Picture(to_bgr8(image), whole)
+
+
+def _check_pixels(width: int, height: int, name: str) -> None:
+    """ImageError naming `name` unless a header's size is one a picture may have."""
+    if width < 1 or height < 1:
+        raise ImageError(f"{name}: cannot decode image: the header says {width}x{height} pixels")
+    if width * height > MAX_PIXELS:
+        raise ImageError(
+            f"{name}: cannot decode image: the header says {width}x{height} pixels, more "
+            f"than the {MAX_PIXELS:,} a picture may have"
+        )
 
 
 def _as_libjpeg_reads_it(data: bytes, name: str) -> tuple[bytes, bool]:

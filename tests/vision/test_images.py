@@ -328,6 +328,37 @@ def test_a_png_too_big_to_decode_whole_is_refused_from_its_header() -> None:
         decode_image(_png_declaring(20000, 30000, np.full((8, 8, 4), 30000, np.uint16)), name="a.png")
 
 
+def _bmp_declaring(width: int, height: int, bits: int = 24) -> bytes:
+    """A BMP's headers declaring `width` x `height` pixels of `bits` each, and no pixels."""
+    import struct
+
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, bits, 0, 0, 2835, 2835, 0, 0)
+    return b"BM" + struct.pack("<IHHI", 14 + len(info), 0, 0, 14 + len(info)) + info
+
+
+def test_a_picture_of_another_kind_too_big_to_decode_whole_is_refused_from_its_header() -> None:
+    # TIFF, WebP, BMP ... are decoded whole too: a 3.6 MB deflated 30000x30000 TIFF took 5.5 GB
+    # (their headers are read by Pillow)
+    from PIL import Image
+
+    limit = Image.MAX_IMAGE_PIXELS  # Pillow's own, raised to ours while a header is read
+    with pytest.raises(ImageError) as info:
+        decode_image(_bmp_declaring(30000, 30000), name="huge.bmp")
+    assert str(info.value) == (
+        "huge.bmp: cannot decode image: a 30000x30000 BMP is decoded whole, which would take "
+        "2.5 GiB of memory, more than the 2 GiB allowed: save it smaller, or as a JPEG"
+    )
+    with pytest.raises(ImageError, match="the header says 33000x33000 pixels, more than the"):
+        decode_image(_bmp_declaring(33000, 33000, bits=8), name="many.bmp")
+    # past twice that Pillow itself says no size: refused all the same
+    with pytest.raises(ImageError, match=r"the header says more than 2,147,483,648 pixels"):
+        decode_image(_bmp_declaring(60000, 60000), name="bomb.bmp")
+    # one small enough goes on to the decoder (which finds no pixels here)
+    with pytest.raises(ImageError, match="not an image file OpenCV can read"):
+        decode_image(_bmp_declaring(16000, 12000), name="big.bmp")
+    assert limit == Image.MAX_IMAGE_PIXELS  # and set back
+
+
 def test_overlapping_quiet_spells_leave_opencv_as_loud_as_it_was() -> None:
     # the worker opening a stream while the window decodes an image: each saving and restoring
     # the process-wide level alone, the one that entered second restored "silent" for good
