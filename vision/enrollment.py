@@ -25,6 +25,7 @@ from blitzcam.vision.images import ImageError, read_image, write_png_atomic
 from blitzcam.vision.lookalike import LookAlike, involving, look_alikes
 from blitzcam.vision.references import (
     DECK_NAME_PATTERN,
+    WINDOWS_DEVICES,
     card_patches,
     default_profile,
     usable_enrolled,
@@ -392,8 +393,10 @@ def _grab_from_camera(spec: str) -> tuple[np.ndarray, str]:
     return last
 
 
-def check_deck_name(deck: str) -> str:
-    """`deck` if it can name a deck (and a file); UserError otherwise."""
+def check_deck_name(deck: str, *, new: bool = True) -> str:
+    """`deck` if it can name a deck (and a file); UserError otherwise. A name Windows keeps for
+    a device is refused for a `new` deck only: one stored under it before (or by hand) must
+    still be forgotten."""
     if deck == UNKNOWN_NAME:
         raise UserError(f"deck name {deck!r} is reserved for backs of no deck: choose another")
     if not DECK_NAME_PATTERN.fullmatch(deck):
@@ -401,16 +404,9 @@ def check_deck_name(deck: str) -> str:
             f"deck name {deck!r}: expected one of {', '.join(DECK_NAMES)} or a name of lowercase "
             "letters, digits and dashes, up to 40, not starting with a dash"
         )
-    if deck in WINDOWS_DEVICES:  # `con.png` is the console there, whatever its extension
+    if new and deck in WINDOWS_DEVICES:  # `con.png` is the console there, whatever its extension
         raise UserError(f"deck name {deck!r} names a device on Windows: choose another")
     return deck
-
-
-# names Windows keeps for devices in every folder: a profile stored under one cannot be copied
-# to (or made on) a Windows machine
-WINDOWS_DEVICES: Final = frozenset(
-    {"con", "prn", "aux", "nul"} | {f"{kind}{n}" for kind in ("com", "lpt") for n in range(10)}
-)
 
 
 def enroll_command(args: argparse.Namespace) -> int:
@@ -466,7 +462,7 @@ def forget_deck(deck: str) -> tuple[Path, ...]:
     again, a deck of the user's own is no longer counted); the files removed (a second,
     differently cased <deck>.PNG too, or it would become the deck's back). UserError when
     nothing is enrolled under that name."""
-    check_deck_name(deck)
+    check_deck_name(deck, new=False)
     paths = enrolled_files(user_decks_dir(), deck)
     if not paths:
         read_against = "its built-in art" if deck in DECK_NAMES else "nothing: it is not counted"

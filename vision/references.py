@@ -29,6 +29,11 @@ from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image
 
 # a deck's name, as enrollment stores it and a --decks folder's file names give it (fullmatch)
 DECK_NAME_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+# names Windows keeps for devices in every folder: a profile stored under one cannot be copied
+# to (or made on) a Windows machine
+WINDOWS_DEVICES: Final = frozenset(
+    {"con", "prn", "aux", "nul"} | {f"{kind}{n}" for kind in ("com", "lpt") for n in range(10)}
+)
 BUILTIN_WIDTH: Final = 320  # built-in backs are rendered this wide for reference features
 REFERENCE_WIDTH: Final = 320  # enrolled/--decks backs are resized to this width first
 BORDER: Final = 0.06  # ink this close to a card's edge is the card's edge, not its drawing
@@ -293,6 +298,12 @@ def _deck_files(folder: Path, problems: list[str] | None = None) -> dict[str, Pa
             _refuse(
                 f"{path}: {name!r} cannot name a deck: rename the file to lowercase letters, "
                 "digits and dashes, up to 40 (e.g. green-pump.png)",
+                problems,
+            )
+        elif name in WINDOWS_DEVICES:  # held to enrollment's rules (con.png: the console)
+            _refuse(
+                f"{path}: {name!r} names a device on Windows: rename the file (`blitzcam decks "
+                f"forget {name}` removes an enrolled one)",
                 problems,
             )
         elif name in files:  # mine.png and mine.PNG: which one would count?

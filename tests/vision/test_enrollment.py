@@ -517,6 +517,20 @@ def test_forget_refuses_in_one_line(deck: str, message: str) -> None:
     assert (user_decks_dir() / "blue-pump.png").is_file()  # nothing else touched
 
 
+def test_a_back_stored_under_a_windows_device_name_is_refused_and_can_be_forgotten() -> None:
+    # (put there by hand, or by a blitzcam that let such names be enrolled: `decks forget con`
+    # said the name could not be chosen, and the file had to be removed by hand)
+    stored = _enroll("my-deck")
+    con = stored.with_name("con.png")
+    stored.rename(con)
+    with pytest.raises(UserError, match=r"con\.png: 'con' names a device on Windows: rename"):
+        default_profile()
+    assert default_profile(skip_unusable=True).left_out  # the app counts on without it
+    assert forget_deck("con") == (con,)
+    assert not con.exists() and "con" not in default_profile().names
+    # (a new one is still refused: test_bad_deck_name)
+
+
 def test_the_app_profile_leaves_a_damaged_back_out_and_says_so() -> None:
     _enroll("blue-pump")
     _enroll("my-deck")
