@@ -10,9 +10,16 @@ import argparse
 import os
 from pathlib import Path
 
-from blitzcam.datasets.art import MAX_EXPORT_WIDTH, MIN_EXPORT_WIDTH, export_backs, save_png_rgba
+from blitzcam.datasets.art import (
+    MAX_EXPORT_WIDTH,
+    MIN_EXPORT_WIDTH,
+    export_backs,
+    render_back,
+    save_png_rgba,
+)
 from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
+from blitzcam.paths import resolved
 
 __all__ = ["export_backs", "export_command", "save_png_rgba"]
 
@@ -33,15 +40,38 @@ def export_command(args: argparse.Namespace) -> int:
         raise UserError(f"{out_dir}: cannot create the folder ({exc.strerror or exc})") from None
     if not os.access(out_dir, os.W_OK | os.X_OK):
         raise UserError(f"{out_dir}: folder is not writable")
-    for deck in DECK_NAMES:  # a folder in the way is said before any back is written
-        target = out_dir / f"{deck}.png"
-        if target.exists() and not target.is_file():
-            raise UserError(f"{target}: is in the way (not a file); nothing was written")
-    try:
-        paths = export_backs(out_dir, width=width)
-    except OSError as exc:
-        where = exc.filename or out_dir
-        raise UserError(f"{where}: could not write the back ({exc.strerror or exc})") from None
+    for deck in DECK_NAMES:  # what is in the way is said before any back is written
+        _check_target(out_dir / f"{deck}.png")
+    paths = []
+    for deck in DECK_NAMES:
+        path = out_dir / f"{deck}.png"
+        try:
+            save_png_rgba(path, render_back(deck, width=width).rgba)
+        except OSError as exc:  # (its filename is the hidden temporary beside the back)
+            raise UserError(
+                f"{path}: could not write the back ({exc.strerror or exc}); the backs before "
+                "it in the list were written"
+            ) from None
+        paths.append(path)
     for path in paths:
         print(path)
     return 0
+
+
+def _check_target(target: Path) -> None:
+    """UserError unless a back can be written at `target`: not a folder or other non-file, and
+    (a link) leading into a folder that can be written."""
+    if target.exists() and not target.is_file():
+        raise UserError(f"{target}: is in the way (not a file); nothing was written")
+    try:
+        real = resolved(target)  # a link's own target is what gets written
+    except OSError as exc:
+        raise UserError(
+            f"{target}: cannot tell where it leads ({exc.strerror or exc}); nothing was written"
+        ) from None
+    if real != target.absolute() and not (
+        real.parent.is_dir() and os.access(real.parent, os.W_OK | os.X_OK)
+    ):
+        raise UserError(
+            f"{target}: a link to {real}, in no folder that can be written; nothing was written"
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import cv2
@@ -124,3 +125,38 @@ def test_a_folder_in_the_way_of_one_back_is_named_before_any_is_written(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{tmp_path / 'red-plow.png'}: is in the way" in err
     assert not list(tmp_path.glob("*.png"))[1:]  # the folder alone
+
+
+@pytest.mark.parametrize(
+    ("link_to", "message"),
+    [
+        ("/nonexistent/dir/x.png", r"red-plow\.png: a link to /nonexistent/dir/x\.png, in no folder"),
+        ("red-plow.png", r"red-plow\.png: cannot tell where it leads \(Too many levels"),  # itself
+    ],
+)
+def test_a_link_that_leads_nowhere_writable_is_named_before_any_back_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], link_to: str, message: str
+) -> None:
+    # (seven of the eight were written, then the error named a hidden temporary file in the
+    # folder the link led to)
+    (tmp_path / "red-plow.png").symlink_to(link_to)
+    assert main(["decks", "export", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and re.search(message, err) and ".tmp" not in err
+    assert [p.name for p in tmp_path.iterdir()] == ["red-plow.png"]  # the link alone
+
+
+def test_a_back_that_cannot_be_written_is_named_not_its_temporary_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from blitzcam.datasets import export
+
+    def full(path: Path, rgba: object) -> None:
+        raise OSError(28, "No space left on device", str(path.with_name(f".{path.name}.x.tmp")))
+
+    monkeypatch.setattr(export, "save_png_rgba", full)
+    assert main(["decks", "export", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    first = tmp_path / f"{DECK_NAMES[0]}.png"
+    assert f"{first}: could not write the back (No space left on device)" in err
+    assert ".tmp" not in err
