@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import cv2
 import numpy as np
@@ -31,6 +31,9 @@ from blitzcam.vision.references import (
     usable_enrolled,
     user_decks_dir,
 )
+
+if TYPE_CHECKING:
+    from blitzcam.vision.sources import Frame, ImageFiles
 
 CARD_WIDTH: Final = 400  # stored references are this wide, upright
 CARD_ASPECT: Final = 89.0 / 57.0
@@ -372,9 +375,11 @@ def _grab_from_camera(spec: str) -> tuple[np.ndarray, str]:
     from blitzcam.vision.sources import ImageFiles, open_source
 
     last = None
+    unreadable: list[str] = []  # a folder's pictures that could not be read, skipped
     with open_source(spec) as source:
         warm_up = CAMERA_WARMUP_FRAMES if source.live else 0  # a file's pictures are as taken
-        for index, frame in enumerate(source):
+        frames = _readable(source, unreadable) if isinstance(source, ImageFiles) else source
+        for index, frame in enumerate(frames):
             label = frame.origin
             if not source.live and not isinstance(source, ImageFiles):
                 label += f" (frame {frame.index + 1})"
@@ -387,10 +392,31 @@ def _grab_from_camera(spec: str) -> tuple[np.ndarray, str]:
             if index >= CAMERA_TRIES:
                 break
     if last is None:
+        if unreadable:  # (a single picture: its own error, as it was)
+            raise UserError(unreadable[0] if len(unreadable) == 1 else (
+                f"{spec}: none of its {len(unreadable)} pictures could be read (the first: "
+                f"{unreadable[0]})"
+            ))  # fmt: skip
         from blitzcam.vision.sources import shown_address
 
         raise UserError(f"{shown_address(str(spec))}: the source gave no frames")
     return last
+
+
+def _readable(source: ImageFiles, unreadable: list[str]) -> Iterator[Frame]:
+    """A folder's pictures that can be read, in order; each one that cannot is said into
+    `unreadable` and skipped (the folder's first card is what enrollment takes)."""
+    from blitzcam.vision.sources import SourceError
+
+    while True:
+        try:
+            frame = source.read_frame()
+        except SourceError as exc:
+            unreadable.append(str(exc))
+            continue
+        if frame is None:
+            return
+        yield frame
 
 
 def check_deck_name(deck: str, *, new: bool = True) -> str:

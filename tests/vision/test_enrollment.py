@@ -129,6 +129,27 @@ def test_a_folder_given_as_camera_is_judged_from_its_first_picture(tmp_path: Pat
     assert f"enrolled blue-plow from {tmp_path / '1-card.png'}: stored" in capsys.readouterr().out
 
 
+def test_a_folder_s_unreadable_pictures_are_passed_over_for_its_first_card(
+    tmp_path: Path, capsys
+) -> None:
+    # (a 0-byte picture before the card stopped the enrollment with that picture's error)
+    (tmp_path / "1-empty.jpg").write_bytes(b"")
+    cv2.imwrite(str(tmp_path / "2-card.png"), _photo("blue-plow", seed=1))
+    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(tmp_path))
+    assert enroll_command(args) == 0
+    assert f"enrolled blue-plow from {tmp_path / '2-card.png'}: stored" in capsys.readouterr().out
+
+
+def test_a_folder_of_unreadable_pictures_says_so(tmp_path: Path) -> None:
+    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(tmp_path))
+    (tmp_path / "1.jpg").write_bytes(b"")
+    with pytest.raises(UserError, match=r"1\.jpg: cannot decode image: the file is empty"):
+        enroll_command(args)  # one: its own error
+    (tmp_path / "2.png").write_bytes(b"not a picture")
+    with pytest.raises(UserError, match=r"none of its 2 pictures could be read \(the first: .*1\.jpg"):
+        enroll_command(args)
+
+
 def test_a_folder_without_a_card_names_the_picture_it_judged(tmp_path: Path) -> None:
     for name in ("1.png", "2.png"):
         cv2.imwrite(str(tmp_path / name), np.full((480, 640, 3), 40, np.uint8))
