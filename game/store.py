@@ -19,6 +19,7 @@ from typing import Final
 
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, Player, Round, Settings, Standings, Tally
+from blitzcam.paths import resolved
 
 APPLICATION_ID: Final = 0x424C5A43  # "BLZC": tells our files from any other SQLite file
 
@@ -305,6 +306,7 @@ class MatchStore:
                 self.path.is_dir(),
                 self.path.is_file(),
             )
+            real = resolved(self.path)  # a loop of links: OSError (exists said False)
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot reach it ({exc.strerror or exc})") from None
         if is_folder:
@@ -322,7 +324,7 @@ class MatchStore:
             ) from None
         # the file a failed first opening leaves empty: a link to one yet to be made is the
         # user's and stays, the file it names goes
-        made_here = None if read_only or exists else self.path.resolve()
+        made_here = None if read_only or exists else real
         try:
             self._conn = (
                 self._read_only_connection()
@@ -367,7 +369,7 @@ class MatchStore:
                 f"{self.path}: cannot be written here, and its {log.name} file holds changes "
                 "not yet in it: open it once where it can be written"
             )
-        uri = f"{self.path.resolve().as_uri()}?mode=ro&immutable=1"
+        uri = f"{resolved(self.path).as_uri()}?mode=ro&immutable=1"
         return sqlite3.connect(uri, uri=True, isolation_level=None)
 
     def _check_current(self) -> None:

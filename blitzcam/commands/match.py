@@ -182,11 +182,12 @@ def _open_store(args: argparse.Namespace, *, create: bool = False, reading: bool
     `reading` (list, show, export), a file that cannot be written here is read as it is."""
     from blitzcam.errors import UserError
     from blitzcam.game.store import MatchStore, StoreError
-    from blitzcam.paths import match_db_path
+    from blitzcam.paths import match_db_path, resolved
 
     path = match_db_path(args.db)
     try:  # (exists raises, rather than answer False, for a folder shut or a name too long)
         size = path.stat().st_size if path.exists() else None
+        resolved(path)  # a loop of links, which exists calls missing
     except OSError as exc:
         raise UserError(f"{path}: cannot reach it ({exc.strerror or exc})") from None
     if not create and size == 0 and path.is_file():  # a store cut to nothing: not "no matches"
@@ -489,11 +490,14 @@ def _refuse_exporting_over_a_database(args: argparse.Namespace) -> None:
     """An export never replaces the match store (`export matches.sqlite3` wrote 787 bytes of
     JSON over every match), the files SQLite keeps beside it, or any other SQLite file."""
     from blitzcam.errors import UserError
-    from blitzcam.paths import match_db_path
+    from blitzcam.paths import match_db_path, resolved
 
-    store = match_db_path(args.db).resolve()
+    try:
+        store = resolved(match_db_path(args.db))
+        target = resolved(args.file)
+    except OSError as exc:  # a loop of links
+        raise UserError(f"{exc.filename}: cannot reach it ({exc.strerror})") from None
     beside = {store, *(store.with_name(store.name + end) for end in SQLITE_BESIDE)}
-    target = args.file.resolve()
     # a database's own files (-wal, -shm, -journal) carry no header: told by the one beside
     owner = next(
         (target.with_name(target.name.removesuffix(end)) for end in SQLITE_BESIDE

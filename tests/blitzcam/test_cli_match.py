@@ -669,3 +669,37 @@ def test_the_command_said_names_no_database_when_none_was_given(tmp_path: Path, 
     run("match", "add", "Ann=5/0", "Bob=3/2", capsys=capsys)
     code, out, _ = run("match", "undo", capsys=capsys)
     assert code == 0 and _put_back_line(out) == ["blitzcam", "match", "add", "--match", "1", "Ann=5/0", "Bob=3/2"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show"],
+        ["new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy"],
+        ["import", "ok.json"],
+        ["export", "out.json"],
+    ],
+)
+def test_a_loop_of_links_as_the_store_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    # (a traceback, RuntimeError from Python 3.11's resolve; `show` said "no such database")
+    loop = tmp_path / "loop.sqlite3"
+    loop.symlink_to(loop)
+    write(tmp_path, {"players": ANN_BOB, "rounds": []}, "ok.json")
+    argv = [str(tmp_path / a) if a.endswith(".json") else a for a in argv]
+    code, _, err = run("match", "--db", str(loop), *argv, capsys=capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert f"{loop}: cannot reach it (Too many levels of symbolic links)" in err
+
+
+def test_exporting_onto_a_loop_of_links_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "m.sqlite3"
+    assert run("match", "--db", str(db), "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+               capsys=capsys)[0] == 0  # fmt: skip
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    code, _, err = run("match", "--db", str(db), "export", str(loop), capsys=capsys)
+    assert code == 2 and f"{loop}: cannot reach it (Too many levels" in err

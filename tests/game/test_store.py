@@ -926,6 +926,16 @@ def test_a_link_to_a_store_yet_to_be_made_stays_and_the_empty_file_goes(tmp_path
     assert link.is_symlink() and list((tmp_path / "usb").iterdir()) == []
 
 
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_loop_of_links_is_said_in_one_line(tmp_path: Path, read_only: bool) -> None:
+    # (Python 3.11's resolve raised RuntimeError: a traceback from `blitzcam match`)
+    loop = tmp_path / "loop.sqlite3"
+    loop.symlink_to(loop)
+    with pytest.raises(StoreError, match=r"loop\.sqlite3: cannot reach it \(Too many levels"):
+        MatchStore(loop, read_only=read_only)
+    assert [p.name for p in tmp_path.iterdir()] == ["loop.sqlite3"]
+
+
 def test_an_empty_file_that_was_there_before_is_left_where_it_was(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
     path.write_bytes(b"")
