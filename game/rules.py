@@ -342,6 +342,16 @@ def validate_players(players: tuple[Player, ...]) -> None:
             "has no team, but others do: every player belongs to a team or none does",
             player=loner.name,
         )
+    teams: dict[str, str] = {}  # each team as it looks -> as first written
+    for player in with_team:
+        team = str(player.team)
+        first = teams.setdefault(_seen_as(team), team)
+        if first != team:  # 'North' and 'Nor' + ZWJ + 'th': two teams that look one
+            raise MatchError(
+                f"team {team!r} looks the same as team {first!r} but is written "
+                "differently (an invisible joiner in it): write it one way",
+                player=player.name,
+            )
     if with_team and len({player.team for player in with_team if player.playing}) < 2:
         raise MatchError("a team match needs at least two teams at the table")
 

@@ -46,6 +46,8 @@ def seat_note(player: Player) -> str:
     notes = []
     if player.joined:
         notes.append(f"joined after round {player.joined} with {player.start}")
+    elif player.start:  # (joined before the first round, or one deleted under a latecomer)
+        notes.append(f"started with {player.start}")
     if player.sat_out:
         notes.append(f"sat out {rounds_said(player.sat_out)}")
     if player.left is not None:

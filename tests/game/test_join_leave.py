@@ -473,3 +473,13 @@ def test_taken_off_names_the_seats_a_change_removed() -> None:
     assert rules.taken_off(gone, rules.delete_round(gone, 4)) == ()  # another round: kept
     assert rules.taken_off(joined, leave(joined, "Cy")) == ()  # left with a total: still seated
     assert round_counts(joined.rounds[2]) == "Ann 1/0, Bob 1/1, Cy 6/0"
+
+
+def test_a_head_start_given_before_the_first_round_is_said_beside_the_name() -> None:
+    # (joined with 60 before round 1, the player looked like any founder of the match)
+    match = join(match_of(), Player("Cy", "blue-plow"), start=60)
+    (seat,) = [p for p in match.players if p.name == "Cy"]
+    assert seat.joined == 0 and seat.start == 60
+    table = standings_table(1, match, score_match(match))
+    assert "Cy (blue-plow; started with 60)" in table
+    assert "started with" not in standings_table(1, match_of(), score_match(match_of()))

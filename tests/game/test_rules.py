@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -420,6 +421,18 @@ def test_a_huge_value_is_quoted_short_in_the_message() -> None:
     with pytest.raises(MatchError) as caught:
         rules.validate_players((Player("x" * 5_000_000, "green-pump"), Player("Bob", "red-buggy")))
     assert len(str(caught.value)) < 200 and "not 5000000" in str(caught.value)
+
+
+def test_two_teams_that_look_the_same_are_refused_as_two_players_are() -> None:
+    # (a name with an invisible joiner in it made a second team that shows as the first)
+    seats = (
+        Player("Ann", "green-pump", team="North"),
+        Player("Bob", "red-buggy", team="Nor\u200dth"),
+        Player("Cy", "blue-plow", team="South"),
+    )
+    with pytest.raises(MatchError, match=r"player Bob: team 'Nor\\u200dth' looks the same as team 'North'"):
+        rules.validate_players(seats)
+    rules.validate_players((*seats[:1], replace(seats[1], team="North"), seats[2]))  # one way
 
 
 def test_a_name_typed_composed_or_not_is_one_name() -> None:
