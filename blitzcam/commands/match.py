@@ -87,12 +87,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--name", default=None, help="their new name (their rounds go with them)")
     p.add_argument("--deck", default=None, help="their deck, e.g. blue-plow")
     p.add_argument("--team", default=None, help="their team, in a team match")
+    _new_team_option(p)
     _match_option(p)
 
     p = action("join", _join, "seat a player from the next round on (a match under way)")
     p.add_argument("player", metavar="NAME", help="the new player's name")
     p.add_argument("--deck", required=True, help="their deck: one nobody at the table plays")
     p.add_argument("--team", default=None, help="their team, in a team match")
+    _new_team_option(p)
     p.add_argument(
         "--start",
         type=_start_points,
@@ -419,10 +421,34 @@ def _player(args: argparse.Namespace) -> int:
         raise UserError("nothing to change: give --name, --deck and/or --team")
 
     def changed(match: Match) -> Match:
+        _team_checked(match, args.team, new_team=args.new_team)
         return change_player(match, args.player, new_name=args.name, deck=args.deck, team=args.team)
 
     # read and changed in one transaction: a change saved meanwhile is not undone
     return _apply(args, lambda store, match_id: store.update(match_id, changed))
+
+
+def _new_team_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--new-team",
+        action="store_true",
+        help="--team names a team the match does not have yet: start it (without this, such "
+        "a name is refused as a likely typo: it would make a team of one)",
+    )
+
+
+def _team_checked(match: Any, team: str | None, *, new_team: bool) -> None:
+    """UserError for a team the match does not have, unless `new_team`: as the app asks before
+    starting one, since a typo ('Nrth') makes a team of one that plays against its own side."""
+    from blitzcam.errors import UserError
+
+    teams = [t for t in dict.fromkeys(p.team for p in match.players) if t is not None]
+    if team is None or new_team or team in teams or not teams:  # (no teams: the rules say so)
+        return
+    raise UserError(
+        f"--team {team}: not a team of this match (it has {', '.join(teams)}); give --new-team "
+        "to start a new one"
+    )
 
 
 def _start_points(text: str) -> int | str:
@@ -442,6 +468,7 @@ def _join(args: argparse.Namespace) -> int:
     seat = Player(args.player, args.deck, args.team)
 
     def joined(match: Match) -> Match:
+        _team_checked(match, args.team, new_team=args.new_team)
         start = lowest_total(match) if args.start == "lowest" else args.start
         return join(match, seat, start=start)
 

@@ -703,3 +703,26 @@ def test_exporting_onto_a_loop_of_links_is_one_line(
     loop.symlink_to(loop)
     code, _, err = run("match", "--db", str(db), "export", str(loop), capsys=capsys)
     assert code == 2 and f"{loop}: cannot reach it (Too many levels" in err
+
+
+def test_a_team_the_match_does_not_have_is_started_only_when_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (`join Cy --team Nrth` started a team of one, where the app asks first)
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump@North", "-p", "Bob=red-buggy@South",
+        capsys=capsys)  # fmt: skip
+    code, _, err = run("match", "--db", db, "join", "Cy", "--deck", "blue-plow", "--team", "Nrth",
+                       capsys=capsys)  # fmt: skip
+    assert code == 2 and err.count("\n") == 1
+    assert "--team Nrth: not a team of this match (it has North, South); give --new-team" in err
+    code, out, _ = run("match", "--db", db, "show", capsys=capsys)
+    assert "Cy" not in out  # nothing was changed
+    code, out, _ = run("match", "--db", db, "join", "Cy", "--deck", "blue-plow", "--team", "North",
+                       capsys=capsys)  # fmt: skip
+    assert code == 0 and "teams  North 0, South 0" in out
+    code, _, err = run("match", "--db", db, "player", "Cy", "--team", "West", capsys=capsys)
+    assert code == 2 and "--team West: not a team of this match" in err
+    code, out, _ = run("match", "--db", db, "player", "Cy", "--team", "West", "--new-team",
+                       capsys=capsys)  # fmt: skip
+    assert code == 0 and "West 0" in out
