@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Final
 
@@ -650,8 +650,24 @@ class MatchStore:
 
     # --- writing -----------------------------------------------------------------------
 
-    def _stamp(self) -> str:
-        return self._clock().isoformat()
+    def _stamp(self, conn: sqlite3.Connection) -> str:
+        """When a change is made, for `updated_at`, inside the change's transaction: the
+        clock's time, or just after the latest change stored when that is later. "The match
+        changed last" is the one the commands act on and the app resumes: a change stamped
+        while the clock ran fast (a laptop before its clock was set, one corrected after) would
+        stay the latest for hours and take the next rounds from the match just started. Times
+        then run ahead by as much as the clock did, never out of order (a hybrid logical
+        clock)."""
+        now = self._clock()
+        row = conn.execute("SELECT MAX(updated_at) FROM matches").fetchone()
+        try:
+            latest = datetime.fromisoformat(row[0]) if row and row[0] else None
+        except (TypeError, ValueError):  # a hand-edited date: loading says so
+            latest = None
+        comparable = latest is not None and (latest.tzinfo is None) == (now.tzinfo is None)
+        if comparable and latest >= now:
+            now = latest + timedelta(microseconds=1)
+        return now.isoformat()
 
     def _insert_players(self, match_id: int, match: Match) -> None:
         self._conn.executemany(
@@ -687,8 +703,8 @@ class MatchStore:
     def create_match(self, match: Match) -> int:
         """Store a new (or imported) match, rounds included; returns its id."""
         rules.score_match(match)
-        now = self._stamp()
         with self._transaction() as conn:
+            now = self._stamp(conn)
             cursor = conn.execute(
                 "INSERT INTO matches (created_at, updated_at, target, variant) VALUES (?, ?, ?, ?)",
                 (now, now, match.settings.target, match.settings.variant),
@@ -730,7 +746,7 @@ class MatchStore:
             )
             self._insert_rounds(match_id, after, first=unchanged + 1)
             conn.execute(
-                "UPDATE matches SET updated_at = ? WHERE id = ?", (self._stamp(), match_id)
+                "UPDATE matches SET updated_at = ? WHERE id = ?", (self._stamp(conn), match_id)
             )
         return after
 

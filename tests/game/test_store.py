@@ -926,6 +926,32 @@ def test_a_link_to_a_store_yet_to_be_made_stays_and_the_empty_file_goes(tmp_path
     assert link.is_symlink() and list((tmp_path / "usb").iterdir()) == []
 
 
+def test_the_match_changed_last_is_the_last_changed_though_the_clock_went_back(
+    tmp_path: Path,
+) -> None:
+    # (a change stamped while the clock ran two hours fast stayed "the latest": the next
+    # rounds, and the app's resume, went to that match instead of the one just started)
+    clock = Clock()
+    with MatchStore(tmp_path / "m.sqlite3", clock=clock) as store:
+        clock.now += timedelta(hours=2)
+        first = store.create_match(match_of())
+        clock.now -= timedelta(hours=2)  # set right
+        second = store.create_match(match_of())
+        assert store.latest_match() == second == store.latest_unfinished()
+        store.add_round(first, round_of(Ann=(3, 0), Bob=(2, 1)))
+        assert store.latest_match() == first
+        store.add_round(second, round_of(Ann=(3, 0), Bob=(2, 1)))
+        assert store.latest_match() == second
+        stamps = [s.updated_at for s in store.list_matches()]
+        assert [s.match_id for s in store.list_matches()] == [second, first]
+        assert stamps[0] > stamps[1]  # just after the fast one, never before it
+        assert stamps[0] - stamps[1] < timedelta(seconds=1)
+    # and a clock that is right stamps as it says
+    with MatchStore(tmp_path / "n.sqlite3", clock=clock) as store:
+        third = store.create_match(match_of())
+        (summary,) = store.list_matches()
+        assert summary.match_id == third and summary.updated_at == clock.now
+
 @pytest.mark.parametrize("read_only", [False, True])
 def test_a_loop_of_links_is_said_in_one_line(tmp_path: Path, read_only: bool) -> None:
     # (Python 3.11's resolve raised RuntimeError: a traceback from `blitzcam match`)
