@@ -26,6 +26,12 @@ _DAMAGE: Final = re.compile(
     r"progression sequence",
     re.IGNORECASE,
 )
+# A marker libjpeg does not support: one of the codes the standard reserves (0x01-0xBF) is never
+# written by an encoder, so within the image data it is bytes changed there (an FF and what
+# follows it end the scan early, and the picture's last blocks come out grey). A code of the
+# standard's that libjpeg lacks (DNL, 0xDC; JPEG-LS's 0xF7) is a variant OpenCV may read.
+_UNSUPPORTED_MARKER: Final = re.compile(r"unsupported marker type 0x([0-9a-f]{2})", re.IGNORECASE)
+FIRST_STANDARD_MARKER: Final = 0xC0
 # Bytes between the last of the image data and the end marker: some cameras write a few, and
 # libjpeg, having read every block, steps over them. Damage says the same: a flipped bit that
 # puts the decoder out of step often ends the picture's blocks early, and thousands of bytes of
@@ -61,6 +67,9 @@ def says_damaged(warning: str) -> bool:
     junk = junk_before_end(warning)
     if junk is not None:
         return junk > STRAY_BYTES_MAX
+    marker = _UNSUPPORTED_MARKER.search(warning)
+    if marker is not None:
+        return int(marker.group(1), 16) < FIRST_STANDARD_MARKER
     return bool(_DAMAGE.search(warning))
 
 

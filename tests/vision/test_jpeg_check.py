@@ -54,6 +54,9 @@ def test_a_file_libjpeg_cannot_read_is_said_too() -> None:
         "Corrupt JPEG data: 2105 extraneous bytes before marker 0xd9",
         "Premature end of JPEG file",
         "Inconsistent progression sequence for component 0 coefficient 1",
+        # an FF and a code the standard reserves, in the image data (bytes changed there)
+        "Unsupported marker type 0x78",
+        "Unsupported marker type 0x01",
     ],
 )
 def test_warnings_about_the_image_data_say_damage(warning: str) -> None:
@@ -69,6 +72,7 @@ def test_warnings_about_the_image_data_say_damage(warning: str) -> None:
         "Unknown Adobe color transform code 7",
         "Invalid SOS parameters for sequential JPEG",
         "Corrupt JPEG data: bad ICC marker",
+        "Unsupported marker type 0xdc",  # DNL: the standard's, which libjpeg lacks
     ],
 )
 def test_warnings_about_metadata_or_quirks_do_not(warning: str) -> None:
@@ -113,3 +117,13 @@ def test_a_warning_about_a_metadata_segment_names_it() -> None:
         "Corrupt JPEG data: bad ICC marker",  # (libjpeg reads ICC only when asked)
     ):
         assert segment_named(other) is None
+
+
+def test_two_bytes_changed_near_the_end_of_the_image_data_are_damage() -> None:
+    # (an FF 78 600 bytes before the end: the last block row came out grey, under the 8 rows
+    # the grey-band test looks for, and the picture was counted)
+    data = bytearray(CLEAN)
+    at = len(data) - 600
+    data[at : at + 2] = b"\xff\x78"
+    warning = libjpeg_warning(bytes(data))
+    assert warning == "Unsupported marker type 0x78" and says_damaged(warning)
