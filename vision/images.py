@@ -74,6 +74,20 @@ def header_size(data: bytes) -> tuple[int, int] | None:
 _PILLOW_LIMIT = threading.Lock()  # Pillow's own bomb limit is a module setting: set in turn
 
 
+def _header_pillow_reads(data: bytes) -> bool:
+    """Whether `data` starts as a TIFF, WebP, BMP, PNM or JPEG 2000 file does: the formats
+    OpenCV decodes whole whose headers `_pillow_header` reads (anything else is left to
+    OpenCV without a probe)."""
+    return (
+        data[:4] in (b"II*\x00", b"MM\x00*")  # TIFF
+        or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
+        or data[:2] == b"BM"
+        or (len(data) > 2 and data[:1] == b"P" and data[1:2] in b"1234567" and data[2:3].isspace())
+        or data[:12] == b"\x00\x00\x00\x0cjP  \r\n\x87\n"  # JPEG 2000 (JP2)
+        or data[:4] == b"\xff\x4f\xff\x51"  # JPEG 2000 codestream
+    )
+
+
 def _pillow_header(data: bytes, name: str) -> tuple[tuple[int, int], int, str] | None:
     """(width, height), the bytes a pixel takes decoded and the format's name, from the header
     of a file of another
@@ -83,7 +97,7 @@ def _pillow_header(data: bytes, name: str) -> tuple[tuple[int, int], int, str] |
     naming `name` for a header past twice MAX_PIXELS, where Pillow says no size."""
     import warnings
 
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image
 
     with _PILLOW_LIMIT, warnings.catch_warnings():
         # Pillow's limit set to ours while it reads: it warns from there (the size is judged
@@ -98,8 +112,11 @@ def _pillow_header(data: bytes, name: str) -> tuple[tuple[int, int], int, str] |
             raise ImageError(
                 f"{name}: cannot decode image: the header says more than {2 * MAX_PIXELS:,} pixels"
             ) from None
-        except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
-            return None  # (Pillow raises SyntaxError for some malformed headers)
+        except Exception:  # a probe: what it cannot tell, OpenCV's decode does
+            # (Pillow's own errors, SyntaxError among them for some headers; and in a process
+            # that imported ultralytics, whose patched Image.open raises ModuleNotFoundError
+            # for a file Pillow cannot identify, having looked for a HEIF plugin)
+            return None
         finally:
             Image.MAX_IMAGE_PIXELS = before
     sample = 2 if mode.startswith("I;16") else 4 if mode in ("I", "F") else 1
@@ -261,7 +278,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
     if jpeg:
         data, read_whole = _as_libjpeg_reads_it(data, name)
     needed, kind = _png_decode_bytes(data, size), "PNG"
-    if size is None and not jpeg and data[:8] != PNG_SIGNATURE:
+    if size is None and _header_pillow_reads(data):
         # decoded whole too, whatever its size: a 3.6 MB TIFF of 30000 x 30000 px took 5.5 GB
         header = _pillow_header(data, name)
         if header is not None:

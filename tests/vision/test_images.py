@@ -544,3 +544,19 @@ def test_a_picture_has_colour_unless_its_three_channels_are_one() -> None:
     speck = grey.copy()
     speck[31, 45, 2] ^= 1  # one channel of one pixel the sample does not see
     assert has_colour(speck) and has_colour(RNG_IMAGE)
+
+
+def test_a_header_pillow_cannot_read_leaves_the_picture_to_opencv(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # (in a process that imported ultralytics, its patched Image.open raises
+    # ModuleNotFoundError for a file Pillow cannot identify)
+    from PIL import Image
+
+    def patched(*args: object, **kwargs: object) -> None:
+        raise ModuleNotFoundError("No module named 'pi_heif'")
+
+    monkeypatch.setattr(Image, "open", patched)
+    with pytest.raises(ImageError, match=r"bad\.webp: cannot decode image: not an image file"):
+        decode_image(b"RIFF....WEBPVP8 not really", name="bad.webp")
+    assert decode_image(_png(RNG_IMAGE), name="ok.png").shape == RNG_IMAGE.shape
