@@ -666,7 +666,12 @@ class MatchStore:
             latest = None
         comparable = latest is not None and (latest.tzinfo is None) == (now.tzinfo is None)
         if comparable and latest >= now:
-            now = latest + timedelta(microseconds=1)
+            # (a hand-edited date at the end of time stays where it is: one later is none)
+            now = (
+                latest + timedelta(microseconds=1)
+                if latest < latest.max.replace(tzinfo=latest.tzinfo)
+                else latest
+            )
         return now.isoformat()
 
     def _insert_players(self, match_id: int, match: Match) -> None:

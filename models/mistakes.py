@@ -11,6 +11,7 @@ themselves), so a mistake here is one the figures counted.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -59,12 +60,14 @@ class ExtraBox:
 
 @dataclass(frozen=True, slots=True)
 class SceneMistakes:
+    """What made one scene inexact (`scene_mistakes`)."""
+
     name: str
     by_detector: bool  # inexact even had every counted box on a back got that back's deck
-    decks_off: dict[str, tuple[int, int]]  # deck -> (counted, true), known decks that are off
+    decks_off: Mapping[str, tuple[int, int]]  # deck -> (counted, true), known decks that are off
     missed: tuple[MissedBack, ...]
     extra: tuple[ExtraBox, ...]
-    wrong_deck: dict[tuple[str, str], int]  # (true deck, counted as) -> backs
+    wrong_deck: Mapping[tuple[str, str], int]  # (true deck, counted as) -> backs
 
     def as_json(self) -> dict[str, Any]:
         return {
