@@ -29,7 +29,9 @@ from blitzcam.ui.dialog_parts import error_label
 from blitzcam.ui.labels import ElidedLabel, plain_label
 from blitzcam.ui.number_box import NumberBox
 
-SPIN_MAX: Final = 99  # wider than the rules allow: the core, not the widget, explains a bad count
+# wider than the rules allow: the core, not the widget, explains a bad count. Shots of one step
+# are summed: a pile shot three times summed past 99, shown and confirmed as 99, the sum lost
+SPIN_MAX: Final = 999
 NOBODY: Final = "— nobody / play-out —"
 NAME_WIDTH: Final = 160  # pixels a player's name may take before it ends in "…"
 

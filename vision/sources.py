@@ -30,8 +30,6 @@ from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image, to_bg
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 STREAM_SCHEMES: Final = ("rtsp://", "rtsps://", "http://", "https://")
-# query parameters that carry a camera's password (Foscam-style `?user=admin&pwd=...`)
-SECRET_PARAMETERS: Final = frozenset({"pwd", "pass", "passwd", "password", "token", "key"})
 RECONNECT_TRIES: Final = 5
 RECONNECT_DELAY_S: Final = 0.5
 # OpenCV waits 30 s for a stream nobody answers, and as long on one that stalls mid-way, before
@@ -83,22 +81,61 @@ def is_stream(spec: int | str | Path) -> bool:
 
 
 def shown_address(spec: str) -> str:
-    """A source spec as messages show it: a stream's password (rtsp://user:secret@host/...,
-    as phone camera apps ask for, or ?pwd=secret) replaced by ***; anything else as it is."""
-    if not is_stream(spec):
+    """A source spec as messages show it: in anything shaped like an address (scheme://..., a
+    scheme blitzcam reads or not: `rstp://` is a typo, and still holds the password) the
+    password of its userinfo (rtsp://user:secret@host/..., as phone camera apps ask for) and
+    the values of query parameters named like secrets (?pwd=secret, ;password=, access_token=)
+    replaced by ***; anything else as it is. The userinfo ends at the last @ before the host,
+    so a password holding / or ? (typed as it is, unescaped) is hidden whole."""
+    found = _ADDRESS.match(spec)
+    if found is None:
         return spec
-    scheme, rest = spec.split("://", 1)
-    head, question, query = rest.partition("?")
-    authority, slash, path = head.partition("/")
-    userinfo, at, host = authority.rpartition("@")
-    if at and ":" in userinfo:
-        authority = f"{userinfo.split(':', 1)[0]}:***@{host}"
-    if question:
-        query = "&".join(
-            f"{key}=***" if eq and key.lower() in SECRET_PARAMETERS else f"{key}{eq}{value}"
-            for key, eq, value in (part.partition("=") for part in query.split("&"))
-        )
-    return f"{scheme}://{authority}{slash}{path}{question}{query}"
+    scheme, rest = found.group(1), found.group(2)
+    at = _userinfo_end(rest)
+    authority_start = 0
+    if at >= 0:
+        userinfo = rest[:at]
+        if ":" in userinfo:
+            rest = f"{userinfo.split(':', 1)[0]}:***{rest[at:]}"
+            authority_start = rest.index("@") + 1
+        elif not any(c in userinfo for c in "/?#;"):  # a user name alone: nothing secret
+            authority_start = at + 1
+        # (else the @ is in the path or query, and no userinfo: masked as the rest of it)
+    host_end = _first_of(rest, "/?#;", authority_start)
+    head, tail = rest[:host_end], rest[host_end:]
+    tail = _SECRET_VALUE.sub(lambda m: f"{m.group(1)}***", tail)
+    return f"{scheme}{head}{tail}"
+
+
+# scheme://: any scheme, after any spaces
+_ADDRESS: Final = re.compile(r"(\s*[A-Za-z][A-Za-z0-9+.\-]*://)(.*)\Z", re.DOTALL)
+# a parameter whose name says it holds a secret (pwd, password, passwd, pass, token,
+# access_token, auth, secret, credential ..., or ending in key or sig: key, apikey, sig; not
+# keyframe), and its value, to & ; # or the end
+_SECRET_VALUE: Final = re.compile(
+    r"([?&;](?:[^=&;#?/]*(?:pass|pwd|token|auth|secret|cred|signature)[^=&;#?/]*"
+    r"|[^=&;#?/]*(?:key|sig))=)[^&;#]*",
+    re.IGNORECASE,
+)
+
+
+def _first_of(text: str, chars: str, start: int = 0) -> int:
+    """The first index at or after `start` of any of `chars` in `text` (its length if none)."""
+    return min((i for c in chars if (i := text.find(c, start)) >= 0), default=len(text))
+
+
+def _userinfo_end(rest: str) -> int:
+    """Where an address's userinfo ends (after scheme://): the last @ that is followed by a
+    host (letters, digits, dots, dashes, an [IPv6] and a :port, up to a / ? # or the end), or
+    -1. Taking the last such @ hides a password with an @ / or ? typed in it; an @ in the
+    query (?mail=a@b&x=1) is followed by no host."""
+    for at in range(len(rest) - 1, -1, -1):
+        if rest[at] == "@" and _HOST.match(rest, at + 1):
+            return at
+    return -1
+
+
+_HOST: Final = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.\-]+)(:\d*)?(?=[/?#;]|\Z)")
 
 
 def _open_capture(spec: int | str) -> Capture:
@@ -264,7 +301,9 @@ class StreamSource(CaptureSource):
         self._sleep = sleep or self._cancelled.wait
         self.reconnects = 0
         super().__init__(url, name=shown_address(url), opener=opener)
-        self.live = True
+        # a video file served over HTTP is read as a file is: its end is its end, and its last
+        # view may be shot (a live stream's end is a failure)
+        self.live = not self.is_clip()
 
     def _cannot_open(self) -> str:
         return (
@@ -471,9 +510,14 @@ def open_source(
     text = str(spec)
     if not text.strip():  # Path("") is the current folder
         raise SourceError("an empty source names no camera, file, folder or stream")
-    if is_stream(text):
-        stream = StreamSource(text, opener=opener)
+    if is_stream(text.strip()):  # (spaces around an address pasted in)
+        stream = StreamSource(text.strip(), opener=opener)
         return stream if stream.is_clip() else NewestFrame(stream)
+    if _ADDRESS.match(text):  # rstp://, rtmp://: said as an address, its password hidden
+        raise SourceError(
+            f"{shown_address(text.strip())}: not an address blitzcam can read (a stream's "
+            f"starts with {', '.join(STREAM_SCHEMES)})"
+        )
     path = Path(text)
     if not path.exists():
         raise SourceError(f"{path}: no such file or folder")

@@ -352,6 +352,16 @@ def test_taking_back_a_blitz_caller_gives_their_count_back(qtbot) -> None:
     assert dialog.value().tallies["Cy"].blitz == 2  # an edit is never undone
 
 
+def test_a_sum_of_shots_past_two_digits_is_shown_as_it_is(qtbot) -> None:
+    # (a pile shot three times, 120, was shown and confirmed as 99: the rules then said "got 99")
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    proposed = round_of(Ann=(120, 0), Bob=(5, 0), Cy=(7, 1))
+    dialog = ConfirmDialog(match_of().players, proposed, title="Round 1")
+    qtbot.addWidget(dialog)
+    assert dialog.value() == proposed
+
+
 def test_players_whose_decks_look_alike_are_marked_for_checking(qtbot) -> None:
     from blitzcam.ui.confirm import ConfirmDialog, check_line
 

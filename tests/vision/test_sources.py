@@ -143,6 +143,9 @@ def test_a_clip_over_http_ends_instead_of_playing_again() -> None:
         return FakeClip(_frames(3))
 
     source = open_source("http://127.0.0.1/clip.mp4", opener=opener)
+    # read as a file is: its end is its end (the app let a live stream's end fail the scan,
+    # and would not shoot its last view)
+    assert not source.live
     assert len(list(source)) == 3
     assert source.reconnects == 0 and len(opened) == 1
 
@@ -156,6 +159,7 @@ def test_a_live_stream_without_a_length_still_reconnects() -> None:
     source = StreamSource(
         "http://127.0.0.1/mjpg", opener=lambda spec: next(sessions), sleep=lambda s: None
     )
+    assert source.live
     assert all(source.read_frame() is not None for _ in range(3))
     assert source.reconnects == 1
 
@@ -569,6 +573,20 @@ def test_an_empty_source_is_refused_not_the_current_folder(spec: str) -> None:
         ("http://cam?PASSWORD=x", "http://cam?PASSWORD=***"),
         ("http://[fe80::1]:8080/video", "http://[fe80::1]:8080/video"),
         ("2", "2"),
+        # a scheme blitzcam does not read (a typo) holds the password all the same
+        ("rstp://admin:s3cret@192.168.1.20:554/live", "rstp://admin:***@192.168.1.20:554/live"),
+        (" rtsp://admin:s3cret@cam/live", " rtsp://admin:***@cam/live"),
+        # a ? or / typed in the password: the userinfo ends at the last @ before the host
+        ("rtsp://admin:s3c?ret@cam:554/live", "rtsp://admin:***@cam:554/live"),
+        ("rtsp://admin:pa/ss@cam/live", "rtsp://admin:***@cam/live"),
+        ("http://u:p@[fe80::1]:8080/v", "http://u:***@[fe80::1]:8080/v"),
+        # parameters named like secrets, with ; or & between them, but not keyframe
+        ("http://cam/v;pwd=abc;x=1", "http://cam/v;pwd=***;x=1"),
+        ("http://cam/v?access_token=abc&apikey=q&auth=z&keyframe=1#f",
+         "http://cam/v?access_token=***&apikey=***&auth=***&keyframe=1#f"),
+        # an @ in the query is no userinfo
+        ("http://cam/v?pwd=x&mail=a@b.com", "http://cam/v?pwd=***&mail=a@b.com"),
+        ("C:/Users/me/clip.mp4", "C:/Users/me/clip.mp4"),
     ],
 )
 def test_a_stream_s_password_is_never_said(url: str, shown: str) -> None:
@@ -579,3 +597,28 @@ def test_a_stream_s_password_is_never_said(url: str, shown: str) -> None:
         with pytest.raises(SourceError) as caught:
             open_source(url, opener=lambda spec: FakeCapture([], opened=False))
         assert "hunter2" not in str(caught.value) and str(caught.value).startswith(shown)
+
+
+@pytest.mark.parametrize("spec", ["rstp://admin:s3cret@192.168.1.20:554/live",
+                                  "rtmp://admin:s3cret@cam/live"])  # fmt: skip
+def test_an_address_of_a_scheme_blitzcam_does_not_read_is_said_so_without_its_password(
+    spec: str,
+) -> None:
+    # (read as a file name: "rstp:/admin:s3cret@...: no such file or folder")
+    with pytest.raises(SourceError) as caught:
+        open_source(spec, opener=lambda spec: FakeCapture([]))
+    said = str(caught.value)
+    assert "s3cret" not in said and "admin:***@" in said
+    assert "not an address blitzcam can read (a stream's starts with rtsp://" in said
+
+
+def test_an_address_pasted_with_spaces_around_it_is_opened_as_the_stream() -> None:
+    opened: list[object] = []
+
+    def opener(spec: object) -> FakeCapture:
+        opened.append(spec)
+        return FakeCapture(_frames(1))
+
+    source = open_source("  http://127.0.0.1/mjpg \n", opener=opener)
+    source.close()
+    assert opened == ["http://127.0.0.1/mjpg"]
