@@ -11,7 +11,8 @@ to a thumbnail) is settled only once `min_votes` still frames have voted: if the
 from what was shown, the table changed under the hand and they restart the window. The reported
 counts are the per-deck median of the window's votes, and a reported count is kept while a
 third of the votes still say it, so that a card found in every other frame does not make the
-number flicker.
+number flicker. A frame that comes long after the ones before (a camera or stream that stalled)
+is taken as motion too: the table was not seen meanwhile.
 
 Until a view settles, each report also says what its own still frames vote so far (`view`), or
 that it is moving (None): a video that ends then has no more frames to settle it with. Each
@@ -39,6 +40,14 @@ WINDOW: Final = 7
 # a new view must hold this long to replace the scene: a hand resting on the cards for a
 # moment is not the table
 MIN_STILL_S: Final = 1.0
+# A frame that comes this much later than the frames before it (at least STALL_MIN_S, and
+# STALL_FACTOR times their usual gap: a slow laptop counting a big table in tiles takes a
+# second a frame) follows a stall of the camera or stream: what happened on the table meanwhile
+# was not seen, so it is taken as motion, and the view settles only once still frames have
+# voted on it again. (A shot waiting out a stall took the first frame after it with the counts
+# from before it: one card added during a 10 s stall changed the thumbnail by 3.5.)
+STALL_MIN_S: Final = 2.0
+STALL_FACTOR: Final = 3.0
 
 
 def thumbnail(frame_bgr: np.ndarray) -> np.ndarray:
@@ -133,6 +142,8 @@ class Stabiliser:
         # still frames since a motion over a window's scene; None: no motion to settle after
         self._after_motion: list[Counts] | None = None
         self._scene_number = 0  # of the window's view (never reused, resets included)
+        self._last_at: float | None = None  # when the frame before came
+        self._gaps: deque[float] = deque(maxlen=WINDOW)  # between the latest frames
 
     def reset(self) -> None:
         self._scene_number += 1
@@ -141,6 +152,7 @@ class Stabiliser:
         self._next_votes = []
         self._last = None
         self._after_motion = None
+        self._last_at = None  # (the usual gap between frames is the machine's: kept)
 
     def _changed(self, thumb: np.ndarray) -> bool:
         return self._scene is not None and difference(thumb, self._scene) > self._scene_change
@@ -149,6 +161,7 @@ class Stabiliser:
         """`at`: when the frame was taken, in seconds on any steady clock (None: now)."""
         now = time.monotonic() if at is None else at
         moving = self._previous is not None and difference(thumb, self._previous) > self._motion
+        moving |= self._after_stall(now)
         self._previous = thumb
         if moving:
             # a new scene must hold still for min_votes frames in a row
@@ -165,7 +178,11 @@ class Stabiliser:
             if len(self._after_motion) < self._min_votes and self._last is not None:
                 return self._held(vote(self._after_motion))
             settling, self._after_motion = self._after_motion, None
-            if self._last is not None and vote(settling) != self._last.counts:
+            # the table changed under the hand unless the count shown still stands among the
+            # settling votes as it does among the window's (a third of them say it): a count
+            # flickering 20, 21 restarted the window, and a view already shot was shot again
+            shown = self._last.counts if self._last is not None else None
+            if shown is not None and steady_vote(settling, shown) != shown:
                 self._votes.clear()  # the table changed under the hand
                 self._last = None
                 self._scene_number += 1
@@ -197,6 +214,16 @@ class Stabiliser:
             view_scene=number,
         )
         return self._last
+
+    def _after_stall(self, now: float) -> bool:
+        """Whether a frame at `now` comes after a stall (see STALL_MIN_S); notes its gap."""
+        last, self._last_at = self._last_at, now
+        if last is None:
+            return False
+        gap = now - last
+        usual = float(np.median(self._gaps)) if self._gaps else 0.0
+        self._gaps.append(gap)  # (a stall's among them: the median of a window outvotes it)
+        return gap > max(STALL_MIN_S, STALL_FACTOR * usual)
 
     def _held(self, view: Counts | None, *, new: bool = False) -> Stable:
         """The last report's counts, held while this view is not settled (`view`: its own,

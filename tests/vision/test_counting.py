@@ -307,3 +307,44 @@ def test_each_view_has_a_number_of_its_own() -> None:
     assert out.view_scene == first + 2 and not out.settled and out.scene == first + 1
     stab.reset()
     assert stab.update(_thumb(150), _counts(35)).scene > first + 1  # never a number again
+
+
+def test_a_hand_over_a_flickering_count_keeps_the_view() -> None:
+    # a count flickering 20, 21 compared exactly after a hand passed over an unchanged table:
+    # the view was called new, and the app summed a second shot of it without asking
+    stab = Stabiliser(window=7, min_votes=3)
+    for i in range(10):
+        out = stab.update(_thumb(100), _counts(20 + i % 2))
+    assert out.settled
+    shown, scene = out.counts, out.scene
+    for value in (140, 170):  # the hand
+        stab.update(_thumb(value), _counts(6))
+    settling = [stab.update(_thumb(101), _counts(n)) for n in (21, 21, 20, 21)]
+    assert [s.settled for s in settling] == [False, False, False, True]
+    assert settling[-1].scene == scene and settling[-1].counts == shown
+    # a count that did change under the hand (no vote for the shown count) is a new view
+    for value in (140, 170):
+        stab.update(_thumb(value), _counts(6))
+    changed = [stab.update(_thumb(101), _counts(28)) for _ in range(4)]
+    assert changed[-1].settled and changed[-1].scene == scene + 1
+    assert changed[-1].counts.per_deck["green-pump"] == 28
+
+
+def test_the_first_frame_after_a_stall_is_not_settled_with_the_counts_before() -> None:
+    # one card added during a 10 s stall changed the thumbnail by 3.5, under both lines: the
+    # first frame after it was "settled", and a shot paired its picture with the old count
+    stab = Stabiliser(window=7, min_votes=3)
+    for i in range(6):
+        out = stab.update(_thumb(100), _counts(10), at=i * 0.3)
+    assert out.settled and out.counts.per_deck["green-pump"] == 10
+    after = [stab.update(_thumb(103), _counts(11), at=11.5 + i * 0.3) for i in range(4)]
+    assert after[0].view is None and not after[0].settled  # taken as motion
+    assert [s.settled for s in after] == [False, False, False, True]
+    assert after[-1].counts.per_deck["green-pump"] == 11 and after[-1].scene == out.scene + 1
+
+
+def test_a_slow_machine_s_frames_are_no_stall() -> None:
+    # a big table counted in tiles on a slow laptop: a frame every 2.5 s, each one settles
+    stab = Stabiliser(window=7, min_votes=3)
+    shown = [stab.update(_thumb(100), _counts(10), at=i * 2.5) for i in range(6)]
+    assert shown[-1].settled and shown[-1].votes >= 3
