@@ -99,7 +99,12 @@ def scene_conditions(record: dict[str, Any], *, backs: int) -> dict[str, str]:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # a whole number past any float (10**400)
+        return False
 
 
 def _range_of(value: float, ranges: tuple[tuple[float, str], ...]) -> str:
@@ -131,7 +136,8 @@ def labelled_scenes(data_dir: Path, split: str) -> Iterator[tuple[str, Path, Sce
                 raise ValueError(f"a JSON {type(record).__name__}, not an object")
             truth = read_truth(record)
             image = data_dir / record["image"]
-        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, RecursionError, OverflowError) as exc:
+            # (OverflowError: a whole number past any float, 10**400, as a coordinate)
             detail = f"no {exc} field" if isinstance(exc, KeyError) else str(exc)
             raise SceneDataError(f"{path}: not a scene ground-truth file ({detail})") from None
         if not image.is_file():  # said before a long run starts, not when it reaches the scene

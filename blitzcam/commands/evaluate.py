@@ -77,11 +77,18 @@ def _check_report_file(path: Path) -> None:
     if not path.parent.is_dir():
         raise UserError(f"--json {path}: no such folder {path.parent}")
     try:
-        resolved(path)
+        real = resolved(path)  # a link: what gets written is the file it leads to
     except OSError:
         raise UserError(f"--json {path}: a loop of links, not a file") from None
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        raise UserError(f"--json {path}: cannot write in the folder {path.parent}")
+    if real != path.absolute() and not real.parent.is_dir():
+        raise UserError(f"--json {path}: a link to {real}, in no folder that is there")
+    if not os.access(real.parent, os.W_OK | os.X_OK):
+        raise UserError(f"--json {path}: cannot write in the folder {real.parent}")
+    if real.is_file():  # (the report replaces it: a file the system will not let be written
+        try:  # is refused now, as the write would refuse it after the run; root included)
+            os.close(os.open(real, os.O_WRONLY))
+        except OSError as exc:
+            raise UserError(f"--json {path}: cannot write it: {exc.strerror or exc}") from None
 
 
 def _evaluate(args: argparse.Namespace) -> int:

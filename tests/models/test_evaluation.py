@@ -40,6 +40,11 @@ from blitzcam.models.evaluation import (
             "object 0: 'class' 'card' is not one of",
         ),
         ("[" * 100_000, "not a scene ground-truth file"),  # nested past the parser's depth
+        (  # a whole number past any float: a traceback (OverflowError)
+            '{"image": "x.jpg", "objects": [{"class": "back", "deck": null, "polygon": '
+            '[[1' + "0" * 400 + ', 0], [1, 0], [1, 1], [0, 1]]}]}',
+            "not a scene ground-truth file",
+        ),
     ],
 )
 def test_a_damaged_scene_file_names_itself(tmp_path: Path, content: str, fragment: str) -> None:
@@ -171,7 +176,8 @@ def test_a_generated_scenes_conditions_are_read_from_its_record() -> None:
 @pytest.mark.parametrize(
     "scene",
     [None, [], {"camera": None}, {"camera": {"dim": "yes", "noise_sigma": float("nan"),
-                                             "glare_spots": True}, "card_width_px": "wide"}],
+                                             "glare_spots": True}, "card_width_px": "wide"},
+     {"camera": {"noise_sigma": 10**400}, "card_width_px": -(10**400)}],  # past any float
 )
 def test_a_record_that_does_not_say_its_conditions_gets_none_of_them(scene) -> None:
     record = {} if scene is None else {"scene": scene}

@@ -235,15 +235,43 @@ def test_a_run_folder_or_report_that_cannot_be_is_one_line_before_any_work(
     a_file.write_text("not a folder")
     loop = tmp_path / "loop"
     loop.symlink_to(loop)
+    dangling = tmp_path / "dangling.json"  # (found out after the whole run, as the next one)
+    dangling.symlink_to(tmp_path / "gone" / "r.json")
     for argv, fragment in [
         (["train", "--run", str(a_file)], f"--run {a_file}: cannot use it as a folder"),
         (["train-identity", "--run", str(a_file)], f"--run {a_file}: cannot use it as a folder"),
         (["evaluate", "--json", str(loop)], f"--json {loop}: a loop of links"),
+        (["evaluate", "--json", str(dangling)], f"--json {dangling}: a link to "),
     ]:
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert fragment in err and err.count("\n") == 1, err
     assert a_file.read_text() == "not a folder"
+
+
+def test_a_report_file_the_system_will_not_let_be_written_is_said_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (a read-only file: refused only after the whole evaluation; root writes any mode, so the
+    # system's refusal is stood in for)
+    import errno
+    import os
+
+    report = tmp_path / "r.json"
+    report.write_text("{}")
+    real_open = os.open
+
+    def refusing(path, flags, *args):
+        if Path(path) == report and flags & os.O_WRONLY:
+            raise PermissionError(errno.EPERM, "Operation not permitted", str(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", refusing)
+    monkeypatch.setattr("blitzcam.paths.REPO_ROOT", tmp_path)  # (a check let through: no run)
+    assert main(["evaluate", "--json", str(report)]) == 2
+    err = capsys.readouterr().err
+    assert f"--json {report}: cannot write it: Operation not permitted" in err
+    assert report.read_text() == "{}"
 
 
 RESUMABLE = """
