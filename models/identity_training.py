@@ -561,7 +561,7 @@ def _refuse_other_recipe(last: Path, state: dict[str, Any], recipe: IdentityReci
     if changed := recipe_changes(state["recipe"], recipe, state["step"]):
         raise UserError(
             f"{last}: this checkpoint was trained with another recipe ({', '.join(changed)} "
-            "differ); start a new run folder, or rerun without --resume"
+            "differ): give the recipe it was started with, or start a new run folder"
         )
 
 
@@ -647,8 +647,8 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
             state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # a truncated zip, a foreign pickle: torch raises many kinds
         raise UserError(
-            f"{path}: not an identity checkpoint blitzcam can load ({first_line(exc)}); start a "
-            "new run folder, or rerun without --resume"
+            f"{path}: not an identity checkpoint blitzcam can load ({first_line(exc)}): start a "
+            f"new run folder, or delete {path} to start its run over"
         ) from None
     if not isinstance(state, dict) or not {"net", "recipe", "step"} <= state.keys():
         raise UserError(f"{path}: not an identity checkpoint (no net, recipe and step in it)")

@@ -73,8 +73,8 @@ def check_run_start(
         return
     if found == kind and not resume:
         raise UserError(
-            f"{run_dir}: holds a {kind} run already: --resume goes on with it; to start over, "
-            "use another --run or delete that folder"
+            f"{run_dir}: holds {ARTICLE[kind]} {kind} run already: --resume goes on with it; to "
+            "start over, use another --run or delete that folder"
         )
     if found is None and resume:
         raise UserError(

@@ -31,7 +31,7 @@ from blitzcam.models.crops import (
 )
 from blitzcam.models.mining import Mistakes, hard_windows, load_or_mine, mine_scenes
 from blitzcam.models.recipe import SHIPPED, SHIPPED_STAGES, SHIPPED_WEIGHTS_SHA256, Recipe
-from blitzcam.models.run_kind import FINISHED_FILE
+from blitzcam.models.run_kind import FINISHED_FILE, run_kind
 from blitzcam.models.run_timing import TIMING_FILE, RunClock, train_seconds
 from blitzcam.vision.pipeline import COUNT_CONF, COUNT_IOU, DOUBTED_FROM
 
@@ -647,9 +647,20 @@ def go_on_from_shipped(run_dir: Path, recipe: Recipe, weights: Path, *, resume: 
             f"{run_dir}: holds a run of another recipe ({', '.join(changed)} differ from its "
             "recipe.json): use another run folder"
         )
-    if run_dir.is_dir() and any(run_dir.iterdir()) and not resume:
+    held = run_kind(run_dir) is not None
+    if held and not resume:
         raise UserError(
             f"{run_dir}: holds a run already: --resume goes on with it, or use another run folder"
+        )
+    if not held and resume:  # (a mistyped --run started a new stage 5 of 12,000 scenes)
+        raise UserError(
+            f"--resume: {run_dir} holds no run to go on with: check --run, or leave out --resume "
+            "to start one"
+        )
+    if not held and run_dir.is_dir() and any(run_dir.iterdir()):
+        raise UserError(
+            f"{run_dir}: not empty, and holds no run: use an empty or new run folder (its "
+            "files stay as they are)"
         )
     for name in shipped:
         (run_dir / name / "weights").mkdir(parents=True, exist_ok=True)

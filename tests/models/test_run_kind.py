@@ -57,6 +57,11 @@ def test_a_run_starts_only_where_it_throws_nothing_away(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"holds a detector run already: --resume goes on"):
         check_run_start(tmp_path, "detector", resume=False)
     check_run_start(tmp_path, "detector", resume=False, other_kinds_only=True)
+    identity = tmp_path / "identity"
+    identity.mkdir()
+    (identity / "last.pt").write_bytes(b"")
+    with pytest.raises(UserError, match=r"holds an identity run already"):  # (was "a identity")
+        check_run_start(identity, "identity", resume=False)
     for resume in (False, True):
         with pytest.raises(UserError, match=r"holds a detector run \(`blitzcam train`\), not an? "):
             check_run_start(tmp_path, "identity", resume=resume)

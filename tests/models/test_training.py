@@ -521,6 +521,28 @@ def test_going_on_from_other_weights_or_into_a_run_of_its_own_is_refused(tmp_pat
     assert sorted(p.name for p in early.iterdir()) == ["recipe.json", "scenes"]
 
 
+def test_going_on_from_the_shipped_weights_resumes_only_a_run_and_starts_only_in_an_empty_folder(
+    tmp_path: Path,
+) -> None:
+    # (`train --run TYPO --from-shipped --resume` started a new stage 5 of 12,000 scenes; a
+    # folder of the user's own files was said to "hold a run already")
+    from blitzcam.errors import UserError
+    from blitzcam.models import DETECTOR_PT
+    from blitzcam.models.training import go_on_from_shipped
+
+    recipe = replace(SHIPPED, more_hours=0.1)
+    with pytest.raises(UserError, match=r"--resume: .*typo holds no run to go on with"):
+        go_on_from_shipped(tmp_path / "typo", recipe, DETECTOR_PT, resume=True)
+    assert not (tmp_path / "typo").exists()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    for resume in (False, True):
+        with pytest.raises(UserError, match=r"(not empty, and holds no run|holds no run to go)"):
+            go_on_from_shipped(mine, recipe, DETECTOR_PT, resume=resume)
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+
+
 def test_a_stage_is_finished_by_its_own_word_or_by_its_epochs(tmp_path: Path) -> None:
     from blitzcam.models.training import FINISHED_FILE, stage_finished, stages
 
