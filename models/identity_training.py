@@ -742,6 +742,25 @@ def training_data(
     return IdentityData.concat(parts), IdentityData.load(val_path)
 
 
+def check_negatives_source(recipe: IdentityRecipe, detector_model: Path) -> None:
+    """UserError unless the recipe's drawings of no deck can be cut: its seeds and scenes, and
+    `detector_model` a detector that opens. Said before the drawings are cut from 7,500 scenes,
+    not after them (nothing when the recipe uses none)."""
+    from blitzcam.errors import UserError
+    from blitzcam.vision.detector import Detector
+    from blitzcam.vision.onnx_session import missing_model
+
+    if not recipe.uses_negatives:
+        return
+    if not recipe.negative_seeds or recipe.negative_scenes <= 0:
+        raise UserError("negatives_per_step needs negative_seeds and negative_scenes")
+    if not detector_model.is_file():
+        raise UserError(
+            missing_model(detector_model, "blitzcam-obb.onnx", "detector model", "blitzcam train")
+        )
+    Detector(detector_model)  # (a file that is no detector says so here, in one line)
+
+
 def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Path) -> np.ndarray:
     """The recipe's drawings of no deck (`identity_negatives`), cut with `detector_model` from
     scenes generated into the run folder; both built once (a cut is named by the detector's
@@ -759,17 +778,11 @@ def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Pa
     from blitzcam.models.training import generated_scenes, sha256_of
     from blitzcam.vision.detector import Detector
     from blitzcam.vision.images import read_image
-    from blitzcam.vision.onnx_session import missing_model
     from blitzcam.vision.pipeline import COUNT_IOU
 
     if not recipe.uses_negatives:
         return np.zeros((0, PATCH, PATCH, 3), np.uint8)
-    if not recipe.negative_seeds or recipe.negative_scenes <= 0:
-        raise UserError("negatives_per_step needs negative_seeds and negative_scenes")
-    if not detector_model.is_file():
-        raise UserError(
-            missing_model(detector_model, "blitzcam-obb.onnx", "detector model", "blitzcam train")
-        )
+    check_negatives_source(recipe, detector_model)
     folder = run_dir / "negatives"
     detector: Detector | None = None
     tag = settings_tag(sha256_of(detector_model), COUNT_IOU)

@@ -172,6 +172,7 @@ def _train_identity(args: argparse.Namespace) -> int:
     from blitzcam.models.identity_eval import against_shipped, evaluate_identity, format_report
     from blitzcam.models.identity_training import (
         IdentityRecipe,
+        check_negatives_source,
         refuse_other_recipe,
         ship,
         train,
@@ -212,6 +213,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         check_run_start(run_dir, "identity", resume=args.resume)
         if args.resume:  # a checkpoint of another recipe is refused before drawings are cut
             refuse_other_recipe(run_dir / "last.pt", recipe)
+        check_negatives_source(recipe, default_model_path())  # (so is a detector that is not)
     data, val = training_data(recipe, run_dir, workers=args.workers)
     # cut with the detector that counting runs: its boxes on no back are what must stay unknown
     negatives = training_negatives(recipe, run_dir, default_model_path())

@@ -3,6 +3,7 @@ and cached by what it depends on."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -148,3 +149,26 @@ def test_the_recipes_negatives_are_built_once_into_the_run(
         assert none.shape == (0, PATCH, PATCH, 3) and not (tmp_path / "x").exists()
     with pytest.raises(UserError, match=r"missing\.onnx: no such detector model file"):
         training_negatives(recipe, tmp_path / "y", tmp_path / "missing.onnx")
+
+
+@pytest.mark.parametrize(
+    ("model", "said"),
+    [("missing.onnx", r"missing\.onnx: no such detector model file"),
+     ("empty.onnx", r"empty\.onnx: cannot load the ONNX model")],
+)
+def test_a_detector_that_cannot_cut_negatives_is_said_before_the_drawings_are_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    model: str, said: str,
+) -> None:
+    # (found only after drawings were cut from 7,500 scenes, or after its scenes were made)
+    from blitzcam.cli import main
+    from blitzcam.models import identity_training
+
+    (tmp_path / "empty.onnx").write_bytes(b"")
+    monkeypatch.setenv("BLITZCAM_MODEL", str(tmp_path / model))
+    cut: list[object] = []
+    monkeypatch.setattr(identity_training, "training_data", lambda *a, **k: cut.append(a))
+    argv = ["train-identity", "--run", str(tmp_path / "run"), "--negatives-per-step", "4"]
+    assert main(argv) == 2
+    assert re.search(said, capsys.readouterr().err) and not cut
+    assert not (tmp_path / "run").exists()
