@@ -50,6 +50,18 @@ def run_kind(run_dir: Path) -> RunKind | Literal["unreadable"] | None:
     return None
 
 
+def has_trained(run_dir: Path, kind: RunKind) -> bool:
+    """Whether a run has trained at all: a checkpoint or a finished stage. A start refused
+    before its first step (its scenes or crops unusable) leaves its recipe and data records
+    alone, and starting that run over throws nothing away."""
+    if kind == "identity":
+        return (run_dir / "last.pt").is_file()
+    return any(
+        (run_dir / stage / "weights").is_dir() or (run_dir / stage / FINISHED_FILE).is_file()
+        for stage in DETECTOR_STAGES
+    )
+
+
 def check_run_start(
     run_dir: Path, kind: RunKind, *, resume: bool, other_kinds_only: bool = False
 ) -> None:
@@ -71,7 +83,7 @@ def check_run_start(
         )
     if other_kinds_only:
         return
-    if found == kind and not resume:
+    if found == kind and not resume and has_trained(run_dir, kind):
         raise UserError(
             f"{run_dir}: holds {ARTICLE[kind]} {kind} run already: --resume goes on with it; to "
             "start over, use another --run or delete that folder"

@@ -54,6 +54,10 @@ def test_a_run_starts_only_where_it_throws_nothing_away(tmp_path: Path) -> None:
         check_run_start(tmp_path, "detector", resume=True)
     (tmp_path / "recipe.json").write_text(json.dumps(SHIPPED.as_dict()))
     check_run_start(tmp_path, "detector", resume=True)
+    # a start refused before its first step (its data unusable) left only its records: it may
+    # start over (it was "a run already", and resuming it with good data was refused too)
+    check_run_start(tmp_path, "detector", resume=False)
+    (tmp_path / "train" / "weights").mkdir(parents=True)  # it trained: that is kept
     with pytest.raises(UserError, match=r"holds a detector run already: --resume goes on"):
         check_run_start(tmp_path, "detector", resume=False)
     check_run_start(tmp_path, "detector", resume=False, other_kinds_only=True)
