@@ -97,7 +97,8 @@ class SceneFiles:
 def parse_resolution(text: str) -> tuple[int, int]:
     """'1280x720' -> (1280, 720); ValueError naming what was wrong."""
     parts = text.lower().split("x")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    # (ascii: str.isdigit() also takes '²', which int() refuses)
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         raise ValueError(f"resolution must look like 1280x720, got {text!r}")
     res = (int(parts[0]), int(parts[1]))
     check_resolution(res)

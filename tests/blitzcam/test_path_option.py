@@ -29,3 +29,17 @@ def test_an_empty_path_is_a_bad_argument(
     assert exit_.value.code == 2
     assert "an empty path names no file or folder" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())  # nothing written where it ran
+
+
+def test_a_leading_tilde_is_the_home_folder_for_every_path_option(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (`--data=~/scenes` reaches no shell that would expand it: evaluate and train said "no
+    # such folder" where generate --out and train --run took it)
+    from blitzcam.commands.path_option import path_argument
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert path_argument("~/scenes") == tmp_path / "scenes"
+    assert path_argument("a~b") == Path("a~b")  # a ~ inside a name is the name's
+    assert main(["evaluate", "--data=~/none"]) == 2
+    assert f"--data {tmp_path / 'none'}: no such folder" in capsys.readouterr().err

@@ -91,6 +91,7 @@ def test_parse_resolution(text: str, expected: tuple[int, int]) -> None:
         "1280x-720",  # negative
         "100x100",  # too small to hold a card
         "10000x720",  # absurdly wide
+        "²x720",  # a digit to str.isdigit, not to int(): said as the format, not int's words
     ],
 )
 def test_parse_resolution_rejects(text: str) -> None:
