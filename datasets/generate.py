@@ -238,6 +238,11 @@ def _check_out_dir(out: Path, *, overwrite: bool) -> None:
     try:
         if out.exists() and not out.is_dir():
             raise UserError(f"{out}: exists and is not a folder")
+        if os.path.ismount(out):  # (found only at the end: every scene written on the disk above)
+            raise UserError(
+                f"{out}: a mount point: the dataset is built beside it and moved in at the end, "
+                "which a mount point cannot take; give a folder inside it"
+            )
         if out.is_dir() and any(out.iterdir()):
             if not overwrite:
                 raise UserError(f"{out}: folder is not empty (pass --overwrite to replace it)")
@@ -338,13 +343,26 @@ def _exit_on_sigterm() -> Callable[[], None]:
 LOCK_SUFFIX: Final = ".lock"
 
 
+def _unfinished_prefix(out: Path) -> str:
+    """The name an unfinished `out` folder and its lock begin with: `out`'s own name, cut so
+    that the lock's name stays within the 255 bytes a file name may have (a name a folder may
+    have was refused as "File name too long")."""
+    name = out.name
+    while len(f"{name}.tmp-XXXXXXXX{LOCK_SUFFIX}".encode()) > UNFINISHED_NAME_MAX:
+        name = name[:-1]
+    return f"{name}.tmp-"
+
+
+UNFINISHED_NAME_MAX: Final = 255
+
+
 def _claim_unfinished(out: Path) -> tuple[Path, tuple[int, Path] | None]:
     """A new folder beside `out` to write into, and the lock its writer holds until it is done
     (its file beside the folder): a later run tells a folder that a killed run left (SIGKILL, a
     power cut: no cleanup ran) from one being written, on this machine or another."""
     if fcntl is None:  # (no flock: nothing is swept either)
-        return Path(tempfile.mkdtemp(prefix=f"{out.name}.tmp-", dir=out.parent)), None
-    fd, name = tempfile.mkstemp(prefix=f"{out.name}.tmp-", suffix=LOCK_SUFFIX, dir=out.parent)
+        return Path(tempfile.mkdtemp(prefix=_unfinished_prefix(out), dir=out.parent)), None
+    fd, name = tempfile.mkstemp(prefix=_unfinished_prefix(out), suffix=LOCK_SUFFIX, dir=out.parent)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         folder = Path(name.removesuffix(LOCK_SUFFIX))
@@ -367,7 +385,7 @@ def _sweep_abandoned(out: Path) -> None:
     another on a shared disk, keeps its writer's lock."""
     if fcntl is None:
         return
-    for lock in out.parent.glob(f"{glob.escape(out.name)}.tmp-*{LOCK_SUFFIX}"):
+    for lock in out.parent.glob(f"{glob.escape(_unfinished_prefix(out))}*{LOCK_SUFFIX}"):
         try:
             fd = os.open(lock, os.O_RDWR | os.O_NOFOLLOW)
         except OSError:  # gone meanwhile, a link, another user's

@@ -301,3 +301,27 @@ def test_the_dataset_folder_gets_the_users_usual_permissions(tmp_path: Path) -> 
     finally:
         os.umask(old)
     assert out.stat().st_mode & 0o777 == 0o755  # mkdtemp's 0700 kept other users out
+
+
+def test_a_name_a_folder_may_have_is_one_a_dataset_may_have(tmp_path: Path) -> None:
+    # (the unfinished folder's lock, `<name>.tmp-XXXXXXXX.lock`, went past 255 bytes: "File
+    # name too long" for a name mkdir takes)
+    out = tmp_path / ("é" * 120)  # 240 bytes
+    generate_dataset(_request(out, n=2))
+    assert (out / "data.yaml").is_file()
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]  # no lock, no unfinished folder
+
+
+def test_a_mount_point_as_out_is_refused_before_any_scene(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (the dataset was written on the disk above it and refused at the end: Device or resource
+    # busy, after every scene)
+    import os
+
+    out = tmp_path / "usb"
+    out.mkdir()
+    monkeypatch.setattr(os.path, "ismount", lambda path: Path(path) == out)
+    with pytest.raises(UserError, match=r"usb: a mount point: .* give a folder inside it"):
+        generate_dataset(_request(out, n=2))
+    assert [p.name for p in tmp_path.iterdir()] == ["usb"] and not list(out.iterdir())
