@@ -93,14 +93,11 @@ def shown_address(spec: str) -> str:
     scheme, rest = found.group(1), found.group(2)
     at = _userinfo_end(rest)
     authority_start = 0
-    if at >= 0:
-        userinfo = rest[:at]
-        if ":" in userinfo:
-            rest = f"{userinfo.split(':', 1)[0]}:***{rest[at:]}"
-            authority_start = rest.index("@") + 1
-        elif not any(c in userinfo for c in "/?#;"):  # a user name alone: nothing secret
-            authority_start = at + 1
-        # (else the @ is in the path or query, and no userinfo: masked as the rest of it)
+    user = rest[:at].split(":", 1)[0] if at >= 0 else ""
+    if at >= 0 and not any(c in user for c in "/?#;"):  # (else the @ is in the path or query)
+        if ":" in rest[:at]:
+            rest = f"{user}:***{rest[at:]}"
+        authority_start = rest.index("@", len(user)) + 1  # (a user name alone: no secret)
     host_end = _first_of(rest, "/?#;", authority_start)
     head, tail = rest[:host_end], rest[host_end:]
     tail = _SECRET_VALUE.sub(lambda m: f"{m.group(1)}***", tail)

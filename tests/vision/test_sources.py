@@ -586,6 +586,7 @@ def test_an_empty_source_is_refused_not_the_current_folder(spec: str) -> None:
          "http://cam/v?access_token=***&apikey=***&auth=***&keyframe=1#f"),
         # an @ in the query is no userinfo
         ("http://cam/v?pwd=x&mail=a@b.com", "http://cam/v?pwd=***&mail=a@b.com"),
+        ("http://cam/v?token=abc:def@b.com", "http://cam/v?token=***"),  # not "user" abc's
         ("C:/Users/me/clip.mp4", "C:/Users/me/clip.mp4"),
     ],
 )
