@@ -48,8 +48,12 @@ def ask_export_target(parent: QWidget, title: str, suggested: str, filters: str)
         return None
     target = export_path(path, "csv" if "*.csv" in chosen else "json")
     if target != Path(path) and target.exists():
-        answer = QMessageBox.question(
-            parent, title, f"{target.name} already exists in {target.parent}. Replace it?"
+        answer = QMessageBox.question(  # (No by default: Enter kept the file)
+            parent,
+            title,
+            f"{target.name} already exists in {target.parent}. Replace it?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
         )
         if answer != QMessageBox.StandardButton.Yes:
             return None

@@ -211,6 +211,8 @@ class MainWindow(QMainWindow):
                 menu.addAction(action)
         self.toolbar = self.addToolBar("Match")
         self.toolbar.setMovable(False)
+        # the window's state before full screen, which leaving it gives back (maximized, say)
+        self._before_full_screen = Qt.WindowState.WindowNoState
         for action in (
             self.new_action,
             self.scan_action,
@@ -827,10 +829,12 @@ class MainWindow(QMainWindow):
         # the menus hidden say full screen too: a window grown past the screen (the system
         # takes it out of full screen) had F11 go back in rather than bring the menus back
         if self.isFullScreen() or self.menuBar().isHidden():
-            self.showNormal()
+            # back as it was before: showNormal() alone un-maximized a maximized window
+            self.setWindowState(self._before_full_screen)
             self.toolbar.show()
             self.menuBar().show()
         else:
+            self._before_full_screen = self.windowState() & ~Qt.WindowState.WindowFullScreen
             self.toolbar.hide()
             self.menuBar().hide()
             self.showFullScreen()

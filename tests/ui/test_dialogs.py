@@ -586,3 +586,29 @@ def test_a_latecomer_s_new_team_is_said_before_it_is_taken(qtbot) -> None:
     assert not taken
     _ok(other)  # OK again: the new team is meant
     assert [p.team for p in taken] == ["East"]
+
+
+def test_enter_at_the_replace_question_keeps_the_file(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (Yes had the focus: Enter replaced the user's budget.csv with a score sheet)
+    from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+    from blitzcam.ui.history import ask_export_target
+
+    (tmp_path / "budget.csv").write_text("mine")
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName",
+        lambda *a, **k: (str(tmp_path / "budget"), "Score sheet (*.csv)"),
+    )  # fmt: skip
+    asked: list[tuple] = []
+
+    def enter(*args):  # the question answered with Enter: its default button
+        asked.append(args)
+        return args[4] if len(args) > 4 else QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", enter)
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    assert ask_export_target(parent, "Export", "x", "Score sheet (*.csv);;JSON (*.json)") is None
+    assert asked and (tmp_path / "budget.csv").read_text() == "mine"

@@ -1107,6 +1107,17 @@ def test_full_screen_keeps_a_key_for_every_action_and_f11_always_brings_the_menu
     assert not window.isFullScreen()
 
 
+def test_leaving_full_screen_gives_back_a_maximized_window(qtbot, store, feed, tmp_path):
+    # (showNormal() un-maximized it)
+    window = _window(qtbot, store, feed, tmp_path)
+    window.showMaximized()
+    window.fullscreen_action.trigger()
+    assert window.windowState() & Qt.WindowState.WindowFullScreen
+    window.fullscreen_action.trigger()
+    assert window.windowState() & Qt.WindowState.WindowMaximized
+    assert not window.isFullScreen() and not window.menuBar().isHidden()
+
+
 def test_a_round_chosen_in_the_table_is_deleted_once_the_players_say_so(
     qtbot, store, feed, tmp_path, monkeypatch
 ):
