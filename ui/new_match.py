@@ -31,7 +31,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, MatchError, Player, Settings
 from blitzcam.ui.deck_colours import back_icon, deck_label
 from blitzcam.ui.dialog_parts import error_label, variant_box
-from blitzcam.ui.number_box import NumberBox
+from blitzcam.ui.number_box import NOT_A_NUMBER, NumberBox, unfinished
 from blitzcam.ui.scrolling import scrolling_rows
 
 DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
@@ -213,6 +213,13 @@ class NewMatchDialog(QDialog):
         super().keyPressEvent(event)
 
     def _on_accept(self) -> None:
+        custom = self.target_buttons.checkedId() == 0  # (the other targets are buttons)
+        boxes = [self.count, *([self.custom_target] if custom else [])]
+        if (box := unfinished(boxes)) is not None:
+            self._match = None
+            self.error.setText(NOT_A_NUMBER[0].upper() + NOT_A_NUMBER[1:])
+            box.setFocus()
+            return
         players = self.players()
         refused = missing_teams(players, teams=self.teams.isChecked())
         if refused is not None:

@@ -6,9 +6,13 @@ clicked, keeps the old value with the cursor before it, and typing "3" over "0" 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QSpinBox
+
+NOT_A_NUMBER = "a box is empty: type a number in it (0 for none)"
 
 
 class NumberBox(QSpinBox):
@@ -18,3 +22,10 @@ class NumberBox(QSpinBox):
         super().focusInEvent(event)
         # after the event: a mouse press that brought the focus places the cursor afterwards
         QTimer.singleShot(0, self, self.selectAll)
+
+
+def unfinished(boxes: Iterable[QSpinBox]) -> QSpinBox | None:
+    """The first of `boxes` whose text is no number ('' after Backspace, or '-' alone), or
+    None. Its value() is then the last number it held, which OK would have saved: a target of
+    1 typed and erased decided the match, an erased count kept the old one."""
+    return next((box for box in boxes if not box.hasAcceptableInput()), None)

@@ -612,3 +612,44 @@ def test_enter_at_the_replace_question_keeps_the_file(
     qtbot.addWidget(parent)
     assert ask_export_target(parent, "Export", "x", "Score sheet (*.csv);;JSON (*.json)") is None
     assert asked and (tmp_path / "budget.csv").read_text() == "mine"
+
+
+def _erased(qtbot, box) -> None:
+    """A number typed into `box` and taken back with Backspace: the box shows nothing, and its
+    value() is still the number typed."""
+    box.setFocus()
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(box, "1")
+    qtbot.keyClick(box, Qt.Key.Key_Backspace)
+    assert box.text() == "" and box.value() == 1
+
+
+def test_an_erased_number_box_is_not_saved_as_its_last_number(qtbot) -> None:
+    # (a target of 1 typed and erased was saved as 1 and decided the match; an erased count
+    # kept the number it held)
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    applied: list[object] = []
+    settings = MatchSettingsDialog(Settings(target=75), apply=lambda s: applied.append(s))
+    qtbot.addWidget(settings)
+    _erased(qtbot, settings._target)
+    settings.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
+    assert applied == [] and "a box is empty" in settings._error.text()
+
+    confirm = ConfirmDialog(match_of().players, round_of(Ann=(9, 3), Bob=(5, 0), Cy=(7, 1)),
+                            title="Round 1")  # fmt: skip
+    qtbot.addWidget(confirm)
+    confirmed: list[object] = []
+    confirm.countsConfirmed.connect(confirmed.append)
+    _erased(qtbot, confirm.editor.dutch["Bob"])
+    confirm._on_confirm()
+    assert confirmed == [] and "A box is empty" in confirm.error.text()
+
+    new = NewMatchDialog()
+    qtbot.addWidget(new)
+    new.custom.setChecked(True)
+    _erased(qtbot, new.custom_target)
+    _ok(new)
+    assert new.match() is None and "A box is empty" in new.error.text()
