@@ -127,7 +127,7 @@ def test_a_file_under_the_name_with_its_ending_is_replaced_only_when_the_user_sa
         QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "scores"), "CSV (*.csv)")
     )
     asked: list[str] = []
-    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text: asked.append(text)
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *_: asked.append(text)
                         or getattr(QMessageBox.StandardButton, answer))  # fmt: skip
     browser = MatchBrowser(store)
     qtbot.addWidget(browser)
