@@ -433,7 +433,9 @@ class MainWindow(QMainWindow):
     def _on_match_settings(self) -> None:
         if self.match is None:
             return
-        dialog = MatchSettingsDialog(self.match.settings, self, apply=self._settings_refused)
+        dialog = MatchSettingsDialog(
+            self.match.settings, self, apply=lambda s: self._settings_refused(s, within=dialog)
+        )
         _open_once(dialog)
 
     def apply_match_settings(self, settings: rules.Settings) -> bool:
@@ -442,38 +444,61 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(refused, 8000)
         return refused is None
 
-    def _settings_refused(self, settings: rules.Settings) -> str | None:
+    def _settings_refused(
+        self, settings: rules.Settings, *, within: QDialog | None = None
+    ) -> str | None:
         """Apply `settings` to the open match through the store; why not, if refused."""
         return self._change_refused(
             "Settings",
             lambda: self.store.change_settings(self.match_id, settings, expect=self.match),
+            within=within,
         )
 
-    def _change_refused(self, what: str, change: Callable[[], Match]) -> str | None:
-        """Make a store change to the open match and show it; why not, if refused."""
+    def _change_refused(
+        self, what: str, change: Callable[[], Match], *, within: QDialog | None = None
+    ) -> str | None:
+        """Make a store change to the open match and show it; why not, if refused. A change
+        refused because the match changed elsewhere closes the dialog it came from (`within`):
+        what it shows was read from the match before, and OK again would have saved that over
+        the other change (the version checked is the reloaded one)."""
         try:
             match = change()
         except (MatchError, StoreError) as exc:
-            return f"{what} not changed: {self._refused(exc)}"
+            refused = f"{what} not changed: {self._refused(exc)}"
+            if within is not None and isinstance(exc, StaleMatchError):
+                within.reject()
+                self.statusBar().showMessage(
+                    f"{refused} Open it again to make the change on the match as it is now.",
+                    10000,
+                )
+            return refused
         self.show_match(self.match_id, match)
         return None
 
     def _on_players(self) -> None:
         if self.match is None or self.scan is not None:
             return
-        dialog = PlayersDialog(self.match.players, self, apply=self._players_refused)
+        dialog = PlayersDialog(
+            self.match.players, self, apply=lambda p: self._players_refused(p, within=dialog)
+        )
         _open_once(dialog)
 
     def _on_join(self) -> None:
         if self.match is None or self.scan is not None:
             return
-        _open_once(JoinDialog(self.match, self, apply=self._join_refused))
+        dialog = JoinDialog(
+            self.match, self, apply=lambda p, start: self._join_refused(p, start, within=dialog)
+        )
+        _open_once(dialog)
 
-    def _join_refused(self, player: rules.Player, start: int) -> str | None:
+    def _join_refused(
+        self, player: rules.Player, start: int, *, within: QDialog | None = None
+    ) -> str | None:
         """Seat `player` from the next round on through the store; why not, if refused."""
         refused = self._change_refused(
             "Players",
             lambda: self.store.join(self.match_id, player, start=start, expect=self.match),
+            within=within,
         )
         if refused is None and self.match is not None:
             self.statusBar().showMessage(
@@ -537,11 +562,14 @@ class MainWindow(QMainWindow):
             done = "{} had played no round: taken off the match"  # not left with a total
         self.statusBar().showMessage(refused or done.format(name), 10000)
 
-    def _players_refused(self, players: tuple[rules.Player, ...]) -> str | None:
+    def _players_refused(
+        self, players: tuple[rules.Player, ...], *, within: QDialog | None = None
+    ) -> str | None:
         """Give the open match's seats these players through the store; why not, if refused."""
         return self._change_refused(
             "Players",
             lambda: self.store.change_players(self.match_id, players, expect=self.match),
+            within=within,
         )
 
     def _on_browse(self) -> None:

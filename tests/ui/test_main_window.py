@@ -291,6 +291,39 @@ def test_a_match_changed_elsewhere_is_not_changed_blind(qtbot, store, feed, tmp_
     assert store.load(match_id).settings.target != 100 and window.match.rounds == (first,)
 
 
+def test_a_dialog_read_from_a_match_changed_since_is_closed_not_saved_over_it(
+    qtbot, store, feed, tmp_path
+):
+    # (refused once, OK again saved the dialog's old rows over the other window's change: Bob
+    # renamed Rob elsewhere came back as Bob; so did a target and variant set elsewhere)
+    from blitzcam.game.rules import Settings
+    from blitzcam.ui.players import PlayersDialog
+    from blitzcam.ui.settings import MatchSettingsDialog
+
+    match_id = store.create_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4), Cy=(0, 10))))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.players_action.trigger()
+    dialog = window.findChild(PlayersDialog)
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.change_players(match_id, tuple(
+            p if p.name != "Bob" else p.__class__("Rob", p.deck) for p in window.match.players
+        ))  # fmt: skip
+    dialog.rows[2].name.setText("Cyrus")
+    _ok(dialog)
+    assert not dialog.isVisible()
+    said = window.statusBar().currentMessage()
+    assert "changed elsewhere" in said and "Open it again to make the change" in said
+    assert [p.name for p in store.load(match_id).players] == ["Ann", "Rob", "Cy"]
+    assert [p.name for p in window.match.players] == ["Ann", "Rob", "Cy"]
+    window.match_settings_action.trigger()
+    settings = next(d for d in window.findChildren(MatchSettingsDialog) if d.isVisible())
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.change_settings(match_id, Settings(target=150, variant="play-out"))
+    settings._on_ok()
+    assert not settings.isVisible()
+    assert store.load(match_id).settings == Settings(target=150, variant="play-out")
+
+
 def test_coming_back_to_the_window_shows_the_match_as_stored(qtbot, store, feed, tmp_path, monkeypatch):
     from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
