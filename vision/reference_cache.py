@@ -66,10 +66,14 @@ def cache_key(model_bytes: bytes, engine: str, patches: np.ndarray) -> str:
 
 
 def read_vectors(path: Path, rows: int) -> np.ndarray | None:
-    """The (rows, dim) float32 unit vectors stored at `path`, or None for anything else."""
+    """The (rows, dim) float32 unit vectors stored at `path`, or None for anything else: a
+    cache file is only ever a shortcut, and one damaged (a flipped bit in its header raised
+    numpy's tokenizer errors, or a shape of 419 TiB) is rebuilt, never a reason to stop."""
     try:
+        if not _sized_as_its_header_says(path):
+            return None
         vectors = np.load(path, allow_pickle=False)
-    except (OSError, ValueError, EOFError):
+    except Exception:  # numpy's header parser alone raises half a dozen kinds
         return None
     if not isinstance(vectors, np.ndarray):  # an .npz archive under the name: close it, refuse
         vectors.close()
@@ -84,6 +88,19 @@ def read_vectors(path: Path, rows: int) -> np.ndarray | None:
     ):
         return None
     return vectors
+
+
+def _sized_as_its_header_says(path: Path) -> bool:
+    """Whether an .npy file holds as many bytes of data as its header's shape and type take
+    (read before the data: a damaged shape would have numpy reserve it)."""
+    with path.open("rb") as file:
+        version = np.lib.format.read_magic(file)
+        if version == (1, 0):
+            shape, _, dtype = np.lib.format.read_array_header_1_0(file)
+        else:
+            shape, _, dtype = np.lib.format.read_array_header_2_0(file)
+        data = path.stat().st_size - file.tell()
+    return data == int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
 
 
 def write_vectors(path: Path, vectors: np.ndarray, keep: int = KEEP) -> None:

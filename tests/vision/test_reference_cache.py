@@ -116,8 +116,28 @@ def _an_archive(path: Path) -> None:  # np.load gives an NpzFile, not an array, 
         np.savez(file, vectors=vectors)
 
 
+def _header_bit_flipped(path: Path) -> None:  # (numpy's tokenizer raised TokenError: a crash)
+    data = bytearray(path.read_bytes())
+    data[8] ^= 0x40
+    path.write_bytes(bytes(data))
+
+
+def _huge_shape(path: Path) -> None:  # a header that says 419 TiB (MemoryError)
+    data = path.read_bytes()
+    header_end = data.index(b"\n") + 1
+    header = data[:header_end].decode("latin1")
+    start = header.index("'shape': (") + len("'shape': (")
+    rows = header[start : header.index(",", start)]
+    spoiled = header.replace(f"'shape': ({rows},", f"'shape': ({rows}000000000,", 1)
+    spoiled = spoiled.replace(" " * 9 + "\n", "\n")  # out of the padding: the header's length
+    assert len(spoiled) == len(header)
+    path.write_bytes(spoiled.encode("latin1") + data[header_end:])
+
+
 @pytest.mark.parametrize(
-    "spoil", [_truncate, _wrong_rows, _not_unit, _not_finite, _pickled, _not_numpy, _an_archive]
+    "spoil",
+    [_truncate, _wrong_rows, _not_unit, _not_finite, _pickled, _not_numpy, _an_archive,
+     _header_bit_flipped, _huge_shape],
 )
 def test_a_damaged_file_is_embedded_again_and_replaced(model: Path, spoil) -> None:
     patches, owners = _drawings()
