@@ -7,7 +7,6 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from blitzcam.commands.engine_option import add_engine_argument
@@ -72,7 +71,7 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
     from blitzcam.vision.images import ImageError, has_colour, read_picture
 
     start = time.perf_counter()
-    path = Path(given)
+    path = path_argument(given)  # (a leading ~ the home folder, as every path option's)
     try:
         if given.endswith(("/", os.sep)) and not path.is_dir():  # Path drops the slash
             raise ImageError(f"{path}: not a folder (the name ends with {given[-1]})")

@@ -91,6 +91,16 @@ def test_each_image_is_named_as_it_was_typed(random_model, photos, capsys, monke
     assert entries[3]["error"].startswith("no such file")
 
 
+def test_an_image_under_a_leading_tilde_is_read_from_the_home_folder(
+    random_model, photos, capsys, monkeypatch
+) -> None:
+    # (`--model '~/m.onnx'` and `--decks` took it; an image said "no such file")
+    monkeypatch.setenv("HOME", str(photos["good"].parent))
+    code, out, _ = _run(capsys, ["count", "--model", str(random_model.onnx), "--json", "~/table.jpg"])
+    (entry,) = json.loads(out)["images"]
+    assert code == 0 and entry["path"] == "~/table.jpg" and "counts" in entry
+
+
 def test_all_good_exit_zero_and_table(random_model, photos, capsys) -> None:
     code, out, err = _run(capsys, ["count", "--model", str(random_model.onnx), str(photos["good"])])
     assert code == 0
