@@ -7,6 +7,7 @@ read from the metadata ultralytics writes into the ONNX file: a newly trained mo
 from __future__ import annotations
 
 import ast
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -70,6 +71,24 @@ def parse_metadata(meta: dict[str, str], input_shape: list[object], *, source: s
     )
 
 
+def output_layout(info: ModelInfo, shape: tuple[object, ...], *, source: str) -> ModelInfo:
+    """`info` with `end2end` as the model's output says it: (1, 5 + classes, N) raw boxes, or
+    (1, K, 7) boxes already suppressed (ultralytics' end-to-end head, or an export with
+    `nms=True`, whose metadata still says end2end False); UserError naming `source` for any
+    other output (it loaded, then failed on the first picture with a traceback)."""
+    raw = len(shape) == 3 and shape[1] == 5 + len(info.names)
+    suppressed = len(shape) == 3 and shape[2] == 7 and not raw
+    if raw and not info.end2end:
+        return info
+    if suppressed:
+        return dataclasses.replace(info, end2end=True)
+    said = "x".join(str(d) for d in shape)
+    raise UserError(
+        f"{source}: its output is {said}, not the boxes of an OBB detector of "
+        f"{len(info.names)} classes (1x{5 + len(info.names)}xN, or 1xKx7 suppressed)"
+    )
+
+
 class Detector:
     """Loads the ONNX model once; `detect(frame)` returns a Detections record in frame pixels."""
 
@@ -100,6 +119,12 @@ class Detector:
             raise UserError(
                 f"{model_path}: expected an OBB model, metadata says task {self.info.task!r}"
             )
+        if "back" not in self.info.names:  # (it loaded, and counted nothing, exit 0)
+            raise UserError(
+                f"{model_path}: its classes are {', '.join(self.info.names)}: no 'back', which "
+                "counting counts"
+            )
+        self.info = output_layout(self.info, tuple(session.output_shape), source=str(model_path))
         self.path = model_path
         self.conf, self.iou, self.max_det = conf, iou, max_det
 

@@ -3,6 +3,8 @@ frame, on each engine that runs the ONNX."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -71,6 +73,41 @@ def test_metadata_read(random_model, engine: str) -> None:
     assert info.imgsz == (320, 320)
     assert info.stride == 32
     assert not info.end2end
+
+
+def test_the_output_says_how_the_boxes_come() -> None:
+    # (an export with nms=True, its metadata still end2end False, loaded and then failed on
+    # the first picture with a traceback; a raw head under end2end True did too)
+    from blitzcam.errors import UserError
+    from blitzcam.vision.detector import ModelInfo, output_layout
+
+    info = ModelInfo(names=("back", "face"), imgsz=(736, 1280), stride=32, end2end=False,
+                     dynamic=False, task="obb")  # fmt: skip
+    assert output_layout(info, (1, 7, 19320), source="m") == info
+    assert output_layout(info, (1, 7, "n"), source="m") == info  # a dynamic count of boxes
+    assert output_layout(info, (1, 300, 7), source="m").end2end  # suppressed already
+    for shape in ((1, 9, 19320), (1, 300, 6), (7, 19320)):
+        with pytest.raises(UserError, match=r"^m: its output is .* not the boxes of an OBB"):
+            output_layout(info, shape, source="m")
+    e2e = dataclasses.replace(info, end2end=True)
+    with pytest.raises(UserError, match="its output is 1x7x19320"):
+        output_layout(e2e, (1, 7, 19320), source="m")
+
+
+def test_a_detector_without_a_back_class_is_refused(random_model, tmp_path) -> None:
+    # (it loaded and counted nothing, exit 0)
+    import onnx
+
+    from blitzcam.errors import UserError
+
+    model = onnx.load(str(random_model.onnx))
+    for prop in model.metadata_props:
+        if prop.key == "names":
+            prop.value = "{0: 'card_back', 1: 'face'}"
+    renamed = tmp_path / "renamed.onnx"
+    onnx.save(model, str(renamed))
+    with pytest.raises(UserError, match=r"renamed\.onnx: its classes are card_back, face: no"):
+        Detector(renamed)
 
 
 @pytest.mark.parametrize(
