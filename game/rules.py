@@ -342,18 +342,26 @@ def validate_players(players: tuple[Player, ...]) -> None:
             "has no team, but others do: every player belongs to a team or none does",
             player=loner.name,
         )
-    teams: dict[str, str] = {}  # each team as it looks -> as first written
-    for player in with_team:
-        team = str(player.team)
-        first = teams.setdefault(_seen_as(team), team)
-        if first != team:  # 'North' and 'Nor' + ZWJ + 'th': two teams that look one
-            raise MatchError(
-                f"team {team!r} looks the same as team {first!r} but is written "
-                "differently (an invisible joiner in it): write it one way",
-                player=player.name,
-            )
     if with_team and len({player.team for player in with_team if player.playing}) < 2:
         raise MatchError("a team match needs at least two teams at the table")
+
+
+def check_teams_written_one_way(players: Iterable[Player]) -> None:
+    """MatchError when two teams are one team written two ways ('North' and 'north', or one
+    with an invisible joiner in it): the partners would score apart. Asked of seats being
+    given (a new match, seats changed, a latecomer), not of matches stored before this rule,
+    which load as they were scored."""
+    teams: dict[str, str] = {}  # each team as it looks, in any case -> as first written
+    for player in players:
+        if player.team is None:
+            continue
+        first = teams.setdefault(_seen_as(player.team).casefold(), player.team)
+        if first != player.team:
+            raise MatchError(
+                f"team {player.team!r} is team {first!r} written another way (in another case, "
+                "or with an invisible joiner): write it one way, or the partners score apart",
+                player=player.name,
+            )
 
 
 def _players_needed(playing: list[Player], players: tuple[Player, ...]) -> MatchError:
@@ -590,6 +598,7 @@ def checked(match: Match) -> Match:
 def new_match(players: Iterable[Player], settings: Settings | None = None) -> Match:
     match = Match(players=tuple(players), settings=settings or Settings())
     score_match(match)
+    check_teams_written_one_way(match.players)
     return match
 
 
@@ -742,6 +751,7 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
         for old, new in zip(match.players, given, strict=True)
     )
     validate_players(seated)  # before renaming the rounds: two equal names would merge tallies
+    check_teams_written_one_way(seated)
     renamed = {old.name: new.name for old, new in zip(match.players, seated, strict=True)}
     rounds = tuple(
         Round({renamed.get(name, name): tally for name, tally in round_.tallies.items()})
@@ -826,6 +836,7 @@ def join(match: Match, player: Player, *, start: int = 0) -> Match:
     seat = replace(player, joined=len(match.rounds), left=None, start=start)
     updated = replace(match, players=(*match.players, seat))
     score_match(updated)
+    check_teams_written_one_way(updated.players)
     return updated
 
 

@@ -430,9 +430,19 @@ def test_two_teams_that_look_the_same_are_refused_as_two_players_are() -> None:
         Player("Bob", "red-buggy", team="Nor\u200dth"),
         Player("Cy", "blue-plow", team="South"),
     )
-    with pytest.raises(MatchError, match=r"player Bob: team 'Nor\\u200dth' looks the same as team 'North'"):
-        rules.validate_players(seats)
-    rules.validate_players((*seats[:1], replace(seats[1], team="North"), seats[2]))  # one way
+    with pytest.raises(MatchError, match=r"player Bob: team 'Nor\\u200dth' is team 'North' written"):
+        rules.new_match(seats)
+    # (and 'north' beside 'North': the partners' totals were split in two)
+    north = (seats[0], replace(seats[1], team="north"), seats[2])
+    with pytest.raises(MatchError, match=r"player Bob: team 'north' is team 'North' written"):
+        rules.new_match(north)
+    one_way = rules.new_match((*seats[:1], replace(seats[1], team="North"), seats[2]))
+    with pytest.raises(MatchError, match=r"team 'north' is team 'North' written"):
+        rules.change_players(one_way, north)
+    with pytest.raises(MatchError, match=r"player Di: team 'south' is team 'South' written"):
+        rules.join(one_way, Player("Di", "red-plow", team="south"))
+    # a match stored before the rule loads as it was scored: its teams stay apart
+    rules.score_match(Match(players=north))
 
 
 def test_a_name_typed_composed_or_not_is_one_name() -> None:
