@@ -41,8 +41,7 @@ def data_dir() -> Path:
     portable installs never touch the real one.
     """
     override = os.environ.get(DATA_DIR_ENV)
-    default = Path(user_data_dir("blitzcam", appauthor=False))
-    path = expand_home(Path(override)) if override else default
+    path = data_dir_path()
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -51,6 +50,13 @@ def data_dir() -> Path:
         source = f"{DATA_DIR_ENV}={override}" if override else "the data directory"
         raise UserError(f"{source}: cannot use {path} ({exc.strerror or exc})") from None
     return path
+
+
+def data_dir_path() -> Path:
+    """Where the user's data directory is, made or not (`data_dir` makes it)."""
+    override = os.environ.get(DATA_DIR_ENV)
+    default = Path(user_data_dir("blitzcam", appauthor=False))
+    return expand_home(Path(override)) if override else default
 
 
 def cache_dir() -> Path:

@@ -97,8 +97,9 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     """Start the app on the user's match store; returns the exit code. A store that cannot be
     opened is said in a message box too (started from a menu, the app has no terminal) and
     raised as it is."""
+    from blitzcam.errors import UserError
     from blitzcam.game.store import MatchStore, StoreError
-    from blitzcam.paths import data_dir, match_db_path
+    from blitzcam.paths import data_dir, data_dir_path, match_db_path
     from blitzcam.ui.counting_worker import make_counter, make_enroller, open_source
     from blitzcam.ui.main_window import MainWindow
     from blitzcam.ui.settings import SETTINGS_FILE
@@ -106,22 +107,33 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     clear_opencv_qt_env()
     app = QApplication.instance() or QApplication(sys.argv)
     configure(app)
-    path = match_db_path(db)
+    try:
+        path = match_db_path(db)  # (the data directory's, unless --db names one)
+    except UserError as exc:  # started from a menu: the app vanished without a word
+        tell_at_start(str(exc))
+        raise
     try:
         store = MatchStore(path)
     except StoreError as exc:
         readable = exc.unwritable and path.is_file() and path.stat().st_size > 0  # no new one
         tell_at_start(str(exc) + (READ_ELSEWHERE if readable else ""))
         raise
+    unusable = None
+    try:
+        settings_path = data_dir() / SETTINGS_FILE
+    except UserError as exc:  # the matches are elsewhere (--db): the app starts all the same
+        settings_path, unusable = data_dir_path() / SETTINGS_FILE, str(exc)
     counter = make_counter()
     window = MainWindow(
         store,
         open_source=open_source,
         counter=counter,
         enroller=make_enroller(counter),
-        settings_path=data_dir() / SETTINGS_FILE,
+        settings_path=settings_path,
         camera_override=camera,
     )
+    if unusable is not None:
+        window.statusBar().showMessage(f"Settings will not be saved: {unusable}")
     window.resize(1280, 800)
     window.show()
     try:

@@ -42,3 +42,26 @@ def test_a_store_that_cannot_be_written_says_it_can_still_be_read(
     store.write_bytes(b"SQLite format 3\x00")
     assert main(["app", "--db", str(store)]) == 2
     assert "`blitzcam match list`, `match show` and `match export`" in told[1]
+
+
+def test_an_unusable_data_directory_is_said_in_a_box_and_a_db_elsewhere_still_starts(
+    tmp_path: Path, told: list[str], monkeypatch: pytest.MonkeyPatch, qtbot
+) -> None:
+    # (the app left at once with no box: its match store, and even with --db its settings,
+    # are in the data directory)
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.ui.main_window import MainWindow
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(blocked / "data"))
+    assert main(["app"]) == 2
+    assert len(told) == 1 and told[0].startswith(f"BLITZCAM_DATA_DIR={blocked / 'data'}: cannot")
+    shown: list[MainWindow] = []
+    monkeypatch.setattr(QApplication, "exec", lambda *_: shown.extend(
+        w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)) or 0)  # fmt: skip
+    assert main(["app", "--db", str(tmp_path / "m.sqlite3")]) == 0
+    assert len(told) == 1 and len(shown) == 1
+    assert shown[0].statusBar().currentMessage().startswith("Settings will not be saved:")
+    shown[0].close()
