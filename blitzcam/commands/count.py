@@ -169,17 +169,18 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     entries = [_count_one(pipeline, path, args.in_play) for path in args.images]
-    if args.json:
-        json.dump({"images": entries}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        print(_table(entries, unread))
     failed = [entry["path"] for entry in entries if "error" in entry]
-    if failed:  # said where a script whose stdout goes to a file still sees it
+    if failed:  # said where a script whose stdout goes to a file still sees it, and before
+        # the output: a reader that leaves early (`| head`) ends the command as it is written
         names = ", ".join(failed[:3]) + (", ..." if len(failed) > 3 else "")
         print(
             f"blitzcam count: {len(failed)} of {len(entries)} images could not be counted "
             f"({names}): see {_where_said(len(failed), as_json=args.json)}",
             file=sys.stderr,
         )
+    if args.json:
+        json.dump({"images": entries}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(_table(entries, unread))
     return 1 if failed else 0
