@@ -267,6 +267,24 @@ def test_count_path_imports_no_torch() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
+def test_a_reader_that_stops_early_does_not_take_the_failures_word_with_it(
+    random_model, photos, tmp_path: Path
+) -> None:
+    # (`count --json good missing | head -c 10`: exit 141, and the failure said nowhere)
+    import os
+
+    child = subprocess.Popen(
+        [sys.executable, "-m", "blitzcam.cli", "count", "--json", "--model",
+         str(random_model.onnx), str(photos["good"]), str(tmp_path / "missing.jpg")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "BLITZCAM_CACHE_DIR": str(tmp_path / "cache")},
+    )  # fmt: skip
+    child.stdout.close()  # the reader is gone before anything is written
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 141
+    assert b"1 of 2 images could not be counted" in err and b"missing.jpg" in err
+
+
 def test_boxes_are_in_the_photos_own_pixels(tmp_path: Path, capsys) -> None:
     # a photo larger than the counting frame is shrunk to count it; its boxes are told in the
     # photo's pixels, where a script would draw them
