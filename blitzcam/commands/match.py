@@ -441,9 +441,12 @@ def _team_checked(match: Any, team: str | None, *, new_team: bool) -> None:
     """UserError for a team the match does not have, unless `new_team`: as the app asks before
     starting one, since a typo ('Nrth') makes a team of one that plays against its own side."""
     from blitzcam.errors import UserError
+    from blitzcam.game.rules import written_name
 
     teams = [t for t in dict.fromkeys(p.team for p in match.players) if t is not None]
-    if team is None or new_team or team in teams or not teams:  # (no teams: the rules say so)
+    if team is None or new_team or not teams:  # (no teams: the rules say so)
+        return
+    if written_name(team) in teams:  # (as the match keeps it: 'José' typed either way)
         return
     raise UserError(
         f"--team {team}: not a team of this match (it has {', '.join(teams)}); give --new-team "

@@ -721,8 +721,13 @@ def test_a_team_the_match_does_not_have_is_started_only_when_asked_for(
     code, out, _ = run("match", "--db", db, "join", "Cy", "--deck", "blue-plow", "--team", "North",
                        capsys=capsys)  # fmt: skip
     assert code == 0 and "teams  North 0, South 0" in out
+    # a team written in another Unicode form is the team the match keeps
+    run("match", "--db", db, "player", "Ann", "--team", "Jose\u0301", "--new-team", capsys=capsys)
+    code, out, err = run("match", "--db", db, "player", "Bob", "--team", "Jos\u00e9",
+                         capsys=capsys)  # fmt: skip
+    assert code == 0 and "José 0" in out, err
     code, _, err = run("match", "--db", db, "player", "Cy", "--team", "West", capsys=capsys)
-    assert code == 2 and "--team West: not a team of this match" in err
+    assert code == 2 and "--team West: not a team of this match (it has José, North)" in err
     code, out, _ = run("match", "--db", db, "player", "Cy", "--team", "West", "--new-team",
                        capsys=capsys)  # fmt: skip
     assert code == 0 and "West 0" in out
