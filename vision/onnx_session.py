@@ -191,13 +191,7 @@ def _open_openvino(model_path: Path, threads: int | None) -> ModelSession:
     }
     core = ov.Core()
     model = core.read_model(str(model_path))
-    try:
-        folder = compile_cache()
-        folder.mkdir(parents=True, exist_ok=True)
-        core.set_property({"CACHE_DIR": str(folder)})
-        compiled = core.compile_model(model, "CPU", settings)
-    except Exception:  # an unwritable or damaged cache costs the compile time, never a count
-        compiled = ov.Core().compile_model(model, "CPU", settings)  # a core with no cache
+    compiled = _compiled_through_cache(ov, core, model, model_path, settings)
     # an infer request holds its buffers and serves one call at a time: one per thread (the live
     # worker and a still-image count may run the same pipeline at once)
     local = threading.local()
@@ -219,6 +213,62 @@ def _open_openvino(model_path: Path, threads: int | None) -> ModelSession:
         metadata=_metadata(model),
         _run=run,
     )
+
+
+KEEP_COMPILED: Final = 6  # compiled models kept in the cache, the most recently used
+
+
+def _compiled_through_cache(
+    ov: Any, core: Any, model: Any, model_path: Path, settings: dict[str, Any]
+) -> Any:
+    """The model compiled for the CPU: imported from the cache (`compile_cache`) where a
+    compiled copy is there whose bytes are those recorded when it was written, else compiled
+    and written there with its sha256. OpenVINO's own cache (CACHE_DIR) imported a copy damaged
+    inside without a word, and it then found no cards on any later start; an unwritable or
+    damaged cache now costs the compile time, never a count."""
+    import hashlib
+    import io
+    import json
+
+    from blitzcam.files import write_bytes_atomic, write_text_atomic
+
+    folder = compile_cache()
+    try:  # named by what compiles it: the model's bytes, the settings, OpenVINO's version
+        digest = hashlib.sha256(model_path.read_bytes())
+    except OSError:  # (gone since OpenVINO read it: nothing to name a copy by)
+        return core.compile_model(model, "CPU", settings)
+    digest.update(json.dumps([settings, ov.get_version(), "CPU"], sort_keys=True).encode())
+    blob = folder / f"{digest.hexdigest()[:40]}.blob"
+    record = blob.with_suffix(".sha256")
+    try:
+        data = blob.read_bytes() if blob.is_file() and record.is_file() else None
+        recorded = None if data is None else record.read_text(encoding="ascii").strip()
+        if data is not None and recorded == hashlib.sha256(data).hexdigest():
+            compiled = core.import_model(io.BytesIO(data), "CPU", settings)
+            os.utime(blob)  # (most recently used: kept)
+            return compiled
+    except Exception:  # a cache that cannot be read, or a copy OpenVINO refuses: compiled
+        pass
+    compiled = core.compile_model(model, "CPU", settings)
+    try:
+        data = compiled.export_model().getvalue()
+        folder.mkdir(parents=True, exist_ok=True)
+        write_bytes_atomic(blob, data)
+        write_text_atomic(record, hashlib.sha256(data).hexdigest())
+        _keep_recent(folder)
+    except Exception:  # not kept: the next start compiles again
+        pass
+    return compiled
+
+
+def _keep_recent(folder: Path, keep: int = KEEP_COMPILED) -> None:
+    """Delete the compiled models in `folder` past the `keep` most recently used (and the ones
+    OpenVINO's own cache wrote there before, named by its numbers, which nothing reads now)."""
+    blobs = sorted(folder.glob("*.blob"), key=lambda p: p.stat().st_mtime, reverse=True)
+    ours = [b for b in blobs if not b.stem.isdigit()]
+    for old in [b for b in blobs if b.stem.isdigit()] + ours[keep:]:
+        old.unlink(missing_ok=True)
+        old.with_suffix(".sha256").unlink(missing_ok=True)
 
 
 def _metadata(model: Any) -> dict[str, str]:

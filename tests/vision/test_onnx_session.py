@@ -199,13 +199,35 @@ def _damaged_blobs(cache: Path) -> None:
         blob.write_bytes(b"\0" * 64)
 
 
-@pytest.mark.parametrize("spoil", [_no_folder, _damaged_blobs])
+def _damaged_inside(cache: Path) -> None:
+    # (a page of the compiled model overwritten, its size kept: OpenVINO's own cache imported
+    # it without a word, and the detector then found no cards on every later start)
+    _open(SHIPPED_IDENTITY, OPENVINO)
+    (blob,) = cache.glob("*.blob")
+    data = bytearray(blob.read_bytes())
+    at = len(data) * 3 // 10
+    data[at : at + 4096] = np.random.default_rng(1).integers(0, 256, 4096, np.uint8).tobytes()
+    blob.write_bytes(bytes(data))
+
+
+def _left_by_openvino_s_own_cache(cache: Path) -> None:  # (named by its numbers): swept
+    cache.mkdir(parents=True)
+    (cache / "4111023374947502521.blob").write_bytes(b"\0" * 64)
+
+
+@pytest.mark.parametrize(
+    "spoil", [_no_folder, _damaged_blobs, _damaged_inside, _left_by_openvino_s_own_cache]
+)
 def test_an_unusable_cache_costs_time_not_the_model(monkeypatch, tmp_path: Path, spoil) -> None:
     monkeypatch.setenv("BLITZCAM_CACHE_DIR", str(tmp_path / "cache"))
     patches = np.random.default_rng(7).random((3, 3, 32, 32), dtype=np.float32)
     expected = _open(SHIPPED_IDENTITY, ONNXRUNTIME).run(patches)
     spoil(onnx_session.compile_cache())
     np.testing.assert_allclose(_open(SHIPPED_IDENTITY, OPENVINO).run(patches), expected, atol=1e-4)
+    # and the next start reads a good copy again (the damaged one replaced, the old swept)
+    np.testing.assert_allclose(_open(SHIPPED_IDENTITY, OPENVINO).run(patches), expected, atol=1e-4)
+    if onnx_session.compile_cache().is_dir():
+        assert not [b for b in onnx_session.compile_cache().glob("*.blob") if b.stem.isdigit()]
 
 
 @pytest.mark.parametrize("engine", ["openvino", "onnxruntime"])
