@@ -226,6 +226,7 @@ def _compiled_through_cache(
     and written there with its sha256. OpenVINO's own cache (CACHE_DIR) imported a copy damaged
     inside without a word, and it then found no cards on any later start; an unwritable or
     damaged cache now costs the compile time, never a count."""
+    import contextlib
     import hashlib
     import io
     import json
@@ -245,7 +246,8 @@ def _compiled_through_cache(
         recorded = None if data is None else record.read_text(encoding="ascii").strip()
         if data is not None and recorded == hashlib.sha256(data).hexdigest():
             compiled = core.import_model(io.BytesIO(data), "CPU", settings)
-            os.utime(blob)  # (most recently used: kept)
+            with contextlib.suppress(OSError):  # (a cache read-only here is read all the same)
+                os.utime(blob)  # most recently used: kept
             return compiled
     except Exception:  # a cache that cannot be read, or a copy OpenVINO refuses: compiled
         pass
