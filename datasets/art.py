@@ -166,7 +166,9 @@ def save_png_rgba(path: Path, rgba: np.ndarray) -> None:
 
 
 def export_backs(out_dir: Path, *, width: int = 600) -> list[Path]:
-    """Write the eight backs as out_dir/<deck>.png (RGBA, transparent corners); return the paths."""
+    """Write the eight backs as out_dir/<deck>.png (RGBA, transparent corners); return the paths.
+    An OSError names the back that could not be written (the error's own file name is the
+    hidden temporary it is written through); the backs before it were written."""
     if width < MIN_EXPORT_WIDTH:
         raise ValueError(f"export width must be >= {MIN_EXPORT_WIDTH} px, got {width}")
     out_dir = Path(out_dir)
@@ -174,7 +176,10 @@ def export_backs(out_dir: Path, *, width: int = 600) -> list[Path]:
     paths = []
     for deck in DECK_NAMES:
         path = out_dir / f"{deck}.png"
-        save_png_rgba(path, render_back(deck, width=width).rgba)
+        try:
+            save_png_rgba(path, render_back(deck, width=width).rgba)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
         paths.append(path)
     return paths
 

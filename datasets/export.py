@@ -10,13 +10,7 @@ import argparse
 import os
 from pathlib import Path
 
-from blitzcam.datasets.art import (
-    MAX_EXPORT_WIDTH,
-    MIN_EXPORT_WIDTH,
-    export_backs,
-    render_back,
-    save_png_rgba,
-)
+from blitzcam.datasets.art import MAX_EXPORT_WIDTH, MIN_EXPORT_WIDTH, export_backs, save_png_rgba
 from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.paths import resolved
@@ -42,17 +36,13 @@ def export_command(args: argparse.Namespace) -> int:
         raise UserError(f"{out_dir}: folder is not writable")
     for deck in DECK_NAMES:  # what is in the way is said before any back is written
         _check_target(out_dir / f"{deck}.png")
-    paths = []
-    for deck in DECK_NAMES:
-        path = out_dir / f"{deck}.png"
-        try:
-            save_png_rgba(path, render_back(deck, width=width).rgba)
-        except OSError as exc:  # (its filename is the hidden temporary beside the back)
-            raise UserError(
-                f"{path}: could not write the back ({exc.strerror or exc}); the backs before "
-                "it in the list were written"
-            ) from None
-        paths.append(path)
+    try:
+        paths = export_backs(out_dir, width=width)
+    except OSError as exc:  # (named by the back it could not write)
+        raise UserError(
+            f"{exc.filename or out_dir}: could not write the back ({exc.strerror or exc}); the "
+            "backs before it in the list were written"
+        ) from None
     for path in paths:
         print(path)
     return 0

@@ -149,12 +149,10 @@ def test_a_link_that_leads_nowhere_writable_is_named_before_any_back_is_written(
 def test_a_back_that_cannot_be_written_is_named_not_its_temporary_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from blitzcam.datasets import export
-
     def full(path: Path, rgba: object) -> None:
         raise OSError(28, "No space left on device", str(path.with_name(f".{path.name}.x.tmp")))
 
-    monkeypatch.setattr(export, "save_png_rgba", full)
+    monkeypatch.setattr(art, "save_png_rgba", full)
     assert main(["decks", "export", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     first = tmp_path / f"{DECK_NAMES[0]}.png"
