@@ -538,7 +538,7 @@ def _second_look(
     return pairs
 
 
-def _sides(corners: np.ndarray) -> np.ndarray:
+def box_sides(corners: np.ndarray) -> np.ndarray:
     """(..., 4, 2) boxes -> (..., 2) their long and short sides."""
     a = np.linalg.norm(corners[..., 1, :] - corners[..., 0, :], axis=-1)
     b = np.linalg.norm(corners[..., 2, :] - corners[..., 1, :], axis=-1)
@@ -548,7 +548,7 @@ def _sides(corners: np.ndarray) -> np.ndarray:
 def _no_bigger(box: np.ndarray, copies: np.ndarray) -> bool:
     """A doubted back's box is no longer, side by side, than JOIN_GROW times the longest such
     side among its group's counted copies."""
-    return bool(np.all(_sides(box) <= JOIN_GROW * _sides(copies).max(axis=0)))
+    return bool(np.all(box_sides(box) <= JOIN_GROW * box_sides(copies).max(axis=0)))
 
 
 def _stands_alone(box: np.ndarray, counted_backs: list[np.ndarray]) -> bool:

@@ -24,7 +24,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.paths import data_dir
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch
-from blitzcam.vision.identify import inkness
+from blitzcam.vision.identify import box_sides, inkness
 from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image
 
 # a deck's name, as enrollment stores it and a --decks folder's file names give it (fullmatch)
@@ -183,19 +183,12 @@ def reference_boxes(
             "is mostly paper around its drawing: too dark, or not a card?)"
         )
     boxes = drawing_boxes(mask)
-    if min(_sides(boxes[0])) < MIN_DRAWING_SIDE:  # (a box of no area has no inside to cut)
+    if box_sides(boxes[0])[1] < MIN_DRAWING_SIDE:  # (a box of no area has no inside to cut)
         raise UserError(
             f"{name}: no drawing found on this card back, only a thin line of ink (is it a "
             "back, in focus and lit?)"
         )
     return boxes + covered_boxes(mask, boxes)
-
-
-def _sides(corners: np.ndarray) -> tuple[float, float]:
-    return (
-        float(np.linalg.norm(corners[1] - corners[0])),
-        float(np.linalg.norm(corners[2] - corners[1])),
-    )
 
 
 def with_mirrors(patches: list[np.ndarray]) -> list[np.ndarray]:
