@@ -41,13 +41,8 @@ def run_kind(run_dir: Path) -> RunKind | Literal["unreadable"] | None:
         if isinstance(saved, dict) and "data_seeds" in saved:
             return "identity"
         return "unreadable"
-    if (run_dir / "last.pt").is_file():
-        return "identity"
-    for stage in DETECTOR_STAGES:
-        folder = run_dir / stage
-        if (folder / "weights").is_dir() or (folder / FINISHED_FILE).is_file():
-            return "detector"
-    return None
+    kinds: tuple[RunKind, ...] = ("identity", "detector")
+    return next((kind for kind in kinds if has_trained(run_dir, kind)), None)
 
 
 def has_trained(run_dir: Path, kind: RunKind) -> bool:
