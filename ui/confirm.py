@@ -27,7 +27,7 @@ from blitzcam.game.rules import Player, Round, Tally, round_score
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.dialog_parts import error_label
 from blitzcam.ui.labels import ElidedLabel, plain_label
-from blitzcam.ui.number_box import NOT_A_NUMBER, NumberBox, unfinished
+from blitzcam.ui.number_box import NumberBox, unfinished
 
 # wider than the rules allow: the core, not the widget, explains a bad count. Shots of one step
 # are summed: a pile shot three times summed past 99, shown and confirmed as 99, the sum lost
@@ -250,9 +250,8 @@ class ConfirmDialog(QDialog):
     def _on_confirm(self) -> None:
         editor = self.editor
         boxes = [box for name in editor.dutch for box in (editor.dutch[name], editor.blitz[name])]
-        if (box := unfinished(boxes)) is not None:
-            self.error.setText(NOT_A_NUMBER[0].upper() + NOT_A_NUMBER[1:])
-            box.setFocus()
+        if (why := unfinished(boxes)) is not None:
+            self.error.setText(why)
             return
         round_ = self.value()
         empty = all(t.dutch == 0 and t.blitz == 0 for t in round_.tallies.values())

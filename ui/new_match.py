@@ -31,7 +31,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, MatchError, Player, Settings
 from blitzcam.ui.deck_colours import back_icon, deck_label
 from blitzcam.ui.dialog_parts import error_label, variant_box
-from blitzcam.ui.number_box import NOT_A_NUMBER, NumberBox, unfinished
+from blitzcam.ui.number_box import NumberBox, unfinished
 from blitzcam.ui.scrolling import scrolling_rows
 
 DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
@@ -215,10 +215,9 @@ class NewMatchDialog(QDialog):
     def _on_accept(self) -> None:
         custom = self.target_buttons.checkedId() == 0  # (the other targets are buttons)
         boxes = [self.count, *([self.custom_target] if custom else [])]
-        if (box := unfinished(boxes)) is not None:
+        if (why := unfinished(boxes)) is not None:
             self._match = None
-            self.error.setText(NOT_A_NUMBER[0].upper() + NOT_A_NUMBER[1:])
-            box.setFocus()
+            self.error.setText(why)
             return
         players = self.players()
         refused = missing_teams(players, teams=self.teams.isChecked())

@@ -24,8 +24,13 @@ class NumberBox(QSpinBox):
         QTimer.singleShot(0, self, self.selectAll)
 
 
-def unfinished(boxes: Iterable[QSpinBox]) -> QSpinBox | None:
-    """The first of `boxes` whose text is no number ('' after Backspace, or '-' alone), or
-    None. Its value() is then the last number it held, which OK would have saved: a target of
-    1 typed and erased decided the match, an erased count kept the old one."""
-    return next((box for box in boxes if not box.hasAcceptableInput()), None)
+def unfinished(boxes: Iterable[QSpinBox], label: str = "") -> str | None:
+    """Why OK cannot take `boxes` as they are, or None: one of them holds no number ('' after
+    Backspace, or '-' alone), and it takes the focus. Its value() is then the last number it
+    held, which OK would have saved: a target of 1 typed and erased decided the match, an
+    erased count kept the old one. `label` names the box in the reason."""
+    box = next((box for box in boxes if not box.hasAcceptableInput()), None)
+    if box is None:
+        return None
+    box.setFocus()
+    return f"{label}: {NOT_A_NUMBER}" if label else NOT_A_NUMBER.capitalize()

@@ -30,7 +30,7 @@ from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, Settings
 from blitzcam.paths import expand_home
 from blitzcam.ui.dialog_parts import error_label, ok_cancel, variant_box
 from blitzcam.ui.labels import plain_label
-from blitzcam.ui.number_box import NOT_A_NUMBER, NumberBox, unfinished
+from blitzcam.ui.number_box import NumberBox, unfinished
 
 SETTINGS_FILE: Final = "app-settings.json"
 
@@ -219,9 +219,8 @@ class MatchSettingsDialog(QDialog):
         self._error.setText(message)
 
     def _on_ok(self) -> None:
-        if (box := unfinished([self._target])) is not None:
-            self.show_error(f"Target: {NOT_A_NUMBER}")
-            box.setFocus()
+        if (why := unfinished([self._target], "Target")) is not None:
+            self.show_error(why)
             return
         refused = None if self._apply is None else self._apply(self.value())
         if refused is not None:
