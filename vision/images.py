@@ -90,11 +90,11 @@ def _header_pillow_reads(data: bytes) -> bool:
 
 def _pillow_header(data: bytes, name: str) -> tuple[tuple[int, int], int, str] | None:
     """(width, height), the bytes a pixel takes decoded and the format's name, from the header
-    of a file of another
-    format than PNG and JPEG (TIFF, WebP, BMP, PNM, JPEG 2000), read by Pillow without decoding
-    the pixels; None when it cannot tell. A pixel is counted at its bands times their sample
-    size (a palette as the 4 bytes of colour and alpha OpenCV may decode it to). ImageError
-    naming `name` for a header past twice MAX_PIXELS, where Pillow says no size."""
+    of a file of another format than PNG and JPEG (TIFF, WebP, BMP, PNM, JPEG 2000), read by
+    Pillow without decoding the pixels; None when it cannot tell. A pixel is counted at its
+    bands times their sample size (a palette as the 4 bytes of colour and alpha OpenCV may
+    decode it to). ImageError naming `name` for a header past twice MAX_PIXELS, where Pillow
+    says no size."""
     import warnings
 
     from PIL import Image

@@ -173,9 +173,10 @@ def import_openvino() -> Any:
 
 
 def compile_cache() -> Path:
-    """The folder OpenVINO keeps compiled models in, keyed by the model's content, the settings
-    and OpenVINO's version: a later start imports the compiled model instead of compiling it
-    (the detector: 0.53 -> 0.27 s on a 2-core AVX2 CPU, most of its loading)."""
+    """The folder compiled OpenVINO models are kept in (`_compiled_through_cache`), named by the
+    model's content, the settings and OpenVINO's version: a later start imports the compiled
+    model instead of compiling it (the detector: 0.53 -> 0.27 s on a 2-core AVX2 CPU, most of
+    its loading, measured with OpenVINO's own cache)."""
     return cache_dir() / "openvino"
 
 
