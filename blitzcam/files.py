@@ -8,6 +8,7 @@ those any new file gets (0o666 less the umask), not the owner-only ones of a tem
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -108,6 +109,39 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         Path(tmp).unlink(missing_ok=True)
         raise
     _fsync_folder(path.parent)
+
+
+def why_unwritable(path: Path) -> str | None:
+    """Why `write_bytes_atomic(path, ...)` would be refused now, as a phrase to follow the
+    path's name; None when it would not be. For commands that check their output before long
+    work, so a refusal comes first rather than after it."""
+    path = Path(path)
+    if _stream_fd(path) is not None:
+        return None
+    if path.is_dir():
+        return "is a folder, not a file"
+    if path.exists() and not (path.is_file() or path.is_char_device() or path.is_fifo()):
+        return "is in the way (not a file)"
+    if not path.parent.is_dir():
+        return f"no such folder {path.parent}"
+    try:
+        real = resolved(path)  # a link: what gets written is the file it leads to
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a loop of links, not a file"
+        return f"cannot tell where it leads ({exc.strerror or exc})"
+    if real != path.absolute() and not real.parent.is_dir():
+        return f"a link to {real}, in no folder that is there"
+    if real.exists() and not real.is_file():
+        return None if real.is_char_device() or real.is_fifo() else "is in the way (not a file)"
+    if not os.access(real.parent, os.W_OK | os.X_OK):
+        return f"cannot write in the folder {real.parent}"
+    if real.is_file():  # refused as the write itself would refuse it (see write_bytes_atomic)
+        try:
+            os.close(os.open(real, os.O_WRONLY))
+        except OSError as exc:
+            return f"cannot write it: {exc.strerror or exc}"
+    return None
 
 
 def write_text_atomic(path: Path, text: str) -> None:

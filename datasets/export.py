@@ -12,8 +12,8 @@ from pathlib import Path
 
 from blitzcam.datasets.art import MAX_EXPORT_WIDTH, MIN_EXPORT_WIDTH, export_backs, save_png_rgba
 from blitzcam.errors import UserError
+from blitzcam.files import why_unwritable
 from blitzcam.game.decks import DECK_NAMES
-from blitzcam.paths import resolved
 
 __all__ = ["export_backs", "export_command", "save_png_rgba"]
 
@@ -49,19 +49,7 @@ def export_command(args: argparse.Namespace) -> int:
 
 
 def _check_target(target: Path) -> None:
-    """UserError unless a back can be written at `target`: not a folder or other non-file, and
-    (a link) leading into a folder that can be written."""
-    if target.exists() and not target.is_file():
-        raise UserError(f"{target}: is in the way (not a file); nothing was written")
-    try:
-        real = resolved(target)  # a link's own target is what gets written
-    except OSError as exc:
-        raise UserError(
-            f"{target}: cannot tell where it leads ({exc.strerror or exc}); nothing was written"
-        ) from None
-    if real != target.absolute() and not (
-        real.parent.is_dir() and os.access(real.parent, os.W_OK | os.X_OK)
-    ):
-        raise UserError(
-            f"{target}: a link to {real}, in no folder that can be written; nothing was written"
-        )
+    """UserError unless a back can be written at `target` (see `why_unwritable`)."""
+    why = why_unwritable(target)
+    if why is not None:
+        raise UserError(f"{target}: {why}; nothing was written")

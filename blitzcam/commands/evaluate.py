@@ -67,28 +67,12 @@ def _default_data() -> Path:
 
 def _check_report_file(path: Path) -> None:
     """UserError now, before the run, for a report file that could not be written after it."""
-    import os
-
     from blitzcam.errors import UserError
-    from blitzcam.paths import resolved
+    from blitzcam.files import why_unwritable
 
-    if path.is_dir():
-        raise UserError(f"--json {path}: is a folder, expected a file name")
-    if not path.parent.is_dir():
-        raise UserError(f"--json {path}: no such folder {path.parent}")
-    try:
-        real = resolved(path)  # a link: what gets written is the file it leads to
-    except OSError:
-        raise UserError(f"--json {path}: a loop of links, not a file") from None
-    if real != path.absolute() and not real.parent.is_dir():
-        raise UserError(f"--json {path}: a link to {real}, in no folder that is there")
-    if not os.access(real.parent, os.W_OK | os.X_OK):
-        raise UserError(f"--json {path}: cannot write in the folder {real.parent}")
-    if real.is_file():  # (the report replaces it: a file the system will not let be written
-        try:  # is refused now, as the write would refuse it after the run; root included)
-            os.close(os.open(real, os.O_WRONLY))
-        except OSError as exc:
-            raise UserError(f"--json {path}: cannot write it: {exc.strerror or exc}") from None
+    why = why_unwritable(path)
+    if why is not None:
+        raise UserError(f"--json {path}: {why}")
 
 
 def _evaluate(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from blitzcam.files import (
     NEW_FILE_MODE,
     copy_file_atomic,
     staged,
+    why_unwritable,
     write_bytes_atomic,
     write_text_atomic,
 )
@@ -41,7 +42,6 @@ def test_a_replaced_file_keeps_its_mode_and_leaves_no_temporary(tmp_path: Path) 
 def test_a_failed_write_leaves_the_old_file_whole(tmp_path: Path) -> None:
     target = tmp_path / "model.onnx"
     target.write_bytes(b"old")
-
 
     with pytest.raises(TypeError):
         write_bytes_atomic(target, object())  # type: ignore[arg-type]
@@ -154,3 +154,39 @@ def test_a_write_protected_file_is_not_replaced(tmp_path: Path, monkeypatch) -> 
     assert target.read_text() == "kept" and sorted(tmp_path.iterdir()) == [target]
     write_text_atomic(tmp_path / "new.json", "a new file needs only the folder")
     assert (tmp_path / "new.json").read_text() == "a new file needs only the folder"
+
+
+def test_why_unwritable_says_what_the_write_would_refuse(tmp_path: Path, monkeypatch) -> None:
+    # one check before long work for `evaluate --json` and `decks export`, each of which had
+    # its own copy and missed something the other caught (export: a write-protected back)
+    import errno
+
+    import blitzcam.files as files
+
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone" / "x.json")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    locked = tmp_path / "locked.json"
+    locked.write_text("kept")
+    assert why_unwritable(tmp_path / "folder") == "is a folder, not a file"
+    assert (
+        why_unwritable(tmp_path / "nowhere" / "x.json") == f"no such folder {tmp_path / 'nowhere'}"
+    )
+    assert why_unwritable(tmp_path / "dangling") == (
+        f"a link to {tmp_path / 'gone' / 'x.json'}, in no folder that is there"
+    )
+    assert why_unwritable(tmp_path / "loop") == "a loop of links, not a file"
+    for fine in (tmp_path / "new.json", locked, Path("/dev/stdout"), Path("/dev/null")):
+        assert why_unwritable(fine) is None, fine
+    real_open = os.open
+
+    def refusing_open(path, flags, *args):
+        if Path(path) == locked and flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(files.os, "open", refusing_open)
+    assert why_unwritable(locked) == "cannot write it: Permission denied"
+    monkeypatch.setattr(files.os, "access", lambda *_a, **_k: False)
+    assert why_unwritable(tmp_path / "new.json") == f"cannot write in the folder {tmp_path}"
+    assert locked.read_text() == "kept"
