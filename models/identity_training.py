@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from blitzcam.models.identity_augment import augment_queries
 from blitzcam.models.identity_data import IdentityData
 from blitzcam.models.run_timing import TIMING_FILE, RunClock
 from blitzcam.vision.embedding import PATCH, network_input, quarter_turns
+
+if TYPE_CHECKING:
+    from blitzcam.vision.detector import Detector
 
 
 @dataclass(frozen=True)
@@ -742,49 +745,57 @@ def training_data(
     return IdentityData.concat(parts), IdentityData.load(val_path)
 
 
-def check_negatives_source(recipe: IdentityRecipe, detector_model: Path) -> None:
+def check_negatives_source(recipe: IdentityRecipe, detector_model: Path) -> Detector | None:
     """UserError unless the recipe's drawings of no deck can be cut: its seeds and scenes, and
     `detector_model` a detector that opens. Said before the drawings are cut from 7,500 scenes,
-    not after them (nothing when the recipe uses none)."""
+    not after them. The detector opened to cut them (None when the recipe uses none), to be
+    handed to `training_negatives` rather than opened again."""
     from blitzcam.errors import UserError
+    from blitzcam.models.identity_negatives import NEGATIVE_CONF
     from blitzcam.vision.detector import Detector
     from blitzcam.vision.onnx_session import missing_model
+    from blitzcam.vision.pipeline import COUNT_IOU
 
     if not recipe.uses_negatives:
-        return
+        return None
     if not recipe.negative_seeds or recipe.negative_scenes <= 0:
         raise UserError("negatives_per_step needs negative_seeds and negative_scenes")
     if not detector_model.is_file():
         raise UserError(
             missing_model(detector_model, "blitzcam-obb.onnx", "detector model", "blitzcam train")
         )
-    Detector(detector_model)  # (a file that is no detector says so here, in one line)
+    # (a file that is no detector says so here, in one line)
+    return Detector(detector_model, conf=NEGATIVE_CONF, iou=COUNT_IOU)
 
 
-def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Path) -> np.ndarray:
+def training_negatives(
+    recipe: IdentityRecipe,
+    run_dir: Path,
+    detector_model: Path,
+    detector: Detector | None = None,
+) -> np.ndarray:
     """The recipe's drawings of no deck (`identity_negatives`), cut with `detector_model` from
     scenes generated into the run folder; both built once (a cut is named by the detector's
     sha256 and the cut's settings, so another detector or setting cuts its own). Empty when the
-    recipe uses none."""
+    recipe uses none. `detector`: that model as `check_negatives_source` opened it."""
     from blitzcam.errors import UserError
     from blitzcam.models.evaluation import labelled_scenes
     from blitzcam.models.identity_negatives import (
-        NEGATIVE_CONF,
         cut_negatives,
         load_negatives,
         save_negatives,
         settings_tag,
     )
     from blitzcam.models.training import generated_scenes, sha256_of
-    from blitzcam.vision.detector import Detector
     from blitzcam.vision.images import read_image
     from blitzcam.vision.pipeline import COUNT_IOU
 
     if not recipe.uses_negatives:
         return np.zeros((0, PATCH, PATCH, 3), np.uint8)
-    check_negatives_source(recipe, detector_model)
+    if detector is None:
+        detector = check_negatives_source(recipe, detector_model)
+    assert detector is not None  # (the recipe uses negatives)
     folder = run_dir / "negatives"
-    detector: Detector | None = None
     tag = settings_tag(sha256_of(detector_model), COUNT_IOU)
     parts = []
     for seed in recipe.negative_seeds:
@@ -792,10 +803,8 @@ def training_negatives(recipe: IdentityRecipe, run_dir: Path, detector_model: Pa
         cut = folder / f"negatives-seed{seed}-{recipe.negative_scenes}-{tag}.npz"
         if not cut.is_file():
             generated_scenes(scenes, recipe.negative_scenes, seed)
-            if detector is None:
-                detector = Detector(detector_model, conf=NEGATIVE_CONF, iou=COUNT_IOU)
 
-            def backs(frame: np.ndarray, detector: Detector = detector) -> np.ndarray:
+            def backs(frame: np.ndarray) -> np.ndarray:
                 found = detector.detect(frame)
                 return found.corners[found.of_class("back")]
 

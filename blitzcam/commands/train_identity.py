@@ -213,10 +213,11 @@ def _train_identity(args: argparse.Namespace) -> int:
         check_run_start(run_dir, "identity", resume=args.resume)
         if args.resume:  # a checkpoint of another recipe is refused before drawings are cut
             refuse_other_recipe(run_dir / "last.pt", recipe)
-        check_negatives_source(recipe, default_model_path())  # (so is a detector that is not)
+        # (so is a detector that is not; opened once, here, and used to cut the drawings)
+        detector = check_negatives_source(recipe, default_model_path())
     data, val = training_data(recipe, run_dir, workers=args.workers)
     # cut with the detector that counting runs: its boxes on no back are what must stay unknown
-    negatives = training_negatives(recipe, run_dir, default_model_path())
+    negatives = training_negatives(recipe, run_dir, default_model_path(), detector)
     checkpoint = train(
         data, recipe, run_dir, negatives=negatives, resume=args.resume, device=device
     )
