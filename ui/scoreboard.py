@@ -92,7 +92,13 @@ def chart_series(match: Match, standings: Standings) -> list[Series]:
         # a team whose every player left: its line ends where the last of them left
         left = None if team in standings.contenders else max(p.left or 0 for p in members)
         totals = tuple(t[team] for t in standings.team_running_totals[joined:left])
-        series.append(Series(team, TEAM_RGB[i % len(TEAM_RGB)], totals, joined, start))
+        # rounds none of them played (each sat out, or between one leaving and one joining)
+        away = tuple(
+            number
+            for number in range(joined + 1, joined + len(totals) + 1)
+            if not any(p.plays_in(number) for p in members)
+        )
+        series.append(Series(team, TEAM_RGB[i % len(TEAM_RGB)], totals, joined, start, away))
     return series
 
 
