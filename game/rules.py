@@ -7,6 +7,7 @@ once one reaches the target; with teams, partners share one total.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import json
 import math
@@ -151,8 +152,19 @@ class Player:
         return (
             self.joined < number
             and (self.left is None or number <= self.left)
-            and number not in self.sat_out
+            and not self.sat_out_of(number)
         )
+
+    def sat_out_of(self, number: int) -> bool:
+        """Whether this player sat out round `number`: looked up by halves in the ordered
+        rounds (scoring asks for every round: a scan of the tuple made a long match's scoring
+        take time growing with the square of its rounds)."""
+        rounds = self.sat_out  # (in order in every match that scores: `_check_sat_out`)
+        try:
+            i = bisect.bisect_left(rounds, number)
+        except TypeError:  # a seat read from a file, not yet refused for what it holds
+            return number in rounds
+        return i < len(rounds) and rounds[i] == number
 
     @property
     def playing(self) -> bool:

@@ -39,7 +39,8 @@ class Series:
 def sat_out_steps(series: Series) -> list[bool]:
     """For each step of a line (from one point of `line_points` to the next), whether it leads
     into a round its player sat out: drawn dashed, with no dot (no round was played)."""
-    return [series.joined + i in series.sat_out for i in range(1, len(series.totals) + 1)]
+    away = set(series.sat_out)
+    return [series.joined + i in away for i in range(1, len(series.totals) + 1)]
 
 
 def line_points(series: Series) -> list[tuple[int, int]]:

@@ -196,7 +196,9 @@ def test_one_who_joined_a_match_decided_since_may_still_leave_it() -> None:
 
 
 def test_join_leave_and_start_survive_the_match_file_and_the_score_sheets() -> None:
-    match = add_round(join(_two_rounds(), CY, start=-4), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    match = add_round(
+        join(_two_rounds(), CY, start=-4), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0))
+    )
     match = leave(match, "Bob")
     data = match_to_json(match)
     assert data["players"][1] == {"name": "Bob", "deck": "red-buggy", "left": 3}
@@ -365,8 +367,9 @@ def test_an_undo_that_takes_a_player_away_again_says_so_when_refused() -> None:
 
 def test_a_seat_of_no_round_comes_back_as_a_latecomer() -> None:
     # (leaving takes such a seat off the match; a match file may still hold one)
-    match = replace(_two_rounds(), players=(*_two_rounds().players, Player("Cy", "blue-plow",
-                                                                           joined=1, left=1)))
+    match = replace(
+        _two_rounds(), players=(*_two_rounds().players, Player("Cy", "blue-plow", joined=1, left=1))
+    )
     assert rules.can_come_back(match) == (match.players[2],)
     assert rules.come_back(match, "Cy").players[2] == Player("Cy", "blue-plow", joined=2)
 
@@ -459,7 +462,10 @@ def test_a_start_the_rules_would_refuse_now_holds_up_no_other_change() -> None:
     # variant change or a rename was then refused, naming the latecomer)
     joined = join(_two_rounds(), CY, start=60)
     lowered = replace(joined, settings=rules.Settings(target=50))  # as a match file may hold it
-    assert rules.change_settings(lowered, rules.Settings(50, "play-out")).settings.variant == "play-out"
+    assert (
+        rules.change_settings(lowered, rules.Settings(50, "play-out")).settings.variant
+        == "play-out"
+    )
     renamed = rules.change_player(lowered, "Ann", new_name="Anne")
     assert [p.name for p in renamed.players] == ["Anne", "Bob", "Cy"]
 
@@ -483,3 +489,15 @@ def test_a_head_start_given_before_the_first_round_is_said_beside_the_name() -> 
     table = standings_table(1, match, score_match(match))
     assert "Cy (blue-plow; started with 60)" in table
     assert "started with" not in standings_table(1, match_of(), score_match(match_of()))
+
+
+def test_a_seat_sat_out_only_the_rounds_it_lists() -> None:
+    # looked up by halves in the ordered rounds; a seat read from a file and not yet refused
+    # for holding something else there is asked all the same, without an error
+    from blitzcam.game.rules import Player
+
+    seat = Player("Bob", "red-buggy", joined=1, sat_out=(3, 4, 9))
+    assert [n for n in range(1, 12) if seat.sat_out_of(n)] == [3, 4, 9]
+    assert [n for n in range(1, 12) if seat.plays_in(n)] == [2, 5, 6, 7, 8, 10, 11]
+    odd = Player("Cy", "blue-plow", sat_out=("3", 5))  # type: ignore[arg-type]
+    assert odd.sat_out_of(5) and not odd.sat_out_of(3)
