@@ -265,12 +265,17 @@ def generate_dataset(request: GenerateRequest) -> Path:
         out = resolved(expand_home(request.out))
     except OSError:
         raise UserError(f"{request.out}: a loop of links, not a folder") from None
+    try:  # first: a folder a killed run was replacing is back before `out` is looked at
+        _sweep_abandoned(out)
+    except OSError as exc:
+        raise UserError(
+            f"{out}: cannot tidy what a killed run left ({exc.strerror or exc})"
+        ) from None
     _check_out_dir(out, overwrite=request.overwrite)
     if request.wide_art:  # an art module without wider families: said before any work
         families_for("train", holdout=request.holdout, art=load_art(request.art_module), wide=True)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        _sweep_abandoned(out)
         tmp, lock = _claim_unfinished(out)
     except OSError as exc:
         raise UserError(
@@ -341,6 +346,7 @@ def _exit_on_sigterm() -> Callable[[], None]:
 
 
 LOCK_SUFFIX: Final = ".lock"
+REPLACED_SUFFIX: Final = ".old"  # (shorter than LOCK_SUFFIX: the name fits where the lock's does)
 
 
 def _unfinished_prefix(out: Path) -> str:
@@ -382,7 +388,8 @@ def _release(lock: tuple[int, Path] | None) -> None:
 def _sweep_abandoned(out: Path) -> None:
     """Delete the unfinished `out` folders (scenes, gigabytes of them) that killed runs left
     beside it: those whose lock nobody holds. A folder still being written, by this machine or
-    another on a shared disk, keeps its writer's lock."""
+    another on a shared disk, keeps its writer's lock. A folder such a run was replacing is
+    put back or deleted (`_finish_swap`)."""
     if fcntl is None:
         return
     for lock in out.parent.glob(f"{glob.escape(_unfinished_prefix(out))}*{LOCK_SUFFIX}"):
@@ -396,9 +403,28 @@ def _sweep_abandoned(out: Path) -> None:
             os.close(fd)
             continue
         folder = lock.with_name(lock.name.removesuffix(LOCK_SUFFIX))
+        _finish_swap(_replaced_name(folder), out)
         if folder.is_dir() and not folder.is_symlink():
             shutil.rmtree(folder, ignore_errors=True)
         _release((fd, lock))
+
+
+def _replaced_name(tmp: Path) -> Path:
+    """Where `_swap_in` keeps the folder `tmp` replaces while it swaps: named after `tmp`, so
+    that a sweep knows it by `tmp`'s lock."""
+    return tmp.with_name(f"{tmp.name}{REPLACED_SUFFIX}")
+
+
+def _finish_swap(replaced: Path, out: Path) -> None:
+    """After a run killed in the middle of `_swap_in`: the folder it was replacing goes back to
+    `out` when `out` is not there (killed between the two renames: the run never finished),
+    and is deleted when it is (killed while deleting it)."""
+    if not replaced.is_dir() or replaced.is_symlink():
+        return
+    if out.exists() or out.is_symlink():
+        shutil.rmtree(replaced, ignore_errors=True)
+    else:
+        replaced.rename(out)
 
 
 def _swap_in(tmp: Path, out: Path) -> None:
@@ -406,8 +432,7 @@ def _swap_in(tmp: Path, out: Path) -> None:
     if not out.exists():
         tmp.rename(out)
         return
-    old = Path(tempfile.mkdtemp(prefix=f"{out.name}.old-", dir=out.parent))
-    old.rmdir()
+    old = _replaced_name(tmp)
     out.rename(old)
     try:
         tmp.rename(out)

@@ -130,6 +130,7 @@ def test_wide_art_from_an_art_module_without_wider_families_is_refused() -> None
     with pytest.raises(ValueError, match=r"NoWider.*has no wider art families"):
         families_for("train", holdout=True, art=NoWider, wide=True)
 
+
 def test_a_late_round_share_out_of_range_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="late_rounds must be a share from 0 to 1"):
         _request(tmp_path / "x", late_rounds=1.5)
@@ -191,7 +192,37 @@ def test_a_folder_a_killed_run_left_is_deleted_by_the_next_run(tmp_path: Path) -
     assert (tmp_path / "ds" / "generator.json").is_file()
     # and the run's own lock is gone with its folder
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("ds.")) == [
-        "ds.tmp-def456", "ds.tmp-def456.lock", "ds.tmp-jkl012"]
+        "ds.tmp-def456",
+        "ds.tmp-def456.lock",
+        "ds.tmp-jkl012",
+    ]
+
+
+def test_a_dataset_a_killed_overwrite_was_replacing_is_put_back_or_deleted(
+    tmp_path: Path,
+) -> None:
+    # `--overwrite` moves the old dataset aside, renames the new one in, deletes the old: a
+    # kill between the renames left neither at DIR (the old one under a hidden name forever),
+    # a kill while deleting left the old one's gigabytes beside the new
+    out = tmp_path / "ds"
+    generate_dataset(_request(out, n=1))
+
+    def killed_run(name: str) -> Path:
+        unfinished = tmp_path / name
+        (unfinished / "images").mkdir(parents=True)  # the finished new dataset
+        unfinished.with_name(f"{name}.lock").touch()  # its lock, free: the run was killed
+        return unfinished.with_name(f"{name}.old")
+
+    replaced = killed_run("ds.tmp-abc123")
+    out.rename(replaced)  # killed between the two renames
+    with pytest.raises(UserError, match="not empty"):  # the old dataset is back, and kept
+        generate_dataset(_request(out, n=1))
+    assert (out / "generator.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ds"]
+    replaced = killed_run("ds.tmp-def456")
+    (replaced / "scenes").mkdir(parents=True)  # killed while deleting the old one
+    generate_dataset(_request(out, n=1, overwrite=True))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ds"]
 
 
 def test_refuses_non_empty_folder_and_overwrites_on_request(tmp_path: Path) -> None:
