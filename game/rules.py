@@ -48,6 +48,18 @@ class MatchError(ValueError):
         super().__init__(f"{', '.join(where)}: {rule}" if where else rule)
 
 
+class DecidedMatchError(MatchError):
+    """A round follows the one whose totals decided the match (`decided_after`)."""
+
+    def __init__(self, decided_after: int, target: int, *, round_number: int) -> None:
+        super().__init__(
+            f"the match was already decided after round {decided_after} (target {target}); no "
+            "round may follow",
+            round_number=round_number,
+        )
+        self.decided_after = decided_after
+
+
 def is_name_character(ch: str) -> bool:
     """Whether a name may hold `ch`: printable text, and the invisible characters real names
     need (the joiners of Persian and Indic spellings and of emoji such as 👩‍💻, the tags of
@@ -557,11 +569,7 @@ def score_match(match: Match) -> Standings:
     winners: tuple[str, ...] = ()
     for number, round_ in enumerate(match.rounds, start=1):
         if decided_after is not None:
-            raise MatchError(
-                f"the match was already decided after round {decided_after} "
-                f"(target {match.settings.target}); no round may follow",
-                round_number=number,
-            )
+            raise DecidedMatchError(decided_after, match.settings.target, round_number=number)
         validate_round(match.players, round_, variant=match.settings.variant, number=number)
         of_round = [player for player in match.players if player.plays_in(number)]
         scores = {player.name: round_.tallies[player.name].score for player in of_round}
@@ -614,6 +622,14 @@ def new_match(players: Iterable[Player], settings: Settings | None = None) -> Ma
     return match
 
 
+def check_seats_as_given(match: Match) -> None:
+    """MatchError unless `match`'s seats are ones the rules give: teams written one way, each
+    start as `join` (or, with teams, `change_players`) takes it. For a match that comes from
+    outside (an imported file becomes a new match); stored matches load as they were scored."""
+    check_teams_written_one_way(match.players)
+    _check_starts(match, teams=match.uses_teams)
+
+
 def add_round(match: Match, round_: Round) -> Match:
     """The match with one more round, or MatchError (a decided match takes no round)."""
     updated = replace(match, rounds=(*match.rounds, round_))
@@ -622,12 +638,13 @@ def add_round(match: Match, round_: Round) -> Match:
 
 
 def replace_round(match: Match, number: int, round_: Round) -> Match:
-    """Edit round `number` (from 1); everything after is recomputed."""
+    """Edit round `number` (from 1); everything after is recomputed. Refused when the new
+    tallies would decide the match before rounds or seats that came after."""
     _check_round_number(match, number)
     rounds = list(match.rounds)
     rounds[number - 1] = round_
     updated = replace(match, rounds=tuple(rounds))
-    score_match(updated)
+    _check_decided_last(updated, f"with round {number} as corrected")
     return updated
 
 
@@ -677,7 +694,7 @@ def delete_round(match: Match, number: int) -> Match:
     players = tuple(p for p in players if p.left is None or p.left > p.joined)
     updated = replace(match, players=players, rounds=rounds)
     try:
-        score_match(updated)
+        _check_decided_last(updated, f"without round {number}")
     except MatchError as exc:  # say who the undo took away, when that is what broke a rule
         if not away:
             raise
@@ -688,6 +705,14 @@ def delete_round(match: Match, number: int) -> Match:
             round_number=exc.round_number,
             player=exc.player,
         ) from None
+    for seat in updated.players:  # one put back before their first round: as `join` takes them
+        if seat.joined == len(rounds) and seat.start >= match.settings.target:
+            raise MatchError(
+                f"taking round {number} back puts them before their first round again, with a "
+                f"start of {seat.start}, at or past the target ({match.settings.target}): "
+                "raise the target first",
+                player=seat.name,
+            )
     return updated
 
 
@@ -717,14 +742,42 @@ def _tidied(seat: Player) -> Player:
 
 
 def change_settings(match: Match, settings: Settings) -> Match:
-    """Raising the target reopens a decided match; lowering it may decide it at once. A target
+    """Raising the target reopens a decided match; lowering it may decide it at once, but not
+    before rounds played or latecomers seated since (the match would have ended there). A target
     at or under the start of a latecomer yet to play is refused, as their join would be: no
     round would ever weigh their total against it."""
+    validate_settings(settings)  # (a target out of range is said as such, before any start)
     updated = replace(match, settings=settings)
     if settings.target < match.settings.target:  # (other changes leave the starts as they were)
         _check_starts(updated, teams=False)
-    score_match(updated)
+    _check_decided_last(updated, f"with a target of {settings.target}")
     return updated
+
+
+def _check_decided_last(match: Match, cause: str) -> Standings:
+    """`match`'s standings, or MatchError when `cause` ("with …": a change just made) has it
+    decided after a round that rounds or a latecomer followed: the match would have ended
+    there, and the latecomer would sit in a decided match (which nobody joins, and which an
+    undo could not take back while they sat there). One who left after the deciding round
+    played it: the table may end a match as a player goes home."""
+    try:
+        standings = score_match(match)
+    except DecidedMatchError as exc:
+        raise MatchError(
+            f"{cause}, the match is decided after round {exc.decided_after}, but round "
+            f"{exc.round_number} was played after it"
+        ) from None
+    decided = standings.decided_after
+    if decided is None:
+        return standings
+    for seat in match.players:
+        if seat.joined >= decided:
+            raise MatchError(
+                f"{cause}, the match is decided after round {decided}, but they joined after it "
+                "(nobody joins a decided match: let them leave first)",
+                player=seat.name,
+            )
+    return standings
 
 
 def _check_starts(match: Match, *, teams: bool) -> None:
@@ -772,7 +825,7 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
     updated = replace(match, players=seated, rounds=rounds)
     if updated.uses_teams and not match.uses_teams:  # teams given to a table with a start
         _check_starts(updated, teams=True)
-    score_match(updated)
+    _check_decided_last(updated, "with the teams as given")
     return updated
 
 

@@ -61,6 +61,11 @@ def round_counts(round_: Round) -> str:
     return ", ".join(f"{name} {t.dutch}/{t.blitz}" for name, t in round_.tallies.items())
 
 
+def round_count(n: int) -> str:
+    """'1 round', '3 rounds'."""
+    return f"{n} round" if n == 1 else f"{n} rounds"
+
+
 def rounds_said(numbers: tuple[int, ...]) -> str:
     """'round 4', 'rounds 4-5', 'rounds 4-5 and 8': round numbers in order, runs joined."""
     runs: list[list[int]] = []
@@ -144,7 +149,7 @@ def match_list(summaries: list[MatchSummary], *, unreadable: int = 0) -> str:
         players = ", ".join(p.name + left_mark(p) for p in s.players)
         lines.append(
             f"{s.match_id:>4}  {local_time(s.updated_at)}  "
-            f"{s.rounds_played:>2} rounds  "
+            f"{s.rounds_played:>2} {'round' if s.rounds_played == 1 else 'rounds':<6}  "
             f"{describe_status(s.standings):<36}  {players}"
         )
     return "\n".join(lines)

@@ -93,6 +93,31 @@ def tell_at_start(text: str) -> None:
     QMessageBox.critical(None, "blitzcam cannot start", text)
 
 
+def ask_at_start(question: str) -> bool:
+    """A yes/no question before the app starts, No the default (replaced in tests)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+    answer = QMessageBox.question(
+        None, "blitzcam", question, buttons, QMessageBox.StandardButton.No
+    )
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def new_store_wanted(db: Path, path: Path) -> bool:
+    """Whether a `--db` that names no file is meant: True when the file is there; UserError
+    when its folder is not; else the user's answer to starting a new match database there. A
+    typo is not an empty store (`blitzcam match` refuses it too): the app opened one with no
+    matches, and made its folders."""
+    from blitzcam.errors import UserError
+
+    if path.exists() or path.is_symlink():
+        return True
+    if not path.parent.is_dir():
+        raise UserError(f"--db {db}: no such folder {path.parent}")
+    return ask_at_start(f"There is no match database at {path}.\n\nStart a new one there?")
+
+
 def run(*, camera: str | None = None, db: Path | None = None) -> int:
     """Start the app on the user's match store; returns the exit code. A store that cannot be
     opened is said in a message box too (started from a menu, the app has no terminal) and
@@ -109,9 +134,12 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     configure(app)
     try:
         path = match_db_path(db)  # (the data directory's, unless --db names one)
+        wanted = db is None or new_store_wanted(db, path)
     except UserError as exc:  # started from a menu: the app vanished without a word
         tell_at_start(str(exc))
         raise
+    if not wanted:  # (answered in a box: not said in another)
+        raise UserError(f"--db {db}: no such match database; none was started")
     try:
         store = MatchStore(path)
     except StoreError as exc:

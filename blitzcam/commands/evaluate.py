@@ -16,7 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Runs the counting pipeline over a scene dataset's split and reports "
         "precision, recall and mAP50 of the detector, the share of scenes counted exactly, "
         "exact rate and mean absolute error per deck, confusions between decks and face-up "
-        "cards counted. Default data: the training recipe's own scenes (generated if missing).",
+        "cards counted. Default data: the test split of the training recipe's own scenes, "
+        "generated if missing (1,000 scenes, about 215 MB, into runs/detector/ of the blitzcam "
+        "folder: a minute or two).",
     )
     parser.add_argument(
         "--data", type=path_argument, default=None, help="a `blitzcam dataset generate` folder"

@@ -11,7 +11,7 @@ from typing import Any
 
 from blitzcam.commands.path_option import path_argument
 
-_PLAYER = re.compile(r"^(?P<name>.+)=(?P<deck>[a-z]+-[a-z]+)(?:@(?P<team>.+))?$")
+_PLAYER = re.compile(r"^(?P<name>.+)=(?P<deck>[^=@]+)(?:@(?P<team>.+))?$")
 _TALLY = re.compile(r"^(?P<name>.+)=(?P<dutch>-?\d+)/(?P<blitz>-?\d+)$")
 
 
@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             # would overwrite the one given before the action
             sub.add_argument(
                 "--db", dest="db_after", type=path_argument, default=argparse.SUPPRESS,
-                help=argparse.SUPPRESS,
+                metavar="FILE", help="match database (default: in the user's data dir)",
             )  # fmt: skip
         return sub
 
@@ -593,13 +593,18 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
     from blitzcam.game.match_file import read_match
-    from blitzcam.game.rules import MatchError
+    from blitzcam.game.rules import MatchError, check_seats_as_given
+    from blitzcam.game.text import round_count
 
     try:
-        match = read_match(args.file)
+        match = read_match(args.file)  # (its errors name the file)
     except MatchError as exc:
         raise UserError(str(exc)) from None
+    try:
+        check_seats_as_given(match)  # it becomes a new match: seated as `new` and `join` seat
+    except MatchError as exc:
+        raise UserError(f"{args.file}: {exc}") from None
     with _open_store(args, create=True) as store:
         match_id = _run_rule(store, lambda: store.create_match(match))
-    print(f"imported {args.file} as match {match_id} ({len(match.rounds)} rounds)")
+    print(f"imported {args.file} as match {match_id} ({round_count(len(match.rounds))})")
     return 0

@@ -186,9 +186,61 @@ def test_teams_given_to_a_table_with_a_latecomers_start_are_refused() -> None:
     assert score_match(rules.change_players(level, teams)).team_totals is not None
 
 
-def test_one_who_joined_a_match_decided_since_may_still_leave_it() -> None:
+def test_a_lower_target_does_not_decide_a_match_before_a_seat_changed() -> None:
+    # the match would have ended there: a latecomer sat in a decided match (undo refused while
+    # they were seated, leave refused with two players left)
     played = match_of(round_of(Ann=(5, 0), Bob=(3, 0)), round_of(Ann=(10, 0), Bob=(3, 0)))
-    decided = rules.change_settings(join(played, CY), rules.Settings(target=12))  # Ann's 15
+    with_cy = join(played, CY)
+    with pytest.raises(
+        MatchError,
+        match=r"^player Cy: with a target of 12, the match is decided after round 2, but they joined "
+        "after it",
+    ):
+        rules.change_settings(with_cy, rules.Settings(target=12))  # Ann's 15
+    decided = rules.change_settings(leave(with_cy, "Cy"), rules.Settings(target=12))
+    assert score_match(decided).winners == ("Ann",)
+    three = match_of(round_of(Ann=(30, 0), Bob=(10, 0), Cy=(10, 0)), n=3)
+    handed_on = join(leave(three, "Ann"), Player("Di", "green-pump"))  # Ann's deck
+    with pytest.raises(MatchError, match=r"^player Di: with a target of 25, the match is decided after "
+                       r"round 1, but they joined after it \(nobody joins"):  # fmt: skip
+        rules.change_settings(handed_on, rules.Settings(target=25))
+    # one who left after the deciding round played it: the table may end the match as they go
+    ended = rules.change_settings(leave(three, "Cy"), rules.Settings(target=25))
+    assert score_match(ended).winners == ("Ann",)
+    # and a target out of range is said as such, not as a latecomer's start
+    with pytest.raises(MatchError, match=r"^target must be"):
+        rules.change_settings(join(played, CY, start=5), rules.Settings(target=0))
+
+
+def test_a_corrected_round_does_not_decide_the_match_before_later_rounds_or_seats() -> None:
+    first, second = round_of(Ann=(5, 0), Bob=(3, 0)), round_of(Ann=(10, 0), Bob=(3, 0))
+    played = match_of(first, second, target=30)
+    big = {"Ann": rules.Tally(dutch=40, blitz=0)}
+    with pytest.raises(MatchError, match=r"^with round 1 as corrected, the match is decided after round "
+                       "1, but round 2 was played after it$"):  # fmt: skip
+        rules.edit_round(played, 1, big)
+    with pytest.raises(MatchError, match=r"^player Cy: with round 2 as corrected, the match is decided "
+                       "after round 2, but they joined after it"):  # fmt: skip
+        rules.edit_round(join(played, CY), 2, {"Ann": rules.Tally(dutch=40, blitz=0)})
+    assert score_match(rules.edit_round(played, 2, big)).winners == ("Ann",)
+
+
+def test_an_undo_does_not_put_a_latecomer_back_before_a_start_past_the_target() -> None:
+    # the target was lowered once they had played: taken back, they would sit at the table
+    # yet to play with a start `join` refuses, and win on any round
+    played = match_of(round_of(Ann=(10, 0), Bob=(5, 0)))
+    with_cy = add_round(join(played, CY, start=70), round_of(Ann=(10, 0), Bob=(5, 0), Cy=(0, 10)))
+    lowered = rules.change_settings(with_cy, rules.Settings(target=60))  # Cy 50
+    with pytest.raises(MatchError, match=r"^player Cy: taking round 2 back puts them before "
+                       r"their first round again, with a start of 70, at or past the target \(60\)"):  # fmt: skip
+        delete_round(lowered, 2)
+    assert delete_round(with_cy, 2).players[2].start == 70  # under the target of 75: taken back
+
+
+def test_one_seated_in_a_match_decided_since_may_still_leave_it() -> None:
+    # (a match stored so by an earlier blitzcam, before a lower target was refused for it)
+    played = match_of(round_of(Ann=(5, 0), Bob=(3, 0)), round_of(Ann=(10, 0), Bob=(3, 0)))
+    decided = replace(join(played, CY), settings=rules.Settings(target=12))
     assert score_match(decided).status == "won"
     assert leave(decided, "Cy").players == played.players
     with pytest.raises(MatchError, match="player Bob: the match is decided: nobody leaves it"):

@@ -187,7 +187,11 @@ def test_lowering_the_target_can_decide_the_match_at_once() -> None:
 
 def test_lowering_the_target_below_an_earlier_round_is_refused() -> None:
     match = match_of(round_of(Ann=(20, 0), Bob=(2, 1)), round_of(Ann=(0, 10), Bob=(2, 0)))
-    with pytest.raises(MatchError, match=r"^round 2: the match was already decided after round 1"):
+    # (said of the target, not of round 2: "round 2: the match was already decided after round 1")
+    with pytest.raises(
+        MatchError,
+        match=r"^with a target of 20, the match is decided after round 1, but round 2 was played after it$",
+    ):
         change_settings(match, Settings(20))
 
 
@@ -363,7 +367,7 @@ def test_changing_teams_that_would_have_decided_the_match_earlier_is_refused() -
         round_of(Ann=(1, 0), Bob=(1, 0), Cy=(1, 0), Di=(1, 0)),
         n=4, target=30,
     )
-    with pytest.raises(MatchError, match=r"^round 2: the match was already decided after round 1"):
+    with pytest.raises(MatchError, match=r"^with the teams as given, the match is decided after round 1, but round 2 was played "):
         change_players(match, [replace_team(p, t) for p, t in zip(match.players, "XXYY",
                                                                   strict=True)])
 

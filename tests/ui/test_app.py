@@ -15,7 +15,34 @@ from blitzcam.ui import app as app_module
 def told(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     said: list[str] = []
     monkeypatch.setattr(app_module, "tell_at_start", said.append)
+    monkeypatch.setattr(app_module, "ask_at_start", lambda _question: True)  # a new store: yes
     return said
+
+
+def test_a_db_that_names_no_file_is_started_only_when_the_user_says_so(
+    tmp_path: Path, told: list[str], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], qtbot
+) -> None:  # fmt: skip
+    # (a typo opened an empty store, and made its folders, where `blitzcam match` refuses it)
+    from PySide6.QtWidgets import QApplication
+
+    asked: list[str] = []
+    monkeypatch.setattr(app_module, "ask_at_start", lambda q: asked.append(q) or False)
+    typo = tmp_path / "typo" / "dir" / "m.sqlite3"
+    assert main(["app", "--db", str(typo)]) == 2
+    assert told == [f"--db {typo}: no such folder {typo.parent}"] and not asked
+    assert not (tmp_path / "typo").exists()
+    store = tmp_path / "m.sqlite3"
+    assert main(["app", "--db", str(store)]) == 2  # asked, and the answer was no
+    assert asked == [f"There is no match database at {store}.\n\nStart a new one there?"]
+    assert len(told) == 1 and list(tmp_path.iterdir()) == []
+    assert capsys.readouterr().err.strip().endswith("no such match database; none was started")
+    monkeypatch.setattr(app_module, "ask_at_start", lambda q: asked.append(q) or True)
+    monkeypatch.setattr(QApplication, "exec", lambda *_: 0)
+    assert main(["app", "--db", str(store)]) == 0 and store.is_file()
+    assert main(["app", "--db", str(store)]) == 0 and len(asked) == 2  # there now: not asked
+    for window in QApplication.topLevelWidgets():
+        window.close()
 
 
 def test_a_store_that_cannot_be_opened_is_said_in_a_box_and_on_the_terminal(
