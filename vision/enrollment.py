@@ -13,7 +13,7 @@ import argparse
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import cv2
 import numpy as np
@@ -61,8 +61,23 @@ SQUARE_ON_DEG: Final = 2.0  # both pairs of sides closer to parallel than this: 
 LONG_ALONG_SLANT: Final = 0.8  # a card's short sides look at most 1/CARD_ASPECT (0.64) as long
 MIN_CARD_SIDE: Final = 120  # pixels across the card in the picture: less is stored blurred
 SECOND_CARD_SHARE: Final = 0.5  # a second quadrilateral this large (of the card's area): two cards
+# One card's outline is convex, rounded corners and all: no dent in it deeper than this share
+# of its width (cards photographed flat, perspective, shadows and face-up cards included:
+# 0.01 at most). Two cards overlapping, even offset by 30 px of 300, or a card with a light
+# thing touching it, are dented where the outlines meet (0.03-0.28); such a bright shape was
+# stored as half of one card and half of the other.
+MAX_DENT: Final = 0.02
+EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
 CAMERA_TRIES: Final = 40
+
+
+class Bright(NamedTuple):
+    """A bright shape found in a picture, as the quadrilateral taken for it."""
+
+    corners: np.ndarray  # (4, 2) ordered tl, tr, br, bl, in the picture's pixels
+    area: float  # of the shape itself, in the picture's pixels
+    one_card: bool  # outlined as one card is: no notch, nothing outside the quadrilateral
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
@@ -78,14 +93,12 @@ def order_corners(points: np.ndarray) -> np.ndarray:
 def find_card(image_bgr: np.ndarray) -> np.ndarray | None:
     """The corners (4,2, ordered) of the largest bright quadrilateral, or None."""
     cards = find_cards(image_bgr)
-    return cards[0][0] if cards else None
+    return cards[0].corners if cards else None
 
 
-def find_cards(
-    image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA
-) -> list[tuple[np.ndarray, float]]:
-    """Bright quadrilaterals of at least `min_area` of the picture, largest first: (corners
-    (4,2, ordered), area in pixels of `image_bgr`)."""
+def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> list[Bright]:
+    """Bright shapes of at least `min_area` of the picture taken as quadrilaterals, largest
+    first."""
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     scale = 800 / max(grey.shape)
     small = (
@@ -105,23 +118,29 @@ def find_cards(
         area = cv2.contourArea(contour)
         if area > WHOLE_PICTURE * bright.size:
             if _is_the_card(ink):
-                cards.append((_whole(image_bgr), float(image_bgr.shape[0] * image_bgr.shape[1])))
+                whole = float(image_bgr.shape[0] * image_bgr.shape[1])
+                cards.append(Bright(_whole(image_bgr), whole, one_card=True))
             continue
         if area < area_min:
             continue
         hull = cv2.convexHull(contour)
         quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
         if len(quad) != 4:  # rounded corners or a soft edge: fall back to the oriented box
-            if (
-                cv2.contourArea(hull)
-                / max(1.0, cv2.minAreaRect(hull)[1][0] * cv2.minAreaRect(hull)[1][1])
-                < 0.85
-            ):
+            if cv2.contourArea(hull) / max(1.0, float(np.prod(cv2.minAreaRect(hull)[1]))) < 0.85:
                 continue
             quad = cv2.boxPoints(cv2.minAreaRect(hull))
-        corners = order_corners(np.asarray(quad, np.float32).reshape(4, 2) / scale)
-        cards.append((corners, area / scale**2))
+        quad = np.asarray(quad, np.float32).reshape(4, 2)
+        one_card = _deepest_dent(contour) <= MAX_DENT * min(cv2.minAreaRect(hull)[1])
+        cards.append(Bright(order_corners(quad / scale), area / scale**2, one_card))
     return cards
+
+
+def _deepest_dent(contour: np.ndarray) -> float:
+    """How far, in pixels, the outline's deepest dent lies inside its convex hull."""
+    if len(contour) < 4:
+        return 0.0
+    defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
+    return 0.0 if defects is None else float(defects[:, 0, 3].max()) / 256  # (fixed point)
 
 
 def _is_the_card(ink: np.ndarray) -> bool:
@@ -141,8 +160,61 @@ def _is_the_card(ink: np.ndarray) -> bool:
 
 def _whole(image_bgr: np.ndarray) -> np.ndarray:
     """The picture's own corners (ordered): a scan, a crop or an exported back is the card."""
-    h, w = image_bgr.shape[:2]
+    return _whole_corners((image_bgr.shape[1], image_bgr.shape[0]))
+
+
+def _whole_corners(image_wh: tuple[int, int]) -> np.ndarray:
+    w, h = image_wh
     return np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+
+
+def _on_the_edge(corners: np.ndarray, image_wh: tuple[int, int]) -> bool:
+    """Whether two corners of the quadrilateral lie on one edge of the picture: a side along
+    it, where the picture cut the bright shape (a card half out of the frame)."""
+    margin = EDGE_MARGIN * max(image_wh)
+    xs, ys = corners[:, 0], corners[:, 1]
+    w, h = image_wh
+    return any(
+        int(np.count_nonzero(near)) >= 2
+        for near in (xs <= margin, xs >= w - 1 - margin, ys <= margin, ys >= h - 1 - margin)
+    )
+
+
+def _vanishing_directions(
+    corners: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The directions (homogeneous) of the quadrilateral's two pairs of sides, at their
+    vanishing points (`corners` ordered tl, tr, br, bl)."""
+    tl, tr, br, bl = (np.append(np.asarray(c, np.float64), 1.0) for c in corners)
+    k2 = np.dot(np.cross(tl, br), bl) / np.dot(np.cross(tr, br), bl)
+    k3 = np.dot(np.cross(tl, br), tr) / np.dot(np.cross(bl, br), tr)
+    return k2 * tr - tl, k3 * bl - tl
+
+
+def _ratio_at_focal(
+    n2: np.ndarray, n3: np.ndarray, focal: float, image_wh: tuple[int, int]
+) -> float:
+    """The rectangle's length over width, seen through a lens of `focal` pixels whose
+    principal point is the picture's centre."""
+    u0, v0 = image_wh[0] / 2, image_wh[1] / 2
+    inverse = np.linalg.inv(np.array([[focal, 0, u0], [0, focal, v0], [0, 0, 1]]))
+    metric = inverse.T @ inverse
+    ratio = float(np.sqrt((n2 @ metric @ n2) / max(1e-12, float(n3 @ metric @ n3))))
+    return max(ratio, 1 / max(ratio, 1e-9))
+
+
+def could_be_a_card(corners: np.ndarray, image_wh: tuple[int, int]) -> bool:
+    """Whether some camera lens (FOCAL_RANGE) sees a card's shape (CARD_SHAPE_RANGE) as the
+    quadrilateral `corners`: for the slants whose lens the picture cannot tell
+    (`seen_card_ratio` None). Half a card, found where a shadow or the picture's edge cut it,
+    is no card's shape through any lens."""
+    n2, n3 = _vanishing_directions(corners)
+    ratios = [
+        _ratio_at_focal(n2, n3, share * max(image_wh), image_wh)
+        for share in np.geomspace(*FOCAL_RANGE, 25)
+    ]
+    finite = [r for r in ratios if np.isfinite(r)]
+    return not finite or (min(finite) <= CARD_SHAPE_RANGE[1] and max(finite) >= CARD_SHAPE_RANGE[0])
 
 
 def seen_card_ratio(corners: np.ndarray, image_wh: tuple[int, int]) -> float | None:
@@ -154,10 +226,7 @@ def seen_card_ratio(corners: np.ndarray, image_wh: tuple[int, int]) -> float | N
 
     A parallelogram (seen square-on) gives its own side ratio."""
     u0, v0 = image_wh[0] / 2, image_wh[1] / 2
-    tl, tr, br, bl = (np.append(np.asarray(c, np.float64), 1.0) for c in corners)
-    k2 = np.dot(np.cross(tl, br), bl) / np.dot(np.cross(tr, br), bl)
-    k3 = np.dot(np.cross(tl, br), tr) / np.dot(np.cross(bl, br), tr)
-    n2, n3 = k2 * tr - tl, k3 * bl - tl  # the sides' directions, at their vanishing points
+    n2, n3 = _vanishing_directions(corners)
     # how far each vanishing point is from infinity, as the slope of the sides' convergence
     slant = [abs(n[2]) * max(image_wh) / max(1e-9, float(np.hypot(n[0], n[1]))) for n in (n2, n3)]
     if max(slant) < PARALLEL_SLANT:
@@ -177,12 +246,10 @@ def seen_card_ratio(corners: np.ndarray, image_wh: tuple[int, int]) -> float | N
         )
         if not np.isfinite(f2) or f2 <= 0:
             return None
-        f = np.sqrt(f2)
+        f = float(np.sqrt(f2))
         if not FOCAL_RANGE[0] <= f / max(image_wh) <= FOCAL_RANGE[1]:  # no camera's lens
             return None
-        inverse = np.linalg.inv(np.array([[f, 0, u0], [0, f, v0], [0, 0, 1]]))
-        metric = inverse.T @ inverse
-        ratio = float(np.sqrt((n2 @ metric @ n2) / (n3 @ metric @ n3)))
+        return _ratio_at_focal(n2, n3, f, image_wh)
     return max(ratio, 1 / max(ratio, 1e-9))
 
 
@@ -220,20 +287,17 @@ def long_sides_down(corners: np.ndarray) -> bool | None:
     return long_along == (down_converge >= across_converge)
 
 
-def card_in(image_bgr: np.ndarray) -> tuple[list[tuple[np.ndarray, float]], str | None]:
+def card_in(image_bgr: np.ndarray) -> tuple[list[Bright], str | None]:
     """The card candidates of `image_bgr` (`find_cards`) and why the largest cannot be
     enrolled (`card_problem`), or None."""
     image_wh = (image_bgr.shape[1], image_bgr.shape[0])
     found = find_cards(image_bgr, min_area=FAR_CARD_AREA)  # one pass: the cards are the big ones
-    cards = [card for card in found if card[1] >= MIN_CARD_AREA * image_wh[0] * image_wh[1]]
+    cards = [card for card in found if card.area >= MIN_CARD_AREA * image_wh[0] * image_wh[1]]
     return cards, card_problem(cards, image_wh, far=() if cards else found)
 
 
 def card_problem(
-    cards: list[tuple[np.ndarray, float]],
-    image_wh: tuple[int, int],
-    *,
-    far: Sequence[tuple[np.ndarray, float]] = (),
+    cards: list[Bright], image_wh: tuple[int, int], *, far: Sequence[Bright] = ()
 ) -> str | None:
     """Why the largest of `cards` (from `find_cards`) cannot be enrolled, or None; with no
     cards, `far` (smaller quadrilaterals) may show the card seen from too far.
@@ -245,15 +309,33 @@ def card_problem(
             "no card found (lay one back flat on a darker surface, filling a good part of "
             "the picture)"
         )
-    (corners, area), others = cards[0], cards[1:]
-    if any(other >= SECOND_CARD_SHARE * area for _, other in others):
+    (corners, area, one_card), others = cards[0], cards[1:]
+    if any(other.area >= SECOND_CARD_SHARE * area for other in others):
         return "more than one card in the picture: lay one back alone"
+    whole = np.array_equal(corners, _whole_corners(image_wh))
+    if not whole and _on_the_edge(corners, image_wh):
+        return (
+            "the card found runs off the edge of the picture: photograph the whole card, with "
+            "some of the table around it"
+        )
+    if not one_card:
+        return (
+            "the bright shape found is not one card's (two cards overlapping, or a card "
+            "touching something light?): lay one back alone"
+        )
     across, down = _sides(corners)
     ratio = seen_card_ratio(corners, image_wh)
-    if ratio is not None and not CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]:
+    if (ratio is not None and not CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]) or (
+        ratio is None and not could_be_a_card(corners, image_wh)
+    ):
+        shape = (
+            f"is {ratio:.2f} times as long as it is wide, a card {CARD_ASPECT:.2f}"
+            if ratio is not None
+            else f"is not a card's ({CARD_ASPECT:.2f} times as long as wide) from any angle"
+        )
         return (
-            f"the shape found is {ratio:.2f} times as long as it is wide, a card "
-            f"{CARD_ASPECT:.2f}: two cards touching, or a card partly hidden? lay one back alone"
+            f"the shape found {shape}: two cards touching, or a card partly hidden or in "
+            "shadow? lay one back alone, evenly lit"
         )
     if long_sides_down(corners) is None:
         return (
@@ -265,14 +347,12 @@ def card_problem(
     return None
 
 
-def _far_card_problem(
-    far: Sequence[tuple[np.ndarray, float]], image_wh: tuple[int, int]
-) -> str | None:
+def _far_card_problem(far: Sequence[Bright], image_wh: tuple[int, int]) -> str | None:
     """'Move closer' when the largest of `far` is card-shaped: a card too small in the picture
     to be told from a bright speck by size alone (under MIN_CARD_AREA)."""
     if not far:
         return None
-    corners, area = far[0]
+    corners, area, _one_card = far[0]
     across, down = _sides(corners)
     # a few pixels' rounding in a small quadrilateral leaves the slant unreadable: as it looks
     ratio = seen_card_ratio(corners, image_wh) or max(across, down) / max(1.0, min(across, down))
@@ -317,7 +397,7 @@ def enroll_image(
     cards, problem = card_in(image_bgr)
     if problem is not None:
         raise UserError(f"{source}: {problem}")
-    card = rectify(image_bgr, cards[0][0])
+    card = rectify(image_bgr, cards[0].corners)
     # raises when the card, read as a profile will read it, shows no drawing
     card_patches(card, name=source)
     folder = out_dir or user_decks_dir()
