@@ -69,7 +69,8 @@ SECOND_CARD_SHARE: Final = 0.5  # a second quadrilateral this large (of the card
 MAX_DENT: Final = 0.02
 EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
-CAMERA_TRIES: Final = 40
+CAMERA_TRIES: Final = 40  # frames of a camera or stream looked at for a card, once settled
+FILE_TRIES: Final = 900  # ... of a video or folder: half a minute of video at 30 frames a second
 
 
 class Bright(NamedTuple):
@@ -459,6 +460,8 @@ def _grab_from_camera(spec: str) -> tuple[np.ndarray, str]:
     with open_source(spec) as source:
         warm_up = CAMERA_WARMUP_FRAMES if source.live else 0  # a file's pictures are as taken
         frames = _readable(source, unreadable) if isinstance(source, ImageFiles) else source
+        # a camera or stream shows the card as it is now; a video may bring it in later
+        tries = CAMERA_TRIES if source.live else FILE_TRIES
         for index, frame in enumerate(frames):
             label = frame.origin
             if not source.live and not isinstance(source, ImageFiles):
@@ -469,7 +472,8 @@ def _grab_from_camera(spec: str) -> tuple[np.ndarray, str]:
             # the first frame enrollment would take (a hand still in view can show two cards)
             if card_in(frame.image)[1] is None:
                 return last
-            if index >= CAMERA_TRIES:
+            if index + 1 >= warm_up + tries:
+                last = frame.image, f"{label}, the last of {index + 1} looked at"
                 break
     if last is None:
         if unreadable:  # (a single picture: its own error, as it was)

@@ -85,6 +85,32 @@ def test_enroll_from_camera_source(tmp_path: Path) -> None:
     assert not target.exists()
 
 
+def test_a_card_that_comes_into_a_video_late_is_found(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (a video was looked at for 41 frames, 1.4 s at 30 a second: "late.avi (frame 41): no
+    # card found", naming a frame that was not the problem)
+    path = tmp_path / "late.avi"
+    empty = np.full((480, 640, 3), (45, 60, 80), np.uint8)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (640, 480))
+    for i in range(120):
+        writer.write(_photo("blue-plow") if i >= 100 else empty)
+    writer.release()
+    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(path))
+    assert enroll_command(args) == 0 and (user_decks_dir() / "blue-plow.png").is_file()
+    assert "frame 101" in capsys.readouterr().out
+    short = tmp_path / "empty.avi"
+    writer = cv2.VideoWriter(str(short), cv2.VideoWriter_fourcc(*"MJPG"), 30, (640, 480))
+    for _ in range(5):
+        writer.write(empty)
+    writer.release()
+    with pytest.raises(UserError, match=r"empty\.avi \(frame 5\): no card found"):
+        enroll_command(argparse.Namespace(deck="blue-plow", image=None, camera=str(short)))
+    monkeypatch.setattr("blitzcam.vision.enrollment.FILE_TRIES", 3)  # looked at no further
+    with pytest.raises(UserError, match=r"\(frame 3\), the last of 3 looked at: no card found"):
+        enroll_command(argparse.Namespace(deck="blue-plow", image=None, camera=str(short)))
+
+
 @pytest.mark.parametrize("deck", DECK_NAMES)
 def test_a_back_that_fills_its_picture_is_taken_whole(tmp_path: Path, deck: str) -> None:
     # (a back `blitzcam decks export` wrote, a scan or a tight crop was "no card found": the
