@@ -329,6 +329,10 @@ class StreamSource(CaptureSource):
             if self._cancelled.is_set():
                 return None  # the reader is going away: no more tries
             if attempt >= self._tries:
+                if self._index == 0:  # (an empty video served over HTTP has no length either)
+                    raise SourceError(
+                        f"{self.name}: connected, but the stream sent no frames ({attempt} tries)"
+                    )
                 raise SourceError(
                     f"{self.name}: the stream dropped and did not come back after {attempt} tries"
                 )
