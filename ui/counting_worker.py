@@ -670,7 +670,9 @@ class OpenedLater:
         """Wait until no other OpenedLater holds this spec, then hold it; False if cancelled."""
         give_up = time.monotonic() + HOLD_WAIT_S
         with _RELEASED:
-            while _HELD[self._spec] > 0 and not self._holds and not self._cancelled:
+            if self._holds:  # (a read again after an open that failed: held once, not twice)
+                return not self._cancelled
+            while _HELD[self._spec] > 0 and not self._cancelled:
                 if time.monotonic() > give_up:
                     break
                 _RELEASED.wait(0.1)

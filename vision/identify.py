@@ -69,6 +69,15 @@ JOIN_ALIKE: Final = 0.75
 # from 0.3-0.4 at 0.45-0.55 every pair tried gave the same; 0.35 and 0.5 are its middle.
 NEAR_LINE_FROM: Final = 0.35
 NEAR_LINE_ALIKE: Final = 0.5
+# A back joining a pile (the doubted, the near-line and the lone ones) does not join it when it
+# overlaps a counted back by this IoU, or that back covers this share of it (a second box on
+# one drawing)
+JOIN_OVERLAP: Final = 0.3
+# ... or when either side is longer than this times the longest such side among the group's
+# counted copies: copies of one drawing are one size (a covered one smaller), so a bigger box is
+# something else (a pencil's dark stroke read as a plow). The tuning scenes had no such box; 1.2
+# leaves room for the boxes' own few pixels of error. (A second look's cut is held to it too.)
+JOIN_GROW: Final = 1.2
 # A counted back whose drawing reads under the unknown line (a faded, glared or pencil-crossed
 # copy) but is this alike to a decided pile's mean joins that pile, under the same rules as a
 # doubted back. Chosen on the 550 tuning scenes (MODEL_CARD.md).
@@ -83,9 +92,6 @@ LONE_ALIKE: Final = 0.6
 # design nobody enrolled shows up as many copies that group together.
 SECOND_LOOK_ALIKE: Final = 0.5
 SECOND_LOOK_KEEP: Final = (0.5, 0.6, 0.7, 0.8)
-# ... unless it overlaps a counted back by this IoU, or that back covers this share of it (a
-# second box on one drawing)
-JOIN_OVERLAP: Final = 0.3
 # A back a face-up card covers more of than this lies on it: most likely the face's own figure,
 # which the detector can take for a back. It never counts when the face-up card counts, however
 # sure the detector is of the back; a doubted back not even on a doubted face-up card. On the
@@ -97,12 +103,6 @@ FACE_UP_COVER: Final = 0.3
 # It is no face-up card: it neither counts nor keeps a back from counting. On 350 tuning scenes
 # every such pair with the back the surer was a false face on a real back (MODEL_CARD.md).
 FACE_ON_BACK_IOU: Final = 0.45
-# ... or either side is longer than this times the longest such side among the group's counted
-# copies:
-# copies of one drawing are one size (a covered one smaller), so a bigger box is something else
-# (a pencil's dark stroke read as a plow). The tuning scenes had no such box; 1.2 leaves room
-# for the boxes' own few pixels of error.
-JOIN_GROW: Final = 1.2
 SURE_ABOVE: Final = 0.8  # a drawing this similar to a reference needs no second, snapped reading
 # A drawing may also be read along its box grown and shrunk about its centre by these factors,
 # its vector the readings' mean (the detector's box is a few pixels off, and one cut's reading
@@ -546,8 +546,8 @@ def box_sides(corners: np.ndarray) -> np.ndarray:
 
 
 def _no_bigger(box: np.ndarray, copies: np.ndarray) -> bool:
-    """A doubted back's box is no longer, side by side, than JOIN_GROW times the longest such
-    side among its group's counted copies."""
+    """A box joining a group (a doubted or lone back's, or a second look's cut) is no longer,
+    side by side, than JOIN_GROW times the longest such side among the group's counted copies."""
     return bool(np.all(box_sides(box) <= JOIN_GROW * box_sides(copies).max(axis=0)))
 
 

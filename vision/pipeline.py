@@ -270,8 +270,9 @@ class CountingPipeline:
         return self.unknown_below if in_play is None else self.unknown_below_in_play
 
     def reload_profile(self, decks_dir: Path | None = None, *, skip_unusable: bool = False) -> None:
-        """Pick up newly enrolled backs (the models stay loaded); `skip_unusable` as in
-        references.default_profile."""
+        """Read the deck profile again (the models stay loaded): `decks_dir`'s, or with None the
+        user's, whatever the pipeline was built with (the app's always is the user's);
+        `skip_unusable` as in references.default_profile."""
         self._use(load_profile(decks_dir, skip_unusable=skip_unusable))
 
     @classmethod
