@@ -341,16 +341,7 @@ def validate_players(players: tuple[Player, ...]) -> None:
                 player=name,
             )
         _check_seat_rounds(player)
-        owner = next(
-            (o for o in players[:i] if o.deck == player.deck and _at_table_together(o, player)),
-            None,
-        )
-        if owner is not None:
-            raise MatchError(
-                f"deck {player.deck} is already played by {owner.name}; "
-                "each player plays their own deck",
-                player=name,
-            )
+        _check_deck_free(player, players[:i])
         if player.team is not None:
             # as strict as a player's name: 'North' and 'North ' would be two teams
             try:
@@ -445,6 +436,17 @@ def _check_sat_out(player: Player) -> None:
             f"'sat_out' must end before round {player.left}, the last they played before "
             f"leaving, got {rounds[-1]}",
             player=player.name,
+        )
+
+
+def _check_deck_free(seat: Player, others: Iterable[Player], *, name: str | None = None) -> None:
+    """MatchError unless none of `others` plays `seat`'s deck while `seat` is at the table; the
+    player is said as `name` (default: the seat's own)."""
+    owner = next((o for o in others if o.deck == seat.deck and _at_table_together(o, seat)), None)
+    if owner is not None:
+        raise MatchError(
+            f"deck {seat.deck} is already played by {owner.name}; each player plays their own deck",
+            player=name or seat.name,
         )
 
 
@@ -849,17 +851,7 @@ def change_player(
             "Match › Players…)",
             player=seat.name,
         )
-    owner = next(
-        (o for o in match.players
-         if o is not seat and o.deck == changed.deck and _at_table_together(o, changed)),
-        None,
-    )  # fmt: skip
-    if owner is not None:
-        raise MatchError(
-            f"deck {changed.deck} is already played by {owner.name}; each player plays their "
-            "own deck",
-            player=seat.name,
-        )
+    _check_deck_free(changed, [p for p in match.players if p is not seat], name=seat.name)
     return change_players(match, [changed if p is seat else p for p in match.players])
 
 
@@ -955,10 +947,30 @@ def come_back(match: Match, name: str) -> Match:
     return updated
 
 
-def can_come_back(match: Match) -> tuple[Player, ...]:
-    """The players who left and may come back now (`come_back`)."""
-    standings = score_match(match)  # once: the app asks on every redraw
+def can_come_back(match: Match, standings: Standings | None = None) -> tuple[Player, ...]:
+    """The players who left and may come back now (`come_back`); `standings`: the match's,
+    when the caller has them (the app asks on every redraw)."""
+    standings = standings or score_match(match)
     return tuple(p for p in match.players if _why_not_back(match, p, standings) is None)
+
+
+def can_join(match: Match, standings: Standings | None = None) -> bool:
+    """Whether a latecomer may join now (`join`): the match undecided and a seat free."""
+    standings = standings or score_match(match)
+    return standings.status == "in-progress" and len(at_table(match)) < MAX_PLAYERS
+
+
+def can_leave(match: Match, standings: Standings | None = None) -> bool:
+    """Whether someone at the table may leave now (`leave`): the match undecided and more than
+    MIN_PLAYERS at it."""
+    standings = standings or score_match(match)
+    return standings.status == "in-progress" and len(at_table(match)) > MIN_PLAYERS
+
+
+def blitz_caller(round_: Round) -> str | None:
+    """The player who called Blitz: the one with no Blitz cards left, when only one has none."""
+    emptied = [name for name, tally in round_.tallies.items() if tally.blitz == 0]
+    return emptied[0] if len(emptied) == 1 else None
 
 
 def _why_not_back(match: Match, seat: Player, standings: Standings) -> str | None:

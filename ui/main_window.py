@@ -227,16 +227,16 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         scanning = self.scan is not None
-        has_match = self.match is not None
-        open_ = has_match and rules.score_match(self.match).status == "in-progress"
+        match = self.match
+        standings = rules.score_match(match) if match is not None else None
+        open_ = standings is not None and standings.status == "in-progress"
         for action in (self.scan_action, self.manual_action):
             action.setEnabled(open_ and not scanning)
-        seated = len(rules.at_table(self.match)) if has_match else 0
-        self.join_action.setEnabled(open_ and not scanning and seated < rules.MAX_PLAYERS)
-        self.leave_action.setEnabled(open_ and not scanning and seated > rules.MIN_PLAYERS)
-        self.come_back_action.setEnabled(
-            has_match and not scanning and bool(rules.can_come_back(self.match))
-        )
+        free = not scanning and match is not None and standings is not None
+        self.join_action.setEnabled(free and rules.can_join(match, standings))
+        self.leave_action.setEnabled(free and rules.can_leave(match, standings))
+        self.come_back_action.setEnabled(free and bool(rules.can_come_back(match, standings)))
+        has_match = match is not None
         self.undo_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
         self.delete_round_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
         self.redo_action.setEnabled(self._redoable() is not None and not scanning)
@@ -620,10 +620,9 @@ class MainWindow(QMainWindow):
             of_round, proposed, title=title, captures=captures, check=check,
             unshot=unshot, parent=self,
         )  # fmt: skip
-        if session is not None:
-            zero = [name for name, t in proposed.tallies.items() if t.blitz == 0]
-            if len(zero) == 1:
-                dialog.set_caller(zero[0])
+        caller = rules.blitz_caller(proposed) if session is not None else None
+        if caller is not None:
+            dialog.set_caller(caller)
         dialog.countsConfirmed.connect(
             lambda round_: self._on_round_confirmed(dialog, round_, commit, session)
         )

@@ -553,3 +553,24 @@ def test_a_seat_sat_out_only_the_rounds_it_lists() -> None:
     assert [n for n in range(1, 12) if seat.plays_in(n)] == [2, 5, 6, 7, 8, 10, 11]
     odd = Player("Cy", "blue-plow", sat_out=("3", 5))  # type: ignore[arg-type]
     assert odd.sat_out_of(5) and not odd.sat_out_of(3)
+
+
+def test_who_may_join_leave_or_come_back_now() -> None:
+    # (decided in the app's main window, from the player limits and the match's status)
+    two = _two_rounds()
+    assert rules.can_join(two) and not rules.can_leave(two)  # two stay at the table at least
+    three = join(two, CY)
+    assert rules.can_leave(three) and rules.can_join(three)
+    full = match_of(n=8)
+    assert not rules.can_join(full) and rules.can_leave(full)
+    decided = match_of(round_of(Ann=(40, 0), Bob=(1, 1), Cy=(1, 1)), n=3, target=30)
+    standings = score_match(decided)
+    assert standings.status == "won"
+    assert not rules.can_join(decided, standings) and not rules.can_leave(decided, standings)
+    assert rules.can_come_back(leave(three, "Cy")) == ()  # Cy had played no round: gone
+
+
+def test_the_blitz_caller_is_the_one_player_with_no_blitz_cards_left() -> None:
+    assert rules.blitz_caller(round_of(Ann=(12, 0), Bob=(5, 2))) == "Ann"
+    assert rules.blitz_caller(round_of(Ann=(12, 0), Bob=(5, 0))) is None  # two: not said
+    assert rules.blitz_caller(round_of(Ann=(12, 1), Bob=(5, 2))) is None  # a play-out round
