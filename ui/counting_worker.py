@@ -2,7 +2,8 @@
 and the worker thread that runs them.
 
 Widgets only know `FrameSource`, `Counter` and `CountSnapshot`; tests inject fakes. The adapters
-at the bottom (`open_source`, `make_counter`) are the only code here that imports vision/.
+at the bottom (`open_source`, `make_counter`, `make_enroller` and the classes they build) are
+the only code here that imports vision/, and only when they are called.
 Camera reading and inference run in a worker thread; results reach the GUI through a one-slot
 mailbox so the newest frame always wins and stale ones are dropped, however slow either side is.
 """
@@ -39,7 +40,8 @@ class Outline:
     """One counted (or flagged) card as the live view draws it."""
 
     corners: np.ndarray  # (4, 2) float32, frame pixels
-    deck: str | None  # deck name; None for a back that matched no enrolled deck
+    deck: str | None  # deck name; None for a back of no deck (none enrolled near enough, or
+    # with decks in play, none of theirs)
     face_up: bool = False  # a face-up card: never counted, "flip this card"
 
 
@@ -348,6 +350,8 @@ class CountingThread(QObject):
 
 def snapshot_from_result(result: Any) -> CountSnapshot:
     """vision's frame result -> CountSnapshot (the only place that reads its fields)."""
+    from blitzcam.vision.detections import UNKNOWN_NAME
+
     detections = result.detections
     face_mask = np.asarray(detections.of_class("face"))
     back_mask = np.asarray(detections.of_class("back"))
@@ -359,7 +363,7 @@ def snapshot_from_result(result: Any) -> CountSnapshot:
         outlines.append(
             Outline(
                 corners=np.asarray(detections.corners[row], dtype=np.float32),
-                deck=None if name in (None, "unknown") else name,
+                deck=None if name in (None, UNKNOWN_NAME) else name,
                 face_up=bool(face_mask[row]),
             )
         )

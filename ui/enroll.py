@@ -22,7 +22,14 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.game.decks import DECK_NAMES
-from blitzcam.ui.counting_worker import CountedFrame, Counter, CountingThread, Enroller, FrameSource
+from blitzcam.ui.counting_worker import (
+    DEFAULT_INTERVAL_MS,
+    CountedFrame,
+    Counter,
+    CountingThread,
+    Enroller,
+    FrameSource,
+)
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.live_view import LiveView
@@ -37,7 +44,7 @@ class EnrollDialog(QDialog):
         counter: Counter,
         *,
         enroller: Enroller | None = None,
-        interval_ms: int = 30,
+        interval_ms: int = DEFAULT_INTERVAL_MS,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)

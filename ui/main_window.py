@@ -40,7 +40,7 @@ from blitzcam.ui.capture_store import (
     save_capture,
 )
 from blitzcam.ui.confirm import ConfirmDialog
-from blitzcam.ui.counting_worker import Counter, Enroller, FrameSource
+from blitzcam.ui.counting_worker import DEFAULT_INTERVAL_MS, Counter, Enroller, FrameSource
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, ask_export_target, export_match
 from blitzcam.ui.join import JoinDialog
@@ -90,7 +90,7 @@ class MainWindow(QMainWindow):
         settings_path: Path,
         camera_override: str | None = None,
         enroller: Enroller | None = None,
-        interval_ms: int = 30,
+        interval_ms: int = DEFAULT_INTERVAL_MS,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)

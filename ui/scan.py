@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game.rules import Player
 from blitzcam.ui.counting_worker import (
+    DEFAULT_INTERVAL_MS,
     CountedFrame,
     Counter,
     CountingThread,
@@ -79,7 +80,7 @@ class ScanView(QWidget):
         source: FrameSource,
         counter: Counter,
         *,
-        interval_ms: int = 30,
+        interval_ms: int = DEFAULT_INTERVAL_MS,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
