@@ -230,6 +230,9 @@ def _utc_now() -> datetime:
 
 
 BUSY_TIMEOUT_MS: Final = 10_000  # how long a change waits for another program's write lock
+# how long a saved change waits for readers to finish before folding it into the file (a
+# `list` of a few thousand matches reads for about a second: past this, a later close does it)
+CHECKPOINT_WAIT_MS: Final = 300
 
 # SQLite's primary result codes that say the place, not the file, is the problem
 _UNWRITABLE: Final = frozenset({3, 8, 13, 14})  # of those, where the file may still be read
@@ -447,6 +450,12 @@ class MatchStore:
         return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
+        # a change whose checkpoint a reader held off (another program in the middle of a read)
+        # is folded into the file here, by whoever closes next: a `list` from another terminal
+        # did, or nothing did until the next change (SQLite's own checkpoint at closing runs
+        # only for the file's last connection, and the app keeps one open)
+        if not self.read_only:
+            self._checkpoint(wait_ms=0)
         self._conn.close()
 
     def __enter__(self) -> MatchStore:
@@ -482,18 +491,19 @@ class MatchStore:
                 raise StoreError(f"{self.path}: the change was not saved: {exc}") from None
             raise
         try:
-            self._checkpoint()
+            self._checkpoint(wait_ms=CHECKPOINT_WAIT_MS)
         except KeyboardInterrupt:  # (its disk sync is as long as the commit's)
             raise SavedThenInterrupted() from None
 
-    def _checkpoint(self) -> None:
-        """Move the change from the write-ahead log into the database file itself, so that the
+    def _checkpoint(self, *, wait_ms: int) -> None:
+        """Move the changes from the write-ahead log into the database file itself, so that the
         file alone holds every round even while the app keeps it open (a copy of it, or one
         restored over it, missed the rounds still in `-wal`, or had them laid on top). Best
-        effort, at once: a reader in the middle of a read (another program holding the file
-        open) leaves it to the next change, rather than the change waiting for the reader."""
+        effort: a reader in the middle of a read (another program holding the file open) past
+        `wait_ms` leaves it to whoever closes the file or changes it next, rather than the
+        change waiting for the reader."""
         with suppress(sqlite3.Error):
-            self._conn.execute("PRAGMA busy_timeout = 0")
+            self._conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
             try:
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             finally:

@@ -6,6 +6,8 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -192,6 +194,8 @@ def _open_store(args: argparse.Namespace, *, create: bool = False, reading: bool
         resolved(path)  # a loop of links, which exists calls missing
     except OSError as exc:
         raise UserError(f"{path}: cannot reach it ({exc.strerror or exc})") from None
+    if size == 0 and path.with_name(path.name + "-journal").is_file():
+        size = None  # a first `new` killed as it made the file: no store was made yet
     if not create and size == 0 and path.is_file():  # a store cut to nothing: not "no matches"
         raise UserError(
             f"{path}: the file is empty (0 bytes), not a match database; it was left untouched"
@@ -259,6 +263,29 @@ def _run_rule(store: Any, change: Any) -> Any:
         raise UserError(str(exc)) from None
 
 
+class _Saving:
+    """Whether a command's change is saved yet (`_saving`)."""
+
+    done = False
+
+
+@contextmanager
+def _saving() -> Iterator[_Saving]:
+    """Around a command that saves a change and then closes the store and prints: a Ctrl+C
+    once it is saved says so ("interrupted" alone had the round entered again, twice in the
+    match, or an undo run again taking a second round). The block sets `done` as the store's
+    call returns; the store itself says so for an interrupt in its commit."""
+    from blitzcam.game.store import SavedThenInterrupted
+
+    saving = _Saving()
+    try:
+        yield saving
+    except KeyboardInterrupt as exc:
+        if saving.done and not isinstance(exc, SavedThenInterrupted):
+            raise SavedThenInterrupted() from None
+        raise
+
+
 def _print_standings(match_id: int, match: Any) -> None:
     from blitzcam.game.rules import score_match
     from blitzcam.game.text import standings_table
@@ -300,9 +327,11 @@ def _new(args: argparse.Namespace) -> int:
         match = new_match(players, settings)
     except MatchError as exc:
         raise UserError(str(exc)) from None
-    with _open_store(args, create=True) as store:
-        match_id = _run_rule(store, lambda: store.create_match(match))
-    print(f"started match {match_id}: " + ", ".join(f"{p.name} ({p.deck})" for p in players))
+    with _saving() as saving:
+        with _open_store(args, create=True) as store:
+            match_id = _run_rule(store, lambda: store.create_match(match))
+            saving.done = True
+        print(f"started match {match_id}: " + ", ".join(f"{p.name} ({p.deck})" for p in players))
     return 0
 
 
@@ -323,12 +352,14 @@ def _apply(
 ) -> int:
     """Open the store, apply `change(store, match_id)` under the rules, print the standings
     (after the lines `change` put in `said`; `reading`: a change that only reads)."""
-    with _open_store(args, reading=reading) as store:
-        match_id = _match_id(args, store)
-        match = _run_rule(store, lambda: change(store, match_id))
-    for line in said or ():
-        print(line)
-    _print_standings(match_id, match)
+    with _saving() as saving:
+        with _open_store(args, reading=reading) as store:
+            match_id = _match_id(args, store)
+            match = _run_rule(store, lambda: change(store, match_id))
+            saving.done = not reading
+        for line in said or ():
+            print(line)
+        _print_standings(match_id, match)
     return 0
 
 
@@ -482,17 +513,19 @@ def _join(args: argparse.Namespace) -> int:
 def _leave(args: argparse.Namespace) -> int:
     from blitzcam.game.rules import written_name
 
-    with _open_store(args) as store:
-        match_id = _match_id(args, store)
-        match = _run_rule(store, lambda: store.leave(match_id, args.player))
-    _print_standings(match_id, match)
-    who = written_name(args.player)
-    if all(player.name != who for player in match.players):  # one who played no round
-        print(
-            f"note: {who} had played no round: taken off the match, with no total to "
-            "keep (`blitzcam match join` seats them again)",
-            file=sys.stderr,
-        )
+    with _saving() as saving:
+        with _open_store(args) as store:
+            match_id = _match_id(args, store)
+            match = _run_rule(store, lambda: store.leave(match_id, args.player))
+            saving.done = True
+        _print_standings(match_id, match)
+        who = written_name(args.player)
+        if all(player.name != who for player in match.players):  # one who played no round
+            print(
+                f"note: {who} had played no round: taken off the match, with no total to "
+                "keep (`blitzcam match join` seats them again)",
+                file=sys.stderr,
+            )
     return 0
 
 
@@ -604,7 +637,9 @@ def _import(args: argparse.Namespace) -> int:
         check_seats_as_given(match)  # it becomes a new match: seated as `new` and `join` seat
     except MatchError as exc:
         raise UserError(f"{args.file}: {exc}") from None
-    with _open_store(args, create=True) as store:
-        match_id = _run_rule(store, lambda: store.create_match(match))
-    print(f"imported {args.file} as match {match_id} ({round_count(len(match.rounds))})")
+    with _saving() as saving:
+        with _open_store(args, create=True) as store:
+            match_id = _run_rule(store, lambda: store.create_match(match))
+            saving.done = True
+        print(f"imported {args.file} as match {match_id} ({round_count(len(match.rounds))})")
     return 0

@@ -745,6 +745,21 @@ def test_an_empty_store_file_is_said_empty_not_no_matches(
     assert db.read_bytes() == b""  # left as it was (was made a 28 KB store)
 
 
+def test_a_store_a_killed_first_new_left_empty_is_no_store_yet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (killed as it made the file: 0 bytes and a journal beside it, then every command said
+    # "not a match database"; `new` and the app started it over all along)
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(tmp_path))
+    (tmp_path / "matches.sqlite3").write_bytes(b"")
+    (tmp_path / "matches.sqlite3-journal").write_bytes(b"\x00" * 512)
+    code, out, err = run("match", "list", capsys=capsys)
+    assert code == 0 and out.startswith("no matches yet"), err
+    code, out, _ = run("match", "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+                       capsys=capsys)  # fmt: skip
+    assert code == 0 and out.startswith("started match 1")
+
+
 def test_a_store_path_that_cannot_be_reached_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -958,3 +973,27 @@ def test_a_team_the_match_does_not_have_is_started_only_when_asked_for(
     code, out, _ = run("match", "--db", db, "player", "Cy", "--team", "West", "--new-team",
                        capsys=capsys)  # fmt: skip
     assert code == 0 and "West 0" in out
+
+
+def test_an_interrupt_after_the_change_is_saved_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (a review's case: Ctrl+C while the standings printed said "interrupted" alone, as when
+    # nothing was saved: the round was entered again, twice in the match)
+    from blitzcam.commands import match as match_command
+
+    db = str(tmp_path / "m.sqlite3")
+    assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+               capsys=capsys)[0] == 0  # fmt: skip
+
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(match_command, "_print_standings", interrupted)
+    code, _, err = run("match", "--db", db, "add", "Ann=12/0", "Bob=9/4", capsys=capsys)
+    assert code == 130 and err.strip().endswith("interrupted (after the change was saved)")
+    code, _, err = run("match", "--db", db, "show", capsys=capsys)  # a read: nothing saved
+    assert code == 130 and err.strip().endswith("interrupted")
+    monkeypatch.undo()
+    code, out, _ = run("match", "--db", db, "show", capsys=capsys)
+    assert code == 0 and "    1  12 D  0 B  +12" in out  # saved once
