@@ -107,8 +107,11 @@ def _tolerant_output() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:  # (a Ctrl+C as the commands' modules load was a traceback; nothing had run yet)
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:
+        print("blitzcam: interrupted", file=sys.stderr)
+        return 130
     _tolerant_output()
     stdout, sys.stdout = sys.stdout, _GuardedOutput(sys.stdout)  # type: ignore[assignment]
     try:

@@ -997,3 +997,16 @@ def test_an_interrupt_after_the_change_is_saved_says_so(
     monkeypatch.undo()
     code, out, _ = run("match", "--db", db, "show", capsys=capsys)
     assert code == 0 and "    1  12 D  0 B  +12" in out  # saved once
+
+
+def test_an_interrupt_before_any_command_runs_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from blitzcam import cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["match", "list"]) == 130
+    assert capsys.readouterr().err == "blitzcam: interrupted\n"
