@@ -321,8 +321,9 @@ def card_problem(
         )
     if not one_card:
         return (
-            "the bright shape found is not one card's (two cards overlapping, or a card "
-            "touching something light?): lay one back alone"
+            "the bright shape found is not one card's: its outline is dented (two cards "
+            "overlapping, something light touching the card, or a shadow across its edge?): "
+            "lay one back alone, evenly lit"
         )
     across, down = _sides(corners)
     ratio = seen_card_ratio(corners, image_wh)
