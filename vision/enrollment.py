@@ -67,6 +67,11 @@ SECOND_CARD_SHARE: Final = 0.5  # a second quadrilateral this large (of the card
 # thing touching it, are dented where the outlines meet (0.03-0.28); such a bright shape was
 # stored as half of one card and half of the other.
 MAX_DENT: Final = 0.02
+# ... unless the dent is card in shadow, this share of the way from the table's grey up to the
+# bright line: a phone's shadow over the card's edge at 45-55 % of the light reads 0.53-0.81
+# (darker is refused: it is too near the table to tell); the notch of two cards overlapping,
+# table, 0-0.19, and 0.31 for two stacked 30 px apart (its notch mostly the cards' blurred edge)
+SHADOW_LIFT: Final = 0.42
 EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
 CAMERA_TRIES: Final = 40  # frames of a camera or stream looked at for a card, once settled
@@ -109,7 +114,7 @@ def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> lis
     )
     scale = min(scale, 1.0)
     blurred = cv2.GaussianBlur(small, (5, 5), 0)
-    _t, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    threshold, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     ink = bright == 0  # before the lines are closed: what a whole-picture card's drawing is
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))  # close ink lines
     contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -131,9 +136,29 @@ def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> lis
                 continue
             quad = cv2.boxPoints(cv2.minAreaRect(hull))
         quad = np.asarray(quad, np.float32).reshape(4, 2)
-        one_card = _deepest_dent(contour) <= MAX_DENT * min(cv2.minAreaRect(hull)[1])
+        one_card = _deepest_dent(contour) <= MAX_DENT * min(
+            cv2.minAreaRect(hull)[1]
+        ) or _dents_in_shadow(small, bright, hull, float(threshold))
         cards.append(Bright(order_corners(quad / scale), area / scale**2, one_card))
     return cards
+
+
+def _dents_in_shadow(
+    grey: np.ndarray, bright: np.ndarray, hull: np.ndarray, threshold: float
+) -> bool:
+    """Whether what fills the bright shape's dents (inside its convex hull, not bright) is
+    card in shadow rather than table: nearer the bright line than the table just outside the
+    hull is. Where two cards overlap, or something light touches the card, the dents are
+    table; a shadow across the card's edge (a phone held over it) leaves card there, darker."""
+    inside = np.zeros_like(bright)
+    cv2.fillConvexPoly(inside, hull.reshape(-1, 2), 255)
+    # (away from the bright edge: a notch's thin end is mostly the edge's own blur)
+    dents = cv2.erode(((inside > 0) & (bright == 0)).astype(np.uint8), np.ones((5, 5))) > 0
+    ring = (cv2.dilate(inside, np.ones((15, 15), np.uint8)) > 0) & (inside == 0)
+    if not dents.any() or not ring.any():
+        return False
+    table, dent = float(np.median(grey[ring])), float(np.median(grey[dents]))
+    return dent - table > SHADOW_LIFT * (threshold - table)
 
 
 def _deepest_dent(contour: np.ndarray) -> float:
