@@ -19,6 +19,9 @@ FONT_POINT_SIZE: Final = 13
 
 STYLE: Final = """
 QWidget { background: #141923; color: #e8eaf0; }
+QWidget:disabled { color: #5c6477; }
+QToolButton:disabled, QPushButton:disabled { color: #5c6477; }
+QMenu::item:disabled { color: #5c6477; }
 QToolBar { background: #1c2230; border: none; spacing: 6px; padding: 4px; }
 QMenuBar { background: #1c2230; }
 QMenuBar::item:selected, QMenu::item:selected { background: #2f6fde; }

@@ -57,8 +57,11 @@ class RoundEditor(QWidget):
             icon.setToolTip(deck_label(player.deck))
             grid.addWidget(icon, row, 0)
             name = ElidedLabel(player.name)  # a 40-letter name must not widen the dialog
-            name.setMinimumWidth(min(name.fontMetrics().horizontalAdvance(player.name) + 8,
-                                     NAME_WIDTH))  # fmt: skip
+            wanted = min(name.fontMetrics().horizontalAdvance(player.name) + 8, NAME_WIDTH)
+            name.setMinimumWidth(wanted)
+            # (the label's width is Ignored by the layout: the column is held open for it, or
+            # the Dutch boxes were laid over the names)
+            grid.setColumnMinimumWidth(1, max(grid.columnMinimumWidth(1), wanted))
             self.names[player.name] = name
             grid.addWidget(name, row, 1)
             for col, boxes in ((2, self.dutch), (3, self.blitz)):

@@ -5,17 +5,44 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QLabel
 
-from blitzcam.ui.labels import plain_label
+
+class ErrorLabel(QLabel):
+    """Where a dialog says why what was asked was refused (its rule quotes typed names, so as
+    plain text). A reason longer than the room the dialog opened with grows the dialog: it was
+    cut off, the part that said why hidden, and the form above it squashed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setObjectName("error")  # the style sheet's red
+        self.setWordWrap(True)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        QTimer.singleShot(0, self, self._make_room)  # once the layout has the new text
+
+    def _make_room(self) -> None:
+        window = self.window()
+        layout = window.layout() if window is not self else None
+        if layout is None or not window.isVisible():
+            return
+        layout.activate()
+        width = window.width()
+        needed = (
+            layout.totalHeightForWidth(width)
+            if layout.hasHeightForWidth()
+            else layout.totalSizeHint().height()
+        )
+        if needed > window.height():
+            window.resize(width, needed)
 
 
 def error_label() -> QLabel:
-    """Where a dialog says why what was asked was refused (its rule quotes typed names)."""
-    label = plain_label()
-    label.setObjectName("error")  # the style sheet's red
-    label.setWordWrap(True)
-    return label
+    """Where a dialog says why what was asked was refused (`ErrorLabel`)."""
+    return ErrorLabel()
 
 
 def ok_cancel(dialog: QDialog, on_ok: Callable[[], None]) -> QDialogButtonBox:

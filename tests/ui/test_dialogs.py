@@ -31,7 +31,9 @@ def test_new_match_with_teams_and_custom_target(qtbot) -> None:
     qtbot.addWidget(dialog)
     dialog.count.setValue(4)
     dialog.teams.setChecked(True)
-    for row, (name, team) in zip(dialog.rows, [("Ann", "N"), ("Bob", "S"), ("Cy", "N"), ("Di", "S")], strict=False):
+    for row, (name, team) in zip(
+        dialog.rows, [("Ann", "N"), ("Bob", "S"), ("Cy", "N"), ("Di", "S")], strict=False
+    ):
         row.name.setText(name)
         row.team.setText(team)
     dialog.rows[3].deck.setCurrentIndex(dialog.rows[3].deck.findData("red-plow"))
@@ -41,7 +43,10 @@ def test_new_match_with_teams_and_custom_target(qtbot) -> None:
     _ok(dialog)
     match = dialog.match()
     assert [(p.name, p.deck, p.team) for p in match.players] == [
-        ("Ann", "green-pump", "N"), ("Bob", "red-buggy", "S"), ("Cy", "yellow-bucket", "N"), ("Di", "red-plow", "S"),
+        ("Ann", "green-pump", "N"),
+        ("Bob", "red-buggy", "S"),
+        ("Cy", "yellow-bucket", "N"),
+        ("Di", "red-plow", "S"),
     ]
     assert match.settings == Settings(target=120, variant="play-out")
 
@@ -50,11 +55,20 @@ def test_new_match_with_teams_and_custom_target(qtbot) -> None:
     ("edit", "message"),
     [
         # two players on one deck
-        (lambda d: d.rows[1].deck.setCurrentIndex(0), "deck green-pump is already played by Player 1"),
+        (
+            lambda d: d.rows[1].deck.setCurrentIndex(0),
+            "deck green-pump is already played by Player 1",
+        ),
         # the same name twice
-        (lambda d: d.rows[1].name.setText("Player 1"), "player Player 1: two players have this name"),
+        (
+            lambda d: d.rows[1].name.setText("Player 1"),
+            "player Player 1: two players have this name",
+        ),
         # teams for some players only
-        (lambda d: (d.teams.setChecked(True), d.rows[0].team.setText("N")), "player Player 2: has no team"),
+        (
+            lambda d: (d.teams.setChecked(True), d.rows[0].team.setText("N")),
+            "player Player 2: has no team",
+        ),
         # an empty name
         (lambda d: d.rows[0].name.setText(" "), "must be non-empty text"),
     ],
@@ -100,7 +114,9 @@ def test_export_path(chosen: str, kind: str, expected: str) -> None:
     assert str(export_path(chosen, kind)) == expected
 
 
-def test_browser_exports_csv_to_a_name_without_an_ending(qtbot, store, tmp_path, monkeypatch) -> None:
+def test_browser_exports_csv_to_a_name_without_an_ending(
+    qtbot, store, tmp_path, monkeypatch
+) -> None:
     from PySide6.QtWidgets import QFileDialog
 
     store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
@@ -137,11 +153,15 @@ def test_a_file_under_the_name_with_its_ending_is_replaced_only_when_the_user_sa
     assert written.startswith("round,") if answer == "Yes" else written == "kept"
 
 
-def test_the_browser_says_so_when_the_list_of_matches_cannot_be_read(qtbot, store, monkeypatch) -> None:
+def test_the_browser_says_so_when_the_list_of_matches_cannot_be_read(
+    qtbot, store, monkeypatch
+) -> None:
     # a damaged page of the matches table: the dialog raised in its constructor, and the
     # window's slot with it (no dialog, no word)
     def unreadable(**_):
-        raise StoreError("the list of matches in x.sqlite cannot be read: database disk image is malformed")
+        raise StoreError(
+            "the list of matches in x.sqlite cannot be read: database disk image is malformed"
+        )
 
     monkeypatch.setattr(store, "list_matches", unreadable)
     browser = MatchBrowser(store)
@@ -194,8 +214,11 @@ def test_browser_lists_opens_and_export_writes_json_and_csv(qtbot, store, tmp_pa
     export_match(match, tmp_path / "m.json")
     assert match_from_json(json.loads((tmp_path / "m.json").read_text())) == match
     export_match(match, tmp_path / "m.csv")
-    assert (tmp_path / "m.csv").read_text(encoding="utf-8-sig").splitlines()[1].startswith(
-        "1,5,0,5,5,3,1,1,1"
+    assert (
+        (tmp_path / "m.csv")
+        .read_text(encoding="utf-8-sig")
+        .splitlines()[1]
+        .startswith("1,5,0,5,5,3,1,1,1")
     )
 
 
@@ -306,8 +329,9 @@ def test_enroll_shows_an_enrolled_print_as_it_is_stored(qtbot, tmp_path) -> None
         def enrolled(self) -> dict[str, Path]:
             return {"red-plow": print_}
 
-    dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), FakeCounter([]),
-                          enroller=Enroller())
+    dialog = EnrollDialog(
+        FakeSource([np.zeros((8, 8, 3), np.uint8)]), FakeCounter([]), enroller=Enroller()
+    )
     qtbot.addWidget(dialog)
     shown = dialog.images["red-plow"].pixmap().toImage()
     assert shown.width() == 90
@@ -318,7 +342,9 @@ def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> N
     dialog = SettingsDialog(AppSettings(), data_dir=tmp_path)
     qtbot.addWidget(dialog)
     assert str(tmp_path / "captures") in dialog._folder_shown.text()
-    wanted = AppSettings(camera="rtsp://10.0.0.5/stream", keep_captures=True, capture_dir="/data/caps")
+    wanted = AppSettings(
+        camera="rtsp://10.0.0.5/stream", keep_captures=True, capture_dir="/data/caps"
+    )
     with qtbot.waitSignal(dialog.valueChanged):
         dialog.setValue(wanted)
     assert dialog.value() == wanted
@@ -350,6 +376,48 @@ def test_taking_back_a_blitz_caller_gives_their_count_back(qtbot) -> None:
     dialog.editor.blitz["Cy"].setValue(2)  # corrected by hand after the pick
     dialog.set_caller(None)
     assert dialog.value().tallies["Cy"].blitz == 2  # an edit is never undone
+
+
+@pytest.mark.parametrize(
+    "names", [("Christopher", "Bob", "Cy"), tuple(f"Alexandrina-{i}" * 3 for i in range(8))]
+)
+def test_the_round_dialogs_boxes_leave_each_name_its_room(qtbot, names) -> None:
+    # (the Dutch boxes were laid over the names, even short ones: "Christop")
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Player
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    players = tuple(Player(n, DECK_NAMES[i]) for i, n in enumerate(names))
+    proposed = Round({n: round_of(X=(5, 0)).tallies["X"] for n in names})
+    dialog = ConfirmDialog(players, proposed, title="Round 1")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    for name in names:
+        label, box = dialog.editor.names[name], dialog.editor.dutch[name]
+        assert label.x() + label.width() <= box.x()  # (its "…" showing, not under a box)
+        shown = label.shown_text()
+        assert shown == name or (shown.endswith("…") and name.startswith(shown[:-1]))
+    if len(names) == 3:
+        assert dialog.editor.names["Christopher"].shown_text() == "Christopher"
+
+
+def test_a_long_refusal_grows_its_dialog_to_be_read_whole(qtbot) -> None:
+    # (a match settings dialog kept its height: of three lines of why, one and a half showed,
+    # the part saying who and why cut off, the form above squashed)
+    long = (
+        "player Alexandrina-Christophersen: with a target of 25, the match is decided after "
+        "round 1, but they joined after it (nobody joins a decided match: let them leave first)"
+    )
+    dialog = MatchSettingsDialog(Settings(), apply=lambda _settings: long)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    before = dialog.height()
+    dialog._on_ok()
+    error = dialog._error
+    qtbot.waitUntil(lambda: error.height() >= error.heightForWidth(error.width()), timeout=2000)
+    assert dialog.height() > before and dialog.isVisible()  # refused: still open
 
 
 def test_a_sum_of_shots_past_two_digits_is_shown_as_it_is(qtbot) -> None:
@@ -417,7 +485,10 @@ def test_enter_in_a_name_goes_on_to_the_next_and_only_the_last_starts_the_match(
     first = dialog.rows[0].name
     first.setFocus()
     for row, name in zip(dialog.rows, ("Ann", "Bob", "Cy"), strict=False):
-        assert QApplication.focusWidget() is row.name and row.name.selectedText() in ("", row.name.text())
+        assert QApplication.focusWidget() is row.name and row.name.selectedText() in (
+            "",
+            row.name.text(),
+        )
         row.name.selectAll()
         qtbot.keyClicks(row.name, name)
         assert dialog.isVisible() and dialog.match() is None
@@ -573,7 +644,9 @@ def test_a_latecomer_s_new_team_is_said_before_it_is_taken(qtbot) -> None:
     dialog.row.name.setText("Ed")
     dialog.row.team.setText("Nrth")
     _ok(dialog)
-    assert not taken and dialog.error.text().startswith("Nrth is a new team (this match has North, South)")
+    assert not taken and dialog.error.text().startswith(
+        "Nrth is a new team (this match has North, South)"
+    )
     dialog.row.team.setText("South")  # an existing team: taken at once
     _ok(dialog)
     assert [p.team for p in taken] == ["South"]
