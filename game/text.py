@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Final
 
-from blitzcam.game.rules import Match, Player, Round, Standings
+from blitzcam.game.rules import Match, Player, Round, Standings, at_table
 from blitzcam.game.store import MatchSummary
 
 # Unicode's bidirectional controls (UAX #9)
@@ -59,6 +59,19 @@ def round_counts(round_: Round) -> str:
     """'Ann 4/4, Bob 12/0': each player's Dutch/Blitz cards in a round, as a question about
     it names them."""
     return ", ".join(f"{name} {t.dutch}/{t.blitz}" for name, t in round_.tallies.items())
+
+
+def seat_changes(before: Match, after: Match) -> str:
+    """What a change did to who is at the table, as a clause to follow what it did to the
+    rounds ('; Cy back at the table'), or "": an undo puts back whoever left after the round,
+    a redo takes them away again, and the table said nothing of it."""
+    was = {p.name for p in at_table(before)}
+    now = {p.name for p in at_table(after)}
+    back = [p.name for p in after.players if p.name in now - was]
+    away = [p.name for p in before.players if p.name in was - now]
+    parts = [f"{' and '.join(back)} back at the table"] if back else []
+    parts += [f"{' and '.join(away)} away from it again"] if away else []
+    return "".join(f"; {part}" for part in parts)
 
 
 def round_count(n: int) -> str:

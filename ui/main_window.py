@@ -30,7 +30,7 @@ from blitzcam.errors import UserError
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError, Round
 from blitzcam.game.store import MatchStore, StaleMatchError, StoreError
-from blitzcam.game.text import round_counts
+from blitzcam.game.text import round_counts, seat_changes
 from blitzcam.ui.capture_store import (
     capture_record,
     capture_stem,
@@ -320,8 +320,9 @@ class MainWindow(QMainWindow):
         if before is not None:  # redo puts the match back whole: a leave after the round too
             self._undone.append((self.match_id, match, before))
         self.show_match(self.match_id, match)
+        seats = seat_changes(before, match) if before is not None else ""
         self.statusBar().showMessage(
-            f"Round {len(match.rounds) + 1} undone (Ctrl+Shift+Z brings it back)", 5000
+            f"Round {len(match.rounds) + 1} undone{seats} (Ctrl+Shift+Z brings it back)", 8000
         )
 
     def _last_undone(self) -> int | None:
@@ -354,8 +355,10 @@ class MainWindow(QMainWindow):
         at = self._last_undone()
         if at is not None:
             del self._undone[at]
+        left = self.match
         self.show_match(self.match_id, match)
-        self.statusBar().showMessage(f"Round {len(match.rounds)} brought back", 5000)
+        seats = seat_changes(left, match) if left is not None else ""
+        self.statusBar().showMessage(f"Round {len(match.rounds)} brought back{seats}", 8000)
 
     def _on_delete_round(self) -> None:
         """Delete the round chosen in the table, once the players say so (a round entered twice
@@ -473,6 +476,7 @@ class MainWindow(QMainWindow):
                 )
             return refused
         self.show_match(self.match_id, match)
+        self.statusBar().showMessage(f"{what} changed", 5000)  # (the last message was stale)
         return None
 
     def _on_players(self) -> None:
@@ -665,6 +669,9 @@ class MainWindow(QMainWindow):
             return
         dialog.accept()
         self._on_confirm_closed(dialog)
+        if session is None and match == self.match:  # an edit that changed nothing
+            self.statusBar().showMessage("Nothing changed: the round is as it was", 5000)
+            return  # (what can be redone still can)
         # a round of the user's own makes the match's undone ones unreachable (it cannot come
         # back to the state an undo left while it stays on top): let them go
         self._undone = [entry for entry in self._undone if entry[0] != self.match_id]

@@ -6,6 +6,7 @@ import unicodedata
 
 from blitzcam.game.rules import Match, Player, Round, Settings, Tally, score_match
 from blitzcam.game.text import describe_status, isolated, left_to_right
+from tests.game.factories import match_of, round_of
 
 
 def _won_by(name: str) -> Match:
@@ -59,3 +60,14 @@ def test_a_moment_local_time_cannot_hold_is_shown_as_stored(monkeypatch) -> None
         finally:
             zone.undo()
             time.tzset()
+
+
+def test_seat_changes_say_who_an_undo_put_back_or_a_redo_took_away() -> None:
+    from blitzcam.game.rules import leave
+    from blitzcam.game.text import seat_changes
+
+    played = match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)), n=3)
+    gone = leave(played, "Cy")
+    assert seat_changes(gone, played) == "; Cy back at the table"
+    assert seat_changes(played, gone) == "; Cy away from it again"
+    assert seat_changes(played, played) == ""

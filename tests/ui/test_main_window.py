@@ -641,9 +641,26 @@ def test_undo_then_redo_of_a_round_a_player_left_after_puts_the_leave_back(qtbot
     window = _window(qtbot, store, feed, tmp_path)
     window.undo_action.trigger()
     assert not window.match.rounds and rules.at_table(window.match) == window.match.players
+    # and says so: Cy came back to the table without a word
+    assert "Round 1 undone; Cy back at the table" in window.statusBar().currentMessage()
     window.redo_action.trigger()
     assert store.load(match_id) == before == window.match
+    assert window.statusBar().currentMessage() == "Round 1 brought back; Cy away from it again"
     assert not window.redo_action.isEnabled()
+
+
+def test_a_round_edit_that_changes_nothing_keeps_what_can_be_redone(qtbot, store, feed, tmp_path):
+    # (Enter twice on a round's row said "Round saved" and threw the undone round away)
+    rounds = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
+    match_id = store.create_match(match_of(*rounds))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.undo_action.trigger()
+    window._on_edit_round(1)
+    window.confirm.countsConfirmed.emit(window.confirm.value())  # OK, nothing changed
+    assert window.statusBar().currentMessage() == "Nothing changed: the round is as it was"
+    assert window.redo_action.isEnabled()
+    window.redo_action.trigger()
+    assert store.load(match_id).rounds == rounds
 
 
 def test_a_match_deleted_before_it_is_opened_leaves_the_open_one(qtbot, store, feed, tmp_path):
