@@ -15,7 +15,7 @@ import numpy as np
 
 MAX_WH: Final = 7680  # per-class centre offset for class-aware NMS, as ultralytics
 MAX_NMS: Final = 30000  # most candidates NMS looks at
-NMS_BLOCK: Final = 256  # rows of the IoU matrix built at a time (bounded memory, early pruning)
+NMS_PAIRS: Final = 1 << 20  # pairs of boxes looked at a time (bounded memory)
 EPS: Final = 1e-7
 
 
@@ -77,25 +77,47 @@ def fast_nms_rotated(obb: np.ndarray, score: np.ndarray, iou_threshold: float) -
 
     Fast-NMS (ultralytics' choice for OBB): a box goes if any higher-scoring box overlaps it by more
     than the threshold, whether or not that box itself survives. Only pairs close enough to reach
-    the threshold (see overlap_gate) get the costly probiou, so thousands of boxes stay cheap.
+    the threshold (see overlap_gate) get the costly probiou, and only boxes within that reach
+    along x are paired at all (sorted by x: a late round's 1,900 candidates took 26-35 ms as
+    256-row blocks of every pair's distance, 3-5 ms so); which pairs are looked at does not
+    change the result, since a box goes when any higher-scoring one overlaps it.
     """
     order = np.argsort(-score, kind="stable")
     boxes = np.asarray(obb, np.float32)[order]  # float32 like ultralytics' torch NMS
     n = len(boxes)
+    suppressed = np.zeros(n, dtype=bool)
+    if n < 2:
+        return order
     radius = np.hypot(boxes[:, 2], boxes[:, 3]) / 2
     gate = overlap_gate(iou_threshold)
-    suppressed = np.zeros(n, dtype=bool)
-    for start in range(0, n, NMS_BLOCK):
-        stop = min(n, start + NMS_BLOCK)
-        dx = boxes[start:stop, None, 0] - boxes[None, :, 0]
-        dy = boxes[start:stop, None, 1] - boxes[None, :, 1]
-        near = np.hypot(dx, dy) <= gate * (radius[start:stop, None] + radius[None, :])
-        near &= np.arange(n)[None, :] > np.arange(start, stop)[:, None]  # only lower-scored boxes
-        near &= ~suppressed[None, :]  # already gone: no need to look again
-        rows, cols = np.nonzero(near)
+    if np.isfinite(gate):
+        # every pair the gate lets through lies within this of each other along x (a margin
+        # over float32's rounding of the same test below)
+        reach = gate * (radius.astype(np.float64) + float(radius.max())) * 1.001 + 1e-3
+    else:
+        reach = np.full(n, np.inf)
+    by_x = np.argsort(boxes[:, 0], kind="stable")
+    xs = boxes[by_x, 0].astype(np.float64)
+    low = np.searchsorted(xs, boxes[:, 0] - reach, side="left")
+    high = np.searchsorted(xs, boxes[:, 0] + reach, side="right")
+    start = 0
+    while start < n:  # rows in chunks of about NMS_PAIRS pairs: bounded memory
+        ends = start + np.cumsum(high[start:] - low[start:])
+        stop = max(start + 1, start + int(np.searchsorted(ends - start, NMS_PAIRS, "right")))
+        counts = high[start:stop] - low[start:stop]
+        rows = np.repeat(np.arange(start, stop), counts)
+        offsets = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+        cols = by_x[np.repeat(low[start:stop], counts) + offsets]
+        lower = cols > rows  # only lower-scored boxes
+        rows, cols = rows[lower], cols[lower]
+        dx = boxes[rows, 0] - boxes[cols, 0]
+        dy = boxes[rows, 1] - boxes[cols, 1]
+        near = np.hypot(dx, dy) <= gate * (radius[rows] + radius[cols])
+        rows, cols = rows[near], cols[near]
         if len(rows):
-            over = _probiou(boxes[start + rows], boxes[cols]) > iou_threshold
+            over = _probiou(boxes[rows], boxes[cols]) > iou_threshold
             suppressed[cols[over]] = True
+        start = stop
     return order[~suppressed]
 
 
