@@ -263,3 +263,20 @@ def test_fast_nms_keeps_what_every_pair_looked_at_keeps(pairs: int, monkeypatch)
                 fast_nms_rotated(obb, score, threshold).tolist()
                 == _every_pair_fast_nms(obb, score, threshold).tolist()
             )
+
+
+def test_the_network_input_is_opencvs_blob_to_the_bit() -> None:
+    # (each channel scaled into its plane with numpy, a quarter faster than blobFromImage)
+    import cv2
+
+    from blitzcam.vision.letterbox import to_blob
+
+    image = np.random.default_rng(5).integers(0, 256, (40, 300, 3), dtype=np.uint8)
+    for channel in range(3):
+        image[channel, :256, channel] = np.arange(256)  # every value, in every channel
+    expected = cv2.dnn.blobFromImage(image, scalefactor=1 / 255.0, swapRB=True)
+    blob = to_blob(image)
+    assert blob.dtype == expected.dtype and blob.shape == expected.shape == (1, 3, 40, 300)
+    assert np.array_equal(blob, expected)
+    assert np.array_equal(to_blob(np.ascontiguousarray(image[::2, ::3])), cv2.dnn.blobFromImage(
+        np.ascontiguousarray(image[::2, ::3]), scalefactor=1 / 255.0, swapRB=True))  # fmt: skip
