@@ -332,8 +332,11 @@ def identify(
         vectors, sims = read(boxes)
         # a drawing read with doubt is read again along its box snapped to the ink
         doubtful = np.flatnonzero(candidates(sims).max(axis=1) < SURE_ABOVE)
+        snapped = {int(i): snap_to_ink(frame_bgr, boxes[i]) for i in doubtful}
+        # (a box the ink leaves as it was reads as it did: not read again, nor taken, below)
+        doubtful = np.array([i for i in doubtful if not np.array_equal(snapped[i], boxes[i])], int)
         if len(doubtful):
-            again, again_sims = read([snap_to_ink(frame_bgr, boxes[i]) for i in doubtful])
+            again, again_sims = read([snapped[i] for i in doubtful])
             better = candidates(again_sims).max(axis=1) > candidates(sims[doubtful]).max(axis=1)
             vectors[doubtful[better]] = again[better]
             sims[doubtful[better]] = again_sims[better]
