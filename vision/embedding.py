@@ -66,12 +66,24 @@ def white_balance(patch_bgr: np.ndarray, *, sample_step: int = 1) -> np.ndarray:
 
 def network_input(patches: np.ndarray) -> np.ndarray:
     """(n, S, S, 3) uint8 BGR patches -> (n, 3, S, S) float32 in -1..1, white-balanced on the
-    paper (`white_balance`), so the network sees the ink's own colour."""
-    stack = np.asarray(patches, np.float32)
+    paper (`white_balance`), so the network sees the ink's own colour.
+
+    `white_balance`'s own steps, laid out channel-first before them and the paper found among
+    the bytes (uint8 to float32 keeps the order, so the same value is picked): the same floats
+    (tests compare the two), 42 -> 25 microseconds a patch."""
+    stack = np.asarray(patches)
     if stack.ndim != 4 or stack.shape[-1] != 3:
         raise ValueError(f"patches must be (n, S, S, 3), got {stack.shape}")
-    balanced = white_balance(stack)
-    return np.ascontiguousarray((balanced * 2.0 - 1.0).transpose(0, 3, 1, 2))
+    n, height, width, _ = stack.shape
+    planes = np.ascontiguousarray(stack.reshape(n, height * width, 3).transpose(0, 2, 1))
+    k = int(0.85 * (height * width - 1))
+    paper = np.partition(planes, k, axis=-1)[..., k].astype(np.float32)
+    paper = np.maximum(paper, 8.0)[:, :, None, None]
+    balanced = np.divide(planes.reshape(n, 3, height, width).astype(np.float32), paper)
+    np.clip(balanced, 0.0, 1.0, out=balanced)
+    balanced *= 2.0
+    balanced -= 1.0
+    return balanced
 
 
 @dataclass(frozen=True, slots=True)

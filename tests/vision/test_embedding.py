@@ -15,14 +15,21 @@ from blitzcam.vision.embedding import (
     network_input,
     quarter_turns,
     reference_vectors,
+    white_balance,
 )
 
 
 def _square(side: float, centre: float = 100.0) -> np.ndarray:
     h = side / 2
     # ultralytics corner order: corners[2] is the box frame's origin, [1] its x end, [3] its y end
-    return np.float32([[centre + h, centre + h], [centre + h, centre - h],
-                       [centre - h, centre - h], [centre - h, centre + h]])
+    return np.float32(
+        [
+            [centre + h, centre + h],
+            [centre + h, centre - h],
+            [centre - h, centre - h],
+            [centre - h, centre + h],
+        ]
+    )
 
 
 def test_a_large_drawing_is_area_averaged_not_aliased() -> None:
@@ -57,6 +64,18 @@ def test_network_input_cancels_the_colour_of_the_light() -> None:
     assert a.min() >= -1.0 and a.max() <= 1.0
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32, np.float64])
+def test_network_input_is_white_balance_laid_out_for_the_network(dtype) -> None:
+    # (found among the bytes, channel-first, it is the same floats as white_balance's steps)
+    rng = np.random.default_rng(11)
+    patches = rng.integers(0, 256, (9, 32, 32, 3)).astype(dtype)
+    patches[0] = rng.integers(0, 6, (32, 32, 3))  # a dark patch: the paper's floor of 8
+    expected = (white_balance(patches.astype(np.float32)) * 2.0 - 1.0).transpose(0, 3, 1, 2)
+    got = network_input(patches)
+    assert got.dtype == np.float32 and got.flags.c_contiguous
+    assert np.array_equal(got, expected)
+
+
 def test_network_input_rejects_a_wrong_shape() -> None:
     with pytest.raises(ValueError, match="patches must be"):
         network_input(np.zeros((4, PATCH, PATCH), np.uint8))
@@ -68,8 +87,9 @@ def test_quarter_turns_and_their_owners_line_up() -> None:
     assert turned.shape == (8, 2, 2, 3)
     np.testing.assert_array_equal(turned[2 + 1], np.rot90(patches[1], 1))
     seen = []
-    refs = reference_vectors(lambda p: (seen.append(len(p)), np.eye(8, 4)[: len(p)])[1], patches,
-                             np.array([5, 7]))
+    refs = reference_vectors(
+        lambda p: (seen.append(len(p)), np.eye(8, 4)[: len(p)])[1], patches, np.array([5, 7])
+    )
     assert seen == [8]
     np.testing.assert_array_equal(refs.owners, [5, 7] * 4)
 
