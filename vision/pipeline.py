@@ -460,7 +460,8 @@ class CountingPipeline:
                 )
             )
         seen = np.concatenate([np.zeros((0, 5), np.float32), *(tile.obb for tile in found)])
-        too_big = ~held_whole(before.obb, scale, overlap) & holding_no_centre(before.obb, seen)
+        too_big = ~held_whole(before.obb, scale, overlap)  # (few: only they are looked in)
+        too_big[too_big] = holding_no_centre(before.obb[too_big], seen)
         found.append(
             Decoded(
                 obb=before.obb[too_big],
