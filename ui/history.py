@@ -80,13 +80,19 @@ class MatchBrowser(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        # the date, the rounds and the result as wide as they are written (they were cut to
+        # "2026-12…" and "won by …" at the default size); the players take what is left
+        for column in (0, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
         self.message = plain_label()
         open_button = QPushButton("Open")
         open_button.setDefault(True)
         json_button = QPushButton("Export JSON…")
         csv_button = QPushButton("Export CSV…")
+        self._on_a_match = (open_button, json_button, csv_button)  # enabled with one listed
         close_button = QPushButton("Close")
         buttons = QHBoxLayout()
         for b in (open_button, json_button, csv_button):
@@ -110,6 +116,8 @@ class MatchBrowser(QDialog):
             summaries = self._store.list_matches(problems=problems)
         except StoreError as exc:  # the list itself is unreadable (a damaged page, a bad disk)
             self.table.setRowCount(0)
+            for button in self._on_a_match:
+                button.setEnabled(False)
             self.message.setText(f"Matches cannot be listed: {exc}")
             return
         self.table.setRowCount(len(summaries))
@@ -126,6 +134,8 @@ class MatchBrowser(QDialog):
                 self.table.setItem(row, col, item)
         if summaries:
             self.table.selectRow(0)
+        for button in self._on_a_match:
+            button.setEnabled(bool(summaries))
         message = "" if summaries else "No matches yet."
         if problems:  # a damaged match is named, and hides none of the others
             message = f"{len(problems)} match(es) could not be read: {problems[0]}"

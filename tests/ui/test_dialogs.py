@@ -200,6 +200,23 @@ def test_browser_keeps_a_right_to_left_winner_in_an_english_line(qtbot, store) -
         assert QTextDocument(text).firstBlock().textDirection() == Qt.LayoutDirection.LeftToRight
 
 
+def test_the_browser_shows_its_columns_whole_and_offers_nothing_with_no_match(qtbot, store) -> None:
+    # (at its default size the date, the result and a header were cut to "2026-12…", "won by
+    # …"; with no match listed, Open and Export were offered and did nothing)
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    assert not any(button.isEnabled() for button in browser._on_a_match)
+    store.create_match(match_of(round_of(Ann=(40, 0), Bob=(3, 1), Cy=(2, 2)), target=30))
+    browser.reload()
+    assert all(button.isEnabled() for button in browser._on_a_match)
+    browser.show()
+    qtbot.waitExposed(browser)
+    table = browser.table
+    for column in (0, 3):
+        text = table.item(0, column).text()
+        assert table.columnWidth(column) >= table.fontMetrics().horizontalAdvance(text), text
+
+
 def test_browser_lists_opens_and_export_writes_json_and_csv(qtbot, store, tmp_path) -> None:
     first = store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
     store.create_match(match_of())
