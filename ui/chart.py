@@ -5,7 +5,7 @@ QtCharts). The axis arithmetic is pure and tested on its own; the widget only pa
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -18,6 +18,8 @@ LEGEND_ROW: Final = 18  # height of a row of the legend, in pixels
 LEGEND_SWATCH: Final = 16  # a swatch and its gap before the label
 LEGEND_GAP: Final = 18  # between one label and the next swatch
 LEGEND_LABEL_MAX: Final = 180  # a longer name is cut short with "…"
+LEGEND_LABEL_CAPS: Final = (LEGEND_LABEL_MAX, 110, 70, 40)  # ... shorter, where room is short
+MIN_PLOT_HEIGHT: Final = 90  # pixels the plot keeps, where a shorter legend can leave them
 GRID: Final = QColor(255, 255, 255, 40)
 AXIS_TEXT: Final = QColor(200, 204, 214)
 TARGET_PEN: Final = QColor(255, 215, 0, 170)
@@ -89,6 +91,20 @@ def legend_layout(label_widths: Sequence[int], width: float) -> list[tuple[float
     return places
 
 
+def fitted_legend(
+    widths_at: Callable[[int], list[int]], width: float, rows_free: int
+) -> tuple[int, list[tuple[float, int]]]:
+    """The longest label cap (LEGEND_LABEL_CAPS) whose legend (`legend_layout`) takes no more
+    than `rows_free` rows, or else the shortest; `widths_at(cap)` gives the labels' widths cut
+    to it. Eight players in a narrow window had one name a row, and the plot squeezed to
+    nothing."""
+    for cap in LEGEND_LABEL_CAPS:
+        places = legend_layout(widths_at(cap), width)
+        if 1 + max((row for _, row in places), default=0) <= max(1, rows_free):
+            break
+    return cap, places
+
+
 def target_label_above(line_y: float, label_height: float, top: float) -> bool:
     """Whether the target's label fits above its line (at the top of the scale it would be
     cut off by the widget's edge: it goes under the line then)."""
@@ -121,13 +137,18 @@ class RunningTotalsChart(QWidget):
         font.setPointSizeF(max(8.0, font.pointSizeF() * 0.85))
         painter.setFont(font)
         metrics = painter.fontMetrics()
-        labels = [
-            metrics.elidedText(s.label, Qt.TextElideMode.ElideRight, LEGEND_LABEL_MAX)
-            for s in self._series
-        ]
-        legend = legend_layout(
-            [metrics.horizontalAdvance(label) for label in labels], self.width() - left - right
+
+        def elided(cap: int) -> list[str]:
+            return [
+                metrics.elidedText(s.label, Qt.TextElideMode.ElideRight, cap) for s in self._series
+            ]
+
+        cap, legend = fitted_legend(
+            lambda cap: [metrics.horizontalAdvance(label) for label in elided(cap)],
+            self.width() - left - right,
+            (self.height() - top - bottom - MIN_PLOT_HEIGHT) // LEGEND_ROW,
         )
+        labels = elided(cap)
         legend_rows = 1 + max((row for _, row in legend), default=0)
         bottom += LEGEND_ROW * legend_rows
         plot = QRectF(left, top, self.width() - left - right, self.height() - top - bottom)

@@ -275,3 +275,21 @@ def test_the_legend_wraps_and_the_target_label_stays_inside() -> None:
     assert all(x + LEGEND_SWATCH + 100 <= 600 for x, _ in places)
     assert legend_layout([900], 600) == [(0.0, 0)]  # too long for any row: alone on its own
     assert target_label_above(30, 20, 0) and not target_label_above(16, 20, 0)
+
+
+def test_a_legend_short_of_room_cuts_its_names_shorter_and_leaves_the_plot_its_room(
+    qtbot,
+) -> None:
+    # (eight players at 1024 x 600: one name a row, and the plot squeezed to nothing, its
+    # value labels printed on one another)
+    from blitzcam.ui.chart import LEGEND_LABEL_CAPS, LEGEND_LABEL_MAX, fitted_legend
+
+    def widths(cap: int) -> list[int]:
+        return [min(150, cap)] * 8  # eight long names, each cut to the cap
+
+    cap, places = fitted_legend(widths, 300, rows_free=8)
+    assert cap == LEGEND_LABEL_MAX and max(row for _, row in places) == 7  # room: as they are
+    cap, places = fitted_legend(widths, 300, rows_free=2)
+    assert cap < LEGEND_LABEL_MAX and max(row for _, row in places) <= 1
+    cap, _ = fitted_legend(widths, 40, rows_free=1)  # no cap fits: the shortest
+    assert cap == LEGEND_LABEL_CAPS[-1]
