@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -33,6 +34,7 @@ from blitzcam.ui.counting_worker import (
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.live_view import LiveView
+from blitzcam.ui.scrolling import scrolling_rows
 
 CAMERA_STOPPED: Final = "The camera stopped giving pictures: nothing to enroll from"
 
@@ -91,7 +93,15 @@ class EnrollDialog(QDialog):
             grid.addLayout(cell, i // 4, i % 4)
         self._show_enrolled()
         side = QVBoxLayout()
-        side.addLayout(grid)
+        # the eight decks scroll down, and the view gives up some width: the dialog was
+        # 1038 x 668 at least, past a small screen's 1024 x 600
+        decks = scrolling_rows(grid)
+        decks.setMinimumWidth(
+            decks.widget().minimumSizeHint().width()
+            + decks.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        )
+        self.live.setMinimumWidth(240)
+        side.addWidget(decks, 1)
         side.addWidget(self.message)
         close = QPushButton("Done")
         close.setDefault(True)

@@ -15,4 +15,8 @@ def scrolling_rows(layout: QLayout) -> QScrollArea:
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    # Tab goes from row to row, not to the area around them (it stopped there, unseen, and
+    # Space then scrolled it instead of pressing the button that had the focus before); the
+    # area still scrolls to whichever row's box Tab reaches
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     return area

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
+from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.match_file import match_from_json
 from blitzcam.game.rules import Round, Settings
 from blitzcam.game.store import StoreError
@@ -244,6 +245,20 @@ def test_enroll_without_a_counter_says_why_there_is_none(qtbot) -> None:
     dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter(note))
     qtbot.addWidget(dialog)
     assert "decks/x.png" in dialog.message.text() and "not installed" not in dialog.message.text()
+
+
+def test_the_enroll_dialog_fits_a_small_screen(qtbot) -> None:
+    # (it was 1038 x 668 at least: past a 1024 x 600 netbook's screen; the decks now scroll)
+    dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter("none"))
+    qtbot.addWidget(dialog)
+    smallest = dialog.minimumSizeHint()
+    assert smallest.width() <= 1024 and smallest.height() <= 600
+    dialog.resize(1000, 560)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    for deck in DECK_NAMES[:4]:  # the first row: every column shown whole (rows scroll down)
+        button = dialog.forget_buttons[deck]
+        assert button.visibleRegion().boundingRect().width() == button.width(), deck
 
 
 class RecordingEnroller:
