@@ -83,7 +83,7 @@ class Bright(NamedTuple):
 
     corners: np.ndarray  # (4, 2) ordered tl, tr, br, bl, in the picture's pixels
     area: float  # of the shape itself, in the picture's pixels
-    one_card: bool  # outlined as one card is: no notch, nothing outside the quadrilateral
+    one_card: bool  # outlined as one card is: no dent in it (MAX_DENT) but card in shadow
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
