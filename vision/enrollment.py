@@ -165,7 +165,14 @@ def _deepest_dent(contour: np.ndarray) -> float:
     """How far, in pixels, the outline's deepest dent lies inside its convex hull."""
     if len(contour) < 4:
         return 0.0
-    defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
+    try:
+        defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
+    except cv2.error:  # an outline that touches itself ("hull indices are not monotonous")
+        hull = cv2.convexHull(contour)
+        points = contour.reshape(-1, 2).astype(np.float32)
+        return max(
+            0.0, *(cv2.pointPolygonTest(hull, (float(x), float(y)), True) for x, y in points)
+        )
     return 0.0 if defects is None else float(defects[:, 0, 3].max()) / 256  # (fixed point)
 
 
