@@ -646,7 +646,7 @@ def replace_round(match: Match, number: int, round_: Round) -> Match:
     rounds = list(match.rounds)
     rounds[number - 1] = round_
     updated = replace(match, rounds=tuple(rounds))
-    _check_decided_last(updated, f"with round {number} as corrected")
+    _check_decided_last(updated, f"with round {number} as corrected", match)
     return updated
 
 
@@ -696,7 +696,7 @@ def delete_round(match: Match, number: int) -> Match:
     players = tuple(p for p in players if p.left is None or p.left > p.joined)
     updated = replace(match, players=players, rounds=rounds)
     try:
-        _check_decided_last(updated, f"without round {number}")
+        _check_decided_last(updated, f"without round {number}", match)
     except MatchError as exc:  # say who the undo took away, when that is what broke a rule
         if not away:
             raise
@@ -707,14 +707,14 @@ def delete_round(match: Match, number: int) -> Match:
             round_number=exc.round_number,
             player=exc.player,
         ) from None
-    for seat in updated.players:  # one put back before their first round: as `join` takes them
-        if seat.joined == len(rounds) and seat.start >= match.settings.target:
-            raise MatchError(
-                f"taking round {number} back puts them before their first round again, with a "
-                f"start of {seat.start}, at or past the target ({match.settings.target}): "
-                "raise the target first",
-                player=seat.name,
-            )
+    try:  # one put back before their first round: their start as `join` takes it
+        _check_starts(updated, teams=False)
+    except MatchError as exc:
+        raise MatchError(
+            f"taking round {number} back would put them before their first round again: "
+            f"{exc.rule} (raise the target first)",
+            player=exc.player,
+        ) from None
     return updated
 
 
@@ -752,15 +752,16 @@ def change_settings(match: Match, settings: Settings) -> Match:
     updated = replace(match, settings=settings)
     if settings.target < match.settings.target:  # (other changes leave the starts as they were)
         _check_starts(updated, teams=False)
-    _check_decided_last(updated, f"with a target of {settings.target}")
+    _check_decided_last(updated, f"with a target of {settings.target}", match)
     return updated
 
 
-def _check_decided_last(match: Match, cause: str) -> Standings:
-    """`match`'s standings, or MatchError when `cause` ("with …": a change just made) has it
-    decided after a round that rounds or a latecomer followed: the match would have ended
-    there, and the latecomer would sit in a decided match (which nobody joins, and which an
-    undo could not take back while they sat there). One who left after the deciding round
+def _check_decided_last(match: Match, cause: str, before: Match) -> Standings:
+    """`match`'s standings, or MatchError when `cause` ("with …": the change that made it from
+    `before`) has it decided after a round that rounds or a latecomer followed: the match would
+    have ended there, and the latecomer would sit in a decided match (which nobody joins, and
+    which an undo could not take back while they sat there). A match decided so already (as an
+    earlier blitzcam stored it) takes other changes. One who left after the deciding round
     played it: the table may end a match as a player goes home."""
     try:
         standings = score_match(match)
@@ -771,6 +772,9 @@ def _check_decided_last(match: Match, cause: str) -> Standings:
         ) from None
     decided = standings.decided_after
     if decided is None:
+        return standings
+    was = score_match(before).decided_after
+    if was is not None and was <= decided:  # decided there, or earlier, before the change
         return standings
     for seat in match.players:
         if seat.joined >= decided:
@@ -827,7 +831,8 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
     updated = replace(match, players=seated, rounds=rounds)
     if updated.uses_teams and not match.uses_teams:  # teams given to a table with a start
         _check_starts(updated, teams=True)
-    _check_decided_last(updated, "with the teams as given")
+    # (only teams can move when the match is decided: names and decks score as they did)
+    _check_decided_last(updated, "with the teams as given", match)
     return updated
 
 
@@ -961,10 +966,15 @@ def can_join(match: Match, standings: Standings | None = None) -> bool:
 
 
 def can_leave(match: Match, standings: Standings | None = None) -> bool:
-    """Whether someone at the table may leave now (`leave`): the match undecided and more than
-    MIN_PLAYERS at it."""
+    """Whether someone at the table may leave now (`leave`): more than MIN_PLAYERS at it, and
+    the match undecided or someone at it yet to play (who leaves a decided match as if never
+    seated)."""
     standings = standings or score_match(match)
-    return standings.status == "in-progress" and len(at_table(match)) > MIN_PLAYERS
+    seated = at_table(match)
+    if len(seated) <= MIN_PLAYERS:
+        return False
+    played = len(match.rounds)
+    return standings.status == "in-progress" or any(p.joined == played for p in seated)
 
 
 def blitz_caller(round_: Round) -> str | None:

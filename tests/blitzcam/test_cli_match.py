@@ -419,6 +419,11 @@ def test_a_match_imported_is_seated_as_a_new_one_would_be(
             ["new", "-p", "Ann=green-pump", "-p", "Bob=purple@N"],
             "player Bob: unknown deck 'purple'",
         ),
+        # a team with '=' in its name is still that team (the deck's name is read first)
+        (
+            ["new", "-p", "Ann=green-pump@A=1", "-p", "Bob=red-buggy@A=1"],
+            "a team match needs at least two teams",
+        ),
         (
             ["new", "-p", "Ann=green-pump", "-p", "Bob=green-pump"],
             "deck green-pump is already played by Ann",
