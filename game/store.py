@@ -735,12 +735,15 @@ class MatchStore:
         """Apply a pure rule function to a stored match in one transaction; a MatchError from
         `change` leaves the store untouched. Only what changed is rewritten. With `expect` (the
         match as the caller last read it), a stored match that differs from it is not changed:
-        StaleMatchError, so a window never applies a change to rounds it has not shown."""
+        StaleMatchError, so a window never applies a change to rounds it has not shown. A change
+        that changes nothing writes nothing (a round confirmed as it was)."""
         with self._transaction() as conn:
             before = self._read_readable(match_id)
             if expect is not None and before != expect:
                 raise StaleMatchError(match_id, before)
             after = change(before)  # the rules refuse here, before anything is written
+            if after == before:  # nothing to write: nor is it the match changed last
+                return before
             if after.settings != before.settings:
                 conn.execute(
                     "UPDATE matches SET target = ?, variant = ? WHERE id = ?",

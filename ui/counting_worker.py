@@ -2,8 +2,8 @@
 and the worker thread that runs them.
 
 Widgets only know `FrameSource`, `Counter` and `CountSnapshot`; tests inject fakes. The adapters
-at the bottom (`open_source`, `make_counter`, `make_enroller` and the classes they build) are
-the only code here that imports vision/, and only when they are called.
+at the bottom (from `snapshot_from_result` on: `open_source`, `make_counter`, `make_enroller`
+and what they build) are the only code here that imports vision/, and only when called.
 Camera reading and inference run in a worker thread; results reach the GUI through a one-slot
 mailbox so the newest frame always wins and stale ones are dropped, however slow either side is.
 """

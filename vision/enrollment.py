@@ -506,7 +506,7 @@ def _grab_from_camera(spec: str) -> tuple[np.ndarray, str]:
             if card_in(frame.image)[1] is None:
                 return last
             if index + 1 >= warm_up + tries:
-                last = frame.image, f"{label}, the last of {index + 1} looked at"
+                last = frame.image, f"{label}, the last of {tries} looked at"
                 break
     if last is None:
         if unreadable:  # (a single picture: its own error, as it was)

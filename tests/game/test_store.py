@@ -1025,3 +1025,15 @@ def test_an_empty_file_that_was_there_before_is_left_where_it_was(tmp_path: Path
     with pytest.raises(StoreError, match="database or disk is full"):
         MatchStore(path, migrations=(failing,))
     assert path.is_file()
+
+
+def test_a_change_that_changes_nothing_writes_nothing(store: MatchStore) -> None:
+    # (a round confirmed as it was made its match the one changed last: the CLI's default
+    # --match and the list's order moved to it)
+    first = store.create_match(match_of(round_of(Ann=(3, 0), Bob=(2, 1))))
+    second = store.create_match(match_of())
+    stamp = store.latest_match()
+    assert stamp == second
+    same = store.load(first)
+    assert store.update(first, lambda match: match) == same
+    assert store.latest_match() == second

@@ -148,11 +148,15 @@ def test_the_recipes_negatives_are_built_once_into_the_run(
     monkeypatch.setattr("blitzcam.datasets.generate.generate_dataset", never)
     monkeypatch.setattr("blitzcam.models.identity_negatives.cut_negatives", never)
     np.testing.assert_array_equal(training_negatives(recipe, tmp_path, default_model_path()), first)
-    # the detector `check_negatives_source` opened is the one used, not opened again
+    # the detector `check_negatives_source` opened is the one that cuts (in a fresh run
+    # folder, where nothing is cut yet), not one opened again
+    monkeypatch.undo()
     opened = check_negatives_source(recipe, default_model_path())
     monkeypatch.setattr("blitzcam.vision.detector.Detector", never)
-    again = training_negatives(recipe, tmp_path, default_model_path(), opened)
+    again = training_negatives(recipe, tmp_path / "fresh", default_model_path(), opened)
     np.testing.assert_array_equal(again, first)
+    monkeypatch.setattr("blitzcam.datasets.generate.generate_dataset", never)
+    monkeypatch.setattr("blitzcam.models.identity_negatives.cut_negatives", never)
     for unused in (replace(recipe, negatives_per_step=0), replace(recipe, reject_steps=0)):
         none = training_negatives(unused, tmp_path / "x", Path("-"))
         assert none.shape == (0, PATCH, PATCH, 3) and not (tmp_path / "x").exists()

@@ -233,10 +233,13 @@ def test_boxes_without_width_or_height_and_infinite_scores_are_no_boxes() -> Non
 
 
 def _every_pair_fast_nms(obb: np.ndarray, score: np.ndarray, threshold: float) -> np.ndarray:
-    """Fast-NMS by its definition: every pair's probiou, no gate, no strips."""
+    """Fast-NMS by its definition, in float32 as ultralytics' torch NMS: every pair's probiou,
+    no gate, no strips."""
+    from blitzcam.vision.decode import _probiou
+
     order = np.argsort(-score, kind="stable")
     boxes = np.asarray(obb, np.float32)[order]
-    over = probiou(boxes, boxes) > threshold
+    over = _probiou(boxes[:, None, :], boxes[None, :, :]) > threshold
     higher = np.triu(np.ones((len(boxes), len(boxes)), bool), k=1)  # row scores above column
     return order[~(over & higher).any(axis=0)]
 

@@ -70,6 +70,8 @@ def test_network_input_is_white_balance_laid_out_for_the_network(dtype) -> None:
     rng = np.random.default_rng(11)
     patches = rng.integers(0, 256, (9, 32, 32, 3)).astype(dtype)
     patches[0] = rng.integers(0, 6, (32, 32, 3))  # a dark patch: the paper's floor of 8
+    if dtype is not np.uint8:  # (an augmented patch: values between the bytes)
+        patches[1:] += rng.random((8, 32, 32, 3)).astype(dtype)
     expected = (white_balance(patches.astype(np.float32)) * 2.0 - 1.0).transpose(0, 3, 1, 2)
     got = network_input(patches)
     assert got.dtype == np.float32 and got.flags.c_contiguous
