@@ -38,17 +38,9 @@ def run(*argv: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
 
 
 def test_summarize_prints_the_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = write(
-        tmp_path,
-        {
-            "target": 20,
-            "players": ANN_BOB,
-            "rounds": [
-                {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 9, "blitz": 4}},
-                {"Ann": {"dutch": 10, "blitz": 0}, "Bob": {"dutch": 9, "blitz": 4}},
-            ],
-        },
-    )
+    path = write(tmp_path, {"target": 20, "players": ANN_BOB, "rounds": [
+        {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 9, "blitz": 4}},
+        {"Ann": {"dutch": 10, "blitz": 0}, "Bob": {"dutch": 9, "blitz": 4}}]})
     code, out, err = run("match", "summarize", str(path), capsys=capsys)
     assert (code, err) == (0, "")
     assert json.loads(out) == {
@@ -62,24 +54,14 @@ def test_summarize_prints_the_contract(tmp_path: Path, capsys: pytest.CaptureFix
 def test_summarize_with_teams_reports_team_totals_and_team_winners(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    players = [
-        {"name": "Ann", "deck": "green-pump", "team": "North"},
-        {"name": "Bob", "deck": "red-buggy", "team": "South"},
-        {"name": "Cy", "deck": "blue-plow", "team": "North"},
-        {"name": "Di", "deck": "yellow-bucket", "team": "South"},
-    ]
-    round_ = {
-        "Ann": {"dutch": 10, "blitz": 0},
-        "Bob": {"dutch": 10, "blitz": 0},
-        "Cy": {"dutch": 5, "blitz": 0},
-        "Di": {"dutch": 5, "blitz": 0},
-    }
-    code, out, _ = run(
-        "match",
-        "summarize",
-        str(write(tmp_path, {"target": 15, "players": players, "rounds": [round_]})),
-        capsys=capsys,
-    )
+    players = [{"name": "Ann", "deck": "green-pump", "team": "North"},
+               {"name": "Bob", "deck": "red-buggy", "team": "South"},
+               {"name": "Cy", "deck": "blue-plow", "team": "North"},
+               {"name": "Di", "deck": "yellow-bucket", "team": "South"}]
+    round_ = {"Ann": {"dutch": 10, "blitz": 0}, "Bob": {"dutch": 10, "blitz": 0},
+              "Cy": {"dutch": 5, "blitz": 0}, "Di": {"dutch": 5, "blitz": 0}}
+    code, out, _ = run("match", "summarize", str(write(tmp_path, {
+        "target": 15, "players": players, "rounds": [round_]})), capsys=capsys)
     assert code == 0
     result = json.loads(out)
     assert result["team_totals"] == {"North": 15, "South": 15}
@@ -90,86 +72,40 @@ def test_summarize_with_teams_reports_team_totals_and_team_winners(
     ("match", "fragment"),
     [
         # out of range, names the round and the player
-        (
-            {
-                "players": ANN_BOB,
-                "rounds": [{"Ann": {"dutch": 41, "blitz": 0}, "Bob": {"dutch": 0, "blitz": 0}}],
-            },
-            "round 1, player Ann: Dutch cards must be between 0 and 40, got 41",
-        ),
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 41, "blitz": 0}, "Bob": {"dutch": 0, "blitz": 0}}]},
+         "round 1, player Ann: Dutch cards must be between 0 and 40, got 41"),
         # not a whole number
-        (
-            {
-                "players": ANN_BOB,
-                "rounds": [{"Ann": {"dutch": 2, "blitz": 0}, "Bob": {"dutch": 2.5, "blitz": 0}}],
-            },
-            "round 1, player Bob: Dutch cards must be a whole number",
-        ),
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 2, "blitz": 0}, "Bob": {"dutch": 2.5, "blitz": 0}}]},
+         "round 1, player Bob: Dutch cards must be a whole number"),
         # a player missing from a round
-        (
-            {"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 2, "blitz": 0}}]},
-            "round 1, player Bob: missing from the round",
-        ),
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 2, "blitz": 0}}]},
+         "round 1, player Bob: missing from the round"),
         # an unknown player
-        (
-            {
-                "players": ANN_BOB,
-                "rounds": [
-                    {
-                        "Ann": {"dutch": 2, "blitz": 0},
-                        "Bob": {"dutch": 2, "blitz": 0},
-                        "Eve": {"dutch": 2, "blitz": 0},
-                    }
-                ],
-            },
-            "round 1, player Eve: not a player in this match",
-        ),
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 2, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 0},
+                                          "Eve": {"dutch": 2, "blitz": 0}}]},
+         "round 1, player Eve: not a player in this match"),
         # two players on one deck
-        (
-            {"players": [ANN_BOB[0], {"name": "Bob", "deck": "green-pump"}], "rounds": []},
-            "player Bob: deck green-pump is already played by Ann",
-        ),
+        ({"players": [ANN_BOB[0], {"name": "Bob", "deck": "green-pump"}], "rounds": []},
+         "player Bob: deck green-pump is already played by Ann"),
         # no blitz in a standard round
-        (
-            {
-                "players": ANN_BOB,
-                "rounds": [{"Ann": {"dutch": 2, "blitz": 1}, "Bob": {"dutch": 2, "blitz": 1}}],
-            },
-            "round 1: nobody has 0 Blitz cards left",
-        ),
+        ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 2, "blitz": 1}, "Bob": {"dutch": 2, "blitz": 1}}]},
+         "round 1: nobody has 0 Blitz cards left"),
         # a round after the match was decided
-        (
-            {
-                "target": 10,
-                "players": ANN_BOB,
-                "rounds": [
-                    {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}},
-                    {"Ann": {"dutch": 1, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}},
-                ],
-            },
-            "round 2: the match was already decided after round 1",
-        ),
+        ({"target": 10, "players": ANN_BOB, "rounds": [
+            {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}},
+            {"Ann": {"dutch": 1, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}}]},
+         "round 2: the match was already decided after round 1"),
         # the round number counts from 1
-        (
-            {
-                "players": ANN_BOB,
-                "rounds": [
-                    {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}},
-                    {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}},
-                    {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 11}},
-                ],
-            },
-            "round 3, player Bob: Blitz cards must be between 0 and 10, got 11",
-        ),
+        ({"players": ANN_BOB, "rounds": [
+            {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}},
+            {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 1}},
+            {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 11}}]},
+         "round 3, player Bob: Blitz cards must be between 0 and 10, got 11"),
         # a name that is not printable is quoted: the message stays one line
-        (
-            {"players": ANN_BOB, "rounds": [{"Cy\nblitzcam match: ok": {"dutch": 1, "blitz": 0}}]},
-            "round 1, player 'Cy\\nblitzcam match: ok': not a player in this match",
-        ),
-        (
-            {"players": ANN_BOB, "rounds": [{"Bob\x1b[2K": {"dutch": 1, "blitz": 0, "x": 1}}]},
-            "round 1, player 'Bob\\x1b[2K': unexpected key(s) 'x'",
-        ),
+        ({"players": ANN_BOB, "rounds": [{"Cy\nblitzcam match: ok": {"dutch": 1, "blitz": 0}}]},
+         "round 1, player 'Cy\\nblitzcam match: ok': not a player in this match"),
+        ({"players": ANN_BOB, "rounds": [{"Bob\x1b[2K": {"dutch": 1, "blitz": 0, "x": 1}}]},
+         "round 1, player 'Bob\\x1b[2K': unexpected key(s) 'x'"),
     ],
 )
 def test_summarize_refuses_invalid_matches_with_one_line(
@@ -194,9 +130,7 @@ def test_console_script_is_installed_and_exits_2(tmp_path: Path) -> None:
     path = write(tmp_path, {"players": ANN_BOB[:1]})
     result = subprocess.run(
         [str(Path(sys.executable).parent / "blitzcam"), "match", "summarize", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
+        capture_output=True, text=True, check=False,
     )
     assert result.returncode == 2
     assert result.stdout == ""
@@ -253,10 +187,7 @@ def test_the_latest_match_that_cannot_be_read_is_one_line(
     monkeypatch.setattr(MatchStore, "latest_match", damaged)
     code, _, err = run("match", "--db", str(tmp_path / "m.sqlite3"), "show", capsys=capsys)
     assert code == 2
-    assert (
-        err
-        == f"blitzcam match: error: {tmp_path / 'm.sqlite3'}: the list of matches cannot be read: malformed\n"
-    )
+    assert err == f"blitzcam match: error: {tmp_path / 'm.sqlite3'}: the list of matches cannot be read: malformed\n"
 
 
 def test_export_to_standard_output_beside_a_folder_named_dash(
@@ -273,25 +204,10 @@ def test_export_to_standard_output_beside_a_folder_named_dash(
 
 # --- the terminal workflow ----------------------------------------------------------------
 
-
 def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "m.sqlite3")
-    assert (
-        run(
-            "match",
-            "--db",
-            db,
-            "new",
-            "-p",
-            "Ann=green-pump",
-            "-p",
-            "Bob=red-buggy",
-            "--target",
-            "30",
-            capsys=capsys,
-        )[0]
-        == 0
-    )
+    assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+               "--target", "30", capsys=capsys)[0] == 0
     code, out, _ = run("match", "--db", db, "add", "Ann=12/0", "Bob=9/4", capsys=capsys)
     assert code == 0 and "leading: Ann" in out
     code, out, _ = run("match", "--db", db, "add", "Ann=20/0", "Bob=9/4", capsys=capsys)
@@ -377,10 +293,7 @@ def test_a_player_joins_and_another_leaves_a_match_under_way(
         # a start `join` refuses: the match decided as Cy first plays
         ({2: {"joined": 1, "start": 500}}, "player Cy: a start of 500 reaches the target (75)"),
         # a team match takes latecomers from 0
-        (
-            {2: {"joined": 1, "start": 5}, 1: {"team": "South"}},
-            "player Cy: started from 5, and a team match",
-        ),
+        ({2: {"joined": 1, "start": 5}, 1: {"team": "South"}}, "player Cy: started from 5, and a team match"),
     ],
 )
 def test_a_match_imported_is_seated_as_a_new_one_would_be(
@@ -411,27 +324,12 @@ def test_a_match_imported_is_seated_as_a_new_one_would_be(
         (["new", "-p", "Ann"], "--player 'Ann': expected NAME=DECK"),
         (["new", "-p", "Ann=green-pump", "-p", "Bob=@North"], "--player 'Bob=@North': expected"),
         # a deck misspelt is said as such, not as a NAME=DECK that is not one
-        (
-            ["new", "-p", "Ann=green-pump", "-p", "Bob=Red-Buggy"],
-            "player Bob: unknown deck 'Red-Buggy': expected one of",
-        ),
-        (
-            ["new", "-p", "Ann=green-pump", "-p", "Bob=purple@N"],
-            "player Bob: unknown deck 'purple'",
-        ),
+        (["new", "-p", "Ann=green-pump", "-p", "Bob=Red-Buggy"], "player Bob: unknown deck 'Red-Buggy': expected one of"),
+        (["new", "-p", "Ann=green-pump", "-p", "Bob=purple@N"], "player Bob: unknown deck 'purple'"),
         # a team with '=' in its name is still that team (the deck's name is read first)
-        (
-            ["new", "-p", "Ann=green-pump@A=1", "-p", "Bob=red-buggy@A=1"],
-            "a team match needs at least two teams",
-        ),
-        (
-            ["new", "-p", "Ann=green-pump", "-p", "Bob=green-pump"],
-            "deck green-pump is already played by Ann",
-        ),
-        (
-            ["new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", "--target", "0"],
-            "target must be a whole number from 1",
-        ),
+        (["new", "-p", "Ann=green-pump@A=1", "-p", "Bob=red-buggy@A=1"], "a team match needs at least two teams"),
+        (["new", "-p", "Ann=green-pump", "-p", "Bob=green-pump"], "deck green-pump is already played by Ann"),
+        (["new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", "--target", "0"], "target must be a whole number from 1"),
         (["add", "Ann=12/0"], "no matches yet"),
         (["show"], "no matches yet"),
         (["show", "--match", "7"], "no match 7"),
@@ -453,10 +351,7 @@ def test_terminal_errors_are_one_line(
         (["add", "Ann=12"], "'Ann=12': expected NAME=DUTCH/BLITZ"),
         (["add", "Ann=12/0", "Ann=3/0"], "Ann is given twice"),
         (["add", "Ann=12/0"], "round 1, player Bob: missing from the round"),
-        (
-            ["add", "Ann=12/0", "Bob=50/0"],
-            "round 1, player Bob: Dutch cards must be between 0 and 40",
-        ),
+        (["add", "Ann=12/0", "Bob=50/0"], "round 1, player Bob: Dutch cards must be between 0 and 40"),
         (["undo"], "there is no round to undo"),
         (["edit", "3", "Ann=1/0"], "no round 3: the match has 0 round"),
         (["settings"], "nothing to change"),
@@ -464,17 +359,12 @@ def test_terminal_errors_are_one_line(
         (["player", "Cy", "--name", "Di"], "no player 'Cy' in this match: Ann, Bob"),
         (["player", "Ann", "--name", "Bob"], "player Bob: two players have this name"),
         # the seat changed is named (the whole table's check blamed the later seat, Bob)
-        (
-            ["player", "Ann", "--deck", "red-buggy"],
-            "player Ann: deck red-buggy is already played by Bob",
-        ),
+        (["player", "Ann", "--deck", "red-buggy"],
+         "player Ann: deck red-buggy is already played by Bob"),
         (["player", "Ann", "--team", "North"], "player Ann: this match has no teams"),
         (["export", "out.txt"], "cannot tell the format"),
         (["export", "out.json", "--format", "csv"], "--format csv for a .json file name"),
-        (
-            ["join", "Cy", "--deck", "red-buggy"],
-            "player Cy: deck red-buggy is already played by Bob",
-        ),
+        (["join", "Cy", "--deck", "red-buggy"], "player Cy: deck red-buggy is already played by Bob"),
         (["join", "Ann", "--deck", "blue-plow"], "player Ann: two players have this name"),
         (["leave", "Bob"], "a match needs 2 to 8 players, got 1"),  # no round yet: taken off
         (["leave", "Cy"], "player Cy: not a player in this match"),
@@ -494,9 +384,7 @@ def test_refused_changes_leave_the_match_as_it_was(
     assert code == 0 and "round  " in out and "    1  " not in out
 
 
-def test_a_foreign_database_is_refused_untouched(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_foreign_database_is_refused_untouched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "notes.txt"
     db.write_bytes(b"my shopping list\n" * 200)
     code, _, err = run("match", "--db", str(db), "list", capsys=capsys)
@@ -516,9 +404,7 @@ def test_list_names_a_damaged_match_and_lists_the_others(
     ):
         new = ("new", "-p", f"{first}={first_deck}", "-p", f"{second}={second_deck}")
         assert run("match", "--db", db, *new, capsys=capsys)[0] == 0
-        assert (
-            run("match", "--db", db, "add", f"{first}=5/0", f"{second}=3/1", capsys=capsys)[0] == 0
-        )
+        assert run("match", "--db", db, "add", f"{first}=5/0", f"{second}=3/1", capsys=capsys)[0] == 0
     with sqlite3.connect(db) as conn:  # a hand edit that breaks the rules, in the first match
         conn.execute("UPDATE tallies SET dutch = 99 WHERE match_id = 1")
     code, out, err = run("match", "--db", db, "list", capsys=capsys)
@@ -528,20 +414,14 @@ def test_list_names_a_damaged_match_and_lists_the_others(
     assert err.count("\n") == 1
 
 
-def test_counts_of_thousands_of_digits_are_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_counts_of_thousands_of_digits_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "m.sqlite3")
     run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
-    code, _, err = run(
-        "match", "--db", db, "add", "Ann=" + "9" * 5000 + "/0", "Bob=1/0", capsys=capsys
-    )
+    code, _, err = run("match", "--db", db, "add", "Ann=" + "9" * 5000 + "/0", "Bob=1/0", capsys=capsys)
     assert code == 2 and "the counts are far too large" in err and err.count("\n") == 1
 
 
-def test_list_shows_the_local_time(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
-) -> None:
+def test_list_shows_the_local_time(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
     import time
     from datetime import UTC, datetime
 
@@ -681,9 +561,7 @@ def test_the_store_may_be_given_after_the_action_too(
                                  f"{tmp_path / 'other.sqlite3'} and {db}: give one\n")  # fmt: skip
 
 
-def test_delete_round_says_the_round_and_who_went_with_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_delete_round_says_the_round_and_who_went_with_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "m.sqlite3")
     run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
     run("match", "--db", db, "add", "Ann=5/0", "Bob=3/2", capsys=capsys)
@@ -693,32 +571,16 @@ def test_delete_round_says_the_round_and_who_went_with_it(
     run("match", "--db", db, "add", "Ann=1/0", "Bob=2/0", capsys=capsys)
     code, out, _ = run("match", "--db", db, "delete-round", "2", capsys=capsys)
     assert code == 0
-    assert out.startswith(
-        "deleted round 2 (Ann 1/0, Bob 2/0, Cy 9/1); Cy taken off the match with it\n"
-    )
+    assert out.startswith("deleted round 2 (Ann 1/0, Bob 2/0, Cy 9/1); Cy taken off the match with it\n")
     code, _, err = run("match", "--db", db, "delete-round", "7", capsys=capsys)
     assert code == 2 and "no round 7" in err
 
 
-@pytest.mark.parametrize(
-    "over", ["m.sqlite3", "m.sqlite3-wal", "other.sqlite3", "other.sqlite3-shm"]
-)
-def test_an_export_never_replaces_a_database(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], over: str
-) -> None:
+@pytest.mark.parametrize("over", ["m.sqlite3", "m.sqlite3-wal", "other.sqlite3", "other.sqlite3-shm"])
+def test_an_export_never_replaces_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str], over: str) -> None:
     # (a review's case: `export m.sqlite3 --format json` wrote 787 bytes of JSON over every match)
     db = tmp_path / "m.sqlite3"
-    run(
-        "match",
-        "--db",
-        str(db),
-        "new",
-        "-p",
-        "Ann=green-pump",
-        "-p",
-        "Bob=red-buggy",
-        capsys=capsys,
-    )
+    run("match", "--db", str(db), "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
     run("match", "--db", str(tmp_path / "other.sqlite3"), "new", "-p", "Ann=green-pump", "-p",
         "Bob=red-buggy", capsys=capsys)  # fmt: skip
     before = {p.name: p.read_bytes() for p in tmp_path.glob("*.sqlite3")}
@@ -729,20 +591,14 @@ def test_an_export_never_replaces_a_database(
     assert run("match", "--db", str(db), "list", capsys=capsys)[0] == 0
 
 
-@pytest.mark.parametrize(
-    "action", [["list"], ["new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy"]]
-)
-def test_a_device_as_the_store_is_said_to_be_one(
-    action: list[str], capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.mark.parametrize("action", [["list"], ["new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy"]])
+def test_a_device_as_the_store_is_said_to_be_one(action: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     # /dev/null reads as 0 bytes: it was called an empty store, or a disk error for `new`
     code, _, err = run("match", "--db", "/dev/null", *action, capsys=capsys)
     assert code == 2 and "/dev/null: is not a regular file" in err, err
 
 
-def test_an_empty_store_file_is_said_empty_not_no_matches(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_an_empty_store_file_is_said_empty_not_no_matches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "zero.sqlite3"
     db.write_bytes(b"")
     code, _, err = run("match", "--db", str(db), "list", capsys=capsys)
@@ -765,16 +621,12 @@ def test_a_store_a_killed_first_new_left_empty_is_no_store_yet(
     assert code == 0 and out.startswith("started match 1")
 
 
-def test_a_store_path_that_cannot_be_reached_is_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_store_path_that_cannot_be_reached_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run("match", "--db", str(tmp_path / ("x" * 300)), "list", capsys=capsys)
     assert code == 2 and "cannot reach it (File name too long)" in err and err.count("\n") == 1, err
 
 
-def test_an_export_to_a_named_pipe_is_written_through(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_an_export_to_a_named_pipe_is_written_through(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # looking for a database's header in it first waited for ever (no writer had opened it)
     import threading
 
@@ -817,10 +669,8 @@ def test_a_store_that_cannot_be_written_here_is_still_read(
     monkeypatch.setattr(store_module, "MatchStore", ReadOnlyPlace)
     for argv in (["show"], ["list"], ["export", "-", "--format", "csv"]):
         code, out, err = run("match", "--db", db, *argv, capsys=capsys)
-        assert (
-            code == 0
-            and "cannot be written here (the file or its folder is read-only): read as it is" in err
-        ), (argv, err)
+        assert code == 0 and "cannot be written here (the file or its folder is read-only): " \
+            "read as it is" in err, (argv, err)
         assert "Ann" in out
     code, _, err = run("match", "--db", db, "add", "Ann=1/0", "Bob=1/0", capsys=capsys)
     assert code == 2 and "the file or its folder is read-only" in err  # a change: refused
@@ -832,64 +682,31 @@ def _put_back_line(out: str) -> list[str] | None:
 
 
 @pytest.mark.parametrize("names", [("Ann", "Bob"), ("Ann Marie", "Bob's"), ("-Zed", "Bob")])
-def test_undo_says_the_command_that_puts_the_round_back(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], names: tuple[str, str]
-) -> None:
+def test_undo_says_the_command_that_puts_the_round_back(tmp_path: Path, capsys: pytest.CaptureFixture[str], names: tuple[str, str]) -> None:
     db = str(tmp_path / "m.sqlite3")
     first, second = names
-    assert (
-        run(
-            "match",
-            "--db",
-            db,
-            "new",
-            f"--player={first}=green-pump",
-            f"--player={second}=red-buggy",
-            capsys=capsys,
-        )[0]
-        == 0
-    )
+    assert run("match", "--db", db, "new", f"--player={first}=green-pump", f"--player={second}=red-buggy", capsys=capsys)[0] == 0
     run("match", "--db", db, "add", "--", f"{first}=5/0", f"{second}=3/2", capsys=capsys)
     run("match", "--db", db, "add", "--", f"{first}=3/1", f"{second}=8/0", capsys=capsys)
     shown = run("match", "--db", db, "show", capsys=capsys)[1]
     code, out, _ = run("match", "--db", db, "undo", capsys=capsys)
     words = _put_back_line(out)
-    assert (
-        code == 0
-        and words is not None
-        and words[:6] == ["blitzcam", "match", "--db", db, "add", "--match"]
-    )
+    assert code == 0 and words is not None and words[:6] == ["blitzcam", "match", "--db", db, "add", "--match"]
     code, _, err = run(*words[1:], capsys=capsys)  # the command as the shell would split it
     assert (code, err) == (0, "")
     assert run("match", "--db", db, "show", capsys=capsys)[1] == shown
 
 
-def test_no_command_is_said_where_adding_the_round_would_not_put_it_back(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_no_command_is_said_where_adding_the_round_would_not_put_it_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "m.sqlite3")
     run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
     for counts in (("Ann=5/0", "Bob=3/2"), ("Ann=1/0", "Bob=2/0"), ("Ann=4/0", "Bob=6/1")):
         run("match", "--db", db, "add", *counts, capsys=capsys)
     code, out, _ = run("match", "--db", db, "delete-round", "1", capsys=capsys)  # not the last
-    assert (
-        code == 0
-        and out.startswith("deleted round 1 (Ann 5/0, Bob 3/2)\n")
-        and _put_back_line(out) is None
-    )
+    assert code == 0 and out.startswith("deleted round 1 (Ann 5/0, Bob 3/2)\n") and _put_back_line(out) is None
     # the last round, by number: said as for undo
     code, out, _ = run("match", "--db", db, "delete-round", "2", capsys=capsys)
-    assert _put_back_line(out) == [
-        "blitzcam",
-        "match",
-        "--db",
-        db,
-        "add",
-        "--match",
-        "1",
-        "Ann=4/0",
-        "Bob=6/1",
-    ]
+    assert _put_back_line(out) == ["blitzcam", "match", "--db", db, "add", "--match", "1", "Ann=4/0", "Bob=6/1"]
     # a player who joined, played this one round and left: adding it again would not have
     # them leave after it
     run("match", "--db", db, "join", "Cy", "--deck", "blue-plow", capsys=capsys)
@@ -900,22 +717,12 @@ def test_no_command_is_said_where_adding_the_round_would_not_put_it_back(
     assert _put_back_line(out) is None
 
 
-def test_the_command_said_names_no_database_when_none_was_given(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_command_said_names_no_database_when_none_was_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("BLITZCAM_DATA_DIR", str(tmp_path / "data"))
     run("match", "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
     run("match", "add", "Ann=5/0", "Bob=3/2", capsys=capsys)
     code, out, _ = run("match", "undo", capsys=capsys)
-    assert code == 0 and _put_back_line(out) == [
-        "blitzcam",
-        "match",
-        "add",
-        "--match",
-        "1",
-        "Ann=5/0",
-        "Bob=3/2",
-    ]
+    assert code == 0 and _put_back_line(out) == ["blitzcam", "match", "add", "--match", "1", "Ann=5/0", "Bob=3/2"]
 
 
 @pytest.mark.parametrize(

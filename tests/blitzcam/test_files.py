@@ -43,6 +43,7 @@ def test_a_failed_write_leaves_the_old_file_whole(tmp_path: Path) -> None:
     target = tmp_path / "model.onnx"
     target.write_bytes(b"old")
 
+
     with pytest.raises(TypeError):
         write_bytes_atomic(target, object())  # type: ignore[arg-type]
     assert target.read_bytes() == b"old"

@@ -91,10 +91,7 @@ def test_cli_default_width_is_600(tmp_path: Path, capsys: pytest.CaptureFixture[
     ("make_args", "message"),
     [
         (lambda d: [str(d), "--width", "100"], "--width"),  # too small to print
-        (
-            lambda d: [str(d), "--width", "1000000"],
-            "--width must be 500 to 10000",
-        ),  # no memory holds it
+        (lambda d: [str(d), "--width", "1000000"], "--width must be 500 to 10000"),  # no memory holds it
         (lambda d: [str(d / "file.txt")], "not a folder"),  # DIR is a file
         (lambda d: [str(d / "file.txt" / "sub")], "file.txt"),  # a file in the way of DIR
     ],
@@ -133,10 +130,7 @@ def test_a_folder_in_the_way_of_one_back_is_named_before_any_is_written(
 @pytest.mark.parametrize(
     ("link_to", "message"),
     [
-        (
-            "/nonexistent/dir/x.png",
-            r"red-plow\.png: a link to /nonexistent/dir/x\.png, in no folder",
-        ),
+        ("/nonexistent/dir/x.png", r"red-plow\.png: a link to /nonexistent/dir/x\.png, in no folder"),
         ("red-plow.png", r"red-plow\.png: a loop of links, not a file"),  # itself
     ],
 )

@@ -192,10 +192,7 @@ def test_a_folder_a_killed_run_left_is_deleted_by_the_next_run(tmp_path: Path) -
     assert (tmp_path / "ds" / "generator.json").is_file()
     # and the run's own lock is gone with its folder
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("ds.")) == [
-        "ds.tmp-def456",
-        "ds.tmp-def456.lock",
-        "ds.tmp-jkl012",
-    ]
+        "ds.tmp-def456", "ds.tmp-def456.lock", "ds.tmp-jkl012"]
 
 
 def test_a_dataset_a_killed_overwrite_was_replacing_is_put_back_or_deleted(

@@ -255,9 +255,7 @@ def test_one_seated_in_a_match_decided_since_may_still_leave_it() -> None:
 
 
 def test_join_leave_and_start_survive_the_match_file_and_the_score_sheets() -> None:
-    match = add_round(
-        join(_two_rounds(), CY, start=-4), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0))
-    )
+    match = add_round(join(_two_rounds(), CY, start=-4), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
     match = leave(match, "Bob")
     data = match_to_json(match)
     assert data["players"][1] == {"name": "Bob", "deck": "red-buggy", "left": 3}
@@ -426,9 +424,8 @@ def test_an_undo_that_takes_a_player_away_again_says_so_when_refused() -> None:
 
 def test_a_seat_of_no_round_comes_back_as_a_latecomer() -> None:
     # (leaving takes such a seat off the match; a match file may still hold one)
-    match = replace(
-        _two_rounds(), players=(*_two_rounds().players, Player("Cy", "blue-plow", joined=1, left=1))
-    )
+    match = replace(_two_rounds(), players=(*_two_rounds().players, Player("Cy", "blue-plow",
+                                                                           joined=1, left=1)))
     assert rules.can_come_back(match) == (match.players[2],)
     assert rules.come_back(match, "Cy").players[2] == Player("Cy", "blue-plow", joined=2)
 
@@ -521,10 +518,7 @@ def test_a_start_the_rules_would_refuse_now_holds_up_no_other_change() -> None:
     # variant change or a rename was then refused, naming the latecomer)
     joined = join(_two_rounds(), CY, start=60)
     lowered = replace(joined, settings=rules.Settings(target=50))  # as a match file may hold it
-    assert (
-        rules.change_settings(lowered, rules.Settings(50, "play-out")).settings.variant
-        == "play-out"
-    )
+    assert rules.change_settings(lowered, rules.Settings(50, "play-out")).settings.variant == "play-out"
     renamed = rules.change_player(lowered, "Ann", new_name="Anne")
     assert [p.name for p in renamed.players] == ["Anne", "Bob", "Cy"]
 

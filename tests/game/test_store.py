@@ -131,9 +131,7 @@ def test_a_change_made_against_a_stale_match_is_refused(store: MatchStore) -> No
         lambda: store.update(match_id, lambda match: match, expect=later),
     ]
     for change in changes:
-        with pytest.raises(
-            StaleMatchError, match=f"match {match_id} was changed elsewhere"
-        ) as caught:
+        with pytest.raises(StaleMatchError, match=f"match {match_id} was changed elsewhere") as caught:
             change()
         assert caught.value.current == stored == store.load(match_id)
     # against the match as it is now, the change is made
@@ -166,19 +164,11 @@ def test_an_empty_file_becomes_a_new_store(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (
-            b"this is not a database at all, just some text" * 100,
-            "not a usable blitzcam match database",
-        ),
-        (
-            b"SQLite format 3\x00" + b"\x00" * 84 + b"\xff" * 3000,
-            "not a usable blitzcam match database",
-        ),
+        (b"this is not a database at all, just some text" * 100, "not a usable blitzcam match database"),
+        (b"SQLite format 3\x00" + b"\x00" * 84 + b"\xff" * 3000, "not a usable blitzcam match database"),
     ],
 )
-def test_corrupt_files_are_refused_and_left_untouched(
-    tmp_path: Path, content: bytes, message: str
-) -> None:
+def test_corrupt_files_are_refused_and_left_untouched(tmp_path: Path, content: bytes, message: str) -> None:
     path = tmp_path / "m.sqlite3"
     path.write_bytes(content)
     with pytest.raises(StoreError, match=message):
@@ -370,16 +360,12 @@ WRITER = textwrap.dedent(
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kill_after", [0.05, 0.3, 0.8])
-def test_kill_9_mid_save_loses_at_most_the_round_being_saved(
-    tmp_path: Path, kill_after: float
-) -> None:
+def test_kill_9_mid_save_loses_at_most_the_round_being_saved(tmp_path: Path, kill_after: float) -> None:
     path = tmp_path / "m.sqlite3"
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     writer = subprocess.Popen(
-        [sys.executable, str(script), str(path)],
-        stdout=subprocess.PIPE,
-        text=True,
+        [sys.executable, str(script), str(path)], stdout=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
     )
     assert writer.stdout is not None
@@ -423,9 +409,7 @@ def test_a_database_another_writer_holds_is_a_store_error(tmp_path: Path) -> Non
         other.execute("BEGIN IMMEDIATE")  # another process in the middle of a change
         store._conn.execute("PRAGMA busy_timeout = 100")  # not the real 10 s wait
         try:
-            with pytest.raises(
-                StoreError, match="cannot change the match database: database is locked"
-            ):
+            with pytest.raises(StoreError, match="cannot change the match database: database is locked"):
                 store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
         finally:
             other.execute("ROLLBACK")
@@ -531,9 +515,7 @@ def test_the_migration_keeps_teams_apart_that_differed_only_in_spaces(tmp_path: 
 
     path = tmp_path / "m.sqlite3"
     with MatchStore(path, migrations=(_schema_v1,)) as old:
-        two = _saved_by_an_old_release(
-            old, match_of(round_of(Ann=(5, 0), Bob=(3, 2)), teams=("A", "B"))
-        )
+        two = _saved_by_an_old_release(old, match_of(round_of(Ann=(5, 0), Bob=(3, 2)), teams=("A", "B")))
         old._conn.execute(
             "UPDATE players SET team = 'Red ' WHERE match_id = ? AND seat = 0", (two,)
         )
@@ -561,9 +543,7 @@ def test_names_written_two_ways_are_composed_on_upgrade_and_kept_apart(tmp_path:
     assert decomposed != composed
     path = tmp_path / "m.sqlite3"
     with MatchStore(path, migrations=MIGRATIONS[:2]) as old:
-        lone = _saved_by_an_old_release(
-            old, match_of(round_of(Ann=(5, 0), Bob=(3, 2)), teams=("A", "B"))
-        )
+        lone = _saved_by_an_old_release(old, match_of(round_of(Ann=(5, 0), Bob=(3, 2)), teams=("A", "B")))
         old._conn.execute(
             "UPDATE players SET name = ?, team = ? WHERE match_id = ? AND seat = 0",
             (decomposed, unicodedata.normalize("NFD", "\u00c9quipe"), lone),
@@ -623,9 +603,7 @@ def test_a_damaged_page_is_a_store_error_not_a_traceback(tmp_path: Path) -> None
         problems: list[str] = []
         assert store.list_matches(problems=problems) == []
         assert len(problems) == 60
-        assert all(
-            re.fullmatch(r"match \d+ in .* cannot be read: .*malformed", p) for p in problems
-        )
+        assert all(re.fullmatch(r"match \d+ in .* cannot be read: .*malformed", p) for p in problems)
         with pytest.raises(StoreError, match="cannot be read: database disk image is malformed"):
             store.list_matches()
         with pytest.raises(StoreError, match=f"match 30 in {re.escape(str(path))} cannot be read"):
@@ -817,9 +795,7 @@ def test_a_hand_edited_round_sat_out_is_reported(store: MatchStore, damage: str)
         store.load(match_id)
 
 
-def test_the_database_file_alone_holds_every_round_while_a_store_keeps_it_open(
-    tmp_path: Path,
-) -> None:
+def test_the_database_file_alone_holds_every_round_while_a_store_keeps_it_open(tmp_path: Path) -> None:
     # (a review's case: the app keeps its store open all evening; its rounds lived in the -wal
     # file beside it, so a copy of matches.sqlite3 alone held none of them)
     import shutil
@@ -838,9 +814,7 @@ def test_the_database_file_alone_holds_every_round_while_a_store_keeps_it_open(
 
 
 @pytest.mark.parametrize("at", ["COMMIT", "PRAGMA wal_checkpoint(TRUNCATE)"])
-def test_an_interrupt_once_the_change_is_committed_says_it_was_saved(
-    tmp_path: Path, at: str
-) -> None:
+def test_an_interrupt_once_the_change_is_committed_says_it_was_saved(tmp_path: Path, at: str) -> None:
     # Ctrl+C during the commit's disk sync (or the log's, folded into the file after it)
     # reaches Python once that statement has returned: the round was saved, and "interrupted"
     # alone had the player enter it again, twice in the match
@@ -869,9 +843,7 @@ def test_an_interrupt_once_the_change_is_committed_says_it_was_saved(
         assert len(store.load(match_id).rounds) == 1
 
 
-def test_a_change_does_not_wait_for_a_reader_to_fold_the_log_in(
-    tmp_path: Path, monkeypatch
-) -> None:
+def test_a_change_does_not_wait_for_a_reader_to_fold_the_log_in(tmp_path: Path, monkeypatch) -> None:
     # folding the log into the file waited for every reader to let go (SQLite's busy handler,
     # 10 s): another program holding a read open held up every round saved meanwhile. With
     # the wait made an hour, a change that waits is stopped by the suite's per-test timeout.
@@ -937,9 +909,7 @@ def test_a_store_whose_log_holds_changes_is_not_read_as_it_is(tmp_path: Path) ->
         writer.execute("UPDATE matches SET target = 100 WHERE id = ?", (match_id,))
         writer.commit()
         assert (tmp_path / "m.sqlite3-wal").stat().st_size > 0
-        with pytest.raises(
-            StoreError, match=r"its m\.sqlite3-wal file holds changes not yet in it"
-        ):
+        with pytest.raises(StoreError, match=r"its m\.sqlite3-wal file holds changes not yet in it"):
             MatchStore(path, read_only=True)
     older = tmp_path / "old.sqlite3"
     MatchStore(older, migrations=MIGRATIONS[:-1]).close()

@@ -128,19 +128,11 @@ print("counted", len(seen), "frames")
 def test_the_shipped_models_count_live_in_the_worker_thread(tmp_path) -> None:
     # in a QThread's event loop, OpenVINO crashed the app on the first count (SIGSEGV): run in
     # a child process, so a crash fails this test instead of ending the suite
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "offscreen",
-        "BLITZCAM_DATA_DIR": str(tmp_path / "data"),
-        "BLITZCAM_CACHE_DIR": str(tmp_path / "cache"),
-    }
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "BLITZCAM_DATA_DIR": str(tmp_path / "data"),
+           "BLITZCAM_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run(
-        [sys.executable, "-c", LIVE_WITH_SHIPPED_MODELS],
-        cwd=REPO_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        [sys.executable, "-c", LIVE_WITH_SHIPPED_MODELS], cwd=REPO_ROOT, env=env,
+        capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     assert "counted" in done.stdout and "counted 0 " not in done.stdout
@@ -247,9 +239,7 @@ def test_a_camera_the_system_lists_that_fails_is_said_not_replaced_by_the_demo(
 
     def failing_camera(spec):
         if gives == "no camera":
-            raise sources.SourceError(
-                f"camera {spec}: cannot open it: no such camera, or it is busy"
-            )
+            raise sources.SourceError(f"camera {spec}: cannot open it: no such camera, or it is busy")
         return sources.ImageFiles([], name=f"camera {spec}")  # opens, gives nothing
 
     monkeypatch.setattr(sources, "open_source", failing_camera)
@@ -623,12 +613,11 @@ def test_enrolling_from_the_view_stores_the_back_and_reloads_the_profile() -> No
     from blitzcam.ui.counting_worker import PipelineEnroller
     from blitzcam.vision.references import user_decks_dir
 
-    card = cv2.cvtColor(
-        np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]), cv2.COLOR_RGB2BGR
-    )
+    card = cv2.cvtColor(np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]),
+                        cv2.COLOR_RGB2BGR)
     frame = np.full((720, 1280, 3), 40, np.uint8)
     h, w = card.shape[:2]
-    frame[100 : 100 + h, 400 : 400 + w] = card
+    frame[100:100 + h, 400:400 + w] = card
     pipeline = _FakePipeline()
     message = PipelineEnroller(_counter_with(pipeline)).enroll("red-plow", frame)
     assert message.startswith("red-plow: enrolled")
@@ -642,11 +631,10 @@ def test_enrolling_a_back_that_reads_like_another_decks_says_so() -> None:
     from blitzcam.datasets.art import render_back
     from blitzcam.ui.counting_worker import PipelineEnroller
 
-    card = cv2.cvtColor(
-        np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]), cv2.COLOR_RGB2BGR
-    )
+    card = cv2.cvtColor(np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]),
+                        cv2.COLOR_RGB2BGR)
     frame = np.full((720, 1280, 3), 40, np.uint8)
-    frame[100 : 100 + card.shape[0], 400 : 400 + card.shape[1]] = card
+    frame[100:100 + card.shape[0], 400:400 + card.shape[1]] = card
     pipeline = _FakePipeline(
         names=("red-plow", "green-pump", "blue-pump"),
         vectors=[[1.0, 0.0], [0.8, 0.6], [0.0, 1.0]],  # red plow 0.8 alike green pump, 0 blue
@@ -724,11 +712,10 @@ def test_forgetting_from_the_app_removes_the_print_and_reloads_the_profile() -> 
     from blitzcam.ui.counting_worker import PipelineEnroller
     from blitzcam.vision.references import user_decks_dir
 
-    card = cv2.cvtColor(
-        np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]), cv2.COLOR_RGB2BGR
-    )
+    card = cv2.cvtColor(np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]),
+                        cv2.COLOR_RGB2BGR)
     frame = np.full((720, 1280, 3), 40, np.uint8)
-    frame[100 : 100 + card.shape[0], 400 : 400 + card.shape[1]] = card
+    frame[100:100 + card.shape[0], 400:400 + card.shape[1]] = card
     pipeline = _FakePipeline()
     enroller = PipelineEnroller(_counter_with(pipeline))
     assert enroller.enrolled() == {}
@@ -748,9 +735,7 @@ def test_a_view_without_a_card_is_explained_not_raised() -> None:
     from blitzcam.ui.counting_worker import PipelineEnroller
 
     pipeline = _FakePipeline()
-    message = PipelineEnroller(_counter_with(pipeline)).enroll(
-        "red-plow", np.zeros((480, 640, 3), np.uint8)
-    )
+    message = PipelineEnroller(_counter_with(pipeline)).enroll("red-plow", np.zeros((480, 640, 3), np.uint8))
     assert message.startswith("red-plow: not enrolled:")
     assert pipeline.reloads == 0
 

@@ -32,9 +32,7 @@ def test_new_match_with_teams_and_custom_target(qtbot) -> None:
     qtbot.addWidget(dialog)
     dialog.count.setValue(4)
     dialog.teams.setChecked(True)
-    for row, (name, team) in zip(
-        dialog.rows, [("Ann", "N"), ("Bob", "S"), ("Cy", "N"), ("Di", "S")], strict=False
-    ):
+    for row, (name, team) in zip(dialog.rows, [("Ann", "N"), ("Bob", "S"), ("Cy", "N"), ("Di", "S")], strict=False):
         row.name.setText(name)
         row.team.setText(team)
     dialog.rows[3].deck.setCurrentIndex(dialog.rows[3].deck.findData("red-plow"))
@@ -44,10 +42,7 @@ def test_new_match_with_teams_and_custom_target(qtbot) -> None:
     _ok(dialog)
     match = dialog.match()
     assert [(p.name, p.deck, p.team) for p in match.players] == [
-        ("Ann", "green-pump", "N"),
-        ("Bob", "red-buggy", "S"),
-        ("Cy", "yellow-bucket", "N"),
-        ("Di", "red-plow", "S"),
+        ("Ann", "green-pump", "N"), ("Bob", "red-buggy", "S"), ("Cy", "yellow-bucket", "N"), ("Di", "red-plow", "S"),
     ]
     assert match.settings == Settings(target=120, variant="play-out")
 
@@ -56,20 +51,11 @@ def test_new_match_with_teams_and_custom_target(qtbot) -> None:
     ("edit", "message"),
     [
         # two players on one deck
-        (
-            lambda d: d.rows[1].deck.setCurrentIndex(0),
-            "deck green-pump is already played by Player 1",
-        ),
+        (lambda d: d.rows[1].deck.setCurrentIndex(0), "deck green-pump is already played by Player 1"),
         # the same name twice
-        (
-            lambda d: d.rows[1].name.setText("Player 1"),
-            "player Player 1: two players have this name",
-        ),
+        (lambda d: d.rows[1].name.setText("Player 1"), "player Player 1: two players have this name"),
         # teams for some players only
-        (
-            lambda d: (d.teams.setChecked(True), d.rows[0].team.setText("N")),
-            "player Player 2: has no team",
-        ),
+        (lambda d: (d.teams.setChecked(True), d.rows[0].team.setText("N")), "player Player 2: has no team"),
         # an empty name
         (lambda d: d.rows[0].name.setText(" "), "must be non-empty text"),
     ],
@@ -115,9 +101,7 @@ def test_export_path(chosen: str, kind: str, expected: str) -> None:
     assert str(export_path(chosen, kind)) == expected
 
 
-def test_browser_exports_csv_to_a_name_without_an_ending(
-    qtbot, store, tmp_path, monkeypatch
-) -> None:
+def test_browser_exports_csv_to_a_name_without_an_ending(qtbot, store, tmp_path, monkeypatch) -> None:
     from PySide6.QtWidgets import QFileDialog
 
     store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
@@ -154,15 +138,11 @@ def test_a_file_under_the_name_with_its_ending_is_replaced_only_when_the_user_sa
     assert written.startswith("round,") if answer == "Yes" else written == "kept"
 
 
-def test_the_browser_says_so_when_the_list_of_matches_cannot_be_read(
-    qtbot, store, monkeypatch
-) -> None:
+def test_the_browser_says_so_when_the_list_of_matches_cannot_be_read(qtbot, store, monkeypatch) -> None:
     # a damaged page of the matches table: the dialog raised in its constructor, and the
     # window's slot with it (no dialog, no word)
     def unreadable(**_):
-        raise StoreError(
-            "the list of matches in x.sqlite cannot be read: database disk image is malformed"
-        )
+        raise StoreError("the list of matches in x.sqlite cannot be read: database disk image is malformed")
 
     monkeypatch.setattr(store, "list_matches", unreadable)
     browser = MatchBrowser(store)
@@ -232,11 +212,8 @@ def test_browser_lists_opens_and_export_writes_json_and_csv(qtbot, store, tmp_pa
     export_match(match, tmp_path / "m.json")
     assert match_from_json(json.loads((tmp_path / "m.json").read_text())) == match
     export_match(match, tmp_path / "m.csv")
-    assert (
-        (tmp_path / "m.csv")
-        .read_text(encoding="utf-8-sig")
-        .splitlines()[1]
-        .startswith("1,5,0,5,5,3,1,1,1")
+    assert (tmp_path / "m.csv").read_text(encoding="utf-8-sig").splitlines()[1].startswith(
+        "1,5,0,5,5,3,1,1,1"
     )
 
 
@@ -361,9 +338,8 @@ def test_enroll_shows_an_enrolled_print_as_it_is_stored(qtbot, tmp_path) -> None
         def enrolled(self) -> dict[str, Path]:
             return {"red-plow": print_}
 
-    dialog = EnrollDialog(
-        FakeSource([np.zeros((8, 8, 3), np.uint8)]), FakeCounter([]), enroller=Enroller()
-    )
+    dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), FakeCounter([]),
+                          enroller=Enroller())
     qtbot.addWidget(dialog)
     shown = dialog.images["red-plow"].pixmap().toImage()
     assert shown.width() == 90
@@ -374,9 +350,7 @@ def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> N
     dialog = SettingsDialog(AppSettings(), data_dir=tmp_path)
     qtbot.addWidget(dialog)
     assert str(tmp_path / "captures") in dialog._folder_shown.text()
-    wanted = AppSettings(
-        camera="rtsp://10.0.0.5/stream", keep_captures=True, capture_dir="/data/caps"
-    )
+    wanted = AppSettings(camera="rtsp://10.0.0.5/stream", keep_captures=True, capture_dir="/data/caps")
     with qtbot.waitSignal(dialog.valueChanged):
         dialog.setValue(wanted)
     assert dialog.value() == wanted
@@ -517,10 +491,7 @@ def test_enter_in_a_name_goes_on_to_the_next_and_only_the_last_starts_the_match(
     first = dialog.rows[0].name
     first.setFocus()
     for row, name in zip(dialog.rows, ("Ann", "Bob", "Cy"), strict=False):
-        assert QApplication.focusWidget() is row.name and row.name.selectedText() in (
-            "",
-            row.name.text(),
-        )
+        assert QApplication.focusWidget() is row.name and row.name.selectedText() in ("", row.name.text())
         row.name.selectAll()
         qtbot.keyClicks(row.name, name)
         assert dialog.isVisible() and dialog.match() is None
@@ -676,9 +647,7 @@ def test_a_latecomer_s_new_team_is_said_before_it_is_taken(qtbot) -> None:
     dialog.row.name.setText("Ed")
     dialog.row.team.setText("Nrth")
     _ok(dialog)
-    assert not taken and dialog.error.text().startswith(
-        "Nrth is a new team (this match has North, South)"
-    )
+    assert not taken and dialog.error.text().startswith("Nrth is a new team (this match has North, South)")
     dialog.row.team.setText("South")  # an existing team: taken at once
     _ok(dialog)
     assert [p.team for p in taken] == ["South"]

@@ -40,18 +40,9 @@ def _view(qtbot, match) -> ScoreboardView:
     [
         (match_of(), "Ready for round 1"),  # no round yet
         (match_of(round_of(Ann=(5, 0), Bob=(3, 0), Cy=(1, 1))), "Ann leads after round 1"),
-        (
-            match_of(round_of(Ann=(5, 0), Bob=(5, 0), Cy=(1, 1))),
-            "Ann and Bob lead after round 1",
-        ),  # tie
-        (
-            match_of(round_of(Ann=(40, 0), Bob=(2, 1), Cy=(0, 0)), target=30),
-            "Ann wins after round 1!",
-        ),
-        (
-            match_of(round_of(Ann=(35, 0), Bob=(35, 0), Cy=(0, 0)), target=30),
-            "Shared win: Ann and Bob, after round 1!",
-        ),
+        (match_of(round_of(Ann=(5, 0), Bob=(5, 0), Cy=(1, 1))), "Ann and Bob lead after round 1"),  # tie
+        (match_of(round_of(Ann=(40, 0), Bob=(2, 1), Cy=(0, 0)), target=30), "Ann wins after round 1!"),
+        (match_of(round_of(Ann=(35, 0), Bob=(35, 0), Cy=(0, 0)), target=30), "Shared win: Ann and Bob, after round 1!"),
     ],
 )
 def test_status_text(match, text) -> None:
@@ -63,12 +54,7 @@ def test_a_right_to_left_name_keeps_the_headline_left_to_right(qtbot) -> None:
     # after round 1" was drawn right to left, and "and" moved between RTL names
     match = match_of(round_of(Ann=(5, 0), Bob=(3, 0), Cy=(1, 1)))
     match = replace(match, players=(replace(match.players[0], name="محمد"), *match.players[1:]))
-    match = replace(
-        match,
-        rounds=(
-            Round({("محمد" if n == "Ann" else n): t for n, t in match.rounds[0].tallies.items()}),
-        ),
-    )
+    match = replace(match, rounds=(Round({("محمد" if n == "Ann" else n): t for n, t in match.rounds[0].tallies.items()}),))
     text = status_text(match, score_match(match))
     assert plain(text) == "محمد leads after round 1"
     assert QTextDocument(text).firstBlock().textDirection() == Qt.LayoutDirection.LeftToRight
@@ -79,9 +65,7 @@ def test_totals_leader_table_and_chart_follow_the_core(qtbot) -> None:
     match = golden_match()
     view = _view(qtbot, match)
     standings = score_match(match)
-    assert [c.total.text() for c in view.cards[:4]] == [
-        str(standings.totals[n]) for n in ("Ann", "Bob", "Cy", "Di")
-    ]
+    assert [c.total.text() for c in view.cards[:4]] == [str(standings.totals[n]) for n in ("Ann", "Bob", "Cy", "Di")]
     assert [c.property("leader") for c in view.cards[:4]] == [True, False, False, False]
     table = view.table
     assert (table.rowCount(), table.columnCount()) == (2 + 3, 12)
@@ -117,9 +101,7 @@ def test_a_team_whose_players_all_left_is_marked_out_of_the_running(qtbot) -> No
     assert [s.totals for s in chart_series(match, score_match(match))] == [(12, 14), (7, 9), (40,)]
 
 
-def test_a_latecomer_s_line_starts_where_they_joined_and_a_leaver_s_ends_where_they_left(
-    qtbot,
-) -> None:
+def test_a_latecomer_s_line_starts_where_they_joined_and_a_leaver_s_ends_where_they_left(qtbot) -> None:
     from blitzcam.game.rules import Player, join, leave
     from blitzcam.ui.chart import line_points
 
@@ -228,13 +210,8 @@ def test_names_are_shown_as_typed_not_as_markup(qtbot) -> None:
 
 @pytest.mark.parametrize(
     ("n", "rows"),
-    [
-        (2, [4 * [0]][0][:2]),
-        (4, [0, 0, 0, 0]),
-        (5, [0, 0, 0, 1, 1]),
-        (7, [0] * 4 + [1] * 3),
-        (8, [0] * 4 + [1] * 4),
-    ],
+    [(2, [4 * [0]][0][:2]), (4, [0, 0, 0, 0]), (5, [0, 0, 0, 1, 1]), (7, [0] * 4 + [1] * 3),
+     (8, [0] * 4 + [1] * 4)],
 )
 def test_more_than_four_totals_take_two_rows(n: int, rows: list[int]) -> None:
     from blitzcam.ui.scoreboard import card_places
@@ -252,9 +229,7 @@ def test_eight_long_names_fit_a_laptop_screen(qtbot) -> None:
 
     names = [f"Wilhelmina-Alexandra van Oranje-Nassau {i}" for i in range(1, 9)]
     players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
-    match = Match(
-        players, Settings(75), (Round({name: Tally(5, int(name != names[0])) for name in names}),)
-    )
+    match = Match(players, Settings(75), (Round({name: Tally(5, int(name != names[0])) for name in names}),))
     view = _view(qtbot, match)
     assert view.minimumSizeHint().width() <= 1280
     view.resize(1280, 720)

@@ -198,13 +198,7 @@ def test_boxes_that_are_not_finite_numbers_are_no_boxes() -> None:
     assert sorted(decoded.obb[:, 1].tolist()) == [100.0, 400.0]  # the NaN score taken for none
     assert decoded.class_id.tolist() == [0, 0]
     end2end = np.array(
-        [
-            [
-                [10, 10, 5, 5, 0.9, 0, 0.1],
-                [20, 20, 5, 5, 0.9, np.nan, 0.1],
-                [30, 30, np.inf, 5, 0.9, 1, 0],
-            ]
-        ],
+        [[[10, 10, 5, 5, 0.9, 0, 0.1], [20, 20, 5, 5, 0.9, np.nan, 0.1], [30, 30, np.inf, 5, 0.9, 1, 0]]],
         np.float32,
     )
     assert decode_end2end(end2end, conf=0.25).obb[:, 0].tolist() == [10.0]
@@ -216,7 +210,9 @@ def test_classes_are_suppressed_apart_in_frames_of_any_size() -> None:
     from blitzcam.vision.decode import Decoded, suppress
 
     obb = np.array([[7700, 7700, 50, 80, 0.0], [20, 20, 50, 80, 0.0]], np.float32)
-    kept = suppress(Decoded(obb, np.array([0.6, 0.9], np.float32), np.array([0, 1])), iou=0.5)
+    kept = suppress(
+        Decoded(obb, np.array([0.6, 0.9], np.float32), np.array([0, 1])), iou=0.5
+    )
     assert sorted(kept.class_id.tolist()) == [0, 1]
 
 

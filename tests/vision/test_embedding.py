@@ -22,14 +22,8 @@ from blitzcam.vision.embedding import (
 def _square(side: float, centre: float = 100.0) -> np.ndarray:
     h = side / 2
     # ultralytics corner order: corners[2] is the box frame's origin, [1] its x end, [3] its y end
-    return np.float32(
-        [
-            [centre + h, centre + h],
-            [centre + h, centre - h],
-            [centre - h, centre - h],
-            [centre - h, centre + h],
-        ]
-    )
+    return np.float32([[centre + h, centre + h], [centre + h, centre - h],
+                       [centre - h, centre - h], [centre - h, centre + h]])
 
 
 def test_a_large_drawing_is_area_averaged_not_aliased() -> None:
@@ -89,9 +83,8 @@ def test_quarter_turns_and_their_owners_line_up() -> None:
     assert turned.shape == (8, 2, 2, 3)
     np.testing.assert_array_equal(turned[2 + 1], np.rot90(patches[1], 1))
     seen = []
-    refs = reference_vectors(
-        lambda p: (seen.append(len(p)), np.eye(8, 4)[: len(p)])[1], patches, np.array([5, 7])
-    )
+    refs = reference_vectors(lambda p: (seen.append(len(p)), np.eye(8, 4)[: len(p)])[1], patches,
+                             np.array([5, 7]))
     assert seen == [8]
     np.testing.assert_array_equal(refs.owners, [5, 7] * 4)
 

@@ -127,13 +127,8 @@ def test_a_back_that_fills_its_picture_is_taken_whole(tmp_path: Path, deck: str)
 
 @pytest.mark.parametrize(  # 3:2 (portrait and across), 16:10, 16:9; the card large or small
     ("size", "card_width"),
-    [
-        ((720, 480), 320),
-        ((480, 720), 300),
-        ((1500, 1000), 660),
-        ((800, 1280), 400),
-        ((720, 1280), 120),
-    ],
+    [((720, 480), 320), ((480, 720), 300), ((1500, 1000), 660), ((800, 1280), 400),
+     ((720, 1280), 120)],
 )
 def test_a_card_on_a_white_table_is_not_taken_for_the_whole_picture(
     tmp_path: Path, size: tuple[int, int], card_width: int
@@ -177,9 +172,7 @@ def test_a_folder_of_unreadable_pictures_says_so(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"1\.jpg: cannot decode image: the file is empty"):
         enroll_command(args)  # one: its own error
     (tmp_path / "2.png").write_bytes(b"not a picture")
-    with pytest.raises(
-        UserError, match=r"none of its 2 pictures could be read \(the first: .*1\.jpg"
-    ):
+    with pytest.raises(UserError, match=r"none of its 2 pictures could be read \(the first: .*1\.jpg"):
         enroll_command(args)
 
 
@@ -238,9 +231,7 @@ def _card_seen(tilt: float, yaw: float, roll: float, *, focal: float = 1000.0) -
     """The corners of a 57 x 89 mm card 400 mm from a camera of that focal length (pixels),
     turned by those angles (degrees), in a 1600x1200 picture."""
     w, h = 57.0, 89.0
-    card = np.array(
-        [[-w / 2, -h / 2, 0], [w / 2, -h / 2, 0], [w / 2, h / 2, 0], [-w / 2, h / 2, 0]]
-    )
+    card = np.array([[-w / 2, -h / 2, 0], [w / 2, -h / 2, 0], [w / 2, h / 2, 0], [-w / 2, h / 2, 0]])
 
     def turn(axis: int, degrees: float) -> np.ndarray:
         c, s = np.cos(np.deg2rad(degrees)), np.sin(np.deg2rad(degrees))
@@ -253,9 +244,7 @@ def _card_seen(tilt: float, yaw: float, roll: float, *, focal: float = 1000.0) -
     return order_corners(focal * points[:, :2] / points[:, 2:] + [800, 600])
 
 
-@pytest.mark.parametrize(
-    ("tilt", "yaw", "roll"), [(0, 0, 0), (45, 20, 10), (35, -25, 30), (20, 20, 90)]
-)
+@pytest.mark.parametrize(("tilt", "yaw", "roll"), [(0, 0, 0), (45, 20, 10), (35, -25, 30), (20, 20, 90)])
 def test_a_cards_shape_is_read_through_the_cameras_slant(tilt, yaw, roll) -> None:
     ratio = seen_card_ratio(_card_seen(tilt, yaw, roll), (1600, 1200))
     assert ratio == pytest.approx(89 / 57, abs=0.01)
@@ -293,9 +282,7 @@ def _slanted_photo(tilt: float) -> tuple[np.ndarray, np.ndarray]:
     bgr = np.ascontiguousarray(card.rgba[..., 2::-1])
     h, w = bgr.shape[:2]
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    homography = cv2.getPerspectiveTransform(
-        src, _card_seen(tilt, 0, 0, focal=2500.0).astype(np.float32)
-    )
+    homography = cv2.getPerspectiveTransform(src, _card_seen(tilt, 0, 0, focal=2500.0).astype(np.float32))
     photo = np.full((1200, 1600, 3), (45, 60, 80), np.uint8)
     inside = cv2.warpPerspective(card.rgba[..., 3], homography, (1600, 1200)) > 127
     photo[inside] = cv2.warpPerspective(bgr, homography, (1600, 1200))[inside]
@@ -352,15 +339,9 @@ def test_a_card_too_slanted_to_tell_which_way_it_lies_is_refused(tmp_path: Path)
     [
         (_cards_on_table((300, 300, 360, 562), (900, 300, 360, 562)), "more than one card"),
         (_cards_on_table((300, 300, 360, 562), (660, 300, 360, 562)), "1.28 times as long"),
-        (
-            _cards_on_table((280, 180, 80, 125), size=(640, 480)),
-            r"only \d+ pixels wide .*move closer",
-        ),
+        (_cards_on_table((280, 180, 80, 125), size=(640, 480)), r"only \d+ pixels wide .*move closer"),
         # under the 2 % of the picture that a card must fill: told apart from a speck by shape
-        (
-            _cards_on_table((900, 400, 100, 156), size=(1920, 1080)),
-            r"only \d+ pixels wide .*move closer",
-        ),
+        (_cards_on_table((900, 400, 100, 156), size=(1920, 1080)), r"only \d+ pixels wide .*move closer"),
         (_cards_on_table((900, 400, 200, 312), size=(2400, 1800)), r"fills 1\.4% .*move closer"),
         (_square_on_table(900, 400, 140, size=(1920, 1080)), "no card found"),
         # two cards overlapping were one bright shape, stored as half of each (a whole deck's
@@ -476,11 +457,7 @@ def _back_file(path: Path, deck: str) -> None:
             r"My Deck!\.png: 'My Deck!' cannot name a deck: rename the file",
         ),
         (
-            lambda d: (
-                _back_file(d / "mine.png", "red-plow"),
-                _back_file(d / "mine.PNG", "blue-plow"),
-                d,
-            )[2],
+            lambda d: (_back_file(d / "mine.png", "red-plow"), _back_file(d / "mine.PNG", "blue-plow"), d)[2],
             r"mine\.png: a second reference for deck 'mine' \(beside .*mine\.PNG\)",
         ),  # which of the two would count?
         (  # a strip: scaled to the reference width it was 80,000 px tall, and OpenCV raised
@@ -556,9 +533,7 @@ def test_a_decks_folder_that_cannot_be_listed_is_one_line(tmp_path: Path, monkey
         return listing(path)
 
     monkeypatch.setattr(Path, "iterdir", refuse)
-    with pytest.raises(
-        UserError, match=rf"{tmp_path}: cannot list the deck references: Permission denied"
-    ):
+    with pytest.raises(UserError, match=rf"{tmp_path}: cannot list the deck references: Permission denied"):
         profile_from_dir(tmp_path)
 
 
@@ -566,9 +541,8 @@ def test_a_decks_folder_that_cannot_be_listed_is_one_line(tmp_path: Path, monkey
 
 
 def _enroll(deck: str, seed: int = 0) -> Path:
-    return enroll_image(
-        deck, _photo(deck if deck in DECK_NAMES else "red-plow", seed=seed), source="back.jpg"
-    )
+    return enroll_image(deck, _photo(deck if deck in DECK_NAMES else "red-plow", seed=seed),
+                        source="back.jpg")
 
 
 def test_decks_list_says_what_each_deck_is_read_against(capsys) -> None:
@@ -654,9 +628,7 @@ def test_the_app_profile_leaves_a_damaged_back_out_and_says_so() -> None:
     (user_decks_dir() / "red-plow.png").write_bytes(b"\x89PNG\r\n\x1a\n")  # cut short
     (user_decks_dir() / "other.png").write_bytes(b"")  # a deck of one's own, unreadable
     # a count without --decks refuses, naming the first in file-name order
-    with pytest.raises(
-        UserError, match=r"decks/other\.png: cannot decode image: the file is empty"
-    ):
+    with pytest.raises(UserError, match=r"decks/other\.png: cannot decode image: the file is empty"):
         default_profile()
     profile = default_profile(skip_unusable=True)
     assert profile.origins[profile.names.index("red-plow")] == "built-in"
@@ -726,15 +698,12 @@ def test_enrollment_stands_when_look_alikes_cannot_be_checked(
     assert _enroll_from_the_command_line("red-buggy", "red-buggy", tmp_path) == 0
     assert (user_decks_dir() / "red-buggy.png").is_file()
     err = capsys.readouterr().err.splitlines()
-    assert err == [
-        f"note: could not check which decks red-buggy looks like: {missing}: no such "
-        "identity model file"
-    ]
+    assert err == [f"note: could not check which decks red-buggy looks like: {missing}: no such "
+                   "identity model file"]
     # listing says so too, and still lists
     assert list_command(argparse.Namespace(json=False)) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
-        f"look-alikes not checked: {missing}: no such identity model file"
-    )
+        f"look-alikes not checked: {missing}: no such identity model file")
     assert list_command(argparse.Namespace(json=True)) == 0
     assert json.loads(capsys.readouterr().out)["look_alike"] is None
 

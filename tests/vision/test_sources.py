@@ -309,10 +309,7 @@ def test_a_live_source_decodes_only_the_frames_it_gives() -> None:
 def test_a_failed_grab_is_the_read_that_failed_the_stream_reconnects_at_once() -> None:
     # a stalled stream's grab waits out the read timeout: a second read before reconnecting
     # waited it out again (10 s to notice a stall, not 5)
-    dropped, fresh = (
-        GrabbingCapture(_frames(1), hold_at=99),
-        GrabbingCapture(_frames(2), hold_at=99),
-    )
+    dropped, fresh = GrabbingCapture(_frames(1), hold_at=99), GrabbingCapture(_frames(2), hold_at=99)
     sessions = iter([dropped, fresh])
     source = StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: next(sessions),
                           sleep=lambda s: None)  # fmt: skip
@@ -528,9 +525,7 @@ def test_a_camera_s_device_file_is_a_camera_not_a_video() -> None:
     # /dev/video0 was opened as a video file: unplugged, it looked like a video that ended
     source = open_source("/dev/null", opener=lambda spec: FakeCapture(_frames(1)))
     assert source.live and source.read() is not None
-    with pytest.raises(
-        SourceError, match=r"^/dev/null: cannot open it: no such camera, or it is busy"
-    ):
+    with pytest.raises(SourceError, match=r"^/dev/null: cannot open it: no such camera, or it is busy"):
         open_source("/dev/null", opener=lambda spec: FakeCapture([], opened=False))
 
 
@@ -585,10 +580,8 @@ def test_an_empty_source_is_refused_not_the_current_folder(spec: str) -> None:
         ("http://me:p@ss@phone.local/video", "http://me:***@phone.local/video"),
         ("http://phone.local:8080/video", "http://phone.local:8080/video"),
         ("rtsp://admin@cam/x", "rtsp://admin@cam/x"),  # a user and no password: nothing secret
-        (
-            "http://cam/videostream.cgi?user=admin&pwd=s3cret&res=1",
-            "http://cam/videostream.cgi?user=admin&pwd=***&res=1",
-        ),  # Foscam-style
+        ("http://cam/videostream.cgi?user=admin&pwd=s3cret&res=1",
+         "http://cam/videostream.cgi?user=admin&pwd=***&res=1"),  # Foscam-style
         ("http://cam?PASSWORD=x", "http://cam?PASSWORD=***"),
         ("http://[fe80::1]:8080/video", "http://[fe80::1]:8080/video"),
         ("2", "2"),
@@ -601,10 +594,8 @@ def test_an_empty_source_is_refused_not_the_current_folder(spec: str) -> None:
         ("http://u:p@[fe80::1]:8080/v", "http://u:***@[fe80::1]:8080/v"),
         # parameters named like secrets, with ; or & between them, but not keyframe
         ("http://cam/v;pwd=abc;x=1", "http://cam/v;pwd=***;x=1"),
-        (
-            "http://cam/v?access_token=abc&apikey=q&auth=z&keyframe=1#f",
-            "http://cam/v?access_token=***&apikey=***&auth=***&keyframe=1#f",
-        ),
+        ("http://cam/v?access_token=abc&apikey=q&auth=z&keyframe=1#f",
+         "http://cam/v?access_token=***&apikey=***&auth=***&keyframe=1#f"),
         # an @ in the query is no userinfo
         ("http://cam/v?pwd=x&mail=a@b.com", "http://cam/v?pwd=***&mail=a@b.com"),
         ("http://cam/v?token=abc:def@b.com", "http://cam/v?token=***"),  # not "user" abc's
