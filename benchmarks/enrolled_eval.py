@@ -13,6 +13,7 @@ blitzcam was never trained on.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import tempfile
 from collections import Counter
@@ -103,9 +104,10 @@ def main() -> None:
         model_path=args.model, identity_path=args.identity_model
     )
     if args.unknown_below is not None:
-        pipeline.unknown_below = pipeline.unknown_below_in_play = args.unknown_below
+        pipeline.lines = dataclasses.replace(pipeline.lines, unknown_below=args.unknown_below)
+        pipeline.unknown_below_in_play = args.unknown_below
     if "parts_alike" in vars(args):
-        pipeline.parts_alike = args.parts_alike
+        pipeline.lines = dataclasses.replace(pipeline.lines, parts_alike=args.parts_alike)
     # the boxes under the counting line too, counted or not as before: a missed back's nearest
     # box may be one of them
     pipeline.keep_uncounted = args.why

@@ -168,11 +168,10 @@ def evaluate(
     app decides them among a match's decks (at the pipeline's in-play unknown line).
     """
     detector = pipeline.detector
-    operating_conf = pipeline.count_from
-    lines = pipeline.unknown_below, pipeline.unknown_below_in_play
+    lines, line_in_play = pipeline.lines, pipeline.unknown_below_in_play  # restored after
+    operating_conf = lines.count_from
     operating_line = pipeline.in_play_line(() if in_play else None)
     reading_conf, max_det, keep_uncounted = detector.conf, detector.max_det, pipeline.keep_uncounted
-    unread_below = pipeline.unread_below
     scenes = list(labelled_scenes(data_dir, split))
     items: Iterator[Any] = iter(scenes)
     if progress is not None:
@@ -191,8 +190,10 @@ def evaluate(
         pipeline.keep_uncounted = True
         # every back keeps its best deck; the line comes later (backs under the operating line
         # still join a pile as they would at it)
-        pipeline.unknown_below = pipeline.unknown_below_in_play = -math.inf
-        pipeline.unread_below = operating_line
+        pipeline.lines = dataclasses.replace(
+            lines, unknown_below=-math.inf, lone_below=operating_line
+        )
+        pipeline.unknown_below_in_play = -math.inf
         for name, image_path, truth in items:
             decks = scene_decks(truth, pipeline.profile.names) if in_play else None
             picture = read_picture(image_path)
@@ -215,8 +216,7 @@ def evaluate(
             turned += result.turned
     finally:
         detector.conf, detector.max_det = reading_conf, max_det
-        pipeline.unknown_below, pipeline.unknown_below_in_play = lines
-        pipeline.unread_below = unread_below
+        pipeline.lines, pipeline.unknown_below_in_play = lines, line_in_play
         pipeline.keep_uncounted = keep_uncounted
     report = summarize(outcomes)
     report["inexact_detail"] = [m.as_json() for m in mistakes]
@@ -233,13 +233,13 @@ def evaluate(
     report["scenes_read_turned"] = turned
     report["scenes_read_in_tiles"] = sum(n > 0 for n in tiles)
     report["tiles_read"] = int(sum(tiles))
-    report["doubted_from"] = pipeline.doubted_from
-    report["join_alike"] = pipeline.join_alike
-    report["near_line_from"] = pipeline.near_line_from
-    report["near_line_alike"] = pipeline.near_line_alike
-    report["lone_alike"] = pipeline.lone_alike
-    report["second_look"] = pipeline.second_look
-    report["read_scales"] = list(pipeline.read_scales)
+    report["doubted_from"] = lines.doubted_from
+    report["join_alike"] = lines.join_alike
+    report["near_line_from"] = lines.near_line_from
+    report["near_line_alike"] = lines.near_line_alike
+    report["lone_alike"] = lines.lone_alike
+    report["second_look"] = lines.second_look
+    report["read_scales"] = list(lines.read_scales)
     # (decks as decided at the operating line: only its backs were grouped with look-alikes;
     # no doubted back joins a pile here, each line counts the boxes of its confidence or more)
     report["exact_rate_by_conf"] = exact_rate_by_threshold(
@@ -247,8 +247,8 @@ def evaluate(
     )
     report["unknown_below"] = operating_line
     report["in_play"] = "each scene's own decks" if in_play else "every deck of the profile"
-    report["consensus_link"] = pipeline.consensus_link
-    report["same_deck_link"] = pipeline.same_deck_link
+    report["consensus_link"] = lines.consensus_link
+    report["same_deck_link"] = lines.same_deck_link
     report["exact_rate_by_unknown_below"] = {
         line: exact_rate(
             [

@@ -13,7 +13,8 @@ their drawing is a close copy of a counted pile's (see `identify`).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Final
+from dataclasses import dataclass, fields
+from typing import Any, Final
 
 import cv2
 import numpy as np
@@ -115,6 +116,32 @@ SNAP_SIZE: Final = 64
 SNAP_AREA_RANGE: Final = (0.3, 2.0)  # a snapped box outside this share of the original is wrong
 
 Embed = Callable[[np.ndarray], np.ndarray]  # (n, S, S, 3) uint8 BGR patches -> (n, d) unit rows
+
+
+@dataclass(frozen=True, slots=True)
+class IdentifyLines:
+    """Every line `identify` decides by, under the names of its keywords and with their
+    defaults (a test holds the two together): the one record a counting pipeline keeps and
+    evaluation varies, where three copies of them had drifted apart."""
+
+    unknown_below: float = UNKNOWN_BELOW
+    consensus_link: float | None = CONSENSUS_LINK
+    count_from: float = 0.0
+    doubted_from: float = 0.0
+    same_deck_link: float | None = SAME_DECK_LINK
+    join_alike: float | None = JOIN_ALIKE
+    lone_alike: float | None = LONE_ALIKE
+    lone_below: float | None = None
+    second_look: float | None = SECOND_LOOK_ALIKE
+    near_line_from: float | None = NEAR_LINE_FROM
+    near_line_alike: float = NEAR_LINE_ALIKE
+    face_on_back_iou: float | None = FACE_ON_BACK_IOU
+    parts_alike: float | None = PARTS_ALIKE
+    read_scales: tuple[float, ...] = READ_SCALES
+
+    def as_keywords(self) -> dict[str, Any]:
+        """The lines as `identify`'s keyword arguments."""
+        return {field.name: getattr(self, field.name) for field in fields(self)}
 
 
 def snap_to_ink(image: np.ndarray, corners: np.ndarray) -> np.ndarray:

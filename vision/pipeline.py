@@ -26,20 +26,7 @@ from blitzcam.vision.decode import Decoded
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
 from blitzcam.vision.embedding import Embedder, References
-from blitzcam.vision.identify import (
-    CONSENSUS_LINK,
-    JOIN_ALIKE,
-    LONE_ALIKE,
-    NEAR_LINE_ALIKE,
-    NEAR_LINE_FROM,
-    PARTS_ALIKE,
-    READ_SCALES,
-    SAME_DECK_LINK,
-    SECOND_LOOK_ALIKE,
-    UNKNOWN_BELOW,
-    UNKNOWN_BELOW_IN_PLAY,
-    identify,
-)
+from blitzcam.vision.identify import UNKNOWN_BELOW_IN_PLAY, IdentifyLines, identify
 from blitzcam.vision.lookalike import LookAlike, look_alikes
 from blitzcam.vision.orientation import fills_more_turned, turn_back_obb, turn_frame
 from blitzcam.vision.reference_cache import cached_reference_vectors
@@ -197,32 +184,14 @@ class CountingPipeline:
         one_blas_thread()
         self.detector = detector
         self.embedder = embedder
-        self.unknown_below = UNKNOWN_BELOW  # evaluation lowers it to see every back's best deck
+        # every line identification decides by (vision/identify.py: IdentifyLines; evaluation
+        # varies them through `dataclasses.replace`): the detector reads boxes it doubts too,
+        # from `doubted_from` (evaluation lowers the detector's line further, to score every
+        # box); boxes count from `count_from`, or by joining a counted pile
+        self.lines = IdentifyLines(
+            doubted_from=detector.conf, count_from=max(COUNT_CONF, detector.conf)
+        )
         self.unknown_below_in_play = UNKNOWN_BELOW_IN_PLAY  # the line when decks in play are given
-        self.consensus_link: float | None = CONSENSUS_LINK  # None: each back decided alone
-        self.same_deck_link: float | None = SAME_DECK_LINK  # None: groups never merged by deck
-        # the detector reads boxes it doubts too, from `doubted_from` (evaluation lowers the
-        # detector's line further, to score every box); boxes count from `count_from`, or by
-        # joining a counted pile (`join_alike`; None: never)
-        self.doubted_from = detector.conf
-        self.count_from = max(COUNT_CONF, detector.conf)
-        self.join_alike: float | None = JOIN_ALIKE
-        # ... or, from `near_line_from` (None: no such tier), this alike (`near_line_alike`)
-        self.near_line_from: float | None = NEAR_LINE_FROM
-        self.near_line_alike: float = NEAR_LINE_ALIKE
-        # a counted back under the unknown line joins a decided pile this alike (`lone_alike`;
-        # None: never); `unread_below` is that line when evaluation has lowered the unknown line
-        self.lone_alike: float | None = LONE_ALIKE
-        self.unread_below: float | None = None
-        # ... and one alone in its group, read along cuts of its box, joins one this alike
-        # (`second_look`; None: never)
-        self.second_look: float | None = SECOND_LOOK_ALIKE
-        # a pile of one of two look-alike decks that holds the other's copies is parted when its
-        # two parts are less alike than this (`identify`'s look_alikes; None: never)
-        self.parts_alike: float | None = PARTS_ALIKE
-        # each drawing also read along its box scaled by these, the readings averaged (`()`,
-        # the default: one reading; vision/identify.py: READ_SCALES)
-        self.read_scales: tuple[float, ...] = READ_SCALES
         self.keep_uncounted = False  # evaluation keeps every box the detector found, to score it
         # a closer look, in tiles, when the sure backs' typical long side reached the network
         # under this many pixels (vision/tiling.py; None: never)
@@ -267,7 +236,7 @@ class CountingPipeline:
 
     def in_play_line(self, in_play: Collection[str] | None) -> float:
         """The unknown line for backs decided among every deck, or among the decks `in_play`."""
-        return self.unknown_below if in_play is None else self.unknown_below_in_play
+        return self.lines.unknown_below if in_play is None else self.unknown_below_in_play
 
     def reload_profile(self, decks_dir: Path | None = None, *, skip_unusable: bool = False) -> None:
         """Read the deck profile again (the models stay loaded): `decks_dir`'s, or with None the
@@ -354,28 +323,17 @@ class CountingPipeline:
         t3 = time.perf_counter()
         # read once: reload_profile may swap it
         profile, references, known_decks, _, look_alike_rows = self._identity
+        lines = dataclasses.replace(self.lines, unknown_below=self.in_play_line(in_play))
         detections = identify(
             frame_bgr,
             detections,
             references,
             profile.names,
             self.embedder.embed,
-            unknown_below=self.in_play_line(in_play),
-            consensus_link=self.consensus_link,
-            count_from=self.count_from,
-            doubted_from=self.doubted_from,
-            same_deck_link=self.same_deck_link,
-            join_alike=self.join_alike,
+            **lines.as_keywords(),
             patch_size=self.embedder.patch_size,
             in_play=None if in_play is None else decks_in_play(profile, in_play),
-            lone_alike=self.lone_alike,
-            lone_below=self.unread_below,
-            second_look=self.second_look,
-            near_line_from=self.near_line_from,
-            near_line_alike=self.near_line_alike,
             look_alikes=look_alike_rows,
-            parts_alike=self.parts_alike,
-            read_scales=self.read_scales,
         )
         if not self.keep_uncounted:
             detections = detections[detections.counted]

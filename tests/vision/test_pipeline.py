@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +36,7 @@ def test_counting_suppresses_at_its_own_lines_not_ultralytics_defaults(random_mo
     pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
     detector = pipeline.detector
     assert (detector.conf, detector.iou) == (DOUBTED_FROM, COUNT_IOU)
-    assert (pipeline.doubted_from, pipeline.count_from) == (DOUBTED_FROM, COUNT_CONF)
+    assert (pipeline.lines.doubted_from, pipeline.lines.count_from) == (DOUBTED_FROM, COUNT_CONF)
     assert DOUBTED_FROM < COUNT_CONF
     # a bare Detector decodes as ultralytics does, which the decode tests compare against
     assert Detector(random_model.onnx).iou == DEFAULT_IOU != COUNT_IOU
@@ -185,14 +186,14 @@ def test_the_result_holds_the_rows_that_count_unless_told_to_keep_all(
     random_model, table_frame
 ) -> None:
     pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
-    pipeline.count_from = 0.9  # most of a random model's boxes are now doubted
+    pipeline.lines = replace(pipeline.lines, count_from=0.9)  # most of a random model's boxes are now doubted
     kept = pipeline(table_frame)
     assert kept.detections.counted.all()
     pipeline.keep_uncounted = True
     every = pipeline(table_frame)
     assert len(every.detections) > len(kept.detections)
     assert int(every.detections.counted.sum()) == len(kept.detections)
-    assert (every.detections.confidence >= pipeline.doubted_from).all()
+    assert (every.detections.confidence >= pipeline.lines.doubted_from).all()
     assert dict(every.counts) == dict(kept.counts)  # the same frame counts the same
 
 
@@ -453,10 +454,10 @@ def test_a_closer_look_judges_the_cards_size_by_backs_from_its_own_line(shipped_
         np.zeros(10),
     )
     pipeline = shipped_pipeline
-    assert pipeline.count_from > 0.3 >= ZOOM_SIZED_FROM == pipeline.sized_from
+    assert pipeline.lines.count_from > 0.3 >= ZOOM_SIZED_FROM == pipeline.sized_from
     assert sorted(pipeline._sure_back_sides(found)) == [20.0] * 6 + [60.0] * 4
     try:
-        pipeline.sized_from = pipeline.count_from  # the line before: the near cards alone
+        pipeline.sized_from = pipeline.lines.count_from  # the line before: the near cards alone
         assert sorted(pipeline._sure_back_sides(found)) == [60.0] * 4
     finally:
         pipeline.sized_from = ZOOM_SIZED_FROM
@@ -477,11 +478,11 @@ def test_two_look_alike_enrolled_decks_are_counted_apart(shipped_pipeline, tmp_p
         pair = {(a.deck, a.other) for a in pipeline.look_alikes}
         assert ("enrolled-0", "enrolled-3") in pair  # the pair is named ...
         parted = pipeline(frame).counts
-        pipeline.parts_alike = None
+        pipeline.lines = replace(pipeline.lines, parts_alike=None)
         merged = pipeline(frame).counts
     finally:
         pipeline.reload_profile(None)
-        pipeline.parts_alike = PARTS_ALIKE
+        pipeline.lines = replace(pipeline.lines, parts_alike=PARTS_ALIKE)
     expected = Counter(deck for deck in truth.decks if deck is not None)
     assert (expected["enrolled-0"], expected["enrolled-3"]) == (16, 23)
     # ... and its piles are counted apart, each to its own deck
