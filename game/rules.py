@@ -965,16 +965,22 @@ def can_join(match: Match, standings: Standings | None = None) -> bool:
     return standings.status == "in-progress" and len(at_table(match)) < MAX_PLAYERS
 
 
-def can_leave(match: Match, standings: Standings | None = None) -> bool:
-    """Whether someone at the table may leave now (`leave`): more than MIN_PLAYERS at it, and
-    the match undecided or someone at it yet to play (who leaves a decided match as if never
-    seated)."""
+def may_leave(match: Match, standings: Standings | None = None) -> tuple[Player, ...]:
+    """The players at the table who may leave now (`leave`): none with MIN_PLAYERS at it; in
+    a decided match only one yet to play (they leave it as if never seated, as a match an
+    earlier blitzcam stored may hold)."""
     standings = standings or score_match(match)
     seated = at_table(match)
     if len(seated) <= MIN_PLAYERS:
-        return False
-    played = len(match.rounds)
-    return standings.status == "in-progress" or any(p.joined == played for p in seated)
+        return ()
+    if standings.status == "in-progress":
+        return seated
+    return tuple(p for p in seated if p.joined == len(match.rounds))
+
+
+def can_leave(match: Match, standings: Standings | None = None) -> bool:
+    """Whether someone at the table may leave now (`may_leave`)."""
+    return bool(may_leave(match, standings))
 
 
 def blitz_caller(round_: Round) -> str | None:

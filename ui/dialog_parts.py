@@ -36,8 +36,14 @@ class ErrorLabel(QLabel):
             if layout.hasHeightForWidth()
             else layout.totalSizeHint().height()
         )
-        if needed > window.height():
-            window.resize(width, needed)
+        if needed <= window.height():
+            return
+        screen = window.screen().availableGeometry()  # (never past the screen: OK stays there)
+        frame = window.frameGeometry().height() - window.height()
+        window.resize(width, min(needed, screen.height() - frame))
+        overhang = window.frameGeometry().bottom() - screen.bottom()
+        if overhang > 0:
+            window.move(window.x(), max(screen.top(), window.y() - overhang))
 
 
 def error_label() -> QLabel:

@@ -514,7 +514,7 @@ class MainWindow(QMainWindow):
         if self.match is None or self.scan is not None:
             return
         self._seat_change(
-            [player.name for player in rules.at_table(self.match)],
+            [player.name for player in rules.may_leave(self.match)],
             "A player leaves",
             "Who leaves the table? Their total stays on the board, out of the running; the next "
             "rounds are played without them.",

@@ -16,7 +16,6 @@ def scrolling_rows(layout: QLayout) -> QScrollArea:
     area.setFrameShape(QFrame.Shape.NoFrame)
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     # Tab goes from row to row, not to the area around them (it stopped there, unseen, and
-    # Space then scrolled it instead of pressing the button that had the focus before); the
-    # area still scrolls to whichever row's box Tab reaches
+    # Space then scrolled it instead of pressing the button that had the focus before)
     area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     return area

@@ -10,6 +10,7 @@ name the decks the identity network reads nearly alike (`vision.lookalike`).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -167,12 +168,8 @@ def _deepest_dent(contour: np.ndarray) -> float:
         return 0.0
     try:
         defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
-    except cv2.error:  # an outline that touches itself ("hull indices are not monotonous")
-        hull = cv2.convexHull(contour)
-        points = contour.reshape(-1, 2).astype(np.float32)
-        return max(
-            0.0, *(cv2.pointPolygonTest(hull, (float(x), float(y)), True) for x, y in points)
-        )
+    except cv2.error:  # an outline that touches itself ("hull indices are not monotonous"):
+        return math.inf  # no one card's, which is convex (OpenCV's error was a traceback)
     return 0.0 if defects is None else float(defects[:, 0, 3].max()) / 256  # (fixed point)
 
 

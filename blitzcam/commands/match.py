@@ -13,10 +13,10 @@ from typing import Any
 
 from blitzcam.commands.path_option import path_argument
 
-_PLAYER = re.compile(r"^(?P<name>.+)=(?P<deck>[a-z]+-[a-z]+)(?:@(?P<team>.+))?$")
+_PLAYER = re.compile(r"^(?P<name>.+?)=(?P<deck>[a-z]+-[a-z]+)(?:@(?P<team>.+))?$")
 # ... and one whose deck is no deck's name, read so that the rules say it is unknown rather
 # than the spec is not NAME=DECK (a team's own '=' is taken by the strict form first)
-_PLAYER_ANY_DECK = re.compile(r"^(?P<name>.+)=(?P<deck>[^=@]+)(?:@(?P<team>.+))?$")
+_PLAYER_ANY_DECK = re.compile(r"^(?P<name>.+?)=(?P<deck>[^=@]+)(?:@(?P<team>.+))?$")
 _TALLY = re.compile(r"^(?P<name>.+)=(?P<dutch>-?\d+)/(?P<blitz>-?\d+)$")
 
 

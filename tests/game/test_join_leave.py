@@ -242,7 +242,8 @@ def test_one_seated_in_a_match_decided_since_may_still_leave_it() -> None:
     played = match_of(round_of(Ann=(5, 0), Bob=(3, 0)), round_of(Ann=(10, 0), Bob=(3, 0)))
     decided = replace(join(played, CY), settings=rules.Settings(target=12))
     assert score_match(decided).status == "won"
-    assert rules.can_leave(decided)  # (the app offered no Leave for it)
+    # (the app offered no Leave for it, then, once it did, offered Ann, who may not leave)
+    assert rules.can_leave(decided) and [p.name for p in rules.may_leave(decided)] == ["Cy"]
     # other changes are taken as before: the match was decided so before them
     renamed = rules.change_player(decided, "Ann", new_name="Anne")
     assert renamed.players[0].name == "Anne"

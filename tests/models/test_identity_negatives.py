@@ -145,15 +145,16 @@ def test_the_recipes_negatives_are_built_once_into_the_run(
     def never(*_: object, **__: object) -> None:
         raise AssertionError("built again")
 
-    monkeypatch.setattr("blitzcam.datasets.generate.generate_dataset", never)
-    monkeypatch.setattr("blitzcam.models.identity_negatives.cut_negatives", never)
-    np.testing.assert_array_equal(training_negatives(recipe, tmp_path, default_model_path()), first)
+    with monkeypatch.context() as built:
+        built.setattr("blitzcam.datasets.generate.generate_dataset", never)
+        built.setattr("blitzcam.models.identity_negatives.cut_negatives", never)
+        np.testing.assert_array_equal(training_negatives(recipe, tmp_path, default_model_path()), first)
     # the detector `check_negatives_source` opened is the one that cuts (in a fresh run
     # folder, where nothing is cut yet), not one opened again
-    monkeypatch.undo()
     opened = check_negatives_source(recipe, default_model_path())
-    monkeypatch.setattr("blitzcam.vision.detector.Detector", never)
-    again = training_negatives(recipe, tmp_path / "fresh", default_model_path(), opened)
+    with monkeypatch.context() as cutting:
+        cutting.setattr("blitzcam.vision.detector.Detector", never)
+        again = training_negatives(recipe, tmp_path / "fresh", default_model_path(), opened)
     np.testing.assert_array_equal(again, first)
     monkeypatch.setattr("blitzcam.datasets.generate.generate_dataset", never)
     monkeypatch.setattr("blitzcam.models.identity_negatives.cut_negatives", never)

@@ -424,6 +424,12 @@ def test_a_long_refusal_grows_its_dialog_to_be_read_whole(qtbot) -> None:
     error = dialog._error
     qtbot.waitUntil(lambda: error.height() >= error.heightForWidth(error.width()), timeout=2000)
     assert dialog.height() > before and dialog.isVisible()  # refused: still open
+    # and never past the screen: OK and Cancel stay on it (a reason of many lines took the
+    # dialog 1,709 px tall on an 800 px screen)
+    dialog.show_error(" ".join([long] * 30))
+    screen = dialog.screen().availableGeometry()
+    qtbot.waitUntil(lambda: dialog.height() > before + 40, timeout=2000)
+    assert screen.contains(dialog.frameGeometry())
 
 
 def test_a_sum_of_shots_past_two_digits_is_shown_as_it_is(qtbot) -> None:
