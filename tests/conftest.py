@@ -142,6 +142,27 @@ def _private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     return path
 
 
+@pytest.fixture
+def refuse_writing(monkeypatch: pytest.MonkeyPatch):
+    """`refuse_writing(path)`: opening `path` for writing fails from then on as it would for a
+    user's account on a write-protected file (tests may run as root, whom permissions do not
+    stop), in blitzcam's own file writing."""
+    import errno
+
+    import blitzcam.files as files
+
+    refused: set[Path] = set()
+    real_open = os.open
+
+    def refusing_open(path, flags, *args):
+        if Path(path) in refused and flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(files.os, "open", refusing_open)
+    return refused.add
+
+
 # Property tests draw the same examples on every run, and keep no example database in the
 # repository: a failure is reproduced by the seed-free run itself.
 settings.register_profile("blitzcam", derandomize=True, database=None)

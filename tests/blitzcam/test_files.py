@@ -132,24 +132,13 @@ def test_dev_stdout_keeps_the_shells_redirection(tmp_path: Path) -> None:
     assert piped.stdout == "before\nsheet\nafter\n"
 
 
-def test_a_write_protected_file_is_not_replaced(tmp_path: Path, monkeypatch) -> None:
+def test_a_write_protected_file_is_not_replaced(tmp_path: Path, refuse_writing) -> None:
     # the rename needs only the folder's permission: `export` replaced a file set read-only
     # (tests run as root here, for whom every file is writable: the open is refused as a
     # user's account would be)
-    import errno
-
-    import blitzcam.files as files
-
     target = tmp_path / "scores.json"
     target.write_text("kept")
-    real_open = os.open
-
-    def refusing_open(path, flags, *args):
-        if Path(path) == target and flags & (os.O_WRONLY | os.O_RDWR):
-            raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return real_open(path, flags, *args)
-
-    monkeypatch.setattr(files.os, "open", refusing_open)
+    refuse_writing(target)
     with pytest.raises(PermissionError, match="Permission denied"):
         write_text_atomic(target, "new")
     assert target.read_text() == "kept" and sorted(tmp_path.iterdir()) == [target]
@@ -157,11 +146,11 @@ def test_a_write_protected_file_is_not_replaced(tmp_path: Path, monkeypatch) -> 
     assert (tmp_path / "new.json").read_text() == "a new file needs only the folder"
 
 
-def test_why_unwritable_says_what_the_write_would_refuse(tmp_path: Path, monkeypatch) -> None:
+def test_why_unwritable_says_what_the_write_would_refuse(
+    tmp_path: Path, monkeypatch, refuse_writing
+) -> None:
     # one check before long work for `evaluate --json` and `decks export`, each of which had
     # its own copy and missed something the other caught (export: a write-protected back)
-    import errno
-
     import blitzcam.files as files
 
     (tmp_path / "folder").mkdir()
@@ -179,14 +168,7 @@ def test_why_unwritable_says_what_the_write_would_refuse(tmp_path: Path, monkeyp
     assert why_unwritable(tmp_path / "loop") == "a loop of links, not a file"
     for fine in (tmp_path / "new.json", locked, Path("/dev/stdout"), Path("/dev/null")):
         assert why_unwritable(fine) is None, fine
-    real_open = os.open
-
-    def refusing_open(path, flags, *args):
-        if Path(path) == locked and flags & (os.O_WRONLY | os.O_RDWR):
-            raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return real_open(path, flags, *args)
-
-    monkeypatch.setattr(files.os, "open", refusing_open)
+    refuse_writing(locked)
     assert why_unwritable(locked) == "cannot write it: Permission denied"
     monkeypatch.setattr(files.os, "access", lambda *_a, **_k: False)
     assert why_unwritable(tmp_path / "new.json") == f"cannot write in the folder {tmp_path}"

@@ -161,24 +161,12 @@ def test_a_back_that_cannot_be_written_is_named_not_its_temporary_file(
 
 
 def test_a_write_protected_back_is_named_before_any_is_written(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], refuse_writing
 ) -> None:
     # (the atomic write refuses it as the system would: seven backs were written first)
-    import errno
-    import os
-
-    import blitzcam.files as files
-
     locked = tmp_path / "red-plow.png"
     locked.write_bytes(b"kept")
-    real_open = os.open
-
-    def refusing_open(path, flags, *args):
-        if Path(path) == locked and flags & (os.O_WRONLY | os.O_RDWR):
-            raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return real_open(path, flags, *args)
-
-    monkeypatch.setattr(files.os, "open", refusing_open)
+    refuse_writing(locked)
     assert main(["decks", "export", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert f"{locked}: cannot write it: Permission denied; nothing was written" in err

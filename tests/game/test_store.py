@@ -843,6 +843,15 @@ def test_an_interrupt_once_the_change_is_committed_says_it_was_saved(tmp_path: P
         assert len(store.load(match_id).rounds) == 1
 
 
+def _saved_while_a_reader_reads(store: MatchStore, match_id: int) -> None:
+    """A round saved while another program holds a read of the file open (a snapshot)."""
+    with closing(sqlite3.connect(store.path)) as reader:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM matches").fetchone()  # a snapshot held open
+        store.add_round(match_id, round_of(Ann=(3, 0), Bob=(2, 1)))
+        reader.execute("COMMIT")
+
+
 def test_a_change_does_not_wait_for_a_reader_to_fold_the_log_in(tmp_path: Path, monkeypatch) -> None:
     # folding the log into the file waited for every reader to let go (SQLite's busy handler,
     # 10 s): another program holding a read open held up every round saved meanwhile. With
@@ -853,11 +862,7 @@ def test_a_change_does_not_wait_for_a_reader_to_fold_the_log_in(tmp_path: Path, 
     path = tmp_path / "m.sqlite3"
     with MatchStore(path) as store:
         match_id = store.create_match(match_of())
-        with closing(sqlite3.connect(path)) as reader:
-            reader.execute("BEGIN")
-            reader.execute("SELECT count(*) FROM matches").fetchone()  # a snapshot held open
-            store.add_round(match_id, round_of(Ann=(3, 0), Bob=(2, 1)))
-            reader.execute("COMMIT")
+        _saved_while_a_reader_reads(store, match_id)
         assert store._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 3_600_000  # restored
         store.add_round(match_id, round_of(Ann=(1, 0), Bob=(2, 0)))  # no reader now: folded in
         assert (tmp_path / "m.sqlite3-wal").stat().st_size == 0
@@ -873,11 +878,7 @@ def test_a_change_a_reader_held_off_is_folded_in_by_the_next_to_close(tmp_path: 
     path = tmp_path / "m.sqlite3"
     app = MatchStore(path)  # held open all evening
     match_id = app.create_match(match_of())
-    with closing(sqlite3.connect(path)) as reader:
-        reader.execute("BEGIN")
-        reader.execute("SELECT count(*) FROM matches").fetchone()  # a snapshot held open
-        app.add_round(match_id, round_of(Ann=(3, 0), Bob=(2, 1)))
-        reader.execute("COMMIT")
+    _saved_while_a_reader_reads(app, match_id)
     assert (tmp_path / "m.sqlite3-wal").stat().st_size > 0  # held off
     with MatchStore(path) as listing:  # the next command to read and close
         listing.list_matches()
