@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeVar
 
 import numpy as np
 
@@ -38,6 +38,7 @@ RECONNECT_DELAY_S: Final = 0.5
 # phone's camera app on the same network answers in well under a second.
 STREAM_OPEN_TIMEOUT_MS: Final = 8000
 STREAM_READ_TIMEOUT_MS: Final = 5000
+_T = TypeVar("_T")
 
 
 class SourceError(UserError):
@@ -240,7 +241,17 @@ class CaptureSource(FrameSource):
         if self._grab_failed:  # `skip_frame` found no frame: that was this read
             self._grab_failed = False
             return None
-        return _usable(*self._capture.read())
+        return _usable(*self._quietly(self._capture.read))
+
+    def _quietly(self, read: Callable[[], _T]) -> _T:
+        """`read()` of the capture; a stream's without OpenCV's log lines (a stalled one's
+        "Stream timeout triggered" reached the terminal before blitzcam's own one line)."""
+        if not is_stream(self._spec):
+            return read()
+        from blitzcam.vision.images import quiet_opencv
+
+        with quiet_opencv():
+            return read()
 
     def read_frame(self) -> Frame | None:
         image = self._grab()
@@ -259,7 +270,7 @@ class CaptureSource(FrameSource):
         False when no frame came: the next `read_frame` then says whether the source ended or
         dropped (reconnecting at once: the failed grab was its read, a stalled stream's whole
         read timeout)."""
-        if not self._capture.grab():  # type: ignore[attr-defined]
+        if not self._quietly(self._capture.grab):  # type: ignore[attr-defined]
             self._grab_failed = True
             return False
         self._index += 1

@@ -635,3 +635,24 @@ def test_an_address_pasted_with_spaces_around_it_is_opened_as_the_stream() -> No
     source = open_source("  http://127.0.0.1/mjpg \n", opener=opener)
     source.close()
     assert opened == ["http://127.0.0.1/mjpg"]
+
+
+def test_a_streams_reads_keep_opencvs_log_lines_off_the_terminal() -> None:
+    # (a stalled stream's "[ WARN:0@10.9] ... Stream timeout triggered after 5019 ms" reached the
+    # terminal before blitzcam's own one line: only opening was kept quiet)
+    import cv2
+
+    levels: list[int] = []
+
+    class Listening(FakeCapture):
+        def read(self) -> tuple[bool, np.ndarray | None]:
+            levels.append(cv2.utils.logging.getLogLevel())
+            return super().read()
+
+    loud = cv2.utils.logging.getLogLevel()
+    source = StreamSource(
+        "http://127.0.0.1/mjpg", opener=lambda spec: Listening(_frames(2)), sleep=lambda s: None
+    )
+    assert source.read() is not None
+    assert levels == [cv2.utils.logging.LOG_LEVEL_SILENT]
+    assert cv2.utils.logging.getLogLevel() == loud  # and as it was after
