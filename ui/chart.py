@@ -20,6 +20,9 @@ LEGEND_GAP: Final = 18  # between one label and the next swatch
 LEGEND_LABEL_MAX: Final = 180  # a longer name is cut short with "…"
 LEGEND_LABEL_CAPS: Final = (LEGEND_LABEL_MAX, 110, 70, 40)  # ... shorter, where room is short
 MIN_PLOT_HEIGHT: Final = 90  # pixels the plot keeps, where a shorter legend can leave them
+# the chart's least height: with eight players' totals above it, the scoreboard fits a
+# 600 px screen in full screen (at 180 it needed 624)
+MIN_HEIGHT: Final = 150
 GRID: Final = QColor(255, 255, 255, 40)
 AXIS_TEXT: Final = QColor(200, 204, 214)
 TARGET_PEN: Final = QColor(255, 215, 0, 170)
@@ -118,7 +121,7 @@ class RunningTotalsChart(QWidget):
         super().__init__(parent)
         self._series: tuple[Series, ...] = ()
         self._target: int | None = None
-        self.setMinimumHeight(180)
+        self.setMinimumHeight(MIN_HEIGHT)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def set_data(self, series: Sequence[Series], target: int | None) -> None:
