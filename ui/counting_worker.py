@@ -573,6 +573,8 @@ def open_source(spec: str) -> FrameSource:
     if spec.lower().startswith(STREAM_SCHEMES) or (spec.isascii() and spec.isdigit()):
         held = str(int(spec)) if spec.isdigit() else spec  # "00" is camera 0 too
         return OpenedLater(lambda: vision_open(spec), spec=held)  # read() gives BGR images
+    if "://" in spec:  # an address of no scheme blitzcam reads (`rstp://`): said as one, its
+        return vision_open(spec)  # password hidden (as a path it lost a '/' and showed it)
     path = expand_home(Path(spec))  # a URL is never a local path
     if is_camera_device(path):  # /dev/video0: a camera, opened as one (by the worker)
         return OpenedLater(lambda: vision_open(str(path)), spec=str(path))

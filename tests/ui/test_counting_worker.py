@@ -768,3 +768,14 @@ def test_a_deck_enrolled_elsewhere_is_read_at_the_next_scan() -> None:
     (user_decks_dir() / "red-plow.png").unlink()
     PipelineEnroller(counter).enrolled()  # the enroll dialog opens
     assert pipeline.reloads == 2
+
+
+@pytest.mark.parametrize("spec", ["rstp://admin:s3cret@cam/stream", " rtmp://u:s3cret@h/live"])
+def test_the_app_says_an_address_it_cannot_read_as_one_its_password_hidden(spec: str) -> None:
+    # (read as a file name, "rstp://" lost a '/' and the error showed the password:
+    # "rstp:/admin:s3cret@cam/stream: no such file or folder"; `blitzcam` commands hid it)
+    from blitzcam.vision.sources import SourceError
+
+    with pytest.raises(SourceError, match="not an address blitzcam can read") as raised:
+        open_source(spec)
+    assert "s3cret" not in str(raised.value) and "***" in str(raised.value)
