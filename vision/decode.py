@@ -100,10 +100,11 @@ def fast_nms_rotated(obb: np.ndarray, score: np.ndarray, iou_threshold: float) -
     xs = boxes[by_x, 0].astype(np.float64)
     low = np.searchsorted(xs, boxes[:, 0] - reach, side="left")
     high = np.searchsorted(xs, boxes[:, 0] + reach, side="right")
+    pairs_to = np.cumsum(high - low)  # pairs looked at up to each row, that row's included
     start = 0
     while start < n:  # rows in chunks of about NMS_PAIRS pairs: bounded memory
-        ends = start + np.cumsum(high[start:] - low[start:])
-        stop = max(start + 1, start + int(np.searchsorted(ends - start, NMS_PAIRS, "right")))
+        before = int(pairs_to[start - 1]) if start else 0
+        stop = max(start + 1, int(np.searchsorted(pairs_to, before + NMS_PAIRS, "right")))
         counts = high[start:stop] - low[start:stop]
         rows = np.repeat(np.arange(start, stop), counts)
         offsets = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)

@@ -131,15 +131,16 @@ def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> lis
         if area < area_min:
             continue
         hull = cv2.convexHull(contour)
+        box = cv2.minAreaRect(hull)
         quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
         if len(quad) != 4:  # rounded corners or a soft edge: fall back to the oriented box
-            if cv2.contourArea(hull) / max(1.0, float(np.prod(cv2.minAreaRect(hull)[1]))) < 0.85:
+            if cv2.contourArea(hull) / max(1.0, float(np.prod(box[1]))) < 0.85:
                 continue
-            quad = cv2.boxPoints(cv2.minAreaRect(hull))
+            quad = cv2.boxPoints(box)
         quad = np.asarray(quad, np.float32).reshape(4, 2)
-        one_card = _deepest_dent(contour) <= MAX_DENT * min(
-            cv2.minAreaRect(hull)[1]
-        ) or _dents_in_shadow(small, bright, hull, float(threshold))
+        one_card = _deepest_dent(contour) <= MAX_DENT * min(box[1]) or _dents_in_shadow(
+            small, bright, hull, float(threshold)
+        )
         cards.append(Bright(order_corners(quad / scale), area / scale**2, one_card))
     return cards
 
