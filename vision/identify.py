@@ -302,14 +302,121 @@ def identify(
     the cards of a deck nobody plays must not land on a player who does (its sister deck, one
     drawing in another colour, can read above the line).
     """
+    lines = IdentifyLines(
+        unknown_below=unknown_below,
+        consensus_link=consensus_link,
+        count_from=count_from,
+        doubted_from=doubted_from,
+        same_deck_link=same_deck_link,
+        join_alike=join_alike,
+        lone_alike=lone_alike,
+        lone_below=lone_below,
+        second_look=second_look,
+        near_line_from=near_line_from,
+        near_line_alike=near_line_alike,
+        face_on_back_iou=face_on_back_iou,
+        parts_alike=parts_alike,
+        read_scales=read_scales,
+    )
     deck = np.full(len(detections), UNKNOWN_DECK, np.int64)
     score = np.full(len(detections), np.nan, np.float32)
-    counted = detections.confidence >= count_from
+    counted, on_face = _face_up_rules(detections, lines)
+    backs = np.flatnonzero(detections.of_class("back"))
+    if len(backs) and len(deck_names):
+        decks = _Candidates.among(references, len(deck_names), in_play)
+        reader = _Reader(frame_bgr, embed, decks, patch_size, read_scales)
+        corners, confidence = detections.corners[backs], detections.confidence[backs]
+        vectors, sims = _read_backs(frame_bgr, corners, decks, reader)
+        grouped = np.flatnonzero((confidence >= count_from) & ~on_face)
+        if consensus_link is not None and len(grouped):
+            groups, sims = _group_piles(vectors, sims, grouped, decks, lines, look_alikes)
+            if join_alike is not None:
+                for k, member in _doubted_joining(
+                    vectors, corners, confidence, on_face, grouped, groups, lines
+                ):
+                    sims[k] = sims[member]
+                    counted[backs[k]] = True
+            sims = _join_unread(
+                vectors, sims, corners, confidence, grouped, groups, decks, reader, lines
+            )
+        best_score, nearer_elsewhere = decks.decide(sims)
+        decided = (best_score >= unknown_below) & ~nearer_elsewhere
+        deck[backs] = np.where(decided, decks.nearest(sims), UNKNOWN_DECK)
+        score[backs] = best_score
+    return detections.with_decks(deck, score, deck_names, counted)
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidates:
+    """The decks a back may be given (`playing`, a mask over every enrolled deck) and how a row
+    of similarities to every deck is decided among them: decks outside play only veto."""
+
+    references: References
+    n_decks: int
+    playing: np.ndarray
+
+    @classmethod
+    def among(
+        cls, references: References, n_decks: int, in_play: Collection[int] | None
+    ) -> _Candidates:
+        playing = np.ones(n_decks, bool)
+        if in_play is not None:
+            playing[:] = False
+            playing[np.fromiter(in_play, np.int64)] = True
+        return cls(references, n_decks, playing)
+
+    def similarity(self, vectors: np.ndarray) -> np.ndarray:
+        """(n, dim) unit vectors -> (n, n_decks): likeness to every deck, in play or not."""
+        return deck_similarity(vectors, self.references, self.n_decks)
+
+    def in_play(self, sims: np.ndarray) -> np.ndarray:
+        """The rows with every deck outside play at -1."""
+        return np.where(self.playing, sims, -1.0)
+
+    def best(self, sims: np.ndarray) -> np.ndarray:
+        """Each row's likeness to its nearest deck in play."""
+        return self.in_play(sims).max(axis=1)
+
+    def nearest(self, sims: np.ndarray) -> np.ndarray:
+        """Each row's nearest deck in play."""
+        return self.in_play(sims).argmax(axis=1)
+
+    def decide(self, sims: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The best deck in play's likeness per row, and whether a deck outside play is nearer."""
+        best_score = self.best(sims)
+        return best_score, np.where(self.playing, -1.0, sims).max(axis=1) > best_score
+
+
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """Reads drawings in one frame: each box at every size of `read_scales`, a drawing's readings
+    averaged into one unit vector, and its likeness to every deck."""
+
+    frame_bgr: np.ndarray
+    embed: Embed
+    decks: _Candidates
+    patch_size: int
+    read_scales: tuple[float, ...]
+
+    def __call__(self, boxes: list[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        cuts = scaled_boxes(np.stack(boxes), self.read_scales).reshape(-1, 4, 2)
+        patches = np.stack([drawing_patch(self.frame_bgr, cut, self.patch_size) for cut in cuts])
+        vectors = mean_readings(self.embed(patches), 1 + len(self.read_scales))
+        return vectors, self.decks.similarity(vectors)
+
+
+def _face_up_rules(detections: Detections, lines: IdentifyLines) -> tuple[np.ndarray, np.ndarray]:
+    """Which rows count before identity is read (`lines.count_from` or more), and which backs
+    (per back) lie on a face-up card: those never count. A face-up box that is a surer back read
+    twice neither counts nor covers a back. A back on a face-up card the frame counts never
+    counts; a doubted back does not on a doubted face-up card either (a sure back does: a
+    doubted face box can sit on a real back)."""
+    counted = detections.confidence >= lines.count_from
     backs = np.flatnonzero(detections.of_class("back"))
     confidence = detections.confidence[backs]
     is_face, boxes_of = detections.of_class("face"), detections.corners
-    sure = confidence >= count_from
-    if face_on_back_iou is not None:
+    sure = confidence >= lines.count_from
+    if lines.face_on_back_iou is not None:
         faces = np.flatnonzero(is_face)
         read_twice = faces[
             faces_on_surer_backs(
@@ -317,132 +424,145 @@ def identify(
                 detections.confidence[faces],
                 boxes_of[backs[sure]],
                 confidence[sure],
-                face_on_back_iou,
+                lines.face_on_back_iou,
             )
         ]
         counted[read_twice] = False
         is_face[read_twice] = False  # (of_class gives a fresh mask)
-    # a back on a face-up card the frame counts never counts; a doubted back does not on a
-    # doubted face-up card either (a sure back does: a doubted face box can sit on a real back)
     on_face = np.zeros(len(backs), bool)
     on_face[sure] = on_face_up(boxes_of[backs[sure]], boxes_of[is_face & counted])
     on_face[~sure] = on_face_up(
-        boxes_of[backs[~sure]], boxes_of[is_face & (detections.confidence >= doubted_from)]
+        boxes_of[backs[~sure]],
+        boxes_of[is_face & (detections.confidence >= lines.doubted_from)],
     )
     counted[backs[on_face]] = False
-    if len(backs) and len(deck_names):
-        playing = np.ones(len(deck_names), bool)
-        if in_play is not None:
-            playing[:] = False
-            playing[np.fromiter(in_play, np.int64)] = True
+    return counted, on_face
 
-        def similarity(vectors: np.ndarray) -> np.ndarray:
-            # to every deck; `playing` picks the candidates, the rest only veto (see below)
-            return deck_similarity(vectors, references, len(deck_names))
 
-        def candidates(sims: np.ndarray) -> np.ndarray:
-            return np.where(playing, sims, -1.0)
+def _read_backs(
+    frame_bgr: np.ndarray, corners: np.ndarray, decks: _Candidates, read: _Reader
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every back's drawing read along its box; one read with doubt is read again along its box
+    snapped to the ink, and the better reading kept."""
+    vectors, sims = read(corners)
+    doubtful = np.flatnonzero(decks.best(sims) < SURE_ABOVE)
+    snapped = {int(i): snap_to_ink(frame_bgr, corners[i]) for i in doubtful}
+    # (a box the ink leaves as it was reads as it did: not read again)
+    doubtful = np.array([i for i in doubtful if not np.array_equal(snapped[i], corners[i])], int)
+    if len(doubtful):
+        again, again_sims = read([snapped[i] for i in doubtful])
+        better = decks.best(again_sims) > decks.best(sims[doubtful])
+        vectors[doubtful[better]] = again[better]
+        sims[doubtful[better]] = again_sims[better]
+    return vectors, sims
 
-        def decide(sims: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            # the best deck in play's similarity, and whether a deck outside play is nearer
-            best_score = candidates(sims).max(axis=1)
-            return best_score, np.where(playing, -1.0, sims).max(axis=1) > best_score
 
-        def read(boxes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-            # each box at every size of `read_scales`, one drawing's readings after another
-            cuts = scaled_boxes(np.stack(boxes), read_scales).reshape(-1, 4, 2)
-            patches = np.stack([drawing_patch(frame_bgr, cut, patch_size) for cut in cuts])
-            vectors = mean_readings(embed(patches), 1 + len(read_scales))
-            return vectors, similarity(vectors)
+def _group_piles(
+    vectors: np.ndarray,
+    sims: np.ndarray,
+    grouped: np.ndarray,
+    decks: _Candidates,
+    lines: IdentifyLines,
+    look_alikes: Collection[tuple[int, int]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The counted backs (rows `grouped`) grouped into piles by their own likeness, groups
+    nearest one deck merged, look-alike decks' copies parted: the piles' ids (per grouped row)
+    and the similarities with each grouped row's replaced by its pile mean's."""
+    assert lines.consensus_link is not None
+    groups = scene_groups(vectors[grouped], lines.consensus_link)
+    if lines.same_deck_link is not None and len(grouped) > 1:
+        groups = merge_same_deck(
+            vectors[grouped],
+            groups,
+            # nearest of every deck: a pile nobody plays must not merge into its sister deck's
+            # in play
+            lambda m: decks.similarity(m).argmax(axis=1),
+            lines.same_deck_link,
+        )
+    sims = sims.copy()
+    own_sims = sims[grouped]
+    sims[grouped] = decks.similarity(group_means(vectors[grouped], groups))
+    if look_alikes and lines.parts_alike is not None:
+        groups, sims[grouped] = _part_look_alikes(
+            vectors[grouped],
+            own_sims,
+            groups,
+            sims[grouped],
+            look_alikes,
+            decks,
+            lines.unknown_below,
+            lines.parts_alike,
+        )
+    return groups, sims
 
-        boxes = [detections.corners[i] for i in backs]
-        vectors, sims = read(boxes)
-        # a drawing read with doubt is read again along its box snapped to the ink
-        doubtful = np.flatnonzero(candidates(sims).max(axis=1) < SURE_ABOVE)
-        snapped = {int(i): snap_to_ink(frame_bgr, boxes[i]) for i in doubtful}
-        # (a box the ink leaves as it was reads as it did: not read again, nor taken, below)
-        doubtful = np.array([i for i in doubtful if not np.array_equal(snapped[i], boxes[i])], int)
-        if len(doubtful):
-            again, again_sims = read([snapped[i] for i in doubtful])
-            better = candidates(again_sims).max(axis=1) > candidates(sims[doubtful]).max(axis=1)
-            vectors[doubtful[better]] = again[better]
-            sims[doubtful[better]] = again_sims[better]
-        grouped = np.flatnonzero(sure & ~on_face)
-        if consensus_link is not None and len(grouped):
-            groups = scene_groups(vectors[grouped], consensus_link)
-            if same_deck_link is not None and len(grouped) > 1:
-                groups = merge_same_deck(
-                    vectors[grouped],
-                    groups,
-                    # nearest of every deck: a pile nobody plays must not merge into its
-                    # sister deck's in play
-                    lambda m: similarity(m).argmax(axis=1),
-                    same_deck_link,
-                )
-            means = group_means(vectors[grouped], groups)
-            own_sims = sims[grouped]
-            sims[grouped] = similarity(means)
-            if look_alikes and parts_alike is not None:
-                groups, sims[grouped] = _part_look_alikes(
-                    vectors[grouped],
-                    own_sims,
-                    groups,
-                    sims[grouped],
-                    look_alikes,
-                    playing,
-                    similarity,
-                    decide,
-                    unknown_below,
-                    parts_alike,
-                )
-            corners = detections.corners[backs]  # where the joining rules look
-            if join_alike is not None:
-                doubted = np.flatnonzero(~sure & (confidence >= doubted_from) & ~on_face)
-                lines = np.full(len(confidence), join_alike)
-                if near_line_from is not None:
-                    near = confidence >= near_line_from
-                    lines[near] = min(join_alike, near_line_alike)
-                for k, member in _joining(
-                    doubted, vectors, corners, grouped, groups, confidence, lines
-                ):
-                    sims[k] = sims[member]
-                    counted[backs[k]] = True
-            # the piles decided, and the backs under the line (not those of a deck nobody
-            # plays: they stay nobody's)
-            pile_score, elsewhere = decide(sims[grouped])
-            low = pile_score < (unknown_below if lone_below is None else lone_below)
-            settled = ~low & ~elsewhere
-            unread = grouped[low & ~elsewhere]
-            piles = grouped[settled]
-            if lone_alike is not None and len(unread) and len(piles):
-                joined = _joining(
-                    unread, vectors, corners, piles, groups[settled], confidence, lone_alike
-                )
-                for k, member in joined:
-                    sims[k] = sims[member]
-                unread = np.setdiff1d(unread, [k for k, _ in joined])
-            if second_look is not None and len(unread) and len(piles):
-                ids, sizes = np.unique(groups, return_counts=True)
-                lone = np.intersect1d(unread, grouped[np.isin(groups, ids[sizes == 1])])
-                seen = settled | elsewhere  # the piles, of decks in play or not
-                for k, member in _second_look(
-                    lone,
-                    corners,
-                    vectors,
-                    grouped[seen],
-                    groups[seen],
-                    settled[seen],
-                    read,
-                    lambda cut_sims: decide(cut_sims)[1],
-                    second_look,
-                ):
-                    sims[k] = sims[member]
-        best_score, nearer_elsewhere = decide(sims)
-        best = candidates(sims).argmax(axis=1)
-        decided = (best_score >= unknown_below) & ~nearer_elsewhere
-        deck[backs] = np.where(decided, best, UNKNOWN_DECK)
-        score[backs] = best_score
-    return detections.with_decks(deck, score, deck_names, counted)
+
+def _doubted_joining(
+    vectors: np.ndarray,
+    corners: np.ndarray,
+    confidence: np.ndarray,
+    on_face: np.ndarray,
+    grouped: np.ndarray,
+    groups: np.ndarray,
+    lines: IdentifyLines,
+) -> list[tuple[int, int]]:
+    """(doubted back, a member of the pile it joins) pairs: backs under the counting line (from
+    `doubted_from`, on no face-up card) whose drawing is a close copy of a pile's, at
+    `join_alike`, or `near_line_alike` from `near_line_from` when that is lower."""
+    assert lines.join_alike is not None
+    doubted = np.flatnonzero(
+        (confidence < lines.count_from) & (confidence >= lines.doubted_from) & ~on_face
+    )
+    alike = np.full(len(confidence), lines.join_alike)
+    if lines.near_line_from is not None:
+        alike[confidence >= lines.near_line_from] = min(lines.join_alike, lines.near_line_alike)
+    return _joining(doubted, vectors, corners, grouped, groups, confidence, alike)
+
+
+def _join_unread(
+    vectors: np.ndarray,
+    sims: np.ndarray,
+    corners: np.ndarray,
+    confidence: np.ndarray,
+    grouped: np.ndarray,
+    groups: np.ndarray,
+    decks: _Candidates,
+    read: _Reader,
+    lines: IdentifyLines,
+) -> np.ndarray:
+    """The similarities with each counted back that reads under the line (and not nearer a deck
+    nobody plays: those stay nobody's) given a decided pile's when it joins one: as a close
+    enough copy (`lone_alike`), or, alone in its group, at a second look along cuts of its box
+    (`second_look`)."""
+    sims = sims.copy()
+    pile_score, elsewhere = decks.decide(sims[grouped])
+    low = pile_score < (lines.unknown_below if lines.lone_below is None else lines.lone_below)
+    settled = ~low & ~elsewhere
+    unread = grouped[low & ~elsewhere]
+    piles = grouped[settled]
+    if lines.lone_alike is not None and len(unread) and len(piles):
+        joined = _joining(
+            unread, vectors, corners, piles, groups[settled], confidence, lines.lone_alike
+        )
+        for k, member in joined:
+            sims[k] = sims[member]
+        unread = np.setdiff1d(unread, [k for k, _ in joined])
+    if lines.second_look is not None and len(unread) and len(piles):
+        ids, sizes = np.unique(groups, return_counts=True)
+        lone = np.intersect1d(unread, grouped[np.isin(groups, ids[sizes == 1])])
+        seen = settled | elsewhere  # the piles, of decks in play or not
+        for k, member in _second_look(
+            lone,
+            corners,
+            vectors,
+            grouped[seen],
+            groups[seen],
+            settled[seen],
+            read,
+            decks,
+            lines.second_look,
+        ):
+            sims[k] = sims[member]
+    return sims
 
 
 def _part_look_alikes(
@@ -451,45 +571,42 @@ def _part_look_alikes(
     groups: np.ndarray,
     sims: np.ndarray,
     look_alikes: Collection[tuple[int, int]],
-    playing: np.ndarray,
-    similarity: Callable[[np.ndarray], np.ndarray],
-    decide: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+    decks: _Candidates,
     line: float,
     parts_alike: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`identify`'s look-alike rule over the grouped backs: their groups and their rows of
     similarity to each deck (the group's mean's), with each part that is a look-alike deck's
-    copies made a group of its own, given that deck (its rows hold the first deck at -1).
-    `decide` is identify's: each row's best deck in play and whether a deck outside is nearer."""
+    copies made a group of its own, given that deck (its rows hold the first deck at -1)."""
     groups, sims = groups.copy(), sims.copy()
     partners: dict[int, list[int]] = {}
     for a, b in look_alikes:
         partners.setdefault(a, []).append(b)
         partners.setdefault(b, []).append(a)
-    best, elsewhere = decide(sims)
+    best, elsewhere = decks.decide(sims)
     settled = (best >= line) & ~elsewhere
-    nearest = np.where(playing, sims, -1.0).argmax(axis=1)
+    nearest = decks.nearest(sims)
     ids, first = np.unique(groups, return_index=True)
     piles = {int(g): int(nearest[i]) for g, i in zip(ids, first, strict=True) if settled[i]}
     next_id = int(groups.max()) + 1
     for g, deck in list(piles.items()):
         members = np.flatnonzero(groups == g)
         for other in partners.get(deck, ()):
-            if not playing[other] or other in piles.values():
+            if not decks.playing[other] or other in piles.values():
                 continue  # the other deck has a pile of its own (or cannot be counted)
             part = look_alike_part(
                 vectors[members],
                 own_sims[members],
                 deck,
                 other,
-                similarity,
+                decks.similarity,
                 parts_alike=parts_alike,
             )
             if part is None:
                 continue
-            row = similarity(unit_mean(vectors[members[part]])[None])[0]
+            row = decks.similarity(unit_mean(vectors[members[part]])[None])[0]
             row[deck] = -1.0  # read nearer the first deck, as a look-alike's copies can be
-            if np.where(playing, row, -1.0).argmax() != other or row[other] < line:
+            if decks.nearest(row[None])[0] != other or row[other] < line:
                 continue
             groups[members[part]] = next_id
             sims[members[part]] = row
@@ -535,8 +652,8 @@ def _second_look(
     piles: np.ndarray,
     groups: np.ndarray,
     joinable: np.ndarray,
-    read: Callable[[list[np.ndarray]], tuple[np.ndarray, np.ndarray]],
-    outside: Callable[[np.ndarray], np.ndarray],
+    read: _Reader,
+    decks: _Candidates,
     alike: float,
 ) -> list[tuple[int, int]]:
     """(lone back, a member of the pile it joins) pairs, as rows of `vectors`/`corners`.
@@ -545,14 +662,13 @@ def _second_look(
     snapped cut joined another design's pile). Of the piles (rows `piles`, grouped by `groups`),
     the one whose mean drawing a cut is most alike is joined when it is `joinable` (decided, and
     not a deck nobody plays: a copy more like such a pile stays nobody's), at least `alike`, that
-    cut not nearer a deck nobody plays (`outside` of its deck similarities) and no bigger than
-    the pile's copies."""
+    cut not nearer a deck nobody plays and no bigger than the pile's copies."""
     if not len(lone):
         return []
     cuts = np.stack([side_cuts(corners[k]) for k in lone])
     cut_vectors, cut_sims = read(list(cuts.reshape(-1, 4, 2)))
     ids, alikeness = alikeness_to_groups(cut_vectors, vectors[piles], groups)
-    alikeness[outside(cut_sims)] = -np.inf
+    alikeness[decks.decide(cut_sims)[1]] = -np.inf
     per_back = alikeness.reshape(len(lone), cuts.shape[1], len(ids))
     pairs = []
     for k, back_cuts, alikeness_of in zip(lone, cuts, per_back, strict=True):
