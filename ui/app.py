@@ -128,8 +128,9 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     from blitzcam.errors import UserError
     from blitzcam.game.store import MatchStore, StoreError
     from blitzcam.paths import data_dir, data_dir_path, match_db_path
-    from blitzcam.ui.counting_worker import make_counter, make_enroller, open_source
+    from blitzcam.ui.frame_sources import open_source
     from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.pipeline_adapters import make_counter, make_enroller
     from blitzcam.ui.settings import SETTINGS_FILE
 
     clear_opencv_qt_env()

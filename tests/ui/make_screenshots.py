@@ -61,7 +61,7 @@ def main() -> None:
         round_of(Ann=(9, 2), Bob=(12, 1), Cy=(16, 0), Di=(10, 3)),
     )
     if args.model:
-        from blitzcam.ui.counting_worker import snapshot_from_result
+        from blitzcam.ui.pipeline_adapters import snapshot_from_result
         from blitzcam.vision.pipeline import CountingPipeline
 
         frame = cv2.imread(str(args.image))

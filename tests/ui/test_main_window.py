@@ -1110,7 +1110,7 @@ def test_typing_in_a_dialogs_first_box_replaces_its_value(qtbot, store, feed, tm
 def test_a_camera_that_does_not_open_is_said_without_freezing_the_window(
     qtbot, store, tmp_path, monkeypatch
 ):
-    from blitzcam.ui.counting_worker import open_source
+    from blitzcam.ui.frame_sources import open_source
     from blitzcam.vision import sources
 
     def no_such_camera(spec):

@@ -313,7 +313,7 @@ def test_a_deck_changed_during_the_scan_forgets_the_still_view_counted_before(qt
 def test_live_counting_at_a_video_s_end_shoots_the_new_view_with_its_own_counts(qtbot) -> None:
     # the whole path: the stabiliser's vote through the pipeline's result and the worker's
     # snapshot to the scan view, as a video that ends a second after the cards changed
-    from blitzcam.ui.counting_worker import snapshot_from_result
+    from blitzcam.ui.pipeline_adapters import snapshot_from_result
     from blitzcam.vision.detections import Detections
     from blitzcam.vision.pipeline import FrameResult, LiveCounting
     from blitzcam.vision.stabilise import Stabiliser
@@ -343,7 +343,7 @@ def test_live_counting_at_a_video_s_end_shoots_the_new_view_with_its_own_counts(
 def test_a_hand_over_an_unchanged_table_keeps_its_view_shot(qtbot, after_the_hand, asked) -> None:
     # through the stabiliser: a hand passing over the cards leaves the same view (a second
     # press asked for), cards changed under it make a new one (shot at once)
-    from blitzcam.ui.counting_worker import snapshot_from_result
+    from blitzcam.ui.pipeline_adapters import snapshot_from_result
     from blitzcam.vision.detections import Detections
     from blitzcam.vision.pipeline import FrameResult, LiveCounting
     from blitzcam.vision.stabilise import Stabiliser

@@ -1,0 +1,370 @@
+"""The frame sources the app opens: image files and folders, video files, the first camera or
+the demo, cameras and streams opened by the worker thread and held by one scan at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blitzcam.ui import frame_sources
+from blitzcam.ui.counting_worker import CountedFrame, CountingThread, NullCounter
+from blitzcam.ui.frame_sources import open_source
+from tests.ui.fakes import FakeSource, synthetic_frame
+
+
+def test_open_source_reads_an_image_file(tmp_path) -> None:
+    import cv2
+
+    frame, _ = synthetic_frame(0, [])
+    cv2.imwrite(str(tmp_path / "table.png"), frame)
+    source = open_source(str(tmp_path / "table.png"))
+    assert source.read().shape == frame.shape
+    from blitzcam.errors import UserError
+
+    (tmp_path / "bad.jpg").write_text("x")
+    with pytest.raises(UserError, match=r"bad\.jpg: cannot decode image"):
+        open_source(str(tmp_path / "bad.jpg"))
+    with pytest.raises(UserError, match=r"nope\.jpg: no such file"):
+        open_source(str(tmp_path / "nope.jpg"))
+
+
+def test_open_source_plays_a_video_file_frame_by_frame(tmp_path) -> None:
+    # through vision.sources, whose read() gives the image itself (the app once asked it for
+    # a Frame record's .image, and every camera, video and stream failed on its first frame)
+    import cv2
+
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for level in (0, 100, 200):
+        writer.write(np.full((48, 64, 3), level, np.uint8))
+    writer.release()
+    source = open_source(str(path))
+    try:
+        levels = [source.read() for _ in range(4)]
+        assert [frame.shape for frame in levels[:3]] == [(48, 64, 3)] * 3
+        assert [round(float(frame.mean()) / 50) * 50 for frame in levels[:3]] == [0, 100, 200]
+        assert levels[3] is None and not source.live  # a file ends; it has not failed
+    finally:
+        source.close()
+
+
+def test_no_camera_spec_falls_back_to_the_demo_when_no_camera_opens(monkeypatch) -> None:
+    from blitzcam.ui.frame_sources import ImageLoopSource
+    from blitzcam.vision import sources
+
+    def no_camera(spec):
+        raise sources.SourceError(f"camera {spec}: cannot open it")
+
+    monkeypatch.setattr(sources, "open_source", no_camera)
+    for listed in (False, None):  # no camera device; a system that cannot tell
+        monkeypatch.setattr(frame_sources, "cameras_attached", lambda listed=listed: listed)
+        source = open_source("")
+        assert source.read() is not None  # the demo's first picture
+        assert isinstance(source._source, ImageLoopSource)
+        source.close()  # camera 0 is let go: the next scan may have it
+
+
+@pytest.mark.parametrize("gives", ["no camera", "no picture"])
+def test_a_camera_the_system_lists_that_fails_is_said_not_replaced_by_the_demo(
+    monkeypatch, gives: str
+) -> None:
+    # busy in another program, camera 0 became the demo footage without a word, its counts
+    # standing in for the table
+    from blitzcam.vision import sources
+
+    def failing_camera(spec):
+        if gives == "no camera":
+            raise sources.SourceError(f"camera {spec}: cannot open it: no such camera, or it is busy")
+        return sources.ImageFiles([], name=f"camera {spec}")  # opens, gives nothing
+
+    monkeypatch.setattr(sources, "open_source", failing_camera)
+    monkeypatch.setattr(frame_sources, "cameras_attached", lambda: True)
+    source = open_source("")
+    with pytest.raises(sources.SourceError, match=r"^camera 0: .*(busy|gave no picture)"):
+        source.read()
+    source.close()
+
+
+def test_a_folder_of_stills_loops_one_image_at_a_time(tmp_path) -> None:
+    import cv2
+
+    from blitzcam.errors import UserError
+    from blitzcam.ui.frame_sources import ImageLoopSource
+
+    frames = [synthetic_frame(i, [])[0] for i in range(3)]
+    for name, frame in zip(("a.jpg", "b.bmp", "c.png"), frames, strict=True):
+        cv2.imwrite(str(tmp_path / name), frame)
+    (tmp_path / "._a.jpg").write_bytes(b"\x00\x05\x16\x07")  # macOS sidecar: not an image
+    source = open_source(str(tmp_path))
+    assert isinstance(source, ImageLoopSource)
+    source._repeat = 1
+    seen = [int(source.read()[0, 0, 0]) for _ in range(4)]
+    assert seen[1:] == [1, 2, 0] and abs(seen[0]) <= 2  # in name order, round again (a.jpg lossy)
+    assert source._frame is not None and not hasattr(source, "_frames")  # one held, not all
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UserError, match="empty: the folder holds no image files"):
+        open_source(str(tmp_path / "empty"))
+
+
+def test_a_damaged_photo_in_a_folder_of_stills_is_passed_over(tmp_path) -> None:
+    # it ended the scan ("cannot decode") partway round the loop
+    import cv2
+
+    frames = [synthetic_frame(i, [])[0] for i in range(3)]
+    cv2.imwrite(str(tmp_path / "a.png"), frames[0])
+    (tmp_path / "b.png").write_bytes(b"\x89PNG\r\n\x1a\n broken")
+    cv2.imwrite(str(tmp_path / "c.png"), frames[2])
+    source = open_source(str(tmp_path))
+    source._repeat = 1
+    seen = [int(source.read()[0, 0, 0]) for _ in range(6)]
+    assert seen == [0, 0, 2, 0, 0, 2]  # b.png's turn keeps a.png in view
+
+
+def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:
+    from blitzcam.vision import sources
+
+    asked = []
+
+    class Opened:
+        def read(self):
+            return None
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(sources, "open_source", lambda spec: asked.append(spec) or Opened())
+    source = open_source("http://192.168.1.5:8080/shot.jpg")
+    source.read()
+    source.close()
+    assert asked == ["http://192.168.1.5:8080/shot.jpg"]
+
+
+def test_a_clip_over_http_is_live_only_until_it_opens_as_a_clip(monkeypatch) -> None:
+    # it was taken for a live stream for good: its normal end was said as a camera failing
+    from blitzcam.vision import sources
+
+    class Clip:
+        live = False
+
+        def read(self):
+            return np.zeros((4, 4, 3), np.uint8)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(sources, "open_source", lambda spec: Clip())
+    source = open_source("http://192.168.1.5:8080/round.mp4")
+    assert source.live  # nothing is known before it opens
+    source.read()
+    assert not source.live
+    source.close()
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs a character device")
+def test_a_camera_s_device_file_is_opened_by_the_worker_as_a_camera(monkeypatch) -> None:
+    from blitzcam.vision import sources
+
+    asked = []
+
+    class Opened:
+        live = True
+
+        def read(self):
+            return None
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(sources, "open_source", lambda spec: asked.append(spec) or Opened())
+    source = open_source("/dev/null")  # standing in for /dev/video0
+    assert asked == []  # not on the GUI thread
+    source.read()
+    source.close()
+    assert asked == ["/dev/null"]
+
+
+# --- a camera or stream is opened by the worker, never on the GUI thread --------------------
+
+
+class _SlowToOpen:
+    """Stands in for vision's open_source: opening blocks until `answer` is set (an RTSP
+    address nobody answers takes OpenCV half a minute), then gives a FakeSource."""
+
+    def __init__(self, *, fails: bool = False) -> None:
+        import threading
+
+        self.answer = threading.Event()
+        self.opening = threading.Event()
+        self.threads: list[str] = []
+        self.opened: list[FakeSource] = []
+        self.fails = fails
+
+    def __call__(self, spec):
+        import threading
+
+        from blitzcam.vision.sources import SourceError
+
+        self.threads.append(threading.current_thread().name)
+        self.opening.set()
+        self.answer.wait(30)
+        if self.fails:
+            raise SourceError(f"{spec}: cannot connect to the stream (wrong address)")
+        self.opened.append(FakeSource([np.zeros((4, 4, 3), np.uint8)]))
+        return self.opened[-1]
+
+
+@pytest.mark.parametrize("spec", ["rtsp://10.0.0.9/live", " 1 "])
+def test_a_stream_or_camera_opens_in_the_worker_thread(qtbot, monkeypatch, spec) -> None:
+    from blitzcam.vision import sources
+
+    opener = _SlowToOpen()
+    monkeypatch.setattr(sources, "open_source", opener)
+    source = open_source(spec)  # returns at once: nothing opened yet
+    assert opener.threads == [] and source.live
+    thread = CountingThread(source, NullCounter("no model"), interval_ms=1)
+    seen: list[CountedFrame] = []
+    thread.counted.connect(seen.append)
+    thread.start()
+    assert opener.opening.wait(5)
+    opener.answer.set()
+    qtbot.waitUntil(lambda: len(seen) >= 1, timeout=5000)
+    thread.stop()
+    assert opener.threads == ["counting"]
+    assert opener.opened[0].closed and not thread.is_running()
+
+
+def test_leaving_while_a_stream_still_connects_does_not_wait_for_it(qtbot, monkeypatch) -> None:
+    import threading
+
+    from blitzcam.ui import counting_worker
+    from blitzcam.vision import sources
+
+    opener = _SlowToOpen()
+    monkeypatch.setattr(sources, "open_source", opener)
+    monkeypatch.setattr(counting_worker, "READ_WAIT_S", 0.2)
+    thread = CountingThread(open_source("rtsp://10.0.0.9/live"), NullCounter("no model"))
+    said: list[object] = []
+    for signal in (thread.counted, thread.failed, thread.finished):
+        signal.connect(said.append)
+    thread.start()
+    assert opener.opening.wait(5)
+    # stop() returns while the connect goes on (it could take 30 s): asked from another thread,
+    # so that a stop that waited for it fails here rather than hangs the run
+    stopping = threading.Thread(target=thread.stop)
+    stopping.start()
+    stopping.join(timeout=10)
+    assert not stopping.is_alive()
+    assert thread.is_running()  # still inside the connect
+    opener.answer.set()  # the connect ends: what it opened is closed, nothing more is said
+    qtbot.waitUntil(lambda: not thread.is_running(), timeout=5000)
+    assert opener.opened[0].closed and opener.opened[0].reads == 0
+    qtbot.wait(50)
+    assert said == []
+
+
+def test_a_stream_that_cannot_connect_is_said_in_its_own_words(qtbot, monkeypatch) -> None:
+    from blitzcam.vision import sources
+
+    opener = _SlowToOpen(fails=True)
+    opener.answer.set()
+    monkeypatch.setattr(sources, "open_source", opener)
+    thread = CountingThread(open_source("rtsp://10.0.0.9/live"), NullCounter("no model"))
+    with qtbot.waitSignal(thread.failed, timeout=5000) as blocker:
+        thread.start()
+    thread.stop()
+    assert blocker.args == ["rtsp://10.0.0.9/live: cannot connect to the stream (wrong address)"]
+
+
+def test_a_camera_is_held_by_one_scan_at_a_time(monkeypatch) -> None:
+    import threading
+
+    from blitzcam.vision import sources
+
+    opened: list[FakeSource] = []
+
+    def open_camera(spec):
+        opened.append(FakeSource([np.zeros((4, 4, 3), np.uint8)]))
+        return opened[-1]
+
+    monkeypatch.setattr(sources, "open_source", open_camera)
+    first, second = open_source("0"), open_source("")  # "" tries camera 0 first
+    assert first.read() is not None and len(opened) == 1
+    got: list[object] = []
+    waiting = threading.Thread(target=lambda: got.append(second.read()))
+    waiting.start()
+    waiting.join(0.3)
+    assert waiting.is_alive() and len(opened) == 1  # waits: the first still holds camera 0
+    first.close()
+    waiting.join(5)
+    assert not waiting.is_alive() and len(opened) == 2 and got[0] is not None
+    other = open_source("1")  # another camera is not kept waiting
+    assert other.read() is not None
+    third = open_source("00")  # camera 0 again, spelled otherwise: still held by `second`
+    cancelled = threading.Thread(target=lambda: got.append(third.read()))
+    cancelled.start()
+    third.cancel()  # a scan left while waiting for the camera gives up at once
+    cancelled.join(5)
+    assert got[-1] is None and len(opened) == 3
+    for source in (second, other, third):
+        source.close()
+
+
+def test_a_scan_that_stopped_waiting_still_holds_the_camera_for_the_next(monkeypatch) -> None:
+    # past HOLD_WAIT_S a second scan opens the camera anyway; when the first then let go, the
+    # camera was marked free while the second still held it, and a third did not wait
+    import threading
+
+    from blitzcam.vision import sources
+
+    monkeypatch.setattr(frame_sources, "HOLD_WAIT_S", 1.0)
+    monkeypatch.setattr(
+        sources, "open_source", lambda spec: FakeSource([np.zeros((4, 4, 3), np.uint8)])
+    )
+    first, second, third = open_source("0"), open_source("0"), open_source("0")
+    assert first.read() is not None
+    assert second.read() is not None  # waited 1 s, then opened it beside the first
+    first.close()
+    # the third waits for `second` (given far longer than the test takes: a loaded machine
+    # must not see it give up and open the camera beside it)
+    monkeypatch.setattr(frame_sources, "HOLD_WAIT_S", 60.0)
+    got: list[object] = []
+    waiting = threading.Thread(target=lambda: got.append(third.read()))
+    waiting.start()
+    waiting.join(0.1)
+    assert waiting.is_alive()
+    second.close()
+    waiting.join(5)
+    assert not waiting.is_alive() and got[0] is not None
+    third.close()
+
+
+def test_a_camera_that_failed_to_open_twice_is_held_once(monkeypatch) -> None:
+    # (each read after a failed open held the camera once more, and closing let go once: the
+    # next scan of it waited HOLD_WAIT_S, a minute, for a hold nobody had)
+    from blitzcam.vision import sources
+
+    def busy(spec: str) -> None:
+        raise sources.SourceError(f"camera {spec}: busy")
+
+    monkeypatch.setattr(sources, "open_source", busy)
+    scan = open_source("7")
+    for _ in range(2):
+        with pytest.raises(sources.SourceError):
+            scan.read()
+    assert frame_sources._HELD["7"] == 1
+    scan.close()
+    assert "7" not in frame_sources._HELD
+
+
+
+@pytest.mark.parametrize("spec", ["rstp://admin:s3cret@cam/stream", " rtmp://u:s3cret@h/live"])
+def test_the_app_says_an_address_it_cannot_read_as_one_its_password_hidden(spec: str) -> None:
+    # (read as a file name, "rstp://" lost a '/' and the error showed the password:
+    # "rstp:/admin:s3cret@cam/stream: no such file or folder"; `blitzcam` commands hid it)
+    from blitzcam.vision.sources import SourceError
+
+    with pytest.raises(SourceError, match="not an address blitzcam can read") as raised:
+        open_source(spec)
+    assert "s3cret" not in str(raised.value) and "***" in str(raised.value)

@@ -1,0 +1,245 @@
+"""The frame sources the app opens from what the user typed or picked: a camera or a stream
+opened by the worker thread on its first read (`OpenedLater`, one holder per camera at a time),
+image files shown in a loop, the bundled demo footage, a video file. vision/ reads the frames;
+this module decides what a spec is for the app (the first camera or else the demo, "demo").
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from blitzcam.errors import UserError
+from blitzcam.ui.counting_worker import FrameSource
+
+
+class ImageLoopSource:
+    """Replays image files in a loop, each shown for `repeat` reads (the bundled demo footage, or
+    a folder of stills standing in for a camera). One image is decoded at a time: a folder of
+    phone photos is not held in memory."""
+
+    def __init__(self, paths: list[Path], *, repeat: int = 30) -> None:
+        if not paths:
+            raise ValueError("ImageLoopSource: expected at least one image, got none")
+        from blitzcam.vision.images import read_image
+
+        self._read_image = read_image
+        self._paths = list(paths)
+        self._repeat = max(1, repeat)
+        self._reads = 0
+        self._shown = 0
+        self._unreadable: set[int] = set()  # damaged photos among good ones: passed over
+        self._frame = read_image(self._paths[0])  # a bad first file is said now, naming it
+
+    def read(self) -> np.ndarray | None:
+        index = (self._reads // self._repeat) % len(self._paths)
+        if index != self._shown and index not in self._unreadable:
+            try:
+                self._frame = self._read_image(self._paths[index])
+                self._shown = index
+            except UserError:  # the last good picture stays in view; the loop goes on
+                self._unreadable.add(index)
+        self._reads += 1
+        return self._frame
+
+    def close(self) -> None:
+        pass
+
+
+DEMO_DIR: Final = Path(__file__).resolve().parent.parent / "datasets" / "demo"
+
+
+def demo_source() -> FrameSource:
+    """The bundled demo footage (datasets/demo/*.jpg)."""
+    return ImageLoopSource(sorted(DEMO_DIR.glob("*.jpg")))
+
+
+def open_source(spec: str) -> FrameSource:
+    """A camera index ("0"), a video or image file, an image folder, a stream URL, or "demo".
+
+    "" means the first camera, falling back to the demo footage when there is none. Files and
+    folders are opened now, so a wrong name is said at once; a camera or a stream is opened by
+    the worker thread on its first read (see OpenedLater).
+    """
+    from blitzcam.paths import expand_home
+    from blitzcam.vision.images import IMAGE_SUFFIXES
+    from blitzcam.vision.sources import STREAM_SCHEMES, image_files, is_camera_device
+    from blitzcam.vision.sources import open_source as vision_open
+
+    spec = spec.strip()
+    if spec == "demo":
+        return demo_source()
+    if not spec:
+        return OpenedLater(_first_camera_or_demo, spec="0")
+    if spec.lower().startswith(STREAM_SCHEMES) or (spec.isascii() and spec.isdigit()):
+        held = str(int(spec)) if spec.isdigit() else spec  # "00" is camera 0 too
+        return OpenedLater(lambda: vision_open(spec), spec=held)  # read() gives BGR images
+    if "://" in spec:  # an address of no scheme blitzcam reads (`rstp://`): said as one, its
+        return vision_open(spec)  # password hidden (as a path it lost a '/' and showed it)
+    path = expand_home(Path(spec))  # a URL is never a local path
+    if is_camera_device(path):  # /dev/video0: a camera, opened as one (by the worker)
+        return OpenedLater(lambda: vision_open(str(path)), spec=str(path))
+    if path.is_dir():  # stills standing in for a camera: shown in a loop
+        return ImageLoopSource(image_files(path))
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return ImageLoopSource([path])
+    return vision_open(str(path))  # a video file
+
+
+def cameras_attached() -> bool | None:
+    """Whether the system lists the first camera (Linux: /dev/video0, the device camera 0
+    opens; a Raspberry Pi's codec nodes are /dev/video10 and on); None where it cannot be told
+    without opening one (Windows, macOS)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    return Path("/dev/video0").exists()
+
+
+def _first_camera_or_demo() -> FrameSource:
+    """The first camera when one opens and gives a frame, else the demo footage: when there is
+    no camera. Where the system lists one, its failure (busy in another program) is said
+    instead: the demo's counts standing in for the table said nothing of it."""
+    from blitzcam.vision.sources import SourceError
+    from blitzcam.vision.sources import open_source as vision_open
+
+    try:
+        source = vision_open("0")
+    except SourceError:
+        if cameras_attached():
+            raise
+        return demo_source()
+    try:
+        first = source.read()
+    except SourceError:
+        if cameras_attached():
+            source.close()
+            raise
+        first = None
+    if first is None:
+        source.close()
+        if cameras_attached():
+            raise SourceError("camera 0: it opened but gave no picture")
+        return demo_source()
+    return _Primed(source, first)
+
+
+# the cameras and streams an OpenedLater is opening or holding, by spec: a scan left while its
+# camera was still opening lets go of it only when the open returns, and the next scan's worker
+# waits for that (a camera opened twice is "busy", or the demo footage stands in for it)
+# (counted: one that stopped waiting past HOLD_WAIT_S holds the spec beside the first, and the
+# first letting go must not free it for a third)
+_HELD: collections.Counter[str] = collections.Counter()
+_RELEASED = threading.Condition()
+# past this, the camera is opened anyway (a stream's connect gives up after
+# vision.sources.STREAM_OPEN_TIMEOUT_MS, a camera's in seconds): the worst is the "busy" error
+# there would have been
+HOLD_WAIT_S: Final = 60.0
+
+
+class OpenedLater:
+    """A camera or stream that the worker thread opens on its first read.
+
+    Opening one takes a second (a camera waking up) or up to STREAM_OPEN_TIMEOUT_MS (an RTSP
+    address nobody answers); on the GUI thread that froze the window. A failure to open
+    reaches the window as any failed read does. `cancel` (from any thread) makes a read still
+    opening close what it opened and end the source. One spec is held by one OpenedLater at a
+    time: a second waits, in its worker thread, until the first is closed."""
+
+    @property
+    def live(self) -> bool:
+        """A camera or a stream (when it stops giving frames, it has failed), until it is open:
+        then what it is (a video served over HTTP ends as a file does)."""
+        source = self._source
+        return True if source is None else bool(getattr(source, "live", False))
+
+    def __init__(self, open_source: Callable[[], FrameSource], *, spec: str) -> None:
+        self._open = open_source
+        self._spec = spec
+        self._source: FrameSource | None = None
+        self._lock = threading.Lock()  # the source opened vs. a cancel or close from the GUI
+        self._cancelled = False
+        self._holds = False
+
+    def read(self) -> np.ndarray | None:
+        if self._source is None:
+            if not self._hold():
+                return None
+            source = self._open()
+            with self._lock:
+                if not self._cancelled:
+                    self._source = source
+            if self._source is None:  # cancelled while it opened
+                source.close()
+                return None
+        return self._source.read()
+
+    def _hold(self) -> bool:
+        """Wait until no other OpenedLater holds this spec, then hold it; False if cancelled."""
+        give_up = time.monotonic() + HOLD_WAIT_S
+        with _RELEASED:
+            if self._holds:  # (a read again after an open that failed: held once, not twice)
+                return not self._cancelled
+            while _HELD[self._spec] > 0 and not self._cancelled:
+                if time.monotonic() > give_up:
+                    break
+                _RELEASED.wait(0.1)
+            if self._cancelled:
+                return False
+            _HELD[self._spec] += 1
+            self._holds = True
+            return True
+
+    def _let_go(self) -> None:
+        with _RELEASED:
+            if self._holds:
+                _HELD[self._spec] -= 1
+                if _HELD[self._spec] <= 0:
+                    del _HELD[self._spec]
+                self._holds = False
+                _RELEASED.notify_all()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            source = self._source
+        cancel = getattr(source, "cancel", None)
+        if cancel is not None:
+            cancel()
+
+    def close(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            source, self._source = self._source, None
+        try:
+            if source is not None:
+                source.close()
+        finally:
+            self._let_go()
+
+
+class _Primed:
+    """A source whose first frame was read to see that it works: that frame comes first."""
+
+    def __init__(self, source: FrameSource, first: np.ndarray) -> None:
+        self._source = source
+        self._first: np.ndarray | None = first
+        self.live = bool(getattr(source, "live", False))
+
+    def read(self) -> np.ndarray | None:
+        first, self._first = self._first, None
+        return first if first is not None else self._source.read()
+
+    def cancel(self) -> None:  # a read waiting for the camera gives up (the worker stopping)
+        cancel = getattr(self._source, "cancel", None)
+        if cancel is not None:
+            cancel()
+
+    def close(self) -> None:
+        self._source.close()

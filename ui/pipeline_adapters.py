@@ -1,0 +1,187 @@
+"""The adapters from vision/ to the app's seam (`ui.counting_worker`): vision's frame result as a
+`CountSnapshot`, its pipeline as a `Counter` (live counts voted over still frames) and its
+enrollment as an `Enroller`. vision/ is imported only when one is made or called, so that the
+window opens before the models load.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from blitzcam.errors import UserError
+from blitzcam.ui.counting_worker import (
+    Counter,
+    CountSnapshot,
+    Enroller,
+    NullCounter,
+    Outline,
+    ViewCounts,
+)
+
+
+def snapshot_from_result(result: Any) -> CountSnapshot:
+    """vision's frame result -> CountSnapshot (the only place that reads its fields)."""
+    from blitzcam.vision.detections import UNKNOWN_NAME
+
+    detections = result.detections
+    face_mask = np.asarray(detections.of_class("face"))
+    back_mask = np.asarray(detections.of_class("back"))
+    outlines = []
+    for row in range(len(detections)):
+        if not (face_mask[row] or back_mask[row]):
+            continue
+        name = detections.deck_name(row) if back_mask[row] else None
+        outlines.append(
+            Outline(
+                corners=np.asarray(detections.corners[row], dtype=np.float32),
+                deck=None if name in (None, UNKNOWN_NAME) else name,
+                face_up=bool(face_mask[row]),
+            )
+        )
+    counts = {str(deck): int(n) for deck, n in dict(result.counts).items()}
+    return CountSnapshot(
+        counts=counts,
+        outlines=tuple(outlines),
+        record=detections,
+        voted_face_up=int(result.face_up),
+        voted_unknown=int(result.unknown),
+        settled=bool(getattr(result, "settled", True)),
+        view=_view_counts(getattr(result, "view", None), getattr(result, "view_scene", None)),
+        scene=int(getattr(result, "scene", 0)),
+    )
+
+
+def _view_counts(view: Any, scene: int | None) -> ViewCounts | None:
+    """vision's Counts of a view not settled, and its number -> ViewCounts (None stays None)."""
+    if view is None:
+        return None
+    per_deck = {str(deck): int(n) for deck, n in dict(view.per_deck).items()}
+    return ViewCounts(
+        per_deck, face_up=int(view.face_up), unknown=int(view.unknown), scene=int(scene or 0)
+    )
+
+
+class PipelineCounter:
+    """Counter backed by vision's pipeline (ONNX detector + deck identification).
+
+    Live counts are voted over recent still frames (vision's LiveCounting), so a hand passing
+    over the table does not change them; the outlines are always the current frame's.
+    """
+
+    def __init__(self, pipeline: Any) -> None:
+        from blitzcam.vision.pipeline import LiveCounting
+        from blitzcam.vision.references import decks_folder_state
+
+        self.pipeline = pipeline
+        self._live = LiveCounting(pipeline)
+        self._decks_seen = decks_folder_state()  # the profile as the pipeline loaded it
+
+    def refresh_profile(self, *, changed: bool = False) -> bool:
+        """Load the deck profile again if its folder changed since it was loaded (a deck
+        enrolled or forgotten with `blitzcam decks` while the app ran: it was counted against
+        the old back until a restart), or `changed` (by the app itself: a file system whose
+        times are coarse may not show it); whether it did."""
+        from blitzcam.vision.references import decks_folder_state
+
+        now = decks_folder_state()
+        if not changed and (now is None or now == self._decks_seen):
+            return False
+        self.pipeline.reload_profile(skip_unusable=True)
+        self._decks_seen = now
+        return True
+
+    def count(
+        self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
+    ) -> CountSnapshot:
+        from blitzcam.vision.lookalike import among
+
+        snapshot = dataclasses.replace(
+            snapshot_from_result(self._live(frame_bgr, in_play=in_play)),
+            look_alike=tuple((p.deck, p.other) for p in among(self.pipeline.look_alikes, in_play)),
+        )
+        note = left_out_note(self.pipeline.profile.left_out)
+        return dataclasses.replace(snapshot, note=note) if note else snapshot
+
+    def reset(self) -> None:
+        """A new scan starts: no vote from the last one (see LiveCounting.reset), and the deck
+        profile as it is on disk now."""
+        self.refresh_profile()
+        self._live.reset()
+
+
+def left_out_note(left_out: tuple[str, ...]) -> str:
+    """What the live view says while enrolled backs are left out of the deck profile."""
+    if not left_out:
+        return ""
+    return (
+        f"Left out of your deck profile: {'; '.join(left_out)}. Until it is enrolled again "
+        "(Camera → Enroll decks…), a deck of the eight is read against its built-in art and a "
+        "deck of your own is not counted."
+    )
+
+
+class PipelineEnroller:
+    """Enrolls a deck from the live view, then has the counter use the new reference at once."""
+
+    def __init__(self, counter: PipelineCounter) -> None:
+        from blitzcam.vision.enrollment import FrameEnroller
+
+        self._counter = counter
+        self._enroller = FrameEnroller()
+
+    def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
+        from blitzcam.vision.lookalike import involving
+
+        try:
+            message = self._enroller.enroll(deck, frame_bgr)
+        except UserError as exc:
+            return f"{deck}: not enrolled: {exc}"
+        # enrollment stores only a back that loads; another file gone bad is left out, and
+        # the live view says so
+        pipeline = self._counter.pipeline
+        self._counter.refresh_profile(changed=True)
+        pairs = involving(pipeline.look_alikes, deck)
+        return " ".join([message, *(f"Note: {pair.note()}." for pair in pairs)])
+
+    def forget(self, deck: str) -> str:
+        from blitzcam.vision.enrollment import forget_deck
+
+        try:
+            paths = forget_deck(deck)
+        except UserError as exc:
+            return f"{deck}: not forgotten: {exc}"
+        self._counter.refresh_profile(changed=True)
+        removed = ", ".join(map(str, paths))
+        return f"{deck}: read against blitzcam's own drawing again (removed {removed})"
+
+    def enrolled(self) -> dict[str, Path]:
+        """The eight decks' enrolled prints, a damaged one too: it is left out of the profile
+        (the live view says so), and this is where it can be forgotten."""
+        from blitzcam.game.decks import DECK_NAMES
+        from blitzcam.vision.references import enrolled_files
+
+        # the dialog shows the prints on disk: counting reads them too (one enrolled with
+        # `blitzcam decks` meanwhile)
+        self._counter.refresh_profile()
+        files = enrolled_files(problems=[])  # a badly named file is the live view's news
+        return {deck: path for deck, path in files.items() if deck in DECK_NAMES}
+
+
+def make_counter() -> Counter:
+    """The real counter when vision/ has a pipeline and a model; else a NullCounter saying why."""
+    try:
+        from blitzcam.vision.pipeline import CountingPipeline
+
+        # a damaged enrolled back is left out (and said), not a reason to count nothing
+        return PipelineCounter(CountingPipeline.from_defaults(skip_unusable=True))
+    except Exception as exc:  # missing module, no model shipped yet, bad model file
+        return NullCounter(f"no card counting available ({exc}); enter the counts by hand")
+
+
+def make_enroller(counter: Counter) -> Enroller | None:
+    """Enrollment from the live view needs the real pipeline (to pick up the new reference)."""
+    return PipelineEnroller(counter) if isinstance(counter, PipelineCounter) else None
