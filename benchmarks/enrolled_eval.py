@@ -124,7 +124,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             frame, truth = enrolled_table(args.seed, index, args.family, Path(tmp))
             pipeline.reload_profile(Path(tmp))
-        in_play = scene_decks(truth, pipeline.profile.names) if args.in_play else None
+        in_play = scene_decks(truth, pipeline.profile.countable()) if args.in_play else None
         found = pipeline(frame, in_play=in_play).detections
         prediction = scene_prediction(found)
         outcome = evaluate_scene(str(index), truth, prediction, known_decks=pipeline.known_decks)

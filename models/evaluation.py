@@ -195,7 +195,7 @@ def evaluate(
         )
         pipeline.unknown_below_in_play = -math.inf
         for name, image_path, truth in items:
-            decks = scene_decks(truth, pipeline.profile.names) if in_play else None
+            decks = scene_decks(truth, pipeline.profile.countable()) if in_play else None
             picture = read_picture(image_path)
             truth = on_frame(truth, picture.scale)
             result = pipeline(picture.frame, in_play=decks)

@@ -96,6 +96,20 @@ class References:
     def __len__(self) -> int:
         return len(self.owners)
 
+    def of_decks(self, keep: Sequence[int]) -> References:
+        """The rows of the decks `keep` (indices), those decks numbered 0, 1, ... in order."""
+        rows, owners = renumbered(self.owners, keep)
+        return References(self.vectors[rows], owners)
+
+
+def renumbered(owners: np.ndarray, keep: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(rows,) deck indices -> the rows owned by a deck in `keep`, and their decks' indices
+    among `keep` (its order)."""
+    index = np.full(int(max(owners.max(initial=-1), max(keep, default=-1))) + 1, -1, np.int64)
+    index[list(keep)] = np.arange(len(keep))
+    rows = np.isin(owners, keep)
+    return rows, index[owners[rows]]
+
 
 def quarter_turns(patches: np.ndarray) -> np.ndarray:
     """(n,S,S,3) -> (4n,S,S,3): each patch in its four quarter turns (a box's sides carry no

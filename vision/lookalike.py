@@ -93,3 +93,22 @@ def involving(pairs: Sequence[LookAlike], deck: str) -> list[LookAlike]:
 def among(pairs: Sequence[LookAlike], decks: Collection[str] | None) -> list[LookAlike]:
     """The pairs both of whose decks are in `decks` (a match's decks; None: every deck)."""
     return [p for p in pairs if decks is None or (p.deck in decks and p.other in decks)]
+
+
+def stand_ins_alike(
+    references: References,
+    names: Sequence[str],
+    stand_ins: Collection[str],
+    *,
+    line: float = LOOK_ALIKE,
+) -> set[str]:
+    """The stand-ins (decks read only to tell their backs from the others, never counted) at
+    least `line` alike to a deck that counts: most likely that deck under a name of the user's
+    (a print of red plow as `house.png`), whose backs it would take."""
+    likeness = deck_likeness(references, len(names))
+    counted = [i for i, name in enumerate(names) if name not in stand_ins]
+    return {
+        names[i]
+        for i, name in enumerate(names)
+        if name in stand_ins and np.any(likeness[i, counted] >= line)
+    }

@@ -27,7 +27,7 @@ from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
 from blitzcam.vision.embedding import Embedder, References
 from blitzcam.vision.identify import UNKNOWN_BELOW_IN_PLAY, IdentifyLines, identify
-from blitzcam.vision.lookalike import LookAlike, look_alikes
+from blitzcam.vision.lookalike import LookAlike, look_alikes, stand_ins_alike
 from blitzcam.vision.orientation import fills_more_turned, turn_back_obb, turn_frame
 from blitzcam.vision.reference_cache import cached_reference_vectors
 from blitzcam.vision.references import DeckProfile, load_profile
@@ -127,15 +127,26 @@ def default_identity_path() -> Path:
 
 def decks_in_play(profile: DeckProfile, in_play: Collection[str]) -> tuple[int, ...]:
     """The profile's indices of the decks `in_play` (a match's decks: the app knows who plays
-    which). Raises ValueError naming a deck the profile has no reference for."""
+    which). Raises ValueError naming a deck the profile has no reference of its own for."""
     decks = set(in_play)  # once: an iterator would be empty the second time
-    missing = sorted(decks - set(profile.names))
+    countable = profile.countable()
+    missing = sorted(decks - set(countable))
     if missing:
         raise ValueError(
             f"deck in play without a reference: {', '.join(missing)} "
-            f"(the profile has {', '.join(profile.names)})"
+            f"(the profile has {', '.join(countable)})"
         )
     return tuple(sorted(profile.names.index(name) for name in decks))
+
+
+def candidate_decks(
+    profile: DeckProfile, in_play: Collection[str] | None
+) -> tuple[int, ...] | None:
+    """The profile's indices of the decks a back may be counted to: those `in_play`, or with
+    None every deck but the stand-ins (None: every deck)."""
+    if in_play is None and not profile.stand_ins:
+        return None
+    return decks_in_play(profile, profile.countable() if in_play is None else in_play)
 
 
 def _timed(timing: dict[str, float], stage: str, step: Callable[..., T], *args: object) -> T:
@@ -206,7 +217,18 @@ class CountingPipeline:
     def _use(self, profile: DeckProfile, references: References | None = None) -> None:
         if references is None:
             references = profile_references(self.embedder, profile)
-        pairs = look_alikes(references, profile.names)  # ~10 ms for the eight decks: once
+        # a stand-in that reads like a deck given is most likely that deck under the user's own
+        # name for it: it would take that deck's backs, so it stands in for nothing
+        alike = stand_ins_alike(references, profile.names, profile.stand_ins)
+        if alike:
+            keep = [i for i, name in enumerate(profile.names) if name not in alike]
+            profile, references = profile.without(alike), references.of_decks(keep)
+        # ~10 ms for the eight decks: once (a stand-in is never counted: it mixes up nothing)
+        pairs = [
+            pair
+            for pair in look_alikes(references, profile.names)
+            if not {pair.deck, pair.other} & set(profile.stand_ins)
+        ]
         names = profile.names
         # one tuple, swapped at once: a frame in flight on another thread sees old or new, whole
         self._identity = (
@@ -332,7 +354,7 @@ class CountingPipeline:
             self.embedder.embed,
             **lines.as_keywords(),
             patch_size=self.embedder.patch_size,
-            in_play=None if in_play is None else decks_in_play(profile, in_play),
+            in_play=candidate_decks(profile, in_play),
             look_alikes=look_alike_rows,
         )
         if not self.keep_uncounted:

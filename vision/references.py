@@ -11,7 +11,9 @@ A reference image is a whole card back, upright and flat (exported or rectified 
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -23,7 +25,7 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.paths import data_dir
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
-from blitzcam.vision.embedding import PATCH, drawing_patch
+from blitzcam.vision.embedding import PATCH, drawing_patch, renumbered
 from blitzcam.vision.identify import box_sides, inkness
 from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image
 
@@ -65,15 +67,37 @@ class DeckProfile:
     # enrolled files left out, one line each saying why (only `default_profile(skip_unusable=
     # True)` leaves any out; every other way of loading raises on the first)
     left_out: tuple[str, ...] = ()
+    # decks of the eight read against their built-in art only so that their backs are told from
+    # the decks given (a `--decks` folder without them): never counted. Without them, a table's
+    # blue plows were counted as the folder's one red plow, the nearest deck it had.
+    stand_ins: tuple[str, ...] = ()
 
     def known_decks(self) -> tuple[str, ...]:
         """The eight decks, then any extra names of this profile (what counts are reported for)."""
         return tuple(DECK_NAMES) + tuple(n for n in self.names if n not in DECK_NAMES)
 
+    def countable(self) -> tuple[str, ...]:
+        """The decks a back may be counted to: every name but the stand-ins."""
+        return tuple(n for n in self.names if n not in self.stand_ins)
+
+    def without(self, decks: Collection[str]) -> DeckProfile:
+        """This profile with `decks` and their references taken out."""
+        keep = [i for i, name in enumerate(self.names) if name not in decks]
+        rows, owners = renumbered(self.owners, keep)
+        return dataclasses.replace(
+            self,
+            names=tuple(self.names[i] for i in keep),
+            patches=self.patches[rows],
+            owners=owners,
+            origins=tuple(self.origins[i] for i in keep),
+            stand_ins=tuple(name for name in self.stand_ins if name not in decks),
+        )
+
     def unread_decks(self) -> tuple[str, ...]:
-        """Known decks this profile holds no reference for (a `--decks` folder without some of
-        the eight): reported, always as 0, since nothing can be read as them."""
-        return tuple(n for n in self.known_decks() if n not in self.names)
+        """Known decks this profile holds no reference of their own for (a `--decks` folder
+        without some of the eight): reported, always as 0, since nothing is counted as them."""
+        countable = self.countable()
+        return tuple(n for n in self.known_decks() if n not in countable)
 
 
 def user_decks_dir() -> Path:
@@ -255,7 +279,9 @@ def _builtin_patches(deck: str) -> list[np.ndarray]:
 
 
 def _profile(
-    entries: list[tuple[str, list[np.ndarray], str]], left_out: tuple[str, ...] = ()
+    entries: list[tuple[str, list[np.ndarray], str]],
+    left_out: tuple[str, ...] = (),
+    stand_ins: tuple[str, ...] = (),
 ) -> DeckProfile:
     return DeckProfile(
         names=tuple(name for name, _, _ in entries),
@@ -267,6 +293,7 @@ def _profile(
         ),
         origins=tuple(origin for _, _, origin in entries),
         left_out=left_out,
+        stand_ins=stand_ins,
     )
 
 
@@ -316,7 +343,8 @@ def _refuse(problem: str, problems: list[str] | None) -> None:
 
 
 def profile_from_dir(folder: Path) -> DeckProfile:
-    """`--decks DIR`: DIR/<deck>.png, each a deck named after its file."""
+    """`--decks DIR`: DIR/<deck>.png, each a deck named after its file; the eight decks it has
+    no file for are stand-ins (their built-in art tells their backs from the folder's decks)."""
     folder = Path(folder)
     if not folder.exists():
         raise UserError(f"--decks {folder}: no such folder")
@@ -329,7 +357,10 @@ def profile_from_dir(folder: Path) -> DeckProfile:
         raise UserError(
             f"--decks {folder}: the folder holds no <deck>.png reference images{unread}"
         )
-    return _profile([(name, load_reference_file(p), str(p)) for name, p in files.items()])
+    entries = [(name, load_reference_file(p), str(p)) for name, p in files.items()]
+    missing = tuple(name for name in DECK_NAMES if name not in files)
+    entries += [(name, _builtin_patches(name), "built-in, not counted") for name in missing]
+    return _profile(entries, stand_ins=missing)
 
 
 def enrolled_files(*, problems: list[str] | None = None) -> dict[str, Path]:

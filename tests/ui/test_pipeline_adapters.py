@@ -16,7 +16,6 @@ from blitzcam.ui.scan_session import table_warnings
 from blitzcam.vision.counting import Counts
 from blitzcam.vision.detections import Detections
 
-
 LIVE_WITH_SHIPPED_MODELS = """
 import sys
 import numpy as np

@@ -138,6 +138,38 @@ def test_both_engines_count_a_table_the_same(tmp_path: Path, capsys) -> None:
     assert counted["openvino"] == counted["onnxruntime"]
 
 
+def test_a_decks_folder_without_some_decks_counts_their_backs_to_nobody(tmp_path: Path, capsys) -> None:
+    # the shipped models on a generated table; a folder holding one deck's back counted every
+    # other deck's backs as that one, the nearest it had ("red-plow": 9 on a table of 3), while
+    # its note said they were not counted
+    from benchmarks.count_bench import synthetic_frames
+    from blitzcam.datasets.art import render_back
+
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), synthetic_frames(1, seed=12)[0])
+    code, out, _ = _run(capsys, ["count", "--json", str(photo)])
+    every = json.loads(out)["images"][0]["counts"]
+    deck = "red-plow"  # beside its sister deck, blue plow (the same drawing, another ink)
+    assert code == 0 and every[deck] >= 3 and every["blue-plow"] >= 3
+
+    def counted(folder: Path) -> dict[str, int]:
+        code, out, err = _run(capsys, ["count", "--json", "--decks", str(folder), str(photo)])
+        assert code == 0 and "holds no reference for" in err
+        return json.loads(out)["images"][0]["counts"]
+
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    back = cv2.cvtColor(render_back(deck, width=500).rgba, cv2.COLOR_RGBA2BGRA)
+    cv2.imwrite(str(alone / f"{deck}.png"), back)
+    assert counted(alone) == {name: every[deck] if name == deck else 0 for name in every}
+    # the same back under a name of the user's: the built-in deck it reads like stands in for
+    # nothing (it would take the deck's backs), so they count as the user's deck
+    renamed = tmp_path / "renamed"
+    renamed.mkdir()
+    cv2.imwrite(str(renamed / "house-deck.png"), back)
+    assert counted(renamed) == {**dict.fromkeys(every, 0), "house-deck": every[deck]}
+
+
 def test_an_unknown_engine_is_a_usage_error(capsys) -> None:
     with pytest.raises(SystemExit) as info:
         main(["count", "--engine", "tensorrt", "x.jpg"])

@@ -413,9 +413,20 @@ def test_decks_dir_profile(tmp_path: Path) -> None:
         cv2.cvtColor(render_back("blue-plow", width=500).rgba, cv2.COLOR_RGBA2BGRA),
     )
     profile = profile_from_dir(tmp_path)
-    assert profile.names == ("green-pump", "my-own-deck", "red-buggy")
+    assert profile.countable() == ("green-pump", "my-own-deck", "red-buggy")
+    # the eight the folder has no file for are read by their built-in art, never counted
+    assert profile.stand_ins == tuple(d for d in DECK_NAMES if d not in ("green-pump", "red-buggy"))
+    assert profile.names == profile.countable() + profile.stand_ins
     assert profile.known_decks()[-1] == "my-own-deck"
     assert set(profile.unread_decks()) == set(DECK_NAMES) - {"green-pump", "red-buggy"}
+    # taken out with their reference drawings, the others' owners renumbered
+    mine = profile.without(profile.stand_ins)
+    assert mine.names == mine.countable() == profile.countable() and mine.stand_ins == ()
+    rows = np.isin(profile.owners, [0, 1, 2])
+    np.testing.assert_array_equal(mine.patches, profile.patches[rows])
+    np.testing.assert_array_equal(mine.owners, profile.owners[rows])
+    assert mine.origins == profile.origins[:3]
+    assert profile.without(["my-own-deck"]).names == ("green-pump", "red-buggy", *profile.stand_ins)
 
 
 def _card_with_line() -> np.ndarray:

@@ -14,6 +14,7 @@ from blitzcam.vision.lookalike import (
     deck_likeness,
     involving,
     look_alikes,
+    stand_ins_alike,
 )
 
 
@@ -80,3 +81,23 @@ def test_the_eight_built_in_decks_are_no_look_alikes_to_the_shipped_network() ->
     likeness = deck_likeness(references, len(profile.names))
     assert np.nanmax(likeness) < LOOK_ALIKE
     assert look_alikes(references, profile.names) == []
+
+
+def test_a_stand_in_that_reads_like_a_deck_given_is_named() -> None:
+    # a --decks folder's "house" is red plow's print under the user's name: red plow's built-in
+    # art, a stand-in, would take its backs. Blue plow reads far from every deck given.
+    line_deg = math.degrees(math.acos(LOOK_ALIKE))
+    names = ("house", "red-plow", "blue-plow", "green-pump")
+    references = _references([[0.0], [line_deg - 1], [90.0], [line_deg - 1 + 90.0]])
+    assert stand_ins_alike(references, names, ("red-plow", "blue-plow", "green-pump")) == {"red-plow"}
+    # green pump is as near blue plow, but that is a stand-in too: only decks given count
+    assert stand_ins_alike(references, names, ()) == set()
+
+
+def test_references_of_some_decks_are_renumbered_in_order() -> None:
+    references = _references([[0.0, 10.0], [20.0], [30.0, 40.0]])
+    kept = references.of_decks([0, 2])
+    assert kept.owners.tolist() == [0, 0, 1, 1]
+    np.testing.assert_array_equal(kept.vectors, references.vectors[[0, 1, 3, 4]])
+    assert references.of_decks([]).owners.tolist() == []
+
