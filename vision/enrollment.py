@@ -431,7 +431,7 @@ def enroll_image(
         raise UserError(f"{source}: {problem}")
     card = rectify(image_bgr, cards[0].corners)
     # raises when the card, read as a profile will read it, shows no drawing
-    card_patches(card, name=source)
+    card_patches(card, name=source, deck=deck)
     folder = out_dir or user_decks_dir()
     target = folder / f"{deck}.png"
     others = [path for path in enrolled_files(folder, deck) if path.name != target.name]

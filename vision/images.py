@@ -75,11 +75,12 @@ _PILLOW_LIMIT = threading.Lock()  # Pillow's own bomb limit is a module setting:
 
 
 def _header_pillow_reads(data: bytes) -> bool:
-    """Whether `data` starts as a TIFF, WebP, BMP, PNM or JPEG 2000 file does: the formats
+    """Whether `data` starts as a TIFF, WebP, BMP, PNM, GIF or JPEG 2000 file does: the formats
     OpenCV decodes whole whose headers `_pillow_header` reads (anything else is left to
     OpenCV without a probe)."""
     return (
         data[:4] in (b"II*\x00", b"MM\x00*")  # TIFF
+        or data[:6] in (b"GIF87a", b"GIF89a")  # (a 650 KB GIF of 30000 x 30000 px took 7 GB)
         or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
         or data[:2] == b"BM"
         or (len(data) > 2 and data[:1] == b"P" and data[1:2] in b"1234567" and data[2:3].isspace())
@@ -90,7 +91,7 @@ def _header_pillow_reads(data: bytes) -> bool:
 
 def _pillow_header(data: bytes, name: str) -> tuple[tuple[int, int], int, str] | None:
     """(width, height), the bytes a pixel takes decoded and the format's name, from the header
-    of a file of another format than PNG and JPEG (TIFF, WebP, BMP, PNM, JPEG 2000), read by
+    of a file of another format than PNG and JPEG (TIFF, WebP, BMP, PNM, GIF, JPEG 2000), read by
     Pillow without decoding the pixels; None when it cannot tell. A pixel is counted at its
     bands times their sample size (a palette as the 4 bytes of colour and alpha OpenCV may
     decode it to). ImageError naming `name` for a header past twice MAX_PIXELS, where Pillow
@@ -103,6 +104,9 @@ def _pillow_header(data: bytes, name: str) -> tuple[tuple[int, int], int, str] |
         # Pillow's limit set to ours while it reads: it warns from there (the size is judged
         # by `_check_pixels`) and refuses from twice that
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        # and what it says of a damaged header ("Tag data larger than file") names no file:
+        # the decode's own error does
+        warnings.simplefilter("ignore", UserWarning)
         before, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, MAX_PIXELS
         try:
             with Image.open(io.BytesIO(data)) as image:

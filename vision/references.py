@@ -27,7 +27,7 @@ from blitzcam.paths import data_dir
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch, renumbered
 from blitzcam.vision.identify import box_sides, inkness
-from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image
+from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, has_colour, read_image
 
 # a deck's name, as enrollment stores it and a --decks folder's file names give it (fullmatch)
 DECK_NAME_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
@@ -238,27 +238,36 @@ def _resized(card_bgr: np.ndarray) -> np.ndarray:
     )
 
 
-def card_patches(card_bgr: np.ndarray, *, name: str) -> list[np.ndarray]:
-    """A stored reference card, as a profile reads it (scaled to REFERENCE_WIDTH) -> its
-    patches; UserError naming `name` when it is not the shape of a card or shows no drawing.
-    Enrollment checks a card with this before storing it, so that what it stores always
-    loads."""
+def card_patches(card_bgr: np.ndarray, *, name: str, deck: str) -> list[np.ndarray]:
+    """A stored reference card of `deck`, as a profile reads it (scaled to REFERENCE_WIDTH) ->
+    its patches; UserError naming `name` when it is not the shape of a card, shows no drawing,
+    or is grey for one of the eight decks. Enrollment checks a card with this before storing it,
+    so that what it stores always loads."""
     height, width = card_bgr.shape[:2]
     if max(height, width) > MAX_CARD_ASPECT * min(height, width):
         raise UserError(
             f"{name}: {width}×{height} px is not the shape of a card back (about 2:3): crop "
             "the picture to the card"
         )
-    return reference_patches(_resized(card_bgr), name=name)
+    patches = reference_patches(_resized(card_bgr), name=name)
+    # the eight are told apart by their inks: a grey print of one matched none of its backs,
+    # without a word (a deck of the user's own may be black on white)
+    if deck in DECK_NAMES and not has_colour(card_bgr):
+        raise UserError(
+            f"{name}: the picture has no colour, and {deck}'s back is told from its sister "
+            "deck's by its ink: take or save it in colour"
+        )
+    return patches
 
 
-def load_reference_file(path: Path) -> list[np.ndarray]:
-    """A reference image file -> identification patch; UserError naming the file if unusable."""
+def load_reference_file(path: Path, deck: str) -> list[np.ndarray]:
+    """`deck`'s reference image file -> identification patches; UserError naming the file if
+    unusable."""
     try:
         card = read_image(path)
     except ImageError as exc:
         raise UserError(f"deck reference {exc}") from None
-    return card_patches(card, name=str(path))
+    return card_patches(card, name=str(path), deck=deck)
 
 
 def card_on_white(rgba: np.ndarray) -> np.ndarray:
@@ -357,7 +366,7 @@ def profile_from_dir(folder: Path) -> DeckProfile:
         raise UserError(
             f"--decks {folder}: the folder holds no <deck>.png reference images{unread}"
         )
-    entries = [(name, load_reference_file(p), str(p)) for name, p in files.items()]
+    entries = [(name, load_reference_file(p, name), str(p)) for name, p in files.items()]
     missing = tuple(name for name in DECK_NAMES if name not in files)
     entries += [(name, _builtin_patches(name), "built-in, not counted") for name in missing]
     return _profile(entries, stand_ins=missing)
@@ -377,7 +386,7 @@ def usable_enrolled(
     loaded = {}
     for name, path in enrolled_files(problems=problems).items():
         try:
-            loaded[name] = (path, load_reference_file(path))
+            loaded[name] = (path, load_reference_file(path, name))
         except UserError as exc:
             _refuse(str(exc), problems)
     return loaded

@@ -178,9 +178,9 @@ def run(args: argparse.Namespace) -> int:
             f"({names}): see {_where_said(len(failed), as_json=args.json)}",
             file=sys.stderr,
         )
-    if args.json:
-        json.dump({"images": entries}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        print(_table(entries, unread))
+    # one write, whole: piece by piece (json.dump's, or print's text then its newline, as
+    # they come when Python's output is unbuffered) a reader leaving early ended the command
+    # with SIGPIPE, and a disk filling up left half a document
+    text = json.dumps({"images": entries}, indent=2) if args.json else _table(entries, unread)
+    sys.stdout.write(text + "\n")
     return 1 if failed else 0

@@ -282,6 +282,32 @@ def test_decks_in_play_keep_every_deck_in_the_counts(random_model, photos, capsy
     assert all(n == 0 for deck, n in counts.items() if deck not in ("green-pump", "red-buggy"))
 
 
+@pytest.mark.parametrize("as_json", [True, False])
+def test_the_counts_are_written_in_one_piece(random_model, photos, monkeypatch, as_json) -> None:
+    # with Python's output unbuffered (PYTHONUNBUFFERED=1, as in many containers) json.dump
+    # wrote 375 pieces: a reader leaving early ended the command with SIGPIPE (141, not 1), and
+    # a full disk left half a document
+    import io
+
+    class Pieces(io.StringIO):
+        def __init__(self) -> None:
+            super().__init__()
+            self.pieces: list[str] = []
+
+        def write(self, text: str) -> int:
+            self.pieces.append(text)
+            return super().write(text)
+
+    out = Pieces()
+    monkeypatch.setattr(sys, "stdout", out)
+    argv = ["count", "--model", str(random_model.onnx), *(["--json"] * as_json)]
+    assert main([*argv, str(photos["good"]), str(photos["broken"])]) == 1
+    assert len(out.pieces) == 1 and out.pieces[0].endswith("\n")
+    if as_json:
+        assert [image["path"] for image in json.loads(out.pieces[0])["images"]] == [
+            str(photos["good"]), str(photos["broken"])]  # fmt: skip
+
+
 def test_no_images_is_a_usage_error(capsys) -> None:
     with pytest.raises(SystemExit) as info:
         main(["count"])

@@ -396,6 +396,25 @@ def test_a_card_enrollment_stores_is_one_a_profile_loads(tmp_path: Path) -> None
     assert not list(tmp_path.iterdir())
 
 
+def test_a_grey_back_of_one_of_the_eight_is_refused(tmp_path: Path) -> None:
+    # told from its sister deck by its ink, a grey red plow matched none of its backs: stored
+    # or read from --decks without a word, the deck's cards were counted to nobody
+    grey = cv2.cvtColor(cv2.cvtColor(_photo("red-plow", seed=4), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    with pytest.raises(UserError, match=r"^x\.jpg: the picture has no colour, and red-plow's back"):
+        enroll_image("red-plow", grey, source="x.jpg", out_dir=tmp_path / "decks")
+    assert not (tmp_path / "decks").exists()
+    folder = tmp_path / "grey"
+    folder.mkdir()
+    back = cv2.cvtColor(render_back("red-plow", width=500).rgba, cv2.COLOR_RGBA2GRAY)
+    cv2.imwrite(str(folder / "red-plow.png"), back)
+    with pytest.raises(UserError, match=r"red-plow\.png: the picture has no colour"):
+        profile_from_dir(folder)
+    # a deck of the user's own may be black on white: its grey back is taken
+    (folder / "red-plow.png").rename(folder / "my-deck.png")
+    assert profile_from_dir(folder).countable() == ("my-deck",)
+    assert enroll_image("my-deck", grey, source="x.jpg", out_dir=tmp_path / "decks").exists()
+
+
 def test_a_decks_folder_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
     blocked = tmp_path / "decks"
     blocked.write_text("a file where the folder should be")

@@ -359,6 +359,23 @@ def test_a_picture_of_another_kind_too_big_to_decode_whole_is_refused_from_its_h
     assert limit == Image.MAX_IMAGE_PIXELS  # and set back
 
 
+def test_a_gif_too_big_to_decode_whole_is_refused_from_its_header() -> None:
+    # (a 650 KB GIF of 30000 x 30000 px took 7.2 GB and a minute: no header was read for it)
+    import io
+    import struct
+
+    from PIL import Image
+
+    small = io.BytesIO()
+    Image.new("P", (8, 8), 0).save(small, format="GIF")
+    data = small.getvalue()
+    declared = data[:6] + struct.pack("<HH", 30000, 30000) + data[10:]  # the screen's size
+    declared = declared.replace(struct.pack("<HH", 8, 8), struct.pack("<HH", 30000, 30000), 1)
+    with pytest.raises(ImageError, match=r"^huge\.gif: cannot decode image: a 30000x30000 GIF is decoded whole, which"):
+        decode_image(declared, name="huge.gif")
+    assert decode_image(data, name="small.gif").shape[:2] == (8, 8)
+
+
 def test_overlapping_quiet_spells_leave_opencv_as_loud_as_it_was() -> None:
     # the worker opening a stream while the window decodes an image: each saving and restoring
     # the process-wide level alone, the one that entered second restored "silent" for good
