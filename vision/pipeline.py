@@ -464,11 +464,13 @@ class LiveCounting:
         self.stabiliser = stabiliser or Stabiliser()
         self._in_play: frozenset[str] | None = None
         self._profile = getattr(pipeline, "profile", None)  # stand-ins in tests have none
+        self._reported: float | None = None  # when the last frame's counts were reported
 
     def reset(self) -> None:
         """Forget the votes so far: a new scan of the table starts (the last round's cards, or
         another match's, must not be shown while the new ones are spread)."""
         self.stabiliser.reset()
+        self._reported = None
 
     def __call__(
         self, frame_bgr: np.ndarray, *, in_play: Collection[str] | None = None
@@ -480,9 +482,13 @@ class LiveCounting:
         if decks != self._in_play or profile is not self._profile:
             self.stabiliser.reset()
             self._in_play, self._profile = decks, profile
+        taken = time.monotonic()  # (the frame was read just now)
+        # unwatched since the last report: the camera's wait, not this machine's counting
+        unseen = None if self._reported is None else taken - self._reported
         result = self.pipeline(frame_bgr, in_play=decks)
         counts = Counts(per_deck=result.counts, face_up=result.face_up, unknown=result.unknown)
-        stable = self.stabiliser.update(thumbnail(frame_bgr), counts)
+        stable = self.stabiliser.update(thumbnail(frame_bgr), counts, at=taken, unseen_s=unseen)
+        self._reported = time.monotonic()
         return dataclasses.replace(
             result,
             counts=stable.counts.per_deck,

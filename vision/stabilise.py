@@ -7,12 +7,13 @@ that paused over the cards: only once `min_votes` still frames in a row, over `m
 seconds at least, agree on the new view does the window restart with them; until then the old
 vote stands (counted fast, three frames of a resting hand took a third of a second). After
 motion, even a view that looks like the window's scene (cards added or taken are a small change
-to a thumbnail) is settled only once `min_votes` still frames have voted: if their vote differs
-from what was shown, the table changed under the hand and they restart the window. The reported
-counts are the per-deck median of the window's votes, and a reported count is kept while a
-third of the votes still say it, so that a card found in every other frame does not make the
-number flicker. A frame that comes long after the ones before (a camera or stream that stalled)
-is taken as motion too: the table was not seen meanwhile.
+to a thumbnail, and so is a small hand) is settled only once `min_votes` still frames, over
+`min_still_s` too, have voted: if their vote differs from what was shown, or says a count none
+of the window's votes said, the table changed under the hand and they restart the window. The
+reported counts are the per-deck median of the window's votes, and a reported count is kept
+while a third of the votes still say it, so that a card found in every other frame does not
+make the number flicker. A frame that comes after the camera went unwatched for long (a camera
+or stream that stalled) is taken as motion too: the table was not seen meanwhile.
 
 Until a view settles, each report also says what its own still frames vote so far (`view`), or
 that it is moving (None): a video that ends then has no more frames to settle it with. Each
@@ -40,12 +41,13 @@ WINDOW: Final = 7
 # a new view must hold this long to replace the scene: a hand resting on the cards for a
 # moment is not the table
 MIN_STILL_S: Final = 1.0
-# A frame that comes this much later than the frames before it (at least STALL_MIN_S, and
-# STALL_FACTOR times their usual gap: a slow laptop counting a big table in tiles takes a
-# second a frame) follows a stall of the camera or stream: what happened on the table meanwhile
-# was not seen, so it is taken as motion, and the view settles only once still frames have
-# voted on it again. (A shot waiting out a stall took the first frame after it with the counts
-# from before it: one card added during a 10 s stall changed the thumbnail by 3.5.)
+# A frame taken after the camera went unwatched this long (at least STALL_MIN_S, and
+# STALL_FACTOR times the usual: the time between frames, or between one frame's report and the
+# next frame's being taken where the caller says it, so that a slow count is no stall) follows
+# a stall of the camera or stream: what happened on the table meanwhile was not seen, so it is
+# taken as motion, and the view settles only once still frames have voted on it again. (A shot
+# waiting out a stall took the first frame after it with the counts from before it: one card
+# added during a 10 s stall changed the thumbnail by 3.5.)
 STALL_MIN_S: Final = 2.0
 STALL_FACTOR: Final = 3.0
 
@@ -95,6 +97,16 @@ def steady_vote(history: list[Counts], shown: Counts | None) -> Counts:
     )
 
 
+def _said_before(voted: Counts, history: list[Counts]) -> bool:
+    """Whether each count of `voted` (per deck, face-up, unknown) is one some vote of `history`
+    said."""
+    return (
+        all(n in {c.per_deck.get(d, 0) for c in history} for d, n in voted.per_deck.items())
+        and voted.face_up in {c.face_up for c in history}
+        and voted.unknown in {c.unknown for c in history}
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Stable:
     """What the stabiliser reports: the voted counts, and whether the view is settled."""
@@ -137,6 +149,7 @@ class Stabiliser:
         self._next_votes: list[Counts] = []
         self._next_scene: np.ndarray | None = None
         self._next_since = 0.0  # when the first of those frames came
+        self._after_since = 0.0  # when the first still frame after a motion came
         self._min_still_s = min_still_s
         self._last: Stable | None = None
         # still frames since a motion over a window's scene; None: no motion to settle after
@@ -157,11 +170,21 @@ class Stabiliser:
     def _changed(self, thumb: np.ndarray) -> bool:
         return self._scene is not None and difference(thumb, self._scene) > self._scene_change
 
-    def update(self, thumb: np.ndarray, counts: Counts, *, at: float | None = None) -> Stable:
-        """`at`: when the frame was taken, in seconds on any steady clock (None: now)."""
+    def update(
+        self,
+        thumb: np.ndarray,
+        counts: Counts,
+        *,
+        at: float | None = None,
+        unseen_s: float | None = None,
+    ) -> Stable:
+        """`at`: when the frame was taken, in seconds on any steady clock (None: now).
+        `unseen_s`: how long the camera went unwatched before it, from the report of the frame
+        before (None: the time since that frame; a caller whose counting takes seconds says,
+        or each slow count looks like a stall)."""
         now = time.monotonic() if at is None else at
         moving = self._previous is not None and difference(thumb, self._previous) > self._motion
-        moving |= self._after_stall(now)
+        moving |= self._after_stall(now, unseen_s)
         self._previous = thumb
         if moving:
             # a new scene must hold still for min_votes frames in a row
@@ -172,17 +195,26 @@ class Stabiliser:
         if self._scene is None:
             self._scene = thumb
         elif self._after_motion is not None and not self._changed(thumb):
-            # the scene's look, after a hand: settled once min_votes still frames agree (had
-            # eight cards been added, its first frames used to report the old count as settled)
+            # the scene's look, after a hand: settled once min_votes still frames agree over
+            # min_still_s (had eight cards been added, its first frames used to report the old
+            # count as settled; counted fast, a small hand resting a tenth of a second was)
+            if not self._after_motion:
+                self._after_since = now
             self._after_motion.append(counts)
-            if len(self._after_motion) < self._min_votes and self._last is not None:
+            held = now - self._after_since >= self._min_still_s
+            if (len(self._after_motion) < self._min_votes or not held) and self._last is not None:
                 return self._held(vote(self._after_motion))
             settling, self._after_motion = self._after_motion, None
             # the table changed under the hand unless the count shown still stands among the
-            # settling votes as it does among the window's (a third of them say it): a count
-            # flickering 20, 21 restarted the window, and a view already shot was shot again
+            # settling votes as it does among the window's (a third of them say it: a count
+            # flickering 20, 21 restarted the window, and a view already shot was shot again)
+            # and they vote no count the window never said (three cards laid, one frame of
+            # three missing them, kept the old count "settled")
             shown = self._last.counts if self._last is not None else None
-            if shown is not None and steady_vote(settling, shown) != shown:
+            if shown is not None and (
+                steady_vote(settling, shown) != shown
+                or not _said_before(vote(settling), list(self._votes))
+            ):
                 self._votes.clear()  # the table changed under the hand
                 self._last = None
                 self._scene_number += 1
@@ -215,12 +247,12 @@ class Stabiliser:
         )
         return self._last
 
-    def _after_stall(self, now: float) -> bool:
+    def _after_stall(self, now: float, unseen_s: float | None) -> bool:
         """Whether a frame at `now` comes after a stall (see STALL_MIN_S); notes its gap."""
         last, self._last_at = self._last_at, now
         if last is None:
             return False
-        gap = now - last
+        gap = now - last if unseen_s is None else unseen_s
         usual = float(np.median(self._gaps)) if self._gaps else 0.0
         self._gaps.append(gap)  # (a stall's among them: the median of a window outvotes it)
         return gap > max(STALL_MIN_S, STALL_FACTOR * usual)

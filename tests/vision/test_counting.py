@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -56,6 +58,12 @@ def test_an_even_vote_gives_a_count_some_frame_saw() -> None:
     assert vote([_counts(10), _counts(0)]).per_deck["green-pump"] == 0
 
 
+def _frames_every(seconds: float = 0.5):
+    """The times frames are taken at, one every `seconds` (a laptop counts a 1080p table in
+    about half a second)."""
+    return (i * seconds for i in itertools.count())
+
+
 def _thumb(value: float) -> np.ndarray:
     return np.full((18, 32), value, np.float32)
 
@@ -103,18 +111,19 @@ def test_a_hand_that_pauses_for_a_frame_does_not_replace_the_count() -> None:
     # a slow hand: under the motion line from one frame to the next, yet far from the table's
     # scene; it used to restart the window with its own count, then stay shown once it left
     stab = Stabiliser(window=7, min_votes=3)
+    clock = _frames_every()
     for _ in range(5):
-        out = stab.update(_thumb(100), _counts(20))
+        out = stab.update(_thumb(100), _counts(20), at=next(clock))
     assert out.settled and out.counts.per_deck["green-pump"] == 20
-    out = stab.update(_thumb(105), _counts(20))  # the hand comes in slowly
-    out = stab.update(_thumb(110), _counts(14))  # over the cards (still: 5 from the last)
-    out = stab.update(_thumb(114), _counts(8))
+    out = stab.update(_thumb(105), _counts(20), at=next(clock))  # the hand comes in slowly
+    out = stab.update(_thumb(110), _counts(14), at=next(clock))  # over the cards (still: 5 from the last)
+    out = stab.update(_thumb(114), _counts(8), at=next(clock))
     assert out.counts.per_deck["green-pump"] == 20 and not out.settled
-    out = stab.update(_thumb(100), _counts(20))  # gone: moving (14 from the last frame)
-    out = stab.update(_thumb(100), _counts(20))
+    out = stab.update(_thumb(100), _counts(20), at=next(clock))  # gone: moving (14 from the last frame)
+    out = stab.update(_thumb(100), _counts(20), at=next(clock))
     assert out.counts.per_deck["green-pump"] == 20 and not out.settled  # after a hand: wait
     for _ in range(2):
-        out = stab.update(_thumb(100), _counts(20))
+        out = stab.update(_thumb(100), _counts(20), at=next(clock))
     assert out.counts.per_deck["green-pump"] == 20 and out.settled and out.votes == 7
 
 
@@ -123,24 +132,26 @@ def test_cards_added_under_a_hand_are_not_settled_with_the_count_before() -> Non
     # frames after the hand were "settled" with the old count, and a shot taken then paired
     # the new picture with it
     stab = Stabiliser(window=7, min_votes=3)
+    clock = _frames_every()
     for _ in range(7):
-        out = stab.update(_thumb(100), _counts(20))
+        out = stab.update(_thumb(100), _counts(20), at=next(clock))
     assert out.settled and out.counts.per_deck["green-pump"] == 20
     for value in (140, 170):  # the hand
-        stab.update(_thumb(value), _counts(6))
+        stab.update(_thumb(value), _counts(6), at=next(clock))
     # the hand goes (a frame in motion still), then the table holds still
-    shown = [stab.update(_thumb(105), _counts(28)) for _ in range(4)]
+    shown = [stab.update(_thumb(105), _counts(28), at=next(clock)) for _ in range(4)]
     assert [s.settled for s in shown] == [False, False, False, True]
     assert shown[-1].counts.per_deck["green-pump"] == 28 and shown[-1].votes == 3
 
 
 def test_a_hand_that_changed_nothing_keeps_the_window() -> None:
     stab = Stabiliser(window=7, min_votes=3)
+    clock = _frames_every()
     for _ in range(4):
-        stab.update(_thumb(100), _counts(20))
+        stab.update(_thumb(100), _counts(20), at=next(clock))
     for value in (140, 170):  # the hand
-        stab.update(_thumb(value), _counts(6))
-    shown = [stab.update(_thumb(101), _counts(20)) for _ in range(4)]
+        stab.update(_thumb(value), _counts(6), at=next(clock))
+    shown = [stab.update(_thumb(101), _counts(20), at=next(clock)) for _ in range(4)]
     assert [s.settled for s in shown] == [False, False, False, True]
     assert shown[-1].counts.per_deck["green-pump"] == 20 and shown[-1].votes == 7  # 4 + 3
 
@@ -313,19 +324,20 @@ def test_a_hand_over_a_flickering_count_keeps_the_view() -> None:
     # a count flickering 20, 21 compared exactly after a hand passed over an unchanged table:
     # the view was called new, and the app summed a second shot of it without asking
     stab = Stabiliser(window=7, min_votes=3)
+    clock = _frames_every()
     for i in range(10):
-        out = stab.update(_thumb(100), _counts(20 + i % 2))
+        out = stab.update(_thumb(100), _counts(20 + i % 2), at=next(clock))
     assert out.settled
     shown, scene = out.counts, out.scene
     for value in (140, 170):  # the hand
-        stab.update(_thumb(value), _counts(6))
-    settling = [stab.update(_thumb(101), _counts(n)) for n in (21, 21, 20, 21)]
+        stab.update(_thumb(value), _counts(6), at=next(clock))
+    settling = [stab.update(_thumb(101), _counts(n), at=next(clock)) for n in (21, 21, 20, 21)]
     assert [s.settled for s in settling] == [False, False, False, True]
     assert settling[-1].scene == scene and settling[-1].counts == shown
     # a count that did change under the hand (no vote for the shown count) is a new view
     for value in (140, 170):
-        stab.update(_thumb(value), _counts(6))
-    changed = [stab.update(_thumb(101), _counts(28)) for _ in range(4)]
+        stab.update(_thumb(value), _counts(6), at=next(clock))
+    changed = [stab.update(_thumb(101), _counts(28), at=next(clock)) for _ in range(4)]
     assert changed[-1].settled and changed[-1].scene == scene + 1
     assert changed[-1].counts.per_deck["green-pump"] == 28
 
@@ -337,7 +349,7 @@ def test_the_first_frame_after_a_stall_is_not_settled_with_the_counts_before() -
     for i in range(6):
         out = stab.update(_thumb(100), _counts(10), at=i * 0.3)
     assert out.settled and out.counts.per_deck["green-pump"] == 10
-    after = [stab.update(_thumb(103), _counts(11), at=11.5 + i * 0.3) for i in range(4)]
+    after = [stab.update(_thumb(103), _counts(11), at=11.5 + i * 0.5) for i in range(4)]
     assert after[0].view is None and not after[0].settled  # taken as motion
     assert [s.settled for s in after] == [False, False, False, True]
     assert after[-1].counts.per_deck["green-pump"] == 11 and after[-1].scene == out.scene + 1
@@ -348,3 +360,78 @@ def test_a_slow_machine_s_frames_are_no_stall() -> None:
     stab = Stabiliser(window=7, min_votes=3)
     shown = [stab.update(_thumb(100), _counts(10), at=i * 2.5) for i in range(6)]
     assert shown[-1].settled and shown[-1].votes >= 3
+
+
+def test_a_small_hand_resting_a_moment_is_not_settled_counted_fast() -> None:
+    # 30 frames a second: a hand under the scene line (a small one changes the thumbnail by
+    # 2-8) rested a tenth of a second after moving in, and its count was reported settled: a
+    # shot waiting for the table took 18 of its 20 cards
+    stab = Stabiliser(window=7, min_votes=3)
+    clock = _frames_every(1 / 30)
+    for _ in range(40):
+        out = stab.update(_thumb(100), _counts(20), at=next(clock))
+    assert out.settled
+    stab.update(_thumb(108), _counts(18), at=next(clock))  # the hand moves in
+    resting = [stab.update(_thumb(105), _counts(18), at=next(clock)) for _ in range(9)]
+    assert all(s.counts.per_deck["green-pump"] == 20 and not s.settled for s in resting)
+    stab.update(_thumb(108), _counts(18), at=next(clock))  # and out
+    times = [next(clock) for _ in range(40)]
+    back = [stab.update(_thumb(100), _counts(20), at=t) for t in times]
+    assert all(s.counts.per_deck["green-pump"] == 20 for s in back)
+    settled = next(i for i, s in enumerate(back) if s.settled)
+    # (the first frame back is moving still): settled once the table held still for a second
+    assert 1.0 <= times[settled] - times[1] < 1.0 + 1 / 30
+    assert back[settled].scene == out.scene  # the view it was
+
+
+def test_cards_laid_under_a_hand_are_a_new_view_though_a_frame_missed_them() -> None:
+    # three cards laid: frames after the hand counted 23, 20, 23. The shown 20 was one of the
+    # three votes (a third), so the table "had not changed": 20 was reported settled, and a
+    # shot of the real 23 was then refused as a view already shot
+    stab = Stabiliser(window=7, min_votes=3)
+    clock = _frames_every()
+    for _ in range(7):
+        out = stab.update(_thumb(100), _counts(20), at=next(clock))
+    for value in (140, 170):  # the hand
+        stab.update(_thumb(value), _counts(6), at=next(clock))
+    shown = [stab.update(_thumb(101), _counts(n), at=next(clock)) for n in (23, 23, 20, 23)]
+    assert [s.settled for s in shown] == [False, False, False, True]
+    assert shown[-1].counts.per_deck["green-pump"] == 23 and shown[-1].scene == out.scene + 1
+
+
+def test_counting_that_takes_seconds_is_no_stall() -> None:
+    # a table read in tiles on a slow laptop: counts of 0.4 and 2.5 s in turn. Each slow one
+    # was taken for a stall of the camera, and a still table never settled
+    stab = Stabiliser(window=7, min_votes=3)
+    at, shown = 0.0, []
+    for i in range(12):
+        at += 0.03 + (2.5 if i % 2 else 0.4)  # the camera's read, then the count
+        shown.append(stab.update(_thumb(100), _counts(10), at=at, unseen_s=0.03))
+    assert all(s.settled for s in shown[2:])
+    # the camera giving nothing for 10 s is one
+    out = stab.update(_thumb(101), _counts(11), at=at + 10, unseen_s=10.0)
+    assert out.view is None and not out.settled
+
+
+def test_live_counting_tells_the_camera_s_stall_from_its_own_slow_counts(monkeypatch) -> None:
+    from blitzcam.vision import pipeline as pipeline_module
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+
+    now = [0.0]
+    monkeypatch.setattr(pipeline_module.time, "monotonic", lambda: now[0])
+    slow = iter([0.4, 2.5] * 20)
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        now[0] += next(slow)
+        return FrameResult(Detections.empty(), {"green-pump": 10}, 0, 0, {})
+
+    live = LiveCounting(pipeline)
+    frame = np.full((36, 64, 3), 100, np.uint8)
+    shown = []
+    for _ in range(8):
+        now[0] += 0.03  # the camera's read
+        shown.append(live(frame))
+    assert all(s.settled for s in shown[2:])
+    now[0] += 10.0  # the stream stalls
+    assert live(frame).view is None  # as motion: the table was not seen
+
