@@ -36,7 +36,24 @@ class ImageLoopSource:
         self._reads = 0
         self._shown = 0
         self._unreadable: set[int] = set()  # damaged photos among good ones: passed over
-        self._frame = read_image(self._paths[0])  # a bad first file is said now, naming it
+        self._frame = self._first_readable()
+
+    def _first_readable(self) -> np.ndarray:
+        """The first picture that reads, the damaged ones before it passed over as later ones
+        are (a damaged first file refused the whole folder); when none reads, the first's
+        error, naming it."""
+        first_error: UserError | None = None
+        for index, path in enumerate(self._paths):
+            try:
+                frame = self._read_image(path)
+            except UserError as exc:
+                self._unreadable.add(index)
+                first_error = first_error or exc
+                continue
+            self._shown = index
+            return frame
+        assert first_error is not None
+        raise first_error
 
     def read(self) -> np.ndarray | None:
         index = (self._reads // self._repeat) % len(self._paths)

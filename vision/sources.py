@@ -10,6 +10,7 @@ newest frame (`NewestFrame`). Errors are SourceError (a UserError: one line nami
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import stat
@@ -540,7 +541,27 @@ def open_source(
     if is_camera_device(path):  # opened as the camera it is (a read open can hold it)
         return NewestFrame(CaptureSource(str(path), name=str(path), opener=opener))
     try:
-        path.open("rb").close()
+        with path.open("rb") as file:
+            head = file.read(4096)
     except OSError as exc:
         raise SourceError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+    if is_text(head) and path.suffix.lower() not in TEXT_VIDEO_SUFFIXES:
+        # FFmpeg plays any text file as a video of its characters (notes.txt: 640 x 400)
+        raise SourceError(f"{path}: a text file, not a video")
     return CaptureSource(str(path), name=str(path), opener=opener)
+
+
+# the text files FFmpeg reads as videos on purpose: a stream's playlist, an RTP session
+TEXT_VIDEO_SUFFIXES: Final = (".m3u8", ".m3u", ".sdp")
+
+
+def is_text(head: bytes) -> bool:
+    """Whether a file's first bytes are text (UTF-8, no NUL): a video's container header never
+    is."""
+    if not head or b"\0" in head:
+        return False
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head)  # a character cut at the end is fine
+    except UnicodeDecodeError:
+        return False
+    return True

@@ -122,6 +122,25 @@ def test_a_damaged_photo_in_a_folder_of_stills_is_passed_over(tmp_path) -> None:
     assert seen == [0, 0, 2, 0, 0, 2]  # b.png's turn keeps a.png in view
 
 
+def test_a_damaged_first_photo_in_a_folder_of_stills_is_passed_over_too(tmp_path) -> None:
+    # (the first file was read to say a bad one at once: it refused the whole folder)
+    import cv2
+
+    from blitzcam.errors import UserError
+
+    frames = [synthetic_frame(i, [])[0] for i in range(3)]
+    (tmp_path / "a.png").write_bytes(b"\x89PNG\r\n\x1a\n broken")
+    cv2.imwrite(str(tmp_path / "b.png"), frames[1])
+    cv2.imwrite(str(tmp_path / "c.png"), frames[2])
+    source = open_source(str(tmp_path))
+    source._repeat = 1
+    assert [int(source.read()[0, 0, 0]) for _ in range(6)] == [1, 1, 2, 2, 1, 2]
+    for name in ("b.png", "c.png"):
+        (tmp_path / name).write_bytes(b"")
+    with pytest.raises(UserError, match=r"a\.png: cannot decode image"):  # none reads: the first
+        open_source(str(tmp_path))
+
+
 def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:
     from blitzcam.vision import sources
 

@@ -59,11 +59,24 @@ def _junk_video(folder: Path) -> Path:
         (lambda d: d / "missing.mp4", "no such file"),  # nothing there
         (lambda d: d, "holds no image files"),  # an empty folder
         (_junk_video, "cannot open it as a video"),  # bytes that are no video
+        # FFmpeg played a text file as a video of its characters, 640 x 400
+        (lambda d: (d / "notes.txt", (d / "notes.txt").write_text("1\n" * 2000))[0], "notes.txt: a text file, not a video$"),
+        (lambda d: (d / "ünïcode", (d / "ünïcode").write_text("é" * 2049))[0], "a text file"),  # (cut mid-character)
     ],
 )
 def test_source_errors(tmp_path: Path, make, message: str) -> None:
     with pytest.raises(SourceError, match=message):
         open_source(make(tmp_path))
+
+
+def test_a_playlist_is_a_text_file_ffmpeg_reads_as_a_video(tmp_path: Path) -> None:
+    from blitzcam.vision.sources import is_text
+
+    assert is_text(b"#EXTM3U\n") and not is_text(b"\x00\x00\x00\x18ftypmp42") and not is_text(b"")
+    playlist = tmp_path / "live.m3u8"
+    playlist.write_text("#EXTM3U\n")  # (no segments: OpenCV cannot open it, but it tried)
+    with pytest.raises(SourceError, match="cannot open it as a video"):
+        open_source(playlist)
 
 
 class FakeCapture:
