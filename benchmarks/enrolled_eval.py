@@ -196,7 +196,7 @@ def main() -> None:
     if why:
         print("  inexact scenes: known decks off (counted of true), and why")
         for mistakes in why:
-            print(f"    {mistake_line(mistakes.as_json())}")
+            print(f"    {mistake_line(mistakes.as_json(), pipeline.lines.count_from)}")
 
 
 if __name__ == "__main__":

@@ -318,6 +318,10 @@ def _pct(value: float) -> str:
     return "   n/a" if value != value else f"{100 * value:6.2f}%"
 
 
+def _error(value: float | None) -> str:
+    return "n/a" if value is None or value != value else f"{value:.3f}"
+
+
 def _tiles_line(report: dict[str, Any]) -> str:
     """How many scenes the pipeline read again in tiles, zoomed (reports before it: unknown)."""
     if "scenes_read_in_tiles" not in report:
@@ -379,11 +383,12 @@ def report_table(report: dict[str, Any]) -> str:
         f"model {report['model']} ({report.get('engine', 'engine not recorded')}), "
         f"boxes suppressed above IoU {report['nms_iou']}",
         "",
-        "detector        precision   recall    mAP50",
+        "detector        precision   recall    mAP50    boxed (at any confidence)",
     ]
     for name, row in report["detector"].items():
         lines.append(
             f"  {name:<12} {_pct(row['precision'])}  {_pct(row['recall'])}  {_pct(row['mAP50'])}"
+            f"  {_pct(row.get('boxed', math.nan))}"  # (a report from before it: n/a)
         )
     lines += [
         "",
@@ -398,7 +403,7 @@ def report_table(report: dict[str, Any]) -> str:
         f"unknown): {_pct(report['scene_exact_rate_random_art']).strip()} of "
         f"{report['scenes'] - report['scenes_builtin_art']}",
         "mean absolute count error per deck on the table or counted: "
-        f"{report['mean_abs_count_error']:.3f}",
+        + _error(report["mean_abs_count_error"]),
         f"face-up cards counted as a deck: {report['face_up_counted']}",
         _turned_line(report),
         _tiles_line(report),
@@ -451,7 +456,8 @@ def report_table(report: dict[str, Any]) -> str:
             f"{conf:.2f}: {_pct(rate).strip()}"
             for conf, rate in report["exact_rate_by_conf"].items()
         ),
-        f"scenes exact if a back is unknown below identity score (now {report['unknown_below']}): "
+        "scenes exact if each back's decision is called unknown under another identity score "
+        f"(piles and joins as decided at {report['unknown_below']}, not decided again): "
         + "  ".join(
             f"{line:.2f}: {_pct(rate).strip()}"
             for line, rate in report["exact_rate_by_unknown_below"].items()
@@ -460,24 +466,25 @@ def report_table(report: dict[str, Any]) -> str:
     if report["confusions"]:
         lines += ["", "confusions (truth -> counted as): cards"]
         lines += [f"  {c['truth']} -> {c['predicted']}: {c['cards']}" for c in report["confusions"]]
-    lines += _mistakes_lines(report.get("inexact_detail") or [])
+    lines += _mistakes_lines(report.get("inexact_detail") or [], report["operating_conf"])
     return "\n".join(lines)
 
 
 MISTAKE_LINES: Final = 40  # inexact scenes listed in the table (the JSON holds every one)
 
 
-def _mistakes_lines(details: list[dict[str, Any]]) -> list[str]:
+def _mistakes_lines(details: list[dict[str, Any]], count_from: float) -> list[str]:
     """Each inexact scene's decks off and the mistakes behind them (models/mistakes.py)."""
     if not details:
         return []
     lines = [
         "",
         "inexact scenes: known decks off (counted of true), and why (a back missed: unboxed, "
-        "doubted under the counting line, or boxed askew, IoU under 0.5 with it; an extra "
-        "counted box, and what it lies on)",
+        "doubted under the counting line, boxed above it and not counted, boxed as a face-up "
+        "card, or boxed askew, IoU under 0.5 with it; an extra counted box, and what it lies "
+        "on)",
     ]
-    lines += [f"  {mistake_line(detail)}" for detail in details[:MISTAKE_LINES]]
+    lines += [f"  {mistake_line(detail, count_from)}" for detail in details[:MISTAKE_LINES]]
     if len(details) > MISTAKE_LINES:
         lines.append(f"  ... and {len(details) - MISTAKE_LINES} more (the JSON report lists all)")
     return lines

@@ -186,24 +186,32 @@ def _many(n: int) -> str:
     return f"{n}× " if n > 1 else ""
 
 
-def _missed_clause(missed: list[dict[str, Any]]) -> str:
-    """The missed backs, alike ones together: unboxed, doubted (the best box under the counting
-    line, its confidences), boxed askew (a counted box, under IoU 0.5 with it)."""
+def _missed_clause(missed: list[dict[str, Any]], count_from: float) -> str:
+    """The missed backs, alike ones together, by the box most on each: unboxed, doubted (a box
+    under the counting line `count_from`, its confidences), not counted (one above it that
+    did not count), boxed as a face-up card, boxed askew (a counted box under IoU 0.5 with it,
+    or one that did not match it)."""
     kinds: dict[tuple[str, str, str], list[float]] = {}
     for m in missed:
         near = m["nearest_box"]
         if near is None:
             key, value = (m["deck"], "unboxed", ""), 0.0
+        elif near["deck"] == FACE_UP:
+            key, value = (m["deck"], "boxed as a face-up card", ""), near["iou"]
         elif near["counted"]:
             key, value = (m["deck"], "boxed askew", near["deck"]), near["iou"]
-        else:
+        elif near["confidence"] < count_from:
             key, value = (m["deck"], "doubted", ""), near["confidence"]
+        else:
+            key, value = (m["deck"], "not counted", ""), near["confidence"]
         kinds.setdefault(key, []).append(value)
     phrases = []
     for (deck, kind, as_deck), values in kinds.items():
         detail = {
             "unboxed": "",
             "doubted": f" ({_span(values)})",
+            "not counted": f" ({_span(values)})",
+            "boxed as a face-up card": f" (IoU {_span(values)})",
             "boxed askew": f" (IoU {_span(values)}, as {as_deck})",
         }[kind]
         phrases.append(f"{_many(len(values))}{deck} {kind}{detail}")
@@ -227,15 +235,16 @@ def _wrong_deck_phrase(wrong: dict[str, Any]) -> str:
     return f"{many}{wrong['truth']} counted as {wrong['counted_as']}"
 
 
-def mistake_line(detail: dict[str, Any]) -> str:
-    """One inexact scene's mistakes (`SceneMistakes.as_json`) in a line of the report table."""
+def mistake_line(detail: dict[str, Any], count_from: float) -> str:
+    """One inexact scene's mistakes (`SceneMistakes.as_json`) in a line of the report table;
+    `count_from`: the counting line the scene was counted with."""
     parts = [
         ", ".join(f"{d} {v['counted']} of {v['true']}" for d, v in detail["decks_off"].items())
     ]
     if detail["wrong_deck"]:
         parts.append(", ".join(_wrong_deck_phrase(w) for w in detail["wrong_deck"]))
     if detail["missed_backs"]:
-        parts.append(_missed_clause(detail["missed_backs"]))
+        parts.append(_missed_clause(detail["missed_backs"], count_from))
     if detail["extra_boxes"]:
         parts.append(_extra_clause(detail["extra_boxes"]))
     return f"{detail['scene']} ({detail['cause']}): " + "; ".join(p for p in parts if p)

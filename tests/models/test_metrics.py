@@ -215,6 +215,50 @@ def test_a_back_lying_on_top_of_a_face_up_card_is_a_back() -> None:
     assert evaluate_scene("s", truth, on_the_face, known_decks=known).face_up_counted == 1
 
 
+def test_a_back_on_a_face_up_card_boxed_askew_is_no_face_up_card_counted() -> None:
+    # its box under IoU 0.5 with it, centred on the back where it lies on the face-up card:
+    # "a face-up card counted as a deck", the mistake users must never see, though it was the
+    # back counted right
+    known = ["green-pump", "red-buggy"]
+    truth = SceneTruth(
+        corners=np.stack([box(200, 200, 80, 120), box(215, 215, 14, 20)]),
+        classes=np.array([1, 0]),
+        decks=(None, "red-buggy"),
+    )
+    askew = ScenePrediction(
+        corners=np.stack([box(200, 200, 80, 120), box(220, 215, 24, 12)]),
+        classes=np.array([1, 0]),
+        confidence=np.array([0.8, 0.7]),
+        decks=("unknown", "red-buggy"),
+        counted=np.ones(2, bool),
+    )
+    outcome = evaluate_scene("s", truth, askew, known_decks=known)
+    assert outcome.counted_correct["back"][0] == 0  # no match: the box is askew
+    assert outcome.face_up_counted == 0
+
+
+def test_nothing_to_measure_is_no_count_error_and_boxed_says_what_was_found() -> None:
+    # an empty table: the mean count error said 0.000 where every rate said n/a
+    empty = SceneTruth(corners=np.zeros((0, 4, 2)), classes=np.zeros(0, int), decks=())
+    none = ScenePrediction(corners=np.zeros((0, 4, 2)), classes=np.zeros(0, int),
+                           confidence=np.zeros(0), decks=(), counted=np.zeros(0, bool))  # fmt: skip
+    report = summarize([evaluate_scene("s", empty, none, known_decks=["green-pump"])])
+    assert np.isnan(report["mean_abs_count_error"])
+    # mAP50 stops at 100/101 once one back is never boxed, however many more are missed:
+    # "boxed" says how many were found at any confidence
+    truth = SceneTruth(corners=np.stack([box(30 * i, 0) for i in range(10)]),
+                       classes=np.zeros(10, int), decks=("green-pump",) * 10)  # fmt: skip
+    reports = []
+    for found in (9, 5):
+        seen = ScenePrediction(corners=np.stack([box(30 * i, 0) for i in range(found)]),
+                               classes=np.zeros(found, int), confidence=np.full(found, 0.9),
+                               decks=("green-pump",) * found, counted=np.ones(found, bool))  # fmt: skip
+        reports.append(summarize([evaluate_scene("s", truth, seen, known_decks=["green-pump"])]))
+    assert [r["detector"]["back"]["boxed"] for r in reports] == [0.9, 0.5]
+    assert reports[0]["detector"]["all"]["boxed"] == 0.9
+    assert reports[0]["detector"]["back"]["mAP50"] == pytest.approx(91 / 101)
+
+
 def test_the_decks_in_play_of_a_scene_are_the_known_decks_it_holds() -> None:
     from blitzcam.models.evaluation import scene_decks
 

@@ -64,7 +64,7 @@ def test_each_kind_of_mistake_is_named_with_what_lies_there() -> None:
     assert doubted.nearest.confidence == 0.2 and doubted.nearest.deck == "green-pump"
     extra = {(e.deck, e.on) for e in found.extra}
     assert extra == {("green-pump", "green-pump"), ("red-buggy", FACE_UP), ("green-pump", "nothing")}
-    line = mistake_line(found.as_json())
+    line = mistake_line(found.as_json(), 0.45)
     assert line.startswith("7 (detector): green-pump 3 of 5, red-buggy 2 of 0; ")
     assert "green-pump counted as red-buggy" in line
     assert "green-pump boxed askew (IoU 0.25, as green-pump)" in line
@@ -85,7 +85,7 @@ def test_a_scene_wrong_only_in_its_decks_is_identification_s() -> None:
     assert report["cause"] == "identification"
     assert report["decks_off"] == {"green-pump": {"counted": 3, "true": 5},
                                    "red-buggy": {"counted": 2, "true": 0}}  # fmt: skip
-    line = mistake_line(report)
+    line = mistake_line(report, 0.45)
     assert "green-pump left unknown" in line and "green-pump counted as red-buggy" in line
     assert "art nobody enrolled counted as red-buggy" in line
 
@@ -94,6 +94,20 @@ def test_alike_misses_are_told_once_with_their_span() -> None:
     rows = [(box(30 * i, 0), 0, c, "green-pump", False) for i, c in enumerate((0.1, 0.3, 0.2))]
     rows += [(box(90, 0), 0, 0.9, "green-pump", True), (box(120, 0), 0, 0.9, "green-pump", True)]
     _, found = _mistakes(_prediction(rows))
-    line = mistake_line(found.as_json())
+    line = mistake_line(found.as_json(), 0.45)
     # (the random-art back is nobody's, and missed all the same)
     assert "; missed 3× green-pump doubted (0.10-0.30), unknown unboxed" in line
+
+
+def test_a_back_boxed_sure_or_as_a_face_up_card_is_not_called_doubted_or_askew() -> None:
+    # a back whose box was sure but did not count read "doubted (0.92)", though doubted is
+    # under the counting line; one boxed exactly, as a face-up card, "boxed askew (IoU 1.00)"
+    rows = [(box(30 * i, 0), 0, 0.9, "green-pump", True) for i in range(3)]
+    rows[1] = (box(30, 0), 0, 0.92, "green-pump", False)
+    rows[2] = (box(60, 0), 1, 0.9, "unknown", False)
+    _, found = _mistakes(_prediction(rows))
+    line = mistake_line(found.as_json(), 0.45)
+    assert "green-pump not counted (0.92)" in line and "doubted" not in line
+    assert "green-pump boxed as a face-up card (IoU 1.00)" in line and "askew" not in line
+    assert "green-pump doubted (0.92)" in mistake_line(found.as_json(), 0.95)  # at a higher line
+
