@@ -21,9 +21,10 @@ at a small learning rate, a share of its drawings faded or crossed by a pencil o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -711,6 +712,16 @@ def ship(checkpoint: Path, models_dir: Path) -> dict[str, Path]:
     return {"pt": pt, "onnx": onnx}
 
 
+@contextlib.contextmanager
+def _scenes_bar(total: int) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar of scenes cut, and the `progress(done, n)` that moves it (a seed's 1,500
+    scenes take minutes)."""
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="scene", desc="cut") as bar:
+        yield lambda done, _n: bar.update(done - bar.n)
+
+
 def training_data(
     recipe: IdentityRecipe, run_dir: Path, *, workers: int = 2
 ) -> tuple[IdentityData, IdentityData]:
@@ -727,16 +738,26 @@ def training_data(
         path = run_dir / f"drawings-seed{seed}-{recipe.scenes_per_seed}{wide}.npz"
         if not path.is_file():
             print(f"cutting drawings from {recipe.scenes_per_seed} scenes (seed {seed}{wide})")
-            build(seed, recipe.scenes_per_seed, families, workers=workers).save(path)
+            with _scenes_bar(recipe.scenes_per_seed) as progress:
+                drawings = build(
+                    seed, recipe.scenes_per_seed, families, workers=workers, progress=progress
+                )
+            drawings.save(path)
         parts.append(IdentityData.load(path))
     if recipe.late_scenes > 0:
         path = run_dir / f"drawings-late-seed{recipe.late_seed}-{recipe.late_scenes}{wide}.npz"
         if not path.is_file():
             print(f"cutting late-round drawings from {recipe.late_scenes} scenes "
                   f"(seed {recipe.late_seed}{wide})")  # fmt: skip
-            late = build(
-                recipe.late_seed, recipe.late_scenes, families, workers=workers, late_round=True
-            )
+            with _scenes_bar(recipe.late_scenes) as progress:
+                late = build(
+                    recipe.late_seed,
+                    recipe.late_scenes,
+                    families,
+                    workers=workers,
+                    late_round=True,
+                    progress=progress,
+                )
             late.save(path)
         parts.append(IdentityData.load(path))
     val_path = run_dir / f"drawings-val-seed{recipe.val_seed}-{recipe.val_scenes}.npz"

@@ -450,15 +450,37 @@ def _checkpoint(path: Path) -> dict[str, Any]:
         state, _ = torch_safe_load(path, safe_only=True)
     except Exception as exc:  # a truncated zip, a foreign pickle: torch raises many kinds
         raise UserError(
-            f"{path}: not a checkpoint this run can resume ({first_line(exc)}); delete it to start "
-            "the stage again"
+            f"{path}: not a checkpoint this run can resume ({first_line(exc)}); "
+            + _what_to_do(path)
         ) from None
     if not isinstance(state, dict) or not isinstance(state.get("epoch"), int):
         raise UserError(
-            f"{path}: not an ultralytics training checkpoint (no epoch); delete it to start "
-            "the stage again"
+            f"{path}: not an ultralytics training checkpoint (no epoch); " + _what_to_do(path)
         )
     return state
+
+
+def _what_to_do(last: Path) -> str:
+    """The advice for a stage whose last.pt cannot be resumed: deleting it starts the stage
+    again from its first epoch, its other weights deleted with it (an hour and a half of CPU
+    for the first stage), so a best.pt that can be resumed is named first."""
+    from ultralytics.nn.tasks import torch_safe_load
+
+    again = "delete it to start the stage again from its first epoch (its best.pt goes too)"
+    best = last.with_name("best.pt")
+    if not best.is_file():  # (ultralytics' loader downloads a weights file it cannot find)
+        return again
+    try:
+        state, _ = torch_safe_load(best, safe_only=True)
+        epoch = state.get("epoch") if isinstance(state, dict) else None
+    except Exception:  # none, or damaged too
+        epoch = None
+    if not isinstance(epoch, int) or epoch < 0:  # (-1: stripped at a stage's end, no optimizer)
+        return again
+    return (
+        f"{best}, saved after epoch {epoch + 1}, can be resumed instead: copy it over "
+        f"{last.name}; or {again}"
+    )
 
 
 def _training_completed(checkpoint: dict[str, Any]) -> bool:

@@ -34,7 +34,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     # the defaults are models/recipe.py's; not imported here, where every command pays for it
     recipe = "default: the shipped recipe's, models/recipe.py"
     parser.add_argument("--epochs", type=int, default=None, help=f"first-stage epochs ({recipe})")
-    parser.add_argument("--scenes", type=int, default=None, help=f"scenes to generate ({recipe})")
+    parser.add_argument(
+        "--scenes",
+        type=int,
+        default=None,
+        help=f"scenes to generate for the first two stages; the third's are its own ({recipe})",
+    )
     parser.add_argument("--batch", type=int, default=None, help=f"first-stage batch ({recipe})")
     parser.add_argument(
         "--more-hours",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import io
+import sys
 
 from blitzcam.commands.device_option import torch_device
 from blitzcam.commands.path_option import path_argument
@@ -216,6 +218,10 @@ def _train_identity(args: argparse.Namespace) -> int:
             refuse_other_recipe(run_dir / "last.pt", recipe)
         # (so is a detector that is not; opened once, here, and used to cut the drawings)
         detector = check_negatives_source(recipe, default_model_path())
+    # each progress line as it is printed: to a file or a pipe (`> log`, `| tee`) Python holds
+    # them in a block, and an hour and a half's 180 lines came out at the end
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)
     data, val = training_data(recipe, run_dir, workers=args.workers)
     # cut with the detector that counting runs: its boxes on no back are what must stay unknown
     negatives = training_negatives(recipe, run_dir, default_model_path(), detector)

@@ -761,6 +761,18 @@ def test_a_checkpoint_cut_short_foreign_or_planted_is_one_line_and_never_run(
     with pytest.raises(UserError, match="delete it to start the stage again"):
         _checkpoint(last)
     assert not was_run(tmp_path)
+    # a best.pt the stage saved along the way can be resumed: said before deleting, which
+    # takes it along (the advice alone threw away a stage's best epoch)
+    torch.save({"epoch": 7, "optimizer": None}, tmp_path / "best.pt")
+    with pytest.raises(UserError, match=r"best\.pt, saved after epoch 8, can be resumed instead: "
+                       r"copy it over last\.pt; or delete it to start the stage again from its "
+                       r"first epoch \(its best\.pt goes too\)$"):  # fmt: skip
+        _checkpoint(last)
+    for best in ({"epoch": -1, "optimizer": None}, {"epoch": 3, "optimizer": Planted()}):
+        torch.save(best, tmp_path / "best.pt")  # stripped at a stage's end; planted
+        with pytest.raises(UserError, match=r"last\.pt: not a checkpoint .*\); delete it to start"):
+            _checkpoint(last)
+    assert not was_run(tmp_path)
 
 
 def test_a_resumed_stage_trains_on_the_crops_of_its_own_run_folder(tmp_path: Path) -> None:
