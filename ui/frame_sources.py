@@ -83,11 +83,10 @@ def open_source(spec: str) -> FrameSource:
 
     "" means the first camera, falling back to the demo footage when there is none. Files and
     folders are opened now, so a wrong name is said at once; a camera or a stream is opened by
-    the worker thread on its first read (see OpenedLater).
+    the worker thread on its first read (see OpenedLater). The rest is read as the commands
+    read it (vision.sources.read_spec); stills are shown in a loop, standing in for a camera.
     """
-    from blitzcam.paths import expand_home
-    from blitzcam.vision.images import IMAGE_SUFFIXES
-    from blitzcam.vision.sources import STREAM_SCHEMES, image_files, is_camera_device
+    from blitzcam.vision.sources import SpecKind, image_files, read_spec
     from blitzcam.vision.sources import open_source as vision_open
 
     spec = spec.strip()
@@ -95,19 +94,14 @@ def open_source(spec: str) -> FrameSource:
         return demo_source()
     if not spec:
         return OpenedLater(_first_camera_or_demo, spec="0")
-    if spec.lower().startswith(STREAM_SCHEMES) or (spec.isascii() and spec.isdigit()):
-        held = str(int(spec)) if spec.isdigit() else spec  # "00" is camera 0 too
-        return OpenedLater(lambda: vision_open(spec), spec=held)  # read() gives BGR images
-    if "://" in spec:  # an address of no scheme blitzcam reads (`rstp://`): said as one, its
-        return vision_open(spec)  # password hidden (as a path it lost a '/' and showed it)
-    path = expand_home(Path(spec))  # a URL is never a local path
-    if is_camera_device(path):  # /dev/video0: a camera, opened as one (by the worker)
-        return OpenedLater(lambda: vision_open(str(path)), spec=str(path))
-    if path.is_dir():  # stills standing in for a camera: shown in a loop
-        return ImageLoopSource(image_files(path))
-    if path.suffix.lower() in IMAGE_SUFFIXES:
-        return ImageLoopSource([path])
-    return vision_open(str(path))  # a video file
+    read = read_spec(spec)
+    if read.live:  # held by its index ("00" is camera 0 too), device file or address
+        return OpenedLater(lambda: vision_open(spec), spec=str(read.target))
+    if read.kind is SpecKind.FOLDER:
+        return ImageLoopSource(image_files(Path(read.target)))
+    if read.kind is SpecKind.IMAGE:
+        return ImageLoopSource([Path(read.target)])
+    return vision_open(str(read.target))  # a video file
 
 
 def cameras_attached() -> bool | None:

@@ -11,6 +11,7 @@ newest frame (`NewestFrame`). Errors are SourceError (a UserError: one line nami
 from __future__ import annotations
 
 import codecs
+import enum
 import os
 import re
 import stat
@@ -23,6 +24,7 @@ from typing import Final, Protocol, TypeVar
 import numpy as np
 
 from blitzcam.errors import UserError
+from blitzcam.paths import expand_home
 from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image, to_bgr8
 
 # FFmpeg logs on its own ("[tcp @ 0x...] Connection refused", a decoder's complaints), not
@@ -512,34 +514,59 @@ def image_files(folder: Path) -> list[Path]:
     return images
 
 
-def open_source(
-    spec: int | str | Path, *, opener: Callable[[int | str], Capture] = _open_capture
-) -> FrameSource:
-    """The frame source a spec names: camera index, stream URL, folder, image file or video file."""
+class SpecKind(enum.Enum):
+    """What a source spec names."""
+
+    CAMERA = "camera"  # by index
+    CAMERA_DEVICE = "camera device"  # by its device file, /dev/video0
+    STREAM = "stream"
+    FOLDER = "folder"  # of images
+    IMAGE = "image"
+    VIDEO = "video"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpec:
+    """A source spec read: its kind, and the camera index, address or path it names."""
+
+    kind: SpecKind
+    target: int | str | Path
+
+    @property
+    def live(self) -> bool:
+        """A camera or a stream, not a file or a folder."""
+        return self.kind in (SpecKind.CAMERA, SpecKind.CAMERA_DEVICE, SpecKind.STREAM)
+
+
+def read_spec(spec: int | str | Path) -> SourceSpec:
+    """What a source spec names: an int or digits, a camera's index; rtsp://, http://, https://,
+    a stream; a folder; an image file; a camera's device file; any other file, a video (a leading
+    ~ is the home folder). SourceError for one that names none of them: empty, an address of
+    another scheme (its password hidden), a file that is not there, cannot be read or is text.
+    The commands and the app both read a spec with it, so that they take it alike."""
     if isinstance(spec, int) or (
         isinstance(spec, str) and spec.strip().isascii() and spec.strip().isdigit()
     ):  # ascii: str.isdigit() also takes '²', which int() refuses
-        return NewestFrame(CaptureSource(int(spec), name=f"camera {int(spec)}", opener=opener))
+        return SourceSpec(SpecKind.CAMERA, int(spec))
     text = str(spec)
     if not text.strip():  # Path("") is the current folder
         raise SourceError("an empty source names no camera, file, folder or stream")
     if is_stream(text.strip()):  # (spaces around an address pasted in)
-        stream = StreamSource(text.strip(), opener=opener)
-        return stream if stream.is_clip() else NewestFrame(stream)
+        return SourceSpec(SpecKind.STREAM, text.strip())
     if _ADDRESS.match(text):  # rstp://, rtmp://: said as an address, its password hidden
         raise SourceError(
             f"{shown_address(text.strip())}: not an address blitzcam can read (a stream's "
             f"starts with {', '.join(STREAM_SCHEMES)})"
         )
-    path = Path(text)
+    path = expand_home(Path(text))
     if not path.exists():
         raise SourceError(f"{path}: no such file or folder")
     if path.is_dir():
-        return ImageFiles(image_files(path), name=str(path))
+        return SourceSpec(SpecKind.FOLDER, path)
     if path.suffix.lower() in IMAGE_SUFFIXES:
-        return ImageFiles([path], name=str(path))
+        return SourceSpec(SpecKind.IMAGE, path)
     if is_camera_device(path):  # opened as the camera it is (a read open can hold it)
-        return NewestFrame(CaptureSource(str(path), name=str(path), opener=opener))
+        return SourceSpec(SpecKind.CAMERA_DEVICE, path)
     try:
         with path.open("rb") as file:
             head = file.read(4096)
@@ -548,6 +575,27 @@ def open_source(
     if is_text(head) and path.suffix.lower() not in TEXT_VIDEO_SUFFIXES:
         # FFmpeg plays any text file as a video of its characters (notes.txt: 640 x 400)
         raise SourceError(f"{path}: a text file, not a video")
+    return SourceSpec(SpecKind.VIDEO, path)
+
+
+def open_source(
+    spec: int | str | Path, *, opener: Callable[[int | str], Capture] = _open_capture
+) -> FrameSource:
+    """The frame source a spec names (`read_spec`)."""
+    read = read_spec(spec)
+    target, kind = read.target, read.kind
+    if kind is SpecKind.CAMERA:
+        return NewestFrame(CaptureSource(target, name=f"camera {target}", opener=opener))
+    if kind is SpecKind.STREAM:
+        stream = StreamSource(str(target), opener=opener)
+        return stream if stream.is_clip() else NewestFrame(stream)
+    path = Path(target)
+    if kind is SpecKind.FOLDER:
+        return ImageFiles(image_files(path), name=str(path))
+    if kind is SpecKind.IMAGE:
+        return ImageFiles([path], name=str(path))
+    if kind is SpecKind.CAMERA_DEVICE:
+        return NewestFrame(CaptureSource(str(path), name=str(path), opener=opener))
     return CaptureSource(str(path), name=str(path), opener=opener)
 
 

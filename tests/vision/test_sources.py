@@ -69,6 +69,36 @@ def test_source_errors(tmp_path: Path, make, message: str) -> None:
         open_source(make(tmp_path))
 
 
+def test_a_spec_is_read_as_what_it_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the commands and the app read a spec with one function (the app's own copy of the rules
+    # had drifted: a camera's device file, "00", an address of another scheme)
+    from blitzcam.vision.sources import SpecKind, read_spec
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "shots").mkdir()
+    cv2.imwrite(str(tmp_path / "table.png"), np.zeros((4, 4, 3), np.uint8))
+    (tmp_path / "clip.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    read = {
+        "0": (SpecKind.CAMERA, 0),  # a camera's index
+        " 00 ": (SpecKind.CAMERA, 0),
+        " rtsp://cam/live ": (SpecKind.STREAM, "rtsp://cam/live"),
+        "HTTP://cam/x.jpg": (SpecKind.STREAM, "HTTP://cam/x.jpg"),  # a phone's snapshot URL
+        "~/shots": (SpecKind.FOLDER, tmp_path / "shots"),
+        str(tmp_path / "table.png"): (SpecKind.IMAGE, tmp_path / "table.png"),
+        "~/clip.mp4": (SpecKind.VIDEO, tmp_path / "clip.mp4"),
+    }
+    for spec, (kind, target) in read.items():
+        assert (read_spec(spec).kind, read_spec(spec).target) == (kind, target), spec
+    assert read_spec(3).live and read_spec("rtsp://x").live and not read_spec("~/shots").live
+    for spec, message in (
+        ("  ", "an empty source names no camera"),
+        ("rstp://u:pw@cam/x", r"rstp://u:\*\*\*@cam/x: not an address blitzcam can read"),
+        ("~/nope.mp4", "nope.mp4: no such file or folder"),
+    ):
+        with pytest.raises(SourceError, match=message):
+            read_spec(spec)
+
+
 def test_a_playlist_is_a_text_file_ffmpeg_reads_as_a_video(tmp_path: Path) -> None:
     from blitzcam.vision.sources import is_text
 
