@@ -18,6 +18,7 @@ from typing import Any, Final
 import numpy as np
 
 from blitzcam.models.metrics import (
+    IOU_THRESHOLD,
     UNKNOWN,
     SceneOutcome,
     ScenePrediction,
@@ -32,7 +33,8 @@ FACE_UP: Final = "face-up card"  # what a face box or a face label is called her
 
 @dataclass(frozen=True, slots=True)
 class NearestBox:
-    """The detector's box (of any confidence or class) that overlaps a missed back most."""
+    """The detector's box (of any confidence; a face-up box only at the matching IoU) that
+    overlaps a missed back most."""
 
     iou: float
     confidence: float
@@ -136,10 +138,15 @@ def scene_mistakes(
         return FACE_UP if prediction.classes[k] == 1 else prediction.decks[k]
 
     missed = []
+    is_face = prediction.classes == 1
     for t, label in enumerate(backs):
         if t in claimed:
             continue
         ious = _overlaps(truth.corners[label], prediction.corners)
+        # a face-up box is the box on this back only when it is its box (a face-up card the
+        # back lies on overlaps it a little: the back was not boxed as one)
+        if len(ious):
+            ious = np.where(is_face & (ious < IOU_THRESHOLD), 0.0, ious)
         nearest = None
         if len(ious) and ious.max() > 0:
             k = int(ious.argmax())

@@ -572,7 +572,11 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
             head = file.read(4096)
     except OSError as exc:
         raise SourceError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
-    if is_text(head) and path.suffix.lower() not in TEXT_VIDEO_SUFFIXES:
+    if (
+        is_text(head)
+        and path.suffix.lower() not in TEXT_VIDEO_SUFFIXES
+        and not head.startswith(TEXT_VIDEO_SIGNATURES)
+    ):
         # FFmpeg plays any text file as a video of its characters (notes.txt: 640 x 400)
         raise SourceError(f"{path}: a text file, not a video")
     return SourceSpec(SpecKind.VIDEO, path)
@@ -600,7 +604,10 @@ def open_source(
 
 
 # the text files FFmpeg reads as videos on purpose: a stream's playlist, an RTP session
-TEXT_VIDEO_SUFFIXES: Final = (".m3u8", ".m3u", ".sdp")
+TEXT_VIDEO_SUFFIXES: Final = (".m3u8", ".m3u", ".sdp", ".y4m")
+# ... and videos whose first bytes can read as text: raw frames after a text header, as a dark
+# YUV4MPEG2 video's do (no byte of them 0 nor over 127)
+TEXT_VIDEO_SIGNATURES: Final = (b"YUV4MPEG2",)
 
 
 def is_text(head: bytes) -> bool:

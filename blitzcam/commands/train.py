@@ -38,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--scenes",
         type=int,
         default=None,
-        help=f"scenes to generate for the first two stages; the third's are its own ({recipe})",
+        help=f"scenes to generate for the first two stages; the later stages' are their own "
+        f"({recipe})",
     )
     parser.add_argument("--batch", type=int, default=None, help=f"first-stage batch ({recipe})")
     parser.add_argument(

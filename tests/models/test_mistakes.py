@@ -111,3 +111,15 @@ def test_a_back_boxed_sure_or_as_a_face_up_card_is_not_called_doubted_or_askew()
     assert "green-pump boxed as a face-up card (IoU 1.00)" in line and "askew" not in line
     assert "green-pump doubted (0.92)" in mistake_line(found.as_json(), 0.95)  # at a higher line
 
+
+def test_a_back_missed_on_a_face_up_card_is_unboxed_not_boxed_as_it() -> None:
+    # a face-up card the back lies on overlaps it a little (IoU 0.09): "boxed as a face-up
+    # card", though nothing boxed the back
+    truth = SceneTruth(corners=np.stack([box(300, 300, 80, 120), box(300, 300, 24, 36)]),
+                       classes=np.array([1, 0]), decks=(None, "green-pump"))  # fmt: skip
+    seen = _prediction([(box(300, 300, 80, 120), 1, 0.9, "unknown", True)])
+    outcome = evaluate_scene("8", truth, seen, known_decks=DECKS)
+    found = scene_mistakes(outcome, truth, seen, known_decks=DECKS)
+    assert [m.nearest for m in found.missed] == [None]
+    assert "missed green-pump unboxed" in mistake_line(found.as_json(), 0.45)
+

@@ -61,7 +61,7 @@ def _junk_video(folder: Path) -> Path:
         (_junk_video, "cannot open it as a video"),  # bytes that are no video
         # FFmpeg played a text file as a video of its characters, 640 x 400
         (lambda d: (d / "notes.txt", (d / "notes.txt").write_text("1\n" * 2000))[0], "notes.txt: a text file, not a video$"),
-        (lambda d: (d / "ünïcode", (d / "ünïcode").write_text("é" * 2049))[0], "a text file"),  # (cut mid-character)
+        (lambda d: (d / "ünïcode", (d / "ünïcode").write_text("a" + "é" * 2049))[0], "a text file"),  # (cut mid-character)
     ],
 )
 def test_source_errors(tmp_path: Path, make, message: str) -> None:
@@ -99,10 +99,15 @@ def test_a_spec_is_read_as_what_it_names(tmp_path: Path, monkeypatch: pytest.Mon
             read_spec(spec)
 
 
-def test_a_playlist_is_a_text_file_ffmpeg_reads_as_a_video(tmp_path: Path) -> None:
-    from blitzcam.vision.sources import is_text
+def test_text_files_ffmpeg_reads_as_videos_are_videos(tmp_path: Path) -> None:
+    from blitzcam.vision.sources import SpecKind, is_text, read_spec
 
     assert is_text(b"#EXTM3U\n") and not is_text(b"\x00\x00\x00\x18ftypmp42") and not is_text(b"")
+    # a dark raw video: a text header, then pixel bytes that read as text too
+    dark = tmp_path / "dark"
+    dark.write_bytes(b"YUV4MPEG2 W4 H4 F10:1 C444\nFRAME\n" + bytes([40]) * 48)
+    assert is_text(dark.read_bytes()[:4096])
+    assert read_spec(str(dark)).kind is SpecKind.VIDEO
     playlist = tmp_path / "live.m3u8"
     playlist.write_text("#EXTM3U\n")  # (no segments: OpenCV cannot open it, but it tried)
     with pytest.raises(SourceError, match="cannot open it as a video"):
