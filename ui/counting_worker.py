@@ -4,7 +4,7 @@ and the worker thread that runs them.
 Widgets only know `FrameSource`, `Counter` and `CountSnapshot`; tests inject fakes. The real
 ones are made elsewhere: `ui.pipeline_adapters` (vision's pipeline as a Counter, its enrollment
 as an Enroller) and `ui.frame_sources` (what a camera, stream, file or folder spec opens); they
-are the only ui modules that import vision/, and only when called.
+import vision/ only when called, and this module not at all.
 Camera reading and inference run in a worker thread; results reach the GUI through a one-slot
 mailbox so the newest frame always wins and stale ones are dropped, however slow either side is.
 """

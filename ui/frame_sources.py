@@ -19,13 +19,25 @@ import numpy as np
 from blitzcam.errors import UserError
 from blitzcam.ui.counting_worker import FrameSource
 
+# How long each still is shown at least, whatever the reads: live counting settles a view once
+# it has held still a second (vision.stabilise.MIN_STILL_S) after the motion its first read is;
+# counted in 30 ms, 30 reads were 0.9 s and no still of a folder settled, nor a shot of it
+STILL_SHOWN_S: Final = 2.5
+
 
 class ImageLoopSource:
-    """Replays image files in a loop, each shown for `repeat` reads (the bundled demo footage, or
-    a folder of stills standing in for a camera). One image is decoded at a time: a folder of
-    phone photos is not held in memory."""
+    """Replays image files in a loop, each shown for `repeat` reads and `seconds` at least (the
+    bundled demo footage, or a folder of stills standing in for a camera). One image is decoded
+    at a time: a folder of phone photos is not held in memory."""
 
-    def __init__(self, paths: list[Path], *, repeat: int = 30) -> None:
+    def __init__(
+        self,
+        paths: list[Path],
+        *,
+        repeat: int = 30,
+        seconds: float = STILL_SHOWN_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if not paths:
             raise ValueError("ImageLoopSource: expected at least one image, got none")
         from blitzcam.vision.images import read_image
@@ -33,7 +45,10 @@ class ImageLoopSource:
         self._read_image = read_image
         self._paths = list(paths)
         self._repeat = max(1, repeat)
-        self._reads = 0
+        self._seconds, self._clock = seconds, clock
+        self._turn = 0  # the loop's turns so far: the image shown is the turn's
+        self._turn_reads = 0
+        self._turn_since: float | None = None
         self._shown = 0
         self._unreadable: set[int] = set()  # damaged photos among good ones: passed over
         self._frame = self._first_readable()
@@ -56,14 +71,19 @@ class ImageLoopSource:
         raise first_error
 
     def read(self) -> np.ndarray | None:
-        index = (self._reads // self._repeat) % len(self._paths)
+        now = self._clock()
+        if self._turn_since is None:
+            self._turn_since = now
+        if self._turn_reads >= self._repeat and now - self._turn_since >= self._seconds:
+            self._turn, self._turn_reads, self._turn_since = self._turn + 1, 0, now
+        index = self._turn % len(self._paths)
         if index != self._shown and index not in self._unreadable:
             try:
                 self._frame = self._read_image(self._paths[index])
                 self._shown = index
             except UserError:  # the last good picture stays in view; the loop goes on
                 self._unreadable.add(index)
-        self._reads += 1
+        self._turn_reads += 1
         return self._frame
 
     def close(self) -> None:
@@ -86,7 +106,7 @@ def open_source(spec: str) -> FrameSource:
     the worker thread on its first read (see OpenedLater). The rest is read as the commands
     read it (vision.sources.read_spec); stills are shown in a loop, standing in for a camera.
     """
-    from blitzcam.vision.sources import SpecKind, image_files, read_spec
+    from blitzcam.vision.sources import SpecKind, image_files, open_spec, read_spec
     from blitzcam.vision.sources import open_source as vision_open
 
     spec = spec.strip()
@@ -101,7 +121,7 @@ def open_source(spec: str) -> FrameSource:
         return ImageLoopSource(image_files(Path(read.target)))
     if read.kind is SpecKind.IMAGE:
         return ImageLoopSource([Path(read.target)])
-    return vision_open(str(read.target))  # a video file
+    return open_spec(read)  # a video file
 
 
 def cameras_attached() -> bool | None:

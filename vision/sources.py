@@ -567,6 +567,8 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
         return SourceSpec(SpecKind.IMAGE, path)
     if is_camera_device(path):  # opened as the camera it is (a read open can hold it)
         return SourceSpec(SpecKind.CAMERA_DEVICE, path)
+    if not path.is_file():  # a named pipe, a socket: what is read of it now is lost to FFmpeg
+        return SourceSpec(SpecKind.VIDEO, path)
     try:
         with path.open("rb") as file:
             head = file.read(4096)
@@ -586,7 +588,14 @@ def open_source(
     spec: int | str | Path, *, opener: Callable[[int | str], Capture] = _open_capture
 ) -> FrameSource:
     """The frame source a spec names (`read_spec`)."""
-    read = read_spec(spec)
+    return open_spec(read_spec(spec), opener=opener)
+
+
+def open_spec(
+    read: SourceSpec, *, opener: Callable[[int | str], Capture] = _open_capture
+) -> FrameSource:
+    """The frame source of a spec already read (`read_spec`), not read again: a named pipe's
+    bytes are read once, and a video file named `./0` is no camera."""
     target, kind = read.target, read.kind
     if kind is SpecKind.CAMERA:
         return NewestFrame(CaptureSource(target, name=f"camera {target}", opener=opener))

@@ -10,7 +10,7 @@ import pytest
 
 from blitzcam.ui import frame_sources
 from blitzcam.ui.counting_worker import CountedFrame, CountingThread, NullCounter
-from blitzcam.ui.frame_sources import open_source
+from blitzcam.ui.frame_sources import ImageLoopSource, open_source
 from tests.ui.fakes import FakeSource, synthetic_frame
 
 
@@ -99,13 +99,64 @@ def test_a_folder_of_stills_loops_one_image_at_a_time(tmp_path) -> None:
     (tmp_path / "._a.jpg").write_bytes(b"\x00\x05\x16\x07")  # macOS sidecar: not an image
     source = open_source(str(tmp_path))
     assert isinstance(source, ImageLoopSource)
-    source._repeat = 1
+    source._repeat, source._seconds = 1, 0.0  # a new picture every read
     seen = [int(source.read()[0, 0, 0]) for _ in range(4)]
     assert seen[1:] == [1, 2, 0] and abs(seen[0]) <= 2  # in name order, round again (a.jpg lossy)
     assert source._frame is not None and not hasattr(source, "_frames")  # one held, not all
     (tmp_path / "empty").mkdir()
     with pytest.raises(UserError, match="empty: the folder holds no image files"):
         open_source(str(tmp_path / "empty"))
+
+
+def test_each_still_is_shown_long_enough_to_settle_however_fast_it_is_counted(
+    tmp_path, monkeypatch
+) -> None:
+    # live counting settles a view once it has held still a second after the motion of its
+    # first read; each still shown for 30 reads, counted every 30 ms, was gone after 0.9 s:
+    # no still of a folder settled, and a shot waiting for one waited for ever
+    import cv2
+
+    from blitzcam.vision import pipeline as pipeline_module
+    from blitzcam.vision.detections import Detections
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+
+    plain = np.full((90, 160, 3), 100, np.uint8)
+    marked = plain.copy()
+    marked[:40, :70] = 250  # the same table, some cards moved: a thumbnail 8 from the other
+    for name, picture in (("a.png", plain), ("b.png", marked)):
+        cv2.imwrite(str(tmp_path / name), picture)
+    now = [0.0]
+    monkeypatch.setattr(pipeline_module.time, "monotonic", lambda: now[0])
+    source = ImageLoopSource([tmp_path / "a.png", tmp_path / "b.png"], clock=lambda: now[0])
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        now[0] += 0.002  # counted fast
+        return FrameResult(Detections.empty(), {"green-pump": int(frame.mean())}, 0, 0, {})
+
+    live, settled = LiveCounting(pipeline), set()
+    for _ in range(300):  # 9 s of reads every 30 ms
+        now[0] += 0.03
+        result = live(source.read())
+        if result.settled:
+            settled.add(result.counts["green-pump"])
+    assert settled == {int(plain.mean()), int(marked.mean())}
+
+
+def test_a_video_file_named_like_a_camera_is_played_as_a_video(tmp_path, monkeypatch) -> None:
+    # read as a video, then opened by its name again: "./0" became "0", camera 0
+    import cv2
+
+    writer = cv2.VideoWriter(str(tmp_path / "clip.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for level in (0, 100):
+        writer.write(np.full((48, 64, 3), level, np.uint8))
+    writer.release()
+    (tmp_path / "clip.avi").rename(tmp_path / "0")
+    monkeypatch.chdir(tmp_path)
+    source = open_source("./0")
+    try:
+        assert not source.live and source.read().shape == (48, 64, 3)
+    finally:
+        source.close()
 
 
 def test_a_damaged_photo_in_a_folder_of_stills_is_passed_over(tmp_path) -> None:
@@ -117,7 +168,7 @@ def test_a_damaged_photo_in_a_folder_of_stills_is_passed_over(tmp_path) -> None:
     (tmp_path / "b.png").write_bytes(b"\x89PNG\r\n\x1a\n broken")
     cv2.imwrite(str(tmp_path / "c.png"), frames[2])
     source = open_source(str(tmp_path))
-    source._repeat = 1
+    source._repeat, source._seconds = 1, 0.0  # a new picture every read
     seen = [int(source.read()[0, 0, 0]) for _ in range(6)]
     assert seen == [0, 0, 2, 0, 0, 2]  # b.png's turn keeps a.png in view
 
@@ -133,7 +184,7 @@ def test_a_damaged_first_photo_in_a_folder_of_stills_is_passed_over_too(tmp_path
     cv2.imwrite(str(tmp_path / "b.png"), frames[1])
     cv2.imwrite(str(tmp_path / "c.png"), frames[2])
     source = open_source(str(tmp_path))
-    source._repeat = 1
+    source._repeat, source._seconds = 1, 0.0  # a new picture every read
     assert [int(source.read()[0, 0, 0]) for _ in range(6)] == [1, 1, 2, 2, 1, 2]
     for name in ("b.png", "c.png"):
         (tmp_path / name).write_bytes(b"")
