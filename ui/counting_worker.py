@@ -130,10 +130,16 @@ class FrameSource(Protocol):
 @runtime_checkable
 class Counter(Protocol):
     """Counts the backs of one BGR frame, per deck; with `in_play`, each back is decided
-    among those decks only (a match's decks), the others reported as zeros."""
+    among those decks only (a match's decks), the others reported as zeros. `at`: when the
+    frame was taken on the source's own clock (a video file's position, in seconds; None: it
+    was taken now), which live counting judges stillness by."""
 
     def count(
-        self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
+        self,
+        frame_bgr: np.ndarray,
+        *,
+        in_play: frozenset[str] | None = None,
+        at: float | None = None,
     ) -> CountSnapshot: ...
 
 
@@ -156,7 +162,11 @@ class NullCounter:
         self.note = note
 
     def count(
-        self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
+        self,
+        frame_bgr: np.ndarray,
+        *,
+        in_play: frozenset[str] | None = None,
+        at: float | None = None,
     ) -> CountSnapshot:
         return CountSnapshot(note=self.note)
 
@@ -170,9 +180,14 @@ class DecksInPlay:
         self.decks = frozenset(decks)
 
     def count(
-        self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
+        self,
+        frame_bgr: np.ndarray,
+        *,
+        in_play: frozenset[str] | None = None,
+        at: float | None = None,
     ) -> CountSnapshot:
-        return self.counter.count(frame_bgr, in_play=self.decks if in_play is None else in_play)
+        decks = self.decks if in_play is None else in_play
+        return self.counter.count(frame_bgr, in_play=decks, at=at)
 
     def reset(self) -> None:
         """The counter's live vote forgotten, when it keeps one (stand-ins and NullCounter
@@ -260,6 +275,8 @@ class CountingWorker(QObject):
         """One frame; False when the loop must end."""
         try:
             frame = self._source.read()
+            # a video file's own clock (its frames read faster or slower than they were shot)
+            at = getattr(self._source, "frame_time_s", None)
             if self._stopping.is_set():
                 return False  # nobody listens any more
             if frame is None:
@@ -268,7 +285,7 @@ class CountingWorker(QObject):
             with self._counting:
                 if self._stopping.is_set():
                     return False
-                snapshot = self._counter.count(frame)
+                snapshot = self._counter.count(frame, at=at)
         except Exception as exc:  # a broken camera or model must not take the app down
             if not self._stopping.is_set():  # a SourceError's line already names the source
                 said = isinstance(exc, UserError)

@@ -95,12 +95,16 @@ class PipelineCounter:
         return True
 
     def count(
-        self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
+        self,
+        frame_bgr: np.ndarray,
+        *,
+        in_play: frozenset[str] | None = None,
+        at: float | None = None,
     ) -> CountSnapshot:
         from blitzcam.vision.lookalike import among
 
         snapshot = dataclasses.replace(
-            snapshot_from_result(self._live(frame_bgr, in_play=in_play)),
+            snapshot_from_result(self._live(frame_bgr, in_play=in_play, at=at)),
             look_alike=tuple((p.deck, p.other) for p in among(self.pipeline.look_alikes, in_play)),
         )
         note = left_out_note(self.pipeline.profile.left_out)

@@ -456,7 +456,9 @@ class CountingPipeline:
 class LiveCounting:
     """A pipeline for a camera feed: counts voted over recent still frames (see stabilise.py).
 
-    Same call as CountingPipeline; the detections are this frame's, the counts the window's vote.
+    Same call as CountingPipeline, and `at`: when the frame was taken on the source's own clock
+    (a video file's position, in seconds; None: now). The detections are this frame's, the
+    counts the window's vote.
     """
 
     def __init__(self, pipeline: CountingPipeline, stabiliser: Stabiliser | None = None) -> None:
@@ -473,7 +475,11 @@ class LiveCounting:
         self._reported = None
 
     def __call__(
-        self, frame_bgr: np.ndarray, *, in_play: Collection[str] | None = None
+        self,
+        frame_bgr: np.ndarray,
+        *,
+        in_play: Collection[str] | None = None,
+        at: float | None = None,
     ) -> FrameResult:
         decks = None if in_play is None else frozenset(in_play)  # read once: it may be an iterator
         profile = getattr(self.pipeline, "profile", None)
@@ -482,9 +488,12 @@ class LiveCounting:
         if decks != self._in_play or profile is not self._profile:
             self.stabiliser.reset()
             self._in_play, self._profile = decks, profile
-        taken = time.monotonic()  # (the frame was read just now)
-        # unwatched since the last report: the camera's wait, not this machine's counting
-        unseen = None if self._reported is None else taken - self._reported
+        if at is None:
+            taken = time.monotonic()  # (the frame was read just now)
+            # unwatched since the last report: the camera's wait, not this machine's counting
+            unseen = None if self._reported is None else taken - self._reported
+        else:  # a video file's own clock: judged as it was shot, however fast it is read
+            taken, unseen = at, None
         result = self.pipeline(frame_bgr, in_play=decks)
         counts = Counts(per_deck=result.counts, face_up=result.face_up, unknown=result.unknown)
         stable = self.stabiliser.update(thumbnail(frame_bgr), counts, at=taken, unseen_s=unseen)

@@ -162,6 +162,9 @@ class FrameSource:
 
     name: str = ""
     live: bool = False  # a camera or a stream: when it stops giving frames, it has failed
+    # a video file's position of the frame read last, in seconds (None: no clock of its own,
+    # the frame was taken as it was read): live counting judges stillness by it
+    frame_time_s: float | None = None
 
     def read_frame(self) -> Frame | None:
         raise NotImplementedError
@@ -212,6 +215,19 @@ def _usable(ok: bool, image: np.ndarray | None) -> np.ndarray | None:
     return to_bgr8(image)
 
 
+def _frames_per_second(capture: Capture) -> float:
+    """A video's frame rate as its file says (0: it does not, or the capture cannot tell)."""
+    import cv2
+
+    get = getattr(capture, "get", None)  # (fakes in tests may not have it)
+    try:
+        fps = float(get(cv2.CAP_PROP_FPS)) if get is not None else 0.0
+    except (TypeError, ValueError):
+        return 0.0
+    # (a file may say nonsense: 0, NaN, 90000 from a stream's time base)
+    return fps if 1.0 <= fps <= 1000.0 else 0.0
+
+
 class CaptureSource(FrameSource):
     """A camera or video file through cv2.VideoCapture."""
 
@@ -231,6 +247,7 @@ class CaptureSource(FrameSource):
         if not self._capture.isOpened():
             self._capture.release()
             raise SourceError(self._cannot_open())
+        self._fps = 0.0 if self.live else _frames_per_second(self._capture)
 
     def _cannot_open(self) -> str:
         if self.live:
@@ -261,7 +278,13 @@ class CaptureSource(FrameSource):
         if image is None:
             return None
         self._index += 1
+        self._note_time()
         return Frame(image=image, index=self._index - 1, origin=self.name)
+
+    def _note_time(self) -> None:
+        """`frame_time_s` of the frame just taken: its index at the file's frame rate."""
+        if self._fps > 0:
+            self.frame_time_s = (self._index - 1) / self._fps
 
     def can_skip(self) -> bool:
         """Whether frames can be taken without decoding them (`skip_frame`)."""
@@ -284,6 +307,7 @@ class CaptureSource(FrameSource):
         image = _usable(*self._capture.retrieve())  # type: ignore[attr-defined]
         if image is None:
             return None
+        self._note_time()
         return Frame(image=image, index=self._index - 1, origin=self.name)
 
     def cancel(self) -> None:

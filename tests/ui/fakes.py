@@ -95,6 +95,7 @@ class FakeCounter:
     def __init__(self, snapshots: Sequence[CountSnapshot]) -> None:
         self.snapshots = list(snapshots)
         self.calls = 0
+        self.at: float | None = None  # the source's clock of the last frame counted
         self.in_play: frozenset[str] | None = None  # the decks of the last call
         self.resets = 0  # live votes forgotten (a scan starting)
 
@@ -102,10 +103,15 @@ class FakeCounter:
         self.resets += 1
 
     def count(
-        self, frame_bgr: np.ndarray, *, in_play: frozenset[str] | None = None
+        self,
+        frame_bgr: np.ndarray,
+        *,
+        in_play: frozenset[str] | None = None,
+        at: float | None = None,
     ) -> CountSnapshot:
         self.calls += 1
         self.in_play = in_play
+        self.at = at
         return self.snapshots[int(frame_bgr[0, 0, 0]) % len(self.snapshots)]
 
 

@@ -66,9 +66,20 @@ def test_stopping_cuts_short_a_source_waiting_to_reconnect(qtbot) -> None:
     assert source.cancelled.is_set() and not thread.is_running() and source.closed
 
 
+def test_a_video_s_own_clock_reaches_the_counter(qtbot) -> None:
+    source = FakeSource([np.zeros((4, 4, 3), np.uint8)] * 3, limit=3)
+    source.frame_time_s = 1.5  # (a video file's position of the frame read last)
+    counter = FakeCounter([CountSnapshot()])
+    thread = CountingThread(source, counter, interval_ms=1)
+    with qtbot.waitSignal(thread.finished, timeout=5000):
+        thread.start()
+    thread.stop()
+    assert counter.calls == 3 and counter.at == 1.5
+
+
 def test_thread_reports_a_broken_counter(qtbot) -> None:
     class Broken:
-        def count(self, frame_bgr: np.ndarray, *, in_play=None) -> CountSnapshot:
+        def count(self, frame_bgr: np.ndarray, *, in_play=None, at=None) -> CountSnapshot:
             raise RuntimeError("model file is corrupt")
 
     thread = CountingThread(FakeSource([np.zeros((4, 4, 3), np.uint8)]), Broken(), interval_ms=1)
@@ -121,7 +132,7 @@ def test_stopping_waits_for_the_frame_being_counted(qtbot, monkeypatch) -> None:
             self.counting = threading.Event()
             self.busy = False
 
-        def count(self, frame_bgr: np.ndarray, *, in_play=None) -> CountSnapshot:
+        def count(self, frame_bgr: np.ndarray, *, in_play=None, at=None) -> CountSnapshot:
             self.busy = True
             self.counting.set()
             time.sleep(0.3)

@@ -173,7 +173,7 @@ def test_backs_left_out_of_the_profile_are_said_in_the_live_view() -> None:
         detections=Detections.empty(), counts={"red-plow": 0}, face_up=0, unknown=0, settled=True
     )
     counter = _counter_with(_FakePipeline(("deck reference /d/red-plow.png: cannot decode",)))
-    counter._live = lambda frame, in_play=None: result
+    counter._live = lambda frame, in_play=None, at=None: result
     snapshot = counter.count(np.zeros((4, 4, 3), np.uint8))
     assert "/d/red-plow.png: cannot decode" in snapshot.note and "built-in" in snapshot.note
     assert snapshot.note == left_out_note(counter.pipeline.profile.left_out)
@@ -192,7 +192,7 @@ def test_decks_in_play_that_look_alike_come_with_the_counts() -> None:
         vectors=[[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], [0.1, 0.995]],
     )
     counter = _counter_with(pipeline)
-    counter._live = lambda frame, in_play=None: result
+    counter._live = lambda frame, in_play=None, at=None: result
     frame = np.zeros((4, 4, 3), np.uint8)
     # every deck a candidate: both pairs, most alike first (0.995, then 0.8)
     snapshot = counter.count(frame)

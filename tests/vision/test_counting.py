@@ -435,3 +435,28 @@ def test_live_counting_tells_the_camera_s_stall_from_its_own_slow_counts(monkeyp
     now[0] += 10.0  # the stream stalls
     assert live(frame).view is None  # as motion: the table was not seen
 
+
+def test_live_counting_judges_a_video_by_its_own_clock(monkeypatch) -> None:
+    # a video's frames read at counting speed (half a second each here): a hand resting 0.3 s
+    # of the video was 4.5 s still to the wall clock, and its count was settled
+    from blitzcam.vision import pipeline as pipeline_module
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+
+    now = [0.0]
+    monkeypatch.setattr(pipeline_module.time, "monotonic", lambda: now[0])
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        now[0] += 0.5
+        return FrameResult(Detections.empty(), {"green-pump": 20 - 2 * int(frame[0, 0, 0] > 0)}, 0, 0, {})
+
+    table = np.full((36, 64, 3), 0, np.uint8)
+    hand = table.copy()
+    hand[:10, :20] = 255  # a small hand: a little change, no new view
+    frames = [table] * 40 + [hand] * 9 + [table] * 40  # 30 frames a second
+    live = LiveCounting(pipeline)
+    shown = [live(frame, at=i / 30) for i, frame in enumerate(frames)]
+    assert shown[39].settled
+    assert all(s.counts["green-pump"] == 20 for s in shown)  # the hand's 18 never shown
+    assert not any(s.settled for s in shown[40:50])
+    assert shown[-1].settled
+

@@ -48,6 +48,25 @@ def test_video_file(tmp_path: Path) -> None:
     assert [f.index for f in frames] == [0, 1, 2, 3, 4]
 
 
+def test_a_video_file_s_frames_carry_its_own_clock(tmp_path: Path) -> None:
+    # live counting judges stillness by it: read slower or faster than shot, a hand resting a
+    # moment on the table was a second of stillness on the clock of a slow laptop
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20, (64, 48))
+    for frame in _frames(4):
+        writer.write(frame)
+    writer.release()
+    with open_source(path) as source:
+        assert source.frame_time_s is None  # nothing read yet
+        times = []
+        while source.read() is not None:
+            times.append(source.frame_time_s)
+    assert times == pytest.approx([0.0, 0.05, 0.1, 0.15])
+    camera = open_source(3, opener=lambda spec: FakeCapture([np.zeros((4, 4, 3), np.uint8)]))
+    assert camera.read() is not None and camera.frame_time_s is None  # a camera's is now
+    camera.close()
+
+
 def _junk_video(folder: Path) -> Path:
     path = folder / "junk.mp4"
     path.write_bytes(b"\x00" * 100)
