@@ -36,12 +36,17 @@ def test_folder_sorted_by_name(tmp_path: Path) -> None:
     assert [Path(f.origin).name for f in open_source(str(tmp_path))] == ["a.jpg", "b.png", "c.png"]
 
 
-def test_video_file(tmp_path: Path) -> None:
-    path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
-    for frame in _frames(5):
+def _clip(path: Path, n: int, fps: float) -> Path:
+    """A 64 x 48 MJPG video of `n` frames at `fps`."""
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (64, 48))
+    for frame in _frames(n):
         writer.write(frame)
     writer.release()
+    return path
+
+
+def test_video_file(tmp_path: Path) -> None:
+    path = _clip(tmp_path / "clip.avi", 5, 10)
     with open_source(path) as source:
         frames = list(source)
     assert len(frames) == 5
@@ -51,11 +56,7 @@ def test_video_file(tmp_path: Path) -> None:
 def test_a_video_file_s_frames_carry_its_own_clock(tmp_path: Path) -> None:
     # live counting judges stillness by it: read slower or faster than shot, a hand resting a
     # moment on the table was a second of stillness on the clock of a slow laptop
-    path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20, (64, 48))
-    for frame in _frames(4):
-        writer.write(frame)
-    writer.release()
+    path = _clip(tmp_path / "clip.avi", 4, 20)
     with open_source(path) as source:
         assert source.frame_time_s is None  # nothing read yet
         times = []
