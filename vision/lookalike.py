@@ -105,6 +105,8 @@ def stand_ins_alike(
     """The stand-ins (decks read only to tell their backs from the others, never counted) at
     least `line` alike to a deck that counts: most likely that deck under a name of the user's
     (a print of red plow as `house.png`), whose backs it would take."""
+    if not stand_ins:  # (the user's profile never has any: no likeness worked out for it)
+        return set()
     likeness = deck_likeness(references, len(names))
     counted = [i for i, name in enumerate(names) if name not in stand_ins]
     return {
