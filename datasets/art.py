@@ -42,7 +42,9 @@ MIN_INK_CONTRAST: Final[float] = 45.0  # luma steps between a random ink and the
 DRAWING_THRESHOLD: Final[float] = 0.25  # ink coverage from which a pixel counts as drawing
 MIN_WIDTH: Final = 16
 MIN_EXPORT_WIDTH: Final = 500
-MAX_EXPORT_WIDTH: Final = 10_000  # about 4,500 dpi across a 57 mm card: more than printers need
+# about 1,070 dpi across a 57 mm card, more than printers need (10,000 px took 7.4 GB of memory;
+# 2,400 px takes about half a gigabyte)
+MAX_EXPORT_WIDTH: Final = 2_400
 
 # The families every dataset draws from; WIDE_FAMILIES are drawn too where a dataset asks for
 # them (`--wide-art`). A back whose family is None is drawn from RANDOM_FAMILIES alone: adding a

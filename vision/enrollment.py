@@ -436,6 +436,8 @@ def enroll_image(
     target = folder / f"{deck}.png"
     others = [path for path in enrolled_files(folder, deck) if path.name != target.name]
     try:
+        if target.is_symlink() and not target.exists():  # a link to nothing: replaced (written
+            target.unlink()  # through, the new back went nowhere: "No such file or directory")
         write_png_atomic(target, card)
     except OSError as exc:
         raise UserError(f"{target}: cannot store the deck's back: {exc.strerror or exc}") from None
@@ -451,7 +453,8 @@ def enroll_image(
 
 
 def enrolled_files(folder: Path, deck: str) -> tuple[Path, ...]:
-    """The files in `folder` that hold `deck`'s back: <deck>.png in any case of its suffix."""
+    """The files in `folder` that hold `deck`'s back: <deck>.png in any case of its suffix (a
+    link to a file that is not there too: it is what forgetting the deck removes)."""
     try:
         listing = sorted(folder.iterdir()) if folder.is_dir() else []
     except OSError as exc:
@@ -460,7 +463,9 @@ def enrolled_files(folder: Path, deck: str) -> tuple[Path, ...]:
     return tuple(
         path
         for path in listing
-        if path.stem == deck and path.suffix.lower() == ".png" and path.is_file()
+        if path.stem == deck
+        and path.suffix.lower() == ".png"
+        and (path.is_file() or (path.is_symlink() and not path.exists()))
     )
 
 

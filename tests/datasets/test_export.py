@@ -91,7 +91,7 @@ def test_cli_default_width_is_600(tmp_path: Path, capsys: pytest.CaptureFixture[
     ("make_args", "message"),
     [
         (lambda d: [str(d), "--width", "100"], "--width"),  # too small to print
-        (lambda d: [str(d), "--width", "1000000"], "--width must be 500 to 10000"),  # no memory holds it
+        (lambda d: [str(d), "--width", "1000000"], "--width must be 500 to 2400"),  # no memory holds it
         (lambda d: [str(d / "file.txt")], "not a folder"),  # DIR is a file
         (lambda d: [str(d / "file.txt" / "sub")], "file.txt"),  # a file in the way of DIR
     ],

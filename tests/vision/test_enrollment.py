@@ -299,20 +299,29 @@ def test_a_steeply_slanted_card_is_stored_upright(tmp_path: Path, tilt: float) -
     assert float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum())) > 0.45  # turned: 0.29
 
 
-def test_a_card_with_a_shadow_over_its_edge_is_still_taken(tmp_path: Path) -> None:
+@pytest.mark.parametrize("light", [0.55, 0.8])
+def test_a_card_with_a_shadow_over_its_edge_is_found_whole(tmp_path: Path, light: float) -> None:
     # a phone held over the card shades a bite of it out of the bright shape: a dent, as two
     # cards overlapping make, but card (darker) fills it, not table
     photo = _cards_on_table((600, 300, 360, 562)).astype(np.float32)
     shade = np.zeros(photo.shape[:2], np.uint8)
     cv2.circle(shade, (960, 580), 120, 1, -1)
-    photo[shade == 1] *= 0.55
+    photo[shade == 1] *= light
     from blitzcam.vision.enrollment import card_in
 
     cards, problem = card_in(photo.astype(np.uint8))
     assert problem is None
     whole = np.float32([[600, 300], [959, 300], [959, 861], [600, 861]])
     assert np.abs(cards[0].corners - whole).max() < 6  # the whole card, the bite and all
-    assert enroll_image("green-pump", photo.astype(np.uint8), source="p.png", out_dir=tmp_path)
+    if light > 0.7:  # a shadow lighter than ink: taken
+        assert enroll_image("green-pump", photo.astype(np.uint8), source="p.png", out_dir=tmp_path)
+        return
+    # one dark enough to read as ink was stored as part of the drawing: a red plow's drawing box
+    # twice its size, and its cards then counted to nobody
+    with pytest.raises(UserError, match=r"^p\.png: a shadow falls across the card \(in places its "
+                       r"paper is 5\d% as bright as elsewhere.*\): lay it in even light$"):  # fmt: skip
+        enroll_image("green-pump", photo.astype(np.uint8), source="p.png", out_dir=tmp_path)
+    assert not list(tmp_path.iterdir())
 
 
 def test_half_a_card_is_no_cards_shape_from_any_angle() -> None:
@@ -549,6 +558,24 @@ def test_frame_enroller_for_the_app(tmp_path: Path) -> None:
     assert (tmp_path / "red-plow.png").is_file()
     with pytest.raises(UserError, match="no card found"):
         FrameEnroller(tmp_path).enroll("red-plow", np.full((480, 640, 3), 30, np.uint8))
+
+
+def test_an_enrolled_link_to_nothing_is_said_forgotten_and_enrolled_over() -> None:
+    # passed over as no file: `decks list` said nothing, `forget` "no enrolled back", and
+    # `enroll` wrote through it: "No such file or directory"
+    folder = user_decks_dir()
+    folder.mkdir(parents=True)
+    (folder / "mine.png").symlink_to(folder.parent / "gone" / "mine.png")
+    _, problems = enrolled_decks()
+    assert len(problems) == 1 and re.fullmatch(
+        r".*mine\.png: a link to .*gone/mine\.png, which is not there: remove it \(`blitzcam "
+        r"decks forget mine`\) or put the picture back", problems[0])  # fmt: skip
+    assert forget_deck("mine") == (folder / "mine.png",)
+    assert not (folder / "mine.png").is_symlink()
+    (folder / "mine.png").symlink_to(folder.parent / "gone" / "mine.png")
+    stored = enroll_image("mine", _photo("red-plow", seed=4), source="x.jpg")
+    assert stored == folder / "mine.png" and stored.is_file() and not stored.is_symlink()
+    assert enrolled_decks()[1] == []
 
 
 def test_a_decks_folder_that_cannot_be_listed_is_one_line(tmp_path: Path, monkeypatch) -> None:
