@@ -54,12 +54,6 @@ MAX_INK_SHARE: Final = 0.4
 # 2 x 500 px strip would be 80,000 px tall: past what OpenCV's warps take)
 MAX_CARD_ASPECT: Final = 3.0
 MIN_DRAWING_SIDE: Final = 3.0  # px at REFERENCE_WIDTH: a drawing thinner is a line, no drawing
-# A card's paper, seen in cells of this share of its width around its edge (where no drawing
-# is), is this even at least: a shadow darker than that reads as ink, and the reference's
-# drawing then is the drawing and the shadow (a phone's shadow over a corner at half the light
-# made the stored red plow's drawing box twice as big; its cards were counted to nobody)
-PAPER_CELL: Final = 0.12
-PAPER_EVEN: Final = 1.0 - INK_THRESHOLD
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,14 +249,7 @@ def card_patches(card_bgr: np.ndarray, *, name: str, deck: str) -> list[np.ndarr
             f"{name}: {width}×{height} px is not the shape of a card back (about 2:3): crop "
             "the picture to the card"
         )
-    card = _resized(card_bgr)
-    patches = reference_patches(card, name=name)
-    evenness = paper_evenness(card)
-    if evenness < PAPER_EVEN:
-        raise UserError(
-            f"{name}: a shadow falls across the card (in places its paper is {evenness:.0%} as "
-            "bright as elsewhere, dark enough to be taken for the drawing): lay it in even light"
-        )
+    patches = reference_patches(_resized(card_bgr), name=name)
     # the eight are told apart by their inks: a grey print of one matched none of its backs,
     # without a word (a deck of the user's own may be black on white)
     if deck in DECK_NAMES and not has_colour(card_bgr):
@@ -271,24 +258,6 @@ def card_patches(card_bgr: np.ndarray, *, name: str, deck: str) -> list[np.ndarr
             "deck's by its ink: take or save it in colour"
         )
     return patches
-
-
-def paper_evenness(card_bgr: np.ndarray) -> float:
-    """How evenly a card's paper is lit: the darkest of the cells around its edge (PAPER_CELL
-    of its width) over the brightest, each cell's paper its 90th percentile of brightness
-    (ink and specks darker than the paper around them do not count)."""
-    grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY)
-    height, width = grey.shape
-    side = max(2, round(PAPER_CELL * width))
-    papers = []
-    for top in range(0, height - side + 1, side):
-        for left in range(0, width - side + 1, side):
-            inner = side <= top < height - 2 * side and side <= left < width - 2 * side
-            if not inner:  # the ring of cells along the edge
-                cell = grey[top : top + side, left : left + side]
-                papers.append(float(np.percentile(cell, 90)))
-    brightest = max(papers, default=0.0)
-    return min(papers) / brightest if brightest > 0 else 1.0
 
 
 def load_reference_file(path: Path, deck: str) -> list[np.ndarray]:

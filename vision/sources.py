@@ -224,8 +224,9 @@ def _frames_per_second(capture: Capture) -> float:
         fps = float(get(cv2.CAP_PROP_FPS)) if get is not None else 0.0
     except (TypeError, ValueError):
         return 0.0
-    # (a file may say nonsense: 0, NaN, 90000 from a stream's time base)
-    return fps if 1.0 <= fps <= 1000.0 else 0.0
+    # (a file may say nonsense: 0, NaN, 90000 from a stream's time base; a timelapse's 0.5 is
+    # its own)
+    return fps if 0.0 < fps <= 1000.0 else 0.0
 
 
 class CaptureSource(FrameSource):

@@ -299,29 +299,20 @@ def test_a_steeply_slanted_card_is_stored_upright(tmp_path: Path, tilt: float) -
     assert float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum())) > 0.45  # turned: 0.29
 
 
-@pytest.mark.parametrize("light", [0.55, 0.8])
-def test_a_card_with_a_shadow_over_its_edge_is_found_whole(tmp_path: Path, light: float) -> None:
+def test_a_card_with_a_shadow_over_its_edge_is_still_taken(tmp_path: Path) -> None:
     # a phone held over the card shades a bite of it out of the bright shape: a dent, as two
     # cards overlapping make, but card (darker) fills it, not table
     photo = _cards_on_table((600, 300, 360, 562)).astype(np.float32)
     shade = np.zeros(photo.shape[:2], np.uint8)
     cv2.circle(shade, (960, 580), 120, 1, -1)
-    photo[shade == 1] *= light
+    photo[shade == 1] *= 0.55
     from blitzcam.vision.enrollment import card_in
 
     cards, problem = card_in(photo.astype(np.uint8))
     assert problem is None
     whole = np.float32([[600, 300], [959, 300], [959, 861], [600, 861]])
     assert np.abs(cards[0].corners - whole).max() < 6  # the whole card, the bite and all
-    if light > 0.7:  # a shadow lighter than ink: taken
-        assert enroll_image("green-pump", photo.astype(np.uint8), source="p.png", out_dir=tmp_path)
-        return
-    # one dark enough to read as ink was stored as part of the drawing: a red plow's drawing box
-    # twice its size, and its cards then counted to nobody
-    with pytest.raises(UserError, match=r"^p\.png: a shadow falls across the card \(in places its "
-                       r"paper is 5\d% as bright as elsewhere.*\): lay it in even light$"):  # fmt: skip
-        enroll_image("green-pump", photo.astype(np.uint8), source="p.png", out_dir=tmp_path)
-    assert not list(tmp_path.iterdir())
+    assert enroll_image("green-pump", photo.astype(np.uint8), source="p.png", out_dir=tmp_path)
 
 
 def test_half_a_card_is_no_cards_shape_from_any_angle() -> None:

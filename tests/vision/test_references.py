@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blitzcam.vision.references import PAPER_EVEN, card_on_white, paper_evenness, row_ends
+from blitzcam.vision.references import card_on_white, row_ends
 
 
 def _blobs(rng: np.random.Generator) -> np.ndarray:
@@ -63,16 +62,3 @@ def test_a_card_on_white_blends_as_the_float_formula_does() -> None:
     np.testing.assert_array_equal(got, expected)
     assert got.flags.c_contiguous and got.dtype == np.uint8
     assert (got[10:15] == 255).all()
-
-
-def test_paper_evenness_tells_a_shadow_from_a_lamp_to_one_side() -> None:
-    from blitzcam.datasets.art import render_back
-
-    card = card_on_white(render_back("red-plow", width=320).rgba).astype(np.float32)
-    assert paper_evenness(card.astype(np.uint8)) > 0.95  # its drawing is no shadow
-    falloff = np.linspace(1.0, 0.8, card.shape[1], dtype=np.float32)[None, :, None]
-    assert paper_evenness((card * falloff).astype(np.uint8)) > PAPER_EVEN  # a lamp to one side
-    shadowed = card.copy()
-    shadowed[300:, 200:] *= 0.5  # a hard shadow over a corner, as dark as ink
-    assert paper_evenness(shadowed.astype(np.uint8)) == pytest.approx(0.5, abs=0.02)
-
