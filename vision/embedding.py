@@ -157,6 +157,13 @@ def check_identity_shapes(
         )
 
 
+# The network is run on batches of a multiple of this many patches, the rest blank (each row's
+# vector is its own: the same floats, both engines). OpenVINO keeps memory for every batch size
+# it is given and never frees it: a frame's backs and second looks came in 55 sizes over 26
+# tables, and sizes 1 to 300 took 583 MB, 205 MB so; a little faster too (41 -> 34 ms a call).
+BATCH_STEP: Final = 32
+
+
 class Embedder:
     """The identity network, loaded once; `embed(patches)` -> unit vectors."""
 
@@ -189,7 +196,11 @@ class Embedder:
         if len(patches) == 0:
             dim = self._session.output_shape[1]
             return np.zeros((0, int(dim) if isinstance(dim, int) else 0), np.float32)
-        out = self._session.run(network_input(patches))
+        blob = network_input(patches)
+        n, spare = len(blob), -len(blob) % BATCH_STEP
+        if spare:
+            blob = np.concatenate([blob, np.zeros((spare, *blob.shape[1:]), blob.dtype)])
+        out = self._session.run(blob)[:n]
         return (out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)).astype(
             np.float32
         )
