@@ -24,7 +24,7 @@ import tempfile
 import threading
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -70,6 +70,23 @@ class GenerateRequest:
     photometric: bool = True
     late_rounds: float = 0.0  # the share of scenes drawn as a big game's late round (plan.py)
     wide_art: bool = False  # random art of the wider families too (art.WIDE_FAMILIES)
+    # an interrupted run's scenes are kept beside `out` (`_kept_name`), and the next run of the
+    # same request renders only the rest (training's thousands of scenes: half an hour on 2
+    # cores, started again from nothing after a Ctrl+C)
+    keep_unfinished: bool = False
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What makes the scenes what they are (scene `i` is the same for the same of these)."""
+        return {
+            "n": self.n,
+            "seed": self.seed,
+            "res": list(self.res) if self.res else None,
+            "holdout": self.holdout,
+            "art_module": self.art_module,
+            "photometric": self.photometric,
+            "late_rounds": self.late_rounds,
+            "wide_art": self.wide_art,
+        }
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.late_rounds <= 1.0:
@@ -218,16 +235,18 @@ def _render_in_worker(index: int) -> SceneFiles:
     return render_scene_files(_WORKER["request"], _WORKER["art"], index)
 
 
-def _rendered(request: GenerateRequest, workers: int) -> Iterator[SceneFiles]:
+def _rendered(
+    request: GenerateRequest, workers: int, indices: Sequence[int]
+) -> Iterator[SceneFiles]:
     if workers <= 1:
         art = ArtCache(load_art(request.art_module))
-        for index in range(request.n):
+        for index in indices:
             yield render_scene_files(request, art, index)
         return
     context = multiprocessing.get_context("spawn")
     pool = context.Pool(workers, initializer=_init_worker, initargs=(request,))
     try:
-        yield from pool.imap(_render_in_worker, range(request.n), chunksize=request.chunksize)
+        yield from pool.imap(_render_in_worker, indices, chunksize=request.chunksize)
         pool.close()
     finally:
         pool.terminate()
@@ -285,14 +304,23 @@ def generate_dataset(request: GenerateRequest) -> Path:
     workers = max(1, min(workers, request.n))
     restore = _exit_on_sigterm()
     try:
+        taken = request.keep_unfinished and _take_kept(_kept_name(out), tmp, request)
         for kind in ("images", "labels", "scenes"):
             for split in SPLITS:
-                (tmp / kind / split).mkdir(parents=True)
+                (tmp / kind / split).mkdir(parents=True, exist_ok=True)
         counts: Counter[str] = Counter()
         per_split: Counter[str] = Counter()
-        bar = tqdm(total=request.n, unit="scene", desc="generate", disable=not request.progress)
+        done = _scenes_written(tmp, request.n, counts, per_split) if taken else set()
+        todo = [index for index in range(request.n) if index not in done]
+        bar = tqdm(
+            total=request.n,
+            initial=len(done),
+            unit="scene",
+            desc="generate",
+            disable=not request.progress,
+        )
         with bar:
-            for files in _rendered(request, workers):
+            for files in _rendered(request, workers, todo):
                 stem = f"{files.index:06d}"
                 (tmp / "images" / files.split / f"{stem}.jpg").write_bytes(files.jpeg)
                 (tmp / "labels" / files.split / f"{stem}.txt").write_text(files.labels)
@@ -324,6 +352,10 @@ def generate_dataset(request: GenerateRequest) -> Path:
     except OSError as exc:  # a full disk, a quota: nothing half-written is left
         shutil.rmtree(tmp, ignore_errors=True)
         raise UserError(f"{out}: could not write the dataset ({exc.strerror or exc})") from None
+    except (KeyboardInterrupt, SystemExit):  # Ctrl+C, SIGTERM
+        if not (request.keep_unfinished and _keep(tmp, _kept_name(out), request)):
+            shutil.rmtree(tmp, ignore_errors=True)
+        raise
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -360,6 +392,72 @@ def _unfinished_prefix(out: Path) -> str:
 
 
 UNFINISHED_NAME_MAX: Final = 255
+KEPT_REQUEST: Final = "request.json"  # in a kept folder: the request its scenes are of
+
+
+def _kept_name(out: Path) -> Path:
+    """Where an interrupted run keeps its scenes for the next (never swept: it has no lock)."""
+    return out.parent / f"{_unfinished_prefix(out)}kept"
+
+
+def _keep(tmp: Path, kept: Path, request: GenerateRequest) -> bool:
+    """`tmp`'s scenes kept at `kept` for the next run of `request`; whether they were."""
+    try:
+        (tmp / KEPT_REQUEST).write_text(json.dumps(request.fingerprint()))
+        shutil.rmtree(kept, ignore_errors=True)
+        tmp.rename(kept)
+    except OSError:
+        return False
+    return True
+
+
+def _take_kept(kept: Path, tmp: Path, request: GenerateRequest) -> bool:
+    """An interrupted run's scenes made `tmp`'s when they are of the same request (whether
+    they were); those of another are deleted (this request's would be rendered again)."""
+    if not kept.is_dir() or kept.is_symlink():
+        return False
+    try:
+        same = json.loads((kept / KEPT_REQUEST).read_text()) == request.fingerprint()
+    except (OSError, ValueError):
+        same = False
+    if not same:
+        shutil.rmtree(kept, ignore_errors=True)
+        return False
+    try:
+        tmp.rmdir()  # (made empty by _claim_unfinished: its lock stays, naming it)
+        kept.rename(tmp)
+    except FileNotFoundError:  # another run of it took them meanwhile
+        tmp.mkdir(mode=0o700, exist_ok=True)
+        return False
+    (tmp / KEPT_REQUEST).unlink(missing_ok=True)
+    return True
+
+
+def _scenes_written(tmp: Path, n: int, counts: Counter[str], per_split: Counter[str]) -> set[int]:
+    """The scenes whose three files a kept run wrote whole (the ground truth last), counted
+    into `counts` and `per_split`; a scene's files left half-written are deleted."""
+    done: set[int] = set()
+    for index in range(n):
+        split, stem = split_of(index, n), f"{index:06d}"
+        files = [
+            tmp / "images" / split / f"{stem}.jpg",
+            tmp / "labels" / split / f"{stem}.txt",
+            tmp / "scenes" / split / f"{stem}.json",
+        ]
+        if not any(path.exists() for path in files):
+            continue
+        try:
+            truth = json.loads(files[2].read_text()) if all(p.is_file() for p in files) else None
+        except (OSError, ValueError):
+            truth = None
+        if not isinstance(truth, dict) or not isinstance(truth.get("counts"), dict):
+            for path in files:
+                path.unlink(missing_ok=True)
+            continue
+        done.add(index)
+        counts.update(truth["counts"])
+        per_split[split] += 1
+    return done
 
 
 def _claim_unfinished(out: Path) -> tuple[Path, tuple[int, Path] | None]:

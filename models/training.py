@@ -918,7 +918,7 @@ def generated_scenes(
         generate_dataset(
             GenerateRequest(
                 out=scenes_dir, n=n, seed=seed, holdout=True, late_rounds=late_rounds,
-                wide_art=wide_art,
+                wide_art=wide_art, keep_unfinished=True,
             )
         )  # fmt: skip
     return scenes_dir

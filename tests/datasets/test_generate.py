@@ -270,6 +270,54 @@ def test_failed_run_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert list(tmp_path.iterdir()) == []
 
 
+def test_an_interrupted_run_that_keeps_its_scenes_goes_on_from_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # training's stage generates thousands of scenes (half an hour on 2 cores): a Ctrl+C there
+    # started them again from nothing at the next --resume
+    from blitzcam.datasets import generate
+
+    whole = _files(generate_dataset(_request(tmp_path / "whole", n=8)))
+    real, rendered = generate.render_scene_files, []
+
+    def interrupted_at(stop: int | None):
+        def render(request: GenerateRequest, art: object, index: int) -> object:
+            if index == stop:
+                raise KeyboardInterrupt
+            rendered.append(index)
+            return real(request, art, index)  # type: ignore[arg-type]
+
+        return render
+
+    out = tmp_path / "ds"
+    monkeypatch.setattr(generate, "render_scene_files", interrupted_at(5))
+    with pytest.raises(KeyboardInterrupt):
+        generate_dataset(_request(out, n=8, keep_unfinished=True))
+    assert not out.exists() and [p.name for p in tmp_path.iterdir() if "tmp" in p.name] == [
+        "ds.tmp-kept"]  # fmt: skip
+    # a scene the interrupt cut short: its files go, it is rendered again
+    (tmp_path / "ds.tmp-kept" / "scenes" / "train" / "000004.json").write_text("{")
+    rendered.clear()
+    monkeypatch.setattr(generate, "render_scene_files", interrupted_at(None))
+    generate_dataset(_request(out, n=8, keep_unfinished=True))
+    assert rendered == [4, 5, 6, 7]  # only what the first run had not written whole
+    assert _files(out) == whole  # byte for byte the dataset of one run
+    assert not (tmp_path / "ds.tmp-kept").exists()
+    # scenes kept for another request are not taken: deleted, the scenes rendered afresh
+    monkeypatch.setattr(generate, "render_scene_files", interrupted_at(3))
+    with pytest.raises(KeyboardInterrupt):
+        generate_dataset(_request(tmp_path / "other", n=8, keep_unfinished=True))
+    rendered.clear()
+    monkeypatch.setattr(generate, "render_scene_files", interrupted_at(None))
+    generate_dataset(_request(tmp_path / "other", n=8, seed=6, keep_unfinished=True))
+    assert rendered == list(range(8)) and not (tmp_path / "other.tmp-kept").exists()
+    # without asking, an interrupt leaves nothing (`blitzcam dataset generate`)
+    monkeypatch.setattr(generate, "render_scene_files", interrupted_at(2))
+    with pytest.raises(KeyboardInterrupt):
+        generate_dataset(_request(tmp_path / "plain", n=8))
+    assert not any(p.name.startswith("plain") for p in tmp_path.iterdir())
+
+
 @pytest.mark.slow
 def test_ultralytics_accepts_the_dataset(dataset: Path, tmp_path: Path) -> None:
     from blitzcam.offline import import_ultralytics
