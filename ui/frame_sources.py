@@ -190,6 +190,11 @@ class OpenedLater:
         source = self._source
         return True if source is None else bool(getattr(source, "live", False))
 
+    @property
+    def frame_time_s(self) -> float | None:
+        """The opened source's own clock, where it has one (a video file served over HTTP)."""
+        return getattr(self._source, "frame_time_s", None)
+
     def __init__(self, open_source: Callable[[], FrameSource], *, spec: str) -> None:
         self._open = open_source
         self._spec = spec

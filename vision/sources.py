@@ -388,6 +388,8 @@ class StreamSource(CaptureSource):
             if self._capture.isOpened():
                 image = self._grab()
         self._index += 1
+        if not self.live:  # a video file served over HTTP: its own clock, as a file's
+            self._note_time()
         return Frame(image=image, index=self._index - 1, origin=self.name)
 
     def cancel(self) -> None:

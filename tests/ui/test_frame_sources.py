@@ -217,6 +217,7 @@ def test_a_clip_over_http_is_live_only_until_it_opens_as_a_clip(monkeypatch) -> 
 
     class Clip:
         live = False
+        frame_time_s = 0.4  # its own clock (a file's frame rate)
 
         def read(self):
             return np.zeros((4, 4, 3), np.uint8)
@@ -226,9 +227,9 @@ def test_a_clip_over_http_is_live_only_until_it_opens_as_a_clip(monkeypatch) -> 
 
     monkeypatch.setattr(sources, "open_source", lambda spec: Clip())
     source = open_source("http://192.168.1.5:8080/round.mp4")
-    assert source.live  # nothing is known before it opens
+    assert source.live and source.frame_time_s is None  # nothing is known before it opens
     source.read()
-    assert not source.live
+    assert not source.live and source.frame_time_s == 0.4  # the worker hands it on
     source.close()
 
 

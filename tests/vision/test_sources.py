@@ -227,10 +227,10 @@ def test_a_stream_waiting_to_reconnect_gives_up_when_cancelled() -> None:
 
 
 class FakeClip(FakeCapture):
-    """A video file served over HTTP: its capture knows how many frames it holds."""
+    """A video file served over HTTP: its capture knows how many frames it holds, at 10 a second."""
 
     def get(self, prop: int) -> float:
-        return 3.0 if prop == cv2.CAP_PROP_FRAME_COUNT else 0.0
+        return {cv2.CAP_PROP_FRAME_COUNT: 3.0, cv2.CAP_PROP_FPS: 10.0}.get(prop, 0.0)
 
 
 def test_a_clip_over_http_ends_instead_of_playing_again() -> None:
@@ -244,7 +244,8 @@ def test_a_clip_over_http_ends_instead_of_playing_again() -> None:
     # read as a file is: its end is its end (the app let a live stream's end fail the scan,
     # and would not shoot its last view)
     assert not source.live
-    assert len(list(source)) == 3
+    times = [source.frame_time_s for _ in source]
+    assert times == pytest.approx([0.0, 0.1, 0.2])  # its own clock, as a file's
     assert source.reconnects == 0 and len(opened) == 1
 
 
@@ -259,7 +260,7 @@ def test_a_live_stream_without_a_length_still_reconnects() -> None:
     )
     assert source.live
     assert all(source.read_frame() is not None for _ in range(3))
-    assert source.reconnects == 1
+    assert source.reconnects == 1 and source.frame_time_s is None  # a live stream's is now
 
 
 @pytest.mark.parametrize("spec", ["\u00b2", "\u0663", "1\u00b2"])  # superscript two, Arabic three
