@@ -320,13 +320,13 @@ def identify(
     )
     deck = np.full(len(detections), UNKNOWN_DECK, np.int64)
     score = np.full(len(detections), np.nan, np.float32)
-    counted, on_face = _face_up_rules(detections, lines)
     backs = np.flatnonzero(detections.of_class("back"))
+    counted, on_face = _face_up_rules(detections, backs, lines)
     if len(backs) and len(deck_names):
         decks = _Candidates.among(references, len(deck_names), in_play)
         reader = _Reader(frame_bgr, embed, decks, patch_size, read_scales)
         corners, confidence = detections.corners[backs], detections.confidence[backs]
-        vectors, sims = _read_backs(frame_bgr, corners, decks, reader)
+        vectors, sims = _read_backs(corners, reader)
         grouped = np.flatnonzero((confidence >= count_from) & ~on_face)
         if consensus_link is not None and len(grouped):
             groups, sims = _group_piles(vectors, sims, grouped, decks, lines, look_alikes)
@@ -405,14 +405,15 @@ class _Reader:
         return vectors, self.decks.similarity(vectors)
 
 
-def _face_up_rules(detections: Detections, lines: IdentifyLines) -> tuple[np.ndarray, np.ndarray]:
-    """Which rows count before identity is read (`lines.count_from` or more), and which backs
-    (per back) lie on a face-up card: those never count. A face-up box that is a surer back read
-    twice neither counts nor covers a back. A back on a face-up card the frame counts never
-    counts; a doubted back does not on a doubted face-up card either (a sure back does: a
-    doubted face box can sit on a real back)."""
+def _face_up_rules(
+    detections: Detections, backs: np.ndarray, lines: IdentifyLines
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which rows count before identity is read (`lines.count_from` or more), and which of the
+    back rows `backs` lie on a face-up card: those never count. A face-up box that is a surer
+    back read twice neither counts nor covers a back. A back on a face-up card the frame counts
+    never counts; a doubted back does not on a doubted face-up card either (a sure back does:
+    a doubted face box can sit on a real back)."""
     counted = detections.confidence >= lines.count_from
-    backs = np.flatnonzero(detections.of_class("back"))
     confidence = detections.confidence[backs]
     is_face, boxes_of = detections.of_class("face"), detections.corners
     sure = confidence >= lines.count_from
@@ -439,14 +440,13 @@ def _face_up_rules(detections: Detections, lines: IdentifyLines) -> tuple[np.nda
     return counted, on_face
 
 
-def _read_backs(
-    frame_bgr: np.ndarray, corners: np.ndarray, decks: _Candidates, read: _Reader
-) -> tuple[np.ndarray, np.ndarray]:
+def _read_backs(corners: np.ndarray, read: _Reader) -> tuple[np.ndarray, np.ndarray]:
     """Every back's drawing read along its box; one read with doubt is read again along its box
     snapped to the ink, and the better reading kept."""
+    decks = read.decks
     vectors, sims = read(corners)
     doubtful = np.flatnonzero(decks.best(sims) < SURE_ABOVE)
-    snapped = {int(i): snap_to_ink(frame_bgr, corners[i]) for i in doubtful}
+    snapped = {int(i): snap_to_ink(read.frame_bgr, corners[i]) for i in doubtful}
     # (a box the ink leaves as it was reads as it did: not read again)
     doubtful = np.array([i for i in doubtful if not np.array_equal(snapped[i], corners[i])], int)
     if len(doubtful):
@@ -558,7 +558,6 @@ def _join_unread(
             groups[seen],
             settled[seen],
             read,
-            decks,
             lines.second_look,
         ):
             sims[k] = sims[member]
@@ -653,7 +652,6 @@ def _second_look(
     groups: np.ndarray,
     joinable: np.ndarray,
     read: _Reader,
-    decks: _Candidates,
     alike: float,
 ) -> list[tuple[int, int]]:
     """(lone back, a member of the pile it joins) pairs, as rows of `vectors`/`corners`.
@@ -668,7 +666,7 @@ def _second_look(
     cuts = np.stack([side_cuts(corners[k]) for k in lone])
     cut_vectors, cut_sims = read(list(cuts.reshape(-1, 4, 2)))
     ids, alikeness = alikeness_to_groups(cut_vectors, vectors[piles], groups)
-    alikeness[decks.decide(cut_sims)[1]] = -np.inf
+    alikeness[read.decks.decide(cut_sims)[1]] = -np.inf
     per_back = alikeness.reshape(len(lone), cuts.shape[1], len(ids))
     pairs = []
     for k, back_cuts, alikeness_of in zip(lone, cuts, per_back, strict=True):
