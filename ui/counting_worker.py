@@ -29,6 +29,9 @@ DEFAULT_INTERVAL_MS: Final = 30  # pacing of the worker loop (a camera's read() 
 # how long leaving a scan waits for a read in hand; a stream still connecting is left to give
 # up on its own (OpenCV's connect cannot be interrupted), and closes itself then
 READ_WAIT_S: Final = 1.0
+# how long it waits for a frame being counted: a quick count ends within it (the source is
+# then released at once), a slow one is finished by the worker unwaited for
+COUNT_WAIT_S: Final = 0.1
 
 
 # --- what the UI needs -----------------------------------------------------------------------
@@ -249,7 +252,7 @@ class CountingWorker(QObject):
         self._mailbox = mailbox
         self._interval_s = max(0, interval_ms) / 1000
         self._stopping = threading.Event()
-        self._counting = threading.Lock()  # held while a frame is counted
+        self._counting = threading.Event()  # set while a frame is counted
         self._index = 0
 
     def run(self) -> None:
@@ -265,11 +268,15 @@ class CountingWorker(QObject):
             self._source.close()
 
     def stop(self) -> None:
-        """Ask the loop to end (safe from any thread). Returns once no frame is being counted:
-        the counter is the window's, and the next scan's worker may use it at once."""
+        """Ask the loop to end (safe from any thread); a frame being counted is finished in
+        this thread, unwaited for. The counter is the window's: one the next scan shares
+        counts one frame at a time itself (PipelineCounter)."""
         self._stopping.set()
-        with self._counting:
-            pass
+
+    @property
+    def counting(self) -> bool:
+        """A frame is being counted now."""
+        return self._counting.is_set()
 
     def _tick(self) -> bool:
         """One frame; False when the loop must end."""
@@ -282,10 +289,13 @@ class CountingWorker(QObject):
             if frame is None:
                 self.finished.emit()
                 return False
-            with self._counting:
+            self._counting.set()
+            try:
                 if self._stopping.is_set():
                     return False
                 snapshot = self._counter.count(frame, at=at)
+            finally:
+                self._counting.clear()
         except Exception as exc:  # a broken camera or model must not take the app down
             if not self._stopping.is_set():  # a SourceError's line already names the source
                 said = isinstance(exc, UserError)
@@ -331,18 +341,19 @@ class CountingThread(QObject):
 
     def stop(self) -> None:
         """Stop the loop; the source is released by the worker as its loop ends. Returns once
-        no frame is being counted and the read in hand has ended, or after READ_WAIT_S when
-        it has not (a stream still connecting): the window never freezes on a camera. Safe
-        to call twice."""
+        the read in hand has ended, or after READ_WAIT_S when it has not (a stream still
+        connecting): the window never freezes on a camera. A frame being counted is waited
+        for COUNT_WAIT_S at most (a table read in tiles takes seconds on a slow machine): the
+        worker finishes it unheard and then releases the source. Safe to call twice."""
         self._stopped = True
-        self._worker.stop()  # waits out a frame being counted
+        self._worker.stop()
         cancel = getattr(self.source, "cancel", None)  # a stream waiting to reconnect gives up
         if cancel is not None:
             cancel()
         if self._thread.ident is None:  # never started: nothing else will release it
             self.source.close()
             return
-        self._thread.join(READ_WAIT_S)
+        self._thread.join(COUNT_WAIT_S if self._worker.counting else READ_WAIT_S)
 
     @Slot()
     def _on_ready(self) -> None:

@@ -64,6 +64,9 @@ SourceFactory = Callable[[str], FrameSource]
 
 SCAN_FAILED: Final = "The camera stopped: "
 SCAN_NOT_STARTED: Final = "The camera gave no view: "
+# the longest a quit waits for a frame being counted (a table read in tiles takes ~2.5 s on a
+# 2-core laptop); past it the process exits all the same
+EXIT_WAIT_S: Final = 10.0
 
 
 def scan_failed_text(message: str, *, had_view: bool = True) -> str:
@@ -874,11 +877,15 @@ class MainWindow(QMainWindow):
             self.showFullScreen()
 
     def shutdown(self) -> None:
-        """Stop the camera threads (on quit)."""
+        """Stop the camera threads (on quit), and let a frame still being counted finish: the
+        models must not be torn down under it as the process exits."""
         if self.scan is not None:
             self.scan.stop()
         if self.enrolling is not None:
             self.enrolling.stop()
+        wait_idle = getattr(self._counter, "wait_idle", None)  # (a counter that keeps none)
+        if wait_idle is not None:
+            wait_idle(EXIT_WAIT_S)
 
     def changeEvent(self, event: QEvent) -> None:
         # back to this window from another (one more blitzcam window, or a terminal running

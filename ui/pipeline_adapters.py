@@ -7,6 +7,7 @@ window opens before the models load.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,10 @@ class PipelineCounter:
         self.pipeline = pipeline
         self._live = LiveCounting(pipeline)
         self._decks_seen = decks_folder_state()  # the profile as the pipeline loaded it
+        # one frame at a time: the scans of a window share this counter, and a scan left goes
+        # on counting its frame in hand in its own thread while the next one starts
+        self._counting = threading.Lock()
+        self._reset_due = threading.Event()
 
     def refresh_profile(self, *, changed: bool = False) -> bool:
         """Load the deck profile again if its folder changed since it was loaded (a deck
@@ -103,8 +108,14 @@ class PipelineCounter:
     ) -> CountSnapshot:
         from blitzcam.vision.lookalike import among
 
+        with self._counting:
+            if self._reset_due.is_set():
+                self._reset_due.clear()
+                self.refresh_profile()
+                self._live.reset()
+            result = self._live(frame_bgr, in_play=in_play, at=at)
         snapshot = dataclasses.replace(
-            snapshot_from_result(self._live(frame_bgr, in_play=in_play, at=at)),
+            snapshot_from_result(result),
             look_alike=tuple((p.deck, p.other) for p in among(self.pipeline.look_alikes, in_play)),
         )
         note = left_out_note(self.pipeline.profile.left_out)
@@ -112,9 +123,19 @@ class PipelineCounter:
 
     def reset(self) -> None:
         """A new scan starts: no vote from the last one (see LiveCounting.reset), and the deck
-        profile as it is on disk now."""
-        self.refresh_profile()
-        self._live.reset()
+        profile as it is on disk now. Done before the next frame is counted, in the thread
+        that counts it: a frame still being counted for the scan just left is not waited for
+        here (leaving a scan read in tiles froze the window up to 2.5 s on this machine), and
+        its vote is forgotten all the same."""
+        self._reset_due.set()
+
+    def wait_idle(self, timeout_s: float) -> bool:
+        """Wait until no frame is being counted (at most `timeout_s`); whether none is. The
+        app waits so before it exits: the models must not be torn down under a running count."""
+        if not self._counting.acquire(timeout=max(0.0, timeout_s)):
+            return False
+        self._counting.release()
+        return True
 
 
 def left_out_note(left_out: tuple[str, ...]) -> str:

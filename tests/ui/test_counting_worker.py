@@ -119,33 +119,37 @@ def test_stopping_a_thread_never_started_releases_its_source() -> None:
     assert source.closed
 
 
-def test_stopping_waits_for_the_frame_being_counted(qtbot, monkeypatch) -> None:
+def test_stopping_does_not_wait_for_the_frame_being_counted(qtbot) -> None:
+    # leaving a scan waited out a table read in tiles (up to 2.5 s on a 2-core laptop) with
+    # the window frozen; the count now ends in the worker, unheard, and the source after it
     import threading
-    import time
 
-    from blitzcam.ui import counting_worker
-
-    monkeypatch.setattr(counting_worker, "READ_WAIT_S", 0.01)  # a count is waited for, whatever
-
-    class Slow:  # the window's counter: the next scan's worker may use it right after stop
+    class Held:  # a count that lasts until the test lets it go
         def __init__(self) -> None:
             self.counting = threading.Event()
+            self.let_go = threading.Event()
             self.busy = False
 
         def count(self, frame_bgr: np.ndarray, *, in_play=None, at=None) -> CountSnapshot:
             self.busy = True
             self.counting.set()
-            time.sleep(0.3)
+            self.let_go.wait(10)  # (the old stop waited here: 10 s, then busy was False)
             self.busy = False
             return CountSnapshot()
 
-    counter = Slow()
-    thread = CountingThread(FakeSource([np.zeros((4, 4, 3), np.uint8)]), counter, interval_ms=1)
+    counter = Held()
+    source = FakeSource([np.zeros((4, 4, 3), np.uint8)])
+    thread = CountingThread(source, counter, interval_ms=1)
+    said: list[object] = []
+    thread.counted.connect(said.append)
     thread.start()
     assert counter.counting.wait(5)
     thread.stop()
-    assert not counter.busy
-
+    assert counter.busy and not source.closed  # returned with the count still running
+    counter.let_go.set()
+    qtbot.waitUntil(lambda: not thread.is_running(), timeout=5000)
+    qtbot.wait(50)
+    assert source.closed and said == []  # released once counted; nothing reached the scan
 
 
 def test_decks_in_play_reach_the_counter() -> None:

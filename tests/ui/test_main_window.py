@@ -815,6 +815,21 @@ def test_quitting_while_enrolling_stops_its_camera(qtbot, store, feed, tmp_path)
     assert feed.closed and not dialog._thread.is_running()
 
 
+def test_quitting_lets_a_frame_being_counted_finish(qtbot, store, feed, tmp_path):
+    # leaving a scan no longer waits for its frame in hand: the app's exit must, or the models
+    # are torn down under a running count
+    from blitzcam.ui.main_window import EXIT_WAIT_S
+
+    waited: list[float] = []
+    feed.counter.wait_idle = lambda timeout_s: waited.append(timeout_s) or True
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    _wait_for_frame(qtbot, window, 0)
+    window.close()
+    assert waited == [EXIT_WAIT_S] and feed.closed
+
+
 def test_a_closed_enroll_dialog_is_let_go(qtbot, store, feed, tmp_path):
     window = _window(qtbot, store, feed, tmp_path)
     window._on_enroll()
