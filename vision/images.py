@@ -11,8 +11,11 @@ whose image data libjpeg says is damaged (vision/jpeg_check.py).
 from __future__ import annotations
 
 import io
+import os
 import stat
 import struct
+import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -304,14 +307,19 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
     flags = _REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR if jpeg else cv2.IMREAD_UNCHANGED
     if not jpeg:  # orientation tags are honoured in JPEGs only, at every size
         flags |= cv2.IMREAD_IGNORE_ORIENTATION
+    libpng: list[str] = []  # what libpng said of a PNG (it prints past OpenCV's log level)
     try:
-        with quiet_opencv():  # a damaged TIFF or BMP is said once, in our words
-            image = cv2.imdecode(buffer, flags)
+        with quiet_opencv(), _libpng_lines(libpng, data.startswith(PNG_SIGNATURE)):
+            image = cv2.imdecode(buffer, flags)  # a damaged TIFF or BMP said once, in our words
     except cv2.error as exc:
         raise ImageError(
             f"{name}: cannot decode image: {str(exc).strip().splitlines()[-1]}"
         ) from None
     if image is None or image.size == 0:
+        errors = [line for line in libpng if line.startswith("libpng error")]
+        if errors:
+            said = errors[0].removeprefix("libpng error:").strip()
+            raise ImageError(f"{name}: cannot decode image: corrupt PNG (libpng: {said})")
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )
@@ -466,6 +474,39 @@ def quiet_opencv() -> Iterator[None]:
             _quiet_holders -= 1
             if _quiet_holders == 0 and _loud_level is not None:
                 cv2.utils.logging.setLogLevel(_loud_level)
+
+
+_STDERR_LOCK = threading.Lock()  # one thread at a time has the process's stderr caught
+
+
+@contextmanager
+def _libpng_lines(into: list[str], catch: bool = True) -> Iterator[None]:
+    """libpng's lines (`libpng error: IDAT: CRC error`, `libpng warning: iCCP: known incorrect
+    sRGB profile`) into `into` instead of onto the terminal, where they named no file: libpng
+    writes them to the process's stderr itself. Anything else written there meanwhile (another
+    thread's) is written back after. Nothing is caught with `catch` False or without a stderr."""
+    if not catch:
+        yield
+        return
+    with _STDERR_LOCK, tempfile.TemporaryFile() as caught:
+        try:
+            sys.stderr.flush()
+            kept = os.dup(2)
+        except (OSError, ValueError, AttributeError):  # no stderr to catch (a GUI launcher's)
+            yield
+            return
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(kept, 2)
+            os.close(kept)
+            caught.seek(0)
+            lines = caught.read().decode("utf-8", "replace").splitlines()
+            into.extend(line for line in lines if line.startswith("libpng "))
+            others = [line for line in lines if not line.startswith("libpng ")]
+            if others and sys.stderr is not None:
+                sys.stderr.write("\n".join(others) + "\n")
 
 
 def read_image(path: Path, *, max_side: int = MAX_SIDE) -> np.ndarray:

@@ -318,11 +318,11 @@ def test_a_png_too_big_to_decode_whole_is_refused_from_its_header() -> None:
         "2.5 GiB of memory, more than the 2 GiB allowed: save it smaller, or as a JPEG"
     )
     big = _png_declaring(16000, 12000)  # 0.5 GiB decoded: let through to the decoder (whose
-    with pytest.raises(ImageError, match="not an image file OpenCV can read"):  # data is 8x8)
-        decode_image(big, name="big.png")
+    with pytest.raises(ImageError, match=r"corrupt PNG \(libpng: Not enough image data\)"):
+        decode_image(big, name="big.png")  # (its data is 8x8)
     # an opaque 16-bit one is read reduced, into 8-bit colour: 1.1 GiB, not 2.2, let through
     deep = _png_declaring(20000, 20000, np.full((8, 8, 3), 30000, np.uint16))
-    with pytest.raises(ImageError, match="not an image file OpenCV can read"):
+    with pytest.raises(ImageError, match=r"corrupt PNG \(libpng: Not enough image data\)"):
         decode_image(deep, name="deep.png")
     with pytest.raises(ImageError, match=r"would take 4\.5 GiB"):  # with alpha: as it is
         decode_image(_png_declaring(20000, 30000, np.full((8, 8, 4), 30000, np.uint16)), name="a.png")
@@ -577,3 +577,53 @@ def test_a_header_pillow_cannot_read_leaves_the_picture_to_opencv(
     with pytest.raises(ImageError, match=r"bad\.webp: cannot decode image: not an image file"):
         decode_image(b"RIFF....WEBPVP8 not really", name="bad.webp")
     assert decode_image(_png(RNG_IMAGE), name="ok.png").shape == RNG_IMAGE.shape
+
+
+def _damaged_png(where: str) -> bytes:
+    """NOISE as a PNG with its image data damaged: a byte flipped (`crc`: the chunk's check no
+    longer matches) or two flipped and the check made to match (`zlib`: the stream is wrong)."""
+    import zlib
+
+    data = bytearray(_png(NOISE))
+    at = data.find(b"IDAT")
+    length = int.from_bytes(data[at - 4 : at], "big")
+    data[at + 4 + 40] ^= 0xFF
+    if where == "zlib":
+        data[at + 4 + 41] ^= 0x55
+        crc = zlib.crc32(bytes(data[at : at + 4 + length]))
+        data[at + 4 + length : at + 8 + length] = crc.to_bytes(4, "big")
+    return bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("where", "said"), [("crc", "IDAT: CRC error"), ("zlib", "incorrect data check")]
+)
+def test_a_damaged_png_is_said_in_libpngs_words_naming_the_file(
+    where: str, said: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # libpng printed "libpng error: IDAT: CRC error" on the terminal itself, naming no file,
+    # beside our "not an image file OpenCV can read, or corrupt"
+    capfd.readouterr()
+    with pytest.raises(ImageError) as raised:
+        decode_image(_damaged_png(where), name="dutch.png")
+    assert str(raised.value).startswith("dutch.png: cannot decode image: corrupt PNG (libpng: ")
+    assert said in str(raised.value) and "\n" not in str(raised.value)
+    assert capfd.readouterr().err == ""
+
+
+def test_what_others_write_while_libpng_is_listened_to_still_reaches_the_terminal(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    import os
+
+    from blitzcam.vision.images import _libpng_lines
+
+    capfd.readouterr()
+    heard: list[str] = []
+    with _libpng_lines(heard):
+        os.write(2, b"libpng warning: iCCP: known incorrect sRGB profile\nan FFmpeg line\n")
+    assert heard == ["libpng warning: iCCP: known incorrect sRGB profile"]
+    assert capfd.readouterr().err == "an FFmpeg line\n"
+    decode_image(_png(NOISE), name="fine.png")  # and stderr is the terminal's again after
+    os.write(2, b"after\n")
+    assert capfd.readouterr().err == "after\n"
