@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import enum
+import math
 import os
 import re
 import stat
@@ -229,6 +230,19 @@ def _frames_per_second(capture: Capture) -> float:
     return fps if 0.0 < fps <= 1000.0 else 0.0
 
 
+def _time_stamp(capture: Capture) -> float | None:
+    """When the frame a capture took last is shown in its video, in seconds (OpenCV's
+    CAP_PROP_POS_MSEC: its presentation time); None when the capture cannot tell."""
+    import cv2
+
+    get = getattr(capture, "get", None)  # (fakes in tests may not have it)
+    try:
+        ms = float(get(cv2.CAP_PROP_POS_MSEC)) if get is not None else math.nan
+    except (TypeError, ValueError):
+        return None
+    return ms / 1000 if math.isfinite(ms) and ms >= 0 else None
+
+
 class CaptureSource(FrameSource):
     """A camera or video file through cv2.VideoCapture."""
 
@@ -249,6 +263,8 @@ class CaptureSource(FrameSource):
             self._capture.release()
             raise SourceError(self._cannot_open())
         self._fps = 0.0 if self.live else _frames_per_second(self._capture)
+        self._stamps = True  # the file's time stamps are its clock, until one fails to advance
+        self._stamped: tuple[int, float] | None = None  # the last frame stamped: index, seconds
 
     def _cannot_open(self) -> str:
         if self.live:
@@ -283,9 +299,22 @@ class CaptureSource(FrameSource):
         return Frame(image=image, index=self._index - 1, origin=self.name)
 
     def _note_time(self) -> None:
-        """`frame_time_s` of the frame just taken: its index at the file's frame rate."""
+        """`frame_time_s` of the frame just taken: the time stamp the file gives it (a phone
+        records at a variable rate, fewer frames a second in a dim room: a frame's index at the
+        rate the file states put a second of video at two), else its index at that rate,
+        counted on from the last stamp. A camera's frames have none: they are taken now."""
+        if self.live:
+            return
+        index = self._index - 1
+        stamp = _time_stamp(self._capture) if self._stamps else None
+        if stamp is not None and (self._stamped is None or stamp > self._stamped[1]):
+            self._stamped = (index, stamp)
+            self.frame_time_s = stamp
+            return
+        self._stamps = False  # a clock that stands still or goes back is none: index from here
         if self._fps > 0:
-            self.frame_time_s = (self._index - 1) / self._fps
+            start, at = self._stamped or (0, 0.0)
+            self.frame_time_s = at + (index - start) / self._fps
 
     def can_skip(self) -> bool:
         """Whether frames can be taken without decoding them (`skip_frame`)."""

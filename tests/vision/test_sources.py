@@ -68,6 +68,62 @@ def test_a_video_file_s_frames_carry_its_own_clock(tmp_path: Path) -> None:
     camera.close()
 
 
+def _variable_rate_clip(path: Path, gaps: list[int]) -> Path:
+    """An MP4 of len(gaps) frames, frame i shown for gaps[i] ticks of 1/10240 s (as a phone
+    records in a dim room: frames further apart than its stated rate), made by writing one at
+    10 fps and replacing its time-to-sample table (`stts`); the gaps sum to its duration."""
+    import struct
+
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 10, (64, 48))
+    for frame in _frames(len(gaps)):
+        writer.write(frame)
+    writer.release()
+    data = path.read_bytes()
+    assert struct.unpack(">I", data[data.find(b"mdhd") + 16 : data.find(b"mdhd") + 20]) == (10240,)
+
+    def rebuilt(start: int, end: int) -> bytes:  # (the movie box comes after the data: no
+        out = b""  # chunk offset moves)
+        while start < end:
+            size, kind = struct.unpack(">I4s", data[start : start + 8])
+            if kind in (b"moov", b"trak", b"mdia", b"minf", b"stbl"):
+                body = rebuilt(start + 8, start + size)
+            elif kind == b"stts":
+                body = struct.pack(">II", 0, len(gaps)) + b"".join(struct.pack(">II", 1, g) for g in gaps)
+            else:
+                body = data[start + 8 : start + size]
+            out += struct.pack(">I4s", 8 + len(body), kind) + body
+            start += size
+        return out
+
+    path.write_bytes(rebuilt(0, len(data)))
+    return path
+
+
+def test_a_variable_rate_video_is_judged_by_its_frames_own_times(tmp_path: Path) -> None:
+    # a phone's video in a dim room: 8 frames said to be at 10 a second, shown 0.05-0.2 s
+    # apart; by their index at 10 a second its 0.65 s were 0.7, its 0.2 s rest 0.1
+    path = _variable_rate_clip(tmp_path / "phone.mp4", [512, 512, 512, 2048, 1024, 1024, 1024, 1536])
+    with open_source(path) as source:
+        times = [source.frame_time_s for _ in source]
+    assert times == pytest.approx([0.0, 0.05, 0.1, 0.15, 0.35, 0.45, 0.55, 0.65])
+
+
+def test_a_time_stamp_that_stops_advancing_is_no_clock_from_there(tmp_path: Path) -> None:
+    class Stamped(FakeClip):  # its stamps go 0, 0.2, then stand still; 10 frames a second
+        stamps = iter([0.0, 200.0, 200.0, 150.0, 900.0])
+
+        def read(self):
+            self.stamp = next(self.stamps, 0.0)
+            return super().read()
+
+        def get(self, prop: int) -> float:
+            return self.stamp if prop == cv2.CAP_PROP_POS_MSEC else super().get(prop)
+
+    source = open_source(_clip(tmp_path / "clip.avi", 1, 10), opener=lambda spec: Stamped(_frames(5)))
+    times = [source.frame_time_s for _ in source]
+    assert times == pytest.approx([0.0, 0.2, 0.3, 0.4, 0.5])  # on from the last stamp, by index
+
+
 def _junk_video(folder: Path) -> Path:
     path = folder / "junk.mp4"
     path.write_bytes(b"\x00" * 100)
