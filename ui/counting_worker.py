@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -32,6 +32,7 @@ READ_WAIT_S: Final = 1.0
 # how long it waits for a frame being counted: a quick count ends within it (the source is
 # then released at once), a slow one is finished by the worker unwaited for
 COUNT_WAIT_S: Final = 0.1
+TURN_POLL_S: Final = 0.05  # how often a worker waiting for the counter's turn looks at stop
 
 
 # --- what the UI needs -----------------------------------------------------------------------
@@ -244,7 +245,14 @@ class CountingWorker(QObject):
     finished = Signal()  # the source has no more frames
 
     def __init__(
-        self, source: FrameSource, counter: Counter, mailbox: Mailbox, interval_ms: int
+        self,
+        source: FrameSource,
+        counter: Counter,
+        mailbox: Mailbox,
+        interval_ms: int,
+        *,
+        turn: threading.Lock | None = None,
+        on_start: Callable[[], object] | None = None,
     ) -> None:
         super().__init__()
         self._source = source
@@ -253,6 +261,8 @@ class CountingWorker(QObject):
         self._interval_s = max(0, interval_ms) / 1000
         self._stopping = threading.Event()
         self._counting = threading.Event()  # set while a frame is counted
+        self._turn = turn or threading.Lock()  # (its own: the counter is shared with nobody)
+        self._on_start = on_start
         self._index = 0
 
     def run(self) -> None:
@@ -269,14 +279,25 @@ class CountingWorker(QObject):
 
     def stop(self) -> None:
         """Ask the loop to end (safe from any thread); a frame being counted is finished in
-        this thread, unwaited for. The counter is the window's: one the next scan shares
-        counts one frame at a time itself (PipelineCounter)."""
+        this thread, unwaited for, and a frame waiting for its turn is never counted."""
         self._stopping.set()
 
     @property
     def counting(self) -> bool:
         """A frame is being counted now."""
         return self._counting.is_set()
+
+    def _take_turn(self) -> bool:
+        """Wait for the counter's turn (another scan's worker may be finishing a frame);
+        False, without it, once the loop is to end: a scan left counts nothing more, and
+        does not take the next scan's turn."""
+        while not self._turn.acquire(timeout=TURN_POLL_S):
+            if self._stopping.is_set():
+                return False
+        if self._stopping.is_set():
+            self._turn.release()
+            return False
+        return True
 
     def _tick(self) -> bool:
         """One frame; False when the loop must end."""
@@ -289,13 +310,17 @@ class CountingWorker(QObject):
             if frame is None:
                 self.finished.emit()
                 return False
-            self._counting.set()
+            if not self._take_turn():
+                return False
             try:
-                if self._stopping.is_set():
-                    return False
+                self._counting.set()
+                if self._on_start is not None:  # (before the first frame, in this turn)
+                    on_start, self._on_start = self._on_start, None
+                    on_start()
                 snapshot = self._counter.count(frame, at=at)
             finally:
                 self._counting.clear()
+                self._turn.release()
         except Exception as exc:  # a broken camera or model must not take the app down
             if not self._stopping.is_set():  # a SourceError's line already names the source
                 said = isinstance(exc, UserError)
@@ -320,12 +345,20 @@ class CountingThread(QObject):
         counter: Counter,
         *,
         interval_ms: int = DEFAULT_INTERVAL_MS,
+        turn: threading.Lock | None = None,
+        on_start: Callable[[], object] | None = None,
         parent: QObject | None = None,
     ) -> None:
+        """`turn`: the lock the workers of one counter take to count a frame (a scan left
+        finishes its frame in hand while the next scan's worker starts); `on_start`: run in
+        the worker in its first turn, before its first frame (a scan's live vote forgotten:
+        after the frame the last scan had in hand, never during it)."""
         super().__init__(parent)
         self.source = source
         self._mailbox = Mailbox()
-        self._worker = CountingWorker(source, counter, self._mailbox, interval_ms)
+        self._worker = CountingWorker(
+            source, counter, self._mailbox, interval_ms, turn=turn, on_start=on_start
+        )
         self._thread = threading.Thread(target=self._worker.run, name="counting", daemon=True)
         self._stopped = False  # after stop, what the worker had already queued is dropped
         self._worker.ready.connect(self._on_ready, Qt.ConnectionType.QueuedConnection)

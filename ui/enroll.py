@@ -6,6 +6,7 @@ your own deck's back from the camera and "Use built-in" forgets it again.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Final
 
@@ -47,13 +48,17 @@ class EnrollDialog(QDialog):
         *,
         enroller: Enroller | None = None,
         interval_ms: int = DEFAULT_INTERVAL_MS,
+        turn: threading.Lock | None = None,
         parent: QWidget | None = None,
     ) -> None:
+        """`turn`: the counter's, shared with the window's other camera views (CountingThread)."""
         super().__init__(parent)
         self.setWindowTitle("Enroll decks")
         self._enroller = enroller
         self._latest: CountedFrame | None = None
-        self._thread = CountingThread(source, counter, interval_ms=interval_ms, parent=self)
+        self._thread = CountingThread(
+            source, counter, interval_ms=interval_ms, turn=turn, parent=self
+        )
         self.live = LiveView()
         self.seen: dict[str, QLabel] = {}
         self.images: dict[str, QLabel] = {}

@@ -7,6 +7,7 @@ every change through the store, whose rules refuse a broken round before anythin
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -101,6 +102,9 @@ class MainWindow(QMainWindow):
         self.store = store
         self._open_source = open_source
         self._counter = counter
+        # taken by a camera view's worker to count a frame: one scan left finishes its frame in
+        # hand while the next one starts, and the two never use the counter together
+        self._counting_turn = threading.Lock()
         self._enroller = enroller
         self._interval_ms = interval_ms
         self._settings_path = settings_path
@@ -756,7 +760,11 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Camera {_said(self.camera_spec())!r}: {exc}", 8000)
             return
         scan = ScanView(
-            rules.at_table(self.match), source, self._counter, interval_ms=self._interval_ms
+            rules.at_table(self.match),
+            source,
+            self._counter,
+            interval_ms=self._interval_ms,
+            turn=self._counting_turn,
         )
         scan.reviewRequested.connect(self._on_review)
         scan.cancelled.connect(self._end_scan)
@@ -850,6 +858,7 @@ class MainWindow(QMainWindow):
             self._counter,
             enroller=self._enroller,
             interval_ms=self._interval_ms,
+            turn=self._counting_turn,
             parent=self,
         )
         self.enrolling = dialog
@@ -883,9 +892,8 @@ class MainWindow(QMainWindow):
             self.scan.stop()
         if self.enrolling is not None:
             self.enrolling.stop()
-        wait_idle = getattr(self._counter, "wait_idle", None)  # (a counter that keeps none)
-        if wait_idle is not None:
-            wait_idle(EXIT_WAIT_S)
+        if self._counting_turn.acquire(timeout=EXIT_WAIT_S):
+            self._counting_turn.release()
 
     def changeEvent(self, event: QEvent) -> None:
         # back to this window from another (one more blitzcam window, or a terminal running

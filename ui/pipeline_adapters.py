@@ -80,10 +80,9 @@ class PipelineCounter:
         self.pipeline = pipeline
         self._live = LiveCounting(pipeline)
         self._decks_seen = decks_folder_state()  # the profile as the pipeline loaded it
-        # one frame at a time: the scans of a window share this counter, and a scan left goes
-        # on counting its frame in hand in its own thread while the next one starts
-        self._counting = threading.Lock()
-        self._reset_due = threading.Event()
+        # a scan's worker reloads at its start while the window may (an enrollment): one at a
+        # time, or an older folder's profile could be the one kept
+        self._reloading = threading.Lock()
 
     def refresh_profile(self, *, changed: bool = False) -> bool:
         """Load the deck profile again if its folder changed since it was loaded (a deck
@@ -92,12 +91,13 @@ class PipelineCounter:
         times are coarse may not show it); whether it did."""
         from blitzcam.vision.references import decks_folder_state
 
-        now = decks_folder_state()
-        if not changed and (now is None or now == self._decks_seen):
-            return False
-        self.pipeline.reload_profile(skip_unusable=True)
-        self._decks_seen = now
-        return True
+        with self._reloading:
+            now = decks_folder_state()
+            if not changed and (now is None or now == self._decks_seen):
+                return False
+            self.pipeline.reload_profile(skip_unusable=True)
+            self._decks_seen = now
+            return True
 
     def count(
         self,
@@ -108,14 +108,8 @@ class PipelineCounter:
     ) -> CountSnapshot:
         from blitzcam.vision.lookalike import among
 
-        with self._counting:
-            if self._reset_due.is_set():
-                self._reset_due.clear()
-                self.refresh_profile()
-                self._live.reset()
-            result = self._live(frame_bgr, in_play=in_play, at=at)
         snapshot = dataclasses.replace(
-            snapshot_from_result(result),
+            snapshot_from_result(self._live(frame_bgr, in_play=in_play, at=at)),
             look_alike=tuple((p.deck, p.other) for p in among(self.pipeline.look_alikes, in_play)),
         )
         note = left_out_note(self.pipeline.profile.left_out)
@@ -123,19 +117,10 @@ class PipelineCounter:
 
     def reset(self) -> None:
         """A new scan starts: no vote from the last one (see LiveCounting.reset), and the deck
-        profile as it is on disk now. Done before the next frame is counted, in the thread
-        that counts it: a frame still being counted for the scan just left is not waited for
-        here (leaving a scan read in tiles froze the window up to 2.5 s on this machine), and
-        its vote is forgotten all the same."""
-        self._reset_due.set()
-
-    def wait_idle(self, timeout_s: float) -> bool:
-        """Wait until no frame is being counted (at most `timeout_s`); whether none is. The
-        app waits so before it exits: the models must not be torn down under a running count."""
-        if not self._counting.acquire(timeout=max(0.0, timeout_s)):
-            return False
-        self._counting.release()
-        return True
+        profile as it is on disk now. (Called by the scan's worker, in its turn: not during
+        another scan's count.)"""
+        self._live.reset()
+        self.refresh_profile()
 
 
 def left_out_note(left_out: tuple[str, ...]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import statistics
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -81,8 +82,10 @@ class ScanView(QWidget):
         counter: Counter,
         *,
         interval_ms: int = DEFAULT_INTERVAL_MS,
+        turn: threading.Lock | None = None,
         parent: QWidget | None = None,
     ) -> None:
+        """`turn`: the counter's, shared with the window's other camera views (CountingThread)."""
         super().__init__(parent)
         self.session = ScanSession(tuple(players))
         self._latest: CountedFrame | None = None
@@ -104,7 +107,16 @@ class ScanView(QWidget):
         # time (a stall, or a slow first count, is not)
         self._frame_gaps: collections.deque[float] = collections.deque(maxlen=5)
         self._in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
-        self._thread = CountingThread(source, self._in_play, interval_ms=interval_ms, parent=self)
+        # the live vote is the window's counter's, kept between scans: the last round's counts
+        # must not show (nor be shot) while this round's cards are still being spread
+        self._thread = CountingThread(
+            source,
+            self._in_play,
+            interval_ms=interval_ms,
+            turn=turn,
+            on_start=self._in_play.reset,
+            parent=self,
+        )
         self.live = LiveView()
         self.step_title = QLabel()
         self.step_title.setObjectName("stepTitle")
@@ -229,9 +241,6 @@ class ScanView(QWidget):
     # --- lifecycle -----------------------------------------------------------------------
 
     def start(self) -> None:
-        # the live vote is the window's counter's, kept between scans: the last round's counts
-        # must not show (nor be shot) while this round's cards are still being spread
-        self._in_play.reset()
         self._thread.start()
         self.setFocus()
 

@@ -152,6 +152,48 @@ def test_stopping_does_not_wait_for_the_frame_being_counted(qtbot) -> None:
     assert source.closed and said == []  # released once counted; nothing reached the scan
 
 
+def test_a_scan_left_while_waiting_for_its_turn_counts_nothing(qtbot) -> None:
+    # the window's scans share one counter and take turns with it: a scan left while another's
+    # frame was still being counted must not count its own frame once the turn comes (nor
+    # forget the next scan's live vote after that scan had forgotten it), and the next scan
+    # forgets the last one's vote after the frame in hand, never during it
+    import threading
+
+    log: list[str] = []
+    let_go = threading.Event()
+
+    class Shared:
+        def count(self, frame_bgr: np.ndarray, *, in_play=None, at=None) -> CountSnapshot:
+            scan = int(frame_bgr[0, 0, 0])
+            log.append(f"count {scan}")
+            if scan == 1:
+                let_go.wait(10)  # a table read in tiles
+            return CountSnapshot()
+
+    counter, turn = Shared(), threading.Lock()
+
+    def scan(n: int) -> CountingThread:
+        return CountingThread(
+            FakeSource([np.full((4, 4, 3), n, np.uint8)]), counter, interval_ms=1, turn=turn,
+            on_start=lambda: log.append(f"reset {n}"),
+        )
+
+    first, second, third = scan(1), scan(2), scan(3)
+    first.start()
+    qtbot.waitUntil(lambda: "count 1" in log, timeout=5000)
+    first.stop()  # left with its frame in hand
+    second.start()
+    qtbot.waitUntil(lambda: second.source.reads > 0, timeout=5000)  # waiting for its turn
+    second.stop()
+    qtbot.waitUntil(lambda: not second.is_running(), timeout=5000)  # gone without it
+    third.start()
+    let_go.set()
+    qtbot.waitUntil(lambda: "count 3" in log, timeout=5000)
+    third.stop()
+    assert log[:4] == ["reset 1", "count 1", "reset 3", "count 3"]
+    assert "count 2" not in log and "reset 2" not in log
+
+
 def test_decks_in_play_reach_the_counter() -> None:
     counter = FakeCounter([CountSnapshot()])
     in_play = DecksInPlay(counter, ["green-pump", "red-buggy", "green-pump"])

@@ -272,78 +272,14 @@ def test_a_deck_enrolled_elsewhere_is_read_at_the_next_scan() -> None:
 
     pipeline = _FakePipeline()
     counter = _counter_with(pipeline)
-    counter._live = _Live()
-
-    def scan_starts() -> None:  # (the profile is read before the scan's first frame)
-        counter.reset()
-        counter.count(np.zeros((4, 4, 3), np.uint8))
-
-    scan_starts()  # nothing changed on disk, nothing reloaded
+    counter.reset()  # a scan starts: nothing changed on disk, nothing reloaded
     assert pipeline.reloads == 0
     user_decks_dir().mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(user_decks_dir() / "red-plow.png"), np.full((90, 60, 3), 200, np.uint8))
     counter.reset()
-    assert pipeline.reloads == 0  # not yet: a frame of the last scan may still be counting
-    counter.count(np.zeros((4, 4, 3), np.uint8))
     assert pipeline.reloads == 1
-    scan_starts()
+    counter.reset()
     assert pipeline.reloads == 1  # read once
     (user_decks_dir() / "red-plow.png").unlink()
     PipelineEnroller(counter).enrolled()  # the enroll dialog opens
     assert pipeline.reloads == 2
-
-
-class _Live:
-    """LiveCounting's place in PipelineCounter: a log of its calls; with `hold`, each count
-    waits for it to be set."""
-
-    def __init__(self, hold=None) -> None:
-        import threading
-
-        self.log: list[str] = []
-        self.hold = hold
-        self.counting = threading.Event()
-        self.at_once = 0  # the most counts running together
-        self._running = 0
-
-    def __call__(self, frame, in_play=None, at=None):
-        self._running += 1
-        self.at_once = max(self.at_once, self._running)
-        self.log.append("count")
-        self.counting.set()
-        if self.hold is not None:
-            self.hold.wait(10)
-        self._running -= 1
-        return SimpleNamespace(
-            detections=Detections.empty(), counts={}, face_up=0, unknown=0, settled=True
-        )
-
-    def reset(self) -> None:
-        self.log.append("reset")
-
-
-def test_the_scans_of_a_window_count_one_frame_at_a_time() -> None:
-    # a scan left goes on counting its frame in hand while the next scan's worker starts: the
-    # two must not run the models (and the live vote) together
-    import threading
-
-    let_go = threading.Event()
-    counter = _counter_with(_FakePipeline())
-    counter._live = live = _Live(hold=let_go)
-    frame = np.zeros((4, 4, 3), np.uint8)
-    left = threading.Thread(target=counter.count, args=(frame,))
-    left.start()
-    assert live.counting.wait(5)
-    assert not counter.wait_idle(0.05)  # a frame is being counted
-    counter.reset()  # the next scan starts: at once, not after the count in hand
-    assert live.log == ["count"]
-    following = threading.Thread(target=counter.count, args=(frame,))
-    following.start()
-    following.join(0.2)
-    assert following.is_alive() and live.log == ["count"]  # waits its turn
-    let_go.set()
-    left.join(5)
-    following.join(5)
-    # the last scan's vote forgotten before the next scan's first frame, not during its count
-    assert live.log == ["count", "reset", "count"] and live.at_once == 1
-    assert counter.wait_idle(0.05)
