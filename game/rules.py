@@ -13,7 +13,8 @@ import json
 import math
 import reprlib
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Final, Literal, get_args
@@ -28,6 +29,8 @@ DEFAULT_TARGET: Final = 75
 COMMON_TARGETS: Final = (75, 100, 150)
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
+# how a standard round with no Blitz caller is refused ends: the other variant takes it
+PLAY_OUT_HINT: Final = " (use the play-out variant for rounds played out)"
 MAX_NAME_LENGTH: Final = 40
 # far above any target people play to, far below what the match store's integers hold
 MAX_TARGET: Final = 1_000_000
@@ -520,8 +523,8 @@ def validate_round(
             )
     if variant == "standard" and all(t.blitz > 0 for t in round_.tallies.values()):
         raise MatchError(
-            "nobody has 0 Blitz cards left, but a standard round ends when someone calls Blitz "
-            "(use the play-out variant for rounds played out)",
+            "nobody has 0 Blitz cards left, but a standard round ends when someone calls Blitz"
+            + PLAY_OUT_HINT,
             round_number=number,
         )
 
@@ -750,6 +753,14 @@ def change_settings(match: Match, settings: Settings) -> Match:
     round would ever weigh their total against it."""
     validate_settings(settings)  # (a target out of range is said as such, before any start)
     updated = replace(match, settings=settings)
+    if settings.variant != match.settings.variant:
+        try:
+            score_match(updated)
+        except DecidedMatchError:
+            pass  # (said below, as the change that decided it)
+        except MatchError as exc:  # a round the other variant does not take
+            said = str(exc).removesuffix(PLAY_OUT_HINT)
+            raise MatchError(f"with the {settings.variant} variant, {said}") from None
     if settings.target < match.settings.target:  # (other changes leave the starts as they were)
         _check_starts(updated, teams=False)
     _check_decided_last(updated, f"with a target of {settings.target}", match)
@@ -857,7 +868,23 @@ def change_player(
             player=seat.name,
         )
     _check_deck_free(changed, [p for p in match.players if p is not seat], name=seat.name)
-    return change_players(match, [changed if p is seat else p for p in match.players])
+    with _naming(seat.name):
+        return change_players(match, [changed if p is seat else p for p in match.players])
+
+
+@contextmanager
+def _naming(name: str) -> Iterator[None]:
+    """A rule a change to one seat broke, said of that seat where the rule named nobody (the
+    table left with one team: 'player Ann: a team match needs at least two teams at the
+    table')."""
+    try:
+        yield
+    except DecidedMatchError:
+        raise
+    except MatchError as exc:
+        if exc.player is not None or exc.round_number is not None:
+            raise
+        raise MatchError(exc.rule, player=name) from None
 
 
 def join(match: Match, player: Player, *, start: int = 0) -> Match:
@@ -866,6 +893,11 @@ def join(match: Match, player: Player, *, start: int = 0) -> Match:
     standings = score_match(match)
     if standings.status != "in-progress":
         raise MatchError("the match is decided: nobody can join it", player=player.name)
+    if len(at_table(match)) >= MAX_PLAYERS:
+        raise MatchError(
+            f"the table is full ({MAX_PLAYERS} players): someone leaves first",
+            player=player.name,
+        )
     if match.uses_teams != (player.team is not None):
         raise MatchError(
             "a team match: give their team" if match.uses_teams else "this match has no teams",
@@ -928,7 +960,8 @@ def leave(match: Match, name: str) -> Match:
         away = _away_again(seat) if played in seat.sat_out else replace(seat, left=played)
         players = tuple(away if p is seat else p for p in match.players)
     updated = replace(match, players=players)
-    score_match(updated)
+    with _naming(seat.name):
+        score_match(updated)
     return updated
 
 
@@ -943,6 +976,12 @@ def come_back(match: Match, name: str) -> Match:
     assert seat.left is not None  # (refused otherwise)
     played = len(match.rounds)
     if seat.left == seat.joined:  # a seat that played no round (a match file may hold one)
+        if _is_whole_number(seat.start) and seat.start >= match.settings.target:
+            raise MatchError(  # as `join` refuses it
+                f"a start of {seat.start} reaches the target ({match.settings.target}) before "
+                "a round",
+                player=seat.name,
+            )
         back = replace(seat, joined=played, left=None)
     else:
         missed = tuple(range(seat.left + 1, played + 1))

@@ -381,7 +381,7 @@ def _take_back(args: argparse.Namespace, number_of: Any) -> int:
     CLI keeps no copy to redo from, and the match changed last may not be the one meant. When
     adding the round again would make the match what it was, the command that does is said."""
     from blitzcam.game.rules import Match, delete_round, taken_off
-    from blitzcam.game.text import round_counts
+    from blitzcam.game.text import round_counts, seat_changes
 
     said: list[str] = []
 
@@ -390,6 +390,8 @@ def _take_back(args: argparse.Namespace, number_of: Any) -> int:
         after = delete_round(match, number)  # (refuses a round the match does not have)
         gone = taken_off(match, after)
         with_it = f"; {' and '.join(gone)} taken off the match with it" if gone else ""
+        # one who left after the round is back at the table without it (as the app says)
+        with_it += seat_changes(match, after)
         said.append(f"deleted round {number} ({round_counts(match.rounds[number - 1])}){with_it}")
         again = _add_again(args, match_id, match, after, number)
         if again is not None:
@@ -407,26 +409,36 @@ def _add_again(
     args: argparse.Namespace, match_id: int, before: Any, after: Any, number: int
 ) -> str | None:
     """The `blitzcam match add` command line that gives `before` back from `after`, the match
-    with its round `number` deleted; None where adding it would not (a round before the last,
+    with its round `number` deleted, and the `leave` of each player who had left after it and
+    is back at the table without it; None where that would not (a round before the last,
     whose later rounds would stay ahead of it; a player taken off with it, whom adding does not
     seat again)."""
     import shlex
 
     from blitzcam.errors import UserError
-    from blitzcam.game.rules import MatchError, Round, add_round
+    from blitzcam.game.rules import MatchError, Round, add_round, at_table, leave
 
     tokens = [
         f"{name}={t.dutch}/{t.blitz}" for name, t in before.rounds[number - 1].tallies.items()
     ]
+    seated = {player.name for player in at_table(before)}
     try:
-        if add_round(after, Round(_parse_tallies(tokens))) != before:
+        again = add_round(after, Round(_parse_tallies(tokens)))
+        leaving = [p.name for p in at_table(again) if p.name not in seated]
+        for name in leaving:
+            again = leave(again, name)
+        if again != before:
             return None
     except (MatchError, UserError):
         return None
     db = ["--db", str(args.db)] if args.db is not None else []
     ends_options = ["--"] if any(token.startswith("-") for token in tokens) else []
     words = ["blitzcam", "match", *db, "add", "--match", str(match_id), *ends_options, *tokens]
-    return shlex.join(words)
+    leaves = [
+        ["blitzcam", "match", *db, "leave", "--match", str(match_id), "--", name]
+        for name in leaving
+    ]
+    return " && ".join(shlex.join(command) for command in [words, *leaves])
 
 
 def _settings(args: argparse.Namespace) -> int:

@@ -707,14 +707,22 @@ def test_no_command_is_said_where_adding_the_round_would_not_put_it_back(tmp_pat
     # the last round, by number: said as for undo
     code, out, _ = run("match", "--db", db, "delete-round", "2", capsys=capsys)
     assert _put_back_line(out) == ["blitzcam", "match", "--db", db, "add", "--match", "1", "Ann=4/0", "Bob=6/1"]
-    # a player who joined, played this one round and left: adding it again would not have
-    # them leave after it
+    # a player who joined, played this one round and left is at the table again without it:
+    # said, and their leave is part of putting it back (the CLI said neither; a round added
+    # again left them seated)
     run("match", "--db", db, "join", "Cy", "--deck", "blue-plow", capsys=capsys)
     run("match", "--db", db, "add", "Ann=1/0", "Bob=2/0", "Cy=9/1", capsys=capsys)
     run("match", "--db", db, "leave", "Cy", capsys=capsys)
+    shown = run("match", "--db", db, "show", capsys=capsys)[1]
     code, out, _ = run("match", "--db", db, "undo", capsys=capsys)
-    assert code == 0 and out.startswith("deleted round 2 (Ann 1/0, Bob 2/0, Cy 9/1)\n")
-    assert _put_back_line(out) is None
+    assert code == 0 and out.startswith("deleted round 2 (Ann 1/0, Bob 2/0, Cy 9/1); Cy back at the table\n")
+    words = _put_back_line(out)
+    assert words is not None and words.count("&&") == 1
+    at = words.index("&&")
+    assert words[at + 1 :] == ["blitzcam", "match", "--db", db, "leave", "--match", "1", "--", "Cy"]
+    for command in (words[:at], words[at + 1 :]):  # as the shell would run them
+        assert run(*command[1:], capsys=capsys)[0] == 0
+    assert run("match", "--db", db, "show", capsys=capsys)[1] == shown
 
 
 def test_the_command_said_names_no_database_when_none_was_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -321,8 +321,8 @@ def test_one_seat_changes_team_in_a_team_match_and_is_found_however_its_name_is_
     decomposed = "Jose\u0301"  # the accent typed as a letter of its own
     swapped = change_player(match, decomposed, team="South")
     assert [p.team for p in swapped.players] == ["South", "South", "North", "South"]
-    with pytest.raises(MatchError, match=r"^a team match needs at least two teams at the table$"):
-        change_player(swapped, "Cy", team="South")  # one team left: no match
+    with pytest.raises(MatchError, match=r"^player Cy: a team match needs at least two teams at the table$"):
+        change_player(swapped, "Cy", team="South")  # one team left: no match (said of the seat)
 
 
 def replace_team(player: Player, team: str | None) -> Player:
@@ -461,3 +461,31 @@ def test_a_name_typed_composed_or_not_is_one_name() -> None:
     match = match_of(round_of(Ann=(5, 0), Bob=(3, 2)))
     renamed = rules.change_players(match, [Player(decomposed, "green-pump"), match.players[1]])
     assert add_round(renamed, Round({composed: Tally(1, 0), "Bob": Tally(0, 1)})).rounds[1]
+
+
+def test_refusals_say_which_change_and_whose_seat() -> None:
+    # found by review: the refusals named nobody, or advised the variant already in use
+    from blitzcam.game.rules import come_back, join, leave
+
+    full = match_of(n=8)
+    with pytest.raises(MatchError, match=r"^player Ivy: the table is full \(8 players\): someone leaves first$"):
+        join(full, Player("Ivy", "red-plow"))
+    teams = match_of(round_of(Ann=(12, 0), Bob=(9, 4), Cy=(1, 1)), n=3, teams=("N", "S", "S"))
+    with pytest.raises(MatchError, match=r"^player Ann: a team match needs at least two teams at the table$"):
+        leave(teams, "Ann")
+    played_out = match_of(round_of(Ann=(12, 1), Bob=(9, 4)), variant="play-out")
+    with pytest.raises(MatchError) as refused:
+        change_settings(played_out, Settings(75, "standard"))
+    assert str(refused.value) == (
+        "with the standard variant, round 1: nobody has 0 Blitz cards left, but a standard "
+        "round ends when someone calls Blitz"
+    )
+    # a seat that never played (as a match file may hold one) comes back as a latecomer joins:
+    # not with a start at or over the target
+    never = replace(players(3)[2], joined=0, left=0, start=500)
+    match = Match(players=(*players(2), never), settings=Settings(75, "play-out"),
+                  rounds=(round_of(Ann=(5, 1), Bob=(5, 1)),))  # fmt: skip
+    score_match(match)  # (a stored match may hold it: they are not at the table)
+    with pytest.raises(MatchError, match=r"^player Cy: a start of 500 reaches the target \(75\) before a round$"):
+        come_back(match, "Cy")
+    assert come_back(replace(match, players=(*players(2), replace(never, start=20))), "Cy")
