@@ -171,5 +171,7 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     try:
         return app.exec()
     finally:
-        window.shutdown()
-        store.close()
+        try:
+            window.shutdown()  # (waits for a frame being counted: a Ctrl+C may cut it short)
+        finally:
+            store.close()

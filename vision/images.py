@@ -18,7 +18,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
@@ -488,21 +488,26 @@ def _libpng_lines(into: list[str], catch: bool = True) -> Iterator[None]:
     if not catch:
         yield
         return
-    with _STDERR_LOCK, tempfile.TemporaryFile() as caught:
+    with _STDERR_LOCK, ExitStack() as closing:
         try:
+            caught = closing.enter_context(tempfile.TemporaryFile())
             sys.stderr.flush()
             kept = os.dup(2)
-        except (OSError, ValueError, AttributeError):  # no stderr to catch (a GUI launcher's)
+        except (OSError, ValueError, AttributeError):
+            # no usable temp folder or free descriptor, no stderr (a GUI launcher's): decoded
+            # all the same, libpng's lines left where they go
             yield
             return
-        os.dup2(caught.fileno(), 2)
         try:
+            os.dup2(caught.fileno(), 2)  # (inside: an interrupt here still gives fd 2 back)
             yield
         finally:
             os.dup2(kept, 2)
             os.close(kept)
             caught.seek(0)
             lines = caught.read().decode("utf-8", "replace").splitlines()
+            # (another thread's own "libpng " line, written in these few milliseconds, is
+            # taken for this file's: rare, and only ever said as part of an error)
             into.extend(line for line in lines if line.startswith("libpng "))
             others = [line for line in lines if not line.startswith("libpng ")]
             if others and sys.stderr is not None:

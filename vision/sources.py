@@ -263,8 +263,9 @@ class CaptureSource(FrameSource):
             self._capture.release()
             raise SourceError(self._cannot_open())
         self._fps = 0.0 if self.live else _frames_per_second(self._capture)
-        self._stamps = True  # the file's time stamps are its clock, until one fails to advance
-        self._stamped: tuple[int, float] | None = None  # the last frame stamped: index, seconds
+        self._stamp: tuple[int, float] | None = None  # the last stamp that advanced: index, s
+        self._timed: tuple[int, float] | None = None  # the last frame given a time: index, s
+        self._clockless = False  # no time can be told (no rate, and a stamp stood still)
 
     def _cannot_open(self) -> str:
         if self.live:
@@ -301,20 +302,37 @@ class CaptureSource(FrameSource):
     def _note_time(self) -> None:
         """`frame_time_s` of the frame just taken: the time stamp the file gives it (a phone
         records at a variable rate, fewer frames a second in a dim room: a frame's index at the
-        rate the file states put a second of video at two), else its index at that rate,
-        counted on from the last stamp. A camera's frames have none: they are taken now."""
-        if self.live:
+        rate the file states put a second of video at two). A frame whose stamp is missing or
+        did not advance is timed a frame after the last, at the stated rate or else at the
+        mean rate of the stamps so far, and the next stamp that advances is the clock again:
+        it never goes back, nor stands still for long. A camera's frames have none: they are
+        taken now."""
+        if self.live or self._clockless:
             return
-        index = self._index - 1
-        stamp = _time_stamp(self._capture) if self._stamps else None
-        if stamp is not None and (self._stamped is None or stamp > self._stamped[1]):
-            self._stamped = (index, stamp)
-            self.frame_time_s = stamp
+        index, stamp, timed = self._index - 1, _time_stamp(self._capture), self._timed
+        if stamp is not None and (self._stamp is None or stamp > self._stamp[1]):
+            self._stamp = (index, stamp)
+            at = stamp if timed is None else max(stamp, timed[1])
+        elif timed is None:  # (the first frame, without a stamp: from 0 at the stated rate)
+            if self._fps <= 0:
+                return  # no clock of its own: the frames are timed as they are read
+            at = index / self._fps
+        elif (gap := self._frame_gap()) is not None:
+            at = timed[1] + (index - timed[0]) * gap
+        else:  # no rate, and stamps that stood still from the first: no clock from here
+            self._clockless, self.frame_time_s = True, None
             return
-        self._stamps = False  # a clock that stands still or goes back is none: index from here
+        self._timed = (index, at)
+        self.frame_time_s = at
+
+    def _frame_gap(self) -> float | None:
+        """Seconds between frames: at the rate the file states, or else the mean of its time
+        stamps so far; None when neither tells."""
         if self._fps > 0:
-            start, at = self._stamped or (0, 0.0)
-            self.frame_time_s = at + (index - start) / self._fps
+            return 1.0 / self._fps
+        if self._stamp is not None and self._stamp[0] > 0 and self._stamp[1] > 0:
+            return self._stamp[1] / self._stamp[0]
+        return None
 
     def can_skip(self) -> bool:
         """Whether frames can be taken without decoding them (`skip_frame`)."""

@@ -627,3 +627,17 @@ def test_what_others_write_while_libpng_is_listened_to_still_reaches_the_termina
     decode_image(_png(NOISE), name="fine.png")  # and stderr is the terminal's again after
     os.write(2, b"after\n")
     assert capfd.readouterr().err == "after\n"
+
+
+def test_a_png_decodes_where_libpng_cannot_be_listened_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    # no usable temp folder (a sandbox), no free descriptor: decoded all the same (found by
+    # review: FileNotFoundError escaped, and an enrolled PNG back took the profile down)
+    import tempfile
+
+    def nowhere(*args, **kwargs):
+        raise FileNotFoundError("No usable temporary directory found")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", nowhere)
+    assert decode_image(_png(NOISE), name="fine.png").shape == NOISE.shape
+    with pytest.raises(ImageError, match="not an image file OpenCV can read, or corrupt"):
+        decode_image(_damaged_png("crc"), name="dutch.png")  # (without libpng's words)

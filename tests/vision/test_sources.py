@@ -108,22 +108,6 @@ def test_a_variable_rate_video_is_judged_by_its_frames_own_times(tmp_path: Path)
     assert times == pytest.approx([0.0, 0.05, 0.1, 0.15, 0.35, 0.45, 0.55, 0.65])
 
 
-def test_a_time_stamp_that_stops_advancing_is_no_clock_from_there(tmp_path: Path) -> None:
-    class Stamped(FakeClip):  # its stamps go 0, 0.2, then stand still; 10 frames a second
-        stamps = iter([0.0, 200.0, 200.0, 150.0, 900.0])
-
-        def read(self):
-            self.stamp = next(self.stamps, 0.0)
-            return super().read()
-
-        def get(self, prop: int) -> float:
-            return self.stamp if prop == cv2.CAP_PROP_POS_MSEC else super().get(prop)
-
-    source = open_source(_clip(tmp_path / "clip.avi", 1, 10), opener=lambda spec: Stamped(_frames(5)))
-    times = [source.frame_time_s for _ in source]
-    assert times == pytest.approx([0.0, 0.2, 0.3, 0.4, 0.5])  # on from the last stamp, by index
-
-
 def _junk_video(folder: Path) -> Path:
     path = folder / "junk.mp4"
     path.write_bytes(b"\x00" * 100)
@@ -799,3 +783,45 @@ def test_a_streams_reads_keep_opencvs_log_lines_off_the_terminal() -> None:
     assert source.read() is not None
     assert levels == [cv2.utils.logging.LOG_LEVEL_SILENT]
     assert cv2.utils.logging.getLogLevel() == loud  # and as it was after
+
+
+class _Stamped(FakeClip):
+    """A video file's capture whose frames carry the given time stamps (ms), at `fps`."""
+
+    def __init__(self, stamps: list[float], fps: float = 10.0) -> None:
+        super().__init__(_frames(len(stamps)))
+        self.stamps, self.fps, self.stamp = iter(stamps), fps, 0.0
+
+    def read(self):
+        self.stamp = next(self.stamps, 0.0)
+        return super().read()
+
+    def get(self, prop: int) -> float:
+        if prop == cv2.CAP_PROP_POS_MSEC:
+            return self.stamp
+        return self.fps if prop == cv2.CAP_PROP_FPS else super().get(prop)
+
+
+@pytest.mark.parametrize(
+    ("stamps", "fps", "times"),
+    [
+        # one stamp repeated (a frame shown twice): the frame after the last, then stamps again
+        ([0, 100, 200, 200, 300, 400], 10.0, [0.0, 0.1, 0.2, 0.3, 0.3, 0.4]),
+        # stamps that stand still or go back, and come back far ahead
+        ([0, 200, 200, 150, 900], 10.0, [0.0, 0.2, 0.3, 0.4, 0.9]),
+        # no usable rate (90000: a stream's time base): the stamps' own mean rate
+        ([0, 100, 200, 200, 300], 90000.0, [0.0, 0.1, 0.2, 0.3, 0.3]),
+        # stamps stuck at the end of a file: on at the stated rate
+        ([0, 100, 100, 100], 10.0, [0.0, 0.1, 0.2, 0.3]),
+        # no rate and no stamp that ever advances: no clock (the frames timed as read)
+        ([0, 0, 0], 0.0, [0.0, None, None]),
+    ],
+)
+def test_a_time_stamp_that_does_not_advance_never_stops_the_clock(
+    tmp_path: Path, stamps: list[float], fps: float, times: list[float | None]
+) -> None:
+    # (found by review: one repeated stamp in a file of no stated rate froze its clock, and
+    # the views after it never settled)
+    clip = _clip(tmp_path / "clip.avi", 1, 10)
+    source = open_source(clip, opener=lambda spec: _Stamped(stamps, fps))
+    assert [source.frame_time_s for _ in source] == pytest.approx(times)
