@@ -44,10 +44,11 @@ def seat_note(player: Player) -> str:
     """How a player who joined or left a match under way is said beside their name ("" for
     one at the table from the first round): the terminal's table and the app's cards alike."""
     notes = []
+    start = f"{player.start} point{'' if abs(player.start) == 1 else 's'}"  # ("with 8": 8 what?)
     if player.joined:
-        notes.append(f"joined after round {player.joined} with {player.start}")
+        notes.append(f"joined after round {player.joined} with {start}")
     elif player.start:  # (joined before the first round, or one deleted under a latecomer)
-        notes.append(f"started with {player.start}")
+        notes.append(f"started with {start}")
     if player.sat_out:
         notes.append(f"sat out {rounds_said(player.sat_out)}")
     if player.left is not None:

@@ -42,6 +42,8 @@ QLabel#matchStatus { font-size: 26pt; font-weight: bold; }
 QLabel#matchStatus[decided="true"] { color: #ffd34d; }
 QFrame#totalCard { background: #1c2230; border-radius: 10px; }
 QFrame#totalCard[leader="true"] { background: #3a3314; border: 2px solid #ffd34d; }
+QFrame#totalCard[out="true"] { background: #141820; }
+QFrame#totalCard[out="true"] QLabel { color: #6c7384; }
 QLabel#totalName { font-size: 22pt; font-weight: bold; background: transparent; }
 QLabel#totalDetail { color: #a0a8ba; font-size: 12pt; background: transparent; }
 QLabel#totalValue { font-size: 56pt; font-weight: bold; background: transparent; }

@@ -114,6 +114,27 @@ def target_label_above(line_y: float, label_height: float, top: float) -> bool:
     return line_y - label_height >= top
 
 
+def round_axis_labels(
+    plot: QRectF, rounds: int, advance: Callable[[str], int]
+) -> list[tuple[QRectF, str]]:
+    """Where the round axis is labelled, each text in a box of its own width: the rounds'
+    numbers under the plot, and the axis' title "round" left of the 0, under the totals'
+    column (at the right end, it covered the last rounds' numbers: "5round")."""
+    y, height = plot.bottom() + 4, 20.0
+    # as many numbers as fit side by side, 12 at most (13 in 184 px covered each other)
+    fit = int(plot.width() // (advance(str(max(rounds, 1))) + 8))
+    step = nice_step(max(rounds, 1), max(1, min(12, fit)))
+    labels = []
+    for r in range(0, max(rounds, 1) + 1, step):
+        x = plot.left() + plot.width() * r / max(rounds, 1)
+        width = advance(str(r)) + 2
+        labels.append((QRectF(x - width / 2, y, width, height), str(r)))
+    zero_left = labels[0][0].left()
+    width = advance("round") + 2
+    labels.append((QRectF(zero_left - 6 - width, y + 6, width, height), "round"))
+    return labels
+
+
 class RunningTotalsChart(QWidget):
     """Running totals per round; the target as a dashed golden line."""
 
@@ -179,17 +200,8 @@ class RunningTotalsChart(QWidget):
                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                 str(tick),
             )
-        x_step = nice_step(x_hi, 12)
-        for r in range(0, x_hi + 1, x_step):
-            p = point(r, y_lo)
-            painter.drawText(
-                QRectF(p.x() - 20, plot.bottom() + 4, 40, 20), Qt.AlignmentFlag.AlignHCenter, str(r)
-            )
-        painter.drawText(
-            QRectF(plot.left(), plot.bottom() + 4, plot.width() - 24, 20),
-            Qt.AlignmentFlag.AlignRight,
-            "round",
-        )
+        for rect, text in round_axis_labels(plot, x_hi, metrics.horizontalAdvance):
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
         if self._target is not None:
             pen = QPen(TARGET_PEN, 2, Qt.PenStyle.DashLine)
             painter.setPen(pen)

@@ -28,6 +28,7 @@ from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.dialog_parts import error_label
 from blitzcam.ui.labels import ElidedLabel, plain_label
 from blitzcam.ui.number_box import NumberBox, unfinished
+from blitzcam.ui.scrolling import fit_to_screen, scrolling_widget
 
 # wider than the rules allow: the core, not the widget, explains a bad count. Shots of one step
 # are summed: a pile shot three times summed past 99, shown and confirmed as 99, the sum lost
@@ -185,11 +186,10 @@ class ConfirmDialog(QDialog):
         ok.setDefault(True)
         side = QVBoxLayout()
         side.addWidget(heading)
-        side.addWidget(self.editor)
+        side.addWidget(scrolling_widget(self.editor), 1)
         side.addLayout(caller_row)
         side.addWidget(self.check)
         side.addWidget(self.error)
-        side.addStretch(1)
         side.addWidget(self.buttons)
         layout = QHBoxLayout(self)
         if captures:
@@ -212,6 +212,7 @@ class ConfirmDialog(QDialog):
         self.buttons.accepted.connect(self._on_confirm)
         self.buttons.rejected.connect(self.reject)
         self.editor.valueChanged.connect(self._on_edited)
+        fit_to_screen(self)
 
     def value(self) -> Round:
         return self.editor.value()

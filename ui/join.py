@@ -58,6 +58,14 @@ class JoinDialog(QDialog):
         free = free_decks(match)
         if free:
             self.row.deck.setCurrentIndex(self.row.deck.findData(free[0]))
+        # the decks at the table are shown as whose they are, and cannot be chosen (offered,
+        # they were refused on OK in the rules' words)
+        decks = self.row.deck
+        for player in rules.at_table(match):
+            index = decks.findData(player.deck)
+            if index >= 0:
+                decks.setItemText(index, f"{decks.itemText(index)} — {player.name}'s")
+                decks.model().item(index).setEnabled(False)  # type: ignore[attr-defined]
         self.start = NumberBox()  # the first keystroke replaces: '-8' typed is -8, not 08
         # wider than the rules allow: `rules.join` explains a start at the target (a narrower
         # box dropped the keystroke that went over it, 80 typed became 8)

@@ -85,8 +85,7 @@ class LiveView(QWidget):
             painter.setPen(pen)
             painter.drawPolygon(polygon)
             if outline.face_up:
-                box = polygon.boundingRect()
-                tag = QRectF(box.center().x() - 70, box.top() - 26, 140, 22)
+                tag = flip_tag(polygon.boundingRect(), target)
                 painter.fillRect(tag, QColor(*FACE_UP_RGB))
                 painter.setPen(QColor(255, 255, 255))
                 painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, "flip this card")
@@ -114,6 +113,19 @@ class LiveView(QWidget):
             painter.setPen(QColor(255, 255, 255))
             painter.drawText(band, Qt.AlignmentFlag.AlignCenter, self._message)
         painter.end()
+
+
+def flip_tag(card: QRectF, picture: QRectF, width: float = 140, height: float = 22) -> QRectF:
+    """Where a face-up card's "flip this card" tag goes: centred above the card, or under it
+    when the picture has no room above, and kept inside the picture (a card at its edge had
+    its tag cut to "o this card")."""
+    top = card.top() - height - 4
+    if top < picture.top():
+        top = card.bottom() + 4
+    left = card.center().x() - width / 2
+    left = min(max(left, picture.left()), picture.right() - width)
+    top = min(max(top, picture.top()), picture.bottom() - height)
+    return QRectF(left, top, width, height)
 
 
 def render_capture(frame_bgr: np.ndarray, snapshot: CountSnapshot, *, width: int = 640) -> QImage:

@@ -64,6 +64,7 @@ SourceFactory = Callable[[str], FrameSource]
 
 
 SCAN_FAILED: Final = "The camera stopped: "
+NOBODY_CHOSEN: Final = "(choose a player)"  # what a leave or a return asks first
 SCAN_NOT_STARTED: Final = "The camera gave no view: "
 # the longest a quit waits for a frame being counted (a table read in tiles takes ~2.5 s on a
 # 2-core laptop); past it the process exits all the same
@@ -555,11 +556,17 @@ class MainWindow(QMainWindow):
         ask = QInputDialog(self)
         ask.setWindowTitle(title)
         ask.setLabelText(question)
-        ask.setComboBoxItems(names)
+        for label in ask.findChildren(QLabel):  # (one line 1000 px wide)
+            label.setWordWrap(True)
+        # nobody chosen at first: with the first player chosen, Ctrl+L then Enter sent them away
+        ask.setComboBoxItems([NOBODY_CHOSEN, *names])
         ask.setComboBoxEditable(False)
         if self.exec_dialog(ask) != QDialog.DialogCode.Accepted:
             return
         name = ask.textValue()
+        if name not in names:
+            self.statusBar().showMessage(f"{title}: nobody was chosen, nothing changed", 8000)
+            return
         before = self.match
         refused = self._change_refused(
             "Players", lambda: change(self.match_id, name, expect=self.match)

@@ -172,12 +172,15 @@ class ScanView(QWidget):
         side.addWidget(self.player_rows, 1)
         side.addWidget(self.shots_label)
         side.addWidget(self.warnings)
-        for button in (self.capture_button, self.drop_button, self.next_button):
+        # one a row: beside Cancel, "Back to Dutch cards" was cut to "k to Dutch cards (Alt·"
+        for button in (
+            self.capture_button,
+            self.drop_button,
+            self.next_button,
+            self.back_button,
+            self.cancel_button,
+        ):
             side.addWidget(button)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.back_button)
-        bottom.addWidget(self.cancel_button)
-        side.addLayout(bottom)
         panel = QWidget()
         panel.setLayout(side)
         panel.setFixedWidth(380)

@@ -10,7 +10,7 @@ import math
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont, QKeyEvent
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -139,8 +139,17 @@ class TotalCard(QFrame):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
     def show_total(
-        self, *, name: str, detail: str, total: int, decks: list[str], leader: bool
+        self,
+        *,
+        name: str,
+        detail: str,
+        total: int,
+        decks: list[str],
+        leader: bool,
+        out: bool = False,
     ) -> None:
+        """`out`: a player (or every player of a team) who left: the card is dimmed, its total
+        still on the board (it looked like one still playing but for a small note)."""
         self.name.setText(name)
         self.detail.setText(detail)
         self.total.setText(str(total))
@@ -162,6 +171,7 @@ class TotalCard(QFrame):
             else f"background: rgb{deck_rgb(decks[0])}; border-radius: 3px;"
         )
         self.setProperty("leader", leader)
+        self.setProperty("out", out)
         self.style().unpolish(self)
         self.style().polish(self)
 
@@ -189,6 +199,10 @@ class RoundTable(QTableWidget):
         self.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.verticalHeader().setDefaultSectionSize(34)
         self.cellDoubleClicked.connect(self._on_double_clicked)
+        # the last round kept in view until the user scrolls: shown before the table had its
+        # size (a match resumed at start), the scroll to it fell short of its real height
+        self._follow_last = False
+        self.verticalScrollBar().actionTriggered.connect(self._on_scrolled_by_hand)
 
     def show_rounds(self, match: Match, standings: Standings) -> None:
         # a round edited (as many rounds as before): the keyboard stays on its row, where
@@ -233,8 +247,17 @@ class RoundTable(QTableWidget):
                 self.setItem(r, col + 1, self._item(str(tally.blitz)))
                 self.setItem(r, col + 2, self._item(f"{scores[player.name]:+d}", bold))
         self.setCurrentCell(kept_row, 0 if kept_row >= 0 else -1)
-        if match.rounds and kept_row < 0:
+        self._follow_last = bool(match.rounds) and kept_row < 0
+        if self._follow_last:
             self.scrollToBottom()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._follow_last and self.currentRow() < HEADER_ROWS:
+            self.scrollToBottom()
+
+    def _on_scrolled_by_hand(self, _action: int) -> None:
+        self._follow_last = False
 
     @staticmethod
     def _item(text: str, font: QFont | None = None, *, dim: bool = False) -> QTableWidgetItem:
@@ -333,6 +356,7 @@ class ScoreboardView(QWidget):
                     "total": standings.totals[p.name],
                     "decks": [p.deck],
                     "leader": p.name in highlighted,
+                    "out": not p.playing,
                 }
                 for p in match.players
             ]
@@ -352,6 +376,7 @@ class ScoreboardView(QWidget):
                     "total": total,
                     "decks": [p.deck for p in members],
                     "leader": team in highlighted,
+                    "out": bool(out),
                 }
             )
         return entries

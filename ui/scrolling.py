@@ -2,16 +2,50 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QLayout, QScrollArea, QWidget
+
+SCREEN_MARGIN = 48  # pixels a window sized to the screen leaves it (a title bar, a panel)
 
 
 def scrolling_rows(layout: QLayout) -> QScrollArea:
     """`layout` in an area that scrolls down, never across, and draws no frame of its own."""
     rows = QWidget()
     rows.setLayout(layout)
-    area = QScrollArea()
-    area.setWidget(rows)
+    return _scrolling(rows, QScrollArea())
+
+
+def scrolling_widget(widget: QWidget) -> QScrollArea:
+    """`widget` in an area as `scrolling_rows` makes that asks for the widget's whole height
+    (a window holding it is sized by `fit_to_screen`) and shrinks to the width it can have: a
+    dialog of eight players' rows ran off a 600-px screen."""
+    area = _scrolling(widget, _WholeHeight())
+    # (no room kept for the scroll bar: where one is needed, the rows' names are cut shorter)
+    area.setMinimumWidth(widget.minimumSizeHint().width())
+    return area
+
+
+def fit_to_screen(window: QWidget) -> None:
+    """`window` as large as its contents ask, but no larger than its screen (a window's own
+    first size stops at two thirds of the screen: eight rows scrolled on a 768-px laptop)."""
+    hint, screen = window.sizeHint(), window.screen().availableGeometry()
+    window.resize(
+        min(hint.width(), screen.width() - SCREEN_MARGIN),
+        min(hint.height(), screen.height() - SCREEN_MARGIN),
+    )
+
+
+class _WholeHeight(QScrollArea):
+    def sizeHint(self) -> QSize:  # QScrollArea's own stops at 24 lines of text
+        widget = self.widget()
+        if widget is None:
+            return super().sizeHint()
+        frame = 2 * self.frameWidth()
+        return widget.sizeHint() + QSize(frame, frame)
+
+
+def _scrolling(widget: QWidget, area: QScrollArea) -> QScrollArea:
+    area.setWidget(widget)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

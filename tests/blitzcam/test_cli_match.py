@@ -259,7 +259,7 @@ def test_a_player_joins_and_another_leaves_a_match_under_way(
     assert run("match", "--db", db, "add", "Ann=12/0", "Bob=9/4", capsys=capsys)[0] == 0
     code, out, _ = run("match", "--db", db, "join", "Cy", "--deck", "blue-plow", "--start",
                        "lowest", capsys=capsys)  # fmt: skip
-    assert code == 0 and "Cy (blue-plow; joined after round 1 with 1)" in out
+    assert code == 0 and "Cy (blue-plow; joined after round 1 with 1 point)" in out
     code, _, err = run("match", "--db", db, "add", "Ann=1/0", "Bob=2/1", capsys=capsys)
     assert code == 2 and "round 2, player Cy: missing from the round" in err
     assert run("match", "--db", db, "add", "Ann=1/0", "Bob=2/1", "Cy=4/0", capsys=capsys)[0] == 0

@@ -267,7 +267,7 @@ def test_join_leave_and_start_survive_the_match_file_and_the_score_sheets() -> N
     assert sheet[1].endswith(",,,,")  # round 1: Cy not at the table, no total yet
     assert sheet[3].endswith(",6,0,6,2")
     table = standings_table(1, match, score_match(match))
-    assert "joined after round 2 with -4" in table and "left after round 3" in table
+    assert "joined after round 2 with -4 points" in table and "left after round 3" in table
 
 
 @pytest.mark.parametrize(
@@ -541,7 +541,7 @@ def test_a_head_start_given_before_the_first_round_is_said_beside_the_name() -> 
     (seat,) = [p for p in match.players if p.name == "Cy"]
     assert seat.joined == 0 and seat.start == 60
     table = standings_table(1, match, score_match(match))
-    assert "Cy (blue-plow; started with 60)" in table
+    assert "Cy (blue-plow; started with 60 points)" in table
     assert "started with" not in standings_table(1, match_of(), score_match(match_of()))
 
 

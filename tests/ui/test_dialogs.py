@@ -733,3 +733,50 @@ def test_an_erased_number_box_is_not_saved_as_its_last_number(qtbot) -> None:
     _erased(qtbot, new.custom_target)
     _ok(new)
     assert new.match() is None and "A box is empty" in new.error.text()
+
+
+def test_a_latecomer_cannot_be_given_a_deck_at_the_table(qtbot) -> None:
+    # (found by review: every deck was offered, and a taken one refused on OK in the rules'
+    # words, "deck red-buggy is already played by Bob")
+    from dataclasses import replace
+
+    from blitzcam.ui.join import JoinDialog
+    from tests.game.factories import match_of as game_match
+
+    match = game_match(n=3)
+    ann, bob, cy = match.players
+    match = replace(match, players=(ann, bob, replace(cy, joined=0, left=0)))  # Cy left
+    dialog = JoinDialog(match)
+    qtbot.addWidget(dialog)
+    decks = dialog.row.deck
+    items = {decks.itemData(i): (decks.itemText(i), decks.model().item(i).isEnabled())
+             for i in range(decks.count())}  # fmt: skip
+    assert items[ann.deck][1] is False and items[ann.deck][0].endswith(" — Ann's")
+    assert items[bob.deck][1] is False
+    assert items[cy.deck][1] is True and "—" not in items[cy.deck][0]  # Cy is not at the table
+    assert decks.currentData() == cy.deck  # the first free one
+
+
+@pytest.mark.parametrize("n", [3, 8])
+def test_the_confirm_dialog_fits_its_screen_and_scrolls_only_when_it_must(qtbot, n: int) -> None:
+    # eight players' rows made it 602 px tall: off a 600-px screen, buttons and all (found by
+    # review); the rows now scroll there, and show whole where the screen has room
+    from PySide6.QtWidgets import QScrollArea
+
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Player, Tally
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    players = [Player(f"P{i}", deck) for i, deck in zip(range(n), DECK_NAMES, strict=False)]
+    dialog = ConfirmDialog(players, Round({p.name: Tally(1, 0) for p in players}), title="Round 1")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    screen = dialog.screen().availableGeometry()
+    assert dialog.height() <= screen.height()
+    rows = dialog.findChild(QScrollArea)
+    needed = dialog.editor.sizeHint().height()
+    if needed + 200 < screen.height():  # room for every row, the heading and the buttons
+        assert rows.verticalScrollBar().maximum() == 0
+    else:
+        assert rows.verticalScrollBar().maximum() > 0

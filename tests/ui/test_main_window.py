@@ -1295,3 +1295,24 @@ def test_eight_players_fit_a_600_pixel_screen_in_full_screen(qtbot, store, feed,
     window.fullscreen_action.trigger()
     qtbot.waitUntil(lambda: window.menuBar().isHidden())
     assert window.minimumSizeHint().height() <= 600
+
+
+def test_a_leave_asked_starts_with_nobody_chosen(qtbot, store, feed, tmp_path, monkeypatch):
+    # (found by review: the first player was chosen, and Ctrl+L then Enter sent them away)
+    from PySide6.QtWidgets import QDialog
+
+    from blitzcam.ui.main_window import NOBODY_CHOSEN
+
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    asked: list[str] = []
+
+    def enter_at_once(ask) -> int:
+        asked.append(ask.textValue())
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(window, "exec_dialog", enter_at_once)
+    window.leave_action.trigger()
+    assert asked == [NOBODY_CHOSEN]
+    assert store.load(match_id) == window.match and rules.at_table(window.match) == window.match.players
+    assert "nobody was chosen, nothing changed" in window.statusBar().currentMessage()

@@ -268,3 +268,33 @@ def test_a_legend_short_of_room_cuts_its_names_shorter_and_leaves_the_plot_its_r
     assert cap < LEGEND_LABEL_MAX and max(row for _, row in places) <= 1
     cap, _ = fitted_legend(widths, 40, rows_free=1)  # no cap fits: the shortest
     assert cap == LEGEND_LABEL_CAPS[-1]
+
+
+def test_a_match_shown_before_its_window_has_a_size_shows_its_last_round(qtbot) -> None:
+    # a match resumed at start is shown before the window is: the scroll to its last round
+    # fell short of the table's real height, and rounds 6-7 stayed out of view (found by review)
+    rounds = [round_of(Ann=(3, 2), Bob=(2, 0), Cy=(1, 1)) for r in range(12)]
+    view = _view(qtbot, match_of(*rounds))  # (not shown yet: no size of its own)
+    view.resize(900, 420)
+    view.show()
+    qtbot.waitExposed(view)
+    bar = view.table.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == bar.maximum()
+    bar.triggerAction(bar.SliderAction.SliderToMinimum)  # the user scrolls up: left there
+    view.resize(900, 460)
+    qtbot.wait(10)
+    assert bar.value() == 0
+
+
+def test_a_player_who_left_is_shown_out_and_a_team_only_when_all_its_players_are(qtbot) -> None:
+    # (found by review: Bob's card, left after round 1, looked like one still playing but for
+    # a small grey note)
+    from blitzcam.game.rules import leave
+
+    match = leave(match_of(round_of(Ann=(5, 0), Bob=(3, 2), Cy=(1, 1))), "Bob")
+    view = _view(qtbot, match)
+    assert [card.property("out") for card in view.cards[:3]] == [False, True, False]
+    teams = match_of(round_of(Ann=(5, 0), Bob=(3, 2), Cy=(1, 1), Di=(2, 2)), n=4,
+                     teams=("N", "S", "N", "S"))  # fmt: skip
+    view = _view(qtbot, leave(teams, "Bob"))
+    assert [card.property("out") for card in view.cards[:2]] == [False, False]  # Di plays on

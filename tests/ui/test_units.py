@@ -343,3 +343,43 @@ def test_a_capture_folder_with_a_nul_in_it_is_no_crash(tmp_path: Path) -> None:
 
     folder = capture_folder(AppSettings(capture_dir="~\0x"), tmp_path)
     assert folder.name == "~\0x"
+
+
+@pytest.mark.parametrize("width", [260, 400, 700])
+@pytest.mark.parametrize("rounds", [1, 5, 6, 7, 12, 30])
+def test_the_round_axis_labels_never_cover_each_other(width: int, rounds: int) -> None:
+    # (found by review: the axis' title at the right end covered the last rounds' numbers,
+    # "5round", "ro6nd")
+    from PySide6.QtCore import QRectF
+
+    from blitzcam.ui.chart import MARGINS, round_axis_labels
+
+    left, top, right, _ = MARGINS
+    plot = QRectF(left, top, width - left - right, 200)
+    labels = round_axis_labels(plot, rounds, lambda text: 8 * len(text))  # 8 px a character
+    assert labels[-1][1] == "round" and labels[0][1] == "0"
+    assert str(rounds) in [text for _, text in labels]
+    for i, (rect, text) in enumerate(labels):
+        assert rect.left() >= 0 and rect.right() <= width, text
+        for other, other_text in labels[i + 1 :]:
+            assert not rect.intersects(other), (text, other_text)
+
+
+@pytest.mark.parametrize(
+    ("card", "expected"),
+    [
+        ((300, 200, 60, 90), (260, 174)),  # room above: centred over the card
+        ((2, 200, 60, 90), (0, 174)),  # at the left edge: kept inside (was cut, "o this card")
+        ((600, 200, 38, 90), (500, 174)),  # at the right edge
+        ((300, 5, 60, 90), (260, 99)),  # no room above: under the card
+    ],
+)
+def test_a_flip_tag_stays_inside_the_picture(card, expected) -> None:
+    from PySide6.QtCore import QRectF
+
+    from blitzcam.ui.live_view import flip_tag
+
+    picture = QRectF(0, 0, 640, 360)
+    tag = flip_tag(QRectF(*card), picture)
+    assert (tag.left(), tag.top()) == expected
+    assert picture.contains(tag)
