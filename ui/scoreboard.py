@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QResizeEvent
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -203,6 +203,11 @@ class RoundTable(QTableWidget):
         # size (a match resumed at start), the scroll to it fell short of its real height
         self._follow_last = False
         self.verticalScrollBar().actionTriggered.connect(self._on_scrolled_by_hand)
+        # each player's name over their three columns, cut with "…" to the width they have:
+        # wrapped, "Bartholomew Jr." showed "Bartholomew" running into the next name
+        self._names: list[str] = []
+        self.setWordWrap(False)
+        self.horizontalHeader().sectionResized.connect(self._on_section_resized)
 
     def show_rounds(self, match: Match, standings: Standings) -> None:
         # a round edited (as many rounds as before): the keyboard stays on its row, where
@@ -232,6 +237,8 @@ class RoundTable(QTableWidget):
                 item = self._item(label, small, dim=True)
                 item.setToolTip(tip)
                 self.setItem(1, col + j, item)
+        self._names = [player.name for player in players]
+        self._fit_names()
         self.setVerticalHeaderLabels(["", "", *(str(n) for n in range(1, len(match.rounds) + 1))])
         for r, (round_, scores) in enumerate(
             zip(match.rounds, standings.round_scores, strict=True), start=HEADER_ROWS
@@ -258,6 +265,22 @@ class RoundTable(QTableWidget):
 
     def _on_scrolled_by_hand(self, _action: int) -> None:
         self._follow_last = False
+
+    @Slot(int, int, int)
+    def _on_section_resized(self, _index: int, _old: int, _new: int) -> None:
+        self._fit_names()
+
+    def _fit_names(self) -> None:
+        """Each name cut with "…" to its three columns' width (the whole name is its tooltip)."""
+        for i, name in enumerate(self._names):
+            item = self.item(0, i * COLUMNS_PER_PLAYER)
+            if item is None:
+                continue
+            width = sum(
+                self.columnWidth(i * COLUMNS_PER_PLAYER + j) for j in range(COLUMNS_PER_PLAYER)
+            )
+            metrics = QFontMetrics(item.font())
+            item.setText(metrics.elidedText(name, Qt.TextElideMode.ElideRight, width - 12))
 
     @staticmethod
     def _item(text: str, font: QFont | None = None, *, dim: bool = False) -> QTableWidgetItem:

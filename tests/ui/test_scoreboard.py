@@ -298,3 +298,29 @@ def test_a_player_who_left_is_shown_out_and_a_team_only_when_all_its_players_are
                      teams=("N", "S", "N", "S"))  # fmt: skip
     view = _view(qtbot, leave(teams, "Bob"))
     assert [card.property("out") for card in view.cards[:2]] == [False, False]  # Di plays on
+
+
+def test_names_over_the_round_table_are_cut_to_their_columns_with_an_ellipsis(qtbot) -> None:
+    # (found by review: a name with a space wrapped, "Bartholomew" running into the next name,
+    # while one without was cut with "…")
+    from PySide6.QtGui import QFontMetrics
+
+    from blitzcam.ui.scoreboard import COLUMNS_PER_PLAYER
+
+    names = ["Bartholomew Jr. the Third", "Annabelle-Marguerite-Louise", "Cy"]
+    match = match_of(round_of(**{"Ann": (5, 0), "Bob": (3, 2), "Cy": (1, 1)}))
+    match = replace(match, players=tuple(replace(p, name=n) for p, n in zip(match.players, names, strict=True)),
+                    rounds=(Round({n: t for n, t in zip(names, match.rounds[0].tallies.values(), strict=True)}),))  # fmt: skip
+    view = _view(qtbot, match)
+    view.resize(700, 500)
+    view.show()
+    qtbot.waitExposed(view)
+    table = view.table
+    for i, name in enumerate(names):
+        head = table.item(0, i * COLUMNS_PER_PLAYER)
+        width = sum(table.columnWidth(i * COLUMNS_PER_PLAYER + j) for j in range(COLUMNS_PER_PLAYER))
+        assert QFontMetrics(head.font()).horizontalAdvance(head.text()) <= width
+        assert head.text() == name or (head.text().endswith("…") and name.startswith(head.text()[:-1]))
+        assert head.toolTip().startswith(name)
+    assert table.item(0, 2 * COLUMNS_PER_PLAYER).text() == "Cy"
+    assert table.item(0, 0).text().endswith("…")  # (at 700 px, three names share ~400)
