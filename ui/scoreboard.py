@@ -53,14 +53,20 @@ TEAM_RGB: Final = (
 )
 
 
+# the bundled font's star: its trophy (U+1F3C6) showed as an empty box where no emoji font is
+WIN_MARK: Final = "\u2605"
+
+
 def status_text(match: Match, standings: Standings) -> str:
     """The headline: who won, who shares the win, or who leads."""
     if standings.status == "won":
         winner = isolated(standings.winners[0])
-        return left_to_right(f"🏆 {winner} wins after round {standings.decided_after}!")
+        return left_to_right(f"{WIN_MARK} {winner} wins after round {standings.decided_after}!")
     if standings.status == "shared":
         sharing = " and ".join(map(isolated, standings.winners))
-        return left_to_right(f"🏆 Shared win: {sharing}, after round {standings.decided_after}!")
+        return left_to_right(
+            f"{WIN_MARK} Shared win: {sharing}, after round {standings.decided_after}!"
+        )
     if not match.rounds:
         return "Ready for round 1 — press Space to scan it"
     leaders = standings.leaders

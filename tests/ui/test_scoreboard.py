@@ -308,9 +308,9 @@ def test_names_over_the_round_table_are_cut_to_their_columns_with_an_ellipsis(qt
     from blitzcam.ui.scoreboard import COLUMNS_PER_PLAYER
 
     names = ["Bartholomew Jr. the Third", "Annabelle-Marguerite-Louise", "Cy"]
-    match = match_of(round_of(**{"Ann": (5, 0), "Bob": (3, 2), "Cy": (1, 1)}))
+    match = match_of(round_of(Ann=(5, 0), Bob=(3, 2), Cy=(1, 1)))
     match = replace(match, players=tuple(replace(p, name=n) for p, n in zip(match.players, names, strict=True)),
-                    rounds=(Round({n: t for n, t in zip(names, match.rounds[0].tallies.values(), strict=True)}),))  # fmt: skip
+                    rounds=(Round(dict(zip(names, match.rounds[0].tallies.values(), strict=True))),))  # fmt: skip
     view = _view(qtbot, match)
     view.resize(700, 500)
     view.show()
@@ -324,3 +324,22 @@ def test_names_over_the_round_table_are_cut_to_their_columns_with_an_ellipsis(qt
         assert head.toolTip().startswith(name)
     assert table.item(0, 2 * COLUMNS_PER_PLAYER).text() == "Cy"
     assert table.item(0, 0).text().endswith("…")  # (at 700 px, three names share ~400)
+
+
+@pytest.mark.parametrize(
+    "match",
+    [
+        match_of(round_of(Ann=(40, 0), Bob=(2, 1), Cy=(0, 0)), target=30),
+        match_of(round_of(Ann=(35, 0), Bob=(35, 0), Cy=(0, 0)), target=30),
+        match_of(round_of(Ann=(5, 0), Bob=(3, 0), Cy=(1, 1))),
+    ],
+)
+def test_the_headline_is_drawn_in_the_bundled_font(qtbot, match) -> None:
+    # its trophy emoji showed as an empty box on a machine with no emoji font (found by review)
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from blitzcam.ui.app import load_font
+
+    metrics = QFontMetrics(QFont(load_font()))
+    shown = plain(status_text(match, score_match(match)))
+    assert all(metrics.inFontUcs4(ord(ch)) for ch in shown if ch.isprintable()), shown
