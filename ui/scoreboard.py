@@ -153,9 +153,11 @@ class TotalCard(QFrame):
         decks: list[str],
         leader: bool,
         out: bool = False,
+        colour: tuple[int, int, int] | None = None,
     ) -> None:
         """`out`: a player (or every player of a team) who left: the card is dimmed, its total
-        still on the board (it looked like one still playing but for a small note)."""
+        still on the board (it looked like one still playing but for a small note). `colour`:
+        the strip's, a team's line on the chart (else its decks' colours)."""
         self.name.setText(name)
         self.detail.setText(detail)
         self.total.setText(str(total))
@@ -171,11 +173,13 @@ class TotalCard(QFrame):
         stops = ", ".join(
             f"stop:{i / max(1, len(decks) - 1):.2f} rgb{deck_rgb(d)}" for i, d in enumerate(decks)
         )
-        self.strip.setStyleSheet(
-            f"background: qlineargradient(x1:0, y1:0, x2:1, y2:0, {stops}); border-radius: 3px;"
-            if len(decks) > 1
-            else f"background: rgb{deck_rgb(decks[0])}; border-radius: 3px;"
-        )
+        if colour is not None:
+            background = f"rgb{colour}"
+        elif len(decks) > 1:
+            background = f"qlineargradient(x1:0, y1:0, x2:1, y2:0, {stops})"
+        else:
+            background = f"rgb{deck_rgb(decks[0])}"
+        self.strip.setStyleSheet(f"background: {background}; border-radius: 3px;")
         self.setProperty("leader", leader)
         self.setProperty("out", out)
         self.style().unpolish(self)
@@ -390,7 +394,7 @@ class ScoreboardView(QWidget):
                 for p in match.players
             ]
         entries = []
-        for team, total in standings.team_totals.items():
+        for i, (team, total) in enumerate(standings.team_totals.items()):
             members = [p for p in match.players if p.team == team]
             said = ", ".join(
                 f"{isolated(p.name)} {standings.totals[p.name]}"
@@ -406,6 +410,9 @@ class ScoreboardView(QWidget):
                     "decks": [p.deck for p in members],
                     "leader": team in highlighted,
                     "out": bool(out),
+                    # the team's line on the chart (`chart_series`): its decks blended were
+                    # another colour than that line
+                    "colour": TEAM_RGB[i % len(TEAM_RGB)],
                 }
             )
         return entries
