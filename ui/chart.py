@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 MARGINS: Final = (56, 16, 20, 34)  # left, top, right, bottom (above the legend), in pixels
@@ -39,6 +39,29 @@ class Series:
     joined: int = 0
     start: int = 0
     sat_out: tuple[int, ...] = ()  # rounds the player sat out: their total carried, dashed
+    # the dots' shape (MARKERS): two decks of one ink (blue pump, blue plow) drew one blue
+    marker: str = "circle"
+
+
+MARKERS: Final = ("circle", "square", "triangle", "diamond")
+
+
+def marker_shape(marker: str, centre: QPointF, radius: float) -> QPolygonF | None:
+    """The polygon of a dot of `marker`'s shape around `centre` (None: a circle, drawn as an
+    ellipse), its area close to the circle's."""
+    x, y, r = centre.x(), centre.y(), radius
+    if marker == "square":
+        r *= 0.9
+        corners = [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
+    elif marker == "triangle":
+        r *= 1.3
+        corners = [(x, y - r), (x + r * 0.87, y + r * 0.5), (x - r * 0.87, y + r * 0.5)]
+    elif marker == "diamond":
+        r *= 1.25
+        corners = [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
+    else:
+        return None
+    return QPolygonF([QPointF(a, b) for a, b in corners])
 
 
 def sat_out_steps(series: Series) -> list[bool]:
@@ -224,16 +247,28 @@ class RunningTotalsChart(QWidget):
                 pen.setStyle(Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
                 painter.setPen(pen)
                 painter.drawLine(a, b)
-            painter.setPen(QPen(QColor(*s.colour), 4))
+            painter.setPen(QPen(QColor(*s.colour), 2))
             painter.setBrush(QColor(*s.colour))
             for p, dashed in zip(points[1:], away, strict=True):
                 if not dashed:
-                    painter.drawEllipse(p, 4, 4)
+                    _draw_marker(painter, s.marker, p, 5)
             painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(AXIS_TEXT)
         legend_top = self.height() - LEGEND_ROW * legend_rows
         for s, label, (x, row) in zip(self._series, labels, legend, strict=True):
             y = legend_top + LEGEND_ROW * row  # legend under the axis
-            painter.fillRect(QRectF(plot.left() + x, y, 12, 12), QColor(*s.colour))
+            painter.setPen(QPen(QColor(*s.colour), 2))
+            painter.setBrush(QColor(*s.colour))
+            _draw_marker(painter, s.marker, QPointF(plot.left() + x + 6, y + 6), 5)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(AXIS_TEXT)
             painter.drawText(QPointF(plot.left() + x + LEGEND_SWATCH, y + 11), label)
         painter.end()
+
+
+def _draw_marker(painter: QPainter, marker: str, centre: QPointF, radius: float) -> None:
+    shape = marker_shape(marker, centre, radius)
+    if shape is None:
+        painter.drawEllipse(centre, radius, radius)
+    else:
+        painter.drawPolygon(shape)

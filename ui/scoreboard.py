@@ -26,9 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blitzcam.game.decks import DECKS_BY_NAME
 from blitzcam.game.rules import Match, Standings
 from blitzcam.game.text import isolated, left_to_right, seat_note
-from blitzcam.ui.chart import RunningTotalsChart, Series
+from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 from blitzcam.ui.labels import ElidedLabel, plain_label
 
@@ -76,6 +77,15 @@ def status_text(match: Match, standings: Standings) -> str:
     )
 
 
+def deck_marker(deck: str) -> str:
+    """A deck's dots on the chart by the drawing on its back, as its colour is its ink: the
+    two blue decks (pump and plow) drew the same blue line."""
+    symbol = DECKS_BY_NAME[deck].symbol if deck in DECKS_BY_NAME else ""
+    return {"pump": "circle", "buggy": "square", "bucket": "triangle", "plow": "diamond"}.get(
+        symbol, "circle"
+    )
+
+
 def chart_series(match: Match, standings: Standings) -> list[Series]:
     """Lines per player (from the round they joined to the one they left), or per team."""
     if standings.team_running_totals is None:
@@ -87,6 +97,7 @@ def chart_series(match: Match, standings: Standings) -> list[Series]:
                 joined=p.joined,
                 start=p.start,
                 sat_out=p.sat_out,
+                marker=deck_marker(p.deck),
             )
             for p in match.players
         ]
@@ -104,7 +115,17 @@ def chart_series(match: Match, standings: Standings) -> list[Series]:
             for number in range(joined + 1, joined + len(totals) + 1)
             if not any(p.plays_in(number) for p in members)
         )
-        series.append(Series(team, TEAM_RGB[i % len(TEAM_RGB)], totals, joined, start, away))
+        series.append(
+            Series(
+                team,
+                TEAM_RGB[i % len(TEAM_RGB)],
+                totals,
+                joined,
+                start,
+                away,
+                marker=MARKERS[i % len(MARKERS)],
+            )
+        )
     return series
 
 

@@ -343,3 +343,25 @@ def test_the_headline_is_drawn_in_the_bundled_font(qtbot, match) -> None:
     metrics = QFontMetrics(QFont(load_font()))
     shown = plain(status_text(match, score_match(match)))
     assert all(metrics.inFontUcs4(ord(ch)) for ch in shown if ch.isprintable()), shown
+
+
+def test_decks_of_one_ink_draw_their_lines_with_dots_of_other_shapes() -> None:
+    # (found by review: blue pump and blue plow drew the same blue line and dots)
+    from PySide6.QtCore import QPointF
+
+    from blitzcam.game.decks import DECKS
+    from blitzcam.ui.chart import MARKERS, marker_shape
+    from blitzcam.ui.scoreboard import deck_marker
+
+    inks = {}
+    for deck in DECKS:  # blue-pump, blue-plow: one ink
+        inks.setdefault(deck.name.split("-")[0], []).append(deck.name)
+    assert max(len(names) for names in inks.values()) == 2
+    for names in inks.values():
+        assert len({deck_marker(name) for name in names}) == len(names), names
+    assert {deck_marker(d.name) for d in DECKS} == set(MARKERS)
+    for marker in MARKERS[1:]:  # about as much ink as the circle's dot
+        shape = marker_shape(marker, QPointF(0, 0), 5)
+        points = [(shape[i].x(), shape[i].y()) for i in range(shape.size())]
+        area = abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True))) / 2
+        assert 0.7 < area / (3.14159 * 25) < 1.4, marker
