@@ -33,6 +33,13 @@ QPushButton:hover { background: #34405a; }
 QPushButton:default, QPushButton#primary { background: #2f6fde; border-color: #4d86ea; }
 QLineEdit, QSpinBox, QComboBox { background: #1f2636; border: 1px solid #3a4560;
     border-radius: 4px; padding: 4px; }
+QRadioButton::indicator, QCheckBox::indicator { width: 12px; height: 12px;
+    border: 2px solid #8a92a6; background: #1f2636; }
+QRadioButton::indicator { border-radius: 8px; }
+QCheckBox::indicator { border-radius: 3px; }
+QRadioButton::indicator:checked, QCheckBox::indicator:checked { background: #2f6fde;
+    border-color: #8fb4f5; }
+QRadioButton::indicator:disabled, QCheckBox::indicator:disabled { border-color: #3a4152; }
 QGroupBox { border: 1px solid #2e374b; border-radius: 8px; margin-top: 14px; padding-top: 8px; }
 QGroupBox::title { subcontrol-origin: margin; left: 10px; padding: 0 4px; }
 QTableWidget { background: #181e2a; gridline-color: #262e40; border: none; }
