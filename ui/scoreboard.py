@@ -137,13 +137,16 @@ def card_places(n: int, per_row: int = CARDS_PER_ROW) -> list[tuple[int, int]]:
     return [divmod(i, columns) for i in range(n)]
 
 
+NAME_SMALLEST_PT: Final = 14  # a total card's name is drawn down to this before it is cut
+
+
 class TotalCard(QFrame):
     """One large total: name, deck back(s), total; highlighted for the leader or winner."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("totalCard")
-        self.name = ElidedLabel()
+        self.name = ElidedLabel(shrink_to=NAME_SMALLEST_PT)
         self.name.setObjectName("totalName")
         self.detail = ElidedLabel()
         self.detail.setObjectName("totalDetail")

@@ -383,3 +383,25 @@ def test_a_flip_tag_stays_inside_the_picture(card, expected) -> None:
     tag = flip_tag(QRectF(*card), picture)
     assert (tag.left(), tag.top()) == expected
     assert picture.contains(tag)
+
+
+def test_a_label_that_may_shrink_draws_a_long_name_smaller_before_it_cuts_it(qtbot) -> None:
+    # (found by review: "North Side Sharks" on a team's card read "North …" on a 1024-px screen)
+    from PySide6.QtGui import QFont
+
+    from blitzcam.ui.labels import ElidedLabel
+
+    font = QFont()
+    font.setPointSizeF(22)
+    labels = []
+    for shrink_to in (None, 14):
+        label = ElidedLabel("North Side Sharks", shrink_to=shrink_to)
+        qtbot.addWidget(label)
+        label.setFont(font)
+        label.resize(200, 40)
+        labels.append(label)
+    fixed, shrinking = labels
+    assert fixed.shown_text().endswith("…") and fixed.shown_font().pointSizeF() == 22
+    assert shrinking.shown_text() == "North Side Sharks" and 14 <= shrinking.shown_font().pointSizeF() < 22
+    shrinking.resize(60, 40)  # too narrow even at 14 points: cut there
+    assert shrinking.shown_text().endswith("…") and shrinking.shown_font().pointSizeF() == 14
