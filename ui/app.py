@@ -42,14 +42,14 @@ QRadioButton::indicator:checked, QCheckBox::indicator:checked { background: #2f6
 QRadioButton::indicator:disabled, QCheckBox::indicator:disabled { border-color: #3a4152; }
 QGroupBox { border: 1px solid #2e374b; border-radius: 8px; margin-top: 14px; padding-top: 8px; }
 QGroupBox::title { subcontrol-origin: margin; left: 10px; padding: 0 4px; }
-QTableWidget { background: #181e2a; gridline-color: #262e40; border: none; }
+QTableView { background: #181e2a; gridline-color: #262e40; border: none; }
 QHeaderView::section { background: #181e2a; color: #8a92a6; border: none; }
 QLabel#matchTitle { color: #8a92a6; font-size: 15pt; }
 QLabel#matchStatus { font-size: 26pt; font-weight: bold; }
 QLabel#matchStatus[decided="true"] { color: #ffd34d; }
 QFrame#totalCard { background: #1c2230; border-radius: 10px; }
 QFrame#totalCard[leader="true"] { background: #3a3314; border: 2px solid #ffd34d; }
-QFrame#totalCard[out="true"] { background: #141820; }
+QFrame#totalCard[out="true"] { background: #141820; border: 1px solid #2e374b; }
 QFrame#totalCard[out="true"] QLabel { color: #6c7384; }
 QLabel#totalName { font-size: 22pt; font-weight: bold; background: transparent; }
 QLabel#totalDetail { color: #a0a8ba; font-size: 12pt; background: transparent; }

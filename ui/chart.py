@@ -154,7 +154,7 @@ def round_axis_labels(
         labels.append((QRectF(x - width / 2, y, width, height), str(r)))
     zero_left = labels[0][0].left()
     width = advance("round") + 2
-    labels.append((QRectF(zero_left - 6 - width, y + 6, width, height), "round"))
+    labels.append((QRectF(max(0.0, zero_left - 6 - width), y + 6, width, height), "round"))
     return labels
 
 

@@ -16,6 +16,7 @@ from typing import Final
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QImage, QKeySequence
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QInputDialog,
     QLabel,
@@ -563,10 +564,13 @@ class MainWindow(QMainWindow):
         ask.setComboBoxEditable(False)
         if self.exec_dialog(ask) != QDialog.DialogCode.Accepted:
             return
-        name = ask.textValue()
-        if name not in names:
+        # by its place in the list, not its text: a player may be named "(choose a player)"
+        choice = ask.findChild(QComboBox)
+        chosen = choice.currentIndex() if choice is not None else -1
+        if chosen < 1:
             self.statusBar().showMessage(f"{title}: nobody was chosen, nothing changed", 8000)
             return
+        name = names[chosen - 1]
         before = self.match
         refused = self._change_refused(
             "Players", lambda: change(self.match_id, name, expect=self.match)

@@ -152,7 +152,9 @@ class ScanView(QWidget):
         self.capture_button.setObjectName("primary")
         self.drop_button = QPushButton("Drop last shot  (Backspace)")
         self.next_button = QPushButton()
-        self.back_button = QPushButton("Back to Dutch cards  (Alt+←)")
+        # (short: beside Cancel, "Back to Dutch cards" was cut to "k to Dutch cards (Alt·")
+        self.back_button = QPushButton("← Dutch  (Alt+←)")
+        self.back_button.setToolTip("Back to the Dutch cards step (Alt+←)")
         self.cancel_button = QPushButton("Cancel  (Esc)")
         for button in (
             self.capture_button,
@@ -172,15 +174,12 @@ class ScanView(QWidget):
         side.addWidget(self.player_rows, 1)
         side.addWidget(self.shots_label)
         side.addWidget(self.warnings)
-        # one a row: beside Cancel, "Back to Dutch cards" was cut to "k to Dutch cards (Alt·"
-        for button in (
-            self.capture_button,
-            self.drop_button,
-            self.next_button,
-            self.back_button,
-            self.cancel_button,
-        ):
+        for button in (self.capture_button, self.drop_button, self.next_button):
             side.addWidget(button)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.back_button)
+        bottom.addWidget(self.cancel_button)
+        side.addLayout(bottom)
         panel = QWidget()
         panel.setLayout(side)
         panel.setFixedWidth(380)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QSizePolicy,
     QSplitter,
+    QTableView,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -206,8 +207,11 @@ class TotalCard(QFrame):
         self.strip.setStyleSheet(f"background: {background}; border-radius: 3px;")
         self.setProperty("leader", leader)
         self.setProperty("out", out)
-        self.style().unpolish(self)
-        self.style().polish(self)
+        # (its labels too: a rule on `[out="true"] QLabel` is not applied again to children by
+        # polishing the card, and a player back at the table kept a grey name)
+        for widget in (self, self.name, self.detail, self.total):
+            widget.style().unpolish(widget)
+            widget.style().polish(widget)
 
     def set_compact(self, compact: bool) -> None:
         """A smaller total, for two rows of cards (the table and chart keep their room)."""
@@ -242,6 +246,11 @@ class RoundTable(QTableWidget):
         self._names: list[str] = []
         self.setWordWrap(False)
         self.horizontalHeader().sectionResized.connect(self._on_section_resized)
+        # the names and Dutch/Blitz/Pts rows stay at the top while the rounds scroll under
+        # them (scrolled to the last round, they went out of view with the first rounds)
+        self._frozen = _frozen_rows(self)
+        self.horizontalScrollBar().valueChanged.connect(self._frozen.horizontalScrollBar().setValue)
+        self.verticalHeader().sectionResized.connect(self._on_row_resized)
 
     def show_rounds(self, match: Match, standings: Standings) -> None:
         # a round edited (as many rounds as before): the keyboard stays on its row, where
@@ -249,6 +258,7 @@ class RoundTable(QTableWidget):
         same_rounds = self.rowCount() == HEADER_ROWS + len(match.rounds)
         kept_row = self.currentRow() if same_rounds and self.currentRow() >= HEADER_ROWS else -1
         self.clearSpans()
+        self._frozen.clearSpans()
         players = match.players
         self.setColumnCount(COLUMNS_PER_PLAYER * len(players))
         self.setRowCount(HEADER_ROWS + len(match.rounds))
@@ -259,6 +269,7 @@ class RoundTable(QTableWidget):
         for i, player in enumerate(players):
             col = i * COLUMNS_PER_PLAYER
             self.setSpan(0, col, 1, COLUMNS_PER_PLAYER)
+            self._frozen.setSpan(0, col, 1, COLUMNS_PER_PLAYER)
             head = self._item(player.name, bold)
             head.setForeground(QColor(*deck_rgb(player.deck)))
             # the whole name, which a narrow column cuts short
@@ -294,15 +305,55 @@ class RoundTable(QTableWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self._place_frozen()
         if self._follow_last and self.currentRow() < HEADER_ROWS:
             self.scrollToBottom()
+
+    def updateGeometries(self) -> None:
+        super().updateGeometries()
+        self._place_frozen()
+
+    def scrollTo(
+        self,
+        index: QModelIndex | QPersistentModelIndex,
+        hint: QAbstractItemView.ScrollHint = QAbstractItemView.ScrollHint.EnsureVisible,
+    ) -> None:
+        super().scrollTo(index, hint)
+        # a round's row under the frozen rows is out of view: scrolled down to just under them
+        bar, row = self.verticalScrollBar(), index.row()
+        if row >= HEADER_ROWS and row < bar.value() + HEADER_ROWS:
+            bar.setValue(row - HEADER_ROWS)
+
+    def _place_frozen(self) -> None:
+        """The frozen rows over the top of the table, as wide as it is."""
+        height = sum(self.rowHeight(row) for row in range(min(HEADER_ROWS, self.rowCount())))
+        self._frozen.setGeometry(
+            self.frameWidth(),
+            self.frameWidth(),
+            self.verticalHeader().width() + self.viewport().width(),
+            height,
+        )
+        self._frozen.verticalHeader().setFixedWidth(self.verticalHeader().width())
+        for column in range(self.columnCount()):
+            self._frozen.setColumnWidth(column, self.columnWidth(column))
+
+    @Slot(int, int, int)
+    def _on_row_resized(self, row: int, _old: int, new: int) -> None:
+        if row < HEADER_ROWS:
+            self._frozen.setRowHeight(row, new)
+            self._place_frozen()
 
     def _on_scrolled_by_hand(self, _action: int) -> None:
         self._follow_last = False
 
     @Slot(int, int, int)
-    def _on_section_resized(self, _index: int, _old: int, _new: int) -> None:
+    def _on_section_resized(self, index: int, _old: int, new: int) -> None:
+        self._frozen.setColumnWidth(index, new)
         self._fit_names()
+
+    @Slot(QModelIndex)
+    def _on_frozen_double_clicked(self, index: QModelIndex) -> None:
+        self._on_double_clicked(index.row(), index.column())
 
     def _fit_names(self) -> None:
         """Each name cut with "…" to its three columns' width (the whole name is its tooltip)."""
@@ -344,6 +395,28 @@ class RoundTable(QTableWidget):
             self._on_double_clicked(self.currentRow(), self.currentColumn())  # names: Players
             return
         super().keyPressEvent(event)
+
+
+def _frozen_rows(table: RoundTable) -> QTableView:
+    """A view of `table`'s own items showing its header rows, laid over its top (Qt's frozen
+    column, for rows): it never scrolls down, and across in step with the table."""
+    frozen = QTableView(table)
+    frozen.setModel(table.model())
+    frozen.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    frozen.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    frozen.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    frozen.setAutoScroll(False)
+    frozen.horizontalHeader().hide()
+    frozen.verticalHeader().setDefaultSectionSize(table.verticalHeader().defaultSectionSize())
+    frozen.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    frozen.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    frozen.setFrameShape(QFrame.Shape.NoFrame)
+    frozen.setWordWrap(False)
+    frozen.setTextElideMode(Qt.TextElideMode.ElideNone)
+    frozen.setHorizontalScrollMode(table.horizontalScrollMode())
+    frozen.doubleClicked.connect(table._on_frozen_double_clicked)
+    frozen.show()
+    return frozen
 
 
 class ScoreboardView(QWidget):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLayout, QScrollArea, QWidget
 
 SCREEN_MARGIN = 48  # pixels a window sized to the screen leaves it (a title bar, a panel)
@@ -19,7 +20,9 @@ def scrolling_widget(widget: QWidget) -> QScrollArea:
     """`widget` in an area as `scrolling_rows` makes that asks for the widget's whole height
     (a window holding it is sized by `fit_to_screen`) and shrinks to the width it can have: a
     dialog of eight players' rows ran off a 600-px screen."""
-    area = _scrolling(widget, _WholeHeight())
+    area = _WholeHeight()
+    _scrolling(widget, area)
+    area.watch_focus()
     # (no room kept for the scroll bar: where one is needed, the rows' names are cut shorter)
     area.setMinimumWidth(widget.minimumSizeHint().width())
     return area
@@ -36,6 +39,29 @@ def fit_to_screen(window: QWidget) -> None:
 
 
 class _WholeHeight(QScrollArea):
+    def watch_focus(self) -> None:
+        """Scroll to a box of the rows whenever it takes the focus: Tab does, but Shift+Tab
+        from below the rows, or a check that puts the cursor in an empty box, left it out of
+        view (found by review)."""
+        widget = self.widget()
+        for child in widget.findChildren(QWidget) if widget is not None else ():
+            child.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.FocusIn and isinstance(watched, QWidget):
+            self.ensureWidgetVisible(watched)
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        # room for the scroll bar only while there is one: it covered the rows' last column
+        widget, bar = self.widget(), self.verticalScrollBar()
+        if widget is not None:
+            scrolls = self.height() < widget.minimumSizeHint().height()
+            needed = widget.minimumSizeHint().width() + (bar.sizeHint().width() if scrolls else 0)
+            if self.minimumWidth() != needed:
+                self.setMinimumWidth(needed)
+
     def sizeHint(self) -> QSize:  # QScrollArea's own stops at 24 lines of text
         widget = self.widget()
         if widget is None:

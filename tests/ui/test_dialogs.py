@@ -780,3 +780,30 @@ def test_the_confirm_dialog_fits_its_screen_and_scrolls_only_when_it_must(qtbot,
         assert rows.verticalScrollBar().maximum() == 0
     else:
         assert rows.verticalScrollBar().maximum() > 0
+
+
+def test_a_box_that_takes_the_focus_is_scrolled_into_view(qtbot) -> None:
+    # Tab scrolled the rows to the box it went to; Shift+Tab from below them, or the check that
+    # puts the cursor in an empty box, left it out of view on a short screen (found by review)
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QScrollArea
+
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Player, Tally
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    players = [Player(f"P{i}", deck) for i, deck in enumerate(DECK_NAMES)]
+    dialog = ConfirmDialog(players, Round({p.name: Tally(1, 0) for p in players}), title="Round 1")
+    qtbot.addWidget(dialog)
+    dialog.resize(560, 360)  # (as on a 600-px screen: the rows scroll)
+    dialog.show()
+    with qtbot.waitActive(dialog):
+        dialog.activateWindow()
+    rows = dialog.findChild(QScrollArea)
+    assert rows.verticalScrollBar().maximum() > 0 and rows.verticalScrollBar().value() == 0
+    last = dialog.editor.blitz["P7"]
+    last.setFocus()
+    qtbot.waitUntil(lambda: last.hasFocus(), timeout=2000)
+    top = last.mapTo(rows.viewport(), QPoint(0, 0)).y()
+    assert rows.verticalScrollBar().value() > 0
+    assert top >= 0 and top + last.height() <= rows.viewport().height()

@@ -1316,3 +1316,22 @@ def test_a_leave_asked_starts_with_nobody_chosen(qtbot, store, feed, tmp_path, m
     assert asked == [NOBODY_CHOSEN]
     assert store.load(match_id) == window.match and rules.at_table(window.match) == window.match.players
     assert "nobody was chosen, nothing changed" in window.statusBar().currentMessage()
+
+
+def test_a_player_named_like_the_question_is_not_taken_for_nobody_or_sent_away(qtbot, store, feed, tmp_path, monkeypatch):
+    # (found by review: the choice went by its text, and OK with nobody chosen sent a player
+    # named "(choose a player)" away)
+    import dataclasses
+
+    from PySide6.QtWidgets import QDialog
+
+    from blitzcam.ui.main_window import NOBODY_CHOSEN
+
+    match = match_of()
+    odd = dataclasses.replace(match.players[0], name=NOBODY_CHOSEN)
+    match = dataclasses.replace(match, players=(odd, *match.players[1:]))
+    match_id = store.create_match(match)
+    window = _window(qtbot, store, feed, tmp_path)
+    monkeypatch.setattr(window, "exec_dialog", lambda ask: QDialog.DialogCode.Accepted)
+    window.leave_action.trigger()
+    assert rules.at_table(store.load(match_id)) == store.load(match_id).players  # nobody left

@@ -365,3 +365,21 @@ def test_a_hand_over_an_unchanged_table_keeps_its_view_shot(qtbot, after_the_han
     view.capture_button.click()
     assert len(view.session.shots()) == (1 if asked else 2)
     assert (view.live.message() == SHOOT_UNCHANGED_AGAIN.format(as_step="")) is asked
+
+
+def test_every_button_of_the_scan_page_shows_its_whole_label(qtbot) -> None:
+    # (found by review: beside Cancel, "Back to Dutch cards (Alt+←)" read "k to Dutch cards
+    # (Alt·" at every window size; on a row of its own it cost the players' list a row)
+    view = _view(qtbot)
+    view.resize(1280, 720)
+    view.show()
+    qtbot.waitExposed(view)
+    view._on_counted(_frame(1, 9, 3))
+    view.next_button.click()  # the Blitz step, where Back shows
+    qtbot.wait(10)
+    buttons = (view.capture_button, view.drop_button, view.next_button, view.back_button,
+               view.cancel_button)  # fmt: skip
+    assert all(button.isVisible() for button in buttons)
+    for button in buttons:
+        assert button.width() >= button.sizeHint().width(), button.text()
+    assert view.back_button.y() == view.cancel_button.y()  # one row

@@ -365,3 +365,20 @@ def test_decks_of_one_ink_draw_their_lines_with_dots_of_other_shapes() -> None:
         points = [(shape[i].x(), shape[i].y()) for i in range(shape.size())]
         area = abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True))) / 2
         assert 0.7 < area / (3.14159 * 25) < 1.4, marker
+
+
+def test_a_player_back_at_the_table_is_drawn_bright_again(qtbot) -> None:
+    # (found by review: only the card's frame was polished again, and its labels kept the
+    # colours they had: grey for a player back at the table, bright for one who left)
+    from blitzcam.game.rules import come_back, leave
+
+    match = match_of(round_of(Ann=(5, 0), Bob=(3, 2), Cy=(1, 1)))
+    view = _view(qtbot, match)
+    bright = view.cards[1].name.palette().windowText().color().name()
+    gone = leave(match, "Bob")
+    view.show_match(gone, score_match(gone))
+    grey = view.cards[1].name.palette().windowText().color().name()
+    assert grey != bright and view.cards[1].detail.palette().windowText().color().name() == grey
+    back = come_back(gone, "Bob")
+    view.show_match(back, score_match(back))
+    assert view.cards[1].name.palette().windowText().color().name() == bright
