@@ -382,3 +382,41 @@ def test_a_player_back_at_the_table_is_drawn_bright_again(qtbot) -> None:
     back = come_back(gone, "Bob")
     view.show_match(back, score_match(back))
     assert view.cards[1].name.palette().windowText().color().name() == bright
+
+
+def test_the_names_stay_at_the_top_of_the_round_table_while_the_rounds_scroll(qtbot) -> None:
+    # scrolled to the last round (after each round, and now at start), the names and the
+    # Dutch/Blitz/Pts rows went out of view with the first rounds (found by review)
+    from PySide6.QtCore import QPoint
+
+    from blitzcam.ui.scoreboard import HEADER_ROWS
+
+    rounds = [round_of(Ann=(3, 2), Bob=(2, 0), Cy=(1, 1)) for _ in range(12)]
+    view = _view(qtbot, match_of(*rounds))
+    view.resize(900, 420)
+    view.show()
+    qtbot.waitExposed(view)
+    table = view.table
+    bar = table.verticalScrollBar()
+    assert bar.value() == bar.maximum() > 0  # the last round in view
+    frozen = table._frozen
+    assert frozen.isVisible() and frozen.model() is table.model()
+    assert frozen.height() == sum(table.rowHeight(r) for r in range(HEADER_ROWS))
+    assert frozen.verticalScrollBar().value() == 0  # never scrolls down
+    name_at = frozen.indexAt(QPoint(frozen.verticalHeader().width() + 5, 5))
+    assert (name_at.row(), table.item(0, 0).text()) == (0, "Ann")
+    # a round's row that went under the frozen rows is scrolled back out from under them
+    row = bar.value() + 1  # (the second row from the top of the view: under them)
+    table.setCurrentCell(row, 0)
+    top = table.visualRect(table.model().index(row, 0)).top()
+    assert top >= frozen.height()
+    # across, the frozen rows move with the table
+    table.horizontalScrollBar().setValue(table.horizontalScrollBar().maximum())
+    assert frozen.horizontalScrollBar().value() == table.horizontalScrollBar().value()
+
+
+def test_a_double_click_on_the_frozen_names_asks_for_the_players(qtbot) -> None:
+    view = _view(qtbot, match_of(round_of(Ann=(3, 2), Bob=(2, 0), Cy=(1, 1))))
+    table = view.table
+    with qtbot.waitSignal(table.playersActivated, timeout=1000):
+        table._frozen.doubleClicked.emit(table.model().index(0, 0))
