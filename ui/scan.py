@@ -16,6 +16,7 @@ from typing import Final
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractSlider,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -207,6 +208,18 @@ class ScanView(QWidget):
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.setAutoRepeat(False)  # a held key is one press: one shot, one step
             shortcut.activated.connect(slot)
+        # the players' rows scroll by key too: on a short screen only a few show, and the list
+        # takes no focus (the scan's keys stay its own)
+        bar = self.player_rows.verticalScrollBar()
+        for key, action in (
+            (Qt.Key.Key_Up, QAbstractSlider.SliderAction.SliderSingleStepSub),
+            (Qt.Key.Key_Down, QAbstractSlider.SliderAction.SliderSingleStepAdd),
+            (Qt.Key.Key_PageUp, QAbstractSlider.SliderAction.SliderPageStepSub),
+            (Qt.Key.Key_PageDown, QAbstractSlider.SliderAction.SliderPageStepAdd),
+        ):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(lambda action=action: bar.triggerAction(action))
         self._refresh()
 
     def set_players(self, players: Sequence[Player]) -> None:

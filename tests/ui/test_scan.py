@@ -383,3 +383,28 @@ def test_every_button_of_the_scan_page_shows_its_whole_label(qtbot) -> None:
     for button in buttons:
         assert button.width() >= button.sizeHint().width(), button.text()
     assert view.back_button.y() == view.cancel_button.y()  # one row
+
+
+def test_the_players_rows_scroll_by_key_on_a_short_screen(qtbot) -> None:
+    # on a 600-px screen three of eight rows show, and the list takes no focus: only a mouse
+    # wheel reached the others (found by review)
+    from PySide6.QtCore import Qt
+
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Player
+
+    seated = tuple(Player(f"P{i}", deck) for i, deck in enumerate(DECK_NAMES))
+    view = ScanView(seated, FakeSource([np.zeros((36, 64, 3), np.uint8)]), NullCounter(""))
+    qtbot.addWidget(view)
+    view.resize(1024, 560)
+    view.show()
+    with qtbot.waitActive(view):
+        view.activateWindow()
+    view.setFocus()  # (as `start` gives it)
+    bar = view.player_rows.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == 0
+    qtbot.keyClick(view, Qt.Key.Key_PageDown)
+    assert bar.value() > 0
+    qtbot.keyClick(view, Qt.Key.Key_Up)
+    qtbot.keyClick(view, Qt.Key.Key_PageUp)
+    assert bar.value() == 0
