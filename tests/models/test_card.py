@@ -185,6 +185,7 @@ SHIPPED_NETWORKS = tuple(
         "blitzcam-identity.pt",
         "blitzcam-identity-wide-art.pt",
         "blitzcam-identity-wide-art-late.pt",
+        "blitzcam-identity-wide-art-late-2.pt",
     )
 )
 
@@ -196,9 +197,9 @@ def test_the_identity_section_describes_the_networks_the_shipped_file_joins(
     from blitzcam.models.training import sha256_of
 
     text = "\n".join(identity_section(_identity_run(tmp_path), SHIPPED_NETWORKS))
-    assert "3 small CNNs" in text and "0.843 × mean + 0.157" in text
+    assert "4 small CNNs" in text and "0.837 × mean + 0.163" in text
     for k, path in enumerate(SHIPPED_NETWORKS, start=1):
-        assert f"| `{path.name}` | network {k} of 3," in text and sha256_of(path) in text
+        assert f"| `{path.name}` | network {k} of 4," in text and sha256_of(path) in text
     assert "identity_average " + " ".join(str(p) for p in SHIPPED_NETWORKS) in text
     assert "A small CNN" not in text  # (the one-network opening)
 
@@ -209,9 +210,9 @@ def test_a_card_naming_other_networks_than_the_shipped_file_joins_is_refused(
     from blitzcam.models.card import identity_section
 
     run = _identity_run(tmp_path)
-    with pytest.raises(ValueError, match=r"joins 3 identity network\(s\), but 2 were named"):
+    with pytest.raises(ValueError, match=r"joins 4 identity network\(s\), but 2 were named"):
         identity_section(run, SHIPPED_NETWORKS[:2])
-    with pytest.raises(ValueError, match=r"joins 3 identity networks: name their \.pt files"):
+    with pytest.raises(ValueError, match=r"joins 4 identity networks: name their \.pt files"):
         identity_section(run)  # the joined file would be called one network
 
 
@@ -234,5 +235,5 @@ def test_a_shipped_network_alone_is_described_as_one(
     monkeypatch.setattr(card, "IDENTITY_ONNX", alone)
     text = "\n".join(card.identity_section(_identity_run(tmp_path)))
     assert "A small CNN" in text and "network 1 of" not in text
-    with pytest.raises(ValueError, match=r"joins 1 identity network\(s\), but 3 were named"):
+    with pytest.raises(ValueError, match=r"joins 1 identity network\(s\), but 4 were named"):
         card.identity_section(_identity_run(tmp_path), SHIPPED_NETWORKS)
