@@ -302,6 +302,7 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
     """The report: detector metrics, then the counting metrics users care about."""
     detector: dict[str, Any] = {}
     aps = []
+    all_boxed = 0
     for cls_name in CLASSES:
         conf = np.concatenate([o.scored[cls_name][0] for o in outcomes] or [np.zeros(0)])
         correct = np.concatenate([o.scored[cls_name][1] for o in outcomes] or [np.zeros(0, bool)])
@@ -318,14 +319,12 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
             "boxed": int(correct.sum()) / n_truth if n_truth else float("nan"),
             "instances": n_truth,
         }
+        all_boxed += int(correct.sum())
         if not np.isnan(ap):
             aps.append(ap)
     all_tp = sum(o.counted_correct[c][0] for o in outcomes for c in CLASSES)
     all_kept = sum(o.counted_correct[c][1] for o in outcomes for c in CLASSES)
     all_truth = sum(o.n_truth[c] for o in outcomes for c in CLASSES)
-    all_boxed = sum(
-        detector[c]["boxed"] * detector[c]["instances"] for c in CLASSES if detector[c]["instances"]
-    )
     detector["all"] = {
         "precision": all_tp / all_kept if all_kept else float("nan"),
         "recall": all_tp / all_truth if all_truth else float("nan"),
