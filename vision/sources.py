@@ -216,15 +216,20 @@ def _usable(ok: bool, image: np.ndarray | None) -> np.ndarray | None:
     return to_bgr8(image)
 
 
+def _capture_property(capture: Capture, prop: int) -> float:
+    """A capture's `get(prop)` (OpenCV's CAP_PROP_*) as a float; NaN when it cannot tell."""
+    get = getattr(capture, "get", None)  # (fakes in tests may not have it)
+    try:
+        return float(get(prop)) if get is not None else math.nan
+    except (TypeError, ValueError):
+        return math.nan
+
+
 def _frames_per_second(capture: Capture) -> float:
     """A video's frame rate as its file says (0: it does not, or the capture cannot tell)."""
     import cv2
 
-    get = getattr(capture, "get", None)  # (fakes in tests may not have it)
-    try:
-        fps = float(get(cv2.CAP_PROP_FPS)) if get is not None else 0.0
-    except (TypeError, ValueError):
-        return 0.0
+    fps = _capture_property(capture, cv2.CAP_PROP_FPS)
     # (a file may say nonsense: 0, NaN, 90000 from a stream's time base; a timelapse's 0.5 is
     # its own)
     return fps if 0.0 < fps <= 1000.0 else 0.0
@@ -235,11 +240,7 @@ def _time_stamp(capture: Capture) -> float | None:
     CAP_PROP_POS_MSEC: its presentation time); None when the capture cannot tell."""
     import cv2
 
-    get = getattr(capture, "get", None)  # (fakes in tests may not have it)
-    try:
-        ms = float(get(cv2.CAP_PROP_POS_MSEC)) if get is not None else math.nan
-    except (TypeError, ValueError):
-        return None
+    ms = _capture_property(capture, cv2.CAP_PROP_POS_MSEC)
     return ms / 1000 if math.isfinite(ms) and ms >= 0 else None
 
 
@@ -396,15 +397,10 @@ class StreamSource(CaptureSource):
     def _clip_length(self) -> int:
         """The frames the capture says the source holds: more than 0 for a video file served
         over HTTP, 0 (or less) for a live stream, whose length nobody knows."""
-        get = getattr(self._capture, "get", None)
-        if get is None:
-            return 0
         import cv2
 
-        try:
-            return int(get(cv2.CAP_PROP_FRAME_COUNT))
-        except (TypeError, ValueError, OverflowError):
-            return 0
+        frames = _capture_property(self._capture, cv2.CAP_PROP_FRAME_COUNT)
+        return int(frames) if math.isfinite(frames) else 0
 
     def read_frame(self) -> Frame | None:
         image = self._grab()
