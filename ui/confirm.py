@@ -28,7 +28,7 @@ from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.dialog_parts import error_label
 from blitzcam.ui.labels import ElidedLabel, plain_label
 from blitzcam.ui.number_box import NumberBox, unfinished
-from blitzcam.ui.scrolling import SCREEN_MARGIN, fit_to_screen, scrolling_widget
+from blitzcam.ui.scrolling import SCREEN_ALLOWANCE, fit_to_screen, scrolling_widget
 
 # wider than the rules allow: the core, not the widget, explains a bad count. Shots of one step
 # are summed: a pile shot three times summed past 99, shown and confirmed as 99, the sum lost
@@ -196,7 +196,7 @@ class ConfirmDialog(QDialog):
             shots = QVBoxLayout()
             # each picture 480 x 270 at most, smaller where the screen is short (two made the
             # dialog 568 px tall, more than a 600-px screen holds beside a title bar)
-            room = self.screen().availableGeometry().height() - SCREEN_MARGIN - 40
+            room = self.screen().availableGeometry().height() - SCREEN_ALLOWANCE - 40
             height = max(120, min(270, room // len(captures)))
             for image in captures:
                 label = QLabel()

@@ -32,12 +32,11 @@ from blitzcam.game.rules import Match, MatchError, Player, Settings
 from blitzcam.ui.deck_colours import back_icon, deck_label
 from blitzcam.ui.dialog_parts import error_label, variant_box
 from blitzcam.ui.number_box import NumberBox, unfinished
-from blitzcam.ui.scrolling import scrolling_rows
+from blitzcam.ui.scrolling import SCREEN_ALLOWANCE, scrolling_rows
 
 DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
 ICON_SIZE: Final = QSize(18, 28)  # eight rows of players fit a 768 px screen
 NO_MODIFIER: Final = Qt.KeyboardModifier.NoModifier
-SCREEN_ALLOWANCE: Final = 80  # a title bar and a task bar, in pixels
 MIN_SEATS_HEIGHT: Final = 120  # the seats' scroll area shows two rows at least
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLayout, QScrollArea, QWidget
 
-SCREEN_MARGIN = 48  # pixels a window sized to the screen leaves it (a title bar, a panel)
+SCREEN_ALLOWANCE: Final = 80  # a title bar and a task bar, in pixels: what a window leaves
 
 
 def scrolling_rows(layout: QLayout) -> QScrollArea:
@@ -33,8 +35,8 @@ def fit_to_screen(window: QWidget) -> None:
     first size stops at two thirds of the screen: eight rows scrolled on a 768-px laptop)."""
     hint, screen = window.sizeHint(), window.screen().availableGeometry()
     window.resize(
-        min(hint.width(), screen.width() - SCREEN_MARGIN),
-        min(hint.height(), screen.height() - SCREEN_MARGIN),
+        min(hint.width(), screen.width() - SCREEN_ALLOWANCE),
+        min(hint.height(), screen.height() - SCREEN_ALLOWANCE),
     )
 
 
