@@ -402,8 +402,13 @@ def _frozen_rows(table: RoundTable) -> QTableView:
     column, for rows): it never scrolls down, and across in step with the table."""
     frozen = QTableView(table)
     frozen.setModel(table.model())
+    # the table's own selection: the names row chosen by keyboard shows chosen on the overlay
+    # (with a selection of its own it never did), and a click on a name chooses that row
+    frozen.setSelectionModel(table.selectionModel())
+    frozen.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    frozen.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     frozen.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-    frozen.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    frozen.pressed.connect(lambda _index: table.setFocus(Qt.FocusReason.MouseFocusReason))
     frozen.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     frozen.setAutoScroll(False)
     frozen.horizontalHeader().hide()

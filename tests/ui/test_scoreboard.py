@@ -415,6 +415,33 @@ def test_the_names_stay_at_the_top_of_the_round_table_while_the_rounds_scroll(qt
     assert frozen.horizontalScrollBar().value() == table.horizontalScrollBar().value()
 
 
+def test_the_frozen_rows_show_and_take_the_tables_choice_of_row(qtbot) -> None:
+    # the overlay kept a selection of its own: the names row chosen by keyboard (where Enter
+    # asks for the players) showed nothing chosen, and a click on a name chose nothing
+    rounds = [round_of(Ann=(3, 2), Bob=(2, 0), Cy=(1, 1)) for _ in range(3)]
+    view = _view(qtbot, match_of(*rounds))
+    view.resize(900, 420)
+    view.show()
+    qtbot.waitExposed(view)
+    table, frozen = view.table, view.table._frozen
+    table.setFocus()
+    table.setCurrentCell(2, 0)
+    qtbot.keyClick(table, Qt.Key.Key_Up)
+    qtbot.keyClick(table, Qt.Key.Key_Up)
+    assert table.currentRow() == 0
+    assert frozen.selectionModel().isRowSelected(0)  # drawn chosen on the overlay
+    table.setCurrentCell(3, 0)
+    assert not frozen.selectionModel().isRowSelected(0)
+    table.clearFocus()
+    assert table.window().focusWidget() is not table
+    sub_headers = frozen.visualRect(table.model().index(1, 4)).center()
+    qtbot.mouseClick(frozen.viewport(), Qt.MouseButton.LeftButton, pos=sub_headers)
+    assert table.currentRow() == 1 and table.window().focusWidget() is table
+    with qtbot.waitSignal(table.playersActivated, timeout=1000):
+        qtbot.keyClick(table, Qt.Key.Key_Up)
+        qtbot.keyClick(table, Qt.Key.Key_Return)
+
+
 def test_a_double_click_on_the_frozen_names_asks_for_the_players(qtbot) -> None:
     view = _view(qtbot, match_of(round_of(Ann=(3, 2), Bob=(2, 0), Cy=(1, 1))))
     table = view.table
