@@ -31,7 +31,7 @@ from blitzcam.vision.lookalike import LookAlike, look_alikes, stand_ins_alike
 from blitzcam.vision.orientation import fills_more_turned, turn_back_obb, turn_frame
 from blitzcam.vision.reference_cache import cached_reference_vectors
 from blitzcam.vision.references import DeckProfile, load_profile
-from blitzcam.vision.stabilise import Stabiliser, thumbnail
+from blitzcam.vision.stabilise import Stabiliser, card_blocks, thumbnail
 from blitzcam.vision.tiling import (
     CLOSER_BY,
     MAX_LOOKS,
@@ -496,7 +496,14 @@ class LiveCounting:
             taken, unseen = at, None
         result = self.pipeline(frame_bgr, in_play=decks)
         counts = Counts(per_deck=result.counts, face_up=result.face_up, unknown=result.unknown)
-        stable = self.stabiliser.update(thumbnail(frame_bgr), counts, at=taken, unseen_s=unseen)
+        counted = result.detections.corners[result.detections.counted]
+        stable = self.stabiliser.update(
+            thumbnail(frame_bgr),
+            counts,
+            at=taken,
+            unseen_s=unseen,
+            cards=card_blocks(counted, frame_bgr.shape[:2]),
+        )
         self._reported = time.monotonic()
         return dataclasses.replace(
             result,

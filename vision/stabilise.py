@@ -15,6 +15,12 @@ while a third of the votes still say it, so that a card found in every other fra
 make the number flicker. A frame that comes after the camera went unwatched for long (a camera
 or stream that stalled) is taken as motion too: the table was not seen meanwhile.
 
+A change is judged over the whole thumbnail and, where the cards lie, block by block: a small
+hand over one pile moves the whole picture's mean by less than any line (2.6 grey levels for a
+hand of 4 % of the frame), and its frames voted as still ones, so a settled count fell by the
+cards it hid. Away from the cards only the whole picture counts: a player fidgeting at the
+table's edge holds no count back.
+
 Until a view settles, each report also says what its own still frames vote so far (`view`), or
 that it is moving (None): a video that ends then has no more frames to settle it with. Each
 report numbers the view its counts are of (`scene`: a new number each time the window restarts
@@ -35,6 +41,9 @@ import numpy as np
 from blitzcam.vision.counting import Counts
 
 THUMB_SIZE: Final = (32, 18)
+# the thumbnail's blocks, across and down, that changes are also judged in where cards lie:
+# 4×3 thumbnail pixels each, about 2 % of the frame
+BLOCKS: Final = (8, 6)
 MOTION_THRESHOLD: Final = 6.0  # mean absolute grey difference to the previous frame
 SCENE_THRESHOLD: Final = 10.0  # mean absolute grey difference to the window's scene
 WINDOW: Final = 7
@@ -58,8 +67,45 @@ def thumbnail(frame_bgr: np.ndarray) -> np.ndarray:
     return cv2.resize(grey, THUMB_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-def difference(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.abs(a - b).mean())
+def card_blocks(corners: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
+    """The BLOCKS (down × across, bool) that the boxes' bounds touch: `corners` (n, 4, 2) in
+    the pixels of a frame of `frame_size` (height, width)."""
+    across, down = BLOCKS
+    blocks = np.zeros((down, across), bool)
+    height, width = frame_size
+    if len(corners) == 0 or height <= 0 or width <= 0:
+        return blocks
+    low, high = corners.min(axis=1), corners.max(axis=1)  # (n, 2) x, y
+    scale = np.array([across / width, down / height])
+    first = np.clip(np.floor(low * scale), 0, [across - 1, down - 1]).astype(int)
+    last = np.clip(np.floor(high * scale), 0, [across - 1, down - 1]).astype(int)
+    inside = (high[:, 0] >= 0) & (high[:, 1] >= 0) & (low[:, 0] < width) & (low[:, 1] < height)
+    for (x0, y0), (x1, y1) in zip(first[inside], last[inside], strict=True):
+        blocks[y0 : y1 + 1, x0 : x1 + 1] = True
+    return blocks
+
+
+def difference(a: np.ndarray, b: np.ndarray, blocks: np.ndarray | None = None) -> float:
+    """The mean absolute grey difference of two thumbnails, or, where larger, its mean over any
+    one of `blocks` (the BLOCKS marked True: where cards lie)."""
+    changed = np.abs(a - b)
+    whole = float(changed.mean())
+    if blocks is None or not blocks.any():
+        return whole
+    down, across = blocks.shape
+    height, width = changed.shape[0] // down, changed.shape[1] // across
+    if height == 0 or width == 0:
+        return whole
+    per_block = (
+        changed[: height * down, : width * across]
+        .reshape(down, height, across, width)
+        .mean(axis=(1, 3))
+    )
+    return max(whole, float(per_block[blocks].max()))
+
+
+def _no_cards() -> np.ndarray:
+    return np.zeros(BLOCKS[::-1], bool)
 
 
 def lower_median(values: list[int]) -> int:
@@ -144,6 +190,9 @@ class Stabiliser:
         self._motion, self._scene_change = motion_threshold, scene_threshold
         self._previous: np.ndarray | None = None
         self._scene: np.ndarray | None = None
+        # where cards lay (BLOCKS): in the frame before, in the window's scene's frames, and in
+        # the frames of a new scene's that may replace it
+        self._previous_cards = self._scene_cards = self._next_cards = _no_cards()
         # still frames in a row that differ from the window's scene: a new scene once they are
         # min_votes, and like one another
         self._next_votes: list[Counts] = []
@@ -162,13 +211,17 @@ class Stabiliser:
         self._scene_number += 1
         self._votes.clear()
         self._previous = self._scene = self._next_scene = None
+        self._previous_cards = self._scene_cards = self._next_cards = _no_cards()
         self._next_votes = []
         self._last = None
         self._after_motion = None
         self._last_at = None  # (the usual gap between frames is the machine's: kept)
 
-    def _changed(self, thumb: np.ndarray) -> bool:
-        return self._scene is not None and difference(thumb, self._scene) > self._scene_change
+    def _changed(self, thumb: np.ndarray, cards: np.ndarray) -> bool:
+        return (
+            self._scene is not None
+            and difference(thumb, self._scene, self._scene_cards | cards) > self._scene_change
+        )
 
     def update(
         self,
@@ -177,15 +230,21 @@ class Stabiliser:
         *,
         at: float | None = None,
         unseen_s: float | None = None,
+        cards: np.ndarray | None = None,
     ) -> Stable:
         """`at`: when the frame was taken, in seconds on any steady clock (None: now).
         `unseen_s`: how long the camera went unwatched before it, from the report of the frame
         before (None: the time since that frame; a caller whose counting takes seconds says,
-        or each slow count looks like a stall)."""
+        or each slow count looks like a stall). `cards`: the BLOCKS its cards lie in
+        (`card_blocks`; None: judged over the whole thumbnail only)."""
         now = time.monotonic() if at is None else at
-        moving = self._previous is not None and difference(thumb, self._previous) > self._motion
+        cards = _no_cards() if cards is None else cards
+        moving = (
+            self._previous is not None
+            and difference(thumb, self._previous, self._previous_cards | cards) > self._motion
+        )
         moving |= self._after_stall(now, unseen_s)
-        self._previous = thumb
+        self._previous, self._previous_cards = thumb, cards
         if moving:
             # a new scene must hold still for min_votes frames in a row
             self._next_votes, self._next_scene = [], None
@@ -193,8 +252,8 @@ class Stabiliser:
                 self._after_motion = []  # and so must the old one, which a hand may have changed
                 return self._held(None)
         if self._scene is None:
-            self._scene = thumb
-        elif self._after_motion is not None and not self._changed(thumb):
+            self._scene, self._scene_cards = thumb, cards
+        elif self._after_motion is not None and not self._changed(thumb, cards):
             # the scene's look, after a hand: settled once min_votes still frames agree over
             # min_still_s (had eight cards been added, its first frames used to report the old
             # count as settled; counted fast, a small hand resting a tenth of a second was)
@@ -219,20 +278,28 @@ class Stabiliser:
                 self._last = None
                 self._scene_number += 1
             self._votes.extend(settling[:-1])
-        elif self._changed(thumb):
-            if self._next_scene is None or difference(thumb, self._next_scene) > self._scene_change:
+        elif self._changed(thumb, cards):
+            if (
+                self._next_scene is None
+                or difference(thumb, self._next_scene, self._next_cards | cards)
+                > self._scene_change
+            ):
                 self._next_votes, self._next_scene, self._next_since = [], thumb, now
+                self._next_cards = _no_cards()
             self._next_votes.append(counts)
+            self._next_cards = self._next_cards | cards
             held = now - self._next_since >= self._min_still_s
             if self._last is not None and (len(self._next_votes) < self._min_votes or not held):
                 return self._held(vote(self._next_votes), new=True)
             self._votes.clear()  # the new scene has held: its frames are the window
             self._votes.extend(self._next_votes[:-1])
             self._scene, self._last = self._next_scene, None
+            self._scene_cards = self._next_cards
             self._after_motion = None
             self._scene_number += 1
         self._next_votes, self._next_scene = [], None
         self._votes.append(counts)
+        self._scene_cards = self._scene_cards | cards
         # only a settled count is held on to: the first frame of a scan may be an outlier
         shown = self._last.counts if self._last is not None and self._last.settled else None
         voted = steady_vote(list(self._votes), shown)

@@ -460,3 +460,118 @@ def test_live_counting_judges_a_video_by_its_own_clock(monkeypatch) -> None:
     assert not any(s.settled for s in shown[40:50])
     assert shown[-1].settled
 
+
+
+def _hand_over(thumb: np.ndarray, left: int, value: float = 160.0) -> np.ndarray:
+    """`thumb` with a small hand over it: 6×4 thumbnail pixels (4 % of the frame) from `left`."""
+    out = thumb.copy()
+    out[6:10, left : left + 6] = value
+    return out
+
+
+def test_card_blocks_marks_the_blocks_the_boxes_touch() -> None:
+    from blitzcam.vision.stabilise import BLOCKS, card_blocks
+
+    frame = (720, 1280)  # 8 × 6 blocks of 160 × 120 px
+    boxes = np.array(
+        [
+            [[10, 10], [100, 10], [100, 100], [10, 100]],  # the first block only
+            [[150, 230], [330, 230], [330, 250], [150, 250]],  # across three, down two
+            [[1250, 700], [1400, 700], [1400, 800], [1250, 800]],  # past the corner: clipped
+            [[-90, 10], [-10, 10], [-10, 60], [-90, 60]],  # wholly outside: none
+        ],
+        np.float32,
+    )
+    blocks = card_blocks(boxes, frame)
+    assert blocks.shape == BLOCKS[::-1]
+    assert {tuple(b) for b in np.argwhere(blocks)} == {
+        (0, 0), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2), (5, 7)
+    }
+    assert not card_blocks(np.zeros((0, 4, 2), np.float32), frame).any()
+
+
+def test_a_small_hand_over_the_cards_holds_the_count_it_hides() -> None:
+    # a hand of 4 % of the frame over a pile moved the thumbnail's mean by 2.6 grey levels,
+    # under both lines: its frames voted as still ones and the settled count fell from 20 to
+    # 17 (found by review); judged where the cards lie, it is motion, then a view not settled
+    from blitzcam.vision.stabilise import card_blocks, difference
+
+    table = _thumb(100)
+    pile = np.array([[[480, 200], [800, 200], [800, 520], [480, 520]]], np.float32)
+    cards = card_blocks(pile, (720, 1280))
+    assert difference(_hand_over(table, 13), table) < 6  # the whole picture: too small a change
+    for with_cards, expect_held in ((cards, True), (None, False)):
+        stab = Stabiliser(window=7, min_votes=3)
+        clock = (i * 0.2 for i in itertools.count())
+        for _ in range(5):
+            out = stab.update(table, _counts(20), at=next(clock), cards=with_cards)
+        assert out.settled and out.counts.per_deck["green-pump"] == 20
+        # the hand passes over the pile, 2 thumbnail pixels a frame (80 frame pixels)
+        shown = [
+            stab.update(_hand_over(table, left), _counts(17), at=next(clock), cards=with_cards)
+            for left in (10, 12, 14, 16, 18)
+        ]
+        if expect_held:
+            assert all(s.counts.per_deck["green-pump"] == 20 and not s.settled for s in shown)
+        else:  # (judged over the whole picture alone, as before: the hand's count is settled)
+            assert shown[-1].counts.per_deck["green-pump"] == 17 and shown[-1].settled
+        if expect_held:  # gone: the table as it was settles again on its own count
+            after = [stab.update(table, _counts(20), at=next(clock), cards=cards) for _ in range(7)]
+            assert after[-1].settled and after[-1].counts.per_deck["green-pump"] == 20
+            assert all(a.counts.per_deck["green-pump"] == 20 for a in after)
+
+
+def test_a_small_hand_resting_on_the_cards_is_not_the_table_before_a_second() -> None:
+    from blitzcam.vision.stabilise import card_blocks
+
+    table = _thumb(100)
+    cards = card_blocks(np.array([[[480, 200], [800, 200], [800, 520], [480, 520]]], np.float32),
+                        (720, 1280))
+    stab = Stabiliser(window=7, min_votes=3)
+    clock = (i * 0.2 for i in itertools.count())
+    for _ in range(5):
+        stab.update(table, _counts(20), at=next(clock), cards=cards)
+    # it comes in (motion), then rests, hiding 3 cards: held, not settled, for a second
+    shown = [stab.update(_hand_over(table, 14), _counts(17), at=next(clock), cards=cards)
+             for _ in range(5)]
+    assert all(s.counts.per_deck["green-pump"] == 20 and not s.settled for s in shown)
+
+
+def test_a_change_away_from_the_cards_holds_nothing_back() -> None:
+    # a player fidgeting at the table's edge, where no card lies: judged over the whole picture
+    from blitzcam.vision.stabilise import card_blocks
+
+    table = _thumb(100)
+    cards = card_blocks(np.array([[[480, 200], [800, 200], [800, 520], [480, 520]]], np.float32),
+                        (720, 1280))
+    stab = Stabiliser(window=7, min_votes=3)
+    clock = (i * 0.2 for i in itertools.count())
+    for _ in range(4):
+        stab.update(table, _counts(20), at=next(clock), cards=cards)
+    for left in (0, 2, 0, 2, 0):  # fingers moving in the first blocks, away from the pile
+        out = stab.update(_hand_over(table, left), _counts(20), at=next(clock), cards=cards)
+        assert out.settled and out.counts.per_deck["green-pump"] == 20
+
+
+def test_live_counting_judges_changes_where_its_counted_cards_lie() -> None:
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+
+    seen = []
+
+    class Recording(Stabiliser):
+        def update(self, thumb, counts, **kwargs):  # type: ignore[override]
+            seen.append(kwargs.get("cards"))
+            return super().update(thumb, counts, **kwargs)
+
+    obb = np.array([[320, 180, 100, 60, 0], [40, 30, 20, 20, 0]], np.float32)
+    detections = Detections.from_obb(obb, np.full(2, 0.9), [0, 0]).with_decks(
+        np.array([0, 0]), np.full(2, 0.8), DECK_NAMES, counted=np.array([True, False])
+    )
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        return FrameResult(detections, {"green-pump": 1}, 0, 0, {})
+
+    LiveCounting(pipeline, Recording())(np.full((360, 640, 3), 100, np.uint8))
+    # the counted box, 270-370 × 150-210 of 640 × 360: blocks 3-4 across, 2-3 down; the
+    # uncounted one (a doubted box) marks nothing
+    assert {tuple(b) for b in np.argwhere(seen[0])} == {(2, 3), (2, 4), (3, 3), (3, 4)}
