@@ -113,10 +113,10 @@ def shown_address(spec: str) -> str:
 _ADDRESS: Final = re.compile(r"(\s*[A-Za-z][A-Za-z0-9+.\-]*://)(.*)\Z", re.DOTALL)
 # a parameter whose name says it holds a secret (pwd, password, passwd, pass, token,
 # access_token, auth, secret, credential ..., or ending in key or sig: key, apikey, sig; not
-# keyframe), and its value, to & ; # or the end
+# keyframe; pw and psw whole, as some cameras name it), and its value, to & ; # or the end
 _SECRET_VALUE: Final = re.compile(
     r"([?&;](?:[^=&;#?/]*(?:pass|pwd|token|auth|secret|cred|signature)[^=&;#?/]*"
-    r"|[^=&;#?/]*(?:key|sig))=)[^&;#]*",
+    r"|[^=&;#?/]*(?:key|sig)|ps?w)=)[^&;#]*",
     re.IGNORECASE,
 )
 
@@ -137,7 +137,9 @@ def _userinfo_end(rest: str) -> int:
     return -1
 
 
-_HOST: Final = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.\-]+)(:\d*)?(?=[/?#;]|\Z)")
+# a host: an [IPv6] (with a %25 zone) or a name of anything but the delimiters (docker's
+# rtsp_server, kamera-küche.local), a :port, then / ? # ; or the end
+_HOST: Final = re.compile(r"(\[[0-9A-Fa-f:.%A-Za-z]+\]|[^\s/?#;@:\[\]]+)(:\d*)?(?=[/?#;]|\Z)")
 
 
 def _open_capture(spec: int | str) -> Capture:
@@ -295,6 +297,10 @@ class CaptureSource(FrameSource):
     def read_frame(self) -> Frame | None:
         image = self._grab()
         if image is None:
+            if self.live:  # a camera has no end: it was unplugged, or another program took it
+                raise SourceError(
+                    f"{self.name}: stopped giving frames (unplugged, or taken by another program)"
+                )
             return None
         self._index += 1
         self._note_time()
@@ -405,7 +411,12 @@ class StreamSource(CaptureSource):
     def read_frame(self) -> Frame | None:
         image = self._grab()
         if image is None and self._clip_length() > 0:
-            return None  # a clip that ended: reconnecting would play it again from the start
+            # a clip that ended, or whose connection dropped before its end: read on from where
+            # it was (half a video served over HTTP ended as if it were all; reconnecting
+            # without a seek would play it again from the start)
+            image = self._resumed() if self._index < self._clip_length() else None
+            if image is None:
+                return None
         attempt = 0
         while image is None:
             if self._cancelled.is_set():
@@ -434,6 +445,37 @@ class StreamSource(CaptureSource):
         if not self.live:  # a video file served over HTTP: its own clock, as a file's
             self._note_time()
         return Frame(image=image, index=self._index - 1, origin=self.name)
+
+    def _resumed(self) -> np.ndarray | None:
+        """The frame after the last one read of a clip whose read failed before its end: its
+        connection opened again and the frame sought; None where it holds no more frames (its
+        length was an estimate). SourceError when it cannot be reached again, or its server
+        cannot seek."""
+        import cv2
+
+        for attempt in range(1, self._tries + 1):
+            self._sleep(self._delay_s * attempt)
+            if self._cancelled.is_set():
+                return None
+            self._capture.release()
+            try:
+                self._capture = self._opener(self._spec)
+            except Exception as exc:  # the opener's own failure, said as the stream's
+                raise SourceError(f"{self.name}: cannot reconnect to the video: {exc}") from None
+            self.reconnects += 1
+            if not self._capture.isOpened():
+                continue
+            sought = getattr(self._capture, "set", None)
+            if sought is None or not sought(cv2.CAP_PROP_POS_FRAMES, self._index):
+                raise SourceError(
+                    f"{self.name}: the video dropped at frame {self._index + 1} of "
+                    f"{self._clip_length()}, and cannot be read on from there"
+                )
+            return self._grab()  # (no frame: the clip does end here)
+        raise SourceError(
+            f"{self.name}: the video dropped at frame {self._index + 1} of "
+            f"{self._clip_length()} and did not come back after {self._tries} tries"
+        )
 
     def cancel(self) -> None:
         """Have a read that waits to reconnect give up now (from any thread): the app stops its
@@ -622,7 +664,10 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
     if not text.strip():  # Path("") is the current folder
         raise SourceError("an empty source names no camera, file, folder or stream")
     if is_stream(text.strip()):  # (spaces around an address pasted in)
-        return SourceSpec(SpecKind.STREAM, text.strip())
+        # FFmpeg knows http:// but not Http:// (a phone's keyboard capitalises the first letter):
+        # a scheme is the same in any case (RFC 3986)
+        scheme, rest = text.strip().split("://", 1)
+        return SourceSpec(SpecKind.STREAM, f"{scheme.lower()}://{rest}")
     if _ADDRESS.match(text):  # rstp://, rtmp://: said as an address, its password hidden
         raise SourceError(
             f"{shown_address(text.strip())}: not an address blitzcam can read (a stream's "
