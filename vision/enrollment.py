@@ -62,6 +62,9 @@ SQUARE_ON_DEG: Final = 2.0  # both pairs of sides closer to parallel than this: 
 LONG_ALONG_SLANT: Final = 0.8  # a card's short sides look at most 1/CARD_ASPECT (0.64) as long
 MIN_CARD_SIDE: Final = 120  # pixels across the card in the picture: less is stored blurred
 SECOND_CARD_SHARE: Final = 0.5  # a second quadrilateral this large (of the card's area): two cards
+# ... and a card-shaped one down to this share: a second card further off, or seen at a slant
+# (one of 20-39 % of the card's area was taken, and the nearer card stored)
+SECOND_CARD_SHAPED_SHARE: Final = 0.15
 # One card's outline is convex, rounded corners and all: no dent in it deeper than this share
 # of its width (cards photographed flat, perspective, shadows and face-up cards included:
 # 0.01 at most). Two cards overlapping, even offset by 30 px of 300, or a card with a light
@@ -222,15 +225,27 @@ def _vanishing_directions(
     return k2 * tr - tl, k3 * bl - tl
 
 
+def _sides_at_focal(
+    n2: np.ndarray, n3: np.ndarray, focal: float, image_wh: tuple[int, int]
+) -> tuple[float, float]:
+    """The rectangle's sides along `n2` and `n3` (`_vanishing_directions`), to one scale, seen
+    through a lens of `focal` pixels whose principal point is the picture's centre."""
+    u0, v0 = image_wh[0] / 2, image_wh[1] / 2
+    inverse = np.linalg.inv(np.array([[focal, 0, u0], [0, focal, v0], [0, 0, 1]]))
+    metric = inverse.T @ inverse
+    return (
+        float(np.sqrt(max(0.0, float(n2 @ metric @ n2)))),
+        float(np.sqrt(max(0.0, float(n3 @ metric @ n3)))),
+    )
+
+
 def _ratio_at_focal(
     n2: np.ndarray, n3: np.ndarray, focal: float, image_wh: tuple[int, int]
 ) -> float:
     """The rectangle's length over width, seen through a lens of `focal` pixels whose
     principal point is the picture's centre."""
-    u0, v0 = image_wh[0] / 2, image_wh[1] / 2
-    inverse = np.linalg.inv(np.array([[focal, 0, u0], [0, focal, v0], [0, 0, 1]]))
-    metric = inverse.T @ inverse
-    ratio = float(np.sqrt((n2 @ metric @ n2) / max(1e-12, float(n3 @ metric @ n3))))
+    first, second = _sides_at_focal(n2, n3, focal, image_wh)
+    ratio = first / max(1e-6, second)
     return max(ratio, 1 / max(ratio, 1e-9))
 
 
@@ -289,14 +304,15 @@ def _angle_deg(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.degrees(np.arccos(min(1.0, cos))))
 
 
-def long_sides_down(corners: np.ndarray) -> bool | None:
+def long_sides_down(corners: np.ndarray, image_wh: tuple[int, int] | None = None) -> bool | None:
     """Whether the card's long sides are the quadrilateral's left and right ones (`corners`
     ordered tl, tr, br, bl), its top and bottom (False), or None when the slant hides which.
 
     Comparing the sides as seen fails on a steep slant: a card tilted 55 degrees along its
     length looks wider than long and was stored turned and stretched. The sides along a slant
     converge and only they are shortened, so they are the long ones whenever they look more
-    than LONG_ALONG_SLANT as long as the others (its short sides never look more than 0.64)."""
+    than LONG_ALONG_SLANT as long as the others (its short sides never look more than 0.64).
+    Past that, in a picture of `image_wh`, the way that some camera lens sees (`_lens_tells`)."""
     tl, tr, br, bl = (np.asarray(c, np.float64) for c in corners)
     down = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
     across = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
@@ -312,10 +328,29 @@ def long_sides_down(corners: np.ndarray) -> bool | None:
     if along >= LONG_ALONG_SLANT * other:
         long_along = True
     elif converge > STEEP_CONVERGENCE_DEG:
-        return None
+        return None if image_wh is None else _lens_tells(corners, image_wh)
     else:
         long_along = False
     return long_along == (down_converge >= across_converge)
+
+
+def _lens_tells(corners: np.ndarray, image_wh: tuple[int, int]) -> bool | None:
+    """Whether the card's long sides run down the picture, as `long_sides_down` says, where
+    only one way is a card's shape (CARD_SHAPE_RANGE) through some lens (FOCAL_RANGE); None
+    where both are, or neither. How fast the sides converge grows with the share of the
+    picture the card fills, so an angle alone refused a card lying across, 44 % of a phone's
+    picture wide, seen 20 degrees off straight-down (its other reading needs 67 degrees and a
+    lens no camera has)."""
+    n2, n3 = _vanishing_directions(corners)  # the top side's direction, the left side's
+    readings = set()
+    for share in np.geomspace(*FOCAL_RANGE, 49):
+        across, down = _sides_at_focal(n2, n3, share * max(image_wh), image_wh)
+        if min(across, down) <= 0 or not np.isfinite(across / down):
+            continue
+        for long_down, ratio in ((True, down / across), (False, across / down)):
+            if CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]:
+                readings.add(long_down)
+    return readings.pop() if len(readings) == 1 else None
 
 
 def card_in(image_bgr: np.ndarray) -> tuple[list[Bright], str | None]:
@@ -341,7 +376,11 @@ def card_problem(
             "the picture)"
         )
     (corners, area, one_card), others = cards[0], cards[1:]
-    if any(other.area >= SECOND_CARD_SHARE * area for other in others):
+    if any(
+        other.area >= SECOND_CARD_SHARE * area
+        or (other.area >= SECOND_CARD_SHAPED_SHARE * area and _card_shaped(other, image_wh))
+        for other in others
+    ):
         return "more than one card in the picture: lay one back alone"
     whole = np.array_equal(corners, _whole_corners(image_wh))
     if not whole and _on_the_edge(corners, image_wh):
@@ -369,7 +408,7 @@ def card_problem(
             f"the shape found {shape}: two cards touching, or a card partly hidden or in "
             "shadow? lay one back alone, evenly lit"
         )
-    if long_sides_down(corners) is None:
+    if long_sides_down(corners, image_wh) is None:
         return (
             "the card is seen too slanted to tell its length from its width: photograph it "
             "more from above"
@@ -377,6 +416,14 @@ def card_problem(
     if min(across, down) < MIN_CARD_SIDE:
         return _too_few_pixels(min(across, down))
     return None
+
+
+def _card_shaped(found: Bright, image_wh: tuple[int, int]) -> bool:
+    """Whether a quadrilateral found is a card's shape as seen, or through some lens."""
+    ratio = seen_card_ratio(found.corners, image_wh)
+    if ratio is None:
+        return could_be_a_card(found.corners, image_wh)
+    return CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]
 
 
 def _far_card_problem(far: Sequence[Bright], image_wh: tuple[int, int]) -> str | None:
@@ -414,7 +461,8 @@ def _too_few_pixels(side: float) -> str:
 
 def rectify(image_bgr: np.ndarray, corners: np.ndarray, *, width: int = CARD_WIDTH) -> np.ndarray:
     """The card warped flat, portrait, `width` pixels wide at the card's aspect ratio."""
-    if long_sides_down(corners) is False:  # lying across in the photo: stand it upright
+    if long_sides_down(corners, (image_bgr.shape[1], image_bgr.shape[0])) is False:
+        # lying across in the photo: stand it upright
         corners = np.roll(corners, -1, axis=0)
     height = round(width * CARD_ASPECT)
     dst = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
