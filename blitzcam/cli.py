@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"blitzcam {args.command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt as exc:
-        from blitzcam.game.store import SavedThenInterrupted
+        from blitzcam.errors import SavedThenInterrupted
 
         saved = " (after the change was saved)" if isinstance(exc, SavedThenInterrupted) else ""
         print(f"blitzcam {args.command}: interrupted{saved}", file=sys.stderr)

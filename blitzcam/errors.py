@@ -13,6 +13,12 @@ class UserError(Exception):
         self.exit_code = exit_code
 
 
+class SavedThenInterrupted(KeyboardInterrupt):
+    """Ctrl+C that landed once a change was saved (a match's during the disk's sync, a deck's
+    back while its look-alikes are checked): whoever reports the interrupt says the change is
+    saved (re-entering it would enter it twice)."""
+
+
 def first_line(exc: BaseException, *, most: int = 200) -> str:
     """What a library's exception says, fit for a one-line message: its first line, without
     the terminal colour codes some put in (torch's weights-only refusal), at most `most`

@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Final
 
+from blitzcam.errors import SavedThenInterrupted
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, Player, Round, Settings, Standings, Tally
 from blitzcam.paths import resolved
@@ -192,12 +193,6 @@ class StoreError(Exception):
         super().__init__(message)
         self.unwritable = unwritable
         self.reason = reason
-
-
-class SavedThenInterrupted(KeyboardInterrupt):
-    """Ctrl+C that landed once a change was committed (during the disk's sync, most likely):
-    the change is saved, and whoever reports the interrupt says so (re-entering it would
-    enter it twice)."""
 
 
 class StaleMatchError(StoreError):

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 import cv2
 import numpy as np
 
-from blitzcam.errors import UserError
+from blitzcam.errors import SavedThenInterrupted, UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.detections import UNKNOWN_NAME
-from blitzcam.vision.images import ImageError, read_image, write_png_atomic
+from blitzcam.vision.images import ImageError, read_image, read_picture, write_png_atomic
 from blitzcam.vision.lookalike import LookAlike, involving, look_alikes
 from blitzcam.vision.references import (
     DECK_NAME_PATTERN,
@@ -46,6 +46,9 @@ WHOLE_PICTURE: Final = 0.98
 # card on a white table is bright to its edges too
 WHOLE_CARD_SHAPE: Final = (1.52, 1.60)
 WHOLE_CARD_DRAWING: Final = 0.3  # of the card's width: a back's drawing is 0.35-0.65 of it
+# a picture of this shape, bright to its edges with a drawing in its middle, is said to be a
+# crop near a card's shape (taken whole only within WHOLE_CARD_SHAPE)
+NEAR_CARD_SHAPE: Final = (1.40, 1.75)
 # ... but one of card shape down to this share is likely the card seen from too far: said so
 FAR_CARD_AREA: Final = 0.001
 # A quadrilateral this much longer than wide, or no more, is a card seen at a slant; outside it,
@@ -77,6 +80,10 @@ MAX_DENT: Final = 0.02
 # table, 0-0.19, and 0.31 for two stacked 30 px apart (its notch mostly the cards' blurred edge)
 SHADOW_LIFT: Final = 0.42
 EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
+CUT_OUT_BACKGROUND: Final = 40  # the grey a transparent cut-out of a card is laid on
+# the longest side a large picture is read again at, for a card narrower than CARD_WIDTH in
+# it shrunk (12000 x 9000, 324 MB, the pixels a picture may have)
+ENROLL_MAX_SIDE: Final = 12000
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
 CAMERA_TRIES: Final = 40  # frames of a camera or stream looked at for a card, once settled
 FILE_TRIES: Final = 900  # ... of a video or folder: half a minute of video at 30 frames a second
@@ -109,18 +116,7 @@ def find_card(image_bgr: np.ndarray) -> np.ndarray | None:
 def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> list[Bright]:
     """Bright shapes of at least `min_area` of the picture taken as quadrilaterals, largest
     first."""
-    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
-    scale = 800 / max(grey.shape)
-    small = (
-        cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        if scale < 1
-        else grey
-    )
-    scale = min(scale, 1.0)
-    blurred = cv2.GaussianBlur(small, (5, 5), 0)
-    threshold, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    ink = bright == 0  # before the lines are closed: what a whole-picture card's drawing is
-    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))  # close ink lines
+    small, scale, threshold, bright, ink = _bright_shapes(image_bgr)
     contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area_min = min_area * bright.size
     cards = []
@@ -146,6 +142,47 @@ def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> lis
         )
         cards.append(Bright(order_corners(quad / scale), area / scale**2, one_card))
     return cards
+
+
+def _bright_shapes(
+    image_bgr: np.ndarray,
+) -> tuple[np.ndarray, float, float, np.ndarray, np.ndarray]:
+    """The picture in grey at most 800 px long, its scale, the bright line (Otsu's), the bright
+    shapes (ink lines closed) and the ink (the dark pixels, before they are closed: what a
+    whole-picture card's drawing is)."""
+    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    scale = 800 / max(grey.shape)
+    small = (
+        cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        if scale < 1
+        else grey
+    )
+    blurred = cv2.GaussianBlur(small, (5, 5), 0)
+    threshold, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = bright == 0
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))  # close ink lines
+    return small, min(scale, 1.0), float(threshold), bright, ink
+
+
+def _crop_shape_problem(image_bgr: np.ndarray) -> str | None:
+    """What to say of a picture bright to its edges with a card's drawing in its middle whose
+    shape is near a card's but not one: a crop of a back a little too tight or loose ("no card
+    found ... on a darker surface" said nothing of the crop), or a card on a light table, which
+    the picture cannot tell from one. None for any other picture."""
+    _small, _scale, _threshold, bright, ink = _bright_shapes(image_bgr)
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours or max(cv2.contourArea(c) for c in contours) <= WHOLE_PICTURE * bright.size:
+        return None
+    h, w = ink.shape
+    ratio = max(h, w) / max(1, min(h, w))
+    near = NEAR_CARD_SHAPE[0] <= ratio <= NEAR_CARD_SHAPE[1]
+    if not near or not ink.any() or not _drawing_centred(ink):
+        return None
+    return (
+        "no card found: the picture is bright to its edges (a light table, or a crop of one "
+        f"card {ratio:.2f} times as long as it is wide, where a card is {CARD_ASPECT:.2f}): "
+        "lay the card on a darker surface, or crop the picture to the card's edges"
+    )
 
 
 def _dents_in_shadow(
@@ -184,6 +221,13 @@ def _is_the_card(ink: np.ndarray) -> bool:
     h, w = ink.shape
     if not WHOLE_CARD_SHAPE[0] <= max(h, w) / max(1, min(h, w)) <= WHOLE_CARD_SHAPE[1]:
         return False
+    return _drawing_centred(ink)
+
+
+def _drawing_centred(ink: np.ndarray) -> bool:
+    """Whether the dark pixels of a picture bright to its edges are a card's drawing: large and
+    in its middle (a photo of a card on a white table has a small one, or one off-centre)."""
+    h, w = ink.shape
     ys, xs = np.nonzero(ink)
     if len(xs) == 0:
         return True  # a blank card: enrollment says it shows no drawing
@@ -359,6 +403,8 @@ def card_in(image_bgr: np.ndarray) -> tuple[list[Bright], str | None]:
     image_wh = (image_bgr.shape[1], image_bgr.shape[0])
     found = find_cards(image_bgr, min_area=FAR_CARD_AREA)  # one pass: the cards are the big ones
     cards = [card for card in found if card.area >= MIN_CARD_AREA * image_wh[0] * image_wh[1]]
+    if not found and (crop := _crop_shape_problem(image_bgr)) is not None:
+        return cards, crop
     return cards, card_problem(cards, image_wh, far=() if cards else found)
 
 
@@ -608,7 +654,7 @@ def enroll_command(args: argparse.Namespace) -> int:
     deck = check_deck_name(args.deck)
     if args.image is not None:
         try:
-            image = read_image(Path(args.image))
+            image = _picture_to_enroll(Path(args.image))
         except ImageError as exc:
             raise UserError(str(exc)) from None
         source = str(args.image)
@@ -619,14 +665,72 @@ def enroll_command(args: argparse.Namespace) -> int:
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
     note += ", replacing the back enrolled before" if replaced else ""
     print(f"enrolled {deck} from {source}: stored {target}{note}")
+    if (meant := _meant_deck(deck)) is not None:
+        print(
+            f"note: {deck} is not one of the eight decks: did you mean {meant}? "
+            f"(`blitzcam decks forget {deck}` takes it back)",
+            file=sys.stderr,
+        )
     try:
         pairs = involving(profile_look_alikes(), deck)
     except UserError as exc:  # the back is stored: only the advice is missing
         print(f"note: could not check which decks {deck} looks like: {exc}", file=sys.stderr)
         return 0
+    except KeyboardInterrupt:  # (said as "interrupted" alone, it read as if nothing was stored)
+        raise SavedThenInterrupted() from None
     for pair in pairs:
         print(f"note: {pair.note()}", file=sys.stderr)
     return 0
+
+
+def _picture_to_enroll(path: Path) -> np.ndarray:
+    """The picture at `path` as enrollment reads it (ImageError when it cannot be read).
+
+    A transparent cut-out of a card (a phone's "lift the subject" PNG) is laid on dark grey
+    rather than white, where a white card on white was "no card found". A picture shrunk to be
+    read (MAX_SIDE) is read again larger where the card in it is narrower than the reference
+    stored (CARD_WIDTH) and the file holds more: a card 350 px wide in a 12000 x 9000 photo
+    was stored from 119 px, and refused as "only 113 pixels wide"."""
+    picture = read_picture(path)
+    image = picture.frame
+    if not card_in(image)[0]:
+        on_dark = read_image(path, over=CUT_OUT_BACKGROUND)
+        if not np.array_equal(on_dark, image) and card_in(on_dark)[0]:  # (transparency)
+            return on_dark
+    found = find_cards(image, min_area=FAR_CARD_AREA)  # (a card too far is told in file pixels)
+    if not found:
+        return image
+    side = min(_sides(found[0].corners))
+    if max(picture.scale) > 1.0 and side < CARD_WIDTH:
+        long_side = max(picture.size)
+        wanted = min(long_side, ENROLL_MAX_SIDE, math.ceil(max(image.shape) * CARD_WIDTH / side))
+        if wanted > max(image.shape):
+            return read_image(path, max_side=wanted)
+    return image
+
+
+def _meant_deck(deck: str) -> str | None:
+    """The one of the eight decks `deck` is a slip of the keyboard for (a letter left out,
+    added, changed or two swapped), or None."""
+    if deck in DECK_NAMES:
+        return None
+    near = [name for name in DECK_NAMES if _one_slip_apart(deck, name)]
+    return near[0] if len(near) == 1 else None
+
+
+def _one_slip_apart(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        differ = [i for i in range(len(a)) if a[i] != b[i]]
+        swapped = (
+            len(differ) == 2
+            and differ[1] == differ[0] + 1
+            and (a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]])
+        )
+        return len(differ) == 1 or swapped
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
 def profile_look_alikes() -> list[LookAlike]:

@@ -213,13 +213,16 @@ def _stretched_to_full_range(image: np.ndarray, data: bytes) -> np.ndarray:
     return stretched.astype(image.dtype)
 
 
-def to_bgr8(image: np.ndarray) -> np.ndarray:
+def to_bgr8(image: np.ndarray, *, over: int = 255) -> np.ndarray:
     """Any decoded image (gray, gray+alpha, BGR, BGRA; 8/16-bit or float) -> BGR uint8.
 
-    Transparent pixels are laid on white, the colour of a card's surroundings in exported backs.
+    Transparent pixels are laid on grey `over`: by default white, the colour of a card's
+    surroundings in exported backs. 16-bit samples that never pass 4095 are a 10- or 12-bit
+    camera's, stored as they came (a PNG's sBIT, which says so, is not read by OpenCV): they are
+    scaled by the bits they use, or such a picture read as nearly black (0-15).
     """
     if image.dtype == np.uint16:
-        image = (image >> 8).astype(np.uint8)
+        image = _eight_bits(image)
     elif image.dtype != np.uint8:
         values = np.nan_to_num(image.astype(np.float32))  # NaN -> 0, before the range test
         if image.dtype.kind == "f":
@@ -237,15 +240,28 @@ def to_bgr8(image: np.ndarray) -> np.ndarray:
     if channels == 1:
         return cv2.cvtColor(image[:, :, 0], cv2.COLOR_GRAY2BGR)
     if channels == 2:  # gray + alpha
-        return _over_white(cv2.cvtColor(image[:, :, 0], cv2.COLOR_GRAY2BGR), image[:, :, 1])
+        return _laid_on(cv2.cvtColor(image[:, :, 0], cv2.COLOR_GRAY2BGR), image[:, :, 1], over)
     if channels == 4:
-        return _over_white(image[:, :, :3], image[:, :, 3])
+        return _laid_on(image[:, :, :3], image[:, :, 3], over)
     return np.ascontiguousarray(image[:, :, :3])
 
 
-def _over_white(bgr: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+def _eight_bits(image: np.ndarray) -> np.ndarray:
+    """16-bit samples as 8: the top 8 of 16 bits, or of the bits they use where those are 12
+    or fewer (the colour and the alpha each by its own)."""
+    alpha = image.ndim == 3 and image.shape[2] in (2, 4)
+    parts = [image[..., :-1], image[..., -1:]] if alpha else [image]
+    shifted = []
+    for part in parts:
+        top = int(part.max()) if part.size else 0
+        bits = 16 if top >= 1 << 12 else max(8, top.bit_length())
+        shifted.append((part >> (bits - 8)).astype(np.uint8))
+    return np.concatenate(shifted, axis=-1) if alpha else shifted[0]
+
+
+def _laid_on(bgr: np.ndarray, alpha: np.ndarray, over: int) -> np.ndarray:
     a = alpha.astype(np.float32)[..., None] / 255.0
-    return (bgr.astype(np.float32) * a + 255.0 * (1 - a)).astype(np.uint8)
+    return (bgr.astype(np.float32) * a + float(over) * (1 - a)).astype(np.uint8)
 
 
 @dataclass(frozen=True)
@@ -267,12 +283,12 @@ def decode_image(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> np.ndar
     return decode_picture(data, name=name, max_side=max_side).frame
 
 
-def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Picture:
+def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: int = 255) -> Picture:
     """Image file bytes -> the frame and the picture's size; ImageError naming `name` if not.
 
     A JPEG is turned upright as its EXIF orientation says (as photo viewers show it) and, when
     large, decoded at a reduced scale by the JPEG decoder itself. Other formats are decoded whole,
-    with their alpha channel, then shrunk before transparency is laid on white."""
+    with their alpha channel, then shrunk before transparency is laid on grey `over` (white)."""
     if not data:
         raise ImageError(f"{name}: cannot decode image: the file is empty (0 bytes)")
     if is_truncated(data):
@@ -334,12 +350,12 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> Pictu
     long_side = max(image.shape[:2])
     if long_side > max_side:
         if image.dtype not in _RESIZABLE:  # e.g. a signed-integer TIFF: resize cannot take it
-            image = to_bgr8(image)
+            image = to_bgr8(image, over=over)
         # shrunk before to_bgr8 where it can be: its blend on white works in float32
         scale = max_side / long_side
         new_wh = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
         image = cv2.resize(image, new_wh, interpolation=cv2.INTER_AREA)
-    return Picture(to_bgr8(image), whole)
+    return Picture(to_bgr8(image, over=over), whole)
 
 
 def _check_pixels(width: int, height: int, name: str) -> None:
@@ -514,13 +530,15 @@ def _libpng_lines(into: list[str], catch: bool = True) -> Iterator[None]:
                 sys.stderr.write("\n".join(others) + "\n")
 
 
-def read_image(path: Path, *, max_side: int = MAX_SIDE) -> np.ndarray:
-    """Read an image file as a BGR uint8 frame; ImageError naming the file when it cannot be."""
-    return read_picture(path, max_side=max_side).frame
+def read_image(path: Path, *, max_side: int = MAX_SIDE, over: int = 255) -> np.ndarray:
+    """Read an image file as a BGR uint8 frame; ImageError naming the file when it cannot be.
+    Transparency is laid on grey `over` (white)."""
+    return read_picture(path, max_side=max_side, over=over).frame
 
 
-def read_picture(path: Path, *, max_side: int = MAX_SIDE) -> Picture:
-    """Read an image file as a Picture (frame and size); ImageError naming the file."""
+def read_picture(path: Path, *, max_side: int = MAX_SIDE, over: int = 255) -> Picture:
+    """Read an image file as a Picture (frame and size); ImageError naming the file.
+    Transparency is laid on grey `over` (white)."""
     path = Path(path)
     try:
         if path.is_dir():
@@ -545,7 +563,7 @@ def read_picture(path: Path, *, max_side: int = MAX_SIDE) -> Picture:
         raise ImageError(f"{path}: cannot read the file: permission denied") from None
     except OSError as exc:
         raise ImageError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
-    return decode_picture(data, name=str(path), max_side=max_side)
+    return decode_picture(data, name=str(path), max_side=max_side, over=over)
 
 
 def _read_at_most(file: BinaryIO, limit: int, *, expected: int) -> bytes | None:

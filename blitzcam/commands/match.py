@@ -278,7 +278,7 @@ def _saving() -> Iterator[_Saving]:
     once it is saved says so ("interrupted" alone had the round entered again, twice in the
     match, or an undo run again taking a second round). The block sets `done` as the store's
     call returns; the store itself says so for an interrupt in its commit."""
-    from blitzcam.game.store import SavedThenInterrupted
+    from blitzcam.errors import SavedThenInterrupted
 
     saving = _Saving()
     try:

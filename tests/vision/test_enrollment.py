@@ -13,8 +13,10 @@ import pytest
 
 from blitzcam.datasets.art import render_back
 from blitzcam.errors import UserError
+from blitzcam.vision.images import read_image
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.enrollment import (
+    card_in,
     enroll_command,
     enroll_image,
     enrolled_decks,
@@ -879,3 +881,72 @@ def test_an_outline_that_touches_itself_is_measured_not_an_opencv_error() -> Non
         picture[flips] = 255 - picture[flips]
         _cards, problem = card_in(picture)  # no error, whatever it says
         assert problem is None or isinstance(problem, str)
+
+
+def test_a_transparent_cut_out_of_a_card_is_laid_on_dark_to_be_enrolled(tmp_path: Path) -> None:
+    # a phone's "lift the subject" PNG: laid on white, a white card on white was "no card
+    # found" (found by review); exported backs (transparent only at their rounded corners) are
+    # still laid on white
+    card = render_back("yellow-buggy", width=300).rgba  # RGBA, the corners transparent
+    cut_out = np.zeros((700, 900, 4), np.uint8)
+    h, w = card.shape[:2]
+    cut_out[100 : 100 + h, 300 : 300 + w] = card[..., [2, 1, 0, 3]]
+    path = tmp_path / "lifted.png"
+    cv2.imwrite(str(path), cut_out)
+    assert card_in(read_image(path))[1].startswith("no card found")  # on white
+    args = argparse.Namespace(deck="yellow-buggy", image=path, camera=None)
+    assert enroll_command(args) == 0
+    stored = cv2.imread(str(user_decks_dir() / "yellow-buggy.png"))
+    assert stored.shape[0] > stored.shape[1] and stored.mean() > 150  # the card, not the grey
+
+
+def test_a_crop_near_a_cards_shape_is_said_to_be_one(tmp_path: Path) -> None:
+    back = cv2.cvtColor(render_back("green-pump", width=600).rgba, cv2.COLOR_RGBA2BGR)
+    back[back.sum(axis=2) == 0] = 255  # (the transparent corners, white as exported)
+    for cut, shape in ((back[:, 20:-20], "1.67"), (back[40:-40], "1.43")):
+        with pytest.raises(UserError, match=rf"no card found: .* a crop of one card {shape} times"):
+            enroll_image("green-pump", cut, source="crop.png", out_dir=tmp_path)
+    assert enroll_image("green-pump", back, source="back.png", out_dir=tmp_path).exists()
+
+
+def test_a_far_card_in_a_huge_photo_is_measured_in_the_photos_own_pixels(tmp_path: Path) -> None:
+    # a card 350 px wide in a 12000 x 9000 photo was measured shrunk to 4096 px and refused
+    # as "only 113 pixels wide (at least 120)"; in the file's pixels it is wide enough, but it
+    # fills 0.2 % of the picture (found by review)
+    photo = np.full((9000, 12000, 3), (45, 60, 80), np.uint8)
+    card = cv2.cvtColor(render_back("red-plow", width=350).rgba, cv2.COLOR_RGBA2BGR)
+    photo[4000 : 4000 + card.shape[0], 6000 : 6000 + card.shape[1]] = card
+    path = tmp_path / "huge.jpg"
+    cv2.imwrite(str(path), photo, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    del photo
+    args = argparse.Namespace(deck="red-plow", image=path, camera=None)
+    with pytest.raises(UserError, match=r"huge.jpg: the only card-shaped thing found fills 0\.2%"):
+        enroll_command(args)
+
+
+def test_a_deck_name_one_slip_from_one_of_the_eight_is_noted(tmp_path: Path, capsys) -> None:
+    from blitzcam.vision.enrollment import _meant_deck
+
+    assert [_meant_deck(name) for name in ("gren-pump", "green-pumpp", "grene-pump", "red-bugyg",
+                                           "red-bugxx", "green-pump", "my-deck", "blue-plw")] == [
+        "green-pump", "green-pump", "green-pump", "red-buggy", None, None, None, "blue-plow"]
+    photo = tmp_path / "back.jpg"
+    cv2.imwrite(str(photo), _photo("green-bucket", seed=2))
+    assert enroll_command(argparse.Namespace(deck="gren-bucket", image=photo, camera=None)) == 0
+    said = capsys.readouterr().err
+    assert "gren-bucket is not one of the eight decks: did you mean green-bucket?" in said
+
+
+def test_an_interrupt_after_the_back_is_stored_says_it_is_stored(tmp_path: Path, monkeypatch) -> None:
+    from blitzcam.errors import SavedThenInterrupted
+    from blitzcam.vision import enrollment
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(enrollment, "profile_look_alikes", interrupted)
+    photo = tmp_path / "back.jpg"
+    cv2.imwrite(str(photo), _photo("green-bucket", seed=2))
+    with pytest.raises(SavedThenInterrupted):  # the CLI says "(after the change was saved)"
+        enroll_command(argparse.Namespace(deck="green-bucket", image=photo, camera=None))
+    assert (user_decks_dir() / "green-bucket.png").is_file()

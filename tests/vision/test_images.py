@@ -641,3 +641,19 @@ def test_a_png_decodes_where_libpng_cannot_be_listened_to(monkeypatch: pytest.Mo
     assert decode_image(_png(NOISE), name="fine.png").shape == NOISE.shape
     with pytest.raises(ImageError, match="not an image file OpenCV can read, or corrupt"):
         decode_image(_damaged_png("crc"), name="dutch.png")  # (without libpng's words)
+
+
+def test_a_twelve_bit_png_reads_by_the_bits_it_uses() -> None:
+    # a 12-bit camera's samples stored in a 16-bit PNG as they came (0-4095) read as 0-15:
+    # nearly black, and enrolled so (found by review)
+    twelve = (RNG_IMAGE.astype(np.uint16) * 16).clip(0, 4095)
+    assert np.abs(decode_image(_png(twelve), name="x.png").astype(int) - RNG_IMAGE).max() <= 1
+    ten = np.full((4, 4, 3), 1023, np.uint16)
+    assert int(decode_image(_png(ten), name="x.png").max()) == 255
+    # a full 16-bit picture as before (its top 8 bits), however dark some of it is
+    full = np.full((4, 4, 3), 30000, np.uint16)
+    full[0, 0] = 4096
+    assert int(decode_image(_png(full), name="x.png")[1, 1, 0]) == 30000 >> 8
+    # and 12-bit colour with a full 16-bit alpha: each by its own bits
+    rgba = np.dstack([np.full((4, 4, 3), 4095, np.uint16), np.full((4, 4), 65535, np.uint16)])
+    assert int(decode_image(_png(rgba), name="x.png").min()) == 255
