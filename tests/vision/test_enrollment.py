@@ -13,7 +13,6 @@ import pytest
 
 from blitzcam.datasets.art import render_back
 from blitzcam.errors import UserError
-from blitzcam.vision.images import read_image
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.enrollment import (
     card_in,
@@ -28,6 +27,7 @@ from blitzcam.vision.enrollment import (
     order_corners,
     seen_card_ratio,
 )
+from blitzcam.vision.images import read_image
 from blitzcam.vision.references import default_profile, profile_from_dir, user_decks_dir
 
 
