@@ -22,7 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument(
         "--image", type=path_argument, help="a photo of one back, flat and front-on"
     )
-    source.add_argument("--camera", help="a camera index, video file or stream URL to grab from")
+    source.add_argument(
+        "--camera", help="a camera index, video file, folder of pictures or stream URL to grab from"
+    )
     enroll.set_defaults(func=_enroll)
 
     listing = actions.add_parser(
