@@ -32,7 +32,7 @@ from blitzcam.game.rules import Match, MatchError, Player, Settings
 from blitzcam.ui.deck_colours import back_icon, deck_label
 from blitzcam.ui.dialog_parts import error_label, variant_box
 from blitzcam.ui.number_box import NumberBox, unfinished
-from blitzcam.ui.scrolling import SCREEN_ALLOWANCE, scrolling_rows
+from blitzcam.ui.scrolling import SCREEN_ALLOWANCE, keep_on_screen, scrolling_rows
 
 DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
 ICON_SIZE: Final = QSize(18, 28)  # eight rows of players fit a 768 px screen
@@ -172,9 +172,14 @@ class NewMatchDialog(QDialog):
         # as tall as every seat needs, unless the screen is shorter: the seats scroll then
         room = self.screen().availableGeometry().height() - SCREEN_ALLOWANCE - self._around_seats()
         self._seats.setMinimumHeight(min(seats.sizeHint().height(), max(MIN_SEATS_HEIGHT, room)))
-        self.adjustSize()
+        self._fit()
         # (and once Qt has laid out the rows just hidden: a dialog with fewer seats shrinks)
-        QTimer.singleShot(0, self, self.adjustSize)
+        QTimer.singleShot(0, self, self._fit)
+
+    def _fit(self) -> None:
+        self.adjustSize()
+        if self.isVisible():
+            keep_on_screen(self)
 
     def _around_seats(self) -> int:
         """The dialog's height outside the seats' scroll area."""

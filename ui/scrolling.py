@@ -40,6 +40,17 @@ def fit_to_screen(window: QWidget) -> None:
     )
 
 
+def keep_on_screen(window: QWidget) -> None:
+    """`window` moved, where it must be, so that all of it is on its screen's free area: a
+    dialog that grows downwards (more players) ran past a short screen's bottom, its buttons
+    out of reach (placing it is the window manager's, which does not move it again)."""
+    free, frame = window.screen().availableGeometry(), window.frameGeometry()
+    left = max(free.left(), min(frame.left(), free.right() - frame.width() + 1))
+    top = max(free.top(), min(frame.top(), free.bottom() - frame.height() + 1))
+    if (left, top) != (frame.left(), frame.top()):
+        window.move(window.x() + left - frame.left(), window.y() + top - frame.top())
+
+
 class _WholeHeight(QScrollArea):
     def watch_focus(self) -> None:
         """Scroll to a box of the rows whenever it takes the focus: Tab does, but Shift+Tab

@@ -547,6 +547,23 @@ def test_eight_seats_fit_the_screen_and_fewer_shrink_the_dialog(qtbot, monkeypat
     qtbot.waitUntil(lambda: dialog.height() == two, timeout=2000)
 
 
+def test_the_new_match_dialog_growing_past_the_screen_s_bottom_moves_up(qtbot) -> None:
+    # more players made it taller downwards from where the window manager put it: on a short
+    # screen its Start button went off the bottom (noticed at stop 55)
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    free = dialog.screen().availableGeometry()
+    dialog.move(free.left() + 10, free.bottom() - dialog.frameGeometry().height() - 5)
+    dialog.teams.setChecked(True)
+    dialog.count.setValue(8)
+    qtbot.wait(20)
+    frame = dialog.frameGeometry()
+    assert frame.height() > 0 and free.contains(frame), (free, frame)
+    assert frame.left() == free.left() + 10  # moved up, not across
+
+
 def test_the_players_dialog_shows_a_team_match_s_teams_and_can_drop_them(qtbot) -> None:
     from blitzcam.game.rules import Player
     from blitzcam.ui.players import PlayersDialog
