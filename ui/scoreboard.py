@@ -318,9 +318,14 @@ class RoundTable(QTableWidget):
         index: QModelIndex | QPersistentModelIndex,
         hint: QAbstractItemView.ScrollHint = QAbstractItemView.ScrollHint.EnsureVisible,
     ) -> None:
+        bar, row = self.verticalScrollBar(), index.row()
+        if row < HEADER_ROWS:  # always in view, on the frozen rows: a click on a name there
+            kept = bar.value()  # scrolled the rounds back to the first
+            super().scrollTo(index, hint)
+            bar.setValue(kept)
+            return
         super().scrollTo(index, hint)
         # a round's row under the frozen rows is out of view: scrolled down to just under them
-        bar, row = self.verticalScrollBar(), index.row()
         if row >= HEADER_ROWS and row < bar.value() + HEADER_ROWS:
             bar.setValue(row - HEADER_ROWS)
 

@@ -81,9 +81,6 @@ MAX_DENT: Final = 0.02
 SHADOW_LIFT: Final = 0.42
 EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
 CUT_OUT_BACKGROUND: Final = 40  # the grey a transparent cut-out of a card is laid on
-# the longest side a large picture is read again at, for a card narrower than CARD_WIDTH in
-# it shrunk (12000 x 9000, 324 MB, the pixels a picture may have)
-ENROLL_MAX_SIDE: Final = 12000
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
 CAMERA_TRIES: Final = 40  # frames of a camera or stream looked at for a card, once settled
 FILE_TRIES: Final = 900  # ... of a video or folder: half a minute of video at 30 frames a second
@@ -397,19 +394,24 @@ def _lens_tells(corners: np.ndarray, image_wh: tuple[int, int]) -> bool | None:
     return readings.pop() if len(readings) == 1 else None
 
 
-def card_in(image_bgr: np.ndarray) -> tuple[list[Bright], str | None]:
+def card_in(image_bgr: np.ndarray, *, pixel_scale: float = 1.0) -> tuple[list[Bright], str | None]:
     """The card candidates of `image_bgr` (`find_cards`) and why the largest cannot be
-    enrolled (`card_problem`), or None."""
+    enrolled (`card_problem`), or None. `pixel_scale`: the picture file's pixels per pixel of
+    `image_bgr` (a large file is read shrunk), which a card's width is told in."""
     image_wh = (image_bgr.shape[1], image_bgr.shape[0])
     found = find_cards(image_bgr, min_area=FAR_CARD_AREA)  # one pass: the cards are the big ones
     cards = [card for card in found if card.area >= MIN_CARD_AREA * image_wh[0] * image_wh[1]]
     if not found and (crop := _crop_shape_problem(image_bgr)) is not None:
         return cards, crop
-    return cards, card_problem(cards, image_wh, far=() if cards else found)
+    return cards, card_problem(cards, image_wh, far=() if cards else found, pixel_scale=pixel_scale)
 
 
 def card_problem(
-    cards: list[Bright], image_wh: tuple[int, int], *, far: Sequence[Bright] = ()
+    cards: list[Bright],
+    image_wh: tuple[int, int],
+    *,
+    far: Sequence[Bright] = (),
+    pixel_scale: float = 1.0,
 ) -> str | None:
     """Why the largest of `cards` (from `find_cards`) cannot be enrolled, or None; with no
     cards, `far` (smaller quadrilaterals) may show the card seen from too far.
@@ -417,7 +419,7 @@ def card_problem(
     A second card nearly as large makes it unclear which deck is meant; two cards touching read
     as one quadrilateral of the wrong shape; a small card is stored blown up and blurred."""
     if not cards:
-        return _far_card_problem(far, image_wh) or (
+        return _far_card_problem(far, image_wh, pixel_scale) or (
             "no card found (lay one back flat on a darker surface, filling a good part of "
             "the picture)"
         )
@@ -459,8 +461,8 @@ def card_problem(
             "the card is seen too slanted to tell its length from its width: photograph it "
             "more from above"
         )
-    if min(across, down) < MIN_CARD_SIDE:
-        return _too_few_pixels(min(across, down))
+    if min(across, down) * pixel_scale < MIN_CARD_SIDE:
+        return _too_few_pixels(min(across, down) * pixel_scale)
     return None
 
 
@@ -472,7 +474,9 @@ def _card_shaped(found: Bright, image_wh: tuple[int, int]) -> bool:
     return CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]
 
 
-def _far_card_problem(far: Sequence[Bright], image_wh: tuple[int, int]) -> str | None:
+def _far_card_problem(
+    far: Sequence[Bright], image_wh: tuple[int, int], pixel_scale: float = 1.0
+) -> str | None:
     """'Move closer' when the largest of `far` is card-shaped: a card too small in the picture
     to be told from a bright speck by size alone (under MIN_CARD_AREA)."""
     if not far:
@@ -483,8 +487,8 @@ def _far_card_problem(far: Sequence[Bright], image_wh: tuple[int, int]) -> str |
     ratio = seen_card_ratio(corners, image_wh) or max(across, down) / max(1.0, min(across, down))
     if not CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]:
         return None
-    if min(across, down) < MIN_CARD_SIDE:
-        return _too_few_pixels(min(across, down))
+    if min(across, down) * pixel_scale < MIN_CARD_SIDE:
+        return _too_few_pixels(min(across, down) * pixel_scale)
     share = area / (image_wh[0] * image_wh[1])
     return (
         f"the only card-shaped thing found fills {share:.1%} of the picture: if it is the card, "
@@ -517,10 +521,16 @@ def rectify(image_bgr: np.ndarray, corners: np.ndarray, *, width: int = CARD_WID
 
 
 def enroll_image(
-    deck: str, image_bgr: np.ndarray, *, source: str, out_dir: Path | None = None
+    deck: str,
+    image_bgr: np.ndarray,
+    *,
+    source: str,
+    out_dir: Path | None = None,
+    pixel_scale: float = 1.0,
 ) -> Path:
-    """Find, rectify, check and store one deck's back; returns the file written."""
-    cards, problem = card_in(image_bgr)
+    """Find, rectify, check and store one deck's back; returns the file written.
+    `pixel_scale`: as `card_in` takes it."""
+    cards, problem = card_in(image_bgr, pixel_scale=pixel_scale)
     if problem is not None:
         raise UserError(f"{source}: {problem}")
     card = rectify(image_bgr, cards[0].corners)
@@ -654,14 +664,14 @@ def enroll_command(args: argparse.Namespace) -> int:
     deck = check_deck_name(args.deck)
     if args.image is not None:
         try:
-            image = _picture_to_enroll(Path(args.image))
+            image, pixel_scale = _picture_to_enroll(Path(args.image))
         except ImageError as exc:
             raise UserError(str(exc)) from None
         source = str(args.image)
     else:
-        image, source = _grab_from_camera(str(args.camera))
+        (image, source), pixel_scale = _grab_from_camera(str(args.camera)), 1.0
     replaced = bool(enrolled_files(user_decks_dir(), deck))
-    target = enroll_image(deck, image, source=source)
+    target = enroll_image(deck, image, source=source, pixel_scale=pixel_scale)
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
     note += ", replacing the back enrolled before" if replaced else ""
     print(f"enrolled {deck} from {source}: stored {target}{note}")
@@ -683,30 +693,19 @@ def enroll_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _picture_to_enroll(path: Path) -> np.ndarray:
-    """The picture at `path` as enrollment reads it (ImageError when it cannot be read).
-
-    A transparent cut-out of a card (a phone's "lift the subject" PNG) is laid on dark grey
-    rather than white, where a white card on white was "no card found". A picture shrunk to be
-    read (MAX_SIDE) is read again larger where the card in it is narrower than the reference
-    stored (CARD_WIDTH) and the file holds more: a card 350 px wide in a 12000 x 9000 photo
-    was stored from 119 px, and refused as "only 113 pixels wide"."""
+def _picture_to_enroll(path: Path) -> tuple[np.ndarray, float]:
+    """The picture at `path` as enrollment reads it, and the file's pixels per pixel of it
+    (ImageError when it cannot be read). A large picture is read shrunk (MAX_SIDE): a card
+    in it is told in the file's pixels (a card 350 px wide in a 12000 x 9000 photo was "only
+    113 pixels wide"). A transparent cut-out of a card (a phone's "lift the subject" PNG) is
+    laid on dark grey rather than white, where a white card on white was "no card found"."""
     picture = read_picture(path)
-    image = picture.frame
-    if not card_in(image)[0]:
+    image, pixel_scale = picture.frame, max(picture.scale)
+    if picture.transparent and not card_in(image)[0]:
         on_dark = read_image(path, over=CUT_OUT_BACKGROUND)
-        if not np.array_equal(on_dark, image) and card_in(on_dark)[0]:  # (transparency)
-            return on_dark
-    found = find_cards(image, min_area=FAR_CARD_AREA)  # (a card too far is told in file pixels)
-    if not found:
-        return image
-    side = min(_sides(found[0].corners))
-    if max(picture.scale) > 1.0 and side < CARD_WIDTH:
-        long_side = max(picture.size)
-        wanted = min(long_side, ENROLL_MAX_SIDE, math.ceil(max(image.shape) * CARD_WIDTH / side))
-        if wanted > max(image.shape):
-            return read_image(path, max_side=wanted)
-    return image
+        if card_in(on_dark)[0]:
+            return on_dark, pixel_scale
+    return image, pixel_scale
 
 
 def _meant_deck(deck: str) -> str | None:

@@ -246,20 +246,38 @@ def to_bgr8(image: np.ndarray, *, over: int = 255) -> np.ndarray:
     return np.ascontiguousarray(image[:, :, :3])
 
 
+def _has_transparency(image: np.ndarray) -> bool:
+    """Whether a decoded image has an alpha channel that is not opaque everywhere."""
+    if image.ndim != 3 or image.shape[2] not in (2, 4):
+        return False
+    alpha = image[..., -1]
+    if image.dtype.kind in "ui":
+        opaque = float(np.iinfo(image.dtype).max)
+    else:  # a float picture: 0..1, or 0..255 (as `to_bgr8` reads it)
+        opaque = 1.0 if float(np.nanmax(alpha)) <= 1.5 else 255.0
+    return bool(np.nanmin(alpha) < opaque)
+
+
 def _eight_bits(image: np.ndarray) -> np.ndarray:
-    """16-bit samples as 8: the top 8 of 16 bits, or of the bits they use where those are 12
-    or fewer (the colour and the alpha each by its own)."""
+    """16-bit samples as 8: the top 8 of 16 bits, or of the bits the colour uses where those
+    are 12 or fewer. Alpha goes by the colour's bits unless it passes 4095 itself (a 16-bit
+    alpha beside 12-bit colour); a 16-bit picture's faint alpha is not read as opaque."""
     alpha = image.ndim == 3 and image.shape[2] in (2, 4)
-    parts = [image[..., :-1], image[..., -1:]] if alpha else [image]
-    shifted = []
-    for part in parts:
-        top = int(part.max()) if part.size else 0
-        bits = 16 if top >= 1 << 12 else max(8, top.bit_length())
-        shifted.append((part >> (bits - 8)).astype(np.uint8))
-    return np.concatenate(shifted, axis=-1) if alpha else shifted[0]
+    colour = image[..., :-1] if alpha else image
+    top = int(colour.max()) if colour.size else 0
+    shift = 8 if top >= 1 << 12 else max(8, top.bit_length()) - 8
+    eight = (colour >> shift).astype(np.uint8)
+    if not alpha:
+        return eight
+    opacity = image[..., -1:]
+    alpha_shift = 8 if int(opacity.max()) >= 1 << 12 else shift
+    opacity = np.minimum(opacity >> alpha_shift, 255).astype(np.uint8)
+    return np.concatenate([eight, opacity], axis=-1)
 
 
 def _laid_on(bgr: np.ndarray, alpha: np.ndarray, over: int) -> np.ndarray:
+    if alpha.min() == 255:  # opaque throughout (as many editors save): no blend in float
+        return np.ascontiguousarray(bgr)
     a = alpha.astype(np.float32)[..., None] / 255.0
     return (bgr.astype(np.float32) * a + float(over) * (1 - a)).astype(np.uint8)
 
@@ -271,6 +289,7 @@ class Picture:
 
     frame: np.ndarray  # BGR uint8
     size: tuple[int, int]  # (width, height) of the whole picture, as a viewer shows it
+    transparent: bool = False  # some of it is not opaque (laid on a grey, `over`)
 
     @property
     def scale(self) -> tuple[float, float]:
@@ -355,7 +374,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         scale = max_side / long_side
         new_wh = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
         image = cv2.resize(image, new_wh, interpolation=cv2.INTER_AREA)
-    return Picture(to_bgr8(image, over=over), whole)
+    return Picture(to_bgr8(image, over=over), whole, transparent=_has_transparency(image))
 
 
 def _check_pixels(width: int, height: int, name: str) -> None:

@@ -36,6 +36,9 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 STREAM_SCHEMES: Final = ("rtsp://", "rtsps://", "http://", "https://")
 RECONNECT_TRIES: Final = 5
 RECONNECT_DELAY_S: Final = 0.5
+# a clip served over HTTP whose read fails this near its said length (a share of it, and at
+# least 2 frames) has ended; further from it, its connection dropped
+CLIP_LENGTH_SLACK: Final = 0.02
 # OpenCV waits 30 s for a stream nobody answers, and as long on one that stalls mid-way, before
 # it gives up (measured on a local server that accepts and stays silent, RTSP and HTTP alike):
 # a wrong address's error, a reconnect, a scan left or the app's quit all waited that out. A
@@ -128,7 +131,7 @@ def _first_of(text: str, chars: str, start: int = 0) -> int:
 
 def _userinfo_end(rest: str) -> int:
     """Where an address's userinfo ends (after scheme://): the last @ that is followed by a
-    host (letters, digits, dots, dashes, an [IPv6] and a :port, up to a / ? # or the end), or
+    host (a name of no delimiters, or an [IPv6], and a :port, up to a / ? # ; or the end), or
     -1. Taking the last such @ hides a password with an @ / or ? typed in it; an @ in the
     query (?mail=a@b&x=1) is followed by no host."""
     for at in range(len(rest) - 1, -1, -1):
@@ -139,7 +142,8 @@ def _userinfo_end(rest: str) -> int:
 
 # a host: an [IPv6] (with a %25 zone) or a name of anything but the delimiters (docker's
 # rtsp_server, kamera-küche.local), a :port, then / ? # ; or the end
-_HOST: Final = re.compile(r"(\[[0-9A-Fa-f:.%A-Za-z]+\]|[^\s/?#;@:\[\]]+)(:\d*)?(?=[/?#;]|\Z)")
+# (not & or =: an @ in a query, ?mail=a@b&x=1, is followed by no host)
+_HOST: Final = re.compile(r"(\[[0-9A-Fa-f:.%A-Za-z]+\]|[^\s/?#;@:\[\]&=]+)(:\d*)?(?=[/?#;]|\Z)")
 
 
 def _open_capture(spec: int | str) -> Capture:
@@ -414,7 +418,7 @@ class StreamSource(CaptureSource):
             # a clip that ended, or whose connection dropped before its end: read on from where
             # it was (half a video served over HTTP ended as if it were all; reconnecting
             # without a seek would play it again from the start)
-            image = self._resumed() if self._index < self._clip_length() else None
+            image = None if self._near_the_end() else self._resumed()
             if image is None:
                 return None
         attempt = 0
@@ -445,6 +449,12 @@ class StreamSource(CaptureSource):
         if not self.live:  # a video file served over HTTP: its own clock, as a file's
             self._note_time()
         return Frame(image=image, index=self._index - 1, origin=self.name)
+
+    def _near_the_end(self) -> bool:
+        """Whether a clip's read failed at its end, as far as its said length can tell (a
+        length estimated from its duration may be a few frames long: CLIP_LENGTH_SLACK)."""
+        length = self._clip_length()
+        return self._index >= length - max(2, CLIP_LENGTH_SLACK * length)
 
     def _resumed(self) -> np.ndarray | None:
         """The frame after the last one read of a clip whose read failed before its end: its

@@ -73,6 +73,7 @@ def card_blocks(corners: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
     across, down = BLOCKS
     blocks = np.zeros((down, across), bool)
     height, width = frame_size
+    corners = corners[np.isfinite(corners).all(axis=(1, 2))] if len(corners) else corners
     if len(corners) == 0 or height <= 0 or width <= 0:
         return blocks
     low, high = corners.min(axis=1), corners.max(axis=1)  # (n, 2) x, y

@@ -418,7 +418,7 @@ def test_the_names_stay_at_the_top_of_the_round_table_while_the_rounds_scroll(qt
 def test_the_frozen_rows_show_and_take_the_tables_choice_of_row(qtbot) -> None:
     # the overlay kept a selection of its own: the names row chosen by keyboard (where Enter
     # asks for the players) showed nothing chosen, and a click on a name chose nothing
-    rounds = [round_of(Ann=(3, 2), Bob=(2, 0), Cy=(1, 1)) for _ in range(3)]
+    rounds = [round_of(Ann=(3, 2), Bob=(2, 0), Cy=(1, 1)) for _ in range(30)]
     view = _view(qtbot, match_of(*rounds))
     view.resize(900, 420)
     view.show()
@@ -434,9 +434,13 @@ def test_the_frozen_rows_show_and_take_the_tables_choice_of_row(qtbot) -> None:
     assert not frozen.selectionModel().isRowSelected(0)
     table.clearFocus()
     assert table.window().focusWidget() is not table
+    bar = table.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    scrolled = bar.value()
     sub_headers = frozen.visualRect(table.model().index(1, 4)).center()
     qtbot.mouseClick(frozen.viewport(), Qt.MouseButton.LeftButton, pos=sub_headers)
     assert table.currentRow() == 1 and table.window().focusWidget() is table
+    assert bar.value() == scrolled  # the rounds stay where they were (a review: back to the top)
     with qtbot.waitSignal(table.playersActivated, timeout=1000):
         qtbot.keyClick(table, Qt.Key.Key_Up)
         qtbot.keyClick(table, Qt.Key.Key_Return)

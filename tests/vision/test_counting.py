@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -488,6 +489,9 @@ def test_card_blocks_marks_the_blocks_the_boxes_touch() -> None:
         (0, 0), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2), (5, 7)
     }
     assert not card_blocks(np.zeros((0, 4, 2), np.float32), frame).any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (NaN cast to int warned)
+        assert not card_blocks(np.full((1, 4, 2), np.nan, np.float32), frame).any()
 
 
 def test_a_small_hand_over_the_cards_holds_the_count_it_hides() -> None:

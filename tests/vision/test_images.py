@@ -657,3 +657,17 @@ def test_a_twelve_bit_png_reads_by_the_bits_it_uses() -> None:
     # and 12-bit colour with a full 16-bit alpha: each by its own bits
     rgba = np.dstack([np.full((4, 4, 3), 4095, np.uint16), np.full((4, 4), 65535, np.uint16)])
     assert int(decode_image(_png(rgba), name="x.png").min()) == 255
+    # a 16-bit picture's faint alpha stays faint (a review: alpha 2000 of 65535, black, was
+    # read as 12-bit, nearly opaque: 4 on white instead of 247)
+    faint = np.dstack([np.zeros((4, 4, 3), np.uint16), np.full((4, 4), 2000, np.uint16)])
+    faint[0, 0, :3] = 65535
+    assert int(decode_image(_png(faint), name="x.png")[1, 1, 0]) >= 245
+
+
+def test_a_picture_says_whether_any_of_it_is_transparent() -> None:
+    opaque = np.dstack([RNG_IMAGE, np.full(RNG_IMAGE.shape[:2], 255, np.uint8)])
+    assert not decode_picture(_png(opaque), name="x.png").transparent  # (an editor's RGBA)
+    cut_out = opaque.copy()
+    cut_out[:5, :5, 3] = 0
+    assert decode_picture(_png(cut_out), name="x.png").transparent
+    assert not decode_picture(_png(RNG_IMAGE), name="x.png").transparent
