@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -40,18 +40,30 @@ NO_MODIFIER: Final = Qt.KeyboardModifier.NoModifier
 MIN_SEATS_HEIGHT: Final = 120  # the seats' scroll area shows two rows at least
 
 
+class NameField(QLineEdit):
+    """A name's box. Reached by the keyboard, its text is chosen whole, as any box's, but shown
+    from its start: Qt shows a chosen text's end, and a long name's first words (what tells
+    "Bartholomew the Younger" from "… the Elder") went out of view."""
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        by_keys = (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason)
+        if event.reason() in by_keys and self.hasSelectedText():
+            self.setSelection(len(self.text()), -len(self.text()))
+
+
 class PlayerRow:
     """The widgets of one seat: name, deck (with its back as icon), team."""
 
     def __init__(self, seat: int) -> None:
         # (a match under way can have had more seats than eight: some left, others joined)
-        self.name = QLineEdit(DEFAULT_NAMES[seat] if seat < len(DEFAULT_NAMES) else "")
+        self.name = NameField(DEFAULT_NAMES[seat] if seat < len(DEFAULT_NAMES) else "")
         self.deck = QComboBox()
         self.deck.setIconSize(ICON_SIZE)
         for deck in DECK_NAMES:
             self.deck.addItem(back_icon(deck, 80), deck_label(deck), deck)
         self.deck.setCurrentIndex(seat % len(DECK_NAMES))
-        self.team = QLineEdit()
+        self.team = NameField()
         self.team.setPlaceholderText("team")
 
     def player(self, *, teams: bool) -> Player:

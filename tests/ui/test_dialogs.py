@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox
 
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.match_file import match_from_json
@@ -562,6 +562,25 @@ def test_the_new_match_dialog_growing_past_the_screen_s_bottom_moves_up(qtbot) -
     frame = dialog.frameGeometry()
     assert frame.height() > 0 and free.contains(frame), (free, frame)
     assert frame.left() == free.left() + 10  # moved up, not across
+
+
+def test_a_long_name_reached_by_tab_is_chosen_whole_and_shown_from_its_start(qtbot) -> None:
+    # (Qt shows a chosen text's end: a long name's first words went out of view)
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)  # (focus events reach the boxes)
+    name = dialog.rows[1].name
+    long_name = "Bartholomew Fitzwilliam the Younger of the Northern Shire"
+    name.setText(long_name)
+    assert name.fontMetrics().horizontalAdvance(long_name) > name.width()  # (longer than it)
+    name.setFocus(Qt.FocusReason.TabFocusReason)  # (as Tab gives it)
+    assert QApplication.focusWidget() is name
+    assert name.selectedText() == long_name and name.cursorPosition() == 0
+    qtbot.keyClick(name, Qt.Key.Key_A)  # typing still replaces the whole name
+    assert name.text() == "a"
 
 
 def test_the_players_dialog_shows_a_team_match_s_teams_and_can_drop_them(qtbot) -> None:
