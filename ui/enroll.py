@@ -10,9 +10,10 @@ import threading
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QGridLayout,
     QHBoxLayout,
@@ -63,7 +64,10 @@ class EnrollDialog(QDialog):
         self.seen: dict[str, QLabel] = {}
         self.images: dict[str, QLabel] = {}
         self.forget_buttons: dict[str, QPushButton] = {}
+        self.enroll_buttons: dict[str, QPushButton] = {}
         self._enrolled: dict[str, Path] = {}
+        self._damaged: set[str] = set()  # enrolled prints Qt cannot read (built-in shown)
+        self._lost = ""  # why the camera gives no more views, once it does not
         self._recognised: dict[str, int] = {}
         note = getattr(counter, "note", "")  # a NullCounter says why nothing is counted
         self.message = plain_label(  # it quotes what the enroller says: paths, deck names
@@ -91,6 +95,7 @@ class EnrollDialog(QDialog):
             forget.setToolTip("Forget the enrolled back: read this deck against blitzcam's drawing")
             forget.clicked.connect(lambda _=False, d=deck: self._on_forget(d))
             self.seen[deck], self.images[deck], self.forget_buttons[deck] = status, image, forget
+            self.enroll_buttons[deck] = button
             cell.addWidget(image)
             cell.addWidget(status)
             cell.addWidget(button)
@@ -137,30 +142,48 @@ class EnrollDialog(QDialog):
 
     def _on_camera_lost(self, why: str) -> None:
         """No new view will come: the last one is let go (enrolling from it taught the next deck
-        held up an old picture), and the decks are no longer shown as recognised."""
+        held up an old picture), the decks are no longer shown as recognised, and the view and
+        the deck buttons say why (the last frame stayed in view, outlined, and a click on
+        Enroll said "no picture from the camera" over the reason)."""
+        if self._lost:  # (the thread's end after its failure: the failure is the reason)
+            return
+        self._lost = why
         self._latest = None
         self._recognised = {}
         self.message.setText(why)
+        self.live.show_message(f"No view from the camera: {why}")
+        for button in self.enroll_buttons.values():
+            button.setEnabled(False)
+            button.setToolTip(f"No view from the camera: {why}")
         self._show_status()
 
     def _show_status(self) -> None:
         for deck, label in self.seen.items():
             n = self._recognised.get(deck, 0)
-            kind = "your print" if deck in self._enrolled else "built-in drawing"
+            kind = (
+                "your print: damaged,\nbuilt-in used"
+                if deck in self._damaged
+                else "your print"
+                if deck in self._enrolled
+                else "built-in drawing"
+            )
             label.setText(
                 f"{deck_label(deck)}\n{kind}\n" + (f"✔ recognised ({n})" if n else "not seen")
             )
 
-    def _show_enrolled(self) -> None:
+    def _show_enrolled(self, *, enable: bool = True) -> None:
         """Each deck's picture and buttons as the profile stands: its enrolled print or the
-        built-in drawing."""
+        built-in drawing (`enable`: the forget buttons too, else left as they are)."""
         self._enrolled = dict(self._enroller.enrolled()) if self._enroller else {}
+        self._damaged = set()
         for deck, image in self.images.items():
             pixmap = QPixmap()
             if deck in self._enrolled:
                 pixmap = QPixmap(str(self._enrolled[deck]))
             ratio = image.devicePixelRatioF()  # drawn at the screen's resolution: sharp on 2x
             if pixmap.isNull():  # built-in, or a print Qt cannot read (the profile said so)
+                if deck in self._enrolled:
+                    self._damaged.add(deck)
                 pixmap = back_pixmap(deck, 90, ratio=ratio)
             else:
                 pixmap = pixmap.scaledToWidth(
@@ -168,20 +191,37 @@ class EnrollDialog(QDialog):
                 )
                 pixmap.setDevicePixelRatio(ratio)
             image.setPixmap(pixmap)
-            self.forget_buttons[deck].setEnabled(deck in self._enrolled)
+            if enable:
+                self.forget_buttons[deck].setEnabled(deck in self._enrolled)
         self._show_status()
 
     def _on_enroll(self, deck: str) -> None:
         if self._enroller is None:
             return
         if self._latest is None:
-            self.message.setText(f"{deck_label(deck)}: not enrolled: no picture from the camera")
+            why = self._lost or "no picture from the camera yet"
+            self.message.setText(f"{deck_label(deck)}: not enrolled: {why}")
             return
+        # a second or two on this thread (the card found and stored, the profile embedded
+        # again): said by the cursor, and a click meanwhile lands on disabled buttons
+        buttons = [*self.enroll_buttons.values(), *self.forget_buttons.values()]
+        for button in buttons:
+            button.setEnabled(False)
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             self.message.setText(self._enroller.enroll(deck, self._latest.frame))
         except Exception as exc:  # the enroller explains what was wrong with the view
             self.message.setText(f"{deck_label(deck)}: not enrolled: {exc}")
-        self._show_enrolled()
+        finally:
+            QApplication.restoreOverrideCursor()
+            # (after the clicks queued meanwhile: they find the buttons disabled)
+            QTimer.singleShot(0, self, self._enable_buttons)
+        self._show_enrolled(enable=False)
+
+    def _enable_buttons(self) -> None:
+        for button in self.enroll_buttons.values():
+            button.setEnabled(self._enroller is not None and not self._lost)
+        self._show_enrolled()  # (the forget buttons: as the profile stands)
 
     def _on_forget(self, deck: str) -> None:
         if self._enroller is None:

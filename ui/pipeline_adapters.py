@@ -22,6 +22,7 @@ from blitzcam.ui.counting_worker import (
     Outline,
     ViewCounts,
 )
+from blitzcam.ui.deck_colours import deck_label
 
 
 def snapshot_from_result(result: Any) -> CountSnapshot:
@@ -147,15 +148,16 @@ class PipelineEnroller:
         from blitzcam.vision.lookalike import involving
 
         try:
-            message = self._enroller.enroll(deck, frame_bgr)
+            target = self._enroller.enroll_to(deck, frame_bgr)
         except UserError as exc:
-            return f"{deck}: not enrolled: {exc}"
+            return f"{deck_label(deck)}: not enrolled: {exc}"
+        message = f"{deck_label(deck)}: enrolled (stored {target})"
         # enrollment stores only a back that loads; another file gone bad is left out, and
         # the live view says so
         pipeline = self._counter.pipeline
         self._counter.refresh_profile(changed=True)
         pairs = involving(pipeline.look_alikes, deck)
-        return " ".join([message, *(f"Note: {pair.note()}." for pair in pairs)])
+        return " ".join([message, *(f"Note: {pair.note(deck_label)}." for pair in pairs)])
 
     def forget(self, deck: str) -> str:
         from blitzcam.vision.enrollment import forget_deck
@@ -163,10 +165,10 @@ class PipelineEnroller:
         try:
             paths = forget_deck(deck)
         except UserError as exc:
-            return f"{deck}: not forgotten: {exc}"
+            return f"{deck_label(deck)}: not forgotten: {exc}"
         self._counter.refresh_profile(changed=True)
         removed = ", ".join(map(str, paths))
-        return f"{deck}: read against blitzcam's own drawing again (removed {removed})"
+        return f"{deck_label(deck)}: read against blitzcam's own drawing again (removed {removed})"
 
     def enrolled(self) -> dict[str, Path]:
         """The eight decks' enrolled prints, a damaged one too: it is left out of the profile

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blitzcam.files import write_text_atomic
+from blitzcam.files import write_bytes_atomic, write_text_atomic
 from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, Settings
 from blitzcam.paths import expand_home
 from blitzcam.ui.dialog_parts import error_label, ok_cancel, variant_box
@@ -75,12 +75,21 @@ def load_settings(path: Path, *, problems: list[str] | None = None) -> AppSettin
         _say(problems, f"{path}: cannot read it: {exc.strerror or exc}")
         return AppSettings()
     except UnicodeDecodeError:  # saved as UTF-16 by an editor, or hand-edited in cp1252
-        _say(problems, f"{path}: not UTF-8 text (every setting left at its default)")
+        _say(
+            problems,
+            f"{path}: not UTF-8 text: every setting left at its default (kept as "
+            f"{damaged_copy(path).name} when settings are saved)",
+        )
         return AppSettings()
     try:
         return settings_from_json(json.loads(text), problems=problems)
     except (ValueError, RecursionError) as exc:  # RecursionError: nesting a file can hold
-        _say(problems, f"{path}: {exc}" if isinstance(exc, ValueError) else f"{path}: too deep")
+        why = str(exc) if isinstance(exc, ValueError) else "too deep"
+        _say(
+            problems,
+            f"{path}: not a settings file ({why}): every setting left at its default (kept as "
+            f"{damaged_copy(path).name} when settings are saved)",
+        )
         return AppSettings()
 
 
@@ -94,12 +103,23 @@ def save_settings(path: Path, settings: AppSettings) -> None:
     newer blitzcam's, read by it again)."""
     kept: dict[str, object] = {}
     try:
-        saved = json.loads(path.read_bytes().decode("utf-8-sig"))
+        data = path.read_bytes()
+    except OSError:
+        data = b""  # nothing there to keep (or nothing readable)
+    try:
+        saved = json.loads(data.decode("utf-8-sig")) if data else None
         if isinstance(saved, dict):
             kept = {key: value for key, value in saved.items() if key not in asdict(settings)}
-    except (OSError, ValueError, RecursionError):
-        pass  # nothing there to keep (or nothing readable)
+    except (ValueError, RecursionError):
+        # a damaged file (its settings were left at their defaults, and said so): kept beside,
+        # for what it held (a capture folder, a stream's address) was otherwise lost unseen
+        write_bytes_atomic(damaged_copy(path), data)
     write_text_atomic(path, json.dumps({**kept, **asdict(settings)}, indent=1) + "\n")
+
+
+def damaged_copy(path: Path) -> Path:
+    """Where a damaged settings file is kept when settings are saved over it."""
+    return path.with_name(path.name + ".bad")
 
 
 def capture_folder(settings: AppSettings, data_dir: Path) -> Path:
@@ -122,6 +142,7 @@ class SettingsDialog(QDialog):
         self._camera = QComboBox()
         self._camera.setEditable(True)
         self._camera.addItems(["", "demo", "0", "1", "2"])
+        self._camera.lineEdit().setPlaceholderText("the first camera (the demo if there is none)")
         self._camera.setToolTip(
             "empty: the first camera (the demo footage when there is none); 'demo'; a camera "
             "index; a video or image file; a stream URL (rtsp://, http://)"
@@ -134,6 +155,9 @@ class SettingsDialog(QDialog):
         self._keep = QCheckBox("Keep every confirmed capture (image, labels, counts)")
         self._folder = QLineEdit()
         self._folder_shown = plain_label()
+        # (wrapped: a long folder's path made the dialog wider than a 1024-px screen, its OK and
+        # Cancel off it, and wider with every letter typed)
+        self._folder_shown.setWordWrap(True)
         # the folder the captures go to, as it resolves: selectable, to copy into a file manager
         self._folder_shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form = QFormLayout()

@@ -583,10 +583,13 @@ class FrameEnroller:
         self._out_dir = out_dir
 
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
-        target = enroll_image(
+        return f"{deck}: enrolled (stored {self.enroll_to(deck, frame_bgr)})"
+
+    def enroll_to(self, deck: str, frame_bgr: np.ndarray) -> Path:
+        """The file `deck`'s back from `frame_bgr` is stored in (UserError as `enroll`)."""
+        return enroll_image(
             check_deck_name(deck), frame_bgr, source="the camera view", out_dir=self._out_dir
         )
-        return f"{deck}: enrolled (stored {target})"
 
 
 def _grab_from_camera(spec: str) -> tuple[np.ndarray, str]:

@@ -18,7 +18,7 @@ pump; 0.61, blue plow and blue pump, with one), so they raise no note.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -44,10 +44,12 @@ class LookAlike:
             "cards may be counted to each other"
         )
 
-    def note(self) -> str:
-        """One line for the user who has just enrolled `deck`: what it means, and what to do."""
+    def note(self, name: Callable[[str], str] = str) -> str:
+        """One line for the user who has just enrolled `deck`: what it means, and what to do;
+        the decks said by `name` (the app's "Red buggy"; as they are by default)."""
         return (
-            f"{self.deck} looks like {self.other} to blitzcam ({self.likeness:.2f} alike): "
+            f"{name(self.deck)} looks like {name(self.other)} to blitzcam "
+            f"({self.likeness:.2f} alike): "
             "when both are on the table, their cards may be counted to each other; if the "
             "photo was blurred, glared or slanted, enroll it again"
         )

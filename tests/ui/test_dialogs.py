@@ -285,6 +285,7 @@ def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
     assert dialog.message.text() == "blue-plow enrolled from a 640x360 view"
     assert "your print" in dialog.seen["blue-plow"].text()
     assert "recognised (2)" in dialog.seen["blue-plow"].text()  # what the view shows stays
+    qtbot.waitUntil(lambda: dialog.forget_buttons["blue-plow"].isEnabled(), timeout=2000)
     assert [d for d, b in dialog.forget_buttons.items() if b.isEnabled()] == ["blue-plow"]
     assert not dialog.images["blue-plow"].pixmap().isNull()  # the drawing, the print unread
     dialog.forget_buttons["blue-plow"].click()
@@ -316,10 +317,55 @@ def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str
     said = CAMERA_STOPPED if ends == "stops" else "OSError: camera unplugged"
     qtbot.waitUntil(lambda: dialog.message.text() == said, timeout=5000)
     assert "not seen" in dialog.seen["blue-plow"].text()
+    # the view says why, not the last frame outlined as if live; the deck buttons are off
+    assert dialog.live.message() == f"No view from the camera: {said}"
+    assert not any(button.isEnabled() for button in dialog.enroll_buttons.values())
     dialog._on_enroll("red-buggy")
     assert enroller.taught == []
-    assert dialog.message.text() == "Red buggy: not enrolled: no picture from the camera"
+    assert dialog.message.text() == f"Red buggy: not enrolled: {said}"  # the reason kept
     dialog.reject()
+
+
+def test_enrolling_keeps_clicks_meanwhile_off_the_deck_buttons(qtbot) -> None:
+    # a second or two on the window's thread, with no sign: a second click enrolled again
+    from PySide6.QtGui import QGuiApplication
+
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    during: list[tuple[bool, bool]] = []
+
+    class Slow(RecordingEnroller):
+        def enroll(self, deck: str, frame_bgr) -> str:
+            during.append((any(b.isEnabled() for b in dialog.enroll_buttons.values()),
+                           QGuiApplication.overrideCursor() is not None))
+            return super().enroll(deck, frame_bgr)
+
+    dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=Slow(),
+                          interval_ms=1)
+    qtbot.addWidget(dialog)
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
+    dialog._on_enroll("blue-plow")
+    assert during == [(False, True)]  # buttons off, the wait cursor on, while it works
+    assert QGuiApplication.overrideCursor() is None
+    qtbot.waitUntil(lambda: dialog.enroll_buttons["blue-plow"].isEnabled(), timeout=2000)
+    dialog.reject()
+
+
+def test_a_damaged_enrolled_print_is_said_to_be_damaged(qtbot, tmp_path) -> None:
+    # it showed the built-in drawing, labelled "your print" (review)
+    damaged = tmp_path / "red-buggy.png"
+    damaged.write_bytes(b"not a png at all")
+
+    class Enroller(RecordingEnroller):
+        def enrolled(self) -> dict[str, Path]:
+            return {"red-buggy": damaged}
+
+    dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), FakeCounter([]),
+                          enroller=Enroller())
+    qtbot.addWidget(dialog)
+    assert "your print: damaged,\nbuilt-in used" in dialog.seen["red-buggy"].text()
+    assert dialog.forget_buttons["red-buggy"].isEnabled()  # where it can be forgotten
+    assert "your print" not in dialog.seen["blue-plow"].text()
 
 
 def test_enroll_shows_an_enrolled_print_as_it_is_stored(qtbot, tmp_path) -> None:
@@ -344,6 +390,17 @@ def test_enroll_shows_an_enrolled_print_as_it_is_stored(qtbot, tmp_path) -> None
     shown = dialog.images["red-plow"].pixmap().toImage()
     assert shown.width() == 90
     assert shown.pixelColor(45, shown.height() // 2).getRgb()[:3] == (255, 0, 0)
+
+
+def test_a_long_capture_folder_keeps_the_settings_dialog_on_a_small_screen(qtbot, tmp_path) -> None:
+    # the folder's path on one line made the dialog 1302 px wide: OK and Cancel off a 1024-px
+    # screen, and wider with each letter typed (review)
+    dialog = SettingsDialog(AppSettings(), data_dir=tmp_path)
+    qtbot.addWidget(dialog)
+    folder = "/media/usb-stick/" + "/".join(["captures-of-every-round-we-played"] * 4)
+    dialog._folder.setText(folder)
+    assert folder in dialog._folder_shown.text().replace("\n", "")
+    assert dialog.minimumSizeHint().width() < 1024 - 80
 
 
 def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> None:

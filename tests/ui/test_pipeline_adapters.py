@@ -141,7 +141,7 @@ def test_enrolling_from_the_view_stores_the_back_and_reloads_the_profile() -> No
     frame[100:100 + h, 400:400 + w] = card
     pipeline = _FakePipeline()
     message = PipelineEnroller(_counter_with(pipeline)).enroll("red-plow", frame)
-    assert message.startswith("red-plow: enrolled")
+    assert message.startswith("Red plow: enrolled")
     assert (user_decks_dir() / "red-plow.png").is_file()
     assert pipeline.reloads == 1
 
@@ -161,8 +161,8 @@ def test_enrolling_a_back_that_reads_like_another_decks_says_so() -> None:
         vectors=[[1.0, 0.0], [0.8, 0.6], [0.0, 1.0]],  # red plow 0.8 alike green pump, 0 blue
     )
     message = PipelineEnroller(_counter_with(pipeline)).enroll("red-plow", frame)
-    assert message.startswith("red-plow: enrolled")
-    assert "Note: red-plow looks like green-pump to blitzcam (0.80 alike)" in message
+    assert message.startswith("Red plow: enrolled")
+    assert "Note: Red plow looks like Green pump to blitzcam (0.80 alike)" in message
     assert "blue-pump" not in message
 
 
@@ -243,13 +243,13 @@ def test_forgetting_from_the_app_removes_the_print_and_reloads_the_profile() -> 
     enroller.enroll("red-plow", frame)
     assert enroller.enrolled() == {"red-plow": user_decks_dir() / "red-plow.png"}
     message = enroller.forget("red-plow")
-    assert message.startswith("red-plow: read against blitzcam's own drawing again")
+    assert message.startswith("Red plow: read against blitzcam's own drawing again")
     assert enroller.enrolled() == {} and pipeline.reloads == 2
-    assert enroller.forget("red-plow").startswith("red-plow: not forgotten: ")
+    assert enroller.forget("red-plow").startswith("Red plow: not forgotten: ")
     assert pipeline.reloads == 2  # nothing changed, nothing reloaded
     (user_decks_dir() / "green-pump.png").write_bytes(b"")  # damaged: it can still be forgotten
     assert enroller.enrolled() == {"green-pump": user_decks_dir() / "green-pump.png"}
-    assert enroller.forget("green-pump").startswith("green-pump: read against")
+    assert enroller.forget("green-pump").startswith("Green pump: read against")
 
 
 def test_a_view_without_a_card_is_explained_not_raised() -> None:
@@ -257,7 +257,7 @@ def test_a_view_without_a_card_is_explained_not_raised() -> None:
 
     pipeline = _FakePipeline()
     message = PipelineEnroller(_counter_with(pipeline)).enroll("red-plow", np.zeros((480, 640, 3), np.uint8))
-    assert message.startswith("red-plow: not enrolled:")
+    assert message.startswith("Red plow: not enrolled:")
     assert pipeline.reloads == 0
 
 

@@ -162,7 +162,7 @@ def test_a_settings_key_of_the_wrong_type_costs_only_that_key(tmp_path: Path) ->
     path.write_text("{not json")
     problems.clear()
     assert load_settings(path, problems=problems) == AppSettings()
-    assert len(problems) == 1 and problems[0].startswith(f"{path}: Expecting property name")
+    assert len(problems) == 1 and problems[0].startswith(f"{path}: not a settings file (Expecting property name")
     problems.clear()
     assert load_settings(tmp_path / "none.json", problems=problems) == AppSettings()
     assert problems == []  # no file yet: nothing wrong
@@ -324,7 +324,8 @@ def test_a_settings_file_in_another_encoding_is_read_or_said(tmp_path: Path) -> 
     path.write_bytes(text.encode("utf-16"))
     problems: list[str] = []
     assert load_settings(path, problems=problems) == AppSettings()
-    assert problems == [f"{path}: not UTF-8 text (every setting left at its default)"]
+    assert problems == [f"{path}: not UTF-8 text: every setting left at its default (kept as "
+                        "s.json.bad when settings are saved)"]
 
 
 def test_saving_settings_keeps_the_keys_a_newer_version_wrote(tmp_path: Path) -> None:
@@ -405,3 +406,26 @@ def test_a_label_that_may_shrink_draws_a_long_name_smaller_before_it_cuts_it(qtb
     assert shrinking.shown_text() == "North Side Sharks" and 14 <= shrinking.shown_font().pointSizeF() < 22
     shrinking.resize(60, 40)  # too narrow even at 14 points: cut there
     assert shrinking.shown_text().endswith("…") and shrinking.shown_font().pointSizeF() == 14
+
+
+def test_a_damaged_settings_file_is_said_and_kept_beside_when_settings_are_saved(
+    tmp_path: Path,
+) -> None:
+    # "Expecting value: line 1 column 34" said nothing of the settings lost, and the next OK
+    # in Settings replaced the file: the capture folder and camera in it were gone (review)
+    from blitzcam.ui.settings import save_settings
+
+    path = tmp_path / "app-settings.json"
+    damaged = b'{"camera": "rtsp://cam/live", "capture_dir": "/media/usb/caps", "keep'
+    path.write_bytes(damaged)
+    problems: list[str] = []
+    assert load_settings(path, problems=problems) == AppSettings()
+    assert problems[0].startswith(f"{path}: not a settings file (")
+    assert problems[0].endswith(
+        "every setting left at its default (kept as app-settings.json.bad when settings are saved)"
+    )
+    save_settings(path, AppSettings(camera="0"))
+    assert (tmp_path / "app-settings.json.bad").read_bytes() == damaged
+    assert load_settings(path) == AppSettings(camera="0")
+    save_settings(path, AppSettings(camera="1"))  # a good file is not kept beside again
+    assert (tmp_path / "app-settings.json.bad").read_bytes() == damaged

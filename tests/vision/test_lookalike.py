@@ -68,6 +68,8 @@ def test_the_note_says_what_it_means_and_what_to_do() -> None:
     assert note.startswith("my-pump looks like green-pump to blitzcam (0.91 alike): ")
     assert "counted to each other" in note and "enroll it again" in note
     assert "\n" not in note
+    named = LookAlike("red-buggy", "blue-plow", 0.8).note(lambda deck: deck.upper())  # the app's
+    assert named.startswith("RED-BUGGY looks like BLUE-PLOW to blitzcam (0.80 alike): ")
 
 
 def test_the_eight_built_in_decks_are_no_look_alikes_to_the_shipped_network() -> None:
