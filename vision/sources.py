@@ -434,21 +434,29 @@ class StreamSource(CaptureSource):
                     f"{self.name}: the stream dropped and did not come back after {attempt} tries"
                 )
             attempt += 1
-            self._sleep(self._delay_s * attempt)
-            if self._cancelled.is_set():
+            opened = self._reopened(attempt, "stream")
+            if opened is None:
                 return None
-            self._capture.release()
-            try:
-                self._capture = self._opener(self._spec)
-            except Exception as exc:  # the opener's own failure, said as the stream's
-                raise SourceError(f"{self.name}: cannot reconnect to the stream: {exc}") from None
-            self.reconnects += 1
-            if self._capture.isOpened():
+            if opened:
                 image = self._grab()
         self._index += 1
         if not self.live:  # a video file served over HTTP: its own clock, as a file's
             self._note_time()
         return Frame(image=image, index=self._index - 1, origin=self.name)
+
+    def _reopened(self, attempt: int, what: str) -> bool | None:
+        """The capture opened again after try `attempt`'s back-off: whether it opened; None
+        when `cancel` came meanwhile. The opener's own failure is said as the `what`'s."""
+        self._sleep(self._delay_s * attempt)
+        if self._cancelled.is_set():
+            return None
+        self._capture.release()
+        try:
+            self._capture = self._opener(self._spec)
+        except Exception as exc:
+            raise SourceError(f"{self.name}: cannot reconnect to the {what}: {exc}") from None
+        self.reconnects += 1
+        return bool(self._capture.isOpened())
 
     def _near_the_end(self) -> bool:
         """Whether a clip's read failed at its end, as far as its said length can tell (a
@@ -464,16 +472,10 @@ class StreamSource(CaptureSource):
         import cv2
 
         for attempt in range(1, self._tries + 1):
-            self._sleep(self._delay_s * attempt)
-            if self._cancelled.is_set():
+            opened = self._reopened(attempt, "video")
+            if opened is None:
                 return None
-            self._capture.release()
-            try:
-                self._capture = self._opener(self._spec)
-            except Exception as exc:  # the opener's own failure, said as the stream's
-                raise SourceError(f"{self.name}: cannot reconnect to the video: {exc}") from None
-            self.reconnects += 1
-            if not self._capture.isOpened():
+            if not opened:
                 continue
             sought = getattr(self._capture, "set", None)
             if sought is None or not sought(cv2.CAP_PROP_POS_FRAMES, self._index):
