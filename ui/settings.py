@@ -149,9 +149,13 @@ class SettingsDialog(QDialog):
         )
         browse = QPushButton("File…")
         browse.clicked.connect(self._on_browse)
+        # a folder of pictures is a camera too (a phone's burst copied over, the demo's stills)
+        browse_folder = QPushButton("Folder…")
+        browse_folder.clicked.connect(self._on_browse_folder)
         camera_row = QHBoxLayout()
         camera_row.addWidget(self._camera, 1)
         camera_row.addWidget(browse)
+        camera_row.addWidget(browse_folder)
         self._keep = QCheckBox("Keep every confirmed capture (image, labels, counts)")
         self._folder = QLineEdit()
         self._folder_shown = plain_label()
@@ -165,9 +169,11 @@ class SettingsDialog(QDialog):
         form.addRow(self._keep)
         form.addRow("Capture folder", self._folder)
         form.addRow("", self._folder_shown)
-        buttons = ok_cancel(self, self.accept)
+        self._error = error_label()
+        buttons = ok_cancel(self, self._on_ok)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self._error)
         layout.addWidget(buttons)
         self._camera.currentTextChanged.connect(self._on_edited)
         self._keep.toggled.connect(self._on_edited)
@@ -197,6 +203,26 @@ class SettingsDialog(QDialog):
         path, _ = QFileDialog.getOpenFileName(self, "Video or image file")
         if path:
             self._camera.setCurrentText(path)
+
+    def _on_browse_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Folder of pictures")
+        if path:
+            self._camera.setCurrentText(path)
+
+    def _on_ok(self) -> None:
+        """Accepted unless the camera names a file or folder that is not there, a text file, or
+        an address of a scheme blitzcam does not read (said here: OK took them, and the next
+        scan said so in the status bar). A camera or a stream is not opened: it may be off."""
+        from blitzcam.vision.sources import SourceError, read_spec
+
+        camera = self.value().camera
+        if camera and camera != "demo":
+            try:
+                read_spec(camera)
+            except SourceError as exc:
+                self._error.setText(f"Camera: {exc}")
+                return
+        self.accept()
 
 
 class MatchSettingsDialog(QDialog):

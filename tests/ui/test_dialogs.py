@@ -403,6 +403,34 @@ def test_a_long_capture_folder_keeps_the_settings_dialog_on_a_small_screen(qtbot
     assert dialog.minimumSizeHint().width() < 1024 - 80
 
 
+def test_settings_refuse_a_camera_file_that_is_not_there_and_take_a_folder(
+    qtbot, tmp_path, monkeypatch
+) -> None:
+    # OK took a camera that cannot exist, said only at the next scan; a folder of pictures is
+    # a camera, and "File…" could not choose one (review)
+    from PySide6.QtWidgets import QFileDialog
+
+    dialog = SettingsDialog(AppSettings(), data_dir=tmp_path)
+    qtbot.addWidget(dialog)
+    missing = tmp_path / "nowhere" / "back.jpg"
+    dialog._camera.setCurrentText(str(missing))
+    dialog._on_ok()
+    assert dialog.result() != QDialog.DialogCode.Accepted
+    assert dialog._error.text() == f"Camera: {missing}: no such file or folder"
+    stills = tmp_path / "stills"
+    stills.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(stills))
+    dialog._on_browse_folder()
+    assert dialog.value().camera == str(stills)
+    dialog._on_ok()
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    for camera in ("", "demo", "2", "rtsp://cam.local/live"):  # not opened: it may be off
+        other = SettingsDialog(AppSettings(camera=camera), data_dir=tmp_path)
+        qtbot.addWidget(other)
+        other._on_ok()
+        assert other.result() == QDialog.DialogCode.Accepted, camera
+
+
 def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> None:
     dialog = SettingsDialog(AppSettings(), data_dir=tmp_path)
     qtbot.addWidget(dialog)
