@@ -68,6 +68,7 @@ class EnrollDialog(QDialog):
         self._enrolled: dict[str, Path] = {}
         self._damaged: set[str] = set()  # enrolled prints Qt cannot read (built-in shown)
         self._lost = ""  # why the camera gives no more views, once it does not
+        self._refocus: QWidget | None = None  # the deck button to give the focus back to
         self._recognised: dict[str, int] = {}
         note = getattr(counter, "note", "")  # a NullCounter says why nothing is counted
         self.message = plain_label(  # it quotes what the enroller says: paths, deck names
@@ -205,6 +206,12 @@ class EnrollDialog(QDialog):
         # a second or two on this thread (the card found and stored, the profile embedded
         # again): said by the cursor, and a click meanwhile lands on disabled buttons
         buttons = [*self.enroll_buttons.values(), *self.forget_buttons.values()]
+        focused = QApplication.focusWidget()
+        # (a disabled button hands the focus on, to Done at last: the next Space closed the
+        # dialog; it goes back to the button once they are on again)
+        self._refocus = focused if focused in buttons else None
+        if self._refocus is not None:
+            self.setFocus()
         for button in buttons:
             button.setEnabled(False)
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
@@ -222,6 +229,9 @@ class EnrollDialog(QDialog):
         for button in self.enroll_buttons.values():
             button.setEnabled(self._enroller is not None and not self._lost)
         self._show_enrolled()  # (the forget buttons: as the profile stands)
+        if self._refocus is not None and self._refocus.isEnabled():
+            self._refocus.setFocus()
+        self._refocus = None
 
     def _on_forget(self, deck: str) -> None:
         if self._enroller is None:

@@ -81,6 +81,9 @@ def load_settings(path: Path, *, problems: list[str] | None = None) -> AppSettin
             f"{damaged_copy(path).name} when settings are saved)",
         )
         return AppSettings()
+    if not text.strip():  # (an empty file holds nothing to keep)
+        _say(problems, f"{path}: empty: every setting left at its default")
+        return AppSettings()
     try:
         return settings_from_json(json.loads(text), problems=problems)
     except (ValueError, RecursionError) as exc:  # RecursionError: nesting a file can hold
@@ -107,10 +110,12 @@ def save_settings(path: Path, settings: AppSettings) -> None:
     except OSError:
         data = b""  # nothing there to keep (or nothing readable)
     try:
-        saved = json.loads(data.decode("utf-8-sig")) if data else None
-        if isinstance(saved, dict):
-            kept = {key: value for key, value in saved.items() if key not in asdict(settings)}
+        saved = json.loads(data.decode("utf-8-sig")) if data.strip() else {}
     except (ValueError, RecursionError):
+        saved = None
+    if isinstance(saved, dict):
+        kept = {key: value for key, value in saved.items() if key not in asdict(settings)}
+    else:
         # a damaged file (its settings were left at their defaults, and said so): kept beside,
         # for what it held (a capture folder, a stream's address) was otherwise lost unseen
         write_bytes_atomic(damaged_copy(path), data)
@@ -188,12 +193,14 @@ class SettingsDialog(QDialog):
         )
 
     def setValue(self, settings: AppSettings) -> None:
+        self._opened_camera = settings.camera.strip()  # (OK checks a camera changed since)
         self._camera.setCurrentText(settings.camera)
         self._keep.setChecked(settings.keep_captures)
         self._folder.setText(settings.capture_dir)
         self._on_edited()
 
     def _on_edited(self, *_: object) -> None:
+        self._error.setText("")
         folder = capture_folder(self.value(), self._data_dir)
         self._folder.setPlaceholderText(str(self._data_dir / "captures"))
         self._folder_shown.setText(f"Captures are saved in: {folder}")
@@ -213,12 +220,16 @@ class SettingsDialog(QDialog):
         """Accepted unless the camera names a file or folder that is not there, a text file, or
         an address of a scheme blitzcam does not read (said here: OK took them, and the next
         scan said so in the status bar). A camera or a stream is not opened: it may be off."""
-        from blitzcam.vision.sources import SourceError, read_spec
+        from blitzcam.vision.sources import SourceError, SpecKind, image_files, read_spec
 
         camera = self.value().camera
-        if camera and camera != "demo":
+        # (only a camera changed here: one saved before, on a stick unplugged now, must not
+        # keep the other settings from being saved; a device file, like an index, may be off)
+        if camera not in ("", "demo", self._opened_camera) and not camera.startswith("/dev/"):
             try:
-                read_spec(camera)
+                read = read_spec(camera)
+                if read.kind is SpecKind.FOLDER:  # the app plays its pictures: it needs some
+                    image_files(Path(read.target))
             except SourceError as exc:
                 self._error.setText(f"Camera: {exc}")
                 return

@@ -351,6 +351,30 @@ def test_enrolling_keeps_clicks_meanwhile_off_the_deck_buttons(qtbot) -> None:
     dialog.reject()
 
 
+def test_enrolling_by_keyboard_gives_the_focus_back_to_the_deck_button(qtbot) -> None:
+    # disabled while it worked, the button handed the focus on to Done: the next Space closed
+    # the dialog (a second read)
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    enroller = RecordingEnroller()
+    dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=enroller,
+                          interval_ms=1)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
+    button = dialog.enroll_buttons["blue-plow"]
+    button.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    qtbot.waitUntil(button.isEnabled, timeout=2000)
+    assert QApplication.focusWidget() is button and enroller.taught == ["blue-plow"]
+    qtbot.keyClick(button, Qt.Key.Key_Space)  # enrolls again, as a second press would
+    qtbot.waitUntil(button.isEnabled, timeout=2000)
+    assert dialog.isVisible() and enroller.taught == ["blue-plow", "blue-plow"]
+    dialog.reject()
+
+
 def test_a_damaged_enrolled_print_is_said_to_be_damaged(qtbot, tmp_path) -> None:
     # it showed the built-in drawing, labelled "your print" (review)
     damaged = tmp_path / "red-buggy.png"
@@ -419,16 +443,36 @@ def test_settings_refuse_a_camera_file_that_is_not_there_and_take_a_folder(
     assert dialog._error.text() == f"Camera: {missing}: no such file or folder"
     stills = tmp_path / "stills"
     stills.mkdir()
+    (stills / "table.png").write_bytes(b"")  # (a picture by its name: not opened here)
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(stills))
     dialog._on_browse_folder()
     assert dialog.value().camera == str(stills)
     dialog._on_ok()
     assert dialog.result() == QDialog.DialogCode.Accepted
-    for camera in ("", "demo", "2", "rtsp://cam.local/live"):  # not opened: it may be off
-        other = SettingsDialog(AppSettings(camera=camera), data_dir=tmp_path)
+    for camera in ("", "demo", "2", "rtsp://cam.local/live", "/dev/video7"):  # may be off
+        other = SettingsDialog(AppSettings(camera="0"), data_dir=tmp_path)
         qtbot.addWidget(other)
+        other._camera.setCurrentText(camera)
         other._on_ok()
         assert other.result() == QDialog.DialogCode.Accepted, camera
+    # a folder with no pictures: the app's scan refuses it, so does OK (second read)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    dialog = SettingsDialog(AppSettings(), data_dir=tmp_path)
+    qtbot.addWidget(dialog)
+    dialog._camera.setCurrentText(str(empty))
+    dialog._on_ok()
+    assert dialog.result() != QDialog.DialogCode.Accepted
+    assert "holds no image files" in dialog._error.text()
+    dialog._keep.setChecked(True)  # any edit clears what was said
+    assert dialog._error.text() == ""
+    # a camera saved before and gone now (a stick unplugged) does not keep the other settings
+    # from being saved: only a camera changed here is checked
+    gone = SettingsDialog(AppSettings(camera=str(missing)), data_dir=tmp_path)
+    qtbot.addWidget(gone)
+    gone._keep.setChecked(True)
+    gone._on_ok()
+    assert gone.result() == QDialog.DialogCode.Accepted
 
 
 def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> None:

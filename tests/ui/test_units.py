@@ -429,3 +429,16 @@ def test_a_damaged_settings_file_is_said_and_kept_beside_when_settings_are_saved
     assert load_settings(path) == AppSettings(camera="0")
     save_settings(path, AppSettings(camera="1"))  # a good file is not kept beside again
     assert (tmp_path / "app-settings.json.bad").read_bytes() == damaged
+    # JSON that is not an object is kept too, as promised (a second read); an empty file
+    # holds nothing, and promises nothing
+    for text in ("[]", "null", '"x"', "42"):
+        path.write_text(text)
+        problems = []
+        load_settings(path, problems=problems)
+        assert "kept as app-settings.json.bad" in problems[0]
+        save_settings(path, AppSettings())
+        assert (tmp_path / "app-settings.json.bad").read_text() == text
+    path.write_text("  \n")
+    problems = []
+    load_settings(path, problems=problems)
+    assert problems == [f"{path}: empty: every setting left at its default"]
