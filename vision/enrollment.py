@@ -426,7 +426,10 @@ def card_problem(
     (corners, area, one_card), others = cards[0], cards[1:]
     if any(
         other.area >= SECOND_CARD_SHARE * area
-        or (other.area >= SECOND_CARD_SHAPED_SHARE * area and _card_shaped(other, image_wh))
+        or (
+            other.area >= SECOND_CARD_SHAPED_SHARE * area
+            and _card_shaped(other.corners, image_wh, seen_card_ratio(other.corners, image_wh))
+        )
         for other in others
     ):
         return "more than one card in the picture: lay one back alone"
@@ -444,9 +447,7 @@ def card_problem(
         )
     across, down = _sides(corners)
     ratio = seen_card_ratio(corners, image_wh)
-    if (ratio is not None and not CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]) or (
-        ratio is None and not could_be_a_card(corners, image_wh)
-    ):
+    if not _card_shaped(corners, image_wh, ratio):
         shape = (
             f"is {ratio:.2f} times as long as it is wide, a card {CARD_ASPECT:.2f}"
             if ratio is not None
@@ -466,11 +467,11 @@ def card_problem(
     return None
 
 
-def _card_shaped(found: Bright, image_wh: tuple[int, int]) -> bool:
-    """Whether a quadrilateral found is a card's shape as seen, or through some lens."""
-    ratio = seen_card_ratio(found.corners, image_wh)
+def _card_shaped(corners: np.ndarray, image_wh: tuple[int, int], ratio: float | None) -> bool:
+    """Whether a quadrilateral found is a card's shape: its `ratio` as seen (`seen_card_ratio`),
+    or, where the picture cannot tell it (None), through some lens (`could_be_a_card`)."""
     if ratio is None:
-        return could_be_a_card(found.corners, image_wh)
+        return could_be_a_card(corners, image_wh)
     return CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]
 
 
