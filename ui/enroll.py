@@ -228,7 +228,8 @@ class EnrollDialog(QDialog):
     def _enable_buttons(self) -> None:
         for button in self.enroll_buttons.values():
             button.setEnabled(self._enroller is not None and not self._lost)
-        self._show_enrolled()  # (the forget buttons: as the profile stands)
+        for deck, button in self.forget_buttons.items():  # (as `_show_enrolled` read it)
+            button.setEnabled(deck in self._enrolled)
         if self._refocus is not None and self._refocus.isEnabled():
             self._refocus.setFocus()
         self._refocus = None
