@@ -75,11 +75,7 @@ def load_settings(path: Path, *, problems: list[str] | None = None) -> AppSettin
         _say(problems, f"{path}: cannot read it: {exc.strerror or exc}")
         return AppSettings()
     except UnicodeDecodeError:  # saved as UTF-16 by an editor, or hand-edited in cp1252
-        _say(
-            problems,
-            f"{path}: not UTF-8 text: every setting left at its default (kept as "
-            f"{damaged_copy(path).name} when settings are saved)",
-        )
+        _say(problems, f"{path}: not UTF-8 text: {_left_at_defaults(path)}")
         return AppSettings()
     if not text.strip():  # (an empty file holds nothing to keep)
         _say(problems, f"{path}: empty: every setting left at its default")
@@ -88,11 +84,7 @@ def load_settings(path: Path, *, problems: list[str] | None = None) -> AppSettin
         return settings_from_json(json.loads(text), problems=problems)
     except (ValueError, RecursionError) as exc:  # RecursionError: nesting a file can hold
         why = str(exc) if isinstance(exc, ValueError) else "too deep"
-        _say(
-            problems,
-            f"{path}: not a settings file ({why}): every setting left at its default (kept as "
-            f"{damaged_copy(path).name} when settings are saved)",
-        )
+        _say(problems, f"{path}: not a settings file ({why}): {_left_at_defaults(path)}")
         return AppSettings()
 
 
@@ -120,6 +112,14 @@ def save_settings(path: Path, settings: AppSettings) -> None:
         # for what it held (a capture folder, a stream's address) was otherwise lost unseen
         write_bytes_atomic(damaged_copy(path), data)
     write_text_atomic(path, json.dumps({**kept, **asdict(settings)}, indent=1) + "\n")
+
+
+def _left_at_defaults(path: Path) -> str:
+    """What is said of a settings file that cannot be used: `save_settings` keeps it beside."""
+    return (
+        f"every setting left at its default (kept as {damaged_copy(path).name} when settings "
+        "are saved)"
+    )
 
 
 def damaged_copy(path: Path) -> Path:
