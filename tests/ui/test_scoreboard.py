@@ -384,6 +384,16 @@ def test_a_player_back_at_the_table_is_drawn_bright_again(qtbot) -> None:
     assert view.cards[1].name.palette().windowText().color().name() == bright
 
 
+def _shown_round_table(qtbot, rounds: int) -> ScoreboardView:
+    """A scoreboard of `rounds` rounds of three players, shown 900 x 420: the rounds scroll."""
+    view = _view(qtbot, match_of(*(round_of(Ann=(3, 2), Bob=(2, 0), Cy=(1, 1))
+                                   for _ in range(rounds))))
+    view.resize(900, 420)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
 def test_the_names_stay_at_the_top_of_the_round_table_while_the_rounds_scroll(qtbot) -> None:
     # scrolled to the last round (after each round, and now at start), the names and the
     # Dutch/Blitz/Pts rows went out of view with the first rounds (found by review)
@@ -391,11 +401,7 @@ def test_the_names_stay_at_the_top_of_the_round_table_while_the_rounds_scroll(qt
 
     from blitzcam.ui.scoreboard import HEADER_ROWS
 
-    rounds = [round_of(Ann=(3, 2), Bob=(2, 0), Cy=(1, 1)) for _ in range(12)]
-    view = _view(qtbot, match_of(*rounds))
-    view.resize(900, 420)
-    view.show()
-    qtbot.waitExposed(view)
+    view = _shown_round_table(qtbot, 12)
     table = view.table
     bar = table.verticalScrollBar()
     assert bar.value() == bar.maximum() > 0  # the last round in view
@@ -418,11 +424,7 @@ def test_the_names_stay_at_the_top_of_the_round_table_while_the_rounds_scroll(qt
 def test_the_frozen_rows_show_and_take_the_tables_choice_of_row(qtbot) -> None:
     # the overlay kept a selection of its own: the names row chosen by keyboard (where Enter
     # asks for the players) showed nothing chosen, and a click on a name chose nothing
-    rounds = [round_of(Ann=(3, 2), Bob=(2, 0), Cy=(1, 1)) for _ in range(30)]
-    view = _view(qtbot, match_of(*rounds))
-    view.resize(900, 420)
-    view.show()
-    qtbot.waitExposed(view)
+    view = _shown_round_table(qtbot, 30)
     table, frozen = view.table, view.table._frozen
     table.setFocus()
     table.setCurrentCell(2, 0)

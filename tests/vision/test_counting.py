@@ -494,15 +494,22 @@ def test_card_blocks_marks_the_blocks_the_boxes_touch() -> None:
         assert not card_blocks(np.full((1, 4, 2), np.nan, np.float32), frame).any()
 
 
+def _pile_blocks() -> np.ndarray:
+    """The blocks a pile in the middle of a 1280 x 720 frame lies in."""
+    from blitzcam.vision.stabilise import card_blocks
+
+    pile = np.array([[[480, 200], [800, 200], [800, 520], [480, 520]]], np.float32)
+    return card_blocks(pile, (720, 1280))
+
+
 def test_a_small_hand_over_the_cards_holds_the_count_it_hides() -> None:
     # a hand of 4 % of the frame over a pile moved the thumbnail's mean by 2.6 grey levels,
     # under both lines: its frames voted as still ones and the settled count fell from 20 to
     # 17 (found by review); judged where the cards lie, it is motion, then a view not settled
-    from blitzcam.vision.stabilise import card_blocks, difference
+    from blitzcam.vision.stabilise import difference
 
     table = _thumb(100)
-    pile = np.array([[[480, 200], [800, 200], [800, 520], [480, 520]]], np.float32)
-    cards = card_blocks(pile, (720, 1280))
+    cards = _pile_blocks()
     assert difference(_hand_over(table, 13), table) < 6  # the whole picture: too small a change
     for with_cards, expect_held in ((cards, True), (None, False)):
         stab = Stabiliser(window=7, min_votes=3)
@@ -526,11 +533,8 @@ def test_a_small_hand_over_the_cards_holds_the_count_it_hides() -> None:
 
 
 def test_a_small_hand_resting_on_the_cards_is_not_the_table_before_a_second() -> None:
-    from blitzcam.vision.stabilise import card_blocks
-
     table = _thumb(100)
-    cards = card_blocks(np.array([[[480, 200], [800, 200], [800, 520], [480, 520]]], np.float32),
-                        (720, 1280))
+    cards = _pile_blocks()
     stab = Stabiliser(window=7, min_votes=3)
     clock = (i * 0.2 for i in itertools.count())
     for _ in range(5):
@@ -543,11 +547,8 @@ def test_a_small_hand_resting_on_the_cards_is_not_the_table_before_a_second() ->
 
 def test_a_change_away_from_the_cards_holds_nothing_back() -> None:
     # a player fidgeting at the table's edge, where no card lies: judged over the whole picture
-    from blitzcam.vision.stabilise import card_blocks
-
     table = _thumb(100)
-    cards = card_blocks(np.array([[[480, 200], [800, 200], [800, 520], [480, 520]]], np.float32),
-                        (720, 1280))
+    cards = _pile_blocks()
     stab = Stabiliser(window=7, min_votes=3)
     clock = (i * 0.2 for i in itertools.count())
     for _ in range(4):
