@@ -7,10 +7,11 @@ your own deck's back from the camera and "Use built-in" forgets it again.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QApplication,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.game.decks import DECK_NAMES
+from blitzcam.ui.background import BackgroundJob, Outcome
 from blitzcam.ui.counting_worker import (
     DEFAULT_INTERVAL_MS,
     CountedFrame,
@@ -52,14 +54,22 @@ class EnrollDialog(QDialog):
         turn: threading.Lock | None = None,
         parent: QWidget | None = None,
     ) -> None:
-        """`turn`: the counter's, shared with the window's other camera views (CountingThread)."""
+        """`turn`: the counter's, shared with the window's other camera views (CountingThread);
+        enrolling takes it too, so that no frame is counted while the profile is read again."""
         super().__init__(parent)
         self.setWindowTitle("Enroll decks")
         self._enroller = enroller
         self._latest: CountedFrame | None = None
+        self._turn = turn or threading.Lock()
         self._thread = CountingThread(
-            source, counter, interval_ms=interval_ms, turn=turn, parent=self
+            source, counter, interval_ms=interval_ms, turn=self._turn, parent=self
         )
+        # enrolling takes a second or two (the card found and stored, the profile embedded
+        # again): off the window's thread, so the view stays live meanwhile
+        self._job = BackgroundJob(self)
+        self._job.done.connect(self._on_job_done)
+        self._working_on = ""  # what the job does, as the message says it ("" when idle)
+        self._close_with: int | None = None  # Done or Esc while it worked: closed after
         self.live = LiveView()
         self.seen: dict[str, QLabel] = {}
         self.images: dict[str, QLabel] = {}
@@ -69,6 +79,7 @@ class EnrollDialog(QDialog):
         self._damaged: set[str] = set()  # enrolled prints Qt cannot read (built-in shown)
         self._lost = ""  # why the camera gives no more views, once it does not
         self._refocus: QWidget | None = None  # the deck button to give the focus back to
+        self._failed = ""  # heads the message when the job raised
         self._recognised: dict[str, int] = {}
         note = getattr(counter, "note", "")  # a NullCounter says why nothing is counted
         self.message = plain_label(  # it quotes what the enroller says: paths, deck names
@@ -197,14 +208,34 @@ class EnrollDialog(QDialog):
         self._show_status()
 
     def _on_enroll(self, deck: str) -> None:
-        if self._enroller is None:
+        if self._enroller is None or self._job.busy:
             return
         if self._latest is None:
             why = self._lost or "no picture from the camera yet"
             self.message.setText(f"{deck_label(deck)}: not enrolled: {why}")
             return
-        # a second or two on this thread (the card found and stored, the profile embedded
-        # again): said by the cursor, and a click meanwhile lands on disabled buttons
+        enroll, frame = self._enroller.enroll, self._latest.frame
+        self._start_job(
+            f"Enrolling {deck_label(deck)}…",
+            f"{deck_label(deck)}: not enrolled",
+            lambda: enroll(deck, frame),
+        )
+
+    def _on_forget(self, deck: str) -> None:
+        if self._enroller is None or self._job.busy:
+            return
+        forget = self._enroller.forget
+        # (a file that cannot be removed is said, and the dialog stays)
+        self._start_job(
+            f"Forgetting {deck_label(deck)}'s print…",
+            f"{deck_label(deck)}: not forgotten",
+            lambda: forget(deck),
+        )
+
+    def _start_job(self, doing: str, failed: str, work: Callable[[], object]) -> None:
+        """Run `work` (an enroller's call) in its turn off this thread; meanwhile the deck
+        buttons are off, so a second click enrolls nothing twice, and the message and the
+        cursor say it works. `failed` heads what an exception says."""
         buttons = [*self.enroll_buttons.values(), *self.forget_buttons.values()]
         focused = QApplication.focusWidget()
         # (a disabled button hands the focus on, to Done at last: the next Space closed the
@@ -214,16 +245,38 @@ class EnrollDialog(QDialog):
             self.setFocus()
         for button in buttons:
             button.setEnabled(False)
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            self.message.setText(self._enroller.enroll(deck, self._latest.frame))
-        except Exception as exc:  # the enroller explains what was wrong with the view
-            self.message.setText(f"{deck_label(deck)}: not enrolled: {exc}")
-        finally:
-            QApplication.restoreOverrideCursor()
-            # (after the clicks queued meanwhile: they find the buttons disabled)
-            QTimer.singleShot(0, self, self._enable_buttons)
+        self._working_on, self._failed = doing, failed
+        self.message.setText(doing)
+        self.setCursor(Qt.CursorShape.BusyCursor)
+        turn = self._turn
+
+        def in_turn() -> object:
+            with turn:
+                return work()
+
+        self._job.start(in_turn, name="enrolling")
+
+    def _on_job_done(self, outcome: Outcome) -> None:
+        self._working_on = ""
+        self.unsetCursor()
+        if outcome.error is not None:  # the enroller explains what was wrong with the view
+            self.message.setText(f"{self._failed}: {outcome.error}")
+        else:
+            self.message.setText(str(outcome.value))
         self._show_enrolled(enable=False)
+        self._enable_buttons()
+        if self._close_with is not None:
+            result, self._close_with = self._close_with, None
+            super().done(result)
+
+    def done(self, result: int) -> None:
+        """Done, Esc or the window's close while an enrollment works: closed once it has
+        ended (its file written, the profile read again), what it did said meanwhile."""
+        if self._job.busy:
+            self._close_with = result
+            self.message.setText(f"{self._working_on} (closing when done)")
+            return
+        super().done(result)
 
     def _enable_buttons(self) -> None:
         for button in self.enroll_buttons.values():
@@ -233,15 +286,6 @@ class EnrollDialog(QDialog):
         if self._refocus is not None and self._refocus.isEnabled():
             self._refocus.setFocus()
         self._refocus = None
-
-    def _on_forget(self, deck: str) -> None:
-        if self._enroller is None:
-            return
-        try:
-            self.message.setText(self._enroller.forget(deck))
-        except Exception as exc:  # a file that cannot be removed: said, the dialog stays
-            self.message.setText(f"{deck_label(deck)}: not forgotten: {exc}")
-        self._show_enrolled()
 
     def _on_finished(self, _result: int) -> None:
         self.stop()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox
 
 from blitzcam.game.decks import DECK_NAMES
@@ -282,14 +282,15 @@ def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
     assert "built-in drawing" in dialog.seen["blue-plow"].text()
     assert not any(button.isEnabled() for button in dialog.forget_buttons.values())
     dialog._on_enroll("blue-plow")
-    assert dialog.message.text() == "blue-plow enrolled from a 640x360 view"
+    qtbot.waitUntil(lambda: dialog.message.text() == "blue-plow enrolled from a 640x360 view",
+                    timeout=5000)  # fmt: skip
     assert "your print" in dialog.seen["blue-plow"].text()
     assert "recognised (2)" in dialog.seen["blue-plow"].text()  # what the view shows stays
     qtbot.waitUntil(lambda: dialog.forget_buttons["blue-plow"].isEnabled(), timeout=2000)
     assert [d for d, b in dialog.forget_buttons.items() if b.isEnabled()] == ["blue-plow"]
     assert not dialog.images["blue-plow"].pixmap().isNull()  # the drawing, the print unread
     dialog.forget_buttons["blue-plow"].click()
-    assert dialog.message.text() == "blue-plow forgotten"
+    qtbot.waitUntil(lambda: dialog.message.text() == "blue-plow forgotten", timeout=5000)
     assert "built-in drawing" in dialog.seen["blue-plow"].text()
     assert not dialog.forget_buttons["blue-plow"].isEnabled()
     dialog.reject()
@@ -326,28 +327,105 @@ def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str
     dialog.reject()
 
 
-def test_enrolling_keeps_clicks_meanwhile_off_the_deck_buttons(qtbot) -> None:
-    # a second or two on the window's thread, with no sign: a second click enrolled again
-    from PySide6.QtGui import QGuiApplication
+def test_enrolling_keeps_the_window_live_and_clicks_meanwhile_off_the_deck_buttons(
+    qtbot,
+) -> None:
+    # a second or two on the window's thread: the window froze, and with no sign a second
+    # click enrolled again. Now it works in the counter's turn off the window's thread
+    import threading
 
     frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    release = threading.Event()
     during: list[tuple[bool, bool]] = []
 
     class Slow(RecordingEnroller):
         def enroll(self, deck: str, frame_bgr) -> str:
-            during.append((any(b.isEnabled() for b in dialog.enroll_buttons.values()),
-                           QGuiApplication.overrideCursor() is not None))
+            during.append((threading.current_thread() is threading.main_thread(),
+                           turn.locked()))  # fmt: skip
+            release.wait(10)
             return super().enroll(deck, frame_bgr)
 
-    dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=Slow(),
-                          interval_ms=1)
+    turn = threading.Lock()
+    enroller = Slow()
+    dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=enroller,
+                          interval_ms=1, turn=turn)  # fmt: skip
     qtbot.addWidget(dialog)
     dialog.start()
     qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
     dialog._on_enroll("blue-plow")
-    assert during == [(False, True)]  # buttons off, the wait cursor on, while it works
-    assert QGuiApplication.overrideCursor() is None
-    qtbot.waitUntil(lambda: dialog.enroll_buttons["blue-plow"].isEnabled(), timeout=2000)
+    qtbot.waitUntil(lambda: bool(during), timeout=5000)
+    ticks: list[int] = []  # the window's event loop goes on while the enroller works
+    QTimer.singleShot(0, lambda: ticks.append(1))
+    qtbot.waitUntil(lambda: bool(ticks), timeout=2000)
+    counted = dialog._latest.index
+    qtbot.wait(100)
+    assert dialog._latest.index == counted  # no frame counted while the profile changes
+    assert during == [(False, True)]  # off the window's thread, in the counter's turn
+    assert not any(b.isEnabled() for b in dialog.enroll_buttons.values())
+    assert dialog.cursor().shape() == Qt.CursorShape.BusyCursor
+    assert dialog.message.text() == "Enrolling Blue plow…"
+    dialog.enroll_buttons["red-plow"].click()  # disabled: nothing
+    dialog._on_enroll("red-plow")  # and refused while one works, however it comes
+    release.set()
+    qtbot.waitUntil(lambda: dialog.enroll_buttons["blue-plow"].isEnabled(), timeout=5000)
+    assert enroller.taught == ["blue-plow"]
+    assert dialog.message.text() == "blue-plow enrolled"
+    assert dialog.cursor().shape() != Qt.CursorShape.BusyCursor
+    qtbot.waitUntil(lambda: dialog._latest.index > counted, timeout=5000)  # counting again
+    dialog.reject()
+
+
+def test_closing_the_enroll_dialog_while_it_enrolls_waits_for_the_enrollment(qtbot) -> None:
+    # the file written and the profile read again before the dialog goes: the window counts
+    # with the new back when it closes
+    import threading
+
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    release = threading.Event()
+
+    class Slow(RecordingEnroller):
+        def enroll(self, deck: str, frame_bgr) -> str:
+            release.wait(10)
+            return super().enroll(deck, frame_bgr)
+
+    enroller = Slow()
+    source = FakeSource([frame])
+    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=enroller, interval_ms=1)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
+    dialog._on_enroll("blue-plow")
+    dialog.done_button.click()
+    assert dialog.isVisible()
+    assert dialog.message.text() == "Enrolling Blue plow… (closing when done)"
+    release.set()
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
+    assert enroller.taught == ["blue-plow"]
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    qtbot.waitUntil(lambda: source.closed, timeout=5000)
+
+
+def test_an_enroller_that_raises_is_said_in_the_dialog(qtbot) -> None:
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+
+    class Broken(RecordingEnroller):
+        def forget(self, deck: str) -> str:
+            raise PermissionError(f"cannot remove {deck}.png")
+
+        def enrolled(self) -> dict[str, Path]:
+            return {"red-plow": Path("nowhere/red-plow.png")}
+
+    dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=Broken(),
+                          interval_ms=1)  # fmt: skip
+    qtbot.addWidget(dialog)
+    dialog.forget_buttons["red-plow"].click()
+    qtbot.waitUntil(
+        lambda: dialog.message.text() == "Red plow: not forgotten: cannot remove red-plow.png",
+        timeout=5000,
+    )
+    assert dialog.forget_buttons["red-plow"].isEnabled()  # still there to forget
     dialog.reject()
 
 

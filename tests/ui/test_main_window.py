@@ -1336,3 +1336,38 @@ def test_a_player_named_like_the_question_is_not_taken_for_nobody_or_sent_away(q
     monkeypatch.setattr(window, "exec_dialog", lambda ask: QDialog.DialogCode.Accepted)
     window.leave_action.trigger()
     assert rules.at_table(store.load(match_id)) == store.load(match_id).players  # nobody left
+
+
+def test_quitting_while_an_enrollment_works_waits_for_it(qtbot, store, feed, tmp_path):
+    # enrolling works off the window's thread in the counter's turn: the exit must not tear
+    # the models down, nor end the process, with the back half stored
+    import threading
+
+    started, let_go, stored = threading.Event(), threading.Event(), []
+
+    class Slow:
+        def enroll(self, deck: str, frame_bgr) -> str:
+            started.set()
+            let_go.wait(10)
+            stored.append(deck)
+            return f"{deck} enrolled"
+
+        def forget(self, deck: str) -> str:
+            return deck
+
+        def enrolled(self) -> dict[str, Path]:
+            return {}
+
+    window = MainWindow(
+        store, open_source=lambda spec: feed, counter=feed.counter, enroller=Slow(),
+        settings_path=tmp_path / "app-settings.json", interval_ms=1,
+    )  # fmt: skip
+    qtbot.addWidget(window)
+    window._on_enroll()
+    dialog = window.enrolling
+    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
+    dialog._on_enroll("blue-plow")
+    assert started.wait(5)
+    threading.Timer(0.3, let_go.set).start()
+    window.close()
+    assert stored == ["blue-plow"]  # the exit waited for it
