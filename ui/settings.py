@@ -150,8 +150,10 @@ class SettingsDialog(QDialog):
         self._camera.lineEdit().setPlaceholderText("the first camera (the demo if there is none)")
         self._camera.setToolTip(
             "empty: the first camera (the demo footage when there is none); 'demo'; a camera "
-            "index; a video or image file; a stream URL (rtsp://, http://)"
+            "index; a video or image file; a stream URL (rtsp://, http://). A stream's "
+            "password shows as ***: leave it standing to keep it, or type the new one over it"
         )
+        self._camera_saved = ""  # the camera as saved, its secrets too (setValue)
         browse = QPushButton("File…")
         browse.clicked.connect(self._on_browse)
         # a folder of pictures is a camera too (a phone's burst copied over, the demo's stills)
@@ -186,15 +188,22 @@ class SettingsDialog(QDialog):
         self.setValue(settings)
 
     def value(self) -> AppSettings:
+        from blitzcam.vision.sources import with_secrets_of
+
         return AppSettings(
-            camera=self._camera.currentText().strip(),
+            # a stream's password is shown as *** (read over a shoulder, or on a shared
+            # screen): left standing, it is the one saved
+            camera=with_secrets_of(self._camera.currentText(), self._camera_saved).strip(),
             keep_captures=self._keep.isChecked(),
             capture_dir=self._folder.text().strip(),
         )
 
     def setValue(self, settings: AppSettings) -> None:
+        from blitzcam.vision.sources import shown_address
+
         self._opened_camera = settings.camera.strip()  # (OK checks a camera changed since)
-        self._camera.setCurrentText(settings.camera)
+        self._camera_saved = settings.camera
+        self._camera.setCurrentText(shown_address(settings.camera))
         self._keep.setChecked(settings.keep_captures)
         self._folder.setText(settings.capture_dir)
         self._on_edited()

@@ -95,21 +95,46 @@ def shown_address(spec: str) -> str:
     the values of query parameters named like secrets (?pwd=secret, ;password=, access_token=)
     replaced by ***; anything else as it is. The userinfo ends at the last @ before the host,
     so a password holding / or ? (typed as it is, unescaped) is hidden whole."""
+    shown, last = [], 0
+    for start, end in _secret_spans(spec):
+        shown += [spec[last:start], HIDDEN]
+        last = end
+    return "".join([*shown, spec[last:]])
+
+
+def with_secrets_of(edited: str, original: str) -> str:
+    """An address edited where it was shown hidden (a settings field), with `original`'s
+    secrets put back where its *** still stand: the host or path changed and the password kept.
+    Unless it holds exactly as many *** as `original` has secrets, `edited` as it is."""
+    spans = _secret_spans(original)
+    if not spans or edited.count(HIDDEN) != len(spans):
+        return edited
+    parts = edited.split(HIDDEN)
+    secrets = [original[start:end] for start, end in spans]
+    return "".join(part + secret for part, secret in zip(parts, [*secrets, ""], strict=True))
+
+
+HIDDEN: Final = "***"  # what a secret is shown as
+
+
+def _secret_spans(spec: str) -> list[tuple[int, int]]:
+    """Where the secrets of an address lie in `spec` (see shown_address), in order."""
     found = _ADDRESS.match(spec)
     if found is None:
-        return spec
-    scheme, rest = found.group(1), found.group(2)
+        return []
+    offset, rest = found.end(1), found.group(2)
+    spans = []
     at = _userinfo_end(rest)
     authority_start = 0
     user = rest[:at].split(":", 1)[0] if at >= 0 else ""
     if at >= 0 and not any(c in user for c in "/?#;"):  # (else the @ is in the path or query)
         if ":" in rest[:at]:
-            rest = f"{user}:***{rest[at:]}"
-        authority_start = rest.index("@", len(user)) + 1  # (a user name alone: no secret)
+            spans.append((offset + len(user) + 1, offset + at))
+        authority_start = at + 1  # (a user name alone: no secret)
     host_end = _first_of(rest, "/?#;", authority_start)
-    head, tail = rest[:host_end], rest[host_end:]
-    tail = _SECRET_VALUE.sub(lambda m: f"{m.group(1)}***", tail)
-    return f"{scheme}{head}{tail}"
+    for value in _SECRET_VALUE.finditer(rest, host_end):
+        spans.append((offset + value.end(1), offset + value.end()))
+    return spans
 
 
 # scheme://: any scheme, after any spaces

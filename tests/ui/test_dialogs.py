@@ -553,6 +553,26 @@ def test_settings_refuse_a_camera_file_that_is_not_there_and_take_a_folder(
     assert gone.result() == QDialog.DialogCode.Accepted
 
 
+def test_a_stream_password_is_hidden_in_the_settings_and_kept_unless_typed_over(
+    qtbot, tmp_path
+) -> None:
+    # the camera field showed rtsp://admin:hunter2@... to anyone looking at the screen,
+    # while every message hid it
+    saved = "rtsp://admin:hunter2@192.168.1.5:554/live"
+    dialog = SettingsDialog(AppSettings(camera=saved, keep_captures=True), data_dir=tmp_path)
+    qtbot.addWidget(dialog)
+    assert dialog._camera.currentText() == "rtsp://admin:***@192.168.1.5:554/live"
+    assert dialog.value().camera == saved  # untouched: the password kept
+    dialog._camera.setCurrentText("rtsp://admin:***@192.168.1.9:554/live")  # the host changed
+    assert dialog.value().camera == "rtsp://admin:hunter2@192.168.1.9:554/live"
+    dialog._camera.setCurrentText("rtsp://admin:n3w@192.168.1.5:554/live")  # typed over
+    assert dialog.value().camera == "rtsp://admin:n3w@192.168.1.5:554/live"
+    dialog._camera.setCurrentText("rtsp://admin:***@192.168.1.5:554/live")
+    dialog._on_ok()  # (an address is not opened: the camera may be off)
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    assert dialog.value() == AppSettings(camera=saved, keep_captures=True)
+
+
 def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> None:
     dialog = SettingsDialog(AppSettings(), data_dir=tmp_path)
     qtbot.addWidget(dialog)

@@ -10,6 +10,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from blitzcam.vision.sources import NewestFrame, SourceError, StreamSource, open_source
 
@@ -742,13 +744,46 @@ def test_an_empty_source_is_refused_not_the_current_folder(spec: str) -> None:
     ],
 )
 def test_a_stream_s_password_is_never_said(url: str, shown: str) -> None:
-    from blitzcam.vision.sources import shown_address
+    from blitzcam.vision.sources import shown_address, with_secrets_of
 
     assert shown_address(url) == shown
+    assert with_secrets_of(shown, url) == url  # the settings field's round trip
     if url.startswith("rtsp://admin:"):
         with pytest.raises(SourceError) as caught:
             open_source(url, opener=lambda spec: FakeCapture([], opened=False))
         assert "hunter2" not in str(caught.value) and str(caught.value).startswith(shown)
+
+
+@pytest.mark.parametrize(
+    ("edited", "kept"),
+    [
+        # the host changed, the hidden password and token kept where they stand
+        ("rtsp://admin:***@192.168.1.9:554/live?token=***",
+         "rtsp://admin:hunter2@192.168.1.9:554/live?token=t0k"),
+        ("rtsp://root:***@cam/live?token=***", "rtsp://root:hunter2@cam/live?token=t0k"),
+        # a new password typed over the *** (one left of two): as typed
+        ("rtsp://admin:new@192.168.1.5:554/live?token=***",
+         "rtsp://admin:new@192.168.1.5:554/live?token=***"),
+        ("0", "0"),
+    ],
+)
+def test_an_address_edited_where_it_was_shown_hidden_keeps_its_secrets(
+    edited: str, kept: str
+) -> None:
+    from blitzcam.vision.sources import with_secrets_of
+
+    original = "rtsp://admin:hunter2@192.168.1.5:554/live?token=t0k"
+    assert with_secrets_of(edited, original) == kept
+    assert with_secrets_of(edited, "rtsp://cam/live") == edited  # nothing hidden in it
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="rtsp:/@?&;=#[]%._-abc123 ", max_size=40))
+def test_any_spec_shown_hidden_comes_back_whole(spec: str) -> None:
+    from blitzcam.vision.sources import shown_address, with_secrets_of
+
+    for candidate in (spec, f"rtsp://{spec}", f"rtsp://u:{spec}@cam/v?pwd={spec}"):
+        assert with_secrets_of(shown_address(candidate), candidate) == candidate
 
 
 @pytest.mark.parametrize("spec", ["rstp://admin:s3cret@192.168.1.20:554/live",
