@@ -101,6 +101,7 @@ class ScanView(QWidget):
         # the view (the live vote's scene number) a shot was refused on as shot already: a
         # second press on it shoots it (the same pile laid again looks the same)
         self._again: int | None = None
+        self._asked = ""  # the question asked on it, shown until the view changes or it is shot
         self._source = source
         self.clock: Callable[[], float] = time.monotonic
         self._latest_at = 0.0  # when the latest counted frame came (`clock`)
@@ -279,6 +280,10 @@ class ScanView(QWidget):
             self._last_still = dataclasses.replace(item, snapshot=own)
         self.had_view = True
         self.live.show_frame(item.frame, item.snapshot)
+        if self._again is not None and self._waiting is None:
+            # (the next frame took it away: at a count a second or more, a press that did
+            # nothing, and the question why never read)
+            self.live.show_message(self._asked)
         for name, n in player_counts(self.session.players, item.snapshot.counts).items():
             self.live_counts[name].setText(str(n))
         self.warnings.setText(table_warnings(item.snapshot))
@@ -346,7 +351,8 @@ class ScanView(QWidget):
             return False
         self._again = scene
         as_step = "" if step == self.session.step else f" as the {step.capitalize()} cards"
-        self.live.show_message(SHOOT_UNCHANGED_AGAIN.format(as_step=as_step))
+        self._asked = SHOOT_UNCHANGED_AGAIN.format(as_step=as_step)
+        self.live.show_message(self._asked)
         return True
 
     def _view_to_shoot(self, latest: CountedFrame) -> CountedFrame | None:

@@ -71,6 +71,27 @@ def test_another_frame_of_a_view_shot_already_is_shot_on_a_second_press(qtbot) -
     assert len(view.session.shots()) == 2
 
 
+def test_the_question_about_a_view_shot_already_stays_until_the_view_changes(qtbot) -> None:
+    # the next counted frame took it away (a count a second or more on a slow laptop): the
+    # press did nothing, and why was never read
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 9, 3))
+    view.capture_button.click()
+    view._on_counted(_frame(2, 9, 3, scene=1))
+    view.capture_button.click()  # asked
+    asked = SHOOT_UNCHANGED_AGAIN.format(as_step="")
+    for index in (3, 4):
+        view._on_counted(_frame(index, 9, 3, scene=1))  # newer frames of the same view
+        assert view.live.message() == asked
+    view._on_counted(_frame(5, 4, 3))  # another view: the question is gone
+    assert view.live.message() == ""
+    view._on_counted(_frame(6, 9, 3, scene=1))
+    view.capture_button.click()  # asked again, shot on the second press: no question left
+    view.capture_button.click()
+    view._on_counted(_frame(7, 9, 3, scene=1))
+    assert len(view.session.shots()) == 2 and view.live.message() == ""
+
+
 def test_a_question_about_a_view_shot_already_is_forgotten_when_anything_else_happens(
     qtbot,
 ) -> None:
