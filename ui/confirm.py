@@ -127,6 +127,14 @@ def unshot_line(piles: Sequence[str]) -> str:
     return f"⚠ No shot of the {which}: type in each player's count, the zeros counted nothing."
 
 
+def kept_line(kept: int) -> str:
+    """What the dialog says when counts typed in a review left before are kept ("" for none)."""
+    if not kept:
+        return ""
+    counts = "count" if kept == 1 else "counts"
+    return f"✎ {kept} {counts} you typed before kept (a new shot's counts replace them)."
+
+
 class ConfirmDialog(QDialog):
     """Check and correct the counts; Enter confirms. Not modal to the caller's logic: it emits."""
 
@@ -141,11 +149,13 @@ class ConfirmDialog(QDialog):
         captures: Sequence[QImage] = (),
         check: Sequence[str] = (),
         unshot: Sequence[str] = (),
+        kept: int = 0,
         parent: QWidget | None = None,
     ) -> None:
         """`check`: players whose counts the camera may have mixed up (their decks look alike
         to blitzcam); they are marked and named. `unshot`: the piles no shot was taken of
-        ("Dutch", "Blitz"): their counts are 0 only because nothing counted them."""
+        ("Dutch", "Blitz"): their counts are 0 only because nothing counted them. `kept`: how
+        many of `proposed`'s counts are the players' own, typed in a review they left."""
         super().__init__(parent)
         self.setWindowTitle(title)
         self._players = tuple(players)
@@ -167,7 +177,8 @@ class ConfirmDialog(QDialog):
         caller_row = QHBoxLayout()
         caller_row.addWidget(QLabel("Called Blitz:"))
         caller_row.addWidget(self.caller, 1)
-        said = [line for line in (unshot_line(unshot), check_line(check)) if line]
+        lines = (unshot_line(unshot), kept_line(kept), check_line(check))
+        said = [line for line in lines if line]
         self.check = plain_label("\n".join(said))  # names are the players' own text
         self.check.setWordWrap(True)
         self.check.setVisible(bool(said))
@@ -223,6 +234,17 @@ class ConfirmDialog(QDialog):
 
     def setValue(self, round_: Round) -> None:
         self.editor.setValue(round_)
+
+    def typed(self) -> tuple[Round, str | None]:
+        """The counts as they stand, the Blitz caller's own as it was before the pick (picked
+        again, it is zeroed again, and taking the pick back gives it back), and the caller."""
+        round_ = self.value()
+        if self._zeroed is not None and self.editor.blitz[self._zeroed[0]].value() == 0:
+            name, count = self._zeroed
+            tallies = dict(round_.tallies)
+            tallies[name] = Tally(dutch=tallies[name].dutch, blitz=count)
+            round_ = Round(tallies)
+        return round_, self.caller.currentData()
 
     def set_caller(self, name: str | None) -> None:
         """The player who called Blitz: their Blitz count becomes 0 (it can still be corrected)."""

@@ -50,7 +50,7 @@ from blitzcam.ui.live_view import render_capture
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.players import PlayersDialog
 from blitzcam.ui.scan import ScanView
-from blitzcam.ui.scan_session import ScanSession, look_alike_players
+from blitzcam.ui.scan_session import Corrections, ScanSession, look_alike_players
 from blitzcam.ui.scoreboard import ScoreboardView
 from blitzcam.ui.settings import (
     AppSettings,
@@ -122,6 +122,9 @@ class MainWindow(QMainWindow):
         self.scan: ScanView | None = None
         self.enrolling: EnrollDialog | None = None
         self.confirm: ConfirmDialog | None = None
+        # the counts typed in the open scan's last review, left with Esc or Cancel: kept for
+        # its next review (they were lost, the shots' counts shown again)
+        self._corrections: Corrections | None = None
 
         self.pages = QStackedWidget()
         self.welcome = self._build_welcome()
@@ -622,7 +625,11 @@ class MainWindow(QMainWindow):
         title: str,
         commit: Callable[[Round], Match],
         session: ScanSession | None = None,
+        caller: str | None = None,
+        kept: int = 0,
     ) -> ConfirmDialog:
+        """`caller`: who called Blitz, picked at the start (their Blitz count zeroed); `kept`:
+        how many of `proposed`'s counts the players typed in a review they left."""
         captures: list[QImage] = []
         check: tuple[str, ...] = ()
         unshot: tuple[str, ...] = ()
@@ -640,9 +647,8 @@ class MainWindow(QMainWindow):
         of_round = tuple(p for p in self.match.players if p.name in proposed.tallies)
         dialog = ConfirmDialog(
             of_round, proposed, title=title, captures=captures, check=check,
-            unshot=unshot, parent=self,
+            unshot=unshot, kept=kept, parent=self,
         )  # fmt: skip
-        caller = rules.blitz_caller(proposed) if session is not None else None
         if caller is not None:
             dialog.set_caller(caller)
         dialog.countsConfirmed.connect(
@@ -778,7 +784,7 @@ class MainWindow(QMainWindow):
             turn=self._counting_turn,
         )
         scan.reviewRequested.connect(self._on_review)
-        scan.cancelled.connect(self._end_scan)
+        scan.cancelled.connect(self._on_scan_cancelled)
         scan.failed.connect(self._on_scan_failed)
         self.scan = scan
         self.pages.addWidget(scan)
@@ -793,12 +799,51 @@ class MainWindow(QMainWindow):
         # elsewhere since the scan began, the round was proposed under the old names, and a
         # renamed player's cards became 0)
         session = dataclasses.replace(session, players=rules.at_table(self.match))
-        self._open_confirm(
-            session.proposed_round(),
+        proposed = session.proposed_round()
+        if self._corrections is not None:
+            shown, caller, kept = self._corrections.over(proposed)
+        else:
+            shown, caller, kept = proposed, rules.blitz_caller(proposed), 0
+        dialog = self._open_confirm(
+            shown,
             title=f"Round {len(self.match.rounds) + 1} — confirm the counts",
             commit=lambda r: self.store.add_round(self.match_id, r, expect=self.match),
             session=session,
+            caller=caller,
+            kept=kept,
         )
+        dialog.rejected.connect(lambda: self._keep_corrections(proposed, dialog))
+
+    def _keep_corrections(self, proposed: Round, dialog: ConfirmDialog) -> None:
+        """A review left (Esc, Cancel to shoot again): what was typed in it, for the next."""
+        if self.scan is not None:
+            self._corrections = Corrections(proposed, *dialog.typed())
+
+    def _on_scan_cancelled(self) -> None:
+        """Esc or Cancel on the scan: left at once with nothing shot; with shots (or counts
+        typed in a review) asked first, No the default (a second Esc after leaving a review
+        dropped every shot of both steps, unasked)."""
+        scan = self.scan
+        if scan is None:
+            return
+        shots = len(scan.session.all_shots)
+        if shots or self._corrections is not None:
+            held = ["its shot" if shots == 1 else f"its {shots} shots"] if shots else []
+            if self._corrections is not None:
+                held.append("the counts typed in its review")
+            verb = "is" if held == ["its shot"] else "are"
+            box = QMessageBox(
+                QMessageBox.Icon.Question,
+                "Leave the scan",
+                f"Leave the scan? {' and '.join(held).capitalize()} {verb} dropped, and no "
+                "round is saved.",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                self,
+            )
+            box.setDefaultButton(QMessageBox.StandardButton.No)  # Enter or Esc: go on
+            if self.exec_dialog(box) != QMessageBox.StandardButton.Yes or self.scan is not scan:
+                return
+        self._end_scan()
 
     def _on_scan_failed(self, message: str) -> None:
         had_view = self.scan is not None and self.scan.had_view
@@ -809,6 +854,7 @@ class MainWindow(QMainWindow):
         if status.currentMessage().startswith((SCAN_FAILED, SCAN_NOT_STARTED)):  # its advice
             status.clearMessage()
         scan, self.scan = self.scan, None
+        self._corrections = None
         if scan is not None:
             scan.stop()
             self.pages.removeWidget(scan)

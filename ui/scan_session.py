@@ -10,7 +10,7 @@ from typing import Final, Literal
 
 import numpy as np
 
-from blitzcam.game.rules import Player, Round, Tally
+from blitzcam.game.rules import Player, Round, Tally, blitz_caller
 from blitzcam.ui.counting_worker import CountSnapshot
 
 Step = Literal["dutch", "blitz"]
@@ -133,3 +133,37 @@ class ScanSession:
     @property
     def all_shots(self) -> tuple[Shot, ...]:
         return (*self.dutch_shots, *self.blitz_shots)
+
+
+@dataclass(frozen=True, slots=True)
+class Corrections:
+    """What the players made of a scan's proposal in a review they left (Esc, or Cancel to
+    take one more shot): reviewed again, it was the shots' counts once more, every number they
+    had typed over lost."""
+
+    proposed: Round  # what the shots proposed then
+    typed: Round  # the counts as they left them (the caller's Blitz count as before the pick)
+    caller: str | None  # who they said called Blitz
+
+    def over(self, proposed: Round) -> tuple[Round, str | None, int]:
+        """`proposed` (the shots' counts now) with each count they typed kept where the shots
+        still propose what they did then (a count that a shot taken or dropped since changed
+        is the shots' new one); the caller they said, unless the shots now say another; and
+        how many typed counts were kept."""
+        tallies, kept = {}, 0
+        for name, now in proposed.tallies.items():
+            then, typed = self.proposed.tallies.get(name), self.typed.tallies.get(name)
+            if then is None or typed is None:
+                tallies[name] = now
+                continue
+            dutch = typed.dutch if now.dutch == then.dutch else now.dutch
+            blitz = typed.blitz if now.blitz == then.blitz else now.blitz
+            kept += (dutch != now.dutch) + (blitz != now.blitz)
+            tallies[name] = Tally(dutch=dutch, blitz=blitz)
+        if blitz_caller(proposed) != blitz_caller(self.proposed):  # the shots say another
+            caller = blitz_caller(proposed)
+        else:
+            # (a caller renamed or gone since: the one the shots say)
+            gone = self.caller is not None and self.caller not in proposed.tallies
+            caller = blitz_caller(proposed) if gone else self.caller
+        return Round(tallies), caller, kept

@@ -26,3 +26,15 @@ def _themed_app(qapp):
 def store(tmp_path: Path) -> Iterator[MatchStore]:
     with MatchStore(tmp_path / "matches.sqlite3") as s:
         yield s
+
+
+@pytest.fixture(autouse=True)
+def _no_unexpected_questions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A question the window asks (`exec_dialog`) that a test did not arrange for fails the
+    test at once, answered No: offscreen, nobody could answer it, and the suite hung."""
+    from blitzcam.ui.main_window import MainWindow
+
+    def unexpected(_window: MainWindow, dialog) -> int:
+        pytest.fail(f"the window asked {dialog.windowTitle()!r}, which this test did not expect")
+
+    monkeypatch.setattr(MainWindow, "exec_dialog", unexpected)

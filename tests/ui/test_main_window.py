@@ -919,7 +919,38 @@ def test_a_held_key_is_one_press_and_a_frame_is_never_shot_twice(qtbot, store, f
     assert scan.session.step == "blitz" and scan.session.shots() == ()
     assert "already shot" in scan.live.message()  # (said, where Enter did nothing)
     assert window.confirm is None and store.load(match_id).rounds == ()
+
+
+def test_leaving_a_scan_that_holds_shots_asks_first(qtbot, store, feed, tmp_path, monkeypatch):
+    # a second Esc after leaving a review dropped every shot of both steps, unasked
+    from PySide6.QtWidgets import QMessageBox
+
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    scan = window.scan
+    qtbot.keyClick(scan, Qt.Key.Key_Escape)  # nothing shot: left at once, unasked
+    assert window.scan is None
+    window.scan_action.trigger()
+    scan = window.scan
+    _wait_for_frame(qtbot, window, 0)
+    scan._thread.stop()
+    qtbot.keyClick(scan, Qt.Key.Key_Space)
+    asked: list[str] = []
+    answer = QMessageBox.StandardButton.No
+
+    def ask(box) -> int:
+        asked.append(box.text())
+        assert box.defaultButton() is box.button(QMessageBox.StandardButton.No)
+        return answer
+
+    monkeypatch.setattr(window, "exec_dialog", ask)
     qtbot.keyClick(scan, Qt.Key.Key_Escape)
+    assert asked == ["Leave the scan? Its shot is dropped, and no round is saved."]
+    assert window.scan is scan and len(scan.session.shots()) == 1  # No: still scanning
+    answer = QMessageBox.StandardButton.Yes
+    qtbot.keyClick(scan, Qt.Key.Key_Escape)
+    assert window.scan is None and len(asked) == 2
 
 
 def test_a_camera_that_stops_giving_frames_has_failed(qtbot, store, tmp_path):
@@ -1371,3 +1402,46 @@ def test_quitting_while_an_enrollment_works_waits_for_it(qtbot, store, feed, tmp
     threading.Timer(0.3, let_go.set).start()
     window.close()
     assert stored == ["blue-plow"]  # the exit waited for it
+
+
+def test_counts_typed_in_a_review_left_are_kept_for_the_next(qtbot, store, feed, tmp_path):
+    # Esc (or Cancel to take one more shot) lost every number typed over the camera's, and
+    # the next review showed the camera's again, unsaid
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    _scan_to_review(qtbot, window, feed)
+    dialog = window.confirm
+    assert dialog.value() == round_of(Ann=(7, 0), Bob=(5, 3), Cy=(3, 1))
+    dialog.editor.dutch["Bob"].setValue(6)
+    dialog.editor.blitz["Cy"].setValue(2)
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert window.confirm is None
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)  # reviewed again: as they left it
+    dialog = window.confirm
+    assert dialog.value() == round_of(Ann=(7, 0), Bob=(6, 3), Cy=(3, 2))
+    assert dialog.caller.currentData() == "Ann"
+    assert "✎ 2 counts you typed before kept" in dialog.check.text() and dialog.check.isVisibleTo(dialog)
+    dialog.caller.setCurrentIndex(dialog.caller.findData("Bob"))  # Bob's Blitz count zeroed
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    # one more Dutch shot (frame 1: Ann's and Cy's Dutch counts change, Bob's not)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    feed.show(1)
+    _wait_for_frame(qtbot, window, 1)
+    with qtbot.waitActive(window):  # (offscreen, the closed dialog's deletion deactivates it)
+        window.activateWindow()
+    qtbot.keyClick(window.scan, Qt.Key.Key_Space)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)  # on to the Blitz cards, shot before
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)  # review
+    dialog = window.confirm
+    # the shots' new Dutch counts for Ann and Cy; Bob's typed 6 and Cy's typed 2 kept; Bob
+    # picked as the caller, his Blitz count zeroed (and given back when the pick is taken back)
+    assert dialog.value() == round_of(Ann=(9, 0), Bob=(6, 0), Cy=(7, 2))
+    assert dialog.caller.currentData() == "Bob"
+    dialog.set_caller(None)
+    assert dialog.value() == round_of(Ann=(9, 0), Bob=(6, 3), Cy=(7, 2))
+    dialog.set_caller("Ann")
+    _ok(dialog)
+    assert store.load(match_id).rounds == (round_of(Ann=(9, 0), Bob=(6, 3), Cy=(7, 2)),)
+    window.scan_action.trigger()  # the next scan starts from its own shots only
+    _wait_for_frame(qtbot, window, 1)
+    assert window._corrections is None

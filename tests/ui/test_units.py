@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 from blitzcam.game.decks import DECK_NAMES
+from blitzcam.game.rules import Round, Tally
 from blitzcam.ui.capture_store import capture_record, label_lines, obb_label_line, save_capture
 from blitzcam.ui.chart import nice_step, value_ticks
 from blitzcam.ui.counting_worker import CountSnapshot, Outline
 from blitzcam.ui.deck_colours import deck_rgb
 from blitzcam.ui.live_view import fit
-from blitzcam.ui.scan_session import ScanSession, Shot, table_warnings
+from blitzcam.ui.scan_session import Corrections, ScanSession, Shot, table_warnings
 from blitzcam.ui.settings import AppSettings, load_settings, save_settings, settings_from_json
 from tests.ui.fakes import players, round_of
 
@@ -442,3 +443,23 @@ def test_a_damaged_settings_file_is_said_and_kept_beside_when_settings_are_saved
     problems = []
     load_settings(path, problems=problems)
     assert problems == [f"{path}: empty: every setting left at its default"]
+
+
+def test_corrections_are_kept_where_the_shots_still_propose_what_they_did() -> None:
+    then = round_of(Ann=(7, 0), Bob=(5, 3), Cy=(3, 1))
+    typed = round_of(Ann=(7, 0), Bob=(6, 3), Cy=(3, 2))
+    corrections = Corrections(then, typed, caller="Ann")
+    assert corrections.over(then) == (typed, "Ann", 2)
+    # a shot since changed Bob's Dutch count and Cy's Blitz count: theirs are the shots'
+    now = round_of(Ann=(7, 0), Bob=(8, 3), Cy=(3, 4))
+    assert corrections.over(now) == (round_of(Ann=(7, 0), Bob=(8, 3), Cy=(3, 4)), "Ann", 0)
+    # the caller they picked stays, unless the shots now name another
+    assert Corrections(then, typed, caller=None).over(then)[1] is None
+    assert Corrections(then, typed, caller="Bob").over(then)[1] == "Bob"
+    emptied = round_of(Ann=(7, 2), Bob=(5, 0), Cy=(3, 1))  # Bob's Blitz pile shot empty now
+    assert Corrections(then, typed, caller="Ann").over(emptied)[1] == "Bob"
+    # a player renamed or seated since the review: the shots' counts, nothing kept
+    renamed = Round({"Ann": Tally(7, 0), "Bobby": Tally(5, 3), "Cy": Tally(3, 1)})
+    assert Corrections(then, typed, caller="Bob").over(renamed) == (
+        Round({"Ann": Tally(7, 0), "Bobby": Tally(5, 3), "Cy": Tally(3, 2)}), "Ann", 1
+    )
