@@ -131,8 +131,8 @@ def kept_line(kept: int) -> str:
     """What the dialog says when counts typed in a review left before are kept ("" for none)."""
     if not kept:
         return ""
-    counts = "count" if kept == 1 else "counts"
-    return f"✎ {kept} {counts} you typed before kept (a new shot's counts replace them)."
+    counts = "count you typed before is" if kept == 1 else "counts you typed before are"
+    return f"✎ {kept} {counts} kept (where a new shot changed a count, it is the shot's)."
 
 
 class ConfirmDialog(QDialog):
@@ -147,6 +147,7 @@ class ConfirmDialog(QDialog):
         *,
         title: str,
         captures: Sequence[QImage] = (),
+        captions: Sequence[str] = (),
         check: Sequence[str] = (),
         unshot: Sequence[str] = (),
         kept: int = 0,
@@ -155,13 +156,15 @@ class ConfirmDialog(QDialog):
         """`check`: players whose counts the camera may have mixed up (their decks look alike
         to blitzcam); they are marked and named. `unshot`: the piles no shot was taken of
         ("Dutch", "Blitz"): their counts are 0 only because nothing counted them. `kept`: how
-        many of `proposed`'s counts are the players' own, typed in a review they left."""
+        many of `proposed`'s counts are the players' own, typed in a review they left.
+        `captions`: a line under each capture (which piles it shows, and of how many shots)."""
         super().__init__(parent)
         self.setWindowTitle(title)
         self._players = tuple(players)
         self._zeroed: tuple[str, int] | None = None  # the caller picked, and their count before
         self._empty_asked = False  # a round of zeros only said once: the next Enter saves it
-        heading = QLabel(title)
+        self.captions: list[QLabel] = []
+        self.heading = heading = QLabel(title)
         heading.setObjectName("stepTitle")
         self.editor = RoundEditor(self._players)
         self.editor.setValue(proposed)
@@ -208,8 +211,9 @@ class ConfirmDialog(QDialog):
             # each picture 480 x 270 at most, smaller where the screen is short (two made the
             # dialog 568 px tall, more than a 600-px screen holds beside a title bar)
             room = self.screen().availableGeometry().height() - SCREEN_ALLOWANCE - 40
-            height = max(120, min(270, room // len(captures)))
-            for image in captures:
+            height = max(120, min(270, room // len(captures) - (24 if captions else 0)))
+            self.captions = [plain_label(caption) for caption in captions]
+            for i, image in enumerate(captures):
                 label = QLabel()
                 label.setPixmap(
                     QPixmap.fromImage(image).scaled(
@@ -220,6 +224,10 @@ class ConfirmDialog(QDialog):
                     )
                 )
                 shots.addWidget(label)
+                if i < len(self.captions):
+                    self.captions[i].setWordWrap(True)
+                    self.captions[i].setMaximumWidth(height * 16 // 9)
+                    shots.addWidget(self.captions[i])
             shots.addStretch(1)
             layout.addLayout(shots)
         layout.addLayout(side, 1)
@@ -245,6 +253,11 @@ class ConfirmDialog(QDialog):
             tallies[name] = Tally(dutch=tallies[name].dutch, blitz=count)
             round_ = Round(tallies)
         return round_, self.caller.currentData()
+
+    def set_title(self, title: str) -> None:
+        """The round's name changed under the dialog (a round saved elsewhere meanwhile)."""
+        self.setWindowTitle(title)
+        self.heading.setText(title)
 
     def set_caller(self, name: str | None) -> None:
         """The player who called Blitz: their Blitz count becomes 0 (it can still be corrected)."""

@@ -439,10 +439,15 @@ class MainWindow(QMainWindow):
         if self.match is None:
             return
         empty = Round({p.name: rules.Tally(0, 0) for p in rules.at_table(self.match)})
+
+        def title() -> str:  # (its number read again when the match changed elsewhere)
+            return f"Round {len(self.match.rounds) + 1} — enter the counts"
+
         self._open_confirm(
             empty,
-            title=f"Round {len(self.match.rounds) + 1} — enter the counts",
+            title=title(),
             commit=lambda r: self.store.add_round(self.match_id, r, expect=self.match),
+            retitle=title,
         )
 
     def _on_match_settings(self) -> None:
@@ -627,10 +632,13 @@ class MainWindow(QMainWindow):
         session: ScanSession | None = None,
         caller: str | None = None,
         kept: int = 0,
+        retitle: Callable[[], str] | None = None,
     ) -> ConfirmDialog:
         """`caller`: who called Blitz, picked at the start (their Blitz count zeroed); `kept`:
-        how many of `proposed`'s counts the players typed in a review they left."""
+        how many of `proposed`'s counts the players typed in a review they left; `retitle`:
+        the title once the match was read again (a round saved elsewhere meanwhile)."""
         captures: list[QImage] = []
+        captions: list[str] = []
         check: tuple[str, ...] = ()
         unshot: tuple[str, ...] = ()
         if session is not None:
@@ -639,20 +647,21 @@ class MainWindow(QMainWindow):
                 for pile, shots in (("Dutch", session.dutch_shots), ("Blitz", session.blitz_shots))
                 if not shots
             )
-            for shots in (session.dutch_shots, session.blitz_shots):
+            for piles, shots in (("Dutch", session.dutch_shots), ("Blitz", session.blitz_shots)):
                 if shots:
                     captures.append(render_capture(shots[-1].frame, shots[-1].snapshot, width=480))
+                    captions.append(capture_caption(piles, len(shots)))
             check = look_alike_players(session.players, session.dutch_shots + session.blitz_shots)
         # the round's players: those at the table, or for an earlier round, those who played it
         of_round = tuple(p for p in self.match.players if p.name in proposed.tallies)
         dialog = ConfirmDialog(
-            of_round, proposed, title=title, captures=captures, check=check,
+            of_round, proposed, title=title, captures=captures, captions=captions, check=check,
             unshot=unshot, kept=kept, parent=self,
         )  # fmt: skip
         if caller is not None:
             dialog.set_caller(caller)
         dialog.countsConfirmed.connect(
-            lambda round_: self._on_round_confirmed(dialog, round_, commit, session)
+            lambda round_: self._on_round_confirmed(dialog, round_, commit, session, retitle)
         )
         dialog.rejected.connect(lambda: self._on_confirm_closed(dialog))
         if self.scan is not None:
@@ -667,6 +676,7 @@ class MainWindow(QMainWindow):
         round_: Round,
         commit: Callable[[Round], Match],
         session: ScanSession | None,
+        retitle: Callable[[], str] | None = None,
     ) -> None:
         players = self.match.players if self.match is not None else ()
         try:
@@ -689,6 +699,8 @@ class MainWindow(QMainWindow):
                 return
             if isinstance(exc, StaleMatchError):
                 why += " Confirm again to save this round to it."
+                if retitle is not None:  # (it said "Round 1" of what is saved as round 2)
+                    dialog.set_title(retitle())
             dialog.show_error(why)
             return
         dialog.accept()
@@ -804,13 +816,18 @@ class MainWindow(QMainWindow):
             shown, caller, kept = self._corrections.over(proposed)
         else:
             shown, caller, kept = proposed, rules.blitz_caller(proposed), 0
+
+        def title() -> str:  # (its number read again when the match changed elsewhere)
+            return f"Round {len(self.match.rounds) + 1} — confirm the counts"
+
         dialog = self._open_confirm(
             shown,
-            title=f"Round {len(self.match.rounds) + 1} — confirm the counts",
+            title=title(),
             commit=lambda r: self.store.add_round(self.match_id, r, expect=self.match),
             session=session,
             caller=caller,
             kept=kept,
+            retitle=title,
         )
         dialog.rejected.connect(lambda: self._keep_corrections(proposed, dialog))
 
@@ -984,6 +1001,14 @@ class MainWindow(QMainWindow):
 
     def exec_dialog(self, dialog: QDialog) -> int:
         return dialog.exec()
+
+
+def capture_caption(piles: str, shots: int) -> str:
+    """The line under a review's picture of one step: the counts are of every shot of it,
+    the picture of the last (a pile counted in a picture that did not show it looked wrong)."""
+    if shots == 1:
+        return f"{piles} piles"
+    return f"{piles} piles: the last of {shots} shots; the counts are their sum"
 
 
 def _said(camera: str) -> str:

@@ -894,10 +894,13 @@ def test_the_confirm_dialog_fits_a_1024_pixel_screen_with_long_names(qtbot) -> N
     shot = QImage(1920, 1080, QImage.Format.Format_RGB888)
     shot.fill(0)
     dialog = ConfirmDialog(players, Round({n: Tally(1, 0) for n in names}), title="Round 1",
-                           captures=[shot, shot], check=names[:2])  # fmt: skip
+                           captures=[shot, shot], check=names[:2],
+                           captions=["Dutch piles: the last of 12 shots; the counts are their sum",
+                                     "Blitz piles"])  # fmt: skip
     qtbot.addWidget(dialog)
     dialog.show()
     assert dialog.width() <= 1024
+    assert dialog.height() <= 768
     assert dialog.editor.names[names[0]].toolTip().startswith(names[0])  # the whole name
 
 

@@ -115,6 +115,9 @@ def test_scan_two_steps_with_summed_shots_then_confirm_and_correct(qtbot, store,
     counted = dialog.value()
     assert counted == round_of(Ann=(9, 0), Bob=(5, 3), Cy=(7, 1))
     assert dialog.caller.currentData() == "Ann"  # the only player with 0 Blitz cards
+    # the picture is the last Dutch shot's, the counts are both shots': said under it
+    assert [c.text() for c in dialog.captions] == [
+        "Dutch piles: the last of 2 shots; the counts are their sum", "Blitz piles"]
     dialog.editor.dutch["Bob"].setValue(6)  # a correction: one card hidden under another
     qtbot.keyClick(dialog.editor.dutch["Bob"], Qt.Key.Key_Return)  # Enter confirms
     assert store.load(match_id).rounds == (round_of(Ann=(9, 0), Bob=(6, 3), Cy=(7, 1)),)
@@ -273,6 +276,7 @@ def test_a_match_changed_elsewhere_is_not_changed_blind(qtbot, store, feed, tmp_
     # a round being entered is kept in its dialog, and saved once confirmed again
     window.manual_action.trigger()
     dialog = window.confirm
+    assert dialog.windowTitle() == "Round 3 — enter the counts"
     third = round_of(Ann=(7, 0), Bob=(3, 2), Cy=(1, 5))
     dialog.setValue(third)
     with MatchStore(store.path) as elsewhere:
@@ -280,6 +284,8 @@ def test_a_match_changed_elsewhere_is_not_changed_blind(qtbot, store, feed, tmp_
     _ok(dialog)
     assert dialog.isVisible() and "changed elsewhere" in dialog.error.text()
     assert dialog.error.text().endswith("Confirm again to save this round to it.")
+    # it is round 2 now: said (the title said round 3 of what was saved as round 2)
+    assert dialog.windowTitle() == dialog.heading.text() == "Round 2 — enter the counts"
     assert store.load(match_id).rounds == (first,) == window.match.rounds
     _ok(dialog)
     assert store.load(match_id).rounds == (first, third) == window.match.rounds
@@ -538,6 +544,7 @@ def test_confirmed_capture_is_kept_with_labels(qtbot, store, feed, tmp_path, cor
     window = _window(qtbot, store, feed, tmp_path)
     _scan_to_review(qtbot, window, feed)
     assert window.confirm.check.isHidden()  # both piles shot: nothing to say
+    assert [c.text() for c in window.confirm.captions] == ["Dutch piles", "Blitz piles"]
     window.confirm.set_caller("Ann")
     if corrected:  # the labels are the detector's, which the players found wrong: said
         window.confirm.editor.dutch["Bob"].setValue(window.confirm.editor.dutch["Bob"].value() + 1)
@@ -1420,7 +1427,7 @@ def test_counts_typed_in_a_review_left_are_kept_for_the_next(qtbot, store, feed,
     dialog = window.confirm
     assert dialog.value() == round_of(Ann=(7, 0), Bob=(6, 3), Cy=(3, 2))
     assert dialog.caller.currentData() == "Ann"
-    assert "✎ 2 counts you typed before kept" in dialog.check.text() and dialog.check.isVisibleTo(dialog)
+    assert "✎ 2 counts you typed before are kept" in dialog.check.text() and dialog.check.isVisibleTo(dialog)
     dialog.caller.setCurrentIndex(dialog.caller.findData("Bob"))  # Bob's Blitz count zeroed
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)
     # one more Dutch shot (frame 1: Ann's and Cy's Dutch counts change, Bob's not)
