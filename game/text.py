@@ -129,7 +129,11 @@ def standings_table(match_id: int, match: Match, standings: Standings) -> str:
             "teams  "
             + ", ".join(
                 f"{team} {total}"
-                + ("" if team in standings.contenders else " (out of the running: all left)")
+                + (
+                    ""
+                    if team in standings.contenders or team in standings.winners
+                    else " (out of the running: all left)"
+                )
                 for team, total in standings.team_totals.items()
             )
         )

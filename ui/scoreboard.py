@@ -496,7 +496,8 @@ class ScoreboardView(QWidget):
                     "total": standings.totals[p.name],
                     "decks": [p.deck],
                     "leader": p.name in highlighted,
-                    "out": not p.playing,
+                    # (a winner who left after the deciding round is no less the winner)
+                    "out": not p.playing and p.name not in standings.winners,
                 }
                 for p in match.players
             ]
@@ -508,7 +509,8 @@ class ScoreboardView(QWidget):
                 + (f" ({note})" if (note := seat_note(p)) else "")
                 for p in members
             )
-            out = team not in standings.contenders and match.rounds  # every player left
+            # every player left (a team that won and left is no less the winner)
+            out = team not in (*standings.contenders, *standings.winners) and match.rounds
             entries.append(
                 {
                     "name": team,

@@ -514,6 +514,19 @@ def test_the_terminal_marks_a_team_whose_players_all_left() -> None:
     assert "teams  North 11, South 6, East 40 (out of the running: all left)" in table
 
 
+def test_a_team_that_won_and_left_is_not_said_out_of_the_running() -> None:
+    # (a review's case: "won by X", and X "out of the running: all left" on the next line;
+    # lowering the target as a player leaves ends the match there)
+    first = round_of(Ann=(30, 0), Bob=(10, 2), Cy=(5, 3))
+    match = match_of(first, first, n=3, teams=("X", "Y", "Z"))
+    match = leave(match, "Ann")
+    match = rules.change_settings(match, replace(match.settings, target=60))
+    standings = score_match(match)
+    assert standings.winners == ("X",) and "X" not in standings.contenders
+    table = standings_table(1, match, standings)
+    assert "teams  X 60, Y 12, Z -2" in table
+
+
 def test_a_start_the_rules_would_refuse_now_holds_up_no_other_change() -> None:
     # (a review's case: a match file with a team latecomer's start loads and takes rounds; a
     # variant change or a rename was then refused, naming the latecomer)

@@ -101,6 +101,27 @@ def test_a_team_whose_players_all_left_is_marked_out_of_the_running(qtbot) -> No
     assert [s.totals for s in chart_series(match, score_match(match))] == [(12, 14), (7, 9), (40,)]
 
 
+@pytest.mark.parametrize("teams", [None, ("X", "Y", "Z")])
+def test_a_winner_who_left_is_not_shown_out_of_the_running(qtbot, teams) -> None:
+    # (a review's case: the headline said Ann (X) won, her card was dimmed "out")
+    from blitzcam.game.rules import change_settings, leave
+
+    first = round_of(Ann=(30, 0), Bob=(10, 2), Cy=(5, 3))
+    match = match_of(first, first, n=3, teams=teams)
+    match = leave(match, "Ann")
+    match = change_settings(match, replace(match.settings, target=60))
+    view = _view(qtbot, match)
+    winner = "X" if teams else "Ann"
+    assert plain(status_text(match, score_match(match))).startswith(f"★ {winner} wins")
+    entry = next(e for e in view._entries(match, score_match(match)) if e["name"] == winner)
+    assert entry["leader"] and not entry["out"]
+    assert "out of the running" not in entry["detail"]
+    card = next(c for c in view.cards if plain(c.name.text()) == winner)
+    assert "out of the running" not in card.detail.text()
+    others = [e for e in view._entries(match, score_match(match)) if e["name"] != winner]
+    assert not any(e["out"] for e in others)  # still at the table
+
+
 def test_a_latecomer_s_line_starts_where_they_joined_and_a_leaver_s_ends_where_they_left(qtbot) -> None:
     from blitzcam.game.rules import Player, join, leave
     from blitzcam.ui.chart import line_points
