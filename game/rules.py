@@ -325,14 +325,16 @@ def _character_name(ch: str) -> str:
     return f"U+{ord(ch):04X} ({unicodedata.name(ch, unicodedata.category(ch))})"
 
 
-def validate_players(players: tuple[Player, ...]) -> None:
+def validate_players(players: tuple[Player, ...], *, played: int | None = None) -> None:
     """2-8 players at the table, unique names, one deck each and no deck twice at the table
-    at once, teams for all or none, sound joining and leaving rounds."""
+    at once, teams for all or none, sound joining and leaving rounds (`played`: the match's
+    rounds, which no seat's rounds may pass)."""
     playing = [player for player in players if player.playing]
     if len(playing) > MAX_PLAYERS:  # (before each seat's checks: a ninth has no deck of its own)
         raise _players_needed(playing, players)
     names: set[str] = set()
-    for i, player in enumerate(players):
+    decks = _DeckRounds()
+    for player in players:
         name = player.name
         _check_name(name, "player name")
         if _seen_as(name) in names:
@@ -344,7 +346,9 @@ def validate_players(players: tuple[Player, ...]) -> None:
                 player=name,
             )
         _check_seat_rounds(player)
-        _check_deck_free(player, players[:i])
+        if played is not None:
+            _check_seat_within(player, played)
+        decks.take(player)
         if player.team is not None:
             # as strict as a player's name: 'North' and 'North ' would be two teams
             try:
@@ -440,6 +444,60 @@ def _check_sat_out(player: Player) -> None:
             f"leaving, got {rounds[-1]}",
             player=player.name,
         )
+
+
+def _check_seat_within(player: Player, played: int) -> None:
+    """MatchError unless the player's rounds are among the match's `played` rounds."""
+    if player.joined > played or (player.left is not None and player.left > played):
+        raise MatchError(
+            f"joined or left after round {max(player.joined, player.left or 0)}, but the "
+            f"match has {played} round(s)",
+            player=player.name,
+        )
+    if player.sat_out and player.sat_out[-1] > played:
+        raise MatchError(
+            f"sat out round {player.sat_out[-1]}, but the match has {played} round(s)",
+            player=player.name,
+        )
+
+
+class _DeckRounds:
+    """Which seat played each deck in which round, taken seat by seat: a seat is refused when
+    another before it played its deck in one of its rounds, or is at the table with it now
+    (as `_at_table_together` says of two seats). Linear in the rounds the seats span: each
+    seat checked against every other took minutes for a file of thousands of seats."""
+
+    def __init__(self) -> None:
+        self._played: dict[str, dict[int, Player]] = {}  # deck -> round -> its player
+        self._at_table: dict[str, Player] = {}  # deck -> the seat playing it now
+
+    def take(self, seat: Player) -> None:
+        played = self._played.setdefault(seat.deck, {})
+        holder = self._at_table.get(seat.deck)
+        if seat.playing:
+            away = set(seat.sat_out)
+            owner = holder or next(
+                (played[n] for n in sorted(played) if n > seat.joined and n not in away), None
+            )
+            rounds: list[int] = []
+        else:
+            assert seat.left is not None  # (not playing)
+            away = set(seat.sat_out)
+            rounds = [n for n in range(seat.joined + 1, seat.left + 1) if n not in away]
+            owner = next((played[n] for n in rounds if n in played), None)
+            if owner is None and holder is not None:
+                holder_away = set(holder.sat_out)
+                if any(n > holder.joined and n not in holder_away for n in rounds):
+                    owner = holder
+        if owner is not None:
+            raise MatchError(
+                f"deck {seat.deck} is already played by {owner.name}; each player plays their "
+                "own deck",
+                player=seat.name,
+            )
+        if seat.playing:
+            self._at_table[seat.deck] = seat
+        played.update(dict.fromkeys(rounds, seat))
 
 
 def _check_deck_free(seat: Player, others: Iterable[Player], *, name: str | None = None) -> None:
@@ -552,20 +610,8 @@ def score_match(match: Match) -> Standings:
     after that one is refused.
     """
     validate_settings(match.settings)
-    validate_players(match.players)
     played = len(match.rounds)
-    for player in match.players:
-        if player.joined > played or (player.left is not None and player.left > played):
-            raise MatchError(
-                f"joined or left after round {max(player.joined, player.left or 0)}, but the "
-                f"match has {played} round(s)",
-                player=player.name,
-            )
-        if player.sat_out and player.sat_out[-1] > played:
-            raise MatchError(
-                f"sat out round {player.sat_out[-1]}, but the match has {played} round(s)",
-                player=player.name,
-            )
+    validate_players(match.players, played=played)
     totals = {player.name: player.start for player in match.players}
     round_scores: list[Mapping[str, int]] = []
     running: list[Mapping[str, int]] = []

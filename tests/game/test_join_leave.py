@@ -472,7 +472,11 @@ def test_a_deck_lent_while_its_player_sat_out_comes_back_with_them() -> None:
     back = rules.come_back(leave(lent, "Di"), "Bob")  # Di played round 4 with Bob's deck
     assert back.players[1].sat_out == (4,) and score_match(back).totals["Di"] == 5
     # but the deck cannot be Bob's and Di's in one round
-    with pytest.raises(MatchError, match="deck red-buggy is already played by Bob"):
+    both = (back.players[0], replace(back.players[1], sat_out=()), *back.players[2:])
+    with pytest.raises(MatchError, match="player Di: deck red-buggy is already played by Bob"):
+        score_match(replace(back, players=both))
+    # nor in a round the match does not have (said as that, first)
+    with pytest.raises(MatchError, match="player Di: joined or left after round 5, but the "):
         score_match(replace(back, players=(*back.players[:3], replace(back.players[3], left=5))))
 
 

@@ -188,3 +188,46 @@ def test_joins_and_leaves_keep_every_round_to_its_players(match: Match) -> None:
             assert any(p.joined == played for p in match.players)
         else:
             assert {p.name for p in at_table(undone)} == set(match.rounds[-1].tallies)
+
+
+@st.composite
+def _seats(draw) -> list:
+    """Seats of two decks with any sound joining, leaving and sitting out (decks may clash)."""
+    from blitzcam.game.rules import Player
+
+    seats = []
+    for i in range(draw(st.integers(2, 7))):
+        joined = draw(st.integers(0, 5))
+        left = draw(st.one_of(st.none(), st.integers(joined, 9)))
+        end = 10 if left is None else left  # sat out after the first round, before the last
+        inside = list(range(joined + 2, end))
+        sat_out = tuple(sorted(draw(st.sets(st.sampled_from(inside)) if inside else st.just(set()))))
+        deck = draw(st.sampled_from(DECK_NAMES[:2]))
+        seats.append(Player(f"P{i}", deck, joined=joined, left=left, sat_out=sat_out))
+    return seats
+
+
+@settings(max_examples=400, deadline=None)
+@given(_seats())
+def test_deck_clashes_are_found_seat_by_seat_as_pair_by_pair(seats) -> None:
+    # the deck check went from every pair of seats (minutes for a file of thousands) to the
+    # rounds each seat spans: the same seat is refused, or none
+    from blitzcam.game.rules import _at_table_together, _DeckRounds
+
+    def first_clash_pairwise() -> str | None:
+        for j, seat in enumerate(seats):
+            if any(o.deck == seat.deck and _at_table_together(o, seat) for o in seats[:j]):
+                return seat.name
+        return None
+
+    def first_clash() -> str | None:
+        decks = _DeckRounds()
+        for seat in seats:
+            try:
+                decks.take(seat)
+            except MatchError as exc:
+                assert exc.player == seat.name
+                return seat.name
+        return None
+
+    assert first_clash() == first_clash_pairwise()
