@@ -75,11 +75,18 @@ class _GuardedOutput:
         except OSError as exc:
             raise OutputError(exc.strerror or str(exc)) from None
 
-    def write(self, text: str) -> object:
+    def write(self, text: str | bytes) -> object:
         return self._guarded("write", text)
 
     def flush(self) -> object:
         return None if self._stream is None else self._guarded("flush")
+
+    @property
+    def buffer(self) -> _GuardedOutput:
+        """The bytes under the text (a picture written to `-`), guarded the same way."""
+        if self._stream is None:
+            raise OutputError("standard output is closed")
+        return _GuardedOutput(self._stream.buffer)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
@@ -124,16 +131,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + signal.SIGPIPE
     except UserError as exc:
-        print(f"blitzcam {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{_said_as(args)}: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt as exc:
         from blitzcam.errors import SavedThenInterrupted
 
         saved = " (after the change was saved)" if isinstance(exc, SavedThenInterrupted) else ""
-        print(f"blitzcam {args.command}: interrupted{saved}", file=sys.stderr)
+        print(f"{_said_as(args)}: interrupted{saved}", file=sys.stderr)
         return 130
     finally:
         sys.stdout = stdout
+
+
+def _said_as(args: argparse.Namespace) -> str:
+    """The command as its messages begin, with its action where it has them ("blitzcam decks
+    export"), as argparse's own errors for it begin."""
+    action = getattr(args, f"{args.command}_command", None)
+    return " ".join(filter(None, ("blitzcam", args.command, action)))
 
 
 if __name__ == "__main__":

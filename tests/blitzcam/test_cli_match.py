@@ -165,7 +165,7 @@ def test_output_that_cannot_be_written_is_one_line_and_its_own_exit(
         stderr=subprocess.PIPE, text=True, check=False,
     )  # fmt: skip
     assert result.returncode == 74
-    assert result.stderr == f"blitzcam match: error: cannot write the output: {reason}\n"
+    assert result.stderr == f"blitzcam match summarize: error: cannot write the output: {reason}\n"
 
 
 def test_a_command_that_prints_nothing_needs_no_stdout(tmp_path: Path) -> None:
@@ -187,7 +187,7 @@ def test_the_latest_match_that_cannot_be_read_is_one_line(
     monkeypatch.setattr(MatchStore, "latest_match", damaged)
     code, _, err = run("match", "--db", str(tmp_path / "m.sqlite3"), "show", capsys=capsys)
     assert code == 2
-    assert err == f"blitzcam match: error: {tmp_path / 'm.sqlite3'}: the list of matches cannot be read: malformed\n"
+    assert err == f"blitzcam match show: error: {tmp_path / 'm.sqlite3'}: the list of matches cannot be read: malformed\n"
 
 
 def test_export_to_standard_output_beside_a_folder_named_dash(
@@ -531,7 +531,7 @@ def test_reading_a_store_that_is_not_there_makes_none(
     for argv in (["list"], ["show"], ["add", "Ann=1/0"], ["export", str(tmp_path / "s.csv")]):
         code, out, err = run("match", "--db", str(typo), *argv, capsys=capsys)
         assert code == 2 and out == "", argv
-        assert err == (f"blitzcam match: error: --db {typo}: no such match database "
+        assert err == (f"blitzcam match {argv[0]}: error: --db {typo}: no such match database "
                        "(`blitzcam match --db FILE new …` starts one there)\n")  # fmt: skip
     assert not (tmp_path / "no").exists() and not (tmp_path / "s.csv").exists()
     # the data directory's own store, before the first match: nothing in it yet, said as such
@@ -557,7 +557,7 @@ def test_the_store_may_be_given_after_the_action_too(
     assert run("match", "--db", db, "list", "--db", db, capsys=capsys)[0] == 0  # the same twice
     code, _, err = run("match", "--db", str(tmp_path / "other.sqlite3"), "list", "--db", db,
                        capsys=capsys)  # fmt: skip
-    assert code == 2 and err == (f"blitzcam match: error: --db is given twice, "
+    assert code == 2 and err == (f"blitzcam match list: error: --db is given twice, "
                                  f"{tmp_path / 'other.sqlite3'} and {db}: give one\n")  # fmt: skip
 
 

@@ -135,7 +135,7 @@ def test_generate_refuses_a_file_as_folder(
          r"000000\.txt: not a label file"),
         # a label file gone was "[Errno 2] No such file or directory: '...'"
         (lambda ds: (ds / "labels/train/000000.txt").unlink(),
-         r"^blitzcam dataset: .*000000\.txt: cannot read it \(No such file or directory\)$"),
+         r"^blitzcam dataset preview: error: .*000000\.txt: cannot read it \(No such file or directory\)$"),
     ],
 )
 def test_preview_names_a_damaged_label_or_scene_file(
@@ -172,3 +172,25 @@ def test_preview_writes_the_format_its_file_names_or_standard_output(
     assert not Path("-").exists()
     assert main(["dataset", "preview", str(ds), "--out", str(tmp_path / "s.gif")]) == 2
     assert b"--out " in capsysbinary.readouterr().err and not (tmp_path / "s.gif").exists()
+
+
+@pytest.mark.parametrize(
+    ("redirect", "reason"),
+    [(">/dev/full", "No space left on device"), (">&-", "standard output is closed")],
+)
+def test_a_preview_to_standard_output_that_cannot_be_written_is_one_line(
+    tmp_path: Path, redirect: str, reason: str
+) -> None:
+    # the picture's bytes went around the guard on standard output: a traceback and exit 1
+    import subprocess
+    import sys
+
+    ds = tmp_path / "ds"
+    assert main(["dataset", "generate", "--out", str(ds), "--n", "1", "--seed", "3", "--res",
+                 "640x360", "--workers", "1", "--no-progress"]) == 0  # fmt: skip
+    command = [str(Path(sys.executable).parent / "blitzcam"), "dataset", "preview", str(ds),
+               "--out", "-"]  # fmt: skip
+    result = subprocess.run(["sh", "-c", f'"$@" {redirect}', "sh", *command],
+                            stderr=subprocess.PIPE, text=True, check=False)  # fmt: skip
+    assert result.stderr == f"blitzcam dataset preview: error: cannot write the output: {reason}\n"
+    assert result.returncode == 74

@@ -762,7 +762,7 @@ def test_decks_list_and_forget_through_the_command_line(capsys) -> None:
     assert main(["decks", "forget", "yellow-buggy"]) == 2  # nothing left to forget
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
-        "blitzcam decks: error: yellow-buggy: no enrolled back to forget (it is read against "
+        "blitzcam decks forget: error: yellow-buggy: no enrolled back to forget (it is read against "
         "its built-in art)"
     ]
     with pytest.raises(SystemExit) as exit_:  # no deck named: argparse's usage line
