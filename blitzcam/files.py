@@ -12,10 +12,12 @@ import errno
 import os
 import re
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TextIO
 
 from blitzcam.paths import resolved
 
@@ -65,6 +67,17 @@ def _stream_fd(path: Path) -> int | None:
         if match := _STREAM_LINK.fullmatch(name):
             return int(match.group(1))
     return None
+
+
+def note_stream(written: Path) -> TextIO:
+    """Where a command says it wrote `written`: standard output for a file, standard error
+    for a stream, device or pipe (after a document sent to /dev/stdout, the line on standard
+    output made it no document: JSON with a line after it)."""
+    try:
+        regular = _stream_fd(Path(written)) is None and stat.S_ISREG(Path(written).stat().st_mode)
+    except OSError:
+        regular = False
+    return sys.stdout if regular else sys.stderr
 
 
 def _write_through(fd: int, data: bytes) -> None:

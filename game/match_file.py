@@ -167,35 +167,41 @@ def read_match(path: Path) -> Match:
     """Read and validate a match file; every error message starts with the file's path."""
     try:
         with path.open("rb") as file:
-            data = file.read(MAX_MATCH_FILE_BYTES + 1)  # (/dev/zero would never end)
-        if len(data) > MAX_MATCH_FILE_BYTES:
-            raise MatchError(
-                f"{path}: too large for a match file (over {MAX_MATCH_FILE_BYTES >> 20} MiB)"
-            )
-        text = data.decode("utf-8-sig")  # a BOM, as some editors on Windows write
+            return match_from_bytes(file.read(MAX_MATCH_FILE_BYTES + 1), where=str(path))
     except FileNotFoundError:
         raise MatchError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise MatchError(f"{path}: is a directory, expected a match JSON file") from None
-    except UnicodeDecodeError:
-        raise MatchError(f"{path}: not UTF-8 text, expected a match JSON file") from None
     except OSError as exc:
         raise MatchError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def match_from_bytes(data: bytes, *, where: str) -> Match:
+    """A match file's bytes, read with MAX_MATCH_FILE_BYTES + 1 at most (/dev/zero would never
+    end), validated; every error message starts with `where` (its path, "standard input")."""
+    if len(data) > MAX_MATCH_FILE_BYTES:
+        raise MatchError(
+            f"{where}: too large for a match file (over {MAX_MATCH_FILE_BYTES >> 20} MiB)"
+        )
+    try:
+        text = data.decode("utf-8-sig")  # a BOM, as some editors on Windows write
+    except UnicodeDecodeError:
+        raise MatchError(f"{where}: not UTF-8 text, expected a match JSON file") from None
     if "\x00" in text:  # UTF-16 without its BOM decodes as UTF-8 with a NUL every other byte
-        raise MatchError(f"{path}: not UTF-8 text (UTF-16?), expected a match JSON file")
+        raise MatchError(f"{where}: not UTF-8 text (UTF-16?), expected a match JSON file")
     try:
         data = json.loads(text, object_pairs_hook=_without_repeats)
     except json.JSONDecodeError as exc:
-        raise MatchError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        raise MatchError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
     except (ValueError, RecursionError) as exc:  # a number of thousands of digits, deep nesting
         if "integer string conversion" in str(exc):  # (Python's words name its own setting)
             limit = sys.get_int_max_str_digits()
-            raise MatchError(f"{path}: holds a number of over {limit:,} digits") from None
-        raise MatchError(f"{path}: not a usable match JSON file ({exc})") from None
+            raise MatchError(f"{where}: holds a number of over {limit:,} digits") from None
+        raise MatchError(f"{where}: not a usable match JSON file ({exc})") from None
     try:
         return match_from_json(data)
     except MatchError as exc:
-        raise MatchError(f"{path}: {exc}") from None
+        raise MatchError(f"{where}: {exc}") from None
 
 
 def _without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -125,11 +125,11 @@ def _evaluate(args: argparse.Namespace) -> int:
         return 0
     print(report_table(report))
     if args.json is not None:
-        from blitzcam.files import write_text_atomic
+        from blitzcam.files import note_stream, write_text_atomic
 
         try:
             write_text_atomic(args.json, text + "\n")
         except OSError as exc:
             raise UserError(f"--json {args.json}: cannot write it: {exc.strerror or exc}") from None
-        print(f"report written to {args.json}")
+        print(f"report written to {args.json}", file=note_stream(args.json))
     return 0

@@ -9,9 +9,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blitzcam.commands.path_option import path_argument
+
+if TYPE_CHECKING:
+    from blitzcam.game.rules import Match
 
 _PLAYER = re.compile(r"^(?P<name>.+?)=(?P<deck>[a-z]+-[a-z]+)(?:@(?P<team>.+))?$")
 # ... and one whose deck is no deck's name, read so that the rules say it is unknown rather
@@ -44,7 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         return sub
 
     p = action("summarize", _summarize, "score a match JSON file and print standings as JSON")
-    p.add_argument("file", type=path_argument, metavar="FILE", help="a match JSON file")
+    p.add_argument(
+        "file", type=path_argument, metavar="FILE", help="a match JSON file (-: standard input)"
+    )
 
     p = action("new", _new, "start a match")
     p.add_argument(
@@ -138,7 +143,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _match_option(p)
 
     p = action("import", _import, "store a match from a JSON file as a new match")
-    p.add_argument("file", type=path_argument, metavar="FILE")
+    p.add_argument("file", type=path_argument, metavar="FILE", help="-: standard input")
 
 
 def _match_option(parser: argparse.ArgumentParser) -> None:
@@ -299,13 +304,30 @@ def _print_standings(match_id: int, match: Any) -> None:
 # --- actions ------------------------------------------------------------------------------
 
 
+def _read_match(file: Path) -> Match:
+    """A match file, or for `-` the one on standard input (`... | blitzcam match summarize -`),
+    as the export writes `-` to standard output."""
+    from blitzcam.game.match_file import MAX_MATCH_FILE_BYTES, match_from_bytes, read_match
+    from blitzcam.game.rules import MatchError
+
+    if str(file) != "-":
+        return read_match(file)
+    if sys.stdin is None:  # started with it closed (`<&-`)
+        raise MatchError("-: standard input is closed")
+    try:
+        data = sys.stdin.buffer.read(MAX_MATCH_FILE_BYTES + 1)
+    except OSError as exc:
+        raise MatchError(f"standard input: cannot read: {exc.strerror or exc}") from None
+    return match_from_bytes(data, where="standard input")
+
+
 def _summarize(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
-    from blitzcam.game.match_file import read_match, standings_to_json
+    from blitzcam.game.match_file import standings_to_json
     from blitzcam.game.rules import MatchError, score_match
 
     try:
-        match = read_match(args.file)
+        match = _read_match(args.file)
     except MatchError as exc:
         raise UserError(str(exc)) from None
     json.dump(standings_to_json(match, score_match(match)), sys.stdout, indent=2)
@@ -380,7 +402,7 @@ def _take_back(args: argparse.Namespace, number_of: Any) -> int:
     """Delete a round (undo: the last), saying which and its counts, and who went with it: the
     CLI keeps no copy to redo from, and the match changed last may not be the one meant. When
     adding the round again would make the match what it was, the command that does is said."""
-    from blitzcam.game.rules import Match, delete_round, taken_off
+    from blitzcam.game.rules import delete_round, taken_off
     from blitzcam.game.text import round_counts, seat_changes
 
     said: list[str] = []
@@ -445,7 +467,7 @@ def _settings(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from blitzcam.errors import UserError
-    from blitzcam.game.rules import Match, change_settings
+    from blitzcam.game.rules import change_settings
 
     if args.target is None and args.variant is None:
         raise UserError("nothing to change: give --target and/or --variant")
@@ -461,7 +483,7 @@ def _settings(args: argparse.Namespace) -> int:
 
 def _player(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
-    from blitzcam.game.rules import Match, change_player
+    from blitzcam.game.rules import change_player
 
     if args.name is None and args.deck is None and args.team is None:
         raise UserError("nothing to change: give --name, --deck and/or --team")
@@ -512,7 +534,7 @@ def _start_points(text: str) -> int | str:
 
 
 def _join(args: argparse.Namespace) -> int:
-    from blitzcam.game.rules import Match, Player, join, lowest_total
+    from blitzcam.game.rules import Player, join, lowest_total
 
     seat = Player(args.player, args.deck, args.team)
 
@@ -606,7 +628,7 @@ def _is_sqlite_file(path: Path) -> bool:
 
 def _export(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
-    from blitzcam.files import write_text_atomic
+    from blitzcam.files import note_stream, write_text_atomic
     from blitzcam.game.match_file import export_text
 
     to_stdout = str(args.file) == "-"
@@ -634,18 +656,17 @@ def _export(args: argparse.Namespace) -> int:
         write_text_atomic(args.file, export_text(match, fmt))
     except OSError as exc:
         raise UserError(f"{args.file}: cannot write: {exc.strerror}") from None
-    print(f"wrote match {match_id} to {args.file}")
+    print(f"wrote match {match_id} to {args.file}", file=note_stream(args.file))
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
-    from blitzcam.game.match_file import read_match
     from blitzcam.game.rules import MatchError, check_seats_as_given
     from blitzcam.game.text import round_count
 
     try:
-        match = read_match(args.file)  # (its errors name the file)
+        match = _read_match(args.file)  # (its errors name the file)
     except MatchError as exc:
         raise UserError(str(exc)) from None
     try:

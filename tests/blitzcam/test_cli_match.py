@@ -202,6 +202,45 @@ def test_export_to_standard_output_beside_a_folder_named_dash(
     assert code == 0 and json.loads(out)["target"] == 75
 
 
+def test_an_export_to_dev_stdout_is_the_document_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "wrote match 1 to /dev/stdout" came after the JSON on standard output: no JSON any more
+    db = str(tmp_path / "m.sqlite3")
+    assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+               capsys=capsys)[0] == 0  # fmt: skip
+    blitzcam = str(Path(sys.executable).parent / "blitzcam")
+    done = subprocess.run([blitzcam, "match", "--db", db, "export", "--format", "json",
+                           "/dev/stdout"], capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0 and json.loads(done.stdout)["target"] == 75
+    assert done.stderr == "wrote match 1 to /dev/stdout\n"
+    code, out, err = run("match", "--db", db, "export", str(tmp_path / "m.json"), capsys=capsys)
+    assert code == 0 and out == f"wrote match 1 to {tmp_path / 'm.json'}\n" and err == ""
+
+
+def test_a_match_file_is_read_from_standard_input_as_dash(tmp_path: Path) -> None:
+    # (`export -` wrote standard output, while `summarize -` said "-: no such file")
+    path = write(tmp_path, {"players": ANN_BOB, "rounds": []})
+    blitzcam = str(Path(sys.executable).parent / "blitzcam")
+    db = str(tmp_path / "m.sqlite3")
+    done = [subprocess.run([blitzcam, "match", *argv], input=path.read_text(),
+                           capture_output=True, text=True, check=False)
+            for argv in (["summarize", "-"], ["--db", db, "import", "-"])]  # fmt: skip
+    assert [d.returncode for d in done] == [0, 0], done
+    assert json.loads(done[0].stdout)["status"] == "in-progress"
+    assert done[1].stdout.startswith("imported")
+    bad = subprocess.run([blitzcam, "match", "summarize", "-"], input="{cut", capture_output=True,
+                         text=True, check=False)  # fmt: skip
+    assert bad.returncode == 2 and bad.stderr == (
+        "blitzcam match summarize: error: standard input: not valid JSON: Expecting property name "
+        "enclosed in double quotes at line 1\n"
+    )
+    closed = subprocess.run(["sh", "-c", '"$@" <&-', "sh", blitzcam, "match", "summarize", "-"],
+                            capture_output=True, text=True, check=False)  # fmt: skip
+    assert closed.returncode == 2
+    assert closed.stderr == "blitzcam match summarize: error: -: standard input is closed\n"
+
+
 # --- the terminal workflow ----------------------------------------------------------------
 
 def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
