@@ -677,5 +677,6 @@ def _import(args: argparse.Namespace) -> int:
         with _open_store(args, create=True) as store:
             match_id = _run_rule(store, lambda: store.create_match(match))
             saving.done = True
-        print(f"imported {args.file} as match {match_id} ({round_count(len(match.rounds))})")
+        source = "standard input" if str(args.file) == "-" else args.file
+        print(f"imported {source} as match {match_id} ({round_count(len(match.rounds))})")
     return 0

@@ -228,7 +228,7 @@ def test_a_match_file_is_read_from_standard_input_as_dash(tmp_path: Path) -> Non
             for argv in (["summarize", "-"], ["--db", db, "import", "-"])]  # fmt: skip
     assert [d.returncode for d in done] == [0, 0], done
     assert json.loads(done[0].stdout)["status"] == "in-progress"
-    assert done[1].stdout.startswith("imported")
+    assert done[1].stdout == "imported standard input as match 1 (0 rounds)\n"
     bad = subprocess.run([blitzcam, "match", "summarize", "-"], input="{cut", capture_output=True,
                          text=True, check=False)  # fmt: skip
     assert bad.returncode == 2 and bad.stderr == (
