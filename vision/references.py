@@ -397,7 +397,13 @@ def usable_enrolled(
         try:
             loaded[name] = (path, load_reference_file(path, name))
         except UserError as exc:
-            _refuse(str(exc), problems)
+            if problems is None:  # (a command stops on it: it says the way out)
+                back = "its built-in art" if name in DECK_NAMES else "no such deck"
+                raise UserError(
+                    f"{exc} (enrolled as {name}: enroll it again, `blitzcam decks enroll "
+                    f"{name} --image FILE`, or `blitzcam decks forget {name}` for {back})"
+                ) from None
+            problems.append(str(exc))
     return loaded
 
 

@@ -743,6 +743,19 @@ def test_the_app_profile_leaves_a_damaged_back_out_and_says_so() -> None:
     # a count without --decks refuses, naming the first in file-name order
     with pytest.raises(UserError, match=r"decks/other\.png: cannot decode image: the file is empty"):
         default_profile()
+    # ... and says the way out (it stopped every count, and only `decks list` said more)
+    with pytest.raises(UserError) as refused:
+        default_profile()
+    assert str(refused.value).endswith(
+        " (enrolled as other: enroll it again, `blitzcam decks enroll other --image FILE`, or "
+        "`blitzcam decks forget other` for no such deck)"
+    )
+    (user_decks_dir() / "other.png").unlink()
+    with pytest.raises(UserError) as refused:
+        default_profile()
+    assert str(refused.value).startswith("deck reference ")
+    assert str(refused.value).endswith("`blitzcam decks forget red-plow` for its built-in art)")
+    (user_decks_dir() / "other.png").write_bytes(b"")
     profile = default_profile(skip_unusable=True)
     assert profile.origins[profile.names.index("red-plow")] == "built-in"
     assert profile.origins[profile.names.index("blue-pump")].endswith("blue-pump.png")
