@@ -262,6 +262,10 @@ def _check_out_dir(out: Path, *, overwrite: bool) -> None:
                 f"{out}: a mount point: the dataset is built beside it and moved in at the end, "
                 "which a mount point cannot take; give a folder inside it"
             )
+        if out.is_dir() and not os.access(out, os.W_OK):
+            # (the new dataset is moved in over it: a folder `cp` or `>` could not write into
+            # was replaced all the same, its write protection gone)
+            raise UserError(f"{out}: the folder is write-protected: choose another")
         if out.is_dir() and any(out.iterdir()):
             if not overwrite:
                 raise UserError(f"{out}: folder is not empty (pass --overwrite to replace it)")

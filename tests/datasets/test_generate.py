@@ -401,3 +401,20 @@ def test_a_mount_point_as_out_is_refused_before_any_scene(
     with pytest.raises(UserError, match=r"usb: a mount point: .* give a folder inside it"):
         generate_dataset(_request(out, n=2))
     assert [p.name for p in tmp_path.iterdir()] == ["usb"] and not list(out.iterdir())
+
+
+def test_a_write_protected_folder_is_not_replaced(tmp_path: Path, monkeypatch) -> None:
+    # an empty folder one may not write into was replaced by the new dataset, its protection
+    # gone (as root here every folder is writable: the system's answer is stood in for)
+    import os
+
+    import blitzcam.datasets.generate as generate
+
+    out = tmp_path / "ro"
+    out.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(generate.os, "access",
+                        lambda path, mode: False if Path(path) == out else real_access(path, mode))  # fmt: skip
+    with pytest.raises(UserError, match=r"ro: the folder is write-protected: choose another$"):
+        generate_dataset(GenerateRequest(out=out, n=1, seed=1, workers=1, progress=False))
+    assert list(out.iterdir()) == [] and list(tmp_path.iterdir()) == [out]
