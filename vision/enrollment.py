@@ -548,6 +548,8 @@ def enroll_image(
         raise UserError(f"{target}: cannot store the deck's back: {exc.strerror or exc}") from None
     for other in others:  # a <deck>.PNG beside it would be a second reference, refused
         try:
+            if _same_file(other, target):  # one entry on a case-blind disk (macOS, Windows):
+                continue  # the new back itself, under the old name's case
             other.unlink()
         except OSError as exc:
             raise UserError(
@@ -555,6 +557,14 @@ def enroll_image(
                 f" {target} is stored beside it: remove {other.name} by hand"
             ) from None
     return target
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two names are one file (False when either is not there)."""
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False
 
 
 def enrolled_files(folder: Path, deck: str) -> tuple[Path, ...]:

@@ -860,6 +860,35 @@ def test_enrolling_over_a_differently_cased_back_replaces_it(tmp_path: Path, cap
     assert profile.origins[profile.names.index("green-bucket")].endswith("green-bucket.png")
 
 
+def test_enrolling_on_a_case_blind_disk_keeps_the_new_back(tmp_path: Path, monkeypatch) -> None:
+    # on macOS or Windows, green-bucket.png written over green-bucket.PNG is one file under
+    # either name: removing "the old .PNG" after the write removed the new back. Stood in for
+    # here by the old name made a second name of the written file, as such a disk shows it
+    import os
+
+    import blitzcam.vision.enrollment as enrollment
+
+    photo = tmp_path / "back.jpg"
+    cv2.imwrite(str(photo), _photo("green-bucket", seed=2))
+    user_decks_dir().mkdir(parents=True, exist_ok=True)
+    old = user_decks_dir() / "green-bucket.PNG"
+    cv2.imwrite(str(old), _photo("red-buggy"))
+    write = enrollment.write_png_atomic
+
+    def case_blind(target: Path, card) -> None:
+        write(target, card)
+        os.unlink(old)
+        os.link(target, old)  # the one file, found under the old name too
+
+    removed: list[str] = []
+    unlink = Path.unlink
+    monkeypatch.setattr(enrollment, "write_png_atomic", case_blind)
+    monkeypatch.setattr(Path, "unlink", lambda self, *a, **k: (removed.append(self.name),
+                                                               unlink(self, *a, **k))[1])  # fmt: skip
+    target = enrollment.enroll_image("green-bucket", cv2.imread(str(photo)), source=str(photo))
+    assert "green-bucket.PNG" not in removed and target.is_file()
+
+
 def test_decks_list_json_stays_utf8_for_a_file_name_that_is_not() -> None:
     # written with ensure_ascii off, a Latin-1 file name went out as a raw byte: not UTF-8,
     # so not JSON a reader could load
