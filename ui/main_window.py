@@ -163,20 +163,34 @@ class MainWindow(QMainWindow):
         layout.addStretch(2)
         return page
 
-    def _action(self, text: str, slot: Callable[[], None], shortcut: str | None = None) -> QAction:
+    def _action(
+        self,
+        text: str,
+        slot: Callable[[], None],
+        shortcut: str | None = None,
+        *,
+        short: str | None = None,
+    ) -> QAction:
+        """An action named `text` in the menus (which show its key beside it) and `short` on
+        the toolbar, its key said in the toolbar button's tip: with the keys in the names,
+        the toolbar's last buttons went into its overflow on a 1024-px screen."""
         action = QAction(text, self)
+        if short is not None:
+            action.setIconText(short)
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
+            key = QKeySequence(shortcut).toString(QKeySequence.SequenceFormat.NativeText)
+            action.setToolTip(f"{text.removesuffix('…')} ({key})")
         action.triggered.connect(slot)
         self.addAction(action)
         return action
 
     def _build_actions(self) -> None:
         self.new_action = self._action("New match", self._on_new_match, "Ctrl+N")
-        self.scan_action = self._action("Scan round (Space)", self._on_scan, "Space")
+        self.scan_action = self._action("Scan round", self._on_scan, "Space", short="Scan")
         self.manual_action = self._action("Enter by hand", self._on_manual, "Ctrl+M")
-        self.undo_action = self._action("Undo round (Ctrl+Z)", self._on_undo, "Ctrl+Z")
-        self.redo_action = self._action("Redo round (Ctrl+Shift+Z)", self._on_redo, "Ctrl+Shift+Z")
+        self.undo_action = self._action("Undo round", self._on_undo, "Ctrl+Z", short="Undo")
+        self.redo_action = self._action("Redo round", self._on_redo, "Ctrl+Shift+Z", short="Redo")
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.delete_round_action = self._action(
             "Delete round… (the one chosen in the table)", self._on_delete_round, "Delete"
@@ -195,7 +209,7 @@ class MainWindow(QMainWindow):
         self.export_action = self._action("Export…", self._on_export, "Ctrl+E")
         self.enroll_action = self._action("Enroll decks…", self._on_enroll, "Ctrl+D")
         self.settings_action = self._action("Settings…", self._on_settings, "Ctrl+,")
-        self.fullscreen_action = self._action("Full screen (F11)", self._on_fullscreen, "F11")
+        self.fullscreen_action = self._action("Full screen", self._on_fullscreen, "F11")
         menus = {
             "&Match": (
                 self.new_action,

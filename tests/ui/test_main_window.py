@@ -1452,3 +1452,25 @@ def test_counts_typed_in_a_review_left_are_kept_for_the_next(qtbot, store, feed,
     window.scan_action.trigger()  # the next scan starts from its own shots only
     _wait_for_frame(qtbot, window, 1)
     assert window._corrections is None
+
+
+def test_every_toolbar_button_shows_on_a_1024_pixel_window(qtbot, store, feed, tmp_path):
+    # the keys in the actions' names ("Redo round (Ctrl+Shift+Z)") pushed Matches, Settings
+    # and Full screen into the toolbar's overflow at 1024 px, Full screen even at 1280
+    from PySide6.QtWidgets import QToolButton
+
+    store.create_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4), Cy=(5, 2))))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.resize(1024, 600)
+    qtbot.waitUntil(lambda: window.width() == 1024, timeout=2000)
+    toolbar = window.toolbar
+    shown = [a.iconText() for a in toolbar.actions() if toolbar.widgetForAction(a).isVisible()]
+    assert shown == ["New match", "Scan", "Enter by hand", "Undo", "Redo", "Matches", "Settings",
+                     "Full screen"]  # fmt: skip
+    overflow = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+    assert overflow is None or not overflow.isVisible()
+    # the keys are said in the buttons' tips, and beside each action in the menus
+    assert window.redo_action.toolTip() == "Redo round (Ctrl+Shift+Z)"
+    assert window.scan_action.toolTip() == "Scan round (Space)"
+    assert window.settings_action.toolTip() == "Settings (Ctrl+,)"
+    assert "Ctrl" not in window.undo_action.text()
