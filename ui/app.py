@@ -175,7 +175,7 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     )
     if unusable is not None:
         window.statusBar().showMessage(f"Settings will not be saved: {unusable}")
-    window.resize(1280, 800)
+    window.place_on_screen()
     window.show()
     try:
         return app.exec()

@@ -60,6 +60,7 @@ from blitzcam.ui.settings import (
     load_settings,
     save_settings,
 )
+from blitzcam.ui.window_place import GEOMETRY_FILE, keep, place
 
 SourceFactory = Callable[[str], FrameSource]
 
@@ -1009,8 +1010,14 @@ class MainWindow(QMainWindow):
         )
         return True
 
+    def place_on_screen(self) -> None:
+        """Open where the window was left at the last quit (see ui/window_place.py)."""
+        place(self, self._settings_path.with_name(GEOMETRY_FILE))
+
     def closeEvent(self, event: object) -> None:
         self.shutdown()
+        # (not said when it cannot be kept: the window is going; the next start is as the first)
+        keep(self, self._settings_path.with_name(GEOMETRY_FILE))
         super().closeEvent(event)  # type: ignore[arg-type]
 
     def exec_dialog(self, dialog: QDialog) -> int:

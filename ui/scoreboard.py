@@ -7,6 +7,7 @@ name to change the players.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Final
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
@@ -33,6 +34,7 @@ from blitzcam.game.text import isolated, left_to_right, seat_note
 from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 from blitzcam.ui.labels import ElidedLabel, plain_label
+from blitzcam.ui.scrolling import scrolling_rows
 
 HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
 COLUMNS_PER_PLAYER: Final = 3
@@ -65,17 +67,29 @@ def status_text(match: Match, standings: Standings) -> str:
         winner = isolated(standings.winners[0])
         return left_to_right(f"{WIN_MARK} {winner} wins after round {standings.decided_after}!")
     if standings.status == "shared":
-        sharing = " and ".join(map(isolated, standings.winners))
+        sharing = said_together(standings.winners)
         return left_to_right(
             f"{WIN_MARK} Shared win: {sharing}, after round {standings.decided_after}!"
         )
     if not match.rounds:
         return "Ready for round 1 — press Space to scan it"
     leaders = standings.leaders
+    played = len(match.rounds)
+    if len(leaders) > MOST_LEADERS_NAMED:  # (the cards show who: each is highlighted)
+        return f"{len(leaders)} players share the lead after round {played}"
     verb = "leads" if len(leaders) == 1 else "lead"
-    return left_to_right(
-        f"{' and '.join(map(isolated, leaders))} {verb} after round {len(match.rounds)}"
-    )
+    return left_to_right(f"{said_together(leaders)} {verb} after round {played}")
+
+
+# more level leaders than this are counted, not named: "Ann and Bob and Cy and Di and Ed and
+# Flo and Gus and Hal lead" took two lines of the headline, past a 600-px screen's bottom
+MOST_LEADERS_NAMED: Final = 3
+
+
+def said_together(names: Sequence[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy': each name isolated (see `isolated`)."""
+    shown = [isolated(name) for name in names]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def deck_marker(deck: str) -> str:
@@ -453,11 +467,19 @@ class ScoreboardView(QWidget):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         split.setSizes([600, 400])
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout()
         layout.addWidget(self.title)
         layout.addWidget(self.status)
         layout.addLayout(self.cards_grid)
         layout.addWidget(split, 1)
+        # the page scrolls down where the window is shorter than it: eight players' cards in
+        # two rows made the window 666 px tall at least, its bottom past a 600-px screen's
+        self.page = scrolling_rows(layout)
+        # (and across where it is narrower: the table and the chart keep their least width)
+        self.page.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.page)
         self.table.roundActivated.connect(self.roundActivated)
         self.table.playersActivated.connect(self.playersActivated)
 

@@ -1474,3 +1474,17 @@ def test_every_toolbar_button_shows_on_a_1024_pixel_window(qtbot, store, feed, t
     assert window.scan_action.toolTip() == "Scan round (Space)"
     assert window.settings_action.toolTip() == "Settings (Ctrl+,)"
     assert "Ctrl" not in window.undo_action.text()
+
+
+def test_eight_players_fit_a_600_pixel_screen(qtbot, store, feed, tmp_path):
+    # their cards in two rows made the window 666 px tall at least: its bottom, and the
+    # rounds, past a 1024 x 600 screen's; the scoreboard now scrolls down instead
+    names = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
+    store.create_match(match_of(round_of(**dict.fromkeys(names, (1, 0))), n=8))
+    window = _window(qtbot, store, feed, tmp_path)
+    assert len(window.match.players) == 8
+    assert window.minimumSizeHint().height() <= 600 - 48  # the screen, less a title bar
+    window.resize(1024, 552)
+    qtbot.waitUntil(lambda: window.height() == 552, timeout=2000)
+    page = window.scoreboard.page
+    assert page.verticalScrollBar().maximum() > 0  # the rest is scrolled to, not cut off

@@ -43,6 +43,11 @@ def _view(qtbot, match) -> ScoreboardView:
         (match_of(round_of(Ann=(5, 0), Bob=(5, 0), Cy=(1, 1))), "Ann and Bob lead after round 1"),  # tie
         (match_of(round_of(Ann=(40, 0), Bob=(2, 1), Cy=(0, 0)), target=30), "Ann wins after round 1!"),
         (match_of(round_of(Ann=(35, 0), Bob=(35, 0), Cy=(0, 0)), target=30), "Shared win: Ann and Bob, after round 1!"),
+        (match_of(round_of(Ann=(5, 0), Bob=(5, 0), Cy=(5, 0))), "Ann, Bob and Cy lead after round 1"),
+        # eight level: counted ("Ann and Bob and ... and Hal lead" took two lines)
+        (match_of(round_of(**dict.fromkeys(("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"), (1, 0))), n=8),
+         "8 players share the lead after round 1"),
+        (match_of(round_of(Ann=(35, 0), Bob=(35, 0), Cy=(35, 0)), target=30), "Shared win: Ann, Bob and Cy, after round 1!"),
     ],
 )
 def test_status_text(match, text) -> None:

@@ -1,0 +1,69 @@
+"""ui/window_place.py: the main window opens as it was left, on a screen it fits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QRect, QSize
+from PySide6.QtWidgets import QMainWindow
+
+from blitzcam.ui.window_place import first_size, keep, place
+from tests.ui.fakes import ScriptedFeed, match_of, round_of, synthetic_frame
+
+
+def test_a_first_start_fits_the_screen() -> None:
+    # (it opened at 1280 x 800 on every screen: past a 1024 x 600 one's edges)
+    assert first_size(QRect(0, 0, 1920, 1050)) == QSize(1280, 800)
+    small = first_size(QRect(0, 0, 1024, 576))
+    assert small.width() <= 1024 - 16 and small.height() <= 576 - 48
+
+
+def test_the_window_opens_as_it_was_left(qtbot, tmp_path: Path) -> None:
+    saved = tmp_path / "window-geometry.bin"
+    first = QMainWindow()
+    qtbot.addWidget(first)
+    place(first, saved)  # nothing kept yet: a first start's size, in the screen's middle
+    room = first.screen().availableGeometry()
+    assert first.size() == first_size(room)
+    assert room.contains(first.frameGeometry().center())
+    first.show()
+    first.resize(700, 500)  # (inside the offscreen screen's 800 x 600: Qt keeps it on one)
+    qtbot.waitUntil(lambda: first.size() == QSize(700, 500), timeout=2000)
+    assert keep(first, saved) is None and saved.stat().st_size > 0
+    second = QMainWindow()
+    qtbot.addWidget(second)
+    place(second, saved)
+    assert second.size() == QSize(700, 500)
+
+
+def test_a_damaged_or_unwritable_place_is_a_first_start(qtbot, tmp_path: Path) -> None:
+    saved = tmp_path / "window-geometry.bin"
+    saved.write_bytes(b"not Qt's geometry")
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    place(window, saved)
+    assert window.size() == first_size(window.screen().availableGeometry())
+    said = keep(window, tmp_path / "no" / "such" / "folder" / "window-geometry.bin")
+    assert said is not None and said.startswith(str(tmp_path / "no" / "such"))
+
+
+def test_the_main_window_keeps_its_place_when_it_closes(qtbot, store, tmp_path: Path) -> None:
+    from blitzcam.ui.main_window import MainWindow
+
+    store.create_match(match_of(round_of(Ann=(1, 0), Bob=(2, 0), Cy=(0, 1))))
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+
+    def window() -> MainWindow:
+        made = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                          settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+        qtbot.addWidget(made)
+        made.place_on_screen()
+        return made
+
+    first = window()
+    first.show()
+    first.resize(760, 540)
+    qtbot.waitUntil(lambda: first.size() == QSize(760, 540), timeout=2000)
+    first.close()
+    assert (tmp_path / "window-geometry.bin").is_file()
+    assert window().size() == QSize(760, 540)
