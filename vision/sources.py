@@ -96,7 +96,7 @@ def shown_address(spec: str) -> str:
     replaced by ***; anything else as it is. The userinfo ends at the last @ before the host,
     so a password holding / or ? (typed as it is, unescaped) is hidden whole."""
     shown, last = [], 0
-    for start, end in _secret_spans(spec):
+    for _key, start, end in _secret_spans(spec):
         shown += [spec[last:start], HIDDEN]
         last = end
     return "".join([*shown, spec[last:]])
@@ -104,21 +104,27 @@ def shown_address(spec: str) -> str:
 
 def with_secrets_of(edited: str, original: str) -> str:
     """An address edited where it was shown hidden (a settings field), with `original`'s
-    secrets put back where its *** still stand: the host or path changed and the password kept.
-    Unless it holds exactly as many *** as `original` has secrets, `edited` as it is."""
-    spans = _secret_spans(original)
-    if not spans or edited.count(HIDDEN) != len(spans):
-        return edited
-    parts = edited.split(HIDDEN)
-    secrets = [original[start:end] for start, end in spans]
-    return "".join(part + secret for part, secret in zip(parts, [*secrets, ""], strict=True))
+    secrets put back where a *** still stands in their place: the userinfo's password where the
+    edited address's password is ***, a parameter's value where the parameter of that name is
+    ***. The host or path changed, a parameter moved or another secret typed in: each keeps
+    its own; anything else as typed."""
+    kept: dict[str, list[str]] = {}
+    for key, start, end in _secret_spans(original):
+        kept.setdefault(key, []).append(original[start:end])
+    parts, last = [], 0
+    for key, start, end in _secret_spans(edited):
+        if edited[start:end] == HIDDEN and kept.get(key):
+            parts += [edited[last:start], kept[key].pop(0)]
+            last = end
+    return "".join([*parts, edited[last:]])
 
 
 HIDDEN: Final = "***"  # what a secret is shown as
 
 
-def _secret_spans(spec: str) -> list[tuple[int, int]]:
-    """Where the secrets of an address lie in `spec` (see shown_address), in order."""
+def _secret_spans(spec: str) -> list[tuple[str, int, int]]:
+    """Where the secrets of an address lie in `spec` (see shown_address), in order, each with
+    what it is: "@" for the userinfo's password, else its parameter's name (lower-cased)."""
     found = _ADDRESS.match(spec)
     if found is None:
         return []
@@ -129,11 +135,12 @@ def _secret_spans(spec: str) -> list[tuple[int, int]]:
     user = rest[:at].split(":", 1)[0] if at >= 0 else ""
     if at >= 0 and not any(c in user for c in "/?#;"):  # (else the @ is in the path or query)
         if ":" in rest[:at]:
-            spans.append((offset + len(user) + 1, offset + at))
+            spans.append(("@", offset + len(user) + 1, offset + at))
         authority_start = at + 1  # (a user name alone: no secret)
     host_end = _first_of(rest, "/?#;", authority_start)
     for value in _SECRET_VALUE.finditer(rest, host_end):
-        spans.append((offset + value.end(1), offset + value.end()))
+        name = value.group(1)[1:-1].lower()  # (between the ? & or ; and the =)
+        spans.append((name, offset + value.end(1), offset + value.end()))
     return spans
 
 
