@@ -150,7 +150,8 @@ class Counter(Protocol):
 @runtime_checkable
 class Enroller(Protocol):
     """Learns a deck's back from a frame showing it, or forgets it; each returns a one-line
-    result for the user. `enrolled` gives the decks read against a stored print of their own."""
+    result for the user, or raises (UserError) saying why it did not. `enrolled` gives the
+    decks read against a stored print of their own."""
 
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str: ...
 

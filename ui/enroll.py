@@ -259,15 +259,20 @@ class EnrollDialog(QDialog):
     def _on_job_done(self, outcome: Outcome) -> None:
         self._working_on = ""
         self.unsetCursor()
+        close_with, self._close_with = self._close_with, None
         if outcome.error is not None:  # the enroller explains what was wrong with the view
-            self.message.setText(f"{self._failed}: {outcome.error}")
+            failed = f"{self._failed}: {outcome.error}"
+            # Done pressed meanwhile: the dialog stays, so the failure is read (it closed,
+            # and the deck was thought enrolled)
+            self.message.setText(
+                failed + (" (not closed: Done again closes)" if close_with is not None else "")
+            )
         else:
             self.message.setText(str(outcome.value))
         self._show_enrolled(enable=False)
         self._enable_buttons()
-        if self._close_with is not None:
-            result, self._close_with = self._close_with, None
-            super().done(result)
+        if close_with is not None and outcome.error is None:
+            super().done(close_with)
 
     def done(self, result: int) -> None:
         """Done, Esc or the window's close while an enrollment works: closed once it has

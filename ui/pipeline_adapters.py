@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from blitzcam.errors import UserError
 from blitzcam.ui.counting_worker import (
     Counter,
     CountSnapshot,
@@ -147,10 +146,7 @@ class PipelineEnroller:
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
         from blitzcam.vision.lookalike import involving
 
-        try:
-            target = self._enroller.enroll_to(deck, frame_bgr)
-        except UserError as exc:
-            return f"{deck_label(deck)}: not enrolled: {exc}"
+        target = self._enroller.enroll_to(deck, frame_bgr)  # (UserError: said by the caller)
         message = f"{deck_label(deck)}: enrolled (stored {target})"
         # enrollment stores only a back that loads; another file gone bad is left out, and
         # the live view says so
@@ -162,10 +158,7 @@ class PipelineEnroller:
     def forget(self, deck: str) -> str:
         from blitzcam.vision.enrollment import forget_deck
 
-        try:
-            paths = forget_deck(deck)
-        except UserError as exc:
-            return f"{deck_label(deck)}: not forgotten: {exc}"
+        paths = forget_deck(deck)  # (UserError: said by the caller)
         self._counter.refresh_profile(changed=True)
         removed = ", ".join(map(str, paths))
         return f"{deck_label(deck)}: read against blitzcam's own drawing again (removed {removed})"

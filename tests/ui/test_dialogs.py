@@ -407,6 +407,37 @@ def test_closing_the_enroll_dialog_while_it_enrolls_waits_for_the_enrollment(qtb
     qtbot.waitUntil(lambda: source.closed, timeout=5000)
 
 
+def test_done_during_an_enrollment_that_fails_keeps_the_dialog_to_say_so(qtbot) -> None:
+    # it closed when the enrollment ended, its failure never read: the deck thought enrolled
+    import threading
+
+    from blitzcam.errors import UserError
+
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    release = threading.Event()
+
+    class Failing(RecordingEnroller):
+        def enroll(self, deck: str, frame_bgr) -> str:
+            release.wait(10)
+            raise UserError("no card found in the view")
+
+    dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=Failing(),
+                          interval_ms=1)  # fmt: skip
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
+    dialog._on_enroll("blue-plow")
+    dialog.done_button.click()
+    release.set()
+    said = "Blue plow: not enrolled: no card found in the view (not closed: Done again closes)"
+    qtbot.waitUntil(lambda: dialog.message.text() == said, timeout=5000)
+    assert dialog.isVisible()
+    dialog.done_button.click()
+    assert not dialog.isVisible() and dialog.result() == QDialog.DialogCode.Accepted
+
+
 def test_an_enroller_that_raises_is_said_in_the_dialog(qtbot) -> None:
     frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
 

@@ -9,7 +9,9 @@ import sys
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
+from blitzcam.errors import UserError
 from blitzcam.paths import REPO_ROOT
 from blitzcam.ui.pipeline_adapters import snapshot_from_result
 from blitzcam.ui.scan_session import table_warnings
@@ -245,19 +247,21 @@ def test_forgetting_from_the_app_removes_the_print_and_reloads_the_profile() -> 
     message = enroller.forget("red-plow")
     assert message.startswith("Red plow: read against blitzcam's own drawing again")
     assert enroller.enrolled() == {} and pipeline.reloads == 2
-    assert enroller.forget("red-plow").startswith("Red plow: not forgotten: ")
+    with pytest.raises(UserError, match="red-plow"):  # the dialog says it, "not forgotten"
+        enroller.forget("red-plow")
     assert pipeline.reloads == 2  # nothing changed, nothing reloaded
     (user_decks_dir() / "green-pump.png").write_bytes(b"")  # damaged: it can still be forgotten
     assert enroller.enrolled() == {"green-pump": user_decks_dir() / "green-pump.png"}
     assert enroller.forget("green-pump").startswith("Green pump: read against")
 
 
-def test_a_view_without_a_card_is_explained_not_raised() -> None:
+def test_a_view_without_a_card_is_raised_as_what_was_wrong() -> None:
+    # (the dialog heads it "Red plow: not enrolled", and knows it failed: see test_dialogs)
     from blitzcam.ui.pipeline_adapters import PipelineEnroller
 
     pipeline = _FakePipeline()
-    message = PipelineEnroller(_counter_with(pipeline)).enroll("red-plow", np.zeros((480, 640, 3), np.uint8))
-    assert message.startswith("Red plow: not enrolled:")
+    with pytest.raises(UserError, match="no card"):
+        PipelineEnroller(_counter_with(pipeline)).enroll("red-plow", np.zeros((480, 640, 3), np.uint8))
     assert pipeline.reloads == 0
 
 
