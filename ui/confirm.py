@@ -243,16 +243,20 @@ class ConfirmDialog(QDialog):
     def setValue(self, round_: Round) -> None:
         self.editor.setValue(round_)
 
-    def typed(self) -> tuple[Round, str | None]:
-        """The counts as they stand, the Blitz caller's own as it was before the pick (picked
-        again, it is zeroed again, and taking the pick back gives it back), and the caller."""
-        round_ = self.value()
-        if self._zeroed is not None and self.editor.blitz[self._zeroed[0]].value() == 0:
-            name, count = self._zeroed
-            tallies = dict(round_.tallies)
-            tallies[name] = Tally(dutch=tallies[name].dutch, blitz=count)
-            round_ = Round(tallies)
-        return round_, self.caller.currentData()
+    def typed(self) -> tuple[Round, str | None, int | None]:
+        """The counts as they stand, the Blitz caller picked, and that caller's own count from
+        before the pick zeroed it (None when nobody is picked): `restore_caller` takes them
+        back."""
+        before = self._zeroed[1] if self._zeroed is not None else None
+        return self.value(), self.caller.currentData(), before
+
+    def restore_caller(self, name: str | None, before: int | None) -> None:
+        """Pick `name` as the caller as `typed` left them: their count as it is shown (it may
+        have been typed over the pick's 0), `before` given back if the pick is taken back."""
+        self.caller.blockSignals(True)
+        self.caller.setCurrentIndex(max(0, self.caller.findData(name)) if name else 0)
+        self.caller.blockSignals(False)
+        self._zeroed = (name, before) if name is not None and before is not None else None
 
     def set_title(self, title: str) -> None:
         """The round's name changed under the dialog (a round saved elsewhere meanwhile)."""

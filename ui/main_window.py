@@ -50,7 +50,7 @@ from blitzcam.ui.live_view import render_capture
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.players import PlayersDialog
 from blitzcam.ui.scan import ScanView
-from blitzcam.ui.scan_session import Corrections, ScanSession, look_alike_players
+from blitzcam.ui.scan_session import Corrections, Reviewed, ScanSession, look_alike_players
 from blitzcam.ui.scoreboard import ScoreboardView
 from blitzcam.ui.settings import (
     AppSettings,
@@ -646,10 +646,12 @@ class MainWindow(QMainWindow):
         commit: Callable[[Round], Match],
         session: ScanSession | None = None,
         caller: str | None = None,
+        caller_before: int | None = None,
         kept: int = 0,
         retitle: Callable[[], str] | None = None,
     ) -> ConfirmDialog:
-        """`caller`: who called Blitz, picked at the start (their Blitz count zeroed); `kept`:
+        """`caller`: who called Blitz, picked at the start (their Blitz count zeroed, unless
+        `caller_before` is their count before an earlier review's pick zeroed it); `kept`:
         how many of `proposed`'s counts the players typed in a review they left; `retitle`:
         the title once the match was read again (a round saved elsewhere meanwhile)."""
         captures: list[QImage] = []
@@ -673,7 +675,9 @@ class MainWindow(QMainWindow):
             of_round, proposed, title=title, captures=captures, captions=captions, check=check,
             unshot=unshot, kept=kept, parent=self,
         )  # fmt: skip
-        if caller is not None:
+        if caller_before is not None:
+            dialog.restore_caller(caller, caller_before)
+        elif caller is not None:
             dialog.set_caller(caller)
         dialog.countsConfirmed.connect(
             lambda round_: self._on_round_confirmed(dialog, round_, commit, session, retitle)
@@ -828,28 +832,31 @@ class MainWindow(QMainWindow):
         session = dataclasses.replace(session, players=rules.at_table(self.match))
         proposed = session.proposed_round()
         if self._corrections is not None:
-            shown, caller, kept = self._corrections.over(proposed)
+            again = self._corrections.over(proposed)
         else:
-            shown, caller, kept = proposed, rules.blitz_caller(proposed), 0
+            again = Reviewed(proposed, rules.blitz_caller(proposed), None, 0)
 
         def title() -> str:  # (its number read again when the match changed elsewhere)
             return f"Round {len(self.match.rounds) + 1} — confirm the counts"
 
         dialog = self._open_confirm(
-            shown,
+            again.round,
             title=title(),
             commit=lambda r: self.store.add_round(self.match_id, r, expect=self.match),
             session=session,
-            caller=caller,
-            kept=kept,
+            caller=again.caller,
+            caller_before=again.caller_before,
+            kept=again.kept,
             retitle=title,
         )
         dialog.rejected.connect(lambda: self._keep_corrections(proposed, dialog))
 
     def _keep_corrections(self, proposed: Round, dialog: ConfirmDialog) -> None:
-        """A review left (Esc, Cancel to shoot again): what was typed in it, for the next."""
+        """A review left (Esc, Cancel to shoot again): what was typed in it, for the next
+        (nothing, when nothing was changed)."""
         if self.scan is not None:
-            self._corrections = Corrections(proposed, *dialog.typed())
+            corrections = Corrections(proposed, *dialog.typed())
+            self._corrections = corrections if corrections.any else None
 
     def _on_scan_cancelled(self) -> None:
         """Esc or Cancel on the scan: left at once with nothing shot; with shots (or counts

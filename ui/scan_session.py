@@ -136,34 +136,65 @@ class ScanSession:
 
 
 @dataclass(frozen=True, slots=True)
+class Reviewed:
+    """What a review shows again after one that was left: the counts, who is picked as the
+    Blitz caller, and how many counts are the players' own."""
+
+    round: Round
+    caller: str | None
+    # the caller's Blitz count before the pick zeroed it, given back if the pick is taken
+    # back; None: the caller is picked afresh (their count zeroed now)
+    caller_before: int | None
+    kept: int
+
+
+@dataclass(frozen=True, slots=True)
 class Corrections:
     """What the players made of a scan's proposal in a review they left (Esc, or Cancel to
     take one more shot): reviewed again, it was the shots' counts once more, every number they
     had typed over lost."""
 
     proposed: Round  # what the shots proposed then
-    typed: Round  # the counts as they left them (the caller's Blitz count as before the pick)
+    shown: Round  # the counts as they left them
     caller: str | None  # who they said called Blitz
+    caller_before: int | None = None  # the caller's count before the pick zeroed it
 
-    def over(self, proposed: Round) -> tuple[Round, str | None, int]:
+    @property
+    def any(self) -> bool:
+        """Whether they changed anything: a count, or the caller the shots named."""
+        return self.over(self.proposed).kept > 0 or self.caller != blitz_caller(self.proposed)
+
+    def over(self, proposed: Round) -> Reviewed:
         """`proposed` (the shots' counts now) with each count they typed kept where the shots
         still propose what they did then (a count that a shot taken or dropped since changed
-        is the shots' new one); the caller they said, unless the shots now say another; and
-        how many typed counts were kept."""
-        tallies, kept = {}, 0
+        is the shots' new one), and the caller they said, unless the shots now say another or
+        changed the caller's own count."""
+        tallies = {}
         for name, now in proposed.tallies.items():
-            then, typed = self.proposed.tallies.get(name), self.typed.tallies.get(name)
-            if then is None or typed is None:
+            then, shown = self.proposed.tallies.get(name), self.shown.tallies.get(name)
+            if then is None or shown is None:
                 tallies[name] = now
                 continue
-            dutch = typed.dutch if now.dutch == then.dutch else now.dutch
-            blitz = typed.blitz if now.blitz == then.blitz else now.blitz
-            kept += (dutch != now.dutch) + (blitz != now.blitz)
+            dutch = shown.dutch if now.dutch == then.dutch else now.dutch
+            blitz = shown.blitz if now.blitz == then.blitz else now.blitz
             tallies[name] = Tally(dutch=dutch, blitz=blitz)
-        if blitz_caller(proposed) != blitz_caller(self.proposed):  # the shots say another
-            caller = blitz_caller(proposed)
-        else:
-            # (a caller renamed or gone since: the one the shots say)
-            gone = self.caller is not None and self.caller not in proposed.tallies
-            caller = blitz_caller(proposed) if gone else self.caller
-        return Round(tallies), caller, kept
+        caller, before = self.caller, self.caller_before
+        if blitz_caller(proposed) != blitz_caller(self.proposed) or (
+            caller is not None
+            and (caller not in proposed.tallies or caller not in self.proposed.tallies)
+        ):  # the shots name another, or the caller was renamed or left: the shots' caller
+            caller, before = blitz_caller(proposed), None
+        elif caller is not None and (
+            proposed.tallies[caller].blitz != self.proposed.tallies[caller].blitz
+        ):  # a shot changed the caller's own count (it is the shots' now): picked afresh
+            before = None
+
+        def picks_zero(name: str) -> bool:  # (the pick's 0 is no count the players typed)
+            return name == caller and before is not None and tallies[name].blitz == 0
+
+        kept = sum(
+            (tallies[name].dutch != now.dutch)
+            + (tallies[name].blitz != now.blitz and not picks_zero(name))
+            for name, now in proposed.tallies.items()
+        )
+        return Reviewed(Round(tallies), caller, before, kept)

@@ -1488,3 +1488,31 @@ def test_eight_players_fit_a_600_pixel_screen(qtbot, store, feed, tmp_path):
     qtbot.waitUntil(lambda: window.height() == 552, timeout=2000)
     page = window.scoreboard.page
     assert page.verticalScrollBar().maximum() > 0  # the rest is scrolled to, not cut off
+
+
+def test_a_review_left_untouched_keeps_nothing_and_a_count_typed_over_the_caller_s_0_stays(
+    qtbot, store, feed, tmp_path, monkeypatch
+):
+    # (review) Esc with nothing typed had the leave question speak of counts typed; a Blitz
+    # count typed over the caller's 0 was zeroed again by the pick, while "kept" was said
+    from PySide6.QtWidgets import QMessageBox
+
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    _scan_to_review(qtbot, window, feed)
+    qtbot.keyClick(window.confirm, Qt.Key.Key_Escape)  # nothing typed
+    assert window._corrections is None
+    asked: list[str] = []
+    monkeypatch.setattr(window, "exec_dialog",
+                        lambda box: asked.append(box.text()) or QMessageBox.StandardButton.No)  # fmt: skip
+    qtbot.keyClick(window.scan, Qt.Key.Key_Escape)
+    assert asked == ["Leave the scan? Its 2 shots are dropped, and no round is saved."]
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)  # reviewed again
+    dialog = window.confirm
+    assert dialog.caller.currentData() == "Ann"
+    dialog.editor.blitz["Ann"].setValue(2)  # Ann called it, and still had two cards: typed
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+    dialog = window.confirm
+    assert dialog.value().tallies["Ann"].blitz == 2 and dialog.caller.currentData() == "Ann"
+    assert "✎ 1 count you typed before is kept" in dialog.check.text()

@@ -18,7 +18,7 @@ from blitzcam.ui.chart import nice_step, value_ticks
 from blitzcam.ui.counting_worker import CountSnapshot, Outline
 from blitzcam.ui.deck_colours import deck_rgb
 from blitzcam.ui.live_view import fit
-from blitzcam.ui.scan_session import Corrections, ScanSession, Shot, table_warnings
+from blitzcam.ui.scan_session import Corrections, Reviewed, ScanSession, Shot, table_warnings
 from blitzcam.ui.settings import AppSettings, load_settings, save_settings, settings_from_json
 from tests.ui.fakes import players, round_of
 
@@ -447,19 +447,28 @@ def test_a_damaged_settings_file_is_said_and_kept_beside_when_settings_are_saved
 
 def test_corrections_are_kept_where_the_shots_still_propose_what_they_did() -> None:
     then = round_of(Ann=(7, 0), Bob=(5, 3), Cy=(3, 1))
-    typed = round_of(Ann=(7, 0), Bob=(6, 3), Cy=(3, 2))
-    corrections = Corrections(then, typed, caller="Ann")
-    assert corrections.over(then) == (typed, "Ann", 2)
+    shown = round_of(Ann=(7, 0), Bob=(6, 3), Cy=(3, 2))
+    corrections = Corrections(then, shown, caller="Ann", caller_before=0)
+    assert corrections.over(then) == Reviewed(shown, "Ann", 0, 2) and corrections.any
     # a shot since changed Bob's Dutch count and Cy's Blitz count: theirs are the shots'
     now = round_of(Ann=(7, 0), Bob=(8, 3), Cy=(3, 4))
-    assert corrections.over(now) == (round_of(Ann=(7, 0), Bob=(8, 3), Cy=(3, 4)), "Ann", 0)
-    # the caller they picked stays, unless the shots now name another
-    assert Corrections(then, typed, caller=None).over(then)[1] is None
-    assert Corrections(then, typed, caller="Bob").over(then)[1] == "Bob"
+    assert corrections.over(now) == Reviewed(now, "Ann", 0, 0)
+    # the caller they picked stays (their count as shown, the one before the pick kept for
+    # taking it back), unless the shots now name another
+    picked_bob = Corrections(then, round_of(Ann=(7, 0), Bob=(5, 0), Cy=(3, 1)), "Bob", 3)
+    assert picked_bob.over(then) == Reviewed(picked_bob.shown, "Bob", 3, 0)  # the pick's 0
+    assert picked_bob.any  # (a caller other than the shots' is a change)
+    assert Corrections(then, shown, caller=None).over(then).caller is None
     emptied = round_of(Ann=(7, 2), Bob=(5, 0), Cy=(3, 1))  # Bob's Blitz pile shot empty now
-    assert Corrections(then, typed, caller="Ann").over(emptied)[1] == "Bob"
-    # a player renamed or seated since the review: the shots' counts, nothing kept
-    renamed = Round({"Ann": Tally(7, 0), "Bobby": Tally(5, 3), "Cy": Tally(3, 1)})
-    assert Corrections(then, typed, caller="Bob").over(renamed) == (
-        Round({"Ann": Tally(7, 0), "Bobby": Tally(5, 3), "Cy": Tally(3, 2)}), "Ann", 1
+    assert Corrections(then, shown, "Ann", 0).over(emptied) == Reviewed(
+        round_of(Ann=(7, 2), Bob=(6, 0), Cy=(3, 2)), "Bob", None, 2
     )
+    # a count typed over the caller's 0 is theirs, and counted as kept (review: the pick
+    # zeroed it again while the dialog said it was kept)
+    typed_over = Corrections(then, round_of(Ann=(7, 2), Bob=(5, 3), Cy=(3, 1)), "Ann", 0)
+    assert typed_over.over(then) == Reviewed(typed_over.shown, "Ann", 0, 1)
+    # a player renamed or seated since the review: the shots' counts, the shots' caller
+    renamed = Round({"Ann": Tally(7, 0), "Bobby": Tally(5, 3), "Cy": Tally(3, 1)})
+    assert picked_bob.over(renamed) == Reviewed(renamed, "Ann", None, 0)
+    # nothing changed (Esc straight away): nothing to keep
+    assert not Corrections(then, then, "Ann", 0).any
