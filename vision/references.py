@@ -398,10 +398,14 @@ def usable_enrolled(
             loaded[name] = (path, load_reference_file(path, name))
         except UserError as exc:
             if problems is None:  # (a command stops on it: it says the way out)
-                back = "its built-in art" if name in DECK_NAMES else "no such deck"
+                then = (
+                    "its backs are read against the built-in art"
+                    if name in DECK_NAMES
+                    else "the deck is no longer counted"
+                )
                 raise UserError(
                     f"{exc} (enrolled as {name}: enroll it again, `blitzcam decks enroll "
-                    f"{name} --image FILE`, or `blitzcam decks forget {name}` for {back})"
+                    f"{name} --image FILE`, or `blitzcam decks forget {name}`: {then})"
                 ) from None
             problems.append(str(exc))
     return loaded

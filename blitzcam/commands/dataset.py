@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from blitzcam.commands.path_option import path_argument
+from blitzcam.commands.path_option import is_stream, path_argument, path_or_stream
 from blitzcam.errors import UserError
 
 
@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     preview.add_argument("root", type=path_argument, metavar="DIR")
     preview.add_argument(
         "--out",
-        type=path_argument,
+        type=path_or_stream,
         default=Path("sheet.png"),
         help="the sheet's file: .png or .jpg (- for a PNG on standard output)",
     )
@@ -122,7 +122,7 @@ def _preview(args: argparse.Namespace) -> int:
     from blitzcam.datasets.preview import contact_sheet
     from blitzcam.files import write_bytes_atomic
 
-    to_stdout = str(args.out) == "-"  # `--out - | viewer`: the PNG on standard output
+    to_stdout = is_stream(args.out)  # `--out - | viewer`: the PNG on standard output
     kind = ".png" if to_stdout else Path(args.out).suffix.lower()
     if kind not in SHEET_FORMATS:  # (a sheet.jpg held PNG bytes)
         raise UserError(

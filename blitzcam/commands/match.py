@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from blitzcam.commands.path_option import path_argument
+from blitzcam.commands.path_option import is_stream, path_argument, path_or_stream
 
 if TYPE_CHECKING:
     from blitzcam.game.rules import Match
@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = action("summarize", _summarize, "score a match JSON file and print standings as JSON")
     p.add_argument(
-        "file", type=path_argument, metavar="FILE", help="a match JSON file (-: standard input)"
+        "file", type=path_or_stream, metavar="FILE", help="a match JSON file (-: standard input)"
     )
 
     p = action("new", _new, "start a match")
@@ -135,7 +135,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = action("export", _export, "write a match as JSON, or its score sheet as CSV")
     p.add_argument(
-        "file", type=path_argument, metavar="FILE", help="- for standard output (with --format)"
+        "file", type=path_or_stream, metavar="FILE", help="- for standard output (with --format)"
     )
     p.add_argument(
         "--format", choices=("json", "csv"), default=None, help="default: from FILE's extension"
@@ -143,7 +143,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _match_option(p)
 
     p = action("import", _import, "store a match from a JSON file as a new match")
-    p.add_argument("file", type=path_argument, metavar="FILE", help="-: standard input")
+    p.add_argument("file", type=path_or_stream, metavar="FILE", help="-: standard input")
 
 
 def _match_option(parser: argparse.ArgumentParser) -> None:
@@ -310,7 +310,7 @@ def _read_match(file: Path) -> Match:
     from blitzcam.game.match_file import MAX_MATCH_FILE_BYTES, match_from_bytes, read_match
     from blitzcam.game.rules import MatchError
 
-    if str(file) != "-":
+    if not is_stream(file):
         return read_match(file)
     if sys.stdin is None:  # started with it closed (`<&-`)
         raise MatchError("-: standard input is closed")
@@ -631,7 +631,7 @@ def _export(args: argparse.Namespace) -> int:
     from blitzcam.files import note_stream, write_text_atomic
     from blitzcam.game.match_file import export_text
 
-    to_stdout = str(args.file) == "-"
+    to_stdout = is_stream(args.file)
     if not to_stdout:
         _refuse_exporting_over_a_database(args)
     named = {".csv": "csv", ".json": "json"}.get(args.file.suffix.lower())
@@ -677,6 +677,6 @@ def _import(args: argparse.Namespace) -> int:
         with _open_store(args, create=True) as store:
             match_id = _run_rule(store, lambda: store.create_match(match))
             saving.done = True
-        source = "standard input" if str(args.file) == "-" else args.file
+        source = "standard input" if is_stream(args.file) else args.file
         print(f"imported {source} as match {match_id} ({round_count(len(match.rounds))})")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Final
 
 
 def path_argument(text: str) -> Path:
@@ -16,3 +17,18 @@ def path_argument(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty path names no file or folder")
     return expand_home(Path(text))
+
+
+# `-` as typed: standard input or output. One object, told apart by identity: a file named
+# `-` is still reached as ./- (Path("./-") == Path("-"), and read standard input)
+STANDARD_STREAM: Final = Path("-")
+
+
+def path_or_stream(text: str) -> Path:
+    """As `path_argument`, but `-` itself is STANDARD_STREAM (see `is_stream`)."""
+    return STANDARD_STREAM if text == "-" else path_argument(text)
+
+
+def is_stream(path: Path) -> bool:
+    """Whether `path` was typed as `-` (not ./- nor a folder's -)."""
+    return path is STANDARD_STREAM

@@ -239,6 +239,16 @@ def test_a_match_file_is_read_from_standard_input_as_dash(tmp_path: Path) -> Non
                             capture_output=True, text=True, check=False)  # fmt: skip
     assert closed.returncode == 2
     assert closed.stderr == "blitzcam match summarize: error: -: standard input is closed\n"
+    # a file named - is still read as ./- (review: Path("./-") is Path("-"): standard input)
+    (tmp_path / "-").write_text(path.read_text())
+    dashed = subprocess.run([blitzcam, "match", "summarize", "./-"], cwd=tmp_path, input="",
+                            capture_output=True, text=True, check=False)  # fmt: skip
+    assert dashed.returncode == 0 and json.loads(dashed.stdout)["status"] == "in-progress"
+    (tmp_path / "-").unlink()
+    exported = subprocess.run([blitzcam, "match", "--db", db, "export", "--format", "json", "./-"],
+                              cwd=tmp_path, capture_output=True, text=True, check=False)  # fmt: skip
+    assert exported.returncode == 0 and exported.stdout == "wrote match 1 to -\n"
+    assert json.loads((tmp_path / "-").read_text())["target"] == 75
 
 
 # --- the terminal workflow ----------------------------------------------------------------

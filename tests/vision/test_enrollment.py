@@ -748,13 +748,15 @@ def test_the_app_profile_leaves_a_damaged_back_out_and_says_so() -> None:
         default_profile()
     assert str(refused.value).endswith(
         " (enrolled as other: enroll it again, `blitzcam decks enroll other --image FILE`, or "
-        "`blitzcam decks forget other` for no such deck)"
+        "`blitzcam decks forget other`: the deck is no longer counted)"
     )
     (user_decks_dir() / "other.png").unlink()
     with pytest.raises(UserError) as refused:
         default_profile()
     assert str(refused.value).startswith("deck reference ")
-    assert str(refused.value).endswith("`blitzcam decks forget red-plow` for its built-in art)")
+    assert str(refused.value).endswith(
+        "`blitzcam decks forget red-plow`: its backs are read against the built-in art)"
+    )
     (user_decks_dir() / "other.png").write_bytes(b"")
     profile = default_profile(skip_unusable=True)
     assert profile.origins[profile.names.index("red-plow")] == "built-in"
