@@ -16,8 +16,11 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.game.rules import Player
+from blitzcam.game.text import seat_note
 from blitzcam.ui.dialog_parts import error_label, ok_cancel
+from blitzcam.ui.labels import plain_label
 from blitzcam.ui.new_match import PlayerRow, missing_teams, seat_grid
+from blitzcam.ui.scrolling import fit_to_screen, scrolling_widget
 
 
 class PlayersDialog(QDialog):
@@ -43,18 +46,29 @@ class PlayersDialog(QDialog):
             row.deck.setCurrentIndex(row.deck.findData(player.deck))
             row.team.setText(player.team or "")
         grid, self._team_header = seat_grid(self.rows)
+        # who left or joined under way: a deck shown twice (one who left and one who took
+        # it) was said nowhere
+        for seat, player in enumerate(players, start=1):
+            if said := seat_note(player):
+                grid.addWidget(plain_label(f"({said})"), seat, 3)
+        rows = QWidget()
+        rows.setLayout(grid)
+        # the seats scroll where the screen is short: fourteen seats (eight at the table, six
+        # gone) made the dialog 808 px tall, OK and Cancel off a 768-px screen
+        seats = scrolling_widget(rows)
         note = QLabel("Each seat keeps its counts in every round played.")
         note.setWordWrap(True)
         self.error = error_label()
         self.buttons = ok_cancel(self, self._on_ok)
         layout = QVBoxLayout(self)
         layout.addWidget(self.teams)
-        layout.addLayout(grid)
+        layout.addWidget(seats, 1)
         layout.addWidget(note)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
         self.teams.toggled.connect(self._on_teams_toggled)
         self._on_teams_toggled(self.teams.isChecked())
+        fit_to_screen(self)
 
     def players(self) -> tuple[Player, ...]:
         teams = self.teams.isChecked()

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLabel
 
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.match_file import match_from_json
@@ -933,6 +933,33 @@ def test_the_confirm_dialog_fits_a_1024_pixel_screen_with_long_names(qtbot) -> N
     assert dialog.width() <= 1024
     assert dialog.height() <= 768
     assert dialog.editor.names[names[0]].toolTip().startswith(names[0])  # the whole name
+
+
+def test_the_players_dialog_of_many_seats_fits_the_screen_and_says_who_left(qtbot) -> None:
+    # fourteen seats (eight at the table, six gone) made it 808 px tall: OK and Cancel off a
+    # 768-px screen; and a deck shown twice (one who left, one who took it) was said nowhere
+    from blitzcam.game.rules import Player, Round, Tally, add_round, at_table, join, leave
+    from blitzcam.ui.players import PlayersDialog
+    from blitzcam.ui.scrolling import SCREEN_ALLOWANCE
+    from tests.game.factories import match_of as game_match
+
+    match = game_match(n=8)
+    newcomers = iter(["Ivy", "Jo", "Kim", "Lee", "Max", "Ned"])
+    for _ in range(3):
+        match = add_round(match, Round({p.name: Tally(1, 0) for p in at_table(match)}))
+        for seat in at_table(match)[:2]:
+            match = join(leave(match, seat.name), Player(next(newcomers), seat.deck), start=0)
+    assert len(match.players) == 14
+    dialog = PlayersDialog(match.players)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    screen = dialog.screen().availableGeometry()
+    assert dialog.height() <= screen.height() - SCREEN_ALLOWANCE
+    assert dialog.buttons.geometry().bottom() < dialog.height()  # OK and Cancel in it
+    notes = [w.text() for w in dialog.findChildren(QLabel) if w.text().startswith("(")]
+    assert "(left after round 1)" in notes and "(joined after round 1 with 0 points)" in notes
+    assert dialog.players()[0] == Player("Ann", "green-pump")  # what OK hands on is as before
 
 
 def test_a_latecomer_s_new_team_is_said_before_it_is_taken(qtbot) -> None:
