@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -70,11 +70,16 @@ class MatchBrowser(QDialog):
 
     openRequested = Signal(int)
 
-    def __init__(self, store: MatchStore, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, store: MatchStore, parent: QWidget | None = None, *, current: int | None = None
+    ) -> None:
+        """`current`: the match open in the window, chosen in the list at first (the newest
+        was: Enter, Open or an export then acted on another match than the one on screen)."""
         super().__init__(parent)
         self.setWindowTitle("Matches")
         self.resize(820, 420)
         self._store = store
+        self._current = current
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["Last change", "Players", "Rounds", "Result"])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -110,7 +115,17 @@ class MatchBrowser(QDialog):
         close_button.clicked.connect(self.reject)
         self.reload()
 
+    def changeEvent(self, event: QEvent) -> None:
+        # back from another window (a round added with `blitzcam match`, another blitzcam):
+        # the list as stored now, the match chosen kept
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self.reload()
+        super().changeEvent(event)
+
     def reload(self) -> None:
+        """List the matches as stored now; the match chosen stays chosen (at first, the one
+        open in the window; else the newest)."""
+        chosen = self.selected_match() if self.table.rowCount() else self._current
         problems: list[str] = []
         try:
             summaries = self._store.list_matches(problems=problems)
@@ -133,7 +148,8 @@ class MatchBrowser(QDialog):
                 item.setData(Qt.ItemDataRole.UserRole, s.match_id)
                 self.table.setItem(row, col, item)
         if summaries:
-            self.table.selectRow(0)
+            ids = [summary.match_id for summary in summaries]
+            self.table.selectRow(ids.index(chosen) if chosen in ids else 0)
         for button in self._on_a_match:
             button.setEnabled(bool(summaries))
         message = "" if summaries else "No matches yet."

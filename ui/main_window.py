@@ -618,7 +618,7 @@ class MainWindow(QMainWindow):
         )
 
     def _on_browse(self) -> None:
-        browser = MatchBrowser(self.store, self)
+        browser = MatchBrowser(self.store, self, current=self.match_id)
         browser.openRequested.connect(self.show_match)
         _open_once(browser)
 

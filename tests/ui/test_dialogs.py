@@ -115,6 +115,28 @@ def test_browser_exports_csv_to_a_name_without_an_ending(qtbot, store, tmp_path,
     assert not (tmp_path / "scores").exists()
 
 
+def test_the_browser_chooses_the_open_match_and_lists_the_store_as_it_is_now(qtbot, store) -> None:
+    # it chose the newest: Enter, Open or an export acted on another match than the one on
+    # screen; and a round added elsewhere (`blitzcam match add`) was not shown
+    from blitzcam.game.store import MatchStore
+
+    first = store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    newest = store.create_match(match_of())
+    assert MatchBrowser(store).selected_match() == newest  # (none open: the newest, as before)
+    browser = MatchBrowser(store, current=first)
+    qtbot.addWidget(browser)
+    assert browser.selected_match() == first
+    rounds = browser.table.item(browser.table.currentRow(), 2)
+    assert rounds.text() == "1"
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.add_round(first, round_of(Ann=(1, 0), Bob=(1, 0), Cy=(1, 0)), expect=elsewhere.load(first))
+    browser.show()
+    browser.activateWindow()
+    qtbot.waitUntil(browser.isActiveWindow, timeout=2000)
+    qtbot.waitUntil(lambda: browser.table.item(browser.table.currentRow(), 2).text() == "2", timeout=2000)
+    assert browser.selected_match() == first  # still the one chosen
+
+
 @pytest.mark.parametrize("answer", ["Yes", "No"])
 def test_a_file_under_the_name_with_its_ending_is_replaced_only_when_the_user_says(
     qtbot, store, tmp_path, monkeypatch, answer: str
