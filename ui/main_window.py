@@ -60,7 +60,14 @@ from blitzcam.ui.settings import (
     load_settings,
     save_settings,
 )
-from blitzcam.ui.window_place import GEOMETRY_FILE, keep, place
+from blitzcam.ui.window_place import (
+    GEOMETRY_FILE,
+    OPEN_MATCH_FILE,
+    keep,
+    keep_open_match,
+    last_open_match,
+    place,
+)
 
 SourceFactory = Callable[[str], FrameSource]
 
@@ -137,13 +144,28 @@ class MainWindow(QMainWindow):
         self.scoreboard.roundActivated.connect(self._on_edit_round)
         self.scoreboard.playersActivated.connect(self._on_players)
 
+        self._open_at_start()
+        if problems:  # the rest of the settings are in use; saving them replaces the file
+            self.statusBar().showMessage("; ".join(problems), 15000)
+        self._update_actions()
+
+    def _open_at_start(self) -> None:
+        """The match shown at the last quit (see ui/window_place.py); where none was, or it
+        is gone, the newest unfinished one."""
+        last = last_open_match(self._settings_path.with_name(OPEN_MATCH_FILE))
+        if last is not None:
+            try:
+                match = self.store.load(last)
+            except (MatchError, StoreError):  # deleted since, or damaged: as if none was kept
+                match = None
+            if match is not None:
+                self.show_match(last, match)
+                self.statusBar().showMessage(f"Opened match {last}, shown at the last quit", 5000)
+                return
         resume = self.store.latest_unfinished()
         if resume is not None:
             self.show_match(resume)
             self.statusBar().showMessage(f"Resumed the unfinished match {resume}", 5000)
-        if problems:  # the rest of the settings are in use; saving them replaces the file
-            self.statusBar().showMessage("; ".join(problems), 15000)
-        self._update_actions()
 
     # --- building ------------------------------------------------------------------------
 
@@ -1025,6 +1047,7 @@ class MainWindow(QMainWindow):
         self.shutdown()
         # (not said when it cannot be kept: the window is going; the next start is as the first)
         keep(self, self._settings_path.with_name(GEOMETRY_FILE))
+        keep_open_match(self._settings_path.with_name(OPEN_MATCH_FILE), self.match_id)
         super().closeEvent(event)  # type: ignore[arg-type]
 
     def exec_dialog(self, dialog: QDialog) -> int:

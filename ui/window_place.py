@@ -1,9 +1,12 @@
-"""Where the main window opens: as it was left (size, place, maximized), on a screen it fits.
+"""The main window as it was left: its place (size, place, maximized, on a screen it fits)
+and the match it showed.
 
 The window opened at 1280 x 800 on every start: past a 1024 x 600 screen's edges, and a size
 or a maximized window chosen by the user was never kept. Qt's own geometry blob is kept in a
 file beside the app's settings (written whole or not at all); one that is damaged, or from a
-screen no longer there, is ignored or moved onto a screen by Qt.
+screen no longer there, is ignored or moved onto a screen by Qt. The match shown at the quit
+is kept too: the newest unfinished one opened instead, an old match given up on coming back
+on every start.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from PySide6.QtWidgets import QWidget
 from blitzcam.files import write_bytes_atomic
 
 GEOMETRY_FILE: Final = "window-geometry.bin"
+OPEN_MATCH_FILE: Final = "open-match.txt"  # the number of the match shown at the last quit
 FIRST_SIZE: Final = QSize(1280, 800)  # a first start's size, where the screen has room
 # the window's frame and title bar, which the screen's free area must hold too
 FRAME_ALLOWANCE: Final = QSize(16, 48)
@@ -50,4 +54,25 @@ def keep(window: QWidget, geometry_file: Path) -> str | None:
         write_bytes_atomic(geometry_file, bytes(window.saveGeometry().data()))
     except OSError as exc:
         return f"{geometry_file}: {exc.strerror or exc}"
+    return None
+
+
+def last_open_match(saved: Path) -> int | None:
+    """The match shown at the last quit (None: none, or nothing readable kept)."""
+    try:
+        text = saved.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdecimal() and len(text) < 19 else None
+
+
+def keep_open_match(saved: Path, match_id: int | None) -> str | None:
+    """Remember the match shown now (None: none) for the next start; why not, or None."""
+    try:
+        if match_id is None:
+            saved.unlink(missing_ok=True)
+        else:
+            write_bytes_atomic(saved, f"{match_id}\n".encode())
+    except OSError as exc:
+        return f"{saved}: {exc.strerror or exc}"
     return None

@@ -67,3 +67,42 @@ def test_the_main_window_keeps_its_place_when_it_closes(qtbot, store, tmp_path: 
     first.close()
     assert (tmp_path / "window-geometry.bin").is_file()
     assert window().size() == QSize(760, 540)
+
+
+def test_the_match_shown_at_the_quit_opens_at_the_next_start(qtbot, store, tmp_path: Path) -> None:
+    # the newest unfinished match opened: one given up on came back on every start, over the
+    # match just played to its end
+    from blitzcam.ui.main_window import MainWindow
+
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    abandoned = store.create_match(match_of(round_of(Ann=(1, 0), Bob=(2, 0), Cy=(0, 1))))
+    won = store.create_match(match_of(round_of(Ann=(40, 0), Bob=(2, 0), Cy=(0, 1)), target=30))
+
+    def started() -> MainWindow:
+        window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                            settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+        qtbot.addWidget(window)
+        return window
+
+    first = started()
+    assert first.match_id == abandoned  # nothing kept yet: the newest unfinished, as before
+    first.show_match(won)
+    first.close()
+    second = started()
+    assert second.match_id == won
+    assert second.statusBar().currentMessage() == f"Opened match {won}, shown at the last quit"
+    store.delete_match(won)
+    third = started()  # the one kept is gone: the newest unfinished
+    assert third.match_id == abandoned and "Resumed" in third.statusBar().currentMessage()
+
+
+def test_a_kept_match_number_that_is_not_one_is_none(tmp_path: Path) -> None:
+    from blitzcam.ui.window_place import keep_open_match, last_open_match
+
+    saved = tmp_path / "open-match.txt"
+    assert last_open_match(saved) is None
+    assert keep_open_match(saved, 12) is None and last_open_match(saved) == 12
+    assert keep_open_match(saved, None) is None and not saved.exists()
+    for text in (b"", b"x", b"-3", b"\xff\xfe", b"9" * 40):
+        saved.write_bytes(text)
+        assert last_open_match(saved) is None, text
