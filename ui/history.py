@@ -69,6 +69,7 @@ class MatchBrowser(QDialog):
     """Every match; `openRequested(match_id)` asks the main window to show it."""
 
     openRequested = Signal(int)
+    deleted = Signal(int)  # a match deleted here (the window lets it go if it shows it)
 
     def __init__(
         self, store: MatchStore, parent: QWidget | None = None, *, current: int | None = None
@@ -97,10 +98,14 @@ class MatchBrowser(QDialog):
         open_button.setDefault(True)
         json_button = QPushButton("Export JSON…")
         csv_button = QPushButton("Export CSV…")
-        self._on_a_match = (open_button, json_button, csv_button)  # enabled with one listed
+        # (a match could be deleted nowhere: one given up on stayed in the list for ever)
+        delete_button = QPushButton("Delete…")
+        delete_button.setAutoDefault(False)
+        # enabled with one listed
+        self._on_a_match = (open_button, json_button, csv_button, delete_button)
         close_button = QPushButton("Close")
         buttons = QHBoxLayout()
-        for b in (open_button, json_button, csv_button):
+        for b in self._on_a_match:
             buttons.addWidget(b)
         buttons.addStretch(1)
         buttons.addWidget(close_button)
@@ -112,6 +117,7 @@ class MatchBrowser(QDialog):
         self.table.cellDoubleClicked.connect(lambda *_: self._on_open())
         json_button.clicked.connect(lambda: self._on_export("json"))
         csv_button.clicked.connect(lambda: self._on_export("csv"))
+        delete_button.clicked.connect(self._on_delete)
         close_button.clicked.connect(self.reject)
         self.reload()
 
@@ -166,6 +172,32 @@ class MatchBrowser(QDialog):
         if match_id is not None:
             self.openRequested.emit(match_id)
             self.accept()
+
+    def _on_delete(self) -> None:
+        """Delete the chosen match, asked first (No the default): it cannot be brought back."""
+        match_id = self.selected_match()
+        if match_id is None:
+            return
+        row = self.table.currentRow()
+        players, rounds = self.table.item(row, 1).text(), self.table.item(row, 2).text()
+        answer = QMessageBox.question(
+            self,
+            "Delete match",
+            f"Delete the match of {players} ({rounds} round{'' if rounds == '1' else 's'})? "
+            "It cannot be brought back: export it first to keep a copy.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        try:
+            self._store.delete_match(match_id)
+        except (MatchError, StoreError) as exc:  # deleted elsewhere, or the store refused
+            self.message.setText(f"Not deleted: {exc}")
+            return
+        self.deleted.emit(match_id)
+        self.reload()
+        self.message.setText(f"Deleted the match of {players}")
 
     def _on_export(self, kind: str) -> None:
         match_id = self.selected_match()

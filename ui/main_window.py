@@ -642,7 +642,16 @@ class MainWindow(QMainWindow):
     def _on_browse(self) -> None:
         browser = MatchBrowser(self.store, self, current=self.match_id)
         browser.openRequested.connect(self.show_match)
+        browser.deleted.connect(self._on_match_deleted)
         _open_once(browser)
+
+    def _on_match_deleted(self, match_id: int) -> None:
+        """A match deleted in the browser: let it go, shown or undone."""
+        self._undone = [entry for entry in self._undone if entry[0] != match_id]
+        if match_id == self.match_id:
+            self.match_id, self.match = None, None
+            self.pages.setCurrentWidget(self.welcome)
+        self._update_actions()
 
     def _on_export(self) -> None:
         if self.match is None:

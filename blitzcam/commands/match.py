@@ -85,6 +85,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = action("undo", _undo, "undo the last round")
     _match_option(p)
 
+    # (named by its number, never "the match changed last": it cannot be brought back)
+    p = action("delete", _delete, "delete a whole match (see `list` for the numbers)")
+    p.add_argument("match_id", type=int, metavar="ID", help="the match's number")
+
     p = action("settings", _settings, "change the target or variant")
     p.add_argument("--target", type=int, default=None, help="the new target (points)")
     p.add_argument(
@@ -390,6 +394,28 @@ def _apply(
 
 def _delete_round(args: argparse.Namespace) -> int:
     return _take_back(args, lambda match: args.round)
+
+
+def _delete(args: argparse.Namespace) -> int:
+    """Delete a whole match, saying what it was (an export is the only copy that stays); one
+    too damaged to read can be deleted too."""
+    from blitzcam.game.rules import MatchError, score_match
+    from blitzcam.game.store import StoreError
+    from blitzcam.game.text import describe_status
+
+    with _open_store(args) as store:
+        try:
+            match = store.load(args.match_id)
+            played = len(match.rounds)
+            what = (
+                f"{', '.join(player.name for player in match.players)}; {played} "
+                f"round{'' if played == 1 else 's'}, {describe_status(score_match(match))}"
+            )
+        except (MatchError, StoreError):  # damaged: deleted all the same (no such: said below)
+            what = "it could not be read"
+        _run_rule(store, lambda: store.delete_match(args.match_id))
+    print(f"deleted match {args.match_id} ({what})")
+    return 0
 
 
 def _undo(args: argparse.Namespace) -> int:

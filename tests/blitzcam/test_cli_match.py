@@ -251,6 +251,24 @@ def test_a_match_file_is_read_from_standard_input_as_dash(tmp_path: Path) -> Non
     assert json.loads((tmp_path / "-").read_text())["target"] == 75
 
 
+def test_a_whole_match_is_deleted_by_its_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # (no match could be deleted at the terminal or in the app)
+    db = str(tmp_path / "m.sqlite3")
+    for _ in range(2):
+        assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+                   capsys=capsys)[0] == 0  # fmt: skip
+    assert run("match", "--db", db, "add", "Ann=3/0", "Bob=1/1", "--match", "1", capsys=capsys)[0] == 0
+    code, out, err = run("match", "--db", db, "delete", "1", capsys=capsys)
+    assert (code, out, err) == (0, "deleted match 1 (Ann, Bob; 1 round, in progress)\n", "")
+    code, out, _ = run("match", "--db", db, "list", capsys=capsys)
+    assert [line.split()[0] for line in out.splitlines()] == ["2"]
+    code, _, err = run("match", "--db", db, "delete", "1", capsys=capsys)
+    assert code == 2 and err == f"blitzcam match delete: error: no match 1 in {db}\n"
+    with pytest.raises(SystemExit) as no_number:  # never "the match changed last"
+        run("match", "--db", db, "delete", capsys=capsys)
+    assert no_number.value.code == 2
+
+
 # --- the terminal workflow ----------------------------------------------------------------
 
 def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

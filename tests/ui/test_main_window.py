@@ -1516,3 +1516,35 @@ def test_a_review_left_untouched_keeps_nothing_and_a_count_typed_over_the_caller
     dialog = window.confirm
     assert dialog.value().tallies["Ann"].blitz == 2 and dialog.caller.currentData() == "Ann"
     assert "✎ 1 count you typed before is kept" in dialog.check.text()
+
+
+@pytest.mark.parametrize("answer", ["No", "Yes"])
+def test_a_match_is_deleted_from_the_browser_once_asked(qtbot, store, feed, tmp_path, monkeypatch,
+                                                         answer):  # fmt: skip
+    # (no match could be deleted, in the app or at the terminal: one given up on stayed)
+    from PySide6.QtWidgets import QMessageBox
+
+    from blitzcam.ui.history import MatchBrowser
+
+    kept = store.create_match(match_of())
+    shown = store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    window = _window(qtbot, store, feed, tmp_path)
+    assert window.match_id == shown
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: asked.append(text)
+                        or getattr(QMessageBox.StandardButton, answer))  # fmt: skip
+    window.browse_action.trigger()
+    browser = next(w for w in window.findChildren(MatchBrowser) if w.isVisible())
+    assert browser.selected_match() == shown
+    browser._on_delete()
+    assert [plain(text) for text in asked] == [
+        "Delete the match of Ann, Bob, Cy (1 round)? It cannot be brought back: export it first "
+        "to keep a copy."]  # fmt: skip
+    if answer == "No":
+        assert [s.match_id for s in store.list_matches()] == [shown, kept]
+        assert window.match_id == shown
+        return
+    assert [s.match_id for s in store.list_matches()] == [kept]
+    assert browser.table.rowCount() == 1 and browser.message.text().startswith("Deleted the match")
+    assert window.match_id is None and window.pages.currentWidget() is window.welcome
+    assert not window.scan_action.isEnabled() and not window.undo_action.isEnabled()
