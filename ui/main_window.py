@@ -286,7 +286,13 @@ class MainWindow(QMainWindow):
         self.leave_action.setEnabled(free and rules.can_leave(match, standings))
         self.come_back_action.setEnabled(free and bool(rules.can_come_back(match, standings)))
         has_match = match is not None
-        self.undo_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
+        refused = _undo_refused(match) if has_match and match.rounds else "no round to undo"
+        # (a latecomer seated after the last round: Ctrl+Z could only say no)
+        self.undo_action.setEnabled(refused is None and not scanning)
+        self.undo_action.setToolTip(
+            f"Undo round ({self.undo_action.shortcut().toString()})"
+            + (f": not now, {refused}" if refused is not None and has_match else "")
+        )
         self.delete_round_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
         self.redo_action.setEnabled(self._redoable() is not None and not scanning)
         for action in (self.match_settings_action, self.players_action, self.export_action):
@@ -1061,6 +1067,15 @@ class MainWindow(QMainWindow):
 
     def exec_dialog(self, dialog: QDialog) -> int:
         return dialog.exec()
+
+
+def _undo_refused(match: Match) -> str | None:
+    """Why the rules would refuse to undo `match`'s last round now (None: they would not)."""
+    try:
+        rules.delete_round(match, rules.last_round(match))
+    except MatchError as exc:
+        return exc.rule
+    return None
 
 
 def capture_caption(piles: str, shots: int) -> str:

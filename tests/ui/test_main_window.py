@@ -1548,3 +1548,16 @@ def test_a_match_is_deleted_from_the_browser_once_asked(qtbot, store, feed, tmp_
     assert browser.table.rowCount() == 1 and browser.message.text().startswith("Deleted the match")
     assert window.match_id is None and window.pages.currentWidget() is window.welcome
     assert not window.scan_action.isEnabled() and not window.undo_action.isEnabled()
+
+
+def test_undo_is_off_when_the_rules_would_refuse_it_and_says_why(qtbot, store, feed, tmp_path):
+    # after a latecomer sat down, Ctrl+Z stayed on and could only say no
+    store.create_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4), Cy=(5, 2))))
+    window = _window(qtbot, store, feed, tmp_path)
+    assert window.undo_action.isEnabled()
+    assert window.undo_action.toolTip() == "Undo round (Ctrl+Z)"
+    assert window._join_refused(rules.Player("Di", "blue-plow"), 0) is None
+    assert not window.undo_action.isEnabled()
+    assert window.undo_action.toolTip().startswith("Undo round (Ctrl+Z): not now, joined after round 1")
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(store.load(window.match_id).rounds) == 1
