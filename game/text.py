@@ -71,7 +71,7 @@ def seat_changes(before: Match, after: Match) -> str:
     back = [p.name for p in after.players if p.name in now - was]
     away = [p.name for p in before.players if p.name in was - now]
     parts = [f"{' and '.join(back)} back at the table"] if back else []
-    parts += [f"{' and '.join(away)} away from it again"] if away else []
+    parts += [f"{' and '.join(away)} off the table again"] if away else []
     return "".join(f"; {part}" for part in parts)
 
 

@@ -69,5 +69,5 @@ def test_seat_changes_say_who_an_undo_put_back_or_a_redo_took_away() -> None:
     played = match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)), n=3)
     gone = leave(played, "Cy")
     assert seat_changes(gone, played) == "; Cy back at the table"
-    assert seat_changes(played, gone) == "; Cy away from it again"
+    assert seat_changes(played, gone) == "; Cy off the table again"
     assert seat_changes(played, played) == ""

@@ -652,7 +652,7 @@ def test_undo_then_redo_of_a_round_a_player_left_after_puts_the_leave_back(qtbot
     assert "Round 1 undone; Cy back at the table" in window.statusBar().currentMessage()
     window.redo_action.trigger()
     assert store.load(match_id) == before == window.match
-    assert window.statusBar().currentMessage() == "Round 1 brought back; Cy away from it again"
+    assert window.statusBar().currentMessage() == "Round 1 brought back; Cy off the table again"
     assert not window.redo_action.isEnabled()
 
 
