@@ -152,7 +152,7 @@ class MainWindow(QMainWindow):
     def _open_at_start(self) -> None:
         """The match shown at the last quit (see ui/window_place.py); where none was, or it
         is gone, the newest unfinished one."""
-        last = last_open_match(self._settings_path.with_name(OPEN_MATCH_FILE))
+        last = last_open_match(self._settings_path.with_name(OPEN_MATCH_FILE), self.store.path)
         if last is not None:
             try:
                 match = self.store.load(last)
@@ -1062,7 +1062,9 @@ class MainWindow(QMainWindow):
         self.shutdown()
         # (not said when it cannot be kept: the window is going; the next start is as the first)
         keep(self, self._settings_path.with_name(GEOMETRY_FILE))
-        keep_open_match(self._settings_path.with_name(OPEN_MATCH_FILE), self.match_id)
+        keep_open_match(
+            self._settings_path.with_name(OPEN_MATCH_FILE), self.store.path, self.match_id
+        )
         super().closeEvent(event)  # type: ignore[arg-type]
 
     def exec_dialog(self, dialog: QDialog) -> int:

@@ -11,6 +11,7 @@ on every start.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Final
 
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import QWidget
 from blitzcam.files import write_bytes_atomic
 
 GEOMETRY_FILE: Final = "window-geometry.bin"
-OPEN_MATCH_FILE: Final = "open-match.txt"  # the number of the match shown at the last quit
+OPEN_MATCH_FILE: Final = "open-match.json"  # the match shown at the last quit, and its store
 FIRST_SIZE: Final = QSize(1280, 800)  # a first start's size, where the screen has room
 # the window's frame and title bar, which the screen's free area must hold too
 FRAME_ALLOWANCE: Final = QSize(16, 48)
@@ -57,22 +58,37 @@ def keep(window: QWidget, geometry_file: Path) -> str | None:
     return None
 
 
-def last_open_match(saved: Path) -> int | None:
-    """The match shown at the last quit (None: none, or nothing readable kept)."""
+def last_open_match(saved: Path, store: Path) -> int | None:
+    """The match shown at the last quit, when it was one of `store`'s (None: none kept, nothing
+    readable, or a match of another store: `--db` names one, and its match 3 is not this
+    store's match 3)."""
     try:
-        text = saved.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
+        kept = json.loads(saved.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
         return None
-    return int(text) if text.isdecimal() and len(text) < 19 else None
+    if not isinstance(kept, dict) or kept.get("store") != _said(store):
+        return None
+    match_id = kept.get("match")
+    return match_id if type(match_id) is int and 0 < match_id < 2**63 else None
 
 
-def keep_open_match(saved: Path, match_id: int | None) -> str | None:
-    """Remember the match shown now (None: none) for the next start; why not, or None."""
+def keep_open_match(saved: Path, store: Path, match_id: int | None) -> str | None:
+    """Remember the match of `store` shown now (None: none) for the next start; why not, or
+    None."""
     try:
         if match_id is None:
             saved.unlink(missing_ok=True)
         else:
-            write_bytes_atomic(saved, f"{match_id}\n".encode())
-    except OSError as exc:
-        return f"{saved}: {exc.strerror or exc}"
+            text = json.dumps({"store": _said(store), "match": match_id}, ensure_ascii=False)
+            write_bytes_atomic(saved, text.encode("utf-8", "surrogateescape") + b"\n")
+    except (OSError, UnicodeEncodeError) as exc:
+        return f"{saved}: {getattr(exc, 'strerror', None) or exc}"
     return None
+
+
+def _said(store: Path) -> str:
+    """A store as the kept file names it: its whole path, links followed where they can be."""
+    try:
+        return str(store.resolve())
+    except OSError:  # a loop of links
+        return str(store.absolute())

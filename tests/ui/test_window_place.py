@@ -96,13 +96,38 @@ def test_the_match_shown_at_the_quit_opens_at_the_next_start(qtbot, store, tmp_p
     assert third.match_id == abandoned and "Resumed" in third.statusBar().currentMessage()
 
 
-def test_a_kept_match_number_that_is_not_one_is_none(tmp_path: Path) -> None:
+def test_a_kept_match_is_only_its_own_store_s_and_nothing_else_is_one(tmp_path: Path) -> None:
     from blitzcam.ui.window_place import keep_open_match, last_open_match
 
-    saved = tmp_path / "open-match.txt"
-    assert last_open_match(saved) is None
-    assert keep_open_match(saved, 12) is None and last_open_match(saved) == 12
-    assert keep_open_match(saved, None) is None and not saved.exists()
-    for text in (b"", b"x", b"-3", b"\xff\xfe", b"9" * 40):
+    saved, store, other = tmp_path / "open-match.json", tmp_path / "m.sqlite3", tmp_path / "o.db"
+    assert last_open_match(saved, store) is None
+    assert keep_open_match(saved, store, 12) is None and last_open_match(saved, store) == 12
+    # (the app started with --db another store: its match 12 is not this one's)
+    assert last_open_match(saved, other) is None
+    assert keep_open_match(saved, store, None) is None and not saved.exists()
+    for text in (b"", b"x", b"12", b"\xff\xfe", b"[]", b'{"store": 1, "match": 3}',
+                 f'{{"store": "{store}", "match": "3"}}'.encode(),
+                 f'{{"store": "{store}", "match": true}}'.encode(),
+                 f'{{"store": "{store}", "match": {10**40}}}'.encode()):  # fmt: skip
         saved.write_bytes(text)
-        assert last_open_match(saved) is None, text
+        assert last_open_match(saved, store) is None, text
+
+
+def test_a_match_kept_for_one_store_does_not_open_in_another(qtbot, store, tmp_path: Path) -> None:
+    from blitzcam.game.store import MatchStore
+    from blitzcam.ui.main_window import MainWindow
+
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    first = store.create_match(match_of(round_of(Ann=(40, 0), Bob=(2, 0), Cy=(0, 1)), target=30))
+    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+    qtbot.addWidget(window)
+    window.show_match(first)
+    window.close()
+    with MatchStore(tmp_path / "other.sqlite3") as other:  # `blitzcam app --db other.sqlite3`
+        other.create_match(match_of(target=30))  # its match 1, unfinished
+        started = MainWindow(other, open_source=lambda spec: feed, counter=feed.counter,
+                             settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+        qtbot.addWidget(started)
+        assert started.statusBar().currentMessage().startswith("Resumed the unfinished match")
+        started.close()
