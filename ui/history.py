@@ -81,6 +81,7 @@ class MatchBrowser(QDialog):
         self.resize(820, 420)
         self._store = store
         self._current = current
+        self._list_note = ""  # what `reload` last said of the list
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["Last change", "Players", "Rounds", "Result"])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -158,10 +159,16 @@ class MatchBrowser(QDialog):
             self.table.selectRow(ids.index(chosen) if chosen in ids else 0)
         for button in self._on_a_match:
             button.setEnabled(bool(summaries))
-        message = "" if summaries else "No matches yet."
+        note = ""  # what the list says of itself
         if problems:  # a damaged match is named, and hides none of the others
-            message = f"{len(problems)} match(es) could not be read: {problems[0]}"
-        self.message.setText(message)
+            note = f"{len(problems)} match(es) could not be read: {problems[0]}"
+        elif not summaries:
+            note = "No matches yet."
+        # what the last action said stays (a reload on coming back to the browser, after a
+        # file dialog or a question, wiped "Saved ..."), unless the list has news of its own
+        if note or self.message.text() == self._list_note:
+            self.message.setText(note)
+        self._list_note = note
 
     def selected_match(self) -> int | None:
         items = self.table.selectedItems()

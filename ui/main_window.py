@@ -1060,6 +1060,10 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: object) -> None:
         self.shutdown()
+        if self.isFullScreen() or self.menuBar().isHidden():
+            # kept as it was before F11 (maximized, say): kept full screen, it came back with
+            # its menus shown, and F11 then left it for a window of no size of the user's
+            self._on_fullscreen()
         # (not said when it cannot be kept: the window is going; the next start is as the first)
         keep(self, self._settings_path.with_name(GEOMETRY_FILE))
         keep_open_match(

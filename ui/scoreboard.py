@@ -76,7 +76,8 @@ def status_text(match: Match, standings: Standings) -> str:
     leaders = standings.leaders
     played = len(match.rounds)
     if len(leaders) > MOST_LEADERS_NAMED:  # (the cards show who: each is highlighted)
-        return f"{len(leaders)} players share the lead after round {played}"
+        sides = "teams" if standings.team_totals is not None else "players"
+        return f"{len(leaders)} {sides} share the lead after round {played}"
     verb = "leads" if len(leaders) == 1 else "lead"
     return left_to_right(f"{said_together(leaders)} {verb} after round {played}")
 

@@ -59,31 +59,37 @@ def keep(window: QWidget, geometry_file: Path) -> str | None:
 
 
 def last_open_match(saved: Path, store: Path) -> int | None:
-    """The match shown at the last quit, when it was one of `store`'s (None: none kept, nothing
-    readable, or a match of another store: `--db` names one, and its match 3 is not this
-    store's match 3)."""
-    try:
-        kept = json.loads(saved.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
-    if not isinstance(kept, dict) or kept.get("store") != _said(store):
-        return None
-    match_id = kept.get("match")
+    """The match of `store` shown at its last quit (None: none kept, nothing readable). Each
+    store has its own: `--db` names another, whose match 3 is not this store's match 3."""
+    match_id = _kept_matches(saved).get(_said(store))
     return match_id if type(match_id) is int and 0 < match_id < 2**63 else None
 
 
 def keep_open_match(saved: Path, store: Path, match_id: int | None) -> str | None:
-    """Remember the match of `store` shown now (None: none) for the next start; why not, or
-    None."""
+    """Remember the match of `store` shown now (None: none) for its next start, the other
+    stores' kept as they are; why not, or None."""
+    kept = {name: n for name, n in _kept_matches(saved).items() if name != _said(store)}
+    if match_id is not None:
+        kept[_said(store)] = match_id
+    kept = dict(list(kept.items())[-KEPT_STORES:])  # (the stores used last)
     try:
-        if match_id is None:
-            saved.unlink(missing_ok=True)
-        else:
-            text = json.dumps({"store": _said(store), "match": match_id}, ensure_ascii=False)
-            write_bytes_atomic(saved, text.encode("utf-8", "surrogateescape") + b"\n")
+        text = json.dumps(kept, ensure_ascii=False, indent=1)
+        write_bytes_atomic(saved, text.encode("utf-8", "surrogateescape") + b"\n")
     except (OSError, UnicodeEncodeError) as exc:
         return f"{saved}: {getattr(exc, 'strerror', None) or exc}"
     return None
+
+
+KEPT_STORES: Final = 20  # stores whose open match is kept
+
+
+def _kept_matches(saved: Path) -> dict[str, object]:
+    """The kept file's store -> match (empty when there is none, or it is not one)."""
+    try:
+        kept = json.loads(saved.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    return kept if isinstance(kept, dict) else {}
 
 
 def _said(store: Path) -> str:

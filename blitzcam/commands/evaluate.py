@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from blitzcam.commands.engine_option import add_engine_argument
-from blitzcam.commands.path_option import path_argument
+from blitzcam.commands.path_option import is_stream, path_argument, path_or_stream
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_engine_argument(parser)
     parser.add_argument(
         "--json",
-        type=path_argument,
+        type=path_or_stream,
         default=None,
         metavar="FILE",
         help="also write the report as JSON to FILE ('-' for stdout only)",
@@ -87,7 +87,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from blitzcam.vision.images import read_picture
     from blitzcam.vision.pipeline import CountingPipeline
 
-    if args.json is not None and str(args.json) != "-":  # found out now, not after the run
+    if args.json is not None and not is_stream(args.json):  # found out now, not after the run
         _check_report_file(args.json)
     data = args.data or _default_data()
     if not data.is_dir():
@@ -120,7 +120,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     except SceneDataError as exc:
         raise UserError(str(exc)) from None
     text = report_json(report)
-    if args.json is not None and str(args.json) == "-":
+    if args.json is not None and is_stream(args.json):
         print(text)
         return 0
     print(report_table(report))

@@ -113,6 +113,10 @@ def test_browser_exports_csv_to_a_name_without_an_ending(qtbot, store, tmp_path,
     browser._on_export("csv")
     assert (tmp_path / "scores.csv").read_text(encoding="utf-8-sig").startswith("round,")
     assert not (tmp_path / "scores").exists()
+    said = browser.message.text()
+    assert said == f"Saved {tmp_path / 'scores.csv'}"
+    browser.reload()  # as coming back to it from the file dialog does (review: it wiped this)
+    assert browser.message.text() == said
 
 
 def test_the_browser_chooses_the_open_match_and_lists_the_store_as_it_is_now(qtbot, store) -> None:

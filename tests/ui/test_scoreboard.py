@@ -47,6 +47,8 @@ def _view(qtbot, match) -> ScoreboardView:
         # eight level: counted ("Ann and Bob and ... and Hal lead" took two lines)
         (match_of(round_of(**dict.fromkeys(("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"), (1, 0))), n=8),
          "8 players share the lead after round 1"),
+        (match_of(round_of(**dict.fromkeys(("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"), (1, 0))), n=8,
+                  teams=("N", "S", "E", "W") * 2), "4 teams share the lead after round 1"),  # (review)
         (match_of(round_of(Ann=(35, 0), Bob=(35, 0), Cy=(35, 0)), target=30), "Shared win: Ann, Bob and Cy, after round 1!"),
     ],
 )

@@ -104,11 +104,13 @@ def test_a_kept_match_is_only_its_own_store_s_and_nothing_else_is_one(tmp_path: 
     assert keep_open_match(saved, store, 12) is None and last_open_match(saved, store) == 12
     # (the app started with --db another store: its match 12 is not this one's)
     assert last_open_match(saved, other) is None
-    assert keep_open_match(saved, store, None) is None and not saved.exists()
-    for text in (b"", b"x", b"12", b"\xff\xfe", b"[]", b'{"store": 1, "match": 3}',
-                 f'{{"store": "{store}", "match": "3"}}'.encode(),
-                 f'{{"store": "{store}", "match": true}}'.encode(),
-                 f'{{"store": "{store}", "match": {10**40}}}'.encode()):  # fmt: skip
+    # ... and quitting that one with no match shown forgets nothing of this one's (review)
+    assert keep_open_match(saved, other, None) is None and last_open_match(saved, store) == 12
+    assert keep_open_match(saved, other, 3) is None
+    assert (last_open_match(saved, store), last_open_match(saved, other)) == (12, 3)
+    assert keep_open_match(saved, store, None) is None and last_open_match(saved, store) is None
+    for text in (b"", b"x", b"12", b"\xff\xfe", b"[]", f'{{"{store}": "3"}}'.encode(),
+                 f'{{"{store}": true}}'.encode(), f'{{"{store}": {10**40}}}'.encode()):  # fmt: skip
         saved.write_bytes(text)
         assert last_open_match(saved, store) is None, text
 
@@ -131,3 +133,28 @@ def test_a_match_kept_for_one_store_does_not_open_in_another(qtbot, store, tmp_p
         qtbot.addWidget(started)
         assert started.statusBar().currentMessage().startswith("Resumed the unfinished match")
         started.close()
+
+
+def test_quitting_in_full_screen_keeps_the_window_as_it_was_before(qtbot, store, tmp_path: Path) -> None:
+    # kept full screen, it came back full screen with its menus shown (review)
+    from blitzcam.ui.main_window import MainWindow
+
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+
+    def started() -> MainWindow:
+        window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                            settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+        qtbot.addWidget(window)
+        window.place_on_screen()
+        window.show()
+        return window
+
+    first = started()
+    first.resize(700, 500)
+    qtbot.waitUntil(lambda: first.size() == QSize(700, 500), timeout=2000)
+    first.fullscreen_action.trigger()
+    qtbot.waitUntil(first.isFullScreen, timeout=2000)
+    first.close()
+    second = started()
+    assert not second.isFullScreen() and second.menuBar().isVisible()
+    qtbot.waitUntil(lambda: second.size() == QSize(700, 500), timeout=2000)
