@@ -10,7 +10,17 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -38,6 +48,7 @@ from blitzcam.ui.scrolling import scrolling_rows
 
 HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
 COLUMNS_PER_PLAYER: Final = 3
+ROW_HEIGHT: Final = 34  # a round's row, in pixels
 CARDS_PER_ROW: Final = 4  # total cards side by side; more players take two rows
 SUB_HEADERS: Final = (
     ("Dutch", "cards in the Dutch piles"),
@@ -250,7 +261,7 @@ class RoundTable(QTableWidget):
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.horizontalHeader().setMinimumSectionSize(40)
         self.setTextElideMode(Qt.TextElideMode.ElideNone)
-        self.verticalHeader().setDefaultSectionSize(34)
+        self.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
         self.cellDoubleClicked.connect(self._on_double_clicked)
         # the last round kept in view until the user scrolls: shown before the table had its
         # size (a match resumed at start), the scroll to it fell short of its real height
@@ -481,8 +492,35 @@ class ScoreboardView(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.page)
+        # ... and to the rounds when the keyboard is on them: scrolled past, the arrows moved
+        # a row nobody saw, and Delete deleted it
+        self.table.installEventFilter(self)
+        self.table.currentCellChanged.connect(lambda *_: self._show_table_soon())
         self.table.roundActivated.connect(self.roundActivated)
         self.table.playersActivated.connect(self.playersActivated)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.table and event.type() == QEvent.Type.FocusIn:
+            self._show_table_soon()
+        return super().eventFilter(watched, event)
+
+    def _show_table_soon(self) -> None:
+        # (once the table has scrolled to its row itself)
+        QTimer.singleShot(0, self, self._show_table_row)
+
+    def _show_table_row(self) -> None:
+        """Scroll the page to the table's current row, or its first rows, where the window is
+        too short to show the whole page."""
+        table = self.table
+        if not table.hasFocus():
+            return
+        viewport = table.viewport()
+        row = table.visualRect(table.currentIndex())
+        if not row.isValid() or not viewport.rect().intersects(row):
+            row = QRect(0, 0, viewport.width(), min(viewport.height(), 3 * ROW_HEIGHT))
+        centre = viewport.mapTo(self.page.widget(), row.center())
+        # (a row more above and below in view: the ones around it, or the names over it)
+        self.page.ensureVisible(centre.x(), centre.y(), 40, 2 * ROW_HEIGHT)
 
     def show_match(self, match: Match, standings: Standings) -> None:
         settings = match.settings

@@ -1488,6 +1488,24 @@ def test_eight_players_fit_a_600_pixel_screen(qtbot, store, feed, tmp_path):
     qtbot.waitUntil(lambda: window.height() == 552, timeout=2000)
     page = window.scoreboard.page
     assert page.verticalScrollBar().maximum() > 0  # the rest is scrolled to, not cut off
+    # the rounds are scrolled into view where the keyboard is on them (review: the arrows
+    # moved a row scrolled out of sight, and Delete deleted it)
+    table = window.scoreboard.table
+    for _ in range(14):
+        window.store.add_round(window.match_id, round_of(**dict.fromkeys(names, (1, 0))),
+                               expect=window.store.load(window.match_id))  # fmt: skip
+    window.refresh_from_store()
+    page.verticalScrollBar().setValue(0)
+    table.setFocus()
+    table.setCurrentCell(table.rowCount() - 1, 0)
+
+    def row_in_view() -> bool:
+        row = table.visualRect(table.currentIndex())
+        top = table.viewport().mapTo(page.widget(), row.topLeft()).y()
+        shown = page.verticalScrollBar().value()
+        return row.isValid() and shown <= top and top + row.height() <= shown + page.viewport().height()
+
+    qtbot.waitUntil(row_in_view, timeout=2000)
 
 
 def test_a_review_left_untouched_keeps_nothing_and_a_count_typed_over_the_caller_s_0_stays(
