@@ -157,6 +157,19 @@ def _v5_rounds_sat_out(conn: sqlite3.Connection) -> None:
     _run_script(conn, "ALTER TABLE players ADD COLUMN sat_out TEXT NOT NULL DEFAULT ''")
 
 
+def _v6_match_numbers_never_reused(conn: sqlite3.Connection) -> None:
+    """The highest match number ever given, kept: once matches could be deleted (the app's
+    browser, `blitzcam match delete`), SQLite gave the next new match the number of the one
+    deleted last, and "match 3" in notes, exports and another open window named another."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE match_numbers (highest INTEGER NOT NULL);
+        INSERT INTO match_numbers (highest) SELECT coalesce(max(id), 0) FROM matches
+        """,
+    )
+
+
 def _sat_out_text(rounds: tuple[int, ...]) -> str:
     """'4,5,8': the rounds a player sat out, as the players table holds them."""
     return ",".join(str(n) for n in rounds)
@@ -180,6 +193,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v3_names_composed,
     _v4_players_join_and_leave,
     _v5_rounds_sat_out,
+    _v6_match_numbers_never_reused,
 )
 
 
@@ -193,6 +207,10 @@ class StoreError(Exception):
         super().__init__(message)
         self.unwritable = unwritable
         self.reason = reason
+
+
+class MissingMatchError(StoreError):
+    """No match of that number in the store (deleted, or never there)."""
 
 
 class StaleMatchError(StoreError):
@@ -530,7 +548,7 @@ class MatchStore:
             raise StoreError(f"{what} in {self.path} cannot be read: {exc}") from None
 
     def _no_match(self, match_id: int) -> StoreError:
-        return StoreError(f"no match {match_id} in {self.path}")
+        return MissingMatchError(f"no match {match_id} in {self.path}")
 
     def _known_id(self, match_id: int) -> int:
         """`match_id` if SQLite can hold it (a larger one is no match of ours: SQLite would
@@ -715,11 +733,18 @@ class MatchStore:
         rules.score_match(match)
         with self._transaction() as conn:
             now = self._stamp(conn)
-            cursor = conn.execute(
-                "INSERT INTO matches (created_at, updated_at, target, variant) VALUES (?, ?, ?, ?)",
-                (now, now, match.settings.target, match.settings.variant),
+            # one past any number ever given (see _v6_match_numbers_never_reused)
+            (highest,) = conn.execute(
+                "SELECT max(coalesce((SELECT max(id) FROM matches), 0), highest) "
+                "FROM match_numbers"
+            ).fetchone()
+            match_id = int(highest) + 1
+            conn.execute(
+                "INSERT INTO matches (id, created_at, updated_at, target, variant) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (match_id, now, now, match.settings.target, match.settings.variant),
             )
-            match_id = int(cursor.lastrowid)
+            conn.execute("UPDATE match_numbers SET highest = ?", (match_id,))
             self._insert_players(match_id, match)
             self._insert_rounds(match_id, match, first=1)
         return match_id

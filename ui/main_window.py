@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from blitzcam.errors import UserError
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError, Round
-from blitzcam.game.store import MatchStore, StaleMatchError, StoreError
+from blitzcam.game.store import MatchStore, MissingMatchError, StaleMatchError, StoreError
 from blitzcam.game.text import round_counts, seat_changes
 from blitzcam.ui.capture_store import (
     capture_record,
@@ -1042,8 +1042,13 @@ class MainWindow(QMainWindow):
             return False
         try:
             stored = self.store.load(self.match_id)
+        except MissingMatchError:  # deleted meanwhile (`blitzcam match delete`): let go
+            gone = self.match_id
+            self._on_match_deleted(gone)
+            self.statusBar().showMessage(f"Match {gone} was deleted elsewhere", 8000)
+            return True
         except (MatchError, StoreError):
-            return False  # deleted or damaged meanwhile: the next change says so in one line
+            return False  # damaged meanwhile: the next change says so in one line
         if stored == self.match:
             return False
         self.show_match(self.match_id, stored)

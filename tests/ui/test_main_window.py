@@ -1579,3 +1579,18 @@ def test_undo_is_off_when_the_rules_would_refuse_it_and_says_why(qtbot, store, f
     assert window.undo_action.toolTip().startswith("Undo round (Ctrl+Z): not now, joined after round 1")
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert len(store.load(window.match_id).rounds) == 1
+
+
+def test_a_match_deleted_elsewhere_is_let_go_when_the_window_comes_back(qtbot, store, feed, tmp_path):
+    # (review) `blitzcam match delete` under the open window: it kept showing the match, and
+    # (numbers being given again) a new match of that number came up as "changed elsewhere"
+    from blitzcam.game.store import MatchStore
+
+    shown = store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    window = _window(qtbot, store, feed, tmp_path)
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.delete_match(shown)
+        assert elsewhere.create_match(match_of()) != shown
+    assert window.refresh_from_store()
+    assert window.match_id is None and window.pages.currentWidget() is window.welcome
+    assert window.statusBar().currentMessage() == f"Match {shown} was deleted elsewhere"
