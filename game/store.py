@@ -735,8 +735,7 @@ class MatchStore:
             now = self._stamp(conn)
             # one past any number ever given (see _v6_match_numbers_never_reused)
             (highest,) = conn.execute(
-                "SELECT max(coalesce((SELECT max(id) FROM matches), 0), highest) "
-                "FROM match_numbers"
+                "SELECT max(coalesce((SELECT max(id) FROM matches), 0), highest) FROM match_numbers"
             ).fetchone()
             match_id = int(highest) + 1
             conn.execute(
