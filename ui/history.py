@@ -82,17 +82,19 @@ class MatchBrowser(QDialog):
         self._store = store
         self._current = current
         self._list_note = ""  # what `reload` last said of the list
-        self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["Last change", "Players", "Rounds", "Result"])
+        # the match's number first: the one `blitzcam match --match ID` and the window's
+        # "Resumed the unfinished match 3" name, said nowhere here
+        self.table = QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels(["No.", "Last change", "Players", "Rounds", "Result"])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         header = self.table.horizontalHeader()
         # the date, the rounds and the result as wide as they are written (they were cut to
         # "2026-12…" and "won by …" at the default size); the players take what is left
-        for column in (0, 2, 3):
+        for column in (0, 1, 3, 4):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
         self.message = plain_label()
         open_button = QPushButton("Open")
@@ -145,6 +147,7 @@ class MatchBrowser(QDialog):
         self.table.setRowCount(len(summaries))
         for row, s in enumerate(summaries):
             cells = (
+                str(s.match_id),
                 local_time(s.updated_at),
                 left_to_right(", ".join(isolated(p.name) + left_mark(p) for p in s.players)),
                 str(s.rounds_played),
@@ -186,7 +189,7 @@ class MatchBrowser(QDialog):
         if match_id is None:
             return
         row = self.table.currentRow()
-        players, rounds = self.table.item(row, 1).text(), self.table.item(row, 2).text()
+        players, rounds = self.table.item(row, 2).text(), self.table.item(row, 3).text()
         answer = QMessageBox.question(
             self,
             "Delete match",

@@ -130,14 +130,15 @@ def test_the_browser_chooses_the_open_match_and_lists_the_store_as_it_is_now(qtb
     browser = MatchBrowser(store, current=first)
     qtbot.addWidget(browser)
     assert browser.selected_match() == first
-    rounds = browser.table.item(browser.table.currentRow(), 2)
+    assert browser.table.item(browser.table.currentRow(), 0).text() == str(first)  # its number
+    rounds = browser.table.item(browser.table.currentRow(), 3)
     assert rounds.text() == "1"
     with MatchStore(store.path) as elsewhere:
         elsewhere.add_round(first, round_of(Ann=(1, 0), Bob=(1, 0), Cy=(1, 0)), expect=elsewhere.load(first))
     browser.show()
     browser.activateWindow()
     qtbot.waitUntil(browser.isActiveWindow, timeout=2000)
-    qtbot.waitUntil(lambda: browser.table.item(browser.table.currentRow(), 2).text() == "2", timeout=2000)
+    qtbot.waitUntil(lambda: browser.table.item(browser.table.currentRow(), 3).text() == "2", timeout=2000)
     assert browser.selected_match() == first  # still the one chosen
 
 
@@ -201,7 +202,7 @@ def test_browser_keeps_a_right_to_left_winner_in_an_english_line(qtbot, store) -
     store.create_match(dataclasses.replace(match, players=players, rounds=(Round(tallies),)))
     browser = MatchBrowser(store)
     qtbot.addWidget(browser)
-    names, status = browser.table.item(0, 1).text(), browser.table.item(0, 3).text()
+    names, status = browser.table.item(0, 2).text(), browser.table.item(0, 4).text()
     assert "\u2068محمد\u2069" in names and "won by \u2068محمد\u2069 after round 1" in status
     for text in (names, status):
         assert QTextDocument(text).firstBlock().textDirection() == Qt.LayoutDirection.LeftToRight
