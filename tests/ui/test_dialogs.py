@@ -402,6 +402,18 @@ def test_enrolling_keeps_the_window_live_and_clicks_meanwhile_off_the_deck_butto
     dialog.reject()
 
 
+def _enrolling_blue_plow(qtbot, source, snapshot, enroller) -> EnrollDialog:
+    """An enroll dialog shown on `source`, enrolling blue plow from its first frame."""
+    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=enroller, interval_ms=1)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
+    dialog._on_enroll("blue-plow")
+    return dialog
+
+
 def test_closing_the_enroll_dialog_while_it_enrolls_waits_for_the_enrollment(qtbot) -> None:
     # the file written and the profile read again before the dialog goes: the window counts
     # with the new back when it closes
@@ -417,13 +429,7 @@ def test_closing_the_enroll_dialog_while_it_enrolls_waits_for_the_enrollment(qtb
 
     enroller = Slow()
     source = FakeSource([frame])
-    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=enroller, interval_ms=1)
-    qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitExposed(dialog)
-    dialog.start()
-    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
-    dialog._on_enroll("blue-plow")
+    dialog = _enrolling_blue_plow(qtbot, source, snapshot, enroller)
     dialog.done_button.click()
     assert dialog.isVisible()
     assert dialog.message.text() == "Enrolling Blue plow… (closing when done)"
@@ -448,14 +454,7 @@ def test_done_during_an_enrollment_that_fails_keeps_the_dialog_to_say_so(qtbot) 
             release.wait(10)
             raise UserError("no card found in the view")
 
-    dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=Failing(),
-                          interval_ms=1)  # fmt: skip
-    qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitExposed(dialog)
-    dialog.start()
-    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
-    dialog._on_enroll("blue-plow")
+    dialog = _enrolling_blue_plow(qtbot, FakeSource([frame]), snapshot, Failing())
     dialog.done_button.click()
     release.set()
     said = "Blue plow: not enrolled: no card found in the view (not closed: Done again closes)"

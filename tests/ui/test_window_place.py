@@ -11,6 +11,20 @@ from blitzcam.ui.window_place import first_size, keep, place
 from tests.ui.fakes import ScriptedFeed, match_of, round_of, synthetic_frame
 
 
+def _started(qtbot, store, tmp_path: Path, *, shown: bool = False):
+    """The app's window on `store` as `blitzcam app` starts it (placed as it was left)."""
+    from blitzcam.ui.main_window import MainWindow
+
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+    qtbot.addWidget(window)
+    window.place_on_screen()
+    if shown:
+        window.show()
+    return window
+
+
 def test_a_first_start_fits_the_screen() -> None:
     # (it opened at 1280 x 800 on every screen: past a 1024 x 600 one's edges)
     assert first_size(QRect(0, 0, 1920, 1050)) == QSize(1280, 800)
@@ -48,41 +62,23 @@ def test_a_damaged_or_unwritable_place_is_a_first_start(qtbot, tmp_path: Path) -
 
 
 def test_the_main_window_keeps_its_place_when_it_closes(qtbot, store, tmp_path: Path) -> None:
-    from blitzcam.ui.main_window import MainWindow
-
     store.create_match(match_of(round_of(Ann=(1, 0), Bob=(2, 0), Cy=(0, 1))))
-    feed = ScriptedFeed([synthetic_frame(0, [])])
-
-    def window() -> MainWindow:
-        made = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
-                          settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
-        qtbot.addWidget(made)
-        made.place_on_screen()
-        return made
-
-    first = window()
-    first.show()
+    first = _started(qtbot, store, tmp_path, shown=True)
     first.resize(760, 540)
     qtbot.waitUntil(lambda: first.size() == QSize(760, 540), timeout=2000)
     first.close()
     assert (tmp_path / "window-geometry.bin").is_file()
-    assert window().size() == QSize(760, 540)
+    assert _started(qtbot, store, tmp_path).size() == QSize(760, 540)
 
 
 def test_the_match_shown_at_the_quit_opens_at_the_next_start(qtbot, store, tmp_path: Path) -> None:
     # the newest unfinished match opened: one given up on came back on every start, over the
     # match just played to its end
-    from blitzcam.ui.main_window import MainWindow
-
-    feed = ScriptedFeed([synthetic_frame(0, [])])
     abandoned = store.create_match(match_of(round_of(Ann=(1, 0), Bob=(2, 0), Cy=(0, 1))))
     won = store.create_match(match_of(round_of(Ann=(40, 0), Bob=(2, 0), Cy=(0, 1)), target=30))
 
-    def started() -> MainWindow:
-        window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
-                            settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
-        qtbot.addWidget(window)
-        return window
+    def started():
+        return _started(qtbot, store, tmp_path)
 
     first = started()
     assert first.match_id == abandoned  # nothing kept yet: the newest unfinished, as before
@@ -117,37 +113,22 @@ def test_a_kept_match_is_only_its_own_store_s_and_nothing_else_is_one(tmp_path: 
 
 def test_a_match_kept_for_one_store_does_not_open_in_another(qtbot, store, tmp_path: Path) -> None:
     from blitzcam.game.store import MatchStore
-    from blitzcam.ui.main_window import MainWindow
 
-    feed = ScriptedFeed([synthetic_frame(0, [])])
     first = store.create_match(match_of(round_of(Ann=(40, 0), Bob=(2, 0), Cy=(0, 1)), target=30))
-    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
-                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
-    qtbot.addWidget(window)
+    window = _started(qtbot, store, tmp_path)
     window.show_match(first)
     window.close()
     with MatchStore(tmp_path / "other.sqlite3") as other:  # `blitzcam app --db other.sqlite3`
         other.create_match(match_of(target=30))  # its match 1, unfinished
-        started = MainWindow(other, open_source=lambda spec: feed, counter=feed.counter,
-                             settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
-        qtbot.addWidget(started)
+        started = _started(qtbot, other, tmp_path)
         assert started.statusBar().currentMessage().startswith("Resumed the unfinished match")
         started.close()
 
 
 def test_quitting_in_full_screen_keeps_the_window_as_it_was_before(qtbot, store, tmp_path: Path) -> None:
     # kept full screen, it came back full screen with its menus shown (review)
-    from blitzcam.ui.main_window import MainWindow
-
-    feed = ScriptedFeed([synthetic_frame(0, [])])
-
-    def started() -> MainWindow:
-        window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
-                            settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
-        qtbot.addWidget(window)
-        window.place_on_screen()
-        window.show()
-        return window
+    def started():
+        return _started(qtbot, store, tmp_path, shown=True)
 
     first = started()
     first.resize(700, 500)
