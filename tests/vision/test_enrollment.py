@@ -847,14 +847,20 @@ def test_decks_list_json_names_look_alikes(capsys) -> None:
     assert 0.75 <= pairs[0]["likeness"] <= 1.0
 
 
-def test_enrolling_over_a_differently_cased_back_replaces_it(tmp_path: Path, capsys) -> None:
-    # a green-bucket.PNG (copied in by hand) stayed beside the new green-bucket.png: counting
-    # then refused the profile, naming the new file, and the app kept reading the old one
+def _a_photo_over_an_old_png(tmp_path: Path) -> tuple[Path, Path]:
+    """A photo of a green bucket back, and another back stored before as green-bucket.PNG."""
     photo = tmp_path / "back.jpg"
     cv2.imwrite(str(photo), _photo("green-bucket", seed=2))
     user_decks_dir().mkdir(parents=True, exist_ok=True)
     old = user_decks_dir() / "green-bucket.PNG"
     cv2.imwrite(str(old), _photo("red-buggy"))
+    return photo, old
+
+
+def test_enrolling_over_a_differently_cased_back_replaces_it(tmp_path: Path, capsys) -> None:
+    # a green-bucket.PNG (copied in by hand) stayed beside the new green-bucket.png: counting
+    # then refused the profile, naming the new file, and the app kept reading the old one
+    photo, _old = _a_photo_over_an_old_png(tmp_path)
     assert enroll_command(argparse.Namespace(deck="green-bucket", image=photo, camera=None)) == 0
     assert "replacing the back enrolled before" in capsys.readouterr().out
     assert sorted(p.name for p in user_decks_dir().iterdir()) == ["green-bucket.png"]
@@ -870,11 +876,7 @@ def test_enrolling_on_a_case_blind_disk_keeps_the_new_back(tmp_path: Path, monke
 
     import blitzcam.vision.enrollment as enrollment
 
-    photo = tmp_path / "back.jpg"
-    cv2.imwrite(str(photo), _photo("green-bucket", seed=2))
-    user_decks_dir().mkdir(parents=True, exist_ok=True)
-    old = user_decks_dir() / "green-bucket.PNG"
-    cv2.imwrite(str(old), _photo("red-buggy"))
+    photo, old = _a_photo_over_an_old_png(tmp_path)
     write = enrollment.write_png_atomic
 
     def case_blind(target: Path, card) -> None:
