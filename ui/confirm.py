@@ -215,14 +215,16 @@ class ConfirmDialog(QDialog):
             self.captions = [plain_label(caption) for caption in captions]
             for i, image in enumerate(captures):
                 label = QLabel()
-                label.setPixmap(
-                    QPixmap.fromImage(image).scaled(
-                        height * 16 // 9,
-                        height,
-                        Qt.AspectRatioMode.KeepAspectRatio,
-                        Qt.TransformationMode.SmoothTransformation,
-                    )
+                pixmap = QPixmap.fromImage(image)
+                ratio = pixmap.devicePixelRatio()  # (drawn at the screen's: sharp on 2x)
+                pixmap = pixmap.scaled(
+                    round(height * 16 / 9 * ratio),
+                    round(height * ratio),
+                    Qt.AspectRatioMode.KeepAspectRatio,
+                    Qt.TransformationMode.SmoothTransformation,
                 )
+                pixmap.setDevicePixelRatio(ratio)
+                label.setPixmap(pixmap)
                 shots.addWidget(label)
                 if i < len(self.captions):
                     self.captions[i].setWordWrap(True)

@@ -60,9 +60,10 @@ class LiveView(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.fillRect(self.rect(), QColor(8, 10, 14))
-        if self._image is None:
+        wrapped = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
+        if self._image is None:  # (wrapped: an address that failed is a long line)
             painter.setPen(QColor(160, 166, 180))
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self._message)
+            painter.drawText(self.rect().adjusted(12, 12, -12, -12), wrapped, self._message)
             painter.end()
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -71,6 +72,8 @@ class LiveView(QWidget):
         scale, dx, dy = fit(image_size, (self.width(), self.height()))
         target = QRectF(dx, dy, self._image.width() * scale, self._image.height() * scale)
         painter.drawImage(target, self._image)
+        # a card cut by the frame's edge is outlined up to it, not into the bars beside it
+        painter.setClipRect(target)
         label_font = QFont(self.font())
         label_font.setBold(True)
         painter.setFont(label_font)
@@ -89,6 +92,7 @@ class LiveView(QWidget):
                 painter.fillRect(tag, QColor(*FACE_UP_RGB))
                 painter.setPen(QColor(255, 255, 255))
                 painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, "flip this card")
+        painter.setClipping(False)
         if self._snapshot.note:  # wrapped: it can name files and say what to do
             flags = (
                 Qt.AlignmentFlag.AlignVCenter
@@ -108,10 +112,16 @@ class LiveView(QWidget):
                 QRectF(8, self.height() - band, width, band), flags, self._snapshot.note
             )
         if self._message:  # e.g. the camera stopped: the last frame stays, the news on top
-            band = QRectF(0, self.height() / 2 - 24, self.width(), 48)
+            # (wrapped, the band as tall as it needs: one line cut the sentence at both ends)
+            width = self.width() - 24
+            needed = painter.fontMetrics().boundingRect(
+                0, 0, width, self.height(), wrapped, self._message
+            )
+            height = min(self.height(), max(48, needed.height() + 16))
+            band = QRectF(0, (self.height() - height) / 2, self.width(), height)
             painter.fillRect(band, QColor(120, 20, 20, 215))
             painter.setPen(QColor(255, 255, 255))
-            painter.drawText(band, Qt.AlignmentFlag.AlignCenter, self._message)
+            painter.drawText(band.adjusted(12, 0, -12, 0), wrapped, self._message)
         painter.end()
 
 
@@ -128,13 +138,19 @@ def flip_tag(card: QRectF, picture: QRectF, width: float = 140, height: float = 
     return QRectF(left, top, width, height)
 
 
-def render_capture(frame_bgr: np.ndarray, snapshot: CountSnapshot, *, width: int = 640) -> QImage:
-    """A frozen capture with its outlines, as a still image (for the confirmation dialog)."""
+def render_capture(
+    frame_bgr: np.ndarray, snapshot: CountSnapshot, *, width: int = 640, ratio: float = 1.0
+) -> QImage:
+    """A frozen capture with its outlines, as a still image (for the confirmation dialog),
+    `width` pixels wide as laid out; drawn at `ratio` device pixels to each (a screen's
+    devicePixelRatio: on a 2x screen the picture was stretched, blurred)."""
     h, w = frame_bgr.shape[:2]
     view = LiveView()
+    view.setMinimumSize(1, 1)  # (a very wide frame was given bars to reach 180 px)
     view.resize(width, max(1, round(width * h / w)))
     view.show_frame(frame_bgr, snapshot)
-    image = QImage(view.size(), QImage.Format.Format_RGB32)
+    image = QImage(view.size() * ratio, QImage.Format.Format_RGB32)
+    image.setDevicePixelRatio(ratio)
     view.render(image)
     view.deleteLater()
     return image

@@ -703,7 +703,9 @@ class MainWindow(QMainWindow):
             )
             for piles, shots in (("Dutch", session.dutch_shots), ("Blitz", session.blitz_shots)):
                 if shots:
-                    captures.append(render_capture(shots[-1].frame, shots[-1].snapshot, width=480))
+                    last, ratio = shots[-1], self.devicePixelRatioF()
+                    picture = render_capture(last.frame, last.snapshot, width=480, ratio=ratio)
+                    captures.append(picture)
                     captions.append(capture_caption(piles, len(shots)))
             check = look_alike_players(session.players, session.dutch_shots + session.blitz_shots)
         # the round's players: those at the table, or for an earlier round, those who played it

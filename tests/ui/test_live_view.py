@@ -1,0 +1,63 @@
+"""ui/live_view.py: the camera view draws the frame, the outlines and its messages whole."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtGui import QColor, QImage
+
+from blitzcam.ui.counting_worker import CountSnapshot, Outline
+from blitzcam.ui.live_view import LiveView, render_capture
+
+BACKGROUND = (8, 10, 14)
+BANNER = (120, 20, 20)
+
+
+def _drawn(view: LiveView) -> QImage:
+    image = QImage(view.size(), QImage.Format.Format_RGB32)
+    view.render(image)
+    return image
+
+
+def _rows_of(image: QImage, rgb: tuple[int, int, int], x: int) -> int:
+    """How many rows of column `x` are about the colour `rgb` (blended as the banner is)."""
+    return sum(
+        all(abs(a - b) < 40 for a, b in zip(QColor(image.pixel(x, y)).getRgb()[:3], rgb, strict=True))
+        for y in range(image.height())
+    )
+
+
+def test_a_long_message_wraps_in_a_band_as_tall_as_it_needs(qtbot) -> None:
+    # one line cut "...a: http://127.0.0.1:9/video: cannot connect to the stream (wrong
+    # address,..." at both ends at an ordinary window's size (review)
+    view = LiveView()
+    qtbot.addWidget(view)
+    view.resize(360, 300)
+    view.show_frame(np.full((90, 160, 3), 200, np.uint8), CountSnapshot())
+    view.show_message("short")
+    one_line = _rows_of(_drawn(view), BANNER, 2)
+    long = ("The camera or the counter stopped: camera http://127.0.0.1:9/video: cannot connect "
+            "to the stream (wrong address, or the phone's camera app not serving)")  # fmt: skip
+    view.show_message(long)
+    assert _rows_of(_drawn(view), BANNER, 2) > one_line + 20  # the band grew for more lines
+
+
+def test_an_outline_past_the_frame_s_edge_stays_off_the_bars(qtbot) -> None:
+    view = LiveView()
+    qtbot.addWidget(view)
+    view.resize(400, 400)  # a 16:9 frame: black bars above and below it
+    card = Outline(np.array([[40, -60], [120, -60], [120, 40], [40, 40]], np.float32), "red-plow")
+    view.show_frame(np.full((90, 160, 3), 200, np.uint8), CountSnapshot(outlines=(card,)))
+    image = _drawn(view)
+    bar = [QColor(image.pixel(x, 60)).getRgb()[:3] for x in range(0, 400, 4)]  # in the top bar
+    assert all(pixel == BACKGROUND for pixel in bar)
+    inside = [QColor(image.pixel(x, 160)).getRgb()[:3] for x in range(0, 400)]
+    assert any(pixel != (200, 200, 200) and pixel != BACKGROUND for pixel in inside)  # drawn
+
+
+def test_a_capture_is_drawn_at_the_screen_s_pixels(qtbot) -> None:
+    # at 2x it was 480 x 270 pixels stretched to twice that: blurred (review)
+    frame = np.full((1080, 1920, 3), 90, np.uint8)
+    sharp = render_capture(frame, CountSnapshot(), width=480, ratio=2.0)
+    assert (sharp.width(), sharp.height(), sharp.devicePixelRatio()) == (960, 540, 2.0)
+    wide = render_capture(np.zeros((500, 4000, 3), np.uint8), CountSnapshot(), width=640)
+    assert (wide.width(), wide.height()) == (640, 80)  # (it was given bars to reach 180 px)
