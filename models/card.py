@@ -104,6 +104,19 @@ def wall_time_lines(run_dir: Path) -> list[str]:
     return lines
 
 
+def _decks_said(report: dict[str, Any]) -> str:
+    """', decks read against prints of X and Y' when a report's decks were not all the built-in
+    art (enrolled prints, a --decks folder), else "" (a card measured so was said as one
+    measured with the shipped art)."""
+    references = report.get("references") or {}
+    prints = [name for name, origin in references.items() if not origin.startswith("built-in")]
+    stand_ins = report.get("stand_ins") or []
+    if not prints and not stand_ins:
+        return ""
+    said = f", decks read against prints of {', '.join(prints)}" if prints else ""
+    return said + (f", {', '.join(stand_ins)} never counted" if stand_ins else "")
+
+
 def render_card(
     *,
     recipe: dict[str, Any],
@@ -217,7 +230,9 @@ def render_card(
             f"### {title}",
             "",
             f"{report['scenes']} scenes (`blitzcam evaluate --data {report['data']} "
-            f"--split {report['split']}`), operating confidence {report['operating_conf']}"
+            f"--split {report['split']}"
+            + (" --in-play" if report.get("in_play") == "each scene's own decks" else "")
+            + f"`{_decks_said(report)}), operating confidence {report['operating_conf']}"
             + (f", boxes suppressed above IoU {report['nms_iou']}" if "nms_iou" in report else "")
             + (
                 f", doubted boxes read from {report['doubted_from']} joining a counted pile "

@@ -9,7 +9,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -247,6 +248,16 @@ def evaluate(
     )
     report["unknown_below"] = operating_line
     report["in_play"] = "each scene's own decks" if in_play else "every deck of the profile"
+    # what the decks were read against (a card measured with enrolled prints, or a --decks
+    # folder of two decks, read the same as one with the shipped art)
+    profile = pipeline.profile
+    report["references"] = dict(zip(profile.names, profile.origins, strict=True))
+    report["stand_ins"] = list(profile.stand_ins)
+    # deck labels of no known deck that are not random art either ("Yellow-Bucket" typed by
+    # hand): scored as art nobody enrolled, they were reported as identification misses
+    report["labels_of_no_deck"] = labels_of_no_deck(
+        [truth for _, _, truth in scenes], pipeline.known_decks
+    )
     report["consensus_link"] = lines.consensus_link
     report["same_deck_link"] = lines.same_deck_link
     report["exact_rate_by_unknown_below"] = {
@@ -260,6 +271,18 @@ def evaluate(
         for line in UNKNOWN_SWEEP
     }
     return report
+
+
+def labels_of_no_deck(truths: Sequence[SceneTruth], known: Sequence[str]) -> dict[str, int]:
+    """Backs' deck labels that name no known deck and are not random art ("unknown:..."),
+    with how many backs carry each: most likely typos in hand-labelled scenes."""
+    names = Counter(
+        deck
+        for truth in truths
+        for deck, cls in zip(truth.decks, truth.classes, strict=True)
+        if cls == 0 and deck is not None and deck not in known and not deck.startswith("unknown:")
+    )
+    return dict(sorted(names.items()))
 
 
 def scene_decks(truth: SceneTruth, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -314,8 +337,47 @@ def report_json(report: dict[str, Any]) -> str:
     return json.dumps(_finite_or_none(report), indent=2, allow_nan=False)
 
 
-def _pct(value: float) -> str:
-    return "   n/a" if value != value else f"{100 * value:6.2f}%"
+def _per_deck_lines(per_deck: dict[str, dict[str, Any]]) -> list[str]:
+    """The per-deck figures' header and rows."""
+    # (an enrolled deck's name may be 40 letters: the columns stay in line under it)
+    width = max([16, *map(len, per_deck)])
+    lines = ["deck".ljust(width + 2) + "scenes   exact   mean abs error"]
+    for deck, row in per_deck.items():
+        lines.append(
+            f"  {deck:<{width}} {row['scenes']:>5}  {_pct(row['exact_rate'])}  "
+            f"{_error(row['mean_abs_error']):>8}"
+        )
+    return lines
+
+
+def _decks_lines(report: dict[str, Any]) -> list[str]:
+    """What the backs were decided among and read against; a warning for labels of no deck."""
+    references = report.get("references")
+    if references is None:  # (a report from before it)
+        return []
+    enrolled = [name for name, origin in references.items() if origin not in BUILT_IN_ORIGINS]
+    lines = [
+        f"decks: {report['in_play']}; read against "
+        + (f"prints of {', '.join(enrolled)}, " if enrolled else "")
+        + ("the built-in art of the rest" if enrolled else "the built-in art")
+        + (
+            f"; stand-ins never counted: {', '.join(report['stand_ins'])}"
+            if report.get("stand_ins")
+            else ""
+        )
+    ]
+    if no_deck := report.get("labels_of_no_deck"):
+        said = ", ".join(f"{name!r} ({n} backs)" for name, n in no_deck.items())
+        lines.append(f"WARNING: labels that name no deck (scored as art nobody enrolled): {said}")
+    return lines
+
+
+BUILT_IN_ORIGINS: Final = ("built-in", "built-in, not counted")
+
+
+def _pct(value: float | None) -> str:
+    # (None: nothing measured, as a report read back from its JSON says it)
+    return "   n/a" if value is None or value != value else f"{100 * value:6.2f}%"
 
 
 def _error(value: float | None) -> str:
@@ -382,6 +444,7 @@ def report_table(report: dict[str, Any]) -> str:
         f"{report['scenes']} scenes from {report['data']} ({report['split']}), "
         f"model {report['model']} ({report.get('engine', 'engine not recorded')}), "
         f"boxes suppressed above IoU {report['nms_iou']}",
+        *_decks_lines(report),
         "",
         "detector        precision   recall    mAP50    boxed (at any confidence)",
     ]
@@ -441,13 +504,8 @@ def report_table(report: dict[str, Any]) -> str:
             else ""
         ),
         "",
-        "deck              scenes   exact   mean abs error",
     ]
-    for deck, row in report["per_deck"].items():
-        lines.append(
-            f"  {deck:<16} {row['scenes']:>5}  {_pct(row['exact_rate'])}  "
-            f"{row['mean_abs_error']:8.3f}"
-        )
+    lines += _per_deck_lines(report["per_deck"])
     lines += _conditions_lines(report.get("exact_by_condition") or {})
     lines += [
         "",

@@ -73,6 +73,7 @@ def average_precision(confidence: np.ndarray, correct: np.ndarray, n_truth: int)
         return float("nan")
     if not len(confidence):
         return 0.0
+    correct = np.asarray(correct, bool)  # (0/1 integers: ~ is no "not" for them)
     order = np.argsort(-confidence, kind="stable")
     tp = np.cumsum(correct[order])
     fp = np.cumsum(~correct[order])

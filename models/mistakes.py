@@ -139,6 +139,10 @@ def scene_mistakes(
 
     missed = []
     is_face = prediction.classes == 1
+    # a box that counted another back is that back's, not this one's "askew" box: in a fan
+    # of backs 7 px apart, a back no box was on was said boxed askew by its neighbour's
+    taken = np.zeros(len(prediction.classes), bool)
+    taken[counted[claims >= 0]] = True
     for t, label in enumerate(backs):
         if t in claimed:
             continue
@@ -146,7 +150,7 @@ def scene_mistakes(
         # a face-up box is the box on this back only when it is its box (a face-up card the
         # back lies on overlaps it a little: the back was not boxed as one)
         if len(ious):
-            ious = np.where(is_face & (ious < IOU_THRESHOLD), 0.0, ious)
+            ious = np.where((is_face & (ious < IOU_THRESHOLD)) | taken, 0.0, ious)
         nearest = None
         if len(ious) and ious.max() > 0:
             k = int(ious.argmax())

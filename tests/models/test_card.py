@@ -237,3 +237,15 @@ def test_a_shipped_network_alone_is_described_as_one(
     assert "A small CNN" in text and "network 1 of" not in text
     with pytest.raises(ValueError, match=r"joins 1 identity network\(s\), but 4 were named"):
         card.identity_section(_identity_run(tmp_path), SHIPPED_NETWORKS)
+
+
+def test_a_measurement_says_how_its_decks_were_decided_and_read() -> None:
+    # the card wrote the same command for a run --in-play and for one read against a --decks
+    # folder of two decks (0 % exact), as for one with the shipped art (review)
+    from blitzcam.models.card import _decks_said
+
+    shipped = {"references": {"red-plow": "built-in"}, "stand_ins": []}
+    assert _decks_said(shipped) == "" and _decks_said({}) == ""
+    folder = {"references": {"red-plow": "d/red-plow.png", "blue-plow": "built-in, not counted"},
+              "stand_ins": ["blue-plow"]}  # fmt: skip
+    assert _decks_said(folder) == ", decks read against prints of red-plow, blue-plow never counted"

@@ -199,3 +199,55 @@ def test_a_scene_files_conditions_reach_its_truth_and_the_table(tmp_path: Path) 
     lines = _conditions_lines({"light": {"bright": cells, "dim": {**cells, "exact": 1}}})
     assert "  light       bright 3/4 (4)   dim 1/4 (4)" in lines
     assert _conditions_lines({}) == []  # a report from before the field, or of other scenes
+
+
+def test_labels_of_no_deck_are_warned_of_and_the_decks_read_against_are_said() -> None:
+    # a hand-labelled "Yellow-Bucket" was scored as art nobody enrolled, an identification
+    # miss; and a report read with two enrolled prints said the same as one with the built-in
+    # art (review)
+    import numpy as np
+
+    from blitzcam.models.evaluation import _decks_lines, labels_of_no_deck
+    from blitzcam.models.metrics import SceneTruth
+
+    truth = SceneTruth(
+        corners=np.zeros((5, 4, 2)),
+        classes=np.array([0, 0, 0, 0, 1]),
+        decks=("yellow-bucket", "Yellow-Bucket", "Yellow-Bucket", "unknown:waves-3", None),
+    )
+    known = ("yellow-bucket", "red-plow")
+    assert labels_of_no_deck([truth, truth], known) == {"Yellow-Bucket": 4}
+    report = {
+        "in_play": "each scene's own decks",
+        "references": {"red-plow": "/home/a/decks/red-plow.png", "yellow-bucket": "built-in",
+                       "blue-plow": "built-in, not counted"},
+        "stand_ins": ["blue-plow"],
+        "labels_of_no_deck": {"Yellow-Bucket": 4},
+    }
+    assert _decks_lines(report) == [
+        "decks: each scene's own decks; read against prints of red-plow, the built-in art of "
+        "the rest; stand-ins never counted: blue-plow",
+        "WARNING: labels that name no deck (scored as art nobody enrolled): 'Yellow-Bucket' "
+        "(4 backs)",
+    ]
+    assert _decks_lines({}) == []  # (a report from before them)
+
+
+def test_a_report_read_back_from_its_json_makes_a_table() -> None:
+    # its nulls reached the percentages: TypeError (review)
+    from blitzcam.models.evaluation import _pct
+
+    assert _pct(None) == _pct(float("nan")) == "   n/a"
+
+
+def test_long_deck_names_keep_the_per_deck_columns_in_line() -> None:
+    # (an enrolled deck's name may be 40 letters; a report read back from JSON has nulls)
+    from blitzcam.models.evaluation import _per_deck_lines
+
+    row = {"scenes": 3, "exact_rate": 1.0, "mean_abs_error": None}
+    long_name = "grandma's-hand-painted-green-pump-deck-x"
+    lines = _per_deck_lines({"green-pump": row, long_name: row})
+    assert lines[0].startswith("deck") and len(lines) == 3
+    assert len({line.index("n/a") for line in lines[1:]}) == 1  # one column, however long
+    # the count of scenes ends under the end of "scenes"
+    assert {line.index("3 ") + 1 for line in lines[1:]} == {lines[0].index("scenes") + 6}

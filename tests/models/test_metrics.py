@@ -357,3 +357,11 @@ def test_the_exact_rate_is_sliced_by_what_scenes_were_made_under() -> None:
         },
     }
     assert list(by_condition["backs"]) == ["50-99", "100+"]  # by number, not spelling
+
+
+def test_average_precision_reads_zeros_and_ones_as_wrong_and_right() -> None:
+    # ~ on integers is no "not": [0, 1] gave 1.0 where [False, True] gives 0.5 (review)
+    confidence = np.array([0.9, 0.8])
+    assert average_precision(confidence, np.array([0, 1]), 1) == pytest.approx(
+        average_precision(confidence, np.array([False, True]), 1)
+    )

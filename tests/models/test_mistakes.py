@@ -123,3 +123,15 @@ def test_a_back_missed_on_a_face_up_card_is_unboxed_not_boxed_as_it() -> None:
     assert [m.nearest for m in found.missed] == [None]
     assert "missed green-pump unboxed" in mistake_line(found.as_json(), 0.45)
 
+
+
+def test_a_back_beside_one_boxed_in_a_fan_is_unboxed_not_boxed_askew_by_its_neighbour_s() -> None:
+    # two backs 4 px apart, only the first boxed: the second was said "boxed askew (IoU 0.43)"
+    # by the box that counted the first, hiding that the detector never boxed it (review)
+    truth = SceneTruth(corners=np.stack([box(0, 0), box(4, 0)]), classes=np.array([0, 0]),
+                       decks=("green-pump", "green-pump"))  # fmt: skip
+    seen = _prediction([(box(0, 0), 0, 0.95, "green-pump", True)])
+    outcome = evaluate_scene("9", truth, seen, known_decks=DECKS)
+    found = scene_mistakes(outcome, truth, seen, known_decks=DECKS)
+    assert [m.nearest for m in found.missed] == [None]
+    assert "missed green-pump unboxed" in mistake_line(found.as_json(), 0.45)
