@@ -74,15 +74,26 @@ class ImageLoopSource:
         now = self._clock()
         if self._turn_since is None:
             self._turn_since = now
-        if self._turn_reads >= self._repeat and now - self._turn_since >= self._seconds:
+        turned = self._turn_reads >= self._repeat and now - self._turn_since >= self._seconds
+        if turned:
             self._turn, self._turn_reads, self._turn_since = self._turn + 1, 0, now
         index = self._turn % len(self._paths)
-        if index != self._shown and index not in self._unreadable:
+        # read again at each turn, the one shown too: a folder emptied under a scan went on
+        # being counted from the last picture, with no word
+        if (turned or index != self._shown) and index not in self._unreadable:
             try:
                 self._frame = self._read_image(self._paths[index])
                 self._shown = index
-            except UserError:  # the last good picture stays in view; the loop goes on
+            except UserError as exc:  # the last good picture stays in view; the loop goes on
                 self._unreadable.add(index)
+                if len(self._unreadable) == len(self._paths):
+                    from blitzcam.vision.sources import SourceError
+
+                    folder = self._paths[0].parent
+                    raise SourceError(
+                        f"{folder}: none of its pictures can be read any more (moved or "
+                        f"deleted?); the last: {exc}"
+                    ) from None
         self._turn_reads += 1
         return self._frame
 

@@ -192,6 +192,34 @@ def test_a_damaged_first_photo_in_a_folder_of_stills_is_passed_over_too(tmp_path
         open_source(str(tmp_path))
 
 
+def test_a_folder_of_stills_emptied_while_it_plays_has_failed(tmp_path) -> None:
+    # its last picture went on being counted, with no word (review)
+    import cv2
+
+    from blitzcam.vision.sources import SourceError
+
+    frames = [synthetic_frame(i, [])[0] for i in range(2)]
+    for name, frame in zip(("a.png", "b.png"), frames, strict=True):
+        cv2.imwrite(str(tmp_path / name), frame)
+    source = open_source(str(tmp_path))
+    source._repeat, source._seconds = 1, 0.0  # a new picture every read
+    assert [int(source.read()[0, 0, 0]) for _ in range(3)] == [0, 1, 0]
+    for name in ("a.png", "b.png"):
+        (tmp_path / name).unlink()
+    with pytest.raises(SourceError, match=rf"^{tmp_path}: none of its pictures can be read any more"):
+        for _ in range(3):  # (a turn for each picture gone)
+            source.read()
+    # one picture alone, deleted: the same (it was read once and held for ever)
+    cv2.imwrite(str(tmp_path / "only.png"), frames[0])
+    alone = open_source(str(tmp_path))
+    alone._repeat, alone._seconds = 1, 0.0
+    alone.read()
+    (tmp_path / "only.png").unlink()
+    with pytest.raises(SourceError, match="none of its pictures can be read any more"):
+        alone.read()
+        alone.read()
+
+
 def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:
     from blitzcam.vision import sources
 
