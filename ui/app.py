@@ -137,7 +137,7 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     from blitzcam.errors import UserError
     from blitzcam.game.store import MatchStore, StoreError
     from blitzcam.paths import data_dir, data_dir_path, match_db_path
-    from blitzcam.ui.frame_sources import open_source
+    from blitzcam.ui.frame_sources import camera_spec_problem, open_source
     from blitzcam.ui.main_window import MainWindow
     from blitzcam.ui.pipeline_adapters import make_counter, make_enroller
     from blitzcam.ui.settings import SETTINGS_FILE
@@ -159,6 +159,11 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
         readable = exc.unwritable and path.is_file() and path.stat().st_size > 0  # no new one
         tell_at_start(str(exc) + (READ_ELSEWHERE if readable else ""))
         raise
+    if camera is not None:  # a typo was said only at the first scan, the app up meanwhile
+        problem = camera_spec_problem(camera)
+        if problem is not None:
+            tell_at_start(f"--camera: {problem}")
+            raise UserError(f"--camera: {problem}")
     unusable = None
     try:
         settings_path = data_dir() / SETTINGS_FILE

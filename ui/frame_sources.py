@@ -290,3 +290,20 @@ class _Primed:
 
     def close(self) -> None:
         self._source.close()
+
+
+def camera_spec_problem(camera: str) -> str | None:
+    """Why a camera spec names nothing the app could read (a file or folder not there, a folder
+    of no pictures, a text file, an address of another scheme), or None. A camera, a device
+    file or a stream is not opened here: it may be off, or unplugged, until the first scan."""
+    from blitzcam.vision.sources import SourceError, SpecKind, image_files, read_spec
+
+    if camera.strip() in ("", "demo") or camera.startswith("/dev/"):
+        return None
+    try:
+        read = read_spec(camera)
+        if read.kind is SpecKind.FOLDER:  # the app plays its pictures: it needs some
+            image_files(Path(read.target))
+    except SourceError as exc:
+        return str(exc)
+    return None

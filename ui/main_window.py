@@ -844,7 +844,7 @@ class MainWindow(QMainWindow):
         try:
             source = self._open_source(self.camera_spec())
         except Exception as exc:  # a camera that is not there, a bad file name
-            self.statusBar().showMessage(f"Camera {_said(self.camera_spec())!r}: {exc}", 8000)
+            self.statusBar().showMessage(camera_problem(self.camera_spec(), exc), 8000)
             return
         scan = ScanView(
             rules.at_table(self.match),
@@ -986,7 +986,7 @@ class MainWindow(QMainWindow):
         try:
             source = self._open_source(self.camera_spec())
         except Exception as exc:
-            self.statusBar().showMessage(f"Camera {_said(self.camera_spec())!r}: {exc}", 8000)
+            self.statusBar().showMessage(camera_problem(self.camera_spec(), exc), 8000)
             return
         dialog = EnrollDialog(
             source,
@@ -1097,6 +1097,15 @@ def capture_caption(piles: str, shots: int) -> str:
     if shots == 1:
         return f"{piles} piles"
     return f"{piles} piles: the last of {shots} shots; the counts are their sum"
+
+
+def camera_problem(camera: str, problem: Exception) -> str:
+    """Why a camera did not open, naming it once ("Camera '/x/t.jpg': /x/t.jpg: no such file"
+    named it twice)."""
+    said = _said(camera)
+    if str(problem).startswith(said.strip()) and said.strip():
+        return f"Camera: {problem}"
+    return f"Camera {said!r}: {problem}"
 
 
 def _said(camera: str) -> str:

@@ -229,19 +229,15 @@ class SettingsDialog(QDialog):
         """Accepted unless the camera names a file or folder that is not there, a text file, or
         an address of a scheme blitzcam does not read (said here: OK took them, and the next
         scan said so in the status bar). A camera or a stream is not opened: it may be off."""
-        from blitzcam.vision.sources import SourceError, SpecKind, image_files, read_spec
+        from blitzcam.ui.frame_sources import camera_spec_problem
 
         camera = self.value().camera
         # (only a camera changed here: one saved before, on a stick unplugged now, must not
         # keep the other settings from being saved; a device file, like an index, may be off)
-        if camera not in ("", "demo", self._opened_camera) and not camera.startswith("/dev/"):
-            try:
-                read = read_spec(camera)
-                if read.kind is SpecKind.FOLDER:  # the app plays its pictures: it needs some
-                    image_files(Path(read.target))
-            except SourceError as exc:
-                self._error.setText(f"Camera: {exc}")
-                return
+        problem = camera_spec_problem(camera) if camera != self._opened_camera else None
+        if problem is not None:
+            self._error.setText(f"Camera: {problem}")
+            return
         self.accept()
 
 

@@ -92,3 +92,24 @@ def test_an_unusable_data_directory_is_said_in_a_box_and_a_db_elsewhere_still_st
     assert len(told) == 1 and len(shown) == 1
     assert shown[0].statusBar().currentMessage().startswith("Settings will not be saved:")
     shown[0].close()
+
+
+def test_a_camera_that_names_nothing_is_said_at_the_start(
+    tmp_path: Path, told: list[str], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], qtbot
+) -> None:  # fmt: skip
+    # (the app started without a word; the first scan then said "Camera '/x/t.mp4': /x/t.mp4:
+    # no such file or folder")
+    from PySide6.QtWidgets import QApplication
+
+    store = tmp_path / "m.sqlite3"
+    typo = tmp_path / "nowhere" / "table.mp4"
+    assert main(["app", "--db", str(store), "--camera", str(typo)]) == 2
+    assert told == [f"--camera: {typo}: no such file or folder"]
+    assert capsys.readouterr().err == f"blitzcam app: error: --camera: {typo}: no such file or folder\n"
+    monkeypatch.setattr(QApplication, "exec", lambda *_: 0)
+    for camera in ("demo", "7", "/dev/video7", "rtsp://cam.local/live"):  # may be off: not opened
+        assert main(["app", "--db", str(store), "--camera", camera]) == 0, camera
+    for window in QApplication.topLevelWidgets():
+        window.close()
+    assert len(told) == 1

@@ -1594,3 +1594,16 @@ def test_a_match_deleted_elsewhere_is_let_go_when_the_window_comes_back(qtbot, s
     assert window.refresh_from_store()
     assert window.match_id is None and window.pages.currentWidget() is window.welcome
     assert window.statusBar().currentMessage() == f"Match {shown} was deleted elsewhere"
+
+
+def test_a_camera_that_does_not_open_is_named_once(qtbot, store, tmp_path):
+    from blitzcam.ui.main_window import camera_problem
+    from blitzcam.vision.sources import SourceError
+
+    missing = "/media/stick/table.jpg"
+    assert camera_problem(missing, SourceError(f"{missing}: no such file or folder")) == (
+        f"Camera: {missing}: no such file or folder"
+    )
+    assert camera_problem("7", SourceError("no camera answered")) == "Camera '7': no camera answered"
+    said = camera_problem("rtsp://me:pw@cam/x", OSError("refused"))
+    assert said == "Camera 'rtsp://me:***@cam/x': refused"
