@@ -170,6 +170,10 @@ def _v6_match_numbers_never_reused(conn: sqlite3.Connection) -> None:
     )
 
 
+# a file of v5 reads as one of v6: only new matches are numbered otherwise
+_v6_match_numbers_never_reused.reads_as_before = True  # type: ignore[attr-defined]
+
+
 def _sat_out_text(rounds: tuple[int, ...]) -> str:
     """'4,5,8': the rounds a player sat out, as the players table holds them."""
     return ",".join(str(n) for n in rounds)
@@ -394,7 +398,9 @@ class MatchStore:
         version, tables = self._checked_version()
         if not tables:
             raise StoreError(f"{self.path}: holds no matches yet (an empty database)")
-        if version != len(self._migrations):
+        # (steps that change only how the file is written are no reason to refuse reading it:
+        # archives, read-only media and full disks stayed readable across them)
+        if not all(getattr(step, "reads_as_before", False) for step in self._migrations[version:]):
             raise StoreError(
                 f"{self.path}: was written by an older blitzcam (schema v{version}), and cannot "
                 "be upgraded here, where it cannot be written: open it once where it can"
@@ -738,6 +744,8 @@ class MatchStore:
                 "SELECT max(coalesce((SELECT max(id) FROM matches), 0), highest) FROM match_numbers"
             ).fetchone()
             match_id = int(highest) + 1
+            if match_id >= 2**63:  # (a hand-edited file: SQLite holds no larger number)
+                raise StoreError(f"{self.path}: holds no match number for a new match")
             conn.execute(
                 "INSERT INTO matches (id, created_at, updated_at, target, variant) "
                 "VALUES (?, ?, ?, ?, ?)",

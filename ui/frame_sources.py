@@ -23,6 +23,7 @@ from blitzcam.ui.counting_worker import FrameSource
 # it has held still a second (vision.stabilise.MIN_STILL_S) after the motion its first read is;
 # counted in 30 ms, 30 reads were 0.9 s and no still of a folder settled, nor a shot of it
 STILL_SHOWN_S: Final = 2.5
+GONE_AFTER_S: Final = 5.0  # no picture of a folder read for so long: it is gone
 
 
 class ImageLoopSource:
@@ -51,6 +52,8 @@ class ImageLoopSource:
         self._turn_since: float | None = None
         self._shown = 0
         self._unreadable: set[int] = set()  # damaged photos among good ones: passed over
+        self._gone_since: float | None = None  # since when no picture has read (all failed)
+        self._gone_turns = 0  # turns whose picture failed since then
         self._frame = self._first_readable()
 
     def _first_readable(self) -> np.ndarray:
@@ -79,23 +82,40 @@ class ImageLoopSource:
             self._turn, self._turn_reads, self._turn_since = self._turn + 1, 0, now
         index = self._turn % len(self._paths)
         # read again at each turn, the one shown too: a folder emptied under a scan went on
-        # being counted from the last picture, with no word
-        if (turned or index != self._shown) and index not in self._unreadable:
+        # being counted from the last picture, with no word. A picture that failed is passed
+        # over while another reads; once none does, each is tried again at its turn
+        every_one_failed = len(self._unreadable) == len(self._paths)
+        if (turned or index != self._shown) and (index not in self._unreadable or every_one_failed):
             try:
                 self._frame = self._read_image(self._paths[index])
                 self._shown = index
+                self._unreadable.discard(index)
+                self._gone_since = None
             except UserError as exc:  # the last good picture stays in view; the loop goes on
                 self._unreadable.add(index)
-                if len(self._unreadable) == len(self._paths):
-                    from blitzcam.vision.sources import SourceError
-
-                    folder = self._paths[0].parent
-                    raise SourceError(
-                        f"{folder}: none of its pictures can be read any more (moved or "
-                        f"deleted?); the last: {exc}"
-                    ) from None
+                self._said_gone(exc, now)
         self._turn_reads += 1
         return self._frame
+
+    def _said_gone(self, problem: UserError, now: float) -> None:
+        """SourceError once no picture has read for GONE_AFTER_S and two turns of each: a
+        folder emptied, or moved. (A picture being written over by a phone's sync fails for a
+        moment: one failed turn is no reason to end a scan.)"""
+        if len(self._unreadable) < len(self._paths):
+            return
+        if self._gone_since is None:
+            self._gone_since, self._gone_turns = now, 0
+        self._gone_turns += 1
+        if self._gone_turns < 2 * len(self._paths) or now - self._gone_since < GONE_AFTER_S:
+            return
+        from blitzcam.vision.sources import SourceError
+
+        if len(self._paths) == 1:
+            raise SourceError(f"{self._paths[0]}: cannot be read any more ({problem})")
+        raise SourceError(
+            f"{self._paths[0].parent}: none of its pictures can be read any more (moved or "
+            f"deleted?); the last: {problem}"
+        )
 
     def close(self) -> None:
         pass
@@ -298,7 +318,8 @@ def camera_spec_problem(camera: str) -> str | None:
     file or a stream is not opened here: it may be off, or unplugged, until the first scan."""
     from blitzcam.vision.sources import SourceError, SpecKind, image_files, read_spec
 
-    if camera.strip() in ("", "demo") or camera.startswith("/dev/"):
+    camera = camera.strip()  # (as opening it takes it: ' pics' was refused, and played)
+    if camera in ("", "demo") or camera.startswith("/dev/"):
         return None
     try:
         read = read_spec(camera)

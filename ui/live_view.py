@@ -149,7 +149,10 @@ def render_capture(
     view.setMinimumSize(1, 1)  # (a very wide frame was given bars to reach 180 px)
     view.resize(width, max(1, round(width * h / w)))
     view.show_frame(frame_bgr, snapshot)
-    image = QImage(view.size() * ratio, QImage.Format.Format_RGB32)
+    # (whole device pixels rounded down: at 1.25, 270 rows are 337.5, and a 338th row was
+    # half the view's background, a dark line under the picture)
+    size = QSize(int(view.width() * ratio), int(view.height() * ratio))
+    image = QImage(size, QImage.Format.Format_RGB32)
     image.setDevicePixelRatio(ratio)
     view.render(image)
     view.deleteLater()

@@ -249,3 +249,6 @@ def test_a_measurement_says_how_its_decks_were_decided_and_read() -> None:
     folder = {"references": {"red-plow": "d/red-plow.png", "blue-plow": "built-in, not counted"},
               "stand_ins": ["blue-plow"]}  # fmt: skip
     assert _decks_said(folder) == ", decks read against prints of red-plow, blue-plow never counted"
+    # a folder whose name begins "built-in" holds prints all the same (review)
+    named = {"references": {"mine": "built-in-decks/mine.png"}, "stand_ins": []}
+    assert _decks_said(named) == ", decks read against prints of mine"

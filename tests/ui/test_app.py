@@ -108,7 +108,10 @@ def test_a_camera_that_names_nothing_is_said_at_the_start(
     assert told == [f"--camera: {typo}: no such file or folder"]
     assert capsys.readouterr().err == f"blitzcam app: error: --camera: {typo}: no such file or folder\n"
     monkeypatch.setattr(QApplication, "exec", lambda *_: 0)
-    for camera in ("demo", "7", "/dev/video7", "rtsp://cam.local/live"):  # may be off: not opened
+    (tmp_path / "pics").mkdir()
+    (tmp_path / "pics" / "a.png").write_bytes(b"")  # (a picture by its name: not read here)
+    for camera in ("demo", "7", "/dev/video7", "rtsp://cam.local/live",  # may be off: not opened
+                   f" {tmp_path / 'pics'} "):  # (spaces around it, as opening it takes it)  # fmt: skip
         assert main(["app", "--db", str(store), "--camera", camera]) == 0, camera
     for window in QApplication.topLevelWidgets():
         window.close()

@@ -193,31 +193,50 @@ def test_a_damaged_first_photo_in_a_folder_of_stills_is_passed_over_too(tmp_path
 
 
 def test_a_folder_of_stills_emptied_while_it_plays_has_failed(tmp_path) -> None:
-    # its last picture went on being counted, with no word (review)
+    # its last picture went on being counted, with no word (review); a picture failing for a
+    # moment (a phone's sync writing it over) ends nothing (review of that fix)
     import cv2
 
+    from blitzcam.ui.frame_sources import GONE_AFTER_S
     from blitzcam.vision.sources import SourceError
 
     frames = [synthetic_frame(i, [])[0] for i in range(2)]
     for name, frame in zip(("a.png", "b.png"), frames, strict=True):
         cv2.imwrite(str(tmp_path / name), frame)
-    source = open_source(str(tmp_path))
-    source._repeat, source._seconds = 1, 0.0  # a new picture every read
-    assert [int(source.read()[0, 0, 0]) for _ in range(3)] == [0, 1, 0]
+    now = [0.0]
+
+    def opened(spec: str):
+        source = open_source(spec)
+        source._repeat, source._seconds, source._clock = 1, 0.0, lambda: now[0]
+        return source
+
+    def reads(source, n: int, step: float = 1.0) -> list[int]:
+        seen = []
+        for _ in range(n):  # (a new picture every read, a second apart)
+            now[0] += step
+            seen.append(int(source.read()[0, 0, 0]))
+        return seen
+
+    source = opened(str(tmp_path))
+    assert reads(source, 3) == [0, 1, 0]
+    whole = (tmp_path / "b.png").read_bytes()
+    (tmp_path / "b.png").write_bytes(whole[:40])  # being written over
+    (tmp_path / "a.png").write_bytes(whole[:40])
+    assert reads(source, 2) == [0, 0]  # the last good picture stays in view
+    (tmp_path / "a.png").write_bytes(whole)  # written whole again (b's picture now)
+    assert reads(source, 2) == [0, 1]  # b still cut short, a read again: the scan goes on
     for name in ("a.png", "b.png"):
         (tmp_path / name).unlink()
     with pytest.raises(SourceError, match=rf"^{tmp_path}: none of its pictures can be read any more"):
-        for _ in range(3):  # (a turn for each picture gone)
-            source.read()
-    # one picture alone, deleted: the same (it was read once and held for ever)
+        reads(source, 4 + int(GONE_AFTER_S))
+    # one picture alone, deleted: said naming it, after the same wait
     cv2.imwrite(str(tmp_path / "only.png"), frames[0])
-    alone = open_source(str(tmp_path))
-    alone._repeat, alone._seconds = 1, 0.0
-    alone.read()
+    alone = opened(str(tmp_path))
+    reads(alone, 1)
     (tmp_path / "only.png").unlink()
-    with pytest.raises(SourceError, match="none of its pictures can be read any more"):
-        alone.read()
-        alone.read()
+    assert reads(alone, 2) == [0, 0]
+    with pytest.raises(SourceError, match=r"only\.png: cannot be read any more"):
+        reads(alone, 2 + int(GONE_AFTER_S))
 
 
 def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:

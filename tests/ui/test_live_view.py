@@ -59,5 +59,9 @@ def test_a_capture_is_drawn_at_the_screen_s_pixels(qtbot) -> None:
     frame = np.full((1080, 1920, 3), 90, np.uint8)
     sharp = render_capture(frame, CountSnapshot(), width=480, ratio=2.0)
     assert (sharp.width(), sharp.height(), sharp.devicePixelRatio()) == (960, 540, 2.0)
+    # at 1.25, 270 rows are 337.5 pixels: no half row of background under the picture
+    grey = render_capture(frame, CountSnapshot(), width=480, ratio=1.25)
+    assert (grey.width(), grey.height()) == (600, 337)
+    assert QColor(grey.pixel(300, 336)).getRgb()[:3] == (90, 90, 90)
     wide = render_capture(np.zeros((500, 4000, 3), np.uint8), CountSnapshot(), width=640)
     assert (wide.width(), wide.height()) == (640, 80)  # (it was given bars to reach 180 px)
