@@ -4,18 +4,19 @@ wiring of the main window to the real store, settings, camera and counter.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication
 
 from blitzcam.paths import REPO_ROOT
+from blitzcam.ui.text_size import apply_text_size
 
 FONT_FILE: Final = REPO_ROOT / "blitzcam" / "fonts" / "DejaVuSans.ttf"
-FONT_POINT_SIZE: Final = 13
 
 STYLE: Final = """
 QWidget { background: #141923; color: #e8eaf0; }
@@ -51,6 +52,7 @@ QFrame#totalCard { background: #1c2230; border-radius: 10px; }
 QFrame#totalCard[leader="true"] { background: #3a3314; border: 2px solid #ffd34d; }
 QFrame#totalCard[out="true"] { background: #141820; border: 1px solid #2e374b; }
 QFrame#totalCard[out="true"] QLabel { color: #6c7384; }
+QFrame#totalCard QLabel { background: transparent; }
 QLabel#totalName { font-size: 22pt; font-weight: bold; background: transparent; }
 QLabel#totalDetail { color: #a0a8ba; font-size: 12pt; background: transparent; }
 QLabel#totalValue { font-size: 56pt; font-weight: bold; background: transparent; }
@@ -75,21 +77,26 @@ def clear_opencv_qt_env() -> None:
             del os.environ[key]
 
 
+@functools.cache
 def load_font() -> str:
-    """Register the bundled DejaVu Sans and return its family name (stable rendering everywhere)."""
+    """Register the bundled DejaVu Sans and return its family name (stable rendering everywhere);
+    once a process (the text size is set again while the app runs)."""
     font_id = QFontDatabase.addApplicationFont(str(FONT_FILE))
     families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
     return families[0] if families else "DejaVu Sans"
 
 
-def configure(app: QApplication) -> None:
-    """Style, theme and font for an application (also used by the tests)."""
+def configure(app: QApplication, *, text_size: int = 100) -> None:
+    """Style, theme and font for an application (also used by the tests); `text_size`: percent
+    of the base text size (ui/text_size.py)."""
     app.setStyle("Fusion")
-    font = QFont(load_font())
-    font.setPointSize(FONT_POINT_SIZE)
-    app.setFont(font)
-    app.setStyleSheet(STYLE)
+    set_text_size(app, text_size)
     app.setApplicationName("blitzcam")
+
+
+def set_text_size(app: QApplication, percent: int) -> None:
+    """The app's text at `percent` of its base size, every open window with it."""
+    apply_text_size(app, load_font(), STYLE, percent)
 
 
 READ_ELSEWHERE: Final = (

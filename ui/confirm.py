@@ -206,12 +206,18 @@ class ConfirmDialog(QDialog):
         side.addWidget(self.error)
         side.addWidget(self.buttons)
         layout = QHBoxLayout(self)
+        layout.addLayout(side, 1)
         if captures:
             shots = QVBoxLayout()
             # each picture 480 x 270 at most, smaller where the screen is short (two made the
             # dialog 568 px tall, more than a 600-px screen holds beside a title bar)
-            room = self.screen().availableGeometry().height() - SCREEN_ALLOWANCE - 40
+            screen = self.screen().availableGeometry()
+            room = screen.height() - SCREEN_ALLOWANCE - 40
             height = max(120, min(270, room // len(captures) - (24 if captions else 0)))
+            # ... and narrower where the counts need the width (at 150 % text the dialog was
+            # 1111 px wide at least, past a 1024-px screen)
+            across = screen.width() - SCREEN_ALLOWANCE - side.minimumSize().width() - 40
+            height = max(90, min(height, across * 9 // 16))
             self.captions = [plain_label(caption) for caption in captions]
             for i, image in enumerate(captures):
                 label = QLabel()
@@ -231,8 +237,7 @@ class ConfirmDialog(QDialog):
                     self.captions[i].setMaximumWidth(height * 16 // 9)
                     shots.addWidget(self.captions[i])
             shots.addStretch(1)
-            layout.addLayout(shots)
-        layout.addLayout(side, 1)
+            layout.insertLayout(0, shots)  # (the pictures left of the counts)
         self.caller.currentIndexChanged.connect(self._on_caller_changed)
         self.buttons.accepted.connect(self._on_confirm)
         self.buttons.rejected.connect(self.reject)

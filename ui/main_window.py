@@ -16,6 +16,7 @@ from typing import Final
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QImage, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDialog,
     QInputDialog,
@@ -33,6 +34,7 @@ from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError, Round
 from blitzcam.game.store import MatchStore, MissingMatchError, StaleMatchError, StoreError
 from blitzcam.game.text import round_counts, seat_changes
+from blitzcam.ui.app import set_text_size
 from blitzcam.ui.capture_store import (
     capture_record,
     capture_stem,
@@ -60,6 +62,7 @@ from blitzcam.ui.settings import (
     load_settings,
     save_settings,
 )
+from blitzcam.ui.text_size import text_percent
 from blitzcam.ui.window_place import (
     GEOMETRY_FILE,
     OPEN_MATCH_FILE,
@@ -120,6 +123,7 @@ class MainWindow(QMainWindow):
         self._settings_path = settings_path
         problems: list[str] = []
         self.settings = load_settings(settings_path, problems=problems)
+        _use_text_size(self.settings.text_size)
         self._camera_override = camera_override
         self.match_id: int | None = None
         self.match: Match | None = None
@@ -971,6 +975,7 @@ class MainWindow(QMainWindow):
         """Use and save `settings`; their camera replaces any --camera given at start."""
         self.settings = settings
         self._camera_override = None
+        _use_text_size(settings.text_size)
         try:
             save_settings(self._settings_path, settings)
         except OSError as exc:  # in use now, and said: it will not be there next start
@@ -1080,6 +1085,13 @@ class MainWindow(QMainWindow):
 
     def exec_dialog(self, dialog: QDialog) -> int:
         return dialog.exec()
+
+
+def _use_text_size(percent: int) -> None:
+    """The app's text at `percent` of its base size, unless it is so already."""
+    app = QApplication.instance()
+    if isinstance(app, QApplication) and text_percent() != percent:
+        set_text_size(app, percent)
 
 
 def _undo_refused(match: Match) -> str | None:

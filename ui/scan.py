@@ -46,6 +46,7 @@ from blitzcam.ui.scan_session import (
     table_warnings,
 )
 from blitzcam.ui.scrolling import scrolling_rows
+from blitzcam.ui.text_size import text_scale
 
 HOLD_STILL: Final = "Hold still: the shot is taken as soon as the counts settle on this view"
 WAITING_FOR_VIEW: Final = (
@@ -59,6 +60,7 @@ ENDED_IN_MOTION: Final = (
     "The video ended while the view was moving, before any view was still: nothing to shoot "
     "(Enter reviews; counts not shot are typed in there)"
 )
+PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
 FRAME_SHOT_ALREADY: Final = "That view is already shot: wait for the next frame"
 SHOOT_UNCHANGED_AGAIN: Final = (
     "Nothing on the table has changed since this view was shot{as_step}: shot again, its cards "
@@ -142,7 +144,7 @@ class ScanView(QWidget):
             live.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             summed = QLabel("0")
             summed.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            # a long name is cut with "…" (whole in its tooltip): the panel is 380 px wide
+            # a long name is cut with "…" (whole in its tooltip): the panel is PANEL_WIDTH wide
             seat = (QLabel(), ElidedLabel(player.name), live, summed)
             self._seats.append(seat)
             for column, widget in enumerate(seat):
@@ -184,7 +186,8 @@ class ScanView(QWidget):
         side.addLayout(bottom)
         panel = QWidget()
         panel.setLayout(side)
-        panel.setFixedWidth(380)
+        # (as wide as the text is large: at 150 % the buttons' names were cut at 380 px)
+        panel.setFixedWidth(round(PANEL_WIDTH * text_scale()))
         layout = QHBoxLayout(self)
         layout.addWidget(self.live, 1)
         layout.addWidget(panel)

@@ -31,6 +31,7 @@ from blitzcam.paths import expand_home
 from blitzcam.ui.dialog_parts import error_label, ok_cancel, variant_box
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.number_box import NumberBox, unfinished
+from blitzcam.ui.text_size import TEXT_SIZES
 
 SETTINGS_FILE: Final = "app-settings.json"
 
@@ -40,6 +41,7 @@ class AppSettings:
     camera: str = ""  # "" first camera (demo footage if none), "demo", an index, a file, a URL
     keep_captures: bool = False
     capture_dir: str = ""  # "" -> <data dir>/captures
+    text_size: int = 100  # percent of the base text size: one of TEXT_SIZES
 
 
 def settings_from_json(data: object, *, problems: list[str] | None = None) -> AppSettings:
@@ -58,6 +60,15 @@ def settings_from_json(data: object, *, problems: list[str] | None = None) -> Ap
             problems.append(f"{problem} (left at its default)")
             value = default
         values[key] = value
+    if values["text_size"] not in TEXT_SIZES:  # (a hand edit: 300 would not fit a screen)
+        problem = (
+            f"app settings: 'text_size' must be one of {', '.join(map(str, TEXT_SIZES))}, "
+            f"got {values['text_size']!r}"
+        )
+        if problems is None:
+            raise ValueError(problem)
+        problems.append(f"{problem} (left at its default)")
+        values["text_size"] = defaults.text_size
     return AppSettings(**values)
 
 
@@ -164,6 +175,11 @@ class SettingsDialog(QDialog):
         camera_row.addWidget(browse)
         camera_row.addWidget(browse_folder)
         self._keep = QCheckBox("Keep every confirmed capture (image, labels, counts)")
+        self._text_size = QComboBox()
+        for percent in TEXT_SIZES:
+            self._text_size.addItem(f"{percent} %", percent)
+        self._text_size.setToolTip("How large the app's text is: larger to read the scores "
+                                   "from across the table")  # fmt: skip
         self._folder = QLineEdit()
         self._folder_shown = plain_label()
         # (wrapped: a long folder's path made the dialog wider than a 1024-px screen, its OK and
@@ -173,6 +189,7 @@ class SettingsDialog(QDialog):
         self._folder_shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form = QFormLayout()
         form.addRow("Camera", camera_row)
+        form.addRow("Text size", self._text_size)
         form.addRow(self._keep)
         form.addRow("Capture folder", self._folder)
         form.addRow("", self._folder_shown)
@@ -184,6 +201,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(buttons)
         self._camera.currentTextChanged.connect(self._on_edited)
         self._keep.toggled.connect(self._on_edited)
+        self._text_size.currentIndexChanged.connect(self._on_edited)
         self._folder.textChanged.connect(self._on_edited)
         self.setValue(settings)
 
@@ -196,6 +214,7 @@ class SettingsDialog(QDialog):
             camera=with_secrets_of(self._camera.currentText(), self._camera_saved).strip(),
             keep_captures=self._keep.isChecked(),
             capture_dir=self._folder.text().strip(),
+            text_size=int(self._text_size.currentData()),
         )
 
     def setValue(self, settings: AppSettings) -> None:
@@ -206,6 +225,7 @@ class SettingsDialog(QDialog):
         self._camera.setCurrentText(shown_address(settings.camera))
         self._keep.setChecked(settings.keep_captures)
         self._folder.setText(settings.capture_dir)
+        self._text_size.setCurrentIndex(max(0, self._text_size.findData(settings.text_size)))
         self._on_edited()
 
     def _on_edited(self, *_: object) -> None:

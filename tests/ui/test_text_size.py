@@ -1,0 +1,55 @@
+"""ui/text_size.py: the app's text at the size the user chose (Settings → Text size)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from blitzcam.ui.settings import AppSettings, SettingsDialog, settings_from_json
+from blitzcam.ui.text_size import BASE_POINT_SIZE, TEXT_SIZES, scaled_style, text_scale
+
+
+def test_the_style_sheet_s_sizes_scale_with_the_text() -> None:
+    style = "QLabel#a { font-size: 26pt; font-weight: bold; }\nQLabel#b { font-size: 12pt; }"
+    assert scaled_style(style, 150) == (
+        "QLabel#a { font-size: 39pt; font-weight: bold; }\nQLabel#b { font-size: 18pt; }"
+    )
+    assert scaled_style(style, 100) == style
+
+
+def test_a_text_size_chosen_in_the_settings_is_used_at_once_and_kept(qtbot, store, tmp_path) -> None:
+    # (the app pinned its text at 13 pt: no larger for a scoreboard read across the table)
+    from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.scan import PANEL_WIDTH
+    from tests.ui.fakes import ScriptedFeed, match_of, synthetic_frame
+
+    store.create_match(match_of())
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+    qtbot.addWidget(window)
+    assert text_scale() == 1.0
+    dialog = SettingsDialog(window.settings, data_dir=tmp_path)
+    qtbot.addWidget(dialog)
+    dialog._text_size.setCurrentIndex(dialog._text_size.findData(150))
+    window.apply_settings(dialog.value())
+    app = QApplication.instance()
+    assert app.font().pointSizeF() == BASE_POINT_SIZE * 1.5 and text_scale() == 1.5
+    assert "font-size: 39pt" in app.styleSheet()  # the headline's 26 pt, at 150 %
+    window.scan_action.trigger()
+    panel = window.scan.capture_button.parentWidget()
+    assert panel.width() == round(PANEL_WIDTH * 1.5)  # (380 px cut the buttons' names)
+    window.scan.stop()
+    again = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                       settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+    qtbot.addWidget(again)
+    assert again.settings.text_size == 150  # saved, and used at the next start
+
+
+@pytest.mark.parametrize("size", [300, 0, 99])
+def test_a_text_size_not_offered_is_left_at_its_default_and_said(size: int) -> None:
+    problems: list[str] = []
+    settings = settings_from_json({"text_size": size, "keep_captures": True}, problems=problems)
+    assert settings == AppSettings(keep_captures=True) and settings.text_size == TEXT_SIZES[0]
+    assert problems == [f"app settings: 'text_size' must be one of 100, 125, 150, got {size} "
+                        "(left at its default)"]  # fmt: skip
