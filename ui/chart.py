@@ -13,6 +13,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from blitzcam.ui.text_size import text_scale
+
 MARGINS: Final = (56, 16, 20, 34)  # left, top, right, bottom (above the legend), in pixels
 LEGEND_ROW: Final = 18  # height of a row of the legend, in pixels
 LEGEND_SWATCH: Final = 16  # a swatch and its gap before the label
@@ -138,12 +140,13 @@ def target_label_above(line_y: float, label_height: float, top: float) -> bool:
 
 
 def round_axis_labels(
-    plot: QRectF, rounds: int, advance: Callable[[str], int]
+    plot: QRectF, rounds: int, advance: Callable[[str], int], height: float = 20.0
 ) -> list[tuple[QRectF, str]]:
-    """Where the round axis is labelled, each text in a box of its own width: the rounds'
-    numbers under the plot, and the axis' title "round" left of the 0, under the totals'
-    column (at the right end, it covered the last rounds' numbers: "5round")."""
-    y, height = plot.bottom() + 4, 20.0
+    """Where the round axis is labelled, each text in a box of its own width (`height`: a line
+    of its text): the rounds' numbers under the plot, and the axis' title "round" left of the
+    0, under the totals' column (at the right end, it covered the last rounds' numbers:
+    "5round")."""
+    y = plot.bottom() + 4
     # as many numbers as fit side by side, 12 at most (13 in 184 px covered each other)
     fit = int(plot.width() // (advance(str(max(rounds, 1))) + 8))
     step = nice_step(max(rounds, 1), max(1, min(12, fit)))
@@ -154,7 +157,9 @@ def round_axis_labels(
         labels.append((QRectF(x - width / 2, y, width, height), str(r)))
     zero_left = labels[0][0].left()
     width = advance("round") + 2
-    labels.append((QRectF(max(0.0, zero_left - 6 - width), y + 6, width, height), "round"))
+    labels.append(
+        (QRectF(max(0.0, zero_left - 6 - width), y + height * 0.3, width, height), "round")
+    )
     return labels
 
 
@@ -179,7 +184,11 @@ class RunningTotalsChart(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        left, top, right, bottom = MARGINS
+        # the margins and rows as large as the text (at 150 % "round" ran into the numbers)
+        k = text_scale()
+        left, top, right, bottom = (round(margin * k) for margin in MARGINS)
+        row_height = round(LEGEND_ROW * k)
+        text_line = 20 * k  # a line of the axes' text
         font = QFont(self.font())
         font.setPointSizeF(max(8.0, font.pointSizeF() * 0.85))
         painter.setFont(font)
@@ -193,11 +202,11 @@ class RunningTotalsChart(QWidget):
         cap, legend = fitted_legend(
             lambda cap: [metrics.horizontalAdvance(label) for label in elided(cap)],
             self.width() - left - right,
-            (self.height() - top - bottom - MIN_PLOT_HEIGHT) // LEGEND_ROW,
+            (self.height() - top - bottom - MIN_PLOT_HEIGHT) // row_height,
         )
         labels = elided(cap)
         legend_rows = 1 + max((row for _, row in legend), default=0)
-        bottom += LEGEND_ROW * legend_rows
+        bottom += row_height * legend_rows
         plot = QRectF(left, top, self.width() - left - right, self.height() - top - bottom)
         lines = [line_points(s) for s in self._series]
         rounds = max((line[-1][0] for line in lines), default=0)
@@ -219,20 +228,20 @@ class RunningTotalsChart(QWidget):
             painter.drawLine(QPointF(plot.left(), p.y()), QPointF(plot.right(), p.y()))
             painter.setPen(AXIS_TEXT)
             painter.drawText(
-                QRectF(0, p.y() - 10, left - 8, 20),
+                QRectF(0, p.y() - text_line / 2, left - 8, text_line),
                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                 str(tick),
             )
-        for rect, text in round_axis_labels(plot, x_hi, metrics.horizontalAdvance):
+        for rect, text in round_axis_labels(plot, x_hi, metrics.horizontalAdvance, text_line):
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
         if self._target is not None:
             pen = QPen(TARGET_PEN, 2, Qt.PenStyle.DashLine)
             painter.setPen(pen)
             y = point(0, self._target).y()
             painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
-            label_y = y - 20 if target_label_above(y, 20, 0) else y + 2
+            label_y = y - text_line if target_label_above(y, text_line, 0) else y + 2
             painter.drawText(
-                QRectF(plot.left() + 4, label_y, 200, 18),
+                QRectF(plot.left() + 4, label_y, 200 * k, text_line - 2),
                 Qt.AlignmentFlag.AlignLeft,
                 f"target {self._target}",
             )
@@ -254,15 +263,15 @@ class RunningTotalsChart(QWidget):
                     _draw_marker(painter, s.marker, p, 5)
             painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(AXIS_TEXT)
-        legend_top = self.height() - LEGEND_ROW * legend_rows
+        legend_top = self.height() - row_height * legend_rows
         for s, label, (x, row) in zip(self._series, labels, legend, strict=True):
-            y = legend_top + LEGEND_ROW * row  # legend under the axis
+            y = legend_top + row_height * row  # legend under the axis
             painter.setPen(QPen(QColor(*s.colour), 2))
             painter.setBrush(QColor(*s.colour))
-            _draw_marker(painter, s.marker, QPointF(plot.left() + x + 6, y + 6), 5)
+            _draw_marker(painter, s.marker, QPointF(plot.left() + x + 6, y + row_height / 3), 5)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(AXIS_TEXT)
-            painter.drawText(QPointF(plot.left() + x + LEGEND_SWATCH, y + 11), label)
+            painter.drawText(QPointF(plot.left() + x + LEGEND_SWATCH, y + row_height * 0.6), label)
         painter.end()
 
 

@@ -40,6 +40,8 @@ from blitzcam.ui.labels import plain_label
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.scrolling import scrolling_rows
 
+LIVE_MIN_WIDTH: Final = 240  # the camera's view beside the decks, at the least
+FRAME_WIDTH: Final = 16  # a window's frame across, in pixels
 CAMERA_STOPPED: Final = "The camera stopped giving pictures: nothing to enroll from"
 
 
@@ -91,7 +93,8 @@ class EnrollDialog(QDialog):
         )
         self.message.setWordWrap(True)
         grid = QGridLayout()
-        for i, deck in enumerate(DECK_NAMES):
+        cells = []
+        for deck in DECK_NAMES:
             cell = QVBoxLayout()
             image = QLabel()
             image.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -112,17 +115,26 @@ class EnrollDialog(QDialog):
             cell.addWidget(status)
             cell.addWidget(button)
             cell.addWidget(forget)
+            cells.append(cell)
+        for i, cell in enumerate(cells):
             grid.addLayout(cell, i // 4, i % 4)
         self._show_enrolled()
         side = QVBoxLayout()
         # the eight decks scroll down, and the view gives up some width: the dialog was
         # 1038 x 668 at least, past a small screen's 1024 x 600
         decks = scrolling_rows(grid)
+        # four decks a row, two where four do not fit the screen beside the view (at 150 %
+        # text the dialog was 1282 px wide at least)
+        room = self.screen().availableGeometry().width() - FRAME_WIDTH - LIVE_MIN_WIDTH
+        if decks.widget().minimumSizeHint().width() + 60 > room:
+            for i, cell in enumerate(cells):
+                grid.removeItem(cell)
+                grid.addLayout(cell, i // 2, i % 2)
         decks.setMinimumWidth(
             decks.widget().minimumSizeHint().width()
             + decks.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
         )
-        self.live.setMinimumWidth(240)
+        self.live.setMinimumWidth(LIVE_MIN_WIDTH)
         side.addWidget(decks, 1)
         side.addWidget(self.message)
         close = QPushButton("Done")

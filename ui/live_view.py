@@ -15,6 +15,7 @@ from blitzcam.ui.counting_worker import CountSnapshot
 from blitzcam.ui.deck_colours import FACE_UP_RGB, bgr_to_qimage, deck_rgb
 
 OUTLINE_WIDTH: Final = 3
+FLIP_IT: Final = "flip this card"  # the tag on a face-up card
 
 
 def fit(src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, float, float]:
@@ -88,10 +89,17 @@ class LiveView(QWidget):
             painter.setPen(pen)
             painter.drawPolygon(polygon)
             if outline.face_up:
-                tag = flip_tag(polygon.boundingRect(), target)
+                # (as wide as its text: at 150 % a 140-px tag read "ip this car")
+                metrics = painter.fontMetrics()
+                tag = flip_tag(
+                    polygon.boundingRect(),
+                    target,
+                    width=metrics.horizontalAdvance(FLIP_IT) + 16,
+                    height=metrics.height() + 4,
+                )
                 painter.fillRect(tag, QColor(*FACE_UP_RGB))
                 painter.setPen(QColor(255, 255, 255))
-                painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, "flip this card")
+                painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, FLIP_IT)
         painter.setClipping(False)
         if self._snapshot.note:  # wrapped: it can name files and say what to do
             flags = (

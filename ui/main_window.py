@@ -123,10 +123,10 @@ class MainWindow(QMainWindow):
         self._settings_path = settings_path
         problems: list[str] = []
         self.settings = load_settings(settings_path, problems=problems)
-        _use_text_size(self.settings.text_size)
         self._camera_override = camera_override
         self.match_id: int | None = None
         self.match: Match | None = None
+        self._use_text_size(self.settings.text_size)  # (before any widget is made)
         # rounds undone, last on top, each with the match as its undo left it: a round comes
         # back only onto that match (any other change since, and it is not offered)
         # (match id, the match as an undo left it, the match before that undo)
@@ -975,7 +975,7 @@ class MainWindow(QMainWindow):
         """Use and save `settings`; their camera replaces any --camera given at start."""
         self.settings = settings
         self._camera_override = None
-        _use_text_size(settings.text_size)
+        self._use_text_size(settings.text_size)
         try:
             save_settings(self._settings_path, settings)
         except OSError as exc:  # in use now, and said: it will not be there next start
@@ -1066,6 +1066,15 @@ class MainWindow(QMainWindow):
         )
         return True
 
+    def _use_text_size(self, percent: int) -> None:
+        """The app's text at `percent` of its base size, unless it is so already; the open
+        match drawn again with it (the round table's items carry fonts of their own)."""
+        app = QApplication.instance()
+        if isinstance(app, QApplication) and text_percent() != percent:
+            set_text_size(app, percent)
+            if self.match is not None:
+                self._redraw(self.match)
+
     def place_on_screen(self) -> None:
         """Open where the window was left at the last quit (see ui/window_place.py)."""
         place(self, self._settings_path.with_name(GEOMETRY_FILE))
@@ -1085,13 +1094,6 @@ class MainWindow(QMainWindow):
 
     def exec_dialog(self, dialog: QDialog) -> int:
         return dialog.exec()
-
-
-def _use_text_size(percent: int) -> None:
-    """The app's text at `percent` of its base size, unless it is so already."""
-    app = QApplication.instance()
-    if isinstance(app, QApplication) and text_percent() != percent:
-        set_text_size(app, percent)
 
 
 def _undo_refused(match: Match) -> str | None:

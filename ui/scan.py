@@ -150,7 +150,6 @@ class ScanView(QWidget):
             for column, widget in enumerate(seat):
                 grid.addWidget(widget, row, column)
         grid.setColumnStretch(1, 1)  # the name takes what the counts leave
-        grid.setRowStretch(len(self._seats) + 1, 1)  # the rows stay at the top
         self._show_seats()
         self.capture_button = QPushButton("Capture shot  (Space)")
         self.capture_button.setObjectName("primary")
@@ -172,12 +171,17 @@ class ScanView(QWidget):
         side.addWidget(self.step_title)
         side.addWidget(self.hint)
         # the players' rows scroll: five or more pushed the buttons below a laptop's screen
-        # (and grew a full-screen window out of full screen)
-        self.player_rows = scrolling_rows(grid)
+        # (and grew a full-screen window out of full screen); the shots and the warnings under
+        # them scroll with them (at 150 % text the warnings were cut, the rows squeezed away)
+        middle = QVBoxLayout()
+        middle.setContentsMargins(0, 0, 0, 0)
+        middle.addLayout(grid)
+        middle.addWidget(self.shots_label)
+        middle.addWidget(self.warnings)
+        middle.addStretch(1)
+        self.player_rows = scrolling_rows(middle)
         self.player_rows.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the scan's keys stay its own
         side.addWidget(self.player_rows, 1)
-        side.addWidget(self.shots_label)
-        side.addWidget(self.warnings)
         for button in (self.capture_button, self.drop_button, self.next_button):
             side.addWidget(button)
         bottom = QHBoxLayout()

@@ -49,6 +49,7 @@ from blitzcam.ui.scrolling import scrolling_rows
 HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
 COLUMNS_PER_PLAYER: Final = 3
 ROW_HEIGHT: Final = 34  # a round's row, in pixels
+MIN_COLUMN: Final = 40  # a count's column at the least, in pixels (more where the text needs)
 CARDS_PER_ROW: Final = 4  # total cards side by side; more players take two rows
 SUB_HEADERS: Final = (
     ("Dutch", "cards in the Dutch piles"),
@@ -259,7 +260,7 @@ class RoundTable(QTableWidget):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.horizontalHeader().setMinimumSectionSize(40)
+        self.horizontalHeader().setMinimumSectionSize(MIN_COLUMN)
         self.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
         self.cellDoubleClicked.connect(self._on_double_clicked)
@@ -292,6 +293,16 @@ class RoundTable(QTableWidget):
         bold.setBold(True)
         small = QFont(self.font())
         small.setPointSizeF(self.font().pointSizeF() * 0.8)
+        # a column as narrow as "Dutch" and "-88" allow at the text's size (a fixed 40 px cut
+        # them at 150 %), the names over them held to the same (their own minimum grew with
+        # the text, and the names drifted over another player's columns)
+        least = max(
+            MIN_COLUMN,
+            QFontMetrics(small).horizontalAdvance("Dutch") + 10,
+            QFontMetrics(bold).horizontalAdvance("-88") + 10,
+        )
+        for header in (self.horizontalHeader(), self._frozen.horizontalHeader()):
+            header.setMinimumSectionSize(least)
         for i, player in enumerate(players):
             col = i * COLUMNS_PER_PLAYER
             self.setSpan(0, col, 1, COLUMNS_PER_PLAYER)

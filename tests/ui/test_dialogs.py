@@ -260,9 +260,11 @@ def test_the_enroll_dialog_fits_a_small_screen(qtbot) -> None:
     dialog.resize(1000, 560)
     dialog.show()
     qtbot.waitExposed(dialog)
-    for deck in DECK_NAMES[:4]:  # the first row: every column shown whole (rows scroll down)
-        button = dialog.forget_buttons[deck]
-        assert button.visibleRegion().boundingRect().width() == button.width(), deck
+    first = dialog.forget_buttons[DECK_NAMES[0]]
+    row = [b for b in dialog.forget_buttons.values() if b.y() == first.y()]
+    assert len(row) in (2, 4)  # (four a row, two where four do not fit the screen)
+    for button in row:  # the first row: every column shown whole (rows scroll down)
+        assert button.visibleRegion().boundingRect().width() == button.width()
 
 
 class RecordingEnroller:

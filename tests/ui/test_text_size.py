@@ -53,3 +53,33 @@ def test_a_text_size_not_offered_is_left_at_its_default_and_said(size: int) -> N
     assert settings == AppSettings(keep_captures=True) and settings.text_size == TEXT_SIZES[0]
     assert problems == [f"app settings: 'text_size' must be one of 100, 125, 150, got {size} "
                         "(left at its default)"]  # fmt: skip
+
+
+def test_at_150_percent_the_names_stand_over_their_own_columns(qtbot, store, tmp_path) -> None:
+    # the names' overlay kept Qt's own least column, which grew with the text, over the
+    # table's fixed 40 px: "Gus" stood over Hal's numbers; and a size chosen while the app ran
+    # left the rounds at the old size until the next change (review)
+    from PySide6.QtGui import QFontMetrics
+
+    from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.settings import AppSettings
+    from tests.ui.fakes import ScriptedFeed, match_of, round_of, synthetic_frame
+
+    names = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
+    store.create_match(match_of(round_of(**dict.fromkeys(names, (10, 0))), n=8))
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+    qtbot.addWidget(window)
+    window.resize(1200, 700)
+    window.show()
+    table = window.scoreboard.table
+    window.apply_settings(AppSettings(text_size=150))
+    qtbot.wait(50)
+    last = table.columnCount() - 1
+    assert table._frozen.columnViewportPosition(last) == table.columnViewportPosition(last)
+    dutch = table.item(1, 0)
+    assert dutch.font().pointSizeF() == BASE_POINT_SIZE * 1.5 * 0.8  # drawn again at once
+    assert table.columnWidth(0) >= QFontMetrics(dutch.font()).horizontalAdvance("Dutch")
+    window.apply_settings(AppSettings())
+    assert table.item(1, 0).font().pointSizeF() == BASE_POINT_SIZE * 0.8
