@@ -171,14 +171,15 @@ class ScanView(QWidget):
         side.addWidget(self.step_title)
         side.addWidget(self.hint)
         # the players' rows scroll: five or more pushed the buttons below a laptop's screen
-        # (and grew a full-screen window out of full screen); the shots and the warnings under
-        # them scroll with them (at 150 % text the warnings were cut, the rows squeezed away)
+        # (and grew a full-screen window out of full screen). The warnings scroll with them,
+        # above them, where they are seen first (what must be fixed before a shot): under
+        # them, at 150 % text three warnings were cut and squeezed the rows to their header
         middle = QVBoxLayout()
         middle.setContentsMargins(0, 0, 0, 0)
-        middle.addLayout(grid)
-        middle.addWidget(self.shots_label)
         middle.addWidget(self.warnings)
-        middle.addStretch(1)
+        middle.addWidget(self.shots_label)
+        middle.addLayout(grid)
+        middle.addStretch(1)  # (the rows stay at the top)
         self.player_rows = scrolling_rows(middle)
         self.player_rows.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the scan's keys stay its own
         side.addWidget(self.player_rows, 1)

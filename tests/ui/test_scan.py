@@ -429,3 +429,20 @@ def test_the_players_rows_scroll_by_key_on_a_short_screen(qtbot) -> None:
     qtbot.keyClick(view, Qt.Key.Key_Up)
     qtbot.keyClick(view, Qt.Key.Key_PageUp)
     assert bar.value() == 0
+
+
+def test_the_warnings_are_read_first_and_scroll_with_the_players_rows(qtbot) -> None:
+    # under the rows, at 150 % text three warnings were cut and squeezed the rows to their
+    # header (review); they are what must be fixed before a shot: above the rows now
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Player
+
+    seated = tuple(Player(f"P{i}", deck) for i, deck in enumerate(DECK_NAMES))
+    view = ScanView(seated, FakeSource([np.zeros((36, 64, 3), np.uint8)]), NullCounter(""))
+    qtbot.addWidget(view)
+    view.resize(1024, 560)
+    view.show()
+    rows = view.player_rows.widget()
+    assert rows.isAncestorOf(view.warnings) and rows.isAncestorOf(view.shots_label)
+    first_name = view._seats[0][1]
+    assert view.warnings.y() < view.shots_label.y() < first_name.mapTo(rows, first_name.rect().topLeft()).y()
