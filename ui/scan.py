@@ -130,6 +130,7 @@ class ScanView(QWidget):
         self.warnings = QLabel()
         self.warnings.setObjectName("tableWarnings")
         self.warnings.setWordWrap(True)
+        self.warnings.hide()  # (until there is something to say)
         self.shots_label = QLabel()
         self.live_counts: dict[str, QLabel] = {}
         self.summed_counts: dict[str, QLabel] = {}
@@ -294,7 +295,9 @@ class ScanView(QWidget):
             self.live.show_message(self._asked)
         for name, n in player_counts(self.session.players, item.snapshot.counts).items():
             self.live_counts[name].setText(str(n))
-        self.warnings.setText(table_warnings(item.snapshot))
+        said = table_warnings(item.snapshot)
+        self.warnings.setText(said)
+        self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)
         if self._waiting is not None:
             if item.snapshot.settled:
                 self._shoot_waiting()

@@ -442,6 +442,10 @@ def test_the_warnings_are_read_first_and_scroll_with_the_players_rows(qtbot) -> 
     qtbot.addWidget(view)
     view.resize(1024, 560)
     view.show()
+    assert view.warnings.isHidden()  # nothing to say: no gap over the rows
+    snapshot = CountSnapshot(voted_face_up=2)
+    view._on_counted(CountedFrame(np.zeros((36, 64, 3), np.uint8), snapshot, 1))
+    qtbot.waitUntil(view.warnings.isVisible, timeout=2000)
     rows = view.player_rows.widget()
     assert rows.isAncestorOf(view.warnings) and rows.isAncestorOf(view.shots_label)
     first_name = view._seats[0][1]
