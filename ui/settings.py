@@ -53,23 +53,26 @@ def settings_from_json(data: object, *, problems: list[str] | None = None) -> Ap
     values: dict[str, Any] = {}
     for key, default in asdict(defaults).items():
         value = data.get(key, default)
-        if type(value) is not type(default):
-            problem = f"app settings: {key!r} must be {type(default).__name__}, got {value!r}"
+        problem = _problem_with(key, value, default)
+        if problem is not None:
             if problems is None:
                 raise ValueError(problem)
             problems.append(f"{problem} (left at its default)")
             value = default
         values[key] = value
-    if values["text_size"] not in TEXT_SIZES:  # (a hand edit: 300 would not fit a screen)
-        problem = (
-            f"app settings: 'text_size' must be one of {', '.join(map(str, TEXT_SIZES))}, "
-            f"got {values['text_size']!r}"
-        )
-        if problems is None:
-            raise ValueError(problem)
-        problems.append(f"{problem} (left at its default)")
-        values["text_size"] = defaults.text_size
     return AppSettings(**values)
+
+
+def _problem_with(key: str, value: object, default: object) -> str | None:
+    """What is wrong with a setting's value as a file holds it (None: nothing)."""
+    if type(value) is not type(default):
+        return f"app settings: {key!r} must be {type(default).__name__}, got {value!r}"
+    if key == "text_size" and value not in TEXT_SIZES:  # (a hand edit: 300 fits no screen)
+        return (
+            f"app settings: 'text_size' must be one of {', '.join(map(str, TEXT_SIZES))}, "
+            f"got {value!r}"
+        )
+    return None
 
 
 def load_settings(path: Path, *, problems: list[str] | None = None) -> AppSettings:
