@@ -19,6 +19,7 @@ from PySide6.QtCore import QByteArray, QRect, QSize
 from PySide6.QtWidgets import QWidget
 
 from blitzcam.files import write_bytes_atomic
+from blitzcam.paths import resolved
 
 GEOMETRY_FILE: Final = "window-geometry.bin"
 OPEN_MATCH_FILE: Final = "open-match.json"  # the match shown at the last quit, and its store
@@ -68,9 +69,10 @@ def last_open_match(saved: Path, store: Path) -> int | None:
 def keep_open_match(saved: Path, store: Path, match_id: int | None) -> str | None:
     """Remember the match of `store` shown now (None: none) for its next start, the other
     stores' kept as they are; why not, or None."""
-    kept = {name: n for name, n in _kept_matches(saved).items() if name != _said(store)}
+    this = _said(store)
+    kept = {name: n for name, n in _kept_matches(saved).items() if name != this}
     if match_id is not None:
-        kept[_said(store)] = match_id
+        kept[this] = match_id
     kept = dict(list(kept.items())[-KEPT_STORES:])  # (the stores used last)
     try:
         text = json.dumps(kept, ensure_ascii=False, indent=1)
@@ -95,6 +97,6 @@ def _kept_matches(saved: Path) -> dict[str, object]:
 def _said(store: Path) -> str:
     """A store as the kept file names it: its whole path, links followed where they can be."""
     try:
-        return str(store.resolve())
-    except OSError:  # a loop of links
+        return str(resolved(store))
+    except OSError:  # a loop of links (Python 3.11's resolve raised RuntimeError for it)
         return str(store.absolute())
