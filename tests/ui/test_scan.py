@@ -406,11 +406,8 @@ def test_every_button_of_the_scan_page_shows_its_whole_label(qtbot) -> None:
     assert view.back_button.y() == view.cancel_button.y()  # one row
 
 
-def test_the_players_rows_scroll_by_key_on_a_short_screen(qtbot) -> None:
-    # on a 600-px screen three of eight rows show, and the list takes no focus: only a mouse
-    # wheel reached the others (found by review)
-    from PySide6.QtCore import Qt
-
+def _eight_seats_on_a_short_screen(qtbot) -> ScanView:
+    """A scan of eight players, shown 1024 x 560 (three rows or so in view)."""
     from blitzcam.game.decks import DECK_NAMES
     from blitzcam.game.rules import Player
 
@@ -419,6 +416,15 @@ def test_the_players_rows_scroll_by_key_on_a_short_screen(qtbot) -> None:
     qtbot.addWidget(view)
     view.resize(1024, 560)
     view.show()
+    return view
+
+
+def test_the_players_rows_scroll_by_key_on_a_short_screen(qtbot) -> None:
+    # on a 600-px screen three of eight rows show, and the list takes no focus: only a mouse
+    # wheel reached the others (found by review)
+    from PySide6.QtCore import Qt
+
+    view = _eight_seats_on_a_short_screen(qtbot)
     with qtbot.waitActive(view):
         view.activateWindow()
     view.setFocus()  # (as `start` gives it)
@@ -434,14 +440,7 @@ def test_the_players_rows_scroll_by_key_on_a_short_screen(qtbot) -> None:
 def test_the_warnings_are_read_first_and_scroll_with_the_players_rows(qtbot) -> None:
     # under the rows, at 150 % text three warnings were cut and squeezed the rows to their
     # header (review); they are what must be fixed before a shot: above the rows now
-    from blitzcam.game.decks import DECK_NAMES
-    from blitzcam.game.rules import Player
-
-    seated = tuple(Player(f"P{i}", deck) for i, deck in enumerate(DECK_NAMES))
-    view = ScanView(seated, FakeSource([np.zeros((36, 64, 3), np.uint8)]), NullCounter(""))
-    qtbot.addWidget(view)
-    view.resize(1024, 560)
-    view.show()
+    view = _eight_seats_on_a_short_screen(qtbot)
     assert view.warnings.isHidden()  # nothing to say: no gap over the rows
     snapshot = CountSnapshot(voted_face_up=2)
     view._on_counted(CountedFrame(np.zeros((36, 64, 3), np.uint8), snapshot, 1))

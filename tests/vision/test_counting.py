@@ -532,13 +532,20 @@ def test_a_small_hand_over_the_cards_holds_the_count_it_hides() -> None:
             assert all(a.counts.per_deck["green-pump"] == 20 for a in after)
 
 
-def test_a_small_hand_resting_on_the_cards_is_not_the_table_before_a_second() -> None:
+def _still_over_the_pile(frames: int, cards: np.ndarray):
+    """A table of a 20-card pile, and a stabiliser that has counted `frames` still frames of it
+    0.2 s apart; with the clock it goes on with."""
     table = _thumb(100)
-    cards = _pile_blocks()
     stab = Stabiliser(window=7, min_votes=3)
     clock = (i * 0.2 for i in itertools.count())
-    for _ in range(5):
+    for _ in range(frames):
         stab.update(table, _counts(20), at=next(clock), cards=cards)
+    return table, stab, clock
+
+
+def test_a_small_hand_resting_on_the_cards_is_not_the_table_before_a_second() -> None:
+    cards = _pile_blocks()
+    table, stab, clock = _still_over_the_pile(5, cards)
     # it comes in (motion), then rests, hiding 3 cards: held, not settled, for a second
     shown = [stab.update(_hand_over(table, 14), _counts(17), at=next(clock), cards=cards)
              for _ in range(5)]
@@ -547,12 +554,8 @@ def test_a_small_hand_resting_on_the_cards_is_not_the_table_before_a_second() ->
 
 def test_a_change_away_from_the_cards_holds_nothing_back() -> None:
     # a player fidgeting at the table's edge, where no card lies: judged over the whole picture
-    table = _thumb(100)
     cards = _pile_blocks()
-    stab = Stabiliser(window=7, min_votes=3)
-    clock = (i * 0.2 for i in itertools.count())
-    for _ in range(4):
-        stab.update(table, _counts(20), at=next(clock), cards=cards)
+    table, stab, clock = _still_over_the_pile(4, cards)
     for left in (0, 2, 0, 2, 0):  # fingers moving in the first blocks, away from the pile
         out = stab.update(_hand_over(table, left), _counts(20), at=next(clock), cards=cards)
         assert out.settled and out.counts.per_deck["green-pump"] == 20
