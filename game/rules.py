@@ -474,15 +474,14 @@ class _DeckRounds:
     def take(self, seat: Player) -> None:
         played = self._played.setdefault(seat.deck, {})
         holder = self._at_table.get(seat.deck)
+        away = set(seat.sat_out)
         if seat.playing:
-            away = set(seat.sat_out)
             owner = holder or next(
                 (played[n] for n in sorted(played) if n > seat.joined and n not in away), None
             )
             rounds: list[int] = []
         else:
             assert seat.left is not None  # (not playing)
-            away = set(seat.sat_out)
             rounds = [n for n in range(seat.joined + 1, seat.left + 1) if n not in away]
             owner = next((played[n] for n in rounds if n in played), None)
             if owner is None and holder is not None:
