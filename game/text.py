@@ -3,7 +3,7 @@ keep a right-to-left name from turning the sentence around it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Final
 
@@ -89,8 +89,12 @@ def rounds_said(numbers: tuple[int, ...]) -> str:
         else:
             runs.append([n])
     said = [f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs]
-    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-    return f"round{'s' if len(numbers) > 1 else ''} {listed}"
+    return f"round{'s' if len(numbers) > 1 else ''} {listed(said)}"
+
+
+def listed(items: Sequence[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _header(player: Player) -> str:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.game.rules import Player, Round, Tally, round_score
+from blitzcam.game.text import listed
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.dialog_parts import error_label
 from blitzcam.ui.labels import ElidedLabel, plain_label
@@ -111,10 +112,9 @@ def check_line(names: Sequence[str]) -> str:
     """What the dialog says about players whose decks look alike ("" for none)."""
     if not names:
         return ""
-    listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
     return (
-        f"⚠ Check {listed}: their decks look alike to blitzcam, and their cards may have been "
-        "counted to each other."
+        f"⚠ Check {listed(names)}: their decks look alike to blitzcam, and their cards may have "
+        "been counted to each other."
     )
 
 

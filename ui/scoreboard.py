@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game.decks import DECKS_BY_NAME
 from blitzcam.game.rules import Match, Standings
-from blitzcam.game.text import isolated, left_to_right, seat_note
+from blitzcam.game.text import isolated, left_to_right, listed, seat_note
 from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 from blitzcam.ui.labels import ElidedLabel, plain_label
@@ -101,8 +101,7 @@ MOST_LEADERS_NAMED: Final = 3
 
 def said_together(names: Sequence[str]) -> str:
     """'Ann', 'Ann and Bob', 'Ann, Bob and Cy': each name isolated (see `isolated`)."""
-    shown = [isolated(name) for name in names]
-    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+    return listed([isolated(name) for name in names])
 
 
 def deck_marker(deck: str) -> str:
