@@ -22,7 +22,7 @@ from blitzcam.models import (
     IDENTITY_PT,
     MODEL_CARD,
 )
-from blitzcam.models.evaluation import BUILT_IN_ORIGINS, SCORING_CONF, joins_doubted
+from blitzcam.models.evaluation import SCORING_CONF, joins_doubted, prints_read
 from blitzcam.models.identity_negatives import NEGATIVE_CONF
 from blitzcam.models.identity_training import IdentityRecipe
 from blitzcam.models.recipe import SHIPPED
@@ -108,8 +108,7 @@ def _decks_said(report: dict[str, Any]) -> str:
     """', decks read against prints of X and Y' when a report's decks were not all the built-in
     art (enrolled prints, a --decks folder), else "" (a card measured so was said as one
     measured with the shipped art)."""
-    references = report.get("references") or {}
-    prints = [name for name, origin in references.items() if origin not in BUILT_IN_ORIGINS]
+    prints = prints_read(report)
     stand_ins = report.get("stand_ins") or []
     if not prints and not stand_ins:
         return ""

@@ -355,7 +355,7 @@ def _decks_lines(report: dict[str, Any]) -> list[str]:
     references = report.get("references")
     if references is None:  # (a report from before it)
         return []
-    enrolled = [name for name, origin in references.items() if origin not in BUILT_IN_ORIGINS]
+    enrolled = prints_read(report)
     lines = [
         f"decks: {report['in_play']}; read against "
         + (f"prints of {', '.join(enrolled)}, " if enrolled else "")
@@ -370,6 +370,13 @@ def _decks_lines(report: dict[str, Any]) -> list[str]:
         said = ", ".join(f"{name!r} ({n} backs)" for name, n in no_deck.items())
         lines.append(f"WARNING: labels that name no deck (scored as art nobody enrolled): {said}")
     return lines
+
+
+def prints_read(report: dict[str, Any]) -> list[str]:
+    """The decks a report's backs were read against a print of (enrolled, or a --decks
+    folder's), not the built-in art."""
+    references = report.get("references") or {}
+    return [name for name, origin in references.items() if origin not in BUILT_IN_ORIGINS]
 
 
 BUILT_IN_ORIGINS: Final = ("built-in", "built-in, not counted")
