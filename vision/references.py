@@ -12,8 +12,9 @@ A reference image is a whole card back, upright and flat (exported or rectified 
 from __future__ import annotations
 
 import dataclasses
+import errno
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -306,10 +307,13 @@ def _profile(
     )
 
 
-def _deck_files(folder: Path, problems: list[str] | None = None) -> dict[str, Path]:
+def _deck_files(
+    folder: Path, problems: list[str] | None = None, *, enrolled: bool = False
+) -> dict[str, Path]:
     """A folder's <deck>.png files by deck name, in file-name order; UserError naming the file
     whose name cannot name a deck, or that names a deck a second time. Checked before any
-    image is read. With `problems`, such a file is said there and left out instead."""
+    image is read. With `problems`, such a file is said there and left out instead.
+    `enrolled`: the folder is the user's profile, which `blitzcam decks` commands mend."""
     files: dict[str, Path] = {}
     try:
         listing = sorted(folder.iterdir())
@@ -325,11 +329,15 @@ def _deck_files(folder: Path, problems: list[str] | None = None) -> dict[str, Pa
             continue
         name = path.stem
         if dangling:  # (passed over, it was a deck nobody could list, forget or enroll over)
-            _refuse(
-                f"{path}: a link to {path.readlink()}, which is not there: remove it (`blitzcam "
-                f"decks forget {name}`) or put the picture back",
-                problems,
-            )
+            remove = f"remove it (`blitzcam decks forget {name}`)" if enrolled else "remove it"
+            if _links_in_a_loop(path):
+                _refuse(f"{path}: a link that leads back to itself: {remove}", problems)
+            else:
+                _refuse(
+                    f"{path}: a link to {path.readlink()}, which is not there: {remove} or "
+                    "put the picture back",
+                    problems,
+                )
         elif name == UNKNOWN_NAME:  # output names unidentified backs so: a deck may not be
             _refuse(f"{path}: the deck name {name!r} is reserved; rename the file", problems)
         elif not DECK_NAME_PATTERN.fullmatch(name):  # a name in counts, JSON and file names
@@ -351,6 +359,16 @@ def _deck_files(folder: Path, problems: list[str] | None = None) -> dict[str, Pa
         else:
             files[name] = path
     return files
+
+
+def _links_in_a_loop(path: Path) -> bool:
+    """Whether following `path`'s links comes back round (a.png -> b.png -> a.png: both are
+    there, and "b.png is not there" sent the user looking for a file that was)."""
+    try:
+        path.stat()
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
 
 
 def _refuse(problem: str, problems: list[str] | None) -> None:
@@ -381,10 +399,28 @@ def profile_from_dir(folder: Path) -> DeckProfile:
     return _profile(entries, stand_ins=missing)
 
 
+def pictures_not_read(folder: Path, decks: Iterable[str]) -> list[Path]:
+    """Pictures in a `--decks` folder named after one of `decks` that are not PNG files (only
+    <deck>.png is read: a red-plow.jpg beside PNGs left red plow's cards uncounted without a
+    word of the file)."""
+    wanted = set(decks)
+    try:
+        listing = sorted(Path(folder).iterdir())
+    except OSError:
+        return []
+    return [
+        path
+        for path in listing
+        if path.stem in wanted
+        and path.suffix.lower() in IMAGE_SUFFIXES - {".png"}
+        and not path.name.startswith(".")
+    ]
+
+
 def enrolled_files(*, problems: list[str] | None = None) -> dict[str, Path]:
     """The user's enrolled backs by deck name (data_dir()/decks/<deck>.png); see _deck_files."""
     folder = user_decks_dir()
-    return _deck_files(folder, problems) if folder.is_dir() else {}
+    return _deck_files(folder, problems, enrolled=True) if folder.is_dir() else {}
 
 
 def usable_enrolled(

@@ -163,9 +163,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"note: {pair.warning()}", file=sys.stderr)
     unread = pipeline.profile.unread_decks()
     if unread:  # the JSON keeps every known deck (the contract); say why some can only be 0
+        from blitzcam.vision.references import pictures_not_read
+
+        pictures = pictures_not_read(args.decks, unread)
+        said = ", ".join(str(path) for path in pictures)
         print(
             f"note: --decks {args.decks} holds no reference for {', '.join(unread)}: "
-            "reported as 0, their cards are not counted",
+            "reported as 0, their cards are not counted"
+            + (f" ({said}: not read, references are PNG files)" if pictures else ""),
             file=sys.stderr,
         )
     entries = [_count_one(pipeline, path, args.in_play) for path in args.images]

@@ -204,6 +204,22 @@ def test_env_model_and_decks_dir(random_model, photos, tmp_path, monkeypatch, ca
     assert rows["green-pump"].isdigit() and rows["house-deck"].isdigit()
 
 
+def test_a_deck_s_picture_that_is_no_png_is_named_in_the_note(random_model, photos, tmp_path, capsys) -> None:
+    # red-plow.jpg beside a PNG: red plow's cards went uncounted, the note naming no file
+    from blitzcam.datasets.art import render_back
+
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    back = cv2.cvtColor(render_back("red-plow", width=500).rgba, cv2.COLOR_RGBA2BGR)
+    cv2.imwrite(str(decks / "green-pump.png"), back)
+    cv2.imwrite(str(decks / "red-plow.jpg"), back)
+    cv2.imwrite(str(decks / "table-photo.jpg"), back)  # a picture naming no deck: not said
+    argv = ["count", "--model", str(random_model.onnx), "--decks", str(decks), str(photos["good"])]
+    code, _, err = _run(capsys, argv)
+    assert code == 0
+    assert err.endswith(f"their cards are not counted ({decks / 'red-plow.jpg'}: not read, references are PNG files)\n")
+
+
 def test_decks_that_look_alike_are_noted_on_stderr(random_model, photos, tmp_path, capsys) -> None:
     from blitzcam.datasets.art import render_back
 

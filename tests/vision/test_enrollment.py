@@ -634,6 +634,26 @@ def test_an_enrolled_link_to_nothing_is_said_forgotten_and_enrolled_over() -> No
     assert enrolled_decks()[1] == []
 
 
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        # a link to a file that is gone: `decks forget` mends only the user's own profile
+        (lambda folder: (folder / "blue-pump.png").symlink_to(folder / "gone.png"),
+         r"blue-pump\.png: a link to .*gone\.png, which is not there: remove it or put the picture back"),
+        # two links that lead to each other: "b.png is not there" sent the user to a file that was
+        (lambda folder: ((folder / "blue-pump.png").symlink_to(folder / "z.png"),
+                         (folder / "z.png").symlink_to(folder / "blue-pump.png")),
+         r"blue-pump\.png: a link that leads back to itself: remove it"),
+    ],
+)
+def test_a_broken_link_in_a_decks_folder_says_what_mends_it(tmp_path: Path, make, said: str) -> None:
+    _back_file(tmp_path / "red-plow.png", "red-plow")
+    make(tmp_path)
+    with pytest.raises(UserError) as raised:
+        profile_from_dir(tmp_path)
+    assert re.fullmatch(rf".*{said}", str(raised.value)) and "forget" not in str(raised.value)
+
+
 def test_a_decks_folder_that_cannot_be_listed_is_one_line(tmp_path: Path, monkeypatch) -> None:
     # (chmod 000 gave a PermissionError traceback, and for the user's own decks folder every
     # count failed so; root reads past chmod, so the refusal is played here)
