@@ -585,6 +585,19 @@ def read_picture(path: Path, *, max_side: int = MAX_SIDE, over: int = 255) -> Pi
     return decode_picture(data, name=str(path), max_side=max_side, over=over)
 
 
+def read_picture_stream(
+    file: BinaryIO, *, name: str, max_side: int = MAX_SIDE, over: int = 255
+) -> Picture:
+    """As `read_picture`, from an open binary stream (standard input) said as `name`."""
+    try:
+        data = _read_at_most(file, MAX_FILE_BYTES, expected=0)
+    except OSError as exc:
+        raise ImageError(f"{name}: cannot read it: {exc.strerror or exc}") from None
+    if data is None:
+        raise ImageError(f"{name}: cannot decode image: too large for an image file")
+    return decode_picture(data, name=name, max_side=max_side, over=over)
+
+
 def _read_at_most(file: BinaryIO, limit: int, *, expected: int) -> bytes | None:
     """The whole of `file`, or None when it holds more than `limit` bytes. Read in pieces: one
     read of `limit` would reserve that much memory for every small file."""

@@ -110,6 +110,8 @@ def open_session(
     for by name is used or fails; it is never swapped."""
     model_path = Path(model_path)
     chosen = check_engine(engine, source="engine") if engine else engine_from_env()
+    if model_path.is_dir():  # ("no such detector model file" sent the user looking for one)
+        raise UserError(f"{model_path}: is a folder, not a model file (an .onnx)")
     if not model_path.is_file():
         raise UserError(missing)
     _check_onnx_header(model_path)

@@ -10,7 +10,9 @@ import time
 from typing import Any
 
 from blitzcam.commands.engine_option import add_engine_argument
-from blitzcam.commands.path_option import path_argument
+from blitzcam.commands.path_option import is_stream, path_argument, path_or_stream
+
+STANDARD_INPUT = "standard input"  # how `-` is said in messages
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,7 +23,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "every image was counted, 1 when any failed (the others are still counted), "
         "2 for bad arguments.",
     )
-    parser.add_argument("images", nargs="+", type=_image_argument, metavar="IMAGE")
+    parser.add_argument(
+        "images",
+        nargs="+",
+        type=_image_argument,
+        metavar="IMAGE",
+        help="an image file; - reads one from standard input (./- is a file named -)",
+    )
     parser.add_argument(
         "--decks",
         type=path_argument,
@@ -53,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _image_argument(text: str) -> str:
     """An image path kept as typed: results name it so ('./a.jpg', not 'a.jpg'), and scripts
     find their own arguments in the JSON."""
-    path_argument(text)  # an empty one is a bad argument
+    path_or_stream(text)  # an empty one is a bad argument
     return text
 
 
@@ -68,16 +76,25 @@ def _deck_list(text: str) -> tuple[str, ...]:
 
 
 def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> dict[str, Any]:
-    from blitzcam.vision.images import ImageError, has_colour, read_picture
+    from blitzcam.vision.images import (
+        ImageError,
+        has_colour,
+        read_picture,
+        read_picture_stream,
+    )
 
     start = time.perf_counter()
-    path = path_argument(given)  # (a leading ~ the home folder, as every path option's)
+    path = path_or_stream(given)  # (a leading ~ the home folder, as every path option's)
     try:
-        if given.endswith(("/", os.sep)) and not path.is_dir():  # Path drops the slash
+        if is_stream(path):  # `-`, as every command reads it (./- is a file)
+            picture = read_picture_stream(sys.stdin.buffer, name=STANDARD_INPUT)
+        elif given.endswith(("/", os.sep)) and not path.is_dir():  # Path drops the slash
             raise ImageError(f"{path}: not a folder (the name ends with {given[-1]})")
-        picture = read_picture(path)
+        else:
+            picture = read_picture(path)
     except ImageError as exc:
-        return {"path": given, "error": str(exc).removeprefix(f"{path}: ")}
+        said = STANDARD_INPUT if is_stream(path) else path
+        return {"path": given, "error": str(exc).removeprefix(f"{said}: ")}
     if not has_colour(picture.frame):  # counted all the same: the detector needs no colour
         print(
             f"note: {given}: the picture has no colour: the decks are told apart by their "
@@ -143,6 +160,9 @@ def _where_said(failed: int, *, as_json: bool) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
+
+    if args.images.count("-") > 1:  # (the second would read nothing: "empty file")
+        raise UserError("IMAGE: - (standard input) is given more than once")
     from blitzcam.vision.pipeline import (  # heavy imports after argument parsing
         CountingPipeline,
         decks_in_play,

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from blitzcam.commands.path_option import is_stream, path_argument, path_or_stream
+from blitzcam.commands.path_option import folder_argument, is_stream, path_argument, path_or_stream
 from blitzcam.errors import UserError
 
 
@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "generate", help="write an ultralytics OBB dataset of synthetic card-table photos"
     )
     gen.add_argument(
-        "--out", type=path_argument, required=True, metavar="DIR", help="dataset folder"
+        "--out", type=folder_argument, required=True, metavar="DIR", help="dataset folder"
     )
     gen.add_argument("--n", type=int, required=True, metavar="N", help="number of scenes")
     gen.add_argument("--seed", type=int, required=True, metavar="S", help="same seed, same bytes")

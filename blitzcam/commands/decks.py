@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from blitzcam.commands.path_option import path_argument
+from blitzcam.commands.path_option import folder_argument, path_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -12,7 +12,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="decks_command", metavar="ACTION", required=True)
 
     export = actions.add_parser("export", help="write the eight built-in backs as DIR/<deck>.png")
-    export.add_argument("out_dir", type=path_argument, metavar="DIR")
+    export.add_argument("out_dir", type=folder_argument, metavar="DIR")
     export.add_argument("--width", type=int, default=600, help="card width in pixels (500 to 2400)")
     export.set_defaults(func=_export)
 

@@ -19,6 +19,17 @@ def path_argument(text: str) -> Path:
     return expand_home(Path(text))
 
 
+def folder_argument(text: str) -> Path:
+    """As `path_argument`, for a folder a command writes files into: `-` as typed is refused
+    (as elsewhere it is standard output, which cannot take a folder's files: `decks export -`
+    made a folder named -; ./- is still one)."""
+    if text == "-":
+        raise argparse.ArgumentTypeError(
+            "- names no folder: standard output cannot take files (a folder named - is ./-)"
+        )
+    return path_argument(text)
+
+
 # `-` as typed: standard input or output. One object, told apart by identity: a file named
 # `-` is still reached as ./- (Path("./-") == Path("-"), and read standard input)
 STANDARD_STREAM: Final = Path("-")

@@ -31,6 +31,26 @@ def test_an_empty_path_is_a_bad_argument(
     assert not list(tmp_path.iterdir())  # nothing written where it ran
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["decks", "export", "-"],  # made a folder named - and wrote the eight backs there
+        ["dataset", "generate", "--out", "-", "--n", "1", "--seed", "1"],
+    ],
+)
+def test_dash_is_no_folder_to_write_files_into(
+    argv: list[str], tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert "- names no folder: standard output cannot take files (a folder named - is ./-)" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+    assert main([*argv[:-1], "./-"] if argv[-1] == "-" else [*argv[:3], "./-", *argv[4:]]) == 0
+    assert (tmp_path / "-").is_dir()
+
+
 def test_a_leading_tilde_is_the_home_folder_for_every_path_option(
     tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -204,6 +204,30 @@ def test_env_model_and_decks_dir(random_model, photos, tmp_path, monkeypatch, ca
     assert rows["green-pump"].isdigit() and rows["house-deck"].isdigit()
 
 
+def test_dash_reads_an_image_from_standard_input(random_model, photos, tmp_path, monkeypatch, capsys) -> None:
+    # (`-` said "no such file", where every other command reads standard input)
+    import io
+
+    argv = ["count", "--model", str(random_model.onnx), "--json"]
+    code, out, _ = _run(capsys, [*argv, str(photos["good"])])
+    from_file = json.loads(out)["images"][0]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(photos["good"].read_bytes())))
+    code, out, _ = _run(capsys, [*argv, "-", str(photos["broken"])])
+    piped, broken = json.loads(out)["images"]
+    assert code == 1 and piped["path"] == "-" and broken["path"] == str(photos["broken"])
+    assert (piped["counts"], piped["cards"]) == (from_file["counts"], from_file["cards"])
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    code, out, _ = _run(capsys, [*argv, "-"])
+    assert code == 1 and json.loads(out)["images"][0]["error"].startswith("cannot decode image: ")
+    # twice, the second would read nothing; ./- is a file named -
+    code, _, err = _run(capsys, [*argv, "-", "-"])
+    assert code == 2 and err == "blitzcam count: error: IMAGE: - (standard input) is given more than once\n"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_bytes(photos["good"].read_bytes())
+    code, out, _ = _run(capsys, [*argv, "./-"])
+    assert code == 0 and json.loads(out)["images"][0]["counts"] == from_file["counts"]
+
+
 def test_a_deck_s_picture_that_is_no_png_is_named_in_the_note(random_model, photos, tmp_path, capsys) -> None:
     # red-plow.jpg beside a PNG: red plow's cards went uncounted, the note naming no file
     from blitzcam.datasets.art import render_back

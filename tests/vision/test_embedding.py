@@ -100,6 +100,9 @@ def test_a_missing_identity_model_is_a_clear_error(tmp_path) -> None:
         Embedder(tmp_path / "models" / "blitzcam-identity.onnx")  # the shipped one, gone
     with pytest.raises(UserError, match=r"none\.onnx: no such identity model file$"):
         Embedder(tmp_path / "none.onnx")  # another (mistyped)
+    (tmp_path / "models").mkdir()  # a folder given: it said "no such identity model file"
+    with pytest.raises(UserError, match=r"models: is a folder, not a model file \(an \.onnx\)$"):
+        Embedder(tmp_path / "models")
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"not onnx")
     with pytest.raises(UserError, match="cannot load the ONNX model"):
