@@ -66,6 +66,7 @@ def main() -> None:
 
         frame = cv2.imread(str(args.image))
         result = CountingPipeline.from_defaults(model_path=args.model)(frame)
+        frame[0, 0] = 0  # (the fake counter tells its scenes by this pixel)
         scenes = [(frame, snapshot_from_result(result))]
     elif args.scene:
         scene = json.loads(args.scene.read_text())
@@ -75,6 +76,9 @@ def main() -> None:
     else:
         cards = [(d, False) for d in DECK_NAMES[:4] for _ in range(4)] + [(None, True)]
         scenes = [synthetic_frame(0, cards, size=(1280, 720))]
+    # the Blitz piles left: a few cards of three players, the first one's Blitz called
+    left = [DECK_NAMES[1]] * 3 + [DECK_NAMES[2]] + [DECK_NAMES[3]] * 2
+    scenes.append(synthetic_frame(1, [(deck, False) for deck in left], size=(640, 360)))
     feed = ScriptedFeed(scenes)
     with tempfile.TemporaryDirectory() as tmp:
         store = MatchStore(Path(tmp) / "m.sqlite3")
@@ -95,12 +99,19 @@ def main() -> None:
         window.grab().save(str(OUT / "scan.png"))
         window.scan._on_capture()
         window.scan._on_next()
+        feed.show(1)
+        for _ in range(80):  # the Blitz view settles (a shot waits for it)
+            app.processEvents()
+            time.sleep(0.01)
         window.scan._on_capture()
         window.scan._on_next()
-        app.processEvents()
-        if window.confirm is not None:
-            window.confirm.grab().save(str(OUT / "confirm.png"))
-            window.confirm.reject()
+        for _ in range(20):
+            app.processEvents()
+            time.sleep(0.01)
+        if window.confirm is None:  # (a stale confirm.png stayed, unsaid: it was never shown)
+            raise SystemExit("the confirm dialog did not open: confirm.png not written")
+        window.confirm.grab().save(str(OUT / "confirm.png"))
+        window.confirm.reject()
         window.shutdown()
         store.close()
     print(f"wrote {OUT}")
