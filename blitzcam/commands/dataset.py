@@ -69,14 +69,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    if args.n <= 0:
-        raise UserError(f"--n must be a positive number of scenes, got {args.n}")
     from blitzcam.datasets.generate import (
+        MAX_SCENES,
         MAX_SEED,
         GenerateRequest,
         generate_dataset,
+        kept_unfinished,
         parse_resolution,
     )
+
+    if not 0 < args.n <= MAX_SCENES:
+        raise UserError(f"--n must be from 1 to {MAX_SCENES:,} scenes, got {args.n}")
 
     if not 0 <= args.seed < MAX_SEED:
         raise UserError(f"--seed must be from 0 to {MAX_SEED - 1}, got {args.seed}")
@@ -102,8 +105,19 @@ def _generate(args: argparse.Namespace) -> int:
         late_rounds=args.late_rounds,
         wide_art=args.wide_art,
         progress=not args.no_progress,
+        keep_unfinished=True,  # an interrupted run's scenes: the same command goes on from them
     )
-    out = generate_dataset(request)
+    try:
+        out = generate_dataset(request)
+    except (KeyboardInterrupt, SystemExit):  # Ctrl+C, SIGTERM
+        kept = kept_unfinished(request.out)
+        if kept is not None:
+            print(
+                f"note: the {kept[1]} scenes made so far are kept in {kept[0]}: the same command "
+                "again goes on from them (another seed or size starts afresh and deletes them)",
+                file=sys.stderr,
+            )
+        raise
     print(out / "data.yaml")
     return 0
 

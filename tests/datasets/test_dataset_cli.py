@@ -13,8 +13,10 @@ from blitzcam.cli import main
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--n", "0"], "--n must be a positive"),  # no scenes
-        (["--n", "-4"], "--n must be a positive"),  # negative count
+        (["--n", "0"], "--n must be from 1 to 1,000,000 scenes, got 0"),  # no scenes
+        (["--n", "-4"], "--n must be from 1 to 1,000,000 scenes"),  # negative count
+        # listed its scenes until memory ran out (killed, nothing said)
+        (["--n", str(10**20)], "--n must be from 1 to 1,000,000 scenes"),
         (["--n", "2", "--res", "12x"], "--res"),  # height missing
         (["--n", "2", "--res", "0x720"], "--res"),  # zero width
         (["--n", "2", "--res", "1280x99999"], "--res"),  # absurd height
@@ -35,6 +37,49 @@ def test_generate_rejects_bad_arguments(
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err
     assert not (tmp_path / "ds").exists()
+
+
+def test_generate_that_cannot_fit_on_the_disk_is_refused_before_it_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+    from collections import namedtuple
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 10**6, 10**6))
+    argv = ["dataset", "generate", "--out", str(tmp_path / "ds"), "--n", "1000", "--seed", "1"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.endswith("ds: 1,000 scenes take at least 28 MB, and 1 MB are free there\n")
+    assert list(tmp_path.iterdir()) == []  # nothing begun
+
+
+def test_an_interrupted_generate_keeps_its_scenes_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a Ctrl+C threw away every scene made; the same command started again from 0
+    from blitzcam.datasets import generate
+
+    real = generate.render_scene_files
+
+    def interrupted(request, art, index):
+        if index == 3:
+            raise KeyboardInterrupt
+        return real(request, art, index)
+
+    monkeypatch.setattr(generate, "render_scene_files", interrupted)
+    argv = ["dataset", "generate", "--out", str(tmp_path / "ds"), "--n", "5", "--seed", "3",
+            "--res", "640x360", "--workers", "1", "--no-progress"]  # fmt: skip
+    assert main(argv) == 130
+    kept = tmp_path / "ds.tmp-kept"
+    assert capsys.readouterr().err == (
+        f"note: the 3 scenes made so far are kept in {kept}: the same command again goes on "
+        "from them (another seed or size starts afresh and deletes them)\n"
+        "blitzcam dataset generate: interrupted\n"
+    )
+    made = []
+    monkeypatch.setattr(generate, "render_scene_files", lambda r, a, i: made.append(i) or real(r, a, i))
+    assert main(argv) == 0 and made == [3, 4] and not kept.exists()
 
 
 def test_generate_refuses_non_empty_folder(
