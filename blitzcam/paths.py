@@ -83,9 +83,21 @@ def run_folder(path: Path, option: str) -> Path:
         folder = resolved(expand_home(Path(path)))
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        reason = exc.strerror or exc
+        reason = why_no_folder(expand_home(Path(path)), exc)
         raise UserError(f"{option} {path}: cannot use it as a folder: {reason}") from None
     return folder
+
+
+def why_no_folder(path: Path, error: OSError) -> str:
+    """Why `path` could not be made a folder, in words: "File exists" for `a-file/sub` sent the
+    user looking for a `sub` that was not there."""
+    for part in (path, *path.parents):
+        try:
+            if part.exists() and not part.is_dir():
+                return f"{part} is a file, not a folder" if part != path else "it is a file"
+        except OSError:
+            break
+    return str(error.strerror or error)
 
 
 @contextmanager

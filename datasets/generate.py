@@ -41,7 +41,7 @@ from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene
 from blitzcam.datasets.labels import SPLITS, data_yaml, ground_truth, ground_truth_text, label_text
 from blitzcam.datasets.photometric import encode_jpeg
 from blitzcam.errors import UserError
-from blitzcam.paths import expand_home, resolved
+from blitzcam.paths import expand_home, resolved, why_no_folder
 
 DEFAULT_ART_MODULE: Final = "blitzcam.datasets.art"
 RES_LIMITS: Final = ((320, 4096), (240, 4096))  # sensible (min, max) width and height
@@ -326,7 +326,7 @@ def generate_dataset(request: GenerateRequest) -> Path:
         tmp, lock = _claim_unfinished(out)
     except OSError as exc:
         raise UserError(
-            f"{out}: cannot create the dataset folder ({exc.strerror or exc})"
+            f"{out}: cannot create the dataset folder ({why_no_folder(out, exc)})"
         ) from None
     workers = request.workers or os.cpu_count() or 1
     workers = max(1, min(workers, request.n))

@@ -563,8 +563,9 @@ def _open_run(run_dir: Path, recipe: Recipe, *, resume: bool) -> None:
         changed = _recipe_changes(run_dir, recipe)
         if changed:
             raise UserError(
-                f"{run_dir}: resumed with another recipe ({', '.join(changed)} differ from "
-                "recipe.json): pass the same options, or start a new run folder"
+                f"{run_dir}: resumed with another recipe than its recipe.json ("
+                f"{'; '.join(changed)}): resume without the options that change it, or start "
+                "a new run folder"
             )
         if changed is not None:
             return
@@ -572,17 +573,40 @@ def _open_run(run_dir: Path, recipe: Recipe, *, resume: bool) -> None:
 
 
 def _recipe_changes(run_dir: Path, recipe: Recipe) -> list[str] | None:
-    """The fields in which `recipe` differs from the run's recipe.json (None: no readable
-    one)."""
+    """Each field in which `recipe` differs from the run's recipe.json, said with both values
+    (None: no readable one)."""
     wanted = json.loads(json.dumps(recipe.as_dict()))  # tuples as the file holds them: lists
+    before = _saved_recipe(run_dir)
+    if before is None:
+        return None
+    return [
+        f"{key} {before.get(key)} there, {wanted.get(key)} now"
+        for key in sorted(wanted.keys() | before.keys())
+        if before.get(key) != wanted.get(key)
+    ]
+
+
+def _saved_recipe(run_dir: Path) -> dict[str, Any] | None:
+    """A run's recipe.json as a dict, fields added since filled in (None: no readable one)."""
     try:
         saved = json.loads((run_dir / "recipe.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(saved, dict):
+    return {**BEFORE_ADDED, **saved} if isinstance(saved, dict) else None
+
+
+def recipe_of_run(run_dir: Path) -> Recipe | None:
+    """The recipe a run was started with, which `--resume` goes on with unless told otherwise
+    (a resume had to repeat every option the run was started with); None where the folder
+    holds none this code can read (then the options given, over the shipped recipe)."""
+    saved = _saved_recipe(run_dir)
+    if saved is None:
         return None
-    before = {**BEFORE_ADDED, **saved}
-    return sorted(k for k in wanted.keys() | before.keys() if before.get(k) != wanted.get(k))
+    try:
+        recipe = Recipe(**saved)
+    except TypeError:  # a field this code does not know, or lacks one it needs
+        return None
+    return replace(recipe, export_hw=tuple(recipe.export_hw))
 
 
 # fields added to the recipe after runs had written their recipe.json, with the value that
@@ -666,8 +690,8 @@ def go_on_from_shipped(run_dir: Path, recipe: Recipe, weights: Path, *, resume: 
     changed = _recipe_changes(run_dir, recipe)
     if changed:  # (said before anything is written: a run of its own stopped before stage 1)
         raise UserError(
-            f"{run_dir}: holds a run of another recipe ({', '.join(changed)} differ from its "
-            "recipe.json): use another run folder"
+            f"{run_dir}: holds a run of another recipe (its recipe.json: {'; '.join(changed)}): "
+            "use another run folder"
         )
     held = run_kind(run_dir) is not None
     if held and not resume:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Final
@@ -94,6 +95,14 @@ def _generate(args: argparse.Namespace) -> int:
             res = parse_resolution(args.res)
         except ValueError as exc:
             raise UserError(f"--res: {exc}") from None
+    workers = args.workers
+    cores = os.cpu_count() or 1
+    if workers > cores:  # (--workers 1000 started a process per scene, 1.3 GB for ten)
+        print(
+            f"note: --workers {workers}: this machine has {cores} cores; {cores} used",
+            file=sys.stderr,
+        )
+        workers = cores
     request = GenerateRequest(
         out=args.out,
         n=args.n,
@@ -101,7 +110,7 @@ def _generate(args: argparse.Namespace) -> int:
         res=res,
         holdout=args.holdout,
         overwrite=args.overwrite,
-        workers=args.workers,
+        workers=workers,
         late_rounds=args.late_rounds,
         wide_art=args.wide_art,
         progress=not args.no_progress,

@@ -93,6 +93,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=_train)
 
 
+MAX_LEARNING_RATE = 0.1  # AdamW's first rate, a hundred times the recipe's 0.0005-0.001
+
+
 def _train(args: argparse.Namespace) -> int:
     import math
     import os
@@ -101,11 +104,20 @@ def _train(args: argparse.Namespace) -> int:
 
     for name in ("epochs", "scenes", "batch", "workers", "more_hours", "more_scenes", "more_lr0"):
         value = getattr(args, name)
+        if name == "more_hours" and value == 0:  # the default, said: no stage 5
+            continue
         if value is not None and not (value > 0 and math.isfinite(value)):  # nor NaN, nor inf
             option = name.replace("_", "-")
             raise UserError(f"--{option} must be a positive number, got {value}")
+    if args.more_lr0 is not None and args.more_lr0 > MAX_LEARNING_RATE:  # (1e308 trained)
+        from blitzcam.models.recipe import SHIPPED
+
+        raise UserError(
+            f"--more-lr0 must be a learning rate of at most {MAX_LEARNING_RATE}, got "
+            f"{args.more_lr0} (the recipe's is {SHIPPED.more_lr0})"
+        )
     for name in ("more_scenes", "more_wide_art", "more_lr0"):
-        if getattr(args, name) not in (None, False) and args.more_hours is None:
+        if getattr(args, name) not in (None, False) and not args.more_hours:
             option = name.replace("_", "-")
             raise UserError(f"--{option}: stage 5 trains only with a budget (give --more-hours)")
     if args.from_shipped:
@@ -159,20 +171,24 @@ def _train(args: argparse.Namespace) -> int:
         calibration_scenes,
         first_stage_scenes,
         go_on_from_shipped,
+        recipe_of_run,
         recipe_with,
         ship,
         train,
     )
     from blitzcam.paths import REPO_ROOT, refused_leaves_no_folder, run_folder
 
-    recipe = recipe_with(
-        SHIPPED, epochs=args.epochs, scenes=args.scenes, batch=args.batch,
-        more_hours=args.more_hours, more_scenes=args.more_scenes,
-        more_wide_art=args.more_wide_art or None, more_lr0=args.more_lr0,
-    )  # fmt: skip
     with refused_leaves_no_folder(args.run or REPO_ROOT / "runs" / "detector", "--run") as run_dir:
         # (--from-shipped decides itself whether the folder may hold a run)
         check_run_start(run_dir, "detector", resume=args.resume, other_kinds_only=args.from_shipped)
+        # resumed, the run's own recipe with the options given over it (each had to be typed
+        # again); the options that differ from it are refused when the run opens
+        base = (recipe_of_run(run_dir) if args.resume else None) or SHIPPED
+        recipe = recipe_with(
+            base, epochs=args.epochs, scenes=args.scenes, batch=args.batch,
+            more_hours=args.more_hours, more_scenes=args.more_scenes,
+            more_wide_art=args.more_wide_art or None, more_lr0=args.more_lr0,
+        )  # fmt: skip
         if args.from_shipped:
             go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
         scenes = first_stage_scenes(run_dir, args.data, resume=args.resume)

@@ -54,6 +54,35 @@ def test_generate_that_cannot_fit_on_the_disk_is_refused_before_it_starts(
     assert list(tmp_path.iterdir()) == []  # nothing begun
 
 
+def test_generate_runs_no_more_workers_than_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (--workers 1000 started a process per scene: ten, 1.3 GB, on two cores)
+    import os
+
+    from blitzcam.datasets import generate
+
+    asked = []
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(generate, "generate_dataset", lambda request: asked.append(request) or tmp_path)
+    argv = ["dataset", "generate", "--out", str(tmp_path / "ds"), "--n", "10", "--seed", "1"]
+    assert main([*argv, "--workers", "1000"]) == 0
+    assert capsys.readouterr().err == "note: --workers 1000: this machine has 2 cores; 2 used\n"
+    assert main([*argv, "--workers", "2"]) == 0 and capsys.readouterr().err == ""
+    assert [request.workers for request in asked] == [2, 2]
+
+
+def test_generate_under_a_file_says_the_file_is_in_the_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # ("cannot create the dataset folder (File exists)": of a folder that was not there)
+    (tmp_path / "notes.txt").write_text("mine")
+    argv = ["dataset", "generate", "--out", str(tmp_path / "notes.txt" / "ds"), "--n", "1", "--seed", "1"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith(f"({tmp_path / 'notes.txt'} is a file, not a folder)\n")
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
 def test_an_interrupted_generate_keeps_its_scenes_and_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from blitzcam.cli import main
-from blitzcam.models.recipe import SHIPPED
+from blitzcam.models.recipe import SHIPPED, Recipe
 from tests.models.planted import Planted, was_run
 
 
@@ -196,7 +196,11 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
         (["train", "--device", "gpu"], "--device must be cpu or a CUDA device index"),
         (["train", "--device", "²"], "--device must be cpu or a CUDA device index"),
         (["train", "--workers", "0"], "--workers must be a positive number, got 0"),
-        (["train", "--more-hours", "0"], "--more-hours must be a positive number, got 0.0"),
+        (["train", "--more-hours", "-1"], "--more-hours must be a positive number, got -1.0"),
+        # 0 is the default said ("default 0: none"): no stage 5, so nothing of its may be given
+        (["train", "--more-hours", "0", "--more-scenes", "500"], "--more-scenes: stage 5 trains only with a budget"),
+        (["train", "--more-hours", "1", "--more-lr0", "1e308"],
+         "--more-lr0 must be a learning rate of at most 0.1, got 1e+308 (the recipe's is 0.0005)"),
         (["train", "--more-hours", "nan"], "--more-hours must be a positive number, got nan"),
         (["train", "--more-hours", "inf"], "--more-hours must be a positive number, got inf"),
         (["train", "--more-hours", "1", "--more-scenes", "2"], "--more-scenes must be 3 or more"),
@@ -239,7 +243,9 @@ def test_a_run_folder_or_report_that_cannot_be_is_one_line_before_any_work(
     dangling.symlink_to(tmp_path / "gone" / "r.json")
     for argv, fragment in [
         (["train", "--run", str(a_file)], f"--run {a_file}: cannot use it as a folder"),
-        (["train-identity", "--run", str(a_file)], f"--run {a_file}: cannot use it as a folder"),
+        (["train-identity", "--run", str(a_file)], f"--run {a_file}: cannot use it as a folder: it is a file"),
+        # ("File exists": of a folder that was not there)
+        (["train", "--run", str(a_file / "run")], f"cannot use it as a folder: {a_file} is a file, not a folder"),
         (["evaluate", "--json", str(loop)], f"--json {loop}: a loop of links"),
         (["evaluate", "--json", str(dangling)], f"--json {dangling}: a link to "),
     ]:
@@ -435,6 +441,36 @@ def test_a_run_from_the_shipped_weights_never_replaces_them(
     assert main(argv + (["--no-ship"] if no_ship else [])) == 0, capsys.readouterr().err
     assert exported == [run.resolve() / "export"]
 
+def test_resume_goes_on_with_the_run_s_own_recipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a run started with --scenes 3 --epochs 1 --batch 2 was refused a plain --resume ("pass
+    # the same options"): each had to be typed again
+    import json
+
+    import blitzcam.models.run_kind as run_kind
+    import blitzcam.models.training as training
+
+    trained: list[Recipe] = []
+    monkeypatch.setattr(run_kind, "check_run_start", lambda *a, **kw: None)
+    monkeypatch.setattr(training, "first_stage_scenes", lambda *a, **kw: None)
+    monkeypatch.setattr(training, "train", lambda recipe, **kw: trained.append(recipe) or tmp_path / "best.pt")
+    monkeypatch.setattr(training, "calibration_scenes", lambda run_dir: [])
+    monkeypatch.setattr(training, "ship", lambda weights, recipe, target, calibration: {k: target / k for k in ("pt", "onnx", "int8")})
+    run = tmp_path / "run"
+    run.mkdir()
+    started = replace(SHIPPED, scenes=3, epochs=1, batch=2)
+    (run / "recipe.json").write_text(json.dumps(started.as_dict()))
+    assert main(["train", "--run", str(run), "--resume", "--no-ship"]) == 0, capsys.readouterr().err
+    assert trained == [started]
+    # an option given over it is the run's to refuse when it differs (as before)
+    assert main(["train", "--run", str(run), "--resume", "--no-ship", "--epochs", "1"]) == 0
+    assert trained[-1] == started
+    # a new run takes the shipped recipe, whatever the folder held
+    assert main(["train", "--run", str(run), "--no-ship"]) == 0
+    assert trained[-1] == SHIPPED
+
+
 @pytest.mark.slow
 def test_stage_5_trains_from_the_shipped_weights(tmp_path: Path) -> None:
     # the path a lent GPU runs (scripts/gpu_detector_more.sh), tiny, on the CPU
@@ -516,7 +552,7 @@ def test_going_on_from_other_weights_or_into_a_run_of_its_own_is_refused(tmp_pat
     early = tmp_path / "early"
     (early / "scenes").mkdir(parents=True)
     (early / "recipe.json").write_text(json.dumps(SHIPPED.as_dict()))
-    with pytest.raises(UserError, match=r"holds a run of another recipe \(more_hours differ"):
+    with pytest.raises(UserError, match=r"holds a run of another recipe \(its recipe\.json: more_hours 0\.0 there, \d"):
         go_on_from_shipped(early, recipe, DETECTOR_PT, resume=True)
     assert sorted(p.name for p in early.iterdir()) == ["recipe.json", "scenes"]
 
@@ -685,7 +721,7 @@ def test_a_run_resumes_only_with_its_own_recipe_and_a_fresh_one_forgets_old_time
     _open_run(tmp_path, SHIPPED, resume=False)
     assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == SHIPPED.epochs
     _open_run(tmp_path, SHIPPED, resume=True)  # the same recipe: fine
-    with pytest.raises(UserError, match=r"another recipe \(batch, epochs differ"):
+    with pytest.raises(UserError, match=r"another recipe than its recipe\.json \(batch 16 there, 8 now; epochs 14 there, 20 now\): resume without"):
         _open_run(tmp_path, replace(SHIPPED, epochs=20, batch=8), resume=True)
     assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == SHIPPED.epochs
     (tmp_path / TIMING_FILE).write_text('{"seconds": 99}')
@@ -713,14 +749,14 @@ def test_a_run_whose_recipe_json_predates_a_field_resumes_with_its_default(
     (tmp_path / "recipe.json").write_text(json.dumps(saved))
     _open_run(tmp_path, SHIPPED, resume=True)
     assert "more_wide_art" not in json.loads((tmp_path / "recipe.json").read_text())
-    with pytest.raises(UserError, match=r"another recipe \(more_wide_art differ"):
+    with pytest.raises(UserError, match=r"another recipe than its recipe\.json \(more_wide_art False there, True now\)"):
         _open_run(tmp_path, replace(SHIPPED, more_wide_art=True), resume=True)
     # a field older still is not taken as today's default: a run from before stage 3 existed
     # resumed would have trained it, and the card (reading recipe.json) left it out
     for field in [k for k in saved if k.startswith("extend_")]:
         del saved[field]
     (tmp_path / "recipe.json").write_text(json.dumps(saved))
-    with pytest.raises(UserError, match=r"another recipe \(extend_batch, extend_data_seed, "):
+    with pytest.raises(UserError, match=r"another recipe than its recipe\.json \(extend_batch None there, 64 now; extend_data_seed None there, "):
         _open_run(tmp_path, SHIPPED, resume=True)
 
 
