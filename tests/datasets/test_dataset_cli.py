@@ -207,6 +207,9 @@ def test_generate_refuses_a_file_as_folder(
          r"000000\.txt, line 1: a corner is not a finite number"),
         (lambda ds: (ds / "labels/train/000000.txt").write_bytes(b"\xff\xfe\x00"),
          r"000000\.txt: not a label file"),
+        # a class the detector has not: drawn white, unsaid
+        (lambda ds: (ds / "labels/train/000000.txt").write_text("7" + " 0.1 0.2" * 4 + "\n"),
+         r"000000\.txt, line 1: class 7 is no class of the detector's \(0 back, 1 face\)$"),
         # a label file gone was "[Errno 2] No such file or directory: '...'"
         (lambda ds: (ds / "labels/train/000000.txt").unlink(),
          r"^blitzcam dataset preview: error: .*000000\.txt: cannot read it \(No such file or directory\)$"),
