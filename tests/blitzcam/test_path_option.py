@@ -9,6 +9,14 @@ import pytest
 from blitzcam.cli import main
 
 
+def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What a command refused as a bad argument (exit 2) said."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    return capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -24,30 +32,25 @@ def test_an_empty_path_is_a_bad_argument(
     argv: list[str], tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(SystemExit) as exit_:
-        main(argv)
-    assert exit_.value.code == 2
-    assert "an empty path names no file or folder" in capsys.readouterr().err
+    assert "an empty path names no file or folder" in _refused(argv, capsys)
     assert not list(tmp_path.iterdir())  # nothing written where it ran
 
 
 @pytest.mark.parametrize(
-    "argv",
+    ("argv", "folder_at"),
     [
-        ["decks", "export", "-"],  # made a folder named - and wrote the eight backs there
-        ["dataset", "generate", "--out", "-", "--n", "1", "--seed", "1"],
+        (["decks", "export", "-"], 2),  # made a folder named - and wrote the eight backs there
+        (["dataset", "generate", "--out", "-", "--n", "1", "--seed", "1"], 3),
     ],
 )
 def test_dash_is_no_folder_to_write_files_into(
-    argv: list[str], tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+    argv: list[str], folder_at: int, tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(SystemExit) as exit_:
-        main(argv)
-    assert exit_.value.code == 2
-    assert "- names no folder: standard output cannot take files (a folder named - is ./-)" in capsys.readouterr().err
+    err = _refused(argv, capsys)
+    assert "- names no folder: standard output cannot take files (a folder named - is ./-)" in err
     assert not list(tmp_path.iterdir())
-    assert main([*argv[:-1], "./-"] if argv[-1] == "-" else [*argv[:3], "./-", *argv[4:]]) == 0
+    assert main([*argv[:folder_at], "./-", *argv[folder_at + 1 :]]) == 0
     assert (tmp_path / "-").is_dir()
 
 
