@@ -45,6 +45,7 @@ from blitzcam.paths import expand_home, resolved, why_no_folder
 
 DEFAULT_ART_MODULE: Final = "blitzcam.datasets.art"
 RES_LIMITS: Final = ((320, 4096), (240, 4096))  # sensible (min, max) width and height
+MAX_SCENES: Final = 1_000_000  # (--n 10**20 listed its scenes until memory ran out)
 ENVELOPE_RES: Final = ((1280, 720), (1920, 1080))
 SPLIT_SHARES: Final = (0.8, 0.1, 0.1)
 MANIFEST: Final = "generator.json"
@@ -280,7 +281,6 @@ def _check_out_dir(out: Path, *, overwrite: bool) -> None:
         ) from None
 
 
-MAX_SCENES: Final = 1_000_000  # (--n 10**20 listed its scenes until memory ran out)
 # the fewest bytes a scene's JPEG takes per pixel (0.032 on 100 held-out scenes; the median
 # 0.11): a run that cannot fit even so is refused before it starts, not when the disk is full
 LEAST_JPEG_BYTES_PER_PIXEL: Final = 0.03

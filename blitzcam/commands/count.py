@@ -163,10 +163,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.images.count("-") > 1:  # (the second would read nothing: "empty file")
         raise UserError("IMAGE: - (standard input) is given more than once")
-    from blitzcam.vision.pipeline import (  # heavy imports after argument parsing
-        CountingPipeline,
-        decks_in_play,
-    )
+    # heavy imports after the arguments are checked
+    from blitzcam.vision.pipeline import CountingPipeline, decks_in_play
 
     pipeline = CountingPipeline.from_defaults(
         model_path=args.model, decks_dir=args.decks, engine=args.engine
