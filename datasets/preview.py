@@ -52,8 +52,7 @@ def read_labels(path: Path) -> list[tuple[int, np.ndarray]]:
             raise ValueError(f"{path}, line {number}: a corner is not a finite number: {line!r}")
         if cls not in CLASS_COLOURS:  # (drawn white, unsaid: the detector has two classes)
             raise ValueError(
-                f"{path}, line {number}: class {cls} is no class of the detector's (0 back, "
-                "1 face)"
+                f"{path}, line {number}: class {cls} is no class of the detector's (0 back, 1 face)"
             )
         labels.append((cls, corners))
     return labels
