@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from blitzcam.errors import UserError
+from blitzcam.vision.exif_orientation import stored_orientation, upright
 from blitzcam.vision.jpeg_check import (
     junk_before_end,
     libjpeg_warning,
@@ -305,9 +306,10 @@ def decode_image(data: bytes, *, name: str, max_side: int = MAX_SIDE) -> np.ndar
 def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: int = 255) -> Picture:
     """Image file bytes -> the frame and the picture's size; ImageError naming `name` if not.
 
-    A JPEG is turned upright as its EXIF orientation says (as photo viewers show it) and, when
-    large, decoded at a reduced scale by the JPEG decoder itself. Other formats are decoded whole,
-    with their alpha channel, then shrunk before transparency is laid on grey `over` (white)."""
+    A picture is turned upright as its EXIF orientation says (as photo viewers show it), and a
+    large JPEG is decoded at a reduced scale by the JPEG decoder itself. Other formats are
+    decoded whole, with their alpha channel, then shrunk before transparency is laid on grey
+    `over` (white)."""
     if not data:
         raise ImageError(f"{name}: cannot decode image: the file is empty (0 bytes)")
     if is_truncated(data):
@@ -340,7 +342,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     buffer = np.frombuffer(data, dtype=np.uint8)
     # both JPEG flags apply the EXIF orientation; IMREAD_UNCHANGED keeps alpha and 16 bits
     flags = _REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR if jpeg else cv2.IMREAD_UNCHANGED
-    if not jpeg:  # orientation tags are honoured in JPEGs only, at every size
+    if not jpeg:  # a PNG's or WebP's orientation is applied below, with its alpha kept
         flags |= cv2.IMREAD_IGNORE_ORIENTATION
     libpng: list[str] = []  # what libpng said of a PNG (it prints past OpenCV's log level)
     try:
@@ -358,6 +360,8 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )
+    if not jpeg and data[:4] not in (b"II*\x00", b"MM\x00*"):  # OpenCV turns those itself
+        image = upright(image, stored_orientation(data))  # (a PNG or WebP came as stored)
     if jpeg and not read_whole and (band := grey_filled_edge(image)) >= GREY_FILL_MIN_DEPTH:
         raise ImageError(
             f"{name}: cannot decode image: corrupt: a band {band} px deep along its edge is "
