@@ -93,13 +93,23 @@ def _header_pillow_reads(data: bytes) -> bool:
     )
 
 
-def _pillow_header(data: bytes, name: str) -> tuple[tuple[int, int], int, str] | None:
-    """(width, height), the bytes a pixel takes decoded and the format's name, from the header
-    of a file of another format than PNG and JPEG (TIFF, WebP, BMP, PNM, GIF, JPEG 2000), read by
-    Pillow without decoding the pixels; None when it cannot tell. A pixel is counted at its
-    bands times their sample size (a palette as the 4 bytes of colour and alpha OpenCV may
-    decode it to). ImageError naming `name` for a header past twice MAX_PIXELS, where Pillow
-    says no size."""
+@dataclass(frozen=True)
+class _Header:
+    """What Pillow reads of a file's header (see `_pillow_header`)."""
+
+    size: tuple[int, int]  # (width, height)
+    per_pixel: int  # bytes a pixel takes decoded
+    kind: str  # the format's name
+    frames: int = 1  # frames of an animation, pages of a TIFF
+    palette: bool = False  # its colours are a palette's (a GIF's 256 at most)
+
+
+def _pillow_header(data: bytes, name: str) -> _Header | None:
+    """The header of a file of another format than PNG and JPEG (TIFF, WebP, BMP, PNM, GIF,
+    JPEG 2000), read by Pillow without decoding the pixels; None when it cannot tell. A pixel
+    is counted at its bands times their sample size (a palette as the 4 bytes of colour and
+    alpha OpenCV may decode it to). ImageError naming `name` for a header past twice
+    MAX_PIXELS, where Pillow says no size."""
     import warnings
 
     from PIL import Image
@@ -116,6 +126,7 @@ def _pillow_header(data: bytes, name: str) -> tuple[tuple[int, int], int, str] |
             with Image.open(io.BytesIO(data)) as image:
                 size, mode, bands = image.size, image.mode, len(image.getbands())
                 kind = image.format or "picture"
+                frames = int(getattr(image, "n_frames", 1))
         except Image.DecompressionBombError:
             raise ImageError(
                 f"{name}: cannot decode image: the header says more than {2 * MAX_PIXELS:,} pixels"
@@ -128,7 +139,8 @@ def _pillow_header(data: bytes, name: str) -> tuple[tuple[int, int], int, str] |
         finally:
             Image.MAX_IMAGE_PIXELS = before
     sample = 2 if mode.startswith("I;16") else 4 if mode in ("I", "F") else 1
-    return size, 4 if mode in ("P", "PA") else bands * sample, kind
+    palette = mode in ("P", "PA")
+    return _Header(size, 4 if palette else bands * sample, kind, frames, palette)
 
 
 def is_truncated(data: bytes) -> bool:
@@ -291,6 +303,8 @@ class Picture:
     frame: np.ndarray  # BGR uint8
     size: tuple[int, int]  # (width, height) of the whole picture, as a viewer shows it
     transparent: bool = False  # some of it is not opaque (laid on a grey, `over`)
+    frames: int = 1  # frames of an animation or pages of a TIFF: only the first is read
+    palette: bool = False  # a palette's colours (256 at most: a deck's ink may be lost)
 
     @property
     def scale(self) -> tuple[float, float]:
@@ -322,13 +336,15 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     if jpeg:
         data, read_whole = _as_libjpeg_reads_it(data, name)
     needed, kind = _png_decode_bytes(data, size), "PNG"
+    frames, palette = 1, data[:8] == PNG_SIGNATURE and len(data) > 25 and data[25] == 3
     if size is None and _header_pillow_reads(data):
         # decoded whole too, whatever its size: a 3.6 MB TIFF of 30000 x 30000 px took 5.5 GB
         header = _pillow_header(data, name)
         if header is not None:
-            (width, height), per_pixel, kind = header
+            (width, height), kind = header.size, header.kind
             _check_pixels(width, height, name)
-            size, needed = (width, height), width * height * per_pixel
+            size, needed = (width, height), width * height * header.per_pixel
+            frames, palette = header.frames, header.palette
     if size is not None and needed is not None and needed > MAX_WHOLE_DECODE_BYTES:
         raise ImageError(
             f"{name}: cannot decode image: a {size[0]}x{size[1]} {kind} is decoded whole, "
@@ -378,7 +394,13 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         scale = max_side / long_side
         new_wh = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
         image = cv2.resize(image, new_wh, interpolation=cv2.INTER_AREA)
-    return Picture(to_bgr8(image, over=over), whole, transparent=_has_transparency(image))
+    return Picture(
+        to_bgr8(image, over=over),
+        whole,
+        transparent=_has_transparency(image),
+        frames=frames,
+        palette=palette,
+    )
 
 
 def _check_pixels(width: int, height: int, name: str) -> None:

@@ -95,12 +95,8 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
     except ImageError as exc:
         said = STANDARD_INPUT if is_stream(path) else path
         return {"path": given, "error": str(exc).removeprefix(f"{said}: ")}
-    if not has_colour(picture.frame):  # counted all the same: the detector needs no colour
-        print(
-            f"note: {given}: the picture has no colour: the decks are told apart by their "
-            "inks, so most backs are read as no deck; take a colour photo",
-            file=sys.stderr,
-        )
+    for note in _picture_notes(picture, has_colour=has_colour(picture.frame)):
+        print(f"note: {given}: {note}", file=sys.stderr)  # counted all the same
     result = pipeline(picture.frame, in_play=in_play)
     dets = result.detections
     backs = dets.of_class("back")
@@ -129,6 +125,25 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
         "cards": cards,
         "timing_ms": {key: round(value, 2) for key, value in timing.items()},
     }
+
+
+def _picture_notes(picture: Any, *, has_colour: bool) -> list[str]:
+    """What in how a picture was read may change its count: no colour (the decks are told
+    apart by their inks), a palette's few colours, frames or pages after the first."""
+    notes = []
+    if not has_colour:  # the detector needs no colour: counted all the same
+        notes.append(
+            "the picture has no colour: the decks are told apart by their inks, so most backs "
+            "are read as no deck; take a colour photo"
+        )
+    elif picture.palette:  # (a GIF of a table: 35 of its 71 backs read as no deck)
+        notes.append(
+            "a picture of 256 colours at most (a palette): the decks' inks may be lost in it, "
+            "so backs may be read as no deck; take a JPEG or a full-colour PNG"
+        )
+    if picture.frames > 1:
+        notes.append(f"{picture.frames} frames or pages: only the first is counted")
+    return notes
 
 
 def _table(entries: list[dict[str, Any]], unread: tuple[str, ...] = ()) -> str:

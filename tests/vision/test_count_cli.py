@@ -228,6 +228,34 @@ def test_dash_reads_an_image_from_standard_input(random_model, photos, tmp_path,
     assert code == 0 and json.loads(out)["images"][0]["counts"] == from_file["counts"]
 
 
+@pytest.mark.parametrize(
+    ("kind", "notes"),
+    [
+        ("plain.png", []),
+        # a GIF of a demo table read 12 of its 99 backs as no deck (a JPEG: 1), without a word
+        ("palette.png", ["a picture of 256 colours at most (a palette)"]),
+        ("table.gif", ["a picture of 256 colours at most (a palette)"]),
+        ("two.gif", ["a picture of 256 colours at most (a palette)", "2 frames or pages: only the first is counted"]),
+        ("two.tif", ["2 frames or pages: only the first is counted"]),  # (counted from page 1, unsaid)
+    ],
+)
+def test_how_a_picture_was_read_is_noted(kind: str, notes: list[str], random_model, table_frame, tmp_path, capsys) -> None:
+    from PIL import Image
+
+    image = Image.fromarray(cv2.cvtColor(table_frame, cv2.COLOR_BGR2RGB))
+    path = tmp_path / kind
+    if kind == "palette.png":
+        image = image.convert("P")
+    if kind.startswith("two"):
+        image.save(path, save_all=True, append_images=[image.rotate(180)])
+    else:
+        image.save(path)
+    code, _, err = _run(capsys, ["count", "--model", str(random_model.onnx), str(path)])
+    said = [line.removeprefix(f"note: {path}: ") for line in err.splitlines()]
+    assert code == 0 and len(said) == len(notes)
+    assert all(line.startswith(note) for line, note in zip(said, notes, strict=True))
+
+
 def test_a_deck_s_picture_that_is_no_png_is_named_in_the_note(random_model, photos, tmp_path, capsys) -> None:
     # red-plow.jpg beside a PNG: red plow's cards went uncounted, the note naming no file
     from blitzcam.datasets.art import render_back
