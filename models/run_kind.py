@@ -88,3 +88,26 @@ def check_run_start(
             f"--resume: {run_dir} holds no {kind} run to go on with: check --run, or leave out "
             "--resume to start one"
         )
+
+
+SHIP_FILE: Final = "ship.json"  # whether the run was started with --no-ship
+
+
+def keeps_to_itself(run_dir: Path, *, no_ship: bool, resume: bool) -> bool:
+    """Whether the run's result stays in its own folder rather than going into models/: as
+    `--no-ship` says, or as the run was started when resumed (a `--resume` without it put the
+    weights of a run started with it over the shipped ones). Recorded for a resumed run."""
+    record = run_dir / SHIP_FILE
+    started_so = False
+    if resume:
+        try:
+            started_so = json.loads(record.read_text(encoding="utf-8"))["no_ship"] is True
+        except (OSError, ValueError, TypeError, KeyError):  # a run from before: as given
+            started_so = False
+    else:
+        from blitzcam.files import write_text_atomic
+
+        write_text_atomic(record, json.dumps({"no_ship": no_ship}))
+    if started_so and not no_ship:
+        print(f"{run_dir}: started with --no-ship, so its result stays in the run folder")
+    return no_ship or started_so

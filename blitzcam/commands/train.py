@@ -166,7 +166,7 @@ def _train(args: argparse.Namespace) -> int:
 
     from blitzcam.models import DETECTOR_PT, MODELS_DIR
     from blitzcam.models.recipe import SHIPPED
-    from blitzcam.models.run_kind import check_run_start
+    from blitzcam.models.run_kind import check_run_start, keeps_to_itself
     from blitzcam.models.training import (
         calibration_scenes,
         first_stage_scenes,
@@ -192,6 +192,7 @@ def _train(args: argparse.Namespace) -> int:
         if args.from_shipped:
             go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
         scenes = first_stage_scenes(run_dir, args.data, resume=args.resume)
+    own = keeps_to_itself(run_dir, no_ship=args.no_ship, resume=args.resume)
     weights = train(
         recipe,
         scenes_dir=scenes,
@@ -202,7 +203,7 @@ def _train(args: argparse.Namespace) -> int:
     )
     # a run from the shipped weights never replaces them unmeasured (nor the file it went on
     # from, which the model card and recipe.py's digest name)
-    no_ship = args.no_ship or args.from_shipped
+    no_ship = own or args.from_shipped
     target = run_folder(run_dir / "export" if no_ship else MODELS_DIR, "export to")
     shipped = ship(weights, recipe, target, calibration_scenes(run_dir))
     print(

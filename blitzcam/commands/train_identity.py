@@ -182,7 +182,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         training_data,
         training_negatives,
     )
-    from blitzcam.models.run_kind import check_run_start
+    from blitzcam.models.run_kind import check_run_start, keeps_to_itself
     from blitzcam.paths import REPO_ROOT, refused_leaves_no_folder, run_folder
     from blitzcam.vision.embedding import Embedder
     from blitzcam.vision.identify import UNKNOWN_BELOW
@@ -218,6 +218,7 @@ def _train_identity(args: argparse.Namespace) -> int:
             refuse_other_recipe(run_dir / "last.pt", recipe)
         # (so is a detector that is not; opened once, here, and used to cut the drawings)
         detector = check_negatives_source(recipe, default_model_path())
+    no_ship = keeps_to_itself(run_dir, no_ship=args.no_ship, resume=args.resume)
     # each progress line as it is printed: to a file or a pipe (`> log`, `| tee`) Python holds
     # them in a block, and an hour and a half's 180 lines came out at the end
     if isinstance(sys.stdout, io.TextIOWrapper):
@@ -238,7 +239,7 @@ def _train_identity(args: argparse.Namespace) -> int:
             joined = networks_joined(before)  # (a file the engine just read: onnx reads it too)
         except UserError as exc:
             print(f"not compared with the network models/ held: {exc}")
-    target = run_folder(run_dir / "export" if args.no_ship else MODELS_DIR, "export to")
+    target = run_folder(run_dir / "export" if no_ship else MODELS_DIR, "export to")
     shipped = ship(checkpoint, target)
     report = evaluate_identity(Embedder(shipped["onnx"]).embed, val)
     print(format_report(report))
@@ -253,7 +254,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         ),
     )
     print(f"identity network written: {shipped['onnx']} and {shipped['pt']}")
-    if joined > 1 and not args.no_ship:
+    if joined > 1 and not no_ship:
         print(join_again_hint(MODELS_DIR, joined))
     return 0
 

@@ -471,6 +471,37 @@ def test_resume_goes_on_with_the_run_s_own_recipe(
     assert trained[-1] == SHIPPED
 
 
+def test_a_run_started_with_no_ship_keeps_to_its_folder_when_resumed_without_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (`train --no-ship`, then `train --resume` as the README showed it, put the run's weights
+    # over the shipped ones)
+    import blitzcam.models.run_kind as run_kind
+    import blitzcam.models.training as training
+    from blitzcam.models import MODELS_DIR
+
+    exported: list[Path] = []
+    monkeypatch.setattr(run_kind, "check_run_start", lambda *a, **kw: None)
+    monkeypatch.setattr(training, "first_stage_scenes", lambda *a, **kw: None)
+    monkeypatch.setattr(training, "train", lambda recipe, **kw: tmp_path / "best.pt")
+    monkeypatch.setattr(training, "calibration_scenes", lambda run_dir: [])
+    monkeypatch.setattr(training, "ship", lambda weights, recipe, target, calibration: (
+        exported.append(target) or {k: target / k for k in ("pt", "onnx", "int8")}))  # fmt: skip
+    run = tmp_path / "run"
+    assert main(["train", "--run", str(run), "--no-ship"]) == 0
+    capsys.readouterr()
+    assert main(["train", "--run", str(run), "--resume"]) == 0
+    assert capsys.readouterr().out.startswith(f"{run.resolve()}: started with --no-ship, so its result stays in the run folder\n")
+    assert exported == [run.resolve() / "export"] * 2
+    # a run started to ship ships when resumed (a run from before the record: as given)
+    other = tmp_path / "other"
+    assert main(["train", "--run", str(other)]) == 0
+    (run / "ship.json").unlink()
+    assert main(["train", "--run", str(other), "--resume"]) == 0
+    assert main(["train", "--run", str(run), "--resume"]) == 0
+    assert exported[2:] == [MODELS_DIR] * 3
+
+
 @pytest.mark.slow
 def test_stage_5_trains_from_the_shipped_weights(tmp_path: Path) -> None:
     # the path a lent GPU runs (scripts/gpu_detector_more.sh), tiny, on the CPU
