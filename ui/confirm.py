@@ -197,7 +197,6 @@ class ConfirmDialog(QDialog):
         )
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setText("Confirm round (Enter)")
-        ok.setDefault(True)
         side = QVBoxLayout()
         side.addWidget(heading)
         side.addWidget(scrolling_widget(self.editor), 1)
@@ -207,6 +206,9 @@ class ConfirmDialog(QDialog):
         side.addWidget(self.buttons)
         layout = QHBoxLayout(self)
         layout.addLayout(side, 1)
+        # made the default once it is the dialog's: set before, the dialog never knew it, and
+        # once Tab had been on Cancel, Enter cancelled (the typed counts lost)
+        ok.setDefault(True)
         if captures:
             shots = QVBoxLayout()
             # each picture 480 x 270 at most, smaller where the screen is short (two made the

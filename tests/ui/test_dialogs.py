@@ -653,6 +653,37 @@ def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> N
     assert [box.itemData(i) for i in range(box.count())] == list(VARIANTS)
 
 
+def test_enter_confirms_the_round_after_tab_has_been_on_cancel(qtbot) -> None:
+    # (Enter cancelled, the typed counts lost: the dialog never knew its default button)
+    from PySide6.QtWidgets import QPushButton
+
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    from PySide6.QtWidgets import QWidget
+
+    window = QWidget()  # (as the main window opens it: a dialog of its own)
+    qtbot.addWidget(window)
+    window.show()
+    dialog = ConfirmDialog(match_of().players, round_of(Ann=(9, 0), Bob=(5, 2), Cy=(7, 1)), title="Round 1", parent=window)
+    dialog.open()
+    dialog.activateWindow()
+    qtbot.waitActive(dialog)
+    confirmed = []
+    dialog.countsConfirmed.connect(confirmed.append)
+    dialog.editor.dutch["Ann"].setFocus()
+    qtbot.wait(5)
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Backtab)
+    qtbot.wait(5)
+    assert isinstance(dialog.focusWidget(), QPushButton) and dialog.focusWidget().text() == "Cancel"
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Tab)
+    qtbot.wait(5)
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert ok.isDefault()  # the dialog's own again, once Tab left Cancel
+    dialog.caller.setFocus()  # (a box that leaves Enter to the dialog)
+    qtbot.keyClick(dialog.caller, Qt.Key.Key_Return)
+    assert len(confirmed) == 1 and not dialog.isHidden()  # confirmed, not cancelled
+
+
 def test_taking_back_a_blitz_caller_gives_their_count_back(qtbot) -> None:
     from blitzcam.ui.confirm import ConfirmDialog
 
