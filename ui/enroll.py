@@ -138,7 +138,6 @@ class EnrollDialog(QDialog):
         side.addWidget(decks, 1)
         side.addWidget(self.message)
         close = QPushButton("Done")
-        close.setDefault(True)
         close.clicked.connect(self.accept)
         side.addWidget(close)
         self.done_button = close
@@ -146,6 +145,7 @@ class EnrollDialog(QDialog):
         layout = QHBoxLayout(self)
         layout.addWidget(self.live, 1)
         layout.addLayout(side)
+        close.setDefault(True)  # once the dialog's (see ConfirmDialog: set before, it was lost)
         self._thread.counted.connect(self._on_counted)
         self._thread.failed.connect(self._on_camera_lost)
         self._thread.finished.connect(lambda: self._on_camera_lost(CAMERA_STOPPED))

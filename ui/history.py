@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -96,13 +97,15 @@ class MatchBrowser(QDialog):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
+        # Tab leaves the list for the buttons (it walked the cells for ever: Export and Delete
+        # could not be reached without a mouse); the arrows choose the match
+        self.table.setTabKeyNavigation(False)
         self.message = plain_label()
-        open_button = QPushButton("Open")
-        open_button.setDefault(True)
-        json_button = QPushButton("Export JSON…")
-        csv_button = QPushButton("Export CSV…")
+        open_button = QPushButton("&Open")
+        json_button = QPushButton("Export &JSON…")
+        csv_button = QPushButton("Export &CSV…")
         # (a match could be deleted nowhere: one given up on stayed in the list for ever)
-        delete_button = QPushButton("Delete…")
+        delete_button = QPushButton("&Delete…")
         delete_button.setAutoDefault(False)
         # enabled with one listed
         self._on_a_match = (open_button, json_button, csv_button, delete_button)
@@ -116,6 +119,10 @@ class MatchBrowser(QDialog):
         layout.addWidget(self.table)
         layout.addWidget(self.message)
         layout.addLayout(buttons)
+        open_button.setDefault(True)  # once the dialog's (see ConfirmDialog)
+        delete_key = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.table)
+        delete_key.setContext(Qt.ShortcutContext.WidgetShortcut)
+        delete_key.activated.connect(self._on_delete)  # as Delete deletes a round on the board
         open_button.clicked.connect(self._on_open)
         self.table.cellDoubleClicked.connect(lambda *_: self._on_open())
         json_button.clicked.connect(lambda: self._on_export("json"))

@@ -119,6 +119,32 @@ def test_browser_exports_csv_to_a_name_without_an_ending(qtbot, store, tmp_path,
     assert browser.message.text() == said
 
 
+def test_the_browser_is_worked_by_keys_alone(qtbot, store, monkeypatch) -> None:
+    # (Tab walked the list's cells for ever: Export and Delete could not be reached without a
+    # mouse, nor had they keys; Delete in the list did nothing)
+    from PySide6.QtWidgets import QMessageBox, QPushButton
+
+    store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    browser.show()
+    browser.activateWindow()
+    qtbot.waitActive(browser)
+    browser.table.setFocus()
+    reached = set()
+    for _ in range(8):
+        qtbot.keyClick(browser.focusWidget(), Qt.Key.Key_Tab)
+        qtbot.wait(1)
+        if isinstance(browser.focusWidget(), QPushButton):
+            reached.add(browser.focusWidget().text())
+    assert {"&Open", "Export &JSON…", "Export &CSV…", "&Delete…", "Close"} <= reached
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    browser.table.setFocus()
+    qtbot.keyClick(browser.table, Qt.Key.Key_Delete)
+    assert len(asked) == 1 and asked[0].startswith("Delete the match of ") and "Ann" in asked[0]
+
+
 def test_the_browser_chooses_the_open_match_and_lists_the_store_as_it_is_now(qtbot, store) -> None:
     # it chose the newest: Enter, Open or an export acted on another match than the one on
     # screen; and a round added elsewhere (`blitzcam match add`) was not shown
