@@ -163,11 +163,22 @@ def round_axis_labels(
     return labels
 
 
+def chart_summary(series: Sequence[Series], target: int | None) -> str:
+    """The chart in words: each line's total after the last round it has, and the target."""
+    lines = [
+        f"{line.label} {line.totals[-1]} after round {line.joined + len(line.totals)}"
+        for line in series
+        if line.totals
+    ]
+    return "; ".join(lines + ([f"target {target}"] if target is not None else []))
+
+
 class RunningTotalsChart(QWidget):
     """Running totals per round; the target as a dashed golden line."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setAccessibleName("Running totals by round")
         self._series: tuple[Series, ...] = ()
         self._target: int | None = None
         self.setMinimumHeight(MIN_HEIGHT)
@@ -176,6 +187,8 @@ class RunningTotalsChart(QWidget):
     def set_data(self, series: Sequence[Series], target: int | None) -> None:
         self._series = tuple(series)
         self._target = target
+        # drawn, not written: what a screen reader says of it is the lines' last totals
+        self.setAccessibleDescription(chart_summary(self._series, target))
         self.update()
 
     def series(self) -> tuple[Series, ...]:

@@ -66,8 +66,10 @@ class RoundEditor(QWidget):
             grid.setColumnMinimumWidth(1, max(grid.columnMinimumWidth(1), wanted))
             self.names[player.name] = name
             grid.addWidget(name, row, 1)
-            for col, boxes in ((2, self.dutch), (3, self.blitz)):
+            for col, boxes, cards in ((2, self.dutch, "Dutch"), (3, self.blitz, "Blitz")):
                 spin = NumberBox()
+                # what a screen reader says of it ("spin box 8": whose, which pile?)
+                spin.setAccessibleName(f"{player.name}, {cards} cards")
                 spin.setRange(0, SPIN_MAX)
                 spin.setMinimumWidth(80)
                 spin.valueChanged.connect(self._on_changed)

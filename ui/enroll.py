@@ -98,6 +98,7 @@ class EnrollDialog(QDialog):
             cell = QVBoxLayout()
             image = QLabel()
             image.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            image.setAccessibleName(f"{deck_label(deck)}: the back it is read by")
             status = QLabel()
             status.setAlignment(Qt.AlignmentFlag.AlignCenter)
             button = QPushButton("Enroll from view")

@@ -71,6 +71,7 @@ class JoinDialog(QDialog):
         # box dropped the keystroke that went over it, 80 typed became 8)
         self.start.setRange(-rules.MAX_TARGET, rules.MAX_TARGET)
         self.start.setValue(0)
+        self.start.setAccessibleName("Starting total")
         lowest = rules.lowest_total(match)
         self.lowest_button = QPushButton(f"Lowest total ({lowest})")
         self.lowest_button.setAutoDefault(False)

@@ -37,6 +37,8 @@ class LiveView(QWidget):
         self._message = "Waiting for the camera…"
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(320, 180)
+        self.setAccessibleName("Camera view")
+        self._say_in_words()
 
     def sizeHint(self) -> QSize:
         return QSize(960, 540)
@@ -45,12 +47,20 @@ class LiveView(QWidget):
         self._image = bgr_to_qimage(frame_bgr)
         self._snapshot = snapshot
         self._message = ""  # a live frame answers any earlier message
+        self._say_in_words()
         self.update()
 
     def show_message(self, message: str) -> None:
         """Centred on an empty view; over the last frame, as a banner, once there is one."""
         self._message = message
+        self._say_in_words()
         self.update()
+
+    def _say_in_words(self) -> None:
+        """What the view paints as text, for a screen reader (painted, it was never said)."""
+        said = self._message or self._snapshot.note
+        if self.accessibleDescription() != said:  # (a frame a tick: said when it changes)
+            self.setAccessibleDescription(said)
 
     def message(self) -> str:
         return self._message

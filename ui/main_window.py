@@ -617,6 +617,8 @@ class MainWindow(QMainWindow):
         # nobody chosen at first: with the first player chosen, Ctrl+L then Enter sent them away
         ask.setComboBoxItems([NOBODY_CHOSEN, *names])
         ask.setComboBoxEditable(False)
+        for box in ask.findChildren(QComboBox):  # (a screen reader said its item, not what for)
+            box.setAccessibleName(question.partition("?")[0] + "?")  # "Who leaves the table?"
         if self.exec_dialog(ask) != QDialog.DialogCode.Accepted:
             return
         # by its place in the list, not its text: a player may be named "(choose a player)"

@@ -65,6 +65,9 @@ class PlayerRow:
         self.deck.setCurrentIndex(seat % len(DECK_NAMES))
         self.team = NameField()
         self.team.setPlaceholderText("team")
+        # (the grid's headers name the columns for the eye only: "edit text" said nothing)
+        for box, what in ((self.name, "name"), (self.deck, "deck"), (self.team, "team")):
+            box.setAccessibleName(f"Player {seat + 1}: {what}")
 
     def player(self, *, teams: bool) -> Player:
         team = (self.team.text().strip() or None) if teams else None

@@ -212,6 +212,9 @@ class TotalCard(QFrame):
         self.name.setText(name)
         self.detail.setText(detail)
         self.total.setText(str(total))
+        # the card read as one by a screen reader: its labels alone say "Ann", "14" apart
+        said = f"{name}, {detail}: {total} points" + (", leads" if leader else "")
+        self.setAccessibleName(said + (", left the table" if out else ""))
         while self.backs.count():
             item = self.backs.takeAt(0)
             if item.widget():
@@ -254,6 +257,7 @@ class RoundTable(QTableWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setAccessibleName("Rounds: each player's Dutch, Blitz and points")
         self.horizontalHeader().hide()
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -159,6 +159,7 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("Settings")
         self._data_dir = data_dir
         self._camera = QComboBox()
+        self._camera.setAccessibleName("Camera")
         self._camera.setEditable(True)
         self._camera.addItems(["", "demo", "0", "1", "2"])
         self._camera.lineEdit().setPlaceholderText("the first camera (the demo if there is none)")

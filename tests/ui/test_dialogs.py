@@ -681,11 +681,9 @@ def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> N
 
 def test_enter_confirms_the_round_after_tab_has_been_on_cancel(qtbot) -> None:
     # (Enter cancelled, the typed counts lost: the dialog never knew its default button)
-    from PySide6.QtWidgets import QPushButton
+    from PySide6.QtWidgets import QPushButton, QWidget
 
     from blitzcam.ui.confirm import ConfirmDialog
-
-    from PySide6.QtWidgets import QWidget
 
     window = QWidget()  # (as the main window opens it: a dialog of its own)
     qtbot.addWidget(window)

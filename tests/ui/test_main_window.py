@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
 from blitzcam.game import rules
 from blitzcam.game.store import MatchStore, StoreError
@@ -1607,3 +1607,20 @@ def test_a_camera_that_does_not_open_is_named_once(qtbot, store, tmp_path):
     assert camera_problem("7", SourceError("no camera answered")) == "Camera '7': no camera answered"
     said = camera_problem("rtsp://me:pw@cam/x", OSError("refused"))
     assert said == "Camera 'rtsp://me:***@cam/x': refused"
+
+
+def test_the_leave_question_names_its_choice_for_a_screen_reader(qtbot, store, feed, tmp_path, monkeypatch) -> None:
+    # (the box was said by its item, "(choose a player)", never by what it asks)
+    from PySide6.QtWidgets import QComboBox
+
+    store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    window = _window(qtbot, store, feed, tmp_path)
+    named = []
+
+    def answer(dialog) -> QDialog.DialogCode:
+        named.extend(box.accessibleName() for box in dialog.findChildren(QComboBox))
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(window, "exec_dialog", answer)
+    window.leave_action.trigger()
+    assert named == ["Who leaves the table?"]
