@@ -37,12 +37,21 @@ MAX_TARGET: Final = 1_000_000
 
 
 class MatchError(ValueError):
-    """A rule was broken. Knows the round (counting from 1) and the player, when there is one."""
+    """A rule was broken. Knows the round (counting from 1) and the player, when there is one,
+    and which of their piles ("Dutch" or "Blitz") broke it, when one did."""
 
-    def __init__(self, rule: str, *, round_number: int | None = None, player: str | None = None):
+    def __init__(
+        self,
+        rule: str,
+        *,
+        round_number: int | None = None,
+        player: str | None = None,
+        pile: str | None = None,
+    ):
         self.rule = rule
         self.round_number = round_number
         self.player = player
+        self.pile = pile
         where = []
         if round_number is not None:
             where.append(f"round {round_number}")
@@ -564,12 +573,14 @@ def validate_round(
                     f"{label} cards must be a whole number, got {brief(value)}",
                     round_number=number,
                     player=name,
+                    pile=label,
                 )
             if not 0 <= value <= most:
                 raise MatchError(
                     f"{label} cards must be between 0 and {most}, got {value}",
                     round_number=number,
                     player=name,
+                    pile=label,
                 )
         if tally.dutch + tally.blitz > CARDS_PER_DECK:
             raise MatchError(

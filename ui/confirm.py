@@ -278,8 +278,17 @@ class ConfirmDialog(QDialog):
         """The player who called Blitz: their Blitz count becomes 0 (it can still be corrected)."""
         self.caller.setCurrentIndex(max(0, self.caller.findData(name)) if name else 0)
 
-    def show_error(self, message: str) -> None:
+    def show_error(
+        self, message: str, *, player: str | None = None, pile: str | None = None
+    ) -> None:
+        """Say why the round was not saved; the box of `player`'s `pile` ("Dutch" or "Blitz";
+        None: their first) that broke the rule takes the focus, its number chosen to be typed
+        over (a Blitz of 99 was said, and the focus stayed where Enter left it)."""
         self.error.setText(f"Not saved: {message}")
+        if player in self.editor.dutch:
+            box = (self.editor.blitz if pile == "Blitz" else self.editor.dutch)[player]
+            box.setFocus()
+            box.selectAll()
 
     def _on_caller_changed(self, _index: int) -> None:
         # a pick taken back gives the player it zeroed their count again (unless it was edited

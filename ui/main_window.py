@@ -765,7 +765,10 @@ class MainWindow(QMainWindow):
                 why += " Confirm again to save this round to it."
                 if retitle is not None:  # (it said "Round 1" of what is saved as round 2)
                     dialog.set_title(retitle())
-            dialog.show_error(why)
+            if isinstance(exc, MatchError):
+                dialog.show_error(why, player=exc.player, pile=exc.pile)
+            else:
+                dialog.show_error(why)
             return
         dialog.accept()
         self._on_confirm_closed(dialog)

@@ -190,6 +190,14 @@ def test_invalid_round_is_explained_and_not_saved(qtbot, store, feed, tmp_path):
     dialog.editor.blitz["Ann"].setValue(0)
     _ok(dialog)
     assert "player Cy: Blitz cards must be between 0 and 10, got 11" in dialog.error.text()
+    # the box that broke the rule is where the typing goes, its number chosen (the focus stayed
+    # where Enter left it)
+    assert dialog.focusWidget() is dialog.editor.blitz["Cy"]
+    assert dialog.editor.blitz["Cy"].lineEdit().selectedText() == "11"
+    dialog.editor.dutch["Bob"].setValue(50)
+    _ok(dialog)
+    assert dialog.focusWidget() is dialog.editor.dutch["Bob"]
+    dialog.editor.dutch["Bob"].setValue(8)
     dialog.editor.blitz["Cy"].setValue(3)
     _ok(dialog)
     assert store.load(match_id).rounds == (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)),)
