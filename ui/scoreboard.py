@@ -343,6 +343,21 @@ class RoundTable(QTableWidget):
         if self._follow_last:
             self.scrollToBottom()
 
+    def moveCursor(
+        self,
+        action: QAbstractItemView.CursorAction,
+        modifiers: Qt.KeyboardModifier,
+    ) -> QModelIndex:
+        """The keys move among the rounds only: the names and the piles' headers over them are
+        no round (the first Down landed on the names, and it took three to reach round 1). From
+        no round chosen, Up goes to the last round, any other move to the first."""
+        index = super().moveCursor(action, modifiers)
+        if self.rowCount() <= HEADER_ROWS or index.row() >= HEADER_ROWS:
+            return index
+        up = action == QAbstractItemView.CursorAction.MoveUp
+        row = self.rowCount() - 1 if up and self.currentRow() < HEADER_ROWS else HEADER_ROWS
+        return self.model().index(row, max(0, index.column()))
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._place_frozen()

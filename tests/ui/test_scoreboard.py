@@ -481,3 +481,25 @@ def test_a_double_click_on_the_frozen_names_asks_for_the_players(qtbot) -> None:
     table = view.table
     with qtbot.waitSignal(table.playersActivated, timeout=1000):
         table._frozen.doubleClicked.emit(table.model().index(0, 0))
+
+
+def test_the_arrow_keys_move_among_the_rounds_only(qtbot) -> None:
+    # (the first Down landed on the names, and it took three presses to reach round 1; Up
+    # from round 1 went back onto them)
+    from PySide6.QtCore import Qt
+
+    from blitzcam.ui.scoreboard import HEADER_ROWS
+
+    view = _shown_round_table(qtbot, 4)
+    table = view.table
+    table.setFocus()
+    assert table.currentRow() < HEADER_ROWS  # no round chosen at first
+    qtbot.keyClick(table, Qt.Key.Key_Down)
+    assert table.currentRow() == HEADER_ROWS  # round 1
+    qtbot.keyClick(table, Qt.Key.Key_Up)
+    assert table.currentRow() == HEADER_ROWS  # stays on round 1
+    qtbot.keyClick(table, Qt.Key.Key_Down)
+    assert table.currentRow() == HEADER_ROWS + 1
+    table.setCurrentCell(-1, -1)
+    qtbot.keyClick(table, Qt.Key.Key_Up)
+    assert table.currentRow() == HEADER_ROWS + 3  # the last round, the one just played
