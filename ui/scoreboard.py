@@ -348,14 +348,18 @@ class RoundTable(QTableWidget):
         action: QAbstractItemView.CursorAction,
         modifiers: Qt.KeyboardModifier,
     ) -> QModelIndex:
-        """The keys move among the rounds only: the names and the piles' headers over them are
-        no round (the first Down landed on the names, and it took three to reach round 1). From
-        no round chosen, Up goes to the last round, any other move to the first."""
+        """From no row chosen, Down goes to the first round and Up to the last (the first Down
+        landed on the names, and it took three presses to reach round 1); the piles' headers
+        row is passed over (the names row stays reachable: Enter there asks for the players)."""
         index = super().moveCursor(action, modifiers)
-        if self.rowCount() <= HEADER_ROWS or index.row() >= HEADER_ROWS:
+        if self.rowCount() <= HEADER_ROWS:
             return index
+        row = index.row()
         up = action == QAbstractItemView.CursorAction.MoveUp
-        row = self.rowCount() - 1 if up and self.currentRow() < HEADER_ROWS else HEADER_ROWS
+        if self.currentRow() < 0:
+            row = self.rowCount() - 1 if up else HEADER_ROWS
+        elif row == HEADER_ROWS - 1:  # Dutch / Blitz / Pts: nothing to do there
+            row = 0 if up else HEADER_ROWS
         return self.model().index(row, max(0, index.column()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
