@@ -65,9 +65,9 @@ COUNT_CONF: Final = 0.45
 # confidence keeps a doubted box on it from counting. Chosen with JOIN_ALIKE on the tuning scenes.
 DOUBTED_FROM: Final = 0.1
 # Boxes overlapping a more confident one by more than this (probabilistic IoU) are dropped.
-# Labelled drawings never overlap their neighbours by more than 0.006 (README), while two boxes
-# on one half-covered drawing do by 0.35-0.55; on the tuning scenes (550) 0.7, ultralytics'
-# default, counted 91.1 % exactly, 0.6 92.0 %, 0.5 and 0.4 92.5 %, recall unchanged.
+# Labelled drawings never overlap their neighbours by more than 0.006 (docs/counting.md), while
+# two boxes on one half-covered drawing do by 0.35-0.55; on the tuning scenes (550) 0.7,
+# ultralytics' default, counted 91.1 % exactly, 0.6 92.0 %, 0.5 and 0.4 92.5 %, recall unchanged.
 COUNT_IOU: Final = 0.5
 # Boxes kept from one read, every class and confidence from DOUBTED_FROM: eight decks hold 320
 # cards, and face-up cards and doubted boxes come on top. ultralytics' 300 cut a full table's
