@@ -34,6 +34,7 @@ from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError, Round
 from blitzcam.game.store import MatchStore, MissingMatchError, StaleMatchError, StoreError
 from blitzcam.game.text import round_counts, seat_changes
+from blitzcam.ui.action_states import action_states
 from blitzcam.ui.app import set_text_size
 from blitzcam.ui.capture_store import (
     capture_record,
@@ -63,6 +64,7 @@ from blitzcam.ui.settings import (
     save_settings,
 )
 from blitzcam.ui.text_size import text_percent
+from blitzcam.ui.undo_history import UndoHistory
 from blitzcam.ui.window_place import (
     GEOMETRY_FILE,
     OPEN_MATCH_FILE,
@@ -127,10 +129,7 @@ class MainWindow(QMainWindow):
         self.match_id: int | None = None
         self.match: Match | None = None
         self._use_text_size(self.settings.text_size)  # (before any widget is made)
-        # rounds undone, last on top, each with the match as its undo left it: a round comes
-        # back only onto that match (any other change since, and it is not offered)
-        # (match id, the match as an undo left it, the match before that undo)
-        self._undone: list[tuple[int, Match, Match]] = []
+        self._undone = UndoHistory()  # rounds undone, which redo may bring back
         self.scan: ScanView | None = None
         self.enrolling: EnrollDialog | None = None
         self.confirm: ConfirmDialog | None = None
@@ -279,35 +278,31 @@ class MainWindow(QMainWindow):
             self.toolbar.addAction(action)
 
     def _update_actions(self) -> None:
-        scanning = self.scan is not None
-        match = self.match
-        standings = rules.score_match(match) if match is not None else None
-        open_ = standings is not None and standings.status == "in-progress"
-        for action in (self.scan_action, self.manual_action):
-            action.setEnabled(open_ and not scanning)
-        free = not scanning and match is not None and standings is not None
-        self.join_action.setEnabled(free and rules.can_join(match, standings))
-        self.leave_action.setEnabled(free and rules.can_leave(match, standings))
-        self.come_back_action.setEnabled(free and bool(rules.can_come_back(match, standings)))
-        has_match = match is not None
-        refused = _undo_refused(match) if has_match and match.rounds else "no round to undo"
-        # (a latecomer seated after the last round: Ctrl+Z could only say no)
-        self.undo_action.setEnabled(refused is None and not scanning)
+        states = action_states(
+            self.match, scanning=self.scan is not None, redoable=self._redoable() is not None
+        )
+        self.scan_action.setEnabled(states.enter_round)
+        self.manual_action.setEnabled(states.enter_round)
+        self.join_action.setEnabled(states.join)
+        self.leave_action.setEnabled(states.leave)
+        self.come_back_action.setEnabled(states.come_back)
+        self.undo_action.setEnabled(states.undo)
+        refused = states.undo_refused if self.match is not None else None
         self.undo_action.setToolTip(
             f"Undo round ({self.undo_action.shortcut().toString()})"
-            + (f": not now, {refused}" if refused is not None and has_match else "")
+            + (f": not now, {refused}" if refused is not None else "")
         )
-        self.delete_round_action.setEnabled(has_match and bool(self.match.rounds) and not scanning)
-        self.redo_action.setEnabled(self._redoable() is not None and not scanning)
+        self.delete_round_action.setEnabled(states.delete_round)
+        self.redo_action.setEnabled(states.redo)
         for action in (self.match_settings_action, self.players_action, self.export_action):
-            action.setEnabled(has_match and not scanning)
+            action.setEnabled(states.of_the_match)
         for action in (
             self.new_action,
             self.browse_action,
             self.enroll_action,
             self.settings_action,
         ):
-            action.setEnabled(not scanning)
+            action.setEnabled(states.elsewhere)
 
     # --- showing -------------------------------------------------------------------------
 
@@ -377,26 +372,18 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self._refused(exc), 8000)
             return
         if before is not None:  # redo puts the match back whole: a leave after the round too
-            self._undone.append((self.match_id, match, before))
+            self._undone.push(self.match_id, left=match, before=before)
         self.show_match(self.match_id, match)
         seats = seat_changes(before, match) if before is not None else ""
         self.statusBar().showMessage(
             f"Round {len(match.rounds) + 1} undone{seats} (Ctrl+Shift+Z brings it back)", 8000
         )
 
-    def _last_undone(self) -> int | None:
-        """Where in `_undone` the open match's last undone round is, if the match is still as
-        that undo left it (another match's undo on top of it hid it, once)."""
-        for at in range(len(self._undone) - 1, -1, -1):
-            match_id, left, _ = self._undone[at]
-            if match_id == self.match_id:
-                return at if left == self.match else None
-        return None
-
     def _redoable(self) -> Match | None:
         """The open match as it was before its last undo, if it is still as that undo left it."""
-        at = self._last_undone()
-        return None if at is None else self._undone[at][2]
+        if self.match_id is None:
+            return None
+        return self._undone.redoable(self.match_id, self.match)
 
     def _on_redo(self) -> None:
         before = self._redoable()
@@ -411,9 +398,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Round not brought back: {self._refused(exc)}", 8000)
             self._update_actions()
             return
-        at = self._last_undone()
-        if at is not None:
-            del self._undone[at]
+        self._undone.take(self.match_id, self.match)
         left = self.match
         self.show_match(self.match_id, match)
         seats = seat_changes(left, match) if left is not None else ""
@@ -659,7 +644,7 @@ class MainWindow(QMainWindow):
 
     def _on_match_deleted(self, match_id: int) -> None:
         """A match deleted in the browser: let it go, shown or undone."""
-        self._undone = [entry for entry in self._undone if entry[0] != match_id]
+        self._undone.forget(match_id)
         if match_id == self.match_id:
             self.match_id, self.match = None, None
             self.pages.setCurrentWidget(self.welcome)
@@ -777,7 +762,7 @@ class MainWindow(QMainWindow):
             return  # (what can be redone still can)
         # a round of the user's own makes the match's undone ones unreachable (it cannot come
         # back to the state an undo left while it stays on top): let them go
-        self._undone = [entry for entry in self._undone if entry[0] != self.match_id]
+        self._undone.forget(self.match_id)
         # the round is saved: the window shows it before anything else can fail (a capture
         # that failed here used to leave the scan open on the match before, and confirming
         # "again" saved the round twice)
@@ -1099,15 +1084,6 @@ class MainWindow(QMainWindow):
 
     def exec_dialog(self, dialog: QDialog) -> int:
         return dialog.exec()
-
-
-def _undo_refused(match: Match) -> str | None:
-    """Why the rules would refuse to undo `match`'s last round now (None: they would not)."""
-    try:
-        rules.delete_round(match, rules.last_round(match))
-    except MatchError as exc:
-        return exc.rule
-    return None
 
 
 def capture_caption(piles: str, shots: int) -> str:

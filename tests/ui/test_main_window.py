@@ -219,7 +219,7 @@ def test_undo_and_edit(qtbot, store, feed, tmp_path):
     assert store.load(match_id).rounds == (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(9, 3)),)
     assert window.scoreboard.cards[2].total.text() == "3"
     # the edit made the undone round unreachable: nothing offered, nothing kept for it
-    assert not window.redo_action.isEnabled() and window._undone == []
+    assert not window.redo_action.isEnabled() and len(window._undone) == 0
 
 
 def test_each_match_keeps_its_undone_round_while_another_is_open(qtbot, store, feed, tmp_path):
@@ -240,7 +240,7 @@ def test_each_match_keeps_its_undone_round_while_another_is_open(qtbot, store, f
     window.manual_action.trigger()  # a round of the user's own in B lets only B's undone go
     window.confirm.setValue(round_of(Ann=(3, 0), Bob=(2, 2), Cy=(1, 5)))
     _ok(window.confirm)
-    assert not window.redo_action.isEnabled() and window._undone == []
+    assert not window.redo_action.isEnabled() and len(window._undone) == 0
 
 
 def test_undone_rounds_come_back_with_redo_until_the_match_changes(qtbot, store, feed, tmp_path):

@@ -1,0 +1,39 @@
+"""ui/undo_history.py: which undone round redo may bring back (no Qt)."""
+
+from __future__ import annotations
+
+from blitzcam.ui.undo_history import UndoHistory
+from tests.ui.fakes import match_of, round_of
+
+R1 = round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))
+R2 = round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2))
+
+
+def test_an_undone_round_comes_back_only_onto_the_match_its_undo_left() -> None:
+    before = match_of(R1, R2)
+    left = match_of(R1)
+    history = UndoHistory()
+    history.push(1, left=left, before=before)
+    assert history.redoable(1, left) == before
+    assert history.redoable(1, match_of(R1, R1)) is None  # another round put on since
+    assert history.redoable(2, left) is None  # another match
+    history.take(1, left)
+    assert history.redoable(1, left) is None and len(history) == 0
+
+
+def test_each_match_keeps_its_own_undos_under_another_s() -> None:
+    history = UndoHistory()
+    a_before, a_left = match_of(R1, R2), match_of(R1)
+    b_before, b_left = match_of(R2, R1), match_of(R2)
+    history.push(1, left=a_left, before=a_before)
+    history.push(2, left=b_left, before=b_before)  # on top: match 1's stays offered
+    assert history.redoable(1, a_left) == a_before and history.redoable(2, b_left) == b_before
+    # undone twice: the last undo first
+    history.push(1, left=match_of(), before=a_left)
+    assert history.redoable(1, match_of()) == a_left
+    assert history.redoable(1, a_left) is None  # (the earlier undo waits under it)
+    history.take(1, match_of())
+    assert history.redoable(1, a_left) == a_before
+    history.forget(1)
+    assert history.redoable(1, a_left) is None and history.redoable(2, b_left) == b_before
+    assert len(history) == 1
