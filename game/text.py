@@ -97,6 +97,17 @@ def listed(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def taken_off_said(gone: Sequence[str]) -> str:
+    """'Di and Ed taken off the match': the players a change took away with their only rounds
+    (the app and `blitzcam match` say it alike)."""
+    return f"{listed(gone)} taken off the match"
+
+
+def played_no_round(name: str) -> str:
+    """'Cy had played no round: taken off the match': one who left before playing a round."""
+    return f"{name} had played no round: taken off the match"
+
+
 def _header(player: Player) -> str:
     """'Ann (green-pump, North; joined after round 2 with 7)' over a player's column."""
     said = player.deck + (f", {player.team}" if player.team else "")

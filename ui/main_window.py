@@ -33,7 +33,13 @@ from blitzcam.errors import UserError
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError, Round
 from blitzcam.game.store import MatchStore, MissingMatchError, StaleMatchError, StoreError
-from blitzcam.game.text import round_counts, seat_changes
+from blitzcam.game.text import (
+    listed,
+    played_no_round,
+    round_counts,
+    seat_changes,
+    taken_off_said,
+)
 from blitzcam.ui.action_states import action_states
 from blitzcam.ui.app import set_text_size
 from blitzcam.ui.capture_store import (
@@ -420,7 +426,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Round not deleted: {self._refused(exc)}", 8000)
             return
         with_them = (
-            f" {' and '.join(gone)} played only that round: taken off the match with it "
+            f" {listed(gone)} played only that round: taken off the match with it "
             "(seat, deck and start)."
             if gone
             else ""
@@ -444,7 +450,7 @@ class MainWindow(QMainWindow):
             return
         gone = rules.taken_off(before, match)
         self.show_match(self.match_id, match)
-        also = f"; {' and '.join(gone)} taken off the match" if gone else ""
+        also = f"; {taken_off_said(gone)}" if gone else ""
         self.statusBar().showMessage(
             f"Round {number} deleted; the rounds after it moved up{also}", 8000
         )
@@ -617,14 +623,15 @@ class MainWindow(QMainWindow):
         refused = self._change_refused(
             "Players", lambda: change(self.match_id, name, expect=self.match)
         )
+        said = done.format(name)
         if (
             refused is None
             and before is not None
             and self.match is not None
             and rules.taken_off(before, self.match)
         ):
-            done = "{} had played no round: taken off the match"  # not left with a total
-        self.statusBar().showMessage(refused or done.format(name), 10000)
+            said = played_no_round(name)  # not left with a total
+        self.statusBar().showMessage(refused or said, 10000)
 
     def _players_refused(
         self, players: tuple[rules.Player, ...], *, within: QDialog | None = None

@@ -429,7 +429,7 @@ def _take_back(args: argparse.Namespace, number_of: Any) -> int:
     CLI keeps no copy to redo from, and the match changed last may not be the one meant. When
     adding the round again would make the match what it was, the command that does is said."""
     from blitzcam.game.rules import delete_round, taken_off
-    from blitzcam.game.text import round_counts, seat_changes
+    from blitzcam.game.text import round_counts, seat_changes, taken_off_said
 
     said: list[str] = []
 
@@ -437,7 +437,7 @@ def _take_back(args: argparse.Namespace, number_of: Any) -> int:
         number = number_of(match)  # (undo: refused for a match without a round)
         after = delete_round(match, number)  # (refuses a round the match does not have)
         gone = taken_off(match, after)
-        with_it = f"; {' and '.join(gone)} taken off the match with it" if gone else ""
+        with_it = f"; {taken_off_said(gone)} with it" if gone else ""
         # one who left after the round is back at the table without it (as the app says)
         with_it += seat_changes(match, after)
         said.append(f"deleted round {number} ({round_counts(match.rounds[number - 1])}){with_it}")
@@ -575,6 +575,7 @@ def _join(args: argparse.Namespace) -> int:
 
 def _leave(args: argparse.Namespace) -> int:
     from blitzcam.game.rules import written_name
+    from blitzcam.game.text import played_no_round
 
     with _saving() as saving:
         with _open_store(args) as store:
@@ -585,8 +586,8 @@ def _leave(args: argparse.Namespace) -> int:
         who = written_name(args.player)
         if all(player.name != who for player in match.players):  # one who played no round
             print(
-                f"note: {who} had played no round: taken off the match, with no total to "
-                "keep (`blitzcam match join` seats them again)",
+                f"note: {played_no_round(who)}, with no total to keep (`blitzcam match "
+                "join` seats them again)",
                 file=sys.stderr,
             )
     return 0
