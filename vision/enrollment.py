@@ -24,6 +24,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import ImageError, read_image, read_picture, write_png_atomic
 from blitzcam.vision.lookalike import LookAlike, involving, look_alikes
+from blitzcam.vision.paper_light import evenly_lit
 from blitzcam.vision.references import (
     DECK_NAME_PATTERN,
     WINDOWS_DEVICES,
@@ -534,7 +535,8 @@ def enroll_image(
     cards, problem = card_in(image_bgr, pixel_scale=pixel_scale)
     if problem is not None:
         raise UserError(f"{source}: {problem}")
-    card = rectify(image_bgr, cards[0].corners)
+    # a shadow across it divided out: stored shadowed, the back read as another deck
+    card, _ = evenly_lit(rectify(image_bgr, cards[0].corners))
     # raises when the card, read as a profile will read it, shows no drawing
     card_patches(card, name=source, deck=deck)
     folder = out_dir or user_decks_dir()

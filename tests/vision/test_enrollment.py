@@ -1016,3 +1016,16 @@ def test_an_interrupt_after_the_back_is_stored_says_it_is_stored(tmp_path: Path,
     with pytest.raises(SavedThenInterrupted):  # the CLI says "(after the change was saved)"
         enroll_command(argparse.Namespace(deck="green-bucket", image=photo, camera=None))
     assert (user_decks_dir() / "green-bucket.png").is_file()
+
+
+def test_a_back_photographed_half_in_shadow_is_stored_evenly_lit(tmp_path: Path) -> None:
+    # (stored shadowed, a green pump read 0.21 alike to its own drawing, and a table's green
+    # pumps beside blue pumps were all counted as blue pump)
+    from blitzcam.vision.paper_light import light_over
+
+    photo = _photo("green-pump", seed=3).astype(np.float32)
+    x = np.arange(photo.shape[1], dtype=np.float32)
+    shade = 1 - 0.4 / (1 + np.exp(-(x - 300) / 8))  # 60 % of the light right of x = 300
+    photo = np.clip(photo * shade[None, :, None], 0, 255).astype(np.uint8)
+    stored = enroll_image("green-pump", photo, source="shadow.jpg", out_dir=tmp_path)
+    assert light_over(cv2.imread(str(stored)))[1] > 0.9

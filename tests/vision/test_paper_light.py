@@ -1,0 +1,68 @@
+"""vision/paper_light.py: a shadow across a photographed back divided out before it is stored;
+a back in even light stored as it is."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from blitzcam.datasets.art import render_back, render_random_back
+from blitzcam.datasets.lineart import FAMILIES
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.vision.paper_light import evenly_lit, light_over
+from blitzcam.vision.references import card_on_white
+
+
+def _shadowed(card: np.ndarray, *, light: float = 0.6, from_x: float = 0.45) -> np.ndarray:
+    """`card` with a soft-edged shadow (`light` of the light) over its right part."""
+    width = card.shape[1]
+    x = np.arange(width, dtype=np.float32)
+    edge = 1 / (1 + np.exp(-(x - from_x * width) / (0.02 * width)))  # a 5 %-wide edge
+    shade = 1 - (1 - light) * edge
+    return np.clip(card.astype(np.float32) * shade[None, :, None], 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("deck", DECK_NAMES)
+def test_a_back_in_even_light_is_stored_as_it_is(deck: str) -> None:
+    card = card_on_white(render_back(deck, width=600).rgba)
+    same, corrected = evenly_lit(card)
+    assert not corrected and same is card
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_no_kind_of_art_is_taken_for_a_shadow(family: str) -> None:
+    # (ink is left out of the light: a solid silhouette is not a dark patch of paper)
+    rng = np.random.default_rng(7)
+    for _ in range(4):
+        card = card_on_white(render_random_back(rng, width=600, family=family).rgba)
+        assert not evenly_lit(card)[1], light_over(card)[1]
+
+
+def test_a_shadow_across_the_card_is_divided_out() -> None:
+    card = card_on_white(render_back("green-pump", width=600).rgba)
+    shadowed = _shadowed(card)
+    assert light_over(shadowed)[1] < 0.7
+    lit, corrected = evenly_lit(shadowed)
+    assert corrected and light_over(lit)[1] > 0.95
+    # the paper on both sides of the shadow's edge as bright again, within 5 %
+    paper = (card.min(axis=2) > 240)[:, :, None].repeat(3, axis=2)
+    left, right = lit[:, :200][paper[:, :200]], lit[:, -200:][paper[:, -200:]]
+    assert abs(float(right.mean()) / float(left.mean()) - 1) < 0.05
+    # and the drawing read as its deck again (shadowed, it read as no deck)
+    from blitzcam.vision.embedding import Embedder
+    from blitzcam.vision.pipeline import default_identity_path
+    from blitzcam.vision.references import _builtin_patches, card_patches
+
+    embedder = Embedder(default_identity_path())
+    own = embedder.embed(_builtin_patches("green-pump"))
+
+    def likeness(back: np.ndarray) -> float:
+        return float((embedder.embed(card_patches(back, name="x", deck="green-pump")) @ own.T).max())
+
+    from blitzcam.errors import UserError
+
+    try:  # (this dark a shadow: too much "ink" to be read as a back at all)
+        before = likeness(shadowed)
+    except UserError:
+        before = None
+    assert likeness(lit) > 0.9 and (before is None or before < likeness(lit) - 0.2)
