@@ -23,13 +23,21 @@ from blitzcam.errors import SavedThenInterrupted, UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import ImageError, read_image, read_picture, write_png_atomic
-from blitzcam.vision.lookalike import LookAlike, involving, look_alikes
+from blitzcam.vision.lookalike import (
+    LookAlike,
+    OtherDeck,
+    involving,
+    look_alikes,
+    nearer_another,
+)
 from blitzcam.vision.paper_light import evenly_lit
 from blitzcam.vision.references import (
     DECK_NAME_PATTERN,
     WINDOWS_DEVICES,
+    builtin_profile,
     card_patches,
     default_profile,
+    load_reference_file,
     usable_enrolled,
     user_decks_dir,
 )
@@ -596,7 +604,13 @@ class FrameEnroller:
         self._out_dir = out_dir
 
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
-        return f"{deck}: enrolled (stored {self.enroll_to(deck, frame_bgr)})"
+        stored = self.enroll_to(deck, frame_bgr)
+        said = f"{deck}: enrolled (stored {stored})"
+        try:
+            unlike = reads_as_another(deck, stored)
+        except UserError:  # stored: only the advice is missing
+            return said
+        return said if unlike is None else f"{said}; {unlike.note()}"
 
     def enroll_to(self, deck: str, frame_bgr: np.ndarray) -> Path:
         """The file `deck`'s back from `frame_bgr` is stored in (UserError as `enroll`)."""
@@ -699,6 +713,7 @@ def enroll_command(args: argparse.Namespace) -> int:
         )
     try:
         pairs = involving(profile_look_alikes(), deck)
+        unlike = reads_as_another(deck, target)
     except UserError as exc:  # the back is stored: only the advice is missing
         print(f"note: could not check which decks {deck} looks like: {exc}", file=sys.stderr)
         return 0
@@ -706,7 +721,24 @@ def enroll_command(args: argparse.Namespace) -> int:
         raise SavedThenInterrupted() from None
     for pair in pairs:
         print(f"note: {pair.note()}", file=sys.stderr)
+    if unlike is not None:
+        print(f"note: {unlike.note()}", file=sys.stderr)
     return 0
+
+
+def reads_as_another(deck: str, stored: Path) -> OtherDeck | None:
+    """Whether the back stored for one of the eight decks reads more like another's drawing
+    (blitzcam's own) than its deck's (`lookalike.nearer_another`); None for a deck of the
+    user's own. UserError when the identity network cannot be loaded."""
+    if deck not in DECK_NAMES:
+        return None
+    from blitzcam.vision.embedding import Embedder
+    from blitzcam.vision.pipeline import default_identity_path, profile_references
+
+    embedder = Embedder(default_identity_path())
+    drawings = profile_references(embedder, builtin_profile())
+    back = embedder.embed(load_reference_file(stored, deck))
+    return nearer_another(deck, back, drawings, DECK_NAMES)
 
 
 def _picture_to_enroll(path: Path) -> tuple[np.ndarray, float]:

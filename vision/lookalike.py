@@ -117,3 +117,43 @@ def stand_ins_alike(
         for i, name in enumerate(names)
         if name in stand_ins and np.any(likeness[i, counted] >= line)
     }
+
+
+@dataclass(frozen=True, slots=True)
+class OtherDeck:
+    """A back enrolled as `deck` that reads more like `other`'s drawing than its own."""
+
+    deck: str
+    other: str
+    likeness: float  # to `other`'s drawing
+    own: float  # to `deck`'s own
+
+    def note(self) -> str:
+        return (
+            f"the back enrolled as {self.deck} reads more like {self.other}'s drawing "
+            f"({self.likeness:.2f} alike) than {self.deck}'s own ({self.own:.2f}): is it "
+            f"{self.deck}'s back, face down, evenly lit? (`blitzcam decks forget {self.deck}` "
+            "takes it back)"
+        )
+
+
+def nearer_another(
+    deck: str, back: np.ndarray, drawings: References, names: Sequence[str]
+) -> OtherDeck | None:
+    """Whether a back enrolled as `deck` (its variants' vectors, `back`) reads more like
+    another deck's drawing in `drawings` (blitzcam's own, `names` indexing their owners) than
+    `deck`'s: the wrong deck picked up, a face-up card, a photo in deep shadow. (Said as a
+    question: a print drawn differently from blitzcam's own may read low to every drawing.)"""
+    if deck not in names or not len(back) or not len(drawings):
+        return None
+    sims = back @ drawings.vectors.T
+    likeness = {
+        name: float(sims[:, drawings.owners == i].max())
+        for i, name in enumerate(names)
+        if (drawings.owners == i).any()
+    }
+    own = likeness.pop(deck, None)
+    if own is None or not likeness:
+        return None
+    other = max(likeness, key=likeness.__getitem__)
+    return OtherDeck(deck, other, likeness[other], own) if likeness[other] > own else None

@@ -447,6 +447,11 @@ def usable_enrolled(
     return loaded
 
 
+def builtin_profile() -> DeckProfile:
+    """The eight decks read against blitzcam's own drawings of them alone."""
+    return _profile([(name, _builtin_patches(name), "built-in") for name in DECK_NAMES])
+
+
 def default_profile(*, skip_unusable: bool = False) -> DeckProfile:
     """Built-in art for the eight decks, overridden or extended by the user's enrolled backs.
 

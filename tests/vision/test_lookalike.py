@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -102,3 +103,30 @@ def test_references_of_some_decks_are_renumbered_in_order() -> None:
     np.testing.assert_array_equal(kept.vectors, references.vectors[[0, 1, 3, 4]])
     assert references.of_decks([]).owners.tolist() == []
 
+
+
+def test_a_back_that_reads_as_another_deck_s_drawing_is_said() -> None:
+    # (a face-up card, or a blue pump picked up for the green, was enrolled without a word,
+    # and that deck's cards were then counted to another)
+    from blitzcam.vision.lookalike import nearer_another
+
+    names = ("green-pump", "blue-pump", "red-plow")
+    drawings = References(np.eye(3, dtype=np.float32), np.array([0, 1, 2]))
+    like_blue = np.array([[0.5, 0.8, 0.1]], np.float32)
+    said = nearer_another("green-pump", like_blue, drawings, names)
+    assert (said.other, said.likeness, said.own) == ("blue-pump", pytest.approx(0.8), pytest.approx(0.5))
+    assert said.note().startswith("the back enrolled as green-pump reads more like blue-pump's drawing (0.80 alike) than green-pump's own (0.50)")
+    assert nearer_another("green-pump", np.array([[0.7, 0.6, 0.1]], np.float32), drawings, names) is None
+    assert nearer_another("my-deck", like_blue, drawings, names) is None  # a deck of one's own
+
+
+def test_enrolling_another_deck_s_back_under_a_deck_s_name_is_noted(tmp_path: Path, capsys) -> None:
+    from blitzcam.cli import main
+
+    assert main(["decks", "export", str(tmp_path / "backs")]) == 0
+    capsys.readouterr()
+    assert main(["decks", "enroll", "green-pump", "--image", str(tmp_path / "backs" / "blue-pump.png")]) == 0
+    err = capsys.readouterr().err
+    assert "note: the back enrolled as green-pump reads more like blue-pump's drawing" in err
+    assert main(["decks", "enroll", "green-pump", "--image", str(tmp_path / "backs" / "green-pump.png")]) == 0
+    assert "reads more like" not in capsys.readouterr().err
