@@ -85,7 +85,11 @@ class EnrollDialog(QDialog):
         self._recognised: dict[str, int] = {}
         note = getattr(counter, "note", "")  # a NullCounter says why nothing is counted
         self.message = plain_label(  # it quotes what the enroller says: paths, deck names
-            "Hold one back of each deck flat under the camera."
+            # (held close, a back is not seen by the counting, which reads backs at a table's
+            # distance: "not seen" and "flip this card" over the very card being enrolled)
+            "Hold one back of a deck flat under the camera, filling a good part of the view, "
+            "and press Enroll from view under its deck. Recognition (under each deck) is of "
+            "backs at the table's distance: lay the card among the others to see it counted."
             if enroller
             else f"Enrolling needs the card counter, and there is none: {note}"
             if note
