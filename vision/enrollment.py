@@ -139,9 +139,13 @@ def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> lis
         box = cv2.minAreaRect(hull)
         quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
         if len(quad) != 4:  # rounded corners or a soft edge: fall back to the oriented box
-            if cv2.contourArea(hull) / max(1.0, float(np.prod(box[1]))) < 0.85:
-                continue
             quad = cv2.boxPoints(box)
+            if cv2.contourArea(hull) / max(1.0, float(np.prod(box[1]))) < 0.85:
+                # no card's shape: two cards overlapping, a hand touching one (it was "no card
+                # found" under a card in plain view); said as a shape that is not one card's
+                corners = order_corners(np.asarray(quad, np.float32) / scale)
+                cards.append(Bright(corners, area / scale**2, one_card=False))
+                continue
         quad = np.asarray(quad, np.float32).reshape(4, 2)
         one_card = _deepest_dent(contour) <= MAX_DENT * min(box[1]) or _dents_in_shadow(
             small, bright, hull, float(threshold)

@@ -1029,3 +1029,14 @@ def test_a_back_photographed_half_in_shadow_is_stored_evenly_lit(tmp_path: Path)
     photo = np.clip(photo * shade[None, :, None], 0, 255).astype(np.uint8)
     stored = enroll_image("green-pump", photo, source="shadow.jpg", out_dir=tmp_path)
     assert light_over(cv2.imread(str(stored)))[1] > 0.9
+
+
+def test_two_cards_crossing_are_said_to_be_no_one_card_not_no_card() -> None:
+    # (their bright shape is no card's shape at all: it was dropped, "no card found" said of
+    # two cards in plain view; a hand touching a card likewise)
+    photo = np.full((480, 640, 3), (45, 60, 80), np.uint8)
+    cv2.rectangle(photo, (250, 60), (390, 420), (235, 235, 230), -1)  # one card upright
+    cv2.rectangle(photo, (140, 170), (500, 310), (235, 235, 230), -1)  # one across it
+    cv2.line(photo, (300, 200), (340, 280), (40, 120, 40), 6)  # a stroke of drawing
+    with pytest.raises(UserError, match="the bright shape found is not one card's"):
+        enroll_image("green-pump", photo, source="cross.jpg", out_dir=Path("/nonexistent"))
