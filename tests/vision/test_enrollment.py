@@ -14,18 +14,20 @@ import pytest
 from blitzcam.datasets.art import render_back
 from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
-from blitzcam.vision.enrollment import (
+from blitzcam.vision.card_finder import (
     card_in,
-    enroll_command,
-    enroll_image,
-    enrolled_decks,
     find_card,
-    forget_command,
-    forget_deck,
-    list_command,
     long_sides_down,
     order_corners,
     seen_card_ratio,
+)
+from blitzcam.vision.enrollment import (
+    enroll_command,
+    enroll_image,
+    enrolled_decks,
+    forget_command,
+    forget_deck,
+    list_command,
 )
 from blitzcam.vision.images import read_image
 from blitzcam.vision.references import default_profile, profile_from_dir, user_decks_dir
@@ -360,7 +362,7 @@ def test_a_card_with_a_shadow_over_its_edge_is_still_taken(tmp_path: Path) -> No
     shade = np.zeros(photo.shape[:2], np.uint8)
     cv2.circle(shade, (960, 580), 120, 1, -1)
     photo[shade == 1] *= 0.55
-    from blitzcam.vision.enrollment import card_in
+    from blitzcam.vision.card_finder import card_in
 
     cards, problem = card_in(photo.astype(np.uint8))
     assert problem is None
@@ -372,7 +374,7 @@ def test_a_card_with_a_shadow_over_its_edge_is_still_taken(tmp_path: Path) -> No
 def test_half_a_card_is_no_cards_shape_from_any_angle() -> None:
     # the lit half of a card half in shadow, its corners a few pixels off a rectangle: the
     # slant was unreadable, so no shape was checked, and half the card was stored stretched
-    from blitzcam.vision.enrollment import could_be_a_card, seen_card_ratio
+    from blitzcam.vision.card_finder import could_be_a_card, seen_card_ratio
 
     half = np.float32([[648, 253], [798, 250], [800, 717], [653, 718]])
     assert seen_card_ratio(half, (1280, 960)) is None and not could_be_a_card(half, (1280, 960))
@@ -448,7 +450,7 @@ def test_a_card_enrollment_stores_is_one_a_profile_loads(tmp_path: Path) -> None
     # faint one-pixel hatching: a drawing at the rectified card's 400 px, none at the 320 px a
     # profile reads references at; enrollment refuses it rather than store a file that would
     # stop every later start
-    from blitzcam.vision.enrollment import CARD_ASPECT, CARD_WIDTH
+    from blitzcam.vision.card_finder import CARD_ASPECT, CARD_WIDTH
     from blitzcam.vision.references import reference_patches
 
     card = np.full((round(CARD_WIDTH * CARD_ASPECT), CARD_WIDTH, 3), 235, np.uint8)
@@ -934,7 +936,7 @@ def test_decks_list_json_stays_utf8_for_a_file_name_that_is_not() -> None:
 def test_an_outline_that_touches_itself_is_measured_not_an_opencv_error() -> None:
     # (OpenCV's convexity defects raised "the convex hull indices are not monotonous" for a
     # noisy bright shape; enroll printed a traceback, the app OpenCV's message)
-    from blitzcam.vision.enrollment import card_in
+    from blitzcam.vision.card_finder import card_in
 
     rng = np.random.default_rng(0)
     for _ in range(100):  # a review's random pictures; the last one's outline touches itself

@@ -1,0 +1,500 @@
+"""Finding the one card back in a photo and warping it flat: the geometry of enrollment.
+
+`find_card` takes the largest bright quadrilateral contour (a back is white paper on a darker
+table); `card_problem` says what keeps a picture from being enrolled (two cards, a card running
+off the picture, too small, too slanted to tell its length from its width); `rectify` warps the
+card flat and upright with a perspective transform. No file or camera is touched here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Final, NamedTuple
+
+import cv2
+import numpy as np
+
+CARD_WIDTH: Final = 400  # stored references are this wide, upright
+CARD_ASPECT: Final = 89.0 / 57.0
+MIN_CARD_AREA: Final = 0.02  # of the picture: smaller bright blobs are not the card
+# a bright shape filling this much of the picture is the picture itself: a card-shaped picture
+# (a scan, a tight crop, a back `blitzcam decks export` wrote) is taken as the card
+WHOLE_PICTURE: Final = 0.98
+# a card's 1.56 within 2.5 %: not a camera's 4:3, 3:2, 16:10 or 16:9 frame, whose picture of a
+# card on a white table is bright to its edges too
+WHOLE_CARD_SHAPE: Final = (1.52, 1.60)
+WHOLE_CARD_DRAWING: Final = 0.3  # of the card's width: a back's drawing is 0.35-0.65 of it
+# a picture of this shape, bright to its edges with a drawing in its middle, is said to be a
+# crop near a card's shape (taken whole only within WHOLE_CARD_SHAPE)
+NEAR_CARD_SHAPE: Final = (1.40, 1.75)
+# ... but one of card shape down to this share is likely the card seen from too far: said so
+FAR_CARD_AREA: Final = 0.001
+# A quadrilateral this much longer than wide, or no more, is a card seen at a slant; outside it,
+# two cards touching or a card cut by the frame (a card is 1.56).
+CARD_SHAPE_RANGE: Final = (1.3, 1.9)
+PARALLEL_SLANT: Final = 0.02  # sides converging less than this are parallel (seen square-on)
+SLANT_TO_MEASURE: Final = 0.15  # both pairs of sides must converge this much to read the slant
+FOCAL_RANGE: Final = (0.4, 4.0)  # a lens's focal length, in the picture's long sides
+# a slant shortens the sides running along it, which then converge: past this angle between
+# them, and looking less than LONG_ALONG_SLANT as long as the sides across, the card may lie
+# either way (a card tilted 70 degrees along its length looks like one lying across, 0.61)
+STEEP_CONVERGENCE_DEG: Final = 10.0
+SQUARE_ON_DEG: Final = 2.0  # both pairs of sides closer to parallel than this: no slant to read
+LONG_ALONG_SLANT: Final = 0.8  # a card's short sides look at most 1/CARD_ASPECT (0.64) as long
+MIN_CARD_SIDE: Final = 120  # pixels across the card in the picture: less is stored blurred
+SECOND_CARD_SHARE: Final = 0.5  # a second quadrilateral this large (of the card's area): two cards
+# ... and a card-shaped one down to this share: a second card further off, or seen at a slant
+# (one of 20-39 % of the card's area was taken, and the nearer card stored)
+SECOND_CARD_SHAPED_SHARE: Final = 0.15
+# One card's outline is convex, rounded corners and all: no dent in it deeper than this share
+# of its width (cards photographed flat, perspective, shadows and face-up cards included:
+# 0.01 at most). Two cards overlapping, even offset by 30 px of 300, or a card with a light
+# thing touching it, are dented where the outlines meet (0.03-0.28); such a bright shape was
+# stored as half of one card and half of the other.
+MAX_DENT: Final = 0.02
+# ... unless the dent is card in shadow, this share of the way from the table's grey up to the
+# bright line: a phone's shadow over the card's edge at 45-55 % of the light reads 0.53-0.81
+# (darker is refused: it is too near the table to tell); the notch of two cards overlapping,
+# table, 0-0.19, and 0.31 for two stacked 30 px apart (its notch mostly the cards' blurred edge)
+SHADOW_LIFT: Final = 0.42
+EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
+
+
+class Bright(NamedTuple):
+    """A bright shape found in a picture, as the quadrilateral taken for it."""
+
+    corners: np.ndarray  # (4, 2) ordered tl, tr, br, bl, in the picture's pixels
+    area: float  # of the shape itself, in the picture's pixels
+    one_card: bool  # outlined as one card is: no dent in it (MAX_DENT) but card in shadow
+
+
+def order_corners(points: np.ndarray) -> np.ndarray:
+    """(4,2) points -> top-left, top-right, bottom-right, bottom-left."""
+    points = np.asarray(points, np.float32).reshape(4, 2)
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    ordered = points[np.argsort(angles)]  # clockwise from the left in image coordinates
+    start = np.argmin(ordered.sum(axis=1))  # top-left: smallest x + y
+    return np.roll(ordered, -start, axis=0)
+
+
+def find_card(image_bgr: np.ndarray) -> np.ndarray | None:
+    """The corners (4,2, ordered) of the largest bright quadrilateral, or None."""
+    cards = find_cards(image_bgr)
+    return cards[0].corners if cards else None
+
+
+def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> list[Bright]:
+    """Bright shapes of at least `min_area` of the picture taken as quadrilaterals, largest
+    first."""
+    small, scale, threshold, bright, ink = _bright_shapes(image_bgr)
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    area_min = min_area * bright.size
+    cards = []
+    for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
+        area = cv2.contourArea(contour)
+        if area > WHOLE_PICTURE * bright.size:
+            if _is_the_card(ink):
+                whole = float(image_bgr.shape[0] * image_bgr.shape[1])
+                cards.append(Bright(_whole(image_bgr), whole, one_card=True))
+            continue
+        if area < area_min:
+            continue
+        hull = cv2.convexHull(contour)
+        box = cv2.minAreaRect(hull)
+        quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+        if len(quad) != 4:  # rounded corners or a soft edge: fall back to the oriented box
+            quad = cv2.boxPoints(box)
+            if cv2.contourArea(hull) / max(1.0, float(np.prod(box[1]))) < 0.85:
+                # no card's shape: two cards overlapping, a hand touching one (it was "no card
+                # found" under a card in plain view); said as a shape that is not one card's
+                corners = order_corners(np.asarray(quad, np.float32) / scale)
+                cards.append(Bright(corners, area / scale**2, one_card=False))
+                continue
+        quad = np.asarray(quad, np.float32).reshape(4, 2)
+        one_card = _deepest_dent(contour) <= MAX_DENT * min(box[1]) or _dents_in_shadow(
+            small, bright, hull, float(threshold)
+        )
+        cards.append(Bright(order_corners(quad / scale), area / scale**2, one_card))
+    return cards
+
+
+def _bright_shapes(
+    image_bgr: np.ndarray,
+) -> tuple[np.ndarray, float, float, np.ndarray, np.ndarray]:
+    """The picture in grey at most 800 px long, its scale, the bright line (Otsu's), the bright
+    shapes (ink lines closed) and the ink (the dark pixels, before they are closed: what a
+    whole-picture card's drawing is)."""
+    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    scale = 800 / max(grey.shape)
+    small = (
+        cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        if scale < 1
+        else grey
+    )
+    blurred = cv2.GaussianBlur(small, (5, 5), 0)
+    threshold, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = bright == 0
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))  # close ink lines
+    return small, min(scale, 1.0), float(threshold), bright, ink
+
+
+def _crop_shape_problem(image_bgr: np.ndarray) -> str | None:
+    """What to say of a picture bright to its edges with a card's drawing in its middle whose
+    shape is near a card's but not one: a crop of a back a little too tight or loose ("no card
+    found ... on a darker surface" said nothing of the crop), or a card on a light table, which
+    the picture cannot tell from one. None for any other picture."""
+    _small, _scale, _threshold, bright, ink = _bright_shapes(image_bgr)
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours or max(cv2.contourArea(c) for c in contours) <= WHOLE_PICTURE * bright.size:
+        return None
+    h, w = ink.shape
+    ratio = max(h, w) / max(1, min(h, w))
+    near = NEAR_CARD_SHAPE[0] <= ratio <= NEAR_CARD_SHAPE[1]
+    if not near or not ink.any() or not _drawing_centred(ink):
+        return None
+    return (
+        "no card found: the picture is bright to its edges (a light table, or a crop of one "
+        f"card {ratio:.2f} times as long as it is wide, where a card is {CARD_ASPECT:.2f}): "
+        "lay the card on a darker surface, or crop the picture to the card's edges"
+    )
+
+
+def _dents_in_shadow(
+    grey: np.ndarray, bright: np.ndarray, hull: np.ndarray, threshold: float
+) -> bool:
+    """Whether what fills the bright shape's dents (inside its convex hull, not bright) is
+    card in shadow rather than table: nearer the bright line than the table just outside the
+    hull is. Where two cards overlap, or something light touches the card, the dents are
+    table; a shadow across the card's edge (a phone held over it) leaves card there, darker."""
+    inside = np.zeros_like(bright)
+    cv2.fillConvexPoly(inside, hull.reshape(-1, 2), 255)
+    # (away from the bright edge: a notch's thin end is mostly the edge's own blur)
+    dents = cv2.erode(((inside > 0) & (bright == 0)).astype(np.uint8), np.ones((5, 5))) > 0
+    ring = (cv2.dilate(inside, np.ones((15, 15), np.uint8)) > 0) & (inside == 0)
+    if not dents.any() or not ring.any():
+        return False
+    table, dent = float(np.median(grey[ring])), float(np.median(grey[dents]))
+    return dent - table > SHADOW_LIFT * (threshold - table)
+
+
+def _deepest_dent(contour: np.ndarray) -> float:
+    """How far, in pixels, the outline's deepest dent lies inside its convex hull."""
+    if len(contour) < 4:
+        return 0.0
+    try:
+        defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
+    except cv2.error:  # an outline that touches itself ("hull indices are not monotonous"):
+        return math.inf  # no one card's, which is convex (OpenCV's error was a traceback)
+    return 0.0 if defects is None else float(defects[:, 0, 3].max()) / 256  # (fixed point)
+
+
+def _is_the_card(ink: np.ndarray) -> bool:
+    """Whether a picture that is bright to its edges is one card and nothing else: shaped as a
+    card, its drawing (`ink`, the dark pixels) large and in the middle. A photo of a card on a
+    white table is bright to its edges too, but its drawing is small, or off-centre."""
+    h, w = ink.shape
+    if not WHOLE_CARD_SHAPE[0] <= max(h, w) / max(1, min(h, w)) <= WHOLE_CARD_SHAPE[1]:
+        return False
+    return _drawing_centred(ink)
+
+
+def _drawing_centred(ink: np.ndarray) -> bool:
+    """Whether the dark pixels of a picture bright to its edges are a card's drawing: large and
+    in its middle (a photo of a card on a white table has a small one, or one off-centre)."""
+    h, w = ink.shape
+    ys, xs = np.nonzero(ink)
+    if len(xs) == 0:
+        return True  # a blank card: enrollment says it shows no drawing
+    (x0, x1), (y0, y1) = np.percentile(xs, (2, 98)), np.percentile(ys, (2, 98))
+    centred = abs((x0 + x1) / 2 - w / 2) < 0.2 * w and abs((y0 + y1) / 2 - h / 2) < 0.2 * h
+    return centred and max(x1 - x0, y1 - y0) >= WHOLE_CARD_DRAWING * min(h, w)
+
+
+def _whole(image_bgr: np.ndarray) -> np.ndarray:
+    """The picture's own corners (ordered): a scan, a crop or an exported back is the card."""
+    return _whole_corners((image_bgr.shape[1], image_bgr.shape[0]))
+
+
+def _whole_corners(image_wh: tuple[int, int]) -> np.ndarray:
+    w, h = image_wh
+    return np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+
+
+def _on_the_edge(corners: np.ndarray, image_wh: tuple[int, int]) -> bool:
+    """Whether two corners of the quadrilateral lie on one edge of the picture: a side along
+    it, where the picture cut the bright shape (a card half out of the frame)."""
+    margin = EDGE_MARGIN * max(image_wh)
+    xs, ys = corners[:, 0], corners[:, 1]
+    w, h = image_wh
+    return any(
+        int(np.count_nonzero(near)) >= 2
+        for near in (xs <= margin, xs >= w - 1 - margin, ys <= margin, ys >= h - 1 - margin)
+    )
+
+
+def _vanishing_directions(
+    corners: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The directions (homogeneous) of the quadrilateral's two pairs of sides, at their
+    vanishing points (`corners` ordered tl, tr, br, bl)."""
+    tl, tr, br, bl = (np.append(np.asarray(c, np.float64), 1.0) for c in corners)
+    k2 = np.dot(np.cross(tl, br), bl) / np.dot(np.cross(tr, br), bl)
+    k3 = np.dot(np.cross(tl, br), tr) / np.dot(np.cross(bl, br), tr)
+    return k2 * tr - tl, k3 * bl - tl
+
+
+def _sides_at_focal(
+    n2: np.ndarray, n3: np.ndarray, focal: float, image_wh: tuple[int, int]
+) -> tuple[float, float]:
+    """The rectangle's sides along `n2` and `n3` (`_vanishing_directions`), to one scale, seen
+    through a lens of `focal` pixels whose principal point is the picture's centre."""
+    u0, v0 = image_wh[0] / 2, image_wh[1] / 2
+    inverse = np.linalg.inv(np.array([[focal, 0, u0], [0, focal, v0], [0, 0, 1]]))
+    metric = inverse.T @ inverse
+    return (
+        float(np.sqrt(max(0.0, float(n2 @ metric @ n2)))),
+        float(np.sqrt(max(0.0, float(n3 @ metric @ n3)))),
+    )
+
+
+def _ratio_at_focal(
+    n2: np.ndarray, n3: np.ndarray, focal: float, image_wh: tuple[int, int]
+) -> float:
+    """The rectangle's length over width, seen through a lens of `focal` pixels whose
+    principal point is the picture's centre."""
+    first, second = _sides_at_focal(n2, n3, focal, image_wh)
+    ratio = first / max(1e-6, second)
+    return max(ratio, 1 / max(ratio, 1e-9))
+
+
+def could_be_a_card(corners: np.ndarray, image_wh: tuple[int, int]) -> bool:
+    """Whether some camera lens (FOCAL_RANGE) sees a card's shape (CARD_SHAPE_RANGE) as the
+    quadrilateral `corners`: for the slants whose lens the picture cannot tell
+    (`seen_card_ratio` None). Half a card, found where a shadow or the picture's edge cut it,
+    is no card's shape through any lens."""
+    n2, n3 = _vanishing_directions(corners)
+    ratios = [
+        _ratio_at_focal(n2, n3, share * max(image_wh), image_wh)
+        for share in np.geomspace(*FOCAL_RANGE, 25)
+    ]
+    finite = [r for r in ratios if np.isfinite(r)]
+    return not finite or (min(finite) <= CARD_SHAPE_RANGE[1] and max(finite) >= CARD_SHAPE_RANGE[0])
+
+
+def seen_card_ratio(corners: np.ndarray, image_wh: tuple[int, int]) -> float | None:
+    """How many times longer than wide the rectangle seen as `corners` (ordered) is, undoing
+    the camera's slant (Zhang & He, "Whiteboard scanning and image enhancement", 2007: the
+    focal length is estimated from the quadrilateral, the principal point taken as the
+    picture's centre); None when the picture cannot tell (a trapezoid: one vanishing point at
+    infinity leaves the focal length, and so the ratio, open).
+
+    A parallelogram (seen square-on) gives its own side ratio."""
+    u0, v0 = image_wh[0] / 2, image_wh[1] / 2
+    n2, n3 = _vanishing_directions(corners)
+    # how far each vanishing point is from infinity, as the slope of the sides' convergence
+    slant = [abs(n[2]) * max(image_wh) / max(1e-9, float(np.hypot(n[0], n[1]))) for n in (n2, n3)]
+    if max(slant) < PARALLEL_SLANT:
+        ratio = float(np.hypot(n2[0], n2[1]) / max(1e-9, float(np.hypot(n3[0], n3[1]))))
+    elif min(slant) < SLANT_TO_MEASURE:
+        # nearly a trapezoid: a pixel's error in a corner swings the focal length estimated
+        # from it by tens of times (a card tilted 40-45 degrees read as 1.2 or 1.9 long)
+        return None
+    else:
+        d = n2[2] * n3[2]
+        f2 = (
+            -(
+                (n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + d * u0**2)
+                + (n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + d * v0**2)
+            )
+            / d
+        )
+        if not np.isfinite(f2) or f2 <= 0:
+            return None
+        f = float(np.sqrt(f2))
+        if not FOCAL_RANGE[0] <= f / max(image_wh) <= FOCAL_RANGE[1]:  # no camera's lens
+            return None
+        return _ratio_at_focal(n2, n3, f, image_wh)
+    return max(ratio, 1 / max(ratio, 1e-9))
+
+
+def _angle_deg(a: np.ndarray, b: np.ndarray) -> float:
+    cos = abs(float(a @ b)) / max(1e-9, float(np.linalg.norm(a) * np.linalg.norm(b)))
+    return float(np.degrees(np.arccos(min(1.0, cos))))
+
+
+def long_sides_down(corners: np.ndarray, image_wh: tuple[int, int] | None = None) -> bool | None:
+    """Whether the card's long sides are the quadrilateral's left and right ones (`corners`
+    ordered tl, tr, br, bl), its top and bottom (False), or None when the slant hides which.
+
+    Comparing the sides as seen fails on a steep slant: a card tilted 55 degrees along its
+    length looks wider than long and was stored turned and stretched. The sides along a slant
+    converge and only they are shortened, so they are the long ones whenever they look more
+    than LONG_ALONG_SLANT as long as the others (its short sides never look more than 0.64).
+    Past that, in a picture of `image_wh`, the way that some camera lens sees (`_lens_tells`)."""
+    tl, tr, br, bl = (np.asarray(c, np.float64) for c in corners)
+    down = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
+    across = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
+    down_converge = _angle_deg(bl - tl, br - tr)
+    across_converge = _angle_deg(tr - tl, br - bl)
+    if max(down_converge, across_converge) < SQUARE_ON_DEG:  # seen square-on: as it looks
+        return bool(down > across)
+    along, other, converge = (
+        (down, across, down_converge)
+        if down_converge >= across_converge
+        else (across, down, across_converge)
+    )
+    if along >= LONG_ALONG_SLANT * other:
+        long_along = True
+    elif converge > STEEP_CONVERGENCE_DEG:
+        return None if image_wh is None else _lens_tells(corners, image_wh)
+    else:
+        long_along = False
+    return long_along == (down_converge >= across_converge)
+
+
+def _lens_tells(corners: np.ndarray, image_wh: tuple[int, int]) -> bool | None:
+    """Whether the card's long sides run down the picture, as `long_sides_down` says, where
+    only one way is a card's shape (CARD_SHAPE_RANGE) through some lens (FOCAL_RANGE); None
+    where both are, or neither. How fast the sides converge grows with the share of the
+    picture the card fills, so an angle alone refused a card lying across, 44 % of a phone's
+    picture wide, seen 20 degrees off straight-down (its other reading needs 67 degrees and a
+    lens no camera has)."""
+    n2, n3 = _vanishing_directions(corners)  # the top side's direction, the left side's
+    readings = set()
+    for share in np.geomspace(*FOCAL_RANGE, 49):
+        across, down = _sides_at_focal(n2, n3, share * max(image_wh), image_wh)
+        if min(across, down) <= 0 or not np.isfinite(across / down):
+            continue
+        for long_down, ratio in ((True, down / across), (False, across / down)):
+            if CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]:
+                readings.add(long_down)
+    return readings.pop() if len(readings) == 1 else None
+
+
+def card_in(image_bgr: np.ndarray, *, pixel_scale: float = 1.0) -> tuple[list[Bright], str | None]:
+    """The card candidates of `image_bgr` (`find_cards`) and why the largest cannot be
+    enrolled (`card_problem`), or None. `pixel_scale`: the picture file's pixels per pixel of
+    `image_bgr` (a large file is read shrunk), which a card's width is told in."""
+    image_wh = (image_bgr.shape[1], image_bgr.shape[0])
+    found = find_cards(image_bgr, min_area=FAR_CARD_AREA)  # one pass: the cards are the big ones
+    cards = [card for card in found if card.area >= MIN_CARD_AREA * image_wh[0] * image_wh[1]]
+    if not found and (crop := _crop_shape_problem(image_bgr)) is not None:
+        return cards, crop
+    return cards, card_problem(cards, image_wh, far=() if cards else found, pixel_scale=pixel_scale)
+
+
+def card_problem(
+    cards: list[Bright],
+    image_wh: tuple[int, int],
+    *,
+    far: Sequence[Bright] = (),
+    pixel_scale: float = 1.0,
+) -> str | None:
+    """Why the largest of `cards` (from `find_cards`) cannot be enrolled, or None; with no
+    cards, `far` (smaller quadrilaterals) may show the card seen from too far.
+
+    A second card nearly as large makes it unclear which deck is meant; two cards touching read
+    as one quadrilateral of the wrong shape; a small card is stored blown up and blurred."""
+    if not cards:
+        return _far_card_problem(far, image_wh, pixel_scale) or (
+            "no card found (lay one back flat on a darker surface, filling a good part of "
+            "the picture)"
+        )
+    (corners, area, one_card), others = cards[0], cards[1:]
+    if any(
+        other.area >= SECOND_CARD_SHARE * area
+        or (
+            other.area >= SECOND_CARD_SHAPED_SHARE * area
+            and _card_shaped(other.corners, image_wh, seen_card_ratio(other.corners, image_wh))
+        )
+        for other in others
+    ):
+        return "more than one card in the picture: lay one back alone"
+    whole = np.array_equal(corners, _whole_corners(image_wh))
+    if not whole and _on_the_edge(corners, image_wh):
+        return (
+            "the card found runs off the edge of the picture: photograph the whole card, with "
+            "some of the table around it"
+        )
+    if not one_card:
+        return (
+            "the bright shape found is not one card's: its outline is dented (two cards "
+            "overlapping, something light touching the card, or a shadow across its edge?): "
+            "lay one back alone, evenly lit"
+        )
+    across, down = _sides(corners)
+    ratio = seen_card_ratio(corners, image_wh)
+    if not _card_shaped(corners, image_wh, ratio):
+        shape = (
+            f"is {ratio:.2f} times as long as it is wide, a card {CARD_ASPECT:.2f}"
+            if ratio is not None
+            else f"is not a card's ({CARD_ASPECT:.2f} times as long as wide) from any angle"
+        )
+        return (
+            f"the shape found {shape}: two cards touching, or a card partly hidden or in "
+            "shadow? lay one back alone, evenly lit"
+        )
+    if long_sides_down(corners, image_wh) is None:
+        return (
+            "the card is seen too slanted to tell its length from its width: photograph it "
+            "more from above"
+        )
+    if min(across, down) * pixel_scale < MIN_CARD_SIDE:
+        return _too_few_pixels(min(across, down) * pixel_scale)
+    return None
+
+
+def _card_shaped(corners: np.ndarray, image_wh: tuple[int, int], ratio: float | None) -> bool:
+    """Whether a quadrilateral found is a card's shape: its `ratio` as seen (`seen_card_ratio`),
+    or, where the picture cannot tell it (None), through some lens (`could_be_a_card`)."""
+    if ratio is None:
+        return could_be_a_card(corners, image_wh)
+    return CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]
+
+
+def _far_card_problem(
+    far: Sequence[Bright], image_wh: tuple[int, int], pixel_scale: float = 1.0
+) -> str | None:
+    """'Move closer' when the largest of `far` is card-shaped: a card too small in the picture
+    to be told from a bright speck by size alone (under MIN_CARD_AREA)."""
+    if not far:
+        return None
+    corners, area, _one_card = far[0]
+    across, down = _sides(corners)
+    # a few pixels' rounding in a small quadrilateral leaves the slant unreadable: as it looks
+    ratio = seen_card_ratio(corners, image_wh) or max(across, down) / max(1.0, min(across, down))
+    if not CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]:
+        return None
+    if min(across, down) * pixel_scale < MIN_CARD_SIDE:
+        return _too_few_pixels(min(across, down) * pixel_scale)
+    share = area / (image_wh[0] * image_wh[1])
+    return (
+        f"the only card-shaped thing found fills {share:.1%} of the picture: if it is the card, "
+        f"move closer (at least {MIN_CARD_AREA:.0%}, so that no bright speck is taken for it)"
+    )
+
+
+def _sides(corners: np.ndarray) -> tuple[float, float]:
+    """A quadrilateral's mean length across and down (ordered corners)."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)  # top, right, ...
+    return float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
+
+
+def _too_few_pixels(side: float) -> str:
+    return (
+        f"the card is only {side:.0f} pixels wide in the picture: move closer "
+        f"(at least {MIN_CARD_SIDE})"
+    )
+
+
+def rectify(image_bgr: np.ndarray, corners: np.ndarray, *, width: int = CARD_WIDTH) -> np.ndarray:
+    """The card warped flat, portrait, `width` pixels wide at the card's aspect ratio."""
+    if long_sides_down(corners, (image_bgr.shape[1], image_bgr.shape[0])) is False:
+        # lying across in the photo: stand it upright
+        corners = np.roll(corners, -1, axis=0)
+    height = round(width * CARD_ASPECT)
+    dst = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
+    matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    return cv2.warpPerspective(image_bgr, matrix, (width, height), flags=cv2.INTER_AREA)
