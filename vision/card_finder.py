@@ -33,6 +33,9 @@ FAR_CARD_AREA: Final = 0.001
 # A quadrilateral this much longer than wide, or no more, is a card seen at a slant; outside it,
 # two cards touching or a card cut by the frame (a card is 1.56).
 CARD_SHAPE_RANGE: Final = (1.3, 1.9)
+# a far bright shape this much squarer than a card is said to be perhaps one seen slanted (at
+# 40° a card looks 1.20-1.22 times as long as wide); a square speck (1.0-1.1) is no card
+SLANTED_SMALL_CARD: Final = (1.1, 1.3)
 PARALLEL_SLANT: Final = 0.02  # sides converging less than this are parallel (seen square-on)
 SLANT_TO_MEASURE: Final = 0.15  # both pairs of sides must converge this much to read the slant
 FOCAL_RANGE: Final = (0.4, 4.0)  # a lens's focal length, in the picture's long sides
@@ -465,11 +468,19 @@ def _far_card_problem(
     across, down = _sides(corners)
     # a few pixels' rounding in a small quadrilateral leaves the slant unreadable: as it looks
     ratio = seen_card_ratio(corners, image_wh) or max(across, down) / max(1.0, min(across, down))
+    share = area / (image_wh[0] * image_wh[1])
     if not CARD_SHAPE_RANGE[0] <= ratio <= CARD_SHAPE_RANGE[1]:
-        return None
+        if not SLANTED_SMALL_CARD[0] <= ratio < SLANTED_SMALL_CARD[1]:
+            return None
+        # a small card seen steeply slanted looks nearly square ("no card found" was said of a
+        # card in plain view, 40° from above)
+        return (
+            f"the only bright shape found fills {share:.1%} of the picture and looks "
+            f"{ratio:.2f} times as long as it is wide, a card {CARD_ASPECT:.2f}: if it is the "
+            "card, move closer and photograph it more from above"
+        )
     if min(across, down) * pixel_scale < MIN_CARD_SIDE:
         return _too_few_pixels(min(across, down) * pixel_scale)
-    share = area / (image_wh[0] * image_wh[1])
     return (
         f"the only card-shaped thing found fills {share:.1%} of the picture: if it is the card, "
         f"move closer (at least {MIN_CARD_AREA:.0%}, so that no bright speck is taken for it)"

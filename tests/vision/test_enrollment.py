@@ -403,6 +403,8 @@ def test_a_card_too_slanted_to_tell_which_way_it_lies_is_refused(tmp_path: Path)
         (_cards_on_table((900, 400, 100, 156), size=(1920, 1080)), r"only \d+ pixels wide .*move closer"),
         (_cards_on_table((900, 400, 200, 312), size=(2400, 1800)), r"fills 1\.4% .*move closer"),
         (_square_on_table(900, 400, 140, size=(1920, 1080)), "no card found"),
+        # a small card seen 40° from above looks 1.2 times as long as wide: it was "no card found"
+        (_slanted_photo(40, distance=1200)[0], r"looks 1\.\d\d times as long .* move closer and photograph it more from above"),
         # two cards overlapping were one bright shape, stored as half of each (a whole deck's
         # cards then counted as another's); offset by half a card, or stacked 30 px apart
         (_cards_on_table((300, 300, 360, 562), (480, 480, 360, 562)), "not one card's"),
