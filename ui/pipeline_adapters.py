@@ -144,6 +144,8 @@ class PipelineEnroller:
         self._enroller = FrameEnroller()
 
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
+        from blitzcam.errors import UserError
+        from blitzcam.vision.enrollment import reads_as_another
         from blitzcam.vision.lookalike import involving
 
         target = self._enroller.enroll_to(deck, frame_bgr)  # (UserError: said by the caller)
@@ -152,8 +154,18 @@ class PipelineEnroller:
         # the live view says so
         pipeline = self._counter.pipeline
         self._counter.refresh_profile(changed=True)
-        pairs = involving(pipeline.look_alikes, deck)
-        return " ".join([message, *(f"Note: {pair.note(deck_label)}." for pair in pairs)])
+        notes = [
+            f"Note: {pair.note(deck_label)}." for pair in involving(pipeline.look_alikes, deck)
+        ]
+        try:  # a face-up card, the wrong deck picked up (stored all the same)
+            unlike = reads_as_another(deck, target)
+        except UserError:  # stored: only the advice is missing
+            unlike = None
+        if unlike is not None:
+            notes.append(
+                f"Note: {unlike.note(deck_label, take_back='Use built-in takes it back')}."
+            )
+        return " ".join([message, *notes])
 
     def forget(self, deck: str) -> str:
         from blitzcam.vision.enrollment import forget_deck

@@ -64,12 +64,22 @@ SHADOW_LIFT: Final = 0.42
 EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
 
 
+NOT_ONE_CARD: Final = (
+    "the bright shape found is not one card's: its outline is dented (two cards overlapping, "
+    "something light touching the card, or a shadow across its edge?): lay one back alone, "
+    "evenly lit"
+)
+
+
 class Bright(NamedTuple):
     """A bright shape found in a picture, as the quadrilateral taken for it."""
 
     corners: np.ndarray  # (4, 2) ordered tl, tr, br, bl, in the picture's pixels
     area: float  # of the shape itself, in the picture's pixels
     one_card: bool  # outlined as one card is: no dent in it (MAX_DENT) but card in shadow
+    # no quadrilateral's shape at all (two cards crossing, a hand on one, a napkin): said only
+    # when nothing else is found, and no rival to a card that is
+    shapeless: bool = False
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
@@ -84,7 +94,7 @@ def order_corners(points: np.ndarray) -> np.ndarray:
 
 def find_card(image_bgr: np.ndarray) -> np.ndarray | None:
     """The corners (4,2, ordered) of the largest bright quadrilateral, or None."""
-    cards = find_cards(image_bgr)
+    cards = [card for card in find_cards(image_bgr) if not card.shapeless]
     return cards[0].corners if cards else None
 
 
@@ -113,7 +123,7 @@ def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> lis
                 # no card's shape: two cards overlapping, a hand touching one (it was "no card
                 # found" under a card in plain view); said as a shape that is not one card's
                 corners = order_corners(np.asarray(quad, np.float32) / scale)
-                cards.append(Bright(corners, area / scale**2, one_card=False))
+                cards.append(Bright(corners, area / scale**2, one_card=False, shapeless=True))
                 continue
         quad = np.asarray(quad, np.float32).reshape(4, 2)
         one_card = _deepest_dent(contour) <= MAX_DENT * min(box[1]) or _dents_in_shadow(
@@ -381,8 +391,13 @@ def card_in(image_bgr: np.ndarray, *, pixel_scale: float = 1.0) -> tuple[list[Br
     enrolled (`card_problem`), or None. `pixel_scale`: the picture file's pixels per pixel of
     `image_bgr` (a large file is read shrunk), which a card's width is told in."""
     image_wh = (image_bgr.shape[1], image_bgr.shape[0])
+    least = MIN_CARD_AREA * image_wh[0] * image_wh[1]
     found = find_cards(image_bgr, min_area=FAR_CARD_AREA)  # one pass: the cards are the big ones
-    cards = [card for card in found if card.area >= MIN_CARD_AREA * image_wh[0] * image_wh[1]]
+    shapeless = [card for card in found if card.shapeless and card.area >= least]
+    found = [card for card in found if not card.shapeless]
+    cards = [card for card in found if card.area >= least]
+    if not cards and shapeless:  # (two cards crossing were "no card found")
+        return cards, NOT_ONE_CARD
     if not found and (crop := _crop_shape_problem(image_bgr)) is not None:
         return cards, crop
     return cards, card_problem(cards, image_wh, far=() if cards else found, pixel_scale=pixel_scale)
@@ -405,7 +420,7 @@ def card_problem(
             "no card found (lay one back flat on a darker surface, filling a good part of "
             "the picture)"
         )
-    (corners, area, one_card), others = cards[0], cards[1:]
+    (corners, area, one_card, _), others = cards[0], cards[1:]
     if any(
         other.area >= SECOND_CARD_SHARE * area
         or (
@@ -422,11 +437,7 @@ def card_problem(
             "some of the table around it"
         )
     if not one_card:
-        return (
-            "the bright shape found is not one card's: its outline is dented (two cards "
-            "overlapping, something light touching the card, or a shadow across its edge?): "
-            "lay one back alone, evenly lit"
-        )
+        return NOT_ONE_CARD
     across, down = _sides(corners)
     ratio = seen_card_ratio(corners, image_wh)
     if not _card_shaped(corners, image_wh, ratio):
@@ -464,7 +475,7 @@ def _far_card_problem(
     to be told from a bright speck by size alone (under MIN_CARD_AREA)."""
     if not far:
         return None
-    corners, area, _one_card = far[0]
+    corners, area = far[0].corners, far[0].area
     across, down = _sides(corners)
     # a few pixels' rounding in a small quadrilateral leaves the slant unreadable: as it looks
     ratio = seen_card_ratio(corners, image_wh) or max(across, down) / max(1.0, min(across, down))

@@ -128,12 +128,15 @@ class OtherDeck:
     likeness: float  # to `other`'s drawing
     own: float  # to `deck`'s own
 
-    def note(self) -> str:
+    def note(self, name: Callable[[str], str] = str, *, take_back: str | None = None) -> str:
+        """What it means and what to do; the decks said by `name` (as in `LookAlike.note`),
+        `take_back` how the back is taken back (default: the command's)."""
+        deck, other = name(self.deck), name(self.other)
+        undo = take_back or f"`blitzcam decks forget {self.deck}` takes it back"
         return (
-            f"the back enrolled as {self.deck} reads more like {self.other}'s drawing "
-            f"({self.likeness:.2f} alike) than {self.deck}'s own ({self.own:.2f}): is it "
-            f"{self.deck}'s back, face down, evenly lit? (`blitzcam decks forget {self.deck}` "
-            "takes it back)"
+            f"the back enrolled as {deck} reads more like {other}'s drawing "
+            f"({self.likeness:.2f} alike) than {deck}'s own ({self.own:.2f}): is it {deck}'s "
+            f"back, face down, evenly lit? ({undo})"
         )
 
 

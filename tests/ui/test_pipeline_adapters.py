@@ -168,6 +168,23 @@ def test_enrolling_a_back_that_reads_like_another_decks_says_so() -> None:
     assert "blue-pump" not in message
 
 
+def test_enrolling_another_deck_s_back_from_the_view_says_so() -> None:
+    # (the check ran for `decks enroll` only: the app stored a blue pump as the green unsaid)
+    import cv2
+
+    from blitzcam.datasets.art import render_back
+    from blitzcam.ui.pipeline_adapters import PipelineEnroller
+
+    card = cv2.cvtColor(np.ascontiguousarray(render_back("blue-pump", width=300).rgba[..., :3]),
+                        cv2.COLOR_RGB2BGR)
+    frame = np.full((720, 1280, 3), 40, np.uint8)
+    frame[100:100 + card.shape[0], 400:400 + card.shape[1]] = card
+    message = PipelineEnroller(_counter_with(_FakePipeline())).enroll("green-pump", frame)
+    assert message.startswith("Green pump: enrolled")
+    assert ("Note: the back enrolled as Green pump reads more like Blue pump's drawing" in message
+            and message.endswith("(Use built-in takes it back).")), message
+
+
 def test_backs_left_out_of_the_profile_are_said_in_the_live_view() -> None:
     from blitzcam.ui.pipeline_adapters import left_out_note
 

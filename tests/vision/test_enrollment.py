@@ -1044,3 +1044,13 @@ def test_two_cards_crossing_are_said_to_be_no_one_card_not_no_card() -> None:
     cv2.line(photo, (300, 200), (340, 280), (40, 120, 40), 6)  # a stroke of drawing
     with pytest.raises(UserError, match="the bright shape found is not one card's"):
         enroll_image("green-pump", photo, source="cross.jpg", out_dir=Path("/nonexistent"))
+
+
+def test_a_bright_thing_of_no_card_s_shape_beside_the_card_is_no_rival() -> None:
+    # (a napkin or a sleeve beside the card: taken for a second card, "more than one card")
+    card = render_back("red-plow", width=240)
+    photo = np.full((600, 900, 3), (45, 60, 80), np.uint8)
+    photo[100 : 100 + card.rgba.shape[0], 80:320] = card.rgba[..., 2::-1]
+    corners = np.array([[420, 40], [880, 40], [880, 560], [780, 560], [780, 140], [420, 140]])
+    cv2.fillPoly(photo, [corners], (235, 235, 235))  # an L of white cloth
+    assert card_in(photo)[1] is None
