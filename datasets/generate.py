@@ -286,14 +286,17 @@ def _check_out_dir(out: Path, *, overwrite: bool) -> None:
 LEAST_JPEG_BYTES_PER_PIXEL: Final = 0.03
 
 
-def least_bytes(request: GenerateRequest) -> int:
-    """The least disk space `request`'s scenes can take."""
+def least_bytes(request: GenerateRequest, scenes: int | None = None) -> int:
+    """The least disk space `scenes` of `request`'s scenes (all of them: None) can take."""
     width, height = request.res or ENVELOPE_RES[0]
-    return int(request.n * width * height * LEAST_JPEG_BYTES_PER_PIXEL)
+    count = request.n if scenes is None else scenes
+    return int(count * width * height * LEAST_JPEG_BYTES_PER_PIXEL)
 
 
 def _said_size(size: int) -> str:
-    return f"{size / 1e9:.1f} GB" if size >= 1e9 else f"{size / 1e6:.0f} MB"
+    if size >= 1e9:
+        return f"{size / 1e9:.1f} GB"
+    return f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{max(1, round(size / 1e3))} kB"
 
 
 def kept_unfinished(out: Path) -> tuple[Path, int] | None:
@@ -332,12 +335,6 @@ def generate_dataset(request: GenerateRequest) -> Path:
     workers = max(1, min(workers, request.n))
     restore = _exit_on_sigterm()
     try:
-        free = shutil.disk_usage(tmp).free
-        if least_bytes(request) > free:  # (said now, not when the disk is full)
-            raise UserError(
-                f"{out}: {request.n:,} scenes take at least {_said_size(least_bytes(request))}, "
-                f"and {_said_size(free)} are free there"
-            )
         taken = request.keep_unfinished and _take_kept(_kept_name(out), tmp, request)
         for kind in ("images", "labels", "scenes"):
             for split in SPLITS:
@@ -346,6 +343,16 @@ def generate_dataset(request: GenerateRequest) -> Path:
         per_split: Counter[str] = Counter()
         done = _scenes_written(tmp, request.n, counts, per_split) if taken else set()
         todo = [index for index in range(request.n) if index not in done]
+        # said now, not when the disk is full; the scenes kept from before are on it already
+        need, free = least_bytes(request, len(todo)), shutil.disk_usage(tmp).free
+        if need > free:
+            left = f" (of {request.n:,}; {len(done):,} kept from before)" if done else ""
+            if done:  # kept again for a run with more room, not deleted with the refusal
+                _keep(tmp, _kept_name(out), request)
+            raise UserError(
+                f"{out}: {len(todo):,} scenes{left} take at least {_said_size(need)}, and "
+                f"{_said_size(free)} are free there"
+            )
         bar = tqdm(
             total=request.n,
             initial=len(done),

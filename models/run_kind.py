@@ -107,7 +107,10 @@ def keeps_to_itself(run_dir: Path, *, no_ship: bool, resume: bool) -> bool:
     else:
         from blitzcam.files import write_text_atomic
 
-        write_text_atomic(record, json.dumps({"no_ship": no_ship}))
+        try:
+            write_text_atomic(record, json.dumps({"no_ship": no_ship}))
+        except OSError as exc:
+            raise UserError(f"{record}: cannot write it ({exc.strerror or exc})") from None
     if started_so and not no_ship:
         print(f"{run_dir}: started with --no-ship, so its result stays in the run folder")
     return no_ship or started_so

@@ -100,7 +100,7 @@ class _Header:
     size: tuple[int, int]  # (width, height)
     per_pixel: int  # bytes a pixel takes decoded
     kind: str  # the format's name
-    frames: int = 1  # frames of an animation, pages of a TIFF
+    frames: int = 1  # 2: more than one (an animation's frames, a TIFF's pages)
     palette: bool = False  # its colours are a palette's (a GIF's 256 at most)
 
 
@@ -126,7 +126,8 @@ def _pillow_header(data: bytes, name: str) -> _Header | None:
             with Image.open(io.BytesIO(data)) as image:
                 size, mode, bands = image.size, image.mode, len(image.getbands())
                 kind = image.format or "picture"
-                frames = int(getattr(image, "n_frames", 1))
+                # (a GIF's n_frames walks every frame: 1 s for 30,000; is_animated looks at one)
+                frames = 2 if getattr(image, "is_animated", False) else 1
         except Image.DecompressionBombError:
             raise ImageError(
                 f"{name}: cannot decode image: the header says more than {2 * MAX_PIXELS:,} pixels"
@@ -303,7 +304,7 @@ class Picture:
     frame: np.ndarray  # BGR uint8
     size: tuple[int, int]  # (width, height) of the whole picture, as a viewer shows it
     transparent: bool = False  # some of it is not opaque (laid on a grey, `over`)
-    frames: int = 1  # frames of an animation or pages of a TIFF: only the first is read
+    frames: int = 1  # 2: more than one (an animation's frames, a TIFF's pages): the first read
     palette: bool = False  # a palette's colours (256 at most: a deck's ink may be lost)
 
     @property

@@ -51,10 +51,14 @@ def light_over(card_bgr: np.ndarray) -> tuple[np.ndarray, float]:
 def evenly_lit(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
     """`card_bgr` with the unevenness of its light divided out, and whether it was: a card
     lit evenly enough (UNEVEN_BELOW) comes back as it is."""
+    if card_bgr.ndim != 3 or card_bgr.shape[2] != 3:  # (a BGR card only: rectify's)
+        return card_bgr, False
     light, evenness = light_over(card_bgr)
     if evenness >= UNEVEN_BELOW:
         return card_bgr, False
     paper = float(np.percentile(light, 98))
     gain = np.clip(paper / np.maximum(light, 1.0), 1.0, MAX_GAIN)
+    if not (gain > 1.0).any():  # (a black card reads as uneven, and nothing lifts it)
+        return card_bgr, False
     lit = card_bgr.astype(np.float32) * gain[..., None]
     return np.clip(np.round(lit), 0, 255).astype(np.uint8), True

@@ -142,7 +142,7 @@ def _picture_notes(picture: Any, *, has_colour: bool) -> list[str]:
             "so backs may be read as no deck; take a JPEG or a full-colour PNG"
         )
     if picture.frames > 1:
-        notes.append(f"{picture.frames} frames or pages: only the first is counted")
+        notes.append("more than one frame or page: only the first is counted")
     return notes
 
 
@@ -178,6 +178,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.images.count("-") > 1:  # (the second would read nothing: "empty file")
         raise UserError("IMAGE: - (standard input) is given more than once")
+    if "-" in args.images and (sys.stdin is None or sys.stdin.isatty()):
+        # (a terminal: it waited for ever, saying nothing; closed: a traceback)
+        raise UserError(
+            "IMAGE: - reads a picture from standard input, which is "
+            + ("closed" if sys.stdin is None else "a terminal")
+            + ": pipe one in (`blitzcam count - < photo.jpg`)"
+        )
     # heavy imports after the arguments are checked
     from blitzcam.vision.pipeline import CountingPipeline, decks_in_play
 

@@ -50,8 +50,40 @@ def test_generate_that_cannot_fit_on_the_disk_is_refused_before_it_starts(
     argv = ["dataset", "generate", "--out", str(tmp_path / "ds"), "--n", "1000", "--seed", "1"]
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert err.endswith("ds: 1,000 scenes take at least 28 MB, and 1 MB are free there\n")
+    assert err.endswith("ds: 1,000 scenes take at least 27.6 MB, and 1.0 MB are free there\n")
     assert list(tmp_path.iterdir()) == []  # nothing begun
+
+
+def test_an_interrupted_generate_goes_on_where_the_disk_holds_only_what_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (the check counted every scene, the kept ones too: a run stopped at 99 % on a nearly
+    # full disk could not be finished by "the same command again", as the note says)
+    import shutil
+    from collections import namedtuple
+
+    from blitzcam.datasets import generate
+
+    real_render = generate.render_scene_files
+    one_scene = 640 * 360 * generate.LEAST_JPEG_BYTES_PER_PIXEL
+    usage = namedtuple("usage", "total used free")
+
+    def interrupted(request, art, index):
+        if index == 6:
+            raise KeyboardInterrupt
+        return real_render(request, art, index)
+
+    monkeypatch.setattr(generate, "render_scene_files", interrupted)
+    argv = ["dataset", "generate", "--out", str(tmp_path / "ds"), "--n", "8", "--seed", "3",
+            "--res", "640x360", "--workers", "1", "--no-progress"]  # fmt: skip
+    assert main(argv) == 130
+    monkeypatch.setattr(generate, "render_scene_files", real_render)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(0, 0, int(1.5 * one_scene)))
+    assert main(argv) == 2  # room for one scene, two left: refused, the six still kept
+    assert "2 scenes (of 8; 6 kept from before) take at least" in capsys.readouterr().err
+    assert (tmp_path / "ds.tmp-kept").is_dir()
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(0, 0, int(2.5 * one_scene)))
+    assert main(argv) == 0 and len(list((tmp_path / "ds").glob("images/*/*.jpg"))) == 8
 
 
 def test_generate_runs_no_more_workers_than_cores(

@@ -235,8 +235,8 @@ def test_dash_reads_an_image_from_standard_input(random_model, photos, tmp_path,
         # a GIF of a demo table read 12 of its 99 backs as no deck (a JPEG: 1), without a word
         ("palette.png", ["a picture of 256 colours at most (a palette)"]),
         ("table.gif", ["a picture of 256 colours at most (a palette)"]),
-        ("two.gif", ["a picture of 256 colours at most (a palette)", "2 frames or pages: only the first is counted"]),
-        ("two.tif", ["2 frames or pages: only the first is counted"]),  # (counted from page 1, unsaid)
+        ("two.gif", ["a picture of 256 colours at most (a palette)", "more than one frame or page: only the first is counted"]),
+        ("two.tif", ["more than one frame or page: only the first is counted"]),  # (counted from page 1, unsaid)
     ],
 )
 def test_how_a_picture_was_read_is_noted(kind: str, notes: list[str], random_model, table_frame, tmp_path, capsys) -> None:
@@ -461,4 +461,19 @@ def test_a_file_name_that_is_not_utf8_is_written_as_its_bytes(
     # and stderr that one did, for a script whose stdout goes to a file
     assert done.stderr.endswith(
         b"blitzcam count: 1 of 2 images could not be counted (" + missing + b"): see the table\n"
+    )
+
+
+@pytest.mark.parametrize(("stdin", "said"), [("tty", "a terminal"), (None, "closed")])
+def test_dash_with_no_picture_to_read_is_said(stdin, said, random_model, monkeypatch, capsys) -> None:
+    # (a terminal: `count -` waited for ever, saying nothing; closed: a traceback)
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal() if stdin == "tty" else None)
+    code, _, err = _run(capsys, ["count", "--model", str(random_model.onnx), "-"])
+    assert code == 2 and err == (
+        f"blitzcam count: error: IMAGE: - reads a picture from standard input, which is {said}: "
+        "pipe one in (`blitzcam count - < photo.jpg`)\n"
     )

@@ -66,3 +66,11 @@ def test_a_shadow_across_the_card_is_divided_out() -> None:
     except UserError:
         before = None
     assert likeness(lit) > 0.9 and (before is None or before < likeness(lit) - 0.2)
+
+
+def test_a_black_card_or_a_grey_array_is_left_as_it_is_and_said_so() -> None:
+    # (a black card read as uneven and came back "corrected", unchanged; a 2-D array raised)
+    black = np.zeros((90, 60, 3), np.uint8)
+    assert evenly_lit(black) == (black, False)
+    grey = np.full((90, 60), 200, np.uint8)
+    assert evenly_lit(grey) == (grey, False)
