@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import json
 import math
-import reprlib
-import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -20,6 +17,16 @@ from types import MappingProxyType
 from typing import Final, Literal, get_args
 
 from blitzcam.game.decks import BLITZ_PILE_SIZE, CARDS_PER_DECK, DECKS_BY_NAME
+from blitzcam.game.names import (
+    MAX_NAME_LENGTH,
+    brief,
+    character_name,
+    is_name_character,
+    misplaced_invisible,
+    seen_as,
+    shown_name,
+    written_name,
+)
 
 Variant = Literal["standard", "play-out"]
 Status = Literal["in-progress", "won", "shared"]
@@ -31,7 +38,6 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
 # how a standard round with no Blitz caller is refused ends: the other variant takes it
 PLAY_OUT_HINT: Final = " (use the play-out variant for rounds played out)"
-MAX_NAME_LENGTH: Final = 40
 # far above any target people play to, far below what the match store's integers hold
 MAX_TARGET: Final = 1_000_000
 
@@ -70,64 +76,6 @@ class DecidedMatchError(MatchError):
             round_number=round_number,
         )
         self.decided_after = decided_after
-
-
-def is_name_character(ch: str) -> bool:
-    """Whether a name may hold `ch`: printable text, and the invisible characters real names
-    need (the joiners of Persian and Indic spellings and of emoji such as 👩‍💻, the tags of
-    a flag emoji). Controls, line breaks and the marks that reorder text on screen are not."""
-    return ch.isprintable() or ch in _NAME_JOINERS or _is_tag(ch)
-
-
-_NAME_JOINERS: Final = frozenset("\u200c\u200d")  # zero-width non-joiner, joiner
-
-
-class _JsonWordsRepr(reprlib.Repr):
-    """reprlib's shortening, with true, false and null in JSON's words at any depth (a match
-    file's `[true, null]` is not Python's `[True, None]`)."""
-
-    def repr_bool(self, value: bool, level: int) -> str:
-        return json.dumps(value)
-
-    def repr_NoneType(self, value: None, level: int) -> str:  # noqa: N802 (reprlib's name)
-        return "null"
-
-
-def _brief_repr() -> reprlib.Repr:
-    shortened = _JsonWordsRepr()  # keywords only from Python 3.12
-    shortened.maxstring = shortened.maxother = shortened.maxlong = 60
-    shortened.maxlist = shortened.maxdict = shortened.maxtuple = 6
-    shortened.maxlevel = 2
-    return shortened
-
-
-_BRIEF: Final = _brief_repr()
-
-
-def brief(value: object) -> str:
-    """A value as an error message quotes it: its repr, cut short (a 5 MB string given as a
-    name is a one-line error, not a 5 MB one); true, false and null in JSON's words, the only
-    place they come from (a match file's `"target": true` was "got True")."""
-    return _BRIEF.repr(value)
-
-
-def shown_name(name: str) -> str:
-    """A name as messages show it: quoted when it holds what a terminal would act on (a
-    newline, an escape code), so that a message stays one line of plain text; cut short when
-    longer than a name may be."""
-    plain = len(name) <= MAX_NAME_LENGTH and all(is_name_character(ch) for ch in name)
-    return name if plain else brief(name)
-
-
-def written_name(name: str) -> str:
-    """A player's or team's name as blitzcam keeps it: in Unicode's composed form (NFC), any
-    space written as a plain one. 'José' typed as é on one keyboard and as e + a combining
-    accent on another (or pasted from a file name on macOS), or 'Anne Marie' with a no-break
-    space, is then one name, found whichever way it is typed again."""
-    if not isinstance(name, str) or name.isascii():
-        return name
-    spaced = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in name)
-    return unicodedata.normalize("NFC", spaced)
 
 
 def _is_whole_number(value: object) -> bool:
@@ -293,45 +241,11 @@ def _check_name(name: object, kind: str) -> None:
     refused = next((ch for ch in name if not is_name_character(ch)), None)
     if refused is not None:
         raise MatchError(
-            f"{kind} {brief(name)} must be text that shows: it holds {_character_name(refused)}"
+            f"{kind} {brief(name)} must be text that shows: it holds {character_name(refused)}"
         )
-    misplaced = _misplaced_invisible(name)
+    misplaced = misplaced_invisible(name)
     if misplaced is not None:
         raise MatchError(f"{kind} {brief(name)}: {misplaced}")
-
-
-def _misplaced_invisible(name: str) -> str | None:
-    """Why the invisible characters a name may hold are where they cannot join anything (a
-    name of joiners alone shows nothing), or None."""
-    if not any(ch.isprintable() and not ch.isspace() for ch in name):
-        return "a name must show a letter, a digit or a sign"
-    for i, ch in enumerate(name):
-        if ch in _NAME_JOINERS:
-            around = name[i - 1 : i] + name[i + 1 : i + 2]
-            if len(around) < 2 or any(c.isspace() or c in _NAME_JOINERS for c in around):
-                return f"{_character_name(ch)} joins two characters, and stands beside none here"
-        elif _is_tag(ch) and not (i and (name[i - 1] == _FLAG or _is_tag(name[i - 1]))):
-            return f"{_character_name(ch)} belongs after a flag (U+1F3F4)"
-    return None
-
-
-_FLAG: Final = "\U0001f3f4"  # the black flag a subdivision flag's tags follow
-
-
-def _is_tag(ch: str) -> bool:
-    return "\U000e0020" <= ch <= "\U000e007f"
-
-
-def _seen_as(name: str) -> str:
-    """A name as it looks: without the joiners, which show nothing ('Ann' and 'An' + ZWJ + 'n'
-    would be two players who look the same)."""
-    return "".join(ch for ch in name if ch not in _NAME_JOINERS)
-
-
-def _character_name(ch: str) -> str:
-    if unicodedata.category(ch) == "Cc":
-        return f"a control character (U+{ord(ch):04X})"
-    return f"U+{ord(ch):04X} ({unicodedata.name(ch, unicodedata.category(ch))})"
 
 
 def validate_players(players: tuple[Player, ...], *, played: int | None = None) -> None:
@@ -346,9 +260,9 @@ def validate_players(players: tuple[Player, ...], *, played: int | None = None) 
     for player in players:
         name = player.name
         _check_name(name, "player name")
-        if _seen_as(name) in names:
+        if seen_as(name) in names:
             raise MatchError("two players have this name", player=name)
-        names.add(_seen_as(name))
+        names.add(seen_as(name))
         if player.deck not in DECKS_BY_NAME:
             raise MatchError(
                 f"unknown deck {brief(player.deck)}: expected one of {', '.join(DECKS_BY_NAME)}",
@@ -386,7 +300,7 @@ def check_teams_written_one_way(players: Iterable[Player]) -> None:
     for player in players:
         if player.team is None:
             continue
-        first = teams.setdefault(_seen_as(player.team).casefold(), player.team)
+        first = teams.setdefault(seen_as(player.team).casefold(), player.team)
         if first != player.team:
             raise MatchError(
                 f"team {player.team!r} is team {first!r} written another way (in another case, "
@@ -969,8 +883,8 @@ def join(match: Match, player: Player, *, start: int = 0) -> Match:
             f"a start of {start} reaches the target ({match.settings.target}) before a round",
             player=player.name,
         )
-    looks, left = _seen_as(player.name), [p for p in match.players if p.left is not None]
-    gone = next((p for p in left if _seen_as(p.name) == looks), None)
+    looks, left = seen_as(player.name), [p for p in match.players if p.left is not None]
+    gone = next((p for p in left if seen_as(p.name) == looks), None)
     if gone is not None:  # a clearer word than "two players have this name"
         held = _why_not_back(match, gone, standings)  # in play, only their deck can be held
         raise MatchError(

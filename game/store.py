@@ -19,6 +19,7 @@ from typing import Final
 
 from blitzcam.errors import SavedThenInterrupted
 from blitzcam.game import rules
+from blitzcam.game.names import MAX_NAME_LENGTH, brief, is_name_character, written_name
 from blitzcam.game.rules import Match, Player, Round, Settings, Standings, Tally
 from blitzcam.paths import resolved
 
@@ -81,7 +82,7 @@ def _kept_apart(names: Sequence[str], tidy: Callable[[str], str]) -> dict[str, s
         candidate, number = base, 2
         while candidate in taken:
             suffix = f" ({number})"
-            candidate = base[: rules.MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
+            candidate = base[: MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
             number += 1
         taken.add(candidate)
         fixed[name] = candidate
@@ -107,14 +108,14 @@ def _rename_in_each_match(
 
 
 def _tidy_team(team: str) -> str:
-    printable = "".join(ch if rules.is_name_character(ch) else " " for ch in team).strip()
-    return printable[: rules.MAX_NAME_LENGTH].strip()
+    printable = "".join(ch if is_name_character(ch) else " " for ch in team).strip()
+    return printable[:MAX_NAME_LENGTH].strip()
 
 
 def _v2_team_names_and_targets(conn: sqlite3.Connection) -> None:
     """Matches saved before team names were held to the rules of player names, and targets to
     at most rules.MAX_TARGET, brought within them so that they still load: a team name loses
-    its unprintable characters and outer spaces and is cut to rules.MAX_NAME_LENGTH; a larger
+    its unprintable characters and outer spaces and is cut to MAX_NAME_LENGTH; a larger
     target becomes the largest (no match gets near either). Teams the older release scored
     apart ('North' and 'North ') stay apart, numbered ('North (2)'): made one, a two-player
     team match had one team and could not load. (Changed after release to keep them apart;
@@ -126,7 +127,7 @@ def _v2_team_names_and_targets(conn: sqlite3.Connection) -> None:
 
 
 def _v3_names_composed(conn: sqlite3.Connection) -> None:
-    """Names and teams in Unicode's composed form (rules.written_name), as they are kept from
+    """Names and teams in Unicode's composed form (written_name), as they are kept from
     now on; two that were one name written two ways stay two players (or teams), numbered."""
     _rename_in_each_match(conn, "name", _composed)
     _rename_in_each_match(conn, "team", _composed)
@@ -135,7 +136,7 @@ def _v3_names_composed(conn: sqlite3.Connection) -> None:
 def _composed(name: str) -> str:
     # a few letters (Devanagari with a nukta, some Hebrew forms) take two characters composed:
     # cut back to the longest name there is, or the match would no longer load
-    return rules.written_name(name)[: rules.MAX_NAME_LENGTH].strip()
+    return written_name(name)[:MAX_NAME_LENGTH].strip()
 
 
 def _v4_players_join_and_leave(conn: sqlite3.Connection) -> None:
@@ -590,7 +591,7 @@ class MatchStore:
             if away is None:
                 raise StoreError(
                     f"match {match_id} in {self.path} cannot be read: seat {seat} sat out "
-                    f"{rules.brief(sat_out)}, not a list of round numbers"
+                    f"{brief(sat_out)}, not a list of round numbers"
                 )
             seats[seat] = Player(
                 name, deck, team, joined=joined, left=left, start=start, sat_out=away

@@ -246,7 +246,8 @@ def _match_id(args: argparse.Namespace, store: Any) -> int:
 
 def _parse_tallies(specs: list[str]) -> dict[str, Any]:
     from blitzcam.errors import UserError
-    from blitzcam.game.rules import Tally, written_name
+    from blitzcam.game.names import written_name
+    from blitzcam.game.rules import Tally
 
     tallies = {}
     for spec in specs:
@@ -535,7 +536,7 @@ def _team_checked(match: Any, team: str | None, *, new_team: bool) -> None:
     """UserError for a team the match does not have, unless `new_team`: as the app asks before
     starting one, since a typo ('Nrth') makes a team of one that plays against its own side."""
     from blitzcam.errors import UserError
-    from blitzcam.game.rules import written_name
+    from blitzcam.game.names import written_name
 
     teams = [t for t in dict.fromkeys(p.team for p in match.players) if t is not None]
     if team is None or new_team or not teams:  # (no teams: the rules say so)
@@ -574,7 +575,7 @@ def _join(args: argparse.Namespace) -> int:
 
 
 def _leave(args: argparse.Namespace) -> int:
-    from blitzcam.game.rules import written_name
+    from blitzcam.game.names import written_name
     from blitzcam.game.text import played_no_round
 
     with _saving() as saving:

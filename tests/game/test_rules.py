@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from blitzcam.game import rules
+from blitzcam.game import names, rules
 from blitzcam.game.rules import (
     Match,
     MatchError,
@@ -394,7 +394,7 @@ def test_names_real_people_write_are_kept(typed: str, kept: str) -> None:
     match = Match(players=(Player(typed, "green-pump"), Player("Bob", "red-buggy")))
     assert score_match(match).status == "in-progress"
     assert match.players[0].name == kept
-    assert rules.shown_name(kept) == kept  # said in messages as it is, not quoted
+    assert names.shown_name(kept) == kept  # said in messages as it is, not quoted
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from blitzcam.game import rules
+from blitzcam.game import names
 from blitzcam.game.rules import Match, MatchError, Round, Settings, Tally, score_match
 from blitzcam.game.store import (
     APPLICATION_ID,
@@ -577,7 +577,7 @@ def test_a_name_that_grows_when_composed_still_loads(tmp_path: Path) -> None:
         old._conn.execute("UPDATE players SET name = ? WHERE seat = 0", (grows,))
     with MatchStore(path) as store:
         name = store.load(match_id).players[0].name
-    assert len(name) == 40 and name == rules.written_name(grows)[:40]
+    assert len(name) == 40 and name == names.written_name(grows)[:40]
 
 
 def test_a_match_id_past_sqlites_integers_is_no_match(store: MatchStore) -> None:

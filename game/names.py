@@ -1,0 +1,104 @@
+"""Players' and teams' names as blitzcam keeps, checks and quotes them: Unicode's composed
+form, the characters a name may hold (the invisible joiners real names need, never a control
+or a mark that reorders the text), and values quoted short in one-line error messages."""
+
+from __future__ import annotations
+
+import json
+import reprlib
+import unicodedata
+from typing import Final
+
+MAX_NAME_LENGTH: Final = 40
+
+
+def is_name_character(ch: str) -> bool:
+    """Whether a name may hold `ch`: printable text, and the invisible characters real names
+    need (the joiners of Persian and Indic spellings and of emoji such as 👩‍💻, the tags of
+    a flag emoji). Controls, line breaks and the marks that reorder text on screen are not."""
+    return ch.isprintable() or ch in _NAME_JOINERS or _is_tag(ch)
+
+
+_NAME_JOINERS: Final = frozenset("\u200c\u200d")  # zero-width non-joiner, joiner
+
+
+class _JsonWordsRepr(reprlib.Repr):
+    """reprlib's shortening, with true, false and null in JSON's words at any depth (a match
+    file's `[true, null]` is not Python's `[True, None]`)."""
+
+    def repr_bool(self, value: bool, level: int) -> str:
+        return json.dumps(value)
+
+    def repr_NoneType(self, value: None, level: int) -> str:  # noqa: N802 (reprlib's name)
+        return "null"
+
+
+def _brief_repr() -> reprlib.Repr:
+    shortened = _JsonWordsRepr()  # keywords only from Python 3.12
+    shortened.maxstring = shortened.maxother = shortened.maxlong = 60
+    shortened.maxlist = shortened.maxdict = shortened.maxtuple = 6
+    shortened.maxlevel = 2
+    return shortened
+
+
+_BRIEF: Final = _brief_repr()
+
+
+def brief(value: object) -> str:
+    """A value as an error message quotes it: its repr, cut short (a 5 MB string given as a
+    name is a one-line error, not a 5 MB one); true, false and null in JSON's words, the only
+    place they come from (a match file's `"target": true` was "got True")."""
+    return _BRIEF.repr(value)
+
+
+def shown_name(name: str) -> str:
+    """A name as messages show it: quoted when it holds what a terminal would act on (a
+    newline, an escape code), so that a message stays one line of plain text; cut short when
+    longer than a name may be."""
+    plain = len(name) <= MAX_NAME_LENGTH and all(is_name_character(ch) for ch in name)
+    return name if plain else brief(name)
+
+
+def written_name(name: str) -> str:
+    """A player's or team's name as blitzcam keeps it: in Unicode's composed form (NFC), any
+    space written as a plain one. 'José' typed as é on one keyboard and as e + a combining
+    accent on another (or pasted from a file name on macOS), or 'Anne Marie' with a no-break
+    space, is then one name, found whichever way it is typed again."""
+    if not isinstance(name, str) or name.isascii():
+        return name
+    spaced = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in name)
+    return unicodedata.normalize("NFC", spaced)
+
+
+def misplaced_invisible(name: str) -> str | None:
+    """Why the invisible characters a name may hold are where they cannot join anything (a
+    name of joiners alone shows nothing), or None."""
+    if not any(ch.isprintable() and not ch.isspace() for ch in name):
+        return "a name must show a letter, a digit or a sign"
+    for i, ch in enumerate(name):
+        if ch in _NAME_JOINERS:
+            around = name[i - 1 : i] + name[i + 1 : i + 2]
+            if len(around) < 2 or any(c.isspace() or c in _NAME_JOINERS for c in around):
+                return f"{character_name(ch)} joins two characters, and stands beside none here"
+        elif _is_tag(ch) and not (i and (name[i - 1] == _FLAG or _is_tag(name[i - 1]))):
+            return f"{character_name(ch)} belongs after a flag (U+1F3F4)"
+    return None
+
+
+_FLAG: Final = "\U0001f3f4"  # the black flag a subdivision flag's tags follow
+
+
+def _is_tag(ch: str) -> bool:
+    return "\U000e0020" <= ch <= "\U000e007f"
+
+
+def seen_as(name: str) -> str:
+    """A name as it looks: without the joiners, which show nothing ('Ann' and 'An' + ZWJ + 'n'
+    would be two players who look the same)."""
+    return "".join(ch for ch in name if ch not in _NAME_JOINERS)
+
+
+def character_name(ch: str) -> str:
+    if unicodedata.category(ch) == "Cc":
+        return f"a control character (U+{ord(ch):04X})"
+    return f"U+{ord(ch):04X} ({unicodedata.name(ch, unicodedata.category(ch))})"
