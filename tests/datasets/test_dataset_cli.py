@@ -39,6 +39,26 @@ def test_generate_rejects_bad_arguments(
     assert not (tmp_path / "ds").exists()
 
 
+def _interrupted_at(index: int, *, of: int, out: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """`dataset generate` of `of` small scenes into `out`, Ctrl+C at scene `index` (exit 130,
+    checked); its arguments, to run it again (the scenes rendered as usual from then on)."""
+    from blitzcam.datasets import generate
+
+    real = generate.render_scene_files
+
+    def interrupted(request, art, at):
+        if at == index:
+            raise KeyboardInterrupt
+        return real(request, art, at)
+
+    argv = ["dataset", "generate", "--out", str(out), "--n", str(of), "--seed", "3",
+            "--res", "640x360", "--workers", "1", "--no-progress"]  # fmt: skip
+    with monkeypatch.context() as patched:
+        patched.setattr(generate, "render_scene_files", interrupted)
+        assert main(argv) == 130
+    return argv
+
+
 def test_generate_that_cannot_fit_on_the_disk_is_refused_before_it_starts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -64,20 +84,9 @@ def test_an_interrupted_generate_goes_on_where_the_disk_holds_only_what_is_left(
 
     from blitzcam.datasets import generate
 
-    real_render = generate.render_scene_files
     one_scene = 640 * 360 * generate.LEAST_JPEG_BYTES_PER_PIXEL
     usage = namedtuple("usage", "total used free")
-
-    def interrupted(request, art, index):
-        if index == 6:
-            raise KeyboardInterrupt
-        return real_render(request, art, index)
-
-    monkeypatch.setattr(generate, "render_scene_files", interrupted)
-    argv = ["dataset", "generate", "--out", str(tmp_path / "ds"), "--n", "8", "--seed", "3",
-            "--res", "640x360", "--workers", "1", "--no-progress"]  # fmt: skip
-    assert main(argv) == 130
-    monkeypatch.setattr(generate, "render_scene_files", real_render)
+    argv = _interrupted_at(6, of=8, out=tmp_path / "ds", monkeypatch=monkeypatch)
     monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(0, 0, int(1.5 * one_scene)))
     assert main(argv) == 2  # room for one scene, two left: refused, the six still kept
     assert "2 scenes (of 8; 6 kept from before) take at least" in capsys.readouterr().err
@@ -122,16 +131,7 @@ def test_an_interrupted_generate_keeps_its_scenes_and_says_so(
     from blitzcam.datasets import generate
 
     real = generate.render_scene_files
-
-    def interrupted(request, art, index):
-        if index == 3:
-            raise KeyboardInterrupt
-        return real(request, art, index)
-
-    monkeypatch.setattr(generate, "render_scene_files", interrupted)
-    argv = ["dataset", "generate", "--out", str(tmp_path / "ds"), "--n", "5", "--seed", "3",
-            "--res", "640x360", "--workers", "1", "--no-progress"]  # fmt: skip
-    assert main(argv) == 130
+    argv = _interrupted_at(3, of=5, out=tmp_path / "ds", monkeypatch=monkeypatch)
     kept = tmp_path / "ds.tmp-kept"
     assert capsys.readouterr().err == (
         f"note: the 3 scenes made so far are kept in {kept}: the same command again goes on "

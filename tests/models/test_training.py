@@ -441,6 +441,23 @@ def test_a_run_from_the_shipped_weights_never_replaces_them(
     assert main(argv + (["--no-ship"] if no_ship else [])) == 0, capsys.readouterr().err
     assert exported == [run.resolve() / "export"]
 
+def _trained_nowhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[list[Recipe], list[Path]]:
+    """`blitzcam train` with nothing trained, generated or exported: the recipes it would
+    train and the folders it would export into, as lists that fill as it runs."""
+    import blitzcam.models.run_kind as run_kind
+    import blitzcam.models.training as training
+
+    trained: list[Recipe] = []
+    exported: list[Path] = []
+    monkeypatch.setattr(run_kind, "check_run_start", lambda *a, **kw: None)
+    monkeypatch.setattr(training, "first_stage_scenes", lambda *a, **kw: None)
+    monkeypatch.setattr(training, "train", lambda recipe, **kw: trained.append(recipe) or tmp_path / "best.pt")
+    monkeypatch.setattr(training, "calibration_scenes", lambda run_dir: [])
+    monkeypatch.setattr(training, "ship", lambda weights, recipe, target, calibration: (
+        exported.append(target) or {k: target / k for k in ("pt", "onnx", "int8")}))  # fmt: skip
+    return trained, exported
+
+
 def test_resume_goes_on_with_the_run_s_own_recipe(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -448,15 +465,7 @@ def test_resume_goes_on_with_the_run_s_own_recipe(
     # the same options"): each had to be typed again
     import json
 
-    import blitzcam.models.run_kind as run_kind
-    import blitzcam.models.training as training
-
-    trained: list[Recipe] = []
-    monkeypatch.setattr(run_kind, "check_run_start", lambda *a, **kw: None)
-    monkeypatch.setattr(training, "first_stage_scenes", lambda *a, **kw: None)
-    monkeypatch.setattr(training, "train", lambda recipe, **kw: trained.append(recipe) or tmp_path / "best.pt")
-    monkeypatch.setattr(training, "calibration_scenes", lambda run_dir: [])
-    monkeypatch.setattr(training, "ship", lambda weights, recipe, target, calibration: {k: target / k for k in ("pt", "onnx", "int8")})
+    trained, _ = _trained_nowhere(monkeypatch, tmp_path)
     run = tmp_path / "run"
     run.mkdir()
     started = replace(SHIPPED, scenes=3, epochs=1, batch=2)
@@ -476,17 +485,9 @@ def test_a_run_started_with_no_ship_keeps_to_its_folder_when_resumed_without_it(
 ) -> None:
     # (`train --no-ship`, then `train --resume` as the README showed it, put the run's weights
     # over the shipped ones)
-    import blitzcam.models.run_kind as run_kind
-    import blitzcam.models.training as training
     from blitzcam.models import MODELS_DIR
 
-    exported: list[Path] = []
-    monkeypatch.setattr(run_kind, "check_run_start", lambda *a, **kw: None)
-    monkeypatch.setattr(training, "first_stage_scenes", lambda *a, **kw: None)
-    monkeypatch.setattr(training, "train", lambda recipe, **kw: tmp_path / "best.pt")
-    monkeypatch.setattr(training, "calibration_scenes", lambda run_dir: [])
-    monkeypatch.setattr(training, "ship", lambda weights, recipe, target, calibration: (
-        exported.append(target) or {k: target / k for k in ("pt", "onnx", "int8")}))  # fmt: skip
+    _, exported = _trained_nowhere(monkeypatch, tmp_path)
     run = tmp_path / "run"
     assert main(["train", "--run", str(run), "--no-ship"]) == 0
     capsys.readouterr()
