@@ -61,6 +61,10 @@ MAX_DENT: Final = 0.02
 # (darker is refused: it is too near the table to tell); the notch of two cards overlapping,
 # table, 0-0.19, and 0.31 for two stacked 30 px apart (its notch mostly the cards' blurred edge)
 SHADOW_LIFT: Final = 0.42
+# a bright shape running off the picture and filling more than this of it is most likely a
+# light table with the card on it (a table lit unevenly, its bright part as light as the card:
+# "the card runs off the edge" was said of a card in plain view)
+LIGHT_TABLE_SHARE: Final = 0.4
 EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
 
 
@@ -432,6 +436,13 @@ def card_problem(
         return "more than one card in the picture: lay one back alone"
     whole = np.array_equal(corners, _whole_corners(image_wh))
     if not whole and _on_the_edge(corners, image_wh):
+        share = area / (image_wh[0] * image_wh[1])
+        if share > LIGHT_TABLE_SHARE:  # (the lit half of a light grey table, the card on it)
+            return (
+                f"the bright shape found runs off the edge of the picture and fills {share:.0%} "
+                "of it: a table as light as the card? lay the card on a darker surface (if it "
+                "is the card, photograph the whole card with some of the table around it)"
+            )
         return (
             "the card found runs off the edge of the picture: photograph the whole card, with "
             "some of the table around it"

@@ -1054,3 +1054,15 @@ def test_a_bright_thing_of_no_card_s_shape_beside_the_card_is_no_rival() -> None
     corners = np.array([[420, 40], [880, 40], [880, 560], [780, 560], [780, 140], [420, 140]])
     cv2.fillPoly(photo, [corners], (235, 235, 235))  # an L of white cloth
     assert card_in(photo)[1] is None
+
+
+def test_a_card_on_a_table_as_light_as_it_is_said_so() -> None:
+    # (the table's lit half joined the card: "the card found runs off the edge", of a card in
+    # plain view in the middle of the picture)
+    photo = np.tile(np.linspace(120, 250, 900, dtype=np.float32), (600, 1))  # light to the right
+    photo = np.dstack([photo] * 3).astype(np.uint8)
+    card = render_back("red-plow", width=200)
+    photo[150 : 150 + card.rgba.shape[0], 600:800] = card.rgba[..., 2::-1]
+    problem = card_in(photo)[1]
+    assert problem is not None and "a table as light as the card? lay the card on a darker surface" in problem
+
