@@ -13,9 +13,10 @@ from typing import Final
 
 import numpy as np
 
+from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES
+
 ORIENTATION_TAG: Final = 0x0112
 EXIF_PREFIX: Final = b"Exif\x00\x00"  # some writers put it before the TIFF header; most do not
-PNG_SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
 
 
 def stored_orientation(data: bytes) -> int:
@@ -30,7 +31,7 @@ def stored_orientation(data: bytes) -> int:
 
 def exif_orientation(tiff: bytes) -> int | None:
     """The orientation tag of an EXIF block (a TIFF header and its first IFD), if it has one."""
-    if len(tiff) < 8 or tiff[:4] not in (b"II*\x00", b"MM\x00*"):
+    if len(tiff) < 8 or tiff[:4] not in TIFF_SIGNATURES:
         return None
     order = "<" if tiff[:2] == b"II" else ">"
     (offset,) = struct.unpack(f"{order}I", tiff[4:8])

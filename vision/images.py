@@ -28,6 +28,7 @@ import numpy as np
 
 from blitzcam.errors import UserError
 from blitzcam.vision.exif_orientation import stored_orientation, upright
+from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES
 from blitzcam.vision.jpeg_check import (
     junk_before_end,
     libjpeg_warning,
@@ -37,7 +38,6 @@ from blitzcam.vision.jpeg_check import (
 )
 from blitzcam.vision.jpeg_segments import first_scan, segments, without_segments
 
-PNG_SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
 MAX_SIDE: Final = 4096  # frames are shrunk to at most this many pixels on the long side
 MAX_FILE_BYTES: Final = 512 * 1024 * 1024
 # OpenCV's own limit (CV_IO_MAX_IMAGE_PIXELS): it refuses a bigger picture, in words about its
@@ -83,7 +83,7 @@ def _header_pillow_reads(data: bytes) -> bool:
     OpenCV decodes whole whose headers `_pillow_header` reads (anything else is left to
     OpenCV without a probe)."""
     return (
-        data[:4] in (b"II*\x00", b"MM\x00*")  # TIFF
+        data[:4] in TIFF_SIGNATURES
         or data[:6] in (b"GIF87a", b"GIF89a")  # (a 650 KB GIF of 30000 x 30000 px took 7 GB)
         or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
         or data[:2] == b"BM"
@@ -377,7 +377,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )
-    if not jpeg and data[:4] not in (b"II*\x00", b"MM\x00*"):  # OpenCV turns those itself
+    if not jpeg and data[:4] not in TIFF_SIGNATURES:  # OpenCV turns a TIFF itself
         image = upright(image, stored_orientation(data))  # (a PNG or WebP came as stored)
     if jpeg and not read_whole and (band := grey_filled_edge(image)) >= GREY_FILL_MIN_DEPTH:
         raise ImageError(
