@@ -40,6 +40,7 @@ from blitzcam.vision.references import (
 )
 
 if TYPE_CHECKING:
+    from blitzcam.vision.embedding import Embedder
     from blitzcam.vision.sources import Frame, ImageFiles
 
 CUT_OUT_BACKGROUND: Final = 40  # the grey a transparent cut-out of a card is laid on
@@ -230,8 +231,9 @@ def enroll_command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     try:
-        pairs = involving(profile_look_alikes(), deck)
-        unlike = reads_as_another(deck, target)
+        embedder = identity_network()  # (loaded once for both checks)
+        pairs = involving(profile_look_alikes(embedder), deck)
+        unlike = reads_as_another(deck, target, embedder)
     except UserError as exc:  # the back is stored: only the advice is missing
         print(f"note: could not check which decks {deck} looks like: {exc}", file=sys.stderr)
         return 0
@@ -244,16 +246,16 @@ def enroll_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def reads_as_another(deck: str, stored: Path) -> OtherDeck | None:
+def reads_as_another(deck: str, stored: Path, embedder: Embedder | None = None) -> OtherDeck | None:
     """Whether the back stored for one of the eight decks reads more like another's drawing
-    (blitzcam's own) than its deck's (`lookalike.nearer_another`); None for a deck of the
-    user's own. UserError when the identity network cannot be loaded."""
+    (blitzcam's own) than its deck's (`lookalike.nearer_another`), read by `embedder` (the
+    shipped network: None); None for a deck of the user's own. UserError when the identity
+    network cannot be loaded."""
     if deck not in DECK_NAMES:
         return None
-    from blitzcam.vision.embedding import Embedder
-    from blitzcam.vision.pipeline import default_identity_path, profile_references
+    from blitzcam.vision.pipeline import profile_references
 
-    embedder = Embedder(default_identity_path())
+    embedder = embedder or identity_network()
     drawings = profile_references(embedder, builtin_profile())
     back = embedder.embed(load_reference_file(stored, deck))
     return nearer_another(deck, back, drawings, DECK_NAMES)
@@ -298,14 +300,22 @@ def _one_slip_apart(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
-def profile_look_alikes() -> list[LookAlike]:
-    """The user's deck profile's look-alike pairs (`vision.lookalike`), as a count without
-    `--decks` reads the decks. UserError when the identity network cannot be loaded."""
+def identity_network() -> Embedder:
+    """The shipped identity network (UserError when it cannot be loaded)."""
     from blitzcam.vision.embedding import Embedder
-    from blitzcam.vision.pipeline import default_identity_path, profile_references
+    from blitzcam.vision.pipeline import default_identity_path
+
+    return Embedder(default_identity_path())
+
+
+def profile_look_alikes(embedder: Embedder | None = None) -> list[LookAlike]:
+    """The user's deck profile's look-alike pairs (`vision.lookalike`), as a count without
+    `--decks` reads the decks, read by `embedder` (the shipped network: None). UserError when
+    the identity network cannot be loaded."""
+    from blitzcam.vision.pipeline import profile_references
 
     profile = default_profile(skip_unusable=True)
-    references = profile_references(Embedder(default_identity_path()), profile)
+    references = profile_references(embedder or identity_network(), profile)
     return look_alikes(references, profile.names)
 
 

@@ -1011,7 +1011,7 @@ def test_an_interrupt_after_the_back_is_stored_says_it_is_stored(tmp_path: Path,
     from blitzcam.errors import SavedThenInterrupted
     from blitzcam.vision import enrollment
 
-    def interrupted():
+    def interrupted(embedder=None):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(enrollment, "profile_look_alikes", interrupted)
