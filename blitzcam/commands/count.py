@@ -10,9 +10,12 @@ import time
 from typing import Any
 
 from blitzcam.commands.engine_option import add_engine_argument
-from blitzcam.commands.path_option import is_stream, path_argument, path_or_stream
-
-STANDARD_INPUT = "standard input"  # how `-` is said in messages
+from blitzcam.commands.path_option import (
+    STANDARD_INPUT,
+    is_stream,
+    path_argument,
+    path_or_stream,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

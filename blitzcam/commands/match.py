@@ -11,7 +11,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from blitzcam.commands.path_option import is_stream, path_argument, path_or_stream
+from blitzcam.commands.path_option import (
+    STANDARD_INPUT,
+    is_stream,
+    path_argument,
+    path_or_stream,
+)
 
 if TYPE_CHECKING:
     from blitzcam.game.rules import Match
@@ -323,7 +328,7 @@ def _read_match(file: Path) -> Match:
         data = sys.stdin.buffer.read(MAX_MATCH_FILE_BYTES + 1)
     except OSError as exc:
         raise MatchError(f"standard input: cannot read: {exc.strerror or exc}") from None
-    return match_from_bytes(data, where="standard input")
+    return match_from_bytes(data, where=STANDARD_INPUT)
 
 
 def _summarize(args: argparse.Namespace) -> int:
@@ -705,6 +710,6 @@ def _import(args: argparse.Namespace) -> int:
         with _open_store(args, create=True) as store:
             match_id = _run_rule(store, lambda: store.create_match(match))
             saving.done = True
-        source = "standard input" if is_stream(args.file) else args.file
+        source = STANDARD_INPUT if is_stream(args.file) else args.file
         print(f"imported {source} as match {match_id} ({round_count(len(match.rounds))})")
     return 0

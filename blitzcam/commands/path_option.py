@@ -33,6 +33,7 @@ def folder_argument(text: str) -> Path:
 # `-` as typed: standard input or output. One object, told apart by identity: a file named
 # `-` is still reached as ./- (Path("./-") == Path("-"), and read standard input)
 STANDARD_STREAM: Final = Path("-")
+STANDARD_INPUT: Final = "standard input"  # how `-` read is said in messages
 
 
 def path_or_stream(text: str) -> Path:
