@@ -442,20 +442,30 @@ def _enrolling_blue_plow(qtbot, source, snapshot, enroller) -> EnrollDialog:
     return dialog
 
 
+def _held_enroller(*, fails: str | None = None):
+    """An enroller whose enrollment waits until the event returned is set, then enrolls (or
+    fails saying `fails`)."""
+    import threading
+
+    from blitzcam.errors import UserError
+
+    release = threading.Event()
+
+    class Held(RecordingEnroller):
+        def enroll(self, deck: str, frame_bgr) -> str:
+            release.wait(10)
+            if fails is not None:
+                raise UserError(fails)
+            return super().enroll(deck, frame_bgr)
+
+    return Held(), release
+
+
 def test_closing_the_enroll_dialog_while_it_enrolls_waits_for_the_enrollment(qtbot) -> None:
     # the file written and the profile read again before the dialog goes: the window counts
     # with the new back when it closes
-    import threading
-
     frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
-    release = threading.Event()
-
-    class Slow(RecordingEnroller):
-        def enroll(self, deck: str, frame_bgr) -> str:
-            release.wait(10)
-            return super().enroll(deck, frame_bgr)
-
-    enroller = Slow()
+    enroller, release = _held_enroller()
     source = FakeSource([frame])
     dialog = _enrolling_blue_plow(qtbot, source, snapshot, enroller)
     dialog.done_button.click()
@@ -470,19 +480,9 @@ def test_closing_the_enroll_dialog_while_it_enrolls_waits_for_the_enrollment(qtb
 
 def test_done_during_an_enrollment_that_fails_keeps_the_dialog_to_say_so(qtbot) -> None:
     # it closed when the enrollment ended, its failure never read: the deck thought enrolled
-    import threading
-
-    from blitzcam.errors import UserError
-
     frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
-    release = threading.Event()
-
-    class Failing(RecordingEnroller):
-        def enroll(self, deck: str, frame_bgr) -> str:
-            release.wait(10)
-            raise UserError("no card found in the view")
-
-    dialog = _enrolling_blue_plow(qtbot, FakeSource([frame]), snapshot, Failing())
+    enroller, release = _held_enroller(fails="no card found in the view")
+    dialog = _enrolling_blue_plow(qtbot, FakeSource([frame]), snapshot, enroller)
     dialog.done_button.click()
     release.set()
     said = "Blue plow: not enrolled: no card found in the view (not closed: Done again closes)"
