@@ -123,13 +123,7 @@ class FrameEnroller:
         self._out_dir = out_dir
 
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
-        stored = self.enroll_to(deck, frame_bgr)
-        said = f"{deck}: enrolled (stored {stored})"
-        try:
-            unlike = reads_as_another(deck, stored)
-        except UserError:  # stored: only the advice is missing
-            return said
-        return said if unlike is None else f"{said}; {unlike.note()}"
+        return f"{deck}: enrolled (stored {self.enroll_to(deck, frame_bgr)})"
 
     def enroll_to(self, deck: str, frame_bgr: np.ndarray) -> Path:
         """The file `deck`'s back from `frame_bgr` is stored in (UserError as `enroll`)."""
