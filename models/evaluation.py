@@ -337,20 +337,20 @@ def report_json(report: dict[str, Any]) -> str:
     return json.dumps(_finite_or_none(report), indent=2, allow_nan=False)
 
 
-def _per_deck_lines(per_deck: dict[str, dict[str, Any]]) -> list[str]:
+def per_deck_lines(per_deck: dict[str, dict[str, Any]]) -> list[str]:
     """The per-deck figures' header and rows."""
     # (an enrolled deck's name may be 40 letters: the columns stay in line under it)
     width = max([16, *map(len, per_deck)])
     lines = ["deck".ljust(width + 2) + "scenes   exact   mean abs error"]
     for deck, row in per_deck.items():
         lines.append(
-            f"  {deck:<{width}} {row['scenes']:>5}  {_pct(row['exact_rate'])}  "
-            f"{_error(row['mean_abs_error']):>8}"
+            f"  {deck:<{width}} {row['scenes']:>5}  {pct(row['exact_rate'])}  "
+            f"{error_text(row['mean_abs_error']):>8}"
         )
     return lines
 
 
-def _decks_lines(report: dict[str, Any]) -> list[str]:
+def decks_lines(report: dict[str, Any]) -> list[str]:
     """What the backs were decided among and read against; a warning for labels of no deck."""
     references = report.get("references")
     if references is None:  # (a report from before it)
@@ -382,12 +382,12 @@ def prints_read(report: dict[str, Any]) -> list[str]:
 BUILT_IN_ORIGINS: Final = ("built-in", "built-in, not counted")
 
 
-def _pct(value: float | None) -> str:
+def pct(value: float | None) -> str:
     # (None: nothing measured, as a report read back from its JSON says it)
     return "   n/a" if value is None or value != value else f"{100 * value:6.2f}%"
 
 
-def _error(value: float | None) -> str:
+def error_text(value: float | None) -> str:
     return "n/a" if value is None or value != value else f"{value:.3f}"
 
 
@@ -451,29 +451,29 @@ def report_table(report: dict[str, Any]) -> str:
         f"{report['scenes']} scenes from {report['data']} ({report['split']}), "
         f"model {report['model']} ({report.get('engine', 'engine not recorded')}), "
         f"boxes suppressed above IoU {report['nms_iou']}",
-        *_decks_lines(report),
+        *decks_lines(report),
         "",
         "detector        precision   recall    mAP50    boxed (at any confidence)",
     ]
     for name, row in report["detector"].items():
         lines.append(
-            f"  {name:<12} {_pct(row['precision'])}  {_pct(row['recall'])}  {_pct(row['mAP50'])}"
-            f"  {_pct(row.get('boxed', math.nan))}"  # (a report from before it: n/a)
+            f"  {name:<12} {pct(row['precision'])}  {pct(row['recall'])}  {pct(row['mAP50'])}"
+            f"  {pct(row.get('boxed', math.nan))}"  # (a report from before it: n/a)
         )
     lines += [
         "",
-        f"scenes counted exactly (every deck): {_pct(report['scene_exact_rate'])}",
+        f"scenes counted exactly (every deck): {pct(report['scene_exact_rate'])}",
         "  the same, and as many backs left unknown as backs of no known deck: "
-        f"{_pct(report['scene_exact_rate_with_unknown']).strip()}",
+        f"{pct(report['scene_exact_rate_with_unknown']).strip()}",
         "  the same had every counted box on a labelled back got that back's deck (boxes on "
         "no back keep their decision): "
-        f"{_pct(report['scene_exact_rate_if_identity_right']).strip()}",
-        f"  scenes with built-in art only: {_pct(report['scene_exact_rate_builtin_art']).strip()}"
+        f"{pct(report['scene_exact_rate_if_identity_right']).strip()}",
+        f"  scenes with built-in art only: {pct(report['scene_exact_rate_builtin_art']).strip()}"
         f" of {report['scenes_builtin_art']}; with random art nobody enrolled (must stay "
-        f"unknown): {_pct(report['scene_exact_rate_random_art']).strip()} of "
+        f"unknown): {pct(report['scene_exact_rate_random_art']).strip()} of "
         f"{report['scenes'] - report['scenes_builtin_art']}",
         "mean absolute count error per deck on the table or counted: "
-        + _error(report["mean_abs_count_error"]),
+        + error_text(report["mean_abs_count_error"]),
         f"face-up cards counted as a deck: {report['face_up_counted']}",
         _turned_line(report),
         _tiles_line(report),
@@ -512,19 +512,19 @@ def report_table(report: dict[str, Any]) -> str:
         ),
         "",
     ]
-    lines += _per_deck_lines(report["per_deck"])
+    lines += per_deck_lines(report["per_deck"])
     lines += _conditions_lines(report.get("exact_by_condition") or {})
     lines += [
         "",
         "scenes exact if counting every box from confidence (no doubted back joining a pile): "
         + "  ".join(
-            f"{conf:.2f}: {_pct(rate).strip()}"
+            f"{conf:.2f}: {pct(rate).strip()}"
             for conf, rate in report["exact_rate_by_conf"].items()
         ),
         "scenes exact if each back's decision is called unknown under another identity score "
         f"(piles and joins as decided at {report['unknown_below']}, not decided again): "
         + "  ".join(
-            f"{line:.2f}: {_pct(rate).strip()}"
+            f"{line:.2f}: {pct(rate).strip()}"
             for line, rate in report["exact_rate_by_unknown_below"].items()
         ),
     ]

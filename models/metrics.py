@@ -129,19 +129,19 @@ class SceneOutcome:
 
     @property
     def exact(self) -> bool:
-        return _same_counts(self.truth_counts, self.predicted_counts)
+        return same_counts(self.truth_counts, self.predicted_counts)
 
     @property
     def exact_with_unknown(self) -> bool:
         """Exact, and as many backs left unknown as the scene has backs of no known deck."""
-        return _same_counts(self.truth_counts, self.predicted_counts, with_unknown=True)
+        return same_counts(self.truth_counts, self.predicted_counts, with_unknown=True)
 
     @property
     def exact_if_identity_right(self) -> bool:
-        return _same_counts(self.truth_counts, self.counts_if_identity_right)
+        return same_counts(self.truth_counts, self.counts_if_identity_right)
 
 
-def _same_counts(a: Mapping[str, int], b: Mapping[str, int], *, with_unknown: bool = False) -> bool:
+def same_counts(a: Mapping[str, int], b: Mapping[str, int], *, with_unknown: bool = False) -> bool:
     """Every known deck's count alike (and the unknown backs' too, `with_unknown`)."""
     keys = set(a) | set(b)
     if not with_unknown:
@@ -288,7 +288,7 @@ def _exact_share(
         )
         keep = (prediction.classes == 0) & counts(prediction)
         counted = Counter(d for d, k in zip(prediction.decks, keep, strict=True) if k)
-        exact += _same_counts(counted, expected)
+        exact += same_counts(counted, expected)
     return exact / len(scenes)
 
 
@@ -332,30 +332,9 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
         "mAP50": float(np.mean(aps)) if aps else float("nan"),
         "boxed": all_boxed / all_truth if all_truth else float("nan"),
     }
-    decks = sorted({k for o in outcomes for k in (*o.truth_counts, *o.predicted_counts)})
-    per_deck = {}
-    for deck in decks:
-        relevant = [
-            o for o in outcomes if o.truth_counts.get(deck, 0) or o.predicted_counts.get(deck, 0)
-        ]
-        errors = [
-            abs(o.truth_counts.get(deck, 0) - o.predicted_counts.get(deck, 0)) for o in relevant
-        ]
-        per_deck[deck] = {
-            "scenes": len(relevant),
-            "exact_rate": sum(e == 0 for e in errors) / len(relevant) if relevant else float("nan"),
-            "mean_abs_error": float(np.mean(errors)) if errors else 0.0,
-        }
-    # over each scene's decks on the table or counted in it, as per deck above (every known
-    # deck in every scene would add a zero for each absent one, and a deck counted once
-    # anywhere would add one to every scene: more mistakes could lower the mean)
-    all_errors = [
-        abs(o.truth_counts.get(d, 0) - o.predicted_counts.get(d, 0))
-        for o in outcomes
-        for d in decks
-        if d != UNKNOWN  # not a deck: its backs are counted to nobody
-        and (o.truth_counts.get(d, 0) or o.predicted_counts.get(d, 0))
-    ]
+    per_deck, mean_abs_error = count_errors(
+        [(o.truth_counts, o.predicted_counts) for o in outcomes]
+    )
     confusions: Counter[tuple[str, str]] = Counter()
     for o in outcomes:
         confusions.update(o.confusions)
@@ -370,8 +349,7 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
         "scene_exact_rate_builtin_art": _share(builtin_art),
         "scene_exact_rate_random_art": _share([o for o in outcomes if o.random_art]),
         "per_deck": per_deck,
-        # (no deck on any table nor counted: nothing measured, not "no error")
-        "mean_abs_count_error": float(np.mean(all_errors)) if all_errors else float("nan"),
+        "mean_abs_count_error": mean_abs_error,
         "confusions": [
             {"truth": t, "predicted": p, "cards": n}
             for (t, p), n in sorted(confusions.items())
@@ -381,6 +359,39 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
         "inexact_scenes": [o.name for o in outcomes if not o.exact],
         "exact_by_condition": exact_by_condition(outcomes),
     }
+
+
+def count_errors(
+    scenes: Sequence[tuple[Mapping[str, int], Mapping[str, int]]],
+) -> tuple[dict[str, dict[str, Any]], float]:
+    """Per deck, over the scenes it is on the table or counted in (`scenes`: true and counted
+    counts of each): how many, the share exact and the mean absolute error; and that error
+    over every scene's such decks, "unknown" left out (NaN: no deck anywhere, nothing
+    measured, not "no error")."""
+    decks = sorted({k for truth, counted in scenes for k in (*truth, *counted)})
+    per_deck = {}
+    for deck in decks:
+        errors = [
+            abs(truth.get(deck, 0) - counted.get(deck, 0))
+            for truth, counted in scenes
+            if truth.get(deck, 0) or counted.get(deck, 0)
+        ]
+        per_deck[deck] = {
+            "scenes": len(errors),
+            "exact_rate": sum(e == 0 for e in errors) / len(errors) if errors else float("nan"),
+            "mean_abs_error": float(np.mean(errors)) if errors else 0.0,
+        }
+    # over each scene's decks on the table or counted in it, as per deck above (every known
+    # deck in every scene would add a zero for each absent one, and a deck counted once
+    # anywhere would add one to every scene: more mistakes could lower the mean)
+    all_errors = [
+        abs(truth.get(d, 0) - counted.get(d, 0))
+        for truth, counted in scenes
+        for d in decks
+        if d != UNKNOWN  # not a deck: its backs are counted to nobody
+        and (truth.get(d, 0) or counted.get(d, 0))
+    ]
+    return per_deck, float(np.mean(all_errors)) if all_errors else float("nan")
 
 
 def exact_by_condition(outcomes: Sequence[SceneOutcome]) -> dict[str, dict[str, dict[str, int]]]:

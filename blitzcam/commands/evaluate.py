@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from blitzcam.commands.engine_option import add_engine_argument
 from blitzcam.commands.path_option import is_stream, path_argument, path_or_stream
+
+# models/counted_scenes.py's, not imported here: numpy and OpenCV behind it, for every command
+COUNTS_FILE = "counts.csv"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,16 +23,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "exact rate and mean absolute error per deck, confusions between decks and face-up "
         "cards counted. Default data: the test split of the training recipe's own scenes, "
         "generated if missing (1,000 scenes, about 215 MB, into runs/detector/ of the blitzcam "
-        "folder: a minute or two).",
+        "folder: a minute or two). Photos of real tables are scored on their counts alone: "
+        f"a folder with a {COUNTS_FILE} (a header 'image,<deck>,...[,face-up]', then a row per "
+        "photo), or the app's captures folder (the counts the players confirmed).",
     )
     parser.add_argument(
-        "--data", type=path_argument, default=None, help="a `blitzcam dataset generate` folder"
+        "--data",
+        type=path_argument,
+        default=None,
+        help=f"a `blitzcam dataset generate` folder, photos with a {COUNTS_FILE}, or the app's "
+        "captures folder",
     )
     parser.add_argument(
         "--split",
-        default="test",
+        default=None,
         choices=("train", "val", "test", "all"),
-        help="which scenes to score; 'all' for a dataset the model never saw",
+        help="which scenes of a generated dataset to score (default test); 'all' for a dataset "
+        "the model never saw",
     )
     parser.add_argument(
         "--decks", type=path_argument, default=None, help="reference backs DIR/<deck>.png"
@@ -77,12 +89,65 @@ def _check_report_file(path: Path) -> None:
         raise UserError(f"--json {path}: {why}")
 
 
+def _data_kind(data: Path) -> str:
+    """Which labelled scenes a folder holds; UserError when none that `evaluate` reads."""
+    from blitzcam.errors import UserError
+    from blitzcam.models.counted_scenes import has_captures, has_counts_file
+
+    if (data / "scenes").is_dir():
+        # generate writes it last: a stopped one's part of the scenes, scored, passed for the whole
+        if not (data / "data.yaml").is_file():
+            raise UserError(
+                f"{data}: no data.yaml: an unfinished dataset (a `blitzcam dataset generate` that "
+                "was stopped?); generate it again"
+            )
+        return "generated"
+    if has_counts_file(data):
+        return "photos"
+    if has_captures(data):
+        return "captures"
+    raise UserError(
+        f"{data}: no labelled scenes: not a `blitzcam dataset generate` dataset (scenes/), "
+        f"no {COUNTS_FILE} beside photos, not the app's captures (counts/ and images/)"
+    )
+
+
+def _evaluate_counts(
+    data: Path,
+    kind: str,
+    pipeline: Any,
+    *,
+    in_play: bool,
+    progress: Callable[[Iterator[Any], int], Iterator[Any]],
+) -> dict[str, Any]:
+    """Photos with a counts file, or the app's captures, scored on their counts."""
+    from blitzcam.models.count_evaluation import evaluate_counts
+    from blitzcam.models.counted_scenes import capture_scenes, counts_file_scenes
+    from blitzcam.vision.images import read_picture
+
+    if kind == "photos":
+        scenes, left_out = counts_file_scenes(data / COUNTS_FILE, pipeline.known_decks), []
+    else:
+        scenes, left_out = capture_scenes(data)
+    return evaluate_counts(
+        scenes,
+        pipeline=pipeline,
+        read_picture=read_picture,
+        in_play=in_play,
+        data=data,
+        kind=kind,
+        left_out=left_out,
+        progress=progress,
+    )
+
+
 def _evaluate(args: argparse.Namespace) -> int:
     import sys
 
     from tqdm import tqdm
 
     from blitzcam.errors import UserError
+    from blitzcam.models.count_evaluation import counts_report_table
     from blitzcam.models.evaluation import SceneDataError, evaluate, report_json, report_table
     from blitzcam.vision.images import read_picture
     from blitzcam.vision.pipeline import CountingPipeline
@@ -92,38 +157,38 @@ def _evaluate(args: argparse.Namespace) -> int:
     data = args.data or _default_data()
     if not data.is_dir():
         raise UserError(f"--data {data}: {'not a folder' if data.exists() else 'no such folder'}")
-    if not (data / "scenes").is_dir():
-        raise UserError(f"{data}: no scenes folder: not a `blitzcam dataset generate` dataset")
-    # generate writes it last: a stopped one's part of the scenes, scored, passed for the whole
-    if not (data / "data.yaml").is_file():
-        raise UserError(
-            f"{data}: no data.yaml: an unfinished dataset (a `blitzcam dataset generate` that "
-            "was stopped?); generate it again"
-        )
+    kind = _data_kind(data)
+    if kind != "generated" and args.split is not None:
+        raise UserError(f"--split {args.split}: {data} is not a generated dataset (no splits)")
     pipeline = CountingPipeline.from_defaults(
         model_path=args.model,
         identity_path=args.identity_model,
         decks_dir=args.decks,
         engine=args.engine,
     )
+
+    def progress(items: Iterator[Any], n: int) -> Iterator[Any]:
+        return tqdm(items, total=n, desc="evaluate", unit="scene", file=sys.stderr)
+
     try:
-        report = evaluate(
-            data,
-            split=args.split,
-            pipeline=pipeline,
-            read_picture=read_picture,
-            in_play=args.in_play,
-            progress=lambda items, n: tqdm(
-                items, total=n, desc="evaluate", unit="scene", file=sys.stderr
-            ),
-        )
+        if kind == "generated":
+            report = evaluate(
+                data,
+                split=args.split or "test",
+                pipeline=pipeline,
+                read_picture=read_picture,
+                in_play=args.in_play,
+                progress=progress,
+            )
+        else:
+            report = _evaluate_counts(data, kind, pipeline, in_play=args.in_play, progress=progress)
     except SceneDataError as exc:
         raise UserError(str(exc)) from None
     text = report_json(report)
     if args.json is not None and is_stream(args.json):
         print(text)
         return 0
-    print(report_table(report))
+    print(report_table(report) if kind == "generated" else counts_report_table(report))
     if args.json is not None:
         from blitzcam.files import note_stream, write_text_atomic
 

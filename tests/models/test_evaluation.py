@@ -207,7 +207,7 @@ def test_labels_of_no_deck_are_warned_of_and_the_decks_read_against_are_said() -
     # art (review)
     import numpy as np
 
-    from blitzcam.models.evaluation import _decks_lines, labels_of_no_deck
+    from blitzcam.models.evaluation import decks_lines, labels_of_no_deck
     from blitzcam.models.metrics import SceneTruth
 
     truth = SceneTruth(
@@ -224,29 +224,29 @@ def test_labels_of_no_deck_are_warned_of_and_the_decks_read_against_are_said() -
         "stand_ins": ["blue-plow"],
         "labels_of_no_deck": {"Yellow-Bucket": 4},
     }
-    assert _decks_lines(report) == [
+    assert decks_lines(report) == [
         "decks: each scene's own decks; read against prints of red-plow, the built-in art of "
         "the rest; stand-ins never counted: blue-plow",
         "WARNING: labels that name no deck (scored as art nobody enrolled): 'Yellow-Bucket' "
         "(4 backs)",
     ]
-    assert _decks_lines({}) == []  # (a report from before them)
+    assert decks_lines({}) == []  # (a report from before them)
 
 
 def test_a_report_read_back_from_its_json_makes_a_table() -> None:
     # its nulls reached the percentages: TypeError (review)
-    from blitzcam.models.evaluation import _pct
+    from blitzcam.models.evaluation import pct
 
-    assert _pct(None) == _pct(float("nan")) == "   n/a"
+    assert pct(None) == pct(float("nan")) == "   n/a"
 
 
 def test_long_deck_names_keep_the_per_deck_columns_in_line() -> None:
     # (an enrolled deck's name may be 40 letters; a report read back from JSON has nulls)
-    from blitzcam.models.evaluation import _per_deck_lines
+    from blitzcam.models.evaluation import per_deck_lines
 
     row = {"scenes": 3, "exact_rate": 1.0, "mean_abs_error": None}
     long_name = "grandma's-hand-painted-green-pump-deck-x"
-    lines = _per_deck_lines({"green-pump": row, long_name: row})
+    lines = per_deck_lines({"green-pump": row, long_name: row})
     assert lines[0].startswith("deck") and len(lines) == 3
     assert len({line.index("n/a") for line in lines[1:]}) == 1  # one column, however long
     # the count of scenes ends under the end of "scenes"

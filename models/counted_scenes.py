@@ -1,0 +1,256 @@
+"""Scenes whose truth is counts, not boxes: photographs of a real table with a `counts.csv`
+beside them, or the captures the app keeps with the counts the players confirmed.
+
+Counting the cards of a photo is what players do anyway; drawing a box round each of 150 cards
+is not. So the real tables blitzcam is judged on come with counts per deck, and the scenes here
+are scored on those alone (`models/count_evaluation.py`): no detector precision or recall, the
+share of scenes counted exactly and the error per deck. Reading only; nothing is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final
+
+from blitzcam.models.evaluation import SceneDataError
+
+COUNTS_FILE: Final = "counts.csv"
+IMAGE_COLUMN: Final = "image"
+FACE_UP: Final = "face-up"
+NOT_IN_PLAY: Final = "-"  # a deck of the file not in this photo's game: none, and no candidate
+FACE_UP_SPELLINGS: Final = ("face-up", "face up", "face_up", "faceup")
+STEPS: Final = ("dutch", "blitz")  # the app's two scans of a round (ui/main_window.py)
+
+
+@dataclass(frozen=True, slots=True)
+class CountedScene:
+    """One table and what is on it: its photo (or a scan step's shots, whose counts add up)."""
+
+    name: str
+    images: tuple[Path, ...]
+    counts: Mapping[str, int]  # true backs per deck; a deck not named has none
+    decks: tuple[str, ...]  # the decks in play: the file's columns, or the round's players' decks
+    face_up: int | None = None  # face-up cards on the table, where the file says
+    proposed: Mapping[str, int] | None = None  # what the app counted when it was taken
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """A scene not scored, and why (a capture whose shot was deleted, say)."""
+
+    name: str
+    reason: str
+
+
+def has_counts_file(folder: Path) -> bool:
+    return (folder / COUNTS_FILE).is_file()
+
+
+def has_captures(folder: Path) -> bool:
+    return (folder / "counts").is_dir() and (folder / "images").is_dir()
+
+
+# --- counts.csv ----------------------------------------------------------------------------
+
+
+def counts_file_scenes(path: Path, known: Sequence[str]) -> list[CountedScene]:
+    """The scenes of a counts file: a header `image,<deck>,...[,face-up]`, then one row per
+    photo (its path relative to the file's folder) with its backs of each deck named, or `-`
+    for a deck not in that photo's game. Decks not named have none on the table; the decks in
+    play are those with a number. SceneDataError naming the file and line for anything else."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")  # (a spreadsheet's byte-order mark)
+    except OSError as exc:
+        raise SceneDataError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SceneDataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
+    try:
+        # (the line a row ends on: a quoted name may hold a line break)
+        rows = [(reader.line_num, row) for row in reader if any(map(str.strip, row))]
+    except csv.Error as exc:  # (a field past csv's limit: a spreadsheet's own file, say)
+        raise SceneDataError(f"{path}, line {reader.line_num}: not CSV ({exc})") from None
+    if not rows:
+        raise SceneDataError(f"{path}: empty; expected a header 'image,<deck>,...'")
+    header_line, header = rows[0]
+    columns = _columns(path, header_line, header, known)
+    if len(rows) == 1:
+        raise SceneDataError(f"{path}: a header and no photo under it")
+    scenes: list[CountedScene] = []
+    seen: dict[Path, int] = {}
+    for number, row in rows[1:]:
+        where = f"{path}, line {number}"
+        if len(row) != len(header):
+            raise SceneDataError(f"{where}: {len(row)} fields; the header has {len(header)}")
+        given = row[0].strip()
+        if not given:
+            raise SceneDataError(f"{where}: no image named in the first column")
+        image = path.parent / Path(given).expanduser()  # (an absolute path stays one)
+        if not image.is_file():  # said before a long run starts, not when it reaches the photo
+            missing = "not a file" if image.exists() else "no such file"
+            raise SceneDataError(f"{where}: {given}: {missing}")
+        if (key := image.resolve()) in seen:
+            raise SceneDataError(f"{where}: {given} is on line {seen[key]} already")
+        seen[key] = number
+        counts, decks, face_up = {}, [], None
+        for name, cell in zip(columns, row[1:], strict=True):
+            if name == FACE_UP:
+                # (empty: not counted for this photo)
+                face_up = _count(cell, f"{where}, {name}", empty_is_none=True)
+            elif cell.strip() != NOT_IN_PLAY:
+                decks.append(name)
+                if value := _count(cell, f"{where}, {name}"):
+                    counts[name] = value
+        if not decks:
+            raise SceneDataError(f"{where}: every deck is {NOT_IN_PLAY} (none in play)")
+        scenes.append(CountedScene(given, (image,), counts, tuple(decks), face_up))
+    return scenes
+
+
+def _delimiter(text: str) -> str:
+    """A spreadsheet in a language that writes 0,5 saves its CSV with semicolons."""
+    first = text.split("\n", 1)[0]
+    return next((d for d in (",", ";", "\t") if d in first), ",")
+
+
+def _columns(path: Path, line: int, header: list[str], known: Sequence[str]) -> list[str]:
+    """The deck (or "face-up") of each column after the image's."""
+    where = f"{path}, line {line}"
+    if header[0].strip().lower() != IMAGE_COLUMN:
+        raise SceneDataError(
+            f"{where}: the first column must be {IMAGE_COLUMN!r}, not {header[0]!r}"
+        )
+    columns: list[str] = []
+    for number, cell in enumerate(header[1:], start=2):
+        name = cell.strip()
+        if name.lower() in FACE_UP_SPELLINGS:
+            name = FACE_UP
+        elif name not in known:
+            raise SceneDataError(
+                f"{where}: column {number}, {cell!r}, is no deck (known: {', '.join(known)}; "
+                f"or {FACE_UP})"
+            )
+        if name in columns:
+            raise SceneDataError(f"{where}: column {number}, {name}, is there twice")
+        columns.append(name)
+    if all(name == FACE_UP for name in columns):
+        raise SceneDataError(f"{where}: no deck's column (e.g. 'image,green-pump,blue-pump')")
+    return columns
+
+
+def _count(cell: str, where: str, *, empty_is_none: bool = False) -> int | None:
+    text = cell.strip()
+    if not text:
+        if empty_is_none:
+            return None
+        raise SceneDataError(f"{where}: empty (write 0 for none, {NOT_IN_PLAY} for not in play)")
+    if not text.isascii() or not text.isdigit():
+        raise SceneDataError(f"{where}: {cell!r} is not a whole number of cards")
+    return int(text)
+
+
+# --- the app's captures ----------------------------------------------------------------------
+
+
+def capture_scenes(folder: Path) -> tuple[list[CountedScene], list[LeftOut]]:
+    """Each scan step of each round kept in an app's captures folder (`counts/STEM.json` beside
+    `images/STEM.jpg`, ui/capture_store.py), with the counts the players confirmed for it; the
+    steps that cannot be scored (a shot deleted, a player without a deck) left out, said why."""
+    files = sorted((folder / "counts").glob("*.json"))
+    if not files:
+        raise SceneDataError(f"{folder / 'counts'}: no capture (*.json) to evaluate on")
+    # a round's shots share its time to the microsecond (ui/main_window.py)
+    steps: dict[tuple[str, str], list[tuple[dict[str, Any], Path]]] = defaultdict(list)
+    for path in files:
+        record = _capture_record(path)
+        steps[(record["taken_at"], record["step"])].append((record, path))
+    scenes, left_out = [], []
+    for (taken_at, step), shots in sorted(steps.items()):
+        name = f"{datetime.fromisoformat(taken_at):%Y%m%d-%H%M%S}-{step}"
+        scene_or_reason = _step_scene(name, folder, step, shots)
+        if isinstance(scene_or_reason, str):
+            left_out.append(LeftOut(name, scene_or_reason))
+        else:
+            scenes.append(scene_or_reason)
+    return scenes, left_out
+
+
+def _capture_record(path: Path) -> dict[str, Any]:
+    """A capture's JSON, its fields checked; SceneDataError naming the file otherwise."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(record, dict):
+            raise ValueError(f"a JSON {type(record).__name__}, not an object")
+        datetime.fromisoformat(record["taken_at"])  # (a str, or TypeError)
+        if record["step"] not in STEPS:
+            raise ValueError(f"step {record['step']!r} is not one of {', '.join(STEPS)}")
+        shot, shots = record["shot"], record["shots_in_step"]
+        if not all(type(n) is int for n in (shot, shots)) or not 1 <= shot <= shots:
+            raise ValueError(f"shot {shot!r} of {shots!r} is not a shot of its step")
+        for player in record["players"]:
+            if not isinstance(player["name"], str) or not (
+                player["deck"] is None or isinstance(player["deck"], str)
+            ):
+                raise ValueError(f"player {player!r} is not a name and a deck")
+        for key in ("confirmed", *(("proposed",) if "proposed" in record else ())):
+            for player in record["players"]:
+                value = record[key][player["name"]][record["step"]]
+                if type(value) is not int or value < 0:
+                    raise ValueError(
+                        f"{key} {record['step']} count of {player['name']!r} is {value!r}, "
+                        "not a number of cards"
+                    )
+    except OSError as exc:
+        raise SceneDataError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
+        detail = f"no {exc} field" if isinstance(exc, KeyError) else str(exc)
+        raise SceneDataError(f"{path}: not a capture's counts ({detail})") from None
+    return record
+
+
+def _step_scene(
+    name: str, folder: Path, step: str, shots: list[tuple[dict[str, Any], Path]]
+) -> CountedScene | str:
+    """The scene of one round's step, or why it cannot be scored."""
+    record = shots[0][0]
+    numbers = Counter(r["shot"] for r, _ in shots)
+    wanted = record["shots_in_step"]
+    if twice := sorted(n for n, k in numbers.items() if k > 1):
+        return f"shot {twice[0]} is there twice"
+    if gone := [n for n in range(1, wanted + 1) if n not in numbers]:
+        return f"shot {', '.join(map(str, gone))} of {wanted} is gone (its counts are the step's)"
+    images = []
+    for r, path in sorted(shots, key=lambda item: item[0]["shot"]):
+        image = folder / "images" / f"{path.stem}.jpg"
+        if not image.is_file():
+            return f"the image of shot {r['shot']}, {image.name}, is gone"
+        images.append(image)
+    players = record["players"]
+    if deckless := [p["name"] for p in players if p["deck"] is None]:
+        return f"{deckless[0]} played without a deck: their cards are no deck's"
+    decks = tuple(dict.fromkeys(p["deck"] for p in players))
+    proposed = None
+    if "proposed" in record:
+        proposed = _deck_counts(record["proposed"], players, step)
+    return CountedScene(
+        name=name,
+        images=tuple(images),
+        counts=_deck_counts(record["confirmed"], players, step),
+        decks=decks,
+        proposed=proposed,
+    )
+
+
+def _deck_counts(counts: Any, players: list[dict[str, Any]], step: str) -> dict[str, int]:
+    """Each player's count of the step (checked by `_capture_record`), as their deck's."""
+    per_deck: Counter[str] = Counter()
+    for player in players:
+        per_deck[player["deck"]] += counts[player["name"]][step]
+    return {deck: n for deck, n in per_deck.items() if n}
