@@ -155,15 +155,18 @@ def on_frame(truth: SceneTruth, scale: tuple[float, float]) -> SceneTruth:
 
 
 def evaluate(
-    data_dir: Path,
+    scenes: Sequence[tuple[str, Path, SceneTruth]],
     *,
-    split: str,
+    data: Path,
+    split: str | None,
     pipeline: Any,
     read_picture: Callable[[Path], Picture],
     progress: Callable[[Iterator[Any], int], Iterator[Any]] | None = None,
     in_play: bool = False,
 ) -> dict[str, Any]:
-    """Score `pipeline` (a vision CountingPipeline) on one split of a scene dataset.
+    """Score `pipeline` (a vision CountingPipeline) on labelled scenes: one split of a
+    generated dataset (`labelled_scenes`; `split` names it), or photos labelled by hand
+    (models/labelme_scenes.py; `split` None).
 
     With `in_play`, each scene's backs are decided among only the known decks it holds, as the
     app decides them among a match's decks (at the pipeline's in-play unknown line).
@@ -173,7 +176,6 @@ def evaluate(
     operating_conf = lines.count_from
     operating_line = pipeline.in_play_line(() if in_play else None)
     reading_conf, max_det, keep_uncounted = detector.conf, detector.max_det, pipeline.keep_uncounted
-    scenes = list(labelled_scenes(data_dir, split))
     items: Iterator[Any] = iter(scenes)
     if progress is not None:
         items = progress(items, len(scenes))
@@ -198,6 +200,11 @@ def evaluate(
         for name, image_path, truth in items:
             decks = scene_decks(truth, pipeline.profile.countable()) if in_play else None
             picture = read_picture(image_path)
+            if truth.size is not None and truth.size != picture.size:
+                raise SceneDataError(
+                    f"{name}: labelled on a {truth.size[0]}x{truth.size[1]} picture, and "
+                    f"{image_path} is {picture.size[0]}x{picture.size[1]} (resized since?)"
+                )
             truth = on_frame(truth, picture.scale)
             result = pipeline(picture.frame, in_play=decks)
             found = result.detections
@@ -221,8 +228,8 @@ def evaluate(
         pipeline.keep_uncounted = keep_uncounted
     report = summarize(outcomes)
     report["inexact_detail"] = [m.as_json() for m in mistakes]
-    report["data"] = str(data_dir)
-    report["split"] = split
+    report["data"] = str(data)
+    report["split"] = split  # (None: photos labelled by hand)
     report["model"] = str(detector.path)
     report["engine"] = detector.engine  # the engines agree to float rounding, not bit for bit
     report["operating_conf"] = operating_conf
@@ -280,7 +287,11 @@ def labels_of_no_deck(truths: Sequence[SceneTruth], known: Sequence[str]) -> dic
         deck
         for truth in truths
         for deck, cls in zip(truth.decks, truth.classes, strict=True)
-        if cls == 0 and deck is not None and deck not in known and not deck.startswith("unknown:")
+        if cls == 0
+        and deck is not None
+        and deck not in known
+        and deck != UNKNOWN  # (labelled so on purpose)
+        and not deck.startswith("unknown:")
     )
     return dict(sorted(names.items()))
 
@@ -448,10 +459,12 @@ def _conditions_lines(by_condition: dict[str, dict[str, dict[str, int]]]) -> lis
 def report_table(report: dict[str, Any]) -> str:
     """The report as a readable table."""
     lines = [
-        f"{report['scenes']} scenes from {report['data']} ({report['split']}), "
+        f"{report['scenes']} scenes from {report['data']} "
+        f"({report['split'] or 'labelled by hand'}), "
         f"model {report['model']} ({report.get('engine', 'engine not recorded')}), "
         f"boxes suppressed above IoU {report['nms_iou']}",
         *decks_lines(report),
+        *_unlabelled_lines(report.get("photos_without_labels") or []),
         "",
         "detector        precision   recall    mAP50    boxed (at any confidence)",
     ]
@@ -533,6 +546,14 @@ def report_table(report: dict[str, Any]) -> str:
         lines += [f"  {c['truth']} -> {c['predicted']}: {c['cards']}" for c in report["confusions"]]
     lines += _mistakes_lines(report.get("inexact_detail") or [], report["operating_conf"])
     return "\n".join(lines)
+
+
+def _unlabelled_lines(photos: Sequence[str], shown: int = 10) -> list[str]:
+    """The photos beside labelme files that none names: tables the figures leave out."""
+    if not photos:
+        return []
+    more = f", and {len(photos) - shown} more" if len(photos) > shown else ""
+    return [f"photos no labelme file names, not scored: {', '.join(photos[:shown])}{more}"]
 
 
 MISTAKE_LINES: Final = 40  # inexact scenes listed in the table (the JSON holds every one)

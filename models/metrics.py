@@ -97,6 +97,9 @@ class SceneTruth:
     # what the scene was made under ({"light": "dim", "table": "felt", ...}): the report's
     # exact rate is also given for each, to say where the misses are
     conditions: Mapping[str, str] = field(default_factory=dict)
+    # (width, height) of the picture the labels were drawn on, where known: a photo resized
+    # since would leave every box off its card
+    size: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

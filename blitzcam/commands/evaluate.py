@@ -93,6 +93,7 @@ def _data_kind(data: Path) -> str:
     """Which labelled scenes a folder holds; UserError when none that `evaluate` reads."""
     from blitzcam.errors import UserError
     from blitzcam.models.counted_scenes import has_captures, has_counts_file
+    from blitzcam.models.labelme_scenes import labelme_files
 
     if (data / "scenes").is_dir():
         # generate writes it last: a stopped one's part of the scenes, scored, passed for the whole
@@ -106,10 +107,48 @@ def _data_kind(data: Path) -> str:
         return "photos"
     if has_captures(data):
         return "captures"
+    if labelme_files(data):
+        return "labelme"
     raise UserError(
         f"{data}: no labelled scenes: not a `blitzcam dataset generate` dataset (scenes/), "
-        f"no {COUNTS_FILE} beside photos, not the app's captures (counts/ and images/)"
+        f"no {COUNTS_FILE} beside photos, not the app's captures (counts/ and images/), no "
+        "labelme files (*.json)"
     )
+
+
+def _evaluate_boxes(
+    data: Path,
+    kind: str,
+    pipeline: Any,
+    *,
+    split: str | None,
+    in_play: bool,
+    progress: Callable[[Iterator[Any], int], Iterator[Any]],
+) -> dict[str, Any]:
+    """A generated dataset's split, or photos labelled in labelme, scored box by box."""
+    from blitzcam.models.evaluation import evaluate, labelled_scenes
+    from blitzcam.models.labelme_scenes import labelme_scenes, unlabelled_photos
+    from blitzcam.vision.images import read_picture
+
+    if kind == "generated":
+        split = split or "test"
+        scenes = list(labelled_scenes(data, split))
+    else:
+        scenes = labelme_scenes(data)
+    report = evaluate(
+        scenes,
+        data=data,
+        split=split,
+        pipeline=pipeline,
+        read_picture=read_picture,
+        in_play=in_play,
+        progress=progress,
+    )
+    if kind == "labelme":
+        report["photos_without_labels"] = [
+            path.relative_to(data).as_posix() for path in unlabelled_photos(data, scenes)
+        ]
+    return report
 
 
 def _evaluate_counts(
@@ -148,8 +187,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 
     from blitzcam.errors import UserError
     from blitzcam.models.count_evaluation import counts_report_table
-    from blitzcam.models.evaluation import SceneDataError, evaluate, report_json, report_table
-    from blitzcam.vision.images import read_picture
+    from blitzcam.models.evaluation import SceneDataError, report_json, report_table
     from blitzcam.vision.pipeline import CountingPipeline
 
     if args.json is not None and not is_stream(args.json):  # found out now, not after the run
@@ -171,14 +209,9 @@ def _evaluate(args: argparse.Namespace) -> int:
         return tqdm(items, total=n, desc="evaluate", unit="scene", file=sys.stderr)
 
     try:
-        if kind == "generated":
-            report = evaluate(
-                data,
-                split=args.split or "test",
-                pipeline=pipeline,
-                read_picture=read_picture,
-                in_play=args.in_play,
-                progress=progress,
+        if kind in ("generated", "labelme"):
+            report = _evaluate_boxes(
+                data, kind, pipeline, split=args.split, in_play=args.in_play, progress=progress
             )
         else:
             report = _evaluate_counts(data, kind, pipeline, in_play=args.in_play, progress=progress)
@@ -188,7 +221,8 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.json is not None and is_stream(args.json):
         print(text)
         return 0
-    print(report_table(report) if kind == "generated" else counts_report_table(report))
+    boxes = kind in ("generated", "labelme")
+    print(report_table(report) if boxes else counts_report_table(report))
     if args.json is not None:
         from blitzcam.files import note_stream, write_text_atomic
 

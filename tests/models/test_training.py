@@ -214,7 +214,7 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
         (["train", "--from-shipped", "--data", "/tmp", "--scenes", "9"],
          "--data, --scenes: settings of the first stage"),
         (["evaluate", "--data", "/nonexistent/scenes"], "--data /nonexistent/scenes: no such folder"),
-        (["evaluate", "--data", "/"], "/: no scenes folder: not a `blitzcam dataset generate`"),
+        (["evaluate", "--data", "/"], "/: no labelled scenes: not a `blitzcam dataset generate`"),
         # a report that could not be written is found out before the run, not after it
         (["evaluate", "--json", "/nonexistent/folder/r.json"], "no such folder /nonexistent/folder"),
         (["evaluate", "--json", "/"], "--json /: is a folder"),

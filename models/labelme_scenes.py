@@ -1,0 +1,170 @@
+"""Photos labelled by hand in labelme (or a tool that exports its JSON: CVAT, Label Studio,
+X-AnyLabeling), as scenes with boxes the detector can be scored on.
+
+Each `photo.json` names its image (`imagePath`, relative to the JSON) and holds a shape per
+card: its label a deck's name for a back, `face-up` for a face-up card, anything else for a
+back of a deck nobody enrolled (which must stay unknown: `unknown` says so on purpose). A back
+is boxed round its drawing, the part that shows, as the detector boxes it (not the whole card);
+a polygon of four corners, a rectangle, or labelme's rotated rectangle. Reading only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path, PureWindowsPath
+from typing import Any, Final
+
+import cv2
+import numpy as np
+
+from blitzcam.models.evaluation import SceneDataError
+from blitzcam.models.metrics import SceneTruth
+
+FACE_UP_LABELS: Final = ("face-up", "face up", "face_up", "faceup", "face")
+NO_DECK: Final = "unknown"  # a back of art nobody enrolled, labelled so on purpose
+SHAPES: Final = ("polygon", "rectangle", "rotation")
+PHOTOS: Final = (".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff", ".bmp")
+
+
+def labelme_files(folder: Path) -> list[Path]:
+    """The labelme files in `folder` and in its folders (`ann/` beside `img/`, say), no deeper,
+    so that `--data ~` does not walk a whole home: JSON objects with a list of shapes. (A JSON
+    file that cannot be read or parsed is kept, for `labelme_scenes` to say so.)"""
+    return [
+        path
+        for path in _beside_or_one_down(folder, lambda path: path.suffix.lower() == ".json")
+        if _shapes_or_unreadable(path)
+    ]
+
+
+def _shapes_or_unreadable(path: Path) -> bool:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return True
+    return isinstance(record, dict) and "shapes" in record
+
+
+def _beside_or_one_down(folder: Path, wanted: Callable[[Path], bool]) -> list[Path]:
+    """The files in `folder` and its folders that are `wanted` (hidden ones left out)."""
+    paths = [*folder.glob("*"), *folder.glob("*/*")]
+    return sorted(
+        path
+        for path in paths
+        if wanted(path)
+        and not any(part.startswith(".") for part in path.relative_to(folder).parts)
+        and path.is_file()
+    )
+
+
+def labelme_scenes(folder: Path) -> list[tuple[str, Path, SceneTruth]]:
+    """(name, image, truth) of each labelled photo under `folder`, the name its JSON's path
+    there; SceneDataError naming the file (and shape) for one that cannot be scored."""
+    files = labelme_files(folder)
+    if not files:
+        raise SceneDataError(f"{folder}: no labelme file (*.json) to evaluate on")
+    scenes = []
+    for path in files:
+        record = _record(path)
+        image = _image(path, record)
+        truth = _truth(path, record)
+        scenes.append((path.relative_to(folder).as_posix(), image, truth))
+    return scenes
+
+
+def _record(path: Path) -> dict[str, Any]:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SceneDataError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise SceneDataError(f"{path}: not a labelme file (not JSON: {exc})") from None
+    if not isinstance(record, dict) or not isinstance(record.get("shapes"), list):
+        raise SceneDataError(f"{path}: not a labelme file (no list of 'shapes')")
+    return record
+
+
+def _image(path: Path, record: dict[str, Any]) -> Path:
+    """The photo the labels were drawn on, which must be there (labelme keeps its path as
+    written on the labelling machine: a Windows one's backslashes are read as folders)."""
+    given = record.get("imagePath")
+    if not isinstance(given, str) or not given:
+        raise SceneDataError(f"{path}: no 'imagePath' naming the photo")
+    relative = PureWindowsPath(given).as_posix() if "\\" in given else given
+    image = path.parent / Path(relative).expanduser()
+    if not image.is_file():
+        # (labelme can keep the photo inside the JSON; blitzcam counts files, as a user's)
+        missing = "not a file" if image.exists() else "no such file"
+        raise SceneDataError(f"{path}: its photo {given}: {missing}")
+    return image
+
+
+def _truth(path: Path, record: dict[str, Any]) -> SceneTruth:
+    corners, classes, decks = [], [], []
+    for index, shape in enumerate(record["shapes"], start=1):
+        where = f"{path}, shape {index}"
+        if not isinstance(shape, dict):
+            raise SceneDataError(f"{where}: not a shape (a JSON {type(shape).__name__})")
+        label = shape.get("label")
+        if not isinstance(label, str) or not label.strip():
+            raise SceneDataError(f"{where}: no label")
+        corners.append(_corners(where, shape))
+        face_up = label.strip().lower() in FACE_UP_LABELS
+        classes.append(1 if face_up else 0)
+        decks.append(None if face_up else label.strip())
+    backs = [d for d in decks if d is not None]
+    return SceneTruth(
+        corners=np.array(corners, np.float64).reshape(-1, 4, 2),
+        classes=np.array(classes, np.int64),
+        decks=tuple(decks),
+        # a back labelled `unknown` must stay unknown (a label of no deck that says nothing of
+        # the kind is most likely a typo, and evaluate warns of it)
+        random_art=any(d == NO_DECK or d.startswith(f"{NO_DECK}:") for d in backs),
+        size=_size(path, record),
+    )
+
+
+def _corners(where: str, shape: dict[str, Any]) -> np.ndarray:
+    """A shape's oriented box, (4, 2) in the photo's pixels."""
+    kind = shape.get("shape_type", "polygon")  # (labelme's first files had no shape_type)
+    if kind not in SHAPES:
+        raise SceneDataError(
+            f"{where}: a {kind!r} shape; a card is boxed by a {', a '.join(SHAPES)}"
+        )
+    try:
+        points = np.asarray(shape["points"], np.float64)
+    except (KeyError, ValueError, TypeError, OverflowError):
+        raise SceneDataError(f"{where}: its 'points' are not [x, y] pairs") from None
+    if points.ndim != 2 or points.shape[1] != 2 or not np.isfinite(points).all():
+        raise SceneDataError(f"{where}: its 'points' are not finite [x, y] pairs")
+    if kind == "rectangle":
+        if len(points) != 2:
+            raise SceneDataError(f"{where}: a rectangle of {len(points)} points, not 2 corners")
+        (x1, y1), (x2, y2) = points.min(axis=0), points.max(axis=0)
+        points = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+    elif len(points) < 3:
+        raise SceneDataError(f"{where}: a {kind} of {len(points)} points encloses nothing")
+    elif len(points) != 4:  # a card traced with more corners: the box round them
+        points = cv2.boxPoints(cv2.minAreaRect(points.astype(np.float32))).astype(np.float64)
+    if cv2.contourArea(points.astype(np.float32)) <= 0:
+        raise SceneDataError(f"{where}: its corners enclose no area")
+    return points
+
+
+def _size(path: Path, record: dict[str, Any]) -> tuple[int, int] | None:
+    """(width, height) of the photo as labelled, where the file says."""
+    width, height = record.get("imageWidth"), record.get("imageHeight")
+    if width is None and height is None:
+        return None
+    if not all(type(v) is int and v > 0 for v in (width, height)):
+        raise SceneDataError(f"{path}: imageWidth {width!r}, imageHeight {height!r}: not a size")
+    return width, height
+
+
+def unlabelled_photos(folder: Path, scenes: Sequence[tuple[str, Path, SceneTruth]]) -> list[Path]:
+    """Photos in `folder` (and its folders) that no labelme file names: tables not scored."""
+    named = {image.resolve() for _, image, _ in scenes}
+    return _beside_or_one_down(
+        folder, lambda path: path.suffix.lower() in PHOTOS and path.resolve() not in named
+    )

@@ -1,0 +1,187 @@
+"""Photos labelled in labelme, read as scenes with boxes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blitzcam.models.evaluation import SceneDataError, labels_of_no_deck
+from blitzcam.models.labelme_scenes import labelme_files, labelme_scenes, unlabelled_photos
+
+
+def _labelled(folder: Path, shapes: list, *, name: str = "table", **fields) -> Path:
+    """A labelme file as labelme 5 saves it, beside its photo (bytes read only when counted)."""
+    (folder / f"{name}.jpg").write_bytes(b"a photo")
+    record = {
+        "version": "5.4.1",
+        "flags": {},
+        "shapes": shapes,
+        "imagePath": f"{name}.jpg",
+        "imageData": None,
+        "imageHeight": 720,
+        "imageWidth": 1280,
+    } | fields
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(record))
+    return path
+
+
+def _shape(label: str, points: list, kind: str = "polygon") -> dict:
+    return {"label": label, "points": points, "group_id": None, "shape_type": kind, "flags": {}}
+
+
+SQUARE = [[10, 10], [50, 10], [50, 60], [10, 60]]
+
+
+def test_each_shape_is_a_back_of_its_deck_a_face_up_card_or_a_back_of_no_deck(
+    tmp_path: Path,
+) -> None:
+    _labelled(
+        tmp_path,
+        [
+            _shape("green-pump", SQUARE),
+            _shape("Face-Up", SQUARE),
+            _shape("unknown", SQUARE),
+            _shape("red-plow", [[50, 60], [10, 10]], "rectangle"),  # (corners in either order)
+        ],
+    )
+    ((name, image, truth),) = labelme_scenes(tmp_path)
+    assert (name, image) == ("table.json", tmp_path / "table.jpg")
+    assert truth.classes.tolist() == [0, 1, 0, 0]
+    assert truth.decks == ("green-pump", None, "unknown", "red-plow")
+    assert truth.random_art and truth.size == (1280, 720)
+    assert np.array_equal(truth.corners[3], np.array(SQUARE, np.float64))
+    # labelled `unknown` on purpose: no typo to warn of
+    assert labels_of_no_deck([truth], ("green-pump", "red-plow")) == {}
+
+
+def test_a_card_traced_with_more_corners_is_boxed_round_them(tmp_path: Path) -> None:
+    traced = [[10, 10], [30, 9], [50, 10], [50, 60], [10, 60]]
+    _labelled(tmp_path, [_shape("red-plow", traced)])
+    ((_, _, truth),) = labelme_scenes(tmp_path)
+    assert truth.corners.shape == (1, 4, 2)
+    xs, ys = truth.corners[0].T
+    assert xs.min() == pytest.approx(10, abs=1) and ys.max() == pytest.approx(60, abs=1.5)
+
+
+def test_a_windows_image_path_and_a_json_folder_beside_the_photos_are_read(
+    tmp_path: Path,
+) -> None:
+    # (Supervisely's and others' layout: ann/x.json naming ..\\img\\x.jpg, saved on Windows)
+    (tmp_path / "img").mkdir()
+    (tmp_path / "ann").mkdir()
+    (tmp_path / "img" / "x.jpg").write_bytes(b"a photo")
+    path = _labelled(tmp_path / "ann", [_shape("red-plow", SQUARE)], imagePath="..\\img\\x.jpg")
+    (tmp_path / "ann" / "table.jpg").unlink()
+    ((name, image, _),) = labelme_scenes(tmp_path)
+    assert name == "ann/table.json" and image == path.parent / "../img/x.jpg"
+    assert unlabelled_photos(tmp_path, labelme_scenes(tmp_path)) == []
+
+
+def test_only_labelme_files_count_and_photos_no_file_names_are_found(tmp_path: Path) -> None:
+    _labelled(tmp_path, [_shape("red-plow", SQUARE)])
+    (tmp_path / "settings.json").write_text('{"theme": "dark"}')  # another tool's
+    (tmp_path / "other.png").write_bytes(b"a photo")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "h.json").write_text('{"shapes": []}')
+    deep = tmp_path / "a" / "b"
+    deep.mkdir(parents=True)
+    (deep / "deep.json").write_text('{"shapes": []}')  # (two folders down: not looked at)
+    assert labelme_files(tmp_path) == [tmp_path / "table.json"]
+    scenes = labelme_scenes(tmp_path)
+    assert unlabelled_photos(tmp_path, scenes) == [tmp_path / "other.png"]
+
+
+@pytest.mark.parametrize(
+    ("shapes", "fields", "said"),
+    [
+        ([_shape("red-plow", SQUARE, "circle")], {}, "shape 1: a 'circle' shape; a card is boxed"),
+        ([_shape("", SQUARE)], {}, "shape 1: no label"),
+        ([_shape("red-plow", [[1, 2], [3, 4]])], {}, "shape 1: a polygon of 2 points encloses"),
+        ([_shape("red-plow", [[1, 2, 3]])], {}, "shape 1: its 'points' are not finite [x, y]"),
+        ([_shape("red-plow", "here")], {}, "shape 1: its 'points' are not"),
+        ([_shape("red-plow", [[0, 0], [1, 1], [2, 2], [3, 3]])], {}, "its corners enclose no area"),
+        ([_shape("red-plow", [[1, 2], [3, 4], [5, 6]], "rectangle")], {}, "rectangle of 3 points"),
+        ([_shape("red-plow", [[1, 2], [3, float("nan")], [5, 6]])], {}, "not finite"),
+        ([_shape("red-plow", SQUARE), "x"], {}, "shape 2: not a shape (a JSON str)"),
+        ([], {"imagePath": "gone.jpg"}, "its photo gone.jpg: no such file"),
+        ([], {"imagePath": None}, "no 'imagePath' naming the photo"),
+        ([], {"imageWidth": "wide"}, "imageWidth 'wide', imageHeight 720: not a size"),
+    ],
+)
+def test_a_file_that_cannot_be_scored_is_said_naming_it_and_the_shape(
+    tmp_path: Path, shapes: list, fields: dict, said: str
+) -> None:
+    path = _labelled(tmp_path, shapes, **fields)
+    with pytest.raises(SceneDataError) as caught:
+        labelme_scenes(tmp_path)
+    message = str(caught.value)
+    assert message.startswith(str(path)) and said in message and "\n" not in message
+
+
+def test_a_damaged_labelme_file_is_said_not_skipped(tmp_path: Path) -> None:
+    _labelled(tmp_path, [_shape("red-plow", SQUARE)])
+    (tmp_path / "cut.json").write_text('{"shapes": [{"label": "red-pl')  # cut short
+    assert tmp_path / "cut.json" in labelme_files(tmp_path)
+    with pytest.raises(SceneDataError, match=r"cut.json: not a labelme file \(not JSON: "):
+        labelme_scenes(tmp_path)
+
+
+def test_scenes_relabelled_in_labelme_score_as_their_generated_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the same scenes, their ground truth written as labelme files: the same report, figure
+    # for figure (shapes as polygons, faces as face-up, random art as its unknown: label)
+    from blitzcam.cli import main
+    from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+
+    generated, hand = tmp_path / "generated", tmp_path / "hand"
+    generate_dataset(
+        GenerateRequest(out=generated, n=4, seed=59, res=(1280, 720), workers=1, progress=False)
+    )
+    hand.mkdir()
+    for path in sorted((generated / "scenes").glob("*/*.json")):
+        record = json.loads(path.read_text())
+        shapes = [
+            _shape("face-up" if o["class"] == "face" else o["deck"], o["polygon"])
+            for o in record["objects"]
+        ]
+        width, height = record["resolution"]
+        (hand / f"{path.parent.name}-{path.stem}.json").write_text(json.dumps({
+            "shapes": shapes,
+            "imagePath": str(generated / record["image"]),
+            "imageWidth": width,
+            "imageHeight": height,
+        }))
+    reports = []
+    for args in (["--data", str(generated), "--split", "all"], ["--data", str(hand)]):
+        assert main(["evaluate", *args, "--json", str(tmp_path / "r.json")]) == 0
+        reports.append(json.loads((tmp_path / "r.json").read_text()))
+    out = capsys.readouterr().out
+    assert f"4 scenes from {hand} (labelled by hand)" in out
+    from_scenes, from_labelme = reports
+    for key in ("scenes", "detector", "scene_exact_rate", "scene_exact_rate_with_unknown",
+                "per_deck", "mean_abs_count_error", "confusions", "face_up_counted",
+                "exact_rate_by_conf", "labels_of_no_deck"):
+        assert from_labelme[key] == from_scenes[key], key
+    assert from_labelme["split"] is None and from_labelme["photos_without_labels"] == []
+
+
+def test_a_photo_resized_since_it_was_labelled_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # its boxes would lie off its cards: every back missed, every box an extra
+    from blitzcam.cli import main
+
+    demo = Path(__file__).parents[2] / "datasets" / "demo" / "table-1.jpg"  # 1280 x 720
+    record = {"shapes": [_shape("red-plow", SQUARE)], "imagePath": str(demo),
+              "imageWidth": 640, "imageHeight": 360}
+    (tmp_path / "t.json").write_text(json.dumps(record))
+    assert main(["evaluate", "--data", str(tmp_path)]) == 2
+    last = capsys.readouterr().err.splitlines()[-1]  # (after the progress bar's)
+    assert last.endswith(
+        f"error: t.json: labelled on a 640x360 picture, and {demo} is 1280x720 (resized since?)"
+    )
