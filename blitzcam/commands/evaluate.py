@@ -23,16 +23,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "exact rate and mean absolute error per deck, confusions between decks and face-up "
         "cards counted. Default data: the test split of the training recipe's own scenes, "
         "generated if missing (1,000 scenes, about 215 MB, into runs/detector/ of the blitzcam "
-        "folder: a minute or two). Photos of real tables are scored on their counts alone: "
-        f"a folder with a {COUNTS_FILE} (a header 'image,<deck>,...[,face-up]', then a row per "
-        "photo), or the app's captures folder (the counts the players confirmed).",
+        "folder: a minute or two). Photos of real tables: labelled in labelme (a shape round "
+        "each back's drawing, labelled with its deck, face-up or unknown), scored box by box; "
+        f"or scored on their counts alone, a folder with a {COUNTS_FILE} (a header "
+        "'image,<deck>,...[,face-up]', then a row per photo: a number per deck, - for a deck "
+        "not in that photo's game), or the app's captures folder (the counts the players "
+        "confirmed).",
     )
     parser.add_argument(
         "--data",
         type=path_argument,
         default=None,
-        help=f"a `blitzcam dataset generate` folder, photos with a {COUNTS_FILE}, or the app's "
-        "captures folder",
+        help=f"a `blitzcam dataset generate` folder, photos with labelme files or a {COUNTS_FILE}, "
+        "or the app's captures folder",
     )
     parser.add_argument(
         "--split",
@@ -47,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--in-play",
         action="store_true",
-        help="decide each scene's backs among only the decks it holds, as the app does among a "
-        "match's decks",
+        help="decide each scene's backs among only its own decks, as the app does among a "
+        "match's: the decks its labels hold, a counts file's numbered columns, a round's players'",
     )
     parser.add_argument(
         "--model", type=path_argument, default=None, help="ONNX model (default: shipped)"
