@@ -148,7 +148,8 @@ class PipelineEnroller:
         from blitzcam.vision.enrollment import reads_as_another
         from blitzcam.vision.lookalike import involving
 
-        target = self._enroller.enroll_to(deck, frame_bgr)  # (UserError: said by the caller)
+        enrolled = self._enroller.enroll_to(deck, frame_bgr)  # (UserError: said by the caller)
+        target = enrolled.path
         message = f"{deck_label(deck)}: enrolled (stored {target})"
         # enrollment stores only a back that loads; another file gone bad is left out, and
         # the live view says so
@@ -157,6 +158,8 @@ class PipelineEnroller:
         notes = [
             f"Note: {pair.note(deck_label)}." for pair in involving(pipeline.look_alikes, deck)
         ]
+        if (glare := enrolled.glare_note()) is not None:
+            notes.append(f"Note: {glare}.")
         try:  # a face-up card, the wrong deck picked up (stored all the same)
             unlike = reads_as_another(deck, target)
         except UserError:  # stored: only the advice is missing

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -27,7 +28,7 @@ from blitzcam.vision.lookalike import (
     look_alikes,
     nearer_another,
 )
-from blitzcam.vision.paper_light import evenly_lit
+from blitzcam.vision.paper_light import GLARE_NOTE_FROM, evenly_lit, whited_out
 from blitzcam.vision.references import (
     DECK_NAME_PATTERN,
     WINDOWS_DEVICES,
@@ -49,6 +50,25 @@ CAMERA_TRIES: Final = 40  # frames of a camera or stream looked at for a card, o
 FILE_TRIES: Final = 900  # ... of a video or folder: half a minute of video at 30 frames a second
 
 
+@dataclass(frozen=True, slots=True)
+class Enrolled:
+    """A deck's back stored: the file, and how much of the card glare had whited out."""
+
+    path: Path
+    whited_out: float = 0.0
+
+    def glare_note(self) -> str | None:
+        """Advice when glare took enough of the drawing to make the back read less like
+        itself (stored all the same: a dull print may be white there)."""
+        if self.whited_out < GLARE_NOTE_FROM:
+            return None
+        return (
+            f"{self.whited_out:.0%} of the card was white to the last bit (glare, or too much "
+            "light): the drawing there is stored without its ink; tilt the card or the light a "
+            "little and enroll it again"
+        )
+
+
 def enroll_image(
     deck: str,
     image_bgr: np.ndarray,
@@ -59,11 +79,26 @@ def enroll_image(
 ) -> Path:
     """Find, rectify, check and store one deck's back; returns the file written.
     `pixel_scale`: as `card_in` takes it."""
+    return enroll_back(
+        deck, image_bgr, source=source, out_dir=out_dir, pixel_scale=pixel_scale
+    ).path
+
+
+def enroll_back(
+    deck: str,
+    image_bgr: np.ndarray,
+    *,
+    source: str,
+    out_dir: Path | None = None,
+    pixel_scale: float = 1.0,
+) -> Enrolled:
+    """`enroll_image`, saying also how much glare had whited out of the card."""
     cards, problem = card_in(image_bgr, pixel_scale=pixel_scale)
     if problem is not None:
         raise UserError(f"{source}: {problem}")
+    photographed = rectify(image_bgr, cards[0].corners)
     # a shadow across it divided out: stored shadowed, the back read as another deck
-    card, _ = evenly_lit(rectify(image_bgr, cards[0].corners))
+    card, _ = evenly_lit(photographed)
     # raises when the card, read as a profile will read it, shows no drawing
     card_patches(card, name=source, deck=deck)
     folder = out_dir or user_decks_dir()
@@ -85,7 +120,7 @@ def enroll_image(
                 f"{other}: the deck's earlier back could not be removed ({exc.strerror or exc});"
                 f" {target} is stored beside it: remove {other.name} by hand"
             ) from None
-    return target
+    return Enrolled(target, whited_out(photographed))
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -123,11 +158,11 @@ class FrameEnroller:
         self._out_dir = out_dir
 
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
-        return f"{deck}: enrolled (stored {self.enroll_to(deck, frame_bgr)})"
+        return f"{deck}: enrolled (stored {self.enroll_to(deck, frame_bgr).path})"
 
-    def enroll_to(self, deck: str, frame_bgr: np.ndarray) -> Path:
-        """The file `deck`'s back from `frame_bgr` is stored in (UserError as `enroll`)."""
-        return enroll_image(
+    def enroll_to(self, deck: str, frame_bgr: np.ndarray) -> Enrolled:
+        """`deck`'s back from `frame_bgr`, stored (UserError as `enroll`)."""
+        return enroll_back(
             check_deck_name(deck), frame_bgr, source="the camera view", out_dir=self._out_dir
         )
 
@@ -214,10 +249,13 @@ def enroll_command(args: argparse.Namespace) -> int:
     else:
         (image, source), pixel_scale = _grab_from_camera(str(args.camera)), 1.0
     replaced = bool(enrolled_files(user_decks_dir(), deck))
-    target = enroll_image(deck, image, source=source, pixel_scale=pixel_scale)
+    enrolled = enroll_back(deck, image, source=source, pixel_scale=pixel_scale)
+    target = enrolled.path
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
     note += ", replacing the back enrolled before" if replaced else ""
     print(f"enrolled {deck} from {source}: stored {target}{note}")
+    if (glare := enrolled.glare_note()) is not None:
+        print(f"note: {glare}", file=sys.stderr)
     if (meant := _meant_deck(deck)) is not None:
         print(
             f"note: {deck} is not one of the eight decks: did you mean {meant}? "

@@ -1,5 +1,6 @@
 """A photographed card back lit evenly again: a shadow across it (a phone, a hand, the lamp's
-edge) divided out before the back is stored as a deck's reference.
+edge) divided out before the back is stored as a deck's reference; glare, which no division
+brings back, measured so that it can be said.
 
 A reference stored shadowed read as another deck: a green pump photographed half in a phone's
 shadow (60 % of the light) read 0.21 alike to blitzcam's own green pump, nearer red buggy, and
@@ -25,6 +26,14 @@ LIGHT_SIGMA: Final = 0.05  # of the card's width: how smoothly the light is take
 # read 0.95-1.0; photos under a room's uneven light 0.79-0.87, half in a phone's shadow 0.58
 UNEVEN_BELOW: Final = 0.9
 MAX_GAIN: Final = 2.5  # a shadow darker than this is refused before (its edge dents the card)
+# glare: every channel this bright is white to the last bit (not 255: JPEG rings round it)
+WHITE_FROM: Final = 250
+# glare said from this share of the card: the eight rendered backs at 82 % light, a glare spot
+# on each (48 in all, stop 59) read 0.99-1.0 alike to their own drawings without it; whiting
+# out up to 5 % of the card 0.92-1.0 (0.85-0.88 for two on a drawing's key lines), 7-8 %
+# 0.75-0.99 (one nearer another deck), 17 % 0.65-0.96
+GLARE_NOTE_FROM: Final = 0.06
+WHOLE_PAPER_FROM: Final = 0.5  # white over more of the card: its paper is (a scan, an export)
 
 
 def light_over(card_bgr: np.ndarray) -> tuple[np.ndarray, float]:
@@ -62,3 +71,13 @@ def evenly_lit(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
         return card_bgr, False
     lit = card_bgr.astype(np.float32) * gain[..., None]
     return np.clip(np.round(lit), 0, 255).astype(np.uint8), True
+
+
+def whited_out(card_bgr: np.ndarray) -> float:
+    """The share of a card white to the last bit where its paper is not: glare on a glossy
+    back, a lamp's hot spot, where the ink is lost. 0.0 for a card whose paper itself is white
+    to the last bit (a scan, an exported back, an overexposed photo): no glare to tell then."""
+    if card_bgr.ndim != 3 or card_bgr.shape[2] != 3 or not card_bgr.size:
+        return 0.0
+    share = float((card_bgr.min(axis=2) >= WHITE_FROM).mean())  # (white: not a bright colour)
+    return 0.0 if share > WHOLE_PAPER_FROM else share

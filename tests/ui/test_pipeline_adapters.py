@@ -4,6 +4,7 @@ counter (live, with the shipped models), enrollment from the live view."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -304,3 +305,22 @@ def test_a_deck_enrolled_elsewhere_is_read_at_the_next_scan() -> None:
     (user_decks_dir() / "red-plow.png").unlink()
     PipelineEnroller(counter).enrolled()  # the enroll dialog opens
     assert pipeline.reloads == 2
+
+
+def test_enrolling_a_glared_back_from_the_view_says_so() -> None:
+    import cv2
+
+    from blitzcam.datasets.art import render_back
+    from blitzcam.ui.pipeline_adapters import PipelineEnroller
+
+    card = cv2.cvtColor(np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]),
+                        cv2.COLOR_RGB2BGR)
+    frame = np.full((720, 1280, 3), 40, np.uint8)
+    frame[100:100 + card.shape[0], 400:400 + card.shape[1]] = (card * 0.82).astype(np.uint8)
+    yy, xx = np.mgrid[0:720, 0:1280]
+    glare = 380 * np.exp(-((yy - 310) ** 2 + (xx - 550) ** 2) / (2 * 40.0**2))  # a lamp's
+    frame = np.clip(frame + glare[..., None], 0, 255).astype(np.uint8)
+    message = PipelineEnroller(_counter_with(_FakePipeline())).enroll("red-plow", frame)
+    assert message.startswith("Red plow: enrolled")
+    assert re.search(r"Note: \d+% of the card was white to the last bit \(glare, or too much "
+                     r"light\): .* enroll it again\.", message), message

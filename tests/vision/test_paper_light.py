@@ -74,3 +74,16 @@ def test_a_black_card_or_a_grey_array_is_left_as_it_is_and_said_so() -> None:
     assert evenly_lit(black) == (black, False)
     grey = np.full((90, 60), 200, np.uint8)
     assert evenly_lit(grey) == (grey, False)
+
+
+def test_glare_is_the_share_whited_out_where_the_paper_is_not() -> None:
+    from blitzcam.vision.paper_light import whited_out
+
+    card = np.full((100, 80, 3), 200, np.uint8)  # paper as a photo shows it
+    assert whited_out(card) == 0.0
+    card[:10] = 255  # a tenth of the card white to the last bit
+    card[10:12] = (255, 255, 120)  # bright yellow ink is not white
+    assert whited_out(card) == pytest.approx(0.1)
+    # a card whose paper is white to the last bit (a scan, an export): no telling glare
+    assert whited_out(np.full((100, 80, 3), 255, np.uint8)) == 0.0
+    assert whited_out(np.zeros((0, 0, 3), np.uint8)) == whited_out(card[..., 0]) == 0.0
