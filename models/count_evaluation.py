@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from blitzcam.models.counted_scenes import CountedScene, LeftOut
 from blitzcam.models.evaluation import (
@@ -23,9 +23,7 @@ from blitzcam.models.evaluation import (
     per_deck_lines,
 )
 from blitzcam.models.metrics import UNKNOWN, count_errors, same_counts
-
-if TYPE_CHECKING:
-    from blitzcam.vision.images import Picture
+from blitzcam.vision.images import ImageError, Picture
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +36,17 @@ class CountOutcome:
     face_up_truth: int | None
     face_up_found: int
     proposed: Mapping[str, int] | None = None  # the app's count when the capture was taken
+    images: tuple[str, ...] = ()
 
     @property
     def exact(self) -> bool:
         return same_counts(self.truth, self.counted)
+
+    @property
+    def unknown(self) -> int:
+        """Backs counted to no deck: a counts file cannot say them, so they are said apart
+        (a deck the file does not name, or art nobody enrolled, or a miss of a deck's)."""
+        return self.counted.get(UNKNOWN, 0)
 
     @property
     def proposed_exact(self) -> bool | None:
@@ -70,6 +75,7 @@ def count_outcome(
         face_up_truth=scene.face_up,
         face_up_found=face_up_found,
         proposed=scene.proposed,
+        images=tuple(map(str, scene.images)),
     )
 
 
@@ -82,6 +88,9 @@ def summarize_counts(outcomes: Sequence[CountOutcome]) -> dict[str, Any]:
     report: dict[str, Any] = {
         "scenes": len(outcomes),
         "scene_exact_rate": _share([o.exact for o in outcomes]),
+        # exact, and no back counted to no deck (which no counts file says)
+        "scene_exact_rate_none_unknown": _share([o.exact and not o.unknown for o in outcomes]),
+        "backs_counted_to_no_deck": sum(o.unknown for o in outcomes),
         "per_deck": per_deck,
         "mean_abs_count_error": mean_abs_error,
         "cards_counted": _cards(outcomes),
@@ -90,9 +99,19 @@ def summarize_counts(outcomes: Sequence[CountOutcome]) -> dict[str, Any]:
             [o.face_up_found == o.face_up_truth for o in with_face_up]
         ),
         "inexact_detail": [
-            {"scene": o.name, "decks_off": o.decks_off(), "unknown": o.counted.get(UNKNOWN, 0)}
+            {
+                "scene": o.name,
+                "images": list(o.images),
+                "decks_off": o.decks_off(),
+                "unknown": o.unknown,
+            }
             for o in outcomes
             if not o.exact
+        ],
+        "exact_with_backs_of_no_deck": [
+            {"scene": o.name, "images": list(o.images), "unknown": o.unknown}
+            for o in outcomes
+            if o.exact and o.unknown
         ],
     }
     then = [o for o in outcomes if o.proposed is not None]
@@ -156,19 +175,26 @@ def evaluate_counts(
         counted: Counter[str] = Counter()
         face_up = unknown = 0
         total_ms = 0.0
-        for image in scene.images:
-            result = pipeline(read_picture(image).frame, in_play=scene.decks if in_play else None)
-            counted.update(result.counts)
-            face_up, unknown = face_up + result.face_up, unknown + result.unknown
-            total_ms += result.timing_ms["total"]
+        try:
+            for image in scene.images:
+                frame = read_picture(image).frame
+                result = pipeline(frame, in_play=scene.decks if in_play else None)
+                counted.update(result.counts)
+                face_up, unknown = face_up + result.face_up, unknown + result.unknown
+                total_ms += result.timing_ms["total"]
+        except ImageError as exc:  # (a photo that does not decode: the others are still scored)
+            left.append(LeftOut(scene.name, str(exc)))
+            continue
         outcomes.append(count_outcome(scene, counted, face_up_found=face_up, unknown=unknown))
         milliseconds.append(total_ms)
+    if not outcomes:
+        raise SceneDataError(f"{data}: no scene could be counted: {left[-1].reason}")
     report = summarize_counts(outcomes)
     profile = pipeline.profile
     report |= {
         "kind": kind,
         "data": str(data),
-        "images": sum(len(s.images) for s in scored),
+        "images": sum(len(o.images) for o in outcomes),
         "left_out": [{"scene": s.name, "why": s.reason} for s in left],
         "in_play": "each scene's own decks" if in_play else "every deck of the profile",
         "model": str(pipeline.detector.path),
@@ -201,6 +227,9 @@ def counts_report_table(report: dict[str, Any]) -> str:
         + error_text(report["mean_abs_count_error"]),
         f"cards on the tables: {cards['true']}; counted over: {cards['over']}, "
         f"under: {cards['under']} (a card taken for another deck is both)",
+        f"backs counted to no deck (which no count says: a deck not named, art nobody "
+        f"enrolled, or a deck's back missed): {report['backs_counted_to_no_deck']}; scenes exact "
+        f"with none: {pct(report['scene_exact_rate_none_unknown']).strip()}",
     ]
     if report["scenes_with_face_up_said"]:
         lines.append(
@@ -228,6 +257,11 @@ def counts_report_table(report: dict[str, Any]) -> str:
             lines.append(f"  {detail['scene']}: {off}{unknown}")
         if len(details) > MISTAKE_LINES:
             lines.append(f"  ... and {len(details) - MISTAKE_LINES} more (the JSON lists all)")
+    if unknown := report["exact_with_backs_of_no_deck"]:
+        lines += ["", "exact scenes with backs counted to no deck"]
+        lines += [f"  {u['scene']}: {u['unknown']}" for u in unknown[:MISTAKE_LINES]]
+        if len(unknown) > MISTAKE_LINES:
+            lines.append(f"  ... and {len(unknown) - MISTAKE_LINES} more (the JSON lists all)")
     if report["left_out"]:
         lines += ["", f"left out, not scored: {len(report['left_out'])}"]
         lines += [f"  {s['scene']}: {s['why']}" for s in report["left_out"]]

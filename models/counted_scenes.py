@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import Any, Final
 
 from blitzcam.models.evaluation import SceneDataError
@@ -65,18 +65,7 @@ def counts_file_scenes(path: Path, known: Sequence[str]) -> list[CountedScene]:
     photo (its path relative to the file's folder) with its backs of each deck named, or `-`
     for a deck not in that photo's game. Decks not named have none on the table; the decks in
     play are those with a number. SceneDataError naming the file and line for anything else."""
-    try:
-        text = path.read_bytes().decode("utf-8-sig")  # (a spreadsheet's byte-order mark)
-    except OSError as exc:
-        raise SceneDataError(f"{path}: cannot read it: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise SceneDataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
-    try:
-        # (the line a row ends on: a quoted name may hold a line break)
-        rows = [(reader.line_num, row) for row in reader if any(map(str.strip, row))]
-    except csv.Error as exc:  # (a field past csv's limit: a spreadsheet's own file, say)
-        raise SceneDataError(f"{path}, line {reader.line_num}: not CSV ({exc})") from None
+    rows = _rows(path)
     if not rows:
         raise SceneDataError(f"{path}: empty; expected a header 'image,<deck>,...'")
     header_line, header = rows[0]
@@ -87,15 +76,13 @@ def counts_file_scenes(path: Path, known: Sequence[str]) -> list[CountedScene]:
     seen: dict[Path, int] = {}
     for number, row in rows[1:]:
         where = f"{path}, line {number}"
-        if len(row) != len(header):
-            raise SceneDataError(f"{where}: {len(row)} fields; the header has {len(header)}")
+        row = _without_empty_tail(row, len(columns) + 1)
+        if len(row) != len(columns) + 1:
+            raise SceneDataError(f"{where}: {len(row)} fields; the header has {len(columns) + 1}")
         given = row[0].strip()
         if not given:
             raise SceneDataError(f"{where}: no image named in the first column")
-        image = path.parent / Path(given).expanduser()  # (an absolute path stays one)
-        if not image.is_file():  # said before a long run starts, not when it reaches the photo
-            missing = "not a file" if image.exists() else "no such file"
-            raise SceneDataError(f"{where}: {given}: {missing}")
+        image = _photo(path.parent, given, where)
         if (key := image.resolve()) in seen:
             raise SceneDataError(f"{where}: {given} is on line {seen[key]} already")
         seen[key] = number
@@ -114,25 +101,71 @@ def counts_file_scenes(path: Path, known: Sequence[str]) -> list[CountedScene]:
     return scenes
 
 
-def _delimiter(text: str) -> str:
-    """A spreadsheet in a language that writes 0,5 saves its CSV with semicolons."""
-    first = text.split("\n", 1)[0]
-    return next((d for d in (",", ";", "\t") if d in first), ",")
+def _rows(path: Path) -> list[tuple[int, list[str]]]:
+    """(line number, cells) of each row that is not blank, as a spreadsheet saves them: a
+    byte-order mark, `;` or tab between cells, CR, LF or CRLF line ends, Excel's `sep=` line."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise SceneDataError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SceneDataError(
+            f'{path}: not UTF-8 text (byte {exc.start}); save it as "CSV UTF-8"'
+        ) from None
+    lines = text.splitlines()
+    first = next((line for line in lines if line.strip()), "")
+    delimiter = next((d for d in (",", ";", "\t") if d in first), ",")
+    if first.lower().startswith("sep=") and len(first) == 5:  # Excel's hint, not a header
+        delimiter, text = first[4], text.replace(first, "", 1)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        # (the line a row ends on: a quoted name may hold a line break)
+        return [(reader.line_num, row) for row in reader if any(map(str.strip, row))]
+    except csv.Error as exc:  # (a field past csv's limit: a spreadsheet's own file, say)
+        raise SceneDataError(f"{path}, line {reader.line_num}: not CSV ({exc})") from None
+
+
+def _without_empty_tail(row: list[str], length: int) -> list[str]:
+    """A row's cells past `length` dropped when they are empty (a spreadsheet's own columns)."""
+    return row[:length] if not any(cell.strip() for cell in row[length:]) else row
+
+
+def _photo(folder: Path, given: str, where: str) -> Path:
+    """The photo a row names (relative to the counts file's folder; `~/` a home; a Windows
+    path's backslashes read as folders where no file has the name as written)."""
+    try:
+        image = Path(given)
+        if given == "~" or given.startswith(("~/", "~\\")):
+            image = image.expanduser()
+        image = folder / image  # (an absolute path stays one)
+        if not image.exists() and "\\" in given:
+            image = folder / PureWindowsPath(given).as_posix()
+        if image.is_file():
+            return image
+        missing = "not a file" if image.exists() else "no such file"
+    except (OSError, RuntimeError) as exc:  # (a name too long; no home to expand ~ to)
+        missing = f"cannot be looked at ({getattr(exc, 'strerror', None) or exc})"
+    raise SceneDataError(f"{where}: {given}: {missing}")
 
 
 def _columns(path: Path, line: int, header: list[str], known: Sequence[str]) -> list[str]:
-    """The deck (or "face-up") of each column after the image's."""
+    """The deck (or "face-up") of each column after the image's (empty columns at the end,
+    as a spreadsheet may save, left out); a deck's name in any case."""
     where = f"{path}, line {line}"
+    header = _without_empty_tail(header, max(i + 1 for i, c in enumerate(header) if c.strip()))
     if header[0].strip().lower() != IMAGE_COLUMN:
         raise SceneDataError(
             f"{where}: the first column must be {IMAGE_COLUMN!r}, not {header[0]!r}"
         )
+    by_lower = {name.lower(): name for name in known}
     columns: list[str] = []
     for number, cell in enumerate(header[1:], start=2):
         name = cell.strip()
         if name.lower() in FACE_UP_SPELLINGS:
             name = FACE_UP
-        elif name not in known:
+        elif name.lower() in by_lower:
+            name = by_lower[name.lower()]
+        else:
             raise SceneDataError(
                 f"{where}: column {number}, {cell!r}, is no deck (known: {', '.join(known)}; "
                 f"or {FACE_UP})"
@@ -161,29 +194,37 @@ def _count(cell: str, where: str, *, empty_is_none: bool = False) -> int | None:
 
 def capture_scenes(folder: Path) -> tuple[list[CountedScene], list[LeftOut]]:
     """Each scan step of each round kept in an app's captures folder (`counts/STEM.json` beside
-    `images/STEM.jpg`, ui/capture_store.py), with the counts the players confirmed for it; the
-    steps that cannot be scored (a shot deleted, a player without a deck) left out, said why."""
-    files = sorted((folder / "counts").glob("*.json"))
-    if not files:
+    `images/STEM.jpg`, ui/capture_store.py), with the counts the players confirmed for it, in
+    the order they were taken; what cannot be scored (a damaged file, a shot deleted, a player
+    without a deck) left out, said why. SceneDataError when the folder holds no capture."""
+    files = sorted(p for p in (folder / "counts").glob("*.json") if not p.name.startswith("."))
+    if not files:  # (hidden: macOS's ._ files, copied to a stick)
         raise SceneDataError(f"{folder / 'counts'}: no capture (*.json) to evaluate on")
     # a round's shots share its time to the microsecond (ui/main_window.py)
     steps: dict[tuple[str, str], list[tuple[dict[str, Any], Path]]] = defaultdict(list)
+    left_out = []
     for path in files:
-        record = _capture_record(path)
+        try:
+            record = _capture_record(path)
+        except SceneDataError as exc:
+            left_out.append(LeftOut(path.name, str(exc).removeprefix(f"{path}: ")))
+            continue
         steps[(record["taken_at"], record["step"])].append((record, path))
-    scenes, left_out = [], []
-    for (taken_at, step), shots in sorted(steps.items()):
-        name = f"{datetime.fromisoformat(taken_at):%Y%m%d-%H%M%S}-{step}"
-        scene_or_reason = _step_scene(name, folder, step, shots)
+    scenes = []
+    for (_, step), shots in sorted(steps.items(), key=lambda i: (i[0][0], STEPS.index(i[0][1]))):
+        first = min(shots, key=lambda shot: shot[0]["shot"])[1]
+        scene_or_reason = _step_scene(first.stem, folder, step, shots)
         if isinstance(scene_or_reason, str):
-            left_out.append(LeftOut(name, scene_or_reason))
+            left_out.append(LeftOut(first.stem, scene_or_reason))
         else:
             scenes.append(scene_or_reason)
     return scenes, left_out
 
 
 def _capture_record(path: Path) -> dict[str, Any]:
-    """A capture's JSON, its fields checked; SceneDataError naming the file otherwise."""
+    """A capture's JSON, its fields checked, its players those of the round (captures of
+    releases before 2026-12-03 listed every player of the match, one who had left too);
+    SceneDataError naming the file otherwise."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(record, dict):
@@ -199,6 +240,10 @@ def _capture_record(path: Path) -> dict[str, Any]:
                 player["deck"] is None or isinstance(player["deck"], str)
             ):
                 raise ValueError(f"player {player!r} is not a name and a deck")
+        confirmed = record["confirmed"]
+        record["players"] = [p for p in record["players"] if p["name"] in confirmed]
+        if not record["players"]:
+            raise ValueError("no player's count is confirmed")
         for key in ("confirmed", *(("proposed",) if "proposed" in record else ())):
             for player in record["players"]:
                 value = record[key][player["name"]][record["step"]]
@@ -225,7 +270,10 @@ def _step_scene(
     if twice := sorted(n for n, k in numbers.items() if k > 1):
         return f"shot {twice[0]} is there twice"
     if gone := [n for n in range(1, wanted + 1) if n not in numbers]:
-        return f"shot {', '.join(map(str, gone))} of {wanted} is gone (its counts are the step's)"
+        return (
+            f"shot {', '.join(map(str, gone))} of {wanted} is gone or damaged (its counts are "
+            "the step's)"
+        )
     images = []
     for r, path in sorted(shots, key=lambda item: item[0]["shot"]):
         image = folder / "images" / f"{path.stem}.jpg"

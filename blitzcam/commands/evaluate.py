@@ -51,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--in-play",
         action="store_true",
         help="decide each scene's backs among only its own decks, as the app does among a "
-        "match's: the decks its labels hold, a counts file's numbered columns, a round's players'",
+        "match's: the decks its labels hold, a counts file's numbered columns (the app's "
+        "captures always: their round's players' decks)",
     )
     parser.add_argument(
         "--model", type=path_argument, default=None, help="ONNX model (default: shipped)"
@@ -98,16 +99,16 @@ def _data_kind(data: Path) -> str:
     from blitzcam.models.counted_scenes import has_captures, has_counts_file
     from blitzcam.models.labelme_scenes import labelme_files
 
+    if (data / "scenes").is_dir() and (data / "data.yaml").is_file():
+        return "generated"
+    if has_counts_file(data):  # (before the next: photos may lie in a folder called scenes)
+        return "photos"
     if (data / "scenes").is_dir():
         # generate writes it last: a stopped one's part of the scenes, scored, passed for the whole
-        if not (data / "data.yaml").is_file():
-            raise UserError(
-                f"{data}: no data.yaml: an unfinished dataset (a `blitzcam dataset generate` that "
-                "was stopped?); generate it again"
-            )
-        return "generated"
-    if has_counts_file(data):
-        return "photos"
+        raise UserError(
+            f"{data}: no data.yaml: an unfinished dataset (a `blitzcam dataset generate` that "
+            "was stopped?); generate it again"
+        )
     if has_captures(data):
         return "captures"
     if labelme_files(data):
@@ -175,7 +176,9 @@ def _evaluate_counts(
         scenes,
         pipeline=pipeline,
         read_picture=read_picture,
-        in_play=in_play,
+        # captures are counted as the app counted them, among the round's decks: counted among
+        # every deck, "now" would be weighed against a "then" it was not counted like
+        in_play=in_play or kind == "captures",
         data=data,
         kind=kind,
         left_out=left_out,

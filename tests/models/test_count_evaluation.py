@@ -84,9 +84,16 @@ def test_the_summary_scores_decks_cards_face_up_and_the_apps_count_when_taken() 
         "right_now_wrong_then": ["r2"],
         "wrong_now_right_then": ["r3"],
     }
+    # the backs counted to no deck, which no count can say: r2's two
+    assert report["backs_counted_to_no_deck"] == 2
+    assert report["scene_exact_rate_none_unknown"] == pytest.approx(1 / 3)
+    assert report["exact_with_backs_of_no_deck"] == [
+        {"scene": "r2", "images": ["r2.jpg"], "unknown": 2}
+    ]
     assert report["inexact_detail"] == [
         {
             "scene": "r3",
+            "images": ["r3.jpg"],
             "decks_off": {
                 "green-pump": {"counted": 5, "true": 4},
                 "red-plow": {"counted": 5, "true": 6},
@@ -253,13 +260,49 @@ def test_the_apps_captures_are_scored_against_the_counts_the_players_confirmed(
                                     taken_at=taken, proposed=proposed)
             frame = cv2.imread(str(DEMO / table))
             save_capture(tmp_path, capture_stem(taken, step, shot), frame, [], record)
-    assert main(["evaluate", "--data", str(tmp_path), "--in-play"]) == 0
+    # (without --in-play: captures are counted among the round's decks, as the app counted
+    # them; among every deck, "now" was weighed against a "then" counted otherwise)
+    assert main(["evaluate", "--data", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "2 scenes (3 images)" in out and "the app's captures" in out
     assert "decks: each scene's own decks" in out
     assert "scenes counted exactly (every deck): 100.00%" in out
     assert "counted right when taken (the app's count, before any correction): 1 of 2; now: 2" in out
-    assert "  right now, wrong then: 20261205-210000-dutch" in out
+    assert "  right now, wrong then: 20261205-210000-dutch-1\n" in out
+
+
+def test_a_photo_that_does_not_decode_is_left_out_and_the_rest_scored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (found half-way through a long run, it threw the run's work away)
+    from blitzcam.cli import main
+
+    (tmp_path / "cut.jpg").write_bytes((DEMO / "table-3.jpg").read_bytes()[:5000])
+    decks = list(TABLE_3)
+    rows = [",".join(["image", *decks]),
+            ",".join([str(DEMO / "table-3.jpg"), *(str(TABLE_3[d]) for d in decks)]),
+            ",".join(["cut.jpg", *(str(TABLE_3[d]) for d in decks)])]
+    (tmp_path / "counts.csv").write_text("\n".join(rows) + "\n")
+    assert main(["evaluate", "--data", str(tmp_path), "--in-play"]) == 0
+    out = capsys.readouterr().out
+    assert "1 scenes (1 images)" in out and "scenes counted exactly (every deck): 100.00%" in out
+    assert f"left out, not scored: 1\n  cut.jpg: {tmp_path / 'cut.jpg'}: cannot decode" in out
+
+
+def test_a_photo_folder_with_a_scenes_folder_is_still_photos(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (taken for an unfinished generated dataset: "no data.yaml", the counts.csv unread)
+    from blitzcam.cli import main
+
+    (tmp_path / "scenes").mkdir()
+    (tmp_path / "scenes" / "t.jpg").write_bytes((DEMO / "table-3.jpg").read_bytes())
+    decks = list(TABLE_3)
+    rows = [",".join(["image", *decks]),
+            ",".join(["scenes/t.jpg", *(str(TABLE_3[d]) for d in decks)])]
+    (tmp_path / "counts.csv").write_text("\n".join(rows) + "\n")
+    assert main(["evaluate", "--data", str(tmp_path)]) == 0
+    assert "photos and their counts.csv" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

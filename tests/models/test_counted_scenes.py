@@ -71,6 +71,9 @@ def test_a_deck_not_in_a_photos_game_is_no_candidate_there(tmp_path: Path) -> No
         ("\ufeffimage;green-pump\na.jpg;3\n", "semicolon and a byte-order mark"),
         ("Image\tGreen-Pump\na.jpg\t3\n".replace("Green-Pump", "green-pump"), "tab"),
         ("image,green-pump,Face Up\r\na.jpg,3,0\r\n", "CRLF, face-up spelt otherwise"),
+        ("image;Green-Pump;;\r\na.jpg;3;;\r\n", "Excel's empty columns, a deck's name in capitals"),
+        ("image,green-pump\ra.jpg,3\r", "CR line ends: Excel's CSV (Macintosh)"),
+        ("\nsep=;\nimage;green-pump\na.jpg;3\n", "a blank line, Excel's sep= line"),
     ],
 )
 def test_a_spreadsheets_ways_of_saving_a_csv_read_alike(
@@ -113,8 +116,9 @@ def test_a_bad_counts_file_is_said_in_a_line_naming_where(
 
 
 def test_a_counts_file_that_is_not_text_or_a_folder_for_a_photo_is_said(tmp_path: Path) -> None:
-    (tmp_path / "counts.csv").write_bytes(b"image,red-plow\n\xff\xfe,1\n")
-    with pytest.raises(SceneDataError, match=r"counts.csv: not UTF-8 text \(byte 15\)"):
+    (tmp_path / "counts.csv").write_bytes(b"image,red-plow\n\xff\xfe,1\n")  # (cp1252: Excel's)
+    with pytest.raises(SceneDataError, match=r'counts.csv: not UTF-8 text \(byte 15\); save it '
+                       r'as "CSV UTF-8"'):
         counts_file_scenes(tmp_path / "counts.csv", DECK_NAMES)
     (tmp_path / "dir").mkdir()
     path = _photos(tmp_path, "image,red-plow\ndir,1\n")
@@ -177,12 +181,13 @@ def test_each_rounds_step_is_a_scene_of_its_shots_with_the_confirmed_counts(
     assert has_captures(tmp_path) and not has_counts_file(tmp_path)
     scenes, left_out = capture_scenes(tmp_path)
     assert left_out == []
+    # named by their first shot, in the order they were taken
     assert [s.name for s in scenes] == [
-        "20261205-201503-blitz",
-        "20261205-201503-dutch",
-        "20261205-202003-dutch",
+        "20261205-201503-dutch-1",
+        "20261205-201503-blitz-1",
+        "20261205-202003-dutch-1",
     ]
-    blitz_scene, dutch_scene, later_scene = scenes
+    dutch_scene, blitz_scene, later_scene = scenes
     assert dutch_scene.images == tuple(dutch) and blitz_scene.images == tuple(blitz)
     assert dutch_scene.counts == {"green-pump": 14, "red-plow": 9}
     assert dutch_scene.proposed == {"green-pump": 13, "red-plow": 9}
@@ -209,9 +214,10 @@ def test_a_step_that_cannot_be_scored_is_left_out_and_said_why(tmp_path: Path) -
     scenes, left_out = capture_scenes(tmp_path)
     assert scenes == []
     assert left_out == [
-        LeftOut("20261205-201503-blitz", "the image of shot 2, 20261205-201503-blitz-2.jpg, is gone"),
-        LeftOut("20261205-201503-dutch", "shot 1 of 2 is gone (its counts are the step's)"),
-        LeftOut("20261205-211503-dutch", "Cy played without a deck: their cards are no deck's"),
+        LeftOut("20261205-201503-dutch-2", "shot 1 of 2 is gone or damaged (its counts are the "
+                "step's)"),
+        LeftOut("20261205-201503-blitz-1", "the image of shot 2, 20261205-201503-blitz-2.jpg, is gone"),
+        LeftOut("20261205-211503-dutch-1", "Cy played without a deck: their cards are no deck's"),
     ]
 
 
@@ -220,26 +226,50 @@ def test_a_step_that_cannot_be_scored_is_left_out_and_said_why(tmp_path: Path) -
     [
         (lambda r: r.pop("confirmed"), "no 'confirmed' field"),
         (lambda r: r.update(step="scores"), "step 'scores' is not one of dutch, blitz"),
-        (lambda r: r.update(shot=3), "shot 3 of 1 is not a shot of its step"),
-        (lambda r: r.update(shot=True), "shot True of 1 is not a shot of its step"),
+        (lambda r: r.update(shot=3), "shot 3 of 2 is not a shot of its step"),
+        (lambda r: r.update(shot=True), "shot True of 2 is not a shot of its step"),
         (lambda r: r.update(taken_at="yesterday"), "Invalid isoformat string"),
         (lambda r: r["confirmed"]["Ann"].update(dutch=-1), "confirmed dutch count of 'Ann' is -1"),
         (lambda r: r["proposed"]["Bob"].update(dutch="9"), "proposed dutch count of 'Bob' is '9'"),
-        (lambda r: r["confirmed"].pop("Bob"), "no 'Bob' field"),
+        (lambda r: r["proposed"].pop("Bob"), "no 'Bob' field"),
         (lambda r: r["players"].append({"name": 3, "deck": None}), "is not a name and a deck"),
+        (lambda r: r.update(confirmed={}), "no player's count is confirmed"),
     ],
 )
-def test_a_damaged_capture_names_its_file(tmp_path: Path, change, said: str) -> None:
+def test_a_damaged_capture_is_left_out_naming_its_file_and_its_steps_other_shots_too(
+    tmp_path: Path, change, said: str
+) -> None:
     confirmed = {"Ann": {"dutch": 14, "blitz": 3}, "Bob": {"dutch": 9, "blitz": 0}}
-    _keep(tmp_path, "dutch", 1, confirmed, confirmed)
-    (path,) = (tmp_path / "counts").glob("*.json")
+    _keep(tmp_path, "dutch", 2, confirmed, confirmed)
+    _keep(tmp_path, "blitz", 1, confirmed, confirmed)
+    path = tmp_path / "counts" / "20261205-201503-dutch-1.json"
     record = json.loads(path.read_text())
     change(record)
     path.write_text(json.dumps(record))
-    with pytest.raises(SceneDataError) as caught:
-        capture_scenes(tmp_path)
-    message = str(caught.value)
-    assert message.startswith(f"{path}: not a capture's counts (") and said in message
+    scenes, left_out = capture_scenes(tmp_path)
+    assert [s.name for s in scenes] == ["20261205-201503-blitz-1"]  # (the rest is scored)
+    damaged, step = left_out
+    assert damaged.name == path.name and damaged.reason.startswith("not a capture's counts (")
+    assert said in damaged.reason
+    assert step == LeftOut("20261205-201503-dutch-2", "shot 1 of 2 is gone or damaged (its "
+                           "counts are the step's)")
+
+
+def test_a_player_who_had_left_the_match_is_not_one_of_the_rounds(tmp_path: Path) -> None:
+    # (captures before 2026-12-03 listed every player of the match; the round's counts only
+    # those who played it: such a folder was refused whole, "no 'Zed' field")
+    confirmed = {"Ann": {"dutch": 14, "blitz": 3}, "Bob": {"dutch": 9, "blitz": 0}}
+    left = {"name": "Zed", "deck": "blue-pump", "team": None}
+    _keep(tmp_path, "dutch", 1, confirmed, confirmed, players=[*PLAYERS, left])
+    (scene,), left_out = capture_scenes(tmp_path)
+    assert left_out == [] and scene.decks == ("green-pump", "red-plow")
+
+
+def test_hidden_files_beside_the_captures_are_not_read(tmp_path: Path) -> None:
+    confirmed = {"Ann": {"dutch": 14, "blitz": 3}, "Bob": {"dutch": 9, "blitz": 0}}
+    _keep(tmp_path, "dutch", 1, confirmed)
+    (tmp_path / "counts" / "._20261205-201503-dutch-1.json").write_bytes(b"\x00\x05\x16\x07")
+    assert capture_scenes(tmp_path)[1] == []  # (macOS's, copied to a stick)
 
 
 def test_a_captures_folder_with_no_capture_is_said(tmp_path: Path) -> None:
@@ -248,5 +278,18 @@ def test_a_captures_folder_with_no_capture_is_said(tmp_path: Path) -> None:
     with pytest.raises(SceneDataError, match=r"counts: no capture \(\*\.json\) to evaluate on"):
         capture_scenes(tmp_path)
     (tmp_path / "counts" / "x.json").write_text("[1]")
-    with pytest.raises(SceneDataError, match=r"x.json: not a capture's counts \(a JSON list"):
-        capture_scenes(tmp_path)
+    assert capture_scenes(tmp_path) == (
+        [], [LeftOut("x.json", "not a capture's counts (a JSON list, not an object)")]
+    )
+
+
+def test_a_windows_path_and_odd_names_are_found_or_said_in_a_line(tmp_path: Path) -> None:
+    (tmp_path / "night 2").mkdir()
+    (tmp_path / "night 2" / "t.jpg").write_bytes(b"a photo")
+    (tmp_path / "~1.jpg").write_bytes(b"a photo")  # (a name, not a home: Windows' short names)
+    path = _photos(tmp_path, "image,red-plow\nnight 2\\t.jpg,1\n~1.jpg,2\n")
+    a, b = counts_file_scenes(path, DECK_NAMES)
+    assert a.images == (tmp_path / "night 2" / "t.jpg",) and b.images == (tmp_path / "~1.jpg",)
+    path = _photos(tmp_path, "image,red-plow\n" + "x" * 300 + ".jpg,1\n")
+    with pytest.raises(SceneDataError, match=r"line 2: x+\.jpg: cannot be looked at \(File name"):
+        counts_file_scenes(path, DECK_NAMES)
