@@ -465,6 +465,7 @@ def report_table(report: dict[str, Any]) -> str:
         f"boxes suppressed above IoU {report['nms_iou']}",
         *decks_lines(report),
         *_unlabelled_lines(report.get("photos_without_labels") or []),
+        *_unchecked_lines(report.get("labels_unchecked") or [], report["scenes"]),
         "",
         "detector        precision   recall    mAP50    boxed (at any confidence)",
     ]
@@ -554,6 +555,17 @@ def _unlabelled_lines(photos: Sequence[str], shown: int = 10) -> list[str]:
         return []
     more = f", and {len(photos) - shown} more" if len(photos) > shown else ""
     return [f"photos no labelme file names, not scored: {', '.join(photos[:shown])}{more}"]
+
+
+def _unchecked_lines(names: Sequence[str], scenes: int) -> list[str]:
+    """A warning for photos whose labels are still blitzcam's own (`dataset prelabel`)."""
+    if not names:
+        return []
+    return [
+        f"WARNING: {len(names)} of {scenes} photos' labels are blitzcam's own, their "
+        f"'checked' flag unticked: scored unchecked, they measure the counting against itself "
+        f"(first: {names[0]})"
+    ]
 
 
 MISTAKE_LINES: Final = 40  # inexact scenes listed in the table (the JSON holds every one)

@@ -9,6 +9,7 @@ import sys
 import time
 from typing import Any
 
+from blitzcam.commands.deck_option import deck_list
 from blitzcam.commands.engine_option import add_engine_argument
 from blitzcam.commands.path_option import (
     STANDARD_INPUT,
@@ -41,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--in-play",
-        type=_deck_list,
+        type=deck_list,
         metavar="DECK,...",
         help="decide every back among these decks only (the match's decks: fewer look-alikes; "
         "a back nearer another deck counts to nobody); the other decks are still reported, as 0",
@@ -66,16 +67,6 @@ def _image_argument(text: str) -> str:
     find their own arguments in the JSON."""
     path_or_stream(text)  # an empty one is a bad argument
     return text
-
-
-def _deck_list(text: str) -> tuple[str, ...]:
-    decks = tuple(name.strip() for name in text.split(","))
-    if not all(decks):
-        raise argparse.ArgumentTypeError(f"{text!r}: expected deck names separated by commas")
-    twice = sorted({name for name in decks if decks.count(name) > 1})
-    if twice:  # a slip for another deck, most likely: that one would go uncounted
-        raise argparse.ArgumentTypeError(f"{text!r}: {', '.join(twice)} named twice")
-    return decks
 
 
 def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""`blitzcam dataset`: generate a synthetic OBB training set of card tables, preview one."""
+"""`blitzcam dataset`: generate a synthetic OBB training set of card tables, preview one; label
+photos of real tables for correcting by hand."""
 
 from __future__ import annotations
 
@@ -8,12 +9,16 @@ import sys
 from pathlib import Path
 from typing import Final
 
+from blitzcam.commands.deck_option import deck_list
+from blitzcam.commands.engine_option import add_engine_argument
 from blitzcam.commands.path_option import folder_argument, is_stream, path_argument, path_or_stream
 from blitzcam.errors import UserError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("dataset", help="generate and preview synthetic training scenes")
+    parser = subparsers.add_parser(
+        "dataset", help="generate and preview synthetic scenes; pre-label photos of real tables"
+    )
     actions = parser.add_subparsers(dest="dataset_command", metavar="ACTION", required=True)
 
     gen = actions.add_parser(
@@ -67,6 +72,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     preview.add_argument("--n", type=int, default=16, help="number of scenes on the sheet")
     preview.set_defaults(func=_preview)
+
+    prelabel = actions.add_parser(
+        "prelabel",
+        help="write what blitzcam counts in each photo as a labelme file, to correct by hand",
+        description="Counts each photo and writes its cards as a labelme file (PHOTO.json "
+        "beside it, as labelme keeps them): a shape round each back's drawing labelled with "
+        "its deck (unknown: no deck), each face-up card labelled face-up. Open the folder in "
+        "labelme, correct the shapes, tick the file's 'checked' flag; then `blitzcam evaluate "
+        "--data FOLDER` measures blitzcam on your own table. An existing file is never "
+        "replaced.",
+    )
+    prelabel.add_argument("images", nargs="+", type=path_argument, metavar="PHOTO")
+    prelabel.add_argument(
+        "--out",
+        type=folder_argument,
+        metavar="DIR",
+        help="write the labelme files into DIR (default: beside each photo)",
+    )
+    prelabel.add_argument(
+        "--decks", type=path_argument, metavar="DIR", help="reference backs DIR/<deck>.png"
+    )
+    prelabel.add_argument(
+        "--in-play",
+        type=deck_list,
+        metavar="DECK,...",
+        help="decide every back among these decks only (the match's decks)",
+    )
+    prelabel.add_argument(
+        "--model", type=path_argument, metavar="ONNX", help="detector model (default: shipped)"
+    )
+    add_engine_argument(prelabel)
+    prelabel.set_defaults(func=_prelabel)
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -175,3 +212,55 @@ def _preview(args: argparse.Namespace) -> int:
 
 
 SHEET_FORMATS: Final = frozenset({".png", ".jpg", ".jpeg"})
+
+
+def _prelabel(args: argparse.Namespace) -> int:
+    """`blitzcam dataset prelabel PHOTO...`: exit 1 when a photo could not be labelled (the
+    others still are); a labelme file already there is kept, said."""
+    import json
+
+    from blitzcam.files import write_text_atomic
+    from blitzcam.models.prelabel import counted_shapes, labelme_record, labels_file
+    from blitzcam.vision.images import ImageError, read_picture
+    from blitzcam.vision.pipeline import CountingPipeline, decks_in_play
+
+    if args.out is not None:
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"--out {args.out}: cannot make it: {exc.strerror or exc}") from None
+    pipeline = CountingPipeline.from_defaults(
+        model_path=args.model, decks_dir=args.decks, engine=args.engine
+    )
+    if args.in_play is not None:
+        try:
+            decks_in_play(pipeline.profile, args.in_play)
+        except ValueError as exc:
+            raise UserError(f"--in-play: {exc}") from None
+    failed = 0
+    for photo in args.images:
+        target, named = labels_file(photo, args.out)
+        if target.exists() or target.is_symlink():  # (corrected labels, perhaps: never lost)
+            print(f"{photo}: kept {target}, there already", file=sys.stderr)
+            continue
+        try:
+            picture = read_picture(photo)
+        except ImageError as exc:
+            print(f"blitzcam dataset prelabel: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        found = pipeline(picture.frame, in_play=args.in_play).detections
+        shapes = counted_shapes(found, picture.scale)
+        record = labelme_record(named, picture.size, shapes)
+        try:
+            write_text_atomic(target, json.dumps(record, indent=2) + "\n")
+        except OSError as exc:
+            print(
+                f"blitzcam dataset prelabel: {target}: cannot write it: {exc.strerror or exc}",
+                file=sys.stderr,
+            )
+            failed += 1
+            continue
+        faces = sum(shape.label == "face-up" for shape in shapes)
+        print(f"{photo}: {len(shapes) - faces} backs, {faces} face-up: wrote {target}")
+    return 1 if failed else 0

@@ -131,7 +131,7 @@ def _evaluate_boxes(
 ) -> dict[str, Any]:
     """A generated dataset's split, or photos labelled in labelme, scored box by box."""
     from blitzcam.models.evaluation import evaluate, labelled_scenes
-    from blitzcam.models.labelme_scenes import labelme_scenes, unlabelled_photos
+    from blitzcam.models.labelme_scenes import labelme_scenes, unchecked, unlabelled_photos
     from blitzcam.vision.images import read_picture
 
     if kind == "generated":
@@ -152,6 +152,7 @@ def _evaluate_boxes(
         report["photos_without_labels"] = [
             path.relative_to(data).as_posix() for path in unlabelled_photos(data, scenes)
         ]
+        report["labels_unchecked"] = unchecked(scenes, data)
     return report
 
 
