@@ -131,3 +131,53 @@ def save_capture(
             path.unlink(missing_ok=True)
         raise
     return files[-1][0]
+
+
+class CapturesPartlyKeptError(Exception):
+    """A round's captures not all kept: how many were, of how many, and why the next was not."""
+
+    def __init__(self, kept: int, total: int, cause: BaseException) -> None:
+        super().__init__(f"only {kept} of its {total} captures were kept: {cause}")
+        self.kept, self.total = kept, total
+
+
+def keep_round(
+    folder: Path,
+    steps: Mapping[str, Sequence[tuple[np.ndarray, Sequence[Outline]]]],
+    *,
+    confirmed: Mapping[str, Mapping[str, int]],
+    proposed: Mapping[str, Mapping[str, int]],
+    players: Sequence[Mapping[str, str | None]],
+    taken_at: datetime,
+) -> int:
+    """Keep every shot of a confirmed round (`steps`: "dutch" and "blitz", each its shots'
+    frames and outlines), all stamped `taken_at`, which ties a step's shots together; returns
+    how many were kept. CapturesPartlyKeptError when one could not be (those before it stay)."""
+    total = sum(len(shots) for shots in steps.values())
+    kept = 0
+    try:
+        for step, shots in steps.items():
+            for number, (frame, shot_outlines) in enumerate(shots, start=1):
+                height, width = frame.shape[:2]
+                outlines = labelled(shot_outlines, width=width, height=height)
+                record = capture_record(
+                    step=step,
+                    shot=number,
+                    shots_in_step=len(shots),
+                    confirmed=confirmed,
+                    players=players,
+                    outlines=outlines,
+                    taken_at=taken_at,
+                    proposed=proposed,
+                )
+                save_capture(
+                    folder,
+                    free_stem(folder, capture_stem(taken_at, step, number)),
+                    frame,
+                    label_lines(outlines, width=width, height=height),
+                    record,
+                )
+                kept += 1
+    except Exception as exc:  # (an image writer's error of any kind: the caller says it)
+        raise CapturesPartlyKeptError(kept, total, exc) from exc
+    return kept

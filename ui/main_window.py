@@ -42,14 +42,7 @@ from blitzcam.game.text import (
 )
 from blitzcam.ui.action_states import action_states
 from blitzcam.ui.app import set_text_size
-from blitzcam.ui.capture_store import (
-    capture_record,
-    capture_stem,
-    free_stem,
-    label_lines,
-    labelled,
-    save_capture,
-)
+from blitzcam.ui.capture_store import CapturesPartlyKeptError, keep_round
 from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.counting_worker import DEFAULT_INTERVAL_MS, Counter, Enroller, FrameSource
 from blitzcam.ui.enroll import EnrollDialog
@@ -804,38 +797,21 @@ class MainWindow(QMainWindow):
         def as_counts(counted: Round) -> dict[str, dict[str, int]]:
             return {n: {"dutch": t.dutch, "blitz": t.blitz} for n, t in counted.tallies.items()}
 
-        confirmed, proposed = as_counts(round_), as_counts(session.proposed_round())
-        players = [{"name": p.name, "deck": p.deck, "team": p.team} for p in session.players]
-        now = datetime.now().astimezone()
-        kept, total = 0, len(session.dutch_shots) + len(session.blitz_shots)
+        steps = {
+            step: [(shot.frame, shot.snapshot.outlines) for shot in shots]
+            for step, shots in (("dutch", session.dutch_shots), ("blitz", session.blitz_shots))
+        }
         try:
-            for step, shots in (("dutch", session.dutch_shots), ("blitz", session.blitz_shots)):
-                for i, shot in enumerate(shots, start=1):
-                    h, w = shot.frame.shape[:2]
-                    outlines = labelled(shot.snapshot.outlines, width=w, height=h)
-                    record = capture_record(
-                        step=step,
-                        shot=i,
-                        shots_in_step=len(shots),
-                        confirmed=confirmed,
-                        players=players,
-                        outlines=outlines,
-                        taken_at=now,
-                        proposed=proposed,
-                    )
-                    save_capture(
-                        folder,
-                        free_stem(folder, capture_stem(now, step, i)),
-                        shot.frame,
-                        label_lines(outlines, width=w, height=h),
-                        record,
-                    )
-                    kept += 1
-        except Exception as exc:  # an image writer's error must not escape the slot of a
-            # round already saved: it is said, and the round stands
-            self.statusBar().showMessage(
-                f"Round saved, but only {kept} of its {total} captures were kept: {exc}", 8000
+            keep_round(
+                folder,
+                steps,
+                confirmed=as_counts(round_),
+                proposed=as_counts(session.proposed_round()),
+                players=[{"name": p.name, "deck": p.deck, "team": p.team} for p in session.players],
+                taken_at=datetime.now().astimezone(),
             )
+        except CapturesPartlyKeptError as exc:  # the round is saved: said, and it stands
+            self.statusBar().showMessage(f"Round saved, but {exc}", 8000)
 
     # --- scanning ------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import cv2
@@ -472,3 +472,40 @@ def test_corrections_are_kept_where_the_shots_still_propose_what_they_did() -> N
     assert picked_bob.over(renamed) == Reviewed(renamed, "Ann", None, 0)
     # nothing changed (Esc straight away): nothing to keep
     assert not Corrections(then, then, "Ann", 0).any
+
+
+def test_a_round_is_kept_shot_by_shot_and_a_failure_says_how_many_were(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from datetime import datetime
+
+    from blitzcam.ui import capture_store
+    from blitzcam.ui.capture_store import CapturesPartlyKeptError, keep_round
+    from blitzcam.ui.counting_worker import Outline
+
+    frame = np.zeros((40, 60, 3), np.uint8)
+    card = Outline(np.array([[5, 5], [20, 5], [20, 30], [5, 30]], np.float32), "red-plow")
+    steps = {"dutch": [(frame, [card]), (frame, [])], "blitz": [(frame, [card])]}
+    counts = {"Ann": {"dutch": 1, "blitz": 1}}
+    kwargs = {"confirmed": counts, "proposed": counts,
+                  "players": [{"name": "Ann", "deck": "red-plow", "team": None}],
+                  "taken_at": datetime(2026, 12, 5, 21, 0, tzinfo=UTC)}
+    assert keep_round(tmp_path / "a", steps, **kwargs) == 3
+    stems = sorted(p.stem for p in (tmp_path / "a" / "counts").glob("*.json"))
+    assert stems == ["20261205-210000-blitz-1", "20261205-210000-dutch-1", "20261205-210000-dutch-2"]
+    record = json.loads((tmp_path / "a" / "counts" / "20261205-210000-dutch-2.json").read_text())
+    assert (record["shot"], record["shots_in_step"], record["label_decks"]) == (2, 2, [])
+
+    real, calls = capture_store.save_capture, []
+
+    def full_on_the_third(*args, **kw):
+        calls.append(1)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(capture_store, "save_capture", full_on_the_third)
+    with pytest.raises(CapturesPartlyKeptError, match=r"^only 2 of its 3 captures were kept: "
+                       r"\[Errno 28\] No space left on device$"):
+        keep_round(tmp_path / "b", steps, **kwargs)
+    assert len(list((tmp_path / "b" / "images").glob("*.jpg"))) == 2
