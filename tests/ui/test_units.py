@@ -477,8 +477,6 @@ def test_corrections_are_kept_where_the_shots_still_propose_what_they_did() -> N
 def test_a_round_is_kept_shot_by_shot_and_a_failure_says_how_many_were(
     tmp_path: Path, monkeypatch
 ) -> None:
-    from datetime import datetime
-
     from blitzcam.ui import capture_store
     from blitzcam.ui.capture_store import CapturesPartlyKeptError, keep_round
     from blitzcam.ui.counting_worker import Outline
