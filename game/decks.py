@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -45,3 +46,10 @@ def deck_by_name(name: str) -> Deck:
         raise ValueError(
             f"unknown deck {name!r}: expected one of {', '.join(DECK_NAMES)}"
         ) from None
+
+
+def typed_deck_name(text: str) -> str:
+    """A deck's name as a person types it in a label or a column ("Green Pump", "green_pump",
+    " RED-PLOW ") in the form decks are named ("green-pump"): any case, spaces or underscores
+    for dashes. A name that is no deck's stays one that is no deck's."""
+    return re.sub(r"[\s_]+", "-", text.strip().lower())

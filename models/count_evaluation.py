@@ -220,7 +220,7 @@ def counts_report_table(report: dict[str, Any]) -> str:
         f"{report['scenes']} scenes ({report['images']} images) from {report['data']}: "
         f"{KINDS[report['kind']]}; model {report['model']} ({report['engine']})",
         *decks_lines(report),
-        "scored on counts alone: no boxes drawn, so no detector precision or recall",
+        "scored on counts alone: no detector precision or recall",
         "",
         f"scenes counted exactly (every deck): {pct(report['scene_exact_rate']).strip()}",
         "mean absolute count error per deck on the table or counted: "

@@ -28,6 +28,7 @@ from blitzcam.models.metrics import (
     summarize,
 )
 from blitzcam.models.mistakes import SceneMistakes, mistake_line, scene_mistakes
+from blitzcam.vision.images import ImageError
 
 if TYPE_CHECKING:
     from blitzcam.vision.detections import Detections
@@ -187,6 +188,7 @@ def evaluate(
     timings = []
     tiles = []  # zoomed tiles read per scene (vision/tiling.py; 0: one letterboxed pass)
     turned = 0  # scenes read turned a quarter (vision/orientation.py)
+    left_out: list[dict[str, str]] = []  # scenes whose photo does not decode, or was resized
     try:
         # the boxes under the pipeline's own reading line (`doubted_from`) are only scored for mAP
         detector.conf, detector.max_det = min(SCORING_CONF, reading_conf), max(max_det, 1000)
@@ -199,12 +201,14 @@ def evaluate(
         pipeline.unknown_below_in_play = -math.inf
         for name, image_path, truth in items:
             decks = scene_decks(truth, pipeline.profile.countable()) if in_play else None
-            picture = read_picture(image_path)
-            if truth.size is not None and truth.size != picture.size:
-                raise SceneDataError(
-                    f"{name}: labelled on a {truth.size[0]}x{truth.size[1]} picture, and "
-                    f"{image_path} is {picture.size[0]}x{picture.size[1]} (resized since?)"
-                )
+            try:  # (found half-way through a long run: the rest is still scored)
+                picture = read_picture(image_path)
+            except ImageError as exc:
+                left_out.append({"scene": name, "why": str(exc)})
+                continue
+            if truth.size is not None and truth.size != picture.size:  # its boxes off its cards
+                left_out.append({"scene": name, "why": resized_since(truth.size, picture.size)})
+                continue
             truth = on_frame(truth, picture.scale)
             result = pipeline(picture.frame, in_play=decks)
             found = result.detections
@@ -226,7 +230,11 @@ def evaluate(
         detector.conf, detector.max_det = reading_conf, max_det
         pipeline.lines, pipeline.unknown_below_in_play = lines, line_in_play
         pipeline.keep_uncounted = keep_uncounted
+    if not outcomes:  # (a report of no scene would read as a clean bill)
+        first = left_out[0] if left_out else {"scene": data, "why": "no scene"}
+        raise SceneDataError(f"{first['scene']}: {first['why']}")
     report = summarize(outcomes)
+    report["left_out"] = left_out
     report["inexact_detail"] = [m.as_json() for m in mistakes]
     report["data"] = str(data)
     report["split"] = split  # (None: photos labelled by hand)
@@ -278,6 +286,13 @@ def evaluate(
         for line in UNKNOWN_SWEEP
     }
     return report
+
+
+def resized_since(labelled: tuple[int, int], size: tuple[int, int]) -> str:
+    return (
+        f"labelled on a {labelled[0]}x{labelled[1]} picture, and the photo is "
+        f"{size[0]}x{size[1]} (resized since?)"
+    )
 
 
 def labels_of_no_deck(truths: Sequence[SceneTruth], known: Sequence[str]) -> dict[str, int]:
@@ -465,6 +480,7 @@ def report_table(report: dict[str, Any]) -> str:
         f"boxes suppressed above IoU {report['nms_iou']}",
         *decks_lines(report),
         *_unlabelled_lines(report.get("photos_without_labels") or []),
+        *_left_out_lines(report.get("left_out") or [], report.get("shapes_left_out") or []),
         *_unchecked_lines(report.get("labels_unchecked") or [], report["scenes"]),
         "",
         "detector        precision   recall    mAP50    boxed (at any confidence)",
@@ -555,6 +571,17 @@ def _unlabelled_lines(photos: Sequence[str], shown: int = 10) -> list[str]:
         return []
     more = f", and {len(photos) - shown} more" if len(photos) > shown else ""
     return [f"photos no labelme file names, not scored: {', '.join(photos[:shown])}{more}"]
+
+
+def _left_out_lines(scenes: Sequence[dict[str, str]], shapes: Sequence[str]) -> list[str]:
+    """The scenes not scored (a photo that does not decode, one resized since it was
+    labelled) and the shapes that box no card (a labelme file's points and lines)."""
+    lines = [f"left out, not scored: {s['scene']}: {s['why']}" for s in scenes[:MISTAKE_LINES]]
+    if len(scenes) > MISTAKE_LINES:
+        lines.append(f"  ... and {len(scenes) - MISTAKE_LINES} more (the JSON lists all)")
+    if shapes:
+        lines.append(f"shapes that box no card, left out: {len(shapes)} ({shapes[0]}, ...)")
+    return lines
 
 
 def _unchecked_lines(names: Sequence[str], scenes: int) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any, Final
 import cv2
 import numpy as np
 
+from blitzcam.game.decks import typed_deck_name
 from blitzcam.models.evaluation import SceneDataError
 from blitzcam.models.metrics import SceneTruth
 
@@ -42,10 +43,16 @@ def labelme_files(folder: Path) -> list[Path]:
 
 
 def _shapes_or_unreadable(path: Path) -> bool:
+    """A labelme file, or one that may be but cannot be read: it says `"shapes"` (another
+    tool's settings file, broken, is none of blitzcam's business)."""
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, ValueError):
         return True
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError):
+        return '"shapes"' in text
     return isinstance(record, dict) and "shapes" in record
 
 
@@ -61,24 +68,31 @@ def _beside_or_one_down(folder: Path, wanted: Callable[[Path], bool]) -> list[Pa
     )
 
 
-def labelme_scenes(folder: Path) -> list[tuple[str, Path, SceneTruth]]:
+def labelme_scenes(
+    folder: Path, shapes_left_out: list[str] | None = None
+) -> list[tuple[str, Path, SceneTruth]]:
     """(name, image, truth) of each labelled photo under `folder`, the name its JSON's path
-    there; SceneDataError naming the file (and shape) for one that cannot be scored."""
+    there; SceneDataError naming the file (and shape) for one that cannot be scored. Shapes
+    that box no card (a point, a line: a note) are said in `shapes_left_out`."""
+    shapes_left_out = [] if shapes_left_out is None else shapes_left_out
     files = labelme_files(folder)
     if not files:
         raise SceneDataError(f"{folder}: no labelme file (*.json) to evaluate on")
-    scenes = []
+    scenes, named = [], {}
     for path in files:
         record = _record(path)
         image = _image(path, record)
-        truth = _truth(path, record)
+        if (other := named.get(image.resolve())) is not None:
+            raise SceneDataError(f"{path}: names the photo {other} names too ({image})")
+        named[image.resolve()] = path
+        truth = _truth(path, record, shapes_left_out)
         scenes.append((path.relative_to(folder).as_posix(), image, truth))
     return scenes
 
 
 def _record(path: Path) -> dict[str, Any]:
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
+        record = json.loads(path.read_text(encoding="utf-8-sig"))  # (a byte-order mark: Windows')
     except OSError as exc:
         raise SceneDataError(f"{path}: cannot read it: {exc.strerror or exc}") from None
     except (ValueError, RecursionError) as exc:
@@ -94,16 +108,22 @@ def _image(path: Path, record: dict[str, Any]) -> Path:
     given = record.get("imagePath")
     if not isinstance(given, str) or not given:
         raise SceneDataError(f"{path}: no 'imagePath' naming the photo")
-    relative = PureWindowsPath(given).as_posix() if "\\" in given else given
-    image = path.parent / Path(relative).expanduser()
-    if not image.is_file():
-        # (labelme can keep the photo inside the JSON; blitzcam counts files, as a user's)
-        missing = "not a file" if image.exists() else "no such file"
-        raise SceneDataError(f"{path}: its photo {given}: {missing}")
-    return image
+    written = PureWindowsPath(given) if "\\" in given else Path(given)
+    image = path.parent / Path(written.as_posix())
+    if given.startswith("~"):
+        image = Path(given).expanduser()
+    # labelled on another machine (C:\\Users\\..., /home/other/...), then copied with the photo
+    beside = path.parent / written.name
+    for candidate in (image, beside):
+        if candidate.is_file():
+            return candidate
+    # (labelme can keep the photo inside the JSON too; blitzcam reads the photo's file)
+    missing = "not a file" if image.exists() else "no such file"
+    raise SceneDataError(f"{path}: its photo {given}: {missing}, nor {written.name} beside it")
 
 
-def _truth(path: Path, record: dict[str, Any]) -> SceneTruth:
+def _truth(path: Path, record: dict[str, Any], left_out: list[str]) -> SceneTruth:
+    """The photo's truth; shapes that box no card (a point, a line) added to `left_out`."""
     corners, classes, decks = [], [], []
     for index, shape in enumerate(record["shapes"], start=1):
         where = f"{path}, shape {index}"
@@ -112,10 +132,14 @@ def _truth(path: Path, record: dict[str, Any]) -> SceneTruth:
         label = shape.get("label")
         if not isinstance(label, str) or not label.strip():
             raise SceneDataError(f"{where}: no label")
-        corners.append(_corners(where, shape))
+        kind = shape.get("shape_type") or "polygon"  # (labelme's first files had none)
+        if kind not in SHAPES:  # a point or a line a person added as a note: no card
+            left_out.append(f"{where}: a {kind!r} shape")
+            continue
+        corners.append(_corners(where, shape, kind))
         face_up = label.strip().lower() in FACE_UP_LABELS
         classes.append(1 if face_up else 0)
-        decks.append(None if face_up else label.strip())
+        decks.append(None if face_up else typed_deck_name(label))
     backs = [d for d in decks if d is not None]
     return SceneTruth(
         corners=np.array(corners, np.float64).reshape(-1, 4, 2),
@@ -128,27 +152,25 @@ def _truth(path: Path, record: dict[str, Any]) -> SceneTruth:
     )
 
 
-def _corners(where: str, shape: dict[str, Any]) -> np.ndarray:
-    """A shape's oriented box, (4, 2) in the photo's pixels."""
-    kind = shape.get("shape_type", "polygon")  # (labelme's first files had no shape_type)
-    if kind not in SHAPES:
-        raise SceneDataError(
-            f"{where}: a {kind!r} shape; a card is boxed by a {', a '.join(SHAPES)}"
-        )
+def _corners(where: str, shape: dict[str, Any], kind: str) -> np.ndarray:
+    """A shape's oriented box, (4, 2) in the photo's pixels: a rectangle's two corners (or
+    four, as X-AnyLabeling saves one), a polygon's four, or the box round more."""
     try:
         points = np.asarray(shape["points"], np.float64)
     except (KeyError, ValueError, TypeError, OverflowError):
         raise SceneDataError(f"{where}: its 'points' are not [x, y] pairs") from None
     if points.ndim != 2 or points.shape[1] != 2 or not np.isfinite(points).all():
         raise SceneDataError(f"{where}: its 'points' are not finite [x, y] pairs")
-    if kind == "rectangle":
-        if len(points) != 2:
-            raise SceneDataError(f"{where}: a rectangle of {len(points)} points, not 2 corners")
+    if kind == "rectangle" and len(points) == 2:
         (x1, y1), (x2, y2) = points.min(axis=0), points.max(axis=0)
         points = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+    elif kind == "rectangle" and len(points) != 4:
+        raise SceneDataError(f"{where}: a rectangle of {len(points)} points, not 2 or 4 corners")
     elif len(points) < 3:
         raise SceneDataError(f"{where}: a {kind} of {len(points)} points encloses nothing")
-    elif len(points) != 4:  # a card traced with more corners: the box round them
+    # a card traced with more corners, or four clicked across (a bow-tie): the box round them
+    # (the overlap of boxes is measured for convex ones)
+    if len(points) != 4 or not cv2.isContourConvex(points.astype(np.float32)):
         points = cv2.boxPoints(cv2.minAreaRect(points.astype(np.float32))).astype(np.float64)
     if cv2.contourArea(points.astype(np.float32)) <= 0:
         raise SceneDataError(f"{where}: its corners enclose no area")
@@ -160,9 +182,12 @@ def _size(path: Path, record: dict[str, Any]) -> tuple[int, int] | None:
     width, height = record.get("imageWidth"), record.get("imageHeight")
     if width is None and height is None:
         return None
-    if not all(type(v) is int and v > 0 for v in (width, height)):
+    if not all(
+        isinstance(v, int | float) and not isinstance(v, bool) and v > 0 and float(v).is_integer()
+        for v in (width, height)
+    ):
         raise SceneDataError(f"{path}: imageWidth {width!r}, imageHeight {height!r}: not a size")
-    return width, height
+    return int(width), int(height)
 
 
 def unlabelled_photos(folder: Path, scenes: Sequence[tuple[str, Path, SceneTruth]]) -> list[Path]:

@@ -52,10 +52,10 @@ FILE_TRIES: Final = 900  # ... of a video or folder: half a minute of video at 3
 
 @dataclass(frozen=True, slots=True)
 class Enrolled:
-    """A deck's back stored: the file, and how much of the card glare had whited out."""
+    """A deck's back stored: the file, and how much of its drawing glare had whited out."""
 
     path: Path
-    whited_out: float = 0.0
+    whited_out: float = 0.0  # (vision/paper_light.py)
 
     def glare_note(self) -> str | None:
         """Advice when glare took enough of the drawing to make the back read less like
@@ -63,9 +63,9 @@ class Enrolled:
         if self.whited_out < GLARE_NOTE_FROM:
             return None
         return (
-            f"{self.whited_out:.0%} of the card was white to the last bit (glare, or too much "
-            "light): the drawing there is stored without its ink; tilt the card or the light a "
-            "little and enroll it again"
+            f"glare whited out {self.whited_out:.0%} of the drawing (white to the last bit, "
+            "brighter than the paper around it): its ink there is lost; tilt the card or the "
+            "light a little and enroll it again"
         )
 
 

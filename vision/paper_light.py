@@ -28,12 +28,16 @@ UNEVEN_BELOW: Final = 0.9
 MAX_GAIN: Final = 2.5  # a shadow darker than this is refused before (its edge dents the card)
 # glare: every channel this bright is white to the last bit (not 255: JPEG rings round it)
 WHITE_FROM: Final = 250
-# glare said from this share of the card: the eight rendered backs at 82 % light, a glare spot
-# on each (48 in all, stop 59) read 0.99-1.0 alike to their own drawings without it; whiting
-# out up to 5 % of the card 0.92-1.0 (0.85-0.88 for two on a drawing's key lines), 7-8 %
-# 0.75-0.99 (one nearer another deck), 17 % 0.65-0.96
-GLARE_NOTE_FROM: Final = 0.06
+# glare said from this share of the drawing: the eight rendered backs at 85 and 95 % light,
+# glare spots over their drawings (80 in all, stop 59) read under 0.9 alike to their own
+# drawings in 7 of the 16 whiting out a fifth of the drawing or more, 5 of the 64 under it;
+# light strong enough to clip one side of the card (16) read 0.99-1.0 and measured 0.03 at most
+GLARE_NOTE_FROM: Final = 0.2
 WHOLE_PAPER_FROM: Final = 0.5  # white over more of the card: its paper is (a scan, an export)
+EDGE_BAND: Final = 0.03  # of the card's width: white reaching it is paper in strong light
+RING: Final = (0.01, 0.04)  # of the card's width: the paper around a white patch, from and to
+RING_PAPER_BELOW: Final = WHITE_FROM  # the paper around a glare spot is not white itself
+SPECK: Final = 0.0005  # of the card's area: a white patch smaller is noise
 
 
 def light_over(card_bgr: np.ndarray) -> tuple[np.ndarray, float]:
@@ -74,10 +78,68 @@ def evenly_lit(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
 
 
 def whited_out(card_bgr: np.ndarray) -> float:
-    """The share of a card white to the last bit where its paper is not: glare on a glossy
-    back, a lamp's hot spot, where the ink is lost. 0.0 for a card whose paper itself is white
-    to the last bit (a scan, an exported back, an overexposed photo): no glare to tell then."""
+    """The share of a card's drawing under glare: patches white to the last bit in every
+    channel, brighter than the paper around them, on the drawing's region (the hull of its
+    ink) and away from the card's edge. Paper clipped by strong light is clipped around too,
+    and keeps its ink; a glare spot on a glossy back is a highlight of its own, and where it
+    lies on the drawing the ink is lost. 0.0 for a card whose paper is white to the last bit
+    all over (a scan, an export)."""
     if card_bgr.ndim != 3 or card_bgr.shape[2] != 3 or not card_bgr.size:
         return 0.0
-    share = float((card_bgr.min(axis=2) >= WHITE_FROM).mean())  # (white: not a bright colour)
-    return 0.0 if share > WHOLE_PAPER_FROM else share
+    least = card_bgr.min(axis=2)
+    white = (least >= WHITE_FROM).astype(np.uint8)
+    if white.mean() > WHOLE_PAPER_FROM:
+        return 0.0
+    region = _drawing_region(card_bgr)
+    if not region.any():
+        return 0.0
+    height, width = white.shape
+    side = min(height, width)
+    band = max(2, round(side * EDGE_BAND))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(white, connectivity=8)
+    paper = _paper(card_bgr)
+    near, far = (
+        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1,) * 2)
+        for k in (max(1, round(side * RING[0])), max(2, round(side * RING[1])))
+    )
+    glare = np.zeros(white.shape, bool)
+    for label in range(1, count):
+        x, y, w, h, area = stats[label]
+        if area < side * side * SPECK or x < band or y < band:
+            continue  # (a speck of noise; a patch reaching the card's edge: paper in strong light)
+        if x + w > width - band or y + h > height - band:
+            continue
+        blob = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
+        pad = RING[1] * side
+        y0, y1 = max(0, int(y - pad)), min(height, int(y + h + pad) + 1)
+        x0, x1 = max(0, int(x - pad)), min(width, int(x + w + pad) + 1)
+        patch = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        patch[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = blob
+        ring = (cv2.dilate(patch, far) > 0) & ~(cv2.dilate(patch, near) > 0)
+        ring &= paper[y0:y1, x0:x1]
+        if ring.any() and np.median(least[y0:y1, x0:x1][ring]) < RING_PAPER_BELOW:
+            glare[y0:y1, x0:x1] |= patch > 0
+    return float((glare & region).sum() / region.sum())
+
+
+def _paper(card_bgr: np.ndarray) -> np.ndarray:
+    """The card's paper: unsaturated and near its brightest (as `light_over` reads it)."""
+    hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)
+    value = hsv[..., 2].astype(np.float32)
+    top = float(np.percentile(value, 95))
+    return (value >= PAPER_FROM * top) & (hsv[..., 1] < PAPER_SATURATION_BELOW)
+
+
+def _drawing_region(card_bgr: np.ndarray) -> np.ndarray:
+    """Where the drawing lies: the convex hull of its ink, a little widened."""
+    from blitzcam.vision.references import drawing_mask
+
+    ink = drawing_mask(card_bgr)
+    points = cv2.findNonZero(ink.astype(np.uint8))
+    region = np.zeros(ink.shape, np.uint8)
+    if points is None:
+        return region.astype(bool)
+    cv2.fillConvexPoly(region, cv2.convexHull(points), 1)
+    grow = max(1, round(min(ink.shape) * 0.02))
+    region = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1,) * 2))
+    return region.astype(bool)

@@ -95,24 +95,33 @@ def _check_report_file(path: Path) -> None:
 
 def _data_kind(data: Path) -> str:
     """Which labelled scenes a folder holds; UserError when none that `evaluate` reads."""
+    import sys
+
     from blitzcam.errors import UserError
     from blitzcam.models.counted_scenes import has_captures, has_counts_file
     from blitzcam.models.labelme_scenes import labelme_files
 
     if (data / "scenes").is_dir() and (data / "data.yaml").is_file():
         return "generated"
-    if has_counts_file(data):  # (before the next: photos may lie in a folder called scenes)
+    # (photos may lie in a folder called scenes: looked for before an unfinished dataset)
+    if has_counts_file(data):
+        if labelme_files(data):
+            print(
+                f"note: {data} holds labelme files and a {COUNTS_FILE}: scored on the counts; "
+                f"move {COUNTS_FILE} aside to score box by box",
+                file=sys.stderr,
+            )
         return "photos"
+    if has_captures(data):
+        return "captures"
+    if labelme_files(data):
+        return "labelme"
     if (data / "scenes").is_dir():
         # generate writes it last: a stopped one's part of the scenes, scored, passed for the whole
         raise UserError(
             f"{data}: no data.yaml: an unfinished dataset (a `blitzcam dataset generate` that "
             "was stopped?); generate it again"
         )
-    if has_captures(data):
-        return "captures"
-    if labelme_files(data):
-        return "labelme"
     raise UserError(
         f"{data}: no labelled scenes: not a `blitzcam dataset generate` dataset (scenes/), "
         f"no {COUNTS_FILE} beside photos, not the app's captures (counts/ and images/), no "
@@ -134,11 +143,12 @@ def _evaluate_boxes(
     from blitzcam.models.labelme_scenes import labelme_scenes, unchecked, unlabelled_photos
     from blitzcam.vision.images import read_picture
 
+    shapes_left_out: list[str] = []  # (a labelme file's points and lines: no card)
     if kind == "generated":
         split = split or "test"
         scenes = list(labelled_scenes(data, split))
     else:
-        scenes = labelme_scenes(data)
+        scenes = labelme_scenes(data, shapes_left_out)
     report = evaluate(
         scenes,
         data=data,
@@ -153,6 +163,7 @@ def _evaluate_boxes(
             path.relative_to(data).as_posix() for path in unlabelled_photos(data, scenes)
         ]
         report["labels_unchecked"] = unchecked(scenes, data)
+        report["shapes_left_out"] = shapes_left_out
     return report
 
 

@@ -98,16 +98,16 @@ def test_only_labelme_files_count_and_photos_no_file_names_are_found(tmp_path: P
 @pytest.mark.parametrize(
     ("shapes", "fields", "said"),
     [
-        ([_shape("red-plow", SQUARE, "circle")], {}, "shape 1: a 'circle' shape; a card is boxed"),
         ([_shape("", SQUARE)], {}, "shape 1: no label"),
         ([_shape("red-plow", [[1, 2], [3, 4]])], {}, "shape 1: a polygon of 2 points encloses"),
         ([_shape("red-plow", [[1, 2, 3]])], {}, "shape 1: its 'points' are not finite [x, y]"),
         ([_shape("red-plow", "here")], {}, "shape 1: its 'points' are not"),
         ([_shape("red-plow", [[0, 0], [1, 1], [2, 2], [3, 3]])], {}, "its corners enclose no area"),
-        ([_shape("red-plow", [[1, 2], [3, 4], [5, 6]], "rectangle")], {}, "rectangle of 3 points"),
+        ([_shape("red-plow", [[1, 2], [3, 4], [5, 6]], "rectangle")], {}, "rectangle of 3 points, "
+         "not 2 or 4 corners"),
         ([_shape("red-plow", [[1, 2], [3, float("nan")], [5, 6]])], {}, "not finite"),
         ([_shape("red-plow", SQUARE), "x"], {}, "shape 2: not a shape (a JSON str)"),
-        ([], {"imagePath": "gone.jpg"}, "its photo gone.jpg: no such file"),
+        ([], {"imagePath": "gone.jpg"}, "its photo gone.jpg: no such file, nor gone.jpg beside it"),
         ([], {"imagePath": None}, "no 'imagePath' naming the photo"),
         ([], {"imageWidth": "wide"}, "imageWidth 'wide', imageHeight 720: not a size"),
     ],
@@ -183,5 +183,78 @@ def test_a_photo_resized_since_it_was_labelled_is_refused(
     assert main(["evaluate", "--data", str(tmp_path)]) == 2
     last = capsys.readouterr().err.splitlines()[-1]  # (after the progress bar's)
     assert last.endswith(
-        f"error: t.json: labelled on a 640x360 picture, and {demo} is 1280x720 (resized since?)"
+        "error: t.json: labelled on a 640x360 picture, and the photo is 1280x720 (resized since?)"
     )
+    # beside a photo that can be scored, it is left out and said, the other scored
+    record = {"shapes": [], "imagePath": str(demo.parent / "table-2.jpg")}
+    (tmp_path / "u.json").write_text(json.dumps(record))
+    (tmp_path / "cut.jpg").write_bytes(demo.read_bytes()[:3000])
+    record = {"shapes": [], "imagePath": "cut.jpg"}
+    (tmp_path / "v.json").write_text(json.dumps(record))
+    assert main(["evaluate", "--data", str(tmp_path), "--json", str(tmp_path / "r.txt")]) == 0
+    out = capsys.readouterr().out
+    assert "left out, not scored: t.json: labelled on a 640x360 picture, and the photo is " in out
+    assert f"left out, not scored: v.json: {tmp_path / 'cut.jpg'}: cannot decode image" in out
+    assert json.loads((tmp_path / "r.txt").read_text())["scenes"] == 1
+
+
+def test_labels_in_any_case_or_spacing_name_their_decks(tmp_path: Path) -> None:
+    # ("Green-Pump", "UNKNOWN": scored as decks nobody has, 0 % exact; the counts file took them)
+    labels = ["Green-Pump", "RED PLOW", "blue_pump ", "UNKNOWN", "Face Up"]
+    _labelled(tmp_path, [_shape(label, SQUARE) for label in labels])
+    ((_, _, truth),) = labelme_scenes(tmp_path)
+    assert truth.decks == ("green-pump", "red-plow", "blue-pump", "unknown", None)
+    assert truth.random_art
+
+
+def test_shapes_as_other_tools_save_them_are_read(tmp_path: Path) -> None:
+    shapes = [
+        _shape("red-plow", [[10, 10], [50, 10], [50, 60], [10, 60]], "rectangle"),  # X-AnyLabeling's
+        _shape("red-plow", [[10, 10], [50, 12], [10, 60], [52, 60]]),  # clicked across: a bow-tie
+        {"label": "red-plow", "points": SQUARE, "shape_type": None},  # (a null type: a polygon)
+        _shape("note", [[5, 5]], "point"),  # a person's note: no card
+    ]
+    _labelled(tmp_path, shapes, imageWidth=1280.0)
+    left_out: list[str] = []
+    ((_, _, truth),) = labelme_scenes(tmp_path, left_out)
+    assert len(truth.decks) == 3 and truth.size == (1280, 720)
+    assert left_out == [f"{tmp_path / 'table.json'}, shape 4: a 'point' shape"]
+    from blitzcam.vision.polygons import polygon_iou
+
+    bow_tie = truth.corners[1]
+    assert polygon_iou(bow_tie, np.array(SQUARE, np.float64)) > 0.8  # (it was 0.0: scored a miss)
+
+
+def test_a_photo_path_of_another_machine_finds_the_photo_beside_the_file(tmp_path: Path) -> None:
+    _labelled(tmp_path, [], imagePath="C:\\Users\\me\\Pictures\\table.jpg")
+    ((_, image, _),) = labelme_scenes(tmp_path)
+    assert image == tmp_path / "table.jpg"
+
+
+def test_a_byte_order_mark_is_read_and_another_tools_broken_json_passed_by(tmp_path: Path) -> None:
+    path = _labelled(tmp_path, [_shape("red-plow", SQUARE)])
+    path.write_text("\ufeff" + path.read_text(), encoding="utf-8")
+    (tmp_path / "camera-settings.json").write_text('{"exposure": ')  # broken, no shapes: not ours
+    assert labelme_files(tmp_path) == [path]
+    assert len(labelme_scenes(tmp_path)) == 1
+
+
+def test_two_files_naming_one_photo_are_refused(tmp_path: Path) -> None:
+    first = _labelled(tmp_path, [_shape("red-plow", SQUARE)])
+    (tmp_path / "table (copy).json").write_text(first.read_text())
+    with pytest.raises(SceneDataError, match=r"table.json: names the photo .*table \(copy\).json "
+                       r"names too"):
+        labelme_scenes(tmp_path)
+
+
+def test_labelme_files_in_a_folder_called_scenes_are_not_an_unfinished_dataset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from blitzcam.commands.evaluate import _data_kind
+
+    (tmp_path / "scenes").mkdir()
+    _labelled(tmp_path / "scenes", [_shape("red-plow", SQUARE)])
+    assert _data_kind(tmp_path) == "labelme"
+    (tmp_path / "counts.csv").write_text("image,red-plow\nscenes/table.jpg,1\n")
+    assert _data_kind(tmp_path) == "photos"  # both: the counts, and said
+    assert "holds labelme files and a counts.csv: scored on the counts" in capsys.readouterr().err

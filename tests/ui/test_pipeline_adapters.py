@@ -322,5 +322,5 @@ def test_enrolling_a_glared_back_from_the_view_says_so() -> None:
     frame = np.clip(frame + glare[..., None], 0, 255).astype(np.uint8)
     message = PipelineEnroller(_counter_with(_FakePipeline())).enroll("red-plow", frame)
     assert message.startswith("Red plow: enrolled")
-    assert re.search(r"Note: \d+% of the card was white to the last bit \(glare, or too much "
-                     r"light\): .* enroll it again\.", message), message
+    assert re.search(r"Note: glare whited out \d+% of the drawing \(white to the last bit, "
+                     r"brighter than the paper around it\): .* enroll it again\.", message), message

@@ -76,14 +76,30 @@ def test_a_black_card_or_a_grey_array_is_left_as_it_is_and_said_so() -> None:
     assert evenly_lit(grey) == (grey, False)
 
 
-def test_glare_is_the_share_whited_out_where_the_paper_is_not() -> None:
+def _lit(deck: str, light: np.ndarray | float) -> np.ndarray:
+    card = card_on_white(render_back(deck, width=400).rgba).astype(np.float32)
+    light = np.asarray(light, np.float32)
+    return np.clip(card * (light[..., None] if light.ndim else light), 0, 255).astype(np.uint8)
+
+
+def test_glare_is_a_white_highlight_over_the_drawing_not_paper_in_strong_light() -> None:
     from blitzcam.vision.paper_light import whited_out
 
-    card = np.full((100, 80, 3), 200, np.uint8)  # paper as a photo shows it
+    card = _lit("red-plow", 0.85)
+    height, width = card.shape[:2]
+    yy, xx = np.mgrid[0:height, 0:width]
+    ys, xs = np.nonzero(render_back("red-plow", width=400).drawing_mask)
+    on_drawing = ((xx - xs.mean()) / 60) ** 2 + ((yy - ys.mean()) / 50) ** 2 <= 1
+    glared = card.copy()
+    glared[on_drawing] = 255  # a lamp's reflection on a glossy back, over the drawing
     assert whited_out(card) == 0.0
-    card[:10] = 255  # a tenth of the card white to the last bit
-    card[10:12] = (255, 255, 120)  # bright yellow ink is not white
-    assert whited_out(card) == pytest.approx(0.1)
-    # a card whose paper is white to the last bit (a scan, an export): no telling glare
+    assert 0.2 < whited_out(glared) < 0.6
+    # light strong on one side clips the paper there, ink and all kept: no glare
+    assert whited_out(_lit("red-plow", 0.95 + 0.12 * xx / width)) < 0.05
+    # a reflection on blank paper, off the drawing: no ink lost
+    off = card.copy()
+    off[((xx - width / 2) / 40) ** 2 + ((yy - 40) / 25) ** 2 <= 1] = 255
+    assert whited_out(off) == 0.0
+    # a card whose paper is white to the last bit all over (a scan, an export): no telling
     assert whited_out(np.full((100, 80, 3), 255, np.uint8)) == 0.0
     assert whited_out(np.zeros((0, 0, 3), np.uint8)) == whited_out(card[..., 0]) == 0.0
