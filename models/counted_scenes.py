@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path, PureWindowsPath
 from typing import Any, Final
 
+from blitzcam.game.decks import typed_deck_name
 from blitzcam.models.evaluation import SceneDataError
 
 COUNTS_FILE: Final = "counts.csv"
@@ -150,22 +151,19 @@ def _photo(folder: Path, given: str, where: str) -> Path:
 
 def _columns(path: Path, line: int, header: list[str], known: Sequence[str]) -> list[str]:
     """The deck (or "face-up") of each column after the image's (empty columns at the end,
-    as a spreadsheet may save, left out); a deck's name in any case."""
+    as a spreadsheet may save, left out); a deck's name in any case or spacing."""
     where = f"{path}, line {line}"
     header = _without_empty_tail(header, max(i + 1 for i, c in enumerate(header) if c.strip()))
     if header[0].strip().lower() != IMAGE_COLUMN:
         raise SceneDataError(
             f"{where}: the first column must be {IMAGE_COLUMN!r}, not {header[0]!r}"
         )
-    by_lower = {name.lower(): name for name in known}
     columns: list[str] = []
     for number, cell in enumerate(header[1:], start=2):
-        name = cell.strip()
-        if name.lower() in FACE_UP_SPELLINGS:
+        name = typed_deck_name(cell)
+        if cell.strip().lower() in FACE_UP_SPELLINGS:
             name = FACE_UP
-        elif name.lower() in by_lower:
-            name = by_lower[name.lower()]
-        else:
+        elif name not in known:
             raise SceneDataError(
                 f"{where}: column {number}, {cell!r}, is no deck (known: {', '.join(known)}; "
                 f"or {FACE_UP})"
