@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any
 
-from blitzcam.commands.deck_option import deck_list
+from blitzcam.commands.deck_option import counting_pipeline, deck_list
 from blitzcam.commands.engine_option import add_engine_argument
 from blitzcam.commands.path_option import (
     STANDARD_INPUT,
@@ -179,17 +179,7 @@ def run(args: argparse.Namespace) -> int:
             + ("closed" if sys.stdin is None else "a terminal")
             + ": pipe one in (`blitzcam count - < photo.jpg`)"
         )
-    # heavy imports after the arguments are checked
-    from blitzcam.vision.pipeline import CountingPipeline, decks_in_play
-
-    pipeline = CountingPipeline.from_defaults(
-        model_path=args.model, decks_dir=args.decks, engine=args.engine
-    )
-    if args.in_play is not None:
-        try:
-            decks_in_play(pipeline.profile, args.in_play)
-        except ValueError as exc:
-            raise UserError(f"--in-play: {exc}") from None
+    pipeline = counting_pipeline(args)  # (the heavy imports, after the arguments are checked)
     from blitzcam.vision.lookalike import among
 
     # on stderr: stdout is the counts (with --json, a stable contract)

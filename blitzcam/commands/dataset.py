@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from blitzcam.commands.deck_option import deck_list
+from blitzcam.commands.deck_option import counting_pipeline, deck_list
 from blitzcam.commands.engine_option import add_engine_argument
 from blitzcam.commands.path_option import folder_argument, is_stream, path_argument, path_or_stream
 from blitzcam.errors import UserError
@@ -222,21 +222,13 @@ def _prelabel(args: argparse.Namespace) -> int:
     from blitzcam.files import write_text_atomic
     from blitzcam.models.prelabel import counted_shapes, labelme_record, labels_file
     from blitzcam.vision.images import ImageError, read_picture
-    from blitzcam.vision.pipeline import CountingPipeline, decks_in_play
 
     if args.out is not None:
         try:
             args.out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UserError(f"--out {args.out}: cannot make it: {exc.strerror or exc}") from None
-    pipeline = CountingPipeline.from_defaults(
-        model_path=args.model, decks_dir=args.decks, engine=args.engine
-    )
-    if args.in_play is not None:
-        try:
-            decks_in_play(pipeline.profile, args.in_play)
-        except ValueError as exc:
-            raise UserError(f"--in-play: {exc}") from None
+    pipeline = counting_pipeline(args)
     failed = 0
     for photo in args.images:
         target, named = labels_file(photo, args.out)

@@ -1,8 +1,10 @@
-"""The `--in-play DECK,...` option's value, read alike by every command that takes it."""
+"""The `--in-play DECK,...` option's value, read alike by every command that takes it, and the
+counting pipeline those commands load with it."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 
 def deck_list(text: str) -> tuple[str, ...]:
@@ -15,3 +17,20 @@ def deck_list(text: str) -> tuple[str, ...]:
     if twice:  # a slip for another deck, most likely: that one would go uncounted
         raise argparse.ArgumentTypeError(f"{text!r}: {', '.join(twice)} named twice")
     return decks
+
+
+def counting_pipeline(args: argparse.Namespace) -> Any:
+    """The counting pipeline of a command's `--model`, `--decks` and `--engine`, its
+    `--in-play` decks checked against the profile (UserError naming one it does not know)."""
+    from blitzcam.errors import UserError
+    from blitzcam.vision.pipeline import CountingPipeline, decks_in_play
+
+    pipeline = CountingPipeline.from_defaults(
+        model_path=args.model, decks_dir=args.decks, engine=args.engine
+    )
+    if args.in_play is not None:
+        try:
+            decks_in_play(pipeline.profile, args.in_play)
+        except ValueError as exc:
+            raise UserError(f"--in-play: {exc}") from None
+    return pipeline
