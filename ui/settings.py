@@ -179,6 +179,11 @@ class SettingsDialog(QDialog):
         camera_row.addWidget(browse)
         camera_row.addWidget(browse_folder)
         self._keep = QCheckBox("Keep every confirmed capture (image, labels, counts)")
+        self._keep.setToolTip(
+            "Each confirmed round's shots, with the counts the players confirmed: the start of "
+            "a training set from your own table, and a measure of how well blitzcam counts "
+            "there (blitzcam evaluate --data on the folder)"
+        )
         self._text_size = QComboBox()
         for percent in TEXT_SIZES:
             self._text_size.addItem(f"{percent} %", percent)
@@ -236,7 +241,11 @@ class SettingsDialog(QDialog):
         self._error.setText("")
         folder = capture_folder(self.value(), self._data_dir)
         self._folder.setPlaceholderText(str(self._data_dir / "captures"))
-        self._folder_shown.setText(f"Captures are saved in: {folder}")
+        # (selectable: the command is copied from here to measure blitzcam on them)
+        said = f'"{folder}"' if " " in str(folder) else str(folder)  # (quoted in any shell)
+        self._folder_shown.setText(
+            f"Captures are saved in: {folder}\nMeasured with: blitzcam evaluate --data {said}"
+        )
         self.valueChanged.emit(self.value())
 
     def _on_browse(self) -> None:

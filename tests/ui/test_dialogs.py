@@ -666,7 +666,11 @@ def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> N
     with qtbot.waitSignal(dialog.valueChanged):
         dialog.setValue(wanted)
     assert dialog.value() == wanted
-    assert "/data/caps" in dialog._folder_shown.text()
+    assert dialog._folder_shown.text() == (
+        "Captures are saved in: /data/caps\nMeasured with: blitzcam evaluate --data /data/caps"
+    )
+    dialog._folder.setText("/data/my caps")  # (quoted, to be copied into a shell)
+    assert dialog._folder_shown.text().endswith('evaluate --data "/data/my caps"')
     match_dialog = MatchSettingsDialog(Settings(target=75))
     qtbot.addWidget(match_dialog)
     match_dialog.setValue(Settings(target=150, variant="play-out"))
