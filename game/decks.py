@@ -53,3 +53,27 @@ def typed_deck_name(text: str) -> str:
     " RED-PLOW ") in the form decks are named ("green-pump"): any case, spaces or underscores
     for dashes. A name that is no deck's stays one that is no deck's."""
     return re.sub(r"[\s_]+", "-", text.strip().lower())
+
+
+def meant_deck(deck: str) -> str | None:
+    """The one of the eight decks `deck` is a slip of the keyboard for (a letter left out,
+    added, changed or two swapped), or None."""
+    if deck in DECK_NAMES:
+        return None
+    near = [name for name in DECK_NAMES if _one_slip_apart(deck, name)]
+    return near[0] if len(near) == 1 else None
+
+
+def _one_slip_apart(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        differ = [i for i in range(len(a)) if a[i] != b[i]]
+        swapped = (
+            len(differ) == 2
+            and differ[1] == differ[0] + 1
+            and (a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]])
+        )
+        return len(differ) == 1 or swapped
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))

@@ -1,14 +1,13 @@
 """Deck enrollment: the single card found in a photo (`vision.card_finder`), its light evened
 (`vision.paper_light`) and stored as the deck's reference, written atomically to
-data_dir()/decks/<deck>.png, where the deck profile picks it up. `decks list` shows
-what each deck is read against, `decks forget` removes an enrolled back. Both enrolling and listing
-name the decks the identity network reads nearly alike (`vision.lookalike`).
+data_dir()/decks/<deck>.png, where the deck profile picks it up; what each deck is read
+against, an enrolled back forgotten, and the decks the identity network reads nearly alike
+(`vision.lookalike`). The `blitzcam decks` commands that say all this are
+blitzcam/commands/decks.py.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,15 +15,14 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from blitzcam.errors import SavedThenInterrupted, UserError
+from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.card_finder import card_in, rectify
 from blitzcam.vision.detections import UNKNOWN_NAME
-from blitzcam.vision.images import ImageError, read_image, read_picture, write_png_atomic
+from blitzcam.vision.images import read_image, read_picture, write_png_atomic
 from blitzcam.vision.lookalike import (
     LookAlike,
     OtherDeck,
-    involving,
     look_alikes,
     nearer_another,
 )
@@ -167,7 +165,7 @@ class FrameEnroller:
         )
 
 
-def _grab_from_camera(spec: str) -> tuple[np.ndarray, str]:
+def grab_card_frame(spec: str) -> tuple[np.ndarray, str]:
     """The first frame of the source that holds a single card, and what to call it: a
     camera's or stream's once its exposure has settled, a folder's or video's from its first
     picture. Without one, the last frame read, which enrollment says what is wrong with."""
@@ -237,47 +235,6 @@ def check_deck_name(deck: str, *, new: bool = True) -> str:
     return deck
 
 
-def enroll_command(args: argparse.Namespace) -> int:
-    """`blitzcam decks enroll DECK --image FILE | --camera SOURCE`."""
-    deck = check_deck_name(args.deck)
-    if args.image is not None:
-        try:
-            image, pixel_scale = _picture_to_enroll(Path(args.image))
-        except ImageError as exc:
-            raise UserError(str(exc)) from None
-        source = str(args.image)
-    else:
-        (image, source), pixel_scale = _grab_from_camera(str(args.camera)), 1.0
-    replaced = bool(enrolled_files(user_decks_dir(), deck))
-    enrolled = enroll_back(deck, image, source=source, pixel_scale=pixel_scale)
-    target = enrolled.path
-    note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
-    note += ", replacing the back enrolled before" if replaced else ""
-    print(f"enrolled {deck} from {source}: stored {target}{note}")
-    if (glare := enrolled.glare_note()) is not None:
-        print(f"note: {glare}", file=sys.stderr)
-    if (meant := _meant_deck(deck)) is not None:
-        print(
-            f"note: {deck} is not one of the eight decks: did you mean {meant}? "
-            f"(`blitzcam decks forget {deck}` takes it back)",
-            file=sys.stderr,
-        )
-    try:
-        embedder = identity_network()  # (loaded once for both checks)
-        pairs = involving(profile_look_alikes(embedder), deck)
-        unlike = reads_as_another(deck, target, embedder)
-    except UserError as exc:  # the back is stored: only the advice is missing
-        print(f"note: could not check which decks {deck} looks like: {exc}", file=sys.stderr)
-        return 0
-    except KeyboardInterrupt:  # (said as "interrupted" alone, it read as if nothing was stored)
-        raise SavedThenInterrupted() from None
-    for pair in pairs:
-        print(f"note: {pair.note()}", file=sys.stderr)
-    if unlike is not None:
-        print(f"note: {unlike.note()}", file=sys.stderr)
-    return 0
-
-
 def reads_as_another(deck: str, stored: Path, embedder: Embedder | None = None) -> OtherDeck | None:
     """Whether the back stored for one of the eight decks reads more like another's drawing
     (blitzcam's own) than its deck's (`lookalike.nearer_another`), read by `embedder` (the
@@ -293,7 +250,7 @@ def reads_as_another(deck: str, stored: Path, embedder: Embedder | None = None) 
     return nearer_another(deck, back, drawings, DECK_NAMES)
 
 
-def _picture_to_enroll(path: Path) -> tuple[np.ndarray, float]:
+def picture_to_enroll(path: Path) -> tuple[np.ndarray, float]:
     """The picture at `path` as enrollment reads it, and the file's pixels per pixel of it
     (ImageError when it cannot be read). A large picture is read shrunk (MAX_SIDE): a card
     in it is told in the file's pixels (a card 350 px wide in a 12000 x 9000 photo was "only
@@ -306,30 +263,6 @@ def _picture_to_enroll(path: Path) -> tuple[np.ndarray, float]:
         if card_in(on_dark)[0]:
             return on_dark, pixel_scale
     return image, pixel_scale
-
-
-def _meant_deck(deck: str) -> str | None:
-    """The one of the eight decks `deck` is a slip of the keyboard for (a letter left out,
-    added, changed or two swapped), or None."""
-    if deck in DECK_NAMES:
-        return None
-    near = [name for name in DECK_NAMES if _one_slip_apart(deck, name)]
-    return near[0] if len(near) == 1 else None
-
-
-def _one_slip_apart(a: str, b: str) -> bool:
-    if abs(len(a) - len(b)) > 1 or a == b:
-        return False
-    if len(a) == len(b):
-        differ = [i for i in range(len(a)) if a[i] != b[i]]
-        swapped = (
-            len(differ) == 2
-            and differ[1] == differ[0] + 1
-            and (a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]])
-        )
-        return len(differ) == 1 or swapped
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
 def identity_network() -> Embedder:
@@ -380,57 +313,3 @@ def forget_deck(deck: str) -> tuple[Path, ...]:
                 f"{path}: cannot remove the enrolled back: {exc.strerror or exc}"
             ) from None
     return paths
-
-
-def list_command(args: argparse.Namespace) -> int:
-    """`blitzcam decks list [--json]`: exit 1 when an enrolled file cannot be used. Decks that
-    read nearly alike are named too (a note, not a failure)."""
-    rows, problems = enrolled_decks()
-    pairs: list[LookAlike] | None
-    try:
-        pairs, unchecked = profile_look_alikes(), ""
-    except UserError as exc:
-        pairs, unchecked = None, str(exc)
-    if args.json:
-        import json
-
-        document = {
-            "decks": [
-                {"deck": deck, "enrolled": origin != "built-in", "reference": origin}
-                for deck, origin in rows
-            ],
-            "unusable": problems,
-            # null when the identity network could not be loaded to check
-            "look_alike": None
-            if pairs is None
-            else [
-                {"decks": [pair.deck, pair.other], "likeness": round(pair.likeness, 3)}
-                for pair in pairs
-            ],
-        }
-        # ASCII escapes: a file name whose bytes are not UTF-8 stays valid JSON
-        print(json.dumps(document, indent=2))
-    else:
-        width = max(len(deck) for deck, _ in rows)
-        for deck, origin in rows:
-            own = "  (a deck of your own)" if deck not in DECK_NAMES else ""
-            print(f"{deck:<{width}}  {origin}{own}")
-        for problem in problems:
-            print(f"cannot be used: {problem}")
-        for pair in pairs or ():
-            print(pair.warning())
-        if pairs is None:
-            print(f"look-alikes not checked: {unchecked}")
-    return 1 if problems else 0
-
-
-def forget_command(args: argparse.Namespace) -> int:
-    """`blitzcam decks forget DECK`."""
-    paths = forget_deck(args.deck)
-    after = (
-        "its built-in art is used again"
-        if args.deck in DECK_NAMES
-        else "the deck is no longer counted"
-    )
-    print(f"forgot {args.deck}: removed {', '.join(map(str, paths))}; {after}")
-    return 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 from blitzcam.commands.path_option import folder_argument, path_argument
 
@@ -25,19 +27,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument(
         "--camera", help="a camera index, video file, folder of pictures or stream URL to grab from"
     )
-    enroll.set_defaults(func=_enroll)
+    enroll.set_defaults(func=enroll_command)
 
     listing = actions.add_parser(
         "list", help="what each deck is read against: built-in art or your enrolled back"
     )
     listing.add_argument("--json", action="store_true", help="one JSON document")
-    listing.set_defaults(func=_list)
+    listing.set_defaults(func=list_command)
 
     forget = actions.add_parser(
         "forget", help="remove a deck's enrolled back (the built-in art is used again)"
     )
     forget.add_argument("deck", metavar="DECK")
-    forget.set_defaults(func=_forget)
+    forget.set_defaults(func=forget_command)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -46,19 +48,120 @@ def _export(args: argparse.Namespace) -> int:
     return export_command(args)
 
 
-def _enroll(args: argparse.Namespace) -> int:
-    from blitzcam.vision.enrollment import enroll_command  # owned by vision/ (enrollment)
+def enroll_command(args: argparse.Namespace) -> int:
+    """`blitzcam decks enroll DECK --image FILE | --camera SOURCE`."""
+    from blitzcam.errors import SavedThenInterrupted, UserError
+    from blitzcam.game.decks import DECK_NAMES, meant_deck
+    from blitzcam.vision.enrollment import (
+        check_deck_name,
+        enroll_back,
+        enrolled_files,
+        grab_card_frame,
+        identity_network,
+        picture_to_enroll,
+        profile_look_alikes,
+        reads_as_another,
+    )
+    from blitzcam.vision.images import ImageError
+    from blitzcam.vision.lookalike import involving
+    from blitzcam.vision.references import user_decks_dir
 
-    return enroll_command(args)
+    deck = check_deck_name(args.deck)
+    if args.image is not None:
+        try:
+            image, pixel_scale = picture_to_enroll(Path(args.image))
+        except ImageError as exc:
+            raise UserError(str(exc)) from None
+        source = str(args.image)
+    else:
+        (image, source), pixel_scale = grab_card_frame(str(args.camera)), 1.0
+    replaced = bool(enrolled_files(user_decks_dir(), deck))
+    enrolled = enroll_back(deck, image, source=source, pixel_scale=pixel_scale)
+    target = enrolled.path
+    note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
+    note += ", replacing the back enrolled before" if replaced else ""
+    print(f"enrolled {deck} from {source}: stored {target}{note}")
+    if (glare := enrolled.glare_note()) is not None:
+        print(f"note: {glare}", file=sys.stderr)
+    if (meant := meant_deck(deck)) is not None:
+        print(
+            f"note: {deck} is not one of the eight decks: did you mean {meant}? "
+            f"(`blitzcam decks forget {deck}` takes it back)",
+            file=sys.stderr,
+        )
+    try:
+        embedder = identity_network()  # (loaded once for both checks)
+        pairs = involving(profile_look_alikes(embedder), deck)
+        unlike = reads_as_another(deck, target, embedder)
+    except UserError as exc:  # the back is stored: only the advice is missing
+        print(f"note: could not check which decks {deck} looks like: {exc}", file=sys.stderr)
+        return 0
+    except KeyboardInterrupt:  # (said as "interrupted" alone, it read as if nothing was stored)
+        raise SavedThenInterrupted() from None
+    for pair in pairs:
+        print(f"note: {pair.note()}", file=sys.stderr)
+    if unlike is not None:
+        print(f"note: {unlike.note()}", file=sys.stderr)
+    return 0
 
 
-def _list(args: argparse.Namespace) -> int:
-    from blitzcam.vision.enrollment import list_command
+def list_command(args: argparse.Namespace) -> int:
+    """`blitzcam decks list [--json]`: exit 1 when an enrolled file cannot be used. Decks that
+    read nearly alike are named too (a note, not a failure)."""
+    from blitzcam.errors import UserError
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.vision.enrollment import enrolled_decks, profile_look_alikes
+    from blitzcam.vision.lookalike import LookAlike
 
-    return list_command(args)
+    rows, problems = enrolled_decks()
+    pairs: list[LookAlike] | None
+    try:
+        pairs, unchecked = profile_look_alikes(), ""
+    except UserError as exc:
+        pairs, unchecked = None, str(exc)
+    if args.json:
+        import json
+
+        document = {
+            "decks": [
+                {"deck": deck, "enrolled": origin != "built-in", "reference": origin}
+                for deck, origin in rows
+            ],
+            "unusable": problems,
+            # null when the identity network could not be loaded to check
+            "look_alike": None
+            if pairs is None
+            else [
+                {"decks": [pair.deck, pair.other], "likeness": round(pair.likeness, 3)}
+                for pair in pairs
+            ],
+        }
+        # ASCII escapes: a file name whose bytes are not UTF-8 stays valid JSON
+        print(json.dumps(document, indent=2))
+    else:
+        width = max(len(deck) for deck, _ in rows)
+        for deck, origin in rows:
+            own = "  (a deck of your own)" if deck not in DECK_NAMES else ""
+            print(f"{deck:<{width}}  {origin}{own}")
+        for problem in problems:
+            print(f"cannot be used: {problem}")
+        for pair in pairs or ():
+            print(pair.warning())
+        if pairs is None:
+            print(f"look-alikes not checked: {unchecked}")
+    return 1 if problems else 0
 
 
-def _forget(args: argparse.Namespace) -> int:
-    from blitzcam.vision.enrollment import forget_command
+def forget_command(args: argparse.Namespace) -> int:
+    """`blitzcam decks forget DECK`."""
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.vision.enrollment import forget_deck
 
-    return forget_command(args)
+    paths = forget_deck(args.deck)
+    after = (
+        "its built-in art is used again"
+        if args.deck in DECK_NAMES
+        else "the deck is no longer counted"
+    )
+    print(f"forgot {args.deck}: removed {', '.join(map(str, paths))}; {after}")
+    return 0

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from blitzcam.commands.decks import enroll_command, forget_command, list_command
 from blitzcam.datasets.art import render_back
 from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
@@ -21,14 +22,7 @@ from blitzcam.vision.card_finder import (
     order_corners,
     seen_card_ratio,
 )
-from blitzcam.vision.enrollment import (
-    enroll_command,
-    enroll_image,
-    enrolled_decks,
-    forget_command,
-    forget_deck,
-    list_command,
-)
+from blitzcam.vision.enrollment import enroll_image, enrolled_decks, forget_deck
 from blitzcam.vision.images import read_image
 from blitzcam.vision.references import default_profile, profile_from_dir, user_decks_dir
 
@@ -995,9 +989,9 @@ def test_a_far_card_in_a_huge_photo_is_measured_in_the_photos_own_pixels(tmp_pat
 
 
 def test_a_deck_name_one_slip_from_one_of_the_eight_is_noted(tmp_path: Path, capsys) -> None:
-    from blitzcam.vision.enrollment import _meant_deck
+    from blitzcam.game.decks import meant_deck
 
-    assert [_meant_deck(name) for name in ("gren-pump", "green-pumpp", "grene-pump", "red-bugyg",
+    assert [meant_deck(name) for name in ("gren-pump", "green-pumpp", "grene-pump", "red-bugyg",
                                            "red-bugxx", "green-pump", "my-deck", "blue-plw")] == [
         "green-pump", "green-pump", "green-pump", "red-buggy", None, None, None, "blue-plow"]
     photo = tmp_path / "back.jpg"
