@@ -164,10 +164,12 @@ def evaluate(
     read_picture: Callable[[Path], Picture],
     progress: Callable[[Iterator[Any], int], Iterator[Any]] | None = None,
     in_play: bool = False,
+    photos: bool = False,
 ) -> dict[str, Any]:
     """Score `pipeline` (a vision CountingPipeline) on labelled scenes: one split of a
-    generated dataset (`labelled_scenes`; `split` names it), or photos labelled by hand
-    (models/labelme_scenes.py; `split` None).
+    generated dataset (`labelled_scenes`; `split` names it), or `photos` labelled by hand
+    (models/labelme_scenes.py; `split` None), of which one that does not decode is left out
+    and listed.
 
     With `in_play`, each scene's backs are decided among only the known decks it holds, as the
     app decides them among a match's decks (at the pipeline's in-play unknown line).
@@ -201,9 +203,11 @@ def evaluate(
         pipeline.unknown_below_in_play = -math.inf
         for name, image_path, truth in items:
             decks = scene_decks(truth, pipeline.profile.countable()) if in_play else None
-            try:  # (found half-way through a long run: the rest is still scored)
+            try:  # (a photo found bad half-way through a long run: the rest is still scored)
                 picture = read_picture(image_path)
             except ImageError as exc:
+                if not photos:  # a generated dataset's image: the dataset is damaged
+                    raise
                 left_out.append({"scene": name, "why": str(exc)})
                 continue
             if truth.size is not None and truth.size != picture.size:  # its boxes off its cards
@@ -271,7 +275,7 @@ def evaluate(
     # deck labels of no known deck that are not random art either ("Yellow-Bucket" typed by
     # hand): scored as art nobody enrolled, they were reported as identification misses
     report["labels_of_no_deck"] = labels_of_no_deck(
-        [truth for _, _, truth in scenes], pipeline.known_decks
+        [truth for truth, _ in pairs], pipeline.known_decks  # (the scenes scored)
     )
     report["consensus_link"] = lines.consensus_link
     report["same_deck_link"] = lines.same_deck_link

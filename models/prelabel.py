@@ -12,10 +12,11 @@ measure nothing, and `evaluate` says how many are still unticked.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import Any, Final
 
 import numpy as np
@@ -84,3 +85,16 @@ def labels_file(photo: Path, out_dir: Path | None) -> tuple[Path, str]:
         return target, Path(os.path.relpath(photo.resolve(), folder.resolve())).as_posix()
     except ValueError:  # (Windows: another drive, no relative path to it)
         return target, str(photo.resolve())
+
+
+def labels_of(target: Path, photo: Path) -> bool | None:
+    """Whether the labelme file at `target` is `photo`'s (True), another photo's (False: one
+    of the same name in another folder, or `t.png` beside `t.jpg`), or cannot be told (None:
+    not a labelme file blitzcam can read)."""
+    try:
+        record = json.loads(target.read_text(encoding="utf-8-sig"))
+        named = record["imagePath"]
+        written = PureWindowsPath(named) if "\\" in named else Path(named)
+        return (target.parent / written.as_posix()).resolve() == photo.resolve()
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None

@@ -74,23 +74,9 @@ def enroll_image(
     source: str,
     out_dir: Path | None = None,
     pixel_scale: float = 1.0,
-) -> Path:
-    """Find, rectify, check and store one deck's back; returns the file written.
-    `pixel_scale`: as `card_in` takes it."""
-    return enroll_back(
-        deck, image_bgr, source=source, out_dir=out_dir, pixel_scale=pixel_scale
-    ).path
-
-
-def enroll_back(
-    deck: str,
-    image_bgr: np.ndarray,
-    *,
-    source: str,
-    out_dir: Path | None = None,
-    pixel_scale: float = 1.0,
 ) -> Enrolled:
-    """`enroll_image`, saying also how much glare had whited out of the card."""
+    """Find, rectify, check and store one deck's back: the file written, and how much of its
+    drawing glare had whited out. `pixel_scale`: as `card_in` takes it."""
     cards, problem = card_in(image_bgr, pixel_scale=pixel_scale)
     if problem is not None:
         raise UserError(f"{source}: {problem}")
@@ -160,7 +146,7 @@ class FrameEnroller:
 
     def enroll_to(self, deck: str, frame_bgr: np.ndarray) -> Enrolled:
         """`deck`'s back from `frame_bgr`, stored (UserError as `enroll`)."""
-        return enroll_back(
+        return enroll_image(
             check_deck_name(deck), frame_bgr, source="the camera view", out_dir=self._out_dir
         )
 

@@ -76,12 +76,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     prelabel = actions.add_parser(
         "prelabel",
         help="write what blitzcam counts in each photo as a labelme file, to correct by hand",
-        description="Counts each photo and writes its cards as a labelme file (PHOTO.json "
-        "beside it, as labelme keeps them): a shape round each back's drawing labelled with "
-        "its deck (unknown: no deck), each face-up card labelled face-up. Open the folder in "
-        "labelme, correct the shapes, tick the file's 'checked' flag; then `blitzcam evaluate "
-        "--data FOLDER` measures blitzcam on your own table. An existing file is never "
-        "replaced.",
+        description="Counts each photo and writes its cards as a labelme file (t.json for "
+        "t.jpg, beside it, as labelme keeps them): a shape round each back's drawing labelled "
+        "with its deck (unknown: no deck), each face-up card labelled face-up. Open the folder "
+        "in labelme (with --out DIR: `labelme PHOTOS --output DIR`), correct the shapes, tick "
+        "the file's 'checked' flag; then `blitzcam evaluate --data FOLDER` measures blitzcam "
+        "on your own table. An existing file is never replaced.",
     )
     prelabel.add_argument("images", nargs="+", type=path_argument, metavar="PHOTO")
     prelabel.add_argument(
@@ -220,10 +220,12 @@ def _prelabel(args: argparse.Namespace) -> int:
     import json
 
     from blitzcam.files import write_text_atomic
-    from blitzcam.models.prelabel import counted_shapes, labelme_record, labels_file
+    from blitzcam.models.prelabel import counted_shapes, labelme_record, labels_file, labels_of
     from blitzcam.vision.images import ImageError, read_picture
 
     if args.out is not None:
+        if args.out.exists() and not args.out.is_dir():
+            raise UserError(f"--out {args.out}: not a folder")
         try:
             args.out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -233,7 +235,16 @@ def _prelabel(args: argparse.Namespace) -> int:
     for photo in args.images:
         target, named = labels_file(photo, args.out)
         if target.exists() or target.is_symlink():  # (corrected labels, perhaps: never lost)
-            print(f"{photo}: kept {target}, there already", file=sys.stderr)
+            if labels_of(target, photo):
+                print(f"{photo}: kept {target}, there already", file=sys.stderr)
+                continue
+            # another photo's (t.png beside t.jpg; two folders' t.jpg into one --out)
+            print(
+                f"blitzcam dataset prelabel: {photo}: not labelled: {target} is there, the "
+                "labels of another photo or no labelme file (give --out DIR)",
+                file=sys.stderr,
+            )
+            failed += 1
             continue
         try:
             picture = read_picture(photo)
@@ -248,7 +259,8 @@ def _prelabel(args: argparse.Namespace) -> int:
             write_text_atomic(target, json.dumps(record, indent=2) + "\n")
         except OSError as exc:
             print(
-                f"blitzcam dataset prelabel: {target}: cannot write it: {exc.strerror or exc}",
+                f"blitzcam dataset prelabel: {target}: cannot write it: {exc.strerror or exc}"
+                + ("" if args.out else " (--out DIR writes the labels elsewhere)"),
                 file=sys.stderr,
             )
             failed += 1

@@ -54,7 +54,7 @@ def enroll_command(args: argparse.Namespace) -> int:
     from blitzcam.game.decks import DECK_NAMES, meant_deck
     from blitzcam.vision.enrollment import (
         check_deck_name,
-        enroll_back,
+        enroll_image,
         enrolled_files,
         grab_card_frame,
         identity_network,
@@ -76,7 +76,7 @@ def enroll_command(args: argparse.Namespace) -> int:
     else:
         (image, source), pixel_scale = grab_card_frame(str(args.camera)), 1.0
     replaced = bool(enrolled_files(user_decks_dir(), deck))
-    enrolled = enroll_back(deck, image, source=source, pixel_scale=pixel_scale)
+    enrolled = enroll_image(deck, image, source=source, pixel_scale=pixel_scale)
     target = enrolled.path
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
     note += ", replacing the back enrolled before" if replaced else ""

@@ -168,6 +168,13 @@ def test_scenes_relabelled_in_labelme_score_as_their_generated_labels(
                 "exact_rate_by_conf", "labels_of_no_deck"):
         assert from_labelme[key] == from_scenes[key], key
     assert from_labelme["split"] is None and from_labelme["photos_without_labels"] == []
+    # one image damaged: a photo is left out and said, a generated dataset is damaged
+    image = next((generated / "images").glob("*/*.jpg"))
+    image.write_bytes(image.read_bytes()[:2000])
+    assert main(["evaluate", "--data", str(hand), "--json", str(tmp_path / "r.json")]) == 0
+    assert json.loads((tmp_path / "r.json").read_text())["scenes"] == 3
+    assert main(["evaluate", "--data", str(generated), "--split", "all"]) == 2
+    assert f"{image}: cannot decode image" in capsys.readouterr().err
 
 
 def test_a_photo_resized_since_it_was_labelled_is_refused(

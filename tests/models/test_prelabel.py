@@ -94,3 +94,36 @@ def test_prelabelled_photos_evaluate_as_counted_and_are_warned_of_until_checked(
     out = capsys.readouterr().out
     assert "WARNING: 1 of 2 photos' labels are blitzcam's own" in out
     assert "scenes counted exactly (every deck):  50.00%" in out
+
+
+def test_a_photo_whose_labels_file_is_another_photos_is_not_labelled_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (t.png beside t.jpg, or two folders' t.jpg into one --out: "kept", exit 0, unlabelled)
+    from blitzcam.cli import main
+
+    for folder in ("night", "day"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "t.jpg").write_bytes((DEMO / "table-3.jpg").read_bytes())
+    night, day, out = tmp_path / "night" / "t.jpg", tmp_path / "day" / "t.jpg", tmp_path / "lab"
+    assert main(["dataset", "prelabel", str(night), str(day), "--out", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert f"wrote {out / 't.json'}" in captured.out
+    assert (f"blitzcam dataset prelabel: {day}: not labelled: {out / 't.json'} is there, the "
+            "labels of another photo or no labelme file (give --out DIR)") in captured.err
+    assert json.loads((out / "t.json").read_text())["imagePath"] == "../night/t.jpg"
+    # the photo's own, given again: kept
+    assert main(["dataset", "prelabel", str(night), "--out", str(out)]) == 0
+    assert "kept" in capsys.readouterr().err
+    (tmp_path / "a-file").write_text("")
+    assert main(["dataset", "prelabel", str(night), "--out", str(tmp_path / "a-file")]) == 2
+    assert "--out " + str(tmp_path / "a-file") + ": not a folder" in capsys.readouterr().err
+
+
+def test_the_command_and_the_reader_name_one_counts_file() -> None:
+    # (the command says the name without importing the reader, whose imports every command
+    # would pay for)
+    from blitzcam.commands.evaluate import COUNTS_FILE
+    from blitzcam.models import counted_scenes
+
+    assert COUNTS_FILE == counted_scenes.COUNTS_FILE

@@ -116,7 +116,7 @@ def test_a_back_that_fills_its_picture_is_taken_whole(tmp_path: Path, deck: str)
     from blitzcam.vision.references import card_on_white
 
     exported = card_on_white(render_back(deck, width=500).rgba)
-    stored = enroll_image(deck, exported, source="back.png", out_dir=tmp_path)
+    stored = enroll_image(deck, exported, source="back.png", out_dir=tmp_path).path
     card = cv2.imread(str(stored))
     assert card.shape[0] > card.shape[1]
     expected = cv2.resize(exported, (card.shape[1], card.shape[0]), interpolation=cv2.INTER_AREA)
@@ -308,7 +308,7 @@ def test_where_only_one_way_is_a_cards_shape_through_any_lens_that_way_is_taken(
         assert long_sides_down(corners) is None  # the angle alone cannot tell
         assert long_sides_down(corners, size) is False, tilt  # lying across
     photo, flat = _slanted_photo(30, across=True, distance=200.0)
-    stored = cv2.imread(str(enroll_image("red-buggy", photo, source="p.png", out_dir=tmp_path)))
+    stored = cv2.imread(str(enroll_image("red-buggy", photo, source="p.png", out_dir=tmp_path).path))
     flat = cv2.resize(flat, stored.shape[1::-1], interpolation=cv2.INTER_AREA)
     # upright, either end up (stored a quarter turned and stretched: 0.29)
     assert max(_alike(stored, flat), _alike(stored, np.rot90(flat, 2))) > 0.45
@@ -342,7 +342,7 @@ def _slanted_photo(
 @pytest.mark.parametrize("tilt", [20, 55, 60])
 def test_a_steeply_slanted_card_is_stored_upright(tmp_path: Path, tilt: float) -> None:
     photo, flat = _slanted_photo(tilt)
-    stored = cv2.imread(str(enroll_image("red-buggy", photo, source="p.png", out_dir=tmp_path)))
+    stored = cv2.imread(str(enroll_image("red-buggy", photo, source="p.png", out_dir=tmp_path).path))
     flat = cv2.resize(flat, stored.shape[1::-1], interpolation=cv2.INTER_AREA)
     a = stored.astype(np.float32) - stored.mean()
     b = flat.astype(np.float32) - flat.mean()
@@ -362,7 +362,7 @@ def test_a_card_with_a_shadow_over_its_edge_is_still_taken(tmp_path: Path) -> No
     assert problem is None
     whole = np.float32([[600, 300], [959, 300], [959, 861], [600, 861]])
     assert np.abs(cards[0].corners - whole).max() < 6  # the whole card, the bite and all
-    assert enroll_image("green-pump", photo.astype(np.uint8), source="p.png", out_dir=tmp_path)
+    assert enroll_image("green-pump", photo.astype(np.uint8), source="p.png", out_dir=tmp_path).path.exists()
 
 
 def test_half_a_card_is_no_cards_shape_from_any_angle() -> None:
@@ -421,7 +421,7 @@ def test_a_small_light_thing_of_no_cards_shape_beside_the_card_is_no_second_card
 ) -> None:
     photo = _cards_on_table((300, 300, 360, 562))
     photo[300:520, 900:1120] = 235  # a light square of 24 % of the card's area (a coaster)
-    assert enroll_image("green-pump", photo, source="table.jpg", out_dir=tmp_path).exists()
+    assert enroll_image("green-pump", photo, source="table.jpg", out_dir=tmp_path).path.exists()
 
 
 @pytest.mark.parametrize(
@@ -475,7 +475,7 @@ def test_a_grey_back_of_one_of_the_eight_is_refused(tmp_path: Path) -> None:
     # a deck of the user's own may be black on white: its grey back is taken
     (folder / "red-plow.png").rename(folder / "my-deck.png")
     assert profile_from_dir(folder).countable() == ("my-deck",)
-    assert enroll_image("my-deck", grey, source="x.jpg", out_dir=tmp_path / "decks").exists()
+    assert enroll_image("my-deck", grey, source="x.jpg", out_dir=tmp_path / "decks").path.exists()
 
 
 def test_a_decks_folder_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
@@ -627,7 +627,7 @@ def test_an_enrolled_link_to_nothing_is_said_forgotten_and_enrolled_over() -> No
     assert forget_deck("mine") == (folder / "mine.png",)
     assert not (folder / "mine.png").is_symlink()
     (folder / "mine.png").symlink_to(folder.parent / "gone" / "mine.png")
-    stored = enroll_image("mine", _photo("red-plow", seed=4), source="x.jpg")
+    stored = enroll_image("mine", _photo("red-plow", seed=4), source="x.jpg").path
     assert stored == folder / "mine.png" and stored.is_file() and not stored.is_symlink()
     assert enrolled_decks()[1] == []
 
@@ -673,7 +673,7 @@ def test_a_decks_folder_that_cannot_be_listed_is_one_line(tmp_path: Path, monkey
 
 def _enroll(deck: str, seed: int = 0) -> Path:
     return enroll_image(deck, _photo(deck if deck in DECK_NAMES else "red-plow", seed=seed),
-                        source="back.jpg")
+                        source="back.jpg").path
 
 
 def test_decks_list_says_what_each_deck_is_read_against(capsys) -> None:
@@ -907,7 +907,7 @@ def test_enrolling_on_a_case_blind_disk_keeps_the_new_back(tmp_path: Path, monke
     monkeypatch.setattr(enrollment, "write_png_atomic", case_blind)
     monkeypatch.setattr(Path, "unlink", lambda self, *a, **k: (removed.append(self.name),
                                                                unlink(self, *a, **k))[1])  # fmt: skip
-    target = enrollment.enroll_image("green-bucket", cv2.imread(str(photo)), source=str(photo))
+    target = enrollment.enroll_image("green-bucket", cv2.imread(str(photo)), source=str(photo)).path
     assert "green-bucket.PNG" not in removed and target.is_file()
 
 
@@ -970,7 +970,7 @@ def test_a_crop_near_a_cards_shape_is_said_to_be_one(tmp_path: Path) -> None:
     for cut, shape in ((back[:, 20:-20], "1.67"), (back[40:-40], "1.43")):
         with pytest.raises(UserError, match=rf"no card found: .* a crop of one card {shape} times"):
             enroll_image("green-pump", cut, source="crop.png", out_dir=tmp_path)
-    assert enroll_image("green-pump", back, source="back.png", out_dir=tmp_path).exists()
+    assert enroll_image("green-pump", back, source="back.png", out_dir=tmp_path).path.exists()
 
 
 def test_a_far_card_in_a_huge_photo_is_measured_in_the_photos_own_pixels(tmp_path: Path) -> None:
@@ -1025,7 +1025,7 @@ def test_a_back_photographed_half_in_shadow_is_stored_evenly_lit(tmp_path: Path)
     x = np.arange(photo.shape[1], dtype=np.float32)
     shade = 1 - 0.4 / (1 + np.exp(-(x - 300) / 8))  # 60 % of the light right of x = 300
     photo = np.clip(photo * shade[None, :, None], 0, 255).astype(np.uint8)
-    stored = enroll_image("green-pump", photo, source="shadow.jpg", out_dir=tmp_path)
+    stored = enroll_image("green-pump", photo, source="shadow.jpg", out_dir=tmp_path).path
     assert light_over(cv2.imread(str(stored)))[1] > 0.9
 
 
