@@ -275,7 +275,8 @@ def evaluate(
     # deck labels of no known deck that are not random art either ("Yellow-Bucket" typed by
     # hand): scored as art nobody enrolled, they were reported as identification misses
     report["labels_of_no_deck"] = labels_of_no_deck(
-        [truth for truth, _ in pairs], pipeline.known_decks  # (the scenes scored)
+        [truth for truth, _ in pairs],
+        pipeline.known_decks,  # (the scenes scored)
     )
     report["consensus_link"] = lines.consensus_link
     report["same_deck_link"] = lines.same_deck_link
