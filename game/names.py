@@ -102,3 +102,39 @@ def character_name(ch: str) -> str:
     if unicodedata.category(ch) == "Cc":
         return f"a control character (U+{ord(ch):04X})"
     return f"U+{ord(ch):04X} ({unicodedata.name(ch, unicodedata.category(ch))})"
+
+
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, 15.1): characters a text
+# shows nothing for, as ranges (tags, which draw a subdivision's flag, are kept by `looks_as`)
+_IGNORABLE: Final = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE001F), (0xE0080, 0xE0FFF),
+)  # fmt: skip
+
+
+def shows_nothing(ch: str) -> bool:
+    """Whether `ch` is a character a text shows nothing for (a joiner, a variation selector,
+    a Hangul filler): Unicode's default-ignorable characters, tags aside."""
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _IGNORABLE)
+
+
+def looks_as(name: str) -> str:
+    """A name as it looks to the players at the table: without what shows nothing, in any
+    case ('Ann', 'ann' and 'Ann' + a variation selector are one name to them). For telling
+    seats apart as they are given; stored matches load by `seen_as`, as they were scored."""
+    return "".join(ch for ch in name if not shows_nothing(ch)).casefold()
+
+
+def shows_a_letter(name: str) -> bool:
+    """Whether a name shows something of its own: a letter, a digit or a sign that is not a
+    mark on another (a name of a Hangul filler, or of an accent alone, shows nothing)."""
+    return any(
+        ch.isprintable()
+        and not ch.isspace()
+        and not shows_nothing(ch)
+        and not unicodedata.category(ch).startswith("M")
+        for ch in name
+    )

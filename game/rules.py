@@ -22,9 +22,11 @@ from blitzcam.game.names import (
     brief,
     character_name,
     is_name_character,
+    looks_as,
     misplaced_invisible,
     seen_as,
     shown_name,
+    shows_a_letter,
     written_name,
 )
 
@@ -292,19 +294,38 @@ def validate_players(players: tuple[Player, ...], *, played: int | None = None) 
 
 
 def check_teams_written_one_way(players: Iterable[Player]) -> None:
-    """MatchError when two teams are one team written two ways ('North' and 'north', or one
-    with an invisible joiner in it): the partners would score apart. Asked of seats being
-    given (a new match, seats changed, a latecomer), not of matches stored before this rule,
-    which load as they were scored."""
-    teams: dict[str, str] = {}  # each team as it looks, in any case -> as first written
-    for player in players:
+    """MatchError when two teams, or two players, are one written two ways ('North' and
+    'north', or one with a character in it that shows nothing: a joiner, a variation selector,
+    a Hangul filler): partners would score apart, players be taken for one another. And when a
+    name shows nothing of its own. Asked of seats being given (a new match, seats changed, a
+    latecomer), not of matches stored before these rules, which load as they were scored."""
+    seated = tuple(players)
+    names: dict[str, str] = {}  # each player as they look -> as first written
+    for player in seated:
+        if not shows_a_letter(player.name):
+            raise MatchError("a name must show a letter, a digit or a sign", player=player.name)
+        first = names.setdefault(looks_as(player.name), player.name)
+        if first != player.name:
+            raise MatchError(
+                f"looks like {first!r} (another case, or a character that shows nothing): "
+                "two players the table could not tell apart",
+                player=player.name,
+            )
+    teams: dict[str, str] = {}  # each team as it looks -> as first written
+    for player in seated:
         if player.team is None:
             continue
-        first = teams.setdefault(seen_as(player.team).casefold(), player.team)
+        if not shows_a_letter(player.team):
+            raise MatchError(
+                f"team {brief(player.team)}: a name must show a letter, a digit or a sign",
+                player=player.name,
+            )
+        first = teams.setdefault(looks_as(player.team), player.team)
         if first != player.team:
             raise MatchError(
                 f"team {player.team!r} is team {first!r} written another way (in another case, "
-                "or with an invisible joiner): write it one way, or the partners score apart",
+                "or with a character that shows nothing): write it one way, or the partners "
+                "score apart",
                 player=player.name,
             )
 
@@ -603,6 +624,14 @@ def check_seats_as_given(match: Match) -> None:
     outside (an imported file becomes a new match); stored matches load as they were scored."""
     check_teams_written_one_way(match.players)
     _check_starts(match, teams=match.uses_teams)
+    decided = score_match(match).decided_after
+    late = next((p for p in match.players if decided is not None and p.joined >= decided), None)
+    if late is not None:  # as `join` refuses it
+        raise MatchError(
+            f"joined after round {late.joined}, and the match was decided after round "
+            f"{decided}: nobody joins a decided match",
+            player=late.name,
+        )
 
 
 def add_round(match: Match, round_: Round) -> Match:
@@ -883,8 +912,8 @@ def join(match: Match, player: Player, *, start: int = 0) -> Match:
             f"a start of {start} reaches the target ({match.settings.target}) before a round",
             player=player.name,
         )
-    looks, left = seen_as(player.name), [p for p in match.players if p.left is not None]
-    gone = next((p for p in left if seen_as(p.name) == looks), None)
+    looks, left = looks_as(player.name), [p for p in match.players if p.left is not None]
+    gone = next((p for p in left if looks_as(p.name) == looks), None)
     if gone is not None:  # a clearer word than "two players have this name"
         held = _why_not_back(match, gone, standings)  # in play, only their deck can be held
         raise MatchError(

@@ -463,14 +463,14 @@ def _add_again(
     args: argparse.Namespace, match_id: int, before: Any, after: Any, number: int
 ) -> str | None:
     """The `blitzcam match add` command line that gives `before` back from `after`, the match
-    with its round `number` deleted, and the `leave` of each player who had left after it and
-    is back at the table without it; None where that would not (a round before the last,
-    whose later rounds would stay ahead of it; a player taken off with it, whom adding does not
-    seat again)."""
+    with its round `number` deleted, with the `leave` of each player who had left after it and
+    is back at the table without it, and the `rejoin` of each who had come back after it and
+    is off the table without it; None where that would not (a round before the last, whose
+    later rounds would stay ahead of it)."""
     import shlex
 
     from blitzcam.errors import UserError
-    from blitzcam.game.rules import MatchError, Round, add_round, at_table, leave
+    from blitzcam.game.rules import MatchError, Round, add_round, at_table, come_back, leave
 
     tokens = [
         f"{name}={t.dutch}/{t.blitz}" for name, t in before.rounds[number - 1].tallies.items()
@@ -478,9 +478,13 @@ def _add_again(
     seated = {player.name for player in at_table(before)}
     try:
         again = add_round(after, Round(_parse_tallies(tokens)))
+        at_it = {player.name for player in at_table(again)}
         leaving = [p.name for p in at_table(again) if p.name not in seated]
+        returning = [p.name for p in at_table(before) if p.name not in at_it]
         for name in leaving:
             again = leave(again, name)
+        for name in returning:
+            again = come_back(again, name)
         if again != before:
             return None
     except (MatchError, UserError):
@@ -488,11 +492,12 @@ def _add_again(
     db = ["--db", str(args.db)] if args.db is not None else []
     ends_options = ["--"] if any(token.startswith("-") for token in tokens) else []
     words = ["blitzcam", "match", *db, "add", "--match", str(match_id), *ends_options, *tokens]
-    leaves = [
-        ["blitzcam", "match", *db, "leave", "--match", str(match_id), "--", name]
-        for name in leaving
+    seats = [
+        ["blitzcam", "match", *db, action, "--match", str(match_id), "--", name]
+        for action, names in (("leave", leaving), ("rejoin", returning))
+        for name in names
     ]
-    return " && ".join(shlex.join(command) for command in [words, *leaves])
+    return " && ".join(shlex.join(command) for command in [words, *seats])
 
 
 def _settings(args: argparse.Namespace) -> int:
@@ -566,12 +571,18 @@ def _start_points(text: str) -> int | str:
 
 
 def _join(args: argparse.Namespace) -> int:
-    from blitzcam.game.rules import Player, join, lowest_total
+    from blitzcam.game.rules import MatchError, Player, join, lowest_total
 
     seat = Player(args.player, args.deck, args.team)
 
     def joined(match: Match) -> Match:
         _team_checked(match, args.team, new_team=args.new_team)
+        if args.start == "lowest" and match.uses_teams:  # (a start said as one never typed)
+            raise MatchError(
+                "--start lowest: a team match takes latecomers from 0 (a start would go to "
+                "their team's total)",
+                player=seat.name,
+            )
         start = lowest_total(match) if args.start == "lowest" else args.start
         return join(match, seat, start=start)
 

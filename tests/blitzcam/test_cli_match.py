@@ -353,6 +353,16 @@ def test_a_player_joins_and_another_leaves_a_match_under_way(
     assert "expected a whole number of points, or 'lowest'" in capsys.readouterr().err
 
 
+def test_start_lowest_in_a_team_match_is_said_as_typed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # (it said "a start of -1 would go to their team's total" of a -1 nobody typed)
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump@N", "-p", "Bob=red-buggy@S", capsys=capsys)
+    run("match", "--db", db, "add", "Ann=10/0", "Bob=1/2", capsys=capsys)
+    code, _, err = run("match", "--db", db, "join", "Cy", "--deck", "blue-plow", "--team", "N",
+                       "--start", "lowest", capsys=capsys)  # fmt: skip
+    assert code == 2 and "player Cy: --start lowest: a team match takes latecomers from 0" in err
+
+
 @pytest.mark.parametrize(
     ("changed", "said"),
     [
@@ -793,6 +803,27 @@ def test_no_command_is_said_where_adding_the_round_would_not_put_it_back(tmp_pat
     at = words.index("&&")
     assert words[at + 1 :] == ["blitzcam", "match", "--db", db, "leave", "--match", "1", "--", "Cy"]
     for command in (words[:at], words[at + 1 :]):  # as the shell would run them
+        assert run(*command[1:], capsys=capsys)[0] == 0
+    assert run("match", "--db", db, "show", capsys=capsys)[1] == shown
+
+
+def test_undo_that_takes_a_returned_player_off_says_their_rejoin_to_put_it_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # (C left, sat out round 2 and came back; undoing round 2 took C's return with it, and
+    # no command to put it back was said)
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "A=green-pump", "-p", "B=red-buggy", "-p", "C=blue-plow", capsys=capsys)
+    run("match", "--db", db, "add", "A=1/0", "B=1/0", "C=1/0", capsys=capsys)
+    run("match", "--db", db, "leave", "C", capsys=capsys)
+    run("match", "--db", db, "add", "A=1/0", "B=1/0", capsys=capsys)
+    run("match", "--db", db, "rejoin", "C", capsys=capsys)
+    shown = run("match", "--db", db, "show", capsys=capsys)[1]
+    code, out, _ = run("match", "--db", db, "undo", capsys=capsys)
+    assert code == 0 and out.startswith("deleted round 2 (A 1/0, B 1/0); C off the table again\n")
+    words = _put_back_line(out)
+    assert words is not None and words.count("&&") == 1
+    at = words.index("&&")
+    assert words[at + 1 :] == ["blitzcam", "match", "--db", db, "rejoin", "--match", "1", "--", "C"]
+    for command in (words[:at], words[at + 1 :]):
         assert run(*command[1:], capsys=capsys)[0] == 0
     assert run("match", "--db", db, "show", capsys=capsys)[1] == shown
 

@@ -421,6 +421,56 @@ def test_two_names_that_look_the_same_are_one_name() -> None:
         rules.validate_players((Player("Ann", "green-pump"), Player("An\u200dn", "red-buggy")))
 
 
+@pytest.mark.parametrize(
+    ("first", "second", "said"),
+    [
+        ("Ann", "Ann\ufe0f", "looks like 'Ann'"),  # a variation selector shows nothing
+        ("Ann", "ann", "looks like 'Ann'"),  # another case: 'join ann' seated a second Ann
+        ("Ann", "A\u3164nn", "looks like 'Ann'"),  # a Hangul filler
+        ("Ann", "\u3164", "a name must show a letter"),  # a name of a Hangul filler alone
+        ("Ann", "\u0301", "a name must show a letter"),  # an accent on nothing
+    ],
+)
+def test_seats_given_are_told_apart_as_the_table_sees_them(first: str, second: str, said: str) -> None:
+    seats = (Player(first, "green-pump"), Player(second, "red-buggy"))
+    with pytest.raises(MatchError, match=re.escape(said)):
+        rules.new_match(seats)
+    # a match stored before the rule loads as it was scored
+    if said.startswith("looks"):
+        rules.score_match(Match(players=seats))
+
+
+def test_teams_told_apart_by_more_than_what_shows_nothing() -> None:
+    # (a Hangul filler after N made a second team 'N' whose partners scored apart)
+    seats = (
+        Player("Ann", "green-pump", team="N"),
+        Player("Bob", "red-buggy", team="N\u3164"),
+        Player("Cy", "blue-plow", team="S"),
+    )
+    with pytest.raises(MatchError, match=r"player Bob: team 'N\u3164' is team 'N' written"):
+        rules.new_match(seats)
+
+
+def test_a_latecomer_comes_back_as_themselves_whichever_case_they_are_typed_in() -> None:
+    match = rules.new_match((Player("Ann", "green-pump"), Player("Bob", "red-buggy"),
+                             Player("Cy", "blue-plow")))
+    match = rules.leave(rules.add_round(match, round_of(Ann=(1, 0), Bob=(1, 0), Cy=(1, 0))), "Cy")
+    with pytest.raises(MatchError, match="player cy: left after round 1: they come back"):
+        rules.join(match, Player("cy", "red-plow"))
+
+
+def test_seats_given_from_a_file_take_no_latecomer_after_the_deciding_round() -> None:
+    # (an imported match won after round 1 with Cy seated after it: "nobody joins a decided
+    # match", which join and every change keep, but import did not)
+    seats = (Player("Ann", "green-pump"), Player("Bob", "red-buggy"),
+             Player("Cy", "blue-plow", joined=1))
+    match = Match(players=seats, rounds=(round_of(Ann=(30, 0), Bob=(4, 0)),),
+                  settings=rules.Settings(target=20))
+    with pytest.raises(MatchError, match="player Cy: joined after round 1, and the match was "
+                       "decided after round 1: nobody joins a decided match"):
+        rules.check_seats_as_given(match)
+
+
 def test_a_huge_value_is_quoted_short_in_the_message() -> None:
     with pytest.raises(MatchError) as caught:
         rules.validate_players((Player("x" * 5_000_000, "green-pump"), Player("Bob", "red-buggy")))
