@@ -24,6 +24,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from blitzcam.errors import UserError
+from blitzcam.game.counts import Counts
 
 DEFAULT_INTERVAL_MS: Final = 30  # pacing of the worker loop (a camera's read() also blocks)
 # how long leaving a scan waits for a read in hand; a stream still connecting is left to give
@@ -49,20 +50,6 @@ class Outline:
 
 
 @dataclass(frozen=True, slots=True)
-class ViewCounts:
-    """What the still frames of a view not settled yet vote so far (see CountSnapshot.view),
-    and the number of that view (CountSnapshot.scene's, or another when it is another view)."""
-
-    counts: Mapping[str, int]
-    face_up: int
-    unknown: int
-    scene: int = 0
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
-
-
-@dataclass(frozen=True, slots=True)
 class CountSnapshot:
     """What one frame says: backs per deck, outlines to draw, and the vision record behind it."""
 
@@ -79,10 +66,12 @@ class CountSnapshot:
     settled: bool = True
     # not settled: the vote of this view's own still frames so far (None while it moves). A
     # video that ends before its last view settled is shot with these (`as_its_view`)
-    view: ViewCounts | None = None
+    view: Counts | None = None
     # live counting numbers the view the counts are of (a new number when the vote restarts on
-    # another view), so that one view is not shot twice
+    # another view), so that one view is not shot twice; `view` is of view `view_scene`
+    # (`scene`'s, or the next when it is another view)
     scene: int = 0
+    view_scene: int = 0
     # pairs of decks in play whose backs read nearly alike (vision/lookalike.py): their cards
     # may be counted to each other
     look_alike: tuple[tuple[str, str], ...] = ()
@@ -99,12 +88,12 @@ class CountSnapshot:
             return None
         return dataclasses.replace(
             self,
-            counts=self.view.counts,
+            counts=self.view.per_deck,
             voted_face_up=self.view.face_up,
             voted_unknown=self.view.unknown,
             settled=True,
             view=None,
-            scene=self.view.scene,
+            scene=self.view_scene,
         )
 
     @property

@@ -19,7 +19,6 @@ from blitzcam.ui.counting_worker import (
     Enroller,
     NullCounter,
     Outline,
-    ViewCounts,
 )
 from blitzcam.ui.deck_colours import deck_label
 
@@ -51,18 +50,9 @@ def snapshot_from_result(result: Any) -> CountSnapshot:
         voted_face_up=int(result.face_up),
         voted_unknown=int(result.unknown),
         settled=bool(getattr(result, "settled", True)),
-        view=_view_counts(getattr(result, "view", None), getattr(result, "view_scene", None)),
+        view=getattr(result, "view", None),  # (vision's Counts: the record the app keeps)
         scene=int(getattr(result, "scene", 0)),
-    )
-
-
-def _view_counts(view: Any, scene: int | None) -> ViewCounts | None:
-    """vision's Counts of a view not settled, and its number -> ViewCounts (None stays None)."""
-    if view is None:
-        return None
-    per_deck = {str(deck): int(n) for deck, n in dict(view.per_deck).items()}
-    return ViewCounts(
-        per_deck, face_up=int(view.face_up), unknown=int(view.unknown), scene=int(scene or 0)
+        view_scene=int(getattr(result, "view_scene", None) or 0),
     )
 
 

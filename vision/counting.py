@@ -2,30 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from types import MappingProxyType
-
 import numpy as np
 
+from blitzcam.game.counts import Counts
 from blitzcam.vision.detections import UNKNOWN_DECK, Detections
 
-
-@dataclass(frozen=True, slots=True)
-class Counts:
-    """Backs per deck (every known deck, zeros included), face-up cards, unidentified backs."""
-
-    per_deck: Mapping[str, int]
-    face_up: int
-    unknown: int
-
-    def __post_init__(self) -> None:
-        # read-only, and not the caller's dict: the live vote keeps the counts it showed
-        object.__setattr__(self, "per_deck", MappingProxyType(dict(self.per_deck)))
-
-    @property
-    def total(self) -> int:
-        return sum(self.per_deck.values())
+__all__ = ["Counts", "count"]
 
 
 def count(detections: Detections, known_decks: tuple[str, ...]) -> Counts:

@@ -7,7 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from blitzcam.ui.counting_worker import CountedFrame, CountSnapshot, NullCounter, ViewCounts
+from blitzcam.game.counts import Counts
+from blitzcam.ui.counting_worker import CountedFrame, CountSnapshot, NullCounter
 from blitzcam.ui.scan import (
     ENDED_IN_MOTION,
     HOLD_STILL,
@@ -256,9 +257,9 @@ def _counted(index: int, counts: tuple[int, int], *, scene: int = 0, settled: bo
     vote of its own still frames (`own`, of view `own_scene`; None while it moves)."""
     view = None
     if own is not None:
-        view = ViewCounts({ANN.deck: own[0], BOB.deck: own[1]}, 0, 0, scene=own_scene)
+        view = Counts({ANN.deck: own[0], BOB.deck: own[1]}, 0, 0)
     snapshot = CountSnapshot(counts={ANN.deck: counts[0], BOB.deck: counts[1]}, settled=settled,
-                             view=view, scene=scene)  # fmt: skip
+                             view=view, scene=scene, view_scene=own_scene)  # fmt: skip
     return CountedFrame(np.full((36, 64, 3), index, np.uint8), snapshot, index)
 
 
