@@ -162,9 +162,7 @@ class FrameResult:
     """Everything one frame says: the identified detections, the counts, where the time went."""
 
     detections: Detections
-    counts: Mapping[str, int]  # backs per known deck, zeros included
-    face_up: int
-    unknown: int
+    counted: Counts  # backs per known deck (zeros included), face-up cards, backs of no deck
     timing_ms: Mapping[str, float]  # preprocess, inference, postprocess, identify, total
     settled: bool = (
         True  # live counting: enough still frames of this scene agree (see LiveCounting)
@@ -177,6 +175,18 @@ class FrameResult:
     view_scene: int | None = None
     tiles: int = 0  # zoomed tiles the detector read for a closer look (0: none was needed)
     turned: bool = False  # the frame was read turned a quarter (vision/orientation.py)
+
+    @property
+    def counts(self) -> Mapping[str, int]:
+        return self.counted.per_deck
+
+    @property
+    def face_up(self) -> int:
+        return self.counted.face_up
+
+    @property
+    def unknown(self) -> int:
+        return self.counted.unknown
 
 
 class CountingPipeline:
@@ -365,9 +375,7 @@ class CountingPipeline:
         timing["total"] = (t4 - t0) * 1000
         return FrameResult(
             detections=detections,
-            counts=counts.per_deck,
-            face_up=counts.face_up,
-            unknown=counts.unknown,
+            counted=counts,
             timing_ms=timing,
             tiles=tiles,
             turned=turned,
@@ -495,11 +503,10 @@ class LiveCounting:
         else:  # a video file's own clock: judged as it was shot, however fast it is read
             taken, unseen = at, None
         result = self.pipeline(frame_bgr, in_play=decks)
-        counts = Counts(per_deck=result.counts, face_up=result.face_up, unknown=result.unknown)
         counted = result.detections.corners[result.detections.counted]
         stable = self.stabiliser.update(
             thumbnail(frame_bgr),
-            counts,
+            result.counted,
             at=taken,
             unseen_s=unseen,
             cards=card_blocks(counted, frame_bgr.shape[:2]),
@@ -507,9 +514,7 @@ class LiveCounting:
         self._reported = time.monotonic()
         return dataclasses.replace(
             result,
-            counts=stable.counts.per_deck,
-            face_up=stable.counts.face_up,
-            unknown=stable.counts.unknown,
+            counted=stable.counts,
             settled=stable.settled,
             view=stable.view,
             scene=stable.scene,

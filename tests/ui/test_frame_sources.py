@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from blitzcam.game.counts import Counts
 from blitzcam.ui import frame_sources
 from blitzcam.ui.counting_worker import CountedFrame, CountingThread, NullCounter
 from blitzcam.ui.frame_sources import ImageLoopSource, open_source
@@ -131,7 +132,7 @@ def test_each_still_is_shown_long_enough_to_settle_however_fast_it_is_counted(
 
     def pipeline(frame, *, in_play=None) -> FrameResult:
         now[0] += 0.002  # counted fast
-        return FrameResult(Detections.empty(), {"green-pump": int(frame.mean())}, 0, 0, {})
+        return FrameResult(Detections.empty(), Counts({"green-pump": int(frame.mean())}, 0, 0), {})
 
     live, settled = LiveCounting(pipeline), set()
     for _ in range(300):  # 9 s of reads every 30 ms

@@ -343,8 +343,7 @@ def test_live_counting_at_a_video_s_end_shoots_the_new_view_with_its_own_counts(
     greys = [100] * 4 + [180] * 2  # each frame's table: Ann's backs are its grey level // 20
 
     def pipeline(frame, *, in_play=None) -> FrameResult:
-        return FrameResult(Detections.empty(), {ANN.deck: int(frame[0, 0, 0]) // 20, BOB.deck: 3},
-                           0, 0, {})  # fmt: skip
+        return FrameResult(Detections.empty(), Counts({ANN.deck: int(frame[0, 0, 0]) // 20, BOB.deck: 3}, 0, 0), {})  # fmt: skip
 
     live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=3))
     view = _view(qtbot)
@@ -371,8 +370,7 @@ def test_a_hand_over_an_unchanged_table_keeps_its_view_shot(qtbot, after_the_han
     from blitzcam.vision.stabilise import Stabiliser
 
     def pipeline(frame, *, in_play=None) -> FrameResult:
-        return FrameResult(Detections.empty(), {ANN.deck: int(frame[0, 0, 0]) // 20, BOB.deck: 3},
-                           0, 0, {})  # fmt: skip
+        return FrameResult(Detections.empty(), Counts({ANN.deck: int(frame[0, 0, 0]) // 20, BOB.deck: 3}, 0, 0), {})  # fmt: skip
 
     live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=3, min_still_s=0.0))
     view = _view(qtbot)

@@ -188,7 +188,7 @@ def test_live_counting_starts_a_new_window_when_the_decks_in_play_change() -> No
     def pipeline(frame, *, in_play=None) -> FrameResult:
         calls.append(in_play)
         n = 10 if in_play is None else 4  # fewer candidates, other decisions
-        return FrameResult(Detections.empty(), {"green-pump": n}, 0, 0, {})
+        return FrameResult(Detections.empty(), Counts({"green-pump": n}, 0, 0), {})
 
     live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=2, motion_threshold=1000))
     frame = np.full((36, 64, 3), 100, np.uint8)
@@ -209,7 +209,7 @@ def test_live_counting_forgets_its_votes_when_reset() -> None:
     seen = iter([10, 10, 10, 3])
 
     def pipeline(frame, *, in_play=None) -> FrameResult:
-        return FrameResult(Detections.empty(), {"green-pump": next(seen)}, 0, 0, {})
+        return FrameResult(Detections.empty(), Counts({"green-pump": next(seen)}, 0, 0), {})
 
     live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=2, motion_threshold=1000))
     frame = np.full((36, 64, 3), 100, np.uint8)
@@ -281,7 +281,7 @@ def test_live_counting_passes_the_view_on() -> None:
     seen = iter([10, 10, 10, 25, 26])
 
     def pipeline(frame, *, in_play=None) -> FrameResult:
-        return FrameResult(Detections.empty(), {"green-pump": next(seen)}, 0, 0, {})
+        return FrameResult(Detections.empty(), Counts({"green-pump": next(seen)}, 0, 0), {})
 
     live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=3, motion_threshold=1000))
     for _ in range(3):
@@ -424,7 +424,7 @@ def test_live_counting_tells_the_camera_s_stall_from_its_own_slow_counts(monkeyp
 
     def pipeline(frame, *, in_play=None) -> FrameResult:
         now[0] += next(slow)
-        return FrameResult(Detections.empty(), {"green-pump": 10}, 0, 0, {})
+        return FrameResult(Detections.empty(), Counts({"green-pump": 10}, 0, 0), {})
 
     live = LiveCounting(pipeline)
     frame = np.full((36, 64, 3), 100, np.uint8)
@@ -448,7 +448,7 @@ def test_live_counting_judges_a_video_by_its_own_clock(monkeypatch) -> None:
 
     def pipeline(frame, *, in_play=None) -> FrameResult:
         now[0] += 0.5
-        return FrameResult(Detections.empty(), {"green-pump": 20 - 2 * int(frame[0, 0, 0] > 0)}, 0, 0, {})
+        return FrameResult(Detections.empty(), Counts({"green-pump": 20 - 2 * int(frame[0, 0, 0] > 0)}, 0, 0), {})
 
     table = np.full((36, 64, 3), 0, np.uint8)
     hand = table.copy()
@@ -577,7 +577,7 @@ def test_live_counting_judges_changes_where_its_counted_cards_lie() -> None:
     )
 
     def pipeline(frame, *, in_play=None) -> FrameResult:
-        return FrameResult(detections, {"green-pump": 1}, 0, 0, {})
+        return FrameResult(detections, Counts({"green-pump": 1}, 0, 0), {})
 
     LiveCounting(pipeline, Recording())(np.full((360, 640, 3), 100, np.uint8))
     # the counted box, 270-370 × 150-210 of 640 × 360: blocks 3-4 across, 2-3 down; the
