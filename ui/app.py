@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Final
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication
 
@@ -137,6 +139,21 @@ def new_store_wanted(db: Path, path: Path) -> bool:
     return ask_at_start(f"There is no match database at {path}.\n\nStart a new one there?")
 
 
+SIGNAL_LOOK_MS: Final = 200  # how often Python gets to run its signal handlers under Qt's loop
+
+
+def quit_on_interrupt(app: QApplication) -> QTimer:
+    """Ctrl+C in the terminal the app was started from ends it, as closing its window does
+    after a change is saved: Qt's event loop keeps Python from running its signal handlers, so
+    the app went on for ever (a timer now wakes Python to look). Returns the timer, kept by
+    `app` too."""
+    signal.signal(signal.SIGINT, lambda *_: app.quit())
+    timer = QTimer(app)
+    timer.timeout.connect(lambda: None)  # (Python's own handlers run between Qt's events)
+    timer.start(SIGNAL_LOOK_MS)
+    return timer
+
+
 def run(*, camera: str | None = None, db: Path | None = None) -> int:
     """Start the app on the user's match store; returns the exit code. A store that cannot be
     opened is said in a message box too (started from a menu, the app has no terminal) and
@@ -189,6 +206,7 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
         window.statusBar().showMessage(f"Settings will not be saved: {unusable}")
     window.place_on_screen()
     window.show()
+    quit_on_interrupt(app)
     try:
         return app.exec()
     finally:

@@ -36,6 +36,14 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 STREAM_SCHEMES: Final = ("rtsp://", "rtsps://", "http://", "https://")
 RECONNECT_TRIES: Final = 5
 RECONNECT_DELAY_S: Final = 0.5
+# FFmpeg fills a picture that came cut short (a slow or lossy link, a server sending part of
+# each JPEG) with this colour (BGR) from where its data ends: counted, its lower half's cards
+# were lost without a word (99 backs on a table read as 61)
+CUT_SHORT_FILL: Final = (0, 135, 0)
+CUT_SHORT_ROWS: Final = 8  # the frame's last rows all of the fill: cut short
+CUT_SHORT_IN_A_ROW: Final = 25  # pictures cut short one after another: the stream is said bad
+MAX_CAMERA_INDEX: Final = 9999  # (OpenCV takes a C int; a camera index is small)
+DEMO: Final = "demo"  # the app's word for its bundled footage (ui/frame_sources.py)
 # a clip served over HTTP whose read fails this near its said length (a share of it, and at
 # least 2 frames) has ended; further from it, its connection dropped
 CLIP_LENGTH_SLACK: Final = 0.02
@@ -445,8 +453,25 @@ class StreamSource(CaptureSource):
         return int(frames) if math.isfinite(frames) else 0
 
     def read_frame(self) -> Frame | None:
+        """The next picture that came whole: one cut short is passed by (its lower part is
+        FFmpeg's fill), and a stream that sends nothing else is said to."""
+        for _ in range(CUT_SHORT_IN_A_ROW):
+            frame = self._read_any()
+            if frame is None or not cut_short(frame.image):
+                return frame
+        raise SourceError(
+            f"{self.name}: the stream's pictures come cut short ({CUT_SHORT_IN_A_ROW} in a row: "
+            "a link too slow or lossy for its size, or a server sending part of each)"
+        )
+
+    def _read_any(self) -> Frame | None:
         image = self._grab()
         if image is None and self._clip_length() > 0:
+            if self._index == 0:  # (the first read of a clip gave nothing: no frames to come)
+                raise SourceError(
+                    f"{self.name}: the video gave no frames (one whose index is at its end, "
+                    "as some cameras and OpenCV write them, cannot be read as it downloads)"
+                )
             # a clip that ended, or whose connection dropped before its end: read on from where
             # it was (half a video served over HTTP ended as if it were all; reconnecting
             # without a seek would play it again from the start)
@@ -457,11 +482,13 @@ class StreamSource(CaptureSource):
         while image is None:
             if self._cancelled.is_set():
                 return None  # the reader is going away: no more tries
+            if self._index == 0:  # no frame ever: reconnecting is for drops (6.7 s a try)
+                # (an empty video served over HTTP has no length either)
+                raise SourceError(
+                    f"{self.name}: connected, but the stream sent no pictures (not a video "
+                    "stream, or not one blitzcam can decode)"
+                )
             if attempt >= self._tries:
-                if self._index == 0:  # (an empty video served over HTTP has no length either)
-                    raise SourceError(
-                        f"{self.name}: connected, but the stream sent no frames ({attempt} tries)"
-                    )
                 raise SourceError(
                     f"{self.name}: the stream dropped and did not come back after {attempt} tries"
                 )
@@ -529,6 +556,14 @@ class StreamSource(CaptureSource):
     def is_clip(self) -> bool:
         """A video file served over HTTP (it has a length), not a live stream."""
         return self._clip_length() > 0
+
+
+def cut_short(image: np.ndarray) -> bool:
+    """Whether a streamed picture came cut short: its last rows are all FFmpeg's fill, to the
+    value (a camera's own picture has noise in every row, a black one too)."""
+    if image.ndim != 3 or image.shape[0] < CUT_SHORT_ROWS or image.shape[2] != 3:
+        return False
+    return bool((image[-CUT_SHORT_ROWS:] == np.asarray(CUT_SHORT_FILL, image.dtype)).all())
 
 
 class NewestFrame(FrameSource):
@@ -703,10 +738,19 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
     if isinstance(spec, int) or (
         isinstance(spec, str) and spec.strip().isascii() and spec.strip().isdigit()
     ):  # ascii: str.isdigit() also takes '²', which int() refuses
+        if not 0 <= int(spec) <= MAX_CAMERA_INDEX:  # (OpenCV's C int: a traceback past it)
+            raise SourceError(
+                f"camera {spec}: no such camera (an index is 0 to {MAX_CAMERA_INDEX})"
+            )
         return SourceSpec(SpecKind.CAMERA, int(spec))
     text = str(spec)
     if not text.strip():  # Path("") is the current folder
         raise SourceError("an empty source names no camera, file, folder or stream")
+    if text.strip() == DEMO and not expand_home(Path(text)).exists():
+        raise SourceError(
+            f"{DEMO}: the app's demo footage (blitzcam app --camera demo); here, a camera's "
+            "index, a video, a picture or a folder of pictures, or a stream's address"
+        )
     if is_stream(text.strip()):  # (spaces around an address pasted in)
         # FFmpeg knows http:// but not Http:// (a phone's keyboard capitalises the first letter):
         # a scheme is the same in any case (RFC 3986)

@@ -116,3 +116,26 @@ def test_a_camera_that_names_nothing_is_said_at_the_start(
     for window in QApplication.topLevelWidgets():
         window.close()
     assert len(told) == 1
+
+
+def test_ctrl_c_in_the_terminal_ends_the_app(qtbot) -> None:
+    # (Qt's event loop kept Python from running its handlers: SIGINT did nothing, the app ran on)
+    import os
+    import signal
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.ui.app import quit_on_interrupt
+
+    app = QApplication.instance()
+    before = signal.getsignal(signal.SIGINT)
+    timer = quit_on_interrupt(app)
+    try:
+        assert timer.isActive()
+        QTimer.singleShot(50, lambda: os.kill(os.getpid(), signal.SIGINT))
+        with qtbot.waitSignal(app.aboutToQuit, timeout=3000):
+            app.exec()  # (returns once the handler has quit it)
+    finally:
+        timer.stop()
+        signal.signal(signal.SIGINT, before)

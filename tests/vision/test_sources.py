@@ -13,7 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blitzcam.vision.sources import NewestFrame, SourceError, StreamSource, open_source
+from blitzcam.vision.sources import (
+    CUT_SHORT_FILL,
+    CUT_SHORT_IN_A_ROW,
+    NewestFrame,
+    SourceError,
+    StreamSource,
+    cut_short,
+    open_source,
+)
 
 
 def _frames(n: int) -> list[np.ndarray]:
@@ -238,16 +246,68 @@ def test_stream_gives_up() -> None:
         source.read()
 
 
-def test_a_stream_that_never_sends_a_frame_says_so() -> None:
+def test_a_stream_that_never_sends_a_frame_says_so_at_once() -> None:
     # (an empty video served over HTTP has no length, so it is read as a live stream: it was
-    # "the stream dropped and did not come back", naming a drop that never happened)
-    captures = iter([FakeCapture([])] + [FakeCapture([]) for _ in range(3)])
+    # "the stream dropped and did not come back", naming a drop that never happened; and a
+    # server sending no video took 47 s of reconnecting to say so, 6.7 s a try)
+    opened = []
     source = StreamSource(
-        "http://127.0.0.1/empty.avi", opener=lambda spec: next(captures), tries=3,
-        sleep=lambda s: None,
+        "http://127.0.0.1/empty.avi", opener=lambda spec: opened.append(spec) or FakeCapture([]),
+        tries=3, sleep=lambda s: None,
     )  # fmt: skip
-    with pytest.raises(SourceError, match=r"connected, but the stream sent no frames \(3 tries\)"):
+    with pytest.raises(SourceError, match=r"connected, but the stream sent no pictures \(not a "
+                       r"video stream, or not one blitzcam can decode\)"):
         source.read()
+    assert len(opened) == 1  # (no reconnecting: that is for a stream that dropped)
+
+
+def _cut_short(frame: np.ndarray) -> np.ndarray:
+    """A frame as FFmpeg gives one that came cut short: its fill from where its data ended."""
+    cut = frame.copy()
+    cut[cut.shape[0] // 2 :] = CUT_SHORT_FILL
+    return cut
+
+
+def test_a_picture_that_came_cut_short_is_passed_by() -> None:
+    # (its lower half FFmpeg's green: counted, a table of 99 backs read as 61, unsaid)
+    whole = _frames(3)
+    assert not cut_short(whole[0]) and cut_short(_cut_short(whole[0]))
+    assert not cut_short(np.zeros((100, 80, 3), np.uint8))  # a black frame is no fill
+    sessions = iter([FakeCapture([whole[0], _cut_short(whole[1]), whole[2]])])
+    source = StreamSource("http://127.0.0.1/video", opener=lambda spec: next(sessions),
+                          sleep=lambda s: None)  # fmt: skip
+    frames = [source.read_frame(), source.read_frame()]
+    assert [f.image.tobytes() for f in frames] == [whole[0].tobytes(), whole[2].tobytes()]
+
+
+def test_a_stream_of_pictures_cut_short_is_said_to_be() -> None:
+    cut = [_cut_short(frame) for frame in _frames(CUT_SHORT_IN_A_ROW)]
+    sessions = iter([FakeCapture(cut)])
+    source = StreamSource("http://127.0.0.1/video", opener=lambda spec: next(sessions),
+                          sleep=lambda s: None)  # fmt: skip
+    with pytest.raises(SourceError, match=r"127.0.0.1/video: the stream's pictures come cut "
+                       rf"short \({CUT_SHORT_IN_A_ROW} in a row"):
+        source.read_frame()
+
+
+def test_a_clip_whose_first_read_gives_nothing_says_so() -> None:
+    # (an mp4 whose index is at its end, served over HTTP: "ended" after no frame, unsaid)
+    source = open_source("http://127.0.0.1/clip.mp4", opener=lambda spec: FakeClip([]))
+    with pytest.raises(SourceError, match=r"clip.mp4: the video gave no frames \(one whose index "):
+        source.read_frame()
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("2147483648", r"camera 2147483648: no such camera \(an index is 0 to 9999\)"),  # (a traceback)
+        ("demo", r"demo: the app's demo footage \(blitzcam app --camera demo\); here, a camera"),
+    ],
+)
+def test_specs_the_commands_cannot_read_are_said(spec: str, said: str, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # (a file named demo there would be read as one)
+    with pytest.raises(SourceError, match=said):
+        open_source(spec, opener=lambda spec: FakeCapture([]))
 
 
 def test_a_stream_waiting_to_reconnect_gives_up_when_cancelled() -> None:
