@@ -34,8 +34,12 @@ from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, read_image, to_bg
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 STREAM_SCHEMES: Final = ("rtsp://", "rtsps://", "http://", "https://")
-RECONNECT_TRIES: Final = 5
+# a stream that dropped is tried again this many times, waiting RECONNECT_DELAY_S longer each
+# time, up to RECONNECT_DELAY_MAX_S: about a minute in all, long enough for a phone's camera app
+# started again or Wi-Fi changing its access point (5 tries, 7.5 s, ended a scan for either)
+RECONNECT_TRIES: Final = 30
 RECONNECT_DELAY_S: Final = 0.5
+RECONNECT_DELAY_MAX_S: Final = 2.0
 # FFmpeg fills a picture that came cut short (a slow or lossy link, a server sending part of
 # each JPEG) with this colour (BGR) from where its data ends: counted, its lower half's cards
 # were lost without a word (99 backs on a table read as 61)
@@ -506,7 +510,7 @@ class StreamSource(CaptureSource):
     def _reopened(self, attempt: int, what: str) -> bool | None:
         """The capture opened again after try `attempt`'s back-off: whether it opened; None
         when `cancel` came meanwhile. The opener's own failure is said as the `what`'s."""
-        self._sleep(self._delay_s * attempt)
+        self._sleep(min(self._delay_s * attempt, max(self._delay_s, RECONNECT_DELAY_MAX_S)))
         if self._cancelled.is_set():
             return None
         self._capture.release()
@@ -550,7 +554,7 @@ class StreamSource(CaptureSource):
 
     def cancel(self) -> None:
         """Have a read that waits to reconnect give up now (from any thread): the app stops its
-        worker with it, or Esc waited up to 7.5 s of back-off."""
+        worker with it, or Esc waited out the back-off, up to a minute."""
         self._cancelled.set()
 
     def is_clip(self) -> bool:

@@ -246,6 +246,21 @@ def test_stream_gives_up() -> None:
         source.read()
 
 
+def test_a_dropped_stream_is_tried_again_for_about_a_minute() -> None:
+    # (5 tries, 7.5 s in all: a phone's camera app started again ended the scan for good)
+    from blitzcam.vision.sources import RECONNECT_TRIES
+
+    waits: list[float] = []
+    captures = iter([FakeCapture(_frames(1))] + [FakeCapture([], opened=False)] * RECONNECT_TRIES)
+    source = StreamSource("http://127.0.0.1/video", opener=lambda spec: next(captures),
+                          sleep=waits.append)  # fmt: skip
+    assert source.read() is not None
+    with pytest.raises(SourceError, match=f"did not come back after {RECONNECT_TRIES} tries"):
+        source.read()
+    assert waits[:5] == [0.5, 1.0, 1.5, 2.0, 2.0] and max(waits) == 2.0
+    assert 50 <= sum(waits) <= 70
+
+
 def test_a_stream_that_never_sends_a_frame_says_so_at_once() -> None:
     # (an empty video served over HTTP has no length, so it is read as a live stream: it was
     # "the stream dropped and did not come back", naming a drop that never happened; and a
