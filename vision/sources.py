@@ -17,6 +17,7 @@ import os
 import re
 import stat
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,7 @@ STREAM_SCHEMES: Final = ("rtsp://", "rtsps://", "http://", "https://")
 RECONNECT_TRIES: Final = 30
 RECONNECT_DELAY_S: Final = 0.5
 RECONNECT_DELAY_MAX_S: Final = 2.0
+HTTP_ASK_TIMEOUT_S: Final = 2.0  # asking an address that gave no stream why
 # FFmpeg fills a picture that came cut short (a slow or lossy link, a server sending part of
 # each JPEG) with this colour (BGR) from where its data ends: counted, its lower half's cards
 # were lost without a word (99 backs on a table read as 61)
@@ -438,14 +440,19 @@ class StreamSource(CaptureSource):
         self._tries, self._delay_s = tries, delay_s
         self._sleep = sleep or self._cancelled.wait
         self.reconnects = 0
+        self._opening = time.monotonic()
         super().__init__(url, name=shown_address(url), opener=opener)
         # a video file served over HTTP is read as a file is: its end is its end, and its last
         # view may be shot (a live stream's end is a failure)
         self.live = not self.is_clip()
 
     def _cannot_open(self) -> str:
-        return (
-            f"{self.name}: cannot connect to the stream (wrong address, or the camera is offline)"
+        # (asked why when the server answered: one silent until the open timeout says no more)
+        answered = time.monotonic() - self._opening < 0.9 * STREAM_OPEN_TIMEOUT_MS / 1000
+        http = self._spec.startswith(("http://", "https://"))
+        why = http_answer(self._spec) if http and answered else None
+        return f"{self.name}: " + (
+            why or "cannot connect to the stream (wrong address, or the camera is offline)"
         )
 
     def _clip_length(self) -> int:
@@ -560,6 +567,51 @@ class StreamSource(CaptureSource):
     def is_clip(self) -> bool:
         """A video file served over HTTP (it has a length), not a live stream."""
         return self._clip_length() > 0
+
+
+def http_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | None:
+    """Why an HTTP address gave no stream, as its server answers a plain request: a password
+    refused, no such path, a web page (phone camera apps serve their page and their stream at
+    other paths); None when the answer says nothing more (no answer, or a stream after all).
+    The user name and password in the address go as Basic authentication, never in a message."""
+    import base64
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    parts = urllib.parse.urlsplit(url)
+    headers = {}
+    if parts.username is not None:
+        user = urllib.parse.unquote(parts.username)
+        secret = urllib.parse.unquote(parts.password or "")
+        token = base64.b64encode(f"{user}:{secret}".encode()).decode("ascii")
+        headers["Authorization"] = f"Basic {token}"
+    host = parts.hostname or ""
+    netloc = f"[{host}]" if ":" in host else host
+    netloc += f":{parts.port}" if parts.port else ""
+    bare = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+    try:
+        with urllib.request.urlopen(
+            urllib.request.Request(bare, headers=headers), timeout=timeout_s
+        ) as answer:
+            kind = answer.headers.get_content_type()
+    except urllib.error.HTTPError as exc:
+        if exc.code in (401, 403):
+            return f"the camera refused the user name or password (HTTP {exc.code})"
+        if exc.code == 404:
+            return (
+                "no stream at this path (HTTP 404): phone camera apps serve theirs at a path "
+                "such as /video"
+            )
+        return f"the server answered HTTP {exc.code}, not a stream"
+    except (OSError, ValueError):  # (no answer in time, refused, an address urllib cannot read)
+        return None
+    if kind in ("text/html", "text/plain"):
+        return (
+            "a web page, not a video stream (phone camera apps serve their page and their "
+            "stream at other paths, such as /video)"
+        )
+    return None
 
 
 def cut_short(image: np.ndarray) -> bool:

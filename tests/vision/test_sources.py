@@ -1054,3 +1054,59 @@ def test_a_clip_that_drops_and_cannot_be_read_on_says_so(later, said: str) -> No
     assert [source.read_frame() is not None for _ in range(2)] == [True, True]
     with pytest.raises(SourceError, match=said):
         source.read_frame()
+
+
+@pytest.fixture
+def camera_page_server():
+    """A phone camera app's web server on loopback: its page at /, a password at /auth (Basic
+    admin:s3cr3t), no /missing; the address, and the Authorization headers it was sent."""
+    import http.server
+    import threading
+
+    sent: list[str | None] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            sent.append(self.headers.get("Authorization"))
+            if self.path == "/auth" and self.headers.get("Authorization") != "Basic YWRtaW46czNjcjN0":
+                self.send_response(401)
+                self.send_header("WWW-Authenticate", 'Basic realm="cam"')
+                self.end_headers()
+            elif self.path in ("/", "/auth"):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.end_headers()
+                self.wfile.write(b"<html>IP Webcam</html>")
+            else:
+                self.send_error(404)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{server.server_address[1]}", sent
+    server.shutdown()
+    thread.join(5)
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        ("admin:wrong@{host}/auth", "the camera refused the user name or password (HTTP 401)"),
+        ("{host}/missing", "no stream at this path (HTTP 404): phone camera apps serve theirs"),
+        ("{host}/", "a web page, not a video stream (phone camera apps serve their page and"),
+        ("admin:s3cr3t@{host}/auth", "a web page, not a video stream"),  # (the password sent)
+    ],
+)
+def test_an_http_address_that_gives_no_stream_says_why(camera_page_server, path: str, said: str) -> None:
+    # (a wrong password, a 404 and the app's page all said "wrong address, or the camera is
+    # offline", the password case "offline")
+    host, sent = camera_page_server
+    url = "http://" + path.format(host=host)
+    with pytest.raises(SourceError) as caught:
+        open_source(url, opener=lambda spec: FakeCapture([], opened=False)).read_frame()
+    message = str(caught.value)
+    assert said in message and ":s3cr3t@" not in message and ":wrong@" not in message
+    assert sent  # (asked: loopback only)
