@@ -763,6 +763,19 @@ def _put_back_line(out: str) -> list[str] | None:
     return shlex.split(lines[0].removeprefix("to put it back: ")) if lines else None
 
 
+def _run_the_put_back(out: str, db: str, action: str, name: str, shown: str,
+                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The undo's put-back line is the round added again, then `action` (leave, rejoin) of
+    `name`; run as the shell would run it, it gives back the match `shown` before the undo."""
+    words = _put_back_line(out)
+    assert words is not None and words.count("&&") == 1
+    at = words.index("&&")
+    assert words[at + 1 :] == ["blitzcam", "match", "--db", db, action, "--match", "1", "--", name]
+    for command in (words[:at], words[at + 1 :]):
+        assert run(*command[1:], capsys=capsys)[0] == 0
+    assert run("match", "--db", db, "show", capsys=capsys)[1] == shown
+
+
 @pytest.mark.parametrize("names", [("Ann", "Bob"), ("Ann Marie", "Bob's"), ("-Zed", "Bob")])
 def test_undo_says_the_command_that_puts_the_round_back(tmp_path: Path, capsys: pytest.CaptureFixture[str], names: tuple[str, str]) -> None:
     db = str(tmp_path / "m.sqlite3")
@@ -798,13 +811,7 @@ def test_no_command_is_said_where_adding_the_round_would_not_put_it_back(tmp_pat
     shown = run("match", "--db", db, "show", capsys=capsys)[1]
     code, out, _ = run("match", "--db", db, "undo", capsys=capsys)
     assert code == 0 and out.startswith("deleted round 2 (Ann 1/0, Bob 2/0, Cy 9/1); Cy back at the table\n")
-    words = _put_back_line(out)
-    assert words is not None and words.count("&&") == 1
-    at = words.index("&&")
-    assert words[at + 1 :] == ["blitzcam", "match", "--db", db, "leave", "--match", "1", "--", "Cy"]
-    for command in (words[:at], words[at + 1 :]):  # as the shell would run them
-        assert run(*command[1:], capsys=capsys)[0] == 0
-    assert run("match", "--db", db, "show", capsys=capsys)[1] == shown
+    _run_the_put_back(out, db, "leave", "Cy", shown, capsys)
 
 
 def test_undo_that_takes_a_returned_player_off_says_their_rejoin_to_put_it_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -819,13 +826,7 @@ def test_undo_that_takes_a_returned_player_off_says_their_rejoin_to_put_it_back(
     shown = run("match", "--db", db, "show", capsys=capsys)[1]
     code, out, _ = run("match", "--db", db, "undo", capsys=capsys)
     assert code == 0 and out.startswith("deleted round 2 (A 1/0, B 1/0); C off the table again\n")
-    words = _put_back_line(out)
-    assert words is not None and words.count("&&") == 1
-    at = words.index("&&")
-    assert words[at + 1 :] == ["blitzcam", "match", "--db", db, "rejoin", "--match", "1", "--", "C"]
-    for command in (words[:at], words[at + 1 :]):
-        assert run(*command[1:], capsys=capsys)[0] == 0
-    assert run("match", "--db", db, "show", capsys=capsys)[1] == shown
+    _run_the_put_back(out, db, "rejoin", "C", shown, capsys)
 
 
 def test_the_command_said_names_no_database_when_none_was_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -440,17 +440,6 @@ def test_seats_given_are_told_apart_as_the_table_sees_them(first: str, second: s
         rules.score_match(Match(players=seats))
 
 
-def test_teams_told_apart_by_more_than_what_shows_nothing() -> None:
-    # (a Hangul filler after N made a second team 'N' whose partners scored apart)
-    seats = (
-        Player("Ann", "green-pump", team="N"),
-        Player("Bob", "red-buggy", team="N\u3164"),
-        Player("Cy", "blue-plow", team="S"),
-    )
-    with pytest.raises(MatchError, match=r"player Bob: team 'N\u3164' is team 'N' written"):
-        rules.new_match(seats)
-
-
 def test_a_latecomer_comes_back_as_themselves_whichever_case_they_are_typed_in() -> None:
     match = rules.new_match((Player("Ann", "green-pump"), Player("Bob", "red-buggy"),
                              Player("Cy", "blue-plow")))
@@ -486,6 +475,10 @@ def test_two_teams_that_look_the_same_are_refused_as_two_players_are() -> None:
     )
     with pytest.raises(MatchError, match=r"player Bob: team 'Nor\\u200dth' is team 'North' written"):
         rules.new_match(seats)
+    # (a Hangul filler after it: a second team 'North' whose partners scored apart)
+    filler = (seats[0], replace(seats[1], team="North\u3164"), seats[2])
+    with pytest.raises(MatchError, match=r"player Bob: team 'North\u3164' is team 'North' written"):
+        rules.new_match(filler)
     # (and 'north' beside 'North': the partners' totals were split in two)
     north = (seats[0], replace(seats[1], team="north"), seats[2])
     with pytest.raises(MatchError, match=r"player Bob: team 'north' is team 'North' written"):
