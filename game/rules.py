@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -293,21 +293,30 @@ def validate_players(players: tuple[Player, ...], *, played: int | None = None) 
         raise MatchError("a team match needs at least two teams at the table")
 
 
-def check_teams_written_one_way(players: Iterable[Player]) -> None:
+def check_teams_written_one_way(
+    players: Iterable[Player], given: Collection[str] | None = None
+) -> None:
     """MatchError when two teams, or two players, are one written two ways ('North' and
     'north', or one with a character in it that shows nothing: a joiner, a variation selector,
     a Hangul filler): partners would score apart, players be taken for one another. And when a
     name shows nothing of its own. Asked of seats being given (a new match, seats changed, a
-    latecomer), not of matches stored before these rules, which load as they were scored."""
+    latecomer: `given`, the names given; None, all), not of matches stored before these rules,
+    which load as they were scored (two players stored alike keep their seats)."""
     seated = tuple(players)
-    names: dict[str, str] = {}  # each player as they look -> as first written
+    fresh = {p.name for p in seated} if given is None else set(given)
     for player in seated:
-        if not shows_a_letter(player.name):
+        if player.name in fresh and not shows_a_letter(player.name):
             raise MatchError("a name must show a letter, a digit or a sign", player=player.name)
-        first = names.setdefault(looks_as(player.name), player.name)
-        if first != player.name:
+    for at, player in enumerate(seated):
+        if player.name not in fresh:
+            continue
+        # (said of the later of two given, as written; of the one given beside one stored)
+        looks = looks_as(player.name)
+        alike = (p for i, p in enumerate(seated) if i < at or (i > at and p.name not in fresh))
+        other = next((p.name for p in alike if looks_as(p.name) == looks), None)
+        if other is not None:
             raise MatchError(
-                f"looks like {first!r} (another case, or a character that shows nothing): "
+                f"looks like {other!r} (another case, or a character that shows nothing): "
                 "two players the table could not tell apart",
                 player=player.name,
             )
@@ -832,7 +841,8 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
         for old, new in zip(match.players, given, strict=True)
     )
     validate_players(seated)  # before renaming the rounds: two equal names would merge tallies
-    check_teams_written_one_way(seated)
+    # (the names given anew: two stored alike before the rule may keep their seats)
+    check_teams_written_one_way(seated, {p.name for p in seated} - {p.name for p in match.players})
     renamed = {old.name: new.name for old, new in zip(match.players, seated, strict=True)}
     rounds = tuple(
         Round({renamed.get(name, name): tally for name, tally in round_.tallies.items()})
@@ -929,7 +939,7 @@ def join(match: Match, player: Player, *, start: int = 0) -> Match:
     seat = replace(player, joined=len(match.rounds), left=None, start=start)
     updated = replace(match, players=(*match.players, seat))
     score_match(updated)
-    check_teams_written_one_way(updated.players)
+    check_teams_written_one_way(updated.players, {seat.name})
     return updated
 
 

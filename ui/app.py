@@ -4,10 +4,12 @@ wiring of the main window to the real store, settings, camera and counter.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
@@ -142,16 +144,22 @@ def new_store_wanted(db: Path, path: Path) -> bool:
 SIGNAL_LOOK_MS: Final = 200  # how often Python gets to run its signal handlers under Qt's loop
 
 
-def quit_on_interrupt(app: QApplication) -> QTimer:
-    """Ctrl+C in the terminal the app was started from ends it, as closing its window does
-    after a change is saved: Qt's event loop keeps Python from running its signal handlers, so
-    the app went on for ever (a timer now wakes Python to look). Returns the timer, kept by
-    `app` too."""
-    signal.signal(signal.SIGINT, lambda *_: app.quit())
+@contextlib.contextmanager
+def quit_on_interrupt(app: QApplication) -> Iterator[QTimer]:
+    """While in it, Ctrl+C in the terminal the app was started from ends it, as closing its
+    window does after a change is saved: Qt's event loop keeps Python from running its signal
+    handlers, so the app went on for ever (a timer now wakes Python to look). Python's own
+    handler comes back after, so that a second Ctrl+C while the app shuts down ends it."""
+    before = signal.signal(signal.SIGINT, lambda *_: app.quit())
     timer = QTimer(app)
     timer.timeout.connect(lambda: None)  # (Python's own handlers run between Qt's events)
     timer.start(SIGNAL_LOOK_MS)
-    return timer
+    try:
+        yield timer
+    finally:
+        timer.stop()
+        timer.deleteLater()
+        signal.signal(signal.SIGINT, before)
 
 
 def run(*, camera: str | None = None, db: Path | None = None) -> int:
@@ -206,9 +214,9 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
         window.statusBar().showMessage(f"Settings will not be saved: {unusable}")
     window.place_on_screen()
     window.show()
-    quit_on_interrupt(app)
     try:
-        return app.exec()
+        with quit_on_interrupt(app):
+            return app.exec()
     finally:
         try:
             window.shutdown()  # (waits for a frame being counted: a Ctrl+C may cut it short)

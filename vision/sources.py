@@ -41,6 +41,7 @@ STREAM_SCHEMES: Final = ("rtsp://", "rtsps://", "http://", "https://")
 RECONNECT_TRIES: Final = 30
 RECONNECT_DELAY_S: Final = 0.5
 RECONNECT_DELAY_MAX_S: Final = 2.0
+RECONNECT_FOR_S: Final = 60.0  # however many tries that is
 HTTP_ASK_TIMEOUT_S: Final = 2.0  # asking an address that gave no stream why
 # FFmpeg fills a picture that came cut short (a slow or lossy link, a server sending part of
 # each JPEG) with this colour (BGR) from where its data ends: counted, its lower half's cards
@@ -424,7 +425,7 @@ class CaptureSource(FrameSource):
 
 
 class StreamSource(CaptureSource):
-    """A network stream (RTSP, HTTP MJPEG) that reconnects when it drops, a few tries at most."""
+    """A network stream (RTSP, HTTP MJPEG) that reconnects when it drops, for about a minute."""
 
     def __init__(
         self,
@@ -475,6 +476,12 @@ class StreamSource(CaptureSource):
             "a link too slow or lossy for its size, or a server sending part of each)"
         )
 
+    def retrieve_frame(self) -> Frame | None:
+        """The frame `skip_frame` just took, decoded; None if it cannot be or came cut short
+        (the newest-frame reader then reads on, through `read_frame`)."""
+        frame = super().retrieve_frame()
+        return None if frame is not None and cut_short(frame.image) else frame
+
     def _read_any(self) -> Frame | None:
         image = self._grab()
         if image is None and self._clip_length() > 0:
@@ -489,7 +496,7 @@ class StreamSource(CaptureSource):
             image = None if self._near_the_end() else self._resumed()
             if image is None:
                 return None
-        attempt = 0
+        attempt, dropped = 0, time.monotonic()
         while image is None:
             if self._cancelled.is_set():
                 return None  # the reader is going away: no more tries
@@ -499,9 +506,11 @@ class StreamSource(CaptureSource):
                     f"{self.name}: connected, but the stream sent no pictures (not a video "
                     "stream, or not one blitzcam can decode)"
                 )
-            if attempt >= self._tries:
+            # (a host that never answers takes the open timeout, 8 s, each try: a minute in all)
+            if attempt >= self._tries or time.monotonic() - dropped >= RECONNECT_FOR_S:
                 raise SourceError(
-                    f"{self.name}: the stream dropped and did not come back after {attempt} tries"
+                    f"{self.name}: the stream dropped and did not come back after {attempt} tries "
+                    f"({time.monotonic() - dropped:.0f} s)"
                 )
             attempt += 1
             opened = self._reopened(attempt, "stream")
@@ -572,29 +581,35 @@ class StreamSource(CaptureSource):
 def http_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | None:
     """Why an HTTP address gave no stream, as its server answers a plain request: a password
     refused, no such path, a web page (phone camera apps serve their page and their stream at
-    other paths); None when the answer says nothing more (no answer, or a stream after all).
-    The user name and password in the address go as Basic authentication, never in a message."""
-    import base64
+    other paths); None when the answer says nothing more (no answer, a stream after all, an
+    address it cannot be asked at). The user name and password in the address are given to
+    that server alone, when it asks for them, never followed to another (a redirect) nor put
+    in a message."""
     import urllib.error
     import urllib.parse
     import urllib.request
 
-    parts = urllib.parse.urlsplit(url)
-    headers = {}
-    if parts.username is not None:
-        user = urllib.parse.unquote(parts.username)
-        secret = urllib.parse.unquote(parts.password or "")
-        token = base64.b64encode(f"{user}:{secret}".encode()).decode("ascii")
-        headers["Authorization"] = f"Basic {token}"
-    host = parts.hostname or ""
-    netloc = f"[{host}]" if ":" in host else host
-    netloc += f":{parts.port}" if parts.port else ""
-    bare = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None  # (answered as the HTTPError of its 3xx)
+
     try:
-        with urllib.request.urlopen(
-            urllib.request.Request(bare, headers=headers), timeout=timeout_s
-        ) as answer:
-            kind = answer.headers.get_content_type()
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname or ""
+        netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
+        bare = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+        handlers: list[urllib.request.BaseHandler] = [NoRedirect()]
+        if parts.username is not None:
+            passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+            passwords.add_password(
+                None,
+                f"{parts.scheme}://{netloc}/",
+                urllib.parse.unquote(parts.username),
+                urllib.parse.unquote(parts.password or ""),
+            )
+            handlers.append(urllib.request.HTTPBasicAuthHandler(passwords))
+        with urllib.request.build_opener(*handlers).open(bare, timeout=timeout_s) as answer:
+            kind = answer.headers.get("Content-Type")
     except urllib.error.HTTPError as exc:
         if exc.code in (401, 403):
             return f"the camera refused the user name or password (HTTP {exc.code})"
@@ -603,10 +618,12 @@ def http_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | Non
                 "no stream at this path (HTTP 404): phone camera apps serve theirs at a path "
                 "such as /video"
             )
+        if 300 <= exc.code < 400:
+            return f"the address sends elsewhere (HTTP {exc.code}): give the stream's own"
         return f"the server answered HTTP {exc.code}, not a stream"
-    except (OSError, ValueError):  # (no answer in time, refused, an address urllib cannot read)
+    except (OSError, ValueError):  # (no answer in time, refused; a port of 99999)
         return None
-    if kind in ("text/html", "text/plain"):
+    if kind is not None and kind.split(";")[0].strip().lower() in ("text/html", "text/plain"):
         return (
             "a web page, not a video stream (phone camera apps serve their page and their "
             "stream at other paths, such as /video)"

@@ -440,6 +440,22 @@ def test_seats_given_are_told_apart_as_the_table_sees_them(first: str, second: s
         rules.score_match(Match(players=seats))
 
 
+def test_a_match_stored_with_two_names_alike_still_takes_latecomers_and_changes() -> None:
+    # (the rule went over the whole table: a stored Ann and ann blocked every join and every
+    # seat change, the message blaming ann)
+    stored = Match(players=(Player("Ann", "green-pump"), Player("ann", "red-buggy"),
+                            Player("Bob", "blue-plow")))
+    joined = rules.join(stored, Player("Cid", "yellow-bucket"))
+    assert [p.name for p in joined.players] == ["Ann", "ann", "Bob", "Cid"]
+    moved = rules.change_players(stored, (*stored.players[:2], Player("Bob", "red-plow")))
+    assert moved.players[2].deck == "red-plow"
+    with pytest.raises(MatchError, match="player ANN: looks like 'Ann'"):
+        rules.join(stored, Player("ANN", "yellow-bucket"))
+    renamed = rules.change_players(stored, (stored.players[0], Player("Anna", "red-buggy"),
+                                            stored.players[2]))  # fmt: skip
+    assert [p.name for p in renamed.players] == ["Ann", "Anna", "Bob"]
+
+
 def test_a_latecomer_comes_back_as_themselves_whichever_case_they_are_typed_in() -> None:
     match = rules.new_match((Player("Ann", "green-pump"), Player("Bob", "red-buggy"),
                              Player("Cy", "blue-plow")))
