@@ -226,6 +226,12 @@ class OpenedLater:
         """The opened source's own clock, where it has one (a video file served over HTTP)."""
         return getattr(self._source, "frame_time_s", None)
 
+    @property
+    def reconnects(self) -> int:
+        """How often the opened stream has connected again after a drop (0: none, or no stream
+        yet); read from the GUI thread while the worker waits on one."""
+        return int(getattr(self._source, "reconnects", 0) or 0)
+
     def __init__(self, open_source: Callable[[], FrameSource], *, spec: str) -> None:
         self._open = open_source
         self._spec = spec

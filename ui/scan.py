@@ -53,6 +53,19 @@ WAITING_FOR_VIEW: Final = (
     "Waiting for a new view from the camera (a stream may be reconnecting): the shot is taken "
     "on the first settled one"
 )
+
+
+def waiting_for_view(tries: int) -> str:
+    """What a shot of a stale view says: waiting, and the stream's tries to come back since its
+    last view (0: none yet, it may only be slow)."""
+    if tries <= 0:
+        return WAITING_FOR_VIEW
+    return (
+        f"Waiting for a new view from the camera: the stream dropped, reconnecting (try "
+        f"{tries}); the shot is taken on the first settled view"
+    )
+
+
 MOVING_AT_THE_END: Final = (
     "The video ended while the view was moving: its last still view is shot instead"
 )
@@ -107,6 +120,7 @@ class ScanView(QWidget):
         self._source = source
         self.clock: Callable[[], float] = time.monotonic
         self._latest_at = 0.0  # when the latest counted frame came (`clock`)
+        self._reconnects_seen = 0  # the stream's reconnects when that frame came
         # the last few times between counted frames: their lower median is a count's usual
         # time (a stall, or a slow first count, is not)
         self._frame_gaps: collections.deque[float] = collections.deque(maxlen=5)
@@ -282,6 +296,7 @@ class ScanView(QWidget):
         if self._latest is not None:
             self._frame_gaps.append(now - self._latest_at)
         self._latest, self._latest_at = item, now
+        self._reconnects_seen = self._reconnects()  # (tries since are the stream's outage now)
         if item.snapshot.scene != self._again:  # another view: a second press is a first again
             self._again = None
         own = item.snapshot.as_its_view()
@@ -318,7 +333,7 @@ class ScanView(QWidget):
             return False
         if self._is_stale():  # a stalled stream's last view: wait for the table as it is now
             self._waiting = self._waiting or "shot"
-            self.live.show_message(WAITING_FOR_VIEW)
+            self.live.show_message(waiting_for_view(self._reconnects() - self._reconnects_seen))
             return False
         if not self._latest.snapshot.settled and not self._ended:
             # its counts are still the view before's: shooting now would pair this picture
@@ -380,6 +395,10 @@ class ScanView(QWidget):
         """A camera or live stream, not a file. Asked when it matters: an address opened by
         the worker turns out to be a live stream or a clip served over HTTP only once open."""
         return bool(getattr(self._source, "live", False))
+
+    def _reconnects(self) -> int:
+        """How often the source has connected again after a drop (a stream's; 0 otherwise)."""
+        return int(getattr(self._source, "reconnects", 0) or 0)
 
     def _is_stale(self) -> bool:
         if not self._is_live() or self._ended or self._latest is None:

@@ -487,3 +487,16 @@ def test_the_app_says_an_address_it_cannot_read_as_one_its_password_hidden(spec:
     with pytest.raises(SourceError, match="not an address blitzcam can read") as raised:
         open_source(spec)
     assert "s3cret" not in str(raised.value) and "***" in str(raised.value)
+
+
+def test_a_stream_opened_later_says_how_often_it_reconnected() -> None:
+    # (the scan says "reconnecting (try N)" while a stream is down: read through the opener)
+    from blitzcam.ui.frame_sources import OpenedLater
+
+    stream = FakeSource([np.zeros((36, 64, 3), np.uint8)])
+    later = OpenedLater(lambda: stream, spec="http://127.0.0.1:9/video-reconnects")
+    assert later.reconnects == 0  # (nothing opened yet)
+    later.read()
+    stream.reconnects = 3
+    assert later.reconnects == 3
+    later.close()

@@ -16,6 +16,7 @@ from blitzcam.ui.scan import (
     SHOOT_UNCHANGED_AGAIN,
     WAITING_FOR_VIEW,
     ScanView,
+    waiting_for_view,
 )
 from tests.ui.fakes import FakeSource, players
 
@@ -178,6 +179,16 @@ def test_a_shot_of_a_stalled_stream_s_last_view_waits_for_a_new_one(qtbot, live:
     now[0] += 8.0
     view.capture_button.click()
     assert not view.session.shots() and view.live.message() == WAITING_FOR_VIEW
+    # the stream dropped and is trying to come back: said, with its tries since its last view
+    source.reconnects = 5
+    view.capture_button.click()
+    assert view.live.message() == waiting_for_view(5)
+    assert "the stream dropped, reconnecting (try 5)" in waiting_for_view(5)
+    view._on_counted(_frame(4, 12, 4))  # back (and shot): the tries counted from here
+    now[0] += 60.0  # (past three of this stream's gaps, seconds long by now)
+    source.reconnects = 6
+    view.capture_button.click()
+    assert "reconnecting (try 1)" in view.live.message()
 
 
 def test_enter_on_an_unsettled_view_shoots_it_once_settled_then_goes_on(qtbot) -> None:
