@@ -151,14 +151,13 @@ def quit_on_interrupt(app: QApplication) -> Iterator[QTimer]:
     handlers, so the app went on for ever (a timer now wakes Python to look). Python's own
     handler comes back after, so that a second Ctrl+C while the app shuts down ends it."""
     before = signal.signal(signal.SIGINT, lambda *_: app.quit())
-    timer = QTimer(app)
+    timer = QTimer()  # (Python's own: it goes with this function's frame, not later in Qt's)
     timer.timeout.connect(lambda: None)  # (Python's own handlers run between Qt's events)
     timer.start(SIGNAL_LOOK_MS)
     try:
         yield timer
     finally:
         timer.stop()
-        timer.deleteLater()
         signal.signal(signal.SIGINT, before)
 
 
