@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -1021,9 +1022,13 @@ def may_leave(match: Match, standings: Standings | None = None) -> tuple[Player,
     seated = at_table(match)
     if len(seated) <= MIN_PLAYERS:
         return ()
-    if standings.status == "in-progress":
-        return seated
-    return tuple(p for p in seated if p.joined == len(match.rounds))
+    if standings.status != "in-progress":
+        seated = tuple(p for p in seated if p.joined == len(match.rounds))
+    if match.uses_teams:  # the last of a team, with two teams at the table, stays
+        teams = Counter(p.team for p in at_table(match))
+        if len(teams) <= 2:
+            seated = tuple(p for p in seated if teams[p.team] > 1)
+    return seated
 
 
 def can_leave(match: Match, standings: Standings | None = None) -> bool:

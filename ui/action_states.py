@@ -50,6 +50,6 @@ def undo_refused(match: Match) -> str | None:
     """Why the rules would refuse to undo `match`'s last round now (None: they would not)."""
     try:
         rules.delete_round(match, rules.last_round(match))
-    except MatchError as exc:
-        return exc.rule
+    except MatchError as exc:  # (said whole: "player Di: joined after round 1, ...")
+        return str(exc)
     return None

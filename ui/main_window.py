@@ -312,6 +312,8 @@ class MainWindow(QMainWindow):
             except (MatchError, StoreError) as exc:  # deleted since the browser listed it
                 self.statusBar().showMessage(f"Match not opened: {exc}", 8000)
                 return
+        if match_id != self.match_id:  # (another match's news is not this one's)
+            self.statusBar().clearMessage()
         self.match_id = match_id
         self._redraw(match)
         self.pages.setCurrentWidget(self.scoreboard)
@@ -453,18 +455,34 @@ class MainWindow(QMainWindow):
             return
         opened = self.match.rounds[number - 1]
 
-        def commit(round_: Round) -> Match:
+        def still_there() -> bool:
             # reloaded after a change elsewhere, round `number` may be another round now (one
             # before it deleted): replacing it would overwrite that one
             rounds = self.match.rounds if self.match is not None else ()
-            if len(rounds) < number or rounds[number - 1] != opened:
-                raise MatchError(
-                    f"round {number} was changed or moved elsewhere since this edit was "
-                    "opened; cancel and edit it again",
-                )
+            return len(rounds) >= number and rounds[number - 1] == opened
+
+        moved = (
+            f"round {number} was changed or moved elsewhere since this edit was opened; cancel "
+            "and edit it again"
+        )
+
+        def commit(round_: Round) -> Match:
+            if not still_there():
+                raise MatchError(moved)
             return self.store.replace_round(self.match_id, number, round_, expect=self.match)
 
-        self._open_confirm(opened, title=f"Edit round {number}", commit=commit)
+        def when_stale() -> str:  # (confirming again would only be refused: said at once)
+            return (
+                "Confirm again to save it." if still_there() else moved[0].upper() + moved[1:] + "."
+            )
+
+        self._open_confirm(
+            opened,
+            title=f"Edit round {number}",
+            commit=commit,
+            when_stale=when_stale,
+            edited=number,
+        )
 
     def _on_manual(self) -> None:
         if self.match is None:
@@ -677,11 +695,15 @@ class MainWindow(QMainWindow):
         caller_before: int | None = None,
         kept: int = 0,
         retitle: Callable[[], str] | None = None,
+        when_stale: Callable[[], str] | None = None,
+        edited: int | None = None,
     ) -> ConfirmDialog:
         """`caller`: who called Blitz, picked at the start (their Blitz count zeroed, unless
         `caller_before` is their count before an earlier review's pick zeroed it); `kept`:
         how many of `proposed`'s counts the players typed in a review they left; `retitle`:
-        the title once the match was read again (a round saved elsewhere meanwhile)."""
+        the title once the match was read again (a round saved elsewhere meanwhile);
+        `when_stale`: what to do then, said once the match is read again (default: confirm
+        again); `edited`: the number of the round corrected (None: a new round)."""
         captures: list[QImage] = []
         captions: list[str] = []
         check: tuple[str, ...] = ()
@@ -710,7 +732,9 @@ class MainWindow(QMainWindow):
         elif caller is not None:
             dialog.set_caller(caller)
         dialog.countsConfirmed.connect(
-            lambda round_: self._on_round_confirmed(dialog, round_, commit, session, retitle)
+            lambda round_: self._on_round_confirmed(
+                dialog, round_, commit, session, retitle, when_stale, edited
+            )
         )
         dialog.rejected.connect(lambda: self._on_confirm_closed(dialog))
         if self.scan is not None:
@@ -726,6 +750,8 @@ class MainWindow(QMainWindow):
         commit: Callable[[Round], Match],
         session: ScanSession | None,
         retitle: Callable[[], str] | None = None,
+        when_stale: Callable[[], str] | None = None,
+        edited: int | None = None,
     ) -> None:
         players = self.match.players if self.match is not None else ()
         try:
@@ -747,7 +773,9 @@ class MainWindow(QMainWindow):
                 )
                 return
             if isinstance(exc, StaleMatchError):
-                why += " Confirm again to save this round to it."
+                why += " " + (
+                    when_stale() if when_stale else "Confirm again to save this round to it."
+                )
                 if retitle is not None:  # (it said "Round 1" of what is saved as round 2)
                     dialog.set_title(retitle())
             if isinstance(exc, MatchError):
@@ -769,7 +797,12 @@ class MainWindow(QMainWindow):
         if session is not None:
             self._end_scan()
         self.show_match(self.match_id, match)
-        self.statusBar().showMessage(f"Round saved ({len(match.rounds)} played)", 5000)
+        self.statusBar().showMessage(
+            f"Round saved ({len(match.rounds)} played)"
+            if edited is None
+            else f"Round {edited} corrected",
+            5000,
+        )
         if session is not None:
             self._keep_captures(session, round_)
 

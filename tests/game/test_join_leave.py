@@ -593,3 +593,18 @@ def test_the_blitz_caller_is_the_one_player_with_no_blitz_cards_left() -> None:
     assert rules.blitz_caller(round_of(Ann=(12, 0), Bob=(5, 2))) == "Ann"
     assert rules.blitz_caller(round_of(Ann=(12, 0), Bob=(5, 0))) is None  # two: not said
     assert rules.blitz_caller(round_of(Ann=(12, 1), Bob=(5, 2))) is None  # a play-out round
+
+
+def test_the_last_of_a_team_is_not_offered_to_leave_where_two_teams_would_not_stay() -> None:
+    # (offered, then refused: "a team match needs at least two teams at the table")
+    seats = (Player("Ann", "green-pump", team="A"), Player("Bob", "red-buggy", team="A"),
+             Player("Cy", "blue-plow", team="B"), Player("Di", "red-plow", team="B"))
+    match = rules.add_round(rules.new_match(seats),
+                            round_of(Ann=(5, 0), Bob=(3, 2), Cy=(4, 1), Di=(2, 3)))
+    match = rules.leave(match, "Ann")
+    offered = [p.name for p in rules.may_leave(match)]
+    assert offered == ["Cy", "Di"]
+    for name in offered:
+        rules.leave(match, name)  # (each one offered, the rules take)
+    with pytest.raises(rules.MatchError, match="two teams"):
+        rules.leave(match, "Bob")

@@ -41,7 +41,8 @@ def test_a_decided_match_takes_no_round_and_undo_says_why_not_when_it_cannot() -
     assert not states.enter_round and states.undo and states.delete_round
     # a latecomer seated after the last round: the round cannot be undone under them
     joined = rules.join(match_of(R1), Player("Di", "red-plow"))
-    assert undo_refused(joined) is not None
+    # (who blocks it said: "joined after round 1, the last" named nobody)
+    assert undo_refused(joined).startswith("player Di: joined after round 1")
     states = action_states(joined, scanning=False, redoable=False)
     assert not states.undo and states.undo_refused == undo_refused(joined)
     assert undo_refused(match_of(R1)) is None

@@ -603,10 +603,21 @@ def test_an_edit_confirmed_after_rounds_moved_elsewhere_is_refused(qtbot, store,
     dialog.editor.dutch["Cy"].setValue(7)
     with MatchStore(store.path) as elsewhere:
         elsewhere.delete_round(match_id, 1)
-    _ok(dialog)  # stale: reloaded
-    _ok(dialog)  # again: round 2 is another round now
+    _ok(dialog)  # stale: reloaded, and said at once that round 2 is another round now
+    # (it said "Confirm again", which was then refused)
+    assert dialog.error.text().endswith(
+        "Round 2 was changed or moved elsewhere since this edit was opened; cancel and edit it "
+        "again."
+    )
+    _ok(dialog)  # again all the same: refused
     assert "round 2 was changed or moved elsewhere" in dialog.error.text()
     assert store.load(match_id).rounds == (second, third)
+    # a round corrected is said as such ("Round saved (2 played)" read as one more round)
+    dialog.reject()
+    window._on_edit_round(1)
+    window.confirm.editor.dutch["Cy"].setValue(9)
+    _ok(window.confirm)
+    assert window.statusBar().currentMessage() == "Round 1 corrected"
 
 
 def test_a_redo_that_failed_can_be_tried_again(qtbot, store, feed, tmp_path, monkeypatch):
@@ -1584,7 +1595,7 @@ def test_undo_is_off_when_the_rules_would_refuse_it_and_says_why(qtbot, store, f
     assert window.undo_action.toolTip() == "Undo round (Ctrl+Z)"
     assert window._join_refused(rules.Player("Di", "blue-plow"), 0) is None
     assert not window.undo_action.isEnabled()
-    assert window.undo_action.toolTip().startswith("Undo round (Ctrl+Z): not now, joined after round 1")
+    assert window.undo_action.toolTip().startswith("Undo round (Ctrl+Z): not now, player Di: joined after round 1")
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert len(store.load(window.match_id).rounds) == 1
 
@@ -1632,3 +1643,16 @@ def test_the_leave_question_names_its_choice_for_a_screen_reader(qtbot, store, f
     monkeypatch.setattr(window, "exec_dialog", answer)
     window.leave_action.trigger()
     assert named == ["Who leaves the table?"]
+
+
+def test_opening_another_match_clears_the_last_ones_news(qtbot, store, feed, tmp_path) -> None:
+    # ("Round saved (2 played)" stood under a match just opened, which had no such round)
+    first = store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
+    second = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.show_match(first)
+    window.statusBar().showMessage("Round saved (1 played)", 5000)
+    window.show_match(first)  # (the same match drawn again keeps its news)
+    assert window.statusBar().currentMessage() == "Round saved (1 played)"
+    window.show_match(second)
+    assert window.statusBar().currentMessage() == ""
