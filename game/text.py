@@ -35,7 +35,7 @@ def describe_status(standings: Standings, *, name: Callable[[str], str] = str) -
     if standings.status == "won":
         return f"won by {name(standings.winners[0])} after round {standings.decided_after}"
     if standings.status == "shared":
-        winners = ", ".join(map(name, standings.winners))
+        winners = listed([name(winner) for winner in standings.winners])  # (as the board says)
         return f"shared win: {winners} after round {standings.decided_after}"
     return "in progress"
 

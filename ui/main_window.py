@@ -524,16 +524,22 @@ class MainWindow(QMainWindow):
         )
 
     def _change_refused(
-        self, what: str, change: Callable[[], Match], *, within: QDialog | None = None
+        self,
+        what: str,
+        change: Callable[[], Match],
+        *,
+        within: QDialog | None = None,
+        not_done: str | None = None,
     ) -> str | None:
         """Make a store change to the open match and show it; why not, if refused. A change
         refused because the match changed elsewhere closes the dialog it came from (`within`):
         what it shows was read from the match before, and OK again would have saved that over
-        the other change (the version checked is the reloaded one)."""
+        the other change (the version checked is the reloaded one). `not_done`: how a
+        refusal begins (default "<what> not changed")."""
         try:
             match = change()
         except (MatchError, StoreError) as exc:
-            refused = f"{what} not changed: {self._refused(exc)}"
+            refused = f"{not_done or what + ' not changed'}: {self._refused(exc)}"
             if within is not None and isinstance(exc, StaleMatchError):
                 within.reject()
                 self.statusBar().showMessage(
@@ -569,6 +575,7 @@ class MainWindow(QMainWindow):
             "Players",
             lambda: self.store.join(self.match_id, player, start=start, expect=self.match),
             within=within,
+            not_done=f"{player.name} not seated",
         )
         if refused is None and self.match is not None:
             self.statusBar().showMessage(

@@ -71,3 +71,13 @@ def test_seat_changes_say_who_an_undo_put_back_or_a_redo_took_away() -> None:
     assert seat_changes(gone, played) == "; Cy back at the table"
     assert seat_changes(played, gone) == "; Cy off the table again"
     assert seat_changes(played, played) == ""
+
+
+def test_a_shared_win_names_its_winners_as_the_board_does() -> None:
+    # (the browser said "shared win: Ann, Bob", the scoreboard "Ann and Bob")
+    from blitzcam.game.rules import add_round, new_match
+
+    match = new_match((Player("Ann", "green-pump"), Player("Bob", "red-buggy"),
+                       Player("Cy", "blue-plow")), Settings(target=10))
+    match = add_round(match, round_of(Ann=(12, 0), Bob=(12, 0), Cy=(3, 2)))
+    assert describe_status(score_match(match)) == "shared win: Ann and Bob after round 1"

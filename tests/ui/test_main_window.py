@@ -535,6 +535,7 @@ def test_a_start_typed_in_the_join_dialog_is_taken_as_typed(qtbot, store, feed, 
     assert dialog.start.value() == 80
     _ok(dialog)
     assert dialog.isVisible() and "a start of 80 reaches the target (75)" in dialog.error.text()
+    assert dialog.error.text().startswith("Di not seated: ")  # (not "Players not changed")
     type_start("-")
     _ok(dialog)
     assert dialog.isVisible() and dialog.error.text().startswith("Starts with: type a whole number")
