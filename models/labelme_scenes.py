@@ -80,8 +80,8 @@ def labelme_scenes(
         raise SceneDataError(f"{folder}: no labelme file (*.json) to evaluate on")
     scenes, named = [], {}
     for path in files:
-        record = _record(path)
-        image = _image(path, record)
+        record = read_labelme(path)
+        image = labelled_photo(path, record)
         if (other := named.get(image.resolve())) is not None:
             raise SceneDataError(f"{path}: names the photo {other} names too ({image})")
         named[image.resolve()] = path
@@ -90,7 +90,8 @@ def labelme_scenes(
     return scenes
 
 
-def _record(path: Path) -> dict[str, Any]:
+def read_labelme(path: Path) -> dict[str, Any]:
+    """A labelme file's JSON object; SceneDataError naming the file when it is none."""
     try:
         record = json.loads(path.read_text(encoding="utf-8-sig"))  # (a byte-order mark: Windows')
     except OSError as exc:
@@ -102,7 +103,7 @@ def _record(path: Path) -> dict[str, Any]:
     return record
 
 
-def _image(path: Path, record: dict[str, Any]) -> Path:
+def labelled_photo(path: Path, record: dict[str, Any]) -> Path:
     """The photo the labels were drawn on, which must be there (labelme keeps its path as
     written on the labelling machine: a Windows one's backslashes are read as folders)."""
     given = record.get("imagePath")
@@ -203,7 +204,7 @@ def unchecked(scenes: Sequence[tuple[str, Path, SceneTruth]], folder: Path) -> l
     unticked: scored as they are, they measure the counting against itself."""
     names = []
     for name, _, _ in scenes:
-        flags = _record(folder / name).get("flags")
+        flags = read_labelme(folder / name).get("flags")
         if isinstance(flags, dict) and flags.get(CHECKED_FLAG) is False:
             names.append(name)
     return names

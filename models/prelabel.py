@@ -12,16 +12,21 @@ measure nothing, and `evaluate` says how many are still unticked.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path, PureWindowsPath
+from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
 
-from blitzcam.models.labelme_scenes import CHECKED_FLAG, FACE_UP_LABELS
+from blitzcam.models.evaluation import SceneDataError
+from blitzcam.models.labelme_scenes import (
+    CHECKED_FLAG,
+    FACE_UP_LABELS,
+    labelled_photo,
+    read_labelme,
+)
 
 LABELME_VERSION: Final = "5.4.1"  # the format written (labelme reads older and newer alike)
 
@@ -91,10 +96,7 @@ def labels_of(target: Path, photo: Path) -> bool | None:
     """Whether the labelme file at `target` is `photo`'s (True), another photo's (False: one
     of the same name in another folder, or `t.png` beside `t.jpg`), or cannot be told (None:
     not a labelme file blitzcam can read)."""
-    try:
-        record = json.loads(target.read_text(encoding="utf-8-sig"))
-        named = record["imagePath"]
-        written = PureWindowsPath(named) if "\\" in named else Path(named)
-        return (target.parent / written.as_posix()).resolve() == photo.resolve()
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+    try:  # (read as evaluate reads it)
+        return labelled_photo(target, read_labelme(target)).resolve() == photo.resolve()
+    except (SceneDataError, OSError):
         return None
