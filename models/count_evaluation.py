@@ -17,6 +17,7 @@ from typing import Any, Final
 from blitzcam.models.counted_scenes import CountedScene, LeftOut
 from blitzcam.models.evaluation import (
     SceneDataError,
+    at_most_shown,
     decks_lines,
     error_text,
     pct,
@@ -210,7 +211,6 @@ KINDS: Final = {
     "photos": "photos and their counts.csv",
     "captures": "the app's captures, against the counts the players confirmed",
 }
-MISTAKE_LINES: Final = 40  # inexact scenes listed in the table (the JSON holds every one)
 
 
 def counts_report_table(report: dict[str, Any]) -> str:
@@ -249,23 +249,20 @@ def counts_report_table(report: dict[str, Any]) -> str:
     details = report["inexact_detail"]
     if details:
         lines += ["", "inexact scenes: known decks off (counted of true)"]
-        for detail in details[:MISTAKE_LINES]:
-            off = ", ".join(
-                f"{d} {v['counted']} of {v['true']}" for d, v in detail["decks_off"].items()
-            )
-            unknown = f" ({detail['unknown']} backs of no deck)" if detail["unknown"] else ""
-            lines.append(f"  {detail['scene']}: {off}{unknown}")
-        if len(details) > MISTAKE_LINES:
-            lines.append(f"  ... and {len(details) - MISTAKE_LINES} more (the JSON lists all)")
+        lines += at_most_shown([_inexact_line(detail) for detail in details])
     if unknown := report["exact_with_backs_of_no_deck"]:
         lines += ["", "exact scenes with backs counted to no deck"]
-        lines += [f"  {u['scene']}: {u['unknown']}" for u in unknown[:MISTAKE_LINES]]
-        if len(unknown) > MISTAKE_LINES:
-            lines.append(f"  ... and {len(unknown) - MISTAKE_LINES} more (the JSON lists all)")
+        lines += at_most_shown([f"  {u['scene']}: {u['unknown']}" for u in unknown])
     if report["left_out"]:
         lines += ["", f"left out, not scored: {len(report['left_out'])}"]
         lines += [f"  {s['scene']}: {s['why']}" for s in report["left_out"]]
     return "\n".join(lines)
+
+
+def _inexact_line(detail: dict[str, Any]) -> str:
+    off = ", ".join(f"{d} {v['counted']} of {v['true']}" for d, v in detail["decks_off"].items())
+    unknown = f" ({detail['unknown']} backs of no deck)" if detail["unknown"] else ""
+    return f"  {detail['scene']}: {off}{unknown}"
 
 
 def _names(label: str, names: Sequence[str]) -> list[str]:

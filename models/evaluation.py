@@ -581,9 +581,7 @@ def _unlabelled_lines(photos: Sequence[str], shown: int = 10) -> list[str]:
 def _left_out_lines(scenes: Sequence[dict[str, str]], shapes: Sequence[str]) -> list[str]:
     """The scenes not scored (a photo that does not decode, one resized since it was
     labelled) and the shapes that box no card (a labelme file's points and lines)."""
-    lines = [f"left out, not scored: {s['scene']}: {s['why']}" for s in scenes[:MISTAKE_LINES]]
-    if len(scenes) > MISTAKE_LINES:
-        lines.append(f"  ... and {len(scenes) - MISTAKE_LINES} more (the JSON lists all)")
+    lines = at_most_shown([f"left out, not scored: {s['scene']}: {s['why']}" for s in scenes])
     if shapes:
         lines.append(f"shapes that box no card, left out: {len(shapes)} ({shapes[0]}, ...)")
     return lines
@@ -603,6 +601,14 @@ def _unchecked_lines(names: Sequence[str], scenes: int) -> list[str]:
 MISTAKE_LINES: Final = 40  # inexact scenes listed in the table (the JSON holds every one)
 
 
+def at_most_shown(lines: Sequence[str], *, lister: str = "the JSON") -> list[str]:
+    """A table's `lines` of scenes, MISTAKE_LINES at most, then how many more `lister` lists."""
+    shown = list(lines[:MISTAKE_LINES])
+    if len(lines) > MISTAKE_LINES:
+        shown.append(f"  ... and {len(lines) - MISTAKE_LINES} more ({lister} lists all)")
+    return shown
+
+
 def _mistakes_lines(details: list[dict[str, Any]], count_from: float) -> list[str]:
     """Each inexact scene's decks off and the mistakes behind them (models/mistakes.py)."""
     if not details:
@@ -614,7 +620,7 @@ def _mistakes_lines(details: list[dict[str, Any]], count_from: float) -> list[st
         "card, or boxed askew, IoU under 0.5 with it; an extra counted box, and what it lies "
         "on)",
     ]
-    lines += [f"  {mistake_line(detail, count_from)}" for detail in details[:MISTAKE_LINES]]
-    if len(details) > MISTAKE_LINES:
-        lines.append(f"  ... and {len(details) - MISTAKE_LINES} more (the JSON report lists all)")
+    lines += at_most_shown(
+        [f"  {mistake_line(detail, count_from)}" for detail in details], lister="the JSON report"
+    )
     return lines
