@@ -22,6 +22,7 @@ from blitzcam.models.evaluation import (
     error_text,
     pct,
     per_deck_lines,
+    pipeline_said,
 )
 from blitzcam.models.metrics import UNKNOWN, count_errors, same_counts
 from blitzcam.vision.images import ImageError, Picture
@@ -191,20 +192,14 @@ def evaluate_counts(
     if not outcomes:
         raise SceneDataError(f"{data}: no scene could be counted: {left[-1].reason}")
     report = summarize_counts(outcomes)
-    profile = pipeline.profile
     report |= {
         "kind": kind,
         "data": str(data),
         "images": sum(len(o.images) for o in outcomes),
         "left_out": [{"scene": s.name, "why": s.reason} for s in left],
-        "in_play": "each scene's own decks" if in_play else "every deck of the profile",
-        "model": str(pipeline.detector.path),
-        "engine": pipeline.detector.engine,
         "ms_per_scene": sum(milliseconds) / len(milliseconds) if milliseconds else math.nan,
-        "references": dict(zip(profile.names, profile.origins, strict=True)),
-        "stand_ins": list(profile.stand_ins),
     }
-    return report
+    return report | pipeline_said(pipeline, in_play=in_play)
 
 
 KINDS: Final = {

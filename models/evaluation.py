@@ -242,8 +242,7 @@ def evaluate(
     report["inexact_detail"] = [m.as_json() for m in mistakes]
     report["data"] = str(data)
     report["split"] = split  # (None: photos labelled by hand)
-    report["model"] = str(detector.path)
-    report["engine"] = detector.engine  # the engines agree to float rounding, not bit for bit
+    report |= pipeline_said(pipeline, in_play=in_play)
     report["operating_conf"] = operating_conf
     report["nms_iou"] = detector.iou
     report["ms_per_scene"] = float(np.mean(timings)) if timings else math.nan
@@ -266,12 +265,6 @@ def evaluate(
         operating, SWEEP, known_decks=pipeline.known_decks
     )
     report["unknown_below"] = operating_line
-    report["in_play"] = "each scene's own decks" if in_play else "every deck of the profile"
-    # what the decks were read against (a card measured with enrolled prints, or a --decks
-    # folder of two decks, read the same as one with the shipped art)
-    profile = pipeline.profile
-    report["references"] = dict(zip(profile.names, profile.origins, strict=True))
-    report["stand_ins"] = list(profile.stand_ins)
     # deck labels of no known deck that are not random art either ("Yellow-Bucket" typed by
     # hand): scored as art nobody enrolled, they were reported as identification misses
     report["labels_of_no_deck"] = labels_of_no_deck(
@@ -298,6 +291,22 @@ def resized_since(labelled: tuple[int, int], size: tuple[int, int]) -> str:
         f"labelled on a {labelled[0]}x{labelled[1]} picture, and the photo is "
         f"{size[0]}x{size[1]} (resized since?)"
     )
+
+
+def pipeline_said(pipeline: Any, *, in_play: bool) -> dict[str, Any]:
+    """What a report says of the pipeline that counted its scenes: the model and its engine,
+    what the backs were decided among, and what the decks were read against (a card measured
+    with enrolled prints, or a --decks folder of two decks, read the same as one with the
+    shipped art)."""
+    profile = pipeline.profile
+    return {
+        "model": str(pipeline.detector.path),
+        # (the engines agree to float rounding, not bit for bit)
+        "engine": pipeline.detector.engine,
+        "in_play": "each scene's own decks" if in_play else "every deck of the profile",
+        "references": dict(zip(profile.names, profile.origins, strict=True)),
+        "stand_ins": list(profile.stand_ins),
+    }
 
 
 def labels_of_no_deck(truths: Sequence[SceneTruth], known: Sequence[str]) -> dict[str, int]:
