@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QApplication,
@@ -39,6 +39,7 @@ from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.scrolling import scrolling_rows
+from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
 
 LIVE_MIN_WIDTH: Final = 240  # the camera's view beside the decks, at the least
 FRAME_WIDTH: Final = 16  # a window's frame across, in pixels
@@ -62,6 +63,12 @@ class EnrollDialog(QDialog):
         self.setWindowTitle("Enroll decks")
         self._enroller = enroller
         self._latest: CountedFrame | None = None
+        self._source = source
+        # a stalled stream's last picture is no card held up now: not enrolled from, and said
+        self._views = StallWatch()
+        self._stall_timer = QTimer(self)
+        self._stall_timer.setInterval(STALL_CHECK_MS)
+        self._stall_timer.timeout.connect(self._watch_stream)
         self._turn = turn or threading.Lock()
         self._thread = CountingThread(
             source, counter, interval_ms=interval_ms, turn=self._turn, parent=self
@@ -158,13 +165,30 @@ class EnrollDialog(QDialog):
 
     def start(self) -> None:
         self._thread.start()
+        self._stall_timer.start()
 
     def stop(self) -> None:
         """Stop the camera thread and release the camera (safe to call twice)."""
+        self._stall_timer.stop()
         self._thread.stop()
+
+    def _reconnects(self) -> int:
+        return int(getattr(self._source, "reconnects", 0) or 0)
+
+    def _stalled(self) -> bool:
+        """Whether the latest view is a live stream's, too old to be what the camera sees."""
+        live = bool(getattr(self._source, "live", False))
+        return live and not self._lost and self._latest is not None and self._views.stalled()
+
+    def _watch_stream(self) -> None:
+        if self._stalled():
+            said = self._views.said(self._reconnects())
+            if self.live.message() != said:
+                self.live.show_message(said)
 
     def _on_counted(self, item: CountedFrame) -> None:
         self._latest = item
+        self._views.saw_view(self._reconnects())
         self.live.show_frame(item.frame, item.snapshot)
         self._recognised = {deck: item.snapshot.counts.get(deck, 0) for deck in self.seen}
         self._show_status()
@@ -230,6 +254,11 @@ class EnrollDialog(QDialog):
         if self._latest is None:
             why = self._lost or "no picture from the camera yet"
             self.message.setText(f"{deck_label(deck)}: not enrolled: {why}")
+            return
+        if self._stalled():  # the card held up now is not in that picture
+            said = self._views.said(self._reconnects())
+            self.message.setText(f"{deck_label(deck)}: not enrolled. {said}")
+            self.live.show_message(said)
             return
         enroll, frame = self._enroller.enroll, self._latest.frame
         self._start_job(

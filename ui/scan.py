@@ -5,15 +5,13 @@ last shot, Esc cancels. When both steps are done it asks the caller to confirm (
 
 from __future__ import annotations
 
-import collections
 import dataclasses
-import statistics
 import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractSlider,
@@ -46,6 +44,7 @@ from blitzcam.ui.scan_session import (
     table_warnings,
 )
 from blitzcam.ui.scrolling import scrolling_rows
+from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
 from blitzcam.ui.text_size import text_scale
 
 HOLD_STILL: Final = "Hold still: the shot is taken as soon as the counts settle on this view"
@@ -79,9 +78,6 @@ SHOOT_UNCHANGED_AGAIN: Final = (
     "Nothing on the table has changed since this view was shot{as_step}: shot again, its cards "
     "count twice. Press again to shoot it anyway"
 )
-# a live view older than this (or than three gaps between counts, when counting is slower) is
-# not the table now: a stream that stalls or reconnects sends nothing for seconds
-STALE_AFTER_S: Final = 3.0
 
 
 class ScanView(QWidget):
@@ -119,11 +115,7 @@ class ScanView(QWidget):
         self._asked = ""  # the question asked on it, shown until the view changes or it is shot
         self._source = source
         self.clock: Callable[[], float] = time.monotonic
-        self._latest_at = 0.0  # when the latest counted frame came (`clock`)
-        self._reconnects_seen = 0  # the stream's reconnects when that frame came
-        # the last few times between counted frames: their lower median is a count's usual
-        # time (a stall, or a slow first count, is not)
-        self._frame_gaps: collections.deque[float] = collections.deque(maxlen=5)
+        self._views = StallWatch(lambda: self.clock())
         self._in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
         # the live vote is the window's counter's, kept between scans: the last round's counts
         # must not show (nor be shot) while this round's cards are still being spread
@@ -136,6 +128,9 @@ class ScanView(QWidget):
             parent=self,
         )
         self.live = LiveView()
+        self._stall_timer = QTimer(self)
+        self._stall_timer.setInterval(STALL_CHECK_MS)
+        self._stall_timer.timeout.connect(self._watch_stream)
         self.step_title = QLabel()
         self.step_title.setObjectName("stepTitle")
         self.step_title.setWordWrap(True)
@@ -281,9 +276,11 @@ class ScanView(QWidget):
 
     def start(self) -> None:
         self._thread.start()
+        self._stall_timer.start()
         self.setFocus()
 
     def stop(self) -> None:
+        self._stall_timer.stop()
         self._thread.stop()
 
     def latest(self) -> CountedFrame | None:
@@ -292,11 +289,8 @@ class ScanView(QWidget):
     # --- handlers ------------------------------------------------------------------------
 
     def _on_counted(self, item: CountedFrame) -> None:
-        now = self.clock()
-        if self._latest is not None:
-            self._frame_gaps.append(now - self._latest_at)
-        self._latest, self._latest_at = item, now
-        self._reconnects_seen = self._reconnects()  # (tries since are the stream's outage now)
+        self._latest = item
+        self._views.saw_view(self._reconnects())
         if item.snapshot.scene != self._again:  # another view: a second press is a first again
             self._again = None
         own = item.snapshot.as_its_view()
@@ -333,7 +327,7 @@ class ScanView(QWidget):
             return False
         if self._is_stale():  # a stalled stream's last view: wait for the table as it is now
             self._waiting = self._waiting or "shot"
-            self.live.show_message(waiting_for_view(self._reconnects() - self._reconnects_seen))
+            self.live.show_message(waiting_for_view(self._views.tries(self._reconnects())))
             return False
         if not self._latest.snapshot.settled and not self._ended:
             # its counts are still the view before's: shooting now would pair this picture
@@ -403,8 +397,23 @@ class ScanView(QWidget):
     def _is_stale(self) -> bool:
         if not self._is_live() or self._ended or self._latest is None:
             return False
-        usual = statistics.median_low(self._frame_gaps) if self._frame_gaps else 0.0
-        return self.clock() - self._latest_at > max(STALE_AFTER_S, 3 * usual)
+        return self._views.stalled()
+
+    def _watch_stream(self) -> None:
+        """Say on the live view that a live source has stalled, and its tries to come back;
+        a shot waiting for a new view says so in its own words (`waiting_for_view`)."""
+        if self._failure is not None or not self._is_stale():
+            return
+        assert self._latest is not None  # (a stale view is one)
+        # (over any other news of the last view: a question of it, "hold still", are moot
+        # until a new one comes, and that frame clears this)
+        reconnects = self._reconnects()
+        if self._waiting is not None:
+            said = waiting_for_view(self._views.tries(reconnects))
+        else:
+            said = self._views.said(reconnects)
+        if self.live.message() != said:
+            self.live.show_message(said)
 
     def _shoot_waiting(self) -> None:
         action, self._waiting = self._waiting, None

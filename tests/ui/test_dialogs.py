@@ -382,6 +382,56 @@ def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str
     dialog.reject()
 
 
+def test_enroll_from_a_stalled_stream_s_last_picture_is_refused_and_said(qtbot) -> None:
+    # a phone's stream that dropped left its last picture up, looking live: "Enroll" for the
+    # card held up now taught that old picture (perhaps another deck's back)
+    from blitzcam.ui.counting_worker import CountedFrame
+    from blitzcam.ui.stall_watch import stream_stalled
+
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    enroller = RecordingEnroller()
+    source = FakeSource([frame])
+    source.live = True
+    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=enroller)
+    qtbot.addWidget(dialog)  # (its thread is never started: frames are handed in)
+    now = [50.0]
+    dialog._views.clock = lambda: now[0]
+    dialog._on_counted(CountedFrame(frame, snapshot, 1))
+    now[0] += 1.0
+    dialog._watch_stream()
+    assert dialog.live.message() == ""
+    now[0] += 5.0
+    source.reconnects = 2
+    dialog._watch_stream()  # said by itself, on the view
+    assert dialog.live.message() == stream_stalled(6.0, 2)
+    dialog._on_enroll("red-buggy")
+    assert enroller.taught == []
+    assert dialog.message.text() == (
+        "Red buggy: not enrolled. No new picture from the camera for 6 s: the stream dropped, "
+        "reconnecting (try 2)"
+    )
+    dialog._on_counted(CountedFrame(frame, snapshot, 2))  # back: a picture of now
+    assert dialog.live.message() == ""
+    dialog._on_enroll("red-buggy")
+    qtbot.waitUntil(lambda: enroller.taught == ["red-buggy"], timeout=5000)
+    # a file's last frame is its picture however long ago it came
+    source.live = False
+    now[0] += 60.0
+    dialog._watch_stream()
+    assert dialog.live.message() == ""
+
+
+def test_the_enroll_dialog_watches_its_stream_while_it_runs(qtbot) -> None:
+    dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter("none"))
+    qtbot.addWidget(dialog)
+    dialog.start()
+    try:
+        assert dialog._stall_timer.isActive()
+    finally:
+        dialog.stop()
+    assert not dialog._stall_timer.isActive()
+
+
 def test_enrolling_keeps_the_window_live_and_clicks_meanwhile_off_the_deck_buttons(
     qtbot,
 ) -> None:

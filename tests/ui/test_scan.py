@@ -18,6 +18,7 @@ from blitzcam.ui.scan import (
     ScanView,
     waiting_for_view,
 )
+from blitzcam.ui.stall_watch import stream_stalled
 from tests.ui.fakes import FakeSource, players
 
 ANN, BOB = players(2)
@@ -189,6 +190,75 @@ def test_a_shot_of_a_stalled_stream_s_last_view_waits_for_a_new_one(qtbot, live:
     source.reconnects = 6
     view.capture_button.click()
     assert "reconnecting (try 1)" in view.live.message()
+
+
+def test_the_live_view_says_by_itself_that_a_stream_stalled_and_its_tries(qtbot) -> None:
+    # a dropped stream sent nothing, so its last picture stayed up as if it were the table
+    # until someone pressed Space; now the view says so, and how the reconnecting goes
+    source = FakeSource([np.zeros((36, 64, 3), np.uint8)])
+    source.live = True
+    view = ScanView((ANN, BOB), source, NullCounter(""))
+    qtbot.addWidget(view)
+    now = [100.0]
+    view.clock = lambda: now[0]
+    view._watch_stream()  # no view yet: the camera's own wait is said, not a stall
+    assert view.live.message() == "Waiting for the camera…"
+    for index in (1, 2):
+        view._on_counted(_frame(index, 9, 3))
+        now[0] += 0.5
+    view._watch_stream()
+    assert view.live.message() == ""  # half a second: a live view
+    now[0] += 4.0
+    view._watch_stream()
+    assert view.live.message() == stream_stalled(4.5, 0)
+    assert "No new picture from the camera for 4 s" in view.live.message()
+    source.reconnects = 2
+    now[0] += 3.0
+    view._watch_stream()
+    assert view.live.message() == stream_stalled(7.5, 2)
+    assert "the stream dropped, reconnecting (try 2)" in view.live.message()
+    view.capture_button.click()  # a shot waits for the new view, and says so on each check
+    source.reconnects = 3
+    view._watch_stream()
+    assert view.live.message() == waiting_for_view(3)
+    view._on_counted(_frame(3, 12, 4))  # back: shot, and the stall's news gone
+    assert [shot.view for shot in view.session.shots()] == [3]
+    assert "No new picture" not in view.live.message()
+    assert "reconnecting" not in view.live.message()
+    now[0] += 0.5
+    view._watch_stream()
+    assert view.live.message() == ""
+
+
+def test_a_stall_is_not_said_over_a_failure_nor_of_a_file(qtbot) -> None:
+    for live in (True, False):
+        source = FakeSource([np.zeros((36, 64, 3), np.uint8)])
+        source.live = live
+        view = ScanView((ANN, BOB), source, NullCounter(""))
+        qtbot.addWidget(view)
+        now = [100.0]
+        view.clock = lambda now=now: now[0]
+        view._on_counted(_frame(1, 9, 3))
+        now[0] += 10.0
+        view._watch_stream()
+        if not live:  # a paused or slow file is no stream: its last view is its view
+            assert view.live.message() == ""
+            continue
+        assert "No new picture" in view.live.message()
+        view._on_failed("the stream ended")
+        view._watch_stream()
+        assert view.live.message().startswith("The camera or the counter stopped")
+
+
+def test_the_stall_check_runs_while_the_scan_does(qtbot) -> None:
+    view = _view(qtbot)
+    assert not view._stall_timer.isActive()
+    view.start()
+    try:
+        assert view._stall_timer.isActive()
+    finally:
+        view.stop()
+    assert not view._stall_timer.isActive()
 
 
 def test_enter_on_an_unsettled_view_shoots_it_once_settled_then_goes_on(qtbot) -> None:

@@ -1,0 +1,69 @@
+"""When a live source's views came: a view that is the table now told from a stalled stream's
+last one. A stream that stalls or reconnects sends nothing for seconds, and its last picture
+stays up, looking live; shooting it, or enrolling a deck from it, took an old picture for the
+table. Qt-free: the scan and the enrollment dialog ask it on each press and on a timer.
+"""
+
+from __future__ import annotations
+
+import collections
+import statistics
+import time
+from collections.abc import Callable
+from typing import Final
+
+# a live view older than this (or than three gaps between counts, when counting is slower) is
+# not the table now
+STALE_AFTER_S: Final = 3.0
+# how often a camera view asks whether its live source has stalled (the counting thread sends
+# nothing while it does, so nothing else would tell the players their picture froze)
+STALL_CHECK_MS: Final = 1000
+
+
+def stream_stalled(seconds: float, tries: int) -> str:
+    """What a live view says of itself while its source sends nothing new: how long since its
+    last view, and the stream's tries to come back since then (0: none yet, it may only be
+    slow). Its last picture stays under it, which is not the table now."""
+    since = f"No new picture from the camera for {seconds:.0f} s"
+    if tries <= 0:
+        return f"{since}: the picture below is not the table now (a stream may be reconnecting)"
+    return f"{since}: the stream dropped, reconnecting (try {tries})"
+
+
+class StallWatch:
+    """The times of a source's last few views, and its reconnects when the latest came."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._latest_at: float | None = None
+        self._reconnects_seen = 0
+        # the last few times between views: their lower median is a count's usual time (a
+        # stall, or a slow first count, is not)
+        self._gaps: collections.deque[float] = collections.deque(maxlen=5)
+
+    def saw_view(self, reconnects: int) -> None:
+        """A view came; `reconnects`: the source's count of them so far (tries since are the
+        stream's outage from now on)."""
+        now = self.clock()
+        if self._latest_at is not None:
+            self._gaps.append(now - self._latest_at)
+        self._latest_at, self._reconnects_seen = now, reconnects
+
+    def since(self) -> float:
+        """Seconds since the latest view (0 before any)."""
+        return 0.0 if self._latest_at is None else self.clock() - self._latest_at
+
+    def stalled(self) -> bool:
+        """Whether the latest view is too old to be the table now (never before one)."""
+        if self._latest_at is None:
+            return False
+        usual = statistics.median_low(self._gaps) if self._gaps else 0.0
+        return self.since() > max(STALE_AFTER_S, 3 * usual)
+
+    def tries(self, reconnects: int) -> int:
+        """The stream's tries to come back since the latest view."""
+        return max(0, reconnects - self._reconnects_seen)
+
+    def said(self, reconnects: int) -> str:
+        """`stream_stalled` of now."""
+        return stream_stalled(self.since(), self.tries(reconnects))
