@@ -12,7 +12,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import numpy as np
 
@@ -29,6 +29,8 @@ from blitzcam.models.metrics import (
 )
 from blitzcam.models.mistakes import SceneMistakes, mistake_line, scene_mistakes
 from blitzcam.vision.images import ImageError
+
+Photo = TypeVar("Photo")  # where a scene's picture is read from: a file, or a labelme file's copy
 
 if TYPE_CHECKING:
     from blitzcam.vision.detections import Detections
@@ -156,12 +158,12 @@ def on_frame(truth: SceneTruth, scale: tuple[float, float]) -> SceneTruth:
 
 
 def evaluate(
-    scenes: Sequence[tuple[str, Path, SceneTruth]],
+    scenes: Sequence[tuple[str, Photo, SceneTruth]],
     *,
     data: Path,
     split: str | None,
     pipeline: Any,
-    read_picture: Callable[[Path], Picture],
+    read_picture: Callable[[Photo], Picture],
     progress: Callable[[Iterator[Any], int], Iterator[Any]] | None = None,
     in_play: bool = False,
     photos: bool = False,

@@ -5,13 +5,17 @@ Each `photo.json` names its image (`imagePath`, relative to the JSON) and holds 
 card: its label a deck's name for a back, `face-up` for a face-up card, anything else for a
 back of a deck nobody enrolled (which must stay unknown: `unknown` says so on purpose). A back
 is boxed round its drawing, the part that shows, as the detector boxes it (not the whole card);
-a polygon of four corners, a rectangle, or labelme's rotated rectangle. Reading only.
+a polygon of four corners, a rectangle, or labelme's rotated rectangle. The photo is its file;
+where that is not there, the copy labelme keeps inside the JSON (`imageData`). Reading only.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path, PureWindowsPath
 from typing import Any, Final
 
@@ -21,6 +25,7 @@ import numpy as np
 from blitzcam.game.decks import typed_deck_name
 from blitzcam.models.evaluation import SceneDataError
 from blitzcam.models.metrics import SceneTruth
+from blitzcam.vision.images import ImageError, Picture, decode_picture, read_picture
 
 FACE_UP_LABELS: Final = ("face-up", "face up", "face_up", "faceup", "face")
 NO_DECK: Final = "unknown"  # a back of art nobody enrolled, labelled so on purpose
@@ -29,6 +34,20 @@ SHAPES: Final = ("polygon", "rectangle", "rotation")
 # looked over (labelme shows it as a box to tick)
 CHECKED_FLAG: Final = "checked"
 PHOTOS: Final = (".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff", ".bmp")
+
+
+@dataclass(frozen=True, slots=True)
+class PhotoInLabels:
+    """A photo kept only inside its labelme file, as labelme saves it by default (`imageData`,
+    base64): the JSON shared without the photo beside it."""
+
+    labels: Path
+
+    def __str__(self) -> str:
+        return f"{self.labels} (the photo inside it)"
+
+
+Photo = Path | PhotoInLabels
 
 
 def labelme_files(folder: Path) -> list[Path]:
@@ -70,7 +89,7 @@ def _beside_or_one_down(folder: Path, wanted: Callable[[Path], bool]) -> list[Pa
 
 def labelme_scenes(
     folder: Path, shapes_left_out: list[str] | None = None
-) -> list[tuple[str, Path, SceneTruth]]:
+) -> list[tuple[str, Photo, SceneTruth]]:
     """(name, image, truth) of each labelled photo under `folder`, the name its JSON's path
     there; SceneDataError naming the file (and shape) for one that cannot be scored. Shapes
     that box no card (a point, a line: a note) are said in `shapes_left_out`."""
@@ -82,9 +101,10 @@ def labelme_scenes(
     for path in files:
         record = read_labelme(path)
         image = labelled_photo(path, record)
-        if (other := named.get(image.resolve())) is not None:
-            raise SceneDataError(f"{path}: names the photo {other} names too ({image})")
-        named[image.resolve()] = path
+        if isinstance(image, Path):
+            if (other := named.get(image.resolve())) is not None:
+                raise SceneDataError(f"{path}: names the photo {other} names too ({image})")
+            named[image.resolve()] = path
         truth = _truth(path, record, shapes_left_out)
         scenes.append((path.relative_to(folder).as_posix(), image, truth))
     return scenes
@@ -103,11 +123,15 @@ def read_labelme(path: Path) -> dict[str, Any]:
     return record
 
 
-def labelled_photo(path: Path, record: dict[str, Any]) -> Path:
-    """The photo the labels were drawn on, which must be there (labelme keeps its path as
-    written on the labelling machine: a Windows one's backslashes are read as folders)."""
+def labelled_photo(path: Path, record: dict[str, Any]) -> Photo:
+    """The photo the labels were drawn on: its file, which must be there unless the labels
+    keep a copy of it (labelme keeps its path as written on the labelling machine: a Windows
+    one's backslashes are read as folders)."""
     given = record.get("imagePath")
+    kept_inside = isinstance(record.get("imageData"), str) and bool(record["imageData"])
     if not isinstance(given, str) or not given:
+        if kept_inside:
+            return PhotoInLabels(path)
         raise SceneDataError(f"{path}: no 'imagePath' naming the photo")
     written = PureWindowsPath(given) if "\\" in given else Path(given)
     image = path.parent / Path(written.as_posix())
@@ -118,9 +142,29 @@ def labelled_photo(path: Path, record: dict[str, Any]) -> Path:
     for candidate in (image, beside):
         if candidate.is_file():
             return candidate
-    # (labelme can keep the photo inside the JSON too; blitzcam reads the photo's file)
+    if kept_inside:  # (the file first: the same picture, where a person looks for it)
+        return PhotoInLabels(path)
     missing = "not a file" if image.exists() else "no such file"
-    raise SceneDataError(f"{path}: its photo {given}: {missing}, nor {written.name} beside it")
+    raise SceneDataError(
+        f"{path}: its photo {given}: {missing}, nor {written.name} beside it, nor a copy "
+        "inside it (imageData)"
+    )
+
+
+def read_photo(photo: Photo) -> Picture:
+    """A labelled photo's picture, from its file or from inside its labels; ImageError naming
+    the file when it cannot be read (a labelme file's copy of it is read as a file's bytes)."""
+    if isinstance(photo, Path):
+        return read_picture(photo)
+    where = str(photo)
+    try:
+        text = read_labelme(photo.labels)["imageData"]
+        data = base64.b64decode(text, validate=True)
+    except SceneDataError as exc:
+        raise ImageError(str(exc)) from None
+    except (KeyError, TypeError, ValueError, binascii.Error):
+        raise ImageError(f"{where}: its imageData is not an image in base64") from None
+    return decode_picture(data, name=where)
 
 
 def _truth(path: Path, record: dict[str, Any], left_out: list[str]) -> SceneTruth:
@@ -191,15 +235,15 @@ def _size(path: Path, record: dict[str, Any]) -> tuple[int, int] | None:
     return int(width), int(height)
 
 
-def unlabelled_photos(folder: Path, scenes: Sequence[tuple[str, Path, SceneTruth]]) -> list[Path]:
+def unlabelled_photos(folder: Path, scenes: Sequence[tuple[str, Photo, SceneTruth]]) -> list[Path]:
     """Photos in `folder` (and its folders) that no labelme file names: tables not scored."""
-    named = {image.resolve() for _, image, _ in scenes}
+    named = {image.resolve() for _, image, _ in scenes if isinstance(image, Path)}
     return _beside_or_one_down(
         folder, lambda path: path.suffix.lower() in PHOTOS and path.resolve() not in named
     )
 
 
-def unchecked(scenes: Sequence[tuple[str, Path, SceneTruth]], folder: Path) -> list[str]:
+def unchecked(scenes: Sequence[tuple[str, Photo, SceneTruth]], folder: Path) -> list[str]:
     """The scenes whose labels are still blitzcam's own pre-labels, their `checked` flag
     unticked: scored as they are, they measure the counting against itself."""
     names = []

@@ -97,6 +97,8 @@ def labels_of(target: Path, photo: Path) -> bool | None:
     of the same name in another folder, or `t.png` beside `t.jpg`), or cannot be told (None:
     not a labelme file blitzcam can read)."""
     try:  # (read as evaluate reads it)
-        return labelled_photo(target, read_labelme(target)).resolve() == photo.resolve()
+        found = labelled_photo(target, read_labelme(target))
     except (SceneDataError, OSError):
         return None
+    # (a photo kept only inside it is not this one, which is here and would have been found)
+    return isinstance(found, Path) and found.resolve() == photo.resolve()

@@ -141,10 +141,15 @@ def _evaluate_boxes(
 ) -> dict[str, Any]:
     """A generated dataset's split, or photos labelled in labelme, scored box by box."""
     from blitzcam.models.evaluation import evaluate, labelled_scenes
-    from blitzcam.models.labelme_scenes import labelme_scenes, unchecked, unlabelled_photos
-    from blitzcam.vision.images import read_picture
+    from blitzcam.models.labelme_scenes import (
+        labelme_scenes,
+        read_photo,
+        unchecked,
+        unlabelled_photos,
+    )
 
     shapes_left_out: list[str] = []  # (a labelme file's points and lines: no card)
+    scenes: list[tuple[str, Any, Any]]
     if kind == "generated":
         split = split or "test"
         scenes = list(labelled_scenes(data, split))
@@ -155,7 +160,7 @@ def _evaluate_boxes(
         data=data,
         split=split,
         pipeline=pipeline,
-        read_picture=read_picture,
+        read_picture=read_photo,  # (a generated scene's image is a file: read as one)
         in_play=in_play,
         progress=progress,
         photos=kind == "labelme",

@@ -265,3 +265,91 @@ def test_labelme_files_in_a_folder_called_scenes_are_not_an_unfinished_dataset(
     (tmp_path / "counts.csv").write_text("image,red-plow\nscenes/table.jpg,1\n")
     assert _data_kind(tmp_path) == "photos"  # both: the counts, and said
     assert "holds labelme files and a counts.csv: scored on the counts" in capsys.readouterr().err
+
+
+def test_a_photo_kept_only_inside_its_labelme_file_is_read_from_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # labelme saves the photo inside the JSON by default; shared without the photo, the file
+    # was refused ("its photo ...: no such file")
+    import base64
+
+    from blitzcam.cli import main
+    from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+    from blitzcam.models.labelme_scenes import PhotoInLabels, read_photo
+    from blitzcam.vision.images import read_picture
+
+    generated, beside, inside = tmp_path / "generated", tmp_path / "beside", tmp_path / "inside"
+    generate_dataset(
+        GenerateRequest(out=generated, n=2, seed=60, res=(1280, 720), workers=1, progress=False)
+    )
+    beside.mkdir()
+    inside.mkdir()
+    for path in sorted((generated / "scenes").glob("*/*.json")):
+        record = json.loads(path.read_text())
+        photo = generated / record["image"]
+        labels = {
+            "shapes": [
+                _shape("face-up" if o["class"] == "face" else o["deck"], o["polygon"])
+                for o in record["objects"]
+            ],
+            "imagePath": photo.name,
+            "imageWidth": record["resolution"][0],
+            "imageHeight": record["resolution"][1],
+        }
+        (beside / photo.name).write_bytes(photo.read_bytes())
+        (beside / f"{photo.stem}.json").write_text(json.dumps(labels | {"imageData": None}))
+        kept = base64.b64encode(photo.read_bytes()).decode("ascii")
+        (inside / f"{photo.stem}.json").write_text(json.dumps(labels | {"imageData": kept}))
+    scenes = labelme_scenes(inside)
+    assert [image for _, image, _ in scenes] == [
+        PhotoInLabels(inside / name) for name, _, _ in scenes
+    ]
+    first = scenes[0][1]
+    assert np.array_equal(
+        read_photo(first).frame, read_picture(beside / f"{first.labels.stem}.jpg").frame
+    )
+    assert unlabelled_photos(inside, scenes) == []
+    reports = []
+    for folder in (beside, inside):
+        assert main(["evaluate", "--data", str(folder), "--json", str(tmp_path / "r.json")]) == 0
+        reports.append(json.loads((tmp_path / "r.json").read_text()))
+    for key in ("scenes", "detector", "scene_exact_rate", "per_deck", "mean_abs_count_error"):
+        assert reports[0][key] == reports[1][key], key
+    # with the photo beside it too, the photo's file is read (the same picture)
+    photo = f"{first.labels.stem}.jpg"
+    (inside / photo).write_bytes((beside / photo).read_bytes())
+    assert labelme_scenes(inside)[0][1] == inside / photo
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("kept", "said"),
+    [
+        ("not base64 at all!", "its imageData is not an image in base64"),
+        ("aGVsbG8gd29ybGQ=", "cannot decode image"),  # base64 of "hello world"
+    ],
+)
+def test_a_copy_inside_that_is_no_picture_is_left_out_and_said(
+    tmp_path: Path, kept: str, said: str
+) -> None:
+    from blitzcam.models.labelme_scenes import PhotoInLabels, read_photo
+    from blitzcam.vision.images import ImageError
+
+    path = _labelled(tmp_path, [_shape("red-plow", SQUARE)], imagePath="gone.jpg", imageData=kept)
+    ((_, image, _),) = labelme_scenes(tmp_path)
+    assert image == PhotoInLabels(path)
+    with pytest.raises(ImageError) as caught:
+        read_photo(image)
+    message = str(caught.value)
+    assert message.startswith(f"{path} (the photo inside it)") and said in message
+    assert "\n" not in message
+
+
+def test_a_labels_file_whose_photo_is_only_inside_it_is_no_other_photo_s(tmp_path: Path) -> None:
+    # prelabel must not take it for the photo's own labels file (and write over it)
+    from blitzcam.models.prelabel import labels_of
+
+    path = _labelled(tmp_path, [], imagePath="elsewhere/t.jpg", imageData="aGVsbG8=")
+    (tmp_path / "table.jpg").write_bytes(b"a photo")
+    assert labels_of(path, tmp_path / "table.jpg") is False
