@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from blitzcam.errors import UserError
-from blitzcam.game.decks import DECK_NAMES
+from blitzcam.game.decks import DECK_NAMES, typed_deck_name
 from blitzcam.vision.card_finder import card_in, rectify
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import read_image, read_picture, write_png_atomic
@@ -210,8 +210,12 @@ def check_deck_name(deck: str, *, new: bool = True) -> str:
     a device is refused for a `new` deck only: one stored under it before (or by hand) must
     still be forgotten."""
     if deck == UNKNOWN_NAME:
-        raise UserError(f"deck name {deck!r} is reserved for backs of no deck: choose another")
+        then = "choose another" if new else "nothing is enrolled under it"
+        raise UserError(f"deck name {deck!r} is reserved for backs of no deck: {then}")
     if not DECK_NAME_PATTERN.fullmatch(deck):
+        typed = typed_deck_name(deck)  # "Green Pump", "green_pump": as labels and counts read
+        if typed != deck and DECK_NAME_PATTERN.fullmatch(typed):
+            raise UserError(f"deck name {deck!r}: did you mean {typed}? (names are written so)")
         raise UserError(
             f"deck name {deck!r}: expected one of {', '.join(DECK_NAMES)} or a name of lowercase "
             "letters, digits and dashes, up to 40, not starting with a dash"

@@ -27,6 +27,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument(
         "--camera", help="a camera index, video file, folder of pictures or stream URL to grab from"
     )
+    enroll.add_argument(
+        "--own",
+        action="store_true",
+        help="DECK is a deck of your own, though its name is one slip from one of the eight "
+        "(without it, such a name is refused as a typo)",
+    )
     enroll.set_defaults(func=enroll_command)
 
     listing = actions.add_parser(
@@ -67,6 +73,13 @@ def enroll_command(args: argparse.Namespace) -> int:
     from blitzcam.vision.references import user_decks_dir
 
     deck = check_deck_name(args.deck)
+    # a typo stored as a deck of its own took that deck's cards from the one meant (counted
+    # under the typo), and the deck meant stayed read against the built-in drawing
+    if (meant := meant_deck(deck)) is not None and not getattr(args, "own", False):
+        raise UserError(
+            f"{deck} is not one of the eight decks: did you mean {meant}? (a deck of your own "
+            "under this name: add --own)"
+        )
     if args.image is not None:
         try:
             image, pixel_scale = picture_to_enroll(Path(args.image))
@@ -83,10 +96,10 @@ def enroll_command(args: argparse.Namespace) -> int:
     print(f"enrolled {deck} from {source}: stored {target}{note}")
     if (glare := enrolled.glare_note()) is not None:
         print(f"note: {glare}", file=sys.stderr)
-    if (meant := meant_deck(deck)) is not None:
+    if meant is not None:  # (--own: said again, beside what was stored)
         print(
-            f"note: {deck} is not one of the eight decks: did you mean {meant}? "
-            f"(`blitzcam decks forget {deck}` takes it back)",
+            f"note: {deck} is not one of the eight decks, and looks like {meant}: counted under "
+            f"its own name (`blitzcam decks forget {deck}` takes it back)",
             file=sys.stderr,
         )
     try:

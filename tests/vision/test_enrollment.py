@@ -428,7 +428,7 @@ def test_a_small_light_thing_of_no_cards_shape_beside_the_card_is_no_second_card
     ("deck", "message"),
     [
         ("Green Pump!", "lowercase"),
-        ("mydeck\n", "lowercase"),  # a trailing newline would name a file 'mydeck\n.png'
+        ("mydeck\n", "did you mean mydeck"),  # a trailing newline would name 'mydeck\n.png'
         ("-leading-dash", "lowercase"),
         ("x" * 41, "up to 40"),
         ("unknown", "reserved"),  # what `count` calls a back of no deck
@@ -728,7 +728,7 @@ def test_forget_a_deck_of_your_own_and_it_is_no_longer_counted(capsys) -> None:
     [
         ("green-pump", r"green-pump: no enrolled back to forget \(it is read against its built-in"),
         ("my-deck", r"my-deck: no enrolled back to forget \(it is read against nothing"),
-        ("Green Pump", r"deck name 'Green Pump': expected one of"),
+        ("Green Pump", r"deck name 'Green Pump': did you mean green-pump\?"),
         ("unknown", r"deck name 'unknown' is reserved"),
     ],
 )
@@ -988,7 +988,10 @@ def test_a_far_card_in_a_huge_photo_is_measured_in_the_photos_own_pixels(tmp_pat
         enroll_command(args)
 
 
-def test_a_deck_name_one_slip_from_one_of_the_eight_is_noted(tmp_path: Path, capsys) -> None:
+def test_a_deck_name_one_slip_from_one_of_the_eight_is_refused_unless_own(
+    tmp_path: Path, capsys
+) -> None:
+    # stored as a deck of its own, a typo took the meant deck's cards under its name
     from blitzcam.game.decks import meant_deck
 
     assert [meant_deck(name) for name in ("gren-pump", "green-pumpp", "grene-pump", "red-bugyg",
@@ -996,9 +999,19 @@ def test_a_deck_name_one_slip_from_one_of_the_eight_is_noted(tmp_path: Path, cap
         "green-pump", "green-pump", "green-pump", "red-buggy", None, None, None, "blue-plow"]
     photo = tmp_path / "back.jpg"
     cv2.imwrite(str(photo), _photo("green-bucket", seed=2))
-    assert enroll_command(argparse.Namespace(deck="gren-bucket", image=photo, camera=None)) == 0
+    typo = argparse.Namespace(deck="gren-bucket", image=photo, camera=None, own=False)
+    with pytest.raises(UserError) as caught:
+        enroll_command(typo)
+    assert str(caught.value) == (
+        "gren-bucket is not one of the eight decks: did you mean green-bucket? (a deck of your "
+        "own under this name: add --own)"
+    )
+    assert not list(user_decks_dir().glob("gren-bucket*"))  # nothing stored
+    assert enroll_command(argparse.Namespace(deck="gren-bucket", image=photo, camera=None,
+                                             own=True)) == 0  # fmt: skip
     said = capsys.readouterr().err
-    assert "gren-bucket is not one of the eight decks: did you mean green-bucket?" in said
+    assert "gren-bucket is not one of the eight decks, and looks like green-bucket" in said
+    assert list(user_decks_dir().glob("gren-bucket*"))
 
 
 def test_an_interrupt_after_the_back_is_stored_says_it_is_stored(tmp_path: Path, monkeypatch) -> None:
@@ -1085,3 +1098,20 @@ def test_glare_whiting_out_the_drawing_is_said_and_a_back_without_it_is_not(
         cv2.imwrite(str(photo), quiet)  # a glint, and no glare at all
         assert enroll_command(argparse.Namespace(deck="green-pump", image=photo, camera=None)) == 0
         assert "glare" not in capsys.readouterr().err
+
+
+def test_a_deck_name_typed_as_a_label_is_said_as_it_is_written() -> None:
+    from blitzcam.vision.enrollment import check_deck_name
+
+    for typed in ("Green Pump", "green_pump", "GREEN-PUMP"):
+        with pytest.raises(UserError) as caught:
+            check_deck_name(typed)
+        assert str(caught.value) == (
+            f"deck name {typed!r}: did you mean green-pump? (names are written so)"
+        )
+    with pytest.raises(UserError, match="expected one of green-pump"):
+        check_deck_name("green/pump")  # (no form of it is a name)
+    with pytest.raises(UserError, match="reserved for backs of no deck: choose another"):
+        check_deck_name("unknown")
+    with pytest.raises(UserError, match="reserved for backs of no deck: nothing is enrolled "):
+        forget_deck("unknown")
