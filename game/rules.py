@@ -487,7 +487,7 @@ def validate_round(
     known = [player.name for player in players if player.plays_in(number)]
     for name in round_.tallies:
         if name not in roster:
-            raise MatchError("not a player in this match", round_number=number, player=name)
+            raise MatchError(not_a_player(players), round_number=number, player=name)
         if name not in known:
             seat = roster[name]
             when = (
@@ -949,8 +949,15 @@ def _seat(match: Match, name: str) -> Player:
     name = written_name(name)
     seat = next((p for p in match.players if p.name == name), None)
     if seat is None:
-        raise MatchError("not a player in this match", player=name)
+        raise MatchError(not_a_player(match.players), player=name)
     return seat
+
+
+def not_a_player(players: tuple[Player, ...]) -> str:
+    """The rule a name no seat has breaks, with the seats it might have meant (a command acts
+    on the match changed last, which may not be the one a player thought of)."""
+    names = ", ".join(shown_name(player.name) for player in players)
+    return f"not a player in this match (its players: {names})"
 
 
 def leave(match: Match, name: str) -> Match:

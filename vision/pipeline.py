@@ -20,6 +20,7 @@ from typing import Final, TypeVar
 
 import numpy as np
 
+from blitzcam.errors import UserError
 from blitzcam.paths import REPO_ROOT
 from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.decode import Decoded
@@ -100,6 +101,11 @@ def _model_path(env: str, name: str) -> Path:
     """$env if set; else models/<name> in the checkout or in the installed package."""
     override = os.environ.get(env)
     if override:
+        # (the file's name alone, said as missing, was one the user never typed: a forgotten
+        # export in a shell profile)
+        if not Path(override).is_file():
+            what = "a folder, not a model file" if Path(override).is_dir() else "no such file"
+            raise UserError(f"{env}={override}: {what} (unset it for the shipped model)")
         return Path(override)
     in_repo = REPO_ROOT / "models" / name
     if in_repo.is_file():

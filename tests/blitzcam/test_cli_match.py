@@ -84,7 +84,7 @@ def test_summarize_with_teams_reports_team_totals_and_team_winners(
         # an unknown player
         ({"players": ANN_BOB, "rounds": [{"Ann": {"dutch": 2, "blitz": 0}, "Bob": {"dutch": 2, "blitz": 0},
                                           "Eve": {"dutch": 2, "blitz": 0}}]},
-         "round 1, player Eve: not a player in this match"),
+         "round 1, player Eve: not a player in this match (its players: Ann, Bob)"),
         # two players on one deck
         ({"players": [ANN_BOB[0], {"name": "Bob", "deck": "green-pump"}], "rounds": []},
          "player Bob: deck green-pump is already played by Ann"),
@@ -445,7 +445,7 @@ def test_terminal_errors_are_one_line(
         (["join", "Cy", "--deck", "red-buggy"], "player Cy: deck red-buggy is already played by Bob"),
         (["join", "Ann", "--deck", "blue-plow"], "player Ann: two players have this name"),
         (["leave", "Bob"], "a match needs 2 to 8 players, got 1"),  # no round yet: taken off
-        (["leave", "Cy"], "player Cy: not a player in this match"),
+        (["leave", "Cy"], "player Cy: not a player in this match (its players: Ann, Bob)"),
     ],
 )
 def test_refused_changes_leave_the_match_as_it_was(

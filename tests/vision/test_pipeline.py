@@ -103,8 +103,19 @@ def test_the_profile_loads_beside_the_models_with_the_same_errors(
 
 
 def test_model_path_from_env(monkeypatch, tmp_path: Path) -> None:
+    (tmp_path / "m.onnx").write_bytes(b"a model")
     monkeypatch.setenv(MODEL_ENV, str(tmp_path / "m.onnx"))
     assert default_model_path() == tmp_path / "m.onnx"
+    # a forgotten export names a file the user never typed: the variable is said
+    monkeypatch.setenv(MODEL_ENV, str(tmp_path / "gone.onnx"))
+    with pytest.raises(UserError) as caught:
+        default_model_path()
+    assert str(caught.value) == (
+        f"BLITZCAM_MODEL={tmp_path / 'gone.onnx'}: no such file (unset it for the shipped model)"
+    )
+    monkeypatch.setenv(MODEL_ENV, str(tmp_path))
+    with pytest.raises(UserError, match=r"BLITZCAM_MODEL=.*: a folder, not a model file"):
+        default_model_path()
 
 
 def test_a_missing_shipped_detector_is_made_again_by_training(tmp_path: Path) -> None:
