@@ -48,7 +48,7 @@ def data_dir() -> Path:
         from blitzcam.errors import UserError
 
         source = f"{DATA_DIR_ENV}={override}" if override else "the data directory"
-        raise UserError(f"{source}: cannot use {path} ({exc.strerror or exc})") from None
+        raise UserError(f"{source}: cannot use {path} ({why_no_folder(path, exc)})") from None
     return path
 
 

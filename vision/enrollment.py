@@ -285,6 +285,17 @@ def enrolled_decks() -> tuple[list[tuple[str, str]], list[str]]:
     return rows, problems
 
 
+def unusable_decks() -> set[str]:
+    """The eight decks whose enrolled back is there but cannot be used (the app reads them
+    against the built-in art, a count refuses to start: `enrolled_decks` says why)."""
+    usable = set(usable_enrolled(problems=[]))
+    try:
+        folder = user_decks_dir()
+        return {deck for deck in DECK_NAMES if deck not in usable and enrolled_files(folder, deck)}
+    except UserError:  # (a folder that cannot be listed: said as a problem already)
+        return set()
+
+
 def forget_deck(deck: str) -> tuple[Path, ...]:
     """Remove `deck`'s enrolled back (one of the eight is then read against its built-in art
     again, a deck of the user's own is no longer counted); the files removed (a second,

@@ -123,10 +123,11 @@ def list_command(args: argparse.Namespace) -> int:
     read nearly alike are named too (a note, not a failure)."""
     from blitzcam.errors import UserError
     from blitzcam.game.decks import DECK_NAMES
-    from blitzcam.vision.enrollment import enrolled_decks, profile_look_alikes
+    from blitzcam.vision.enrollment import enrolled_decks, profile_look_alikes, unusable_decks
     from blitzcam.vision.lookalike import LookAlike
 
     rows, problems = enrolled_decks()
+    unusable = unusable_decks() if problems else set()
     pairs: list[LookAlike] | None
     try:
         pairs, unchecked = profile_look_alikes(), ""
@@ -137,7 +138,12 @@ def list_command(args: argparse.Namespace) -> int:
 
         document = {
             "decks": [
-                {"deck": deck, "enrolled": origin != "built-in", "reference": origin}
+                {
+                    "deck": deck,
+                    "enrolled": origin != "built-in",
+                    "reference": origin,
+                    "unusable_back": deck in unusable,
+                }
                 for deck, origin in rows
             ],
             "unusable": problems,
@@ -155,7 +161,9 @@ def list_command(args: argparse.Namespace) -> int:
         width = max(len(deck) for deck, _ in rows)
         for deck, origin in rows:
             own = "  (a deck of your own)" if deck not in DECK_NAMES else ""
-            print(f"{deck:<{width}}  {origin}{own}")
+            # (its row said "built-in" while a count refused to start on its file)
+            bad = "  (its enrolled back cannot be used: below)" if deck in unusable else ""
+            print(f"{deck:<{width}}  {origin}{own}{bad}")
         for problem in problems:
             print(f"cannot be used: {problem}")
         for pair in pairs or ():

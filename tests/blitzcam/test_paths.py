@@ -14,7 +14,11 @@ def test_a_data_folder_that_is_a_file_is_one_line(tmp_path: Path, monkeypatch) -
     blocked = tmp_path / "afile"
     blocked.write_text("not a folder")
     monkeypatch.setenv("BLITZCAM_DATA_DIR", str(blocked / "data"))
-    with pytest.raises(UserError, match=r"BLITZCAM_DATA_DIR=.*afile/data: cannot use"):
+    with pytest.raises(UserError, match=r"BLITZCAM_DATA_DIR=.*afile/data: cannot use .*"
+                       r"\(.*afile is a file, not a folder\)$"):  # fmt: skip
+        data_dir()
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(blocked))  # ("File exists", it said)
+    with pytest.raises(UserError, match=r"afile: cannot use .*afile \(it is a file\)$"):
         data_dir()
 
 

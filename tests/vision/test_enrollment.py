@@ -1115,3 +1115,21 @@ def test_a_deck_name_typed_as_a_label_is_said_as_it_is_written() -> None:
         check_deck_name("unknown")
     with pytest.raises(UserError, match="reserved for backs of no deck: nothing is enrolled "):
         forget_deck("unknown")
+
+
+def test_decks_list_marks_the_deck_whose_enrolled_back_cannot_be_used(capsys) -> None:
+    # its row said "built-in" while `count` refused to start on its file
+    folder = user_decks_dir()
+    folder.mkdir(parents=True)
+    (folder / "green-bucket.png").write_bytes(b"junk")
+    assert list_command(argparse.Namespace(json=False)) == 1
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("green-bucket "))
+    assert row.endswith("built-in  (its enrolled back cannot be used: below)")
+    assert "cannot be used: " in out and "green-bucket.png" in out
+    other = next(line for line in out.splitlines() if line.startswith("green-pump "))
+    assert other.rstrip().endswith("built-in")
+    assert list_command(argparse.Namespace(json=True)) == 1
+    decks = {row["deck"]: row for row in json.loads(capsys.readouterr().out)["decks"]}
+    assert decks["green-bucket"]["unusable_back"] and not decks["green-pump"]["unusable_back"]
+    assert decks["green-bucket"]["reference"] == "built-in"
