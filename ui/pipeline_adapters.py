@@ -117,10 +117,14 @@ def left_out_note(left_out: tuple[str, ...]) -> str:
     """What the live view says while enrolled backs are left out of the deck profile."""
     if not left_out:
         return ""
+    # (the dialog it pointed to mends only the eight decks: a deck of one's own, or a file
+    # whose name names no deck, stayed said after doing what it said)
     return (
-        f"Left out of your deck profile: {'; '.join(left_out)}. Until it is enrolled again "
-        "(Camera → Enroll decks…), a deck of the eight is read against its built-in art and a "
-        "deck of your own is not counted."
+        f"Left out of your deck profile: {'; '.join(left_out)}. Meanwhile a deck of the eight "
+        "is read against its built-in art (enroll it again, or Use built-in, in Camera → "
+        "Enroll decks…) and a deck of your own is not counted (`blitzcam decks enroll` or "
+        "`blitzcam decks forget` in a terminal; a file whose name names no deck: rename or "
+        "remove it)."
     )
 
 

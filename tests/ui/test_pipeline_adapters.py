@@ -197,6 +197,8 @@ def test_backs_left_out_of_the_profile_are_said_in_the_live_view() -> None:
     snapshot = counter.count(np.zeros((4, 4, 3), np.uint8))
     assert "/d/red-plow.png: cannot decode" in snapshot.note and "built-in" in snapshot.note
     assert snapshot.note == left_out_note(counter.pipeline.profile.left_out)
+    # the dialog mends the eight only: what mends the rest is said too
+    assert "Camera → Enroll decks…" in snapshot.note and "`blitzcam decks forget`" in snapshot.note
     counter.pipeline.profile = SimpleNamespace(left_out=(), names=())  # enrolled again
     assert counter.count(np.zeros((4, 4, 3), np.uint8)).note == ""
 
