@@ -26,7 +26,13 @@ from blitzcam.vision.lookalike import (
     look_alikes,
     nearer_another,
 )
-from blitzcam.vision.paper_light import GLARE_NOTE_FROM, evenly_lit, whited_out
+from blitzcam.vision.paper_light import (
+    CLIPPED_CARD_FROM,
+    GLARE_NOTE_FROM,
+    clipped_white,
+    evenly_lit,
+    whited_out,
+)
 from blitzcam.vision.references import (
     DECK_NAME_PATTERN,
     WINDOWS_DEVICES,
@@ -84,7 +90,17 @@ def enroll_image(
     # a shadow across it divided out: stored shadowed, the back read as another deck
     card, _ = evenly_lit(photographed)
     # raises when the card, read as a profile will read it, shows no drawing
-    card_patches(card, name=source, deck=deck)
+    try:
+        card_patches(card, name=source, deck=deck)
+    except UserError as exc:
+        # (glare over all of the drawing was "no drawing found: is it a back, in focus and
+        # lit?", where a little less of it was stored with the advice that mends it)
+        if (share := clipped_white(photographed)) < CLIPPED_CARD_FROM:
+            raise
+        raise UserError(
+            f"{exc}: the light whites out {share:.0%} of the card (white to the last bit: glare, "
+            "or too much light); tilt the card or the light a little and try again"
+        ) from None
     folder = out_dir or user_decks_dir()
     target = folder / f"{deck}.png"
     others = [path for path in enrolled_files(folder, deck) if path.name != target.name]

@@ -33,6 +33,9 @@ WHITE_FROM: Final = 250
 # drawings in 7 of the 16 whiting out a fifth of the drawing or more, 5 of the 64 under it;
 # light strong enough to clip one side of the card (16) read 0.99-1.0 and measured 0.03 at most
 GLARE_NOTE_FROM: Final = 0.2
+# a card whose drawing is not found at all is said to be whited out by the light from this
+# share of it white to the last bit (a rendered back's drawing takes a fifth to a third of it)
+CLIPPED_CARD_FROM: Final = 0.1
 WHOLE_PAPER_FROM: Final = 0.5  # white over more of the card: its paper is (a scan, an export)
 EDGE_BAND: Final = 0.03  # of the card's width: white reaching it is paper in strong light
 RING: Final = (0.01, 0.04)  # of the card's width: the paper around a white patch, from and to
@@ -84,15 +87,36 @@ def whited_out(card_bgr: np.ndarray) -> float:
     and keeps its ink; a glare spot on a glossy back is a highlight of its own, and where it
     lies on the drawing the ink is lost. 0.0 for a card whose paper is white to the last bit
     all over (a scan, an export)."""
-    if card_bgr.ndim != 3 or card_bgr.shape[2] != 3 or not card_bgr.size:
-        return 0.0
-    least = card_bgr.min(axis=2)
-    white = (least >= WHITE_FROM).astype(np.uint8)
-    if white.mean() > WHOLE_PAPER_FROM:
+    glare = _glare(card_bgr)
+    if glare is None:
         return 0.0
     region = _drawing_region(card_bgr)
     if not region.any():
         return 0.0
+    return float((glare & region).sum() / region.sum())
+
+
+def clipped_white(card_bgr: np.ndarray) -> float:
+    """The share of a card white to the last bit, for a card whose drawing is not found at
+    all: glare, or light strong enough to clip the paper, over the drawing leaves no ink to
+    find it by (a spot reaching the card's edge is not told from paper in strong light here:
+    either way the light is what to change)."""
+    if card_bgr.ndim != 3 or card_bgr.shape[2] != 3 or not card_bgr.size:
+        return 0.0
+    return float((card_bgr.min(axis=2) >= WHITE_FROM).mean())
+
+
+def _glare(
+    card_bgr: np.ndarray, *, whole_paper_from: float = WHOLE_PAPER_FROM
+) -> np.ndarray | None:
+    """Where glare whites a card out (a mask), or None for a card white to the last bit over
+    more than `whole_paper_from` of it (a scan's paper, an export's)."""
+    if card_bgr.ndim != 3 or card_bgr.shape[2] != 3 or not card_bgr.size:
+        return None
+    least = card_bgr.min(axis=2)
+    white = (least >= WHITE_FROM).astype(np.uint8)
+    if white.mean() > WHOLE_PAPER_FROM:
+        return None
     height, width = white.shape
     side = min(height, width)
     band = max(2, round(side * EDGE_BAND))
@@ -119,7 +143,7 @@ def whited_out(card_bgr: np.ndarray) -> float:
         ring &= paper[y0:y1, x0:x1]
         if ring.any() and np.median(least[y0:y1, x0:x1][ring]) < RING_PAPER_BELOW:
             glare[y0:y1, x0:x1] |= patch > 0
-    return float((glare & region).sum() / region.sum())
+    return glare
 
 
 def _paper(card_bgr: np.ndarray) -> np.ndarray:

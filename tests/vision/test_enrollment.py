@@ -1133,3 +1133,26 @@ def test_decks_list_marks_the_deck_whose_enrolled_back_cannot_be_used(capsys) ->
     decks = {row["deck"]: row for row in json.loads(capsys.readouterr().out)["decks"]}
     assert decks["green-bucket"]["unusable_back"] and not decks["green-pump"]["unusable_back"]
     assert decks["green-bucket"]["reference"] == "built-in"
+
+
+def test_glare_over_all_of_the_drawing_is_said_as_glare_not_as_no_drawing(
+    tmp_path: Path,
+) -> None:
+    # a little less glare was stored with "tilt the card or the light"; this much was "no
+    # drawing found (is it a back, in focus and lit?)", the advice that mends it unsaid
+    photo = tmp_path / "back.jpg"
+    for sigma in (45, 70):
+        cv2.imwrite(str(photo), _glared(_photo("green-pump", seed=3), sigma=sigma))
+        with pytest.raises(UserError) as caught:
+            enroll_command(argparse.Namespace(deck="green-pump", image=photo, camera=None))
+        said = str(caught.value)
+        assert said.startswith(f"{photo}: no drawing found on this card back"), said
+        assert re.search(r": the light whites out \d+% of the card \(white to the last bit: "
+                         r"glare, or too much light\); tilt the card or the light a little and "
+                         r"try again$", said), said  # fmt: skip
+        assert not list(user_decks_dir().glob("green-pump*"))
+    # no drawing and no glare: said as before
+    blank = _photo("green-pump", seed=3)
+    with pytest.raises(UserError) as caught:
+        enroll_image("green-pump", np.full_like(blank, 60), source="blank.jpg")
+    assert "glare" not in str(caught.value)
