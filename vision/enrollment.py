@@ -19,7 +19,7 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES, typed_deck_name
 from blitzcam.vision.card_finder import card_in, rectify
 from blitzcam.vision.detections import UNKNOWN_NAME
-from blitzcam.vision.images import read_image, read_picture, write_png_atomic
+from blitzcam.vision.images import decode_picture, write_png_atomic
 from blitzcam.vision.lookalike import (
     LookAlike,
     OtherDeck,
@@ -256,16 +256,17 @@ def reads_as_another(deck: str, stored: Path, embedder: Embedder | None = None) 
     return nearer_another(deck, back, drawings, DECK_NAMES)
 
 
-def picture_to_enroll(path: Path) -> tuple[np.ndarray, float]:
-    """The picture at `path` as enrollment reads it, and the file's pixels per pixel of it
-    (ImageError when it cannot be read). A large picture is read shrunk (MAX_SIDE): a card
-    in it is told in the file's pixels (a card 350 px wide in a 12000 x 9000 photo was "only
-    113 pixels wide"). A transparent cut-out of a card (a phone's "lift the subject" PNG) is
-    laid on dark grey rather than white, where a white card on white was "no card found"."""
-    picture = read_picture(path)
+def picture_to_enroll(data: bytes, *, name: str) -> tuple[np.ndarray, float]:
+    """An image file's bytes (`name`'s) as enrollment reads them, and the file's pixels per
+    pixel of it (ImageError when they cannot be decoded). A large picture is read shrunk
+    (MAX_SIDE): a card in it is told in the file's pixels (a card 350 px wide in a 12000 x
+    9000 photo was "only 113 pixels wide"). A transparent cut-out of a card (a phone's "lift
+    the subject" PNG) is laid on dark grey rather than white, where a white card on white was
+    "no card found"."""
+    picture = decode_picture(data, name=name)
     image, pixel_scale = picture.frame, max(picture.scale)
     if picture.transparent and not card_in(image)[0]:
-        on_dark = read_image(path, over=CUT_OUT_BACKGROUND)
+        on_dark = decode_picture(data, name=name, over=CUT_OUT_BACKGROUND).frame
         if card_in(on_dark)[0]:
             return on_dark, pixel_scale
     return image, pixel_scale

@@ -585,6 +585,13 @@ def read_image(path: Path, *, max_side: int = MAX_SIDE, over: int = 255) -> np.n
 def read_picture(path: Path, *, max_side: int = MAX_SIDE, over: int = 255) -> Picture:
     """Read an image file as a Picture (frame and size); ImageError naming the file.
     Transparency is laid on grey `over` (white)."""
+    data = read_file_bytes(path)
+    return decode_picture(data, name=str(path), max_side=max_side, over=over)
+
+
+def read_file_bytes(path: Path) -> bytes:
+    """An image file's bytes, up to the largest an image file may be; ImageError naming the
+    file when they cannot be read."""
     path = Path(path)
     try:
         if path.is_dir():
@@ -609,20 +616,27 @@ def read_picture(path: Path, *, max_side: int = MAX_SIDE, over: int = 255) -> Pi
         raise ImageError(f"{path}: cannot read the file: permission denied") from None
     except OSError as exc:
         raise ImageError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
-    return decode_picture(data, name=str(path), max_side=max_side, over=over)
+    return data
 
 
 def read_picture_stream(
     file: BinaryIO, *, name: str, max_side: int = MAX_SIDE, over: int = 255
 ) -> Picture:
     """As `read_picture`, from an open binary stream (standard input) said as `name`."""
+    data = read_stream_bytes(file, name=name)
+    return decode_picture(data, name=name, max_side=max_side, over=over)
+
+
+def read_stream_bytes(file: BinaryIO, *, name: str) -> bytes:
+    """An open binary stream's bytes (standard input's), said as `name` when they cannot be
+    read or are more than an image file may be."""
     try:
         data = _read_at_most(file, MAX_FILE_BYTES, expected=0)
     except OSError as exc:
         raise ImageError(f"{name}: cannot read it: {exc.strerror or exc}") from None
     if data is None:
         raise ImageError(f"{name}: cannot decode image: too large for an image file")
-    return decode_picture(data, name=name, max_side=max_side, over=over)
+    return data
 
 
 def _read_at_most(file: BinaryIO, limit: int, *, expected: int) -> bytes | None:

@@ -13,6 +13,7 @@ from blitzcam.commands.deck_option import counting_pipeline, deck_list
 from blitzcam.commands.engine_option import add_engine_argument
 from blitzcam.commands.path_option import (
     STANDARD_INPUT,
+    check_piped,
     is_stream,
     path_argument,
     path_or_stream,
@@ -172,13 +173,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.images.count("-") > 1:  # (the second would read nothing: "empty file")
         raise UserError("IMAGE: - (standard input) is given more than once")
-    if "-" in args.images and (sys.stdin is None or sys.stdin.isatty()):
-        # (a terminal: it waited for ever, saying nothing; closed: a traceback)
-        raise UserError(
-            "IMAGE: - reads a picture from standard input, which is "
-            + ("closed" if sys.stdin is None else "a terminal")
-            + ": pipe one in (`blitzcam count - < photo.jpg`)"
-        )
+    if "-" in args.images:
+        check_piped("IMAGE", "blitzcam count - < photo.jpg")
     pipeline = counting_pipeline(args)  # (the heavy imports, after the arguments are checked)
     from blitzcam.vision.lookalike import among
 

@@ -6,7 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from blitzcam.commands.path_option import folder_argument, path_argument
+from blitzcam.commands.path_option import (
+    STANDARD_INPUT,
+    check_piped,
+    folder_argument,
+    is_stream,
+    path_or_stream,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     enroll.add_argument("deck", metavar="DECK")
     source = enroll.add_mutually_exclusive_group(required=True)
     source.add_argument(
-        "--image", type=path_argument, help="a photo of one back, flat and front-on"
+        "--image",
+        type=path_or_stream,
+        help="a photo of one back, flat and front-on (- reads it from standard input)",
     )
     source.add_argument(
         "--camera", help="a camera index, video file, folder of pictures or stream URL to grab from"
@@ -68,7 +76,7 @@ def enroll_command(args: argparse.Namespace) -> int:
         profile_look_alikes,
         reads_as_another,
     )
-    from blitzcam.vision.images import ImageError
+    from blitzcam.vision.images import ImageError, read_file_bytes, read_stream_bytes
     from blitzcam.vision.lookalike import involving
     from blitzcam.vision.references import user_decks_dir
 
@@ -81,11 +89,16 @@ def enroll_command(args: argparse.Namespace) -> int:
             "under this name: add --own)"
         )
     if args.image is not None:
+        source = STANDARD_INPUT if is_stream(args.image) else str(args.image)
         try:
-            image, pixel_scale = picture_to_enroll(Path(args.image))
+            if is_stream(args.image):
+                check_piped("--image", f"blitzcam decks enroll {deck} --image - < photo.jpg")
+                data = read_stream_bytes(sys.stdin.buffer, name=source)
+            else:
+                data = read_file_bytes(Path(args.image))
+            image, pixel_scale = picture_to_enroll(data, name=source)
         except ImageError as exc:
             raise UserError(str(exc)) from None
-        source = str(args.image)
     else:
         (image, source), pixel_scale = grab_card_frame(str(args.camera)), 1.0
     replaced = bool(enrolled_files(user_decks_dir(), deck))

@@ -44,3 +44,19 @@ def path_or_stream(text: str) -> Path:
 def is_stream(path: Path) -> bool:
     """Whether `path` was typed as `-` (not ./- nor a folder's -)."""
     return path is STANDARD_STREAM
+
+
+def check_piped(option: str, example: str) -> None:
+    """UserError when `-` (standard input) is to be read and nothing can be piped in: a
+    terminal waited for ever, saying nothing; a closed one was a traceback. `example`: the
+    command with a picture piped in."""
+    import sys
+
+    from blitzcam.errors import UserError
+
+    if sys.stdin is None or sys.stdin.isatty():
+        which = "closed" if sys.stdin is None else "a terminal"
+        raise UserError(
+            f"{option}: - reads a picture from standard input, which is {which}: pipe one in "
+            f"(`{example}`)"
+        )

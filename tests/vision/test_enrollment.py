@@ -1155,3 +1155,36 @@ def test_glare_over_all_of_the_drawing_is_said_as_glare_not_as_no_drawing(
     with pytest.raises(UserError) as caught:
         enroll_image("green-pump", np.full_like(blank, 60), source="blank.jpg")
     assert "glare" not in str(caught.value)
+
+
+def test_a_back_piped_in_is_enrolled_and_a_terminal_is_said(tmp_path: Path, monkeypatch) -> None:
+    # `--image -` read a file named "-": "no such file" (count reads - as standard input)
+    import io
+    import sys
+
+    from blitzcam.commands.path_option import path_or_stream
+
+    photo = tmp_path / "back.png"
+    cv2.imwrite(str(photo), _photo("red-plow", seed=4))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(photo.read_bytes())))
+    args = argparse.Namespace(deck="red-plow", image=path_or_stream("-"), camera=None)
+    assert enroll_command(args) == 0
+    assert (user_decks_dir() / "red-plow.png").is_file()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    with pytest.raises(UserError, match=r"^standard input: cannot decode image: the file is empty"):
+        enroll_command(argparse.Namespace(deck="blue-plow", image=path_or_stream("-"),
+                                          camera=None))  # fmt: skip
+
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    with pytest.raises(UserError) as caught:
+        enroll_command(argparse.Namespace(deck="blue-plow", image=path_or_stream("-"),
+                                          camera=None))  # fmt: skip
+    assert str(caught.value) == (
+        "--image: - reads a picture from standard input, which is a terminal: pipe one in "
+        "(`blitzcam decks enroll blue-plow --image - < photo.jpg`)"
+    )
+    assert not list(user_decks_dir().glob("blue-plow*"))
