@@ -20,6 +20,7 @@ from blitzcam.models.evaluation import (
     at_most_shown,
     decks_lines,
     error_text,
+    how_many,
     pct,
     per_deck_lines,
     pipeline_said,
@@ -212,7 +213,8 @@ def counts_report_table(report: dict[str, Any]) -> str:
     """The report as a readable table."""
     cards = report["cards_counted"]
     lines = [
-        f"{report['scenes']} scenes ({report['images']} images) from {report['data']}: "
+        f"{how_many(report['scenes'], 'scene')} ({how_many(report['images'], 'image')}) from "
+        f"{report['data']}: "
         f"{KINDS[report['kind']]}; model {report['model']} ({report['engine']})",
         *decks_lines(report),
         "scored on counts alone: no detector precision or recall",

@@ -433,6 +433,11 @@ def error_text(value: float | None) -> str:
     return "n/a" if value is None or value != value else f"{value:.3f}"
 
 
+def how_many(n: int, thing: str) -> str:
+    """`n` things, the word singular for one ("1 scenes (1 images)", a report said)."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def _tiles_line(report: dict[str, Any]) -> str:
     """How many scenes the pipeline read again in tiles, zoomed (reports before it: unknown)."""
     if "scenes_read_in_tiles" not in report:
@@ -490,7 +495,7 @@ def _conditions_lines(by_condition: dict[str, dict[str, dict[str, int]]]) -> lis
 def report_table(report: dict[str, Any]) -> str:
     """The report as a readable table."""
     lines = [
-        f"{report['scenes']} scenes from {report['data']} "
+        f"{how_many(report['scenes'], 'scene')} from {report['data']} "
         f"({report['split'] or 'labelled by hand'}), "
         f"model {report['model']} ({report.get('engine', 'engine not recorded')}), "
         f"boxes suppressed above IoU {report['nms_iou']}",

@@ -8,7 +8,13 @@ from blitzcam.commands.path_option import path_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("app", help="open the scoreboard and card scanner (PySide6)")
+    parser = subparsers.add_parser(
+        "app",
+        help="open the scoreboard and card scanner (PySide6)",
+        description="Open the scoreboard and card scanner: start a match, scan each round's "
+        "Dutch and Blitz cards under the camera, confirm the counts, keep the score. The "
+        "matches are the ones `blitzcam match` lists (the same database).",
+    )
     parser.add_argument(
         "--camera",
         default=None,

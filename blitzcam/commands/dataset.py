@@ -68,7 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--out",
         type=path_or_stream,
         default=Path("sheet.png"),
-        help="the sheet's file: .png or .jpg (- for a PNG on standard output)",
+        help="the sheet's file: .png or .jpg (- for a PNG on standard output; default: "
+        "sheet.png in the current folder)",
     )
     preview.add_argument("--n", type=int, default=16, help="number of scenes on the sheet")
     preview.set_defaults(func=_preview)
@@ -240,7 +241,7 @@ def _prelabel(args: argparse.Namespace) -> int:
                 continue
             # another photo's (t.png beside t.jpg; two folders' t.jpg into one --out)
             print(
-                f"blitzcam dataset prelabel: {photo}: not labelled: {target} is there, the "
+                f"blitzcam dataset prelabel: error: {photo}: not labelled: {target} is there, the "
                 "labels of another photo or no labelme file (give --out DIR)",
                 file=sys.stderr,
             )
@@ -249,7 +250,7 @@ def _prelabel(args: argparse.Namespace) -> int:
         try:
             picture = read_picture(photo)
         except ImageError as exc:
-            print(f"blitzcam dataset prelabel: {exc}", file=sys.stderr)
+            print(f"blitzcam dataset prelabel: error: {exc}", file=sys.stderr)
             failed += 1
             continue
         found = pipeline(picture.frame, in_play=args.in_play).detections
@@ -258,8 +259,9 @@ def _prelabel(args: argparse.Namespace) -> int:
         try:
             write_text_atomic(target, json.dumps(record, indent=2) + "\n")
         except OSError as exc:
+            why = exc.strerror or exc
             print(
-                f"blitzcam dataset prelabel: {target}: cannot write it: {exc.strerror or exc}"
+                f"blitzcam dataset prelabel: error: {target}: cannot write it: {why}"
                 + ("" if args.out else " (--out DIR writes the labels elsewhere)"),
                 file=sys.stderr,
             )

@@ -164,7 +164,7 @@ def test_a_steps_shots_are_summed_in_play_is_the_scenes_decks_and_unknown_decks_
     assert report["in_play"] == "each scene's own decks"
     json.loads(report_json(report))  # strict JSON
     table = counts_report_table(report)
-    assert "1 scenes (2 images) from captures: the app's captures" in table
+    assert "1 scene (2 images) from captures: the app's captures" in table
     assert "counted right when taken (the app's count, before any correction): 0 of 1; now: 1" in table
     assert "  right now, wrong then: round-dutch" in table
     assert "left out, not scored: 2\n  old-blitz: shot 2 of 2 is gone" in table
@@ -285,7 +285,7 @@ def test_a_photo_that_does_not_decode_is_left_out_and_the_rest_scored(
     (tmp_path / "counts.csv").write_text("\n".join(rows) + "\n")
     assert main(["evaluate", "--data", str(tmp_path), "--in-play"]) == 0
     out = capsys.readouterr().out
-    assert "1 scenes (1 images)" in out and "scenes counted exactly (every deck): 100.00%" in out
+    assert "1 scene (1 image)" in out and "scenes counted exactly (every deck): 100.00%" in out
     assert f"left out, not scored: 1\n  cut.jpg: {tmp_path / 'cut.jpg'}: cannot decode" in out
 
 

@@ -70,7 +70,7 @@ def test_prelabelled_photos_evaluate_as_counted_and_are_warned_of_until_checked(
     assert main(["dataset", "prelabel", str(small), str(broken), str(big)]) == 1
     captured = capsys.readouterr()
     assert f"{small}: 77 backs, 0 face-up: wrote {tmp_path / 'table-3.json'}" in captured.out
-    assert f"blitzcam dataset prelabel: {broken}: cannot decode" in captured.err
+    assert f"blitzcam dataset prelabel: error: {broken}: cannot decode" in captured.err
     assert json.loads((tmp_path / "big.json").read_text())["imageWidth"] == 4800
     assert not (tmp_path / "broken.json").exists()
     broken.unlink()
@@ -109,7 +109,7 @@ def test_a_photo_whose_labels_file_is_another_photos_is_not_labelled_and_said(
     assert main(["dataset", "prelabel", str(night), str(day), "--out", str(out)]) == 1
     captured = capsys.readouterr()
     assert f"wrote {out / 't.json'}" in captured.out
-    assert (f"blitzcam dataset prelabel: {day}: not labelled: {out / 't.json'} is there, the "
+    assert (f"blitzcam dataset prelabel: error: {day}: not labelled: {out / 't.json'} is there, the "
             "labels of another photo or no labelme file (give --out DIR)") in captured.err
     assert json.loads((out / "t.json").read_text())["imagePath"] == "../night/t.jpg"
     # the photo's own, given again: kept
