@@ -103,6 +103,8 @@ class EnrollDialog(QDialog):
             else "Enrolling needs the card counter, and there is none; recognition is shown."
         )
         self.message.setWordWrap(True)
+        self._intro = self.message.text()
+        self._stall_refusal = ""  # what a press on a stalled view said (gone with the stall)
         grid = QGridLayout()
         cells = []
         for deck in DECK_NAMES:
@@ -175,20 +177,33 @@ class EnrollDialog(QDialog):
     def _reconnects(self) -> int:
         return int(getattr(self._source, "reconnects", 0) or 0)
 
+    def _camera_at(self) -> float | None:
+        """When the camera last gave a frame, where its reader says (`StallWatch`): an
+        enrollment holds the counter's turn, and no view is counted meanwhile."""
+        return getattr(self._source, "last_frame_at", None)
+
     def _stalled(self) -> bool:
         """Whether the latest view is a live stream's, too old to be what the camera sees."""
         live = bool(getattr(self._source, "live", False))
-        return live and not self._lost and self._latest is not None and self._views.stalled()
+        if not live or self._lost or self._latest is None:
+            return False
+        return self._views.stalled(self._camera_at())
+
+    def _said_stalled(self) -> str:
+        return self._views.said(self._reconnects(), self._camera_at())
 
     def _watch_stream(self) -> None:
         if self._stalled():
-            said = self._views.said(self._reconnects())
+            said = self._said_stalled()
             if self.live.message() != said:
                 self.live.show_message(said)
 
     def _on_counted(self, item: CountedFrame) -> None:
         self._latest = item
         self._views.saw_view(self._reconnects())
+        if self._stall_refusal and self.message.text() == self._stall_refusal:
+            self.message.setText(self._intro)  # (the picture is live again: press again)
+        self._stall_refusal = ""
         self.live.show_frame(item.frame, item.snapshot)
         self._recognised = {deck: item.snapshot.counts.get(deck, 0) for deck in self.seen}
         self._show_status()
@@ -256,8 +271,9 @@ class EnrollDialog(QDialog):
             self.message.setText(f"{deck_label(deck)}: not enrolled: {why}")
             return
         if self._stalled():  # the card held up now is not in that picture
-            said = self._views.said(self._reconnects())
-            self.message.setText(f"{deck_label(deck)}: not enrolled. {said}")
+            said = self._said_stalled()
+            self._stall_refusal = f"{deck_label(deck)}: not enrolled. {said}"
+            self.message.setText(self._stall_refusal)
             self.live.show_message(said)
             return
         enroll, frame = self._enroller.enroll, self._latest.frame

@@ -232,6 +232,12 @@ class OpenedLater:
         yet); read from the GUI thread while the worker waits on one."""
         return int(getattr(self._source, "reconnects", 0) or 0)
 
+    @property
+    def last_frame_at(self) -> float | None:
+        """When the opened camera or stream last gave a frame (time.monotonic), where its
+        reader says (vision.sources.NewestFrame); None before, or for a source that does not."""
+        return getattr(self._source, "last_frame_at", None)
+
     def __init__(self, open_source: Callable[[], FrameSource], *, spec: str) -> None:
         self._open = open_source
         self._spec = spec

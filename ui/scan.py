@@ -394,24 +394,27 @@ class ScanView(QWidget):
         """How often the source has connected again after a drop (a stream's; 0 otherwise)."""
         return int(getattr(self._source, "reconnects", 0) or 0)
 
+    def _camera_at(self) -> float | None:
+        """When the camera last gave a frame, where its reader says (`StallWatch`)."""
+        return getattr(self._source, "last_frame_at", None)
+
     def _is_stale(self) -> bool:
         if not self._is_live() or self._ended or self._latest is None:
             return False
-        return self._views.stalled()
+        return self._views.stalled(self._camera_at())
 
     def _watch_stream(self) -> None:
         """Say on the live view that a live source has stalled, and its tries to come back;
         a shot waiting for a new view says so in its own words (`waiting_for_view`)."""
-        if self._failure is not None or not self._is_stale():
+        if not self._is_stale():  # (a failure let go of the last view: nothing is stale)
             return
-        assert self._latest is not None  # (a stale view is one)
         # (over any other news of the last view: a question of it, "hold still", are moot
         # until a new one comes, and that frame clears this)
         reconnects = self._reconnects()
         if self._waiting is not None:
             said = waiting_for_view(self._views.tries(reconnects))
         else:
-            said = self._views.said(reconnects)
+            said = self._views.said(reconnects, self._camera_at())
         if self.live.message() != said:
             self.live.show_message(said)
 

@@ -2,6 +2,11 @@
 last one. A stream that stalls or reconnects sends nothing for seconds, and its last picture
 stays up, looking live; shooting it, or enrolling a deck from it, took an old picture for the
 table. Qt-free: the scan and the enrollment dialog ask it on each press and on a timer.
+
+Where the source says when its camera last gave a frame (`camera_at`, its reader thread's
+clock), that decides: a count that is slow (a table read in tiles, the counter's turn taken by
+an enrollment) reads nothing meanwhile, and is no stall. Otherwise the counted views' own times
+do, against their usual gap.
 """
 
 from __future__ import annotations
@@ -49,14 +54,21 @@ class StallWatch:
             self._gaps.append(now - self._latest_at)
         self._latest_at, self._reconnects_seen = now, reconnects
 
-    def since(self) -> float:
-        """Seconds since the latest view (0 before any)."""
-        return 0.0 if self._latest_at is None else self.clock() - self._latest_at
+    def since(self, camera_at: float | None = None) -> float:
+        """Seconds since the latest view, or since the camera's latest frame where it says
+        (0 before any view)."""
+        if self._latest_at is None:
+            return 0.0
+        return self.clock() - (self._latest_at if camera_at is None else camera_at)
 
-    def stalled(self) -> bool:
-        """Whether the latest view is too old to be the table now (never before one)."""
+    def stalled(self, camera_at: float | None = None) -> bool:
+        """Whether the latest view is too old to be the table now (never before one): by the
+        camera's latest frame where the source says when it came (`camera_at`), else by the
+        views' usual gap."""
         if self._latest_at is None:
             return False
+        if camera_at is not None:
+            return self.since(camera_at) > STALE_AFTER_S
         usual = statistics.median_low(self._gaps) if self._gaps else 0.0
         return self.since() > max(STALE_AFTER_S, 3 * usual)
 
@@ -64,6 +76,6 @@ class StallWatch:
         """The stream's tries to come back since the latest view."""
         return max(0, reconnects - self._reconnects_seen)
 
-    def said(self, reconnects: int) -> str:
+    def said(self, reconnects: int, camera_at: float | None = None) -> str:
         """`stream_stalled` of now."""
-        return stream_stalled(self.since(), self.tries(reconnects))
+        return stream_stalled(self.since(camera_at), self.tries(reconnects))

@@ -668,6 +668,10 @@ class NewestFrame(FrameSource):
         self._ended = False
         self._stopping = False
         self._thread: threading.Thread | None = None
+        # when the reader last took a frame off the stream (time.monotonic), decoded or not:
+        # the camera's own liveness, which a slow count (nothing read meanwhile) is not
+        self.last_frame_at: float | None = None
+        self.clock: Callable[[], float] = time.monotonic
 
     @property
     def reconnects(self) -> int:
@@ -682,9 +686,13 @@ class NewestFrame(FrameSource):
                 elif not self.stream.skip_frame():
                     frame = self.stream.read_frame()  # ended, or dropped: reconnects
                 elif self._wanted():  # came while that frame was taken: it is the newest
+                    self.last_frame_at = self.clock()
                     frame = self.stream.retrieve_frame() or self.stream.read_frame()
                 else:
+                    self.last_frame_at = self.clock()
                     continue
+                if frame is not None:
+                    self.last_frame_at = self.clock()
                 with self._changed:
                     if frame is None:
                         break

@@ -412,11 +412,31 @@ def test_enroll_from_a_stalled_stream_s_last_picture_is_refused_and_said(qtbot) 
     )
     dialog._on_counted(CountedFrame(frame, snapshot, 2))  # back: a picture of now
     assert dialog.live.message() == ""
+    assert "not enrolled" not in dialog.message.text()  # (the refusal went with the stall)
     dialog._on_enroll("red-buggy")
     qtbot.waitUntil(lambda: enroller.taught == ["red-buggy"], timeout=5000)
     # a file's last frame is its picture however long ago it came
     source.live = False
     now[0] += 60.0
+    dialog._watch_stream()
+    assert dialog.live.message() == ""
+
+
+def test_an_enrollment_holding_the_counter_is_no_stall_of_a_live_camera(qtbot) -> None:
+    # enrolling takes the counter's turn: no view is counted meanwhile, and a 3-second
+    # enrollment was said as "No new picture from the camera" over "Enrolling…"
+    from blitzcam.ui.counting_worker import CountedFrame
+
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    source = FakeSource([frame])
+    source.live = True
+    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=RecordingEnroller())
+    qtbot.addWidget(dialog)
+    now = [50.0]
+    dialog._views.clock = lambda: now[0]
+    dialog._on_counted(CountedFrame(frame, snapshot, 1))
+    now[0] += 5.0
+    source.last_frame_at = now[0] - 0.1  # the camera's reader took a frame just now
     dialog._watch_stream()
     assert dialog.live.message() == ""
 

@@ -250,6 +250,29 @@ def test_a_stall_is_not_said_over_a_failure_nor_of_a_file(qtbot) -> None:
         assert view.live.message().startswith("The camera or the counter stopped")
 
 
+def test_a_slow_count_of_a_live_camera_is_no_stall(qtbot) -> None:
+    # the counter took 4.5 s on one frame (read in tiles) while the camera kept sending: it
+    # was said as "No new picture from the camera", and Space waited
+    source = FakeSource([np.zeros((36, 64, 3), np.uint8)])
+    source.live = True
+    view = ScanView((ANN, BOB), source, NullCounter(""))
+    qtbot.addWidget(view)
+    now = [100.0]
+    view.clock = lambda: now[0]
+    for index in (1, 2, 3):
+        view._on_counted(_frame(index, 9, 3))
+        now[0] += 0.5
+    now[0] += 4.0
+    source.last_frame_at = now[0] - 0.05  # the camera's reader: a frame just now
+    view._watch_stream()
+    assert view.live.message() == ""
+    view.capture_button.click()
+    assert [shot.view for shot in view.session.shots()] == [3]
+    source.last_frame_at = now[0] - 5.0  # the camera silent too: a stall, timed by it
+    view._watch_stream()
+    assert view.live.message() == stream_stalled(5.0, 0)
+
+
 def test_the_stall_check_runs_while_the_scan_does(qtbot) -> None:
     view = _view(qtbot)
     assert not view._stall_timer.isActive()

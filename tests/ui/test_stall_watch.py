@@ -53,3 +53,16 @@ def test_tries_are_counted_from_the_latest_view() -> None:
     assert watch.said(7) == stream_stalled(9.0, 3)
     assert "reconnecting (try 3)" in watch.said(7)
     assert "may be reconnecting" in watch.said(4)  # no try yet: perhaps only slow
+
+
+def test_the_camera_s_own_last_frame_decides_where_the_source_says() -> None:
+    # a count that takes 4.5 s (a table read in tiles; an enrollment holding the counter's
+    # turn) read nothing meanwhile: by the counts alone, a working camera looked stalled
+    watch, now = _watch()
+    for _ in range(3):
+        watch.saw_view(0)
+        now[0] += 0.5
+    now[0] += 4.0  # no count for 4.5 s, but the camera's reader took a frame just now
+    assert watch.stalled() and not watch.stalled(camera_at=now[0] - 0.1)
+    assert watch.stalled(camera_at=now[0] - 3.5)  # the camera itself silent
+    assert watch.said(2, camera_at=now[0] - 6.0) == stream_stalled(6.0, 2)

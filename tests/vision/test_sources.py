@@ -512,6 +512,23 @@ def test_a_live_source_decodes_only_the_frames_it_gives() -> None:
     source.close()
 
 
+def test_a_live_source_says_when_its_camera_last_gave_a_frame() -> None:
+    # (the app tells a stalled camera from a slow count by it: frames taken undecoded while a
+    # count runs are the camera's too)
+    import itertools
+
+    capture = GrabbingCapture(_frames(8), hold_at=6)
+    source = NewestFrame(StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: capture))
+    ticks = itertools.count()
+    source.clock = lambda: next(ticks)
+    assert source.last_frame_at is None
+    assert source.read_frame() is not None  # frame 0, read and given: tick 0
+    assert capture.held.wait(timeout=10)  # frames 1-5 taken undecoded, none given
+    assert source.last_frame_at == 5 and capture.decoded == 1
+    capture.go_on.set()
+    source.close()
+
+
 def test_a_failed_grab_is_the_read_that_failed_the_stream_reconnects_at_once() -> None:
     # a stalled stream's grab waits out the read timeout: a second read before reconnecting
     # waited it out again (10 s to notice a stall, not 5)
