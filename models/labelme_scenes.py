@@ -101,10 +101,14 @@ def labelme_scenes(
     for path in files:
         record = read_labelme(path)
         image = labelled_photo(path, record)
-        if isinstance(image, Path):
-            if (other := named.get(image.resolve())) is not None:
-                raise SceneDataError(f"{path}: names the photo {other} names too ({image})")
-            named[image.resolve()] = path
+        # (a photo kept inside two files, a copy of one, is one photo too: scored twice)
+        key = image.resolve() if isinstance(image, Path) else ("inside", record["imageData"])
+        if (other := named.get(key)) is not None:
+            held = f"names the photo {other} names too ({image})"
+            if not isinstance(image, Path):
+                held = f"holds the photo {other} holds too"
+            raise SceneDataError(f"{path}: {held}")
+        named[key] = path
         truth = _truth(path, record, shapes_left_out)
         scenes.append((path.relative_to(folder).as_posix(), image, truth))
     return scenes
@@ -158,13 +162,24 @@ def read_photo(photo: Photo) -> Picture:
         return read_picture(photo)
     where = str(photo)
     try:
-        text = read_labelme(photo.labels)["imageData"]
-        data = base64.b64decode(text, validate=True)
+        data = _kept_bytes(read_labelme(photo.labels)["imageData"])
     except SceneDataError as exc:
         raise ImageError(str(exc)) from None
     except (KeyError, TypeError, ValueError, binascii.Error):
         raise ImageError(f"{where}: its imageData is not an image in base64") from None
     return decode_picture(data, name=where)
+
+
+def _kept_bytes(text: object) -> bytes:
+    """The bytes of a photo kept in a labelme file, as labelme writes them (base64) or as a
+    browser or another tool may: a data URL's head, lines broken. ValueError otherwise."""
+    if not isinstance(text, str):
+        raise TypeError("not a string")
+    if text.startswith("data:"):
+        head, _, text = text.partition(",")
+        if not head.endswith(";base64"):
+            raise ValueError("a data URL not in base64")
+    return base64.b64decode("".join(text.split()), validate=True)
 
 
 def _truth(path: Path, record: dict[str, Any], left_out: list[str]) -> SceneTruth:

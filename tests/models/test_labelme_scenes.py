@@ -353,3 +353,34 @@ def test_a_labels_file_whose_photo_is_only_inside_it_is_no_other_photo_s(tmp_pat
     path = _labelled(tmp_path, [], imagePath="elsewhere/t.jpg", imageData="aGVsbG8=")
     (tmp_path / "table.jpg").write_bytes(b"a photo")
     assert labels_of(path, tmp_path / "table.jpg") is False
+
+
+def test_a_photo_kept_inside_is_read_as_other_tools_write_it(tmp_path: Path) -> None:
+    # (lines broken every 76 characters, a data URL's head: "not an image in base64")
+    import base64
+
+    from blitzcam.models.labelme_scenes import read_photo
+    from blitzcam.vision.images import read_picture
+
+    demo = Path(__file__).parents[2] / "datasets" / "demo" / "table-1.jpg"
+    raw = demo.read_bytes()
+    for name, kept in (
+        ("broken", base64.encodebytes(raw).decode("ascii")),
+        ("url", "data:image/jpeg;base64," + base64.b64encode(raw).decode("ascii")),
+    ):
+        folder = tmp_path / name
+        folder.mkdir()
+        _labelled(folder, [], imagePath="gone.jpg", imageData=kept)
+        ((_, image, _),) = labelme_scenes(folder)
+        assert np.array_equal(read_photo(image).frame, read_picture(demo).frame)
+
+
+def test_two_files_keeping_one_photo_inside_are_refused(tmp_path: Path) -> None:
+    # a copy of a labelme file whose photo is only inside it was scored twice
+    kept = "aGVsbG8="
+    _labelled(tmp_path, [], name="a", imagePath="gone.jpg", imageData=kept)
+    _labelled(tmp_path, [], name="b", imagePath="gone.jpg", imageData=kept)
+    with pytest.raises(SceneDataError, match=r"b\.json: holds the photo .*a\.json holds too$"):
+        labelme_scenes(tmp_path)
+    _labelled(tmp_path, [], name="b", imagePath="gone.jpg", imageData="b3RoZXI=")  # another
+    assert len(labelme_scenes(tmp_path)) == 2
