@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from blitzcam.errors import UserError
-from blitzcam.game.decks import DECK_NAMES, typed_deck_name
+from blitzcam.game.decks import DECK_NAMES, meant_deck, typed_deck_name
 from blitzcam.vision.card_finder import card_in, rectify
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import decode_picture, write_png_atomic
@@ -229,8 +229,11 @@ def check_deck_name(deck: str, *, new: bool = True) -> str:
         then = "choose another" if new else "nothing is enrolled under it"
         raise UserError(f"deck name {deck!r} is reserved for backs of no deck: {then}")
     if not DECK_NAME_PATTERN.fullmatch(deck):
-        typed = typed_deck_name(deck)  # "Green Pump", "green_pump": as labels and counts read
-        if typed != deck and DECK_NAME_PATTERN.fullmatch(typed):
+        # "Green Pump", "green_pump": as labels and counts read them (a typo in it: the deck
+        # meant; the name kept for backs of no deck: none)
+        typed = typed_deck_name(deck)
+        typed = meant_deck(typed) or typed
+        if typed not in (deck, UNKNOWN_NAME) and DECK_NAME_PATTERN.fullmatch(typed):
             raise UserError(f"deck name {deck!r}: did you mean {typed}? (names are written so)")
         raise UserError(
             f"deck name {deck!r}: expected one of {', '.join(DECK_NAMES)} or a name of lowercase "

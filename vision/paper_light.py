@@ -36,6 +36,7 @@ GLARE_NOTE_FROM: Final = 0.2
 # a card whose drawing is not found at all is said to be whited out by the light from this
 # share of it white to the last bit (a rendered back's drawing takes a fifth to a third of it)
 CLIPPED_CARD_FROM: Final = 0.1
+ALL_WHITE_FROM: Final = 0.97  # ... and not said over this much: no light whites out a whole card
 WHOLE_PAPER_FROM: Final = 0.5  # white over more of the card: its paper is (a scan, an export)
 EDGE_BAND: Final = 0.03  # of the card's width: white reaching it is paper in strong light
 RING: Final = (0.01, 0.04)  # of the card's width: the paper around a white patch, from and to
@@ -103,7 +104,10 @@ def clipped_white(card_bgr: np.ndarray) -> float:
     either way the light is what to change)."""
     if card_bgr.ndim != 3 or card_bgr.shape[2] != 3 or not card_bgr.size:
         return 0.0
-    return float((card_bgr.min(axis=2) >= WHITE_FROM).mean())
+    share = float((card_bgr.min(axis=2) >= WHITE_FROM).mean())
+    # white to the last bit all over is a picture with no light to change (a blank export, a
+    # scan of white paper): light falls off somewhere on a card it whites out
+    return 0.0 if share >= ALL_WHITE_FROM else share
 
 
 def _glare(

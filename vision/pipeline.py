@@ -308,8 +308,12 @@ class CountingPipeline:
         try:
             # one worker: each task starts once the one before it has finished
             profile = pool.submit(load_profile, decks_dir, skip_unusable=skip_unusable)
+            # (its path found there too: a $BLITZCAM_IDENTITY_MODEL naming nothing is said
+            # after a detector's own problem, in the order above)
             embedder = pool.submit(
-                Embedder, identity_path or default_identity_path(), threads=threads, engine=engine
+                lambda: Embedder(
+                    identity_path or default_identity_path(), threads=threads, engine=engine
+                )
             )
             references = pool.submit(
                 lambda: profile_references(embedder.result(), profile.result())

@@ -427,7 +427,8 @@ def test_a_small_light_thing_of_no_cards_shape_beside_the_card_is_no_second_card
 @pytest.mark.parametrize(
     ("deck", "message"),
     [
-        ("Green Pump!", "lowercase"),
+        ("Green Pump!", "did you mean green-pump"),  # (one slip from it, typed as a label)
+        ("My Deck!", "lowercase"),
         ("mydeck\n", "did you mean mydeck"),  # a trailing newline would name 'mydeck\n.png'
         ("-leading-dash", "lowercase"),
         ("x" * 41, "up to 40"),
@@ -1109,7 +1110,13 @@ def test_a_deck_name_typed_as_a_label_is_said_as_it_is_written() -> None:
             f"deck name {typed!r}: did you mean green-pump? (names are written so)"
         )
     with pytest.raises(UserError, match="expected one of green-pump"):
-        check_deck_name("green/pump")  # (no form of it is a name)
+        check_deck_name("my/deck")  # (no form of it is a name)
+    # a suggestion is one that would be taken: not the reserved name, not a typo of a deck
+    with pytest.raises(UserError, match=r"^deck name 'Red Bugy': did you mean red-buggy\?"):
+        check_deck_name("Red Bugy")
+    with pytest.raises(UserError) as caught:
+        check_deck_name("Unknown")
+    assert "did you mean" not in str(caught.value)
     with pytest.raises(UserError, match="reserved for backs of no deck: choose another"):
         check_deck_name("unknown")
     with pytest.raises(UserError, match="reserved for backs of no deck: nothing is enrolled "):
@@ -1150,11 +1157,19 @@ def test_glare_over_all_of_the_drawing_is_said_as_glare_not_as_no_drawing(
                          r"glare, or too much light\); tilt the card or the light a little and "
                          r"try again$", said), said  # fmt: skip
         assert not list(user_decks_dir().glob("green-pump*"))
-    # no drawing and no glare: said as before
-    blank = _photo("green-pump", seed=3)
+    # a white card with no drawing, white to the last bit all over (an export, a scan): no
+    # light to blame
+    from blitzcam.vision.paper_light import clipped_white
+
+    white = np.full((625, 400, 3), 255, np.uint8)
+    assert clipped_white(white) == 0.0
+    photo_of_white = np.full((900, 1200, 3), 40, np.uint8)
+    photo_of_white[100:725, 300:700] = 255
     with pytest.raises(UserError) as caught:
-        enroll_image("green-pump", np.full_like(blank, 60), source="blank.jpg")
-    assert "glare" not in str(caught.value)
+        enroll_image("green-pump", photo_of_white, source="white.png")
+    assert str(caught.value) == (
+        "white.png: no drawing found on this card back (is it a back, in focus and lit?)"
+    )
 
 
 def test_a_back_piped_in_is_enrolled_and_a_terminal_is_said(tmp_path: Path, monkeypatch) -> None:

@@ -116,6 +116,10 @@ def test_model_path_from_env(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setenv(MODEL_ENV, str(tmp_path))
     with pytest.raises(UserError, match=r"BLITZCAM_MODEL=.*: a folder, not a model file"):
         default_model_path()
+    # both variables naming nothing: the detector's said first, as its other problems are
+    monkeypatch.setenv("BLITZCAM_IDENTITY_MODEL", str(tmp_path / "gone-too.onnx"))
+    with pytest.raises(UserError, match=r"^BLITZCAM_MODEL="):
+        CountingPipeline.from_defaults(decks_dir=tmp_path / "none")
 
 
 def test_a_missing_shipped_detector_is_made_again_by_training(tmp_path: Path) -> None:
