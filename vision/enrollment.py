@@ -306,12 +306,20 @@ def enrolled_decks() -> tuple[list[tuple[str, str]], list[str]]:
 
 
 def unusable_decks() -> set[str]:
-    """The eight decks whose enrolled back is there but cannot be used (the app reads them
-    against the built-in art, a count refuses to start: `enrolled_decks` says why)."""
+    """The decks with an enrolled back that cannot be used (the app reads one of the eight
+    against its built-in art and leaves a deck of one's own out, a count refuses to start:
+    `enrolled_decks` says why): a file that does not load, or two naming one deck."""
+    from blitzcam.vision.references import enrolled_files as named_files
+
     usable = set(usable_enrolled(problems=[]))
     try:
         folder = user_decks_dir()
-        return {deck for deck in DECK_NAMES if deck not in usable and enrolled_files(folder, deck)}
+        named = set(named_files(problems=[])) | set(DECK_NAMES)
+        return {
+            deck
+            for deck in named
+            if (files := enrolled_files(folder, deck)) and (deck not in usable or len(files) > 1)
+        }
     except UserError:  # (a folder that cannot be listed: said as a problem already)
         return set()
 

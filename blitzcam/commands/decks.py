@@ -171,6 +171,8 @@ def list_command(args: argparse.Namespace) -> int:
         # ASCII escapes: a file name whose bytes are not UTF-8 stays valid JSON
         print(json.dumps(document, indent=2))
     else:
+        # a deck of one's own whose back cannot be used is not counted: a row of its own
+        rows = rows + [(deck, "not counted") for deck in sorted(unusable - {d for d, _ in rows})]
         width = max(len(deck) for deck, _ in rows)
         for deck, origin in rows:
             own = "  (a deck of your own)" if deck not in DECK_NAMES else ""

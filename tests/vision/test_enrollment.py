@@ -1203,3 +1203,21 @@ def test_a_back_piped_in_is_enrolled_and_a_terminal_is_said(tmp_path: Path, monk
         "(`blitzcam decks enroll blue-plow --image - < photo.jpg`)"
     )
     assert not list(user_decks_dir().glob("blue-plow*"))
+
+
+def test_decks_list_marks_two_backs_of_one_deck_and_a_deck_of_one_s_own(capsys) -> None:
+    # blue-pump.png beside blue-pump.PNG (count refuses to start) showed the .PNG unmarked, and
+    # a damaged back of one's own deck had no row at all
+    folder = user_decks_dir()
+    folder.mkdir(parents=True)
+    back = cv2.cvtColor(render_back("blue-pump", width=400).rgba, cv2.COLOR_RGBA2BGR)
+    for name in ("blue-pump.png", "blue-pump.PNG"):
+        cv2.imwrite(str(folder / name), back)
+    (folder / "my-deck.png").write_bytes(b"junk")
+    assert list_command(argparse.Namespace(json=False)) == 1
+    lines = capsys.readouterr().out.splitlines()
+    blue = next(line for line in lines if line.startswith("blue-pump "))
+    mine = next(line for line in lines if line.startswith("my-deck "))
+    assert blue.endswith("(its enrolled back cannot be used: below)"), blue
+    assert mine.endswith("not counted  (a deck of your own)  (its enrolled back cannot be used: "
+                         "below)"), mine  # fmt: skip
