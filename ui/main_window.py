@@ -62,6 +62,7 @@ from blitzcam.ui.settings import (
     load_settings,
     save_settings,
 )
+from blitzcam.ui.status_bar import WrappingStatusBar
 from blitzcam.ui.text_size import text_percent
 from blitzcam.ui.undo_history import UndoHistory
 from blitzcam.ui.window_place import (
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("blitzcam — Dutch Blitz scoreboard")
+        self.setStatusBar(WrappingStatusBar())  # (a long message wraps, not cut at the edge)
         self.store = store
         self._open_source = open_source
         self._counter = counter

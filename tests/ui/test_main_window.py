@@ -1657,3 +1657,11 @@ def test_opening_another_match_clears_the_last_ones_news(qtbot, store, feed, tmp
     assert window.statusBar().currentMessage() == "Round saved (1 played)"
     window.show_match(second)
     assert window.statusBar().currentMessage() == ""
+
+
+def test_the_window_s_status_bar_wraps_its_news(qtbot, store, feed, tmp_path: Path) -> None:
+    # (a scan's failure, at 1024 px, was cut before its reason and its advice)
+    from blitzcam.ui.status_bar import WrappingStatusBar
+
+    window = _window(qtbot, store, feed, tmp_path)
+    assert isinstance(window.statusBar(), WrappingStatusBar)
