@@ -133,11 +133,41 @@ def save_capture(
     return files[-1][0]
 
 
+def capture_folder_problem(folder: Path, data_dir: Path) -> str | None:
+    """Why captures cannot be kept in `folder`, in words, or None. It may be made, and its
+    parents with it inside the data directory; outside it, its parent must be there (a folder
+    on a drive not plugged in was made on the computer's own disk, unsaid)."""
+    import os
+
+    from blitzcam.paths import why_no_folder
+
+    if folder.is_dir():
+        return None if os.access(folder, os.W_OK) else f"{folder}: not a folder one may write in"
+    try:
+        made_inside = folder.resolve().is_relative_to(data_dir.resolve())
+    except (OSError, RuntimeError):  # (a loop of links)
+        made_inside = False
+    for part in (folder, *folder.parents):
+        if part.exists() and not part.is_dir():
+            return f"{folder}: {why_no_folder(folder, NotADirectoryError())}"
+        if part.is_dir():  # the nearest that is there
+            if part != folder.parent and not made_inside:
+                return f"{folder}: no such folder, nor {folder.parent} (a drive not plugged in?)"
+            if not os.access(part, os.W_OK):
+                return f"{folder}: cannot be made: {part} is not a folder one may write in"
+            return None
+    return f"{folder}: no such folder"
+
+
 class CapturesPartlyKeptError(Exception):
     """A round's captures not all kept: how many were, of how many, and why the next was not."""
 
     def __init__(self, kept: int, total: int, cause: BaseException) -> None:
-        super().__init__(f"only {kept} of its {total} captures were kept: {cause}")
+        # (an OSError's own text, "[Errno 20] Not a directory: '…'", said as a person would)
+        why = str(cause)
+        if isinstance(cause, OSError) and cause.strerror:
+            why = f"{cause.filename}: {cause.strerror}" if cause.filename else cause.strerror
+        super().__init__(f"only {kept} of its {total} captures were kept: {why}")
         self.kept, self.total = kept, total
 
 

@@ -42,7 +42,11 @@ from blitzcam.game.text import (
 )
 from blitzcam.ui.action_states import action_states
 from blitzcam.ui.app import set_text_size
-from blitzcam.ui.capture_store import CapturesPartlyKeptError, keep_round
+from blitzcam.ui.capture_store import (
+    CapturesPartlyKeptError,
+    capture_folder_problem,
+    keep_round,
+)
 from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.counting_worker import DEFAULT_INTERVAL_MS, Counter, Enroller, FrameSource
 from blitzcam.ui.enroll import EnrollDialog
@@ -830,9 +834,12 @@ class MainWindow(QMainWindow):
 
         try:
             folder = capture_folder(self.settings, data_dir())
+            problem = capture_folder_problem(folder, data_dir())
         except (UserError, OSError) as exc:  # the data folder unusable: the round is saved
+            problem = str(exc)
+        if problem is not None:  # (its drive unplugged since it was chosen, say)
             self.statusBar().showMessage(
-                f"Round saved, but its captures were not kept: {exc}", 15000
+                f"Round saved, but its captures were not kept: {problem}", 15000
             )
             return
 

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from blitzcam.files import write_bytes_atomic, write_text_atomic
 from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, Settings
 from blitzcam.paths import expand_home
+from blitzcam.ui.capture_store import capture_folder_problem
 from blitzcam.ui.dialog_parts import error_label, ok_cancel, variant_box
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.number_box import NumberBox, unfinished
@@ -271,6 +272,11 @@ class SettingsDialog(QDialog):
         if problem is not None:
             self._error.setText(f"Camera: {problem}")
             return
+        if self._keep.isChecked():  # (else no capture is kept there: nothing to check)
+            folder = capture_folder(self.value(), self._data_dir)
+            if (problem := capture_folder_problem(folder, self._data_dir)) is not None:
+                self._error.setText(f"Capture folder: {problem}")
+                return
         self.accept()
 
 

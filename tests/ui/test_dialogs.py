@@ -660,6 +660,26 @@ def test_a_long_capture_folder_keeps_the_settings_dialog_on_a_small_screen(qtbot
     assert dialog.minimumSizeHint().width() < 1024 - 80
 
 
+def test_settings_refuse_a_capture_folder_that_cannot_hold_captures(qtbot, tmp_path) -> None:
+    # OK took a file, or a folder on a drive not plugged in; each round then said "[Errno 20]
+    # Not a directory", or its captures went to the computer's own disk unsaid
+    (tmp_path / "afile").write_text("x")
+    for folder, said in (
+        (tmp_path / "afile", "it is a file"),
+        (tmp_path / "media" / "usb" / "caps", "(a drive not plugged in?)"),
+    ):
+        dialog = SettingsDialog(AppSettings(keep_captures=True), data_dir=tmp_path / "data")
+        qtbot.addWidget(dialog)
+        dialog._folder.setText(str(folder))
+        dialog._on_ok()
+        assert dialog.result() != QDialog.DialogCode.Accepted
+        assert dialog._error.text().startswith(f"Capture folder: {folder}: ")
+        assert dialog._error.text().endswith(said)
+        dialog._keep.setChecked(False)  # no capture kept: the folder is not used
+        dialog._on_ok()
+        assert dialog.result() == QDialog.DialogCode.Accepted
+
+
 def test_settings_refuse_a_camera_file_that_is_not_there_and_take_a_folder(
     qtbot, tmp_path, monkeypatch
 ) -> None:

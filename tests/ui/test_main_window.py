@@ -589,6 +589,26 @@ def test_captures_that_cannot_be_kept_leave_one_saved_round_and_the_scan_ended(
     )
 
 
+def test_a_capture_folder_on_a_drive_unplugged_since_is_said_not_made(
+    qtbot, store, feed, tmp_path
+):
+    # its captures went to a folder made on the computer's own disk, the round saying nothing
+    unplugged = tmp_path / "media" / "usb" / "caps"
+    match_id = store.create_match(match_of())
+    save_settings(tmp_path / "app-settings.json",
+                  AppSettings(keep_captures=True, capture_dir=str(unplugged)))  # fmt: skip
+    window = _window(qtbot, store, feed, tmp_path)
+    _scan_to_review(qtbot, window, feed)
+    window.confirm.set_caller("Ann")
+    _ok(window.confirm)
+    assert len(store.load(match_id).rounds) == 1
+    assert window.statusBar().currentMessage() == (
+        f"Round saved, but its captures were not kept: {unplugged}: no such folder, nor "
+        f"{unplugged.parent} (a drive not plugged in?)"
+    )
+    assert not (tmp_path / "media").exists()
+
+
 def test_an_edit_confirmed_after_rounds_moved_elsewhere_is_refused(qtbot, store, feed, tmp_path):
     # round 1 deleted elsewhere while round 2 was being edited: "confirm again" overwrote the
     # round that had moved up to number 2 (round 3) with the edited round 2
