@@ -129,6 +129,17 @@ def demo_source() -> FrameSource:
     return ImageLoopSource(sorted(DEMO_DIR.glob("*.jpg")))
 
 
+def is_demo(spec: str) -> bool:
+    """Whether a camera spec asks for the demo footage: `demo` in any case ("Demo", as a
+    phone's keyboard or a shift key types it, was "no such file or folder"), unless a file or
+    folder of that name is there."""
+    from blitzcam.paths import expand_home
+    from blitzcam.vision.sources import DEMO
+
+    spec = spec.strip()
+    return spec.casefold() == DEMO and (spec == DEMO or not expand_home(Path(spec)).exists())
+
+
 def open_source(spec: str) -> FrameSource:
     """A camera index ("0"), a video or image file, an image folder, a stream URL, or "demo".
 
@@ -141,7 +152,7 @@ def open_source(spec: str) -> FrameSource:
     from blitzcam.vision.sources import open_source as vision_open
 
     spec = spec.strip()
-    if spec == "demo":
+    if is_demo(spec):
         return demo_source()
     if not spec:
         return OpenedLater(_first_camera_or_demo, spec="0")
@@ -331,7 +342,7 @@ def camera_spec_problem(camera: str) -> str | None:
     from blitzcam.vision.sources import SourceError, SpecKind, image_files, read_spec
 
     camera = camera.strip()  # (as opening it takes it: ' pics' was refused, and played)
-    if camera in ("", "demo") or camera.startswith("/dev/"):
+    if not camera or is_demo(camera) or camera.startswith("/dev/"):
         return None
     try:
         read = read_spec(camera)

@@ -150,6 +150,21 @@ def capture_folder(settings: AppSettings, data_dir: Path) -> Path:
     return data_dir / expand_home(Path(settings.capture_dir))  # an absolute one replaces it
 
 
+def absolute_camera(camera: str) -> str:
+    """A camera that names a file or folder by a path relative to where the app was started,
+    as the path from the top (saved as typed, it named nothing once the app was started from
+    elsewhere: a desktop menu starts it in the home folder); any other camera as it is."""
+    from blitzcam.vision.sources import SourceError, as_pasted, read_spec
+
+    try:
+        read = read_spec(camera)
+    except SourceError:
+        return camera
+    if read.live or not isinstance(read.target, Path) or as_pasted(camera).startswith("~"):
+        return camera  # (~ is kept: the home folder wherever it is)
+    return str(read.target.absolute())  # (a path pasted with quotes or as file://, plain)
+
+
 class SettingsDialog(QDialog):
     """Camera choice and capture keeping. value()/setValue() carry an AppSettings."""
 
@@ -272,6 +287,8 @@ class SettingsDialog(QDialog):
         if problem is not None:
             self._error.setText(f"Camera: {problem}")
             return
+        if (absolute := absolute_camera(camera)) != camera:
+            self._camera.setCurrentText(absolute)  # (saved so: see absolute_camera)
         if self._keep.isChecked():  # (else no capture is kept there: nothing to check)
             folder = capture_folder(self.value(), self._data_dir)
             if (problem := capture_folder_problem(folder, self._data_dir)) is not None:

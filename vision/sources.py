@@ -161,6 +161,26 @@ def _secret_spans(spec: str) -> list[tuple[str, int, int]]:
 
 # scheme://: any scheme, after any spaces
 _ADDRESS: Final = re.compile(r"(\s*[A-Za-z][A-Za-z0-9+.\-]*://)(.*)\Z", re.DOTALL)
+_NO_COLON: Final = re.compile(r"(rtsps?|https?)//", re.IGNORECASE)  # a stream's, mistyped
+
+
+def as_pasted(text: str) -> str:
+    """A source as a person pastes it, as the file or address it names: a path copied with its
+    quotes ("Copy as path" on Windows), or as a file:// URL (a file manager's or a browser's)."""
+    from urllib.parse import unquote, urlsplit
+
+    stripped = text.strip()
+    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "\"'":
+        text = stripped[1:-1]
+    if text.strip().lower().startswith("file://"):
+        url = urlsplit(text.strip())
+        if url.netloc in ("", "localhost"):  # (another machine's file is no file here)
+            path = unquote(url.path)
+            # file:///C:/x.mp4 is C:/x.mp4 on Windows
+            return path[1:] if re.match(r"/[A-Za-z]:/", path) else path
+    return text
+
+
 # a parameter whose name says it holds a secret (pwd, password, passwd, pass, token,
 # access_token, auth, secret, credential ..., or ending in key or sig: key, apikey, sig; not
 # keyframe; pw and psw whole, as some cameras name it), and its value, to & ; # or the end
@@ -824,7 +844,7 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
                 f"camera {spec}: no such camera (an index is 0 to {MAX_CAMERA_INDEX})"
             )
         return SourceSpec(SpecKind.CAMERA, int(spec))
-    text = str(spec)
+    text = as_pasted(str(spec))
     if not text.strip():  # Path("") is the current folder
         raise SourceError("an empty source names no camera, file, folder or stream")
     if text.strip() == DEMO and not expand_home(Path(text)).exists():
@@ -844,6 +864,12 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
         )
     path = expand_home(Path(text))
     if not path.exists():
+        if _NO_COLON.match(text.strip()):  # (Path made http//host of it http/host)
+            scheme = text.strip().split("/", 1)[0]
+            raise SourceError(
+                f"{shown_address(text.strip())}: no such file or folder (an address? its "
+                f"scheme takes a colon: {scheme.lower()}://)"
+            )
         raise SourceError(f"{path}: no such file or folder")
     if path.is_dir():
         return SourceSpec(SpecKind.FOLDER, path)

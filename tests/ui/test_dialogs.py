@@ -1308,3 +1308,24 @@ def test_a_box_that_takes_the_focus_is_scrolled_into_view(qtbot) -> None:
     top = last.mapTo(rows.viewport(), QPoint(0, 0)).y()
     assert rows.verticalScrollBar().value() > 0
     assert top >= 0 and top + last.height() <= rows.viewport().height()
+
+
+def test_settings_save_a_camera_file_by_its_path_from_the_top(qtbot, tmp_path, monkeypatch) -> None:
+    # saved as typed ("rel/clips"), it named nothing once the app started from another folder
+    from blitzcam.ui.settings import absolute_camera
+
+    clips = tmp_path / "rel" / "clips"
+    clips.mkdir(parents=True)
+    (clips / "table.png").write_bytes(b"")
+    monkeypatch.chdir(tmp_path)
+    dialog = SettingsDialog(AppSettings(), data_dir=tmp_path / "data")
+    qtbot.addWidget(dialog)
+    dialog._camera.setCurrentText("rel/clips")
+    dialog._on_ok()
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    assert dialog.value().camera == str(clips)
+    # pasted with quotes or as a file:// URL: the plain path; the rest as typed
+    assert absolute_camera(f'"{clips}"') == str(clips)
+    assert absolute_camera(f"file://{clips}") == str(clips)
+    for camera in ("0", "demo", "rtsp://cam.local/live", "~/clips", "nowhere/x.mp4"):
+        assert absolute_camera(camera) == camera

@@ -500,3 +500,14 @@ def test_a_stream_opened_later_says_how_often_it_reconnected() -> None:
     stream.reconnects = 3
     assert later.reconnects == 3
     later.close()
+
+
+def test_demo_in_any_case_is_the_demo_footage(tmp_path, monkeypatch) -> None:
+    # "DEMO" was "no such file or folder"
+    from blitzcam.ui.frame_sources import camera_spec_problem, is_demo
+
+    monkeypatch.chdir(tmp_path)
+    assert all(is_demo(spec) for spec in ("demo", "Demo", " DEMO "))
+    assert camera_spec_problem("Demo") is None
+    (tmp_path / "Demo").mkdir()  # a folder of that name is the folder
+    assert not is_demo("Demo") and is_demo("demo")

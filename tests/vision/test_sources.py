@@ -1163,3 +1163,17 @@ def test_asking_why_follows_no_redirect_and_gives_the_password_only_when_asked(c
     )
     assert sent == [None]  # (no password before a challenge; nothing sent on from the 302)
     assert http_answer("http://127.0.0.1:99999/video") is None  # (a port past 65535: a traceback)
+
+
+def test_a_source_pasted_with_quotes_or_as_a_file_url_is_the_file(tmp_path) -> None:
+    # ("Copy as path" on Windows keeps the quotes; a file manager copies file:// URLs)
+    from blitzcam.vision.sources import read_spec
+
+    clip = tmp_path / "my table.png"
+    clip.write_bytes(b"")
+    for typed in (f'"{clip}"', f"'{clip}'", f"file://{clip}", f"file://localhost{clip}",
+                  "file://" + str(clip).replace(" ", "%20")):  # fmt: skip
+        assert read_spec(typed).target == clip, typed
+    with pytest.raises(SourceError, match=r"^http//cam:8080/video: no such file or folder \(an "
+                       r"address\? its scheme takes a colon: http://\)$"):  # fmt: skip
+        read_spec("http//cam:8080/video")
