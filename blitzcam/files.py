@@ -86,10 +86,11 @@ def _write_through(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def write_bytes_atomic(path: Path, data: bytes) -> None:
+def write_bytes_atomic(path: Path, data: bytes, *, private: bool = False) -> None:
     """Write `data` to `path` whole or not at all (see the module). A stream of this process
     (/dev/stdout), a device or a named pipe is written through instead: replaced by a file it
-    would be lost (/dev/null turned into a file, a reader of a pipe given nothing)."""
+    would be lost (/dev/null turned into a file, a reader of a pipe given nothing). `private`:
+    the file readable by its owner alone (it may hold a password)."""
     path = Path(path)
     stream = _stream_fd(path)
     if stream is not None:
@@ -113,7 +114,7 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), _mode_for(path))
+            os.fchmod(handle.fileno(), _mode_for(path) & (0o700 if private else 0o7777))
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -157,8 +158,8 @@ def why_unwritable(path: Path) -> str | None:
     return None
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    write_bytes_atomic(path, text.encode("utf-8"))
+def write_text_atomic(path: Path, text: str, *, private: bool = False) -> None:
+    write_bytes_atomic(path, text.encode("utf-8"), private=private)
 
 
 def copy_file_atomic(source: Path, target: Path) -> None:

@@ -1005,6 +1005,10 @@ class MainWindow(QMainWindow):
                 f"Settings in use but not saved: {self._settings_path}: {exc.strerror or exc}",
                 15000,
             )
+            return
+        # (the news before may be of them: a damaged file "kept as .bad when settings are
+        # saved", said on after they were)
+        self.statusBar().showMessage("Settings saved", 5000)
 
     def _on_enroll(self) -> None:
         if self.enrolling is not None:  # one camera, one enrollment at a time

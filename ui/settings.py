@@ -55,6 +55,8 @@ def settings_from_json(data: object, *, problems: list[str] | None = None) -> Ap
     for key, default in asdict(defaults).items():
         value = data.get(key, default)
         problem = _problem_with(key, value, default)
+        if problem is None and key == "camera":
+            value = str(value)  # ("camera": 1, by hand: camera 1)
         if problem is not None:
             if problems is None:
                 raise ValueError(problem)
@@ -66,6 +68,8 @@ def settings_from_json(data: object, *, problems: list[str] | None = None) -> Ap
 
 def _problem_with(key: str, value: object, default: object) -> str | None:
     """What is wrong with a setting's value as a file holds it (None: nothing)."""
+    if key == "camera" and type(value) is int:  # a hand edit's camera index: read as typed
+        return None
     if type(value) is not type(default):
         return f"app settings: {key!r} must be {type(default).__name__}, got {value!r}"
     if key == "text_size" and value not in TEXT_SIZES:  # (a hand edit: 300 fits no screen)
@@ -125,8 +129,11 @@ def save_settings(path: Path, settings: AppSettings) -> None:
     else:
         # a damaged file (its settings were left at their defaults, and said so): kept beside,
         # for what it held (a capture folder, a stream's address) was otherwise lost unseen
-        write_bytes_atomic(damaged_copy(path), data)
-    write_text_atomic(path, json.dumps({**kept, **asdict(settings)}, indent=1) + "\n")
+        write_bytes_atomic(damaged_copy(path), data, private=True)
+    # (a stream's address may hold its password, shown as *** in the dialog: not for others
+    # on the computer to read)
+    text = json.dumps({**kept, **asdict(settings)}, indent=1) + "\n"
+    write_text_atomic(path, text, private=True)
 
 
 def _left_at_defaults(path: Path) -> str:
@@ -177,6 +184,8 @@ class SettingsDialog(QDialog):
         self._camera = QComboBox()
         self._camera.setAccessibleName("Camera")
         self._camera.setEditable(True)
+        # (Enter is OK's: a camera typed is not added to the list, refused or not)
+        self._camera.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self._camera.addItems(["", "demo", "0", "1", "2"])
         self._camera.lineEdit().setPlaceholderText("the first camera (the demo if there is none)")
         self._camera.setToolTip(
@@ -259,8 +268,10 @@ class SettingsDialog(QDialog):
         self._folder.setPlaceholderText(str(self._data_dir / "captures"))
         # (selectable: the command is copied from here to measure blitzcam on them)
         said = f'"{folder}"' if " " in str(folder) else str(folder)  # (quoted in any shell)
+        # (the folder once: twice, a long path made the dialog taller than a small screen)
         self._folder_shown.setText(
-            f"Captures are saved in: {folder}\nMeasured with: blitzcam evaluate --data {said}"
+            f"Captures are saved in the folder named here; to measure blitzcam on them:\n"
+            f"blitzcam evaluate --data {said}"
         )
         self.valueChanged.emit(self.value())
 

@@ -756,8 +756,9 @@ def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> N
     with qtbot.waitSignal(dialog.valueChanged):
         dialog.setValue(wanted)
     assert dialog.value() == wanted
-    assert dialog._folder_shown.text() == (
-        "Captures are saved in: /data/caps\nMeasured with: blitzcam evaluate --data /data/caps"
+    assert dialog._folder_shown.text() == (  # (the folder once: a long one made it too tall)
+        "Captures are saved in the folder named here; to measure blitzcam on them:\n"
+        "blitzcam evaluate --data /data/caps"
     )
     dialog._folder.setText("/data/my caps")  # (quoted, to be copied into a shell)
     assert dialog._folder_shown.text().endswith('evaluate --data "/data/my caps"')

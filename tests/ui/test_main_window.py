@@ -784,11 +784,11 @@ def test_dialogs_made_for_one_use_are_let_go_when_closed(qtbot, store, feed, tmp
 
 
 def test_a_settings_file_with_a_bad_key_is_said_at_start(qtbot, store, feed, tmp_path):
-    (tmp_path / "app-settings.json").write_text('{"camera": 0, "keep_captures": true}')
+    (tmp_path / "app-settings.json").write_text('{"camera": [0], "keep_captures": true}')
     window = _window(qtbot, store, feed, tmp_path)
     assert window.settings.keep_captures  # the rest kept
     assert window.statusBar().currentMessage() == (
-        "app settings: 'camera' must be str, got 0 (left at its default)"
+        "app settings: 'camera' must be str, got [0] (left at its default)"
     )
 
 
@@ -1685,3 +1685,13 @@ def test_the_window_s_status_bar_wraps_its_news(qtbot, store, feed, tmp_path: Pa
 
     window = _window(qtbot, store, feed, tmp_path)
     assert isinstance(window.statusBar(), WrappingStatusBar)
+
+
+def test_settings_saved_are_said(qtbot, store, feed, tmp_path: Path) -> None:
+    # the news before stayed: a damaged file "kept as .bad when settings are saved", after
+    (tmp_path / "app-settings.json").write_text("{damaged")
+    window = _window(qtbot, store, feed, tmp_path)
+    assert "when settings are saved" in window.statusBar().currentMessage()
+    window.apply_settings(AppSettings(camera="demo"))
+    assert window.statusBar().currentMessage() == "Settings saved"
+    assert (tmp_path / "app-settings.json.bad").read_text() == "{damaged"

@@ -155,11 +155,19 @@ def test_settings_round_trip_and_bad_files(tmp_path: Path) -> None:
 def test_a_settings_key_of_the_wrong_type_costs_only_that_key(tmp_path: Path) -> None:
     # an older file's `"camera": 0` reset every setting, the captures kept with them, silently
     path = tmp_path / "s.json"
-    path.write_text('{"camera": 0, "keep_captures": true, "capture_dir": "/caps"}')
+    path.write_text('{"camera": [0], "keep_captures": true, "capture_dir": "/caps"}')
     problems: list[str] = []
     settings = load_settings(path, problems=problems)
     assert settings == AppSettings(camera="", keep_captures=True, capture_dir="/caps")
-    assert problems == ["app settings: 'camera' must be str, got 0 (left at its default)"]
+    assert problems == ["app settings: 'camera' must be str, got [0] (left at its default)"]
+    # a camera's index written as a number by hand is that camera (it was refused)
+    path.write_text('{"camera": 1, "keep_captures": true}')
+    problems.clear()
+    assert load_settings(path, problems=problems) == AppSettings(camera="1", keep_captures=True)
+    assert problems == []
+    path.write_text('{"camera": true}')  # (no index: refused as before)
+    assert load_settings(path, problems=problems) == AppSettings()
+    assert problems == ["app settings: 'camera' must be str, got True (left at its default)"]
     path.write_text("{not json")
     problems.clear()
     assert load_settings(path, problems=problems) == AppSettings()
@@ -537,3 +545,15 @@ def test_a_capture_s_failure_is_said_without_python_s_error_number(tmp_path: Pat
 
     error = CapturesPartlyKeptError(0, 2, NotADirectoryError(20, "Not a directory", "/x/counts"))
     assert str(error) == "only 0 of its 2 captures were kept: /x/counts: Not a directory"
+
+
+def test_the_settings_file_is_for_its_owner_alone(tmp_path: Path) -> None:
+    # a stream's password, shown as *** in the dialog, was in a file anyone could read (0644)
+    import stat
+
+    path = tmp_path / "s.json"
+    save_settings(path, AppSettings(camera="rtsp://me:secret@cam.local/live"))
+    assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0
+    path.chmod(0o644)  # (one saved by an earlier release)
+    save_settings(path, AppSettings(camera="rtsp://me:secret@cam.local/live"))
+    assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0
