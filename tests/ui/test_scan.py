@@ -192,15 +192,22 @@ def test_a_shot_of_a_stalled_stream_s_last_view_waits_for_a_new_one(qtbot, live:
     assert "reconnecting (try 1)" in view.live.message()
 
 
-def test_the_live_view_says_by_itself_that_a_stream_stalled_and_its_tries(qtbot) -> None:
-    # a dropped stream sent nothing, so its last picture stayed up as if it were the table
-    # until someone pressed Space; now the view says so, and how the reconnecting goes
+def _live_view(qtbot, *, live: bool = True) -> tuple[ScanView, FakeSource, list[float]]:
+    """A scan of a camera (`live`) or a file, its clock the list's one number (thread not
+    started: frames are handed in)."""
     source = FakeSource([np.zeros((36, 64, 3), np.uint8)])
-    source.live = True
+    source.live = live
     view = ScanView((ANN, BOB), source, NullCounter(""))
     qtbot.addWidget(view)
     now = [100.0]
     view.clock = lambda: now[0]
+    return view, source, now
+
+
+def test_the_live_view_says_by_itself_that_a_stream_stalled_and_its_tries(qtbot) -> None:
+    # a dropped stream sent nothing, so its last picture stayed up as if it were the table
+    # until someone pressed Space; now the view says so, and how the reconnecting goes
+    view, source, now = _live_view(qtbot)
     view._watch_stream()  # no view yet: the camera's own wait is said, not a stall
     assert view.live.message() == "Waiting for the camera…"
     for index in (1, 2):
@@ -232,12 +239,7 @@ def test_the_live_view_says_by_itself_that_a_stream_stalled_and_its_tries(qtbot)
 
 def test_a_stall_is_not_said_over_a_failure_nor_of_a_file(qtbot) -> None:
     for live in (True, False):
-        source = FakeSource([np.zeros((36, 64, 3), np.uint8)])
-        source.live = live
-        view = ScanView((ANN, BOB), source, NullCounter(""))
-        qtbot.addWidget(view)
-        now = [100.0]
-        view.clock = lambda now=now: now[0]
+        view, _, now = _live_view(qtbot, live=live)
         view._on_counted(_frame(1, 9, 3))
         now[0] += 10.0
         view._watch_stream()
@@ -253,12 +255,7 @@ def test_a_stall_is_not_said_over_a_failure_nor_of_a_file(qtbot) -> None:
 def test_a_slow_count_of_a_live_camera_is_no_stall(qtbot) -> None:
     # the counter took 4.5 s on one frame (read in tiles) while the camera kept sending: it
     # was said as "No new picture from the camera", and Space waited
-    source = FakeSource([np.zeros((36, 64, 3), np.uint8)])
-    source.live = True
-    view = ScanView((ANN, BOB), source, NullCounter(""))
-    qtbot.addWidget(view)
-    now = [100.0]
-    view.clock = lambda: now[0]
+    view, source, now = _live_view(qtbot)
     for index in (1, 2, 3):
         view._on_counted(_frame(index, 9, 3))
         now[0] += 0.5
