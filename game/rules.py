@@ -956,7 +956,8 @@ def _seat(match: Match, name: str) -> Player:
 def not_a_player(players: tuple[Player, ...]) -> str:
     """The rule a name no seat has breaks, with the seats it might have meant (a command acts
     on the match changed last, which may not be the one a player thought of)."""
-    names = ", ".join(shown_name(player.name) for player in players)
+    # (a name with a comma in it quoted: "Ann, Bob, Jr" read as three)
+    names = ", ".join(brief(p.name) if "," in p.name else shown_name(p.name) for p in players)
     return f"not a player in this match (its players: {names})"
 
 

@@ -608,3 +608,15 @@ def test_the_last_of_a_team_is_not_offered_to_leave_where_two_teams_would_not_st
         rules.leave(match, name)  # (each one offered, the rules take)
     with pytest.raises(rules.MatchError, match="two teams"):
         rules.leave(match, "Bob")
+
+
+def test_a_name_no_seat_has_is_said_with_the_match_s_players() -> None:
+    # (a command acts on the match changed last: the players say which one it was)
+    from blitzcam.game.rules import MatchError, Player, leave, new_match
+
+    match = new_match([Player("Ann", "green-pump"), Player("Bob, Jr", "red-buggy")])
+    with pytest.raises(MatchError) as caught:
+        leave(match, "Zed")
+    assert str(caught.value) == (
+        "player Zed: not a player in this match (its players: Ann, 'Bob, Jr')"
+    )
