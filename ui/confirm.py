@@ -171,6 +171,7 @@ class ConfirmDialog(QDialog):
         self.editor = RoundEditor(self._players)
         self.editor.setValue(proposed)
         self.caller = QComboBox()
+        self.caller.setAccessibleName("Called Blitz")  # (its label beside it is not linked)
         # as wide as a short name, not the longest one
         self.caller.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QLabel
 
+from blitzcam.ui.announce import announce
+
 
 class ErrorLabel(QLabel):
     """Where a dialog says why what was asked was refused (its rule quotes typed names, so as
@@ -22,6 +24,7 @@ class ErrorLabel(QLabel):
 
     def setText(self, text: str) -> None:
         super().setText(text)
+        announce(self, text, assertive=True)  # (the focus goes to the box at fault, unsaid)
         QTimer.singleShot(0, self, self._make_room)  # once the layout has the new text
 
     def _make_room(self) -> None:

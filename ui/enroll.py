@@ -115,11 +115,13 @@ class EnrollDialog(QDialog):
             status = QLabel()
             status.setAlignment(Qt.AlignmentFlag.AlignCenter)
             button = QPushButton("Enroll from view")
+            button.setAccessibleName(f"Enroll {deck_label(deck)} from view")  # (eight alike)
             # Enter is Done's: an auto-default deck button taught the view to green pump
             button.setAutoDefault(False)
             button.setEnabled(enroller is not None)
             button.clicked.connect(lambda _=False, d=deck: self._on_enroll(d))
             forget = QPushButton("Use built-in")
+            forget.setAccessibleName(f"{deck_label(deck)}: use the built-in drawing")
             forget.setAutoDefault(False)
             forget.setToolTip("Forget the enrolled back: read this deck against blitzcam's drawing")
             forget.clicked.connect(lambda _=False, d=deck: self._on_forget(d))

@@ -86,6 +86,7 @@ class MatchBrowser(QDialog):
         # the match's number first: the one `blitzcam match --match ID` and the window's
         # "Resumed the unfinished match 3" name, said nowhere here
         self.table = QTableWidget(0, 5)
+        self.table.setAccessibleName("Matches")
         self.table.setHorizontalHeaderLabels(["No.", "Last change", "Players", "Rounds", "Result"])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

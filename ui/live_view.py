@@ -11,6 +11,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from blitzcam.ui.announce import announce
 from blitzcam.ui.counting_worker import CountSnapshot
 from blitzcam.ui.deck_colours import FACE_UP_RGB, bgr_to_qimage, deck_rgb
 
@@ -57,10 +58,12 @@ class LiveView(QWidget):
         self.update()
 
     def _say_in_words(self) -> None:
-        """What the view paints as text, for a screen reader (painted, it was never said)."""
+        """What the view paints as text, for a screen reader (painted, it was never said), and
+        told as it comes (a shot's question, "hold still", a stall)."""
         said = self._message or self._snapshot.note
         if self.accessibleDescription() != said:  # (a frame a tick: said when it changes)
             self.setAccessibleDescription(said)
+            announce(self, said)
 
     def message(self) -> str:
         return self._message

@@ -241,6 +241,7 @@ class MainWindow(QMainWindow):
         self.enroll_action = self._action("Enroll decks…", self._on_enroll, "Ctrl+D")
         self.settings_action = self._action("Settings…", self._on_settings, "Ctrl+,")
         self.fullscreen_action = self._action("Full screen", self._on_fullscreen, "F11")
+        self.quit_action = self._action("Quit", self.close, "Ctrl+Q")  # (Alt+F4 alone did)
         menus = {
             "&Match": (
                 self.new_action,
@@ -251,6 +252,7 @@ class MainWindow(QMainWindow):
                 self.join_action,
                 self.leave_action,
                 self.come_back_action,
+                self.quit_action,
             ),
             "&Round": (
                 self.scan_action,

@@ -128,6 +128,7 @@ class ScanView(QWidget):
             parent=self,
         )
         self.live = LiveView()
+        self.setAccessibleName("Scan: Space shoots, Enter goes on, Backspace drops, Esc leaves")
         self._stall_timer = QTimer(self)
         self._stall_timer.setInterval(STALL_CHECK_MS)
         self._stall_timer.timeout.connect(self._watch_stream)
@@ -304,6 +305,7 @@ class ScanView(QWidget):
             self.live.show_message(self._asked)
         for name, n in player_counts(self.session.players, item.snapshot.counts).items():
             self.live_counts[name].setText(str(n))
+        self._say_in_words()
         said = table_warnings(item.snapshot)
         self.warnings.setText(said)
         self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)
@@ -491,6 +493,19 @@ class ScanView(QWidget):
             if self._waiting is not None:  # no steadier view will come: shoot the last one
                 self._shoot_waiting()
 
+    def _say_in_words(self) -> None:
+        """The scan as a screen reader reads it (the page takes the focus, and its buttons and
+        rows take none, so that its keys stay its own: it said nothing): the step, its shots,
+        each player's cards in view and shot."""
+        rows = "; ".join(
+            f"{player.name}: {self.live_counts[player.name].text()} in view, "
+            f"{self.summed_counts[player.name].text()} shot"
+            for player in self.session.players
+        )
+        said = f"{self.step_title.text()}. {self.shots_label.text()}. {rows}"
+        if self.accessibleDescription() != said:  # (each frame: set when it changes)
+            self.setAccessibleDescription(said)
+
     def _refresh(self) -> None:
         step = self.session.step
         self.step_title.setText(STEP_TITLES[step])
@@ -507,3 +522,4 @@ class ScanView(QWidget):
         )
         self.back_button.setVisible(step == "blitz")
         self.drop_button.setEnabled(shots > 0)
+        self._say_in_words()

@@ -259,6 +259,8 @@ class RoundTable(QTableWidget):
         super().__init__(parent)
         self.setAccessibleName("Rounds: each player's Dutch, Blitz and points")
         self.horizontalHeader().hide()
+        # Tab leaves the table (cell to cell, it never did, and left the round picked)
+        self.setTabKeyNavigation(False)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -291,6 +293,11 @@ class RoundTable(QTableWidget):
         self._frozen.clearSpans()
         players = match.players
         self.setColumnCount(COLUMNS_PER_PLAYER * len(players))
+        # the hidden header's labels are what a screen reader says of a cell's column ("1",
+        # "2", … before: the names and Dutch/Blitz/Pts are rows drawn over it)
+        self.setHorizontalHeaderLabels(
+            [f"{p.name} {what}" for p in players for what in ("Dutch", "Blitz", "points")]
+        )
         self.setRowCount(HEADER_ROWS + len(match.rounds))
         bold = QFont(self.font())
         bold.setBold(True)

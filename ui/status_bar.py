@@ -15,6 +15,8 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QStatusBar, QWidget
 
+from blitzcam.ui.announce import announce
+
 MARGIN: Final = 6  # pixels round the text, as Qt's own bar leaves
 MAX_LINES: Final = 6  # past this the bar stops growing (the rest is in its tooltip)
 
@@ -30,9 +32,11 @@ class WrappingStatusBar(QStatusBar):
         return self.rect().adjusted(MARGIN, 2, -MARGIN - right, -2)
 
     def _on_message(self, message: str) -> None:
-        # (hovered, the whole of it; a screen reader is given it as the bar's description)
+        # (hovered, the whole of it; a screen reader is given it as the bar's description,
+        # and told it as it comes)
         self.setToolTip(message)
         self.setAccessibleDescription(message)
+        announce(self, message)
         self._fit()
         self.update()
 

@@ -65,3 +65,95 @@ def test_the_chart_and_the_live_view_say_in_words_what_they_draw(qtbot) -> None:
     assert view.accessibleDescription() == "No detector model: train one"
     view.show_message("The camera stopped")
     assert view.accessibleDescription() == "The camera stopped"
+
+
+def _announced(monkeypatch) -> list[tuple[str, bool]]:
+    """What is told to a screen reader as it happens: (text, at once)."""
+    from PySide6.QtGui import QAccessible
+
+    told: list[tuple[str, bool]] = []
+
+    def update(event) -> None:
+        if hasattr(event, "message"):
+            assertive = event.politeness() == QAccessible.AnnouncementPoliteness.Assertive
+            told.append((event.message(), assertive))
+
+    monkeypatch.setattr(QAccessible, "updateAccessibility", update)
+    return told
+
+
+def test_news_and_refusals_are_told_as_they_come(qtbot, monkeypatch) -> None:
+    # (shown in the status bar or a red label only: a reader was never told they changed)
+    from blitzcam.ui.dialog_parts import error_label
+    from blitzcam.ui.status_bar import WrappingStatusBar
+
+    told = _announced(monkeypatch)
+    bar = WrappingStatusBar()
+    qtbot.addWidget(bar)
+    bar.showMessage("Round 1 undone", 5000)
+    error = error_label()
+    qtbot.addWidget(error)
+    error.setText("Not saved: Ann's Blitz cards must be between 0 and 10, got 99")
+    error.setText("")
+    view = LiveView()
+    qtbot.addWidget(view)
+    view.show_message("Hold still")
+    view.show_message("Hold still")  # (said once, not at every frame)
+    assert told == [
+        ("Round 1 undone", False),
+        ("Not saved: Ann's Blitz cards must be between 0 and 10, got 99", True),
+        ("Waiting for the camera…", False),  # (a new view's own first news)
+        ("Hold still", False),
+    ]
+
+
+def test_the_review_s_caller_the_enroll_buttons_and_targets_are_named(qtbot) -> None:
+    from blitzcam.ui.counting_worker import NullCounter
+    from blitzcam.ui.enroll import EnrollDialog
+    from tests.ui.fakes import FakeSource
+
+    dialog = ConfirmDialog(match_of().players, round_of(Ann=(9, 0), Bob=(5, 2), Cy=(7, 1)),
+                           title="Round 1")  # fmt: skip
+    qtbot.addWidget(dialog)
+    assert dialog.caller.accessibleName() == "Called Blitz"
+    enroll = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter("none"))
+    qtbot.addWidget(enroll)
+    assert enroll.enroll_buttons["blue-plow"].accessibleName() == "Enroll Blue plow from view"
+    assert enroll.forget_buttons["red-buggy"].accessibleName() == (
+        "Red buggy: use the built-in drawing"
+    )
+    new = NewMatchDialog()
+    qtbot.addWidget(new)
+    assert new.target_buttons.button(75).accessibleName() == "Target 75"
+    assert new.custom_target.accessibleName() == "Custom target"
+
+
+def test_the_rounds_table_s_columns_are_named_and_tab_leaves_it(qtbot) -> None:
+    table = RoundTable()
+    qtbot.addWidget(table)
+    match = match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)))
+    from blitzcam.game.rules import score_match
+
+    table.show_rounds(match, score_match(match))
+    labels = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert labels[:4] == ["Ann Dutch", "Ann Blitz", "Ann points", "Bob Dutch"]
+    assert not table.tabKeyNavigation()
+
+
+def test_the_scan_page_says_its_step_shots_and_counts(qtbot) -> None:
+    from blitzcam.ui.counting_worker import CountedFrame, NullCounter
+    from blitzcam.ui.scan import ScanView
+    from tests.ui.fakes import FakeSource
+
+    ann, bob = match_of().players[:2]
+    view = ScanView((ann, bob), FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter(""))
+    qtbot.addWidget(view)
+    snapshot = CountSnapshot(counts={ann.deck: 7, bob.deck: 2}, settled=True, scene=1)
+    view._on_counted(CountedFrame(np.zeros((36, 64, 3), np.uint8), snapshot, 1))
+    said = view.accessibleDescription()
+    assert said.startswith(view.step_title.text())
+    assert "0 shots in this step" in said and "Ann: 7 in view, 0 shot; Bob: 2 in view" in said
+    view.capture_button.click()
+    assert "1 shot in this step" in view.accessibleDescription()
+    assert "Ann: 7 in view, 7 shot" in view.accessibleDescription()
+    assert view.accessibleName().startswith("Scan: Space shoots")

@@ -1695,3 +1695,11 @@ def test_settings_saved_are_said(qtbot, store, feed, tmp_path: Path) -> None:
     window.apply_settings(AppSettings(camera="demo"))
     assert window.statusBar().currentMessage() == "Settings saved"
     assert (tmp_path / "app-settings.json.bad").read_text() == "{damaged"
+
+
+def test_quit_closes_the_window(qtbot, store, feed, tmp_path: Path) -> None:
+    # (no Quit: only the window manager's Alt+F4 closed it)
+    window = _window(qtbot, store, feed, tmp_path)
+    assert window.quit_action.shortcut().toString() == "Ctrl+Q"
+    window.quit_action.trigger()
+    assert not window.isVisible()

@@ -1,0 +1,20 @@
+"""News said to a screen reader as it happens: a status bar's message, a dialog's refusal, a
+scan's question. Painted or put in a label, it was there for the eye only (a reader finds a
+status bar's text when asked, but is never told it changed).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+
+
+def announce(source: QObject, text: str, *, assertive: bool = False) -> None:
+    """Have a screen reader say `text` (nothing for an empty one), on behalf of `source`;
+    `assertive`: at once, over what it is saying (a refusal), else when it is done."""
+    if not text:
+        return
+    event = QAccessibleAnnouncementEvent(source, text)
+    if assertive:
+        event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
+    QAccessible.updateAccessibility(event)
