@@ -63,8 +63,10 @@ QLabel#totalValue { font-size: 56pt; font-weight: bold; background: transparent;
 QLabel#totalValue[compact="true"] { font-size: 36pt; }
 QLabel#error { color: #ff7070; font-weight: bold; }
 QLabel#stepTitle { font-size: 20pt; font-weight: bold; }
+QLabel#stepTitle[compact="true"] { font-size: 15pt; }
 QLabel#tableWarnings { color: #ff40c8; font-weight: bold; font-size: 14pt; }
 QLabel#liveCount { font-size: 30pt; font-weight: bold; }
+QLabel#liveCount[compact="true"] { font-size: 18pt; }
 """
 
 

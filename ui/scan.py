@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractSlider,
     QGridLayout,
@@ -73,6 +73,10 @@ ENDED_IN_MOTION: Final = (
     "(Enter reviews; counts not shot are typed in there)"
 )
 PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
+# a scan shorter than this (pixels at the base text size) is laid out compact: the step's hint
+# in its title's tooltip, the title and the counts smaller; on a 1024 x 600 screen at 150 %
+# text the players' rows got 60 px, not one of eight shown
+COMPACT_BELOW: Final = 640
 FRAME_SHOT_ALREADY: Final = "That view is already shot: wait for the next frame"
 SHOOT_UNCHANGED_AGAIN: Final = (
     "Nothing on the table has changed since this view was shot{as_step}: shot again, its cards "
@@ -127,6 +131,7 @@ class ScanView(QWidget):
             on_start=self._in_play.reset,
             parent=self,
         )
+        self._compact = False
         self.live = LiveView()
         self.setAccessibleName("Scan: Space shoots, Enter goes on, Backspace drops, Esc leaves")
         self._stall_timer = QTimer(self)
@@ -194,12 +199,11 @@ class ScanView(QWidget):
         self.player_rows = scrolling_rows(middle)
         self.player_rows.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the scan's keys stay its own
         side.addWidget(self.player_rows, 1)
-        for button in (self.capture_button, self.drop_button, self.next_button):
-            side.addWidget(button)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.back_button)
-        bottom.addWidget(self.cancel_button)
-        side.addLayout(bottom)
+        # the buttons one a row, or two (compact: see resizeEvent); placed by _place_buttons
+        self._buttons = QGridLayout()
+        self._buttons.setColumnStretch(0, 1)
+        self._buttons.setColumnStretch(1, 1)
+        side.addLayout(self._buttons)
         panel = QWidget()
         panel.setLayout(side)
         # (as wide as the text is large: at 150 % the buttons' names were cut at 380 px)
@@ -493,6 +497,59 @@ class ScanView(QWidget):
             if self._waiting is not None:  # no steadier view will come: shoot the last one
                 self._shoot_waiting()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        compact = self.height() < COMPACT_BELOW * text_scale()
+        if compact != self._compact:
+            self._compact = compact
+            self.hint.setVisible(not compact)
+            for label in (self.step_title, *(seat[2] for seat in self._seats)):
+                label.setProperty("compact", compact)
+                label.style().unpolish(label)
+                label.style().polish(label)
+            self._refresh()
+
+    def _place_buttons(self) -> None:
+        """The buttons one a row, Back beside Cancel in the Blitz step; compact, two a row
+        with shorter names (their keys the same)."""
+        blitz = self.session.step == "blitz"
+        compact = self._compact
+        texts = {
+            self.capture_button: ("Capture  (Space)", "Capture shot  (Space)"),
+            self.drop_button: ("Drop  (Backspace)", "Drop last shot  (Backspace)"),
+            self.next_button: (
+                "Review  (Enter)" if blitz else "Next  (Enter)",
+                "Review counts  (Enter)" if blitz else "Next: Blitz cards  (Enter)",
+            ),
+        }
+        for button, (short, full) in texts.items():
+            button.setText(short if compact else full)
+            button.setToolTip(full if compact else "")
+        buttons = (
+            self.capture_button,
+            self.drop_button,
+            self.next_button,
+            self.back_button,
+            self.cancel_button,
+        )
+        for button in buttons:
+            self._buttons.removeWidget(button)
+        if compact:
+            cells = [(self.capture_button, 0, 0, 1), (self.drop_button, 0, 1, 1),
+                     (self.next_button, 1, 0, 1), (self.cancel_button, 1, 1, 1)]  # fmt: skip
+            cells += [(self.back_button, 2, 0, 2)] if blitz else []
+        else:
+            cells = [(self.capture_button, 0, 0, 2), (self.drop_button, 1, 0, 2),
+                     (self.next_button, 2, 0, 2)]  # fmt: skip
+            cells += (
+                [(self.back_button, 3, 0, 1), (self.cancel_button, 3, 1, 1)]
+                if blitz
+                else [(self.cancel_button, 3, 0, 2)]
+            )
+        for button, row, column, span in cells:
+            self._buttons.addWidget(button, row, column, 1, span)
+        self.back_button.setVisible(blitz)
+
     def _say_in_words(self) -> None:
         """The scan as a screen reader reads it (the page takes the focus, and its buttons and
         rows take none, so that its keys stay its own: it said nothing): the step, its shots,
@@ -508,8 +565,10 @@ class ScanView(QWidget):
 
     def _refresh(self) -> None:
         step = self.session.step
-        self.step_title.setText(STEP_TITLES[step])
+        title = STEP_TITLES[step]
+        self.step_title.setText(title.replace("\n", " ") if self._compact else title)
         self.hint.setText(STEP_HINTS[step])
+        self.step_title.setToolTip(STEP_HINTS[step] if self._compact else "")  # (hint hidden)
         shots = len(self.session.shots())
         self.shots_label.setText(
             f"{shots} shot{'s' if shots != 1 else ''} in this step"
@@ -517,9 +576,6 @@ class ScanView(QWidget):
         )
         for name, n in self.session.totals().items():
             self.summed_counts[name].setText(str(n))
-        self.next_button.setText(
-            "Next: Blitz cards  (Enter)" if step == "dutch" else "Review counts  (Enter)"
-        )
-        self.back_button.setVisible(step == "blitz")
+        self._place_buttons()
         self.drop_button.setEnabled(shots > 0)
         self._say_in_words()

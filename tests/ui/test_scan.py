@@ -549,3 +549,25 @@ def test_the_warnings_are_read_first_and_scroll_with_the_players_rows(qtbot) -> 
     assert rows.isAncestorOf(view.warnings) and rows.isAncestorOf(view.shots_label)
     first_name = view._seats[0][1]
     assert view.warnings.y() < view.shots_label.y() < first_name.mapTo(rows, first_name.rect().topLeft()).y()
+
+
+def test_a_short_scan_is_laid_out_compact_and_a_tall_one_not(qtbot) -> None:
+    # on a 1024 x 600 screen at 150 % text the players' rows got 60 px: not one of eight shown
+    view = _view(qtbot)
+    view.resize(1000, 800)
+    view.show()
+    qtbot.waitUntil(lambda: view.hint.isVisible(), timeout=2000)
+    assert view.step_title.text() == "Step 1 of 2:\nDutch cards"
+    assert view.capture_button.text() == "Capture shot  (Space)"
+    layout = view._buttons
+    assert layout.getItemPosition(layout.indexOf(view.drop_button))[:2] == (1, 0)
+    view.resize(1000, 450)
+    qtbot.waitUntil(lambda: not view.hint.isVisible(), timeout=2000)
+    assert view.step_title.text() == "Step 1 of 2: Dutch cards"
+    assert view.step_title.toolTip() == view.hint.text()  # (the hint kept, in a tooltip)
+    assert view.capture_button.text() == "Capture  (Space)"
+    assert view.capture_button.toolTip() == "Capture shot  (Space)"
+    assert layout.getItemPosition(layout.indexOf(view.drop_button))[:2] == (0, 1)  # beside
+    view.resize(1000, 800)
+    qtbot.waitUntil(lambda: view.hint.isVisible(), timeout=2000)
+    assert view.capture_button.text() == "Capture shot  (Space)"
