@@ -21,7 +21,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QResizeEvent
+from PySide6.QtGui import QColor, QFocusEvent, QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -247,6 +247,15 @@ class TotalCard(QFrame):
         self.total.setProperty("compact", compact)
         self.total.style().unpolish(self.total)
         self.total.style().polish(self.total)
+
+
+# the focus reasons of a person moving about by keyboard (a window giving its table the focus
+# is OtherFocusReason: the page stays where it is)
+KEYBOARD_FOCUS: Final = (
+    Qt.FocusReason.TabFocusReason,
+    Qt.FocusReason.BacktabFocusReason,
+    Qt.FocusReason.ShortcutFocusReason,
+)
 
 
 class RoundTable(QTableWidget):
@@ -534,13 +543,24 @@ class ScoreboardView(QWidget):
         outer.addWidget(self.page)
         # ... and to the rounds when the keyboard is on them: scrolled past, the arrows moved
         # a row nobody saw, and Delete deleted it
+        # (only as the keyboard moves there: a match opened, or a round saved, gave the table
+        # the focus and its last round, and the page scrolled past the headline and the
+        # cards on a short screen)
+        self._redrawing = False
         self.table.installEventFilter(self)
-        self.table.currentCellChanged.connect(lambda *_: self._show_table_soon())
+        self.table.currentCellChanged.connect(
+            lambda *_: None if self._redrawing else self._show_table_soon()
+        )
         self.table.roundActivated.connect(self.roundActivated)
         self.table.playersActivated.connect(self.playersActivated)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.table and event.type() == QEvent.Type.FocusIn:
+        if (
+            watched is self.table
+            and isinstance(event, QFocusEvent)
+            and event.type() == QEvent.Type.FocusIn
+            and event.reason() in KEYBOARD_FOCUS
+        ):
             self._show_table_soon()
         return super().eventFilter(watched, event)
 
@@ -583,7 +603,11 @@ class ScoreboardView(QWidget):
             card.show()
         for card in self.cards[len(entries) :]:
             card.hide()
-        self.table.show_rounds(match, standings)
+        self._redrawing = True
+        try:
+            self.table.show_rounds(match, standings)
+        finally:
+            self._redrawing = False
         self.chart.set_data(chart_series(match, standings), settings.target)
 
     @staticmethod

@@ -1703,3 +1703,27 @@ def test_quit_closes_the_window(qtbot, store, feed, tmp_path: Path) -> None:
     assert window.quit_action.shortcut().toString() == "Ctrl+Q"
     window.quit_action.trigger()
     assert not window.isVisible()
+
+
+def test_a_match_opens_with_its_headline_in_view_on_a_short_screen(qtbot, store, feed, tmp_path):
+    # the table given the focus scrolled the page to its last round: the target, the leader
+    # and the first cards were out of view on a 600-px screen
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QFocusEvent
+
+    names = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
+    rounds = [round_of(**dict.fromkeys(names, (1, 0))) for _ in range(12)]
+    store.create_match(match_of(*rounds, n=8))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.resize(1024, 552)
+    qtbot.waitUntil(lambda: window.height() == 552, timeout=2000)
+    page = window.scoreboard.page
+    window.show_match(window.match_id)
+    qtbot.wait(50)
+    assert page.verticalScrollBar().maximum() > 0 and page.verticalScrollBar().value() == 0
+    # Tab onto the table (by keyboard): the page goes to its rows
+    window.scoreboard.eventFilter(
+        window.scoreboard.table,
+        QFocusEvent(QEvent.Type.FocusIn, Qt.FocusReason.TabFocusReason),
+    )
+    qtbot.waitUntil(lambda: page.verticalScrollBar().value() > 0, timeout=2000)
