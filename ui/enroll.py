@@ -38,7 +38,7 @@ from blitzcam.ui.counting_worker import (
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.live_view import LiveView
-from blitzcam.ui.scrolling import scrolling_rows
+from blitzcam.ui.scrolling import fit_to_screen, scrolling_rows
 from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
 
 LIVE_MIN_WIDTH: Final = 240  # the camera's view beside the decks, at the least
@@ -166,6 +166,9 @@ class EnrollDialog(QDialog):
         self._thread.failed.connect(self._on_camera_lost)
         self._thread.finished.connect(lambda: self._on_camera_lost(CAMERA_STOPPED))
         self.finished.connect(self._on_finished)
+        # as large as the view and the decks ask, up to the screen (it opened at 788 x 400 on
+        # a 1024 x 600 screen at 150 %: two backs shown, their buttons below the fold)
+        fit_to_screen(self)
 
     def start(self) -> None:
         self._thread.start()

@@ -1330,3 +1330,16 @@ def test_settings_save_a_camera_file_by_its_path_from_the_top(qtbot, tmp_path, m
     assert absolute_camera(f"file://{clips}") == str(clips)
     for camera in ("0", "demo", "rtsp://cam.local/live", "~/clips", "nowhere/x.mp4"):
         assert absolute_camera(camera) == camera
+
+
+def test_the_enroll_dialog_opens_as_large_as_it_asks_up_to_the_screen(qtbot) -> None:
+    # (it opened at its least size: two backs shown, their buttons below the fold)
+    from blitzcam.ui.scrolling import SCREEN_ALLOWANCE
+
+    dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter("none"))
+    qtbot.addWidget(dialog)
+    screen = dialog.screen().availableGeometry()
+    hint = dialog.sizeHint()
+    assert dialog.width() == min(hint.width(), screen.width() - SCREEN_ALLOWANCE)
+    assert dialog.height() == min(hint.height(), screen.height() - SCREEN_ALLOWANCE)
+    assert dialog.height() > dialog.minimumSizeHint().height()
