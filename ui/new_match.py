@@ -51,6 +51,12 @@ class NameField(QLineEdit):
         if event.reason() in by_keys and self.hasSelectedText():
             self.setSelection(len(self.text()), -len(self.text()))
 
+    def setText(self, text: str) -> None:
+        """`text`, shown from its start (Qt leaves the cursor at a text's end: a long name set
+        by the program showed "erald-Montgomery III")."""
+        super().setText(text)
+        self.setCursorPosition(0)
+
 
 class PlayerRow:
     """The widgets of one seat: name, deck (with its back as icon), team."""

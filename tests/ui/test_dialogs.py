@@ -1343,3 +1343,14 @@ def test_the_enroll_dialog_opens_as_large_as_it_asks_up_to_the_screen(qtbot) -> 
     assert dialog.width() == min(hint.width(), screen.width() - SCREEN_ALLOWANCE)
     assert dialog.height() == min(hint.height(), screen.height() - SCREEN_ALLOWANCE)
     assert dialog.height() > dialog.minimumSizeHint().height()
+
+
+def test_a_long_name_set_in_its_box_is_shown_from_its_start(qtbot) -> None:
+    # the Players dialog showed "erald-Montgomery III": Qt leaves the cursor at the end
+    from blitzcam.ui.new_match import NameField
+
+    box = NameField()
+    qtbot.addWidget(box)
+    box.resize(120, 30)
+    box.setText("Bartholomew Fitzgerald-Montgomery III")
+    assert box.cursorPosition() == 0 and box.text().startswith("Bartholomew")
