@@ -2,9 +2,36 @@
 
 from __future__ import annotations
 
+import unicodedata
+from typing import Final
+
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+RIGHT_TO_LEFT_MARK: Final = "\u200f"
+
+
+def reads_right_to_left(text: str) -> bool:
+    """Whether `text` runs right to left: its first letter of a direction is Arabic or Hebrew
+    (Unicode's first-strong rule)."""
+    for char in text:
+        kind = unicodedata.bidirectional(char)
+        if kind in ("R", "AL"):
+            return True
+        if kind == "L":
+            return False
+    return False
+
+
+def elided(metrics: QFontMetrics, text: str, width: int) -> str:
+    """`text` cut with "…" to `width`, the "…" at its end as it reads: an Arabic name's cut
+    end is its left, but the "…" after it, in a line laid out left to right, was drawn on its
+    right, beside its first word (a mark of its direction after it keeps it with the name)."""
+    cut = metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    if cut != text and reads_right_to_left(text):
+        return cut + RIGHT_TO_LEFT_MARK
+    return cut
 
 
 def plain_label(text: str = "") -> QLabel:
@@ -51,9 +78,7 @@ class ElidedLabel(QLabel):
 
     def shown_text(self) -> str:
         """The text as it fits the label's width now."""
-        width = self.contentsRect().width()
-        metrics = QFontMetrics(self.shown_font())
-        return metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, width)
+        return elided(QFontMetrics(self.shown_font()), self.text(), self.contentsRect().width())
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)

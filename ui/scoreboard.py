@@ -43,7 +43,7 @@ from blitzcam.game.rules import Match, Standings
 from blitzcam.game.text import isolated, left_to_right, listed, seat_note
 from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
-from blitzcam.ui.labels import ElidedLabel, plain_label
+from blitzcam.ui.labels import ElidedLabel, elided, plain_label
 from blitzcam.ui.scrolling import scrolling_rows
 
 HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
@@ -444,8 +444,7 @@ class RoundTable(QTableWidget):
             width = sum(
                 self.columnWidth(i * COLUMNS_PER_PLAYER + j) for j in range(COLUMNS_PER_PLAYER)
             )
-            metrics = QFontMetrics(item.font())
-            item.setText(metrics.elidedText(name, Qt.TextElideMode.ElideRight, width - 12))
+            item.setText(elided(QFontMetrics(item.font()), name, width - 12))
 
     @staticmethod
     def _item(text: str, font: QFont | None = None, *, dim: bool = False) -> QTableWidgetItem:

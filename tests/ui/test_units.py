@@ -557,3 +557,19 @@ def test_the_settings_file_is_for_its_owner_alone(tmp_path: Path) -> None:
     path.chmod(0o644)  # (one saved by an earlier release)
     save_settings(path, AppSettings(camera="rtsp://me:secret@cam.local/live"))
     assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0
+
+
+def test_a_right_to_left_name_cut_short_keeps_its_ellipsis_at_its_cut_end() -> None:
+    # an Arabic name's "…" was drawn on its right, beside its first word, in a line laid out
+    # left to right; its direction's mark after the "…" keeps it at the name's cut (left) end
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from blitzcam.ui.labels import RIGHT_TO_LEFT_MARK, elided, reads_right_to_left
+
+    assert reads_right_to_left("عبد الرحمن الشهري") and reads_right_to_left("  יהונתן")
+    assert not reads_right_to_left("Ann عبد") and not reads_right_to_left("123")
+    metrics = QFontMetrics(QFont())
+    cut = elided(metrics, "عبد الرحمن الشهري", 60)
+    assert "…" in cut and cut.endswith(RIGHT_TO_LEFT_MARK)
+    assert elided(metrics, "Bartholomew Fitzgerald", 60).endswith("…")  # (no mark)
+    assert elided(metrics, "عبد", 400) == "عبد"  # whole: nothing added
