@@ -6,13 +6,18 @@ status bar's text when asked, but is never told it changed).
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+from PySide6.QtGui import QAccessible
+
+try:  # (Qt 6.8 and later; with 6.7 nothing is announced, and the rest is as it was)
+    from PySide6.QtGui import QAccessibleAnnouncementEvent
+except ImportError:  # pragma: no cover - the pinned PySide6 has it
+    QAccessibleAnnouncementEvent = None
 
 
 def announce(source: QObject, text: str, *, assertive: bool = False) -> None:
     """Have a screen reader say `text` (nothing for an empty one), on behalf of `source`;
     `assertive`: at once, over what it is saying (a refusal), else when it is done."""
-    if not text:
+    if not text or QAccessibleAnnouncementEvent is None:
         return
     event = QAccessibleAnnouncementEvent(source, text)
     if assertive:

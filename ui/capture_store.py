@@ -135,8 +135,9 @@ def save_capture(
 
 def capture_folder_problem(folder: Path, data_dir: Path) -> str | None:
     """Why captures cannot be kept in `folder`, in words, or None. It may be made, and its
-    parents with it inside the data directory; outside it, its parent must be there (a folder
-    on a drive not plugged in was made on the computer's own disk, unsaid)."""
+    parents with it inside the data directory or the home folder; elsewhere, its parent must
+    be there (a folder on a drive not plugged in, /media/stick/captures, was made on the
+    computer's own disk, unsaid)."""
     import os
 
     from blitzcam.paths import why_no_folder
@@ -144,7 +145,8 @@ def capture_folder_problem(folder: Path, data_dir: Path) -> str | None:
     if folder.is_dir():
         return None if os.access(folder, os.W_OK) else f"{folder}: not a folder one may write in"
     try:
-        made_inside = folder.resolve().is_relative_to(data_dir.resolve())
+        where = folder.resolve()
+        made_inside = any(where.is_relative_to(top.resolve()) for top in (data_dir, Path.home()))
     except (OSError, RuntimeError):  # (a loop of links)
         made_inside = False
     for part in (folder, *folder.parents):

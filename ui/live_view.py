@@ -36,6 +36,7 @@ class LiveView(QWidget):
         self._image: QImage | None = None
         self._snapshot = CountSnapshot()
         self._message = "Waiting for the camera…"
+        self._announced = ""  # the last news told to a screen reader
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(320, 180)
         self.setAccessibleName("Camera view")
@@ -63,6 +64,10 @@ class LiveView(QWidget):
         said = self._message or self._snapshot.note
         if self.accessibleDescription() != said:  # (a frame a tick: said when it changes)
             self.setAccessibleDescription(said)
+        # told once: a frame clears the message and the scan sets it again, frame after
+        # frame ("Hold still" was announced 31 times in 30 frames)
+        if said and said != self._announced:
+            self._announced = said
             announce(self, said)
 
     def message(self) -> str:

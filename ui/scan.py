@@ -534,17 +534,19 @@ class ScanView(QWidget):
         )
         for button in buttons:
             self._buttons.removeWidget(button)
+        # (every button in a cell, Back hidden in the Dutch step: one in none had no parent, a
+        # window of its own freed when Python collected it, maybe while Qt walked its widgets)
         if compact:
             cells = [(self.capture_button, 0, 0, 1), (self.drop_button, 0, 1, 1),
-                     (self.next_button, 1, 0, 1), (self.cancel_button, 1, 1, 1)]  # fmt: skip
-            cells += [(self.back_button, 2, 0, 2)] if blitz else []
+                     (self.next_button, 1, 0, 1), (self.cancel_button, 1, 1, 1),
+                     (self.back_button, 2, 0, 2)]  # fmt: skip
         else:
             cells = [(self.capture_button, 0, 0, 2), (self.drop_button, 1, 0, 2),
                      (self.next_button, 2, 0, 2)]  # fmt: skip
             cells += (
                 [(self.back_button, 3, 0, 1), (self.cancel_button, 3, 1, 1)]
                 if blitz
-                else [(self.cancel_button, 3, 0, 2)]
+                else [(self.cancel_button, 3, 0, 2), (self.back_button, 4, 0, 2)]
             )
         for button, row, column, span in cells:
             self._buttons.addWidget(button, row, column, 1, span)

@@ -161,8 +161,11 @@ def absolute_camera(camera: str) -> str:
     """A camera that names a file or folder by a path relative to where the app was started,
     as the path from the top (saved as typed, it named nothing once the app was started from
     elsewhere: a desktop menu starts it in the home folder); any other camera as it is."""
+    from blitzcam.ui.frame_sources import is_demo
     from blitzcam.vision.sources import SourceError, as_pasted, read_spec
 
+    if is_demo(camera):  # (the footage, though a folder of that name is where the app started)
+        return camera
     try:
         read = read_spec(camera)
     except SourceError:
@@ -255,6 +258,7 @@ class SettingsDialog(QDialog):
         from blitzcam.vision.sources import shown_address
 
         self._opened_camera = settings.camera.strip()  # (OK checks a camera changed since)
+        self._opened_keep = (settings.keep_captures, settings.capture_dir.strip())  # (and so)
         self._camera_saved = settings.camera
         self._camera.setCurrentText(shown_address(settings.camera))
         self._keep.setChecked(settings.keep_captures)
@@ -298,10 +302,14 @@ class SettingsDialog(QDialog):
         if problem is not None:
             self._error.setText(f"Camera: {problem}")
             return
-        if (absolute := absolute_camera(camera)) != camera:
+        # (a camera or capture folder left as it was is not looked at again: a --camera
+        # relative to where the app was started, a drive unplugged since, must not be saved
+        # or keep the other settings from being saved)
+        if camera != self._opened_camera and (absolute := absolute_camera(camera)) != camera:
             self._camera.setCurrentText(absolute)  # (saved so: see absolute_camera)
-        if self._keep.isChecked():  # (else no capture is kept there: nothing to check)
-            folder = capture_folder(self.value(), self._data_dir)
+        chosen = self.value()
+        if chosen.keep_captures and (chosen.keep_captures, chosen.capture_dir) != self._opened_keep:
+            folder = capture_folder(chosen, self._data_dir)
             if (problem := capture_folder_problem(folder, self._data_dir)) is not None:
                 self._error.setText(f"Capture folder: {problem}")
                 return

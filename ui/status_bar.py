@@ -12,13 +12,31 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent, QResizeEvent, QTextLayout
 from PySide6.QtWidgets import QStatusBar, QWidget
 
 from blitzcam.ui.announce import announce
 
 MARGIN: Final = 6  # pixels round the text, as Qt's own bar leaves
 MAX_LINES: Final = 6  # past this the bar stops growing (the rest is in its tooltip)
+
+
+def shown_lines(message: str, font: QFont, width: int) -> list[str]:
+    """`message` wrapped at `width` pixels in `font`, at most MAX_LINES of it, the last cut
+    with "…" where there is more (drawn centred, a longer one lost its first line, where
+    what failed is said)."""
+    layout = QTextLayout(message, font)
+    lines: list[str] = []
+    layout.beginLayout()
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(max(1, width))
+        lines.append(message[line.textStart() : line.textStart() + line.textLength()].strip())
+    layout.endLayout()
+    if len(lines) <= MAX_LINES:
+        return lines
+    rest = " ".join(lines[MAX_LINES - 1 :])
+    last = QFontMetrics(font).elidedText(rest, Qt.TextElideMode.ElideRight, max(1, width))
+    return [*lines[: MAX_LINES - 1], last]
 
 
 class WrappingStatusBar(QStatusBar):
@@ -41,19 +59,14 @@ class WrappingStatusBar(QStatusBar):
         self.update()
 
     def _fit(self) -> None:
-        """As tall as the message needs at this width (one line's height when there is none)."""
+        """As tall as the message's lines at this width (none: as Qt's own bar)."""
         message = self.currentMessage()
-        metrics = self.fontMetrics()
-        one_line = metrics.height() + 4
         if not message:
             self.setMinimumHeight(0)
             return
-        width = max(50, self._text_rect().width())
-        needed = metrics.boundingRect(
-            0, 0, width, 100_000, Qt.TextFlag.TextWordWrap, message
-        ).height()
-        lines = min(MAX_LINES, max(1, round(needed / max(1, metrics.lineSpacing()))))
-        self.setMinimumHeight(max(one_line, lines * metrics.lineSpacing() + 4))
+        lines = shown_lines(message, self.font(), self._text_rect().width())
+        spacing = self.fontMetrics().lineSpacing()
+        self.setMinimumHeight(max(self.fontMetrics().height() + 4, len(lines) * spacing + 4))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -65,10 +78,10 @@ class WrappingStatusBar(QStatusBar):
         if not message:
             super().paintEvent(event)
             return
+        rect = self._text_rect()
         painter = QPainter(self)
         painter.setPen(self.palette().windowText().color())
-        flags = (
-            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
-        )
-        painter.drawText(self._text_rect(), int(flags), message)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        lines = shown_lines(message, self.font(), rect.width())
+        painter.drawText(rect, int(flags), "\n".join(lines))
         painter.end()

@@ -157,3 +157,20 @@ def test_the_scan_page_says_its_step_shots_and_counts(qtbot) -> None:
     assert "1 shot in this step" in view.accessibleDescription()
     assert "Ann: 7 in view, 7 shot" in view.accessibleDescription()
     assert view.accessibleName().startswith("Scan: Space shoots")
+
+
+def test_the_live_view_s_news_is_told_once_however_many_frames_repeat_it(qtbot, monkeypatch) -> None:
+    # a frame clears the message and the scan sets it again: "Hold still" was told 31 times
+    told = _announced(monkeypatch)
+    view = LiveView()
+    qtbot.addWidget(view)
+    frame = np.zeros((36, 64, 3), np.uint8)
+    for _ in range(30):
+        view.show_frame(frame, CountSnapshot())
+        view.show_message("Hold still")
+    view.show_message("Nothing on the table has changed")
+    view.show_frame(frame, CountSnapshot())
+    view.show_message("Hold still")  # (news again after other news: told again)
+    assert [text for text, _ in told] == [
+        "Waiting for the camera…", "Hold still", "Nothing on the table has changed", "Hold still"
+    ]

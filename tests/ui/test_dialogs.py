@@ -1355,3 +1355,35 @@ def test_a_long_name_set_in_its_box_is_shown_from_its_start(qtbot) -> None:
     box.resize(120, 30)
     box.setText("Bartholomew Fitzgerald-Montgomery III")
     assert box.cursorPosition() == 0 and box.text().startswith("Bartholomew")
+
+
+def test_settings_left_as_they_were_are_not_looked_at_again(qtbot, tmp_path, monkeypatch) -> None:
+    # only the text size changed: a relative --camera (or "demo" beside a demo/ folder) was
+    # rewritten to a path and saved; a capture folder on a drive unplugged since refused OK
+    (tmp_path / "pics").mkdir()
+    (tmp_path / "pics" / "t.png").write_bytes(b"")
+    (tmp_path / "demo").mkdir()
+    monkeypatch.chdir(tmp_path)
+    unplugged = "/media/no-such-stick/blitz-captures"
+    for camera in ("pics", "demo"):
+        dialog = SettingsDialog(AppSettings(camera=camera, keep_captures=True,
+                                            capture_dir=unplugged), data_dir=tmp_path / "d")  # fmt: skip
+        qtbot.addWidget(dialog)
+        dialog._text_size.setCurrentIndex(dialog._text_size.count() - 1)
+        dialog._on_ok()
+        assert dialog.result() == QDialog.DialogCode.Accepted, dialog._error.text()
+        assert dialog.value().camera == camera
+    # "demo" typed is the footage, whatever folder is there
+    from blitzcam.ui.settings import absolute_camera
+
+    assert absolute_camera("demo") == "demo" and absolute_camera("Demo") == "Demo"
+
+
+def test_a_new_capture_folder_in_the_home_is_made_with_its_parents(tmp_path, monkeypatch) -> None:
+    # ~/blitzcam/captures, ~/blitzcam not there yet, was refused as a drive not plugged in
+    from blitzcam.ui.capture_store import capture_folder_problem
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    assert capture_folder_problem(tmp_path / "home" / "blitzcam" / "captures", tmp_path / "d") is None
+    assert capture_folder_problem(tmp_path / "media" / "stick" / "caps", tmp_path / "d") is not None

@@ -573,3 +573,18 @@ def test_a_short_scan_is_laid_out_compact_and_a_tall_one_not(qtbot) -> None:
     view.resize(1000, 800)
     qtbot.waitUntil(lambda: view.hint.isVisible(), timeout=2000)
     assert view.capture_button.text() == "Capture shot  (Space)"
+
+
+def test_every_scan_button_is_inside_the_scan_in_either_step(qtbot) -> None:
+    # Back, in no cell in the Dutch step, had no parent: a window of its own, freed when
+    # Python collected it (the suite crashed once in Qt's walk over its widgets)
+    view = _view(qtbot)
+    buttons = (view.capture_button, view.drop_button, view.next_button, view.back_button,
+               view.cancel_button)  # fmt: skip
+    for compact in (False, True, False):
+        view._compact = compact
+        for step in ("dutch", "blitz", "dutch"):
+            view.session = dataclasses.replace(view.session, step=step)
+            view._place_buttons()
+            assert all(view.isAncestorOf(button) for button in buttons), (compact, step)
+            assert not any(button.isWindow() for button in buttons)

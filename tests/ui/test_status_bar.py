@@ -48,3 +48,18 @@ def test_the_bar_grows_or_shrinks_with_the_window_s_width(qtbot) -> None:
     window.resize(400, 400)
     qtbot.waitUntil(lambda: bar.minimumHeight() > wide, timeout=2000)
 
+
+
+def test_a_message_longer_than_the_bar_keeps_its_start_and_says_it_goes_on(qtbot) -> None:
+    # (centred in a bar stopped at six lines, a longer one lost its first line: what failed)
+    from blitzcam.ui.status_bar import shown_lines
+
+    _, bar = _window(qtbot, 300)
+    words = " ".join(f"WORD{n:03d}" for n in range(160))
+    lines = shown_lines(words, bar.font(), 280)
+    assert len(lines) == MAX_LINES
+    assert lines[0].startswith("WORD000") and lines[-1].endswith("…")
+    assert shown_lines("Round saved", bar.font(), 280) == ["Round saved"]
+    bar.showMessage(words)
+    qtbot.waitUntil(lambda: bar.minimumHeight() > 0, timeout=2000)
+    assert bar.minimumHeight() == MAX_LINES * bar.fontMetrics().lineSpacing() + 4
