@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -181,8 +181,12 @@ class RunningTotalsChart(QWidget):
         self.setAccessibleName("Running totals by round")
         self._series: tuple[Series, ...] = ()
         self._target: int | None = None
-        self.setMinimumHeight(MIN_HEIGHT)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def minimumSizeHint(self) -> QSize:
+        # as tall as the text is large (at 150 % the plot kept 60 px, its numbers on top of
+        # each other, the names cut to a letter); the scoreboard's page scrolls down to it
+        return QSize(super().minimumSizeHint().width(), round(MIN_HEIGHT * text_scale()))
 
     def set_data(self, series: Sequence[Series], target: int | None) -> None:
         self._series = tuple(series)
@@ -226,7 +230,10 @@ class RunningTotalsChart(QWidget):
         values = [0, *(v for line in lines for _, v in line)]
         if self._target is not None:
             values.append(self._target)
-        ticks = value_ticks(min(values), max(values))
+        # as many values as fit the plot's height with room between them
+        ticks = value_ticks(
+            min(values), max(values), max(2, min(6, int(plot.height() // (1.5 * text_line))))
+        )
         y_lo, y_hi = ticks[0], ticks[-1]
         x_hi = max(rounds, 1)
 

@@ -83,3 +83,19 @@ def test_at_150_percent_the_names_stand_over_their_own_columns(qtbot, store, tmp
     assert table.columnWidth(0) >= QFontMetrics(dutch.font()).horizontalAdvance("Dutch")
     window.apply_settings(AppSettings())
     assert table.item(1, 0).font().pointSizeF() == BASE_POINT_SIZE * 0.8
+
+
+def test_the_chart_is_as_tall_as_its_text_is_large(qtbot) -> None:
+    # at 150 % on a 1024 x 600 screen the plot kept 60 px, its numbers on top of each other
+    from blitzcam.ui.chart import MIN_HEIGHT, RunningTotalsChart
+    from blitzcam.ui.text_size import TEXT_SIZE_PROPERTY
+
+    chart = RunningTotalsChart()
+    qtbot.addWidget(chart)
+    assert chart.minimumSizeHint().height() == MIN_HEIGHT
+    app = QApplication.instance()
+    app.setProperty(TEXT_SIZE_PROPERTY, 150)
+    try:
+        assert chart.minimumSizeHint().height() == round(MIN_HEIGHT * 1.5)
+    finally:
+        app.setProperty(TEXT_SIZE_PROPERTY, 100)
