@@ -158,12 +158,7 @@ def test_enter_while_the_view_moves_stops_at_the_question_of_a_view_shot_already
 @pytest.mark.parametrize("live", [True, False])
 def test_a_shot_of_a_stalled_stream_s_last_view_waits_for_a_new_one(qtbot, live: bool) -> None:
     # a stream reconnecting sends nothing for seconds: Space shot its last view as the table
-    source = FakeSource([np.zeros((36, 64, 3), np.uint8)])
-    source.live = live
-    view = ScanView((ANN, BOB), source, NullCounter(""))
-    qtbot.addWidget(view)
-    now = [100.0]
-    view.clock = lambda: now[0]
+    view, source, now = _live_view(qtbot, live=live)
     for index in (1, 2):  # a view every half second
         view._on_counted(_frame(index, 9, 3))
         now[0] += 0.5
