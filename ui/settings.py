@@ -274,7 +274,7 @@ class SettingsDialog(QDialog):
         said = f'"{folder}"' if " " in str(folder) else str(folder)  # (quoted in any shell)
         # (the folder once: twice, a long path made the dialog taller than a small screen)
         self._folder_shown.setText(
-            f"Captures are saved in the folder named here; to measure blitzcam on them:\n"
+            f"Captures are kept in the folder this command measures blitzcam on:\n"
             f"blitzcam evaluate --data {said}"
         )
         self.valueChanged.emit(self.value())

@@ -758,7 +758,7 @@ def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> N
         dialog.setValue(wanted)
     assert dialog.value() == wanted
     assert dialog._folder_shown.text() == (  # (the folder once: a long one made it too tall)
-        "Captures are saved in the folder named here; to measure blitzcam on them:\n"
+        "Captures are kept in the folder this command measures blitzcam on:\n"
         "blitzcam evaluate --data /data/caps"
     )
     dialog._folder.setText("/data/my caps")  # (quoted, to be copied into a shell)
