@@ -211,37 +211,38 @@ class MainWindow(QMainWindow):
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
             key = QKeySequence(shortcut).toString(QKeySequence.SequenceFormat.NativeText)
-            action.setToolTip(f"{text.removesuffix('…')} ({key})")
+            # (the menus' letters, & in the name, are no part of what a tip says)
+            action.setToolTip(f"{text.replace('&', '').removesuffix('…')} ({key})")
         action.triggered.connect(slot)
         self.addAction(action)
         return action
 
     def _build_actions(self) -> None:
-        self.new_action = self._action("New match", self._on_new_match, "Ctrl+N")
-        self.scan_action = self._action("Scan round", self._on_scan, "Space", short="Scan")
-        self.manual_action = self._action("Enter by hand", self._on_manual, "Ctrl+M")
-        self.undo_action = self._action("Undo round", self._on_undo, "Ctrl+Z", short="Undo")
-        self.redo_action = self._action("Redo round", self._on_redo, "Ctrl+Shift+Z", short="Redo")
+        self.new_action = self._action("&New match", self._on_new_match, "Ctrl+N")
+        self.scan_action = self._action("&Scan round", self._on_scan, "Space", short="Scan")
+        self.manual_action = self._action("Enter by &hand", self._on_manual, "Ctrl+M")
+        self.undo_action = self._action("&Undo round", self._on_undo, "Ctrl+Z", short="Undo")
+        self.redo_action = self._action("&Redo round", self._on_redo, "Ctrl+Shift+Z", short="Redo")
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.delete_round_action = self._action(
-            "Delete round… (the one chosen in the table)", self._on_delete_round, "Delete"
+            "&Delete round… (the one chosen in the table)", self._on_delete_round, "Delete"
         )
         # full screen hides the menus: every action keeps a key of its own
         self.match_settings_action = self._action(
-            "Match settings…", self._on_match_settings, "Ctrl+T"
+            "Match se&ttings…", self._on_match_settings, "Ctrl+T"
         )
-        self.players_action = self._action("Players…", self._on_players, "Ctrl+P")
-        self.join_action = self._action("A player joins…", self._on_join, "Ctrl+J")
-        self.leave_action = self._action("A player leaves…", self._on_leave, "Ctrl+L")
+        self.players_action = self._action("&Players…", self._on_players, "Ctrl+P")
+        self.join_action = self._action("A player &joins…", self._on_join, "Ctrl+J")
+        self.leave_action = self._action("A player &leaves…", self._on_leave, "Ctrl+L")
         self.come_back_action = self._action(
-            "A player comes back…", self._on_come_back, "Ctrl+Shift+J"
+            "A player comes &back…", self._on_come_back, "Ctrl+Shift+J"
         )
-        self.browse_action = self._action("Matches…", self._on_browse, "Ctrl+O")
-        self.export_action = self._action("Export…", self._on_export, "Ctrl+E")
-        self.enroll_action = self._action("Enroll decks…", self._on_enroll, "Ctrl+D")
-        self.settings_action = self._action("Settings…", self._on_settings, "Ctrl+,")
-        self.fullscreen_action = self._action("Full screen", self._on_fullscreen, "F11")
-        self.quit_action = self._action("Quit", self.close, "Ctrl+Q")  # (Alt+F4 alone did)
+        self.browse_action = self._action("&Matches…", self._on_browse, "Ctrl+O")
+        self.export_action = self._action("&Export…", self._on_export, "Ctrl+E")
+        self.enroll_action = self._action("&Enroll decks…", self._on_enroll, "Ctrl+D")
+        self.settings_action = self._action("&Settings…", self._on_settings, "Ctrl+,")
+        self.fullscreen_action = self._action("&Full screen", self._on_fullscreen, "F11")
+        self.quit_action = self._action("&Quit", self.close, "Ctrl+Q")  # (Alt+F4 alone did)
         menus = {
             "&Match": (
                 self.new_action,

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu
 
 from blitzcam.game import rules
 from blitzcam.game.store import MatchStore, StoreError
@@ -1727,3 +1727,17 @@ def test_a_match_opens_with_its_headline_in_view_on_a_short_screen(qtbot, store,
         QFocusEvent(QEvent.Type.FocusIn, Qt.FocusReason.TabFocusReason),
     )
     qtbot.waitUntil(lambda: page.verticalScrollBar().value() > 0, timeout=2000)
+
+
+def test_each_menu_item_has_a_letter_of_its_own(qtbot, store, feed, tmp_path: Path) -> None:
+    # (Alt+M opened the menu, but no item could be chosen by its letter)
+    window = _window(qtbot, store, feed, tmp_path)
+    for menu in window.menuBar().findChildren(QMenu):
+        letters = []
+        for action in menu.actions():
+            text = action.text()
+            assert "&" in text, text
+            letters.append(text[text.index("&") + 1].lower())
+        assert len(set(letters)) == len(letters), letters  # none shared within a menu
+    assert window.new_action.iconText() == "New match"  # the toolbar's: no "&" shown
+    assert window.browse_action.toolTip() == "Matches (Ctrl+O)"
