@@ -286,8 +286,12 @@ class ConfirmDialog(QDialog):
         None: their first) that broke the rule takes the focus, its number chosen to be typed
         over (a Blitz of 99 was said, and the focus stayed where Enter left it)."""
         self.error.setText(f"Not saved: {message}")
+        for each in (*self.editor.dutch.values(), *self.editor.blitz.values()):
+            each.setAccessibleDescription("")  # (an earlier refusal's, answered since)
         if player in self.editor.dutch:
             box = (self.editor.blitz if pile == "Blitz" else self.editor.dutch)[player]
+            # (the reason is a label the focus cannot reach: the box that takes it says it)
+            box.setAccessibleDescription(f"Not saved: {message}")
             box.setFocus()
             box.selectAll()
 

@@ -174,3 +174,16 @@ def test_the_live_view_s_news_is_told_once_however_many_frames_repeat_it(qtbot, 
     assert [text for text, _ in told] == [
         "Waiting for the camera…", "Hold still", "Nothing on the table has changed", "Hold still"
     ]
+
+
+def test_the_box_at_fault_says_why_the_round_was_not_saved(qtbot) -> None:
+    # the focus went to it, its description empty, the reason in a label out of reach
+    dialog = ConfirmDialog(match_of().players, round_of(Ann=(9, 0), Bob=(5, 2), Cy=(7, 1)),
+                           title="Round 1")  # fmt: skip
+    qtbot.addWidget(dialog)
+    dialog.show_error("Blitz cards must be between 0 and 10, got 99", player="Bob", pile="Blitz")
+    said = "Not saved: Blitz cards must be between 0 and 10, got 99"
+    assert dialog.editor.blitz["Bob"].accessibleDescription() == said
+    dialog.show_error("every count is 0", player="Ann")
+    assert dialog.editor.blitz["Bob"].accessibleDescription() == ""
+    assert dialog.editor.dutch["Ann"].accessibleDescription() == "Not saved: every count is 0"
