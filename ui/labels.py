@@ -43,7 +43,7 @@ def plain_label(text: str = "") -> QLabel:
 
 
 class ElidedLabel(QLabel):
-    """A one-line plain-text label that may be narrower than its text: the end is cut short
+    """A plain-text label that may be narrower than its text: each line's end is cut short
     with "…" and the whole text is its tooltip. Eight players' names in a row of totals must
     not push the window wider than the screen. With `shrink_to` (points), a text too wide is
     first drawn smaller, down to that size ("North Side Sharks" on a card read "North …")."""
@@ -78,7 +78,8 @@ class ElidedLabel(QLabel):
 
     def shown_text(self) -> str:
         """The text as it fits the label's width now."""
-        return elided(QFontMetrics(self.shown_font()), self.text(), self.contentsRect().width())
+        metrics, width = QFontMetrics(self.shown_font()), self.contentsRect().width()
+        return "\n".join(elided(metrics, line, width) for line in self.text().split("\n"))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)

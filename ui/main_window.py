@@ -323,6 +323,8 @@ class MainWindow(QMainWindow):
                 return
         if match_id != self.match_id:  # (another match's news is not this one's)
             self.statusBar().clearMessage()
+            # another match from its headline (it kept the last one's scroll, past it)
+            self.scoreboard.page.verticalScrollBar().setValue(0)
         self.match_id = match_id
         self._redraw(match)
         self.pages.setCurrentWidget(self.scoreboard)

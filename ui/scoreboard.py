@@ -213,7 +213,8 @@ class TotalCard(QFrame):
         self.detail.setText(detail)
         self.total.setText(str(total))
         # the card read as one by a screen reader: its labels alone say "Ann", "14" apart
-        said = f"{name}, {detail}: {total} points" + (", leads" if leader else "")
+        said = f"{name}, {detail.replace(chr(10), ', ')}: {total} points"
+        said += ", leads" if leader else ""
         self.setAccessibleName(said + (", left the table" if out else ""))
         while self.backs.count():
             item = self.backs.takeAt(0)
@@ -628,7 +629,9 @@ class ScoreboardView(QWidget):
         entries = []
         for i, (team, total) in enumerate(standings.team_totals.items()):
             members = [p for p in match.players if p.team == team]
-            said = ", ".join(
+            # a member a line: on one, cut with "…" beside the team's backs, the partner's name
+            # and total were lost (a card is narrow at 150 %, or with four players a row)
+            said = "\n".join(
                 f"{isolated(p.name)} {standings.totals[p.name]}"
                 + (f" ({note})" if (note := seat_note(p)) else "")
                 for p in members
@@ -638,7 +641,12 @@ class ScoreboardView(QWidget):
             entries.append(
                 {
                     "name": team,
-                    "detail": left_to_right(("out of the running · " if out else "") + said),
+                    "detail": "\n".join(  # (each line a paragraph: each marked)
+                        map(
+                            left_to_right,
+                            (("out of the running · " if out else "") + said).split("\n"),
+                        )
+                    ),
                     "total": total,
                     "decks": [p.deck for p in members],
                     "leader": team in highlighted,

@@ -1727,6 +1727,11 @@ def test_a_match_opens_with_its_headline_in_view_on_a_short_screen(qtbot, store,
         QFocusEvent(QEvent.Type.FocusIn, Qt.FocusReason.TabFocusReason),
     )
     qtbot.waitUntil(lambda: page.verticalScrollBar().value() > 0, timeout=2000)
+    # another match opened shows its headline, not the last one's scroll
+    other = store.create_match(match_of(*rounds, n=8))
+    window.show_match(other)
+    qtbot.wait(50)
+    assert page.verticalScrollBar().value() == 0
 
 
 def test_each_menu_item_has_a_letter_of_its_own(qtbot, store, feed, tmp_path: Path) -> None:

@@ -101,8 +101,8 @@ def test_a_team_whose_players_all_left_is_marked_out_of_the_running(qtbot) -> No
     view = _view(qtbot, match)
     cards = {c.name.text(): c for c in view.cards if c.isVisibleTo(view)}
     assert cards["East"].total.text() == "40"
-    assert plain(cards["East"].detail.text()) == (
-        "out of the running · Ed 20 (left after round 1), Flo 20 (left after round 1)"
+    assert plain(cards["East"].detail.text()) == (  # (a member a line: the partner not cut)
+        "out of the running · Ed 20 (left after round 1)\nFlo 20 (left after round 1)"
     )
     assert "out of the running" not in cards["North"].detail.text()
     assert [s.totals for s in chart_series(match, score_match(match))] == [(12, 14), (7, 9), (40,)]
