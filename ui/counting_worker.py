@@ -322,6 +322,21 @@ class CountingWorker(QObject):
         return True
 
 
+def _stop_when_gone(worker: CountingWorker, source: FrameSource) -> Callable[..., None]:
+    """What ends a worker whose handle is destroyed unstopped (its scan or dialog deleted with
+    its window, never closed): its loop ran on for the rest of the process, every few
+    milliseconds, and collected other threads' garbage. It holds the worker and the source,
+    not the handle, which is gone by then."""
+
+    def stop(*_: object) -> None:
+        worker.stop()
+        cancel = getattr(source, "cancel", None)  # (a stream waiting to reconnect gives up)
+        if cancel is not None:
+            cancel()
+
+    return stop
+
+
 class CountingThread(QObject):
     """GUI-side handle: starts the worker thread, re-emits the newest frame, stops cleanly."""
 
@@ -354,6 +369,7 @@ class CountingThread(QObject):
         self._worker.ready.connect(self._on_ready, Qt.ConnectionType.QueuedConnection)
         self._worker.failed.connect(self._on_failed, Qt.ConnectionType.QueuedConnection)
         self._worker.finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
+        self.destroyed.connect(_stop_when_gone(self._worker, source))
 
     def start(self) -> None:
         if self._thread.ident is None:  # a thread starts once

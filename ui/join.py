@@ -92,6 +92,11 @@ class JoinDialog(QDialog):
             form.addRow("Starts with", starting)
         self.start.setEnabled(not self._teams)
         self.lowest_button.setEnabled(not self._teams)
+        # the boxes this match does not use are the dialog's all the same, hidden: left in no
+        # layout they had no parent, windows of their own freed by whichever thread collected
+        for unused in (self.start, self.lowest_button) if self._teams else (self.row.team,):
+            unused.setParent(self)
+            unused.hide()
         when = f"Plays from round {len(match.rounds) + 1} on"
         note = plain_label(
             f"{when}, adding to their team's total from 0."

@@ -199,3 +199,18 @@ def test_decks_in_play_reach_the_counter() -> None:
     in_play = DecksInPlay(counter, ["green-pump", "red-buggy", "green-pump"])
     in_play.count(np.zeros((4, 4, 3), np.uint8))
     assert counter.in_play == {"green-pump", "red-buggy"}
+
+
+def test_a_worker_whose_handle_is_destroyed_unstopped_stops(qtbot) -> None:
+    # a scan deleted with its window, never closed: its loop ran on for the rest of the suite
+    import shiboken6
+    from PySide6.QtCore import QObject
+
+    owner = QObject()
+    thread = CountingThread(FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter(""),
+                            interval_ms=1, parent=owner)  # fmt: skip
+    thread.start()
+    worker_thread = thread._thread
+    qtbot.waitUntil(worker_thread.is_alive, timeout=2000)
+    shiboken6.delete(owner)  # (the handle goes with it, as a scan's with its window)
+    qtbot.waitUntil(lambda: not worker_thread.is_alive(), timeout=5000)

@@ -152,7 +152,9 @@ def test_the_browser_chooses_the_open_match_and_lists_the_store_as_it_is_now(qtb
 
     first = store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
     newest = store.create_match(match_of())
-    assert MatchBrowser(store).selected_match() == newest  # (none open: the newest, as before)
+    unopened = MatchBrowser(store)
+    qtbot.addWidget(unopened)  # (closed after the test, not left a window of its own)
+    assert unopened.selected_match() == newest  # (none open: the newest, as before)
     browser = MatchBrowser(store, current=first)
     qtbot.addWidget(browser)
     assert browser.selected_match() == first
@@ -1387,3 +1389,18 @@ def test_a_new_capture_folder_in_the_home_is_made_with_its_parents(tmp_path, mon
     (tmp_path / "home").mkdir()
     assert capture_folder_problem(tmp_path / "home" / "blitzcam" / "captures", tmp_path / "d") is None
     assert capture_folder_problem(tmp_path / "media" / "stick" / "caps", tmp_path / "d") is not None
+
+
+@pytest.mark.parametrize("teams", [False, True])
+def test_the_join_dialog_s_unused_boxes_are_its_own(qtbot, teams: bool) -> None:
+    # left in no layout, they had no parent: windows of their own, freed by whichever thread
+    # collected them (a scan's worker, once)
+    from blitzcam.ui.join import JoinDialog
+
+    names = ("North", "South", "North") if teams else None
+    match = match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)), teams=names)
+    dialog = JoinDialog(match)
+    qtbot.addWidget(dialog)
+    for widget in (dialog.row.name, dialog.row.deck, dialog.row.team, dialog.start,
+                   dialog.lowest_button):  # fmt: skip
+        assert dialog.isAncestorOf(widget) and not widget.isWindow()
