@@ -30,6 +30,7 @@ from blitzcam.ui.dialog_parts import error_label
 from blitzcam.ui.labels import ElidedLabel, plain_label
 from blitzcam.ui.number_box import NumberBox, unfinished
 from blitzcam.ui.scrolling import SCREEN_ALLOWANCE, fit_to_screen, scrolling_widget
+from blitzcam.ui.text_size import text_scale
 
 # wider than the rules allow: the core, not the widget, explains a bad count. Shots of one step
 # are summed: a pile shot three times summed past 99, shown and confirmed as 99, the sum lost
@@ -59,7 +60,9 @@ class RoundEditor(QWidget):
             icon.setToolTip(deck_label(player.deck))
             grid.addWidget(icon, row, 0)
             name = ElidedLabel(player.name)  # a 40-letter name must not widen the dialog
-            wanted = min(name.fontMetrics().horizontalAdvance(player.name) + 8, NAME_WIDTH)
+            # (as wide as the text is large: at 150 % "Bartholomew" was cut at 160 px)
+            most = round(NAME_WIDTH * text_scale())
+            wanted = min(name.fontMetrics().horizontalAdvance(player.name) + 8, most)
             name.setMinimumWidth(wanted)
             # (the label's width is Ignored by the layout: the column is held open for it, or
             # the Dutch boxes were laid over the names)

@@ -99,3 +99,24 @@ def test_the_chart_is_as_tall_as_its_text_is_large(qtbot) -> None:
         assert chart.minimumSizeHint().height() == round(MIN_HEIGHT * 1.5)
     finally:
         app.setProperty(TEXT_SIZE_PROPERTY, 100)
+
+
+def test_the_review_s_names_are_as_wide_as_their_text_is_large(qtbot) -> None:
+    # at 150 % a name was cut at 160 px: "Bartholo…"
+    from blitzcam.ui.confirm import NAME_WIDTH, ConfirmDialog
+    from blitzcam.ui.text_size import TEXT_SIZE_PROPERTY
+    from tests.ui.fakes import match_of, round_of
+
+    app = QApplication.instance()
+    app.setProperty(TEXT_SIZE_PROPERTY, 150)
+    try:
+        players = match_of().players
+        long = players[0].__class__("Bartholomew Fitzgerald", players[0].deck)
+        dialog = ConfirmDialog((long, *players[1:]),
+                               round_of(**{"Bartholomew Fitzgerald": (9, 0), "Bob": (5, 2),
+                                           "Cy": (7, 1)}), title="Round 1")  # fmt: skip
+        qtbot.addWidget(dialog)
+        assert dialog.editor.names["Bartholomew Fitzgerald"].minimumWidth() > NAME_WIDTH
+        assert dialog.editor.names["Bartholomew Fitzgerald"].minimumWidth() <= round(NAME_WIDTH * 1.5)
+    finally:
+        app.setProperty(TEXT_SIZE_PROPERTY, 100)
