@@ -5,6 +5,7 @@ JSON (the match file) or CSV (the score sheet). Export formats come from the cor
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -28,6 +29,8 @@ from blitzcam.game.rules import Match, MatchError
 from blitzcam.game.store import MatchStore, StoreError
 from blitzcam.game.text import describe_status, isolated, left_mark, left_to_right, local_time
 from blitzcam.ui.labels import plain_label
+from blitzcam.ui.scrolling import SCREEN_ALLOWANCE
+from blitzcam.ui.text_size import text_scale
 
 
 def export_path(chosen: str, kind: str) -> Path:
@@ -66,6 +69,9 @@ def export_match(match: Match, path: Path) -> None:
     write_text_atomic(path, export_text(match, "csv" if path.suffix.lower() == ".csv" else "json"))
 
 
+OPENS_AT: Final = (820, 420)  # the browser's first size at the base text size, in pixels
+
+
 class MatchBrowser(QDialog):
     """Every match; `openRequested(match_id)` asks the main window to show it."""
 
@@ -79,7 +85,13 @@ class MatchBrowser(QDialog):
         was: Enter, Open or an export then acted on another match than the one on screen)."""
         super().__init__(parent)
         self.setWindowTitle("Matches")
-        self.resize(820, 420)
+        # as large as the text is (at 150 % two matches' players read "Bartholomew …" alike),
+        # up to the screen
+        k, free = text_scale(), self.screen().availableGeometry()
+        self.resize(
+            min(round(OPENS_AT[0] * k), free.width() - SCREEN_ALLOWANCE),
+            min(round(OPENS_AT[1] * k), free.height() - SCREEN_ALLOWANCE),
+        )
         self._store = store
         self._current = current
         self._list_note = ""  # what `reload` last said of the list

@@ -120,3 +120,21 @@ def test_the_review_s_names_are_as_wide_as_their_text_is_large(qtbot) -> None:
         assert dialog.editor.names["Bartholomew Fitzgerald"].minimumWidth() <= round(NAME_WIDTH * 1.5)
     finally:
         app.setProperty(TEXT_SIZE_PROPERTY, 100)
+
+
+def test_the_match_browser_opens_as_large_as_its_text_is(qtbot, store) -> None:
+    # at 150 % two matches' players read "Bartholomew …" alike in its 820 px
+    from blitzcam.ui.history import OPENS_AT, MatchBrowser
+    from blitzcam.ui.scrolling import SCREEN_ALLOWANCE
+    from blitzcam.ui.text_size import TEXT_SIZE_PROPERTY
+
+    app = QApplication.instance()
+    app.setProperty(TEXT_SIZE_PROPERTY, 150)
+    try:
+        browser = MatchBrowser(store)
+        qtbot.addWidget(browser)
+        free = browser.screen().availableGeometry()
+        assert browser.width() == min(round(OPENS_AT[0] * 1.5), free.width() - SCREEN_ALLOWANCE)
+        assert browser.width() > OPENS_AT[0] or free.width() - SCREEN_ALLOWANCE <= OPENS_AT[0]
+    finally:
+        app.setProperty(TEXT_SIZE_PROPERTY, 100)
