@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -101,8 +102,13 @@ def labelme_scenes(
     for path in files:
         record = read_labelme(path)
         image = labelled_photo(path, record)
-        # (a photo kept inside two files, a copy of one, is one photo too: scored twice)
-        key = image.resolve() if isinstance(image, Path) else ("inside", record["imageData"])
+        # (a photo kept inside two files, a copy of one, is one photo too: scored twice; told
+        # by its digest, not its text: a folder's photos in base64 are megabytes each)
+        key = (
+            image.resolve()
+            if isinstance(image, Path)
+            else hashlib.sha256(record["imageData"].encode()).hexdigest()
+        )
         if (other := named.get(key)) is not None:
             held = f"names the photo {other} names too ({image})"
             if not isinstance(image, Path):
