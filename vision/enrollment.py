@@ -8,7 +8,7 @@ blitzcam/commands/decks.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -305,13 +305,13 @@ def enrolled_decks() -> tuple[list[tuple[str, str]], list[str]]:
     return rows, problems
 
 
-def unusable_decks() -> set[str]:
+def unusable_decks(usable: Collection[str]) -> set[str]:
     """The decks with an enrolled back that cannot be used (the app reads one of the eight
     against its built-in art and leaves a deck of one's own out, a count refuses to start:
-    `enrolled_decks` says why): a file that does not load, or two naming one deck."""
+    `enrolled_decks` says why): a file that does not load, or two naming one deck. `usable`:
+    the decks whose back loaded (`enrolled_decks` read them: not decoded a second time)."""
     from blitzcam.vision.references import enrolled_files as named_files
 
-    usable = set(usable_enrolled(problems=[]))
     try:
         folder = user_decks_dir()
         named = set(named_files(problems=[])) | set(DECK_NAMES)

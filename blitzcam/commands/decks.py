@@ -140,7 +140,8 @@ def list_command(args: argparse.Namespace) -> int:
     from blitzcam.vision.lookalike import LookAlike
 
     rows, problems = enrolled_decks()
-    unusable = unusable_decks() if problems else set()
+    enrolled = {deck for deck, origin in rows if origin != "built-in"}
+    unusable = unusable_decks(enrolled) if problems else set()
     pairs: list[LookAlike] | None
     try:
         pairs, unchecked = profile_look_alikes(), ""
