@@ -65,7 +65,7 @@ class EnrollDialog(QDialog):
         self._latest: CountedFrame | None = None
         self._source = source
         # a stalled stream's last picture is no card held up now: not enrolled from, and said
-        self._views = StallWatch()
+        self._views = StallWatch(source)
         self._stall_timer = QTimer(self)
         self._stall_timer.setInterval(STALL_CHECK_MS)
         self._stall_timer.timeout.connect(self._watch_stream)
@@ -179,33 +179,22 @@ class EnrollDialog(QDialog):
         self._stall_timer.stop()
         self._thread.stop()
 
-    def _reconnects(self) -> int:
-        return int(getattr(self._source, "reconnects", 0) or 0)
-
-    def _camera_at(self) -> float | None:
-        """When the camera last gave a frame, where its reader says (`StallWatch`): an
-        enrollment holds the counter's turn, and no view is counted meanwhile."""
-        return getattr(self._source, "last_frame_at", None)
-
     def _stalled(self) -> bool:
         """Whether the latest view is a live stream's, too old to be what the camera sees."""
         live = bool(getattr(self._source, "live", False))
         if not live or self._lost or self._latest is None:
             return False
-        return self._views.stalled(self._camera_at())
-
-    def _said_stalled(self) -> str:
-        return self._views.said(self._reconnects(), self._camera_at())
+        return self._views.stalled()
 
     def _watch_stream(self) -> None:
         if self._stalled():
-            said = self._said_stalled()
+            said = self._views.said()
             if self.live.message() != said:
                 self.live.show_message(said)
 
     def _on_counted(self, item: CountedFrame) -> None:
         self._latest = item
-        self._views.saw_view(self._reconnects())
+        self._views.saw_view()
         if self._stall_refusal and self.message.text() == self._stall_refusal:
             self.message.setText(self._intro)  # (the picture is live again: press again)
         self._stall_refusal = ""
@@ -276,7 +265,7 @@ class EnrollDialog(QDialog):
             self.message.setText(f"{deck_label(deck)}: not enrolled: {why}")
             return
         if self._stalled():  # the card held up now is not in that picture
-            said = self._said_stalled()
+            said = self._views.said()
             self._stall_refusal = f"{deck_label(deck)}: not enrolled. {said}"
             self.message.setText(self._stall_refusal)
             self.live.show_message(said)

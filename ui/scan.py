@@ -119,7 +119,7 @@ class ScanView(QWidget):
         self._asked = ""  # the question asked on it, shown until the view changes or it is shot
         self._source = source
         self.clock: Callable[[], float] = time.monotonic
-        self._views = StallWatch(lambda: self.clock())
+        self._views = StallWatch(source, lambda: self.clock())
         self._in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
         # the live vote is the window's counter's, kept between scans: the last round's counts
         # must not show (nor be shot) while this round's cards are still being spread
@@ -295,7 +295,7 @@ class ScanView(QWidget):
 
     def _on_counted(self, item: CountedFrame) -> None:
         self._latest = item
-        self._views.saw_view(self._reconnects())
+        self._views.saw_view()
         if item.snapshot.scene != self._again:  # another view: a second press is a first again
             self._again = None
         own = item.snapshot.as_its_view()
@@ -333,7 +333,7 @@ class ScanView(QWidget):
             return False
         if self._is_stale():  # a stalled stream's last view: wait for the table as it is now
             self._waiting = self._waiting or "shot"
-            self.live.show_message(waiting_for_view(self._views.tries(self._reconnects())))
+            self.live.show_message(waiting_for_view(self._views.tries()))
             return False
         if not self._latest.snapshot.settled and not self._ended:
             # its counts are still the view before's: shooting now would pair this picture
@@ -396,18 +396,10 @@ class ScanView(QWidget):
         the worker turns out to be a live stream or a clip served over HTTP only once open."""
         return bool(getattr(self._source, "live", False))
 
-    def _reconnects(self) -> int:
-        """How often the source has connected again after a drop (a stream's; 0 otherwise)."""
-        return int(getattr(self._source, "reconnects", 0) or 0)
-
-    def _camera_at(self) -> float | None:
-        """When the camera last gave a frame, where its reader says (`StallWatch`)."""
-        return getattr(self._source, "last_frame_at", None)
-
     def _is_stale(self) -> bool:
         if not self._is_live() or self._ended or self._latest is None:
             return False
-        return self._views.stalled(self._camera_at())
+        return self._views.stalled()
 
     def _watch_stream(self) -> None:
         """Say on the live view that a live source has stalled, and its tries to come back;
@@ -416,11 +408,10 @@ class ScanView(QWidget):
             return
         # (over any other news of the last view: a question of it, "hold still", are moot
         # until a new one comes, and that frame clears this)
-        reconnects = self._reconnects()
         if self._waiting is not None:
-            said = waiting_for_view(self._views.tries(reconnects))
+            said = waiting_for_view(self._views.tries())
         else:
-            said = self._views.said(reconnects, self._camera_at())
+            said = self._views.said()
         if self.live.message() != said:
             self.live.show_message(said)
 

@@ -3,7 +3,7 @@ last one. A stream that stalls or reconnects sends nothing for seconds, and its 
 stays up, looking live; shooting it, or enrolling a deck from it, took an old picture for the
 table. Qt-free: the scan and the enrollment dialog ask it on each press and on a timer.
 
-Where the source says when its camera last gave a frame (`camera_at`, its reader thread's
+Where the source says when its camera last gave a frame (`last_frame_at`, its reader thread's
 clock), that decides: a count that is slow (a table read in tiles, the counter's turn taken by
 an enrollment) reads nothing meanwhile, and is no stall. Otherwise the counted views' own times
 do, against their usual gap.
@@ -36,9 +36,12 @@ def stream_stalled(seconds: float, tries: int) -> str:
 
 
 class StallWatch:
-    """The times of a source's last few views, and its reconnects when the latest came."""
+    """The times of a source's last few views, and its reconnects when the latest came. It
+    reads what the source says of itself (`reconnects`, a stream's; `last_frame_at`, a live
+    reader's clock), each only where the source has it."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, source: object, clock: Callable[[], float] = time.monotonic) -> None:
+        self.source = source
         self.clock = clock
         self._latest_at: float | None = None
         self._reconnects_seen = 0
@@ -46,36 +49,42 @@ class StallWatch:
         # stall, or a slow first count, is not)
         self._gaps: collections.deque[float] = collections.deque(maxlen=5)
 
-    def saw_view(self, reconnects: int) -> None:
-        """A view came; `reconnects`: the source's count of them so far (tries since are the
-        stream's outage from now on)."""
+    def _reconnects(self) -> int:
+        return int(getattr(self.source, "reconnects", 0) or 0)
+
+    def _camera_at(self) -> float | None:
+        return getattr(self.source, "last_frame_at", None)
+
+    def saw_view(self) -> None:
+        """A view came (the stream's tries to come back are its outage's from now on)."""
         now = self.clock()
         if self._latest_at is not None:
             self._gaps.append(now - self._latest_at)
-        self._latest_at, self._reconnects_seen = now, reconnects
+        self._latest_at, self._reconnects_seen = now, self._reconnects()
 
-    def since(self, camera_at: float | None = None) -> float:
-        """Seconds since the latest view, or since the camera's latest frame where it says
-        (0 before any view)."""
+    def since(self) -> float:
+        """Seconds since the latest view, or since the camera's latest frame where the source
+        says (0 before any view)."""
         if self._latest_at is None:
             return 0.0
+        camera_at = self._camera_at()
         return self.clock() - (self._latest_at if camera_at is None else camera_at)
 
-    def stalled(self, camera_at: float | None = None) -> bool:
+    def stalled(self) -> bool:
         """Whether the latest view is too old to be the table now (never before one): by the
-        camera's latest frame where the source says when it came (`camera_at`), else by the
-        views' usual gap."""
+        camera's latest frame where the source says when it came, else by the views' usual
+        gap."""
         if self._latest_at is None:
             return False
-        if camera_at is not None:
-            return self.since(camera_at) > STALE_AFTER_S
+        if self._camera_at() is not None:
+            return self.since() > STALE_AFTER_S
         usual = statistics.median_low(self._gaps) if self._gaps else 0.0
         return self.since() > max(STALE_AFTER_S, 3 * usual)
 
-    def tries(self, reconnects: int) -> int:
+    def tries(self) -> int:
         """The stream's tries to come back since the latest view."""
-        return max(0, reconnects - self._reconnects_seen)
+        return max(0, self._reconnects() - self._reconnects_seen)
 
-    def said(self, reconnects: int, camera_at: float | None = None) -> str:
+    def said(self) -> str:
         """`stream_stalled` of now."""
-        return stream_stalled(self.since(camera_at), self.tries(reconnects))
+        return stream_stalled(self.since(), self.tries())
