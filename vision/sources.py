@@ -705,12 +705,12 @@ class NewestFrame(FrameSource):
                     frame = self.stream.read_frame()
                 elif not self.stream.skip_frame():
                     frame = self.stream.read_frame()  # ended, or dropped: reconnects
-                elif self._wanted():  # came while that frame was taken: it is the newest
+                else:  # taken, undecoded: the camera's all the same
                     self.last_frame_at = self.clock()
+                    if not self._wanted():
+                        continue
+                    # came while that frame was taken: it is the newest
                     frame = self.stream.retrieve_frame() or self.stream.read_frame()
-                else:
-                    self.last_frame_at = self.clock()
-                    continue
                 if frame is not None:
                     self.last_frame_at = self.clock()
                 with self._changed:
