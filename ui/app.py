@@ -38,10 +38,10 @@ QPushButton:hover { background: #34405a; }
 QPushButton:default, QPushButton#primary { background: #2f6fde; border-color: #4d86ea; }
 QLineEdit, QSpinBox, QComboBox { background: #1f2636; border: 1px solid #3a4560;
     border-radius: 4px; padding: 4px; }
-QRadioButton::indicator, QCheckBox::indicator { width: 12px; height: 12px;
-    border: 2px solid #8a92a6; background: #1f2636; }
-QRadioButton::indicator { border-radius: 8px; }
-QCheckBox::indicator { border-radius: 3px; }
+QRadioButton::indicator, QCheckBox::indicator { width: 12tpx; height: 12tpx;
+    border: 2tpx solid #8a92a6; background: #1f2636; }
+QRadioButton::indicator { border-radius: 8tpx; }
+QCheckBox::indicator { border-radius: 3tpx; }
 QRadioButton::indicator:checked, QCheckBox::indicator:checked { background: #2f6fde;
     border-color: #8fb4f5; }
 QRadioButton::indicator:disabled, QCheckBox::indicator:disabled { border-color: #3a4152; }

@@ -10,7 +10,16 @@ from dataclasses import dataclass
 from typing import Final
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen, QPolygonF
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPolygonF,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from blitzcam.ui.text_size import text_scale
@@ -21,6 +30,7 @@ LEGEND_SWATCH: Final = 16  # a swatch and its gap before the label
 LEGEND_GAP: Final = 18  # between one label and the next swatch
 LEGEND_LABEL_MAX: Final = 180  # a longer name is cut short with "…"
 LEGEND_LABEL_CAPS: Final = (LEGEND_LABEL_MAX, 110, 70, 40)  # ... shorter, where room is short
+LEGEND_READABLE: Final = 70  # a name keeps this much at least: the chart grows a row for it
 MIN_PLOT_HEIGHT: Final = 90  # pixels the plot keeps, where a shorter legend can leave them
 # the chart's least height: with eight players' totals above it, the scoreboard fits a
 # 600 px screen in full screen (at 180 it needed 624)
@@ -105,32 +115,48 @@ def value_ticks(low: int, high: int, max_ticks: int = 6) -> list[int]:
     return list(range(start, stop + step, step))
 
 
-def legend_layout(label_widths: Sequence[int], width: float) -> list[tuple[float, int]]:
+def legend_layout(
+    label_widths: Sequence[int], width: float, scale: float = 1.0
+) -> list[tuple[float, int]]:
     """Where each legend entry goes: (x from the legend's left edge, row), filling a row of
-    `width` pixels before starting the next, so that eight players' names all show."""
+    `width` pixels before starting the next, so that eight players' names all show; `scale`:
+    the text's (the swatch and the gaps grow with it)."""
+    swatch, gap = LEGEND_SWATCH * scale, LEGEND_GAP * scale
     places = []
     x, row = 0.0, 0
     for label_width in label_widths:
-        entry = LEGEND_SWATCH + label_width
+        entry = swatch + label_width
         if x > 0 and x + entry > width:
             x, row = 0.0, row + 1
         places.append((x, row))
-        x += entry + LEGEND_GAP
+        x += entry + gap
     return places
 
 
+def legend_rows(places: Sequence[tuple[float, int]]) -> int:
+    """How many rows a legend laid out by `legend_layout` takes (one, empty)."""
+    return 1 + max((row for _, row in places), default=0)
+
+
 def fitted_legend(
-    widths_at: Callable[[int], list[int]], width: float, rows_free: int
+    widths_at: Callable[[int], list[int]], width: float, rows_free: int, scale: float = 1.0
 ) -> tuple[int, list[tuple[float, int]]]:
-    """The longest label cap (LEGEND_LABEL_CAPS) whose legend (`legend_layout`) takes no more
-    than `rows_free` rows, or else the shortest; `widths_at(cap)` gives the labels' widths cut
-    to it. Eight players in a narrow window had one name a row, and the plot squeezed to
-    nothing."""
-    for cap in LEGEND_LABEL_CAPS:
-        places = legend_layout(widths_at(cap), width)
-        if 1 + max((row for _, row in places), default=0) <= max(1, rows_free):
+    """The longest label cap (LEGEND_LABEL_CAPS, in pixels at `scale`) whose legend
+    (`legend_layout`) takes no more than `rows_free` rows, or else the shortest; `widths_at(cap)`
+    gives the labels' widths cut to it. Eight players in a narrow window had one name a row,
+    and the plot squeezed to nothing."""
+    for cap in (round(cap * scale) for cap in LEGEND_LABEL_CAPS):
+        places = legend_layout(widths_at(cap), width, scale)
+        if legend_rows(places) <= max(1, rows_free):
             break
     return cap, places
+
+
+def rows_wanted(widths_at: Callable[[int], list[int]], width: float, scale: float = 1.0) -> int:
+    """The legend rows its names need to keep LEGEND_READABLE pixels each (at `scale`): the
+    chart asks to be tall enough for them (at 150 % in a 1024-px window, eight names were cut
+    to their first letter to fit the rows it had)."""
+    return legend_rows(legend_layout(widths_at(round(LEGEND_READABLE * scale)), width, scale))
 
 
 def target_label_above(line_y: float, label_height: float, top: float) -> bool:
@@ -181,18 +207,67 @@ class RunningTotalsChart(QWidget):
         self.setAccessibleName("Running totals by round")
         self._series: tuple[Series, ...] = ()
         self._target: int | None = None
+        self._asked = 0  # the height last asked of the layout (minimumSizeHint)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def minimumSizeHint(self) -> QSize:
         # as tall as the text is large (at 150 % the plot kept 60 px, its numbers on top of
-        # each other, the names cut to a letter); the scoreboard's page scrolls down to it
-        return QSize(super().minimumSizeHint().width(), round(MIN_HEIGHT * text_scale()))
+        # each other), and tall enough for the rows of legend its names need to keep
+        # LEGEND_READABLE pixels at this width; the scoreboard's page scrolls down to it
+        k = text_scale()
+        metrics = QFontMetrics(self._axes_font())
+        least = round(MIN_HEIGHT * k)
+        width, rows_free = self._legend_room(least)
+        rows = rows_wanted(self._label_widths(metrics), width, k)
+        # (one row always has room: the plot gives up a little of its floor for it)
+        height = least if rows <= max(1, rows_free) else max(least, self._height_with(rows))
+        return QSize(super().minimumSizeHint().width(), height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._ask_for_height()
+
+    def _ask_for_height(self) -> None:
+        """Tell the layout when the height asked for changed (the legend's rows follow the
+        width and the names)."""
+        asked = self.minimumSizeHint().height()
+        if asked != self._asked:
+            self._asked = asked
+            self.updateGeometry()
+
+    def _axes_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPointSizeF(max(8.0, font.pointSizeF() * 0.85))
+        return font
+
+    def _elided(self, metrics: QFontMetrics, cap: int) -> list[str]:
+        return [metrics.elidedText(s.label, Qt.TextElideMode.ElideRight, cap) for s in self._series]
+
+    def _label_widths(self, metrics: QFontMetrics) -> Callable[[int], list[int]]:
+        """The legend's names' widths, each cut to a cap."""
+        return lambda cap: [metrics.horizontalAdvance(text) for text in self._elided(metrics, cap)]
+
+    def _legend_room(self, height: int) -> tuple[int, int]:
+        """The legend's width, and the rows it has under a plot of MIN_PLOT_HEIGHT in a chart
+        `height` tall."""
+        k = text_scale()
+        left, _, right, _ = (round(margin * k) for margin in MARGINS)
+        free = height - self._height_with(0)
+        return self.width() - left - right, free // round(LEGEND_ROW * k)
+
+    def _height_with(self, rows: int) -> int:
+        """The chart's height with a plot of MIN_PLOT_HEIGHT and `rows` rows of legend."""
+        k = text_scale()
+        _, top, _, bottom = (round(margin * k) for margin in MARGINS)
+        return top + bottom + MIN_PLOT_HEIGHT + rows * round(LEGEND_ROW * k)
 
     def set_data(self, series: Sequence[Series], target: int | None) -> None:
         self._series = tuple(series)
         self._target = target
         # drawn, not written: what a screen reader says of it is the lines' last totals
         self.setAccessibleDescription(chart_summary(self._series, target))
+        self._ask_for_height()
         self.update()
 
     def series(self) -> tuple[Series, ...]:
@@ -206,24 +281,14 @@ class RunningTotalsChart(QWidget):
         left, top, right, bottom = (round(margin * k) for margin in MARGINS)
         row_height = round(LEGEND_ROW * k)
         text_line = 20 * k  # a line of the axes' text
-        font = QFont(self.font())
-        font.setPointSizeF(max(8.0, font.pointSizeF() * 0.85))
-        painter.setFont(font)
+        painter.setFont(self._axes_font())
         metrics = painter.fontMetrics()
-
-        def elided(cap: int) -> list[str]:
-            return [
-                metrics.elidedText(s.label, Qt.TextElideMode.ElideRight, cap) for s in self._series
-            ]
-
         cap, legend = fitted_legend(
-            lambda cap: [metrics.horizontalAdvance(label) for label in elided(cap)],
-            self.width() - left - right,
-            (self.height() - top - bottom - MIN_PLOT_HEIGHT) // row_height,
+            self._label_widths(metrics), *self._legend_room(self.height()), scale=k
         )
-        labels = elided(cap)
-        legend_rows = 1 + max((row for _, row in legend), default=0)
-        bottom += row_height * legend_rows
+        labels = self._elided(metrics, cap)
+        rows = legend_rows(legend)
+        bottom += row_height * rows
         plot = QRectF(left, top, self.width() - left - right, self.height() - top - bottom)
         lines = [line_points(s) for s in self._series]
         rounds = max((line[-1][0] for line in lines), default=0)
@@ -283,15 +348,17 @@ class RunningTotalsChart(QWidget):
                     _draw_marker(painter, s.marker, p, 5)
             painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(AXIS_TEXT)
-        legend_top = self.height() - row_height * legend_rows
+        legend_top = self.height() - row_height * rows
         for s, label, (x, row) in zip(self._series, labels, legend, strict=True):
             y = legend_top + row_height * row  # legend under the axis
             painter.setPen(QPen(QColor(*s.colour), 2))
             painter.setBrush(QColor(*s.colour))
-            _draw_marker(painter, s.marker, QPointF(plot.left() + x + 6, y + row_height / 3), 5)
+            marker_at = QPointF(plot.left() + x + 6 * k, y + row_height / 3)
+            _draw_marker(painter, s.marker, marker_at, 5 * k)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(AXIS_TEXT)
-            painter.drawText(QPointF(plot.left() + x + LEGEND_SWATCH, y + row_height * 0.6), label)
+            text_at = QPointF(plot.left() + x + LEGEND_SWATCH * k, y + row_height * 0.6)
+            painter.drawText(text_at, label)
         painter.end()
 
 

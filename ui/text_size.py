@@ -16,13 +16,19 @@ BASE_POINT_SIZE: Final = 13
 TEXT_SIZES: Final = (100, 125, 150)  # percent of the base size, as Settings offers them
 
 _POINT_SIZE: Final = re.compile(r"font-size: (\d+)pt")
+# A length that grows with the text (a check box's square beside its label), written `Ntpx`
+# ("text pixels") in the style sheet: Qt's px never scale, and 12 px boxes beside 150 % text
+# were hard to see and hit.
+_TEXT_PIXELS: Final = re.compile(r"\b(\d+)tpx\b")
 
 
 def scaled_style(style: str, percent: int) -> str:
-    """`style` with each `font-size: Npt` scaled to `percent` (whole points)."""
-    return _POINT_SIZE.sub(
+    """`style` with each `font-size: Npt` scaled to `percent` (whole points), and each `Ntpx`
+    (a length that grows with the text) turned into pixels at `percent` (whole pixels)."""
+    style = _POINT_SIZE.sub(
         lambda found: f"font-size: {round(int(found.group(1)) * percent / 100)}pt", style
     )
+    return _TEXT_PIXELS.sub(lambda found: f"{round(int(found.group(1)) * percent / 100)}px", style)
 
 
 def apply_text_size(app: QApplication, family: str, style: str, percent: int) -> None:

@@ -17,6 +17,46 @@ def test_the_style_sheet_s_sizes_scale_with_the_text() -> None:
     assert scaled_style(style, 100) == style
 
 
+def test_lengths_written_in_text_pixels_grow_with_the_text() -> None:
+    # (Qt's px never scale: a check box's 12 px square stayed 12 px beside 150 % text)
+    style = "QCheckBox::indicator { width: 12tpx; border: 2tpx solid; margin: 4px; }"
+    assert scaled_style(style, 150) == (
+        "QCheckBox::indicator { width: 18px; border: 3px solid; margin: 4px; }"
+    )
+    assert scaled_style(style, 100) == (
+        "QCheckBox::indicator { width: 12px; border: 2px solid; margin: 4px; }"
+    )
+
+
+@pytest.mark.parametrize("percent", TEXT_SIZES)
+def test_the_app_s_style_sheet_holds_no_length_qt_cannot_read(percent: int) -> None:
+    from blitzcam.ui.app import STYLE
+
+    assert "tpx" in STYLE and "tpx" not in scaled_style(STYLE, percent)
+
+
+def test_a_check_box_s_square_grows_with_the_text(qtbot) -> None:
+    from PySide6.QtWidgets import QCheckBox, QStyle, QStyleOptionButton
+
+    from blitzcam.ui.app import set_text_size
+
+    def square(box: QCheckBox) -> int:
+        option = QStyleOptionButton()
+        box.initStyleOption(option)
+        return box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box).width()
+
+    app = QApplication.instance()
+    try:
+        set_text_size(app, 100)
+        box = QCheckBox("Keep captures")
+        qtbot.addWidget(box)
+        small = square(box)
+        set_text_size(app, 150)
+        assert square(box) == round(small * 1.5) == 24  # 18 px and a 3 px border each side
+    finally:
+        set_text_size(app, 100)
+
+
 def test_a_text_size_chosen_in_the_settings_is_used_at_once_and_kept(qtbot, store, tmp_path) -> None:
     # (the app pinned its text at 13 pt: no larger for a scoreboard read across the table)
     from blitzcam.ui.main_window import MainWindow
@@ -97,6 +137,45 @@ def test_the_chart_is_as_tall_as_its_text_is_large(qtbot) -> None:
     app.setProperty(TEXT_SIZE_PROPERTY, 150)
     try:
         assert chart.minimumSizeHint().height() == round(MIN_HEIGHT * 1.5)
+    finally:
+        app.setProperty(TEXT_SIZE_PROPERTY, 100)
+
+
+def test_a_narrow_chart_asks_for_the_legend_rows_its_names_need(qtbot) -> None:
+    # at 150 % in a 1024-px window the chart kept its least height and cut eight names to
+    # their first letter ("A…", "B…") to fit the one row it had
+    from PySide6.QtGui import QFontMetrics
+
+    from blitzcam.ui.chart import (
+        LEGEND_READABLE,
+        MIN_HEIGHT,
+        RunningTotalsChart,
+        Series,
+        fitted_legend,
+    )
+    from blitzcam.ui.text_size import TEXT_SIZE_PROPERTY
+
+    names = ["Alexandra", "Bartholomew", "Catherine", "Dmitri", "Eleanor", "Francesca", "Gus",
+             "Henrietta"]  # fmt: skip
+    app = QApplication.instance()
+    app.setProperty(TEXT_SIZE_PROPERTY, 150)
+    try:
+        chart = RunningTotalsChart()
+        qtbot.addWidget(chart)
+        chart.resize(480, 100)
+        least = round(MIN_HEIGHT * 1.5)
+        chart.set_data([Series(name, (200, 60, 60), (3, 6)) for name in names], 75)
+        height = chart.minimumSizeHint().height()
+        assert height > least
+        chart.resize(480, height)
+        cap, _ = fitted_legend(chart._label_widths(QFontMetrics(chart._axes_font())),
+                                    *chart._legend_room(height), scale=1.5)  # fmt: skip
+        assert cap >= round(LEGEND_READABLE * 1.5)  # as painted at that height
+        chart.resize(1400, height)  # wide: the names fit the rows it has
+        assert chart.minimumSizeHint().height() == least
+        chart.resize(480, height)
+        chart.set_data([Series(name[:2], (200, 60, 60), (3, 6)) for name in names], 75)
+        assert chart.minimumSizeHint().height() == least  # short names: no more rows
     finally:
         app.setProperty(TEXT_SIZE_PROPERTY, 100)
 
