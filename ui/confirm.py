@@ -7,11 +7,11 @@ core and either closes the dialog or shows the rule that refused it (`show_error
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QImage, QKeyEvent, QPixmap
+from PySide6.QtGui import QImage, QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game.rules import Player, Round, Tally, round_score
 from blitzcam.game.text import listed
+from blitzcam.ui.capture_view import CaptureThumbnail
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.dialog_parts import error_label
 from blitzcam.ui.labels import ElidedLabel, plain_label
@@ -153,6 +154,7 @@ class ConfirmDialog(QDialog):
         title: str,
         captures: Sequence[QImage] = (),
         captions: Sequence[str] = (),
+        enlarged: Sequence[Callable[[int], QImage]] = (),
         check: Sequence[str] = (),
         unshot: Sequence[str] = (),
         kept: int = 0,
@@ -162,7 +164,9 @@ class ConfirmDialog(QDialog):
         to blitzcam); they are marked and named. `unshot`: the piles no shot was taken of
         ("Dutch", "Blitz"): their counts are 0 only because nothing counted them. `kept`: how
         many of `proposed`'s counts are the players' own, typed in a review they left.
-        `captions`: a line under each capture (which piles it shows, and of how many shots)."""
+        `captions`: a line under each capture (which piles it shows, and of how many shots);
+        `enlarged`: each capture drawn a given number of pixels wide, for a look at it large
+        (clicked; without, the capture itself is shown)."""
         super().__init__(parent)
         self.setWindowTitle(title)
         self._players = tuple(players)
@@ -228,18 +232,9 @@ class ConfirmDialog(QDialog):
             height = max(90, min(height, across * 9 // 16))
             self.captions = [plain_label(caption) for caption in captions]
             for i, image in enumerate(captures):
-                label = QLabel()
-                pixmap = QPixmap.fromImage(image)
-                ratio = pixmap.devicePixelRatio()  # (drawn at the screen's: sharp on 2x)
-                pixmap = pixmap.scaled(
-                    round(height * 16 / 9 * ratio),
-                    round(height * ratio),
-                    Qt.AspectRatioMode.KeepAspectRatio,
-                    Qt.TransformationMode.SmoothTransformation,
-                )
-                pixmap.setDevicePixelRatio(ratio)
-                label.setPixmap(pixmap)
-                shots.addWidget(label)
+                caption = captions[i] if i < len(captions) else ""
+                large = enlarged[i] if i < len(enlarged) else None
+                shots.addWidget(CaptureThumbnail(image, caption, height, large))
                 if i < len(self.captions):
                     self.captions[i].setWordWrap(True)
                     self.captions[i].setMaximumWidth(height * 16 // 9)

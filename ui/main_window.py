@@ -724,6 +724,7 @@ class MainWindow(QMainWindow):
         again); `edited`: the number of the round corrected (None: a new round)."""
         captures: list[QImage] = []
         captions: list[str] = []
+        enlarged: list[Callable[[int], QImage]] = []
         check: tuple[str, ...] = ()
         unshot: tuple[str, ...] = ()
         if session is not None:
@@ -738,12 +739,17 @@ class MainWindow(QMainWindow):
                     picture = render_capture(last.frame, last.snapshot, width=480, ratio=ratio)
                     captures.append(picture)
                     captions.append(capture_caption(piles, len(shots)))
+                    enlarged.append(
+                        lambda width, shot=last, ratio=ratio: render_capture(
+                            shot.frame, shot.snapshot, width=width, ratio=ratio
+                        )
+                    )
             check = look_alike_players(session.players, session.dutch_shots + session.blitz_shots)
         # the round's players: those at the table, or for an earlier round, those who played it
         of_round = tuple(p for p in self.match.players if p.name in proposed.tallies)
         dialog = ConfirmDialog(
-            of_round, proposed, title=title, captures=captures, captions=captions, check=check,
-            unshot=unshot, kept=kept, parent=self,
+            of_round, proposed, title=title, captures=captures, captions=captions,
+            enlarged=enlarged, check=check, unshot=unshot, kept=kept, parent=self,
         )  # fmt: skip
         if caller_before is not None:
             dialog.restore_caller(caller, caller_before)

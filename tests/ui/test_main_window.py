@@ -118,6 +118,13 @@ def test_scan_two_steps_with_summed_shots_then_confirm_and_correct(qtbot, store,
     # the picture is the last Dutch shot's, the counts are both shots': said under it
     assert [c.text() for c in dialog.captions] == [
         "Dutch piles: the last of 2 shots; the counts are their sum", "Blitz piles"]
+    from blitzcam.ui.capture_view import CaptureThumbnail
+
+    dutch_shot, _ = dialog.findChildren(CaptureThumbnail)  # each opens large, drawn anew
+    dutch_shot.click()
+    shown = dutch_shot.view.picture.pixmap().deviceIndependentSize().toSize()
+    assert shown.width() > dutch_shot.iconSize().width() * 1.5
+    dutch_shot.view.reject()
     dialog.editor.dutch["Bob"].setValue(6)  # a correction: one card hidden under another
     qtbot.keyClick(dialog.editor.dutch["Bob"], Qt.Key.Key_Return)  # Enter confirms
     assert store.load(match_id).rounds == (round_of(Ann=(9, 0), Bob=(6, 3), Cy=(7, 1)),)
