@@ -83,7 +83,7 @@ def enroll_command(args: argparse.Namespace) -> int:
     deck = check_deck_name(args.deck)
     # a typo stored as a deck of its own took that deck's cards from the one meant (counted
     # under the typo), and the deck meant stayed read against the built-in drawing
-    if (meant := meant_deck(deck)) is not None and not getattr(args, "own", False):
+    if (meant := meant_deck(deck)) is not None and not args.own:
         raise UserError(
             f"{deck} is not one of the eight decks: did you mean {meant}? (a deck of your own "
             "under this name: add --own)"

@@ -61,7 +61,7 @@ def test_find_card_corners() -> None:
 def test_enroll_image_file_round_trip(tmp_path: Path) -> None:
     photo = tmp_path / "back.jpg"
     cv2.imwrite(str(photo), _photo("green-bucket", seed=2))
-    args = argparse.Namespace(deck="green-bucket", image=photo, camera=None)
+    args = argparse.Namespace(own=False, deck="green-bucket", image=photo, camera=None)
     assert enroll_command(args) == 0
     stored = user_decks_dir() / "green-bucket.png"
     assert stored.is_file()
@@ -77,7 +77,7 @@ def test_enroll_from_camera_source(tmp_path: Path) -> None:
     for i in range(12):
         cv2.imwrite(str(tmp_path / f"{i:02d}.png"), _photo("blue-plow", seed=i))
     target = tmp_path / "out"
-    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(tmp_path))
+    args = argparse.Namespace(own=False, deck="blue-plow", image=None, camera=str(tmp_path))
     assert enroll_command(args) == 0
     assert (user_decks_dir() / "blue-plow.png").is_file()
     assert not target.exists()
@@ -94,7 +94,7 @@ def test_a_card_that_comes_into_a_video_late_is_found(
     for i in range(120):
         writer.write(_photo("blue-plow") if i >= 100 else empty)
     writer.release()
-    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(path))
+    args = argparse.Namespace(own=False, deck="blue-plow", image=None, camera=str(path))
     assert enroll_command(args) == 0 and (user_decks_dir() / "blue-plow.png").is_file()
     assert "frame 101" in capsys.readouterr().out
     short = tmp_path / "empty.avi"
@@ -103,10 +103,10 @@ def test_a_card_that_comes_into_a_video_late_is_found(
         writer.write(empty)
     writer.release()
     with pytest.raises(UserError, match=r"empty\.avi \(frame 5\): no card found"):
-        enroll_command(argparse.Namespace(deck="blue-plow", image=None, camera=str(short)))
+        enroll_command(argparse.Namespace(own=False, deck="blue-plow", image=None, camera=str(short)))
     monkeypatch.setattr("blitzcam.vision.enrollment.FILE_TRIES", 3)  # looked at no further
     with pytest.raises(UserError, match=r"\(frame 3\), the last of 3 looked at: no card found"):
-        enroll_command(argparse.Namespace(deck="blue-plow", image=None, camera=str(short)))
+        enroll_command(argparse.Namespace(own=False, deck="blue-plow", image=None, camera=str(short)))
 
 
 @pytest.mark.parametrize("deck", DECK_NAMES)
@@ -148,7 +148,7 @@ def test_a_folder_given_as_camera_is_judged_from_its_first_picture(tmp_path: Pat
     # a folder of two pictures was judged by its last alone, and said "no card found")
     cv2.imwrite(str(tmp_path / "1-card.png"), _photo("blue-plow", seed=1))
     cv2.imwrite(str(tmp_path / "2-table.png"), np.full((480, 640, 3), 40, np.uint8))
-    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(tmp_path))
+    args = argparse.Namespace(own=False, deck="blue-plow", image=None, camera=str(tmp_path))
     assert enroll_command(args) == 0
     assert f"enrolled blue-plow from {tmp_path / '1-card.png'}: stored" in capsys.readouterr().out
 
@@ -159,13 +159,13 @@ def test_a_folder_s_unreadable_pictures_are_passed_over_for_its_first_card(
     # (a 0-byte picture before the card stopped the enrollment with that picture's error)
     (tmp_path / "1-empty.jpg").write_bytes(b"")
     cv2.imwrite(str(tmp_path / "2-card.png"), _photo("blue-plow", seed=1))
-    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(tmp_path))
+    args = argparse.Namespace(own=False, deck="blue-plow", image=None, camera=str(tmp_path))
     assert enroll_command(args) == 0
     assert f"enrolled blue-plow from {tmp_path / '2-card.png'}: stored" in capsys.readouterr().out
 
 
 def test_a_folder_of_unreadable_pictures_says_so(tmp_path: Path) -> None:
-    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(tmp_path))
+    args = argparse.Namespace(own=False, deck="blue-plow", image=None, camera=str(tmp_path))
     (tmp_path / "1.jpg").write_bytes(b"")
     with pytest.raises(UserError, match=r"1\.jpg: cannot decode image: the file is empty"):
         enroll_command(args)  # one: its own error
@@ -177,7 +177,7 @@ def test_a_folder_of_unreadable_pictures_says_so(tmp_path: Path) -> None:
 def test_a_folder_without_a_card_names_the_picture_it_judged(tmp_path: Path) -> None:
     for name in ("1.png", "2.png"):
         cv2.imwrite(str(tmp_path / name), np.full((480, 640, 3), 40, np.uint8))
-    args = argparse.Namespace(deck="blue-plow", image=None, camera=str(tmp_path))
+    args = argparse.Namespace(own=False, deck="blue-plow", image=None, camera=str(tmp_path))
     with pytest.raises(UserError, match=rf"^{re.escape(str(tmp_path / '2.png'))}: no card found"):
         enroll_command(args)
 
@@ -438,7 +438,7 @@ def test_a_small_light_thing_of_no_cards_shape_beside_the_card_is_no_second_card
     ],
 )
 def test_bad_deck_name(deck: str, message: str) -> None:
-    args = argparse.Namespace(deck=deck, image=Path("x.png"), camera=None)
+    args = argparse.Namespace(own=False, deck=deck, image=Path("x.png"), camera=None)
     with pytest.raises(UserError, match=f"deck name .*{message}"):
         enroll_command(args)
 
@@ -710,7 +710,7 @@ def test_decks_list_json_names_an_unusable_back_and_exits_1(capsys) -> None:
 def test_forget_puts_the_built_in_art_back(capsys) -> None:
     stored = _enroll("green-bucket")
     (user_decks_dir() / "Mine.png").write_bytes(b"")  # a bad neighbour does not stop it
-    assert forget_command(argparse.Namespace(deck="green-bucket")) == 0
+    assert forget_command(argparse.Namespace(own=False, deck="green-bucket")) == 0
     assert not stored.exists()
     assert "its built-in art is used again" in capsys.readouterr().out
     profile = default_profile(skip_unusable=True)
@@ -719,7 +719,7 @@ def test_forget_puts_the_built_in_art_back(capsys) -> None:
 
 def test_forget_a_deck_of_your_own_and_it_is_no_longer_counted(capsys) -> None:
     _enroll("my-deck")
-    assert forget_command(argparse.Namespace(deck="my-deck")) == 0
+    assert forget_command(argparse.Namespace(own=False, deck="my-deck")) == 0
     assert "no longer counted" in capsys.readouterr().out
     assert "my-deck" not in default_profile().names
 
@@ -819,7 +819,7 @@ def test_forget_removes_a_differently_cased_second_file_too() -> None:
 def _enroll_from_the_command_line(deck: str, photo_of: str, tmp_path: Path) -> int:
     photo = tmp_path / f"{deck}.jpg"
     cv2.imwrite(str(photo), _photo(photo_of, seed=3))
-    return enroll_command(argparse.Namespace(deck=deck, image=photo, camera=None))
+    return enroll_command(argparse.Namespace(own=False, deck=deck, image=photo, camera=None))
 
 
 def test_enrolling_a_back_that_reads_like_another_decks_says_so(tmp_path: Path, capsys) -> None:
@@ -879,7 +879,7 @@ def test_enrolling_over_a_differently_cased_back_replaces_it(tmp_path: Path, cap
     # a green-bucket.PNG (copied in by hand) stayed beside the new green-bucket.png: counting
     # then refused the profile, naming the new file, and the app kept reading the old one
     photo, _old = _a_photo_over_an_old_png(tmp_path)
-    assert enroll_command(argparse.Namespace(deck="green-bucket", image=photo, camera=None)) == 0
+    assert enroll_command(argparse.Namespace(own=False, deck="green-bucket", image=photo, camera=None)) == 0
     assert "replacing the back enrolled before" in capsys.readouterr().out
     assert sorted(p.name for p in user_decks_dir().iterdir()) == ["green-bucket.png"]
     profile = default_profile()
@@ -958,7 +958,7 @@ def test_a_transparent_cut_out_of_a_card_is_laid_on_dark_to_be_enrolled(tmp_path
     path = tmp_path / "lifted.png"
     cv2.imwrite(str(path), cut_out)
     assert card_in(read_image(path))[1].startswith("no card found")  # on white
-    args = argparse.Namespace(deck="yellow-buggy", image=path, camera=None)
+    args = argparse.Namespace(own=False, deck="yellow-buggy", image=path, camera=None)
     assert enroll_command(args) == 0
     stored = cv2.imread(str(user_decks_dir() / "yellow-buggy.png"))
     assert stored.shape[0] > stored.shape[1] and stored.mean() > 150  # the card, not the grey
@@ -983,7 +983,7 @@ def test_a_far_card_in_a_huge_photo_is_measured_in_the_photos_own_pixels(tmp_pat
     path = tmp_path / "huge.jpg"
     cv2.imwrite(str(path), photo, [cv2.IMWRITE_JPEG_QUALITY, 80])
     del photo
-    args = argparse.Namespace(deck="red-plow", image=path, camera=None)
+    args = argparse.Namespace(own=False, deck="red-plow", image=path, camera=None)
     with pytest.raises(UserError, match=r"huge.jpg: the only card-shaped thing found fills 0\.2%"):
         enroll_command(args)
 
@@ -1025,7 +1025,7 @@ def test_an_interrupt_after_the_back_is_stored_says_it_is_stored(tmp_path: Path,
     photo = tmp_path / "back.jpg"
     cv2.imwrite(str(photo), _photo("green-bucket", seed=2))
     with pytest.raises(SavedThenInterrupted):  # the CLI says "(after the change was saved)"
-        enroll_command(argparse.Namespace(deck="green-bucket", image=photo, camera=None))
+        enroll_command(argparse.Namespace(own=False, deck="green-bucket", image=photo, camera=None))
     assert (user_decks_dir() / "green-bucket.png").is_file()
 
 
@@ -1089,14 +1089,14 @@ def test_glare_whiting_out_the_drawing_is_said_and_a_back_without_it_is_not(
     # over a fifth of their drawings or more read under 0.9 alike to their own in 7 of 16)
     photo = tmp_path / "back.jpg"
     cv2.imwrite(str(photo), _glared(_photo("green-pump", seed=3), sigma=30))
-    assert enroll_command(argparse.Namespace(deck="green-pump", image=photo, camera=None)) == 0
+    assert enroll_command(argparse.Namespace(own=False, deck="green-pump", image=photo, camera=None)) == 0
     err = capsys.readouterr().err
     assert re.search(r"note: glare whited out [67]\d% of the drawing \(white to the last bit, "
                      r"brighter than the paper around it\): its ink there is lost; tilt the card",
                      err), err
     for quiet in (_glared(_photo("green-pump", seed=3), sigma=6), _photo("green-pump", seed=3)):
         cv2.imwrite(str(photo), quiet)  # a glint, and no glare at all
-        assert enroll_command(argparse.Namespace(deck="green-pump", image=photo, camera=None)) == 0
+        assert enroll_command(argparse.Namespace(own=False, deck="green-pump", image=photo, camera=None)) == 0
         assert "glare" not in capsys.readouterr().err
 
 
@@ -1150,7 +1150,7 @@ def test_glare_over_all_of_the_drawing_is_said_as_glare_not_as_no_drawing(
     for sigma in (45, 70):
         cv2.imwrite(str(photo), _glared(_photo("green-pump", seed=3), sigma=sigma))
         with pytest.raises(UserError) as caught:
-            enroll_command(argparse.Namespace(deck="green-pump", image=photo, camera=None))
+            enroll_command(argparse.Namespace(own=False, deck="green-pump", image=photo, camera=None))
         said = str(caught.value)
         assert said.startswith(f"{photo}: no drawing found on this card back"), said
         assert re.search(r": the light whites out \d+% of the card \(white to the last bit: "
@@ -1182,12 +1182,12 @@ def test_a_back_piped_in_is_enrolled_and_a_terminal_is_said(tmp_path: Path, monk
     photo = tmp_path / "back.png"
     cv2.imwrite(str(photo), _photo("red-plow", seed=4))
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(photo.read_bytes())))
-    args = argparse.Namespace(deck="red-plow", image=path_or_stream("-"), camera=None)
+    args = argparse.Namespace(own=False, deck="red-plow", image=path_or_stream("-"), camera=None)
     assert enroll_command(args) == 0
     assert (user_decks_dir() / "red-plow.png").is_file()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
     with pytest.raises(UserError, match=r"^standard input: cannot decode image: the file is empty"):
-        enroll_command(argparse.Namespace(deck="blue-plow", image=path_or_stream("-"),
+        enroll_command(argparse.Namespace(own=False, deck="blue-plow", image=path_or_stream("-"),
                                           camera=None))  # fmt: skip
 
     class Terminal:
@@ -1196,7 +1196,7 @@ def test_a_back_piped_in_is_enrolled_and_a_terminal_is_said(tmp_path: Path, monk
 
     monkeypatch.setattr(sys, "stdin", Terminal())
     with pytest.raises(UserError) as caught:
-        enroll_command(argparse.Namespace(deck="blue-plow", image=path_or_stream("-"),
+        enroll_command(argparse.Namespace(own=False, deck="blue-plow", image=path_or_stream("-"),
                                           camera=None))  # fmt: skip
     assert str(caught.value) == (
         "--image: - reads a picture from standard input, which is a terminal: pipe one in "
