@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import numpy as np
+import pytest
 
 from blitzcam.ui.counting_worker import (
     CountedFrame,
@@ -13,6 +16,21 @@ from blitzcam.ui.counting_worker import (
     NullCounter,
 )
 from tests.ui.fakes import FakeCounter, FakeSource, synthetic_frame
+
+
+@pytest.fixture
+def threads() -> Iterator[Callable[..., CountingThread]]:
+    """Makes CountingThreads, each stopped as the test ends (an assert failing before a test's
+    own stop left its worker looping for the rest of the suite)."""
+    made: list[CountingThread] = []
+
+    def make(*args: object, **kwargs: object) -> CountingThread:
+        made.append(thread := CountingThread(*args, **kwargs))
+        return thread
+
+    yield make
+    for thread in made:
+        thread.stop()  # (safe twice)
 
 
 def _item(i: int) -> CountedFrame:
@@ -27,11 +45,11 @@ def test_mailbox_keeps_only_the_newest_and_nudges_once() -> None:
     assert box.take() is None
 
 
-def test_thread_delivers_counted_frames_and_stops(qtbot) -> None:
+def test_thread_delivers_counted_frames_and_stops(qtbot, threads) -> None:
     scenes = [synthetic_frame(i, [("green-pump", False)] * (i + 1)) for i in range(3)]
     source = FakeSource([f for f, _ in scenes])
     counter = FakeCounter([s for _, s in scenes])
-    thread = CountingThread(source, counter, interval_ms=1)
+    thread = threads(source, counter, interval_ms=1)
     seen: list[CountedFrame] = []
     thread.counted.connect(seen.append)
     thread.start()
@@ -42,7 +60,7 @@ def test_thread_delivers_counted_frames_and_stops(qtbot) -> None:
     assert [item.index for item in seen] == sorted(item.index for item in seen)
 
 
-def test_stopping_cuts_short_a_source_waiting_to_reconnect(qtbot) -> None:
+def test_stopping_cuts_short_a_source_waiting_to_reconnect(qtbot, threads) -> None:
     import threading
 
     class Reconnecting(FakeSource):  # its read waits out a back-off unless cancelled
@@ -59,50 +77,50 @@ def test_stopping_cuts_short_a_source_waiting_to_reconnect(qtbot) -> None:
             self.cancelled.set()
 
     source = Reconnecting()
-    thread = CountingThread(source, NullCounter("no model"), interval_ms=1)
+    thread = threads(source, NullCounter("no model"), interval_ms=1)
     thread.start()
     assert source.waiting.wait(5)
     thread.stop()  # returns once the read gave up, not after the 30 s wait
     assert source.cancelled.is_set() and not thread.is_running() and source.closed
 
 
-def test_a_video_s_own_clock_reaches_the_counter(qtbot) -> None:
+def test_a_video_s_own_clock_reaches_the_counter(qtbot, threads) -> None:
     source = FakeSource([np.zeros((4, 4, 3), np.uint8)] * 3, limit=3)
     source.frame_time_s = 1.5  # (a video file's position of the frame read last)
     counter = FakeCounter([CountSnapshot()])
-    thread = CountingThread(source, counter, interval_ms=1)
+    thread = threads(source, counter, interval_ms=1)
     with qtbot.waitSignal(thread.finished, timeout=5000):
         thread.start()
     thread.stop()
     assert counter.calls == 3 and counter.at == 1.5
 
 
-def test_thread_reports_a_broken_counter(qtbot) -> None:
+def test_thread_reports_a_broken_counter(qtbot, threads) -> None:
     class Broken:
         def count(self, frame_bgr: np.ndarray, *, in_play=None, at=None) -> CountSnapshot:
             raise RuntimeError("model file is corrupt")
 
-    thread = CountingThread(FakeSource([np.zeros((4, 4, 3), np.uint8)]), Broken(), interval_ms=1)
+    thread = threads(FakeSource([np.zeros((4, 4, 3), np.uint8)]), Broken(), interval_ms=1)
     with qtbot.waitSignal(thread.failed, timeout=5000) as blocker:
         thread.start()
     thread.stop()
     assert blocker.args == ["RuntimeError: model file is corrupt"]
 
 
-def test_thread_says_when_the_source_ends(qtbot) -> None:
+def test_thread_says_when_the_source_ends(qtbot, threads) -> None:
     source = FakeSource([np.zeros((4, 4, 3), np.uint8)], limit=2)
-    thread = CountingThread(source, NullCounter("no model"), interval_ms=1)
+    thread = threads(source, NullCounter("no model"), interval_ms=1)
     with qtbot.waitSignal(thread.finished, timeout=5000):
         thread.start()
     thread.stop()
     assert source.reads == 2
 
 
-def test_nothing_queued_reaches_a_stopped_scan(qtbot) -> None:
+def test_nothing_queued_reaches_a_stopped_scan(qtbot, threads) -> None:
     import time
 
     frames = [np.zeros((4, 4, 3), np.uint8)]
-    thread = CountingThread(FakeSource(frames, limit=3), NullCounter("no model"), interval_ms=1)
+    thread = threads(FakeSource(frames, limit=3), NullCounter("no model"), interval_ms=1)
     said: list[object] = []
     for signal in (thread.counted, thread.failed, thread.finished):
         signal.connect(said.append)
@@ -119,7 +137,7 @@ def test_stopping_a_thread_never_started_releases_its_source() -> None:
     assert source.closed
 
 
-def test_stopping_does_not_wait_for_the_frame_being_counted(qtbot) -> None:
+def test_stopping_does_not_wait_for_the_frame_being_counted(qtbot, threads) -> None:
     # leaving a scan waited out a table read in tiles (up to 2.5 s on a 2-core laptop) with
     # the window frozen; the count now ends in the worker, unheard, and the source after it
     import threading
@@ -139,7 +157,7 @@ def test_stopping_does_not_wait_for_the_frame_being_counted(qtbot) -> None:
 
     counter = Held()
     source = FakeSource([np.zeros((4, 4, 3), np.uint8)])
-    thread = CountingThread(source, counter, interval_ms=1)
+    thread = threads(source, counter, interval_ms=1)
     said: list[object] = []
     thread.counted.connect(said.append)
     thread.start()
@@ -152,7 +170,7 @@ def test_stopping_does_not_wait_for_the_frame_being_counted(qtbot) -> None:
     assert source.closed and said == []  # released once counted; nothing reached the scan
 
 
-def test_a_scan_left_while_waiting_for_its_turn_counts_nothing(qtbot) -> None:
+def test_a_scan_left_while_waiting_for_its_turn_counts_nothing(qtbot, threads) -> None:
     # the window's scans share one counter and take turns with it: a scan left while another's
     # frame was still being counted must not count its own frame once the turn comes (nor
     # forget the next scan's live vote after that scan had forgotten it), and the next scan
@@ -173,7 +191,7 @@ def test_a_scan_left_while_waiting_for_its_turn_counts_nothing(qtbot) -> None:
     counter, turn = Shared(), threading.Lock()
 
     def scan(n: int) -> CountingThread:
-        return CountingThread(
+        return threads(
             FakeSource([np.full((4, 4, 3), n, np.uint8)]), counter, interval_ms=1, turn=turn,
             on_start=lambda: log.append(f"reset {n}"),
         )
