@@ -15,11 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Final
 
-from blitzcam.errors import UserError
-
-# what the command prints could not be written (a full disk, stdout closed): sysexits.h's
-# EX_IOERR, apart from the contract's 1 (an image failed) and 2 (bad arguments)
-OUTPUT_FAILED: Final = 74
+from blitzcam.errors import OutputError, UserError
 
 # subcommand -> module with `register(subparsers)`; each sets `func(args) -> int`.
 COMMANDS: Final[dict[str, str]] = {
@@ -49,13 +45,6 @@ def build_parser() -> argparse.ArgumentParser:
             continue  # a command not built yet
         module.register(subparsers)
     return parser
-
-
-class OutputError(UserError):
-    """Standard output cannot be written."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"cannot write the output: {reason}", exit_code=OUTPUT_FAILED)
 
 
 class _GuardedOutput:

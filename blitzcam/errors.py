@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Final
 
 
 class UserError(Exception):
@@ -11,6 +12,18 @@ class UserError(Exception):
     def __init__(self, message: str, *, exit_code: int = 2) -> None:
         super().__init__(message)
         self.exit_code = exit_code
+
+
+# what the command prints could not be written (a full disk, stdout closed): sysexits.h's
+# EX_IOERR, apart from the contract's 1 (an image failed) and 2 (bad arguments)
+OUTPUT_FAILED: Final = 74
+
+
+class OutputError(UserError):
+    """Standard output cannot be written."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"cannot write the output: {reason}", exit_code=OUTPUT_FAILED)
 
 
 class SavedThenInterrupted(KeyboardInterrupt):

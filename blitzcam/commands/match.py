@@ -8,8 +8,9 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from blitzcam.commands.path_option import (
     STANDARD_INPUT,
@@ -26,6 +27,7 @@ _PLAYER = re.compile(r"^(?P<name>.+?)=(?P<deck>[a-z]+-[a-z]+)(?:@(?P<team>.+))?$
 # than the spec is not NAME=DECK (a team's own '=' is taken by the strict form first)
 _PLAYER_ANY_DECK = re.compile(r"^(?P<name>.+?)=(?P<deck>[^=@]+)(?:@(?P<team>.+))?$")
 _TALLY = re.compile(r"^(?P<name>.+)=(?P<dutch>-?\d+)/(?P<blitz>-?\d+)$")
+PUT_BACK: Final = "to put it back: "  # how an undo's line begins that adds its round again
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -281,19 +283,25 @@ def _run_rule(store: Any, change: Any) -> Any:
         raise UserError(str(exc)) from None
 
 
+@dataclass
 class _Saving:
-    """Whether a command's change is saved yet (`_saving`)."""
+    """Whether a command's change is saved yet (`_saving`), and the lines that must reach the
+    person even when its output cannot (an undo's "to put it back", the only copy of the
+    round it deleted)."""
 
-    done = False
+    done: bool = False
+    kept: list[str] = field(default_factory=list)
 
 
 @contextmanager
 def _saving() -> Iterator[_Saving]:
     """Around a command that saves a change and then closes the store and prints: a Ctrl+C
     once it is saved says so ("interrupted" alone had the round entered again, twice in the
-    match, or an undo run again taking a second round). The block sets `done` as the store's
-    call returns; the store itself says so for an interrupt in its commit."""
-    from blitzcam.errors import SavedThenInterrupted
+    match, or an undo run again taking a second round), and so does output that cannot be
+    written (to a full disk: "cannot write the output" alone, and the undo's line to put the
+    round back lost). The block sets `done` as the store's call returns; the store itself says
+    so for an interrupt in its commit."""
+    from blitzcam.errors import OutputError, SavedThenInterrupted, UserError
 
     saving = _Saving()
     try:
@@ -302,6 +310,12 @@ def _saving() -> Iterator[_Saving]:
         if saving.done and not isinstance(exc, SavedThenInterrupted):
             raise SavedThenInterrupted() from None
         raise
+    except OutputError as exc:
+        if not saving.done:
+            raise
+        for line in saving.kept:  # (standard error, where the error itself goes)
+            print(line, file=sys.stderr)
+        raise UserError(f"{exc} (after the change was saved)", exit_code=exc.exit_code) from None
 
 
 def _print_standings(match_id: int, match: Any) -> None:
@@ -392,6 +406,7 @@ def _apply(
             match_id = _match_id(args, store)
             match = _run_rule(store, lambda: change(store, match_id))
             saving.done = not reading
+        saving.kept = [line for line in said or () if line.startswith(PUT_BACK)]
         for line in said or ():
             print(line)
         _print_standings(match_id, match)
@@ -449,7 +464,7 @@ def _take_back(args: argparse.Namespace, number_of: Any) -> int:
         said.append(f"deleted round {number} ({round_counts(match.rounds[number - 1])}){with_it}")
         again = _add_again(args, match_id, match, after, number)
         if again is not None:
-            said.append(f"to put it back: {again}")
+            said.append(f"{PUT_BACK}{again}")
         return after
 
     return _apply(

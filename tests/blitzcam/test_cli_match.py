@@ -169,6 +169,37 @@ def test_output_that_cannot_be_written_is_one_line_and_its_own_exit(
     assert result.stderr == f"blitzcam match summarize: error: cannot write the output: {reason}\n"
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_a_change_saved_whose_output_cannot_be_written_says_it_was_saved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an undo to a full disk said "cannot write the output" alone: the round was deleted all
+    # the same, run again it took a second one, and its line to put the round back (the only
+    # copy of its counts) was lost
+    db = str(tmp_path / "m.db")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
+    run("match", "--db", db, "add", "Ann=5/0", "Bob=1/1", capsys=capsys)
+    run("match", "--db", db, "add", "Ann=6/0", "Bob=2/1", capsys=capsys)
+    command = [str(Path(sys.executable).parent / "blitzcam"), "match", "--db", db, "undo"]
+    result = subprocess.run(["sh", "-c", '"$@" >/dev/full', "sh", *command],
+                            stderr=subprocess.PIPE, text=True, check=False)  # fmt: skip
+    assert result.returncode == 74
+    put_back, error = result.stderr.splitlines()
+    assert put_back.startswith("to put it back: blitzcam match") and "Ann=6/0" in put_back
+    assert error == ("blitzcam match undo: error: cannot write the output: No space left on "
+                     "device (after the change was saved)")  # fmt: skip
+    from blitzcam.game.store import MatchStore
+
+    with MatchStore(Path(db)) as store:
+        assert len(store.load(1).rounds) == 1  # deleted, once
+    # (and a failure before anything is saved says nothing of a change)
+    command = [str(Path(sys.executable).parent / "blitzcam"), "match", "--db", db, "new", "-p",
+               "Ann=green-pump", "-p", "Ann=red-buggy"]  # fmt: skip
+    result = subprocess.run(["sh", "-c", '"$@" >/dev/full', "sh", *command],
+                            stderr=subprocess.PIPE, text=True, check=False)  # fmt: skip
+    assert result.returncode == 2 and "saved" not in result.stderr
+
+
 def test_a_command_that_prints_nothing_needs_no_stdout(tmp_path: Path) -> None:
     from blitzcam.cli import _GuardedOutput
 
