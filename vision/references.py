@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from blitzcam.errors import UserError
-from blitzcam.game.decks import DECK_NAMES
+from blitzcam.game.decks import DECK_NAMES, meant_deck
 from blitzcam.paths import data_dir
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch, renumbered
@@ -350,6 +350,15 @@ def _deck_files(
             _refuse(
                 f"{path}: {name!r} names a device on Windows: rename the file (`blitzcam decks "
                 f"forget {name}` removes an enrolled one)",
+                problems,
+            )
+        elif not enrolled and (meant := meant_deck(name)) is not None:
+            # held to enrollment's rules: red-bugy.png counted red buggy's cards under the typo,
+            # and a script reading counts["red-buggy"] read 0 (the profile's such decks were
+            # enrolled with --own, on purpose)
+            _refuse(
+                f"{path}: {name!r} is not one of the eight decks: did you mean {meant}? Rename "
+                f"the file ({meant}.png; a deck of your own: a name further from it)",
                 problems,
             )
         elif name in files:  # mine.png and mine.PNG: which one would count?

@@ -550,6 +550,10 @@ def _back_file(path: Path, deck: str) -> None:
             lambda d: (_back_file(d / "My Deck!.png", "red-plow"), d)[1],
             r"My Deck!\.png: 'My Deck!' cannot name a deck: rename the file",
         ),
+        (  # a typo counted red buggy's cards under it, as enrollment refuses to
+            lambda d: (_back_file(d / "red-bugy.png", "red-buggy"), d)[1],
+            r"red-bugy\.png: 'red-bugy' is not one of the eight decks: did you mean red-buggy\?",
+        ),
         (
             lambda d: (_back_file(d / "mine.png", "red-plow"), _back_file(d / "mine.PNG", "blue-plow"), d)[2],
             r"mine\.png: a second reference for deck 'mine' \(beside .*mine\.PNG\)",
