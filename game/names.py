@@ -122,10 +122,14 @@ def shows_nothing(ch: str) -> bool:
 
 
 def looks_as(name: str) -> str:
-    """A name as it looks to the players at the table: without what shows nothing, in any
-    case ('Ann', 'ann' and 'Ann' + a variation selector are one name to them). For telling
-    seats apart as they are given; stored matches load by `seen_as`, as they were scored."""
-    return "".join(ch for ch in name if not shows_nothing(ch)).casefold()
+    """A name as it looks to the players at the table: without what shows nothing, its
+    characters in their plain forms, in any case ('Ann', 'ann', 'Ａnn' in full-width letters,
+    'Ann' + a variation selector, 'José' with its accent apart or joined, are one name to
+    them). Lower case, not case-folded: folding spells 'ß' 'ss', and 'Weiß' and 'Weiss' are
+    two names anyone can tell apart. For telling seats apart as they are given; stored
+    matches load by `seen_as`, as they were scored."""
+    shown = "".join(ch for ch in name if not shows_nothing(ch))
+    return unicodedata.normalize("NFKC", shown).lower()
 
 
 def shows_a_letter(name: str) -> bool:

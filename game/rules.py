@@ -322,7 +322,9 @@ def check_teams_written_one_way(
                 player=player.name,
             )
     teams: dict[str, str] = {}  # each team as it looks -> as first written
-    for player in seated:
+    # (the seats kept first: their team's spelling is the match's, and the seat given is the
+    # one said to write it another way; a player moved to 's' blamed Bob for his 'S')
+    for player in sorted(seated, key=lambda p: p.name in fresh):
         if player.team is None:
             continue
         if not shows_a_letter(player.team):

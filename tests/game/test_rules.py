@@ -548,3 +548,34 @@ def test_refusals_say_which_change_and_whose_seat() -> None:
     with pytest.raises(MatchError, match=r"^player Cy: a start of 500 reaches the target \(75\) before a round$"):
         come_back(match, "Cy")
     assert come_back(replace(match, players=(*players(2), replace(never, start=20))), "Cy")
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "alike"),
+    [
+        ("Ann", "\uff21nn", "looks like 'Ann'"),  # full-width letters look the same
+        ("Jos\u00e9", "Jose\u0301", "two players have this name"),  # an accent joined or apart
+        ("Wei\u00df", "Weiss", None),  # (case folding spelled ß 'ss': two names refused)
+        ("STRASSE", "stra\u00dfe", None),
+        ("\u1e9ee", "\u00dfe", "looks like '\u1e9ee'"),  # capital and small sharp s
+    ],
+)
+def test_names_alike_are_judged_as_they_look(first: str, second: str, alike: str | None) -> None:
+    seats = (Player(first, "green-pump"), Player(second, "red-buggy"))
+    if alike:
+        with pytest.raises(MatchError, match=re.escape(alike)):
+            rules.new_match(seats)
+    else:
+        assert [p.name for p in rules.new_match(seats).players] == [first, second]
+
+
+def test_a_seat_given_a_team_written_another_way_is_the_one_said() -> None:
+    # moving Ann to 's' (the match has 'S') blamed Bob, whose 'S' it was
+    match = rules.new_match((Player("Ann", "green-pump", team="N"),
+                             Player("Bob", "red-buggy", team="S"),
+                             Player("Cy", "blue-plow", team="N")))  # fmt: skip
+    moved = (Player("Ann", "green-pump", team="s"), *match.players[1:])
+    with pytest.raises(MatchError) as refused:
+        rules.check_teams_written_one_way(moved, given={"Ann"})
+    assert refused.value.player == "Ann"
+    assert "team 's' is team 'S' written another way" in str(refused.value)
