@@ -53,9 +53,14 @@ def brief(value: object) -> str:
 
 def shown_name(name: str) -> str:
     """A name as messages show it: quoted when it holds what a terminal would act on (a
-    newline, an escape code), so that a message stays one line of plain text; cut short when
-    longer than a name may be."""
-    plain = len(name) <= MAX_NAME_LENGTH and all(is_name_character(ch) for ch in name)
+    newline, an escape code), so that a message stays one line of plain text, or when it is
+    empty or has outer spaces ("player Ann : not a player" seemed to refuse Ann); cut short
+    when longer than a name may be."""
+    plain = (
+        0 < len(name) <= MAX_NAME_LENGTH
+        and name == name.strip()
+        and all(is_name_character(ch) for ch in name)
+    )
     return name if plain else brief(name)
 
 

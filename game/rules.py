@@ -489,7 +489,7 @@ def validate_round(
     known = [player.name for player in players if player.plays_in(number)]
     for name in round_.tallies:
         if name not in roster:
-            raise MatchError(not_a_player(players), round_number=number, player=name)
+            raise MatchError(not_a_player(players, name), round_number=number, player=name)
         if name not in known:
             seat = roster[name]
             when = (
@@ -951,16 +951,24 @@ def _seat(match: Match, name: str) -> Player:
     name = written_name(name)
     seat = next((p for p in match.players if p.name == name), None)
     if seat is None:
-        raise MatchError(not_a_player(match.players), player=name)
+        raise MatchError(not_a_player(match.players, name), player=name)
     return seat
 
 
-def not_a_player(players: tuple[Player, ...]) -> str:
-    """The rule a name no seat has breaks, with the seats it might have meant (a command acts
-    on the match changed last, which may not be the one a player thought of)."""
+def not_a_player(players: tuple[Player, ...], name: str = "") -> str:
+    """The rule `name`, which no seat has, breaks, with the seats it might have meant: the one
+    it looks like (another case, outer spaces), or else all of them (a command acts on the
+    match changed last, which may not be the one a player thought of)."""
+
     # (a name with a comma in it quoted: "Ann, Bob, Jr" read as three)
-    names = ", ".join(brief(p.name) if "," in p.name else shown_name(p.name) for p in players)
-    return f"not a player in this match (its players: {names})"
+    def said(seat: str) -> str:
+        return brief(seat) if "," in seat else shown_name(seat)
+
+    looks = looks_as(name.strip()) if isinstance(name, str) else None
+    meant = [p.name for p in players if looks and looks_as(p.name) == looks]
+    if len(meant) == 1:
+        return f"not a player in this match: did you mean {said(meant[0])}?"
+    return f"not a player in this match (its players: {', '.join(said(p.name) for p in players)})"
 
 
 def leave(match: Match, name: str) -> Match:

@@ -579,3 +579,16 @@ def test_a_seat_given_a_team_written_another_way_is_the_one_said() -> None:
         rules.check_teams_written_one_way(moved, given={"Ann"})
     assert refused.value.player == "Ann"
     assert "team 's' is team 'S' written another way" in str(refused.value)
+
+
+def test_a_name_no_seat_has_is_answered_with_the_seat_it_looks_like() -> None:
+    match = rules.new_match((Player("Ann", "green-pump"), Player("Bob", "red-buggy")))
+    with pytest.raises(MatchError) as typed:
+        rules.add_round(match, round_of(ann=(5, 0), Bob=(1, 1)))
+    assert str(typed.value) == "round 1, player ann: not a player in this match: did you mean Ann?"
+    with pytest.raises(MatchError) as spaced:
+        rules.leave(match, "Ann ")
+    # (quoted: "player Ann : not a player" seemed to refuse Ann)
+    assert str(spaced.value) == "player 'Ann ': not a player in this match: did you mean Ann?"
+    with pytest.raises(MatchError, match=r"\(its players: Ann, Bob\)"):
+        rules.leave(match, "Cy")
