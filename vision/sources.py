@@ -16,6 +16,7 @@ import math
 import os
 import re
 import stat
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -49,6 +50,7 @@ HTTP_ASK_TIMEOUT_S: Final = 2.0  # asking an address that gave no stream why
 CUT_SHORT_FILL: Final = (0, 135, 0)
 CUT_SHORT_ROWS: Final = 8  # the frame's last rows all of the fill: cut short
 CUT_SHORT_IN_A_ROW: Final = 25  # pictures cut short one after another: the stream is said bad
+V4L2_MAJOR: Final = 81  # Linux's device number of video4linux: /dev/video0 and the like
 MAX_CAMERA_INDEX: Final = 9999  # (OpenCV takes a C int; a camera index is small)
 DEMO: Final = "demo"  # the app's word for its bundled footage (ui/frame_sources.py)
 # a clip served over HTTP whose read fails this near its said length (a share of it, and at
@@ -96,6 +98,17 @@ def is_camera_device(spec: int | str | Path) -> bool:
         return stat.S_ISCHR(Path(spec).stat().st_mode)
     except (OSError, ValueError):
         return False
+
+
+def is_video_device(spec: str | Path) -> bool:
+    """Whether a character device is a camera's, as far as the system tells: on Linux, of
+    video4linux's major number (/dev/null, a terminal, are not); elsewhere, any."""
+    if not sys.platform.startswith("linux"):
+        return True
+    try:
+        return os.major(Path(spec).stat().st_rdev) == V4L2_MAJOR
+    except (OSError, ValueError):
+        return True  # (gone meanwhile: said as a camera that cannot be opened)
 
 
 def is_stream(spec: int | str | Path) -> bool:
@@ -342,6 +355,8 @@ class CaptureSource(FrameSource):
         self._clockless = False  # no time can be told (no rate, and a stamp stood still)
 
     def _cannot_open(self) -> str:
+        if self.live and not isinstance(self._spec, int) and not is_video_device(self._spec):
+            return f"{self.name}: a device, but not a camera (cameras are /dev/video0 and the like)"
         if self.live:
             return (
                 f"{self.name}: cannot open it: no such camera, "
@@ -528,9 +543,12 @@ class StreamSource(CaptureSource):
                 )
             # (a host that never answers takes the open timeout, 8 s, each try: a minute in all)
             if attempt >= self._tries or time.monotonic() - dropped >= RECONNECT_FOR_S:
+                # (what its server answers now: a 503 on every try was said as silence)
+                http = self._spec.startswith(("http://", "https://"))
+                why = http_answer(self._spec) if http else None
                 raise SourceError(
                     f"{self.name}: the stream dropped and did not come back after {attempt} tries "
-                    f"({time.monotonic() - dropped:.0f} s)"
+                    f"({time.monotonic() - dropped:.0f} s)" + (f": {why}" if why else "")
                 )
             attempt += 1
             opened = self._reopened(attempt, "stream")

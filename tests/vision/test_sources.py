@@ -625,6 +625,27 @@ class _Server:
         self.httpd.server_close()
 
 
+def test_a_stream_that_never_comes_back_says_what_its_server_answers_now() -> None:
+    # a stream that dropped, its server answering 503 at every try, ended with "did not come
+    # back" alone, as if nothing answered
+    def unavailable(number: int, handler: BaseHTTPRequestHandler) -> None:
+        handler.send_error(503)
+
+    server = _Server(unavailable)
+    try:
+        captures = iter([FakeCapture(_frames(1))] + [FakeCapture([], opened=False)] * 2)
+        source = StreamSource(server.url, opener=lambda spec: next(captures), tries=2,
+                              sleep=lambda s: None)  # fmt: skip
+        assert source.read() is not None
+        with pytest.raises(SourceError) as gone:
+            source.read()
+        assert str(gone.value).endswith(
+            "did not come back after 2 tries (0 s): the server answered HTTP 503, not a stream"
+        )
+    finally:
+        server.close()
+
+
 def _grey_jpeg(level: int) -> bytes:
     return cv2.imencode(".jpg", np.full((48, 64, 3), level, np.uint8))[1].tobytes()
 
@@ -744,10 +765,18 @@ def test_a_stream_nobody_answers_fails_at_the_open_timeout(monkeypatch) -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs a character device")
-def test_a_camera_s_device_file_is_a_camera_not_a_video() -> None:
+def test_a_camera_s_device_file_is_a_camera_not_a_video(monkeypatch) -> None:
     # /dev/video0 was opened as a video file: unplugged, it looked like a video that ended
+    import sys
+
+    import blitzcam.vision.sources as sources
+
     source = open_source("/dev/null", opener=lambda spec: FakeCapture(_frames(1)))
     assert source.live and source.read() is not None
+    if sys.platform.startswith("linux"):  # (a device of another kind: said so, not "busy")
+        with pytest.raises(SourceError, match=r"^/dev/null: a device, but not a camera"):
+            open_source("/dev/null", opener=lambda spec: FakeCapture([], opened=False))
+    monkeypatch.setattr(sources, "is_video_device", lambda spec: True)  # as /dev/video0 is
     with pytest.raises(SourceError, match=r"^/dev/null: cannot open it: no such camera, or it is busy"):
         open_source("/dev/null", opener=lambda spec: FakeCapture([], opened=False))
 
