@@ -167,14 +167,15 @@ class FrameEnroller:
         )
 
 
-def grab_card_frame(spec: str) -> tuple[np.ndarray, str]:
+def grab_card_frame(spec: str, passed: list[str] | None = None) -> tuple[np.ndarray, str]:
     """The first frame of the source that holds a single card, and what to call it: a
     camera's or stream's once its exposure has settled, a folder's or video's from its first
-    picture. Without one, the last frame read, which enrollment says what is wrong with."""
+    picture. Without one, the last frame read, which enrollment says what is wrong with.
+    `passed`: told why each of a folder's pictures that could not be read was passed over."""
     from blitzcam.vision.sources import ImageFiles, open_source
 
     last = None
-    unreadable: list[str] = []  # a folder's pictures that could not be read, skipped
+    unreadable = [] if passed is None else passed  # a folder's pictures that cannot be read
     with open_source(spec) as source:
         warm_up = CAMERA_WARMUP_FRAMES if source.live else 0  # a file's pictures are as taken
         frames = _readable(source, unreadable) if isinstance(source, ImageFiles) else source

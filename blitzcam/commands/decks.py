@@ -100,7 +100,10 @@ def enroll_command(args: argparse.Namespace) -> int:
         except ImageError as exc:
             raise UserError(str(exc)) from None
     else:
-        (image, source), pixel_scale = grab_card_frame(str(args.camera)), 1.0
+        passed: list[str] = []
+        (image, source), pixel_scale = grab_card_frame(str(args.camera), passed), 1.0
+        for why in passed:  # (a folder's first card was taken: those before it, said)
+            print(f"note: passed over {why}", file=sys.stderr)
     replaced = bool(enrolled_files(user_decks_dir(), deck))
     enrolled = enroll_image(deck, image, source=source, pixel_scale=pixel_scale)
     target = enrolled.path
