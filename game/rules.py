@@ -47,7 +47,9 @@ MAX_TARGET: Final = 1_000_000
 
 class MatchError(ValueError):
     """A rule was broken. Knows the round (counting from 1) and the player, when there is one,
-    and which of their piles ("Dutch" or "Blitz") broke it, when one did."""
+    and which of their piles ("Dutch" or "Blitz") broke it, when one did; and for a seat,
+    which of its fields ("name", "deck" or "team") broke it, and that field's text as written
+    when no player can be named (a name that is no name): a form puts the focus there."""
 
     def __init__(
         self,
@@ -56,11 +58,15 @@ class MatchError(ValueError):
         round_number: int | None = None,
         player: str | None = None,
         pile: str | None = None,
+        field: str | None = None,
+        written: str | None = None,
     ):
         self.rule = rule
         self.round_number = round_number
         self.player = player
         self.pile = pile
+        self.field = field
+        self.written = written
         where = []
         if round_number is not None:
             where.append(f"round {round_number}")
@@ -234,21 +240,27 @@ def validate_settings(settings: Settings) -> None:
 
 def _check_name(name: object, kind: str) -> None:
     """MatchError unless `name` is non-empty text of name characters (`is_name_character`),
-    without outer spaces, not too long."""
+    without outer spaces, not too long. `kind`: "player name" or "team name"."""
+    at = {
+        "field": "team" if kind == "team name" else "name",
+        "written": name if isinstance(name, str) else None,
+    }
     if not isinstance(name, str) or not name.strip() or name != name.strip():
-        raise MatchError(f"{kind} {brief(name)} must be non-empty text without outer spaces")
+        raise MatchError(f"{kind} {brief(name)} must be non-empty text without outer spaces", **at)
     if len(name) > MAX_NAME_LENGTH:
         raise MatchError(
-            f"{kind} {brief(name)} must be at most {MAX_NAME_LENGTH} characters, not {len(name)}"
+            f"{kind} {brief(name)} must be at most {MAX_NAME_LENGTH} characters, not {len(name)}",
+            **at,
         )
     refused = next((ch for ch in name if not is_name_character(ch)), None)
     if refused is not None:
         raise MatchError(
-            f"{kind} {brief(name)} must be text that shows: it holds {character_name(refused)}"
+            f"{kind} {brief(name)} must be text that shows: it holds {character_name(refused)}",
+            **at,
         )
     misplaced = misplaced_invisible(name)
     if misplaced is not None:
-        raise MatchError(f"{kind} {brief(name)}: {misplaced}")
+        raise MatchError(f"{kind} {brief(name)}: {misplaced}", **at)
 
 
 def validate_players(players: tuple[Player, ...], *, played: int | None = None) -> None:
@@ -264,12 +276,13 @@ def validate_players(players: tuple[Player, ...], *, played: int | None = None) 
         name = player.name
         _check_name(name, "player name")
         if seen_as(name) in names:
-            raise MatchError("two players have this name", player=name)
+            raise MatchError("two players have this name", player=name, field="name")
         names.add(seen_as(name))
         if player.deck not in DECKS_BY_NAME:
             raise MatchError(
                 f"unknown deck {brief(player.deck)}: expected one of {', '.join(DECKS_BY_NAME)}",
                 player=name,
+                field="deck",
             )
         _check_seat_rounds(player)
         if played is not None:
@@ -280,7 +293,7 @@ def validate_players(players: tuple[Player, ...], *, played: int | None = None) 
             try:
                 _check_name(player.team, "team name")
             except MatchError as exc:
-                raise MatchError(str(exc), player=name) from None
+                raise MatchError(str(exc), player=name, field="team") from None
     if len(playing) < MIN_PLAYERS:  # after each seat's checks: a 'left' of 1.5 is said as such
         raise _players_needed(playing, players)
     with_team = [player for player in players if player.team is not None]
@@ -289,6 +302,7 @@ def validate_players(players: tuple[Player, ...], *, played: int | None = None) 
         raise MatchError(
             "has no team, but others do: every player belongs to a team or none does",
             player=loner.name,
+            field="team",
         )
     if with_team and len({player.team for player in with_team if player.playing}) < 2:
         raise MatchError("a team match needs at least two teams at the table")
@@ -307,7 +321,9 @@ def check_teams_written_one_way(
     fresh = {p.name for p in seated} if given is None else set(given)
     for player in seated:
         if player.name in fresh and not shows_a_letter(player.name):
-            raise MatchError("a name must show a letter, a digit or a sign", player=player.name)
+            raise MatchError(
+                "a name must show a letter, a digit or a sign", player=player.name, field="name"
+            )
     for at, player in enumerate(seated):
         if player.name not in fresh:
             continue
@@ -320,6 +336,7 @@ def check_teams_written_one_way(
                 f"looks like {other!r} (another case, or a character that shows nothing): "
                 "two players the table could not tell apart",
                 player=player.name,
+                field="name",
             )
     teams: dict[str, str] = {}  # each team as it looks -> as first written
     # (the seats kept first: their team's spelling is the match's, and the seat given is the
@@ -331,6 +348,7 @@ def check_teams_written_one_way(
             raise MatchError(
                 f"team {brief(player.team)}: a name must show a letter, a digit or a sign",
                 player=player.name,
+                field="team",
             )
         first = teams.setdefault(looks_as(player.team), player.team)
         if first != player.team:
@@ -339,6 +357,7 @@ def check_teams_written_one_way(
                 "or with a character that shows nothing): write it one way, or the partners "
                 "score apart",
                 player=player.name,
+                field="team",
             )
 
 
@@ -449,6 +468,7 @@ class _DeckRounds:
                 f"deck {seat.deck} is already played by {owner.name}; each player plays their "
                 "own deck",
                 player=seat.name,
+                field="deck",
             )
         if seat.playing:
             self._at_table[seat.deck] = seat
@@ -463,6 +483,7 @@ def _check_deck_free(seat: Player, others: Iterable[Player], *, name: str | None
         raise MatchError(
             f"deck {seat.deck} is already played by {owner.name}; each player plays their own deck",
             player=name or seat.name,
+            field="deck",
         )
 
 

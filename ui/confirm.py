@@ -283,15 +283,10 @@ class ConfirmDialog(QDialog):
         """Say why the round was not saved; the box of `player`'s `pile` ("Dutch" or "Blitz";
         None: their first) that broke the rule takes the focus, its number chosen to be typed
         over (a Blitz of 99 was said, and the focus stayed where Enter left it)."""
-        self.error.setText(f"Not saved: {message}")
-        for each in (*self.editor.dutch.values(), *self.editor.blitz.values()):
-            each.setAccessibleDescription("")  # (an earlier refusal's, answered since)
+        box = None
         if player in self.editor.dutch:
             box = (self.editor.blitz if pile == "Blitz" else self.editor.dutch)[player]
-            # (the reason is a label the focus cannot reach: the box that takes it says it)
-            box.setAccessibleDescription(f"Not saved: {message}")
-            box.setFocus()
-            box.selectAll()
+        self.error.refuse(f"Not saved: {message}", at=box)
 
     def _on_caller_changed(self, _index: int) -> None:
         # a pick taken back gives the player it zeroed their count again (unless it was edited

@@ -4,11 +4,23 @@ what was asked was refused."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
+import shiboken6
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QLabel
+from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QLabel, QWidget
 
+from blitzcam.game.rules import MatchError
 from blitzcam.ui.announce import announce
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a change asked for in a dialog was not made; `broken`: the rule it broke, when it
+    was one (its player and field say which box is at fault: `ErrorLabel.refuse`)."""
+
+    text: str
+    broken: MatchError | None = None
 
 
 class ErrorLabel(QLabel):
@@ -21,11 +33,29 @@ class ErrorLabel(QLabel):
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setObjectName("error")  # the style sheet's red
         self.setWordWrap(True)
+        self._at: QWidget | None = None  # the box the last refusal was said at
 
     def setText(self, text: str) -> None:
+        at, self._at = self._at, None
+        if at is not None and shiboken6.isValid(at):  # (not deleted meanwhile)
+            at.setAccessibleDescription("")  # (an earlier refusal's, answered since)
         super().setText(text)
         announce(self, text, assertive=True)  # (the focus goes to the box at fault, unsaid)
         QTimer.singleShot(0, self, self._make_room)  # once the layout has the new text
+
+    def refuse(self, text: str, at: QWidget | None = None) -> None:
+        """Say `text`; the box at fault (`at`), where one is known, takes the focus, its text
+        chosen to be typed over, and carries the reason as its description: the reason is a
+        label the focus cannot reach, which a screen reader reads only as it changes."""
+        self.setText(text)
+        if at is None:
+            return
+        at.setAccessibleDescription(text)
+        at.setFocus(Qt.FocusReason.OtherFocusReason)
+        select = getattr(at, "selectAll", None)
+        if callable(select):
+            select()
+        self._at = at
 
     def _make_room(self) -> None:
         window = self.window()
@@ -49,7 +79,7 @@ class ErrorLabel(QLabel):
             window.move(window.x(), max(screen.top(), window.y() - overhang))
 
 
-def error_label() -> QLabel:
+def error_label() -> ErrorLabel:
     """Where a dialog says why what was asked was refused (`ErrorLabel`)."""
     return ErrorLabel()
 

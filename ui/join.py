@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
 from blitzcam.game import rules
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, Player
-from blitzcam.ui.dialog_parts import error_label, ok_cancel
+from blitzcam.ui.dialog_parts import Refusal, error_label, ok_cancel
 from blitzcam.ui.labels import plain_label
-from blitzcam.ui.new_match import PlayerRow
+from blitzcam.ui.new_match import PlayerRow, seat_at_fault
 from blitzcam.ui.number_box import NumberBox
 
 
@@ -42,7 +42,7 @@ class JoinDialog(QDialog):
         match: Match,
         parent: QWidget | None = None,
         *,
-        apply: Callable[[Player, int], str | None] | None = None,
+        apply: Callable[[Player, int], Refusal | None] | None = None,
     ) -> None:
         super().__init__(parent)
         self._apply = apply
@@ -117,14 +117,15 @@ class JoinDialog(QDialog):
 
     def _on_ok(self) -> None:
         if not self._teams and not self.start.hasAcceptableInput():  # '-' alone, or nothing
-            self.error.setText("Starts with: type a whole number, or press Lowest total")
+            self.error.refuse("Starts with: type a whole number, or press Lowest total", self.start)
             return
         player = self.player()
         if self._is_new_team_unasked(player.team):
             return
         refused = None if self._apply is None else self._apply(player, self.start.value())
         if refused is not None:
-            self.error.setText(refused)
+            at = seat_at_fault([self.row], [player], refused.broken)
+            self.error.refuse(refused.text, at=at)
             return
         self.accept()
 
@@ -134,8 +135,9 @@ class JoinDialog(QDialog):
         if team is None or team in self._team_names or team == self._new_team_asked:
             return False
         self._new_team_asked = team
-        self.error.setText(
+        self.error.refuse(
             f"{team} is a new team (this match has {', '.join(self._team_names)}): OK again "
-            "to start it"
+            "to start it",
+            at=self.row.team,
         )
         return True

@@ -49,6 +49,7 @@ from blitzcam.ui.capture_store import (
 )
 from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.counting_worker import DEFAULT_INTERVAL_MS, Counter, Enroller, FrameSource
+from blitzcam.ui.dialog_parts import Refusal
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, ask_export_target, export_match
 from blitzcam.ui.join import JoinDialog
@@ -528,11 +529,12 @@ class MainWindow(QMainWindow):
         self, settings: rules.Settings, *, within: QDialog | None = None
     ) -> str | None:
         """Apply `settings` to the open match through the store; why not, if refused."""
-        return self._change_refused(
+        refused = self._change_refused(
             "Settings",
             lambda: self.store.change_settings(self.match_id, settings, expect=self.match),
             within=within,
         )
+        return None if refused is None else refused.text
 
     def _change_refused(
         self,
@@ -541,8 +543,9 @@ class MainWindow(QMainWindow):
         *,
         within: QDialog | None = None,
         not_done: str | None = None,
-    ) -> str | None:
-        """Make a store change to the open match and show it; why not, if refused. A change
+    ) -> Refusal | None:
+        """Make a store change to the open match and show it; why not, if refused (with the
+        rule it broke, when it was one: the dialog's box at fault takes the focus). A change
         refused because the match changed elsewhere closes the dialog it came from (`within`):
         what it shows was read from the match before, and OK again would have saved that over
         the other change (the version checked is the reloaded one). `not_done`: how a
@@ -557,7 +560,7 @@ class MainWindow(QMainWindow):
                     f"{refused} Open it again to make the change on the match as it is now.",
                     10000,
                 )
-            return refused
+            return Refusal(refused, exc if isinstance(exc, MatchError) else None)
         self.show_match(self.match_id, match)
         self.statusBar().showMessage(f"{what} changed", 5000)  # (the last message was stale)
         return None
@@ -580,7 +583,7 @@ class MainWindow(QMainWindow):
 
     def _join_refused(
         self, player: rules.Player, start: int, *, within: QDialog | None = None
-    ) -> str | None:
+    ) -> Refusal | None:
         """Seat `player` from the next round on through the store; why not, if refused."""
         refused = self._change_refused(
             "Players",
@@ -660,11 +663,11 @@ class MainWindow(QMainWindow):
             and rules.taken_off(before, self.match)
         ):
             said = played_no_round(name)  # not left with a total
-        self.statusBar().showMessage(refused or said, 10000)
+        self.statusBar().showMessage(said if refused is None else refused.text, 10000)
 
     def _players_refused(
         self, players: tuple[rules.Player, ...], *, within: QDialog | None = None
-    ) -> str | None:
+    ) -> Refusal | None:
         """Give the open match's seats these players through the store; why not, if refused."""
         return self._change_refused(
             "Players",

@@ -5,6 +5,7 @@ broken rule; the caller stores it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from PySide6.QtCore import QSize, Qt, QTimer
@@ -78,6 +79,27 @@ class PlayerRow:
     def player(self, *, teams: bool) -> Player:
         team = (self.team.text().strip() or None) if teams else None
         return Player(name=self.name.text().strip(), deck=self.deck.currentData(), team=team)
+
+
+def seat_at_fault(
+    rows: Sequence[PlayerRow], players: Sequence[Player], broken: MatchError | None
+) -> QWidget | None:
+    """The box of the seat whose field broke `broken`'s rule (`rows` and `players` side by
+    side): the last seat of its player (two of one name: the second), or else the first whose
+    field holds the text the rule names (a name that is no name); None where it names none."""
+    if broken is None or broken.field not in ("name", "deck", "team"):
+        return None
+    if broken.player is not None:
+        found = [row for row, p in zip(rows, players, strict=False) if p.name == broken.player]
+        row = found[-1] if found else None
+    else:
+        written = broken.written
+
+        def holds(p: Player) -> bool:
+            return (p.team if broken.field == "team" else p.name) == written
+
+        row = next((row for row, p in zip(rows, players, strict=False) if holds(p)), None)
+    return None if row is None else getattr(row, broken.field)
 
 
 def seat_grid(rows: list[PlayerRow]) -> tuple[QGridLayout, QLabel]:
@@ -251,12 +273,12 @@ class NewMatchDialog(QDialog):
         refused = missing_teams(players, teams=self.teams.isChecked())
         if refused is not None:
             self._match = None
-            self.error.setText(refused)
+            self.error.refuse(refused, at=self.rows[0].team)
             return
         try:
             self._match = rules.new_match(players, self.settings())
         except MatchError as exc:
             self._match = None
-            self.error.setText(str(exc))
+            self.error.refuse(str(exc), at=seat_at_fault(self.rows, players, exc))
             return
         self.accept()

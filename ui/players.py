@@ -17,23 +17,24 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game.rules import Player
 from blitzcam.game.text import seat_note
-from blitzcam.ui.dialog_parts import error_label, ok_cancel
+from blitzcam.ui.dialog_parts import Refusal, error_label, ok_cancel
 from blitzcam.ui.labels import plain_label
-from blitzcam.ui.new_match import PlayerRow, missing_teams, seat_grid
+from blitzcam.ui.new_match import PlayerRow, missing_teams, seat_at_fault, seat_grid
 from blitzcam.ui.scrolling import fit_to_screen, scrolling_widget
 
 
 class PlayersDialog(QDialog):
     """OK hands the players to `apply` (the caller's, which goes through the store and returns
-    why they were refused, or None); a refusal is shown here and the dialog stays open with
-    what was typed. Without `apply`, OK just accepts."""
+    why they were refused, or None); a refusal is shown here, the box at fault given the
+    focus, and the dialog stays open with what was typed. Without `apply`, OK just
+    accepts."""
 
     def __init__(
         self,
         players: tuple[Player, ...],
         parent: QWidget | None = None,
         *,
-        apply: Callable[[tuple[Player, ...]], str | None] | None = None,
+        apply: Callable[[tuple[Player, ...]], Refusal | None] | None = None,
     ) -> None:
         super().__init__(parent)
         self._apply = apply
@@ -81,10 +82,11 @@ class PlayersDialog(QDialog):
 
     def _on_ok(self) -> None:
         players = self.players()
-        refused = missing_teams(players, teams=self.teams.isChecked())
-        if refused is None and self._apply is not None:
-            refused = self._apply(players)
+        if (missing := missing_teams(players, teams=self.teams.isChecked())) is not None:
+            self.error.refuse(missing, at=self.rows[0].team)
+            return
+        refused = None if self._apply is None else self._apply(players)
         if refused is not None:
-            self.error.setText(refused)
+            self.error.refuse(refused.text, at=seat_at_fault(self.rows, players, refused.broken))
             return
         self.accept()

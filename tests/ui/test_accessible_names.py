@@ -187,3 +187,71 @@ def test_the_box_at_fault_says_why_the_round_was_not_saved(qtbot) -> None:
     dialog.show_error("every count is 0", player="Ann")
     assert dialog.editor.blitz["Bob"].accessibleDescription() == ""
     assert dialog.editor.dutch["Ann"].accessibleDescription() == "Not saved: every count is 0"
+
+
+def test_a_seat_s_refusal_goes_to_its_box_in_the_new_match_dialog(qtbot) -> None:
+    # the refusal was a label the focus cannot reach: a screen reader heard it once, and the
+    # focus stayed on OK, away from the name that broke the rule
+    from tests.ui.test_dialogs import _ok
+
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitActive(dialog)
+    dialog.count.setValue(3)
+    first = dialog.rows[0].name.text()
+    dialog.rows[2].name.setText(first)  # the first seat's name too
+    _ok(dialog)
+    second = dialog.rows[2].name
+    assert dialog.focusWidget() is second and second.selectedText() == first
+    assert "two players have this name" in second.accessibleDescription()
+    second.setText("Cy")
+    dialog.rows[2].deck.setCurrentIndex(dialog.rows[2].deck.findData(dialog.rows[0].deck.currentData()))
+    _ok(dialog)
+    assert dialog.focusWidget() is dialog.rows[2].deck
+    assert "is already played by" in dialog.rows[2].deck.accessibleDescription()
+    assert second.accessibleDescription() == ""  # (answered: no longer said there)
+    dialog.rows[2].deck.setCurrentIndex(dialog.rows[2].deck.findData("blue-plow"))
+    dialog.rows[1].name.setText("A\u200bn")  # a name that is no name: found by its text
+    _ok(dialog)
+    assert dialog.focusWidget() is dialog.rows[1].name
+    dialog.rows[1].name.setText("Bob")
+    dialog.teams.setChecked(True)
+    dialog.rows[0].team.setText("North")
+    dialog.rows[1].team.setText("South")
+    _ok(dialog)  # Cy has no team
+    assert dialog.focusWidget() is dialog.rows[2].team
+
+
+def test_a_latecomer_s_and_the_players_refusals_go_to_their_boxes(qtbot, store, tmp_path) -> None:
+    from blitzcam.ui.join import JoinDialog
+    from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.players import PlayersDialog
+    from tests.ui.fakes import ScriptedFeed, synthetic_frame
+    from tests.ui.test_dialogs import _ok
+
+    store.create_match(match_of())
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+    qtbot.addWidget(window)
+    window.show()
+    window.join_action.trigger()
+    join = window.findChild(JoinDialog)
+    join.activateWindow()
+    qtbot.waitActive(join)
+    join.row.name.setText("bob")  # looks like Bob
+    _ok(join)
+    assert join.isVisible() and join.focusWidget() is join.row.name
+    assert "looks like 'Bob'" in join.row.name.accessibleDescription()
+    join.reject()
+    window.players_action.trigger()
+    players = window.findChild(PlayersDialog)
+    players.activateWindow()
+    qtbot.waitActive(players)
+    players.rows[2].name.setText("Ann")  # Cy renamed as the first seat
+    _ok(players)
+    assert players.isVisible() and players.focusWidget() is players.rows[2].name
+    assert "two players have this name" in players.rows[2].name.accessibleDescription()
+    players.reject()
