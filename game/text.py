@@ -3,6 +3,7 @@ keep a right-to-left name from turning the sentence around it."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Final
@@ -108,6 +109,35 @@ def played_no_round(name: str) -> str:
     return f"{name} had played no round: taken off the match"
 
 
+ZERO_WIDTH_JOINER: Final = "\u200d"
+
+
+def shown_width(text: str) -> int:
+    """The columns `text` takes in a terminal: two for a wide character (Chinese, Japanese,
+    Korean, most emoji), none for a mark on another, an invisible control, or a character a
+    joiner joins to the one before it (one emoji of several: 👩‍💻); one for the rest. Padded
+    by its length, a column of such names pushed the columns after it out of line."""
+    width, joined = 0, False
+    for ch in text:
+        if joined:
+            joined = False
+            continue
+        if ch == ZERO_WIDTH_JOINER:
+            joined = True
+        elif unicodedata.category(ch) in ("Mn", "Me", "Cf") or unicodedata.combining(ch):
+            continue
+        elif unicodedata.east_asian_width(ch) in ("W", "F"):
+            width += 2
+        else:
+            width += 1
+    return width
+
+
+def padded(text: str, width: int) -> str:
+    """`text` and the spaces that make it `width` terminal columns (`shown_width`)."""
+    return text + " " * max(0, width - shown_width(text))
+
+
 def _header(player: Player) -> str:
     """'Ann (green-pump, North; joined after round 2 with 7)' over a player's column."""
     said = player.deck + (f", {player.team}" if player.team else "")
@@ -119,11 +149,11 @@ def standings_table(match_id: int, match: Match, standings: Standings) -> str:
     """Round-by-round Dutch/Blitz/score per player, then totals and the result."""
     names = [player.name for player in match.players]
     headers = [_header(p) for p in match.players]
-    widths = [max(len(h), 14) for h in headers]
+    widths = [max(shown_width(h), 14) for h in headers]
     lines = [
         f"match {match_id}: target {match.settings.target}, {match.settings.variant} — "
         f"{describe_status(standings)}",
-        "round  " + "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)),
+        "round  " + "  ".join(padded(h, w) for h, w in zip(headers, widths, strict=True)),
     ]
     for number, round_ in enumerate(match.rounds, start=1):
         cells = []
@@ -178,11 +208,14 @@ def match_list(summaries: list[MatchSummary], *, unreadable: int = 0) -> str:
             return f"no readable matches ({unreadable} could not be read)"
         return "no matches yet: start one with `blitzcam match new`"
     lines = []
+    # (a match of 5000 rounds was two columns wider than the others)
+    rounds_width = max(2, *(len(str(s.rounds_played)) for s in summaries))
     for s in summaries:
         players = ", ".join(p.name + left_mark(p) for p in s.players)
         lines.append(
             f"{s.match_id:>4}  {local_time(s.updated_at)}  "
-            f"{s.rounds_played:>2} {'round' if s.rounds_played == 1 else 'rounds':<6}  "
+            f"{s.rounds_played:>{rounds_width}} "
+            f"{'round' if s.rounds_played == 1 else 'rounds':<6}  "
             f"{describe_status(s.standings):<36}  {players}"
         )
     return "\n".join(lines)

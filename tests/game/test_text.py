@@ -81,3 +81,32 @@ def test_a_shared_win_names_its_winners_as_the_board_does() -> None:
                        Player("Cy", "blue-plow")), Settings(target=10))
     match = add_round(match, round_of(Ann=(12, 0), Bob=(12, 0), Cy=(3, 2)))
     assert describe_status(score_match(match)) == "shared win: Ann and Bob after round 1"
+
+
+def test_a_terminal_s_columns_count_wide_and_joined_characters_as_it_shows_them() -> None:
+    from blitzcam.game.text import padded, shown_width
+
+    assert shown_width("Ann") == 3
+    assert shown_width("王小明") == 6  # each two columns wide
+    assert shown_width("\U0001f469\u200d\U0001f4bb") == 2  # 👩‍💻: one emoji of two
+    assert shown_width("Jose\u0301") == 4  # an accent on the e takes no column
+    assert shown_width("A\u200bB") == 2
+    assert padded("王", 4) == "王  " and padded("Ann", 2) == "Ann"
+
+
+def test_the_standings_table_stays_in_line_with_wide_names() -> None:
+    # (padded by length, a Chinese name's column pushed the next one two columns right)
+    from blitzcam.game.text import shown_width, standings_table
+
+    players = (Player("王小明" * 3, "green-pump"), Player("\U0001f469\u200d\U0001f4bb", "red-buggy"),
+               Player("Bob", "blue-plow"))  # fmt: skip
+    tallies = {"王小明" * 3: Tally(5, 0), "\U0001f469\u200d\U0001f4bb": Tally(3, 1), "Bob": Tally(2, 2)}
+    match = Match(players, Settings(), (Round(tallies),))
+    lines = standings_table(1, match, score_match(match)).splitlines()
+    header, first_round, totals = lines[1], lines[2], lines[3]
+    # every column padded to its header's width as the terminal shows it: the lines as wide
+    assert shown_width(header) == shown_width(first_round) == shown_width(totals)
+    # ... and Bob's cell under Bob's header
+    assert shown_width(header[: header.index("Bob")]) == shown_width(
+        first_round[: first_round.rindex(" 2 D")]
+    )
