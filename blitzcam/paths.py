@@ -43,7 +43,16 @@ def data_dir() -> Path:
     override = os.environ.get(DATA_DIR_ENV)
     path = data_dir_path()
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        # the folder named is made, never the folders above it: a typo in the variable (or a
+        # drive not plugged in) was taken for a new, empty store, made on the computer's disk
+        path.mkdir(parents=not override, exist_ok=True)
+    except FileNotFoundError:
+        from blitzcam.errors import UserError
+
+        raise UserError(
+            f"{DATA_DIR_ENV}={override}: {path.parent} is not there (a typo, or a drive not "
+            "plugged in?): make it first to keep blitzcam's data under it"
+        ) from None
     except OSError as exc:
         from blitzcam.errors import UserError
 

@@ -36,3 +36,16 @@ def test_a_tilde_of_no_such_user_is_left_as_it_is(monkeypatch) -> None:
     assert expand_home(Path("~nosuchuser-blitzcam/caps")) == Path("~nosuchuser-blitzcam/caps")
     monkeypatch.setenv("BLITZCAM_CACHE_DIR", "~nosuchuser-blitzcam/cache")
     assert cache_dir() == Path("~nosuchuser-blitzcam/cache")
+
+
+def test_a_data_folder_under_a_folder_not_there_is_refused_and_nothing_made(
+    tmp_path: Path, monkeypatch
+) -> None:
+    # a typo in the variable was taken for a new, empty store (`match list`: "no matches
+    # yet"), its folders made on the computer's disk
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(tmp_path / "typo" / "data"))
+    with pytest.raises(UserError, match=r"typo is not there \(a typo, or a drive not plugged in\?\)"):
+        data_dir()
+    assert not (tmp_path / "typo").exists()
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(tmp_path / "data"))  # its own folder: made
+    assert data_dir().is_dir()
