@@ -53,6 +53,7 @@ def _parse_player(raw: object, index: int) -> Player:
 
 # a player who joined or left a match under way, or sat out rounds (rules.Player); written
 # only when not these
+FORMAT: Final = 1  # the match file's format this blitzcam writes and reads (no key: 1)
 _SEAT_ROUNDS: Final = {"joined": 0, "left": None, "start": 0, "sat_out": ()}
 
 
@@ -99,7 +100,17 @@ def match_from_json(data: object) -> Match:
     """Decode and validate a match; raises MatchError naming the place of the first problem."""
     if not isinstance(data, dict):
         raise MatchError(f"a match file holds one JSON object, got {json_kind(data)}")
-    _expect_keys(data, allowed={"target", "variant", "players", "rounds"}, where="match")
+    # (a later blitzcam that writes a key this one does not know says so with "format": a
+    # newer file is said as newer, not as a file with an unexpected key)
+    form = data.get("format", FORMAT)
+    if not isinstance(form, int) or isinstance(form, bool) or form < 1:
+        raise MatchError(f"'format' must be a whole number from 1, got {brief(form)}")
+    if form > FORMAT:
+        raise MatchError(
+            f"written by a newer blitzcam (match file format {form}; this one reads up to "
+            f"{FORMAT}): update blitzcam to read it"
+        )
+    _expect_keys(data, allowed={"format", "target", "variant", "players", "rounds"}, where="match")
     target = data.get("target", DEFAULT_TARGET)
     variant = data.get("variant", "standard")
     if variant not in VARIANTS:

@@ -47,6 +47,11 @@ def test_json_round_trip_keeps_everything() -> None:
         ({"players": ANN_BOB, "target": [True, {"x": None}]},
          "target must be a whole number from 1 to 1,000,000, got [true, {'x': null}]"),  # nested
         ({"players": ANN_BOB, "colour": 1}, "match: unexpected key(s) 'colour'"),
+        # a later blitzcam's file, with keys this one does not know, is said as newer
+        ({"players": ANN_BOB, "format": 2, "colour": 1},
+         "written by a newer blitzcam (match file format 2; this one reads up to 1)"),
+        ({"players": ANN_BOB, "format": "1"}, "'format' must be a whole number from 1, got '1'"),
+        ({"players": ANN_BOB, "format": True}, "'format' must be a whole number from 1, got true"),
         ({"players": "Ann"}, "'players' must be a list"),
         ({"players": ANN_BOB, "rounds": {}}, "'rounds' must be a list"),
         ({"players": [{"name": "Ann"}, ANN_BOB[1]]}, "players[0]: 'deck' must be a string"),
@@ -231,3 +236,7 @@ def test_a_name_written_decomposed_in_a_file_is_the_players_name() -> None:
     twice = {**round_, "Jose\u0301": {"dutch": 1, "blitz": 0}}
     with pytest.raises(MatchError, match=r"^round 1, player Jos\u00e9: is given twice"):
         match_from_json({"players": players, "rounds": [twice]})
+
+
+def test_a_match_file_may_say_its_format() -> None:
+    assert match_from_json({"players": ANN_BOB, "format": 1}) == match_from_json({"players": ANN_BOB})
