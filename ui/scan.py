@@ -132,6 +132,7 @@ class ScanView(QWidget):
             parent=self,
         )
         self._compact = False
+        self._full_needed = 0  # the panel's height laid out in full, when last measured
         self.live = LiveView()
         self.setAccessibleName("Scan: Space shoots, Enter goes on, Backspace drops, Esc leaves")
         self._stall_timer = QTimer(self)
@@ -204,7 +205,7 @@ class ScanView(QWidget):
         self._buttons.setColumnStretch(0, 1)
         self._buttons.setColumnStretch(1, 1)
         side.addLayout(self._buttons)
-        panel = QWidget()
+        panel = self._panel = QWidget()
         panel.setLayout(side)
         # (as wide as the text is large: at 150 % the buttons' names were cut at 380 px)
         panel.setFixedWidth(round(PANEL_WIDTH * text_scale()))
@@ -311,8 +312,10 @@ class ScanView(QWidget):
             self.live_counts[name].setText(str(n))
         self._say_in_words()
         said = table_warnings(item.snapshot)
-        self.warnings.setText(said)
-        self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)
+        if said != self.warnings.text():
+            self.warnings.setText(said)
+            self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)
+            self._lay_out()  # (two warnings more may hide a player's row)
         if self._waiting is not None:
             if item.snapshot.settled:
                 self._shoot_waiting()
@@ -490,7 +493,33 @@ class ScanView(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        compact = self.height() < COMPACT_BELOW * text_scale()
+        self._lay_out(resized=True)
+
+    def _full_height(self) -> int:
+        """The height the panel takes laid out in full (not compact), every player's row and
+        the warnings said now in view, as far as its layouts tell."""
+        rows, side, width = self.player_rows, self._panel.layout(), self._panel.width()
+        content = rows.widget()
+        inside = 0 if content is None else content.sizeHint().height()
+        if content is not None and content.hasHeightForWidth():  # (warnings wrap at its width)
+            inside = content.heightForWidth(rows.viewport().width())
+        total = side.sizeHint().height()
+        if side.hasHeightForWidth():
+            total = side.totalHeightForWidth(width)
+        margins = self.layout().contentsMargins()
+        return total - rows.sizeHint().height() + inside + margins.top() + margins.bottom()
+
+    def _lay_out(self, *, resized: bool = False) -> None:
+        """Compact where the scan is short, or where laid out in full it would hide a player's
+        row (at 1366 x 768 a fourth player's count was below the fold under two warnings). A
+        full layout's height is measured while it is shown, and kept while compact (compact
+        until resized taller than it): laid out again at each warning, it went back and forth."""
+        if not self._compact:
+            self._full_needed = self._full_height()
+        elif not resized:
+            return
+        short = self.height() < COMPACT_BELOW * text_scale()
+        compact = short or self.height() < self._full_needed
         if compact != self._compact:
             self._compact = compact
             self.hint.setVisible(not compact)

@@ -583,3 +583,34 @@ def test_every_scan_button_is_inside_the_scan_in_either_step(qtbot) -> None:
             view._place_buttons()
             assert all(view.isAncestorOf(button) for button in buttons), (compact, step)
             assert not any(button.isWindow() for button in buttons)
+
+
+def test_a_scan_whose_rows_would_be_hidden_is_laid_out_compact(qtbot) -> None:
+    # at 1366 x 768 a fourth player's count was below the fold, under the warnings (3 face-up
+    # cards, 50 grey backs): 768 px was not short, so the scan was laid out in full
+    from tests.ui.fakes import players as seated
+
+    four = seated(4)
+    view = ScanView(four, FakeSource([np.zeros((36, 64, 3), np.uint8)]), NullCounter(""))
+    qtbot.addWidget(view)
+    view.resize(1366, 660)
+    view.show()
+    qtbot.waitExposed(view)
+    counts = {p.deck: 5 for p in four}
+    quiet = CountSnapshot(counts=counts, settled=True, scene=1)
+    view._on_counted(CountedFrame(np.zeros((36, 64, 3), np.uint8), quiet, 1))
+    qtbot.wait(10)
+    assert view.hint.isVisible()  # room for it all: in full
+    loud = dataclasses.replace(quiet, voted_face_up=3, voted_unknown=50, scene=2)
+    view._on_counted(CountedFrame(np.zeros((36, 64, 3), np.uint8), loud, 2))
+    qtbot.waitUntil(lambda: not view.hint.isVisible(), timeout=2000)  # compact
+    viewport = view.player_rows.viewport()
+    qtbot.wait(10)
+    last = view.live_counts[four[-1].name]
+    bottom = last.mapTo(viewport, last.rect().bottomLeft()).y()
+    assert bottom <= viewport.height(), "the last player's count is below the fold"
+    view._on_counted(CountedFrame(np.zeros((36, 64, 3), np.uint8), quiet, 3))
+    qtbot.wait(10)
+    assert not view.hint.isVisible()  # (no back and forth at each warning)
+    view.resize(1366, 1000)  # taller: in full again
+    qtbot.waitUntil(view.hint.isVisible, timeout=2000)
