@@ -136,7 +136,7 @@ class NewMatchDialog(QDialog):
         self.count.setValue(rules.MIN_PLAYERS)
         self.teams = QCheckBox("Play in teams (partners share one total)")
         self.rows = [PlayerRow(seat) for seat in range(rules.MAX_PLAYERS)]
-        grid, _team_header = seat_grid(self.rows)
+        grid, self._team_header = seat_grid(self.rows)
         players_box = QGroupBox("Players")
         players_layout = QVBoxLayout(players_box)
         top = QFormLayout()
@@ -210,6 +210,7 @@ class NewMatchDialog(QDialog):
             row.name.setVisible(seat < shown)
             row.deck.setVisible(seat < shown)
             row.team.setVisible(seat < shown and teams)
+        self._team_header.setVisible(teams)  # (over no boxes it said "Team" for nothing)
         self.custom_target.setEnabled(self.custom.isChecked())
         seats = self._seats.widget()
         seats.layout().activate()  # the rows just shown or hidden count in its size now

@@ -69,6 +69,16 @@ def test_new_match_refused_with_the_rule(qtbot, edit, message) -> None:
     assert message in dialog.error.text()
 
 
+def test_the_team_heading_shows_only_over_team_boxes(qtbot) -> None:
+    # ("Team" stood over an empty column with teams unticked)
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert not dialog._team_header.isVisible()
+    dialog.teams.setChecked(True)
+    assert dialog._team_header.isVisible() and dialog.rows[0].team.isVisible()
+
+
 def test_teams_ticked_with_blank_team_fields_is_refused(qtbot) -> None:
     dialog = NewMatchDialog()
     qtbot.addWidget(dialog)
