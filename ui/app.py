@@ -21,8 +21,10 @@ from blitzcam.paths import REPO_ROOT
 from blitzcam.ui.text_size import apply_text_size
 
 FONT_FILE: Final = REPO_ROOT / "blitzcam" / "fonts" / "DejaVuSans.ttf"
+# the spin boxes' arrows (the style sheet's colours leave Fusion's own drawn in none)
+ICONS: Final = REPO_ROOT / "blitzcam" / "icons"
 
-STYLE: Final = """
+_STYLE: Final = """
 QWidget { background: #141923; color: #e8eaf0; }
 QWidget:disabled { color: #5c6477; }
 QToolButton:disabled, QPushButton:disabled { color: #5c6477; }
@@ -38,6 +40,22 @@ QPushButton:hover { background: #34405a; }
 QPushButton:default, QPushButton#primary { background: #2f6fde; border-color: #4d86ea; }
 QLineEdit, QSpinBox, QComboBox { background: #1f2636; border: 1px solid #3a4560;
     border-radius: 4px; padding: 4px; }
+QSpinBox::up-button, QSpinBox::down-button { background: #2a3244; border: none; width: 16tpx; }
+QSpinBox::up-button { border-top-right-radius: 4px; }
+QSpinBox::down-button { border-bottom-right-radius: 4px; }
+QSpinBox::up-button:hover, QSpinBox::down-button:hover { background: #34405a; }
+QSpinBox::up-arrow { image: url("ICONS/up-on.svg"); width: 10tpx; height: 10tpx; }
+QSpinBox::down-arrow { image: url("ICONS/down-on.svg"); width: 10tpx; height: 10tpx; }
+QSpinBox::up-arrow:disabled, QSpinBox::up-arrow:off { image: url("ICONS/up-off.svg"); }
+QSpinBox::down-arrow:disabled, QSpinBox::down-arrow:off { image: url("ICONS/down-off.svg"); }
+QScrollBar:vertical { background: #181e2a; width: 12tpx; margin: 0; }
+QScrollBar:horizontal { background: #181e2a; height: 12tpx; margin: 0; }
+QScrollBar::handle { background: #3a4560; border-radius: 4px; }
+QScrollBar::handle:hover { background: #4d5a7a; }
+QScrollBar::handle:vertical { min-height: 28px; margin: 2px; }
+QScrollBar::handle:horizontal { min-width: 28px; margin: 2px; }
+QScrollBar::add-line, QScrollBar::sub-line { width: 0; height: 0; border: none; }
+QScrollBar::add-page, QScrollBar::sub-page { background: none; }
 QRadioButton::indicator, QCheckBox::indicator { width: 12tpx; height: 12tpx;
     border: 2tpx solid #8a92a6; background: #1f2636; }
 QRadioButton::indicator { border-radius: 8tpx; }
@@ -68,6 +86,7 @@ QLabel#tableWarnings { color: #ff40c8; font-weight: bold; font-size: 14pt; }
 QLabel#liveCount { font-size: 30pt; font-weight: bold; }
 QLabel#liveCount[compact="true"] { font-size: 18pt; }
 """
+STYLE: Final = _STYLE.replace("ICONS/", ICONS.as_posix() + "/")
 
 
 def clear_opencv_qt_env() -> None:

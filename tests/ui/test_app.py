@@ -140,3 +140,18 @@ def test_ctrl_c_in_the_terminal_ends_the_app(qtbot, monkeypatch) -> None:
         assert quits == [True]
     # Python's handler back: a second Ctrl+C while the app shuts down ends it
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_every_picture_the_style_sheet_names_is_there() -> None:
+    # (the spin boxes' arrows: without pictures, the theme left Fusion's own drawn in none)
+    import re
+    from pathlib import Path
+
+    from PySide6.QtGui import QImage
+
+    from blitzcam.ui.app import STYLE
+
+    named = re.findall(r'url\("([^"]+)"\)', STYLE)
+    assert len(named) == 4
+    for path in named:
+        assert Path(path).is_file() and not QImage(path).isNull(), path
