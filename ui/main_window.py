@@ -104,6 +104,11 @@ def scan_failed_text(message: str, *, had_view: bool = True) -> str:
     )
 
 
+PLAY_ON: Final = (
+    "the match is decided; to play on, raise the target (Match › Match settings…, Ctrl+T)"
+)
+
+
 class MainWindow(QMainWindow):
     def __init__(
         self,
@@ -824,12 +829,16 @@ class MainWindow(QMainWindow):
         if session is not None:
             self._end_scan()
         self.show_match(self.match_id, match)
-        self.statusBar().showMessage(
+        said = (
             f"Round saved ({len(match.rounds)} played)"
             if edited is None
-            else f"Round {edited} corrected",
-            5000,
+            else (f"Round {edited} corrected")
         )
+        if rules.score_match(match).status != "in-progress":
+            # (Space and Ctrl+M then did nothing, unsaid: the headline says who won, not how
+            # to play on)
+            said += f": {PLAY_ON}"
+        self.statusBar().showMessage(said, 5000 if PLAY_ON not in said else 0)
         if session is not None:
             self._keep_captures(session, round_)
 

@@ -167,6 +167,23 @@ def test_blitz_caller_gets_zero_unless_corrected(qtbot, store, feed, tmp_path):
     assert dialog.value().tallies["Bob"].blitz == 1
 
 
+def test_a_round_that_decides_the_match_says_how_to_play_on(qtbot, store, feed, tmp_path):
+    # (Space and Ctrl+M then did nothing, unsaid: the headline says who won, not what next)
+    from blitzcam.ui.main_window import PLAY_ON
+
+    store.create_match(match_of(target=10))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.manual_action.trigger()
+    window.confirm.setValue(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)))
+    _ok(window.confirm)
+    assert window.statusBar().currentMessage() == "Round saved (1 played)"  # not decided
+    window.manual_action.trigger()
+    window.confirm.setValue(round_of(Ann=(9, 0), Bob=(3, 1), Cy=(2, 2)))
+    _ok(window.confirm)
+    assert window.statusBar().currentMessage() == f"Round saved (2 played): {PLAY_ON}"
+    assert not window.scan_action.isEnabled()
+
+
 def test_a_round_of_zeros_is_saved_only_on_a_second_enter(qtbot, store, feed, tmp_path):
     # (a review's case: Ctrl+M then Enter saved 0/0 for everyone, a round nobody played)
     match_id = store.create_match(match_of())
