@@ -236,9 +236,13 @@ def _as_text(cell: str) -> str:
 
 
 def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
-    """The score sheet: one row per round with each player's Dutch, Blitz, score and total."""
+    """The score sheet: one row per round with each player's Dutch, Blitz, score and total; a
+    latecomer's start is their total in the row of the round they joined after (the sheet
+    added up on paper: their first total was their start and their first score, unsaid)."""
     standings = standings or score_match(match)
     names = [player.name for player in match.players]
+    # (round, name) -> the start of a latecomer who joined after that round
+    starts = {(p.joined, p.name): p.start for p in match.players if p.joined > 0}
     header = ["round"]
     for name in names:
         header += [_as_text(f"{name} {column}") for column in ("dutch", "blitz", "score", "total")]
@@ -252,7 +256,7 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
         for name in names:
             tally = round_.tallies.get(name)  # none: not at the table that round
             if tally is None:
-                row += ["", "", "", running.get(name, "")]
+                row += ["", "", "", running.get(name, starts.get((number, name), ""))]
             else:
                 row += [tally.dutch, tally.blitz, tally.score, running[name]]
         writer.writerow(row)

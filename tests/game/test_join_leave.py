@@ -265,6 +265,7 @@ def test_join_leave_and_start_survive_the_match_file_and_the_score_sheets() -> N
     assert match_from_json(data) == match
     sheet = score_sheet_csv(match).splitlines()
     assert sheet[1].endswith(",,,,")  # round 1: Cy not at the table, no total yet
+    assert sheet[2].endswith(",,,-4")  # round 2, after which Cy joined: their start
     assert sheet[3].endswith(",6,0,6,2")
     table = standings_table(1, match, score_match(match))
     assert "joined after round 2 with -4 points" in table and "left after round 3" in table
