@@ -4,6 +4,7 @@ face-up cards flagged. It draws what the counter says and never counts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
@@ -17,6 +18,7 @@ from blitzcam.ui.deck_colours import FACE_UP_RGB, bgr_to_qimage, deck_rgb
 
 OUTLINE_WIDTH: Final = 3
 FLIP_IT: Final = "flip this card"  # the tag on a face-up card
+TAG_TRIES: Final = 4  # places a tag is moved to, each way, to clear the tags beside it
 
 
 def fit(src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, float, float]:
@@ -96,6 +98,7 @@ class LiveView(QWidget):
         label_font = QFont(self.font())
         label_font.setBold(True)
         painter.setFont(label_font)
+        tags: list[QRectF] = []
         for outline in self._snapshot.outlines:
             rgb = FACE_UP_RGB if outline.face_up else deck_rgb(outline.deck or "")
             polygon = QPolygonF(
@@ -114,7 +117,9 @@ class LiveView(QWidget):
                     target,
                     width=metrics.horizontalAdvance(FLIP_IT) + 16,
                     height=metrics.height() + 4,
+                    taken=tags,
                 )
+                tags.append(tag)
                 painter.fillRect(tag, QColor(*FACE_UP_RGB))
                 painter.setPen(QColor(255, 255, 255))
                 painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, FLIP_IT)
@@ -151,17 +156,36 @@ class LiveView(QWidget):
         painter.end()
 
 
-def flip_tag(card: QRectF, picture: QRectF, width: float = 140, height: float = 22) -> QRectF:
+def flip_tag(
+    card: QRectF,
+    picture: QRectF,
+    width: float = 140,
+    height: float = 22,
+    taken: Sequence[QRectF] = (),
+) -> QRectF:
     """Where a face-up card's "flip this card" tag goes: centred above the card, or under it
-    when the picture has no room above, and kept inside the picture (a card at its edge had
-    its tag cut to "o this card")."""
-    top = card.top() - height - 4
-    if top < picture.top():
-        top = card.bottom() + 4
+    when the picture has no room above, kept inside the picture (a card at its edge had its
+    tag cut to "o this card"), and clear of the tags placed already (`taken`: two face-up
+    cards side by side had their tags drawn over each other), moved up or down a tag's height
+    at a time where it would cover one."""
+    above = card.top() - height - 4
+    first = above if above >= picture.top() else card.bottom() + 4
     left = card.center().x() - width / 2
     left = min(max(left, picture.left()), picture.right() - width)
-    top = min(max(top, picture.top()), picture.bottom() - height)
-    return QRectF(left, top, width, height)
+
+    def at(top: float) -> QRectF:
+        top = min(max(top, picture.top()), picture.bottom() - height)
+        return QRectF(left, top, width, height)
+
+    step = height + 2
+    away = first - above  # (0 above the card; under it, the tags go on down)
+    tries = [first] + [first + k * step * (1 if away else -1) for k in range(1, TAG_TRIES)]
+    tries += [first - k * step * (1 if away else -1) for k in range(1, TAG_TRIES)]
+    for top in tries:
+        tag = at(top)
+        if not any(tag.intersects(other) for other in taken):
+            return tag
+    return at(first)  # (nowhere clear: over the others, as before)
 
 
 def render_capture(

@@ -395,6 +395,21 @@ def test_a_flip_tag_stays_inside_the_picture(card, expected) -> None:
     assert picture.contains(tag)
 
 
+def test_flip_tags_of_cards_side_by_side_are_drawn_clear_of_each_other() -> None:
+    # (three face-up cards close together had their tags drawn over one another)
+    from PySide6.QtCore import QRectF
+
+    from blitzcam.ui.live_view import flip_tag
+
+    picture = QRectF(0, 0, 640, 360)
+    tags: list[QRectF] = []
+    for left in (300, 320, 340):  # cards overlapping sideways
+        tags.append(flip_tag(QRectF(left, 200, 60, 90), picture, taken=tags))
+    assert tags[0] == flip_tag(QRectF(300, 200, 60, 90), picture)  # the first as it was
+    assert not any(a.intersects(b) for i, a in enumerate(tags) for b in tags[i + 1:])
+    assert all(picture.contains(tag) for tag in tags)
+
+
 def test_a_label_that_may_shrink_draws_a_long_name_smaller_before_it_cuts_it(qtbot) -> None:
     # (found by review: "North Side Sharks" on a team's card read "North …" on a 1024-px screen)
     from PySide6.QtGui import QFont
