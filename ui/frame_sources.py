@@ -124,9 +124,17 @@ class ImageLoopSource:
 DEMO_DIR: Final = Path(__file__).resolve().parent.parent / "datasets" / "demo"
 
 
+# The demo's tables, each shown for so many reads and seconds at least: enough reads for a view
+# to settle (its first, then three still ones over a second) and a shot or two after, and time
+# to press Space. 30 reads were over a minute a table where a count takes 2 s (a 2-core laptop
+# reading a big table in tiles): the Blitz step was shown the Dutch step's table, and refused.
+DEMO_READS: Final = 8
+DEMO_SHOWN_S: Final = 5.0
+
+
 def demo_source() -> FrameSource:
     """The bundled demo footage (datasets/demo/*.jpg)."""
-    return ImageLoopSource(sorted(DEMO_DIR.glob("*.jpg")))
+    return ImageLoopSource(sorted(DEMO_DIR.glob("*.jpg")), repeat=DEMO_READS, seconds=DEMO_SHOWN_S)
 
 
 def is_demo(spec: str) -> bool:

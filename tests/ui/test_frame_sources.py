@@ -511,3 +511,28 @@ def test_demo_in_any_case_is_the_demo_footage(tmp_path, monkeypatch) -> None:
     assert camera_spec_problem("Demo") is None
     (tmp_path / "Demo").mkdir()  # a folder of that name is the folder
     assert not is_demo("Demo") and is_demo("demo")
+
+
+def test_the_demo_turns_to_its_next_table_in_seconds_where_counts_are_slow() -> None:
+    # 30 reads a table were over a minute where a count takes 2 s: the Blitz step was shown
+    # the Dutch step's table, and its shot refused as unchanged
+    import numpy as np
+
+    from blitzcam.ui.frame_sources import DEMO_SHOWN_S, demo_source
+
+    source = demo_source()
+    now = [0.0]
+    source._clock = lambda: now[0]
+    first = source.read()
+    reads = 1
+    while np.array_equal(source.read(), first):
+        now[0] += 2.0  # a slow count between reads
+        reads += 1
+    assert reads * 2.0 <= 20.0  # the next table within 20 s (was 60)
+    source = demo_source()  # and where counts are fast, each table still stays its seconds
+    now = [0.0]
+    source._clock = lambda: now[0]
+    first = source.read()
+    while np.array_equal(source.read(), first) and now[0] < 60:
+        now[0] += 0.03
+    assert DEMO_SHOWN_S <= now[0] < DEMO_SHOWN_S + 0.1
