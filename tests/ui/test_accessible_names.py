@@ -226,17 +226,13 @@ def test_a_seat_s_refusal_goes_to_its_box_in_the_new_match_dialog(qtbot) -> None
 
 def test_a_latecomer_s_and_the_players_refusals_go_to_their_boxes(qtbot, store, tmp_path) -> None:
     from blitzcam.ui.join import JoinDialog
-    from blitzcam.ui.main_window import MainWindow
     from blitzcam.ui.players import PlayersDialog
     from tests.ui.fakes import ScriptedFeed, synthetic_frame
     from tests.ui.test_dialogs import _ok
+    from tests.ui.test_main_window import _window
 
     store.create_match(match_of())
-    feed = ScriptedFeed([synthetic_frame(0, [])])
-    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
-                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
-    qtbot.addWidget(window)
-    window.show()
+    window = _window(qtbot, store, ScriptedFeed([synthetic_frame(0, [])]), tmp_path)
     window.join_action.trigger()
     join = window.findChild(JoinDialog)
     join.activateWindow()
