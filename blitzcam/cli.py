@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import importlib
 import os
 import signal
@@ -15,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Final
 
-from blitzcam.errors import OutputError, UserError
+from blitzcam.errors import OUTPUT_FAILED, OutputError, UserError
 
 # subcommand -> module with `register(subparsers)`; each sets `func(args) -> int`.
 COMMANDS: Final[dict[str, str]] = {
@@ -121,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 128 + signal.SIGPIPE
     except UserError as exc:
         print(f"{_said_as(args)}: error: {exc}", file=sys.stderr)
+        if exc.exit_code == OUTPUT_FAILED:
+            _drop_unwritten(stdout)
         return exc.exit_code
     except KeyboardInterrupt as exc:
         from blitzcam.errors import SavedThenInterrupted
@@ -130,6 +133,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         sys.stdout = stdout
+
+
+def _drop_unwritten(stream: object) -> None:
+    """What standard output still holds, dropped: written again as Python exits, it failed
+    again there ("Exception ignored ... No space left on device") and the exit status became
+    120, not the 74 said."""
+    with contextlib.suppress(AttributeError, OSError, ValueError):  # (closed, or no file)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # type: ignore[attr-defined]
 
 
 def _said_as(args: argparse.Namespace) -> str:

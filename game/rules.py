@@ -309,14 +309,19 @@ def validate_players(players: tuple[Player, ...], *, played: int | None = None) 
 
 
 def check_teams_written_one_way(
-    players: Iterable[Player], given: Collection[str] | None = None
+    players: Iterable[Player],
+    given: Collection[str] | None = None,
+    *,
+    teams_given: Collection[str] | None = None,
 ) -> None:
     """MatchError when two teams, or two players, are one written two ways ('North' and
     'north', or one with a character in it that shows nothing: a joiner, a variation selector,
     a Hangul filler): partners would score apart, players be taken for one another. And when a
     name shows nothing of its own. Asked of seats being given (a new match, seats changed, a
     latecomer: `given`, the names given; None, all), not of matches stored before these rules,
-    which load as they were scored (two players stored alike keep their seats)."""
+    which load as they were scored (two players stored alike keep their seats). A team written
+    another way is said of a seat whose team is given (`teams_given`, names; None: `given`),
+    not of the seat that already had it."""
     seated = tuple(players)
     fresh = {p.name for p in seated} if given is None else set(given)
     for player in seated:
@@ -339,9 +344,10 @@ def check_teams_written_one_way(
                 field="name",
             )
     teams: dict[str, str] = {}  # each team as it looks -> as first written
-    # (the seats kept first: their team's spelling is the match's, and the seat given is the
-    # one said to write it another way; a player moved to 's' blamed Bob for his 'S')
-    for player in sorted(seated, key=lambda p: p.name in fresh):
+    # (the seats whose team is kept first: their spelling is the match's, and the seat given
+    # a team is the one said to write it another way; Ann moved to 's' blamed Bob for his 'S')
+    anew = fresh if teams_given is None else set(teams_given)
+    for player in sorted(seated, key=lambda p: p.name in anew):
         if player.team is None:
             continue
         if not shows_a_letter(player.team):
@@ -866,7 +872,12 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
     )
     validate_players(seated)  # before renaming the rounds: two equal names would merge tallies
     # (the names given anew: two stored alike before the rule may keep their seats)
-    check_teams_written_one_way(seated, {p.name for p in seated} - {p.name for p in match.players})
+    given = {p.name for p in seated} - {p.name for p in match.players}
+    # (a seat keeping its name and given another team: its team is the one given)
+    kept = {(p.name, p.team) for p in match.players}
+    check_teams_written_one_way(
+        seated, given, teams_given={p.name for p in seated if (p.name, p.team) not in kept}
+    )
     renamed = {old.name: new.name for old, new in zip(match.players, seated, strict=True)}
     rounds = tuple(
         Round({renamed.get(name, name): tally for name, tally in round_.tallies.items()})

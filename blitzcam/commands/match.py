@@ -306,6 +306,8 @@ def _saving() -> Iterator[_Saving]:
     saving = _Saving()
     try:
         yield saving
+        if saving.done:  # (output to a file is buffered: a full disk fails here, not at print)
+            sys.stdout.flush()
     except KeyboardInterrupt as exc:
         if saving.done and not isinstance(exc, SavedThenInterrupted):
             raise SavedThenInterrupted() from None

@@ -161,8 +161,11 @@ def test_output_that_cannot_be_written_is_one_line_and_its_own_exit(
     # nothing was wrong with the input
     path = write(tmp_path, {"players": ANN_BOB, "rounds": []})
     command = [str(Path(sys.executable).parent / "blitzcam"), "match", "summarize", str(path)]
+    # (buffered, as output to a file is: what was not written was written again at exit, and
+    # failed again there, "Exception ignored", exit 120)
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     result = subprocess.run(
-        ["sh", "-c", f'"$@" {redirect}', "sh", *command],
+        ["sh", "-c", f'"$@" {redirect}', "sh", *command], env=buffered,
         stderr=subprocess.PIPE, text=True, check=False,
     )  # fmt: skip
     assert result.returncode == 74
@@ -181,7 +184,10 @@ def test_a_change_saved_whose_output_cannot_be_written_says_it_was_saved(
     run("match", "--db", db, "add", "Ann=5/0", "Bob=1/1", capsys=capsys)
     run("match", "--db", db, "add", "Ann=6/0", "Bob=2/1", capsys=capsys)
     command = [str(Path(sys.executable).parent / "blitzcam"), "match", "--db", db, "undo"]
-    result = subprocess.run(["sh", "-c", '"$@" >/dev/full', "sh", *command],
+    # (buffered, as output to a file is unless PYTHONUNBUFFERED is set: the failure comes at
+    # the flush, not at the print)
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    result = subprocess.run(["sh", "-c", '"$@" >/dev/full', "sh", *command], env=buffered,
                             stderr=subprocess.PIPE, text=True, check=False)  # fmt: skip
     assert result.returncode == 74
     put_back, error = result.stderr.splitlines()

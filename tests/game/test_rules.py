@@ -576,8 +576,8 @@ def test_a_seat_given_a_team_written_another_way_is_the_one_said() -> None:
                              Player("Cy", "blue-plow", team="N")))  # fmt: skip
     moved = (Player("Ann", "green-pump", team="s"), *match.players[1:])
     with pytest.raises(MatchError) as refused:
-        rules.check_teams_written_one_way(moved, given={"Ann"})
-    assert refused.value.player == "Ann"
+        rules.change_players(match, moved)  # (her name kept: only her team is given)
+    assert refused.value.player == "Ann" and refused.value.field == "team"
     assert "team 's' is team 'S' written another way" in str(refused.value)
 
 
