@@ -53,7 +53,9 @@ def _parse_player(raw: object, index: int) -> Player:
 
 # a player who joined or left a match under way, or sat out rounds (rules.Player); written
 # only when not these
-FORMAT: Final = 1  # the match file's format this blitzcam writes and reads (no key: 1)
+# the match file's format this blitzcam reads (no key: 1; its files are written without one,
+# as earlier ones read them)
+FORMAT: Final = 1
 _SEAT_ROUNDS: Final = {"joined": 0, "left": None, "start": 0, "sat_out": ()}
 
 

@@ -85,13 +85,14 @@ def seat_at_fault(
     rows: Sequence[PlayerRow], players: Sequence[Player], broken: MatchError | None
 ) -> QWidget | None:
     """The box of the seat whose field broke `broken`'s rule (`rows` and `players` side by
-    side): the last seat of its player (two of one name: the second), or else the first whose
-    field holds the text the rule names (a name that is no name); None where it names none."""
+    side): its player's seat (of seats of one name, the second: the rule is broken there), or
+    else the first whose field holds the text the rule names (a name that is no name); None
+    where it names none."""
     if broken is None or broken.field not in ("name", "deck", "team"):
         return None
     if broken.player is not None:
         found = [row for row, p in zip(rows, players, strict=False) if p.name == broken.player]
-        row = found[-1] if found else None
+        row = found[1] if len(found) > 1 else (found[0] if found else None)
     else:
         written = broken.written
 

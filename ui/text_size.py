@@ -6,6 +6,7 @@ user's eyes or screen.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Final
 
@@ -28,7 +29,10 @@ def scaled_style(style: str, percent: int) -> str:
     style = _POINT_SIZE.sub(
         lambda found: f"font-size: {round(int(found.group(1)) * percent / 100)}pt", style
     )
-    return _TEXT_PIXELS.sub(lambda found: f"{round(int(found.group(1)) * percent / 100)}px", style)
+    # (halves rounded up: Python's round() made 2tpx 2 px at 125 %, a border that never grew)
+    return _TEXT_PIXELS.sub(
+        lambda found: f"{math.floor(int(found.group(1)) * percent / 100 + 0.5)}px", style
+    )
 
 
 def apply_text_size(app: QApplication, family: str, style: str, percent: int) -> None:

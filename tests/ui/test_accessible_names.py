@@ -212,6 +212,16 @@ def test_a_seat_s_refusal_goes_to_its_box_in_the_new_match_dialog(qtbot) -> None
     assert dialog.focusWidget() is dialog.rows[2].deck
     assert "is already played by" in dialog.rows[2].deck.accessibleDescription()
     assert second.accessibleDescription() == ""  # (answered: no longer said there)
+    dialog.count.setValue(4)  # three seats of one name: the second is where the rule broke
+    dialog.rows[2].deck.setCurrentIndex(dialog.rows[2].deck.findData("blue-plow"))
+    dialog.rows[2].name.setText(first)
+    dialog.rows[3].name.setText(first)
+    _ok(dialog)
+    assert dialog.focusWidget() is dialog.rows[2].name
+    dialog.count.setValue(3)
+    second.setText("Cy")
+    dialog.rows[2].deck.setCurrentIndex(dialog.rows[2].deck.findData(dialog.rows[0].deck.currentData()))
+    _ok(dialog)
     dialog.rows[2].deck.setCurrentIndex(dialog.rows[2].deck.findData("blue-plow"))
     dialog.rows[1].name.setText("A\u200bn")  # a name that is no name: found by its text
     _ok(dialog)

@@ -26,6 +26,7 @@ def test_lengths_written_in_text_pixels_grow_with_the_text() -> None:
     assert scaled_style(style, 100) == (
         "QCheckBox::indicator { width: 12px; border: 2px solid; margin: 4px; }"
     )
+    assert "border: 3px" in scaled_style(style, 125)  # (2.5: halves up, so it grows)
 
 
 @pytest.mark.parametrize("percent", TEXT_SIZES)
