@@ -86,8 +86,11 @@ def test_an_unusable_data_directory_is_said_in_a_box_and_a_db_elsewhere_still_st
     assert main(["app"]) == 2
     assert len(told) == 1 and told[0].startswith(f"BLITZCAM_DATA_DIR={blocked / 'data'}: cannot")
     shown: list[MainWindow] = []
+    # (the windows this start shows: another test's, closed, may wait for its deletion)
+    before = set(QApplication.topLevelWidgets())
     monkeypatch.setattr(QApplication, "exec", lambda *_: shown.extend(
-        w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)) or 0)  # fmt: skip
+        w for w in QApplication.topLevelWidgets()
+        if isinstance(w, MainWindow) and w not in before) or 0)  # fmt: skip
     assert main(["app", "--db", str(tmp_path / "m.sqlite3")]) == 0
     assert len(told) == 1 and len(shown) == 1
     assert shown[0].statusBar().currentMessage().startswith("Settings will not be saved:")
