@@ -46,9 +46,11 @@ def data_dir() -> Path:
         # the folder named is made, never the folders above it: a typo in the variable (or a
         # drive not plugged in) was taken for a new, empty store, made on the computer's disk
         path.mkdir(parents=not override, exist_ok=True)
-    except FileNotFoundError:
+    except FileNotFoundError as exc:
         from blitzcam.errors import UserError
 
+        if not override:  # (the platform's own folder: its parents are made)
+            raise UserError(f"the data directory: cannot use {path} ({exc.strerror})") from None
         raise UserError(
             f"{DATA_DIR_ENV}={override}: {path.parent} is not there (a typo, or a drive not "
             "plugged in?): make it first to keep blitzcam's data under it"
