@@ -46,18 +46,14 @@ def data_dir() -> Path:
         # the folder named is made, never the folders above it: a typo in the variable (or a
         # drive not plugged in) was taken for a new, empty store, made on the computer's disk
         path.mkdir(parents=not override, exist_ok=True)
-    except FileNotFoundError as exc:
-        from blitzcam.errors import UserError
-
-        if not override:  # (the platform's own folder: its parents are made)
-            raise UserError(f"the data directory: cannot use {path} ({exc.strerror})") from None
-        raise UserError(
-            f"{DATA_DIR_ENV}={override}: {path.parent} is not there (a typo, or a drive not "
-            "plugged in?): make it first to keep blitzcam's data under it"
-        ) from None
     except OSError as exc:
         from blitzcam.errors import UserError
 
+        if override and isinstance(exc, FileNotFoundError):  # (a folder above it is not there)
+            raise UserError(
+                f"{DATA_DIR_ENV}={override}: {path.parent} is not there (a typo, or a drive not "
+                "plugged in?): make it first to keep blitzcam's data under it"
+            ) from None
         source = f"{DATA_DIR_ENV}={override}" if override else "the data directory"
         raise UserError(f"{source}: cannot use {path} ({why_no_folder(path, exc)})") from None
     return path
