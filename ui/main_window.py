@@ -830,15 +830,14 @@ class MainWindow(QMainWindow):
             self._end_scan()
         self.show_match(self.match_id, match)
         said = (
-            f"Round saved ({len(match.rounds)} played)"
-            if edited is None
-            else (f"Round {edited} corrected")
+            f"Round {edited} corrected" if edited else f"Round saved ({len(match.rounds)} played)"
         )
-        if rules.score_match(match).status != "in-progress":
-            # (Space and Ctrl+M then did nothing, unsaid: the headline says who won, not how
-            # to play on)
-            said += f": {PLAY_ON}"
-        self.statusBar().showMessage(said, 5000 if PLAY_ON not in said else 0)
+        # (Space and Ctrl+M then did nothing, unsaid: the headline says who won, not how to
+        # play on; said until the next news)
+        decided = rules.score_match(match).status != "in-progress"
+        self.statusBar().showMessage(
+            f"{said}: {PLAY_ON}" if decided else said, 0 if decided else 5000
+        )
         if session is not None:
             self._keep_captures(session, round_)
 
