@@ -177,10 +177,10 @@ def flip_tag(
         top = min(max(top, picture.top()), picture.bottom() - height)
         return QRectF(left, top, width, height)
 
-    step = height + 2
-    away = first - above  # (0 above the card; under it, the tags go on down)
-    tries = [first] + [first + k * step * (1 if away else -1) for k in range(1, TAG_TRIES)]
-    tries += [first - k * step * (1 if away else -1) for k in range(1, TAG_TRIES)]
+    # away from the card first: up from above it, down from under it; then the other way
+    step = (height + 2) * (1 if first > above else -1)
+    tries = [first + k * step for k in range(TAG_TRIES)]
+    tries += [first - k * step for k in range(1, TAG_TRIES)]
     for top in tries:
         tag = at(top)
         if not any(tag.intersects(other) for other in taken):
