@@ -477,6 +477,7 @@ class StreamSource(CaptureSource):
         self._sleep = sleep or self._cancelled.wait
         self.reconnects = 0
         self._opening = time.monotonic()
+        self._http = url.lower().startswith(("http://", "https://"))  # (its server can be asked)
         super().__init__(url, name=shown_address(url), opener=opener)
         # a video file served over HTTP is read as a file is: its end is its end, and its last
         # view may be shot (a live stream's end is a failure)
@@ -485,8 +486,7 @@ class StreamSource(CaptureSource):
     def _cannot_open(self) -> str:
         # (asked why when the server answered: one silent until the open timeout says no more)
         answered = time.monotonic() - self._opening < 0.9 * STREAM_OPEN_TIMEOUT_MS / 1000
-        http = self._spec.lower().startswith(("http://", "https://"))
-        why = http_answer(self._spec) if http and answered else None
+        why = http_answer(self._spec) if self._http and answered else None
         return f"{self.name}: " + (
             why or "cannot connect to the stream (wrong address, or the camera is offline)"
         )
@@ -544,8 +544,7 @@ class StreamSource(CaptureSource):
             # (a host that never answers takes the open timeout, 8 s, each try: a minute in all)
             if attempt >= self._tries or time.monotonic() - dropped >= RECONNECT_FOR_S:
                 # (what its server answers now: a 503 on every try was said as silence)
-                http = self._spec.lower().startswith(("http://", "https://"))
-                why = http_answer(self._spec) if http else None
+                why = http_answer(self._spec) if self._http else None
                 raise SourceError(
                     f"{self.name}: the stream dropped and did not come back after {attempt} tries "
                     f"({time.monotonic() - dropped:.0f} s)" + (f": {why}" if why else "")
