@@ -29,7 +29,7 @@ from blitzcam.ui.capture_view import CaptureThumbnail
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.dialog_parts import error_label
 from blitzcam.ui.labels import ElidedLabel, plain_label
-from blitzcam.ui.number_box import NumberBox, unfinished
+from blitzcam.ui.number_box import NumberBox, refuse_empty
 from blitzcam.ui.scrolling import SCREEN_ALLOWANCE, fit_to_screen, scrolling_widget
 from blitzcam.ui.text_size import text_scale
 
@@ -315,8 +315,7 @@ class ConfirmDialog(QDialog):
     def _on_confirm(self) -> None:
         editor = self.editor
         boxes = [box for name in editor.dutch for box in (editor.dutch[name], editor.blitz[name])]
-        if (why := unfinished(boxes)) is not None:
-            self.error.setText(why)
+        if refuse_empty(self.error, boxes):
             return
         round_ = self.value()
         empty = all(t.dutch == 0 and t.blitz == 0 for t in round_.tallies.values())

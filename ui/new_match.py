@@ -32,7 +32,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, MatchError, Player, Settings
 from blitzcam.ui.deck_colours import back_icon, deck_label
 from blitzcam.ui.dialog_parts import error_label, variant_box
-from blitzcam.ui.number_box import NumberBox, unfinished
+from blitzcam.ui.number_box import NumberBox, refuse_empty
 from blitzcam.ui.scrolling import SCREEN_ALLOWANCE, keep_on_screen, scrolling_rows
 
 DEFAULT_NAMES: Final = tuple(f"Player {i}" for i in range(1, rules.MAX_PLAYERS + 1))
@@ -267,9 +267,8 @@ class NewMatchDialog(QDialog):
     def _on_accept(self) -> None:
         custom = self.target_buttons.checkedId() == 0  # (the other targets are buttons)
         boxes = [self.count, *([self.custom_target] if custom else [])]
-        if (why := unfinished(boxes)) is not None:
+        if refuse_empty(self.error, boxes):
             self._match = None
-            self.error.setText(why)
             return
         players = self.players()
         refused = missing_teams(players, teams=self.teams.isChecked())

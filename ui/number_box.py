@@ -12,6 +12,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QSpinBox
 
+from blitzcam.ui.dialog_parts import ErrorLabel
+
 NOT_A_NUMBER = "a box is empty: type a number in it (0 for none)"
 
 
@@ -24,13 +26,14 @@ class NumberBox(QSpinBox):
         QTimer.singleShot(0, self, self.selectAll)
 
 
-def unfinished(boxes: Iterable[QSpinBox], label: str = "") -> str | None:
-    """Why OK cannot take `boxes` as they are, or None: one of them holds no number ('' after
-    Backspace, or '-' alone), and it takes the focus. Its value() is then the last number it
-    held, which OK would have saved: a target of 1 typed and erased decided the match, an
-    erased count kept the old one. `label` names the box in the reason."""
+def refuse_empty(error: ErrorLabel, boxes: Iterable[QSpinBox], label: str = "") -> bool:
+    """Whether OK cannot take `boxes` as they are: one of them holds no number ('' after
+    Backspace, or '-' alone). `error` then says so at that box (it takes the focus and the
+    reason as its description). Its value() is the last number it held, which OK would have
+    saved: a target of 1 typed and erased decided the match, an erased count kept the old one.
+    `label` names the box in the reason."""
     box = next((box for box in boxes if not box.hasAcceptableInput()), None)
     if box is None:
-        return None
-    box.setFocus()
-    return f"{label}: {NOT_A_NUMBER}" if label else NOT_A_NUMBER.capitalize()
+        return False
+    error.refuse(f"{label}: {NOT_A_NUMBER}" if label else NOT_A_NUMBER.capitalize(), at=box)
+    return True

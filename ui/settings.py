@@ -31,7 +31,7 @@ from blitzcam.paths import expand_home
 from blitzcam.ui.capture_store import capture_folder_problem
 from blitzcam.ui.dialog_parts import error_label, ok_cancel, variant_box
 from blitzcam.ui.labels import plain_label
-from blitzcam.ui.number_box import NumberBox, unfinished
+from blitzcam.ui.number_box import NumberBox, refuse_empty
 from blitzcam.ui.text_size import TEXT_SIZES
 
 SETTINGS_FILE: Final = "app-settings.json"
@@ -360,8 +360,7 @@ class MatchSettingsDialog(QDialog):
         self._error.setText(message)
 
     def _on_ok(self) -> None:
-        if (why := unfinished([self._target], "Target")) is not None:
-            self.show_error(why)
+        if refuse_empty(self._error, [self._target], "Target"):
             return
         refused = None if self._apply is None else self._apply(self.value())
         if refused is not None:

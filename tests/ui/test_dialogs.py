@@ -1248,6 +1248,17 @@ def test_an_erased_number_box_is_not_saved_as_its_last_number(qtbot) -> None:
     _erased(qtbot, new.custom_target)
     _ok(new)
     assert new.match() is None and "A box is empty" in new.error.text()
+    # the box at fault carries the reason, as a refusal by the rules does (the number of
+    # players, left empty, was given the focus and no word)
+    assert "A box is empty" in new.custom_target.accessibleDescription()
+    new.custom.setChecked(False)
+    new.custom_target.setValue(100)
+    new.count.lineEdit().selectAll()
+    qtbot.keyClick(new.count, Qt.Key.Key_Backspace)  # (its least is 2: "1" is never in it)
+    assert new.count.text() == ""
+    _ok(new)
+    assert new.match() is None and "A box is empty" in new.count.accessibleDescription()
+    assert "a box is empty" in settings._target.accessibleDescription()
 
 
 def test_a_latecomer_cannot_be_given_a_deck_at_the_table(qtbot) -> None:
