@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
+import shiboken6
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication
@@ -240,5 +241,8 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     finally:
         try:
             window.shutdown()  # (waits for a frame being counted: a Ctrl+C may cut it short)
+            # now, while the QApplication is there: left to Python, the window went when its
+            # reference cycles were collected, at exit in any order with the application
+            shiboken6.delete(window)
         finally:
             store.close()
