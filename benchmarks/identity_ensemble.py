@@ -19,14 +19,16 @@ Reference vectors are cached in a folder of this run's own too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import runpy
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 IDENTITY_MODEL = "--identity-model"
+CACHE_VARIABLE = "BLITZCAM_CACHE_DIR"
 
 
 def joined_with(
@@ -73,20 +75,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not path.is_file():
             print(f"{path}: no such identity network", file=sys.stderr)
             return 2
-    folder = Path(tempfile.mkdtemp(prefix="blitzcam-ensemble-"))
-    os.environ["BLITZCAM_CACHE_DIR"] = str(folder)
-    rest = joined_with(networks, rest, folder, lift)
-    if in_play_line is not None:
-        from blitzcam.vision import pipeline
+    # (the joined network and the cache, 70 MB, are gone at the end, and the variable is as it
+    # was: the suite ran its tests after this one on a cache it then left in /tmp, each run)
+    with tempfile.TemporaryDirectory(prefix="blitzcam-ensemble-") as name, cache_in(Path(name)):
+        rest = joined_with(networks, rest, Path(name), lift)
+        if in_play_line is not None:
+            from blitzcam.vision import pipeline
 
-        pipeline.UNKNOWN_BELOW_IN_PLAY = in_play_line  # type: ignore[misc]
-    if command == "evaluate":
-        from blitzcam.cli import main as blitzcam
+            pipeline.UNKNOWN_BELOW_IN_PLAY = in_play_line  # type: ignore[misc]
+        if command == "evaluate":
+            from blitzcam.cli import main as blitzcam
 
-        return blitzcam(["evaluate", *rest])
-    sys.argv = ["enrolled_eval", *rest]
-    runpy.run_module("benchmarks.enrolled_eval", run_name="__main__")
-    return 0
+            return blitzcam(["evaluate", *rest])
+        sys.argv = ["enrolled_eval", *rest]
+        runpy.run_module("benchmarks.enrolled_eval", run_name="__main__")
+        return 0
+
+
+@contextlib.contextmanager
+def cache_in(folder: Path) -> Iterator[None]:
+    """blitzcam's caches (compiled models, reference vectors) in `folder` meanwhile."""
+    before = os.environ.get(CACHE_VARIABLE)
+    os.environ[CACHE_VARIABLE] = str(folder)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(CACHE_VARIABLE, None)
+        else:
+            os.environ[CACHE_VARIABLE] = before
 
 
 if __name__ == "__main__":

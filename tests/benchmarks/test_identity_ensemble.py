@@ -76,6 +76,26 @@ def test_the_in_play_line_reaches_the_pipelines_made_after(monkeypatch: pytest.M
     assert identity_ensemble.main(argv) == 0 and seen == [0.52]
 
 
+def test_a_run_leaves_no_folder_and_the_cache_where_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (each run left its cache, 70 MB, in /tmp, and the suite's later tests used it)
+    import os
+    import tempfile
+
+    from blitzcam import cli
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setenv("BLITZCAM_CACHE_DIR", str(tmp_path / "ours"))
+    monkeypatch.setattr(identity_ensemble, "joined_with", lambda others, rest, folder, lift=1.0: rest)
+    during: list[str] = []
+    monkeypatch.setattr(cli, "main", lambda argv: during.append(os.environ["BLITZCAM_CACHE_DIR"]) or 0)
+    assert identity_ensemble.main([str(default_identity_path()), "evaluate"]) == 0
+    assert during and during[0].startswith(str(tmp_path / "blitzcam-ensemble-"))
+    assert list(tmp_path.iterdir()) == [] and os.environ["BLITZCAM_CACHE_DIR"] == str(tmp_path / "ours")
+    monkeypatch.delenv("BLITZCAM_CACHE_DIR")
+    assert identity_ensemble.main([str(default_identity_path()), "evaluate"]) == 0
+    assert "BLITZCAM_CACHE_DIR" not in os.environ
+
+
 @pytest.mark.parametrize("line", ["0", "1", "x"])
 def test_an_in_play_line_outside_zero_to_one_is_refused(line: str, capsys) -> None:
     assert identity_ensemble.main([str(default_identity_path()), "--in-play-line", line, "evaluate"]) == 2
