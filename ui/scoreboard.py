@@ -49,6 +49,8 @@ from blitzcam.ui.scrolling import scrolling_rows
 HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
 COLUMNS_PER_PLAYER: Final = 3
 ROW_HEIGHT: Final = 34  # a round's row, in pixels
+# the chart's least width beside a wide table, in digits of the text's size
+CHART_LEAST_DIGITS: Final = 32
 MIN_COLUMN: Final = 40  # a count's column at the least, in pixels (more where the text needs)
 CARDS_PER_ROW: Final = 4  # total cards side by side; more players take two rows
 SUB_HEADERS: Final = (
@@ -360,6 +362,12 @@ class RoundTable(QTableWidget):
         if self._follow_last:
             self.scrollToBottom()
 
+    def least_width(self) -> int:
+        """The width that shows every column at its least, with no scrolling across."""
+        columns = self.columnCount() * self.horizontalHeader().minimumSectionSize()
+        bar = self.verticalScrollBar().sizeHint().width()  # (there once the rounds fill it)
+        return 2 * self.frameWidth() + self.verticalHeader().width() + columns + bar
+
     def moveCursor(
         self,
         action: QAbstractItemView.CursorAction,
@@ -504,6 +512,16 @@ def _frozen_rows(table: RoundTable) -> QTableView:
     return frozen
 
 
+def split_widths(total: int, table_least: int, chart_least: int) -> tuple[int, int]:
+    """The rounds table's and the chart's widths out of `total`: three fifths and two, or
+    more for the table where its columns would not fit in three fifths, as long as the chart
+    keeps `chart_least`."""
+    table = total * 3 // 5
+    if table < table_least:
+        table = max(table, min(table_least, total - chart_least))
+    return table, total - table
+
+
 class ScoreboardView(QWidget):
     """Everything the table sees between rounds."""
 
@@ -528,6 +546,13 @@ class ScoreboardView(QWidget):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         split.setSizes([600, 400])
+        # the table takes more than its three fifths where its columns need it (with five
+        # players at 1366 px the last player's points scrolled out of view), until the user
+        # moves the handle
+        self._split = split
+        self._split_by_hand = False
+        split.splitterMoved.connect(self._on_split_moved)
+        split.installEventFilter(self)
         layout = QVBoxLayout()
         layout.addWidget(self.title)
         layout.addWidget(self.status)
@@ -555,6 +580,8 @@ class ScoreboardView(QWidget):
         self.table.playersActivated.connect(self.playersActivated)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._split and event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self, self._share_width)  # (once the splitter has its own)
         if (
             watched is self.table
             and isinstance(event, QFocusEvent)
@@ -563,6 +590,19 @@ class ScoreboardView(QWidget):
         ):
             self._show_table_soon()
         return super().eventFilter(watched, event)
+
+    def _on_split_moved(self, _position: int, _index: int) -> None:
+        self._split_by_hand = True
+
+    def _share_width(self) -> None:
+        """The splitter's width shared between the rounds and the chart (`split_widths`)."""
+        total = sum(self._split.sizes())
+        if self._split_by_hand or total <= 0:
+            return
+        chart_least = CHART_LEAST_DIGITS * self.fontMetrics().horizontalAdvance("0")
+        widths = split_widths(total, self.table.least_width(), chart_least)
+        if list(widths) != self._split.sizes():
+            self._split.setSizes(list(widths))
 
     def _show_table_soon(self) -> None:
         # (once the table has scrolled to its row itself)
@@ -609,6 +649,7 @@ class ScoreboardView(QWidget):
         finally:
             self._redrawing = False
         self.chart.set_data(chart_series(match, standings), settings.target)
+        QTimer.singleShot(0, self, self._share_width)  # (the columns it needs may have changed)
 
     @staticmethod
     def _entries(match: Match, standings: Standings) -> list[dict]:

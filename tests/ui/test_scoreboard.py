@@ -502,3 +502,47 @@ def test_the_arrow_keys_move_among_the_rounds_only(qtbot) -> None:
     table.setCurrentCell(-1, -1)
     qtbot.keyClick(table, Qt.Key.Key_Up)
     assert table.currentRow() == HEADER_ROWS + 3  # the last round, the one just played
+
+
+@pytest.mark.parametrize(
+    ("total", "table_least", "chart_least", "widths"),
+    [
+        (1000, 500, 300, (600, 400)),  # fits in three fifths: as before
+        (1000, 650, 300, (650, 350)),  # more for the table
+        (1000, 900, 300, (700, 300)),  # as much as the chart's least leaves
+        (1000, 900, 500, (600, 400)),  # never less than three fifths
+    ],
+)
+def test_the_rounds_take_more_of_the_width_where_their_columns_need_it(
+    total: int, table_least: int, chart_least: int, widths: tuple[int, int]
+) -> None:
+    from blitzcam.ui.scoreboard import split_widths
+
+    assert split_widths(total, table_least, chart_least) == widths
+
+
+def test_five_players_rounds_fit_a_laptop_screen_until_the_handle_is_moved(qtbot) -> None:
+    # (at 1366 px the last player's points scrolled out of view: the table had three fifths)
+    from PySide6.QtWidgets import QSplitter
+
+    rounds = [round_of(Ann=(9, 1), Bob=(5, 2), Cy=(3, 0), Di=(7, 1), Ed=(4, 3)) for _ in range(3)]
+    from blitzcam.ui.scoreboard import CHART_LEAST_DIGITS
+
+    view = _view(qtbot, match_of(*rounds, n=5))
+    table = view.table
+    chart_least = CHART_LEAST_DIGITS * view.fontMetrics().horizontalAdvance("0")
+    # as wide as the table's columns and the chart's least need, with the page's margins: in
+    # three fifths of it, the columns scroll
+    width = table.least_width() + chart_least + 60
+    assert 3 * width // 5 < table.least_width()
+    view.resize(width, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: table.horizontalScrollBar().maximum() == 0, timeout=2000)
+    split = view.findChild(QSplitter)
+    assert split.sizes()[0] > 3 * sum(split.sizes()) // 5
+    split.setSizes([400, sum(split.sizes()) - 400])
+    split.splitterMoved.emit(400, 1)  # (as a drag says it)
+    view.resize(width - 20, 600)
+    qtbot.wait(50)
+    assert split.sizes()[0] < 3 * sum(split.sizes()) // 5  # the user's share is kept
