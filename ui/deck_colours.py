@@ -11,7 +11,7 @@ from functools import cache
 from typing import Final
 
 import numpy as np
-from PySide6.QtGui import QColor, QGuiApplication, QIcon, QImage, QPixmap
+from PySide6.QtGui import QGuiApplication, QIcon, QImage, QPixmap
 
 from blitzcam.game.decks import DECKS_BY_NAME, deck_by_name
 
@@ -38,10 +38,6 @@ def deck_rgb(deck: str) -> tuple[int, int, int]:
         return (r, g, b)
     mix = EXPANSION_LIGHTEN
     return tuple(round(c + (255 - c) * mix) for c in (r, g, b))  # type: ignore[return-value]
-
-
-def deck_colour(deck: str) -> QColor:
-    return QColor(*deck_rgb(deck))
 
 
 def deck_label(deck: str) -> str:

@@ -110,11 +110,9 @@ def clipped_white(card_bgr: np.ndarray) -> float:
     return 0.0 if share >= ALL_WHITE_FROM else share
 
 
-def _glare(
-    card_bgr: np.ndarray, *, whole_paper_from: float = WHOLE_PAPER_FROM
-) -> np.ndarray | None:
+def _glare(card_bgr: np.ndarray) -> np.ndarray | None:
     """Where glare whites a card out (a mask), or None for a card white to the last bit over
-    more than `whole_paper_from` of it (a scan's paper, an export's)."""
+    more than WHOLE_PAPER_FROM of it (a scan's paper, an export's)."""
     if card_bgr.ndim != 3 or card_bgr.shape[2] != 3 or not card_bgr.size:
         return None
     least = card_bgr.min(axis=2)

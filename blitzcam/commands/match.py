@@ -245,7 +245,7 @@ def _match_id(args: argparse.Namespace, store: Any) -> int:
 
     if args.match is not None:
         return args.match
-    match_id = _run_rule(store, store.latest_match)
+    match_id = _run_rule(store.latest_match)
     if match_id is None:
         raise UserError("no matches yet: start one with `blitzcam match new`")
     return match_id
@@ -271,7 +271,7 @@ def _parse_tallies(specs: list[str]) -> dict[str, Any]:
     return tallies
 
 
-def _run_rule(store: Any, change: Any) -> Any:
+def _run_rule(change: Any) -> Any:
     """Apply a store change; broken rules and store problems become one-line errors."""
     from blitzcam.errors import UserError
     from blitzcam.game.rules import MatchError
@@ -380,7 +380,7 @@ def _new(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     with _saving() as saving:
         with _open_store(args, create=True) as store:
-            match_id = _run_rule(store, lambda: store.create_match(match))
+            match_id = _run_rule(lambda: store.create_match(match))
             saving.done = True
         print(f"started match {match_id}: " + ", ".join(f"{p.name} ({p.deck})" for p in players))
     return 0
@@ -406,7 +406,7 @@ def _apply(
     with _saving() as saving:
         with _open_store(args, reading=reading) as store:
             match_id = _match_id(args, store)
-            match = _run_rule(store, lambda: change(store, match_id))
+            match = _run_rule(lambda: change(store, match_id))
             saving.done = not reading
         saving.kept = [line for line in said or () if line.startswith(PUT_BACK)]
         for line in said or ():
@@ -436,7 +436,7 @@ def _delete(args: argparse.Namespace) -> int:
             )
         except (MatchError, StoreError):  # damaged: deleted all the same (no such: said below)
             what = "it could not be read"
-        _run_rule(store, lambda: store.delete_match(args.match_id))
+        _run_rule(lambda: store.delete_match(args.match_id))
     print(f"deleted match {args.match_id} ({what})")
     return 0
 
@@ -614,7 +614,7 @@ def _leave(args: argparse.Namespace) -> int:
     with _saving() as saving:
         with _open_store(args) as store:
             match_id = _match_id(args, store)
-            match = _run_rule(store, lambda: store.leave(match_id, args.player))
+            match = _run_rule(lambda: store.leave(match_id, args.player))
             saving.done = True
         _print_standings(match_id, match)
         who = written_name(args.player)
@@ -640,7 +640,7 @@ def _list(args: argparse.Namespace) -> int:
 
     problems: list[str] = []
     with _open_store(args, reading=True) as store:
-        summaries = _run_rule(store, lambda: store.list_matches(problems=problems))
+        summaries = _run_rule(lambda: store.list_matches(problems=problems))
     print(match_list(summaries, unreadable=len(problems)))
     for problem in problems:  # the readable matches are listed all the same
         print(f"error: {problem}", file=sys.stderr)
@@ -708,7 +708,7 @@ def _export(args: argparse.Namespace) -> int:
         raise UserError(f"{args.file}: cannot write: {exc.strerror or exc}") from None
     with _open_store(args, reading=True) as store:
         match_id = _match_id(args, store)
-        match = _run_rule(store, lambda: store.load(match_id))
+        match = _run_rule(lambda: store.load(match_id))
     if to_stdout:
         sys.stdout.write(export_text(match, fmt))
         print(f"wrote match {match_id} to standard output", file=sys.stderr)
@@ -736,7 +736,7 @@ def _import(args: argparse.Namespace) -> int:
         raise UserError(f"{args.file}: {exc}") from None
     with _saving() as saving:
         with _open_store(args, create=True) as store:
-            match_id = _run_rule(store, lambda: store.create_match(match))
+            match_id = _run_rule(lambda: store.create_match(match))
             saving.done = True
         source = STANDARD_INPUT if is_stream(args.file) else args.file
         print(f"imported {source} as match {match_id} ({round_count(len(match.rounds))})")

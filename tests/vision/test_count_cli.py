@@ -385,7 +385,7 @@ def test_no_images_is_a_usage_error(capsys) -> None:
 def test_count_path_imports_no_torch() -> None:
     code = (
         "import sys, blitzcam.cli, blitzcam.commands.count, blitzcam.vision.pipeline, "
-        "blitzcam.vision.enrollment, blitzcam.vision.annotate, blitzcam.vision.stabilise; "
+        "blitzcam.vision.enrollment, blitzcam.vision.stabilise; "
         "from blitzcam.vision.references import default_profile; default_profile(); "
         "bad = [m for m in ('torch', 'ultralytics') if m in sys.modules]; "
         "assert not bad, bad"
