@@ -22,6 +22,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from blitzcam.ui.labels import elided
 from blitzcam.ui.text_size import text_scale
 
 MARGINS: Final = (56, 16, 20, 34)  # left, top, right, bottom (above the legend), in pixels
@@ -242,7 +243,8 @@ class RunningTotalsChart(QWidget):
         return font
 
     def _elided(self, metrics: QFontMetrics, cap: int) -> list[str]:
-        return [metrics.elidedText(s.label, Qt.TextElideMode.ElideRight, cap) for s in self._series]
+        # (labels.elided: an Arabic name's "…" at its end as it reads, not beside its first word)
+        return [elided(metrics, s.label, cap) for s in self._series]
 
     def _label_widths(self, metrics: QFontMetrics) -> Callable[[int], list[int]]:
         """The legend's names' widths, each cut to a cap."""

@@ -588,3 +588,19 @@ def test_a_right_to_left_name_cut_short_keeps_its_ellipsis_at_its_cut_end() -> N
     assert "…" in cut and cut.endswith(RIGHT_TO_LEFT_MARK)
     assert elided(metrics, "Bartholomew Fitzgerald", 60).endswith("…")  # (no mark)
     assert elided(metrics, "عبد", 400) == "عبد"  # whole: nothing added
+
+
+def test_a_right_to_left_name_cut_short_in_the_chart_legend_keeps_its_ellipsis_at_its_cut_end(qtbot) -> None:
+    # (the legend cut names with Qt's own elision: an Arabic team's "…" beside its first word)
+    from PySide6.QtGui import QFontMetrics
+
+    from blitzcam.ui.chart import RunningTotalsChart, Series
+    from blitzcam.ui.labels import RIGHT_TO_LEFT_MARK
+
+    chart = RunningTotalsChart()
+    qtbot.addWidget(chart)
+    names = ["الفريق الأحمر القوي جدا من المدينة", "Bartholomew Fitzgerald-Montgomery"]
+    chart.set_data([Series(name, (200, 60, 60), (10, 20)) for name in names], 75)
+    arabic, latin = chart._elided(QFontMetrics(chart.font()), 80)
+    assert "…" in arabic and arabic.endswith(RIGHT_TO_LEFT_MARK)
+    assert latin.endswith("…")
