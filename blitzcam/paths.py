@@ -6,7 +6,7 @@ import errno
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import Final
 
 from platformdirs import user_cache_dir, user_data_dir
@@ -23,6 +23,17 @@ def expand_home(path: Path) -> Path:
         return path.expanduser()
     except (RuntimeError, ValueError):  # ValueError: a NUL in the name (a hand-edited file)
         return path
+
+
+def written_path(folder: Path, given: str) -> Path:
+    """The file that a path written in a file names (a counts sheet's photo, a labelme file's):
+    relative to `folder` (an absolute one stays), a leading ~ a home, and a Windows path's
+    backslashes read as folders where no file has the name as written. OSError where it
+    cannot be looked at (a name too long)."""
+    as_written = folder / expand_home(Path(given))
+    if "\\" not in given or as_written.exists():
+        return as_written
+    return folder / expand_home(Path(PureWindowsPath(given).as_posix()))
 
 
 def resolved(path: Path) -> Path:

@@ -16,11 +16,12 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path, PureWindowsPath
+from pathlib import Path
 from typing import Any, Final
 
 from blitzcam.game.decks import typed_deck_name
 from blitzcam.models.evaluation import SceneDataError
+from blitzcam.paths import written_path
 
 COUNTS_FILE: Final = "counts.csv"
 IMAGE_COLUMN: Final = "image"
@@ -135,16 +136,11 @@ def _photo(folder: Path, given: str, where: str) -> Path:
     """The photo a row names (relative to the counts file's folder; `~/` a home; a Windows
     path's backslashes read as folders where no file has the name as written)."""
     try:
-        image = Path(given)
-        if given == "~" or given.startswith(("~/", "~\\")):
-            image = image.expanduser()
-        image = folder / image  # (an absolute path stays one)
-        if not image.exists() and "\\" in given:
-            image = folder / PureWindowsPath(given).as_posix()
+        image = written_path(folder, given)
         if image.is_file():
             return image
         missing = "not a file" if image.exists() else "no such file"
-    except (OSError, RuntimeError) as exc:  # (a name too long; no home to expand ~ to)
+    except OSError as exc:  # (a name too long)
         missing = f"cannot be looked at ({getattr(exc, 'strerror', None) or exc})"
     raise SceneDataError(f"{where}: {given}: {missing}")
 

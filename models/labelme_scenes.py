@@ -26,6 +26,7 @@ import numpy as np
 from blitzcam.game.decks import typed_deck_name
 from blitzcam.models.evaluation import SceneDataError
 from blitzcam.models.metrics import SceneTruth
+from blitzcam.paths import written_path
 from blitzcam.vision.images import ImageError, Picture, decode_picture, read_picture
 
 FACE_UP_LABELS: Final = ("face-up", "face up", "face_up", "faceup", "face")
@@ -144,17 +145,19 @@ def labelled_photo(path: Path, record: dict[str, Any]) -> Photo:
             return PhotoInLabels(path)
         raise SceneDataError(f"{path}: no 'imagePath' naming the photo")
     written = PureWindowsPath(given) if "\\" in given else Path(given)
-    image = path.parent / Path(written.as_posix())
-    if given.startswith("~"):
-        image = Path(given).expanduser()
-    # labelled on another machine (C:\\Users\\..., /home/other/...), then copied with the photo
-    beside = path.parent / written.name
-    for candidate in (image, beside):
-        if candidate.is_file():
-            return candidate
+    try:
+        image = written_path(path.parent, given)
+        # labelled on another machine (C:\\Users\\..., /home/other/...), then copied with the
+        # photo
+        beside = path.parent / written.name
+        for candidate in (image, beside):
+            if candidate.is_file():
+                return candidate
+        missing = "not a file" if image.exists() else "no such file"
+    except OSError as exc:  # (a name too long)
+        missing = f"cannot be looked at ({exc.strerror or exc})"
     if kept_inside:  # (the file first: the same picture, where a person looks for it)
         return PhotoInLabels(path)
-    missing = "not a file" if image.exists() else "no such file"
     raise SceneDataError(
         f"{path}: its photo {given}: {missing}, nor {written.name} beside it, nor a copy "
         "inside it (imageData)"

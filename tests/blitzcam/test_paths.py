@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from blitzcam.errors import UserError
-from blitzcam.paths import cache_dir, data_dir
+from blitzcam.paths import cache_dir, data_dir, written_path
 
 
 def test_a_data_folder_that_is_a_file_is_one_line(tmp_path: Path, monkeypatch) -> None:
@@ -49,3 +49,17 @@ def test_a_data_folder_under_a_folder_not_there_is_refused_and_nothing_made(
     assert not (tmp_path / "typo").exists()
     monkeypatch.setenv("BLITZCAM_DATA_DIR", str(tmp_path / "data"))  # its own folder: made
     assert data_dir().is_dir()
+
+
+def test_a_written_path_is_read_as_written_then_as_windows_writes_it(tmp_path: Path) -> None:
+    (tmp_path / "a\\b.jpg").write_bytes(b"")  # (a Linux name with a backslash in it)
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "d.jpg").write_bytes(b"")
+    assert written_path(tmp_path, "a\\b.jpg") == tmp_path / "a\\b.jpg"
+    assert written_path(tmp_path, "c\\d.jpg") == tmp_path / "c" / "d.jpg"
+    assert written_path(tmp_path, "c/d.jpg") == tmp_path / "c" / "d.jpg"
+    assert written_path(tmp_path, str(tmp_path / "c" / "d.jpg")) == tmp_path / "c" / "d.jpg"
+    assert written_path(tmp_path, "~/x.jpg") == Path.home() / "x.jpg"
+    assert written_path(tmp_path, "~\\x.jpg") == Path.home() / "x.jpg"
+    assert written_path(tmp_path, "~nosuchuser/x.jpg") == tmp_path / "~nosuchuser" / "x.jpg"
+    assert written_path(tmp_path, "~1.jpg") == tmp_path / "~1.jpg"  # (Windows' short names)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -79,6 +80,19 @@ def test_a_windows_image_path_and_a_json_folder_beside_the_photos_are_read(
     ((name, image, _),) = labelme_scenes(tmp_path)
     assert name == "ann/table.json" and image == path.parent / "../img/x.jpg"
     assert unlabelled_photos(tmp_path, labelme_scenes(tmp_path)) == []
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("~nosuchuser/x.jpg", "no such file, nor x.jpg beside it"),  # (a traceback: no home)
+        ("x" * 300 + ".jpg", "cannot be looked at (File name too long)"),  # (a traceback)
+    ],
+)
+def test_a_photo_path_that_names_no_file_is_said_in_a_line(tmp_path: Path, given: str, said: str) -> None:
+    _labelled(tmp_path, [_shape("red-plow", SQUARE)], imagePath=given)
+    with pytest.raises(SceneDataError, match=re.escape(said)):
+        labelme_scenes(tmp_path)
 
 
 def test_only_labelme_files_count_and_photos_no_file_names_are_found(tmp_path: Path) -> None:
