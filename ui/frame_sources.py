@@ -219,8 +219,8 @@ def _first_camera_or_demo() -> FrameSource:
 _HELD: collections.Counter[str] = collections.Counter()
 _RELEASED = threading.Condition()
 # past this, the camera is opened anyway (a stream's connect gives up after
-# vision.sources.STREAM_OPEN_TIMEOUT_MS, a camera's in seconds): the worst is the "busy" error
-# there would have been
+# vision.capture_source.STREAM_OPEN_TIMEOUT_MS, a camera's in seconds): the worst is the
+# "busy" error there would have been
 HOLD_WAIT_S: Final = 60.0
 
 
@@ -254,7 +254,8 @@ class OpenedLater:
     @property
     def last_frame_at(self) -> float | None:
         """When the opened camera or stream last gave a frame (time.monotonic), where its
-        reader says (vision.sources.NewestFrame); None before, or for a source that does not."""
+        reader says (vision.stream_source.NewestFrame); None before, or for a source that does
+        not."""
         return getattr(self._source, "last_frame_at", None)
 
     def __init__(self, open_source: Callable[[], FrameSource], *, spec: str) -> None:

@@ -1163,7 +1163,7 @@ def camera_problem(camera: str, problem: Exception) -> str:
 
 def _said(camera: str) -> str:
     """The camera setting as the status line says it: no stream password in it."""
-    from blitzcam.vision.sources import shown_address
+    from blitzcam.vision.source_address import shown_address
 
     return shown_address(camera)
 

@@ -162,7 +162,8 @@ def absolute_camera(camera: str) -> str:
     as the path from the top (saved as typed, it named nothing once the app was started from
     elsewhere: a desktop menu starts it in the home folder); any other camera as it is."""
     from blitzcam.ui.frame_sources import is_demo
-    from blitzcam.vision.sources import SourceError, as_pasted, read_spec
+    from blitzcam.vision.source_address import as_pasted
+    from blitzcam.vision.sources import SourceError, read_spec
 
     if is_demo(camera):  # (the footage, though a folder of that name is where the app started)
         return camera
@@ -243,7 +244,7 @@ class SettingsDialog(QDialog):
         self.setValue(settings)
 
     def value(self) -> AppSettings:
-        from blitzcam.vision.sources import with_secrets_of
+        from blitzcam.vision.source_address import with_secrets_of
 
         return AppSettings(
             # a stream's password is shown as *** (read over a shoulder, or on a shared
@@ -255,7 +256,7 @@ class SettingsDialog(QDialog):
         )
 
     def setValue(self, settings: AppSettings) -> None:
-        from blitzcam.vision.sources import shown_address
+        from blitzcam.vision.source_address import shown_address
 
         self._opened_camera = settings.camera.strip()  # (OK checks a camera changed since)
         self._opened_keep = (settings.keep_captures, settings.capture_dir.strip())  # (and so)

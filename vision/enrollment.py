@@ -45,8 +45,8 @@ from blitzcam.vision.references import (
 )
 
 if TYPE_CHECKING:
+    from blitzcam.vision.capture_source import Frame, ImageFiles
     from blitzcam.vision.embedding import Embedder
-    from blitzcam.vision.sources import Frame, ImageFiles
 
 CUT_OUT_BACKGROUND: Final = 40  # the grey a transparent cut-out of a card is laid on
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
@@ -172,7 +172,8 @@ def grab_card_frame(spec: str, passed: list[str] | None = None) -> tuple[np.ndar
     camera's or stream's once its exposure has settled, a folder's or video's from its first
     picture. Without one, the last frame read, which enrollment says what is wrong with.
     `passed`: told why each of a folder's pictures that could not be read was passed over."""
-    from blitzcam.vision.sources import ImageFiles, open_source
+    from blitzcam.vision.capture_source import ImageFiles
+    from blitzcam.vision.sources import open_source
 
     last = None
     unreadable = [] if passed is None else passed  # a folder's pictures that cannot be read
@@ -200,7 +201,7 @@ def grab_card_frame(spec: str, passed: list[str] | None = None) -> tuple[np.ndar
                 f"{spec}: none of its {len(unreadable)} pictures could be read (the first: "
                 f"{unreadable[0]})"
             ))  # fmt: skip
-        from blitzcam.vision.sources import shown_address
+        from blitzcam.vision.source_address import shown_address
 
         raise UserError(f"{shown_address(str(spec))}: the source gave no frames")
     return last

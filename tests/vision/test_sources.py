@@ -13,14 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blitzcam.vision.sources import (
+from blitzcam.vision.capture_source import SourceError
+from blitzcam.vision.sources import open_source
+from blitzcam.vision.stream_source import (
     CUT_SHORT_FILL,
     CUT_SHORT_IN_A_ROW,
     NewestFrame,
-    SourceError,
     StreamSource,
     cut_short,
-    open_source,
 )
 
 
@@ -248,7 +248,7 @@ def test_stream_gives_up() -> None:
 
 def test_a_dropped_stream_is_tried_again_for_about_a_minute() -> None:
     # (5 tries, 7.5 s in all: a phone's camera app started again ended the scan for good)
-    from blitzcam.vision.sources import RECONNECT_TRIES
+    from blitzcam.vision.stream_source import RECONNECT_TRIES
 
     waits: list[float] = []
     captures = iter([FakeCapture(_frames(1))] + [FakeCapture([], opened=False)] * RECONNECT_TRIES)
@@ -655,9 +655,10 @@ def test_a_real_mjpeg_stream_that_stalls_is_reconnected(monkeypatch) -> None:
     # default 30 s before the reconnect began; the read timeout ends it
     import time
 
+    import blitzcam.vision.capture_source as capture_source
     import blitzcam.vision.sources as sources
 
-    monkeypatch.setattr(sources, "STREAM_READ_TIMEOUT_MS", 400)
+    monkeypatch.setattr(capture_source, "STREAM_READ_TIMEOUT_MS", 400)
 
     def serve(connection: int, handler: BaseHTTPRequestHandler) -> None:
         handler.send_response(200)
@@ -747,9 +748,10 @@ def test_a_stream_nobody_answers_fails_at_the_open_timeout(monkeypatch) -> None:
     import socket
     import time
 
+    import blitzcam.vision.capture_source as capture_source
     import blitzcam.vision.sources as sources
 
-    monkeypatch.setattr(sources, "STREAM_OPEN_TIMEOUT_MS", 300)
+    monkeypatch.setattr(capture_source, "STREAM_OPEN_TIMEOUT_MS", 300)
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(4)
@@ -769,14 +771,14 @@ def test_a_camera_s_device_file_is_a_camera_not_a_video(monkeypatch) -> None:
     # /dev/video0 was opened as a video file: unplugged, it looked like a video that ended
     import sys
 
-    import blitzcam.vision.sources as sources
+    import blitzcam.vision.capture_source as capture_source
 
     source = open_source("/dev/null", opener=lambda spec: FakeCapture(_frames(1)))
     assert source.live and source.read() is not None
     if sys.platform.startswith("linux"):  # (a device of another kind: said so, not "busy")
         with pytest.raises(SourceError, match=r"^/dev/null: a device, but not a camera"):
             open_source("/dev/null", opener=lambda spec: FakeCapture([], opened=False))
-    monkeypatch.setattr(sources, "is_video_device", lambda spec: True)  # as /dev/video0 is
+    monkeypatch.setattr(capture_source, "is_video_device", lambda spec: True)  # as /dev/video0 is
     with pytest.raises(SourceError, match=r"^/dev/null: cannot open it: no such camera, or it is busy"):
         open_source("/dev/null", opener=lambda spec: FakeCapture([], opened=False))
 
@@ -865,7 +867,7 @@ def test_an_empty_source_is_refused_not_the_current_folder(spec: str) -> None:
     ],
 )
 def test_a_stream_s_password_is_never_said(url: str, shown: str) -> None:
-    from blitzcam.vision.sources import shown_address, with_secrets_of
+    from blitzcam.vision.source_address import shown_address, with_secrets_of
 
     assert shown_address(url) == shown
     assert with_secrets_of(shown, url) == url  # the settings field's round trip
@@ -899,7 +901,7 @@ def test_a_stream_s_password_is_never_said(url: str, shown: str) -> None:
 def test_an_address_edited_where_it_was_shown_hidden_keeps_its_secrets(
     edited: str, kept: str
 ) -> None:
-    from blitzcam.vision.sources import with_secrets_of
+    from blitzcam.vision.source_address import with_secrets_of
 
     original = "rtsp://admin:hunter2@192.168.1.5:554/live?token=t0k"
     assert with_secrets_of(edited, original) == kept
@@ -907,7 +909,7 @@ def test_an_address_edited_where_it_was_shown_hidden_keeps_its_secrets(
 
 
 def test_swapped_parameters_keep_their_own_secrets_and_a_path_of_stars_is_no_secret() -> None:
-    from blitzcam.vision.sources import shown_address, with_secrets_of
+    from blitzcam.vision.source_address import shown_address, with_secrets_of
 
     original = "http://cam/v?pwd=p4ss&token=t0k"
     assert with_secrets_of("http://cam/v?token=***&pwd=***", original) == (
@@ -920,7 +922,7 @@ def test_swapped_parameters_keep_their_own_secrets_and_a_path_of_stars_is_no_sec
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="rtsp:/@?&;=#[]%._-abc123* ", max_size=40))
 def test_any_spec_shown_hidden_comes_back_whole(spec: str) -> None:
-    from blitzcam.vision.sources import shown_address, with_secrets_of
+    from blitzcam.vision.source_address import shown_address, with_secrets_of
 
     for candidate in (spec, f"rtsp://{spec}", f"rtsp://u:{spec}@cam/v?pwd={spec}"):
         assert with_secrets_of(shown_address(candidate), candidate) == candidate
@@ -1184,7 +1186,7 @@ def test_a_picture_cut_short_is_passed_by_on_the_newest_frame_path_too() -> None
 
 def test_asking_why_follows_no_redirect_and_gives_the_password_only_when_asked(camera_page_server) -> None:
     # (urllib sent the camera's password along a redirect, to wherever it pointed)
-    from blitzcam.vision.sources import http_answer
+    from blitzcam.vision.stream_source import http_answer
 
     host, sent = camera_page_server
     assert http_answer(f"http://admin:s3cr3t@{host}/redir") == (

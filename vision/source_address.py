@@ -1,0 +1,126 @@
+"""Stream addresses as people type and paste them: which specs are network streams, and an
+address shown, edited and pasted with its secrets (a password, a token) kept out of sight."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Final
+
+STREAM_SCHEMES: Final = ("rtsp://", "rtsps://", "http://", "https://")
+
+
+def is_stream(spec: int | str | Path) -> bool:
+    """Whether a source spec is a network stream's address."""
+    return isinstance(spec, str) and spec.lower().startswith(STREAM_SCHEMES)
+
+
+def shown_address(spec: str) -> str:
+    """A source spec as messages show it: in anything shaped like an address (scheme://..., a
+    scheme blitzcam reads or not: `rstp://` is a typo, and still holds the password) the
+    password of its userinfo (rtsp://user:secret@host/..., as phone camera apps ask for) and
+    the values of query parameters named like secrets (?pwd=secret, ;password=, access_token=)
+    replaced by ***; anything else as it is. The userinfo ends at the last @ before the host,
+    so a password holding / or ? (typed as it is, unescaped) is hidden whole."""
+    shown, last = [], 0
+    for _key, start, end in _secret_spans(spec):
+        shown += [spec[last:start], HIDDEN]
+        last = end
+    return "".join([*shown, spec[last:]])
+
+
+def with_secrets_of(edited: str, original: str) -> str:
+    """An address edited where it was shown hidden (a settings field), with `original`'s
+    secrets put back where a *** still stands in their place: the userinfo's password where the
+    edited address's password is ***, a parameter's value where the parameter of that name is
+    ***. The host or path changed, a parameter moved or another secret typed in: each keeps
+    its own; anything else as typed."""
+    kept: dict[str, list[str]] = {}
+    for key, start, end in _secret_spans(original):
+        kept.setdefault(key, []).append(original[start:end])
+    parts, last = [], 0
+    for key, start, end in _secret_spans(edited):
+        if edited[start:end] == HIDDEN and kept.get(key):
+            parts += [edited[last:start], kept[key].pop(0)]
+            last = end
+    return "".join([*parts, edited[last:]])
+
+
+HIDDEN: Final = "***"  # what a secret is shown as
+
+
+def _secret_spans(spec: str) -> list[tuple[str, int, int]]:
+    """Where the secrets of an address lie in `spec` (see shown_address), in order, each with
+    what it is: "@" for the userinfo's password, else its parameter's name (lower-cased)."""
+    found = ANY_ADDRESS.match(spec)
+    if found is None:
+        return []
+    offset, rest = found.end(1), found.group(2)
+    spans = []
+    at = _userinfo_end(rest)
+    authority_start = 0
+    user = rest[:at].split(":", 1)[0] if at >= 0 else ""
+    if at >= 0 and not any(c in user for c in "/?#;"):  # (else the @ is in the path or query)
+        if ":" in rest[:at]:
+            spans.append(("@", offset + len(user) + 1, offset + at))
+        authority_start = at + 1  # (a user name alone: no secret)
+    host_end = _first_of(rest, "/?#;", authority_start)
+    for value in _SECRET_VALUE.finditer(rest, host_end):
+        name = value.group(1)[1:-1].lower()  # (between the ? & or ; and the =)
+        spans.append((name, offset + value.end(1), offset + value.end()))
+    return spans
+
+
+# scheme://: any scheme, after any spaces
+ANY_ADDRESS: Final = re.compile(r"(\s*[A-Za-z][A-Za-z0-9+.\-]*://)(.*)\Z", re.DOTALL)
+# a stream's, mistyped
+SCHEME_WITHOUT_COLON: Final = re.compile(r"(rtsps?|https?)//", re.IGNORECASE)
+
+
+def as_pasted(text: str) -> str:
+    """A source as a person pastes it, as the file or address it names: a path copied with its
+    quotes ("Copy as path" on Windows), or as a file:// URL (a file manager's or a browser's)."""
+    from urllib.parse import unquote, urlsplit
+
+    stripped = text.strip()
+    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "\"'":
+        text = stripped[1:-1]
+    if text.strip().lower().startswith("file://"):
+        url = urlsplit(text.strip())
+        if url.netloc in ("", "localhost"):  # (another machine's file is no file here)
+            path = unquote(url.path)
+            # file:///C:/x.mp4 is C:/x.mp4 on Windows
+            return path[1:] if re.match(r"/[A-Za-z]:/", path) else path
+    return text
+
+
+# a parameter whose name says it holds a secret (pwd, password, passwd, pass, token,
+# access_token, auth, secret, credential ..., or ending in key or sig: key, apikey, sig; not
+# keyframe; pw and psw whole, as some cameras name it), and its value, to & ; # or the end
+_SECRET_VALUE: Final = re.compile(
+    r"([?&;](?:[^=&;#?/]*(?:pass|pwd|token|auth|secret|cred|signature)[^=&;#?/]*"
+    r"|[^=&;#?/]*(?:key|sig)|ps?w)=)[^&;#]*",
+    re.IGNORECASE,
+)
+
+
+def _first_of(text: str, chars: str, start: int = 0) -> int:
+    """The first index at or after `start` of any of `chars` in `text` (its length if none)."""
+    return min((i for c in chars if (i := text.find(c, start)) >= 0), default=len(text))
+
+
+def _userinfo_end(rest: str) -> int:
+    """Where an address's userinfo ends (after scheme://): the last @ that is followed by a
+    host (a name of no delimiters, or an [IPv6], and a :port, up to a / ? # ; or the end), or
+    -1. Taking the last such @ hides a password with an @ / or ? typed in it; an @ in the
+    query (?mail=a@b&x=1) is followed by no host."""
+    for at in range(len(rest) - 1, -1, -1):
+        if rest[at] == "@" and _HOST.match(rest, at + 1):
+            return at
+    return -1
+
+
+# a host: an [IPv6] (with a %25 zone) or a name of anything but the delimiters (docker's
+# rtsp_server, kamera-küche.local), a :port, then / ? # ; or the end
+# (not & or =: an @ in a query, ?mail=a@b&x=1, is followed by no host)
+_HOST: Final = re.compile(r"(\[[0-9A-Fa-f:.%A-Za-z]+\]|[^\s/?#;@:\[\]&=]+)(:\d*)?(?=[/?#;]|\Z)")

@@ -1,0 +1,376 @@
+"""Network streams that reconnect when they drop, and live sources read on a thread of their
+own so that a read gives the newest frame (`NewestFrame`)."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from typing import Final
+
+import numpy as np
+
+from blitzcam.vision import capture_source
+from blitzcam.vision.capture_source import (
+    CLIP_LENGTH_SLACK,
+    Capture,
+    CaptureSource,
+    Frame,
+    FrameSource,
+    SourceError,
+    capture_property,
+)
+from blitzcam.vision.source_address import shown_address
+
+# a stream that dropped is tried again this many times, waiting RECONNECT_DELAY_S longer each
+# time, up to RECONNECT_DELAY_MAX_S: about a minute in all, long enough for a phone's camera app
+# started again or Wi-Fi changing its access point (5 tries, 7.5 s, ended a scan for either)
+RECONNECT_TRIES: Final = 30
+RECONNECT_DELAY_S: Final = 0.5
+RECONNECT_DELAY_MAX_S: Final = 2.0
+RECONNECT_FOR_S: Final = 60.0  # however many tries that is
+HTTP_ASK_TIMEOUT_S: Final = 2.0  # asking an address that gave no stream why
+# FFmpeg fills a picture that came cut short (a slow or lossy link, a server sending part of
+# each JPEG) with this colour (BGR) from where its data ends: counted, its lower half's cards
+# were lost without a word (99 backs on a table read as 61)
+CUT_SHORT_FILL: Final = (0, 135, 0)
+CUT_SHORT_ROWS: Final = 8  # the frame's last rows all of the fill: cut short
+CUT_SHORT_IN_A_ROW: Final = 25  # pictures cut short one after another: the stream is said bad
+
+
+class StreamSource(CaptureSource):
+    """A network stream (RTSP, HTTP MJPEG) that reconnects when it drops, for about a minute."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        opener: Callable[[int | str], Capture],
+        tries: int = RECONNECT_TRIES,
+        delay_s: float = RECONNECT_DELAY_S,
+        sleep: Callable[[float], object] | None = None,
+    ) -> None:
+        """`sleep` waits between tries (None: a wait that `cancel` cuts short)."""
+        self._cancelled = threading.Event()
+        self._tries, self._delay_s = tries, delay_s
+        self._sleep = sleep or self._cancelled.wait
+        self.reconnects = 0
+        self._opening = time.monotonic()
+        self._http = url.lower().startswith(("http://", "https://"))  # (its server can be asked)
+        super().__init__(url, name=shown_address(url), opener=opener)
+        # a video file served over HTTP is read as a file is: its end is its end, and its last
+        # view may be shot (a live stream's end is a failure)
+        self.live = not self.is_clip()
+
+    def _cannot_open(self) -> str:
+        # (asked why when the server answered: one silent until the open timeout says no more)
+        # (capture_source's timeout read where it is used: the one it opened the capture with)
+        open_timeout_s = capture_source.STREAM_OPEN_TIMEOUT_MS / 1000
+        answered = time.monotonic() - self._opening < 0.9 * open_timeout_s
+        why = http_answer(self._spec) if self._http and answered else None
+        return f"{self.name}: " + (
+            why or "cannot connect to the stream (wrong address, or the camera is offline)"
+        )
+
+    def _clip_length(self) -> int:
+        """The frames the capture says the source holds: more than 0 for a video file served
+        over HTTP, 0 (or less) for a live stream, whose length nobody knows."""
+        import cv2
+
+        frames = capture_property(self._capture, cv2.CAP_PROP_FRAME_COUNT)
+        return int(frames) if math.isfinite(frames) else 0
+
+    def read_frame(self) -> Frame | None:
+        """The next picture that came whole: one cut short is passed by (its lower part is
+        FFmpeg's fill), and a stream that sends nothing else is said to."""
+        for _ in range(CUT_SHORT_IN_A_ROW):
+            frame = self._read_any()
+            if frame is None or not cut_short(frame.image):
+                return frame
+        raise SourceError(
+            f"{self.name}: the stream's pictures come cut short ({CUT_SHORT_IN_A_ROW} in a row: "
+            "a link too slow or lossy for its size, or a server sending part of each)"
+        )
+
+    def retrieve_frame(self) -> Frame | None:
+        """The frame `skip_frame` just took, decoded; None if it cannot be or came cut short
+        (the newest-frame reader then reads on, through `read_frame`)."""
+        frame = super().retrieve_frame()
+        return None if frame is not None and cut_short(frame.image) else frame
+
+    def _read_any(self) -> Frame | None:
+        image = self._grab()
+        if image is None and self._clip_length() > 0:
+            if self._index == 0:  # (the first read of a clip gave nothing: no frames to come)
+                raise SourceError(
+                    f"{self.name}: the video gave no frames (one whose index is at its end, "
+                    "as some cameras and OpenCV write them, cannot be read as it downloads)"
+                )
+            # a clip that ended, or whose connection dropped before its end: read on from where
+            # it was (half a video served over HTTP ended as if it were all; reconnecting
+            # without a seek would play it again from the start)
+            image = None if self._near_the_end() else self._resumed()
+            if image is None:
+                return None
+        attempt, dropped = 0, time.monotonic()
+        while image is None:
+            if self._cancelled.is_set():
+                return None  # the reader is going away: no more tries
+            if self._index == 0:  # no frame ever: reconnecting is for drops (6.7 s a try)
+                # (an empty video served over HTTP has no length either)
+                raise SourceError(
+                    f"{self.name}: connected, but the stream sent no pictures (not a video "
+                    "stream, or not one blitzcam can decode)"
+                )
+            # (a host that never answers takes the open timeout, 8 s, each try: a minute in all)
+            if attempt >= self._tries or time.monotonic() - dropped >= RECONNECT_FOR_S:
+                # (what its server answers now: a 503 on every try was said as silence)
+                why = http_answer(self._spec) if self._http else None
+                raise SourceError(
+                    f"{self.name}: the stream dropped and did not come back after {attempt} tries "
+                    f"({time.monotonic() - dropped:.0f} s)" + (f": {why}" if why else "")
+                )
+            attempt += 1
+            opened = self._reopened(attempt, "stream")
+            if opened is None:
+                return None
+            if opened:
+                image = self._grab()
+        self._index += 1
+        if not self.live:  # a video file served over HTTP: its own clock, as a file's
+            self._note_time()
+        return Frame(image=image, index=self._index - 1, origin=self.name)
+
+    def _reopened(self, attempt: int, what: str) -> bool | None:
+        """The capture opened again after try `attempt`'s back-off: whether it opened; None
+        when `cancel` came meanwhile. The opener's own failure is said as the `what`'s."""
+        self._sleep(min(self._delay_s * attempt, max(self._delay_s, RECONNECT_DELAY_MAX_S)))
+        if self._cancelled.is_set():
+            return None
+        self._capture.release()
+        try:
+            self._capture = self._opener(self._spec)
+        except Exception as exc:
+            raise SourceError(f"{self.name}: cannot reconnect to the {what}: {exc}") from None
+        self.reconnects += 1
+        return bool(self._capture.isOpened())
+
+    def _near_the_end(self) -> bool:
+        """Whether a clip's read failed at its end, as far as its said length can tell (a
+        length estimated from its duration may be a few frames long: CLIP_LENGTH_SLACK)."""
+        length = self._clip_length()
+        return self._index >= length - max(2, CLIP_LENGTH_SLACK * length)
+
+    def _resumed(self) -> np.ndarray | None:
+        """The frame after the last one read of a clip whose read failed before its end: its
+        connection opened again and the frame sought; None where it holds no more frames (its
+        length was an estimate). SourceError when it cannot be reached again, or its server
+        cannot seek."""
+        import cv2
+
+        for attempt in range(1, self._tries + 1):
+            opened = self._reopened(attempt, "video")
+            if opened is None:
+                return None
+            if not opened:
+                continue
+            sought = getattr(self._capture, "set", None)
+            if sought is None or not sought(cv2.CAP_PROP_POS_FRAMES, self._index):
+                raise SourceError(
+                    f"{self.name}: the video dropped at frame {self._index + 1} of "
+                    f"{self._clip_length()}, and cannot be read on from there"
+                )
+            return self._grab()  # (no frame: the clip does end here)
+        raise SourceError(
+            f"{self.name}: the video dropped at frame {self._index + 1} of "
+            f"{self._clip_length()} and did not come back after {self._tries} tries"
+        )
+
+    def cancel(self) -> None:
+        """Have a read that waits to reconnect give up now (from any thread): the app stops its
+        worker with it, or Esc waited out the back-off, up to a minute."""
+        self._cancelled.set()
+
+    def is_clip(self) -> bool:
+        """A video file served over HTTP (it has a length), not a live stream."""
+        return self._clip_length() > 0
+
+
+def http_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | None:
+    """Why an HTTP address gave no stream, as its server answers a plain request: a password
+    refused, no such path, a web page (phone camera apps serve their page and their stream at
+    other paths); None when the answer says nothing more (no answer, a stream after all, an
+    address it cannot be asked at). The user name and password in the address are given to
+    that server alone, when it asks for them, never followed to another (a redirect) nor put
+    in a message."""
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None  # (answered as the HTTPError of its 3xx)
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname or ""
+        netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
+        bare = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+        handlers: list[urllib.request.BaseHandler] = [NoRedirect()]
+        if parts.username is not None:
+            passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+            passwords.add_password(
+                None,
+                f"{parts.scheme}://{netloc}/",
+                urllib.parse.unquote(parts.username),
+                urllib.parse.unquote(parts.password or ""),
+            )
+            handlers.append(urllib.request.HTTPBasicAuthHandler(passwords))
+        with urllib.request.build_opener(*handlers).open(bare, timeout=timeout_s) as answer:
+            kind = answer.headers.get("Content-Type")
+    except urllib.error.HTTPError as exc:
+        if exc.code in (401, 403):
+            return f"the camera refused the user name or password (HTTP {exc.code})"
+        if exc.code == 404:
+            return (
+                "no stream at this path (HTTP 404): phone camera apps serve theirs at a path "
+                "such as /video"
+            )
+        if 300 <= exc.code < 400:
+            return f"the address sends elsewhere (HTTP {exc.code}): give the stream's own"
+        return f"the server answered HTTP {exc.code}, not a stream"
+    except (OSError, ValueError):  # (no answer in time, refused; a port of 99999)
+        return None
+    if kind is not None and kind.split(";")[0].strip().lower() in ("text/html", "text/plain"):
+        return (
+            "a web page, not a video stream (phone camera apps serve their page and their "
+            "stream at other paths, such as /video)"
+        )
+    return None
+
+
+def cut_short(image: np.ndarray) -> bool:
+    """Whether a streamed picture came cut short: its last rows are all FFmpeg's fill, to the
+    value (a camera's own picture has noise in every row, a black one too)."""
+    if image.ndim != 3 or image.shape[0] < CUT_SHORT_ROWS or image.shape[2] != 3:
+        return False
+    return bool((image[-CUT_SHORT_ROWS:] == np.asarray(CUT_SHORT_FILL, image.dtype)).all())
+
+
+class NewestFrame(FrameSource):
+    """A camera or live stream read on a thread of its own, keeping only its newest frame.
+
+    A stream sends 25-30 frames a second whether or not anyone reads them, and OpenCV hands them
+    out in order: read once per count (100-500 ms), it fell further behind the table every
+    second, without bound (measured on a 30 fps MJPEG server: 27 frames behind after 1 s, 189
+    after 7 s). A camera's driver queues a few frames the same way (V4L2's four buffers in
+    OpenCV, handed out oldest first: a count saw the table as it was a few frames before).
+    Here a reader thread takes every frame as it comes and `read_frame` gives the newest one
+    not given yet (waiting for it when there is none), so what is counted is what is on the
+    table now; frames in between are dropped (their indices are skipped). Only a frame someone
+    waits for is decoded: the others are taken undecoded (`CaptureSource.skip_frame`), since
+    a count reads 2-10 of the 30 frames a second a camera sends; a reader that comes while a
+    frame is being taken gets that one, decoded then (`retrieve_frame`). The thread
+    owns the stream: it reconnects there, a failure reaches the next `read_frame`, and the
+    stream is released by the thread when it ends (OpenCV must not be released mid-read).
+    """
+
+    def __init__(self, stream: CaptureSource) -> None:
+        self.stream = stream
+        self.name, self.live = stream.name, True
+        self._changed = threading.Condition()
+        self._newest: Frame | None = None
+        self._given = -1  # the index of the last frame given
+        self._waiting = 0  # readers waiting in read_frame
+        self._failure: Exception | None = None
+        self._ended = False
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        # when the reader last took a frame off the stream (time.monotonic), decoded or not:
+        # the camera's own liveness, which a slow count (nothing read meanwhile) is not
+        self.last_frame_at: float | None = None
+        self.clock: Callable[[], float] = time.monotonic
+
+    @property
+    def reconnects(self) -> int:
+        return self.stream.reconnects
+
+    def _read_on(self) -> None:
+        try:
+            skipping = self.stream.can_skip()
+            while not self._stopping:
+                if not skipping or self._wanted():
+                    frame = self.stream.read_frame()
+                elif not self.stream.skip_frame():
+                    frame = self.stream.read_frame()  # ended, or dropped: reconnects
+                else:  # taken, undecoded: the camera's all the same
+                    self.last_frame_at = self.clock()
+                    if not self._wanted():
+                        continue
+                    # came while that frame was taken: it is the newest
+                    frame = self.stream.retrieve_frame() or self.stream.read_frame()
+                if frame is not None:
+                    self.last_frame_at = self.clock()
+                with self._changed:
+                    if frame is None:
+                        break
+                    self._newest = frame
+                    self._changed.notify_all()
+        except Exception as exc:  # given to the reader, in its thread
+            with self._changed:
+                self._failure = exc
+        finally:
+            self.stream.close()
+            with self._changed:
+                self._ended = True
+                self._changed.notify_all()
+
+    def read_frame(self) -> Frame | None:
+        with self._changed:
+            if self._thread is None and not self._stopping:
+                self._thread = threading.Thread(
+                    target=self._read_on, name=f"read {self.name}", daemon=True
+                )
+                self._thread.start()
+            self._waiting += 1
+            try:
+                self._changed.wait_for(lambda: self._fresh() or self._ended or self._stopping)
+            finally:
+                self._waiting -= 1
+            newest = self._newest
+            if newest is not None and self._fresh() and not self._stopping:
+                self._given = newest.index
+                return newest
+            if self._failure is not None:
+                failure, self._failure = self._failure, None
+                raise failure
+            return None
+
+    def _wanted(self) -> bool:
+        """A reader waits, with no fresh frame to take (one that has one wants no other)."""
+        with self._changed:
+            return self._waiting > 0 and not self._fresh()
+
+    def _fresh(self) -> bool:
+        return self._newest is not None and self._newest.index != self._given
+
+    def cancel(self) -> None:
+        """A read waiting for a frame, or the stream waiting to reconnect, gives up now (from
+        any thread)."""
+        with self._changed:
+            self._stopping = True
+            self._changed.notify_all()
+        self.stream.cancel()
+
+    def close(self) -> None:
+        """Stop reading; the thread releases the stream when its read returns, waited for up to
+        the stream's read timeout (a stream that lets one viewer in at a time is free again
+        for the next scan), or here when it never started."""
+        self.cancel()
+        with self._changed:
+            thread = self._thread
+        if thread is None:
+            self.stream.close()
+        elif thread is not threading.current_thread():
+            thread.join(timeout=capture_source.STREAM_READ_TIMEOUT_MS / 1000 + 1.0)
