@@ -3,10 +3,11 @@ keep a right-to-left name from turning the sentence around it."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Final
+
+import wcwidth
 
 from blitzcam.game.rules import Match, Player, Round, Standings, at_table
 from blitzcam.game.store import MatchSummary
@@ -109,28 +110,14 @@ def played_no_round(name: str) -> str:
     return f"{name} had played no round: taken off the match"
 
 
-ZERO_WIDTH_JOINER: Final = "\u200d"
-
-
 def shown_width(text: str) -> int:
     """The columns `text` takes in a terminal: two for a wide character (Chinese, Japanese,
-    Korean, most emoji), none for a mark on another, an invisible control, or a character a
-    joiner joins to the one before it (one emoji of several: 👩‍💻); one for the rest. Padded
-    by its length, a column of such names pushed the columns after it out of line."""
-    width, joined = 0, False
-    for ch in text:
-        if joined:
-            joined = False
-            continue
-        if ch == ZERO_WIDTH_JOINER:
-            joined = True
-        elif unicodedata.category(ch) in ("Mn", "Me", "Cf") or unicodedata.combining(ch):
-            continue
-        elif unicodedata.east_asian_width(ch) in ("W", "F"):
-            width += 2
-        else:
-            width += 1
-    return width
+    Korean, most emoji, one of several joined: 👩‍💻, a skin tone or a flag), none for a mark
+    on another, an invisible control, or a Hangul syllable's later letters; one for the rest.
+    Padded by its length, a column of such names pushed the columns after it out of line.
+    (wcwidth's rules: ❤️ with its emoji selector counted 1 and a Hangul syllable of letters 3
+    by the rules written here before.)"""
+    return max(0, wcwidth.width(text))
 
 
 def padded(text: str, width: int) -> str:

@@ -91,6 +91,10 @@ def test_a_terminal_s_columns_count_wide_and_joined_characters_as_it_shows_them(
     assert shown_width("\U0001f469\u200d\U0001f4bb") == 2  # 👩‍💻: one emoji of two
     assert shown_width("Jose\u0301") == 4  # an accent on the e takes no column
     assert shown_width("A\u200bB") == 2
+    assert shown_width("\u2764\ufe0f") == 2  # ❤️: an emoji by its selector (counted 1)
+    assert shown_width("\U0001f44d\U0001f3fd") == 2  # 👍🏽: its skin tone is no more (4)
+    assert shown_width("\u1112\u1161\u11ab") == 2  # 한 of its letters: one syllable (3)
+    assert shown_width("\U0001f1f3\U0001f1f1") == 2  # 🇳🇱
     assert padded("王", 4) == "王  " and padded("Ann", 2) == "Ann"
 
 
