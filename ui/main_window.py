@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QStackedWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -290,6 +291,11 @@ class MainWindow(QMainWindow):
             self.fullscreen_action,
         ):
             self.toolbar.addAction(action)
+        # (Qt's "more" button, where the last buttons go on a narrow screen, says nothing)
+        more = self.toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+        if more is not None:
+            more.setToolTip("More buttons")
+            more.setAccessibleName("More buttons")
 
     def _update_actions(self) -> None:
         states = action_states(

@@ -171,6 +171,6 @@ def test_every_picture_the_style_sheet_names_is_there() -> None:
     from blitzcam.ui.app import STYLE
 
     named = re.findall(r'url\("([^"]+)"\)', STYLE)
-    assert len(named) == 4
+    assert len(named) == 5
     for path in named:
         assert Path(path).is_file() and not QImage(path).isNull(), path
