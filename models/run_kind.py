@@ -45,6 +45,12 @@ def run_kind(run_dir: Path) -> RunKind | Literal["unreadable"] | None:
     return next((kind for kind in kinds if has_trained(run_dir, kind)), None)
 
 
+def is_scene_dataset(folder: Path) -> bool:
+    """Whether `folder` is a dataset `blitzcam dataset generate` wrote (as `evaluate` tells
+    one)."""
+    return (folder / "scenes").is_dir() and (folder / "data.yaml").is_file()
+
+
 def has_trained(run_dir: Path, kind: RunKind) -> bool:
     """Whether a run has trained at all: a checkpoint or a finished stage. A start refused
     before its first step (its scenes or crops unusable) leaves its recipe and data records
@@ -65,6 +71,11 @@ def check_run_start(
     cannot be read, a run of its own kind that a new start would throw away, or, with
     `resume`, no run at all. `other_kinds_only`: check only the first two (a caller that
     decides the rest itself)."""
+    if is_scene_dataset(run_dir):  # (a run would write its records into it, and be one)
+        raise UserError(
+            f"{run_dir}: holds a scene dataset (`blitzcam dataset generate`), not a run: "
+            "give it as --data, and another folder as --run"
+        )
     found = run_kind(run_dir)
     if found == "unreadable":
         raise UserError(

@@ -641,7 +641,10 @@ def first_stage_scenes(run_dir: Path, given: Path | None, *, resume: bool) -> Pa
         return started
     if not resume or given is not None:
         scenes = None if given is None else str(given.resolve())
-        write_text_atomic(record, json.dumps({"scenes": scenes}))
+        try:
+            write_text_atomic(record, json.dumps({"scenes": scenes}))
+        except OSError as exc:  # (a read-only --run: the first thing written there)
+            raise UserError(f"{record}: cannot write it ({exc.strerror or exc})") from None
     return given
 
 

@@ -101,8 +101,9 @@ def _data_kind(data: Path) -> str:
     from blitzcam.errors import UserError
     from blitzcam.models.counted_scenes import has_captures, has_counts_file
     from blitzcam.models.labelme_scenes import labelme_files
+    from blitzcam.models.run_kind import is_scene_dataset
 
-    if (data / "scenes").is_dir() and (data / "data.yaml").is_file():
+    if is_scene_dataset(data):
         return "generated"
     # (photos may lie in a folder called scenes: looked for before an unfinished dataset)
     if has_counts_file(data):

@@ -136,3 +136,28 @@ def test_a_refused_run_leaves_no_folder_it_made(
     assert main([*argv, "--run", str(run)]) == 2
     assert capsys.readouterr().err.count("\n") == 1
     assert not run.exists()
+
+
+@pytest.mark.parametrize("command", ["train", "train-identity"])
+def test_a_scene_dataset_given_as_the_run_folder_is_refused_untouched(
+    tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (train wrote its records into the dataset, then refused it as "not empty (pass
+    # --overwrite)", an option it has not; the dataset then read as a detector run)
+    (tmp_path / "scenes").mkdir()
+    (tmp_path / "data.yaml").write_text("path: .\n")
+    assert main([command, "--run", str(tmp_path), "--no-ship"]) == 2
+    err = capsys.readouterr().err
+    assert "holds a scene dataset (`blitzcam dataset generate`), not a run: give it as --data" in err
+    assert err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data.yaml", "scenes"]
+
+
+def test_a_run_folder_that_cannot_be_written_is_said_in_a_line(tmp_path: Path) -> None:
+    # (a read-only --run: a traceback from the first record written there)
+    from blitzcam.errors import UserError
+    from blitzcam.models.training import DATA_FILE, first_stage_scenes
+
+    (tmp_path / DATA_FILE).mkdir()  # (as a file it cannot be written)
+    with pytest.raises(UserError, match=rf"{DATA_FILE}: cannot write it \("):
+        first_stage_scenes(tmp_path, None, resume=False)
