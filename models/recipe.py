@@ -6,7 +6,7 @@ changing one means retraining and updating the card.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Final
 
 from blitzcam.models.crops import CANONICAL_WIDTH
@@ -69,6 +69,20 @@ class Recipe:
 
 
 SHIPPED: Final = Recipe()
+
+# `blitzcam train --trial`: every stage of the recipe, tiny (a stage-3 budget of a minute), so
+# that a machine shows it can train in some minutes; its weights are no detector to count with
+TRIAL: Final = replace(
+    SHIPPED,
+    scenes=20,
+    crops_per_scene=2,
+    epochs=1,
+    batch=4,
+    refine_epochs=1,
+    extend_scenes=20,
+    extend_batch=4,
+    extend_hours=1 / 60,
+)
 
 # The shipped weights (models/blitzcam-obb.pt) and how each of their stages ran, as the model
 # card says: a run that goes on from them (`blitzcam train --from-shipped`) takes these as its

@@ -84,6 +84,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=2,
         help="processes that cut crops and load training batches (default 2)",
     )
+    parser.add_argument(
+        "--trial",
+        action="store_true",
+        help="every stage, tiny (20 scenes, an epoch a stage, a minute of the third), to see "
+        "that training works on this machine in some minutes; its weights stay in the run "
+        "folder (as --no-ship; default runs/detector-trial) and count nothing well",
+    )
     parser.add_argument("--resume", action="store_true", help="continue the run's last checkpoint")
     parser.add_argument(
         "--no-ship",
@@ -120,6 +127,8 @@ def _train(args: argparse.Namespace) -> int:
         if getattr(args, name) not in (None, False) and not args.more_hours:
             option = name.replace("_", "-")
             raise UserError(f"--{option}: stage 5 trains only with a budget (give --more-hours)")
+    if args.trial and args.from_shipped:
+        raise UserError("--trial trains every stage from the first; --from-shipped, the last only")
     if args.from_shipped:
         given = [f"--{n}" for n in ("data", "epochs", "scenes", "batch") if getattr(args, n)]
         if given:
@@ -165,7 +174,7 @@ def _train(args: argparse.Namespace) -> int:
     os.environ["YOLO_VERBOSE"] = "1"  # progress bars and per-epoch metrics
 
     from blitzcam.models import DETECTOR_PT, MODELS_DIR
-    from blitzcam.models.recipe import SHIPPED
+    from blitzcam.models.recipe import SHIPPED, TRIAL
     from blitzcam.models.run_kind import check_run_start, keeps_to_itself
     from blitzcam.models.training import (
         calibration_scenes,
@@ -178,12 +187,15 @@ def _train(args: argparse.Namespace) -> int:
     )
     from blitzcam.paths import REPO_ROOT, refused_leaves_no_folder, run_folder
 
-    with refused_leaves_no_folder(args.run or REPO_ROOT / "runs" / "detector", "--run") as run_dir:
+    default_run = REPO_ROOT / "runs" / ("detector-trial" if args.trial else "detector")
+    with refused_leaves_no_folder(args.run or default_run, "--run") as run_dir:
         # (--from-shipped decides itself whether the folder may hold a run)
         check_run_start(run_dir, "detector", resume=args.resume, other_kinds_only=args.from_shipped)
         # resumed, the run's own recipe with the options given over it (each had to be typed
         # again); the options that differ from it are refused when the run opens
-        base = (recipe_of_run(run_dir) if args.resume else None) or SHIPPED
+        base = (recipe_of_run(run_dir) if args.resume else None) or (
+            TRIAL if args.trial else SHIPPED
+        )
         recipe = recipe_with(
             base, epochs=args.epochs, scenes=args.scenes, batch=args.batch,
             more_hours=args.more_hours, more_scenes=args.more_scenes,
@@ -192,7 +204,7 @@ def _train(args: argparse.Namespace) -> int:
         if args.from_shipped:
             go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
         scenes = first_stage_scenes(run_dir, args.data, resume=args.resume)
-    own = keeps_to_itself(run_dir, no_ship=args.no_ship, resume=args.resume)
+    own = keeps_to_itself(run_dir, no_ship=args.no_ship or args.trial, resume=args.resume)
     weights = train(
         recipe,
         scenes_dir=scenes,

@@ -458,6 +458,27 @@ def _trained_nowhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[l
     return trained, exported
 
 
+def test_a_trial_trains_every_stage_tiny_and_keeps_its_weights_in_its_run_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (the smallest run took 20 minutes and 2 GB: stage 3 generated its 8,000 scenes whatever
+    # the first stages' options)
+    from blitzcam.models.recipe import TRIAL
+    from blitzcam.models.training import stages
+
+    trained, exported = _trained_nowhere(monkeypatch, tmp_path)
+    run = tmp_path / "run"
+    assert main(["train", "--trial", "--run", str(run)]) == 0, capsys.readouterr().err
+    assert trained == [TRIAL] and exported == [run.resolve() / "export"]
+    assert [stage.name for stage in stages(TRIAL)] == [stage.name for stage in stages(SHIPPED)]
+    assert max(stage.scenes for stage in stages(TRIAL)) <= 20 and TRIAL.extend_hours <= 1 / 60
+    # an option given is over the trial's own
+    assert main(["train", "--trial", "--epochs", "2", "--run", str(tmp_path / "two")]) == 0
+    assert trained[-1] == replace(TRIAL, epochs=2)
+    assert main(["train", "--trial", "--from-shipped", "--more-hours", "0.1"]) == 2
+    assert "--trial trains every stage from the first" in capsys.readouterr().err
+
+
 def test_resume_goes_on_with_the_run_s_own_recipe(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
