@@ -224,14 +224,15 @@ def _prelabel(args: argparse.Namespace) -> int:
     from blitzcam.models.prelabel import counted_shapes, labelme_record, labels_file, labels_of
     from blitzcam.vision.images import ImageError, read_picture
 
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out}: not a folder")
+    # (first: a bad --in-play, --model or --decks refused after --out was made left it empty)
+    pipeline = counting_pipeline(args)
     if args.out is not None:
-        if args.out.exists() and not args.out.is_dir():
-            raise UserError(f"--out {args.out}: not a folder")
         try:
             args.out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UserError(f"--out {args.out}: cannot make it: {exc.strerror or exc}") from None
-    pipeline = counting_pipeline(args)
     failed = 0
     for photo in args.images:
         target, named = labels_file(photo, args.out)

@@ -150,6 +150,8 @@ def _train(args: argparse.Namespace) -> int:
                 f"--{option} must be {MIN_SCENES} or more (a tenth of them validate), got {value}"
             )
     if args.data is not None:
+        if not args.data.is_dir():
+            raise UserError(f"--data {args.data}: no such folder")
         for folder in ("images/train", "images/val", "labels/train", "labels/val"):
             if not (args.data / folder).is_dir():  # said now, not after the first crops
                 raise UserError(f"{args.data}: not a scene dataset (no {folder} folder)")

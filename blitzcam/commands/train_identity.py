@@ -142,6 +142,10 @@ def _train_identity(args: argparse.Namespace) -> int:
         raise UserError(f"--reject-steps must be 0 or more, got {args.reject_steps}")
     if args.refine_steps is not None and args.refine_steps < 0:
         raise UserError(f"--refine-steps must be 0 or more, got {args.refine_steps}")
+    if args.refine_random_art_only and not args.refine_steps:  # (the recipe's has none)
+        raise UserError(
+            "--refine-random-art-only: the third stage trains only with steps (give --refine-steps)"
+        )
     if args.late_scenes is not None and args.late_scenes < 0:
         raise UserError(f"--late-scenes must be 0 or more, got {args.late_scenes}")
     if args.workers <= 0:

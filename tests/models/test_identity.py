@@ -610,6 +610,10 @@ def test_train_identity_bad_arguments_are_one_line_errors(
     assert main(["train-identity", "--refine-steps", "-3"]) == 2
     err = capsys.readouterr().err
     assert "--refine-steps must be 0 or more, got -3" in err and err.count("\n") == 1
+    for steps in ([], ["--refine-steps", "0"]):  # (it trained a whole run, the flag unused)
+        assert main(["train-identity", "--refine-random-art-only", *steps]) == 2
+        err = capsys.readouterr().err
+        assert "the third stage trains only with steps (give --refine-steps)" in err
     assert main(["train-identity", "--negatives-per-step", "-2"]) == 2
     err = capsys.readouterr().err
     assert "--negatives-per-step must be 0 or more, got -2" in err and err.count("\n") == 1

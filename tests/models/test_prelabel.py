@@ -118,6 +118,11 @@ def test_a_photo_whose_labels_file_is_another_photos_is_not_labelled_and_said(
     (tmp_path / "a-file").write_text("")
     assert main(["dataset", "prelabel", str(night), "--out", str(tmp_path / "a-file")]) == 2
     assert "--out " + str(tmp_path / "a-file") + ": not a folder" in capsys.readouterr().err
+    # refused for another option: no --out folder made (an empty one was left)
+    for bad in (["--in-play", "nosuchdeck"], ["--decks", str(tmp_path / "no-decks")]):
+        assert main(["dataset", "prelabel", str(night), "--out", str(tmp_path / "new"), *bad]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+        assert not (tmp_path / "new").exists()
 
 
 def test_the_command_and_the_reader_name_one_counts_file() -> None:

@@ -192,7 +192,7 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
         (["train", "--epochs", "0"], "--epochs must be a positive number, got 0"),
         (["train", "--scenes", "-3"], "--scenes must be a positive number, got -3"),
         (["train", "--scenes", "2"], "--scenes must be 3 or more (a tenth of them validate)"),
-        (["train", "--data", "/nonexistent/scenes"], "not a scene dataset (no images/train"),
+        (["train", "--data", "/nonexistent/scenes"], "--data /nonexistent/scenes: no such folder"),
         (["train", "--device", "gpu"], "--device must be cpu or a CUDA device index"),
         (["train", "--device", "²"], "--device must be cpu or a CUDA device index"),
         (["train", "--workers", "0"], "--workers must be a positive number, got 0"),
