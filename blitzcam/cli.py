@@ -129,7 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from blitzcam.errors import SavedThenInterrupted
 
         saved = " (after the change was saved)" if isinstance(exc, SavedThenInterrupted) else ""
-        print(f"{_said_as(args)}: interrupted{saved}", file=sys.stderr)
+        hint = getattr(args, "interrupted_hint", None)
+        print(
+            f"{_said_as(args)}: interrupted{saved}" + (f": {hint}" if hint else ""), file=sys.stderr
+        )
         return 130
     finally:
         sys.stdout = stdout

@@ -97,7 +97,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="leave models/ alone (train and export inside the run folder only)",
     )
-    parser.set_defaults(func=_train)
+    # (every step of a run goes on where it stopped: its scenes, crops and epochs)
+    parser.set_defaults(func=_train, interrupted_hint="the same command with --resume goes on")
 
 
 MAX_LEARNING_RATE = 0.1  # AdamW's first rate, a hundred times the recipe's 0.0005-0.001

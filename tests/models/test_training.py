@@ -479,6 +479,22 @@ def test_a_trial_trains_every_stage_tiny_and_keeps_its_weights_in_its_run_folder
     assert "--trial trains every stage from the first" in capsys.readouterr().err
 
 
+def test_an_interrupted_run_says_how_to_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import blitzcam.models.training as training
+
+    _trained_nowhere(monkeypatch, tmp_path)
+
+    def interrupted(recipe: Recipe, **_: object) -> Path:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(training, "train", interrupted)
+    assert main(["train", "--trial", "--run", str(tmp_path / "run")]) == 130
+    err = capsys.readouterr().err
+    assert err == "blitzcam train: interrupted: the same command with --resume goes on\n"
+
+
 def test_resume_goes_on_with_the_run_s_own_recipe(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
