@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -148,6 +148,18 @@ class IdentityRecipe:
 
 INK_TARGET = 0.6  # `InkGain` brings a drawing's darkest ink up to this darkness (1: black) ...
 INK_PEAK_PIXELS = 16  # ... its darkness read at the 16th darkest pixel (not one noisy one)
+
+
+# `blitzcam train-identity --trial`: every stage, tiny (one seed's 30 scenes, 30 steps a
+# stage), so that a machine shows it can train; the network is none to count with
+TRIAL: Final = IdentityRecipe(
+    data_seeds=(1,),
+    scenes_per_seed=30,
+    val_scenes=20,
+    steps=30,
+    reject_steps=30,
+    mine_every=10,
+)
 
 
 def ink_gain_layer(max_gain: float) -> Any:

@@ -122,6 +122,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=2,
         help="processes that cut the drawings from scenes (default 2)",
     )
+    parser.add_argument(
+        "--trial",
+        action="store_true",
+        help="every stage, tiny (one seed's 30 scenes, 30 steps a stage), to see that training "
+        "works on this machine in some minutes; the network stays in the run folder (as "
+        "--no-ship; default runs/identity-trial) and tells decks apart badly",
+    )
     parser.add_argument("--resume", action="store_true", help="continue the run's checkpoint")
     parser.add_argument(
         "--no-ship", action="store_true", help="leave models/ alone (export into the run folder)"
@@ -178,6 +185,7 @@ def _train_identity(args: argparse.Namespace) -> int:
     from blitzcam.models.identity_average import join_again_hint, networks_joined
     from blitzcam.models.identity_eval import against_shipped, evaluate_identity, format_report
     from blitzcam.models.identity_training import (
+        TRIAL,
         IdentityRecipe,
         check_negatives_source,
         refuse_other_recipe,
@@ -192,7 +200,7 @@ def _train_identity(args: argparse.Namespace) -> int:
     from blitzcam.vision.identify import UNKNOWN_BELOW
     from blitzcam.vision.pipeline import default_model_path
 
-    recipe = IdentityRecipe()
+    recipe = TRIAL if args.trial else IdentityRecipe()
     if data_seeds is not None:
         recipe = replace(recipe, data_seeds=data_seeds)
     if widths is not None:
@@ -216,13 +224,14 @@ def _train_identity(args: argparse.Namespace) -> int:
     for field in ("ink_gain", "occluded_share", "faded_share", "small_share"):
         if getattr(args, field) is not None:
             recipe = replace(recipe, **{field: getattr(args, field)})
-    with refused_leaves_no_folder(args.run or REPO_ROOT / "runs" / "identity", "--run") as run_dir:
+    default_run = REPO_ROOT / "runs" / ("identity-trial" if args.trial else "identity")
+    with refused_leaves_no_folder(args.run or default_run, "--run") as run_dir:
         check_run_start(run_dir, "identity", resume=args.resume)
         if args.resume:  # a checkpoint of another recipe is refused before drawings are cut
             refuse_other_recipe(run_dir / "last.pt", recipe)
         # (so is a detector that is not; opened once, here, and used to cut the drawings)
         detector = check_negatives_source(recipe, default_model_path())
-    no_ship = keeps_to_itself(run_dir, no_ship=args.no_ship, resume=args.resume)
+    no_ship = keeps_to_itself(run_dir, no_ship=args.no_ship or args.trial, resume=args.resume)
     # each progress line as it is printed: to a file or a pipe (`> log`, `| tee`) Python holds
     # them in a block, and an hour and a half's 180 lines came out at the end
     if isinstance(sys.stdout, io.TextIOWrapper):

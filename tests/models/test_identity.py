@@ -861,3 +861,32 @@ def test_the_card_names_the_device_a_run_trained_on(tmp_path: Path) -> None:
     assert _identity_hardware(tmp_path) == "the CPU, 2 cores shared with other work"
     (tmp_path / "device.json").write_text(json.dumps({"device": "NVIDIA H200"}))
     assert _identity_hardware(tmp_path) == "NVIDIA H200"  # (scripts/gpu_identity.py writes it)
+
+
+def test_a_trial_trains_every_stage_tiny_and_keeps_its_network_in_its_run_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (cutting the recipe's 7,500 scenes took some 9 minutes before a first step)
+    import json
+
+    import blitzcam.models.identity_training as identity_training
+    from blitzcam.cli import main
+    from blitzcam.models.identity_training import TRIAL, IdentityRecipe
+
+    class StartedError(Exception):
+        pass
+
+    given: list[IdentityRecipe] = []
+
+    def training_data(recipe: IdentityRecipe, run_dir: Path, **_: object) -> None:
+        given.append(recipe)
+        raise StartedError
+
+    monkeypatch.setattr(identity_training, "training_data", training_data)
+    monkeypatch.setattr("blitzcam.paths.REPO_ROOT", tmp_path)
+    with pytest.raises(StartedError):
+        main(["train-identity", "--trial"])
+    assert given == [TRIAL] and TRIAL.scenes_per_seed * len(TRIAL.data_seeds) <= 30
+    assert TRIAL.steps and TRIAL.reject_steps  # the stages the recipe has, each tiny
+    ship = tmp_path / "runs" / "identity-trial" / "ship.json"
+    assert json.loads(ship.read_text()) == {"no_ship": True}
