@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from blitzcam.game.names import brief, shown_name
 from blitzcam.game.rules import (
     DEFAULT_TARGET,
     VARIANTS,
@@ -23,9 +24,7 @@ from blitzcam.game.rules import (
     Settings,
     Standings,
     Tally,
-    brief,
     score_match,
-    shown_name,
 )
 
 

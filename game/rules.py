@@ -3,572 +3,110 @@
 A round gives, per player, the cards they got into the shared Dutch piles and the cards
 left in their Blitz pile. Round score = Dutch - 2 x Blitz. Running totals decide the match
 once one reaches the target; with teams, partners share one total.
+
+This module scores a match and makes each change to it (rounds, settings, seats); its records
+are game/match_model.py's and its checks game/validation.py's, both said through here too.
 """
 
 from __future__ import annotations
 
-import bisect
-import itertools
-import math
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from types import MappingProxyType
-from typing import Final, Literal, get_args
 
-from blitzcam.game.decks import BLITZ_PILE_SIZE, CARDS_PER_DECK, DECKS_BY_NAME
+from blitzcam.game.match_model import (
+    COMMON_TARGETS,
+    DEFAULT_TARGET,
+    MAX_PLAYERS,
+    MAX_TARGET,
+    MIN_PLAYERS,
+    PLAY_OUT_HINT,
+    VARIANTS,
+    DecidedMatchError,
+    Match,
+    MatchError,
+    Player,
+    Round,
+    Settings,
+    Standings,
+    Status,
+    Tally,
+    Variant,
+    at_table,
+    blitz_caller,
+    is_whole_number,
+    last_round,
+    not_a_player,
+    round_score,
+    taken_off,
+)
 from blitzcam.game.names import (
-    MAX_NAME_LENGTH,
     brief,
-    character_name,
-    is_name_character,
     looks_as,
-    misplaced_invisible,
-    seen_as,
-    shown_name,
-    shows_a_letter,
     written_name,
 )
-
-Variant = Literal["standard", "play-out"]
-Status = Literal["in-progress", "won", "shared"]
-
-VARIANTS: Final[tuple[str, ...]] = get_args(Variant)
-DEFAULT_TARGET: Final = 75
-COMMON_TARGETS: Final = (75, 100, 150)
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 8
-# how a standard round with no Blitz caller is refused ends: the other variant takes it
-PLAY_OUT_HINT: Final = " (use the play-out variant for rounds played out)"
-# far above any target people play to, far below what the match store's integers hold
-MAX_TARGET: Final = 1_000_000
-
-
-class MatchError(ValueError):
-    """A rule was broken. Knows the round (counting from 1) and the player, when there is one,
-    and which of their piles ("Dutch" or "Blitz") broke it, when one did; and for a seat,
-    which of its fields ("name", "deck" or "team") broke it, and that field's text as written
-    when no player can be named (a name that is no name): a form puts the focus there."""
-
-    def __init__(
-        self,
-        rule: str,
-        *,
-        round_number: int | None = None,
-        player: str | None = None,
-        pile: str | None = None,
-        field: str | None = None,
-        written: str | None = None,
-    ):
-        self.rule = rule
-        self.round_number = round_number
-        self.player = player
-        self.pile = pile
-        self.field = field
-        self.written = written
-        where = []
-        if round_number is not None:
-            where.append(f"round {round_number}")
-        if player is not None:  # unprintable names (a newline, an escape code) quoted
-            where.append(f"player {shown_name(player)}")
-        super().__init__(f"{', '.join(where)}: {rule}" if where else rule)
-
-
-class DecidedMatchError(MatchError):
-    """A round follows the one whose totals decided the match (`decided_after`)."""
-
-    def __init__(self, decided_after: int, target: int, *, round_number: int) -> None:
-        super().__init__(
-            f"the match was already decided after round {decided_after} (target {target}); no "
-            "round may follow",
-            round_number=round_number,
-        )
-        self.decided_after = decided_after
-
-
-def _is_whole_number(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-@dataclass(frozen=True, slots=True)
-class Tally:
-    """One player's cards at the end of a round."""
-
-    dutch: int
-    blitz: int
-
-    @property
-    def score(self) -> int:
-        return round_score(self)
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """One seat of a match. Its name and team are kept as `written_name` writes them.
-
-    A player who joined a match under way did so after round `joined` of the match and starts
-    from `start` points (the table's choice: 0, or the lowest total, `lowest_total`); one who
-    left did so after round `left` (None: still playing). One who left and came back to their
-    seat sat out the rounds `sat_out` (in order; never the first round of their seat nor the
-    last before they left: those would be a later `joined`, an earlier `left`). All count the
-    match's rounds: a deleted earlier round moves them (`delete_round`)."""
-
-    name: str
-    deck: str
-    team: str | None = None
-    joined: int = 0
-    left: int | None = None
-    start: int = 0
-    sat_out: tuple[int, ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "name", written_name(self.name))
-        object.__setattr__(self, "team", written_name(self.team))
-        if isinstance(self.sat_out, list):  # as a match file holds them
-            object.__setattr__(self, "sat_out", tuple(self.sat_out))
-
-    def plays_in(self, number: int) -> bool:
-        """Whether this player plays round `number` (from 1)."""
-        return (
-            self.joined < number
-            and (self.left is None or number <= self.left)
-            and not self.sat_out_of(number)
-        )
-
-    def sat_out_of(self, number: int) -> bool:
-        """Whether this player sat out round `number`: looked up by halves in the ordered
-        rounds (scoring asks for every round: a scan of the tuple made a long match's scoring
-        take time growing with the square of its rounds)."""
-        rounds = self.sat_out  # (in order in every match that scores: `_check_sat_out`)
-        try:
-            i = bisect.bisect_left(rounds, number)
-        except TypeError:  # a seat read from a file, not yet refused for what it holds
-            return number in rounds
-        return i < len(rounds) and rounds[i] == number
-
-    @property
-    def playing(self) -> bool:
-        """Still at the table: plays the next round."""
-        return self.left is None
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    target: int = DEFAULT_TARGET
-    variant: Variant = "standard"
-
-
-@dataclass(frozen=True, slots=True)
-class Round:
-    """Every player's tally for one round, by player name (as `written_name` writes it).
-    Read-only. MatchError if two names are one name written two ways."""
-
-    tallies: Mapping[str, Tally]
-
-    def __post_init__(self) -> None:
-        tallies = {written_name(name): tally for name, tally in self.tallies.items()}
-        if len(tallies) < len(self.tallies):
-            twice = next(
-                name for name in tallies if sum(written_name(n) == name for n in self.tallies) > 1
-            )
-            raise MatchError("is given twice (written two ways)", player=twice)
-        object.__setattr__(self, "tallies", MappingProxyType(tallies))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Round) and dict(self.tallies) == dict(other.tallies)
-
-    def __hash__(self) -> int:
-        return hash(frozenset(self.tallies.items()))
-
-
-@dataclass(frozen=True, slots=True)
-class Match:
-    players: tuple[Player, ...]
-    settings: Settings = field(default_factory=Settings)
-    rounds: tuple[Round, ...] = ()
-
-    @property
-    def uses_teams(self) -> bool:
-        return any(player.team is not None for player in self.players)
-
-
-@dataclass(frozen=True, slots=True)
-class Standings:
-    """Everything the scoreboard shows, derived from a match; never stored."""
-
-    round_scores: tuple[Mapping[str, int], ...]  # of the players of each round
-    totals: Mapping[str, int]
-    team_totals: Mapping[str, int] | None
-    status: Status
-    winners: tuple[str, ...]
-    decided_after: int | None  # the round (from 1) whose totals first reached the target
-    # each player's (team's) total after each round, for the chart: the players who had
-    # joined by then
-    running_totals: tuple[Mapping[str, int], ...] = ()
-    team_running_totals: tuple[Mapping[str, int], ...] | None = None
-    # the players (teams) still in the running: at the table (a team: one of its players)
-    contenders: tuple[str, ...] = ()
-
-    @property
-    def leaders(self) -> tuple[str, ...]:
-        """Who is ahead now among those still in the running (team names when teams are
-        used); several on a tie."""
-        board = self.team_totals if self.team_totals is not None else self.totals
-        board = {name: total for name, total in board.items() if name in self.contenders}
-        if not board:
-            return ()
-        best = max(board.values())
-        return tuple(name for name, total in board.items() if total == best)
-
-
-def round_score(tally: Tally) -> int:
-    """+1 per card in the Dutch piles, -2 per card left in the Blitz pile."""
-    return tally.dutch - 2 * tally.blitz
-
-
-def validate_settings(settings: Settings) -> None:
-    if not _is_whole_number(settings.target) or not 0 < settings.target <= MAX_TARGET:
-        raise MatchError(
-            f"target must be a whole number from 1 to {MAX_TARGET:,}, got {brief(settings.target)}"
-        )
-    if settings.variant not in VARIANTS:
-        raise MatchError(
-            f"variant must be one of {', '.join(VARIANTS)}, got {brief(settings.variant)}"
-        )
-
-
-def _check_name(name: object, kind: str) -> None:
-    """MatchError unless `name` is non-empty text of name characters (`is_name_character`),
-    without outer spaces, not too long. `kind`: "player name" or "team name"."""
-    at = {
-        "field": "team" if kind == "team name" else "name",
-        "written": name if isinstance(name, str) else None,
-    }
-    if not isinstance(name, str) or not name.strip() or name != name.strip():
-        raise MatchError(f"{kind} {brief(name)} must be non-empty text without outer spaces", **at)
-    if len(name) > MAX_NAME_LENGTH:
-        raise MatchError(
-            f"{kind} {brief(name)} must be at most {MAX_NAME_LENGTH} characters, not {len(name)}",
-            **at,
-        )
-    refused = next((ch for ch in name if not is_name_character(ch)), None)
-    if refused is not None:
-        raise MatchError(
-            f"{kind} {brief(name)} must be text that shows: it holds {character_name(refused)}",
-            **at,
-        )
-    misplaced = misplaced_invisible(name)
-    if misplaced is not None:
-        raise MatchError(f"{kind} {brief(name)}: {misplaced}", **at)
-
-
-def validate_players(players: tuple[Player, ...], *, played: int | None = None) -> None:
-    """2-8 players at the table, unique names, one deck each and no deck twice at the table
-    at once, teams for all or none, sound joining and leaving rounds (`played`: the match's
-    rounds, which no seat's rounds may pass)."""
-    playing = [player for player in players if player.playing]
-    if len(playing) > MAX_PLAYERS:  # (before each seat's checks: a ninth has no deck of its own)
-        raise _players_needed(playing, players)
-    names: set[str] = set()
-    decks = _DeckRounds()
-    for player in players:
-        name = player.name
-        _check_name(name, "player name")
-        if seen_as(name) in names:
-            raise MatchError("two players have this name", player=name, field="name")
-        names.add(seen_as(name))
-        if player.deck not in DECKS_BY_NAME:
-            raise MatchError(
-                f"unknown deck {brief(player.deck)}: expected one of {', '.join(DECKS_BY_NAME)}",
-                player=name,
-                field="deck",
-            )
-        _check_seat_rounds(player)
-        if played is not None:
-            _check_seat_within(player, played)
-        decks.take(player)
-        if player.team is not None:
-            # as strict as a player's name: 'North' and 'North ' would be two teams
-            try:
-                _check_name(player.team, "team name")
-            except MatchError as exc:
-                raise MatchError(str(exc), player=name, field="team") from None
-    if len(playing) < MIN_PLAYERS:  # after each seat's checks: a 'left' of 1.5 is said as such
-        raise _players_needed(playing, players)
-    with_team = [player for player in players if player.team is not None]
-    if with_team and len(with_team) != len(players):
-        loner = next(player for player in players if player.team is None)
-        raise MatchError(
-            "has no team, but others do: every player belongs to a team or none does",
-            player=loner.name,
-            field="team",
-        )
-    if with_team and len({player.team for player in with_team if player.playing}) < 2:
-        raise MatchError("a team match needs at least two teams at the table")
-
-
-def check_teams_written_one_way(
-    players: Iterable[Player],
-    given: Collection[str] | None = None,
-    *,
-    teams_given: Collection[str] | None = None,
-) -> None:
-    """MatchError when two teams, or two players, are one written two ways ('North' and
-    'north', or one with a character in it that shows nothing: a joiner, a variation selector,
-    a Hangul filler): partners would score apart, players be taken for one another. And when a
-    name shows nothing of its own. Asked of seats being given (a new match, seats changed, a
-    latecomer: `given`, the names given; None, all), not of matches stored before these rules,
-    which load as they were scored (two players stored alike keep their seats). A team written
-    another way is said of a seat whose team is given (`teams_given`, names; None: `given`),
-    not of the seat that already had it."""
-    seated = tuple(players)
-    fresh = {p.name for p in seated} if given is None else set(given)
-    for player in seated:
-        if player.name in fresh and not shows_a_letter(player.name):
-            raise MatchError(
-                "a name must show a letter, a digit or a sign", player=player.name, field="name"
-            )
-    for at, player in enumerate(seated):
-        if player.name not in fresh:
-            continue
-        # (said of the later of two given, as written; of the one given beside one stored)
-        looks = looks_as(player.name)
-        alike = (p for i, p in enumerate(seated) if i < at or (i > at and p.name not in fresh))
-        other = next((p.name for p in alike if looks_as(p.name) == looks), None)
-        if other is not None:
-            raise MatchError(
-                f"looks like {other!r} (another case, or a character that shows nothing): "
-                "two players the table could not tell apart",
-                player=player.name,
-                field="name",
-            )
-    teams: dict[str, str] = {}  # each team as it looks -> as first written
-    # (the seats whose team is kept first: their spelling is the match's, and the seat given
-    # a team is the one said to write it another way; Ann moved to 's' blamed Bob for his 'S')
-    anew = fresh if teams_given is None else set(teams_given)
-    for player in sorted(seated, key=lambda p: p.name in anew):
-        if player.team is None:
-            continue
-        if not shows_a_letter(player.team):
-            raise MatchError(
-                f"team {brief(player.team)}: a name must show a letter, a digit or a sign",
-                player=player.name,
-                field="team",
-            )
-        first = teams.setdefault(looks_as(player.team), player.team)
-        if first != player.team:
-            raise MatchError(
-                f"team {player.team!r} is team {first!r} written another way (in another case, "
-                "or with a character that shows nothing): write it one way, or the partners "
-                "score apart",
-                player=player.name,
-                field="team",
-            )
-
-
-def _players_needed(playing: list[Player], players: tuple[Player, ...]) -> MatchError:
-    still = " still playing" if len(playing) < len(players) else ""
-    return MatchError(
-        f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} players{still}, got {len(playing)}"
-    )
-
-
-def _check_seat_rounds(player: Player) -> None:
-    """MatchError unless the player's joining and leaving rounds and start are whole numbers
-    in order."""
-    for label, value in (("joined", player.joined), ("start", player.start)):
-        if not _is_whole_number(value):
-            raise MatchError(f"'{label}' must be a whole number, got {brief(value)}",
-                             player=player.name)  # fmt: skip
-    if player.joined < 0:
-        raise MatchError(f"'joined' must be 0 or more, got {player.joined}", player=player.name)
-    if abs(player.start) > MAX_TARGET:
-        raise MatchError(
-            f"'start' must be between -{MAX_TARGET:,} and {MAX_TARGET:,}, got {player.start}",
-            player=player.name,
-        )
-    if player.left is not None and (
-        not _is_whole_number(player.left) or player.left < player.joined
-    ):
-        raise MatchError(
-            f"'left' must be a whole number of rounds from 'joined' ({player.joined}) on, "
-            f"got {brief(player.left)}",
-            player=player.name,
-        )
-    _check_sat_out(player)
-
-
-def _check_sat_out(player: Player) -> None:
-    """MatchError unless the rounds a player sat out are whole round numbers in order, inside
-    their seat's rounds, and neither its first round nor the last before they left."""
-    rounds = player.sat_out
-    if not isinstance(rounds, tuple) or not all(_is_whole_number(n) for n in rounds):
-        said = brief(list(rounds) if isinstance(rounds, tuple) else rounds)  # as a file holds it
-        raise MatchError(
-            f"'sat_out' must be a list of round numbers, got {said}", player=player.name
-        )
-    if any(b <= a for a, b in itertools.pairwise(rounds)):
-        raise MatchError(
-            f"'sat_out' must list rounds in order, each once, got {brief(list(rounds))}",
-            player=player.name,
-        )
-    if rounds and rounds[0] <= player.joined + 1:
-        raise MatchError(
-            f"'sat_out' must begin after round {player.joined + 1}, the first of their seat "
-            f"(one who sat it out joined later), got {rounds[0]}",
-            player=player.name,
-        )
-    if rounds and player.left is not None and rounds[-1] >= player.left:
-        raise MatchError(
-            f"'sat_out' must end before round {player.left}, the last they played before "
-            f"leaving, got {rounds[-1]}",
-            player=player.name,
-        )
-
-
-def _check_seat_within(player: Player, played: int) -> None:
-    """MatchError unless the player's rounds are among the match's `played` rounds."""
-    if player.joined > played or (player.left is not None and player.left > played):
-        raise MatchError(
-            f"joined or left after round {max(player.joined, player.left or 0)}, but the "
-            f"match has {played} round(s)",
-            player=player.name,
-        )
-    if player.sat_out and player.sat_out[-1] > played:
-        raise MatchError(
-            f"sat out round {player.sat_out[-1]}, but the match has {played} round(s)",
-            player=player.name,
-        )
-
-
-class _DeckRounds:
-    """Which seat played each deck in which round, taken seat by seat: a seat is refused when
-    another before it played its deck in one of its rounds, or is at the table with it now
-    (as `_at_table_together` says of two seats). Linear in the rounds the seats span: each
-    seat checked against every other took minutes for a file of thousands of seats."""
-
-    def __init__(self) -> None:
-        self._played: dict[str, dict[int, Player]] = {}  # deck -> round -> its player
-        self._at_table: dict[str, Player] = {}  # deck -> the seat playing it now
-
-    def take(self, seat: Player) -> None:
-        played = self._played.setdefault(seat.deck, {})
-        holder = self._at_table.get(seat.deck)
-        away = set(seat.sat_out)
-        if seat.playing:
-            owner = holder or next(
-                (played[n] for n in sorted(played) if n > seat.joined and n not in away), None
-            )
-            rounds: list[int] = []
-        else:
-            assert seat.left is not None  # (not playing)
-            rounds = [n for n in range(seat.joined + 1, seat.left + 1) if n not in away]
-            owner = next((played[n] for n in rounds if n in played), None)
-            if owner is None and holder is not None:
-                holder_away = set(holder.sat_out)
-                if any(n > holder.joined and n not in holder_away for n in rounds):
-                    owner = holder
-        if owner is not None:
-            raise MatchError(
-                f"deck {seat.deck} is already played by {owner.name}; each player plays their "
-                "own deck",
-                player=seat.name,
-                field="deck",
-            )
-        if seat.playing:
-            self._at_table[seat.deck] = seat
-        played.update(dict.fromkeys(rounds, seat))
-
-
-def _check_deck_free(seat: Player, others: Iterable[Player], *, name: str | None = None) -> None:
-    """MatchError unless none of `others` plays `seat`'s deck while `seat` is at the table; the
-    player is said as `name` (default: the seat's own)."""
-    owner = next((o for o in others if o.deck == seat.deck and _at_table_together(o, seat)), None)
-    if owner is not None:
-        raise MatchError(
-            f"deck {seat.deck} is already played by {owner.name}; each player plays their own deck",
-            player=name or seat.name,
-            field="deck",
-        )
-
-
-def _at_table_together(a: Player, b: Player) -> bool:
-    """Whether two seats play a round together, or both are at the table now (one left as the
-    other joined may hand on their deck; one away may lend it to one who joins meanwhile)."""
-    if a.playing and b.playing:
-        return True
-    a_end = math.inf if a.left is None else a.left
-    b_end = math.inf if b.left is None else b.left
-    first, last = max(a.joined, b.joined) + 1, min(a_end, b_end)
-    if first > last:
-        return False
-    # the rounds both seats span, less those either sat out (one of them left: a finite span)
-    away = set(a.sat_out) | set(b.sat_out)
-    return any(n not in away for n in range(first, int(last) + 1))
-
-
-def validate_round(
-    players: tuple[Player, ...], round_: Round, *, variant: Variant, number: int
-) -> None:
-    """Check one round's tallies; `number` (from 1) goes into the message."""
-    roster = {player.name: player for player in players}
-    known = [player.name for player in players if player.plays_in(number)]
-    for name in round_.tallies:
-        if name not in roster:
-            raise MatchError(not_a_player(players, name), round_number=number, player=name)
-        if name not in known:
-            seat = roster[name]
-            when = (
-                f"joined after round {seat.joined}"
-                if seat.joined >= number
-                else "sat it out"
-                if number in seat.sat_out
-                else f"left after round {seat.left}"
-            )
-            raise MatchError(f"not playing in this round ({when})", round_number=number,
-                             player=name)  # fmt: skip
-    if not MIN_PLAYERS <= len(known) <= MAX_PLAYERS:
-        raise MatchError(
-            f"{len(known)} players play this round; a round is played by {MIN_PLAYERS} to "
-            f"{MAX_PLAYERS}",
-            round_number=number,
-        )
-    for name in known:
-        if name not in round_.tallies:
-            raise MatchError("missing from the round", round_number=number, player=name)
-        tally = round_.tallies[name]
-        for label, value, most in (
-            ("Dutch", tally.dutch, CARDS_PER_DECK),
-            ("Blitz", tally.blitz, BLITZ_PILE_SIZE),
-        ):
-            if not _is_whole_number(value):
-                raise MatchError(
-                    f"{label} cards must be a whole number, got {brief(value)}",
-                    round_number=number,
-                    player=name,
-                    pile=label,
-                )
-            if not 0 <= value <= most:
-                raise MatchError(
-                    f"{label} cards must be between 0 and {most}, got {value}",
-                    round_number=number,
-                    player=name,
-                    pile=label,
-                )
-        if tally.dutch + tally.blitz > CARDS_PER_DECK:
-            raise MatchError(
-                f"{tally.dutch} Dutch + {tally.blitz} Blitz cards is more than the "
-                f"{CARDS_PER_DECK} cards in a deck",
-                round_number=number,
-                player=name,
-            )
-    if variant == "standard" and all(t.blitz > 0 for t in round_.tallies.values()):
-        raise MatchError(
-            "nobody has 0 Blitz cards left, but a standard round ends when someone calls Blitz"
-            + PLAY_OUT_HINT,
-            round_number=number,
-        )
+from blitzcam.game.validation import (
+    check_deck_free,
+    check_round_number,
+    check_starts,
+    check_teams_written_one_way,
+    validate_players,
+    validate_round,
+    validate_settings,
+)
+
+# the records and queries of game/match_model.py and the checks of game/validation.py are
+# the rules' too: callers import them from here
+__all__ = [
+    "COMMON_TARGETS",
+    "DEFAULT_TARGET",
+    "MAX_PLAYERS",
+    "MAX_TARGET",
+    "MIN_PLAYERS",
+    "PLAY_OUT_HINT",
+    "VARIANTS",
+    "DecidedMatchError",
+    "Match",
+    "MatchError",
+    "Player",
+    "Round",
+    "Settings",
+    "Standings",
+    "Status",
+    "Tally",
+    "Variant",
+    "add_round",
+    "at_table",
+    "blitz_caller",
+    "can_come_back",
+    "can_join",
+    "can_leave",
+    "change_player",
+    "change_players",
+    "change_settings",
+    "check_seats_as_given",
+    "check_teams_written_one_way",
+    "checked",
+    "come_back",
+    "delete_round",
+    "edit_round",
+    "join",
+    "last_round",
+    "leave",
+    "lowest_total",
+    "may_leave",
+    "new_match",
+    "not_a_player",
+    "replace_round",
+    "round_score",
+    "score_match",
+    "taken_off",
+    "validate_players",
+    "validate_round",
+    "validate_settings",
+]
 
 
 def _team_totals(players: Iterable[Player], totals: Mapping[str, int]) -> dict[str, int]:
@@ -662,7 +200,7 @@ def check_seats_as_given(match: Match) -> None:
     start as `join` (or, with teams, `change_players`) takes it. For a match that comes from
     outside (an imported file becomes a new match); stored matches load as they were scored."""
     check_teams_written_one_way(match.players)
-    _check_starts(match, teams=match.uses_teams)
+    check_starts(match, teams=match.uses_teams)
     decided = score_match(match).decided_after
     late = next((p for p in match.players if decided is not None and p.joined >= decided), None)
     if late is not None:  # as `join` refuses it
@@ -683,7 +221,7 @@ def add_round(match: Match, round_: Round) -> Match:
 def replace_round(match: Match, number: int, round_: Round) -> Match:
     """Edit round `number` (from 1); everything after is recomputed. Refused when the new
     tallies would decide the match before rounds or seats that came after."""
-    _check_round_number(match, number)
+    check_round_number(match, number)
     rounds = list(match.rounds)
     rounds[number - 1] = round_
     updated = replace(match, rounds=tuple(rounds))
@@ -694,7 +232,7 @@ def replace_round(match: Match, number: int, round_: Round) -> Match:
 def edit_round(match: Match, number: int, changes: Mapping[str, Tally]) -> Match:
     """Correct some players' tallies in round `number`; the others keep theirs. A name is found
     whichever way it is written (`written_name`)."""
-    _check_round_number(match, number)
+    check_round_number(match, number)
     corrected = Round(changes).tallies  # names written as kept; one given two ways is refused
     merged = {**match.rounds[number - 1].tallies, **corrected}
     return replace_round(match, number, Round(merged))
@@ -706,7 +244,7 @@ def delete_round(match: Match, number: int) -> Match:
     the table whoever left after it, and takes away again whoever came back after sitting it
     out, so that it can be entered again as it was played; while someone joined after it, it
     is refused (they would have to play it)."""
-    _check_round_number(match, number)
+    check_round_number(match, number)
     rounds = match.rounds[: number - 1] + match.rounds[number:]
     last = number == len(match.rounds)
     latecomer = next((p for p in match.players if last and p.joined == number), None)
@@ -749,7 +287,7 @@ def delete_round(match: Match, number: int) -> Match:
             player=exc.player,
         ) from None
     try:  # one put back before their first round: their start as `join` takes it
-        _check_starts(updated, teams=False)
+        check_starts(updated, teams=False)
     except MatchError as exc:
         raise MatchError(
             f"taking round {number} back would put them before their first round again: "
@@ -800,7 +338,7 @@ def change_settings(match: Match, settings: Settings) -> Match:
             said = str(exc).removesuffix(PLAY_OUT_HINT)
             raise MatchError(f"with the {settings.variant} variant, {said}") from None
     if settings.target < match.settings.target:  # (other changes leave the starts as they were)
-        _check_starts(updated, teams=False)
+        check_starts(updated, teams=False)
     _check_decided_last(updated, f"with a target of {settings.target}", match)
     return updated
 
@@ -835,26 +373,6 @@ def _check_decided_last(match: Match, cause: str, before: Match) -> Standings:
     return standings
 
 
-def _check_starts(match: Match, *, teams: bool) -> None:
-    """Every latecomer's start as `join` would take it now: with `teams`, from 0 (a start
-    would go to the team's total); without, below the target before their first round."""
-    for seat in match.players:
-        if seat.start == 0:
-            continue
-        if teams:
-            raise MatchError(
-                f"started from {seat.start}, and a team match takes latecomers from 0 (the start "
-                "would go to their team's total)",
-                player=seat.name,
-            )
-        if seat.joined >= len(match.rounds) and seat.start >= match.settings.target:
-            raise MatchError(
-                f"a start of {seat.start} reaches the target ({match.settings.target}) before "
-                "their first round",
-                player=seat.name,
-            )
-
-
 def change_players(match: Match, players: Iterable[Player]) -> Match:
     """The same seats with other names, decks or teams (a name mistyped, decks handed out
     differently, partners swapped): each seat keeps its tallies in every round, under its new
@@ -885,7 +403,7 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
     )
     updated = replace(match, players=seated, rounds=rounds)
     if updated.uses_teams and not match.uses_teams:  # teams given to a table with a start
-        _check_starts(updated, teams=True)
+        check_starts(updated, teams=True)
     # (only teams can move when the match is decided: names and decks score as they did)
     _check_decided_last(updated, "with the teams as given", match)
     return updated
@@ -911,7 +429,7 @@ def change_player(
             "Match › Players…)",
             player=seat.name,
         )
-    _check_deck_free(changed, [p for p in match.players if p is not seat], name=seat.name)
+    check_deck_free(changed, [p for p in match.players if p is not seat], name=seat.name)
     with _naming(seat.name):
         return change_players(match, [changed if p is seat else p for p in match.players])
 
@@ -952,7 +470,7 @@ def join(match: Match, player: Player, *, start: int = 0) -> Match:
             f"starts from 0 in a team match (a start of {start} would go to their team's total)",
             player=player.name,
         )
-    if _is_whole_number(start) and start >= match.settings.target:
+    if is_whole_number(start) and start >= match.settings.target:
         raise MatchError(
             f"a start of {start} reaches the target ({match.settings.target}) before a round",
             player=player.name,
@@ -985,22 +503,6 @@ def _seat(match: Match, name: str) -> Player:
     if seat is None:
         raise MatchError(not_a_player(match.players, name), player=name)
     return seat
-
-
-def not_a_player(players: tuple[Player, ...], name: str = "") -> str:
-    """The rule `name`, which no seat has, breaks, with the seats it might have meant: the one
-    it looks like (another case, outer spaces), or else all of them (a command acts on the
-    match changed last, which may not be the one a player thought of)."""
-
-    # (a name with a comma in it quoted: "Ann, Bob, Jr" read as three)
-    def said(seat: str) -> str:
-        return brief(seat) if "," in seat else shown_name(seat)
-
-    looks = looks_as(name.strip()) if isinstance(name, str) else None
-    meant = [p.name for p in players if looks and looks_as(p.name) == looks]
-    if len(meant) == 1:
-        return f"not a player in this match: did you mean {said(meant[0])}?"
-    return f"not a player in this match (its players: {', '.join(said(p.name) for p in players)})"
 
 
 def leave(match: Match, name: str) -> Match:
@@ -1036,7 +538,7 @@ def come_back(match: Match, name: str) -> Match:
     assert seat.left is not None  # (refused otherwise)
     played = len(match.rounds)
     if seat.left == seat.joined:  # a seat that played no round (a match file may hold one)
-        if _is_whole_number(seat.start) and seat.start >= match.settings.target:
+        if is_whole_number(seat.start) and seat.start >= match.settings.target:
             raise MatchError(  # as `join` refuses it
                 f"a start of {seat.start} reaches the target ({match.settings.target}) before "
                 "a round",
@@ -1086,12 +588,6 @@ def can_leave(match: Match, standings: Standings | None = None) -> bool:
     return bool(may_leave(match, standings))
 
 
-def blitz_caller(round_: Round) -> str | None:
-    """The player who called Blitz: the one with no Blitz cards left, when only one has none."""
-    emptied = [name for name, tally in round_.tallies.items() if tally.blitz == 0]
-    return emptied[0] if len(emptied) == 1 else None
-
-
 def _why_not_back(match: Match, seat: Player, standings: Standings) -> str | None:
     """Why `seat` cannot come back to the table (None: they can)."""
     if seat.left is None:
@@ -1102,28 +598,3 @@ def _why_not_back(match: Match, seat: Player, standings: Standings) -> str | Non
     if holder is not None:
         return f"their deck, {seat.deck}, is {holder.name}'s now"
     return None
-
-
-def at_table(match: Match) -> tuple[Player, ...]:
-    """The players of the next round (everyone who has not left)."""
-    return tuple(player for player in match.players if player.playing)
-
-
-def last_round(match: Match) -> int:
-    """The number of the match's last round, the one an undo takes back; MatchError when it
-    has none."""
-    if not match.rounds:
-        raise MatchError("there is no round to undo")
-    return len(match.rounds)
-
-
-def taken_off(before: Match, after: Match) -> tuple[str, ...]:
-    """The players seated in `before` whose seats `after` no longer has (one whose only round
-    was deleted, one who left before playing), in seat order."""
-    kept = {player.name for player in after.players}
-    return tuple(player.name for player in before.players if player.name not in kept)
-
-
-def _check_round_number(match: Match, number: int) -> None:
-    if not _is_whole_number(number) or not 1 <= number <= len(match.rounds):
-        raise MatchError(f"no round {number}: the match has {len(match.rounds)} round(s)")

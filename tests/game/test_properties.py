@@ -212,7 +212,7 @@ def _seats(draw) -> list:
 def test_deck_clashes_are_found_seat_by_seat_as_pair_by_pair(seats) -> None:
     # the deck check went from every pair of seats (minutes for a file of thousands) to the
     # rounds each seat spans: the same seat is refused, or none
-    from blitzcam.game.rules import _at_table_together, _DeckRounds
+    from blitzcam.game.validation import _at_table_together, _DeckRounds
 
     def first_clash_pairwise() -> str | None:
         for j, seat in enumerate(seats):
