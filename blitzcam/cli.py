@@ -129,7 +129,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from blitzcam.errors import SavedThenInterrupted
 
         saved = " (after the change was saved)" if isinstance(exc, SavedThenInterrupted) else ""
-        hint = getattr(args, "interrupted_hint", None)
+        # (a command that can be gone on with says how, once it can)
+        hint_of = getattr(args, "interrupted_hint", None)
+        hint = hint_of() if callable(hint_of) else None
         print(
             f"{_said_as(args)}: interrupted{saved}" + (f": {hint}" if hint else ""), file=sys.stderr
         )

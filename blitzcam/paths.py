@@ -27,13 +27,21 @@ def expand_home(path: Path) -> Path:
 
 def written_path(folder: Path, given: str) -> Path:
     """The file that a path written in a file names (a counts sheet's photo, a labelme file's):
-    relative to `folder` (an absolute one stays), a leading ~ a home, and a Windows path's
+    relative to `folder` (an absolute one stays), a leading ~/ the home, and a Windows path's
     backslashes read as folders where no file has the name as written. OSError where it
     cannot be looked at (a name too long)."""
-    as_written = folder / expand_home(Path(given))
+    as_written = folder / _home_expanded(given)
     if "\\" not in given or as_written.exists():
         return as_written
-    return folder / expand_home(Path(PureWindowsPath(given).as_posix()))
+    return folder / _home_expanded(PureWindowsPath(given).as_posix())
+
+
+def _home_expanded(given: str) -> Path:
+    """`given` with a leading `~` or `~/` made the home folder; `~name` is a name (a Windows
+    short name, ~1.jpg; another user's home is no place a sheet of photos points to)."""
+    if given == "~" or given.startswith("~/"):
+        return expand_home(Path(given))
+    return Path(given)
 
 
 def resolved(path: Path) -> Path:

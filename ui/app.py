@@ -272,9 +272,11 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
             return app.exec()
     finally:
         try:
-            window.shutdown()  # (waits for a frame being counted: a Ctrl+C may cut it short)
-            # now, while the QApplication is there: left to Python, the window went when its
-            # reference cycles were collected, at exit in any order with the application
-            shiboken6.delete(window)
+            try:
+                window.shutdown()  # (waits for a frame being counted: a Ctrl+C may cut it short)
+            finally:
+                # now, while the QApplication is there: left to Python, the window went when
+                # its reference cycles were collected, at exit in any order with the application
+                shiboken6.delete(window)
         finally:
             store.close()

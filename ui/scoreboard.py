@@ -49,8 +49,10 @@ from blitzcam.ui.scrolling import scrolling_rows
 HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
 COLUMNS_PER_PLAYER: Final = 3
 ROW_HEIGHT: Final = 34  # a round's row, in pixels
-# the chart's least width beside a wide table, in digits of the text's size
-CHART_LEAST_DIGITS: Final = 32
+# the chart's least width beside a wide table, in pixels: not grown with the text, which
+# grows the table's columns more (at 150 % five players' rounds need 1,136 px, and a least
+# that grew with the text kept the table at three fifths of a 1366-px window)
+CHART_LEAST: Final = 340
 MIN_COLUMN: Final = 40  # a count's column at the least, in pixels (more where the text needs)
 CARDS_PER_ROW: Final = 4  # total cards side by side; more players take two rows
 SUB_HEADERS: Final = (
@@ -599,8 +601,7 @@ class ScoreboardView(QWidget):
         total = sum(self._split.sizes())
         if self._split_by_hand or total <= 0:
             return
-        chart_least = CHART_LEAST_DIGITS * self.fontMetrics().horizontalAdvance("0")
-        widths = split_widths(total, self.table.least_width(), chart_least)
+        widths = split_widths(total, self.table.least_width(), CHART_LEAST)
         if list(widths) != self._split.sizes():
             self._split.setSizes(list(widths))
 

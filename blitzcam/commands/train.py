@@ -97,10 +97,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="leave models/ alone (train and export inside the run folder only)",
     )
-    # (every step of a run goes on where it stopped: its scenes, crops and epochs)
-    parser.set_defaults(func=_train, interrupted_hint="the same command with --resume goes on")
+    parser.set_defaults(func=_train)
 
 
+RESUME_HINT = "the same command with --resume goes on"
 MAX_LEARNING_RATE = 0.1  # AdamW's first rate, a hundred times the recipe's 0.0005-0.001
 
 
@@ -152,7 +152,8 @@ def _train(args: argparse.Namespace) -> int:
             )
     if args.data is not None:
         if not args.data.is_dir():
-            raise UserError(f"--data {args.data}: no such folder")
+            said = "not a folder" if args.data.exists() else "no such folder"
+            raise UserError(f"--data {args.data}: {said}")
         for folder in ("images/train", "images/val", "labels/train", "labels/val"):
             if not (args.data / folder).is_dir():  # said now, not after the first crops
                 raise UserError(f"{args.data}: not a scene dataset (no {folder} folder)")
@@ -178,7 +179,7 @@ def _train(args: argparse.Namespace) -> int:
 
     from blitzcam.models import DETECTOR_PT, MODELS_DIR
     from blitzcam.models.recipe import SHIPPED, TRIAL
-    from blitzcam.models.run_kind import check_run_start, keeps_to_itself
+    from blitzcam.models.run_kind import check_run_start, keeps_to_itself, run_kind
     from blitzcam.models.training import (
         calibration_scenes,
         first_stage_scenes,
@@ -207,6 +208,9 @@ def _train(args: argparse.Namespace) -> int:
         if args.from_shipped:
             go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
         scenes = first_stage_scenes(run_dir, args.data, resume=args.resume)
+    # said when interrupted once the run is one (its recipe written): every step goes on where
+    # it stopped, its scenes, crops and epochs; before, a --resume is refused
+    args.interrupted_hint = lambda: RESUME_HINT if run_kind(run_dir) == "detector" else None
     own = keeps_to_itself(run_dir, no_ship=args.no_ship or args.trial, resume=args.resume)
     weights = train(
         recipe,

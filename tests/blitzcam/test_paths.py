@@ -62,4 +62,5 @@ def test_a_written_path_is_read_as_written_then_as_windows_writes_it(tmp_path: P
     assert written_path(tmp_path, "~/x.jpg") == Path.home() / "x.jpg"
     assert written_path(tmp_path, "~\\x.jpg") == Path.home() / "x.jpg"
     assert written_path(tmp_path, "~nosuchuser/x.jpg") == tmp_path / "~nosuchuser" / "x.jpg"
+    assert written_path(tmp_path, "~root/x.jpg") == tmp_path / "~root" / "x.jpg"  # (a name)
     assert written_path(tmp_path, "~1.jpg") == tmp_path / "~1.jpg"  # (Windows' short names)

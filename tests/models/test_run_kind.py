@@ -161,3 +161,14 @@ def test_a_run_folder_that_cannot_be_written_is_said_in_a_line(tmp_path: Path) -
     (tmp_path / DATA_FILE).mkdir()  # (as a file it cannot be written)
     with pytest.raises(UserError, match=rf"{DATA_FILE}: cannot write it \("):
         first_stage_scenes(tmp_path, None, resume=False)
+
+
+def test_a_run_folder_whose_generated_scenes_are_a_dataset_is_still_a_run(tmp_path: Path) -> None:
+    # (a detector run generates its scenes into scenes/ of its own: that dataset is not the run)
+    from blitzcam.models.run_kind import check_run_start, is_scene_dataset
+
+    (tmp_path / "scenes" / "scenes").mkdir(parents=True)
+    (tmp_path / "scenes" / "data.yaml").write_text("path: .\n")
+    (tmp_path / "recipe.json").write_text(json.dumps(SHIPPED.as_dict()))
+    assert not is_scene_dataset(tmp_path) and is_scene_dataset(tmp_path / "scenes")
+    check_run_start(tmp_path, "detector", resume=True)  # (refuses nothing)

@@ -486,13 +486,20 @@ def test_an_interrupted_run_says_how_to_go_on(
 
     _trained_nowhere(monkeypatch, tmp_path)
 
-    def interrupted(recipe: Recipe, **_: object) -> Path:
+    def interrupted(recipe: Recipe, *, run_dir: Path, **_: object) -> Path:
+        if begun:  # (its recipe is written as its first stage begins)
+            (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict()))
         raise KeyboardInterrupt
 
     monkeypatch.setattr(training, "train", interrupted)
-    assert main(["train", "--trial", "--run", str(tmp_path / "run")]) == 130
-    err = capsys.readouterr().err
-    assert err == "blitzcam train: interrupted: the same command with --resume goes on\n"
+    for begun, said in ((False, ""), (True, ": the same command with --resume goes on")):
+        run = tmp_path / f"run-{begun}"
+        assert main(["train", "--trial", "--run", str(run)]) == 130
+        assert capsys.readouterr().err == f"blitzcam train: interrupted{said}\n"
+    # before the run began, --resume refuses it as no run (the hint would have sent one there)
+    from blitzcam.models.run_kind import run_kind
+
+    assert run_kind(tmp_path / "run-False") is None
 
 
 def test_resume_goes_on_with_the_run_s_own_recipe(

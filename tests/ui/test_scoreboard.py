@@ -526,11 +526,11 @@ def test_five_players_rounds_fit_a_laptop_screen_until_the_handle_is_moved(qtbot
     from PySide6.QtWidgets import QSplitter
 
     rounds = [round_of(Ann=(9, 1), Bob=(5, 2), Cy=(3, 0), Di=(7, 1), Ed=(4, 3)) for _ in range(3)]
-    from blitzcam.ui.scoreboard import CHART_LEAST_DIGITS
+    from blitzcam.ui.scoreboard import CHART_LEAST
 
     view = _view(qtbot, match_of(*rounds, n=5))
     table = view.table
-    chart_least = CHART_LEAST_DIGITS * view.fontMetrics().horizontalAdvance("0")
+    chart_least = CHART_LEAST
     # as wide as the table's columns and the chart's least need, with the page's margins: in
     # three fifths of it, the columns scroll
     width = table.least_width() + chart_least + 60
