@@ -172,3 +172,20 @@ def test_a_run_folder_whose_generated_scenes_are_a_dataset_is_still_a_run(tmp_pa
     (tmp_path / "recipe.json").write_text(json.dumps(SHIPPED.as_dict()))
     assert not is_scene_dataset(tmp_path) and is_scene_dataset(tmp_path / "scenes")
     check_run_start(tmp_path, "detector", resume=True)  # (refuses nothing)
+
+
+def test_resume_of_a_run_stopped_before_its_first_step_says_what_it_made_is_used_again(
+    tmp_path: Path,
+) -> None:
+    # (train-identity stopped while cutting drawings: --resume refused, the cutting said lost)
+    from blitzcam.errors import UserError
+    from blitzcam.models.run_kind import SHIP_FILE, check_run_start
+
+    (tmp_path / SHIP_FILE).write_text('{"no_ship": true}')
+    with pytest.raises(UserError) as bare:
+        check_run_start(tmp_path, "identity", resume=True)
+    assert "used again" not in str(bare.value)
+    (tmp_path / "drawings-seed1-1500.npz").write_bytes(b"")
+    with pytest.raises(UserError, match=r"leave out --resume to start one \(the scenes or drawings it has made so far are used again\)"):
+        check_run_start(tmp_path, "identity", resume=True)
+    check_run_start(tmp_path, "identity", resume=False)  # (a start takes the folder)
