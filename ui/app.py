@@ -16,17 +16,10 @@ from typing import Final
 import shiboken6
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import (
-    QApplication,
-    QProxyStyle,
-    QStyle,
-    QStyleFactory,
-    QStyleOption,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication
 
 from blitzcam.paths import REPO_ROOT
-from blitzcam.ui.text_size import apply_text_size, text_scale
+from blitzcam.ui.text_size import apply_text_size
 
 FONT_FILE: Final = REPO_ROOT / "blitzcam" / "fonts" / "DejaVuSans.ttf"
 # the spin boxes' arrows (the style sheet's colours leave Fusion's own drawn in none)
@@ -121,33 +114,10 @@ def load_font() -> str:
     return families[0] if families else "DejaVu Sans"
 
 
-# the toolbar's "more" button (where its last buttons go on a narrow screen), in pixels at
-# the base text size: the style sheet sizes its look, not the room the toolbar keeps for it
-TOOLBAR_MORE_WIDTH: Final = 28
-
-
-class AppStyle(QProxyStyle):
-    """Fusion, with room for the toolbar's "more" button: Fusion's 12 px kept a sliver of it on
-    screen, its arrow drawn in no colour, and Settings and Full screen out of sight."""
-
-    def __init__(self) -> None:
-        super().__init__(QStyleFactory.create("Fusion"))
-
-    def pixelMetric(
-        self,
-        metric: QStyle.PixelMetric,
-        option: QStyleOption | None = None,
-        widget: QWidget | None = None,
-    ) -> int:
-        if metric == QStyle.PixelMetric.PM_ToolBarExtensionExtent:
-            return round(TOOLBAR_MORE_WIDTH * text_scale())
-        return super().pixelMetric(metric, option, widget)
-
-
 def configure(app: QApplication, *, text_size: int = 100) -> None:
     """Style, theme and font for an application (also used by the tests); `text_size`: percent
     of the base text size (ui/text_size.py)."""
-    app.setStyle(AppStyle())
+    app.setStyle("Fusion")
     set_text_size(app, text_size)
     app.setApplicationName("blitzcam")
 

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QStackedWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -70,6 +69,7 @@ from blitzcam.ui.settings import (
 )
 from blitzcam.ui.status_bar import WrappingStatusBar
 from blitzcam.ui.text_size import text_percent
+from blitzcam.ui.toolbar_more import fit_more_button
 from blitzcam.ui.undo_history import UndoHistory
 from blitzcam.ui.window_place import (
     GEOMETRY_FILE,
@@ -291,11 +291,7 @@ class MainWindow(QMainWindow):
             self.fullscreen_action,
         ):
             self.toolbar.addAction(action)
-        # (Qt's "more" button, where the last buttons go on a narrow screen, says nothing)
-        more = self.toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
-        if more is not None:
-            more.setToolTip("More buttons")
-            more.setAccessibleName("More buttons")
+        fit_more_button(self.toolbar)
 
     def _update_actions(self) -> None:
         states = action_states(

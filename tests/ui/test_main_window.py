@@ -1775,14 +1775,15 @@ def test_each_menu_item_has_a_letter_of_its_own(qtbot, store, feed, tmp_path: Pa
 def test_the_toolbar_s_more_button_is_on_screen_and_says_what_it_is(qtbot, store, feed, tmp_path: Path) -> None:
     # (at 150 % on a 1024-px screen Settings and Full screen went into the toolbar's overflow,
     # whose button was 12 px wide, mostly past the window's edge, its arrow drawn in no colour)
-    from PySide6.QtWidgets import QApplication, QToolButton
+    from PySide6.QtWidgets import QToolButton
 
-    from blitzcam.ui.app import TOOLBAR_MORE_WIDTH
+    from blitzcam.ui.text_size import text_scale
+    from blitzcam.ui.toolbar_more import MORE_BUTTON_WIDTH
 
-    assert QApplication.style().pixelMetric(QApplication.style().PixelMetric.PM_ToolBarExtensionExtent) >= TOOLBAR_MORE_WIDTH
     window = _window(qtbot, store, feed, tmp_path)
     window.resize(600, 600)  # the toolbar's buttons do not all fit
     more = window.toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
     qtbot.waitUntil(more.isVisible, timeout=2000)
-    assert more.geometry().right() < window.toolbar.width() and more.width() >= TOOLBAR_MORE_WIDTH
+    wide = round(MORE_BUTTON_WIDTH * text_scale())
+    assert more.geometry().right() < window.toolbar.width() and more.width() >= wide
     assert more.toolTip() == more.accessibleName() == "More buttons"
