@@ -97,10 +97,13 @@ def check_run_start(
     if found is None and resume:
         # (a run stopped before its first step: what it made so far is made once, and a start
         # without --resume takes it; a train-identity stopped cutting was said as lost)
-        made = any(
-            path.name not in (SHIP_FILE, "data.json") and not path.name.startswith(".")
-            for path in (run_dir.iterdir() if run_dir.is_dir() else ())
-        )
+        try:
+            made = any(
+                path.name not in (SHIP_FILE, "data.json") and not path.name.startswith(".")
+                for path in (run_dir.iterdir() if run_dir.is_dir() else ())
+            )
+        except OSError:  # (a folder that cannot be listed: said without the note)
+            made = False
         raise UserError(
             f"--resume: {run_dir} holds no {kind} run to go on with: check --run, or leave out "
             "--resume to start one"

@@ -189,3 +189,17 @@ def test_resume_of_a_run_stopped_before_its_first_step_says_what_it_made_is_used
     with pytest.raises(UserError, match=r"leave out --resume to start one \(the scenes or drawings it has made so far are used again\)"):
         check_run_start(tmp_path, "identity", resume=True)
     check_run_start(tmp_path, "identity", resume=False)  # (a start takes the folder)
+
+
+def test_resume_in_a_folder_that_cannot_be_listed_is_said_in_a_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from blitzcam.errors import UserError
+    from blitzcam.models.run_kind import check_run_start
+
+    def unlisted(self: Path) -> object:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "iterdir", unlisted)
+    with pytest.raises(UserError, match="holds no identity run to go on with"):
+        check_run_start(tmp_path, "identity", resume=True)
