@@ -203,6 +203,8 @@ def match_list(summaries: list[MatchSummary], *, unreadable: int = 0) -> str:
             f"{s.match_id:>4}  {local_time(s.updated_at)}  "
             f"{s.rounds_played:>{rounds_width}} "
             f"{'round' if s.rounds_played == 1 else 'rounds':<6}  "
-            f"{describe_status(s.standings):<36}  {players}"
+            # (a winner's name is in it: padded by length, a Chinese one pushed the players'
+            # column out of line, as `padded` does not)
+            f"{padded(describe_status(s.standings), 36)}  {players}"
         )
     return "\n".join(lines)

@@ -114,3 +114,24 @@ def test_the_standings_table_stays_in_line_with_wide_names() -> None:
     assert shown_width(header[: header.index("Bob")]) == shown_width(
         first_round[: first_round.rindex(" 2 D")]
     )
+
+
+def test_the_match_list_keeps_its_players_column_in_line_with_a_wide_winner() -> None:
+    # (the status, with the winner's name in it, was padded by length)
+    from datetime import UTC, datetime
+
+    from blitzcam.game.store import MatchSummary
+    from blitzcam.game.text import match_list, shown_width
+
+    def summary(winner: str, match_id: int) -> MatchSummary:
+        players = (Player(winner, "green-pump"), Player("Bob", "blue-plow"))
+        match = Match(players, Settings(target=10), (Round({winner: Tally(12, 0), "Bob": Tally(2, 2)}),))
+        when = datetime(2026, 12, 6, tzinfo=UTC)
+        return MatchSummary(match_id, when, when, players, 1, score_match(match))
+
+    wide, plain = match_list([summary("王小明", 1), summary("Ann", 2)]).splitlines()
+    assert "won by 王小明" in wide and "won by Ann" in plain
+    # the players' column starts at one terminal column on both lines
+    assert shown_width(wide[: wide.index("王小明, Bob")]) == shown_width(
+        plain[: plain.index("Ann, Bob")]
+    )
