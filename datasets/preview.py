@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from blitzcam.datasets.labels import SPLITS, parse_obb_line
+from blitzcam.vision.images import read_image
 
 THUMB_WIDTH: Final = 640
 # BGR colours per class: back green, face orange.
@@ -136,9 +137,9 @@ def contact_sheet(root: Path, *, n: int = 16, thumb_width: int = THUMB_WIDTH) ->
         raise ValueError(f"{root}: no images under images/{{train,val,test}}")
     thumbs = []
     for split, stem in picked:
-        image = cv2.imread(str(root / "images" / split / f"{stem}.jpg"), cv2.IMREAD_COLOR)
-        if image is None:
-            raise ValueError(f"{root / 'images' / split / stem}.jpg: not a readable image")
+        # (read as counting reads a frame: a damaged JPEG is said in one line naming it, not
+        # libjpeg's own warning over a half-grey thumbnail)
+        image = read_image(root / "images" / split / f"{stem}.jpg")
         labels = read_labels(root / "labels" / split / f"{stem}.txt")
         truth = read_scene(root / "scenes" / split / f"{stem}.json")
         thumbs.append(annotate(image, labels, truth, thumb_width))

@@ -245,6 +245,10 @@ def test_generate_refuses_a_file_as_folder(
         # a label file gone was "[Errno 2] No such file or directory: '...'"
         (lambda ds: (ds / "labels/train/000000.txt").unlink(),
          r"^blitzcam dataset preview: error: .*000000\.txt: cannot read it \(No such file or directory\)$"),
+        # a JPEG cut short: libjpeg's own warning and a half-grey thumbnail, the sheet written
+        (lambda ds: (ds / "images/train/000000.jpg").write_bytes(
+            (ds / "images/train/000000.jpg").read_bytes()[:5000]),
+         r"000000\.jpg: cannot decode image: the file is truncated$"),
     ],
 )
 def test_preview_names_a_damaged_label_or_scene_file(
