@@ -9,6 +9,7 @@ those any new file gets (0o666 less the umask), not the owner-only ones of a tem
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import re
 import stat
@@ -183,3 +184,13 @@ def staged(target: Path) -> Iterator[Path]:
         path.replace(target)
     finally:
         path.unlink(missing_ok=True)
+
+
+def sha256_of(path: Path) -> str:
+    """A file's SHA-256, hex, read a mebibyte at a time (the model card names each model
+    file by it)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -14,6 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from blitzcam.files import sha256_of
 from blitzcam.models import (
     DETECTOR_INT8,
     DETECTOR_ONNX,
@@ -26,8 +27,9 @@ from blitzcam.models.evaluation import SCORING_CONF, joins_doubted, prints_read
 from blitzcam.models.identity_negatives import NEGATIVE_CONF
 from blitzcam.models.identity_training import IdentityRecipe
 from blitzcam.models.recipe import SHIPPED
+from blitzcam.models.run_kind import FINISHED_FILE
 from blitzcam.models.run_timing import train_seconds
-from blitzcam.models.training import FINISHED_FILE, sha256_of, stage_epochs
+from blitzcam.models.stages import stage_epochs
 from blitzcam.vision.embedding import PATCH
 
 

@@ -812,6 +812,7 @@ def training_negatives(
     sha256 and the cut's settings, so another detector or setting cuts its own). Empty when the
     recipe uses none. `detector`: that model as `check_negatives_source` opened it."""
     from blitzcam.errors import UserError
+    from blitzcam.files import sha256_of
     from blitzcam.models.evaluation import labelled_scenes
     from blitzcam.models.identity_negatives import (
         cut_negatives,
@@ -819,7 +820,7 @@ def training_negatives(
         save_negatives,
         settings_tag,
     )
-    from blitzcam.models.training import generated_scenes, sha256_of
+    from blitzcam.models.training import generated_scenes
     from blitzcam.vision.images import read_image
     from blitzcam.vision.pipeline import COUNT_IOU
 

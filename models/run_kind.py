@@ -20,7 +20,7 @@ COMMANDS: Final[dict[str, str]] = {
     "identity": "blitzcam train-identity",
 }
 ARTICLE: Final[dict[str, str]] = {"detector": "a", "identity": "an"}
-# the detector's stage folders (models/training.py `stages`), each with weights/ once it trained
+# the detector's stage folders (models/stages.py `stages`), each with weights/ once it trained
 DETECTOR_STAGES: Final = ("train", "refine", "extend", "harden", "more")
 FINISHED_FILE: Final = "finished.json"  # models/training.py writes it when a stage is done
 

@@ -15,7 +15,8 @@ from pathlib import Path
 def main(argv: list[str]) -> None:
     from blitzcam.models import DETECTOR_PT
     from blitzcam.models.recipe import SHIPPED
-    from blitzcam.models.training import go_on_from_shipped, recipe_with, train
+    from blitzcam.models.run_record import go_on_from_shipped
+    from blitzcam.models.training import recipe_with, train
 
     run, hours, scenes, device, workers, *wide = argv
     if wide not in ([], ["0"], ["1"]):  # (WIDE=yes was taken for no)

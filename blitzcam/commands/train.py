@@ -180,15 +180,8 @@ def _train(args: argparse.Namespace) -> int:
     from blitzcam.models import DETECTOR_PT, MODELS_DIR
     from blitzcam.models.recipe import SHIPPED, TRIAL
     from blitzcam.models.run_kind import check_run_start, keeps_to_itself, run_kind
-    from blitzcam.models.training import (
-        calibration_scenes,
-        first_stage_scenes,
-        go_on_from_shipped,
-        recipe_of_run,
-        recipe_with,
-        ship,
-        train,
-    )
+    from blitzcam.models.run_record import first_stage_scenes, go_on_from_shipped, recipe_of_run
+    from blitzcam.models.training import calibration_scenes, recipe_with, ship, train
     from blitzcam.paths import REPO_ROOT, refused_leaves_no_folder, run_folder
 
     default_run = REPO_ROOT / "runs" / ("detector-trial" if args.trial else "detector")

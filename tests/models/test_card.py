@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from blitzcam.models.card import wall_time_lines
+from blitzcam.models.run_kind import FINISHED_FILE
 from blitzcam.models.run_timing import add_train_seconds
-from blitzcam.models.training import FINISHED_FILE
 
 
 def test_wall_time_says_where_each_stage_ran(tmp_path: Path) -> None:
@@ -132,7 +132,7 @@ def test_a_run_gone_on_from_the_shipped_weights_says_whose_its_first_stages_are(
     from blitzcam.models import DETECTOR_PT
     from blitzcam.models.card import render_card
     from blitzcam.models.recipe import SHIPPED
-    from blitzcam.models.training import go_on_from_shipped
+    from blitzcam.models.run_record import go_on_from_shipped
 
     recipe = replace(SHIPPED, more_hours=0.1)
     run = tmp_path / "run"
@@ -193,8 +193,8 @@ SHIPPED_NETWORKS = tuple(
 def test_the_identity_section_describes_the_networks_the_shipped_file_joins(
     tmp_path: Path,
 ) -> None:
+    from blitzcam.files import sha256_of
     from blitzcam.models.card import identity_section
-    from blitzcam.models.training import sha256_of
 
     text = "\n".join(identity_section(_identity_run(tmp_path), SHIPPED_NETWORKS))
     assert "4 small CNNs" in text and "0.837 × mean + 0.163" in text

@@ -86,8 +86,8 @@ def test_a_malformed_label_line_names_the_file_and_line(tmp_path: Path) -> None:
 
 def test_the_crop_dataset_is_the_same_whatever_the_number_of_workers(tmp_path: Path) -> None:
     from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+    from blitzcam.models.crop_dataset import build_crop_dataset
     from blitzcam.models.recipe import SHIPPED
-    from blitzcam.models.training import build_crop_dataset
 
     scenes = tmp_path / "scenes"
     generate_dataset(GenerateRequest(out=scenes, n=10, seed=3, res=(1280, 720), workers=1,
@@ -113,8 +113,8 @@ def test_a_damaged_scene_dataset_is_one_error_naming_the_file(
     # label file was trained on as a scene with no cards)
     from blitzcam.datasets.generate import GenerateRequest, generate_dataset
     from blitzcam.errors import UserError
+    from blitzcam.models.crop_dataset import build_crop_dataset
     from blitzcam.models.recipe import SHIPPED
-    from blitzcam.models.training import build_crop_dataset
 
     scenes = tmp_path / "scenes"
     generate_dataset(GenerateRequest(out=scenes, n=3, seed=3, res=(1280, 720), workers=1,

@@ -112,8 +112,8 @@ def test_the_share_never_rounds_up() -> None:
 def test_a_mistake_reaches_its_scene_s_first_crop(tmp_path: Path) -> None:
     import cv2
 
+    from blitzcam.models.crop_dataset import build_crop_dataset
     from blitzcam.models.recipe import SHIPPED
-    from blitzcam.models.training import build_crop_dataset
 
     scenes = tmp_path / "scenes"
     for split in ("train", "val"):

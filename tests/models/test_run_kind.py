@@ -24,7 +24,7 @@ def _identity_recipe() -> dict[str, object]:
 def test_the_detector_stages_it_knows_are_every_stage_a_recipe_can_have() -> None:
     from dataclasses import replace
 
-    from blitzcam.models.training import stages
+    from blitzcam.models.stages import stages
 
     every = replace(SHIPPED, harden_epochs=1, more_hours=0.1)
     assert {stage.name for stage in stages(every)} == set(DETECTOR_STAGES)
@@ -156,7 +156,7 @@ def test_a_scene_dataset_given_as_the_run_folder_is_refused_untouched(
 def test_a_run_folder_that_cannot_be_written_is_said_in_a_line(tmp_path: Path) -> None:
     # (a read-only --run: a traceback from the first record written there)
     from blitzcam.errors import UserError
-    from blitzcam.models.training import DATA_FILE, first_stage_scenes
+    from blitzcam.models.run_record import DATA_FILE, first_stage_scenes
 
     (tmp_path / DATA_FILE).mkdir()  # (as a file it cannot be written)
     with pytest.raises(UserError, match=rf"{DATA_FILE}: cannot write it \("):

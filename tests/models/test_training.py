@@ -43,7 +43,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 @pytest.mark.slow
 def test_a_trained_model_exports_and_runs_in_the_counting_pipeline(trained: tuple[Path, Path]) -> None:
-    from blitzcam.models.training import sha256_of
+    from blitzcam.files import sha256_of
     from blitzcam.vision.pipeline import CountingPipeline
 
     scenes, onnx = trained
@@ -305,8 +305,8 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(
     import sys
     import time
 
+    from blitzcam.models.run_kind import FINISHED_FILE
     from blitzcam.models.run_timing import train_seconds
-    from blitzcam.models.training import FINISHED_FILE
 
     scenes, _ = trained
     run_dir = tmp_path / "run"
@@ -363,7 +363,7 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(
 
 
 def test_the_stages_follow_the_recipe() -> None:
-    from blitzcam.models.training import stages
+    from blitzcam.models.stages import stages
 
     assert SHIPPED.harden_epochs == 0  # measured and not shipped (MODEL_CARD.md)
     with_harden = replace(SHIPPED, harden_epochs=4)
@@ -379,7 +379,7 @@ def test_the_stages_follow_the_recipe() -> None:
 
 
 def test_a_fifth_stage_trains_more_on_scenes_with_late_rounds_when_given_a_budget() -> None:
-    from blitzcam.models.training import stages
+    from blitzcam.models.stages import stages
 
     assert SHIPPED.more_hours == 0  # not trained yet (MODEL_CARD.md)
     more = replace(SHIPPED, more_hours=0.1)
@@ -398,16 +398,12 @@ def test_a_fifth_stage_trains_more_on_scenes_with_late_rounds_when_given_a_budge
 
 
 def test_a_run_goes_on_from_the_shipped_weights_as_their_finished_stages(tmp_path: Path) -> None:
+    from blitzcam.files import sha256_of
     from blitzcam.models import DETECTOR_PT
     from blitzcam.models.recipe import SHIPPED_STAGES
-    from blitzcam.models.training import (
-        _best_weights,
-        go_on_from_shipped,
-        sha256_of,
-        stage_epochs,
-        stage_finished,
-        stages,
-    )
+    from blitzcam.models.run_record import go_on_from_shipped
+    from blitzcam.models.stages import stage_epochs, stage_finished, stages
+    from blitzcam.models.training import _best_weights
 
     recipe = replace(SHIPPED, more_hours=0.1, more_scenes=500)
     run = tmp_path / "run"
@@ -445,12 +441,13 @@ def _trained_nowhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[l
     """`blitzcam train` with nothing trained, generated or exported: the recipes it would
     train and the folders it would export into, as lists that fill as it runs."""
     import blitzcam.models.run_kind as run_kind
+    import blitzcam.models.run_record as run_record
     import blitzcam.models.training as training
 
     trained: list[Recipe] = []
     exported: list[Path] = []
     monkeypatch.setattr(run_kind, "check_run_start", lambda *a, **kw: None)
-    monkeypatch.setattr(training, "first_stage_scenes", lambda *a, **kw: None)
+    monkeypatch.setattr(run_record, "first_stage_scenes", lambda *a, **kw: None)
     monkeypatch.setattr(training, "train", lambda recipe, **kw: trained.append(recipe) or tmp_path / "best.pt")
     monkeypatch.setattr(training, "calibration_scenes", lambda run_dir: [])
     monkeypatch.setattr(training, "ship", lambda weights, recipe, target, calibration: (
@@ -464,7 +461,7 @@ def test_a_trial_trains_every_stage_tiny_and_keeps_its_weights_in_its_run_folder
     # (the smallest run took 20 minutes and 2 GB: stage 3 generated its 8,000 scenes whatever
     # the first stages' options)
     from blitzcam.models.recipe import TRIAL
-    from blitzcam.models.training import stages
+    from blitzcam.models.stages import stages
 
     trained, exported = _trained_nowhere(monkeypatch, tmp_path)
     run = tmp_path / "run"
@@ -553,7 +550,8 @@ def test_stage_5_trains_from_the_shipped_weights(tmp_path: Path) -> None:
     import torch
 
     from blitzcam.models import DETECTOR_PT
-    from blitzcam.models.training import go_on_from_shipped, train
+    from blitzcam.models.run_record import go_on_from_shipped
+    from blitzcam.models.training import train
 
     # (the recipe's batch of 64 holds every crop: one batch, one optimizer step; ultralytics
     # steps once every 64 images, so a batch of 4 would not have stepped in the 4 s)
@@ -593,7 +591,7 @@ def test_going_on_from_the_shipped_weights_keeps_their_recipe(
 ) -> None:
     from blitzcam.errors import UserError
     from blitzcam.models import DETECTOR_PT
-    from blitzcam.models.training import go_on_from_shipped
+    from blitzcam.models.run_record import go_on_from_shipped
 
     recipe = replace(SHIPPED, **{"more_hours": 0.1, **change})
     with pytest.raises(UserError, match=re.escape(fragment)):
@@ -604,7 +602,8 @@ def test_going_on_from_the_shipped_weights_keeps_their_recipe(
 def test_going_on_from_other_weights_or_into_a_run_of_its_own_is_refused(tmp_path: Path) -> None:
     from blitzcam.errors import UserError
     from blitzcam.models import DETECTOR_PT
-    from blitzcam.models.training import FINISHED_FILE, go_on_from_shipped
+    from blitzcam.models.run_kind import FINISHED_FILE
+    from blitzcam.models.run_record import go_on_from_shipped
 
     recipe = replace(SHIPPED, more_hours=0.1)
     other = tmp_path / "other.pt"
@@ -640,7 +639,7 @@ def test_going_on_from_the_shipped_weights_resumes_only_a_run_and_starts_only_in
     # folder of the user's own files was said to "hold a run already")
     from blitzcam.errors import UserError
     from blitzcam.models import DETECTOR_PT
-    from blitzcam.models.training import go_on_from_shipped
+    from blitzcam.models.run_record import go_on_from_shipped
 
     recipe = replace(SHIPPED, more_hours=0.1)
     with pytest.raises(UserError, match=r"--resume: .*typo holds no run to go on with"):
@@ -656,7 +655,8 @@ def test_going_on_from_the_shipped_weights_resumes_only_a_run_and_starts_only_in
 
 
 def test_a_stage_is_finished_by_its_own_word_or_by_its_epochs(tmp_path: Path) -> None:
-    from blitzcam.models.training import FINISHED_FILE, stage_finished, stages
+    from blitzcam.models.run_kind import FINISHED_FILE
+    from blitzcam.models.stages import stage_finished, stages
 
     train, _, extend = stages(SHIPPED)
     assert not stage_finished(tmp_path, train)
@@ -671,7 +671,9 @@ def test_a_stage_is_finished_by_its_own_word_or_by_its_epochs(tmp_path: Path) ->
 def test_resuming_a_run_whose_every_stage_is_done_leaves_only_the_export(tmp_path: Path) -> None:
     # the export after training (calibration scenes, ONNX, int8) is what a kill then stops:
     # --resume refused ("nothing to resume"), and a run without it trained everything again
-    from blitzcam.models.training import FINISHED_FILE, stages, train
+    from blitzcam.models.run_kind import FINISHED_FILE
+    from blitzcam.models.stages import stages
+    from blitzcam.models.training import train
 
     for stage in stages(SHIPPED):
         (tmp_path / stage.name / "weights").mkdir(parents=True)
@@ -687,8 +689,9 @@ def test_resuming_a_run_whose_every_stage_is_done_leaves_only_the_export(tmp_pat
 def test_ship_puts_the_weights_and_their_export_into_models(
     trained: tuple[Path, Path], tmp_path: Path
 ) -> None:
+    from blitzcam.files import sha256_of
     from blitzcam.models.quantize import calibration_images
-    from blitzcam.models.training import sha256_of, ship
+    from blitzcam.models.training import ship
     from blitzcam.vision.detector import Detector
 
     scenes, _ = trained
@@ -791,19 +794,19 @@ def test_a_run_resumes_only_with_its_own_recipe_and_a_fresh_one_forgets_old_time
     import json
 
     from blitzcam.errors import UserError
+    from blitzcam.models.run_record import open_run
     from blitzcam.models.run_timing import TIMING_FILE
-    from blitzcam.models.training import _open_run
 
-    _open_run(tmp_path, SHIPPED, resume=False)
+    open_run(tmp_path, SHIPPED, resume=False)
     assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == SHIPPED.epochs
-    _open_run(tmp_path, SHIPPED, resume=True)  # the same recipe: fine
+    open_run(tmp_path, SHIPPED, resume=True)  # the same recipe: fine
     with pytest.raises(UserError, match=r"another recipe than its recipe\.json \(batch 16 there, 8 now; epochs 14 there, 20 now\): resume without"):
-        _open_run(tmp_path, replace(SHIPPED, epochs=20, batch=8), resume=True)
+        open_run(tmp_path, replace(SHIPPED, epochs=20, batch=8), resume=True)
     assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == SHIPPED.epochs
     (tmp_path / TIMING_FILE).write_text('{"seconds": 99}')
     (tmp_path / "train").mkdir()
     (tmp_path / "train" / TIMING_FILE).write_text('{"seconds": 7200}')  # a stage's own clock
-    _open_run(tmp_path, replace(SHIPPED, epochs=20), resume=False)  # a new run in the folder
+    open_run(tmp_path, replace(SHIPPED, epochs=20), resume=False)  # a new run in the folder
     assert not (tmp_path / TIMING_FILE).exists()
     assert not (tmp_path / "train" / TIMING_FILE).exists()
     assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == 20
@@ -818,22 +821,22 @@ def test_a_run_whose_recipe_json_predates_a_field_resumes_with_its_default(
     import json
 
     from blitzcam.errors import UserError
-    from blitzcam.models.training import _open_run
+    from blitzcam.models.run_record import open_run
 
     saved = json.loads(json.dumps(SHIPPED.as_dict()))
     del saved["more_wide_art"]
     (tmp_path / "recipe.json").write_text(json.dumps(saved))
-    _open_run(tmp_path, SHIPPED, resume=True)
+    open_run(tmp_path, SHIPPED, resume=True)
     assert "more_wide_art" not in json.loads((tmp_path / "recipe.json").read_text())
     with pytest.raises(UserError, match=r"another recipe than its recipe\.json \(more_wide_art False there, True now\)"):
-        _open_run(tmp_path, replace(SHIPPED, more_wide_art=True), resume=True)
+        open_run(tmp_path, replace(SHIPPED, more_wide_art=True), resume=True)
     # a field older still is not taken as today's default: a run from before stage 3 existed
     # resumed would have trained it, and the card (reading recipe.json) left it out
     for field in [k for k in saved if k.startswith("extend_")]:
         del saved[field]
     (tmp_path / "recipe.json").write_text(json.dumps(saved))
     with pytest.raises(UserError, match=r"another recipe than its recipe\.json \(extend_batch None there, 64 now; extend_data_seed None there, "):
-        _open_run(tmp_path, SHIPPED, resume=True)
+        open_run(tmp_path, SHIPPED, resume=True)
 
 
 def test_a_checkpoint_of_a_completed_training_is_known(tmp_path: Path) -> None:
@@ -1033,7 +1036,7 @@ def test_crops_name_no_root_so_a_moved_run_finds_them(tmp_path: Path) -> None:
     # resumed against the machine's paths
     import yaml
 
-    from blitzcam.models.training import build_crop_dataset
+    from blitzcam.models.crop_dataset import build_crop_dataset
 
     old = tmp_path / "crops"
     old.mkdir()
@@ -1057,7 +1060,7 @@ def test_a_cuda_device_torch_does_not_see_is_refused_before_any_scene(
 
 
 def test_an_epoch_written_twice_by_a_resume_counts_once(tmp_path: Path) -> None:
-    from blitzcam.models.training import epochs_done
+    from blitzcam.models.stages import epochs_done
 
     header = "epoch,time,train/box_loss\n"
     (tmp_path / "results.csv").write_text(header + "1,5,0.9\n2,9,0.8\n2,4,0.8\n3,8,0.7\n")
@@ -1068,7 +1071,7 @@ def test_a_resumed_run_trains_on_the_scenes_it_was_started_on(tmp_path: Path) ->
     # (`train --resume --data OTHER` was taken without a word, and crops cut again where gone
     # would have been of the other scenes)
     from blitzcam.errors import UserError
-    from blitzcam.models.training import first_stage_scenes
+    from blitzcam.models.run_record import first_stage_scenes
 
     ours, other = tmp_path / "ours", tmp_path / "other"
     run = tmp_path / "run"
