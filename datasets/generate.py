@@ -18,13 +18,11 @@ import json
 import multiprocessing
 import os
 import shutil
-import signal
 import sys
 import tempfile
-import threading
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -42,6 +40,7 @@ from blitzcam.datasets.labels import SPLITS, data_yaml, ground_truth, ground_tru
 from blitzcam.datasets.photometric import encode_jpeg
 from blitzcam.errors import UserError
 from blitzcam.paths import expand_home, resolved, why_no_folder
+from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds
 
 DEFAULT_ART_MODULE: Final = "blitzcam.datasets.art"
 RES_LIMITS: Final = ((320, 4096), (240, 4096))  # sensible (min, max) width and height
@@ -226,7 +225,7 @@ _WORKER: dict[str, Any] = {}
 def _init_worker(request: GenerateRequest) -> None:
     import cv2
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    ignore_ctrl_c()
     cv2.setNumThreads(1)  # one process per core already
     _WORKER["request"] = request
     _WORKER["art"] = ArtCache(load_art(request.art_module))
@@ -333,89 +332,77 @@ def generate_dataset(request: GenerateRequest) -> Path:
         ) from None
     workers = request.workers or os.cpu_count() or 1
     workers = max(1, min(workers, request.n))
-    restore = _exit_on_sigterm()
-    try:
-        taken = request.keep_unfinished and _take_kept(_kept_name(out), tmp, request)
-        for kind in ("images", "labels", "scenes"):
-            for split in SPLITS:
-                (tmp / kind / split).mkdir(parents=True, exist_ok=True)
-        counts: Counter[str] = Counter()
-        per_split: Counter[str] = Counter()
-        done = _scenes_written(tmp, request.n, counts, per_split) if taken else set()
-        todo = [index for index in range(request.n) if index not in done]
-        # said now, not when the disk is full; the scenes kept from before are on it already
-        need, free = least_bytes(request, len(todo)), shutil.disk_usage(tmp).free
-        if need > free:
-            left = f" (of {request.n:,}; {len(done):,} kept from before)" if done else ""
-            if done:  # kept again for a run with more room, not deleted with the refusal
-                _keep(tmp, _kept_name(out), request)
-            raise UserError(
-                f"{out}: {len(todo):,} scenes{left} take at least {_said_size(need)}, and "
-                f"{_said_size(free)} are free there"
+    with sigterm_unwinds():  # (unwinds as Ctrl+C does: the temporary folder is removed)
+        try:
+            taken = request.keep_unfinished and _take_kept(_kept_name(out), tmp, request)
+            for kind in ("images", "labels", "scenes"):
+                for split in SPLITS:
+                    (tmp / kind / split).mkdir(parents=True, exist_ok=True)
+            counts: Counter[str] = Counter()
+            per_split: Counter[str] = Counter()
+            done = _scenes_written(tmp, request.n, counts, per_split) if taken else set()
+            todo = [index for index in range(request.n) if index not in done]
+            # said now, not when the disk is full; the scenes kept from before are on it already
+            need, free = least_bytes(request, len(todo)), shutil.disk_usage(tmp).free
+            if need > free:
+                left = f" (of {request.n:,}; {len(done):,} kept from before)" if done else ""
+                if done:  # kept again for a run with more room, not deleted with the refusal
+                    _keep(tmp, _kept_name(out), request)
+                raise UserError(
+                    f"{out}: {len(todo):,} scenes{left} take at least {_said_size(need)}, and "
+                    f"{_said_size(free)} are free there"
+                )
+            bar = tqdm(
+                total=request.n,
+                initial=len(done),
+                unit="scene",
+                desc="generate",
+                disable=not request.progress,
             )
-        bar = tqdm(
-            total=request.n,
-            initial=len(done),
-            unit="scene",
-            desc="generate",
-            disable=not request.progress,
-        )
-        with bar:
-            for files in _rendered(request, workers, todo):
-                stem = f"{files.index:06d}"
-                (tmp / "images" / files.split / f"{stem}.jpg").write_bytes(files.jpeg)
-                (tmp / "labels" / files.split / f"{stem}.txt").write_text(files.labels)
-                (tmp / "scenes" / files.split / f"{stem}.json").write_text(files.truth)
-                counts.update(files.counts)
-                per_split[files.split] += 1
-                bar.update(1)
-        manifest = {
-            "n": request.n,
-            "seed": request.seed,
-            "res": list(request.res) if request.res else None,
-            "holdout": request.holdout,
-            "art_module": request.art_module,
-            "splits": {split: per_split[split] for split in SPLITS},
-            "backs_per_deck": dict(sorted(counts.items())),
-        }
-        if request.late_rounds:  # said only when asked for: other datasets keep their bytes
-            manifest["late_rounds"] = request.late_rounds
-        if request.wide_art:
-            manifest["wide_art"] = True
-        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
-        # written last: the dataset is complete. It names no folder: ultralytics reads the splits
-        # beside it, so the dataset can be moved or copied to another machine
-        (tmp / "data.yaml").write_text(data_yaml(None))
-        umask = os.umask(0)
-        os.umask(umask)
-        tmp.chmod(0o777 & ~umask)  # made 0700 while unfinished: as any folder the user makes, now
-        _swap_in(tmp, out)
-    except OSError as exc:  # a full disk, a quota: nothing half-written is left
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise UserError(f"{out}: could not write the dataset ({exc.strerror or exc})") from None
-    except (KeyboardInterrupt, SystemExit):  # Ctrl+C, SIGTERM
-        if not (request.keep_unfinished and _keep(tmp, _kept_name(out), request)):
+            with bar:
+                for files in _rendered(request, workers, todo):
+                    stem = f"{files.index:06d}"
+                    (tmp / "images" / files.split / f"{stem}.jpg").write_bytes(files.jpeg)
+                    (tmp / "labels" / files.split / f"{stem}.txt").write_text(files.labels)
+                    (tmp / "scenes" / files.split / f"{stem}.json").write_text(files.truth)
+                    counts.update(files.counts)
+                    per_split[files.split] += 1
+                    bar.update(1)
+            manifest = {
+                "n": request.n,
+                "seed": request.seed,
+                "res": list(request.res) if request.res else None,
+                "holdout": request.holdout,
+                "art_module": request.art_module,
+                "splits": {split: per_split[split] for split in SPLITS},
+                "backs_per_deck": dict(sorted(counts.items())),
+            }
+            if request.late_rounds:  # said only when asked for: other datasets keep their bytes
+                manifest["late_rounds"] = request.late_rounds
+            if request.wide_art:
+                manifest["wide_art"] = True
+            (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+            # written last: the dataset is complete. It names no folder: ultralytics reads the
+            # splits beside it, so the dataset can be moved or copied to another machine
+            (tmp / "data.yaml").write_text(data_yaml(None))
+            umask = os.umask(0)
+            os.umask(umask)
+            # made 0700 while unfinished: as any folder the user makes, now
+            tmp.chmod(0o777 & ~umask)
+            _swap_in(tmp, out)
+        except OSError as exc:  # a full disk, a quota: nothing half-written is left
             shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    finally:
-        restore()
-        _release(lock)
+            raise UserError(f"{out}: could not write the dataset ({exc.strerror or exc})") from None
+        except (KeyboardInterrupt, SystemExit):  # Ctrl+C, SIGTERM
+            if not (request.keep_unfinished and _keep(tmp, _kept_name(out), request)):
+                shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        finally:
+            _release(lock)
     return out
-
-
-def _exit_on_sigterm() -> Callable[[], None]:
-    """Make SIGTERM unwind like Ctrl-C (so the temporary folder is removed); returns the undo."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-
-    def _raise(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, _raise)
-    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 LOCK_SUFFIX: Final = ".lock"

@@ -22,6 +22,7 @@ from blitzcam.models.crops import (
 )
 from blitzcam.models.mining import Mistakes, hard_windows
 from blitzcam.models.recipe import Recipe
+from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds
 
 
 def _write_jpeg(path: Path, image: np.ndarray, quality: int = 92) -> None:
@@ -92,7 +93,8 @@ def build_crop_dataset(
 
     Deterministic: the crops of scene i depend only on (recipe.seed, split, i), so any number
     of worker processes writes the same files. Written into a temporary folder and renamed, so
-    an interrupted run never leaves a half dataset behind.
+    an interrupted run never leaves a half dataset behind (the part cut is removed, and a
+    part left by a run killed outright is removed by the next).
     """
     data_yaml = out_dir / "data.yaml"
     if data_yaml.is_file():
@@ -102,8 +104,44 @@ def build_crop_dataset(
         return data_yaml
     tmp = out_dir.with_name(out_dir.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
+    with sigterm_unwinds():  # (a kill unwinds as Ctrl+C does: workers stopped, the part removed)
+        try:
+            _cut_all(_jobs(scenes_dir, tmp, recipe, splits, mistakes or {}, hard_share), workers)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+    # no root named: a run folder copied back from a GPU machine, or moved, still finds them
+    (tmp / "data.yaml").write_text(data_yaml_text(None, splits), encoding="utf-8")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    tmp.rename(out_dir)
+    return data_yaml
+
+
+def _cut_all(jobs: list[_CropJob], workers: int) -> None:
+    progress = tqdm(total=len(jobs), desc="crops", unit="scene")
+    if workers <= 1:
+        for job in jobs:
+            _cut_scene_crops(job)
+            progress.update()
+    else:
+        context = multiprocessing.get_context("spawn")  # no forked copies of a torch process
+        with context.Pool(workers, initializer=ignore_ctrl_c) as pool:
+            for _ in pool.imap_unordered(_cut_scene_crops, jobs, chunksize=16):
+                progress.update()
+    progress.close()
+
+
+def _jobs(
+    scenes_dir: Path,
+    tmp: Path,
+    recipe: Recipe,
+    splits: tuple[str, ...],
+    hard: Mistakes,
+    hard_share: float,
+) -> list[_CropJob]:
+    """Each scene's crop job, its split's folders made in `tmp`; UserError for a scene whose
+    label file is gone."""
     jobs: list[_CropJob] = []
-    hard = mistakes or {}
     for split_index, split in enumerate(splits):
         images = sorted((scenes_dir / "images" / split).glob("*.jpg"))
         if not images:
@@ -132,19 +170,4 @@ def build_crop_dataset(
             )
             for i, path in enumerate(images)
         ]
-    progress = tqdm(total=len(jobs), desc="crops", unit="scene")
-    if workers <= 1:
-        for job in jobs:
-            _cut_scene_crops(job)
-            progress.update()
-    else:
-        context = multiprocessing.get_context("spawn")  # no forked copies of a torch process
-        with context.Pool(workers) as pool:
-            for _ in pool.imap_unordered(_cut_scene_crops, jobs, chunksize=16):
-                progress.update()
-    progress.close()
-    # no root named: a run folder copied back from a GPU machine, or moved, still finds them
-    (tmp / "data.yaml").write_text(data_yaml_text(None, splits), encoding="utf-8")
-    shutil.rmtree(out_dir, ignore_errors=True)
-    tmp.rename(out_dir)
-    return data_yaml
+    return jobs

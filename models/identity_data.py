@@ -29,6 +29,7 @@ from blitzcam.vision.detections import obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch
 from blitzcam.vision.identify import snap_to_ink
 from blitzcam.vision.references import REFERENCE_WIDTH, card_on_white, reference_patches
+from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds
 
 # How far detector boxes stray from the labels (median IoU ~0.7): centre offset and side scale
 # as fractions of the box, and turn in degrees (one standard deviation each).
@@ -245,33 +246,35 @@ def build(
     if workers > 1:
         from multiprocessing import get_context
 
-        pool = get_context("spawn").Pool(workers)
+        pool = get_context("spawn").Pool(workers, initializer=ignore_ctrl_c)
         results = pool.imap(_samples, jobs, chunksize=4)
     else:
         pool, results = None, map(_samples, jobs)
-    finished = False
-    try:
-        for done, samples in enumerate(results, 1):
-            for key, patches in samples.references.items():
-                index[key] = len(names)
-                names.append(key)
-                reference_rows.append(patches)
-                reference_owner.append(np.full(len(patches), index[key]))
-            if len(samples.queries):
-                queries.append(samples.queries)
-                query_owner.append(np.array([index[k] for k in samples.query_ids]))
-            if progress is not None:
-                progress(done, n)
-        finished = True
-    finally:
-        if pool is not None:
-            # interrupted (Ctrl-C, a time limit): the workers are stopped, not waited for (a
-            # closed pool replaces the ones the signal ended and goes on cutting)
-            if finished:
-                pool.close()
-            else:
-                pool.terminate()
-            pool.join()
+    # (a kill unwinds as Ctrl+C does: the workers are stopped, not left to fail one by one)
+    with sigterm_unwinds():
+        finished = False
+        try:
+            for done, samples in enumerate(results, 1):
+                for key, patches in samples.references.items():
+                    index[key] = len(names)
+                    names.append(key)
+                    reference_rows.append(patches)
+                    reference_owner.append(np.full(len(patches), index[key]))
+                if len(samples.queries):
+                    queries.append(samples.queries)
+                    query_owner.append(np.array([index[k] for k in samples.query_ids]))
+                if progress is not None:
+                    progress(done, n)
+            finished = True
+        finally:
+            if pool is not None:
+                # interrupted (Ctrl-C, SIGTERM): the workers are stopped, not waited for (a
+                # closed pool would go on cutting to the end)
+                if finished:
+                    pool.close()
+                else:
+                    pool.terminate()
+                pool.join()
     return IdentityData(
         names,
         np.concatenate(queries),

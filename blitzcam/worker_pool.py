@@ -1,0 +1,40 @@
+"""Worker processes for the CPU-heavy cutting (scenes, crops, drawings), and how they stop.
+
+Ctrl+C reaches every process of the terminal's group at once: a worker that took it printed its
+own KeyboardInterrupt traceback, so workers ignore it and leave it to their parent, which stops
+them. SIGTERM reaches the parent alone (`kill PID`, a job scheduler's time limit): by default it
+ended the parent on the spot, its workers then printed a BrokenPipeError traceback each as they
+handed back their next result, and its half-written output folder stayed. Inside
+`sigterm_unwinds` it raises SystemExit instead, so the parent's `finally` blocks run: the
+workers are terminated, the partial output removed.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+def ignore_ctrl_c() -> None:
+    """A worker's initializer: Ctrl+C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def sigterm_unwinds() -> Iterator[None]:
+    """SIGTERM raises SystemExit(143) in the main thread while inside (elsewhere, where no
+    handler can be set, nothing changes); the handler before is put back on the way out."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _raise(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, _raise)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

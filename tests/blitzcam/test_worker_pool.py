@@ -1,0 +1,44 @@
+"""blitzcam/worker_pool.py: how the cutting's worker processes and their parent stop."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+import pytest
+
+from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds
+
+
+def test_sigterm_raises_system_exit_inside_and_its_handler_is_put_back_after() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(SystemExit) as ended, sigterm_unwinds():
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.sigtimedwait([], 0)  # (let the handler run before leaving)
+    assert ended.value.code == 128 + signal.SIGTERM
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_off_the_main_thread_nothing_changes() -> None:
+    # (signal.signal raises ValueError off the main thread: the cutting may run on a worker
+    # thread of the app)
+    seen: list[object] = []
+
+    def cut() -> None:
+        with sigterm_unwinds():
+            seen.append(signal.getsignal(signal.SIGTERM))
+
+    thread = threading.Thread(target=cut)
+    thread.start()
+    thread.join()
+    assert seen == [signal.getsignal(signal.SIGTERM)]
+
+
+def test_a_worker_leaves_ctrl_c_to_its_parent() -> None:
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        ignore_ctrl_c()
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
