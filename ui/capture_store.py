@@ -16,7 +16,9 @@ from typing import Any, Final
 import numpy as np
 
 from blitzcam.files import write_bytes_atomic
+from blitzcam.game.rules import Round
 from blitzcam.ui.counting_worker import Outline
+from blitzcam.ui.scan_session import STEPS, ScanSession
 
 CLASS_IDS: Final[dict[str, int]] = {"back": 0, "face": 1}  # the detector's classes (design card)
 JPEG_QUALITY: Final = 92
@@ -213,3 +215,26 @@ def keep_round(
     except Exception as exc:  # (an image writer's error of any kind: the caller says it)
         raise CapturesPartlyKeptError(kept, total, exc) from exc
     return kept
+
+
+def keep_scanned_round(
+    folder: Path, session: ScanSession, confirmed: Round, *, taken_at: datetime
+) -> int:
+    """`keep_round` for a scan's shots: each step's frames and outlines, the counts the shots
+    proposed beside the ones confirmed, and the players the scan counted for."""
+
+    def as_counts(counted: Round) -> dict[str, dict[str, int]]:
+        return {n: {"dutch": t.dutch, "blitz": t.blitz} for n, t in counted.tallies.items()}
+
+    steps = {
+        step: [(shot.frame, shot.snapshot.outlines) for shot in session.shots(step)]
+        for step in STEPS
+    }
+    return keep_round(
+        folder,
+        steps,
+        confirmed=as_counts(confirmed),
+        proposed=as_counts(session.proposed_round()),
+        players=[{"name": p.name, "deck": p.deck, "team": p.team} for p in session.players],
+        taken_at=taken_at,
+    )

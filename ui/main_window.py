@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Final
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QAction, QImage, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.errors import UserError
 from blitzcam.game import rules
-from blitzcam.game.rules import Match, MatchError, Round
+from blitzcam.game.rules import Match, MatchError, Round, Standings
 from blitzcam.game.store import MatchStore, MissingMatchError, StaleMatchError, StoreError
 from blitzcam.game.text import (
     listed,
@@ -45,7 +45,7 @@ from blitzcam.ui.app import set_text_size
 from blitzcam.ui.capture_store import (
     CapturesPartlyKeptError,
     capture_folder_problem,
-    keep_round,
+    keep_scanned_round,
 )
 from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.counting_worker import DEFAULT_INTERVAL_MS, Counter, Enroller, FrameSource
@@ -53,11 +53,11 @@ from blitzcam.ui.dialog_parts import Refusal
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, ask_export_target, export_match
 from blitzcam.ui.join import JoinDialog
-from blitzcam.ui.live_view import render_capture
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.players import PlayersDialog
+from blitzcam.ui.review_pictures import ReviewPictures, review_pictures
 from blitzcam.ui.scan import ScanView
-from blitzcam.ui.scan_session import Corrections, Reviewed, ScanSession, look_alike_players
+from blitzcam.ui.scan_session import Corrections, Reviewed, ScanSession
 from blitzcam.ui.scoreboard import ScoreboardView
 from blitzcam.ui.settings import (
     AppSettings,
@@ -140,6 +140,7 @@ class MainWindow(QMainWindow):
         self._camera_override = camera_override
         self.match_id: int | None = None
         self.match: Match | None = None
+        self.standings: Standings | None = None  # the open match's, as drawn
         self._use_text_size(self.settings.text_size)  # (before any widget is made)
         self._undone = UndoHistory()  # rounds undone, which redo may bring back
         self.scan: ScanView | None = None
@@ -340,8 +341,8 @@ class MainWindow(QMainWindow):
 
     def _redraw(self, match: Match) -> None:
         """Make `match` the open match's version and draw it (the page shown stays)."""
-        self.match = match
-        self.scoreboard.show_match(match, rules.score_match(match))
+        self.match, self.standings = match, rules.score_match(match)
+        self.scoreboard.show_match(match, self.standings)
         if self.scan is not None:  # reloaded during a scan: its rows name the players as now
             seated = rules.at_table(match)
             if len(seated) == len(self.scan.session.players):
@@ -692,7 +693,7 @@ class MainWindow(QMainWindow):
         """A match deleted in the browser: let it go, shown or undone."""
         self._undone.forget(match_id)
         if match_id == self.match_id:
-            self.match_id, self.match = None, None
+            self.match_id, self.match, self.standings = None, None, None
             self.pages.setCurrentWidget(self.welcome)
         self._update_actions()
 
@@ -732,34 +733,17 @@ class MainWindow(QMainWindow):
         the title once the match was read again (a round saved elsewhere meanwhile);
         `when_stale`: what to do then, said once the match is read again (default: confirm
         again); `edited`: the number of the round corrected (None: a new round)."""
-        captures: list[QImage] = []
-        captions: list[str] = []
-        enlarged: list[Callable[[int], QImage]] = []
-        check: tuple[str, ...] = ()
-        unshot: tuple[str, ...] = ()
-        if session is not None:
-            unshot = tuple(
-                pile
-                for pile, shots in (("Dutch", session.dutch_shots), ("Blitz", session.blitz_shots))
-                if not shots
-            )
-            for piles, shots in (("Dutch", session.dutch_shots), ("Blitz", session.blitz_shots)):
-                if shots:
-                    last, ratio = shots[-1], self.devicePixelRatioF()
-                    picture = render_capture(last.frame, last.snapshot, width=480, ratio=ratio)
-                    captures.append(picture)
-                    captions.append(capture_caption(piles, len(shots)))
-                    enlarged.append(
-                        lambda width, shot=last, ratio=ratio: render_capture(
-                            shot.frame, shot.snapshot, width=width, ratio=ratio
-                        )
-                    )
-            check = look_alike_players(session.players, session.dutch_shots + session.blitz_shots)
+        pictures = (
+            ReviewPictures()
+            if session is None
+            else review_pictures(session, self.devicePixelRatioF())
+        )
         # the round's players: those at the table, or for an earlier round, those who played it
         of_round = tuple(p for p in self.match.players if p.name in proposed.tallies)
         dialog = ConfirmDialog(
-            of_round, proposed, title=title, captures=captures, captions=captions,
-            enlarged=enlarged, check=check, unshot=unshot, kept=kept, parent=self,
+            of_round, proposed, title=title, captures=pictures.captures,
+            captions=pictures.captions, enlarged=pictures.enlarged, check=pictures.check,
+            unshot=pictures.unshot, kept=kept, parent=self,
         )  # fmt: skip
         if caller_before is not None:
             dialog.restore_caller(caller, caller_before)
@@ -836,7 +820,7 @@ class MainWindow(QMainWindow):
         )
         # (Space and Ctrl+M then did nothing, unsaid: the headline says who won, not how to
         # play on; said until the next news)
-        decided = rules.score_match(match).status != "in-progress"
+        decided = self.standings is not None and self.standings.status != "in-progress"
         self.statusBar().showMessage(
             f"{said}: {PLAY_ON}" if decided else said, 0 if decided else 5000
         )
@@ -867,22 +851,8 @@ class MainWindow(QMainWindow):
             )
             return
 
-        def as_counts(counted: Round) -> dict[str, dict[str, int]]:
-            return {n: {"dutch": t.dutch, "blitz": t.blitz} for n, t in counted.tallies.items()}
-
-        steps = {
-            step: [(shot.frame, shot.snapshot.outlines) for shot in shots]
-            for step, shots in (("dutch", session.dutch_shots), ("blitz", session.blitz_shots))
-        }
         try:
-            keep_round(
-                folder,
-                steps,
-                confirmed=as_counts(round_),
-                proposed=as_counts(session.proposed_round()),
-                players=[{"name": p.name, "deck": p.deck, "team": p.team} for p in session.players],
-                taken_at=datetime.now().astimezone(),
-            )
+            keep_scanned_round(folder, session, round_, taken_at=datetime.now().astimezone())
         except CapturesPartlyKeptError as exc:  # the round is saved: said, and it stands
             self.statusBar().showMessage(f"Round saved, but {exc}", 8000)
 
@@ -1144,14 +1114,6 @@ class MainWindow(QMainWindow):
 
     def exec_dialog(self, dialog: QDialog) -> int:
         return dialog.exec()
-
-
-def capture_caption(piles: str, shots: int) -> str:
-    """The line under a review's picture of one step: the counts are of every shot of it,
-    the picture of the last (a pile counted in a picture that did not show it looked wrong)."""
-    if shots == 1:
-        return f"{piles} piles"
-    return f"{piles} piles: the last of {shots} shots; the counts are their sum"
 
 
 def camera_problem(camera: str, problem: Exception) -> str:
