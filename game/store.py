@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
@@ -248,6 +249,7 @@ def _utc_now() -> datetime:
 
 
 BUSY_TIMEOUT_MS: Final = 10_000  # how long a change waits for another program's write lock
+WAL_SWITCH_RETRY_S: Final = 0.02  # how often a switch to write-ahead logging is tried while locked
 # how long a saved change waits for readers to finish before folding it into the file (a
 # `list` of a few thousand matches reads for about a second: past this, a later close does it)
 CHECKPOINT_WAIT_MS: Final = 300
@@ -361,7 +363,7 @@ class MatchStore:
                 self._check_current()
             else:
                 self._check_and_migrate()
-                self._conn.execute("PRAGMA journal_mode = WAL")
+                self._use_write_ahead_log()
                 self._conn.execute("PRAGMA synchronous = FULL")
             self._conn.execute("PRAGMA foreign_keys = ON")
         except BaseException as exc:
@@ -370,6 +372,14 @@ class MatchStore:
                 _remove_if_empty(made_here)
             if isinstance(exc, sqlite3.DatabaseError):
                 raise opening_problem(self.path, exc) from None
+            if isinstance(exc, UnicodeDecodeError):
+                # (SQLite's own message named a damaged schema's bytes, which Python could not
+                # read as text: a traceback, for every command)
+                raise StoreError(
+                    f"{self.path}: not a usable blitzcam match database (its schema is damaged: "
+                    "bytes that are not text); it was left untouched — move it away to start a "
+                    "new one"
+                ) from None
             raise
 
     # --- opening -----------------------------------------------------------------------
@@ -392,6 +402,20 @@ class MatchStore:
             )
         uri = f"{resolved(self.path).as_uri()}?mode=ro&immutable=1"
         return sqlite3.connect(uri, uri=True, isolation_level=None)
+
+    def _use_write_ahead_log(self) -> None:
+        """Switch the file to write-ahead logging, waiting for the lock as a change does: the
+        switch takes the file to itself, and SQLite asks no busy handler for it, so the app and
+        the CLI opening a new file together had one refused at once as "database is locked"."""
+        waited_until = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                self._conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= waited_until:
+                    raise
+            time.sleep(WAL_SWITCH_RETRY_S)
 
     def _check_current(self) -> None:
         """StoreError unless the file is of this blitzcam's schema (read-only: none can be
@@ -427,10 +451,14 @@ class MatchStore:
     def _checked_version(self) -> tuple[int, int]:
         """The file's schema version and how many tables it holds; StoreError for a file of
         another program or of a newer blitzcam. A new, empty file is version 0."""
-        conn = self._conn
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        # one statement, so one snapshot: read one by one, the app and the CLI opening a new
+        # file together could read its id before the other's setup and its tables after, and
+        # refuse it as another program's (16 of 600 openings, six at a time)
+        app_id, version, tables = self._conn.execute(
+            "SELECT (SELECT application_id FROM pragma_application_id()),"
+            " (SELECT user_version FROM pragma_user_version()),"
+            " (SELECT count(*) FROM sqlite_master)"
+        ).fetchone()
         latest = len(self._migrations)
         if app_id == 0 and tables == 0 and version == 0:
             return 0, 0  # a new, empty file: ours to set up
@@ -744,9 +772,14 @@ class MatchStore:
             (highest,) = conn.execute(
                 "SELECT max(coalesce((SELECT max(id) FROM matches), 0), highest) FROM match_numbers"
             ).fetchone()
-            match_id = int(highest) + 1
-            if match_id >= 2**63:  # (a hand-edited file: SQLite holds no larger number)
-                raise StoreError(f"{self.path}: holds no match number for a new match")
+            # (a hand-edited file: text or a fraction where the number belongs was a
+            # traceback; SQLite holds no number past 2**63 - 1)
+            if not rules.is_whole_number(highest) or not 0 <= highest < 2**63 - 1:
+                raise StoreError(
+                    f"{self.path}: holds no usable match number for a new match (the highest "
+                    f"given reads {brief(highest)})"
+                )
+            match_id = highest + 1
             conn.execute(
                 "INSERT INTO matches (id, created_at, updated_at, target, variant) "
                 "VALUES (?, ?, ?, ?, ?)",
