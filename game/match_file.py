@@ -238,8 +238,9 @@ def _as_text(cell: str) -> str:
 
 def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
     """The score sheet: one row per round with each player's Dutch, Blitz, score and total; a
-    latecomer's start is their total in the row of the round they joined after (the sheet
-    added up on paper: their first total was their start and their first score, unsaid)."""
+    latecomer's start is their total in the row of the round they joined after, or in a row of
+    its own, "start", for one from before round 1 (the sheet added up on paper: their first
+    total was their start and their first score, unsaid)."""
     standings = standings or score_match(match)
     names = [player.name for player in match.players]
     # (round, name) -> the start of a latecomer who joined after that round
@@ -250,6 +251,14 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
+    # a start from before round 1 (the round they joined after was deleted since): its own
+    # row, or the sheet's first total had 10 points nothing on it explained
+    from_the_start = {p.name: p.start for p in match.players if p.joined == 0 and p.start}
+    if from_the_start:
+        start_row: list[object] = ["start"]
+        for name in names:
+            start_row += ["", "", "", from_the_start.get(name, "")]
+        writer.writerow(start_row)
     for number, (round_, running) in enumerate(
         zip(match.rounds, standings.running_totals, strict=True), start=1
     ):

@@ -391,7 +391,10 @@ def check_starts(match: Match, *, teams: bool) -> None:
                 "would go to their team's total)",
                 player=seat.name,
             )
-        if seat.joined >= len(match.rounds) and seat.start >= match.settings.target:
+        # (a seat that left before playing counts too: imported with a start past the target,
+        # it stood on the board past it, "in progress", and could not come back)
+        played = any(seat.plays_in(number) for number in range(1, len(match.rounds) + 1))
+        if not played and seat.start >= match.settings.target:
             raise MatchError(
                 f"a start of {seat.start} reaches the target ({match.settings.target}) before "
                 "their first round",

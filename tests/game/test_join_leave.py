@@ -175,6 +175,29 @@ def test_a_target_lowered_to_a_start_not_played_yet_is_refused() -> None:
     assert (decided.status, decided.winners, decided.decided_after) == ("won", ("Cy",), 3)
 
 
+def test_a_start_from_before_round_1_has_its_own_row_on_the_score_sheet() -> None:
+    # the round Cy joined after, deleted: Cy's start stands from before round 1, and the sheet's
+    # first total for Cy (start + score) had no row that said where the start came from
+    match = add_round(join(_two_rounds(), CY, start=10), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(5, 0)))
+    match = rules.delete_round(rules.delete_round(match, 1), 1)
+    assert match.players[2].joined == 0 and match.players[2].start == 10
+    sheet = score_sheet_csv(match).splitlines()
+    assert sheet[1] == "start,,,,,,,,,,,,10"
+    assert sheet[2].endswith(",5,0,5,15")
+    assert score_sheet_csv(_two_rounds()).splitlines()[1].startswith("1,")  # no start: no row
+
+
+def test_a_seat_that_left_before_playing_with_a_start_past_the_target_is_refused_from_a_file() -> None:
+    # (review, stop 63: imported, Dee's 500 stood on the board "in progress", and `rejoin`
+    # refused that very start; only seats still to play their first round were checked)
+    ghost = replace(CY, joined=1, left=1, start=500)
+    match = replace(_two_rounds(), players=(*_two_rounds().players, ghost))
+    with pytest.raises(MatchError, match=r"^player Cy: a start of 500 reaches the target \(75\) "
+                                         r"before their first round"):  # fmt: skip
+        rules.check_seats_as_given(match)
+    rules.check_seats_as_given(replace(match, players=(*match.players[:2], replace(ghost, start=74))))
+
+
 def test_teams_given_to_a_table_with_a_latecomers_start_are_refused() -> None:
     joined = join(_two_rounds(), CY, start=-4)
     teams = [replace(p, team=t) for p, t in zip(joined.players, ("N", "S", "N"), strict=True)]
