@@ -9,9 +9,9 @@ import functools
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QTimer
@@ -20,6 +20,8 @@ from PySide6.QtWidgets import QApplication
 
 from blitzcam.paths import REPO_ROOT
 from blitzcam.ui.text_size import apply_text_size
+
+T = TypeVar("T")
 
 FONT_FILE: Final = REPO_ROOT / "blitzcam" / "fonts" / "DejaVuSans.ttf"
 # the spin boxes' arrows (the style sheet's colours leave Fusion's own drawn in none)
@@ -137,7 +139,7 @@ def tell_at_start(text: str) -> None:
     """Why the app cannot start, in a message box (replaced in tests: a box waits for a click)."""
     from PySide6.QtWidgets import QMessageBox
 
-    QMessageBox.critical(None, "blitzcam cannot start", text)
+    _closed_by_ctrl_c(lambda: QMessageBox.critical(None, "blitzcam cannot start", text))
 
 
 def ask_at_start(question: str) -> bool:
@@ -145,10 +147,32 @@ def ask_at_start(question: str) -> bool:
     from PySide6.QtWidgets import QMessageBox
 
     buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
-    answer = QMessageBox.question(
-        None, "blitzcam", question, buttons, QMessageBox.StandardButton.No
+    answer = _closed_by_ctrl_c(
+        lambda: QMessageBox.question(
+            None, "blitzcam", question, buttons, QMessageBox.StandardButton.No
+        )
     )
     return answer == QMessageBox.StandardButton.Yes
+
+
+def _closed_by_ctrl_c(show: Callable[[], T]) -> T:
+    """`show()` a box before the app's window, which Ctrl+C in the terminal closes, and then
+    KeyboardInterrupt: the box's own loop kept Python from running its handler, and `app
+    --camera /no/such.mp4` waited for a click for ever."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        return show()
+    interrupted: list[bool] = []
+
+    def stop() -> None:
+        interrupted.append(True)
+        app.exit(0)  # (quit() asks the windows to close: a box's own loop went on)
+
+    with quit_on_interrupt(app, stop):
+        answer = show()
+    if interrupted:
+        raise KeyboardInterrupt
+    return answer
 
 
 def new_store_wanted(db: Path, path: Path) -> bool:
@@ -169,12 +193,15 @@ SIGNAL_LOOK_MS: Final = 200  # how often Python gets to run its signal handlers 
 
 
 @contextlib.contextmanager
-def quit_on_interrupt(app: QApplication) -> Iterator[QTimer]:
+def quit_on_interrupt(
+    app: QApplication, stop: Callable[[], None] | None = None
+) -> Iterator[QTimer]:
     """While in it, Ctrl+C in the terminal the app was started from ends it, as closing its
-    window does after a change is saved: Qt's event loop keeps Python from running its signal
-    handlers, so the app went on for ever (a timer now wakes Python to look). Python's own
-    handler comes back after, so that a second Ctrl+C while the app shuts down ends it."""
-    before = signal.signal(signal.SIGINT, lambda *_: app.quit())
+    window does after a change is saved (or calls `stop`): Qt's event loop keeps Python from
+    running its signal handlers, so the app went on for ever (a timer now wakes Python to
+    look). Python's own handler comes back after, so that a second Ctrl+C while the app shuts
+    down ends it."""
+    before = signal.signal(signal.SIGINT, lambda *_: (stop or app.quit)())
     timer = QTimer()  # (Python's own: it goes with this function's frame, not later in Qt's)
     timer.timeout.connect(lambda: None)  # (Python's own handlers run between Qt's events)
     timer.start(SIGNAL_LOOK_MS)

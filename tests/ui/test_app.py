@@ -161,6 +161,35 @@ def test_ctrl_c_in_the_terminal_ends_the_app(qtbot, monkeypatch) -> None:
     assert signal.getsignal(signal.SIGINT) is before
 
 
+def test_ctrl_c_closes_a_box_shown_before_the_window_and_is_said_as_an_interruption(
+    qtbot, monkeypatch
+) -> None:
+    # `app --camera /no/such.mp4`: its message box ran a loop of its own before the app's, no
+    # Python handler ran, and Ctrl+C did nothing until the box was clicked (review, stop 63).
+    # quit() leaves a box's own loop running with no window up: it is ended by exit()
+    import signal
+
+    import pytest
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.ui import app as app_module
+
+    app = QApplication.instance()
+    exits: list[int] = []
+    monkeypatch.setattr(app, "exit", lambda code=0: exits.append(code))
+    before = signal.getsignal(signal.SIGINT)
+
+    def box_interrupted() -> str:
+        signal.getsignal(signal.SIGINT)(signal.SIGINT, None)  # as Python runs it, box open
+        return "OK"  # (the box returns as if clicked)
+
+    with pytest.raises(KeyboardInterrupt):
+        app_module._closed_by_ctrl_c(box_interrupted)
+    assert exits == [0]
+    assert signal.getsignal(signal.SIGINT) is before
+    assert app_module._closed_by_ctrl_c(lambda: "Yes") == "Yes"  # a click: the answer
+
+
 def test_every_picture_the_style_sheet_names_is_there() -> None:
     # (the spin boxes' arrows: without pictures, the theme left Fusion's own drawn in none)
     import re
