@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blitzcam.game.rules import Player, Round, Tally, round_score
+from blitzcam.game.plausibility import post_piles_note, short_of_post_piles
+from blitzcam.game.rules import Player, Round, Tally, Variant, round_score
 from blitzcam.game.text import listed
 from blitzcam.ui.capture_view import CaptureThumbnail
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
@@ -158,20 +159,24 @@ class ConfirmDialog(QDialog):
         check: Sequence[str] = (),
         unshot: Sequence[str] = (),
         kept: int = 0,
+        variant: Variant = "standard",
         parent: QWidget | None = None,
     ) -> None:
-        """`check`: players whose counts the camera may have mixed up (their decks look alike
-        to blitzcam); they are marked and named. `unshot`: the piles no shot was taken of
-        ("Dutch", "Blitz"): their counts are 0 only because nothing counted them. `kept`: how
-        many of `proposed`'s counts are the players' own, typed in a review they left.
-        `captions`: a line under each capture (which piles it shows, and of how many shots);
-        `enlarged`: each capture drawn a given number of pixels wide, for a look at it large
-        (clicked; without, the capture itself is shown)."""
+        """`variant`: the match's, which says what counts the game can leave. `check`: players
+        whose counts the camera may have mixed up (their decks look alike to blitzcam); they
+        are marked and named. `unshot`: the piles no shot was taken of ("Dutch", "Blitz"):
+        their counts are 0 only because nothing counted them. `kept`: how many of
+        `proposed`'s counts are the players' own, typed in a review they left. `captions`: a
+        line under each capture (which piles it shows, and of how many shots); `enlarged`:
+        each capture drawn a given number of pixels wide, for a look at it large (clicked;
+        without, the capture itself is shown)."""
         super().__init__(parent)
         self.setWindowTitle(title)
         self._players = tuple(players)
         self._zeroed: tuple[str, int] | None = None  # the caller picked, and their count before
         self._empty_asked = False  # a round of zeros only said once: the next Enter saves it
+        self._variant = variant
+        self._unlikely_said: Round | None = None  # counts said to check: Enter again saves them
         self.captions: list[QLabel] = []
         self.heading = heading = QLabel(title)
         heading.setObjectName("stepTitle")
@@ -324,6 +329,15 @@ class ConfirmDialog(QDialog):
             self.error.setText(
                 "Every count is 0, as if nobody played a card: type the counts, or press Enter "
                 "again to save the round as it is"
+            )
+            return
+        unlikely = short_of_post_piles(round_, self._variant)
+        if unlikely and self._unlikely_said != round_:  # said once; Enter again saves them
+            self._unlikely_said = round_
+            notes = "; ".join(post_piles_note(round_, name) for name in unlikely)
+            self.error.refuse(
+                f"Check: {notes}. Correct them, or press Enter again to save them as they are",
+                at=editor.dutch[unlikely[0]],
             )
             return
         self.countsConfirmed.emit(round_)

@@ -6,7 +6,7 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -390,19 +390,33 @@ def _add(args: argparse.Namespace) -> int:
     from blitzcam.game.rules import Round
 
     tallies = _parse_tallies(args.tallies)
-    return _apply(args, lambda store, match_id: store.add_round(match_id, Round(tallies)))
+    return _apply(
+        args,
+        lambda store, match_id: store.add_round(match_id, Round(tallies)),
+        checked=lambda match: len(match.rounds),
+    )
 
 
 def _edit(args: argparse.Namespace) -> int:
     changes = _parse_tallies(args.tallies)
-    return _apply(args, lambda store, match_id: store.edit_round(match_id, args.round, changes))
+    return _apply(
+        args,
+        lambda store, match_id: store.edit_round(match_id, args.round, changes),
+        checked=lambda match: args.round,
+    )
 
 
 def _apply(
-    args: argparse.Namespace, change: Any, *, said: list[str] | None = None, reading: bool = False
+    args: argparse.Namespace,
+    change: Any,
+    *,
+    said: list[str] | None = None,
+    reading: bool = False,
+    checked: Callable[[Match], int] | None = None,
 ) -> int:
     """Open the store, apply `change(store, match_id)` under the rules, print the standings
-    (after the lines `change` put in `said`; `reading`: a change that only reads)."""
+    (after the lines `change` put in `said`; `reading`: a change that only reads); then note
+    the counts to check in the round `checked` numbers, if any."""
     with _saving() as saving:
         with _open_store(args, reading=reading) as store:
             match_id = _match_id(args, store)
@@ -412,7 +426,26 @@ def _apply(
         for line in said or ():
             print(line)
         _print_standings(match_id, match)
+    if checked is not None:
+        _note_counts_to_check(match, checked(match))
     return 0
+
+
+def _note_counts_to_check(match: Match, number: int) -> None:
+    """Counts the game hardly leaves (game/plausibility.py), said once the round is saved (the
+    match changed last, which `edit` corrects by default)."""
+    import shlex
+
+    from blitzcam.game.plausibility import post_piles_note, short_of_post_piles
+
+    round_ = match.rounds[number - 1]
+    for name in short_of_post_piles(round_, match.settings.variant):
+        fix = shlex.quote(f"{name}=DUTCH/BLITZ")
+        print(
+            f"note: {post_piles_note(round_, name)}: check the counts (`blitzcam match edit "
+            f"{number} {fix}` corrects them)",
+            file=sys.stderr,
+        )
 
 
 def _delete_round(args: argparse.Namespace) -> int:

@@ -356,6 +356,23 @@ def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 0 and len(out.strip().splitlines()) == 2
 
 
+def test_counts_that_leave_the_post_piles_short_are_saved_and_said_to_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 30/1 typed as 30/10: within the deck, so the rules took it, and nothing was said
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bo B=red-buggy", capsys=capsys)
+    code, out, err = run("match", "--db", db, "add", "Ann=30/10", "Bo B=12/0", capsys=capsys)
+    assert code == 0 and "30 D 10 B  +10" in out
+    assert err == (
+        "note: Ann: 30 Dutch + 10 Blitz cards leave fewer than the 3 cards of their Post piles in "
+        "a deck of 40: check the counts (`blitzcam match edit 1 Ann=DUTCH/BLITZ` corrects them)\n"
+    )
+    code, _, err = run("match", "--db", db, "edit", "1", "Ann=30/1", "Bo B=38/0", capsys=capsys)
+    assert code == 0 and "`blitzcam match edit 1 'Bo B=DUTCH/BLITZ'`" in err and "Ann" not in err
+    assert run("match", "--db", db, "edit", "1", "Bo B=12/0", capsys=capsys)[2] == ""
+
+
 def test_a_player_joins_and_another_leaves_a_match_under_way(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

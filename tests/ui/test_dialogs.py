@@ -816,6 +816,40 @@ def test_enter_confirms_the_round_after_tab_has_been_on_cancel(qtbot) -> None:
     assert len(confirmed) == 1 and not dialog.isHidden()  # confirmed, not cancelled
 
 
+def test_counts_that_leave_the_post_piles_short_are_said_once_before_they_are_saved(qtbot) -> None:
+    # 30/1 typed as 30/10 was saved without a word: within a deck, the rules take it
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    proposed = round_of(Ann=(30, 10), Bob=(5, 0), Cy=(7, 1))
+    dialog = ConfirmDialog(match_of().players, proposed, title="Round 1")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    confirmed: list[Round] = []
+    dialog.countsConfirmed.connect(confirmed.append)
+    dialog._on_confirm()
+    assert confirmed == []
+    assert dialog.error.text() == (
+        "Check: Ann: 30 Dutch + 10 Blitz cards leave fewer than the 3 cards of their Post piles "
+        "in a deck of 40. Correct them, or press Enter again to save them as they are"
+    )
+    assert dialog.focusWidget() is dialog.editor.dutch["Ann"]
+    dialog._on_confirm()  # Enter again: saved as they are
+    assert confirmed == [proposed]
+    dialog.editor.blitz["Ann"].setValue(9)  # other counts, as short: said again
+    dialog._on_confirm()
+    assert len(confirmed) == 1 and dialog.error.text().startswith("Check: Ann: 30 Dutch + 9 ")
+    dialog.editor.blitz["Ann"].setValue(1)
+    dialog._on_confirm()
+    assert confirmed[-1] == round_of(Ann=(30, 1), Bob=(5, 0), Cy=(7, 1))
+    # a round played out may go on past an empty Blitz pile, and the Post piles with it
+    out = ConfirmDialog(match_of().players, round_of(Ann=(39, 0), Bob=(5, 1), Cy=(7, 1)),
+                        title="Round 1", variant="play-out")  # fmt: skip
+    qtbot.addWidget(out)
+    out.countsConfirmed.connect(confirmed.append)
+    out._on_confirm()
+    assert len(confirmed) == 3
+
+
 def test_taking_back_a_blitz_caller_gives_their_count_back(qtbot) -> None:
     from blitzcam.ui.confirm import ConfirmDialog
 

@@ -1,0 +1,38 @@
+"""What in a round's counts the game hardly leaves, though the rules let it through: said for
+the players to check, and saved as they confirm it. A typed slip (30/10 for 30/1) is the
+likely cause; a table's own way of play (Post piles left empty a while) is a rarer one, and
+refusing its round would leave it no way to save it."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from blitzcam.game.decks import BLITZ_PILE_SIZE, CARDS_PER_DECK
+from blitzcam.game.match_model import Round, Variant
+
+# each player's Post piles, filled from their Blitz pile whenever one is played out, so that
+# they hold a card each while the Blitz pile lasts (a two-player table lays out five: more)
+POST_PILES: Final = 3
+
+
+def short_of_post_piles(round_: Round, variant: Variant) -> tuple[str, ...]:
+    """The players whose Dutch and Blitz cards leave fewer than their Post piles' cards of the
+    deck. A round ends when a Blitz pile runs out, so every player still has their Post
+    piles; only a round played out can go on after someone's Blitz pile has run out."""
+    return tuple(
+        name
+        for name, tally in round_.tallies.items()
+        # (counts the rules refuse are theirs to say: more than a deck, a Blitz pile past 10)
+        if CARDS_PER_DECK - POST_PILES < tally.dutch + tally.blitz <= CARDS_PER_DECK
+        and tally.blitz <= BLITZ_PILE_SIZE
+        and not (variant == "play-out" and tally.blitz == 0)
+    )
+
+
+def post_piles_note(round_: Round, name: str) -> str:
+    """What to say of `name`'s counts, one of `short_of_post_piles`."""
+    tally = round_.tallies[name]
+    return (
+        f"{name}: {tally.dutch} Dutch + {tally.blitz} Blitz cards leave fewer than the "
+        f"{POST_PILES} cards of their Post piles in a deck of {CARDS_PER_DECK}"
+    )

@@ -1,0 +1,37 @@
+"""game/plausibility.py: counts the game hardly leaves, said for the players to check."""
+
+from __future__ import annotations
+
+import pytest
+
+from blitzcam.game.plausibility import POST_PILES, post_piles_note, short_of_post_piles
+from tests.game.factories import round_of
+
+
+@pytest.mark.parametrize(
+    ("dutch", "blitz", "variant", "short"),
+    [
+        (30, 10, "standard", True),  # 30/1 typed as 30/10: 3 cards fewer than the Post piles
+        (34, 3, "standard", False),  # 37 in all: the Post piles' 3 are the rest of the deck
+        (35, 3, "standard", True),
+        (38, 0, "standard", True),  # the caller too: the round ended with their Post piles full
+        (37, 0, "standard", False),
+        (38, 0, "play-out", False),  # played on past an empty Blitz pile: Post piles may be empty
+        (36, 2, "play-out", True),  # a Blitz pile left: it kept the Post piles filled
+        (41, 0, "standard", False),  # more than a deck, and 28/11: the rules refuse them
+        (28, 11, "standard", False),
+    ],
+)
+def test_counts_that_leave_fewer_cards_than_the_post_piles_are_found(
+    dutch: int, blitz: int, variant: str, short: bool
+) -> None:
+    round_ = round_of(Ann=(dutch, blitz), Bob=(5, 0))
+    assert short_of_post_piles(round_, variant) == (("Ann",) if short else ())
+
+
+def test_the_note_names_the_player_and_their_counts() -> None:
+    round_ = round_of(Ann=(30, 10), Bob=(5, 0))
+    assert post_piles_note(round_, "Ann") == (
+        f"Ann: 30 Dutch + 10 Blitz cards leave fewer than the {POST_PILES} cards of their Post "
+        "piles in a deck of 40"
+    )
