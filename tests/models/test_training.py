@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import itertools
 import json
-import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -362,62 +361,6 @@ def test_an_interrupted_run_resumes_from_its_last_checkpoint(
     assert after[: len(before)] == before
 
 
-def test_the_stages_follow_the_recipe() -> None:
-    from blitzcam.models.stages import stages
-
-    assert SHIPPED.harden_epochs == 0  # measured and not shipped (MODEL_CARD.md)
-    with_harden = replace(SHIPPED, harden_epochs=4)
-    assert [s.name for s in stages(with_harden)] == ["train", "refine", "extend", "harden"]
-    assert [s.data_seed for s in stages(with_harden)] == [
-        SHIPPED.data_seed, SHIPPED.refine_data_seed, SHIPPED.extend_data_seed,
-        SHIPPED.harden_data_seed]
-    only_first = replace(SHIPPED, refine_epochs=0, extend_hours=0, harden_epochs=0)
-    assert [s.name for s in stages(only_first)] == ["train"]
-    assert [s.prefix for s in stages(with_harden)] == ["", "refine-", "extend-", "harden-"]
-    # only the last stage's crops are centred on mistakes
-    assert [s.hard_share for s in stages(with_harden)] == [0, 0, 0, SHIPPED.harden_share]
-
-
-def test_a_fifth_stage_trains_more_on_scenes_with_late_rounds_when_given_a_budget() -> None:
-    from blitzcam.models.stages import stages
-
-    assert SHIPPED.more_hours == 0  # not trained yet (MODEL_CARD.md)
-    more = replace(SHIPPED, more_hours=0.1)
-    assert [s.name for s in stages(more)] == ["train", "refine", "extend", "more"]
-    last = stages(more)[-1]
-    assert (last.data_seed, last.scenes, last.prefix) == (
-        SHIPPED.more_data_seed, SHIPPED.more_scenes, "more-")
-    assert [s.late_share for s in stages(more)] == [0, 0, 0, SHIPPED.more_late_share]
-    assert not any(s.wide_art for s in stages(more))  # the wider families: only when asked
-    wide = replace(more, more_wide_art=True)
-    assert [s.wide_art for s in stages(wide)] == [False, False, False, True]
-    args = last.args(more, Path("data.yaml"), Path("run"), workers=2, device="0")
-    assert (args["name"], args["time"], args["batch"], args["lr0"]) == (
-        "more", 0.1, SHIPPED.more_batch, SHIPPED.more_lr0)
-    assert args["pretrained"] is True  # from the stage before's weights
-
-
-def test_a_run_goes_on_from_the_shipped_weights_as_their_finished_stages(tmp_path: Path) -> None:
-    from blitzcam.files import sha256_of
-    from blitzcam.models import DETECTOR_PT
-    from blitzcam.models.recipe import SHIPPED_STAGES
-    from blitzcam.models.run_record import go_on_from_shipped
-    from blitzcam.models.stages import stage_epochs, stage_finished, stages
-    from blitzcam.models.training import _best_weights
-
-    recipe = replace(SHIPPED, more_hours=0.1, more_scenes=500)
-    run = tmp_path / "run"
-    go_on_from_shipped(run, recipe, DETECTOR_PT, resume=False)
-    train, refine, extend, more = stages(recipe)
-    for stage in (train, refine, extend):
-        assert stage_finished(run / stage.name, stage)
-        assert stage_epochs(run / stage.name) == SHIPPED_STAGES[stage.name]["epochs"]
-    assert not stage_finished(run / "more", more)
-    assert sha256_of(_best_weights(run / "extend")) == sha256_of(DETECTOR_PT)  # stage 5's start
-    go_on_from_shipped(run, recipe, DETECTOR_PT, resume=True)  # again, resumed: as it was
-    assert sha256_of(_best_weights(run / "extend")) == sha256_of(DETECTOR_PT)
-
-
 @pytest.mark.parametrize("no_ship", [False, True])
 def test_a_run_from_the_shipped_weights_never_replaces_them(
     no_ship: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -577,97 +520,6 @@ def test_stage_5_trains_from_the_shipped_weights(tmp_path: Path) -> None:
     assert torch.corrcoef(torch.stack([before, after]))[0, 1] > 0.9  # ... from the shipped ones
 
 
-@pytest.mark.parametrize(
-    ("change", "fragment"),
-    [
-        ({"more_hours": 0.0}, "no stage after the shipped weights' to train"),
-        ({"epochs": 20}, "their stages' settings stay theirs (epochs changed)"),
-        ({"extend_lr0": 0.01, "crop_size": 416}, "(crop_size, extend_lr0 changed)"),
-        ({"refine_epochs": 0}, "do not begin with the shipped weights' (train, refine, extend)"),
-    ],
-)
-def test_going_on_from_the_shipped_weights_keeps_their_recipe(
-    tmp_path: Path, change: dict, fragment: str
-) -> None:
-    from blitzcam.errors import UserError
-    from blitzcam.models import DETECTOR_PT
-    from blitzcam.models.run_record import go_on_from_shipped
-
-    recipe = replace(SHIPPED, **{"more_hours": 0.1, **change})
-    with pytest.raises(UserError, match=re.escape(fragment)):
-        go_on_from_shipped(tmp_path / "run", recipe, DETECTOR_PT, resume=False)
-    assert not (tmp_path / "run").exists()  # nothing written
-
-
-def test_going_on_from_other_weights_or_into_a_run_of_its_own_is_refused(tmp_path: Path) -> None:
-    from blitzcam.errors import UserError
-    from blitzcam.models import DETECTOR_PT
-    from blitzcam.models.run_kind import FINISHED_FILE
-    from blitzcam.models.run_record import go_on_from_shipped
-
-    recipe = replace(SHIPPED, more_hours=0.1)
-    other = tmp_path / "other.pt"
-    other.write_bytes(DETECTOR_PT.read_bytes() + b"more")  # other bytes
-    with pytest.raises(UserError, match="not the shipped detector's weights"):
-        go_on_from_shipped(tmp_path / "a", recipe, other, resume=False)
-    ours = tmp_path / "ours"
-    (ours / "train").mkdir(parents=True)
-    (ours / "train" / FINISHED_FILE).write_text('{"seconds": 5, "device": "x", "epochs": 1}')
-    for resume in (False, True):  # (--resume would not mend it: said at once)
-        with pytest.raises(UserError, match="stage train is a training of this run's own"):
-            go_on_from_shipped(ours, recipe, DETECTOR_PT, resume=resume)
-    went_on = tmp_path / "went-on"
-    go_on_from_shipped(went_on, recipe, DETECTOR_PT, resume=False)
-    with pytest.raises(UserError, match="holds a run already: --resume goes on with it"):
-        go_on_from_shipped(went_on, recipe, DETECTOR_PT, resume=False)
-    assert json.loads((ours / "train" / FINISHED_FILE).read_text())["seconds"] == 5  # untouched
-    assert not (ours / "refine").exists()
-    # (a review's case) a run of its own stopped before its first stage's folder: refused
-    # before anything is written, else a plain --resume later took the shipped stages as its own
-    early = tmp_path / "early"
-    (early / "scenes").mkdir(parents=True)
-    (early / "recipe.json").write_text(json.dumps(SHIPPED.as_dict()))
-    with pytest.raises(UserError, match=r"holds a run of another recipe \(its recipe\.json: more_hours 0\.0 there, \d"):
-        go_on_from_shipped(early, recipe, DETECTOR_PT, resume=True)
-    assert sorted(p.name for p in early.iterdir()) == ["recipe.json", "scenes"]
-
-
-def test_going_on_from_the_shipped_weights_resumes_only_a_run_and_starts_only_in_an_empty_folder(
-    tmp_path: Path,
-) -> None:
-    # (`train --run TYPO --from-shipped --resume` started a new stage 5 of 12,000 scenes; a
-    # folder of the user's own files was said to "hold a run already")
-    from blitzcam.errors import UserError
-    from blitzcam.models import DETECTOR_PT
-    from blitzcam.models.run_record import go_on_from_shipped
-
-    recipe = replace(SHIPPED, more_hours=0.1)
-    with pytest.raises(UserError, match=r"--resume: .*typo holds no run to go on with"):
-        go_on_from_shipped(tmp_path / "typo", recipe, DETECTOR_PT, resume=True)
-    assert not (tmp_path / "typo").exists()
-    mine = tmp_path / "mine"
-    mine.mkdir()
-    (mine / "notes.txt").write_text("mine")
-    for resume in (False, True):
-        with pytest.raises(UserError, match=r"(not empty, and holds no run|holds no run to go)"):
-            go_on_from_shipped(mine, recipe, DETECTOR_PT, resume=resume)
-    assert [p.name for p in mine.iterdir()] == ["notes.txt"]
-
-
-def test_a_stage_is_finished_by_its_own_word_or_by_its_epochs(tmp_path: Path) -> None:
-    from blitzcam.models.run_kind import FINISHED_FILE
-    from blitzcam.models.stages import stage_finished, stages
-
-    train, _, extend = stages(SHIPPED)
-    assert not stage_finished(tmp_path, train)
-    rows = "epoch,loss\n" + "".join(f"{e},0.5\n" for e in range(1, SHIPPED.epochs + 1))
-    (tmp_path / "results.csv").write_text(rows)
-    assert stage_finished(tmp_path, train)  # a run from before finished.json existed
-    assert not stage_finished(tmp_path, extend)  # a time budget has no epoch count to reach
-    (tmp_path / FINISHED_FILE).write_text("{}")
-    assert stage_finished(tmp_path, extend)
-
-
 def test_resuming_a_run_whose_every_stage_is_done_leaves_only_the_export(tmp_path: Path) -> None:
     # the export after training (calibration scenes, ONNX, int8) is what a kill then stops:
     # --resume refused ("nothing to resume"), and a run without it trained everything again
@@ -786,57 +638,6 @@ def test_generating_the_recipes_scenes_says_so_on_stderr_only(
     generated_scenes(tmp_path / "scenes", 3, 1)
     out, err = capsys.readouterr()
     assert len(asked) == 1 and out == "" and "generating 3 scenes (seed 1)" in err
-
-
-def test_a_run_resumes_only_with_its_own_recipe_and_a_fresh_one_forgets_old_time(
-    tmp_path: Path,
-) -> None:
-    import json
-
-    from blitzcam.errors import UserError
-    from blitzcam.models.run_record import open_run
-    from blitzcam.models.run_timing import TIMING_FILE
-
-    open_run(tmp_path, SHIPPED, resume=False)
-    assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == SHIPPED.epochs
-    open_run(tmp_path, SHIPPED, resume=True)  # the same recipe: fine
-    with pytest.raises(UserError, match=r"another recipe than its recipe\.json \(batch 16 there, 8 now; epochs 14 there, 20 now\): resume without"):
-        open_run(tmp_path, replace(SHIPPED, epochs=20, batch=8), resume=True)
-    assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == SHIPPED.epochs
-    (tmp_path / TIMING_FILE).write_text('{"seconds": 99}')
-    (tmp_path / "train").mkdir()
-    (tmp_path / "train" / TIMING_FILE).write_text('{"seconds": 7200}')  # a stage's own clock
-    open_run(tmp_path, replace(SHIPPED, epochs=20), resume=False)  # a new run in the folder
-    assert not (tmp_path / TIMING_FILE).exists()
-    assert not (tmp_path / "train" / TIMING_FILE).exists()
-    assert json.loads((tmp_path / "recipe.json").read_text())["epochs"] == 20
-
-
-
-def test_a_run_whose_recipe_json_predates_a_field_resumes_with_its_default(
-    tmp_path: Path,
-) -> None:
-    # a field added to the recipe later (more_wide_art) is not in the recipe.json of a run
-    # started before: it was trained with the field's default, and resumes as it was
-    import json
-
-    from blitzcam.errors import UserError
-    from blitzcam.models.run_record import open_run
-
-    saved = json.loads(json.dumps(SHIPPED.as_dict()))
-    del saved["more_wide_art"]
-    (tmp_path / "recipe.json").write_text(json.dumps(saved))
-    open_run(tmp_path, SHIPPED, resume=True)
-    assert "more_wide_art" not in json.loads((tmp_path / "recipe.json").read_text())
-    with pytest.raises(UserError, match=r"another recipe than its recipe\.json \(more_wide_art False there, True now\)"):
-        open_run(tmp_path, replace(SHIPPED, more_wide_art=True), resume=True)
-    # a field older still is not taken as today's default: a run from before stage 3 existed
-    # resumed would have trained it, and the card (reading recipe.json) left it out
-    for field in [k for k in saved if k.startswith("extend_")]:
-        del saved[field]
-    (tmp_path / "recipe.json").write_text(json.dumps(saved))
-    with pytest.raises(UserError, match=r"another recipe than its recipe\.json \(extend_batch None there, 64 now; extend_data_seed None there, "):
-        open_run(tmp_path, SHIPPED, resume=True)
 
 
 def test_a_checkpoint_of_a_completed_training_is_known(tmp_path: Path) -> None:
@@ -1057,35 +858,3 @@ def test_a_cuda_device_torch_does_not_see_is_refused_before_any_scene(
     err = capsys.readouterr().err
     assert "--device 0: no such CUDA device here (torch sees 0)" in err and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
-
-
-def test_an_epoch_written_twice_by_a_resume_counts_once(tmp_path: Path) -> None:
-    from blitzcam.models.stages import epochs_done
-
-    header = "epoch,time,train/box_loss\n"
-    (tmp_path / "results.csv").write_text(header + "1,5,0.9\n2,9,0.8\n2,4,0.8\n3,8,0.7\n")
-    assert epochs_done(tmp_path) == 3
-
-
-def test_a_resumed_run_trains_on_the_scenes_it_was_started_on(tmp_path: Path) -> None:
-    # (`train --resume --data OTHER` was taken without a word, and crops cut again where gone
-    # would have been of the other scenes)
-    from blitzcam.errors import UserError
-    from blitzcam.models.run_record import first_stage_scenes
-
-    ours, other = tmp_path / "ours", tmp_path / "other"
-    run = tmp_path / "run"
-    run.mkdir()
-    assert first_stage_scenes(run, ours, resume=False) == ours
-    assert first_stage_scenes(run, None, resume=True) == ours.resolve()
-    assert first_stage_scenes(run, ours, resume=True) == ours.resolve()
-    with pytest.raises(UserError, match=rf"--data {other}: this run was started on {ours}"):
-        first_stage_scenes(run, other, resume=True)
-    first_stage_scenes(run, None, resume=False)  # a new run on the recipe's own scenes
-    with pytest.raises(UserError, match=r"started on its own generated scenes; resume it without"):
-        first_stage_scenes(run, ours, resume=True)
-    assert first_stage_scenes(run, None, resume=True) is None
-    legacy = tmp_path / "legacy"  # a run of an earlier release recorded none: taken as given
-    legacy.mkdir()
-    assert first_stage_scenes(legacy, ours, resume=True) == ours
-    assert first_stage_scenes(legacy, None, resume=True) == ours.resolve()
