@@ -772,8 +772,9 @@ class MatchStore:
             (highest,) = conn.execute(
                 "SELECT max(coalesce((SELECT max(id) FROM matches), 0), highest) FROM match_numbers"
             ).fetchone()
-            # (a hand-edited file: text or a fraction where the number belongs was a
-            # traceback; SQLite holds no number past 2**63 - 1)
+            # (a hand-edited file: text where the number belongs was a traceback, and a
+            # fraction was rounded down, unsaid, to number the match; SQLite holds no number
+            # past 2**63 - 1)
             if not rules.is_whole_number(highest) or not 0 <= highest < 2**63 - 1:
                 raise StoreError(
                     f"{self.path}: holds no usable match number for a new match (the highest "

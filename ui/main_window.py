@@ -743,7 +743,7 @@ class MainWindow(QMainWindow):
         dialog = ConfirmDialog(
             of_round, proposed, title=title, captures=pictures.captures,
             captions=pictures.captions, enlarged=pictures.enlarged, check=pictures.check,
-            unshot=pictures.unshot, kept=kept, parent=self,
+            unshot=pictures.unshot, kept=kept, variant=self.match.settings.variant, parent=self,
         )  # fmt: skip
         if caller_before is not None:
             dialog.restore_caller(caller, caller_before)

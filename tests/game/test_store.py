@@ -1091,7 +1091,8 @@ def test_a_deleted_match_s_number_is_never_given_again(tmp_path: Path) -> None:
                          [(2**63 - 1, str(2**63 - 1)), ("abc", "'abc'"), (2.5, "2.5")])
 def test_a_store_with_no_usable_match_number_left_says_so(store: MatchStore, highest, shown) -> None:
     # (a hand-edited file: a raw OverflowError escaped, not a StoreError; review. Text where
-    # the number belongs was a ValueError traceback; review, stop 63)
+    # the number belongs was a ValueError traceback, and 2.5 numbered the match 3, unsaid;
+    # review, stop 63)
     store._conn.execute("UPDATE match_numbers SET highest = ?", (highest,))
     with pytest.raises(StoreError, match=r"holds no usable match number for a new match \(the "
                        rf"highest given reads {re.escape(shown)}\)$"):  # fmt: skip

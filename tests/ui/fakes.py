@@ -31,8 +31,9 @@ def round_of(**tallies: tuple[int, int]) -> Round:
     return Round({name: Tally(dutch=d, blitz=b) for name, (d, b) in tallies.items()})
 
 
-def match_of(*rounds: Round, n: int = 3, target: int = 75, teams: Sequence[str] | None = None) -> Match:
-    return Match(players(n, teams=teams), Settings(target=target), tuple(rounds))
+def match_of(*rounds: Round, n: int = 3, target: int = 75, teams: Sequence[str] | None = None,
+             variant: str = "standard") -> Match:
+    return Match(players(n, teams=teams), Settings(target=target, variant=variant), tuple(rounds))
 
 
 def card_corners(cx: float, cy: float, angle_deg: float, w: float = 60, h: float = 90) -> np.ndarray:

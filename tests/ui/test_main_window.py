@@ -201,6 +201,24 @@ def test_a_round_of_zeros_is_saved_only_on_a_second_enter(qtbot, store, feed, tm
     assert store.load(match_id).rounds == (round_of(Ann=(0, 0), Bob=(0, 0), Cy=(0, 0)),)
 
 
+@pytest.mark.parametrize(("variant", "asked"), [("standard", True), ("play-out", False)])
+def test_counts_short_of_the_post_piles_are_asked_as_the_match_s_variant_says(
+    qtbot, store, feed, tmp_path, variant, asked
+):
+    # played out, a player may go on past an empty Blitz pile and play their Post piles out:
+    # 39/0 is no count to check there (the window gave the dialog no variant: asked all the same)
+    match_id = store.create_match(match_of(variant=variant))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.manual_action.trigger()
+    window.confirm.setValue(round_of(Ann=(39, 0), Bob=(5, 1), Cy=(7, 1)))
+    _ok(window.confirm)
+    assert len(store.load(match_id).rounds) == (0 if asked else 1)
+    if asked:
+        assert window.confirm.error.text().startswith("Check: Ann: 39 Dutch + 0 Blitz")
+        _ok(window.confirm)  # Enter again: as they are
+        assert len(store.load(match_id).rounds) == 1
+
+
 def test_invalid_round_is_explained_and_not_saved(qtbot, store, feed, tmp_path):
     match_id = store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
