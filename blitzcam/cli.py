@@ -31,12 +31,28 @@ COMMANDS: Final[dict[str, str]] = {
 }
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser, which refuses what it does not know itself, with its own usage:
+    left to the top parser, `blitzcam count --bogus` showed `blitzcam [-h] COMMAND ...`. Its
+    own subcommands' parsers are of this class too (argparse makes them of their parent's)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="blitzcam",
         description="Scoring assistant for Dutch Blitz: counts cards under a camera, keeps score.",
     )
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=_CommandParser
+    )
     for module_name in COMMANDS.values():
         try:
             module = importlib.import_module(module_name)

@@ -138,6 +138,26 @@ def test_console_script_is_installed_and_exits_2(tmp_path: Path) -> None:
     assert result.stderr.strip().endswith("a match needs 2 to 8 players, got 1")
 
 
+@pytest.mark.parametrize(
+    ("argv", "said_as", "unknown"),
+    [
+        (["count", "--bogus", "x.jpg"], "blitzcam count", "--bogus"),
+        (["match", "add", "--zz", "Ann=1/0"], "blitzcam match add", "--zz"),
+        (["decks", "list", "--x"], "blitzcam decks list", "--x"),
+    ],
+)
+def test_an_unknown_option_is_refused_with_its_own_command_s_usage(
+    argv: list[str], said_as: str, unknown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (left to the top parser, the usage said was `blitzcam [-h] COMMAND ...`)
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    err = capsys.readouterr().err
+    assert ended.value.code == 2
+    assert err.startswith(f"usage: {said_as} [-h]")
+    assert err.endswith(f"{said_as}: error: unrecognized arguments: {unknown}\n")
+
+
 def test_a_reader_that_goes_away_is_no_traceback(tmp_path: Path) -> None:
     # `blitzcam match summarize m.json | head -0`: the pipe closed before the output came
     path = write(tmp_path, {"players": ANN_BOB, "rounds": []})
