@@ -405,8 +405,9 @@ class MatchStore:
 
     def _use_write_ahead_log(self) -> None:
         """Switch the file to write-ahead logging, waiting for the lock as a change does: the
-        switch takes the file to itself, and SQLite asks no busy handler for it, so the app and
-        the CLI opening a new file together had one refused at once as "database is locked"."""
+        switch needs the file to itself, and while another connection holds the write lock
+        SQLite refuses it at once, unwaited ("database is locked"): the app and the CLI opening
+        a new file together had one of them refused so."""
         waited_until = time.monotonic() + BUSY_TIMEOUT_MS / 1000
         while True:
             try:
