@@ -265,7 +265,7 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     window.place_on_screen()
     window.show()
     try:
-        with quit_on_interrupt(app):
+        with quit_on_interrupt(app, window.quit_unasked):
             return app.exec()
     finally:
         try:

@@ -252,6 +252,11 @@ class ConfirmDialog(QDialog):
         self.editor.valueChanged.connect(self._on_edited)
         fit_to_screen(self)
 
+    @property
+    def players(self) -> tuple[Player, ...]:
+        """The round's players, one row each, as the dialog was opened with them."""
+        return self._players
+
     def value(self) -> Round:
         return self.editor.value()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Final
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -149,6 +149,7 @@ class MainWindow(QMainWindow):
         # the counts typed in the open scan's last review, left with Esc or Cancel: kept for
         # its next review (they were lost, the shots' counts shown again)
         self._corrections: Corrections | None = None
+        self._ask_on_close = True  # about a scan's shots (not on Ctrl+C in the terminal)
 
         self.pages = QStackedWidget()
         self.welcome = self._build_welcome()
@@ -363,6 +364,18 @@ class MainWindow(QMainWindow):
         self._redraw(exc.current)
         return f"{exc}. Reloaded as it is stored now."
 
+    def _say_done(self, text: str, ms: int = 5000) -> None:
+        """Say what a change did; with the match decided after it, how to play on too, until
+        the next news (Space and Ctrl+M then do nothing, unsaid: the headline says who won, not
+        what next; a redo, a lowered target or a deleted round decided it without a word)."""
+        if self._decided():
+            self.statusBar().showMessage(f"{text}: {PLAY_ON}", 0)
+        else:
+            self.statusBar().showMessage(text, ms)
+
+    def _decided(self) -> bool:
+        return self.standings is not None and self.standings.status != "in-progress"
+
     def camera_spec(self) -> str:
         return self._camera_override if self._camera_override is not None else self.settings.camera
 
@@ -423,7 +436,7 @@ class MainWindow(QMainWindow):
         left = self.match
         self.show_match(self.match_id, match)
         seats = seat_changes(left, match) if left is not None else ""
-        self.statusBar().showMessage(f"Round {len(match.rounds)} brought back{seats}", 8000)
+        self._say_done(f"Round {len(match.rounds)} brought back{seats}", 8000)
 
     def _on_delete_round(self) -> None:
         """Delete the round chosen in the table, once the players say so (a round entered twice
@@ -466,9 +479,7 @@ class MainWindow(QMainWindow):
         gone = rules.taken_off(before, match)
         self.show_match(self.match_id, match)
         also = f"; {taken_off_said(gone)}" if gone else ""
-        self.statusBar().showMessage(
-            f"Round {number} deleted; the rounds after it moved up{also}", 8000
-        )
+        self._say_done(f"Round {number} deleted; the rounds after it moved up{also}", 8000)
 
     def _on_edit_round(self, number: int) -> None:
         if self.match is None or self.scan is not None:
@@ -570,7 +581,7 @@ class MainWindow(QMainWindow):
                 )
             return Refusal(refused, exc if isinstance(exc, MatchError) else None)
         self.show_match(self.match_id, match)
-        self.statusBar().showMessage(f"{what} changed", 5000)  # (the last message was stale)
+        self._say_done(f"{what} changed")  # (the last message was stale)
         return None
 
     def _on_players(self) -> None:
@@ -671,7 +682,10 @@ class MainWindow(QMainWindow):
             and rules.taken_off(before, self.match)
         ):
             said = played_no_round(name)  # not left with a total
-        self.statusBar().showMessage(said if refused is None else refused.text, 10000)
+        if refused is None:
+            self._say_done(said, 10000)
+        else:
+            self.statusBar().showMessage(refused.text, 10000)
 
     def _players_refused(
         self, players: tuple[rules.Player, ...], *, within: QDialog | None = None
@@ -771,16 +785,17 @@ class MainWindow(QMainWindow):
         when_stale: Callable[[], str] | None = None,
         edited: int | None = None,
     ) -> None:
-        players = self.match.players if self.match is not None else ()
         try:
             match = commit(round_)
         except (MatchError, StoreError) as exc:
             why = self._refused(exc)  # explained, nothing saved
-            if isinstance(exc, StaleMatchError) and self.match.players != players:
-                # the dialog's seats are not the match's any more: its round cannot be saved
+            if isinstance(exc, StaleMatchError) and self._seats_changed(dialog, edited):
+                # the dialog's seats are not the round's any more: its round cannot be saved
                 dialog.reject()
                 again = (
-                    "enter the round again"
+                    f"edit round {edited} again"
+                    if edited is not None
+                    else "enter the round again"
                     if session is None
                     else "Enter reviews the scan again"
                     if self.scan is not None
@@ -790,7 +805,13 @@ class MainWindow(QMainWindow):
                     f"{why} Its players were changed elsewhere: {again}.", 15000
                 )
                 return
-            if isinstance(exc, StaleMatchError):
+            if isinstance(exc, StaleMatchError) and edited is None and self._decided():
+                # (confirming again could only be refused: no round follows the deciding one)
+                why += (
+                    " It is decided now, and no round may follow: to play on, cancel and raise "
+                    "the target (Match › Match settings…, Ctrl+T)."
+                )
+            elif isinstance(exc, StaleMatchError):
                 why += " " + (
                     when_stale() if when_stale else "Confirm again to save this round to it."
                 )
@@ -818,14 +839,25 @@ class MainWindow(QMainWindow):
         said = (
             f"Round {edited} corrected" if edited else f"Round saved ({len(match.rounds)} played)"
         )
-        # (Space and Ctrl+M then did nothing, unsaid: the headline says who won, not how to
-        # play on; said until the next news)
-        decided = self.standings is not None and self.standings.status != "in-progress"
-        self.statusBar().showMessage(
-            f"{said}: {PLAY_ON}" if decided else said, 0 if decided else 5000
-        )
+        self._say_done(said)
         if session is not None:
             self._keep_captures(session, round_)
+
+    def _seats_changed(self, dialog: ConfirmDialog, edited: int | None) -> bool:
+        """Whether the match read again seats other players in the dialog's round than the
+        dialog shows: those at the table for a new round, those who played round `edited` for
+        an edit (a latecomer seated elsewhere changes no earlier round: an edit was dropped, and
+        its advice, "enter the round again", added round 1's counts as a new round)."""
+        if self.match is None:
+            return True
+        if edited is None:
+            now = rules.at_table(self.match)
+        elif edited <= len(self.match.rounds):
+            played = self.match.rounds[edited - 1].tallies
+            now = tuple(p for p in self.match.players if p.name in played)
+        else:  # (the round is gone: `when_stale` says so)
+            return False
+        return [(p.name, p.deck) for p in now] != [(p.name, p.deck) for p in dialog.players]
 
     def _on_confirm_closed(self, dialog: ConfirmDialog) -> None:
         if self.confirm is dialog:
@@ -924,24 +956,30 @@ class MainWindow(QMainWindow):
         scan = self.scan
         if scan is None:
             return
-        shots = len(scan.session.all_shots)
-        if shots or self._corrections is not None:
-            held = ["its shot" if shots == 1 else f"its {shots} shots"] if shots else []
-            if self._corrections is not None:
-                held.append("the counts typed in its review")
-            verb = "is" if held == ["its shot"] else "are"
-            box = QMessageBox(
-                QMessageBox.Icon.Question,
-                "Leave the scan",
-                f"Leave the scan? {' and '.join(held).capitalize()} {verb} dropped, and no "
-                "round is saved.",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                self,
-            )
-            box.setDefaultButton(QMessageBox.StandardButton.No)  # Enter or Esc: go on
-            if self.exec_dialog(box) != QMessageBox.StandardButton.Yes or self.scan is not scan:
-                return
-        self._end_scan()
+        if self._scan_may_go("Leave the scan", "Leave the scan?") and self.scan is scan:
+            self._end_scan()
+
+    def _scan_may_go(self, title: str, question: str, owner: str = "its") -> bool:
+        """Whether the open scan may go: at once with nothing shot; with shots (or counts
+        typed in a review) once the players say so, No the default. `owner`: how the question
+        names the scan's ("its" after "Leave the scan?")."""
+        shots = len(self.scan.session.all_shots) if self.scan is not None else 0
+        if not shots and self._corrections is None:
+            return True
+        held = [f"{owner} shot" if shots == 1 else f"{owner} {shots} shots"] if shots else []
+        if self._corrections is not None:
+            held.append(f"the counts typed in {owner} review")
+        verb = "is" if held == [f"{owner} shot"] else "are"
+        dropped = " and ".join(held)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            title,
+            f"{question} {dropped[0].upper()}{dropped[1:]} {verb} dropped, and no round is saved.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.No)  # Enter or Esc: go on
+        return self.exec_dialog(box) == QMessageBox.StandardButton.Yes
 
     def _on_scan_failed(self, message: str) -> None:
         had_view = self.scan is not None and self.scan.had_view
@@ -1099,7 +1137,17 @@ class MainWindow(QMainWindow):
         """Open where the window was left at the last quit (see ui/window_place.py)."""
         place(self, self._settings_path.with_name(GEOMETRY_FILE))
 
-    def closeEvent(self, event: object) -> None:
+    def quit_unasked(self) -> None:
+        """Quit without asking about a scan's shots (Ctrl+C in the terminal: a question would
+        keep the app up until someone answered it)."""
+        self._ask_on_close = False
+        QApplication.quit()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        # a scan's shots are asked about, as Esc asks (Ctrl+Q dropped them unasked)
+        if self._ask_on_close and not self._scan_may_go("Quit", "Quit blitzcam?", "the scan's"):
+            event.ignore()
+            return
         self.shutdown()
         if self.isFullScreen() or self.menuBar().isHidden():
             # kept as it was before F11 (maximized, say): kept full screen, it came back with
@@ -1110,7 +1158,7 @@ class MainWindow(QMainWindow):
         keep_open_match(
             self._settings_path.with_name(OPEN_MATCH_FILE), self.store.path, self.match_id
         )
-        super().closeEvent(event)  # type: ignore[arg-type]
+        super().closeEvent(event)
 
     def exec_dialog(self, dialog: QDialog) -> int:
         return dialog.exec()

@@ -38,3 +38,17 @@ def _no_unexpected_questions(monkeypatch: pytest.MonkeyPatch) -> None:
         pytest.fail(f"the window asked {dialog.windowTitle()!r}, which this test did not expect")
 
     monkeypatch.setattr(MainWindow, "exec_dialog", unexpected)
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    """A test's windows are closed as it ends (pytest-qt's teardown, after this) without the
+    question a user's close asks about an open scan's shots."""
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.ui.main_window import MainWindow
+
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, MainWindow):
+            widget._ask_on_close = False
+    yield

@@ -1805,3 +1805,111 @@ def test_the_toolbar_s_more_button_is_on_screen_and_says_what_it_is(qtbot, store
     wide = round(MORE_BUTTON_WIDTH * text_scale())
     assert more.geometry().right() < window.toolbar.width() and more.width() >= wide
     assert more.toolTip() == more.accessibleName() == "More buttons"
+
+
+def test_quitting_with_a_scan_s_shots_asks_first(qtbot, store, feed, tmp_path, monkeypatch):
+    # (app review, stop 63) Ctrl+Q, or the window's close button, dropped a scan's two shots
+    # unasked, where Esc asks; Ctrl+C in the terminal quits unasked (nobody may be there)
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.scan_action.trigger()
+    _wait_for_frame(qtbot, window, 0)
+    window.scan._thread.stop()
+    qtbot.keyClick(window.scan, Qt.Key.Key_Space)
+    asked: list[str] = []
+    monkeypatch.setattr(window, "exec_dialog",
+                        lambda box: asked.append(box.text()) or QMessageBox.StandardButton.No)  # fmt: skip
+    window.quit_action.trigger()
+    assert asked == ["Quit blitzcam? The scan's shot is dropped, and no round is saved."]
+    assert window.isVisible() and window.scan is not None  # No: still scanning
+    quits: list[bool] = []
+    monkeypatch.setattr(QApplication, "quit", lambda: quits.append(True))
+    window.quit_unasked()
+    assert quits == [True]
+    window.close()  # (what quit() does to it)
+    assert not window.isVisible() and len(asked) == 1
+    assert store.load(match_id).rounds == ()
+
+
+def test_an_edit_is_kept_when_a_player_joins_elsewhere_after_its_round(qtbot, store, feed, tmp_path):
+    # (app review, stop 63) a latecomer seated from the CLI threw the open edit of round 1 away
+    # with "its players were changed elsewhere: enter the round again": round 1's were not,
+    # and entering it again added its counts as a new round
+    from blitzcam.game.rules import Player
+
+    match_id = store.create_match(match_of())
+    store.add_round(match_id, round_of(Ann=(10, 0), Bob=(5, 3), Cy=(7, 1)))
+    store.add_round(match_id, round_of(Ann=(4, 0), Bob=(7, 2), Cy=(6, 1)))
+    window = _window(qtbot, store, feed, tmp_path)
+    window._on_edit_round(1)
+    dialog = window.confirm
+    dialog.editor.dutch["Bob"].setValue(6)
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.join(match_id, Player("Di", "blue-pump"), start=0)
+    _ok(dialog)
+    assert window.confirm is dialog and "Confirm again to save it." in dialog.error.text()
+    _ok(dialog)
+    assert window.confirm is None
+    assert store.load(match_id).rounds[0] == round_of(Ann=(10, 0), Bob=(6, 3), Cy=(7, 1))
+    # one of the round's own players renamed meanwhile: its rows name another, so it goes
+    window._on_edit_round(1)
+    dialog = window.confirm
+    with MatchStore(store.path) as elsewhere:
+        renamed = tuple(p if p.name != "Cy" else Player("Cyd", p.deck) for p in store.load(match_id).players)
+        elsewhere.change_players(match_id, renamed)
+    _ok(dialog)
+    assert window.confirm is None
+    assert window.statusBar().currentMessage().endswith(
+        "Its players were changed elsewhere: edit round 1 again.")
+
+
+def test_a_round_confirmed_after_the_match_was_decided_elsewhere_says_how_to_play_on(
+    qtbot, store, feed, tmp_path
+):
+    # (app review, stop 63) it said "Confirm again to save this round to it", which could only
+    # be refused: no round follows the deciding one
+    match_id = store.create_match(match_of(target=20))
+    store.add_round(match_id, round_of(Ann=(10, 0), Bob=(5, 3), Cy=(7, 1)))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.manual_action.trigger()
+    dialog = window.confirm
+    dialog.setValue(round_of(Ann=(3, 0), Bob=(4, 1), Cy=(2, 2)))
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.add_round(match_id, round_of(Ann=(12, 0), Bob=(1, 1), Cy=(1, 1)))
+    _ok(dialog)
+    assert "It is decided now, and no round may follow: to play on, cancel and raise the target" in (
+        dialog.error.text())
+    assert len(store.load(match_id).rounds) == 2
+
+
+def test_a_match_decided_by_a_deleted_round_a_redo_or_a_lower_target_says_how_to_play_on(
+    qtbot, store, feed, tmp_path, monkeypatch
+):
+    # (app review, stop 63) only a saved round said it: Space and Ctrl+M went grey, unsaid
+    from PySide6.QtWidgets import QMessageBox
+
+    from blitzcam.game.rules import Settings
+    from blitzcam.ui.main_window import PLAY_ON
+
+    match_id = store.create_match(match_of(target=20))
+    store.add_round(match_id, round_of(Ann=(10, 0), Bob=(5, 3), Cy=(7, 1)))
+    store.add_round(match_id, round_of(Ann=(0, 5), Bob=(5, 0), Cy=(7, 1)))
+    store.add_round(match_id, round_of(Ann=(12, 0), Bob=(1, 1), Cy=(1, 1)))
+    window = _window(qtbot, store, feed, tmp_path)
+    assert window.standings.status == "in-progress"
+    monkeypatch.setattr(window, "exec_dialog", lambda box: QMessageBox.StandardButton.Yes)
+    window.scoreboard.table.setCurrentCell(3, 0)  # round 2: Ann 22 after round 3 without it
+    assert window.scoreboard.table.current_round() == 2
+    window.delete_round_action.trigger()
+    assert window.standings.status == "won"
+    assert window.statusBar().currentMessage() == (
+        f"Round 2 deleted; the rounds after it moved up: {PLAY_ON}")
+    window.undo_action.trigger()
+    window.redo_action.trigger()
+    assert window.statusBar().currentMessage() == f"Round 2 brought back: {PLAY_ON}"
+    window.apply_match_settings(Settings(target=100))
+    assert window.statusBar().currentMessage() == "Settings changed"
+    window.apply_match_settings(Settings(target=20))
+    assert window.statusBar().currentMessage() == f"Settings changed: {PLAY_ON}"
