@@ -468,11 +468,14 @@ class MainWindow(QMainWindow):
             self,
         )
         box.setDefaultButton(QMessageBox.StandardButton.No)  # Enter keeps the round
+        asked_of = self.match  # (the match the question named round `number` of)
         if self.exec_dialog(box) != QMessageBox.StandardButton.Yes:
             return
-        before = self.match
+        before = asked_of
         try:
-            match = self.store.delete_round(self.match_id, number, expect=self.match)
+            # as asked: a match drawn again meanwhile (the window activated during the question,
+            # its match changed elsewhere) may have another round `number`
+            match = self.store.delete_round(self.match_id, number, expect=asked_of)
         except (MatchError, StoreError) as exc:
             self.statusBar().showMessage(f"Round not deleted: {self._refused(exc)}", 8000)
             return

@@ -1913,3 +1913,30 @@ def test_a_match_decided_by_a_deleted_round_a_redo_or_a_lower_target_says_how_to
     assert window.statusBar().currentMessage() == "Settings changed"
     window.apply_match_settings(Settings(target=20))
     assert window.statusBar().currentMessage() == f"Settings changed: {PLAY_ON}"
+
+
+def test_a_round_asked_to_be_deleted_is_not_another_after_a_change_meanwhile(
+    qtbot, store, feed, tmp_path, monkeypatch
+):
+    # (app review, stop 63) the window drawn again during the question (activated, its match
+    # changed elsewhere: round 1 deleted there) had Yes delete what was then round 2
+    from PySide6.QtWidgets import QMessageBox
+
+    match_id = store.create_match(match_of())
+    rounds = [round_of(Ann=(n, 0), Bob=(5, 3), Cy=(7, 1)) for n in (1, 2, 3)]
+    for round_ in rounds:
+        store.add_round(match_id, round_)
+    window = _window(qtbot, store, feed, tmp_path)
+
+    def answer_after_a_change(box) -> int:
+        with MatchStore(store.path) as elsewhere:
+            elsewhere.delete_round(match_id, 1)
+        assert window.refresh_from_store()
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(window, "exec_dialog", answer_after_a_change)
+    window.scoreboard.table.setCurrentCell(3, 0)
+    assert window.scoreboard.table.current_round() == 2
+    window.delete_round_action.trigger()
+    assert store.load(match_id).rounds == (rounds[1], rounds[2])  # round 2 of before: kept
+    assert window.statusBar().currentMessage().startswith("Round not deleted:")
