@@ -19,7 +19,7 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES, meant_deck, typed_deck_name
 from blitzcam.vision.card_finder import card_in, rectify
 from blitzcam.vision.detections import UNKNOWN_NAME
-from blitzcam.vision.images import decode_picture, write_png_atomic
+from blitzcam.vision.images import decode_picture, has_colour, write_png_atomic
 from blitzcam.vision.lookalike import (
     LookAlike,
     OtherDeck,
@@ -95,7 +95,9 @@ def enroll_image(
     except UserError as exc:
         # (glare over all of the drawing was "no drawing found: is it a back, in focus and
         # lit?", where a little less of it was stored with the advice that mends it)
-        if (share := clipped_white(photographed)) < CLIPPED_CARD_FROM:
+        # (a grey picture's paper is white too: "no colour" is its whole answer, not glare)
+        share = clipped_white(photographed)
+        if share < CLIPPED_CARD_FROM or not has_colour(photographed):
             raise
         raise UserError(
             f"{exc}: the light whites out {share:.0%} of the card (white to the last bit: glare, "

@@ -470,6 +470,12 @@ def test_a_grey_back_of_one_of_the_eight_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"^x\.jpg: the picture has no colour, and red-plow's back"):
         enroll_image("red-plow", grey, source="x.jpg", out_dir=tmp_path / "decks")
     assert not (tmp_path / "decks").exists()
+    # a grey scan's white paper is no glare: told to tilt the light, the user was sent wrong
+    scan = cv2.cvtColor(render_back("green-pump", width=600).rgba, cv2.COLOR_RGBA2GRAY)
+    with pytest.raises(UserError, match=r"^scan\.png: the picture has no colour, .* take or save "
+                       r"it in colour$"):  # fmt: skip
+        enroll_image("green-pump", cv2.cvtColor(scan, cv2.COLOR_GRAY2BGR), source="scan.png",
+                     out_dir=tmp_path / "decks")  # fmt: skip
     folder = tmp_path / "grey"
     folder.mkdir()
     back = cv2.cvtColor(render_back("red-plow", width=500).rgba, cv2.COLOR_RGBA2GRAY)
