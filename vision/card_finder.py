@@ -50,6 +50,11 @@ SECOND_CARD_SHARE: Final = 0.5  # a second quadrilateral this large (of the card
 # ... and a card-shaped one down to this share: a second card further off, or seen at a slant
 # (one of 20-39 % of the card's area was taken, and the nearer card stored)
 SECOND_CARD_SHAPED_SHARE: Final = 0.15
+# ... and beside the largest bright shape, not on it, a card-shaped one down to this share: the
+# card, the largest a sheet of paper (A4 is 1.41 long, a card's shape seen at a slant; a score
+# sheet beside the card, the card 8-14 % of it, was stored as the deck's back, its text read as
+# the drawing, and the deck's cards then counted to another)
+BESIDE_CARD_SHAPED_SHARE: Final = 0.05
 # One card's outline is convex, rounded corners and all: no dent in it deeper than this share
 # of its width (cards photographed flat, perspective, shadows and face-up cards included:
 # 0.01 at most). Two cards overlapping, even offset by 30 px of 300, or a card with a light
@@ -434,6 +439,16 @@ def card_problem(
         for other in others
     ):
         return "more than one card in the picture: lay one back alone"
+    if any(
+        other.area >= BESIDE_CARD_SHAPED_SHARE * area
+        and _card_shaped(other.corners, image_wh, seen_card_ratio(other.corners, image_wh))
+        and not _within(other.corners, corners)
+        for other in others
+    ):
+        return (
+            "more than one card-like shape in the picture (the card beside a sheet of paper, "
+            "or another card?): lay one back alone on a darker surface"
+        )
     whole = np.array_equal(corners, _whole_corners(image_wh))
     if not whole and _on_the_edge(corners, image_wh):
         share = area / (image_wh[0] * image_wh[1])
@@ -531,3 +546,13 @@ def rectify(image_bgr: np.ndarray, corners: np.ndarray, *, width: int = CARD_WID
     dst = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
     matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     return cv2.warpPerspective(image_bgr, matrix, (width, height), flags=cv2.INTER_AREA)
+
+
+def _within(inner: np.ndarray, outer: np.ndarray) -> bool:
+    """Whether the middle of quadrilateral `inner` lies inside `outer` (a shape on the card,
+    not beside it)."""
+    import cv2
+
+    middle = inner.reshape(-1, 2).mean(axis=0)
+    contour = outer.reshape(-1, 1, 2).astype(np.float32)
+    return cv2.pointPolygonTest(contour, (float(middle[0]), float(middle[1])), False) >= 0

@@ -1234,3 +1234,29 @@ def test_decks_list_marks_two_backs_of_one_deck_and_a_deck_of_one_s_own(capsys) 
     assert blue.endswith("(its enrolled back cannot be used: below)"), blue
     assert mine.endswith("not counted  (a deck of your own)  (its enrolled back cannot be used: "
                          "below)"), mine  # fmt: skip
+
+
+def test_a_card_beside_a_sheet_of_paper_is_refused_not_the_sheet_stored(tmp_path: Path) -> None:
+    # (enrollment review, stop 63) the largest bright shape, an A4 score sheet (1.41 long: a
+    # card's shape seen at a slant), was stored as the deck's back, its grid and numbers read
+    # as the drawing; the card beside it, a tenth of its size, was passed over
+    table = np.full((1600, 2400, 3), (60, 70, 80), np.uint8)
+    sheet = np.full((1188, 840, 3), 245, np.uint8)
+    for y in range(130, 1100, 60):
+        sheet[y : y + 3, 60:780] = 60
+    for x in range(60, 800, 180):
+        sheet[130:1100, x : x + 3] = 60
+    table[200:1388, 300:1140] = sheet
+    card = render_back("green-pump", width=300)
+    h, w = card.rgba.shape[:2]
+    table[600 : 600 + h, 1700 : 1700 + w][card.rgba[..., 3] > 127] = (
+        card.rgba[..., 2::-1][card.rgba[..., 3] > 127])  # fmt: skip
+    with pytest.raises(UserError, match=r"^photo\.jpg: more than one card-like shape in the "
+                       r"picture \(the card beside a sheet of paper"):  # fmt: skip
+        enroll_image("my-deck", table, source="photo.jpg", out_dir=tmp_path / "decks")
+    assert not (tmp_path / "decks").exists()  # (a deck of one's own may be grey: it was stored)
+    # the card alone on the table is taken
+    alone = np.full_like(table, (60, 70, 80))
+    alone[600 : 600 + h, 1700 : 1700 + w] = table[600 : 600 + h, 1700 : 1700 + w]
+    enroll_image("green-pump", alone, source="alone.jpg", out_dir=tmp_path / "decks")
+    assert (tmp_path / "decks" / "green-pump.png").is_file()
