@@ -14,7 +14,8 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Final
+from pathlib import Path
+from typing import Final, TextIO
 
 from blitzcam.errors import OUTPUT_FAILED, OutputError, UserError
 
@@ -112,6 +113,30 @@ def _as_given_or_escaped(error: UnicodeError) -> tuple[str | bytes, int]:
 codecs.register_error("blitzcam-output", _as_given_or_escaped)
 
 
+class _ForgivingErrors:
+    """Standard error whose failures are let go. A command's notes and errors are said there,
+    and one closed (`2>&-`: `print(file=None)` wrote them to standard output, ahead of `count`'s
+    JSON), full, or read by nobody (its broken pipe taken for standard output's: exit 141, the
+    JSON never written) must cost standard output nothing."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        # (closed at start: sys.stderr is None, which tqdm's bars could not write to either)
+        self._stream = stream if stream is not None else Path(os.devnull).open("w")  # noqa: SIM115
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError):  # (full, no reader, closed since)
+            return len(text)
+
+    def flush(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._stream.flush()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
 def _tolerant_output() -> None:
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
@@ -127,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     _tolerant_output()
     stdout, sys.stdout = sys.stdout, _GuardedOutput(sys.stdout)  # type: ignore[assignment]
+    stderr, sys.stderr = sys.stderr, _ForgivingErrors(sys.stderr)  # type: ignore[assignment]
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # (here, where a reader that has gone away is caught below)
@@ -153,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 130
     finally:
-        sys.stdout = stdout
+        sys.stdout, sys.stderr = stdout, stderr
 
 
 def _drop_unwritten(stream: object) -> None:

@@ -477,3 +477,34 @@ def test_dash_with_no_picture_to_read_is_said(stdin, said, random_model, monkeyp
         f"blitzcam count: error: IMAGE: - reads a picture from standard input, which is {said}: "
         "pipe one in (`blitzcam count - < photo.jpg`)\n"
     )
+
+
+@pytest.mark.parametrize("stderr", ["closed", "full", "unread pipe"])
+def test_standard_error_that_cannot_be_written_costs_the_json_nothing(
+    random_model, photos, stderr: str
+) -> None:
+    # (count review, stop 63) closed (`2>&-`), the notes and the failure line went to standard
+    # output ahead of the JSON (print(file=None) writes there); full or read by nobody, the
+    # first note's error ended the command before the JSON: exit 141 or 1, nothing on stdout
+    import os
+
+    blitzcam = str(Path(sys.executable).parent / "blitzcam")
+    argv = [blitzcam, "count", "--json", "--model", str(random_model.onnx),
+            str(photos["good"]), str(photos["empty"])]  # fmt: skip
+    if stderr == "closed":
+        result = subprocess.run(["sh", "-c", '"$@" 2>&-', "sh", *argv], stdout=subprocess.PIPE,
+                                timeout=120)  # fmt: skip
+    elif stderr == "full":
+        with open("/dev/full", "w") as full:  # noqa: PTH123
+            result = subprocess.run(argv, stdout=subprocess.PIPE, stderr=full, timeout=120)
+    else:
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            result = subprocess.run(argv, stdout=subprocess.PIPE, stderr=write_end, timeout=120)
+        finally:
+            os.close(write_end)
+    assert result.returncode == 1  # one image failed, the other counted
+    images = json.loads(result.stdout)["images"]
+    assert [image["path"] for image in images] == [str(photos["good"]), str(photos["empty"])]
+    assert "counts" in images[0] and "error" in images[1]
