@@ -551,8 +551,6 @@ def rectify(image_bgr: np.ndarray, corners: np.ndarray, *, width: int = CARD_WID
 def _within(inner: np.ndarray, outer: np.ndarray) -> bool:
     """Whether the middle of quadrilateral `inner` lies inside `outer` (a shape on the card,
     not beside it)."""
-    import cv2
-
     middle = inner.reshape(-1, 2).mean(axis=0)
     contour = outer.reshape(-1, 1, 2).astype(np.float32)
     return cv2.pointPolygonTest(contour, (float(middle[0]), float(middle[1])), False) >= 0
