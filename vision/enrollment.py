@@ -184,6 +184,7 @@ def grab_card_frame(spec: str, passed: list[str] | None = None) -> tuple[np.ndar
         frames = _readable(source, unreadable) if isinstance(source, ImageFiles) else source
         # a camera or stream shows the card as it is now; a video may bring it in later
         tries = CAMERA_TRIES if source.live else FILE_TRIES
+        looked = 0
         for index, frame in enumerate(frames):
             label = frame.origin
             if not source.live and not isinstance(source, ImageFiles):
@@ -194,9 +195,11 @@ def grab_card_frame(spec: str, passed: list[str] | None = None) -> tuple[np.ndar
             # the first frame enrollment would take (a hand still in view can show two cards)
             if card_in(frame.image)[1] is None:
                 return last
-            if index + 1 >= warm_up + tries:
-                last = frame.image, f"{label}, the last of {tries} looked at"
+            looked += 1
+            if looked >= tries:
                 break
+        if last is not None and looked > 1:  # (a folder's first pictures went unsaid)
+            last = last[0], f"{last[1]}, the last of {looked} looked at"
     if last is None:
         if unreadable:  # (a single picture: its own error, as it was)
             raise UserError(unreadable[0] if len(unreadable) == 1 else (
