@@ -99,7 +99,7 @@ def check_run_start(
         # without --resume takes it; a train-identity stopped cutting was said as lost)
         try:
             made = any(
-                path.name not in (SHIP_FILE, "data.json") and not path.name.startswith(".")
+                path.name not in (SHIP_FILE, DATA_FILE) and not path.name.startswith(".")
                 for path in (run_dir.iterdir() if run_dir.is_dir() else ())
             )
         except OSError:  # (a folder that cannot be listed: said without the note)
@@ -112,6 +112,8 @@ def check_run_start(
 
 
 SHIP_FILE: Final = "ship.json"  # whether the run was started with --no-ship
+# the scene dataset a detector run's first stage was given (`--data`), or null
+DATA_FILE: Final = "data.json"
 
 
 def keeps_to_itself(run_dir: Path, *, no_ship: bool, resume: bool) -> bool:

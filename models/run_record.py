@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from blitzcam.files import copy_file_atomic, sha256_of, write_text_atomic
 from blitzcam.models.recipe import SHIPPED, SHIPPED_STAGES, SHIPPED_WEIGHTS_SHA256, Recipe
-from blitzcam.models.run_kind import FINISHED_FILE, run_kind
+from blitzcam.models.run_kind import DATA_FILE, FINISHED_FILE, run_kind
 from blitzcam.models.run_timing import TIMING_FILE
 from blitzcam.models.stages import stages
 
@@ -81,9 +81,6 @@ def recipe_of_run(run_dir: Path) -> Recipe | None:
 # fields added to the recipe after runs had written their recipe.json, with the value that
 # keeps what those runs did (not today's default, which for a stage's budget turns it on)
 BEFORE_ADDED: Final[dict[str, Any]] = {"more_wide_art": False}
-
-
-DATA_FILE = "data.json"  # the scene dataset a run's first stage was given (`--data`), or null
 
 
 def first_stage_scenes(run_dir: Path, given: Path | None, *, resume: bool) -> Path | None:
