@@ -163,6 +163,7 @@ class EnrollDialog(QDialog):
         layout.addLayout(side)
         close.setDefault(True)  # once the dialog's (see ConfirmDialog: set before, it was lost)
         self._thread.counted.connect(self._on_counted)
+        self._thread.previewed.connect(self.live.show_preview)
         self._thread.failed.connect(self._on_camera_lost)
         self._thread.finished.connect(lambda: self._on_camera_lost(CAMERA_STOPPED))
         self.finished.connect(self._on_finished)

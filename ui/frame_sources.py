@@ -279,6 +279,12 @@ class OpenedLater:
                 return None
         return self._source.read()
 
+    def peek(self) -> np.ndarray | None:
+        """The opened source's newest frame for the live view, where it has one to give
+        (vision.stream_source.NewestFrame); None before it is open. Never waits."""
+        peek = getattr(self._source, "peek", None)
+        return None if peek is None else peek()
+
     def _hold(self) -> bool:
         """Wait until no other OpenedLater holds this spec, then hold it; False if cancelled."""
         give_up = time.monotonic() + HOLD_WAIT_S
@@ -334,6 +340,10 @@ class _Primed:
     def read(self) -> np.ndarray | None:
         first, self._first = self._first, None
         return first if first is not None else self._source.read()
+
+    def peek(self) -> np.ndarray | None:  # (the live view's own frames: OpenedLater.peek)
+        peek = getattr(self._source, "peek", None)
+        return None if peek is None else peek()
 
     def cancel(self) -> None:  # a read waiting for the camera gives up (the worker stopping)
         cancel = getattr(self._source, "cancel", None)

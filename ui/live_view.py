@@ -36,6 +36,7 @@ class LiveView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._image: QImage | None = None
+        self._previewing = False  # the camera's own frames are shown between counts
         self._snapshot = CountSnapshot()
         self._message = "Waiting for the camera…"
         self._announced = ""  # the last news told to a screen reader
@@ -48,10 +49,25 @@ class LiveView(QWidget):
         return QSize(960, 540)
 
     def show_frame(self, frame_bgr: np.ndarray, snapshot: CountSnapshot) -> None:
-        self._image = bgr_to_qimage(frame_bgr)
+        """A counted frame and what it says. While the camera's own frames are shown between
+        counts (`show_preview`), the picture in view is newer than the counted one, which
+        would take the video back a count's time: only its outlines and notes replace the
+        last (a picture of another size is shown, as its outlines are in its pixels)."""
+        h, w = frame_bgr.shape[:2]
+        shown = self._image
+        if not self._previewing or shown is None or shown.size() != QSize(w, h):
+            self._image = bgr_to_qimage(frame_bgr)
         self._snapshot = snapshot
         self._message = ""  # a live frame answers any earlier message
         self._say_in_words()
+        self.update()
+
+    def show_preview(self, frame_bgr: np.ndarray) -> None:
+        """A camera's frame newer than the last counted, for the eye: the last count's outlines
+        and any message stay over it until the next count (cards on a table hold still;
+        a count is a fraction of a second behind)."""
+        self._image = bgr_to_qimage(frame_bgr)
+        self._previewing = True
         self.update()
 
     def show_message(self, message: str) -> None:

@@ -214,6 +214,7 @@ class ScanView(QWidget):
         layout.addWidget(panel)
 
         self._thread.counted.connect(self._on_counted)
+        self._thread.previewed.connect(self.live.show_preview)
         self._thread.failed.connect(self._on_failed)
         self._thread.finished.connect(self._on_source_finished)
         self.capture_button.clicked.connect(self._on_capture)

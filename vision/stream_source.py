@@ -274,6 +274,10 @@ class NewestFrame(FrameSource):
     frame is being taken gets that one, decoded then (`retrieve_frame`). The thread
     owns the stream: it reconnects there, a failure reaches the next `read_frame`, and the
     stream is released by the thread when it ends (OpenCV must not be released mid-read).
+
+    The live view asks for frames of its own (`peek`), more often than a count reads one: the
+    reader decodes the next frame it takes after each ask, and that frame is the counter's
+    newest too, so a count never waits on a decode the view has done.
     """
 
     def __init__(self, stream: CaptureSource) -> None:
@@ -282,6 +286,8 @@ class NewestFrame(FrameSource):
         self._changed = threading.Condition()
         self._newest: Frame | None = None
         self._given = -1  # the index of the last frame given
+        self._peeked = -1  # the index of the last frame the live view was given (`peek`)
+        self._peek_wanted = False  # the live view asked: the next frame taken is decoded
         self._waiting = 0  # readers waiting in read_frame
         self._failure: Exception | None = None
         self._ended = False
@@ -315,7 +321,7 @@ class NewestFrame(FrameSource):
                 with self._changed:
                     if frame is None:
                         break
-                    self._newest = frame
+                    self._newest, self._peek_wanted = frame, False
                     self._changed.notify_all()
         except Exception as exc:  # given to the reader, in its thread
             with self._changed:
@@ -347,10 +353,24 @@ class NewestFrame(FrameSource):
                 raise failure
             return None
 
-    def _wanted(self) -> bool:
-        """A reader waits, with no fresh frame to take (one that has one wants no other)."""
+    def peek(self) -> np.ndarray | None:
+        """The newest frame for the eye, without taking it from the counter: a frame's image
+        once, None until a newer one is decoded (or before the first read). Each call asks
+        for the next frame the reader takes, so the live view's pace (15 asks a second)
+        bounds the decoding it costs, and a source nobody peeks decodes no more than before."""
         with self._changed:
-            return self._waiting > 0 and not self._fresh()
+            self._peek_wanted = not self._stopping
+            newest = self._newest
+            if newest is None or newest.index == self._peeked:
+                return None
+            self._peeked = newest.index
+            return newest.image
+
+    def _wanted(self) -> bool:
+        """A reader waits, with no fresh frame to take (one that has one wants no other), or
+        the live view asked for a frame since the last one decoded."""
+        with self._changed:
+            return self._peek_wanted or (self._waiting > 0 and not self._fresh())
 
     def _fresh(self) -> bool:
         return self._newest is not None and self._newest.index != self._given

@@ -232,3 +232,45 @@ def test_a_worker_whose_handle_is_destroyed_unstopped_stops(qtbot) -> None:
     qtbot.waitUntil(worker_thread.is_alive, timeout=2000)
     shiboken6.delete(owner)  # (the handle goes with it, as a scan's with its window)
     qtbot.waitUntil(lambda: not worker_thread.is_alive(), timeout=5000)
+
+
+class PeekedSource(FakeSource):
+    """A camera whose reader has frames of its own for the live view (NewestFrame.peek):
+    each peek gives the next of `views`, then None."""
+
+    def __init__(self, frames: list[np.ndarray], views: list[np.ndarray]) -> None:
+        super().__init__(frames)
+        self.views = list(views)
+        self.peeks = 0
+
+    def peek(self) -> np.ndarray | None:
+        self.peeks += 1
+        return self.views.pop(0) if self.views else None
+
+
+def test_a_camera_s_own_frames_reach_the_view_between_counts(qtbot, threads) -> None:
+    # the view moved only as often as a frame was counted (2-10 a second on a laptop)
+    counter = NullCounter("slow")
+    views = [np.full((4, 4, 3), i, np.uint8) for i in range(3)]
+    source = PeekedSource([np.zeros((4, 4, 3), np.uint8)], views)
+    thread = threads(source, counter, interval_ms=10_000)  # one count, then a long wait
+    shown: list[np.ndarray] = []
+    thread.previewed.connect(shown.append)
+    thread.start()
+    qtbot.waitUntil(lambda: len(shown) == 3, timeout=5000)
+    assert [int(v[0, 0, 0]) for v in shown] == [0, 1, 2]
+    qtbot.waitUntil(lambda: source.peeks > 4, timeout=5000)  # None: nothing emitted
+    assert len(shown) == 3
+    thread.stop()
+    peeks = source.peeks
+    qtbot.wait(250)
+    assert source.peeks == peeks  # a scan left asks no more
+
+
+def test_a_source_with_no_frames_of_its_own_is_only_shown_as_counted(qtbot, threads) -> None:
+    thread = threads(FakeSource([np.zeros((4, 4, 3), np.uint8)]), NullCounter("x"), interval_ms=1)
+    shown: list[object] = []
+    thread.previewed.connect(shown.append)
+    thread.start()
+    qtbot.wait(250)
+    assert shown == []

@@ -67,6 +67,20 @@ def test_no_camera_spec_falls_back_to_the_demo_when_no_camera_opens(monkeypatch)
         source.close()  # camera 0 is let go: the next scan may have it
 
 
+def test_the_first_camera_gives_the_live_view_its_own_frames(monkeypatch) -> None:
+    # (the camera the app opens by default is read once to see that it works: that wrapper
+    # hid the reader's frames for the view)
+    from blitzcam.vision import sources
+
+    own = np.full((4, 4, 3), 7, np.uint8)
+    camera = FakeSource([np.zeros((4, 4, 3), np.uint8)])
+    camera.peek = lambda: own
+    monkeypatch.setattr(sources, "open_source", lambda spec: camera)
+    source = open_source("")
+    assert source.read() is not None and source.peek() is own
+    source.close()
+
+
 @pytest.mark.parametrize("gives", ["no camera", "no picture"])
 def test_a_camera_the_system_lists_that_fails_is_said_not_replaced_by_the_demo(
     monkeypatch, gives: str
@@ -282,6 +296,20 @@ def test_a_clip_over_http_is_live_only_until_it_opens_as_a_clip(monkeypatch) -> 
 
 
 @pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs a character device")
+def test_a_stream_opened_later_gives_the_live_view_its_own_frames_once_open() -> None:
+    from blitzcam.ui.frame_sources import OpenedLater
+
+    stream = FakeSource([np.zeros((36, 64, 3), np.uint8)])
+    own = np.full((36, 64, 3), 7, np.uint8)
+    later = OpenedLater(lambda: stream, spec="http://127.0.0.1:9/video-peeks")
+    assert later.peek() is None  # nothing opened yet: never opened for the view
+    later.read()
+    assert later.peek() is None  # a source with no frames of its own for the view
+    stream.peek = lambda: own
+    assert later.peek() is own
+    later.close()
+
+
 def test_a_camera_s_device_file_is_opened_by_the_worker_as_a_camera(monkeypatch) -> None:
     from blitzcam.vision import sources
 

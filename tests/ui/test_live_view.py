@@ -65,3 +65,38 @@ def test_a_capture_is_drawn_at_the_screen_s_pixels(qtbot) -> None:
     assert QColor(grey.pixel(300, 336)).getRgb()[:3] == (90, 90, 90)
     wide = render_capture(np.zeros((500, 4000, 3), np.uint8), CountSnapshot(), width=640)
     assert (wide.width(), wide.height()) == (640, 80)  # (it was given bars to reach 180 px)
+
+
+def test_the_camera_s_own_frames_move_between_counts_and_a_count_keeps_the_newer(qtbot) -> None:
+    # shown only as counted, the picture moved 2-10 times a second; between counts the
+    # camera's own frames are shown, and a count (of an older frame) must not take it back
+    view = LiveView()
+    qtbot.addWidget(view)
+    view.resize(320, 180)
+    card = Outline(np.array([[40, 20], [120, 20], [120, 70], [40, 70]], np.float32), "red-plow")
+    view.show_frame(np.full((90, 160, 3), 60, np.uint8), CountSnapshot(outlines=(card,)))
+    view.show_message("Hold still")
+    newer = np.full((90, 160, 3), 200, np.uint8)
+    view.show_preview(newer)
+    drawn = _drawn(view)
+    assert QColor(drawn.pixel(10, 10)).getRgb()[:3] == (200, 200, 200)  # the newer picture
+    assert view.snapshot().outlines == (card,) and view.message() == "Hold still"
+    assert _rows_of(drawn, BANNER, 2) > 0  # the message stays over it
+    moved = Outline(card.corners + 10, "red-plow")
+    view.show_frame(np.full((90, 160, 3), 60, np.uint8), CountSnapshot(outlines=(moved,)))
+    drawn = _drawn(view)
+    assert QColor(drawn.pixel(10, 10)).getRgb()[:3] == (200, 200, 200)  # not taken back
+    assert view.snapshot().outlines == (moved,) and view.message() == ""
+    # a counted frame of another size (a stream reconnected at another resolution) is shown:
+    # its outlines are in its own pixels
+    view.show_frame(np.full((180, 320, 3), 30, np.uint8), CountSnapshot())
+    assert QColor(_drawn(view).pixel(10, 10)).getRgb()[:3] == (30, 30, 30)
+
+
+def test_without_the_camera_s_own_frames_each_count_shows_its_frame(qtbot) -> None:
+    view = LiveView()
+    qtbot.addWidget(view)
+    view.resize(320, 180)
+    for grey in (60, 200):
+        view.show_frame(np.full((90, 160, 3), grey, np.uint8), CountSnapshot())
+        assert QColor(_drawn(view).pixel(10, 10)).getRgb()[:3] == (grey, grey, grey)

@@ -277,6 +277,34 @@ def test_a_live_source_decodes_only_the_frames_it_gives() -> None:
     source.close()
 
 
+def test_the_live_view_peeks_at_newer_frames_than_the_counter_reads() -> None:
+    # shown only as often as a count read one (2-10 a second here), the camera's picture
+    # jerked; the view's own asks decode one frame each, and that frame is the counter's too
+    import time
+
+    capture = GrabbingCapture(random_frames(8), hold_at=4)
+    frames = list(capture.frames)
+    source = NewestFrame(StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: capture, tries=0))
+    assert source.peek() is None  # nothing read yet
+    first = source.read_frame()
+    assert first is not None and first.index == 0
+    assert capture.held.wait(timeout=10)  # frames 1-3 taken undecoded while 0 is counted
+    assert capture.decoded == 1
+    shown = source.peek()  # the newest frame, not shown yet; and the next one is asked for
+    assert shown is not None and np.array_equal(shown, frames[0])
+    assert source.peek() is None  # (each frame once)
+    capture.go_on.set()
+    deadline = time.monotonic() + 10
+    while not source._ended and time.monotonic() < deadline:  # the stream plays to its end
+        time.sleep(0.01)
+    assert capture.decoded == 2  # frame 4, the one taken after the ask; 5-7 undecoded
+    shown = source.peek()
+    assert shown is not None and np.array_equal(shown, frames[4])
+    newest = source.read_frame()  # the counter's next read: that frame, decoded once for both
+    assert newest is not None and newest.index == 4 and capture.decoded == 2
+    source.close()
+
+
 def test_a_live_source_says_when_its_camera_last_gave_a_frame() -> None:
     # (the app tells a stalled camera from a slow count by it: frames taken undecoded while a
     # count runs are the camera's too)
