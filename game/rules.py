@@ -202,13 +202,32 @@ def check_seats_as_given(match: Match) -> None:
     check_teams_written_one_way(match.players)
     check_starts(match, teams=match.uses_teams)
     decided = score_match(match).decided_after
-    late = next((p for p in match.players if decided is not None and p.joined >= decided), None)
-    if late is not None:  # as `join` refuses it
-        raise MatchError(
-            f"joined after round {late.joined}, and the match was decided after round "
-            f"{decided}: nobody joins a decided match",
-            player=late.name,
-        )
+    if decided is None:
+        return
+    for seat in match.players:  # as `join` and `rejoin` refuse them
+        how = _seated_after(seat, decided)
+        if how == "joined":
+            raise MatchError(
+                f"joined after round {seat.joined}, and the match was decided after round "
+                f"{decided}: nobody joins a decided match",
+                player=seat.name,
+            )
+        if how == "came back":
+            raise MatchError(
+                f"came back after round {decided}, which decided the match: nobody comes back "
+                "to a decided match",
+                player=seat.name,
+            )
+
+
+def _seated_after(seat: Player, decided: int) -> str | None:
+    """How `seat` came to the table after round `decided`, the one that decided the match:
+    "joined", "came back" (they sat it out), or None (they played it, or had gone home)."""
+    if seat.joined >= decided:
+        return "joined"
+    if seat.left is None and seat.sat_out_of(decided):
+        return "came back"
+    return None
 
 
 def add_round(match: Match, round_: Round) -> Match:
@@ -346,10 +365,10 @@ def change_settings(match: Match, settings: Settings) -> Match:
 def _check_decided_last(match: Match, cause: str, before: Match) -> Standings:
     """`match`'s standings, or MatchError when `cause` ("with …": the change that made it from
     `before`) has it decided after a round that rounds or a latecomer followed: the match would
-    have ended there, and the latecomer would sit in a decided match (which nobody joins, and
-    which an undo could not take back while they sat there). A match decided so already (as an
-    earlier blitzcam stored it) takes other changes. One who left after the deciding round
-    played it: the table may end a match as a player goes home."""
+    have ended there, and the latecomer, or one back at the table since, would sit in a decided
+    match (which nobody joins or comes back to, and which they could not leave). A match
+    decided so already (as an earlier blitzcam stored it) takes other changes. One who left
+    after the deciding round played it: the table may end a match as a player goes home."""
     try:
         standings = score_match(match)
     except DecidedMatchError as exc:
@@ -364,10 +383,12 @@ def _check_decided_last(match: Match, cause: str, before: Match) -> Standings:
     if was is not None and was <= decided:  # decided there, or earlier, before the change
         return standings
     for seat in match.players:
-        if seat.joined >= decided:
+        how = _seated_after(seat, decided)
+        if how is not None:
+            nobody = "joins" if how == "joined" else "comes back to"
             raise MatchError(
-                f"{cause}, the match is decided after round {decided}, but they joined after it "
-                "(nobody joins a decided match: let them leave first)",
+                f"{cause}, the match is decided after round {decided}, but they {how} after it "
+                f"(nobody {nobody} a decided match: let them leave first)",
                 player=seat.name,
             )
     return standings

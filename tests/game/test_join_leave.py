@@ -379,6 +379,27 @@ def test_nobody_comes_back_to_a_decided_match() -> None:
     assert rules.can_come_back(decided) == rules.can_come_back(won) == ()
 
 
+def test_no_change_decides_the_match_before_one_came_back_to_it() -> None:
+    # an edit or a lower target deciding the round Cy sat out, Cy back at the table since: Cy
+    # sat in a decided match, and could not leave it (review); as a latecomer is refused
+    match = match_of(round_of(Ann=(10, 0), Bob=(5, 1), Cy=(6, 2)), n=3, target=30)
+    back = rules.come_back(add_round(leave(match, "Cy"), round_of(Ann=(10, 0), Bob=(5, 1))), "Cy")
+    assert back.players[2].sat_out == (2,)
+    with pytest.raises(MatchError, match=r"^player Cy: with round 2 as corrected, the match is "
+                       r"decided after round 2, but they came back after it \(nobody comes back"):  # fmt: skip
+        rules.replace_round(back, 2, round_of(Ann=(25, 0), Bob=(5, 1)))
+    with pytest.raises(MatchError, match=r"^player Cy: with a target of 20, the match is decided"):
+        rules.change_settings(back, rules.Settings(target=20))
+    # once they have gone again, the change is taken: they sat out the deciding round
+    gone = leave(back, "Cy")
+    assert score_match(rules.change_settings(gone, rules.Settings(target=20))).status == "won"
+    # a match file holding the same seats is refused as `rejoin` would refuse them
+    decided = replace(back, settings=rules.Settings(target=20))
+    with pytest.raises(MatchError, match=r"^player Cy: came back after round 2, which decided"):
+        rules.check_seats_as_given(decided)
+    rules.check_seats_as_given(replace(gone, settings=rules.Settings(target=20)))
+
+
 def test_one_who_left_a_team_comes_back_to_it() -> None:
     match = match_of(round_of(Ann=(10, 0), Bob=(5, 2), Cy=(1, 0), Di=(2, 0)), n=4,
                      teams=("North", "South", "North", "South"))  # fmt: skip
