@@ -359,7 +359,7 @@ def validate_round(
                 )
             if not 0 <= value <= most:
                 raise MatchError(
-                    f"{label} cards must be between 0 and {most}, got {value}",
+                    f"{label} cards must be between 0 and {most}, got {brief(value)}",
                     round_number=number,
                     player=name,
                     pile=label,

@@ -253,21 +253,21 @@ def _match_id(args: argparse.Namespace, store: Any) -> int:
 
 def _parse_tallies(specs: list[str]) -> dict[str, Any]:
     from blitzcam.errors import UserError
-    from blitzcam.game.names import written_name
+    from blitzcam.game.names import brief, written_name
     from blitzcam.game.rules import Tally
 
     tallies = {}
     for spec in specs:
         found = _TALLY.match(spec)
         if not found:
-            raise UserError(f"{spec!r}: expected NAME=DUTCH/BLITZ, e.g. Ann=12/0")
+            raise UserError(f"{brief(spec)}: expected NAME=DUTCH/BLITZ, e.g. Ann=12/0")
         name = written_name(found["name"])  # 'José' typed either way is one player
         if name in tallies:
-            raise UserError(f"{spec!r}: {name} is given twice")
+            raise UserError(f"{brief(spec)}: {name} is given twice")
         try:
             tallies[name] = Tally(dutch=int(found["dutch"]), blitz=int(found["blitz"]))
         except ValueError:  # thousands of digits: more than int() will read
-            raise UserError(f"{spec!r}: the counts are far too large") from None
+            raise UserError(f"{brief(spec)}: the counts are far too large") from None
     return tallies
 
 
@@ -596,13 +596,16 @@ def _team_checked(match: Any, team: str | None, *, new_team: bool) -> None:
     """UserError for a team the match does not have, unless `new_team`: as the app asks before
     starting one, since a typo ('Nrth') makes a team of one that plays against its own side."""
     from blitzcam.errors import UserError
-    from blitzcam.game.names import written_name
+    from blitzcam.game.names import looks_as, written_name
 
     teams = [t for t in dict.fromkeys(p.team for p in match.players) if t is not None]
     if team is None or new_team or not teams:  # (no teams: the rules say so)
         return
     if written_name(team) in teams:  # (as the match keeps it: 'José' typed either way)
         return
+    meant = [t for t in teams if looks_as(t) == looks_as(team)]
+    if meant:  # ('north' for North: --new-team, as the hint said, was refused for it)
+        raise UserError(f"--team {team}: not a team of this match: did you mean {meant[0]}?")
     raise UserError(
         f"--team {team}: not a team of this match (it has {', '.join(teams)}); give --new-team "
         "to start a new one"

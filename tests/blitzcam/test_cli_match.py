@@ -571,6 +571,9 @@ def test_counts_of_thousands_of_digits_are_one_line(tmp_path: Path, capsys: pyte
     run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
     code, _, err = run("match", "--db", db, "add", "Ann=" + "9" * 5000 + "/0", "Bob=1/0", capsys=capsys)
     assert code == 2 and "the counts are far too large" in err and err.count("\n") == 1
+    assert len(err) < 200  # (one line, and a short one: the 5,000 digits were said in full)
+    code, _, err = run("match", "--db", db, "add", "Ann=" + "9" * 4000 + "/0", "Bob=1/0", capsys=capsys)
+    assert code == 2 and "Dutch cards must be between 0 and 40, got 99" in err and len(err) < 200
 
 
 def test_list_shows_the_local_time(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
@@ -971,6 +974,9 @@ def test_a_team_the_match_does_not_have_is_started_only_when_asked_for(
     code, out, _ = run("match", "--db", db, "player", "Cy", "--team", "West", "--new-team",
                        capsys=capsys)  # fmt: skip
     assert code == 0 and "West 0" in out
+    # another case of a team it has: that team is named, not --new-team (refused for it)
+    code, _, err = run("match", "--db", db, "player", "Ann", "--team", "WEST", capsys=capsys)
+    assert code == 2 and err.endswith("--team WEST: not a team of this match: did you mean West?\n")
 
 
 def test_an_interrupt_after_the_change_is_saved_says_so(
