@@ -144,8 +144,14 @@ def _jobs(
     jobs: list[_CropJob] = []
     for split_index, split in enumerate(splits):
         images = sorted((scenes_dir / "images" / split).glob("*.jpg"))
-        if not images:
-            raise FileNotFoundError(f"{scenes_dir / 'images' / split}: no .jpg images")
+        if not images:  # (a resumed run's dataset moved, its crops gone: a traceback)
+            from blitzcam.errors import UserError
+
+            gone = "no such folder" if not scenes_dir.is_dir() else "no .jpg scene in it"
+            raise UserError(
+                f"{scenes_dir / 'images' / split}: {gone}: the scenes to cut crops of are "
+                "gone (moved? a run resumes from the dataset it was started on)"
+            )
         (tmp / "images" / split).mkdir(parents=True)
         (tmp / "labels" / split).mkdir(parents=True)
         labels = scenes_dir / "labels" / split

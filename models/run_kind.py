@@ -51,6 +51,18 @@ def is_scene_dataset(folder: Path) -> bool:
     return (folder / "scenes").is_dir() and (folder / "data.yaml").is_file()
 
 
+def unfinished_dataset(folder: Path) -> str | None:
+    """Why `folder` is a scene dataset `blitzcam dataset generate` did not finish (None: it is
+    not one): it writes data.yaml last, and a stopped one's part of the scenes, scored or
+    trained on, passed for the whole."""
+    if (folder / "scenes").is_dir() and not (folder / "data.yaml").is_file():
+        return (
+            f"{folder}: no data.yaml: an unfinished dataset (a `blitzcam dataset generate` that "
+            "was stopped?); generate it again"
+        )
+    return None
+
+
 def has_trained(run_dir: Path, kind: RunKind) -> bool:
     """Whether a run has trained at all: a checkpoint or a finished stage. A start refused
     before its first step (its scenes or crops unusable) leaves its recipe and data records

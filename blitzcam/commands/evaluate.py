@@ -101,7 +101,7 @@ def _data_kind(data: Path) -> str:
     from blitzcam.errors import UserError
     from blitzcam.models.counted_scenes import has_captures, has_counts_file
     from blitzcam.models.labelme_scenes import labelme_files
-    from blitzcam.models.run_kind import is_scene_dataset
+    from blitzcam.models.run_kind import is_scene_dataset, unfinished_dataset
 
     if is_scene_dataset(data):
         return "generated"
@@ -118,12 +118,9 @@ def _data_kind(data: Path) -> str:
         return "captures"
     if labelme_files(data):
         return "labelme"
-    if (data / "scenes").is_dir():
-        # generate writes it last: a stopped one's part of the scenes, scored, passed for the whole
-        raise UserError(
-            f"{data}: no data.yaml: an unfinished dataset (a `blitzcam dataset generate` that "
-            "was stopped?); generate it again"
-        )
+    unfinished = unfinished_dataset(data)
+    if unfinished is not None:
+        raise UserError(unfinished)
     raise UserError(
         f"{data}: no labelled scenes: not a `blitzcam dataset generate` dataset (scenes/), "
         f"no {COUNTS_FILE} beside photos, not the app's captures (counts/ and images/), no "

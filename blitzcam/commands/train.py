@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from blitzcam.commands.path_option import path_argument
 
@@ -104,6 +105,36 @@ RESUME_HINT = "the same command with --resume goes on"
 MAX_LEARNING_RATE = 0.1  # AdamW's first rate, a hundred times the recipe's 0.0005-0.001
 
 
+def _check_scene_dataset(data: Path) -> None:
+    """UserError, before a run starts, for a --data folder training could not cut crops of."""
+    from blitzcam.errors import UserError
+    from blitzcam.models.run_kind import unfinished_dataset
+
+    if not data.is_dir():
+        said = "not a folder" if data.exists() else "no such folder"
+        raise UserError(f"--data {data}: {said}")
+    unfinished = unfinished_dataset(data)  # (its part of the scenes trained on, unsaid)
+    if unfinished is not None:
+        raise UserError(unfinished)
+    for folder in ("images/train", "images/val", "labels/train", "labels/val"):
+        if not (data / folder).is_dir():  # said now, not after the first crops
+            raise UserError(f"{data}: not a scene dataset (no {folder} folder)")
+    for split in ("train", "val"):
+        images = data / "images" / split
+        if next(images.glob("*.jpg"), None) is not None:
+            continue
+        other = next((p for p in images.iterdir() if p.is_file()), None)
+        if other is not None:  # ('no scenes', for a folder of them, sent the user astray)
+            raise UserError(
+                f"{images}: no .jpg scene ({other.name} is there): training reads the .jpg "
+                "images `blitzcam dataset generate` writes"
+            )
+        raise UserError(
+            f"{data}: its {split} split holds no scenes (a dataset of fewer than "
+            f"{MIN_SCENES} has no val split): generate {MIN_SCENES} or more"
+        )
+
+
 def _train(args: argparse.Namespace) -> int:
     import math
     import os
@@ -143,26 +174,19 @@ def _train(args: argparse.Namespace) -> int:
         raise UserError(
             f"--device must be cpu or a CUDA device index such as 0, got {args.device!r}"
         )
+    from blitzcam.datasets.generate import MAX_SCENES
+
     for name in ("scenes", "more_scenes"):
         value = getattr(args, name)
-        if value is not None and value < MIN_SCENES:
+        # (over the generator's most: refused when its stage began, hours into a run)
+        if value is not None and not MIN_SCENES <= value <= MAX_SCENES:
             option = name.replace("_", "-")
             raise UserError(
-                f"--{option} must be {MIN_SCENES} or more (a tenth of them validate), got {value}"
+                f"--{option} must be from {MIN_SCENES} (a tenth of them validate) to "
+                f"{MAX_SCENES:,}, got {value}"
             )
     if args.data is not None:
-        if not args.data.is_dir():
-            said = "not a folder" if args.data.exists() else "no such folder"
-            raise UserError(f"--data {args.data}: {said}")
-        for folder in ("images/train", "images/val", "labels/train", "labels/val"):
-            if not (args.data / folder).is_dir():  # said now, not after the first crops
-                raise UserError(f"{args.data}: not a scene dataset (no {folder} folder)")
-        for split in ("train", "val"):
-            if next((args.data / "images" / split).glob("*.jpg"), None) is None:
-                raise UserError(
-                    f"{args.data}: its {split} split holds no scenes (a dataset of fewer than "
-                    f"{MIN_SCENES} has no val split): generate {MIN_SCENES} or more"
-                )
+        _check_scene_dataset(args.data)
     import importlib.util
 
     if importlib.util.find_spec("ultralytics") is None:

@@ -136,6 +136,20 @@ def test_a_damaged_scene_dataset_is_one_error_naming_the_file(
     assert not (tmp_path / "crops.partial").exists()  # (it stayed, for the next run to remove)
 
 
+def test_scenes_gone_from_under_a_resumed_run_are_one_error(tmp_path: Path) -> None:
+    # (a resumed `train --data` run whose dataset had moved, its crops gone too: a
+    # FileNotFoundError traceback, and --data with the new place was refused as another dataset)
+    from blitzcam.errors import UserError
+    from blitzcam.models.crop_dataset import build_crop_dataset
+    from blitzcam.models.recipe import SHIPPED
+
+    gone = tmp_path / "moved-away"
+    with pytest.raises(UserError, match=rf"^{re.escape(str(gone / 'images' / 'train'))}: no such "
+                       r"folder: the scenes to cut crops of are gone \(moved\?"):  # fmt: skip
+        build_crop_dataset(gone, tmp_path / "crops", SHIPPED)
+    assert not (tmp_path / "crops.partial").exists()
+
+
 def test_a_crop_cutting_killed_midway_leaves_no_part_and_no_worker_traceback(tmp_path: Path) -> None:
     # SIGTERM to the process alone (`kill PID`, a scheduler's time limit) ended it on the spot:
     # its two workers each printed a BrokenPipeError traceback, and crops.partial stayed. The

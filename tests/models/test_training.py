@@ -190,7 +190,10 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
     [
         (["train", "--epochs", "0"], "--epochs must be a positive number, got 0"),
         (["train", "--scenes", "-3"], "--scenes must be a positive number, got -3"),
-        (["train", "--scenes", "2"], "--scenes must be 3 or more (a tenth of them validate)"),
+        (["train", "--scenes", "2"], "--scenes must be from 3 (a tenth of them validate) to 1,000,000, got 2"),
+        # (over the generator's most: a traceback once its stage began, hours into the run)
+        (["train", "--scenes", "2000000"], "--scenes must be from 3 (a tenth of them validate) to 1,000,000"),
+        (["train", "--more-hours", "1", "--more-scenes", "2000000"], "--more-scenes must be from 3"),
         (["train", "--data", "/nonexistent/scenes"], "--data /nonexistent/scenes: no such folder"),
         (["train", "--device", "gpu"], "--device must be cpu or a CUDA device index"),
         (["train", "--device", "²"], "--device must be cpu or a CUDA device index"),
@@ -202,7 +205,7 @@ def test_evaluate_reports_on_the_scenes(trained: tuple[Path, Path], tmp_path: Pa
          "--more-lr0 must be a learning rate of at most 0.1, got 1e+308 (the recipe's is 0.0005)"),
         (["train", "--more-hours", "nan"], "--more-hours must be a positive number, got nan"),
         (["train", "--more-hours", "inf"], "--more-hours must be a positive number, got inf"),
-        (["train", "--more-hours", "1", "--more-scenes", "2"], "--more-scenes must be 3 or more"),
+        (["train", "--more-hours", "1", "--more-scenes", "2"], "--more-scenes must be from 3"),
         (["train", "--more-scenes", "500"], "--more-scenes: stage 5 trains only with a budget"),
         (["train", "--more-wide-art"], "--more-wide-art: stage 5 trains only with a budget"),
         (["train", "--more-lr0", "0.001"], "--more-lr0: stage 5 trains only with a budget"),
@@ -830,6 +833,31 @@ def test_a_dataset_without_its_validation_split_is_refused_before_any_work(
         capsys.readouterr().err
     )
     assert not run.exists()
+
+
+def test_an_unfinished_dataset_or_one_of_other_pictures_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a stopped `dataset generate` (its scenes, no data.yaml: evaluate refused it) was trained
+    # on without a word; a dataset of .png scenes was said to hold no scenes
+    from blitzcam.cli import main
+
+    part = tmp_path / "part"
+    for folder in ("scenes/train", "images/train", "images/val", "labels/train", "labels/val"):
+        (part / folder).mkdir(parents=True)
+    (part / "images" / "train" / "000000.jpg").write_bytes(b"")
+    (part / "images" / "val" / "000001.jpg").write_bytes(b"")
+    run = tmp_path / "run"
+    assert main(["train", "--data", str(part), "--run", str(run)]) == 2
+    assert f"{part}: no data.yaml: an unfinished dataset" in capsys.readouterr().err
+    own = tmp_path / "own"
+    for folder in ("images/train", "images/val", "labels/train", "labels/val"):
+        (own / folder).mkdir(parents=True)
+    (own / "images" / "train" / "a.png").write_bytes(b"")
+    assert main(["train", "--data", str(own), "--run", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert f"{own / 'images' / 'train'}: no .jpg scene (a.png is there): training reads" in err
+    assert err.count("\n") == 1 and not run.exists()
 
 
 def test_crops_name_no_root_so_a_moved_run_finds_them(tmp_path: Path) -> None:
