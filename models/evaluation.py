@@ -237,8 +237,11 @@ def evaluate(
         pipeline.lines, pipeline.unknown_below_in_play = lines, line_in_play
         pipeline.keep_uncounted = keep_uncounted
     if not outcomes:  # (a report of no scene would read as a clean bill)
-        first = left_out[0] if left_out else {"scene": data, "why": "no scene"}
-        raise SceneDataError(f"{first['scene']}: {first['why']}")
+        if not left_out:
+            raise SceneDataError(f"{data}: no scene")
+        # named by its file, not its name in the folder; once (a photo kept in its labels is)
+        scene, why = data / left_out[0]["scene"], left_out[0]["why"]
+        raise SceneDataError(why if why.startswith(str(scene)) else f"{scene}: {why}")
     report = summarize(outcomes)
     report["left_out"] = left_out
     report["inexact_detail"] = [m.as_json() for m in mistakes]

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from blitzcam.game.decks import typed_deck_name
+from blitzcam.game.names import brief
 from blitzcam.models.evaluation import SceneDataError
 from blitzcam.models.metrics import SceneTruth
 from blitzcam.paths import written_path
@@ -36,6 +37,9 @@ SHAPES: Final = ("polygon", "rectangle", "rotation")
 # looked over (labelme shows it as a box to tick)
 CHECKED_FLAG: Final = "checked"
 PHOTOS: Final = (".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff", ".bmp")
+# a photo's side, and a point's distance from its corner, at most: a picture may have 2**30
+# pixels (vision/images.py), a million on a side at the most elongated anyone takes
+MAX_COORDINATE: Final = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +112,9 @@ def labelme_scenes(
         key = (
             image.resolve()
             if isinstance(image, Path)
-            else hashlib.sha256(record["imageData"].encode()).hexdigest()
+            # (surrogatepass: JSON may escape a lone surrogate, which UTF-8 cannot encode; such
+            # text is no base64, refused when the photo is read)
+            else hashlib.sha256(record["imageData"].encode("utf-8", "surrogatepass")).hexdigest()
         )
         if (other := named.get(key)) is not None:
             held = f"names the photo {other} names too ({image})"
@@ -158,9 +164,9 @@ def labelled_photo(path: Path, record: dict[str, Any]) -> Photo:
         missing = f"cannot be looked at ({exc.strerror or exc})"
     if kept_inside:  # (the file first: the same picture, where a person looks for it)
         return PhotoInLabels(path)
+    beside_it = f", nor {written.name} beside it" if written.name else ""  # ('.' has no name)
     raise SceneDataError(
-        f"{path}: its photo {given}: {missing}, nor {written.name} beside it, nor a copy "
-        "inside it (imageData)"
+        f"{path}: its photo {given}: {missing}{beside_it}, nor a copy inside it (imageData)"
     )
 
 
@@ -225,11 +231,23 @@ def _corners(where: str, shape: dict[str, Any], kind: str) -> np.ndarray:
     """A shape's oriented box, (4, 2) in the photo's pixels: a rectangle's two corners (or
     four, as X-AnyLabeling saves one), a polygon's four, or the box round more."""
     try:
-        points = np.asarray(shape["points"], np.float64)
+        given = shape["points"]
+        # (true and false are numbers to numpy: a point [true, false] read as [1, 0])
+        if isinstance(given, list) and any(
+            isinstance(v, bool) for point in given if isinstance(point, list) for v in point
+        ):
+            raise TypeError("a true or false coordinate")
+        points = np.asarray(given, np.float64)
     except (KeyError, ValueError, TypeError, OverflowError):
         raise SceneDataError(f"{where}: its 'points' are not [x, y] pairs") from None
     if points.ndim != 2 or points.shape[1] != 2 or not np.isfinite(points).all():
         raise SceneDataError(f"{where}: its 'points' are not finite [x, y] pairs")
+    # (1e300 is finite, and became inf or nan in the float32 the box is measured in: a back
+    # scored as a box nothing could match, a miss unsaid)
+    if np.abs(points).max() > MAX_COORDINATE:
+        raise SceneDataError(
+            f"{where}: its 'points' lie past {MAX_COORDINATE:,} px: not a card on a photo"
+        )
     if kind == "rectangle" and len(points) == 2:
         (x1, y1), (x2, y2) = points.min(axis=0), points.max(axis=0)
         points = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
@@ -251,11 +269,16 @@ def _size(path: Path, record: dict[str, Any]) -> tuple[int, int] | None:
     width, height = record.get("imageWidth"), record.get("imageHeight")
     if width is None and height is None:
         return None
-    if not all(
-        isinstance(v, int | float) and not isinstance(v, bool) and v > 0 and float(v).is_integer()
+    if not all(  # (bounded first: float() of a whole number of 400 digits overflows)
+        isinstance(v, int | float)
+        and not isinstance(v, bool)
+        and 0 < v <= MAX_COORDINATE
+        and float(v).is_integer()
         for v in (width, height)
     ):
-        raise SceneDataError(f"{path}: imageWidth {width!r}, imageHeight {height!r}: not a size")
+        raise SceneDataError(
+            f"{path}: imageWidth {brief(width)}, imageHeight {brief(height)}: not a size"
+        )
     return int(width), int(height)
 
 

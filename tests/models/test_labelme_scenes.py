@@ -124,6 +124,14 @@ def test_only_labelme_files_count_and_photos_no_file_names_are_found(tmp_path: P
         ([], {"imagePath": "gone.jpg"}, "its photo gone.jpg: no such file, nor gone.jpg beside it"),
         ([], {"imagePath": None}, "no 'imagePath' naming the photo"),
         ([], {"imageWidth": "wide"}, "imageWidth 'wide', imageHeight 720: not a size"),
+        # (review) a whole number past any float: an OverflowError traceback; said cut short
+        ([], {"imageWidth": 10**400}, "imageWidth 1000000000000000000000000000...00000"),
+        ([], {"imageWidth": 1e300}, "imageWidth 1e+300, imageHeight 720: not a size"),
+        # finite, and inf or nan in float32: a box nothing could match, a miss unsaid
+        ([_shape("red-plow", [[1e300, 2], [3, 4], [5, 6]])], {}, "shape 1: its 'points' lie past 1,000,000 px"),
+        ([_shape("red-plow", [[1e39, 2], [3, 4], [5, 6]])], {}, "shape 1: its 'points' lie past"),
+        ([_shape("red-plow", [[True, False], [3, 4], [5, 6]])], {}, "shape 1: its 'points' are not [x, y] pairs"),
+        ([], {"imagePath": "."}, "its photo .: not a file, nor a copy inside it"),  # (", nor  beside it")
     ],
 )
 def test_a_file_that_cannot_be_scored_is_said_naming_it_and_the_shape(
@@ -203,8 +211,9 @@ def test_a_photo_resized_since_it_was_labelled_is_refused(
     (tmp_path / "t.json").write_text(json.dumps(record))
     assert main(["evaluate", "--data", str(tmp_path)]) == 2
     last = capsys.readouterr().err.splitlines()[-1]  # (after the progress bar's)
-    assert last.endswith(
-        "error: t.json: labelled on a 640x360 picture, and the photo is 1280x720 (resized since?)"
+    assert last.endswith(  # (named by its file: "t.json" alone said where it was not)
+        f"error: {tmp_path / 't.json'}: labelled on a 640x360 picture, and the photo is 1280x720 "
+        "(resized since?)"
     )
     # beside a photo that can be scored, it is left out and said, the other scored
     record = {"shapes": [], "imagePath": str(demo.parent / "table-2.jpg")}
@@ -341,6 +350,7 @@ def test_a_photo_kept_only_inside_its_labelme_file_is_read_from_there(
     ("kept", "said"),
     [
         ("not base64 at all!", "its imageData is not an image in base64"),
+        ("\ud800AAAA", "its imageData is not an image in base64"),  # (a UnicodeEncodeError)
         ("aGVsbG8gd29ybGQ=", "cannot decode image"),  # base64 of "hello world"
     ],
 )
