@@ -228,6 +228,7 @@ def _prelabel(args: argparse.Namespace) -> int:
         raise UserError(f"--out {args.out}: not a folder")
     # (first: a bad --in-play, --model or --decks refused after --out was made left it empty)
     pipeline = counting_pipeline(args)
+    made_out = args.out is not None and not args.out.exists()  # (left empty: taken away)
     if args.out is not None:
         try:
             args.out.mkdir(parents=True, exist_ok=True)
@@ -241,9 +242,11 @@ def _prelabel(args: argparse.Namespace) -> int:
                 print(f"{photo}: kept {target}, there already", file=sys.stderr)
                 continue
             # another photo's (t.png beside t.jpg; two folders' t.jpg into one --out)
+            # (--out DIR was said to an --out: two photos' labels have one name there)
+            elsewhere = "rename one of them" if args.out else "give --out DIR"
             print(
                 f"blitzcam dataset prelabel: error: {photo}: not labelled: {target} is there, the "
-                "labels of another photo or no labelme file (give --out DIR)",
+                f"labels of another photo or no labelme file ({elsewhere})",
                 file=sys.stderr,
             )
             failed += 1
@@ -270,4 +273,6 @@ def _prelabel(args: argparse.Namespace) -> int:
             continue
         faces = sum(shape.label == "face-up" for shape in shapes)
         print(f"{photo}: {len(shapes) - faces} backs, {faces} face-up: wrote {target}")
+    if made_out and not any(args.out.iterdir()):  # no photo labelled: no folder made for it
+        args.out.rmdir()
     return 1 if failed else 0

@@ -109,8 +109,9 @@ def test_a_photo_whose_labels_file_is_another_photos_is_not_labelled_and_said(
     assert main(["dataset", "prelabel", str(night), str(day), "--out", str(out)]) == 1
     captured = capsys.readouterr()
     assert f"wrote {out / 't.json'}" in captured.out
+    # (it said "give --out DIR" to an --out, where any one folder has one name for both)
     assert (f"blitzcam dataset prelabel: error: {day}: not labelled: {out / 't.json'} is there, the "
-            "labels of another photo or no labelme file (give --out DIR)") in captured.err
+            "labels of another photo or no labelme file (rename one of them)") in captured.err
     assert json.loads((out / "t.json").read_text())["imagePath"] == "../night/t.jpg"
     # the photo's own, given again: kept
     assert main(["dataset", "prelabel", str(night), "--out", str(out)]) == 0
@@ -123,6 +124,10 @@ def test_a_photo_whose_labels_file_is_another_photos_is_not_labelled_and_said(
         assert main(["dataset", "prelabel", str(night), "--out", str(tmp_path / "new"), *bad]) == 2
         assert capsys.readouterr().err.count("\n") == 1
         assert not (tmp_path / "new").exists()
+    # no photo labelled: no empty --out folder left
+    gone = tmp_path / "gone.jpg"
+    assert main(["dataset", "prelabel", str(gone), "--out", str(tmp_path / "new")]) == 1
+    assert str(gone) in capsys.readouterr().err and not (tmp_path / "new").exists()
 
 
 def test_the_command_and_the_reader_name_one_counts_file() -> None:
