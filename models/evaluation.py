@@ -124,7 +124,11 @@ def labelled_scenes(data_dir: Path, split: str) -> Iterator[tuple[str, Path, Sce
     files = sorted(p for s in splits for p in (data_dir / "scenes" / s).glob("*.json"))
     if not files:
         where = data_dir / "scenes" / ("*" if split == "all" else split)
-        raise SceneDataError(f"{where}: no scene ground truth (*.json) to evaluate on")
+        # (a dataset of 1 or 2 scenes has them all in train: "no scene" alone was a dead end)
+        elsewhere = split != "all" and any((data_dir / "scenes").glob("*/*.json"))
+        hint = " (its scenes are in other splits: --split all scores every one)"
+        hint = hint if elsewhere else ""
+        raise SceneDataError(f"{where}: no scene ground truth (*.json) to evaluate on{hint}")
     truths = {(p.parent.name, p.stem) for p in files}
     for s in splits:  # a scene whose truth is gone would leave the report a scene short, unsaid
         for image in sorted((data_dir / "images" / s).glob("*.jpg")):

@@ -76,6 +76,18 @@ def test_a_whole_record_reads_and_one_without_its_image_names_the_field(tmp_path
         list(labelled_scenes(tmp_path, "test"))
 
 
+def test_a_split_with_no_scene_says_where_the_scenes_are(tmp_path: Path) -> None:
+    # (a dataset of 1 or 2 scenes has them all in train: plain `evaluate` was a dead end)
+    folder = tmp_path / "scenes" / "train"
+    folder.mkdir(parents=True)
+    with pytest.raises(ValueError, match=r"scenes/test: no scene ground truth \(\*\.json\) to evaluate on$"):
+        list(labelled_scenes(tmp_path, "test"))
+    (folder / "000002.json").write_text(json.dumps(RECORD))
+    with pytest.raises(ValueError, match=r"scenes/test: no scene .* \(its scenes are in other "
+                       r"splits: --split all scores every one\)$"):  # fmt: skip
+        list(labelled_scenes(tmp_path, "test"))
+
+
 def test_the_json_report_is_strict_json_with_nothing_measured_as_null() -> None:
     from blitzcam.models.evaluation import report_json
 
