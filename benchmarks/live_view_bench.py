@@ -101,12 +101,16 @@ def one_run(url: str, counter: Any, seconds: float, *, own_frames: bool) -> dict
 
     def on_counted(item: Any) -> None:
         counted.append(time.perf_counter())
-        shown.append(counted[-1])
-        view.show_frame(item.frame, item.snapshot)
+        before = view.shown_index()
+        view.show_frame(item.frame, item.snapshot, item.source_index)
+        if view.shown_index() != before or item.source_index is None:  # (the picture moved)
+            shown.append(counted[-1])
 
-    def on_previewed(frame: np.ndarray) -> None:
-        shown.append(time.perf_counter())
-        view.show_preview(frame)
+    def on_previewed(frame: np.ndarray, index: int) -> None:
+        before = view.shown_index()
+        view.show_preview(frame, index)
+        if view.shown_index() != before:
+            shown.append(time.perf_counter())
 
     thread.counted.connect(on_counted)
     thread.previewed.connect(on_previewed)

@@ -205,6 +205,9 @@ class CountedFrame:
     frame: np.ndarray  # BGR
     snapshot: CountSnapshot
     index: int  # frames counted so far by the worker (tells the GUI how many it skipped)
+    # the frame's number in its camera or stream, as the frames shown between counts carry
+    # it (None: a source that numbers none, a file or the demo)
+    source_index: int | None = None
 
 
 class Mailbox:
@@ -299,6 +302,7 @@ class CountingWorker(QObject):
             frame = self._source.read()
             # a video file's own clock (its frames read faster or slower than they were shot)
             at = getattr(self._source, "frame_time_s", None)
+            source_index = getattr(self._source, "frame_index", None)
             if self._stopping.is_set():
                 return False  # nobody listens any more
             if frame is None:
@@ -321,7 +325,7 @@ class CountingWorker(QObject):
                 self.failed.emit(str(exc) if said else f"{type(exc).__name__}: {exc}")
             return False
         self._index += 1
-        if self._mailbox.put(CountedFrame(frame, snapshot, self._index)):
+        if self._mailbox.put(CountedFrame(frame, snapshot, self._index, source_index)):
             self.ready.emit()  # queued to the GUI thread: emitted from another
         return True
 
@@ -345,9 +349,9 @@ class CountingThread(QObject):
     """GUI-side handle: starts the worker thread, re-emits the newest frame, stops cleanly."""
 
     counted = Signal(object)  # CountedFrame, newest only
-    # a frame newer than the last counted, for the eye only (np.ndarray, BGR), from a source
-    # that can give one between counts (a camera or stream: `peek`)
-    previewed = Signal(object)
+    # a frame for the eye only, between counts (np.ndarray, BGR, and its number in the
+    # source), from a source that can give one (a camera or stream: `peek`)
+    previewed = Signal(object, int)
     failed = Signal(str)
     finished = Signal()
 
@@ -380,6 +384,9 @@ class CountingThread(QObject):
         self._preview = QTimer(self)
         self._preview.setInterval(PREVIEW_INTERVAL_MS)
         self._preview.timeout.connect(self._on_preview)
+        # whether frames between counts are wanted now (the view on screen): each costs a
+        # decode and a paint, which a minimised window's counting pays for nothing
+        self.preview_while: Callable[[], bool] = lambda: True
 
     def start(self) -> None:
         if self._thread.ident is None:  # a thread starts once
@@ -415,9 +422,11 @@ class CountingThread(QObject):
 
     @Slot()
     def _on_preview(self) -> None:
+        if self._stopped or not self.preview_while():
+            return
         frame = self.source.peek()  # type: ignore[attr-defined]  # (started only where it can)
-        if frame is not None and not self._stopped:
-            self.previewed.emit(frame)
+        if frame is not None:
+            self.previewed.emit(frame.image, frame.index)
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:

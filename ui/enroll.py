@@ -80,6 +80,7 @@ class EnrollDialog(QDialog):
         self._working_on = ""  # what the job does, as the message says it ("" when idle)
         self._close_with: int | None = None  # Done or Esc while it worked: closed after
         self.live = LiveView()
+        self._thread.preview_while = self.live.is_seen
         self.seen: dict[str, QLabel] = {}
         self.images: dict[str, QLabel] = {}
         self.forget_buttons: dict[str, QPushButton] = {}
@@ -190,8 +191,8 @@ class EnrollDialog(QDialog):
     def _watch_stream(self) -> None:
         if self._stalled():
             said = self._views.said()
-            if self.live.message() != said:
-                self.live.show_message(said)
+            if self.live.message() != said:  # (the camera's next picture answers it)
+                self.live.show_message(said, until_picture=True)
 
     def _on_counted(self, item: CountedFrame) -> None:
         self._latest = item
@@ -199,7 +200,7 @@ class EnrollDialog(QDialog):
         if self._stall_refusal and self.message.text() == self._stall_refusal:
             self.message.setText(self._intro)  # (the picture is live again: press again)
         self._stall_refusal = ""
-        self.live.show_frame(item.frame, item.snapshot)
+        self.live.show_frame(item.frame, item.snapshot, item.source_index)
         self._recognised = {deck: item.snapshot.counts.get(deck, 0) for deck in self.seen}
         self._show_status()
 

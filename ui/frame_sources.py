@@ -12,12 +12,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
 from blitzcam.errors import UserError
 from blitzcam.ui.counting_worker import FrameSource
+
+if TYPE_CHECKING:  # (vision/ is imported when a source opens, not with the window)
+    from blitzcam.vision.capture_source import Frame
 
 # How long each still is shown at least, whatever the reads: live counting settles a view once
 # it has held still a second (vision.stabilise.MIN_STILL_S) after the motion its first read is;
@@ -279,7 +282,13 @@ class OpenedLater:
                 return None
         return self._source.read()
 
-    def peek(self) -> np.ndarray | None:
+    @property
+    def frame_index(self) -> int | None:
+        """The opened camera's or stream's number of the frame read last, where it numbers
+        them (vision.stream_source.NewestFrame)."""
+        return getattr(self._source, "frame_index", None)
+
+    def peek(self) -> Frame | None:
         """The opened source's newest frame for the live view, where it has one to give
         (vision.stream_source.NewestFrame); None before it is open. Never waits."""
         peek = getattr(self._source, "peek", None)
@@ -341,7 +350,11 @@ class _Primed:
         first, self._first = self._first, None
         return first if first is not None else self._source.read()
 
-    def peek(self) -> np.ndarray | None:  # (the live view's own frames: OpenedLater.peek)
+    @property
+    def frame_index(self) -> int | None:  # (as OpenedLater's: the first frame's too)
+        return getattr(self._source, "frame_index", None)
+
+    def peek(self) -> Frame | None:  # (the live view's own frames: OpenedLater.peek)
         peek = getattr(self._source, "peek", None)
         return None if peek is None else peek()
 

@@ -31,14 +31,23 @@ def fit(src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, float, float
 
 
 class LiveView(QWidget):
-    """Shows a frame and its snapshot; `show_frame` replaces both (the newest wins)."""
+    """Shows the newest frame and the latest count's outlines over it.
+
+    A camera or stream numbers its frames: its own frames come between counts
+    (`show_preview`, 15 a second) and counted ones with them (`show_frame`), and the newest
+    by number is the picture, whichever way it came (a count is of a frame older than the
+    picture in view, most often: shown, it took the video back a count's time). A file or the
+    demo has no numbers: each counted frame is the picture. Outlines are drawn only over a
+    picture of the size of the frame they were found in (a stream back at another size)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._image: QImage | None = None
-        self._previewing = False  # the camera's own frames are shown between counts
+        self._shown_index: int | None = None  # the source's number of the picture in view
         self._snapshot = CountSnapshot()
+        self._counted_size: QSize | None = None  # the size of the frame the snapshot is of
         self._message = "Waiting for the camera…"
+        self._until_picture = True  # a message that a newer picture answers (`show_message`)
         self._announced = ""  # the last news told to a screen reader
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(320, 180)
@@ -48,33 +57,58 @@ class LiveView(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(960, 540)
 
-    def show_frame(self, frame_bgr: np.ndarray, snapshot: CountSnapshot) -> None:
-        """A counted frame and what it says. While the camera's own frames are shown between
-        counts (`show_preview`), the picture in view is newer than the counted one, which
-        would take the video back a count's time: only its outlines and notes replace the
-        last (a picture of another size is shown, as its outlines are in its pixels)."""
-        h, w = frame_bgr.shape[:2]
-        shown = self._image
-        if not self._previewing or shown is None or shown.size() != QSize(w, h):
+    def show_frame(
+        self, frame_bgr: np.ndarray, snapshot: CountSnapshot, index: int | None = None
+    ) -> None:
+        """A counted frame (`index`: its number in its camera or stream, None for a file) and
+        what it says: its outlines and notes replace the last, and it is the picture unless
+        a newer one is in view. Any message is answered (the scan says again what stands)."""
+        if not self._older(index):
             self._image = bgr_to_qimage(frame_bgr)
-        self._snapshot = snapshot
+            self._shown_index = index
+        h, w = frame_bgr.shape[:2]
+        self._snapshot, self._counted_size = snapshot, QSize(w, h)
         self._message = ""  # a live frame answers any earlier message
         self._say_in_words()
         self.update()
 
-    def show_preview(self, frame_bgr: np.ndarray) -> None:
-        """A camera's frame newer than the last counted, for the eye: the last count's outlines
-        and any message stay over it until the next count (cards on a table hold still;
-        a count is a fraction of a second behind)."""
+    def show_preview(self, frame_bgr: np.ndarray, index: int) -> None:
+        """A camera's frame `index`, between counts, for the eye: the last count's outlines
+        stay over it until the next count (cards on a table hold still), and so does a message
+        of the scan; one of the camera's own ("Waiting for the camera…", a stall) it answers."""
+        if self._older(index):
+            return
         self._image = bgr_to_qimage(frame_bgr)
-        self._previewing = True
+        self._shown_index = index
+        if self._message and self._until_picture:
+            self._message = ""
+            self._say_in_words()
         self.update()
 
-    def show_message(self, message: str) -> None:
-        """Centred on an empty view; over the last frame, as a banner, once there is one."""
-        self._message = message
+    def _older(self, index: int | None) -> bool:
+        """Whether frame `index` is no newer than the picture in view (never a file's)."""
+        return index is not None and self._shown_index is not None and index <= self._shown_index
+
+    def show_message(self, message: str, *, until_picture: bool = False) -> None:
+        """Centred on an empty view; over the last frame, as a banner, once there is one.
+        `until_picture`: news of the camera itself (a stall), which the next picture from it
+        answers, even one shown between counts; else it stands until the next count."""
+        self._message, self._until_picture = message, until_picture
         self._say_in_words()
         self.update()
+
+    def shown_index(self) -> int | None:
+        """The camera's number of the picture in view (None: no picture, or a file's)."""
+        return self._shown_index
+
+    def is_seen(self) -> bool:
+        """Whether the view is on screen (not hidden, its window neither minimised nor
+        unexposed): frames shown between counts cost the counting time for nothing else."""
+        window = self.window()
+        handle = window.windowHandle()
+        return (
+            self.isVisible() and not window.isMinimized() and (handle is None or handle.isExposed())
+        )
 
     def _say_in_words(self) -> None:
         """What the view paints as text, for a screen reader (painted, it was never said), and
@@ -115,7 +149,10 @@ class LiveView(QWidget):
         label_font.setBold(True)
         painter.setFont(label_font)
         tags: list[QRectF] = []
-        for outline in self._snapshot.outlines:
+        # (in the pixels of the frame they were found in: over a picture of another size,
+        # a stream back at another resolution, they were drawn off their cards)
+        fits = self._counted_size is None or self._counted_size == self._image.size()
+        for outline in self._snapshot.outlines if fits else ():
             rgb = FACE_UP_RGB if outline.face_up else deck_rgb(outline.deck or "")
             polygon = QPolygonF(
                 [QPointF(dx + x * scale, dy + y * scale) for x, y in outline.corners]

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
+import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
@@ -117,6 +118,9 @@ class ScanView(QWidget):
         # second press on it shoots it (the same pile laid again looks the same)
         self._again: int | None = None
         self._asked = ""  # the question asked on it, shown until the view changes or it is shot
+        # the newest of the camera's frames shown between counts, and its number: what the
+        # player sees, which a shot of the latest count must still show
+        self._seen: tuple[np.ndarray, int] | None = None
         self._source = source
         self.clock: Callable[[], float] = time.monotonic
         self._views = StallWatch(source, lambda: self.clock())
@@ -134,6 +138,7 @@ class ScanView(QWidget):
         self._compact = False
         self._full_needed = 0  # the panel's height laid out in full, when last measured
         self.live = LiveView()
+        self._thread.preview_while = self.live.is_seen
         self.setAccessibleName("Scan: Space shoots, Enter goes on, Backspace drops, Esc leaves")
         self._stall_timer = QTimer(self)
         self._stall_timer.setInterval(STALL_CHECK_MS)
@@ -214,7 +219,7 @@ class ScanView(QWidget):
         layout.addWidget(panel)
 
         self._thread.counted.connect(self._on_counted)
-        self._thread.previewed.connect(self.live.show_preview)
+        self._thread.previewed.connect(self._on_previewed)
         self._thread.failed.connect(self._on_failed)
         self._thread.finished.connect(self._on_source_finished)
         self.capture_button.clicked.connect(self._on_capture)
@@ -304,7 +309,7 @@ class ScanView(QWidget):
         if own is not None:
             self._last_still = dataclasses.replace(item, snapshot=own)
         self.had_view = True
-        self.live.show_frame(item.frame, item.snapshot)
+        self.live.show_frame(item.frame, item.snapshot, item.source_index)
         if self._again is not None and self._waiting is None:
             # (the next frame took it away: at a count a second or more, a press that did
             # nothing, and the question why never read)
@@ -323,6 +328,24 @@ class ScanView(QWidget):
             else:
                 self.live.show_message(HOLD_STILL)
 
+    def _on_previewed(self, frame: np.ndarray, index: int) -> None:
+        if self._seen is None or index > self._seen[1]:
+            self._seen = (frame, index)
+        self.live.show_preview(frame, index)
+
+    def _moved_on(self, latest: CountedFrame) -> bool:
+        """Whether the table in view is not the one the latest count is of: the picture is a
+        newer frame of the camera's, shown between counts, and differs from the counted one
+        (cards moved, a hand over them). Shot then, the round kept a table the player no
+        longer saw; it waits for the count of what is in view instead."""
+        seen = self._seen
+        if seen is None or latest.source_index is None or latest.source_index >= seen[1]:
+            return False
+        from blitzcam.vision.stabilise import moved_on
+
+        corners = np.array([o.corners for o in latest.snapshot.outlines], np.float32)
+        return moved_on(latest.frame, seen[0], corners.reshape(-1, 4, 2))
+
     def _on_capture(self) -> None:
         self._capture()
 
@@ -339,9 +362,10 @@ class ScanView(QWidget):
             self._waiting = self._waiting or "shot"
             self.live.show_message(waiting_for_view(self._views.tries()))
             return False
-        if not self._latest.snapshot.settled and not self._ended:
+        if (not self._latest.snapshot.settled and not self._ended) or self._moved_on(self._latest):
             # its counts are still the view before's: shooting now would pair this picture
-            # with them; the shot is taken on the first settled frame instead
+            # with them; the shot is taken on the first settled frame instead (and the
+            # latest count's table is not the one in view: the shot waits for that one's)
             self._waiting = self._waiting or "shot"
             self.live.show_message(HOLD_STILL)
             return False
@@ -412,12 +436,12 @@ class ScanView(QWidget):
             return
         # (over any other news of the last view: a question of it, "hold still", are moot
         # until a new one comes, and that frame clears this)
-        if self._waiting is not None:
-            said = waiting_for_view(self._views.tries())
-        else:
-            said = self._views.said()
+        if self._waiting is not None:  # (until a count: the shot waits for one)
+            said, until_picture = waiting_for_view(self._views.tries()), False
+        else:  # (until the camera's next picture, shown between counts or counted)
+            said, until_picture = self._views.said(), True
         if self.live.message() != said:
-            self.live.show_message(said)
+            self.live.show_message(said, until_picture=until_picture)
 
     def _shoot_waiting(self) -> None:
         action, self._waiting = self._waiting, None

@@ -105,6 +105,17 @@ def difference(a: np.ndarray, b: np.ndarray, blocks: np.ndarray | None = None) -
     return max(whole, float(per_block[blocks].max()))
 
 
+def moved_on(counted_bgr: np.ndarray, newer_bgr: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether a newer frame shows the table otherwise than a counted one does: a difference
+    over the motion line, over the whole picture or where the counted cards (`corners`, (n, 4,
+    2) in its pixels) lie. The live view shows frames between counts: a shot of the counted
+    frame then is not of the picture the player saw, where the table changed in between."""
+    if counted_bgr.shape[:2] != newer_bgr.shape[:2]:  # (a stream back at another size)
+        return True
+    blocks = card_blocks(corners, counted_bgr.shape[:2])
+    return difference(thumbnail(counted_bgr), thumbnail(newer_bgr), blocks) > MOTION_THRESHOLD
+
+
 def _no_cards() -> np.ndarray:
     return np.zeros(BLOCKS[::-1], bool)
 

@@ -353,18 +353,24 @@ class NewestFrame(FrameSource):
                 raise failure
             return None
 
-    def peek(self) -> np.ndarray | None:
-        """The newest frame for the eye, without taking it from the counter: a frame's image
-        once, None until a newer one is decoded (or before the first read). Each call asks
-        for the next frame the reader takes, so the live view's pace (15 asks a second)
-        bounds the decoding it costs, and a source nobody peeks decodes no more than before."""
+    @property
+    def frame_index(self) -> int | None:
+        """The number of the frame `read_frame` gave last (None before one): the live view
+        orders counted frames and peeked ones by it."""
+        return None if self._given < 0 else self._given
+
+    def peek(self) -> Frame | None:
+        """The newest frame for the eye, without taking it from the counter: each frame once,
+        None until a newer one is decoded (or before the first read). Each call asks for the
+        next frame the reader takes, so the live view's pace (15 asks a second) bounds the
+        decoding it costs, and a source nobody peeks decodes no more than before."""
         with self._changed:
             self._peek_wanted = not self._stopping
             newest = self._newest
             if newest is None or newest.index == self._peeked:
                 return None
             self._peeked = newest.index
-            return newest.image
+            return newest
 
     def _wanted(self) -> bool:
         """A reader waits, with no fresh frame to take (one that has one wants no other), or

@@ -235,36 +235,57 @@ def test_a_worker_whose_handle_is_destroyed_unstopped_stops(qtbot) -> None:
 
 
 class PeekedSource(FakeSource):
-    """A camera whose reader has frames of its own for the live view (NewestFrame.peek):
-    each peek gives the next of `views`, then None."""
+    """A camera whose reader numbers its frames and has frames of its own for the live view
+    (NewestFrame.peek): each peek gives the next of `views`, numbered from 100, then None."""
 
     def __init__(self, frames: list[np.ndarray], views: list[np.ndarray]) -> None:
+        from blitzcam.vision.capture_source import Frame
+
         super().__init__(frames)
-        self.views = list(views)
+        self.views = [Frame(view, 100 + i, "camera") for i, view in enumerate(views)]
         self.peeks = 0
 
-    def peek(self) -> np.ndarray | None:
+    @property
+    def frame_index(self) -> int:
+        return self.reads - 1
+
+    def peek(self):
         self.peeks += 1
         return self.views.pop(0) if self.views else None
 
 
 def test_a_camera_s_own_frames_reach_the_view_between_counts(qtbot, threads) -> None:
     # the view moved only as often as a frame was counted (2-10 a second on a laptop)
-    counter = NullCounter("slow")
     views = [np.full((4, 4, 3), i, np.uint8) for i in range(3)]
     source = PeekedSource([np.zeros((4, 4, 3), np.uint8)], views)
-    thread = threads(source, counter, interval_ms=10_000)  # one count, then a long wait
-    shown: list[np.ndarray] = []
-    thread.previewed.connect(shown.append)
+    thread = threads(source, NullCounter("slow"), interval_ms=10_000)  # one count, then a wait
+    shown: list[tuple[int, int]] = []
+    counted: list[CountedFrame] = []
+    thread.previewed.connect(lambda frame, index: shown.append((int(frame[0, 0, 0]), index)))
+    thread.counted.connect(counted.append)
     thread.start()
-    qtbot.waitUntil(lambda: len(shown) == 3, timeout=5000)
-    assert [int(v[0, 0, 0]) for v in shown] == [0, 1, 2]
+    qtbot.waitUntil(lambda: len(shown) == 3 and len(counted) == 1, timeout=5000)
+    assert shown == [(0, 100), (1, 101), (2, 102)]
+    assert counted[0].source_index == 0  # the camera's number of the counted frame, to order by
     qtbot.waitUntil(lambda: source.peeks > 4, timeout=5000)  # None: nothing emitted
     assert len(shown) == 3
     thread.stop()
     peeks = source.peeks
     qtbot.wait(250)
     assert source.peeks == peeks  # a scan left asks no more
+
+
+def test_frames_between_counts_are_not_asked_for_while_the_view_is_not_seen(qtbot, threads) -> None:
+    # (each costs a decode and a paint: a minimised window's counts were a fifth slower)
+    source = PeekedSource([np.zeros((4, 4, 3), np.uint8)], [np.zeros((4, 4, 3), np.uint8)])
+    thread = threads(source, NullCounter("x"), interval_ms=10_000)
+    seen = False
+    thread.preview_while = lambda: seen
+    thread.start()
+    qtbot.wait(300)
+    assert source.peeks == 0
+    seen = True
+    qtbot.waitUntil(lambda: source.peeks > 0, timeout=5000)
 
 
 def test_a_source_with_no_frames_of_its_own_is_only_shown_as_counted(qtbot, threads) -> None:

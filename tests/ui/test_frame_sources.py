@@ -74,10 +74,10 @@ def test_the_first_camera_gives_the_live_view_its_own_frames(monkeypatch) -> Non
 
     own = np.full((4, 4, 3), 7, np.uint8)
     camera = FakeSource([np.zeros((4, 4, 3), np.uint8)])
-    camera.peek = lambda: own
+    camera.peek, camera.frame_index = (lambda: own), 0
     monkeypatch.setattr(sources, "open_source", lambda spec: camera)
     source = open_source("")
-    assert source.read() is not None and source.peek() is own
+    assert source.read() is not None and source.peek() is own and source.frame_index == 0
     source.close()
 
 
@@ -304,9 +304,9 @@ def test_a_stream_opened_later_gives_the_live_view_its_own_frames_once_open() ->
     later = OpenedLater(lambda: stream, spec="http://127.0.0.1:9/video-peeks")
     assert later.peek() is None  # nothing opened yet: never opened for the view
     later.read()
-    assert later.peek() is None  # a source with no frames of its own for the view
-    stream.peek = lambda: own
-    assert later.peek() is own
+    assert later.peek() is None and later.frame_index is None  # a source that numbers none
+    stream.peek, stream.frame_index = (lambda: own), 7
+    assert later.peek() is own and later.frame_index == 7
     later.close()
 
 

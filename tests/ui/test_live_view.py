@@ -67,30 +67,73 @@ def test_a_capture_is_drawn_at_the_screen_s_pixels(qtbot) -> None:
     assert (wide.width(), wide.height()) == (640, 80)  # (it was given bars to reach 180 px)
 
 
-def test_the_camera_s_own_frames_move_between_counts_and_a_count_keeps_the_newer(qtbot) -> None:
-    # shown only as counted, the picture moved 2-10 times a second; between counts the
-    # camera's own frames are shown, and a count (of an older frame) must not take it back
+def _grey_at(view: LiveView) -> int:
+    return QColor(_drawn(view).pixel(10, 10)).getRgb()[0]
+
+
+def _outlined(view: LiveView, deck: str) -> bool:
+    from blitzcam.ui.deck_colours import deck_rgb
+
+    image = _drawn(view)
+    rgb = deck_rgb(deck)
+    return any(
+        QColor(image.pixel(x, y)).getRgb()[:3] == rgb
+        for y in range(0, image.height(), 2)
+        for x in range(image.width())
+    )
+
+
+def test_the_newest_frame_is_the_picture_whether_counted_or_shown_between_counts(qtbot) -> None:
+    # shown only as counted, the picture moved 2-10 times a second; shown between counts too,
+    # a count (of an older frame, most often) took the video back, and a fast counter's newer
+    # frames were held back to the 15 a second of the frames between counts (review)
     view = LiveView()
     qtbot.addWidget(view)
     view.resize(320, 180)
     card = Outline(np.array([[40, 20], [120, 20], [120, 70], [40, 70]], np.float32), "red-plow")
-    view.show_frame(np.full((90, 160, 3), 60, np.uint8), CountSnapshot(outlines=(card,)))
-    view.show_message("Hold still")
-    newer = np.full((90, 160, 3), 200, np.uint8)
-    view.show_preview(newer)
-    drawn = _drawn(view)
-    assert QColor(drawn.pixel(10, 10)).getRgb()[:3] == (200, 200, 200)  # the newer picture
-    assert view.snapshot().outlines == (card,) and view.message() == "Hold still"
-    assert _rows_of(drawn, BANNER, 2) > 0  # the message stays over it
+    view.show_frame(np.full((90, 160, 3), 60, np.uint8), CountSnapshot(outlines=(card,)), 10)
+    view.show_message("Hold still")  # the scan's: it stands until the next count
+    view.show_preview(np.full((90, 160, 3), 200, np.uint8), 12)
+    assert _grey_at(view) == 200 and view.shown_index() == 12
+    assert _outlined(view, "red-plow") and view.message() == "Hold still"
+    assert _rows_of(_drawn(view), BANNER, 2) > 0
     moved = Outline(card.corners + 10, "red-plow")
-    view.show_frame(np.full((90, 160, 3), 60, np.uint8), CountSnapshot(outlines=(moved,)))
-    drawn = _drawn(view)
-    assert QColor(drawn.pixel(10, 10)).getRgb()[:3] == (200, 200, 200)  # not taken back
+    view.show_frame(np.full((90, 160, 3), 60, np.uint8), CountSnapshot(outlines=(moved,)), 11)
+    assert _grey_at(view) == 200  # not taken back to frame 11
     assert view.snapshot().outlines == (moved,) and view.message() == ""
-    # a counted frame of another size (a stream reconnected at another resolution) is shown:
-    # its outlines are in its own pixels
-    view.show_frame(np.full((180, 320, 3), 30, np.uint8), CountSnapshot())
-    assert QColor(_drawn(view).pixel(10, 10)).getRgb()[:3] == (30, 30, 30)
+    view.show_preview(np.full((90, 160, 3), 100, np.uint8), 11)  # (late: older than 12)
+    assert _grey_at(view) == 200
+    view.show_frame(np.full((90, 160, 3), 30, np.uint8), CountSnapshot(outlines=(moved,)), 20)
+    assert _grey_at(view) == 30 and view.shown_index() == 20  # a newer count is the picture
+    # a stream back at another size: the outlines of the frame they were found in are not
+    # drawn over it (they lay 1.5 times off), nor is an older counted frame shown
+    view.show_preview(np.full((180, 320, 3), 90, np.uint8), 25)
+    assert _grey_at(view) == 90 and not _outlined(view, "red-plow")
+    view.show_frame(np.full((90, 160, 3), 30, np.uint8), CountSnapshot(outlines=(moved,)), 21)
+    assert _grey_at(view) == 90 and not _outlined(view, "red-plow")
+    view.show_frame(np.full((180, 320, 3), 30, np.uint8), CountSnapshot(outlines=(moved,)), 26)
+    assert _grey_at(view) == 30 and _outlined(view, "red-plow")
+
+
+def test_news_of_the_camera_goes_with_its_next_picture_and_the_scan_s_with_a_count(qtbot) -> None:
+    # "Waiting for the camera…", or a stall's "No new picture…", stayed over a moving picture
+    # until the next count (review)
+    view = LiveView()
+    qtbot.addWidget(view)
+    view.resize(320, 180)
+    assert view.message() == "Waiting for the camera…"
+    view.show_preview(np.full((90, 160, 3), 200, np.uint8), 1)
+    assert view.message() == ""
+    view.show_message("No new picture from the camera for 6 s", until_picture=True)
+    view.show_preview(np.full((90, 160, 3), 200, np.uint8), 1)  # (the same frame: no news)
+    assert view.message() == "No new picture from the camera for 6 s"
+    view.show_preview(np.full((90, 160, 3), 200, np.uint8), 2)
+    assert view.message() == ""
+    view.show_message("Hold still")
+    view.show_preview(np.full((90, 160, 3), 200, np.uint8), 3)
+    assert view.message() == "Hold still"
+    view.show_frame(np.full((90, 160, 3), 200, np.uint8), CountSnapshot(), 3)
+    assert view.message() == ""
 
 
 def test_without_the_camera_s_own_frames_each_count_shows_its_frame(qtbot) -> None:

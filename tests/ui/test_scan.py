@@ -55,6 +55,32 @@ def test_a_shot_of_a_view_whose_counts_lag_waits_for_them(qtbot) -> None:
     assert view.session.totals() == {"Ann": 29, "Bob": 8}
 
 
+def _numbered(index: int, ann: int, bob: int, table: np.ndarray) -> CountedFrame:
+    """Frame `index` of a camera that numbers its frames, showing `table`, counted."""
+    snapshot = CountSnapshot(counts={ANN.deck: ann, BOB.deck: bob}, settled=True, scene=ann)
+    return CountedFrame(table, snapshot, index, source_index=index)
+
+
+def test_space_shoots_the_table_in_view_not_an_older_count_of_another(qtbot) -> None:
+    # frames shown between counts: the picture was the new table while the latest count was
+    # still of the one before, and Space shot that one with its counts (review, twice in two)
+    view = _view(qtbot)
+    first, second = np.zeros((36, 64, 3), np.uint8), np.full((36, 64, 3), 200, np.uint8)
+    view._on_counted(_numbered(10, 9, 3, first))
+    view._on_previewed(first, 12)  # the same table, newer frames: shot at once
+    view.capture_button.click()
+    assert [shot.view for shot in view.session.shots()] == [10]
+    view._on_counted(_numbered(13, 9, 3, first))
+    view._on_previewed(second, 15)  # the table changed; the next count is not in yet
+    view.capture_button.click()
+    assert len(view.session.shots()) == 1 and view.live.message() == HOLD_STILL
+    view._on_counted(_numbered(14, 9, 3, first))  # a count begun before the change: waits on
+    assert len(view.session.shots()) == 1
+    view._on_counted(_numbered(16, 20, 5, second))  # the table in view, counted
+    assert [shot.view for shot in view.session.shots()] == [10, 16]
+    assert view.session.totals() == {"Ann": 29, "Bob": 8}
+
+
 def test_another_frame_of_a_view_shot_already_is_shot_on_a_second_press(qtbot) -> None:
     # Space pressed twice on a table that did not change summed its cards twice; the same
     # count laid again the same way is the same view to the vote, so it is asked, not refused
@@ -229,6 +255,13 @@ def test_the_live_view_says_by_itself_that_a_stream_stalled_and_its_tries(qtbot)
     assert "reconnecting" not in view.live.message()
     now[0] += 0.5
     view._watch_stream()
+    assert view.live.message() == ""
+    # the camera back with a frame shown between counts: the stall's news goes with it (it
+    # stayed over the moving picture until the next count)
+    now[0] += 4.0
+    view._watch_stream()
+    assert "No new picture" in view.live.message()
+    view._on_previewed(np.zeros((36, 64, 3), np.uint8), 50)
     assert view.live.message() == ""
 
 

@@ -583,3 +583,20 @@ def test_live_counting_judges_changes_where_its_counted_cards_lie() -> None:
     # the counted box, 270-370 × 150-210 of 640 × 360: blocks 3-4 across, 2-3 down; the
     # uncounted one (a doubted box) marks nothing
     assert {tuple(b) for b in np.argwhere(seen[0])} == {(2, 3), (2, 4), (3, 3), (3, 4)}
+
+
+def test_a_newer_frame_moved_on_from_a_counted_one_by_the_motion_line() -> None:
+    # (the live view shows frames between counts: a shot waits for the count of the table in
+    # view when it is not the counted one's)
+    from blitzcam.vision.stabilise import moved_on
+
+    rng = np.random.default_rng(0)
+    table = rng.integers(60, 90, (360, 640, 3), dtype=np.uint8)
+    card = np.array([[[300, 150], [340, 150], [340, 210], [300, 210]]], np.float32)
+    noisy = np.clip(table.astype(int) + rng.integers(-3, 4, table.shape), 0, 255).astype(np.uint8)
+    assert not moved_on(table, noisy, card)  # the camera's noise: the same table
+    taken = table.copy()
+    taken[150:210, 300:340] = 250  # one small card changed where the counted cards lie
+    assert moved_on(table, taken, card)
+    assert not moved_on(table, taken, card[:0])  # too small a change for the whole picture
+    assert moved_on(table, table[:180, :320], card)  # another size: a stream back at another

@@ -291,7 +291,8 @@ def test_the_live_view_peeks_at_newer_frames_than_the_counter_reads() -> None:
     assert capture.held.wait(timeout=10)  # frames 1-3 taken undecoded while 0 is counted
     assert capture.decoded == 1
     shown = source.peek()  # the newest frame, not shown yet; and the next one is asked for
-    assert shown is not None and np.array_equal(shown, frames[0])
+    assert shown is not None and shown.index == 0 and np.array_equal(shown.image, frames[0])
+    assert source.frame_index == 0  # the number of the frame the counter read last
     assert source.peek() is None  # (each frame once)
     capture.go_on.set()
     deadline = time.monotonic() + 10
@@ -299,9 +300,10 @@ def test_the_live_view_peeks_at_newer_frames_than_the_counter_reads() -> None:
         time.sleep(0.01)
     assert capture.decoded == 2  # frame 4, the one taken after the ask; 5-7 undecoded
     shown = source.peek()
-    assert shown is not None and np.array_equal(shown, frames[4])
+    assert shown is not None and shown.index == 4 and np.array_equal(shown.image, frames[4])
     newest = source.read_frame()  # the counter's next read: that frame, decoded once for both
     assert newest is not None and newest.index == 4 and capture.decoded == 2
+    assert source.frame_index == 4
     source.close()
 
 
