@@ -57,6 +57,10 @@ class ImageLoopSource:
         self._unreadable: set[int] = set()  # damaged photos among good ones: passed over
         self._gone_since: float | None = None  # since when no picture has read (all failed)
         self._gone_turns = 0  # turns whose picture failed since then
+        self._read_once: set[int] = set()  # the pictures that have read
+        # why the last picture to fail of those that had read failed: the one that went, where
+        # the last failure may be of a file that never was a picture
+        self._went: UserError | None = None
         self._frame = self._first_readable()
 
     def _first_readable(self) -> np.ndarray:
@@ -72,6 +76,7 @@ class ImageLoopSource:
                 first_error = first_error or exc
                 continue
             self._shown = index
+            self._read_once.add(index)
             return frame
         assert first_error is not None
         raise first_error
@@ -93,10 +98,13 @@ class ImageLoopSource:
                 self._frame = self._read_image(self._paths[index])
                 self._shown = index
                 self._unreadable.discard(index)
+                self._read_once.add(index)
                 self._gone_since = None
             except UserError as exc:  # the last good picture stays in view; the loop goes on
                 self._unreadable.add(index)
-                self._said_gone(exc, now)
+                if index in self._read_once:
+                    self._went = exc
+                self._said_gone(self._went or exc, now)
         self._turn_reads += 1
         return self._frame
 

@@ -46,9 +46,11 @@ MAX_PIXELS: Final = 1 << 30
 # A PNG is decoded whole, at its own depth and channels, before it is shrunk: beyond this a
 # laptop may run out of memory (a 30000x30000 one needed 2.7 GB), refused from the header
 MAX_WHOLE_DECODE_BYTES: Final = 2 << 30
+# (.jfif and .jpe: JPEGs as browsers on Windows save them; a GIF's first frame is read)
 IMAGE_SUFFIXES: Final = frozenset(
-    {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pbm", ".pgm", ".ppm"}
-)
+    {".jpg", ".jpeg", ".jfif", ".jpe", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pbm",
+     ".pgm", ".ppm", ".gif"}
+)  # fmt: skip
 _REDUCED: Final = {
     2: cv2.IMREAD_REDUCED_COLOR_2,
     4: cv2.IMREAD_REDUCED_COLOR_4,

@@ -59,6 +59,9 @@ class StreamSource(CaptureSource):
         self._opening = time.monotonic()
         self._http = url.lower().startswith(("http://", "https://"))  # (its server can be asked)
         super().__init__(url, name=shown_address(url), opener=opener)
+        if self._http and self._clip_length() == 1:  # (it played as a video of one frame)
+            self.close()
+            raise SourceError(f"{self.name}: {SNAPSHOT}")
         # a video file served over HTTP is read as a file is: its end is its end, and its last
         # view may be shot (a live stream's end is a failure)
         self.live = not self.is_clip()
@@ -197,6 +200,13 @@ class StreamSource(CaptureSource):
         return self._clip_length() > 0
 
 
+# a phone camera app's still picture, a new one each time it is asked (/shot.jpg, /photo.jpg)
+SNAPSHOT: Final = (
+    "a single picture (a snapshot), not a video stream: give the stream's address (phone "
+    "camera apps serve it at another path, such as /video)"
+)
+
+
 def http_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | None:
     """Why an HTTP address gave no stream, as its server answers a plain request: a password
     refused, no such path, a web page (phone camera apps serve their page and their stream at
@@ -242,11 +252,16 @@ def http_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | Non
         return f"the server answered HTTP {exc.code}, not a stream"
     except (OSError, ValueError):  # (no answer in time, refused; a port of 99999)
         return None
-    if kind is not None and kind.split(";")[0].strip().lower() in ("text/html", "text/plain"):
+    media = "" if kind is None else kind.split(";")[0].strip().lower()
+    if media in ("text/html", "text/plain"):
         return (
             "a web page, not a video stream (phone camera apps serve their page and their "
             "stream at other paths, such as /video)"
         )
+    if media.startswith("image/"):
+        return SNAPSHOT
+    if media and not media.startswith("multipart/"):  # (answered at once, with a file)
+        return "the server sends a file, but no video that can be read (not one, or damaged)"
     return None
 
 

@@ -252,6 +252,15 @@ def test_a_folder_of_stills_emptied_while_it_plays_has_failed(tmp_path) -> None:
     assert reads(alone, 2) == [0, 0]
     with pytest.raises(SourceError, match=r"only\.png: cannot be read any more"):
         reads(alone, 2 + int(GONE_AFTER_S))
+    # beside a file that never was a picture, the one that went is named, not that file
+    # (review: "the last: c_text.jpg: cannot decode image", of a picture deleted)
+    (tmp_path / "went.png").write_bytes(cv2.imencode(".png", frames[0])[1].tobytes())
+    (tmp_path / "x-text.png").write_text("never a picture")
+    beside = opened(str(tmp_path))
+    reads(beside, 2)
+    (tmp_path / "went.png").unlink()
+    with pytest.raises(SourceError, match=r"; the last: .*went\.png: no such file"):
+        reads(beside, 6 + int(GONE_AFTER_S))
 
 
 def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:

@@ -36,6 +36,19 @@ def test_folder_sorted_by_name(tmp_path: Path) -> None:
     assert [Path(f.origin).name for f in open_source(str(tmp_path))] == ["a.jpg", "b.png", "c.png"]
 
 
+def test_photos_saved_as_jfif_jpe_or_gif_are_stills(tmp_path: Path) -> None:
+    # (a browser on Windows saves a JPEG as .jfif: --camera played it as a one-frame video,
+    # and a folder of them was "no image files", where `count` read them; review)
+    from PIL import Image
+
+    for name, frame in zip(("a.jfif", "b.jpe"), random_frames(2), strict=True):
+        (tmp_path / name).write_bytes(cv2.imencode(".jpg", frame)[1].tobytes())
+    Image.fromarray(random_frames(1)[0]).save(tmp_path / "c.gif")
+    assert [Path(f.origin).name for f in open_source(str(tmp_path))] == ["a.jfif", "b.jpe", "c.gif"]
+    frames = list(open_source(tmp_path / "c.gif"))
+    assert len(frames) == 1 and frames[0].image.shape == (48, 64, 3)
+
+
 def _clip(path: Path, n: int, fps: float) -> Path:
     """A 64 x 48 MJPG video of `n` frames at `fps`."""
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (64, 48))

@@ -113,6 +113,20 @@ def test_a_clip_whose_first_read_gives_nothing_says_so() -> None:
         source.read_frame()
 
 
+def test_a_phone_app_s_snapshot_address_is_said_to_be_no_stream() -> None:
+    # (/shot.jpg, a new still each time it is asked, opened as a clip of one frame: one shot,
+    # then "the video has ended", and no Blitz step to shoot; review)
+    class OneFrame(FakeClip):
+        def get(self, prop: int) -> float:
+            return 1.0 if prop == cv2.CAP_PROP_FRAME_COUNT else super().get(prop)
+
+    capture = OneFrame(random_frames(1))
+    with pytest.raises(SourceError, match=r"^http://127.0.0.1/shot.jpg: a single picture \(a "
+                       r"snapshot\), not a video stream: give the stream's address"):  # fmt: skip
+        open_source("http://127.0.0.1/shot.jpg", opener=lambda spec: capture)
+    assert not capture.opened  # let go
+
+
 def test_a_stream_waiting_to_reconnect_gives_up_when_cancelled() -> None:
     # the app's Esc (or quit) waited out the back-off, up to 7.5 s, with the window frozen
     import threading
@@ -688,6 +702,12 @@ def camera_page_server():
                 self.send_response(302)
                 self.send_header("Location", "http://127.0.0.1:9/elsewhere")
                 self.end_headers()
+            elif self.path in ("/shot.jpg", "/file.mp4"):  # a still; a file no video
+                self.send_response(200)
+                kind = "image/jpeg" if self.path == "/shot.jpg" else "application/octet-stream"
+                self.send_header("Content-Type", kind)
+                self.end_headers()
+                self.wfile.write(b"\xff\xd8 not a whole picture")
             elif self.path in ("/", "/auth"):
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -714,6 +734,9 @@ def camera_page_server():
         ("{host}/missing", "no stream at this path (HTTP 404): phone camera apps serve theirs"),
         ("{host}/", "a web page, not a video stream (phone camera apps serve their page and"),
         ("admin:s3cr3t@{host}/auth", "a web page, not a video stream"),  # (the password sent)
+        # (both said "cannot connect to the stream (wrong address, or the camera is offline)")
+        ("{host}/shot.jpg", "a single picture (a snapshot), not a video stream"),
+        ("{host}/file.mp4", "the server sends a file, but no video that can be read"),
     ],
 )
 def test_an_http_address_that_gives_no_stream_says_why(camera_page_server, path: str, said: str) -> None:
