@@ -40,6 +40,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.count_bench
 	$(BIN)/python -m benchmarks.generator_bench
 	$(BIN)/python -m benchmarks.startup_bench
+	$(BIN)/python -m benchmarks.live_view_bench
 
 clean-venv:
 	rm -rf $(VENV)
