@@ -346,7 +346,8 @@ def _stop_when_gone(worker: CountingWorker, source: FrameSource) -> Callable[...
 
 
 class CountingThread(QObject):
-    """GUI-side handle: starts the worker thread, re-emits the newest frame, stops cleanly."""
+    """GUI-side handle: starts the worker thread, re-emits the newest counted frame, asks a
+    camera or stream for frames of its own between counts (`previewed`), stops cleanly."""
 
     counted = Signal(object)  # CountedFrame, newest only
     # a frame for the eye only, between counts (np.ndarray, BGR, and its number in the
@@ -363,12 +364,15 @@ class CountingThread(QObject):
         interval_ms: int = DEFAULT_INTERVAL_MS,
         turn: threading.Lock | None = None,
         on_start: Callable[[], object] | None = None,
+        preview_while: Callable[[], bool] = lambda: True,
         parent: QObject | None = None,
     ) -> None:
         """`turn`: the lock the workers of one counter take to count a frame (a scan left
         finishes its frame in hand while the next scan's worker starts); `on_start`: run in
         the worker in its first turn, before its first frame (a scan's live vote forgotten:
-        after the frame the last scan had in hand, never during it)."""
+        after the frame the last scan had in hand, never during it); `preview_while`: whether
+        frames between counts are wanted now (the view on screen: each costs a decode and a
+        paint, which a minimised window's counting paid for nothing)."""
         super().__init__(parent)
         self.source = source
         self._mailbox = Mailbox()
@@ -384,9 +388,7 @@ class CountingThread(QObject):
         self._preview = QTimer(self)
         self._preview.setInterval(PREVIEW_INTERVAL_MS)
         self._preview.timeout.connect(self._on_preview)
-        # whether frames between counts are wanted now (the view on screen): each costs a
-        # decode and a paint, which a minimised window's counting pays for nothing
-        self.preview_while: Callable[[], bool] = lambda: True
+        self._preview_while = preview_while
 
     def start(self) -> None:
         if self._thread.ident is None:  # a thread starts once
@@ -422,7 +424,7 @@ class CountingThread(QObject):
 
     @Slot()
     def _on_preview(self) -> None:
-        if self._stopped or not self.preview_while():
+        if self._stopped or not self._preview_while():
             return
         frame = self.source.peek()  # type: ignore[attr-defined]  # (started only where it can)
         if frame is not None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
+import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
@@ -63,6 +64,10 @@ class EnrollDialog(QDialog):
         self.setWindowTitle("Enroll decks")
         self._enroller = enroller
         self._latest: CountedFrame | None = None
+        # the newest picture in view and its number in the camera (None: a file's), counted
+        # or shown between counts: what is enrolled, the card as the player holds it now (the
+        # latest count may be of a frame before it was held up)
+        self._in_view: tuple[np.ndarray, int | None] | None = None
         self._source = source
         # a stalled stream's last picture is no card held up now: not enrolled from, and said
         self._views = StallWatch(source)
@@ -70,8 +75,14 @@ class EnrollDialog(QDialog):
         self._stall_timer.setInterval(STALL_CHECK_MS)
         self._stall_timer.timeout.connect(self._watch_stream)
         self._turn = turn or threading.Lock()
+        self.live = LiveView()
         self._thread = CountingThread(
-            source, counter, interval_ms=interval_ms, turn=self._turn, parent=self
+            source,
+            counter,
+            interval_ms=interval_ms,
+            turn=self._turn,
+            preview_while=self.live.is_seen,
+            parent=self,
         )
         # enrolling takes a second or two (the card found and stored, the profile embedded
         # again): off the window's thread, so the view stays live meanwhile
@@ -79,8 +90,6 @@ class EnrollDialog(QDialog):
         self._job.done.connect(self._on_job_done)
         self._working_on = ""  # what the job does, as the message says it ("" when idle)
         self._close_with: int | None = None  # Done or Esc while it worked: closed after
-        self.live = LiveView()
-        self._thread.preview_while = self.live.is_seen
         self.seen: dict[str, QLabel] = {}
         self.images: dict[str, QLabel] = {}
         self.forget_buttons: dict[str, QPushButton] = {}
@@ -164,7 +173,7 @@ class EnrollDialog(QDialog):
         layout.addLayout(side)
         close.setDefault(True)  # once the dialog's (see ConfirmDialog: set before, it was lost)
         self._thread.counted.connect(self._on_counted)
-        self._thread.previewed.connect(self.live.show_preview)
+        self._thread.previewed.connect(self._on_previewed)
         self._thread.failed.connect(self._on_camera_lost)
         self._thread.finished.connect(lambda: self._on_camera_lost(CAMERA_STOPPED))
         self.finished.connect(self._on_finished)
@@ -201,8 +210,18 @@ class EnrollDialog(QDialog):
             self.message.setText(self._intro)  # (the picture is live again: press again)
         self._stall_refusal = ""
         self.live.show_frame(item.frame, item.snapshot, item.source_index)
+        self._keep_in_view(item.frame, item.source_index)
         self._recognised = {deck: item.snapshot.counts.get(deck, 0) for deck in self.seen}
         self._show_status()
+
+    def _on_previewed(self, frame: np.ndarray, index: int) -> None:
+        self.live.show_preview(frame, index)
+        self._keep_in_view(frame, index)
+
+    def _keep_in_view(self, frame: np.ndarray, index: int | None) -> None:
+        newest = self._in_view
+        if newest is None or index is None or newest[1] is None or index > newest[1]:
+            self._in_view = (frame, index)
 
     def _on_camera_lost(self, why: str) -> None:
         """No new view will come: the last one is let go (enrolling from it taught the next deck
@@ -212,7 +231,7 @@ class EnrollDialog(QDialog):
         if self._lost:  # (the thread's end after its failure: the failure is the reason)
             return
         self._lost = why
-        self._latest = None
+        self._latest = self._in_view = None
         self._recognised = {}
         self.message.setText(why)
         self.live.show_message(f"No view from the camera: {why}")
@@ -262,7 +281,7 @@ class EnrollDialog(QDialog):
     def _on_enroll(self, deck: str) -> None:
         if self._enroller is None or self._job.busy:
             return
-        if self._latest is None:
+        if self._in_view is None:
             why = self._lost or "no picture from the camera yet"
             self.message.setText(f"{deck_label(deck)}: not enrolled: {why}")
             return
@@ -270,9 +289,9 @@ class EnrollDialog(QDialog):
             said = self._views.said()
             self._stall_refusal = f"{deck_label(deck)}: not enrolled. {said}"
             self.message.setText(self._stall_refusal)
-            self.live.show_message(said)
+            self.live.show_message(said, until_picture=True)  # (the camera back answers it)
             return
-        enroll, frame = self._enroller.enroll, self._latest.frame
+        enroll, frame = self._enroller.enroll, self._in_view[0]
         self._start_job(
             f"Enrolling {deck_label(deck)}…",
             f"{deck_label(deck)}: not enrolled",

@@ -120,25 +120,25 @@ class ScanView(QWidget):
         self._asked = ""  # the question asked on it, shown until the view changes or it is shot
         # the newest of the camera's frames shown between counts, and its number: what the
         # player sees, which a shot of the latest count must still show
-        self._seen: tuple[np.ndarray, int] | None = None
+        self._newest_preview: tuple[np.ndarray, int] | None = None
         self._source = source
         self.clock: Callable[[], float] = time.monotonic
         self._views = StallWatch(source, lambda: self.clock())
         self._in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
         # the live vote is the window's counter's, kept between scans: the last round's counts
         # must not show (nor be shot) while this round's cards are still being spread
+        self.live = LiveView()
         self._thread = CountingThread(
             source,
             self._in_play,
             interval_ms=interval_ms,
             turn=turn,
             on_start=self._in_play.reset,
+            preview_while=self.live.is_seen,
             parent=self,
         )
         self._compact = False
         self._full_needed = 0  # the panel's height laid out in full, when last measured
-        self.live = LiveView()
-        self._thread.preview_while = self.live.is_seen
         self.setAccessibleName("Scan: Space shoots, Enter goes on, Backspace drops, Esc leaves")
         self._stall_timer = QTimer(self)
         self._stall_timer.setInterval(STALL_CHECK_MS)
@@ -329,8 +329,8 @@ class ScanView(QWidget):
                 self.live.show_message(HOLD_STILL)
 
     def _on_previewed(self, frame: np.ndarray, index: int) -> None:
-        if self._seen is None or index > self._seen[1]:
-            self._seen = (frame, index)
+        if self._newest_preview is None or index > self._newest_preview[1]:
+            self._newest_preview = (frame, index)
         self.live.show_preview(frame, index)
 
     def _moved_on(self, latest: CountedFrame) -> bool:
@@ -338,10 +338,10 @@ class ScanView(QWidget):
         newer frame of the camera's, shown between counts, and differs from the counted one
         (cards moved, a hand over them). Shot then, the round kept a table the player no
         longer saw; it waits for the count of what is in view instead."""
-        seen = self._seen
+        seen = self._newest_preview
         if seen is None or latest.source_index is None or latest.source_index >= seen[1]:
             return False
-        from blitzcam.vision.stabilise import moved_on
+        from blitzcam.vision.stabilise import moved_on  # (vision/ when a scan shoots)
 
         corners = np.array([o.corners for o in latest.snapshot.outlines], np.float32)
         return moved_on(latest.frame, seen[0], corners.reshape(-1, 4, 2))
@@ -356,6 +356,10 @@ class ScanView(QWidget):
             self.live.show_message(self._failure)
             return False
         if self._latest is None:
+            if self._newest_preview is not None:  # the camera's picture is up, not yet counted
+                self._waiting = self._waiting or "shot"
+                self.live.show_message(HOLD_STILL)
+                return False
             self.live.show_message("No frame yet — is the camera on?")
             return False
         if self._is_stale():  # a stalled stream's last view: wait for the table as it is now

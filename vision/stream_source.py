@@ -71,7 +71,7 @@ class StreamSource(CaptureSource):
         # (capture_source's timeout read where it is used: the one it opened the capture with)
         open_timeout_s = capture_source.STREAM_OPEN_TIMEOUT_MS / 1000
         answered = time.monotonic() - self._opening < 0.9 * open_timeout_s
-        why = http_answer(self._spec) if self._http and answered else None
+        why = http_answer(self._spec, opening=True) if self._http and answered else None
         return f"{self.name}: " + (
             why or "cannot connect to the stream (wrong address, or the camera is offline)"
         )
@@ -207,13 +207,16 @@ SNAPSHOT: Final = (
 )
 
 
-def http_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | None:
+def http_answer(
+    url: str, *, opening: bool = False, timeout_s: float = HTTP_ASK_TIMEOUT_S
+) -> str | None:
     """Why an HTTP address gave no stream, as its server answers a plain request: a password
     refused, no such path, a web page (phone camera apps serve their page and their stream at
     other paths); None when the answer says nothing more (no answer, a stream after all, an
     address it cannot be asked at). The user name and password in the address are given to
     that server alone, when it asks for them, never followed to another (a redirect) nor put
-    in a message."""
+    in a message. `opening`: asked of an address that opened nothing OpenCV reads, where an
+    answer of a file is the file's fault (a live stream that dropped answers so too)."""
     import urllib.error
     import urllib.parse
     import urllib.request
@@ -260,7 +263,7 @@ def http_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | Non
         )
     if media.startswith("image/"):
         return SNAPSHOT
-    if media and not media.startswith("multipart/"):  # (answered at once, with a file)
+    if opening and media and not media.startswith("multipart/"):  # (at once, with a file)
         return "the server sends a file, but no video that can be read (not one, or damaged)"
     return None
 

@@ -278,13 +278,12 @@ def test_a_camera_s_own_frames_reach_the_view_between_counts(qtbot, threads) -> 
 def test_frames_between_counts_are_not_asked_for_while_the_view_is_not_seen(qtbot, threads) -> None:
     # (each costs a decode and a paint: a minimised window's counts were a fifth slower)
     source = PeekedSource([np.zeros((4, 4, 3), np.uint8)], [np.zeros((4, 4, 3), np.uint8)])
-    thread = threads(source, NullCounter("x"), interval_ms=10_000)
-    seen = False
-    thread.preview_while = lambda: seen
+    seen = [False]
+    thread = threads(source, NullCounter("x"), interval_ms=10_000, preview_while=lambda: seen[0])
     thread.start()
     qtbot.wait(300)
     assert source.peeks == 0
-    seen = True
+    seen[0] = True
     qtbot.waitUntil(lambda: source.peeks > 0, timeout=5000)
 
 

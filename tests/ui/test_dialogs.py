@@ -15,7 +15,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.match_file import match_from_json
 from blitzcam.game.rules import Round, Settings
 from blitzcam.game.store import StoreError
-from blitzcam.ui.counting_worker import NullCounter
+from blitzcam.ui.counting_worker import CountSnapshot, NullCounter
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, export_match, export_path
 from blitzcam.ui.new_match import NewMatchDialog
@@ -431,6 +431,35 @@ def test_enroll_from_a_stalled_stream_s_last_picture_is_refused_and_said(qtbot) 
     source.live = False
     now[0] += 60.0
     dialog._watch_stream()
+    assert dialog.live.message() == ""
+
+
+def test_enroll_teaches_the_picture_in_view_not_an_older_count(qtbot) -> None:
+    # the camera's frames shown between counts: the card held up now was in view, and the
+    # latest counted frame, from before it was, was taught (review)
+    from blitzcam.ui.counting_worker import CountedFrame
+
+    class Frames(RecordingEnroller):
+        def enroll(self, deck: str, frame_bgr) -> str:
+            self.frames = [*getattr(self, "frames", []), int(frame_bgr[0, 0, 0])]
+            return super().enroll(deck, frame_bgr)
+
+    older, held_up = np.full((36, 64, 3), 10, np.uint8), np.full((36, 64, 3), 200, np.uint8)
+    enroller = Frames()
+    dialog = EnrollDialog(FakeSource([older]), NullCounter("x"), enroller=enroller)
+    qtbot.addWidget(dialog)  # (its thread is never started: frames are handed in)
+    dialog._on_previewed(older, 3)  # before any count: the picture in view is taught
+    dialog._on_enroll("red-buggy")
+    qtbot.waitUntil(lambda: enroller.taught == ["red-buggy"] and not dialog._job.busy, timeout=5000)
+    dialog._on_counted(CountedFrame(older, CountSnapshot(), 1, source_index=30))
+    dialog._on_previewed(held_up, 40)
+    dialog._on_counted(CountedFrame(older, CountSnapshot(), 2, source_index=35))  # (late)
+    dialog._on_enroll("blue-plow")
+    qtbot.waitUntil(lambda: enroller.taught == ["red-buggy", "blue-plow"], timeout=5000)
+    assert enroller.frames == [10, 200]
+    # a stall refused while the camera comes back: the next picture takes the stall's news
+    dialog.live.show_message("No new picture from the camera for 6 s", until_picture=True)
+    dialog._on_previewed(held_up, 41)
     assert dialog.live.message() == ""
 
 

@@ -304,7 +304,6 @@ def test_a_clip_over_http_is_live_only_until_it_opens_as_a_clip(monkeypatch) -> 
     source.close()
 
 
-@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs a character device")
 def test_a_stream_opened_later_gives_the_live_view_its_own_frames_once_open() -> None:
     from blitzcam.ui.frame_sources import OpenedLater
 
@@ -319,6 +318,7 @@ def test_a_stream_opened_later_gives_the_live_view_its_own_frames_once_open() ->
     later.close()
 
 
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs a character device")
 def test_a_camera_s_device_file_is_opened_by_the_worker_as_a_camera(monkeypatch) -> None:
     from blitzcam.vision import sources
 

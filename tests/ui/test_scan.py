@@ -81,6 +81,18 @@ def test_space_shoots_the_table_in_view_not_an_older_count_of_another(qtbot) -> 
     assert view.session.totals() == {"Ann": 29, "Bob": 8}
 
 
+def test_space_before_the_first_count_of_a_picture_in_view_waits_for_it(qtbot) -> None:
+    # "No frame yet — is the camera on?" over the camera's moving picture, the press dropped
+    # (the models warming up take seconds before the first count; review)
+    view = _view(qtbot)
+    table = np.zeros((36, 64, 3), np.uint8)
+    view._on_previewed(table, 5)
+    view.capture_button.click()
+    assert view.live.message() == HOLD_STILL and not view.session.shots()
+    view._on_counted(_numbered(6, 9, 3, table))
+    assert [shot.view for shot in view.session.shots()] == [6]
+
+
 def test_another_frame_of_a_view_shot_already_is_shot_on_a_second_press(qtbot) -> None:
     # Space pressed twice on a table that did not change summed its cards twice; the same
     # count laid again the same way is the same view to the vote, so it is asked, not refused

@@ -781,3 +781,16 @@ def test_asking_why_follows_no_redirect_and_gives_the_password_only_when_asked(c
     )
     assert sent == [None]  # (no password before a challenge; nothing sent on from the 302)
     assert http_answer("http://127.0.0.1:99999/video") is None  # (a port past 65535: a traceback)
+
+
+def test_a_file_is_blamed_only_where_nothing_opened_not_on_a_live_stream_that_dropped(
+    camera_page_server,
+) -> None:
+    # (a live MPEG-TS stream, video/mp2t or octet-stream, that dropped was said to be "a file,
+    # but no video that can be read"; review)
+    from blitzcam.vision.stream_source import http_answer
+
+    host, _ = camera_page_server
+    said = "the server sends a file, but no video that can be read (not one, or damaged)"
+    assert http_answer(f"http://{host}/file.mp4", opening=True) == said
+    assert http_answer(f"http://{host}/file.mp4") is None
