@@ -139,17 +139,21 @@ def tell_at_start(text: str) -> None:
     """Why the app cannot start, in a message box (replaced in tests: a box waits for a click)."""
     from PySide6.QtWidgets import QMessageBox
 
-    _closed_by_ctrl_c(lambda: QMessageBox.critical(None, "blitzcam cannot start", text))
+    from blitzcam.ui.labels import as_plain
+
+    _closed_by_ctrl_c(lambda: QMessageBox.critical(None, "blitzcam cannot start", as_plain(text)))
 
 
 def ask_at_start(question: str) -> bool:
     """A yes/no question before the app starts, No the default (replaced in tests)."""
     from PySide6.QtWidgets import QMessageBox
 
+    from blitzcam.ui.labels import as_plain
+
     buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
     answer = _closed_by_ctrl_c(
         lambda: QMessageBox.question(
-            None, "blitzcam", question, buttons, QMessageBox.StandardButton.No
+            None, "blitzcam", as_plain(question), buttons, QMessageBox.StandardButton.No
         )
     )
     return answer == QMessageBox.StandardButton.Yes

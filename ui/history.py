@@ -28,7 +28,7 @@ from blitzcam.game.match_file import EXPORT_FORMATS, export_text
 from blitzcam.game.rules import Match, MatchError
 from blitzcam.game.store import MatchStore, StoreError
 from blitzcam.game.text import describe_status, isolated, left_mark, left_to_right, local_time
-from blitzcam.ui.labels import plain_label
+from blitzcam.ui.labels import as_plain, plain_label
 from blitzcam.ui.scrolling import SCREEN_ALLOWANCE
 from blitzcam.ui.text_size import text_scale
 
@@ -55,7 +55,7 @@ def ask_export_target(parent: QWidget, title: str, suggested: str, filters: str)
         answer = QMessageBox.question(  # (No by default: Enter kept the file)
             parent,
             title,
-            f"{target.name} already exists in {target.parent}. Replace it?",
+            as_plain(f"{target.name} already exists in {target.parent}. Replace it?"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -213,8 +213,10 @@ class MatchBrowser(QDialog):
         answer = QMessageBox.question(
             self,
             "Delete match",
-            f"Delete the match of {players} ({rounds} round{'' if rounds == '1' else 's'})? "
-            "It cannot be brought back: export it first to keep a copy.",
+            as_plain(
+                f"Delete the match of {players} ({rounds} round{'' if rounds == '1' else 's'})? "
+                "It cannot be brought back: export it first to keep a copy."
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

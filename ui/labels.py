@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import unicodedata
 from typing import Final
 
+from PySide6 import QtGui
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
@@ -34,6 +36,15 @@ def elided(metrics: QFontMetrics, text: str, width: int) -> str:
     return cut
 
 
+def as_plain(text: str) -> str:
+    """`text` as typed, for a message box or a tooltip, which Qt reads as markup when it
+    might be ('<s>Ann' struck through the rest of a question, 'Bob<br>Jr' broke its line):
+    escaped inside <qt> then, else as it is (a plain tooltip keeps its own layout)."""
+    if not QtGui.Qt.mightBeRichText(text):  # (Qt's own guess: QtGui's, not QtCore's Qt)
+        return text
+    return "<qt>" + html.escape(text, quote=False).replace("\n", "<br>") + "</qt>"
+
+
 def plain_label(text: str = "") -> QLabel:
     """A QLabel that shows `text` as typed: Qt would read a name like '<u>Ann</u>' as markup."""
     label = QLabel()
@@ -59,7 +70,7 @@ class ElidedLabel(QLabel):
 
     def setText(self, text: str) -> None:
         super().setText(text)
-        self.setToolTip(text)
+        self.setToolTip(as_plain(text))
 
     def minimumSizeHint(self) -> QSize:
         height = super().minimumSizeHint().height()

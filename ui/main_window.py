@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.errors import UserError
 from blitzcam.game import rules
+from blitzcam.game.names import looks_as
 from blitzcam.game.rules import Match, MatchError, Round, Standings
 from blitzcam.game.store import MatchStore, MissingMatchError, StaleMatchError, StoreError
 from blitzcam.game.text import (
@@ -53,6 +54,7 @@ from blitzcam.ui.dialog_parts import Refusal
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, ask_export_target, export_match
 from blitzcam.ui.join import JoinDialog
+from blitzcam.ui.labels import as_plain
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.players import PlayersDialog
 from blitzcam.ui.review_pictures import ReviewPictures, review_pictures
@@ -462,8 +464,10 @@ class MainWindow(QMainWindow):
         box = QMessageBox(
             QMessageBox.Icon.Question,
             f"Delete round {number}",
-            f"Delete round {number} ({said})? The rounds after it move up.{with_them} Undo "
-            "cannot bring it back.",
+            as_plain(
+                f"Delete round {number} ({said})? The rounds after it move up.{with_them} Undo "
+                "cannot bring it back."
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self,
         )
@@ -611,7 +615,8 @@ class MainWindow(QMainWindow):
             "Players",
             lambda: self.store.join(self.match_id, player, start=start, expect=self.match),
             within=within,
-            not_done=f"{player.name} not seated",
+            # (a blank name: " not seated: player name '' must be…", naming nobody)
+            not_done=f"{player.name} not seated" if looks_as(player.name).strip() else "Not seated",
         )
         if refused is None and self.match is not None:
             self.statusBar().showMessage(
@@ -977,7 +982,10 @@ class MainWindow(QMainWindow):
         box = QMessageBox(
             QMessageBox.Icon.Question,
             title,
-            f"{question} {dropped[0].upper()}{dropped[1:]} {verb} dropped, and no round is saved.",
+            as_plain(
+                f"{question} {dropped[0].upper()}{dropped[1:]} {verb} dropped, and no round is "
+                "saved."
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self,
         )

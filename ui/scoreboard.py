@@ -43,7 +43,7 @@ from blitzcam.game.rules import Match, Standings
 from blitzcam.game.text import isolated, left_to_right, listed, seat_note
 from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
-from blitzcam.ui.labels import ElidedLabel, elided, plain_label
+from blitzcam.ui.labels import ElidedLabel, as_plain, elided, plain_label
 from blitzcam.ui.scrolling import scrolling_rows
 
 HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
@@ -83,6 +83,12 @@ def status_text(match: Match, standings: Standings) -> str:
         winner = isolated(standings.winners[0])
         return left_to_right(f"{WIN_MARK} {winner} wins after round {standings.decided_after}!")
     if standings.status == "shared":
+        if len(standings.winners) > MOST_LEADERS_NAMED:  # (as the lead: the cards show who)
+            sides = "teams" if standings.team_totals is not None else "players"
+            return (
+                f"{WIN_MARK} Shared win among {len(standings.winners)} {sides}, after round "
+                f"{standings.decided_after}!"
+            )
         sharing = said_together(standings.winners)
         return left_to_right(
             f"{WIN_MARK} Shared win: {sharing}, after round {standings.decided_after}!"
@@ -98,8 +104,9 @@ def status_text(match: Match, standings: Standings) -> str:
     return left_to_right(f"{said_together(leaders)} {verb} after round {played}")
 
 
-# more level leaders than this are counted, not named: "Ann and Bob and Cy and Di and Ed and
-# Flo and Gus and Hal lead" took two lines of the headline, past a 600-px screen's bottom
+# more level leaders (or winners) than this are counted, not named: "Ann and Bob and Cy and Di
+# and Ed and Flo and Gus and Hal lead" took two lines of the headline, past a 600-px screen's
+# bottom (eight sharing a win took four at 150 %, every total card pushed off the screen)
 MOST_LEADERS_NAMED: Final = 3
 
 
@@ -209,16 +216,19 @@ class TotalCard(QFrame):
         leader: bool,
         out: bool = False,
         colour: tuple[int, int, int] | None = None,
+        highlighted_as: str = "leads",
     ) -> None:
         """`out`: a player (or every player of a team) who left: the card is dimmed, its total
         still on the board (it looked like one still playing but for a small note). `colour`:
-        the strip's, a team's line on the chart (else its decks' colours)."""
+        the strip's, a team's line on the chart (else its decks' colours). `highlighted_as`:
+        what a highlighted card is said to do ("leads", "wins", "shares the win")."""
         self.name.setText(name)
         self.detail.setText(detail)
         self.total.setText(str(total))
         # the card read as one by a screen reader: its labels alone say "Ann", "14" apart
-        said = f"{name}, {detail.replace(chr(10), ', ')}: {total} points"
-        said += ", leads" if leader else ""
+        points = "point" if abs(total) == 1 else "points"
+        said = f"{name}, {detail.replace(chr(10), ', ')}: {total} {points}"
+        said += f", {highlighted_as}" if leader else ""
         self.setAccessibleName(said + (", left the table" if out else ""))
         while self.backs.count():
             item = self.backs.takeAt(0)
@@ -335,8 +345,10 @@ class RoundTable(QTableWidget):
             head.setForeground(QColor(*deck_rgb(player.deck)))
             # the whole name, which a narrow column cuts short
             head.setToolTip(
-                f"{player.name}: double-click (or Enter) to rename the players or "
-                "change their decks"
+                as_plain(
+                    f"{player.name}: double-click (or Enter) to rename the players or "
+                    "change their decks"
+                )
             )
             self.setItem(0, col, head)
             for j, (label, tip) in enumerate(SUB_HEADERS):
@@ -510,6 +522,8 @@ def _frozen_rows(table: RoundTable) -> QTableView:
     frozen.setTextElideMode(Qt.TextElideMode.ElideNone)
     frozen.setHorizontalScrollMode(table.horizontalScrollMode())
     frozen.doubleClicked.connect(table._on_frozen_double_clicked)
+    # (a screen reader met it as a second, unnamed table)
+    frozen.setAccessibleName("Rounds: the players' names, kept in view")
     frozen.show()
     return frozen
 
@@ -655,6 +669,8 @@ class ScoreboardView(QWidget):
     @staticmethod
     def _entries(match: Match, standings: Standings) -> list[dict]:
         highlighted = set(standings.winners or (standings.leaders if match.rounds else ()))
+        # (a winner's card was said to lead once the match was decided)
+        highlighted_as = {"won": "wins", "shared": "shares the win"}.get(standings.status, "leads")
         if standings.team_totals is None:
             return [
                 {
@@ -663,6 +679,7 @@ class ScoreboardView(QWidget):
                     "total": standings.totals[p.name],
                     "decks": [p.deck],
                     "leader": p.name in highlighted,
+                    "highlighted_as": highlighted_as,
                     # (a winner who left after the deciding round is no less the winner)
                     "out": not p.playing and p.name not in standings.winners,
                 }
@@ -692,6 +709,7 @@ class ScoreboardView(QWidget):
                     "total": total,
                     "decks": [p.deck for p in members],
                     "leader": team in highlighted,
+                    "highlighted_as": highlighted_as,
                     "out": bool(out),
                     # the team's line on the chart (`chart_series`): its decks blended were
                     # another colour than that line

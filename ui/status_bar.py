@@ -16,6 +16,7 @@ from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent, QResizeEve
 from PySide6.QtWidgets import QStatusBar, QWidget
 
 from blitzcam.ui.announce import announce
+from blitzcam.ui.labels import as_plain
 
 MARGIN: Final = 6  # pixels round the text, as Qt's own bar leaves
 MAX_LINES: Final = 6  # past this the bar stops growing (the rest is in its tooltip)
@@ -52,7 +53,7 @@ class WrappingStatusBar(QStatusBar):
     def _on_message(self, message: str) -> None:
         # (hovered, the whole of it; a screen reader is given it as the bar's description,
         # and told it as it comes)
-        self.setToolTip(message)
+        self.setToolTip(as_plain(message))
         self.setAccessibleDescription(message)
         announce(self, message)
         self._fit()

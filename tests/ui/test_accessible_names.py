@@ -46,9 +46,28 @@ def test_a_total_s_card_is_read_as_one(qtbot) -> None:
     assert card.accessibleName() == "Ann, Green pump: 14 points, leads"
     card.show_total(name="Bob", detail="Red buggy", total=-3, decks=["red-buggy"], leader=False, out=True)
     assert card.accessibleName() == "Bob, Red buggy: -3 points, left the table"
+    # a winner is said to win, not lead; one point is a point (review)
+    card.show_total(name="Cy", detail="Blue plow", total=1, decks=["blue-plow"], leader=True,
+                    highlighted_as="wins")  # fmt: skip
+    assert card.accessibleName() == "Cy, Blue plow: 1 point, wins"
     table = RoundTable()
     qtbot.addWidget(table)
     assert table.accessibleName().startswith("Rounds")
+    assert table._frozen.accessibleName() == "Rounds: the players' names, kept in view"
+
+
+def test_the_cards_of_a_decided_match_say_who_won(qtbot) -> None:
+    from blitzcam.game.rules import score_match
+    from blitzcam.ui.scoreboard import ScoreboardView
+
+    view = ScoreboardView()
+    qtbot.addWidget(view)
+    for tallies, said in (({"Ann": (40, 0), "Bob": (2, 1), "Cy": (0, 0)}, "wins"),
+                          ({"Ann": (35, 0), "Bob": (35, 0), "Cy": (0, 0)}, "shares the win")):  # fmt: skip
+        match = match_of(round_of(**tallies), target=30)
+        view.show_match(match, score_match(match))
+        assert view.cards[0].accessibleName().endswith(f"points, {said}")
+        assert not view.cards[2].accessibleName().endswith(said)
 
 
 def test_the_chart_and_the_live_view_say_in_words_what_they_draw(qtbot) -> None:

@@ -1244,6 +1244,16 @@ def test_a_latecomer_s_new_team_is_said_before_it_is_taken(qtbot) -> None:
     assert not taken
     _ok(other)  # OK again: the new team is meant
     assert [p.team for p in taken] == ["East"]
+    # another case of a team it has is named: "OK again to start it" led to the rules'
+    # refusal of it, as that team written another way (review)
+    taken.clear()
+    cased = JoinDialog(match, apply=lambda player, start: taken.append(player))
+    qtbot.addWidget(cased)
+    cased.row.name.setText("Ed")
+    cased.row.team.setText("north")
+    _ok(cased)
+    _ok(cased)
+    assert not taken and cased.error.text() == "north: did you mean North?"
 
 
 def test_enter_at_the_replace_question_keeps_the_file(

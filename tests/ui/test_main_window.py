@@ -511,6 +511,9 @@ def test_a_player_joins_and_one_leaves_through_the_window(qtbot, store, feed, tm
     dialog.row.name.setText("Bob")
     _ok(dialog)
     assert dialog.isVisible() and "two players have this name" in dialog.error.text()
+    dialog.row.name.setText(" ")  # ("  not seated: player name ' ' must be…": nobody named)
+    _ok(dialog)
+    assert dialog.isVisible() and dialog.error.text().startswith("Not seated: ")
     dialog.row.name.setText("Di")
     dialog.lowest_button.click()
     assert dialog.start.value() == -20  # Cy's 0 - 20

@@ -50,6 +50,9 @@ def _view(qtbot, match) -> ScoreboardView:
         (match_of(round_of(**dict.fromkeys(("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"), (1, 0))), n=8,
                   teams=("N", "S", "E", "W") * 2), "4 teams share the lead after round 1"),  # (review)
         (match_of(round_of(Ann=(35, 0), Bob=(35, 0), Cy=(35, 0)), target=30), "Shared win: Ann, Bob and Cy, after round 1!"),
+        # eight sharing a win: counted too (named, four lines at 150 %, every card pushed off)
+        (match_of(round_of(**dict.fromkeys(("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"), (20, 0))), n=8,
+                  target=20), "★ Shared win among 8 players, after round 1!"),
     ],
 )
 def test_status_text(match, text) -> None:
