@@ -141,17 +141,23 @@ def _picture_notes(picture: Any, *, has_colour: bool) -> list[str]:
     return notes
 
 
+def _shown_path(path: str) -> str:
+    """A path as the table says it: quoted when it holds what a terminal acts on (a newline
+    split the table's line, an escape code recoloured it), else as it is."""
+    return repr(path) if not path.isprintable() else path
+
+
 def _table(entries: list[dict[str, Any]], unread: tuple[str, ...] = ()) -> str:
     """The readable form; decks in `unread` (no reference to read them by) show a dash."""
     lines = []
     for entry in entries:
         if "error" in entry:
-            lines.append(f"{entry['path']}: error: {entry['error']}")
+            lines.append(f"{_shown_path(entry['path'])}: error: {entry['error']}")
             continue
         unknown = sum(1 for card in entry["cards"] if card["deck"] == "unknown")
         total = sum(entry["counts"].values())
         lines.append(
-            f"{entry['path']}: {total} cards counted, {entry['face_up']} face up"
+            f"{_shown_path(entry['path'])}: {total} cards counted, {entry['face_up']} face up"
             + (f", {unknown} unidentified" if unknown else "")
             + f" ({entry['timing_ms']['total']:.0f} ms)"
         )
@@ -197,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
     failed = [entry["path"] for entry in entries if "error" in entry]
     if failed:  # said where a script whose stdout goes to a file still sees it, and before
         # the output: a reader that leaves early (`| head`) ends the command as it is written
-        names = ", ".join(failed[:3]) + (", ..." if len(failed) > 3 else "")
+        names = ", ".join(map(_shown_path, failed[:3])) + (", ..." if len(failed) > 3 else "")
         print(
             f"blitzcam count: {len(failed)} of {len(entries)} images could not be counted "
             f"({names}): see {_where_said(len(failed), as_json=args.json)}",

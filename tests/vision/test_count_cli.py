@@ -228,6 +228,18 @@ def test_dash_reads_an_image_from_standard_input(random_model, photos, tmp_path,
     assert code == 0 and json.loads(out)["images"][0]["counts"] == from_file["counts"]
 
 
+def test_a_path_with_a_newline_is_one_quoted_line_of_the_table(random_model, photos, tmp_path, capsys) -> None:
+    # (a file named with a newline split the table's line in two, the counts under half a name)
+    odd = tmp_path / "table\n2.jpg"
+    odd.write_bytes(photos["good"].read_bytes())
+    gone = tmp_path / "gone\x1b[31m.jpg"
+    code, out, err = _run(capsys, ["count", "--model", str(random_model.onnx), str(odd), str(gone)])
+    lines = out.splitlines()
+    assert code == 1 and lines[0].startswith(f"{str(odd)!r}: ") and "cards counted" in lines[0]
+    assert f"{str(gone)!r}: error: " in out and "\x1b[" not in out.replace("\\x1b[", "")
+    assert f"({str(gone)!r})" in err
+
+
 @pytest.mark.parametrize(
     ("kind", "notes"),
     [
