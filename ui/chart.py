@@ -57,6 +57,7 @@ class Series:
 
 
 MARKERS: Final = ("circle", "square", "triangle", "diamond")
+LINE_WIDTH: Final = 4  # a series' line, in pixels; lines that meet lie this far apart
 
 
 def marker_shape(marker: str, centre: QPointF, radius: float) -> QPolygonF | None:
@@ -89,6 +90,21 @@ def line_points(series: Series) -> list[tuple[int, int]]:
     start of the match), at their start, to the last round they played."""
     return [(series.joined, series.start)] + [
         (series.joined + i, total) for i, total in enumerate(series.totals, start=1)
+    ]
+
+
+def side_by_side(lines: Sequence[Sequence[tuple[int, int]]]) -> list[list[float]]:
+    """Each line's points, how far from its true place it is drawn, in line widths: the lines
+    at one point (level totals after a round) side by side round it, centred, in the series'
+    order; a point no other line shares stays where it is. Drawn on one another, the second
+    line of a tie hid the first (review)."""
+    shared: dict[tuple[int, int], list[int]] = {}
+    for index, line in enumerate(lines):
+        for at in line:
+            shared.setdefault(at, []).append(index)
+    return [
+        [(shared[at].index(index) - (len(shared[at]) - 1) / 2) for at in line]
+        for index, line in enumerate(lines)
     ]
 
 
@@ -332,12 +348,16 @@ class RunningTotalsChart(QWidget):
                 Qt.AlignmentFlag.AlignLeft,
                 f"target {self._target}",
             )
-        for s, line in zip(self._series, lines, strict=True):
-            pen = QPen(QColor(*s.colour), 4)
+        width = LINE_WIDTH
+        for s, line, shifts in zip(self._series, lines, side_by_side(lines), strict=True):
+            pen = QPen(QColor(*s.colour), width)
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
             painter.setPen(pen)
-            points = [point(r, v) for r, v in line]
+            points = [
+                point(r, v) + QPointF(0, shift * width)
+                for (r, v), shift in zip(line, shifts, strict=True)
+            ]
             away = sat_out_steps(s)
             for a, b, dashed in zip(points[:-1], points[1:], away, strict=True):
                 pen.setStyle(Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)

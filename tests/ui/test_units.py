@@ -604,3 +604,29 @@ def test_a_right_to_left_name_cut_short_in_the_chart_legend_keeps_its_ellipsis_a
     arabic, latin = chart._elided(QFontMetrics(chart.font()), 80)
     assert "…" in arabic and arabic.endswith(RIGHT_TO_LEFT_MARK)
     assert latin.endswith("…")
+
+
+def test_lines_level_after_a_round_are_drawn_side_by_side_not_on_one_another() -> None:
+    # (review: in a tie the second line hid the first, the whole way)
+    from blitzcam.ui.chart import side_by_side
+
+    ann, bob, cy = [(1, 5), (2, 12)], [(1, 5), (2, 12)], [(1, 5), (2, 9)]
+    assert side_by_side([ann, bob, cy]) == [[-1.0, -0.5], [0.0, 0.5], [1.0, 0.0]]
+    assert side_by_side([ann, [(2, 3)]]) == [[0.0, 0.0], [0.0]]  # nothing shared: as they are
+    assert side_by_side([]) == []
+
+
+def test_a_tie_draws_both_lines(qtbot) -> None:
+    from PySide6.QtGui import QColor, QImage
+
+    from blitzcam.ui.chart import RunningTotalsChart, Series
+
+    chart = RunningTotalsChart()
+    qtbot.addWidget(chart)
+    chart.resize(400, 260)
+    green, red = (0, 160, 0), (200, 0, 0)
+    chart.set_data([Series("Ann", green, (5, 12, 20)), Series("Bob", red, (5, 12, 20))], 75)
+    image = QImage(chart.size(), QImage.Format.Format_RGB32)
+    chart.render(image)
+    colours = {QColor(image.pixel(x, y)).getRgb()[:3] for x in range(0, 400, 2) for y in range(0, 200)}
+    assert green in colours and red in colours
