@@ -1235,23 +1235,23 @@ def test_a_latecomer_s_new_team_is_said_before_it_is_taken(qtbot) -> None:
     dialog.row.team.setText("South")  # an existing team: taken at once
     _ok(dialog)
     assert [p.team for p in taken] == ["South"]
-    taken.clear()
-    other = JoinDialog(match, apply=lambda player, start: taken.append(player))
-    qtbot.addWidget(other)
-    other.row.name.setText("Ed")
-    other.row.team.setText("East")
-    _ok(other)
+
+    def ed_joins(team: str) -> JoinDialog:
+        taken.clear()
+        joining = JoinDialog(match, apply=lambda player, start: taken.append(player))
+        qtbot.addWidget(joining)
+        joining.row.name.setText("Ed")
+        joining.row.team.setText(team)
+        _ok(joining)
+        return joining
+
+    other = ed_joins("East")
     assert not taken
     _ok(other)  # OK again: the new team is meant
     assert [p.team for p in taken] == ["East"]
     # another case of a team it has is named: "OK again to start it" led to the rules'
     # refusal of it, as that team written another way (review)
-    taken.clear()
-    cased = JoinDialog(match, apply=lambda player, start: taken.append(player))
-    qtbot.addWidget(cased)
-    cased.row.name.setText("Ed")
-    cased.row.team.setText("north")
-    _ok(cased)
+    cased = ed_joins("north")
     _ok(cased)
     assert not taken and cased.error.text() == "north: did you mean North?"
 
