@@ -143,8 +143,12 @@ def _picture_notes(picture: Any, *, has_colour: bool) -> list[str]:
 
 def _shown_path(path: str) -> str:
     """A path as the table says it: quoted when it holds what a terminal acts on (a newline
-    split the table's line, an escape code recoloured it), else as it is."""
-    return repr(path) if not path.isprintable() else path
+    split the table's line, an escape code recoloured it), else as it is (a name that is no
+    UTF-8 too: it is written as its own bytes)."""
+    import unicodedata
+
+    acts = any(unicodedata.category(ch) == "Cc" for ch in path)
+    return repr(path) if acts else path
 
 
 def _table(entries: list[dict[str, Any]], unread: tuple[str, ...] = ()) -> str:
