@@ -424,6 +424,9 @@ class CountingThread(QObject):
 
     @Slot()
     def _on_preview(self) -> None:
+        if not getattr(self.source, "can_peek", True):  # (opened as a source with none to give)
+            self._preview.stop()
+            return
         if self._stopped or not self._preview_while():
             return
         frame = self.source.peek()  # type: ignore[attr-defined]  # (started only where it can)

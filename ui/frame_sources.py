@@ -302,6 +302,13 @@ class OpenedLater:
         peek = getattr(self._source, "peek", None)
         return None if peek is None else peek()
 
+    @property
+    def can_peek(self) -> bool:
+        """Whether `peek` may give a frame: until it is open, and then if the opened source
+        can (a video served over HTTP cannot: the view need not ask it 15 times a second)."""
+        source = self._source
+        return source is None or callable(getattr(source, "peek", None))
+
     def _hold(self) -> bool:
         """Wait until no other OpenedLater holds this spec, then hold it; False if cancelled."""
         give_up = time.monotonic() + HOLD_WAIT_S

@@ -287,6 +287,16 @@ def test_frames_between_counts_are_not_asked_for_while_the_view_is_not_seen(qtbo
     qtbot.waitUntil(lambda: source.peeks > 0, timeout=5000)
 
 
+def test_a_source_that_opens_with_no_frames_of_its_own_is_asked_no_more(qtbot, threads) -> None:
+    # (an address opened as a video served over HTTP: asked 15 times a second all scan long)
+    source = PeekedSource([np.zeros((4, 4, 3), np.uint8)], [])
+    source.can_peek = False
+    thread = threads(source, NullCounter("x"), interval_ms=10_000)
+    thread.start()
+    qtbot.wait(300)
+    assert source.peeks == 0 and not thread._preview.isActive()
+
+
 def test_a_source_with_no_frames_of_its_own_is_only_shown_as_counted(qtbot, threads) -> None:
     thread = threads(FakeSource([np.zeros((4, 4, 3), np.uint8)]), NullCounter("x"), interval_ms=1)
     shown: list[object] = []

@@ -310,11 +310,12 @@ def test_a_stream_opened_later_gives_the_live_view_its_own_frames_once_open() ->
     stream = FakeSource([np.zeros((36, 64, 3), np.uint8)])
     own = np.full((36, 64, 3), 7, np.uint8)
     later = OpenedLater(lambda: stream, spec="http://127.0.0.1:9/video-peeks")
-    assert later.peek() is None  # nothing opened yet: never opened for the view
+    assert later.peek() is None and later.can_peek  # nothing opened yet: never opened for the view
     later.read()
     assert later.peek() is None and later.frame_index is None  # a source that numbers none
+    assert not later.can_peek  # (a video served over HTTP: nothing to ask 15 times a second)
     stream.peek, stream.frame_index = (lambda: own), 7
-    assert later.peek() is own and later.frame_index == 7
+    assert later.peek() is own and later.frame_index == 7 and later.can_peek
     later.close()
 
 
