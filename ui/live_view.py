@@ -46,6 +46,7 @@ class LiveView(QWidget):
         self._shown_index: int | None = None  # the source's number of the picture in view
         self._snapshot = CountSnapshot()
         self._counted_size: QSize | None = None  # the size of the frame the snapshot is of
+        self._moved_on = False  # the picture shows the table otherwise than the count's frame
         self._message = "Waiting for the camera…"
         self._until_picture = True  # a message that a newer picture answers (`show_message`)
         self._announced = ""  # the last news told to a screen reader
@@ -68,18 +69,21 @@ class LiveView(QWidget):
             self._shown_index = index
         h, w = frame_bgr.shape[:2]
         self._snapshot, self._counted_size = snapshot, QSize(w, h)
+        self._moved_on = False
         self._message = ""  # a live frame answers any earlier message
         self._say_in_words()
         self.update()
 
-    def show_preview(self, frame_bgr: np.ndarray, index: int) -> None:
+    def show_preview(self, frame_bgr: np.ndarray, index: int, *, moved_on: bool = False) -> None:
         """A camera's frame `index`, between counts, for the eye: the last count's outlines
-        stay over it until the next count (cards on a table hold still), and so does a message
-        of the scan; one of the camera's own ("Waiting for the camera…", a stall) it answers."""
+        stay over it until the next count (cards on a table hold still), unless it has
+        `moved_on` from the counted frame (cards moved, a hand over them: the outlines are
+        left out until it has not, or the next count), and so does a message of the scan;
+        one of the camera's own ("Waiting for the camera…", a stall) it answers."""
         if self._older(index):
             return
         self._image = bgr_to_qimage(frame_bgr)
-        self._shown_index = index
+        self._shown_index, self._moved_on = index, moved_on
         if self._message and self._until_picture:
             self._message = ""
             self._say_in_words()
@@ -152,6 +156,7 @@ class LiveView(QWidget):
         # (in the pixels of the frame they were found in: over a picture of another size,
         # a stream back at another resolution, they were drawn off their cards)
         fits = self._counted_size is None or self._counted_size == self._image.size()
+        fits = fits and not self._moved_on
         for outline in self._snapshot.outlines if fits else ():
             rgb = FACE_UP_RGB if outline.face_up else deck_rgb(outline.deck or "")
             polygon = QPolygonF(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -46,6 +46,9 @@ from blitzcam.ui.scan_session import (
 from blitzcam.ui.scrolling import scrolling_rows
 from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
 from blitzcam.ui.text_size import text_scale
+
+if TYPE_CHECKING:  # (vision/ is imported once a camera's frames come)
+    from blitzcam.vision.stabilise import CountedView
 
 HOLD_STILL: Final = "Hold still: the shot is taken as soon as the counts settle on this view"
 WAITING_FOR_VIEW: Final = (
@@ -120,6 +123,9 @@ class ScanView(QWidget):
         # the newest of the camera's frames shown between counts, and its number: what the
         # player sees, which a shot of the latest count must still show
         self._newest_preview: tuple[np.ndarray, int] | None = None
+        # the latest count's frame as the frames in view are told apart from it, made once a
+        # count (vision.stabilise.CountedView), with the count it is of
+        self._counted_view: tuple[CountedFrame, CountedView] | None = None
         self._source = source
         self._views = StallWatch(source)
         self._in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
@@ -340,7 +346,11 @@ class ScanView(QWidget):
     def _on_previewed(self, frame: np.ndarray, index: int) -> None:
         if self._newest_preview is None or index > self._newest_preview[1]:
             self._newest_preview = (frame, index)
-        self.live.show_preview(frame, index)
+        latest = self._latest
+        # (the latest count's outlines over a table changed since lay on cards no longer
+        # there, for a count's time: 3.7 s in a review's run)
+        moved_on = latest is not None and self._moved_on(latest)
+        self.live.show_preview(frame, index, moved_on=moved_on)
 
     def _moved_on(self, latest: CountedFrame) -> bool:
         """Whether the table in view is not the one the latest count is of: the picture is a
@@ -350,10 +360,12 @@ class ScanView(QWidget):
         seen = self._newest_preview
         if seen is None or latest.source_index is None or latest.source_index >= seen[1]:
             return False
-        from blitzcam.vision.stabilise import moved_on  # (vision/ when a scan shoots)
+        if self._counted_view is None or self._counted_view[0] is not latest:
+            from blitzcam.vision.stabilise import CountedView  # (vision/ once frames come)
 
-        corners = np.array([o.corners for o in latest.snapshot.outlines], np.float32)
-        return moved_on(latest.frame, seen[0], corners.reshape(-1, 4, 2))
+            corners = np.array([o.corners for o in latest.snapshot.outlines], np.float32)
+            self._counted_view = (latest, CountedView.of(latest.frame, corners.reshape(-1, 4, 2)))
+        return self._counted_view[1].moved_on(seen[0])
 
     def _on_capture(self) -> None:
         self._capture()

@@ -105,15 +105,29 @@ def difference(a: np.ndarray, b: np.ndarray, blocks: np.ndarray | None = None) -
     return max(whole, float(per_block[blocks].max()))
 
 
-def moved_on(counted_bgr: np.ndarray, newer_bgr: np.ndarray, corners: np.ndarray) -> bool:
-    """Whether a newer frame shows the table otherwise than a counted one does: a difference
-    over the motion line, over the whole picture or where the counted cards (`corners`, (n, 4,
-    2) in its pixels) lie. The live view shows frames between counts: a shot of the counted
-    frame then is not of the picture the player saw, where the table changed in between."""
-    if counted_bgr.shape[:2] != newer_bgr.shape[:2]:  # (a stream back at another size)
-        return True
-    blocks = card_blocks(corners, counted_bgr.shape[:2])
-    return difference(thumbnail(counted_bgr), thumbnail(newer_bgr), blocks) > MOTION_THRESHOLD
+@dataclass(frozen=True)
+class CountedView:
+    """A counted frame as newer frames are told apart from it: its thumbnail, the blocks its
+    cards lie in, its size. The live view shows frames between counts; a shot of the counted
+    frame when the table in view has changed since is not of the picture the player saw, and
+    its outlines over such a picture are drawn on cards no longer there."""
+
+    thumb: np.ndarray
+    blocks: np.ndarray
+    shape: tuple[int, int]
+
+    @classmethod
+    def of(cls, frame_bgr: np.ndarray, corners: np.ndarray) -> CountedView:
+        """`corners`: (n, 4, 2), the counted cards' in the frame's pixels."""
+        shape = (int(frame_bgr.shape[0]), int(frame_bgr.shape[1]))
+        return cls(thumbnail(frame_bgr), card_blocks(corners, shape), shape)
+
+    def moved_on(self, newer_bgr: np.ndarray) -> bool:
+        """Whether `newer_bgr` shows the table otherwise: over the motion line, over the whole
+        picture or where the counted cards lie (or of another size: a stream back at another)."""
+        if newer_bgr.shape[:2] != self.shape:
+            return True
+        return difference(self.thumb, thumbnail(newer_bgr), self.blocks) > MOTION_THRESHOLD
 
 
 def _no_cards() -> np.ndarray:

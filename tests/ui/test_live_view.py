@@ -113,6 +113,15 @@ def test_the_newest_frame_is_the_picture_whether_counted_or_shown_between_counts
     assert _grey_at(view) == 90 and not _outlined(view, "red-plow")
     view.show_frame(np.full((180, 320, 3), 30, np.uint8), CountSnapshot(outlines=(moved,)), 26)
     assert _grey_at(view) == 30 and _outlined(view, "red-plow")
+    # a picture that has moved on from the counted one (the scan tells): no outlines over it,
+    # they lay on cards no longer there; back when it has not, or at the next count
+    view.show_preview(np.full((180, 320, 3), 30, np.uint8), 27, moved_on=True)
+    assert not _outlined(view, "red-plow")
+    view.show_preview(np.full((180, 320, 3), 30, np.uint8), 28)
+    assert _outlined(view, "red-plow")
+    view.show_preview(np.full((180, 320, 3), 30, np.uint8), 29, moved_on=True)
+    view.show_frame(np.full((180, 320, 3), 30, np.uint8), CountSnapshot(outlines=(moved,)), 30)
+    assert _outlined(view, "red-plow")
 
 
 def test_news_of_the_camera_goes_with_its_next_picture_and_the_scan_s_with_a_count(qtbot) -> None:

@@ -588,7 +588,10 @@ def test_live_counting_judges_changes_where_its_counted_cards_lie() -> None:
 def test_a_newer_frame_moved_on_from_a_counted_one_by_the_motion_line() -> None:
     # (the live view shows frames between counts: a shot waits for the count of the table in
     # view when it is not the counted one's)
-    from blitzcam.vision.stabilise import moved_on
+    from blitzcam.vision.stabilise import CountedView
+
+    def moved_on(counted: np.ndarray, newer: np.ndarray, corners: np.ndarray) -> bool:
+        return CountedView.of(counted, corners).moved_on(newer)
 
     rng = np.random.default_rng(0)
     table = rng.integers(60, 90, (360, 640, 3), dtype=np.uint8)
