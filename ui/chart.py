@@ -94,18 +94,36 @@ def line_points(series: Series) -> list[tuple[int, int]]:
 
 
 def side_by_side(lines: Sequence[Sequence[tuple[int, int]]]) -> list[list[float]]:
-    """Each line's points, how far from its true place it is drawn, in line widths: the lines
-    at one point (level totals after a round) side by side round it, centred, in the series'
-    order; a point no other line shares stays where it is. Drawn on one another, the second
-    line of a tie hid the first (review)."""
+    """Each line's points, how far below its true place each is drawn, in line widths: the
+    lines at one point (level totals after a round) side by side round it, centred, the one
+    going highest next on top (else the one that came from highest; else in the series'
+    order), so that they part without crossing. A point no other line shares, and the match's
+    start, where every line begins, stay where they are. Drawn on one another, the second line
+    of a tie hid the first (review)."""
     shared: dict[tuple[int, int], list[int]] = {}
     for index, line in enumerate(lines):
         for at in line:
             shared.setdefault(at, []).append(index)
-    return [
-        [(shared[at].index(index) - (len(shared[at]) - 1) / 2) for at in line]
-        for index, line in enumerate(lines)
-    ]
+
+    def heading(index: int, at: tuple[int, int]) -> tuple[int, int, int]:
+        line = lines[index]
+        i = list(line).index(at)
+        after = line[i + 1][1] if i + 1 < len(line) else at[1]
+        before = line[i - 1][1] if i > 0 else at[1]
+        return (-after, -before, index)  # (highest first: drawn on top)
+
+    shifts = []
+    for index, line in enumerate(lines):
+        row = []
+        for at in line:
+            group = shared[at]
+            if len(group) == 1 or at[0] == 0:
+                row.append(0.0)
+                continue
+            order = sorted(group, key=lambda other, at=at: heading(other, at))
+            row.append(order.index(index) - (len(group) - 1) / 2)
+        shifts.append(row)
+    return shifts
 
 
 def nice_step(span: float, max_ticks: int) -> int:

@@ -29,7 +29,7 @@ from blitzcam.game.text import listed
 from blitzcam.ui.capture_view import CaptureThumbnail
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.dialog_parts import error_label
-from blitzcam.ui.labels import ElidedLabel, plain_label
+from blitzcam.ui.labels import ElidedLabel, as_plain, plain_label
 from blitzcam.ui.number_box import NumberBox, refuse_empty
 from blitzcam.ui.scrolling import SCREEN_ALLOWANCE, fit_to_screen, scrolling_widget
 from blitzcam.ui.text_size import text_scale
@@ -89,7 +89,7 @@ class RoundEditor(QWidget):
     def mark(self, name: str, why: str) -> None:
         """Flag a player's row, saying `why` on hover."""
         self.names[name].setText(f"⚠ {name}")
-        self.names[name].setToolTip(f"{name}: {why}")
+        self.names[name].setToolTip(as_plain(f"{name}: {why}"))
 
     def value(self) -> Round:
         return Round(

@@ -37,7 +37,7 @@ from blitzcam.ui.counting_worker import (
     FrameSource,
 )
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
-from blitzcam.ui.labels import plain_label
+from blitzcam.ui.labels import as_plain, plain_label
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.scrolling import fit_to_screen, scrolling_rows
 from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
@@ -237,7 +237,7 @@ class EnrollDialog(QDialog):
         self.live.show_message(f"No view from the camera: {why}")
         for button in self.enroll_buttons.values():
             button.setEnabled(False)
-            button.setToolTip(f"No view from the camera: {why}")
+            button.setToolTip(as_plain(f"No view from the camera: {why}"))
         self._show_status()
 
     def _show_status(self) -> None:

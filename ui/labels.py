@@ -39,10 +39,11 @@ def elided(metrics: QFontMetrics, text: str, width: int) -> str:
 def as_plain(text: str) -> str:
     """`text` as typed, for a message box or a tooltip, which Qt reads as markup when it
     might be ('<s>Ann' struck through the rest of a question, 'Bob<br>Jr' broke its line):
-    escaped inside <qt> then, else as it is (a plain tooltip keeps its own layout)."""
+    escaped then, its spaces and line breaks kept (markup collapses them), else as it is (a
+    plain tooltip keeps its own layout)."""
     if not QtGui.Qt.mightBeRichText(text):  # (Qt's own guess: QtGui's, not QtCore's Qt)
         return text
-    return "<qt>" + html.escape(text, quote=False).replace("\n", "<br>") + "</qt>"
+    return '<p style="white-space:pre-wrap">' + html.escape(text, quote=False) + "</p>"
 
 
 def plain_label(text: str = "") -> QLabel:

@@ -59,17 +59,25 @@ class LiveView(QWidget):
         return QSize(960, 540)
 
     def show_frame(
-        self, frame_bgr: np.ndarray, snapshot: CountSnapshot, index: int | None = None
+        self,
+        frame_bgr: np.ndarray,
+        snapshot: CountSnapshot,
+        index: int | None = None,
+        *,
+        moved_on: bool = False,
     ) -> None:
         """A counted frame (`index`: its number in its camera or stream, None for a file) and
         what it says: its outlines and notes replace the last, and it is the picture unless
-        a newer one is in view. Any message is answered (the scan says again what stands)."""
-        if not self._older(index):
+        a newer one is in view, which may have `moved_on` from it (then its outlines are left
+        out, as `show_preview` leaves them). Any message is answered (the scan says again what
+        stands)."""
+        newer_in_view = self._older(index)
+        if not newer_in_view:
             self._image = bgr_to_qimage(frame_bgr)
             self._shown_index = index
         h, w = frame_bgr.shape[:2]
         self._snapshot, self._counted_size = snapshot, QSize(w, h)
-        self._moved_on = False
+        self._moved_on = moved_on and newer_in_view
         self._message = ""  # a live frame answers any earlier message
         self._say_in_words()
         self.update()

@@ -308,9 +308,11 @@ class MainWindow(QMainWindow):
         self.come_back_action.setEnabled(states.come_back)
         self.undo_action.setEnabled(states.undo)
         refused = states.undo_refused if self.match is not None else None
-        self.undo_action.setToolTip(
-            f"Undo round ({self.undo_action.shortcut().toString()})"
-            + (f": not now, {refused}" if refused is not None else "")
+        self.undo_action.setToolTip(  # (the reason may name a player)
+            as_plain(
+                f"Undo round ({self.undo_action.shortcut().toString()})"
+                + (f": not now, {refused}" if refused is not None else "")
+            )
         )
         self.delete_round_action.setEnabled(states.delete_round)
         self.redo_action.setEnabled(states.redo)

@@ -126,6 +126,7 @@ class ScanView(QWidget):
         # the latest count's frame as the frames in view are told apart from it, made once a
         # count (vision.stabilise.CountedView), with the count it is of
         self._counted_view: tuple[CountedFrame, CountedView] | None = None
+        self._outlines_off = False  # the picture has moved on from the latest count's frame
         self._source = source
         self._views = StallWatch(source)
         self._in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
@@ -324,7 +325,11 @@ class ScanView(QWidget):
         if own is not None:
             self._last_still = dataclasses.replace(item, snapshot=own)
         self.had_view = True
-        self.live.show_frame(item.frame, item.snapshot, item.source_index)
+        # (counted after newer frames were shown: its outlines flashed over a table moved on)
+        self._outlines_off = self._moved_on(item)
+        self.live.show_frame(
+            item.frame, item.snapshot, item.source_index, moved_on=self._outlines_off
+        )
         if self._again is not None and self._waiting is None:
             # (the next frame took it away: at a count a second or more, a press that did
             # nothing, and the question why never read)
@@ -346,26 +351,41 @@ class ScanView(QWidget):
     def _on_previewed(self, frame: np.ndarray, index: int) -> None:
         if self._newest_preview is None or index > self._newest_preview[1]:
             self._newest_preview = (frame, index)
-        latest = self._latest
         # (the latest count's outlines over a table changed since lay on cards no longer
-        # there, for a count's time: 3.7 s in a review's run)
-        moved_on = latest is not None and self._moved_on(latest)
-        self.live.show_preview(frame, index, moved_on=moved_on)
+        # there, for a count's time: 3.7 s in a review's run); once off, they come back only
+        # well under the line (near it, camera noise switched them on and off)
+        change = None if self._latest is None else self._change_since(self._latest)
+        if change is None:
+            self._outlines_off = False
+        else:
+            from blitzcam.vision.stabilise import MOTION_THRESHOLD, MOVED_BACK_BELOW
+
+            line = MOVED_BACK_BELOW if self._outlines_off else MOTION_THRESHOLD
+            self._outlines_off = change > line
+        self.live.show_preview(frame, index, moved_on=self._outlines_off)
 
     def _moved_on(self, latest: CountedFrame) -> bool:
         """Whether the table in view is not the one the latest count is of: the picture is a
         newer frame of the camera's, shown between counts, and differs from the counted one
         (cards moved, a hand over them). Shot then, the round kept a table the player no
         longer saw; it waits for the count of what is in view instead."""
+        from blitzcam.vision.stabilise import MOTION_THRESHOLD  # (vision/ once frames come)
+
+        change = self._change_since(latest)
+        return change is not None and change > MOTION_THRESHOLD
+
+    def _change_since(self, latest: CountedFrame) -> float | None:
+        """How much the newest picture in view differs from `latest`'s frame (CountedView);
+        None when none newer than it is in view, or the source numbers no frames."""
         seen = self._newest_preview
         if seen is None or latest.source_index is None or latest.source_index >= seen[1]:
-            return False
+            return None
         if self._counted_view is None or self._counted_view[0] is not latest:
-            from blitzcam.vision.stabilise import CountedView  # (vision/ once frames come)
+            from blitzcam.vision.stabilise import CountedView
 
             corners = np.array([o.corners for o in latest.snapshot.outlines], np.float32)
             self._counted_view = (latest, CountedView.of(latest.frame, corners.reshape(-1, 4, 2)))
-        return self._counted_view[1].moved_on(seen[0])
+        return self._counted_view[1].change(seen[0])
 
     def _on_capture(self) -> None:
         self._capture()

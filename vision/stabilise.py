@@ -30,6 +30,7 @@ twice.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -45,6 +46,10 @@ THUMB_SIZE: Final = (32, 18)
 # 4×3 thumbnail pixels each, about 2 % of the frame
 BLOCKS: Final = (8, 6)
 MOTION_THRESHOLD: Final = 6.0  # mean absolute grey difference to the previous frame
+# a picture over the motion line from a counted frame is that frame's view again only under
+# this: judged frame by frame, camera noise or a lamp's flicker near the line switched the
+# live view's outlines on and off (16 times in 2 s at 6.5 ± 0.4)
+MOVED_BACK_BELOW: Final = 4.0
 SCENE_THRESHOLD: Final = 10.0  # mean absolute grey difference to the window's scene
 WINDOW: Final = 7
 # a new view must hold this long to replace the scene: a hand resting on the cards for a
@@ -122,12 +127,16 @@ class CountedView:
         shape = (int(frame_bgr.shape[0]), int(frame_bgr.shape[1]))
         return cls(thumbnail(frame_bgr), card_blocks(corners, shape), shape)
 
-    def moved_on(self, newer_bgr: np.ndarray) -> bool:
-        """Whether `newer_bgr` shows the table otherwise: over the motion line, over the whole
-        picture or where the counted cards lie (or of another size: a stream back at another)."""
+    def change(self, newer_bgr: np.ndarray) -> float:
+        """How much `newer_bgr` differs, as `difference` measures it, over the whole picture
+        or where the counted cards lie (inf for another size: a stream back at another)."""
         if newer_bgr.shape[:2] != self.shape:
-            return True
-        return difference(self.thumb, thumbnail(newer_bgr), self.blocks) > MOTION_THRESHOLD
+            return math.inf
+        return difference(self.thumb, thumbnail(newer_bgr), self.blocks)
+
+    def moved_on(self, newer_bgr: np.ndarray) -> bool:
+        """Whether `newer_bgr` shows the table otherwise: over the motion line."""
+        return self.change(newer_bgr) > MOTION_THRESHOLD
 
 
 def _no_cards() -> np.ndarray:

@@ -7,7 +7,8 @@ import json
 import os
 import sys
 import time
-from typing import Any
+import unicodedata
+from typing import Any, Final
 
 from blitzcam.commands.deck_option import counting_pipeline, deck_list
 from blitzcam.commands.engine_option import add_engine_argument
@@ -141,13 +142,16 @@ def _picture_notes(picture: Any, *, has_colour: bool) -> list[str]:
     return notes
 
 
-def _shown_path(path: str) -> str:
-    """A path as the table says it: quoted when it holds what a terminal acts on (a newline
-    split the table's line, an escape code recoloured it), else as it is (a name that is no
-    UTF-8 too: it is written as its own bytes)."""
-    import unicodedata
+# what a terminal or a line reader acts on in a path: controls (a newline split the table's
+# line, an escape code recoloured it), formats (a right-to-left override turned the name
+# round), line and paragraph separators
+ACTED_ON: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
-    acts = any(unicodedata.category(ch) == "Cc" for ch in path)
+
+def _shown_path(path: str) -> str:
+    """A path as the table says it: quoted when it holds what a terminal or a line reader acts
+    on, else as it is (a name that is no UTF-8 too: it is written as its own bytes)."""
+    acts = any(unicodedata.category(ch) in ACTED_ON for ch in path)
     return repr(path) if acts else path
 
 

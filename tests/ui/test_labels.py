@@ -26,6 +26,8 @@ def _shown(text: str) -> str:
         "Delete the match of <s>Ann, Bob (2 rounds)?",  # the rest was struck through
         "Delete round 2 (Bob<br>Jr 4/4, <b>Cy</b> 12/0)?",  # a line broken, a name bold
         "Tom & Jerry's <i>table</i>",
+        "<b>Ann</b>  and  Bob",  # (markup collapsed its spaces)
+        "<s>Ann\n  Bob\tJr",  # (and a line's leading spaces, a tab)
         "Ann, Bob",  # nothing like markup: as it is, a plain tooltip's own layout kept
     ],
 )

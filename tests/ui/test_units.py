@@ -614,6 +614,12 @@ def test_lines_level_after_a_round_are_drawn_side_by_side_not_on_one_another() -
     assert side_by_side([ann, bob, cy]) == [[-1.0, -0.5], [0.0, 0.5], [1.0, 0.0]]
     assert side_by_side([ann, [(2, 3)]]) == [[0.0, 0.0], [0.0]]  # nothing shared: as they are
     assert side_by_side([]) == []
+    # the one going highest next on top (they part without crossing); the start, where every
+    # line begins, as it is
+    down, up = [(0, 0), (1, 5), (2, 3)], [(0, 0), (1, 5), (2, 9)]
+    assert side_by_side([down, up]) == [[0.0, 0.5, 0.0], [0.0, -0.5, 0.0]]
+    # at the end, the one that came from highest on top
+    assert side_by_side([[(1, 2), (2, 8)], [(1, 6), (2, 8)]]) == [[0.0, 0.5], [0.0, -0.5]]
 
 
 def test_a_tie_draws_both_lines(qtbot) -> None:

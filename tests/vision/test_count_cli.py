@@ -238,6 +238,11 @@ def test_a_path_with_a_newline_is_one_quoted_line_of_the_table(random_model, pho
     assert code == 1 and lines[0].startswith(f"{str(odd)!r}: ") and "cards counted" in lines[0]
     assert f"{str(gone)!r}: error: " in out and "\x1b[" not in out.replace("\\x1b[", "")
     assert f"({str(gone)!r})" in err
+    # a right-to-left override turns a name round; a line separator splits a line for a reader
+    turned = tmp_path / "table\u202egpj.png"
+    turned.write_bytes(photos["good"].read_bytes())
+    code, out, _ = _run(capsys, ["count", "--model", str(random_model.onnx), str(turned)])
+    assert code == 0 and out.startswith(f"{str(turned)!r}: ") and "\u202e" not in out
 
 
 @pytest.mark.parametrize(
