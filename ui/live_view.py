@@ -38,7 +38,8 @@ class LiveView(QWidget):
     by number is the picture, whichever way it came (a count is of a frame older than the
     picture in view, most often: shown, it took the video back a count's time). A file or the
     demo has no numbers: each counted frame is the picture. Outlines are drawn only over a
-    picture of the size of the frame they were found in (a stream back at another size)."""
+    picture of the size of the frame they were found in (a stream back at another size), and
+    not over one that has moved on from it (the scan tells: cards moved, a hand over them)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
