@@ -368,7 +368,7 @@ class ScanView(QWidget):
         """Whether the table in view is not the one the latest count is of: the picture is a
         newer frame of the camera's, shown between counts, and differs from the counted one
         (cards moved, a hand over them). Shot then, the round kept a table the player no
-        longer saw; it waits for the count of what is in view instead."""
+        longer saw; it waits for the count of what is in view instead (`_outlines_off`)."""
         from blitzcam.vision.stabilise import MOTION_THRESHOLD  # (vision/ once frames come)
 
         change = self._change_since(latest)
@@ -407,10 +407,11 @@ class ScanView(QWidget):
             self._waiting = self._waiting or "shot"
             self.live.show_message(waiting_for_view(self._views.tries()))
             return False
-        if (not self._latest.snapshot.settled and not self._ended) or self._moved_on(self._latest):
+        if (not self._latest.snapshot.settled and not self._ended) or self._outlines_off:
             # its counts are still the view before's: shooting now would pair this picture
-            # with them; the shot is taken on the first settled frame instead (and the
-            # latest count's table is not the one in view: the shot waits for that one's)
+            # with them; the shot is taken on the first settled frame instead (and when the
+            # table in view has moved on from the latest count's, its outlines left off, the
+            # shot waits for the count of that one)
             self._waiting = self._waiting or "shot"
             self.live.show_message(HOLD_STILL)
             return False

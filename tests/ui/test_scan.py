@@ -107,7 +107,12 @@ def test_outlines_left_off_come_back_only_well_under_the_motion_line(qtbot, monk
     monkeypatch.setattr(view.live, "show_preview", lambda frame, index, moved_on=False: said.append(moved_on))
     view._on_counted(_numbered(10, 9, 3, np.full((36, 64, 3), 100, np.uint8)))
     steps = [MOTION_THRESHOLD + 1, MOTION_THRESHOLD - 1, MOVED_BACK_BELOW - 1, MOTION_THRESHOLD - 1]
-    for index, step in enumerate(steps, start=11):
+    for index, step in enumerate(steps[:2], start=11):
+        view._on_previewed(np.full((36, 64, 3), 100 + step, np.uint8), index)
+    view.capture_button.click()  # its outlines off: Space waits for the count of the view
+    assert not view.session.shots() and view.live.message() == HOLD_STILL
+    view._waiting = None
+    for index, step in enumerate(steps[2:], start=13):
         view._on_previewed(np.full((36, 64, 3), 100 + step, np.uint8), index)
     assert said == [True, True, False, False]
 
