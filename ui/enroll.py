@@ -39,6 +39,7 @@ from blitzcam.ui.counting_worker import (
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.labels import as_plain, plain_label
 from blitzcam.ui.live_view import LiveView
+from blitzcam.ui.outline_fit import OutlineFit
 from blitzcam.ui.scrolling import fit_to_screen, scrolling_rows
 from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
 
@@ -68,6 +69,7 @@ class EnrollDialog(QDialog):
         # or shown between counts: what is enrolled, the card as the player holds it now (the
         # latest count may be of a frame before it was held up)
         self._in_view: tuple[np.ndarray, int | None] | None = None
+        self._fit = OutlineFit()  # whether the outlines fit the picture in view
         self._source = source
         # a stalled stream's last picture is no card held up now: not enrolled from, and said
         self._views = StallWatch(source)
@@ -209,13 +211,15 @@ class EnrollDialog(QDialog):
         if self._stall_refusal and self.message.text() == self._stall_refusal:
             self.message.setText(self._intro)  # (the picture is live again: press again)
         self._stall_refusal = ""
-        self.live.show_frame(item.frame, item.snapshot, item.source_index)
+        takes, moved_on = self._fit.counted(item)
+        if takes:  # (as the scan's: no outlines over a picture moved on from their frame)
+            self.live.show_frame(item.frame, item.snapshot, item.source_index, moved_on=moved_on)
         self._keep_in_view(item.frame, item.source_index)
         self._recognised = {deck: item.snapshot.counts.get(deck, 0) for deck in self.seen}
         self._show_status()
 
     def _on_previewed(self, frame: np.ndarray, index: int) -> None:
-        self.live.show_preview(frame, index)
+        self.live.show_preview(frame, index, moved_on=self._fit.saw(frame, index))
         self._keep_in_view(frame, index)
 
     def _keep_in_view(self, frame: np.ndarray, index: int | None) -> None:

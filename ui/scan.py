@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -35,6 +35,7 @@ from blitzcam.ui.counting_worker import (
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.labels import ElidedLabel
 from blitzcam.ui.live_view import LiveView
+from blitzcam.ui.outline_fit import OutlineFit
 from blitzcam.ui.scan_session import (
     STEP_HINTS,
     STEP_TITLES,
@@ -46,9 +47,6 @@ from blitzcam.ui.scan_session import (
 from blitzcam.ui.scrolling import scrolling_rows
 from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
 from blitzcam.ui.text_size import text_scale
-
-if TYPE_CHECKING:  # (vision/ is imported once a camera's frames come)
-    from blitzcam.vision.stabilise import CountedView
 
 HOLD_STILL: Final = "Hold still: the shot is taken as soon as the counts settle on this view"
 WAITING_FOR_VIEW: Final = (
@@ -120,13 +118,9 @@ class ScanView(QWidget):
         # second press on it shoots it (the same pile laid again looks the same)
         self._again: int | None = None
         self._asked = ""  # the question asked on it, shown until the view changes or it is shot
-        # the newest of the camera's frames shown between counts, and its number: what the
-        # player sees, which a shot of the latest count must still show
-        self._newest_preview: tuple[np.ndarray, int] | None = None
-        # the latest count's frame as the frames in view are told apart from it, made once a
-        # count (vision.stabilise.CountedView), with the count it is of
-        self._counted_view: tuple[CountedFrame, CountedView] | None = None
-        self._outlines_off = False  # the picture has moved on from the latest count's frame
+        # the newest of the camera's frames shown between counts (what the player sees, which
+        # a shot of the latest count must still show), and whether the outlines fit it
+        self._fit = OutlineFit()
         self._source = source
         self._views = StallWatch(source)
         self._in_play = DecksInPlay(counter, (player.deck for player in self.session.players))
@@ -325,11 +319,10 @@ class ScanView(QWidget):
         if own is not None:
             self._last_still = dataclasses.replace(item, snapshot=own)
         self.had_view = True
-        # (counted after newer frames were shown: its outlines flashed over a table moved on)
-        self._outlines_off = self._moved_on(item)
-        self.live.show_frame(
-            item.frame, item.snapshot, item.source_index, moved_on=self._outlines_off
-        )
+        takes, moved_on = self._fit.counted(item)
+        # (counted after newer frames were shown: its outlines left off a table moved on)
+        if takes:
+            self.live.show_frame(item.frame, item.snapshot, item.source_index, moved_on=moved_on)
         if self._again is not None and self._waiting is None:
             # (the next frame took it away: at a count a second or more, a press that did
             # nothing, and the question why never read)
@@ -349,43 +342,7 @@ class ScanView(QWidget):
                 self.live.show_message(HOLD_STILL)
 
     def _on_previewed(self, frame: np.ndarray, index: int) -> None:
-        if self._newest_preview is None or index > self._newest_preview[1]:
-            self._newest_preview = (frame, index)
-        # (the latest count's outlines over a table changed since lay on cards no longer
-        # there, for a count's time: 3.7 s in a review's run); once off, they come back only
-        # well under the line (near it, camera noise switched them on and off)
-        change = None if self._latest is None else self._change_since(self._latest)
-        if change is None:
-            self._outlines_off = False
-        else:
-            from blitzcam.vision.stabilise import MOTION_THRESHOLD, MOVED_BACK_BELOW
-
-            line = MOVED_BACK_BELOW if self._outlines_off else MOTION_THRESHOLD
-            self._outlines_off = change > line
-        self.live.show_preview(frame, index, moved_on=self._outlines_off)
-
-    def _moved_on(self, latest: CountedFrame) -> bool:
-        """Whether the table in view is not the one the latest count is of: the picture is a
-        newer frame of the camera's, shown between counts, and differs from the counted one
-        (cards moved, a hand over them). Shot then, the round kept a table the player no
-        longer saw; it waits for the count of what is in view instead (`_outlines_off`)."""
-        from blitzcam.vision.stabilise import MOTION_THRESHOLD  # (vision/ once frames come)
-
-        change = self._change_since(latest)
-        return change is not None and change > MOTION_THRESHOLD
-
-    def _change_since(self, latest: CountedFrame) -> float | None:
-        """How much the newest picture in view differs from `latest`'s frame (CountedView);
-        None when none newer than it is in view, or the source numbers no frames."""
-        seen = self._newest_preview
-        if seen is None or latest.source_index is None or latest.source_index >= seen[1]:
-            return None
-        if self._counted_view is None or self._counted_view[0] is not latest:
-            from blitzcam.vision.stabilise import CountedView
-
-            corners = np.array([o.corners for o in latest.snapshot.outlines], np.float32)
-            self._counted_view = (latest, CountedView.of(latest.frame, corners.reshape(-1, 4, 2)))
-        return self._counted_view[1].change(seen[0])
+        self.live.show_preview(frame, index, moved_on=self._fit.saw(frame, index))
 
     def _on_capture(self) -> None:
         self._capture()
@@ -397,7 +354,7 @@ class ScanView(QWidget):
             self.live.show_message(self._failure)
             return False
         if self._latest is None:
-            if self._newest_preview is not None:  # the camera's picture is up, not yet counted
+            if self._fit.newest is not None:  # the camera's picture is up, not yet counted
                 self._waiting = self._waiting or "shot"
                 self.live.show_message(HOLD_STILL)
                 return False
@@ -407,11 +364,12 @@ class ScanView(QWidget):
             self._waiting = self._waiting or "shot"
             self.live.show_message(waiting_for_view(self._views.tries()))
             return False
-        if (not self._latest.snapshot.settled and not self._ended) or self._outlines_off:
+        moved_on = self._fit.off or self._fit.moved_on(self._latest)
+        if (not self._latest.snapshot.settled and not self._ended) or moved_on:
             # its counts are still the view before's: shooting now would pair this picture
             # with them; the shot is taken on the first settled frame instead (and when the
-            # table in view has moved on from the latest count's, its outlines left off, the
-            # shot waits for the count of that one)
+            # table in view has moved on from the latest count's, or the outlines are off,
+            # the shot waits for the count of that one)
             self._waiting = self._waiting or "shot"
             self.live.show_message(HOLD_STILL)
             return False

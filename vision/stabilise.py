@@ -129,10 +129,13 @@ class CountedView:
 
     def change(self, newer_bgr: np.ndarray) -> float:
         """How much `newer_bgr` differs, as `difference` measures it, over the whole picture
-        or where the counted cards lie (inf for another size: a stream back at another)."""
+        or where the counted cards lie, its overall brightness set aside (a camera's
+        exposure drifting 5 grey levels a second left the outlines off for the whole drift,
+        no card moved); inf for another size (a stream back at another)."""
         if newer_bgr.shape[:2] != self.shape:
             return math.inf
-        return difference(self.thumb, thumbnail(newer_bgr), self.blocks)
+        newer = thumbnail(newer_bgr)
+        return difference(self.thumb - self.thumb.mean(), newer - newer.mean(), self.blocks)
 
     def moved_on(self, newer_bgr: np.ndarray) -> bool:
         """Whether `newer_bgr` shows the table otherwise: over the motion line."""

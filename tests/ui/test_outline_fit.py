@@ -1,0 +1,40 @@
+"""ui/outline_fit.py: whether the live view's outlines fit the picture in view."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from blitzcam.ui.counting_worker import CountedFrame, CountSnapshot
+from blitzcam.ui.outline_fit import OutlineFit
+
+
+def _table(at: int) -> np.ndarray:
+    table = np.zeros((36, 64, 3), np.uint8)
+    table[8:28, 16 * at : 16 * at + 16] = 200
+    return table
+
+
+def _count(index: int | None, table: np.ndarray) -> CountedFrame:
+    return CountedFrame(table, CountSnapshot(), 1, source_index=index)
+
+
+def test_outlines_fit_until_the_table_in_view_moves_on_from_their_frame() -> None:
+    fit = OutlineFit()
+    assert fit.saw(_table(0), 1) is False  # nothing counted yet: nothing to leave off
+    assert fit.counted(_count(1, _table(0))) == (True, False)
+    assert fit.saw(_table(0), 2) is False
+    assert fit.saw(_table(2), 3) is True  # cards moved
+    assert fit.moved_on(fit.shown)
+    # a count of the new table takes over; one of the old, counted late, is kept out while
+    # the shown outlines fit, and taken when they do not
+    assert fit.counted(_count(3, _table(2))) == (True, False)
+    assert fit.counted(_count(2, _table(0))) == (False, False)
+    assert fit.shown.source_index == 3
+
+
+def test_a_source_that_numbers_no_frames_is_never_judged() -> None:
+    # (a file or the demo: each counted frame is the picture)
+    fit = OutlineFit()
+    assert fit.counted(_count(None, _table(0))) == (True, False)
+    assert fit.change(_count(None, _table(0))) is None
+    assert fit.saw(_table(2), 5) is False
