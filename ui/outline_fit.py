@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from blitzcam.ui.counting_worker import CountedFrame
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (annotations only: this module imports no Qt)
+    from blitzcam.ui.counting_worker import CountedFrame
     from blitzcam.vision.stabilise import CountedView
 
 

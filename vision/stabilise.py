@@ -128,14 +128,12 @@ class CountedView:
         return cls(thumbnail(frame_bgr), card_blocks(corners, shape), shape)
 
     def change(self, newer_bgr: np.ndarray) -> float:
-        """How much `newer_bgr` differs, as `difference` measures it, over the whole picture
-        or where the counted cards lie, its overall brightness set aside (a camera's
-        exposure drifting 5 grey levels a second left the outlines off for the whole drift,
-        no card moved); inf for another size (a stream back at another)."""
+        """How much `newer_bgr` differs, as `difference` measures it (the stabiliser's own
+        measure, its lines meaning the same), over the whole picture or where the counted
+        cards lie; inf for another size (a stream back at another)."""
         if newer_bgr.shape[:2] != self.shape:
             return math.inf
-        newer = thumbnail(newer_bgr)
-        return difference(self.thumb - self.thumb.mean(), newer - newer.mean(), self.blocks)
+        return difference(self.thumb, thumbnail(newer_bgr), self.blocks)
 
     def moved_on(self, newer_bgr: np.ndarray) -> bool:
         """Whether `newer_bgr` shows the table otherwise: over the motion line."""

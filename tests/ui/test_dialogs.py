@@ -463,6 +463,27 @@ def test_enroll_teaches_the_picture_in_view_not_an_older_count(qtbot) -> None:
     assert dialog.live.message() == ""
 
 
+def test_the_enroll_dialog_leaves_outlines_off_a_picture_moved_on_from_their_frame(qtbot) -> None:
+    # the old table's outlines and "flip this card" tags lay over the card held up now, for a
+    # count's time (a review's regression run: 3 of 3 trials)
+    from blitzcam.ui.counting_worker import CountedFrame
+
+    def table(at: int) -> np.ndarray:
+        frame = np.zeros((36, 64, 3), np.uint8)
+        frame[8:28, 16 * at : 16 * at + 16] = 200
+        return frame
+
+    dialog = EnrollDialog(FakeSource([table(0)]), NullCounter("x"), enroller=RecordingEnroller())
+    qtbot.addWidget(dialog)  # (its thread is never started: frames are handed in)
+    dialog._on_counted(CountedFrame(table(0), CountSnapshot(), 1, source_index=10))
+    dialog._on_previewed(table(0), 11)
+    assert not dialog.live._moved_on
+    dialog._on_previewed(table(2), 12)  # the card held up elsewhere
+    assert dialog.live._moved_on
+    dialog._on_previewed(table(0), 13)
+    assert not dialog.live._moved_on
+
+
 def test_an_enrollment_holding_the_counter_is_no_stall_of_a_live_camera(qtbot) -> None:
     # enrolling takes the counter's turn: no view is counted meanwhile, and a 3-second
     # enrollment was said as "No new picture from the camera" over "Enrolling…"
