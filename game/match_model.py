@@ -4,7 +4,7 @@ of them, with the errors the rules raise: pure, frozen records."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final, Literal, get_args
@@ -210,6 +210,13 @@ class Standings:
 def round_score(tally: Tally) -> int:
     """+1 per card in the Dutch piles, -2 per card left in the Blitz pile."""
     return tally.dutch - 2 * tally.blitz
+
+
+def team_meant(teams: Iterable[str], team: str) -> str | None:
+    """The match's team that `team` is written another way (another case, a character that
+    shows nothing), which the rules refuse as a second team: None when it is none of them."""
+    looks = looks_as(team)
+    return next((written for written in teams if looks_as(written) == looks), None)
 
 
 def not_a_player(players: tuple[Player, ...], name: str = "") -> str:

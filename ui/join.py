@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game import rules
 from blitzcam.game.decks import DECK_NAMES
-from blitzcam.game.names import looks_as
+from blitzcam.game.match_model import team_meant
 from blitzcam.game.rules import Match, Player
 from blitzcam.ui.dialog_parts import Refusal, error_label, ok_cancel
 from blitzcam.ui.labels import plain_label
@@ -135,9 +135,9 @@ class JoinDialog(QDialog):
         ('Nrth') would make a team of one that plays against its own side."""
         if team is None or team in self._team_names or team == self._new_team_asked:
             return False
-        meant = [t for t in self._team_names if looks_as(t) == looks_as(team)]
-        if meant:  # ('n' for N: "OK again to start it" led to the rules' refusal of it)
-            self.error.refuse(f"{team}: did you mean {meant[0]}?", at=self.row.team)
+        meant = team_meant(self._team_names, team)
+        if meant is not None:  # ('n' for N: "OK again to start it" led to the rules' refusal)
+            self.error.refuse(f"{team}: did you mean {meant}?", at=self.row.team)
             return True
         self._new_team_asked = team
         self.error.refuse(
