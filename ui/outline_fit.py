@@ -56,14 +56,18 @@ class OutlineFit:
     def moved_on(self, item: CountedFrame) -> bool:
         """Whether the newest picture in view has moved on from `item`'s frame (by the motion
         line): a shot of `item` is not of the table the player sees."""
-        from blitzcam.vision.stabilise import MOTION_THRESHOLD
-
-        change = self.change(item)
-        return change is not None and change > MOTION_THRESHOLD
+        judged = self._judged(item)
+        return judged is not None and judged[0].moved_on(judged[1])
 
     def change(self, item: CountedFrame) -> float | None:
         """How much the newest picture in view differs from `item`'s frame (CountedView);
         None when none newer than it is in view, or its source numbers no frames."""
+        judged = self._judged(item)
+        return None if judged is None else judged[0].change(judged[1])
+
+    def _judged(self, item: CountedFrame) -> tuple[CountedView, np.ndarray] | None:
+        """`item`'s frame as the newest picture is told apart from it, and that picture; None
+        when none newer than it is in view, or its source numbers no frames."""
         seen = self.newest
         if seen is None or item.source_index is None or item.source_index >= seen[1]:
             return None
@@ -74,4 +78,4 @@ class OutlineFit:
             corners = np.array([o.corners for o in item.snapshot.outlines], np.float32)
             view = CountedView.of(item.frame, corners.reshape(-1, 4, 2))
             self._views = [*self._views[-1:], (item, view)]
-        return view.change(seen[0])
+        return view, seen[0]
