@@ -463,19 +463,12 @@ class MainWindow(QMainWindow):
             if gone
             else ""
         )
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
-            f"Delete round {number}",
-            as_plain(
-                f"Delete round {number} ({said})? The rounds after it move up.{with_them} Undo "
-                "cannot bring it back."
-            ),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            self,
-        )
-        box.setDefaultButton(QMessageBox.StandardButton.No)  # Enter keeps the round
         asked_of = self.match  # (the match the question named round `number` of)
-        if self.exec_dialog(box) != QMessageBox.StandardButton.Yes:
+        if not self._asked(
+            f"Delete round {number}",
+            f"Delete round {number} ({said})? The rounds after it move up.{with_them} Undo "
+            "cannot bring it back.",
+        ):
             return
         before = asked_of
         try:
@@ -981,17 +974,22 @@ class MainWindow(QMainWindow):
             held.append(f"the counts typed in {owner} review")
         verb = "is" if held == [f"{owner} shot"] else "are"
         dropped = " and ".join(held)
+        return self._asked(
+            title,
+            f"{question} {dropped[0].upper()}{dropped[1:]} {verb} dropped, and no round is saved.",
+        )
+
+    def _asked(self, title: str, question: str) -> bool:
+        """Yes to a question, No the default: Enter or Esc keeps things as they are (the
+        round, the scan). Its text as typed: names in it are not markup (`as_plain`)."""
         box = QMessageBox(
             QMessageBox.Icon.Question,
             title,
-            as_plain(
-                f"{question} {dropped[0].upper()}{dropped[1:]} {verb} dropped, and no round is "
-                "saved."
-            ),
+            as_plain(question),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self,
         )
-        box.setDefaultButton(QMessageBox.StandardButton.No)  # Enter or Esc: go on
+        box.setDefaultButton(QMessageBox.StandardButton.No)
         return self.exec_dialog(box) == QMessageBox.StandardButton.Yes
 
     def _on_scan_failed(self, message: str) -> None:
