@@ -214,8 +214,9 @@ class EnrollDialog(QDialog):
         takes, moved_on = self._fit.counted(item)
         if takes:  # (as the scan's: no outlines over a picture moved on from their frame)
             self.live.show_frame(item.frame, item.snapshot, item.source_index, moved_on=moved_on)
+            # (a count kept out is of a frame the picture has moved on from: not what it shows)
+            self._recognised = {deck: item.snapshot.counts.get(deck, 0) for deck in self.seen}
         self._keep_in_view(item.frame, item.source_index)
-        self._recognised = {deck: item.snapshot.counts.get(deck, 0) for deck in self.seen}
         self._show_status()
 
     def _on_previewed(self, frame: np.ndarray, index: int) -> None:

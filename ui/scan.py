@@ -29,6 +29,7 @@ from blitzcam.ui.counting_worker import (
     CountedFrame,
     Counter,
     CountingThread,
+    CountSnapshot,
     DecksInPlay,
     FrameSource,
 )
@@ -323,23 +324,29 @@ class ScanView(QWidget):
         # (counted after newer frames were shown: its outlines left off a table moved on)
         if takes:
             self.live.show_frame(item.frame, item.snapshot, item.source_index, moved_on=moved_on)
+            # a count kept out (a hand's frame, counted after the hand had gone) says nothing
+            # of the table in view: its numbers stay those of the outlines shown
+            self._show_counts(item.snapshot)
         if self._again is not None and self._waiting is None:
             # (the next frame took it away: at a count a second or more, a press that did
             # nothing, and the question why never read)
             self.live.show_message(self._asked)
-        for name, n in player_counts(self.session.players, item.snapshot.counts).items():
-            self.live_counts[name].setText(str(n))
-        self._say_in_words()
-        said = table_warnings(item.snapshot)
-        if said != self.warnings.text():
-            self.warnings.setText(said)
-            self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)
-            self._lay_out()  # (two warnings more may hide a player's row)
         if self._waiting is not None:
             if item.snapshot.settled:
                 self._shoot_waiting()
             else:
                 self.live.show_message(HOLD_STILL)
+
+    def _show_counts(self, snapshot: CountSnapshot) -> None:
+        """Each player's cards in view, and what the table warns of, as `snapshot` counts."""
+        for name, n in player_counts(self.session.players, snapshot.counts).items():
+            self.live_counts[name].setText(str(n))
+        self._say_in_words()
+        said = table_warnings(snapshot)
+        if said != self.warnings.text():
+            self.warnings.setText(said)
+            self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)
+            self._lay_out()  # (two warnings more may hide a player's row)
 
     def _on_previewed(self, frame: np.ndarray, index: int) -> None:
         self.live.show_preview(frame, index, moved_on=self._fit.saw(frame, index))

@@ -482,6 +482,14 @@ def test_the_enroll_dialog_leaves_outlines_off_a_picture_moved_on_from_their_fra
     assert dialog.live._moved_on
     dialog._on_previewed(table(0), 13)
     assert not dialog.live._moved_on
+    # a late count of the frame held up elsewhere is kept out, and so are the decks it saw
+    # (the labels said them recognised over a picture that shows none)
+    held_up = CountSnapshot(counts={"blue-plow": 1})
+    dialog._on_counted(CountedFrame(table(2), held_up, 2, source_index=12))
+    assert "not seen" in dialog.seen["blue-plow"].text()
+    dialog._on_previewed(table(2), 14)  # held up again: its next count is taken
+    dialog._on_counted(CountedFrame(table(2), held_up, 3, source_index=14))
+    assert "recognised (1)" in dialog.seen["blue-plow"].text()
 
 
 def test_an_enrollment_holding_the_counter_is_no_stall_of_a_live_camera(qtbot) -> None:

@@ -112,6 +112,21 @@ def test_the_latest_count_s_outlines_are_left_off_a_table_changed_since(qtbot, m
     assert view.live.message() == HOLD_STILL
 
 
+def test_a_count_kept_out_leaves_the_players_numbers_as_the_picture_shows_them(qtbot) -> None:
+    # a hand's frame counted after the hand had gone kept its outlines out, but its numbers
+    # (the cards the hand hid) stood beside the picture for a count's time
+    view = _view(qtbot)
+    first, second = _table(0), _table(2)
+    view._on_counted(_numbered(10, 9, 3, first))
+    view._on_previewed(first, 14)
+    view._on_counted(_numbered(12, 4, 1, second))  # (frame 12: the hand, say): kept out
+    assert [view.live_counts[p.name].text() for p in (ANN, BOB)] == ["9", "3"]
+    assert "Ann: 9 in view" in view.accessibleDescription()
+    view._on_previewed(second, 16)  # the table in view changed: the next count is of it
+    view._on_counted(_numbered(15, 4, 1, second))
+    assert [view.live_counts[p.name].text() for p in (ANN, BOB)] == ["4", "1"]
+
+
 def test_outlines_left_off_come_back_only_well_under_the_motion_line(qtbot, monkeypatch) -> None:
     # judged frame by frame, a lamp's flicker near the line switched them on and off, 16 times
     # in 2 s (review)
