@@ -235,7 +235,27 @@ _RELEASED = threading.Condition()
 HOLD_WAIT_S: Final = 60.0
 
 
-class OpenedLater:
+class _Wrapping:
+    """What a source wrapping another passes through to it: the live view's frames between
+    counts and their numbers, where the wrapped camera or stream has them
+    (vision.stream_source.NewestFrame)."""
+
+    _source: FrameSource | None
+
+    @property
+    def frame_index(self) -> int | None:
+        """The wrapped source's number of the frame read last; None where it numbers none (or
+        is not open yet)."""
+        return getattr(self._source, "frame_index", None)
+
+    def peek(self) -> Frame | None:
+        """The wrapped source's newest frame for the live view; None where it has none to give
+        (or is not open yet). Never waits."""
+        peek = getattr(self._source, "peek", None)
+        return None if peek is None else peek()
+
+
+class OpenedLater(_Wrapping):
     """A camera or stream that the worker thread opens on its first read.
 
     Opening one takes a second (a camera waking up) or up to STREAM_OPEN_TIMEOUT_MS (an RTSP
@@ -291,18 +311,6 @@ class OpenedLater:
         return self._source.read()
 
     @property
-    def frame_index(self) -> int | None:
-        """The opened camera's or stream's number of the frame read last, where it numbers
-        them (vision.stream_source.NewestFrame)."""
-        return getattr(self._source, "frame_index", None)
-
-    def peek(self) -> Frame | None:
-        """The opened source's newest frame for the live view, where it has one to give
-        (vision.stream_source.NewestFrame); None before it is open. Never waits."""
-        peek = getattr(self._source, "peek", None)
-        return None if peek is None else peek()
-
-    @property
     def can_peek(self) -> bool:
         """Whether `peek` may give a frame: until it is open, and then if the opened source
         can (a video served over HTTP cannot: the view need not ask it 15 times a second)."""
@@ -353,7 +361,7 @@ class OpenedLater:
             self._let_go()
 
 
-class _Primed:
+class _Primed(_Wrapping):
     """A source whose first frame was read to see that it works: that frame comes first."""
 
     def __init__(self, source: FrameSource, first: np.ndarray) -> None:
@@ -364,14 +372,6 @@ class _Primed:
     def read(self) -> np.ndarray | None:
         first, self._first = self._first, None
         return first if first is not None else self._source.read()
-
-    @property
-    def frame_index(self) -> int | None:  # (as OpenedLater's: the first frame's too)
-        return getattr(self._source, "frame_index", None)
-
-    def peek(self) -> Frame | None:  # (the live view's own frames: OpenedLater.peek)
-        peek = getattr(self._source, "peek", None)
-        return None if peek is None else peek()
 
     def cancel(self) -> None:  # a read waiting for the camera gives up (the worker stopping)
         cancel = getattr(self._source, "cancel", None)
