@@ -21,6 +21,14 @@ hand of 4 % of the frame), and its frames voted as still ones, so a settled coun
 cards it hid. Away from the cards only the whole picture counts: a player fidgeting at the
 table's edge holds no count back.
 
+A camera's own exposure is set aside first. A webcam sets its exposure as the picture changes (a
+dark sleeve comes in, and the whole table brightens; it goes, and the table dims back over a
+second): a uniform gain on the picture, over the motion line from a frame a count before (3-9
+grey levels for 15 % more or less light on the demo tables, 7-15 for 30 % more), that moved no
+card. So a newer thumbnail is also compared with the older one brought to its exposure
+(`exposure_matched`: a gain and offset fitted on the pixels that agree best, so that a hand or
+a moved pile does not pull the fit), and the smaller of the two differences is the change.
+
 Until a view settles, each report also says what its own still frames vote so far (`view`), or
 that it is moving (None): a video that ends then has no more frames to settle it with. Each
 report numbers the view its counts are of (`scene`: a new number each time the window restarts
@@ -64,6 +72,16 @@ MIN_STILL_S: Final = 1.0
 # added during a 10 s stall changed the thumbnail by 3.5.)
 STALL_MIN_S: Final = 2.0
 STALL_FACTOR: Final = 3.0
+# A camera's exposure is fitted only on a thumbnail with this much contrast (standard deviation,
+# grey levels; the demo tables have 17-66): on an even picture any change is a gain to it.
+MIN_CONTRAST: Final = 8.0
+# the exposure changes taken for a camera's own: a webcam's gain from one frame to a frame a
+# few seconds later, at most (beyond, the change is the table's or the room's, and it counts)
+EXPOSURE_GAIN: Final = (0.75, 1.33)
+EXPOSURE_OFFSET: Final = 24.0  # grey levels, either way
+# the share of thumbnail pixels the exposure is fitted on: those that agree best with the fit,
+# so a hand or a pile moved, under a quarter of the picture, does not pull it
+EXPOSURE_FIT_SHARE: Final = 0.75
 
 
 def thumbnail(frame_bgr: np.ndarray) -> np.ndarray:
@@ -91,10 +109,45 @@ def card_blocks(corners: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
     return blocks
 
 
+def exposure_matched(older: np.ndarray, newer: np.ndarray) -> np.ndarray | None:
+    """`older` (a thumbnail) as it would look at `newer`'s exposure: a gain and an offset fitted
+    by least squares on the EXPOSURE_FIT_SHARE of pixels that agree best, fitted again three
+    times. None where `older` is too even to tell a gain from a change (MIN_CONTRAST), or where
+    the fit is no camera's exposure (EXPOSURE_GAIN, EXPOSURE_OFFSET)."""
+    x = older.ravel().astype(np.float64)
+    y = newer.ravel().astype(np.float64)
+    if x.size < 2 or x.std() < MIN_CONTRAST:
+        return None
+    keep = max(2, int(EXPOSURE_FIT_SHARE * x.size))
+    fitted_x, fitted_y = x, y
+    gain, offset = 1.0, 0.0
+    for _ in range(3):
+        spread = fitted_x.var()
+        if spread <= 0:
+            return None
+        gain = float(((fitted_x - fitted_x.mean()) * (fitted_y - fitted_y.mean())).mean() / spread)
+        offset = float(fitted_y.mean() - gain * fitted_x.mean())
+        best = np.argpartition(np.abs(y - (gain * x + offset)), keep - 1)[:keep]
+        fitted_x, fitted_y = x[best], y[best]
+    low, high = EXPOSURE_GAIN
+    if not (low <= gain <= high and abs(offset) <= EXPOSURE_OFFSET):
+        return None
+    return (gain * older + offset).astype(np.float32)
+
+
 def difference(a: np.ndarray, b: np.ndarray, blocks: np.ndarray | None = None) -> float:
-    """The mean absolute grey difference of two thumbnails, or, where larger, its mean over any
-    one of `blocks` (the BLOCKS marked True: where cards lie)."""
-    changed = np.abs(a - b)
+    """How much thumbnail `b` differs from the older `a`: the mean absolute grey difference, or,
+    where larger, its mean over any one of `blocks` (the BLOCKS marked True: where cards lie);
+    and the smaller of that and the same of `a` brought to `b`'s exposure (`exposure_matched`:
+    a camera's own gain moves no card)."""
+    measured = _measured(np.abs(a - b), blocks)
+    matched = exposure_matched(a, b)
+    if matched is None:
+        return measured
+    return min(measured, _measured(np.abs(matched - b), blocks))
+
+
+def _measured(changed: np.ndarray, blocks: np.ndarray | None) -> float:
     whole = float(changed.mean())
     if blocks is None or not blocks.any():
         return whole

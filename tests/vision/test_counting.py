@@ -603,3 +603,84 @@ def test_a_newer_frame_moved_on_from_a_counted_one_by_the_motion_line() -> None:
     assert moved_on(table, taken, card)
     assert not moved_on(table, taken, card[:0])  # too small a change for the whole picture
     assert moved_on(table, table[:180, :320], card)  # another size: a stream back at another
+
+
+def _laid_table(seed: int = 0) -> np.ndarray:
+    """A 640 x 360 table of a dozen light cards on dark felt: a picture with contrast."""
+    rng = np.random.default_rng(seed)
+    table = np.full((360, 640, 3), 50, np.uint8)
+    for _ in range(12):
+        x, y = int(rng.integers(0, 580)), int(rng.integers(0, 280))
+        table[y : y + 80, x : x + 60] = rng.integers(150, 230)
+    return table
+
+
+def _exposed(frame: np.ndarray, gain: float) -> np.ndarray:
+    """`frame` as a camera shows it with `gain` times the light (sRGB-like, gamma 2.2)."""
+    light = (frame / 255.0) ** 2.2 * gain
+    return (np.clip(light, 0, 1) ** (1 / 2.2) * 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("gain", [0.6, 0.8, 1.25, 1.6])
+def test_a_camera_s_own_exposure_change_is_no_change_of_the_table(gain: float) -> None:
+    # a webcam's exposure follows a sleeve coming in and going: 15 % more or less light moved
+    # the demo tables 3-9 grey levels, over the motion line, and the outlines went off meanwhile
+    from blitzcam.vision.stabilise import (
+        MOTION_THRESHOLD,
+        MOVED_BACK_BELOW,
+        CountedView,
+        _measured,
+        difference,
+        thumbnail,
+    )
+
+    table = _laid_table()
+    lit = _exposed(table, gain)
+    older, newer = thumbnail(table), thumbnail(lit)
+    assert _measured(np.abs(older - newer), None) > MOTION_THRESHOLD  # as it was judged
+    assert difference(older, newer) < MOVED_BACK_BELOW
+    counted = CountedView.of(table, np.array([[[0, 0], [60, 0], [60, 80], [0, 80]]], np.float32))
+    assert not counted.moved_on(lit)
+    # a card moved meanwhile is still a change, where the counted cards lie
+    moved = lit.copy()
+    moved[140:220, 290:350] = 255 - moved[140:220, 290:350]
+    card = np.array([[[290, 140], [350, 140], [350, 220], [290, 220]]], np.float32)
+    assert CountedView.of(table, card).moved_on(moved)
+
+
+def test_what_no_camera_s_exposure_explains_is_a_change() -> None:
+    from blitzcam.vision.stabilise import _measured, difference, exposure_matched, thumbnail
+
+    table = thumbnail(_laid_table())
+    # a cloth over the table, or the light nearly gone: no camera's gain makes the table so
+    rng = np.random.default_rng(1)
+    cloth = np.full((360, 640, 3), 120, np.uint8) + rng.integers(0, 6, (360, 640, 3), np.uint8)
+    for covered in (thumbnail(cloth), thumbnail(_exposed(_laid_table(), 0.1))):
+        assert exposure_matched(table, covered) is None
+        assert difference(table, covered) == _measured(np.abs(table - covered), None) > 20
+    # an even picture cannot tell a gain from a change: judged as it is
+    assert exposure_matched(_thumb(100), _thumb(130)) is None
+    assert difference(_thumb(100), _thumb(130)) == 30
+    # an arm at the table's edge (a fifth of the picture) is not set aside as exposure, nor
+    # made larger by it (the mean brightness set aside doubled such changes)
+    arm = _laid_table()
+    arm[200:, :130] = (60, 80, 120)
+    raw = _measured(np.abs(table - thumbnail(arm)), None)
+    assert difference(table, thumbnail(arm)) == pytest.approx(raw, rel=0.05)
+
+
+def test_an_exposure_drift_keeps_a_settled_table_s_view() -> None:
+    # the camera's exposure drifting 5 % more light a frame, 60 % in all, over an unchanged
+    # table: its frames were a new view, voted again (a second Space shot it without asking)
+    from blitzcam.vision.stabilise import thumbnail
+
+    table = _laid_table()
+    stab = Stabiliser(window=7, min_votes=3)
+    clock = _frames_every()
+    for _ in range(4):
+        out = stab.update(thumbnail(table), _counts(20), at=next(clock))
+    assert out.settled
+    scene = out.scene
+    for step in range(1, 13):
+        out = stab.update(thumbnail(_exposed(table, 1 + 0.05 * step)), _counts(20), at=next(clock))
+        assert out.settled and out.scene == out.view_scene == scene
