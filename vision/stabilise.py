@@ -109,13 +109,13 @@ def card_blocks(corners: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
     return blocks
 
 
-def exposure_matched(older: np.ndarray, newer: np.ndarray) -> np.ndarray | None:
-    """`older` (a thumbnail) as it would look at `newer`'s exposure: a gain and an offset fitted
-    by least squares on the EXPOSURE_FIT_SHARE of pixels that agree best, fitted again three
-    times. None where `older` is too even to tell a gain from a change (MIN_CONTRAST), or where
-    the fit is no camera's exposure (EXPOSURE_GAIN, EXPOSURE_OFFSET)."""
-    x = older.ravel().astype(np.float64)
-    y = newer.ravel().astype(np.float64)
+def exposure_matched(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """Thumbnail `a` as it would look at `b`'s exposure (either may be the later frame): a gain
+    and an offset fitted by least squares on the EXPOSURE_FIT_SHARE of pixels that agree best,
+    fitted again three times. None where `a` is too even to tell a gain from a change
+    (MIN_CONTRAST), or where the fit is no camera's exposure (EXPOSURE_GAIN, EXPOSURE_OFFSET)."""
+    x = a.ravel().astype(np.float64)
+    y = b.ravel().astype(np.float64)
     if x.size < 2 or x.std() < MIN_CONTRAST:
         return None
     keep = max(2, int(EXPOSURE_FIT_SHARE * x.size))
@@ -132,14 +132,14 @@ def exposure_matched(older: np.ndarray, newer: np.ndarray) -> np.ndarray | None:
     low, high = EXPOSURE_GAIN
     if not (low <= gain <= high and abs(offset) <= EXPOSURE_OFFSET):
         return None
-    return (gain * older + offset).astype(np.float32)
+    return (gain * a + offset).astype(np.float32)
 
 
 def difference(a: np.ndarray, b: np.ndarray, blocks: np.ndarray | None = None) -> float:
-    """How much thumbnail `b` differs from the older `a`: the mean absolute grey difference, or,
-    where larger, its mean over any one of `blocks` (the BLOCKS marked True: where cards lie);
-    and the smaller of that and the same of `a` brought to `b`'s exposure (`exposure_matched`:
-    a camera's own gain moves no card)."""
+    """How much two thumbnails differ: the mean absolute grey difference, or, where larger, its
+    mean over any one of `blocks` (the BLOCKS marked True: where cards lie); and the smaller of
+    that and the same with `a` brought to `b`'s exposure (`exposure_matched`: a camera's own
+    gain moves no card)."""
     measured = _measured(np.abs(a - b), blocks)
     matched = exposure_matched(a, b)
     if matched is None:
