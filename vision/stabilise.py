@@ -132,7 +132,7 @@ def exposure_matched(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     low, high = EXPOSURE_GAIN
     if not (low <= gain <= high and abs(offset) <= EXPOSURE_OFFSET):
         return None
-    return (gain * a + offset).astype(np.float32)
+    return np.clip(gain * a + offset, 0, 255).astype(np.float32)  # (a camera clips at white)
 
 
 def difference(a: np.ndarray, b: np.ndarray, blocks: np.ndarray | None = None) -> float:
