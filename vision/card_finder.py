@@ -150,11 +150,9 @@ def _bright_shapes(
     whole-picture card's drawing is)."""
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     scale = 800 / max(grey.shape)
-    small = (
-        cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        if scale < 1
-        else grey
-    )
+    # (a side of at least one pixel: a 2000 x 1 picture's short side came to none, a traceback)
+    size = (max(1, round(grey.shape[1] * scale)), max(1, round(grey.shape[0] * scale)))
+    small = cv2.resize(grey, size, interpolation=cv2.INTER_AREA) if scale < 1 else grey
     blurred = cv2.GaussianBlur(small, (5, 5), 0)
     threshold, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     ink = bright == 0

@@ -963,6 +963,20 @@ def test_an_outline_that_touches_itself_is_measured_not_an_opencv_error() -> Non
         assert problem is None or isinstance(problem, str)
 
 
+@pytest.mark.parametrize("shape", [(1, 2000), (3000, 1), (2, 5000)])
+def test_a_picture_a_pixel_or_two_thin_is_no_card_not_an_opencv_error(shape, tmp_path: Path) -> None:
+    # (shrunk to 800 px long, its short side came to no pixel: OpenCV's traceback, and a
+    # folder of pictures stopped at it rather than passing over it)
+    from blitzcam.vision.card_finder import card_in
+
+    thin = np.full((*shape, 3), 200, np.uint8)
+    assert card_in(thin)[1].startswith("no card found")
+    cv2.imwrite(str(tmp_path / "1-thin.png"), thin)
+    cv2.imwrite(str(tmp_path / "2-card.png"), _photo("blue-plow", seed=1))
+    args = argparse.Namespace(own=False, deck="blue-plow", image=None, camera=str(tmp_path))
+    assert enroll_command(args) == 0
+
+
 def test_a_transparent_cut_out_of_a_card_is_laid_on_dark_to_be_enrolled(tmp_path: Path) -> None:
     # a phone's "lift the subject" PNG: laid on white, a white card on white was "no card
     # found" (found by review); exported backs (transparent only at their rounded corners) are
