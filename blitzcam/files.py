@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
+from blitzcam.errors import SavedThenInterrupted
 from blitzcam.paths import resolved
 
 
@@ -120,10 +121,15 @@ def write_bytes_atomic(path: Path, data: bytes, *, private: bool = False) -> Non
             handle.flush()
             os.fsync(handle.fileno())
         Path(tmp).replace(path)
+        _fsync_folder(path.parent)
+    except KeyboardInterrupt:
+        if not os.path.lexists(tmp):  # renamed: the new file is there (the old one is gone)
+            raise SavedThenInterrupted() from None
+        Path(tmp).unlink(missing_ok=True)
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _fsync_folder(path.parent)
 
 
 def why_unwritable(path: Path) -> str | None:

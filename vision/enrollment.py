@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from blitzcam.errors import UserError
+from blitzcam.errors import SavedThenInterrupted, UserError
 from blitzcam.game.decks import DECK_NAMES, meant_deck, typed_deck_name
 from blitzcam.vision.card_finder import card_in, rectify
 from blitzcam.vision.detections import UNKNOWN_NAME
@@ -112,17 +112,21 @@ def enroll_image(
         write_png_atomic(target, card)
     except OSError as exc:
         raise UserError(f"{target}: cannot store the deck's back: {exc.strerror or exc}") from None
-    for other in others:  # a <deck>.PNG beside it would be a second reference, refused
-        try:
-            if _same_file(other, target):  # one entry on a case-blind disk (macOS, Windows):
-                continue  # the new back itself, under the old name's case
-            other.unlink()
-        except OSError as exc:
-            raise UserError(
-                f"{other}: the deck's earlier back could not be removed ({exc.strerror or exc});"
-                f" {target} is stored beside it: remove {other.name} by hand"
-            ) from None
-    return Enrolled(target, whited_out(photographed))
+    try:  # (stored: a Ctrl+C from here on is said as after the change, the old back gone)
+        for other in others:  # a <deck>.PNG beside it would be a second reference, refused
+            try:
+                if _same_file(other, target):  # one entry on a case-blind disk (macOS,
+                    continue  # Windows): the new back itself, under the old name's case
+                other.unlink()
+            except OSError as exc:
+                raise UserError(
+                    f"{other}: the deck's earlier back could not be removed "
+                    f"({exc.strerror or exc}); {target} is stored beside it: remove "
+                    f"{other.name} by hand"
+                ) from None
+        return Enrolled(target, whited_out(photographed))
+    except KeyboardInterrupt:
+        raise SavedThenInterrupted() from None
 
 
 def _same_file(a: Path, b: Path) -> bool:

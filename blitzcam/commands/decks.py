@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from blitzcam.commands.path_option import (
     STANDARD_INPUT,
@@ -13,6 +14,9 @@ from blitzcam.commands.path_option import (
     is_stream,
     path_or_stream,
 )
+
+if TYPE_CHECKING:  # (annotations only: the commands import vision/ when they run)
+    from blitzcam.vision.enrollment import Enrolled
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -65,19 +69,15 @@ def _export(args: argparse.Namespace) -> int:
 def enroll_command(args: argparse.Namespace) -> int:
     """`blitzcam decks enroll DECK --image FILE | --camera SOURCE`."""
     from blitzcam.errors import SavedThenInterrupted, UserError
-    from blitzcam.game.decks import DECK_NAMES, meant_deck
+    from blitzcam.game.decks import meant_deck
     from blitzcam.vision.enrollment import (
         check_deck_name,
         enroll_image,
         enrolled_files,
         grab_card_frame,
-        identity_network,
         picture_to_enroll,
-        profile_look_alikes,
-        reads_as_another,
     )
     from blitzcam.vision.images import ImageError, read_file_bytes, read_stream_bytes
-    from blitzcam.vision.lookalike import involving
     from blitzcam.vision.references import user_decks_dir
 
     deck = check_deck_name(args.deck)
@@ -106,6 +106,21 @@ def enroll_command(args: argparse.Namespace) -> int:
             print(f"note: passed over {why}", file=sys.stderr)
     replaced = bool(enrolled_files(user_decks_dir(), deck))
     enrolled = enroll_image(deck, image, source=source, pixel_scale=pixel_scale)
+    try:
+        return _said_enrolled(deck, meant, enrolled, source, replaced=replaced)
+    except KeyboardInterrupt:  # (said as "interrupted" alone, it read as if nothing was stored)
+        raise SavedThenInterrupted() from None
+
+
+def _said_enrolled(
+    deck: str, meant: str | None, enrolled: Enrolled, source: str, *, replaced: bool
+) -> int:
+    """What `decks enroll` says once the back is stored: where, and which decks it looks like."""
+    from blitzcam.errors import UserError
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.vision.enrollment import identity_network, profile_look_alikes, reads_as_another
+    from blitzcam.vision.lookalike import involving
+
     target = enrolled.path
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
     note += ", replacing the back enrolled before" if replaced else ""
@@ -125,8 +140,6 @@ def enroll_command(args: argparse.Namespace) -> int:
     except UserError as exc:  # the back is stored: only the advice is missing
         print(f"note: could not check which decks {deck} looks like: {exc}", file=sys.stderr)
         return 0
-    except KeyboardInterrupt:  # (said as "interrupted" alone, it read as if nothing was stored)
-        raise SavedThenInterrupted() from None
     for pair in pairs:
         print(f"note: {pair.note()}", file=sys.stderr)
     if unlike is not None:

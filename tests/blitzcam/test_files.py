@@ -50,6 +50,28 @@ def test_a_failed_write_leaves_the_old_file_whole(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["model.onnx"]
 
 
+@pytest.mark.parametrize("at", ["before the rename", "after the rename"])
+def test_a_ctrl_c_says_whether_the_new_file_was_written(tmp_path: Path, monkeypatch, at: str) -> None:
+    # (a deck's back re-enrolled, interrupted as the folder was synced: "interrupted" alone,
+    # and the back enrolled before was gone)
+    from blitzcam import files
+    from blitzcam.errors import SavedThenInterrupted
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files.os, "fsync", interrupted) if at == "before the rename" else (
+        monkeypatch.setattr(files, "_fsync_folder", interrupted))  # fmt: skip
+    target = tmp_path / "green-pump.png"
+    target.write_bytes(b"old")
+    with pytest.raises(KeyboardInterrupt) as caught:
+        write_bytes_atomic(target, b"new")
+    saved = at == "after the rename"
+    assert isinstance(caught.value, SavedThenInterrupted) == saved
+    assert target.read_bytes() == (b"new" if saved else b"old")
+    assert [p.name for p in tmp_path.iterdir()] == ["green-pump.png"]
+
+
 def test_a_staged_file_replaces_its_target_with_the_targets_mode(tmp_path: Path) -> None:
     target = tmp_path / "blitzcam-identity.onnx"
     with staged(target) as path:

@@ -1059,6 +1059,34 @@ def test_an_interrupt_after_the_back_is_stored_says_it_is_stored(tmp_path: Path,
     assert (user_decks_dir() / "green-bucket.png").is_file()
 
 
+@pytest.mark.parametrize("where", ["whited_out", "glare_note"])
+def test_an_interrupt_as_a_back_is_stored_over_another_says_it_is_stored(
+    tmp_path: Path, monkeypatch, where: str
+) -> None:
+    # (a review: Ctrl+C just after the new back replaced the old one said "interrupted" alone,
+    # and a player who pressed it for the wrong photo thought the old back still there)
+    from blitzcam.errors import SavedThenInterrupted
+    from blitzcam.vision import enrollment
+
+    photo = tmp_path / "back.jpg"
+    cv2.imwrite(str(photo), _photo("green-bucket", seed=2))
+    args = argparse.Namespace(own=False, deck="green-bucket", image=photo, camera=None)
+    assert enroll_command(args) == 0
+    stored = user_decks_dir() / "green-bucket.png"
+    before = stored.read_bytes()
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    # (as the folder is synced, or as the stored back is said)
+    monkeypatch.setattr(enrollment if where == "whited_out" else enrollment.Enrolled, where,
+                        interrupted)  # fmt: skip
+    cv2.imwrite(str(photo), _photo("green-bucket", seed=5))
+    with pytest.raises(SavedThenInterrupted):
+        enroll_command(args)
+    assert stored.read_bytes() != before
+
+
 def test_a_back_photographed_half_in_shadow_is_stored_evenly_lit(tmp_path: Path) -> None:
     # (stored shadowed, a green pump read 0.21 alike to its own drawing, and a table's green
     # pumps beside blue pumps were all counted as blue pump)
