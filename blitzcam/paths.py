@@ -53,6 +53,25 @@ def resolved(path: Path) -> Path:
         raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
 
 
+def not_there(path: Path, kind: str = "file") -> str:
+    """Why `path`, not found, is not there, in words: a link to what is gone, or a loop of
+    links, where `ls` lists the name ("no such folder" sent the user looking at a name that
+    was there); else "no such `kind`"."""
+    path = Path(path)
+    try:
+        target = path.readlink() if path.is_symlink() else None
+    except OSError:
+        target = None
+    if target is None:
+        return f"no such {kind}"
+    try:
+        resolved(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a link that leads back to itself"
+    return f"a link to {target}, which is not there"
+
+
 def data_dir() -> Path:
     """The user's blitzcam data directory (created on first use).
 

@@ -26,6 +26,7 @@ from blitzcam.game.rules import (
     Tally,
     score_match,
 )
+from blitzcam.paths import not_there
 
 
 def _expect_keys(obj: dict[str, Any], *, allowed: set[str], where: str) -> None:
@@ -181,7 +182,7 @@ def read_match(path: Path) -> Match:
         with path.open("rb") as file:
             return match_from_bytes(file.read(MAX_MATCH_FILE_BYTES + 1), where=str(path))
     except FileNotFoundError:
-        raise MatchError(f"{path}: no such file") from None
+        raise MatchError(f"{path}: {not_there(path)}") from None
     except IsADirectoryError:
         raise MatchError(f"{path}: is a directory, expected a match JSON file") from None
     except OSError as exc:

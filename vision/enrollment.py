@@ -340,7 +340,9 @@ def forget_deck(deck: str) -> tuple[Path, ...]:
     again, a deck of the user's own is no longer counted); the files removed (a second,
     differently cased <deck>.PNG too, or it would become the deck's back). UserError when
     nothing is enrolled under that name."""
-    check_deck_name(deck, new=False)
+    # (unknown.png put there by hand stops `count`, which says so: it may go as any back)
+    if deck != UNKNOWN_NAME or not enrolled_files(user_decks_dir(), deck):
+        check_deck_name(deck, new=False)
     paths = enrolled_files(user_decks_dir(), deck)
     if not paths:
         read_against = "its built-in art" if deck in DECK_NAMES else "nothing: it is not counted"

@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from blitzcam.errors import UserError
+from blitzcam.paths import not_there
 from blitzcam.vision.exif_orientation import stored_orientation, upright
 from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES
 from blitzcam.vision.jpeg_check import (
@@ -613,7 +614,7 @@ def read_file_bytes(path: Path) -> bytes:
         if data is None:  # a pipe, or a file that grew since
             raise ImageError(f"{path}: cannot decode image: too large for an image file")
     except FileNotFoundError:
-        raise ImageError(f"{path}: no such file") from None
+        raise ImageError(f"{path}: {not_there(path)}") from None
     except PermissionError:
         raise ImageError(f"{path}: cannot read the file: permission denied") from None
     except OSError as exc:

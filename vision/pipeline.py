@@ -21,7 +21,7 @@ from typing import Final, TypeVar
 import numpy as np
 
 from blitzcam.errors import UserError
-from blitzcam.paths import REPO_ROOT
+from blitzcam.paths import REPO_ROOT, not_there
 from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.decode import Decoded
 from blitzcam.vision.detections import Detections
@@ -104,7 +104,8 @@ def _model_path(env: str, name: str) -> Path:
         # (the file's name alone, said as missing, was one the user never typed: a forgotten
         # export in a shell profile)
         if not Path(override).is_file():
-            what = "a folder, not a model file" if Path(override).is_dir() else "no such file"
+            what = "a folder, not a model file" if Path(override).is_dir() else None
+            what = what or not_there(Path(override))
             raise UserError(f"{env}={override}: {what} (unset it for the shipped model)")
         return Path(override)
     in_repo = REPO_ROOT / "models" / name

@@ -24,7 +24,7 @@ import numpy as np
 
 from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES, meant_deck
-from blitzcam.paths import data_dir
+from blitzcam.paths import data_dir, not_there
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch, renumbered
 from blitzcam.vision.identify import box_sides, inkness
@@ -392,7 +392,7 @@ def profile_from_dir(folder: Path) -> DeckProfile:
     no file for are stand-ins (their built-in art tells their backs from the folder's decks)."""
     folder = Path(folder)
     if not folder.exists():
-        raise UserError(f"--decks {folder}: no such folder")
+        raise UserError(f"--decks {folder}: {not_there(folder, 'folder')}")
     if not folder.is_dir():
         raise UserError(f"--decks {folder}: not a folder")
     files = _deck_files(folder)

@@ -218,7 +218,10 @@ def _evaluate(args: argparse.Namespace) -> int:
         _check_report_file(args.json)
     data = args.data or _default_data()
     if not data.is_dir():
-        raise UserError(f"--data {data}: {'not a folder' if data.exists() else 'no such folder'}")
+        from blitzcam.paths import not_there
+
+        said = "not a folder" if data.exists() else not_there(data, "folder")
+        raise UserError(f"--data {data}: {said}")
     kind = _data_kind(data)
     if kind != "generated" and args.split is not None:
         raise UserError(f"--split {args.split}: {data} is not a generated dataset (no splits)")

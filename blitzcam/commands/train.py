@@ -109,9 +109,10 @@ def _check_scene_dataset(data: Path) -> None:
     """UserError, before a run starts, for a --data folder training could not cut crops of."""
     from blitzcam.errors import UserError
     from blitzcam.models.run_kind import unfinished_dataset
+    from blitzcam.paths import not_there
 
     if not data.is_dir():
-        said = "not a folder" if data.exists() else "no such folder"
+        said = "not a folder" if data.exists() else not_there(data, "folder")
         raise UserError(f"--data {data}: {said}")
     unfinished = unfinished_dataset(data)  # (its part of the scenes trained on, unsaid)
     if unfinished is not None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from blitzcam.errors import UserError
-from blitzcam.paths import cache_dir, data_dir, written_path
+from blitzcam.paths import cache_dir, data_dir, not_there, written_path
 
 
 def test_a_data_folder_that_is_a_file_is_one_line(tmp_path: Path, monkeypatch) -> None:
@@ -64,3 +64,30 @@ def test_a_written_path_is_read_as_written_then_as_windows_writes_it(tmp_path: P
     assert written_path(tmp_path, "~nosuchuser/x.jpg") == tmp_path / "~nosuchuser" / "x.jpg"
     assert written_path(tmp_path, "~root/x.jpg") == tmp_path / "~root" / "x.jpg"  # (a name)
     assert written_path(tmp_path, "~1.jpg") == tmp_path / "~1.jpg"  # (Windows' short names)
+
+
+def test_a_name_not_there_says_whether_it_is_a_link_to_nothing(tmp_path: Path) -> None:
+    # (a --decks or --data folder linked to a drive not plugged in was "no such folder", while
+    # `ls` listed it)
+    assert not_there(tmp_path / "gone", "folder") == "no such folder"
+    dangling = tmp_path / "decks"
+    dangling.symlink_to(tmp_path / "usb" / "decks")
+    assert not_there(dangling, "folder") == f"a link to {tmp_path / 'usb' / 'decks'}, which is not there"
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    assert not_there(loop) == "a link that leads back to itself"
+
+
+def test_commands_say_a_link_to_nothing_as_such(tmp_path: Path) -> None:
+    from blitzcam.game.match_file import read_match
+    from blitzcam.game.rules import MatchError
+    from blitzcam.vision.references import profile_from_dir
+
+    decks = tmp_path / "decks"
+    decks.symlink_to(tmp_path / "usb")
+    with pytest.raises(UserError, match=r"^--decks .*decks: a link to .*usb, which is not there$"):
+        profile_from_dir(decks)
+    match = tmp_path / "match.json"
+    match.symlink_to(tmp_path / "old.json")
+    with pytest.raises(MatchError, match=r"match\.json: a link to .*old\.json, which is not there$"):
+        read_match(match)
