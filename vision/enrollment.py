@@ -326,6 +326,13 @@ def unusable_decks(usable: Collection[str]) -> set[str]:
     try:
         folder = user_decks_dir()
         named = set(named_files(problems=[])) | set(DECK_NAMES)
+        # a deck of one's own whose file is a link to nothing (a file that is none is not named
+        # by the listing above: it had no row, where a damaged one had "not counted")
+        named |= {
+            path.stem
+            for path in (folder.glob("*") if folder.is_dir() else ())
+            if path.is_symlink() and DECK_NAME_PATTERN.fullmatch(path.stem)
+        }
         return {
             deck
             for deck in named

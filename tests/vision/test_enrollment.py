@@ -1203,6 +1203,12 @@ def test_decks_list_marks_the_deck_whose_enrolled_back_cannot_be_used(capsys) ->
     decks = {row["deck"]: row for row in json.loads(capsys.readouterr().out)["decks"]}
     assert decks["green-bucket"]["unusable_back"] and not decks["green-pump"]["unusable_back"]
     assert decks["green-bucket"]["reference"] == "built-in"
+    # a deck of one's own whose file is a link to nothing has its row, as a damaged one has
+    (folder / "own-x.png").symlink_to(folder / "gone.png")
+    (folder / "own-y.png").write_bytes(b"junk")
+    assert list_command(argparse.Namespace(json=False)) == 1
+    rows = [line.split()[:3] for line in capsys.readouterr().out.splitlines()]
+    assert ["own-x", "not", "counted"] in rows and ["own-y", "not", "counted"] in rows
 
 
 def test_glare_over_all_of_the_drawing_is_said_as_glare_not_as_no_drawing(
