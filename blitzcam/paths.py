@@ -54,22 +54,29 @@ def resolved(path: Path) -> Path:
 
 
 def not_there(path: Path, kind: str = "file") -> str:
-    """Why `path`, not found, is not there, in words: a link to what is gone, or a loop of
-    links, where `ls` lists the name ("no such folder" sent the user looking at a name that
-    was there); else "no such `kind`"."""
+    """Why `path`, not found, is not there, in words: a link to what is gone (named as the
+    links end, whichever name on the way is one), or a loop of links, where `ls` lists the name
+    ("no such folder" sent the user looking at a name that was there); else "no such `kind`"."""
     path = Path(path)
-    try:
-        target = path.readlink() if path.is_symlink() else None
-    except OSError:
-        target = None
-    if target is None:
-        return f"no such {kind}"
-    try:
-        resolved(path)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return "a link that leads back to itself"
-    return f"a link to {target}, which is not there"
+    for name in (path, *path.parents):
+        try:
+            if name.exists():
+                break
+            if not name.is_symlink():
+                continue
+            resolved(name)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return f"{_which(name, path)}a link that leads back to itself"
+            break
+        gone = Path(os.path.realpath(name))  # (where its links end, none of them in the way)
+        return f"{_which(name, path)}a link to {gone}, which is not there"
+    return f"no such {kind}"
+
+
+def _which(name: Path, path: Path) -> str:
+    """How `not_there` names the link on the way to `path`: itself unsaid, a folder above it."""
+    return "" if name == path else f"{name} is "
 
 
 def data_dir() -> Path:

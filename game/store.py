@@ -22,7 +22,7 @@ from blitzcam.errors import SavedThenInterrupted
 from blitzcam.game import rules
 from blitzcam.game.names import MAX_NAME_LENGTH, brief, is_name_character, written_name
 from blitzcam.game.rules import Match, Player, Round, Settings, Standings, Tally
-from blitzcam.paths import resolved
+from blitzcam.paths import not_there, resolved
 
 APPLICATION_ID: Final = 0x424C5A43  # "BLZC": tells our files from any other SQLite file
 
@@ -321,6 +321,9 @@ class MatchStore:
         upgrade, or whose write-ahead log holds changes not yet in it, is refused."""
         self.path = Path(path)
         self.read_only = read_only
+        # why the latest changes are only in the write-ahead log (`-wal` beside the file), not
+        # in the file itself, where folding them in failed (a full disk); None when they are in
+        self.unfolded: str | None = None
         self._clock = clock
         self._migrations = tuple(migrations)
         try:  # is_dir raises, rather than answer False, for a name too long or a folder shut
@@ -334,6 +337,13 @@ class MatchStore:
             raise StoreError(f"{self.path}: cannot reach it ({exc.strerror or exc})") from None
         if is_folder:
             raise StoreError(f"{self.path}: is a directory, expected a match database file")
+        if not exists and self.path.is_symlink() and not real.parent.is_dir():
+            # (a drive not plugged in: "unable to open database file"; a link made to where
+            # the first database is to be is taken, its folder there)
+            raise StoreError(
+                f"{self.path}: {not_there(self.path)}, in no folder that is there (a drive not "
+                "plugged in?)"
+            )
         if exists and not is_file:  # (SQLite would leave a -journal file beside /dev/null)
             raise StoreError(
                 f"{self.path}: is not a regular file (a device, pipe or socket), expected a "
@@ -555,6 +565,18 @@ class MatchStore:
             self._conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
             try:
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self.unfolded = None
+            except sqlite3.Error as exc:
+                # (a full disk: the file could not grow, and a copy of it alone, taken to make
+                # room, was "malformed" and lacked the rounds; a reader holding it off is no
+                # error, only a checkpoint left for later)
+                if not _busy(exc):
+                    self.unfolded = (
+                        f"the newest changes are saved in {self.path.name}-wal beside "
+                        f"{self.path} but could not be folded into the file itself ({exc}): "
+                        f"keep the two files together (a copy of {self.path.name} alone lacks "
+                        "them)"
+                    )
             finally:
                 self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
@@ -903,3 +925,11 @@ class MatchStore:
             if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
                 raise self._no_match(match_id)
             conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    """Whether SQLite said another connection held it off (busy, locked): no failure."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None:
+        return "locked" in str(exc) or "busy" in str(exc)
+    return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)

@@ -91,6 +91,8 @@ SCAN_NOT_STARTED: Final = "The camera gave no view: "
 # the longest a quit waits for a frame being counted (a table read in tiles takes ~2.5 s on a
 # 2-core laptop); past it the process exits all the same
 EXIT_WAIT_S: Final = 10.0
+# beside the news while the disk is full (its tooltip says the whole of `MatchStore.unfolded`)
+UNFOLDED: Final = "Disk full: the newest rounds are only in the database's -wal file"
 
 
 def scan_failed_text(message: str, *, had_view: bool = True) -> str:
@@ -129,6 +131,11 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("blitzcam — Dutch Blitz scoreboard")
         self.setStatusBar(WrappingStatusBar())  # (a long message wraps, not cut at the edge)
         self.store = store
+        # said while the newest rounds are only in the write-ahead log beside the database (a
+        # full disk: a copy of the file alone lacks them), beside whatever news comes
+        self.unfolded = QLabel(UNFOLDED)
+        self.unfolded.setVisible(False)
+        self.statusBar().addPermanentWidget(self.unfolded)
         self._open_source = open_source
         self._counter = counter
         # taken by a camera view's worker to count a frame: one scan left finishes its frame in
@@ -347,6 +354,10 @@ class MainWindow(QMainWindow):
     def _redraw(self, match: Match) -> None:
         """Make `match` the open match's version and draw it (the page shown stays)."""
         self.match, self.standings = match, rules.score_match(match)
+        said = self.store.unfolded  # (every change is redrawn: what it left unfolded, said)
+        self.unfolded.setVisible(said is not None)
+        self.unfolded.setToolTip(as_plain(said[:1].upper() + said[1:]) if said else "")
+        self.unfolded.setAccessibleDescription(said or "")
         self.scoreboard.show_match(match, self.standings)
         if self.scan is not None:  # reloaded during a scan: its rows name the players as now
             seated = rules.at_table(match)

@@ -199,13 +199,25 @@ def _without_a_store_yet(func: Any) -> Any:
     return run
 
 
-def _open_store(args: argparse.Namespace, *, create: bool = False, reading: bool = False):
+@contextmanager
+def _open_store(
+    args: argparse.Namespace, *, create: bool = False, reading: bool = False
+) -> Iterator[Any]:
+    """`_store_at`'s store, closed after the block; then, where the disk could not take the
+    changes into the file itself, a note of where they are (`MatchStore.unfolded`)."""
+    with _store_at(args, create=create, reading=reading) as store:
+        yield store
+    if store.unfolded is not None:
+        print(f"note: {store.unfolded}", file=sys.stderr)
+
+
+def _store_at(args: argparse.Namespace, *, create: bool = False, reading: bool = False):
     """The match store; made where there is none only for `create` (`new`, `import`): a
     mistyped --db read by `list` looked like an empty store, and left one behind. For
     `reading` (list, show, export), a file that cannot be written here is read as it is."""
     from blitzcam.errors import UserError
     from blitzcam.game.store import MatchStore, StoreError
-    from blitzcam.paths import match_db_path, resolved
+    from blitzcam.paths import match_db_path, not_there, resolved
 
     path = match_db_path(args.db)
     try:  # (exists raises, rather than answer False, for a folder shut or a name too long)
@@ -217,8 +229,18 @@ def _open_store(args: argparse.Namespace, *, create: bool = False, reading: bool
         size = None  # a first `new` killed as it made the file: no store was made yet
     if not create and size == 0 and path.is_file():  # a store cut to nothing: not "no matches"
         raise UserError(
-            f"{path}: the file is empty (0 bytes), not a match database; it was left untouched"
+            f"{path}: the file is empty (0 bytes), not a match database; it was left untouched "
+            "(`blitzcam match new` starts one in it)"
         )
+    if size is None and path.is_symlink() and not create:  # (exists: False for a link to none)
+        # a drive not plugged in was "no matches yet" (`new` refuses a link into no folder)
+        raise UserError(
+            f"{path}: {not_there(path)}: no match database there (a drive not plugged in? "
+            "`blitzcam match new` starts one)"
+        )
+    if create and args.db is not None and not path.parent.is_dir():
+        # (as the app says: a typo, or a drive not plugged in, made a tree of new folders)
+        raise UserError(f"--db {args.db}: no such folder {path.parent}")
     if not create and size is None:
         if args.db is not None:
             raise UserError(

@@ -76,6 +76,18 @@ def test_a_name_not_there_says_whether_it_is_a_link_to_nothing(tmp_path: Path) -
     loop = tmp_path / "loop.json"
     loop.symlink_to(loop)
     assert not_there(loop) == "a link that leads back to itself"
+    # named as the links end (a review: "a link to hop", a link `ls` listed), the end made
+    # whole, and a link to nothing in the folders above said as such
+    hop = tmp_path / "hop"
+    hop.symlink_to("usb/decks")  # (relative to its folder)
+    chained = tmp_path / "chained"
+    chained.symlink_to(hop)
+    assert not_there(chained, "folder") == f"a link to {tmp_path / 'usb' / 'decks'}, which is not there"
+    mount = tmp_path / "mnt"
+    mount.symlink_to(tmp_path / "media" / "usb")
+    assert not_there(mount / "decks" / "green-pump.png") == (
+        f"{mount} is a link to {tmp_path / 'media' / 'usb'}, which is not there"
+    )
 
 
 def test_commands_say_a_link_to_nothing_as_such(tmp_path: Path) -> None:

@@ -1943,3 +1943,30 @@ def test_a_round_asked_to_be_deleted_is_not_another_after_a_change_meanwhile(
     window.delete_round_action.trigger()
     assert store.load(match_id).rounds == (rounds[1], rounds[2])  # round 2 of before: kept
     assert window.statusBar().currentMessage().startswith("Round not deleted:")
+
+
+def test_rounds_a_full_disk_keeps_out_of_the_database_file_are_said_until_they_are_in(
+    qtbot, store, feed, tmp_path, monkeypatch
+):
+    # (a review: the round was saved in the -wal beside the file only, unsaid; a copy of the
+    # file alone, taken to make room, was "malformed")
+    from blitzcam.ui.main_window import UNFOLDED
+
+    match_id = store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.show_match(match_id)
+    assert not window.unfolded.isVisible()
+    checkpoint = type(store)._checkpoint
+
+    def cannot_fold(self, *, wait_ms: int) -> None:
+        self.unfolded = "the newest changes are saved in matches.sqlite3-wal beside it"
+
+    monkeypatch.setattr(type(store), "_checkpoint", cannot_fold)
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # undo: a change
+    assert window.unfolded.isVisible() and window.unfolded.text() == UNFOLDED
+    assert window.unfolded.toolTip().startswith("The newest changes are saved in matches")
+    assert "Round 1 undone" in window.statusBar().currentMessage()  # the news beside it
+    monkeypatch.setattr(type(store), "_checkpoint", checkpoint)  # room again
+    qtbot.keyClick(window, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)  # fmt: skip
+    assert not window.unfolded.isVisible()
