@@ -32,6 +32,12 @@ class SavedThenInterrupted(KeyboardInterrupt):
     saved (re-entering it would enter it twice)."""
 
 
+class WrittenThenInterrupted(KeyboardInterrupt):
+    """Ctrl+C that landed once a file written whole had replaced the one before
+    (`blitzcam.files.write_bytes_atomic`): a plain interrupt to whoever only wrote it (one file
+    of several, a cache), saved to a caller whose whole change it is (`SavedThenInterrupted`)."""
+
+
 def first_line(exc: BaseException, *, most: int = 200) -> str:
     """What a library's exception says, fit for a one-line message: its first line, without
     the terminal colour codes some put in (torch's weights-only refusal), at most `most`

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from blitzcam.errors import SavedThenInterrupted
+from blitzcam.errors import WrittenThenInterrupted
 from blitzcam.paths import resolved
 
 
@@ -124,7 +124,7 @@ def write_bytes_atomic(path: Path, data: bytes, *, private: bool = False) -> Non
         _fsync_folder(path.parent)
     except KeyboardInterrupt:
         if not os.path.lexists(tmp):  # renamed: the new file is there (the old one is gone)
-            raise SavedThenInterrupted() from None
+            raise WrittenThenInterrupted() from None
         Path(tmp).unlink(missing_ok=True)
         raise
     except BaseException:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from blitzcam.errors import SavedThenInterrupted, UserError
+from blitzcam.errors import SavedThenInterrupted, UserError, WrittenThenInterrupted
 from blitzcam.game.decks import DECK_NAMES, meant_deck, typed_deck_name
 from blitzcam.vision.card_finder import card_in, rectify
 from blitzcam.vision.detections import UNKNOWN_NAME
@@ -110,6 +110,8 @@ def enroll_image(
         if target.is_symlink() and not target.exists():  # a link to nothing: replaced (written
             target.unlink()  # through, the new back went nowhere: "No such file or directory")
         write_png_atomic(target, card)
+    except WrittenThenInterrupted:  # (the old back gone: "interrupted" alone said it was kept)
+        raise SavedThenInterrupted() from None
     except OSError as exc:
         raise UserError(f"{target}: cannot store the deck's back: {exc.strerror or exc}") from None
     try:  # (stored: a Ctrl+C from here on is said as after the change, the old back gone)

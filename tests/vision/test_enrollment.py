@@ -1059,7 +1059,7 @@ def test_an_interrupt_after_the_back_is_stored_says_it_is_stored(tmp_path: Path,
     assert (user_decks_dir() / "green-bucket.png").is_file()
 
 
-@pytest.mark.parametrize("where", ["whited_out", "glare_note"])
+@pytest.mark.parametrize("where", ["_fsync_folder", "whited_out", "glare_note"])
 def test_an_interrupt_as_a_back_is_stored_over_another_says_it_is_stored(
     tmp_path: Path, monkeypatch, where: str
 ) -> None:
@@ -1078,9 +1078,11 @@ def test_an_interrupt_as_a_back_is_stored_over_another_says_it_is_stored(
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    # (as the folder is synced, or as the stored back is said)
-    monkeypatch.setattr(enrollment if where == "whited_out" else enrollment.Enrolled, where,
-                        interrupted)  # fmt: skip
+    # (as the folder is synced, as the glare is measured, or as the stored back is said)
+    from blitzcam import files
+
+    owner = {"_fsync_folder": files, "whited_out": enrollment, "glare_note": enrollment.Enrolled}
+    monkeypatch.setattr(owner[where], where, interrupted)
     cv2.imwrite(str(photo), _photo("green-bucket", seed=5))
     with pytest.raises(SavedThenInterrupted):
         enroll_command(args)
