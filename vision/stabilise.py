@@ -27,7 +27,11 @@ second): a uniform gain on the picture, over the motion line from a frame a coun
 grey levels for 15 % more or less light on the demo tables, 7-15 for 30 % more), that moved no
 card. So a newer thumbnail is also compared with the older one brought to its exposure
 (`exposure_matched`: a gain and offset fitted on the pixels that agree best, so that a hand or
-a moved pile does not pull the fit), and the smaller of the two differences is the change.
+a moved pile does not pull the fit), and the smaller of the two differences is the change. A
+thumbnail keeps, beside each pixel's grey, how much of it is at the camera's white and the grey
+of the rest: white paper cannot brighten, nor paper near white past it, and with a gain alone
+the cards of the demo's table 3 (6 % of it white to the last bit) still moved 7.6 for 15 % more
+light; with their white kept, 1.6.
 
 Until a view settles, each report also says what its own still frames vote so far (`view`), or
 that it is moving (None): a video that ends then has no more frames to settle it with. Each
@@ -79,15 +83,44 @@ MIN_CONTRAST: Final = 8.0
 # few seconds later, at most (beyond, the change is the table's or the room's, and it counts)
 EXPOSURE_GAIN: Final = (0.75, 1.33)
 EXPOSURE_OFFSET: Final = 24.0  # grey levels, either way
+# a frame's grey at or over this is at the camera's white: more light leaves it there, so a
+# thumbnail pixel over such pixels brightens less than the rest of the picture (demo table 3,
+# 6 % of it white, moved 7.5 where its cards lie for 15 % more light with a gain alone, 1.3
+# with its white kept)
+WHITE_LEVEL: Final = 250
 # the share of thumbnail pixels the exposure is fitted on: those that agree best with the fit,
 # so a hand or a pile moved, under a quarter of the picture, does not pull it
 EXPOSURE_FIT_SHARE: Final = 0.75
 
 
 def thumbnail(frame_bgr: np.ndarray) -> np.ndarray:
-    """The frame as a THUMB_SIZE grey float image (motion and scene changes are judged on it)."""
+    """The frame as a THUMB_SIZE float image that motion and scene changes are judged on: each
+    pixel's grey (`[..., 0]`), the share of the frame's pixels under it at the camera's white
+    (`[..., 1]`, WHITE_LEVEL or more: more light cannot brighten them), and the grey of the
+    others (`[..., 2]`; 0 where all are white). A thumbnail of grey alone (2-D) is taken too, as
+    having no white."""
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY) if frame_bgr.ndim == 3 else frame_bgr
-    return cv2.resize(grey, THUMB_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    grey = grey if grey.dtype == np.uint8 else np.clip(grey, 0, 255).astype(np.uint8)
+    mean = cv2.resize(grey, THUMB_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    _, white = cv2.threshold(grey, WHITE_LEVEL - 1, 255, cv2.THRESH_BINARY)
+    share = cv2.resize(white, THUMB_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    _, others = cv2.threshold(grey, WHITE_LEVEL - 1, 0, cv2.THRESH_TOZERO_INV)  # (white: 0)
+    others = cv2.resize(others, THUMB_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    rest = np.where(share < 1, others / np.maximum(1 - share, 1 / 255), 0).astype(np.float32)
+    return np.dstack([mean, share, rest])
+
+
+def _grey(thumb: np.ndarray) -> np.ndarray:
+    return thumb[..., 0] if thumb.ndim == 3 else thumb
+
+
+def _parts(thumb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pixel's white share, the grey of its white and the grey of the rest."""
+    if thumb.ndim == 2:
+        return np.zeros_like(thumb), np.full_like(thumb, 255), thumb
+    grey, share, rest = thumb[..., 0], thumb[..., 1], thumb[..., 2]
+    white = np.where(share > 0, (grey - (1 - share) * rest) / np.maximum(share, 1 / 255), 255)
+    return share, white, rest
 
 
 def card_blocks(corners: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
@@ -110,13 +143,36 @@ def card_blocks(corners: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
 
 
 def exposure_matched(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
-    """Thumbnail `a` as it would look at `b`'s exposure (either may be the later frame): a gain
-    and an offset fitted by least squares on the EXPOSURE_FIT_SHARE of pixels that agree best,
-    fitted again three times. None where `a` is too even to tell a gain from a change
-    (MIN_CONTRAST), or where the fit is no camera's exposure (EXPOSURE_GAIN, EXPOSURE_OFFSET)."""
-    x = a.ravel().astype(np.float64)
-    y = b.ravel().astype(np.float64)
-    if x.size < 2 or x.std() < MIN_CONTRAST:
+    """Thumbnail `a`'s grey (the older frame's) as it would look at `b`'s exposure: each part of
+    each pixel, its white and the rest, given a gain and an offset (`_fitted`), clipped where
+    the camera clips, so that more light leaves the white at white. The gain is fitted on the
+    grey of the pixels whose white is the same in both (more light), or on their whole grey
+    (less: the white dims too), whichever fits better. None where `a` is too even to tell a
+    gain from a change (MIN_CONTRAST), or where no fit is a camera's exposure."""
+    if _grey(a).std() < MIN_CONTRAST:
+        return None
+    share, white, rest = _parts(a)
+    later_share, _, later_rest = _parts(b)
+    same = (share < 0.9) & (later_share < 0.9) & (np.abs(later_share - share) < 0.05)
+    fits = [_fitted(rest[same], later_rest[same]), _fitted(_grey(a).ravel(), _grey(b).ravel())]
+    best: np.ndarray | None = None
+    for fit in fits:
+        if fit is None:
+            continue
+        gain, offset = fit
+        lit = share * np.clip(gain * white + offset, 0, 255)
+        lit += (1 - share) * np.clip(gain * rest + offset, 0, 255)
+        if best is None or _agreement(lit, b) < _agreement(best, b):
+            best = lit.astype(np.float32)
+    return best
+
+
+def _fitted(x: np.ndarray, y: np.ndarray) -> tuple[float, float] | None:
+    """The gain and offset taking `x` to `y` (grey levels), fitted by least squares on the
+    EXPOSURE_FIT_SHARE of them that agree best, three times over; None for too few, or where
+    it is no camera's exposure (EXPOSURE_GAIN, EXPOSURE_OFFSET)."""
+    x, y = x.astype(np.float64).ravel(), y.astype(np.float64).ravel()
+    if x.size < max(2, THUMB_SIZE[0] * THUMB_SIZE[1] // 4):
         return None
     keep = max(2, int(EXPOSURE_FIT_SHARE * x.size))
     fitted_x, fitted_y = x, y
@@ -132,19 +188,27 @@ def exposure_matched(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     low, high = EXPOSURE_GAIN
     if not (low <= gain <= high and abs(offset) <= EXPOSURE_OFFSET):
         return None
-    return np.clip(gain * a + offset, 0, 255).astype(np.float32)  # (a camera clips at white)
+    return gain, offset
+
+
+def _agreement(lit: np.ndarray, b: np.ndarray) -> float:
+    """How far `lit` is from `b`'s grey over the EXPOSURE_FIT_SHARE of pixels nearest it."""
+    off = np.abs(lit - _grey(b)).ravel()
+    keep = max(1, int(EXPOSURE_FIT_SHARE * off.size))
+    return float(np.partition(off, keep - 1)[:keep].mean())
 
 
 def difference(a: np.ndarray, b: np.ndarray, blocks: np.ndarray | None = None) -> float:
-    """How much two thumbnails differ: the mean absolute grey difference, or, where larger, its
-    mean over any one of `blocks` (the BLOCKS marked True: where cards lie); and the smaller of
-    that and the same with `a` brought to `b`'s exposure (`exposure_matched`: a camera's own
-    gain moves no card)."""
-    measured = _measured(np.abs(a - b), blocks)
+    """How much thumbnail `b` differs from the older `a`: the mean absolute grey difference, or,
+    where larger, its mean over any one of `blocks` (the BLOCKS marked True: where cards lie);
+    and the smaller of that and the same with `a` brought to `b`'s exposure (`exposure_matched`:
+    a camera's own gain moves no card). Every caller passes the older first, so that a change
+    means the same to the stabiliser and to the live view (`CountedView`)."""
+    measured = _measured(np.abs(_grey(a) - _grey(b)), blocks)
     matched = exposure_matched(a, b)
     if matched is None:
         return measured
-    return min(measured, _measured(np.abs(matched - b), blocks))
+    return min(measured, _measured(np.abs(matched - _grey(b)), blocks))
 
 
 def _measured(changed: np.ndarray, blocks: np.ndarray | None) -> float:
@@ -309,7 +373,7 @@ class Stabiliser:
     def _changed(self, thumb: np.ndarray, cards: np.ndarray) -> bool:
         return (
             self._scene is not None
-            and difference(thumb, self._scene, self._scene_cards | cards) > self._scene_change
+            and difference(self._scene, thumb, self._scene_cards | cards) > self._scene_change
         )
 
     def update(
@@ -330,7 +394,7 @@ class Stabiliser:
         cards = _no_cards() if cards is None else cards
         moving = (
             self._previous is not None
-            and difference(thumb, self._previous, self._previous_cards | cards) > self._motion
+            and difference(self._previous, thumb, self._previous_cards | cards) > self._motion
         )
         moving |= self._after_stall(now, unseen_s)
         self._previous, self._previous_cards = thumb, cards
@@ -370,7 +434,7 @@ class Stabiliser:
         elif self._changed(thumb, cards):
             if (
                 self._next_scene is None
-                or difference(thumb, self._next_scene, self._next_cards | cards)
+                or difference(self._next_scene, thumb, self._next_cards | cards)
                 > self._scene_change
             ):
                 self._next_votes, self._next_scene, self._next_since = [], thumb, now
