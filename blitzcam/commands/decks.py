@@ -208,13 +208,15 @@ def list_command(args: argparse.Namespace) -> int:
 def forget_command(args: argparse.Namespace) -> int:
     """`blitzcam decks forget DECK`."""
     from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.vision.detections import UNKNOWN_NAME
     from blitzcam.vision.enrollment import forget_deck
 
     paths = forget_deck(args.deck)
-    after = (
-        "its built-in art is used again"
-        if args.deck in DECK_NAMES
-        else "the deck is no longer counted"
-    )
+    if args.deck in DECK_NAMES:
+        after = "its built-in art is used again"
+    elif args.deck == UNKNOWN_NAME:  # (no deck: a back stored under the name kept for none)
+        after = "no back is stored under the name kept for backs of no deck, which counts refused"
+    else:
+        after = "the deck is no longer counted"
     print(f"forgot {args.deck}: removed {', '.join(map(str, paths))}; {after}")
     return 0

@@ -1160,7 +1160,7 @@ def test_glare_whiting_out_the_drawing_is_said_and_a_back_without_it_is_not(
         assert "glare" not in capsys.readouterr().err
 
 
-def test_a_deck_name_typed_as_a_label_is_said_as_it_is_written() -> None:
+def test_a_deck_name_typed_as_a_label_is_said_as_it_is_written(capsys) -> None:
     from blitzcam.vision.enrollment import check_deck_name
 
     for typed in ("Green Pump", "green_pump", "GREEN-PUMP"):
@@ -1187,6 +1187,12 @@ def test_a_deck_name_typed_as_a_label_is_said_as_it_is_written() -> None:
     stray.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(stray), np.ascontiguousarray(render_back("red-plow", width=200).rgba[..., 2::-1]))
     assert forget_deck("unknown") == (stray,) and not stray.exists()
+    cv2.imwrite(str(stray), np.ascontiguousarray(render_back("red-plow", width=200).rgba[..., 2::-1]))
+    from blitzcam.commands.decks import forget_command
+
+    assert forget_command(argparse.Namespace(deck="unknown")) == 0
+    said = capsys.readouterr().out
+    assert "no longer counted" not in said and "the name kept for backs of no deck" in said
 
 
 def test_decks_list_marks_the_deck_whose_enrolled_back_cannot_be_used(capsys) -> None:
