@@ -1,0 +1,33 @@
+"""The console script's entry: the CLI loaded behind it."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def test_a_ctrl_c_while_the_cli_loads_is_said_not_a_traceback(monkeypatch, capsys) -> None:
+    # (a review: SIGINT 20-300 ms after start printed a traceback, 3 times in 500)
+    from blitzcam import entry
+
+    class Interrupting:
+        def find_spec(self, name: str, path=None, target=None):
+            if name == "blitzcam.cli":
+                raise KeyboardInterrupt
+            return None
+
+    monkeypatch.delitem(sys.modules, "blitzcam.cli", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
+    assert entry.main() == 130
+    assert capsys.readouterr().err == "blitzcam: interrupted\n"
+
+
+def test_the_entry_runs_the_cli(monkeypatch, capsys, tmp_path) -> None:
+    from blitzcam import entry
+
+    match = tmp_path / "match.json"
+    match.write_text('{"players": [{"name": "Ann", "deck": "green-pump"}, '
+                     '{"name": "Bob", "deck": "red-buggy"}], "rounds": []}')  # fmt: skip
+    monkeypatch.setattr(sys, "argv", ["blitzcam", "match", "summarize", str(match)])
+    assert entry.main() == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "in-progress"
