@@ -30,8 +30,8 @@ card. So a newer thumbnail is also compared with the older one brought to its ex
 a moved pile does not pull the fit), and the smaller of the two differences is the change. A
 thumbnail keeps, beside each pixel's grey, how much of it is at the camera's white and the grey
 of the rest: white paper cannot brighten, nor paper near white past it, and with a gain alone
-the cards of the demo's table 3 (6 % of it white to the last bit) still moved 7.6 for 15 % more
-light; with their white kept, 1.6.
+the cards of the demo's table 3 (6 % of it white to the last bit) still moved 7.5 for 15 % more
+light, where they lie; with their white kept, 1.3.
 
 Until a view settles, each report also says what its own still frames vote so far (`view`), or
 that it is moving (None): a video that ends then has no more frames to settle it with. Each
