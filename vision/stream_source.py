@@ -217,6 +217,7 @@ def http_answer(
     that server alone, when it asks for them, never followed to another (a redirect) nor put
     in a message. `opening`: asked of an address that opened nothing OpenCV reads, where an
     answer of a file is the file's fault (a live stream that dropped answers so too)."""
+    import http.client
     import urllib.error
     import urllib.parse
     import urllib.request
@@ -253,6 +254,11 @@ def http_answer(
         if 300 <= exc.code < 400:
             return f"the address sends elsewhere (HTTP {exc.code}): give the stream's own"
         return f"the server answered HTTP {exc.code}, not a stream"
+    except http.client.HTTPException:  # (its answer no HTTP: an RTSP camera's port, say)
+        return (
+            "the server does not answer in HTTP (a camera's RTSP port answers at rtsp://…, "
+            "not http://)"
+        )
     except (OSError, ValueError):  # (no answer in time, refused; a port of 99999)
         return None
     media = "" if kind is None else kind.split(";")[0].strip().lower()

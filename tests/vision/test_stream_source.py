@@ -794,3 +794,40 @@ def test_a_file_is_blamed_only_where_nothing_opened_not_on_a_live_stream_that_dr
     said = "the server sends a file, but no video that can be read (not one, or damaged)"
     assert http_answer(f"http://{host}/file.mp4", opening=True) == said
     assert http_answer(f"http://{host}/file.mp4") is None
+
+
+@pytest.mark.parametrize("reply", [b"RTSP/1.0 400 Bad Request\r\n\r\n", b"\x00\x01\x02 garbage\r\n"])
+def test_a_server_that_does_not_answer_in_http_is_said_as_such(reply: bytes) -> None:
+    # (http:// typed for an RTSP camera's port: http.client's BadStatusLine escaped, a traceback
+    # in `decks enroll --camera`, "BadStatusLine: <control bytes>" in the app; review)
+    import socket
+    import threading
+
+    from blitzcam.vision.stream_source import http_answer
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+
+    def answer() -> None:
+        for _ in range(4):
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(4096)
+                conn.sendall(reply)
+
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        host = f"127.0.0.1:{listener.getsockname()[1]}"
+        said = http_answer(f"http://bob:pw@{host}/video")
+        assert said is not None and said.startswith("the server does not answer in HTTP")
+        with pytest.raises(SourceError) as caught:
+            open_source(f"http://bob:pw@{host}/video",
+                        opener=lambda spec: FakeCapture([], opened=False)).read_frame()  # fmt: skip
+        message = str(caught.value)
+        assert "does not answer in HTTP" in message and "\n" not in message and ":pw@" not in message
+    finally:
+        listener.close()
