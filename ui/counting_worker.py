@@ -404,7 +404,11 @@ class CountingThread(QObject):
         the read in hand has ended, or after READ_WAIT_S when it has not (a stream still
         connecting): the window never freezes on a camera. A frame being counted is waited
         for COUNT_WAIT_S at most (a table read in tiles takes seconds on a slow machine): the
-        worker finishes it unheard and then releases the source. Safe to call twice."""
+        worker finishes it unheard and then releases the source. Safe to call twice: a second
+        call waits for nothing (on quit the window and the app each stopped it, and a stream
+        still connecting held the quit 2 s, not 1)."""
+        if self._stopped:
+            return
         self._stopped = True
         self._preview.stop()
         self._worker.stop()

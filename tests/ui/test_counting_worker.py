@@ -137,6 +137,32 @@ def test_stopping_a_thread_never_started_releases_its_source() -> None:
     assert source.closed
 
 
+def test_stopping_twice_waits_once_for_a_source_still_opening(qtbot, threads) -> None:
+    # (on quit the window and the app each stopped a scan whose stream was still connecting:
+    # each waited READ_WAIT_S, the quit held 2 s, the window frozen for the first; review)
+    import threading
+
+    opening = threading.Event()
+    opened = threading.Event()
+
+    class Connecting(FakeSource):  # its first read waits as an open nobody answers does
+        def read(self):
+            opening.set()
+            opened.wait(10)
+            return None
+
+    thread = threads(Connecting([]), NullCounter(""), interval_ms=1)
+    thread.start()
+    assert opening.wait(5)
+    waits: list[float | None] = []
+    join = thread._thread.join
+    thread._thread.join = lambda timeout=None: (waits.append(timeout), join(0.01))[1]  # type: ignore[method-assign]
+    thread.stop()
+    thread.stop()
+    assert len(waits) == 1
+    opened.set()
+
+
 def test_stopping_does_not_wait_for_the_frame_being_counted(qtbot, threads) -> None:
     # leaving a scan waited out a table read in tiles (up to 2.5 s on a 2-core laptop) with
     # the window frozen; the count now ends in the worker, unheard, and the source after it
