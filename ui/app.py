@@ -216,6 +216,23 @@ def quit_on_interrupt(
         signal.signal(signal.SIGINT, before)
 
 
+def inside_a_camera() -> bool:
+    """Whether a camera's or stream's thread is still at work after the app's end: inside
+    OpenCV, opening an address nobody answers (up to STREAM_OPEN_TIMEOUT_MS), it is not waited
+    for, and its return into an interpreter shutting down aborted the process (SIGABRT, a core
+    dump; review). The caller then ends the process without that shutdown."""
+    import threading
+
+    from blitzcam.ui.counting_worker import WORKER_THREAD
+    from blitzcam.vision.stream_source import READER_THREAD
+
+    return any(
+        thread.is_alive()
+        and (thread.name == WORKER_THREAD or thread.name.startswith(READER_THREAD))
+        for thread in threading.enumerate()
+    )
+
+
 def run(*, camera: str | None = None, db: Path | None = None) -> int:
     """Start the app on the user's match store; returns the exit code. A store that cannot be
     opened is said in a message box too (started from a menu, the app has no terminal) and

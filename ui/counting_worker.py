@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from blitzcam.errors import UserError
 from blitzcam.game.counts import Counts
 
+WORKER_THREAD: Final = "counting"  # the worker thread's name (`ui.app.inside_a_camera`)
 DEFAULT_INTERVAL_MS: Final = 30  # pacing of the worker loop (a camera's read() also blocks)
 # how long leaving a scan waits for a read in hand; a stream still connecting is left to give
 # up on its own (OpenCV's connect cannot be interrupted), and closes itself then
@@ -379,7 +380,7 @@ class CountingThread(QObject):
         self._worker = CountingWorker(
             source, counter, self._mailbox, interval_ms, turn=turn, on_start=on_start
         )
-        self._thread = threading.Thread(target=self._worker.run, name="counting", daemon=True)
+        self._thread = threading.Thread(target=self._worker.run, name=WORKER_THREAD, daemon=True)
         self._stopped = False  # after stop, what the worker had already queued is dropped
         self._worker.ready.connect(self._on_ready, Qt.ConnectionType.QueuedConnection)
         self._worker.failed.connect(self._on_failed, Qt.ConnectionType.QueuedConnection)

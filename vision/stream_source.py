@@ -26,6 +26,7 @@ from blitzcam.vision.source_address import shown_address
 # a stream that dropped is tried again this many times, waiting RECONNECT_DELAY_S longer each
 # time, up to RECONNECT_DELAY_MAX_S: about a minute in all, long enough for a phone's camera app
 # started again or Wi-Fi changing its access point (5 tries, 7.5 s, ended a scan for either)
+READER_THREAD: Final = "read "  # how a reader thread's name begins (`ui.app.inside_a_camera`)
 RECONNECT_TRIES: Final = 30
 RECONNECT_DELAY_S: Final = 0.5
 RECONNECT_DELAY_MAX_S: Final = 2.0
@@ -360,7 +361,7 @@ class NewestFrame(FrameSource):
         with self._changed:
             if self._thread is None and not self._stopping:
                 self._thread = threading.Thread(
-                    target=self._read_on, name=f"read {self.name}", daemon=True
+                    target=self._read_on, name=f"{READER_THREAD}{self.name}", daemon=True
                 )
                 self._thread.start()
             self._waiting += 1

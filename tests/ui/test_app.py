@@ -203,3 +203,26 @@ def test_every_picture_the_style_sheet_names_is_there() -> None:
     assert len(named) == 5
     for path in named:
         assert Path(path).is_file() and not QImage(path).isNull(), path
+
+
+def test_a_quit_with_a_camera_still_opening_ends_without_python_s_shutdown(monkeypatch) -> None:
+    # (quit while a stream was connecting: its open returned into the interpreter shutting
+    # down, and the process aborted, SIGABRT and a core dump; review)
+    import os
+    import threading
+
+    from blitzcam.ui.counting_worker import WORKER_THREAD
+
+    ended: list[int] = []
+    monkeypatch.setattr(os, "_exit", ended.append)
+    monkeypatch.setattr(app_module, "run", lambda **kwargs: 0)
+    assert main(["app"]) == 0 and ended == []  # nothing left at work: Python's own end
+    opened = threading.Event()
+    opening = threading.Thread(target=opened.wait, args=(10,), name=WORKER_THREAD, daemon=True)
+    opening.start()
+    try:
+        main(["app"])
+        assert ended == [0]
+    finally:
+        opened.set()
+        opening.join(5)
