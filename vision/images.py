@@ -38,6 +38,7 @@ from blitzcam.vision.jpeg_check import (
     without_junk_before_end,
 )
 from blitzcam.vision.jpeg_segments import first_scan, segments, without_segments
+from blitzcam.vision.other_headers import is_avif, is_heif_not_avif, raw_header
 
 MAX_SIDE: Final = 4096  # frames are shrunk to at most this many pixels on the long side
 MAX_FILE_BYTES: Final = 512 * 1024 * 1024
@@ -82,9 +83,9 @@ _PILLOW_LIMIT = threading.Lock()  # Pillow's own bomb limit is a module setting:
 
 
 def _header_pillow_reads(data: bytes) -> bool:
-    """Whether `data` starts as a TIFF, WebP, BMP, PNM, GIF or JPEG 2000 file does: the formats
-    OpenCV decodes whole whose headers `_pillow_header` reads (anything else is left to
-    OpenCV without a probe)."""
+    """Whether `data` starts as a TIFF, WebP, BMP, PNM, GIF, JPEG 2000 or AVIF file does: the
+    formats OpenCV decodes whole whose headers `_pillow_header` reads (`raw_header` reads a few
+    more; anything else is left to OpenCV without a probe)."""
     return (
         data[:4] in TIFF_SIGNATURES
         or data[:6] in (b"GIF87a", b"GIF89a")  # (a 650 KB GIF of 30000 x 30000 px took 7 GB)
@@ -93,6 +94,7 @@ def _header_pillow_reads(data: bytes) -> bool:
         or (len(data) > 2 and data[:1] == b"P" and data[1:2] in b"1234567" and data[2:3].isspace())
         or data[:12] == b"\x00\x00\x00\x0cjP  \r\n\x87\n"  # JPEG 2000 (JP2)
         or data[:4] == b"\xff\x4f\xff\x51"  # JPEG 2000 codestream
+        or is_avif(data)
     )
 
 
@@ -332,6 +334,11 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         raise ImageError(f"{name}: cannot decode image: the file is empty (0 bytes)")
     if is_truncated(data):
         raise ImageError(f"{name}: cannot decode image: the file is truncated")
+    if is_heif_not_avif(data):
+        raise ImageError(
+            f"{name}: cannot decode image: a HEIC photo (as iPhones take them), which cannot be "
+            "read here: save it as JPEG (or set the camera to take 'Most Compatible' photos)"
+        )
     size = header_size(data)
     if size is not None:
         _check_pixels(*size, name)
@@ -349,6 +356,10 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
             _check_pixels(width, height, name)
             size, needed = (width, height), width * height * header.per_pixel
             frames, palette = header.frames, header.palette
+    elif size is None and (other := raw_header(data)) is not None:
+        (width, height), kind = other.size, other.kind
+        _check_pixels(width, height, name)
+        size, needed = (width, height), width * height * other.per_pixel
     if size is not None and needed is not None and needed > MAX_WHOLE_DECODE_BYTES:
         raise ImageError(
             f"{name}: cannot decode image: a {size[0]}x{size[1]} {kind} is decoded whole, "

@@ -376,6 +376,54 @@ def test_a_gif_too_big_to_decode_whole_is_refused_from_its_header() -> None:
     assert decode_image(data, name="small.gif").shape[:2] == (8, 8)
 
 
+@pytest.mark.parametrize(
+    ("header", "kind", "gib"),
+    [
+        (b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 16000 +X 16000\n", "Radiance HDR", "2.9"),
+        (b"PF\n16000 16000\n-1.0\n", "PFM", "2.9"),
+        (b"\x59\xa6\x6a\x95" + (30000).to_bytes(4, "big") * 2 + (24).to_bytes(4, "big"),
+         "Sun raster", "3.4"),
+    ],
+)
+def test_formats_pillow_does_not_read_are_refused_from_their_header_too(header, kind, gib) -> None:
+    # (a 16 MB Radiance HDR of 16000 x 16000 px took 6.3 GB, counted; 12 bytes a pixel: review)
+    side = "30000x30000" if kind == "Sun raster" else "16000x16000"
+    with pytest.raises(ImageError) as info:
+        decode_image(header + bytes(64), name=f"huge.{kind[:3].lower()}")
+    assert f"a {side} {kind} is decoded whole, which would take {gib} GiB" in str(info.value)
+
+
+def test_small_hdr_pfm_and_sun_raster_pictures_are_still_read() -> None:
+    rng = np.random.default_rng(0)
+    picture = rng.random((30, 40, 3)).astype(np.float32)
+    for ext, pixels in ((".hdr", picture), (".pfm", picture), (".ras", (picture * 255).astype(np.uint8))):
+        ok, encoded = cv2.imencode(ext, pixels)
+        assert ok and decode_image(encoded.tobytes(), name=f"small{ext}").shape == (30, 40, 3)
+
+
+def test_an_iphone_s_heic_photo_is_said_to_be_one() -> None:
+    # ("not an image file OpenCV can read, or corrupt": the photo seemed damaged; review)
+    heic = (24).to_bytes(4, "big") + b"ftypheic" + bytes(4) + b"mif1heic" + bytes(64)
+    with pytest.raises(ImageError, match=r"^photo\.heic: cannot decode image: a HEIC photo \(as iPhones take them\)"):
+        decode_image(heic, name="photo.heic")
+
+
+def test_an_avif_picture_s_size_is_read_from_its_header() -> None:
+    import io
+
+    from PIL import Image
+
+    from blitzcam.vision.images import _header_pillow_reads, _pillow_header
+
+    small = io.BytesIO()
+    Image.new("RGB", (48, 32), (200, 30, 30)).save(small, format="AVIF")
+    data = small.getvalue()
+    assert _header_pillow_reads(data)
+    header = _pillow_header(data, "small.avif")
+    assert header is not None and header.size == (48, 32)
+    assert decode_image(data, name="small.avif").shape[:2] == (32, 48)
+
+
 def test_overlapping_quiet_spells_leave_opencv_as_loud_as_it_was() -> None:
     # the worker opening a stream while the window decodes an image: each saving and restoring
     # the process-wide level alone, the one that entered second restored "silent" for good

@@ -1,0 +1,88 @@
+"""The headers of picture formats that OpenCV decodes whole and Pillow does not read (Radiance
+HDR, PFM, Sun raster), and of the ISO media files (HEIC, AVIF) told apart by their brand.
+
+Without a size from the header, a file was decoded whatever it would take: a 16 MB Radiance
+HDR of 16000 x 16000 pixels took 6.3 GB (float32, 12 bytes a pixel; review), past the limit
+every other format is held to. Read only the first bytes; nothing is decoded.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from typing import Final
+
+RADIANCE_SIGNATURES: Final = (b"#?RADIANCE", b"#?RGBE")
+SUN_RASTER_SIGNATURE: Final = b"\x59\xa6\x6a\x95"
+HEADER_BYTES: Final = 64 * 1024  # a Radiance header's text lines, at the most looked through
+# an ISO media file's brands (`ftyp`) that say HEIF pictures: an iPhone's photos, which OpenCV
+# does not decode (said as "not an image file OpenCV can read, or corrupt")
+HEIF_BRANDS: Final = frozenset(
+    {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
+)
+AVIF_BRANDS: Final = frozenset({b"avif", b"avis"})
+_RADIANCE_SIZE: Final = re.compile(rb"[-+]([XY]) (\d{1,9}) [-+]([XY]) (\d{1,9})")
+
+
+@dataclass(frozen=True)
+class RawHeader:
+    """A size read from a header, and what a pixel takes decoded as OpenCV decodes it."""
+
+    size: tuple[int, int]  # (width, height)
+    per_pixel: int  # bytes
+    kind: str  # the format's name, as messages say it
+
+
+def raw_header(data: bytes) -> RawHeader | None:
+    """The header of a Radiance HDR, PFM or Sun raster file; None for another format, or a
+    header that says no size (OpenCV's decode then says what is wrong)."""
+    if data.startswith(RADIANCE_SIGNATURES):
+        return _radiance(data)
+    if data[:2] in (b"PF", b"Pf") and data[2:3].isspace():
+        fields = data[2:256].split(maxsplit=2)  # width, height, then the scale
+        if len(fields) < 2 or not (fields[0].isdigit() and fields[1].isdigit()):
+            return None
+        bands = 3 if data[1:2] == b"F" else 1
+        return RawHeader((int(fields[0]), int(fields[1])), 4 * bands, "PFM")
+    if data[:4] == SUN_RASTER_SIGNATURE and len(data) >= 16:
+        width, height, _depth = struct.unpack(">III", data[4:16])
+        return RawHeader((width, height), 4, "Sun raster")  # (decoded to colour, alpha at most)
+    return None
+
+
+def _radiance(data: bytes) -> RawHeader | None:
+    """A Radiance header: text lines to an empty one, then its size as `-Y H +X W` (or another
+    of its eight orientations). Decoded as three float32 a pixel."""
+    head = data[:HEADER_BYTES]
+    end = head.find(b"\n\n")
+    if end < 0:
+        return None
+    line = head[end + 2 : head.find(b"\n", end + 2)]
+    found = _RADIANCE_SIZE.fullmatch(line.strip())
+    if found is None or found.group(1) == found.group(3):
+        return None
+    first, second = int(found.group(2)), int(found.group(4))
+    width, height = (second, first) if found.group(1) == b"Y" else (first, second)
+    return RawHeader((width, height), 12, "Radiance HDR")
+
+
+def iso_brands(data: bytes) -> frozenset[bytes]:
+    """The brands an ISO media file (HEIC, AVIF, MP4) says it is, major and compatible; none for
+    another kind of file."""
+    if len(data) < 16 or data[4:8] != b"ftyp":
+        return frozenset()
+    box = min(struct.unpack(">I", data[:4])[0], len(data), 4096)
+    brands = [data[8:12]] + [data[i : i + 4] for i in range(16, box - 3, 4)]
+    return frozenset(brands)
+
+
+def is_heif_not_avif(data: bytes) -> bool:
+    """Whether `data` is a HEIF picture (an iPhone's HEIC photo) and not an AVIF one, which
+    OpenCV reads."""
+    brands = iso_brands(data)
+    return bool(brands & HEIF_BRANDS) and not brands & AVIF_BRANDS
+
+
+def is_avif(data: bytes) -> bool:
+    return bool(iso_brands(data) & AVIF_BRANDS)
