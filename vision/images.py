@@ -37,6 +37,7 @@ from blitzcam.vision.jpeg_check import (
     segment_named,
     without_junk_before_end,
 )
+from blitzcam.vision.jpeg_scans import missing_scans
 from blitzcam.vision.jpeg_segments import first_scan, segments, without_segments
 from blitzcam.vision.other_headers import is_avif, is_heif_not_avif, raw_header
 
@@ -441,6 +442,11 @@ def _as_libjpeg_reads_it(data: bytes, name: str) -> tuple[bytes, bool]:
         data = without_segments(data, {marker})
         warning = libjpeg_warning(data)
     if warning is None:
+        if missing_scans(data):  # (libjpeg reads a progressive JPEG cut after a scan unsaid)
+            raise ImageError(
+                f"{name}: cannot decode image: the file is cut short: a progressive JPEG whose "
+                "last scans are missing (it would be read blurred)"
+            )
         return data, True
     if says_damaged(warning):
         raise ImageError(
