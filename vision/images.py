@@ -349,6 +349,8 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         data, read_whole = _as_libjpeg_reads_it(data, name)
     needed, kind = _png_decode_bytes(data, size), "PNG"
     frames, palette = 1, data[:8] == PNG_SIGNATURE and len(data) > 25 and data[25] == 3
+    if data[:8] == PNG_SIGNATURE and b"acTL" in _png_chunks(data):  # (an animated PNG: its
+        frames = 2  # first frame read, unsaid, where a GIF's was said; review)
     if size is None and _header_pillow_reads(data):
         # decoded whole too, whatever its size: a 3.6 MB TIFF of 30000 x 30000 px took 5.5 GB
         header = _pillow_header(data, name)

@@ -254,6 +254,7 @@ def test_a_path_with_a_newline_is_one_quoted_line_of_the_table(random_model, pho
         ("table.gif", ["a picture of 256 colours at most (a palette)"]),
         ("two.gif", ["a picture of 256 colours at most (a palette)", "more than one frame or page: only the first is counted"]),
         ("two.tif", ["more than one frame or page: only the first is counted"]),  # (counted from page 1, unsaid)
+        ("two.png", ["more than one frame or page: only the first is counted"]),  # an animated PNG
     ],
 )
 def test_how_a_picture_was_read_is_noted(kind: str, notes: list[str], random_model, table_frame, tmp_path, capsys) -> None:
