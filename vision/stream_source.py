@@ -255,13 +255,13 @@ def http_answer(
         if 300 <= exc.code < 400:
             return f"the address sends elsewhere (HTTP {exc.code}): give the stream's own"
         return f"the server answered HTTP {exc.code}, not a stream"
+    except (OSError, ValueError):  # (no answer in time, refused, hung up; a port of 99999)
+        return None
     except http.client.HTTPException:  # (its answer no HTTP: an RTSP camera's port, say)
         return (
             "the server does not answer in HTTP (a camera's RTSP port answers at rtsp://…, "
             "not http://)"
         )
-    except (OSError, ValueError):  # (no answer in time, refused; a port of 99999)
-        return None
     media = "" if kind is None else kind.split(";")[0].strip().lower()
     if media in ("text/html", "text/plain"):
         return (

@@ -796,7 +796,7 @@ def test_a_file_is_blamed_only_where_nothing_opened_not_on_a_live_stream_that_dr
     assert http_answer(f"http://{host}/file.mp4") is None
 
 
-@pytest.mark.parametrize("reply", [b"RTSP/1.0 400 Bad Request\r\n\r\n", b"\x00\x01\x02 garbage\r\n"])
+@pytest.mark.parametrize("reply", [b"RTSP/1.0 400 Bad Request\r\n\r\n", b"\x00\x01\x02 garbage\r\n", b""])
 def test_a_server_that_does_not_answer_in_http_is_said_as_such(reply: bytes) -> None:
     # (http:// typed for an RTSP camera's port: http.client's BadStatusLine escaped, a traceback
     # in `decks enroll --camera`, "BadStatusLine: <control bytes>" in the app; review)
@@ -823,6 +823,9 @@ def test_a_server_that_does_not_answer_in_http_is_said_as_such(reply: bytes) -> 
     try:
         host = f"127.0.0.1:{listener.getsockname()[1]}"
         said = http_answer(f"http://bob:pw@{host}/video")
+        if not reply:  # (one that hangs up unsaid: a busy one-client camera; no HTTP fault)
+            assert said is None
+            return
         assert said is not None and said.startswith("the server does not answer in HTTP")
         with pytest.raises(SourceError) as caught:
             open_source(f"http://bob:pw@{host}/video",
