@@ -36,18 +36,10 @@ def _app(args: argparse.Namespace) -> int:
     from blitzcam.game.store import StoreError
 
     try:
-        from blitzcam.ui.app import inside_a_camera, run  # PySide6 is loaded only here
+        from blitzcam.ui.app import run  # PySide6 is loaded only here
     except ImportError as exc:
         raise UserError(f"the app needs PySide6, which failed to load: {exc}") from None
     try:
-        code = run(camera=args.camera, db=args.db)
+        return run(camera=args.camera, db=args.db)
     except StoreError as exc:
         raise UserError(str(exc)) from None
-    if inside_a_camera():  # (everything is saved and closed: only that thread is left)
-        import os
-        import sys
-
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
-    return code

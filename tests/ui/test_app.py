@@ -205,24 +205,41 @@ def test_every_picture_the_style_sheet_names_is_there() -> None:
         assert Path(path).is_file() and not QImage(path).isNull(), path
 
 
-def test_a_quit_with_a_camera_still_opening_ends_without_python_s_shutdown(monkeypatch) -> None:
+@pytest.mark.parametrize(("ends", "code"), [("returns", 0), ("ctrl-c", 130), ("store", 2)])
+def test_a_quit_with_a_camera_still_opening_ends_without_python_s_shutdown(
+    monkeypatch, capsys, ends: str, code: int
+) -> None:
     # (quit while a stream was connecting: its open returned into the interpreter shutting
-    # down, and the process aborted, SIGABRT and a core dump; review)
+    # down, and the process aborted, SIGABRT and a core dump; review. However the app ended: a
+    # second Ctrl+C as it shut down, or a store error, too)
     import os
+    import sys
     import threading
 
+    from blitzcam import entry
+    from blitzcam.game.store import StoreError
     from blitzcam.ui.counting_worker import WORKER_THREAD
+
+    def run(**kwargs) -> int:
+        if ends == "ctrl-c":
+            raise KeyboardInterrupt
+        if ends == "store":
+            raise StoreError("x: disk I/O error")
+        return 0
 
     ended: list[int] = []
     monkeypatch.setattr(os, "_exit", ended.append)
-    monkeypatch.setattr(app_module, "run", lambda **kwargs: 0)
-    assert main(["app"]) == 0 and ended == []  # nothing left at work: Python's own end
+    monkeypatch.setattr(app_module, "run", run)
+    monkeypatch.setattr(sys, "argv", ["blitzcam", "app"])
+    assert entry.main() == code and ended == []  # nothing left at work: Python's own end
     opened = threading.Event()
     opening = threading.Thread(target=opened.wait, args=(10,), name=WORKER_THREAD, daemon=True)
     opening.start()
     try:
-        main(["app"])
-        assert ended == [0]
+        entry.main()
+        assert ended == [code]
     finally:
         opened.set()
         opening.join(5)
+    if ends == "store":
+        assert "x: disk I/O error" in capsys.readouterr().err  # said before the end
