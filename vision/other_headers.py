@@ -3,7 +3,7 @@ HDR, PFM, Sun raster), and of the ISO media files (HEIC, AVIF) told apart by the
 
 Without a size from the header, a file was decoded whatever it would take: a 16 MB Radiance
 HDR of 16000 x 16000 pixels took 6.3 GB (float32, 12 bytes a pixel; review), past the limit
-every other format is held to. Read only the first bytes; nothing is decoded.
+every other format is held to. Only headers are read; nothing is decoded.
 """
 
 from __future__ import annotations
@@ -15,14 +15,18 @@ from typing import Final
 
 RADIANCE_SIGNATURES: Final = (b"#?RADIANCE", b"#?RGBE")
 SUN_RASTER_SIGNATURE: Final = b"\x59\xa6\x6a\x95"
-HEADER_BYTES: Final = 64 * 1024  # a Radiance header's text lines, at the most looked through
 # an ISO media file's brands (`ftyp`) that say HEIF pictures: an iPhone's photos, which OpenCV
 # does not decode (said as "not an image file OpenCV can read, or corrupt")
 HEIF_BRANDS: Final = frozenset(
     {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
 )
 AVIF_BRANDS: Final = frozenset({b"avif", b"avis"})
-_RADIANCE_SIZE: Final = re.compile(rb"[-+]([XY]) (\d{1,9}) [-+]([XY]) (\d{1,9})")
+# a Radiance file's size line, read as OpenCV reads it (sscanf's "-Y %d +X %d": any spaces,
+# a sign before a number, anything after)
+_RADIANCE_SIZE: Final = re.compile(rb"\s*[-+]([XY])\s+\+?(\d+)\s+[-+]([XY])\s+\+?(\d+)")
+# bytes a Radiance pixel takes as OpenCV decodes it: its float32 colour and the RGBE rows it is
+# read from (measured: 367 MB for 4000 x 4000, a 16000 x 16000 file 6.3 GB)
+RADIANCE_PER_PIXEL: Final = 24
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,7 @@ def raw_header(data: bytes) -> RawHeader | None:
     if data.startswith(RADIANCE_SIGNATURES):
         return _radiance(data)
     if data[:2] in (b"PF", b"Pf") and data[2:3].isspace():
-        fields = data[2:256].split(maxsplit=2)  # width, height, then the scale
+        fields = [field.removeprefix(b"+") for field in data[2:256].split(maxsplit=2)]
         if len(fields) < 2 or not (fields[0].isdigit() and fields[1].isdigit()):
             return None
         bands = 3 if data[1:2] == b"F" else 1
@@ -53,18 +57,16 @@ def raw_header(data: bytes) -> RawHeader | None:
 
 def _radiance(data: bytes) -> RawHeader | None:
     """A Radiance header: text lines to an empty one, then its size as `-Y H +X W` (or another
-    of its eight orientations). Decoded as three float32 a pixel."""
-    head = data[:HEADER_BYTES]
-    end = head.find(b"\n\n")
+    of its eight orientations)."""
+    end = data.find(b"\n\n")
     if end < 0:
         return None
-    line = head[end + 2 : head.find(b"\n", end + 2)]
-    found = _RADIANCE_SIZE.fullmatch(line.strip())
+    found = _RADIANCE_SIZE.match(data, end + 2, end + 2 + 256)
     if found is None or found.group(1) == found.group(3):
         return None
     first, second = int(found.group(2)), int(found.group(4))
     width, height = (second, first) if found.group(1) == b"Y" else (first, second)
-    return RawHeader((width, height), 12, "Radiance HDR")
+    return RawHeader((width, height), RADIANCE_PER_PIXEL, "Radiance HDR")
 
 
 def iso_brands(data: bytes) -> frozenset[bytes]:
