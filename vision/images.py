@@ -443,22 +443,22 @@ def _as_libjpeg_reads_it(data: bytes, name: str) -> tuple[bytes, bool]:
         left_out.add(marker)
         data = without_segments(data, {marker})
         warning = libjpeg_warning(data)
-    if warning is None:
-        if missing_scans(data):  # (libjpeg reads a progressive JPEG cut after a scan unsaid)
-            raise ImageError(
-                f"{name}: cannot decode image: the file is cut short: a progressive JPEG whose "
-                "last scans are missing (it would be read blurred)"
-            )
-        return data, True
-    if says_damaged(warning):
+    read_whole = warning is None
+    if warning is not None and says_damaged(warning):
         raise ImageError(
             f"{name}: cannot decode image: its image data is damaged (libjpeg: {warning})"
         )
-    junk, scan = junk_before_end(warning), first_scan(data)
-    if junk is not None and scan is not None:  # stray bytes a camera wrote before the end
-        data = without_junk_before_end(data, junk, scan=scan)
-        return data, libjpeg_warning(data) is None
-    return data, False  # an encoder's quirk, or a variant OpenCV may read and libjpeg not
+    if warning is not None:  # an encoder's quirk, or a variant OpenCV may read and libjpeg not
+        junk, scan = junk_before_end(warning), first_scan(data)
+        if junk is not None and scan is not None:  # stray bytes a camera wrote before the end
+            data = without_junk_before_end(data, junk, scan=scan)
+            read_whole = libjpeg_warning(data) is None
+    if missing_scans(data):  # (libjpeg reads a progressive JPEG cut after a scan unsaid)
+        raise ImageError(
+            f"{name}: cannot decode image: the file is cut short: a progressive JPEG whose "
+            "last scans are missing (it would be read blurred)"
+        )
+    return data, read_whole
 
 
 _RESIZABLE: Final = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32))

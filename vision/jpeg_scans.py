@@ -27,8 +27,11 @@ def missing_scans(data: bytes) -> bool:
     components: dict[int, list[int]] | None = None  # each one's coarsest bit left, by coefficient
     pos = 2
     while pos + 4 <= len(data):
-        if data[pos] != 0xFF:
-            return False
+        if data[pos] != 0xFF:  # stray bytes between segments: stepped over, as libjpeg does
+            pos = data.find(b"\xff", pos)
+            if pos < 0:
+                break
+            continue
         marker = data[pos + 1]
         if marker == 0xFF:  # fill
             pos += 1
