@@ -142,11 +142,13 @@ def run_folder(path: Path, option: str) -> Path:
 
 def why_no_folder(path: Path, error: OSError) -> str:
     """Why `path` could not be made a folder, in words: "File exists" for `a-file/sub` sent the
-    user looking for a `sub` that was not there."""
+    user looking for a `sub` that was not there, and for a link to a drive not plugged in."""
     for part in (path, *path.parents):
         try:
             if part.exists() and not part.is_dir():
                 return f"{part} is a file, not a folder" if part != path else "it is a file"
+            if part.is_symlink() and not part.exists():
+                return not_there(path, "folder") if part != path else not_there(path)
         except OSError:
             break
     return str(error.strerror or error)

@@ -1,7 +1,8 @@
 """Live counts that do not flicker: a vote over recent still frames, reset when the scene changes.
 
-Each frame brings its counts and a tiny grey thumbnail. A frame that differs much from the one
-before is in motion (a hand passing over the table): its counts do not vote. A still frame that
+Each frame brings its counts and a tiny thumbnail (its grey, and how much of it is white). A
+frame that differs much from the one before is in motion (a hand passing over the table): its
+counts do not vote. A still frame that
 differs much from the window's scene may be a new scene (cards dealt, a pile moved), or a hand
 that paused over the cards: only once `min_votes` still frames in a row, over `min_still_s`
 seconds at least, agree on the new view does the window restart with them; until then the old

@@ -211,6 +211,14 @@ def _open_store(
         print(f"note: {store.unfolded}", file=sys.stderr)
 
 
+def _no_folder(folder: Path) -> str:
+    """Why a database's folder is not there: no such folder, or a link to nothing on the way."""
+    from blitzcam.paths import not_there
+
+    said = not_there(folder, "folder")
+    return f"no such folder {folder}" if said == "no such folder" else said
+
+
 def _store_at(args: argparse.Namespace, *, create: bool = False, reading: bool = False):
     """The match store; made where there is none only for `create` (`new`, `import`): a
     mistyped --db read by `list` looked like an empty store, and left one behind. For
@@ -238,10 +246,13 @@ def _store_at(args: argparse.Namespace, *, create: bool = False, reading: bool =
             f"{path}: {not_there(path)}: no match database there (a drive not plugged in? "
             "`blitzcam match new` starts one)"
         )
-    if create and args.db is not None and not path.parent.is_dir():
+    folder = None if path.parent.is_dir() else _no_folder(path.parent)
+    if create and args.db is not None and folder is not None:
         # (as the app says: a typo, or a drive not plugged in, made a tree of new folders)
-        raise UserError(f"--db {args.db}: no such folder {path.parent}")
+        raise UserError(f"--db {args.db}: {folder}")
     if not create and size is None:
+        if args.db is not None and folder is not None:  # (`new` would refuse it as well)
+            raise UserError(f"--db {args.db}: no such match database: {folder}")
         if args.db is not None:
             raise UserError(
                 f"--db {args.db}: no such match database (`blitzcam match --db FILE new …` "

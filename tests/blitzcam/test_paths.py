@@ -103,3 +103,12 @@ def test_commands_say_a_link_to_nothing_as_such(tmp_path: Path) -> None:
     match.symlink_to(tmp_path / "old.json")
     with pytest.raises(MatchError, match=r"match\.json: a link to .*old\.json, which is not there$"):
         read_match(match)
+
+
+def test_a_data_directory_linked_to_a_drive_not_plugged_in_is_said_as_such(tmp_path, monkeypatch) -> None:
+    # ("cannot use dd (File exists)"; review)
+    linked = tmp_path / "dd"
+    linked.symlink_to(tmp_path / "usb" / "blitzcam")
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(linked))
+    with pytest.raises(UserError, match=r"cannot use .*dd \(a link to .*usb/blitzcam, which is not there\)$"):
+        data_dir()
