@@ -91,8 +91,9 @@ SCAN_NOT_STARTED: Final = "The camera gave no view: "
 # the longest a quit waits for a frame being counted (a table read in tiles takes ~2.5 s on a
 # 2-core laptop); past it the process exits all the same
 EXIT_WAIT_S: Final = 10.0
-# beside the news while the disk is full (its tooltip says the whole of `MatchStore.unfolded`)
-UNFOLDED: Final = "Disk full: the newest rounds are only in the database's -wal file"
+# beside the news while the disk is full, or failing (its tooltip says the whole of
+# `MatchStore.unfolded`, SQLite's reason with it)
+UNFOLDED: Final = "The newest rounds are only in the database's -wal file: keep it beside it"
 
 
 def scan_failed_text(message: str, *, had_view: bool = True) -> str:
