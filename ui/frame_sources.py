@@ -32,7 +32,9 @@ GONE_AFTER_S: Final = 5.0  # no picture of a folder read for so long: it is gone
 class ImageLoopSource:
     """Replays image files in a loop, each shown for `repeat` reads and `seconds` at least (the
     bundled demo footage, or a folder of stills standing in for a camera). One image is decoded
-    at a time: a folder of phone photos is not held in memory."""
+    at a time: a folder of phone photos is not held in memory. `listed`: the folder's pictures
+    as they are now, asked each time the loop comes round to its start, so that a photo a
+    phone's sync adds during a scan is shown (it never was), and one taken away is left out."""
 
     def __init__(
         self,
@@ -41,6 +43,7 @@ class ImageLoopSource:
         repeat: int = 30,
         seconds: float = STILL_SHOWN_S,
         clock: Callable[[], float] = time.monotonic,
+        listed: Callable[[], list[Path]] | None = None,
     ) -> None:
         if not paths:
             raise ValueError("ImageLoopSource: expected at least one image, got none")
@@ -48,6 +51,7 @@ class ImageLoopSource:
 
         self._read_image = read_image
         self._paths = list(paths)
+        self._listed = listed
         self._repeat = max(1, repeat)
         self._seconds, self._clock = seconds, clock
         self._turn = 0  # the loop's turns so far: the image shown is the turn's
@@ -88,6 +92,8 @@ class ImageLoopSource:
         turned = self._turn_reads >= self._repeat and now - self._turn_since >= self._seconds
         if turned:
             self._turn, self._turn_reads, self._turn_since = self._turn + 1, 0, now
+            if self._turn % len(self._paths) == 0:
+                self._list_again()
         index = self._turn % len(self._paths)
         # read again at each turn, the one shown too: a folder emptied under a scan went on
         # being counted from the last picture, with no word. A picture that failed is passed
@@ -108,6 +114,29 @@ class ImageLoopSource:
         self._turn_reads += 1
         return self._frame
 
+    def _list_again(self) -> None:
+        """Take the folder's pictures as they are now (`listed`), what is known of each kept
+        by its name; the list as it was where the folder lists none (emptied, or gone: that is
+        said once no picture reads)."""
+        if self._listed is None:
+            return
+        try:
+            paths = list(self._listed())
+        except (UserError, OSError):
+            return
+        if not paths or paths == self._paths:
+            return
+        unreadable = {self._paths[i] for i in self._unreadable}
+        read_once = {self._paths[i] for i in self._read_once}
+        shown = self._paths[self._shown]
+        went = [path for path in self._paths if path in read_once and path not in paths]
+        if went:  # (named if none is left that reads: not a file beside it that never did)
+            self._went = UserError(f"{went[-1]}: no such file")
+        self._paths, self._turn = paths, 0
+        self._unreadable = {i for i, path in enumerate(paths) if path in unreadable}
+        self._read_once = {i for i, path in enumerate(paths) if path in read_once}
+        self._shown = paths.index(shown) if shown in paths else -1  # (-1: read at its turn)
+
     def _said_gone(self, problem: UserError, now: float) -> None:
         """SourceError once no picture has read for GONE_AFTER_S and two turns of each: a
         folder emptied, or moved. (A picture being written over by a phone's sync fails for a
@@ -121,7 +150,7 @@ class ImageLoopSource:
             return
         from blitzcam.vision.sources import SourceError
 
-        if len(self._paths) == 1:
+        if len(self._paths) == 1 and self._listed is None:  # (a picture, not a folder's)
             raise SourceError(f"{self._paths[0]}: cannot be read any more ({problem})")
         raise SourceError(
             f"{self._paths[0].parent}: none of its pictures can be read any more (moved or "
@@ -179,7 +208,8 @@ def open_source(spec: str) -> FrameSource:
     if read.live:  # held by its index ("00" is camera 0 too), device file or address
         return OpenedLater(lambda: vision_open(spec), spec=str(read.target))
     if read.kind is SpecKind.FOLDER:
-        return ImageLoopSource(image_files(Path(read.target)))
+        folder = Path(read.target)
+        return ImageLoopSource(image_files(folder), listed=lambda: image_files(folder))
     if read.kind is SpecKind.IMAGE:
         return ImageLoopSource([Path(read.target)])
     return open_spec(read)  # a video file

@@ -188,6 +188,26 @@ def test_a_damaged_photo_in_a_folder_of_stills_is_passed_over(tmp_path) -> None:
     assert seen == [0, 0, 2, 0, 0, 2]  # b.png's turn keeps a.png in view
 
 
+def test_a_photo_added_to_a_folder_of_stills_during_a_scan_is_shown(tmp_path) -> None:
+    # (a phone's sync writing into the folder: the list was taken once, and the photo that
+    # came during the scan was never shown; review)
+    import cv2
+
+    frames = [synthetic_frame(i, [])[0] for i in range(3)]
+    cv2.imwrite(str(tmp_path / "a.png"), frames[0])
+    source = open_source(str(tmp_path))
+    source._repeat, source._seconds = 1, 0.0  # a new picture every read
+    assert int(source.read()[0, 0, 0]) == 0
+    cv2.imwrite(str(tmp_path / "b.png"), frames[1])
+    seen = [int(source.read()[0, 0, 0]) for _ in range(4)]
+    assert seen == [0, 1, 0, 1]  # from the loop's next start
+    (tmp_path / "a.png").unlink()  # one taken away is left out, not tried at each turn
+    cv2.imwrite(str(tmp_path / "c.png"), frames[2])
+    seen = [int(source.read()[0, 0, 0]) for _ in range(4)]
+    assert seen == [1, 2, 1, 2]  # (the loop came round at once: listed again there)
+    assert [path.name for path in source._paths] == ["b.png", "c.png"]
+
+
 def test_a_damaged_first_photo_in_a_folder_of_stills_is_passed_over_too(tmp_path) -> None:
     # (the first file was read to say a bad one at once: it refused the whole folder)
     import cv2
@@ -244,14 +264,22 @@ def test_a_folder_of_stills_emptied_while_it_plays_has_failed(tmp_path) -> None:
         (tmp_path / name).unlink()
     with pytest.raises(SourceError, match=rf"^{tmp_path}: none of its pictures can be read any more"):
         reads(source, 4 + int(GONE_AFTER_S))
-    # one picture alone, deleted: said naming it, after the same wait
+    # one picture alone, deleted: said naming it, after the same wait (as the folder's: the
+    # folder is listed again as its loop comes round)
     cv2.imwrite(str(tmp_path / "only.png"), frames[0])
     alone = opened(str(tmp_path))
     reads(alone, 1)
     (tmp_path / "only.png").unlink()
     assert reads(alone, 2) == [0, 0]
-    with pytest.raises(SourceError, match=r"only\.png: cannot be read any more"):
+    with pytest.raises(SourceError, match=rf"^{tmp_path}: none of its pictures .*only\.png: no such file$"):
         reads(alone, 2 + int(GONE_AFTER_S))
+    # a picture given alone (not a folder): named as it is
+    cv2.imwrite(str(tmp_path / "one.png"), frames[0])
+    picture = opened(str(tmp_path / "one.png"))
+    reads(picture, 1)
+    (tmp_path / "one.png").unlink()
+    with pytest.raises(SourceError, match=r"one\.png: cannot be read any more"):
+        reads(picture, 4 + int(GONE_AFTER_S))
     # beside a file that never was a picture, the one that went is named, not that file
     # (review: "the last: c_text.jpg: cannot decode image", of a picture deleted)
     (tmp_path / "went.png").write_bytes(cv2.imencode(".png", frames[0])[1].tobytes())
