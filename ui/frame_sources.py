@@ -128,7 +128,7 @@ class ImageLoopSource:
             return
         unreadable = {self._paths[i] for i in self._unreadable}
         read_once = {self._paths[i] for i in self._read_once}
-        shown = self._paths[self._shown]
+        shown = self._paths[self._shown] if self._shown >= 0 else None
         went = [path for path in self._paths if path in read_once and path not in paths]
         if went:  # (named if none is left that reads: not a file beside it that never did)
             self._went = UserError(f"{went[-1]}: no such file")
