@@ -378,19 +378,25 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     flags = _REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR if jpeg else cv2.IMREAD_UNCHANGED
     if not jpeg:  # a PNG's or WebP's orientation is applied below, with its alpha kept
         flags |= cv2.IMREAD_IGNORE_ORIENTATION
-    libpng: list[str] = []  # what libpng said of a PNG (it prints past OpenCV's log level)
+    # what a decoder's library says on the process's stderr, naming no file: libpng of a PNG,
+    # libjpeg of a JPEG its strict read could not judge (it prints past OpenCV's log level)
+    heard: list[str] = []
+    png = data.startswith(PNG_SIGNATURE)
+    listened = LIBPNG_LINES if png else LIBJPEG_LINES if jpeg and not read_whole else None
     try:
-        with quiet_opencv(), _libpng_lines(libpng, data.startswith(PNG_SIGNATURE)):
+        with quiet_opencv(), _decoder_lines(heard, listened):
             image = cv2.imdecode(buffer, flags)  # a damaged TIFF or BMP said once, in our words
     except cv2.error as exc:
         raise ImageError(
             f"{name}: cannot decode image: {str(exc).strip().splitlines()[-1]}"
         ) from None
     if image is None or image.size == 0:
-        errors = [line for line in libpng if line.startswith("libpng error")]
+        errors = [line for line in heard if line.startswith("libpng error")]
         if errors:
             said = errors[0].removeprefix("libpng error:").strip()
             raise ImageError(f"{name}: cannot decode image: corrupt PNG (libpng: {said})")
+        if heard and not png:
+            raise ImageError(f"{name}: cannot decode image: corrupt JPEG (libjpeg: {heard[-1]})")
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )
@@ -563,13 +569,32 @@ def quiet_opencv() -> Iterator[None]:
 _STDERR_LOCK = threading.Lock()  # one thread at a time has the process's stderr caught
 
 
+LIBPNG_LINES: Final = ("libpng ",)
+# how libjpeg's lines begin (jerror.h), which OpenCV's decoder lets it write to the process's
+# stderr, naming no file, for a JPEG the strict read before could not judge (simplejpeg refused
+# its header: "Could not determine subsampling level")
+LIBJPEG_LINES: Final = (
+    "Corrupt JPEG data",
+    "Premature end of JPEG file",
+    "Warning: unknown",
+    "Invalid JPEG file structure",
+    "Invalid SOS parameters",
+    "Bogus ",
+    "Unsupported marker type",
+    "Not a JPEG file",
+    "Huffman table",
+    "Quantization table",
+)
+
+
 @contextmanager
-def _libpng_lines(into: list[str], catch: bool = True) -> Iterator[None]:
-    """libpng's lines (`libpng error: IDAT: CRC error`, `libpng warning: iCCP: known incorrect
-    sRGB profile`) into `into` instead of onto the terminal, where they named no file: libpng
-    writes them to the process's stderr itself. Anything else written there meanwhile (another
-    thread's) is written back after. Nothing is caught with `catch` False or without a stderr."""
-    if not catch:
+def _decoder_lines(into: list[str], lines_of: tuple[str, ...] | None) -> Iterator[None]:
+    """A decoder library's lines, those that begin as `lines_of` (LIBPNG_LINES: `libpng error:
+    IDAT: CRC error`; LIBJPEG_LINES), into `into` instead of onto the terminal, where they named
+    no file: the library writes them to the process's stderr itself. Anything else written
+    there meanwhile (another thread's) is written back after. Nothing is caught where
+    `lines_of` is None, or without a stderr."""
+    if lines_of is None:
         yield
         return
     with _STDERR_LOCK, ExitStack() as closing:
@@ -592,8 +617,8 @@ def _libpng_lines(into: list[str], catch: bool = True) -> Iterator[None]:
             lines = caught.read().decode("utf-8", "replace").splitlines()
             # (another thread's own "libpng " line, written in these few milliseconds, is
             # taken for this file's: rare, and only ever said as part of an error)
-            into.extend(line for line in lines if line.startswith("libpng "))
-            others = [line for line in lines if not line.startswith("libpng ")]
+            into.extend(line for line in lines if line.startswith(lines_of))
+            others = [line for line in lines if not line.startswith(lines_of)]
             if others and sys.stderr is not None:
                 sys.stderr.write("\n".join(others) + "\n")
 
