@@ -11,6 +11,7 @@ whose image data libjpeg says is damaged (vision/jpeg_check.py).
 from __future__ import annotations
 
 import io
+import logging
 import os
 import stat
 import struct
@@ -110,17 +111,44 @@ class _Header:
     palette: bool = False  # its colours are a palette's (a GIF's 256 at most)
 
 
-def _pillow_header(data: bytes, name: str) -> _Header | None:
+class _Heard(logging.Handler):
+    """What a library logs, kept (see `_pillow_header`)."""
+
+    def __init__(self, into: list[str]) -> None:
+        super().__init__(logging.WARNING)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append(record.getMessage())
+
+
+@contextmanager
+def _logged_into(logger: logging.Logger, into: list[str]) -> Iterator[None]:
+    """`logger`'s warnings and errors into `into`, not on to Python's last-resort handler, which
+    writes them to stderr naming no file."""
+    handler, propagated = _Heard(into), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.propagate = propagated
+        logger.removeHandler(handler)
+
+
+def _pillow_header(data: bytes, name: str, said: list[str] | None = None) -> _Header | None:
     """The header of a file of another format than PNG and JPEG (TIFF, WebP, BMP, PNM, GIF,
     JPEG 2000), read by Pillow without decoding the pixels; None when it cannot tell. A pixel
     is counted at its bands times their sample size (a palette as the 4 bytes of colour and
     alpha OpenCV may decode it to). ImageError naming `name` for a header past twice
-    MAX_PIXELS, where Pillow says no size."""
+    MAX_PIXELS, where Pillow says no size. What Pillow logs meanwhile goes into `said` (a
+    TIFF's "More samples per pixel than can be decoded: 7"), off the terminal."""
     import warnings
 
     from PIL import Image
 
-    with _PILLOW_LIMIT, warnings.catch_warnings():
+    heard = [] if said is None else said
+    with _PILLOW_LIMIT, warnings.catch_warnings(), _logged_into(logging.getLogger("PIL"), heard):
         # Pillow's limit set to ours while it reads: it warns from there (the size is judged
         # by `_check_pixels`) and refuses from twice that
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -351,9 +379,10 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     frames, palette = 1, data[:8] == PNG_SIGNATURE and len(data) > 25 and data[25] == 3
     if data[:8] == PNG_SIGNATURE and b"acTL" in _png_chunks(data):  # (an animated PNG: its
         frames = 2  # first frame read, unsaid, where a GIF's was said; review)
+    pillow_said: list[str] = []  # what Pillow logged of a header it could not read
     if size is None and _header_pillow_reads(data):
         # decoded whole too, whatever its size: a 3.6 MB TIFF of 30000 x 30000 px took 5.5 GB
-        header = _pillow_header(data, name)
+        header = _pillow_header(data, name, pillow_said)
         if header is not None:
             (width, height), kind = header.size, header.kind
             _check_pixels(width, height, name)
@@ -397,6 +426,11 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
             raise ImageError(f"{name}: cannot decode image: corrupt PNG (libpng: {said})")
         if heard and not png:
             raise ImageError(f"{name}: cannot decode image: corrupt JPEG (libjpeg: {heard[-1]})")
+        if pillow_said:
+            raise ImageError(
+                f"{name}: cannot decode image: its header is damaged or not read "
+                f"here (Pillow: {pillow_said[-1]})"
+            )
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -582,6 +584,41 @@ def test_stray_bytes_before_a_jpegs_end_are_read_quietly_as_the_same_picture(
     frame = decode_picture(quirky, name="x.jpg").frame
     assert capfd.readouterr().err == ""
     assert np.array_equal(frame, decode_picture(clean, name="x.jpg").frame)
+
+
+def _tiff_saying_samples_per_pixel(samples: int) -> bytes:
+    """A small RGB TIFF from Pillow whose SamplesPerPixel tag (277) says `samples`."""
+    import struct
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.fromarray(NOISE[:32, :32, ::-1]).save(out, format="TIFF")
+    data = bytearray(out.getvalue())
+    directory = struct.unpack("<I", data[4:8])[0]
+    for entry in range(struct.unpack("<H", data[directory : directory + 2])[0]):
+        at = directory + 2 + 12 * entry
+        if struct.unpack("<H", data[at : at + 2])[0] == 277:
+            data[at + 8 : at + 10] = struct.pack("<H", samples)
+    return bytes(data)
+
+
+def test_what_pillow_logs_of_a_tiff_header_is_said_in_the_error_not_on_the_terminal(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    # Pillow's probe logged "More samples per pixel than can be decoded: 7" through Python's
+    # last-resort handler, onto the terminal naming no file, and the error said only "not an
+    # image file OpenCV can read" (a review's fuzzing)
+    capfd.readouterr()
+    with pytest.raises(
+        ImageError,
+        match=r"^x\.tif: cannot decode image: .*\(Pillow: More samples per pixel than can be "
+        r"decoded: 7\)$",
+    ):
+        decode_picture(_tiff_saying_samples_per_pixel(7), name="x.tif")
+    assert capfd.readouterr().err == ""
+    assert logging.getLogger("PIL").propagate  # and Pillow's logger is as it was
+    assert decode_picture(_tiff_saying_samples_per_pixel(3), name="x.tif").frame.shape == (32, 32, 3)
 
 
 def test_a_photo_with_a_flat_border_is_not_taken_for_damage() -> None:
