@@ -13,10 +13,10 @@ from __future__ import annotations
 import struct
 from typing import Final
 
+from blitzcam.vision.jpeg_segments import SCAN, segments
+
 # the start-of-frame markers of the progressive processes (Huffman and arithmetic coded)
 PROGRESSIVE_FRAMES: Final = frozenset({0xC2, 0xC6, 0xCA, 0xCE})
-SCAN: Final = 0xDA
-END: Final = 0xD9
 COEFFICIENTS: Final = 64
 
 
@@ -25,38 +25,17 @@ def missing_scans(data: bytes) -> bool:
     of every component to full precision (to the last bit: Al 0); False for a baseline JPEG, or
     one whose markers cannot be walked (libjpeg has its say on those)."""
     components: dict[int, list[int]] | None = None  # each one's coarsest bit left, by coefficient
-    pos = 2
-    while pos + 4 <= len(data):
-        if data[pos] != 0xFF:  # stray bytes between segments: stepped over, as libjpeg does
-            pos = data.find(b"\xff", pos)
-            if pos < 0:
-                break
-            continue
-        marker = data[pos + 1]
-        if marker == 0xFF:  # fill
-            pos += 1
-            continue
-        if marker == END:
-            break
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # no length
-            pos += 2
-            continue
+    for pos, marker in segments(data, skip_junk=True, through_scans=True):
         length = struct.unpack(">H", data[pos + 2 : pos + 4])[0]
         body = data[pos + 4 : pos + 2 + length]
         if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a frame
-            if marker not in PROGRESSIVE_FRAMES:
-                return False
-            if len(body) < 6:
+            if marker not in PROGRESSIVE_FRAMES or len(body) < 6:
                 return False
             count = body[5]
             ids = [body[6 + 3 * i] for i in range(count) if 6 + 3 * i < len(body)]
             components = {c: [COEFFICIENTS] * COEFFICIENTS for c in ids}
-        elif marker == SCAN:
-            if components is None or not _scanned(body, components):
-                return False
-            pos = _after_image_data(data, pos + 2 + length)
-            continue
-        pos += 2 + length
+        elif marker == SCAN and (components is None or not _scanned(body, components)):
+            return False
     if components is None:
         return False
     return any(bit != 0 for bits in components.values() for bit in bits)
@@ -82,17 +61,3 @@ def _scanned(body: bytes, components: dict[int, list[int]]) -> bool:
         for k in range(start, end + 1):
             coarsest[k] = min(coarsest[k], low)
     return True
-
-
-def _after_image_data(data: bytes, pos: int) -> int:
-    """Where a scan's image data ends: at the first marker that is not a stuffed 00 or a
-    restart (RST0-7), or the file's end."""
-    while True:
-        pos = data.find(b"\xff", pos)
-        if pos < 0 or pos + 1 >= len(data):
-            return len(data)
-        following = data[pos + 1]
-        if following == 0x00 or 0xD0 <= following <= 0xD7 or following == 0xFF:
-            pos += 1 if following == 0xFF else 2
-            continue
-        return pos

@@ -1,5 +1,6 @@
-"""A JPEG's segments walked from its start to its first scan, without decoding anything: where
-the frame header and the image data are, and a copy without a segment of metadata."""
+"""A JPEG's segments walked from its start to its first scan (or through every scan, their image
+data stepped over), without decoding anything: where the frame header and the image data are,
+and a copy without a segment of metadata."""
 
 from __future__ import annotations
 
@@ -7,12 +8,17 @@ import struct
 from collections.abc import Collection, Iterator
 
 SCAN = 0xDA  # start of scan: the image data follows, with no segments to walk
+END = 0xD9  # end of image
 
 
-def segments(data: bytes, *, skip_junk: bool) -> Iterator[tuple[int, int]]:
+def segments(
+    data: bytes, *, skip_junk: bool, through_scans: bool = False
+) -> Iterator[tuple[int, int]]:
     """(position, marker) of each segment of a JPEG, in order, up to its first scan, whose
-    entropy-coded data has no segments to walk. Bytes that start no segment are stepped over
-    one at a time with `skip_junk`, else they end the walk."""
+    entropy-coded data has no segments to walk; with `through_scans`, on past each scan's image
+    data to the end marker (a progressive JPEG's later scans, its tables between them). Bytes
+    that start no segment are stepped over with `skip_junk`, as libjpeg does, else they end
+    the walk."""
     pos = 2
     while pos + 4 <= len(data):
         if data[pos] != 0xFF:
@@ -24,12 +30,17 @@ def segments(data: bytes, *, skip_junk: bool) -> Iterator[tuple[int, int]]:
         if marker == 0xFF:  # fill byte
             pos += 1
             continue
+        if marker == END and through_scans:
+            return
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # no length follows these
             pos += 2
             continue
         yield pos, marker
         if marker == SCAN:
-            return
+            if not through_scans:
+                return
+            pos = _after_image_data(data, _end_of(data, pos))
+            continue
         pos = _end_of(data, pos)
 
 
@@ -57,3 +68,17 @@ def without_segments(data: bytes, markers: Collection[int]) -> bytes:
 def _end_of(data: bytes, pos: int) -> int:
     """Where the segment at `pos` ends: its marker, then its length (which counts itself)."""
     return pos + 2 + struct.unpack(">H", data[pos + 2 : pos + 4])[0]
+
+
+def _after_image_data(data: bytes, pos: int) -> int:
+    """Where a scan's image data ends: at the first marker that is not a stuffed 00 or a
+    restart (RST0-7), or the file's end."""
+    while True:
+        pos = data.find(b"\xff", pos)
+        if pos < 0 or pos + 1 >= len(data):
+            return len(data)
+        following = data[pos + 1]
+        if following == 0x00 or 0xD0 <= following <= 0xD7 or following == 0xFF:
+            pos += 1 if following == 0xFF else 2
+            continue
+        return pos

@@ -53,3 +53,18 @@ def test_nothing_is_cut_from_a_file_whose_segments_do_not_reach_a_scan() -> None
     assert first_scan(broken) is None
     assert without_segments(broken, {APP0, COM}) == broken
     assert without_segments(CLEAN[:30], {APP0}) == CLEAN[:30]  # cut before its scan
+
+
+def test_walked_through_its_scans_a_progressive_jpeg_shows_each_scan_and_ends_at_its_end() -> None:
+    progressive = cv2.imencode(".jpg", PICTURE, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])[1].tobytes()
+    walked = list(segments(progressive, skip_junk=True, through_scans=True))
+    scans = [pos for pos, marker in walked if marker == SCAN]
+    assert len(scans) > 1  # (libjpeg's progressive script has ten for a colour picture)
+    # every scan header found, none taken from inside image data (where a 0xFF is stuffed)
+    every = [at for at in range(len(progressive) - 1) if progressive[at : at + 2] == b"\xff\xda"]
+    assert scans == every
+    assert scans[0] == first_scan(progressive)
+    assert walked[-1][0] < len(progressive) - 2  # the end marker is where it stopped, unwalked
+    # without `through_scans`, the first scan ends the walk, as before
+    assert [marker for _, marker in segments(progressive, skip_junk=True)][-1] == SCAN
+    assert sum(m == SCAN for _, m in segments(progressive, skip_junk=True)) == 1
