@@ -14,6 +14,7 @@ from blitzcam.datasets.art import MAX_EXPORT_WIDTH, MIN_EXPORT_WIDTH, export_bac
 from blitzcam.errors import UserError
 from blitzcam.files import why_unwritable
 from blitzcam.game.decks import DECK_NAMES
+from blitzcam.paths import why_no_folder
 
 __all__ = ["export_backs", "export_command", "save_png_rgba"]
 
@@ -31,7 +32,9 @@ def export_command(args: argparse.Namespace) -> int:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UserError(f"{out_dir}: cannot create the folder ({exc.strerror or exc})") from None
+        raise UserError(
+            f"{out_dir}: cannot create the folder ({why_no_folder(out_dir, exc)})"
+        ) from None
     if not os.access(out_dir, os.W_OK | os.X_OK):
         raise UserError(f"{out_dir}: folder is not writable")
     for deck in DECK_NAMES:  # what is in the way is said before any back is written

@@ -233,7 +233,11 @@ def _prelabel(args: argparse.Namespace) -> int:
         try:
             args.out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise UserError(f"--out {args.out}: cannot make it: {exc.strerror or exc}") from None
+            from blitzcam.paths import why_no_folder
+
+            raise UserError(
+                f"--out {args.out}: cannot make it: {why_no_folder(args.out, exc)}"
+            ) from None
     failed = 0
     for photo in args.images:
         target, named = labels_file(photo, args.out)

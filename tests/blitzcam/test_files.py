@@ -191,6 +191,14 @@ def test_why_unwritable_says_what_the_write_would_refuse(
         f"a link to {tmp_path / 'gone' / 'x.json'}, in no folder that is there"
     )
     assert why_unwritable(tmp_path / "loop") == "a loop of links, not a file"
+    # a folder on the way that is a link to nothing (a drive not plugged in) said as one
+    (tmp_path / "usb").symlink_to(tmp_path / "unplugged")
+    assert why_unwritable(tmp_path / "usb" / "out" / "x.json") == (
+        f"{tmp_path / 'usb'} is a link to {tmp_path / 'unplugged'}, which is not there"
+    )
+    assert why_unwritable(tmp_path / "usb" / "x.json") == (
+        f"{tmp_path / 'usb'} is a link to {tmp_path / 'unplugged'}, which is not there"
+    )
     for fine in (tmp_path / "new.json", locked, Path("/dev/stdout"), Path("/dev/null")):
         assert why_unwritable(fine) is None, fine
     refuse_writing(locked)

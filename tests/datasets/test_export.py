@@ -116,6 +116,18 @@ def test_cli_unwritable_folder_is_a_user_error(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_folder_on_the_way_that_links_to_nothing_is_said_as_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a drive not plugged in: "cannot create the folder (File exists)", of a name not there)
+    (tmp_path / "usb").symlink_to(tmp_path / "unplugged")
+    assert main(["decks", "export", str(tmp_path / "usb" / "backs")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"{tmp_path / 'usb'} is a link to {tmp_path / 'unplugged'}, which is not there" in err
+    assert [p.name for p in tmp_path.iterdir()] == ["usb"]
+
+
 def test_a_folder_in_the_way_of_one_back_is_named_before_any_is_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

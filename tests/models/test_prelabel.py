@@ -119,6 +119,11 @@ def test_a_photo_whose_labels_file_is_another_photos_is_not_labelled_and_said(
     (tmp_path / "a-file").write_text("")
     assert main(["dataset", "prelabel", str(night), "--out", str(tmp_path / "a-file")]) == 2
     assert "--out " + str(tmp_path / "a-file") + ": not a folder" in capsys.readouterr().err
+    (tmp_path / "usb").symlink_to(tmp_path / "unplugged")  # (a drive not plugged in)
+    assert main(["dataset", "prelabel", str(night), "--out", str(tmp_path / "usb" / "l")]) == 2
+    assert f"{tmp_path / 'usb'} is a link to {tmp_path / 'unplugged'}, which is not there" in (
+        capsys.readouterr().err
+    )
     # refused for another option: no --out folder made (an empty one was left)
     for bad in (["--in-play", "nosuchdeck"], ["--decks", str(tmp_path / "no-decks")]):
         assert main(["dataset", "prelabel", str(night), "--out", str(tmp_path / "new"), *bad]) == 2
