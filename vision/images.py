@@ -109,6 +109,9 @@ class _Header:
     kind: str  # the format's name
     frames: int = 1  # 2: more than one (an animation's frames, a TIFF's pages)
     palette: bool = False  # its colours are a palette's (a GIF's 256 at most)
+    # how the picture is to be turned upright, as EXIF says it (1-8): an AVIF's own rotation
+    # and mirror (irot, imir), which OpenCV's decode does not apply; 1 for other formats
+    orientation: int = 1
 
 
 class _Heard(logging.Handler):
@@ -162,6 +165,8 @@ def _pillow_header(data: bytes, name: str, said: list[str] | None = None) -> _He
                 kind = image.format or "picture"
                 # (a GIF's n_frames walks every frame: 1 s for 30,000; is_animated looks at one)
                 frames = 2 if getattr(image, "is_animated", False) else 1
+                # (Pillow gives an AVIF's irot and imir as the EXIF orientation they make)
+                turned = image.getexif().get(0x0112, 1) if kind == "AVIF" else 1
         except Image.DecompressionBombError:
             raise ImageError(
                 f"{name}: cannot decode image: the header says more than {2 * MAX_PIXELS:,} pixels"
@@ -175,7 +180,8 @@ def _pillow_header(data: bytes, name: str, said: list[str] | None = None) -> _He
             Image.MAX_IMAGE_PIXELS = before
     sample = 2 if mode.startswith("I;16") else 4 if mode in ("I", "F") else 1
     palette = mode in ("P", "PA")
-    return _Header(size, 4 if palette else bands * sample, kind, frames, palette)
+    orientation = turned if isinstance(turned, int) and turned in range(1, 9) else 1
+    return _Header(size, 4 if palette else bands * sample, kind, frames, palette, orientation)
 
 
 def is_truncated(data: bytes) -> bool:
@@ -380,6 +386,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     if data[:8] == PNG_SIGNATURE and b"acTL" in _png_chunks(data):  # (an animated PNG: its
         frames = 2  # first frame read, unsaid, where a GIF's was said; review)
     pillow_said: list[str] = []  # what Pillow logged of a header it could not read
+    orientation = None  # as the header Pillow read says it; None: as `stored_orientation` finds
     if size is None and _header_pillow_reads(data):
         # decoded whole too, whatever its size: a 3.6 MB TIFF of 30000 x 30000 px took 5.5 GB
         header = _pillow_header(data, name, pillow_said)
@@ -388,6 +395,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
             _check_pixels(width, height, name)
             size, needed = (width, height), width * height * header.per_pixel
             frames, palette = header.frames, header.palette
+            orientation = header.orientation if kind == "AVIF" else None
     elif size is None and (other := raw_header(data)) is not None:
         (width, height), kind = other.size, other.kind
         _check_pixels(width, height, name)
@@ -435,7 +443,8 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )
     if not jpeg and data[:4] not in TIFF_SIGNATURES:  # OpenCV turns a TIFF itself
-        image = upright(image, stored_orientation(data))  # (a PNG or WebP came as stored)
+        # (a PNG, WebP or AVIF came as stored)
+        image = upright(image, stored_orientation(data) if orientation is None else orientation)
     if jpeg and not read_whole and (band := grey_filled_edge(image)) >= GREY_FILL_MIN_DEPTH:
         raise ImageError(
             f"{name}: cannot decode image: corrupt: a band {band} px deep along its edge is "

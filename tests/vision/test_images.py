@@ -428,6 +428,37 @@ def test_an_avif_picture_s_size_is_read_from_its_header() -> None:
     assert decode_image(data, name="small.avif").shape[:2] == (32, 48)
 
 
+@pytest.mark.parametrize(
+    ("orientation", "turned"),
+    [
+        (1, lambda a: a),
+        (3, lambda a: cv2.rotate(a, cv2.ROTATE_180)),
+        (6, lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE)),
+        (8, lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE)),
+        (2, lambda a: cv2.flip(a, 1)),
+    ],
+)
+def test_an_avif_picture_is_turned_upright_as_its_rotation_says(
+    orientation: int, turned: Callable[[np.ndarray], np.ndarray]
+) -> None:
+    # a phone's AVIF says its rotation in irot and imir (Pillow writes an EXIF orientation as
+    # those), which OpenCV's decode does not apply: the picture came sideways, its boxes too
+    from PIL import Image
+
+    stored = np.zeros((40, 80, 3), np.uint8)
+    stored[:, :20] = (255, 255, 255)  # a white band at the stored left, a grey one at the top
+    stored[:10, 20:] = (128, 128, 128)
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    out = io.BytesIO()
+    Image.fromarray(stored).save(out, format="AVIF", exif=exif.tobytes(), quality=100)
+    picture = decode_picture(out.getvalue(), name="phone.avif")
+    expected = turned(stored)
+    assert picture.frame.shape == expected.shape
+    assert np.abs(picture.frame.astype(int) - expected).mean() < 8  # (AVIF is lossy)
+    assert picture.size == (expected.shape[1], expected.shape[0])
+
+
 def test_overlapping_quiet_spells_leave_opencv_as_loud_as_it_was() -> None:
     # the worker opening a stream while the window decodes an image: each saving and restoring
     # the process-wide level alone, the one that entered second restored "silent" for good
