@@ -143,6 +143,12 @@ def _cards(outcomes: Sequence[CountOutcome]) -> dict[str, int]:
     return {"true": sum(sum(o.truth.values()) for o in outcomes), "over": over, "under": under}
 
 
+def _no_reference(deck: str, backs: int) -> str:
+    """Why a scene with `backs` of `deck`, which the profile has no reference for, is not scored."""
+    held = f" ({backs} of its backs on the table)" if backs else ""
+    return f"{deck} has no reference back in the profile: its backs are never counted{held}"
+
+
 def evaluate_counts(
     scenes: Sequence[CountedScene],
     *,
@@ -156,12 +162,25 @@ def evaluate_counts(
 ) -> dict[str, Any]:
     """Count every scene with `pipeline` (a vision CountingPipeline), each image as `blitzcam
     count` does; with `in_play`, among the scene's own decks, as the app counts a match's.
-    Scenes holding a deck the pipeline does not know are left out (said in the report)."""
-    known = set(pipeline.known_decks)
+    Scenes holding a deck the pipeline does not know are left out (said in the report), and so
+    are those with backs of a deck it cannot count, one of the eight without a reference in a
+    `--decks` folder; such a deck in play with none on the table is left out of the decks the
+    scene is counted among."""
+    known, countable = set(pipeline.known_decks), set(pipeline.profile.countable())
     scored, left = [], list(left_out)
     for scene in scenes:
         if unknown_decks := sorted({*scene.counts, *scene.decks} - known):
             left.append(LeftOut(scene.name, f"{unknown_decks[0]} is no deck blitzcam knows here"))
+        elif uncounted := sorted(
+            deck for deck, n in scene.counts.items() if n and deck not in countable
+        ):
+            # (counted among the decks in play it was a traceback; among every deck its backs
+            # were scored as missed, unsaid)
+            left.append(
+                LeftOut(scene.name, _no_reference(uncounted[0], scene.counts[uncounted[0]]))
+            )
+        elif in_play and not countable.intersection(scene.decks):
+            left.append(LeftOut(scene.name, _no_reference(scene.decks[0], 0)))
         else:
             scored.append(scene)
     if not scored:  # (a report of no scene would read as a clean bill)
@@ -181,7 +200,8 @@ def evaluate_counts(
         try:
             for image in scene.images:
                 frame = read_picture(image).frame
-                result = pipeline(frame, in_play=scene.decks if in_play else None)
+                decks = tuple(deck for deck in scene.decks if deck in countable)
+                result = pipeline(frame, in_play=decks if in_play else None)
                 counted.update(result.counts)
                 face_up, unknown = face_up + result.face_up, unknown + result.unknown
                 total_ms += result.timing_ms["total"]
@@ -258,7 +278,8 @@ def counts_report_table(report: dict[str, Any]) -> str:
 
 def _inexact_line(detail: dict[str, Any]) -> str:
     off = ", ".join(f"{d} {v['counted']} of {v['true']}" for d, v in detail["decks_off"].items())
-    unknown = f" ({detail['unknown']} backs of no deck)" if detail["unknown"] else ""
+    n = detail["unknown"]
+    unknown = f" ({n} back{'s' if n != 1 else ''} of no deck)" if n else ""
     return f"  {detail['scene']}: {off}{unknown}"
 
 

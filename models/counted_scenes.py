@@ -19,7 +19,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-from blitzcam.game.decks import typed_deck_name
+from blitzcam.game.decks import CARDS_PER_DECK, typed_deck_name
+from blitzcam.game.match_model import MAX_PLAYERS
 from blitzcam.models.evaluation import SceneDataError
 from blitzcam.paths import written_path
 
@@ -28,6 +29,7 @@ IMAGE_COLUMN: Final = "image"
 FACE_UP: Final = "face-up"
 NOT_IN_PLAY: Final = "-"  # a deck of the file not in this photo's game: none, and no candidate
 FACE_UP_SPELLINGS: Final = ("face-up", "face up", "face_up", "faceup")
+ALL_CARDS: Final = CARDS_PER_DECK * MAX_PLAYERS  # every deck of a game of eight, at the most
 STEPS: Final = ("dutch", "blitz")  # the app's two scans of a round (ui/main_window.py)
 
 
@@ -92,10 +94,10 @@ def counts_file_scenes(path: Path, known: Sequence[str]) -> list[CountedScene]:
         for name, cell in zip(columns, row[1:], strict=True):
             if name == FACE_UP:
                 # (empty: not counted for this photo)
-                face_up = _count(cell, f"{where}, {name}", empty_is_none=True)
+                face_up = _count(cell, f"{where}, {name}", most=ALL_CARDS, empty_is_none=True)
             elif cell.strip() != NOT_IN_PLAY:
                 decks.append(name)
-                if value := _count(cell, f"{where}, {name}"):
+                if value := _count(cell, f"{where}, {name}", most=CARDS_PER_DECK):
                     counts[name] = value
         if not decks:
             raise SceneDataError(f"{where}: every deck is {NOT_IN_PLAY} (none in play)")
@@ -172,7 +174,9 @@ def _columns(path: Path, line: int, header: list[str], known: Sequence[str]) -> 
     return columns
 
 
-def _count(cell: str, where: str, *, empty_is_none: bool = False) -> int | None:
+def _count(cell: str, where: str, *, most: int, empty_is_none: bool = False) -> int | None:
+    """A cell's number of cards, `most` at the most (a typo past it: one photo holds one deck's
+    backs at the most; and thousands of digits were int()'s traceback)."""
     text = cell.strip()
     if not text:
         if empty_is_none:
@@ -180,6 +184,9 @@ def _count(cell: str, where: str, *, empty_is_none: bool = False) -> int | None:
         raise SceneDataError(f"{where}: empty (write 0 for none, {NOT_IN_PLAY} for not in play)")
     if not text.isascii() or not text.isdigit():
         raise SceneDataError(f"{where}: {cell!r} is not a whole number of cards")
+    if len(text.lstrip("0")) > len(str(most)) or int(text) > most:
+        shown = text if len(text) <= 12 else f"{text[:12]}..."
+        raise SceneDataError(f"{where}: {shown} is more than the {most} cards there can be")
     return int(text)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from blitzcam.models.metrics import (
     CLASSES,
+    LABELS_OFF_SHARE,
     UNKNOWN,
     SceneOutcome,
     ScenePrediction,
@@ -510,6 +511,7 @@ def report_table(report: dict[str, Any]) -> str:
         *_unlabelled_lines(report.get("photos_without_labels") or []),
         *_left_out_lines(report.get("left_out") or [], report.get("shapes_left_out") or []),
         *_unchecked_lines(report.get("labels_unchecked") or [], report["scenes"]),
+        *_labels_off_lines(report.get("labels_off_scenes") or []),
         "",
         "detector        precision   recall    mAP50    boxed (at any confidence)",
     ]
@@ -532,7 +534,8 @@ def report_table(report: dict[str, Any]) -> str:
         f"{report['scenes'] - report['scenes_builtin_art']}",
         "mean absolute count error per deck on the table or counted: "
         + error_text(report["mean_abs_count_error"]),
-        f"face-up cards counted as a deck: {report['face_up_counted']}",
+        f"face-up cards counted as a deck: {report['face_up_counted']}"
+        + _named(report.get("face_up_counted_scenes") or []),
         _turned_line(report),
         _tiles_line(report),
         _reading_line(report),
@@ -608,6 +611,25 @@ def _left_out_lines(scenes: Sequence[dict[str, str]], shapes: Sequence[str]) -> 
     if shapes:
         lines.append(f"shapes that box no card, left out: {len(shapes)} ({shapes[0]}, ...)")
     return lines
+
+
+def _named(scenes: Sequence[str], shown: int = 10) -> str:
+    """` (in a.jpg, b.jpg)` after a figure, the scenes it comes from; nothing for none."""
+    if not scenes:
+        return ""
+    more = f", and {len(scenes) - shown} more" if len(scenes) > shown else ""
+    return f" (in {', '.join(scenes[:shown])}{more})"
+
+
+def _labels_off_lines(scenes: Sequence[str]) -> list[str]:
+    """A warning for scenes whose labels lie on none of the backs counted."""
+    if not scenes:
+        return []
+    return [
+        f"WARNING: the labels of {how_many(len(scenes), 'scene')} lie on few of the backs "
+        f"counted (under {LABELS_OFF_SHARE:.0%}: labels of another picture, or the photo turned "
+        f"or cropped since it was labelled?): {_named(scenes)[5:-1]}"
+    ]
 
 
 def _unchecked_lines(names: Sequence[str], scenes: int) -> list[str]:

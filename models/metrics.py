@@ -28,6 +28,10 @@ from blitzcam.vision.polygons import polygon_iou
 IOU_THRESHOLD: Final = 0.5
 UNKNOWN: Final = "unknown"
 CLASSES: Final = ("back", "face")
+# labelled backs, and backs counted, from which a scene whose labels lie on few of them is
+# said (`SceneOutcome.labels_off`): with fewer, missing them all is a plain miss
+LABELS_OFF_FROM: Final = 3
+LABELS_OFF_SHARE: Final = 0.2  # ... and under this share of the backs counted on a label
 
 
 def match_boxes(
@@ -142,6 +146,16 @@ class SceneOutcome:
     @property
     def exact_if_identity_right(self) -> bool:
         return same_counts(self.truth_counts, self.counts_if_identity_right)
+
+    @property
+    def labels_off(self) -> bool:
+        """Whether its labels lie on few of the backs counted (under LABELS_OFF_SHARE), several
+        of each: labels of another picture, or of this one before it was turned or cropped (a
+        photo turned half a turn keeps its size; a few of its boxes still fall on a label),
+        which score its counts as they stand and few boxes."""
+        matched, counted = self.counted_correct.get("back", (0, 0))
+        labelled = self.n_truth.get("back", 0)
+        return min(counted, labelled) >= LABELS_OFF_FROM and matched < LABELS_OFF_SHARE * counted
 
 
 def same_counts(a: Mapping[str, int], b: Mapping[str, int], *, with_unknown: bool = False) -> bool:
@@ -359,6 +373,9 @@ def summarize(outcomes: Sequence[SceneOutcome]) -> dict[str, Any]:
             if t != p
         ],
         "face_up_counted": sum(o.face_up_counted for o in outcomes),
+        # (the one mistake users must never see: which photos, where it happens)
+        "face_up_counted_scenes": [o.name for o in outcomes if o.face_up_counted],
+        "labels_off_scenes": [o.name for o in outcomes if o.labels_off],
         "inexact_scenes": [o.name for o in outcomes if not o.exact],
         "exact_by_condition": exact_by_condition(outcomes),
     }

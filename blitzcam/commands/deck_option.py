@@ -9,8 +9,11 @@ from typing import Any
 
 def deck_list(text: str) -> tuple[str, ...]:
     """The deck names of `green-pump,red-buggy` (argparse's type: one named twice, or an empty
-    name, is a bad argument)."""
-    decks = tuple(name.strip() for name in text.split(","))
+    name, is a bad argument), each as a person may type it (`Blue Plow`), as labels and a
+    counts file's columns take them."""
+    from blitzcam.game.decks import typed_deck_name
+
+    decks = tuple(typed_deck_name(name) for name in text.split(","))
     if not all(decks):
         raise argparse.ArgumentTypeError(f"{text!r}: expected deck names separated by commas")
     twice = sorted({name for name in decks if decks.count(name) > 1})

@@ -114,11 +114,17 @@ class _Pipeline:
 
     known_decks = ("green-pump", "red-plow", "blue-pump")
 
-    def __init__(self, counts_of: dict[int, dict[str, int]]) -> None:
+    def __init__(
+        self, counts_of: dict[int, dict[str, int]], stand_ins: tuple[str, ...] = ()
+    ) -> None:
         self.counts_of = counts_of
         self.calls: list[tuple[int, tuple[str, ...] | None]] = []
+        countable = tuple(name for name in self.known_decks if name not in stand_ins)
         self.profile = SimpleNamespace(
-            names=self.known_decks, origins=("built-in",) * 3, stand_ins=()
+            names=self.known_decks,
+            origins=("built-in",) * 3,
+            stand_ins=stand_ins,
+            countable=lambda: countable,
         )
         self.detector = SimpleNamespace(path=Path("model.onnx"), engine="onnxruntime")
 
@@ -187,6 +193,56 @@ def test_every_deck_is_a_candidate_without_in_play_and_misses_are_listed() -> No
     assert "cards on the tables: 3; counted over: 1, under: 1" in table
     # a report read back from its JSON (nulls for nothing measured) makes the same table
     assert counts_report_table(json.loads(report_json(report))) == table
+
+
+@pytest.mark.parametrize("in_play", [True, False])
+def test_a_deck_without_a_reference_is_never_counted_so_its_scenes_are_left_out(
+    in_play: bool,
+) -> None:
+    # (a --decks folder without red-plow's back: counted among the decks in play, a scene of
+    # red-plow was the pipeline's traceback; among every deck, its backs were scored as missed,
+    # unsaid)
+    pipeline = _Pipeline({1: {}, 2: {"green-pump": 4}}, stand_ins=("red-plow",))
+    scenes = [
+        _scene("with-red", {"green-pump": 3, "red-plow": 2}, decks=("green-pump", "red-plow")),
+        # in play with none on the table: counted among the others
+        _scene("none-red2", {"green-pump": 4}, decks=("green-pump", "red-plow")),
+        _scene("only-red1", {}, decks=("red-plow",)),
+    ]
+    report = evaluate_counts(
+        scenes, pipeline=pipeline, read_picture=_read, in_play=in_play, data=Path("d"), kind="photos"
+    )
+    red = "red-plow has no reference back in the profile: its backs are never counted"
+    left = [{"scene": "with-red", "why": f"{red} (2 of its backs on the table)"}]
+    if in_play:
+        left.append({"scene": "only-red1", "why": red})
+    assert report["left_out"] == left
+    assert [name for name, _ in pipeline.calls] == ([2] if in_play else [2, 1])
+    assert pipeline.calls[0][1] == (("green-pump",) if in_play else None)
+    assert report["scene_exact_rate"] == 1.0
+
+
+def test_a_deck_without_a_reference_in_a_decks_folder_is_said_by_evaluate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from blitzcam.cli import main
+    from blitzcam.datasets.art import export_backs
+
+    decks = tmp_path / "decks"
+    export_backs(decks)
+    (decks / "red-buggy.png").unlink()
+    (tmp_path / "counts.csv").write_text(
+        "image,red-buggy,yellow-bucket,green-pump,yellow-buggy\n"
+        f"{DEMO / 'table-2.jpg'},24,27,9,21\n"
+        f"{DEMO / 'table-4.jpg'},0,0,0,0\n"
+    )
+    argv = ["evaluate", "--data", str(tmp_path), "--decks", str(decks), "--in-play"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    assert (f"  {DEMO / 'table-2.jpg'}: red-buggy has no reference back in the profile: its backs "
+            "are never counted (24 of its backs on the table)") in captured.out
+    assert "1 scene (1 image)" in captured.out
 
 
 def test_nothing_left_to_score_is_an_error_not_an_empty_report() -> None:

@@ -102,6 +102,10 @@ def test_a_spreadsheets_ways_of_saving_a_csv_read_alike(
         ("image,red-plow,face-up\na.jpg,1,-\n", "line 2, face-up: '-' is not a whole number"),
         ("image,red-plow\na.jpg,2.5\n", "line 2, red-plow: '2.5' is not a whole number"),
         ("image,red-plow\na.jpg,٣\n", "line 2, red-plow: '٣' is not a whole number"),
+        # (a typo; thousands of digits were int()'s traceback)
+        ("image,red-plow\na.jpg,41\n", "line 2, red-plow: 41 is more than the 40 cards there"),
+        ("image,red-plow\na.jpg,1" + "0" * 5000 + "\n", "red-plow: 100000000000... is more than"),
+        ("image,red-plow,face-up\na.jpg,1,321\n", "face-up: 321 is more than the 320 cards"),
         ("image,red-plow\na.jpg," + "1" * 200_000 + "\n", "line 2: not CSV (field larger than"),
     ],
 )

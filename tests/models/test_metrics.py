@@ -91,6 +91,7 @@ def test_a_confused_deck_and_a_counted_face_are_reported() -> None:
     assert report["per_deck"]["green-pump"]["mean_abs_error"] == 1.0
     assert report["per_deck"]["red-buggy"]["mean_abs_error"] == 2.0
     assert report["face_up_counted"] == 1
+    assert report["face_up_counted_scenes"] == ["s"]  # (which photo: a review's 50 had none)
     assert report["inexact_scenes"] == ["s"]
 
 
@@ -364,4 +365,43 @@ def test_average_precision_reads_zeros_and_ones_as_wrong_and_right() -> None:
     confidence = np.array([0.9, 0.8])
     assert average_precision(confidence, np.array([0, 1]), 1) == pytest.approx(
         average_precision(confidence, np.array([False, True]), 1)
+    )
+
+
+def test_labels_that_lie_on_few_of_the_backs_counted_are_said() -> None:
+    # (a photo turned half a turn after it was labelled keeps its size: scored as it stood,
+    # every box missed, and nothing said so)
+    known = ["green-pump"]
+    truth = SceneTruth(
+        corners=np.stack([box(0, 0), box(30, 0), box(60, 0)]),
+        classes=np.zeros(3, np.int64),
+        decks=("green-pump",) * 3,
+    )
+
+    def found(*lefts: int, on: int = 0) -> ScenePrediction:
+        """Backs at `lefts`, the first `on` of them on the labels' row, the others below it."""
+        corners = [box(x, 0 if k < on else 300) for k, x in enumerate(lefts)]
+        return ScenePrediction(
+            corners=np.stack(corners), classes=np.zeros(len(lefts), np.int64),
+            confidence=np.full(len(lefts), 0.9), decks=("green-pump",) * len(lefts),
+            counted=np.ones(len(lefts), bool),
+        )
+
+    turned = evaluate_scene("turned.jpg", truth, found(0, 30, 60), known_decks=known)
+    assert turned.exact and turned.labels_off  # its counts right, no box on a label
+    assert summarize([turned])["labels_off_scenes"] == ["turned.jpg"]
+    assert not evaluate_scene("s", truth, prediction_on(truth), known_decks=known).labels_off
+    assert not evaluate_scene("few", truth, found(0, 30), known_decks=known).labels_off  # a miss
+    # a box or two falls on a label all the same (a table turned is much like itself)
+    one_in_six = found(0, *range(100, 600, 100), on=1)
+    assert evaluate_scene("one", truth, one_in_six, known_decks=known).labels_off
+    one_in_three = found(0, 100, 200, on=1)
+    assert not evaluate_scene("one", truth, one_in_three, known_decks=known).labels_off
+
+
+def prediction_on(truth: SceneTruth) -> ScenePrediction:
+    n = len(truth.classes)
+    return ScenePrediction(
+        corners=truth.corners, classes=truth.classes, confidence=np.full(n, 0.9),
+        decks=tuple(d or "unknown" for d in truth.decks), counted=np.ones(n, bool),
     )

@@ -142,3 +142,24 @@ def test_the_command_and_the_reader_name_one_counts_file() -> None:
     from blitzcam.models import counted_scenes
 
     assert COUNTS_FILE == counted_scenes.COUNTS_FILE
+
+
+def test_a_photo_turned_since_it_was_labelled_is_said_not_scored_silently(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # turned half a turn, its size unchanged: scored exact on its counts, every box missed,
+    # and nothing said which photo (a review)
+    import cv2
+
+    from blitzcam.cli import main
+
+    photo = tmp_path / "t.jpg"
+    photo.write_bytes((DEMO / "table-3.jpg").read_bytes())
+    assert main(["dataset", "prelabel", str(photo)]) == 0
+    cv2.imwrite(str(photo), cv2.rotate(cv2.imread(str(photo)), cv2.ROTATE_180))
+    assert main(["evaluate", "--data", str(tmp_path), "--json", str(tmp_path / "r.json")]) == 0
+    out = capsys.readouterr().out
+    assert ("WARNING: the labels of 1 scene lie on few of the backs counted (under 20%: labels "
+            "of another picture, or the photo turned or cropped since it was labelled?): t.json"
+            ) in out
+    assert json.loads((tmp_path / "r.json").read_text())["labels_off_scenes"] == ["t.json"]

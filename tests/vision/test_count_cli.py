@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
@@ -354,6 +355,17 @@ def test_a_deck_named_twice_in_play_is_a_usage_error(capsys) -> None:
         main(["count", "--in-play", "green-pump, red-buggy,green-pump", "x.jpg"])
     assert info.value.code == 2
     assert "green-pump named twice" in capsys.readouterr().err
+
+
+
+def test_decks_in_play_are_taken_as_typed_and_the_same_typed_otherwise_is_named_twice() -> None:
+    # ("Blue Plow" was "deck in play without a reference", where labels and a counts file's
+    # columns take it)
+    from blitzcam.commands.deck_option import deck_list
+
+    assert deck_list("Blue Plow, green_pump,RED-BUGGY") == ("blue-plow", "green-pump", "red-buggy")
+    with pytest.raises(argparse.ArgumentTypeError, match="blue-plow named twice"):
+        deck_list("blue-plow,Blue Plow")
 
 
 def test_decks_in_play_keep_every_deck_in_the_counts(random_model, photos, capsys) -> None:
