@@ -80,6 +80,9 @@ class CountSnapshot:
     # pairs of decks in play whose backs read nearly alike (vision/lookalike.py): their cards
     # may be counted to each other
     look_alike: tuple[tuple[str, str], ...] = ()
+    # the decks its backs were decided among, where a scan gave its match's (`DecksInPlay`):
+    # a count in flight as the players' decks changed is told from one made after
+    in_play: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
@@ -185,8 +188,9 @@ class DecksInPlay:
         in_play: frozenset[str] | None = None,
         at: float | None = None,
     ) -> CountSnapshot:
-        decks = self.decks if in_play is None else in_play
-        return self.counter.count(frame_bgr, in_play=decks, at=at)
+        decks = self.decks if in_play is None else in_play  # (read once: swapped whole)
+        snapshot = self.counter.count(frame_bgr, in_play=decks, at=at)
+        return dataclasses.replace(snapshot, in_play=decks)
 
     def reset(self) -> None:
         """The counter's live vote forgotten, when it keeps one (stand-ins and NullCounter

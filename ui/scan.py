@@ -312,6 +312,11 @@ class ScanView(QWidget):
     # --- handlers ------------------------------------------------------------------------
 
     def _on_counted(self, item: CountedFrame) -> None:
+        if item.snapshot.in_play not in (None, self._in_play.decks):
+            # counted among the decks before the players' changed (in flight as they did):
+            # neither shown nor shot, or a player's new deck was shot as 0; the next count is
+            # among the new ones
+            return
         self._latest = item
         self._views.saw_view()
         if item.snapshot.scene != self._again:  # another view: a second press is a first again

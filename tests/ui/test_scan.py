@@ -534,6 +534,32 @@ def test_a_deck_changed_during_the_scan_forgets_the_still_view_counted_before(qt
     assert not view.session.shots() and view.live.message() == ENDED_IN_MOTION
 
 
+def test_a_count_in_flight_as_a_deck_changes_is_neither_shown_nor_shot(qtbot) -> None:
+    # the worker took the old decks, then the players' changed as it counted (a review): its
+    # settled count was shot, Bob's new deck as 0
+    from blitzcam.ui.counting_worker import DecksInPlay
+
+    class Counting:  # what a counter makes of a frame: 7 backs of each deck it decides among
+        def count(self, frame, *, in_play=None, at=None) -> CountSnapshot:
+            return CountSnapshot(counts=dict.fromkeys(in_play, 7), scene=1)
+
+    view = _view(qtbot)
+    in_play: DecksInPlay = view._in_play
+    in_play.counter = Counting()
+    frame = np.zeros((36, 64, 3), np.uint8)
+    in_flight = in_play.count(frame)  # among the old decks
+    assert in_flight.in_play == {ANN.deck, BOB.deck}
+    other = dataclasses.replace(BOB, deck="blue-pump")
+    view.set_players((ANN, other))
+    view._on_counted(CountedFrame(frame, in_flight, 2))
+    view.capture_button.click()  # no count of the table among the new decks yet
+    assert not view.session.shots() and view.latest() is None
+    assert view.live_counts["Bob"].text() != "7"
+    view._on_counted(CountedFrame(frame, in_play.count(frame), 3))  # among the new ones
+    view.capture_button.click()
+    assert view.session.totals() == {"Ann": 7, "Bob": 7}
+
+
 def test_live_counting_at_a_video_s_end_shoots_the_new_view_with_its_own_counts(qtbot) -> None:
     # the whole path: the stabiliser's vote through the pipeline's result and the worker's
     # snapshot to the scan view, as a video that ends a second after the cards changed
