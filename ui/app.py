@@ -220,15 +220,16 @@ def inside_a_camera() -> bool:
     """Whether a camera's or stream's thread is still at work after the app's end: inside
     OpenCV, opening an address nobody answers (up to STREAM_OPEN_TIMEOUT_MS), it is not waited
     for, and its return into an interpreter shutting down aborted the process (SIGABRT, a core
-    dump; review). The caller then ends the process without that shutdown."""
+    dump; review). So is an enrollment still in the models past the quit's wait. The caller
+    then ends the process without that shutdown."""
     import threading
 
-    from blitzcam.ui.counting_worker import WORKER_THREAD
+    from blitzcam.ui.counting_worker import ENROLL_THREAD, WORKER_THREAD
     from blitzcam.vision.stream_source import READER_THREAD
 
     return any(
         thread.is_alive()
-        and (thread.name == WORKER_THREAD or thread.name.startswith(READER_THREAD))
+        and (thread.name in (WORKER_THREAD, ENROLL_THREAD) or thread.name.startswith(READER_THREAD))
         for thread in threading.enumerate()
     )
 

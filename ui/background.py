@@ -7,6 +7,7 @@ runs there and may touch widgets.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,7 +60,9 @@ class BackgroundJob(QObject):
             outcome = Outcome(value=work())
         except Exception as exc:  # handed to the window, which says what went wrong
             outcome = Outcome(error=exc)
-        self._finished.emit(outcome)
+        # (its owner deleted meanwhile, the app quit: nobody to tell)
+        with contextlib.suppress(RuntimeError):
+            self._finished.emit(outcome)
 
     @Slot(object)
     def _on_finished(self, outcome: Outcome) -> None:

@@ -27,6 +27,8 @@ from blitzcam.errors import UserError
 from blitzcam.game.counts import Counts
 
 WORKER_THREAD: Final = "counting"  # the worker thread's name (`ui.app.inside_a_camera`)
+# an enrollment's thread (ui/enroll.py), in the models as a count is (`inside_a_camera`)
+ENROLL_THREAD: Final = "enrolling"
 DEFAULT_INTERVAL_MS: Final = 30  # pacing of the worker loop (a camera's read() also blocks)
 # how long leaving a scan waits for a read in hand; a stream still connecting is left to give
 # up on its own (OpenCV's connect cannot be interrupted), and closes itself then

@@ -30,6 +30,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.ui.background import BackgroundJob, Outcome
 from blitzcam.ui.counting_worker import (
     DEFAULT_INTERVAL_MS,
+    ENROLL_THREAD,
     CountedFrame,
     Counter,
     CountingThread,
@@ -336,7 +337,7 @@ class EnrollDialog(QDialog):
             with turn:
                 return work()
 
-        self._job.start(in_turn, name="enrolling")
+        self._job.start(in_turn, name=ENROLL_THREAD)
 
     def _on_job_done(self, outcome: Outcome) -> None:
         self._working_on = ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -142,6 +143,7 @@ class MainWindow(QMainWindow):
         # taken by a camera view's worker to count a frame: one scan left finishes its frame in
         # hand while the next one starts, and the two never use the counter together
         self._counting_turn = threading.Lock()
+        self._shutdown_by: float | None = None  # when a quit stops waiting for the models
         self._enroller = enroller
         self._interval_ms = interval_ms
         self._settings_path = settings_path
@@ -1107,13 +1109,17 @@ class MainWindow(QMainWindow):
             self.showFullScreen()
 
     def shutdown(self) -> None:
-        """Stop the camera threads (on quit), and let a frame still being counted finish: the
-        models must not be torn down under it as the process exits."""
+        """Stop the camera threads (on quit), and let a frame still being counted (or an
+        enrollment) finish: the models must not be torn down under it as the process exits.
+        Waited for once, EXIT_WAIT_S at most however often it is called (the window's close
+        and the app's end each call it: a long count held the quit for twice that)."""
         if self.scan is not None:
             self.scan.stop()
         if self.enrolling is not None:
             self.enrolling.stop()
-        if self._counting_turn.acquire(timeout=EXIT_WAIT_S):
+        if self._shutdown_by is None:
+            self._shutdown_by = time.monotonic() + EXIT_WAIT_S
+        if self._counting_turn.acquire(timeout=max(0.0, self._shutdown_by - time.monotonic())):
             self._counting_turn.release()
 
     def changeEvent(self, event: QEvent) -> None:

@@ -243,3 +243,20 @@ def test_a_quit_with_a_camera_still_opening_ends_without_python_s_shutdown(
         opening.join(5)
     if ends == "store":
         assert "x: disk I/O error" in capsys.readouterr().err  # said before the end
+
+
+@pytest.mark.parametrize("name", ["counting", "read rtsp://cam", "enrolling"])
+def test_a_thread_in_the_models_or_a_camera_past_the_quit_is_seen(name: str) -> None:
+    # (an enrollment outlasting the quit's wait was not: Python's shutdown ran with it inside
+    # OpenVINO, as a camera's thread once aborted the process)
+    import threading
+
+    assert not app_module.inside_a_camera()
+    go = threading.Event()
+    busy = threading.Thread(target=go.wait, args=(10,), name=name, daemon=True)
+    busy.start()
+    try:
+        assert app_module.inside_a_camera()
+    finally:
+        go.set()
+        busy.join(5)

@@ -56,3 +56,23 @@ def test_one_job_at_a_time(qtbot) -> None:
     job.start(lambda: "again")  # free once its outcome is handed back
     qtbot.waitUntil(lambda: len(got) == 2, timeout=5000)
     assert got[1] == Outcome(value="again")
+
+
+def test_a_job_whose_owner_was_deleted_ends_without_an_error_in_its_thread(qtbot) -> None:
+    # (an enrollment past the quit's wait: its window deleted, "Signal source has been
+    # deleted" in the thread as it ended)
+    import shiboken6
+
+    errors: list[BaseException | None] = []
+    before, threading.excepthook = threading.excepthook, lambda hook: errors.append(hook.exc_value)
+    try:
+        job = BackgroundJob()
+        go = threading.Event()
+        job.start(lambda: go.wait(5), name="enrolling")
+        thread = job._thread
+        shiboken6.delete(job)
+        go.set()
+        thread.join(5)
+        assert not thread.is_alive() and errors == []
+    finally:
+        threading.excepthook = before

@@ -1970,3 +1970,27 @@ def test_rounds_a_full_disk_keeps_out_of_the_database_file_are_said_until_they_a
     qtbot.keyClick(window, Qt.Key.Key_Z,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)  # fmt: skip
     assert not window.unfolded.isVisible()
+
+
+def test_a_quit_waits_for_a_count_in_hand_once_however_often_it_shuts_down(
+    qtbot, store: MatchStore, feed: ScriptedFeed, tmp_path: Path, monkeypatch
+) -> None:
+    # the window's close and the app's end each shut it down: a count longer than the wait
+    # held the quit for twice it (a review)
+    import blitzcam.ui.main_window as main_window
+
+    window = _window(qtbot, store, feed, tmp_path)
+    now = [100.0]
+    monkeypatch.setattr(main_window.time, "monotonic", lambda: now[0])
+    waits: list[float] = []
+
+    class HeldTurn:  # a count in hand that outlasts the wait
+        def acquire(self, timeout: float) -> bool:
+            waits.append(timeout)
+            now[0] += timeout
+            return False
+
+    window._counting_turn = HeldTurn()
+    window.shutdown()
+    window.shutdown()
+    assert waits == [main_window.EXIT_WAIT_S, 0.0]
