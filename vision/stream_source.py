@@ -157,6 +157,9 @@ class StreamSource(CaptureSource):
             self._capture = self._opener(self._spec)
         except Exception as exc:
             raise SourceError(f"{self.name}: cannot reconnect to the {what}: {exc}") from None
+        if self._cancelled.is_set():  # (left while it opened: a one-viewer camera's next
+            self._capture.release()  # scan must not find this connection still taking frames)
+            return None
         self.reconnects += 1
         return bool(self._capture.isOpened())
 
@@ -415,13 +418,17 @@ class NewestFrame(FrameSource):
         self.stream.cancel()
 
     def close(self) -> None:
-        """Stop reading; the thread releases the stream when its read returns, waited for up to
-        the stream's read timeout (a stream that lets one viewer in at a time is free again
-        for the next scan), or here when it never started."""
+        """Stop reading; the thread releases the stream when its read (or a reconnect's open)
+        returns, waited for up to the stream's read or open timeout (a stream that lets one
+        viewer in at a time is free again for the next scan), or here when it never started."""
         self.cancel()
         with self._changed:
             thread = self._thread
         if thread is None:
             self.stream.close()
         elif thread is not threading.current_thread():
-            thread.join(timeout=capture_source.STREAM_READ_TIMEOUT_MS / 1000 + 1.0)
+            # a read, or a reconnect's open (a host gone quiet), ends within its timeout
+            longest = max(
+                capture_source.STREAM_READ_TIMEOUT_MS, capture_source.STREAM_OPEN_TIMEOUT_MS
+            )
+            thread.join(timeout=longest / 1000 + 1.0)

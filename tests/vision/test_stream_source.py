@@ -145,6 +145,35 @@ def test_a_stream_waiting_to_reconnect_gives_up_when_cancelled() -> None:
     assert source.reconnects == 0
 
 
+def test_a_stream_left_while_it_reopens_lets_the_new_connection_go_unread() -> None:
+    # (a scan left during a reconnect to a host gone quiet: the open returned after the next
+    # scan had the address, and this one took a frame from a camera that lets one viewer in)
+    import threading
+
+    opening, opened = threading.Event(), threading.Event()
+    captures = [FakeCapture(random_frames(1)), FakeCapture(random_frames(3))]  # one, then a drop
+    again = captures[1]
+
+    def opener(spec: str) -> FakeCapture:
+        if captures[0] is again:  # the reconnect: the host is slow to answer
+            opening.set()
+            opened.wait(10)
+        return captures.pop(0)
+
+    source = StreamSource("rtsp://127.0.0.1/cam", opener=opener, sleep=lambda s: None)
+    assert source.read() is not None
+    got: list[object] = []
+    reader = threading.Thread(target=lambda: got.append(source.read()))
+    reader.start()
+    assert opening.wait(10)
+    source.cancel()  # left, as the open waits on the host
+    opened.set()
+    reader.join(10)
+    assert not reader.is_alive() and got == [None]
+    assert not again.opened and len(again.frames) == 3  # let go, not a frame taken
+    assert source.reconnects == 0
+
+
 def test_a_clip_over_http_ends_instead_of_playing_again() -> None:
     opened = []
 
