@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path, PureWindowsPath
 from typing import Final
 
@@ -126,11 +126,32 @@ def match_db_path(given: Path | None = None) -> Path:
     return expand_home(Path(given)) if given else data_dir() / "matches.sqlite3"
 
 
+def link_into_nothing(path: Path) -> str | None:
+    """Why `path`, a link to a folder not there in a folder not there either (a drive not
+    plugged in), is not to be made a folder, in words; None for any other path. Made, the
+    folders it leads to went onto the system's disk under the mount point, hidden once the
+    drive was back. A link made on purpose to where a folder is to be, its own folder there,
+    is taken."""
+    path = Path(path)
+    try:
+        if not path.is_symlink() or path.exists():
+            return None
+        real = resolved(path)
+    except OSError:  # (a loop of links: the caller's own resolve says so)
+        return None
+    if real.parent.is_dir():
+        return None
+    return f"a link to {real}, in no folder that is there (a drive not plugged in?)"
+
+
 def run_folder(path: Path, option: str) -> Path:
     """The folder `option` names (a training run's, say), made if it is not there; UserError
-    naming it when it cannot be (a file of that name, a loop of links, no permission)."""
+    naming it when it cannot be (a file of that name, a loop of links, no permission, a link
+    into a drive not plugged in)."""
     from blitzcam.errors import UserError
 
+    if (why := link_into_nothing(expand_home(Path(path)))) is not None:
+        raise UserError(f"{option} {path}: cannot use it as a folder: {why}")
     try:
         folder = resolved(expand_home(Path(path)))
         folder.mkdir(parents=True, exist_ok=True)
@@ -162,14 +183,33 @@ def refused_leaves_no_folder(path: Path, option: str) -> Iterator[Path]:
     from blitzcam.errors import UserError
 
     try:
-        existed = expand_home(Path(path)).exists()
+        missing = _first_missing(resolved(expand_home(Path(path))))
     except OSError:  # run_folder says why in its own words
-        existed = True
+        missing = None
     folder = run_folder(path, option)
     try:
         yield folder
     except UserError:
-        if not existed:
-            with suppress(OSError):  # (rmdir leaves a folder that holds anything)
-                folder.rmdir()
+        # the folders this made taken away, the ones above it too (a --run two folders deep
+        # left its parent)
+        made = folder
+        while missing is not None:
+            try:  # (rmdir leaves a folder that holds anything)
+                made.rmdir()
+            except OSError:
+                break
+            if made == missing:
+                break
+            made = made.parent
         raise
+
+
+def _first_missing(path: Path) -> Path | None:
+    """The folder nearest the root among `path` and those above it that are not there (the
+    first that making `path` makes); None when `path` is there."""
+    missing = None
+    for folder in (path, *path.parents):
+        if folder.exists() or folder.is_symlink():
+            break
+        missing = folder
+    return missing

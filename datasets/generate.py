@@ -39,7 +39,7 @@ from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene
 from blitzcam.datasets.labels import SPLITS, data_yaml, ground_truth, ground_truth_text, label_text
 from blitzcam.datasets.photometric import encode_jpeg
 from blitzcam.errors import UserError
-from blitzcam.paths import expand_home, resolved, why_no_folder
+from blitzcam.paths import expand_home, link_into_nothing, resolved, why_no_folder
 from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds
 
 DEFAULT_ART_MODULE: Final = "blitzcam.datasets.art"
@@ -310,6 +310,8 @@ def generate_dataset(request: GenerateRequest) -> Path:
     """Write the dataset to request.out (made absolute) and return that path."""
     from tqdm import tqdm
 
+    if (why := link_into_nothing(expand_home(request.out))) is not None:
+        raise UserError(f"{request.out}: {why}")
     try:
         out = resolved(expand_home(request.out))
     except OSError:

@@ -248,6 +248,17 @@ def test_an_out_folder_that_is_a_loop_of_links_is_one_line(tmp_path: Path) -> No
         generate_dataset(_request(loop, n=1))
 
 
+def test_an_out_folder_linked_to_a_drive_not_plugged_in_is_refused_and_nothing_made(
+    tmp_path: Path,
+) -> None:
+    # (its scenes went onto the system's disk under the mount point, hidden once it was back)
+    link = tmp_path / "ds"
+    link.symlink_to(tmp_path / "media" / "usb" / "ds")
+    with pytest.raises(UserError, match=r"ds: a link to .*usb/ds, in no folder that is there"):
+        generate_dataset(_request(link, n=1))
+    assert not (tmp_path / "media").exists()
+
+
 def test_empty_folder_is_fine(tmp_path: Path) -> None:
     (tmp_path / "ds").mkdir()
     assert (generate_dataset(_request(tmp_path / "ds", n=1)) / "data.yaml").is_file()

@@ -257,6 +257,35 @@ def test_a_run_folder_or_report_that_cannot_be_is_one_line_before_any_work(
     assert a_file.read_text() == "not a folder"
 
 
+
+def test_a_run_folder_linked_to_a_drive_not_plugged_in_is_refused_and_nothing_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (the link's folders were made under the mount point, on the system's disk, and a
+    # refused --resume left them; so did a refused run two folders deep)
+    unplugged = tmp_path / "media" / "usb"
+    for command in ("train", "train-identity"):
+        (tmp_path / "run").unlink(missing_ok=True)
+        (tmp_path / "run").symlink_to(unplugged / "runs")
+        assert main([command, "--run", str(tmp_path / "run"), "--resume", "--trial"]) == 2
+        err = capsys.readouterr().err
+        assert (f"--run {tmp_path / 'run'}: cannot use it as a folder: a link to {unplugged / 'runs'}"
+                ", in no folder that is there (a drive not plugged in?)") in err, err
+        assert not (tmp_path / "media").exists()
+    deep = tmp_path / "a" / "b" / "run"
+    assert main(["train", "--run", str(deep), "--resume", "--trial"]) == 2
+    assert "holds no detector run to go on with" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists()
+    # a link made on purpose to where a run is to be, its folder there, is taken
+    (tmp_path / "media").mkdir()
+    (tmp_path / "run").unlink()
+    (tmp_path / "run").symlink_to(tmp_path / "media" / "runs")
+    from blitzcam.paths import run_folder
+
+    assert run_folder(tmp_path / "run", "--run") == tmp_path / "media" / "runs"
+    assert (tmp_path / "media" / "runs").is_dir()
+
+
 def test_a_report_file_the_system_will_not_let_be_written_is_said_before_the_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
