@@ -22,7 +22,7 @@ from blitzcam.models.crops import (
 )
 from blitzcam.models.mining import Mistakes, hard_windows
 from blitzcam.models.recipe import Recipe
-from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds
+from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds, workers_for
 
 
 def _write_jpeg(path: Path, image: np.ndarray, quality: int = 92) -> None:
@@ -119,6 +119,7 @@ def build_crop_dataset(
 
 def _cut_all(jobs: list[_CropJob], workers: int) -> None:
     progress = tqdm(total=len(jobs), desc="crops", unit="scene")
+    workers = workers_for(workers, len(jobs), said=False)
     if workers <= 1:
         for job in jobs:
             _cut_scene_crops(job)

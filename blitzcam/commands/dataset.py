@@ -4,7 +4,6 @@ photos of real tables for correcting by hand."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Final
@@ -133,14 +132,10 @@ def _generate(args: argparse.Namespace) -> int:
             res = parse_resolution(args.res)
         except ValueError as exc:
             raise UserError(f"--res: {exc}") from None
-    workers = args.workers
-    cores = os.cpu_count() or 1
-    if workers > cores:  # (--workers 1000 started a process per scene, 1.3 GB for ten)
-        print(
-            f"note: --workers {workers}: this machine has {cores} cores; {cores} used",
-            file=sys.stderr,
-        )
-        workers = cores
+    # (0: as many as the machine has cores, the generator's own default)
+    from blitzcam.worker_pool import workers_for
+
+    workers = workers_for(args.workers) if args.workers else 0
     request = GenerateRequest(
         out=args.out,
         n=args.n,

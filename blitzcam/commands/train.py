@@ -208,6 +208,7 @@ def _train(args: argparse.Namespace) -> int:
     from blitzcam.models.run_record import first_stage_scenes, go_on_from_shipped, recipe_of_run
     from blitzcam.models.training import calibration_scenes, recipe_with, ship, train
     from blitzcam.paths import REPO_ROOT, refused_leaves_no_folder, run_folder
+    from blitzcam.worker_pool import workers_for
 
     default_run = REPO_ROOT / "runs" / ("detector-trial" if args.trial else "detector")
     with refused_leaves_no_folder(args.run or default_run, "--run") as run_dir:
@@ -235,7 +236,7 @@ def _train(args: argparse.Namespace) -> int:
         scenes_dir=scenes,
         run_dir=run_dir,
         resume=args.resume or args.from_shipped,  # the shipped stages are finished ones
-        workers=args.workers,
+        workers=workers_for(args.workers),
         device=args.device,
     )
     # a run from the shipped weights never replaces them unmeasured (nor the file it went on

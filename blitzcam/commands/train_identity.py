@@ -199,6 +199,7 @@ def _train_identity(args: argparse.Namespace) -> int:
     from blitzcam.vision.embedding import Embedder
     from blitzcam.vision.identify import UNKNOWN_BELOW
     from blitzcam.vision.pipeline import default_model_path
+    from blitzcam.worker_pool import workers_for
 
     recipe = TRIAL if args.trial else IdentityRecipe()
     if data_seeds is not None:
@@ -236,7 +237,7 @@ def _train_identity(args: argparse.Namespace) -> int:
     # them in a block, and an hour and a half's 180 lines came out at the end
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(line_buffering=True)
-    data, val = training_data(recipe, run_dir, workers=args.workers)
+    data, val = training_data(recipe, run_dir, workers=workers_for(args.workers))
     # cut with the detector that counting runs: its boxes on no back are what must stay unknown
     negatives = training_negatives(recipe, run_dir, default_model_path(), detector)
     checkpoint = train(

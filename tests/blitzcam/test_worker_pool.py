@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds
+from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds, workers_for
 
 
 def test_sigterm_raises_system_exit_inside_and_its_handler_is_put_back_after() -> None:
@@ -42,3 +42,15 @@ def test_a_worker_leaves_ctrl_c_to_its_parent() -> None:
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_workers_are_one_a_core_and_a_job_at_the_most(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (`train --workers 40` started forty interpreters to cut four scenes' crops, on two cores)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert workers_for(40) == 2
+    assert capsys.readouterr().err == "note: --workers 40: this machine has 2 cores; 2 used\n"
+    assert workers_for(40, 1, said=False) == 1 and capsys.readouterr().err == ""
+    assert workers_for(2, 0) == 1 and workers_for(1) == 1 and workers_for(2, 5) == 2
+    assert capsys.readouterr().err == ""

@@ -430,6 +430,23 @@ def _trained_nowhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[l
     return trained, exported
 
 
+def test_train_runs_no_more_workers_than_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (`--workers 40` started forty interpreters to cut four scenes' crops, on two cores)
+    import os
+
+    import blitzcam.models.training as training
+
+    _trained_nowhere(monkeypatch, tmp_path)
+    given: list[int] = []
+    monkeypatch.setattr(training, "train", lambda recipe, **kw: given.append(kw["workers"]) or tmp_path / "best.pt")
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert main(["train", "--trial", "--run", str(tmp_path / "run"), "--workers", "40"]) == 0
+    assert given == [2]
+    assert "note: --workers 40: this machine has 2 cores; 2 used" in capsys.readouterr().err
+
+
 def test_a_trial_trains_every_stage_tiny_and_keeps_its_weights_in_its_run_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
