@@ -25,7 +25,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -564,6 +564,18 @@ def train(
     return last
 
 
+def resumed_recipe(last: Path, given: dict[str, Any], default: IdentityRecipe) -> IdentityRecipe:
+    """The recipe a run resumed from the checkpoint `last` goes on with: the one it was trained
+    with, the options `given` over it (`default` where there is no checkpoint yet). UserError
+    when they change what its steps so far used."""
+    if not last.is_file():
+        return default
+    state = load_checkpoint(last)
+    recipe = replace(recipe_from(state), **given)
+    _refuse_other_recipe(last, state, recipe)
+    return recipe
+
+
 def refuse_other_recipe(last: Path, recipe: IdentityRecipe) -> None:
     """UserError when the checkpoint `last` (if there is one) was trained with a recipe that
     `recipe` changes as far as its steps used it."""
@@ -575,9 +587,11 @@ def _refuse_other_recipe(last: Path, state: dict[str, Any], recipe: IdentityReci
     from blitzcam.errors import UserError
 
     if changed := recipe_changes(state["recipe"], recipe, state["step"]):
+        before, now = _saved_recipe(state["recipe"]), json.loads(json.dumps(asdict(recipe)))
+        said = "; ".join(f"{name} {before.get(name)} there, {now[name]} now" for name in changed)
         raise UserError(
-            f"{last}: this checkpoint was trained with another recipe ({', '.join(changed)} "
-            "differ): give the recipe it was started with, or start a new run folder"
+            f"{last}: this checkpoint was trained with another recipe ({said}): leave those "
+            "options out to go on with its own, or start a new run folder"
         )
 
 

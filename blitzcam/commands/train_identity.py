@@ -136,6 +136,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=_train_identity)
 
 
+# the options that set a recipe field of their own name
+RECIPE_OPTIONS = (
+    "late_scenes",
+    "steps",
+    "reject_steps",
+    "refine_steps",
+    "negatives_per_step",
+    "attract_weight",
+    "ink_gain",
+    "occluded_share",
+    "faded_share",
+    "small_share",
+)
+
+
 def _train_identity(args: argparse.Namespace) -> int:
     import importlib.util
     import json
@@ -180,6 +195,7 @@ def _train_identity(args: argparse.Namespace) -> int:
             "`.venv/bin/pip install -e '.[train]'` (make test does)"
         )
     device = torch_device(args.device)
+    from blitzcam.commands.train import RESUME_HINT
     from blitzcam.files import write_text_atomic
     from blitzcam.models import IDENTITY_ONNX, MODELS_DIR
     from blitzcam.models.identity_average import join_again_hint, networks_joined
@@ -188,7 +204,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         TRIAL,
         IdentityRecipe,
         check_negatives_source,
-        refuse_other_recipe,
+        resumed_recipe,
         ship,
         train,
         training_data,
@@ -201,38 +217,33 @@ def _train_identity(args: argparse.Namespace) -> int:
     from blitzcam.vision.pipeline import default_model_path
     from blitzcam.worker_pool import workers_for
 
-    recipe = TRIAL if args.trial else IdentityRecipe()
+    # the options given: over the recipe a resumed run was started with, else the default one
+    given: dict[str, object] = {}
     if data_seeds is not None:
-        recipe = replace(recipe, data_seeds=data_seeds)
+        given["data_seeds"] = data_seeds
     if widths is not None:
-        recipe = replace(recipe, widths=widths)
-    if args.late_scenes is not None:
-        recipe = replace(recipe, late_scenes=args.late_scenes)
+        given["widths"] = widths
     if args.wide_art:
-        recipe = replace(recipe, wide_art=True)
-    if args.steps is not None:
-        recipe = replace(recipe, steps=args.steps)
-    if args.reject_steps is not None:
-        recipe = replace(recipe, reject_steps=args.reject_steps)
-    if args.refine_steps is not None:
-        recipe = replace(recipe, refine_steps=args.refine_steps)
+        given["wide_art"] = True
     if args.refine_random_art_only:
-        recipe = replace(recipe, refine_builtin_augmented=False)
-    if args.negatives_per_step is not None:
-        recipe = replace(recipe, negatives_per_step=args.negatives_per_step)
-    if args.attract_weight is not None:
-        recipe = replace(recipe, attract_weight=args.attract_weight)
-    for field in ("ink_gain", "occluded_share", "faded_share", "small_share"):
+        given["refine_builtin_augmented"] = False
+    for field in RECIPE_OPTIONS:
         if getattr(args, field) is not None:
-            recipe = replace(recipe, **{field: getattr(args, field)})
+            given[field] = getattr(args, field)
+    recipe = replace(TRIAL if args.trial else IdentityRecipe(), **given)
     default_run = REPO_ROOT / "runs" / ("identity-trial" if args.trial else "identity")
     with refused_leaves_no_folder(args.run or default_run, "--run") as run_dir:
         check_run_start(run_dir, "identity", resume=args.resume)
         if args.resume:  # a checkpoint of another recipe is refused before drawings are cut
-            refuse_other_recipe(run_dir / "last.pt", recipe)
+            recipe = resumed_recipe(run_dir / "last.pt", given, recipe)
         # (so is a detector that is not; opened once, here, and used to cut the drawings)
         detector = check_negatives_source(recipe, default_model_path())
     no_ship = keeps_to_itself(run_dir, no_ship=args.no_ship or args.trial, resume=args.resume)
+    # its recipe kept from the start, as the detector's is: a run stopped before its end goes on
+    # with `--resume` alone (its options had to be typed again, unsaid which)
+    write_text_atomic(run_dir / "recipe.json", json.dumps(asdict(recipe), indent=2))
+    # said when interrupted once there is a checkpoint to go on from
+    args.interrupted_hint = lambda: RESUME_HINT if (run_dir / "last.pt").is_file() else None
     # each progress line as it is printed: to a file or a pipe (`> log`, `| tee`) Python holds
     # them in a block, and an hour and a half's 180 lines came out at the end
     if isinstance(sys.stdout, io.TextIOWrapper):
