@@ -19,6 +19,7 @@ from blitzcam.game.match_model import (
     Player,
     Round,
     Settings,
+    Tally,
     Variant,
     is_whole_number,
     not_a_player,
@@ -316,6 +317,28 @@ def _at_table_together(a: Player, b: Player) -> bool:
     return any(n not in away for n in range(first, int(last) + 1))
 
 
+def most_cards(pile: str) -> int:
+    """The most cards a player can have in `pile` ("Dutch" or "Blitz") at a round's end: a
+    deck's, or a Blitz pile's as it is dealt."""
+    return BLITZ_PILE_SIZE if pile == "Blitz" else CARDS_PER_DECK
+
+
+def tally_problem(tally: Tally) -> str | None:
+    """What the rules refuse in one player's whole-number counts, in words, as they are typed
+    or counted (a table of another step in view): None when nothing. `validate_round` says
+    the same when a round is saved."""
+    for pile, value in (("Dutch", tally.dutch), ("Blitz", tally.blitz)):
+        if value > most_cards(pile):
+            held = "a deck holds" if pile == "Dutch" else "a Blitz pile is dealt"
+            return f"{value} {pile} cards: {held} {most_cards(pile)}"
+    if tally.dutch + tally.blitz > CARDS_PER_DECK:
+        return (
+            f"{tally.dutch} Dutch + {tally.blitz} Blitz cards is more than the "
+            f"{CARDS_PER_DECK} cards in a deck"
+        )
+    return None
+
+
 def validate_round(
     players: tuple[Player, ...], round_: Round, *, variant: Variant, number: int
 ) -> None:
@@ -347,8 +370,8 @@ def validate_round(
             raise MatchError("missing from the round", round_number=number, player=name)
         tally = round_.tallies[name]
         for label, value, most in (
-            ("Dutch", tally.dutch, CARDS_PER_DECK),
-            ("Blitz", tally.blitz, BLITZ_PILE_SIZE),
+            ("Dutch", tally.dutch, most_cards("Dutch")),
+            ("Blitz", tally.blitz, most_cards("Blitz")),
         ):
             if not is_whole_number(value):
                 raise MatchError(

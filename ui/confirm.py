@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.game.plausibility import post_piles_note, short_of_post_piles
-from blitzcam.game.rules import Player, Round, Tally, Variant, round_score
+from blitzcam.game.rules import Player, Round, Tally, Variant, round_score, tally_problem
 from blitzcam.game.text import listed
 from blitzcam.ui.capture_view import CaptureThumbnail
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
@@ -111,7 +111,14 @@ class RoundEditor(QWidget):
     def _on_changed(self, *_: object) -> None:
         value = self.value()
         for name, tally in value.tallies.items():
-            self._scores[name].setText(f"{round_score(tally):+d}")
+            # a count the rules refuse marked as it is typed or counted (the demo's full table
+            # shot as Blitz piles: 21 Blitz cards, said only once Confirm refused it)
+            problem = tally_problem(tally)
+            score = self._scores[name]
+            marked = "" if problem is None else "⚠ "
+            score.setText(f"{marked}{round_score(tally):+d}")
+            score.setToolTip("" if problem is None else as_plain(f"{name}: {problem}"))
+            score.setAccessibleDescription(score.toolTip())
         self.valueChanged.emit(value)
 
 

@@ -42,6 +42,7 @@ from blitzcam.ui.scan_session import (
     STEP_TITLES,
     ScanSession,
     Shot,
+    over_a_pile,
     player_counts,
     table_warnings,
 )
@@ -347,7 +348,14 @@ class ScanView(QWidget):
         for name, n in player_counts(self.session.players, snapshot.counts).items():
             self.live_counts[name].setText(str(n))
         self._say_in_words()
-        said = table_warnings(snapshot)
+        said = "\n".join(
+            line
+            for line in (
+                over_a_pile(self.session.players, snapshot.counts, self.session.step),
+                table_warnings(snapshot),
+            )
+            if line
+        )
         if said != self.warnings.text():
             self.warnings.setText(said)
             self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)

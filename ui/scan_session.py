@@ -10,7 +10,8 @@ from typing import Final, Literal
 
 import numpy as np
 
-from blitzcam.game.rules import Player, Round, Tally, blitz_caller
+from blitzcam.game.rules import Player, Round, Tally, blitz_caller, most_cards
+from blitzcam.game.text import listed
 from blitzcam.ui.counting_worker import CountSnapshot
 
 Step = Literal["dutch", "blitz"]
@@ -56,6 +57,22 @@ class Shot:
     frame: np.ndarray  # BGR
     snapshot: CountSnapshot
     view: int = -1  # which of the source's frames it is (-1: not known)
+
+
+def over_a_pile(players: tuple[Player, ...], counts: Mapping[str, int], step: Step) -> str:
+    """A warning ("" for none) for the players in view with more cards than the step's piles
+    can hold (a Blitz pile is dealt 10): another table in view, the last step's, most often
+    (the demo's full tables came to the Blitz step as 21 cards, refused only at Confirm)."""
+    pile = "Blitz" if step == "blitz" else "Dutch"
+    most = most_cards(pile)
+    over = [f"{name} {n}" for name, n in player_counts(players, counts).items() if n > most]
+    if not over:
+        return ""
+    held = "a Blitz pile is dealt" if pile == "Blitz" else "a deck holds"
+    return (
+        f"⚠ {listed(over)} in view: more than the {most} cards {held}: is the table of "
+        f"{pile} cards in view?"
+    )
 
 
 def player_counts(players: tuple[Player, ...], counts: Mapping[str, int]) -> dict[str, int]:

@@ -409,3 +409,12 @@ def test_refusals_say_which_change_and_whose_seat() -> None:
     with pytest.raises(MatchError, match=r"^player Cy: a start of 500 reaches the target \(75\) before a round$"):
         come_back(match, "Cy")
     assert come_back(replace(match, players=(*players(2), replace(never, start=20))), "Cy")
+
+
+def test_a_tally_the_rules_refuse_is_said_in_words_as_the_round_check_says_it() -> None:
+    from blitzcam.game.rules import tally_problem
+
+    assert tally_problem(Tally(9, 21)) == "21 Blitz cards: a Blitz pile is dealt 10"
+    assert tally_problem(Tally(41, 0)) == "41 Dutch cards: a deck holds 40"
+    assert tally_problem(Tally(35, 6)) == "35 Dutch + 6 Blitz cards is more than the 40 cards in a deck"
+    assert tally_problem(Tally(30, 10)) is None and tally_problem(Tally(0, 0)) is None

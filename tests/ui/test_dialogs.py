@@ -908,6 +908,26 @@ def test_counts_that_leave_the_post_piles_short_are_said_once_before_they_are_sa
     assert len(confirmed) == 3
 
 
+def test_a_count_the_rules_refuse_is_marked_on_its_row_as_it_is_shown_or_typed(qtbot) -> None:
+    # (the demo's full table shot as the Blitz piles came as 21 Blitz cards, unmarked until
+    # Confirm refused it; a review)
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    dialog = ConfirmDialog(match_of().players, round_of(Ann=(9, 21), Bob=(5, 0), Cy=(7, 1)),
+                           title="Round 1")  # fmt: skip
+    qtbot.addWidget(dialog)
+    score = dialog.editor._scores
+    assert score["Ann"].text() == "⚠ -33"
+    assert score["Ann"].toolTip() == "Ann: 21 Blitz cards: a Blitz pile is dealt 10"
+    assert score["Ann"].accessibleDescription() == score["Ann"].toolTip()
+    assert score["Bob"].text() == "+5" and score["Bob"].toolTip() == ""
+    dialog.editor.blitz["Ann"].setValue(2)
+    assert score["Ann"].text() == "+5" and score["Ann"].toolTip() == ""
+    dialog.editor.dutch["Bob"].setValue(39)
+    dialog.editor.blitz["Bob"].setValue(2)
+    assert score["Bob"].toolTip() == "Bob: 39 Dutch + 2 Blitz cards is more than the 40 cards in a deck"
+
+
 def test_taking_back_a_blitz_caller_gives_their_count_back(qtbot) -> None:
     from blitzcam.ui.confirm import ConfirmDialog
 

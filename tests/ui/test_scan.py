@@ -768,3 +768,26 @@ def test_a_scan_left_is_freed_without_waiting_for_the_garbage_collector(qtbot) -
         assert gone() is None
     finally:
         gc.enable()
+
+
+def test_more_cards_in_view_than_a_blitz_pile_is_dealt_is_warned_of_in_the_blitz_step(
+    qtbot,
+) -> None:
+    # (the demo's next full table came to the Blitz step as 21 and 15, unsaid until Confirm
+    # refused the round; a review)
+    from blitzcam.ui.scan_session import over_a_pile
+
+    assert over_a_pile((ANN, BOB), {ANN.deck: 21, BOB.deck: 15}, "blitz") == (
+        "⚠ Ann 21 and Bob 15 in view: more than the 10 cards a Blitz pile is dealt: is the "
+        "table of Blitz cards in view?"
+    )
+    assert over_a_pile((ANN, BOB), {ANN.deck: 21, BOB.deck: 10}, "dutch") == ""
+    view = _view(qtbot)
+    view._on_counted(_counted(1, (21, 3)))
+    assert not view.warnings.text()  # the Dutch step: a deck's 40
+    view.capture_button.click()
+    view.next_button.click()  # on to the Blitz cards
+    view._on_counted(_counted(2, (21, 3)))
+    assert view.warnings.text().startswith("⚠ Ann 21 in view: more than the 10 cards")
+    view._on_counted(_counted(3, (2, 3)))
+    assert "Ann" not in view.warnings.text()
