@@ -9,7 +9,16 @@ from typing import Final
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPaintEvent, QPen, QPolygonF
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPolygonF,
+)
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from blitzcam.ui.announce import announce
@@ -19,6 +28,8 @@ from blitzcam.ui.deck_colours import FACE_UP_RGB, bgr_to_qimage, deck_rgb
 OUTLINE_WIDTH: Final = 3
 FLIP_IT: Final = "flip this card"  # the tag on a face-up card
 TAG_TRIES: Final = 4  # places a tag is moved to, each way, to clear the tags beside it
+TAG_SHARE: Final = 1 / 14  # of the picture's height, the most a "flip this card" tag takes
+MIN_TAG_POINTS: Final = 7.0  # ... and the smallest its text is made for that
 
 
 def fit(src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, float, float]:
@@ -158,9 +169,7 @@ class LiveView(QWidget):
         painter.drawImage(target, self._image)
         # a card cut by the frame's edge is outlined up to it, not into the bars beside it
         painter.setClipRect(target)
-        label_font = QFont(self.font())
-        label_font.setBold(True)
-        painter.setFont(label_font)
+        painter.setFont(tag_font(self.font(), target.height()))
         tags: list[QRectF] = []
         # (in the pixels of the frame they were found in: over a picture of another size,
         # a stream back at another resolution, they were drawn off their cards)
@@ -186,6 +195,8 @@ class LiveView(QWidget):
                     height=metrics.height() + 4,
                     taken=tags,
                 )
+                if tag is None:  # no room clear of the others: its outline alone marks it
+                    continue
                 tags.append(tag)
                 painter.fillRect(tag, QColor(*FACE_UP_RGB))
                 painter.setPen(QColor(255, 255, 255))
@@ -223,18 +234,31 @@ class LiveView(QWidget):
         painter.end()
 
 
+def tag_font(font: QFont, picture_height: float) -> QFont:
+    """The "flip this card" tags' font: `font` in bold, made smaller where its lines would be
+    taller than TAG_SHARE of the picture (MIN_TAG_POINTS at the least): at 150 % text over a
+    small view, six tags stacked in a column covered the cards they pointed at (review)."""
+    bold = QFont(font)
+    bold.setBold(True)
+    tallest, height = picture_height * TAG_SHARE, QFontMetricsF(bold).height()
+    if height > tallest and bold.pointSizeF() > 0:
+        bold.setPointSizeF(max(MIN_TAG_POINTS, bold.pointSizeF() * tallest / height))
+    return bold
+
+
 def flip_tag(
     card: QRectF,
     picture: QRectF,
     width: float = 140,
     height: float = 22,
     taken: Sequence[QRectF] = (),
-) -> QRectF:
+) -> QRectF | None:
     """Where a face-up card's "flip this card" tag goes: centred above the card, or under it
     when the picture has no room above, kept inside the picture (a card at its edge had its
     tag cut to "o this card"), and clear of the tags placed already (`taken`: two face-up
     cards side by side had their tags drawn over each other), moved up or down a tag's height
-    at a time where it would cover one."""
+    at a time where it would cover one; None where no place tried is clear of them (many
+    face-up cards together: drawn over each other, the tags covered the cards)."""
     above = card.top() - height - 4
     first = above if above >= picture.top() else card.bottom() + 4
     left = card.center().x() - width / 2
@@ -252,7 +276,7 @@ def flip_tag(
         tag = at(top)
         if not any(tag.intersects(other) for other in taken):
             return tag
-    return at(first)  # (nowhere clear: over the others, as before)
+    return None
 
 
 def render_capture(

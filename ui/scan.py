@@ -42,6 +42,7 @@ from blitzcam.ui.scan_session import (
     STEP_TITLES,
     ScanSession,
     Shot,
+    in_brief,
     over_a_pile,
     player_counts,
     table_warnings,
@@ -153,6 +154,7 @@ class ScanView(QWidget):
         self.warnings.setObjectName("tableWarnings")
         self.warnings.setWordWrap(True)
         self.warnings.hide()  # (until there is something to say)
+        self._warned = ""  # what the table warns of, in full
         self.shots_label = QLabel()
         self.live_counts: dict[str, QLabel] = {}
         self.summed_counts: dict[str, QLabel] = {}
@@ -356,10 +358,20 @@ class ScanView(QWidget):
             )
             if line
         )
-        if said != self.warnings.text():
-            self.warnings.setText(said)
-            self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)
+        if said != self._warned:
+            self._warned = said
+            self._show_warnings()
             self._lay_out()  # (two warnings more may hide a player's row)
+
+    def _show_warnings(self) -> None:
+        """The table's warnings in full, or compact each in brief, the whole in its tooltip:
+        at 150 % text in a short window they took the panel, and only one player's count
+        showed under them (review)."""
+        said = self._warned
+        self.warnings.setText(in_brief(said) if self._compact else said)
+        self.warnings.setToolTip(said if self._compact else "")
+        self.warnings.setAccessibleDescription(said)
+        self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)
 
     def _on_previewed(self, frame: np.ndarray, index: int) -> None:
         self.live.show_preview(frame, index, moved_on=self._fit.saw(frame, index))
@@ -572,6 +584,7 @@ class ScanView(QWidget):
         if compact != self._compact:
             self._compact = compact
             self.hint.setVisible(not compact)
+            self._show_warnings()
             for label in (self.step_title, *(seat[2] for seat in self._seats)):
                 label.setProperty("compact", compact)
                 label.style().unpolish(label)

@@ -59,6 +59,12 @@ class Shot:
     view: int = -1  # which of the source's frames it is (-1: not known)
 
 
+def in_brief(warnings: str) -> str:
+    """Each warning line up to its first colon: what is wrong, not yet what to do (a compact
+    scan's panel; the whole in its tooltip)."""
+    return "\n".join(line.split(": ", 1)[0] for line in warnings.splitlines())
+
+
 def over_a_pile(players: tuple[Player, ...], counts: Mapping[str, int], step: Step) -> str:
     """A warning ("" for none) for the players in view with more cards than the step's piles
     can hold (a Blitz pile is dealt 10): another table in view, the last step's, most often
@@ -68,10 +74,10 @@ def over_a_pile(players: tuple[Player, ...], counts: Mapping[str, int], step: St
     over = [f"{name} {n}" for name, n in player_counts(players, counts).items() if n > most]
     if not over:
         return ""
-    held = "a Blitz pile is dealt" if pile == "Blitz" else "a deck holds"
+    held = "a Blitz pile's" if pile == "Blitz" else "a deck's"
     return (
-        f"⚠ {listed(over)} in view: more than the {most} cards {held}: is the table of "
-        f"{pile} cards in view?"
+        f"⚠ more than {held} {most} cards in view ({listed(over)}): is the table of {pile} "
+        "cards in view?"
     )
 
 

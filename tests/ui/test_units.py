@@ -410,6 +410,38 @@ def test_flip_tags_of_cards_side_by_side_are_drawn_clear_of_each_other() -> None
     assert all(picture.contains(tag) for tag in tags)
 
 
+
+def test_a_flip_tag_with_no_room_clear_of_the_others_is_left_off_not_drawn_over_them() -> None:
+    # (twelve face-up cards in a small view: six tags stacked over one another, "flip t his
+    # c ard", covering the cards they pointed at; review)
+    from PySide6.QtCore import QRectF
+
+    from blitzcam.ui.live_view import flip_tag
+
+    picture = QRectF(0, 0, 400, 120)
+    tags: list[QRectF] = []
+    for _ in range(12):  # one place, twelve face-up cards
+        tag = flip_tag(QRectF(150, 50, 40, 40), picture, taken=tags)
+        if tag is not None:
+            tags.append(tag)
+    assert 1 < len(tags) < 12
+    assert not any(a.intersects(b) for i, a in enumerate(tags) for b in tags[i + 1:])
+
+
+def test_flip_tags_are_no_taller_than_a_share_of_a_small_picture(qtbot) -> None:
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from blitzcam.ui.live_view import MIN_TAG_POINTS, TAG_SHARE, tag_font
+
+    large = QFont()
+    large.setPointSizeF(18)  # (150 % text)
+    small_view = tag_font(large, 240)
+    assert small_view.bold() and small_view.pointSizeF() < 18
+    assert QFontMetricsF(small_view).height() <= 240 * TAG_SHARE + 1
+    assert tag_font(large, 1080).pointSizeF() == 18  # room enough: as it was
+    assert tag_font(large, 60).pointSizeF() == MIN_TAG_POINTS  # (read still)
+
+
 def test_a_label_that_may_shrink_draws_a_long_name_smaller_before_it_cuts_it(qtbot) -> None:
     # (found by review: "North Side Sharks" on a team's card read "North …" on a 1024-px screen)
     from PySide6.QtGui import QFont
