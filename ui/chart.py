@@ -39,6 +39,7 @@ MIN_HEIGHT: Final = 150
 GRID: Final = QColor(255, 255, 255, 40)
 AXIS_TEXT: Final = QColor(200, 204, 214)
 TARGET_PEN: Final = QColor(255, 215, 0, 170)
+FADED_ALPHA: Final = 110  # a line of a player who left, dimmed as their card is
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,10 @@ class Series:
     sat_out: tuple[int, ...] = ()  # rounds the player sat out: their total carried, dashed
     # the dots' shape (MARKERS): two decks of one ink (blue pump, blue plow) drew one blue
     marker: str = "circle"
+    # its dots drawn hollow: a latecomer playing the deck of a player who left, whose line
+    # was the same in every way (review)
+    hollow: bool = False
+    faded: bool = False  # drawn dimmed, as the card of a player who left is
 
 
 MARKERS: Final = ("circle", "square", "triangle", "diamond")
@@ -368,7 +373,8 @@ class RunningTotalsChart(QWidget):
             )
         width = LINE_WIDTH
         for s, line, shifts in zip(self._series, lines, side_by_side(lines), strict=True):
-            pen = QPen(QColor(*s.colour), width)
+            colour = series_colour(s)
+            pen = QPen(colour, width)
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
             painter.setPen(pen)
@@ -381,8 +387,8 @@ class RunningTotalsChart(QWidget):
                 pen.setStyle(Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
                 painter.setPen(pen)
                 painter.drawLine(a, b)
-            painter.setPen(QPen(QColor(*s.colour), 2))
-            painter.setBrush(QColor(*s.colour))
+            painter.setPen(QPen(colour, 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush if s.hollow else colour)
             for p, dashed in zip(points[1:], away, strict=True):
                 if not dashed:
                     _draw_marker(painter, s.marker, p, 5)
@@ -391,8 +397,8 @@ class RunningTotalsChart(QWidget):
         legend_top = self.height() - row_height * rows
         for s, label, (x, row) in zip(self._series, labels, legend, strict=True):
             y = legend_top + row_height * row  # legend under the axis
-            painter.setPen(QPen(QColor(*s.colour), 2))
-            painter.setBrush(QColor(*s.colour))
+            painter.setPen(QPen(series_colour(s), 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush if s.hollow else series_colour(s))
             marker_at = QPointF(plot.left() + x + 6 * k, y + row_height / 3)
             _draw_marker(painter, s.marker, marker_at, 5 * k)
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -400,6 +406,11 @@ class RunningTotalsChart(QWidget):
             text_at = QPointF(plot.left() + x + LEGEND_SWATCH * k, y + row_height * 0.6)
             painter.drawText(text_at, label)
         painter.end()
+
+
+def series_colour(series: Series) -> QColor:
+    """A line's colour: its own, dimmed for one `faded`."""
+    return QColor(*series.colour, FADED_ALPHA if series.faded else 255)
 
 
 def _draw_marker(painter: QPainter, marker: str, centre: QPointF, radius: float) -> None:

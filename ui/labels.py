@@ -83,7 +83,13 @@ class ElidedLabel(QLabel):
         size, width = font.pointSizeF(), self.contentsRect().width()
         if self._shrink_to is None or size <= 0:
             return font
-        while size > self._shrink_to and QFontMetrics(font).horizontalAdvance(self.text()) > width:
+        lines = self.text().split("\n")  # (the widest line decides, not all as one)
+
+        def widest() -> int:
+            metrics = QFontMetrics(font)
+            return max(metrics.horizontalAdvance(line) for line in lines)
+
+        while size > self._shrink_to and widest() > width:
             size = max(self._shrink_to, size - 1)
             font.setPointSizeF(size)
         return font

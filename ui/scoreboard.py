@@ -136,8 +136,12 @@ def chart_series(match: Match, standings: Standings) -> list[Series]:
                 start=p.start,
                 sat_out=p.sat_out,
                 marker=deck_marker(p.deck),
+                # a latecomer on the deck of a player who left: hollow dots, the leaver's line
+                # dimmed as their card is (the two lines were the same in every way)
+                hollow=any(other.deck == p.deck for other in match.players[:seat]),
+                faded=p.left is not None,
             )
-            for p in match.players
+            for seat, p in enumerate(match.players)
         ]
     series = []
     for i, team in enumerate(standings.team_totals or {}):
@@ -176,6 +180,7 @@ def card_places(n: int, per_row: int = CARDS_PER_ROW) -> list[tuple[int, int]]:
 
 
 NAME_SMALLEST_PT: Final = 14  # a total card's name is drawn down to this before it is cut
+DETAIL_SMALLEST_PT: Final = 9  # ... and its deck and seat note ("joined after round 1 with 8 p…")
 
 
 class TotalCard(QFrame):
@@ -186,7 +191,7 @@ class TotalCard(QFrame):
         self.setObjectName("totalCard")
         self.name = ElidedLabel(shrink_to=NAME_SMALLEST_PT)
         self.name.setObjectName("totalName")
-        self.detail = ElidedLabel()
+        self.detail = ElidedLabel(shrink_to=DETAIL_SMALLEST_PT)
         self.detail.setObjectName("totalDetail")
         self.total = QLabel()
         self.total.setObjectName("totalValue")
@@ -675,7 +680,9 @@ class ScoreboardView(QWidget):
             return [
                 {
                     "name": p.name,
-                    "detail": " · ".join(filter(None, (deck_label(p.deck), seat_note(p)))),
+                    # (the note on a line of its own: beside the deck, "left after rou…"
+                    # was cut at 1280 px, the one word saying why the card is dimmed)
+                    "detail": "\n".join(filter(None, (deck_label(p.deck), seat_note(p)))),
                     "total": standings.totals[p.name],
                     "decks": [p.deck],
                     "leader": p.name in highlighted,

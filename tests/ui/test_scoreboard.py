@@ -111,6 +111,28 @@ def test_a_team_whose_players_all_left_is_marked_out_of_the_running(qtbot) -> No
     assert [s.totals for s in chart_series(match, score_match(match))] == [(12, 14), (7, 9), (40,)]
 
 
+def test_a_latecomer_on_a_leaver_s_deck_has_a_line_of_their_own(qtbot) -> None:
+    # (Cy left, Di joined with Cy's deck: the same yellow line, the same dots, in the chart
+    # and its legend; a review)
+    import dataclasses
+
+    from blitzcam.game.rules import join, leave
+
+    match = match_of(round_of(Ann=(10, 0), Bob=(5, 0), Cy=(2, 0)), n=3)
+    cy = match.players[2]
+    match = join(leave(match, "Cy"), dataclasses.replace(cy, name="Di", joined=1), start=5)
+    series = {s.label: s for s in chart_series(match, score_match(match))}
+    assert series["Di"].colour == series["Cy"].colour and series["Di"].marker == series["Cy"].marker
+    assert series["Di"].hollow and not series["Cy"].hollow and not series["Ann"].hollow
+    assert series["Cy"].faded and not series["Di"].faded and not series["Ann"].faded
+    view = _view(qtbot, match)  # drawn, hollow and dimmed
+    view.chart.grab()
+    cards = {c.name.text(): c for c in view.cards if c.isVisibleTo(view)}
+    # the note on a line of its own, not cut beside the deck's name at 1280 px
+    assert plain(cards["Cy"].detail.text()) == "Yellow bucket\nleft after round 1"
+    assert plain(cards["Ann"].detail.text()) == "Green pump"
+
+
 @pytest.mark.parametrize("teams", [None, ("X", "Y", "Z")])
 def test_a_winner_who_left_is_not_shown_out_of_the_running(qtbot, teams) -> None:
     # (a review's case: the headline said Ann (X) won, her card was dimmed "out")
