@@ -35,6 +35,7 @@ from blitzcam.ui.number_box import NumberBox, refuse_empty
 from blitzcam.ui.text_size import TEXT_SIZES
 
 SETTINGS_FILE: Final = "app-settings.json"
+CAMERA_BOX_EXTRA: Final = 48  # pixels a camera box takes beside its text: margins, arrow
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +192,11 @@ class SettingsDialog(QDialog):
         # (Enter is OK's: a camera typed is not added to the list, refused or not)
         self._camera.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self._camera.addItems(["", "demo", "0", "1", "2"])
-        self._camera.lineEdit().setPlaceholderText("the first camera (the demo if there is none)")
+        placeholder = "first camera, else demo"
+        self._camera.lineEdit().setPlaceholderText(placeholder)
+        # (its whole width: at 150 % "the first camera (…" was all a user read of the default)
+        room = self._camera.fontMetrics().horizontalAdvance(placeholder) + CAMERA_BOX_EXTRA
+        self._camera.setMinimumWidth(room)
         self._camera.setToolTip(
             "empty: the first camera (the demo footage when there is none); 'demo'; a camera "
             "index; a video or image file; a stream URL (rtsp://, http://). A stream's "

@@ -819,6 +819,16 @@ def test_a_stream_password_is_hidden_in_the_settings_and_kept_unless_typed_over(
     assert dialog.value() == AppSettings(camera=saved, keep_captures=True)
 
 
+def test_the_camera_box_shows_its_default_whole(qtbot, tmp_path) -> None:
+    # (at 150 % text the empty box read "the first camera (…"; a review)
+    dialog = SettingsDialog(AppSettings(), data_dir=tmp_path)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    edit = dialog._camera.lineEdit()
+    assert edit.fontMetrics().horizontalAdvance(edit.placeholderText()) <= edit.width()
+
+
 def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> None:
     dialog = SettingsDialog(AppSettings(), data_dir=tmp_path)
     qtbot.addWidget(dialog)
