@@ -45,6 +45,7 @@ from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 from blitzcam.ui.labels import ElidedLabel, as_plain, elided, plain_label
 from blitzcam.ui.scrolling import scrolling_rows
+from blitzcam.ui.text_size import text_scale
 
 HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
 COLUMNS_PER_PLAYER: Final = 3
@@ -180,6 +181,8 @@ def card_places(n: int, per_row: int = CARDS_PER_ROW) -> list[tuple[int, int]]:
 
 
 NAME_SMALLEST_PT: Final = 14  # a total card's name is drawn down to this before it is cut
+# a board shorter than this (pixels at the base text size) draws its totals smaller
+SHORT_BOARD: Final = 480
 DETAIL_SMALLEST_PT: Final = 9  # ... and its deck and seat note ("joined after round 1 with 8 p…")
 
 
@@ -593,12 +596,26 @@ class ScoreboardView(QWidget):
         # the focus and its last round, and the page scrolled past the headline and the
         # cards on a short screen)
         self._redrawing = False
+        self._two_rows = False  # the cards are laid in two rows (more players than one holds)
         self.table.installEventFilter(self)
         self.table.currentCellChanged.connect(
             lambda *_: None if self._redrawing else self._show_table_soon()
         )
         self.table.roundActivated.connect(self.roundActivated)
         self.table.playersActivated.connect(self.playersActivated)
+
+    def _cards_compact(self) -> bool:
+        """Whether the totals are drawn smaller: two rows of cards, or a board short for its
+        text size (at 150 % in a 1024 x 640 window the cards took the page, a round of the
+        table and a sliver of the chart left under them; review)."""
+        return self._two_rows or self.height() < SHORT_BOARD * text_scale()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        compact = self._cards_compact()
+        for card in self.cards:
+            if card.total.property("compact") != compact:
+                card.set_compact(compact)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._split and event.type() == QEvent.Type.Resize:
@@ -656,9 +673,10 @@ class ScoreboardView(QWidget):
         while len(self.cards) < len(entries):
             self.cards.append(TotalCard())
         places = card_places(len(entries))
+        self._two_rows = places[-1][0] > 0  # (a match has two players or more)
         for card, entry, (row, column) in zip(self.cards, entries, places, strict=False):
             card.show_total(**entry)
-            card.set_compact(places[-1][0] > 0)  # (a match has two players or more)
+            card.set_compact(self._cards_compact())
             self.cards_grid.addWidget(card, row, column)  # (moves a card placed before)
             card.show()
         for card in self.cards[len(entries) :]:

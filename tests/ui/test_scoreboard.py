@@ -571,3 +571,19 @@ def test_five_players_rounds_fit_a_laptop_screen_until_the_handle_is_moved(qtbot
     view.resize(width - 20, 600)
     qtbot.wait(50)
     assert split.sizes()[0] < 3 * sum(split.sizes()) // 5  # the user's share is kept
+
+
+def test_a_board_short_for_its_text_draws_its_totals_smaller(qtbot) -> None:
+    # (at 150 % in a 1024 x 640 window the cards took the page: one round of the table and a
+    # sliver of the chart under them; a review)
+    from blitzcam.ui.scoreboard import SHORT_BOARD
+
+    view = _view(qtbot, match_of(round_of(Ann=(10, 0), Bob=(5, 0), Cy=(2, 0)), n=3))
+    view.resize(1000, SHORT_BOARD + 200)
+    view.show()
+    qtbot.waitExposed(view)
+    assert not any(card.total.property("compact") for card in view.cards)
+    view.resize(1000, SHORT_BOARD - 40)
+    qtbot.waitUntil(lambda: all(card.total.property("compact") for card in view.cards), timeout=2000)
+    view.resize(1000, SHORT_BOARD + 200)
+    qtbot.waitUntil(lambda: not any(card.total.property("compact") for card in view.cards), timeout=2000)
