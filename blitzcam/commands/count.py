@@ -155,8 +155,14 @@ def _shown_path(path: str) -> str:
     return repr(path) if acts else path
 
 
-def _table(entries: list[dict[str, Any]], unread: tuple[str, ...] = ()) -> str:
-    """The readable form; decks in `unread` (no reference to read them by) show a dash."""
+def _table(
+    entries: list[dict[str, Any]],
+    unread: tuple[str, ...] = (),
+    in_play: tuple[str, ...] | None = None,
+) -> str:
+    """The readable form; decks in `unread` (no reference to read them by) show a dash, and so
+    do decks not `in_play` (where given: 0 read as "none on the table", where they are not
+    counted at all; review)."""
     lines = []
     for entry in entries:
         if "error" in entry:
@@ -171,7 +177,13 @@ def _table(entries: list[dict[str, Any]], unread: tuple[str, ...] = ()) -> str:
         )
         width = max(len(name) for name in entry["counts"])
         for name, n in entry["counts"].items():
-            shown = "  -  (no reference)" if name in unread else f"{n:>3}"
+            shown = (
+                "  -  (no reference)"
+                if name in unread
+                else "  -  (not in play)"
+                if in_play is not None and name not in in_play
+                else f"{n:>3}"
+            )
             lines.append(f"  {name:<{width}}  {shown}")
     return "\n".join(lines)
 
@@ -220,6 +232,9 @@ def run(args: argparse.Namespace) -> int:
     # one write, whole: piece by piece (json.dump's, or print's text then its newline, as
     # they come when Python's output is unbuffered) a reader leaving early ended the command
     # with SIGPIPE, and a disk filling up left half a document
-    text = json.dumps({"images": entries}, indent=2) if args.json else _table(entries, unread)
+    if args.json:
+        text = json.dumps({"images": entries}, indent=2)
+    else:
+        text = _table(entries, unread, args.in_play)
     sys.stdout.write(text + "\n")
     return 1 if failed else 0

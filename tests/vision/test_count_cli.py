@@ -378,6 +378,14 @@ def test_decks_in_play_keep_every_deck_in_the_counts(random_model, photos, capsy
     counts = json.loads(out)["images"][0]["counts"]
     assert list(counts) == list(DECK_NAMES)
     assert all(n == 0 for deck, n in counts.items() if deck not in ("green-pump", "red-buggy"))
+    # the table says the others were not counted, not that none are on the table (a review)
+    code, out, _ = _run(
+        capsys,
+        ["count", "--model", str(random_model.onnx), "--in-play", "green-pump, red-buggy",
+         str(photos["good"])],
+    )
+    rows = {line.split()[0]: line.split(None, 1)[1] for line in out.splitlines()[1:]}
+    assert rows["blue-plow"] == "-  (not in play)" and rows["green-pump"].isdigit()
 
 
 @pytest.mark.parametrize("as_json", [True, False])
