@@ -127,21 +127,26 @@ def match_db_path(given: Path | None = None) -> Path:
 
 
 def link_into_nothing(path: Path) -> str | None:
-    """Why `path`, a link to a folder not there in a folder not there either (a drive not
-    plugged in), is not to be made a folder, in words; None for any other path. Made, the
+    """Why `path`, or a folder on the way to it, is a link to a folder not there in a folder
+    not there either (a drive not plugged in), in words; None for any other path. Made, the
     folders it leads to went onto the system's disk under the mount point, hidden once the
-    drive was back. A link made on purpose to where a folder is to be, its own folder there,
-    is taken."""
+    drive was back (`runs` linked to a drive: `runs/identity` made there). A link made on
+    purpose to where a folder is to be, its own folder there, is taken."""
     path = Path(path)
-    try:
-        if not path.is_symlink() or path.exists():
+    for part in (path, *path.parents):
+        try:
+            if part.exists():  # (a folder there: what is made on the way is made under it)
+                return None
+            if not part.is_symlink():
+                continue
+            real = resolved(part)
+        except OSError:  # (a loop of links: the caller's own resolve says so)
             return None
-        real = resolved(path)
-    except OSError:  # (a loop of links: the caller's own resolve says so)
-        return None
-    if real.parent.is_dir():
-        return None
-    return f"a link to {real}, in no folder that is there (a drive not plugged in?)"
+        if real.parent.is_dir():
+            return None
+        which = "" if part == path else f"{part} is "
+        return f"{which}a link to {real}, in no folder that is there (a drive not plugged in?)"
+    return None
 
 
 def run_folder(path: Path, option: str) -> Path:

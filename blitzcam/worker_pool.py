@@ -17,6 +17,11 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Final
+
+# the commands' --workers when none is given: said in a note only when given (a one-core
+# machine told of an option nobody typed)
+DEFAULT_WORKERS: Final = 2
 
 
 def workers_for(asked: int, jobs: int | None = None, *, said: bool = True) -> int:
@@ -27,7 +32,8 @@ def workers_for(asked: int, jobs: int | None = None, *, said: bool = True) -> in
     cores = os.cpu_count() or 1
     if asked > cores and said:
         print(
-            f"note: --workers {asked}: this machine has {cores} cores; {cores} used",
+            f"note: --workers {asked}: this machine has {cores} core{'s' if cores != 1 else ''}; "
+            f"{cores} used",
             file=sys.stderr,
         )
     return max(1, min(asked, cores, asked if jobs is None else max(jobs, 1)))

@@ -144,9 +144,14 @@ def _cards(outcomes: Sequence[CountOutcome]) -> dict[str, int]:
 
 
 def _no_reference(deck: str, backs: int) -> str:
-    """Why a scene with `backs` of `deck`, which the profile has no reference for, is not scored."""
-    held = f" ({backs} of its backs on the table)" if backs else ""
-    return f"{deck} has no reference back in the profile: its backs are never counted{held}"
+    """Why a scene with `backs` of `deck`, one of the eight a `--decks` folder has no back for,
+    is not scored."""
+    return f"the --decks folder holds no back for {deck}: its {backs} backs here cannot be counted"
+
+
+def _none_in_play_read(decks: Sequence[str]) -> str:
+    """Why a scene counted among its decks in play, none of which can be counted, is not."""
+    return f"none of its decks in play ({', '.join(decks)}) has a back in the --decks folder"
 
 
 def evaluate_counts(
@@ -180,7 +185,7 @@ def evaluate_counts(
                 LeftOut(scene.name, _no_reference(uncounted[0], scene.counts[uncounted[0]]))
             )
         elif in_play and not countable.intersection(scene.decks):
-            left.append(LeftOut(scene.name, _no_reference(scene.decks[0], 0)))
+            left.append(LeftOut(scene.name, _none_in_play_read(scene.decks)))
         else:
             scored.append(scene)
     if not scored:  # (a report of no scene would read as a clean bill)

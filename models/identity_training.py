@@ -566,14 +566,40 @@ def train(
 
 def resumed_recipe(last: Path, given: dict[str, Any], default: IdentityRecipe) -> IdentityRecipe:
     """The recipe a run resumed from the checkpoint `last` goes on with: the one it was trained
-    with, the options `given` over it (`default` where there is no checkpoint yet). UserError
-    when they change what its steps so far used."""
+    with, the options `given` over it. Before its first checkpoint, the one its `recipe.json`
+    beside it says it was started with (the default where there is none that reads: `default`
+    is that default with `given` over it). UserError when they change what its steps so far
+    used."""
     if not last.is_file():
-        return default
+        try:
+            saved = json.loads((last.parent / "recipe.json").read_text(encoding="utf-8"))
+            return replace(recipe_from({"recipe": saved}), **given)
+        except (OSError, ValueError, TypeError, AttributeError):
+            return default
     state = load_checkpoint(last)
     recipe = replace(recipe_from(state), **given)
     _refuse_other_recipe(last, state, recipe)
     return recipe
+
+
+# the options of `blitzcam train-identity` that set a recipe field, by the field: what a
+# refusal names (a field's own name, `refine_builtin_augmented`, was no option to leave out)
+OPTION_OF: Final[dict[str, str]] = {
+    "data_seeds": "--data-seeds",
+    "widths": "--widths",
+    "wide_art": "--wide-art",
+    "refine_builtin_augmented": "--refine-random-art-only",
+    "late_scenes": "--late-scenes",
+    "steps": "--steps",
+    "reject_steps": "--reject-steps",
+    "refine_steps": "--refine-steps",
+    "negatives_per_step": "--negatives-per-step",
+    "attract_weight": "--attract-weight",
+    "ink_gain": "--ink-gain",
+    "occluded_share": "--occluded-share",
+    "faded_share": "--faded-share",
+    "small_share": "--small-share",
+}
 
 
 def refuse_other_recipe(last: Path, recipe: IdentityRecipe) -> None:
@@ -587,8 +613,14 @@ def _refuse_other_recipe(last: Path, state: dict[str, Any], recipe: IdentityReci
     from blitzcam.errors import UserError
 
     if changed := recipe_changes(state["recipe"], recipe, state["step"]):
-        before, now = _saved_recipe(state["recipe"]), json.loads(json.dumps(asdict(recipe)))
-        said = "; ".join(f"{name} {before.get(name)} there, {now[name]} now" for name in changed)
+        # (both sides as JSON writes them: a tuple and a list read alike)
+        before = json.loads(json.dumps(_saved_recipe(state["recipe"])))
+        now = json.loads(json.dumps(asdict(recipe)))
+        said = "; ".join(
+            f"{OPTION_OF.get(name, name)} {json.dumps(before.get(name))} there, "
+            f"{json.dumps(now[name])} now"
+            for name in changed
+        )
         raise UserError(
             f"{last}: this checkpoint was trained with another recipe ({said}): leave those "
             "options out to go on with its own, or start a new run folder"

@@ -67,17 +67,22 @@ def in_brief(warnings: str) -> str:
 
 def over_a_pile(players: tuple[Player, ...], counts: Mapping[str, int], step: Step) -> str:
     """A warning ("" for none) for the players in view with more cards than the step's piles
-    can hold (a Blitz pile is dealt 10): another table in view, the last step's, most often
-    (the demo's full tables came to the Blitz step as 21 cards, refused only at Confirm)."""
-    pile = "Blitz" if step == "blitz" else "Dutch"
-    most = most_cards(pile)
+    can hold: in the Blitz step, the Dutch piles still in view most often (the demo's full
+    tables came to it as 21 cards, refused only at Confirm); in the Dutch step, two decks of
+    one back."""
+    blitz = step == "blitz"
+    most = most_cards("Blitz" if blitz else "Dutch")
     over = [f"{name} {n}" for name, n in player_counts(players, counts).items() if n > most]
     if not over:
         return ""
-    held = "a Blitz pile's" if pile == "Blitz" else "a deck's"
+    if blitz:
+        return (
+            f"⚠ more than a Blitz pile's {most} cards in view ({listed(over)}): the Dutch "
+            "piles still there? Show each player's Blitz pile alone"
+        )
     return (
-        f"⚠ more than {held} {most} cards in view ({listed(over)}): is the table of {pile} "
-        "cards in view?"
+        f"⚠ more than a deck's {most} cards in view ({listed(over)}): two decks with one back "
+        "on the table?"
     )
 
 

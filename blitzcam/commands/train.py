@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from blitzcam.commands.path_option import path_argument
+from blitzcam.worker_pool import DEFAULT_WORKERS, workers_for
 
 MIN_SCENES = 3  # the fewest scenes whose val split holds one (datasets.generate.split_sizes)
 
@@ -82,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=2,
+        default=DEFAULT_WORKERS,
         help="processes that cut crops and load training batches (default 2)",
     )
     parser.add_argument(
@@ -208,7 +209,6 @@ def _train(args: argparse.Namespace) -> int:
     from blitzcam.models.run_record import first_stage_scenes, go_on_from_shipped, recipe_of_run
     from blitzcam.models.training import calibration_scenes, recipe_with, ship, train
     from blitzcam.paths import REPO_ROOT, refused_leaves_no_folder, run_folder
-    from blitzcam.worker_pool import workers_for
 
     default_run = REPO_ROOT / "runs" / ("detector-trial" if args.trial else "detector")
     with refused_leaves_no_folder(args.run or default_run, "--run") as run_dir:
@@ -236,7 +236,7 @@ def _train(args: argparse.Namespace) -> int:
         scenes_dir=scenes,
         run_dir=run_dir,
         resume=args.resume or args.from_shipped,  # the shipped stages are finished ones
-        workers=workers_for(args.workers),
+        workers=workers_for(args.workers, said=args.workers != DEFAULT_WORKERS),
         device=args.device,
     )
     # a run from the shipped weights never replaces them unmeasured (nor the file it went on

@@ -8,6 +8,7 @@ import sys
 
 from blitzcam.commands.device_option import torch_device
 from blitzcam.commands.path_option import path_argument
+from blitzcam.worker_pool import DEFAULT_WORKERS, workers_for
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -119,7 +120,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=2,
+        default=DEFAULT_WORKERS,
         help="processes that cut the drawings from scenes (default 2)",
     )
     parser.add_argument(
@@ -215,7 +216,6 @@ def _train_identity(args: argparse.Namespace) -> int:
     from blitzcam.vision.embedding import Embedder
     from blitzcam.vision.identify import UNKNOWN_BELOW
     from blitzcam.vision.pipeline import default_model_path
-    from blitzcam.worker_pool import workers_for
 
     # the options given: over the recipe a resumed run was started with, else the default one
     given: dict[str, object] = {}
@@ -248,7 +248,9 @@ def _train_identity(args: argparse.Namespace) -> int:
     # them in a block, and an hour and a half's 180 lines came out at the end
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(line_buffering=True)
-    data, val = training_data(recipe, run_dir, workers=workers_for(args.workers))
+    data, val = training_data(
+        recipe, run_dir, workers=workers_for(args.workers, said=args.workers != DEFAULT_WORKERS)
+    )
     # cut with the detector that counting runs: its boxes on no back are what must stay unknown
     negatives = training_negatives(recipe, run_dir, default_model_path(), detector)
     checkpoint = train(

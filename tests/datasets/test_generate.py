@@ -257,6 +257,11 @@ def test_an_out_folder_linked_to_a_drive_not_plugged_in_is_refused_and_nothing_m
     with pytest.raises(UserError, match=r"ds: a link to .*usb/ds, in no folder that is there"):
         generate_dataset(_request(link, n=1))
     assert not (tmp_path / "media").exists()
+    # ... and a folder on the way that is one (`runs` linked to the drive)
+    (tmp_path / "runs").symlink_to(tmp_path / "media" / "usb" / "runs")
+    with pytest.raises(UserError, match=r"runs is a link to .*usb/runs, in no folder that is"):
+        generate_dataset(_request(tmp_path / "runs" / "ds", n=1))
+    assert not (tmp_path / "media").exists()
 
 
 def test_empty_folder_is_fine(tmp_path: Path) -> None:

@@ -212,10 +212,11 @@ def test_a_deck_without_a_reference_is_never_counted_so_its_scenes_are_left_out(
     report = evaluate_counts(
         scenes, pipeline=pipeline, read_picture=_read, in_play=in_play, data=Path("d"), kind="photos"
     )
-    red = "red-plow has no reference back in the profile: its backs are never counted"
-    left = [{"scene": "with-red", "why": f"{red} (2 of its backs on the table)"}]
+    red = "the --decks folder holds no back for red-plow: its 2 backs here cannot be counted"
+    left = [{"scene": "with-red", "why": red}]
     if in_play:
-        left.append({"scene": "only-red1", "why": red})
+        none = "none of its decks in play (red-plow) has a back in the --decks folder"
+        left.append({"scene": "only-red1", "why": none})
     assert report["left_out"] == left
     assert [name for name, _ in pipeline.calls] == ([2] if in_play else [2, 1])
     assert pipeline.calls[0][1] == (("green-pump",) if in_play else None)
@@ -240,8 +241,8 @@ def test_a_deck_without_a_reference_in_a_decks_folder_is_said_by_evaluate(
     assert main(argv) == 0
     captured = capsys.readouterr()
     assert "Traceback" not in captured.err
-    assert (f"  {DEMO / 'table-2.jpg'}: red-buggy has no reference back in the profile: its backs "
-            "are never counted (24 of its backs on the table)") in captured.out
+    assert (f"  {DEMO / 'table-2.jpg'}: the --decks folder holds no back for red-buggy: its 24 "
+            "backs here cannot be counted") in captured.out
     assert "1 scene (1 image)" in captured.out
 
 

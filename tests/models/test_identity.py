@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -433,7 +435,7 @@ def test_a_checkpoint_resumes_only_with_the_recipe_it_was_trained_with(
     train(drawings, second, tmp_path / "run", log=messages.append)
     assert messages[0] == f"resumed at step {first.steps}"
     # ... but once that has begun, or for a first-stage field, the recipe must be the same
-    for changed, field in ((replace(second, attract_weight=0.5), "attract_weight"),
+    for changed, field in ((replace(second, attract_weight=0.5), "--attract-weight"),
                            (replace(second, lr=1e-4), "lr")):
         with pytest.raises(UserError, match=rf"another recipe \({field} "):
             train(drawings, changed, tmp_path / "run", log=lambda _: None)
@@ -458,10 +460,21 @@ def test_a_resume_goes_on_with_the_checkpoint_s_recipe_and_the_options_given_ove
     assert resumed_recipe(last, {}, default) == first
     more = resumed_recipe(last, {"reject_steps": 2}, default)
     assert more == replace(first, reject_steps=2)
-    with pytest.raises(UserError, match=rf"another recipe \(steps {first.steps} there, 9 now\): "
+    with pytest.raises(UserError, match=rf"another recipe \(--steps {first.steps} there, 9 now\): "
                        "leave those options out"):
         resumed_recipe(last, {"steps": 9}, default)
+    with pytest.raises(UserError, match=r"\(--data-seeds \[1, 3, 5, 7, 9\] there, \[1, 3\] now\)"):
+        resumed_recipe(last, {"data_seeds": (1, 3)}, default)  # (one form both sides)
     assert resumed_recipe(tmp_path / "none" / "last.pt", {}, default) is default
+    # stopped before its first checkpoint: the recipe it was started with, kept from its start
+    # (it went on with the default one, unsaid, and wrote that over it; review)
+    early = tmp_path / "early"
+    early.mkdir()
+    (early / "recipe.json").write_text(json.dumps(dataclasses.asdict(first)))
+    assert resumed_recipe(early / "last.pt", {}, default) == first
+    assert resumed_recipe(early / "last.pt", {"steps": 9}, default) == replace(first, steps=9)
+    (early / "recipe.json").write_text("[damaged")
+    assert resumed_recipe(early / "last.pt", {}, default) is default
 
 
 def test_fields_a_checkpoint_lacks_count_as_their_defaults() -> None:

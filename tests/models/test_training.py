@@ -272,6 +272,13 @@ def test_a_run_folder_linked_to_a_drive_not_plugged_in_is_refused_and_nothing_is
         assert (f"--run {tmp_path / 'run'}: cannot use it as a folder: a link to {unplugged / 'runs'}"
                 ", in no folder that is there (a drive not plugged in?)") in err, err
         assert not (tmp_path / "media").exists()
+    # a folder on the way that is such a link (`runs` on the drive: `runs/identity` made there)
+    (tmp_path / "runs").symlink_to(unplugged / "runs")
+    assert main(["train-identity", "--run", str(tmp_path / "runs" / "identity"), "--trial"]) == 2
+    assert f"{tmp_path / 'runs'} is a link to {unplugged / 'runs'}, in no folder" in (
+        capsys.readouterr().err
+    )
+    assert not (tmp_path / "media").exists()
     deep = tmp_path / "a" / "b" / "run"
     assert main(["train", "--run", str(deep), "--resume", "--trial"]) == 2
     assert "holds no detector run to go on with" in capsys.readouterr().err
@@ -445,6 +452,13 @@ def test_train_runs_no_more_workers_than_cores(
     assert main(["train", "--trial", "--run", str(tmp_path / "run"), "--workers", "40"]) == 0
     assert given == [2]
     assert "note: --workers 40: this machine has 2 cores; 2 used" in capsys.readouterr().err
+    # the default, on one core: one used, and no note of an option nobody typed (a review)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert main(["train", "--trial", "--run", str(tmp_path / "run3")]) == 0
+    assert given[-1] == 1 and "--workers" not in capsys.readouterr().err
+    assert main(["train", "--trial", "--run", str(tmp_path / "run2"), "--workers", "3"]) == 0
+    assert given[-1] == 1
+    assert "this machine has 1 core; 1 used" in capsys.readouterr().err
 
 
 def test_a_trial_trains_every_stage_tiny_and_keeps_its_weights_in_its_run_folder(

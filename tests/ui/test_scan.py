@@ -785,8 +785,11 @@ def test_more_cards_in_view_than_a_blitz_pile_is_dealt_is_warned_of_in_the_blitz
     from blitzcam.ui.scan_session import over_a_pile
 
     assert over_a_pile((ANN, BOB), {ANN.deck: 21, BOB.deck: 15}, "blitz") == (
-        "⚠ more than a Blitz pile's 10 cards in view (Ann 21 and Bob 15): is the table of Blitz "
-        "cards in view?"
+        "⚠ more than a Blitz pile's 10 cards in view (Ann 21 and Bob 15): the Dutch piles still "
+        "there? Show each player's Blitz pile alone"
+    )
+    assert over_a_pile((ANN, BOB), {ANN.deck: 44}, "dutch") == (
+        "⚠ more than a deck's 40 cards in view (Ann 44): two decks with one back on the table?"
     )
     assert over_a_pile((ANN, BOB), {ANN.deck: 21, BOB.deck: 10}, "dutch") == ""
     view = _view(qtbot)
@@ -796,7 +799,7 @@ def test_more_cards_in_view_than_a_blitz_pile_is_dealt_is_warned_of_in_the_blitz
     view.next_button.click()  # on to the Blitz cards
     view._on_counted(_counted(2, (21, 3)))
     assert view.warnings.accessibleDescription().startswith(
-        "⚠ more than a Blitz pile's 10 cards in view (Ann 21): is the table"
+        "⚠ more than a Blitz pile's 10 cards in view (Ann 21): the Dutch piles still there?"
     )
     view._on_counted(_counted(3, (2, 3)))
     assert "Ann" not in view.warnings.accessibleDescription()
