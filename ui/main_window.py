@@ -678,11 +678,16 @@ class MainWindow(QMainWindow):
         ask.setComboBoxEditable(False)
         for box in ask.findChildren(QComboBox):  # (a screen reader said its item, not what for)
             box.setAccessibleName(question.partition("?")[0] + "?")  # "Who leaves the table?"
-        if self.exec_dialog(ask) != QDialog.DialogCode.Accepted:
-            return
-        # by its place in the list, not its text: a player may be named "(choose a player)"
-        choice = ask.findChild(QComboBox)
-        chosen = choice.currentIndex() if choice is not None else -1
+        try:
+            if self.exec_dialog(ask) != QDialog.DialogCode.Accepted:
+                return
+            # by its place in the list, not its text: a player may be named "(choose a player)"
+            choice = ask.findChild(QComboBox)
+            chosen = choice.currentIndex() if choice is not None else -1
+        finally:
+            # (a child of the window: each one asked stayed alive until the window went, 600
+            # after 300 leaves and returns in a review's soak)
+            ask.deleteLater()
         if chosen < 1:
             self.statusBar().showMessage(f"{title}: nobody was chosen, nothing changed", 8000)
             return
@@ -1004,7 +1009,10 @@ class MainWindow(QMainWindow):
             self,
         )
         box.setDefaultButton(QMessageBox.StandardButton.No)
-        return self.exec_dialog(box) == QMessageBox.StandardButton.Yes
+        try:
+            return self.exec_dialog(box) == QMessageBox.StandardButton.Yes
+        finally:
+            box.deleteLater()  # (as the seat question: kept as the window's child for good)
 
     def _on_scan_failed(self, message: str) -> None:
         had_view = self.scan is not None and self.scan.had_view
