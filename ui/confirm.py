@@ -182,6 +182,7 @@ class ConfirmDialog(QDialog):
         self._players = tuple(players)
         self._zeroed: tuple[str, int] | None = None  # the caller picked, and their count before
         self._empty_asked = False  # a round of zeros only said once: the next Enter saves it
+        self._edited: object = None  # the round as the boxes last held it
         self._variant = variant
         self._unlikely_said: Round | None = None  # counts said to check: Enter again saves them
         self.captions: list[QLabel] = []
@@ -257,6 +258,7 @@ class ConfirmDialog(QDialog):
         self.buttons.accepted.connect(self._on_confirm)
         self.buttons.rejected.connect(self.reject)
         self.editor.valueChanged.connect(self._on_edited)
+        self._edited = self.editor.value()
         fit_to_screen(self)
 
     @property
@@ -325,7 +327,12 @@ class ConfirmDialog(QDialog):
             return
         super().keyPressEvent(event)
 
-    def _on_edited(self, _value: object) -> None:
+    def _on_edited(self, value: object) -> None:
+        # (Enter in a count box emits a change of nothing: it cleared the "Enter again to
+        # save" it had just been asked, and Enter from a box asked it again for ever; review)
+        if value == self._edited:
+            return
+        self._edited = value
         self.error.clear()
         self._empty_asked = False
 

@@ -52,8 +52,11 @@ class LiveView(QWidget):
     picture of the size of the frame they were found in (a stream back at another size), and
     not over one that has moved on from it (the scan tells: cards moved, a hand over them)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, told: bool = True) -> None:
+        """`told`: its news said to a screen reader (not by a view drawn off screen, a
+        capture's picture: "Waiting for the camera…" was said at each review)."""
         super().__init__(parent)
+        self._told = told
         self._image: QImage | None = None
         self._shown_index: int | None = None  # the source's number of the picture in view
         self._snapshot = CountSnapshot()
@@ -142,9 +145,15 @@ class LiveView(QWidget):
             self.setAccessibleDescription(said)
         # told once: a frame clears the message and the scan sets it again, frame after
         # frame ("Hold still" was announced 31 times in 30 frames)
-        if said and said != self._announced:
+        if self._told and said and said != self._announced:
             self._announced = said
             announce(self, said)
+
+    def expect_news(self) -> None:
+        """The next message is told to a screen reader even if it is the one told last: the
+        answer to a key pressed now (the shot-again question asked a second time went unsaid,
+        and a second Space shot the pile twice; review)."""
+        self._announced = ""
 
     def message(self) -> str:
         return self._message
@@ -286,7 +295,7 @@ def render_capture(
     `width` pixels wide as laid out; drawn at `ratio` device pixels to each (a screen's
     devicePixelRatio: on a 2x screen the picture was stretched, blurred)."""
     h, w = frame_bgr.shape[:2]
-    view = LiveView()
+    view = LiveView(told=False)
     view.setMinimumSize(1, 1)  # (a very wide frame was given bars to reach 180 px)
     view.resize(width, max(1, round(width * h / w)))
     view.show_frame(frame_bgr, snapshot)

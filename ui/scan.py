@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.game.rules import Player
+from blitzcam.ui.announce import announce
 from blitzcam.ui.counting_worker import (
     DEFAULT_INTERVAL_MS,
     CountedFrame,
@@ -155,6 +156,7 @@ class ScanView(QWidget):
         self.warnings.setWordWrap(True)
         self.warnings.hide()  # (until there is something to say)
         self._warned = ""  # what the table warns of, in full
+        self._progress_said = ""  # the step and its shots, as last told to a screen reader
         self.shots_label = QLabel()
         self.live_counts: dict[str, QLabel] = {}
         self.summed_counts: dict[str, QLabel] = {}
@@ -362,6 +364,8 @@ class ScanView(QWidget):
             self._warned = said
             self._show_warnings()
             self._lay_out()  # (two warnings more may hide a player's row)
+            self._say_in_words()
+            announce(self, said)  # (a face-up card to flip was there for the eye only)
 
     def _show_warnings(self) -> None:
         """The table's warnings in full, or compact each in brief, the whole in its tooltip:
@@ -382,6 +386,7 @@ class ScanView(QWidget):
     def _capture(self) -> bool:
         """Shoot the view (or wait for it to settle, or say why not); True when it asked for a
         second press instead (a view shot already): nothing may go on past that question."""
+        self.live.expect_news()  # (the answer to this press, told though said before)
         if self._failure is not None:  # the last frame shown is not the table now
             self.live.show_message(self._failure)
             return False
@@ -492,6 +497,7 @@ class ScanView(QWidget):
         self._refresh()
 
     def _on_next(self) -> None:
+        self.live.expect_news()
         if self._waiting is not None:  # Enter while a shot waits: go on once it is taken
             self._waiting = "next"
             return
@@ -643,7 +649,8 @@ class ScanView(QWidget):
             f"{self.summed_counts[player.name].text()} shot"
             for player in self.session.players
         )
-        said = f"{self.step_title.text()}. {self.shots_label.text()}. {rows}"
+        warned = f" {self._warned}" if self._warned else ""
+        said = f"{self.step_title.text()}. {self.shots_label.text()}. {rows}.{warned}"
         if self.accessibleDescription() != said:  # (each frame: set when it changes)
             self.setAccessibleDescription(said)
 
@@ -663,3 +670,9 @@ class ScanView(QWidget):
         self._place_buttons()
         self.drop_button.setEnabled(shots > 0)
         self._say_in_words()
+        # a shot taken or dropped, a step on or back: told as it happens (Space, Enter,
+        # Backspace and Alt+Left said nothing to a screen reader)
+        progress = f"{STEP_TITLES[step].replace(chr(10), ' ')}. {self.shots_label.text()}"
+        if progress != self._progress_said:
+            self._progress_said = progress
+            announce(self, progress)

@@ -280,3 +280,46 @@ def test_a_latecomer_s_and_the_players_refusals_go_to_their_boxes(qtbot, store, 
     assert players.isVisible() and players.focusWidget() is players.rows[2].name
     assert "two players have this name" in players.rows[2].name.accessibleDescription()
     players.reject()
+
+
+def test_the_scan_tells_its_shots_steps_and_warnings_and_answers_each_press(qtbot, monkeypatch) -> None:
+    # (a review: Space, Enter, Backspace said nothing; the face-up warning was for the eye
+    # only; and the shoot-again question, asked a second time, went unsaid, so a second Space
+    # shot the pile twice)
+    from blitzcam.ui.counting_worker import CountedFrame, NullCounter
+    from blitzcam.ui.scan import ScanView
+    from tests.ui.fakes import FakeSource
+
+    told = _announced(monkeypatch)
+    ann, bob = match_of().players[:2]
+    view = ScanView((ann, bob), FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter(""))
+    qtbot.addWidget(view)
+    snapshot = CountSnapshot(counts={ann.deck: 7, bob.deck: 2}, settled=True, scene=1,
+                             voted_face_up=1)  # fmt: skip
+    view._on_counted(CountedFrame(np.zeros((36, 64, 3), np.uint8), snapshot, 1))
+    said = [text for text, _ in told]
+    assert "⚠ 1 face-up card: flip it" in said
+    assert "⚠ 1 face-up card: flip it" in view.accessibleDescription()
+    view.capture_button.click()
+    assert [text for text, _ in told][-1] == "Step 1 of 2: Dutch cards. 1 shot in this step"
+    view._on_counted(CountedFrame(np.zeros((36, 64, 3), np.uint8), snapshot, 2))
+    view.capture_button.click()  # another frame of the same view: asked
+    question = [text for text, _ in told][-1]
+    assert question.startswith("Nothing on the table has changed")
+    view.drop_button.click()
+    assert [text for text, _ in told][-1] == "Step 1 of 2: Dutch cards. 0 shots in this step"
+    view.capture_button.click()
+    view._on_counted(CountedFrame(np.zeros((36, 64, 3), np.uint8), snapshot, 3))
+    view.capture_button.click()  # asked again: told again
+    assert [text for text, _ in told][-1] == question
+    view.next_button.click()
+    assert [text for text, _ in told][-1] == "Step 2 of 2: Blitz cards left. 0 shots in this step"
+
+
+def test_a_capture_drawn_off_screen_tells_a_screen_reader_nothing(qtbot, monkeypatch) -> None:
+    # ("Waiting for the camera…" was said for each capture a review drew)
+    from blitzcam.ui.live_view import render_capture
+
+    told = _announced(monkeypatch)
+    render_capture(np.zeros((36, 64, 3), np.uint8), CountSnapshot(), width=64)
+    assert told == []

@@ -938,6 +938,38 @@ def test_a_count_the_rules_refuse_is_marked_on_its_row_as_it_is_shown_or_typed(q
     assert score["Bob"].toolTip() == "Bob: 39 Dutch + 2 Blitz cards is more than the 40 cards in a deck"
 
 
+def test_enter_again_from_a_count_box_saves_a_round_of_zeros(qtbot) -> None:
+    # (Enter in a box emits a change of nothing, which took back the "Enter again to save"
+    # it had just been asked: from the box the focus starts in, it was asked for ever)
+    from PySide6.QtTest import QTest
+
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    dialog = ConfirmDialog(match_of().players, round_of(Ann=(0, 0), Bob=(0, 0), Cy=(0, 0)),
+                           title="Round 1")  # fmt: skip
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    confirmed: list[Round] = []
+    dialog.countsConfirmed.connect(confirmed.append)
+    box = dialog.editor.dutch["Ann"]
+    box.setFocus()
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    assert confirmed == [] and "press Enter again" in dialog.error.text()
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    assert len(confirmed) == 1
+    # a count typed meanwhile is asked about afresh
+    again = ConfirmDialog(match_of().players, round_of(Ann=(0, 0), Bob=(0, 0), Cy=(0, 0)),
+                          title="Round 1")  # fmt: skip
+    qtbot.addWidget(again)
+    again.countsConfirmed.connect(confirmed.append)
+    again._on_confirm()
+    again.editor.dutch["Ann"].setValue(3)
+    again.editor.dutch["Ann"].setValue(0)
+    again._on_confirm()
+    assert len(confirmed) == 1 and "press Enter again" in again.error.text()
+
+
 def test_taking_back_a_blitz_caller_gives_their_count_back(qtbot) -> None:
     from blitzcam.ui.confirm import ConfirmDialog
 
