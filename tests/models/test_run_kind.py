@@ -117,7 +117,7 @@ def test_an_identity_checkpoint_of_another_recipe_is_refused_before_any_drawing_
     argv = ["train-identity", "--run", str(tmp_path), "--resume", "--late-scenes", "3"]
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "trained with another recipe (late_scenes differ)" in err and err.count("\n") == 1
+    assert "trained with another recipe (--late-scenes 0 there, 3 now)" in err and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["last.pt"]
 
 
