@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
         # hand while the next one starts, and the two never use the counter together
         self._counting_turn = threading.Lock()
         self._shutdown_by: float | None = None  # when a quit stops waiting for the models
+        self._undo_refused: str | None = None  # why the rules refuse an undo now
         self._enroller = enroller
         self._interval_ms = interval_ms
         self._settings_path = settings_path
@@ -318,6 +319,7 @@ class MainWindow(QMainWindow):
         self.come_back_action.setEnabled(states.come_back)
         self.undo_action.setEnabled(states.undo)
         refused = states.undo_refused if self.match is not None else None
+        self._undo_refused = refused
         self.undo_action.setToolTip(  # (the reason may name a player)
             as_plain(
                 f"Undo round ({self.undo_action.shortcut().toString()})"
@@ -1179,6 +1181,36 @@ class MainWindow(QMainWindow):
         keep the app up until someone answered it)."""
         self._ask_on_close = False
         QApplication.quit()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """The key of an action not allowed now says why: a disabled action's key did nothing,
+        unsaid (Ctrl+Z with a latecomer seated after the last round, its reason only in the
+        toolbar's tooltip; Space on a decided match opened from the list; review)."""
+        pressed = QKeySequence(event.keyCombination())
+        for action in self.actions():
+            if not action.isEnabled() and any(
+                key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch
+                for key in action.shortcuts()
+            ):
+                self.statusBar().showMessage(self._why_not(action), 8000)
+                event.accept()
+                return
+        super().keyPressEvent(event)
+
+    def _why_not(self, action: QAction) -> str:
+        """Why `action` may not be taken now, in words."""
+        name = action.text().replace("&", "").removesuffix("…")
+        if self.scan is not None:
+            return f"{name}: not while a round is scanned (Esc leaves the scan)"
+        if self.match is None:
+            return f"{name}: no match is open (Ctrl+N starts one, Ctrl+O opens one)"
+        if action is self.undo_action and self._undo_refused is not None:
+            return f"{name}: not now, {self._undo_refused}"
+        if action in (self.scan_action, self.manual_action) and self._decided():
+            return f"{name}: {PLAY_ON}"
+        if action is self.redo_action:
+            return f"{name}: no round undone to bring back"
+        return f"{name}: not now"
 
     def closeEvent(self, event: QCloseEvent) -> None:
         # a scan's shots are asked about, as Esc asks (Ctrl+Q dropped them unasked)

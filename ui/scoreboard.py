@@ -504,6 +504,11 @@ class RoundTable(QTableWidget):
         if event.key() in keys and (self.currentRow() >= HEADER_ROWS or self.currentRow() == 0):
             self._on_double_clicked(self.currentRow(), self.currentColumn())  # names: Players
             return
+        if event.key() == Qt.Key.Key_Space and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            # the scan's key, passed on to the window where it is not allowed now (a decided
+            # match): it said why nothing happened, where the table took Space to select
+            event.ignore()
+            return
         super().keyPressEvent(event)
 
 

@@ -50,6 +50,14 @@ class WrappingStatusBar(QStatusBar):
         right = grip if self.isSizeGripEnabled() else 0
         return self.rect().adjusted(MARGIN, 2, -MARGIN - right, -2)
 
+    def showMessage(self, message: str, timeout: int = 0) -> None:
+        # the same message again is told again: Qt leaves it be, no change signalled, and a
+        # key pressed twice ("Choose the round to delete first") said nothing the second time
+        again = bool(message) and message == self.currentMessage()
+        super().showMessage(message, timeout)
+        if again:
+            announce(self, message)
+
     def _on_message(self, message: str) -> None:
         # (hovered, the whole of it; a screen reader is given it as the bar's description,
         # and told it as it comes)

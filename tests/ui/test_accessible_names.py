@@ -323,3 +323,16 @@ def test_a_capture_drawn_off_screen_tells_a_screen_reader_nothing(qtbot, monkeyp
     told = _announced(monkeypatch)
     render_capture(np.zeros((36, 64, 3), np.uint8), CountSnapshot(), width=64)
     assert told == []
+
+
+def test_the_same_status_message_again_is_told_again(qtbot, monkeypatch) -> None:
+    # (Qt leaves an unchanged message be, unsignalled: Delete with no round chosen, pressed a
+    # second time, said nothing)
+    from blitzcam.ui.status_bar import WrappingStatusBar
+
+    told = _announced(monkeypatch)
+    bar = WrappingStatusBar()
+    qtbot.addWidget(bar)
+    for _ in range(2):
+        bar.showMessage("Choose the round to delete in the table first", 5000)
+    assert [text for text, _ in told] == ["Choose the round to delete in the table first"] * 2

@@ -2010,3 +2010,27 @@ def test_the_questions_asked_are_freed_once_answered(qtbot, store, feed, tmp_pat
         assert not window._asked("Delete round", "Delete round 1?")
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert window.findChildren(QInputDialog) == [] and window.findChildren(QMessageBox) == []
+
+
+def test_the_key_of_an_action_not_allowed_now_says_why(qtbot, store, feed, tmp_path):
+    # (a disabled action's key did nothing, unsaid: Ctrl+Z with a latecomer seated after the
+    # last round, Ctrl+M on a decided match; a review)
+    import dataclasses
+
+    from blitzcam.game.rules import join
+
+    match = match_of(round_of(Ann=(10, 0), Bob=(5, 0), Cy=(2, 0)))
+    late = join(match, dataclasses.replace(match.players[0], name="Di", deck="blue-plow", joined=1))
+    store.create_match(late)
+    window = _window(qtbot, store, feed, tmp_path)
+    assert not window.undo_action.isEnabled()
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    said = window.statusBar().currentMessage()
+    assert said.startswith("Undo round: not now, ") and "Di" in said
+    decided = match_of(round_of(Ann=(40, 0), Bob=(5, 0), Cy=(2, 0)), target=30)
+    window.show_match(store.create_match(decided), decided)
+    assert not window.manual_action.isEnabled()
+    qtbot.keyClick(window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
+    assert window.statusBar().currentMessage().startswith("Enter by hand: the match is decided; to play on")
+    qtbot.keyClick(window.scoreboard.table, Qt.Key.Key_Space)  # (the table took Space)
+    assert window.statusBar().currentMessage().startswith("Scan round: the match is decided")
