@@ -23,6 +23,21 @@ class Refusal:
     broken: MatchError | None = None
 
 
+class NewsLabel(QLabel):
+    """Where a dialog says what came of what was asked ("Saved x.json", "Deleted the match of
+    …", "Enrolling Blue plow…"), as plain text, told to a screen reader each time it is said
+    (shown on a label, it was there for the eye only; review)."""
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__()
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        super().setText(text)  # (what it says at first is read with the dialog)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        announce(self, text)
+
+
 class ErrorLabel(QLabel):
     """Where a dialog says why what was asked was refused (its rule quotes typed names, so as
     plain text). A reason longer than the room the dialog opened with grows the dialog: it was

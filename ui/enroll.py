@@ -38,7 +38,8 @@ from blitzcam.ui.counting_worker import (
     FrameSource,
 )
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
-from blitzcam.ui.labels import as_plain, plain_label
+from blitzcam.ui.dialog_parts import NewsLabel
+from blitzcam.ui.labels import as_plain
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.outline_fit import OutlineFit
 from blitzcam.ui.scrolling import fit_to_screen, scrolling_rows
@@ -104,7 +105,7 @@ class EnrollDialog(QDialog):
         self._failed = ""  # heads the message when the job raised
         self._recognised: dict[str, int] = {}
         note = getattr(counter, "note", "")  # a NullCounter says why nothing is counted
-        self.message = plain_label(  # it quotes what the enroller says: paths, deck names
+        self.message = NewsLabel(  # it quotes what the enroller says: paths, deck names
             # (held close, a back is not seen by the counting, which reads backs at a table's
             # distance: "not seen" and "flip this card" over the very card being enrolled)
             "Hold one back of a deck flat under the camera, filling a good part of the view, "

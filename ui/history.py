@@ -28,7 +28,8 @@ from blitzcam.game.match_file import EXPORT_FORMATS, export_text
 from blitzcam.game.rules import Match, MatchError
 from blitzcam.game.store import MatchStore, StoreError
 from blitzcam.game.text import describe_status, isolated, left_mark, left_to_right, local_time
-from blitzcam.ui.labels import as_plain, plain_label
+from blitzcam.ui.dialog_parts import NewsLabel
+from blitzcam.ui.labels import as_plain
 from blitzcam.ui.scrolling import SCREEN_ALLOWANCE
 from blitzcam.ui.text_size import text_scale
 
@@ -113,7 +114,7 @@ class MatchBrowser(QDialog):
         # Tab leaves the list for the buttons (it walked the cells for ever: Export and Delete
         # could not be reached without a mouse); the arrows choose the match
         self.table.setTabKeyNavigation(False)
-        self.message = plain_label()
+        self.message = NewsLabel()
         open_button = QPushButton("&Open")
         json_button = QPushButton("Export &JSON…")
         csv_button = QPushButton("Export &CSV…")

@@ -496,6 +496,10 @@ class MainWindow(QMainWindow):
             return
         gone = rules.taken_off(before, match)
         self.show_match(self.match_id, match)
+        # the keyboard kept on the round that moved up into its place, or the new last one
+        # (it was on no row: the next Delete or F2 said "choose the round", Down began at the top)
+        if match.rounds:
+            self.scoreboard.table.choose_round(min(number, len(match.rounds)))
         also = f"; {taken_off_said(gone)}" if gone else ""
         self._say_done(f"Round {number} deleted; the rounds after it moved up{also}", 8000)
 
@@ -580,13 +584,15 @@ class MainWindow(QMainWindow):
         *,
         within: QDialog | None = None,
         not_done: str | None = None,
+        said_by_caller: bool = False,
     ) -> Refusal | None:
         """Make a store change to the open match and show it; why not, if refused (with the
         rule it broke, when it was one: the dialog's box at fault takes the focus). A change
         refused because the match changed elsewhere closes the dialog it came from (`within`):
         what it shows was read from the match before, and OK again would have saved that over
         the other change (the version checked is the reloaded one). `not_done`: how a
-        refusal begins (default "<what> not changed")."""
+        refusal begins (default "<what> not changed"); `said_by_caller`: what it did is said
+        by the caller, not as "<what> changed" (a screen reader was told both)."""
         try:
             match = change()
         except (MatchError, StoreError) as exc:
@@ -599,7 +605,8 @@ class MainWindow(QMainWindow):
                 )
             return Refusal(refused, exc if isinstance(exc, MatchError) else None)
         self.show_match(self.match_id, match)
-        self._say_done(f"{what} changed")  # (the last message was stale)
+        if not said_by_caller:
+            self._say_done(f"{what} changed")  # (the last message was stale)
         return None
 
     def _on_players(self) -> None:
@@ -696,7 +703,7 @@ class MainWindow(QMainWindow):
         name = names[chosen - 1]
         before = self.match
         refused = self._change_refused(
-            "Players", lambda: change(self.match_id, name, expect=self.match)
+            "Players", lambda: change(self.match_id, name, expect=self.match), said_by_caller=True
         )
         said = done.format(name)
         if (

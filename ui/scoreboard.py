@@ -487,6 +487,13 @@ class RoundTable(QTableWidget):
             item.setForeground(QColor(150, 156, 170))
         return item
 
+    def choose_round(self, number: int) -> None:
+        """The keyboard on round `number`'s row (from 1), where there is one."""
+        row = HEADER_ROWS + number - 1
+        if HEADER_ROWS <= row < self.rowCount():
+            self.setCurrentCell(row, max(0, self.currentColumn()))
+            self._follow_last = False
+
     def current_round(self) -> int | None:
         """The round (from 1) of the row the keyboard or a click is on, if it is a round's."""
         row = self.currentRow()

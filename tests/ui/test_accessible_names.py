@@ -336,3 +336,23 @@ def test_the_same_status_message_again_is_told_again(qtbot, monkeypatch) -> None
     for _ in range(2):
         bar.showMessage("Choose the round to delete in the table first", 5000)
     assert [text for text, _ in told] == ["Choose the round to delete in the table first"] * 2
+
+
+def test_what_the_matches_list_and_the_enroll_dialog_say_is_told(qtbot, monkeypatch, store) -> None:
+    # ("Not saved: …", "Deleted the match of …" were set on a plain label, unsaid; a review)
+    from blitzcam.ui.counting_worker import NullCounter
+    from blitzcam.ui.dialog_parts import NewsLabel
+    from blitzcam.ui.enroll import EnrollDialog
+    from blitzcam.ui.history import MatchBrowser
+    from tests.ui.fakes import FakeSource
+
+    told = _announced(monkeypatch)
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    enroll = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter("none"))
+    qtbot.addWidget(enroll)
+    assert isinstance(browser.message, NewsLabel) and isinstance(enroll.message, NewsLabel)
+    told.clear()
+    for _ in range(2):  # (said again: the same failure twice is news twice)
+        browser.message.setText("Not saved: /nowhere/x.json: No such file or directory")
+    assert [text for text, _ in told] == ["Not saved: /nowhere/x.json: No such file or directory"] * 2

@@ -1358,6 +1358,8 @@ def test_a_round_chosen_in_the_table_is_deleted_once_the_players_say_so(
     assert store.load(match_id).rounds == (rounds[0], rounds[2])
     assert window.match.rounds == (rounds[0], rounds[2]) and table.rowCount() == 2 + 2
     assert window.statusBar().currentMessage().startswith("Round 2 deleted")
+    # the keyboard on the round that moved up into its place (it was on no row; a review)
+    assert table.current_round() == 2
     # changed elsewhere meanwhile: refused, and the match shown as it is now
     with MatchStore(store.path) as elsewhere:
         elsewhere.add_round(match_id, rounds[1])
@@ -2034,3 +2036,23 @@ def test_the_key_of_an_action_not_allowed_now_says_why(qtbot, store, feed, tmp_p
     assert window.statusBar().currentMessage().startswith("Enter by hand: the match is decided; to play on")
     qtbot.keyClick(window.scoreboard.table, Qt.Key.Key_Space)  # (the table took Space)
     assert window.statusBar().currentMessage().startswith("Scan round: the match is decided")
+
+
+def test_a_player_who_leaves_is_told_once(qtbot, store, feed, tmp_path, monkeypatch):
+    # ("Players changed", then "Ann has left the table": a screen reader was told both)
+    from PySide6.QtGui import QAccessible
+    from PySide6.QtWidgets import QComboBox, QDialog
+
+    store.create_match(match_of(round_of(Ann=(10, 0), Bob=(5, 0), Cy=(2, 0))))
+    window = _window(qtbot, store, feed, tmp_path)
+    told: list[str] = []
+    monkeypatch.setattr(QAccessible, "updateAccessibility",
+                        lambda event: told.append(event.message()) if hasattr(event, "message") else None)  # fmt: skip
+
+    def choose_the_first(ask) -> int:
+        ask.findChild(QComboBox).setCurrentIndex(1)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(window, "exec_dialog", choose_the_first)
+    window.leave_action.trigger()
+    assert len(told) == 1 and "Ann" in told[0] and "changed" not in told[0]
