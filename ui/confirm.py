@@ -201,7 +201,11 @@ class ConfirmDialog(QDialog):
         for p in self._players:
             self.caller.addItem(p.name, p.name)
         caller_row = QHBoxLayout()
-        caller_row.addWidget(QLabel("Called Blitz:"))
+        called = QLabel("Called Blitz:")
+        # (its label as a relation too: on Linux a screen reader names a combo box by its item,
+        # whatever name it is given, or by a label that is its buddy; review)
+        called.setBuddy(self.caller)
+        caller_row.addWidget(called)
         caller_row.addWidget(self.caller, 1)
         lines = (unshot_line(unshot), kept_line(kept), check_line(check))
         said = [line for line in lines if line]
