@@ -300,6 +300,16 @@ def to_bgr8(image: np.ndarray, *, over: int = 255) -> np.ndarray:
     return np.ascontiguousarray(image[:, :, :3])
 
 
+def _without_empty_alpha(image: np.ndarray) -> np.ndarray:
+    """A BMP's or TIFF's `image` without its alpha channel where that is zero everywhere: a
+    32-bit BMP's padding byte (GIMP's X8R8G8B8), a TIFF's sample of no stated meaning, as photo
+    viewers and browsers take them (laid on white, the picture read blank and counted 0;
+    review). A PNG wholly transparent shows nothing, and is laid on white as it is."""
+    if image.ndim != 3 or image.shape[2] not in (2, 4) or image[..., -1].any():
+        return image
+    return image[..., :-1]
+
+
 def _has_transparency(image: np.ndarray) -> bool:
     """Whether a decoded image has an alpha channel that is not opaque everywhere."""
     if image.ndim != 3 or image.shape[2] not in (2, 4):
@@ -450,6 +460,8 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
             f"{name}: cannot decode image: corrupt: a band {band} px deep along its edge is "
             "the flat grey a JPEG decoder fills missing image data with"
         )
+    if data[:2] == b"BM" or data[:4] in TIFF_SIGNATURES:
+        image = _without_empty_alpha(image)
     image = _stretched_to_full_range(image, data)
     whole = _upright_size(size, image.shape[1], image.shape[0]) if factor > 1 else None
     whole = whole or (image.shape[1], image.shape[0])

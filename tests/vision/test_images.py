@@ -459,6 +459,35 @@ def test_an_avif_picture_is_turned_upright_as_its_rotation_says(
     assert picture.size == (expected.shape[1], expected.shape[0])
 
 
+def _bmp_x8r8g8b8(bgr: np.ndarray) -> bytes:
+    """A 32-bit BMP as GIMP's "X8 R8 G8 B8" export writes it: BI_BITFIELDS with colour masks,
+    the fourth byte of each pixel 0 (padding, which OpenCV reads as alpha)."""
+    import struct
+
+    h, w = bgr.shape[:2]
+    pixels = np.dstack([bgr[::-1], np.zeros((h, w), np.uint8)]).tobytes()  # bottom-up
+    header = struct.pack("<IiiHHIIiiII", 40, w, h, 1, 32, 3, len(pixels), 2835, 2835, 0, 0)
+    header += struct.pack("<III", 0xFF0000, 0xFF00, 0xFF)
+    start = 14 + len(header)
+    return b"BM" + struct.pack("<IHHI", start + len(pixels), 0, 0, start) + header + pixels
+
+
+def test_an_alpha_of_zero_everywhere_is_padding_not_a_blank_picture() -> None:
+    # (a 32-bit BMP's padding byte, a TIFF's extra sample of no stated meaning: laid on white
+    # as transparency, the picture read blank and counted 0; a review)
+    picture = decode_picture(_bmp_x8r8g8b8(NOISE), name="x.bmp")
+    assert np.array_equal(picture.frame, NOISE) and not picture.transparent
+    rgba = np.dstack([NOISE, np.zeros(NOISE.shape[:2], np.uint8)])
+    tiff = cv2.imencode(".tiff", rgba)[1].tobytes()
+    assert np.array_equal(decode_picture(tiff, name="x.tif").frame, NOISE)
+    some = rgba.copy()
+    some[0, 0, 3] = 255  # transparent but for a pixel: laid on white, as before
+    laid = decode_picture(cv2.imencode(".tiff", some)[1].tobytes(), name="x.tif")
+    assert laid.transparent and (laid.frame[1:, 1:] == 255).all()
+    # a PNG wholly transparent shows nothing: laid on white as before
+    assert (decode_picture(_png(rgba), name="x.png").frame == 255).all()
+
+
 def test_overlapping_quiet_spells_leave_opencv_as_loud_as_it_was() -> None:
     # the worker opening a stream while the window decodes an image: each saving and restoring
     # the process-wide level alone, the one that entered second restored "silent" for good
