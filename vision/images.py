@@ -27,7 +27,7 @@ from typing import BinaryIO, Final
 import cv2
 import numpy as np
 
-from blitzcam.errors import UserError
+from blitzcam.errors import UserError, first_line
 from blitzcam.paths import not_there
 from blitzcam.vision.exif_orientation import stored_orientation, upright
 from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES
@@ -112,6 +112,8 @@ class _Header:
     # how the picture is to be turned upright, as EXIF says it (1-8): an AVIF's own rotation
     # and mirror (irot, imir), which OpenCV's decode does not apply; 1 for other formats
     orientation: int = 1
+    # a tiled TIFF its Orientation tag turns: OpenCV turns each tile, then the whole again
+    tiles_turned: bool = False
 
 
 class _Heard(logging.Handler):
@@ -167,6 +169,8 @@ def _pillow_header(data: bytes, name: str, said: list[str] | None = None) -> _He
                 frames = 2 if getattr(image, "is_animated", False) else 1
                 # (Pillow gives an AVIF's irot and imir as the EXIF orientation they make)
                 turned = image.getexif().get(0x0112, 1) if kind == "AVIF" else 1
+                tags = getattr(image, "tag_v2", {})
+                tiles_turned = kind == "TIFF" and 322 in tags and tags.get(274, 1) not in (1, None)
         except Image.DecompressionBombError:
             raise ImageError(
                 f"{name}: cannot decode image: the header says more than {2 * MAX_PIXELS:,} pixels"
@@ -181,7 +185,9 @@ def _pillow_header(data: bytes, name: str, said: list[str] | None = None) -> _He
     sample = 2 if mode.startswith("I;16") else 4 if mode in ("I", "F") else 1
     palette = mode in ("P", "PA")
     orientation = turned if isinstance(turned, int) and turned in range(1, 9) else 1
-    return _Header(size, 4 if palette else bands * sample, kind, frames, palette, orientation)
+    return _Header(
+        size, 4 if palette else bands * sample, kind, frames, palette, orientation, tiles_turned
+    )
 
 
 def is_truncated(data: bytes) -> bool:
@@ -397,6 +403,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         frames = 2  # first frame read, unsaid, where a GIF's was said; review)
     pillow_said: list[str] = []  # what Pillow logged of a header it could not read
     orientation = None  # as the header Pillow read says it; None: as `stored_orientation` finds
+    tiles_turned = False  # a tiled TIFF turned by its Orientation tag (decoded by Pillow)
     if size is None and _header_pillow_reads(data):
         # decoded whole too, whatever its size: a 3.6 MB TIFF of 30000 x 30000 px took 5.5 GB
         header = _pillow_header(data, name, pillow_said)
@@ -406,6 +413,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
             size, needed = (width, height), width * height * header.per_pixel
             frames, palette = header.frames, header.palette
             orientation = header.orientation if kind == "AVIF" else None
+            tiles_turned = header.tiles_turned
     elif size is None and (other := raw_header(data)) is not None:
         (width, height), kind = other.size, other.kind
         _check_pixels(width, height, name)
@@ -425,32 +433,11 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     flags = _REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR if jpeg else cv2.IMREAD_UNCHANGED
     if not jpeg:  # a PNG's or WebP's orientation is applied below, with its alpha kept
         flags |= cv2.IMREAD_IGNORE_ORIENTATION
-    # what a decoder's library says on the process's stderr, naming no file: libpng of a PNG,
-    # libjpeg of a JPEG its strict read could not judge (it prints past OpenCV's log level)
-    heard: list[str] = []
-    png = data.startswith(PNG_SIGNATURE)
-    listened = LIBPNG_LINES if png else LIBJPEG_LINES if jpeg and not read_whole else None
-    try:
-        with quiet_opencv(), _decoder_lines(heard, listened):
-            image = cv2.imdecode(buffer, flags)  # a damaged TIFF or BMP said once, in our words
-    except cv2.error as exc:
-        raise ImageError(
-            f"{name}: cannot decode image: {str(exc).strip().splitlines()[-1]}"
-        ) from None
-    if image is None or image.size == 0:
-        errors = [line for line in heard if line.startswith("libpng error")]
-        if errors:
-            said = errors[0].removeprefix("libpng error:").strip()
-            raise ImageError(f"{name}: cannot decode image: corrupt PNG (libpng: {said})")
-        if heard and not png:
-            raise ImageError(f"{name}: cannot decode image: corrupt JPEG (libjpeg: {heard[-1]})")
-        if pillow_said:
-            raise ImageError(
-                f"{name}: cannot decode image: its header is damaged or not read "
-                f"here (Pillow: {pillow_said[-1]})"
-            )
-        raise ImageError(
-            f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
+    if tiles_turned:  # (OpenCV turns each tile of a tiled TIFF, then the whole again: a
+        image = _decoded_by_pillow(data, name)  # picture scrambled, its boxes off; review)
+    else:
+        image = _decoded_by_opencv(
+            buffer, flags, name, jpeg=jpeg, read_whole=read_whole, pillow_said=pillow_said
         )
     if not jpeg and data[:4] not in TIFF_SIGNATURES:  # OpenCV turns a TIFF itself
         # (a PNG, WebP or AVIF came as stored)
@@ -480,6 +467,70 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         frames=frames,
         palette=palette,
     )
+
+
+def _decoded_by_opencv(
+    buffer: np.ndarray,
+    flags: int,
+    name: str,
+    *,
+    jpeg: bool,
+    read_whole: bool,
+    pillow_said: list[str],
+) -> np.ndarray:
+    """`buffer` decoded by OpenCV with `flags`; ImageError naming `name`, in the words of the
+    library that refused it where one said why (libpng, libjpeg, Pillow's probe)."""
+    # what a decoder's library says on the process's stderr, naming no file: libpng of a PNG,
+    # libjpeg of a JPEG its strict read could not judge (it prints past OpenCV's log level)
+    heard: list[str] = []
+    png = bytes(buffer[:8]) == PNG_SIGNATURE
+    listened = LIBPNG_LINES if png else LIBJPEG_LINES if jpeg and not read_whole else None
+    try:
+        with quiet_opencv(), _decoder_lines(heard, listened):
+            image = cv2.imdecode(buffer, flags)  # a damaged TIFF or BMP said once, in our words
+    except cv2.error as exc:
+        raise ImageError(
+            f"{name}: cannot decode image: {str(exc).strip().splitlines()[-1]}"
+        ) from None
+    if image is None or image.size == 0:
+        errors = [line for line in heard if line.startswith("libpng error")]
+        if errors:
+            said = errors[0].removeprefix("libpng error:").strip()
+            raise ImageError(f"{name}: cannot decode image: corrupt PNG (libpng: {said})")
+        if heard and not png:
+            raise ImageError(f"{name}: cannot decode image: corrupt JPEG (libjpeg: {heard[-1]})")
+        if pillow_said:
+            raise ImageError(
+                f"{name}: cannot decode image: its header is damaged or not read "
+                f"here (Pillow: {pillow_said[-1]})"
+            )
+        raise ImageError(
+            f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
+        )
+    return image
+
+
+def _decoded_by_pillow(data: bytes, name: str) -> np.ndarray:
+    """A file Pillow decodes right where OpenCV does not (a tiled TIFF turned by its
+    Orientation tag), upright, as OpenCV gives a picture: BGR or BGRA, 16-bit grey as it is;
+    ImageError naming `name` where it cannot."""
+    from PIL import Image, ImageOps
+
+    with _PILLOW_LIMIT:
+        before, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None  # (its size checked)
+        try:
+            with Image.open(io.BytesIO(data)) as opened:
+                picture = ImageOps.exif_transpose(opened)
+                picture.load()
+        except Exception as exc:  # (Pillow's own errors, OSError and ValueError among them)
+            raise ImageError(f"{name}: cannot decode image: {first_line(exc)}") from None
+        finally:
+            Image.MAX_IMAGE_PIXELS = before
+    if picture.mode.startswith("I;16"):
+        return np.asarray(picture.convert("I;16"), np.uint16)
+    alpha = "A" in picture.getbands() or "transparency" in picture.info
+    converted = np.asarray(picture.convert("RGBA" if alpha else "RGB"))
+    return converted[..., [2, 1, 0, 3]] if alpha else converted[..., ::-1].copy()
 
 
 def _check_pixels(width: int, height: int, name: str) -> None:
