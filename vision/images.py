@@ -29,6 +29,7 @@ import numpy as np
 
 from blitzcam.errors import UserError, first_line
 from blitzcam.paths import not_there
+from blitzcam.vision.colour_profile import as_srgb, embedded_profile
 from blitzcam.vision.exif_orientation import stored_orientation, upright
 from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES
 from blitzcam.vision.jpeg_check import (
@@ -461,12 +462,25 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         new_wh = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
         image = cv2.resize(image, new_wh, interpolation=cv2.INTER_AREA)
     return Picture(
-        to_bgr8(image, over=over),
+        as_srgb(to_bgr8(image, over=over), _profile_of(data)),  # (a profile's colours as sRGB)
         whole,
         transparent=_has_transparency(image),
         frames=frames,
         palette=palette,
     )
+
+
+def _profile_of(data: bytes) -> bytes | None:
+    """The ICC profile `data` carries (`embedded_profile`), read whatever the picture's size
+    (checked already: Pillow's own bomb limit would have said none)."""
+    from PIL import Image
+
+    with _PILLOW_LIMIT:
+        before, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None
+        try:
+            return embedded_profile(data)
+        finally:
+            Image.MAX_IMAGE_PIXELS = before
 
 
 def _decoded_by_opencv(
