@@ -6,6 +6,7 @@ import io
 import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import Final
 
 import cv2
 import numpy as np
@@ -428,16 +429,17 @@ def test_an_avif_picture_s_size_is_read_from_its_header() -> None:
     assert decode_image(data, name="small.avif").shape[:2] == (32, 48)
 
 
-@pytest.mark.parametrize(
-    ("orientation", "turned"),
-    [
-        (1, lambda a: a),
-        (3, lambda a: cv2.rotate(a, cv2.ROTATE_180)),
-        (6, lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE)),
-        (8, lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE)),
-        (2, lambda a: cv2.flip(a, 1)),
-    ],
-)
+# EXIF orientations and how each turns a stored picture upright
+TURNED: Final = {
+    1: lambda a: a,
+    3: lambda a: cv2.rotate(a, cv2.ROTATE_180),
+    6: lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE),
+    8: lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE),
+    2: lambda a: cv2.flip(a, 1),
+}
+
+
+@pytest.mark.parametrize(("orientation", "turned"), list(TURNED.items()))
 def test_an_avif_picture_is_turned_upright_as_its_rotation_says(
     orientation: int, turned: Callable[[np.ndarray], np.ndarray]
 ) -> None:
@@ -525,15 +527,7 @@ def _tiled_tiff(rgb: np.ndarray, tile: int, orientation: int) -> bytes:
     return out + b"".join(tiles)
 
 
-@pytest.mark.parametrize(
-    ("orientation", "turned"),
-    [
-        (1, lambda a: a),
-        (3, lambda a: cv2.rotate(a, cv2.ROTATE_180)),
-        (6, lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE)),
-        (8, lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE)),
-    ],
-)
+@pytest.mark.parametrize(("orientation", "turned"), [(o, TURNED[o]) for o in (1, 3, 6, 8)])
 def test_a_tiled_tiff_is_turned_upright_whole_not_tile_by_tile(
     orientation: int, turned: Callable[[np.ndarray], np.ndarray]
 ) -> None:
