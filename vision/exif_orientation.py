@@ -31,6 +31,28 @@ def stored_orientation(data: bytes) -> int:
 
 def exif_orientation(tiff: bytes) -> int | None:
     """The orientation tag of an EXIF block (a TIFF header and its first IFD), if it has one."""
+    at = _orientation_at(tiff)
+    if at is None:
+        return None
+    order = "<" if tiff[:2] == b"II" else ">"
+    return struct.unpack(f"{order}H", tiff[at : at + 2])[0]
+
+
+def as_stored(tiff: bytes) -> tuple[bytes, int]:
+    """A TIFF file with its first picture's Orientation tag set to 1 (as stored), and the
+    orientation it said (1 where it said none): for a decoder that turns a tiled picture
+    wrongly, the turn made afterwards (`upright`)."""
+    at = _orientation_at(tiff)
+    if at is None:
+        return tiff, 1
+    order = "<" if tiff[:2] == b"II" else ">"
+    said = struct.unpack(f"{order}H", tiff[at : at + 2])[0]
+    return tiff[:at] + struct.pack(f"{order}H", 1) + tiff[at + 2 :], said
+
+
+def _orientation_at(tiff: bytes) -> int | None:
+    """Where the value of the orientation tag of a TIFF header's first IFD is (a SHORT, in
+    its entry's value field), if it has one; None for a BigTIFF, which has other entries."""
     if len(tiff) < 8 or tiff[:4] not in TIFF_SIGNATURES:
         return None
     order = "<" if tiff[:2] == b"II" else ">"
@@ -44,7 +66,7 @@ def exif_orientation(tiff: bytes) -> int | None:
             return None
         tag, kind, count = struct.unpack(f"{order}HHI", tiff[start : start + 8])
         if tag == ORIENTATION_TAG and kind == 3 and count >= 1:  # SHORT, in the value field
-            return struct.unpack(f"{order}H", tiff[start + 8 : start + 10])[0]
+            return start + 8
     return None
 
 

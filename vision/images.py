@@ -27,10 +27,10 @@ from typing import BinaryIO, Final
 import cv2
 import numpy as np
 
-from blitzcam.errors import UserError, first_line
+from blitzcam.errors import UserError
 from blitzcam.paths import not_there
 from blitzcam.vision.colour_profile import as_srgb, embedded_profile
-from blitzcam.vision.exif_orientation import stored_orientation, upright
+from blitzcam.vision.exif_orientation import as_stored, stored_orientation, upright
 from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES
 from blitzcam.vision.jpeg_check import (
     junk_before_end,
@@ -434,12 +434,15 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     flags = _REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR if jpeg else cv2.IMREAD_UNCHANGED
     if not jpeg:  # a PNG's or WebP's orientation is applied below, with its alpha kept
         flags |= cv2.IMREAD_IGNORE_ORIENTATION
+    turn = 1
     if tiles_turned:  # (OpenCV turns each tile of a tiled TIFF, then the whole again: a
-        image = _decoded_by_pillow(data, name)  # picture scrambled, its boxes off; review)
-    else:
-        image = _decoded_by_opencv(
-            buffer, flags, name, jpeg=jpeg, read_whole=read_whole, pillow_said=pillow_said
-        )
+        # picture scrambled, its boxes off; review): decoded as stored, then turned here
+        stored, turn = as_stored(data)
+        buffer = np.frombuffer(stored, dtype=np.uint8)
+    image = _decoded_by_opencv(
+        buffer, flags, name, jpeg=jpeg, read_whole=read_whole, pillow_said=pillow_said
+    )
+    image = upright(image, turn)
     if not jpeg and data[:4] not in TIFF_SIGNATURES:  # OpenCV turns a TIFF itself
         # (a PNG, WebP or AVIF came as stored)
         image = upright(image, stored_orientation(data) if orientation is None else orientation)
@@ -522,29 +525,6 @@ def _decoded_by_opencv(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )
     return image
-
-
-def _decoded_by_pillow(data: bytes, name: str) -> np.ndarray:
-    """A file Pillow decodes right where OpenCV does not (a tiled TIFF turned by its
-    Orientation tag), upright, as OpenCV gives a picture: BGR or BGRA, 16-bit grey as it is;
-    ImageError naming `name` where it cannot."""
-    from PIL import Image, ImageOps
-
-    with _PILLOW_LIMIT:
-        before, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None  # (its size checked)
-        try:
-            with Image.open(io.BytesIO(data)) as opened:
-                picture = ImageOps.exif_transpose(opened)
-                picture.load()
-        except Exception as exc:  # (Pillow's own errors, OSError and ValueError among them)
-            raise ImageError(f"{name}: cannot decode image: {first_line(exc)}") from None
-        finally:
-            Image.MAX_IMAGE_PIXELS = before
-    if picture.mode.startswith("I;16"):
-        return np.asarray(picture.convert("I;16"), np.uint16)
-    alpha = "A" in picture.getbands() or "transparency" in picture.info
-    converted = np.asarray(picture.convert("RGBA" if alpha else "RGB"))
-    return converted[..., [2, 1, 0, 3]] if alpha else converted[..., ::-1].copy()
 
 
 def _check_pixels(width: int, height: int, name: str) -> None:
