@@ -6,6 +6,7 @@ last shot, Esc cancels. When both steps are done it asks the caller to confirm (
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -157,6 +158,7 @@ class ScanView(QWidget):
         self.warnings.hide()  # (until there is something to say)
         self._warned = ""  # what the table warns of, in full
         self._progress_said = ""  # the step and its shots, as last told to a screen reader
+        self._warned_kinds = ""  # the warnings last told, their numbers left out
         self.shots_label = QLabel()
         self.live_counts: dict[str, QLabel] = {}
         self.summed_counts: dict[str, QLabel] = {}
@@ -227,15 +229,15 @@ class ScanView(QWidget):
         self._thread.previewed.connect(self._on_previewed)
         self._thread.failed.connect(self._on_failed)
         self._thread.finished.connect(self._on_source_finished)
-        self.capture_button.clicked.connect(self._on_capture)
+        self.capture_button.clicked.connect(self._on_capture_pressed)
         self.drop_button.clicked.connect(self._on_drop)
-        self.next_button.clicked.connect(self._on_next)
+        self.next_button.clicked.connect(self._on_next_pressed)
         self.back_button.clicked.connect(self._on_back)
         self.cancel_button.clicked.connect(self._on_cancel)
         for key, slot in (
-            (QKeySequence(Qt.Key.Key_Space), self._on_capture),
-            (QKeySequence(Qt.Key.Key_Return), self._on_next),
-            (QKeySequence(Qt.Key.Key_Enter), self._on_next),
+            (QKeySequence(Qt.Key.Key_Space), self._on_capture_pressed),
+            (QKeySequence(Qt.Key.Key_Return), self._on_next_pressed),
+            (QKeySequence(Qt.Key.Key_Enter), self._on_next_pressed),
             (QKeySequence(Qt.Key.Key_Backspace), self._on_drop),
             (QKeySequence(Qt.Key.Key_Escape), self._on_cancel),
             (QKeySequence("Alt+Left"), self._on_back),
@@ -365,7 +367,12 @@ class ScanView(QWidget):
             self._show_warnings()
             self._lay_out()  # (two warnings more may hide a player's row)
             self._say_in_words()
-            announce(self, said)  # (a face-up card to flip was there for the eye only)
+            # (a face-up card to flip was there for the eye only); told as its kind changes,
+            # not each count in it: "(Ann 14)", "(Ann 15)" was news at every frame (review)
+            kinds = re.sub(r"\d+", "#", said)
+            if kinds != self._warned_kinds:
+                self._warned_kinds = kinds
+                announce(self, said)
 
     def _show_warnings(self) -> None:
         """The table's warnings in full, or compact each in brief, the whole in its tooltip:
@@ -380,13 +387,23 @@ class ScanView(QWidget):
     def _on_previewed(self, frame: np.ndarray, index: int) -> None:
         self.live.show_preview(frame, index, moved_on=self._fit.saw(frame, index))
 
+    def _on_capture_pressed(self) -> None:
+        # the answer to this press is told though it was said before (the shoot-again question
+        # asked a second time went unsaid, and a pile was shot twice); a frame's own news, as a
+        # waiting shot's "hold still", is told once (review)
+        self.live.expect_news()
+        self._on_capture()
+
+    def _on_next_pressed(self) -> None:
+        self.live.expect_news()
+        self._on_next()
+
     def _on_capture(self) -> None:
         self._capture()
 
     def _capture(self) -> bool:
         """Shoot the view (or wait for it to settle, or say why not); True when it asked for a
         second press instead (a view shot already): nothing may go on past that question."""
-        self.live.expect_news()  # (the answer to this press, told though said before)
         if self._failure is not None:  # the last frame shown is not the table now
             self.live.show_message(self._failure)
             return False
@@ -497,7 +514,6 @@ class ScanView(QWidget):
         self._refresh()
 
     def _on_next(self) -> None:
-        self.live.expect_news()
         if self._waiting is not None:  # Enter while a shot waits: go on once it is taken
             self._waiting = "next"
             return

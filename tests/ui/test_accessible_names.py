@@ -356,3 +356,32 @@ def test_what_the_matches_list_and_the_enroll_dialog_say_is_told(qtbot, monkeypa
     for _ in range(2):  # (said again: the same failure twice is news twice)
         browser.message.setText("Not saved: /nowhere/x.json: No such file or directory")
     assert [text for text, _ in told] == ["Not saved: /nowhere/x.json: No such file or directory"] * 2
+
+
+def test_a_frame_s_own_news_is_told_once_and_a_warning_not_at_each_count(qtbot, monkeypatch) -> None:
+    # (a waiting shot's "hold still" was told again at every counted frame, and the pile
+    # warning at every change of its count; a review of the first version)
+    from blitzcam.ui.counting_worker import CountedFrame, NullCounter
+    from blitzcam.ui.scan import HOLD_STILL, ScanView
+    from tests.ui.fakes import FakeSource
+
+    told = _announced(monkeypatch)
+    ann, bob = match_of().players[:2]
+    view = ScanView((ann, bob), FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter(""))
+    qtbot.addWidget(view)
+
+    def counted(index: int, ann_backs: int, *, settled: bool) -> None:
+        snapshot = CountSnapshot(counts={ann.deck: ann_backs, bob.deck: 2}, settled=settled,
+                                 scene=1)  # fmt: skip
+        view._on_counted(CountedFrame(np.zeros((36, 64, 3), np.uint8), snapshot, index))
+
+    counted(1, 7, settled=False)
+    view.capture_button.click()  # waits for the view to settle
+    for index in range(2, 8):
+        counted(index, 7, settled=False)
+    assert [text for text, _ in told].count(HOLD_STILL) == 1
+    view.session = view.session.next_step()  # the Blitz step: Ann's count over a pile's 10
+    for index, backs in enumerate((14, 15, 14, 16), start=10):
+        counted(index, backs, settled=True)
+    piles = [text for text, _ in told if "Blitz pile" in text]
+    assert len(piles) == 1 and "(Ann 14)" in piles[0]
