@@ -190,8 +190,8 @@ class MatchBrowser(QDialog):
             note = "No matches yet."
         # what the last action said stays (a reload on coming back to the browser, after a
         # file dialog or a question, wiped "Saved ..."), unless the list has news of its own
-        if note or self.message.text() == self._list_note:
-            self.message.setText(note)
+        if (note or self.message.text() == self._list_note) and note != self.message.text():
+            self.message.setText(note)  # (told as it changes: not at each return to the list)
         self._list_note = note
 
     def selected_match(self) -> int | None:

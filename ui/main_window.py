@@ -496,10 +496,6 @@ class MainWindow(QMainWindow):
             return
         gone = rules.taken_off(before, match)
         self.show_match(self.match_id, match)
-        # the keyboard kept on the round that moved up into its place, or the new last one
-        # (it was on no row: the next Delete or F2 said "choose the round", Down began at the top)
-        if match.rounds:
-            self.scoreboard.table.choose_round(min(number, len(match.rounds)))
         also = f"; {taken_off_said(gone)}" if gone else ""
         self._say_done(f"Round {number} deleted; the rounds after it moved up{also}", 8000)
 
@@ -635,6 +631,7 @@ class MainWindow(QMainWindow):
             within=within,
             # (a blank name: " not seated: player name '' must be…", naming nobody)
             not_done=f"{player.name} not seated" if looks_as(player.name).strip() else "Not seated",
+            said_by_caller=True,  # (below: "Players changed" too was told; review)
         )
         if refused is None and self.match is not None:
             self.statusBar().showMessage(
@@ -1194,19 +1191,28 @@ class MainWindow(QMainWindow):
         unsaid (Ctrl+Z with a latecomer seated after the last round, its reason only in the
         toolbar's tooltip; Space on a decided match opened from the list; review)."""
         pressed = QKeySequence(event.keyCombination())
-        for action in self.actions():
-            if not action.isEnabled() and any(
-                key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch
-                for key in action.shortcuts()
-            ):
-                self.statusBar().showMessage(self._why_not(action), 8000)
-                event.accept()
-                return
+        refused = next(
+            (
+                action
+                for action in self.actions()
+                if not action.isEnabled()
+                and any(
+                    key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch
+                    for key in action.shortcuts()
+                )
+            ),
+            None,
+        )
+        if refused is not None:
+            if not event.isAutoRepeat():  # (a key held: said once, not at each repeat)
+                self.statusBar().showMessage(self._why_not(refused), 8000)
+            event.accept()
+            return
         super().keyPressEvent(event)
 
     def _why_not(self, action: QAction) -> str:
         """Why `action` may not be taken now, in words."""
-        name = action.text().replace("&", "").removesuffix("…")
+        name = action.text().replace("&", "").split("…")[0]  # ("Delete round… (the one …)")
         if self.scan is not None:
             return f"{name}: not while a round is scanned (Esc leaves the scan)"
         if self.match is None:
@@ -1217,6 +1223,16 @@ class MainWindow(QMainWindow):
             return f"{name}: {PLAY_ON}"
         if action is self.redo_action:
             return f"{name}: no round undone to bring back"
+        if action is self.delete_round_action and not self.match.rounds:
+            return f"{name}: no round yet"
+        if action in (self.join_action, self.come_back_action) and self._decided():
+            return f"{name}: the match is decided"
+        if action is self.join_action:
+            return f"{name}: every seat is taken ({rules.MAX_PLAYERS} players at the table)"
+        if action is self.leave_action:
+            return f"{name}: nobody may leave now ({rules.MIN_PLAYERS} must stay at the table)"
+        if action is self.come_back_action:
+            return f"{name}: nobody who left may come back now"
         return f"{name}: not now"
 
     def closeEvent(self, event: QCloseEvent) -> None:

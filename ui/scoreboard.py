@@ -319,8 +319,13 @@ class RoundTable(QTableWidget):
     def show_rounds(self, match: Match, standings: Standings) -> None:
         # a round edited (as many rounds as before): the keyboard stays on its row, where
         # Enter edits it again; it went back before the first row after every change
-        same_rounds = self.rowCount() == HEADER_ROWS + len(match.rounds)
-        kept_row = self.currentRow() if same_rounds and self.currentRow() >= HEADER_ROWS else -1
+        # fewer rounds (an undo, a round deleted): on the same row, or the new last round (it
+        # went to no row: the next Delete or F2 said "choose the round"; review); more (a round
+        # saved): none, the table following its last
+        rows = HEADER_ROWS + len(match.rounds)
+        fewer_or_same = self.rowCount() >= rows
+        chosen = self.currentRow() >= HEADER_ROWS and fewer_or_same and bool(match.rounds)
+        kept_row = min(self.currentRow(), rows - 1) if chosen else -1
         self.clearSpans()
         self._frozen.clearSpans()
         players = match.players
@@ -486,13 +491,6 @@ class RoundTable(QTableWidget):
         if dim:
             item.setForeground(QColor(150, 156, 170))
         return item
-
-    def choose_round(self, number: int) -> None:
-        """The keyboard on round `number`'s row (from 1), where there is one."""
-        row = HEADER_ROWS + number - 1
-        if HEADER_ROWS <= row < self.rowCount():
-            self.setCurrentCell(row, max(0, self.currentColumn()))
-            self._follow_last = False
 
     def current_round(self) -> int | None:
         """The round (from 1) of the row the keyboard or a click is on, if it is a round's."""

@@ -2021,6 +2021,10 @@ def test_the_key_of_an_action_not_allowed_now_says_why(qtbot, store, feed, tmp_p
 
     from blitzcam.game.rules import join
 
+    empty = _window(qtbot, store, feed, tmp_path)  # no match yet: its name whole, and why
+    assert empty._why_not(empty.delete_round_action) == (
+        "Delete round: no match is open (Ctrl+N starts one, Ctrl+O opens one)"
+    )
     match = match_of(round_of(Ann=(10, 0), Bob=(5, 0), Cy=(2, 0)))
     late = join(match, dataclasses.replace(match.players[0], name="Di", deck="blue-plow", joined=1))
     store.create_match(late)
@@ -2036,6 +2040,16 @@ def test_the_key_of_an_action_not_allowed_now_says_why(qtbot, store, feed, tmp_p
     assert window.statusBar().currentMessage().startswith("Enter by hand: the match is decided; to play on")
     qtbot.keyClick(window.scoreboard.table, Qt.Key.Key_Space)  # (the table took Space)
     assert window.statusBar().currentMessage().startswith("Scan round: the match is decided")
+    # a key held says it once, not at each repeat (a review of the first version)
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtWidgets import QApplication
+
+    window.statusBar().clearMessage()
+    held = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier,
+                     "", True)  # fmt: skip
+    QApplication.sendEvent(window, held)
+    assert held.isAccepted() and window.statusBar().currentMessage() == ""
 
 
 def test_a_player_who_leaves_is_told_once(qtbot, store, feed, tmp_path, monkeypatch):
@@ -2056,3 +2070,24 @@ def test_a_player_who_leaves_is_told_once(qtbot, store, feed, tmp_path, monkeypa
     monkeypatch.setattr(window, "exec_dialog", choose_the_first)
     window.leave_action.trigger()
     assert len(told) == 1 and "Ann" in told[0] and "changed" not in told[0]
+    told.clear()  # a latecomer too (a review of the first version)
+    import dataclasses
+
+    window._join_refused(dataclasses.replace(window.match.players[0], name="Di", deck="blue-plow"), 0)
+    assert told == ["Di plays from round 2 on"]
+
+
+def test_an_undo_keeps_the_keyboard_on_a_round(qtbot, store, feed, tmp_path):
+    # (the rows changed in number, and the table went to no row: the next Delete or F2 said
+    # "choose the round"; a review)
+    rounds = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)),
+              round_of(Ann=(7, 1), Bob=(9, 0), Cy=(3, 5)))  # fmt: skip
+    store.create_match(match_of(*rounds))
+    window = _window(qtbot, store, feed, tmp_path)
+    table = window.scoreboard.table
+    table.setCurrentCell(2, 0)  # round 1: still there after the undo
+    window.undo_action.trigger()
+    assert table.current_round() == 1
+    table.setCurrentCell(3, 0)  # the last round, undone: the keyboard on the new last one
+    window.undo_action.trigger()
+    assert len(window.match.rounds) == 1 and table.current_round() == 1
