@@ -15,10 +15,17 @@ where Adobe RGB moves colours most is the case to watch. Pure functions over Pil
 from __future__ import annotations
 
 import io
+import struct
 from functools import lru_cache
 from typing import Any, Final
 
 import numpy as np
+
+from blitzcam.vision.file_signatures import PNG_SIGNATURE
+from blitzcam.vision.jpeg_segments import segments
+
+ICC_SEGMENT: Final = 0xE2  # APP2, where a JPEG's ICC profile is kept, in parts
+ICC_NAME: Final = b"ICC_PROFILE\x00"
 
 # a profile that moves the colours of `_GRID` by no more than this on average (levels of 255)
 # is taken as sRGB near enough (see the module's note)
@@ -29,7 +36,11 @@ _GRID: Final = np.stack(np.meshgrid(_LEVELS, _LEVELS, _LEVELS, indexing="ij"), -
 
 def embedded_profile(data: bytes) -> bytes | None:
     """The ICC profile a picture file carries (JPEG APP2, PNG iCCP, WebP ICCP, TIFF tag), read
-    by Pillow from its header; None where it has none, or the file is none Pillow reads."""
+    by Pillow from its header; None where it has none, or the file is none Pillow reads. A
+    JPEG or PNG without one is told by its segments or chunks, Pillow not imported (the
+    counting's start-up; most photos carry none)."""
+    if not may_carry_profile(data):
+        return None
     from PIL import Image
 
     try:
@@ -38,6 +49,28 @@ def embedded_profile(data: bytes) -> bytes | None:
     except Exception:  # (a probe: the decode says what is wrong with a file)
         return None
     return profile if isinstance(profile, bytes) and profile else None
+
+
+def may_carry_profile(data: bytes) -> bool:
+    """Whether `data` may hold an ICC profile: False for a JPEG without an ICC_PROFILE segment
+    before its image data, or a PNG without an iCCP chunk before its first IDAT; True for any
+    other file (its header is Pillow's to read)."""
+    if data[:2] == b"\xff\xd8":
+        return any(
+            marker == ICC_SEGMENT and data[at + 4 : at + 4 + len(ICC_NAME)] == ICC_NAME
+            for at, marker in segments(data, skip_junk=True)
+        )
+    if data[:8] == PNG_SIGNATURE:
+        at = len(PNG_SIGNATURE)
+        while at + 8 <= len(data):
+            kind = data[at + 4 : at + 8]
+            if kind == b"iCCP":
+                return True
+            if kind in (b"IDAT", b"IEND"):
+                return False
+            at += 12 + struct.unpack(">I", data[at : at + 4])[0]
+        return False
+    return True
 
 
 def as_srgb(frame_bgr: np.ndarray, profile: bytes | None) -> np.ndarray:

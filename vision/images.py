@@ -29,7 +29,7 @@ import numpy as np
 
 from blitzcam.errors import UserError
 from blitzcam.paths import not_there
-from blitzcam.vision.colour_profile import as_srgb, embedded_profile
+from blitzcam.vision.colour_profile import as_srgb, embedded_profile, may_carry_profile
 from blitzcam.vision.exif_orientation import as_stored, stored_orientation, upright
 from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES
 from blitzcam.vision.jpeg_check import (
@@ -476,6 +476,8 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
 def _profile_of(data: bytes) -> bytes | None:
     """The ICC profile `data` carries (`embedded_profile`), read whatever the picture's size
     (checked already: Pillow's own bomb limit would have said none)."""
+    if not may_carry_profile(data):  # (most photos: Pillow not imported for them)
+        return None
     from PIL import Image
 
     with _PILLOW_LIMIT:

@@ -84,3 +84,31 @@ def test_no_profile_one_near_srgb_or_one_that_cannot_be_read_leaves_the_colours(
     # (a phone's Display P3 counts the same either way, and converting a 12 MP photo cost 0.3 s)
     assert as_srgb(INKS, profile) is INKS
     assert np.array_equal(decode_picture(_png_with(INKS, profile), name="x.png").frame, INKS)
+
+
+def test_a_jpeg_or_png_without_a_profile_is_told_by_its_segments_pillow_unasked() -> None:
+    # (most photos carry none: the counting's start-up imports no Pillow for them)
+    import subprocess
+    import sys
+
+    import cv2
+
+    from blitzcam.vision.colour_profile import may_carry_profile
+
+    plain_jpeg = cv2.imencode(".jpg", INKS)[1].tobytes()
+    assert not may_carry_profile(plain_jpeg) and not may_carry_profile(_png_with(INKS, None))
+    assert may_carry_profile(_png_with(INKS, PROPHOTO))
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.fromarray(INKS[..., ::-1]).save(out, format="JPEG", icc_profile=PROPHOTO)
+    assert may_carry_profile(out.getvalue()) and embedded_profile(out.getvalue()) == PROPHOTO
+    code = (
+        "import sys, cv2, numpy as np\n"
+        "from blitzcam.vision.images import decode_picture\n"
+        "data = cv2.imencode('.jpg', np.zeros((8, 8, 3), np.uint8))[1].tobytes()\n"
+        "decode_picture(data, name='x.jpg')\n"
+        "print('PIL' in sys.modules)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "False"
