@@ -404,7 +404,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         frames = 2  # first frame read, unsaid, where a GIF's was said; review)
     pillow_said: list[str] = []  # what Pillow logged of a header it could not read
     orientation = None  # as the header Pillow read says it; None: as `stored_orientation` finds
-    tiles_turned = False  # a tiled TIFF turned by its Orientation tag (decoded by Pillow)
+    tiles_turned = False  # a tiled TIFF turned by its Orientation tag (turned here)
     if size is None and _header_pillow_reads(data):
         # decoded whole too, whatever its size: a 3.6 MB TIFF of 30000 x 30000 px took 5.5 GB
         header = _pillow_header(data, name, pillow_said)
