@@ -596,12 +596,17 @@ def report_table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _unlabelled_lines(photos: Sequence[str], shown: int = 10) -> list[str]:
+def _listed(names: Sequence[str], shown: int = 10) -> str:
+    """`names` in a line, `shown` of them at most, then how many more ("a, b, and 3 more")."""
+    more = f", and {len(names) - shown} more" if len(names) > shown else ""
+    return f"{', '.join(names[:shown])}{more}"
+
+
+def _unlabelled_lines(photos: Sequence[str]) -> list[str]:
     """The photos beside labelme files that none names: tables the figures leave out."""
     if not photos:
         return []
-    more = f", and {len(photos) - shown} more" if len(photos) > shown else ""
-    return [f"photos no labelme file names, not scored: {', '.join(photos[:shown])}{more}"]
+    return [f"photos no labelme file names, not scored: {_listed(photos)}"]
 
 
 def _left_out_lines(scenes: Sequence[dict[str, str]], shapes: Sequence[str]) -> list[str]:
@@ -613,12 +618,9 @@ def _left_out_lines(scenes: Sequence[dict[str, str]], shapes: Sequence[str]) -> 
     return lines
 
 
-def _named(scenes: Sequence[str], shown: int = 10) -> str:
+def _named(scenes: Sequence[str]) -> str:
     """` (in a.jpg, b.jpg)` after a figure, the scenes it comes from; nothing for none."""
-    if not scenes:
-        return ""
-    more = f", and {len(scenes) - shown} more" if len(scenes) > shown else ""
-    return f" (in {', '.join(scenes[:shown])}{more})"
+    return f" (in {_listed(scenes)})" if scenes else ""
 
 
 def _labels_off_lines(scenes: Sequence[str]) -> list[str]:
@@ -628,7 +630,7 @@ def _labels_off_lines(scenes: Sequence[str]) -> list[str]:
     return [
         f"WARNING: the labels of {how_many(len(scenes), 'scene')} lie on few of the backs "
         f"counted (under {LABELS_OFF_SHARE:.0%}: labels of another picture, or the photo turned "
-        f"or cropped since it was labelled?): {_named(scenes)[5:-1]}"
+        f"or cropped since it was labelled?): {_listed(scenes)}"
     ]
 
 
