@@ -15,13 +15,12 @@ where Adobe RGB moves colours most is the case to watch. Pure functions over Pil
 from __future__ import annotations
 
 import io
-import struct
 from functools import lru_cache
 from typing import Any, Final
 
 import numpy as np
 
-from blitzcam.vision.file_signatures import PNG_SIGNATURE
+from blitzcam.vision.file_signatures import PNG_SIGNATURE, png_chunks
 from blitzcam.vision.jpeg_segments import segments
 
 ICC_SEGMENT: Final = 0xE2  # APP2, where a JPEG's ICC profile is kept, in parts
@@ -61,15 +60,8 @@ def may_carry_profile(data: bytes) -> bool:
             for at, marker in segments(data, skip_junk=True)
         )
     if data[:8] == PNG_SIGNATURE:
-        at = len(PNG_SIGNATURE)
-        while at + 8 <= len(data):
-            kind = data[at + 4 : at + 8]
-            if kind == b"iCCP":
-                return True
-            if kind in (b"IDAT", b"IEND"):
-                return False
-            at += 12 + struct.unpack(">I", data[at : at + 4])[0]
-        return False
+        kinds = png_chunks(data)
+        return b"iCCP" in kinds[: kinds.index(b"IDAT")] if b"IDAT" in kinds else False
     return True
 
 

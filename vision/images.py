@@ -31,7 +31,7 @@ from blitzcam.errors import UserError
 from blitzcam.paths import not_there
 from blitzcam.vision.colour_profile import as_srgb, embedded_profile, may_carry_profile
 from blitzcam.vision.exif_orientation import as_stored, stored_orientation, upright
-from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES
+from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES, png_chunks
 from blitzcam.vision.jpeg_check import (
     junk_before_end,
     libjpeg_warning,
@@ -196,7 +196,7 @@ def is_truncated(data: bytes) -> bool:
     image data. Bytes after the end are allowed: phones append a video (motion photos) or
     maker data to their JPEGs, and decoders stop at the end marker."""
     if data[:8] == PNG_SIGNATURE:
-        return b"IEND" not in _png_chunks(data)
+        return b"IEND" not in png_chunks(data)
     if data[:2] == b"\xff\xd8":
         scan = first_scan(data)
         if scan is None:  # no image data found by walking the segments
@@ -220,20 +220,6 @@ def _png_decode_bytes(data: bytes, size: tuple[int, int] | None) -> int | None:
     depth, colour_type = data[24], data[25]
     channels = 4 if colour_type in (3, 4, 6) else 3
     return width * height * channels * (2 if depth == 16 else 1)
-
-
-def _png_chunks(data: bytes) -> list[bytes]:
-    """The types of a PNG's chunks (length, type, data, CRC), in order, to IEND or to where
-    the file ends (a cut-short file has no IEND in the list)."""
-    types = []
-    pos = len(PNG_SIGNATURE)
-    while pos + 8 <= len(data):
-        length = struct.unpack(">I", data[pos : pos + 4])[0]
-        types.append(data[pos + 4 : pos + 8])
-        if types[-1] == b"IEND":
-            break
-        pos += 12 + length
-    return types
 
 
 def reduction_for(size: tuple[int, int] | None, max_side: int = MAX_SIDE) -> int:
@@ -400,7 +386,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         data, read_whole = _as_libjpeg_reads_it(data, name)
     needed, kind = _png_decode_bytes(data, size), "PNG"
     frames, palette = 1, data[:8] == PNG_SIGNATURE and len(data) > 25 and data[25] == 3
-    if data[:8] == PNG_SIGNATURE and b"acTL" in _png_chunks(data):  # (an animated PNG: its
+    if data[:8] == PNG_SIGNATURE and b"acTL" in png_chunks(data):  # (an animated PNG: its
         frames = 2  # first frame read, unsaid, where a GIF's was said; review)
     pillow_said: list[str] = []  # what Pillow logged of a header it could not read
     orientation = None  # as the header Pillow read says it; None: as `stored_orientation` finds
@@ -624,7 +610,7 @@ def _may_be_transparent(data: bytes) -> bool:
     if len(data) < 26:
         return True
     # a tRNS chunk (before the image data) makes a palette, grey or colour PNG transparent too
-    return data[25] in (4, 6) or b"tRNS" in _png_chunks(data)
+    return data[25] in (4, 6) or b"tRNS" in png_chunks(data)
 
 
 def _upright_size(
