@@ -353,7 +353,6 @@ class ScanView(QWidget):
         """Each player's cards in view, and what the table warns of, as `snapshot` counts."""
         for name, n in player_counts(self.session.players, snapshot.counts).items():
             self.live_counts[name].setText(str(n))
-        self._say_in_words()
         said = "\n".join(
             line
             for line in (
@@ -366,13 +365,13 @@ class ScanView(QWidget):
             self._warned = said
             self._show_warnings()
             self._lay_out()  # (two warnings more may hide a player's row)
-            self._say_in_words()
             # (a face-up card to flip was there for the eye only); told as its kind changes,
             # not each count in it: "(Ann 14)", "(Ann 15)" was news at every frame (review)
             kinds = re.sub(r"\d+", "#", said)
             if kinds != self._warned_kinds:
                 self._warned_kinds = kinds
                 announce(self, said)
+        self._say_in_words()  # (the counts and the warnings, once they are both shown)
 
     def _show_warnings(self) -> None:
         """The table's warnings in full, or compact each in brief, the whole in its tooltip:
