@@ -144,8 +144,10 @@ def link_into_nothing(path: Path) -> str | None:
             return None
         if real.parent.is_dir():
             return None
-        which = "" if part == path else f"{part} is "
-        return f"{which}a link to {real}, in no folder that is there (a drive not plugged in?)"
+        return (
+            f"{_which(part, path)}a link to {real}, in no folder that is there (a drive not "
+            "plugged in?)"
+        )
     return None
 
 
