@@ -162,6 +162,13 @@ def on_frame(truth: SceneTruth, scale: tuple[float, float]) -> SceneTruth:
     return dataclasses.replace(truth, corners=truth.corners / np.asarray(scale, np.float64))
 
 
+def in_pixels(truth: SceneTruth, size: tuple[int, int]) -> SceneTruth:
+    """A truth whose corners are shares of the picture (`relative`) in the pixels of a
+    picture of `size` (width, height)."""
+    corners = truth.corners * np.asarray(size, np.float64)
+    return dataclasses.replace(truth, corners=corners, relative=False)
+
+
 def evaluate(
     scenes: Sequence[tuple[str, Photo, SceneTruth]],
     *,
@@ -217,7 +224,9 @@ def evaluate(
                     raise
                 left_out.append({"scene": name, "why": str(exc)})
                 continue
-            if truth.size is not None and truth.size != picture.size:  # its boxes off its cards
+            if truth.relative:
+                truth = in_pixels(truth, picture.size)
+            elif truth.size is not None and truth.size != picture.size:  # its boxes off its cards
                 left_out.append({"scene": name, "why": resized_since(truth.size, picture.size)})
                 continue
             truth = on_frame(truth, picture.scale)

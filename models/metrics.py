@@ -104,6 +104,8 @@ class SceneTruth:
     # (width, height) of the picture the labels were drawn on, where known: a photo resized
     # since would leave every box off its card
     size: tuple[int, int] | None = None
+    # corners in shares of the picture's width and height (YOLO label files): any size fits
+    relative: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,8 @@ from blitzcam.commands.path_option import is_stream, path_argument, path_or_stre
 
 # models/counted_scenes.py's, not imported here: numpy and OpenCV behind it, for every command
 COUNTS_FILE = "counts.csv"
+# the folders of scenes labelled box by box (the others are scored on their counts alone)
+BOXED = ("generated", "labelme", "yolo")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,12 +22,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="measure the detector and the counts on labelled scenes",
         description="Runs the counting pipeline over labelled scenes and reports the share "
         "of scenes counted exactly and the exact rate and mean absolute error per deck; on "
-        "scenes labelled box by box (a generated dataset's split, labelme files) also "
+        "scenes labelled box by box (a generated dataset's split, labelme files, YOLO labels) also "
         "precision, recall and mAP50 of the detector, confusions between decks and face-up "
         "cards counted. Default data: the test split of the training recipe's own scenes, "
         "generated if missing (1,000 scenes, about 215 MB, into runs/detector/ of the blitzcam "
         "folder: a minute or two). Photos of real tables: labelled in labelme (a shape round "
-        "each back's drawing, labelled with its deck, face-up or unknown), scored box by box; "
+        "each back's drawing, labelled with its deck, face-up or unknown) or exported as a "
+        "YOLO dataset (a data.yaml whose class names are those labels, as Roboflow, CVAT and "
+        "Label Studio write one), scored box by box; "
         f"or scored on their counts alone, a folder with a {COUNTS_FILE} (a header "
         "'image,<deck>,...[,face-up]', then a row per photo: a number per deck, - for a deck "
         "not in that photo's game), or the app's captures folder (the counts the players "
@@ -36,14 +40,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=path_argument,
         default=None,
         help=f"a `blitzcam dataset generate` folder, photos with labelme files or a {COUNTS_FILE}, "
-        "or the app's captures folder",
+        "a YOLO dataset (data.yaml), or the app's captures folder",
     )
     parser.add_argument(
         "--split",
         default=None,
         choices=("train", "val", "test", "all"),
-        help="which scenes of a generated dataset to score (default test); 'all' for a dataset "
-        "the model never saw",
+        help="which scenes of a generated or YOLO dataset to score (default test; a YOLO "
+        "dataset without one: all); 'all' for a dataset the model never saw",
     )
     parser.add_argument(
         "--decks", type=path_argument, default=None, help="reference backs DIR/<deck>.png"
@@ -102,6 +106,7 @@ def _data_kind(data: Path) -> str:
     from blitzcam.models.counted_scenes import has_captures, has_counts_file
     from blitzcam.models.labelme_scenes import labelme_files
     from blitzcam.models.run_kind import is_scene_dataset, unfinished_dataset
+    from blitzcam.models.yolo_scenes import data_file
 
     if is_scene_dataset(data):
         return "generated"
@@ -118,13 +123,15 @@ def _data_kind(data: Path) -> str:
         return "captures"
     if labelme_files(data):
         return "labelme"
+    if data_file(data) is not None:
+        return "yolo"
     unfinished = unfinished_dataset(data)
     if unfinished is not None:
         raise UserError(unfinished)
     raise UserError(
         f"{data}: no labelled scenes: not a `blitzcam dataset generate` dataset (scenes/), "
         f"no {COUNTS_FILE} beside photos, not the app's captures (counts/ and images/), no "
-        "labelme files (*.json)"
+        "labelme files (*.json), no YOLO data.yaml"
     )
 
 
@@ -145,12 +152,16 @@ def _evaluate_boxes(
         unchecked,
         unlabelled_photos,
     )
+    from blitzcam.models.yolo_scenes import default_split, yolo_scenes
 
     shapes_left_out: list[str] = []  # (a labelme file's points and lines: no card)
     scenes: list[tuple[str, Any, Any]]
     if kind == "generated":
         split = split or "test"
         scenes = list(labelled_scenes(data, split))
+    elif kind == "yolo":
+        split = split or default_split(data)
+        scenes = yolo_scenes(data, split)
     else:
         scenes = labelme_scenes(data, shapes_left_out)
     report = evaluate(
@@ -161,7 +172,7 @@ def _evaluate_boxes(
         read_picture=read_photo,  # (a generated scene's image is a file: read as one)
         in_play=in_play,
         progress=progress,
-        photos=kind == "labelme",
+        photos=kind in ("labelme", "yolo"),
     )
     if kind == "labelme":
         report["photos_without_labels"] = [
@@ -223,7 +234,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         said = "not a folder" if data.exists() else not_there(data, "folder")
         raise UserError(f"--data {data}: {said}")
     kind = _data_kind(data)
-    if kind != "generated" and args.split is not None:
+    if kind not in ("generated", "yolo") and args.split is not None:  # (the others: no splits)
         raise UserError(f"--split {args.split}: {data} is not a generated dataset (no splits)")
     pipeline = CountingPipeline.from_defaults(
         model_path=args.model,
@@ -236,7 +247,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         return tqdm(items, total=n, desc="evaluate", unit="scene", file=sys.stderr)
 
     try:
-        if kind in ("generated", "labelme"):
+        if kind in BOXED:
             report = _evaluate_boxes(
                 data, kind, pipeline, split=args.split, in_play=args.in_play, progress=progress
             )
@@ -248,7 +259,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.json is not None and is_stream(args.json):
         print(text)
         return 0
-    boxes = kind in ("generated", "labelme")
+    boxes = kind in BOXED
     print(report_table(report) if boxes else counts_report_table(report))
     if args.json is not None:
         from blitzcam.files import note_stream, write_text_atomic
