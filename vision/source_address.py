@@ -17,7 +17,8 @@ def is_stream(spec: int | str | Path) -> bool:
 
 def shown_address(spec: str) -> str:
     """A source spec as messages show it: in anything shaped like an address (scheme://..., a
-    scheme blitzcam reads or not: `rstp://` is a typo, and still holds the password) the
+    scheme blitzcam reads or not: `rstp://` is a typo, and still holds the password; a
+    stream's scheme without its colon or slashes, or none: `rtsp//user:secret@host`) the
     password of its userinfo (rtsp://user:secret@host/..., as phone camera apps ask for) and
     the values of query parameters named like secrets (?pwd=secret, ;password=, access_token=)
     replaced by ***; anything else as it is. The userinfo ends at the last @ before the host,
@@ -52,7 +53,7 @@ HIDDEN: Final = "***"  # what a secret is shown as
 def _secret_spans(spec: str) -> list[tuple[str, int, int]]:
     """Where the secrets of an address lie in `spec` (see shown_address), in order, each with
     what it is: "@" for the userinfo's password, else its parameter's name (lower-cased)."""
-    found = ANY_ADDRESS.match(spec)
+    found = ANY_ADDRESS.match(spec) or MISTYPED_ADDRESS.match(spec)
     if found is None:
         return []
     offset, rest = found.end(1), found.group(2)
@@ -73,6 +74,12 @@ def _secret_spans(spec: str) -> list[tuple[str, int, int]]:
 
 # scheme://: any scheme, after any spaces
 ANY_ADDRESS: Final = re.compile(r"(\s*[A-Za-z][A-Za-z0-9+.\-]*://)(.*)\Z", re.DOTALL)
+# what may be an address without its scheme's "://" whole (rtsp//, http:/, http:, none at
+# all: user:secret@host/...): its secrets are hidden as an address's, since a message shows it
+# as a file's name (no file's name holds user:secret@ at its start, nor ?pwd=)
+MISTYPED_ADDRESS: Final = re.compile(
+    r"(\s*(?:(?:rtsps?|rtmp|https?)(?::/?|//|:))?)(.*)\Z", re.DOTALL | re.IGNORECASE
+)
 # a stream's, mistyped
 SCHEME_WITHOUT_COLON: Final = re.compile(r"(rtsps?|https?)//", re.IGNORECASE)
 

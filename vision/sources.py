@@ -112,11 +112,15 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
     if isinstance(spec, int) or (
         isinstance(spec, str) and spec.strip().isascii() and spec.strip().isdigit()
     ):  # ascii: str.isdigit() also takes '²', which int() refuses
-        if not 0 <= int(spec) <= MAX_CAMERA_INDEX:  # (OpenCV's C int: a traceback past it)
+        # (OpenCV's C int: a traceback past it; and int() refuses over 4300 digits)
+        given = str(spec).strip()
+        digits = given.lstrip("0") or "0"
+        if len(digits) > len(str(MAX_CAMERA_INDEX)) or int(digits) > MAX_CAMERA_INDEX:
+            shown = given if len(given) <= 20 else f"{given[:12]}... ({len(given)} digits)"
             raise SourceError(
-                f"camera {spec}: no such camera (an index is 0 to {MAX_CAMERA_INDEX})"
+                f"camera {shown}: no such camera (an index is 0 to {MAX_CAMERA_INDEX})"
             )
-        return SourceSpec(SpecKind.CAMERA, int(spec))
+        return SourceSpec(SpecKind.CAMERA, int(digits))
     text = as_pasted(str(spec))
     if not text.strip():  # Path("") is the current folder
         raise SourceError("an empty source names no camera, file, folder or stream")
@@ -143,7 +147,7 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
                 f"{shown_address(text.strip())}: no such file or folder (an address? its "
                 f"scheme takes a colon: {scheme.lower()}://)"
             )
-        raise SourceError(f"{path}: no such file or folder")
+        raise SourceError(f"{shown_address(str(path))}: no such file or folder")
     if path.is_dir():
         return SourceSpec(SpecKind.FOLDER, path)
     if path.suffix.lower() in IMAGE_SUFFIXES:

@@ -73,6 +73,11 @@ class StreamSource(CaptureSource):
         open_timeout_s = capture_source.STREAM_OPEN_TIMEOUT_MS / 1000
         answered = time.monotonic() - self._opening < 0.9 * open_timeout_s
         why = http_answer(self._spec, opening=True) if self._http and answered else None
+        if why is None and not answered:  # (a server that answers and sends nothing is here too)
+            why = (
+                f"no picture came in {open_timeout_s:g} s (wrong address, the camera offline, "
+                "or a server that answers but sends no pictures)"
+            )
         return f"{self.name}: " + (
             why or "cannot connect to the stream (wrong address, or the camera is offline)"
         )
@@ -222,6 +227,7 @@ def http_answer(
     in a message. `opening`: asked of an address that opened nothing OpenCV reads, where an
     answer of a file is the file's fault (a live stream that dropped answers so too)."""
     import http.client
+    import ssl
     import urllib.error
     import urllib.parse
     import urllib.request
@@ -258,7 +264,16 @@ def http_answer(
         if 300 <= exc.code < 400:
             return f"the address sends elsewhere (HTTP {exc.code}): give the stream's own"
         return f"the server answered HTTP {exc.code}, not a stream"
-    except (OSError, ValueError):  # (no answer in time, refused, hung up; a port of 99999)
+    except urllib.error.URLError as exc:
+        # an s typed after http: "offline" sent the user to look at the wrong thing (review); a
+        # certificate of the camera's own is HTTPS spoken
+        reason = exc.reason
+        if isinstance(reason, ssl.SSLError) and not isinstance(
+            reason, ssl.SSLCertVerificationError
+        ):
+            return "the server does not answer in HTTPS (phone camera apps serve http://)"
+        return None  # (no answer in time, refused)
+    except (OSError, ValueError):  # (hung up; a port of 99999)
         return None
     except http.client.HTTPException:  # (its answer no HTTP: an RTSP camera's port, say)
         return (

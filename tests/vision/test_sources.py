@@ -167,8 +167,14 @@ def test_a_spec_is_read_as_what_it_names(tmp_path: Path, monkeypatch: pytest.Mon
     for spec, message in (
         ("  ", "an empty source names no camera"),
         ("rstp://u:pw@cam/x", r"rstp://u:\*\*\*@cam/x: not an address blitzcam can read"),
+        # (int() refuses over 4300 digits: a traceback where 20 digits were said)
+        ("9" * 5000, r"camera 999999999999\.\.\. \(5000 digits\): no such camera"),
+        ("0" * 5000, None),
         ("~/nope.mp4", "nope.mp4: no such file or folder"),
     ):
+        if message is None:
+            assert read_spec(spec).target == 0
+            continue
         with pytest.raises(SourceError, match=message):
             read_spec(spec)
 
@@ -311,6 +317,14 @@ def test_an_empty_source_is_refused_not_the_current_folder(spec: str) -> None:
         ("http://cam/v?pwd=x&mail=a@b.com", "http://cam/v?pwd=***&mail=a@b.com"),
         ("http://cam/v?token=abc:def@b.com", "http://cam/v?token=***"),  # not "user" abc's
         ("C:/Users/me/clip.mp4", "C:/Users/me/clip.mp4"),
+        # the scheme's colon or slashes left out, or no scheme at all: said as a file's name,
+        # the password still hidden (review: "rtsp//admin:SECRET@...: no such file or folder")
+        ("rtsp//admin:s3cret@192.168.1.5:554/live", "rtsp//admin:***@192.168.1.5:554/live"),
+        ("http:/u:s3cret@127.0.0.1:8080/video", "http:/u:***@127.0.0.1:8080/video"),
+        ("HTTP:u:s3cret@cam/video", "HTTP:u:***@cam/video"),
+        ("u:s3cret@127.0.0.1:8080/video", "u:***@127.0.0.1:8080/video"),
+        ("127.0.0.1:8080/video?pwd=s3cret", "127.0.0.1:8080/video?pwd=***"),
+        ("/home/me/pics/a:b@c.jpg", "/home/me/pics/a:b@c.jpg"),  # (a file's name: no userinfo)
         # hosts the address's pattern did not know, so the userinfo was not found (review)
         ("rtsp://admin:s3cret@rtsp_server:8554/cam", "rtsp://admin:***@rtsp_server:8554/cam"),
         ("rtsp://admin:s3cret@kamera-küche.local/live", "rtsp://admin:***@kamera-küche.local/live"),
@@ -335,7 +349,10 @@ def test_a_stream_s_password_is_never_said(url: str, shown: str) -> None:
 
 
 @pytest.mark.parametrize("spec", ["rstp://admin:s3cret@192.168.1.20:554/live",
-                                  "rtmp://admin:s3cret@cam/live"])  # fmt: skip
+                                  "rtmp://admin:s3cret@cam/live",
+                                  "rtsp//admin:s3cret@192.168.1.20:554/live",
+                                  "http:/admin:s3cret@cam/live",
+                                  "admin:s3cret@cam/live"])  # fmt: skip
 def test_an_address_of_a_scheme_blitzcam_does_not_read_is_said_so_without_its_password(
     spec: str,
 ) -> None:
@@ -344,7 +361,13 @@ def test_an_address_of_a_scheme_blitzcam_does_not_read_is_said_so_without_its_pa
         open_source(spec, opener=lambda spec: FakeCapture([]))
     said = str(caught.value)
     assert "s3cret" not in said and "admin:***@" in said
-    assert "not an address blitzcam can read (a stream's starts with rtsp://" in said
+    if "://" in spec:
+        assert "not an address blitzcam can read (a stream's starts with rtsp://" in said
+    elif spec.startswith("rtsp//"):  # (a stream's scheme without its colon: said so)
+        assert said.endswith("no such file or folder (an address? its scheme takes a colon: "
+                             "rtsp://)")
+    else:
+        assert said.endswith(": no such file or folder")
 
 
 def test_an_address_pasted_with_spaces_around_it_is_opened_as_the_stream() -> None:

@@ -585,7 +585,7 @@ def test_a_stream_nobody_answers_fails_at_the_open_timeout(monkeypatch) -> None:
     try:
         for url in (f"rtsp://127.0.0.1:{port}/live", f"http://127.0.0.1:{port}/video.mjpg"):
             started = time.monotonic()
-            with pytest.raises(SourceError, match="cannot connect to the stream"):
+            with pytest.raises(SourceError, match=r"no picture came in 0.3 s \(wrong address"):
                 sources.open_source(url)
             assert time.monotonic() - started < 15.0, url
     finally:
@@ -810,6 +810,10 @@ def test_asking_why_follows_no_redirect_and_gives_the_password_only_when_asked(c
     )
     assert sent == [None]  # (no password before a challenge; nothing sent on from the 302)
     assert http_answer("http://127.0.0.1:99999/video") is None  # (a port past 65535: a traceback)
+    # an s typed after http (review: "cannot connect ... the camera is offline")
+    assert http_answer(f"https://{host}/video") == (
+        "the server does not answer in HTTPS (phone camera apps serve http://)"
+    )
 
 
 def test_a_file_is_blamed_only_where_nothing_opened_not_on_a_live_stream_that_dropped(
@@ -863,3 +867,24 @@ def test_a_server_that_does_not_answer_in_http_is_said_as_such(reply: bytes) -> 
         assert "does not answer in HTTP" in message and "\n" not in message and ":pw@" not in message
     finally:
         listener.close()
+
+
+def test_a_stream_that_gives_no_picture_until_the_open_timeout_is_not_said_offline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # (a server that answered and sent nothing for 8 s was said "wrong address, or the camera
+    # is offline"; review)
+    import time
+
+    from blitzcam.vision import capture_source
+
+    monkeypatch.setattr(capture_source, "STREAM_OPEN_TIMEOUT_MS", 20)
+
+    def opener(spec: object) -> FakeCapture:
+        time.sleep(0.05)  # (past the open timeout: nothing is asked of the server)
+        return FakeCapture([], opened=False)
+
+    with pytest.raises(SourceError, match=r"^http://u:\*\*\*@127.0.0.1:9/video: no picture came "
+                       r"in 0.02 s \(wrong address, the camera offline, or a server that answers "
+                       r"but sends no pictures\)$"):
+        open_source("http://u:pw@127.0.0.1:9/video", opener=opener).read_frame()
