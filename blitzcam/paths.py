@@ -16,6 +16,27 @@ CACHE_DIR_ENV: Final = "BLITZCAM_CACHE_DIR"
 REPO_ROOT: Final = Path(__file__).resolve().parent.parent
 
 
+def in_a_checkout() -> bool:
+    """Whether blitzcam runs from its source tree (a clone, installed editable) rather than
+    from an installed package, whose folder above `blitzcam/` is site-packages: no place for
+    training runs, nor for a newly trained model to replace the shipped one."""
+    return (REPO_ROOT / "pyproject.toml").is_file() and (REPO_ROOT / "models").is_dir()
+
+
+def runs_root() -> Path:
+    """Where training runs and the scenes they make go unless told: runs/ of the checkout,
+    else of the user's data directory (an installed blitzcam wrote 215 MB of scenes into
+    site-packages, which uninstalling left behind; review)."""
+    return REPO_ROOT / "runs" if in_a_checkout() else data_dir_path() / "runs"
+
+
+def train_extras_hint() -> str:
+    """How to install what training needs, where blitzcam runs from."""
+    if in_a_checkout():
+        return "`.venv/bin/pip install -e '.[train]'` (make test does)"
+    return "`pip install 'blitzcam[train]'`"
+
+
 def expand_home(path: Path) -> Path:
     """`path` with a leading ~ or ~user made the home folder; as it is when there is no such
     user (Path.expanduser raises then)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from blitzcam.errors import UserError
+from blitzcam.paths import in_a_checkout
 
 RunKind = Literal["detector", "identity"]
 COMMANDS: Final[dict[str, str]] = {
@@ -148,4 +149,10 @@ def keeps_to_itself(run_dir: Path, *, no_ship: bool, resume: bool) -> bool:
             raise UserError(f"{record}: cannot write it ({exc.strerror or exc})") from None
     if started_so and not no_ship:
         print(f"{run_dir}: started with --no-ship, so its result stays in the run folder")
+    if not (no_ship or started_so or in_a_checkout()):
+        print(
+            "blitzcam is installed, not a checkout: the shipped models stay as they are, and "
+            f"the new one is exported into {run_dir / 'export'} (count with it: --model)"
+        )
+        return True
     return no_ship or started_so

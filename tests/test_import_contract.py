@@ -130,3 +130,16 @@ def test_every_python_package_is_in_the_distribution() -> None:
             if "__pycache__" not in parts and not any(p.startswith(".") for p in parts):
                 found.add(".".join((name, *parts)))
     assert found - listed == set()
+
+
+def test_every_package_data_pattern_names_a_file() -> None:
+    # (the deck art's globs, art/*.png, outlived the folder: the art is drawn by code)
+    import tomllib
+
+    from blitzcam.paths import REPO_ROOT
+
+    tool = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    for package, patterns in tool["package-data"].items():
+        folder = REPO_ROOT / tool["package-dir"][package]
+        for pattern in patterns:
+            assert any(folder.glob(pattern)), f"{package}: {pattern}"

@@ -26,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "precision, recall and mAP50 of the detector, confusions between decks and face-up "
         "cards counted. Default data: the test split of the training recipe's own scenes, "
         "generated if missing (1,000 scenes, about 215 MB, into runs/detector/ of the blitzcam "
-        "folder: a minute or two). Photos of real tables: labelled in labelme (a shape round "
+        "checkout, or of the data directory where blitzcam is installed: a minute or two). "
+        "Photos of real tables: labelled in labelme (a shape round "
         "each back's drawing, labelled with its deck, face-up or unknown) or exported as a "
         "YOLO dataset (a data.yaml whose class names are those labels, as Roboflow, CVAT and "
         "Label Studio write one), scored box by box; "
@@ -83,9 +84,9 @@ def _default_data() -> Path:
     """The training recipe's own scenes (the default run folder of `blitzcam train`)."""
     from blitzcam.models.recipe import SHIPPED
     from blitzcam.models.training import recipe_scenes
-    from blitzcam.paths import REPO_ROOT
+    from blitzcam.paths import runs_root
 
-    return recipe_scenes(REPO_ROOT / "runs" / "detector", SHIPPED)
+    return recipe_scenes(runs_root() / "detector", SHIPPED)
 
 
 def _check_report_file(path: Path) -> None:

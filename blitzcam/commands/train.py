@@ -31,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--run",
         type=path_argument,
         default=None,
-        help="run folder for data, checkpoints and logs (default: runs/detector)",
+        help="run folder for data, checkpoints and logs (default: runs/detector of the "
+        "checkout; installed, of the data directory)",
     )
     # the defaults are models/recipe.py's; not imported here, where every command pays for it
     recipe = "default: the shipped recipe's, models/recipe.py"
@@ -192,9 +193,11 @@ def _train(args: argparse.Namespace) -> int:
     import importlib.util
 
     if importlib.util.find_spec("ultralytics") is None:
+        from blitzcam.paths import train_extras_hint
+
         raise UserError(
             "training needs ultralytics and torch: install the train extras with "
-            "`.venv/bin/pip install -e '.[train]'` (make test does)"
+            f"{train_extras_hint()}"
         )
     if args.device not in (None, "cpu"):  # said now, not after the scenes and crops are made
         from blitzcam.commands.device_option import torch_device
@@ -208,9 +211,9 @@ def _train(args: argparse.Namespace) -> int:
     from blitzcam.models.run_kind import check_run_start, keeps_to_itself, run_kind
     from blitzcam.models.run_record import first_stage_scenes, go_on_from_shipped, recipe_of_run
     from blitzcam.models.training import calibration_scenes, recipe_with, ship, train
-    from blitzcam.paths import REPO_ROOT, refused_leaves_no_folder, run_folder
+    from blitzcam.paths import refused_leaves_no_folder, run_folder, runs_root
 
-    default_run = REPO_ROOT / "runs" / ("detector-trial" if args.trial else "detector")
+    default_run = runs_root() / ("detector-trial" if args.trial else "detector")
     with refused_leaves_no_folder(args.run or default_run, "--run") as run_dir:
         # (--from-shipped decides itself whether the folder may hold a run)
         check_run_start(run_dir, "detector", resume=args.resume, other_kinds_only=args.from_shipped)

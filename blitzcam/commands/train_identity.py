@@ -24,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--run",
         type=path_argument,
         default=None,
-        help="run folder for drawings, checkpoints and the report (default: runs/identity)",
+        help="run folder for drawings, checkpoints and the report (default: runs/identity of "
+        "the checkout; installed, of the data directory)",
     )
     parser.add_argument(
         "--data-seeds",
@@ -191,9 +192,10 @@ def _train_identity(args: argparse.Namespace) -> int:
     data_seeds = None if args.data_seeds is None else _seeds(args.data_seeds)
     widths = None if args.widths is None else _widths(args.widths)
     if importlib.util.find_spec("torch") is None:
+        from blitzcam.paths import train_extras_hint
+
         raise UserError(
-            "training needs torch: install the train extras with "
-            "`.venv/bin/pip install -e '.[train]'` (make test does)"
+            f"training needs torch: install the train extras with {train_extras_hint()}"
         )
     device = torch_device(args.device)
     from blitzcam.commands.train import RESUME_HINT
@@ -212,7 +214,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         training_negatives,
     )
     from blitzcam.models.run_kind import check_run_start, keeps_to_itself
-    from blitzcam.paths import REPO_ROOT, refused_leaves_no_folder, run_folder
+    from blitzcam.paths import refused_leaves_no_folder, run_folder, runs_root
     from blitzcam.vision.embedding import Embedder
     from blitzcam.vision.identify import UNKNOWN_BELOW
     from blitzcam.vision.pipeline import default_model_path
@@ -231,7 +233,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         if getattr(args, field) is not None:
             given[field] = getattr(args, field)
     recipe = replace(TRIAL if args.trial else IdentityRecipe(), **given)
-    default_run = REPO_ROOT / "runs" / ("identity-trial" if args.trial else "identity")
+    default_run = runs_root() / ("identity-trial" if args.trial else "identity")
     with refused_leaves_no_folder(args.run or default_run, "--run") as run_dir:
         check_run_start(run_dir, "identity", resume=args.resume)
         if args.resume:  # a checkpoint of another recipe is refused before drawings are cut

@@ -112,3 +112,31 @@ def test_a_data_directory_linked_to_a_drive_not_plugged_in_is_said_as_such(tmp_p
     monkeypatch.setenv("BLITZCAM_DATA_DIR", str(linked))
     with pytest.raises(UserError, match=r"cannot use .*dd \(a link to .*usb/blitzcam, which is not there\)$"):
         data_dir()
+
+
+def test_runs_go_into_the_checkout_and_an_installed_blitzcam_s_into_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (an installed blitzcam's folder above blitzcam/ is site-packages: `evaluate` wrote 215 MB
+    # of scenes there, which uninstalling left behind, and training would have shipped its
+    # model over the installed one; review)
+    from blitzcam import paths
+    from blitzcam.models.run_kind import keeps_to_itself
+
+    assert paths.in_a_checkout()  # (the tests run from one)
+    assert paths.runs_root() == paths.REPO_ROOT / "runs"
+    assert "-e '.[train]'" in paths.train_extras_hint()
+    site_packages = tmp_path / "site-packages"
+    (site_packages / "blitzcam").mkdir(parents=True)
+    monkeypatch.setattr(paths, "REPO_ROOT", site_packages)
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(tmp_path / "data"))
+    assert not paths.in_a_checkout()
+    assert paths.runs_root() == tmp_path / "data" / "runs"
+    assert paths.train_extras_hint() == "`pip install 'blitzcam[train]'`"
+    # its trained model is exported into the run, never over the installed one
+    run = tmp_path / "data" / "runs" / "detector"
+    run.mkdir(parents=True)
+    assert keeps_to_itself(run, no_ship=False, resume=False)
+    assert f"the new one is exported into {run / 'export'}" in capsys.readouterr().out
+    assert keeps_to_itself(run, no_ship=True, resume=False)
+    assert capsys.readouterr().out == ""  # (--no-ship: nothing to say)

@@ -632,7 +632,7 @@ def test_train_identity_bad_arguments_are_one_line_errors(
     from blitzcam.cli import main
 
     # a check that lets one through trains there, not in the checkout's runs/identity
-    monkeypatch.setattr("blitzcam.paths.REPO_ROOT", tmp_path)
+    monkeypatch.setattr("blitzcam.paths.runs_root", lambda: tmp_path / "runs")
 
     assert main(["train-identity", "--steps", "0"]) == 2
     err = capsys.readouterr().err
@@ -916,7 +916,7 @@ def test_a_trial_trains_every_stage_tiny_and_keeps_its_network_in_its_run_folder
         raise StartedError
 
     monkeypatch.setattr(identity_training, "training_data", training_data)
-    monkeypatch.setattr("blitzcam.paths.REPO_ROOT", tmp_path)
+    monkeypatch.setattr("blitzcam.paths.runs_root", lambda: tmp_path / "runs")
     with pytest.raises(StartedError):
         main(["train-identity", "--trial"])
     assert given == [TRIAL] and TRIAL.scenes_per_seed * len(TRIAL.data_seeds) <= 30

@@ -226,7 +226,7 @@ def test_bad_arguments_are_one_line_errors(argv: list[str], fragment: str,
                                            capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     # a check that lets one through trains there, not in the checkout's runs/detector
-    monkeypatch.setattr("blitzcam.paths.REPO_ROOT", tmp_path)
+    monkeypatch.setattr("blitzcam.paths.runs_root", lambda: tmp_path / "runs")
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1, err
@@ -311,7 +311,7 @@ def test_a_report_file_the_system_will_not_let_be_written_is_said_before_the_run
         return real_open(path, flags, *args)
 
     monkeypatch.setattr(os, "open", refusing)
-    monkeypatch.setattr("blitzcam.paths.REPO_ROOT", tmp_path)  # (a check let through: no run)
+    monkeypatch.setattr("blitzcam.paths.runs_root", lambda: tmp_path / "runs")  # (a check let through: no run)
     assert main(["evaluate", "--json", str(report)]) == 2
     err = capsys.readouterr().err
     assert f"--json {report}: cannot write it: Operation not permitted" in err
