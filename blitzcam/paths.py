@@ -120,8 +120,12 @@ def data_dir() -> Path:
                 f"{DATA_DIR_ENV}={override}: {path.parent} is not there (a typo, or a drive not "
                 "plugged in?): make it first to keep blitzcam's data under it"
             ) from None
-        source = f"{DATA_DIR_ENV}={override}" if override else "the data directory"
-        raise UserError(f"{source}: cannot use {path} ({why_no_folder(path, exc)})") from None
+        said = f"cannot use {path} ({why_no_folder(path, exc)})"
+        if override:
+            raise UserError(f"{DATA_DIR_ENV}={override}: {said}") from None
+        raise UserError(  # (a HOME not there or not one's own: a service's, a container's)
+            f"the data directory: {said}; set {DATA_DIR_ENV} to a folder blitzcam may write"
+        ) from None
     return path
 
 

@@ -103,7 +103,7 @@ def enroll_image(
             f"{exc}: the light whites out {share:.0%} of the card (white to the last bit: glare, "
             "or too much light); tilt the card or the light a little and try again"
         ) from None
-    folder = out_dir or user_decks_dir()
+    folder = out_dir or user_decks_dir(made=True)
     target = folder / f"{deck}.png"
     others = [path for path in enrolled_files(folder, deck) if path.name != target.name]
     try:

@@ -24,7 +24,7 @@ import numpy as np
 
 from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES, meant_deck
-from blitzcam.paths import data_dir, not_there
+from blitzcam.paths import data_dir, data_dir_path, not_there
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch, renumbered
 from blitzcam.vision.identify import box_sides, inkness
@@ -101,8 +101,10 @@ class DeckProfile:
         return tuple(n for n in self.known_decks() if n not in countable)
 
 
-def user_decks_dir() -> Path:
-    return data_dir() / "decks"
+def user_decks_dir(*, made: bool = False) -> Path:
+    """Where the user's enrolled backs are: read where it is (not there: none enrolled, and a
+    count needs no data directory it cannot make; review), or `made` for a back to be stored."""
+    return (data_dir() if made else data_dir_path()) / "decks"
 
 
 def decks_folder_state() -> tuple[tuple[str, int, int], ...] | None:

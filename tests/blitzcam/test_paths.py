@@ -140,3 +140,26 @@ def test_runs_go_into_the_checkout_and_an_installed_blitzcam_s_into_the_data_fol
     assert f"the new one is exported into {run / 'export'}" in capsys.readouterr().out
     assert keeps_to_itself(run, no_ship=True, resume=False)
     assert capsys.readouterr().out == ""  # (--no-ship: nothing to say)
+
+
+def test_a_data_folder_that_cannot_be_made_stops_no_count_and_the_default_says_what_to_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a service's or a container's HOME not there or not its own: `count`, which writes
+    # nothing there, refused to start; review)
+    from blitzcam import paths
+    from blitzcam.cli import main
+
+    blocked = tmp_path / "afile"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(blocked / "data"))
+    demo = paths.REPO_ROOT / "datasets" / "demo" / "table-2.jpg"
+    assert main(["count", "--json", str(demo)]) == 0
+    assert '"red-buggy": 24' in capsys.readouterr().out
+    assert not (blocked / "data").exists()
+    monkeypatch.delenv("BLITZCAM_DATA_DIR")
+    monkeypatch.setattr(paths, "user_data_dir", lambda *a, **k: str(blocked / "blitzcam"))
+    with pytest.raises(UserError, match=r"^the data directory: cannot use .*afile/blitzcam \(.*"
+                       r"afile is a file, not a folder\); set BLITZCAM_DATA_DIR to a folder "
+                       r"blitzcam may write$"):  # fmt: skip
+        data_dir()
