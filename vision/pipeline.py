@@ -21,6 +21,7 @@ from typing import Final, TypeVar
 import numpy as np
 
 from blitzcam.errors import UserError
+from blitzcam.game.decks import DECK_NAMES
 from blitzcam.paths import REPO_ROOT, not_there
 from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.decode import Decoded
@@ -28,10 +29,16 @@ from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
 from blitzcam.vision.embedding import Embedder, References
 from blitzcam.vision.identify import UNKNOWN_BELOW_IN_PLAY, IdentifyLines, identify
-from blitzcam.vision.lookalike import LookAlike, look_alikes, stand_ins_alike
+from blitzcam.vision.lookalike import (
+    LookAlike,
+    OtherDeck,
+    look_alikes,
+    nearer_another,
+    stand_ins_alike,
+)
 from blitzcam.vision.orientation import fills_more_turned, turn_back_obb, turn_frame
 from blitzcam.vision.reference_cache import cached_reference_vectors
-from blitzcam.vision.references import DeckProfile, load_profile
+from blitzcam.vision.references import DeckProfile, builtin_profile, load_profile
 from blitzcam.vision.stabilise import Stabiliser, card_blocks, thumbnail
 from blitzcam.vision.tiling import (
     CLOSER_BY,
@@ -272,6 +279,27 @@ class CountingPipeline:
     def look_alikes(self) -> list[LookAlike]:
         """The profile's decks that read nearly alike (vision/lookalike.py), most alike first."""
         return self._identity[3]
+
+    def read_as_others(self) -> list[OtherDeck]:
+        """The decks of the eight whose own reference (enrolled, or a --decks file) reads more
+        like another deck's built-in drawing than its own deck's: the wrong back stored under
+        its name, whose cards then go to a third deck that no look-alike pair names."""
+        profile, references = self.profile, self.references
+        own = [
+            i
+            for i, (name, origin) in enumerate(zip(profile.names, profile.origins, strict=True))
+            if name in DECK_NAMES and origin != "built-in"
+        ]
+        if not own:
+            return []
+        drawings = profile_references(self.embedder, builtin_profile())
+        found = (
+            nearer_another(
+                profile.names[i], references.vectors[references.owners == i], drawings, DECK_NAMES
+            )
+            for i in own
+        )
+        return [other for other in found if other is not None]
 
     def in_play_line(self, in_play: Collection[str] | None) -> float:
         """The unknown line for backs decided among every deck, or among the decks `in_play`."""

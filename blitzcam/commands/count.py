@@ -207,6 +207,11 @@ def run(args: argparse.Namespace) -> int:
     # on stderr: stdout is the counts (with --json, a stable contract)
     for pair in among(pipeline.look_alikes, args.in_play):
         print(f"note: {pair.warning()}", file=sys.stderr)
+    for other in pipeline.read_as_others():
+        if args.in_play is None or other.deck in args.in_play:
+            origin = pipeline.profile.origins[pipeline.profile.names.index(other.deck)]
+            take_back = None if args.decks is None else f"{origin} is the file"
+            print(f"note: {other.note(take_back=take_back)}", file=sys.stderr)
     unread = pipeline.profile.unread_decks()
     if unread:  # the JSON keeps every known deck (the contract); say why some can only be 0
         from blitzcam.vision.references import pictures_not_read

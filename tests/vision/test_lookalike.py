@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -128,5 +129,25 @@ def test_enrolling_another_deck_s_back_under_a_deck_s_name_is_noted(tmp_path: Pa
     assert main(["decks", "enroll", "green-pump", "--image", str(tmp_path / "backs" / "blue-pump.png")]) == 0
     err = capsys.readouterr().err
     assert "note: the back enrolled as green-pump reads more like blue-pump's drawing" in err
+    # said again where the profile is listed and counted with (review: said once, missed, and
+    # a match's green pumps were scored to a third deck, which no look-alike pair named)
+    assert main(["decks", "list"]) == 0
+    assert "the back enrolled as green-pump reads more like blue-pump's drawing" in capsys.readouterr().out
+    assert main(["decks", "list", "--json"]) == 0
+    (said,) = json.loads(capsys.readouterr().out)["reads_as_another"]
+    assert (said["deck"], said["reads_as"]) == ("green-pump", "blue-pump") and said["likeness"] > said["own_likeness"]
+    demo = Path(__file__).parents[2] / "datasets" / "demo" / "table-2.jpg"
+    assert main(["count", "--json", str(demo)]) == 0
+    err = capsys.readouterr().err
+    assert "note: the back enrolled as green-pump reads more like blue-pump's drawing" in err
+    assert "(`blitzcam decks forget green-pump` takes it back)" in err
+    assert main(["count", "--in-play", "red-buggy", str(demo)]) == 0  # (not in play: unsaid)
+    assert "reads more like" not in capsys.readouterr().err
+    (tmp_path / "given").mkdir()
+    (tmp_path / "given" / "green-pump.png").write_bytes((tmp_path / "backs" / "blue-pump.png").read_bytes())
+    assert main(["count", "--decks", str(tmp_path / "given"), str(demo)]) == 0
+    assert f"({tmp_path / 'given' / 'green-pump.png'} is the file)" in capsys.readouterr().err
     assert main(["decks", "enroll", "green-pump", "--image", str(tmp_path / "backs" / "green-pump.png")]) == 0
     assert "reads more like" not in capsys.readouterr().err
+    assert main(["decks", "list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["reads_as_another"] == []
