@@ -270,7 +270,39 @@ def load_reference_file(path: Path, deck: str) -> list[np.ndarray]:
         card = read_image(path)
     except ImageError as exc:
         raise UserError(f"deck reference {exc}") from None
-    return card_patches(card, name=str(path), deck=deck)
+    try:
+        return card_patches(card, name=str(path), deck=deck)
+    except UserError as exc:
+        raise UserError(_not_a_cut_back(card, path, deck) or str(exc)) from None
+
+
+# a reference's shorter side, at least: a back is read scaled to REFERENCE_WIDTH, and one a few
+# pixels wide holds no drawing to scale
+MIN_REFERENCE_SIDE: Final = 24
+
+
+def _not_a_cut_back(picture: np.ndarray, path: Path, deck: str) -> str | None:
+    """Why a reference file that cannot be used is not a card back cut to its edges, where it
+    is plainly something else: a few pixels, or a photo with a card in it (a phone's photo
+    saved into a --decks folder was "no drawing found on this card back (is it a back ...?)",
+    which it was; review). None otherwise: the first reason stands."""
+    height, width = picture.shape[:2]
+    if min(height, width) < MIN_REFERENCE_SIDE:
+        return f"{path}: {width}×{height} px: too small to be a card back"
+    from blitzcam.vision.card_finder import card_in
+
+    cards, _ = card_in(picture)
+    if not cards or max(card.area for card in cards) > PHOTO_CARD_SHARE * width * height:
+        return None  # (no card in it, or the card is the picture: its own reason stands)
+    return (
+        f"{path}: a photo with a card in it, not a back cut to its edges as `blitzcam decks "
+        f"export` writes one: `blitzcam decks enroll {deck} --image {path}` cuts it out and "
+        "stores it"
+    )
+
+
+# a card found covering less of a reference picture than this: the picture is a photo of it
+PHOTO_CARD_SHARE: Final = 0.6
 
 
 def card_on_white(rgba: np.ndarray) -> np.ndarray:

@@ -62,3 +62,33 @@ def test_a_card_on_white_blends_as_the_float_formula_does() -> None:
     np.testing.assert_array_equal(got, expected)
     assert got.flags.c_contiguous and got.dtype == np.uint8
     assert (got[10:15] == 255).all()
+
+
+def test_a_reference_that_is_a_photo_of_a_card_or_a_few_pixels_is_said_as_such(tmp_path) -> None:
+    # (a phone's photo saved into a --decks folder, and a 1x1 PNG, were "this does not look like
+    # a card back: ink covers 63% of it", which sent the user to the light; review)
+    import pytest
+
+    from blitzcam.datasets.art import render_back
+    from blitzcam.errors import UserError
+    from blitzcam.vision.references import load_reference_file
+
+    card = card_on_white(render_back("green-pump", width=400).rgba)
+    h, w = card.shape[:2]
+    photo = np.full((1500, 2000, 3), (40, 70, 110), np.uint8)
+    corners = np.float32([[700, 300], [1250, 330], [1220, 1150], [680, 1120]])
+    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), corners)
+    cv2.warpPerspective(card, warp, (2000, 1500), dst=photo, borderMode=cv2.BORDER_TRANSPARENT)
+    cv2.imwrite(str(tmp_path / "green-pump.png"), photo)
+    with pytest.raises(UserError, match=r"green-pump.png: a photo with a card in it, not a back "
+                       r"cut to its edges .*`blitzcam decks enroll green-pump --image "):
+        load_reference_file(tmp_path / "green-pump.png", "green-pump")
+    cv2.imwrite(str(tmp_path / "red-plow.png"), np.zeros((1, 1, 3), np.uint8))
+    with pytest.raises(UserError, match=r"red-plow.png: 1×1 px: too small to be a card back$"):
+        load_reference_file(tmp_path / "red-plow.png", "red-plow")
+    # a back cut to its edges loads; a dark one keeps its own reason
+    cv2.imwrite(str(tmp_path / "back.png"), card)
+    assert load_reference_file(tmp_path / "back.png", "green-pump")
+    cv2.imwrite(str(tmp_path / "dark.png"), np.full((600, 400, 3), 30, np.uint8))
+    with pytest.raises(UserError, match=r"dark.png: no drawing found|dark.png: this does not look"):
+        load_reference_file(tmp_path / "dark.png", "green-pump")
