@@ -7,7 +7,13 @@ import itertools
 import math
 from collections.abc import Collection, Iterable
 
-from blitzcam.game.decks import BLITZ_PILE_SIZE, CARDS_PER_DECK, DECKS_BY_NAME
+from blitzcam.game.decks import (
+    BLITZ_PILE_SIZE,
+    CARDS_PER_DECK,
+    DECKS_BY_NAME,
+    meant_deck,
+    typed_deck_name,
+)
 from blitzcam.game.match_model import (
     MAX_PLAYERS,
     MAX_TARGET,
@@ -89,7 +95,8 @@ def validate_players(players: tuple[Player, ...], *, played: int | None = None) 
         names.add(seen_as(name))
         if player.deck not in DECKS_BY_NAME:
             raise MatchError(
-                f"unknown deck {brief(player.deck)}: expected one of {', '.join(DECKS_BY_NAME)}",
+                f"unknown deck {brief(player.deck)}: {_meant(player.deck)}expected one of "
+                f"{', '.join(DECKS_BY_NAME)}",
                 player=name,
                 field="deck",
             )
@@ -428,3 +435,13 @@ def check_starts(match: Match, *, teams: bool) -> None:
 def check_round_number(match: Match, number: int) -> None:
     if not is_whole_number(number) or not 1 <= number <= len(match.rounds):
         raise MatchError(f"no round {number}: the match has {len(match.rounds)} round(s)")
+
+
+def _meant(deck: object) -> str:
+    """ "did you mean green-pump? " for a deck named as a person might slip typing it (a letter
+    out, two swapped, another case); "" otherwise."""
+    if not isinstance(deck, str) or len(deck) > 40:
+        return ""
+    typed = typed_deck_name(deck)
+    meant = typed if typed in DECKS_BY_NAME else meant_deck(typed)
+    return f"did you mean {meant}? " if meant else ""

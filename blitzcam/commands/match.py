@@ -22,10 +22,12 @@ from blitzcam.commands.path_option import (
 if TYPE_CHECKING:
     from blitzcam.game.rules import Match
 
-_PLAYER = re.compile(r"^(?P<name>.+?)=(?P<deck>[a-z]+-[a-z]+)(?:@(?P<team>.+))?$")
+# (DOTALL: a name holding a newline is the rules' to refuse, with their reason, not "expected
+# NAME=DECK"; review)
+_PLAYER = re.compile(r"^(?P<name>.+?)=(?P<deck>[a-z]+-[a-z]+)(?:@(?P<team>.+))?$", re.DOTALL)
 # ... and one whose deck is no deck's name, read so that the rules say it is unknown rather
 # than the spec is not NAME=DECK (a team's own '=' is taken by the strict form first)
-_PLAYER_ANY_DECK = re.compile(r"^(?P<name>.+?)=(?P<deck>[^=@]+)(?:@(?P<team>.+))?$")
+_PLAYER_ANY_DECK = re.compile(r"^(?P<name>.+?)=(?P<deck>[^=@]+)(?:@(?P<team>.+))?$", re.DOTALL)
 _TALLY = re.compile(r"^(?P<name>.+)=(?P<dutch>-?\d+)/(?P<blitz>-?\d+)$")
 PUT_BACK: Final = "to put it back: "  # how an undo's line begins that adds its round again
 
@@ -394,6 +396,15 @@ def _summarize(args: argparse.Namespace) -> int:
     return 0
 
 
+def _typed_deck(text: str) -> str:
+    """A deck as typed, in any case or spacing ("Green-Pump", "green_pump"), as the deck of
+    that name; anything else as it is, for the rules to refuse (with a deck it may mean)."""
+    from blitzcam.game.decks import DECK_NAMES, typed_deck_name
+
+    typed = typed_deck_name(text)
+    return typed if typed in DECK_NAMES else text
+
+
 def _new(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
     from blitzcam.game.rules import DEFAULT_TARGET, MatchError, Player, Settings, new_match
@@ -403,7 +414,8 @@ def _new(args: argparse.Namespace) -> int:
         found = _PLAYER.match(spec) or _PLAYER_ANY_DECK.match(spec)
         if not found:
             raise UserError(f"--player {spec!r}: expected NAME=DECK or NAME=DECK@TEAM")
-        players.append(Player(name=found["name"], deck=found["deck"], team=found["team"]))
+        deck = _typed_deck(found["deck"])
+        players.append(Player(name=found["name"], deck=deck, team=found["team"]))
     settings = Settings(
         target=DEFAULT_TARGET if args.target is None else args.target, variant=args.variant
     )
@@ -610,7 +622,8 @@ def _player(args: argparse.Namespace) -> int:
 
     def changed(match: Match) -> Match:
         _team_checked(match, args.team, new_team=args.new_team)
-        return change_player(match, args.player, new_name=args.name, deck=args.deck, team=args.team)
+        deck = None if args.deck is None else _typed_deck(args.deck)
+        return change_player(match, args.player, new_name=args.name, deck=deck, team=args.team)
 
     # read and changed in one transaction: a change saved meanwhile is not undone
     return _apply(args, lambda store, match_id: store.update(match_id, changed))
@@ -660,7 +673,7 @@ def _start_points(text: str) -> int | str:
 def _join(args: argparse.Namespace) -> int:
     from blitzcam.game.rules import MatchError, Player, join, lowest_total
 
-    seat = Player(args.player, args.deck, args.team)
+    seat = Player(args.player, _typed_deck(args.deck), args.team)
 
     def joined(match: Match) -> Match:
         _team_checked(match, args.team, new_team=args.new_team)

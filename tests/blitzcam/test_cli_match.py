@@ -470,13 +470,30 @@ def test_a_match_imported_is_seated_as_a_new_one_would_be(
     assert run("match", "--db", str(db), "list", capsys=capsys)[1].startswith("no matches")
 
 
+def test_a_deck_typed_in_another_case_or_spacing_is_that_deck(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # ("Red-Buggy" was an unknown deck, where `count --in-play` and labels take it)
+    db = str(tmp_path / "m.sqlite3")
+    code, out, _ = run("match", "--db", db, "new", "-p", "Ann=Green-Pump", "-p", "Bob=red_buggy",
+                       capsys=capsys)  # fmt: skip
+    assert code == 0 and out.endswith("Ann (green-pump), Bob (red-buggy)\n")
+    assert run("match", "--db", db, "player", "Bob", "--deck", "Blue Plow", capsys=capsys)[0] == 0
+    assert run("match", "--db", db, "join", "Cy", "--deck", "RED-PLOW", capsys=capsys)[0] == 0
+    shown = run("match", "--db", db, "export", "--format", "json", "-", capsys=capsys)[1]
+    decks = {p["name"]: p["deck"] for p in json.loads(shown)["players"]}
+    assert decks == {"Ann": "green-pump", "Bob": "blue-plow", "Cy": "red-plow"}
+
+
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
         (["new", "-p", "Ann"], "--player 'Ann': expected NAME=DECK"),
         (["new", "-p", "Ann=green-pump", "-p", "Bob=@North"], "--player 'Bob=@North': expected"),
         # a deck misspelt is said as such, not as a NAME=DECK that is not one
-        (["new", "-p", "Ann=green-pump", "-p", "Bob=Red-Buggy"], "player Bob: unknown deck 'Red-Buggy': expected one of"),
+        (["new", "-p", "Ann=green-pump", "-p", "Bob=Red-Bugy"], "player Bob: unknown deck 'Red-Bugy': did you mean red-buggy? expected one of"),
+        # a name holding a newline: the rules' reason, not "expected NAME=DECK" (review)
+        (["new", "-p", "A\nB=green-pump", "-p", "Bob=red-buggy"], "player name 'A\\nB' must be text that shows: it holds a control character (U+000A)"),
         (["new", "-p", "Ann=green-pump", "-p", "Bob=purple@N"], "player Bob: unknown deck 'purple'"),
         # a team with '=' in its name is still that team (the deck's name is read first)
         (["new", "-p", "Ann=green-pump@A=1", "-p", "Bob=red-buggy@A=1"], "a team match needs at least two teams"),
