@@ -231,3 +231,40 @@ def test_deck_clashes_are_found_seat_by_seat_as_pair_by_pair(seats) -> None:
         return None
 
     assert first_clash() == first_clash_pairwise()
+
+
+def _first_alike_as_before(players: tuple[Player, ...], fresh: set[str]) -> tuple[str, str] | None:
+    """The check of names written two ways as it was (each given seat against every other):
+    (the seat said, the one it looks like) of the first clash, or None."""
+    from blitzcam.game.names import looks_as
+
+    for at, player in enumerate(players):
+        if player.name not in fresh:
+            continue
+        alike = (p for i, p in enumerate(players) if i < at or (i > at and p.name not in fresh))
+        other = next((p.name for p in alike if looks_as(p.name) == looks_as(player.name)), None)
+        if other is not None:
+            return player.name, other
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["Ann", "ann", "ANN", "Bob", "bob", "Cy", "C\u200by", "Di"]),
+             min_size=1, max_size=8, unique=True),
+    st.data(),
+)  # fmt: skip
+def test_names_written_two_ways_are_said_of_the_seat_they_were_before(names, data) -> None:
+    # (looks taken once a seat, not once a pair: 52 s for a file of 4,000 seats; review)
+    from blitzcam.game.validation import check_teams_written_one_way
+
+    players = tuple(Player(name, DECK_NAMES[i % 8]) for i, name in enumerate(names))
+    fresh = set(data.draw(st.lists(st.sampled_from(names), unique=True)))
+    expected = _first_alike_as_before(players, fresh)
+    try:
+        check_teams_written_one_way(players, fresh)
+    except MatchError as exc:
+        assert expected is not None and exc.player == expected[0], (exc, expected)
+        assert f"looks like {expected[1]!r}" in str(exc)
+    else:
+        assert expected is None
