@@ -59,7 +59,7 @@ def main() -> None:
     args = parser.parse_args()
     folder = args.scenes / "scenes"
     pattern = "*/*.json" if args.split == "all" else f"{args.split}/*.json"
-    records = [json.loads(p.read_text()) for p in sorted(folder.glob(pattern))]
+    records = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob(pattern))]
     if not records:  # a wrong folder or split would print a table of zeros
         parser.error(f"{folder}: no scene files for split {args.split!r}")
     backs = [[o for o in r["objects"] if o["class"] == "back"] for r in records]

@@ -365,8 +365,12 @@ def generate_dataset(request: GenerateRequest) -> Path:
                 for files in _rendered(request, workers, todo):
                     stem = f"{files.index:06d}"
                     (tmp / "images" / files.split / f"{stem}.jpg").write_bytes(files.jpeg)
-                    (tmp / "labels" / files.split / f"{stem}.txt").write_text(files.labels)
-                    (tmp / "scenes" / files.split / f"{stem}.json").write_text(files.truth)
+                    (tmp / "labels" / files.split / f"{stem}.txt").write_text(
+                        files.labels, encoding="utf-8"
+                    )
+                    (tmp / "scenes" / files.split / f"{stem}.json").write_text(
+                        files.truth, encoding="utf-8"
+                    )
                     counts.update(files.counts)
                     per_split[files.split] += 1
                     bar.update(1)
@@ -383,10 +387,10 @@ def generate_dataset(request: GenerateRequest) -> Path:
                 manifest["late_rounds"] = request.late_rounds
             if request.wide_art:
                 manifest["wide_art"] = True
-            (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+            (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
             # written last: the dataset is complete. It names no folder: ultralytics reads the
             # splits beside it, so the dataset can be moved or copied to another machine
-            (tmp / "data.yaml").write_text(data_yaml(None))
+            (tmp / "data.yaml").write_text(data_yaml(None), encoding="utf-8")
             umask = os.umask(0)
             os.umask(umask)
             # made 0700 while unfinished: as any folder the user makes, now
@@ -433,7 +437,7 @@ def _kept_name(out: Path) -> Path:
 def _keep(tmp: Path, kept: Path, request: GenerateRequest) -> bool:
     """`tmp`'s scenes kept at `kept` for the next run of `request`; whether they were."""
     try:
-        (tmp / KEPT_REQUEST).write_text(json.dumps(request.fingerprint()))
+        (tmp / KEPT_REQUEST).write_text(json.dumps(request.fingerprint()), encoding="utf-8")
         shutil.rmtree(kept, ignore_errors=True)
         tmp.rename(kept)
     except OSError:
@@ -447,7 +451,9 @@ def _take_kept(kept: Path, tmp: Path, request: GenerateRequest) -> bool:
     if not kept.is_dir() or kept.is_symlink():
         return False
     try:
-        same = json.loads((kept / KEPT_REQUEST).read_text()) == request.fingerprint()
+        same = (
+            json.loads((kept / KEPT_REQUEST).read_text(encoding="utf-8")) == request.fingerprint()
+        )
     except (OSError, ValueError):
         same = False
     if not same:
@@ -477,7 +483,11 @@ def _scenes_written(tmp: Path, n: int, counts: Counter[str], per_split: Counter[
         if not any(path.exists() for path in files):
             continue
         try:
-            truth = json.loads(files[2].read_text()) if all(p.is_file() for p in files) else None
+            truth = (
+                json.loads(files[2].read_text(encoding="utf-8"))
+                if all(p.is_file() for p in files)
+                else None
+            )
         except (OSError, ValueError):
             truth = None
         if not isinstance(truth, dict) or not isinstance(truth.get("counts"), dict):

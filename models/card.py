@@ -63,7 +63,10 @@ STAGE_ORDER = ("train", "refine", "extend", "harden", "more")
 
 def _finished(run_dir: Path) -> list[tuple[str, dict[str, Any]]]:
     """(stage, its finished.json) of each finished stage of the run, in training order."""
-    found = [(p.parent.name, json.loads(p.read_text())) for p in run_dir.glob(f"*/{FINISHED_FILE}")]
+    found = [
+        (p.parent.name, json.loads(p.read_text(encoding="utf-8")))
+        for p in run_dir.glob(f"*/{FINISHED_FILE}")
+    ]
     return sorted(
         found, key=lambda f: STAGE_ORDER.index(f[0]) if f[0] in STAGE_ORDER else len(STAGE_ORDER)
     )
@@ -482,7 +485,7 @@ def identity_section(run_dir: Path, networks: Sequence[Path] = ()) -> list[str]:
     it runs several."""
     from blitzcam.models.identity_average import networks_joined
 
-    report = json.loads((run_dir / "report.json").read_text())
+    report = json.loads((run_dir / "report.json").read_text(encoding="utf-8"))
     recipe, val = report["recipe"], report["validation"]
     seconds = train_seconds(run_dir)
     if networks:
@@ -553,14 +556,14 @@ def main(argv: list[str] | None = None) -> None:
     reports = {}
     for item in args.reports:
         title, _, path = item.partition("=")
-        reports[title] = json.loads(Path(path).read_text())
-    recipe = json.loads((args.run_dir / "recipe.json").read_text())
+        reports[title] = json.loads(Path(path).read_text(encoding="utf-8"))
+    recipe = json.loads((args.run_dir / "recipe.json").read_text(encoding="utf-8"))
     try:
         text = render_card(
             recipe=recipe,
             run_dir=args.run_dir,
             reports=reports,
-            notes=args.notes.read_text(),
+            notes=args.notes.read_text(encoding="utf-8"),
             identity_run=args.identity_run,
             identity_networks=args.identity_networks,
         )

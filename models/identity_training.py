@@ -602,14 +602,9 @@ OPTION_OF: Final[dict[str, str]] = {
 }
 
 
-def refuse_other_recipe(last: Path, recipe: IdentityRecipe) -> None:
-    """UserError when the checkpoint `last` (if there is one) was trained with a recipe that
-    `recipe` changes as far as its steps used it."""
-    if last.is_file():
-        _refuse_other_recipe(last, load_checkpoint(last), recipe)
-
-
 def _refuse_other_recipe(last: Path, state: dict[str, Any], recipe: IdentityRecipe) -> None:
+    """UserError when the checkpoint `last` (its `state`) was trained with a recipe that
+    `recipe` changes as far as its steps used it."""
     from blitzcam.errors import UserError
 
     if changed := recipe_changes(state["recipe"], recipe, state["step"]):

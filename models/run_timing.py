@@ -20,7 +20,7 @@ def add_train_seconds(run_dir: Path, seconds: float) -> None:
 def train_seconds(run_dir: Path) -> float:
     """Seconds recorded so far (0 when none)."""
     path = run_dir / TIMING_FILE
-    return float(json.loads(path.read_text())["seconds"]) if path.is_file() else 0.0
+    return float(json.loads(path.read_text(encoding="utf-8"))["seconds"]) if path.is_file() else 0.0
 
 
 class RunClock:
