@@ -287,13 +287,14 @@ def _not_a_cut_back(picture: np.ndarray, path: Path, deck: str) -> str | None:
     saved into a --decks folder was "no drawing found on this card back (is it a back ...?)",
     which it was; review). None otherwise: the first reason stands."""
     height, width = picture.shape[:2]
-    if min(height, width) < MIN_REFERENCE_SIDE:
+    if max(height, width) < MIN_REFERENCE_SIDE:
         return f"{path}: {width}×{height} px: too small to be a card back"
     from blitzcam.vision.card_finder import card_in
 
     cards, _ = card_in(picture)
-    if not cards or max(card.area for card in cards) > PHOTO_CARD_SHARE * width * height:
-        return None  # (no card in it, or the card is the picture: its own reason stands)
+    # (no card in it, a table of them, or the card is the picture: its own reason stands)
+    if len(cards) != 1 or cards[0].area > PHOTO_CARD_SHARE * width * height:
+        return None
     return (
         f"{path}: a photo with a card in it, not a back cut to its edges as `blitzcam decks "
         f"export` writes one: `blitzcam decks enroll {deck} --image {path}` cuts it out and "

@@ -1325,3 +1325,17 @@ def test_a_card_beside_a_sheet_of_paper_is_refused_not_the_sheet_stored(tmp_path
     alone[600 : 600 + h, 1700 : 1700 + w] = table[600 : 600 + h, 1700 : 1700 + w]
     enroll_image("green-pump", alone, source="alone.jpg", out_dir=tmp_path / "decks")
     assert (tmp_path / "decks" / "green-pump.png").is_file()
+
+
+@pytest.mark.parametrize("tilt", [30, 35])
+def test_a_card_cut_by_both_sides_of_the_picture_is_refused_not_stored_clipped(
+    tmp_path: Path, tilt: float
+) -> None:
+    # (lying across and close, each side of the picture cut one corner: two corners on one edge
+    # were asked, and the clipped card was stored, or refused as too slanted; review)
+    photo, _ = _slanted_photo(tilt, across=True, distance=150)
+    with pytest.raises(UserError, match=r"runs off the edge of the picture"):
+        enroll_image("red-buggy", photo, source="p.png", out_dir=tmp_path)
+    assert not list(tmp_path.iterdir())
+    photo, _ = _slanted_photo(tilt, across=True, distance=180)  # (whole: taken)
+    assert enroll_image("red-buggy", photo, source="p.png", out_dir=tmp_path).path.is_file()
