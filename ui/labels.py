@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 from typing import Final
 
@@ -29,11 +30,42 @@ def reads_right_to_left(text: str) -> bool:
 def elided(metrics: QFontMetrics, text: str, width: int) -> str:
     """`text` cut with "…" to `width`, the "…" at its end as it reads: an Arabic name's cut
     end is its left, but the "…" after it, in a line laid out left to right, was drawn on its
-    right, beside its first word (a mark of its direction after it keeps it with the name)."""
+    right, beside its first word (a mark of its direction after it keeps it with the name).
+    A number is never cut inside: "with -10 points" read "with -1…", another number; it is
+    left out whole. A line's part after a KEEP_END is kept whole, the part before it cut
+    to the room left ("Bartholomew Montgo… 36", not "Bartholomew Montgomery 3…")."""
+    head, tab, tail = text.partition(KEEP_END)
+    if tab:
+        tail = " " + tail
+        room = width - metrics.horizontalAdvance(tail)
+        return elided(metrics, head, room) + tail if room > 0 else tail.lstrip()
     cut = metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    if cut != text:
+        kept = cut.removesuffix(ELLIPSIS)
+        if len(kept) < len(text) and _in_a_number(text, len(kept)):
+            kept = re.sub(r"[-−+]?[\d.,]*$", "", kept).rstrip()
+            cut = kept + ELLIPSIS
     if cut != text and reads_right_to_left(text):
         return cut + RIGHT_TO_LEFT_MARK
     return cut
+
+
+# between a line's part that may be cut short and its end, kept whole (a total after a name):
+# the unit separator, a control character no name may hold (game/names.py refuses them)
+KEEP_END: Final = "\x1f"
+ELLIPSIS: Final = "…"
+
+
+def _in_a_number(text: str, at: int) -> bool:
+    """Whether a cut of `text` at `at` falls inside a number (a digit on both sides of it, or a
+    sign before one)."""
+    before, after = text[at - 1 : at], text[at : at + 1]
+    return after.isdigit() and (before.isdigit() or before in "-−+.,")
+
+
+def shown_plain(text: str) -> str:
+    """`text` as a tooltip or a screen reader says it: a KEEP_END a space."""
+    return text.replace(KEEP_END, " ")
 
 
 def as_plain(text: str) -> str:
@@ -71,7 +103,7 @@ class ElidedLabel(QLabel):
 
     def setText(self, text: str) -> None:
         super().setText(text)
-        self.setToolTip(as_plain(text))
+        self.setToolTip(as_plain(shown_plain(text)))
 
     def minimumSizeHint(self) -> QSize:
         height = super().minimumSizeHint().height()
@@ -87,7 +119,7 @@ class ElidedLabel(QLabel):
 
         def widest() -> int:
             metrics = QFontMetrics(font)
-            return max(metrics.horizontalAdvance(line) for line in lines)
+            return max(metrics.horizontalAdvance(shown_plain(line)) for line in lines)
 
         while size > self._shrink_to and widest() > width:
             size = max(self._shrink_to, size - 1)

@@ -43,7 +43,7 @@ from blitzcam.game.rules import Match, Standings
 from blitzcam.game.text import isolated, left_to_right, listed, seat_note
 from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
-from blitzcam.ui.labels import ElidedLabel, as_plain, elided, plain_label
+from blitzcam.ui.labels import KEEP_END, ElidedLabel, as_plain, elided, plain_label
 from blitzcam.ui.scrolling import scrolling_rows
 from blitzcam.ui.text_size import text_scale
 
@@ -140,7 +140,8 @@ def chart_series(match: Match, standings: Standings) -> list[Series]:
                 # a latecomer on the deck of a player who left: hollow dots, the leaver's line
                 # dimmed as their card is (the two lines were the same in every way)
                 hollow=any(other.deck == p.deck for other in match.players[:seat]),
-                faded=p.left is not None,
+                # (a winner who left after the deciding round: their card is not dimmed)
+                faded=p.left is not None and p.name not in standings.winners,
             )
             for seat, p in enumerate(match.players)
         ]
@@ -725,9 +726,11 @@ class ScoreboardView(QWidget):
             members = [p for p in match.players if p.team == team]
             # a member a line: on one, cut with "…" beside the team's backs, the partner's name
             # and total were lost (a card is narrow at 150 %, or with four players a row)
+            # (the total kept whole, the name cut: "Bartholomew Montgo…" had lost the 36)
             said = "\n".join(
-                f"{isolated(p.name)} {standings.totals[p.name]}"
+                isolated(p.name)
                 + (f" ({note})" if (note := seat_note(p)) else "")
+                + f"{KEEP_END}{standings.totals[p.name]}"
                 for p in members
             )
             # every player left (a team that won and left is no less the winner)

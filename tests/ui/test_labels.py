@@ -38,3 +38,24 @@ def test_a_typed_name_in_a_question_or_tooltip_is_shown_as_typed(qtbot, typed: s
     label = ElidedLabel(typed)
     qtbot.addWidget(label)
     assert _shown(label.toolTip()) == typed
+
+
+def test_a_number_is_never_cut_inside_and_a_kept_end_stays_whole(qtbot) -> None:
+    # (a latecomer's "with -10 points" read "with -1…", another number; a team member's total
+    # after a long name was cut away: "Bartholomew Montgo…"; review)
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from blitzcam.ui.labels import KEEP_END, elided
+
+    metrics = QFontMetrics(QFont("DejaVu Sans", 10))
+    text = "joined after round 2 with -10 points"
+    for width in range(metrics.horizontalAdvance("joined after"), metrics.horizontalAdvance(text)):
+        cut = elided(metrics, text, width)
+        kept = cut.removesuffix("…")
+        inside = kept[-1:] in "0123456789-" and text[len(kept):len(kept) + 1].isdigit()
+        assert text.startswith(kept) and not inside, cut
+    name = "Bartholomew Montgomery-Smythe"
+    for width in (60, 120, 200):
+        cut = elided(metrics, f"{name}{KEEP_END}36", width)
+        assert cut.endswith(" 36") and metrics.horizontalAdvance(cut) <= width, cut
+    assert elided(metrics, f"Ann{KEEP_END}36", 400) == "Ann 36"
