@@ -39,7 +39,7 @@ from blitzcam.vision.lookalike import (
 from blitzcam.vision.orientation import fills_more_turned, turn_back_obb, turn_frame
 from blitzcam.vision.reference_cache import cached_reference_vectors
 from blitzcam.vision.references import DeckProfile, builtin_profile, load_profile
-from blitzcam.vision.stabilise import Stabiliser, card_blocks, thumbnail
+from blitzcam.vision.stabilise import Stabiliser, card_blocks, card_centres, thumbnail
 from blitzcam.vision.tiling import (
     CLOSER_BY,
     MAX_LOOKS,
@@ -549,6 +549,7 @@ class LiveCounting:
             at=taken,
             unseen_s=unseen,
             cards=card_blocks(counted, frame_bgr.shape[:2]),
+            centres=card_centres(counted, frame_bgr.shape[:2]),
         )
         self._reported = time.monotonic()
         return dataclasses.replace(

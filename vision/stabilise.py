@@ -6,7 +6,9 @@ counts do not vote. A still frame that
 differs much from the window's scene may be a new scene (cards dealt, a pile moved), or a hand
 that paused over the cards: only once `min_votes` still frames in a row, over `min_still_s`
 seconds at least, agree on the new view does the window restart with them; until then the old
-vote stands (counted fast, three frames of a resting hand took a third of a second). After
+vote stands (counted fast, three frames of a resting hand took a third of a second). A view
+that looks like something lying over the cards from the picture's edge (`covers_cards`: an arm)
+must hold COVERED_STILL_S. After
 motion, even a view that looks like the window's scene (cards added or taken are a small change
 to a thumbnail, and so is a small hand) is settled only once `min_votes` still frames, over
 `min_still_s` too, have voted: if their vote differs from what was shown, or says a count none
@@ -68,6 +70,15 @@ WINDOW: Final = 7
 # a new view must hold this long to replace the scene: a hand resting on the cards for a
 # moment is not the table
 MIN_STILL_S: Final = 1.0
+# ... and a view that looks like something lying over the scene's cards from the picture's
+# edge (an arm and its hand resting on the table: cards gone where it lies, none in their
+# place) this long: a hand resting 1.5 s over half the cards was taken for the table, its
+# count shown settled and shootable, and for 1.5 s after it left (review)
+COVERED_STILL_S: Final = 4.0
+# a change over more of the picture than this is the whole view's (another table, the camera
+# moved), not a hand's
+COVER_MOST: Final = 0.6
+MIN_COVERED: Final = 3  # cards under what covers them, at least, for a view to be covered
 # A frame taken after the camera went unwatched this long (at least STALL_MIN_S, and
 # STALL_FACTOR times the usual: the time between frames, or between one frame's report and the
 # next frame's being taken where the caller says it, so that a slow count is no stall) follows
@@ -228,6 +239,63 @@ def _measured(changed: np.ndarray, blocks: np.ndarray | None) -> float:
     return max(whole, float(per_block[blocks].max()))
 
 
+def block_changes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How much thumbnail `b` differs from the older `a` in each of the BLOCKS (down ×
+    across): the mean absolute grey difference, `a` brought to `b`'s exposure where it can be
+    (`exposure_matched`)."""
+    matched = exposure_matched(a, b)
+    changed = np.abs((_grey(a) if matched is None else matched) - _grey(b))
+    across, down = BLOCKS
+    height, width = changed.shape[0] // down, changed.shape[1] // across
+    return (
+        changed[: height * down, : width * across]
+        .reshape(down, height, across, width)
+        .mean(axis=(1, 3))
+    )
+
+
+def card_centres(corners: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
+    """How many of the boxes' centres lie in each of the BLOCKS (down × across, int): `corners`
+    (n, 4, 2) in the pixels of a frame of `frame_size` (height, width)."""
+    across, down = BLOCKS
+    centres = np.zeros((down, across), np.int32)
+    height, width = frame_size
+    if len(corners) == 0 or height <= 0 or width <= 0:
+        return centres
+    middle = corners.mean(axis=1)
+    middle = middle[np.isfinite(middle).all(axis=1)]
+    x = np.floor(middle[:, 0] * across / width).astype(int)
+    y = np.floor(middle[:, 1] * down / height).astype(int)
+    inside = (x >= 0) & (x < across) & (y >= 0) & (y < down)
+    np.add.at(centres, (y[inside], x[inside]), 1)
+    return centres
+
+
+def covers_cards(
+    scene: np.ndarray, thumb: np.ndarray, scene_centres: np.ndarray, centres: np.ndarray
+) -> bool:
+    """Whether `thumb` shows `scene` with something lying over its cards from the picture's
+    edge (an arm and its hand): a part of the blocks it changed (over SCENE_THRESHOLD, less
+    than COVER_MOST of the picture) reaches the edge, held cards (`scene_centres`: the cards'
+    centres per block in the scene), shows under half of them now (`centres`), and no block of
+    it more than it held (one card, a box found at the hand's edge, aside). Another pile laid
+    in view shows cards where none or fewer lay; the camera moved changes nearly the whole
+    picture."""
+    changed = block_changes(scene, thumb) > SCENE_THRESHOLD
+    if not changed.any() or changed.mean() > COVER_MOST:
+        return False
+    parts, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=4)
+    edge = np.zeros_like(changed)
+    edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
+    for part in range(1, parts):
+        inside = labels == part
+        before, now = int(scene_centres[inside].sum()), int(centres[inside].sum())
+        gained = int(np.maximum(centres - scene_centres, 0)[inside].sum())
+        if (inside & edge).any() and before >= MIN_COVERED and 2 * now < before and gained <= 1:
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class CountedView:
     """A counted frame as newer frames are told apart from it: its thumbnail, the blocks its
@@ -260,6 +328,10 @@ class CountedView:
 
 def _no_cards() -> np.ndarray:
     return np.zeros(BLOCKS[::-1], bool)
+
+
+def _no_centres() -> np.ndarray:
+    return np.zeros(BLOCKS[::-1], np.int32)
 
 
 def lower_median(values: list[int]) -> int:
@@ -347,6 +419,9 @@ class Stabiliser:
         # where cards lay (BLOCKS): in the frame before, in the window's scene's frames, and in
         # the frames of a new scene's that may replace it
         self._previous_cards = self._scene_cards = self._next_cards = _no_cards()
+        # how many cards' centres lay in each block, in the scene's frames and in a new one's
+        # (the most any frame had)
+        self._scene_centres = self._next_centres = _no_centres()
         # still frames in a row that differ from the window's scene: a new scene once they are
         # min_votes, and like one another
         self._next_votes: list[Counts] = []
@@ -366,6 +441,7 @@ class Stabiliser:
         self._votes.clear()
         self._previous = self._scene = self._next_scene = None
         self._previous_cards = self._scene_cards = self._next_cards = _no_cards()
+        self._scene_centres = self._next_centres = _no_centres()
         self._next_votes = []
         self._last = None
         self._after_motion = None
@@ -385,14 +461,18 @@ class Stabiliser:
         at: float | None = None,
         unseen_s: float | None = None,
         cards: np.ndarray | None = None,
+        centres: np.ndarray | None = None,
     ) -> Stable:
         """`at`: when the frame was taken, in seconds on any steady clock (None: now).
         `unseen_s`: how long the camera went unwatched before it, from the report of the frame
         before (None: the time since that frame; a caller whose counting takes seconds says,
         or each slow count looks like a stall). `cards`: the BLOCKS its cards lie in
-        (`card_blocks`; None: judged over the whole thumbnail only)."""
+        (`card_blocks`; None: judged over the whole thumbnail only). `centres`: how many
+        cards' centres lie in each block (`card_centres`; None: nothing is taken for a hand
+        lying over the cards)."""
         now = time.monotonic() if at is None else at
         cards = _no_cards() if cards is None else cards
+        found = _no_centres() if centres is None else centres
         moving = (
             self._previous is not None
             and difference(self._previous, thumb, self._previous_cards | cards) > self._motion
@@ -407,6 +487,7 @@ class Stabiliser:
                 return self._held(None)
         if self._scene is None:
             self._scene, self._scene_cards = thumb, cards
+            self._scene_centres = found
         elif self._after_motion is not None and not self._changed(thumb, cards):
             # the scene's look, after a hand: settled once min_votes still frames agree over
             # min_still_s (had eight cards been added, its first frames used to report the old
@@ -439,21 +520,28 @@ class Stabiliser:
                 > self._scene_change
             ):
                 self._next_votes, self._next_scene, self._next_since = [], thumb, now
-                self._next_cards = _no_cards()
+                self._next_cards, self._next_centres = _no_cards(), _no_centres()
             self._next_votes.append(counts)
             self._next_cards = self._next_cards | cards
-            held = now - self._next_since >= self._min_still_s
+            self._next_centres = np.maximum(self._next_centres, found)
+            still_s = self._min_still_s
+            if centres is not None and covers_cards(
+                self._scene, thumb, self._scene_centres, centres
+            ):
+                still_s = max(still_s, COVERED_STILL_S)
+            held = now - self._next_since >= still_s
             if self._last is not None and (len(self._next_votes) < self._min_votes or not held):
                 return self._held(vote(self._next_votes), new=True)
             self._votes.clear()  # the new scene has held: its frames are the window
             self._votes.extend(self._next_votes[:-1])
             self._scene, self._last = self._next_scene, None
-            self._scene_cards = self._next_cards
+            self._scene_cards, self._scene_centres = self._next_cards, self._next_centres
             self._after_motion = None
             self._scene_number += 1
         self._next_votes, self._next_scene = [], None
         self._votes.append(counts)
         self._scene_cards = self._scene_cards | cards
+        self._scene_centres = np.maximum(self._scene_centres, found)
         # only a settled count is held on to: the first frame of a scan may be an outlier
         shown = self._last.counts if self._last is not None and self._last.settled else None
         voted = steady_vote(list(self._votes), shown)
