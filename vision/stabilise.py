@@ -16,7 +16,8 @@ of the window's votes said, the table changed under the hand and they restart th
 reported counts are the per-deck median of the window's votes, and a reported count is kept
 while a third of the votes still say it, so that a card found in every other frame does not
 make the number flicker. A frame that comes after the camera went unwatched for long (a camera
-or stream that stalled) is taken as motion too: the table was not seen meanwhile.
+or stream that stalled) is taken as motion too: the table was not seen meanwhile; and so is a
+blurred one (`is_blurred`: focus hunting moves no grey, and its counts are wrong).
 
 A change is judged over the whole thumbnail and, where the cards lie, block by block: a small
 hand over one pile moves the whole picture's mean by less than any line (2.6 grey levels for a
@@ -57,6 +58,16 @@ import numpy as np
 from blitzcam.vision.counting import Counts
 
 THUMB_SIZE: Final = (32, 18)
+SHARPNESS_SIZE: Final = (320, 180)  # the picture a frame's sharpness is measured on
+# A frame that shows the last sharp frame's view (its grey under SCENE_THRESHOLD from it) but
+# is less sharp than this share of it, where that one had edges and it keeps some, is blurred:
+# a webcam's focus hunting, or motion blur without the picture moving, which moves no grey.
+# Taken as motion, it does not vote: five such frames of seven outvoted the window, red
+# buggies and blue plows at 0 (review). Measured on the demo tables (camera noise 3): 25 px of
+# motion blur 0.31-0.56, defocus of sigma 3 0.36-0.54, of 1.5 0.60-0.80, 20 % less light
+# 0.80-0.81. (Another table reads 0.28-0.90: a sharpness alone cannot tell it from a blur, its
+# grey can.) A blur that lasts past a window's frames is the view's own.
+BLURRED_BELOW: Final = 0.65
 # the thumbnail's blocks, across and down, that changes are also judged in where cards lie:
 # 4×3 thumbnail pixels each, about 2 % of the frame
 BLOCKS: Final = (8, 6)
@@ -108,9 +119,10 @@ EXPOSURE_FIT_SHARE: Final = 0.75
 def thumbnail(frame_bgr: np.ndarray) -> np.ndarray:
     """The frame as a THUMB_SIZE float image that motion and scene changes are judged on: each
     pixel's grey (`[..., 0]`), the share of the frame's pixels under it at the camera's white
-    (`[..., 1]`, WHITE_LEVEL or more: more light cannot brighten them), and the grey of the
-    others (`[..., 2]`; 0 where all are white). A thumbnail of grey alone (2-D) is taken too, as
-    having no white."""
+    (`[..., 1]`, WHITE_LEVEL or more: more light cannot brighten them), the grey of the others
+    (`[..., 2]`; 0 where all are white), and how sharp the picture is there (`[..., 3]`: a
+    blurred frame's is low). A thumbnail of grey alone (2-D) is taken too, as having no white,
+    and no sharpness to tell."""
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY) if frame_bgr.ndim == 3 else frame_bgr
     grey = grey if grey.dtype == np.uint8 else np.clip(grey, 0, 255).astype(np.uint8)
     mean = cv2.resize(grey, THUMB_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -119,7 +131,11 @@ def thumbnail(frame_bgr: np.ndarray) -> np.ndarray:
     _, others = cv2.threshold(grey, WHITE_LEVEL - 1, 0, cv2.THRESH_TOZERO_INV)  # (white: 0)
     others = cv2.resize(others, THUMB_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
     rest = np.where(share < 1, others / np.maximum(1 - share, 1 / 255), 0).astype(np.float32)
-    return np.dstack([mean, share, rest])
+    # how sharp the picture is under each pixel: the Laplacian's size on a 320 px picture
+    small = cv2.resize(grey, SHARPNESS_SIZE, interpolation=cv2.INTER_AREA)
+    edges = np.abs(cv2.Laplacian(small, cv2.CV_32F))
+    sharp = cv2.resize(edges, THUMB_SIZE, interpolation=cv2.INTER_AREA)
+    return np.dstack([mean, share, rest, sharp])
 
 
 def _grey(thumb: np.ndarray) -> np.ndarray:
@@ -237,6 +253,19 @@ def _measured(changed: np.ndarray, blocks: np.ndarray | None) -> float:
         .mean(axis=(1, 3))
     )
     return max(whole, float(per_block[blocks].max()))
+
+
+def is_blurred(sharp: np.ndarray, thumb: np.ndarray) -> bool:
+    """Whether `thumb` (with its sharpness, `thumbnail`'s) is blurred next to `sharp`: the same
+    view in grey, and its sharpness under BLURRED_BELOW of `sharp`'s (the median share, over
+    the sharper half of `sharp`'s pixels that keep some edge: not where an edge went away)."""
+    if difference(sharp, thumb) > SCENE_THRESHOLD:
+        return False  # (another view: fewer cards, fewer edges)
+    before, now = sharp[..., 3], thumb[..., 3]
+    kept = (before >= np.median(before)) & (before > 0) & (now >= 0.15 * before)
+    if not kept.any():
+        return False
+    return float(np.median(now[kept] / before[kept])) < BLURRED_BELOW
 
 
 def block_changes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -434,6 +463,9 @@ class Stabiliser:
         self._after_motion: list[Counts] | None = None
         self._scene_number = 0  # of the window's view (never reused, resets included)
         self._last_at: float | None = None  # when the frame before came
+        # the last frame judged sharp, and the blurred frames since
+        self._sharp: np.ndarray | None = None
+        self._blurred_since = 0
         self._gaps: deque[float] = deque(maxlen=WINDOW)  # between the latest frames
 
     def reset(self) -> None:
@@ -478,6 +510,7 @@ class Stabiliser:
             and difference(self._previous, thumb, self._previous_cards | cards) > self._motion
         )
         moving |= self._after_stall(now, unseen_s)
+        moving |= self._blurred(thumb)
         self._previous, self._previous_cards = thumb, cards
         if moving:
             # a new scene must hold still for min_votes frames in a row
@@ -555,6 +588,16 @@ class Stabiliser:
             view_scene=number,
         )
         return self._last
+
+    def _blurred(self, thumb: np.ndarray) -> bool:
+        """Whether `thumb`'s frame is blurred next to the last sharp one (BLURRED_BELOW)."""
+        if thumb.ndim != 3 or thumb.shape[2] < 4:
+            return False
+        blurred = self._sharp is not None and is_blurred(self._sharp, thumb)
+        self._blurred_since = self._blurred_since + 1 if blurred else 0
+        if not blurred or self._blurred_since > WINDOW:
+            self._sharp, self._blurred_since = thumb, 0
+        return blurred
 
     def _after_stall(self, now: float, unseen_s: float | None) -> bool:
         """Whether a frame at `now` comes after a stall (see STALL_MIN_S); notes its gap."""

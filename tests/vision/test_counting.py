@@ -788,3 +788,26 @@ def test_another_pile_laid_in_view_is_taken_after_a_second_as_before() -> None:
         _fed(stab, table, corners, next(clock))
     shown = [_fed(stab, other, more, next(clock)) for _ in range(6)]  # 1.5 s
     assert shown[-1].settled and shown[-1].counts.per_deck["green-pump"] == 5
+
+
+def test_a_few_blurred_frames_of_a_still_view_do_not_vote() -> None:
+    # (a webcam's focus hunting for 1.25 s, the picture not moving: its frames voted as still
+    # ones, outvoted the window, and red buggies and blue plows showed 0, settled; review)
+    from blitzcam.vision.stabilise import WINDOW, is_blurred, thumbnail
+
+    table = _white_cards_table()
+    blurred = cv2.GaussianBlur(table, (0, 0), 4)
+    assert is_blurred(thumbnail(table), thumbnail(blurred))
+    assert not is_blurred(thumbnail(table), thumbnail(_exposed(table, 0.8)))  # (less light)
+    assert not is_blurred(thumbnail(table), thumbnail(_laid_table()))  # (another table)
+    stab, clock = Stabiliser(), (i * 0.25 for i in itertools.count())
+    for _ in range(6):
+        out = stab.update(thumbnail(table), _counts(38), at=next(clock))
+    assert out.settled
+    hunting = [stab.update(thumbnail(blurred), _counts(0), at=next(clock)) for _ in range(5)]
+    sharp = [stab.update(thumbnail(table), _counts(38), at=next(clock)) for _ in range(6)]
+    assert all(s.counts.per_deck["green-pump"] == 38 for s in hunting + sharp)
+    assert sharp[-1].settled
+    # a camera that stays out of focus: its own view once a window's frames have gone by
+    stuck = [stab.update(thumbnail(blurred), _counts(30), at=next(clock)) for _ in range(WINDOW + 6)]
+    assert stuck[-1].settled and stuck[-1].counts.per_deck["green-pump"] == 30
