@@ -243,15 +243,15 @@ def _whole_corners(image_wh: tuple[int, int]) -> np.ndarray:
 
 
 def _on_the_edge(corners: np.ndarray, image_wh: tuple[int, int]) -> bool:
-    """Whether a corner of the quadrilateral lies on an edge of the picture, where the picture
-    may cut the bright shape: a card half out of the frame (a side along the edge), or one
-    whose corner it cut (two corners on one edge were asked: a card lying across, cut by both
-    sides of the picture, was stored clipped, or refused as too slanted; review)."""
+    """Whether two corners of the quadrilateral lie on one edge of the picture: a side along
+    it, where the picture cut the bright shape (a card half out of the frame). (One corner on
+    an edge is no sign: a tilted card cropped to its box touches all four; a card cut by two
+    sides of the picture, a corner on each, is not told from it here.)"""
     margin = EDGE_MARGIN * max(image_wh)
     xs, ys = corners[:, 0], corners[:, 1]
     w, h = image_wh
     return any(
-        int(np.count_nonzero(near)) >= 1
+        int(np.count_nonzero(near)) >= 2
         for near in (xs <= margin, xs >= w - 1 - margin, ys <= margin, ys >= h - 1 - margin)
     )
 
