@@ -129,7 +129,16 @@ SHIP_FILE: Final = "ship.json"  # whether the run was started with --no-ship
 DATA_FILE: Final = "data.json"
 
 
-def keeps_to_itself(run_dir: Path, *, no_ship: bool, resume: bool) -> bool:
+# how a model exported into a run folder is counted with, by the run's kind
+USED_WITH: Final[dict[str, str]] = {
+    "detector": "`blitzcam count --model` or BLITZCAM_MODEL",
+    "identity": "BLITZCAM_IDENTITY_MODEL, or `blitzcam evaluate --identity-model`",
+}
+
+
+def keeps_to_itself(
+    run_dir: Path, *, no_ship: bool, resume: bool, kind: RunKind = "detector"
+) -> bool:
     """Whether the run's result stays in its own folder rather than going into models/: as
     `--no-ship` says, or as the run was started when resumed (a `--resume` without it put the
     weights of a run started with it over the shipped ones). Recorded for a resumed run."""
@@ -152,7 +161,8 @@ def keeps_to_itself(run_dir: Path, *, no_ship: bool, resume: bool) -> bool:
     if not (no_ship or started_so or in_a_checkout()):
         print(
             "blitzcam is installed, not a checkout: the shipped models stay as they are, and "
-            f"the new one is exported into {run_dir / 'export'} (count with it: --model)"
+            f"the new one is exported into {run_dir / 'export'} (count with it: "
+            f"{USED_WITH[kind]})"
         )
         return True
     return no_ship or started_so

@@ -43,7 +43,14 @@ from blitzcam.game.rules import Match, Standings
 from blitzcam.game.text import isolated, left_to_right, listed, seat_note
 from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
-from blitzcam.ui.labels import KEEP_END, ElidedLabel, as_plain, elided, plain_label
+from blitzcam.ui.labels import (
+    KEEP_END,
+    ElidedLabel,
+    as_plain,
+    elided,
+    plain_label,
+    shown_plain,
+)
 from blitzcam.ui.scrolling import scrolling_rows
 from blitzcam.ui.text_size import text_scale
 
@@ -236,7 +243,7 @@ class TotalCard(QFrame):
         self.total.setText(str(total))
         # the card read as one by a screen reader: its labels alone say "Ann", "14" apart
         points = "point" if abs(total) == 1 else "points"
-        said = f"{name}, {detail.replace(chr(10), ', ')}: {total} {points}"
+        said = f"{name}, {shown_plain(detail).replace(chr(10), ', ')}: {total} {points}"
         said += f", {highlighted_as}" if leader else ""
         self.setAccessibleName(said + (", left the table" if out else ""))
         while self.backs.count():

@@ -53,7 +53,11 @@ HIDDEN: Final = "***"  # what a secret is shown as
 def _secret_spans(spec: str) -> list[tuple[str, int, int]]:
     """Where the secrets of an address lie in `spec` (see shown_address), in order, each with
     what it is: "@" for the userinfo's password, else its parameter's name (lower-cased)."""
-    found = ANY_ADDRESS.match(spec) or MISTYPED_ADDRESS.match(spec)
+    found = ANY_ADDRESS.match(spec)
+    # (mistyped or no scheme: a file's name is more likely than an address, so a userinfo is
+    # one only where it holds no folder, backslash or space: C:\Users\bob@work\t.mp4 is a
+    # path, "table 1:2@x.jpg" a file)
+    mistyped = found is None and (found := MISTYPED_ADDRESS.match(spec)) is not None
     if found is None:
         return []
     offset, rest = found.end(1), found.group(2)
@@ -61,7 +65,9 @@ def _secret_spans(spec: str) -> list[tuple[str, int, int]]:
     at = _userinfo_end(rest)
     authority_start = 0
     user = rest[:at].split(":", 1)[0] if at >= 0 else ""
-    if at >= 0 and not any(c in user for c in "/?#;"):  # (else the @ is in the path or query)
+    in_path = any(c in user for c in "/?#;")  # (the @ is in the path or query)
+    a_file = mistyped and any(c in rest[:at] for c in "\\ ")
+    if at >= 0 and not in_path and not a_file:
         if ":" in rest[:at]:
             spans.append(("@", offset + len(user) + 1, offset + at))
         authority_start = at + 1  # (a user name alone: no secret)
@@ -76,7 +82,7 @@ def _secret_spans(spec: str) -> list[tuple[str, int, int]]:
 ANY_ADDRESS: Final = re.compile(r"(\s*[A-Za-z][A-Za-z0-9+.\-]*://)(.*)\Z", re.DOTALL)
 # what may be an address without its scheme's "://" whole (rtsp//, http:/, http:, none at
 # all: user:secret@host/...): its secrets are hidden as an address's, since a message shows it
-# as a file's name (no file's name holds user:secret@ at its start, nor ?pwd=)
+# as a file's name
 MISTYPED_ADDRESS: Final = re.compile(
     r"(\s*(?:(?:rtsps?|rtmp|https?)(?::/?|//|:))?)(.*)\Z", re.DOTALL | re.IGNORECASE
 )

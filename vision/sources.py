@@ -114,8 +114,12 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
     ):  # ascii: str.isdigit() also takes '²', which int() refuses
         # (OpenCV's C int: a traceback past it; and int() refuses over 4300 digits)
         given = str(spec).strip()
-        digits = given.lstrip("0") or "0"
-        if len(digits) > len(str(MAX_CAMERA_INDEX)) or int(digits) > MAX_CAMERA_INDEX:
+        digits = given.lstrip("0") or "0"  # (an int's "-1" too: refused below)
+        if (
+            not digits.isdigit()
+            or len(digits) > len(str(MAX_CAMERA_INDEX))
+            or int(digits) > MAX_CAMERA_INDEX
+        ):
             shown = given if len(given) <= 20 else f"{given[:12]}... ({len(given)} digits)"
             raise SourceError(
                 f"camera {shown}: no such camera (an index is 0 to {MAX_CAMERA_INDEX})"

@@ -90,6 +90,10 @@ COVERED_STILL_S: Final = 4.0
 # moved), not a hand's
 COVER_MOST: Final = 0.6
 MIN_COVERED: Final = 3  # cards under what covers them, at least, for a view to be covered
+# ... and its grey this far from the table's, at least (an arm, a sleeve; measured: a hand over
+# demo table 3 40-49 grey levels off it, cards taken away or a smaller pile laid in their place
+# 0-10; a hand the table's own grey is not told from the table, and waits a second as before)
+COVER_GREY: Final = 20.0
 # A frame taken after the camera went unwatched this long (at least STALL_MIN_S, and
 # STALL_FACTOR times the usual: the time between frames, or between one frame's report and the
 # next frame's being taken where the caller says it, so that a slow count is no stall) follows
@@ -243,16 +247,24 @@ def _measured(changed: np.ndarray, blocks: np.ndarray | None) -> float:
     whole = float(changed.mean())
     if blocks is None or not blocks.any():
         return whole
-    down, across = blocks.shape
+    per_block = _per_block(changed)
+    if per_block is None:
+        return whole
+    return max(whole, float(per_block[blocks].max()))
+
+
+def _per_block(changed: np.ndarray) -> np.ndarray | None:
+    """`changed`'s mean in each of the BLOCKS (down × across); None for a picture smaller than
+    them."""
+    across, down = BLOCKS
     height, width = changed.shape[0] // down, changed.shape[1] // across
     if height == 0 or width == 0:
-        return whole
-    per_block = (
+        return None
+    return (
         changed[: height * down, : width * across]
         .reshape(down, height, across, width)
         .mean(axis=(1, 3))
     )
-    return max(whole, float(per_block[blocks].max()))
 
 
 def is_blurred(sharp: np.ndarray, thumb: np.ndarray) -> bool:
@@ -273,14 +285,8 @@ def block_changes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     across): the mean absolute grey difference, `a` brought to `b`'s exposure where it can be
     (`exposure_matched`)."""
     matched = exposure_matched(a, b)
-    changed = np.abs((_grey(a) if matched is None else matched) - _grey(b))
-    across, down = BLOCKS
-    height, width = changed.shape[0] // down, changed.shape[1] // across
-    return (
-        changed[: height * down, : width * across]
-        .reshape(down, height, across, width)
-        .mean(axis=(1, 3))
-    )
+    per_block = _per_block(np.abs((_grey(a) if matched is None else matched) - _grey(b)))
+    return np.zeros(BLOCKS[::-1], np.float32) if per_block is None else per_block
 
 
 def card_centres(corners: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
@@ -301,18 +307,25 @@ def card_centres(corners: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray
 
 
 def covers_cards(
-    scene: np.ndarray, thumb: np.ndarray, scene_centres: np.ndarray, centres: np.ndarray
+    scene: np.ndarray,
+    thumb: np.ndarray,
+    scene_cards: np.ndarray,
+    scene_centres: np.ndarray,
+    centres: np.ndarray,
 ) -> bool:
     """Whether `thumb` shows `scene` with something lying over its cards from the picture's
     edge (an arm and its hand): a part of the blocks it changed (over SCENE_THRESHOLD, less
     than COVER_MOST of the picture) reaches the edge, held cards (`scene_centres`: the cards'
-    centres per block in the scene), shows under half of them now (`centres`), and no block of
-    it more than it held (one card, a box found at the hand's edge, aside). Another pile laid
-    in view shows cards where none or fewer lay; the camera moved changes nearly the whole
-    picture."""
+    centres per block in the scene), shows under half of them now (`centres`) and no block of
+    it more than it held (one card, a box found at the hand's edge, aside), and is not the
+    table itself: its grey now is COVER_GREY or more from the scene's table, where no card
+    lay (`scene_cards`). Cards taken away show the table there, as does a smaller pile laid
+    where the last lay; another pile shows cards where none lay; the camera moved changes
+    nearly the whole picture."""
     changed = block_changes(scene, thumb) > SCENE_THRESHOLD
-    if not changed.any() or changed.mean() > COVER_MOST:
+    if not changed.any() or changed.mean() > COVER_MOST or scene_cards.all():
         return False
+    table = float(np.median(_grey(scene)[_per_pixel(~scene_cards, scene)]))
     parts, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=4)
     edge = np.zeros_like(changed)
     edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
@@ -320,9 +333,25 @@ def covers_cards(
         inside = labels == part
         before, now = int(scene_centres[inside].sum()), int(centres[inside].sum())
         gained = int(np.maximum(centres - scene_centres, 0)[inside].sum())
-        if (inside & edge).any() and before >= MIN_COVERED and 2 * now < before and gained <= 1:
+        over = float(_grey(thumb)[_per_pixel(inside, thumb)].mean())
+        if (
+            (inside & edge).any()
+            and before >= MIN_COVERED
+            and 2 * now < before
+            and gained <= 1
+            and abs(over - table) >= COVER_GREY
+        ):
             return True
     return False
+
+
+def _per_pixel(blocks: np.ndarray, thumb: np.ndarray) -> np.ndarray:
+    """The BLOCKS mask `blocks` as a mask of `thumb`'s pixels (those past whole blocks: none)."""
+    down, across = blocks.shape
+    height, width = _grey(thumb).shape[0] // down, _grey(thumb).shape[1] // across
+    mask = np.zeros(_grey(thumb).shape, bool)
+    mask[: height * down, : width * across] = np.kron(blocks, np.ones((height, width), bool))
+    return mask
 
 
 @dataclass(frozen=True)
@@ -478,6 +507,7 @@ class Stabiliser:
         self._last = None
         self._after_motion = None
         self._last_at = None  # (the usual gap between frames is the machine's: kept)
+        self._sharp, self._blurred_since = None, 0
 
     def _changed(self, thumb: np.ndarray, cards: np.ndarray) -> bool:
         return (
@@ -545,6 +575,7 @@ class Stabiliser:
                 self._votes.clear()  # the table changed under the hand
                 self._last = None
                 self._scene_number += 1
+                self._scene_centres = found  # (cards taken under it: no longer the scene's)
             self._votes.extend(settling[:-1])
         elif self._changed(thumb, cards):
             if (
@@ -559,7 +590,7 @@ class Stabiliser:
             self._next_centres = np.maximum(self._next_centres, found)
             still_s = self._min_still_s
             if centres is not None and covers_cards(
-                self._scene, thumb, self._scene_centres, centres
+                self._scene, thumb, self._scene_cards, self._scene_centres, centres
             ):
                 still_s = max(still_s, COVERED_STILL_S)
             held = now - self._next_since >= still_s

@@ -216,6 +216,18 @@ SNAPSHOT: Final = (
 )
 
 
+# OpenSSL's reasons when the server answers a TLS hello in plain HTTP (http.server's 400; a
+# server that hangs up at once)
+PLAIN_HTTP_TO_TLS: Final = frozenset(
+    {
+        "WRONG_VERSION_NUMBER",
+        "UNEXPECTED_EOF_WHILE_READING",
+        "HTTP_REQUEST",
+        "PACKET_LENGTH_TOO_LONG",
+    }
+)
+
+
 def http_answer(
     url: str, *, opening: bool = False, timeout_s: float = HTTP_ASK_TIMEOUT_S
 ) -> str | None:
@@ -265,12 +277,11 @@ def http_answer(
             return f"the address sends elsewhere (HTTP {exc.code}): give the stream's own"
         return f"the server answered HTTP {exc.code}, not a stream"
     except urllib.error.URLError as exc:
-        # an s typed after http: "offline" sent the user to look at the wrong thing (review); a
-        # certificate of the camera's own is HTTPS spoken
+        # an s typed after http: "offline" sent the user to look at the wrong thing (review);
+        # only what a plain HTTP server's answer to a TLS hello gives (a certificate of the
+        # camera's own, an old TLS: HTTPS spoken)
         reason = exc.reason
-        if isinstance(reason, ssl.SSLError) and not isinstance(
-            reason, ssl.SSLCertVerificationError
-        ):
+        if isinstance(reason, ssl.SSLError) and reason.reason in PLAIN_HTTP_TO_TLS:
             return "the server does not answer in HTTPS (phone camera apps serve http://)"
         return None  # (no answer in time, refused)
     except (OSError, ValueError):  # (hung up; a port of 99999)

@@ -140,6 +140,8 @@ def test_runs_go_into_the_checkout_and_an_installed_blitzcam_s_into_the_data_fol
     assert f"the new one is exported into {run / 'export'}" in capsys.readouterr().out
     assert keeps_to_itself(run, no_ship=True, resume=False)
     assert capsys.readouterr().out == ""  # (--no-ship: nothing to say)
+    assert keeps_to_itself(run, no_ship=False, resume=False, kind="identity")
+    assert "(count with it: BLITZCAM_IDENTITY_MODEL" in capsys.readouterr().out
 
 
 def test_a_data_folder_that_cannot_be_made_stops_no_count_and_the_default_says_what_to_set(

@@ -108,6 +108,7 @@ def test_a_team_whose_players_all_left_is_marked_out_of_the_running(qtbot) -> No
         "out of the running · Ed (left after round 1)\x1f20\nFlo (left after round 1)\x1f20"
     )
     assert plain(cards["East"].detail.toolTip()).endswith("Flo (left after round 1) 20")
+    assert plain(cards["East"].accessibleName()).endswith("Flo (left after round 1) 20: 40 points, left the table")
     assert "out of the running" not in cards["North"].detail.text()
     assert [s.totals for s in chart_series(match, score_match(match))] == [(12, 14), (7, 9), (40,)]
 

@@ -170,6 +170,7 @@ def test_a_spec_is_read_as_what_it_names(tmp_path: Path, monkeypatch: pytest.Mon
         # (int() refuses over 4300 digits: a traceback where 20 digits were said)
         ("9" * 5000, r"camera 999999999999\.\.\. \(5000 digits\): no such camera"),
         ("0" * 5000, None),
+        (-1, r"camera -1: no such camera \(an index is 0 to 9999\)"),  # (an int: the app's)
         ("~/nope.mp4", "nope.mp4: no such file or folder"),
     ):
         if message is None:
@@ -325,6 +326,8 @@ def test_an_empty_source_is_refused_not_the_current_folder(spec: str) -> None:
         ("u:s3cret@127.0.0.1:8080/video", "u:***@127.0.0.1:8080/video"),
         ("127.0.0.1:8080/video?pwd=s3cret", "127.0.0.1:8080/video?pwd=***"),
         ("/home/me/pics/a:b@c.jpg", "/home/me/pics/a:b@c.jpg"),  # (a file's name: no userinfo)
+        ("C:\\Users\\bob@work\\table.mp4", "C:\\Users\\bob@work\\table.mp4"),  # (the diff's review)
+        ("table 1:2@x.jpg", "table 1:2@x.jpg"),
         # hosts the address's pattern did not know, so the userinfo was not found (review)
         ("rtsp://admin:s3cret@rtsp_server:8554/cam", "rtsp://admin:***@rtsp_server:8554/cam"),
         ("rtsp://admin:s3cret@kamera-küche.local/live", "rtsp://admin:***@kamera-küche.local/live"),
