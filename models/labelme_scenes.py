@@ -215,16 +215,20 @@ def _truth(path: Path, record: dict[str, Any], left_out: list[str]) -> SceneTrut
         face_up = label.strip().lower() in FACE_UP_LABELS
         classes.append(1 if face_up else 0)
         decks.append(None if face_up else typed_deck_name(label))
-    backs = [d for d in decks if d is not None]
     return SceneTruth(
         corners=np.array(corners, np.float64).reshape(-1, 4, 2),
         classes=np.array(classes, np.int64),
         decks=tuple(decks),
-        # a back labelled `unknown` must stay unknown (a label of no deck that says nothing of
-        # the kind is most likely a typo, and evaluate warns of it)
-        random_art=any(d == NO_DECK or d.startswith(f"{NO_DECK}:") for d in backs),
+        random_art=holds_random_art(decks),
         size=_size(path, record),
     )
+
+
+def holds_random_art(decks: Sequence[str | None]) -> bool:
+    """Whether a labelled photo's backs (`decks`, None for a face-up card) hold one labelled
+    `unknown`, which must stay unknown (a label of no deck that says nothing of the kind is
+    most likely a typo, and evaluate warns of it)."""
+    return any(d is not None and (d == NO_DECK or d.startswith(f"{NO_DECK}:")) for d in decks)
 
 
 def _corners(where: str, shape: dict[str, Any], kind: str) -> np.ndarray:

@@ -23,7 +23,7 @@ import numpy as np
 from blitzcam.game.decks import typed_deck_name
 from blitzcam.game.names import brief
 from blitzcam.models.evaluation import SceneDataError
-from blitzcam.models.labelme_scenes import FACE_UP_LABELS, NO_DECK, PHOTOS
+from blitzcam.models.labelme_scenes import FACE_UP_LABELS, NO_DECK, PHOTOS, holds_random_art
 from blitzcam.models.metrics import SceneTruth
 
 DATA_FILES: Final = ("data.yaml", "data.yml")
@@ -233,12 +233,11 @@ def _truth(labels: Path, classes: dict[int, tuple[int, str | None]]) -> SceneTru
         corners.append(points)
         kinds.append(kind)
         decks.append(deck)
-    backs = [d for d, k in zip(decks, kinds, strict=True) if k == 0 and d is not None]
     return SceneTruth(
         corners=np.array(corners, np.float64).reshape(-1, 4, 2),
         classes=np.array(kinds, np.int64),
         decks=tuple(decks),
-        random_art=any(d == NO_DECK or d.startswith(f"{NO_DECK}:") for d in backs),
+        random_art=holds_random_art(decks),
         relative=True,
     )
 
