@@ -123,24 +123,26 @@ def test_a_dataset_that_cannot_be_scored_is_said_naming_the_file_and_line(
         yolo_scenes(tmp_path, "test")
 
 
-def test_a_data_file_that_is_no_dataset_is_said(tmp_path: Path) -> None:
-    (tmp_path / "data.yaml").write_text("names: [green-pump\n")
-    with pytest.raises(SceneDataError, match=r"data.yaml: not YAML \("):
-        yolo_scenes(tmp_path, "all")
-    (tmp_path / "data.yaml").write_text("- a list\n")
-    with pytest.raises(SceneDataError, match=r"data.yaml: not a YOLO data file"):
-        yolo_scenes(tmp_path, "all")
-    (tmp_path / "data.yaml").write_text("names: [green-pump]\n")
-    with pytest.raises(SceneDataError, match=r"data.yaml: names no split"):
-        yolo_scenes(tmp_path, "all")
-    (tmp_path / "data.yaml").write_text("names: [green-pump]\ntrain: images/train\n")
-    with pytest.raises(SceneDataError, match=r"data.yaml: train: images/train: no such folder"):
-        yolo_scenes(tmp_path, "all")
-    with pytest.raises(SceneDataError, match=r"data.yaml: no test split \(it names train; --split"):
-        yolo_scenes(tmp_path, "test")
-    (tmp_path / "images" / "train").mkdir(parents=True)
-    with pytest.raises(SceneDataError, match=r"data.yaml: no images in its all split"):
-        yolo_scenes(tmp_path, "all")
+@pytest.mark.parametrize(
+    ("data", "split", "said"),
+    [
+        ("names: [green-pump\n", "all", r"data.yaml: not YAML \("),
+        ("- a list\n", "all", r"data.yaml: not a YOLO data file"),
+        ("names: [green-pump]\n", "all", r"data.yaml: names no split"),
+        ("names: [green-pump]\ntrain: images/train\n", "all",
+         r"data.yaml: train: images/train: no such folder"),
+        ("names: [green-pump]\ntrain: images/train\n", "test",
+         r"data.yaml: no test split \(it names train; --split"),
+        ("names: [green-pump]\ntrain: images/\n", "all", r"data.yaml: no images in its all split"),
+    ],
+)
+def test_a_data_file_that_is_no_dataset_is_said(
+    tmp_path: Path, data: str, split: str, said: str
+) -> None:
+    (tmp_path / "images").mkdir()
+    (tmp_path / "data.yaml").write_text(data)
+    with pytest.raises(SceneDataError, match=said):
+        yolo_scenes(tmp_path, split)
 
 
 def test_scenes_exported_as_a_yolo_dataset_score_as_their_generated_labels(
