@@ -158,15 +158,11 @@ def test_scenes_relabelled_in_labelme_score_as_their_generated_labels(
     # the same scenes, their ground truth written as labelme files: the same report, figure
     # for figure (shapes as polygons, faces as face-up, random art as its unknown: label)
     from blitzcam.cli import main
-    from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+    from tests.models.relabelled import generated_scenes
 
     generated, hand = tmp_path / "generated", tmp_path / "hand"
-    generate_dataset(
-        GenerateRequest(out=generated, n=4, seed=59, res=(1280, 720), workers=1, progress=False)
-    )
     hand.mkdir()
-    for path in sorted((generated / "scenes").glob("*/*.json")):
-        record = json.loads(path.read_text())
+    for path, record in generated_scenes(generated):
         shapes = [
             _shape("face-up" if o["class"] == "face" else o["deck"], o["polygon"])
             for o in record["objects"]

@@ -151,16 +151,12 @@ def test_scenes_exported_as_a_yolo_dataset_score_as_their_generated_labels(
     # the same scenes, their ground truth written as an ultralytics OBB dataset in Roboflow's
     # layout (corners in shares of the picture, classes the decks): the same report
     from blitzcam.cli import main
-    from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+    from tests.models.relabelled import generated_scenes
 
     generated, exported = tmp_path / "generated", tmp_path / "exported"
-    generate_dataset(
-        GenerateRequest(out=generated, n=4, seed=59, res=(1280, 720), workers=1, progress=False)
-    )
     names = ["face-up", "unknown", "blue-plow", "blue-pump", "green-bucket", "green-pump",
              "red-buggy", "red-plow", "yellow-bucket", "yellow-buggy"]
-    for path in sorted((generated / "scenes").glob("*/*.json")):
-        record = json.loads(path.read_text())
+    for path, record in generated_scenes(generated):
         width, height = record["resolution"]
         image = generated / record["image"]
         for kind in ("images", "labels"):
