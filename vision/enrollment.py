@@ -46,7 +46,8 @@ from blitzcam.vision.references import (
 
 if TYPE_CHECKING:
     from blitzcam.vision.capture_source import Frame, ImageFiles
-    from blitzcam.vision.embedding import Embedder
+    from blitzcam.vision.embedding import Embedder, References
+    from blitzcam.vision.references import DeckProfile
 
 CUT_OUT_BACKGROUND: Final = 40  # the grey a transparent cut-out of a card is laid on
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
@@ -300,11 +301,28 @@ def profile_look_alikes(embedder: Embedder | None = None) -> list[LookAlike]:
     """The user's deck profile's look-alike pairs (`vision.lookalike`), as a count without
     `--decks` reads the decks, read by `embedder` (the shipped network: None). UserError when
     the identity network cannot be loaded."""
+    profile, references, _ = _profile_read(embedder)
+    return look_alikes(references, profile.names)
+
+
+def profile_checks(embedder: Embedder | None = None) -> tuple[list[LookAlike], list[OtherDeck]]:
+    """The user's deck profile's look-alike pairs, and its decks whose own back reads as
+    another's drawing (`pipeline.read_as_others`), from one reading of the profile; UserError
+    as `profile_look_alikes`."""
+    from blitzcam.vision.pipeline import read_as_others
+
+    profile, references, embedder = _profile_read(embedder)
+    return look_alikes(references, profile.names), read_as_others(embedder, profile, references)
+
+
+def _profile_read(embedder: Embedder | None) -> tuple[DeckProfile, References, Embedder]:
+    """The user's deck profile as a count without `--decks` reads it, its references, and the
+    network that read them (`embedder`, or the shipped one)."""
     from blitzcam.vision.pipeline import profile_references
 
+    embedder = embedder or identity_network()
     profile = default_profile(skip_unusable=True)
-    references = profile_references(embedder or identity_network(), profile)
-    return look_alikes(references, profile.names)
+    return profile, profile_references(embedder, profile), embedder
 
 
 def enrolled_decks() -> tuple[list[tuple[str, str]], list[str]]:

@@ -92,6 +92,30 @@ def profile_references(embedder: Embedder, profile: DeckProfile) -> References:
     return cached_reference_vectors(embedder, profile.patches, profile.owners)
 
 
+def read_as_others(
+    embedder: Embedder, profile: DeckProfile, references: References
+) -> list[OtherDeck]:
+    """The decks of the eight in `profile` (embedded as `references`) whose own reference
+    (enrolled, or a --decks file) reads more like another deck's built-in drawing than its own
+    deck's: the wrong back stored under its name, whose cards then go to a third deck that no
+    look-alike pair names. The built-in drawings are drawn only when there is such a deck."""
+    own = [
+        i
+        for i, (name, origin) in enumerate(zip(profile.names, profile.origins, strict=True))
+        if name in DECK_NAMES and origin != "built-in"
+    ]
+    if not own:
+        return []
+    drawings = profile_references(embedder, builtin_profile())
+    found = (
+        nearer_another(
+            profile.names[i], references.vectors[references.owners == i], drawings, DECK_NAMES
+        )
+        for i in own
+    )
+    return [other for other in found if other is not None]
+
+
 def one_blas_thread() -> None:
     """Keep numpy's BLAS (OpenBLAS in numpy's wheels) on the calling thread, for the process.
 
@@ -281,25 +305,9 @@ class CountingPipeline:
         return self._identity[3]
 
     def read_as_others(self) -> list[OtherDeck]:
-        """The decks of the eight whose own reference (enrolled, or a --decks file) reads more
-        like another deck's built-in drawing than its own deck's: the wrong back stored under
-        its name, whose cards then go to a third deck that no look-alike pair names."""
-        profile, references = self.profile, self.references
-        own = [
-            i
-            for i, (name, origin) in enumerate(zip(profile.names, profile.origins, strict=True))
-            if name in DECK_NAMES and origin != "built-in"
-        ]
-        if not own:
-            return []
-        drawings = profile_references(self.embedder, builtin_profile())
-        found = (
-            nearer_another(
-                profile.names[i], references.vectors[references.owners == i], drawings, DECK_NAMES
-            )
-            for i in own
-        )
-        return [other for other in found if other is not None]
+        """The decks of the eight whose own reference reads more like another deck's built-in
+        drawing than its own deck's (`read_as_others`)."""
+        return read_as_others(self.embedder, self.profile, self.references)
 
     def in_play_line(self, in_play: Collection[str] | None) -> float:
         """The unknown line for backs decided among every deck, or among the decks `in_play`."""

@@ -152,13 +152,7 @@ def list_command(args: argparse.Namespace) -> int:
     read nearly alike are named too (a note, not a failure)."""
     from blitzcam.errors import UserError
     from blitzcam.game.decks import DECK_NAMES
-    from blitzcam.vision.enrollment import (
-        enrolled_decks,
-        identity_network,
-        profile_look_alikes,
-        reads_as_another,
-        unusable_decks,
-    )
+    from blitzcam.vision.enrollment import enrolled_decks, profile_checks, unusable_decks
     from blitzcam.vision.lookalike import LookAlike, OtherDeck
 
     rows, problems = enrolled_decks()
@@ -169,11 +163,8 @@ def list_command(args: argparse.Namespace) -> int:
     # deck's cards went to a third one, which no look-alike pair named (review)
     unlike: list[OtherDeck] = []
     try:
-        embedder = identity_network()
-        pairs, unchecked = profile_look_alikes(embedder), ""
-        for deck, origin in rows:
-            if origin != "built-in" and (other := reads_as_another(deck, Path(origin), embedder)):
-                unlike.append(other)
+        pairs, unlike = profile_checks()
+        unchecked = ""
     except UserError as exc:
         pairs, unchecked = None, str(exc)
     if args.json:
