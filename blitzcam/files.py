@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 from blitzcam.errors import WrittenThenInterrupted
-from blitzcam.paths import not_there, resolved
+from blitzcam.paths import folder_not_there, resolved
 
 
 def _umask() -> int:
@@ -144,10 +144,9 @@ def why_unwritable(path: Path) -> str | None:
     if path.exists() and not (path.is_file() or path.is_char_device() or path.is_fifo()):
         return "is in the way (not a file)"
     if not path.parent.is_dir():
-        # (a folder on the way that is a link to a drive not plugged in is said as one, as
-        # `not_there` says it elsewhere: "no such folder" named a name `ls` lists)
-        said = not_there(path, "folder")
-        return f"no such folder {path.parent}" if said == "no such folder" else said
+        # (a folder on the way that is a link to a drive not plugged in is said as one:
+        # "no such folder" named a name `ls` lists)
+        return folder_not_there(path)
     try:
         real = resolved(path)  # a link: what gets written is the file it leads to
     except OSError as exc:

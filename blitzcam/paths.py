@@ -95,6 +95,13 @@ def not_there(path: Path, kind: str = "file") -> str:
     return f"no such {kind}"
 
 
+def folder_not_there(path: Path) -> str:
+    """Why the folder `path` would be in is not there, in words: "no such folder F", or a link
+    on the way to what is gone (`not_there`'s words, naming the link)."""
+    said = not_there(path, "folder")
+    return f"no such folder {Path(path).parent}" if said == "no such folder" else said
+
+
 def _which(name: Path, path: Path) -> str:
     """How `not_there` names the link on the way to `path`: itself unsaid, a folder above it."""
     return "" if name == path else f"{name} is "

@@ -213,21 +213,13 @@ def _open_store(
         print(f"note: {store.unfolded}", file=sys.stderr)
 
 
-def _no_folder(folder: Path) -> str:
-    """Why a database's folder is not there: no such folder, or a link to nothing on the way."""
-    from blitzcam.paths import not_there
-
-    said = not_there(folder, "folder")
-    return f"no such folder {folder}" if said == "no such folder" else said
-
-
 def _store_at(args: argparse.Namespace, *, create: bool = False, reading: bool = False):
     """The match store; made where there is none only for `create` (`new`, `import`): a
     mistyped --db read by `list` looked like an empty store, and left one behind. For
     `reading` (list, show, export), a file that cannot be written here is read as it is."""
     from blitzcam.errors import UserError
     from blitzcam.game.store import MatchStore, StoreError
-    from blitzcam.paths import match_db_path, not_there, resolved
+    from blitzcam.paths import folder_not_there, match_db_path, not_there, resolved
 
     path = match_db_path(args.db)
     try:  # (exists raises, rather than answer False, for a folder shut or a name too long)
@@ -248,7 +240,7 @@ def _store_at(args: argparse.Namespace, *, create: bool = False, reading: bool =
             f"{path}: {not_there(path)}: no match database there (a drive not plugged in? "
             "`blitzcam match new` starts one)"
         )
-    folder = None if path.parent.is_dir() else _no_folder(path.parent)
+    folder = None if path.parent.is_dir() else folder_not_there(path)
     if create and args.db is not None and folder is not None:
         # (as the app says: a typo, or a drive not plugged in, made a tree of new folders)
         raise UserError(f"--db {args.db}: {folder}")
