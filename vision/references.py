@@ -276,8 +276,9 @@ def load_reference_file(path: Path, deck: str) -> list[np.ndarray]:
         raise UserError(_not_a_cut_back(card, path, deck) or str(exc)) from None
 
 
-# a reference's shorter side, at least: a back is read scaled to REFERENCE_WIDTH, and one a few
-# pixels wide holds no drawing to scale
+# a reference's longer side, at least: a back is read scaled to REFERENCE_WIDTH, and one of a
+# few pixels holds no drawing to scale (a strip 2 px wide keeps its own reason: not a card's
+# shape)
 MIN_REFERENCE_SIDE: Final = 24
 
 
