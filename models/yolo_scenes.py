@@ -44,7 +44,7 @@ def default_split(folder: Path) -> str:
     """The split `evaluate` scores unless told: test where the data.yaml names one (the
     images a model trained on the others never saw), else every one (photos exported as one
     split, CVAT's `train`, were labelled to be scored)."""
-    return "test" if "test" in _splits(_data(folder)) else "all"
+    return "test" if "test" in _splits(_data(folder)[1]) else "all"
 
 
 def _splits(record: dict[str, Any]) -> tuple[str, ...]:
@@ -55,8 +55,7 @@ def yolo_scenes(folder: Path, split: str) -> list[tuple[str, Path, SceneTruth]]:
     """(name, image, truth) of each labelled image of `split` ("all": every split named),
     the name the image's path in `folder`; SceneDataError naming the file (and line) that
     cannot be scored."""
-    record = _data(folder)
-    where = _data_path(folder)
+    where, record = _data(folder)
     names = _classes(where, record.get("names"))
     named = _splits(record)
     if not named:
@@ -93,18 +92,13 @@ def label_path(image: Path) -> Path:
     return Path(*parts).with_suffix(".txt")
 
 
-def _data_path(folder: Path) -> Path:
-    found = data_file(folder)
-    if found is None:
-        raise SceneDataError(f"{folder}: no data.yaml")
-    return found
-
-
-def _data(folder: Path) -> dict[str, Any]:
-    """The data.yaml's mapping; SceneDataError naming it when it is none."""
+def _data(folder: Path) -> tuple[Path, dict[str, Any]]:
+    """`folder`'s data.yaml and its mapping; SceneDataError naming it when it is none."""
     import yaml
 
-    where = _data_path(folder)
+    where = data_file(folder)
+    if where is None:
+        raise SceneDataError(f"{folder}: no data.yaml")
     try:
         record = yaml.safe_load(where.read_text(encoding="utf-8-sig"))
     except OSError as exc:
@@ -114,7 +108,7 @@ def _data(folder: Path) -> dict[str, Any]:
         raise SceneDataError(f"{where}: not YAML ({said})") from None
     if not isinstance(record, dict):
         raise SceneDataError(f"{where}: not a YOLO data file (not a mapping of names and splits)")
-    return record
+    return where, record
 
 
 def _classes(where: Path, names: object) -> dict[int, tuple[int, str | None]]:
