@@ -120,13 +120,14 @@ WHITE_LEVEL: Final = 250
 EXPOSURE_FIT_SHARE: Final = 0.75
 
 
-def thumbnail(frame_bgr: np.ndarray) -> np.ndarray:
+def thumbnail(frame_bgr: np.ndarray, *, sharpness: bool = True) -> np.ndarray:
     """The frame as a THUMB_SIZE float image that motion and scene changes are judged on: each
     pixel's grey (`[..., 0]`), the share of the frame's pixels under it at the camera's white
     (`[..., 1]`, WHITE_LEVEL or more: more light cannot brighten them), the grey of the others
     (`[..., 2]`; 0 where all are white), and how sharp the picture is there (`[..., 3]`: a
-    blurred frame's is low). A thumbnail of grey alone (2-D) is taken too, as having no white,
-    and no sharpness to tell."""
+    blurred frame's is low; left out without `sharpness`, a millisecond of a 1080p frame the
+    live view's comparisons, 15 a second, have no use for). A thumbnail of grey alone (2-D) is
+    taken too, as having no white, and no sharpness to tell."""
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY) if frame_bgr.ndim == 3 else frame_bgr
     grey = grey if grey.dtype == np.uint8 else np.clip(grey, 0, 255).astype(np.uint8)
     mean = cv2.resize(grey, THUMB_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -135,6 +136,8 @@ def thumbnail(frame_bgr: np.ndarray) -> np.ndarray:
     _, others = cv2.threshold(grey, WHITE_LEVEL - 1, 0, cv2.THRESH_TOZERO_INV)  # (white: 0)
     others = cv2.resize(others, THUMB_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
     rest = np.where(share < 1, others / np.maximum(1 - share, 1 / 255), 0).astype(np.float32)
+    if not sharpness:
+        return np.dstack([mean, share, rest])
     # how sharp the picture is under each pixel: the Laplacian's size on a 320 px picture
     small = cv2.resize(grey, SHARPNESS_SIZE, interpolation=cv2.INTER_AREA)
     edges = np.abs(cv2.Laplacian(small, cv2.CV_32F))
@@ -369,7 +372,7 @@ class CountedView:
     def of(cls, frame_bgr: np.ndarray, corners: np.ndarray) -> CountedView:
         """`corners`: (n, 4, 2), the counted cards' in the frame's pixels."""
         shape = (int(frame_bgr.shape[0]), int(frame_bgr.shape[1]))
-        return cls(thumbnail(frame_bgr), card_blocks(corners, shape), shape)
+        return cls(thumbnail(frame_bgr, sharpness=False), card_blocks(corners, shape), shape)
 
     def change(self, newer_bgr: np.ndarray) -> float:
         """How much `newer_bgr` differs, as `difference` measures it (the stabiliser's own
@@ -377,7 +380,7 @@ class CountedView:
         cards lie; inf for another size (a stream back at another)."""
         if newer_bgr.shape[:2] != self.shape:
             return math.inf
-        return difference(self.thumb, thumbnail(newer_bgr), self.blocks)
+        return difference(self.thumb, thumbnail(newer_bgr, sharpness=False), self.blocks)
 
     def moved_on(self, newer_bgr: np.ndarray) -> bool:
         """Whether `newer_bgr` shows the table otherwise: over the motion line."""
