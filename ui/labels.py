@@ -115,13 +115,15 @@ class ElidedLabel(QLabel):
         size, width = font.pointSizeF(), self.contentsRect().width()
         if self._shrink_to is None or size <= 0:
             return font
-        lines = self.text().split("\n")  # (the widest line decides, not all as one)
+        lines = self.text().split("\n")  # (each line decides, not all as one)
 
-        def widest() -> int:
+        def cut() -> bool:
+            # (as `shown_text` cuts: Qt cuts a text exactly as wide as the room, and "Player 0"
+            # on a card was drawn "Player…" at 18 pt where it fitted at 17)
             metrics = QFontMetrics(font)
-            return max(metrics.horizontalAdvance(shown_plain(line)) for line in lines)
+            return any(elided(metrics, line, width) != shown_plain(line) for line in lines)
 
-        while size > self._shrink_to and widest() > width:
+        while size > self._shrink_to and cut():
             size = max(self._shrink_to, size - 1)
             font.setPointSizeF(size)
         return font

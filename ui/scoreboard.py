@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Literal
 
 from PySide6.QtCore import (
     QEvent,
@@ -191,6 +191,12 @@ def card_places(n: int, per_row: int = CARDS_PER_ROW) -> list[tuple[int, int]]:
 NAME_SMALLEST_PT: Final = 14  # a total card's name is drawn down to this before it is cut
 # a board shorter than this (pixels at the base text size) draws its totals smaller
 SHORT_BOARD: Final = 480
+# ... and shorter than this, for one row of cards and for two, draws each total beside its
+# name: at 150 % on a 1366 x 768 laptop five players' cards took the page, no round of the
+# table or the chart in view, and at 1024 x 640 eight players' newest round lay below its edge
+TIGHT_BOARD: Final = {1: 420, 2: 600}
+# how a card draws its total: large under the name, smaller under it, or beside it
+CardLook = Literal["large", "compact", "tight"]
 DETAIL_SMALLEST_PT: Final = 9  # ... and its deck and seat note ("joined after round 1 with 8 p…")
 
 
@@ -210,16 +216,17 @@ class TotalCard(QFrame):
         self.backs.setSpacing(4)
         self.strip = QFrame()
         self.strip.setFixedHeight(6)
-        head = QHBoxLayout()
-        head.addLayout(self.backs)
+        self._head = QHBoxLayout()
+        self._head.addLayout(self.backs)
         names = QVBoxLayout()
         names.addWidget(self.name)
         names.addWidget(self.detail)
-        head.addLayout(names, 1)
+        self._head.addLayout(names, 1)
         layout = QVBoxLayout(self)
         layout.addWidget(self.strip)
-        layout.addLayout(head)
+        layout.addLayout(self._head)
         layout.addWidget(self.total, 0, Qt.AlignmentFlag.AlignRight)
+        self.look: CardLook = "large"
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
     def show_total(
@@ -273,11 +280,25 @@ class TotalCard(QFrame):
             widget.style().unpolish(widget)
             widget.style().polish(widget)
 
-    def set_compact(self, compact: bool) -> None:
-        """A smaller total, for two rows of cards (the table and chart keep their room)."""
-        self.total.setProperty("compact", compact)
-        self.total.style().unpolish(self.total)
-        self.total.style().polish(self.total)
+    def set_look(self, look: CardLook) -> None:
+        """A smaller total for two rows of cards or a short board, beside the name for a
+        shorter one (the table and chart keep their room)."""
+        if look == self.look:
+            return
+        compact = look != "large"
+        if self.total.property("compact") != compact:
+            self.total.setProperty("compact", compact)
+            self.total.style().unpolish(self.total)
+            self.total.style().polish(self.total)
+        if "tight" in (look, self.look):
+            below = self.layout()
+            below.removeWidget(self.total)
+            self._head.removeWidget(self.total)
+            into = self._head if look == "tight" else below
+            into.addWidget(
+                self.total, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+            )
+        self.look = look
 
 
 # the focus reasons of a person moving about by keyboard (a window giving its table the focus
@@ -423,10 +444,18 @@ class RoundTable(QTableWidget):
         return self.model().index(row, max(0, index.column()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
+        # the round the keyboard is on, in view before, stays in view: a board that made room
+        # for its totals shrank the table under a round just saved, which went out of sight
+        current = self.currentIndex()
+        row = self.visualRect(current)
+        shown_before = self.viewport().height() - (event.size() - event.oldSize()).height()
+        seen = current.row() >= HEADER_ROWS and row.top() >= 0 and row.bottom() < shown_before
         super().resizeEvent(event)
         self._place_frozen()
         if self._follow_last and self.currentRow() < HEADER_ROWS:
             self.scrollToBottom()
+        elif seen and event.oldSize().isValid():
+            self.scrollTo(current)
 
     def updateGeometries(self) -> None:
         super().updateGeometries()
@@ -622,18 +651,21 @@ class ScoreboardView(QWidget):
         self.table.roundActivated.connect(self.roundActivated)
         self.table.playersActivated.connect(self.playersActivated)
 
-    def _cards_compact(self) -> bool:
-        """Whether the totals are drawn smaller: two rows of cards, or a board short for its
+    def _card_look(self) -> CardLook:
+        """How the totals are drawn: smaller for two rows of cards, or a board short for its
         text size (at 150 % in a 1024 x 640 window the cards took the page, a round of the
-        table and a sliver of the chart left under them; review)."""
-        return self._two_rows or self.height() < SHORT_BOARD * text_scale()
+        table and a sliver of the chart left under them; review); beside the names on a
+        board shorter still (`TIGHT_BOARD`)."""
+        scale = text_scale()
+        if self.height() < TIGHT_BOARD[2 if self._two_rows else 1] * scale:
+            return "tight"
+        return "compact" if self._two_rows or self.height() < SHORT_BOARD * scale else "large"
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        compact = self._cards_compact()
+        look = self._card_look()
         for card in self.cards:
-            if card.total.property("compact") != compact:
-                card.set_compact(compact)
+            card.set_look(look)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._split and event.type() == QEvent.Type.Resize:
@@ -694,7 +726,7 @@ class ScoreboardView(QWidget):
         self._two_rows = places[-1][0] > 0  # (a match has two players or more)
         for card, entry, (row, column) in zip(self.cards, entries, places, strict=False):
             card.show_total(**entry)
-            card.set_compact(self._cards_compact())
+            card.set_look(self._card_look())
             self.cards_grid.addWidget(card, row, column)  # (moves a card placed before)
             card.show()
         for card in self.cards[len(entries) :]:

@@ -464,6 +464,27 @@ def test_a_label_that_may_shrink_draws_a_long_name_smaller_before_it_cuts_it(qtb
     assert shrinking.shown_text().endswith("…") and shrinking.shown_font().pointSizeF() == 14
 
 
+@pytest.mark.parametrize("text", ["Player 0", "Ann\x1f36"])
+def test_a_label_exactly_as_wide_as_its_text_at_some_size_shows_it_whole(qtbot, text) -> None:
+    # (Qt cuts a text exactly as wide as the room: "Player 0" on a total card shrank to 18 pt,
+    # where it was as wide as its 110 px, and was drawn "Player…"; at 17 pt it fitted)
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from blitzcam.ui.labels import ElidedLabel, shown_plain
+
+    font = QFont()
+    font.setPointSizeF(22)
+    font.setBold(True)  # (as a card's name is)
+    label = ElidedLabel(text, shrink_to=10)
+    qtbot.addWidget(label)
+    label.setFont(font)
+    font.setPointSizeF(18)
+    exact = QFontMetrics(font).horizontalAdvance(shown_plain(text))  # (the room: at 18 pt)
+    label.resize(exact + label.width() - label.contentsRect().width(), 40)
+    assert label.contentsRect().width() == exact
+    assert label.shown_text() == shown_plain(text)
+
+
 def test_a_damaged_settings_file_is_said_and_kept_beside_when_settings_are_saved(
     tmp_path: Path,
 ) -> None:
