@@ -15,6 +15,8 @@ from typing import Final, NamedTuple
 import cv2
 import numpy as np
 
+from blitzcam.vision.face_up import FACE_UP, face_up_card_in, is_face
+
 CARD_WIDTH: Final = 400  # stored references are this wide, upright
 CARD_ASPECT: Final = 89.0 / 57.0
 MIN_CARD_AREA: Final = 0.02  # of the picture: smaller bright blobs are not the card
@@ -71,6 +73,7 @@ SHADOW_LIFT: Final = 0.42
 # "the card runs off the edge" was said of a card in plain view)
 LIGHT_TABLE_SHARE: Final = 0.4
 EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
+FACE_CHECK_WIDTH: Final = 100  # a card found is looked at this wide for a face's colour
 
 
 NOT_ONE_CARD: Final = (
@@ -398,7 +401,17 @@ def _lens_tells(corners: np.ndarray, image_wh: tuple[int, int]) -> bool | None:
 def card_in(image_bgr: np.ndarray, *, pixel_scale: float = 1.0) -> tuple[list[Bright], str | None]:
     """The card candidates of `image_bgr` (`find_cards`) and why the largest cannot be
     enrolled (`card_problem`), or None. `pixel_scale`: the picture file's pixels per pixel of
-    `image_bgr` (a large file is read shrunk), which a card's width is told in."""
+    `image_bgr` (a large file is read shrunk), which a card's width is told in. A card lying
+    face up is said to be one (`face_up`), whatever else was found."""
+    cards, problem = _card_in(image_bgr, pixel_scale)
+    if problem is None:
+        face = is_face(rectify(image_bgr, cards[0].corners, width=FACE_CHECK_WIDTH))
+    else:  # (only where no back was found: a second look at the whole picture)
+        face = face_up_card_in(image_bgr)
+    return cards, FACE_UP if face else problem
+
+
+def _card_in(image_bgr: np.ndarray, pixel_scale: float) -> tuple[list[Bright], str | None]:
     image_wh = (image_bgr.shape[1], image_bgr.shape[0])
     least = MIN_CARD_AREA * image_wh[0] * image_wh[1]
     found = find_cards(image_bgr, min_area=FAR_CARD_AREA)  # one pass: the cards are the big ones

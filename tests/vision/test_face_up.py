@@ -1,0 +1,105 @@
+"""A card photographed face up for enrollment is told to be turned over; no back ever is."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from blitzcam.commands.decks import enroll_command
+from blitzcam.datasets.art import render_back, render_face, render_random_back
+from blitzcam.errors import UserError
+from blitzcam.game.decks import DECK_NAMES
+from blitzcam.vision.card_finder import card_in
+from blitzcam.vision.enrollment import enroll_image
+from blitzcam.vision.face_up import FACE_UP, face_up_card_in, is_face
+
+DARK_TABLE = (45, 60, 80)  # BGR
+WHITE_TABLE = (228, 230, 232)
+WOOD_TABLE = (40, 95, 150)  # an orange-brown, as strong a colour as a red face's but another hue
+
+
+def _lying(rgba: np.ndarray, table: tuple[int, int, int], *, seed: int, cast=(1.0, 1.0, 1.0)):
+    """A 960 x 720 photo of one card (`rgba`, RGB order) on a plain table, turned a little and
+    seen slanted, in a colour cast (per BGR channel), with camera noise."""
+    rng = np.random.default_rng(seed)
+    bgr = np.ascontiguousarray(rgba[..., 2::-1])
+    h, w = bgr.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[330, 90], [630, 135], [600, 630], [285, 600]]) + rng.uniform(-8, 8, (4, 2))
+    homography = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    photo = np.full((720, 960, 3), table, np.float32)
+    inside = cv2.warpPerspective(rgba[..., 3], homography, (960, 720)) > 127
+    photo[inside] = cv2.warpPerspective(bgr, homography, (960, 720))[inside]
+    photo = photo * np.float32(cast) + rng.normal(0, 3, photo.shape)
+    return np.clip(photo, 0, 255).astype(np.uint8)
+
+
+FACES = [("red", 7), ("blue", 1), ("yellow", 10), ("green", 4)]
+CASTS = [(1.0, 1.0, 1.0), (0.8, 1.0, 1.2), (1.25, 1.0, 0.75)]  # neutral, warm, cool
+
+
+@pytest.mark.parametrize(("colour", "number"), FACES)
+@pytest.mark.parametrize("table", [DARK_TABLE, WHITE_TABLE, WOOD_TABLE])
+def test_a_face_up_card_is_said_to_be_one(colour: str, number: int, table) -> None:
+    # (a red face on wood was "its outline is dented", on a white table "no card found"; a
+    # yellow one bright enough to be taken for paper would have been stored as the back)
+    photo = _lying(render_face(colour, number, width=300).rgba, table, seed=number)
+    assert card_in(photo)[1] == FACE_UP
+
+
+@pytest.mark.parametrize("deck", DECK_NAMES)
+@pytest.mark.parametrize("cast", CASTS)
+def test_no_back_is_taken_for_a_face_in_any_light(deck: str, cast) -> None:
+    photo = _lying(render_back(deck, width=300).rgba, DARK_TABLE, seed=len(deck), cast=cast)
+    cards, problem = card_in(photo)
+    assert problem is None and len(cards) == 1
+    assert not face_up_card_in(photo)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_back_of_solid_ink_is_no_face(seed: int) -> None:
+    # (silhouettes ink the most of any art family: 0.15 of the card at most, a face 0.89)
+    back = render_random_back(np.random.default_rng(seed), width=300, family="silhouette")
+    for cast in CASTS:
+        photo = _lying(back.rgba, DARK_TABLE, seed=seed, cast=cast)
+        assert card_in(photo)[1] != FACE_UP
+        assert not face_up_card_in(photo)
+
+
+@pytest.mark.parametrize("cloth", [(40, 40, 200), (60, 150, 40), (40, 95, 150)])
+def test_a_coloured_cloth_is_no_face(cloth) -> None:
+    # a cloth of a face's colour runs off the picture: no card lies there
+    photo = np.clip(np.full((480, 640, 3), cloth, np.float32) + 3, 0, 255).astype(np.uint8)
+    photo[200:260, 300:340] = 240  # (something small and white on it)
+    assert not face_up_card_in(photo)
+    assert card_in(photo)[1] != FACE_UP
+
+
+def test_is_face_reads_a_rectified_card() -> None:
+    face = np.ascontiguousarray(render_face("blue", 5, width=200).rgba[..., 2::-1])
+    back = np.ascontiguousarray(render_back("blue-pump", width=200).rgba[..., 2::-1])
+    assert is_face(face) and not is_face(back)
+    assert not is_face(np.zeros((0, 0, 3), np.uint8))
+
+
+def test_enrolling_a_face_up_card_stores_nothing_and_says_turn_it_over(tmp_path: Path) -> None:
+    photo = _lying(render_face("red", 7, width=300).rgba, WOOD_TABLE, seed=1)
+    with pytest.raises(UserError, match="turn it over") as caught:
+        enroll_image("green-pump", photo, source="face.jpg", out_dir=tmp_path / "decks")
+    assert str(caught.value) == f"face.jpg: {FACE_UP}"
+    assert not (tmp_path / "decks").exists()
+    picture = tmp_path / "face.png"
+    cv2.imwrite(str(picture), photo)
+    args = argparse.Namespace(own=False, deck="green-pump", image=picture, camera=None)
+    with pytest.raises(UserError, match=r"face\.png: this is a card's face"):
+        enroll_command(args)
+    camera = tmp_path / "camera"  # (a folder of stills standing in for a webcam)
+    camera.mkdir()
+    cv2.imwrite(str(camera / "0.png"), photo)
+    args = argparse.Namespace(own=False, deck="green-pump", image=None, camera=str(camera))
+    with pytest.raises(UserError, match=r"0\.png: this is a card's face"):
+        enroll_command(args)

@@ -1,0 +1,116 @@
+"""Telling a face-up card from a back at enrollment: a face is one strong colour to its edges.
+
+A Dutch Blitz face is a card of one strong colour (red, blue, yellow or green) with its number
+and white figures on it; a back is white paper with one drawing. Photographed for enrollment, a
+face was refused for the wrong reason ("its outline is dented": the white figures were taken for
+the card, or "no card found" on a white table), or, a yellow one bright enough to be taken for
+paper, would have been stored as a deck's back. What a person needs to hear is: turn it over.
+
+Measured on the generator's art (300 px wide): the faces of every colour and number are 0.89
+strong colour; the eight built-in backs 0.03-0.06, 700 random backs of every art family at most
+0.15 (solid silhouettes). A colour cast of 25 % per channel gives white paper a saturation of
+0.4, under STRONG_SATURATION.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+
+# HSV saturation and value (0-255) of a face's colour as a camera sees it: the faces' colours are
+# 0.82-0.93 saturated, and stay over 0.5 dimmed, blurred and compressed
+STRONG_SATURATION: Final = 128
+STRONG_VALUE: Final = 50
+FACE_COLOUR_SHARE: Final = 0.5  # of a card's area in strong colour: a face (backs 0.15 at most)
+# a strong-colour shape is a card lying in the picture when it fills this much of its oriented
+# box (the white figures inside it are holes its outline keeps), is at least this share of the
+# picture, and is shaped as a card seen from above
+FILLS_ITS_BOX: Final = 0.85
+LEAST_SHARE: Final = 0.02
+CARD_SHAPED: Final = (1.2, 1.9)
+EDGE_MARGIN: Final = 0.01  # of the picture's side: a shape this near an edge runs off it
+LONG_SIDE: Final = 640  # the picture is looked at this long: plenty for a card of 2 % of it
+HUES: Final = 180  # OpenCV's hue circle, 2 degrees a step
+# steps either side of a field's hue (a face's field lies within 3 of its own; a red face's
+# 178-179 and a wooden table's 11-14 are fields apart)
+HUE_SPREAD: Final = 5
+PEAK_SPREAD: Final = 2  # ... and either side of a hue, its count taken to find the commonest
+MOST_FIELDS: Final = 4  # colours looked at, commonest first
+
+FACE_UP: Final = (
+    "this is a card's face, not its back (a card of one strong colour with its number): turn "
+    "it over and photograph the back"
+)
+
+
+def strong_colour(image_bgr: np.ndarray) -> np.ndarray:
+    """Where `image_bgr` is a strong colour, as a face's field is (a mask)."""
+    hsv = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV)
+    return (hsv[..., 1] >= STRONG_SATURATION) & (hsv[..., 2] >= STRONG_VALUE)
+
+
+def is_face(card_bgr: np.ndarray) -> bool:
+    """Whether a card, rectified, is a face: mostly strong colour."""
+    if card_bgr.size == 0:
+        return False
+    return float(strong_colour(card_bgr).mean()) >= FACE_COLOUR_SHARE
+
+
+def face_up_card_in(image_bgr: np.ndarray) -> bool:
+    """Whether a face-up card lies in the picture: a card-shaped field of one strong colour,
+    whole inside it (a coloured cloth runs off it), that is mostly that colour."""
+    h, w = image_bgr.shape[:2]
+    if min(h, w) == 0:
+        return False
+    scale = min(1.0, LONG_SIDE / max(h, w))
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    small = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
+    return any(_card_shaped_field(field) for field in _colour_fields(small))
+
+
+def _colour_fields(image_bgr: np.ndarray) -> list[np.ndarray]:
+    """Masks of the picture's strong colours, one a hue (HUE_SPREAD either side of each of the
+    commonest hues, down to LEAST_SHARE of the picture): a red face on a brown wooden table
+    is two fields, where strong colour alone made them one shape running off the picture."""
+    hsv = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV)
+    hue = hsv[..., 0].astype(np.int16)
+    strong = (hsv[..., 1] >= STRONG_SATURATION) & (hsv[..., 2] >= STRONG_VALUE)
+    counts = np.bincount(hue[strong].ravel(), minlength=HUES)[:HUES]
+    fields = []
+    for _ in range(MOST_FIELDS):
+        around = sum(np.roll(counts, k) for k in range(-PEAK_SPREAD, PEAK_SPREAD + 1))
+        peak = int(np.argmax(around))  # (hue is a circle: rolled)
+        if around[peak] < LEAST_SHARE * hue.size:
+            break
+        apart = np.abs(hue - peak)
+        fields.append(strong & (np.minimum(apart, HUES - apart) <= HUE_SPREAD))
+        counts[(peak + np.arange(-HUE_SPREAD, HUE_SPREAD + 1)) % HUES] = 0
+    return fields
+
+
+def _card_shaped_field(field: np.ndarray) -> bool:
+    """Whether one colour's field holds a card: a shape whole inside the picture, filling its
+    oriented box, shaped as a card seen from above, and mostly that colour."""
+    opened = cv2.morphologyEx(field.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = field.shape
+    margin = EDGE_MARGIN * max(h, w)
+    for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:3]:
+        area = cv2.contourArea(contour)
+        if area < LEAST_SHARE * field.size:
+            break
+        x, y, bw, bh = cv2.boundingRect(contour)
+        if x < margin or y < margin or x + bw > w - margin or y + bh > h - margin:
+            continue  # a coloured table or cloth, not a card lying on it
+        (_, _), (side_a, side_b), _ = cv2.minAreaRect(contour)
+        if min(side_a, side_b) < 1 or area < FILLS_ITS_BOX * side_a * side_b:
+            continue
+        if not CARD_SHAPED[0] <= max(side_a, side_b) / min(side_a, side_b) <= CARD_SHAPED[1]:
+            continue
+        inside = np.zeros_like(opened)
+        cv2.drawContours(inside, [contour], -1, 1, thickness=cv2.FILLED)
+        if field[inside > 0].mean() >= FACE_COLOUR_SHARE:
+            return True
+    return False
