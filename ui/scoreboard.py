@@ -191,12 +191,18 @@ def card_places(n: int, per_row: int = CARDS_PER_ROW) -> list[tuple[int, int]]:
 NAME_SMALLEST_PT: Final = 14  # a total card's name is drawn down to this before it is cut
 # a board shorter than this (pixels at the base text size) draws its totals smaller
 SHORT_BOARD: Final = 480
-# ... and shorter than this, for one row of cards and for two, draws each total beside its
-# name: at 150 % on a 1366 x 768 laptop five players' cards took the page, no round of the
-# table or the chart in view, and at 1024 x 640 eight players' newest round lay below its edge
-TIGHT_BOARD: Final = {1: 420, 2: 600}
-# how a card draws its total: large under the name, smaller under it, or beside it
+# how a card draws its total: large under the name, smaller under it, or beside it where the
+# page would not fit the window else (at 150 % on a 1366 x 768 laptop five players' cards took
+# the page, no round of the table or the chart in view, and at 1024 x 640 eight players' newest
+# round lay below its edge), if every card's name and lines keep their room beside it
 CardLook = Literal["large", "compact", "tight"]
+# beside its total, a name must keep its first this many characters whole at its least size,
+# and each line under it this many (three-digit totals cut "Alexander" to "…", a team's lines
+# to "… -5"; the deck's name may be cut where its back and colour say it: "Green buck…")
+NAME_KEPT: Final = 8
+DETAIL_KEPT: Final = 10
+# ... drawn this much smaller at the least (a deck at 9 pt beside one at 18 pt read broken)
+DETAIL_SHRUNK: Final = 0.85
 DETAIL_SMALLEST_PT: Final = 9  # ... and its deck and seat note ("joined after round 1 with 8 p…")
 
 
@@ -285,9 +291,10 @@ class TotalCard(QFrame):
         shorter one (the table and chart keep their room)."""
         if look == self.look:
             return
-        compact = look != "large"
-        if self.total.property("compact") != compact:
+        compact, tight = look != "large", look == "tight"
+        if self.total.property("compact") != compact or self.total.property("tight") != tight:
             self.total.setProperty("compact", compact)
+            self.total.setProperty("tight", tight)
             self.total.style().unpolish(self.total)
             self.total.style().polish(self.total)
         if "tight" in (look, self.look):
@@ -299,6 +306,33 @@ class TotalCard(QFrame):
                 self.total, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
             )
         self.look = look
+
+    def fits_beside(self) -> bool:
+        """Whether the name and the lines under it keep their room (NAME_KEPT, DETAIL_KEPT)
+        with the total beside them in the card's width (drawn "tight")."""
+        layout, head = self.layout(), self._head
+        margins = layout.contentsMargins()
+        room = self.contentsRect().width() - margins.left() - margins.right()
+        room -= self.total.sizeHint().width() + 2 * head.spacing()
+        room -= sum(self.backs.itemAt(i).sizeHint().width() for i in range(self.backs.count()))
+        room -= self.backs.spacing() * max(0, self.backs.count() - 1)
+        name, detail = QFont(self.name.font()), QFont(self.detail.font())
+        name.setPointSizeF(min(name.pointSizeF(), NAME_SMALLEST_PT))
+        detail.setPointSizeF(detail.pointSizeF() * DETAIL_SHRUNK)
+        return _fits(name, self.name.text(), NAME_KEPT, room) and _fits(
+            detail, self.detail.text(), DETAIL_KEPT, room
+        )
+
+
+def _fits(font: QFont, text: str, kept: int, room: int) -> bool:
+    """Whether each line of `text`, cut to `kept` characters (and "…"), is `room` wide or less
+    in `font`."""
+    metrics = QFontMetrics(font)
+    for line in shown_plain(text).split("\n"):
+        shown = line if len(line) <= kept else line[:kept] + "…"
+        if metrics.horizontalAdvance(shown) > room:
+            return False
+    return True
 
 
 # the focus reasons of a person moving about by keyboard (a window giving its table the focus
@@ -644,39 +678,78 @@ class ScoreboardView(QWidget):
         # cards on a short screen)
         self._redrawing = False
         self._two_rows = False  # the cards are laid in two rows (more players than one holds)
+        # the keyboard brought the focus to the rounds, or moved it among them: the page keeps
+        # its round in the window as the window is made smaller (it went below its edge)
+        self._keyboard_on_table = False
         self.table.installEventFilter(self)
-        self.table.currentCellChanged.connect(
-            lambda *_: None if self._redrawing else self._show_table_soon()
-        )
+        self.table.currentCellChanged.connect(self._on_round_moved)
         self.table.roundActivated.connect(self.roundActivated)
         self.table.playersActivated.connect(self.playersActivated)
 
-    def _card_look(self) -> CardLook:
-        """How the totals are drawn: smaller for two rows of cards, or a board short for its
-        text size (at 150 % in a 1024 x 640 window the cards took the page, a round of the
-        table and a sliver of the chart left under them; review); beside the names on a
-        board shorter still (`TIGHT_BOARD`)."""
-        scale = text_scale()
-        if self.height() < TIGHT_BOARD[2 if self._two_rows else 1] * scale:
-            return "tight"
-        return "compact" if self._two_rows or self.height() < SHORT_BOARD * scale else "large"
+    def _base_look(self) -> CardLook:
+        """The totals drawn smaller for two rows of cards, or a board short for its text size
+        (at 150 % in a 1024 x 640 window the cards took the page, a round of the table and a
+        sliver of the chart left under them; review)."""
+        short = self.height() < SHORT_BOARD * text_scale()
+        return "compact" if self._two_rows or short else "large"
+
+    def _fit_cards(self) -> None:
+        """Each card's look: the base look, else beside the names where the page would not fit
+        the window and every card keeps its name's room (`TotalCard.fits_beside`)."""
+        cards = [card for card in self.cards if not card.isHidden()]
+        base = self._base_look()
+        for card in cards:
+            card.set_look(base)
+        if not cards or not self._overflows():
+            return
+        for card in cards:
+            card.set_look("compact")
+        if not self._overflows():
+            return
+        for card in cards:
+            card.set_look("tight")
+        if not all(card.fits_beside() for card in cards):
+            for card in cards:
+                card.set_look("compact")
+
+    def _overflows(self) -> bool:
+        """Whether the page, laid out as it is now, is taller than the window shows (what the
+        page's scroll area asks of it: the height its rows want at its width)."""
+        content = self.page.widget()
+        layout = content.layout()
+        # (the cards' new sizes reach the page's layouts only by posted events: measured
+        # without this, each resize read the look before, and the looks took turns)
+        for card in self.cards:
+            card.layout().activate()
+        self.cards_grid.invalidate()
+        layout.invalidate()
+        layout.activate()
+        width = self.page.viewport().width()
+        need = content.minimumSizeHint().height()
+        if layout.hasHeightForWidth():
+            need = max(need, layout.totalHeightForWidth(width))
+        return need > self.page.viewport().height()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        look = self._card_look()
-        for card in self.cards:
-            card.set_look(look)
+        self._fit_cards()
+        if self._keyboard_on_table and self.table.hasFocus():
+            self._show_table_soon()
+
+    def _on_round_moved(self) -> None:
+        if not self._redrawing:
+            self._keyboard_on_table = True
+            self._show_table_soon()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._split and event.type() == QEvent.Type.Resize:
             QTimer.singleShot(0, self, self._share_width)  # (once the splitter has its own)
-        if (
-            watched is self.table
-            and isinstance(event, QFocusEvent)
-            and event.type() == QEvent.Type.FocusIn
-            and event.reason() in KEYBOARD_FOCUS
-        ):
-            self._show_table_soon()
+        if watched is self.table and isinstance(event, QFocusEvent):
+            if event.type() == QEvent.Type.FocusOut:
+                self._keyboard_on_table = False
+            elif event.type() == QEvent.Type.FocusIn and event.reason() in KEYBOARD_FOCUS:
+                self._keyboard_on_table = True
+                self._show_table_soon()
         return super().eventFilter(watched, event)
 
     def _on_split_moved(self, _position: int, _index: int) -> None:
@@ -690,6 +763,7 @@ class ScoreboardView(QWidget):
         widths = split_widths(total, self.table.least_width(), CHART_LEAST)
         if list(widths) != self._split.sizes():
             self._split.setSizes(list(widths))
+            self._fit_cards()  # (the chart's legend may want other rows at its new width)
 
     def _show_table_soon(self) -> None:
         # (once the table has scrolled to its row itself)
@@ -711,6 +785,7 @@ class ScoreboardView(QWidget):
 
     def show_match(self, match: Match, standings: Standings) -> None:
         settings = match.settings
+        self._keyboard_on_table = False  # (until the keyboard moves on the rounds drawn)
         self.title.setText(
             f"Target {settings.target} · {settings.variant} · "
             f"{len(match.rounds)} round{'s' if len(match.rounds) != 1 else ''} played"
@@ -726,7 +801,6 @@ class ScoreboardView(QWidget):
         self._two_rows = places[-1][0] > 0  # (a match has two players or more)
         for card, entry, (row, column) in zip(self.cards, entries, places, strict=False):
             card.show_total(**entry)
-            card.set_look(self._card_look())
             self.cards_grid.addWidget(card, row, column)  # (moves a card placed before)
             card.show()
         for card in self.cards[len(entries) :]:
@@ -737,6 +811,7 @@ class ScoreboardView(QWidget):
         finally:
             self._redrawing = False
         self.chart.set_data(chart_series(match, standings), settings.target)
+        self._fit_cards()
         QTimer.singleShot(0, self, self._share_width)  # (the columns it needs may have changed)
 
     @staticmethod

@@ -615,22 +615,74 @@ def test_eight_players_newest_round_is_in_view_on_a_short_laptop_screen(qtbot) -
     names = [f"Player {i}" for i in range(8)]
     players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
     rounds = tuple(
-        Round({name: Tally(3 + i, int(i != r % 8)) for i, name in enumerate(names)})
+        Round({name: Tally(1 + i % 3, int(i != r % 8)) for i, name in enumerate(names)})
         for r in range(12)
     )
     view = _view(qtbot, Match(players, Settings(1000), rounds))
     view.resize(1024, 548)  # (the board of a 1024 x 640 window)
     view.show()
     qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: {card.look for card in view.cards} == {"tight"}, timeout=2000)
     qtbot.waitUntil(lambda: 12 in _rounds_in_view(view), timeout=2000)
-    assert {card.look for card in view.cards} == {"tight"}
+    bar = view.page.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() == 0, timeout=2000)  # (the whole page in the window)
     card = view.cards[0]
-    assert card.total.y() < card.detail.y() + card.detail.height()  # beside the name
+    qtbot.waitUntil(lambda: card.total.y() < card.detail.y() + card.detail.height(), timeout=2000)
     assert len(_rounds_in_view(view)) >= 5
     view.resize(1024, 988)  # (1920 x 1080): the totals under the names again
     qtbot.waitUntil(lambda: {card.look for card in view.cards} == {"compact"}, timeout=2000)
     qtbot.waitUntil(lambda: card.total.y() > card.detail.y() + card.detail.height(), timeout=2000)
     assert 12 in _rounds_in_view(view)
+
+
+@pytest.mark.parametrize(("n", "total", "team"), [(8, 480, False), (4, 4321, False), (8, 40, True)])
+def test_a_total_beside_a_name_never_takes_the_name_s_room(qtbot, n, total, team) -> None:
+    # (three-digit totals cut "Alexander" to "…" and "Bob" to "B…" beside them, and a team's
+    # members' lines to "… -5"; a review)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Settings, Tally
+
+    names = ["Alexander", "Bob", "Grandma Rose", "Sam", "Christopher", "Ann", "Yusuf", "Di"][:n]
+    players = tuple(
+        Player(name, deck, team=f"Team {i % 4}" if team else None, start=total)
+        for i, (name, deck) in enumerate(zip(names, DECK_NAMES, strict=False))
+    )
+    rounds = tuple(
+        Round({name: Tally(2, int(i != r % n)) for i, name in enumerate(names)}) for r in range(12)
+    )
+    view = _view(qtbot, Match(players, Settings(1_000_000), rounds))
+    view.resize(1024, 548)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.wait(50)
+    shown = [card for card in view.cards if card.isVisible()]
+    assert {card.look for card in shown} != {"tight"}
+    assert all(not card.name.shown_text().endswith("…") for card in shown)
+
+
+def test_the_round_the_keyboard_is_on_stays_in_the_window_as_it_is_made_smaller(qtbot) -> None:
+    # (round 12, chosen with the arrows, went below the window's edge when the window was
+    # made shorter, the page left where it was; a review)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Settings, Tally
+
+    names = [f"Player {i}" for i in range(8)]
+    players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
+    rounds = tuple(
+        Round({name: Tally(1, int(i != r % 8)) for i, name in enumerate(names)}) for r in range(12)
+    )
+    view = _view(qtbot, Match(players, Settings(1000), rounds))
+    view.resize(1366, 676)
+    view.show()
+    qtbot.waitExposed(view)
+    view.table.setFocus(Qt.FocusReason.TabFocusReason)
+    view.table.setCurrentCell(view.table.rowCount() - 2, 0)
+    qtbot.keyClick(view.table, Qt.Key.Key_Down)  # (round 12, by the keyboard)
+    qtbot.waitUntil(lambda: 12 in _rounds_in_view(view), timeout=2000)
+    for height in (560, 476, 420, 360):
+        view.resize(1366, height)
+        qtbot.waitUntil(lambda: 12 in _rounds_in_view(view), timeout=2000)
+    assert view.page.verticalScrollBar().value() > 0  # (the page scrolled down to it)
 
 
 def test_a_winner_who_left_has_a_line_as_bright_as_their_card() -> None:
