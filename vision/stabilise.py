@@ -195,8 +195,14 @@ def exposure_matched(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
         if fit is None:
             continue
         gain, offset = fit
-        lit = share * np.clip(gain * white + offset, 0, 255)
-        lit += (1 - share) * np.clip(gain * rest + offset, 0, 255)
+        others = (1 - share) * np.clip(gain * rest + offset, 0, 255)
+        # the white's own grey was the camera's white or more, how much more unseen: less
+        # light brings it down to anywhere from its white's share of the fit up to white
+        # still (taken as the fit alone, an exposure drifting down by 5 % over demo table 3's
+        # clipped white moved it by 6.6-6.8, as much as a hand: the view unsettled a second
+        # each swing)
+        least = others + share * np.clip(gain * white + offset, 0, 255)
+        lit = np.clip(_grey(b), least, others + share * 255)
         if best is None or _agreement(lit, b) < _agreement(best, b):
             best = lit.astype(np.float32)
     return best
