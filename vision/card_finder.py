@@ -15,7 +15,7 @@ from typing import Final, NamedTuple
 import cv2
 import numpy as np
 
-from blitzcam.vision.face_up import FACE_UP, face_up_card_in, is_face
+from blitzcam.vision.face_up import FACE_UP, face_up_cards, is_face
 
 CARD_WIDTH: Final = 400  # stored references are this wide, upright
 CARD_ASPECT: Final = 89.0 / 57.0
@@ -74,6 +74,14 @@ SHADOW_LIFT: Final = 0.42
 LIGHT_TABLE_SHARE: Final = 0.4
 EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
 FACE_CHECK_WIDTH: Final = 100  # a card found is looked at this wide for a face's colour
+# a card's corner this share of its short side outside the picture (where its sides meet) was
+# cut off by it: the card runs off the picture (less is a sliver of its rounded corner; a
+# turned card cropped to its box has its corners on the picture's edges)
+CUT_DEPTH: Final = 0.03
+FINE_OUTLINE: Final = 0.005  # of the outline's length: drawn this finely, a cut corner shows
+# ... and a side of that outline along the picture's edge this share of its short side long is
+# where the picture cut it (a turned card's corner touching the edge makes none)
+CUT_CHORD: Final = 0.1
 
 
 NOT_ONE_CARD: Final = (
@@ -92,6 +100,7 @@ class Bright(NamedTuple):
     # no quadrilateral's shape at all (two cards crossing, a hand on one, a napkin): said only
     # when nothing else is found, and no rival to a card that is
     shapeless: bool = False
+    cut: bool = False  # cut by the picture's edge (`_cut_by_the_picture`): it runs off it
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
@@ -141,8 +150,60 @@ def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> lis
         one_card = _deepest_dent(contour) <= MAX_DENT * min(box[1]) or _dents_in_shadow(
             small, bright, hull, float(threshold)
         )
-        cards.append(Bright(order_corners(quad / scale), area / scale**2, one_card))
+        cut = _cut_by_the_picture(hull, quad, bright.shape)
+        cards.append(Bright(order_corners(quad / scale), area / scale**2, one_card, cut=cut))
     return cards
+
+
+def _cut_by_the_picture(hull: np.ndarray, quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether the picture's edge cut a bright shape: its finely drawn outline runs along a
+    side of the picture for CUT_CHORD of its short side, or a corner of the quadrilateral taken
+    for it, or of the one its four longest sides meet in, lies CUT_DEPTH of its short side
+    outside the picture. A card cut by two sides, a corner through each, left a shape whose two
+    cut corners each lay on a different side, as a turned card cropped to its box touches all
+    four, and was stored with its corners cut off (a review; stop 67)."""
+    h, w = shape[:2]
+    short = float(min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    outline = cv2.approxPolyDP(hull, FINE_OUTLINE * cv2.arcLength(hull, True), True)
+    points = outline.reshape(-1, 2).astype(np.float64)
+    on_edge = (points[:, 0] <= 1) | (points[:, 0] >= w - 2) | (points[:, 1] <= 1)
+    if not np.any(on_edge | (points[:, 1] >= h - 2)):
+        return False  # (what the picture cut touches its edge)
+    ends = np.roll(points, -1, axis=0)
+    for axis, side in ((0, 0), (0, w - 1), (1, 0), (1, h - 1)):
+        along = (np.abs(points[:, axis] - side) <= 1) & (np.abs(ends[:, axis] - side) <= 1)
+        if np.any(np.linalg.norm(ends[along] - points[along], axis=1) >= CUT_CHORD * short):
+            return True
+    beyond = max(EDGE_MARGIN * max(h, w), CUT_DEPTH * short)
+    for corners in (quad, _long_sides_met(points)):
+        if corners is None:
+            continue
+        xs, ys = corners[:, 0], corners[:, 1]
+        if np.any((xs < -beyond) | (xs > w - 1 + beyond) | (ys < -beyond) | (ys > h - 1 + beyond)):
+            return True
+    return False
+
+
+def _long_sides_met(points: np.ndarray) -> np.ndarray | None:
+    """Where the four longest sides of an outline (`points` in turn) meet, taken in turn (a
+    card's corners, the rounded or cut ones too), or None where two of them are parallel."""
+    if len(points) < 4:
+        return None
+    ends = np.roll(points, -1, axis=0)
+    longest = sorted(np.argsort(-np.linalg.norm(ends - points, axis=1))[:4])
+    met = []
+    for first, second in zip(longest, longest[1:] + longest[:1], strict=True):
+        a, b = points[first], ends[first]
+        c, d = points[second], ends[second]
+        across = _cross(b - a, d - c)
+        if abs(across) < 1e-9 * np.linalg.norm(b - a) * np.linalg.norm(d - c):
+            return None
+        met.append(a + (b - a) * _cross(c - a, d - c) / across)
+    return np.array(met)
+
+
+def _cross(u: np.ndarray, v: np.ndarray) -> float:
+    return float(u[0] * v[1] - u[1] * v[0])
 
 
 def _bright_shapes(
@@ -403,18 +464,29 @@ def card_in(image_bgr: np.ndarray, *, pixel_scale: float = 1.0) -> tuple[list[Br
     enrolled (`card_problem`), or None. `pixel_scale`: the picture file's pixels per pixel of
     `image_bgr` (a large file is read shrunk), which a card's width is told in. A card lying
     face up is said to be one (`face_up`), whatever else was found."""
-    cards, problem = _card_in(image_bgr, pixel_scale)
+    image_wh = (image_bgr.shape[1], image_bgr.shape[0])
+    found = find_cards(image_bgr, min_area=FAR_CARD_AREA)  # one pass: the cards are the big ones
+    cards, problem = _card_in(image_bgr, found, pixel_scale)
     if problem is None:
         face = is_face(rectify(image_bgr, cards[0].corners, width=FACE_CHECK_WIDTH))
     else:  # (only where no back was found: a second look at the whole picture)
-        face = face_up_card_in(image_bgr)
+        faces = face_up_cards(image_bgr)
+        # (not where a back lies beside it: a coloured book beside a back running off the
+        # picture was taken for a face, and "turn it over" said of the back; a review)
+        face = bool(faces) and not any(
+            _card_shaped(shape.corners, image_wh, seen_card_ratio(shape.corners, image_wh))
+            and not any(_within(shape.corners, outline) for outline in faces)
+            for shape in found
+            if not shape.shapeless
+        )
     return cards, FACE_UP if face else problem
 
 
-def _card_in(image_bgr: np.ndarray, pixel_scale: float) -> tuple[list[Bright], str | None]:
+def _card_in(
+    image_bgr: np.ndarray, found: list[Bright], pixel_scale: float
+) -> tuple[list[Bright], str | None]:
     image_wh = (image_bgr.shape[1], image_bgr.shape[0])
     least = MIN_CARD_AREA * image_wh[0] * image_wh[1]
-    found = find_cards(image_bgr, min_area=FAR_CARD_AREA)  # one pass: the cards are the big ones
     shapeless = [card for card in found if card.shapeless and card.area >= least]
     found = [card for card in found if not card.shapeless]
     cards = [card for card in found if card.area >= least]
@@ -442,7 +514,8 @@ def card_problem(
             "no card found (lay one back flat on a darker surface, filling a good part of "
             "the picture)"
         )
-    (corners, area, one_card, _), others = cards[0], cards[1:]
+    card, others = cards[0], cards[1:]
+    corners, area, one_card = card.corners, card.area, card.one_card
     if any(
         other.area >= SECOND_CARD_SHARE * area
         or (
@@ -463,7 +536,7 @@ def card_problem(
             "or another card?): lay one back alone on a darker surface"
         )
     whole = np.array_equal(corners, _whole_corners(image_wh))
-    if not whole and _on_the_edge(corners, image_wh):
+    if not whole and (card.cut or _on_the_edge(corners, image_wh)):
         share = area / (image_wh[0] * image_wh[1])
         if share > LIGHT_TABLE_SHARE:  # (the lit half of a light grey table, the card on it)
             return (

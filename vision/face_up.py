@@ -26,11 +26,22 @@ STRONG_VALUE: Final = 50
 FACE_COLOUR_SHARE: Final = 0.5  # of a card's area in strong colour: a face (backs 0.15 at most)
 # a strong-colour shape is a card lying in the picture when it fills this much of its oriented
 # box (the white figures inside it are holes its outline keeps), is at least this share of the
-# picture, and is shaped as a card seen from above
-FILLS_ITS_BOX: Final = 0.85
+# picture, and is shaped as a card seen from above or slanted (40 degrees: 1.06 and its outline
+# 0.86 of its box; lying across at 40: 2.18)
+FILLS_ITS_BOX: Final = 0.8
 LEAST_SHARE: Final = 0.02
-CARD_SHAPED: Final = (1.2, 1.9)
-EDGE_MARGIN: Final = 0.01  # of the picture's side: a shape this near an edge runs off it
+CARD_SHAPED: Final = (1.0, 2.4)
+# ... and holds white figures and numbers: this share of its outline, light and not its colour
+# (the faces 0.10-0.13; a coloured sheet of paper, a book or a box beside a back was taken for a
+# face, and "turn it over" said of the back: 128 of 128 in a review)
+FIGURES_SHARE: Final = (0.04, 0.4)
+FIGURE_VALUE: Final = 150  # HSV value (0-255) of a white figure, at the least
+EDGE_MARGIN: Final = 0.004  # of the picture's long side: a shape this near an edge runs off it
+# a card's own white (its brightest pixels, this top share) is made white before its colour is
+# read: a camera's cast of 40 % under dim light made white paper strong colour (76 of 348 backs
+# refused as faces in a review), where a face's figures come back white and its field stays
+WHITE_TOP: Final = 0.05
+MOST_GAIN: Final = 2.5  # a channel brought up at most this much
 LONG_SIDE: Final = 640  # the picture is looked at this long: plenty for a card of 2 % of it
 HUES: Final = 180  # OpenCV's hue circle, 2 degrees a step
 # steps either side of a field's hue (a face's field lies within 3 of its own; a red face's
@@ -52,22 +63,46 @@ def strong_colour(image_bgr: np.ndarray) -> np.ndarray:
 
 
 def is_face(card_bgr: np.ndarray) -> bool:
-    """Whether a card, rectified, is a face: mostly strong colour."""
+    """Whether a card, rectified, is a face: mostly strong colour once its own white is white,
+    with white figures on it (a plain coloured sheet taken for the card is none)."""
     if card_bgr.size == 0:
         return False
-    return float(strong_colour(card_bgr).mean()) >= FACE_COLOUR_SHARE
+    balanced = white_balanced(card_bgr)
+    colour = strong_colour(balanced)
+    light = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)[..., 2] >= FIGURE_VALUE
+    figures = float((light & ~colour).mean())
+    return colour.mean() >= FACE_COLOUR_SHARE and FIGURES_SHARE[0] <= figures <= FIGURES_SHARE[1]
+
+
+def white_balanced(card_bgr: np.ndarray) -> np.ndarray:
+    """`card_bgr` with each channel scaled so that its brightest pixels (WHITE_TOP, by their
+    brightest channel) are grey: a card's paper or a face's figures are white."""
+    pixels = card_bgr.reshape(-1, 3).astype(np.float32)
+    brightest = pixels.max(axis=1)
+    top = pixels[brightest >= np.quantile(brightest, 1 - WHITE_TOP)]
+    white = np.maximum(top.mean(axis=0), 1.0)
+    gains = np.clip(white.max() / white, 1.0, MOST_GAIN)
+    return np.clip(card_bgr * gains, 0, 255).astype(np.uint8)
 
 
 def face_up_card_in(image_bgr: np.ndarray) -> bool:
-    """Whether a face-up card lies in the picture: a card-shaped field of one strong colour,
-    whole inside it (a coloured cloth runs off it), that is mostly that colour."""
+    """Whether a face-up card lies in the picture (`face_up_cards`)."""
+    return bool(face_up_cards(image_bgr))
+
+
+def face_up_cards(image_bgr: np.ndarray) -> list[np.ndarray]:
+    """The outlines (in the picture's pixels) of the face-up cards lying in it: card-shaped
+    fields of one strong colour, whole inside it (a coloured cloth runs off it), that are
+    mostly that colour and hold white figures."""
     h, w = image_bgr.shape[:2]
     if min(h, w) == 0:
-        return False
+        return []
     scale = min(1.0, LONG_SIDE / max(h, w))
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
     small = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
-    return any(_card_shaped_field(field) for field in _colour_fields(small))
+    light = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 2] >= FIGURE_VALUE
+    found = (_card_shaped_field(field, light) for field in _colour_fields(small))
+    return [outline / scale for outline in found if outline is not None]
 
 
 def _colour_fields(image_bgr: np.ndarray) -> list[np.ndarray]:
@@ -90,9 +125,10 @@ def _colour_fields(image_bgr: np.ndarray) -> list[np.ndarray]:
     return fields
 
 
-def _card_shaped_field(field: np.ndarray) -> bool:
-    """Whether one colour's field holds a card: a shape whole inside the picture, filling its
-    oriented box, shaped as a card seen from above, and mostly that colour."""
+def _card_shaped_field(field: np.ndarray, light: np.ndarray) -> np.ndarray | None:
+    """The outline of a card lying in one colour's field, if one does: a shape whole inside
+    the picture, filling its oriented box, shaped as a card, mostly that colour, with white
+    figures in it (`light`: where the picture is light)."""
     opened = cv2.morphologyEx(field.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     h, w = field.shape
@@ -111,6 +147,10 @@ def _card_shaped_field(field: np.ndarray) -> bool:
             continue
         inside = np.zeros_like(opened)
         cv2.drawContours(inside, [contour], -1, 1, thickness=cv2.FILLED)
-        if field[inside > 0].mean() >= FACE_COLOUR_SHARE:
-            return True
-    return False
+        inside = inside > 0
+        figures = float((light[inside] & ~field[inside]).mean())
+        if field[inside].mean() >= FACE_COLOUR_SHARE and (
+            FIGURES_SHARE[0] <= figures <= FIGURES_SHARE[1]
+        ):
+            return contour.reshape(-1, 2).astype(np.float32)
+    return None

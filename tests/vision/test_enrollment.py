@@ -1346,3 +1346,41 @@ def test_a_turned_card_cropped_to_its_box_is_a_whole_card(tilt: float) -> None:
     photo = cv2.warpPerspective(card, warp, size, borderValue=(40, 40, 40))
     cards, problem = card_in(photo)
     assert problem is None and len(cards) == 1
+
+
+def _turned_card_poking_out(tilt: float, poke: float) -> np.ndarray:
+    """A 1200 x 900 photo of a back turned by `tilt` degrees, its top corner `poke` pixels
+    above the picture and its left corner as far left of it."""
+    card = render_back("green-pump", width=360)
+    bgr = np.ascontiguousarray(card.rgba[..., 2::-1])
+    h, w = bgr.shape[:2]
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    turn = np.deg2rad(tilt)
+    turned = (corners - [w / 2, h / 2]) @ np.array(
+        [[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]]
+    ).T
+    placed = (turned - turned.min(axis=0) - poke).astype(np.float32)
+    homography = cv2.getPerspectiveTransform(corners, placed)
+    photo = np.full((900, 1200, 3), (45, 60, 80), np.uint8)
+    inside = cv2.warpPerspective(card.rgba[..., 3], homography, (1200, 900)) > 127
+    photo[inside] = cv2.warpPerspective(bgr, homography, (1200, 900))[inside]
+    return photo
+
+
+@pytest.mark.parametrize("tilt", [3, 10, 30, 60])
+@pytest.mark.parametrize("poke", [12, 20, 40])
+def test_a_card_cut_by_two_sides_of_the_picture_runs_off_it(tilt: float, poke: float) -> None:
+    # (one corner through the top and one through the left: each side held one corner, as a
+    # turned card cropped to its box touches all four, and the card was stored cut; review)
+    from blitzcam.vision.card_finder import card_in
+
+    _, problem = card_in(_turned_card_poking_out(tilt, poke))
+    assert problem is not None and "runs off the edge" in problem
+
+
+@pytest.mark.parametrize("tilt", [3, 10, 30, 60])
+def test_a_card_touching_two_sides_of_the_picture_is_taken(tilt: float) -> None:
+    from blitzcam.vision.card_finder import card_in
+
+    cards, problem = card_in(_turned_card_poking_out(tilt, 0))
+    assert problem is None and len(cards) == 1
