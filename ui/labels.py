@@ -97,6 +97,8 @@ class ElidedLabel(QLabel):
     ) -> None:
         super().__init__(parent)
         self._shrink_to = shrink_to
+        # labels side by side drawn at one size with this one, the smallest any needs
+        self.drawn_with: list[ElidedLabel] = []
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setText(text)
@@ -110,11 +112,21 @@ class ElidedLabel(QLabel):
         return QSize(self.fontMetrics().horizontalAdvance("…") * 3, height)
 
     def shown_font(self) -> QFont:
-        """The font the text is drawn in now: the label's, or smaller (`shrink_to`)."""
+        """The font the text is drawn in now: the label's, or smaller (`shrink_to`), as small
+        as the smallest of the labels it is `drawn_with`."""
+        font = QFont(self.font())
+        size = min(label.fitted_size() for label in [self, *self.drawn_with])
+        if size > 0:
+            font.setPointSizeF(min(size, font.pointSizeF()))
+        return font
+
+    def fitted_size(self) -> float:
+        """The size (points) the text is drawn at alone: the label's, or smaller, down to
+        `shrink_to`, until no line is cut."""
         font = QFont(self.font())
         size, width = font.pointSizeF(), self.contentsRect().width()
         if self._shrink_to is None or size <= 0:
-            return font
+            return size
         lines = self.text().split("\n")  # (each line decides, not all as one)
 
         def cut() -> bool:
@@ -126,7 +138,7 @@ class ElidedLabel(QLabel):
         while size > self._shrink_to and cut():
             size = max(self._shrink_to, size - 1)
             font.setPointSizeF(size)
-        return font
+        return size
 
     def shown_text(self) -> str:
         """The text as it fits the label's width now."""

@@ -697,18 +697,12 @@ class ScoreboardView(QWidget):
         """Each card's look: the base look, else beside the names where the page would not fit
         the window and every card keeps its name's room (`TotalCard.fits_beside`)."""
         cards = [card for card in self.cards if not card.isHidden()]
-        base = self._base_look()
-        for card in cards:
-            card.set_look(base)
-        if not cards or not self._overflows():
-            return
-        for card in cards:
-            card.set_look("compact")
-        if not self._overflows():
-            return
-        for card in cards:
-            card.set_look("tight")
-        if not all(card.fits_beside() for card in cards):
+        for look in (self._base_look(), "compact", "tight"):
+            for card in cards:
+                card.set_look(look)
+            if not cards or not self._overflows():
+                break
+        if look == "tight" and not all(card.fits_beside() for card in cards):
             for card in cards:
                 card.set_look("compact")
 
@@ -805,6 +799,11 @@ class ScoreboardView(QWidget):
             card.show()
         for card in self.cards[len(entries) :]:
             card.hide()
+        # each card's deck and seat lines at one size, the smallest any needs: a deck cut short
+        # at 9 pt beside one at 18 pt read broken (a review)
+        shown = self.cards[: len(entries)]
+        for card in shown:
+            card.detail.drawn_with = [other.detail for other in shown if other is not card]
         self._redrawing = True
         try:
             self.table.show_rounds(match, standings)
