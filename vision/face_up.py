@@ -85,11 +85,6 @@ def white_balanced(card_bgr: np.ndarray) -> np.ndarray:
     return np.clip(card_bgr * gains, 0, 255).astype(np.uint8)
 
 
-def face_up_card_in(image_bgr: np.ndarray) -> bool:
-    """Whether a face-up card lies in the picture (`face_up_cards`)."""
-    return bool(face_up_cards(image_bgr))
-
-
 def face_up_cards(image_bgr: np.ndarray) -> list[np.ndarray]:
     """The outlines (in the picture's pixels) of the face-up cards lying in it: card-shaped
     fields of one strong colour, whole inside it (a coloured cloth runs off it), that are

@@ -15,7 +15,7 @@ from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.card_finder import card_in
 from blitzcam.vision.enrollment import enroll_image
-from blitzcam.vision.face_up import FACE_UP, face_up_card_in, is_face
+from blitzcam.vision.face_up import FACE_UP, face_up_cards, is_face
 
 DARK_TABLE = (45, 60, 80)  # BGR
 WHITE_TABLE = (228, 230, 232)
@@ -75,7 +75,7 @@ def test_no_back_is_taken_for_a_face_in_any_light(deck: str, cast) -> None:
     photo = _lying(render_back(deck, width=300).rgba, DARK_TABLE, seed=len(deck), cast=cast)
     cards, problem = card_in(photo)
     assert problem is None and len(cards) == 1
-    assert not face_up_card_in(photo)
+    assert not face_up_cards(photo)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -85,7 +85,7 @@ def test_a_back_of_solid_ink_is_no_face(seed: int) -> None:
     for cast in CASTS:
         photo = _lying(back.rgba, DARK_TABLE, seed=seed, cast=cast)
         assert card_in(photo)[1] != FACE_UP
-        assert not face_up_card_in(photo)
+        assert not face_up_cards(photo)
 
 
 @pytest.mark.parametrize("cloth", [(40, 40, 200), (60, 150, 40), (40, 95, 150)])
@@ -93,7 +93,7 @@ def test_a_coloured_cloth_is_no_face(cloth) -> None:
     # a cloth of a face's colour runs off the picture: no card lies there
     photo = np.clip(np.full((480, 640, 3), cloth, np.float32) + 3, 0, 255).astype(np.uint8)
     photo[200:260, 300:340] = 240  # (something small and white on it)
-    assert not face_up_card_in(photo)
+    assert not face_up_cards(photo)
     assert card_in(photo)[1] != FACE_UP
 
 
