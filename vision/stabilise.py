@@ -190,22 +190,24 @@ def exposure_matched(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     later_share, _, later_rest = _parts(b)
     same = (share < 0.9) & (later_share < 0.9) & (np.abs(later_share - share) < 0.05)
     fits = [_fitted(rest[same], later_rest[same]), _fitted(_grey(a).ravel(), _grey(b).ravel())]
-    best: np.ndarray | None = None
+    best: tuple[np.ndarray, np.ndarray] | None = None
     for fit in fits:
         if fit is None:
             continue
         gain, offset = fit
         others = (1 - share) * np.clip(gain * rest + offset, 0, 255)
-        # the white's own grey was the camera's white or more, how much more unseen: less
-        # light brings it down to anywhere from its white's share of the fit up to white
-        # still (taken as the fit alone, an exposure drifting down by 5 % over demo table 3's
-        # clipped white moved it by 6.6-6.8, as much as a hand: the view unsettled a second
-        # each swing)
-        least = others + share * np.clip(gain * white + offset, 0, 255)
-        lit = np.clip(_grey(b), least, others + share * 255)
-        if best is None or _agreement(lit, b) < _agreement(best, b):
-            best = lit.astype(np.float32)
-    return best
+        lit = others + share * np.clip(gain * white + offset, 0, 255)
+        if best is None or _agreement(lit, b) < _agreement(best[0], b):
+            best = lit, others + share * 255
+    if best is None:
+        return None
+    # the white's own grey was the camera's white or more, how much more unseen: less light
+    # brings it down to anywhere from the fit up to white still (taken as the fit alone, an
+    # exposure drifting down by 5 % over demo table 3's clipped white moved it by 6.6-6.8, as
+    # much as a hand: the view unsettled a second each swing). (The fit is chosen before: with
+    # the room, one of less light took a light hand over the white paper in.)
+    least, most = best
+    return np.clip(_grey(b), least, most).astype(np.float32)
 
 
 def _fitted(x: np.ndarray, y: np.ndarray) -> tuple[float, float] | None:

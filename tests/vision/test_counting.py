@@ -738,6 +738,29 @@ def test_an_exposure_swinging_over_white_paper_keeps_the_table_still_and_settled
     assert difference(thumbs[4], thumbnail(darker), cards) > MOTION_THRESHOLD
 
 
+def test_a_light_hand_over_white_paper_as_the_light_goes_down_is_a_change() -> None:
+    # (with room for the white's unseen grey, a fit of less light than the camera's took a hand
+    # of grey 220 over paper past the camera's white in: 9.5 -> 3.4 at 10 % less light; the
+    # diff's review)
+    from blitzcam.vision.stabilise import MOTION_THRESHOLD, difference, thumbnail
+
+    rng = np.random.default_rng(1)
+    light = 90 + 100 * cv2.GaussianBlur(rng.standard_normal((360, 640)).astype(np.float32), (0, 0), 6)
+    light[20:300, 100:540] = 290  # a sheet of paper past the camera's white
+
+    def seen(gain: float, hand: int | None = None) -> np.ndarray:
+        scene = light.copy()
+        if hand is not None:
+            scene[60:260, 200:440] = hand / gain
+        grey = np.clip(scene * gain + rng.normal(0, 1.5, scene.shape), 0, 255).astype(np.uint8)
+        return thumbnail(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR))
+
+    before = seen(1.0)
+    assert difference(before, seen(0.9)) < MOTION_THRESHOLD  # (the light alone)
+    for gain, hand in ((0.9, 220), (0.85, 200)):
+        assert difference(before, seen(gain, hand)) > MOTION_THRESHOLD
+
+
 def _grid_table(n_across: int = 6, n_down: int = 4) -> tuple[np.ndarray, np.ndarray]:
     """A 1280 x 720 table of light cards in rows on dark felt, and the cards' corners."""
     table = np.full((720, 1280, 3), 50, np.uint8)
