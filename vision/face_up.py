@@ -56,9 +56,16 @@ FACE_UP: Final = (
 )
 
 
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    """`image` in three channels (a grey picture has no colour; BGRA's alpha is dropped)."""
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    return image[..., :3] if image.shape[2] > 3 else image
+
+
 def strong_colour(image_bgr: np.ndarray) -> np.ndarray:
     """Where `image_bgr` is a strong colour, as a face's field is (a mask)."""
-    hsv = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV)
+    hsv = cv2.cvtColor(_as_bgr(image_bgr), cv2.COLOR_BGR2HSV)
     return (hsv[..., 1] >= STRONG_SATURATION) & (hsv[..., 2] >= STRONG_VALUE)
 
 
@@ -67,7 +74,7 @@ def is_face(card_bgr: np.ndarray) -> bool:
     with white figures on it (a plain coloured sheet taken for the card is none)."""
     if card_bgr.size == 0:
         return False
-    balanced = white_balanced(card_bgr)
+    balanced = white_balanced(_as_bgr(card_bgr))
     colour = strong_colour(balanced)
     light = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)[..., 2] >= FIGURE_VALUE
     figures = float((light & ~colour).mean())
@@ -94,6 +101,7 @@ def face_up_cards(image_bgr: np.ndarray) -> list[np.ndarray]:
         return []
     scale = min(1.0, LONG_SIDE / max(h, w))
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    image_bgr = _as_bgr(image_bgr)
     small = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
     light = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 2] >= FIGURE_VALUE
     found = (_card_shaped_field(field, light) for field in _colour_fields(small))

@@ -167,3 +167,14 @@ def test_a_plain_coloured_card_is_no_face_and_neither_is_a_back_in_a_strong_cast
         assert not is_face(tinted)
     face = np.ascontiguousarray(render_face("green", 2, width=200).rgba[..., 2::-1])
     assert is_face(np.clip(face * np.float32((1.25, 1.0, 0.75)), 0, 255).astype(np.uint8))
+
+
+def test_a_grey_or_four_channel_picture_is_read_as_well() -> None:
+    # (a BGRA card raised a broadcasting error from the white balance; the diff's review)
+    photo = _lying(render_face("blue", 3, width=300).rgba, DARK_TABLE, seed=5)
+    with_alpha = cv2.cvtColor(photo, cv2.COLOR_BGR2BGRA)
+    assert card_in(with_alpha)[1] == card_in(photo)[1] == FACE_UP
+    back = np.ascontiguousarray(render_back("red-plow", width=120).rgba[..., 2::-1])
+    assert not is_face(cv2.cvtColor(back, cv2.COLOR_BGR2BGRA))
+    assert not is_face(cv2.cvtColor(back, cv2.COLOR_BGR2GRAY))
+    assert not face_up_cards(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
