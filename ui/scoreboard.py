@@ -7,6 +7,7 @@ name to change the players.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from typing import Final, Literal
 
@@ -325,12 +326,15 @@ class TotalCard(QFrame):
 
 
 def _fits(font: QFont, text: str, kept: int, room: int) -> bool:
-    """Whether each line of `text`, cut to `kept` characters (and "…"), is `room` wide or less
-    in `font`."""
+    """Whether each line of `text`, cut to `kept` letters (and "…") before its KEEP_END, its
+    end after that kept whole as `elided` keeps it, is `room` wide or less in `font` (marks of
+    direction, unseen, are no letters)."""
     metrics = QFontMetrics(font)
-    for line in shown_plain(text).split("\n"):
-        shown = line if len(line) <= kept else line[:kept] + "…"
-        if metrics.horizontalAdvance(shown) > room:
+    for line in text.split("\n"):
+        head, _, end = line.partition(KEEP_END)
+        letters = "".join(c for c in head if unicodedata.category(c) != "Cf")
+        shown = letters if len(letters) <= kept else letters[:kept] + "…"
+        if metrics.horizontalAdvance(shown + (" " + end if end else "")) > room:
             return False
     return True
 
@@ -683,6 +687,7 @@ class ScoreboardView(QWidget):
         self._keyboard_on_table = False
         self.table.installEventFilter(self)
         self.table.currentCellChanged.connect(self._on_round_moved)
+        self.table.cellPressed.connect(self._on_round_pressed)
         self.table.roundActivated.connect(self.roundActivated)
         self.table.playersActivated.connect(self.playersActivated)
 
@@ -732,19 +737,30 @@ class ScoreboardView(QWidget):
 
     def _on_round_moved(self) -> None:
         if not self._redrawing:
-            self._keyboard_on_table = True
             self._show_table_soon()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._split and event.type() == QEvent.Type.Resize:
             QTimer.singleShot(0, self, self._share_width)  # (once the splitter has its own)
-        if watched is self.table and isinstance(event, QFocusEvent):
-            if event.type() == QEvent.Type.FocusOut:
+        if watched is self.table:
+            kind = event.type()
+            if kind == QEvent.Type.FocusOut:
                 self._keyboard_on_table = False
-            elif event.type() == QEvent.Type.FocusIn and event.reason() in KEYBOARD_FOCUS:
+            elif kind == QEvent.Type.KeyPress:
+                self._keyboard_on_table = True
+            elif (
+                isinstance(event, QFocusEvent)
+                and kind == QEvent.Type.FocusIn
+                and event.reason() in KEYBOARD_FOCUS
+            ):
                 self._keyboard_on_table = True
                 self._show_table_soon()
         return super().eventFilter(watched, event)
+
+    def _on_round_pressed(self) -> None:
+        # (a click on a round is no keyboard: the page read by its totals, scrolled up, was
+        # pulled down to the rounds at the next resize; the diff's review)
+        self._keyboard_on_table = False
 
     def _on_split_moved(self, _position: int, _index: int) -> None:
         self._split_by_hand = True
