@@ -49,6 +49,7 @@ HUES: Final = 180  # OpenCV's hue circle, 2 degrees a step
 HUE_SPREAD: Final = 5
 PEAK_SPREAD: Final = 2  # ... and either side of a hue, its count taken to find the commonest
 MOST_FIELDS: Final = 4  # colours looked at, commonest first
+ONE_HUE: Final = 0.8  # of a face's colour within HUE_SPREAD of its middle hue, at the least
 
 FACE_UP: Final = (
     "this is a card's face, not its back (a card of one strong colour with its number): turn "
@@ -76,9 +77,14 @@ def is_face(card_bgr: np.ndarray) -> bool:
         return False
     balanced = white_balanced(_as_bgr(card_bgr))
     colour = strong_colour(balanced)
-    light = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)[..., 2] >= FIGURE_VALUE
-    figures = float((light & ~colour).mean())
-    return colour.mean() >= FACE_COLOUR_SHARE and FIGURES_SHARE[0] <= figures <= FIGURES_SHARE[1]
+    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
+    figures = float(((hsv[..., 2] >= FIGURE_VALUE) & ~colour).mean())
+    if colour.mean() < FACE_COLOUR_SHARE or not FIGURES_SHARE[0] <= figures <= FIGURES_SHARE[1]:
+        return False
+    # (one colour: a picture of noise is strong colour of every hue)
+    hues = hsv[..., 0][colour].astype(np.int16)
+    apart = np.abs(hues - int(np.median(hues)))
+    return float((np.minimum(apart, HUES - apart) <= HUE_SPREAD).mean()) >= ONE_HUE
 
 
 def white_balanced(card_bgr: np.ndarray) -> np.ndarray:

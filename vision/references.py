@@ -284,15 +284,26 @@ MIN_REFERENCE_SIDE: Final = 24
 
 def _not_a_cut_back(picture: np.ndarray, path: Path, deck: str) -> str | None:
     """Why a reference file that cannot be used is not a card back cut to its edges, where it
-    is plainly something else: a few pixels, or a photo with a card in it (a phone's photo
-    saved into a --decks folder was "no drawing found on this card back (is it a back ...?)",
-    which it was; review). None otherwise: the first reason stands."""
+    is plainly something else: a few pixels, a card's face, or a photo with a card in it (a
+    phone's photo saved into a --decks folder was "no drawing found on this card back (is it a
+    back ...?)", which it was; review). None otherwise: the first reason stands."""
     height, width = picture.shape[:2]
     if max(height, width) < MIN_REFERENCE_SIDE:
         return f"{path}: {width}×{height} px: too small to be a card back"
-    from blitzcam.vision.card_finder import card_in
+    from blitzcam.vision.card_finder import WHOLE_CARD_SHAPE, card_in
+    from blitzcam.vision.face_up import FACE_UP, is_face
 
-    cards, _ = card_in(picture)
+    cards, problem = card_in(picture)
+    # (a face photographed, or one cut to its edges: a card's shape, where a photo of a back
+    # on a cloth of one colour is another shape)
+    ratio = max(height, width) / max(1, min(height, width))
+    if problem == FACE_UP or (
+        WHOLE_CARD_SHAPE[0] <= ratio <= WHOLE_CARD_SHAPE[1] and is_face(picture)
+    ):
+        return (
+            f"{path}: a card's face, not its back (a card of one strong colour with its "
+            "number): a deck is read against its back"
+        )
     # (no card in it, a table of them, or the card is the picture: its own reason stands)
     if len(cards) != 1 or cards[0].area > PHOTO_CARD_SHARE * width * height:
         return None

@@ -161,6 +161,8 @@ def test_a_plain_coloured_card_is_no_face_and_neither_is_a_back_in_a_strong_cast
     plain = np.zeros((156, 100, 3), np.uint8)
     plain[:] = (50, 40, 210)
     assert not is_face(plain)
+    noise = np.random.default_rng(1).integers(0, 256, (156, 100, 3), dtype=np.uint8)
+    assert not is_face(noise)  # (strong colour of every hue: no face's one colour)
     back = np.ascontiguousarray(render_back("blue-pump", width=200).rgba[..., 2::-1])
     for cast in [(0.5, 1.0, 1.5), (1.5, 1.0, 0.5), (0.6, 1.4, 0.6)]:
         tinted = np.clip(back * np.float32(cast) * 0.4, 0, 255).astype(np.uint8)  # (dim, too)
@@ -178,3 +180,19 @@ def test_a_grey_or_four_channel_picture_is_read_as_well() -> None:
     assert not is_face(cv2.cvtColor(back, cv2.COLOR_BGR2BGRA))
     assert not is_face(cv2.cvtColor(back, cv2.COLOR_BGR2GRAY))
     assert not face_up_cards(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
+
+
+@pytest.mark.parametrize("photographed", [False, True])
+def test_a_face_in_a_decks_folder_is_said_to_be_one(tmp_path: Path, photographed: bool) -> None:
+    # (it was "no drawing found on this card back (is it a back ...?)")
+    from blitzcam.vision.references import profile_from_dir
+
+    rgba = render_face("red", 4, width=400).rgba
+    if photographed:
+        picture = _lying(render_face("red", 4, width=300).rgba, DARK_TABLE, seed=6)
+    else:  # (cut to its edges, its corners white)
+        picture = np.ascontiguousarray(rgba[..., 2::-1]).copy()
+        picture[rgba[..., 3] < 128] = 255
+    cv2.imwrite(str(tmp_path / "green-pump.png"), picture)
+    with pytest.raises(UserError, match=r"green-pump\.png: a card's face, not its back"):
+        profile_from_dir(tmp_path)
