@@ -7,7 +7,6 @@ name to change the players.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Sequence
 from typing import Final, Literal
 
@@ -325,6 +324,12 @@ class TotalCard(QFrame):
         )
 
 
+# the marks of direction a name is isolated with: no letters (a joiner is: it makes one emoji)
+UNSEEN_MARKS: Final = dict.fromkeys(
+    map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+)
+
+
 def _fits(font: QFont, text: str, kept: int, room: int) -> bool:
     """Whether each line of `text`, cut to `kept` letters (and "…") before its KEEP_END, its
     end after that kept whole as `elided` keeps it, is `room` wide or less in `font` (marks of
@@ -332,13 +337,18 @@ def _fits(font: QFont, text: str, kept: int, room: int) -> bool:
     metrics = QFontMetrics(font)
     for line in text.split("\n"):
         head, _, end = line.partition(KEEP_END)
-        letters = "".join(c for c in head if unicodedata.category(c) != "Cf")
+        letters = head.translate(UNSEEN_MARKS)
         shown = letters if len(letters) <= kept else letters[:kept] + "…"
         if metrics.horizontalAdvance(shown + (" " + end if end else "")) > room:
             return False
     return True
 
 
+# the keys that move about the rounds (Shift or Ctrl alone moves nothing)
+MOVING_KEYS: Final = frozenset(
+    {Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home,
+     Qt.Key.Key_End, Qt.Key.Key_Left, Qt.Key.Key_Right}
+)  # fmt: skip
 # the focus reasons of a person moving about by keyboard (a window giving its table the focus
 # is OtherFocusReason: the page stays where it is)
 KEYBOARD_FOCUS: Final = (
@@ -746,7 +756,7 @@ class ScoreboardView(QWidget):
             kind = event.type()
             if kind == QEvent.Type.FocusOut:
                 self._keyboard_on_table = False
-            elif kind == QEvent.Type.KeyPress:
+            elif isinstance(event, QKeyEvent) and event.key() in MOVING_KEYS:
                 self._keyboard_on_table = True
             elif (
                 isinstance(event, QFocusEvent)

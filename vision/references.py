@@ -294,12 +294,11 @@ def _not_a_cut_back(picture: np.ndarray, path: Path, deck: str) -> str | None:
     from blitzcam.vision.face_up import FACE_UP, is_face
 
     cards, problem = card_in(picture)
-    # (a face photographed, or one cut to its edges: a card's shape, where a photo of a back
-    # on a cloth of one colour is another shape)
+    # (a face photographed, or one cut to its edges: a card's shape with no card in it, where a
+    # photo of a back on a cloth of one colour, 16:10 as a card nearly is, has its back found)
     ratio = max(height, width) / max(1, min(height, width))
-    if problem == FACE_UP or (
-        WHOLE_CARD_SHAPE[0] <= ratio <= WHOLE_CARD_SHAPE[1] and is_face(picture)
-    ):
+    whole = not cards and WHOLE_CARD_SHAPE[0] <= ratio <= WHOLE_CARD_SHAPE[1]
+    if problem == FACE_UP or (whole and is_face(picture)):
         return (
             f"{path}: a card's face, not its back (a card of one strong colour with its "
             "number): a deck is read against its back"

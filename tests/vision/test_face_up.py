@@ -196,3 +196,18 @@ def test_a_face_in_a_decks_folder_is_said_to_be_one(tmp_path: Path, photographed
     cv2.imwrite(str(tmp_path / "green-pump.png"), picture)
     with pytest.raises(UserError, match=r"green-pump\.png: a card's face, not its back"):
         profile_from_dir(tmp_path)
+
+
+def test_a_photo_of_a_back_on_a_coloured_cloth_in_a_decks_folder_is_no_face(tmp_path: Path) -> None:
+    # (16:10, nearly a card's shape, on a cloth of one colour: read whole, it looked like a face,
+    # the back's drawing its figures; the review of the fixes)
+    from blitzcam.vision.references import profile_from_dir
+
+    back = render_back("green-pump", width=300).rgba
+    photo = np.full((600, 960, 3), (40, 140, 30), np.uint8)
+    drawn = np.ascontiguousarray(back[..., 2::-1])
+    inside = back[..., 3] > 127
+    photo[100 : 100 + back.shape[0], 300:600][inside] = drawn[inside]
+    cv2.imwrite(str(tmp_path / "green-pump.png"), photo)
+    with pytest.raises(UserError, match=r"green-pump\.png: a photo with a card in it"):
+        profile_from_dir(tmp_path)
