@@ -18,6 +18,17 @@ POP_DIRECTIONAL_ISOLATE: Final = "\u2069"
 LEFT_TO_RIGHT_MARK: Final = "\u200e"
 
 
+# every mark of direction Unicode has, those above and the others (no name holds one: game/names)
+DIRECTION_MARKS: Final = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_UNMARKED: Final = dict.fromkeys(map(ord, DIRECTION_MARKS))
+
+
+def unmarked(text: str) -> str:
+    """`text` without its marks of direction (`isolated`, `left_to_right`): its letters, as a
+    person counts them (a joiner stays: it makes one emoji of several)."""
+    return text.translate(_UNMARKED)
+
+
 def isolated(name: str) -> str:
     """`name` set apart from the words around it: "محمد and Ann lead" keeps its word order
     (unisolated, the Arabic name pulls "and" into its right-to-left run)."""

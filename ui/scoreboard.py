@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game.decks import DECKS_BY_NAME
 from blitzcam.game.rules import Match, Standings
-from blitzcam.game.text import isolated, left_to_right, listed, seat_note
+from blitzcam.game.text import isolated, left_to_right, listed, seat_note, unmarked
 from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 from blitzcam.ui.labels import (
@@ -324,12 +324,6 @@ class TotalCard(QFrame):
         )
 
 
-# the marks of direction a name is isolated with: no letters (a joiner is: it makes one emoji)
-UNSEEN_MARKS: Final = dict.fromkeys(
-    map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-)
-
-
 def _fits(font: QFont, text: str, kept: int, room: int) -> bool:
     """Whether each line of `text`, cut to `kept` letters (and "…") before its KEEP_END, its
     end after that kept whole as `elided` keeps it, is `room` wide or less in `font` (marks of
@@ -337,7 +331,7 @@ def _fits(font: QFont, text: str, kept: int, room: int) -> bool:
     metrics = QFontMetrics(font)
     for line in text.split("\n"):
         head, _, end = line.partition(KEEP_END)
-        letters = head.translate(UNSEEN_MARKS)
+        letters = unmarked(head)
         shown = letters if len(letters) <= kept else letters[:kept] + "…"
         if metrics.horizontalAdvance(shown + (" " + end if end else "")) > room:
             return False

@@ -271,10 +271,14 @@ def _is_the_card(ink: np.ndarray) -> bool:
     """Whether a picture that is bright to its edges is one card and nothing else: shaped as a
     card, its drawing (`ink`, the dark pixels) large and in the middle. A photo of a card on a
     white table is bright to its edges too, but its drawing is small, or off-centre."""
-    h, w = ink.shape
-    if not WHOLE_CARD_SHAPE[0] <= max(h, w) / max(1, min(h, w)) <= WHOLE_CARD_SHAPE[1]:
-        return False
-    return _drawing_centred(ink)
+    return card_shaped_picture(ink.shape) and _drawing_centred(ink)
+
+
+def card_shaped_picture(shape: tuple[int, ...]) -> bool:
+    """Whether a picture of `shape` (height, width, ...) is a card's shape (WHOLE_CARD_SHAPE):
+    a card cut to its edges, not a camera's frame."""
+    h, w = shape[:2]
+    return WHOLE_CARD_SHAPE[0] <= max(h, w) / max(1, min(h, w)) <= WHOLE_CARD_SHAPE[1]
 
 
 def _drawing_centred(ink: np.ndarray) -> bool:

@@ -64,10 +64,15 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     return image[..., :3] if image.shape[2] > 3 else image
 
 
-def strong_colour(image_bgr: np.ndarray) -> np.ndarray:
-    """Where `image_bgr` is a strong colour, as a face's field is (a mask)."""
-    hsv = cv2.cvtColor(_as_bgr(image_bgr), cv2.COLOR_BGR2HSV)
+def _strong(hsv: np.ndarray) -> np.ndarray:
+    """Where a picture (in HSV) is a strong colour, as a face's field is (a mask)."""
     return (hsv[..., 1] >= STRONG_SATURATION) & (hsv[..., 2] >= STRONG_VALUE)
+
+
+def _hues_apart(hues: np.ndarray, hue: int) -> np.ndarray:
+    """How far each of `hues` lies from `hue`, round the hue circle."""
+    apart = np.abs(hues.astype(np.int16) - hue)
+    return np.minimum(apart, HUES - apart)
 
 
 def is_face(card_bgr: np.ndarray) -> bool:
@@ -75,16 +80,14 @@ def is_face(card_bgr: np.ndarray) -> bool:
     with white figures on it (a plain coloured sheet taken for the card is none)."""
     if card_bgr.size == 0:
         return False
-    balanced = white_balanced(_as_bgr(card_bgr))
-    colour = strong_colour(balanced)
-    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
+    hsv = cv2.cvtColor(white_balanced(_as_bgr(card_bgr)), cv2.COLOR_BGR2HSV)
+    colour = _strong(hsv)
     figures = float(((hsv[..., 2] >= FIGURE_VALUE) & ~colour).mean())
     if colour.mean() < FACE_COLOUR_SHARE or not FIGURES_SHARE[0] <= figures <= FIGURES_SHARE[1]:
         return False
     # (one colour: a picture of noise is strong colour of every hue)
-    hues = hsv[..., 0][colour].astype(np.int16)
-    apart = np.abs(hues - int(np.median(hues)))
-    return float((np.minimum(apart, HUES - apart) <= HUE_SPREAD).mean()) >= ONE_HUE
+    hues = hsv[..., 0][colour]
+    return float((_hues_apart(hues, int(np.median(hues))) <= HUE_SPREAD).mean()) >= ONE_HUE
 
 
 def white_balanced(card_bgr: np.ndarray) -> np.ndarray:
@@ -109,18 +112,18 @@ def face_up_cards(image_bgr: np.ndarray) -> list[np.ndarray]:
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
     image_bgr = _as_bgr(image_bgr)
     small = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
-    light = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 2] >= FIGURE_VALUE
-    found = (_card_shaped_field(field, light) for field in _colour_fields(small))
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    light = hsv[..., 2] >= FIGURE_VALUE
+    found = (_card_shaped_field(field, light) for field in _colour_fields(hsv))
     return [outline / scale for outline in found if outline is not None]
 
 
-def _colour_fields(image_bgr: np.ndarray) -> list[np.ndarray]:
-    """Masks of the picture's strong colours, one a hue (HUE_SPREAD either side of each of the
-    commonest hues, down to LEAST_SHARE of the picture): a red face on a brown wooden table
-    is two fields, where strong colour alone made them one shape running off the picture."""
-    hsv = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV)
-    hue = hsv[..., 0].astype(np.int16)
-    strong = (hsv[..., 1] >= STRONG_SATURATION) & (hsv[..., 2] >= STRONG_VALUE)
+def _colour_fields(hsv: np.ndarray) -> list[np.ndarray]:
+    """Masks of a picture's (in HSV) strong colours, one a hue (HUE_SPREAD either side of each
+    of the commonest hues, down to LEAST_SHARE of the picture): a red face on a brown wooden
+    table is two fields, where strong colour alone made them one shape running off it."""
+    hue = hsv[..., 0]
+    strong = _strong(hsv)
     counts = np.bincount(hue[strong].ravel(), minlength=HUES)[:HUES]
     fields = []
     for _ in range(MOST_FIELDS):
@@ -128,8 +131,7 @@ def _colour_fields(image_bgr: np.ndarray) -> list[np.ndarray]:
         peak = int(np.argmax(around))  # (hue is a circle: rolled)
         if around[peak] < LEAST_SHARE * hue.size:
             break
-        apart = np.abs(hue - peak)
-        fields.append(strong & (np.minimum(apart, HUES - apart) <= HUE_SPREAD))
+        fields.append(strong & (_hues_apart(hue, peak) <= HUE_SPREAD))
         counts[(peak + np.arange(-HUE_SPREAD, HUE_SPREAD + 1)) % HUES] = 0
     return fields
 

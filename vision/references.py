@@ -290,14 +290,13 @@ def _not_a_cut_back(picture: np.ndarray, path: Path, deck: str) -> str | None:
     height, width = picture.shape[:2]
     if max(height, width) < MIN_REFERENCE_SIDE:
         return f"{path}: {width}×{height} px: too small to be a card back"
-    from blitzcam.vision.card_finder import WHOLE_CARD_SHAPE, card_in
+    from blitzcam.vision.card_finder import card_in, card_shaped_picture
     from blitzcam.vision.face_up import FACE_UP, is_face
 
     cards, problem = card_in(picture)
     # (a face photographed, or one cut to its edges: a card's shape with no card in it, where a
     # photo of a back on a cloth of one colour, 16:10 as a card nearly is, has its back found)
-    ratio = max(height, width) / max(1, min(height, width))
-    whole = not cards and WHOLE_CARD_SHAPE[0] <= ratio <= WHOLE_CARD_SHAPE[1]
+    whole = not cards and card_shaped_picture(picture.shape)
     if problem == FACE_UP or (whole and is_face(picture)):
         return (
             f"{path}: a card's face, not its back (a card of one strong colour with its "

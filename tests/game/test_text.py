@@ -135,3 +135,12 @@ def test_the_match_list_keeps_its_players_column_in_line_with_a_wide_winner() ->
     assert shown_width(wide[: wide.index("王小明, Bob")]) == shown_width(
         plain[: plain.index("Ann, Bob")]
     )
+
+
+def test_unmarked_takes_away_the_marks_of_direction_and_keeps_joiners() -> None:
+    from blitzcam.game.text import isolated, left_to_right, unmarked
+
+    family = "👨\u200d👩\u200d👧"  # (one emoji, joined)
+    assert unmarked(left_to_right(isolated("محمد") + " and " + isolated(family))) == (
+        "محمد and " + family
+    )
