@@ -142,11 +142,15 @@ class ElidedLabel(QLabel):
 
     def shown_text(self) -> str:
         """The text as it fits the label's width now."""
-        metrics, width = QFontMetrics(self.shown_font()), self.contentsRect().width()
+        return self._cut_to(self.shown_font())
+
+    def _cut_to(self, font: QFont) -> str:
+        metrics, width = QFontMetrics(font), self.contentsRect().width()
         return "\n".join(elided(metrics, line, width) for line in self.text().split("\n"))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setPen(self.palette().color(self.foregroundRole()))
-        painter.setFont(self.shown_font())
-        painter.drawText(self.contentsRect(), int(self.alignment()), self.shown_text())
+        font = self.shown_font()  # (once: with the labels it is drawn with, it fits each of them)
+        painter.setFont(font)
+        painter.drawText(self.contentsRect(), int(self.alignment()), self._cut_to(font))
