@@ -32,6 +32,9 @@ LEGEND_GAP: Final = 18  # between one label and the next swatch
 LEGEND_LABEL_MAX: Final = 180  # a longer name is cut short with "…"
 LEGEND_LABEL_CAPS: Final = (LEGEND_LABEL_MAX, 110, 70, 40)  # ... shorter, where room is short
 LEGEND_READABLE: Final = 70  # a name keeps this much at least: the chart grows a row for it
+# the legend spans the chart, not only the plot (under the values' column it had room for a
+# name more a row: eight names at 150 % took eight rows, and pushed the newest round out of view)
+LEGEND_INSET: Final = 8  # from the chart's sides, in pixels
 MIN_PLOT_HEIGHT: Final = 90  # pixels the plot keeps, where a shorter legend can leave them
 # the chart's least height: with eight players' totals above it, the scoreboard fits a
 # 600 px screen in full screen (at 180 it needed 624)
@@ -293,9 +296,8 @@ class RunningTotalsChart(QWidget):
         """The legend's width, and the rows it has under a plot of MIN_PLOT_HEIGHT in a chart
         `height` tall."""
         k = text_scale()
-        left, _, right, _ = (round(margin * k) for margin in MARGINS)
         free = height - self._height_with(0)
-        return self.width() - left - right, free // round(LEGEND_ROW * k)
+        return self.width() - 2 * round(LEGEND_INSET * k), free // round(LEGEND_ROW * k)
 
     def _height_with(self, rows: int) -> int:
         """The chart's height with a plot of MIN_PLOT_HEIGHT and `rows` rows of legend."""
@@ -399,11 +401,12 @@ class RunningTotalsChart(QWidget):
             y = legend_top + row_height * row  # legend under the axis
             painter.setPen(QPen(series_colour(s), 2))
             painter.setBrush(Qt.BrushStyle.NoBrush if s.hollow else series_colour(s))
-            marker_at = QPointF(plot.left() + x + 6 * k, y + row_height / 3)
+            left_edge = LEGEND_INSET * k + x
+            marker_at = QPointF(left_edge + 6 * k, y + row_height / 3)
             _draw_marker(painter, s.marker, marker_at, 5 * k)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(AXIS_TEXT)
-            text_at = QPointF(plot.left() + x + LEGEND_SWATCH * k, y + row_height * 0.6)
+            text_at = QPointF(left_edge + LEGEND_SWATCH * k, y + row_height * 0.6)
             painter.drawText(text_at, label)
         painter.end()
 

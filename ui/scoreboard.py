@@ -820,10 +820,12 @@ class ScoreboardView(QWidget):
         for card in self.cards[len(entries) :]:
             card.hide()
         # each card's deck and seat lines at one size, the smallest any needs: a deck cut short
-        # at 9 pt beside one at 18 pt read broken (a review)
+        # at 9 pt beside one at 18 pt read broken (a review); and the names likewise ("Player
+        # 6" at 18 pt beside "Player 5" at 13, whose total has a digit more, read haphazard)
         shown = self.cards[: len(entries)]
         for card in shown:
             card.detail.drawn_with = [other.detail for other in shown if other is not card]
+            card.name.drawn_with = [other.name for other in shown if other is not card]
         self._redrawing = True
         try:
             self.table.show_rounds(match, standings)

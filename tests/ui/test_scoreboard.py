@@ -637,6 +637,28 @@ def test_eight_players_newest_round_is_in_view_on_a_short_laptop_screen(qtbot) -
     assert 12 in _rounds_in_view(view)
 
 
+def test_the_cards_names_are_drawn_at_one_size(qtbot) -> None:
+    # beside the totals each name shrank to its own room: "Player 6" at 18 pt beside
+    # "Player 5" at 13, whose total had a digit more, read haphazard
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Settings, Tally
+
+    names = [f"Player {i}" for i in range(8)]
+    players = tuple(
+        Player(name, deck, start=7 if i % 2 else 42)
+        for i, (name, deck) in enumerate(zip(names, DECK_NAMES, strict=True))
+    )
+    rounds = tuple(Round({name: Tally(1, int(i > 0)) for i, name in enumerate(names)}) for _ in range(12))
+    view = _view(qtbot, Match(players, Settings(1000), rounds))
+    view.resize(1024, 548)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: {card.look for card in view.cards} == {"tight"}, timeout=2000)
+    sizes = {card.name.shown_font().pointSizeF() for card in view.cards}
+    assert len(sizes) == 1
+    assert not any(card.name.shown_text().endswith("…") for card in view.cards)
+
+
 @pytest.mark.parametrize(
     ("n", "total", "team", "height"),
     [(8, 480, False, 548), (4, 4321, False, 400), (8, 40, True, 400)],

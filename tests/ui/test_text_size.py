@@ -218,3 +218,34 @@ def test_the_match_browser_opens_as_large_as_its_text_is(qtbot, store) -> None:
         assert browser.width() > OPENS_AT[0] or free.width() - SCREEN_ALLOWANCE <= OPENS_AT[0]
     finally:
         app.setProperty(TEXT_SIZE_PROPERTY, 100)
+
+
+def test_at_150_percent_eight_players_newest_round_is_in_view_on_a_laptop(qtbot, store, tmp_path) -> None:
+    # the chart's legend, under the plot only (not its values' column), took a row a name:
+    # eight rows asked the page to scroll, and the newest round lay below the window's edge
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.settings import AppSettings
+    from tests.ui.fakes import ScriptedFeed, synthetic_frame
+    from tests.ui.test_scoreboard import _rounds_in_view
+
+    names = [f"Player {i}" for i in range(8)]
+    players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
+    rounds = tuple(
+        Round({name: Tally(1 + i % 3, int(i != r % 8)) for i, name in enumerate(names)})
+        for r in range(12)
+    )
+    store.create_match(Match(players, Settings(100), rounds))
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+    qtbot.addWidget(window)
+    window.apply_settings(AppSettings(text_size=150))
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: 12 in _rounds_in_view(window.scoreboard), timeout=2000)
+    # the legend's names kept their room: none cut to less than LEGEND_READABLE
+    chart = window.scoreboard.chart
+    assert chart.minimumSizeHint().height() <= chart.height()
