@@ -200,6 +200,8 @@ def match_from_bytes(data: bytes, *, where: str) -> Match:
         text = data.decode("utf-8-sig")  # a BOM, as some editors on Windows write
     except UnicodeDecodeError:
         raise MatchError(f"{where}: not UTF-8 text, expected a match JSON file") from None
+    if not text.strip():  # ("not valid JSON: Expecting value at line 1" said nothing of why)
+        raise MatchError(f"{where}: the file is empty, expected a match JSON file")
     if "\x00" in text:  # UTF-16 without its BOM decodes as UTF-8 with a NUL every other byte
         raise MatchError(f"{where}: not UTF-8 text (UTF-16?), expected a match JSON file")
     try:

@@ -131,10 +131,11 @@ def looks_as(name: str) -> str:
     characters in their plain forms, in any case ('Ann', 'ann', 'Ａnn' in full-width letters,
     'Ann' + a variation selector, 'José' with its accent apart or joined, are one name to
     them). Lower case, not case-folded: folding spells 'ß' 'ss', and 'Weiß' and 'Weiss' are
-    two names anyone can tell apart. For telling seats apart as they are given; stored
-    matches load by `seen_as`, as they were scored."""
+    two names anyone can tell apart. Spaces count as one ('Team A' and 'Team  A' seated
+    partners as two teams, leading together). For telling seats apart as they are given;
+    stored matches load by `seen_as`, as they were scored."""
     shown = "".join(ch for ch in name if not shows_nothing(ch))
-    return unicodedata.normalize("NFKC", shown).lower()
+    return " ".join(unicodedata.normalize("NFKC", shown).lower().split())
 
 
 def shows_a_letter(name: str) -> bool:

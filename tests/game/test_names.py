@@ -159,6 +159,8 @@ def test_a_name_typed_composed_or_not_is_one_name() -> None:
         ("Wei\u00df", "Weiss", None),  # (case folding spelled ß 'ss': two names refused)
         ("STRASSE", "stra\u00dfe", None),
         ("\u1e9ee", "\u00dfe", "looks like '\u1e9ee'"),  # capital and small sharp s
+        ("Ann Lee", "Ann  Lee", "looks like 'Ann Lee'"),  # a doubled space is hard to see
+        ("Ann Lee", "Ann\u3000Lee", "two players have this name"),  # written as a plain space
     ],
 )
 def test_names_alike_are_judged_as_they_look(first: str, second: str, alike: str | None) -> None:
@@ -180,6 +182,27 @@ def test_a_seat_given_a_team_written_another_way_is_the_one_said() -> None:
         rules.change_players(match, moved)  # (her name kept: only her team is given)
     assert refused.value.player == "Ann" and refused.value.field == "team"
     assert "team 's' is team 'S' written another way" in str(refused.value)
+
+
+def test_partners_whose_team_is_written_with_a_doubled_space_are_one_team() -> None:
+    # 'Team A' and 'Team  A' were two teams, the partners scoring apart and leading together
+    seats = (Player("Ann", "green-pump", team="Team A"), Player("Bob", "red-buggy", team="Team  A"),
+             Player("Cy", "blue-plow", team="Team B"), Player("Di", "yellow-bucket", team="Team B"))  # fmt: skip
+    with pytest.raises(MatchError, match=re.escape("team 'Team  A' is team 'Team A' written another way")):
+        rules.new_match(seats)
+
+
+def test_a_match_stored_with_a_team_written_two_ways_still_takes_latecomers() -> None:
+    # (the rule went over the whole table: a stored 'Team A' and 'Team  A' refused every
+    # latecomer, blaming Bob)
+    stored = Match(players=(Player("Ann", "green-pump", team="Team A"),
+                            Player("Bob", "red-buggy", team="Team  A"),
+                            Player("Cy", "blue-plow", team="B"),
+                            Player("Di", "yellow-bucket", team="B")))  # fmt: skip
+    joined = rules.join(stored, Player("Ed", "green-bucket", team="B"))
+    assert [p.team for p in joined.players] == ["Team A", "Team  A", "B", "B", "B"]
+    with pytest.raises(MatchError, match=re.escape("player Fi: team 'team a' is team 'Team A'")):
+        rules.join(stored, Player("Fi", "red-plow", team="team a"))
 
 
 def test_a_name_no_seat_has_is_answered_with_the_seat_it_looks_like() -> None:
