@@ -54,8 +54,9 @@ MAX_WHOLE_DECODE_BYTES: Final = 2 << 30
 # (.jfif and .jpe: JPEGs as browsers on Windows save them; a GIF's first frame is read)
 IMAGE_SUFFIXES: Final = frozenset(
     {".jpg", ".jpeg", ".jfif", ".jpe", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pbm",
-     ".pgm", ".ppm", ".gif"}
+     ".pgm", ".ppm", ".gif", ".avif"}
 )  # fmt: skip
+HEIC_SUFFIXES: Final = frozenset({".heic", ".heif"})  # an iPhone's photos: said, not read
 _REDUCED: Final = {
     2: cv2.IMREAD_REDUCED_COLOR_2,
     4: cv2.IMREAD_REDUCED_COLOR_4,
@@ -80,6 +81,19 @@ def header_size(data: bytes) -> tuple[int, int] | None:
                 height, width = struct.unpack(">HH", data[pos + 5 : pos + 9])
                 return width, height
     return None
+
+
+def is_picture(head: bytes) -> bool:
+    """Whether a file's first bytes are a still picture's (a JPEG, a PNG, a format whose header
+    is read before decoding, a HEIC photo), whatever its name: a photo saved without its
+    extension, or as `.jpg_large`, was played as a video, its EXIF turn lost."""
+    return (
+        head[:3] == b"\xff\xd8\xff"
+        or head[:8] == PNG_SIGNATURE
+        or _header_pillow_reads(head)
+        or raw_header(head) is not None
+        or is_heif_not_avif(head)
+    )
 
 
 _PILLOW_LIMIT = threading.Lock()  # Pillow's own bomb limit is a module setting: set in turn

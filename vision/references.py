@@ -370,6 +370,9 @@ def _deck_files(
         if path.suffix.lower() != ".png" or path.name.startswith("."):
             continue
         dangling = path.is_symlink() and not path.exists()
+        if path.is_dir():  # (passed over unsaid, its deck read as the built-in art or none)
+            _refuse(f"{path}: a folder, not a picture of a deck's back: rename it", problems)
+            continue
         if not path.is_file() and not dangling:
             continue
         name = path.stem

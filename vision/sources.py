@@ -32,7 +32,7 @@ from blitzcam.vision.capture_source import (
     is_camera_device,
     open_capture,
 )
-from blitzcam.vision.images import IMAGE_SUFFIXES
+from blitzcam.vision.images import HEIC_SUFFIXES, IMAGE_SUFFIXES, is_picture
 from blitzcam.vision.source_address import (
     ANY_ADDRESS,
     SCHEME_WITHOUT_COLON,
@@ -72,11 +72,28 @@ def image_files(folder: Path) -> list[Path]:
         )
     except OSError as exc:
         raise SourceError(f"{folder}: cannot read the folder: {exc.strerror or exc}") from None
+    if not images and (heic := _heic_photos(folder)):
+        raise SourceError(
+            f"{folder}: its pictures are HEIC photos ({heic} of them, as iPhones take them), "
+            "which cannot be read here: save them as JPEG (or set the camera to take 'Most "
+            "Compatible' photos)"
+        )
     if not images:
         raise SourceError(
             f"{folder}: the folder holds no image files ({', '.join(sorted(IMAGE_SUFFIXES))})"
         )
     return images
+
+
+def _heic_photos(folder: Path) -> int:
+    """How many HEIC photos a folder holds (by their names: a folder of them read as none)."""
+    try:
+        return sum(
+            p.suffix.lower() in HEIC_SUFFIXES and not p.name.startswith(".") and p.is_file()
+            for p in Path(folder).iterdir()
+        )
+    except OSError:
+        return 0
 
 
 class SpecKind(enum.Enum):
@@ -105,10 +122,11 @@ class SourceSpec:
 
 def read_spec(spec: int | str | Path) -> SourceSpec:
     """What a source spec names: an int or digits, a camera's index; rtsp://, http://, https://,
-    a stream; a folder; an image file; a camera's device file; any other file, a video (a leading
-    ~ is the home folder). SourceError for one that names none of them: empty, an address of
-    another scheme (its password hidden), a file that is not there, cannot be read or is text.
-    The commands and the app both read a spec with it, so that they take it alike."""
+    a stream; a folder; an image file (by its name, or its first bytes); a camera's device file;
+    any other file, a video (a leading ~ is the home folder). SourceError for one that names
+    none of them: empty, an address of another scheme (its password hidden), a file that is not
+    there, cannot be read or is text. The commands and the app both read a spec with it, so
+    that they take it alike."""
     if isinstance(spec, int) or (
         isinstance(spec, str) and spec.strip().isascii() and spec.strip().isdigit()
     ):  # ascii: str.isdigit() also takes '²', which int() refuses
@@ -165,6 +183,8 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
             head = file.read(4096)
     except OSError as exc:
         raise SourceError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+    if is_picture(head) and path.suffix.lower() not in MOTION_JPEG_SUFFIXES:
+        return SourceSpec(SpecKind.IMAGE, path)  # (named otherwise: a photo all the same)
     if (
         is_text(head)
         and path.suffix.lower() not in TEXT_VIDEO_SUFFIXES
@@ -203,6 +223,8 @@ def open_spec(
     return CaptureSource(str(path), name=str(path), opener=opener)
 
 
+# videos of JPEG frames one after another, which start as a JPEG picture does
+MOTION_JPEG_SUFFIXES: Final = (".mjpeg", ".mjpg")
 # the text files FFmpeg reads as videos on purpose: a stream's playlist, an RTP session
 TEXT_VIDEO_SUFFIXES: Final = (".m3u8", ".m3u", ".sdp", ".y4m")
 # ... and videos whose first bytes can read as text: raw frames after a text header, as a dark

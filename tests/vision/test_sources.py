@@ -453,3 +453,39 @@ def test_a_source_pasted_with_quotes_or_as_a_file_url_is_the_file(tmp_path) -> N
     with pytest.raises(SourceError, match=r"^http//cam:8080/video: no such file or folder \(an "
                        r"address\? its scheme takes a colon: http://\)$"):  # fmt: skip
         read_spec("http//cam:8080/video")
+
+
+@pytest.mark.parametrize("name", ["IMG_0042", "photo.jpg_large", "photo.jpeg.bak"])
+def test_a_photo_named_otherwise_is_a_picture_turned_upright(tmp_path: Path, name: str) -> None:
+    # (a photo saved without its extension, or as `.jpg_large`, was played as a video by FFmpeg,
+    # its EXIF turn lost: an enrolled back stored upside down; review)
+    from tests.vision.test_images import _jpg, _with_orientation
+
+    stored = random_frames(1)[0]  # 64 wide, 48 high, as stored: EXIF 6 turns it upright
+    data = _with_orientation(_jpg(stored), 6)
+    (tmp_path / "photo.jpg").write_bytes(data)
+    (tmp_path / name).write_bytes(data)
+    [named_as_one] = open_source(tmp_path / "photo.jpg")
+    [frame] = open_source(tmp_path / name)
+    assert frame.image.shape == named_as_one.image.shape == (64, 48, 3)
+    assert np.array_equal(frame.image, named_as_one.image)
+
+
+def test_a_heic_photo_is_said_as_one_alone_or_in_a_folder(tmp_path: Path) -> None:
+    # (as a source it was "cannot open it as a video", and a folder of them "holds no image
+    # files", where `count` said what it was; review)
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(range(256)) * 8
+    (tmp_path / "IMG_0001.HEIC").write_bytes(heic)
+    (tmp_path / "IMG_0002.HEIC").write_bytes(heic)
+    with pytest.raises(SourceError, match=r"IMG_0001\.HEIC: cannot decode image: a HEIC photo"):
+        list(open_source(tmp_path / "IMG_0001.HEIC"))
+    with pytest.raises(SourceError, match=r"its pictures are HEIC photos \(2 of them"):
+        open_source(tmp_path)
+
+
+def test_a_motion_jpeg_video_is_a_video_though_it_starts_as_a_picture(tmp_path: Path) -> None:
+    from blitzcam.vision.sources import SpecKind, read_spec
+
+    frames = b"".join(cv2.imencode(".jpg", frame)[1].tobytes() for frame in random_frames(3))
+    (tmp_path / "clip.mjpeg").write_bytes(frames)
+    assert read_spec(tmp_path / "clip.mjpeg").kind is SpecKind.VIDEO
