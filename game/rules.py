@@ -110,6 +110,7 @@ __all__ = [
     "validate_players",
     "validate_round",
     "validate_settings",
+    "why_nobody_comes_back",
 ]
 
 
@@ -583,6 +584,19 @@ def can_come_back(match: Match, standings: Standings | None = None) -> tuple[Pla
     when the caller has them (the app asks on every redraw)."""
     standings = standings or score_match(match)
     return tuple(p for p in match.players if _why_not_back(match, p, standings) is None)
+
+
+def why_nobody_comes_back(match: Match, standings: Standings | None = None) -> str:
+    """Why no player who left may come back now, in words ("nobody may come back now" said
+    nothing of the deck a latecomer holds)."""
+    standings = standings or score_match(match)
+    gone = [p for p in match.players if p.left is not None]
+    if not gone:
+        return "nobody has left"
+    if standings.status != "in-progress":
+        return "the match is decided: nobody comes back to it"
+    reasons = [(p.name, _why_not_back(match, p, standings)) for p in gone]
+    return "; ".join(f"{name}: {why}" for name, why in reasons if why is not None)
 
 
 def can_join(match: Match, standings: Standings | None = None) -> bool:

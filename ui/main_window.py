@@ -529,6 +529,7 @@ class MainWindow(QMainWindow):
             opened,
             title=f"Edit round {number}",
             commit=commit,
+            caller=rules.blitz_caller(opened),  # (shown as nobody, where a review picks them)
             when_stale=when_stale,
             edited=number,
         )
@@ -566,6 +567,9 @@ class MainWindow(QMainWindow):
         self, settings: rules.Settings, *, within: QDialog | None = None
     ) -> str | None:
         """Apply `settings` to the open match through the store; why not, if refused."""
+        if self.match is not None and settings == self.match.settings:  # (said "changed")
+            self.statusBar().showMessage("Nothing changed: the settings are as they were", 5000)
+            return None
         refused = self._change_refused(
             "Settings",
             lambda: self.store.change_settings(self.match_id, settings, expect=self.match),
@@ -719,6 +723,12 @@ class MainWindow(QMainWindow):
         self, players: tuple[rules.Player, ...], *, within: QDialog | None = None
     ) -> Refusal | None:
         """Give the open match's seats these players through the store; why not, if refused."""
+        if self.match is not None and _unchanged(
+            lambda: rules.change_players(self.match, players), self.match
+        ):
+            # (OK on the dialog as it opened said "Players changed"; review)
+            self.statusBar().showMessage("Nothing changed: the players are as they were", 5000)
+            return None
         return self._change_refused(
             "Players",
             lambda: self.store.change_players(self.match_id, players, expect=self.match),
@@ -1232,7 +1242,7 @@ class MainWindow(QMainWindow):
         if action is self.leave_action:
             return f"{name}: nobody may leave now ({rules.MIN_PLAYERS} must stay at the table)"
         if action is self.come_back_action:
-            return f"{name}: nobody who left may come back now"
+            return f"{name}: {rules.why_nobody_comes_back(self.match)}"
         return f"{name}: not now"
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -1270,6 +1280,15 @@ def _said(camera: str) -> str:
     from blitzcam.vision.source_address import shown_address
 
     return shown_address(camera)
+
+
+def _unchanged(change: Callable[[], Match], match: Match) -> bool:
+    """Whether `change` leaves `match` as it is (False where the rules refuse it: the store
+    then says why)."""
+    try:
+        return change() == match
+    except MatchError:
+        return False
 
 
 def _open_once(dialog: QDialog) -> None:

@@ -69,6 +69,8 @@ class PlayersDialog(QDialog):
         layout.addWidget(self.buttons)
         self.teams.toggled.connect(self._on_teams_toggled)
         self._on_teams_toggled(self.teams.isChecked())
+        # the first name takes the keys, not the teams box: a stray Space turned teams on
+        self.rows[0].name.setFocus()
         fit_to_screen(self)
 
     def players(self) -> tuple[Player, ...]:

@@ -84,6 +84,7 @@ PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
 # text the players' rows got 60 px, not one of eight shown
 COMPACT_BELOW: Final = 640
 FRAME_SHOT_ALREADY: Final = "That view is already shot: wait for the next frame"
+SHOT_CALLED_OFF: Final = "Shot called off (Backspace again drops the last shot taken)"
 SHOOT_UNCHANGED_AGAIN: Final = (
     "Nothing on the table has changed since this view was shot{as_step}: shot again, its cards "
     "count twice. Press again to shoot it anyway"
@@ -508,7 +509,11 @@ class ScanView(QWidget):
             self._on_next()
 
     def _on_drop(self) -> None:
-        self._waiting = self._again = None
+        if self._waiting is not None:  # a shot waiting: Backspace calls that one off, not the
+            self._waiting = None  # last one taken too (one press dropped both, unsaid; review)
+            self.live.show_message(SHOT_CALLED_OFF)
+            return
+        self._again = None
         self.session = self.session.without_last_shot()
         self._refresh()
 
@@ -516,10 +521,10 @@ class ScanView(QWidget):
         if self._waiting is not None:  # Enter while a shot waits: go on once it is taken
             self._waiting = "next"
             return
-        if (
-            not self.session.shots()
-            and self._latest is not None
-            and not self.session.holds_view(self._latest.index)
+        if not self.session.shots() and (
+            # (before the first count too: it waits for it as Space does, where Enter did
+            # nothing and said nothing; review)
+            self._latest is None or not self.session.holds_view(self._latest.index)
         ):
             self._on_capture()  # Enter with no shot yet: the current view is the shot
             if self._waiting is not None:

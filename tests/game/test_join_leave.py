@@ -366,6 +366,18 @@ def test_one_who_left_comes_back_only_while_their_deck_is_free() -> None:
     assert rules.come_back(leave(handed, "Di"), "Bob") == three
 
 
+def test_why_nobody_comes_back_is_said_seat_by_seat() -> None:
+    # ("nobody who left may come back now" said nothing of the deck a latecomer held; review)
+    three = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    assert rules.why_nobody_comes_back(three) == "nobody has left"
+    handed = join(leave(three, "Bob"), Player("Di", "red-buggy"))
+    assert rules.why_nobody_comes_back(handed) == "Bob: their deck, red-buggy, is Di's now"
+    target = rules.score_match(handed).totals["Ann"] + 40
+    decided = add_round(rules.change_settings(handed, rules.Settings(target=target)),
+                        round_of(Ann=(40, 0), Cy=(1, 1), Di=(0, 2)))  # fmt: skip
+    assert rules.why_nobody_comes_back(decided) == "the match is decided: nobody comes back to it"
+
+
 def test_nobody_comes_back_to_a_decided_match() -> None:
     match = match_of(round_of(Ann=(10, 0), Bob=(5, 2), Cy=(1, 0)), n=3, target=30)
     left = leave(match, "Cy")

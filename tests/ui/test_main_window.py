@@ -755,6 +755,44 @@ def test_a_round_edit_that_changes_nothing_keeps_what_can_be_redone(qtbot, store
     assert store.load(match_id).rounds == rounds
 
 
+def test_a_round_opened_for_editing_shows_who_called_blitz(qtbot, store, feed, tmp_path):
+    # (the edit showed "nobody / play-out" for a round Ann had called; a review picks her)
+    store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
+    window = _window(qtbot, store, feed, tmp_path)
+    window._on_edit_round(1)
+    assert window.confirm.caller.currentData() == "Ann"
+    assert window.confirm.value() == round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))
+
+
+def test_players_or_settings_confirmed_unchanged_say_so_and_keep_what_can_be_redone(
+    qtbot, store, feed, tmp_path
+):
+    # (OK on the players dialog as it opened said "Players changed"; review)
+    match_id = store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.undo_action.trigger()
+    seats = tuple(rules.Player(p.name, p.deck, p.team) for p in window.match.players)
+    assert window._players_refused(seats) is None
+    assert window.statusBar().currentMessage() == "Nothing changed: the players are as they were"
+    assert window._settings_refused(window.match.settings) is None
+    assert window.statusBar().currentMessage() == "Nothing changed: the settings are as they were"
+    assert window.redo_action.isEnabled()
+    renamed = (rules.Player("Anna", "green-pump"), *seats[1:])
+    assert window._players_refused(renamed) is None
+    assert store.load(match_id).players[0].name == "Anna"
+
+
+def test_a_come_back_refused_says_whose_deck_holds_the_seat(qtbot, store, feed, tmp_path):
+    store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
+    window = _window(qtbot, store, feed, tmp_path)
+    match = rules.join(rules.leave(window.match, "Bob"), rules.Player("Di", "red-buggy"))
+    assert window._why_not(window.come_back_action).endswith("nobody has left")
+    window.show_match(window.match_id, store.update(window.match_id, lambda _: match))
+    assert window._why_not(window.come_back_action).endswith(
+        ": Bob: their deck, red-buggy, is Di's now"
+    )
+
+
 def test_a_match_deleted_before_it_is_opened_leaves_the_open_one(qtbot, store, feed, tmp_path):
     # the browser listed it, then it was deleted elsewhere: opening it raised out of the slot
     # with the window's match id already the missing one's (undo then said "no match 2")

@@ -803,3 +803,36 @@ def test_more_cards_in_view_than_a_blitz_pile_is_dealt_is_warned_of_in_the_blitz
     )
     view._on_counted(_counted(3, (2, 3)))
     assert "Ann" not in view.warnings.accessibleDescription()
+
+
+def test_backspace_while_a_shot_waits_calls_off_that_shot_only(qtbot) -> None:
+    # one press dropped the waiting shot and the one taken before it, unsaid (review)
+    from blitzcam.ui.scan import SHOT_CALLED_OFF
+
+    view = _view(qtbot)
+    view._on_counted(_frame(1, 9, 3))
+    view.capture_button.click()
+    view._on_counted(_frame(2, 9, 3, settled=False))
+    view.capture_button.click()
+    assert view.live.message() == HOLD_STILL
+    view._on_drop()
+    assert [shot.view for shot in view.session.shots()] == [1]
+    assert view.live.message() == SHOT_CALLED_OFF
+    view._on_counted(_frame(3, 20, 5))  # settled: no shot was waiting for it
+    assert [shot.view for shot in view.session.shots()] == [1]
+    view._on_drop()  # and again: the last shot taken
+    assert not view.session.shots()
+
+
+def test_enter_before_the_first_count_waits_for_it_and_goes_on(qtbot) -> None:
+    # with the camera's picture up and no count yet, Enter did nothing and said nothing,
+    # where Space waited for the count (review)
+    view = _view(qtbot)
+    asked: list[object] = []
+    view.reviewRequested.connect(asked.append)
+    view._on_previewed(_table(0), 1)
+    view._on_next()
+    assert view.live.message() == HOLD_STILL and view.session.step == "dutch"
+    view._on_counted(_numbered(1, 9, 3, _table(0)))
+    assert view.session.step == "blitz" and not asked
+    assert view.session.totals() == {"Ann": 0, "Bob": 0}  # (the Blitz step's, none shot yet)
