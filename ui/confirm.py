@@ -141,12 +141,14 @@ def unshot_line(piles: Sequence[str]) -> str:
     return f"⚠ No shot of the {which}: type in each player's count, the zeros counted nothing."
 
 
-def kept_line(kept: int) -> str:
-    """What the dialog says when counts typed in a review left before are kept ("" for none)."""
+def kept_line(kept: int, *, shots: bool = True) -> str:
+    """What the dialog says when counts typed in a review left before are kept ("" for none);
+    `shots`: the round's counts came from a scan's shots (not typed by hand, or a round's own)."""
     if not kept:
         return ""
     counts = "count you typed before is" if kept == 1 else "counts you typed before are"
-    return f"✎ {kept} {counts} kept (where a new shot changed a count, it is the shot's)."
+    how = " (where a new shot changed a count, it is the shot's)" if shots else ""
+    return f"✎ {kept} {counts} kept{how}."
 
 
 class ConfirmDialog(QDialog):
@@ -207,7 +209,7 @@ class ConfirmDialog(QDialog):
         called.setBuddy(self.caller)
         caller_row.addWidget(called)
         caller_row.addWidget(self.caller, 1)
-        lines = (unshot_line(unshot), kept_line(kept), check_line(check))
+        lines = (unshot_line(unshot), kept_line(kept, shots=bool(captures)), check_line(check))
         said = [line for line in lines if line]
         self.check = plain_label("\n".join(said))  # names are the players' own text
         self.check.setWordWrap(True)

@@ -162,6 +162,10 @@ class MainWindow(QMainWindow):
         # the counts typed in the open scan's last review, left with Esc or Cancel: kept for
         # its next review (they were lost, the shots' counts shown again)
         self._corrections: Corrections | None = None
+        # the counts typed by hand in a round entered or edited, left with Esc or Cancel: kept
+        # for the next time that round is opened while the match is as it was (they were lost,
+        # every box 0 again, unasked; review): by match and round edited (None: a new one)
+        self._drafts: dict[tuple[int, int | None], tuple[Match, Corrections]] = {}
         self._ask_on_close = True  # about a scan's shots (not on Ctrl+C in the terminal)
 
         self.pages = QStackedWidget()
@@ -525,14 +529,19 @@ class MainWindow(QMainWindow):
                 "Confirm again to save it." if still_there() else moved[0].upper() + moved[1:] + "."
             )
 
-        self._open_confirm(
-            opened,
+        key = (self.match_id, number)
+        again = self._draft(key, opened)  # (its caller shown: it was nobody, unlike a review's)
+        dialog = self._open_confirm(
+            again.round,
             title=f"Edit round {number}",
             commit=commit,
-            caller=rules.blitz_caller(opened),  # (shown as nobody, where a review picks them)
+            caller=again.caller,
+            caller_before=again.caller_before,
+            kept=again.kept,
             when_stale=when_stale,
             edited=number,
         )
+        self._keep_draft_of(dialog, key, opened)
 
     def _on_manual(self) -> None:
         if self.match is None:
@@ -542,12 +551,39 @@ class MainWindow(QMainWindow):
         def title() -> str:  # (its number read again when the match changed elsewhere)
             return f"Round {len(self.match.rounds) + 1} — enter the counts"
 
-        self._open_confirm(
-            empty,
+        key = (self.match_id, None)
+        again = self._draft(key, empty)
+        dialog = self._open_confirm(
+            again.round,
             title=title(),
             commit=lambda r: self.store.add_round(self.match_id, r, expect=self.match),
+            caller=again.caller,
+            caller_before=again.caller_before,
+            kept=again.kept,
             retitle=title,
         )
+        self._keep_draft_of(dialog, key, empty)
+
+    def _draft(self, key: tuple[int, int | None], proposed: Round) -> Reviewed:
+        """`proposed` with the counts typed in its dialog left before (`_drafts`), where the
+        match is as it was then."""
+        kept = self._drafts.pop(key, None)
+        if kept is not None and kept[0] == self.match:
+            return kept[1].over(proposed)
+        return Reviewed(proposed, rules.blitz_caller(proposed), None, 0)
+
+    def _keep_draft_of(
+        self, dialog: ConfirmDialog, key: tuple[int, int | None], proposed: Round
+    ) -> None:
+        """Keep what is typed in `dialog` if it is left (Esc, Cancel), for `_draft`."""
+        match = self.match
+
+        def left() -> None:
+            corrections = Corrections(proposed, *dialog.typed())
+            if corrections.any and match is not None:
+                self._drafts[key] = (match, corrections)
+
+        dialog.rejected.connect(left)
 
     def _on_match_settings(self) -> None:
         if self.match is None:

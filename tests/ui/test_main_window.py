@@ -782,6 +782,37 @@ def test_players_or_settings_confirmed_unchanged_say_so_and_keep_what_can_be_red
     assert store.load(match_id).players[0].name == "Anna"
 
 
+def test_counts_typed_by_hand_and_left_come_back_with_the_round(qtbot, store, feed, tmp_path):
+    # (Esc on a round entered by hand, or on an edit, threw every typed count away, unasked;
+    # a scan's review kept them; review)
+    match_id = store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.manual_action.trigger()
+    window.confirm.editor.dutch["Ann"].setValue(12)
+    window.confirm.editor.blitz["Bob"].setValue(4)
+    window.confirm.reject()
+    window.manual_action.trigger()
+    assert window.confirm.value() == round_of(Ann=(12, 0), Bob=(0, 4), Cy=(0, 0))
+    assert "✎ 2 counts you typed before are kept." in window.confirm.check.text()
+    assert "shot" not in window.confirm.check.text()
+    window.confirm.reject()
+    store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 1), Cy=(1, 1)))  # elsewhere
+    window.refresh_from_store()
+    window.manual_action.trigger()  # another round now: its boxes start at 0
+    assert window.confirm.value() == round_of(Ann=(0, 0), Bob=(0, 0), Cy=(0, 0))
+    window.confirm.reject()
+    window._on_edit_round(1)
+    window.confirm.editor.dutch["Cy"].setValue(9)
+    window.confirm.reject()
+    window._on_edit_round(1)
+    assert window.confirm.value() == round_of(Ann=(10, 0), Bob=(8, 1), Cy=(9, 3))
+    window.confirm.countsConfirmed.emit(window.confirm.value())
+    assert store.load(match_id).rounds[0] == round_of(Ann=(10, 0), Bob=(8, 1), Cy=(9, 3))
+    window._on_edit_round(1)  # saved: nothing kept
+    assert window.confirm.value() == store.load(match_id).rounds[0]
+    assert "kept" not in window.confirm.check.text()
+
+
 def test_a_come_back_refused_says_whose_deck_holds_the_seat(qtbot, store, feed, tmp_path):
     store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
     window = _window(qtbot, store, feed, tmp_path)
