@@ -73,7 +73,7 @@ from blitzcam.ui.settings import (
 from blitzcam.ui.status_bar import WrappingStatusBar
 from blitzcam.ui.text_size import text_percent
 from blitzcam.ui.toolbar_more import fit_more_button
-from blitzcam.ui.undo_history import UndoHistory
+from blitzcam.ui.undo_history import Change, ChangeHistory, UndoHistory, Undone
 from blitzcam.ui.window_place import (
     GEOMETRY_FILE,
     OPEN_MATCH_FILE,
@@ -155,7 +155,8 @@ class MainWindow(QMainWindow):
         self.match: Match | None = None
         self.standings: Standings | None = None  # the open match's, as drawn
         self._use_text_size(self.settings.text_size)  # (before any widget is made)
-        self._undone = UndoHistory()  # rounds undone, which redo may bring back
+        self._undone = UndoHistory()  # rounds and changes undone, which redo may bring back
+        self._changes = ChangeHistory()  # changes made here other than rounds added: undoable
         self.scan: ScanView | None = None
         self.enrolling: EnrollDialog | None = None
         self.confirm: ConfirmDialog | None = None
@@ -321,17 +322,27 @@ class MainWindow(QMainWindow):
         self.join_action.setEnabled(states.join)
         self.leave_action.setEnabled(states.leave)
         self.come_back_action.setEnabled(states.come_back)
-        self.undo_action.setEnabled(states.undo)
-        refused = states.undo_refused if self.match is not None else None
+        change = None
+        if self.match_id is not None and self.scan is None:
+            change = self._changes.undoable(self.match_id, self.match)
+        self.undo_action.setEnabled(states.undo or change is not None)
+        refused = states.undo_refused if self.match is not None and change is None else None
         self._undo_refused = refused
+        # the menus say what undo and redo take back and bring back: a change, or a round
+        undo = "round" if change is None else change.what
+        self.undo_action.setText(f"&Undo {undo}")
         self.undo_action.setToolTip(  # (the reason may name a player)
             as_plain(
-                f"Undo round ({self.undo_action.shortcut().toString()})"
+                f"Undo {undo} ({self.undo_action.shortcut().toString()})"
                 + (f": not now, {refused}" if refused is not None else "")
             )
         )
         self.delete_round_action.setEnabled(states.delete_round)
         self.redo_action.setEnabled(states.redo)
+        undone = self._redoable()
+        redo = "round" if undone is None or undone.what is None else undone.what
+        self.redo_action.setText(f"&Redo {redo}")
+        self.redo_action.setToolTip(as_plain(f"Redo {redo} (Ctrl+Shift+Z)"))
         for action in (self.match_settings_action, self.players_action, self.export_action):
             action.setEnabled(states.of_the_match)
         for action in (
@@ -423,6 +434,10 @@ class MainWindow(QMainWindow):
     def _on_undo(self) -> None:
         if self.match_id is None:
             return
+        change = self._changes.undoable(self.match_id, self.match)
+        if change is not None:  # (after an edit of round 1, Ctrl+Z deleted the last round)
+            self._undo_change(change)
+            return
         before = self.match
         try:
             match = self.store.undo_last_round(self.match_id, expect=self.match)
@@ -437,28 +452,58 @@ class MainWindow(QMainWindow):
             f"Round {len(match.rounds) + 1} undone{seats} (Ctrl+Shift+Z brings it back)", 8000
         )
 
-    def _redoable(self) -> Match | None:
-        """The open match as it was before its last undo, if it is still as that undo left it."""
+    def _undo_change(self, change: Change) -> None:
+        """Put the open match back as it was before `change`."""
+        try:
+            match = self.store.update(
+                self.match_id, lambda _: rules.checked(change.before), expect=self.match
+            )
+        except (MatchError, StoreError) as exc:
+            self.statusBar().showMessage(
+                f"Could not undo {change.what}: {self._refused(exc)}", 8000
+            )
+            return
+        self._changes.take(change)
+        self._undone.push(self.match_id, left=match, before=change.after, what=change.what)
+        self.show_match(self.match_id, match)
+        self._say_done(f"Undone: {change.what} (Ctrl+Shift+Z brings it back)", 8000)
+
+    def _record(self, what: str, before: Match | None, after: Match) -> None:
+        """A change made here to the open match, which undo may take back."""
+        if before is not None and self.match_id is not None:
+            self._changes.push(Change(self.match_id, what, before, after))
+
+    def _redoable(self) -> Undone | None:
+        """The open match's last undo, if the match is still as that undo left it."""
         if self.match_id is None:
             return None
         return self._undone.redoable(self.match_id, self.match)
 
     def _on_redo(self) -> None:
-        before = self._redoable()
-        if before is None or self.scan is not None:
+        undone = self._redoable()
+        if undone is None or self.scan is not None:
             return
+        before = undone.before
         try:
             match = self.store.update(
                 self.match_id, lambda _: rules.checked(before), expect=self.match
             )
         except (MatchError, StoreError) as exc:
             # kept: a passing failure ("database is locked") may be tried again
-            self.statusBar().showMessage(f"Round not brought back: {self._refused(exc)}", 8000)
+            not_done = (
+                "Round not brought back" if undone.what is None else f"Could not redo {undone.what}"
+            )
+            self.statusBar().showMessage(f"{not_done}: {self._refused(exc)}", 8000)
             self._update_actions()
             return
         self._undone.take(self.match_id, self.match)
         left = self.match
+        if undone.what is not None:  # a change: undoable again
+            self._record(undone.what, left, match)
         self.show_match(self.match_id, match)
+        if undone.what is not None:
+            self._say_done(f"Made again: {undone.what}", 8000)
+            return
         seats = seat_changes(left, match) if left is not None else ""
         self._say_done(f"Round {len(match.rounds)} brought back{seats}", 8000)
 
@@ -487,7 +532,7 @@ class MainWindow(QMainWindow):
         if not self._asked(
             f"Delete round {number}",
             f"Delete round {number} ({said})? The rounds after it move up.{with_them} Undo "
-            "cannot bring it back.",
+            "(Ctrl+Z) brings it back.",
         ):
             return
         before = asked_of
@@ -499,6 +544,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Round not deleted: {self._refused(exc)}", 8000)
             return
         gone = rules.taken_off(before, match)
+        self._record(f"round {number}'s deletion", before, match)
         self.show_match(self.match_id, match)
         also = f"; {taken_off_said(gone)}" if gone else ""
         self._say_done(f"Round {number} deleted; the rounds after it moved up{also}", 8000)
@@ -621,6 +667,7 @@ class MainWindow(QMainWindow):
         within: QDialog | None = None,
         not_done: str | None = None,
         said_by_caller: bool = False,
+        undone_as: str | None = None,
     ) -> Refusal | None:
         """Make a store change to the open match and show it; why not, if refused (with the
         rule it broke, when it was one: the dialog's box at fault takes the focus). A change
@@ -628,7 +675,9 @@ class MainWindow(QMainWindow):
         what it shows was read from the match before, and OK again would have saved that over
         the other change (the version checked is the reloaded one). `not_done`: how a
         refusal begins (default "<what> not changed"); `said_by_caller`: what it did is said
-        by the caller, not as "<what> changed" (a screen reader was told both)."""
+        by the caller, not as "<what> changed" (a screen reader was told both); `undone_as`:
+        the change in undo's words ("Bob's leaving"; default: "the change of <what>")."""
+        before = self.match
         try:
             match = change()
         except (MatchError, StoreError) as exc:
@@ -640,6 +689,7 @@ class MainWindow(QMainWindow):
                     10000,
                 )
             return Refusal(refused, exc if isinstance(exc, MatchError) else None)
+        self._record(undone_as or f"the change of {what.lower()}", before, match)
         self.show_match(self.match_id, match)
         if not said_by_caller:
             self._say_done(f"{what} changed")  # (the last message was stale)
@@ -672,6 +722,7 @@ class MainWindow(QMainWindow):
             # (a blank name: " not seated: player name '' must be…", naming nobody)
             not_done=f"{player.name} not seated" if looks_as(player.name).strip() else "Not seated",
             said_by_caller=True,  # (below: "Players changed" too was told; review)
+            undone_as=f"{player.name}'s joining",
         )
         if refused is None and self.match is not None:
             self.statusBar().showMessage(
@@ -689,6 +740,7 @@ class MainWindow(QMainWindow):
             "rounds are played without them.",
             self.store.leave,
             "{} has left the table",
+            "{}'s leaving",
         )
 
     def _on_come_back(self) -> None:
@@ -701,6 +753,7 @@ class MainWindow(QMainWindow):
             "next round; the rounds played without them are sat out.",
             self.store.come_back,
             "{} is back at the table",
+            "{}'s coming back",
         )
 
     def _seat_change(
@@ -710,8 +763,10 @@ class MainWindow(QMainWindow):
         question: str,
         change: Callable[..., Match],
         done: str,
+        undone: str,
     ) -> None:
-        """Ask which of `names` leaves or comes back, and have the store `change` their seat."""
+        """Ask which of `names` leaves or comes back, and have the store `change` their seat
+        (`done`, `undone`: what it did, and undo's words for it, of the name)."""
         if not names:
             return
         ask = QInputDialog(self)
@@ -740,7 +795,10 @@ class MainWindow(QMainWindow):
         name = names[chosen - 1]
         before = self.match
         refused = self._change_refused(
-            "Players", lambda: change(self.match_id, name, expect=self.match), said_by_caller=True
+            "Players",
+            lambda: change(self.match_id, name, expect=self.match),
+            said_by_caller=True,
+            undone_as=undone.format(name),
         )
         said = done.format(name)
         if (
@@ -780,6 +838,7 @@ class MainWindow(QMainWindow):
     def _on_match_deleted(self, match_id: int) -> None:
         """A match deleted in the browser: let it go, shown or undone."""
         self._undone.forget(match_id)
+        self._changes.forget(match_id)
         if match_id == self.match_id:
             self.match_id, self.match, self.standings = None, None, None
             self.pages.setCurrentWidget(self.welcome)
@@ -909,6 +968,8 @@ class MainWindow(QMainWindow):
         # "again" saved the round twice)
         if session is not None:
             self._end_scan()
+        if edited is not None:
+            self._record(f"round {edited}'s edit", self.match, match)
         self.show_match(self.match_id, match)
         said = (
             f"Round {edited} corrected" if edited else f"Round saved ({len(match.rounds)} played)"

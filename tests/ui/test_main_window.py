@@ -813,6 +813,46 @@ def test_counts_typed_by_hand_and_left_come_back_with_the_round(qtbot, store, fe
     assert "kept" not in window.confirm.check.text()
 
 
+def test_undo_takes_back_the_last_change_made_here_then_the_last_round(qtbot, store, feed, tmp_path):
+    # (after an edit of round 1, Ctrl+Z deleted round 2 and left the edit; review)
+    rounds = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
+    match_id = store.create_match(match_of(*rounds))
+    window = _window(qtbot, store, feed, tmp_path)
+    first = window.match
+    window._on_edit_round(1)
+    window.confirm.editor.dutch["Cy"].setValue(9)
+    window.confirm.countsConfirmed.emit(window.confirm.value())
+    edited = window.match
+    assert window.undo_action.text() == "&Undo round 1's edit"
+    assert window._join_refused(rules.Player("Di", "blue-plow"), 0) is None  # a latecomer
+    assert window.undo_action.isEnabled() and window.undo_action.text() == "&Undo Di's joining"
+    window.undo_action.trigger()
+    assert store.load(match_id) == edited and window.match == edited
+    assert window.statusBar().currentMessage() == "Undone: Di's joining (Ctrl+Shift+Z brings it back)"
+    assert window.redo_action.text() == "&Redo Di's joining"
+    window.undo_action.trigger()
+    assert store.load(match_id) == first
+    assert window.redo_action.text() == "&Redo round 1's edit"
+    window.redo_action.trigger()
+    assert store.load(match_id) == edited
+    assert window.statusBar().currentMessage() == "Made again: round 1's edit"
+    assert window.undo_action.text() == "&Undo round 1's edit"  # (and undoable again)
+    window.undo_action.trigger()
+    assert window.undo_action.text() == "&Undo round"  # nothing more made here: the last round
+    window.undo_action.trigger()
+    assert store.load(match_id).rounds == rounds[:1]
+    # a change made here under a round added since: that round first, then the change
+    window._players_refused((rules.Player("Anna", "green-pump"), *window.match.players[1:]))
+    renamed = window.match
+    store.add_round(match_id, round_of(Anna=(1, 0), Bob=(1, 1), Cy=(1, 1)))
+    window.refresh_from_store()
+    assert window.undo_action.text() == "&Undo round"
+    window.undo_action.trigger()
+    assert window.match == renamed and window.undo_action.text() == "&Undo the change of players"
+    window.undo_action.trigger()
+    assert window.match.players[0].name == "Ann"
+
+
 def test_a_come_back_refused_says_whose_deck_holds_the_seat(qtbot, store, feed, tmp_path):
     store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
     window = _window(qtbot, store, feed, tmp_path)
@@ -1730,7 +1770,8 @@ def test_undo_is_off_when_the_rules_would_refuse_it_and_says_why(qtbot, store, f
     window = _window(qtbot, store, feed, tmp_path)
     assert window.undo_action.isEnabled()
     assert window.undo_action.toolTip() == "Undo round (Ctrl+Z)"
-    assert window._join_refused(rules.Player("Di", "blue-plow"), 0) is None
+    store.join(window.match_id, rules.Player("Di", "blue-plow"), start=0)  # (elsewhere)
+    assert window.refresh_from_store()
     assert not window.undo_action.isEnabled()
     assert window.undo_action.toolTip().startswith("Undo round (Ctrl+Z): not now, player Di: joined after round 1")
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -1982,9 +2023,10 @@ def test_a_match_decided_by_a_deleted_round_a_redo_or_a_lower_target_says_how_to
     assert window.standings.status == "won"
     assert window.statusBar().currentMessage() == (
         f"Round 2 deleted; the rounds after it moved up: {PLAY_ON}")
-    window.undo_action.trigger()
+    window.undo_action.trigger()  # (the deletion taken back: round 2 is back)
+    assert window.standings.status == "in-progress" and len(window.match.rounds) == 3
     window.redo_action.trigger()
-    assert window.statusBar().currentMessage() == f"Round 2 brought back: {PLAY_ON}"
+    assert window.statusBar().currentMessage() == f"Made again: round 2's deletion: {PLAY_ON}"
     window.apply_match_settings(Settings(target=100))
     assert window.statusBar().currentMessage() == "Settings changed"
     window.apply_match_settings(Settings(target=20))

@@ -1,8 +1,9 @@
-"""ui/undo_history.py: which undone round redo may bring back (no Qt)."""
+"""ui/undo_history.py: which change undo may take back, and which undone one redo may bring
+back (no Qt)."""
 
 from __future__ import annotations
 
-from blitzcam.ui.undo_history import UndoHistory
+from blitzcam.ui.undo_history import Change, ChangeHistory, UndoHistory
 from tests.ui.fakes import match_of, round_of
 
 R1 = round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))
@@ -14,7 +15,7 @@ def test_an_undone_round_comes_back_only_onto_the_match_its_undo_left() -> None:
     left = match_of(R1)
     history = UndoHistory()
     history.push(1, left=left, before=before)
-    assert history.redoable(1, left) == before
+    assert history.redoable(1, left).before == before
     assert history.redoable(1, match_of(R1, R1)) is None  # another round put on since
     assert history.redoable(2, left) is None  # another match
     history.take(1, left)
@@ -27,13 +28,30 @@ def test_each_match_keeps_its_own_undos_under_another_s() -> None:
     b_before, b_left = match_of(R2, R1), match_of(R2)
     history.push(1, left=a_left, before=a_before)
     history.push(2, left=b_left, before=b_before)  # on top: match 1's stays offered
-    assert history.redoable(1, a_left) == a_before and history.redoable(2, b_left) == b_before
+    assert history.redoable(1, a_left).before == a_before
+    assert history.redoable(2, b_left).before == b_before
     # undone twice: the last undo first
     history.push(1, left=match_of(), before=a_left)
-    assert history.redoable(1, match_of()) == a_left
+    assert history.redoable(1, match_of()).before == a_left
     assert history.redoable(1, a_left) is None  # (the earlier undo waits under it)
     history.take(1, match_of())
-    assert history.redoable(1, a_left) == a_before
+    assert history.redoable(1, a_left).before == a_before
     history.forget(1)
-    assert history.redoable(1, a_left) is None and history.redoable(2, b_left) == b_before
+    assert history.redoable(1, a_left) is None and history.redoable(2, b_left).before == b_before
     assert len(history) == 1
+
+
+def test_a_change_is_undone_only_from_the_match_as_it_left_it() -> None:
+    history = ChangeHistory()
+    one, edited, two = match_of(R1), match_of(R2), match_of(R2, R1)
+    history.push(Change(1, "round 1's edit", before=one, after=edited))
+    history.push(Change(1, "Nothing", before=two, after=two))  # changed nothing: not kept
+    assert history.undoable(1, edited).what == "round 1's edit"
+    assert history.undoable(1, two) is None  # a round added since: undone first, as the last
+    assert history.undoable(2, edited) is None  # another match
+    history.push(Change(2, "the change of players", before=two, after=one))
+    assert history.undoable(1, edited).before == one  # (another match's on top)
+    history.take(history.undoable(1, edited))
+    assert history.undoable(1, edited) is None
+    history.forget(2)
+    assert history.undoable(2, one) is None
