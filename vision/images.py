@@ -329,6 +329,12 @@ def _has_transparency(image: np.ndarray) -> bool:
     return bool(np.nanmin(alpha) < opaque)
 
 
+def _wholly_transparent(image: np.ndarray) -> bool:
+    """Whether a decoded image has an alpha channel that is 0 everywhere (it shows nothing:
+    its "no colour" was said, with "take a colour photo"; review)."""
+    return image.ndim == 3 and image.shape[2] in (2, 4) and not np.nanmax(image[..., -1]) > 0
+
+
 def _eight_bits(image: np.ndarray) -> np.ndarray:
     """16-bit samples as 8: the top 8 of 16 bits, or of the bits the colour uses where those
     are 12 or fewer. Alpha goes by the colour's bits unless it passes 4095 itself (a 16-bit
@@ -361,6 +367,7 @@ class Picture:
     frame: np.ndarray  # BGR uint8
     size: tuple[int, int]  # (width, height) of the whole picture, as a viewer shows it
     transparent: bool = False  # some of it is not opaque (laid on a grey, `over`)
+    invisible: bool = False  # none of it is: wholly transparent, it shows nothing
     frames: int = 1  # 2: more than one (an animation's frames, a TIFF's pages): the first read
     palette: bool = False  # a palette's colours (256 at most: a deck's ink may be lost)
 
@@ -468,6 +475,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         as_srgb(to_bgr8(image, over=over), _profile_of(data)),  # (a profile's colours as sRGB)
         whole,
         transparent=_has_transparency(image),
+        invisible=_wholly_transparent(image),
         frames=frames,
         palette=palette,
     )

@@ -127,7 +127,9 @@ def _picture_notes(picture: Any, *, has_colour: bool) -> list[str]:
     """What in how a picture was read may change its count: no colour (the decks are told
     apart by their inks), a palette's few colours, frames or pages after the first."""
     notes = []
-    if not has_colour:  # the detector needs no colour: counted all the same
+    if picture.invisible:  # (laid on white: "no colour, take a colour photo" misled)
+        notes.append("the picture is wholly transparent: it shows nothing to count")
+    elif not has_colour:  # the detector needs no colour: counted all the same
         notes.append(
             "the picture has no colour: the decks are told apart by their inks, so most backs "
             "are read as no deck; take a colour photo"

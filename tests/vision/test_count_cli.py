@@ -122,6 +122,21 @@ def test_a_picture_without_colour_is_counted_with_a_note(random_model, photos, c
                      "their inks, so most backs are read as no deck; take a colour photo"]  # fmt: skip
 
 
+def test_a_wholly_transparent_picture_is_said_to_show_nothing(random_model, photos, capsys) -> None:
+    # (laid on white it was "the picture has no colour ... take a colour photo"; review)
+    clear = photos["good"].with_name("clear.png")
+    half = photos["good"].with_name("half.png")
+    picture = cv2.cvtColor(cv2.imread(str(photos["good"])), cv2.COLOR_BGR2BGRA)
+    picture[..., 3] = 0
+    cv2.imwrite(str(clear), picture)
+    picture[: picture.shape[0] // 2, :, 3] = 255
+    cv2.imwrite(str(half), picture)
+    code, _, err = _run(capsys, ["count", "--model", str(random_model.onnx), str(clear), str(half)])
+    assert code == 0 and "colour" not in err
+    notes = [line for line in err.splitlines() if line.startswith("note:")]
+    assert notes == [f"note: {clear}: the picture is wholly transparent: it shows nothing to count"]
+
+
 def test_both_engines_count_a_table_the_same(tmp_path: Path, capsys) -> None:
     # the shipped models on a generated table (a random model's boxes sit on the thresholds,
     # where float rounding between engines may tip one)
