@@ -7,6 +7,7 @@ every change through the store, whose rules refuse a broken round before anythin
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -330,7 +331,7 @@ class MainWindow(QMainWindow):
         self._undo_refused = refused
         # the menus say what undo and redo take back and bring back: a change, or a round
         undo = "round" if change is None else change.what
-        self.undo_action.setText(f"&Undo {undo}")
+        self.undo_action.setText(f"&Undo {undo.replace('&', '&&')}")  # (a name's & as itself)
         self.undo_action.setToolTip(  # (the reason may name a player)
             as_plain(
                 f"Undo {undo} ({self.undo_action.shortcut().toString()})"
@@ -341,7 +342,7 @@ class MainWindow(QMainWindow):
         self.redo_action.setEnabled(states.redo)
         undone = self._redoable()
         redo = "round" if undone is None or undone.what is None else undone.what
-        self.redo_action.setText(f"&Redo {redo}")
+        self.redo_action.setText(f"&Redo {redo.replace('&', '&&')}")
         self.redo_action.setToolTip(as_plain(f"Redo {redo} (Ctrl+Shift+Z)"))
         for action in (self.match_settings_action, self.players_action, self.export_action):
             action.setEnabled(states.of_the_match)
@@ -532,7 +533,7 @@ class MainWindow(QMainWindow):
         if not self._asked(
             f"Delete round {number}",
             f"Delete round {number} ({said})? The rounds after it move up.{with_them} Undo "
-            "(Ctrl+Z) brings it back.",
+            "(Ctrl+Z) brings it back while this window stays open.",
         ):
             return
         before = asked_of
@@ -613,8 +614,9 @@ class MainWindow(QMainWindow):
     def _draft(self, key: tuple[int, int | None], proposed: Round) -> Reviewed:
         """`proposed` with the counts typed in its dialog left before (`_drafts`), where the
         match is as it was then."""
-        kept = self._drafts.pop(key, None)
-        if kept is not None and kept[0] == self.match:
+        kept = self._drafts.get(key)
+        if kept is not None and kept[0] == self.match:  # (kept otherwise: the match may come
+            del self._drafts[key]  # back to it, an undo say)
             return kept[1].over(proposed)
         return Reviewed(proposed, rules.blitz_caller(proposed), None, 0)
 
@@ -1319,7 +1321,8 @@ class MainWindow(QMainWindow):
 
     def _why_not(self, action: QAction) -> str:
         """Why `action` may not be taken now, in words."""
-        name = action.text().replace("&", "").split("…")[0]  # ("Delete round… (the one …)")
+        # (the menu's letter marks out, a name's && as its &; "Delete round… (the one …)")
+        name = re.sub("&(.)", r"\1", action.text()).split("…")[0]
         if self.scan is not None:
             return f"{name}: not while a round is scanned (Esc leaves the scan)"
         if self.match is None:

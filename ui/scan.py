@@ -84,7 +84,8 @@ PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
 # text the players' rows got 60 px, not one of eight shown
 COMPACT_BELOW: Final = 640
 FRAME_SHOT_ALREADY: Final = "That view is already shot: wait for the next frame"
-SHOT_CALLED_OFF: Final = "Shot called off (Backspace again drops the last shot taken)"
+SHOT_CALLED_OFF: Final = "Shot called off"
+SHOT_CALLED_OFF_MORE: Final = " (Backspace again drops the last shot taken)"
 SHOOT_UNCHANGED_AGAIN: Final = (
     "Nothing on the table has changed since this view was shot{as_step}: shot again, its cards "
     "count twice. Press again to shoot it anyway"
@@ -511,7 +512,8 @@ class ScanView(QWidget):
     def _on_drop(self) -> None:
         if self._waiting is not None:  # a shot waiting: Backspace calls that one off, not the
             self._waiting = None  # last one taken too (one press dropped both, unsaid; review)
-            self.live.show_message(SHOT_CALLED_OFF)
+            shot = bool(self.session.shots())
+            self.live.show_message(SHOT_CALLED_OFF + (SHOT_CALLED_OFF_MORE if shot else ""))
             return
         self._again = None
         self.session = self.session.without_last_shot()

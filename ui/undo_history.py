@@ -57,8 +57,12 @@ class ChangeHistory:
         return None
 
     def take(self, change: Change) -> None:
-        """`change` undone: no longer offered (redo gives it back)."""
-        self._changes.remove(change)
+        """`change` undone: no longer offered (redo gives it back). Taken by identity: one
+        equal to it made before (Bob left, came back, left again) is another change."""
+        for at in range(len(self._changes) - 1, -1, -1):
+            if self._changes[at] is change:
+                del self._changes[at]
+                return
 
     def forget(self, match_id: int) -> None:
         """Every change of `match_id` (the match deleted)."""

@@ -853,6 +853,41 @@ def test_undo_takes_back_the_last_change_made_here_then_the_last_round(qtbot, st
     assert window.match.players[0].name == "Ann"
 
 
+def test_a_name_with_an_ampersand_is_said_whole_in_the_undo_menu(qtbot, store, feed, tmp_path):
+    store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
+    window = _window(qtbot, store, feed, tmp_path)
+    assert window._join_refused(rules.Player("Tom & Jo", "blue-plow"), 0) is None
+    assert window.undo_action.text() == "&Undo Tom && Jo's joining"  # (& marked a letter)
+    window.undo_action.trigger()
+    assert window.redo_action.text() == "&Redo Tom && Jo's joining"
+    window.scan = object()  # (a scan open: redo may not)
+    try:
+        assert window._why_not(window.redo_action).startswith("Redo Tom & Jo's joining: ")
+    finally:
+        window.scan = None
+
+
+def test_a_draft_not_taken_is_kept_for_when_the_match_comes_back(qtbot, store, feed, tmp_path, monkeypatch):
+    # (opened once while the match differed, it was thrown away; undone back, it was gone)
+    from PySide6.QtWidgets import QMessageBox
+
+    rounds = [round_of(Ann=(n, 0), Bob=(5, 3), Cy=(7, 1)) for n in (1, 2, 3)]
+    store.create_match(match_of(*rounds))
+    window = _window(qtbot, store, feed, tmp_path)
+    monkeypatch.setattr(window, "exec_dialog", lambda box: QMessageBox.StandardButton.Yes)
+    window._on_edit_round(2)
+    window.confirm.editor.dutch["Cy"].setValue(20)
+    window.confirm.reject()
+    window.scoreboard.table.setCurrentCell(2, 0)  # round 1
+    window.delete_round_action.trigger()
+    window._on_edit_round(2)  # (round 3 now: not the draft's)
+    assert window.confirm.value() == rounds[2]
+    window.confirm.reject()
+    window.undo_action.trigger()  # the deletion taken back
+    window._on_edit_round(2)
+    assert window.confirm.value().tallies["Cy"] == rules.Tally(20, 1)
+
+
 def test_a_come_back_refused_says_whose_deck_holds_the_seat(qtbot, store, feed, tmp_path):
     store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
     window = _window(qtbot, store, feed, tmp_path)

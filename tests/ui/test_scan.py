@@ -807,7 +807,7 @@ def test_more_cards_in_view_than_a_blitz_pile_is_dealt_is_warned_of_in_the_blitz
 
 def test_backspace_while_a_shot_waits_calls_off_that_shot_only(qtbot) -> None:
     # one press dropped the waiting shot and the one taken before it, unsaid (review)
-    from blitzcam.ui.scan import SHOT_CALLED_OFF
+    from blitzcam.ui.scan import SHOT_CALLED_OFF, SHOT_CALLED_OFF_MORE
 
     view = _view(qtbot)
     view._on_counted(_frame(1, 9, 3))
@@ -817,11 +817,15 @@ def test_backspace_while_a_shot_waits_calls_off_that_shot_only(qtbot) -> None:
     assert view.live.message() == HOLD_STILL
     view._on_drop()
     assert [shot.view for shot in view.session.shots()] == [1]
-    assert view.live.message() == SHOT_CALLED_OFF
+    assert view.live.message() == SHOT_CALLED_OFF + SHOT_CALLED_OFF_MORE
     view._on_counted(_frame(3, 20, 5))  # settled: no shot was waiting for it
     assert [shot.view for shot in view.session.shots()] == [1]
     view._on_drop()  # and again: the last shot taken
     assert not view.session.shots()
+    view._on_counted(_frame(4, 2, 2, settled=False))
+    view.capture_button.click()  # a first shot waits: called off, no other shot said
+    view._on_drop()
+    assert view.live.message() == SHOT_CALLED_OFF and not view.session.shots()
 
 
 def test_enter_before_the_first_count_waits_for_it_and_goes_on(qtbot) -> None:

@@ -55,3 +55,18 @@ def test_a_change_is_undone_only_from_the_match_as_it_left_it() -> None:
     assert history.undoable(1, edited) is None
     history.forget(2)
     assert history.undoable(2, one) is None
+
+
+def test_a_change_made_twice_is_taken_back_in_turn() -> None:
+    # (Bob left, came back, left again: taking the last leave took the first, equal to it, and
+    # the rest could no longer be reached; review)
+    history = ChangeHistory()
+    seated, gone = match_of(R1), match_of(R2)
+    leave, back = Change(1, "Bob's leaving", seated, gone), Change(1, "Bob's coming back", gone, seated)
+    history.push(leave)
+    history.push(back)
+    history.push(Change(1, "Bob's leaving", seated, gone))
+    history.take(history.undoable(1, gone))
+    assert history.undoable(1, seated).what == "Bob's coming back"
+    history.take(history.undoable(1, seated))
+    assert history.undoable(1, gone) is leave
