@@ -596,7 +596,8 @@ def why_nobody_comes_back(match: Match, standings: Standings | None = None) -> s
     if standings.status != "in-progress":
         return "the match is decided: nobody comes back to it"
     reasons = [(p.name, _why_not_back(match, p, standings)) for p in gone]
-    return "; ".join(f"{name}: {why}" for name, why in reasons if why is not None)
+    said = "; ".join(f"{name}: {why}" for name, why in reasons if why is not None)
+    return said or "nothing stands in the way"  # (one of them may: `can_come_back`)
 
 
 def can_join(match: Match, standings: Standings | None = None) -> bool:

@@ -370,6 +370,7 @@ def test_why_nobody_comes_back_is_said_seat_by_seat() -> None:
     # ("nobody who left may come back now" said nothing of the deck a latecomer held; review)
     three = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
     assert rules.why_nobody_comes_back(three) == "nobody has left"
+    assert rules.why_nobody_comes_back(leave(three, "Bob")) == "nothing stands in the way"
     handed = join(leave(three, "Bob"), Player("Di", "red-buggy"))
     assert rules.why_nobody_comes_back(handed) == "Bob: their deck, red-buggy, is Di's now"
     target = rules.score_match(handed).totals["Ann"] + 40
