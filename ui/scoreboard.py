@@ -63,10 +63,15 @@ ROW_HEIGHT: Final = 34  # a round's row, in pixels
 CHART_LEAST: Final = 340
 MIN_COLUMN: Final = 40  # a count's column at the least, in pixels (more where the text needs)
 CARDS_PER_ROW: Final = 4  # total cards side by side; more players take two rows
+# how the rounds table fits its width: each player's Dutch, Blitz and points headed in full,
+# headed short ("D", "B"), or their points alone (the piles' counts in each one's tip)
+TableLook = Literal["full", "short", "points"]
+TABLE_LOOKS: Final[tuple[TableLook, ...]] = ("full", "short", "points")
+# each player's columns: the header, its short form where the table is narrow, and its tip
 SUB_HEADERS: Final = (
-    ("Dutch", "cards in the Dutch piles"),
-    ("Blitz", "cards left in the Blitz pile"),
-    ("Pts", "round score: Dutch − 2 × Blitz"),
+    ("Dutch", "D", "cards in the Dutch piles"),
+    ("Blitz", "B", "cards left in the Blitz pile"),
+    ("Pts", "Pts", "round score: Dutch − 2 × Blitz"),
 )
 # one line colour per team on the chart, as many as teams can be (eight players, one each)
 TEAM_RGB: Final = (
@@ -372,6 +377,7 @@ class RoundTable(QTableWidget):
         self.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
         self.cellDoubleClicked.connect(self._on_double_clicked)
+        self.currentCellChanged.connect(self._off_hidden_columns)
         # the last round kept in view until the user scrolls: shown before the table had its
         # size (a match resumed at start), the scroll to it fell short of its real height
         self._follow_last = False
@@ -379,6 +385,10 @@ class RoundTable(QTableWidget):
         # each player's name over their three columns, cut with "…" to the width they have:
         # wrapped, "Bartholomew Jr." showed "Bartholomew" running into the next name
         self._names: list[str] = []
+        # a column's least width in each look (TABLE_LOOKS): at 150 % in a 1024-px window
+        # four players' columns did not fit beside the chart, the last player's out of view
+        self._least: dict[TableLook, int] = dict.fromkeys(TABLE_LOOKS, MIN_COLUMN)
+        self.look: TableLook = "full"
         self.setWordWrap(False)
         self.horizontalHeader().sectionResized.connect(self._on_section_resized)
         # the names and Dutch/Blitz/Pts rows stay at the top while the rounds scroll under
@@ -414,13 +424,13 @@ class RoundTable(QTableWidget):
         # a column as narrow as "Dutch" and "-88" allow at the text's size (a fixed 40 px cut
         # them at 150 %), the names over them held to the same (their own minimum grew with
         # the text, and the names drifted over another player's columns)
-        least = max(
-            MIN_COLUMN,
-            QFontMetrics(small).horizontalAdvance("Dutch") + 10,
-            QFontMetrics(bold).horizontalAdvance("-88") + 10,
-        )
-        for header in (self.horizontalHeader(), self._frozen.horizontalHeader()):
-            header.setMinimumSectionSize(least)
+        for look in TABLE_LOOKS:
+            shown = [label if look == "full" else short for label, short, _ in SUB_HEADERS]
+            self._least[look] = max(
+                MIN_COLUMN,
+                *(QFontMetrics(small).horizontalAdvance(text) + 10 for text in shown),
+                QFontMetrics(bold).horizontalAdvance("-88") + 10,
+            )
         for i, player in enumerate(players):
             col = i * COLUMNS_PER_PLAYER
             self.setSpan(0, col, 1, COLUMNS_PER_PLAYER)
@@ -435,10 +445,12 @@ class RoundTable(QTableWidget):
                 )
             )
             self.setItem(0, col, head)
-            for j, (label, tip) in enumerate(SUB_HEADERS):
+            for j, (label, _short, tip) in enumerate(SUB_HEADERS):
                 item = self._item(label, small, dim=True)
-                item.setToolTip(tip)
+                item.setToolTip(f"{label}: {tip}")
+                item.setData(Qt.ItemDataRole.AccessibleTextRole, label)  # (read whole, if short)
                 self.setItem(1, col + j, item)
+        self._show_headers()
         self._names = [player.name for player in players]
         self._fit_names()
         self.setVerticalHeaderLabels(["", "", *(str(n) for n in range(1, len(match.rounds) + 1))])
@@ -454,15 +466,54 @@ class RoundTable(QTableWidget):
                     continue
                 self.setItem(r, col, self._item(str(tally.dutch)))
                 self.setItem(r, col + 1, self._item(str(tally.blitz)))
-                self.setItem(r, col + 2, self._item(f"{scores[player.name]:+d}", bold))
-        self.setCurrentCell(kept_row, 0 if kept_row >= 0 else -1)
+                points = self._item(f"{scores[player.name]:+d}", bold)
+                # (the piles' counts, where the table shows the points alone)
+                points.setToolTip(f"{player.name}: Dutch {tally.dutch}, Blitz {tally.blitz}")
+                self.setItem(r, col + 2, points)
+        self.setCurrentCell(kept_row, self.shown_column(0) if kept_row >= 0 else -1)
         self._follow_last = bool(match.rounds) and kept_row < 0
         if self._follow_last:
             self.scrollToBottom()
 
-    def least_width(self) -> int:
-        """The width that shows every column at its least, with no scrolling across."""
-        columns = self.columnCount() * self.horizontalHeader().minimumSectionSize()
+    def set_look(self, look: TableLook) -> None:
+        """Show the players' columns in `look` (TABLE_LOOKS)."""
+        if look != self.look:
+            self.look = look
+            self._show_headers()
+
+    def _show_headers(self) -> None:
+        for header in (self.horizontalHeader(), self._frozen.horizontalHeader()):
+            header.setMinimumSectionSize(self._least[self.look])
+        for column in range(self.columnCount()):
+            label, short, _ = SUB_HEADERS[column % COLUMNS_PER_PLAYER]
+            item = self.item(1, column)
+            if item is not None:
+                item.setText(label if self.look == "full" else short)
+            pile = column % COLUMNS_PER_PLAYER < COLUMNS_PER_PLAYER - 1
+            for view in (self, self._frozen):
+                view.setColumnHidden(column, pile and self.look == "points")
+        if self.currentRow() >= 0 and self.isColumnHidden(self.currentColumn()):
+            # (the keyboard on a column hidden: its row out of reach of scrolling to it)
+            self.setCurrentCell(self.currentRow(), self.shown_column(self.currentColumn()))
+
+    @Slot(int, int, int, int)
+    def _off_hidden_columns(self, row: int, column: int, _row: int, _column: int) -> None:
+        # (the keyboard on a column hidden: its row could not be scrolled to)
+        if row >= 0 and column >= 0 and self.isColumnHidden(column):
+            self.setCurrentCell(row, self.shown_column(column))
+
+    def shown_column(self, column: int) -> int:
+        """`column`, or where the look hides it, its player's points' column."""
+        if self.look != "points":
+            return column
+        return column - column % COLUMNS_PER_PLAYER + COLUMNS_PER_PLAYER - 1
+
+    def least_width(self, look: TableLook | None = None) -> int:
+        """The width that shows every column at its least, with no scrolling across, in `look`
+        (None: as it is)."""
+        look = self.look if look is None else look
+        shown = self.columnCount() // (COLUMNS_PER_PLAYER if look == "points" else 1)
+        columns = shown * self._least[look]
         bar = self.verticalScrollBar().sizeHint().width()  # (there once the rounds fill it)
         return 2 * self.frameWidth() + self.verticalHeader().width() + columns + bar
 
@@ -483,7 +534,7 @@ class RoundTable(QTableWidget):
             row = self.rowCount() - 1 if up else HEADER_ROWS
         elif row == HEADER_ROWS - 1:  # Dutch / Blitz / Pts: nothing to do there
             row = 0 if up else HEADER_ROWS
-        return self.model().index(row, max(0, index.column()))
+        return self.model().index(row, self.shown_column(max(0, index.column())))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         # the round the keyboard is on, in view before, stays in view: a board that made room
@@ -686,6 +737,7 @@ class ScoreboardView(QWidget):
         # cards on a short screen)
         self._redrawing = False
         self._two_rows = False  # the cards are laid in two rows (more players than one holds)
+        self._fitted_beside = -1  # the chart's width when the cards' looks were last fitted
         # the keyboard brought the focus to the rounds, or moved it among them: the page keeps
         # its round in the window as the window is made smaller (it went below its edge)
         self._keyboard_on_table = False
@@ -706,6 +758,7 @@ class ScoreboardView(QWidget):
         """Each card's look: the base look, else beside the names where the page would not fit
         the window and every card keeps its name's room (`TotalCard.fits_beside`)."""
         cards = [card for card in self.cards if not card.isHidden()]
+        self._fitted_beside = self.chart.width()
         for look in (self._base_look(), "compact", "tight"):
             for card in cards:
                 card.set_look(look)
@@ -768,16 +821,28 @@ class ScoreboardView(QWidget):
 
     def _on_split_moved(self, _position: int, _index: int) -> None:
         self._split_by_hand = True
+        self._share_width()  # (only the headers: the share is the user's)
 
     def _share_width(self) -> None:
         """The splitter's width shared between the rounds and the chart (`split_widths`)."""
         total = sum(self._split.sizes())
-        if self._split_by_hand or total <= 0:
+        if total <= 0:
             return
+        # the table's first look (TABLE_LOOKS) whose columns fit beside the chart's least (or
+        # in the table's share the user gave it)
+        room = self._split.sizes()[0] if self._split_by_hand else total - CHART_LEAST
+        fits = [look for look in TABLE_LOOKS if self.table.least_width(look) <= room]
+        self.table.set_look(fits[0] if fits else TABLE_LOOKS[-1])
         widths = split_widths(total, self.table.least_width(), CHART_LEAST)
-        if list(widths) != self._split.sizes():
+        if not self._split_by_hand and list(widths) != self._split.sizes():
             self._split.setSizes(list(widths))
-            self._fit_cards()  # (the chart's legend may want other rows at its new width)
+            # (again once the chart has asked for its legend's rows at its new width)
+            QTimer.singleShot(0, self, self._fit_cards)
+        # the chart's legend may want other rows at a new width, whoever set it (the splitter
+        # shares a new width itself: measured before, eight players' cards stayed compact
+        # over a page too tall for the window); only then (every fit resizes the splitter)
+        if self.chart.width() != self._fitted_beside:
+            self._fit_cards()
 
     def _show_table_soon(self) -> None:
         # (once the table has scrolled to its row itself)

@@ -119,11 +119,11 @@ def test_at_150_percent_the_names_stand_over_their_own_columns(qtbot, store, tmp
     qtbot.wait(50)
     last = table.columnCount() - 1
     assert table._frozen.columnViewportPosition(last) == table.columnViewportPosition(last)
-    dutch = table.item(1, 0)
-    assert dutch.font().pointSizeF() == BASE_POINT_SIZE * 1.5 * 0.8  # drawn again at once
-    assert table.columnWidth(0) >= QFontMetrics(dutch.font()).horizontalAdvance("Dutch")
+    points = table.item(1, 2)  # (the piles' columns may be hidden for the room: not these)
+    assert points.font().pointSizeF() == BASE_POINT_SIZE * 1.5 * 0.8  # drawn again at once
+    assert table.columnWidth(2) >= QFontMetrics(points.font()).horizontalAdvance(points.text())
     window.apply_settings(AppSettings())
-    assert table.item(1, 0).font().pointSizeF() == BASE_POINT_SIZE * 0.8
+    assert table.item(1, 2).font().pointSizeF() == BASE_POINT_SIZE * 0.8
 
 
 def test_the_chart_is_as_tall_as_its_text_is_large(qtbot) -> None:
@@ -249,3 +249,38 @@ def test_at_150_percent_eight_players_newest_round_is_in_view_on_a_laptop(qtbot,
     # the legend's names kept their room: none cut to less than LEGEND_READABLE
     chart = window.scoreboard.chart
     assert chart.minimumSizeHint().height() <= chart.height()
+
+
+@pytest.mark.parametrize(("n", "look"), [(3, "short"), (4, "points")])
+def test_at_150_percent_every_player_s_points_fit_a_1024_pixel_window(qtbot, store, tmp_path, n, look) -> None:
+    # the columns' least, "Dutch" at 150 %, kept the last player's points (3 players) or all
+    # their columns (4) out of view beside the chart's 340 px; review
+    from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.settings import AppSettings
+    from tests.ui.fakes import ScriptedFeed, match_of, round_of, synthetic_frame
+
+    names = ("Ann", "Bob", "Cy", "Di")[:n]
+    store.create_match(match_of(round_of(**dict.fromkeys(names, (10, 0))), n=n))
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+    qtbot.addWidget(window)
+    window.apply_settings(AppSettings(text_size=150))
+    window.resize(1024, 640)
+    window.show()
+    qtbot.waitExposed(window)
+    table = window.scoreboard.table
+    qtbot.waitUntil(lambda: table.look == look, timeout=2000)
+    qtbot.waitUntil(lambda: table.horizontalScrollBar().maximum() == 0, timeout=2000)
+    last = 3 * n - 1  # the last player's points: in view
+    assert table.columnViewportPosition(last) + table.columnWidth(last) <= table.viewport().width()
+    assert table.item(1, 2).text() == "Pts"
+    if look == "short":
+        assert [table.item(1, column).text() for column in range(2)] == ["D", "B"]
+        assert table.item(1, 0).toolTip() == "Dutch: cards in the Dutch piles"
+    else:  # the points alone, the piles' counts in their tips
+        assert all(table.isColumnHidden(c) != (c % 3 == 2) for c in range(3 * n))
+        assert table.item(2, 2).toolTip() == "Ann: Dutch 10, Blitz 0"
+    window.resize(1900, 1000)  # room for the headers written out
+    qtbot.waitUntil(lambda: table.look == "full", timeout=2000)
+    assert table.item(1, 0).text() == "Dutch" and not table.isColumnHidden(0)
