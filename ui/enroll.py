@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QStyle,
     QVBoxLayout,
@@ -171,10 +172,12 @@ class EnrollDialog(QDialog):
         close.clicked.connect(self.accept)
         side.addWidget(close)
         self.done_button = close
-        close.setFocus()  # Space too is the focused button's: never a deck's at first
         layout = QHBoxLayout(self)
         layout.addWidget(self.live, 1)
         layout.addLayout(side)
+        # Space too is the focused button's: never a deck's at first (given before Done was
+        # the dialog's, the focus went to the first deck's button, and Space enrolled it)
+        close.setFocus()
         close.setDefault(True)  # once the dialog's (see ConfirmDialog: set before, it was lost)
         self._thread.counted.connect(self._on_counted)
         self._thread.previewed.connect(self._on_previewed)
@@ -308,6 +311,13 @@ class EnrollDialog(QDialog):
     def _on_forget(self, deck: str) -> None:
         if self._enroller is None or self._job.busy:
             return
+        # (one click removed the stored print for good, unasked; review)
+        if not self.ask(
+            f"Forget your enrolled print of {deck_label(deck)}? Its backs are read against "
+            "blitzcam's own drawing again, and the stored picture is removed (enroll it again "
+            "to have it back)."
+        ):
+            return
         forget = self._enroller.forget
         # (a file that cannot be removed is said, and the dialog stays)
         self._start_job(
@@ -315,6 +325,21 @@ class EnrollDialog(QDialog):
             f"{deck_label(deck)}: not forgotten",
             lambda: forget(deck),
         )
+
+    def ask(self, question: str) -> bool:
+        """Yes to a question, No the default: Enter or Esc keeps the print."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Use the built-in drawing",
+            as_plain(question),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        try:
+            return box.exec() == QMessageBox.StandardButton.Yes
+        finally:
+            box.deleteLater()
 
     def _start_job(self, doing: str, failed: str, work: Callable[[], object]) -> None:
         """Run `work` (an enroller's call) in its turn off this thread; meanwhile the deck

@@ -185,7 +185,11 @@ class MatchBrowser(QDialog):
             button.setEnabled(bool(summaries))
         note = ""  # what the list says of itself
         if problems:  # a damaged match is named, and hides none of the others
-            note = f"{len(problems)} match(es) could not be read: {problems[0]}"
+            # (what to do with one was said nowhere: the list cannot open it; review)
+            note = (
+                f"{len(problems)} match(es) could not be read: {problems[0]} (at a terminal, "
+                "`blitzcam match delete NUMBER` removes one)"
+            )
         elif not summaries:
             note = "No matches yet."
         # what the last action said stays (a reload on coming back to the browser, after a

@@ -1230,6 +1230,12 @@ class MainWindow(QMainWindow):
             self.toolbar.hide()
             self.menuBar().hide()
             self.showFullScreen()
+            # (with the menus gone nothing said how to leave it, nor that every key still acts)
+            self.statusBar().showMessage(
+                f"Full screen: {self.fullscreen_action.shortcut().toString()} leaves it; every "
+                "key still works",
+                8000,
+            )
 
     def shutdown(self) -> None:
         """Stop the camera threads (on quit), and let a frame still being counted (or an

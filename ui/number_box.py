@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QSpinBox
 
 from blitzcam.ui.dialog_parts import ErrorLabel
 
-NOT_A_NUMBER = "a box is empty: type a number in it (0 for none)"
+NOT_A_NUMBER = "a box is empty: type a number in it"
 
 
 class NumberBox(QSpinBox):
@@ -28,12 +28,24 @@ class NumberBox(QSpinBox):
 
 def refuse_empty(error: ErrorLabel, boxes: Iterable[QSpinBox], label: str = "") -> bool:
     """Whether OK cannot take `boxes` as they are: one of them holds no number ('' after
-    Backspace, or '-' alone). `error` then says so at that box (it takes the focus and the
-    reason as its description). Its value() is the last number it held, which OK would have
-    saved: a target of 1 typed and erased decided the match, an erased count kept the old one.
-    `label` names the box in the reason."""
+    Backspace, or '-' alone), or one out of its range ("1" players, a target of "0"). `error`
+    then says so at that box (it takes the focus and the reason as its description). Its
+    value() is the last number it held, which OK would have saved: a target of 1 typed and
+    erased decided the match, an erased count kept the old one. `label` names the box in the
+    reason."""
     box = next((box for box in boxes if not box.hasAcceptableInput()), None)
     if box is None:
         return False
-    error.refuse(f"{label}: {NOT_A_NUMBER}" if label else NOT_A_NUMBER.capitalize(), at=box)
+    why = _not_taken(box)
+    error.refuse(f"{label}: {why}" if label else why[:1].upper() + why[1:], at=box)
     return True
+
+
+def _not_taken(box: QSpinBox) -> str:
+    """Why `box` holds no number it can take, in words ("empty" said of a box showing 1
+    player, and "0 for none" of a target that cannot be 0; review)."""
+    low, high = box.minimum(), box.maximum()
+    text = box.cleanText().strip()
+    if text in ("", "-", "+"):
+        return NOT_A_NUMBER + (" (0 for none)" if low <= 0 <= high else "")
+    return f"{text} is not a number from {low} to {high}: type one of them"

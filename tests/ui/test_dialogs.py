@@ -227,6 +227,7 @@ def test_browser_names_a_damaged_match_and_lists_the_others(qtbot, store) -> Non
     qtbot.addWidget(browser)
     assert browser.table.rowCount() == 1 and browser.selected_match() == good
     assert f"1 match(es) could not be read: match {damaged} " in browser.message.text()
+    assert browser.message.text().endswith("(at a terminal, `blitzcam match delete NUMBER` removes one)")
 
 
 def test_browser_keeps_a_right_to_left_winner_in_an_english_line(qtbot, store) -> None:
@@ -341,8 +342,11 @@ def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
             return dict(self.stored)
 
     source = FakeSource([frame])
-    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=Enroller(), interval_ms=1)
+    enroller = Enroller()
+    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=enroller, interval_ms=1)
     qtbot.addWidget(dialog)
+    # Done has the keys at first (the first deck's button had: Space enrolled green pump)
+    assert dialog.focusWidget() is dialog.done_button
     dialog.start()
     qtbot.waitUntil(lambda: "recognised (2)" in dialog.seen["blue-plow"].text(), timeout=5000)
     assert "not seen" in dialog.seen["green-pump"].text()
@@ -356,6 +360,11 @@ def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
     qtbot.waitUntil(lambda: dialog.forget_buttons["blue-plow"].isEnabled(), timeout=2000)
     assert [d for d, b in dialog.forget_buttons.items() if b.isEnabled()] == ["blue-plow"]
     assert not dialog.images["blue-plow"].pixmap().isNull()  # the drawing, the print unread
+    asked: list[str] = []
+    dialog.ask = lambda question: asked.append(question) or len(asked) > 1  # No, then Yes
+    dialog.forget_buttons["blue-plow"].click()  # (one click removed it for good, unasked)
+    assert asked[0].startswith("Forget your enrolled print of Blue plow?")
+    assert "blue-plow" in enroller.stored  # No: kept
     dialog.forget_buttons["blue-plow"].click()
     qtbot.waitUntil(lambda: dialog.message.text() == "blue-plow forgotten", timeout=5000)
     assert "built-in drawing" in dialog.seen["blue-plow"].text()
@@ -646,6 +655,7 @@ def test_an_enroller_that_raises_is_said_in_the_dialog(qtbot) -> None:
     dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=Broken(),
                           interval_ms=1)  # fmt: skip
     qtbot.addWidget(dialog)
+    dialog.ask = lambda question: True
     dialog.forget_buttons["red-plow"].click()
     qtbot.waitUntil(
         lambda: dialog.message.text() == "Red plow: not forgotten: cannot remove red-plow.png",
@@ -1425,6 +1435,14 @@ def test_an_erased_number_box_is_not_saved_as_its_last_number(qtbot) -> None:
     _ok(new)
     assert new.match() is None and "A box is empty" in new.count.accessibleDescription()
     assert "a box is empty" in settings._target.accessibleDescription()
+    assert "(0 for none)" not in new.error.text()  # (a count of players cannot be 0)
+    # a box showing a number it cannot take is not said to be empty ("1" player, target "0")
+    qtbot.keyClick(new.count, Qt.Key.Key_1)
+    assert new.count.text() == "1"
+    _ok(new)
+    assert new.match() is None
+    assert new.error.text().endswith("1 is not a number from 2 to 8: type one of them")
+    assert "(0 for none)" in confirm.error.text()  # (a count can be 0)
 
 
 def test_a_latecomer_cannot_be_given_a_deck_at_the_table(qtbot) -> None:
