@@ -168,16 +168,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             _drop_unwritten(stdout)
         return exc.exit_code
     except KeyboardInterrupt as exc:
-        from blitzcam.errors import SavedThenInterrupted
+        from blitzcam.errors import SavedThenInterrupted, Terminated
 
         saved = " (after the change was saved)" if isinstance(exc, SavedThenInterrupted) else ""
         # (a command that can be gone on with says how, once it can)
         hint_of = getattr(args, "interrupted_hint", None)
         hint = hint_of() if callable(hint_of) else None
-        print(
-            f"{_said_as(args)}: interrupted{saved}" + (f": {hint}" if hint else ""), file=sys.stderr
-        )
-        return 130
+        how = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        print(f"{_said_as(args)}: {how}{saved}" + (f": {hint}" if hint else ""), file=sys.stderr)
+        return 143 if isinstance(exc, Terminated) else 130
     finally:
         sys.stdout, sys.stderr = stdout, stderr
 

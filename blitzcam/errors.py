@@ -26,6 +26,11 @@ class OutputError(UserError):
         super().__init__(f"cannot write the output: {reason}", exit_code=OUTPUT_FAILED)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, unwound as Ctrl+C is (`worker_pool.sigterm_unwinds(as_interrupt=True)`): a
+    training killed by `kill` or `timeout` said nothing of how it goes on."""
+
+
 class SavedThenInterrupted(KeyboardInterrupt):
     """Ctrl+C that landed once a change was saved (a match's during the disk's sync, a deck's
     back while its look-alikes are checked): whoever reports the interrupt says the change is

@@ -45,14 +45,19 @@ def ignore_ctrl_c() -> None:
 
 
 @contextmanager
-def sigterm_unwinds() -> Iterator[None]:
-    """SIGTERM raises SystemExit(143) in the main thread while inside (elsewhere, where no
-    handler can be set, nothing changes); the handler before is put back on the way out."""
+def sigterm_unwinds(*, as_interrupt: bool = False) -> Iterator[None]:
+    """SIGTERM raises SystemExit(143) in the main thread while inside, or with `as_interrupt`
+    `errors.Terminated` (unwound and said as Ctrl+C is); elsewhere, where no handler can be
+    set, nothing changes. The handler before is put back on the way out."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def _raise(signum: int, frame: object) -> None:
+        if as_interrupt:
+            from blitzcam.errors import Terminated
+
+            raise Terminated
         raise SystemExit(128 + signum)
 
     previous = signal.signal(signal.SIGTERM, _raise)

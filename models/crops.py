@@ -17,6 +17,8 @@ import cv2
 import numpy as np
 
 from blitzcam.datasets.labels import to_obb_line
+from blitzcam.datasets.scene import CLASS_NAMES
+from blitzcam.models.yolo_scenes import SLACK
 
 CANONICAL_WIDTH: Final = 1280
 MIN_KEPT_SHARE: Final = 0.5  # a label cut by the crop edge is kept if this much of it is inside
@@ -42,10 +44,22 @@ def read_obb_labels(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.n
         if len(parts) != 9:
             raise ValueError(f"{path}:{number}: an OBB line has 9 fields, got {len(parts)}")
         try:
-            classes.append(int(parts[0]))
-            corners.append(np.array([float(v) for v in parts[1:]]).reshape(4, 2) * size)
+            cls, values = int(parts[0]), np.array([float(v) for v in parts[1:]])
         except ValueError as exc:
             raise ValueError(f"{path}:{number}: not an OBB line ({exc})") from None
+        # (held to what evaluation holds labels to: a 'nan' crashed the crops' cutting with
+        # a traceback, and a class of none was trained on; review)
+        if cls not in CLASS_NAMES:
+            raise ValueError(f"{path}:{number}: class {cls}, not one of {sorted(CLASS_NAMES)}")
+        if not np.isfinite(values).all():
+            raise ValueError(f"{path}:{number}: a coordinate that is not a number")
+        if values.min() < -SLACK or values.max() > 1 + SLACK:
+            raise ValueError(
+                f"{path}:{number}: coordinates past 0 to 1: OBB labels are shares of the "
+                "picture's width and height, not pixels"
+            )
+        classes.append(cls)
+        corners.append(values.reshape(4, 2) * size)
     return (
         np.array(classes, np.int64),
         np.array(corners, np.float64).reshape(-1, 4, 2),

@@ -57,6 +57,11 @@ def unfinished_dataset(folder: Path) -> str | None:
     not one): it writes data.yaml last, and a stopped one's part of the scenes, scored or
     trained on, passed for the whole."""
     if (folder / "scenes").is_dir() and not (folder / "data.yaml").is_file():
+        kind = run_kind(folder)
+        if kind is not None and kind != "unreadable":  # (said to be a stopped dataset; review)
+            held = [p.name for p in sorted(folder.glob("*scenes")) if (p / "data.yaml").is_file()]
+            within = f": its scenes are in {folder / held[0]}" if held else ""
+            return f"{folder}: {ARTICLE[kind]} `{COMMANDS[kind]}` run folder, not a dataset{within}"
         return (
             f"{folder}: no data.yaml: an unfinished dataset (a `blitzcam dataset generate` that "
             "was stopped?); generate it again"

@@ -24,9 +24,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "of scenes counted exactly and the exact rate and mean absolute error per deck; on "
         "scenes labelled box by box (a generated dataset's split, labelme files, YOLO labels) also "
         "precision, recall and mAP50 of the detector, confusions between decks and face-up "
-        "cards counted. Default data: the test split of the training recipe's own scenes, "
-        "generated if missing (1,000 scenes, about 215 MB, into runs/detector/ of the blitzcam "
-        "checkout, or of the data directory where blitzcam is installed: a minute or two). "
+        "cards counted. Default data: the test split of the training recipe's own scenes: "
+        "runs/detector/'s where `blitzcam train` made them there, else generated once (1,000 "
+        "scenes, about 215 MB, into runs/evaluate/; runs/ of the blitzcam checkout, or of the "
+        "data directory where blitzcam is installed: a minute or two). "
         "Photos of real tables: labelled in labelme (a shape round "
         "each back's drawing, labelled with its deck, face-up or unknown) or exported as a "
         "YOLO dataset (a data.yaml whose class names are those labels, as Roboflow, CVAT and "
@@ -80,13 +81,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=_evaluate)
 
 
-def _default_data() -> Path:
-    """The training recipe's own scenes (the default run folder of `blitzcam train`)."""
+def _default_data(root: Path | None = None) -> Path:
+    """The shipped recipe's own scenes: those of `blitzcam train`'s default run folder where
+    it holds them, else made apart (runs/evaluate). After a `train --scenes 5` there, plain
+    `evaluate` was refused ("made with n 5 ... delete this one", the run lost if heeded), and
+    after a `train --data X` it made the 1,000 scenes in that run's folder; review."""
+    from blitzcam.errors import UserError
     from blitzcam.models.recipe import SHIPPED
+    from blitzcam.models.stages import stages
     from blitzcam.models.training import recipe_scenes
     from blitzcam.paths import runs_root
 
-    return recipe_scenes(runs_root() / "detector", SHIPPED)
+    root = runs_root() if root is None else root
+    detector = root / "detector"
+    if (detector / f"{stages(SHIPPED)[0].prefix}scenes" / "data.yaml").is_file():
+        try:
+            return recipe_scenes(detector, SHIPPED)
+        except UserError:  # another recipe's scenes: that run's, left as they are
+            pass
+    return recipe_scenes(root / "evaluate", SHIPPED)
 
 
 def _check_report_file(path: Path) -> None:

@@ -82,6 +82,17 @@ def test_a_malformed_label_line_names_the_file_and_line(tmp_path: Path) -> None:
     path.write_text("0 abc 0.2 0.3 0.4 0.5 0.6 0.7 0.8\n")  # (was "could not convert", no file)
     with pytest.raises(ValueError, match=r"bad.txt:1: not an OBB line \(could not convert"):
         read_obb_labels(path, (320, 320))
+    # held to what evaluation holds labels to ('nan' crashed the crops' cutting; review)
+    for line, said in [
+        ("0 nan 0.2 0.3 0.4 0.5 0.6 0.7 0.8", "a coordinate that is not a number"),
+        ("0 inf 0.2 0.3 0.4 0.5 0.6 0.7 0.8", "a coordinate that is not a number"),
+        ("5 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8", "class 5, not one of [0, 1]"),
+        ("-1 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8", "class -1, not one of [0, 1]"),
+        ("0 10 20 30 20 30 40 10 40", "coordinates past 0 to 1"),
+    ]:
+        path.write_text(f"0 0.1 0.2 0.3 0.2 0.3 0.4 0.1 0.4\n{line}\n")
+        with pytest.raises(ValueError, match=rf"bad.txt:2: {re.escape(said)}"):
+            read_obb_labels(path, (320, 320))
 
 
 def test_the_crop_dataset_is_the_same_whatever_the_number_of_workers(tmp_path: Path) -> None:

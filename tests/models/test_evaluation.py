@@ -136,6 +136,16 @@ def test_an_unfinished_dataset_is_refused(tmp_path: Path, capsys: pytest.Capture
     assert main(["evaluate", "--data", str(tmp_path), "--split", "all"]) == 2
     err = capsys.readouterr().err
     assert f"{tmp_path}: no data.yaml: an unfinished dataset" in err and err.count("\n") == 1
+    # a training run's folder is said to be one, its scenes named (it was "an unfinished
+    # dataset ... generate it again"; review)
+    run = tmp_path / "run"
+    (run / "scenes").mkdir(parents=True)
+    (run / "scenes" / "data.yaml").write_text("names: {0: back, 1: face}\n")
+    (run / "recipe.json").write_text('{"model_yaml": "yolo11n-obb.yaml"}')
+    assert main(["evaluate", "--data", str(run), "--split", "all"]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"{run}: a `blitzcam train` run folder, not a dataset: its scenes are in {run / 'scenes'}\n"
+    )
 
 
 def test_truth_is_scaled_to_a_frame_shrunk_on_reading() -> None:

@@ -505,6 +505,31 @@ def test_an_interrupted_run_says_how_to_go_on(
     assert run_kind(tmp_path / "run-False") is None
 
 
+def test_a_run_killed_by_sigterm_says_how_to_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (`kill` or `timeout` mid-stage exited 143 without a word, where Ctrl+C said how to go
+    # on; review)
+    import os
+    import signal
+
+    import blitzcam.models.training as training
+
+    _trained_nowhere(monkeypatch, tmp_path)
+    before = signal.getsignal(signal.SIGTERM)
+
+    def killed(recipe: Recipe, *, run_dir: Path, **_: object) -> Path:
+        (run_dir / "recipe.json").write_text(json.dumps(recipe.as_dict()))
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise AssertionError("SIGTERM did not stop the run")
+
+    monkeypatch.setattr(training, "train", killed)
+    assert main(["train", "--trial", "--run", str(tmp_path / "run")]) == 143
+    said = capsys.readouterr().err
+    assert said == "blitzcam train: terminated: the same command with --resume goes on\n"
+    assert signal.getsignal(signal.SIGTERM) is before  # (put back)
+
+
 def test_resume_goes_on_with_the_run_s_own_recipe(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -946,3 +971,35 @@ def test_a_cuda_device_torch_does_not_see_is_refused_before_any_scene(
     err = capsys.readouterr().err
     assert "--device 0: no such CUDA device here (torch sees 0)" in err and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_plain_evaluate_leaves_a_training_run_s_own_scenes_alone(tmp_path: Path, monkeypatch) -> None:
+    # after `train --scenes 5` in the default run folder, plain `evaluate` was refused ("made
+    # with n 5 ... delete this one"), and after `train --data X` it made its 1,000 scenes in
+    # that run's folder (review)
+    from blitzcam.commands import evaluate
+    from blitzcam.errors import UserError
+    from blitzcam.models import training
+    from blitzcam.models.recipe import SHIPPED
+    from blitzcam.models.stages import stages
+
+    asked: list[str] = []
+    recipe_run: list[bool] = [False]
+
+    def recipe_scenes(run_dir: Path, recipe, stage=None) -> Path:
+        asked.append(run_dir.name)
+        if run_dir.name == "detector" and not recipe_run[0]:
+            raise UserError(f"{run_dir}: its scenes were made with n 5, not n 1000")
+        return run_dir / "scenes"
+
+    monkeypatch.setattr(training, "recipe_scenes", recipe_scenes)
+    assert evaluate._default_data(tmp_path) == tmp_path / "evaluate" / "scenes"
+    assert asked == ["evaluate"]  # (no run's scenes: none looked at, none made there)
+    made = tmp_path / "detector" / f"{stages(SHIPPED)[0].prefix}scenes"
+    made.mkdir(parents=True)
+    (made / "data.yaml").write_text("names: {0: back, 1: face}\n")
+    asked.clear()
+    assert evaluate._default_data(tmp_path) == tmp_path / "evaluate" / "scenes"
+    assert asked == ["detector", "evaluate"]
+    recipe_run[0] = True  # the run's scenes are the recipe's: used, not made again
+    assert evaluate._default_data(tmp_path) == tmp_path / "detector" / "scenes"
