@@ -273,3 +273,29 @@ def test_long_deck_names_keep_the_per_deck_columns_in_line() -> None:
     assert len({line.index("n/a") for line in lines[1:]}) == 1  # one column, however long
     # the count of scenes ends under the end of "scenes"
     assert {line.index("3 ") + 1 for line in lines[1:]} == {lines[0].index("scenes") + 6}
+
+
+def test_decks_given_in_part_score_the_stand_ins_backs_as_no_deck_s(tmp_path: Path) -> None:
+    # with --decks holding green pump alone, the other seven (stand-ins, never counted) were
+    # scored as decks to count: every one 0 % exact, "blue-plow -> unknown" confusions, beside
+    # "had every counted box got its deck: 100 %" (review)
+    import json
+
+    from blitzcam.cli import main
+    from blitzcam.datasets.generate import GenerateRequest, generate_dataset
+
+    generate_dataset(
+        GenerateRequest(out=tmp_path / "gen", n=2, seed=60, res=(1280, 720), workers=1, progress=False)
+    )
+    backs = tmp_path / "backs"
+    assert main(["decks", "export", str(backs)]) == 0
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "green-pump.png").write_bytes((backs / "green-pump.png").read_bytes())
+    report_file = tmp_path / "r.json"
+    argv = ["evaluate", "--data", str(tmp_path / "gen"), "--split", "all", "--decks", str(decks)]
+    assert main([*argv, "--json", str(report_file)]) == 0
+    report = json.loads(report_file.read_text())
+    assert len(report["stand_ins"]) == 7
+    assert set(report["per_deck"]) <= {"green-pump", "unknown"}
+    assert not [c for c in report["confusions"] if c["truth"] in report["stand_ins"]]
