@@ -52,6 +52,10 @@ def sigterm_unwinds(*, as_interrupt: bool = False) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    previous = signal.getsignal(signal.SIGTERM)
+    # (inside one that interrupts, as training's does, so does this one: scene generation's
+    # own exited 143 unsaid where training said how the run goes on; review)
+    as_interrupt = as_interrupt or getattr(previous, "interrupts", False)
 
     def _raise(signum: int, frame: object) -> None:
         if as_interrupt:
@@ -60,7 +64,9 @@ def sigterm_unwinds(*, as_interrupt: bool = False) -> Iterator[None]:
             raise Terminated
         raise SystemExit(128 + signum)
 
-    previous = signal.signal(signal.SIGTERM, _raise)
+    _raise.interrupts = as_interrupt  # type: ignore[attr-defined]
+
+    signal.signal(signal.SIGTERM, _raise)
     try:
         yield
     finally:

@@ -99,6 +99,8 @@ class ElidedLabel(QLabel):
         self._shrink_to = shrink_to
         # labels side by side drawn at one size with this one, the smallest any needs
         self.drawn_with: list[ElidedLabel] = []
+        # a label this one is never drawn larger than (a heading over it)
+        self.at_most: ElidedLabel | None = None
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setText(text)
@@ -113,12 +115,20 @@ class ElidedLabel(QLabel):
 
     def shown_font(self) -> QFont:
         """The font the text is drawn in now: the label's, or smaller (`shrink_to`), as small
-        as the smallest of the labels it is `drawn_with`."""
+        as the smallest of the labels it is `drawn_with`, and none larger than its own
+        `at_most`."""
         font = QFont(self.font())
-        size = min(label.fitted_size() for label in [self, *self.drawn_with])
+        size = min(label._capped_size() for label in [self, *self.drawn_with])
         if size > 0:
             font.setPointSizeF(min(size, font.pointSizeF()))
         return font
+
+    def _capped_size(self) -> float:
+        """`fitted_size`, no larger than `at_most`'s shown size."""
+        size = self.fitted_size()
+        if self.at_most is not None:
+            size = min(size, self.at_most.shown_font().pointSizeF())
+        return size
 
     def fitted_size(self) -> float:
         """The size (points) the text is drawn at alone: the label's, or smaller, down to

@@ -220,6 +220,9 @@ class TotalCard(QFrame):
         self.name = ElidedLabel(shrink_to=NAME_SMALLEST_PT)
         self.name.setObjectName("totalName")
         self.detail = ElidedLabel(shrink_to=DETAIL_SMALLEST_PT)
+        # never larger than the name over it ("Red buggy" at 18 pt under "Bartholomew Jr." at
+        # 13, shrunk to its room, read as the card's heading; review)
+        self.detail.at_most = self.name
         self.detail.setObjectName("totalDetail")
         self.total = QLabel()
         self.total.setObjectName("totalValue")
@@ -385,6 +388,7 @@ class RoundTable(QTableWidget):
         # each player's name over their three columns, cut with "…" to the width they have:
         # wrapped, "Bartholomew Jr." showed "Bartholomew" running into the next name
         self._names: list[str] = []
+        self._names_due = False  # a fitting of the names asked for (`_fit_names_soon`)
         # a column's least width in each look (TABLE_LOOKS): at 150 % in a 1024-px window
         # four players' columns did not fit beside the chart, the last player's out of view
         self._least: dict[TableLook, int] = dict.fromkeys(TABLE_LOOKS, MIN_COLUMN)
@@ -492,6 +496,7 @@ class RoundTable(QTableWidget):
             pile = column % COLUMNS_PER_PLAYER < COLUMNS_PER_PLAYER - 1
             for view in (self, self._frozen):
                 view.setColumnHidden(column, pile and self.look == "points")
+        self._fit_names_soon()
         if self.currentRow() >= 0 and self.isColumnHidden(self.currentColumn()):
             # (the keyboard on a column hidden: its row out of reach of scrolling to it)
             self.setCurrentCell(self.currentRow(), self.shown_column(self.currentColumn()))
@@ -596,10 +601,23 @@ class RoundTable(QTableWidget):
     def _on_section_resized(self, index: int, _old: int, new: int) -> None:
         self._frozen.setColumnWidth(index, new)
         self._fit_names()
+        self._fit_names_soon()
 
     @Slot(QModelIndex)
     def _on_frozen_double_clicked(self, index: QModelIndex) -> None:
         self._on_double_clicked(index.row(), index.column())
+
+    def _fit_names_soon(self) -> None:
+        """`_fit_names` once the columns have their widths: measured as the first of them
+        was resized (the columns stretched one by one, some hidden), the last name kept the
+        width before ("Diederik" left as "…" over a column with room for it; review)."""
+        if not self._names_due:
+            self._names_due = True
+            QTimer.singleShot(0, self, self._fit_names_now)
+
+    def _fit_names_now(self) -> None:
+        self._names_due = False
+        self._fit_names()
 
     def _fit_names(self) -> None:
         """Each name cut with "…" to its three columns' width (the whole name is its tooltip)."""
@@ -737,7 +755,6 @@ class ScoreboardView(QWidget):
         # cards on a short screen)
         self._redrawing = False
         self._two_rows = False  # the cards are laid in two rows (more players than one holds)
-        self._fitted_beside = -1  # the chart's width when the cards' looks were last fitted
         # the keyboard brought the focus to the rounds, or moved it among them: the page keeps
         # its round in the window as the window is made smaller (it went below its edge)
         self._keyboard_on_table = False
@@ -758,7 +775,6 @@ class ScoreboardView(QWidget):
         """Each card's look: the base look, else beside the names where the page would not fit
         the window and every card keeps its name's room (`TotalCard.fits_beside`)."""
         cards = [card for card in self.cards if not card.isHidden()]
-        self._fitted_beside = self.chart.width()
         for look in (self._base_look(), "compact", "tight"):
             for card in cards:
                 card.set_look(look)
@@ -789,6 +805,12 @@ class ScoreboardView(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_cards()
+        # and again once the splitter has shared the new width itself (fitted before it, with
+        # the chart's legend at its old width, eight players' cards stayed compact over a page
+        # too tall for the window); not on every change of the chart's width: the page's scroll
+        # bar coming and going changes it, and each fit brought the bar back (a review: 243
+        # shares in 200 idle passes)
+        QTimer.singleShot(0, self, self._fit_cards)
         if self._keyboard_on_table and self.table.hasFocus():
             self._show_table_soon()
 
@@ -836,13 +858,7 @@ class ScoreboardView(QWidget):
         widths = split_widths(total, self.table.least_width(), CHART_LEAST)
         if not self._split_by_hand and list(widths) != self._split.sizes():
             self._split.setSizes(list(widths))
-            # (again once the chart has asked for its legend's rows at its new width)
-            QTimer.singleShot(0, self, self._fit_cards)
-        # the chart's legend may want other rows at a new width, whoever set it (the splitter
-        # shares a new width itself: measured before, eight players' cards stayed compact
-        # over a page too tall for the window); only then (every fit resizes the splitter)
-        if self.chart.width() != self._fitted_beside:
-            self._fit_cards()
+            self._fit_cards()  # (the chart's legend may want other rows at its new width)
 
     def _show_table_soon(self) -> None:
         # (once the table has scrolled to its row itself)
@@ -885,12 +901,11 @@ class ScoreboardView(QWidget):
         for card in self.cards[len(entries) :]:
             card.hide()
         # each card's deck and seat lines at one size, the smallest any needs: a deck cut short
-        # at 9 pt beside one at 18 pt read broken (a review); and the names likewise ("Player
-        # 6" at 18 pt beside "Player 5" at 13, whose total has a digit more, read haphazard)
+        # at 9 pt beside one at 18 pt read broken (a review). (Not the names: drawn at the
+        # smallest any needed, one long name made every name at the table small.)
         shown = self.cards[: len(entries)]
         for card in shown:
             card.detail.drawn_with = [other.detail for other in shown if other is not card]
-            card.name.drawn_with = [other.name for other in shown if other is not card]
         self._redrawing = True
         try:
             self.table.show_rounds(match, standings)

@@ -54,3 +54,17 @@ def test_workers_are_one_a_core_and_a_job_at_the_most(
     assert workers_for(40, 1, said=False) == 1 and capsys.readouterr().err == ""
     assert workers_for(2, 0) == 1 and workers_for(1) == 1 and workers_for(2, 5) == 2
     assert capsys.readouterr().err == ""
+
+
+def test_inside_one_that_interrupts_sigterm_interrupts_too() -> None:
+    # (scene generation's own handler, inside training's, exited 143 unsaid; review). The
+    # handlers are called as the signal would call them.
+    from blitzcam.errors import Terminated
+
+    with sigterm_unwinds(as_interrupt=True):
+        with pytest.raises(Terminated), sigterm_unwinds():
+            signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)
+        with pytest.raises(Terminated):
+            signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)
+    with pytest.raises(SystemExit), sigterm_unwinds():  # (alone: unwound as before)
+        signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)

@@ -284,3 +284,35 @@ def test_at_150_percent_every_player_s_points_fit_a_1024_pixel_window(qtbot, sto
     window.resize(1900, 1000)  # room for the headers written out
     qtbot.waitUntil(lambda: table.look == "full", timeout=2000)
     assert table.item(1, 0).text() == "Dutch" and not table.isColumnHidden(0)
+
+
+def test_a_card_s_deck_line_is_never_larger_than_its_name(qtbot, store, tmp_path) -> None:
+    # ("Red buggy" at 18 pt under "Bartholomew Jr." shrunk to 13 read as the card's heading;
+    # and the names are each as large as their own room allows: drawn at the smallest any
+    # needed, one long name made every name at the table small; review)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.settings import AppSettings
+    from tests.ui.fakes import ScriptedFeed, synthetic_frame
+
+    names = ["Annabelle", "Bartholomew Jr.", "Cy", "Diederik"]
+    players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=False))
+    rounds = tuple(Round({n: Tally(5, int(i > 0)) for i, n in enumerate(names)}) for _ in range(3))
+    store.create_match(Match(players, Settings(150), rounds))
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+    qtbot.addWidget(window)
+    window.apply_settings(AppSettings(text_size=150))
+    window.resize(1024, 640)
+    window.show()
+    qtbot.waitExposed(window)
+    cards = [card for card in window.scoreboard.cards if card.isVisible()]
+
+    def size(label) -> float:
+        return label.shown_font().pointSizeF()
+
+    qtbot.waitUntil(lambda: size(cards[1].name) < size(cards[2].name), timeout=2000)
+    assert all(size(card.detail) <= size(card.name) for card in cards)
+    assert len({size(card.detail) for card in cards}) == 1  # (the deck lines at one size)
