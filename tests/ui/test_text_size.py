@@ -220,14 +220,25 @@ def test_the_match_browser_opens_as_large_as_its_text_is(qtbot, store) -> None:
         app.setProperty(TEXT_SIZE_PROPERTY, 100)
 
 
+def _window_at_150(qtbot, store, tmp_path):
+    """The main window on the store's match, its text at 150 %."""
+    from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.settings import AppSettings
+    from tests.ui.fakes import ScriptedFeed, synthetic_frame
+
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+    qtbot.addWidget(window)
+    window.apply_settings(AppSettings(text_size=150))
+    return window
+
+
 def test_at_150_percent_eight_players_newest_round_is_in_view_on_a_laptop(qtbot, store, tmp_path) -> None:
     # the chart's legend, under the plot only (not its values' column), took a row a name:
     # eight rows asked the page to scroll, and the newest round lay below the window's edge
     from blitzcam.game.decks import DECK_NAMES
     from blitzcam.game.rules import Match, Player, Round, Settings, Tally
-    from blitzcam.ui.main_window import MainWindow
-    from blitzcam.ui.settings import AppSettings
-    from tests.ui.fakes import ScriptedFeed, synthetic_frame
     from tests.ui.test_scoreboard import _rounds_in_view
 
     names = [f"Player {i}" for i in range(8)]
@@ -237,11 +248,7 @@ def test_at_150_percent_eight_players_newest_round_is_in_view_on_a_laptop(qtbot,
         for r in range(12)
     )
     store.create_match(Match(players, Settings(100), rounds))
-    feed = ScriptedFeed([synthetic_frame(0, [])])
-    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
-                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
-    qtbot.addWidget(window)
-    window.apply_settings(AppSettings(text_size=150))
+    window = _window_at_150(qtbot, store, tmp_path)
     window.resize(1366, 768)
     window.show()
     qtbot.waitExposed(window)
@@ -255,17 +262,11 @@ def test_at_150_percent_eight_players_newest_round_is_in_view_on_a_laptop(qtbot,
 def test_at_150_percent_every_player_s_points_fit_a_1024_pixel_window(qtbot, store, tmp_path, n, look) -> None:
     # the columns' least, "Dutch" at 150 %, kept the last player's points (3 players) or all
     # their columns (4) out of view beside the chart's 340 px; review
-    from blitzcam.ui.main_window import MainWindow
-    from blitzcam.ui.settings import AppSettings
-    from tests.ui.fakes import ScriptedFeed, match_of, round_of, synthetic_frame
+    from tests.ui.fakes import match_of, round_of
 
     names = ("Ann", "Bob", "Cy", "Di")[:n]
     store.create_match(match_of(round_of(**dict.fromkeys(names, (10, 0))), n=n))
-    feed = ScriptedFeed([synthetic_frame(0, [])])
-    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
-                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
-    qtbot.addWidget(window)
-    window.apply_settings(AppSettings(text_size=150))
+    window = _window_at_150(qtbot, store, tmp_path)
     window.resize(1024, 640)
     window.show()
     qtbot.waitExposed(window)
@@ -292,19 +293,12 @@ def test_a_card_s_deck_line_is_never_larger_than_its_name(qtbot, store, tmp_path
     # needed, one long name made every name at the table small; review)
     from blitzcam.game.decks import DECK_NAMES
     from blitzcam.game.rules import Match, Player, Round, Settings, Tally
-    from blitzcam.ui.main_window import MainWindow
-    from blitzcam.ui.settings import AppSettings
-    from tests.ui.fakes import ScriptedFeed, synthetic_frame
 
     names = ["Annabelle", "Bartholomew Jr.", "Cy", "Diederik"]
     players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=False))
     rounds = tuple(Round({n: Tally(5, int(i > 0)) for i, n in enumerate(names)}) for _ in range(3))
     store.create_match(Match(players, Settings(150), rounds))
-    feed = ScriptedFeed([synthetic_frame(0, [])])
-    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
-                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
-    qtbot.addWidget(window)
-    window.apply_settings(AppSettings(text_size=150))
+    window = _window_at_150(qtbot, store, tmp_path)
     window.resize(1024, 640)
     window.show()
     qtbot.waitExposed(window)
