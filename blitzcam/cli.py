@@ -15,7 +15,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final, TextIO
+from typing import Final, NoReturn, TextIO
 
 from blitzcam.errors import OUTPUT_FAILED, OutputError, UserError
 
@@ -32,7 +32,15 @@ COMMANDS: Final[dict[str, str]] = {
 }
 
 
-class _CommandParser(argparse.ArgumentParser):
+class _Parser(argparse.ArgumentParser):
+    """A parser whose usage errors are one line, as every other error is: argparse wrote the
+    usage first, several lines for a command of many options, then the error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` for its usage)\n")
+
+
+class _CommandParser(_Parser):
     """A subcommand's parser, which refuses what it does not know itself, with its own usage:
     left to the top parser, `blitzcam count --bogus` showed `blitzcam [-h] COMMAND ...`. Its
     own subcommands' parsers are of this class too (argparse makes them of their parent's)."""
@@ -47,7 +55,7 @@ class _CommandParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="blitzcam",
         description="Scoring assistant for Dutch Blitz: counts cards under a camera, keeps score.",
     )

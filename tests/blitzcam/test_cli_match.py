@@ -154,8 +154,27 @@ def test_an_unknown_option_is_refused_with_its_own_command_s_usage(
         main(argv)
     err = capsys.readouterr().err
     assert ended.value.code == 2
-    assert err.startswith(f"usage: {said_as} [-h]")
-    assert err.endswith(f"{said_as}: error: unrecognized arguments: {unknown}\n")
+    # one line, as every other error is (the usage came first, several lines; review)
+    assert err == (
+        f"{said_as}: error: unrecognized arguments: {unknown} (`{said_as} --help` for its usage)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["match", "show", "--match", "abc"],
+            "blitzcam match show: error: argument --match/-m: invalid int value: 'abc'",
+        ),
+        ([], "blitzcam: error: the following arguments are required: COMMAND"),
+    ],
+)
+def test_a_usage_error_is_one_line(argv: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    err = capsys.readouterr().err
+    assert ended.value.code == 2 and err.count("\n") == 1 and err.startswith(said)
 
 
 def test_a_reader_that_goes_away_is_no_traceback(tmp_path: Path) -> None:
