@@ -126,16 +126,26 @@ def shows_nothing(ch: str) -> bool:
     return any(low <= code <= high for low, high in _IGNORABLE)
 
 
+# Cyrillic and Greek letters drawn as a Latin one is (Unicode's confusables, the whole-letter
+# ones of these scripts): 'Аnn' with a Cyrillic А and 'Ann' are one name to the table
+_LATIN_LOOKALIKES: Final = str.maketrans(
+    "АВЕЅІЈКМНОРСТХУԚԜ" "аеѕіјһԁорсухԛԝӏ" "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ" "ο",
+    "ABESIJKMHOPCTXYQW" "aesijhdopcyxqwl" "ABEZHIKMNOPTYX" "o",
+)  # fmt: skip
+
+
 def looks_as(name: str) -> str:
     """A name as it looks to the players at the table: without what shows nothing, its
     characters in their plain forms, in any case ('Ann', 'ann', 'Ａnn' in full-width letters,
     'Ann' + a variation selector, 'José' with its accent apart or joined, are one name to
     them). Lower case, not case-folded: folding spells 'ß' 'ss', and 'Weiß' and 'Weiss' are
     two names anyone can tell apart. Spaces count as one ('Team A' and 'Team  A' seated
-    partners as two teams, leading together). For telling seats apart as they are given;
-    stored matches load by `seen_as`, as they were scored."""
+    partners as two teams, leading together), and a Cyrillic or Greek letter drawn as a
+    Latin one is that letter ('Аnn' with a Cyrillic А). For telling seats apart as they are
+    given; stored matches load by `seen_as`, as they were scored."""
     shown = "".join(ch for ch in name if not shows_nothing(ch))
-    return " ".join(unicodedata.normalize("NFKC", shown).lower().split())
+    plain = unicodedata.normalize("NFKC", shown).translate(_LATIN_LOOKALIKES)
+    return " ".join(plain.lower().split())
 
 
 def shows_a_letter(name: str) -> bool:

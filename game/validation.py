@@ -165,8 +165,8 @@ def check_teams_written_one_way(
         other = None if alike is None else seated[alike].name
         if other is not None:
             raise MatchError(
-                f"looks like {other!r} (another case, other spaces, or a character that "
-                "shows nothing): "
+                f"looks like {other!r} (another case, other spaces, a letter of another "
+                "script drawn alike, or a character that shows nothing): "
                 "two players the table could not tell apart",
                 player=player.name,
                 field="name",
@@ -189,8 +189,8 @@ def check_teams_written_one_way(
         if first != player.team and player.name in anew:
             raise MatchError(
                 f"team {player.team!r} is team {first!r} written another way (in another case, "
-                "with other spaces, or with a character that shows nothing): write it one way, "
-                "or the partners score apart",
+                "with other spaces, a letter of another script drawn alike, or a character that "
+                "shows nothing): write it one way, or the partners score apart",
                 player=player.name,
                 field="team",
             )

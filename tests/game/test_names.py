@@ -160,6 +160,10 @@ def test_a_name_typed_composed_or_not_is_one_name() -> None:
         ("STRASSE", "stra\u00dfe", None),
         ("\u1e9ee", "\u00dfe", "looks like '\u1e9ee'"),  # capital and small sharp s
         ("Ann Lee", "Ann  Lee", "looks like 'Ann Lee'"),  # a doubled space is hard to see
+        ("Ann", "\u0410nn", "looks like 'Ann'"),  # a Cyrillic А, drawn as the Latin one
+        ("Olga", "\u039flga", "looks like 'Olga'"),  # a Greek Ο
+        ("Pope", "\u0440o\u0440e", "looks like 'Pope'"),  # Cyrillic р and е
+        ("\u0412\u0435\u0440\u0430", "\u0412\u0435\u0440\u0430 B", None),  # Вера, Вера B: two
         ("Ann Lee", "Ann\u3000Lee", "two players have this name"),  # written as a plain space
     ],
 )
