@@ -315,8 +315,9 @@ class MainWindow(QMainWindow):
         fit_more_button(self.toolbar)
 
     def _update_actions(self) -> None:
+        undone = self._redoable()  # (once: it compares the whole match)
         states = action_states(
-            self.match, scanning=self.scan is not None, redoable=self._redoable() is not None
+            self.match, scanning=self.scan is not None, redoable=undone is not None
         )
         self.scan_action.setEnabled(states.enter_round)
         self.manual_action.setEnabled(states.enter_round)
@@ -340,7 +341,6 @@ class MainWindow(QMainWindow):
         )
         self.delete_round_action.setEnabled(states.delete_round)
         self.redo_action.setEnabled(states.redo)
-        undone = self._redoable()
         redo = "round" if undone is None or undone.what is None else undone.what
         self.redo_action.setText(f"&Redo {redo.replace('&', '&&')}")
         self.redo_action.setToolTip(as_plain(f"Redo {redo} (Ctrl+Shift+Z)"))
