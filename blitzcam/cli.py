@@ -152,6 +152,16 @@ def _tolerant_output() -> None:
             reconfigure(errors="blitzcam-output")
 
 
+def _interrupted_by_sigterm(args: argparse.Namespace) -> contextlib.AbstractContextManager:
+    """A SIGTERM said as Ctrl+C is, for a command that sets `interrupt_on_sigterm` (a long
+    one that can be gone on with: `interrupted_hint` says how)."""
+    if not getattr(args, "interrupt_on_sigterm", False):
+        return contextlib.nullcontext()
+    from blitzcam.worker_pool import sigterm_unwinds
+
+    return sigterm_unwinds(as_interrupt=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:  # (a Ctrl+C as the commands' modules load was a traceback; nothing had run yet)
         args = build_parser().parse_args(argv)
@@ -162,7 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     stdout, sys.stdout = sys.stdout, _GuardedOutput(sys.stdout)  # type: ignore[assignment]
     stderr, sys.stderr = sys.stderr, _ForgivingErrors(sys.stderr)  # type: ignore[assignment]
     try:
-        code = int(args.func(args) or 0)
+        with _interrupted_by_sigterm(args):
+            code = int(args.func(args) or 0)
         sys.stdout.flush()  # (here, where a reader that has gone away is caught below)
         return code
     except BrokenPipeError:

@@ -100,7 +100,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="leave models/ alone (train and export inside the run folder only)",
     )
-    parser.set_defaults(func=_train_until_killed)
+    # (a SIGTERM said as Ctrl+C is, with how the run goes on: it exited 143 without a word)
+    parser.set_defaults(func=_train, interrupt_on_sigterm=True)
 
 
 RESUME_HINT = "the same command with --resume goes on"
@@ -257,12 +258,3 @@ def _train(args: argparse.Namespace) -> int:
         "model card"
     )
     return 0
-
-
-def _train_until_killed(args: argparse.Namespace) -> int:
-    """`_train`, a SIGTERM (`kill`, `timeout`) said as Ctrl+C is, with how the run goes on
-    (it exited 143 without a word)."""
-    from blitzcam.worker_pool import sigterm_unwinds
-
-    with sigterm_unwinds(as_interrupt=True):
-        return _train(args)

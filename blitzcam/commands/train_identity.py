@@ -135,7 +135,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--no-ship", action="store_true", help="leave models/ alone (export into the run folder)"
     )
-    parser.set_defaults(func=_train_identity_until_killed)
+    parser.set_defaults(func=_train_identity, interrupt_on_sigterm=True)  # (as train's)
 
 
 # the options that set a recipe field of their own name
@@ -321,11 +321,3 @@ def _widths(text: str) -> tuple[int, int, int]:
     if len(widths) != 3 or any(width < 1 for width in widths):
         raise UserError(f"--widths must be three numbers of 1 or more, got {text!r}")
     return widths[0], widths[1], widths[2]
-
-
-def _train_identity_until_killed(args: argparse.Namespace) -> int:
-    """`_train_identity`, a SIGTERM said as Ctrl+C is, with how the run goes on."""
-    from blitzcam.worker_pool import sigterm_unwinds
-
-    with sigterm_unwinds(as_interrupt=True):
-        return _train_identity(args)
