@@ -373,12 +373,18 @@ def calibration_scenes(run_dir: Path) -> list[Path]:
     return calibration_images(folder)
 
 
+def recipe_scenes_dir(run_dir: Path, recipe: Recipe, stage: Stage | None = None) -> Path:
+    """Where a stage's own scene dataset lies in the run folder (stage 1's by default)."""
+    stage = stage or stages(recipe)[0]
+    return run_dir / f"{stage.prefix}scenes"
+
+
 def recipe_scenes(run_dir: Path, recipe: Recipe, stage: Stage | None = None) -> Path:
     """A stage's own scene dataset in the run folder (stage 1's by default), generated on
     first use."""
     stage = stage or stages(recipe)[0]
     return generated_scenes(
-        run_dir / f"{stage.prefix}scenes",
+        recipe_scenes_dir(run_dir, recipe, stage),
         stage.scenes,
         stage.data_seed,
         late_rounds=stage.late_share,

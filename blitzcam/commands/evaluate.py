@@ -87,19 +87,18 @@ def _default_data(root: Path | None = None) -> Path:
     `evaluate` was refused ("made with n 5 ... delete this one", the run lost if heeded), and
     after a `train --data X` it made the 1,000 scenes in that run's folder; review."""
     from blitzcam.errors import UserError
+    from blitzcam.models import training
     from blitzcam.models.recipe import SHIPPED
-    from blitzcam.models.stages import stages
-    from blitzcam.models.training import recipe_scenes
     from blitzcam.paths import runs_root
 
     root = runs_root() if root is None else root
     detector = root / "detector"
-    if (detector / f"{stages(SHIPPED)[0].prefix}scenes" / "data.yaml").is_file():
+    if (training.recipe_scenes_dir(detector, SHIPPED) / "data.yaml").is_file():
         try:
-            return recipe_scenes(detector, SHIPPED)
+            return training.recipe_scenes(detector, SHIPPED)
         except UserError:  # another recipe's scenes: that run's, left as they are
             pass
-    return recipe_scenes(root / "evaluate", SHIPPED)
+    return training.recipe_scenes(root / "evaluate", SHIPPED)
 
 
 def _check_report_file(path: Path) -> None:
