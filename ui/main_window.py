@@ -74,7 +74,7 @@ from blitzcam.ui.settings import (
 from blitzcam.ui.status_bar import WrappingStatusBar
 from blitzcam.ui.text_size import text_percent
 from blitzcam.ui.toolbar_more import fit_more_button
-from blitzcam.ui.undo_history import Change, ChangeHistory, UndoHistory, Undone
+from blitzcam.ui.undo_history import Change, MatchHistory
 from blitzcam.ui.window_place import (
     GEOMETRY_FILE,
     OPEN_MATCH_FILE,
@@ -156,8 +156,8 @@ class MainWindow(QMainWindow):
         self.match: Match | None = None
         self.standings: Standings | None = None  # the open match's, as drawn
         self._use_text_size(self.settings.text_size)  # (before any widget is made)
-        self._undone = UndoHistory()  # rounds and changes undone, which redo may bring back
-        self._changes = ChangeHistory()  # changes made here other than rounds added: undoable
+        self._undone = MatchHistory()  # rounds and changes undone, which redo may bring back
+        self._changes = MatchHistory()  # changes made here other than rounds added: undoable
         self.scan: ScanView | None = None
         self.enrolling: EnrollDialog | None = None
         self.confirm: ConfirmDialog | None = None
@@ -326,7 +326,7 @@ class MainWindow(QMainWindow):
         self.come_back_action.setEnabled(states.come_back)
         change = None
         if self.match_id is not None and self.scan is None:
-            change = self._changes.undoable(self.match_id, self.match)
+            change = self._changes.last(self.match_id, self.match)
         self.undo_action.setEnabled(states.undo or change is not None)
         refused = states.undo_refused if self.match is not None and change is None else None
         self._undo_refused = refused
@@ -435,7 +435,7 @@ class MainWindow(QMainWindow):
     def _on_undo(self) -> None:
         if self.match_id is None:
             return
-        change = self._changes.undoable(self.match_id, self.match)
+        change = self._changes.last(self.match_id, self.match)
         if change is not None:  # (after an edit of round 1, Ctrl+Z deleted the last round)
             self._undo_change(change)
             return
@@ -446,7 +446,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self._refused(exc), 8000)
             return
         if before is not None:  # redo puts the match back whole: a leave after the round too
-            self._undone.push(self.match_id, left=match, before=before)
+            self._undone.push(Change(self.match_id, None, before, match))
         self.show_match(self.match_id, match)
         seats = seat_changes(before, match) if before is not None else ""
         self.statusBar().showMessage(
@@ -465,7 +465,7 @@ class MainWindow(QMainWindow):
             )
             return
         self._changes.take(change)
-        self._undone.push(self.match_id, left=match, before=change.after, what=change.what)
+        self._undone.push(Change(self.match_id, change.what, change.after, match))
         self.show_match(self.match_id, match)
         self._say_done(f"Undone: {change.what} (Ctrl+Shift+Z brings it back)", 8000)
 
@@ -474,11 +474,11 @@ class MainWindow(QMainWindow):
         if before is not None and self.match_id is not None:
             self._changes.push(Change(self.match_id, what, before, after))
 
-    def _redoable(self) -> Undone | None:
+    def _redoable(self) -> Change | None:
         """The open match's last undo, if the match is still as that undo left it."""
         if self.match_id is None:
             return None
-        return self._undone.redoable(self.match_id, self.match)
+        return self._undone.last(self.match_id, self.match)
 
     def _on_redo(self) -> None:
         undone = self._redoable()
@@ -497,7 +497,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"{not_done}: {self._refused(exc)}", 8000)
             self._update_actions()
             return
-        self._undone.take(self.match_id, self.match)
+        self._undone.take(undone)
         left = self.match
         if undone.what is not None:  # a change: undoable again
             self._record(undone.what, left, match)
