@@ -16,7 +16,7 @@ from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 
 from blitzcam.errors import SavedThenInterrupted
 from blitzcam.game import rules
@@ -249,6 +249,8 @@ def _utc_now() -> datetime:
 
 
 BUSY_TIMEOUT_MS: Final = 10_000  # how long a change waits for another program's write lock
+# with a LockWaiter, how long each try for that lock waits before the waiter is asked again
+LOCK_TRY_MS: Final = 100
 WAL_SWITCH_RETRY_S: Final = 0.02  # how often a switch to write-ahead logging is tried while locked
 # how long a saved change waits for readers to finish before folding it into the file (a
 # `list` of a few thousand matches reads for about a second: past this, a later close does it)
@@ -305,6 +307,21 @@ def _remove_if_empty(path: Path) -> None:
             path.unlink()
 
 
+class LockWaiter(Protocol):
+    """Told while a change waits for the write lock another program holds (a `blitzcam match`
+    in a terminal, a database browser in the middle of a change): the app keeps its window
+    drawn and offers to stop waiting, the CLI says why it is not done yet, where SQLite's own
+    wait said nothing for up to BUSY_TIMEOUT_MS."""
+
+    def waiting(self, waited_s: float) -> bool:
+        """Still waiting after `waited_s` seconds: whether to wait on."""
+        ...
+
+    def done(self) -> None:
+        """The wait is over (the lock taken, refused or given up); only after `waiting`."""
+        ...
+
+
 class MatchStore:
     """Thin I/O around the pure rules: load a match, apply a rule function, write it back."""
 
@@ -315,12 +332,16 @@ class MatchStore:
         clock: Callable[[], datetime] = _utc_now,
         migrations: Sequence[Migration] = MIGRATIONS,
         read_only: bool = False,
+        lock_waiter: LockWaiter | None = None,
     ) -> None:
         """`read_only`: read the file as it is, writing nothing beside it (an archived copy,
         a read-only folder or medium): no change is taken, and a file that would need an
-        upgrade, or whose write-ahead log holds changes not yet in it, is refused."""
+        upgrade, or whose write-ahead log holds changes not yet in it, is refused.
+        `lock_waiter` (also settable later): told while a change waits for another program's
+        write lock."""
         self.path = Path(path)
         self.read_only = read_only
+        self.lock_waiter = lock_waiter
         # why the latest changes are only in the write-ahead log (`-wal` beside the file), not
         # in the file itself, where folding them in failed (a full disk); None when they are in
         self.unfolded: str | None = None
@@ -530,9 +551,8 @@ class MatchStore:
         the file, whose caller says what is wrong with it)."""
         if self.read_only:
             raise StoreError(f"{self.path}: read as it is (it cannot be written here): no change")
-        # IMMEDIATE takes the write lock up front: the CLI and the app never interleave a change.
         try:
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._begin_change()
         except sqlite3.Error as exc:
             if not as_store_errors:
                 raise
@@ -553,6 +573,37 @@ class MatchStore:
             self._checkpoint(wait_ms=CHECKPOINT_WAIT_MS)
         except KeyboardInterrupt:  # (its disk sync is as long as the commit's)
             raise SavedThenInterrupted() from None
+
+    def _begin_change(self) -> None:
+        """Take the write lock, waiting up to BUSY_TIMEOUT_MS for another program to let it go:
+        in SQLite's own wait, or in tries of LOCK_TRY_MS between which the lock waiter is told
+        (StoreError when it stops waiting)."""
+        # IMMEDIATE takes the write lock up front: the CLI and the app never interleave a change.
+        waiter = self.lock_waiter
+        if waiter is None:
+            self._conn.execute("BEGIN IMMEDIATE")
+            return
+        started, told = time.monotonic(), False
+        self._conn.execute(f"PRAGMA busy_timeout = {LOCK_TRY_MS}")
+        try:
+            while True:
+                try:
+                    self._conn.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    waited = time.monotonic() - started
+                    if not _busy(exc) or waited >= BUSY_TIMEOUT_MS / 1000:
+                        raise
+                told = True
+                if not waiter.waiting(waited):
+                    raise StoreError(
+                        f"{self.path}: the change was not saved: waiting for another program "
+                        "to finish writing the match database was stopped"
+                    )
+        finally:
+            self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if told:
+                waiter.done()
 
     def _checkpoint(self, *, wait_ms: int) -> None:
         """Move the changes from the write-ahead log into the database file itself, so that the

@@ -57,6 +57,7 @@ from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, ask_export_target, export_match
 from blitzcam.ui.join import JoinDialog
 from blitzcam.ui.labels import as_plain
+from blitzcam.ui.lock_wait import LockWaitBox
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.players import PlayersDialog
 from blitzcam.ui.review_pictures import ReviewPictures, review_pictures
@@ -134,6 +135,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("blitzcam — Dutch Blitz scoreboard")
         self.setStatusBar(WrappingStatusBar())  # (a long message wraps, not cut at the edge)
         self.store = store
+        if store.lock_waiter is None:  # (drawn, and said, while another program writes it)
+            store.lock_waiter = LockWaitBox(self)
         # said while the newest rounds are only in the write-ahead log beside the database (a
         # full disk: a copy of the file alone lacks them), beside whatever news comes
         self.unfolded = QLabel(UNFOLDED)

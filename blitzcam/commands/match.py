@@ -254,7 +254,7 @@ def _store_at(args: argparse.Namespace, *, create: bool = False, reading: bool =
             )
         raise _NoStoreError
     try:
-        return MatchStore(path)
+        return MatchStore(path, lock_waiter=_SaysItWaits(path))
     except StoreError as exc:
         if not (reading and exc.unwritable):
             raise UserError(str(exc)) from None
@@ -265,6 +265,33 @@ def _store_at(args: argparse.Namespace, *, create: bool = False, reading: bool =
         raise UserError(str(exc)) from None
     print(f"note: {path} cannot be written here{reason}: read as it is", file=sys.stderr)
     return store
+
+
+class _SaysItWaits:
+    """A change's wait for another program's write lock, said once it lasts (SQLite's own wait
+    was 10 s of silence: a command that looked hung)."""
+
+    SAY_AFTER_S = 0.5
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._said = False
+
+    def waiting(self, waited_s: float) -> bool:
+        from blitzcam.game.store import BUSY_TIMEOUT_MS
+
+        if not self._said and waited_s >= self.SAY_AFTER_S:
+            self._said = True
+            print(
+                f"note: waiting for another program to finish writing {self._path} (up to "
+                f"{BUSY_TIMEOUT_MS / 1000:g} s; Ctrl+C stops, saving nothing)",
+                file=sys.stderr,
+                flush=True,
+            )
+        return True
+
+    def done(self) -> None:
+        self._said = False
 
 
 def _match_id(args: argparse.Namespace, store: Any) -> int:

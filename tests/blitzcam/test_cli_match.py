@@ -348,6 +348,30 @@ def test_a_whole_match_is_deleted_by_its_number(tmp_path: Path, capsys: pytest.C
 
 # --- the terminal workflow ----------------------------------------------------------------
 
+def test_a_change_waiting_for_another_program_says_so_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SQLite's own wait was 10 s of silence, a command that looked hung
+    import sqlite3
+    from contextlib import closing
+
+    import blitzcam.game.store as store_module
+
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 1200)
+    db = tmp_path / "m.sqlite3"
+    run("match", "--db", str(db), "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
+    with closing(sqlite3.connect(db, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")  # the app, or a database tool, in the middle of a change
+        code, out, err = run("match", "--db", str(db), "add", "Ann=5/0", "Bob=1/1", capsys=capsys)
+        other.execute("ROLLBACK")
+    assert code != 0 and out == ""
+    assert err.count("note: waiting for another program to finish writing") == 1
+    assert f"{db} (up to 1.2 s; Ctrl+C stops, saving nothing)" in err
+    assert err.splitlines()[-1].endswith("cannot change the match database: database is locked")
+    code, out, err = run("match", "--db", str(db), "add", "Ann=5/0", "Bob=1/1", capsys=capsys)
+    assert code == 0 and "waiting" not in err  # nobody holds it: nothing said
+
+
 def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "m.sqlite3")
     assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",

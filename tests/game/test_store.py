@@ -417,6 +417,79 @@ def test_a_database_another_writer_holds_is_a_store_error(tmp_path: Path) -> Non
         assert store.load(match_id).rounds == ()
 
 
+class _Waiter:
+    """A lock waiter that records what it was told, and lets the lock go or stops waiting at
+    the try it is told to."""
+
+    def __init__(self, *, release_at: int = 0, stop_at: int = 0, holder=None) -> None:
+        self.waited: list[float] = []
+        self.done_told = 0
+        self.release_at, self.stop_at, self.holder = release_at, stop_at, holder
+
+    def waiting(self, waited_s: float) -> bool:
+        self.waited.append(waited_s)
+        if len(self.waited) == self.release_at:
+            self.holder.execute("ROLLBACK")  # the other program finishes its change
+        return len(self.waited) != self.stop_at
+
+    def done(self) -> None:
+        self.done_told += 1
+
+
+def _held(path: Path) -> sqlite3.Connection:
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another program in the middle of a change
+    return other
+
+
+def test_a_change_waiting_for_another_writer_tells_its_waiter_and_goes_on_once_let_go(tmp_path: Path) -> None:
+    # (the app froze, undrawn, for SQLite's whole 10 s wait, saying nothing)
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of())
+        with closing(_held(path)) as other:
+            store.lock_waiter = waiter = _Waiter(release_at=3, holder=other)
+            store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
+        assert len(waiter.waited) == 3 and waiter.waited == sorted(waiter.waited)
+        assert waiter.waited[0] >= 0.09  # told after one try of LOCK_TRY_MS, not at once
+        assert waiter.done_told == 1
+        assert len(store.load(match_id).rounds) == 1
+        assert store._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 10_000  # restored
+        store.add_round(match_id, round_of(Ann=(2, 0), Bob=(1, 0)))  # nobody holds it: untold
+        assert len(waiter.waited) == 3 and waiter.done_told == 1
+
+
+def test_a_change_whose_waiter_stops_waiting_is_not_saved(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of())
+        with closing(_held(path)) as other:
+            store.lock_waiter = waiter = _Waiter(stop_at=2)
+            with pytest.raises(StoreError, match="not saved: waiting for another program to finish writing"):
+                store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
+            other.execute("ROLLBACK")
+        assert len(waiter.waited) == 2 and waiter.done_told == 1
+        assert store.load(match_id).rounds == () and not store._conn.in_transaction
+        store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))  # and the next change is
+        assert len(store.load(match_id).rounds) == 1
+
+
+def test_a_waited_change_gives_up_as_an_unwaited_one_does(tmp_path: Path, monkeypatch) -> None:
+    import blitzcam.game.store as store_module
+
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 400)
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of())
+        with closing(_held(path)) as other:
+            store.lock_waiter = waiter = _Waiter()
+            with pytest.raises(StoreError, match="cannot change the match database: database is locked"):
+                store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
+            other.execute("ROLLBACK")
+        assert 2 <= len(waiter.waited) <= 4 and waiter.done_told == 1
+        assert store.load(match_id).rounds == ()
+
+
 def test_a_new_database_opened_by_several_programs_at_once_opens_for_each(tmp_path: Path) -> None:
     # the app and `blitzcam match` started together on a new file: one read its id before the
     # other's setup and its tables after, and was refused as "an SQLite file of another

@@ -707,6 +707,72 @@ def test_a_redo_that_failed_can_be_tried_again(qtbot, store, feed, tmp_path, mon
     assert store.load(match_id).rounds == played and not window.redo_action.isEnabled()
 
 
+def _held_by_another_program(store: MatchStore):
+    import sqlite3
+
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # `blitzcam match` in a terminal, mid-change
+    return other
+
+
+def test_a_change_waiting_for_another_program_keeps_the_window_drawn_and_says_why(qtbot, store, feed, tmp_path):
+    # SQLite's own 10 s wait froze the window undrawn, with nothing said; the undo went through
+    # once the other program let go, as it does now
+    from PySide6.QtCore import QTimer
+
+    from blitzcam.ui.lock_wait import WAITING_TEXT
+
+    played = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
+    match_id = store.create_match(match_of(*played))
+    window = _window(qtbot, store, feed, tmp_path)
+    other = _held_by_another_program(store)
+    seen: list[tuple[bool, str]] = []
+
+    def meanwhile() -> None:
+        box = store.lock_waiter.box
+        seen.append((box is not None and box.isVisible(), box.labelText() if box else ""))
+        other.execute("ROLLBACK")
+
+    QTimer.singleShot(900, meanwhile)  # (fired while the undo waits: the window's loop runs)
+    try:
+        window._on_undo()
+    finally:
+        other.close()
+    assert seen == [(True, WAITING_TEXT)]
+    assert store.lock_waiter.box is None
+    assert store.load(match_id).rounds == played[:1]
+    assert window.statusBar().currentMessage().startswith("Round 2 undone")
+
+
+def test_stopping_the_wait_for_another_program_saves_nothing_and_says_so(qtbot, store, feed, tmp_path):
+    from PySide6.QtCore import QTimer
+
+    played = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
+    match_id = store.create_match(match_of(*played))
+    window = _window(qtbot, store, feed, tmp_path)
+    other = _held_by_another_program(store)
+    from PySide6.QtWidgets import QPushButton
+
+    def stop_waiting() -> None:
+        (button,) = store.lock_waiter.box.findChildren(QPushButton)
+        assert button.text() == "Stop waiting"
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(900, stop_waiting)
+    try:
+        window._on_undo()
+        assert "waiting for another program to finish writing the match database was stopped" in (
+            window.statusBar().currentMessage()
+        )
+        assert store.lock_waiter.box is None
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert store.load(match_id).rounds == played and window.undo_action.isEnabled()
+    window._on_undo()  # and the next try, the lock let go, is not stopped
+    assert store.load(match_id).rounds == played[:1]
+
+
 def test_a_match_that_had_more_than_eight_seats_opens_its_players_dialog(qtbot, store, feed, tmp_path):
     from blitzcam.game.decks import DECK_NAMES
     from blitzcam.ui.players import PlayersDialog
