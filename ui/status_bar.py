@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent, QResizeEvent, QTextLayout
 from PySide6.QtWidgets import QStatusBar, QWidget
 
@@ -76,6 +76,13 @@ class WrappingStatusBar(QStatusBar):
         lines = shown_lines(message, self.font(), self._text_rect().width())
         spacing = self.fontMetrics().lineSpacing()
         self.setMinimumHeight(max(self.fontMetrics().height() + 4, len(lines) * spacing + 4))
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        # (a text size changed: from 150 % back to 100 % the bar kept its height until its
+        # message cleared)
+        if event.type() == QEvent.Type.FontChange and self.currentMessage():
+            self._fit()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QMainWindow
 
-from blitzcam.ui.status_bar import MAX_LINES, WrappingStatusBar
+from blitzcam.ui.status_bar import MAX_LINES, WrappingStatusBar, shown_lines
 
 LONG = (
     "The camera gave no view: http://192.168.1.20:8080/vidoe: no stream at this path (HTTP "
@@ -48,6 +48,28 @@ def test_the_bar_grows_or_shrinks_with_the_window_s_width(qtbot) -> None:
     window.resize(400, 400)
     qtbot.waitUntil(lambda: bar.minimumHeight() > wide, timeout=2000)
 
+
+
+def test_the_bar_fits_its_message_again_when_the_text_size_changes(qtbot) -> None:
+    # (from 150 % back to 100 % the bar kept its height until its message cleared)
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.ui.app import set_text_size
+
+    app = QApplication.instance()
+    _, bar = _window(qtbot, 900)
+    bar.showMessage(LONG)
+    try:
+        set_text_size(app, 150)
+        qtbot.waitUntil(lambda: bar.minimumHeight() > 0, timeout=2000)
+        large = bar.minimumHeight()
+        set_text_size(app, 100)
+        spacing = bar.fontMetrics().lineSpacing()
+        qtbot.waitUntil(lambda: bar.minimumHeight() < large, timeout=2000)
+        lines = shown_lines(LONG, bar.font(), bar._text_rect().width())
+        assert bar.minimumHeight() == max(bar.fontMetrics().height() + 4, len(lines) * spacing + 4)
+    finally:
+        set_text_size(app, 100)
 
 
 def test_a_message_longer_than_the_bar_keeps_its_start_and_says_it_goes_on(qtbot) -> None:
