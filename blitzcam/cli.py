@@ -54,11 +54,22 @@ class _CommandParser(_Parser):
         return parsed, extras
 
 
+def _version() -> str:
+    """The installed distribution's version (a checkout installed editable has one too)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("blitzcam")
+    except PackageNotFoundError:  # (imported from a tree never installed)
+        return "unknown version"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="blitzcam",
         description="Scoring assistant for Dutch Blitz: counts cards under a camera, keeps score.",
     )
+    parser.add_argument("--version", action="version", version=f"blitzcam {_version()}")
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, parser_class=_CommandParser
     )

@@ -577,6 +577,8 @@ class RoundTable(QTableWidget):
 
     def _place_frozen(self) -> None:
         """The frozen rows over the top of the table, as wide as it is."""
+        if not hasattr(self, "_frozen"):  # (PySide6 6.7-6.8 lay the table out in __init__,
+            return  # before the frozen rows are made: the app did not start)
         height = sum(self.rowHeight(row) for row in range(min(HEADER_ROWS, self.rowCount())))
         self._frozen.setGeometry(
             self.frameWidth(),

@@ -22,7 +22,7 @@ import numpy as np
 
 from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
-from blitzcam.paths import REPO_ROOT, not_there
+from blitzcam.paths import REPO_ROOT, in_a_checkout, not_there
 from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.decode import Decoded
 from blitzcam.vision.detections import Detections
@@ -140,7 +140,9 @@ def _model_path(env: str, name: str) -> Path:
             raise UserError(f"{env}={override}: {what} (unset it for the shipped model)")
         return Path(override)
     in_repo = REPO_ROOT / "models" / name
-    if in_repo.is_file():
+    # (installed, REPO_ROOT is site-packages, where another distribution's models/ folder
+    # took the shipped model's place)
+    if in_a_checkout() and in_repo.is_file():
         return in_repo
     try:
         from importlib.resources import files

@@ -31,3 +31,18 @@ def test_the_entry_runs_the_cli(monkeypatch, capsys, tmp_path) -> None:
     monkeypatch.setattr(sys, "argv", ["blitzcam", "match", "summarize", str(match)])
     assert entry.main() == 0
     assert json.loads(capsys.readouterr().out)["status"] == "in-progress"
+
+
+def test_python_dash_m_blitzcam_runs_the_cli_and_says_its_version(tmp_path) -> None:
+    # (for a Python whose scripts folder is not on PATH: "No module named blitzcam.__main__")
+    import os
+    import subprocess
+    from importlib.metadata import version
+
+    env = {**os.environ, "BLITZCAM_DATA_DIR": str(tmp_path / "data")}
+    done = subprocess.run([sys.executable, "-m", "blitzcam", "--version"], capture_output=True,
+                          text=True, env=env, timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"blitzcam {version('blitzcam')}\n", "")
+    done = subprocess.run([sys.executable, "-m", "blitzcam", "match"], capture_output=True,
+                          text=True, env=env, timeout=60, check=False)
+    assert done.returncode == 2 and "blitzcam match: error:" in done.stderr

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QTextDocument
 
 from blitzcam.game.rules import Round, add_round, score_match
-from blitzcam.ui.scoreboard import ScoreboardView, chart_series, status_text
+from blitzcam.ui.scoreboard import RoundTable, ScoreboardView, chart_series, status_text
 from tests.ui.fakes import match_of, plain, round_of
 
 GOLDEN = Path(__file__).parent / "golden" / "scoreboard.png"
@@ -772,3 +772,17 @@ def test_the_names_over_the_points_alone_are_fitted_to_their_columns(qtbot) -> N
     qtbot.waitUntil(lambda: table.look == "points", timeout=2000)
     qtbot.waitUntil(lambda: table.item(0, 9).text() == "Diederik", timeout=2000)
     assert table.item(0, 0).text() == "Annabelle"
+
+
+def test_a_table_laid_out_before_its_frozen_rows_are_made_starts(qtbot) -> None:
+    # PySide6 6.7-6.8 lay the table out inside QTableWidget's __init__ (hiding its header),
+    # before RoundTable had made its frozen rows: the app did not start (review, a wheel
+    # installed with PySide6 6.8.3)
+    table = RoundTable()
+    qtbot.addWidget(table)
+    frozen = table._frozen
+    del table._frozen  # as it is while QTableWidget.__init__ runs
+    table.updateGeometries()
+    table._frozen = frozen
+    table.updateGeometries()
+    assert frozen.width() > 0

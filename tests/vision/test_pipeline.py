@@ -121,6 +121,23 @@ def test_model_path_from_env(monkeypatch, tmp_path: Path) -> None:
         CountingPipeline.from_defaults(decks_dir=tmp_path / "none")
 
 
+def test_an_installed_blitzcam_finds_its_own_model_not_another_package_s(monkeypatch, tmp_path: Path) -> None:
+    # installed, the folder above blitzcam/ is site-packages: another distribution's models/
+    # folder there took the shipped model's place ("cannot load the ONNX model"; review)
+    from blitzcam import paths
+    from blitzcam.vision import pipeline
+
+    site_packages = tmp_path / "site-packages"
+    (site_packages / "models").mkdir(parents=True)
+    (site_packages / "models" / "blitzcam-obb.onnx").write_bytes(b"another package's")
+    monkeypatch.delenv(MODEL_ENV, raising=False)
+    monkeypatch.setattr(paths, "REPO_ROOT", site_packages)
+    monkeypatch.setattr(pipeline, "REPO_ROOT", site_packages)
+    found = default_model_path()
+    assert found != site_packages / "models" / "blitzcam-obb.onnx"
+    assert found.is_file() and found.parent.name == "models" and found.name == "blitzcam-obb.onnx"
+
+
 def test_a_missing_shipped_detector_is_made_again_by_training(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"no detector model at .*models/blitzcam-obb\.onnx: "
                        "train one with `blitzcam train`"):  # fmt: skip
