@@ -21,7 +21,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="dataset_command", metavar="ACTION", required=True)
 
     gen = actions.add_parser(
-        "generate", help="write an ultralytics OBB dataset of synthetic card-table photos"
+        "generate",
+        help="write an ultralytics OBB dataset of synthetic card-table photos",
+        description="Write an ultralytics OBB dataset of synthetic card-table photos: each "
+        "scene's picture, its labels (the backs' drawings and the face-up cards) and its "
+        "counts, split 80/10/10 into train, val and test.",
     )
     gen.add_argument(
         "--out", type=folder_argument, required=True, metavar="DIR", help="dataset folder"

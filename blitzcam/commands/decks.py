@@ -25,7 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     export = actions.add_parser("export", help="write the eight built-in backs as DIR/<deck>.png")
     export.add_argument("out_dir", type=folder_argument, metavar="DIR")
-    export.add_argument("--width", type=int, default=600, help="card width in pixels (500 to 2400)")
+    export.add_argument(
+        "--width", type=int, default=600, help="card width in pixels (500 to 2400; default 600)"
+    )
     export.set_defaults(func=_export)
 
     enroll = actions.add_parser("enroll", help="teach blitzcam how one of your decks' backs looks")

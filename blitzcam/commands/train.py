@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--more-hours",
         type=float,
         default=None,
-        help="a fifth stage's wall-clock budget: more training from the fourth's weights on "
+        help="a last stage's wall-clock budget: more training from the stage before's weights on "
         "fresh scenes, a share of them a big game's late rounds (default 0: none; sized for a "
         "GPU)",
     )
@@ -252,9 +252,24 @@ def _train(args: argparse.Namespace) -> int:
         f"detector written: {shipped['onnx']} (counting), {shipped['int8']} (its faster int8 "
         f"export) and {shipped['pt']}"
     )
-    print(
-        "next: `blitzcam evaluate --data DIR --split all --json report.json` measures it; "
-        "`python -m blitzcam.models.card RUN TITLE=report.json --notes NOTES.md` rewrites the "
-        "model card"
-    )
+    print(next_steps(shipped["onnx"], shipped=not no_ship))
     return 0
+
+
+def next_steps(onnx: Path, *, shipped: bool) -> str:
+    """What to do with a detector just written to `onnx`: measure it, and, kept in its run
+    (not `shipped`), how it replaces the shipped one once it measures better (the hint said
+    `evaluate` without --model, which scored the shipped detector, and nothing of shipping)."""
+    from blitzcam.models import MODELS_DIR
+
+    card = "`python -m blitzcam.models.card RUN TITLE=report.json --notes NOTES.md`"
+    if shipped:
+        return (
+            "next: `blitzcam evaluate --data DIR --split all --json report.json` measures it; "
+            f"{card} rewrites the model card"
+        )
+    return (
+        f"next: `blitzcam evaluate --model {onnx} --data DIR --split all --json report.json` "
+        "measures it (the same without --model, the shipped one); to ship it, copy "
+        f"{onnx.parent}/* into {MODELS_DIR}/ and rewrite the model card with {card}"
+    )

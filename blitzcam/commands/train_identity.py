@@ -52,12 +52,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the network's three convolution widths, comma-separated (default: the recipe's "
         "16,32,64)",
     )
-    parser.add_argument("--steps", type=int, default=None, help="steps of the first stage")
+    parser.add_argument(
+        "--steps",
+        type=int,
+        default=None,
+        help="steps of the first stage (default: the shipped recipe's, 9000)",
+    )
     parser.add_argument(
         "--reject-steps",
         type=int,
         default=None,
-        help="steps of the second stage, which pushes random art away from the decks (0: none)",
+        help="steps of the second stage, which pushes random art away from the decks (0: none; "
+        "default: the shipped recipe's, 9000)",
     )
     parser.add_argument(
         "--refine-steps",

@@ -473,6 +473,12 @@ def test_a_trial_trains_every_stage_tiny_and_keeps_its_weights_in_its_run_folder
     run = tmp_path / "run"
     assert main(["train", "--trial", "--run", str(run)]) == 0, capsys.readouterr().err
     assert trained == [TRIAL] and exported == [run.resolve() / "export"]
+    # its next steps measure the run's own detector, and say how to ship it (the hint scored
+    # the shipped one, and said nothing of shipping)
+    said = capsys.readouterr().out.splitlines()[-1]
+    export = run.resolve() / "export"
+    assert said.startswith(f"next: `blitzcam evaluate --model {export / 'onnx'} --data DIR")
+    assert f"to ship it, copy {export}/* into " in said
     assert [stage.name for stage in stages(TRIAL)] == [stage.name for stage in stages(SHIPPED)]
     assert max(stage.scenes for stage in stages(TRIAL)) <= 20 and TRIAL.extend_hours <= 1 / 60
     # an option given is over the trial's own
