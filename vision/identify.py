@@ -36,6 +36,7 @@ from blitzcam.vision.embedding import (
     drawing_patch,
     white_balance,
 )
+from blitzcam.vision.face_up import FACE_BOX_ONE_HUE, face_box_one_hue
 from blitzcam.vision.polygons import polygon_cover, polygon_iou
 
 PAPER_SAMPLE_STEP: Final = 3  # the paper colour is estimated from every 3rd pixel
@@ -138,6 +139,7 @@ class IdentifyLines:
     face_on_back_iou: float | None = FACE_ON_BACK_IOU
     parts_alike: float | None = PARTS_ALIKE
     read_scales: tuple[float, ...] = READ_SCALES
+    face_one_hue: float | None = FACE_BOX_ONE_HUE
 
     def as_keywords(self) -> dict[str, Any]:
         """The lines as `identify`'s keyword arguments."""
@@ -263,6 +265,7 @@ def identify(
     look_alikes: Collection[tuple[int, int]] = (),
     parts_alike: float | None = PARTS_ALIKE,
     read_scales: tuple[float, ...] = READ_SCALES,
+    face_one_hue: float | None = FACE_BOX_ONE_HUE,
 ) -> Detections:
     """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown)
     and `counted` saying which rows count.
@@ -273,7 +276,9 @@ def identify(
     Detections of confidence `count_from` or more count (faces as face-up cards), except backs
     lying on a counted face-up card (`on_face_up`), which never count, and face-up boxes
     overlapping a surer back of `count_from` or more by more than `face_on_back_iou` (None:
-    none), which are that back read twice (`faces_on_surer_backs`) and are no face-up card. With
+    none), which are that back read twice (`faces_on_surer_backs`) and are no face-up card, nor
+    are face-up boxes whose colour is less than `face_one_hue` one hue (`face_box_one_hue`; None:
+    none): colour noise, a dithered picture. With
     `consensus_link`, those backs' drawings are first grouped by their own similarity
     (`vision.consensus`) and each gets its group's decision; None reads each alone. With
     `same_deck_link`, groups nearest the same deck whose means are that alike are then merged
@@ -317,11 +322,12 @@ def identify(
         face_on_back_iou=face_on_back_iou,
         parts_alike=parts_alike,
         read_scales=read_scales,
+        face_one_hue=face_one_hue,
     )
     deck = np.full(len(detections), UNKNOWN_DECK, np.int64)
     score = np.full(len(detections), np.nan, np.float32)
     backs = np.flatnonzero(detections.of_class("back"))
-    counted, on_face = _face_up_rules(detections, backs, lines)
+    counted, on_face = _face_up_rules(frame_bgr, detections, backs, lines)
     if len(backs) and len(deck_names):
         decks = _Candidates.among(references, len(deck_names), in_play)
         reader = _Reader(frame_bgr, embed, decks, patch_size, read_scales)
@@ -406,13 +412,13 @@ class _Reader:
 
 
 def _face_up_rules(
-    detections: Detections, backs: np.ndarray, lines: IdentifyLines
+    frame_bgr: np.ndarray, detections: Detections, backs: np.ndarray, lines: IdentifyLines
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which rows count before identity is read (`lines.count_from` or more), and which of the
     back rows `backs` lie on a face-up card: those never count. A face-up box that is a surer
-    back read twice neither counts nor covers a back. A back on a face-up card the frame counts
-    never counts; a doubted back does not on a doubted face-up card either (a sure back does:
-    a doubted face box can sit on a real back)."""
+    back read twice, or not of one colour, neither counts nor covers a back. A back on a
+    face-up card the frame counts never counts; a doubted back does not on a doubted face-up
+    card either (a sure back does: a doubted face box can sit on a real back)."""
     counted = detections.confidence >= lines.count_from
     confidence = detections.confidence[backs]
     is_face, boxes_of = detections.of_class("face"), detections.corners
@@ -430,6 +436,11 @@ def _face_up_rules(
         ]
         counted[read_twice] = False
         is_face[read_twice] = False  # (of_class gives a fresh mask)
+    if lines.face_one_hue is not None:
+        faces = np.flatnonzero(is_face)
+        no_face = faces[face_box_one_hue(frame_bgr, boxes_of[faces]) < lines.face_one_hue]
+        counted[no_face] = False
+        is_face[no_face] = False
     on_face = np.zeros(len(backs), bool)
     on_face[sure] = on_face_up(boxes_of[backs[sure]], boxes_of[is_face & counted])
     on_face[~sure] = on_face_up(

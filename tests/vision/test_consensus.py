@@ -3,6 +3,7 @@ deciding among the decks in play, and parting a pile that holds two look-alike d
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -260,6 +261,39 @@ def test_two_doubted_boxes_on_one_drawing_count_once() -> None:
     assert out.counted.tolist() == [True, True, False, True]  # the more confident one joined
 
 
+def _face_field(frame: np.ndarray, corners: np.ndarray) -> None:
+    """The paper inside a face-up box painted a face's red: a face-up card's field round the
+    figure in its middle (a face box of no colour is no face-up card)."""
+    inside = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(corners).astype(np.int32)], 1)
+    paper = (inside == 1) & (frame == 255).all(axis=2)
+    frame[paper] = (40, 40, 200)
+
+
+def test_a_face_up_box_of_no_one_colour_is_no_face_up_card() -> None:
+    # colour noise (a busy tablecloth, static) and a dithered grey table gave the detector
+    # hundreds of "face-up cards", and the app asked to flip each: they neither count nor keep
+    # a back from counting
+    frame, dets = frame_with([40, 40, 40])
+    dets = Detections.from_obb(dets.obb, [0.9, 0.9, 0.3], [0, 0, 0])
+    dets = _with_rows(dets, [[250, 50, 60, 80, 0.0]], [0.9], [1])
+    rng = np.random.default_rng(3)
+    noisy = frame.copy()
+    noisy[10:90, 220:280][(noisy[10:90, 220:280] == 255).all(axis=2)] = rng.integers(
+        0, 256, (int((noisy[10:90, 220:280] == 255).all(axis=2).sum()), 3))
+    red = frame.copy()
+    _face_field(red, dets.corners[3])
+    lines = {"consensus_link": 0.7, "count_from": 0.45, "doubted_from": 0.1, "join_alike": 0.75}
+    for picture, face in ((red, True), (noisy, False), (frame, False)):
+        out = identify(picture, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed, **lines)
+        # the doubted back on it joins the counted pile only where no face-up card lies on it
+        assert out.counted.tolist() == [True, True, not face, face], picture is red
+    # the rule off: any face box is a face-up card, as before
+    out = identify(noisy, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed, **lines,
+                   face_one_hue=None)
+    assert out.counted.tolist() == [True, True, False, True]
+
+
 @pytest.mark.parametrize(
     ("back_conf", "face_conf", "counted"),
     [
@@ -280,6 +314,7 @@ def test_a_back_on_a_face_up_card_never_counts(
     frame, dets = frame_with([40, 40, 40])
     dets = Detections.from_obb(dets.obb, [0.9, 0.9, back_conf], [0, 0, 0])
     dets = _with_rows(dets, [[250, 50, 60, 80, 0.0]], [face_conf], [1])
+    _face_field(frame, dets.corners[3])
     out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
                    consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75)
     assert out.counted[:3].tolist() == [True, True, counted]
@@ -306,9 +341,10 @@ def test_a_face_up_box_on_a_surer_back_is_that_back_read_twice(
     frame, dets = frame_with([40, 40, 40])
     dets = Detections.from_obb(dets.obb, [0.9, 0.9, back_conf], [0, 0, 0])
     dets = _with_rows(dets, [[251, 51, 32, 30, 0.0]], [face_conf], [1])  # IoU 0.88 with row 2
+    # (the face box lies on the grey drawing alone, of no colour: the colour rule apart)
     out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
                    consensus_link=0.7, count_from=0.45, doubted_from=0.1, join_alike=0.75,
-                   face_on_back_iou=rule)
+                   face_on_back_iou=rule, face_one_hue=None)
     assert out.counted.tolist() == [True, True, back_counted, face_counted]
 
 
