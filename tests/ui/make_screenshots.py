@@ -65,7 +65,11 @@ def main() -> None:
         from blitzcam.vision.pipeline import CountingPipeline
 
         frame = cv2.imread(str(args.image))
-        result = CountingPipeline.from_defaults(model_path=args.model)(frame)
+        # decided among the match's decks, as the app decides (every deck a candidate, a
+        # red plow showed in its own colour beside a match that has no red plow)
+        result = CountingPipeline.from_defaults(model_path=args.model)(
+            frame, in_play=DECK_NAMES[:4]
+        )
         frame[0, 0] = 0  # (the fake counter tells its scenes by this pixel)
         scenes = [(frame, snapshot_from_result(result))]
     elif args.scene:
