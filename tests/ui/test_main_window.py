@@ -773,6 +773,28 @@ def test_stopping_the_wait_for_another_program_saves_nothing_and_says_so(qtbot, 
     assert store.load(match_id).rounds == played[:1]
 
 
+def test_a_round_whose_wait_was_stopped_stays_in_its_dialog_to_be_confirmed_again(qtbot, store, feed, tmp_path):
+    from PySide6.QtCore import QTimer
+
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.manual_action.trigger()
+    dialog = window.confirm
+    dialog.setValue(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)))
+    other = _held_by_another_program(store)
+    QTimer.singleShot(900, lambda: qtbot.keyClick(store.lock_waiter.box, Qt.Key.Key_Escape))
+    try:
+        _ok(dialog)
+        assert store.load(match_id).rounds == ()
+        assert window.confirm is dialog and dialog.isVisible()  # the counts kept, on screen
+        assert "waiting for another program to finish writing" in dialog.error.text()
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    _ok(dialog)
+    assert store.load(match_id).rounds == (round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)),)
+
+
 def test_a_match_that_had_more_than_eight_seats_opens_its_players_dialog(qtbot, store, feed, tmp_path):
     from blitzcam.game.decks import DECK_NAMES
     from blitzcam.ui.players import PlayersDialog
