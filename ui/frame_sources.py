@@ -313,6 +313,12 @@ class OpenedLater(_Wrapping):
         return int(getattr(self._source, "reconnects", 0) or 0)
 
     @property
+    def last_frame_reconnects(self) -> int | None:
+        """The opened stream's reconnects when its camera last gave a frame, where its reader
+        says (vision.stream_source.NewestFrame); None otherwise."""
+        return getattr(self._source, "last_frame_reconnects", None)
+
+    @property
     def last_frame_at(self) -> float | None:
         """When the opened camera or stream last gave a frame (time.monotonic), where its
         reader says (vision.stream_source.NewestFrame); None before, or for a source that does

@@ -82,8 +82,11 @@ class StallWatch:
         return self.since() > max(STALE_AFTER_S, 3 * usual)
 
     def tries(self) -> int:
-        """The stream's tries to come back since the latest view."""
-        return max(0, self._reconnects() - self._reconnects_seen)
+        """The stream's tries to come back since the camera's latest frame where the source
+        says how many it had made then, else since the latest view (the count running at the
+        drop came once the first tries were made: "try 1" was said at the fourth)."""
+        then = getattr(self.source, "last_frame_reconnects", None)
+        return max(0, self._reconnects() - (self._reconnects_seen if then is None else then))
 
     def said(self) -> str:
         """`stream_stalled` of now."""

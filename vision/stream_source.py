@@ -350,11 +350,18 @@ class NewestFrame(FrameSource):
         # when the reader last took a frame off the stream (time.monotonic), decoded or not:
         # the camera's own liveness, which a slow count (nothing read meanwhile) is not
         self.last_frame_at: float | None = None
+        # the stream's reconnects when it did: the tries since are this outage's (counted from
+        # when a view was last counted, they left out the tries made while that count ran)
+        self.last_frame_reconnects = 0
         self.clock: Callable[[], float] = time.monotonic
 
     @property
     def reconnects(self) -> int:
         return self.stream.reconnects
+
+    def _took_frame(self) -> None:
+        self.last_frame_at = self.clock()
+        self.last_frame_reconnects = self.stream.reconnects
 
     def _read_on(self) -> None:
         try:
@@ -365,13 +372,13 @@ class NewestFrame(FrameSource):
                 elif not self.stream.skip_frame():
                     frame = self.stream.read_frame()  # ended, or dropped: reconnects
                 else:  # taken, undecoded: the camera's all the same
-                    self.last_frame_at = self.clock()
+                    self._took_frame()
                     if not self._wanted():
                         continue
                     # came while that frame was taken: it is the newest
                     frame = self.stream.retrieve_frame() or self.stream.read_frame()
                 if frame is not None:
-                    self.last_frame_at = self.clock()
+                    self._took_frame()
                 with self._changed:
                     if frame is None:
                         break

@@ -76,3 +76,22 @@ def test_the_camera_s_own_last_frame_decides_where_the_source_says() -> None:
     assert watch.stalled()  # the camera itself silent
     watch.source.last_frame_at, watch.source.reconnects = now[0] - 6.0, 2
     assert watch.said() == stream_stalled(6.0, 2)
+
+
+def test_tries_are_counted_from_the_camera_s_last_frame_where_the_source_says() -> None:
+    # the count running when the stream dropped came after its first tries: counted from that
+    # view, the banner said "try 1" at the fourth and "try 5" at the eighth (review)
+    watch, now = _watch()
+    watch.source.reconnects, watch.source.last_frame_reconnects = 0, 0
+    watch.source.last_frame_at = now[0]
+    now[0] += 2.0
+    watch.source.reconnects = 3  # three tries while the last count ran
+    watch.saw_view()  # ... which comes now, of the frame before the drop
+    now[0] += 1.5
+    assert watch.tries() == 3 and "reconnecting (try 3)" in watch.said()
+    watch.source.reconnects = 8
+    assert watch.tries() == 8
+    # a frame came (the stream back, then dropped again twice): its tries from there
+    watch.source.last_frame_at, watch.source.last_frame_reconnects = now[0], 8
+    watch.source.reconnects = 10
+    assert watch.tries() == 2

@@ -363,7 +363,17 @@ def test_a_live_source_says_when_its_camera_last_gave_a_frame() -> None:
     assert source.read_frame() is not None  # frame 0, read and given: tick 0
     assert capture.held.wait(timeout=10)  # frames 1-5 taken undecoded, none given
     assert source.last_frame_at == 5 and capture.decoded == 1
+    assert source.last_frame_reconnects == 0
+    # ... and how many times the stream had come back by then (the app counts an outage's
+    # tries from there)
+    import time
+
+    source.stream.reconnects = 2
     capture.go_on.set()
+    deadline = time.monotonic() + 10
+    while not source._ended and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert source.last_frame_reconnects == 2
     source.close()
 
 
