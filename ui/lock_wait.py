@@ -2,22 +2,72 @@
 stays drawn, and after a moment a box says why nothing happens yet and offers to stop waiting.
 SQLite's own wait froze the window, undrawn and unexplained, for up to 10 s (a `blitzcam match`
 command in a terminal, a database browser in the middle of a change). The store tells it
-(`MatchStore.lock_waiter`); the change's own handler says what came of it."""
+(`MatchStore.lock_waiter`); the change's own handler says what came of it.
+
+The window's events are handled during the wait, so what may not happen inside a change waits
+for its end (`after_wait`): a quit from Ctrl+C in the terminal closed the box, which read as
+Stop waiting, and the round being confirmed was lost (review).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
-from PySide6.QtCore import QEventLoop, Qt
-from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
+from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QProgressBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from blitzcam.game.store import BUSY_TIMEOUT_MS
+from blitzcam.ui.announce import announce
+from blitzcam.ui.text_size import text_scale
 
 # a wait shorter than this is a change that is just slow: no box comes and goes
 SHOW_AFTER_S: Final = 0.4
 WAITING_TEXT: Final = (
     "Another program is writing the match database (a `blitzcam match` command, or a database "
-    "tool): waiting for it to finish…"
+    f"tool): waiting for it to finish, up to {BUSY_TIMEOUT_MS / 1000:g} s…"
 )
 STOP_TEXT: Final = "Stop waiting"
+BOX_WIDTH: Final = 420  # px at the base text size: the text wraps (one line was 1,633 px at 150 %)
+
+
+class _WaitBox(QDialog):
+    """The box: why, a busy bar, and Stop waiting (its button, Esc, or closing it)."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Waiting for the match database")
+        # every window's keys and clicks wait with the change: a second press of OK would
+        # begin the change again inside this one
+        self.setWindowModality(Qt.WindowModality.ApplicationModal)
+        self.setAccessibleDescription(WAITING_TEXT)
+        self.text = QLabel(WAITING_TEXT)
+        self.text.setWordWrap(True)
+        bar = QProgressBar()
+        bar.setRange(0, 0)  # (busy: how long is not known)
+        bar.setTextVisible(False)
+        bar.setAccessibleName("Waiting for the match database")
+        buttons = QDialogButtonBox()
+        buttons.addButton(STOP_TEXT, QDialogButtonBox.ButtonRole.RejectRole)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        for part in (self.text, bar, buttons):
+            layout.addWidget(part)
+        screen = parent.screen().availableGeometry()
+        self.setFixedWidth(min(round(BOX_WIDTH * text_scale()), screen.width() - 40))
+        self.stopped = False
+        self.rejected.connect(self._stop)
+
+    def _stop(self) -> None:
+        self.stopped = True
 
 
 class LockWaitBox:
@@ -25,23 +75,34 @@ class LockWaitBox:
 
     def __init__(self, parent: QWidget) -> None:
         self._parent = parent
-        self._box: QProgressDialog | None = None
+        self._box: _WaitBox | None = None
+        self._busy = False
+        self._after: list[Callable[[], None]] = []
 
     @property
-    def box(self) -> QProgressDialog | None:
+    def box(self) -> QDialog | None:
         """The box on screen, None before SHOW_AFTER_S of waiting."""
         return self._box
 
+    @property
+    def busy(self) -> bool:
+        """Whether a change is waiting now (told `waiting`, not yet `done`)."""
+        return self._busy
+
+    def after_wait(self, then: Callable[[], None]) -> None:
+        """`then` now, or, while a change waits, once it has gone on (or given up) and its
+        handler has returned."""
+        if self._busy:
+            self._after.append(then)
+        else:
+            then()
+
     def waiting(self, waited_s: float) -> bool:
+        self._busy = True
         if self._box is None and waited_s >= SHOW_AFTER_S:
-            self._box = box = QProgressDialog(WAITING_TEXT, STOP_TEXT, 0, 0, self._parent)
-            box.setWindowTitle("Waiting for the match database")
-            # every window's keys and clicks wait with the change: a second press of OK would
-            # begin the change again inside this one
-            box.setWindowModality(Qt.WindowModality.ApplicationModal)
-            box.setAutoClose(False)
-            box.setAutoReset(False)
-            box.show()
+            self._box = _WaitBox(self._parent)
+            self._box.show()
+            announce(self._box, WAITING_TEXT)
         # drawn meanwhile; until the box is up (and holds every window's input), no key or
         # click is taken either
         QApplication.processEvents(
@@ -49,11 +110,14 @@ class LockWaitBox:
             if self._box is not None
             else QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents
         )
-        # (its button, Esc and closing it all cancel it)
-        return self._box is None or not self._box.wasCanceled()
+        return self._box is None or not self._box.stopped
 
     def done(self) -> None:
-        box, self._box = self._box, None
+        box, self._box, self._busy = self._box, None, False
         if box is not None:
+            box.rejected.disconnect(box._stop)
             box.close()
             box.deleteLater()
+        after, self._after = self._after, []
+        for then in after:  # (the change's handler returns first: it is in the middle of it)
+            QTimer.singleShot(0, then)

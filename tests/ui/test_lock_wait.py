@@ -1,19 +1,24 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 
-from blitzcam.ui.lock_wait import SHOW_AFTER_S, LockWaitBox
+from blitzcam.ui.lock_wait import SHOW_AFTER_S, STOP_TEXT, WAITING_TEXT, LockWaitBox
+
+
+def _waiter(qtbot) -> LockWaitBox:
+    window = QWidget()
+    qtbot.addWidget(window)
+    return LockWaitBox(window)
 
 
 def test_a_short_wait_shows_nothing_a_longer_one_a_box_that_esc_stops(qtbot):
-    window = QWidget()
-    qtbot.addWidget(window)
-    waiter = LockWaitBox(window)
+    waiter = _waiter(qtbot)
     assert waiter.waiting(0.1) and waiter.box is None  # a change that is only slow
     assert waiter.waiting(SHOW_AFTER_S)
     box = waiter.box
     assert box is not None and box.isVisible() and box.isModal()
+    assert box.accessibleDescription() == WAITING_TEXT  # (a screen reader hears why)
     assert waiter.waiting(SHOW_AFTER_S + 0.1)  # still waiting, the box the same
     assert waiter.box is box
     qtbot.keyClick(box, Qt.Key.Key_Escape)
@@ -23,3 +28,46 @@ def test_a_short_wait_shows_nothing_a_longer_one_a_box_that_esc_stops(qtbot):
     # the next wait starts afresh: not stopped, no box until it lasts
     assert waiter.waiting(0.1) and waiter.box is None
     waiter.done()
+
+
+def test_its_button_stops_the_wait(qtbot):
+    waiter = _waiter(qtbot)
+    waiter.waiting(SHOW_AFTER_S)
+    (button,) = waiter.box.findChildren(QPushButton)
+    assert button.text() == STOP_TEXT
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert not waiter.waiting(SHOW_AFTER_S + 0.1)
+    waiter.done()
+
+
+def test_the_box_wraps_its_text_to_fit_the_screen_at_150_percent(qtbot):
+    # (one line 1,633 px wide at 150 %: on a 1366-px screen Stop waiting was off it; review)
+    from blitzcam.ui.app import set_text_size
+
+    app = QApplication.instance()
+    try:
+        set_text_size(app, 150)
+        waiter = _waiter(qtbot)
+        waiter.waiting(SHOW_AFTER_S)
+        box = waiter.box
+        qtbot.waitUntil(lambda: box.text.height() > 2 * box.text.fontMetrics().height())
+        assert box.width() <= box.screen().availableGeometry().width()
+        assert box.width() < box.text.fontMetrics().horizontalAdvance(WAITING_TEXT)  # wrapped
+        waiter.done()
+    finally:
+        set_text_size(app, 100)
+
+
+def test_what_comes_during_a_wait_waits_for_its_end(qtbot):
+    waiter = _waiter(qtbot)
+    ran: list[str] = []
+    waiter.after_wait(lambda: ran.append("now"))  # no wait: at once
+    assert ran == ["now"]
+    waiter.waiting(0.1)
+    assert waiter.busy
+    waiter.after_wait(lambda: ran.append("after"))
+    waiter.waiting(0.2)
+    assert ran == ["now"]
+    waiter.done()
+    assert not waiter.busy and ran == ["now"]  # (the change's handler returns first)
+    qtbot.waitUntil(lambda: ran == ["now", "after"])

@@ -730,7 +730,7 @@ def test_a_change_waiting_for_another_program_keeps_the_window_drawn_and_says_wh
 
     def meanwhile() -> None:
         box = store.lock_waiter.box
-        seen.append((box is not None and box.isVisible(), box.labelText() if box else ""))
+        seen.append((box is not None and box.isVisible(), box.text.text() if box else ""))
         other.execute("ROLLBACK")
 
     QTimer.singleShot(900, meanwhile)  # (fired while the undo waits: the window's loop runs)
@@ -793,6 +793,37 @@ def test_a_round_whose_wait_was_stopped_stays_in_its_dialog_to_be_confirmed_agai
         other.close()
     _ok(dialog)
     assert store.load(match_id).rounds == (round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)),)
+
+
+def test_ctrl_c_while_a_round_waits_for_another_program_saves_it_then_quits(qtbot, store, feed, tmp_path, monkeypatch):
+    # the quit closed the box, which read as Stop waiting: the round being confirmed was lost,
+    # and a traceback followed from the dialog deleted under its handler (review)
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    window.manual_action.trigger()
+    dialog = window.confirm
+    dialog.setValue(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)))
+    quits: list[bool] = []
+    monkeypatch.setattr(QApplication, "quit", lambda: quits.append(True))
+    other = _held_by_another_program(store)
+    seen: list[bool] = []
+
+    def ctrl_c() -> None:  # (as quit_on_interrupt's handler calls it)
+        window.quit_unasked()
+        seen.append(bool(quits))
+
+    QTimer.singleShot(700, ctrl_c)
+    QTimer.singleShot(1100, lambda: other.execute("ROLLBACK"))
+    try:
+        _ok(dialog)
+    finally:
+        other.close()
+    assert seen == [False]  # not inside the change ...
+    assert store.load(match_id).rounds == (round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)),)
+    qtbot.waitUntil(lambda: quits == [True])  # ... once it was saved
 
 
 def test_a_match_that_had_more_than_eight_seats_opens_its_players_dialog(qtbot, store, feed, tmp_path):
