@@ -38,6 +38,14 @@ HTTP_ASK_TIMEOUT_S: Final = 2.0  # asking an address that gave no stream why
 CUT_SHORT_FILL: Final = (0, 135, 0)
 CUT_SHORT_ROWS: Final = 8  # the frame's last rows all of the fill: cut short
 CUT_SHORT_IN_A_ROW: Final = 25  # pictures cut short one after another: the stream is said bad
+# ... but only while FFmpeg has no earlier picture: once it has one, it leaves the rows a cut
+# picture's data did not reach as an earlier picture had them, so a table's lower part was
+# another moment's (a review's server cutting each picture in half while the table changed:
+# each picture half one table, half another, counted without a word). An MJPEG picture is
+# coded alone from a camera's noisy picture: its last rows are never the picture before's to
+# the value while its first rows changed, unless they are that picture's own. Rows of one flat
+# colour (a black bar) can be, so rows under this spread (grey levels) say nothing.
+STALE_ROWS_LEAST_SPREAD: Final = 2.0
 
 
 class StreamSource(CaptureSource):
@@ -66,6 +74,9 @@ class StreamSource(CaptureSource):
         # a video file served over HTTP is read as a file is: its end is its end, and its last
         # view may be shot (a live stream's end is a failure)
         self.live = not self.is_clip()
+        # (each picture coded alone: the stale rows of one cut short can be told)
+        self._pictures_alone = self._codec() == "MJPG"
+        self._edges: tuple[np.ndarray, np.ndarray] | None = None  # the last picture's
 
     def _cannot_open(self) -> str:
         # (asked why when the server answered: one silent until the open timeout says no more)
@@ -82,6 +93,21 @@ class StreamSource(CaptureSource):
             why or "cannot connect to the stream (wrong address, or the camera is offline)"
         )
 
+    def _codec(self) -> str:
+        """The stream's codec as OpenCV says it (its four characters), "" where it cannot."""
+        import cv2
+
+        code = capture_property(self._capture, cv2.CAP_PROP_FOURCC)
+        if not math.isfinite(code) or code <= 0:
+            return ""
+        return int(code).to_bytes(4, "little").decode("latin-1")
+
+    def _came_cut_short(self, image: np.ndarray) -> bool:
+        """Whether a picture came cut short: FFmpeg's fill in its last rows, or, in a stream of
+        pictures coded alone, last rows that are the picture before's (`stale_rows`)."""
+        before, self._edges = self._edges, picture_edges(image)
+        return cut_short(image) or (self._pictures_alone and stale_rows(image, before))
+
     def _clip_length(self) -> int:
         """The frames the capture says the source holds: more than 0 for a video file served
         over HTTP, 0 (or less) for a live stream, whose length nobody knows."""
@@ -95,18 +121,19 @@ class StreamSource(CaptureSource):
         FFmpeg's fill), and a stream that sends nothing else is said to."""
         for _ in range(CUT_SHORT_IN_A_ROW):
             frame = self._read_any()
-            if frame is None or not cut_short(frame.image):
+            if frame is None or not self._came_cut_short(frame.image):
                 return frame
         raise SourceError(
             f"{self.name}: the stream's pictures come cut short ({CUT_SHORT_IN_A_ROW} in a row: "
-            "a link too slow or lossy for its size, or a server sending part of each)"
+            "a link too slow or lossy for its size, a server sending part of each, or a camera "
+            "whose picture stopped under a changing corner)"
         )
 
     def retrieve_frame(self) -> Frame | None:
         """The frame `skip_frame` just took, decoded; None if it cannot be or came cut short
         (the newest-frame reader then reads on, through `read_frame`)."""
         frame = super().retrieve_frame()
-        return None if frame is not None and cut_short(frame.image) else frame
+        return None if frame is not None and self._came_cut_short(frame.image) else frame
 
     def _read_any(self) -> Frame | None:
         image = self._grab()
@@ -166,6 +193,7 @@ class StreamSource(CaptureSource):
             self._capture.release()  # scan must not find this connection still taking frames)
             return None
         self.reconnects += 1
+        self._edges = None  # (a new connection's pictures are not the old one's)
         return bool(self._capture.isOpened())
 
     def _near_the_end(self) -> bool:
@@ -310,6 +338,25 @@ def cut_short(image: np.ndarray) -> bool:
     if image.ndim != 3 or image.shape[0] < CUT_SHORT_ROWS or image.shape[2] != 3:
         return False
     return bool((image[-CUT_SHORT_ROWS:] == np.asarray(CUT_SHORT_FILL, image.dtype)).all())
+
+
+def picture_edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A picture's first and last CUT_SHORT_ROWS rows (copies), for `stale_rows`."""
+    return image[:CUT_SHORT_ROWS].copy(), image[-CUT_SHORT_ROWS:].copy()
+
+
+def stale_rows(image: np.ndarray, before: tuple[np.ndarray, np.ndarray] | None) -> bool:
+    """Whether a picture's last rows are, to the value, those of the picture before (`before`:
+    its `picture_edges`) while its first rows changed, and are not of one flat colour: rows an
+    MJPEG picture cut short did not reach."""
+    if before is None or image.ndim != 3 or image.shape[0] < 2 * CUT_SHORT_ROWS:
+        return False
+    top, bottom = image[:CUT_SHORT_ROWS], image[-CUT_SHORT_ROWS:]
+    if top.shape != before[0].shape or not np.array_equal(bottom, before[1]):
+        return False
+    if np.array_equal(top, before[0]):  # the same picture again: none of it is stale
+        return False
+    return float(bottom.mean(axis=2).std()) >= STALE_ROWS_LEAST_SPREAD
 
 
 class NewestFrame(FrameSource):
