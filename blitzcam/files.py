@@ -202,3 +202,39 @@ def sha256_of(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+SQLITE_BESIDE = ("-wal", "-shm", "-journal")  # the files SQLite keeps beside a database
+
+
+def database_in_the_way(target: Path, store: Path) -> str | None:
+    """Why an export must not write `target`: it is the match store `store`, a file SQLite
+    keeps beside it, or any other SQLite database (`export matches.sqlite3` wrote 787 bytes of
+    JSON over every match; the app's export did so too, to a store named like a JSON file).
+    None when it may be written. OSError for a path that cannot be followed (a loop of links)."""
+    store, target = resolved(store), resolved(target)
+    beside = {store, *(store.with_name(store.name + end) for end in SQLITE_BESIDE)}
+    # a database's own files (-wal, -shm, -journal) carry no header: told by the one beside
+    owner = next(
+        (target.with_name(target.name.removesuffix(end)) for end in SQLITE_BESIDE
+         if target.name.endswith(end)),
+        target,
+    )  # fmt: skip
+    if target in beside or _is_sqlite_file(owner):
+        return (
+            "is a database, not overwritten (the match store, or one like it): export to a "
+            ".json or .csv file"
+        )
+    return None
+
+
+def _is_sqlite_file(path: Path) -> bool:
+    """A regular file that starts as an SQLite database does; only a regular file is opened
+    (reading /dev/stdout or a named pipe to look would wait for ever)."""
+    try:
+        if not path.is_file():
+            return False
+        with path.open("rb") as file:
+            return file.read(16) == b"SQLite format 3\x00"
+    except OSError:  # unreadable: the write says why
+        return False

@@ -4,6 +4,7 @@ JSON (the match file) or CSV (the score sheet). Export formats come from the cor
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 from typing import Final
 
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blitzcam.files import write_text_atomic
+from blitzcam.files import database_in_the_way, write_text_atomic
 from blitzcam.game.match_file import EXPORT_FORMATS, export_text
 from blitzcam.game.rules import Match, MatchError
 from blitzcam.game.store import MatchStore, StoreError
@@ -65,8 +66,13 @@ def ask_export_target(parent: QWidget, title: str, suggested: str, filters: str)
     return target
 
 
-def export_match(match: Match, path: Path) -> None:
-    """Write `match` to `path`: .csv -> the score sheet, anything else -> the match JSON."""
+def export_match(match: Match, path: Path, *, store: Path) -> None:
+    """Write `match` to `path`: .csv -> the score sheet, anything else -> the match JSON.
+    OSError where it cannot be written, or is a database (the match store `store`, or one
+    like it), never written over."""
+    why = database_in_the_way(path, store)
+    if why is not None:
+        raise OSError(errno.EEXIST, why, str(path))
     write_text_atomic(path, export_text(match, "csv" if path.suffix.lower() == ".csv" else "json"))
 
 
@@ -253,7 +259,7 @@ class MatchBrowser(QDialog):
                 self.message.setText(f"Not saved: {exc}")
                 return
             try:
-                export_match(match, target)
+                export_match(match, target, store=self._store.path)
             except OSError as exc:
                 self.message.setText(f"Not saved: {target}: {exc.strerror or exc}")
                 return

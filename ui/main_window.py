@@ -857,7 +857,7 @@ class MainWindow(QMainWindow):
         )
         if target is not None:
             try:
-                export_match(self.match, target)
+                export_match(self.match, target, store=self.store.path)
             except OSError as exc:
                 self.statusBar().showMessage(f"Not saved: {target}: {exc.strerror or exc}", 8000)
                 return

@@ -513,6 +513,25 @@ def test_a_match_imported_is_seated_as_a_new_one_would_be(
     assert run("match", "--db", str(db), "list", capsys=capsys)[1].startswith("no matches")
 
 
+def test_a_copy_of_an_older_blitzcam_s_match_comes_back_as_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a match stored before the rules of seating told 'ann' from 'Ann' loads as it was scored,
+    # and exports; its copy was refused at import, for good, the match deleted (review)
+    data = {"players": [{"name": "Ann", "deck": "green-pump"}, {"name": "ann", "deck": "red-buggy"}],
+            "rounds": [{"Ann": {"dutch": 10, "blitz": 0}, "ann": {"dutch": 4, "blitz": 2}}]}
+    path = write(tmp_path, data)
+    db = str(tmp_path / "m.sqlite3")
+    code, _, err = run("match", "--db", db, "import", str(path), capsys=capsys)
+    assert code == 2 and "looks like 'Ann'" in err
+    assert err.rstrip().endswith("(`--as-written` imports it as the file has it: a copy of a match an older blitzcam stored)")
+    code, out, err = run("match", "--db", db, "import", "--as-written", str(path), capsys=capsys)
+    assert code == 0 and out.startswith(f"imported {path} as match 1") and err == ""
+    shown = run("match", "--db", db, "export", "--format", "json", "-", capsys=capsys)[1]
+    again = json.loads(shown)
+    assert [p["name"] for p in again["players"]] == ["Ann", "ann"] and again["rounds"] == data["rounds"]
+
+
 def test_a_deck_typed_in_another_case_or_spacing_is_that_deck(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLabel
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.match_file import match_from_json
 from blitzcam.game.rules import Round, Settings
-from blitzcam.game.store import StoreError
+from blitzcam.game.store import MatchStore, StoreError
 from blitzcam.ui.counting_worker import CountSnapshot, NullCounter
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, export_match, export_path
@@ -275,12 +275,23 @@ def test_browser_lists_opens_and_export_writes_json_and_csv(qtbot, store, tmp_pa
         browser._on_open()
     assert blocker.args == [first]
     match = store.load(first)
-    export_match(match, tmp_path / "m.json")
+    export_match(match, tmp_path / "m.json", store=store.path)
     assert match_from_json(json.loads((tmp_path / "m.json").read_text())) == match
-    export_match(match, tmp_path / "m.csv")
+    export_match(match, tmp_path / "m.csv", store=store.path)
     assert (tmp_path / "m.csv").read_text(encoding="utf-8-sig").splitlines()[1].startswith(
         "1,5,0,5,5,3,1,1,1"
     )
+    # never over a database: the match store named like a JSON file was written over (review)
+    named_json = MatchStore(tmp_path / "scores.json")
+    named_json.create_match(match_of())
+    for target, store_path in ((named_json.path, named_json.path), (store.path, named_json.path),
+                               (Path(f"{store.path}-wal"), store.path)):  # fmt: skip
+        before = target.read_bytes() if target.exists() else None
+        with pytest.raises(OSError, match=r"is a database, not overwritten \(the match store"):
+            export_match(match, target, store=store_path)
+        assert (target.read_bytes() if target.exists() else None) == before
+    assert named_json.list_matches() and store.load(first) == match
+    named_json.close()
 
 
 def test_enroll_without_a_counter_says_why_there_is_none(qtbot) -> None:
