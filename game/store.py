@@ -8,6 +8,7 @@ is refused, never overwritten; older schemas are migrated after a backup copy.
 
 from __future__ import annotations
 
+import errno
 import shutil
 import sqlite3
 import time
@@ -268,6 +269,14 @@ _CODE_PLACE: Final = {
 }
 
 
+# what a failed write's errno says of the place, where the file may still be read
+_PLACE_ERRNO: Final = {
+    errno.EROFS: "the file or its folder is read-only",
+    errno.EACCES: "no permission",
+    errno.EPERM: "no permission",
+    errno.ENOSPC: "the disk is full",
+}
+
 FULL_BELOW_BYTES: Final = 1 << 20  # free space under which a failed write is the full disk's
 
 
@@ -521,8 +530,16 @@ class MatchStore:
         except (OSError, sqlite3.Error) as exc:
             with suppress(OSError):  # a half-written copy is no backup (a full disk left 0 bytes)
                 target.unlink(missing_ok=True)
+            # a read-only medium or folder, or a full disk, is the place's: the file may still
+            # be read as it is (an archived older store's `show` and `export` were refused)
+            reason = _PLACE_ERRNO.get(getattr(exc, "errno", None) or 0, "")
+            code = getattr(exc, "sqlite_errorcode", None)
+            if code is not None and code & 0xFF in _UNWRITABLE:
+                reason = _CODE_PLACE[code & 0xFF]
             raise StoreError(
-                f"{self.path}: not upgraded: its backup {target} could not be written ({exc})"
+                f"{self.path}: not upgraded: its backup {target} could not be written ({exc})",
+                unwritable=bool(reason),
+                reason=reason,
             ) from None
 
     @property

@@ -372,6 +372,31 @@ def test_a_change_waiting_for_another_program_says_so_once(
     assert code == 0 and "waiting" not in err  # nobody holds it: nothing said
 
 
+def test_an_older_store_on_a_read_only_medium_is_read_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # its upgrade's backup cannot be written there: `show` and `export` were refused with that
+    # error, where an archived store is read as it is (review)
+    import errno
+
+    from blitzcam.game.store import MIGRATIONS, MatchStore
+
+    db = tmp_path / "old.sqlite3"
+    MatchStore(db, migrations=MIGRATIONS[:3]).close()  # schema v3, its tables there
+    unlink = Path.unlink
+
+    def read_only_medium(self: Path, missing_ok: bool = False) -> None:
+        if self.name.endswith(".bak"):
+            raise OSError(errno.EROFS, "Read-only file system", str(self))
+        unlink(self, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", read_only_medium)
+    code, _, err = run("match", "--db", str(db), "show", capsys=capsys)
+    assert code == 2 and "could not be written" not in err, err
+    assert "was written by an older blitzcam (schema v3), and cannot be upgraded here, where it " in err
+    assert not list(tmp_path.glob("*.bak"))
+
+
 def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "m.sqlite3")
     assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",

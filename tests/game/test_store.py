@@ -276,6 +276,31 @@ def test_a_backup_that_fails_leaves_no_half_copy(tmp_path: Path, monkeypatch) ->
         assert store.schema_version == len(MIGRATIONS)
 
 
+def test_an_older_store_whose_backup_cannot_be_written_there_is_the_place_s_problem(tmp_path: Path, monkeypatch) -> None:
+    # on a read-only medium the backup before an upgrade fails: that said as the place's
+    # (`unwritable`), the CLI reads the file as it is; it was said as the file's, and an
+    # archived older store's `show` and `export` were refused (review)
+    import errno
+
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        store.create_match(match_of())
+    unlink = Path.unlink
+
+    def read_only_medium(self: Path, missing_ok: bool = False) -> None:
+        if self.name.endswith(".bak"):
+            raise OSError(errno.EROFS, "Read-only file system", str(self))
+        unlink(self, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", read_only_medium)
+    with pytest.raises(StoreError, match=r"not upgraded: its backup .*\.bak could not be written") as caught:
+        MatchStore(path, migrations=(*MIGRATIONS, lambda conn: None))
+    assert caught.value.unwritable and caught.value.reason == "the file or its folder is read-only"
+    monkeypatch.undo()
+    with MatchStore(path) as store:  # the database as it was
+        assert store.schema_version == len(MIGRATIONS)
+
+
 def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
     with MatchStore(path) as store:
