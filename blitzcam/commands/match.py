@@ -772,23 +772,25 @@ def _refuse_exporting_over_a_database(args: argparse.Namespace) -> None:
 
 def _export(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
-    from blitzcam.files import note_stream, write_text_atomic
+    from blitzcam.files import note_stream, why_unwritable, write_text_atomic
     from blitzcam.game.match_file import export_text
 
     to_stdout = is_stream(args.file)
     if not to_stdout:
         _refuse_exporting_over_a_database(args)
+    try:  # ("-" is standard output, even beside a folder of that name)
+        # (before the format: a folder was told to pass --format, and then that it is one)
+        why = None if to_stdout else why_unwritable(args.file)
+    except OSError as exc:  # a name too long, a folder shut: is_dir raises for those
+        raise UserError(f"{args.file}: cannot write: {exc.strerror or exc}") from None
+    if why is not None:  # (a missing folder was "No such file or directory", after the work)
+        raise UserError(f"{args.file}: {why}")
     named = {".csv": "csv", ".json": "json"}.get(args.file.suffix.lower())
     if args.format and named and args.format != named:  # a CSV under a .json name misleads
         raise UserError(f"{args.file}: --format {args.format} for a .{named} file name")
     fmt = args.format or named
     if fmt is None:
         raise UserError(f"{args.file}: cannot tell the format from the extension; pass --format")
-    try:  # ("-" is standard output, even beside a folder of that name)
-        if not to_stdout and args.file.is_dir():
-            raise UserError(f"{args.file}: is a directory, expected a file name")
-    except OSError as exc:  # a name too long, a folder shut: is_dir raises for those
-        raise UserError(f"{args.file}: cannot write: {exc.strerror or exc}") from None
     with _open_store(args, reading=True) as store:
         match_id = _match_id(args, store)
         match = _run_rule(lambda: store.load(match_id))

@@ -620,6 +620,10 @@ def test_terminal_errors_are_one_line(
         (["player", "Ann", "--team", "North"], "player Ann: this match has no teams"),
         (["export", "out.txt"], "cannot tell the format"),
         (["export", "out.json", "--format", "csv"], "--format csv for a .json file name"),
+        # a folder was told to pass --format (then, with it, that it is a folder), and a folder
+        # not there was "No such file or directory" (review)
+        (["export", "out.d"], "out.d: is a folder, not a file"),
+        (["export", "out.x/m.json"], "out.x/m.json: no such folder"),
         (["join", "Cy", "--deck", "red-buggy"], "player Cy: deck red-buggy is already played by Bob"),
         (["join", "Ann", "--deck", "blue-plow"], "player Ann: two players have this name"),
         (["leave", "Bob"], "a match needs 2 to 8 players, got 1"),  # no round yet: taken off
@@ -632,10 +636,11 @@ def test_refused_changes_leave_the_match_as_it_was(
     db = str(tmp_path / "m.sqlite3")
     run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
     argv = [str(tmp_path / a) if a.startswith("out.") else a for a in argv]
+    (tmp_path / "out.d").mkdir()
     code, _, err = run("match", "--db", db, *argv, capsys=capsys)
     assert code == 2
     assert fragment in err and err.count("\n") == 1, err
-    assert not list(tmp_path.glob("out.*"))  # no export written
+    assert [p.name for p in tmp_path.glob("out.*")] == ["out.d"]  # no export written
     code, out, _ = run("match", "--db", db, "show", capsys=capsys)
     assert code == 0 and "round  " in out and "    1  " not in out
 
