@@ -207,7 +207,10 @@ def match_from_bytes(data: bytes, *, where: str) -> Match:
     try:
         data = json.loads(text, object_pairs_hook=_without_repeats)
     except json.JSONDecodeError as exc:
-        raise MatchError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        # (the column too: a file written on one line was "at line 1", wherever it went wrong)
+        raise MatchError(
+            f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
     except (ValueError, RecursionError) as exc:  # a number of thousands of digits, deep nesting
         if "integer string conversion" in str(exc):  # (Python's words name its own setting)
             limit = sys.get_int_max_str_digits()

@@ -310,7 +310,7 @@ def test_a_match_file_is_read_from_standard_input_as_dash(tmp_path: Path) -> Non
                          text=True, check=False)  # fmt: skip
     assert bad.returncode == 2 and bad.stderr == (
         "blitzcam match summarize: error: standard input: not valid JSON: Expecting property name "
-        "enclosed in double quotes at line 1\n"
+        "enclosed in double quotes at line 1, column 2\n"
     )
     closed = subprocess.run(["sh", "-c", '"$@" <&-', "sh", blitzcam, "match", "summarize", "-"],
                             capture_output=True, text=True, check=False)  # fmt: skip

@@ -105,7 +105,7 @@ def test_a_huge_value_in_a_file_is_quoted_short(data: object) -> None:
         (None, "no such file"),
         (b"", "the file is empty"),  # (it said "not valid JSON: Expecting value at line 1")
         (b"\xef\xbb\xbf \n", "the file is empty"),  # a BOM and a line end are nothing more
-        (b"{\"players\": [", "not valid JSON"),
+        (b"{\"players\": [", "not valid JSON: Expecting value at line 1, column 14"),
         (b"\xff\xfe\x00garbage", "not UTF-8 text"),
     ],
 )
