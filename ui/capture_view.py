@@ -67,11 +67,15 @@ class CaptureView(QDialog):
             scaled_pixmap(image, fitted_size(shown, room), self.devicePixelRatioF())
         )
         self.picture.setAccessibleName(caption or "Capture")
+        # the keys on the picture: opened with the focus on nothing, a screen reader said only
+        # the window's title, not what the picture shows (review)
+        self.picture.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.caption = plain_label(f"{caption}  ·  any key or a click closes it".lstrip(" ·"))
         self.caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout = QVBoxLayout(self)
         layout.addWidget(self.picture, 1)
         layout.addWidget(self.caption)
+        self.picture.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in _MODIFIER_KEYS:

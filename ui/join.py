@@ -56,6 +56,13 @@ class JoinDialog(QDialog):
         self.row = PlayerRow(0)
         self.row.name.setText("")
         self.row.name.setPlaceholderText("name")
+        # (a screen reader heard "Player 1: name", the first seat's, for a new one)
+        for box, what in (
+            (self.row.name, "name"),
+            (self.row.deck, "deck"),
+            (self.row.team, "team"),
+        ):
+            box.setAccessibleName(f"The player joining: {what}")
         free = free_decks(match)
         if free:
             self.row.deck.setCurrentIndex(self.row.deck.findData(free[0]))

@@ -44,6 +44,7 @@ from blitzcam.game.text import (
     taken_off_said,
 )
 from blitzcam.ui.action_states import action_states
+from blitzcam.ui.announce import announce
 from blitzcam.ui.app import set_text_size
 from blitzcam.ui.capture_store import (
     CapturesPartlyKeptError,
@@ -63,7 +64,7 @@ from blitzcam.ui.players import PlayersDialog
 from blitzcam.ui.review_pictures import ReviewPictures, review_pictures
 from blitzcam.ui.scan import ScanView
 from blitzcam.ui.scan_session import Corrections, Reviewed, ScanSession
-from blitzcam.ui.scoreboard import ScoreboardView
+from blitzcam.ui.scoreboard import ScoreboardView, spoken_standings
 from blitzcam.ui.settings import (
     AppSettings,
     MatchSettingsDialog,
@@ -135,6 +136,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("blitzcam — Dutch Blitz scoreboard")
         self.setStatusBar(WrappingStatusBar())  # (a long message wraps, not cut at the edge)
         self.store = store
+        self._standings_told = ""  # the headline and totals a screen reader was told last
         if store.lock_waiter is None:  # (drawn, and said, while another program writes it)
             store.lock_waiter = LockWaitBox(self)
         # said while the newest rounds are only in the write-ahead log beside the database (a
@@ -411,6 +413,17 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"{text}: {PLAY_ON}", 0)
         else:
             self.statusBar().showMessage(text, ms)
+        self._tell_standings()
+
+    def _tell_standings(self) -> None:
+        """A screen reader told the headline and the totals after a change that changed them
+        (the cards and the headline take no focus: who won was never said)."""
+        if self.match is None or self.standings is None:
+            return
+        said = as_plain(spoken_standings(self.match, self.standings))
+        if said != self._standings_told:
+            self._standings_told = said
+            announce(self, said)
 
     def _decided(self) -> bool:
         return self.standings is not None and self.standings.status != "in-progress"
@@ -455,6 +468,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             f"Round {len(match.rounds) + 1} undone{seats} (Ctrl+Shift+Z brings it back)", 8000
         )
+        self._tell_standings()
 
     def _undo_change(self, change: Change) -> None:
         """Put the open match back as it was before `change`."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -83,6 +84,9 @@ PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
 # in its title's tooltip, the title and the counts smaller; on a 1024 x 600 screen at 150 %
 # text the players' rows got 60 px, not one of eight shown
 COMPACT_BELOW: Final = 640
+# a warning told to a screen reader is told again only once it has been gone this long: a
+# face-up card the counter sees in some frames and not others was "flip it" ten times over
+WARNING_TOLD_AGAIN_S: Final = 10.0
 FRAME_SHOT_ALREADY: Final = "That view is already shot: wait for the next frame"
 SHOT_CALLED_OFF: Final = "Shot called off"
 SHOT_CALLED_OFF_MORE: Final = " (Backspace again drops the last shot taken)"
@@ -160,7 +164,9 @@ class ScanView(QWidget):
         self.warnings.hide()  # (until there is something to say)
         self._warned = ""  # what the table warns of, in full
         self._progress_said = ""  # the step and its shots, as last told to a screen reader
-        self._warned_kinds = ""  # the warnings last told, their numbers left out
+        self._warned_kinds = ""  # the warnings last shown, their numbers left out
+        self._kinds_seen_at: dict[str, float] = {}  # ... and when each was last shown
+        self.clock = time.monotonic
         self.shots_label = QLabel()
         self.live_counts: dict[str, QLabel] = {}
         self.summed_counts: dict[str, QLabel] = {}
@@ -372,7 +378,11 @@ class ScanView(QWidget):
             kinds = re.sub(r"\d+", "#", said)
             if kinds != self._warned_kinds:
                 self._warned_kinds = kinds
-                announce(self, said)
+                seen_at = self._kinds_seen_at.get(kinds)
+                if seen_at is None or self.clock() - seen_at >= WARNING_TOLD_AGAIN_S:
+                    announce(self, said)
+        if said:  # (shown now: told again only once gone WARNING_TOLD_AGAIN_S from here)
+            self._kinds_seen_at[self._warned_kinds] = self.clock()
         self._say_in_words()  # (the counts and the warnings, once they are both shown)
 
     def _show_warnings(self) -> None:

@@ -117,6 +117,16 @@ def status_text(match: Match, standings: Standings) -> str:
     return left_to_right(f"{said_together(leaders)} {verb} after round {played}")
 
 
+def spoken_standings(match: Match, standings: Standings) -> str:
+    """The headline and every total, highest first (teams' with teams), as a screen reader is
+    told them after a change: the cards and the headline take no focus, and the news said only
+    "Round saved" (review)."""
+    board = standings.team_totals if standings.team_totals is not None else standings.totals
+    ranked = sorted(board.items(), key=lambda item: -item[1])  # (a tie keeps the seats' order)
+    totals = ", ".join(f"{isolated(name)} {total}" for name, total in ranked)
+    return f"{status_text(match, standings)} — totals: {totals}" if totals else ""
+
+
 # more level leaders (or winners) than this are counted, not named: "Ann and Bob and Cy and Di
 # and Ed and Flo and Gus and Hal lead" took two lines of the headline, past a 600-px screen's
 # bottom (eight sharing a win took four at 150 %, every total card pushed off the screen)

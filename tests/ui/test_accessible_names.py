@@ -34,6 +34,9 @@ def test_the_seats_and_the_dialogs_boxes_are_named(qtbot, tmp_path: Path) -> Non
     join = JoinDialog(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
     qtbot.addWidget(join)
     assert join.start.accessibleName() == "Starting total"
+    # (not "Player 1: name", the first seat's: a review)
+    assert [join.row.name.accessibleName(), join.row.deck.accessibleName()] == [
+        "The player joining: name", "The player joining: deck"]
     settings = SettingsDialog(AppSettings(), data_dir=tmp_path)
     qtbot.addWidget(settings)
     assert settings._camera.accessibleName() == "Camera"
@@ -385,3 +388,31 @@ def test_a_frame_s_own_news_is_told_once_and_a_warning_not_at_each_count(qtbot, 
         counted(index, backs, settled=True)
     piles = [text for text, _ in told if "Blitz pile" in text]
     assert len(piles) == 1 and "(Ann 14)" in piles[0]
+
+
+def test_a_warning_that_comes_and_goes_is_told_once_until_it_has_been_gone_a_while(qtbot, monkeypatch) -> None:
+    # (a face-up card the counter saw in some frames and not others was "flip it" at each
+    # return: ten times in ten frames; review)
+    from blitzcam.ui.counting_worker import CountedFrame, NullCounter
+    from blitzcam.ui.scan import WARNING_TOLD_AGAIN_S, ScanView
+    from tests.ui.fakes import FakeSource
+
+    told = _announced(monkeypatch)
+    ann, bob = match_of().players[:2]
+    view = ScanView((ann, bob), FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter(""))
+    qtbot.addWidget(view)
+    now = [100.0]
+    view.clock = lambda: now[0]
+    frame = np.zeros((36, 64, 3), np.uint8)
+    for index in range(10):
+        snapshot = CountSnapshot(counts={ann.deck: 7}, settled=True, scene=1,
+                                 voted_face_up=index % 2)  # fmt: skip
+        view._on_counted(CountedFrame(frame, snapshot, index))
+        now[0] += 1.0
+    flips = [text for text, _ in told if text == "⚠ 1 face-up card: flip it"]
+    assert len(flips) == 1
+    view._on_counted(CountedFrame(frame, CountSnapshot(counts={ann.deck: 7}, settled=True, scene=1), 10))
+    now[0] += WARNING_TOLD_AGAIN_S  # gone a while: news again when it comes back
+    view._on_counted(CountedFrame(frame, CountSnapshot(counts={ann.deck: 7}, settled=True, scene=1,
+                                                       voted_face_up=1), 11))  # fmt: skip
+    assert len([text for text, _ in told if text == "⚠ 1 face-up card: flip it"]) == 2

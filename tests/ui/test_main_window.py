@@ -184,6 +184,24 @@ def test_a_round_that_decides_the_match_says_how_to_play_on(qtbot, store, feed, 
     assert not window.scan_action.isEnabled()
 
 
+def test_a_screen_reader_is_told_who_won_and_the_totals_after_a_round(qtbot, store, feed, tmp_path, monkeypatch):
+    # the headline and the cards take no focus, and the news said only "Round saved (3
+    # played): the match is decided …": who won was never said (review)
+    from tests.ui.test_accessible_names import _announced
+
+    store.create_match(match_of(round_of(Ann=(20, 0), Bob=(2, 1), Cy=(5, 2)), target=30))
+    window = _window(qtbot, store, feed, tmp_path)
+    told = _announced(monkeypatch)
+    window.manual_action.trigger()
+    window.confirm.setValue(round_of(Ann=(12, 0), Bob=(3, 1), Cy=(4, 0)))
+    _ok(window.confirm)
+    said = [plain(text) for text, _ in told]
+    assert said[-1] == "★ Ann wins after round 2! — totals: Ann 32, Cy 5, Bob 1", said
+    window._on_undo()
+    said = [plain(text) for text, _ in told]
+    assert said[-1] == "Ann leads after round 1 — totals: Ann 20, Cy 1, Bob 0", said
+
+
 def test_a_round_of_zeros_is_saved_only_on_a_second_enter(qtbot, store, feed, tmp_path):
     # (a review's case: Ctrl+M then Enter saved 0/0 for everyone, a round nobody played)
     match_id = store.create_match(match_of())
@@ -2338,7 +2356,8 @@ def test_a_player_who_leaves_is_told_once(qtbot, store, feed, tmp_path, monkeypa
 
     monkeypatch.setattr(window, "exec_dialog", choose_the_first)
     window.leave_action.trigger()
-    assert len(told) == 1 and "Ann" in told[0] and "changed" not in told[0]
+    assert len(told) == 2 and "Ann" in told[0] and "changed" not in told[0]
+    assert plain(told[1]) == "Bob leads after round 1 — totals: Ann 10, Bob 5, Cy 2"  # (the lead)
     told.clear()  # a latecomer too (a review of the first version)
     import dataclasses
 
