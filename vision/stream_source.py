@@ -42,9 +42,14 @@ CUT_SHORT_IN_A_ROW: Final = 25  # pictures cut short one after another: the stre
 # picture's data did not reach as an earlier picture had them, so a table's lower part was
 # another moment's (a review's server cutting each picture in half while the table changed:
 # each picture half one table, half another, counted without a word). An MJPEG picture is
-# coded alone from a camera's noisy picture: its last rows are never the picture before's to
-# the value while its first rows changed, unless they are that picture's own. Rows of one flat
-# colour (a black bar) can be, so rows under this spread (grey levels) say nothing.
+# coded alone from a camera's noisy picture: its lower rows are never the picture before's to
+# the value while its first rows changed, unless they are that picture's own; or a camera's
+# own banner along the bottom (its name, a clock), which is why the rows compared are this
+# share of the picture (a banner of text is a line or two; a review's 24 px banner refused
+# every picture of its stream when the last 8 rows were compared). A loss of less than this is
+# not told. Rows of one flat colour (a black bar) can be the same too, so rows under this
+# spread (grey levels) say nothing.
+STALE_SHARE: Final = 1 / 8
 STALE_ROWS_LEAST_SPREAD: Final = 2.0
 
 
@@ -340,18 +345,31 @@ def cut_short(image: np.ndarray) -> bool:
     return bool((image[-CUT_SHORT_ROWS:] == np.asarray(CUT_SHORT_FILL, image.dtype)).all())
 
 
+def _lower_rows(image: np.ndarray) -> int:
+    """How many of a picture's last rows `stale_rows` compares (STALE_SHARE of it)."""
+    return max(CUT_SHORT_ROWS, round(image.shape[0] * STALE_SHARE))
+
+
+def _upper_rows(image: np.ndarray) -> np.ndarray:
+    """CUT_SHORT_ROWS rows STALE_SHARE down a picture: under a banner along its top (a camera's
+    clock) that stays the same while the picture changes."""
+    start = _lower_rows(image)
+    return image[start : start + CUT_SHORT_ROWS]
+
+
 def picture_edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A picture's first and last CUT_SHORT_ROWS rows (copies), for `stale_rows`."""
-    return image[:CUT_SHORT_ROWS].copy(), image[-CUT_SHORT_ROWS:].copy()
+    """A picture's rows `stale_rows` compares (copies): a band near its top (`_upper_rows`)
+    and its lower STALE_SHARE."""
+    return _upper_rows(image).copy(), image[-_lower_rows(image) :].copy()
 
 
 def stale_rows(image: np.ndarray, before: tuple[np.ndarray, np.ndarray] | None) -> bool:
-    """Whether a picture's last rows are, to the value, those of the picture before (`before`:
-    its `picture_edges`) while its first rows changed, and are not of one flat colour: rows an
-    MJPEG picture cut short did not reach."""
-    if before is None or image.ndim != 3 or image.shape[0] < 2 * CUT_SHORT_ROWS:
+    """Whether a picture's lower rows (STALE_SHARE of it) are, to the value, those of the
+    picture before (`before`: its `picture_edges`) while its first rows changed, and are not of
+    one flat colour: rows an MJPEG picture cut short did not reach."""
+    if before is None or image.ndim != 3 or image.shape[0] < 2 * _lower_rows(image):
         return False
-    top, bottom = image[:CUT_SHORT_ROWS], image[-CUT_SHORT_ROWS:]
+    top, bottom = _upper_rows(image), image[-_lower_rows(image) :]
     if top.shape != before[0].shape or not np.array_equal(bottom, before[1]):
         return False
     if np.array_equal(top, before[0]):  # the same picture again: none of it is stale

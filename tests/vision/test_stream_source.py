@@ -147,6 +147,34 @@ def test_an_mjpeg_picture_cut_short_after_a_whole_one_is_passed_by() -> None:
     assert source.read_frame().index == 0 and source.read_frame().image.tobytes() == stale.tobytes()
 
 
+def test_an_mjpeg_camera_s_own_banners_are_not_taken_for_rows_cut_short() -> None:
+    # a band of text along the bottom (the camera's name) is the same in every picture while
+    # the table's noise changes: every picture of such a stream was refused (review); and a
+    # clock along the top must not hide a picture cut short under it
+    rng = np.random.default_rng(2)
+    base = np.full((480, 640, 3), 120, np.float32)
+    base[..., 2] += np.linspace(0, 40, 640)
+
+    def picture(clock: int) -> np.ndarray:
+        image = np.clip(base + rng.normal(0, 2, base.shape), 0, 255).astype(np.uint8)
+        image[-24:], image[:24] = 0, 0
+        cv2.putText(image, "TABLE CAM", (10, 474), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255,) * 3, 2)
+        cv2.putText(image, f"20:{clock:02d}", (10, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255,) * 3, 2)
+        _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+    pictures = [picture(i // 10) for i in range(CUT_SHORT_IN_A_ROW + 5)]
+    sessions = iter([_MjpegCapture(pictures)])
+    source = StreamSource("http://127.0.0.1/video", opener=lambda spec: next(sessions),
+                          sleep=lambda s: None)  # fmt: skip
+    assert [source.read_frame().index for _ in pictures] == list(range(len(pictures)))
+    whole, next_one = pictures[0], picture(0)
+    sessions = iter([_MjpegCapture([whole, _stale_below(next_one, whole), pictures[1]])])
+    source = StreamSource("http://127.0.0.1/video", opener=lambda spec: next(sessions),
+                          sleep=lambda s: None)  # fmt: skip
+    assert [source.read_frame().index for _ in range(2)] == [0, 2]
+
+
 def test_an_mjpeg_stream_of_pictures_cut_short_is_said_to_be() -> None:
     frames = random_frames(CUT_SHORT_IN_A_ROW + 1)
     pictures = [frames[0]] + [_stale_below(frame, frames[0]) for frame in frames[1:]]
