@@ -322,12 +322,17 @@ class LockWaiter(Protocol):
     drawn and offers to stop waiting, the CLI says why it is not done yet, where SQLite's own
     wait said nothing for up to BUSY_TIMEOUT_MS."""
 
+    def starting(self) -> None:
+        """A change is about to take the lock (from here until `done`, it may wait)."""
+        ...
+
     def waiting(self, waited_s: float) -> bool:
         """Still waiting after `waited_s` seconds: whether to wait on."""
         ...
 
     def done(self) -> None:
-        """The wait is over (the lock taken, refused or given up); only after `waiting`."""
+        """The change has the lock, or will not have it (taken, refused or given up); after
+        each `starting`."""
         ...
 
 
@@ -600,9 +605,10 @@ class MatchStore:
         if waiter is None:
             self._conn.execute("BEGIN IMMEDIATE")
             return
-        started, told = time.monotonic(), False
-        self._conn.execute(f"PRAGMA busy_timeout = {LOCK_TRY_MS}")
+        waiter.starting()
+        started = time.monotonic()
         try:
+            self._conn.execute(f"PRAGMA busy_timeout = {LOCK_TRY_MS}")
             while True:
                 try:
                     self._conn.execute("BEGIN IMMEDIATE")
@@ -611,15 +617,15 @@ class MatchStore:
                     waited = time.monotonic() - started
                     if not _busy(exc) or waited >= BUSY_TIMEOUT_MS / 1000:
                         raise
-                told = True
                 if not waiter.waiting(waited):
                     raise StoreError(
                         f"{self.path}: the change was not saved: waiting for another program "
                         "to finish writing the match database was stopped"
                     )
         finally:
-            self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            if told:
+            try:
+                self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            finally:
                 waiter.done()
 
     def _checkpoint(self, *, wait_ms: int) -> None:

@@ -139,7 +139,15 @@ def test_every_package_data_pattern_names_a_file() -> None:
     from blitzcam.paths import REPO_ROOT
 
     tool = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert set(tool["package-data"]) <= set(tool["packages"])  # (setuptools ignores the others)
+
+    def folder_of(package: str) -> Path:  # (a sub-package lies in its parent's mapped folder)
+        if package in tool["package-dir"]:
+            return REPO_ROOT / tool["package-dir"][package]
+        parent, _, name = package.rpartition(".")
+        return folder_of(parent) / name
+
     for package, patterns in tool["package-data"].items():
-        folder = REPO_ROOT / tool["package-dir"][package]
+        folder = folder_of(package)
         for pattern in patterns:
             assert any(folder.glob(pattern)), f"{package}: {pattern}"

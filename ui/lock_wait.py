@@ -4,17 +4,17 @@ SQLite's own wait froze the window, undrawn and unexplained, for up to 10 s (a `
 command in a terminal, a database browser in the middle of a change). The store tells it
 (`MatchStore.lock_waiter`); the change's own handler says what came of it.
 
-The window's events are handled during the wait, so what may not happen inside a change waits
-for its end (`after_wait`): a quit from Ctrl+C in the terminal closed the box, which read as
-Stop waiting, and the round being confirmed was lost (review).
+The window's events are handled during the wait, so a quit asked meanwhile (Ctrl+C in the
+terminal, whose handler may run as the change begins) is held until the change has gone on or
+given up: it closed the box, which read as Stop waiting, and the round being confirmed was lost
+(review).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
-from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -70,14 +70,29 @@ class _WaitBox(QDialog):
         self.stopped = True
 
 
+class _QuitHeld(QObject):
+    """Holds the application's quit while installed (`held`: one was asked)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Quit:
+            self.held = True
+            return True
+        return False
+
+
 class LockWaitBox:
     """A `blitzcam.game.store.LockWaiter` for the window `parent`."""
 
     def __init__(self, parent: QWidget) -> None:
         self._parent = parent
         self._box: _WaitBox | None = None
-        self._busy = False
-        self._after: list[Callable[[], None]] = []
+        # changes begun and not done: one may begin inside another's wait (a timer's)
+        self._depth = 0
+        self._quits = _QuitHeld()
 
     @property
     def box(self) -> QDialog | None:
@@ -86,19 +101,15 @@ class LockWaitBox:
 
     @property
     def busy(self) -> bool:
-        """Whether a change is waiting now (told `waiting`, not yet `done`)."""
-        return self._busy
+        """Whether a change is taking the lock now (`starting`, not yet `done`)."""
+        return self._depth > 0
 
-    def after_wait(self, then: Callable[[], None]) -> None:
-        """`then` now, or, while a change waits, once it has gone on (or given up) and its
-        handler has returned."""
-        if self._busy:
-            self._after.append(then)
-        else:
-            then()
+    def starting(self) -> None:
+        self._depth += 1
+        if self._depth == 1:
+            QApplication.instance().installEventFilter(self._quits)
 
     def waiting(self, waited_s: float) -> bool:
-        self._busy = True
         if self._box is None and waited_s >= SHOW_AFTER_S:
             self._box = _WaitBox(self._parent)
             self._box.show()
@@ -113,11 +124,15 @@ class LockWaitBox:
         return self._box is None or not self._box.stopped
 
     def done(self) -> None:
-        box, self._box, self._busy = self._box, None, False
+        self._depth = max(0, self._depth - 1)
+        if self._depth:  # (a change begun inside another's wait: that one still waits)
+            return
+        box, self._box = self._box, None
         if box is not None:
             box.rejected.disconnect(box._stop)
             box.close()
             box.deleteLater()
-        after, self._after = self._after, []
-        for then in after:  # (the change's handler returns first: it is in the middle of it)
-            QTimer.singleShot(0, then)
+        QApplication.instance().removeEventFilter(self._quits)
+        if self._quits.held:  # (asked again once the change's handler has returned)
+            self._quits.held = False
+            QTimer.singleShot(0, QApplication.quit)

@@ -1314,14 +1314,9 @@ class MainWindow(QMainWindow):
 
     def quit_unasked(self) -> None:
         """Quit without asking about a scan's shots (Ctrl+C in the terminal: a question would
-        keep the app up until someone answered it); once a change waiting for another program
-        has gone on, or given up (quitting inside it lost the round being confirmed)."""
-        waiter = self.store.lock_waiter
-        if isinstance(waiter, LockWaitBox) and waiter.busy:  # (inside a change: after it)
-            waiter.after_wait(self.quit_unasked)
-            return
+        keep the app up until someone answered it)."""
         self._ask_on_close = False
-        QApplication.quit()
+        QApplication.quit()  # (inside a change's wait, held until it is done: ui/lock_wait.py)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """The key of an action not allowed now says why: a disabled action's key did nothing,

@@ -283,6 +283,9 @@ class _SaysItWaits:
         self._path = path
         self._said = False
 
+    def starting(self) -> None:
+        pass
+
     def waiting(self, waited_s: float) -> bool:
         from blitzcam.game.store import BUSY_TIMEOUT_MS
 

@@ -448,7 +448,7 @@ class _Waiter:
 
     def __init__(self, *, release_at: int = 0, stop_at: int = 0, holder=None) -> None:
         self.waited: list[float] = []
-        self.done_told = 0
+        self.started = self.done_told = 0
         self.release_at, self.stop_at, self.holder = release_at, stop_at, holder
 
     def waiting(self, waited_s: float) -> bool:
@@ -456,6 +456,9 @@ class _Waiter:
         if len(self.waited) == self.release_at:
             self.holder.execute("ROLLBACK")  # the other program finishes its change
         return len(self.waited) != self.stop_at
+
+    def starting(self) -> None:
+        self.started += 1
 
     def done(self) -> None:
         self.done_told += 1
@@ -477,11 +480,11 @@ def test_a_change_waiting_for_another_writer_tells_its_waiter_and_goes_on_once_l
             store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
         assert len(waiter.waited) == 3 and waiter.waited == sorted(waiter.waited)
         assert waiter.waited[0] >= 0.09  # told after one try of LOCK_TRY_MS, not at once
-        assert waiter.done_told == 1
+        assert waiter.started == waiter.done_told == 1
         assert len(store.load(match_id).rounds) == 1
         assert store._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 10_000  # restored
-        store.add_round(match_id, round_of(Ann=(2, 0), Bob=(1, 0)))  # nobody holds it: untold
-        assert len(waiter.waited) == 3 and waiter.done_told == 1
+        store.add_round(match_id, round_of(Ann=(2, 0), Bob=(1, 0)))  # nobody holds it: no wait
+        assert len(waiter.waited) == 3 and waiter.started == waiter.done_told == 2
 
 
 def test_a_change_whose_waiter_stops_waiting_is_not_saved(tmp_path: Path) -> None:
@@ -493,7 +496,7 @@ def test_a_change_whose_waiter_stops_waiting_is_not_saved(tmp_path: Path) -> Non
             with pytest.raises(StoreError, match="not saved: waiting for another program to finish writing"):
                 store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
             other.execute("ROLLBACK")
-        assert len(waiter.waited) == 2 and waiter.done_told == 1
+        assert len(waiter.waited) == 2 and waiter.started == waiter.done_told == 1
         assert store.load(match_id).rounds == () and not store._conn.in_transaction
         store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))  # and the next change is
         assert len(store.load(match_id).rounds) == 1
@@ -511,7 +514,7 @@ def test_a_waited_change_gives_up_as_an_unwaited_one_does(tmp_path: Path, monkey
             with pytest.raises(StoreError, match="cannot change the match database: database is locked"):
                 store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
             other.execute("ROLLBACK")
-        assert 2 <= len(waiter.waited) <= 4 and waiter.done_told == 1
+        assert 2 <= len(waiter.waited) <= 4 and waiter.started == waiter.done_told == 1
         assert store.load(match_id).rounds == ()
 
 

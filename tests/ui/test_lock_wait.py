@@ -14,6 +14,7 @@ def _waiter(qtbot) -> LockWaitBox:
 
 def test_a_short_wait_shows_nothing_a_longer_one_a_box_that_esc_stops(qtbot):
     waiter = _waiter(qtbot)
+    waiter.starting()
     assert waiter.waiting(0.1) and waiter.box is None  # a change that is only slow
     assert waiter.waiting(SHOW_AFTER_S)
     box = waiter.box
@@ -26,12 +27,14 @@ def test_a_short_wait_shows_nothing_a_longer_one_a_box_that_esc_stops(qtbot):
     waiter.done()
     assert waiter.box is None and not box.isVisible()
     # the next wait starts afresh: not stopped, no box until it lasts
+    waiter.starting()
     assert waiter.waiting(0.1) and waiter.box is None
     waiter.done()
 
 
 def test_its_button_stops_the_wait(qtbot):
     waiter = _waiter(qtbot)
+    waiter.starting()
     waiter.waiting(SHOW_AFTER_S)
     (button,) = waiter.box.findChildren(QPushButton)
     assert button.text() == STOP_TEXT
@@ -48,6 +51,7 @@ def test_the_box_wraps_its_text_to_fit_the_screen_at_150_percent(qtbot):
     try:
         set_text_size(app, 150)
         waiter = _waiter(qtbot)
+        waiter.starting()
         waiter.waiting(SHOW_AFTER_S)
         box = waiter.box
         qtbot.waitUntil(lambda: box.text.height() > 2 * box.text.fontMetrics().height())
@@ -58,16 +62,37 @@ def test_the_box_wraps_its_text_to_fit_the_screen_at_150_percent(qtbot):
         set_text_size(app, 100)
 
 
-def test_what_comes_during_a_wait_waits_for_its_end(qtbot):
-    waiter = _waiter(qtbot)
-    ran: list[str] = []
-    waiter.after_wait(lambda: ran.append("now"))  # no wait: at once
-    assert ran == ["now"]
-    waiter.waiting(0.1)
-    assert waiter.busy
-    waiter.after_wait(lambda: ran.append("after"))
-    waiter.waiting(0.2)
-    assert ran == ["now"]
-    waiter.done()
-    assert not waiter.busy and ran == ["now"]  # (the change's handler returns first)
-    qtbot.waitUntil(lambda: ran == ["now", "after"])
+def test_a_quit_asked_while_a_change_takes_the_lock_waits_for_its_end(qtbot, monkeypatch):
+    from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject
+
+    app = QApplication.instance()
+
+    class Quits(QObject):  # the quits that reach the application (kept from acting on it)
+        reached = 0
+
+        def eventFilter(self, watched, event) -> bool:  # noqa: N802
+            if event.type() == QEvent.Type.Quit:
+                self.reached += 1
+                return True
+            return False
+
+    quits = Quits()
+    app.installEventFilter(quits)
+    # (as Qt's own in its event loop: the Quit event posted, which the loop acts on)
+    monkeypatch.setattr(QApplication, "quit", lambda: QCoreApplication.postEvent(app, QEvent(QEvent.Type.Quit)))
+    try:
+        waiter = _waiter(qtbot)
+        waiter.starting()
+        assert waiter.busy
+        QApplication.quit()  # (Ctrl+C's, as the change begins)
+        waiter.waiting(0.1)
+        waiter.starting()  # a change begun inside the wait (a timer's) ...
+        waiter.waiting(0.2)
+        waiter.done()  # ... done: the first still waits
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+        assert waiter.busy and quits.reached == 0
+        waiter.done()
+        assert not waiter.busy
+        qtbot.waitUntil(lambda: quits.reached == 1)  # asked again, once the change's handler returned
+    finally:
+        app.removeEventFilter(quits)

@@ -816,32 +816,51 @@ def test_a_round_whose_wait_was_stopped_stays_in_its_dialog_to_be_confirmed_agai
 def test_ctrl_c_while_a_round_waits_for_another_program_saves_it_then_quits(qtbot, store, feed, tmp_path, monkeypatch):
     # the quit closed the box, which read as Stop waiting: the round being confirmed was lost,
     # and a traceback followed from the dialog deleted under its handler (review)
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
+    app = QApplication.instance()
+
+    class Quits(QObject):  # the quits that reach the application, kept from closing the tests'
+        reached = 0
+
+        def eventFilter(self, watched, event) -> bool:  # noqa: N802
+            if event.type() == QEvent.Type.Quit:
+                self.reached += 1
+                return True
+            return False
+
+    quits = Quits()
+    app.installEventFilter(quits)
+    asked: list[bool] = []
+
+    def quit() -> None:  # (as Qt's own the first time: a Quit event, which closes the windows)
+        asked.append(True)
+        if len(asked) == 1:  # (the second is the app's end: not posted to the tests' own)
+            QCoreApplication.postEvent(app, QEvent(QEvent.Type.Quit))
+
+    monkeypatch.setattr(QApplication, "quit", quit)
     match_id = store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
     window.manual_action.trigger()
     dialog = window.confirm
     dialog.setValue(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)))
-    quits: list[bool] = []
-    monkeypatch.setattr(QApplication, "quit", lambda: quits.append(True))
     other = _held_by_another_program(store)
-    seen: list[bool] = []
-
-    def ctrl_c() -> None:  # (as quit_on_interrupt's handler calls it)
-        window.quit_unasked()
-        seen.append(bool(quits))
-
-    QTimer.singleShot(700, ctrl_c)
+    seen: list[tuple[int, int]] = []
+    QTimer.singleShot(700, window.quit_unasked)  # (as quit_on_interrupt's handler calls it)
+    QTimer.singleShot(900, lambda: seen.append((len(asked), quits.reached)))
     QTimer.singleShot(1100, lambda: other.execute("ROLLBACK"))
     try:
         _ok(dialog)
     finally:
         other.close()
-    assert seen == [False]  # not inside the change ...
-    assert store.load(match_id).rounds == (round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)),)
-    qtbot.waitUntil(lambda: quits == [True])  # ... once it was saved
+    try:
+        assert seen == [(1, 0)]  # asked, and held from the application inside the change ...
+        assert store.load(match_id).rounds == (round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)),)
+        assert not dialog.isVisible() and window.confirm is None
+        qtbot.waitUntil(lambda: len(asked) == 2)  # ... asked again once the round was saved
+    finally:
+        app.removeEventFilter(quits)
 
 
 def test_a_match_that_had_more_than_eight_seats_opens_its_players_dialog(qtbot, store, feed, tmp_path):
