@@ -269,13 +269,8 @@ _CODE_PLACE: Final = {
 }
 
 
-# what a failed write's errno says of the place, where the file may still be read
-_PLACE_ERRNO: Final = {
-    errno.EROFS: "the file or its folder is read-only",
-    errno.EACCES: "no permission",
-    errno.EPERM: "no permission",
-    errno.ENOSPC: "the disk is full",
-}
+# a failed file operation's errno as the SQLite code that says the same of the place
+_ERRNO_AS_CODE: Final = {errno.EROFS: 8, errno.EACCES: 3, errno.EPERM: 3, errno.ENOSPC: 13}
 
 FULL_BELOW_BYTES: Final = 1 << 20  # free space under which a failed write is the full disk's
 
@@ -287,15 +282,23 @@ def _disk_is_full(path: Path) -> bool:
         return False
 
 
+def _place_code(path: Path, exc: BaseException) -> int | None:
+    """The SQLite primary result code of a failure (an OSError's errno taken as the code that
+    says the same: a read-only medium, no permission, a full disk); "disk I/O error" on a full
+    disk is the full disk's."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = _ERRNO_AS_CODE.get(getattr(exc, "errno", None) or 0) if code is None else code & 0xFF
+    if primary == 10 and _disk_is_full(path):  # SQLITE_IOERR
+        primary = 13
+    return primary
+
+
 def opening_problem(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
     """What to tell someone whose match database did not open: a good file in a read-only
     folder (SQLite needs to write its -wal and -shm files beside it) is not a bad file, and
     must not be called one they should move away. Nor is one on a full disk, where SQLite
     says only "disk I/O error" when it cannot make its -shm file."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    primary = None if code is None else code & 0xFF
-    if primary == 10 and _disk_is_full(path):  # SQLITE_IOERR
-        primary = 13
+    primary = _place_code(path, exc)
     if primary in _CODE_PLACE:
         return StoreError(
             f"{path}: cannot use the match database: {_CODE_PLACE[primary]} ({exc})",
@@ -537,14 +540,12 @@ class MatchStore:
                 target.unlink(missing_ok=True)
             # a read-only medium or folder, or a full disk, is the place's: the file may still
             # be read as it is (an archived older store's `show` and `export` were refused)
-            reason = _PLACE_ERRNO.get(getattr(exc, "errno", None) or 0, "")
-            code = getattr(exc, "sqlite_errorcode", None)
-            if code is not None and code & 0xFF in _UNWRITABLE:
-                reason = _CODE_PLACE[code & 0xFF]
+            primary = _place_code(target, exc)
+            unwritable = primary in _UNWRITABLE
             raise StoreError(
                 f"{self.path}: not upgraded: its backup {target} could not be written ({exc})",
-                unwritable=bool(reason),
-                reason=reason,
+                unwritable=unwritable,
+                reason=_CODE_PLACE[primary] if unwritable else "",
             ) from None
 
     @property

@@ -130,6 +130,21 @@ def set_text_size(app: QApplication, percent: int) -> None:
     apply_text_size(app, load_font(), STYLE, percent)
 
 
+def _readable(path: Path) -> bool:
+    """Whether the CLI would read a store that cannot be written here, as it is (not a new,
+    empty one; nor one an older blitzcam wrote, which needs an upgrade first: the app said the
+    CLI reads it, which refused it; review)."""
+    from blitzcam.game.store import MatchStore, StoreError
+
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return False
+        MatchStore(path, read_only=True).close()
+    except (OSError, StoreError):
+        return False
+    return True
+
+
 READ_ELSEWHERE: Final = (
     "\n\nIts matches can still be read: `blitzcam match list`, `match show` and `match export` "
     "read it as it is."
@@ -261,8 +276,7 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
     try:
         store = MatchStore(path)
     except StoreError as exc:
-        readable = exc.unwritable and path.is_file() and path.stat().st_size > 0  # no new one
-        tell_at_start(str(exc) + (READ_ELSEWHERE if readable else ""))
+        tell_at_start(str(exc) + (READ_ELSEWHERE if exc.unwritable and _readable(path) else ""))
         raise
     if camera is not None:  # a typo was said only at the first scan, the app up meanwhile
         problem = camera_spec_problem(camera)

@@ -267,8 +267,8 @@ def _store_at(args: argparse.Namespace, *, create: bool = False, reading: bool =
         reason = f" ({exc.reason})" if exc.reason else ""
     try:  # an archived copy, a read-only folder or medium, a full disk: `show` still works
         store = MatchStore(path, read_only=True)
-    except StoreError as exc:
-        raise UserError(str(exc)) from None
+    except StoreError as exc:  # (why it could not be written is said too: "the disk is full")
+        raise UserError(f"{exc}{reason}") from None
     print(f"note: {path} cannot be written here{reason}: read as it is", file=sys.stderr)
     return store
 
