@@ -106,25 +106,39 @@ def is_face(card_bgr: np.ndarray) -> bool:
 
 
 def face_box_one_hue(frame_bgr: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """For each box (`corners`, (n, 4, 2) frame pixels), the share of its coloured pixels
-    (FACE_BOX_COLOURED, FACE_BOX_LEAST_VALUE) within HUE_SPREAD of their commonest hue: near 1
-    for a face-up card, whatever the light; 0 where nothing in it has a colour."""
-    side = FACE_BOX_SIDE
+    """For each box (`corners`, (n, 4, 2) frame pixels), the largest share of its coloured
+    pixels (FACE_BOX_COLOURED, FACE_BOX_LEAST_VALUE) whose hues lie within HUE_SPREAD steps of
+    one hue: near 1 for a face-up card, whatever the light; 0 where nothing in it has a colour.
+    Read all at once (colour noise brings the detector 191-277 boxes, each read alone 0.26 ms)."""
+    n, side = len(corners), FACE_BOX_SIDE
+    if n == 0:
+        return np.zeros(0, np.float32)
     square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
-    shares = np.zeros(len(corners), np.float32)
-    for row, box in enumerate(np.asarray(corners, np.float32)):
-        to_square = cv2.getPerspectiveTransform(box, square)
-        patch = cv2.warpPerspective(frame_bgr, to_square, (side, side))
-        hue, saturation, value = cv2.split(cv2.cvtColor(patch, cv2.COLOR_BGR2HSV))
-        coloured = (saturation >= max(1.0, FACE_BOX_COLOURED * np.percentile(saturation, 90))) & (
-            value >= FACE_BOX_LEAST_VALUE
-        )
-        if not coloured.any():
-            continue
-        counts = np.bincount(hue[coloured], minlength=HUES)
-        around = sum(np.roll(counts, k) for k in range(-HUE_SPREAD, HUE_SPREAD + 1))
-        shares[row] = around.max() / coloured.sum()
-    return shares
+    patches = np.stack(
+        [
+            cv2.warpPerspective(frame_bgr, cv2.getPerspectiveTransform(box, square), (side, side))
+            for box in np.asarray(corners, np.float32)
+        ]
+    )
+    hsv = cv2.cvtColor(patches.reshape(n * side, side, 3), cv2.COLOR_BGR2HSV).reshape(n, -1, 3)
+    hue, saturation, value = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    least = np.maximum(1.0, FACE_BOX_COLOURED * np.percentile(saturation, 90, axis=1))
+    coloured = (saturation >= least[:, None]) & (value >= FACE_BOX_LEAST_VALUE)
+    counts = np.zeros((n, HUES), np.int64)
+    rows = np.broadcast_to(np.arange(n)[:, None], hue.shape)
+    np.add.at(counts, (rows[coloured], hue[coloured]), 1)
+    found = coloured.sum(axis=1)
+    shares = _around(counts, HUE_SPREAD).max(axis=1) / np.maximum(found, 1)
+    return np.where(found > 0, shares, 0.0).astype(np.float32)
+
+
+def _around(counts: np.ndarray, spread: int) -> np.ndarray:
+    """Each hue's count summed with its `spread` neighbours either side, round the hue circle
+    (the last axis)."""
+    wrapped = np.concatenate([counts[..., -spread:], counts, counts[..., :spread]], axis=-1)
+    summed = np.cumsum(wrapped, axis=-1)
+    summed = np.concatenate([np.zeros_like(summed[..., :1]), summed], axis=-1)
+    return summed[..., 2 * spread + 1 :] - summed[..., : -2 * spread - 1]
 
 
 def white_balanced(card_bgr: np.ndarray) -> np.ndarray:
@@ -164,8 +178,8 @@ def _colour_fields(hsv: np.ndarray) -> list[np.ndarray]:
     counts = np.bincount(hue[strong].ravel(), minlength=HUES)[:HUES]
     fields = []
     for _ in range(MOST_FIELDS):
-        around = sum(np.roll(counts, k) for k in range(-PEAK_SPREAD, PEAK_SPREAD + 1))
-        peak = int(np.argmax(around))  # (hue is a circle: rolled)
+        around = _around(counts, PEAK_SPREAD)
+        peak = int(np.argmax(around))
         if around[peak] < LEAST_SHARE * hue.size:
             break
         fields.append(strong & (_hues_apart(hue, peak) <= HUE_SPREAD))
