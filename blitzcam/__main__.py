@@ -4,4 +4,5 @@ import sys
 
 from blitzcam.entry import main
 
-sys.exit(main())
+if __name__ == "__main__":  # (imported, by pydoc say, it runs nothing)
+    sys.exit(main())

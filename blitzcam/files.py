@@ -222,8 +222,7 @@ def database_in_the_way(target: Path, store: Path) -> str | None:
     )  # fmt: skip
     if target in beside or _is_sqlite_file(owner):
         return (
-            "is a database, not overwritten (the match store, or one like it): export to a "
-            ".json or .csv file"
+            "is a database, not overwritten (the match store, or one like it): choose another name"
         )
     return None
 

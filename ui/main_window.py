@@ -372,8 +372,11 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()
             # another match from its headline (it kept the last one's scroll, past it)
             self.scoreboard.page.verticalScrollBar().setValue(0)
+        opened = match_id != self.match_id
         self.match_id = match_id
         self._redraw(match)
+        if opened:  # (what a change then moves is news; a match opened is not a change)
+            self._standings_told = self._spoken_standings()
         self.pages.setCurrentWidget(self.scoreboard)
         self.scoreboard.table.setFocus()
 
@@ -418,12 +421,15 @@ class MainWindow(QMainWindow):
     def _tell_standings(self) -> None:
         """A screen reader told the headline and the totals after a change that changed them
         (the cards and the headline take no focus: who won was never said)."""
-        if self.match is None or self.standings is None:
-            return
-        said = as_plain(spoken_standings(self.match, self.standings))
-        if said != self._standings_told:
+        said = self._spoken_standings()
+        if said and said != self._standings_told:
             self._standings_told = said
             announce(self, said)
+
+    def _spoken_standings(self) -> str:
+        if self.match is None or self.standings is None:
+            return ""
+        return as_plain(spoken_standings(self.match, self.standings))
 
     def _decided(self) -> bool:
         return self.standings is not None and self.standings.status != "in-progress"

@@ -121,10 +121,13 @@ def spoken_standings(match: Match, standings: Standings) -> str:
     """The headline and every total, highest first (teams' with teams), as a screen reader is
     told them after a change: the cards and the headline take no focus, and the news said only
     "Round saved" (review)."""
+    headline = status_text(match, standings)
+    if not match.rounds:  # (a new match: its headline says what to do, no total has moved)
+        return headline
     board = standings.team_totals if standings.team_totals is not None else standings.totals
     ranked = sorted(board.items(), key=lambda item: -item[1])  # (a tie keeps the seats' order)
     totals = ", ".join(f"{isolated(name)} {total}" for name, total in ranked)
-    return f"{status_text(match, standings)} — totals: {totals}" if totals else ""
+    return f"{headline} — totals: {totals}"
 
 
 # more level leaders (or winners) than this are counted, not named: "Ann and Bob and Cy and Di

@@ -825,8 +825,8 @@ def _import(args: argparse.Namespace) -> int:
         # (an older blitzcam's match, kept as it was scored, was exported and could not come
         # back: 'ann' beside 'Ann', a team written two ways; review)
         raise UserError(
-            f"{args.file}: {exc} (`--as-written` imports it as the file has it: a copy of a "
-            "match an older blitzcam stored)"
+            f"{args.file}: {exc} (an export of a match an older blitzcam stored comes back with "
+            "--as-written)"
         ) from None
     with _saving() as saving:
         with _open_store(args, create=True) as store:

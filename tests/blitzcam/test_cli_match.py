@@ -549,7 +549,7 @@ def test_a_copy_of_an_older_blitzcam_s_match_comes_back_as_written(
     db = str(tmp_path / "m.sqlite3")
     code, _, err = run("match", "--db", db, "import", str(path), capsys=capsys)
     assert code == 2 and "looks like 'Ann'" in err
-    assert err.rstrip().endswith("(`--as-written` imports it as the file has it: a copy of a match an older blitzcam stored)")
+    assert err.rstrip().endswith("(an export of a match an older blitzcam stored comes back with --as-written)")
     code, out, err = run("match", "--db", db, "import", "--as-written", str(path), capsys=capsys)
     assert code == 0 and out.startswith(f"imported {path} as match 1") and err == ""
     shown = run("match", "--db", db, "export", "--format", "json", "-", capsys=capsys)[1]
