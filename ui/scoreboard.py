@@ -123,11 +123,13 @@ def spoken_standings(match: Match, standings: Standings) -> str:
     "Round saved" (review)."""
     headline = status_text(match, standings)
     if not match.rounds:  # (a new match: its headline says what to do, no total has moved)
-        return headline
+        return unmarked(headline)
     board = standings.team_totals if standings.team_totals is not None else standings.totals
     ranked = sorted(board.items(), key=lambda item: -item[1])  # (a tie keeps the seats' order)
-    totals = ", ".join(f"{isolated(name)} {total}" for name, total in ranked)
-    return f"{headline} — totals: {totals}"
+    totals = ", ".join(f"{name} {total}" for name, total in ranked)
+    # (heard, not drawn: the marks that keep a name's letters in their order on screen are
+    # nothing to a reader)
+    return unmarked(f"{headline} — totals: {totals}")
 
 
 # more level leaders (or winners) than this are counted, not named: "Ann and Bob and Cy and Di
