@@ -377,20 +377,12 @@ def test_an_older_store_on_a_read_only_medium_is_read_as_it_is(
 ) -> None:
     # its upgrade's backup cannot be written there: `show` and `export` were refused with that
     # error, where an archived store is read as it is (review)
-    import errno
-
     from blitzcam.game.store import MIGRATIONS, MatchStore
+    from tests.game.factories import backups_on_a_read_only_medium
 
     db = tmp_path / "old.sqlite3"
     MatchStore(db, migrations=MIGRATIONS[:3]).close()  # schema v3, its tables there
-    unlink = Path.unlink
-
-    def read_only_medium(self: Path, missing_ok: bool = False) -> None:
-        if self.name.endswith(".bak"):
-            raise OSError(errno.EROFS, "Read-only file system", str(self))
-        unlink(self, missing_ok=missing_ok)
-
-    monkeypatch.setattr(Path, "unlink", read_only_medium)
+    backups_on_a_read_only_medium(monkeypatch)
     code, _, err = run("match", "--db", str(db), "show", capsys=capsys)
     assert code == 2 and "could not be written" not in err, err
     assert "was written by an older blitzcam (schema v3), and cannot be upgraded here, where it " in err

@@ -280,19 +280,12 @@ def test_an_older_store_whose_backup_cannot_be_written_there_is_the_place_s_prob
     # on a read-only medium the backup before an upgrade fails: that said as the place's
     # (`unwritable`), the CLI reads the file as it is; it was said as the file's, and an
     # archived older store's `show` and `export` were refused (review)
-    import errno
+    from tests.game.factories import backups_on_a_read_only_medium
 
     path = tmp_path / "m.sqlite3"
     with MatchStore(path) as store:
         store.create_match(match_of())
-    unlink = Path.unlink
-
-    def read_only_medium(self: Path, missing_ok: bool = False) -> None:
-        if self.name.endswith(".bak"):
-            raise OSError(errno.EROFS, "Read-only file system", str(self))
-        unlink(self, missing_ok=missing_ok)
-
-    monkeypatch.setattr(Path, "unlink", read_only_medium)
+    backups_on_a_read_only_medium(monkeypatch)
     with pytest.raises(StoreError, match=r"not upgraded: its backup .*\.bak could not be written") as caught:
         MatchStore(path, migrations=(*MIGRATIONS, lambda conn: None))
     assert caught.value.unwritable and caught.value.reason == "the file or its folder is read-only"

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import cv2
 import numpy as np
+from PySide6.QtCore import QEvent, QObject
 
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, Player, Round, Settings, Tally
@@ -133,3 +134,18 @@ class ScriptedFeed:
 
     def close(self) -> None:
         self.closed = True
+
+
+class QuitsReaching(QObject):
+    """An application event filter that counts the quits that reach the application
+    (`reached`), keeping them from closing the tests' windows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reached = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Quit:
+            self.reached += 1
+            return True
+        return False

@@ -63,20 +63,12 @@ def test_the_box_wraps_its_text_to_fit_the_screen_at_150_percent(qtbot):
 
 
 def test_a_quit_asked_while_a_change_takes_the_lock_waits_for_its_end(qtbot, monkeypatch):
-    from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject
+    from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop
+
+    from tests.ui.fakes import QuitsReaching
 
     app = QApplication.instance()
-
-    class Quits(QObject):  # the quits that reach the application (kept from acting on it)
-        reached = 0
-
-        def eventFilter(self, watched, event) -> bool:  # noqa: N802
-            if event.type() == QEvent.Type.Quit:
-                self.reached += 1
-                return True
-            return False
-
-    quits = Quits()
+    quits = QuitsReaching()
     app.installEventFilter(quits)
     # (as Qt's own in its event loop: the Quit event posted, which the loop acts on)
     monkeypatch.setattr(QApplication, "quit", lambda: QCoreApplication.postEvent(app, QEvent(QEvent.Type.Quit)))

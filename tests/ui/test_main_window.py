@@ -795,15 +795,23 @@ def test_stopping_the_wait_for_another_program_saves_nothing_and_says_so(qtbot, 
     assert store.load(match_id).rounds == played[:1]
 
 
-def test_a_round_whose_wait_was_stopped_stays_in_its_dialog_to_be_confirmed_again(qtbot, store, feed, tmp_path):
-    from PySide6.QtCore import QTimer
+TYPED = round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))
 
+
+def _typed_while_another_program_writes(qtbot, store, feed, tmp_path):
+    """A new match's round typed by hand (Ctrl+M), not yet confirmed, and another program in
+    the middle of a change: the match's number, the window, the dialog and that program."""
     match_id = store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
     window.manual_action.trigger()
-    dialog = window.confirm
-    dialog.setValue(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)))
-    other = _held_by_another_program(store)
+    window.confirm.setValue(TYPED)
+    return match_id, window, window.confirm, _held_by_another_program(store)
+
+
+def test_a_round_whose_wait_was_stopped_stays_in_its_dialog_to_be_confirmed_again(qtbot, store, feed, tmp_path):
+    from PySide6.QtCore import QTimer
+
+    match_id, window, dialog, other = _typed_while_another_program_writes(qtbot, store, feed, tmp_path)
     QTimer.singleShot(900, lambda: qtbot.keyClick(store.lock_waiter.box, Qt.Key.Key_Escape))
     try:
         _ok(dialog)
@@ -814,27 +822,19 @@ def test_a_round_whose_wait_was_stopped_stays_in_its_dialog_to_be_confirmed_agai
         other.execute("ROLLBACK")
         other.close()
     _ok(dialog)
-    assert store.load(match_id).rounds == (round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)),)
+    assert store.load(match_id).rounds == (TYPED,)
 
 
 def test_ctrl_c_while_a_round_waits_for_another_program_saves_it_then_quits(qtbot, store, feed, tmp_path, monkeypatch):
     # the quit closed the box, which read as Stop waiting: the round being confirmed was lost,
     # and a traceback followed from the dialog deleted under its handler (review)
-    from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+    from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from tests.ui.fakes import QuitsReaching
+
     app = QApplication.instance()
-
-    class Quits(QObject):  # the quits that reach the application, kept from closing the tests'
-        reached = 0
-
-        def eventFilter(self, watched, event) -> bool:  # noqa: N802
-            if event.type() == QEvent.Type.Quit:
-                self.reached += 1
-                return True
-            return False
-
-    quits = Quits()
+    quits = QuitsReaching()
     app.installEventFilter(quits)
     asked: list[bool] = []
 
@@ -844,12 +844,7 @@ def test_ctrl_c_while_a_round_waits_for_another_program_saves_it_then_quits(qtbo
             QCoreApplication.postEvent(app, QEvent(QEvent.Type.Quit))
 
     monkeypatch.setattr(QApplication, "quit", quit)
-    match_id = store.create_match(match_of())
-    window = _window(qtbot, store, feed, tmp_path)
-    window.manual_action.trigger()
-    dialog = window.confirm
-    dialog.setValue(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)))
-    other = _held_by_another_program(store)
+    match_id, window, dialog, other = _typed_while_another_program_writes(qtbot, store, feed, tmp_path)
     seen: list[tuple[int, int]] = []
     QTimer.singleShot(700, window.quit_unasked)  # (as quit_on_interrupt's handler calls it)
     QTimer.singleShot(900, lambda: seen.append((len(asked), quits.reached)))
@@ -860,7 +855,7 @@ def test_ctrl_c_while_a_round_waits_for_another_program_saves_it_then_quits(qtbo
         other.close()
     try:
         assert seen == [(1, 0)]  # asked, and held from the application inside the change ...
-        assert store.load(match_id).rounds == (round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)),)
+        assert store.load(match_id).rounds == (TYPED,)
         assert not dialog.isVisible() and window.confirm is None
         qtbot.waitUntil(lambda: len(asked) == 2)  # ... asked again once the round was saved
     finally:
