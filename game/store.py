@@ -609,25 +609,32 @@ class MatchStore:
         waiter.starting()
         started = time.monotonic()
         try:
-            self._conn.execute(f"PRAGMA busy_timeout = {LOCK_TRY_MS}")
-            while True:
-                try:
-                    self._conn.execute("BEGIN IMMEDIATE")
-                    return
-                except sqlite3.OperationalError as exc:
-                    waited = time.monotonic() - started
-                    if not _busy(exc) or waited >= BUSY_TIMEOUT_MS / 1000:
-                        raise
-                if not waiter.waiting(waited):
-                    raise StoreError(
-                        f"{self.path}: the change was not saved: waiting for another program "
-                        "to finish writing the match database was stopped"
-                    )
+            with self._waiting_at_most(LOCK_TRY_MS):
+                while True:
+                    try:
+                        self._conn.execute("BEGIN IMMEDIATE")
+                        return
+                    except sqlite3.OperationalError as exc:
+                        waited = time.monotonic() - started
+                        if not _busy(exc) or waited >= BUSY_TIMEOUT_MS / 1000:
+                            raise
+                    if not waiter.waiting(waited):
+                        raise StoreError(
+                            f"{self.path}: the change was not saved: waiting for another "
+                            "program to finish writing the match database was stopped"
+                        )
         finally:
-            try:
-                self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            finally:
-                waiter.done()
+            waiter.done()
+
+    @contextmanager
+    def _waiting_at_most(self, wait_ms: int) -> Iterator[None]:
+        """SQLite's wait for another connection's lock set to `wait_ms` inside, and back to
+        BUSY_TIMEOUT_MS after."""
+        self._conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+        try:
+            yield
+        finally:
+            self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     def _checkpoint(self, *, wait_ms: int) -> None:
         """Move the changes from the write-ahead log into the database file itself, so that the
@@ -636,8 +643,7 @@ class MatchStore:
         effort: a reader in the middle of a read (another program holding the file open) past
         `wait_ms` leaves it to whoever closes the file or changes it next, rather than the
         change waiting for the reader."""
-        with suppress(sqlite3.Error):
-            self._conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+        with suppress(sqlite3.Error), self._waiting_at_most(wait_ms):
             try:
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 self.unfolded = None
@@ -652,8 +658,6 @@ class MatchStore:
                         f"keep the two files together (a copy of {self.path.name} alone lacks "
                         "them)"
                     )
-            finally:
-                self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     def _rollback(self) -> None:
         if self._conn.in_transaction:  # SQLite may have rolled back already (disk full, I/O)
