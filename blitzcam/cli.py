@@ -54,14 +54,22 @@ class _CommandParser(_Parser):
         return parsed, extras
 
 
-def _version() -> str:
-    """The installed distribution's version (a checkout installed editable has one too)."""
-    from importlib.metadata import PackageNotFoundError, version
+class _Version(argparse.Action):
+    """--version: the installed distribution's version (a checkout installed editable has one
+    too), looked up only when asked: at every start it cost each command 60 ms."""
 
-    try:
-        return version("blitzcam")
-    except PackageNotFoundError:  # (imported from a tree never installed)
-        return "unknown version"
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show blitzcam's version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            said = version("blitzcam")
+        except PackageNotFoundError:  # (imported from a tree never installed)
+            said = "unknown version"
+        print(f"blitzcam {said}")  # (on standard output, as argparse's own version action)
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="blitzcam",
         description="Scoring assistant for Dutch Blitz: counts cards under a camera, keeps score.",
     )
-    parser.add_argument("--version", action="version", version=f"blitzcam {_version()}")
+    parser.add_argument("--version", action=_Version)
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, parser_class=_CommandParser
     )
