@@ -75,6 +75,11 @@ class PlayerRow:
         # (the grid's headers name the columns for the eye only: "edit text" said nothing)
         for box, what in ((self.name, "name"), (self.deck, "deck"), (self.team, "team")):
             box.setAccessibleName(f"Player {seat + 1}: {what}")
+        # On Linux a screen reader names a combo box by its item, whatever its accessible
+        # name ("Green pump" eight times): a label whose buddy it is names it there.
+        self.number = QLabel(f"{seat + 1}")
+        self.number.setBuddy(self.deck)
+        self.number.setAccessibleName(self.deck.accessibleName())
 
     def player(self, *, teams: bool) -> Player:
         team = (self.team.text().strip() or None) if teams else None
@@ -104,16 +109,21 @@ def seat_at_fault(
 
 
 def seat_grid(rows: list[PlayerRow]) -> tuple[QGridLayout, QLabel]:
-    """The seats under Name, Deck and Team headers, one row each; and the Team header."""
+    """The seats under Name, Deck and Team headers, one numbered row each; and the Team
+    header. Columns from `SEAT_GRID_NOTES` on are free for the caller."""
     grid = QGridLayout()
     headers = [QLabel(f"<b>{title}</b>") for title in ("Name", "Deck", "Team")]
-    for col, header in enumerate(headers):
+    for col, header in enumerate(headers, start=1):
         grid.addWidget(header, 0, col)
     for seat, row in enumerate(rows, start=1):
-        grid.addWidget(row.name, seat, 0)
-        grid.addWidget(row.deck, seat, 1)
-        grid.addWidget(row.team, seat, 2)
+        grid.addWidget(row.number, seat, 0)
+        grid.addWidget(row.name, seat, 1)
+        grid.addWidget(row.deck, seat, 2)
+        grid.addWidget(row.team, seat, 3)
     return grid, headers[2]
+
+
+SEAT_GRID_NOTES = 4
 
 
 def missing_teams(players: tuple[Player, ...], *, teams: bool) -> str | None:
@@ -208,6 +218,7 @@ class NewMatchDialog(QDialog):
     def _on_layout_changed(self, *_: object) -> None:
         shown, teams = self.count.value(), self.teams.isChecked()
         for seat, row in enumerate(self.rows):
+            row.number.setVisible(seat < shown)
             row.name.setVisible(seat < shown)
             row.deck.setVisible(seat < shown)
             row.team.setVisible(seat < shown and teams)

@@ -19,7 +19,13 @@ from blitzcam.game.rules import Player
 from blitzcam.game.text import seat_note
 from blitzcam.ui.dialog_parts import Refusal, error_label, ok_cancel
 from blitzcam.ui.labels import plain_label
-from blitzcam.ui.new_match import PlayerRow, missing_teams, seat_at_fault, seat_grid
+from blitzcam.ui.new_match import (
+    SEAT_GRID_NOTES,
+    PlayerRow,
+    missing_teams,
+    seat_at_fault,
+    seat_grid,
+)
 from blitzcam.ui.scrolling import fit_to_screen, scrolling_widget
 
 
@@ -51,7 +57,7 @@ class PlayersDialog(QDialog):
         # it) was said nowhere
         for seat, player in enumerate(players, start=1):
             if said := seat_note(player):
-                grid.addWidget(plain_label(f"({said})"), seat, 3)
+                grid.addWidget(plain_label(f"({said})"), seat, SEAT_GRID_NOTES)
         rows = QWidget()
         rows.setLayout(grid)
         # the seats scroll where the screen is short: fourteen seats (eight at the table, six

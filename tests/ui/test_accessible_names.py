@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from PySide6.QtGui import QAccessible
 
 from blitzcam.ui.chart import RunningTotalsChart, Series
 from blitzcam.ui.confirm import ConfirmDialog
@@ -14,6 +15,7 @@ from blitzcam.ui.counting_worker import CountSnapshot
 from blitzcam.ui.join import JoinDialog
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.new_match import NewMatchDialog
+from blitzcam.ui.players import PlayersDialog
 from blitzcam.ui.scoreboard import RoundTable, TotalCard
 from blitzcam.ui.settings import AppSettings, SettingsDialog
 from tests.ui.fakes import match_of, round_of
@@ -31,6 +33,13 @@ def test_the_seats_and_the_dialogs_boxes_are_named(qtbot, tmp_path: Path) -> Non
     qtbot.addWidget(new)
     assert [new.rows[1].name.accessibleName(), new.rows[1].deck.accessibleName(),
             new.rows[1].team.accessibleName()] == ["Player 2: name", "Player 2: deck", "Player 2: team"]  # fmt: skip
+    # On Linux Qt names a combo box by its item ("Green pump"): the seat's label names it
+    labels = QAccessible.queryAccessibleInterface(new.rows[1].deck).relations(QAccessible.RelationFlag.Label)
+    assert [label.text(QAccessible.Text.Name) for label, _ in labels] == ["Player 2: deck"]
+    players = PlayersDialog(match_of().players)
+    qtbot.addWidget(players)
+    labels = QAccessible.queryAccessibleInterface(players.rows[2].deck).relations(QAccessible.RelationFlag.Label)
+    assert [label.text(QAccessible.Text.Name) for label, _ in labels] == ["Player 3: deck"]
     join = JoinDialog(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
     qtbot.addWidget(join)
     assert join.start.accessibleName() == "Starting total"
