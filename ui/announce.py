@@ -8,6 +8,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAccessible
 
+from blitzcam.game.text import unmarked
+
 try:  # (Qt 6.8 and later; with 6.7 nothing is announced, and the rest is as it was)
     from PySide6.QtGui import QAccessibleAnnouncementEvent
 except ImportError:  # pragma: no cover - the pinned PySide6 has it
@@ -19,7 +21,9 @@ def announce(source: QObject, text: str, *, assertive: bool = False) -> None:
     `assertive`: at once, over what it is saying (a refusal), else when it is done."""
     if not text or QAccessibleAnnouncementEvent is None:
         return
-    event = QAccessibleAnnouncementEvent(source, text)
+    # (heard, not drawn: the marks that keep a name's letters in order on screen are nothing
+    # to a reader, and some say them)
+    event = QAccessibleAnnouncementEvent(source, unmarked(text))
     if assertive:
         event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
     QAccessible.updateAccessibility(event)

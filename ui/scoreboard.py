@@ -281,7 +281,8 @@ class TotalCard(QFrame):
         points = "point" if abs(total) == 1 else "points"
         said = f"{name}, {shown_plain(detail).replace(chr(10), ', ')}: {total} {points}"
         said += f", {highlighted_as}" if leader else ""
-        self.setAccessibleName(said + (", left the table" if out else ""))
+        # (a team's members are isolated for the eye: their marks are nothing to a reader)
+        self.setAccessibleName(unmarked(said + (", left the table" if out else "")))
         while self.backs.count():
             item = self.backs.takeAt(0)
             if item.widget():

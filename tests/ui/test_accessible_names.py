@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtGui import QAccessible
 
+from blitzcam.game.text import isolated
 from blitzcam.ui.chart import RunningTotalsChart, Series
 from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.counting_worker import CountSnapshot
@@ -62,6 +63,10 @@ def test_a_total_s_card_is_read_as_one(qtbot) -> None:
     card.show_total(name="Cy", detail="Blue plow", total=1, decks=["blue-plow"], leader=True,
                     highlighted_as="wins")  # fmt: skip
     assert card.accessibleName() == "Cy, Blue plow: 1 point, wins"
+    # a team's members, isolated for the eye, are heard without the marks (review)
+    card.show_total(name="Reds", detail=f"{isolated('Ann')} 5\n{isolated('Bob')} 3", total=8,
+                    decks=["red-buggy", "red-plow"], leader=False)  # fmt: skip
+    assert card.accessibleName() == "Reds, Ann 5, Bob 3: 8 points"
     table = RoundTable()
     qtbot.addWidget(table)
     assert table.accessibleName().startswith("Rounds")
@@ -130,11 +135,13 @@ def test_news_and_refusals_are_told_as_they_come(qtbot, monkeypatch) -> None:
     qtbot.addWidget(view)
     view.show_message("Hold still")
     view.show_message("Hold still")  # (said once, not at every frame)
+    bar.showMessage(f"{isolated('Ann')} joined", 5000)  # (isolated for the eye, heard bare)
     assert told == [
         ("Round 1 undone", False),
         ("Not saved: Ann's Blitz cards must be between 0 and 10, got 99", True),
         ("Waiting for the camera…", False),  # (a new view's own first news)
         ("Hold still", False),
+        ("Ann joined", False),
     ]
 
 
