@@ -84,7 +84,7 @@ QLabel#totalName { font-size: 22pt; font-weight: bold; background: transparent; 
 QLabel#totalDetail { color: #a0a8ba; font-size: 12pt; background: transparent; }
 QLabel#totalValue { font-size: 56pt; font-weight: bold; background: transparent; }
 QLabel#totalValue[compact="true"] { font-size: 36pt; }
-QLabel#totalValue[tight="true"] { font-size: 28pt; }
+QLabel#totalValue[tight="true"] { font-size: 24pt; }
 QLabel#error { color: #ff7070; font-weight: bold; }
 QLabel#stepTitle { font-size: 20pt; font-weight: bold; }
 QLabel#stepTitle[compact="true"] { font-size: 15pt; }

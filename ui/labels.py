@@ -110,6 +110,14 @@ class ElidedLabel(QLabel):
         super().setText(text)
         self.setToolTip(as_plain(shown_plain(text)))
 
+    def set_shrink_to(self, points: float | None) -> None:
+        """Draw a text too wide down to `points` (None: never smaller) from now on."""
+        if points != self._shrink_to:
+            self._shrink_to = points
+            self._fitted = None
+            self.updateGeometry()
+            self.update()
+
     def minimumSizeHint(self) -> QSize:
         height = super().minimumSizeHint().height()
         return QSize(self.fontMetrics().horizontalAdvance("…") * 3, height)

@@ -209,6 +209,8 @@ def card_places(n: int, per_row: int = CARDS_PER_ROW) -> list[tuple[int, int]]:
 
 
 NAME_SMALLEST_PT: Final = 14  # a total card's name is drawn down to this before it is cut
+# ... and drawn "tight", beside its total, down to this ("Player 6" beside "-10" at 150 %)
+NAME_TIGHT_PT: Final = 12
 # a board shorter than this (pixels at the base text size) draws its totals smaller
 SHORT_BOARD: Final = 480
 # how a card draws its total: large under the name, smaller under it, or beside it where the
@@ -245,12 +247,13 @@ class TotalCard(QFrame):
         self.backs.setSpacing(4)
         self.strip = QFrame()
         self.strip.setFixedHeight(6)
-        self._head = QHBoxLayout()
-        self._head.addLayout(self.backs)
-        names = QVBoxLayout()
-        names.addWidget(self.name)
-        names.addWidget(self.detail)
-        self._head.addLayout(names, 1)
+        # the backs, and the name over the detail; drawn "tight", the total beside the name
+        # with the detail under both (beside both, "Yellow bucket" was cut at 8 players, 150 %)
+        self._head = QGridLayout()
+        self._head.addLayout(self.backs, 0, 0, 2, 1)
+        self._head.addWidget(self.name, 0, 1)
+        self._head.addWidget(self.detail, 1, 1)
+        self._head.setColumnStretch(1, 1)
         layout = QVBoxLayout(self)
         layout.addWidget(self.strip)
         layout.addLayout(self._head)
@@ -322,28 +325,34 @@ class TotalCard(QFrame):
             self.total.style().unpolish(self.total)
             self.total.style().polish(self.total)
         if "tight" in (look, self.look):
-            below = self.layout()
-            below.removeWidget(self.total)
-            self._head.removeWidget(self.total)
-            into = self._head if look == "tight" else below
-            into.addWidget(
-                self.total, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-            )
+            below, head = self.layout(), self._head
+            for layout in (below, head):
+                layout.removeWidget(self.total)
+            head.removeWidget(self.detail)
+            self.name.set_shrink_to(NAME_TIGHT_PT if look == "tight" else NAME_SMALLEST_PT)
+            right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+            if look == "tight":
+                head.addWidget(self.total, 0, 2, right)
+                head.addWidget(self.detail, 1, 1, 1, 2)
+            else:
+                below.addWidget(self.total, 0, right)
+                head.addWidget(self.detail, 1, 1)
         self.look = look
 
     def fits_beside(self) -> bool:
-        """Whether the name and the lines under it keep their room (NAME_KEPT, DETAIL_KEPT)
-        with the total beside them in the card's width (drawn "tight")."""
+        """Whether, drawn "tight", the name keeps its room (NAME_KEPT) with the total beside
+        it, and the lines under both theirs (DETAIL_KEPT), in the card's width."""
         layout, head = self.layout(), self._head
         margins = layout.contentsMargins()
         room = self.contentsRect().width() - margins.left() - margins.right()
-        room -= self.total.sizeHint().width() + 2 * head.spacing()
+        room -= head.horizontalSpacing()
         room -= sum(self.backs.itemAt(i).sizeHint().width() for i in range(self.backs.count()))
         room -= self.backs.spacing() * max(0, self.backs.count() - 1)
+        beside = room - self.total.sizeHint().width() - head.horizontalSpacing()
         name, detail = QFont(self.name.font()), QFont(self.detail.font())
-        name.setPointSizeF(min(name.pointSizeF(), NAME_SMALLEST_PT))
+        name.setPointSizeF(min(name.pointSizeF(), NAME_TIGHT_PT))
         detail.setPointSizeF(detail.pointSizeF() * DETAIL_SHRUNK)
-        return _fits(name, self.name.text(), NAME_KEPT, room) and _fits(
+        return _fits(name, self.name.text(), NAME_KEPT, beside) and _fits(
             detail, self.detail.text(), DETAIL_KEPT, room
         )
 

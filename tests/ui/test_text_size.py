@@ -258,6 +258,31 @@ def test_at_150_percent_eight_players_newest_round_is_in_view_on_a_laptop(qtbot,
     assert chart.minimumSizeHint().height() <= chart.height()
 
 
+def test_at_150_percent_eight_players_cards_go_tight_in_a_1024_by_640_window(qtbot, store, tmp_path) -> None:
+    # their deck line beside the total kept each card compact ("Yellow bucket" had no room),
+    # the newest round 305 px below the window's edge (133 now: the chart's legend is the
+    # rest); drawn tight, the deck line spans under the name and the total
+    from PySide6.QtGui import QFontMetrics
+
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+
+    names = [f"Player {i}" for i in range(8)]
+    players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
+    rounds = tuple(Round({name: Tally(1 + i % 3, 3 * int(i == r % 8)) for i, name in enumerate(names)})
+                   for r in range(12))  # fmt: skip
+    store.create_match(Match(players, Settings(100), rounds))
+    window = _window_at_150(qtbot, store, tmp_path)
+    window.resize(1024, 640)
+    window.show()
+    qtbot.waitExposed(window)
+    cards = window.scoreboard.cards[:8]
+    qtbot.waitUntil(lambda: all(card.look == "tight" for card in cards), timeout=2000)
+    for card in cards:  # every name whole beside its total, every deck line under both
+        assert QFontMetrics(card.name.shown_font()).horizontalAdvance(card.name.text()) <= card.name.width()
+        assert card.detail.geometry().right() > card.total.geometry().left()
+
+
 @pytest.mark.parametrize(("n", "look"), [(3, "short"), (4, "points")])
 def test_at_150_percent_every_player_s_points_fit_a_1024_pixel_window(qtbot, store, tmp_path, n, look) -> None:
     # the columns' least, "Dutch" at 150 %, kept the last player's points (3 players) or all
