@@ -63,7 +63,7 @@ from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.players import PlayersDialog
 from blitzcam.ui.review_pictures import ReviewPictures, review_pictures
 from blitzcam.ui.scan import ScanView
-from blitzcam.ui.scan_session import Corrections, Reviewed, ScanSession
+from blitzcam.ui.scan_session import Corrections, Reviewed, ScanSession, why_a_scan_ends
 from blitzcam.ui.scoreboard import ScoreboardView, spoken_standings
 from blitzcam.ui.settings import (
     AppSettings,
@@ -390,13 +390,15 @@ class MainWindow(QMainWindow):
         self.scoreboard.show_match(match, self.standings)
         if self.scan is not None:  # reloaded during a scan: its rows name the players as now
             seated = rules.at_table(match)
-            if len(seated) == len(self.scan.session.players):
-                self.scan.set_players(seated)
-            else:  # one joined or left elsewhere: the shots were of other seats
+            before = self.scan.session.players
+            if (why := why_a_scan_ends(self.scan.session, seated)) is not None:
                 self._end_scan()
-                self.statusBar().showMessage(
-                    "A player joined or left during the scan: scan the round again", 10000
-                )
+                self.statusBar().showMessage(why, 10000)
+            else:
+                self.scan.set_players(seated)
+                renamed = {old.name: new.name for old, new in zip(before, seated, strict=True)}
+                if self._corrections is not None:
+                    self._corrections = self._corrections.renamed(renamed)
         self._update_actions()
 
     def _refused(self, exc: MatchError | StoreError) -> str:
@@ -866,6 +868,9 @@ class MainWindow(QMainWindow):
         self._changes.forget(match_id)
         if match_id == self.match_id:
             self.match_id, self.match, self.standings = None, None, None
+            # (its news, some kept until another match opens, told the welcome page how to
+            # play on in a match gone)
+            self.statusBar().clearMessage()
             self.pages.setCurrentWidget(self.welcome)
         self._update_actions()
 
@@ -1100,13 +1105,21 @@ class MainWindow(QMainWindow):
             kept=again.kept,
             retitle=title,
         )
-        dialog.rejected.connect(lambda: self._keep_corrections(proposed, dialog))
+        seated = session.players
+        dialog.rejected.connect(lambda: self._keep_corrections(proposed, dialog, seated))
 
-    def _keep_corrections(self, proposed: Round, dialog: ConfirmDialog) -> None:
-        """A review left (Esc, Cancel to shoot again): what was typed in it, for the next
-        (nothing, when nothing was changed)."""
+    def _keep_corrections(
+        self, proposed: Round, dialog: ConfirmDialog, seated: tuple[rules.Player, ...]
+    ) -> None:
+        """A review of `seated` left (Esc, Cancel to shoot again, its round refused for
+        players renamed elsewhere): what was typed in it, for the next (nothing, when nothing
+        was changed), under the players' names as they are now."""
         if self.scan is not None:
             corrections = Corrections(proposed, *dialog.typed())
+            now = self.scan.session.players
+            corrections = corrections.renamed(
+                {then.name: new.name for then, new in zip(seated, now, strict=True)}
+            )
             self._corrections = corrections if corrections.any else None
 
     def _on_scan_cancelled(self) -> None:

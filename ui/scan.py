@@ -271,7 +271,8 @@ class ScanView(QWidget):
     def set_players(self, players: Sequence[Player]) -> None:
         """The match's players as they are now (renamed, or given other decks, elsewhere while
         the scan was open): its rows show them, and the live count decides among their decks.
-        The seats stay; the shots keep what they counted, per deck."""
+        The seats stay; the shots keep what they counted, per deck (a scan whose decks
+        changed after a shot is ended instead: `why_a_scan_ends`)."""
         seated = tuple(players)
         if seated == self.session.players:
             return

@@ -4,7 +4,7 @@ shots whose counts are summed. Immutable; every change returns a new session. No
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
@@ -192,6 +192,16 @@ class Corrections:
         """Whether they changed anything: a count, or the caller the shots named."""
         return self.over(self.proposed).kept > 0 or self.caller != blitz_caller(self.proposed)
 
+    def renamed(self, names: Mapping[str, str]) -> Corrections:
+        """These corrections with their players renamed (`names`: old name to new), as they
+        were elsewhere while the scan was open (a count typed for Bob was lost on Rob)."""
+
+        def of(counts: Round) -> Round:
+            return Round({names.get(name, name): tally for name, tally in counts.tallies.items()})
+
+        caller = None if self.caller is None else names.get(self.caller, self.caller)
+        return replace(self, proposed=of(self.proposed), shown=of(self.shown), caller=caller)
+
     def over(self, proposed: Round) -> Reviewed:
         """`proposed` (the shots' counts now) with each count they typed kept where the shots
         still propose what they did then (a count that a shot taken or dropped since changed
@@ -226,3 +236,15 @@ class Corrections:
             for name, now in proposed.tallies.items()
         )
         return Reviewed(Round(tallies), caller, before, kept)
+
+
+def why_a_scan_ends(session: ScanSession, seated: Sequence[Player]) -> str | None:
+    """Why a scan cannot go on with the players at the table as they are now (`seated`,
+    changed elsewhere meanwhile), or None: it goes on, each seat renamed as it is now. Its
+    shots hold counts among the decks in play when each was shot: a seat whose deck changed
+    since would be read as 0 cards (a review: Bob's 5 and 3 became 0 and 0, unsaid)."""
+    if len(seated) != len(session.players):
+        return "A player joined or left during the scan: scan the round again"
+    if session.all_shots and [p.deck for p in seated] != [p.deck for p in session.players]:
+        return "A deck at the table changed during the scan: scan the round again"
+    return None

@@ -1097,6 +1097,49 @@ def test_a_player_renamed_elsewhere_during_a_scan_keeps_the_cards_counted(
     assert saved.tallies["Anne"].dutch == 7  # the green pumps the scan counted for Ann
 
 
+def test_a_deck_changed_elsewhere_after_shots_ends_the_scan(qtbot, store, feed, tmp_path):
+    # its shots counted among the old decks: the seat whose deck changed was reviewed as 0
+    # and 0 and saved so, unsaid (review); a seat that left for another the same
+    from blitzcam.game.rules import Player
+
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    _scan_to_review(qtbot, window, feed)
+    with MatchStore(store.path) as elsewhere:
+        ann, _, cy = elsewhere.load(match_id).players
+        elsewhere.change_players(match_id, (ann, Player("Bob", "blue-plow"), cy))
+    _ok(window.confirm)
+    assert window.confirm is None and window.scan is None
+    assert window.statusBar().currentMessage().endswith(
+        "Its players were changed elsewhere: scan the round again."
+    )
+    assert store.load(match_id).rounds == ()
+
+
+def test_a_count_typed_in_a_review_follows_its_player_renamed_elsewhere(
+    qtbot, store, feed, tmp_path
+):
+    # the corrections were kept by name: Rob got the shots' count back, and "1 count you
+    # typed before is kept" said of Cy's alone (review)
+    from blitzcam.game.rules import Player
+
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    _scan_to_review(qtbot, window, feed)
+    shots = window.confirm.value().tallies
+    window.confirm.editor.dutch["Bob"].setValue(shots["Bob"].dutch + 4)
+    window.confirm.editor.dutch["Cy"].setValue(shots["Cy"].dutch + 1)
+    with MatchStore(store.path) as elsewhere:
+        ann, _, cy = elsewhere.load(match_id).players
+        elsewhere.change_players(match_id, (ann, Player("Rob", RB), cy))
+    _ok(window.confirm)  # refused: the players changed; the scan stays
+    assert window.confirm is None and window.scan is not None
+    qtbot.keyClick(window.scan, Qt.Key.Key_Return)
+    tallies = window.confirm.value().tallies
+    assert tallies["Rob"].dutch == shots["Bob"].dutch + 4
+    assert tallies["Cy"].dutch == shots["Cy"].dutch + 1
+
+
 def test_settings_with_no_usable_data_folder_say_so(qtbot, store, feed, tmp_path, monkeypatch):
     window = _window(qtbot, store, feed, tmp_path)
     _without_a_data_folder(monkeypatch)
@@ -1939,6 +1982,7 @@ def test_a_match_is_deleted_from_the_browser_once_asked(qtbot, store, feed, tmp_
     asked: list[str] = []
     monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: asked.append(text)
                         or getattr(QMessageBox.StandardButton, answer))  # fmt: skip
+    window.statusBar().showMessage("Round saved: the match is decided; to play on, raise the target")
     window.browse_action.trigger()
     browser = next(w for w in window.findChildren(MatchBrowser) if w.isVisible())
     assert browser.selected_match() == shown
@@ -1954,6 +1998,7 @@ def test_a_match_is_deleted_from_the_browser_once_asked(qtbot, store, feed, tmp_
     assert browser.table.rowCount() == 1 and browser.message.text().startswith("Deleted the match")
     assert window.match_id is None and window.pages.currentWidget() is window.welcome
     assert not window.scan_action.isEnabled() and not window.undo_action.isEnabled()
+    assert window.statusBar().currentMessage() == ""  # (its advice was kept on the welcome page)
 
 
 def test_undo_is_off_when_the_rules_would_refuse_it_and_says_why(qtbot, store, feed, tmp_path):

@@ -521,6 +521,28 @@ def test_a_damaged_settings_file_is_said_and_kept_beside_when_settings_are_saved
     assert problems == [f"{path}: empty: every setting left at its default"]
 
 
+def test_corrections_follow_players_renamed_and_a_scan_ends_when_a_shot_deck_changes() -> None:
+    from blitzcam.game.rules import Player
+    from blitzcam.ui.scan_session import why_a_scan_ends
+
+    then = round_of(Ann=(7, 0), Bob=(5, 3), Cy=(3, 1))
+    corrections = Corrections(then, round_of(Ann=(7, 0), Bob=(9, 3), Cy=(3, 1)), "Bob", 3)
+    swapped = corrections.renamed({"Ann": "Bob", "Bob": "Ann"})  # (two names swapped at once)
+    assert swapped.shown.tallies["Ann"] == Tally(9, 3) and swapped.caller == "Ann"
+    assert swapped.over(swapped.proposed).kept == 1
+    seats = (Player("Ann", "green-pump"), Player("Bob", "red-buggy"))
+    session = ScanSession(seats)
+    other_deck = (seats[0], Player("Bob", "blue-plow"))
+    assert why_a_scan_ends(session, other_deck) is None  # nothing shot among the old decks
+    counted = CountSnapshot(counts={"green-pump": 4, "red-buggy": 2})
+    shot = session.with_shot(Shot(np.zeros((4, 4, 3), np.uint8), counted, view=1))
+    assert why_a_scan_ends(shot, (seats[0], Player("Rob", "red-buggy"))) is None  # a rename
+    assert why_a_scan_ends(shot, other_deck) == (
+        "A deck at the table changed during the scan: scan the round again"
+    )
+    assert why_a_scan_ends(shot, seats[:1]).startswith("A player joined or left")
+
+
 def test_corrections_are_kept_where_the_shots_still_propose_what_they_did() -> None:
     then = round_of(Ann=(7, 0), Bob=(5, 3), Cy=(3, 1))
     shown = round_of(Ann=(7, 0), Bob=(6, 3), Cy=(3, 2))
