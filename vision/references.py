@@ -270,6 +270,10 @@ def load_reference_file(path: Path, deck: str) -> list[np.ndarray]:
         card = read_image(path)
     except ImageError as exc:
         raise UserError(f"deck reference {exc}") from None
+    # (first: a photo of a back on a wood table read its grain as drawing and was taken as the
+    # deck's look, its cards then counted as another deck's; review)
+    if (photo := _photo_with_a_card(card, path, deck)) is not None:
+        raise UserError(photo)
     try:
         return card_patches(card, name=str(path), deck=deck)
     except UserError as exc:
@@ -282,11 +286,28 @@ def load_reference_file(path: Path, deck: str) -> list[np.ndarray]:
 MIN_REFERENCE_SIDE: Final = 24
 
 
+def _photo_with_a_card(picture: np.ndarray, path: Path, deck: str) -> str | None:
+    """Why a reference file is not a card back cut to its edges where it is a photo with one
+    card in it (a phone's photo saved into a --decks folder), or None."""
+    from blitzcam.vision.card_finder import card_in
+
+    height, width = picture.shape[:2]
+    cards, _ = card_in(picture)
+    # (no card in it, a table of them, or the card is the picture: no photo of one card)
+    if len(cards) != 1 or cards[0].area > PHOTO_CARD_SHARE * width * height:
+        return None
+    return (
+        f"{path}: a photo with a card in it, not a back cut to its edges as `blitzcam decks "
+        f"export` writes one: `blitzcam decks enroll {deck} --image {path}` cuts it out and "
+        "stores it"
+    )
+
+
 def _not_a_cut_back(picture: np.ndarray, path: Path, deck: str) -> str | None:
     """Why a reference file that cannot be used is not a card back cut to its edges, where it
-    is plainly something else: a few pixels, a card's face, or a photo with a card in it (a
-    phone's photo saved into a --decks folder was "no drawing found on this card back (is it a
-    back ...?)", which it was; review). None otherwise: the first reason stands."""
+    is plainly something else: a few pixels or a card's face (a card's face saved into a
+    --decks folder was "no drawing found on this card back (is it a back ...?)"; review).
+    None otherwise: the first reason stands."""
     height, width = picture.shape[:2]
     if max(height, width) < MIN_REFERENCE_SIDE:
         return f"{path}: {width}×{height} px: too small to be a card back"
@@ -302,14 +323,7 @@ def _not_a_cut_back(picture: np.ndarray, path: Path, deck: str) -> str | None:
             f"{path}: a card's face, not its back (a card of one strong colour with its "
             "number): a deck is read against its back"
         )
-    # (no card in it, a table of them, or the card is the picture: its own reason stands)
-    if len(cards) != 1 or cards[0].area > PHOTO_CARD_SHARE * width * height:
-        return None
-    return (
-        f"{path}: a photo with a card in it, not a back cut to its edges as `blitzcam decks "
-        f"export` writes one: `blitzcam decks enroll {deck} --image {path}` cuts it out and "
-        "stores it"
-    )
+    return None
 
 
 # a card found covering less of a reference picture than this: the picture is a photo of it

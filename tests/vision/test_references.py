@@ -83,6 +83,20 @@ def test_a_reference_that_is_a_photo_of_a_card_or_a_few_pixels_is_said_as_such(t
     with pytest.raises(UserError, match=r"green-pump.png: a photo with a card in it, not a back "
                        r"cut to its edges .*`blitzcam decks enroll green-pump --image "):
         load_reference_file(tmp_path / "green-pump.png", "green-pump")
+    # on a wood table, whose grain read as drawing: the photo was taken as the deck's look and
+    # its cards counted as another deck's (review)
+    y, x = np.mgrid[0:1080, 0:1440].astype(np.float32)
+    grain = 0.5 + 0.5 * np.sin(x / 24 + 3 * np.sin(y / 216))
+    wood = np.dstack([60 + 40 * grain, 90 + 50 * grain, 140 + 50 * grain])
+    wood += np.random.default_rng(3).normal(0, 6, wood.shape)
+    corners = np.float32([[560, 230], [900, 270], [870, 860], [520, 830]])
+    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), corners)
+    wood = np.clip(wood, 0, 255).astype(np.uint8)
+    cv2.warpPerspective(card, warp, (1440, 1080), dst=wood, borderMode=cv2.BORDER_TRANSPARENT)
+    (tmp_path / "wood").mkdir()
+    cv2.imwrite(str(tmp_path / "wood" / "green-pump.png"), wood)
+    with pytest.raises(UserError, match=r"wood/green-pump.png: a photo with a card in it"):
+        load_reference_file(tmp_path / "wood" / "green-pump.png", "green-pump")
     cv2.imwrite(str(tmp_path / "red-plow.png"), np.zeros((1, 1, 3), np.uint8))
     with pytest.raises(UserError, match=r"red-plow.png: 1×1 px: too small to be a card back$"):
         load_reference_file(tmp_path / "red-plow.png", "red-plow")
