@@ -73,6 +73,11 @@ SHADOW_LIFT: Final = 0.42
 # "the card runs off the edge" was said of a card in plain view)
 LIGHT_TABLE_SHARE: Final = 0.4
 EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
+# a bright shape from one edge of the picture to the opposite one (two corners within this of
+# each, of the long side) and smaller than this share of it is no card but a stripe of the
+# table: a card reaching two opposite edges covers a third of a 16:9 picture at least
+ACROSS_MARGIN: Final = 0.02
+STRIPE_SHARE: Final = 0.25
 FACE_CHECK_WIDTH: Final = 100  # a card found is looked at this wide for a face's colour
 # a card's corner this share of its short side outside the picture (where its sides meet) was
 # cut off by it: the card runs off the picture (less is a sliver of its rounded corner; a
@@ -317,6 +322,22 @@ def _on_the_edge(corners: np.ndarray, image_wh: tuple[int, int]) -> bool:
     )
 
 
+def _edge_to_edge(corners: np.ndarray, image_wh: tuple[int, int]) -> bool:
+    """Whether the quadrilateral lies along two opposite edges of the picture, two corners at
+    (or past) each (a card cut by the frame lies along one, or two that meet; a tilted card
+    cropped to its box has one corner on each edge)."""
+    margin = ACROSS_MARGIN * max(image_wh)
+    xs, ys = corners[:, 0], corners[:, 1]
+    w, h = image_wh
+
+    def along(near: np.ndarray) -> bool:
+        return int(np.count_nonzero(near)) >= 2
+
+    return (along(xs <= margin) and along(xs >= w - 1 - margin)) or (
+        along(ys <= margin) and along(ys >= h - 1 - margin)
+    )
+
+
 def _vanishing_directions(
     corners: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -533,6 +554,13 @@ def card_problem(
             "or another card?): lay one back alone on a darker surface"
         )
     whole = np.array_equal(corners, _whole_corners(image_wh))
+    if area < STRIPE_SHARE * image_wh[0] * image_wh[1] and _edge_to_edge(corners, image_wh):
+        # (a light stripe of a wood table, the card merged into it or elsewhere: "photograph
+        # the whole card" was said of a card in plain view; review)
+        return (
+            "the bright shape found runs across the whole picture, edge to edge: the table's "
+            "pattern (wood grain, stripes)? lay the card on a plain darker surface"
+        )
     if not whole and (card.cut or _on_the_edge(corners, image_wh)):
         share = area / (image_wh[0] * image_wh[1])
         if share > LIGHT_TABLE_SHARE:  # (the lit half of a light grey table, the card on it)

@@ -217,6 +217,23 @@ def _cards_on_table(
     return photo
 
 
+def _card_on_wood(width: int) -> np.ndarray:
+    """A green pump back `width` px wide, whole, in the middle of a 1440 x 1080 photo of a
+    table of light and dark stripes (wood grain)."""
+    y, x = np.mgrid[0:1080, 0:1440].astype(np.float32)
+    grain = 0.5 + 0.5 * np.sin(x / 24 + 3 * np.sin(y / 216))
+    wood = np.dstack([60 + 40 * grain, 90 + 50 * grain, 140 + 50 * grain])
+    wood += np.random.default_rng(3).normal(0, 6, wood.shape)
+    photo = np.clip(wood, 0, 255).astype(np.uint8)
+    card = render_back("green-pump", width=400)
+    height = round(width * 1.5625)
+    top, left = 540 - height // 2, 720 - width // 2
+    photo[top : top + height, left : left + width] = cv2.resize(
+        np.ascontiguousarray(card.rgba[..., 2::-1]), (width, height), interpolation=cv2.INTER_AREA
+    )
+    return photo
+
+
 def _with_disc(photo: np.ndarray, centre: tuple[int, int], radius: int) -> np.ndarray:
     """`photo` with a light disc (a mug, a sheet of paper) at `centre`."""
     photo = photo.copy()
@@ -414,6 +431,9 @@ def test_a_card_too_slanted_to_tell_which_way_it_lies_is_refused(tmp_path: Path)
         # a card half out of the picture was stored stretched
         (_cards_on_table((1400, 300, 360, 562), size=(1800, 1200))[:, :1600], "runs off the edge"),
         (_cards_on_table((600, 900, 360, 562), size=(1600, 1500))[:1200], "runs off the edge"),
+        # a small card, whole, on wood: a light stripe of the grain was found, top to bottom,
+        # and "photograph the whole card" was said (review)
+        (_card_on_wood(120), "runs across the whole picture, edge to edge: the table's pattern"),
     ],
 )
 def test_enrollment_refuses_two_cards_and_a_card_too_small(tmp_path: Path, photo, message) -> None:
