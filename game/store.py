@@ -339,6 +339,11 @@ class LockWaiter(Protocol):
         ...
 
 
+# the most recently changed first; a date SQLite cannot read (a hand-edited 'garbage' sorted
+# above every date, the match "changed last" for good) after every other
+LATEST_FIRST: Final = "julianday(updated_at) IS NULL, updated_at DESC, id DESC"
+
+
 class MatchStore:
     """Thin I/O around the pure rules: load a match, apply a rule function, write it back."""
 
@@ -765,7 +770,7 @@ class MatchStore:
         summaries = []
         with self._reading("the list of matches") as conn:  # every match from one snapshot
             rows = conn.execute(
-                "SELECT id, created_at, updated_at FROM matches ORDER BY updated_at DESC, id DESC"
+                f"SELECT id, created_at, updated_at FROM matches ORDER BY {LATEST_FIRST}"
             ).fetchall()
             for match_id, created, updated in rows:
                 try:
@@ -795,9 +800,7 @@ class MatchStore:
     def latest_match(self) -> int | None:
         """The match changed last, whatever its status."""
         with self._reading("the list of matches") as conn:
-            row = conn.execute(
-                "SELECT id FROM matches ORDER BY updated_at DESC, id DESC LIMIT 1"
-            ).fetchone()
+            row = conn.execute(f"SELECT id FROM matches ORDER BY {LATEST_FIRST} LIMIT 1").fetchone()
         return None if row is None else int(row[0])
 
     def latest_unfinished(self) -> int | None:
@@ -819,11 +822,17 @@ class MatchStore:
         then run ahead by as much as the clock did, never out of order (a hybrid logical
         clock)."""
         now = self._clock()
-        row = conn.execute("SELECT MAX(updated_at) FROM matches").fetchone()
+        row = conn.execute(
+            "SELECT MAX(updated_at) FROM matches WHERE julianday(updated_at) IS NOT NULL"
+        ).fetchone()
         try:
             latest = datetime.fromisoformat(row[0]) if row and row[0] else None
         except (TypeError, ValueError):  # a hand-edited date: loading says so
             latest = None
+        if latest is not None and latest.tzinfo is None and now.tzinfo is not None:
+            # (a hand-edited date of no zone, read as UTC as SQLite reads it: one in 2030
+            # stayed the latest, and every match after it lost its rounds to it; review)
+            latest = latest.replace(tzinfo=UTC)
         comparable = latest is not None and (latest.tzinfo is None) == (now.tzinfo is None)
         if comparable and latest >= now:
             # (a hand-edited date at the end of time stays where it is: one later is none)
@@ -871,9 +880,13 @@ class MatchStore:
         with self._transaction() as conn:
             now = self._stamp(conn)
             # one past any number ever given (see _v6_match_numbers_never_reused)
-            (highest,) = conn.execute(
+            row = conn.execute(
                 "SELECT max(coalesce((SELECT max(id) FROM matches), 0), highest) FROM match_numbers"
             ).fetchone()
+            if row is None:  # (emptied by hand: a traceback; numbered on from the matches held)
+                row = conn.execute("SELECT coalesce(max(id), 0) FROM matches").fetchone()
+                conn.execute("INSERT INTO match_numbers (highest) VALUES (?)", row)
+            (highest,) = row
             # (a hand-edited file: text where the number belongs was a traceback, and a
             # fraction was rounded down, unsaid, to number the match; SQLite holds no number
             # past 2**63 - 1)
