@@ -39,7 +39,7 @@ from blitzcam.vision.jpeg_check import (
     segment_named,
     without_junk_before_end,
 )
-from blitzcam.vision.jpeg_scans import missing_scans
+from blitzcam.vision.jpeg_scans import missing_scans, progressive_coefficient_bytes
 from blitzcam.vision.jpeg_segments import first_scan, segments, without_segments
 from blitzcam.vision.other_headers import is_avif, is_heif_not_avif, raw_header
 
@@ -403,6 +403,12 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         _check_pixels(*size, name)
     jpeg = data[:2] == b"\xff\xd8"
     read_whole = False  # whether libjpeg read all of a JPEG's image data without a complaint
+    if jpeg and size is not None:
+        # (a progressive one is held whole, however small it is decoded: a 12 MB file of
+        # 32000 x 32000 px took 6.4 GB, twice over; review)
+        needed = progressive_coefficient_bytes(data)
+        if needed is not None and needed > MAX_WHOLE_DECODE_BYTES:
+            raise ImageError(_too_large(name, size, "progressive JPEG", needed, "a baseline JPEG"))
     if jpeg:
         data, read_whole = _as_libjpeg_reads_it(data, name)
     needed, kind = _png_decode_bytes(data, size), "PNG"
@@ -427,11 +433,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         _check_pixels(width, height, name)
         size, needed = (width, height), width * height * other.per_pixel
     if size is not None and needed is not None and needed > MAX_WHOLE_DECODE_BYTES:
-        raise ImageError(
-            f"{name}: cannot decode image: a {size[0]}x{size[1]} {kind} is decoded whole, "
-            f"which would take {needed / (1 << 30):.1f} GiB of memory, more than the "
-            f"{MAX_WHOLE_DECODE_BYTES / (1 << 30):.0f} GiB allowed: save it smaller, or as a JPEG"
-        )
+        raise ImageError(_too_large(name, size, kind, needed, "a JPEG"))
     # the decoder reduces a JPEG itself; any other file is decoded whole and then shrunk, so a
     # reduced colour read saves memory only by dropping what it cannot hold: kept for those
     # with no transparency to lay on white
@@ -546,6 +548,15 @@ def _check_pixels(width: int, height: int, name: str) -> None:
             f"{name}: cannot decode image: the header says {width}x{height} pixels, more "
             f"than the {MAX_PIXELS:,} a picture may have"
         )
+
+
+def _too_large(name: str, size: tuple[int, int], kind: str, needed: int, instead: str) -> str:
+    """Why a picture of `size` is not decoded: held whole, it needs more memory than allowed."""
+    return (
+        f"{name}: cannot decode image: a {size[0]}x{size[1]} {kind} is decoded whole, which "
+        f"would take {needed / (1 << 30):.1f} GiB of memory, more than the "
+        f"{MAX_WHOLE_DECODE_BYTES / (1 << 30):.0f} GiB allowed: save it smaller, or as {instead}"
+    )
 
 
 def _as_libjpeg_reads_it(data: bytes, name: str) -> tuple[bytes, bool]:

@@ -61,3 +61,37 @@ def _scanned(body: bytes, components: dict[int, list[int]]) -> bool:
         for k in range(start, end + 1):
             coarsest[k] = min(coarsest[k], low)
     return True
+
+
+def progressive_coefficient_bytes(data: bytes) -> int | None:
+    """The memory a decoder holds for `data`, a progressive JPEG, before it can draw a pixel:
+    every coefficient of every 8 x 8 block of every component at once (two bytes each; libjpeg
+    keeps them whole, whatever the scale it is asked to decode at). None for a baseline JPEG
+    (decoded a band at a time) or a frame header that cannot be read."""
+    for pos, marker in segments(data, skip_junk=True):
+        if not (0xC0 <= marker <= 0xCF) or marker in (0xC4, 0xC8, 0xCC):
+            continue
+        if marker not in PROGRESSIVE_FRAMES:
+            return None
+        length = struct.unpack(">H", data[pos + 2 : pos + 4])[0]
+        body = data[pos + 4 : pos + 2 + length]
+        if len(body) < 6:
+            return None
+        height, width = struct.unpack(">HH", body[1:5])
+        count = body[5]
+        factors = [body[7 + 3 * i] for i in range(count) if 7 + 3 * i < len(body)]
+        if not factors or len(factors) < count:
+            return None
+        most_h = max(f >> 4 for f in factors) or 1
+        most_v = max(f & 0x0F for f in factors) or 1
+        blocks = sum(
+            _up(_up(width * (f >> 4), most_h), 8) * _up(_up(height * (f & 0x0F), most_v), 8)
+            for f in factors
+        )
+        return blocks * COEFFICIENTS * 2
+    return None
+
+
+def _up(a: int, b: int) -> int:
+    """a / b, rounded up."""
+    return -(-a // b)

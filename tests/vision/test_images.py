@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import struct
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final
@@ -290,7 +291,6 @@ def test_a_ten_bit_pgm_reads_as_bright_as_it_is(tmp_path: Path) -> None:
 def _png_declaring(width: int, height: int, pixels: np.ndarray | None = None) -> bytes:
     """A small PNG (grey, or `pixels`) whose header says it is `width` x `height` (its CRC
     made right)."""
-    import struct
     import zlib
 
     data = bytearray(_png(np.full((8, 8, 3), 128, np.uint8) if pixels is None else pixels))
@@ -309,6 +309,36 @@ def test_a_picture_bigger_than_any_decoder_takes_is_said_in_our_words() -> None:
         "bomb.png: cannot decode image: the header says 60000x60000 pixels, more than the "
         "1,073,741,824 a picture may have"
     )
+
+
+def _progressive_jpeg_declaring(width: int, height: int, subsampling: int) -> bytes:
+    """A small progressive JPEG whose frame header says `width` x `height`."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), (200, 40, 40)).save(out, "JPEG", progressive=True, subsampling=subsampling)
+    data = bytearray(out.getvalue())
+    frame = data.index(b"\xff\xc2")
+    data[frame + 5 : frame + 9] = struct.pack(">HH", height, width)
+    return bytes(data)
+
+
+def test_a_progressive_jpeg_too_big_to_hold_is_refused_from_its_header() -> None:
+    # libjpeg holds a progressive JPEG's every coefficient, however small it decodes it: a 12 MB
+    # file of 32000 x 32000 px took 6.4 GB (review); a baseline one is read a band at a time
+    with pytest.raises(ImageError) as info:
+        decode_image(_progressive_jpeg_declaring(32000, 32000, 0), name="bomb.jpg")
+    assert str(info.value) == (
+        "bomb.jpg: cannot decode image: a 32000x32000 progressive JPEG is decoded whole, which "
+        "would take 5.7 GiB of memory, more than the 2 GiB allowed: save it smaller, or as a "
+        "baseline JPEG"
+    )
+    # its colour at a quarter of the pixels (4:2:0): 2.9 GiB; 24000 x 24000 of it, 1.6: let through
+    with pytest.raises(ImageError, match=r"would take 2\.9 GiB"):
+        decode_image(_progressive_jpeg_declaring(32000, 32000, 2), name="bomb.jpg")
+    with pytest.raises(ImageError) as info:
+        decode_image(_progressive_jpeg_declaring(24000, 24000, 2), name="big.jpg")
+    assert "GiB" not in str(info.value)  # (what libjpeg makes of a header that lies)
 
 
 def test_a_png_too_big_to_decode_whole_is_refused_from_its_header() -> None:
@@ -333,7 +363,6 @@ def test_a_png_too_big_to_decode_whole_is_refused_from_its_header() -> None:
 
 def _bmp_declaring(width: int, height: int, bits: int = 24) -> bytes:
     """A BMP's headers declaring `width` x `height` pixels of `bits` each, and no pixels."""
-    import struct
 
     info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, bits, 0, 0, 2835, 2835, 0, 0)
     return b"BM" + struct.pack("<IHHI", 14 + len(info), 0, 0, 14 + len(info)) + info
@@ -365,7 +394,6 @@ def test_a_picture_of_another_kind_too_big_to_decode_whole_is_refused_from_its_h
 def test_a_gif_too_big_to_decode_whole_is_refused_from_its_header() -> None:
     # (a 650 KB GIF of 30000 x 30000 px took 7.2 GB and a minute: no header was read for it)
     import io
-    import struct
 
     from PIL import Image
 
@@ -464,7 +492,6 @@ def test_an_avif_picture_is_turned_upright_as_its_rotation_says(
 def _bmp_x8r8g8b8(bgr: np.ndarray) -> bytes:
     """A 32-bit BMP as GIMP's "X8 R8 G8 B8" export writes it: BI_BITFIELDS with colour masks,
     the fourth byte of each pixel 0 (padding, which OpenCV reads as alpha)."""
-    import struct
 
     h, w = bgr.shape[:2]
     pixels = np.dstack([bgr[::-1], np.zeros((h, w), np.uint8)]).tobytes()  # bottom-up
@@ -493,7 +520,6 @@ def test_an_alpha_of_zero_everywhere_is_padding_not_a_blank_picture() -> None:
 def _tiled_tiff(rgb: np.ndarray, tile: int, orientation: int) -> bytes:
     """An uncompressed tiled RGB TIFF of `rgb` (stored as it is), its Orientation tag
     `orientation`."""
-    import struct
 
     height, width = rgb.shape[:2]
     tiles = []
@@ -700,7 +726,6 @@ def test_stray_bytes_before_a_jpegs_end_are_read_quietly_as_the_same_picture(
 
 def _tiff_saying_samples_per_pixel(samples: int) -> bytes:
     """A small RGB TIFF from Pillow whose SamplesPerPixel tag (277) says `samples`."""
-    import struct
 
     from PIL import Image
 
