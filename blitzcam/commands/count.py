@@ -19,6 +19,7 @@ from blitzcam.commands.path_option import (
     path_argument,
     path_or_stream,
 )
+from blitzcam.paths import not_there
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -85,6 +86,8 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
         if is_stream(path):  # `-`, as every command reads it (./- is a file)
             picture = read_picture_stream(sys.stdin.buffer, name=STANDARD_INPUT)
         elif given.endswith(("/", os.sep)) and not path.is_dir():  # Path drops the slash
+            if not path.exists():  # (was "not a folder": it is nothing; review)
+                raise ImageError(f"{path}: {not_there(path, 'file or folder')}")
             raise ImageError(f"{path}: not a folder (the name ends with {given[-1]})")
         else:
             picture = read_picture(path)

@@ -112,3 +112,22 @@ def test_a_jpeg_or_png_without_a_profile_is_told_by_its_segments_pillow_unasked(
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "False"
+
+
+def test_a_damaged_tiff_header_is_read_for_its_profile_without_a_word_naming_no_file() -> None:
+    # ("PIL/TiffImagePlugin.py:982: UserWarning: Truncated File Read" on the terminal, naming
+    # no file, where the decode's own error names it; review)
+    import io
+    import warnings
+
+    from PIL import Image
+
+    from blitzcam.vision.colour_profile import embedded_profile
+
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(out, "TIFF", icc_profile=b"x" * 600, description="y" * 300)
+    for cut in (300, 500):  # "Truncated File Read", "Tag data larger than file"
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            embedded_profile(out.getvalue()[:-cut])
+        assert [str(warning.message) for warning in said] == []
