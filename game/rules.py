@@ -435,6 +435,26 @@ def change_players(match: Match, players: Iterable[Player]) -> Match:
     return updated
 
 
+def renamed_only(before: Match, after: Match) -> dict[str, str] | None:
+    """Each renamed player's old name and new, where `after` is `before` with some players
+    renamed (`change_players`) and nothing else changed; None where anything else changed."""
+    if len(before.players) != len(after.players) or any(
+        replace(old, name=new.name) != new
+        for old, new in zip(before.players, after.players, strict=True)
+    ):
+        return None
+    try:
+        if change_players(before, after.players) != after:
+            return None
+    except MatchError:
+        return None
+    return {
+        old.name: new.name
+        for old, new in zip(before.players, after.players, strict=True)
+        if old.name != new.name
+    }
+
+
 def change_player(
     match: Match, name: str, *, new_name: str | None = None, deck: str | None = None,
     team: str | None = None,

@@ -638,11 +638,15 @@ class MainWindow(QMainWindow):
 
     def _draft(self, key: tuple[int, int | None], proposed: Round) -> Reviewed:
         """`proposed` with the counts typed in its dialog left before (`_drafts`), where the
-        match is as it was then."""
+        match is as it was then, or only its players renamed."""
         kept = self._drafts.get(key)
-        if kept is not None and kept[0] == self.match:  # (kept otherwise: the match may come
-            del self._drafts[key]  # back to it, an undo say)
-            return kept[1].over(proposed)
+        if kept is not None and self.match is not None:
+            # (players renamed since, here or elsewhere: theirs under their new names; every
+            # count typed was lost to a rename elsewhere, the dialog closed; review)
+            renamed = {} if kept[0] == self.match else rules.renamed_only(kept[0], self.match)
+            if renamed is not None:  # (kept otherwise: the match may come back to it, an undo)
+                del self._drafts[key]
+                return kept[1].renamed(renamed).over(proposed)
         return Reviewed(proposed, rules.blitz_caller(proposed), None, 0)
 
     def _keep_draft_of(

@@ -418,3 +418,15 @@ def test_a_tally_the_rules_refuse_is_said_in_words_as_the_round_check_says_it() 
     assert tally_problem(Tally(41, 0)) == "41 Dutch cards: a deck holds 40"
     assert tally_problem(Tally(35, 6)) == "35 Dutch + 6 Blitz cards is more than the 40 cards in a deck"
     assert tally_problem(Tally(30, 10)) is None and tally_problem(Tally(0, 0)) is None
+
+
+def test_a_match_renamed_and_nothing_else_is_told_with_its_new_names() -> None:
+    before = match_of(round_of(Ann=(5, 0), Bob=(3, 2), Cy=(2, 3)), n=3)
+    ann, bob, cy = before.players
+    after = rules.change_players(before, (ann, replace(bob, name="Rob"), cy))
+    assert rules.renamed_only(before, after) == {"Bob": "Rob"}
+    assert rules.renamed_only(before, before) == {}
+    # a deck changed, a round added, a player joined: more than names
+    assert rules.renamed_only(before, rules.change_players(before, (ann, replace(bob, deck="blue-plow"), cy))) is None
+    assert rules.renamed_only(before, rules.add_round(after, round_of(Ann=(1, 0), Rob=(1, 1), Cy=(1, 2)))) is None
+    assert rules.renamed_only(before, rules.join(before, replace(bob, name="Di", deck="blue-plow"))) is None

@@ -1140,6 +1140,35 @@ def test_a_count_typed_in_a_review_follows_its_player_renamed_elsewhere(
     assert tallies["Cy"].dutch == shots["Cy"].dutch + 1
 
 
+def test_counts_typed_by_hand_or_in_an_edit_follow_players_renamed_elsewhere(
+    qtbot, store, feed, tmp_path
+):
+    # the dialog closed on the rename ("enter the round again"), and every count typed in it
+    # was lost, the renamed player's and the others' (review)
+    from blitzcam.game.rules import Player
+
+    match_id = store.create_match(match_of(round_of(Ann=(10, 0), Bob=(5, 1), Cy=(2, 2))))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.manual_action.trigger()
+    window.confirm.setValue(round_of(Ann=(12, 0), Bob=(8, 2), Cy=(9, 3)))
+    with MatchStore(store.path) as elsewhere:
+        ann, _, cy = elsewhere.load(match_id).players
+        elsewhere.change_players(match_id, (ann, Player("Rob", RB), cy))
+    _ok(window.confirm)
+    assert window.confirm is None
+    window.manual_action.trigger()
+    assert window.confirm.value() == round_of(Ann=(12, 0), Rob=(8, 2), Cy=(9, 3))
+    window.confirm.reject()
+    window._on_edit_round(1)
+    window.confirm.editor.dutch["Ann"].setValue(13)
+    with MatchStore(store.path) as elsewhere:
+        ann, rob, cy = elsewhere.load(match_id).players
+        elsewhere.change_players(match_id, (Player("Anne", GP), rob, cy))
+    _ok(window.confirm)
+    window._on_edit_round(1)
+    assert window.confirm.value().tallies["Anne"] == rules.Tally(13, 0)
+
+
 def test_settings_with_no_usable_data_folder_say_so(qtbot, store, feed, tmp_path, monkeypatch):
     window = _window(qtbot, store, feed, tmp_path)
     _without_a_data_folder(monkeypatch)
