@@ -117,6 +117,7 @@ def scan_failed_text(message: str, *, had_view: bool = True) -> str:
 PLAY_ON: Final = (
     "the match is decided; to play on, raise the target (Match › Match settings…, Ctrl+T)"
 )
+UNDECIDED: Final = "the match is no longer decided: play on"
 
 
 class MainWindow(QMainWindow):
@@ -137,6 +138,7 @@ class MainWindow(QMainWindow):
         self.setStatusBar(WrappingStatusBar())  # (a long message wraps, not cut at the edge)
         self.store = store
         self._standings_told = ""  # the headline and totals a screen reader was told last
+        self._told_decided = False  # whether the match was decided at the last news of it
         if store.lock_waiter is None:  # (drawn, and said, while another program writes it)
             store.lock_waiter = LockWaitBox(self)
         # said while the newest rounds are only in the write-ahead log beside the database (a
@@ -377,6 +379,7 @@ class MainWindow(QMainWindow):
         self._redraw(match)
         if opened:  # (what a change then moves is news; a match opened is not a change)
             self._standings_told = self._spoken_standings()
+            self._told_decided = self._decided()
         self.pages.setCurrentWidget(self.scoreboard)
         self.scoreboard.table.setFocus()
 
@@ -414,8 +417,12 @@ class MainWindow(QMainWindow):
         """Say what a change did; with the match decided after it, how to play on too, until
         the next news (Space and Ctrl+M then do nothing, unsaid: the headline says who won, not
         what next; a redo, a lowered target or a deleted round decided it without a word)."""
-        if self._decided():
+        decided, was = self._decided(), self._told_decided
+        self._told_decided = decided
+        if decided:
             self.statusBar().showMessage(f"{text}: {PLAY_ON}", 0)
+        elif was:  # (an edit that took the win back said only "Round 2 corrected"; review)
+            self.statusBar().showMessage(f"{text}: {UNDECIDED}", ms)
         else:
             self.statusBar().showMessage(text, ms)
         self._tell_standings()

@@ -2274,7 +2274,7 @@ def test_a_match_decided_by_a_deleted_round_a_redo_or_a_lower_target_says_how_to
     from PySide6.QtWidgets import QMessageBox
 
     from blitzcam.game.rules import Settings
-    from blitzcam.ui.main_window import PLAY_ON
+    from blitzcam.ui.main_window import PLAY_ON, UNDECIDED
 
     match_id = store.create_match(match_of(target=20))
     store.add_round(match_id, round_of(Ann=(10, 0), Bob=(5, 3), Cy=(7, 1)))
@@ -2291,9 +2291,13 @@ def test_a_match_decided_by_a_deleted_round_a_redo_or_a_lower_target_says_how_to
         f"Round 2 deleted; the rounds after it moved up: {PLAY_ON}")
     window.undo_action.trigger()  # (the deletion taken back: round 2 is back)
     assert window.standings.status == "in-progress" and len(window.match.rounds) == 3
+    # (the win taken back was said only as "Undone: ...": review)
+    assert window.statusBar().currentMessage().endswith(f": {UNDECIDED}")
     window.redo_action.trigger()
     assert window.statusBar().currentMessage() == f"Made again: round 2's deletion: {PLAY_ON}"
     window.apply_match_settings(Settings(target=100))
+    assert window.statusBar().currentMessage() == f"Settings changed: {UNDECIDED}"
+    window.apply_match_settings(Settings(target=150))
     assert window.statusBar().currentMessage() == "Settings changed"
     window.apply_match_settings(Settings(target=20))
     assert window.statusBar().currentMessage() == f"Settings changed: {PLAY_ON}"
