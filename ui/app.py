@@ -250,10 +250,11 @@ def inside_a_camera() -> bool:
     )
 
 
-def run(*, camera: str | None = None, db: Path | None = None) -> int:
+def run(*, camera: str | None = None, db: Path | None = None, decks: Path | None = None) -> int:
     """Start the app on the user's match store; returns the exit code. A store that cannot be
     opened is said in a message box too (started from a menu, the app has no terminal) and
-    raised as it is."""
+    raised as it is. `decks` (--decks): count against its <deck>.png backs, not the user's
+    enrolled ones."""
     from blitzcam.errors import UserError
     from blitzcam.game.store import MatchStore, StoreError
     from blitzcam.paths import data_dir, data_dir_path, match_db_path
@@ -288,7 +289,11 @@ def run(*, camera: str | None = None, db: Path | None = None) -> int:
         settings_path = data_dir() / SETTINGS_FILE
     except UserError as exc:  # the matches are elsewhere (--db): the app starts all the same
         settings_path, unusable = data_dir_path() / SETTINGS_FILE, str(exc)
-    counter = make_counter()
+    try:
+        counter = make_counter(decks)
+    except UserError as exc:
+        tell_at_start(str(exc))
+        raise
     window = MainWindow(
         store,
         open_source=open_source,

@@ -63,11 +63,14 @@ class PipelineCounter:
     over the table does not change them; the outlines are always the current frame's.
     """
 
-    def __init__(self, pipeline: Any) -> None:
+    def __init__(self, pipeline: Any, *, decks_dir: Path | None = None) -> None:
         from blitzcam.vision.pipeline import LiveCounting
         from blitzcam.vision.references import decks_folder_state
 
         self.pipeline = pipeline
+        # the folder of reference backs the app was started with (--decks), read once; None:
+        # the user's deck profile, read again when it changes
+        self.decks_dir = decks_dir
         self._live = LiveCounting(pipeline)
         self._decks_seen = decks_folder_state()  # the profile as the pipeline loaded it
         # a scan's worker reloads at its start while the window may (an enrollment): one at a
@@ -81,6 +84,8 @@ class PipelineCounter:
         times are coarse may not show it); whether it did."""
         from blitzcam.vision.references import decks_folder_state
 
+        if self.decks_dir is not None:
+            return False
         with self._reloading:
             now = decks_folder_state()
             if not changed and (now is None or now == self._decks_seen):
@@ -98,11 +103,23 @@ class PipelineCounter:
     ) -> CountSnapshot:
         from blitzcam.vision.lookalike import among
 
+        unread: list[str] = []
+        if in_play is not None and self.decks_dir is not None:
+            # (a match's deck the folder has no back for: every count failed on it)
+            countable = set(self.pipeline.profile.countable())
+            unread = sorted(in_play - countable)
+            in_play = in_play & countable
         snapshot = dataclasses.replace(
             snapshot_from_result(self._live(frame_bgr, in_play=in_play, at=at)),
             look_alike=tuple((p.deck, p.other) for p in among(self.pipeline.look_alikes, in_play)),
         )
-        note = left_out_note(self.pipeline.profile.left_out)
+        notes = [left_out_note(self.pipeline.profile.left_out)]
+        if unread:
+            notes.append(
+                f"Not counted: {', '.join(map(deck_label, unread))}: no back of theirs in "
+                f"--decks {self.decks_dir} (their <deck>.png files)"
+            )
+        note = " ".join(filter(None, notes))
         return dataclasses.replace(snapshot, note=note) if note else snapshot
 
     def reset(self) -> None:
@@ -185,17 +202,65 @@ class PipelineEnroller:
         return {deck: path for deck, path in files.items() if deck in DECK_NAMES}
 
 
-def make_counter() -> Counter:
-    """The real counter when vision/ has a pipeline and a model; else a NullCounter saying why."""
+def make_counter(decks_dir: Path | None = None) -> Counter:
+    """The real counter when vision/ has a pipeline and a model; else a NullCounter saying why.
+    `decks_dir` (--decks): its <deck>.png backs, not the user's profile; a folder that cannot
+    be used raises UserError naming it (a bad argument, as every command's --decks)."""
+    from blitzcam.errors import UserError
+
     try:
         from blitzcam.vision.pipeline import CountingPipeline
 
         # a damaged enrolled back is left out (and said), not a reason to count nothing
-        return PipelineCounter(CountingPipeline.from_defaults(skip_unusable=True))
+        pipeline = CountingPipeline.from_defaults(decks_dir=decks_dir, skip_unusable=True)
+        return PipelineCounter(pipeline, decks_dir=decks_dir)
+    except UserError as exc:
+        # the folder's own problems name it (or a file in it), as `count --decks` says them:
+        # a bad argument, the app not started; the models' are the live view's news
+        if decks_dir is not None and str(decks_dir) in str(exc):
+            raise
+        return NullCounter(f"no card counting available ({exc}); enter the counts by hand")
     except Exception as exc:  # missing module, no model shipped yet, bad model file
         return NullCounter(f"no card counting available ({exc}); enter the counts by hand")
 
 
 def make_enroller(counter: Counter) -> Enroller | None:
-    """Enrollment from the live view needs the real pipeline (to pick up the new reference)."""
-    return PipelineEnroller(counter) if isinstance(counter, PipelineCounter) else None
+    """Enrollment from the live view needs the real pipeline (to pick up the new reference);
+    with a --decks folder, the folder's backs are shown and enrolling is refused."""
+    if not isinstance(counter, PipelineCounter):
+        return None
+    if counter.decks_dir is not None:
+        return FolderDecks(counter.decks_dir)
+    return PipelineEnroller(counter)
+
+
+class FolderDecks:
+    """The reference backs of a --decks folder, as the enroll dialog shows them: read, never
+    written from the app (the folder is the user's own, named at start)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def _refusal(self) -> str:
+        return (
+            f"the decks are read from --decks {self.folder}, as the app was started: to enroll "
+            "from the camera, start it without --decks (or put a back cut to its edges there "
+            "as <deck>.png)"
+        )
+
+    def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
+        from blitzcam.errors import UserError
+
+        raise UserError(f"{deck_label(deck)}: not enrolled: {self._refusal()}")
+
+    def forget(self, deck: str) -> str:
+        from blitzcam.errors import UserError
+
+        raise UserError(f"{deck_label(deck)}: not changed: {self._refusal()}")
+
+    def enrolled(self) -> dict[str, Path]:
+        from blitzcam.game.decks import DECK_NAMES
+        from blitzcam.vision.references import folder_deck_files
+
+        files = folder_deck_files(self.folder)
+        return {deck: path for deck, path in files.items() if deck in DECK_NAMES}

@@ -366,6 +366,15 @@ def _profile(
     )
 
 
+def folder_deck_files(folder: Path) -> dict[str, Path]:
+    """A --decks folder's <deck>.png files by deck name, a badly named one left out (empty for
+    a folder that cannot be read)."""
+    try:
+        return _deck_files(Path(folder), problems=[])
+    except OSError:
+        return {}
+
+
 def _deck_files(
     folder: Path, problems: list[str] | None = None, *, enrolled: bool = False
 ) -> dict[str, Path]:

@@ -28,6 +28,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="match database (default: in the user's data dir)",
     )
+    parser.add_argument(
+        "--decks",
+        type=path_argument,
+        default=None,
+        metavar="DIR",
+        help="count against the reference backs DIR/<deck>.png, as `count --decks` does, not "
+        "your enrolled ones (enrolling from the app is off then)",
+    )
     parser.set_defaults(func=_app)
 
 
@@ -40,6 +48,6 @@ def _app(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise UserError(f"the app needs PySide6, which failed to load: {exc}") from None
     try:
-        return run(camera=args.camera, db=args.db)
+        return run(camera=args.camera, db=args.db, decks=args.decks)
     except StoreError as exc:
         raise UserError(str(exc)) from None

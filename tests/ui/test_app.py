@@ -271,3 +271,34 @@ def test_a_thread_in_the_models_or_a_camera_past_the_quit_is_seen(name: str) -> 
     finally:
         go.set()
         busy.join(5)
+
+
+def test_a_decks_folder_is_counted_against_and_one_that_cannot_be_used_is_said_at_the_start(
+    tmp_path: Path, told: list[str], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], qtbot
+) -> None:  # fmt: skip
+    # (`count` and `evaluate` took --decks DIR; the app could not be given it)
+    import cv2
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.datasets.art import render_back
+    from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.pipeline_adapters import FolderDecks, PipelineCounter
+    from blitzcam.vision.references import card_on_white
+
+    store, folder = tmp_path / "m.sqlite3", tmp_path / "backs"
+    assert main(["app", "--db", str(store), "--decks", str(folder)]) == 2
+    assert told == [f"--decks {folder}: no such folder"]
+    assert capsys.readouterr().err == f"blitzcam app: error: --decks {folder}: no such folder\n"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "red-plow.png"), card_on_white(render_back("red-plow", width=300).rgba))
+    before = set(QApplication.topLevelWidgets())
+    started: list[MainWindow] = []
+    monkeypatch.setattr(QApplication, "exec", lambda *_: started.extend(
+        w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w not in before
+    ) or 0)  # fmt: skip
+    assert main(["app", "--db", str(store), "--decks", str(folder)]) == 0
+    (window,) = started
+    assert isinstance(window._counter, PipelineCounter) and window._counter.decks_dir == folder
+    assert window._counter.pipeline.profile.countable() == ("red-plow",)
+    assert isinstance(window._enroller, FolderDecks)

@@ -245,7 +245,7 @@ def test_the_app_counter_loads_a_damaged_profile_leniently(monkeypatch) -> None:
     monkeypatch.setattr(pipeline_module.CountingPipeline, "from_defaults", from_defaults)
     monkeypatch.setattr(pipeline_module, "LiveCounting", lambda pipeline: None)
     assert isinstance(make_counter(), PipelineCounter)
-    assert asked == {"skip_unusable": True}
+    assert asked == {"decks_dir": None, "skip_unusable": True}
 
 
 def test_forgetting_from_the_app_removes_the_print_and_reloads_the_profile() -> None:
@@ -326,3 +326,38 @@ def test_enrolling_a_glared_back_from_the_view_says_so() -> None:
     assert message.startswith("Red plow: enrolled")
     assert re.search(r"Note: glare whited out \d+% of the drawing \(white to the last bit, "
                      r"brighter than the paper around it\): .* enroll it again\.", message), message
+
+
+def test_a_decks_folder_is_read_once_shown_in_the_dialog_and_never_written(tmp_path) -> None:
+    # (`app --decks DIR`: the app could not be given the folder `count` and `evaluate` take)
+    import cv2
+
+    from blitzcam.errors import UserError
+    from blitzcam.ui.pipeline_adapters import FolderDecks, PipelineCounter, make_enroller
+
+    folder = tmp_path / "backs"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "red-plow.png"), np.full((90, 60, 3), 200, np.uint8))
+    pipeline = _FakePipeline(names=("green-pump", "red-plow"))
+    pipeline.profile.countable = lambda: ("red-plow",)  # green pump: a stand-in
+    counter = PipelineCounter(pipeline, decks_dir=folder)
+    asked: list[frozenset[str] | None] = []
+    result = SimpleNamespace(
+        detections=Detections.empty(), counts={"red-plow": 3}, face_up=0, unknown=0, settled=True
+    )
+    counter._live = lambda frame, in_play=None, at=None: asked.append(in_play) or result
+    snapshot = counter.count(np.zeros((4, 4, 3), np.uint8), in_play=frozenset({"green-pump", "red-plow"}))
+    assert asked == [frozenset({"red-plow"})]  # (the green pumps' made every count fail)
+    assert snapshot.note == f"Not counted: Green pump: no back of theirs in --decks {folder} (their <deck>.png files)"
+    (folder / "green-pump.png").write_bytes((folder / "red-plow.png").read_bytes())
+    assert not counter.refresh_profile()  # a scan starts: the folder named at start is
+    assert not counter.refresh_profile(changed=True)  # not read again
+    assert pipeline.reloads == 0
+    enroller = make_enroller(counter)
+    assert isinstance(enroller, FolderDecks)
+    assert enroller.enrolled() == {"green-pump": folder / "green-pump.png", "red-plow": folder / "red-plow.png"}
+    with pytest.raises(UserError, match=rf"^Red plow: not enrolled: the decks are read from --decks {re.escape(str(folder))}"):
+        enroller.enroll("red-plow", np.zeros((480, 640, 3), np.uint8))
+    with pytest.raises(UserError, match=r"^Red plow: not changed: "):
+        enroller.forget("red-plow")
+    assert sorted(p.name for p in folder.iterdir()) == ["green-pump.png", "red-plow.png"]
