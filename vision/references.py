@@ -480,9 +480,10 @@ def profile_from_dir(folder: Path) -> DeckProfile:
 
 
 def pictures_not_read(folder: Path, decks: Iterable[str]) -> list[Path]:
-    """Pictures in a `--decks` folder named after one of `decks` that are not PNG files (only
-    <deck>.png is read: a red-plow.jpg beside PNGs left red plow's cards uncounted without a
-    word of the file)."""
+    """Pictures in a `--decks` folder named after one of `decks` that are not read: not PNG
+    files, or hidden (only a visible <deck>.png is read: a red-plow.jpg, or a .red-plow.png,
+    beside PNGs left red plow's cards uncounted without a word of the file). A macOS `._`
+    file is no picture of the user's."""
     wanted = set(decks)
     try:
         listing = sorted(Path(folder).iterdir())
@@ -491,9 +492,10 @@ def pictures_not_read(folder: Path, decks: Iterable[str]) -> list[Path]:
     return [
         path
         for path in listing
-        if path.stem in wanted
-        and path.suffix.lower() in IMAGE_SUFFIXES - {".png"}
-        and not path.name.startswith(".")
+        if not path.name.startswith("._")
+        and path.stem.removeprefix(".") in wanted
+        and path.suffix.lower() in IMAGE_SUFFIXES
+        and (path.suffix.lower() != ".png" or path.name.startswith("."))
     ]
 
 

@@ -226,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"note: --decks {args.decks} holds no reference for {', '.join(unread)}: "
             "reported as 0, their cards are not counted"
-            + (f" ({said}: not read, references are PNG files)" if pictures else ""),
+            + (f" ({said}: not read, references are visible PNG files)" if pictures else ""),
             file=sys.stderr,
         )
     entries = [_count_one(pipeline, path, args.in_play) for path in args.images]
