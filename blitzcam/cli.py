@@ -11,9 +11,10 @@ import codecs
 import contextlib
 import importlib
 import os
+import re
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, NoReturn, TextIO
 
@@ -36,8 +37,36 @@ class _Parser(argparse.ArgumentParser):
     """A parser whose usage errors are one line, as every other error is: argparse wrote the
     usage first, several lines for a command of many options, then the error."""
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._given = list(sys.argv[1:] if args is None else args)  # (for `error`'s hint)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` for its usage)\n")
+        hint = _dash_hint(message, getattr(self, "_given", []), self._option_string_actions)
+        self.exit(2, f"{self.prog}: error: {message}{hint} (`{self.prog} --help` for its usage)\n")
+
+
+def _dash_hint(message: str, given: Sequence[str], options: Mapping[str, object]) -> str:
+    """How to write a value that starts with '-' (a player named "-x"), where argparse took it
+    for an option it does not know: "unrecognized arguments: -x=12/0" said nothing of it."""
+    dashed = [
+        word
+        for word in given
+        if word.startswith("-")
+        and not word.startswith("--")  # (an option mistyped: its own message says it)
+        and not word[1:2].isdigit()  # (a negative number: argparse reads those as values)
+        and word.split("=", 1)[0] not in options
+    ]
+    if not dashed:
+        return ""
+    option = re.match(r"argument (-[-\w]+)(?:/-\w+)?: expected one argument", message)
+    if option is not None:
+        return f" (a value that starts with '-' is written {option.group(1)}=VALUE)"
+    if message.startswith(("unrecognized arguments", "the following arguments are required")):
+        return " (a name that starts with '-' is written after --, which ends the options)"
+    return ""
 
 
 class _CommandParser(_Parser):

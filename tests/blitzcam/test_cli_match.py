@@ -139,6 +139,31 @@ def test_console_script_is_installed_and_exits_2(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["match", "new", "-p", "-x=green-pump", "-p", "B=red-buggy"],
+         "argument --player/-p: expected one argument (a value that starts with '-' is written --player=VALUE)"),
+        (["match", "add", "-x=12/0", "B=3/1"],
+         "unrecognized arguments: -x=12/0 (a name that starts with '-' is written after --, which ends the options)"),
+        (["match", "leave", "-x"],
+         "the following arguments are required: NAME (a name that starts with '-' is written after --, which "
+         "ends the options)"),
+    ],
+)  # fmt: skip
+def test_a_player_named_with_a_leading_dash_is_told_how_to_be_written(
+    argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (seated with --player=-x=green-pump, nothing after said how to name them; review)
+    with pytest.raises(SystemExit) as ended:
+        main(["match", "--db", str(tmp_path / "m.sqlite3"), *argv[1:]])
+    assert ended.value.code == 2
+    assert f"error: {said} (`" in capsys.readouterr().err
+    db = str(tmp_path / "m.sqlite3")
+    assert main(["match", "--db", db, "new", "--player=-x=green-pump", "-p", "B=red-buggy"]) == 0
+    assert main(["match", "--db", db, "add", "--", "-x=12/0", "B=3/1"]) == 0
+
+
+@pytest.mark.parametrize(
     ("argv", "said_as", "unknown"),
     [
         (["count", "--bogus", "x.jpg"], "blitzcam count", "--bogus"),
