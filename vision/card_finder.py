@@ -88,8 +88,8 @@ FINE_OUTLINE: Final = 0.005  # of the outline's length: drawn this finely, a cut
 
 NOT_ONE_CARD: Final = (
     "the bright shape found is not one card's: its outline is dented (two cards overlapping, "
-    "something light touching the card, or a shadow across its edge?): lay one back alone, "
-    "evenly lit"
+    "something light touching the card, a shadow across its edge, or no card at all but the "
+    "table's pattern?): lay one back alone, evenly lit, on a plain surface"
 )
 
 
