@@ -74,8 +74,8 @@ SHADOW_LIFT: Final = 0.42
 LIGHT_TABLE_SHARE: Final = 0.4
 EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
 # a bright shape from one edge of the picture to the opposite one (two corners within this of
-# each, of the long side) and smaller than this share of it is no card but a stripe of the
-# table: a card reaching two opposite edges covers a third of a 16:9 picture at least
+# each, of the long side), smaller than this share of it and of no card's shape is no card but
+# a stripe of the table (a card reaching two opposite edges covers a third of a 16:9 picture)
 ACROSS_MARGIN: Final = 0.02
 STRIPE_SHARE: Final = 0.25
 FACE_CHECK_WIDTH: Final = 100  # a card found is looked at this wide for a face's colour
@@ -554,7 +554,12 @@ def card_problem(
             "or another card?): lay one back alone on a darker surface"
         )
     whole = np.array_equal(corners, _whole_corners(image_wh))
-    if area < STRIPE_SHARE * image_wh[0] * image_wh[1] and _edge_to_edge(corners, image_wh):
+    if (
+        area < STRIPE_SHARE * image_wh[0] * image_wh[1]
+        and _edge_to_edge(corners, image_wh)
+        # (a card lying across a picture as tall as 2.4:1 reaches both its sides: diff review)
+        and not _card_shaped(corners, image_wh, seen_card_ratio(corners, image_wh))
+    ):
         # (a light stripe of a wood table, the card merged into it or elsewhere: "photograph
         # the whole card" was said of a card in plain view; review)
         return (

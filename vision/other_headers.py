@@ -24,9 +24,9 @@ AVIF_BRANDS: Final = frozenset({b"avif", b"avis"})
 # a Radiance file's size line, read as OpenCV reads it (sscanf's "-Y %d +X %d": any spaces,
 # a sign before a number, anything after)
 _RADIANCE_SIZE: Final = re.compile(rb"\s*[-+]([XY])\s+\+?(\d+)\s+[-+]([XY])\s+\+?(\d+)")
-# bytes a Radiance pixel takes as OpenCV decodes it: its float32 colour and the RGBE rows it is
-# read from (measured: 367 MB for 4000 x 4000, a 16000 x 16000 file 6.3 GB)
-RADIANCE_PER_PIXEL: Final = 24
+# bytes a Radiance pixel takes decoded: its float32 colour (`images.decoding_peak` doubles it
+# for the rows it is read from: measured, 367 MB for 4000 x 4000, a 16000 x 16000 file 6.3 GB)
+RADIANCE_PER_PIXEL: Final = 12
 
 
 @dataclass(frozen=True)

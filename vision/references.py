@@ -289,8 +289,12 @@ MIN_REFERENCE_SIDE: Final = 24
 def _photo_with_a_card(picture: np.ndarray, path: Path, deck: str) -> str | None:
     """Why a reference file is not a card back cut to its edges where it is a photo with one
     card in it (a phone's photo saved into a --decks folder), or None."""
-    from blitzcam.vision.card_finder import card_in
+    from blitzcam.vision.card_finder import card_in, card_shaped_picture
 
+    # (a back cut to its edges is a card's shape, where a camera's frame is not: the light
+    # panel of a design in a dark frame was found as the card; diff review)
+    if card_shaped_picture(picture.shape):
+        return None
     height, width = picture.shape[:2]
     cards, _ = card_in(picture)
     # (no card in it, a table of them, or the card is the picture: no photo of one card)

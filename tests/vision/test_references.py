@@ -97,6 +97,13 @@ def test_a_reference_that_is_a_photo_of_a_card_or_a_few_pixels_is_said_as_such(t
     cv2.imwrite(str(tmp_path / "wood" / "green-pump.png"), wood)
     with pytest.raises(UserError, match=r"wood/green-pump.png: a photo with a card in it"):
         load_reference_file(tmp_path / "wood" / "green-pump.png", "green-pump")
+    # a design of one's own, a light panel in a dark frame, cut to its edges: its panel was
+    # found as the card and the file refused as a photo (diff review)
+    own = np.full((625, 400, 3), (140, 60, 20), np.uint8)
+    own[80:545, 80:320] = 250
+    cv2.circle(own, (200, 312), 80, (30, 30, 200), 6)
+    cv2.imwrite(str(tmp_path / "my-deck.png"), own)
+    assert load_reference_file(tmp_path / "my-deck.png", "my-deck")
     cv2.imwrite(str(tmp_path / "red-plow.png"), np.zeros((1, 1, 3), np.uint8))
     with pytest.raises(UserError, match=r"red-plow.png: 1×1 px: too small to be a card back$"):
         load_reference_file(tmp_path / "red-plow.png", "red-plow")
