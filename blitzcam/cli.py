@@ -51,10 +51,13 @@ class _Parser(argparse.ArgumentParser):
 def _dash_hint(message: str, given: Sequence[str], options: Mapping[str, object]) -> str:
     """How to write a value that starts with '-' (a player named "-x"), where argparse took it
     for an option it does not know: "unrecognized arguments: -x=12/0" said nothing of it."""
+    given = list(given)
+    options_end = given.index("--") if "--" in given else len(given)  # (after it: no option)
     dashed = [
         word
-        for word in given
+        for word in given[:options_end]
         if word.startswith("-")
+        and word != "-"  # (standard input)
         and not word.startswith("--")  # (an option mistyped: its own message says it)
         and not word[1:2].isdigit()  # (a negative number: argparse reads those as values)
         and word.split("=", 1)[0] not in options
@@ -65,7 +68,7 @@ def _dash_hint(message: str, given: Sequence[str], options: Mapping[str, object]
     if option is not None:
         return f" (a value that starts with '-' is written {option.group(1)}=VALUE)"
     if message.startswith(("unrecognized arguments", "the following arguments are required")):
-        return " (a name that starts with '-' is written after --, which ends the options)"
+        return " (a name that starts with '-' is written last, after --, which ends the options)"
     return ""
 
 

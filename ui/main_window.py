@@ -138,7 +138,9 @@ class MainWindow(QMainWindow):
         self.setStatusBar(WrappingStatusBar())  # (a long message wraps, not cut at the edge)
         self.store = store
         self._standings_told = ""  # the headline and totals a screen reader was told last
-        self._told_decided = False  # whether the match was decided at the last news of it
+        # whether the match was decided as last shown by news of it (a change here, a match
+        # opened or reloaded): a change that takes its win back says so
+        self._told_decided = False
         if store.lock_waiter is None:  # (drawn, and said, while another program writes it)
             store.lock_waiter = LockWaitBox(self)
         # said while the newest rounds are only in the write-ahead log beside the database (a
@@ -411,6 +413,7 @@ class MainWindow(QMainWindow):
         if not isinstance(exc, StaleMatchError) or exc.match_id != self.match_id:
             return str(exc)
         self._redraw(exc.current)
+        self._told_decided = self._decided()  # (said with the refusal: "Reloaded as ...")
         return f"{exc}. Reloaded as it is stored now."
 
     def _say_done(self, text: str, ms: int = 5000) -> None:
@@ -1322,6 +1325,7 @@ class MainWindow(QMainWindow):
         if stored == self.match:
             return False
         self.show_match(self.match_id, stored)
+        self._told_decided = self._decided()  # (the news below: what a change here moves from)
         self.statusBar().showMessage(
             "The match was changed elsewhere (another blitzcam window, or `blitzcam match`): "
             "shown as it is now",

@@ -192,34 +192,30 @@ class PipelineEnroller:
     def enrolled(self) -> dict[str, Path]:
         """The eight decks' enrolled prints, a damaged one too: it is left out of the profile
         (the live view says so), and this is where it can be forgotten."""
-        from blitzcam.game.decks import DECK_NAMES
         from blitzcam.vision.references import enrolled_files
 
         # the dialog shows the prints on disk: counting reads them too (one enrolled with
         # `blitzcam decks` meanwhile)
         self._counter.refresh_profile()
-        files = enrolled_files(problems=[])  # a badly named file is the live view's news
-        return {deck: path for deck, path in files.items() if deck in DECK_NAMES}
+        return the_eight(enrolled_files(problems=[]))  # (a badly named file: the live view's)
 
 
 def make_counter(decks_dir: Path | None = None) -> Counter:
     """The real counter when vision/ has a pipeline and a model; else a NullCounter saying why.
     `decks_dir` (--decks): its <deck>.png backs, not the user's profile; a folder that cannot
     be used raises UserError naming it (a bad argument, as every command's --decks)."""
-    from blitzcam.errors import UserError
+    if decks_dir is not None:
+        from blitzcam.vision.references import profile_from_dir
 
+        # the folder's problems are a bad argument, said at the start as `count --decks` says
+        # them (UserError); the models' are the live view's news
+        profile_from_dir(decks_dir)
     try:
         from blitzcam.vision.pipeline import CountingPipeline
 
         # a damaged enrolled back is left out (and said), not a reason to count nothing
         pipeline = CountingPipeline.from_defaults(decks_dir=decks_dir, skip_unusable=True)
         return PipelineCounter(pipeline, decks_dir=decks_dir)
-    except UserError as exc:
-        # the folder's own problems name it (or a file in it), as `count --decks` says them:
-        # a bad argument, the app not started; the models' are the live view's news
-        if decks_dir is not None and str(decks_dir) in str(exc):
-            raise
-        return NullCounter(f"no card counting available ({exc}); enter the counts by hand")
     except Exception as exc:  # missing module, no model shipped yet, bad model file
         return NullCounter(f"no card counting available ({exc}); enter the counts by hand")
 
@@ -259,8 +255,14 @@ class FolderDecks:
         raise UserError(f"{deck_label(deck)}: not changed: {self._refusal()}")
 
     def enrolled(self) -> dict[str, Path]:
-        from blitzcam.game.decks import DECK_NAMES
+        """The folder's backs of the eight decks (the dialog shows those)."""
         from blitzcam.vision.references import folder_deck_files
 
-        files = folder_deck_files(self.folder)
-        return {deck: path for deck, path in files.items() if deck in DECK_NAMES}
+        return the_eight(folder_deck_files(self.folder))
+
+
+def the_eight(files: dict[str, Path]) -> dict[str, Path]:
+    """Of reference files by deck, those of the eight decks of the game (the enroll dialog's)."""
+    from blitzcam.game.decks import DECK_NAMES
+
+    return {deck: path for deck, path in files.items() if deck in DECK_NAMES}

@@ -144,10 +144,10 @@ def test_console_script_is_installed_and_exits_2(tmp_path: Path) -> None:
         (["match", "new", "-p", "-x=green-pump", "-p", "B=red-buggy"],
          "argument --player/-p: expected one argument (a value that starts with '-' is written --player=VALUE)"),
         (["match", "add", "-x=12/0", "B=3/1"],
-         "unrecognized arguments: -x=12/0 (a name that starts with '-' is written after --, which ends the options)"),
+         "unrecognized arguments: -x=12/0 (a name that starts with '-' is written last, after --, which ends the options)"),
         (["match", "leave", "-x"],
-         "the following arguments are required: NAME (a name that starts with '-' is written after --, which "
-         "ends the options)"),
+         "the following arguments are required: NAME (a name that starts with '-' is written last, after --, "
+         "which ends the options)"),
     ],
 )  # fmt: skip
 def test_a_player_named_with_a_leading_dash_is_told_how_to_be_written(
@@ -161,6 +161,12 @@ def test_a_player_named_with_a_leading_dash_is_told_how_to_be_written(
     db = str(tmp_path / "m.sqlite3")
     assert main(["match", "--db", db, "new", "--player=-x=green-pump", "-p", "B=red-buggy"]) == 0
     assert main(["match", "--db", db, "add", "--", "-x=12/0", "B=3/1"]) == 0
+    with pytest.raises(SystemExit):  # (its options before --: after it, the hint is not said)
+        main(["match", "--db", db, "player", "-m", "1", "--", "-x", "--name", "Zed"])
+    assert "written last" not in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # (- is standard input, no name)
+        main(["match", "--db", db, "summarize", "-", "oops"])
+    assert "written last" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -2303,6 +2303,37 @@ def test_a_match_decided_by_a_deleted_round_a_redo_or_a_lower_target_says_how_to
     assert window.statusBar().currentMessage() == f"Settings changed: {PLAY_ON}"
 
 
+@pytest.mark.parametrize("decided_elsewhere", [True, False])
+def test_the_win_taken_back_is_said_against_the_match_as_reloaded(
+    qtbot, store, feed, tmp_path, decided_elsewhere
+):
+    # (the diff review: un-decided elsewhere, a round here was said to take the win back; decided
+    # elsewhere, the target raised here was only "Settings changed")
+    from blitzcam.game.rules import Settings
+    from blitzcam.ui.main_window import UNDECIDED
+
+    match_id = store.create_match(match_of(target=20))
+    won = round_of(Ann=(25, 0), Bob=(5, 3), Cy=(7, 1))
+    if not decided_elsewhere:
+        store.add_round(match_id, won)
+    window = _window(qtbot, store, feed, tmp_path)
+    window.show_match(match_id)  # (a decided match is not the one the window resumes)
+    with MatchStore(store.path) as elsewhere:
+        if decided_elsewhere:
+            elsewhere.add_round(match_id, won)
+        else:
+            elsewhere.change_settings(match_id, Settings(target=100))
+    assert window.refresh_from_store()
+    if decided_elsewhere:
+        window.apply_match_settings(Settings(target=100))  # the win taken back here
+        assert window.statusBar().currentMessage() == f"Settings changed: {UNDECIDED}"
+    else:
+        window.manual_action.trigger()
+        window.confirm.setValue(round_of(Ann=(1, 0), Bob=(1, 1), Cy=(1, 0)))
+        _ok(window.confirm)
+        assert window.statusBar().currentMessage() == "Round saved (2 played)"
+
+
 def test_a_round_asked_to_be_deleted_is_not_another_after_a_change_meanwhile(
     qtbot, store, feed, tmp_path, monkeypatch
 ):

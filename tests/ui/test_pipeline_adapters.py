@@ -361,3 +361,26 @@ def test_a_decks_folder_is_read_once_shown_in_the_dialog_and_never_written(tmp_p
     with pytest.raises(UserError, match=r"^Red plow: not changed: "):
         enroller.forget("red-plow")
     assert sorted(p.name for p in folder.iterdir()) == ["green-pump.png", "red-plow.png"]
+
+
+def test_a_model_s_problem_with_a_decks_folder_given_is_no_problem_of_the_folder(tmp_path, monkeypatch) -> None:
+    # (read as the folder's when its message held the folder's name: `--decks .` and a bad
+    # model stopped the app, where it starts with counts typed by hand; diff review)
+    import cv2
+
+    from blitzcam.datasets.art import render_back
+    from blitzcam.errors import UserError
+    from blitzcam.ui.counting_worker import NullCounter
+    from blitzcam.ui.pipeline_adapters import make_counter
+    from blitzcam.vision import pipeline as pipeline_module
+    from blitzcam.vision.references import card_on_white
+
+    cv2.imwrite(str(tmp_path / "red-plow.png"), card_on_white(render_back("red-plow", width=300).rgba))
+
+    def from_defaults(**_):
+        raise UserError(f"{tmp_path / 'model.onnx'}: not an ONNX model")
+
+    monkeypatch.setattr(pipeline_module.CountingPipeline, "from_defaults", from_defaults)
+    assert isinstance(make_counter(tmp_path), NullCounter)
+    with pytest.raises(UserError, match="no such folder"):
+        make_counter(tmp_path / "gone")
