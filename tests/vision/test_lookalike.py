@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -132,7 +133,11 @@ def test_enrolling_another_deck_s_back_under_a_deck_s_name_is_noted(tmp_path: Pa
     # said again where the profile is listed and counted with (review: said once, missed, and
     # a match's green pumps were scored to a third deck, which no look-alike pair named)
     assert main(["decks", "list"]) == 0
-    assert "the back enrolled as green-pump reads more like blue-pump's drawing" in capsys.readouterr().out
+    listed = capsys.readouterr().out
+    assert "the back enrolled as green-pump reads more like blue-pump's drawing" in listed
+    # with the same likenesses (enrolling read the file in one turn, the profile in four: review)
+    likenesses = r"drawing \((0\.\d\d) alike\) than green-pump's own \((0\.\d\d)\)"
+    assert re.search(likenesses, err).groups() == re.search(likenesses, listed).groups()
     assert main(["decks", "list", "--json"]) == 0
     (said,) = json.loads(capsys.readouterr().out)["reads_as_another"]
     assert (said["deck"], said["reads_as"]) == ("green-pump", "blue-pump") and said["likeness"] > said["own_likeness"]
