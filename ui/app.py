@@ -75,9 +75,10 @@ QHeaderView::section { background: #181e2a; color: #8a92a6; border: none; }
 QLabel#matchTitle { color: #8a92a6; font-size: 15pt; }
 QLabel#matchStatus { font-size: 26pt; font-weight: bold; }
 QLabel#matchStatus[decided="true"] { color: #ffd34d; }
-QFrame#totalCard { background: #1c2230; border-radius: 10px; }
+QLabel#matchStatus[compact="true"] { font-size: 19pt; }
+QFrame#totalCard { background: #1c2230; border-radius: 10px; border: 2px solid transparent; }
 QFrame#totalCard[leader="true"] { background: #3a3314; border: 2px solid #ffd34d; }
-QFrame#totalCard[out="true"] { background: #141820; border: 1px solid #2e374b; }
+QFrame#totalCard[out="true"] { background: #141820; border: 2px solid #2e374b; }
 QFrame#totalCard[out="true"] QLabel { color: #6c7384; }
 QFrame#totalCard QLabel { background: transparent; }
 QLabel#totalName { font-size: 22pt; font-weight: bold; background: transparent; }

@@ -7,6 +7,7 @@ name to change the players.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Final, Literal
 
@@ -802,6 +803,7 @@ class ScoreboardView(QWidget):
         """Each card's look: the base look, else beside the names where the page would not fit
         the window and every card keeps its name's room (`TotalCard.fits_beside`)."""
         cards = [card for card in self.cards if not card.isHidden()]
+        self._compact_headline(False)
         for look in (self._base_look(), "compact", "tight"):
             for card in cards:
                 card.set_look(look)
@@ -810,6 +812,16 @@ class ScoreboardView(QWidget):
         if look == "tight" and not all(card.fits_beside() for card in cards):
             for card in cards:
                 card.set_look("compact")
+        # and a headline smaller where the page is still taller than the window (at 150 % a
+        # long name's lead took two lines: the newest round below the edge; review)
+        if cards and self._overflows():
+            self._compact_headline(True)
+
+    def _compact_headline(self, compact: bool) -> None:
+        if self.status.property("compact") != compact:
+            self.status.setProperty("compact", compact)
+            self.status.style().unpolish(self.status)
+            self.status.style().polish(self.status)
 
     def _overflows(self) -> bool:
         """Whether the page, laid out as it is now, is taller than the window shows (what the
@@ -912,7 +924,8 @@ class ScoreboardView(QWidget):
             f"Target {settings.target} · {settings.variant} · "
             f"{len(match.rounds)} round{'s' if len(match.rounds) != 1 else ''} played"
         )
-        self.status.setText(status_text(match, standings))
+        # "round 20" kept on one line: a headline that wraps left "20" alone on the next
+        self.status.setText(re.sub(r"round (\d+)", "round\u00a0\\1", status_text(match, standings)))
         self.status.setProperty("decided", standings.status != "in-progress")
         self.status.style().unpolish(self.status)
         self.status.style().polish(self.status)

@@ -59,6 +59,22 @@ def test_status_text(match, text) -> None:
     assert text in plain(status_text(match, score_match(match)))
 
 
+def test_the_leader_s_card_keeps_its_lines_level_with_the_others(qtbot) -> None:
+    # (its border, 2 px, moved its name and deck 2 px down and its row 4 px taller; review)
+    view = _view(qtbot, golden_match())
+    view.resize(*GOLDEN_SIZE)
+    view.show()
+    qtbot.waitExposed(view)
+    leader, other = view.cards[0], view.cards[1]
+    assert leader.property("leader") and not other.property("leader")
+
+    def top(widget) -> int:
+        return widget.mapTo(view, widget.rect().topLeft()).y()
+
+    assert top(leader.name) == top(other.name) and top(leader.detail) == top(other.detail)
+    assert leader.height() == other.height()
+
+
 def test_a_right_to_left_name_keeps_the_headline_left_to_right(qtbot) -> None:
     # Qt lays a paragraph out in its first strong letter's direction: unmarked, "محمد leads
     # after round 1" was drawn right to left, and "and" moved between RTL names

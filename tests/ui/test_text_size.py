@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from PySide6.QtWidgets import QApplication
 
@@ -281,6 +283,40 @@ def test_at_150_percent_eight_players_cards_go_tight_in_a_1024_by_640_window(qtb
     for card in cards:  # every name whole beside its total, every deck line under both
         assert QFontMetrics(card.name.shown_font()).horizontalAdvance(card.name.text()) <= card.name.width()
         assert card.detail.geometry().right() > card.total.geometry().left()
+
+
+def test_at_150_percent_a_long_lead_s_headline_goes_smaller_to_keep_the_newest_round_in_view(
+    qtbot, store, tmp_path
+) -> None:
+    # eight long names, 20 rounds, 1366 x 768: "Bartholomew Fitzgerald leads after round" took
+    # a line and "20" another, and round 20 lay below the window's edge (review)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from tests.ui.test_scoreboard import _rounds_in_view
+
+    names = ["Bartholomew Fitzgerald", "Alexandrina Montgomery", "Maximilian Oppenheimer",
+             "Christopher Wellington", "Genevieve Castellanos", "Wilhelmina Ashworth",
+             "Sebastian Rutherford", "Evangeline Whitmore"]  # fmt: skip
+    players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
+    draw = random.Random(1)  # (the review's match)
+    rounds = []
+    for _ in range(20):
+        caller, tallies = draw.randrange(8), {}
+        for i, name in enumerate(names):
+            blitz = 0 if i == caller else draw.randint(1, 8)
+            tallies[name] = Tally(draw.randint(2, 16), blitz)
+        rounds.append(Round(tallies))
+    store.create_match(Match(players, Settings(500), tuple(rounds)))
+    window = _window_at_150(qtbot, store, tmp_path)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    board = window.scoreboard
+    qtbot.waitUntil(lambda: 20 in _rounds_in_view(board), timeout=3000)
+    assert board.status.property("compact") is True
+    assert "round\u00a020" in board.status.text()  # (never "20" alone on a line)
+    window.resize(1900, 1000)  # room: the headline as large as it was
+    qtbot.waitUntil(lambda: board.status.property("compact") is False, timeout=3000)
 
 
 @pytest.mark.parametrize(("n", "look"), [(3, "short"), (4, "points")])
