@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -242,6 +242,9 @@ class NewMatchDialog(QDialog):
 
     def _around_seats(self) -> int:
         """The dialog's height outside the seats' scroll area."""
+        # (sizes read before the last change was laid out: 8 seats and teams ticked at once
+        # made the dialog 592 px tall on a 600-px screen; review)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         seats = max(self._seats.sizeHint().height(), self._seats.minimumHeight())
         return max(0, self.sizeHint().height() - seats)
 
