@@ -210,6 +210,7 @@ def card_places(n: int, per_row: int = CARDS_PER_ROW) -> list[tuple[int, int]]:
 
 
 NAME_SMALLEST_PT: Final = 14  # a total card's name is drawn down to this before it is cut
+NAME_SHRUNK: Final = 0.8  # a name over the rounds' columns, drawn this much smaller, then cut
 # ... and drawn "tight", beside its total, down to this ("Player 6" beside "-10" at 150 %)
 NAME_TIGHT_PT: Final = 12
 # a board shorter than this (pixels at the base text size) draws its totals smaller
@@ -648,15 +649,25 @@ class RoundTable(QTableWidget):
         self._fit_names()
 
     def _fit_names(self) -> None:
-        """Each name cut with "…" to its three columns' width (the whole name is its tooltip)."""
-        for i, name in enumerate(self._names):
+        """The names over their three columns each, all drawn smaller (NAME_SHRUNK of the
+        table's bold) where one would be cut, then each cut with "…" to its columns' width (the
+        whole name is its tooltip): in columns of points alone at 150 %, "Ann" was "A…"
+        (review)."""
+        bold = QFont(self.font())
+        bold.setBold(True)
+        rooms = {
+            i: sum(self.columnWidth(i * COLUMNS_PER_PLAYER + j) for j in range(COLUMNS_PER_PLAYER))
+            - 12
+            for i in range(len(self._names))
+            if self.item(0, i * COLUMNS_PER_PLAYER) is not None
+        }
+        font, metrics, names = QFont(bold), QFontMetrics(bold), self._names
+        if any(elided(metrics, names[i], room) != names[i] for i, room in rooms.items()):
+            font.setPointSizeF(bold.pointSizeF() * NAME_SHRUNK)
+        for i, room in rooms.items():
             item = self.item(0, i * COLUMNS_PER_PLAYER)
-            if item is None:
-                continue
-            width = sum(
-                self.columnWidth(i * COLUMNS_PER_PLAYER + j) for j in range(COLUMNS_PER_PLAYER)
-            )
-            item.setText(elided(QFontMetrics(item.font()), name, width - 12))
+            item.setFont(font)
+            item.setText(elided(QFontMetrics(font), self._names[i], room))
 
     @staticmethod
     def _item(text: str, font: QFont | None = None, *, dim: bool = False) -> QTableWidgetItem:

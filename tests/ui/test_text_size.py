@@ -319,6 +319,27 @@ def test_at_150_percent_a_long_lead_s_headline_goes_smaller_to_keep_the_newest_r
     qtbot.waitUntil(lambda: board.status.property("compact") is False, timeout=3000)
 
 
+def test_at_150_percent_short_names_over_columns_of_points_are_whole(qtbot, store, tmp_path) -> None:
+    # eight players in a 1024 x 768 window: each name over a column of points alone, "Ann",
+    # "Bob" and "Gus" read "A…", "B…", "G…", told apart by colour only (review)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+
+    names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
+    rounds = tuple(Round({name: Tally(5, int(i != r % 8)) for i, name in enumerate(names)}) for r in range(20))
+    store.create_match(Match(players, Settings(500), rounds))  # (20 rounds: the table scrolls)
+    window = _window_at_150(qtbot, store, tmp_path)
+    window.resize(1024, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    table = window.scoreboard.table
+    qtbot.waitUntil(lambda: table.look == "points", timeout=2000)
+    qtbot.waitUntil(lambda: [table.item(0, 3 * i).text() for i in range(8)] == names, timeout=2000)
+    fonts = {table.item(0, 3 * i).font().pointSizeF() for i in range(8)}
+    assert len(fonts) == 1  # (one size over every column)
+
+
 @pytest.mark.parametrize(("n", "look"), [(3, "short"), (4, "points")])
 def test_at_150_percent_every_player_s_points_fit_a_1024_pixel_window(qtbot, store, tmp_path, n, look) -> None:
     # the columns' least, "Dutch" at 150 %, kept the last player's points (3 players) or all
