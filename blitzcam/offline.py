@@ -88,6 +88,8 @@ def configure() -> Path:
     os.environ.setdefault("YOLO_VERBOSE", "0")
     # a .pt is a pickle: ultralytics loads it with torch's weights-only loader and its own
     # allow-list of model classes, so a checkpoint in a run folder cannot run code when resumed
+    # (but for its strip of best.pt at a stage's end, which reads it with the full loader:
+    # models/training.py checks a stage's weights files that way before resuming it)
     os.environ["ULTRALYTICS_SAFE_LOAD"] = "1"
     # ultralytics adds its Platform callback to every trainer, which reads the API key from
     # here and posts the run (host name, command line, metrics, checkpoints) whatever

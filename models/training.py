@@ -74,6 +74,9 @@ def _fit(
     last = stage_dir / "weights" / "last.pt"
     if resume and last.is_file():
         checkpoint = _checkpoint(last)
+        for weights in sorted(last.parent.glob("*.pt")):
+            if weights != last:
+                _check_loads_safely(weights)
         if _training_completed(checkpoint):
             log(f"{last}: its training had completed; the stage is taken as finished")
             return
@@ -123,6 +126,25 @@ def _checkpoint(path: Path) -> dict[str, Any]:
             f"{path}: not an ultralytics training checkpoint (no epoch); " + _what_to_do(path)
         )
     return state
+
+
+def _check_loads_safely(path: Path) -> None:
+    """UserError naming `path`, another weights file of a stage about to be resumed, where it
+    does not load as ultralytics' own checkpoints do (weights only, its own classes): at the
+    stage's end ultralytics reads its best.pt again with pickle's full loader, and a file put
+    there ran code (review)."""
+    from ultralytics.nn.tasks import torch_safe_load
+
+    from blitzcam.errors import UserError, first_line
+
+    try:
+        torch_safe_load(path, safe_only=True)
+    except Exception as exc:  # a foreign pickle, a file cut short
+        raise UserError(
+            f"{path}: not a checkpoint this run wrote ({first_line(exc)}): loaded at the stage's "
+            "end, it could run code; delete it if the run folder is yours (the next epoch "
+            "writes it again), or start the run anew"
+        ) from None
 
 
 def _what_to_do(last: Path) -> str:

@@ -1009,3 +1009,27 @@ def test_plain_evaluate_leaves_a_training_run_s_own_scenes_alone(tmp_path: Path,
     assert asked == ["detector", "evaluate"]
     recipe_run[0] = True  # the run's scenes are the recipe's: used, not made again
     assert evaluate._default_data(tmp_path) == tmp_path / "detector" / "scenes"
+
+
+def test_a_planted_best_pt_beside_a_stage_s_last_is_refused_before_resuming(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # last.pt was loaded safely, but at the stage's end ultralytics read best.pt again with
+    # pickle's full loader (strip_optimizer): a best.pt put in the run folder ran its code
+    # (review)
+    import torch
+
+    from blitzcam.errors import UserError
+    from blitzcam.models.training import _fit
+
+    monkeypatch.chdir(tmp_path)
+    weights = tmp_path / "stage" / "weights"
+    weights.mkdir(parents=True)
+    torch.save({"epoch": 3, "optimizer": {"state": {}}}, weights / "last.pt")
+    torch.save({"epoch": 3, "model": Planted()}, weights / "best.pt")
+    started = []
+    with pytest.raises(UserError, match=r"best\.pt: not a checkpoint this run wrote \(.*\): loaded at "
+                       r"the stage's end, it could run code; delete it"):  # fmt: skip
+        _fit(tmp_path / "stage", resume=True, start=started.append, log=lambda _: None,
+             on_save=lambda: None)  # fmt: skip
+    assert not was_run(tmp_path) and not started
