@@ -274,11 +274,22 @@ def _check_out_dir(out: Path, *, overwrite: bool) -> None:
                     f"{out}: not a dataset this command wrote (no {MANIFEST}): --overwrite "
                     "replaces only those; choose an empty or new folder"
                 )
+            # (nor a file put in one since: notes, a dataset made inside it; review)
+            foreign = sorted(p.name for p in out.iterdir() if p.name not in DATASET_ENTRIES)
+            if foreign:
+                more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
+                raise UserError(
+                    f"{out}: holds {foreign[0]}{more}, which this command did not write: "
+                    "--overwrite replaces only a dataset as it wrote it; move them out first"
+                )
     except OSError as exc:  # a folder that cannot be listed, or one above it entered
         raise UserError(
             f"{out}: cannot use it as the dataset folder ({exc.strerror or exc})"
         ) from None
 
+
+# what a dataset folder holds as this command writes it (training adds only to labels/)
+DATASET_ENTRIES: Final = frozenset({"data.yaml", MANIFEST, "images", "labels", "scenes"})
 
 # the fewest bytes a scene's JPEG takes per pixel (0.032 on 100 held-out scenes; the median
 # 0.11): a run that cannot fit even so is refused before it starts, not when the disk is full

@@ -155,6 +155,19 @@ def test_generate_refuses_non_empty_folder(
     assert main([*argv, "--overwrite", "--res", "640x360", "--no-progress"]) == 2
     assert "not a dataset this command wrote" in capsys.readouterr().err
     assert (tmp_path / "ds" / "notes.txt").read_text() == "mine"
+    # a dataset with a file of one's own put in since, or one made inside it: the dataset
+    # was replaced, and they went with it (review)
+    (tmp_path / "ds" / "notes.txt").unlink()
+    assert main([*argv, "--overwrite", "--res", "640x360", "--no-progress"]) == 0
+    (tmp_path / "ds" / "notes.txt").write_text("mine")
+    (tmp_path / "ds" / "inner").mkdir()
+    capsys.readouterr()
+    assert main([*argv, "--overwrite", "--res", "640x360", "--no-progress"]) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        f"{tmp_path / 'ds'}: holds inner and 1 more, which this command did not write: "
+        "--overwrite replaces only a dataset as it wrote it; move them out first"
+    )
+    assert (tmp_path / "ds" / "notes.txt").read_text() == "mine"
 
 
 def test_generate_then_preview(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
