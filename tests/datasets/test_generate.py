@@ -235,9 +235,12 @@ def test_refuses_non_empty_folder_and_overwrites_on_request(tmp_path: Path) -> N
     assert (out / "precious.txt").read_text() == "keep me"
     (out / "precious.txt").unlink()
     generate_dataset(_request(out, n=1))
-    (out / "stale.txt").write_text("from the last dataset")
+    (out / "notes.txt").write_text("put there since")  # (deleted with the dataset: review)
+    with pytest.raises(UserError, match=r"holds notes\.txt, which this command did not write"):
+        generate_dataset(_request(out, n=1, overwrite=True))
+    (out / "notes.txt").unlink()
     generate_dataset(_request(out, n=1, overwrite=True))
-    assert not (out / "stale.txt").exists() and (out / "data.yaml").is_file()
+    assert (out / "data.yaml").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ds"]
 
 
