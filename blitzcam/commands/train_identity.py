@@ -5,10 +5,16 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+from typing import Final
 
 from blitzcam.commands.device_option import torch_device
 from blitzcam.commands.path_option import path_argument
 from blitzcam.worker_pool import DEFAULT_WORKERS, workers_for
+
+# a stage's convolution width at most (the shipped 16/32/64; 100000 ran out of memory after
+# the drawings were cut, minutes in, a traceback: review), and the most steps a run may take
+MAX_WIDTH: Final = 1024
+MAX_STEPS: Final = 10_000_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -166,8 +172,8 @@ def _train_identity(args: argparse.Namespace) -> int:
 
     from blitzcam.errors import UserError
 
-    if args.steps is not None and args.steps <= 0:
-        raise UserError(f"--steps must be a positive number, got {args.steps}")
+    if args.steps is not None and not 0 < args.steps <= MAX_STEPS:
+        raise UserError(f"--steps must be from 1 to {MAX_STEPS:,}, got {args.steps}")
     if args.reject_steps is not None and args.reject_steps < 0:
         raise UserError(f"--reject-steps must be 0 or more, got {args.reject_steps}")
     if args.refine_steps is not None and args.refine_steps < 0:
@@ -324,6 +330,6 @@ def _widths(text: str) -> tuple[int, int, int]:
     from blitzcam.errors import UserError
 
     widths = _whole_numbers(text, "--widths")
-    if len(widths) != 3 or any(width < 1 for width in widths):
-        raise UserError(f"--widths must be three numbers of 1 or more, got {text!r}")
+    if len(widths) != 3 or any(not 1 <= width <= MAX_WIDTH for width in widths):
+        raise UserError(f"--widths must be three numbers from 1 to {MAX_WIDTH}, got {text!r}")
     return widths[0], widths[1], widths[2]

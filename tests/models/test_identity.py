@@ -636,7 +636,7 @@ def test_train_identity_bad_arguments_are_one_line_errors(
 
     assert main(["train-identity", "--steps", "0"]) == 2
     err = capsys.readouterr().err
-    assert "--steps must be a positive number, got 0" in err and err.count("\n") == 1
+    assert "--steps must be from 1 to 10,000,000, got 0" in err and err.count("\n") == 1
     assert main(["train-identity", "--reject-steps", "-1"]) == 2
     err = capsys.readouterr().err
     assert "--reject-steps must be 0 or more, got -1" in err and err.count("\n") == 1
@@ -668,6 +668,7 @@ def test_train_identity_bad_arguments_are_one_line_errors(
         ("--data-seeds", "1,4294967297", "distinct numbers"),  # scene seed 1's, wrapped
         ("--widths", "16,32", "three numbers"),
         ("--widths", "16,0,64", "three numbers"),
+        ("--widths", "100000,100000,100000", "three numbers from 1 to 1024"),  # (out of memory)
         ("--widths", "16,32,64,128", "three numbers"),
         ("--widths", "a,b,c", "comma-separated whole"),
     ):
