@@ -123,7 +123,7 @@ def seat_grid(rows: list[PlayerRow]) -> tuple[QGridLayout, QLabel]:
     return grid, headers[2]
 
 
-SEAT_GRID_NOTES = 4
+SEAT_GRID_NOTES: Final = 4  # the seat grid's first column free for a caller's notes
 
 
 def missing_teams(players: tuple[Player, ...], *, teams: bool) -> str | None:
