@@ -277,7 +277,11 @@ def load_reference_file(path: Path, deck: str) -> list[np.ndarray]:
     try:
         return card_patches(card, name=str(path), deck=deck)
     except UserError as exc:
-        raise UserError(_not_a_cut_back(card, path, deck) or str(exc)) from None
+        # (unusable: a photo of a card's shape is said as one too, 16:10 as a card nearly is)
+        why = _not_a_cut_back(card, path, deck) or _photo_with_a_card(
+            card, path, deck, card_shaped_too=True
+        )
+        raise UserError(why or str(exc)) from None
 
 
 # a reference's longer side, at least: a back is read scaled to REFERENCE_WIDTH, and one of a
@@ -286,14 +290,17 @@ def load_reference_file(path: Path, deck: str) -> list[np.ndarray]:
 MIN_REFERENCE_SIDE: Final = 24
 
 
-def _photo_with_a_card(picture: np.ndarray, path: Path, deck: str) -> str | None:
+def _photo_with_a_card(
+    picture: np.ndarray, path: Path, deck: str, *, card_shaped_too: bool = False
+) -> str | None:
     """Why a reference file is not a card back cut to its edges where it is a photo with one
-    card in it (a phone's photo saved into a --decks folder), or None."""
+    card in it (a phone's photo saved into a --decks folder), or None. A picture of a card's
+    shape is taken for a back unless `card_shaped_too` (one that could not be read as one)."""
     from blitzcam.vision.card_finder import card_in, card_shaped_picture
 
     # (a back cut to its edges is a card's shape, where a camera's frame is not: the light
     # panel of a design in a dark frame was found as the card; diff review)
-    if card_shaped_picture(picture.shape):
+    if card_shaped_picture(picture.shape) and not card_shaped_too:
         return None
     height, width = picture.shape[:2]
     cards, _ = card_in(picture)
