@@ -14,10 +14,10 @@ from __future__ import annotations
 import dataclasses
 import errno
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import cv2
 import numpy as np
@@ -29,6 +29,10 @@ from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch, renumbered
 from blitzcam.vision.identify import box_sides, inkness
 from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, has_colour, read_image
+
+if TYPE_CHECKING:
+    from blitzcam.vision.card_finder import Bright
+
 
 # a deck's name, as enrollment stores it and a --decks folder's file names give it (fullmatch)
 DECK_NAME_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
@@ -266,22 +270,25 @@ def card_patches(card_bgr: np.ndarray, *, name: str, deck: str) -> list[np.ndarr
 def load_reference_file(path: Path, deck: str) -> list[np.ndarray]:
     """`deck`'s reference image file -> identification patches; UserError naming the file if
     unusable."""
+    from blitzcam.vision.card_finder import card_in, card_shaped_picture
+
     try:
         card = read_image(path)
     except ImageError as exc:
         raise UserError(f"deck reference {exc}") from None
+    found = None  # what the card finder made of it, where it was asked (once)
     # (first: a photo of a back on a wood table read its grain as drawing and was taken as the
-    # deck's look, its cards then counted as another deck's; review)
-    if (photo := _photo_with_a_card(card, path, deck)) is not None:
-        raise UserError(photo)
+    # deck's look, its cards then counted as another deck's; review) unless it is a card's
+    # shape, as a back cut to its edges is and a camera's frame is not (the light panel of a
+    # design in a dark frame was found as the card; diff review)
+    if not card_shaped_picture(card.shape):
+        found = card_in(card)
+        if (photo := _photo_with_a_card(found[0], card.shape, path, deck)) is not None:
+            raise UserError(photo)
     try:
         return card_patches(card, name=str(path), deck=deck)
     except UserError as exc:
-        # (unusable: a photo of a card's shape is said as one too, 16:10 as a card nearly is)
-        why = _not_a_cut_back(card, path, deck) or _photo_with_a_card(
-            card, path, deck, card_shaped_too=True
-        )
-        raise UserError(why or str(exc)) from None
+        raise UserError(_not_a_cut_back(card, path, deck, found) or str(exc)) from None
 
 
 # a reference's longer side, at least: a back is read scaled to REFERENCE_WIDTH, and one of a
@@ -291,19 +298,12 @@ MIN_REFERENCE_SIDE: Final = 24
 
 
 def _photo_with_a_card(
-    picture: np.ndarray, path: Path, deck: str, *, card_shaped_too: bool = False
+    cards: Sequence[Bright], shape: tuple[int, ...], path: Path, deck: str
 ) -> str | None:
-    """Why a reference file is not a card back cut to its edges where it is a photo with one
-    card in it (a phone's photo saved into a --decks folder), or None. A picture of a card's
-    shape is taken for a back unless `card_shaped_too` (one that could not be read as one)."""
-    from blitzcam.vision.card_finder import card_in, card_shaped_picture
-
-    # (a back cut to its edges is a card's shape, where a camera's frame is not: the light
-    # panel of a design in a dark frame was found as the card; diff review)
-    if card_shaped_picture(picture.shape) and not card_shaped_too:
-        return None
-    height, width = picture.shape[:2]
-    cards, _ = card_in(picture)
+    """Why a reference file of `shape`, in which the card finder found `cards`, is not a card
+    back cut to its edges where it is a photo with one card in it (a phone's photo saved into
+    a --decks folder), or None."""
+    height, width = shape[:2]
     # (no card in it, a table of them, or the card is the picture: no photo of one card)
     if len(cards) != 1 or cards[0].area > PHOTO_CARD_SHARE * width * height:
         return None
@@ -314,18 +314,24 @@ def _photo_with_a_card(
     )
 
 
-def _not_a_cut_back(picture: np.ndarray, path: Path, deck: str) -> str | None:
+def _not_a_cut_back(
+    picture: np.ndarray,
+    path: Path,
+    deck: str,
+    found: tuple[list[Bright], str | None] | None = None,
+) -> str | None:
     """Why a reference file that cannot be used is not a card back cut to its edges, where it
-    is plainly something else: a few pixels or a card's face (a card's face saved into a
-    --decks folder was "no drawing found on this card back (is it a back ...?)"; review).
-    None otherwise: the first reason stands."""
+    is plainly something else: a few pixels, a card's face, or a photo with a card in it, of
+    any shape (a phone's photo saved into a --decks folder was "no drawing found on this card
+    back (is it a back ...?)", which it was; review). `found`: the card finder's reading of
+    `picture`, where it was made. None otherwise: the first reason stands."""
     height, width = picture.shape[:2]
     if max(height, width) < MIN_REFERENCE_SIDE:
         return f"{path}: {width}×{height} px: too small to be a card back"
     from blitzcam.vision.card_finder import card_in, card_shaped_picture
     from blitzcam.vision.face_up import FACE_UP, is_face
 
-    cards, problem = card_in(picture)
+    cards, problem = found if found is not None else card_in(picture)
     # (a face photographed, or one cut to its edges: a card's shape with no card in it, where a
     # photo of a back on a cloth of one colour, 16:10 as a card nearly is, has its back found)
     whole = not cards and card_shaped_picture(picture.shape)
@@ -334,7 +340,7 @@ def _not_a_cut_back(picture: np.ndarray, path: Path, deck: str) -> str | None:
             f"{path}: a card's face, not its back (a card of one strong colour with its "
             "number): a deck is read against its back"
         )
-    return None
+    return _photo_with_a_card(cards, picture.shape, path, deck)
 
 
 # a card found covering less of a reference picture than this: the picture is a photo of it
