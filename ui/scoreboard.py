@@ -818,14 +818,15 @@ class ScoreboardView(QWidget):
         for look in (self._base_look(), "compact", "tight"):
             for card in cards:
                 card.set_look(look)
-            if not cards or not self._overflows():
+            overflowing = bool(cards) and self._overflows()
+            if not overflowing:
                 break
         if look == "tight" and not all(card.fits_beside() for card in cards):
-            for card in cards:
+            for card in cards:  # (compact, which overflowed)
                 card.set_look("compact")
         # and a headline smaller where the page is still taller than the window (at 150 % a
         # long name's lead took two lines: the newest round below the edge; review)
-        if cards and self._overflows():
+        if overflowing:
             self._compact_headline(True)
 
     def _compact_headline(self, compact: bool) -> None:
