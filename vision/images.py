@@ -40,7 +40,7 @@ from blitzcam.vision.jpeg_check import (
     without_junk_before_end,
 )
 from blitzcam.vision.jpeg_scans import missing_scans, progressive_coefficient_bytes
-from blitzcam.vision.jpeg_segments import first_scan, segments, without_segments
+from blitzcam.vision.jpeg_segments import FRAMES, first_scan, segments, without_segments
 from blitzcam.vision.other_headers import is_avif, is_heif_not_avif, raw_header
 
 MAX_SIDE: Final = 4096  # frames are shrunk to at most this many pixels on the long side
@@ -77,7 +77,7 @@ def header_size(data: bytes) -> tuple[int, int] | None:
         for pos, marker in segments(data, skip_junk=True):
             if pos + 9 > len(data):
                 break
-            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # start of frame
+            if marker in FRAMES:
                 height, width = struct.unpack(">HH", data[pos + 5 : pos + 9])
                 return width, height
     return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import struct
 from typing import Final
 
-from blitzcam.vision.jpeg_segments import SCAN, segments
+from blitzcam.vision.jpeg_segments import FRAMES, SCAN, segments
 
 # the start-of-frame markers of the progressive processes (Huffman and arithmetic coded)
 PROGRESSIVE_FRAMES: Final = frozenset({0xC2, 0xC6, 0xCA, 0xCE})
@@ -28,7 +28,7 @@ def missing_scans(data: bytes) -> bool:
     for pos, marker in segments(data, skip_junk=True, through_scans=True):
         length = struct.unpack(">H", data[pos + 2 : pos + 4])[0]
         body = data[pos + 4 : pos + 2 + length]
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a frame
+        if marker in FRAMES:
             if marker not in PROGRESSIVE_FRAMES or len(body) < 6:
                 return False
             count = body[5]
@@ -69,7 +69,7 @@ def progressive_coefficient_bytes(data: bytes) -> int | None:
     keeps them whole, whatever the scale it is asked to decode at). None for a baseline JPEG
     (decoded a band at a time) or a frame header that cannot be read."""
     for pos, marker in segments(data, skip_junk=True):
-        if not (0xC0 <= marker <= 0xCF) or marker in (0xC4, 0xC8, 0xCC):
+        if marker not in FRAMES:
             continue
         if marker not in PROGRESSIVE_FRAMES:
             return None

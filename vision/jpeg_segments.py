@@ -8,6 +8,8 @@ import struct
 from collections.abc import Collection, Iterator
 
 SCAN = 0xDA  # start of scan: the image data follows, with no segments to walk
+# the start-of-frame markers: SOF0-SOF15 but DHT, JPG and DAC, which share their range
+FRAMES = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 END = 0xD9  # end of image
 
 
