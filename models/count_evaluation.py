@@ -24,6 +24,7 @@ from blitzcam.models.evaluation import (
     pct,
     per_deck_lines,
     pipeline_said,
+    unreadable_lines,
 )
 from blitzcam.models.metrics import UNKNOWN, count_errors, same_counts
 from blitzcam.vision.images import ImageError, Picture
@@ -198,6 +199,7 @@ def evaluate_counts(
     if progress is not None:
         items = progress(items, len(scored))
     outcomes, milliseconds = [], []
+    unreadable: list[str] = []  # the scenes left out for a picture that does not decode
     for scene in items:
         counted: Counter[str] = Counter()
         face_up = unknown = 0
@@ -212,6 +214,7 @@ def evaluate_counts(
                 total_ms += result.timing_ms["total"]
         except ImageError as exc:  # (a photo that does not decode: the others are still scored)
             left.append(LeftOut(scene.name, str(exc)))
+            unreadable.append(scene.name)
             continue
         outcomes.append(count_outcome(scene, counted, face_up_found=face_up, unknown=unknown))
         milliseconds.append(total_ms)
@@ -223,6 +226,7 @@ def evaluate_counts(
         "data": str(data),
         "images": sum(len(o.images) for o in outcomes),
         "left_out": [{"scene": s.name, "why": s.reason} for s in left],
+        "unreadable": unreadable,
         "ms_per_scene": sum(milliseconds) / len(milliseconds) if milliseconds else math.nan,
     }
     return report | pipeline_said(pipeline, in_play=in_play)
@@ -278,6 +282,7 @@ def counts_report_table(report: dict[str, Any]) -> str:
     if report["left_out"]:
         lines += ["", f"left out, not scored: {len(report['left_out'])}"]
         lines += [f"  {s['scene']}: {s['why']}" for s in report["left_out"]]
+        lines += unreadable_lines(report)
     return "\n".join(lines)
 
 

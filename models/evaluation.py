@@ -178,12 +178,11 @@ def evaluate(
     read_picture: Callable[[Photo], Picture],
     progress: Callable[[Iterator[Any], int], Iterator[Any]] | None = None,
     in_play: bool = False,
-    photos: bool = False,
 ) -> dict[str, Any]:
     """Score `pipeline` (a vision CountingPipeline) on labelled scenes: one split of a
-    generated dataset (`labelled_scenes`; `split` names it), or `photos` labelled by hand
-    (models/labelme_scenes.py; `split` None), of which one that does not decode is left out
-    and listed.
+    generated dataset (`labelled_scenes`; `split` names it), or photos labelled by hand
+    (models/labelme_scenes.py; `split` None). A scene whose picture does not decode is left
+    out, listed, and named in `unreadable`: the run fails, the others still scored.
 
     With `in_play`, each scene's backs are decided among only the known decks it holds, as the
     app decides them among a match's decks (at the pipeline's in-play unknown line).
@@ -208,6 +207,7 @@ def evaluate(
     tiles = []  # zoomed tiles read per scene (vision/tiling.py; 0: one letterboxed pass)
     turned = 0  # scenes read turned a quarter (vision/orientation.py)
     left_out: list[dict[str, str]] = []  # scenes whose photo does not decode, or was resized
+    unreadable: list[str] = []  # of those, the scenes whose picture does not decode
     try:
         # the boxes under the pipeline's own reading line (`doubted_from`) are only scored for mAP
         detector.conf, detector.max_det = min(SCORING_CONF, reading_conf), max(max_det, 1000)
@@ -224,12 +224,12 @@ def evaluate(
                 # exact whatever was found, 58 of the 400 held-out scenes; review)
                 left_out.append({"scene": name, "why": NO_DECK_IN_PLAY})
                 continue
-            try:  # (a photo found bad half-way through a long run: the rest is still scored)
+            try:  # (a picture found bad half-way through a long run: the rest is still scored,
+                # and the run ends in failure; a generated dataset's threw the work away)
                 picture = read_picture(image_path)
             except ImageError as exc:
-                if not photos:  # a generated dataset's image: the dataset is damaged
-                    raise
                 left_out.append({"scene": name, "why": str(exc)})
+                unreadable.append(name)
                 continue
             if truth.relative:
                 truth = in_pixels(truth, picture.size)
@@ -263,6 +263,7 @@ def evaluate(
         raise SceneDataError(why if why.startswith(str(scene)) else f"{scene}: {why}")
     report = summarize(outcomes)
     report["left_out"] = left_out
+    report["unreadable"] = unreadable
     report["inexact_detail"] = [m.as_json() for m in mistakes]
     report["data"] = str(data)
     report["split"] = split  # (None: photos labelled by hand)
@@ -526,6 +527,7 @@ def report_table(report: dict[str, Any]) -> str:
         *decks_lines(report),
         *_unlabelled_lines(report.get("photos_without_labels") or []),
         *_left_out_lines(report.get("left_out") or [], report.get("shapes_left_out") or []),
+        *unreadable_lines(report),
         *_unchecked_lines(report.get("labels_unchecked") or [], report["scenes"]),
         *_labels_off_lines(report.get("labels_off_scenes") or []),
         "",
@@ -636,6 +638,17 @@ def _left_out_lines(scenes: Sequence[dict[str, str]], shapes: Sequence[str]) -> 
     if shapes:
         lines.append(f"shapes that box no card, left out: {len(shapes)} ({shapes[0]}, ...)")
     return lines
+
+
+def unreadable_lines(report: dict[str, Any]) -> list[str]:
+    """A warning for the scenes whose picture does not decode: the run exits 1 for them."""
+    names = report.get("unreadable") or []
+    if not names:
+        return []
+    return [
+        f"WARNING: pictures that do not decode, left out of every figure (the run fails): "
+        f"{len(names)} ({_listed(names)})"
+    ]
 
 
 def _named(scenes: Sequence[str]) -> str:

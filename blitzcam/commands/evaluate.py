@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"or scored on their counts alone, a folder with a {COUNTS_FILE} (a header "
         "'image,<deck>,...[,face-up]', then a row per photo: a number per deck, - for a deck "
         "not in that photo's game), or the app's captures folder (the counts the players "
-        "confirmed).",
+        "confirmed). Exit 1 when a picture does not decode (left out, the others scored and "
+        "reported), 2 for bad arguments or scenes that cannot be scored.",
     )
     parser.add_argument(
         "--data",
@@ -185,7 +186,6 @@ def _evaluate_boxes(
         read_picture=read_photo,  # (a generated scene's image is a file: read as one)
         in_play=in_play,
         progress=progress,
-        photos=kind in ("labelme", "yolo"),
     )
     if kind == "labelme":
         report["photos_without_labels"] = [
@@ -269,9 +269,11 @@ def _evaluate(args: argparse.Namespace) -> int:
     except SceneDataError as exc:
         raise UserError(str(exc)) from None
     text = report_json(report)
+    # (as `count`: 1 when a picture could not be read, the others still scored and reported)
+    status = 1 if report.get("unreadable") else 0
     if args.json is not None and is_stream(args.json):
         print(text)
-        return 0
+        return status
     boxes = kind in BOXED
     print(report_table(report) if boxes else counts_report_table(report))
     if args.json is not None:
@@ -282,4 +284,4 @@ def _evaluate(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UserError(f"--json {args.json}: cannot write it: {exc.strerror or exc}") from None
         print(f"report written to {args.json}", file=note_stream(args.json))
-    return 0
+    return status

@@ -340,10 +340,12 @@ def test_a_photo_that_does_not_decode_is_left_out_and_the_rest_scored(
             ",".join([str(DEMO / "table-3.jpg"), *(str(TABLE_3[d]) for d in decks)]),
             ",".join(["cut.jpg", *(str(TABLE_3[d]) for d in decks)])]
     (tmp_path / "counts.csv").write_text("\n".join(rows) + "\n")
-    assert main(["evaluate", "--data", str(tmp_path), "--in-play"]) == 0
+    # (as `count`, the run fails for it: exit 1, the report printed all the same)
+    assert main(["evaluate", "--data", str(tmp_path), "--in-play"]) == 1
     out = capsys.readouterr().out
     assert "1 scene (1 image)" in out and "scenes counted exactly (every deck): 100.00%" in out
     assert f"left out, not scored: 1\n  cut.jpg: {tmp_path / 'cut.jpg'}: cannot decode" in out
+    assert "WARNING: pictures that do not decode, left out of every figure (the run fails): 1 (cut.jpg)" in out
 
 
 def test_a_photo_folder_with_a_scenes_folder_is_still_photos(

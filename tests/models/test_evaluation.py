@@ -321,3 +321,29 @@ def test_with_the_decks_in_play_a_scene_of_no_known_deck_is_left_out(tmp_path) -
     assert f"left out, not scored: 2 scenes with {NO_DECK_IN_PLAY}" in report_table(played)
     every = evaluate(scenes, data=tmp_path, split="all", pipeline=pipeline, read_picture=read_picture)
     assert every["scenes"] == 3 and every["left_out"] == []
+
+
+def test_a_generated_scene_whose_picture_does_not_decode_is_left_out_and_the_rest_scored(
+    tmp_path: Path,
+) -> None:
+    # (found half-way through a long run, it threw the run's work away: a generated dataset's
+    # picture raised where a photo's was left out)
+    from blitzcam.models.evaluation import evaluate, report_table
+    from blitzcam.models.metrics import SceneTruth
+    from blitzcam.vision.images import read_picture
+    from blitzcam.vision.pipeline import CountingPipeline
+
+    table = Path(__file__).parents[2] / "datasets" / "demo" / "table-1.jpg"
+    cut = tmp_path / "000001.jpg"
+    cut.write_bytes(table.read_bytes()[:5000])
+    card = np.array([[[100, 100], [160, 100], [160, 190], [100, 190]]], np.float64)
+    truth = SceneTruth(card, np.array([0]), ("green-pump",))
+    scenes = [("000000", table, truth), ("000001", cut, truth)]
+    pipeline = CountingPipeline.from_defaults()
+    report = evaluate(scenes, data=tmp_path, split="test", pipeline=pipeline, read_picture=read_picture)
+    assert report["scenes"] == 1 and report["unreadable"] == ["000001"]
+    assert [s["scene"] for s in report["left_out"]] == ["000001"]
+    assert "cannot decode" in report["left_out"][0]["why"]
+    assert "WARNING: pictures that do not decode, left out of every figure (the run fails): 1 (000001)" in (
+        report_table(report)
+    )

@@ -186,13 +186,17 @@ def test_scenes_relabelled_in_labelme_score_as_their_generated_labels(
                 "exact_rate_by_conf", "labels_of_no_deck"):
         assert from_labelme[key] == from_scenes[key], key
     assert from_labelme["split"] is None and from_labelme["photos_without_labels"] == []
-    # one image damaged: a photo is left out and said, a generated dataset is damaged
+    # one image damaged: left out and said, the others scored, and the run fails (a generated
+    # dataset's stopped the run, throwing away what was scored)
     image = next((generated / "images").glob("*/*.jpg"))
     image.write_bytes(image.read_bytes()[:2000])
-    assert main(["evaluate", "--data", str(hand), "--json", str(tmp_path / "r.json")]) == 0
-    assert json.loads((tmp_path / "r.json").read_text())["scenes"] == 3
-    assert main(["evaluate", "--data", str(generated), "--split", "all"]) == 2
-    assert f"{image}: cannot decode image" in capsys.readouterr().err
+    capsys.readouterr()
+    for args in (["--data", str(hand)], ["--data", str(generated), "--split", "all"]):
+        assert main(["evaluate", *args, "--json", str(tmp_path / "r.json")]) == 1
+        report = json.loads((tmp_path / "r.json").read_text())
+        assert report["scenes"] == 3 and len(report["unreadable"]) == 1
+        assert f"{image}: cannot decode image" in report["left_out"][0]["why"]
+        assert "WARNING: pictures that do not decode" in capsys.readouterr().out
 
 
 def test_a_photo_resized_since_it_was_labelled_is_refused(
@@ -217,8 +221,10 @@ def test_a_photo_resized_since_it_was_labelled_is_refused(
     (tmp_path / "cut.jpg").write_bytes(demo.read_bytes()[:3000])
     record = {"shapes": [], "imagePath": "cut.jpg"}
     (tmp_path / "v.json").write_text(json.dumps(record))
-    assert main(["evaluate", "--data", str(tmp_path), "--json", str(tmp_path / "r.txt")]) == 0
+    # (exit 1 for the picture that does not decode alone: a resized one is no failure to read)
+    assert main(["evaluate", "--data", str(tmp_path), "--json", str(tmp_path / "r.txt")]) == 1
     out = capsys.readouterr().out
+    assert json.loads((tmp_path / "r.txt").read_text())["unreadable"] == ["v.json"]
     assert "left out, not scored: t.json: labelled on a 640x360 picture, and the photo is " in out
     assert f"left out, not scored: v.json: {tmp_path / 'cut.jpg'}: cannot decode image" in out
     assert json.loads((tmp_path / "r.txt").read_text())["scenes"] == 1
