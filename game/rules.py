@@ -643,6 +643,17 @@ def may_leave(match: Match, standings: Standings | None = None) -> tuple[Player,
     return seated
 
 
+def why_nobody_may_leave(match: Match, standings: Standings | None = None) -> str:
+    """Why nobody at the table may leave now (`may_leave`), in words (the window said "2 must
+    stay" of a decided match with four at the table; review)."""
+    standings = standings or score_match(match)
+    if len(at_table(match)) <= MIN_PLAYERS:
+        return f"{MIN_PLAYERS} must stay at the table"
+    if standings.status != "in-progress":
+        return "the match is decided: only a player yet to play may leave it"
+    return "nothing stands in the way"  # (someone may: `may_leave`)
+
+
 def can_leave(match: Match, standings: Standings | None = None) -> bool:
     """Whether someone at the table may leave now (`may_leave`)."""
     return bool(may_leave(match, standings))

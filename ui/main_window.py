@@ -1397,7 +1397,7 @@ class MainWindow(QMainWindow):
         if action is self.join_action:
             return f"{name}: every seat is taken ({rules.MAX_PLAYERS} players at the table)"
         if action is self.leave_action:
-            return f"{name}: nobody may leave now ({rules.MIN_PLAYERS} must stay at the table)"
+            return f"{name}: nobody may leave now: {rules.why_nobody_may_leave(self.match)}"
         if action is self.come_back_action:
             return f"{name}: {rules.why_nobody_comes_back(self.match)}"
         return f"{name}: not now"

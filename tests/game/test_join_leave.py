@@ -678,3 +678,18 @@ def test_a_name_no_seat_has_is_said_with_the_match_s_players() -> None:
     assert str(caught.value) == (
         "player Zed: not a player in this match (its players: Ann, 'Bob, Jr')"
     )
+
+
+def test_why_nobody_may_leave_is_said_as_the_rule_decides() -> None:
+    # (the window said "2 must stay at the table" of a decided match with four at it; review)
+    two = match_of(round_of(Ann=(10, 0), Bob=(5, 2)), n=2, target=30)
+    assert not rules.can_leave(two) and rules.why_nobody_may_leave(two) == (
+        f"{rules.MIN_PLAYERS} must stay at the table"
+    )
+    four = match_of(round_of(Ann=(10, 0), Bob=(5, 2), Cy=(1, 0), Di=(0, 0)), n=4, target=30)
+    assert rules.can_leave(four) and rules.why_nobody_may_leave(four) == "nothing stands in the way"
+    decided = rules.change_settings(four, rules.Settings(target=10))
+    assert not rules.can_leave(decided)
+    assert rules.why_nobody_may_leave(decided) == (
+        "the match is decided: only a player yet to play may leave it"
+    )

@@ -1054,6 +1054,19 @@ def test_a_come_back_refused_says_whose_deck_holds_the_seat(qtbot, store, feed, 
     )
 
 
+def test_a_leave_refused_in_a_decided_match_says_so(qtbot, store, feed, tmp_path):
+    # (four at the table, the match won: it said "2 must stay at the table"; review)
+    match = match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3), Di=(1, 1)), n=4, target=10)
+    match_id = store.create_match(match)
+    window = _window(qtbot, store, feed, tmp_path)
+    window.show_match(match_id)  # (a decided match is not opened at the start)
+    assert not window.leave_action.isEnabled()
+    assert window._why_not(window.leave_action) == (
+        "A player leaves: nobody may leave now: the match is decided: only a player yet to play "
+        "may leave it"
+    )
+
+
 def test_a_match_deleted_before_it_is_opened_leaves_the_open_one(qtbot, store, feed, tmp_path):
     # the browser listed it, then it was deleted elsewhere: opening it raised out of the slot
     # with the window's match id already the missing one's (undo then said "no match 2")
