@@ -34,11 +34,6 @@ ENGINES: Final = (OPENVINO, ONNXRUNTIME)
 Dim = int | str  # a fixed size, or the name of a free one
 
 
-def default_engine() -> str:
-    """$BLITZCAM_ENGINE if set; else OpenVINO where it is installed, else ONNX Runtime."""
-    return engine_from_env() or (OPENVINO if openvino_installed() else ONNXRUNTIME)
-
-
 def engine_from_env() -> str | None:
     """The engine $BLITZCAM_ENGINE names (UserError for one this machine cannot run), or None."""
     chosen = os.environ.get(ENGINE_ENV, "").strip().lower()

@@ -19,34 +19,33 @@ from blitzcam.vision.onnx_session import (
     ENGINES,
     ONNXRUNTIME,
     OPENVINO,
-    default_engine,
     open_session,
 )
 
 SHIPPED_IDENTITY = REPO_ROOT / "models" / "blitzcam-identity.onnx"
 
 
-def _open(path: Path, engine: str, threads: int | None = 1):
+def _open(path: Path, engine: str | None, threads: int | None = 1):
     return open_session(path, threads=threads, missing="no model", engine=engine)
 
 
-def test_default_engine_is_openvino_where_installed(monkeypatch) -> None:
+def test_the_engine_unasked_is_openvino_where_installed(monkeypatch, random_model) -> None:
     monkeypatch.delenv(ENGINE_ENV, raising=False)
-    assert default_engine() == OPENVINO
+    assert _open(random_model.onnx, None).engine == OPENVINO
     monkeypatch.setattr(onnx_session, "openvino_installed", lambda: False)
-    assert default_engine() == ONNXRUNTIME
+    assert _open(random_model.onnx, None).engine == ONNXRUNTIME
 
 
 @pytest.mark.parametrize("value", ["onnxruntime", " OnnxRuntime ", "openvino"])
-def test_engine_from_env(monkeypatch, value: str) -> None:
+def test_engine_from_env(monkeypatch, random_model, value: str) -> None:
     monkeypatch.setenv(ENGINE_ENV, value)
-    assert default_engine() == value.strip().lower()
+    assert _open(random_model.onnx, None).engine == value.strip().lower()
 
 
 def test_unknown_or_missing_engine_is_a_clear_error(monkeypatch, random_model) -> None:
     monkeypatch.setenv(ENGINE_ENV, "tensorrt")
     with pytest.raises(UserError, match=r"^BLITZCAM_ENGINE: unknown engine 'tensorrt' \(choose"):
-        default_engine()
+        _open(random_model.onnx, None)
     with pytest.raises(UserError, match=r"^engine: unknown engine 'cuda'"):
         _open(random_model.onnx, "cuda")
     monkeypatch.setattr(onnx_session, "openvino_installed", lambda: False)
