@@ -22,11 +22,8 @@ from blitzcam.datasets.faces import FACE_COLOURS, paint_face
 from blitzcam.datasets.lineart import FAMILIES, WIDE_FAMILIES, random_drawing
 from blitzcam.datasets.symbols import symbol_drawing
 from blitzcam.files import write_bytes_atomic
-from blitzcam.game.decks import DECK_NAMES, deck_by_name
+from blitzcam.game.decks import CARD_ASPECT, DECK_NAMES, deck_by_name
 
-# Height / width of a card. Assumption, not measured: Dutch Blitz cards are taken to be 57 x 89 mm
-# (2.25 x 3.5 in, "bridge" size), as retail listings suggest. Measure a real deck and correct this.
-CARD_ASPECT: Final[float] = 89.0 / 57.0
 CORNER_RADIUS: Final[float] = 0.06  # corner radius as a fraction of the card width (~3.4 mm)
 PAPER: Final[tuple[int, int, int]] = (252, 251, 247)  # the white of a back
 # Printing inks of the backs. The yellow is a golden mustard: faint on white, as on real backs.

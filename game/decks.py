@@ -36,6 +36,12 @@ DECKS_BY_NAME: Final[dict[str, Deck]] = {deck.name: deck for deck in DECKS}
 
 CARDS_PER_DECK: Final = 40
 BLITZ_PILE_SIZE: Final = 10
+# Height / width of a card. Assumption, not measured: Dutch Blitz cards are taken to be 57 x 89 mm
+# (2.25 x 3.5 in, "bridge" size), as retail listings suggest. Measure a real deck and correct this
+# (the generator draws cards of this shape, and enrollment looks for one).
+CARD_ASPECT: Final[float] = 89.0 / 57.0
+# the longest name an enrolled deck may have (its reference's file name, less .png)
+DECK_NAME_MAX: Final = 40
 
 
 def deck_by_name(name: str) -> Deck:

@@ -10,6 +10,7 @@ from collections.abc import Collection, Iterable
 from blitzcam.game.decks import (
     BLITZ_PILE_SIZE,
     CARDS_PER_DECK,
+    DECK_NAME_MAX,
     DECKS_BY_NAME,
     meant_deck,
     typed_deck_name,
@@ -453,7 +454,7 @@ def check_round_number(match: Match, number: int) -> None:
 def _meant(deck: object) -> str:
     """ "did you mean green-pump? " for a deck named as a person might slip typing it (a letter
     out, two swapped, another case); "" otherwise."""
-    if not isinstance(deck, str) or len(deck) > 40:
+    if not isinstance(deck, str) or len(deck) > DECK_NAME_MAX:
         return ""
     typed = typed_deck_name(deck)
     meant = typed if typed in DECKS_BY_NAME else meant_deck(typed)

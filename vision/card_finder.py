@@ -15,17 +15,17 @@ from typing import Final, NamedTuple
 import cv2
 import numpy as np
 
+from blitzcam.game.decks import CARD_ASPECT
 from blitzcam.vision.face_up import FACE_UP, face_up_cards, is_face
 
 CARD_WIDTH: Final = 400  # stored references are this wide, upright
-CARD_ASPECT: Final = 89.0 / 57.0
 MIN_CARD_AREA: Final = 0.02  # of the picture: smaller bright blobs are not the card
 # a bright shape filling this much of the picture is the picture itself: a card-shaped picture
 # (a scan, a tight crop, a back `blitzcam decks export` wrote) is taken as the card
 WHOLE_PICTURE: Final = 0.98
 # a card's 1.56 within 2.5 %: not a camera's 4:3, 3:2, 16:10 or 16:9 frame, whose picture of a
 # card on a white table is bright to its edges too
-WHOLE_CARD_SHAPE: Final = (1.52, 1.60)
+WHOLE_CARD_SHAPE: Final = (CARD_ASPECT / 1.025, CARD_ASPECT * 1.025)
 WHOLE_CARD_DRAWING: Final = 0.3  # of the card's width: a back's drawing is 0.35-0.65 of it
 # a picture of this shape, bright to its edges with a drawing in its middle, is said to be a
 # crop near a card's shape (taken whole only within WHOLE_CARD_SHAPE)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from blitzcam.errors import SavedThenInterrupted, UserError, WrittenThenInterrupted
-from blitzcam.game.decks import DECK_NAMES, meant_deck, typed_deck_name
+from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, meant_deck, typed_deck_name
 from blitzcam.vision.card_finder import card_in, rectify
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import decode_picture, has_colour, write_png_atomic
@@ -251,7 +251,7 @@ def check_deck_name(deck: str, *, new: bool = True) -> str:
             raise UserError(f"deck name {deck!r}: did you mean {typed}? (names are written so)")
         raise UserError(
             f"deck name {deck!r}: expected one of {', '.join(DECK_NAMES)} or a name of lowercase "
-            "letters, digits and dashes, up to 40, not starting with a dash"
+            f"letters, digits and dashes, up to {DECK_NAME_MAX}, not starting with a dash"
         )
     if new and deck in WINDOWS_DEVICES:  # `con.png` is the console there, whatever its extension
         raise UserError(f"deck name {deck!r} names a device on Windows: choose another")

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from blitzcam.errors import UserError
-from blitzcam.game.decks import DECK_NAMES, meant_deck
+from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, meant_deck
 from blitzcam.paths import data_dir, data_dir_path, not_there
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch, renumbered
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 
 # a deck's name, as enrollment stores it and a --decks folder's file names give it (fullmatch)
-DECK_NAME_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+DECK_NAME_PATTERN: Final = re.compile(rf"[a-z0-9][a-z0-9-]{{0,{DECK_NAME_MAX - 1}}}")
 # names Windows keeps for devices in every folder: a profile stored under one cannot be copied
 # to (or made on) a Windows machine
 WINDOWS_DEVICES: Final = frozenset(

@@ -18,6 +18,7 @@ from blitzcam.commands.path_option import (
     path_argument,
     path_or_stream,
 )
+from blitzcam.game.match_model import DEFAULT_TARGET, VARIANTS
 
 if TYPE_CHECKING:
     from blitzcam.game.rules import Match
@@ -69,10 +70,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME=DECK[@TEAM]",
         help="a player and their deck, e.g. Ann=green-pump or Ann=green-pump@North (repeat)",
     )
-    p.add_argument("--target", type=int, default=None, help="points that decide the match (75)")
+    p.add_argument(
+        "--target", type=int, default=None, help=f"points that decide the match ({DEFAULT_TARGET})"
+    )
     p.add_argument(
         "--variant",
-        choices=("standard", "play-out"),
+        choices=VARIANTS,
         default="standard",
         help="standard: a round ends at 'Blitz!' (default); play-out: rounds are played out",
     )
@@ -100,9 +103,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = action("settings", _settings, "change the target or variant")
     p.add_argument("--target", type=int, default=None, help="the new target (points)")
-    p.add_argument(
-        "--variant", choices=("standard", "play-out"), default=None, help="the new variant"
-    )
+    p.add_argument("--variant", choices=VARIANTS, default=None, help="the new variant")
     _match_option(p)
 
     p = action("player", _player, "rename a player, or give them another deck or team")
