@@ -55,8 +55,7 @@ from blitzcam.ui.labels import (
 from blitzcam.ui.scrolling import scrolling_rows
 from blitzcam.ui.text_size import text_scale
 
-HEADER_ROWS: Final = 2  # player names, then Dutch / Blitz / Score
-COLUMNS_PER_PLAYER: Final = 3
+HEADER_ROWS: Final = 2  # player names, then each one's SUB_HEADERS
 ROW_HEIGHT: Final = 34  # a round's row, in pixels
 # the chart's least width beside a wide table, in pixels: not grown with the text, which
 # grows the table's columns more (at 150 % five players' rounds need 1,136 px, and a least
@@ -74,6 +73,7 @@ SUB_HEADERS: Final = (
     ("Blitz", "B", "cards left in the Blitz pile"),
     ("Pts", "Pts", "round score: Dutch − 2 × Blitz"),
 )
+COLUMNS_PER_PLAYER: Final = len(SUB_HEADERS)
 # one line colour per team on the chart, as many as teams can be (eight players, one each)
 TEAM_RGB: Final = (
     (240, 240, 240),

@@ -1,9 +1,10 @@
 """Finding the one card back in a photo and warping it flat: the geometry of enrollment.
 
-`find_card` takes the largest bright quadrilateral contour (a back is white paper on a darker
-table); `card_problem` says what keeps a picture from being enrolled (two cards, a card running
-off the picture, too small, too slanted to tell its length from its width); `rectify` warps the
-card flat and upright with a perspective transform. No file or camera is touched here.
+`card_in` finds the card: `find_cards` takes the bright contours as quadrilaterals, largest
+first (a back is white paper on a darker table), and `card_problem` says what keeps a picture
+from being enrolled (two cards, a card running off the picture, too small, too slanted to tell
+its length from its width); `rectify` warps the card flat and upright with a perspective
+transform. No file or camera is touched here.
 """
 
 from __future__ import annotations
@@ -113,12 +114,6 @@ def order_corners(points: np.ndarray) -> np.ndarray:
     ordered = points[np.argsort(angles)]  # clockwise from the left in image coordinates
     start = np.argmin(ordered.sum(axis=1))  # top-left: smallest x + y
     return np.roll(ordered, -start, axis=0)
-
-
-def find_card(image_bgr: np.ndarray) -> np.ndarray | None:
-    """The corners (4,2, ordered) of the largest bright quadrilateral, or None."""
-    cards = [card for card in find_cards(image_bgr) if not card.shapeless]
-    return cards[0].corners if cards else None
 
 
 def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> list[Bright]:
