@@ -864,7 +864,12 @@ class MatchStore:
         )
 
     def _insert_rounds(self, match_id: int, match: Match, first: int) -> None:
-        seats = {player.name: seat for seat, player in enumerate(match.players)}
+        # the seats as stored, not as numbered afresh: a player row deleted by hand leaves a
+        # gap, and the next round's tallies went to the seat numbers after it (a round said
+        # saved, the match unreadable from then on; review)
+        seats = dict(
+            self._conn.execute("SELECT name, seat FROM players WHERE match_id = ?", (match_id,))
+        )
         self._conn.executemany(
             "INSERT INTO tallies (match_id, round, seat, dutch, blitz) VALUES (?, ?, ?, ?, ?)",
             [
@@ -915,7 +920,9 @@ class MatchStore:
         StaleMatchError, so a window never applies a change to rounds it has not shown. A change
         that changes nothing writes nothing (a round confirmed as it was)."""
         with self._transaction() as conn:
-            before = self._read_readable(match_id)
+            # (scored first: a stored match edited into breaking the rules was refused in the
+            # rules' words, as if the change asked for were wrong; review)
+            before = self._load_scored(match_id)[0]
             if expect is not None and before != expect:
                 raise StaleMatchError(match_id, before)
             after = change(before)  # the rules refuse here, before anything is written

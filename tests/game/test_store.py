@@ -318,6 +318,34 @@ def test_a_hand_edited_store_that_breaks_the_rules_is_reported(store: MatchStore
         store.load(match_id)
 
 
+def test_a_change_to_a_stored_match_that_breaks_the_rules_says_the_store_does(
+    store: MatchStore,
+) -> None:
+    # (it was refused in the rules' words, "round 1, player Bob: Dutch cards ...", as if the
+    # round being added were wrong; review)
+    match_id = store.create_match(match_of())
+    store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4)))
+    store._conn.execute("UPDATE tallies SET dutch = 99 WHERE seat = 1")
+    with pytest.raises(StoreError, match=r"breaks the rules: round 1, player Bob: Dutch cards"):
+        store.add_round(match_id, round_of(Ann=(1, 0), Bob=(2, 1)))
+
+
+def test_a_player_row_deleted_by_hand_leaves_the_next_rounds_on_the_right_seats(
+    store: MatchStore,
+) -> None:
+    # (the seats were numbered afresh on writing: the next round's Cy went to seat 1, where
+    # nobody sat, the round said saved and the match unreadable from then on; review)
+    match_id = store.create_match(match_of(n=3))
+    store.add_round(match_id, round_of(Ann=(5, 0), Bob=(3, 2), Cy=(1, 1)))
+    store._conn.execute("DELETE FROM tallies WHERE seat = 1")
+    store._conn.execute("DELETE FROM players WHERE seat = 1")
+    assert [p.name for p in store.load(match_id).players] == ["Ann", "Cy"]
+    store.add_round(match_id, round_of(Ann=(6, 0), Cy=(2, 1)))
+    match = store.load(match_id)
+    assert [r.tallies["Cy"] for r in match.rounds] == [Tally(1, 1), Tally(2, 1)]
+    assert score_match(match).totals == {"Ann": 11, "Cy": -1}
+
+
 def test_one_damaged_match_hides_none_of_the_others(store: MatchStore) -> None:
     good = store.create_match(match_of())
     damaged = store.create_match(match_of())
