@@ -43,7 +43,6 @@ from blitzcam.game.match_model import (
     taken_off,
 )
 from blitzcam.game.names import (
-    brief,
     looks_as,
     written_name,
 )
@@ -461,10 +460,7 @@ def change_player(
 ) -> Match:  # fmt: skip
     """One seat changed (`change_players` for the others as they are), its refusals naming
     that seat: checking the whole table blames whichever of two seats sits later."""
-    seat = next((p for p in match.players if p.name == written_name(name)), None)
-    if seat is None:
-        names = ", ".join(player.name for player in match.players)
-        raise MatchError(f"no player {brief(name)} in this match: {names}")
+    seat = _seat(match, name)  # (worded as every command words a name no seat has)
     changes = {
         k: v for k, v in (("name", new_name), ("deck", deck), ("team", team)) if v is not None
     }

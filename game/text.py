@@ -181,7 +181,7 @@ def standings_table(match_id: int, match: Match, standings: Standings) -> str:
             )
         )
     if standings.status == "in-progress" and match.rounds:
-        lines.append(f"leading: {', '.join(standings.leaders)}")
+        lines.append(f"leading: {listed(standings.leaders)}")  # ("Ann, Bob, Ann, Jr": four?)
     return "\n".join(lines)
 
 

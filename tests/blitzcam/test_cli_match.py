@@ -635,7 +635,7 @@ def test_terminal_errors_are_one_line(
         (["edit", "3", "Ann=1/0"], "no round 3: the match has 0 round"),
         (["settings"], "nothing to change"),
         (["player", "Ann"], "nothing to change: give --name, --deck and/or --team"),
-        (["player", "Cy", "--name", "Di"], "no player 'Cy' in this match: Ann, Bob"),
+        (["player", "Cy", "--name", "Di"], "player Cy: not a player in this match (its players: Ann, Bob)"),
         (["player", "Ann", "--name", "Bob"], "player Bob: two players have this name"),
         # the seat changed is named (the whole table's check blamed the later seat, Bob)
         (["player", "Ann", "--deck", "red-buggy"],

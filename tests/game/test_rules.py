@@ -303,8 +303,11 @@ def test_one_seat_changed_is_the_seat_a_refusal_names() -> None:
         change_player(match, "Cy", deck=ann.deck)
     with pytest.raises(MatchError, match=r"^player Bob: this match has no teams"):
         change_player(match, "Bob", team="North")
-    with pytest.raises(MatchError, match=r"^no player 'Zed' in this match: Ann, Bob, Cy$"):
+    # (worded as every command words it, a slip of case said: "no player 'ann' ... Ann, Bob, Cy")
+    with pytest.raises(MatchError, match=r"^player Zed: not a player in this match \(its players: Ann, Bob, Cy\)$"):
         change_player(match, "Zed", new_name="Zoe")
+    with pytest.raises(MatchError, match=r"^player ann: not a player in this match: did you mean Ann\?$"):
+        change_player(match, "ann", new_name="Zoe")
     changed = change_player(match, "Bob", new_name="Rob", deck="red-plow")
     assert [(p.name, p.deck) for p in changed.players] == [
         ("Ann", ann.deck), ("Rob", "red-plow"), ("Cy", cy.deck)]

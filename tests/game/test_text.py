@@ -144,3 +144,15 @@ def test_unmarked_takes_away_the_marks_of_direction_and_keeps_joiners() -> None:
     assert unmarked(left_to_right(isolated("محمد") + " and " + isolated(family))) == (
         "محمد and " + family
     )
+
+
+def test_the_leaders_are_listed_so_a_name_with_a_comma_reads_as_one() -> None:
+    # ("leading: Ann, Bob, Ann, Jr" for three level; review)
+    from blitzcam.game.text import standings_table
+
+    match = Match(
+        (Player("Ann", "green-pump"), Player("Bob", "red-buggy"), Player("Ann, Jr", "blue-plow")),
+        Settings(),
+        (Round({"Ann": Tally(1, 0), "Bob": Tally(3, 1), "Ann, Jr": Tally(1, 0)}),),
+    )
+    assert standings_table(1, match, score_match(match)).endswith("leading: Ann, Bob and Ann, Jr")
