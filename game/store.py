@@ -584,6 +584,12 @@ class MatchStore:
         except sqlite3.Error as exc:
             if not as_store_errors:
                 raise
+            if _place_code(self.path, exc) == 5:  # SQLITE_BUSY, past the wait (SQLite's words
+                # alone said nothing of another program, nor whether the change was kept)
+                raise StoreError(
+                    f"{self.path}: cannot change the match database: {_CODE_PLACE[5]} ({exc}): "
+                    "nothing was saved"
+                ) from None
             raise StoreError(f"{self.path}: cannot change the match database: {exc}") from None
         committing = False
         try:

@@ -398,7 +398,10 @@ def test_a_change_waiting_for_another_program_says_so_once(
     assert code != 0 and out == ""
     assert err.count("note: waiting for another program to finish writing") == 1
     assert f"{db} (up to 1.2 s; Ctrl+C stops, saving nothing)" in err
-    assert err.splitlines()[-1].endswith("cannot change the match database: database is locked")
+    assert err.splitlines()[-1].endswith(
+        "cannot change the match database: another program holds it and did not let go (database "
+        "is locked): nothing was saved"
+    )
     code, out, err = run("match", "--db", str(db), "add", "Ann=5/0", "Bob=1/1", capsys=capsys)
     assert code == 0 and "waiting" not in err  # nobody holds it: nothing said
 

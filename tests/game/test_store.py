@@ -447,6 +447,12 @@ def test_a_damaged_match_refuses_changes_in_one_line_and_can_be_deleted(store: M
     assert store.list_matches() == []
 
 
+LOCKED_PAST_THE_WAIT = (
+    r"cannot change the match database: another program holds it and did not let go "
+    r"\(database is locked\): nothing was saved$"
+)
+
+
 def test_a_database_another_writer_holds_is_a_store_error(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
     with MatchStore(path) as store:
@@ -455,7 +461,7 @@ def test_a_database_another_writer_holds_is_a_store_error(tmp_path: Path) -> Non
         other.execute("BEGIN IMMEDIATE")  # another process in the middle of a change
         store._conn.execute("PRAGMA busy_timeout = 100")  # not the real 10 s wait
         try:
-            with pytest.raises(StoreError, match="cannot change the match database: database is locked"):
+            with pytest.raises(StoreError, match=LOCKED_PAST_THE_WAIT):
                 store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
         finally:
             other.execute("ROLLBACK")
@@ -532,7 +538,7 @@ def test_a_waited_change_gives_up_as_an_unwaited_one_does(tmp_path: Path, monkey
         match_id = store.create_match(match_of())
         with closing(_held(path)) as other:
             store.lock_waiter = waiter = _Waiter()
-            with pytest.raises(StoreError, match="cannot change the match database: database is locked"):
+            with pytest.raises(StoreError, match=LOCKED_PAST_THE_WAIT):
                 store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 0)))
             other.execute("ROLLBACK")
         assert 2 <= len(waiter.waited) <= 4 and waiter.started == waiter.done_told == 1
