@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.game.decks import DECKS_BY_NAME
-from blitzcam.game.rules import Match, Standings
+from blitzcam.game.rules import Match, Round, Standings
 from blitzcam.game.text import isolated, left_to_right, listed, seat_note, unmarked
 from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
@@ -387,6 +387,16 @@ KEYBOARD_FOCUS: Final = (
 )
 
 
+def put_back(before: tuple[Round, ...], after: tuple[Round, ...]) -> int | None:
+    """The index of the one round `after` has that `before` lacks, inserted before its last
+    (a deleted round brought back by undo); None for any other change, a round added at the
+    end among them."""
+    if len(after) != len(before) + 1:
+        return None
+    i = next((i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b), None)
+    return i if i is not None and after[:i] + after[i + 1 :] == before else None
+
+
 class RoundTable(QTableWidget):
     """Rounds as rows; per player three columns: Dutch, Blitz, round score."""
 
@@ -411,6 +421,7 @@ class RoundTable(QTableWidget):
         # the last round kept in view until the user scrolls: shown before the table had its
         # size (a match resumed at start), the scroll to it fell short of its real height
         self._follow_last = False
+        self._rounds: tuple[Round, ...] = ()  # the rounds drawn last
         self.verticalScrollBar().actionTriggered.connect(self._on_scrolled_by_hand)
         # each player's name over their three columns, cut with "…" to the width they have:
         # wrapped, "Bartholomew Jr." showed "Bartholomew" running into the next name
@@ -432,12 +443,19 @@ class RoundTable(QTableWidget):
         # a round edited (as many rounds as before): the keyboard stays on its row, where
         # Enter edits it again; it went back before the first row after every change
         # fewer rounds (an undo, a round deleted): on the same row, or the new last round (it
-        # went to no row: the next Delete or F2 said "choose the round"; review); more (a round
-        # saved): none, the table following its last
+        # went to no row: the next Delete or F2 said "choose the round"; review); a deleted
+        # round brought back: on it; more (a round saved): none, the table following its last.
+        # The names' row stays chosen with as many rounds as before (Enter there opens the
+        # players; after them the keyboard was on no row; review)
         rows = HEADER_ROWS + len(match.rounds)
         fewer_or_same = self.rowCount() >= rows
         chosen = self.currentRow() >= HEADER_ROWS and fewer_or_same and bool(match.rounds)
         kept_row = min(self.currentRow(), rows - 1) if chosen else -1
+        if self.currentRow() >= HEADER_ROWS and (back := put_back(self._rounds, match.rounds)):
+            kept_row = HEADER_ROWS + back
+        elif self.currentRow() == 0 and len(self._rounds) == len(match.rounds):
+            kept_row = 0
+        self._rounds = match.rounds
         self.clearSpans()
         self._frozen.clearSpans()
         players = match.players

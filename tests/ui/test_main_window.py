@@ -1552,7 +1552,12 @@ def test_enter_on_a_rounds_row_edits_it_as_a_double_click_does(qtbot, store, fee
 
     table.setCurrentCell(0, 0)  # the players' names: Enter opens the players dialog
     qtbot.keyClick(table, Qt.Key.Key_Return)
-    assert window.findChild(PlayersDialog) is not None
+    dialog = window.findChild(PlayersDialog)
+    assert dialog is not None
+    dialog.rows[0].name.setText("Annie")
+    _ok(dialog)
+    # the keyboard stays on the names (it was on no row; review): Enter opens them again
+    assert window.match.players[0].name == "Annie" and table.currentRow() == 0
 
 
 def test_a_camera_that_fails_before_any_shot_still_offers_review(qtbot, store, tmp_path):
@@ -1746,6 +1751,12 @@ def test_a_round_chosen_in_the_table_is_deleted_once_the_players_say_so(
     assert window.statusBar().currentMessage().startswith("Round 2 deleted")
     # the keyboard on the round that moved up into its place (it was on no row; a review)
     assert table.current_round() == 2
+    # ... and undone, on the round brought back (on no row: the next F2 said "choose"; review)
+    window.undo_action.trigger()
+    assert window.match.rounds == rounds and table.current_round() == 2
+    answer(QMessageBox.StandardButton.Yes)
+    window.delete_round_action.trigger()
+    assert window.match.rounds == (rounds[0], rounds[2])
     # changed elsewhere meanwhile: refused, and the match shown as it is now
     with MatchStore(store.path) as elsewhere:
         elsewhere.add_round(match_id, rounds[1])
