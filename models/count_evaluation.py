@@ -248,7 +248,8 @@ def counts_report_table(report: dict[str, Any]) -> str:
         *decks_lines(report),
         "scored on counts alone: no detector precision or recall",
         "",
-        f"scenes counted exactly (every deck): {pct(report['scene_exact_rate']).strip()}",
+        "scenes counted exactly (each deck's count right): "
+        + pct(report["scene_exact_rate"]).strip(),
         "mean absolute count error per deck on the table or counted: "
         + error_text(report["mean_abs_count_error"]),
         f"cards on the tables: {cards['true']}; counted over: {cards['over']}, "

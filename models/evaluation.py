@@ -540,7 +540,7 @@ def report_table(report: dict[str, Any]) -> str:
         )
     lines += [
         "",
-        f"scenes counted exactly (every deck): {pct(report['scene_exact_rate'])}",
+        f"scenes counted exactly (each deck's count right): {pct(report['scene_exact_rate'])}",
         "  the same, and as many backs left unknown as backs of no known deck: "
         f"{pct(report['scene_exact_rate_with_unknown']).strip()}",
         "  the same had every counted box on a labelled back got that back's deck (boxes on "

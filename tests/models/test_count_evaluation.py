@@ -188,7 +188,7 @@ def test_every_deck_is_a_candidate_without_in_play_and_misses_are_listed() -> No
     )
     assert pipeline.calls == [(1, None)]
     table = counts_report_table(report)
-    assert "scenes counted exactly (every deck): 0.00%" in table
+    assert "scenes counted exactly (each deck's count right): 0.00%" in table
     assert "inexact scenes: known decks off (counted of true)\n  photo1: green-pump 2 of 3, red-plow 1 of 0" in table
     assert "cards on the tables: 3; counted over: 1, under: 1" in table
     # a report read back from its JSON (nulls for nothing measured) makes the same table
@@ -288,7 +288,7 @@ def test_photos_with_a_counts_file_are_counted_and_scored(
     assert main(["evaluate", "--data", str(tmp_path), "--json", str(tmp_path / "r.json")]) == 0
     out = capsys.readouterr().out
     assert f"2 scenes (2 images) from {tmp_path}: photos and their counts.csv" in out
-    assert "scenes counted exactly (every deck): 50.00%" in out
+    assert "scenes counted exactly (each deck's count right): 50.00%" in out
     assert f"  {DEMO / 'table-2.jpg'}: green-pump 9 of 10\n" in out
     assert "face-up cards found as many as said: 100.00% of 1 scenes" in out
     report = json.loads((tmp_path / "r.json").read_text())
@@ -323,7 +323,7 @@ def test_the_apps_captures_are_scored_against_the_counts_the_players_confirmed(
     out = capsys.readouterr().out
     assert "2 scenes (3 images)" in out and "the app's captures" in out
     assert "decks: each scene's own decks" in out
-    assert "scenes counted exactly (every deck): 100.00%" in out
+    assert "scenes counted exactly (each deck's count right): 100.00%" in out
     assert "counted right when taken (the app's count, before any correction): 1 of 2; now: 2" in out
     assert "  right now, wrong then: 20261205-210000-dutch-1\n" in out
 
@@ -343,7 +343,7 @@ def test_a_photo_that_does_not_decode_is_left_out_and_the_rest_scored(
     # (as `count`, the run fails for it: exit 1, the report printed all the same)
     assert main(["evaluate", "--data", str(tmp_path), "--in-play"]) == 1
     out = capsys.readouterr().out
-    assert "1 scene (1 image)" in out and "scenes counted exactly (every deck): 100.00%" in out
+    assert "1 scene (1 image)" in out and "scenes counted exactly (each deck's count right): 100.00%" in out
     assert f"left out, not scored: 1\n  cut.jpg: {tmp_path / 'cut.jpg'}: cannot decode" in out
     assert "WARNING: pictures that do not decode, left out of every figure (the run fails): 1 (cut.jpg)" in out
 

@@ -93,7 +93,7 @@ def test_prelabelled_photos_evaluate_as_counted_and_are_warned_of_until_checked(
     assert main(["evaluate", "--data", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "WARNING: 1 of 2 photos' labels are blitzcam's own" in out
-    assert "scenes counted exactly (every deck):  50.00%" in out
+    assert "scenes counted exactly (each deck's count right):  50.00%" in out
 
 
 def test_a_photo_whose_labels_file_is_another_photos_is_not_labelled_and_said(
