@@ -148,6 +148,36 @@ def looks_as(name: str) -> str:
     return " ".join(plain.lower().split())
 
 
+# the steps of `looks_as`, each with what it makes alike, in the words said of two names
+_LOOK_STEPS: Final = (
+    ("a character that shows nothing", lambda t: "".join(c for c in t if not shows_nothing(c))),
+    ("a letter's form (full-width, an accent apart)", lambda t: unicodedata.normalize("NFKC", t)),
+    ("a letter of another script drawn alike", lambda t: t.translate(_LATIN_LOOKALIKES)),
+    ("case", str.lower),
+    ("spaces", lambda t: " ".join(t.split())),
+)
+
+
+def how_alike(name: str, other: str) -> str:
+    """What alone tells apart two names `looks_as` makes one ("case", "case and spaces"): the
+    steps without which they would still differ. A refusal that listed every way two names
+    can look alike left the reader to find theirs."""
+
+    def seen(text: str, skipped: int) -> str:
+        for at, (_, step) in enumerate(_LOOK_STEPS):
+            text = text if at == skipped else step(text)
+        return text
+
+    parts = [
+        said
+        for at, (said, _) in enumerate(_LOOK_STEPS)
+        if seen(name, skipped=at) != seen(other, skipped=at)
+    ]
+    if not parts:  # (alike only by two steps together: said as the whole)
+        return "the way they are written"
+    return " and ".join(parts) if len(parts) < 3 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
 def shows_a_letter(name: str) -> bool:
     """Whether a name shows something of its own: a letter, a digit or a sign that is not a
     mark on another (a name of a Hangul filler, or of an accent alone, shows nothing)."""

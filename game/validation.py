@@ -35,6 +35,7 @@ from blitzcam.game.names import (
     MAX_NAME_LENGTH,
     brief,
     character_name,
+    how_alike,
     is_name_character,
     looks_as,
     misplaced_invisible,
@@ -166,9 +167,8 @@ def check_teams_written_one_way(
         other = None if alike is None else seated[alike].name
         if other is not None:
             raise MatchError(
-                f"looks like {other!r} (another case, other spaces, a letter of another "
-                "script drawn alike, or a character that shows nothing): "
-                "two players the table could not tell apart",
+                f"looks like {other!r} (they differ only in "
+                f"{how_alike(player.name, other)}): two players the table could not tell apart",
                 player=player.name,
                 field="name",
             )
@@ -189,9 +189,9 @@ def check_teams_written_one_way(
         # (of a seat given its team only: two stored written two ways blocked every latecomer)
         if first != player.team and player.name in anew:
             raise MatchError(
-                f"team {player.team!r} is team {first!r} written another way (in another case, "
-                "with other spaces, a letter of another script drawn alike, or a character that "
-                "shows nothing): write it one way, or the partners score apart",
+                f"team {player.team!r} is team {first!r} written another way (they differ "
+                f"only in {how_alike(player.team, first)}): write it one way, or the partners "
+                "score apart",
                 player=player.name,
                 field="team",
             )

@@ -185,14 +185,15 @@ def test_a_seat_given_a_team_written_another_way_is_the_one_said() -> None:
     with pytest.raises(MatchError) as refused:
         rules.change_players(match, moved)  # (her name kept: only her team is given)
     assert refused.value.player == "Ann" and refused.value.field == "team"
-    assert "team 's' is team 'S' written another way" in str(refused.value)
+    assert "team 's' is team 'S' written another way (they differ only in case)" in str(refused.value)
 
 
 def test_partners_whose_team_is_written_with_a_doubled_space_are_one_team() -> None:
     # 'Team A' and 'Team  A' were two teams, the partners scoring apart and leading together
     seats = (Player("Ann", "green-pump", team="Team A"), Player("Bob", "red-buggy", team="Team  A"),
              Player("Cy", "blue-plow", team="Team B"), Player("Di", "yellow-bucket", team="Team B"))  # fmt: skip
-    with pytest.raises(MatchError, match=re.escape("team 'Team  A' is team 'Team A' written another way")):
+    with pytest.raises(MatchError, match=re.escape("team 'Team  A' is team 'Team A' written another way (they "
+                                                   "differ only in spaces)")):  # fmt: skip
         rules.new_match(seats)
 
 
@@ -220,3 +221,26 @@ def test_a_name_no_seat_has_is_answered_with_the_seat_it_looks_like() -> None:
     assert str(spaced.value) == "player 'Ann ': not a player in this match: did you mean Ann?"
     with pytest.raises(MatchError, match=r"\(its players: Ann, Bob\)"):
         rules.leave(match, "Cy")
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "differ"),
+    [
+        ("Ann", "ann", "case"),
+        ("Ann", "Ann\ufe0f", "a character that shows nothing"),
+        ("Ann", "\uff21nn", "a letter's form (full-width, an accent apart)"),
+        ("Ann Lee", "Ann  Lee", "spaces"),  # (lower case changes both: not "case and spaces")
+        ("Ann", "\u0410nn", "a letter of another script drawn alike"),
+        ("Pope", "\u0440o\u0440e", "a letter of another script drawn alike and case"),
+        ("Team A", "team  a\ufe0f", "a character that shows nothing, case and spaces"),
+    ],
+)
+def test_two_names_alike_are_said_to_differ_in_what_alone_tells_them_apart(
+    first: str, second: str, differ: str
+) -> None:
+    # (the refusal listed every way two names can look alike, leaving the reader to find theirs)
+    from blitzcam.game.names import how_alike
+
+    assert how_alike(second, first) == differ
+    with pytest.raises(MatchError, match=re.escape(f"looks like {first!r} (they differ only in {differ}): ")):
+        rules.new_match((Player(first, "green-pump"), Player(second, "red-buggy")))
