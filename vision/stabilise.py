@@ -385,10 +385,17 @@ class CountedView:
     def change(self, newer_bgr: np.ndarray) -> float:
         """How much `newer_bgr` differs, as `difference` measures it (the stabiliser's own
         measure, its lines meaning the same), over the whole picture or where the counted
-        cards lie; inf for another size (a stream back at another)."""
+        cards lie; or in a block where none lay, weighed against SCENE_THRESHOLD there as
+        MOTION_THRESHOLD where they lay (a pile laid on bare table, 1-3 over the whole picture,
+        was no change: a shot then paired the frame before it with its count; review, where
+        the stabiliser, judging by the newer frame's own cards, saw 36-127). inf for another
+        size (a stream back at another)."""
         if newer_bgr.shape[:2] != self.shape:
             return math.inf
-        return difference(self.thumb, thumbnail(newer_bgr, sharpness=False), self.blocks)
+        newer = thumbnail(newer_bgr, sharpness=False)
+        bare = block_changes(self.thumb, newer)[~self.blocks]
+        laid = float(bare.max()) * MOTION_THRESHOLD / SCENE_THRESHOLD if bare.size else 0.0
+        return max(difference(self.thumb, newer, self.blocks), laid)
 
     def moved_on(self, newer_bgr: np.ndarray) -> bool:
         """Whether `newer_bgr` shows the table otherwise: over the motion line."""
