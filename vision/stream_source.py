@@ -334,6 +334,11 @@ def http_answer(
         return SNAPSHOT
     if opening and media and not media.startswith("multipart/"):  # (at once, with a file)
         return "the server sends a file, but no video that can be read (not one, or damaged)"
+    if opening and media.startswith("multipart/"):  # (the address and camera were blamed)
+        return (
+            "the server answers with a stream, but no picture in it could be read (its camera "
+            "in use by another app, or not a JPEG stream)"
+        )
     return None
 
 

@@ -822,6 +822,11 @@ def camera_page_server():
                 self.send_response(302)
                 self.send_header("Location", "http://127.0.0.1:9/elsewhere")
                 self.end_headers()
+            elif self.path == "/noise":  # a stream's answer, then nothing that decodes
+                self.send_response(200)
+                self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+                self.end_headers()
+                self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\n\r\nnot a picture")
             elif self.path in ("/shot.jpg", "/file.mp4"):  # a still; a file no video
                 self.send_response(200)
                 kind = "image/jpeg" if self.path == "/shot.jpg" else "application/octet-stream"
@@ -857,6 +862,8 @@ def camera_page_server():
         # (both said "cannot connect to the stream (wrong address, or the camera is offline)")
         ("{host}/shot.jpg", "a single picture (a snapshot), not a video stream"),
         ("{host}/file.mp4", "the server sends a file, but no video that can be read"),
+        # (said "wrong address, or the camera is offline" of a server that answered; review)
+        ("{host}/noise", "the server answers with a stream, but no picture in it could be read"),
     ],
 )
 def test_an_http_address_that_gives_no_stream_says_why(camera_page_server, path: str, said: str) -> None:
