@@ -31,6 +31,9 @@ class NewsLabel(QLabel):
     def __init__(self, text: str = "") -> None:
         super().__init__()
         self.setTextFormat(Qt.TextFormat.PlainText)
+        # (unwrapped, a long reason widened the matches' browser past a 1280-px screen, or was
+        # cut at "cannot change the" where the screen held it; review)
+        self.setWordWrap(True)
         super().setText(text)  # (what it says at first is read with the dialog)
 
     def setText(self, text: str) -> None:

@@ -117,7 +117,6 @@ class EnrollDialog(QDialog):
             if note
             else "Enrolling needs the card counter, and there is none; recognition is shown."
         )
-        self.message.setWordWrap(True)
         self._intro = self.message.text()
         self._stall_refusal = ""  # what a press on a stalled view said (gone with the stall)
         grid = QGridLayout()

@@ -129,6 +129,20 @@ def test_browser_exports_csv_to_a_name_without_an_ending(qtbot, store, tmp_path,
     assert browser.message.text() == said
 
 
+def test_a_long_message_in_the_browser_wraps_rather_than_widening_it(qtbot, store) -> None:
+    # (a refused deletion's reason made it 1,497 px wide, past a 1280-px screen; review)
+    store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    before = browser.sizeHint().width()
+    browser.message.setText(
+        "Not deleted: /home/someone/.local/share/blitzcam/matches.sqlite3: cannot change the "
+        "match database: another program holds it and did not let go (database is locked): "
+        "nothing was saved"
+    )
+    assert browser.sizeHint().width() <= max(before, 800)
+
+
 def test_the_browser_is_worked_by_keys_alone(qtbot, store, monkeypatch) -> None:
     # (Tab walked the list's cells for ever: Export and Delete could not be reached without a
     # mouse, nor had they keys; Delete in the list did nothing)
