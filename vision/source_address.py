@@ -15,6 +15,22 @@ def is_stream(spec: int | str | Path) -> bool:
     return isinstance(spec, str) and spec.lower().startswith(STREAM_SCHEMES)
 
 
+def address_problem(address: str) -> str | None:
+    """Why a stream's address (scheme://...) names no place a stream could come from, said
+    before anything is asked of the network: a space in it, no host, an IPv6 host's bracket
+    left open; None where it may (FFmpeg and the server decide the rest). A space reached the
+    server check, which said the server "does not answer in HTTP" with nothing asked of it."""
+    if any(ch.isspace() for ch in address):
+        return "not an address: it holds a space (a port follows its host after a colon: :8080)"
+    authority = address.split("://", 1)[1].split("/", 1)[0]
+    host = authority.rsplit("@", 1)[-1]
+    if not host or host.startswith(":"):
+        return "no host in the address (as in http://192.168.1.20:8080/video)"
+    if host.startswith("[") and "]" not in host:
+        return "not an address: its host's [ is not closed"
+    return None
+
+
 def shown_address(spec: str) -> str:
     """A source spec as messages show it: in anything shaped like an address (scheme://..., a
     scheme blitzcam reads or not: `rstp://` is a typo, and still holds the password; a
@@ -62,7 +78,9 @@ def _secret_spans(spec: str) -> list[tuple[str, int, int]]:
         return []
     offset, rest = found.end(1), found.group(2)
     spans = []
-    at = _userinfo_end(rest)
+    # (an address typed with a space in its host is still one: its password was shown whole
+    # in the message refusing it; a mistyped one is more likely a file's name)
+    at = _userinfo_end(rest, _HOST if mistyped else _HOST_SPACED)
     authority_start = 0
     user = rest[:at].split(":", 1)[0] if at >= 0 else ""
     in_path = any(c in user for c in "/?#;")  # (the @ is in the path or query)
@@ -88,6 +106,10 @@ MISTYPED_ADDRESS: Final = re.compile(
 )
 # a stream's, mistyped
 SCHEME_WITHOUT_COLON: Final = re.compile(r"(rtsps?|https?)//", re.IGNORECASE)
+# ... with one slash (http:/host), or none at all, as a phone camera app shows its address
+# (192.168.1.20:8080/video): "no such file or folder" alone, as of a file
+SCHEME_ONE_SLASH: Final = re.compile(r"(rtsps?|https?):/(?!/)", re.IGNORECASE)
+HOST_AND_PORT: Final = re.compile(r"[\w.-]+:\d{1,5}(/|\Z)")
 
 
 def as_pasted(text: str) -> str:
@@ -122,13 +144,13 @@ def _first_of(text: str, chars: str, start: int = 0) -> int:
     return min((i for c in chars if (i := text.find(c, start)) >= 0), default=len(text))
 
 
-def _userinfo_end(rest: str) -> int:
+def _userinfo_end(rest: str, host: re.Pattern[str]) -> int:
     """Where an address's userinfo ends (after scheme://): the last @ that is followed by a
     host (a name of no delimiters, or an [IPv6], and a :port, up to a / ? # ; or the end), or
     -1. Taking the last such @ hides a password with an @ / or ? typed in it; an @ in the
     query (?mail=a@b&x=1) is followed by no host."""
     for at in range(len(rest) - 1, -1, -1):
-        if rest[at] == "@" and _HOST.match(rest, at + 1):
+        if rest[at] == "@" and host.match(rest, at + 1):
             return at
     return -1
 
@@ -137,3 +159,7 @@ def _userinfo_end(rest: str) -> int:
 # rtsp_server, kamera-küche.local), a :port, then / ? # ; or the end
 # (not & or =: an @ in a query, ?mail=a@b&x=1, is followed by no host)
 _HOST: Final = re.compile(r"(\[[0-9A-Fa-f:.%A-Za-z]+\]|[^\s/?#;@:\[\]&=]+)(:\d*)?(?=[/?#;]|\Z)")
+# ... or one typed with spaces in it, or none, in an address of scheme:// (refused, and shown)
+_HOST_SPACED: Final = re.compile(
+    r"(\[[0-9A-Fa-f:.%A-Za-z]+\]|[^/?#;@:\[\]&=]*)(:[\d\s]*)?(?=[/?#;]|\Z)"
+)

@@ -35,8 +35,11 @@ from blitzcam.vision.capture_source import (
 from blitzcam.vision.images import HEIC_SUFFIXES, IMAGE_SUFFIXES, is_picture
 from blitzcam.vision.source_address import (
     ANY_ADDRESS,
+    HOST_AND_PORT,
+    SCHEME_ONE_SLASH,
     SCHEME_WITHOUT_COLON,
     STREAM_SCHEMES,
+    address_problem,
     as_pasted,
     is_stream,
     shown_address,
@@ -155,7 +158,10 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
         # FFmpeg knows http:// but not Http:// (a phone's keyboard capitalises the first letter):
         # a scheme is the same in any case (RFC 3986)
         scheme, rest = text.strip().split("://", 1)
-        return SourceSpec(SpecKind.STREAM, f"{scheme.lower()}://{rest}")
+        address = f"{scheme.lower()}://{rest}"
+        if (problem := address_problem(address)) is not None:
+            raise SourceError(f"{shown_address(address)}: {problem}")
+        return SourceSpec(SpecKind.STREAM, address)
     if ANY_ADDRESS.match(text):  # rstp://, rtmp://: said as an address, its password hidden
         raise SourceError(
             f"{shown_address(text.strip())}: not an address blitzcam can read (a stream's "
@@ -163,11 +169,23 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
         )
     path = expand_home(Path(text))
     if not path.exists():
-        if SCHEME_WITHOUT_COLON.match(text.strip()):  # (Path made http//host of it http/host)
-            scheme = text.strip().split("/", 1)[0]
+        typed = text.strip()
+        if SCHEME_WITHOUT_COLON.match(typed):  # (Path made http//host of it http/host)
+            scheme = typed.split("/", 1)[0]
             raise SourceError(
-                f"{shown_address(text.strip())}: no such file or folder (an address? its "
-                f"scheme takes a colon: {scheme.lower()}://)"
+                f"{shown_address(typed)}: no such file or folder (an address? its scheme "
+                f"takes a colon: {scheme.lower()}://)"
+            )
+        if SCHEME_ONE_SLASH.match(typed):
+            scheme = typed.split(":", 1)[0]
+            raise SourceError(
+                f"{shown_address(typed)}: no such file or folder (an address? its scheme "
+                f"takes two slashes: {scheme.lower()}://)"
+            )
+        if HOST_AND_PORT.match(typed):
+            raise SourceError(
+                f"{shown_address(typed)}: no such file or folder (an address? a stream's "
+                f"starts with {' or '.join(STREAM_SCHEMES[::2])}: http://{typed})"
             )
         raise SourceError(f"{shown_address(str(path))}: no such file or folder")
     if path.is_dir():

@@ -319,6 +319,8 @@ def http_answer(
         return None  # (no answer in time, refused)
     except (OSError, ValueError):  # (hung up; a port of 99999)
         return None
+    except http.client.InvalidURL:  # (no answer: nothing was asked; said before, in general)
+        return None
     except http.client.HTTPException:  # (its answer no HTTP: an RTSP camera's port, say)
         return (
             "the server does not answer in HTTP (a camera's RTSP port answers at rtsp://…, "
