@@ -87,6 +87,15 @@ CUT_DEPTH: Final = 0.03
 FINE_OUTLINE: Final = 0.005  # of the outline's length: drawn this finely, a cut corner shows
 
 
+TWO_CARDS: Final = "more than one card in the picture: lay one back alone"
+RUNS_OFF: Final = (
+    "the card found runs off the edge of the picture: photograph the whole card, with some of "
+    "the table around it"
+)
+PATTERNED_TABLE: Final = (
+    "the bright shapes found run off the picture or have no card's outline: the table's pattern "
+    "(wood grain, stripes)? lay the card on a plain darker surface"
+)
 NOT_ONE_CARD: Final = (
     "the bright shape found is not one card's: its outline is dented (two cards overlapping, "
     "something light touching the card, a shadow across its edge, or no card at all but the "
@@ -507,7 +516,19 @@ def _card_in(
         return cards, NOT_ONE_CARD
     if not found and (crop := _crop_shape_problem(image_bgr)) is not None:
         return cards, crop
-    return cards, card_problem(cards, image_wh, far=() if cards else found, pixel_scale=pixel_scale)
+    problem = card_problem(cards, image_wh, far=() if cards else found, pixel_scale=pixel_scale)
+    if problem in (TWO_CARDS, RUNS_OFF):
+        # the card found runs off the picture or has no card's outline, and so does another
+        # bright shape of a second card's size: a wood table's light grain, a patterned cloth
+        # ("more than one card" was said of a wood table with none, and with a small card; review)
+        def edgy(shape: Bright) -> bool:
+            return shape.shapeless or shape.cut or _on_the_edge(shape.corners, image_wh)
+
+        least_large = SECOND_CARD_SHAPED_SHARE * cards[0].area  # (as a second card is judged)
+        large = [s for s in (*cards, *shapeless) if s.area >= least_large]
+        if edgy(cards[0]) and sum(map(edgy, large)) >= 2:
+            return cards, PATTERNED_TABLE
+    return cards, problem
 
 
 def card_problem(
@@ -537,7 +558,7 @@ def card_problem(
         )
         for other in others
     ):
-        return "more than one card in the picture: lay one back alone"
+        return TWO_CARDS
     if any(
         other.area >= BESIDE_CARD_SHAPED_SHARE * area
         and _card_shaped(other.corners, image_wh, seen_card_ratio(other.corners, image_wh))
@@ -569,10 +590,7 @@ def card_problem(
                 "of it: a table as light as the card? lay the card on a darker surface (if it "
                 "is the card, photograph the whole card with some of the table around it)"
             )
-        return (
-            "the card found runs off the edge of the picture: photograph the whole card, with "
-            "some of the table around it"
-        )
+        return RUNS_OFF
     if not one_card:
         return NOT_ONE_CARD
     across, down = _sides(corners)

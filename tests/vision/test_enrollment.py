@@ -218,6 +218,19 @@ def _cards_on_table(
     return photo
 
 
+def _generated_wood(card_width: int | None = None) -> np.ndarray:
+    """The generator's wood table (1280 x 720), a green pump's back upright in its middle
+    `card_width` pixels wide (None: no card)."""
+    from blitzcam.datasets.tables import wood
+
+    photo = np.ascontiguousarray(wood(np.random.default_rng(7), (1280, 720))[..., ::-1])
+    if card_width is not None:
+        back = cv2.cvtColor(np.ascontiguousarray(render_back("green-pump", width=card_width).rgba), cv2.COLOR_RGBA2BGR)
+        top, left = 360 - back.shape[0] // 2, 640 - card_width // 2
+        photo[top : top + back.shape[0], left : left + card_width] = back
+    return photo
+
+
 def _card_on_wood(width: int) -> np.ndarray:
     """A green pump back `width` px wide, whole, in the middle of a 1440 x 1080 photo of a
     table of light and dark stripes (wood grain)."""
@@ -435,6 +448,9 @@ def test_a_card_too_slanted_to_tell_which_way_it_lies_is_refused(tmp_path: Path)
         # a small card, whole, on wood: a light stripe of the grain was found, top to bottom,
         # and "photograph the whole card" was said (review)
         (_card_on_wood(120), "runs across the whole picture, edge to edge: the table's pattern"),
+        # the generator's wood, bare or with a small card: "more than one card" (review)
+        (_generated_wood(), "run off the picture or have no card's outline: the table's pattern"),
+        (_generated_wood(card_width=80), "run off the picture or have no card's outline"),
     ],
 )
 def test_enrollment_refuses_two_cards_and_a_card_too_small(tmp_path: Path, photo, message) -> None:
