@@ -17,11 +17,14 @@ from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QMessageBox,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QStyle,
     QVBoxLayout,
     QWidget,
@@ -48,7 +51,23 @@ from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
 
 LIVE_MIN_WIDTH: Final = 240  # the camera's view beside the decks, at the least
 FRAME_WIDTH: Final = 16  # a window's frame across, in pixels
+MESSAGE_LINES: Final = 5  # the most lines of its message the dialog shows at once (it scrolls)
 CAMERA_STOPPED: Final = "The camera stopped giving pictures: nothing to enroll from"
+
+
+def _message_box(message: QLabel) -> QScrollArea:
+    """`message` in a box as wide as the decks above it and MESSAGE_LINES high at most,
+    scrolling past them: a result with its notes took 300 of 560 px at 150 %, the decks
+    squeezed to a row with no buttons in view, and a long refusal widened the side column,
+    shrinking the live view from 396 to 240 px (review)."""
+    box = QScrollArea()
+    box.setWidget(message)
+    box.setWidgetResizable(True)
+    box.setFrameShape(QFrame.Shape.NoFrame)
+    box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    box.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Maximum)
+    box.setMaximumHeight(MESSAGE_LINES * message.fontMetrics().lineSpacing() + 4)
+    return box
 
 
 class EnrollDialog(QDialog):
@@ -166,7 +185,7 @@ class EnrollDialog(QDialog):
         )
         self.live.setMinimumWidth(LIVE_MIN_WIDTH)
         side.addWidget(decks, 1)
-        side.addWidget(self.message)
+        side.addWidget(_message_box(self.message))
         close = QPushButton("Done")
         close.clicked.connect(self.accept)
         side.addWidget(close)

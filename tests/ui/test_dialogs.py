@@ -1572,6 +1572,24 @@ def test_settings_save_a_camera_file_by_its_path_from_the_top(qtbot, tmp_path, m
         assert absolute_camera(camera) == camera
 
 
+def test_a_long_enroll_message_neither_widens_the_decks_nor_pushes_them_out_of_view(qtbot) -> None:
+    # (at 150 % a result with its notes took 300 of 560 px, no deck's buttons in view, and a
+    # long refusal widened the side column, the live view 396 -> 240 px; review)
+    from blitzcam.ui.enroll import MESSAGE_LINES
+
+    dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter("none"))
+    qtbot.addWidget(dialog)
+    dialog.resize(1000, 560)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    live_width = dialog.live.width()
+    dialog.message.setText("Green pump: not enrolled: table.jpg: " + "a reason said at length " * 40)
+    qtbot.wait(50)
+    assert dialog.live.width() >= live_width
+    box = dialog.message.parentWidget().parentWidget()  # (its scroll area's viewport's)
+    assert box.height() <= (MESSAGE_LINES + 1) * dialog.message.fontMetrics().lineSpacing()
+
+
 def test_the_enroll_dialog_opens_as_large_as_it_asks_up_to_the_screen(qtbot) -> None:
     # (it opened at its least size: two backs shown, their buttons below the fold)
     from blitzcam.ui.scrolling import SCREEN_ALLOWANCE
