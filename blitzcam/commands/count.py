@@ -19,6 +19,7 @@ from blitzcam.commands.path_option import (
     path_argument,
     path_or_stream,
 )
+from blitzcam.models import DETECTOR_INT8, DETECTOR_ONNX
 from blitzcam.paths import not_there
 
 
@@ -57,9 +58,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--model",
         type=path_argument,
         metavar="ONNX",
-        help="detector model (default: models/blitzcam-obb.onnx, or $BLITZCAM_MODEL; "
-        "models/blitzcam-obb-int8.onnx is a little less right, and faster where the CPU has "
-        "AVX-512 VNNI (about 1.2x end to end), barely on AVX2)",
+        # (the files' own paths: an installed blitzcam's models/ is not the working folder's)
+        help=f"detector model (default: {DETECTOR_ONNX}, or $BLITZCAM_MODEL; {DETECTOR_INT8} "
+        "is a little less right, and faster where the CPU has AVX-512 VNNI (about 1.2x end to "
+        "end), barely on AVX2)",
     )
     add_engine_argument(parser)
     parser.set_defaults(func=run)

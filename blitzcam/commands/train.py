@@ -17,7 +17,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="train the card detector (defaults reproduce the shipped model)",
         description="Generate synthetic scenes (unless --data is given), cut training crops at "
         "inference scale, train the OBB detector in three stages (the third sized for a GPU: "
-        "--device 0; a fifth, --more-hours, too), then export it to models/. "
+        "--device 0; a fifth, --more-hours, too), then export it to models/ (an installed "
+        "blitzcam: into the run folder). "
         "An interrupted run continues with --resume; --from-shipped goes on from the shipped "
         "weights.",
     )
@@ -261,6 +262,7 @@ def next_steps(onnx: Path, *, shipped: bool) -> str:
     (not `shipped`), how it replaces the shipped one once it measures better (the hint said
     `evaluate` without --model, which scored the shipped detector, and nothing of shipping)."""
     from blitzcam.models import MODELS_DIR
+    from blitzcam.paths import in_a_checkout
 
     card = "`python -m blitzcam.models.card RUN TITLE=report.json --notes NOTES.md`"
     if shipped:
@@ -268,8 +270,13 @@ def next_steps(onnx: Path, *, shipped: bool) -> str:
             "next: `blitzcam evaluate --data DIR --split all --json report.json` measures it; "
             f"{card} rewrites the model card"
         )
-    return (
+    measure = (
         f"next: `blitzcam evaluate --model {onnx} --data DIR --split all --json report.json` "
-        "measures it (the same without --model, the shipped one); to ship it, copy "
-        f"{onnx.parent}/* into {MODELS_DIR}/ and rewrite the model card with {card}"
+        "measures it (the same without --model, the shipped one)"
+    )
+    if not in_a_checkout():  # (its models/ is pip's to replace: count with it where it is)
+        return f"{measure}; count with it by `blitzcam count --model {onnx}` or BLITZCAM_MODEL"
+    return (
+        f"{measure}; to ship it, copy {onnx.parent}/* into {MODELS_DIR}/ and rewrite the model "
+        f"card with {card}"
     )

@@ -23,8 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="train the network that tells decks apart (defaults reproduce the shipped one)",
         description="Cut drawings from synthetic scenes (thousands of random designs plus the "
         "eight decks), train the identity network (on the CPU, or a GPU with --device), "
-        "measure it on drawings of a kind it never saw, then export it to models/. An "
-        "interrupted run continues with --resume.",
+        "measure it on drawings of a kind it never saw, then export it to models/ (an installed "
+        "blitzcam: into the run folder). An interrupted run continues with --resume.",
     )
     parser.add_argument(
         "--run",

@@ -138,6 +138,12 @@ def test_runs_go_into_the_checkout_and_an_installed_blitzcam_s_into_the_data_fol
     run.mkdir(parents=True)
     assert keeps_to_itself(run, no_ship=False, resume=False)
     assert f"the new one is exported into {run / 'export'}" in capsys.readouterr().out
+    # ... and the next step is to count with it there, not to copy it into site-packages
+    # (packaging review)
+    from blitzcam.commands.train import next_steps
+
+    said = next_steps(run / "export" / "blitzcam-obb.onnx", shipped=False)
+    assert "copy" not in said and f"`blitzcam count --model {run / 'export'}" in said
     assert keeps_to_itself(run, no_ship=True, resume=False)
     assert capsys.readouterr().out == ""  # (--no-ship: nothing to say)
     assert keeps_to_itself(run, no_ship=False, resume=False, kind="identity")
