@@ -243,7 +243,8 @@ def _as_text(cell: str) -> str:
 
 
 def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
-    """The score sheet: one row per round with each player's Dutch, Blitz, score and total; a
+    """The score sheet: one row per round with each player's Dutch, Blitz, score and total,
+    then the totals, the target, the variant and the result; a
     latecomer's start is their total in the row of the round they joined after, or in a row of
     its own, "start", for one from before round 1 (the sheet added up on paper: their first
     total was their start and their first score, unsaid)."""
@@ -283,6 +284,13 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
     if standings.team_totals is not None:
         for team, total in standings.team_totals.items():
             writer.writerow([_as_text(f"team {team}"), total])
+    # what the sheet was played to and how it ended (the sheet alone said neither: who won, or
+    # that a win was shared, was the reader's to work out; review)
+    from blitzcam.game.text import describe_status
+
+    writer.writerow(["target", match.settings.target])
+    writer.writerow(["variant", match.settings.variant])
+    writer.writerow(["result", _as_text(describe_status(standings))])
     return buffer.getvalue()
 
 

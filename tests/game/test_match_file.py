@@ -164,6 +164,10 @@ def test_score_sheet_has_a_row_per_round_with_running_totals() -> None:
     assert rows[1] == ["1", "12", "0", "12", "12", "9", "4", "1", "1"]
     assert rows[2] == ["2", "2", "3", "-4", "8", "20", "0", "20", "21"]
     assert rows[3][0] == "total" and rows[3][4] == "8" and rows[3][8] == "21"
+    # ... and what it was played to, and how it ended (the sheet said neither; review)
+    assert rows[4:] == [["target", "75"], ["variant", "standard"], ["result", "in progress"]]
+    won = match_from_json({**match_to_json(match), "target": 20})
+    assert list(csv.reader(io.StringIO(score_sheet_csv(won))))[-1] == ["result", "won by Bob after round 2"]
 
 
 def test_names_a_spreadsheet_would_run_are_written_as_text() -> None:
@@ -177,7 +181,7 @@ def test_names_a_spreadsheet_would_run_are_written_as_text() -> None:
     assert rows[0][1:3] == ["'=1+1 dutch", "'=1+1 blitz"] and rows[0][5] == "'-Bob dutch"
     assert rows[1][3] == "-4"  # a negative score is a number, left as it is
     # ("team @SUM(A1)" starts with a letter: no spreadsheet runs it)
-    assert [row[0] for row in rows[-2:]] == ["team @SUM(A1)", "team +x"]
+    assert [row[0] for row in rows[-5:-3]] == ["team @SUM(A1)", "team +x"]
 
 
 @pytest.mark.parametrize(
