@@ -626,7 +626,7 @@ def _round_by_an_old_release(
 def test_matches_saved_before_the_name_and_target_rules_still_load(tmp_path: Path) -> None:
     # a schema-1 file written by the previous release, which let a team be 'North ' (with its
     # space) and a target be two million
-    from blitzcam.game.store import _schema_v1
+    from blitzcam.game.store_migrations import _schema_v1
 
     path = tmp_path / "m.sqlite3"
     with MatchStore(path, migrations=(_schema_v1,)) as old:
@@ -645,7 +645,7 @@ def test_matches_saved_before_the_name_and_target_rules_still_load(tmp_path: Pat
 def test_the_backup_before_a_migration_holds_rounds_still_in_the_write_ahead_log(
     tmp_path: Path,
 ) -> None:
-    from blitzcam.game.store import _schema_v1
+    from blitzcam.game.store_migrations import _schema_v1
 
     path = tmp_path / "m.sqlite3"
     old = MatchStore(path, migrations=(_schema_v1,))  # left open: its rounds stay in the WAL
@@ -664,7 +664,7 @@ def test_the_backup_before_a_migration_holds_rounds_still_in_the_write_ahead_log
 
 
 def test_the_migration_never_makes_two_teams_one(tmp_path: Path) -> None:
-    from blitzcam.game.store import _schema_v1
+    from blitzcam.game.store_migrations import _schema_v1
 
     path = tmp_path / "m.sqlite3"
     long = "The Grand Dutch Blitz Society of Utrecht "  # 41 characters before the end
@@ -681,7 +681,7 @@ def test_the_migration_never_makes_two_teams_one(tmp_path: Path) -> None:
 def test_the_migration_keeps_teams_apart_that_differed_only_in_spaces(tmp_path: Path) -> None:
     # the older release scored 'Red' and 'Red ' as two teams; made one, a two-player team match
     # had a single team and could no longer load
-    from blitzcam.game.store import _schema_v1
+    from blitzcam.game.store_migrations import _schema_v1
 
     path = tmp_path / "m.sqlite3"
     with MatchStore(path, migrations=(_schema_v1,)) as old:
