@@ -1,12 +1,21 @@
-"""Which of the window's actions the rules allow now, and why undo does not: worked out from
-the match alone, with no Qt (the window only applies them)."""
+"""Which of the window's actions the rules allow now, and why one does not: worked out from
+the match alone, with no Qt (the window only applies them and says them)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final, Literal
 
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError
+
+PLAY_ON: Final = (
+    "the match is decided; to play on, raise the target (Match › Match settings…, Ctrl+T)"
+)
+# the actions whose refusal has reasons of its own ("other": "not now")
+ActionKind = Literal[
+    "enter_round", "undo", "redo", "delete_round", "join", "leave", "come_back", "other"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,3 +62,34 @@ def undo_refused(match: Match) -> str | None:
     except MatchError as exc:  # (said whole: "player Di: joined after round 1, ...")
         return str(exc)
     return None
+
+
+def why_not(
+    kind: ActionKind, match: Match | None, *, scanning: bool, undo_refused: str | None = None
+) -> str:
+    """Why an action of `kind` may not be taken now, in words (said after its name):
+    `undo_refused` as `ActionStates` has it. The window said "2 must stay at the table" of a
+    decided match with four at it, holding the rule's reasons itself (review)."""
+    if scanning:
+        return "not while a round is scanned (Esc leaves the scan)"
+    if match is None:
+        return "no match is open (Ctrl+N starts one, Ctrl+O opens one)"
+    standings = rules.score_match(match)
+    decided = standings.status != "in-progress"
+    if kind == "undo" and undo_refused is not None:
+        return f"not now, {undo_refused}"
+    if kind == "enter_round" and decided:
+        return PLAY_ON
+    if kind == "redo":
+        return "no round undone to bring back"
+    if kind == "delete_round" and not match.rounds:
+        return "no round yet"
+    if kind in ("join", "come_back") and decided:
+        return "the match is decided"
+    if kind == "join":
+        return f"every seat is taken ({rules.MAX_PLAYERS} players at the table)"
+    if kind == "leave":
+        return f"nobody may leave now: {rules.why_nobody_may_leave(match, standings)}"
+    if kind == "come_back":
+        return rules.why_nobody_comes_back(match, standings)
+    return "not now"

@@ -43,7 +43,7 @@ from blitzcam.game.text import (
     seat_changes,
     taken_off_said,
 )
-from blitzcam.ui.action_states import action_states
+from blitzcam.ui.action_states import PLAY_ON, ActionKind, action_states, why_not
 from blitzcam.ui.announce import announce
 from blitzcam.ui.app import set_text_size
 from blitzcam.ui.capture_store import (
@@ -114,9 +114,6 @@ def scan_failed_text(message: str, *, had_view: bool = True) -> str:
     )
 
 
-PLAY_ON: Final = (
-    "the match is decided; to play on, raise the target (Match › Match settings…, Ctrl+T)"
-)
 UNDECIDED: Final = "the match is no longer decided: play on"
 
 
@@ -1380,27 +1377,23 @@ class MainWindow(QMainWindow):
         """Why `action` may not be taken now, in words."""
         # (the menu's letter marks out, a name's && as its &; "Delete round… (the one …)")
         name = re.sub("&(.)", r"\1", action.text()).split("…")[0]
-        if self.scan is not None:
-            return f"{name}: not while a round is scanned (Esc leaves the scan)"
-        if self.match is None:
-            return f"{name}: no match is open (Ctrl+N starts one, Ctrl+O opens one)"
-        if action is self.undo_action and self._undo_refused is not None:
-            return f"{name}: not now, {self._undo_refused}"
-        if action in (self.scan_action, self.manual_action) and self._decided():
-            return f"{name}: {PLAY_ON}"
-        if action is self.redo_action:
-            return f"{name}: no round undone to bring back"
-        if action is self.delete_round_action and not self.match.rounds:
-            return f"{name}: no round yet"
-        if action in (self.join_action, self.come_back_action) and self._decided():
-            return f"{name}: the match is decided"
-        if action is self.join_action:
-            return f"{name}: every seat is taken ({rules.MAX_PLAYERS} players at the table)"
-        if action is self.leave_action:
-            return f"{name}: nobody may leave now: {rules.why_nobody_may_leave(self.match)}"
-        if action is self.come_back_action:
-            return f"{name}: {rules.why_nobody_comes_back(self.match)}"
-        return f"{name}: not now"
+        kinds: dict[QAction, ActionKind] = {
+            self.scan_action: "enter_round",
+            self.manual_action: "enter_round",
+            self.undo_action: "undo",
+            self.redo_action: "redo",
+            self.delete_round_action: "delete_round",
+            self.join_action: "join",
+            self.leave_action: "leave",
+            self.come_back_action: "come_back",
+        }
+        why = why_not(
+            kinds.get(action, "other"),
+            self.match,
+            scanning=self.scan is not None,
+            undo_refused=self._undo_refused,
+        )
+        return f"{name}: {why}"
 
     def closeEvent(self, event: QCloseEvent) -> None:
         # a scan's shots are asked about, as Esc asks (Ctrl+Q dropped them unasked)

@@ -46,3 +46,23 @@ def test_a_decided_match_takes_no_round_and_undo_says_why_not_when_it_cannot() -
     states = action_states(joined, scanning=False, redoable=False)
     assert not states.undo and states.undo_refused == undo_refused(joined)
     assert undo_refused(match_of(R1)) is None
+
+
+def test_why_an_action_is_refused_is_said_from_the_match_alone() -> None:
+    from blitzcam.ui.action_states import PLAY_ON, why_not
+
+    assert why_not("join", None, scanning=False).startswith("no match is open")
+    four = match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3), Di=(1, 1)), n=4, target=30)
+    assert why_not("leave", four, scanning=True).startswith("not while a round is scanned")
+    decided = rules.change_settings(four, rules.Settings(target=10))
+    assert why_not("enter_round", decided, scanning=False) == PLAY_ON
+    assert why_not("join", decided, scanning=False) == "the match is decided"
+    # (the window said "2 must stay at the table" here; review)
+    assert why_not("leave", decided, scanning=False) == (
+        "nobody may leave now: the match is decided: only a player yet to play may leave it"
+    )
+    assert why_not("undo", four, scanning=False, undo_refused="player Di: joined") == (
+        "not now, player Di: joined"
+    )
+    assert why_not("delete_round", match_of(n=2), scanning=False) == "no round yet"
+    assert why_not("other", four, scanning=False) == "not now"

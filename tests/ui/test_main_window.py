@@ -169,7 +169,7 @@ def test_blitz_caller_gets_zero_unless_corrected(qtbot, store, feed, tmp_path):
 
 def test_a_round_that_decides_the_match_says_how_to_play_on(qtbot, store, feed, tmp_path):
     # (Space and Ctrl+M then did nothing, unsaid: the headline says who won, not what next)
-    from blitzcam.ui.main_window import PLAY_ON
+    from blitzcam.ui.action_states import PLAY_ON
 
     store.create_match(match_of(target=10))
     window = _window(qtbot, store, feed, tmp_path)
@@ -2298,7 +2298,8 @@ def test_a_match_decided_by_a_deleted_round_a_redo_or_a_lower_target_says_how_to
     from PySide6.QtWidgets import QMessageBox
 
     from blitzcam.game.rules import Settings
-    from blitzcam.ui.main_window import PLAY_ON, UNDECIDED
+    from blitzcam.ui.action_states import PLAY_ON
+    from blitzcam.ui.main_window import UNDECIDED
 
     match_id = store.create_match(match_of(target=20))
     store.add_round(match_id, round_of(Ann=(10, 0), Bob=(5, 3), Cy=(7, 1)))
