@@ -87,7 +87,7 @@ def open_capture(spec: int | str) -> Capture:
     (where this OpenCV has no FFmpeg, as it comes)."""
     import cv2
 
-    from blitzcam.vision.images import quiet_opencv
+    from blitzcam.vision.decoder_log import quiet_opencv
 
     with quiet_opencv():
         if is_stream(spec) and cv2.videoio_registry.hasBackend(cv2.CAP_FFMPEG):
@@ -230,7 +230,7 @@ class CaptureSource(FrameSource):
         "Stream timeout triggered" reached the terminal before blitzcam's own one line)."""
         if not is_stream(self._spec):
             return read()
-        from blitzcam.vision.images import quiet_opencv
+        from blitzcam.vision.decoder_log import quiet_opencv
 
         with quiet_opencv():
             return read()

@@ -573,7 +573,7 @@ def test_overlapping_quiet_spells_leave_opencv_as_loud_as_it_was() -> None:
     # the process-wide level alone, the one that entered second restored "silent" for good
     import threading
 
-    from blitzcam.vision.images import quiet_opencv
+    from blitzcam.vision.decoder_log import quiet_opencv
 
     levels = cv2.utils.logging
     before = levels.getLogLevel()
@@ -842,11 +842,11 @@ def test_what_others_write_while_libpng_is_listened_to_still_reaches_the_termina
 ) -> None:
     import os
 
-    from blitzcam.vision.images import LIBPNG_LINES, _decoder_lines
+    from blitzcam.vision.decoder_log import LIBPNG_LINES, decoder_lines
 
     capfd.readouterr()
     heard: list[str] = []
-    with _decoder_lines(heard, LIBPNG_LINES):
+    with decoder_lines(heard, LIBPNG_LINES):
         os.write(2, b"libpng warning: iCCP: known incorrect sRGB profile\nan FFmpeg line\n")
     assert heard == ["libpng warning: iCCP: known incorrect sRGB profile"]
     assert capfd.readouterr().err == "an FFmpeg line\n"
