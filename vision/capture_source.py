@@ -30,6 +30,11 @@ CLIP_LENGTH_SLACK: Final = 0.02
 # it gives up (measured on a local server that accepts and stays silent, RTSP and HTTP alike):
 # a wrong address's error, a reconnect, a scan left or the app's quit all waited that out. A
 # phone's camera app on the same network answers in well under a second.
+# the mode a camera is asked for: opened as OpenCV opens it, a webcam gives its default, 640 x
+# 480 on most, its cards half the pixels across the counting is made for (1280 x 720 to 1920 x
+# 1080); in MJPG, which a USB 2 webcam sends 1080p in at full rate (uncompressed, about 5 a
+# second). A camera gives the nearest mode it has.
+CAMERA_ASKED_SIZE: Final = (1920, 1080)
 STREAM_OPEN_TIMEOUT_MS: Final = 8000
 STREAM_READ_TIMEOUT_MS: Final = 5000
 _T = TypeVar("_T")
@@ -185,6 +190,23 @@ def _time_stamp(capture: Capture) -> float | None:
     return ms / 1000 if math.isfinite(ms) and ms >= 0 else None
 
 
+def ask_for_full_hd(capture: Capture) -> None:
+    """Ask a camera for CAMERA_ASKED_SIZE in MJPG (a capture that takes no settings, as tests'
+    fakes: nothing asked)."""
+    setter = getattr(capture, "set", None)
+    if setter is None:
+        return
+    import cv2
+
+    from blitzcam.vision.decoder_log import quiet_opencv
+
+    width, height = CAMERA_ASKED_SIZE
+    with quiet_opencv():  # (the format first: V4L2 picks the sizes of the format it has)
+        setter(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
+        setter(cv2.CAP_PROP_FRAME_WIDTH, width)
+        setter(cv2.CAP_PROP_FRAME_HEIGHT, height)
+
+
 class CaptureSource(FrameSource):
     """A camera or video file through cv2.VideoCapture."""
 
@@ -204,6 +226,8 @@ class CaptureSource(FrameSource):
         if not self._capture.isOpened():
             self._capture.release()
             raise SourceError(self._cannot_open())
+        if self.live:
+            ask_for_full_hd(self._capture)
         self._fps = 0.0 if self.live else _frames_per_second(self._capture)
         self._stamp: tuple[int, float] | None = None  # the last stamp that advanced: index, s
         self._timed: tuple[int, float] | None = None  # the last frame given a time: index, s

@@ -212,6 +212,35 @@ def test_text_files_ffmpeg_reads_as_videos_are_videos(tmp_path: Path) -> None:
         open_source(playlist)
 
 
+class _Settable(FakeCapture):
+    """A capture that notes the settings it is given."""
+
+    def __init__(self, frames) -> None:
+        super().__init__(frames)
+        self.settings: dict[int, float] = {}
+
+    def set(self, prop: int, value: float) -> bool:
+        self.settings[prop] = value
+        return True
+
+
+def test_a_camera_is_asked_for_full_hd_in_mjpg_and_a_video_for_nothing(tmp_path) -> None:
+    # (opened as OpenCV opens it, a webcam gave its default 640 x 480: cards half the pixels
+    # across the counting is made for)
+    camera = _Settable([np.zeros((4, 4, 3), np.uint8)])
+    open_source(0, opener=lambda spec: camera).close()
+    assert camera.settings == {
+        cv2.CAP_PROP_FOURCC: cv2.VideoWriter.fourcc(*"MJPG"),
+        cv2.CAP_PROP_FRAME_WIDTH: 1920,
+        cv2.CAP_PROP_FRAME_HEIGHT: 1080,
+    }
+    video = tmp_path / "table.mp4"
+    video.write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    clip = _Settable([np.zeros((4, 4, 3), np.uint8)])
+    open_source(str(video), opener=lambda spec: clip).close()
+    assert clip.settings == {}
+
+
 def test_busy_camera_message() -> None:
     with pytest.raises(SourceError, match=r"camera 3: .*busy"):
         open_source(3, opener=lambda spec: FakeCapture([], opened=False))
