@@ -104,7 +104,8 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
     # boxes in the picture's own pixels: a photo larger than the frame was shrunk to count it
     width, height = picture.size
     sx, sy = picture.scale
-    scales, bounds = (sx, sy, sx, sy), (width, height, width, height)
+    # (float bounds: a corner clamped to the edge came out an int, 720, among floats; review)
+    scales, bounds = (sx, sy, sx, sy), (float(width), float(height), float(width), float(height))
     cards = [
         {
             "deck": dets.deck_name(row),

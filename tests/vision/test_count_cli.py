@@ -155,6 +155,15 @@ def test_both_engines_count_a_table_the_same(tmp_path: Path, capsys) -> None:
     assert counted["openvino"] == counted["onnxruntime"]
 
 
+def test_every_box_coordinate_is_a_number_with_a_point_even_at_the_edge(capsys) -> None:
+    # (a corner clamped to the picture's edge came out an int, 720, among floats; review)
+    table = Path(__file__).parents[2] / "datasets" / "demo" / "table-4.jpg"
+    code, out, _ = _run(capsys, ["count", "--json", str(table)])
+    boxes = [card["box"] for card in json.loads(out)["images"][0]["cards"]]
+    assert code == 0 and all(isinstance(v, float) for box in boxes for v in box)
+    assert any(box[3] == 720.0 for box in boxes)  # (one is clamped at the bottom edge)
+
+
 def test_a_decks_folder_without_some_decks_counts_their_backs_to_nobody(tmp_path: Path, capsys) -> None:
     # the shipped models on a generated table; a folder holding one deck's back counted every
     # other deck's backs as that one, the nearest it had ("red-plow": 9 on a table of 3), while
