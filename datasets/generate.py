@@ -17,6 +17,7 @@ import importlib.util
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -274,8 +275,9 @@ def _check_out_dir(out: Path, *, overwrite: bool) -> None:
                     f"{out}: not a dataset this command wrote (no {MANIFEST}): --overwrite "
                     "replaces only those; choose an empty or new folder"
                 )
-            # (nor a file put in one since: notes, a dataset made inside it; review)
-            foreign = sorted(p.name for p in out.iterdir() if p.name not in DATASET_ENTRIES)
+            # (nor a file put in one since: notes, a dataset made inside it, a photo of a real
+            # table added to its images with its label; reviews)
+            foreign = foreign_entries(out)
             if foreign:
                 more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
                 raise UserError(
@@ -290,6 +292,33 @@ def _check_out_dir(out: Path, *, overwrite: bool) -> None:
 
 # what a dataset folder holds as this command writes it (training adds only to labels/)
 DATASET_ENTRIES: Final = frozenset({"data.yaml", MANIFEST, "images", "labels", "scenes"})
+# ... in its split folders: a scene's picture, labels and ground truth (000123.jpg, .txt,
+# .json); beside them in labels/, the label caches ultralytics writes (train.cache)
+_SCENE_FILE: Final = re.compile(r"\d{6,}\.(jpg|txt|json)")
+_LABEL_CACHE: Final = re.compile(r"(train|val|test)\.cache(\.npy)?")
+
+
+def foreign_entries(out: Path) -> list[str]:
+    """What a dataset folder holds that this command did not write, as paths inside it, in
+    order (OSError where a folder cannot be listed)."""
+    foreign = []
+    for entry in sorted(out.iterdir()):
+        if entry.name not in DATASET_ENTRIES:
+            foreign.append(entry.name)
+        elif entry.is_dir():
+            for inside in sorted(entry.iterdir()):
+                if entry.name == "labels" and _LABEL_CACHE.fullmatch(inside.name):
+                    continue
+                if inside.name not in SPLITS or not inside.is_dir():
+                    foreign.append(f"{entry.name}/{inside.name}")
+                    continue
+                foreign += [
+                    f"{entry.name}/{inside.name}/{file.name}"
+                    for file in sorted(inside.iterdir())
+                    if not (_SCENE_FILE.fullmatch(file.name) and file.is_file())
+                ]
+    return foreign
+
 
 # the fewest bytes a scene's JPEG takes per pixel (0.032 on 100 held-out scenes; the median
 # 0.11): a run that cannot fit even so is refused before it starts, not when the disk is full
@@ -406,6 +435,16 @@ def generate_dataset(request: GenerateRequest) -> Path:
             os.umask(umask)
             # made 0700 while unfinished: as any folder the user makes, now
             tmp.chmod(0o777 & ~umask)
+            try:  # again: a folder made at `out` meanwhile (another run into it, one's notes)
+                # was replaced unasked, as it had not been there when the run began (review)
+                _check_out_dir(out, overwrite=request.overwrite)
+            except UserError as exc:
+                if request.keep_unfinished and _keep(tmp, _kept_name(out), request):
+                    raise UserError(
+                        f"{exc} (made there while the scenes were: they are kept beside it, "
+                        "and the same command takes them up once the folder is free)"
+                    ) from None
+                raise
             _swap_in(tmp, out)
         except OSError as exc:  # a full disk, a quota: nothing half-written is left
             shutil.rmtree(tmp, ignore_errors=True)

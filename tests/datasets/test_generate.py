@@ -242,6 +242,52 @@ def test_refuses_non_empty_folder_and_overwrites_on_request(tmp_path: Path) -> N
     generate_dataset(_request(out, n=1, overwrite=True))
     assert (out / "data.yaml").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ds"]
+    # ... nor a photo of a real table added to its images, with its label (deleted: review)
+    (out / "images" / "train" / "my-table.jpg").write_bytes(b"mine")
+    (out / "labels" / "train" / "my-table.txt").write_text("0 .1 .1 .2 .1 .2 .2 .1 .2")
+    with pytest.raises(UserError, match=r"holds images/train/my-table\.jpg and 1 more, which"):
+        generate_dataset(_request(out, n=1, overwrite=True))
+    assert (out / "images" / "train" / "my-table.jpg").read_bytes() == b"mine"
+    (out / "images" / "train" / "my-table.jpg").unlink()
+    (out / "labels" / "train" / "my-table.txt").unlink()
+    (out / "labels" / "train.cache").write_bytes(b"ultralytics'")  # (training writes them)
+    generate_dataset(_request(out, n=1, overwrite=True))
+
+
+def test_a_folder_made_at_out_while_the_scenes_are_made_is_not_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (checked once before the scenes: notes put there meanwhile, or another run's dataset,
+    # were replaced without --overwrite; review)
+    from blitzcam.datasets import generate
+
+    out = tmp_path / "ds"
+    swap_in = generate._swap_in
+
+    def someone_meanwhile(tmp: Path, to: Path) -> None:
+        raise AssertionError("swapped in without a second look")
+
+    real_check = generate._check_out_dir
+    calls = []
+
+    def check(folder: Path, *, overwrite: bool) -> None:
+        calls.append(folder)
+        if len(calls) == 2:  # the scenes made: someone's notes are there now
+            folder.mkdir(exist_ok=True)
+            (folder / "notes.txt").write_text("mine")
+        real_check(folder, overwrite=overwrite)
+
+    monkeypatch.setattr(generate, "_check_out_dir", check)
+    monkeypatch.setattr(generate, "_swap_in", someone_meanwhile)
+    with pytest.raises(UserError, match=r"folder is not empty .*they are kept beside it"):
+        generate_dataset(_request(out, n=2, keep_unfinished=True))
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+    monkeypatch.setattr(generate, "_check_out_dir", real_check)
+    monkeypatch.setattr(generate, "_swap_in", swap_in)
+    (out / "notes.txt").unlink()
+    generate_dataset(_request(out, n=2, keep_unfinished=True))  # (the kept scenes taken up)
+    assert len(list((out / "scenes").glob("*/*.json"))) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ds"]
 
 
 def test_an_out_folder_that_is_a_loop_of_links_is_one_line(tmp_path: Path) -> None:
