@@ -20,7 +20,8 @@ __all__ = ["export_backs", "export_command", "save_png_rgba"]
 
 
 def export_command(args: argparse.Namespace) -> int:
-    """Validate DIR and --width, write DIR/<deck>.png for the eight decks, print each path."""
+    """Validate DIR and --width, write DIR/<deck>.png for the eight decks (those already there
+    only with --overwrite), print each path."""
     out_dir = Path(args.out_dir)
     width = int(args.width)
     if not MIN_EXPORT_WIDTH <= width <= MAX_EXPORT_WIDTH:
@@ -39,6 +40,15 @@ def export_command(args: argparse.Namespace) -> int:
         raise UserError(f"{out_dir}: folder is not writable")
     for deck in DECK_NAMES:  # what is in the way is said before any back is written
         _check_target(out_dir / f"{deck}.png")
+    there = [deck for deck in DECK_NAMES if (out_dir / f"{deck}.png").exists()]
+    if there and not getattr(args, "overwrite", False):
+        # (a --decks folder of one's own photographed backs was replaced by the drawings,
+        # unasked; review)
+        more = f" and {len(there) - 1} more" if len(there) > 1 else ""
+        raise UserError(
+            f"{out_dir / (there[0] + '.png')}{more}: already there (your own backs?): nothing "
+            "was written; --overwrite replaces them"
+        )
     try:
         paths = export_backs(out_dir, width=width)
     except OSError as exc:  # (named by the back it could not write)

@@ -28,6 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument(
         "--width", type=int, default=600, help="card width in pixels (500 to 2400; default 600)"
     )
+    export.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace backs already in DIR (refused without it: a --decks folder's own "
+        "photographed backs have these names)",
+    )
     export.set_defaults(func=_export)
 
     enroll = actions.add_parser("enroll", help="teach blitzcam how one of your decks' backs looks")

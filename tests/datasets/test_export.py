@@ -80,6 +80,23 @@ def test_cli_exports_and_prints_the_paths(
     assert all(Path(p).is_file() for p in printed)
 
 
+def test_backs_already_there_are_replaced_only_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a --decks folder of one's own photographed backs was replaced by the drawings; review)
+    (tmp_path / "green-pump.png").write_bytes(b"my own photo")
+    assert main(["decks", "export", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.strip().endswith(
+        f"{tmp_path / 'green-pump.png'}: already there (your own backs?): nothing was written; "
+        "--overwrite replaces them"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["green-pump.png"]
+    assert main(["decks", "export", str(tmp_path), "--overwrite"]) == 0
+    assert (tmp_path / "green-pump.png").read_bytes() != b"my own photo"
+    assert len(list(tmp_path.glob("*.png"))) == 8
+
+
 def test_cli_default_width_is_600(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["decks", "export", str(tmp_path)]) == 0
     capsys.readouterr()
