@@ -175,6 +175,12 @@ def _preview(args: argparse.Namespace) -> int:
     if not 0 < args.n <= MAX_PREVIEW:
         raise UserError(f"--n must be from 1 to {MAX_PREVIEW} scenes, got {args.n}")
     root = Path(args.root)
+    if not root.is_dir():  # (a mistyped one was "not a dataset folder"; review)
+        from blitzcam.paths import not_there
+
+        raise UserError(
+            f"{root}: " + ("not a folder" if root.exists() else not_there(root, "folder"))
+        )
     if not (root / "images").is_dir():
         raise UserError(f"{root}: not a dataset folder (no images/ inside)")
     import cv2

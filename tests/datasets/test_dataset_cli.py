@@ -200,7 +200,8 @@ def test_generate_then_preview(tmp_path: Path, capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda p: None, "not a dataset folder"),  # nothing there
+        (lambda p: None, "ds: no such folder"),  # nothing there (a typo: "not a dataset")
+        (lambda p: p.write_text("x"), "ds: not a folder"),
         (lambda p: p.mkdir(), "not a dataset folder"),  # an empty folder
         (lambda p: (p / "images").mkdir(parents=True), "no images"),  # a dataset with no images
     ],
