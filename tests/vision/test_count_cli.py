@@ -123,6 +123,24 @@ def test_a_picture_without_colour_is_counted_with_a_note(random_model, photos, c
                      "their inks, so most backs are read as no deck; take a colour photo"]  # fmt: skip
 
 
+def test_a_picture_far_too_small_or_dark_is_counted_with_a_note(random_model, photos, capsys) -> None:
+    # (a 320 x 180 table counted 3 cards too many of one deck, a dark one "0 cards counted",
+    # neither with a word; review)
+    table = cv2.imread(str(photos["good"]))
+    small, dark = photos["good"].with_name("small.png"), photos["good"].with_name("dark.png")
+    cv2.imwrite(str(small), cv2.resize(table, (320, 180)))
+    cv2.imwrite(str(dark), (table * 0.1).astype(np.uint8))
+    argv = ["count", "--model", str(random_model.onnx), str(small), str(dark), str(photos["good"])]
+    code, _, err = _run(capsys, argv)
+    notes = [line for line in err.splitlines() if line.startswith("note: ")]
+    assert code == 0 and notes == [
+        f"note: {small}: the picture is 320x180, well under the 1280x720 blitzcam counts at: its "
+        "cards may be too small to be read right; take it at 1280x720 or more",
+        f"note: {dark}: the picture is very dark: cards may be missed or read as no deck; light "
+        "the table",
+    ]
+
+
 def test_a_wholly_transparent_picture_is_said_to_show_nothing(random_model, photos, capsys) -> None:
     # (laid on white it was "the picture has no colour ... take a colour photo"; review)
     clear = photos["good"].with_name("clear.png")
