@@ -338,9 +338,8 @@ def identify(
             groups, sims = _group_piles(vectors, sims, grouped, decks, lines, look_alikes)
             if join_alike is not None:
                 for k, member in _doubted_joining(
-                    vectors, corners, confidence, on_face, grouped, groups, lines,
-                    joinable=_decided(sims[grouped], decks, lines),
-                ):  # fmt: skip
+                    vectors, corners, confidence, on_face, grouped, groups, lines
+                ):
                     sims[k] = sims[member]
                     counted[backs[k]] = True
             sims = _join_unread(
@@ -508,14 +507,6 @@ def _group_piles(
     return groups, sims
 
 
-def _decided(pile_sims: np.ndarray, decks: _Candidates, lines: IdentifyLines) -> np.ndarray:
-    """Which of the grouped backs' piles are given a deck in play: read at the line a pile is
-    settled at (`lone_below`, else `unknown_below`), and nearer no deck outside play."""
-    pile_score, elsewhere = decks.decide(pile_sims)
-    line = lines.unknown_below if lines.lone_below is None else lines.lone_below
-    return (pile_score >= line) & ~elsewhere
-
-
 def _doubted_joining(
     vectors: np.ndarray,
     corners: np.ndarray,
@@ -524,15 +515,10 @@ def _doubted_joining(
     grouped: np.ndarray,
     groups: np.ndarray,
     lines: IdentifyLines,
-    *,
-    joinable: np.ndarray,
 ) -> list[tuple[int, int]]:
     """(doubted back, a member of the pile it joins) pairs: backs under the counting line (from
     `doubted_from`, on no face-up card) whose drawing is a close copy of a pile's, at
-    `join_alike`, or `near_line_alike` from `near_line_from` when that is lower. Only the
-    piles given a deck are joined (`joinable`, a mask over `grouped`): a doubted box on
-    clutter joined the clutter's pile of no deck, and was said as a back of none (demo table
-    4: 21 of its 105 backs of no deck; review)."""
+    `join_alike`, or `near_line_alike` from `near_line_from` when that is lower."""
     assert lines.join_alike is not None
     doubted = np.flatnonzero(
         (confidence < lines.count_from) & (confidence >= lines.doubted_from) & ~on_face
@@ -540,7 +526,7 @@ def _doubted_joining(
     alike = np.full(len(confidence), lines.join_alike)
     if lines.near_line_from is not None:
         alike[confidence >= lines.near_line_from] = min(lines.join_alike, lines.near_line_alike)
-    return _joining(doubted, vectors, corners, grouped, groups, confidence, alike, joinable)
+    return _joining(doubted, vectors, corners, grouped, groups, confidence, alike)
 
 
 def _join_unread(
@@ -648,21 +634,15 @@ def _joining(
     groups: np.ndarray,
     confidence: np.ndarray,
     alike: float | np.ndarray,
-    joinable: np.ndarray | None = None,
 ) -> list[tuple[int, int]]:
     """(doubted back, a member of the group it joins) pairs, as rows of `vectors`/`corners`:
     its drawing a close copy of the group's (at least `alike`, or `alike[row]` for each row),
     its box on no counted back (nor on one that joined before it: the most confident join
-    first) and no bigger than the group's copies. `joinable`: a mask over `grouped`, the
-    groups that may be joined (None: every one); the others' boxes still stand in the way."""
+    first) and no bigger than the group's copies."""
     doubted = doubted[np.argsort(-confidence[doubted], kind="stable")]
     lines = alike[doubted] if isinstance(alike, np.ndarray) else alike
-    taken = list(corners[grouped])
-    if joinable is not None:
-        grouped, groups = grouped[joinable], groups[joinable]
-    if not len(grouped):
-        return []
     joined = join_groups(vectors[doubted], vectors[grouped], groups, lines)
+    taken = list(corners[grouped])
     pairs = []
     for k, group in zip(doubted, joined, strict=True):
         if group < 0:

@@ -179,21 +179,6 @@ def test_a_doubted_back_counts_only_by_joining_a_counted_group(
         assert out.similarity[2] == out.similarity[0]
 
 
-def test_a_doubted_back_never_joins_a_pile_of_no_deck() -> None:
-    # (a doubted box on clutter joined the clutter's pile and was said as a back of no deck:
-    # 21 of demo table 4's 105 "backs of no deck", more backs than the table held; review)
-    frame, dets = frame_with([40, 40, 90])
-    dets = Detections.from_obb(dets.obb, [0.9, 0.9, 0.2], [0, 0, 0])
-    kwargs = {"consensus_link": 0.7, "count_from": 0.45, "doubted_from": 0.1, "join_alike": 0.75}
-    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
-                   unknown_below=0.95, **kwargs)  # the pair's 0.9: a pile of no deck
-    assert [out.deck_name(i) for i in range(3)] == ["unknown"] * 3
-    assert out.counted.tolist() == [True, True, False]
-    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), stand_in_embed,
-                   unknown_below=0.5, **kwargs)  # (the same pile given its deck: joined)
-    assert out.counted.tolist() == [True, True, True]
-
-
 @pytest.mark.parametrize(
     ("conf", "near_line_from", "near_line_alike", "counted"),
     [
