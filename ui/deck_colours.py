@@ -7,6 +7,7 @@ green-bucket must still be told apart at a glance.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Final
 
@@ -43,6 +44,18 @@ def deck_rgb(deck: str) -> tuple[int, int, int]:
 def deck_label(deck: str) -> str:
     """'green-pump' -> 'Green pump' (the UI's spelling of a deck name)."""
     return deck.replace("-", " ").capitalize()
+
+
+# one of the eight decks named in a rule's words, as the command line names it
+_DECK_IN_TEXT: Final = re.compile(
+    r"(?<![\w-])(" + "|".join(re.escape(name) for name in DECKS_BY_NAME) + r")(?![\w-])"
+)
+
+
+def with_deck_labels(text: str) -> str:
+    """A rule's words ("their deck, green-pump, is Ed's now") with each of the eight decks
+    named as the app names them everywhere else ("Green pump"; review)."""
+    return _DECK_IN_TEXT.sub(lambda found: deck_label(found.group(1)), text)
 
 
 def rgba_to_qimage(rgba: np.ndarray) -> QImage:

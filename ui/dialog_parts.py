@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QLabel, QWid
 
 from blitzcam.game.rules import MatchError
 from blitzcam.ui.announce import announce
+from blitzcam.ui.deck_colours import with_deck_labels
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,9 @@ class ErrorLabel(QLabel):
     def refuse(self, text: str, at: QWidget | None = None) -> None:
         """Say `text`; the box at fault (`at`), where one is known, takes the focus, its text
         chosen to be typed over, and carries the reason as its description: the reason is a
-        label the focus cannot reach, which a screen reader reads only as it changes."""
+        label the focus cannot reach, which a screen reader reads only as it changes. The
+        eight decks are named as the app names them (a rule's words name them as typed)."""
+        text = with_deck_labels(text)
         self.setText(text)
         if at is None:
             return

@@ -53,6 +53,7 @@ from blitzcam.ui.capture_store import (
 )
 from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.counting_worker import DEFAULT_INTERVAL_MS, Counter, Enroller, FrameSource
+from blitzcam.ui.deck_colours import with_deck_labels
 from blitzcam.ui.dialog_parts import Refusal
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, ask_export_target, export_match
@@ -408,7 +409,7 @@ class MainWindow(QMainWindow):
         match` changed the match since it was shown, the scoreboard is redrawn as it is now
         (the page stays: a scan's round can be confirmed again, against the match as it is)."""
         if not isinstance(exc, StaleMatchError) or exc.match_id != self.match_id:
-            return str(exc)
+            return with_deck_labels(str(exc))
         self._redraw(exc.current)
         self._told_decided = self._decided()  # (said with the refusal: "Reloaded as ...")
         return f"{exc}. Reloaded as it is stored now."
@@ -1393,7 +1394,7 @@ class MainWindow(QMainWindow):
             scanning=self.scan is not None,
             undo_refused=self._undo_refused,
         )
-        return f"{name}: {why}"
+        return f"{name}: {with_deck_labels(why)}"
 
     def closeEvent(self, event: QCloseEvent) -> None:
         # a scan's shots are asked about, as Esc asks (Ctrl+Q dropped them unasked)

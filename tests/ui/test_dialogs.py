@@ -51,7 +51,7 @@ def test_new_match_with_teams_and_custom_target(qtbot) -> None:
     ("edit", "message"),
     [
         # two players on one deck
-        (lambda d: d.rows[1].deck.setCurrentIndex(0), "deck green-pump is already played by Player 1"),
+        (lambda d: d.rows[1].deck.setCurrentIndex(0), "deck Green pump is already played by Player 1"),
         # the same name twice
         (lambda d: d.rows[1].name.setText("Player 1"), "player Player 1: two players have this name"),
         # teams for some players only

@@ -1050,7 +1050,7 @@ def test_a_come_back_refused_says_whose_deck_holds_the_seat(qtbot, store, feed, 
     assert window._why_not(window.come_back_action).endswith("nobody has left")
     window.show_match(window.match_id, store.update(window.match_id, lambda _: match))
     assert window._why_not(window.come_back_action).endswith(
-        ": Bob: their deck, red-buggy, is Di's now"
+        ": Bob: their deck, Red buggy, is Di's now"
     )
 
 

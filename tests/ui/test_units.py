@@ -711,3 +711,18 @@ def test_a_tie_draws_both_lines(qtbot) -> None:
     chart.render(image)
     colours = {QColor(image.pixel(x, y)).getRgb()[:3] for x in range(0, 400, 2) for y in range(0, 200)}
     assert green in colours and red in colours
+
+
+def test_a_rules_words_name_the_decks_as_the_app_does() -> None:
+    # (the status line said "their deck, green-pump, is Ed's now" where every card, menu and
+    # dialog says "Green pump"; review)
+    from blitzcam.ui.deck_colours import with_deck_labels
+
+    assert with_deck_labels("player Ann: their deck, green-pump, is Ed's now") == (
+        "player Ann: their deck, Green pump, is Ed's now"
+    )
+    assert with_deck_labels("deck red-buggy is already played by Bob") == (
+        "deck Red buggy is already played by Bob"
+    )
+    # (not inside another word: an enrolled deck of one's own, a plural)
+    assert with_deck_labels("my-green-pump-x and green-pumps") == "my-green-pump-x and green-pumps"
