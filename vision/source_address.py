@@ -17,13 +17,18 @@ def is_stream(spec: int | str | Path) -> bool:
 
 def address_problem(address: str) -> str | None:
     """Why a stream's address (scheme://...) names no place a stream could come from, said
-    before anything is asked of the network: a space in it, no host, an IPv6 host's bracket
-    left open; None where it may (FFmpeg and the server decide the rest). A space reached the
-    server check, which said the server "does not answer in HTTP" with nothing asked of it."""
-    if any(ch.isspace() for ch in address):
-        return "not an address: it holds a space (a port follows its host after a colon: :8080)"
-    authority = address.split("://", 1)[1].split("/", 1)[0]
-    host = authority.rsplit("@", 1)[-1]
+    before anything is asked of the network: a space after its password (which may hold one),
+    no host, an IPv6 host's bracket left open; None where it may (FFmpeg and the server decide
+    the rest). A space reached the server check, which said the server "does not answer in
+    HTTP" with nothing asked of it."""
+    rest = address.split("://", 1)[1]
+    # (after its user name and password, which may hold a space FFmpeg sends as it is)
+    after_userinfo = rest[_userinfo_end(rest, _HOST_SPACED) + 1 :]
+    host = after_userinfo[: _first_of(after_userinfo, "/?#;")]
+    if any(ch.isspace() for ch in host):
+        return "not an address: its host holds a space (a port follows it after a colon: :8080)"
+    if any(ch.isspace() for ch in after_userinfo):
+        return "not an address: it holds a space (an address writes one as %20)"
     if not host or host.startswith(":"):
         return "no host in the address (as in http://192.168.1.20:8080/video)"
     if host.startswith("[") and "]" not in host:
@@ -109,7 +114,8 @@ SCHEME_WITHOUT_COLON: Final = re.compile(r"(rtsps?|https?)//", re.IGNORECASE)
 # ... with one slash (http:/host), or none at all, as a phone camera app shows its address
 # (192.168.1.20:8080/video): "no such file or folder" alone, as of a file
 SCHEME_ONE_SLASH: Final = re.compile(r"(rtsps?|https?):/(?!/)", re.IGNORECASE)
-HOST_AND_PORT: Final = re.compile(r"[\w.-]+:\d{1,5}(/|\Z)")
+HOST_AND_PORT: Final = re.compile(r"[\w.-]+:(?P<port>\d{1,5})(/|\Z)")
+RTSP_PORTS: Final = frozenset({"554", "8554"})  # (an address at them is an RTSP camera's)
 
 
 def as_pasted(text: str) -> str:

@@ -36,6 +36,7 @@ from blitzcam.vision.images import HEIC_SUFFIXES, IMAGE_SUFFIXES, is_picture
 from blitzcam.vision.source_address import (
     ANY_ADDRESS,
     HOST_AND_PORT,
+    RTSP_PORTS,
     SCHEME_ONE_SLASH,
     SCHEME_WITHOUT_COLON,
     STREAM_SCHEMES,
@@ -182,10 +183,12 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
                 f"{shown_address(typed)}: no such file or folder (an address? its scheme "
                 f"takes two slashes: {scheme.lower()}://)"
             )
-        if HOST_AND_PORT.match(typed):
+        if found := HOST_AND_PORT.match(typed):
+            scheme = "rtsp" if found.group("port") in RTSP_PORTS else "http"
             raise SourceError(
                 f"{shown_address(typed)}: no such file or folder (an address? a stream's "
-                f"starts with {' or '.join(STREAM_SCHEMES[::2])}: http://{typed})"
+                f"starts with {' or '.join(STREAM_SCHEMES[::2])}: "
+                f"{shown_address(f'{scheme}://{typed}')})"  # (its password hidden there too)
             )
         raise SourceError(f"{shown_address(str(path))}: no such file or folder")
     if path.is_dir():
