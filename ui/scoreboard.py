@@ -451,7 +451,8 @@ class RoundTable(QTableWidget):
         fewer_or_same = self.rowCount() >= rows
         chosen = self.currentRow() >= HEADER_ROWS and fewer_or_same and bool(match.rounds)
         kept_row = min(self.currentRow(), rows - 1) if chosen else -1
-        if self.currentRow() >= HEADER_ROWS and (back := put_back(self._rounds, match.rounds)):
+        back = put_back(self._rounds, match.rounds) if self.currentRow() >= HEADER_ROWS else None
+        if back is not None:  # (round 1 is 0: taken for none at first; diff review)
             kept_row = HEADER_ROWS + back
         elif self.currentRow() == 0 and len(self._rounds) == len(match.rounds):
             kept_row = 0

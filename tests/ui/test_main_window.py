@@ -1754,7 +1754,12 @@ def test_a_round_chosen_in_the_table_is_deleted_once_the_players_say_so(
     # ... and undone, on the round brought back (on no row: the next F2 said "choose"; review)
     window.undo_action.trigger()
     assert window.match.rounds == rounds and table.current_round() == 2
+    table.setCurrentCell(2, 0)  # round 1 too (its index 0 was taken for none: diff review)
     answer(QMessageBox.StandardButton.Yes)
+    window.delete_round_action.trigger()
+    window.undo_action.trigger()
+    assert window.match.rounds == rounds and table.current_round() == 1
+    table.setCurrentCell(3, 0)
     window.delete_round_action.trigger()
     assert window.match.rounds == (rounds[0], rounds[2])
     # changed elsewhere meanwhile: refused, and the match shown as it is now
