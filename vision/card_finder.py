@@ -94,7 +94,8 @@ RUNS_OFF: Final = (
 )
 PATTERNED_TABLE: Final = (
     "the bright shapes found run off the picture or have no card's outline: the table's pattern "
-    "(wood grain, stripes)? lay the card on a plain darker surface"
+    "(wood grain, stripes), or cards cut by the picture's edge? lay one back alone, whole, on a "
+    "plain darker surface"
 )
 NOT_ONE_CARD: Final = (
     "the bright shape found is not one card's: its outline is dented (two cards overlapping, "
@@ -520,7 +521,8 @@ def _card_in(
     if problem in (TWO_CARDS, RUNS_OFF):
         # the card found runs off the picture or has no card's outline, and so does another
         # bright shape of a second card's size: a wood table's light grain, a patterned cloth
-        # ("more than one card" was said of a wood table with none, and with a small card; review)
+        # ("more than one card" was said of a wood table with none, and with a small card;
+        # review), or two cards cut by the edge (said too: diff review)
         def edgy(shape: Bright) -> bool:
             return shape.shapeless or shape.cut or _on_the_edge(shape.corners, image_wh)
 
