@@ -298,16 +298,25 @@ _SCENE_FILE: Final = re.compile(r"\d{6,}\.(jpg|txt|json)")
 _LABEL_CACHE: Final = re.compile(r"(train|val|test)\.cache(\.npy)?")
 
 
+# what a file manager leaves in a folder looked at (macOS Finder's, Windows Explorer's): no
+# one's work, and no reason to refuse --overwrite (diff review)
+_FILE_MANAGERS: Final = re.compile(r"\.DS_Store|\._.*|Thumbs\.db|desktop\.ini", re.IGNORECASE)
+
+
 def foreign_entries(out: Path) -> list[str]:
     """What a dataset folder holds that this command did not write, as paths inside it, in
-    order (OSError where a folder cannot be listed)."""
+    order (OSError where a folder cannot be listed); a file manager's own files aside."""
     foreign = []
     for entry in sorted(out.iterdir()):
+        if _FILE_MANAGERS.fullmatch(entry.name):
+            continue
         if entry.name not in DATASET_ENTRIES:
             foreign.append(entry.name)
         elif entry.is_dir():
             for inside in sorted(entry.iterdir()):
-                if entry.name == "labels" and _LABEL_CACHE.fullmatch(inside.name):
+                if _FILE_MANAGERS.fullmatch(inside.name) or (
+                    entry.name == "labels" and _LABEL_CACHE.fullmatch(inside.name)
+                ):
                     continue
                 if inside.name not in SPLITS or not inside.is_dir():
                     foreign.append(f"{entry.name}/{inside.name}")
@@ -316,6 +325,7 @@ def foreign_entries(out: Path) -> list[str]:
                     f"{entry.name}/{inside.name}/{file.name}"
                     for file in sorted(inside.iterdir())
                     if not (_SCENE_FILE.fullmatch(file.name) and file.is_file())
+                    and not _FILE_MANAGERS.fullmatch(file.name)
                 ]
     return foreign
 

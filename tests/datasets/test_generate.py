@@ -251,6 +251,7 @@ def test_refuses_non_empty_folder_and_overwrites_on_request(tmp_path: Path) -> N
     (out / "images" / "train" / "my-table.jpg").unlink()
     (out / "labels" / "train" / "my-table.txt").unlink()
     (out / "labels" / "train.cache").write_bytes(b"ultralytics'")  # (training writes them)
+    (out / "images" / "train" / ".DS_Store").write_bytes(b"Finder's")  # (a look: diff review)
     generate_dataset(_request(out, n=1, overwrite=True))
 
 
