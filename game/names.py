@@ -134,6 +134,16 @@ _LATIN_LOOKALIKES: Final = str.maketrans(
 )  # fmt: skip
 
 
+# the steps of `looks_as`, in order, each with what it makes alike as said of two names
+_LOOK_STEPS: Final = (
+    ("a character that shows nothing", lambda t: "".join(c for c in t if not shows_nothing(c))),
+    ("a letter's form (full-width, an accent apart)", lambda t: unicodedata.normalize("NFKC", t)),
+    ("a letter of another script drawn alike", lambda t: t.translate(_LATIN_LOOKALIKES)),
+    ("case", str.lower),
+    ("spaces", lambda t: " ".join(t.split())),
+)
+
+
 def looks_as(name: str) -> str:
     """A name as it looks to the players at the table: without what shows nothing, its
     characters in their plain forms, in any case ('Ann', 'ann', 'Ａnn' in full-width letters,
@@ -143,19 +153,9 @@ def looks_as(name: str) -> str:
     partners as two teams, leading together), and a Cyrillic or Greek letter drawn as a
     Latin one is that letter ('Аnn' with a Cyrillic А). For telling seats apart as they are
     given; stored matches load by `seen_as`, as they were scored."""
-    shown = "".join(ch for ch in name if not shows_nothing(ch))
-    plain = unicodedata.normalize("NFKC", shown).translate(_LATIN_LOOKALIKES)
-    return " ".join(plain.lower().split())
-
-
-# the steps of `looks_as`, each with what it makes alike, in the words said of two names
-_LOOK_STEPS: Final = (
-    ("a character that shows nothing", lambda t: "".join(c for c in t if not shows_nothing(c))),
-    ("a letter's form (full-width, an accent apart)", lambda t: unicodedata.normalize("NFKC", t)),
-    ("a letter of another script drawn alike", lambda t: t.translate(_LATIN_LOOKALIKES)),
-    ("case", str.lower),
-    ("spaces", lambda t: " ".join(t.split())),
-)
+    for _, step in _LOOK_STEPS:
+        name = step(name)
+    return name
 
 
 def how_alike(name: str, other: str) -> str:
