@@ -9,6 +9,7 @@ command's files (recipe.json, train_seconds.json) overwrote the other's.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Final, Literal
 
@@ -112,6 +113,13 @@ def check_run_start(
             f"{run_dir}: holds {ARTICLE[kind]} {kind} run already: --resume goes on with it; to "
             "start over, use another --run or delete that folder"
         )
+    if found is None and not resume and (others := _files_of_no_run(run_dir)):
+        # (a slip in --run, a home folder, took the run's files in among one's own)
+        more = f" and {len(others) - 1} more" if len(others) > 1 else ""
+        raise UserError(
+            f"{run_dir}: holds {others[0]}{more}, and no run: its files would be mixed in "
+            "with them; use an empty or new folder as --run"
+        )
     if found is None and resume:
         # (a run stopped before its first step: what it made so far is made once, and a start
         # without --resume takes it; a train-identity stopped cutting was said as lost)
@@ -129,9 +137,27 @@ def check_run_start(
         )
 
 
+def _files_of_no_run(run_dir: Path) -> list[str]:
+    """What a folder holding no run holds (hidden files aside), in order, unless something in
+    it is a run's: its first record written (a run stopped while making its scenes), or what a
+    run makes and a new one takes up (scenes, crops, drawings linked in from another run)."""
+    try:
+        held = sorted(p.name for p in run_dir.iterdir() if not p.name.startswith("."))
+    except OSError:  # (not there, or not listed: said where it is used)
+        return []
+    runs = any(name in RUN_RECORDS or _RUN_MADE.fullmatch(name) for name in held)
+    return [] if runs else held
+
+
+# what a run makes in its folder and a run started there takes up
+_RUN_MADE: Final = re.compile(r"drawings-.*\.npz|.*scenes.*|crops.*|negatives|export")
+
+
 SHIP_FILE: Final = "ship.json"  # whether the run was started with --no-ship
 # the scene dataset a detector run's first stage was given (`--data`), or null
 DATA_FILE: Final = "data.json"
+# what a run writes first (a detector run its data.json, an identity run its recipe.json)
+RUN_RECORDS: Final = frozenset({"recipe.json", SHIP_FILE, DATA_FILE})
 
 
 # how a model exported into a run folder is counted with, by the run's kind

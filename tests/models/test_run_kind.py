@@ -74,6 +74,26 @@ def test_a_run_starts_only_where_it_throws_nothing_away(tmp_path: Path) -> None:
         check_run_start(tmp_path, "detector", resume=True)
 
 
+def test_a_run_is_not_started_among_files_of_no_run(tmp_path: Path) -> None:
+    # (`--run ~/Documents`: the run's scenes, crops and records were mixed in; review)
+    (tmp_path / "taxes.pdf").write_bytes(b"mine")
+    (tmp_path / "photos").mkdir()
+    for kind in ("detector", "identity"):
+        with pytest.raises(UserError, match=r"holds photos and 1 more, and no run: its files "
+                                            r"would be mixed in"):  # fmt: skip
+            check_run_start(tmp_path, kind, resume=False)  # type: ignore[arg-type]
+    # ... where a run was started and stopped (its first record written), it may start over
+    (tmp_path / "data.json").write_text('{"scenes": null}')
+    check_run_start(tmp_path, "detector", resume=False)
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    (hidden / ".directory").write_text("a file manager's")  # (hidden files are no one's work)
+    check_run_start(hidden, "identity", resume=False)
+    # ... and drawings linked in from another run, to be taken up (as the fifth network's were)
+    (hidden / "drawings-val-seed3-200.npz").symlink_to(tmp_path / "taxes.pdf")
+    check_run_start(hidden, "identity", resume=False)
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
