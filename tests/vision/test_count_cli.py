@@ -123,6 +123,20 @@ def test_a_picture_without_colour_is_counted_with_a_note(random_model, photos, c
                      "their inks, so most backs are read as no deck; take a colour photo"]  # fmt: skip
 
 
+def test_demo_counts_the_demo_tables_unless_a_file_is_named_so(
+    random_model, photos, capsys, monkeypatch
+) -> None:
+    # (an installed blitzcam's demo tables lie where no one types their path; review)
+    monkeypatch.chdir(photos["good"].parent)
+    code, out, _ = _run(capsys, ["count", "--model", str(random_model.onnx), "--json", "demo"])
+    paths = [Path(entry["path"]) for entry in json.loads(out)["images"]]
+    assert code == 0 and [p.name for p in paths] == [f"table-{n}.jpg" for n in range(1, 5)]
+    assert all(p.parent.name == "demo" and p.is_file() for p in paths)
+    (photos["good"].parent / "demo").write_bytes(photos["good"].read_bytes())
+    code, out, _ = _run(capsys, ["count", "--model", str(random_model.onnx), "--json", "demo"])
+    assert code == 0 and [e["path"] for e in json.loads(out)["images"]] == ["demo"]
+
+
 def test_a_picture_far_too_small_or_dark_is_counted_with_a_note(random_model, photos, capsys) -> None:
     # (a 320 x 180 table counted 3 cards too many of one deck, a dark one "0 cards counted",
     # neither with a word; review)
