@@ -18,6 +18,9 @@ gpu_setup() {
 
 # gpu_run_within LIMIT COMMAND...: COMMAND, interrupted (INT) when LIMIT seconds since
 # `started` are near: 25 of them are kept, 10 to stop it and 15 to copy its results back.
+# `trained` is its exit status, or 1 where it did not run: each script exits with it (they
+# ended with `tail`, exit 0 whatever happened: the device tool's rc said nothing; review).
+trained=1
 gpu_run_within() {
   local limit=$1
   shift
@@ -29,7 +32,8 @@ gpu_run_within() {
     echo "set-up took the time: ${left} s left of ${limit}, no training"
   else
     timeout --signal=INT --kill-after=10 "$left" "$@"
-    echo "exit $? after $(($(date +%s) - started)) s"
+    trained=$?
+    echo "exit $trained after $(($(date +%s) - started)) s"
   fi
 }
 

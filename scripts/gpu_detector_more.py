@@ -15,6 +15,7 @@ from pathlib import Path
 def main(argv: list[str]) -> None:
     from blitzcam.models import DETECTOR_PT
     from blitzcam.models.recipe import SHIPPED
+    from blitzcam.models.run_kind import run_kind
     from blitzcam.models.run_record import go_on_from_shipped
     from blitzcam.models.training import recipe_with, train
 
@@ -26,7 +27,10 @@ def main(argv: list[str]) -> None:
         more_wide_art=wide == ["1"] or None,
     )  # fmt: skip
     print(recipe)
-    go_on_from_shipped(Path(run), recipe, DETECTOR_PT, resume=True)  # a warm machine's again
+    # a fresh machine's empty run folder starts one; a warm machine's (or RESUME_FROM's) goes
+    # on with it (resume=True alone was refused on an empty folder, since 794671b: review)
+    started = run_kind(Path(run)) is not None
+    go_on_from_shipped(Path(run), recipe, DETECTOR_PT, resume=started)
     weights = train(
         recipe, scenes_dir=None, run_dir=Path(run), resume=True, workers=int(workers),
         device=device,

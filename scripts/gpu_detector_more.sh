@@ -3,7 +3,7 @@
 # weights, stage 3's schedule again on fresh scenes, a quarter of them a big game's late rounds,
 # on a borrowed GPU machine that has Python, torch (CUDA), OpenCV and numpy but no ultralytics
 # and no network. Stage 3 ran 10 epochs in its 0.1 h and its validation recall was still
-# rising (models/MODEL_CARD.md). Prepared, never run on a GPU yet.
+# rising (models/MODEL_CARD.md). Run on a lent GPU at stops 46 and 47 (the model card).
 #
 # Prepared on the development machine (where pip can reach the registry):
 #   .whl/   ultralytics 8.4.190, ultralytics-thop, ultralytics-platform, platformdirs and tqdm
@@ -22,8 +22,10 @@
 # HOURS again in full (ultralytics restarts its clock on resume). On a fresh machine,
 # RESUME_FROM=FILE (a last.pt brought back, carried in the working tree: e.g.
 # runs/detector-more/more/weights/last.pt as put together below, with carry
-# runs/detector-more/more, whose train_seconds.json and results.csv are found beside it or a
-# folder up) with the same HOURS and SCENES: the scenes and
+# runs/detector-more/more/weights/last.pt, runs/detector-more/more/results.csv and
+# runs/detector-more/more/train_seconds.json, found beside it or a folder up; not the whole
+# folder: its best.pt too passes the carry's 64 MiB with the tree) with the same HOURS and
+# SCENES: the scenes and
 # crops are made again, the same bytes (`blitzcam train` makes a resumed stage's crops where
 # they are gone), and the results.csv that comes back holds every call's epochs.
 # Back home, with the files from OUT_DIR (the same HOURS and SCENES): the checkpoints come in
@@ -75,3 +77,4 @@ gpu_bring_back "$run/more/weights/last.pt" last.pt
   more/finished.json more/train_seconds.json 2>/dev/null))
 ls -la "$out" >>"$log"
 tail -c 8000 "$log"
+exit "$trained"  # (124 or 130: stopped at the time limit, its epochs kept)

@@ -65,3 +65,4 @@ for kept in last.pt recipe.json train_seconds.json device.json; do
 done
 ls -la "$out" >>"$log"
 tail -c 8000 "$log"
+exit "$trained"  # (124 or 130: stopped at the time limit, its epochs kept)

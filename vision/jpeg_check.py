@@ -14,8 +14,6 @@ from __future__ import annotations
 import re
 from typing import Final
 
-import simplejpeg
-
 # libjpeg's warnings (jerror.h, JWRN_*) that say the image data itself is damaged. The others
 # are about metadata (a JFIF revision or Adobe transform it does not know, an ICC marker) or an
 # encoder's harmless quirk: the picture decodes as it was made. A strict read ends at the first
@@ -54,6 +52,10 @@ def libjpeg_warning(data: bytes) -> str | None:
 
     A file libjpeg cannot read at all (another format, an unsupported JPEG variant) is said as
     well: OpenCV's decoder, which may read more variants, has the last word on those."""
+    # (imported here: training, which never reads a JPEG so, runs on a lent GPU machine
+    # without it; the import at the top stopped both GPU scripts at their first line: review)
+    import simplejpeg
+
     try:
         simplejpeg.decode_jpeg(data, "GRAY", min_height=1, min_width=1)  # the 1/8 scale
     except ValueError as exc:

@@ -582,6 +582,28 @@ def test_a_run_started_with_no_ship_keeps_to_its_folder_when_resumed_without_it(
 
 
 @pytest.mark.slow
+def test_the_stage_5_gpu_script_starts_a_run_on_a_fresh_machine_and_goes_on_with_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (it asked to go on from the shipped weights with --resume in an empty folder, refused
+    # since 794671b: the one lent call would have ended in a second; review)
+    import importlib.util
+
+    from blitzcam.models import training
+
+    spec = importlib.util.spec_from_file_location(
+        "gpu_detector_more", Path(__file__).parents[2] / "scripts" / "gpu_detector_more.py"
+    )
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    trained: list[bool] = []
+    monkeypatch.setattr(training, "train", lambda *a, resume, **k: trained.append(resume))
+    run = tmp_path / "detector-run"
+    script.main([str(run), "0.001", "12", "cpu", "1"])  # a fresh machine's empty folder
+    script.main([str(run), "0.001", "12", "cpu", "1"])  # a warm machine's, or RESUME_FROM's
+    assert trained == [True, True] and (run / "extend" / "finished.json").is_file()
+
+
 def test_stage_5_trains_from_the_shipped_weights(tmp_path: Path) -> None:
     # the path a lent GPU runs (scripts/gpu_detector_more.sh), tiny, on the CPU
     import torch
