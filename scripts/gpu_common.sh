@@ -1,4 +1,4 @@
-# Shared by scripts/gpu_identity.sh and scripts/gpu_detector_more.sh: the set-up on a borrowed
+# Shared by the scripts/gpu_*.sh scripts: the set-up on a borrowed
 # GPU machine without network, and a command run within what is left of the call's time.
 # Sourced after `started` (the call's start, date +%s) and `python` are set.
 

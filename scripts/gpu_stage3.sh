@@ -11,48 +11,40 @@
 #   RUN/      a run folder holding stages 1 and 2: train/results.csv, refine/results.csv and
 #             refine/weights/best.pt (the shipped models/blitzcam-obb.pt).
 # Then: scripts/gpu_stage3.sh RUN OUT_DIR SECONDS
-# (DEVICE, SCENES and HOURS in the environment override device 0 and the recipe's stage 3
-# scenes and hours, and SKIP_INSTALL=1 the set-up, for a dry run on a small machine: with
-# PATH's python3 one that has blitzcam and ultralytics.)
+# (DEVICE, SCENES, HOURS, PYTHON and SKIP_INSTALL=1 in the environment override device 0,
+# the recipe's stage 3 scenes and hours, python3 and the set-up, for a dry run on a small
+# machine.)
 # It runs `blitzcam train --resume --device 0 --workers 16` without the export (ONNX export
 # needs onnxslim; it is done back on the development machine with the same code), stops the
-# training at SECONDS whatever happens, and copies the stage's weights and logs to OUT_DIR.
+# training 25 s before SECONDS whatever happens (scripts/gpu_common.sh, as the other GPU
+# scripts), and copies the stage's logs to OUT_DIR and its checkpoints in parts of 15 MiB (a
+# stage cut off keeps its optimizer: 27 MB, over what comes back whole). Back home:
+# cat OUT/best.pt.part-* > best.pt, and the same for last.pt.
 set -u
 run=${1:?run folder}
 out=${2:?output folder}
 limit=${3:?seconds}
 started=$(date +%s)
-trained=1  # the training's exit status, which the script ends with (1: it did not run)
+python=${PYTHON:-python3}
 export PYTHONUNBUFFERED=1 YOLO_VERBOSE=1 BLITZCAM_DATA_DIR=/tmp/blitzcam-data
 mkdir -p "$out"
 log="$out/stage3.log"
+. scripts/gpu_common.sh
 {
-  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null
   nproc
-  if [ "${SKIP_INSTALL:-0}" != 1 ]; then  # (1: a dry run here, in a venv that has them)
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
-      --target /tmp/site .whl/*.whl || exit 1
-    export PYTHONPATH=/tmp/site:$PWD/scripts/gpu_shim  # polars: scripts/gpu_shim
-    python3 -m pip install -q --no-index --no-deps --no-build-isolation -e . || exit 1
-  fi
+  gpu_setup "$PWD/scripts/gpu_shim"  # polars: scripts/gpu_shim
   # DataLoader workers pass batches through shared memory; small VMs give it little
-  mount -o remount,size=32G /dev/shm 2>/dev/null
+  [ "${SKIP_INSTALL:-0}" != 1 ] && mount -o remount,size=32G /dev/shm 2>/dev/null
   df -h /dev/shm | tail -1
-  echo "set-up: $(($(date +%s) - started)) s"
-  left=$((limit - ($(date +%s) - started)))
-  if [ "$left" -lt 60 ]; then  # timeout 0 would mean no limit at all; a negative one, an error
-    echo "set-up took the time: ${left} s left of ${limit}, no training"
-  else
   # the run folder and the overrides go in as arguments, never pasted into Python source
-  timeout --signal=INT --kill-after=20 "$left" python3 scripts/gpu_stage3.py "$run" \
-    "${SCENES:-}" "${HOURS:-}" "${DEVICE:-0}"
-  trained=$?
-  fi
-  echo "exit $trained after $(($(date +%s) - started)) s"
+  gpu_run_within "$limit" "$python" scripts/gpu_stage3.py "$run" "${SCENES:-}" "${HOURS:-}" \
+    "${DEVICE:-0}"
 } >"$log" 2>&1
 stage="$run/extend"
-cp "$stage/weights/best.pt" "$stage/weights/last.pt" "$stage/results.csv" "$stage/args.yaml" "$out/"
-cp "$stage/finished.json" "$out/" 2>/dev/null
+gpu_bring_back "$stage/weights/best.pt" best.pt
+gpu_bring_back "$stage/weights/last.pt" last.pt
+cp "$stage/results.csv" "$stage/args.yaml" "$stage/finished.json" "$out/" 2>/dev/null
 ls -la "$out" >>"$log"
 tail -c 8000 "$log"
-exit "$trained"
+exit "$trained"  # (124 or 130: stopped at the time limit, its epochs kept)
