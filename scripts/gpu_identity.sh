@@ -27,7 +27,8 @@
 # call with RESUME_FROM finishes.
 # last.pt, recipe.json, train_seconds.json, device.json and the log come back in OUT_DIR; export
 # and measure them here, in a run folder holding the recipe's drawings (runs/identity-data has
-# them all):
+# them all, where an earlier session cut them; runs/ is not kept in the repository: in a fresh
+# checkout that export cuts them first, about 9 minutes here):
 #   cp OUT/{last.pt,train_seconds.json,device.json} runs/identity-data/ && \
 #     .venv/bin/blitzcam train-identity --run runs/identity-data --late-scenes 600 --resume \
 #     --no-ship
