@@ -204,17 +204,19 @@ def make_counter(decks_dir: Path | None = None) -> Counter:
     """The real counter when vision/ has a pipeline and a model; else a NullCounter saying why.
     `decks_dir` (--decks): its <deck>.png backs, not the user's profile; a folder that cannot
     be used raises UserError naming it (a bad argument, as every command's --decks)."""
+    profile = None
     if decks_dir is not None:
         from blitzcam.vision.references import profile_from_dir
 
         # the folder's problems are a bad argument, said at the start as `count --decks` says
-        # them (UserError); the models' are the live view's news
-        profile_from_dir(decks_dir)
+        # them (UserError); the models' are the live view's news. Read once: the pipeline
+        # takes it (it read the folder's backs again)
+        profile = profile_from_dir(decks_dir)
     try:
         from blitzcam.vision.pipeline import CountingPipeline
 
         # a damaged enrolled back is left out (and said), not a reason to count nothing
-        pipeline = CountingPipeline.from_defaults(decks_dir=decks_dir, skip_unusable=True)
+        pipeline = CountingPipeline.from_defaults(profile=profile, skip_unusable=True)
         return PipelineCounter(pipeline, decks_dir=decks_dir)
     except Exception as exc:  # missing module, no model shipped yet, bad model file
         return NullCounter(f"no card counting available ({exc}); enter the counts by hand")

@@ -331,10 +331,12 @@ class CountingPipeline:
         threads: int | None = None,
         engine: str | None = None,
         skip_unusable: bool = False,
+        profile: DeckProfile | None = None,
     ) -> CountingPipeline:
         """The shipped models (or those named), run by `engine` (None: vision/onnx_session.py's
         choice), and the user's deck profile (or `decks_dir`; `skip_unusable` as in
-        references.default_profile).
+        references.default_profile), or `profile` where the caller has read it already (the
+        app reads its --decks folder first, to say the folder's problems before the models').
 
         The detector, the largest part of start-up, compiles on this thread while a second one
         draws the profile's reference backs, opens the identity network and embeds them
@@ -346,7 +348,12 @@ class CountingPipeline:
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deck-profile")
         try:
             # one worker: each task starts once the one before it has finished
-            profile = pool.submit(load_profile, decks_dir, skip_unusable=skip_unusable)
+            given = profile
+            profile = (
+                pool.submit(load_profile, decks_dir, skip_unusable=skip_unusable)
+                if given is None
+                else pool.submit(lambda: given)
+            )
             # (its path found there too: a $BLITZCAM_IDENTITY_MODEL naming nothing is said
             # after a detector's own problem, in the order above)
             embedder = pool.submit(

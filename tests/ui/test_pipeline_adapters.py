@@ -245,7 +245,7 @@ def test_the_app_counter_loads_a_damaged_profile_leniently(monkeypatch) -> None:
     monkeypatch.setattr(pipeline_module.CountingPipeline, "from_defaults", from_defaults)
     monkeypatch.setattr(pipeline_module, "LiveCounting", lambda pipeline: None)
     assert isinstance(make_counter(), PipelineCounter)
-    assert asked == {"decks_dir": None, "skip_unusable": True}
+    assert asked == {"profile": None, "skip_unusable": True}
 
 
 def test_forgetting_from_the_app_removes_the_print_and_reloads_the_profile() -> None:
