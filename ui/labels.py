@@ -181,3 +181,14 @@ class ElidedLabel(QLabel):
         font = self.shown_font()  # (once: with the labels it is drawn with, it fits each of them)
         painter.setFont(font)
         painter.drawText(self.contentsRect(), int(self.alignment()), self._cut_to(font))
+
+
+def set_styled(widget: QWidget, **properties: object) -> None:
+    """Set the properties the style sheet selects on (`QLabel#x[compact="true"]`), the widget
+    styled again where one changed: the style applies such rules only as it polishes it."""
+    if all(widget.property(name) == value for name, value in properties.items()):
+        return
+    for name, value in properties.items():
+        widget.setProperty(name, value)
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)

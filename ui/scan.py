@@ -37,7 +37,7 @@ from blitzcam.ui.counting_worker import (
     FrameSource,
 )
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
-from blitzcam.ui.labels import ElidedLabel
+from blitzcam.ui.labels import ElidedLabel, set_styled
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.outline_fit import OutlineFit
 from blitzcam.ui.scan_session import (
@@ -625,9 +625,7 @@ class ScanView(QWidget):
             self.hint.setVisible(not compact)
             self._show_warnings()
             for label in (self.step_title, *(seat[2] for seat in self._seats)):
-                label.setProperty("compact", compact)
-                label.style().unpolish(label)
-                label.style().polish(label)
+                set_styled(label, compact=compact)
             self._refresh()
 
     def _place_buttons(self) -> None:

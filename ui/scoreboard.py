@@ -50,6 +50,7 @@ from blitzcam.ui.labels import (
     as_plain,
     elided,
     plain_label,
+    set_styled,
     shown_plain,
 )
 from blitzcam.ui.scrolling import scrolling_rows
@@ -321,11 +322,7 @@ class TotalCard(QFrame):
         if look == self.look:
             return
         compact, tight = look != "large", look == "tight"
-        if self.total.property("compact") != compact or self.total.property("tight") != tight:
-            self.total.setProperty("compact", compact)
-            self.total.setProperty("tight", tight)
-            self.total.style().unpolish(self.total)
-            self.total.style().polish(self.total)
+        set_styled(self.total, compact=compact, tight=tight)
         if "tight" in (look, self.look):
             below, head = self.layout(), self._head
             for layout in (below, head):
@@ -833,7 +830,7 @@ class ScoreboardView(QWidget):
         """Each card's look: the base look, else beside the names where the page would not fit
         the window and every card keeps its name's room (`TotalCard.fits_beside`)."""
         cards = [card for card in self.cards if not card.isHidden()]
-        self._compact_headline(False)
+        set_styled(self.status, compact=False)
         for look in (self._base_look(), "compact", "tight"):
             for card in cards:
                 card.set_look(look)
@@ -846,13 +843,7 @@ class ScoreboardView(QWidget):
         # and a headline smaller where the page is still taller than the window (at 150 % a
         # long name's lead took two lines: the newest round below the edge; review)
         if overflowing:
-            self._compact_headline(True)
-
-    def _compact_headline(self, compact: bool) -> None:
-        if self.status.property("compact") != compact:
-            self.status.setProperty("compact", compact)
-            self.status.style().unpolish(self.status)
-            self.status.style().polish(self.status)
+            set_styled(self.status, compact=True)
 
     def _overflows(self) -> bool:
         """Whether the page, laid out as it is now, is taller than the window shows (what the
@@ -957,9 +948,7 @@ class ScoreboardView(QWidget):
         )
         # "round 20" kept on one line: a headline that wraps left "20" alone on the next
         self.status.setText(re.sub(r"round (\d+)", "round\u00a0\\1", status_text(match, standings)))
-        self.status.setProperty("decided", standings.status != "in-progress")
-        self.status.style().unpolish(self.status)
-        self.status.style().polish(self.status)
+        set_styled(self.status, decided=standings.status != "in-progress")
         entries = self._entries(match, standings)
         while len(self.cards) < len(entries):
             self.cards.append(TotalCard())
