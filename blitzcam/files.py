@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from blitzcam.errors import WrittenThenInterrupted
 from blitzcam.paths import folder_not_there, resolved
@@ -237,3 +237,13 @@ def _is_sqlite_file(path: Path) -> bool:
             return file.read(16) == b"SQLite format 3\x00"
     except OSError:  # unreadable: the write says why
         return False
+
+
+# what a file manager leaves in a folder looked at (macOS Finder's .DS_Store and ._ copies,
+# Windows Explorer's Thumbs.db and desktop.ini): no one's work, in a folder blitzcam writes
+_FILE_MANAGERS: Final = re.compile(r"\.DS_Store|\._.*|Thumbs\.db|desktop\.ini", re.IGNORECASE)
+
+
+def file_managers_own(name: str) -> bool:
+    """Whether a file of this name is one a file manager leaves (see _FILE_MANAGERS)."""
+    return _FILE_MANAGERS.fullmatch(name) is not None

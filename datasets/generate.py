@@ -40,6 +40,7 @@ from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene
 from blitzcam.datasets.labels import SPLITS, data_yaml, ground_truth, ground_truth_text, label_text
 from blitzcam.datasets.photometric import encode_jpeg
 from blitzcam.errors import UserError
+from blitzcam.files import file_managers_own
 from blitzcam.paths import expand_home, link_into_nothing, resolved, why_no_folder
 from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds
 
@@ -298,23 +299,18 @@ _SCENE_FILE: Final = re.compile(r"\d{6,}\.(jpg|txt|json)")
 _LABEL_CACHE: Final = re.compile(r"(train|val|test)\.cache(\.npy)?")
 
 
-# what a file manager leaves in a folder looked at (macOS Finder's, Windows Explorer's): no
-# one's work, and no reason to refuse --overwrite (diff review)
-_FILE_MANAGERS: Final = re.compile(r"\.DS_Store|\._.*|Thumbs\.db|desktop\.ini", re.IGNORECASE)
-
-
 def foreign_entries(out: Path) -> list[str]:
     """What a dataset folder holds that this command did not write, as paths inside it, in
     order (OSError where a folder cannot be listed); a file manager's own files aside."""
     foreign = []
     for entry in sorted(out.iterdir()):
-        if _FILE_MANAGERS.fullmatch(entry.name):
+        if file_managers_own(entry.name):  # (no reason to refuse --overwrite: diff review)
             continue
         if entry.name not in DATASET_ENTRIES:
             foreign.append(entry.name)
         elif entry.is_dir():
             for inside in sorted(entry.iterdir()):
-                if _FILE_MANAGERS.fullmatch(inside.name) or (
+                if file_managers_own(inside.name) or (
                     entry.name == "labels" and _LABEL_CACHE.fullmatch(inside.name)
                 ):
                     continue
@@ -325,7 +321,7 @@ def foreign_entries(out: Path) -> list[str]:
                     f"{entry.name}/{inside.name}/{file.name}"
                     for file in sorted(inside.iterdir())
                     if not (_SCENE_FILE.fullmatch(file.name) and file.is_file())
-                    and not _FILE_MANAGERS.fullmatch(file.name)
+                    and not file_managers_own(file.name)
                 ]
     return foreign
 

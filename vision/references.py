@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from blitzcam.errors import UserError
+from blitzcam.files import file_managers_own
 from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, meant_deck
 from blitzcam.paths import data_dir, data_dir_path, not_there
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
@@ -509,7 +510,7 @@ def pictures_not_read(folder: Path, decks: Iterable[str]) -> list[Path]:
     return [
         path
         for path in listing
-        if not path.name.startswith("._")
+        if not file_managers_own(path.name)
         and path.stem.removeprefix(".") in wanted
         and path.suffix.lower() in IMAGE_SUFFIXES
         and (path.suffix.lower() != ".png" or path.name.startswith("."))
