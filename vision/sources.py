@@ -171,18 +171,16 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
     path = expand_home(Path(text))
     if not path.exists():
         typed = text.strip()
-        if SCHEME_WITHOUT_COLON.match(typed):  # (Path made http//host of it http/host)
-            scheme = typed.split("/", 1)[0]
-            raise SourceError(
-                f"{shown_address(typed)}: no such file or folder (an address? its scheme "
-                f"takes a colon: {scheme.lower()}://)"
-            )
-        if SCHEME_ONE_SLASH.match(typed):
-            scheme = typed.split(":", 1)[0]
-            raise SourceError(
-                f"{shown_address(typed)}: no such file or folder (an address? its scheme "
-                f"takes two slashes: {scheme.lower()}://)"
-            )
+        # (Path made http//host of it http/host)
+        for mistyped, takes in (
+            (SCHEME_WITHOUT_COLON, "a colon"),
+            (SCHEME_ONE_SLASH, "two slashes"),
+        ):
+            if found := mistyped.match(typed):
+                raise SourceError(
+                    f"{shown_address(typed)}: no such file or folder (an address? its scheme "
+                    f"takes {takes}: {found.group(1).lower()}://)"
+                )
         if found := HOST_AND_PORT.match(typed):
             scheme = "rtsp" if found.group("port") in RTSP_PORTS else "http"
             raise SourceError(
