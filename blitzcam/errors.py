@@ -49,3 +49,9 @@ def first_line(exc: BaseException, *, most: int = 200) -> str:
     characters; its type's name when it says nothing."""
     text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()
     return text.splitlines()[0][:most] if text else type(exc).__name__
+
+
+def first_and_more(items: list[str]) -> str:
+    """The first of `items` and how many more, as a message names what is in the way ("notes.txt
+    and 2 more"; the first alone where it is the only one)."""
+    return items[0] + (f" and {len(items) - 1} more" if len(items) > 1 else "")

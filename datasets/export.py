@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from blitzcam.datasets.art import MAX_EXPORT_WIDTH, MIN_EXPORT_WIDTH, export_backs, save_png_rgba
-from blitzcam.errors import UserError
+from blitzcam.errors import UserError, first_and_more
 from blitzcam.files import why_unwritable
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.paths import why_no_folder
@@ -44,10 +44,9 @@ def export_command(args: argparse.Namespace) -> int:
     if there and not getattr(args, "overwrite", False):
         # (a --decks folder of one's own photographed backs was replaced by the drawings,
         # unasked; review)
-        more = f" and {len(there) - 1} more" if len(there) > 1 else ""
         raise UserError(
-            f"{out_dir / (there[0] + '.png')}{more}: already there (your own backs?): nothing "
-            "was written; --overwrite replaces them"
+            f"{first_and_more([str(out_dir / f'{deck}.png') for deck in there])}: already there "
+            "(your own backs?): nothing was written; --overwrite replaces them"
         )
     try:
         paths = export_backs(out_dir, width=width)

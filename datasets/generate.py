@@ -39,7 +39,7 @@ except ImportError:  # Windows
 from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene
 from blitzcam.datasets.labels import SPLITS, data_yaml, ground_truth, ground_truth_text, label_text
 from blitzcam.datasets.photometric import encode_jpeg
-from blitzcam.errors import UserError
+from blitzcam.errors import UserError, first_and_more
 from blitzcam.files import file_managers_own
 from blitzcam.paths import expand_home, link_into_nothing, resolved, why_no_folder
 from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds
@@ -280,9 +280,8 @@ def _check_out_dir(out: Path, *, overwrite: bool) -> None:
             # table added to its images with its label; reviews)
             foreign = foreign_entries(out)
             if foreign:
-                more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
                 raise UserError(
-                    f"{out}: holds {foreign[0]}{more}, which this command did not write: "
+                    f"{out}: holds {first_and_more(foreign)}, which this command did not write: "
                     "--overwrite replaces only a dataset as it wrote it; move them out first"
                 )
     except OSError as exc:  # a folder that cannot be listed, or one above it entered

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Final, Literal
 
-from blitzcam.errors import UserError
+from blitzcam.errors import UserError, first_and_more
 from blitzcam.paths import in_a_checkout
 
 RunKind = Literal["detector", "identity"]
@@ -115,9 +115,8 @@ def check_run_start(
         )
     if found is None and not resume and (others := _files_of_no_run(run_dir)):
         # (a slip in --run, a home folder, took the run's files in among one's own)
-        more = f" and {len(others) - 1} more" if len(others) > 1 else ""
         raise UserError(
-            f"{run_dir}: holds {others[0]}{more}, and no run: its files would be mixed in "
+            f"{run_dir}: holds {first_and_more(others)}, and no run: its files would be mixed in "
             "with them; use an empty or new folder as --run"
         )
     if found is None and resume:
