@@ -246,7 +246,9 @@ class CountingWorker(QObject):
 
     ready = Signal()  # a new item is in the mailbox
     failed = Signal(str)  # the source or the counter broke; the loop has stopped
-    finished = Signal()  # the source has no more frames
+    # the source has no more frames: why, where it ended before its end (a video cut short:
+    # its `end_note`), else ""
+    finished = Signal(str)
 
     def __init__(
         self,
@@ -313,7 +315,7 @@ class CountingWorker(QObject):
             if self._stopping.is_set():
                 return False  # nobody listens any more
             if frame is None:
-                self.finished.emit()
+                self.finished.emit(getattr(self._source, "end_note", None) or "")
                 return False
             if not self._take_turn():
                 return False
@@ -361,7 +363,7 @@ class CountingThread(QObject):
     # source), from a source that can give one (a camera or stream: `peek`)
     previewed = Signal(object, int)
     failed = Signal(str)
-    finished = Signal()
+    finished = Signal(str)  # why the source ended before its end, else "" (CountingWorker)
 
     def __init__(
         self,
@@ -450,8 +452,8 @@ class CountingThread(QObject):
         if not self._stopped:
             self.failed.emit(message)
 
-    @Slot()
-    def _on_finished(self) -> None:
+    @Slot(str)
+    def _on_finished(self, note: str) -> None:
         self._preview.stop()
         if not self._stopped:
-            self.finished.emit()
+            self.finished.emit(note)

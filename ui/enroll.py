@@ -200,7 +200,8 @@ class EnrollDialog(QDialog):
         self._thread.counted.connect(self._on_counted)
         self._thread.previewed.connect(self._on_previewed)
         self._thread.failed.connect(self._on_camera_lost)
-        self._thread.finished.connect(lambda: self._on_camera_lost(CAMERA_STOPPED))
+        # (a video cut short says so: it ended as if that were all)
+        self._thread.finished.connect(lambda note: self._on_camera_lost(note or CAMERA_STOPPED))
         self.finished.connect(self._on_finished)
         # as large as the view and the decks ask, up to the screen (it opened at 788 x 400 on
         # a 1024 x 600 screen at 150 %: two backs shown, their buttons below the fold)

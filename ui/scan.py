@@ -162,7 +162,10 @@ class ScanView(QWidget):
         self.warnings.setObjectName("tableWarnings")
         self.warnings.setWordWrap(True)
         self.warnings.hide()  # (until there is something to say)
-        self._warned = ""  # what the table warns of, in full
+        self._warned = ""  # what the table warns of, in full, and `_end_note`
+        self._table_warned = ""  # ... the table alone, as the latest count says
+        # why the video ended before its end (cut short, or damaged), once it has
+        self._end_note = ""
         self._progress_said = ""  # the step and its shots, as last told to a screen reader
         self._warned_kinds = ""  # the warnings last shown, their numbers left out
         self._kinds_seen_at: dict[str, float] = {}  # ... and when each was last shown
@@ -362,7 +365,7 @@ class ScanView(QWidget):
         """Each player's cards in view, and what the table warns of, as `snapshot` counts."""
         for name, n in player_counts(self.session.players, snapshot.counts).items():
             self.live_counts[name].setText(str(n))
-        said = "\n".join(
+        self._table_warned = "\n".join(
             line
             for line in (
                 over_a_pile(self.session.players, snapshot.counts, self.session.step),
@@ -370,6 +373,12 @@ class ScanView(QWidget):
             )
             if line
         )
+        self._show_warned()
+        self._say_in_words()  # (the counts and the warnings, once they are both shown)
+
+    def _show_warned(self) -> None:
+        """What the table warns of, and why the video ended early, shown and told as new."""
+        said = "\n".join(line for line in (self._table_warned, self._end_note) if line)
         if said != self._warned:
             self._warned = said
             self._show_warnings()
@@ -384,7 +393,6 @@ class ScanView(QWidget):
                     announce(self, said)
         if said:  # (shown now: told again only once gone WARNING_TOLD_AGAIN_S from here)
             self._kinds_seen_at[self._warned_kinds] = self.clock()
-        self._say_in_words()  # (the counts and the warnings, once they are both shown)
 
     def _show_warnings(self) -> None:
         """The table's warnings in full, or compact each in brief, the whole in its tooltip:
@@ -580,12 +588,19 @@ class ScanView(QWidget):
         self.live.show_message(self._failure)
         self.failed.emit(message)
 
-    def _on_source_finished(self) -> None:
+    def _on_source_finished(self, note: str = "") -> None:
+        """`note`: why a video ended before the end its file states, "" where it did not."""
         if self._is_live():  # a camera or stream that stops giving frames has stopped
             self._on_failed("it gave no more frames" if self._latest else "it gave no frames")
-        elif self._latest is None:
+            return
+        if note:  # (it ended as if that were all: its last view shot, unsaid)
+            self._end_note = note
+            self._show_warned()
+            self._say_in_words()
+        if self._latest is None:
             self._ended = True  # nothing to shoot, ever: Enter goes to review, typed in
-            self.live.show_message("The video has no frames: Enter to type the counts in")
+            no_frames = f"{note}." if note else "The video has no frames:"
+            self.live.show_message(f"{no_frames} Enter to type the counts in")
         else:  # a video file that ends: its last view stays, to be shot once
             self._ended = True
             if self._waiting is not None:  # no steadier view will come: shoot the last one

@@ -112,6 +112,9 @@ class FrameSource:
     # a video file's position of the frame read last, in seconds (None: no clock of its own,
     # the frame was taken as it was read): live counting judges stillness by it
     frame_time_s: float | None = None
+    # why a video ended before the end its file states (cut short, or damaged: it ends as if
+    # it were all), once it has; None while it has not, or where it ended at its end
+    end_note: str | None = None
 
     def read_frame(self) -> Frame | None:
         raise NotImplementedError
@@ -169,6 +172,22 @@ def capture_property(capture: Capture, prop: int) -> float:
         return float(get(prop)) if get is not None else math.nan
     except (TypeError, ValueError):
         return math.nan
+
+
+def stated_frames(capture: Capture) -> int:
+    """The frames a capture says its video holds (OpenCV's CAP_PROP_FRAME_COUNT, estimated
+    from the duration where the container counts none); 0 where it says none (a camera, a live
+    stream)."""
+    import cv2
+
+    frames = capture_property(capture, cv2.CAP_PROP_FRAME_COUNT)
+    return int(frames) if math.isfinite(frames) and frames > 0 else 0
+
+
+def short_of(read: int, stated: int) -> bool:
+    """Whether `read` frames end a video short of the `stated` ones: by more than a length
+    estimated from its duration may be off (CLIP_LENGTH_SLACK, and 2 frames)."""
+    return stated > 0 and read < stated - max(2, CLIP_LENGTH_SLACK * stated)
 
 
 def _frames_per_second(capture: Capture) -> float:
@@ -265,6 +284,13 @@ class CaptureSource(FrameSource):
             if self.live:  # a camera has no end: it was unplugged, or another program took it
                 raise SourceError(
                     f"{self.name}: stopped giving frames (unplugged, or taken by another program)"
+                )
+            # (a video cut short, as a copy or download that stopped, or damaged past some
+            # frame ends as if that were all: the scan shot its last view with no word)
+            if short_of(self._index, stated := stated_frames(self._capture)):
+                self.end_note = (
+                    f"{self.name}: the video ends after {self._index} of the {stated} frames it "
+                    "says it holds: the rest cannot be read (cut short, or damaged)"
                 )
             return None
         self._index += 1

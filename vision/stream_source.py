@@ -13,13 +13,14 @@ import numpy as np
 
 from blitzcam.vision import capture_source
 from blitzcam.vision.capture_source import (
-    CLIP_LENGTH_SLACK,
     Capture,
     CaptureSource,
     Frame,
     FrameSource,
     SourceError,
     capture_property,
+    short_of,
+    stated_frames,
 )
 from blitzcam.vision.source_address import shown_address
 
@@ -115,11 +116,8 @@ class StreamSource(CaptureSource):
 
     def _clip_length(self) -> int:
         """The frames the capture says the source holds: more than 0 for a video file served
-        over HTTP, 0 (or less) for a live stream, whose length nobody knows."""
-        import cv2
-
-        frames = capture_property(self._capture, cv2.CAP_PROP_FRAME_COUNT)
-        return int(frames) if math.isfinite(frames) else 0
+        over HTTP, 0 for a live stream, whose length nobody knows."""
+        return stated_frames(self._capture)
 
     def read_frame(self) -> Frame | None:
         """The next picture that came whole: one cut short is passed by (its lower part is
@@ -204,8 +202,7 @@ class StreamSource(CaptureSource):
     def _near_the_end(self) -> bool:
         """Whether a clip's read failed at its end, as far as its said length can tell (a
         length estimated from its duration may be a few frames long: CLIP_LENGTH_SLACK)."""
-        length = self._clip_length()
-        return self._index >= length - max(2, CLIP_LENGTH_SLACK * length)
+        return not short_of(self._index, self._clip_length())
 
     def _resumed(self) -> np.ndarray | None:
         """The frame after the last one read of a clip whose read failed before its end: its

@@ -107,13 +107,15 @@ def test_thread_reports_a_broken_counter(qtbot, threads) -> None:
     assert blocker.args == ["RuntimeError: model file is corrupt"]
 
 
-def test_thread_says_when_the_source_ends(qtbot, threads) -> None:
+@pytest.mark.parametrize("note", [None, "clip.mp4: the video ends after 2 of the 90 frames"])
+def test_thread_says_when_the_source_ends(qtbot, threads, note: str | None) -> None:
     source = FakeSource([np.zeros((4, 4, 3), np.uint8)], limit=2)
+    source.end_note = note  # (a video cut short says why it ended)
     thread = threads(source, NullCounter("no model"), interval_ms=1)
-    with qtbot.waitSignal(thread.finished, timeout=5000):
+    with qtbot.waitSignal(thread.finished, timeout=5000) as ended:
         thread.start()
     thread.stop()
-    assert source.reads == 2
+    assert source.reads == 2 and ended.args == [note or ""]
 
 
 def test_nothing_queued_reaches_a_stopped_scan(qtbot, threads) -> None:

@@ -398,7 +398,7 @@ def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
     assert source.closed
 
 
-@pytest.mark.parametrize("ends", ["stops", "fails"])
+@pytest.mark.parametrize("ends", ["stops", "fails", "is cut short"])
 def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str) -> None:
     # the last picture stayed: "Enroll" for the next deck held up taught it that old view,
     # and a camera that stopped said nothing while "recognised" stayed on screen
@@ -412,11 +412,17 @@ def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str
 
     frame, snapshot = synthetic_frame(0, [("blue-plow", False), ("blue-plow", False)])
     enroller = RecordingEnroller()
-    source = Lost([frame], limit=2 if ends == "stops" else None)
+    source = Lost([frame], limit=None if ends == "fails" else 2)
+    if ends == "is cut short":  # (a video file's: it ended as if that were all)
+        source.end_note = "clip.mp4: the video ends after 2 of the 90 frames it says it holds"
     dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=enroller, interval_ms=1)
     qtbot.addWidget(dialog)
     dialog.start()
-    said = CAMERA_STOPPED if ends == "stops" else "OSError: camera unplugged"
+    said = {
+        "stops": CAMERA_STOPPED,
+        "fails": "OSError: camera unplugged",
+        "is cut short": "clip.mp4: the video ends after 2 of the 90 frames it says it holds",
+    }[ends]
     qtbot.waitUntil(lambda: dialog.message.text() == said, timeout=5000)
     assert "not seen" in dialog.seen["blue-plow"].text()
     # the view says why, not the last frame outlined as if live; the deck buttons are off

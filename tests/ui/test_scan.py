@@ -523,6 +523,26 @@ def test_a_video_that_ends_in_motion_before_any_still_view_shoots_nothing(qtbot)
         view.next_button.click()
 
 
+def test_a_video_cut_short_says_so_beside_its_last_view(qtbot) -> None:
+    # a copy or download that stopped ends as if it were all: its last view was shot unsaid
+    note = "clip.mp4: the video ends after 40 of the 90 frames it says it holds"
+    view = _view(qtbot)
+    view._on_counted(_counted(1, (9, 3)))
+    view._source.live = False
+    view._on_source_finished(note)
+    said = view.warnings.accessibleDescription  # (in full: a short panel shows it in brief)
+    assert said() == note and not view.warnings.isHidden()
+    assert note in view.accessibleDescription()
+    view._on_counted(_counted(2, (9, 3)))  # a count in flight as it ended: the note stays
+    assert said() == note
+    view.capture_button.click()  # its last view is shot as any video's
+    assert view.session.totals() == {"Ann": 9, "Bob": 3}
+    empty = _view(qtbot)
+    empty._source.live = False
+    empty._on_source_finished(note)  # no frame read at all
+    assert empty.live.message() == f"{note}. Enter to type the counts in"
+
+
 def test_a_deck_changed_during_the_scan_forgets_the_still_view_counted_before(qtbot) -> None:
     view = _view(qtbot)
     view._on_counted(_counted(1, (9, 3)))

@@ -66,6 +66,39 @@ def test_video_file(tmp_path: Path) -> None:
     assert [f.index for f in frames] == [0, 1, 2, 3, 4]
 
 
+@pytest.mark.parametrize("kept", [0.5, 0.9])
+def test_a_video_cut_short_says_where_it_ends(tmp_path: Path, kept: float) -> None:
+    # a copy or download that stopped ends as if it were all: a scan shot its last view unsaid
+    whole = _clip(tmp_path / "whole.avi", 40, 10)
+    with open_source(whole) as source:
+        assert len(list(source)) == 40 and source.end_note is None  # ends at its end
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.avi"
+    cut.write_bytes(data[: int(len(data) * kept)])
+    with open_source(cut) as source:
+        read = len(list(source))
+    assert 0 < read < 40
+    assert source.end_note == (
+        f"{cut}: the video ends after {read} of the 40 frames it says it holds: the rest "
+        "cannot be read (cut short, or damaged)"
+    )
+
+
+@pytest.mark.parametrize(("stated", "said"), [(5, False), (6, True)])
+def test_a_video_s_length_estimated_a_few_frames_long_is_no_cut(stated: int, said: bool) -> None:
+    # a container that counts no frames has them estimated from its duration: 2 frames over
+    # (2 % of a long one) is that estimate, more is the file cut short
+    from blitzcam.vision.capture_source import CaptureSource
+
+    class Stated(FakeCapture):
+        def get(self, prop: int) -> float:
+            return float(stated) if prop == cv2.CAP_PROP_FRAME_COUNT else 0.0
+
+    source = CaptureSource("clip.mp4", name="clip.mp4", opener=lambda _: Stated(random_frames(3)))
+    assert len(list(source)) == 3
+    assert (source.end_note is not None) is said
+
+
 def test_a_video_file_s_frames_carry_its_own_clock(tmp_path: Path) -> None:
     # live counting judges stillness by it: read slower or faster than shot, a hand resting a
     # moment on the table was a second of stillness on the clock of a slow laptop
