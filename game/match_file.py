@@ -204,6 +204,11 @@ def match_from_bytes(data: bytes, *, where: str) -> Match:
         raise MatchError(f"{where}: the file is empty, expected a match JSON file")
     if "\x00" in text:  # UTF-16 without its BOM decodes as UTF-8 with a NUL every other byte
         raise MatchError(f"{where}: not UTF-8 text (UTF-16?), expected a match JSON file")
+    if _is_score_sheet(text):  # (kept as the match's backup, it was "not valid JSON")
+        raise MatchError(
+            f"{where}: a score sheet (CSV), which cannot be read back: a match is imported from "
+            "the JSON file `blitzcam match export FILE.json` writes"
+        )
     try:
         data = json.loads(text, object_pairs_hook=_without_repeats)
     except json.JSONDecodeError as exc:
@@ -220,6 +225,13 @@ def match_from_bytes(data: bytes, *, where: str) -> Match:
         return match_from_json(data)
     except MatchError as exc:
         raise MatchError(f"{where}: {exc}") from None
+
+
+def _is_score_sheet(text: str) -> bool:
+    """Whether `text` is a score sheet `score_sheet_csv` wrote (its first cell "round"), as a
+    spreadsheet saves it again too (";" between cells, the cell quoted)."""
+    first = text.lstrip().partition("\n")[0]
+    return first.replace('"', "").replace(";", ",").startswith("round,")
 
 
 def _without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -24,8 +24,12 @@ DEFAULT_TARGET: Final = 75
 COMMON_TARGETS: Final = (75, 100, 150)
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
-# how a standard round with no Blitz caller is refused ends: the other variant takes it
-PLAY_OUT_HINT: Final = " (use the play-out variant for rounds played out)"
+# how a standard round with no Blitz caller is refused ends: the other variant takes it, and
+# where it is chosen (it was not said: review)
+PLAY_OUT_HINT: Final = (
+    " (rounds played out are scored in the play-out variant: Match › Match settings… in the "
+    "app, `blitzcam match settings --variant play-out` at the terminal)"
+)
 # far above any target people play to, far below what the match store's integers hold
 MAX_TARGET: Final = 1_000_000
 

@@ -43,6 +43,7 @@ from blitzcam.game.match_model import (
     taken_off,
 )
 from blitzcam.game.names import (
+    brief,
     looks_as,
     written_name,
 )
@@ -376,9 +377,13 @@ def _check_decided_last(match: Match, cause: str, before: Match) -> Standings:
     try:
         standings = score_match(match)
     except DecidedMatchError as exc:
+        # (what to do was not said: the rounds after it, or a target that keeps it open)
+        decided, last = exc.decided_after, len(match.rounds)
+        after = f"round {last}" if last == decided + 1 else f"rounds {decided + 1}-{last}"
         raise MatchError(
-            f"{cause}, the match is decided after round {exc.decided_after}, but round "
-            f"{exc.round_number} was played after it"
+            f"{cause}, the match is decided after round {decided}, but round "
+            f"{exc.round_number} was played after it (if the match ended there, delete "
+            f"{after} first; if not, its target must be higher)"
         ) from None
     decided = standings.decided_after
     if decided is None:
@@ -472,8 +477,15 @@ def change_player(
             player=seat.name,
         )
     check_deck_free(changed, [p for p in match.players if p is not seat], name=seat.name)
-    with _naming(seat.name):
-        return change_players(match, [changed if p is seat else p for p in match.players])
+    try:
+        with _naming(seat.name):
+            return change_players(match, [changed if p is seat else p for p in match.players])
+    except MatchError as exc:  # a new name refused was said as the player ('player bob: looks
+        if new_name is None or exc.player != new_name or new_name == seat.name:  # like 'Bob'')
+            raise
+        raise MatchError(
+            f"renamed {brief(new_name)}: {exc.rule}", player=seat.name, field=exc.field
+        ) from None
 
 
 @contextmanager

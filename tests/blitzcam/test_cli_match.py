@@ -639,7 +639,7 @@ def test_terminal_errors_are_one_line(
         (["settings"], "nothing to change"),
         (["player", "Ann"], "nothing to change: give --name, --deck and/or --team"),
         (["player", "Cy", "--name", "Di"], "player Cy: not a player in this match (its players: Ann, Bob)"),
-        (["player", "Ann", "--name", "Bob"], "player Bob: two players have this name"),
+        (["player", "Ann", "--name", "Bob"], "player Ann: renamed 'Bob': two players have this name"),
         # the seat changed is named (the whole table's check blamed the later seat, Bob)
         (["player", "Ann", "--deck", "red-buggy"],
          "player Ann: deck red-buggy is already played by Bob"),

@@ -107,6 +107,10 @@ def test_a_huge_value_in_a_file_is_quoted_short(data: object) -> None:
         (b"\xef\xbb\xbf \n", "the file is empty"),  # a BOM and a line end are nothing more
         (b"{\"players\": [", "not valid JSON: Expecting value at line 1, column 14"),
         (b"\xff\xfe\x00garbage", "not UTF-8 text"),
+        # the score sheet kept as the match's backup (it said "not valid JSON"), as written
+        # and as a spreadsheet saves it again
+        (b"\xef\xbb\xbfround,Ann dutch,Ann blitz\r\n1,10,0\r\n", "a score sheet (CSV)"),
+        (b'"round";"Ann dutch";"Ann blitz"\n1;10;0\n', "a score sheet (CSV)"),
     ],
 )
 def test_unreadable_files_name_the_file(tmp_path: Path, content: bytes | None, message: str) -> None:

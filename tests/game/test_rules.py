@@ -189,9 +189,15 @@ def test_lowering_the_target_below_an_earlier_round_is_refused() -> None:
     # (said of the target, not of round 2: "round 2: the match was already decided after round 1")
     with pytest.raises(
         MatchError,
-        match=r"^with a target of 20, the match is decided after round 1, but round 2 was played after it$",
+        match=r"^with a target of 20, the match is decided after round 1, but round 2 was played after it",
     ):
         change_settings(match, Settings(20))
+    three = replace(match, rounds=(*match.rounds, round_of(Ann=(1, 0), Bob=(1, 0))))
+    with pytest.raises(MatchError) as caught:  # what to do, said: the rounds after it named
+        change_settings(three, Settings(20))
+    assert str(caught.value).endswith(
+        "(if the match ended there, delete rounds 2-3 first; if not, its target must be higher)"
+    )
 
 
 def test_editing_an_earlier_round_recomputes_and_may_reopen() -> None:
@@ -308,6 +314,12 @@ def test_one_seat_changed_is_the_seat_a_refusal_names() -> None:
         change_player(match, "Zed", new_name="Zoe")
     with pytest.raises(MatchError, match=r"^player ann: not a player in this match: did you mean Ann\?$"):
         change_player(match, "ann", new_name="Zoe")
+    # a new name refused is said of the seat renamed (it was "player bob: looks like 'Bob'")
+    with pytest.raises(MatchError, match=r"^player Ann: renamed 'bob': looks like 'Bob' \(they "
+                       r"differ only in case\)"):  # fmt: skip
+        change_player(match, "Ann", new_name="bob")
+    with pytest.raises(MatchError, match=r"^player Ann: renamed 'Cy': two players have this name$"):
+        change_player(match, "Ann", new_name="Cy")
     changed = change_player(match, "Bob", new_name="Rob", deck="red-plow")
     assert [(p.name, p.deck) for p in changed.players] == [
         ("Ann", ann.deck), ("Rob", "red-plow"), ("Cy", cy.deck)]
