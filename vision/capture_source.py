@@ -287,15 +287,28 @@ class CaptureSource(FrameSource):
                 )
             # (a video cut short, as a copy or download that stopped, or damaged past some
             # frame ends as if that were all: the scan shot its last view with no word)
-            if short_of(self._index, stated := stated_frames(self._capture)):
-                self.end_note = (
-                    f"{self.name}: the video ends after {self._index} of the {stated} frames it "
-                    "says it holds: the rest cannot be read (cut short, or damaged)"
-                )
+            self.end_note = self._cut_short()
             return None
         self._index += 1
         self._note_time()
         return Frame(image=image, index=self._index - 1, origin=self.name)
+
+    def _cut_short(self) -> str | None:
+        """Why a video that gave its last frame ended short of the frames it states, by its
+        count and by its clock; None where it did not. (A count OpenCV estimates, duration
+        times the stated rate for MKV and WebM, is too long for a video shot at a lower rate
+        than it states: a whole screen recording was said cut at half; review.)"""
+        stated, timed = stated_frames(self._capture), self.frame_time_s
+        # its clock, in frames at the stated rate (its count, where it has no clock)
+        clock = (
+            self._index if timed is None or self._fps <= 0 else math.floor(timed * self._fps) + 1
+        )
+        if not (short_of(self._index, stated) and short_of(clock, stated)):
+            return None
+        return (
+            f"{self.name}: the video ends after {self._index} of the {stated} frames it says it "
+            "holds: the rest cannot be read (cut short, or damaged)"
+        )
 
     def _note_time(self) -> None:
         """`frame_time_s` of the frame just taken: the time stamp the file gives it (a phone

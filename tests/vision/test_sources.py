@@ -99,6 +99,27 @@ def test_a_video_s_length_estimated_a_few_frames_long_is_no_cut(stated: int, sai
     assert (source.end_note is not None) is said
 
 
+@pytest.mark.parametrize(("gap_ms", "said"), [(66.7, False), (33.3, True)])
+def test_a_video_shot_slower_than_it_states_is_no_cut(gap_ms: float, said: bool) -> None:
+    # an MKV's frame count is OpenCV's estimate, its duration at the stated rate: a whole
+    # recording at half its stated 30 a second was said cut short at half (review); its clock
+    # reached its end. The same frames 1/30 s apart end at half its duration: cut
+    from blitzcam.vision.capture_source import CaptureSource
+
+    class Recording(FakeCapture):
+        def read(self) -> tuple[bool, np.ndarray | None]:
+            self.taken = getattr(self, "taken", 0) + bool(self.frames)
+            return super().read()
+
+        def get(self, prop: int) -> float:
+            stated = {cv2.CAP_PROP_FRAME_COUNT: 40.0, cv2.CAP_PROP_FPS: 30.0}
+            return stated.get(prop, (self.taken - 1) * gap_ms if prop == cv2.CAP_PROP_POS_MSEC else 0.0)
+
+    source = CaptureSource("rec.mkv", name="rec.mkv", opener=lambda _: Recording(random_frames(20)))
+    assert len(list(source)) == 20
+    assert (source.end_note is not None) is said
+
+
 def test_a_video_file_s_frames_carry_its_own_clock(tmp_path: Path) -> None:
     # live counting judges stillness by it: read slower or faster than shot, a hand resting a
     # moment on the table was a second of stillness on the clock of a slow laptop
