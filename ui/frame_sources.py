@@ -192,9 +192,10 @@ def open_source(spec: str) -> FrameSource:
     """A camera index ("0"), a video or image file, an image folder, a stream URL, or "demo".
 
     "" means the first camera, falling back to the demo footage when there is none. Files and
-    folders are opened now, so a wrong name is said at once; a camera or a stream is opened by
-    the worker thread on its first read (see OpenedLater). The rest is read as the commands
-    read it (vision.sources.read_spec); stills are shown in a loop, standing in for a camera.
+    folders are opened now, so a wrong name is said at once; a camera, a stream or a named pipe
+    is opened by the worker thread on its first read (see OpenedLater). The rest is read as the
+    commands read it (vision.sources.read_spec); stills are shown in a loop, standing in for a
+    camera.
     """
     from blitzcam.vision.sources import SpecKind, image_files, open_spec, read_spec
     from blitzcam.vision.sources import open_source as vision_open
@@ -212,6 +213,8 @@ def open_source(spec: str) -> FrameSource:
         return ImageLoopSource(image_files(folder), listed=lambda: image_files(folder))
     if read.kind is SpecKind.IMAGE:
         return ImageLoopSource([Path(read.target)])
+    if not Path(read.target).is_file():  # a named pipe: its open waits for a writer (the
+        return OpenedLater(lambda: open_spec(read), spec=str(read.target))  # window froze)
     return open_spec(read)  # a video file
 
 

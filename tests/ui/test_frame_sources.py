@@ -3,6 +3,7 @@ the demo, cameras and streams opened by the worker thread and held by one scan a
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +50,25 @@ def test_open_source_plays_a_video_file_frame_by_frame(tmp_path) -> None:
         assert levels[3] is None and not source.live  # a file ends; it has not failed
     finally:
         source.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX's")
+def test_a_named_pipe_is_opened_by_the_worker_not_the_window(tmp_path) -> None:
+    # OpenCV's open of a pipe waits for something to write to it: on the window's thread, the
+    # app froze for good (review)
+    import threading
+
+    from blitzcam.ui.frame_sources import OpenedLater
+
+    pipe = tmp_path / "feed"
+    os.mkfifo(pipe)
+    opened: list[object] = []
+    opening = threading.Thread(target=lambda: opened.append(open_source(str(pipe))), daemon=True)
+    opening.start()
+    opening.join(10)
+    assert opened and isinstance(opened[0], OpenedLater)
+    source = opened[0]
+    source.close()  # (a read now would wait in the worker, as the open does)
 
 
 def test_no_camera_spec_falls_back_to_the_demo_when_no_camera_opens(monkeypatch) -> None:
