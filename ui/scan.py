@@ -432,7 +432,10 @@ class ScanView(QWidget):
                 self._waiting = self._waiting or "shot"
                 self.live.show_message(HOLD_STILL)
                 return False
-            self.live.show_message("No frame yet — is the camera on?")
+            # (a video that ended with none said "is the camera on?" at Space; review)
+            self.live.show_message(
+                self._no_frames() if self._ended else "No frame yet — is the camera on?"
+            )
             return False
         if self._is_stale():  # a stalled stream's last view: wait for the table as it is now
             self._waiting = self._waiting or "shot"
@@ -599,12 +602,16 @@ class ScanView(QWidget):
             self._say_in_words()
         if self._latest is None:
             self._ended = True  # nothing to shoot, ever: Enter goes to review, typed in
-            no_frames = f"{note}." if note else "The video has no frames:"
-            self.live.show_message(f"{no_frames} Enter to type the counts in")
+            self.live.show_message(self._no_frames())
         else:  # a video file that ends: its last view stays, to be shot once
             self._ended = True
             if self._waiting is not None:  # no steadier view will come: shoot the last one
                 self._shoot_waiting()
+
+    def _no_frames(self) -> str:
+        """What a video that ended before any frame was counted says."""
+        no_frames = f"{self._end_note}." if self._end_note else "The video has no frames:"
+        return f"{no_frames} Enter to type the counts in"
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

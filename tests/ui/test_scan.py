@@ -541,6 +541,11 @@ def test_a_video_cut_short_says_so_beside_its_last_view(qtbot) -> None:
     empty._source.live = False
     empty._on_source_finished(note)  # no frame read at all
     assert empty.live.message() == f"{note}. Enter to type the counts in"
+    empty.capture_button.click()  # (it said "No frame yet — is the camera on?"; review)
+    assert empty.live.message() == f"{note}. Enter to type the counts in"
+    _ended(none := _view(qtbot))
+    none.capture_button.click()
+    assert none.live.message() == "The video has no frames: Enter to type the counts in"
 
 
 def test_a_deck_changed_during_the_scan_forgets_the_still_view_counted_before(qtbot) -> None:
