@@ -39,7 +39,7 @@ from blitzcam.vision.jpeg_check import (
 )
 from blitzcam.vision.jpeg_scans import missing_scans, progressive_coefficient_bytes
 from blitzcam.vision.jpeg_segments import FRAMES, first_scan, segments, without_segments
-from blitzcam.vision.other_headers import is_avif, is_heif_not_avif, raw_header
+from blitzcam.vision.other_headers import is_avif, is_heif_not_avif, raw_header, video_kind
 
 MAX_SIDE: Final = 4096  # frames are shrunk to at most this many pixels on the long side
 MAX_FILE_BYTES: Final = 512 * 1024 * 1024
@@ -403,6 +403,11 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         raise ImageError(
             f"{name}: cannot decode image: a HEIC photo (as iPhones take them), which cannot be "
             "read here: save it as JPEG (or set the camera to take 'Most Compatible' photos)"
+        )
+    if (video := video_kind(data)) is not None:  # (said as "not an image file"; review)
+        raise ImageError(
+            f"{name}: cannot decode image: a video ({video}), not a picture (a video is read "
+            "as a camera: blitzcam app --camera FILE)"
         )
     size = header_size(data)
     if size is not None:

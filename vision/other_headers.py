@@ -88,3 +88,34 @@ def is_heif_not_avif(data: bytes) -> bool:
 
 def is_avif(data: bytes) -> bool:
     return bool(iso_brands(data) & AVIF_BRANDS)
+
+
+# the bytes video containers begin with (past an offset for some), and their names as messages
+# say them: a video given where a picture is read was "not an image file OpenCV can read"
+EBML_SIGNATURE: Final = b"\x1a\x45\xdf\xa3"  # Matroska and WebM
+ASF_SIGNATURE: Final = b"\x30\x26\xb2\x75\x8e\x66\xcf\x11"  # Windows Media
+MPEG_PACK_START: Final = b"\x00\x00\x01\xba"  # an MPEG program stream (.mpg, a DVD's .vob)
+MPEG_TS_SYNC: Final = 0x47  # each 188-byte packet of an MPEG transport stream (.ts, .mts)
+MPEG_TS_PACKET: Final = 188
+
+
+def video_kind(data: bytes) -> str | None:
+    """The kind of video container `data` begins as ("MP4 or MOV", "AVI", "Matroska or WebM",
+    ...); None for anything else, an ISO media picture (HEIC, AVIF) included."""
+    brands = iso_brands(data)
+    if brands and not brands & (HEIF_BRANDS | AVIF_BRANDS):
+        return "MP4 or MOV"
+    if data[:4] == b"RIFF" and data[8:12] == b"AVI ":
+        return "AVI"
+    if data.startswith(EBML_SIGNATURE):
+        return "Matroska or WebM"
+    if data.startswith(ASF_SIGNATURE):
+        return "Windows Media"
+    if data.startswith(b"FLV\x01"):
+        return "Flash video"
+    if data.startswith(MPEG_PACK_START):
+        return "MPEG"
+    packets = min(len(data) // MPEG_TS_PACKET, 8)  # (a GIF starts with 0x47 too: one byte)
+    if packets >= 4 and all(data[i * MPEG_TS_PACKET] == MPEG_TS_SYNC for i in range(packets)):
+        return "MPEG transport stream"
+    return None

@@ -33,6 +33,7 @@ from blitzcam.vision.capture_source import (
     open_capture,
 )
 from blitzcam.vision.images import HEIC_SUFFIXES, IMAGE_SUFFIXES, is_picture
+from blitzcam.vision.other_headers import video_kind
 from blitzcam.vision.source_address import (
     ANY_ADDRESS,
     HOST_AND_PORT,
@@ -191,7 +192,7 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
         raise SourceError(f"{shown_address(str(path))}: no such file or folder")
     if path.is_dir():
         return SourceSpec(SpecKind.FOLDER, path)
-    if path.suffix.lower() in IMAGE_SUFFIXES:
+    if path.suffix.lower() in IMAGE_SUFFIXES and not _video_named_as_a_picture(path):
         return SourceSpec(SpecKind.IMAGE, path)
     if is_camera_device(path):  # opened as the camera it is (a read open can hold it)
         return SourceSpec(SpecKind.CAMERA_DEVICE, path)
@@ -240,6 +241,17 @@ def open_spec(
     if kind is SpecKind.CAMERA_DEVICE:
         return NewestFrame(CaptureSource(str(path), name=str(path), opener=opener))
     return CaptureSource(str(path), name=str(path), opener=opener)
+
+
+def _video_named_as_a_picture(path: Path) -> bool:
+    """Whether a file named as a picture begins as a video container does (a video saved as
+    .jpg was "cannot decode image"; review). One that cannot be read is the picture's reader's
+    to say."""
+    try:
+        with path.open("rb") as file:
+            return video_kind(file.read(4096)) is not None
+    except OSError:
+        return False
 
 
 # videos of JPEG frames one after another, which start as a JPEG picture does

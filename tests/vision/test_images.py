@@ -443,6 +443,39 @@ def test_an_iphone_s_heic_photo_is_said_to_be_one() -> None:
         decode_image(heic, name="photo.heic")
 
 
+@pytest.mark.parametrize(("suffix", "fourcc", "kind"), [(".mp4", "mp4v", "MP4 or MOV"), (".avi", "MJPG", "AVI"), (".mkv", "MJPG", "Matroska or WebM")])  # fmt: skip
+def test_a_video_given_as_a_picture_is_said_to_be_one(tmp_path, suffix, fourcc, kind) -> None:
+    # (`blitzcam count clip.mp4` said "not an image file OpenCV can read, or corrupt"; review)
+    path = tmp_path / f"clip{suffix}"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), 10, (64, 48))
+    for level in (0, 100, 200):
+        writer.write(np.full((48, 64, 3), level, np.uint8))
+    writer.release()
+    with pytest.raises(ImageError) as caught:
+        decode_image(path.read_bytes(), name="clip.jpg")
+    assert str(caught.value) == (
+        f"clip.jpg: cannot decode image: a video ({kind}), not a picture (a video is read as a "
+        "camera: blitzcam app --camera FILE)"
+    )
+
+
+def test_what_begins_as_a_video_is_told_by_its_container_not_a_byte_or_two() -> None:
+    from blitzcam.vision.other_headers import video_kind
+
+    packets = b"".join(b"\x47" + bytes(187) for _ in range(8))
+    assert video_kind(packets) == "MPEG transport stream"
+    assert video_kind(b"\x00\x00\x01\xba" + bytes(60)) == "MPEG"
+    # a GIF begins with the transport stream's sync byte; HEIC and AVIF pictures are ISO media
+    gif = io.BytesIO()
+    from PIL import Image
+
+    Image.fromarray(np.zeros((300, 300, 3), np.uint8)).save(gif, format="GIF")
+    heic = (24).to_bytes(4, "big") + b"ftypheic" + bytes(4) + b"mif1heic" + bytes(64)
+    avif = (24).to_bytes(4, "big") + b"ftypavif" + bytes(4) + b"mif1avif" + bytes(64)
+    for picture in (gif.getvalue(), heic, avif, b"\x47" + bytes(4000), cv2.imencode(".png", np.zeros((9, 9)))[1].tobytes()):  # fmt: skip
+        assert video_kind(picture) is None
+
+
 def test_an_avif_picture_s_size_is_read_from_its_header() -> None:
     import io
 

@@ -120,6 +120,14 @@ def test_a_video_shot_slower_than_it_states_is_no_cut(gap_ms: float, said: bool)
     assert (source.end_note is not None) is said
 
 
+def test_a_video_named_as_a_picture_is_played_as_the_video_it_is(tmp_path: Path) -> None:
+    # (`--camera clip.jpg`, a video saved under a picture's name: "cannot decode image"; review)
+    named = tmp_path / "clip.jpg"
+    named.write_bytes(_clip(tmp_path / "clip.avi", 5, 10).read_bytes())
+    with open_source(named) as source:
+        assert len(list(source)) == 5
+
+
 def test_a_video_file_s_frames_carry_its_own_clock(tmp_path: Path) -> None:
     # live counting judges stillness by it: read slower or faster than shot, a hand resting a
     # moment on the table was a second of stillness on the clock of a slow laptop
