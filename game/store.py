@@ -10,6 +10,7 @@ backup copy.
 from __future__ import annotations
 
 import errno
+import os
 import shutil
 import sqlite3
 import time
@@ -99,8 +100,13 @@ WAL_SWITCH_RETRY_S: Final = 0.02  # how often a switch to write-ahead logging is
 CHECKPOINT_WAIT_MS: Final = 300
 
 # SQLite's primary result codes that say the place, not the file, is the problem
-_UNWRITABLE: Final = frozenset({3, 8, 13, 14})  # of those, where the file may still be read
+# not SQLite's: a write refused for this user's disk quota or file-size limit, which SQLite says
+# as "disk I/O error" on a disk with room (a lab's or a network home folder's quota: said as a
+# failing disk, and even reading refused; review)
+_OVER_LIMIT: Final = -13
+_UNWRITABLE: Final = frozenset({3, 8, 13, 14, _OVER_LIMIT})  # where the file may still be read
 _CODE_PLACE: Final = {
+    _OVER_LIMIT: "this user's disk quota or file-size limit is reached",
     3: "no permission",  # SQLITE_PERM
     5: "another program holds it and did not let go",  # SQLITE_BUSY
     8: "the file or its folder is read-only",  # SQLITE_READONLY
@@ -111,9 +117,48 @@ _CODE_PLACE: Final = {
 
 
 # a failed file operation's errno as the SQLite code that says the same of the place
-_ERRNO_AS_CODE: Final = {errno.EROFS: 8, errno.EACCES: 3, errno.EPERM: 3, errno.ENOSPC: 13}
+_ERRNO_AS_CODE: Final = {
+    errno.EROFS: 8,
+    errno.EACCES: 3,
+    errno.EPERM: 3,
+    errno.ENOSPC: 13,
+    errno.EDQUOT: _OVER_LIMIT,
+    errno.EFBIG: _OVER_LIMIT,
+}
+PROBE_BYTES: Final = 64 << 10  # what a failed write's cause is asked with: SQLite's pages
 
 FULL_BELOW_BYTES: Final = 1 << 20  # free space under which a failed write is the full disk's
+READ_ONLY_FILE: Final = "the file is read-only"
+SIDE_FILES: Final = ("-wal", "-shm")  # what SQLite keeps beside a write-ahead-log database
+
+
+def _read_only_side_files(path: Path) -> str | None:
+    """Why the files SQLite keeps beside `path` refuse every change, where they are there but
+    read-only (left so by a read-only use of the file, or a copy); None where they do not.
+    (Its refusal named only the file, writable by then; review.)"""
+    sides = [path.with_name(path.name + suffix) for suffix in SIDE_FILES]
+    try:
+        named = [side.name for side in sides if side.is_file() and not os.access(side, os.W_OK)]
+    except OSError:
+        return None  # (SQLite's own open says what is wrong)
+    if not named:
+        return None
+    are, them = ("are", "them") if len(named) > 1 else ("is", "it")
+    return (
+        f"{' and '.join(named)} beside it {are} read-only (make {them} writable as the file is; "
+        "a -wal file may hold its newest rounds, keep it)"
+    )
+
+
+def _log_holds_changes(path: Path) -> bool:
+    """Whether the write-ahead log beside `path` holds anything (a checkpoint that failed on an
+    empty one left no change out of the file)."""
+    try:
+        return path.with_name(path.name + "-wal").stat().st_size > 0
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True  # (it cannot be told: said as it may)
 
 
 def _disk_is_full(path: Path) -> bool:
@@ -131,7 +176,24 @@ def _place_code(path: Path, exc: BaseException) -> int | None:
     primary = _ERRNO_AS_CODE.get(getattr(exc, "errno", None) or 0) if code is None else code & 0xFF
     if primary == 10 and _disk_is_full(path):  # SQLITE_IOERR
         primary = 13
+    elif primary == 10:
+        primary = _ERRNO_AS_CODE.get(_write_refused(path.parent) or 0, primary)
     return primary
+
+
+def _write_refused(folder: Path) -> int | None:
+    """The errno of a write of PROBE_BYTES to a file made in `folder` (and removed), None where
+    it was written: what SQLite's "disk I/O error" leaves unsaid."""
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=folder) as probe:
+            probe.write(bytes(PROBE_BYTES))
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as exc:
+        return exc.errno
+    return None
 
 
 def opening_problem(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
@@ -232,6 +294,21 @@ class MatchStore:
             raise StoreError(
                 f"{self.path}: is not a regular file (a device, pipe or socket), expected a "
                 "match database file"
+            )
+        if exists and not read_only and not os.access(real, os.W_OK):
+            # (SQLite opens it read-only unasked: each change failed, a "-wal" note said rounds
+            # were unfolded where none were, and the -wal and -shm files it left read-only
+            # beside it refused changes after the file was made writable; review)
+            raise StoreError(
+                f"{self.path}: cannot use the match database: {READ_ONLY_FILE}",
+                unwritable=True,
+                reason=READ_ONLY_FILE,
+            )
+        if exists and not read_only and (sides := _read_only_side_files(real)) is not None:
+            raise StoreError(
+                f"{self.path}: cannot use the match database: {sides}",
+                unwritable=True,
+                reason=sides.partition(" (")[0],
             )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -503,7 +580,7 @@ class MatchStore:
                 # (a full disk: the file could not grow, and a copy of it alone, taken to make
                 # room, was "malformed" and lacked the rounds; a reader holding it off is no
                 # error, only a checkpoint left for later)
-                if not _busy(exc):
+                if not _busy(exc) and _log_holds_changes(self.path):
                     self.unfolded = (
                         f"the newest changes are saved in {self.path.name}-wal beside "
                         f"{self.path} but could not be folded into the file itself ({exc}): "

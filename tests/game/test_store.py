@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import errno
 import os
 import re
 import signal
@@ -867,9 +868,43 @@ def test_a_good_file_in_a_read_only_place_is_not_called_unusable(
     assert "move it away" not in message
 
 
-@pytest.mark.parametrize("free, said", [(0, "the disk is full"), (5 << 30, "could not read")])
+def test_read_only_side_files_are_named_where_they_refuse_a_writable_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # left read-only by a read-only use, the -wal and -shm files refused every change after
+    # the file itself was made writable, and the refusal named only the file (review). Root
+    # writes past permissions: the side files' are played
+    from blitzcam.game import store as store_module
+
+    path = tmp_path / "m.sqlite3"
+    MatchStore(path).close()
+    (tmp_path / "m.sqlite3-shm").write_bytes(b"")
+    writable = os.access
+    monkeypatch.setattr(store_module.os, "access", lambda p, mode: not str(p).endswith("-shm") and writable(p, mode))  # fmt: skip
+    with pytest.raises(StoreError) as opened:
+        MatchStore(path)
+    assert str(opened.value) == (
+        f"{path}: cannot use the match database: m.sqlite3-shm beside it is read-only (make it "
+        "writable as the file is; a -wal file may hold its newest rounds, keep it)"
+    )
+    assert opened.value.unwritable and opened.value.reason == "m.sqlite3-shm beside it is read-only"
+    with closing(MatchStore(path, read_only=True)) as store:  # read as it is, as a folder's
+        assert store.list_matches() == []
+
+
+@pytest.mark.parametrize(
+    "free, probe, said",
+    [
+        (0, None, "the disk is full"),
+        (5 << 30, None, "could not read"),
+        # a quota or file-size limit, on a disk with room: it was "could not read or write it",
+        # and reading refused (review)
+        (5 << 30, errno.EDQUOT, "this user's disk quota or file-size limit is reached"),
+        (5 << 30, errno.EFBIG, "this user's disk quota or file-size limit is reached"),
+    ],
+)
 def test_a_disk_io_error_on_a_full_disk_is_called_a_full_disk(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, free: int, said: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, free: int, probe: int | None, said: str
 ) -> None:
     # (SQLite says only "disk I/O error" when a full disk leaves no room for its -shm file,
     # which every reader of a write-ahead-log database needs)
@@ -888,10 +923,28 @@ def test_a_disk_io_error_on_a_full_disk_is_called_a_full_disk(
     monkeypatch.setattr(MatchStore, "_check_and_migrate", refuse)
     usage = shutil.disk_usage(tmp_path)._replace(free=free)
     monkeypatch.setattr(store_module.shutil, "disk_usage", lambda _: usage)
+    monkeypatch.setattr(store_module, "_write_refused", lambda _: probe)
     with pytest.raises(StoreError) as opened:
         MatchStore(path)
     assert said in str(opened.value)
-    assert opened.value.unwritable is (free == 0)  # then `list` and `show` read it as it is
+    # then `list` and `show` read it as it is
+    assert opened.value.unwritable is (free == 0 or probe is not None)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a file-size limit is POSIX's")
+def test_a_write_refused_by_a_file_size_limit_is_told_by_its_errno(tmp_path: Path) -> None:
+    # what SQLite's "disk I/O error" leaves unsaid, asked of the folder with a write
+    probe = (
+        "import resource, sys; from pathlib import Path; "
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY)); "
+        "from blitzcam.game.store import _write_refused; print(_write_refused(Path(sys.argv[1])))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True,
+                          text=True, check=True)  # fmt: skip
+    assert done.stdout.strip() == str(errno.EFBIG)
+    from blitzcam.game.store import _write_refused
+
+    assert _write_refused(tmp_path) is None and not list(tmp_path.iterdir())  # nothing left
 
 
 def test_who_joined_or_left_and_their_start_are_stored(store: MatchStore) -> None:
@@ -1307,6 +1360,14 @@ def test_changes_a_full_disk_keeps_out_of_the_file_itself_are_said(tmp_path: Pat
         # a reader holding the checkpoint off is no failure: left to whoever changes it next
         store._conn = _DiskFull(full.conn, "database is locked")  # type: ignore[assignment]
         store.add_round(match_id, round_of(Ann=(2, 0), Bob=(2, 0)))
+        assert store.unfolded is None
+        store._conn = full.conn
+        # a log with nothing in it leaves nothing out of the file: not said (a read-only
+        # file's empty -wal was said to hold its newest changes; review)
+        store._checkpoint(wait_ms=0)
+        assert (tmp_path / "matches.sqlite3-wal").stat().st_size == 0
+        store._conn = full
+        store._checkpoint(wait_ms=0)
         assert store.unfolded is None
         store._conn = full.conn
     with MatchStore(path) as store:
