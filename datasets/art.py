@@ -9,6 +9,7 @@ cached per width and returned read-only so that no caller can corrupt the cache.
 from __future__ import annotations
 
 import colorsys
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -21,8 +22,9 @@ from blitzcam.datasets import engrave
 from blitzcam.datasets.faces import FACE_COLOURS, paint_face
 from blitzcam.datasets.lineart import FAMILIES, WIDE_FAMILIES, random_drawing
 from blitzcam.datasets.symbols import symbol_drawing
-from blitzcam.files import write_bytes_atomic
+from blitzcam.files import staged, write_bytes_atomic
 from blitzcam.game.decks import CARD_ASPECT, DECK_NAMES, deck_by_name
+from blitzcam.paths import resolved
 
 CORNER_RADIUS: Final[float] = 0.06  # corner radius as a fraction of the card width (~3.4 mm)
 PAPER: Final[tuple[int, int, int]] = (252, 251, 247)  # the white of a back
@@ -166,20 +168,24 @@ def save_png_rgba(path: Path, rgba: np.ndarray) -> None:
 
 def export_backs(out_dir: Path, *, width: int = 600) -> list[Path]:
     """Write the eight backs as out_dir/<deck>.png (RGBA, transparent corners); return the paths.
-    An OSError names the back that could not be written (the error's own file name is the
-    hidden temporary it is written through); the backs before it were written."""
+    All eight or none: each is written beside its place first, and all are moved in once every
+    one is written (a full disk left some written, which the next export refused as the user's
+    own backs; review). An OSError names the back that could not be written (the error's own
+    file name is the hidden file it is written through)."""
     if width < MIN_EXPORT_WIDTH:
         raise ValueError(f"export width must be >= {MIN_EXPORT_WIDTH} px, got {width}")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for deck in DECK_NAMES:
-        path = out_dir / f"{deck}.png"
-        try:
-            save_png_rgba(path, render_back(deck, width=width).rgba)
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
-        paths.append(path)
+    paths = [out_dir / f"{deck}.png" for deck in DECK_NAMES]
+    with ExitStack() as moved_in_at_the_end:
+        for deck, path in zip(DECK_NAMES, paths, strict=True):
+            # (a link is written through: the file it names is replaced, the link stays)
+            place = resolved(path) if path.is_symlink() else path
+            try:
+                beside = moved_in_at_the_end.enter_context(staged(place))
+                save_png_rgba(beside, render_back(deck, width=width).rgba)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
     return paths
 
 

@@ -52,8 +52,8 @@ def export_command(args: argparse.Namespace) -> int:
         paths = export_backs(out_dir, width=width)
     except OSError as exc:  # (named by the back it could not write)
         raise UserError(
-            f"{exc.filename or out_dir}: could not write the back ({exc.strerror or exc}); the "
-            "backs before it in the list were written"
+            f"{exc.filename or out_dir}: could not write the back ({exc.strerror or exc}): "
+            "nothing was written"
         ) from None
     for path in paths:
         print(path)
