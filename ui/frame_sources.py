@@ -27,6 +27,12 @@ if TYPE_CHECKING:  # (vision/ is imported when a source opens, not with the wind
 # counted in 30 ms, 30 reads were 0.9 s and no still of a folder settled, nor a shot of it
 STILL_SHOWN_S: Final = 2.5
 GONE_AFTER_S: Final = 5.0  # no picture of a folder read for so long: it is gone
+# A video file's frames are counted this far apart at least, on its own clock, those between
+# taken off undecoded: a camera gives the newest frame each time counting is ready (5 to 9 a
+# second here), a file gave every frame in turn, each counted (4 s of a 30 fps table took
+# 122 s; a 30 s phone clip at 60 fps, minutes; review). Live counting settles a view on three
+# still votes over a second (vision.stabilise), five or six frames of the video at this pace.
+VIDEO_COUNTED_EVERY_S: Final = 0.2
 
 
 class ImageLoopSource:
@@ -214,8 +220,10 @@ def open_source(spec: str) -> FrameSource:
     if read.kind is SpecKind.IMAGE:
         return ImageLoopSource([Path(read.target)])
     if not Path(read.target).is_file():  # a named pipe: its open waits for a writer (the
-        return OpenedLater(lambda: open_spec(read), spec=str(read.target))  # window froze)
-    return open_spec(read)  # a video file
+        return OpenedLater(  # window froze)
+            lambda: open_spec(read, video_every_s=VIDEO_COUNTED_EVERY_S), spec=str(read.target)
+        )
+    return open_spec(read, video_every_s=VIDEO_COUNTED_EVERY_S)  # a video file
 
 
 def cameras_attached() -> bool | None:

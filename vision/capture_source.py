@@ -35,6 +35,7 @@ CLIP_LENGTH_SLACK: Final = 0.02
 # 1080); in MJPG, which a USB 2 webcam sends 1080p in at full rate (uncompressed, about 5 a
 # second). A camera gives the nearest mode it has.
 CAMERA_ASKED_SIZE: Final = (1920, 1080)
+TIME_SLACK_S: Final = 1e-3  # video times this close are one (sums of floats drift)
 STREAM_OPEN_TIMEOUT_MS: Final = 8000
 STREAM_READ_TIMEOUT_MS: Final = 5000
 _T = TypeVar("_T")
@@ -232,9 +233,17 @@ class CaptureSource(FrameSource):
     reconnects: int = 0  # a camera that fails is not opened again
 
     def __init__(
-        self, spec: int | str, *, name: str, opener: Callable[[int | str], Capture]
+        self,
+        spec: int | str,
+        *,
+        name: str,
+        opener: Callable[[int | str], Capture],
+        every_s: float = 0.0,
     ) -> None:
+        """`every_s`: a video file's frames are given this far apart at least on its own clock,
+        those between taken off undecoded (`read_frame`); 0: every frame."""
         self.name = name
+        self._every_s = every_s
         # a camera index, or a camera's device file (/dev/video0); any other path is a video
         self.live = isinstance(spec, int) or is_camera_device(spec)
         self._spec = spec
@@ -279,6 +288,9 @@ class CaptureSource(FrameSource):
             return read()
 
     def read_frame(self) -> Frame | None:
+        """The next frame; a video's next one `every_s` after the last given, on its clock."""
+        if self._every_s > 0 and not self.live and self.frame_time_s is not None:
+            return self._frame_from(self.frame_time_s + self._every_s)
         image = self._grab()
         if image is None:
             if self.live:  # a camera has no end: it was unplugged, or another program took it
@@ -343,6 +355,21 @@ class CaptureSource(FrameSource):
             return 1.0 / self._fps
         if self._stamp is not None and self._stamp[0] > 0 and self._stamp[1] > 0:
             return self._stamp[1] / self._stamp[0]
+        return None
+
+    def _frame_from(self, at_s: float) -> Frame | None:
+        """The first frame shown at `at_s` or later on the video's clock (one whose time cannot
+        be told too), those before it taken off undecoded; one that does not decode is passed
+        over. None at the end (`end_note` then says whether it came early)."""
+        while self.skip_frame():
+            self._note_time()
+            if self.frame_time_s is not None and self.frame_time_s < at_s - TIME_SLACK_S:
+                continue  # (0.4 + 0.2 s is over 18 frames' 0.6: the 19th was given)
+            image = _usable(*self._capture.retrieve())  # type: ignore[attr-defined]
+            if image is not None:
+                return Frame(image=image, index=self._index - 1, origin=self.name)
+        self._grab_failed = False  # (the failed grab was the read that ends it)
+        self.end_note = self._cut_short()
         return None
 
     def can_skip(self) -> bool:

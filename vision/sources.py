@@ -223,10 +223,14 @@ def open_source(
 
 
 def open_spec(
-    read: SourceSpec, *, opener: Callable[[int | str], Capture] = open_capture
+    read: SourceSpec,
+    *,
+    opener: Callable[[int | str], Capture] = open_capture,
+    video_every_s: float = 0.0,
 ) -> FrameSource:
     """The frame source of a spec already read (`read_spec`), not read again: a named pipe's
-    bytes are read once, and a video file named `./0` is no camera."""
+    bytes are read once, and a video file named `./0` is no camera. `video_every_s`: a video
+    file's frames given that far apart at least, on its own clock (0: every frame)."""
     target, kind = read.target, read.kind
     if kind is SpecKind.CAMERA:
         return NewestFrame(CaptureSource(target, name=f"camera {target}", opener=opener))
@@ -240,7 +244,7 @@ def open_spec(
         return ImageFiles([path], name=str(path))
     if kind is SpecKind.CAMERA_DEVICE:
         return NewestFrame(CaptureSource(str(path), name=str(path), opener=opener))
-    return CaptureSource(str(path), name=str(path), opener=opener)
+    return CaptureSource(str(path), name=str(path), opener=opener, every_s=video_every_s)
 
 
 def _video_named_as_a_picture(path: Path) -> bool:

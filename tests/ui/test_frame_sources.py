@@ -38,7 +38,7 @@ def test_open_source_plays_a_video_file_frame_by_frame(tmp_path) -> None:
     import cv2
 
     path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 2, (64, 48))
     for level in (0, 100, 200):
         writer.write(np.full((48, 64, 3), level, np.uint8))
     writer.release()
@@ -50,6 +50,35 @@ def test_open_source_plays_a_video_file_frame_by_frame(tmp_path) -> None:
         assert levels[3] is None and not source.live  # a file ends; it has not failed
     finally:
         source.close()
+
+
+@pytest.mark.parametrize("cut", [False, True])
+def test_a_video_file_is_counted_a_few_frames_a_second_of_it(tmp_path, cut: bool) -> None:
+    # every frame was given in turn, each counted: 4 s of a 30 fps table took 122 s (review).
+    # Those between are taken off undecoded; a video cut short still says so
+    import cv2
+
+    from blitzcam.ui.frame_sources import VIDEO_COUNTED_EVERY_S
+
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (64, 48))
+    for level in range(60):  # two seconds, each frame its own grey
+        writer.write(np.full((48, 64, 3), level * 4, np.uint8))
+    writer.release()
+    if cut:
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    source = open_source(str(path))
+    try:
+        given = []
+        while (frame := source.read()) is not None:
+            given.append((round(float(frame.mean()) / 4), source.frame_time_s))
+    finally:
+        source.close()
+    levels = [level for level, _ in given]
+    assert levels == list(range(0, len(levels) * 6, 6))  # 0.2 s of video apart: every sixth
+    assert all(b - a >= VIDEO_COUNTED_EVERY_S - 1e-3 for (_, a), (_, b) in zip(given, given[1:]))
+    assert len(levels) < 10 if cut else len(levels) == 10
+    assert (source.end_note is not None) is cut
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX's")
