@@ -85,6 +85,11 @@ class CountSnapshot:
     # the decks its backs were decided among, where a scan gave its match's (`DecksInPlay`):
     # a count in flight as the players' decks changed is told from one made after
     in_play: frozenset[str] | None = None
+    # the picture counted (width, height), where it is too small or too dark for its count to
+    # be trusted (vision.images: is_small, is_very_dark; a webcam left at 640 x 480 read wrong
+    # with no word, where `blitzcam count` notes both)
+    small_picture: tuple[int, int] | None = None
+    dark_picture: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))

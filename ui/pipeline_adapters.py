@@ -101,6 +101,7 @@ class PipelineCounter:
         in_play: frozenset[str] | None = None,
         at: float | None = None,
     ) -> CountSnapshot:
+        from blitzcam.vision.images import is_small, is_very_dark
         from blitzcam.vision.lookalike import among
 
         unread: list[str] = []
@@ -109,9 +110,12 @@ class PipelineCounter:
             countable = set(self.pipeline.profile.countable())
             unread = sorted(in_play - countable)
             in_play = in_play & countable
+        size = (frame_bgr.shape[1], frame_bgr.shape[0])
         snapshot = dataclasses.replace(
             snapshot_from_result(self._live(frame_bgr, in_play=in_play, at=at)),
             look_alike=tuple((p.deck, p.other) for p in among(self.pipeline.look_alikes, in_play)),
+            small_picture=size if is_small(size) else None,
+            dark_picture=is_very_dark(frame_bgr),
         )
         notes = [left_out_note(self.pipeline.profile.left_out)]
         if unread:

@@ -29,8 +29,16 @@ STEP_HINTS: Final[dict[str, str]] = {
 def table_warnings(snapshot: CountSnapshot) -> str:
     """What the players should fix on the table before shooting it, one line each ("" when
     nothing): face-up cards are never counted, backs no deck in play was recognised on (drawn
-    grey) count for nobody, and two decks in play that look alike may share their cards."""
+    grey) count for nobody, two decks in play that look alike may share their cards, and a
+    picture too small or too dark for its count to be trusted."""
     lines = []
+    if (size := snapshot.small_picture) is not None:
+        lines.append(
+            f"⚠ The picture is {size[0]}x{size[1]}, under the 1280x720 blitzcam counts at: "
+            "cards may be read wrong (a camera: set it to 1280x720 or more)"
+        )
+    elif snapshot.dark_picture:
+        lines.append("⚠ The picture is very dark: cards may be missed; light the table")
     if face_up := snapshot.face_up:
         plural = face_up != 1
         lines.append(

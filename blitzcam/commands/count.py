@@ -132,7 +132,10 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
 
 def _picture_notes(picture: Any, *, has_colour: bool) -> list[str]:
     """What in how a picture was read may change its count: no colour (the decks are told
-    apart by their inks), a palette's few colours, frames or pages after the first."""
+    apart by their inks), a palette's few colours, frames or pages after the first, a small or
+    very dark picture."""
+    from blitzcam.vision.images import is_small, is_very_dark
+
     notes = []
     if picture.invisible:  # (laid on white: "no colour, take a colour photo" misled)
         notes.append("the picture is wholly transparent: it shows nothing to count")
@@ -149,30 +152,16 @@ def _picture_notes(picture: Any, *, has_colour: bool) -> list[str]:
     if picture.frames > 1:
         notes.append("more than one frame or page: only the first is counted")
     width, height = picture.size
-    if max(width, height) < SMALL_PICTURE_SIDE:  # (320 x 180: 3 cards too many of one deck)
+    if is_small(picture.size):
         notes.append(
             f"the picture is {width}x{height}, well under the 1280x720 blitzcam counts at: its "
             "cards may be too small to be read right; take it at 1280x720 or more"
         )
-    elif not picture.invisible and _mean_grey(picture.frame) < DARK_MEAN_GREY:
-        notes.append(  # (10 % of a table's light: "0 cards counted", unsaid why)
+    elif not picture.invisible and is_very_dark(picture.frame):
+        notes.append(
             "the picture is very dark: cards may be missed or read as no deck; light the table"
         )
     return notes
-
-
-# a picture's long side under which its count is noted as doubtful (the envelope's frames
-# are 1280 x 720 and up; a 4:3 1024 x 768 photo reads well)
-SMALL_PICTURE_SIDE: Final = 960
-# a picture's mean grey under which it is noted as too dark (generated dim tables, the
-# envelope's darkest, go down to 26)
-DARK_MEAN_GREY: Final = 20
-
-
-def _mean_grey(frame: Any) -> float:
-    import numpy as np
-
-    return float(np.asarray(frame[::4, ::4], np.float32).mean())
 
 
 # what a terminal or a line reader acts on in a path: controls (a newline split the table's

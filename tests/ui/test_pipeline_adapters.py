@@ -203,6 +203,27 @@ def test_backs_left_out_of_the_profile_are_said_in_the_live_view() -> None:
     assert counter.count(np.zeros((4, 4, 3), np.uint8)).note == ""
 
 
+def test_a_picture_too_small_or_too_dark_to_trust_is_warned_of_on_the_scan_page() -> None:
+    # a webcam left at 640 x 480 (or a 320 x 240 video: 57 backs counted of 81) read wrong
+    # with no word in the app, where `blitzcam count` notes it (review)
+    result = SimpleNamespace(
+        detections=Detections.empty(), counts={"red-plow": 0}, face_up=0, unknown=0, settled=True
+    )
+    counter = _counter_with(_FakePipeline())
+    counter._live = lambda frame, in_play=None, at=None: result
+    small = counter.count(np.full((480, 640, 3), 128, np.uint8))
+    assert small.small_picture == (640, 480) and not small.dark_picture
+    assert table_warnings(small) == (
+        "⚠ The picture is 640x480, under the 1280x720 blitzcam counts at: cards may be read "
+        "wrong (a camera: set it to 1280x720 or more)"
+    )
+    dark = counter.count(np.full((720, 1280, 3), 12, np.uint8))
+    assert dark.small_picture is None and dark.dark_picture
+    assert table_warnings(dark) == "⚠ The picture is very dark: cards may be missed; light the table"
+    fine = counter.count(np.full((720, 1280, 3), 128, np.uint8))
+    assert table_warnings(fine) == ""
+
+
 def test_decks_in_play_that_look_alike_come_with_the_counts() -> None:
     from blitzcam.vision.embedding import References
 
