@@ -11,19 +11,27 @@ from blitzcam.game.decks import BLITZ_PILE_SIZE, CARDS_PER_DECK
 from blitzcam.game.match_model import Round, Variant
 
 # each player's Post piles, filled from their Blitz pile whenever one is played out, so that
-# they hold a card each while the Blitz pile lasts (a two-player table lays out five: more)
+# they hold a card each while the Blitz pile lasts; two players lay out five each (the rules'
+# setup: "if only two are playing, five Post piles")
 POST_PILES: Final = 3
+POST_PILES_OF_TWO: Final = 5
+
+
+def post_piles(round_: Round) -> int:
+    """The Post piles each player of `round_` laid out: five at a table of two."""
+    return POST_PILES_OF_TWO if len(round_.tallies) == 2 else POST_PILES
 
 
 def short_of_post_piles(round_: Round, variant: Variant) -> tuple[str, ...]:
     """The players whose Dutch and Blitz cards leave fewer than their Post piles' cards of the
     deck. A round ends when a Blitz pile runs out, so every player still has their Post
     piles; only a round played out can go on after someone's Blitz pile has run out."""
+    kept = post_piles(round_)
     return tuple(
         name
         for name, tally in round_.tallies.items()
         # (counts the rules refuse are theirs to say: more than a deck, a Blitz pile past 10)
-        if CARDS_PER_DECK - POST_PILES < tally.dutch + tally.blitz <= CARDS_PER_DECK
+        if CARDS_PER_DECK - kept < tally.dutch + tally.blitz <= CARDS_PER_DECK
         and tally.blitz <= BLITZ_PILE_SIZE
         and not (variant == "play-out" and tally.blitz == 0)
     )
@@ -31,8 +39,9 @@ def short_of_post_piles(round_: Round, variant: Variant) -> tuple[str, ...]:
 
 def post_piles_note(round_: Round, name: str) -> str:
     """What to say of `name`'s counts, one of `short_of_post_piles`."""
-    tally = round_.tallies[name]
+    tally, kept = round_.tallies[name], post_piles(round_)
+    of_two = " (two players lay out five)" if kept == POST_PILES_OF_TWO else ""
     return (
         f"{name}: {tally.dutch} Dutch + {tally.blitz} Blitz cards leave fewer than the "
-        f"{POST_PILES} cards of their Post piles in a deck of {CARDS_PER_DECK}"
+        f"{kept} cards of their Post piles{of_two} in a deck of {CARDS_PER_DECK}"
     )

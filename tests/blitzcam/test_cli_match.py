@@ -503,8 +503,9 @@ def test_counts_that_leave_the_post_piles_short_are_saved_and_said_to_check(
     code, out, err = run("match", "--db", db, "add", "Ann=30/10", "Bo B=12/0", capsys=capsys)
     assert code == 0 and "30 D 10 B  +10" in out
     assert err == (
-        "note: Ann: 30 Dutch + 10 Blitz cards leave fewer than the 3 cards of their Post piles in "
-        "a deck of 40: check the counts (`blitzcam match edit 1 Ann=DUTCH/BLITZ` corrects them)\n"
+        "note: Ann: 30 Dutch + 10 Blitz cards leave fewer than the 5 cards of their Post piles "
+        "(two players lay out five) in a deck of 40: check the counts (`blitzcam match edit 1 "
+        "Ann=DUTCH/BLITZ` corrects them)\n"
     )
     code, _, err = run("match", "--db", db, "edit", "1", "Ann=30/1", "Bo B=38/0", capsys=capsys)
     assert code == 0 and "`blitzcam match edit 1 'Bo B=DUTCH/BLITZ'`" in err and "Ann" not in err

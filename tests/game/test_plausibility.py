@@ -25,13 +25,26 @@ from tests.game.factories import round_of
 def test_counts_that_leave_fewer_cards_than_the_post_piles_are_found(
     dutch: int, blitz: int, variant: str, short: bool
 ) -> None:
-    round_ = round_of(Ann=(dutch, blitz), Bob=(5, 0))
+    round_ = round_of(Ann=(dutch, blitz), Bob=(5, 0), Cy=(5, 0))
     assert short_of_post_piles(round_, variant) == (("Ann",) if short else ())
 
 
+@pytest.mark.parametrize(("dutch", "blitz", "short"), [(33, 2, False), (34, 2, True), (30, 5, False), (36, 0, True)])  # fmt: skip
+def test_two_players_keep_five_post_piles(dutch: int, blitz: int, short: bool) -> None:
+    # the rules lay out five Post piles each at a table of two: 36 cards besides them is more
+    # than a deck leaves (3 were taken as every table's; review)
+    round_ = round_of(Ann=(dutch, blitz), Bob=(5, 0))
+    assert short_of_post_piles(round_, "standard") == (("Ann",) if short else ())
+
+
 def test_the_note_names_the_player_and_their_counts() -> None:
-    round_ = round_of(Ann=(30, 10), Bob=(5, 0))
+    round_ = round_of(Ann=(30, 10), Bob=(5, 0), Cy=(5, 0))
     assert post_piles_note(round_, "Ann") == (
         f"Ann: 30 Dutch + 10 Blitz cards leave fewer than the {POST_PILES} cards of their Post "
         "piles in a deck of 40"
+    )
+    of_two = round_of(Ann=(30, 10), Bob=(5, 0))
+    assert post_piles_note(of_two, "Ann") == (
+        "Ann: 30 Dutch + 10 Blitz cards leave fewer than the 5 cards of their Post piles (two "
+        "players lay out five) in a deck of 40"
     )
