@@ -267,6 +267,11 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
     header = ["round"]
     for name in names:
         header += [_as_text(f"{name} {column}") for column in ("dutch", "blitz", "score", "total")]
+    # a team match's running team totals, which decide it (only its last was on the sheet:
+    # who reached the target first was the reader's to add up; review)
+    team_totals = standings.team_totals or {}
+    teams, team_running = list(team_totals), standings.team_running_totals or ()
+    header += [_as_text(f"team {team} total") for team in teams]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
@@ -277,7 +282,7 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
         start_row: list[object] = ["start"]
         for name in names:
             start_row += ["", "", "", from_the_start.get(name, "")]
-        writer.writerow(start_row)
+        writer.writerow(start_row + [""] * len(teams))
     for number, (round_, running) in enumerate(
         zip(match.rounds, standings.running_totals, strict=True), start=1
     ):
@@ -288,11 +293,13 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
                 row += ["", "", "", running.get(name, starts.get((number, name), ""))]
             else:
                 row += [tally.dutch, tally.blitz, tally.score, running[name]]
+        if teams:
+            row += [team_running[number - 1].get(team, "") for team in teams]
         writer.writerow(row)
     total_row: list[object] = ["total"]
     for name in names:
         total_row += ["", "", "", standings.totals[name]]
-    writer.writerow(total_row)
+    writer.writerow(total_row + [team_totals[team] for team in teams])
     if standings.team_totals is not None:
         for team, total in standings.team_totals.items():
             writer.writerow([_as_text(f"team {team}"), total])

@@ -174,6 +174,29 @@ def test_score_sheet_has_a_row_per_round_with_running_totals() -> None:
     assert list(csv.reader(io.StringIO(score_sheet_csv(won))))[-1] == ["result", "won by Bob after round 2"]
 
 
+def test_a_team_match_s_sheet_has_each_team_s_running_total() -> None:
+    # the team totals decide the match; only the last was on the sheet, so who reached the
+    # target first was the reader's to add up (review)
+    players = [
+        {"name": "Ann", "deck": "green-pump", "team": "North"},
+        {"name": "Bob", "deck": "red-buggy", "team": "South"},
+        {"name": "Cy", "deck": "blue-plow", "team": "North"},
+    ]
+    rounds = [
+        {"Ann": {"dutch": 5, "blitz": 0}, "Bob": {"dutch": 9, "blitz": 0}, "Cy": {"dutch": 2, "blitz": 1}},
+        {"Ann": {"dutch": 3, "blitz": 2}, "Bob": {"dutch": 4, "blitz": 0}, "Cy": {"dutch": 6, "blitz": 0}},
+    ]  # fmt: skip
+    match = match_from_json({"players": players, "rounds": rounds})
+    rows = list(csv.reader(io.StringIO(score_sheet_csv(match))))
+    assert rows[0][-2:] == ["team North total", "team South total"]
+    assert [row[-2:] for row in rows[1:4]] == [["5", "9"], ["10", "13"], ["10", "13"]]
+    assert rows[3][0] == "total" and rows[4] == ["team North", "10"]
+    solo = match_from_json({"players": [{k: v for k, v in p.items() if k != "team"} for p in players],
+                            "rounds": rounds})  # fmt: skip
+    header = score_sheet_csv(solo).splitlines()[0]
+    assert "team" not in header
+
+
 def test_names_a_spreadsheet_would_run_are_written_as_text() -> None:
     players = [
         {"name": "=1+1", "deck": "green-pump", "team": "@SUM(A1)"},
