@@ -97,6 +97,16 @@ def test_a_reference_that_is_a_photo_of_a_card_or_a_few_pixels_is_said_as_such(t
     cv2.imwrite(str(tmp_path / "wood" / "green-pump.png"), wood)
     with pytest.raises(UserError, match=r"wood/green-pump.png: a photo with a card in it"):
         load_reference_file(tmp_path / "wood" / "green-pump.png", "green-pump")
+    # the card filling two thirds of a phone's upright photo: read whole, table and all, its
+    # deck's cards were counted as another's, unsaid (review)
+    close = np.full((2000, 1500, 3), (40, 70, 110), np.uint8)
+    corners = np.float32([[180, 120], [1320, 140], [1300, 1880], [200, 1860]])
+    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), corners)
+    cv2.warpPerspective(card, warp, (1500, 2000), dst=close, borderMode=cv2.BORDER_TRANSPARENT)
+    (tmp_path / "close").mkdir()
+    cv2.imwrite(str(tmp_path / "close" / "green-pump.png"), close)
+    with pytest.raises(UserError, match=r"close/green-pump.png: a photo with a card in it"):
+        load_reference_file(tmp_path / "close" / "green-pump.png", "green-pump")
     # a design of one's own, a light panel in a dark frame, cut to its edges: its panel was
     # found as the card and the file refused as a photo (diff review)
     own = np.full((625, 400, 3), (140, 60, 20), np.uint8)
