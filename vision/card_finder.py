@@ -85,6 +85,12 @@ FACE_CHECK_WIDTH: Final = 100  # a card found is looked at this wide for a face'
 # turned card cropped to its box has its corners on the picture's edges)
 CUT_DEPTH: Final = 0.03
 FINE_OUTLINE: Final = 0.005  # of the outline's length: drawn this finely, a cut corner shows
+# a bright shape on the picture's very edge row or column, in the picture's own pixels, along
+# more than this share of its short side runs off it: a card large in a phone's photo, tilted
+# so that it ran past two opposite edges, left outline sides that met inside the picture and
+# was stored squashed (1-7 % of it outside; review). A whole card a few pixels in leaves the
+# edge row the table's; a corner that touches it, a few pixels of it
+EDGE_RUN: Final = 0.1
 
 
 TWO_CARDS: Final = "more than one card in the picture: lay one back alone"
@@ -157,9 +163,51 @@ def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> lis
         one_card = _deepest_dent(contour) <= MAX_DENT * min(box[1]) or _dents_in_shadow(
             small, bright, hull, float(threshold)
         )
-        cut = _cut_by_the_picture(hull, quad, bright.shape)
+        cut = _cut_by_the_picture(hull, quad, bright.shape) or _along_the_edge(
+            image_bgr, threshold, hull, quad, bright.shape
+        )
         cards.append(Bright(order_corners(quad / scale), area / scale**2, one_card, cut=cut))
     return cards
+
+
+def _along_the_edge(
+    image_bgr: np.ndarray,
+    threshold: float,
+    hull: np.ndarray,
+    quad: np.ndarray,
+    small_shape: tuple[int, ...],
+) -> bool:
+    """Whether the shape of `hull` (in the picture shrunk to `small_shape`) lies on the
+    picture's very edge, bright there in the picture's own pixels, along more than EDGE_RUN of
+    its short side (the ink of a drawing that crosses the edge bridged, as `find_cards` closes
+    it)."""
+    inside = np.zeros(small_shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, hull.reshape(-1, 2).astype(np.int32), 1)
+    scale = small_shape[1] / image_bgr.shape[1]
+    short = float(min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))) / scale
+    bridge = np.ones((1, max(1, round(7 / scale)) | 1), np.uint8)
+    longest = 0
+    for line, small_line in (
+        (image_bgr[0], inside[0]),
+        (image_bgr[-1], inside[-1]),
+        (image_bgr[:, 0], inside[:, 0]),
+        (image_bgr[:, -1], inside[:, -1]),
+    ):
+        if not small_line.any():
+            continue
+        # each of the edge's pixels, where it lies in the shrunk picture
+        at = np.minimum((np.arange(len(line)) * scale).astype(int), len(small_line) - 1)
+        grey = line if line.ndim == 1 else cv2.cvtColor(line[None], cv2.COLOR_BGR2GRAY)[0]
+        on = ((grey >= threshold) & (small_line[at] > 0)).astype(np.uint8)[None]
+        longest = max(longest, _longest_run(cv2.morphologyEx(on, cv2.MORPH_CLOSE, bridge)[0]))
+    return longest > EDGE_RUN * short
+
+
+def _longest_run(on: np.ndarray) -> int:
+    """The longest run of non-zero values in a 1-D array."""
+    edges = np.diff(np.concatenate(([0], (on > 0).astype(np.int8), [0])))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    return int((ends - starts).max()) if len(starts) else 0
 
 
 def _cut_by_the_picture(hull: np.ndarray, quad: np.ndarray, shape: tuple[int, ...]) -> bool:

@@ -1430,6 +1430,26 @@ def test_a_card_cut_by_two_sides_of_the_picture_runs_off_it(tilt: float, poke: f
     assert problem is not None and "runs off the edge" in problem
 
 
+@pytest.mark.parametrize("beyond", [20, 50, 80])
+def test_a_large_card_run_past_two_opposite_sides_runs_off_the_picture(beyond: float) -> None:
+    # a phone held close, the card tilted along its length: its near side ran past the top and
+    # the bottom, the picture's edges were taken for its ends, and it was stored squashed
+    # (review: 1-7 % of it outside)
+    from blitzcam.vision.card_finder import card_in
+
+    card = render_back("green-pump", width=600)
+    bgr = np.ascontiguousarray(card.rgba[..., 2::-1])
+    h, w = bgr.shape[:2]
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    placed = np.float32([[104, 48], [858, -beyond], [858, 1200 + beyond], [104, 1152]])
+    homography = cv2.getPerspectiveTransform(corners, placed)
+    photo = np.full((1200, 900, 3), (45, 60, 80), np.uint8)
+    inside = cv2.warpPerspective(card.rgba[..., 3], homography, (900, 1200)) > 127
+    photo[inside] = cv2.warpPerspective(bgr, homography, (900, 1200))[inside]
+    _, problem = card_in(photo)
+    assert problem is not None and "runs off the edge" in problem
+
+
 @pytest.mark.parametrize(("tilt", "margin"), [(3, 0), (10, 0), (30, 0), (60, 0), (0, 3), (0.5, 3),
                                              (1, 2), (0.5, 5), (1, 5)])  # fmt: skip
 def test_a_whole_card_at_the_picture_s_edges_is_taken(tilt: float, margin: float) -> None:
