@@ -176,7 +176,7 @@ class PipelineEnroller:
         if (glare := enrolled.glare_note()) is not None:
             notes.append(f"Note: {glare}.")
         try:  # a face-up card, the wrong deck picked up (stored all the same)
-            unlike = reads_as_another(deck, target)
+            unlike = reads_as_another(deck, target, glared=enrolled.glare_note() is not None)
         except UserError:  # stored: only the advice is missing
             unlike = None
         if unlike is not None:

@@ -258,11 +258,13 @@ def check_deck_name(deck: str, *, new: bool = True) -> str:
     return deck
 
 
-def reads_as_another(deck: str, stored: Path, embedder: Embedder | None = None) -> OtherDeck | None:
+def reads_as_another(
+    deck: str, stored: Path, embedder: Embedder | None = None, *, glared: bool = False
+) -> OtherDeck | None:
     """Whether the back stored for one of the eight decks reads more like another's drawing
-    (blitzcam's own) than its deck's (`lookalike.nearer_another`), read by `embedder` (the
-    shipped network: None); None for a deck of the user's own. UserError when the identity
-    network cannot be loaded."""
+    (blitzcam's own) than its deck's, or, its photo glared (`glared`), hardly more like its own
+    (`lookalike.nearer_another`), read by `embedder` (the shipped network: None); None for a
+    deck of the user's own. UserError when the identity network cannot be loaded."""
     if deck not in DECK_NAMES:
         return None
     from blitzcam.vision.embedding import reference_vectors
@@ -274,7 +276,7 @@ def reads_as_another(deck: str, stored: Path, embedder: Embedder | None = None) 
     # likenesses of the same file: 0.63 against 0.57; review)
     patches = np.asarray(load_reference_file(stored, deck))
     back = reference_vectors(embedder.embed, patches, np.zeros(len(patches), np.int64)).vectors
-    return nearer_another(deck, back, drawings, DECK_NAMES)
+    return nearer_another(deck, back, drawings, DECK_NAMES, glared=glared)
 
 
 def picture_to_enroll(data: bytes, *, name: str) -> tuple[np.ndarray, float]:

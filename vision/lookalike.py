@@ -119,20 +119,40 @@ def stand_ins_alike(
     }
 
 
+# A back enrolled as one of the eight, glare on its photo, that reads to its deck's drawing
+# less than this above what that drawing reads to another deck's (green pump's to blue pump's,
+# 0.60) is hardly its deck's any more: a photo whitened by glare read 0.62 to green pump's
+# drawing, and every green pump on the table was counted as blue pump, the glare note the one
+# word said (review). Photos of the drawing that counted right read 0.70 and more (of 45,
+# glare, blur and shadow among them; 0.99 most). Asked only where glare was found: a print
+# drawn otherwise than blitzcam's drawing may read low to it, and its cards read to the print.
+LOW_OWN_MARGIN: Final = 0.05
+
+
 @dataclass(frozen=True, slots=True)
 class OtherDeck:
-    """A back enrolled as `deck` that reads more like `other`'s drawing than its own."""
+    """A back enrolled as `deck` that reads more like `other`'s drawing than its own, or
+    (`drawings`: what `deck`'s drawing reads to `other`'s) hardly more like its own than the
+    two drawings read alike (LOW_OWN_MARGIN)."""
 
     deck: str
     other: str
     likeness: float  # to `other`'s drawing
     own: float  # to `deck`'s own
+    drawings: float | None = None  # `deck`'s drawing to `other`'s, where that is the reason
 
     def note(self, name: Callable[[str], str] = str, *, take_back: str | None = None) -> str:
         """What it means and what to do; the decks said by `name` (as in `LookAlike.note`),
         `take_back` how the back is taken back (default: the command's)."""
         deck, other = name(self.deck), name(self.other)
         undo = take_back or f"`blitzcam decks forget {self.deck}` takes it back"
+        if self.drawings is not None:
+            return (
+                f"the back enrolled as {deck} reads little like {deck}'s drawing "
+                f"({self.own:.2f} alike), hardly more than {deck}'s drawing reads like "
+                f"{other}'s ({self.drawings:.2f}): {deck}'s cards may be counted as {other}; is "
+                f"it {deck}'s back, evenly lit, without glare? ({undo})"
+            )
         return (
             f"the back enrolled as {deck} reads more like {other}'s drawing "
             f"({self.likeness:.2f} alike) than {deck}'s own ({self.own:.2f}): is it {deck}'s "
@@ -141,12 +161,19 @@ class OtherDeck:
 
 
 def nearer_another(
-    deck: str, back: np.ndarray, drawings: References, names: Sequence[str]
+    deck: str,
+    back: np.ndarray,
+    drawings: References,
+    names: Sequence[str],
+    *,
+    glared: bool = False,
 ) -> OtherDeck | None:
     """Whether a back enrolled as `deck` (its variants' vectors, `back`) reads more like
     another deck's drawing in `drawings` (blitzcam's own, `names` indexing their owners) than
-    `deck`'s: the wrong deck picked up, a face-up card, a photo in deep shadow. (Said as a
-    question: a print drawn differently from blitzcam's own may read low to every drawing.)"""
+    `deck`'s: the wrong deck picked up, a face-up card, a photo in deep shadow; and, where its
+    photo had glare (`glared`), whether it reads hardly more like its own than its drawing
+    reads like another's (LOW_OWN_MARGIN). (Said as a question: a print drawn differently from
+    blitzcam's own may read low to every drawing.)"""
     if deck not in names or not len(back) or not len(drawings):
         return None
     sims = back @ drawings.vectors.T
@@ -159,4 +186,19 @@ def nearer_another(
     if own is None or not likeness:
         return None
     other = max(likeness, key=likeness.__getitem__)
-    return OtherDeck(deck, other, likeness[other], own) if likeness[other] > own else None
+    if likeness[other] > own:
+        return OtherDeck(deck, other, likeness[other], own)
+    if not glared:
+        return None
+    # (a back whitened by glare reads low to every drawing, and its deck's cards, which read
+    # to its drawing as to their sister deck's, went to the sister)
+    mine = drawings.vectors[drawings.owners == names.index(deck)]
+    alike = {
+        name: float((mine @ drawings.vectors[drawings.owners == i].T).max())
+        for i, name in enumerate(names)
+        if name in likeness
+    }
+    sister = max(alike, key=alike.__getitem__)
+    if own < alike[sister] + LOW_OWN_MARGIN:
+        return OtherDeck(deck, sister, likeness[sister], own, drawings=alike[sister])
+    return None

@@ -144,7 +144,7 @@ def _said_enrolled(
     try:
         embedder = identity_network()  # (loaded once for both checks)
         pairs = involving(profile_look_alikes(embedder), deck)
-        unlike = reads_as_another(deck, target, embedder)
+        unlike = reads_as_another(deck, target, embedder, glared=enrolled.glare_note() is not None)
     except UserError as exc:  # the back is stored: only the advice is missing
         print(f"note: could not check which decks {deck} looks like: {exc}", file=sys.stderr)
         return 0

@@ -122,6 +122,29 @@ def test_a_back_that_reads_as_another_deck_s_drawing_is_said() -> None:
     assert nearer_another("my-deck", like_blue, drawings, names) is None  # a deck of one's own
 
 
+def test_a_glared_back_that_reads_hardly_more_like_its_own_drawing_is_said() -> None:
+    # a photo whitened by glare read 0.62 to green pump's drawing, which reads 0.60 to blue
+    # pump's: every green pump was counted as blue pump, the glare note the one word (review)
+    from blitzcam.vision.lookalike import LOW_OWN_MARGIN, nearer_another
+
+    names = ("green-pump", "blue-pump", "red-plow")
+    sister = np.array([0.6, 0.8, 0.0], np.float32)  # blue pump's drawing, 0.60 to green's
+    drawings = References(np.stack([[1, 0, 0], sister, [0, 0, 1]]).astype(np.float32), np.array([0, 1, 2]))
+    low = np.array([[0.62, 0.3, 0.1]], np.float32)
+    said = nearer_another("green-pump", low, drawings, names, glared=True)
+    assert (said.other, said.own, said.drawings) == ("blue-pump", pytest.approx(0.62), pytest.approx(0.6))
+    assert said.note() == (
+        "the back enrolled as green-pump reads little like green-pump's drawing (0.62 alike), "
+        "hardly more than green-pump's drawing reads like blue-pump's (0.60): green-pump's "
+        "cards may be counted as blue-pump; is it green-pump's back, evenly lit, without glare? "
+        "(`blitzcam decks forget green-pump` takes it back)"
+    )
+    # no glare: a print drawn otherwise than blitzcam's drawing reads low to it, unsaid
+    assert nearer_another("green-pump", low, drawings, names) is None
+    clear = np.array([[0.6 + LOW_OWN_MARGIN + 0.01, 0.3, 0.1]], np.float32)
+    assert nearer_another("green-pump", clear, drawings, names, glared=True) is None
+
+
 def test_enrolling_another_deck_s_back_under_a_deck_s_name_is_noted(tmp_path: Path, capsys) -> None:
     from blitzcam.cli import main
 
