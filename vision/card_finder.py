@@ -655,10 +655,11 @@ def card_problem(
             f"the shape found {shape}: two cards touching, or a card partly hidden or in "
             "shadow? lay one back alone, evenly lit"
         )
-    if long_sides_down(corners, image_wh) is None:  # (a card lying across: from 30 degrees)
+    if long_sides_down(corners, image_wh) is None:  # (slanted across its length: from 25-30
+        # degrees; "upright in the picture" was said to a card upright in it; review)
         return (
             "the card is seen too slanted to tell its length from its width: photograph it "
-            "more from above, or with the card upright in the picture"
+            "more from above, or from one of its short ends"
         )
     if min(across, down) * pixel_scale < MIN_CARD_SIDE:
         return _too_few_pixels(min(across, down) * pixel_scale)
