@@ -289,7 +289,8 @@ class CaptureSource(FrameSource):
 
     def read_frame(self) -> Frame | None:
         """The next frame; a video's next one `every_s` after the last given, on its clock."""
-        if self._every_s > 0 and not self.live and self.frame_time_s is not None:
+        paced = self._every_s > 0 and not self.live and self.can_skip()
+        if paced and self.frame_time_s is not None:
             return self._frame_from(self.frame_time_s + self._every_s)
         image = self._grab()
         if image is None:

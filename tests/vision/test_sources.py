@@ -120,6 +120,13 @@ def test_a_video_shot_slower_than_it_states_is_no_cut(gap_ms: float, said: bool)
     assert (source.end_note is not None) is said
 
 
+def test_a_capture_that_cannot_skip_frames_gives_each_one_however_it_is_paced() -> None:
+    from blitzcam.vision.capture_source import CaptureSource
+
+    source = CaptureSource("clip.mp4", name="clip.mp4", opener=lambda _: FakeClip(random_frames(3)), every_s=0.2)  # fmt: skip
+    assert len(list(source)) == 3  # (10 a second, no grab: each read decoded, none skipped)
+
+
 def test_a_video_named_as_a_picture_is_played_as_the_video_it_is(tmp_path: Path) -> None:
     # (`--camera clip.jpg`, a video saved under a picture's name: "cannot decode image"; review)
     named = tmp_path / "clip.jpg"
