@@ -251,7 +251,9 @@ def _video_named_as_a_picture(path: Path) -> bool:
     """Whether a file named as a picture begins as a video container does (a video saved as
     .jpg was "cannot decode image"; review). One that cannot be read is the picture's reader's
     to say."""
-    try:
+    try:  # (a named pipe is not opened here: its open waits for a writer)
+        if not path.is_file():
+            return False
         with path.open("rb") as file:
             return video_kind(file.read(4096)) is not None
     except OSError:
