@@ -434,7 +434,13 @@ def decks_lines(report: dict[str, Any]) -> list[str]:
         )
     ]
     if no_deck := report.get("labels_of_no_deck"):
-        said = ", ".join(f"{name!r} ({n} backs)" for name, n in no_deck.items())
+        from blitzcam.game.decks import meant_deck
+
+        def misspelt(name: str) -> str:  # (a slip of the keyboard went unnamed; review)
+            meant = meant_deck(name)
+            return f"; {meant} misspelt?" if meant is not None else ""
+
+        said = ", ".join(f"{name!r} ({n} backs{misspelt(name)})" for name, n in no_deck.items())
         lines.append(f"WARNING: labels that name no deck (scored as art nobody enrolled): {said}")
     return lines
 

@@ -253,6 +253,11 @@ def test_labels_of_no_deck_are_warned_of_and_the_decks_read_against_are_said() -
         "(4 backs)",
     ]
     assert decks_lines({}) == []  # (a report from before them)
+    # a slip of the keyboard is named as the deck it is most likely (review)
+    assert decks_lines({**report, "labels_of_no_deck": {"green-pmup": 9}})[-1] == (
+        "WARNING: labels that name no deck (scored as art nobody enrolled): 'green-pmup' (9 "
+        "backs; green-pump misspelt?)"
+    )
 
 
 def test_a_report_read_back_from_its_json_makes_a_table() -> None:

@@ -114,6 +114,9 @@ def test_only_labelme_files_count_and_photos_no_file_names_are_found(tmp_path: P
     [
         ([_shape("", SQUARE)], {}, "shape 1: no label"),
         ([_shape("red-plow", [[1, 2], [3, 4]])], {}, "shape 1: a polygon of 2 points encloses"),
+        # (a click short: the box round the triangle lay along its long side; review)
+        ([_shape("red-plow", [[0, 0], [100, 0], [100, 140]])], {}, "shape 1: a polygon of 3 "
+         "points: a card's box takes its 4 corners"),
         ([_shape("red-plow", [[1, 2, 3]])], {}, "shape 1: its 'points' are not finite [x, y]"),
         ([_shape("red-plow", "here")], {}, "shape 1: its 'points' are not"),
         ([_shape("red-plow", [[0, 0], [1, 1], [2, 2], [3, 3]])], {}, "its corners enclose no area"),

@@ -92,6 +92,18 @@ def test_a_root_path_a_list_of_folders_and_a_listing_file_name_the_images(tmp_pa
     assert len(yolo_scenes(tmp_path, "all")) == 2
 
 
+def test_a_split_with_no_label_file_at_all_is_refused_not_scored_as_empty_tables(
+    tmp_path: Path,
+) -> None:
+    # (labels/ renamed: precision 0, every count wrong, exit 0, nothing said; review)
+    _dataset(tmp_path, {"test": {"a": None, "b": None}})
+    with pytest.raises(SceneDataError, match=r"data.yaml: none of the 2 images of its test split "
+                       r"has a label file \(looked for .*labels/test/a.txt and the like"):  # fmt: skip
+        yolo_scenes(tmp_path, "test")
+    (tmp_path / "labels" / "test" / "a.txt").write_text(f"0 {SQUARE}\n")  # one table empty
+    assert [truth.classes.tolist() for _, _, truth in yolo_scenes(tmp_path, "test")] == [[0], []]
+
+
 def test_label_files_are_found_where_ultralytics_looks(tmp_path: Path) -> None:
     image = tmp_path / "images" / "set" / "images" / "x.png"
     assert label_path(image) == tmp_path / "images" / "set" / "labels" / "x.txt"
@@ -113,6 +125,8 @@ def test_label_files_are_found_where_ultralytics_looks(tmp_path: Path) -> None:
         ({}, "green-pump 0.3 0.3 0.1 0.1", r"t.txt, line 1: not a class number and coordinates"),
         ({}, "0 0.3 nan 0.1 0.1", r"t.txt, line 1: a coordinate that is not a number"),
         ({}, "0 0.3 0.3 0 0.1", r"t.txt, line 1: its corners enclose no area"),
+        # (a click short: the box round the triangle lay along its long side; review)
+        ({}, "0 0.1 0.1 0.3 0.1 0.3 0.4", r"t.txt, line 1: 6 coordinates, a polygon of 3 points"),
     ],
 )
 def test_a_dataset_that_cannot_be_scored_is_said_naming_the_file_and_line(
