@@ -9,7 +9,10 @@ command's files (recipe.json, train_seconds.json) overwrote the other's.
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Final, Literal
 
@@ -25,6 +28,36 @@ ARTICLE: Final[dict[str, str]] = {"detector": "a", "identity": "an"}
 # the detector's stage folders (models/stages.py `stages`), each with weights/ once it trained
 DETECTOR_STAGES: Final = ("train", "refine", "extend", "harden", "more")
 FINISHED_FILE: Final = "finished.json"  # models/training.py writes it when a stage is done
+
+
+@contextmanager
+def this_run_alone(run_dir: Path, command: str) -> Iterator[None]:
+    """`run_dir` held by this `command` while the block runs: a second one in it is refused (it
+    started over, deleted the first one's weights, and that one died in a traceback, the folder
+    left holding both runs' work; review). A lock on the folder itself, where the system has
+    one (POSIX's flock; none on Windows), which the system lets go of however the process ends:
+    no stale lock to clear, and no file in the folder."""
+    try:
+        import fcntl
+    except ImportError:  # (Windows)
+        yield
+        return
+    try:
+        held = os.open(run_dir, os.O_RDONLY)
+    except OSError:  # (a folder that cannot be read: what writes in it says why)
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UserError(
+                f"{run_dir}: another {command} is running in it: one run at a time in a folder "
+                "(wait for it to end, or stop it and go on with --resume)"
+            ) from None
+        yield
+    finally:
+        os.close(held)
 
 
 def run_kind(run_dir: Path) -> RunKind | Literal["unreadable"] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import ExitStack
 from pathlib import Path
 
 from blitzcam.commands.path_option import path_argument
@@ -210,51 +211,55 @@ def _train(args: argparse.Namespace) -> int:
 
     from blitzcam.models import DETECTOR_PT, MODELS_DIR
     from blitzcam.models.recipe import SHIPPED, TRIAL
-    from blitzcam.models.run_kind import check_run_start, keeps_to_itself, run_kind
+    from blitzcam.models.run_kind import check_run_start, keeps_to_itself, run_kind, this_run_alone
     from blitzcam.models.run_record import first_stage_scenes, go_on_from_shipped, recipe_of_run
     from blitzcam.models.training import calibration_scenes, recipe_with, ship, train
     from blitzcam.paths import refused_leaves_no_folder, run_folder, runs_root
 
     default_run = runs_root() / ("detector-trial" if args.trial else "detector")
-    with refused_leaves_no_folder(args.run or default_run, "--run") as run_dir:
-        # (--from-shipped decides itself whether the folder may hold a run)
-        check_run_start(run_dir, "detector", resume=args.resume, other_kinds_only=args.from_shipped)
-        # resumed, the run's own recipe with the options given over it (each had to be typed
-        # again); the options that differ from it are refused when the run opens
-        base = (recipe_of_run(run_dir) if args.resume else None) or (
-            TRIAL if args.trial else SHIPPED
+    with ExitStack() as alone:  # (the run folder held until the command ends)
+        with refused_leaves_no_folder(args.run or default_run, "--run") as run_dir:
+            alone.enter_context(this_run_alone(run_dir, "blitzcam train"))
+            # (--from-shipped decides itself whether the folder may hold a run)
+            check_run_start(
+                run_dir, "detector", resume=args.resume, other_kinds_only=args.from_shipped
+            )
+            # resumed, the run's own recipe with the options given over it (each had to be typed
+            # again); the options that differ from it are refused when the run opens
+            base = (recipe_of_run(run_dir) if args.resume else None) or (
+                TRIAL if args.trial else SHIPPED
+            )
+            recipe = recipe_with(
+                base, epochs=args.epochs, scenes=args.scenes, batch=args.batch,
+                more_hours=args.more_hours, more_scenes=args.more_scenes,
+                more_wide_art=args.more_wide_art or None, more_lr0=args.more_lr0,
+            )  # fmt: skip
+            if args.from_shipped:
+                go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
+            scenes = first_stage_scenes(run_dir, args.data, resume=args.resume)
+        # said when interrupted once the run is one (its recipe written): every step goes on where
+        # it stopped, its scenes, crops and epochs; before, a --resume is refused
+        args.interrupted_hint = lambda: RESUME_HINT if run_kind(run_dir) == "detector" else None
+        own = keeps_to_itself(run_dir, no_ship=args.no_ship or args.trial, resume=args.resume)
+        weights = train(
+            recipe,
+            scenes_dir=scenes,
+            run_dir=run_dir,
+            resume=args.resume or args.from_shipped,  # the shipped stages are finished ones
+            workers=workers_for(args.workers, said=args.workers != DEFAULT_WORKERS),
+            device=args.device,
         )
-        recipe = recipe_with(
-            base, epochs=args.epochs, scenes=args.scenes, batch=args.batch,
-            more_hours=args.more_hours, more_scenes=args.more_scenes,
-            more_wide_art=args.more_wide_art or None, more_lr0=args.more_lr0,
-        )  # fmt: skip
-        if args.from_shipped:
-            go_on_from_shipped(run_dir, recipe, DETECTOR_PT, resume=args.resume)
-        scenes = first_stage_scenes(run_dir, args.data, resume=args.resume)
-    # said when interrupted once the run is one (its recipe written): every step goes on where
-    # it stopped, its scenes, crops and epochs; before, a --resume is refused
-    args.interrupted_hint = lambda: RESUME_HINT if run_kind(run_dir) == "detector" else None
-    own = keeps_to_itself(run_dir, no_ship=args.no_ship or args.trial, resume=args.resume)
-    weights = train(
-        recipe,
-        scenes_dir=scenes,
-        run_dir=run_dir,
-        resume=args.resume or args.from_shipped,  # the shipped stages are finished ones
-        workers=workers_for(args.workers, said=args.workers != DEFAULT_WORKERS),
-        device=args.device,
-    )
-    # a run from the shipped weights never replaces them unmeasured (nor the file it went on
-    # from, which the model card and recipe.py's digest name)
-    no_ship = own or args.from_shipped
-    target = run_folder(run_dir / "export" if no_ship else MODELS_DIR, "export to")
-    shipped = ship(weights, recipe, target, calibration_scenes(run_dir))
-    print(
-        f"detector written: {shipped['onnx']} (counting), {shipped['int8']} (its faster int8 "
-        f"export) and {shipped['pt']}"
-    )
-    print(next_steps(shipped["onnx"], shipped=not no_ship))
-    return 0
+        # a run from the shipped weights never replaces them unmeasured (nor the file it went on
+        # from, which the model card and recipe.py's digest name)
+        no_ship = own or args.from_shipped
+        target = run_folder(run_dir / "export" if no_ship else MODELS_DIR, "export to")
+        shipped = ship(weights, recipe, target, calibration_scenes(run_dir))
+        print(
+            f"detector written: {shipped['onnx']} (counting), {shipped['int8']} (its faster int8 "
+            f"export) and {shipped['pt']}"
+        )
+        print(next_steps(shipped["onnx"], shipped=not no_ship))
+        return 0
 
 
 def next_steps(onnx: Path, *, shipped: bool) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+from contextlib import ExitStack
 from typing import Final
 
 from blitzcam.commands.device_option import torch_device
@@ -225,7 +226,7 @@ def _train_identity(args: argparse.Namespace) -> int:
         training_data,
         training_negatives,
     )
-    from blitzcam.models.run_kind import check_run_start, keeps_to_itself
+    from blitzcam.models.run_kind import check_run_start, keeps_to_itself, this_run_alone
     from blitzcam.paths import refused_leaves_no_folder, run_folder, runs_root
     from blitzcam.vision.embedding import Embedder
     from blitzcam.vision.identify import UNKNOWN_BELOW
@@ -246,60 +247,62 @@ def _train_identity(args: argparse.Namespace) -> int:
             given[field] = getattr(args, field)
     recipe = replace(TRIAL if args.trial else IdentityRecipe(), **given)
     default_run = runs_root() / ("identity-trial" if args.trial else "identity")
-    with refused_leaves_no_folder(args.run or default_run, "--run") as run_dir:
-        check_run_start(run_dir, "identity", resume=args.resume)
-        if args.resume:  # a checkpoint of another recipe is refused before drawings are cut
-            recipe = resumed_recipe(run_dir / "last.pt", given, recipe)
-        # (so is a detector that is not; opened once, here, and used to cut the drawings)
-        detector = check_negatives_source(recipe, default_model_path())
-    no_ship = keeps_to_itself(
-        run_dir, no_ship=args.no_ship or args.trial, resume=args.resume, kind="identity"
-    )
-    # its recipe kept from the start, as the detector's is: a run stopped before its end goes on
-    # with `--resume` alone (its options had to be typed again, unsaid which)
-    write_text_atomic(run_dir / "recipe.json", json.dumps(asdict(recipe), indent=2))
-    # said when interrupted once there is a checkpoint to go on from
-    args.interrupted_hint = lambda: RESUME_HINT if (run_dir / "last.pt").is_file() else None
-    # each progress line as it is printed: to a file or a pipe (`> log`, `| tee`) Python holds
-    # them in a block, and an hour and a half's 180 lines came out at the end
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        sys.stdout.reconfigure(line_buffering=True)
-    data, val = training_data(
-        recipe, run_dir, workers=workers_for(args.workers, said=args.workers != DEFAULT_WORKERS)
-    )
-    # cut with the detector that counting runs: its boxes on no back are what must stay unknown
-    negatives = training_negatives(recipe, run_dir, default_model_path(), detector)
-    checkpoint = train(
-        data, recipe, run_dir, negatives=negatives, resume=args.resume, device=device
-    )
-    # the network shipped until now, on the same drawings (read before `ship` replaces it); one
-    # that cannot be read is no reason to hold back the network just trained
-    before = MODELS_DIR / IDENTITY_ONNX.name
-    previous, joined = None, 1
-    if before.is_file():
-        try:
-            previous = evaluate_identity(Embedder(before).embed, val)
-            joined = networks_joined(before)  # (a file the engine just read: onnx reads it too)
-        except UserError as exc:
-            print(f"not compared with the network models/ held: {exc}")
-    target = run_folder(run_dir / "export" if no_ship else MODELS_DIR, "export to")
-    shipped = ship(checkpoint, target)
-    report = evaluate_identity(Embedder(shipped["onnx"]).embed, val)
-    print(format_report(report))
-    if previous is not None:
-        print(f"against the network models/ held before this run, at the {UNKNOWN_BELOW} line:")
-        print("\n".join(against_shipped(report, previous, UNKNOWN_BELOW)))
-    write_text_atomic(
-        run_dir / "report.json",
-        json.dumps(
-            {"recipe": asdict(recipe), "validation": report, "shipped_before": previous},
-            indent=2,
-        ),
-    )
-    print(f"identity network written: {shipped['onnx']} and {shipped['pt']}")
-    if joined > 1 and not no_ship:
-        print(join_again_hint(MODELS_DIR, joined))
-    return 0
+    with ExitStack() as alone:  # (the run folder held until the command ends)
+        with refused_leaves_no_folder(args.run or default_run, "--run") as run_dir:
+            alone.enter_context(this_run_alone(run_dir, "blitzcam train-identity"))
+            check_run_start(run_dir, "identity", resume=args.resume)
+            if args.resume:  # a checkpoint of another recipe is refused before drawings are cut
+                recipe = resumed_recipe(run_dir / "last.pt", given, recipe)
+            # (so is a detector that is not; opened once, here, and used to cut the drawings)
+            detector = check_negatives_source(recipe, default_model_path())
+        no_ship = keeps_to_itself(
+            run_dir, no_ship=args.no_ship or args.trial, resume=args.resume, kind="identity"
+        )
+        # its recipe kept from the start, as the detector's is: a run stopped before its end goes on
+        # with `--resume` alone (its options had to be typed again, unsaid which)
+        write_text_atomic(run_dir / "recipe.json", json.dumps(asdict(recipe), indent=2))
+        # said when interrupted once there is a checkpoint to go on from
+        args.interrupted_hint = lambda: RESUME_HINT if (run_dir / "last.pt").is_file() else None
+        # each progress line as it is printed: to a file or a pipe (`> log`, `| tee`) Python holds
+        # them in a block, and an hour and a half's 180 lines came out at the end
+        if isinstance(sys.stdout, io.TextIOWrapper):
+            sys.stdout.reconfigure(line_buffering=True)
+        data, val = training_data(
+            recipe, run_dir, workers=workers_for(args.workers, said=args.workers != DEFAULT_WORKERS)
+        )
+        # cut with the detector that counting runs: its boxes on no back are what must stay unknown
+        negatives = training_negatives(recipe, run_dir, default_model_path(), detector)
+        checkpoint = train(
+            data, recipe, run_dir, negatives=negatives, resume=args.resume, device=device
+        )
+        # the network shipped until now, on the same drawings (read before `ship` replaces it); one
+        # that cannot be read is no reason to hold back the network just trained
+        before = MODELS_DIR / IDENTITY_ONNX.name
+        previous, joined = None, 1
+        if before.is_file():
+            try:
+                previous = evaluate_identity(Embedder(before).embed, val)
+                joined = networks_joined(before)  # (a file the engine just read: onnx reads it too)
+            except UserError as exc:
+                print(f"not compared with the network models/ held: {exc}")
+        target = run_folder(run_dir / "export" if no_ship else MODELS_DIR, "export to")
+        shipped = ship(checkpoint, target)
+        report = evaluate_identity(Embedder(shipped["onnx"]).embed, val)
+        print(format_report(report))
+        if previous is not None:
+            print(f"against the network models/ held before this run, at the {UNKNOWN_BELOW} line:")
+            print("\n".join(against_shipped(report, previous, UNKNOWN_BELOW)))
+        write_text_atomic(
+            run_dir / "report.json",
+            json.dumps(
+                {"recipe": asdict(recipe), "validation": report, "shipped_before": previous},
+                indent=2,
+            ),
+        )
+        print(f"identity network written: {shipped['onnx']} and {shipped['pt']}")
+        if joined > 1 and not no_ship:
+            print(join_again_hint(MODELS_DIR, joined))
+        return 0
 
 
 def _whole_numbers(text: str, flag: str) -> tuple[int, ...]:

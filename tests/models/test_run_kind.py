@@ -128,6 +128,30 @@ def test_a_run_started_again_without_resume_is_refused_and_kept(
     assert (tmp_path / "recipe.json").read_text() == json.dumps(SHIPPED.as_dict())
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the lock is POSIX's flock")
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [(["train", "--resume"], "blitzcam train"), (["train-identity"], "blitzcam train-identity")],
+)
+def test_a_run_folder_another_run_is_using_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], command: str
+) -> None:
+    # (a second `train --resume` started over in the first one's folder and deleted its weights;
+    # the first died in a traceback, the folder left holding both runs' work; review)
+    from blitzcam.models.run_kind import this_run_alone
+
+    (tmp_path / "recipe.json").write_text(json.dumps(SHIPPED.as_dict()))
+    with this_run_alone(tmp_path, command):  # the first run, still going
+        assert main([*argv, "--run", str(tmp_path), "--no-ship"]) == 2
+        assert capsys.readouterr().err.endswith(
+            f"{tmp_path}: another {command} is running in it: one run at a time in a folder "
+            "(wait for it to end, or stop it and go on with --resume)\n"
+        )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["recipe.json"]  # nothing touched
+    with this_run_alone(tmp_path, command):  # let go once that run ended: taken again
+        pass
+
+
 def test_an_identity_checkpoint_of_another_recipe_is_refused_before_any_drawing_is_cut(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
