@@ -220,6 +220,33 @@ def _best_weights(stage_dir: Path) -> Path:
     return weights / "best.pt" if (weights / "best.pt").is_file() else weights / "last.pt"
 
 
+def _finished_weights(stage_dir: Path) -> Path:
+    """A finished stage's weights (`_best_weights`), UserError naming them where they are not
+    there or do not load as ultralytics' own checkpoints do: the next stage or the export took
+    them, and died in a traceback advising to download yolo26n.pt (review)."""
+    from ultralytics.nn.tasks import torch_safe_load
+
+    from blitzcam.errors import UserError, first_line
+    from blitzcam.models.run_kind import FINISHED_FILE
+
+    weights = _best_weights(stage_dir)
+    again = (
+        f"delete {stage_dir / FINISHED_FILE} and {weights.parent} to train stage "
+        f"{stage_dir.name} again (--resume)"
+    )
+    if not weights.is_file():  # (ultralytics' loader downloads a weights file it cannot find)
+        raise UserError(
+            f"{weights}: stage {stage_dir.name} is finished, but its weights are not there; {again}"
+        )
+    try:
+        torch_safe_load(weights, safe_only=True)
+    except Exception as exc:  # a file cut short or damaged since, a foreign pickle
+        raise UserError(
+            f"{weights}: stage {stage_dir.name}'s weights do not load ({first_line(exc)}); {again}"
+        ) from None
+    return weights
+
+
 def _crops_dir(run_dir: Path, recipe: Recipe, prefix: str = "", scenes: Path | None = None) -> Path:
     # named by what shapes the crops and by the scenes cut (what their generator.json says they
     # are), so a changed recipe or another --data never reuses stale ones
@@ -269,7 +296,7 @@ def train(
         stage_dir = run_dir / stage.name
         if resume and stage_finished(stage_dir, stage):
             log(f"stage {stage.name} is complete")
-            best = _best_weights(stage_dir)
+            best = _finished_weights(stage_dir)
             continue
         clock = RunClock(run_dir, stage_dir)  # the run's total and the stage's own
 
