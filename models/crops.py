@@ -78,8 +78,15 @@ def to_canonical(item: LabelledImage, width: int = CANONICAL_WIDTH) -> LabelledI
 def read_canonical(
     image_path: Path, label_path: Path, width: int = CANONICAL_WIDTH
 ) -> LabelledImage:
-    """A scene's image and OBB labels, scaled to the canonical width the counting path uses."""
-    image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+    """A scene's image and OBB labels, scaled to the canonical width the counting path uses.
+    OSError naming the image where it cannot be read, is cut short or does not decode (OpenCV
+    decodes a JPEG cut short with its missing part filled in, and trained on that; review)."""
+    from blitzcam.vision.images import is_truncated
+
+    data = image_path.read_bytes()
+    if is_truncated(data):
+        raise OSError(f"{image_path}: the file is truncated")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise OSError(f"{image_path}: cannot decode image")
     classes, corners = read_obb_labels(label_path, (image.shape[1], image.shape[0]))
