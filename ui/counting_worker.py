@@ -41,6 +41,11 @@ TURN_POLL_S: Final = 0.05  # how often a worker waiting for the counter's turn l
 # only as counted (2-10 a second on a laptop), the picture jerked; each frame asked for is
 # decoded (about 10 ms for 1080p MJPEG here) and painted (about 3 ms at 960 px)
 PREVIEW_INTERVAL_MS: Final = 66
+# how often the window is asked whether counting is wanted now (`count_while`), and how often
+# a worker held off meanwhile looks again: a scan left open behind the confirm dialog, or in a
+# minimised window, counted on at a core's full use for nobody (review: 97 % of a core)
+COUNT_WHILE_MS: Final = 500
+PAUSED_POLL_S: Final = 0.2
 
 
 # --- what the UI needs -----------------------------------------------------------------------
@@ -275,12 +280,29 @@ class CountingWorker(QObject):
         self._turn = turn or threading.Lock()  # (its own: the counter is shared with nobody)
         self._on_start = on_start
         self._index = 0
+        self._held = threading.Event()  # set while counting is not wanted (`hold`)
+
+    @property
+    def held(self) -> bool:
+        """Counting is held off now (`hold`)."""
+        return self._held.is_set()
+
+    def hold(self, held: bool) -> None:
+        """Count no frame while `held` (from any thread): nobody sees the counts. A camera's
+        reader takes its frames on undecoded meanwhile; a video waits where it was."""
+        if held:
+            self._held.set()
+        else:
+            self._held.clear()
 
     def run(self) -> None:
         """The loop, until `stop`, the source's end or a failure; then the source is closed
         here, in the thread that read it (a read that outlived `stop` included)."""
         try:
             while not self._stopping.is_set():
+                if self._held.is_set():
+                    self._stopping.wait(PAUSED_POLL_S)
+                    continue
                 started = time.monotonic()
                 if not self._tick():
                     return
@@ -379,6 +401,7 @@ class CountingThread(QObject):
         turn: threading.Lock | None = None,
         on_start: Callable[[], object] | None = None,
         preview_while: Callable[[], bool] = lambda: True,
+        count_while: Callable[[], bool] = lambda: True,
         parent: QObject | None = None,
     ) -> None:
         """`turn`: the lock the workers of one counter take to count a frame (a scan left
@@ -386,7 +409,8 @@ class CountingThread(QObject):
         the worker in its first turn, before its first frame (a scan's live vote forgotten:
         after the frame the last scan had in hand, never during it); `preview_while`: whether
         frames between counts are wanted now (the view on screen: each costs a decode and a
-        paint, which a minimised window's counting paid for nothing)."""
+        paint, which a minimised window's counting paid for nothing); `count_while`: whether
+        counting is (asked every COUNT_WHILE_MS on the window's thread)."""
         super().__init__(parent)
         self.source = source
         self._mailbox = Mailbox()
@@ -403,12 +427,26 @@ class CountingThread(QObject):
         self._preview.setInterval(PREVIEW_INTERVAL_MS)
         self._preview.timeout.connect(self._on_preview)
         self._preview_while = preview_while
+        self._count_while = count_while
+        self._wanted = QTimer(self)
+        self._wanted.setInterval(COUNT_WHILE_MS)
+        self._wanted.timeout.connect(self._on_wanted)
 
     def start(self) -> None:
         if self._thread.ident is None:  # a thread starts once
             self._thread.start()
+            self._wanted.start()
             if callable(getattr(self.source, "peek", None)):
                 self._preview.start()
+
+    @property
+    def held(self) -> bool:
+        """Counting is held off now: nobody sees the counts (`count_while`)."""
+        return self._worker.held
+
+    @Slot()
+    def _on_wanted(self) -> None:
+        self._worker.hold(not self._count_while())
 
     def is_running(self) -> bool:
         return self._thread.is_alive()
@@ -425,6 +463,7 @@ class CountingThread(QObject):
             return
         self._stopped = True
         self._preview.stop()
+        self._wanted.stop()
         self._worker.stop()
         cancel = getattr(self.source, "cancel", None)  # a stream waiting to reconnect gives up
         if cancel is not None:

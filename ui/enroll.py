@@ -106,6 +106,7 @@ class EnrollDialog(QDialog):
             interval_ms=interval_ms,
             turn=self._turn,
             preview_while=self.live.is_seen,
+            count_while=self.live.is_watched,
             parent=self,
         )
         # enrolling takes a second or two (the card found and stored, the profile embedded

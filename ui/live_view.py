@@ -19,7 +19,7 @@ from PySide6.QtGui import (
     QPen,
     QPolygonF,
 )
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QApplication, QSizePolicy, QWidget
 
 from blitzcam.ui.announce import announce
 from blitzcam.ui.counting_worker import CountSnapshot
@@ -39,6 +39,13 @@ def fit(src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, float, float
         return 1.0, 0.0, 0.0
     scale = min(dw / sw, dh / sh)
     return scale, (dw - sw * scale) / 2, (dh - sh * scale) / 2
+
+
+def covered_by_a_dialog(widget: QWidget) -> bool:
+    """Whether a modal window other than `widget`'s own waits for an answer over it (a dialog
+    opened from its window): what `widget` shows is not being watched."""
+    modal = QApplication.activeModalWidget()
+    return modal is not None and modal is not widget.window()
 
 
 class LiveView(QWidget):
@@ -127,6 +134,12 @@ class LiveView(QWidget):
     def shown_index(self) -> int | None:
         """The camera's number of the picture in view (None: no picture, or a file's)."""
         return self._shown_index
+
+    def is_watched(self) -> bool:
+        """Whether anyone sees what the view shows: it is on screen (`is_seen`) and no other
+        window waits for an answer over it (the confirm dialog over a scan kept it counting, a
+        core's worth, for nobody; review)."""
+        return self.is_seen() and not covered_by_a_dialog(self)
 
     def is_seen(self) -> bool:
         """Whether the view is on screen (not hidden, its window neither minimised nor

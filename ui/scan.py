@@ -145,6 +145,7 @@ class ScanView(QWidget):
             turn=turn,
             on_start=self._in_play.reset,
             preview_while=self.live.is_seen,
+            count_while=self.live.is_watched,  # (a method of its own: a cycle kept it alive)
             parent=self,
         )
         self._compact = False

@@ -315,6 +315,26 @@ def test_frames_between_counts_are_not_asked_for_while_the_view_is_not_seen(qtbo
     qtbot.waitUntil(lambda: source.peeks > 0, timeout=5000)
 
 
+def test_nothing_is_counted_while_nobody_sees_the_counts(qtbot, threads) -> None:
+    # a scan left open behind the confirm dialog, or in a minimised window, counted on at a
+    # core's full use for nobody (review: 97 % of a core)
+    source = FakeSource([np.zeros((4, 4, 3), np.uint8)])
+    counter = FakeCounter([CountSnapshot()])
+    seen = [True]
+    thread = threads(source, counter, interval_ms=1, count_while=lambda: seen[0])
+    thread.start()
+    qtbot.waitUntil(lambda: counter.calls > 0, timeout=5000)
+    seen[0] = False
+    qtbot.waitUntil(lambda: thread.held, timeout=5000)
+    qtbot.wait(100)  # (a frame in hand when it was asked is finished)
+    calls, reads = counter.calls, source.reads
+    qtbot.wait(700)
+    assert (counter.calls, source.reads) == (calls, reads)  # neither read nor counted
+    seen[0] = True
+    qtbot.waitUntil(lambda: counter.calls > calls, timeout=5000)
+    assert not thread.held
+
+
 def test_a_source_that_opens_with_no_frames_of_its_own_is_asked_no_more(qtbot, threads) -> None:
     # (an address opened as a video served over HTTP: asked 15 times a second all scan long)
     source = PeekedSource([np.zeros((4, 4, 3), np.uint8)], [])

@@ -548,6 +548,25 @@ def test_a_video_cut_short_says_so_beside_its_last_view(qtbot) -> None:
     assert none.live.message() == "The video has no frames: Enter to type the counts in"
 
 
+def test_the_scan_counts_only_while_its_view_is_seen_and_no_dialog_waits_over_it(qtbot) -> None:
+    # (behind the confirm dialog, or minimised, it counted on: a core's worth for nobody)
+    from PySide6.QtWidgets import QDialog
+
+    view = _view(qtbot)
+    view.show()
+    seen = [True]
+    view.live.is_seen = lambda: seen[0]  # (on screen: offscreen windows are not always exposed)
+    assert view.live.is_watched()
+    dialog = QDialog(view)
+    dialog.setModal(True)
+    dialog.show()
+    qtbot.waitUntil(lambda: not view.live.is_watched(), timeout=2000)
+    dialog.close()
+    qtbot.waitUntil(view.live.is_watched, timeout=2000)
+    seen[0] = False  # minimised, hidden
+    assert not view.live.is_watched()
+
+
 def test_a_deck_changed_during_the_scan_forgets_the_still_view_counted_before(qtbot) -> None:
     view = _view(qtbot)
     view._on_counted(_counted(1, (9, 3)))
