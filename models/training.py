@@ -292,12 +292,15 @@ def train(
         log(f"{run_dir}: every stage is done; only the export is left")
     new_stage_device = device or "cpu"  # a stage started here; a resumed one keeps its own
     best: Path | None = None
+    finished: Path | None = None  # the finished stage `best` is of, its weights not yet loaded
     for stage in plan:
         stage_dir = run_dir / stage.name
         if resume and stage_finished(stage_dir, stage):
             log(f"stage {stage.name} is complete")
-            best = _finished_weights(stage_dir)
+            best, finished = _best_weights(stage_dir), stage_dir
             continue
+        if finished is not None:  # what this stage starts from (the stages before, from the
+            best, finished = _finished_weights(finished), None  # shipped weights, have none)
         clock = RunClock(run_dir, stage_dir)  # the run's total and the stage's own
 
         def stage_data(stage: Stage = stage, start_from: Path | None = best) -> Path:
@@ -349,6 +352,8 @@ def train(
             ),
         )
         best = _best_weights(stage_dir)
+    if finished is not None:  # (every stage done: the export's)
+        best = _finished_weights(finished)
     assert best is not None  # a recipe has at least stage 1
     return best
 

@@ -672,8 +672,8 @@ def test_a_finished_stage_whose_weights_are_damaged_is_said_not_a_traceback(
         (tmp_path / stage.name / "weights").mkdir(parents=True)
         (tmp_path / stage.name / FINISHED_FILE).write_text("{}")
         torch.save({"epoch": -1}, tmp_path / stage.name / "weights" / "best.pt")
-    first = tmp_path.resolve() / stages(SHIPPED)[0].name
-    best = first / "weights" / "best.pt"
+    last = tmp_path.resolve() / stages(SHIPPED)[-1].name  # (the weights the export takes)
+    best = last / "weights" / "best.pt"
     if damage == "cut":
         best.write_bytes(best.read_bytes()[:100])
     else:
@@ -681,10 +681,10 @@ def test_a_finished_stage_whose_weights_are_damaged_is_said_not_a_traceback(
     with pytest.raises(UserError) as caught:
         train(SHIPPED, scenes_dir=None, run_dir=tmp_path, resume=True, log=lambda _: None)
     said = str(caught.value)
-    assert said.startswith(f"{first / 'weights' / ('best.pt' if damage == 'cut' else 'last.pt')}: ")
+    assert said.startswith(f"{last / 'weights' / ('best.pt' if damage == 'cut' else 'last.pt')}: ")
     assert said.endswith(
-        f"delete {first / FINISHED_FILE} and {first / 'weights'} to train stage "
-        f"{first.name} again (--resume)"
+        f"delete {last / FINISHED_FILE} and {last / 'weights'} to train stage "
+        f"{last.name} again (--resume)"
     )
 
 
