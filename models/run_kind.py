@@ -52,8 +52,9 @@ def this_run_alone(run_dir: Path, command: str) -> Iterator[None]:
             fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise UserError(
-                f"{run_dir}: another {command} is running in it: one run at a time in a folder "
-                "(wait for it to end, or stop it and go on with --resume)"
+                f"{run_dir}: a training command is running in it already (`blitzcam train` or "
+                f"`train-identity`): one at a time in a run folder; wait for it to end, or stop "
+                f"it first ({command} not started)"
             ) from None
         yield
     finally:

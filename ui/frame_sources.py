@@ -289,6 +289,12 @@ class _Wrapping:
         is not open yet)."""
         return getattr(self._source, "frame_index", None)
 
+    @property
+    def end_note(self) -> str | None:
+        """Why the wrapped video ended before its end, where it did (a named pipe's: the note
+        stayed on the source inside; review)."""
+        return getattr(self._source, "end_note", None)
+
     def peek(self) -> Frame | None:
         """The wrapped source's newest frame for the live view; None where it has none to give
         (or is not open yet). Never waits."""

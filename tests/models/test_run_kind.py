@@ -144,8 +144,9 @@ def test_a_run_folder_another_run_is_using_is_refused(
     with this_run_alone(tmp_path, command):  # the first run, still going
         assert main([*argv, "--run", str(tmp_path), "--no-ship"]) == 2
         assert capsys.readouterr().err.endswith(
-            f"{tmp_path}: another {command} is running in it: one run at a time in a folder "
-            "(wait for it to end, or stop it and go on with --resume)\n"
+            f"{tmp_path}: a training command is running in it already (`blitzcam train` or "
+            "`train-identity`): one at a time in a run folder; wait for it to end, or stop it "
+            f"first ({command} not started)\n"
         )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["recipe.json"]  # nothing touched
     with this_run_alone(tmp_path, command):  # let go once that run ended: taken again
