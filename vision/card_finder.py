@@ -91,6 +91,11 @@ FINE_OUTLINE: Final = 0.005  # of the outline's length: drawn this finely, a cut
 # was stored squashed (1-7 % of it outside; review). A whole card a few pixels in leaves the
 # edge row the table's; a corner that touches it, a few pixels of it
 EDGE_RUN: Final = 0.1
+# ... where the edge row is at least this share as bright as the row EDGE_DEPTH of its short
+# side further in: a card cut by the edge is its paper there as further in (a lens's fall-off
+# is gradual), a card blurred a pixel or two from the edge is darker at the edge
+EDGE_AS_BRIGHT: Final = 0.9
+EDGE_DEPTH: Final = 0.02
 
 
 TWO_CARDS: Final = "more than one card in the picture: lay one back alone"
@@ -164,42 +169,47 @@ def find_cards(image_bgr: np.ndarray, *, min_area: float = MIN_CARD_AREA) -> lis
             small, bright, hull, float(threshold)
         )
         cut = _cut_by_the_picture(hull, quad, bright.shape) or _along_the_edge(
-            image_bgr, threshold, hull, quad, bright.shape
+            image_bgr, small, threshold, hull, quad
         )
         cards.append(Bright(order_corners(quad / scale), area / scale**2, one_card, cut=cut))
     return cards
 
 
 def _along_the_edge(
-    image_bgr: np.ndarray,
-    threshold: float,
-    hull: np.ndarray,
-    quad: np.ndarray,
-    small_shape: tuple[int, ...],
+    image_bgr: np.ndarray, small: np.ndarray, threshold: float, hull: np.ndarray, quad: np.ndarray
 ) -> bool:
-    """Whether the shape of `hull` (in the picture shrunk to `small_shape`) lies on the
-    picture's very edge, bright there in the picture's own pixels, along more than EDGE_RUN of
-    its short side (the ink of a drawing that crosses the edge bridged, as `find_cards` closes
-    it)."""
-    inside = np.zeros(small_shape[:2], np.uint8)
+    """Whether the shape of `hull` (in the picture shrunk to `small`, grey) lies on the
+    picture's very edge along more than EDGE_RUN of its short side: bright there in the
+    picture's own pixels, and as bright as a little further in (EDGE_DEPTH of its short side;
+    a card a pixel or two from the edge, blurred, brightens the edge row only part of the way,
+    and was refused; the diff's review), the ink of a drawing that crosses the edge bridged, as
+    `find_cards` closes it."""
+    inside = np.zeros(small.shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, hull.reshape(-1, 2).astype(np.int32), 1)
-    scale = small_shape[1] / image_bgr.shape[1]
+    scale = small.shape[1] / image_bgr.shape[1]
     short = float(min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))) / scale
+    depth = max(3, round(EDGE_DEPTH * short))
     bridge = np.ones((1, max(1, round(7 / scale)) | 1), np.uint8)
+    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY) if image_bgr.ndim == 3 else image_bgr
+    if min(grey.shape) <= 2 * depth:
+        return False
     longest = 0
-    for line, small_line in (
-        (image_bgr[0], inside[0]),
-        (image_bgr[-1], inside[-1]),
-        (image_bgr[:, 0], inside[:, 0]),
-        (image_bgr[:, -1], inside[:, -1]),
+    for edge, further, small_line in (
+        (grey[0], grey[depth], inside[0]),
+        (grey[-1], grey[-1 - depth], inside[-1]),
+        (grey[:, 0], grey[:, depth], inside[:, 0]),
+        (grey[:, -1], grey[:, -1 - depth], inside[:, -1]),
     ):
         if not small_line.any():
             continue
         # each of the edge's pixels, where it lies in the shrunk picture
-        at = np.minimum((np.arange(len(line)) * scale).astype(int), len(small_line) - 1)
-        grey = line if line.ndim == 1 else cv2.cvtColor(line[None], cv2.COLOR_BGR2GRAY)[0]
-        on = ((grey >= threshold) & (small_line[at] > 0)).astype(np.uint8)[None]
-        longest = max(longest, _longest_run(cv2.morphologyEx(on, cv2.MORPH_CLOSE, bridge)[0]))
+        at = np.minimum((np.arange(len(edge)) * scale).astype(int), len(small_line) - 1)
+        edge, further = edge.astype(np.float32), further.astype(np.float32)
+        on = (edge >= threshold) & (edge >= EDGE_AS_BRIGHT * further) & (small_line[at] > 0)
+        longest = max(
+            longest,
+            _longest_run(cv2.morphologyEx(on.astype(np.uint8)[None], cv2.MORPH_CLOSE, bridge)[0]),
+        )
     return longest > EDGE_RUN * short
 
 

@@ -1450,6 +1450,41 @@ def test_a_large_card_run_past_two_opposite_sides_runs_off_the_picture(beyond: f
     assert problem is not None and "runs off the edge" in problem
 
 
+@pytest.mark.parametrize(
+    ("width", "tilt", "sigma", "cropped"),
+    [(1500, 0, 1.0, False), (800, 0, 2.0, False), (800, 0.5, 2.0, True), (800, 1.5, 1.0, True)],
+)
+def test_a_whole_card_softened_at_the_picture_s_edge_is_taken(
+    width: int, tilt: float, sigma: float, cropped: bool
+) -> None:
+    # blurred as a photo editor blurs (the picture mirrored past its edges): the edge row was
+    # brightened part of the way to the card and taken for a card cut by the edge, a card a
+    # pixel below the top or one turned half a degree and cropped to its box (diff review)
+    from blitzcam.vision.card_finder import card_in
+
+    card = render_back("green-pump", width=width)
+    bgr = np.ascontiguousarray(card.rgba[..., 2::-1])
+    h, w = bgr.shape[:2]
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    turn = np.deg2rad(tilt)
+    turned = (corners - [w / 2, h / 2]) @ np.array(
+        [[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]]
+    ).T
+    turned -= turned.min(axis=0)
+    if cropped:  # the picture is the card's box
+        size, placed = tuple(int(v) for v in np.ceil(turned.max(axis=0))), turned
+    else:  # a table round it, the card a pixel below the top
+        size, placed = (int(w * 2.2), int(h * 1.6)), turned + np.array([(w * 2.2 - w) / 2, 1])
+    homography = cv2.getPerspectiveTransform(corners, placed.astype(np.float32))
+    alpha = cv2.warpPerspective(card.rgba[..., 3], homography, size)[..., None] / 255.0
+    photo = np.full((size[1], size[0], 3), (45, 60, 80), np.float64) * (1 - alpha)
+    photo += cv2.warpPerspective(bgr, homography, size) * alpha
+    photo = np.clip(cv2.GaussianBlur(photo, (0, 0), sigma), 0, 255).astype(np.uint8)
+    jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
+    cards, problem = card_in(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+    assert problem is None and len(cards) == 1
+
+
 @pytest.mark.parametrize(("tilt", "margin"), [(3, 0), (10, 0), (30, 0), (60, 0), (0, 3), (0.5, 3),
                                              (1, 2), (0.5, 5), (1, 5)])  # fmt: skip
 def test_a_whole_card_at_the_picture_s_edges_is_taken(tilt: float, margin: float) -> None:
