@@ -181,6 +181,14 @@ def _place_code(path: Path, exc: BaseException) -> int | None:
     return primary
 
 
+def _no_room(path: Path, exc: sqlite3.Error) -> str:
+    """SQLite's words for a failed change, with the place's where it is a full disk or this
+    user's quota (its "disk I/O error" said nothing of either where a round was saved; the
+    diff's review)."""
+    code = _place_code(path, exc)
+    return f"{_CODE_PLACE[code]} ({exc})" if code in (13, _OVER_LIMIT) else str(exc)
+
+
 def _write_refused(folder: Path) -> int | None:
     """The errno of a write of PROBE_BYTES to a file made in `folder` (and removed), None where
     it was written: what SQLite's "disk I/O error" leaves unsaid."""
@@ -366,12 +374,19 @@ class MatchStore:
             pending = False
         except OSError as exc:
             raise StoreError(f"{log}: cannot reach it ({exc.strerror or exc})") from None
+        real = resolved(self.path)
+        if pending and os.access(real.parent, os.W_OK):
+            # a file alone read-only (a backup restored so) whose log holds its newest rounds:
+            # read with them, SQLite's own read-only way, its -shm made in the folder (read
+            # `immutable`, it was refused, where it had been read before; the diff's review)
+            uri = f"{real.as_uri()}?mode=ro"
+            return sqlite3.connect(uri, uri=True, isolation_level=None)
         if pending:
             raise StoreError(
                 f"{self.path}: cannot be written here, and its {log.name} file holds changes "
                 "not yet in it: open it once where it can be written"
             )
-        uri = f"{resolved(self.path).as_uri()}?mode=ro&immutable=1"
+        uri = f"{real.as_uri()}?mode=ro&immutable=1"
         return sqlite3.connect(uri, uri=True, isolation_level=None)
 
     def _use_write_ahead_log(self) -> None:
@@ -508,7 +523,9 @@ class MatchStore:
                     f"{self.path}: cannot change the match database: {_CODE_PLACE[5]} ({exc}): "
                     "nothing was saved"
                 ) from None
-            raise StoreError(f"{self.path}: cannot change the match database: {exc}") from None
+            raise StoreError(
+                f"{self.path}: cannot change the match database: {_no_room(self.path, exc)}"
+            ) from None
         committing = False
         try:
             yield self._conn
@@ -519,7 +536,8 @@ class MatchStore:
                 raise SavedThenInterrupted() from None  # Python raises it once COMMIT returned
             self._rollback()
             if as_store_errors and isinstance(exc, sqlite3.Error):
-                raise StoreError(f"{self.path}: the change was not saved: {exc}") from None
+                said = _no_room(self.path, exc)
+                raise StoreError(f"{self.path}: the change was not saved: {said}") from None
             raise
         try:
             self._checkpoint(wait_ms=CHECKPOINT_WAIT_MS)

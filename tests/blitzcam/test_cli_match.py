@@ -447,6 +447,33 @@ def test_a_read_only_store_file_is_read_as_it_is_and_left_alone(
     assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["m.sqlite3"]
 
 
+def test_a_read_only_store_file_whose_log_holds_rounds_is_read_with_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # its newest rounds only in its -wal (the program holding it stopped), the file alone made
+    # read-only: read `immutable`, it was refused, where it had been read before (diff review).
+    # Root writes past permissions: the file's are played here
+    from blitzcam.game import store as store_module
+
+    db = tmp_path / "m.sqlite3"
+    assert run("match", "--db", str(db), "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+               capsys=capsys)[0] == 0  # fmt: skip
+    crash = (
+        "import os, sys; from pathlib import Path; from blitzcam.game.store import MatchStore; "
+        "from blitzcam.game.rules import Round, Tally; "
+        "MatchStore._checkpoint = lambda self, wait_ms=0: None; "
+        "MatchStore(Path(sys.argv[1])).add_round(1, Round({'Ann': Tally(3, 0), 'Bob': Tally(5, 4)})); "
+        "os._exit(0)"
+    )
+    subprocess.run([sys.executable, "-c", crash, str(db)], check=True)
+    assert (tmp_path / "m.sqlite3-wal").stat().st_size > 0  # the round is there alone
+    writable = os.access
+    monkeypatch.setattr(store_module.os, "access", lambda path, mode: not (mode == os.W_OK and Path(path) == db) and writable(path, mode))  # fmt: skip
+    code, out, err = run("match", "--db", str(db), "show", capsys=capsys)
+    assert code == 0 and "cannot be written here (the file is read-only)" in err
+    assert "3 D  0 B   +3" in out  # the round in the log, read
+
+
 def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "m.sqlite3")
     assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",

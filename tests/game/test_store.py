@@ -1341,6 +1341,34 @@ class _DiskFull:
         return getattr(self.conn, name)
 
 
+def test_a_change_refused_by_a_quota_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a round saved past the user's quota was "the change was not saved: disk I/O error" (the
+    # diff's review); the quota is asked of the folder as at opening
+    from blitzcam.game import store as store_module
+
+    class OverQuota(_DiskFull):
+        def execute(self, sql: str, *args):
+            if sql == "COMMIT":
+                refusal = sqlite3.OperationalError("disk I/O error")
+                refusal.sqlite_errorcode = 10  # SQLITE_IOERR, as a write refused by a quota
+                raise refusal
+            return self.conn.execute(sql, *args)
+
+    with MatchStore(tmp_path / "m.sqlite3") as store:
+        match_id = store.create_match(match_of(n=2))
+        monkeypatch.setattr(store_module, "_write_refused", lambda _: errno.EDQUOT)
+        plain = store._conn
+        store._conn = OverQuota(plain)  # type: ignore[assignment]
+        with pytest.raises(StoreError) as caught:
+            store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4)))
+        store._conn = plain
+        assert str(caught.value) == (
+            f"{tmp_path / 'm.sqlite3'}: the change was not saved: this user's disk quota or "
+            "file-size limit is reached (disk I/O error)"
+        )
+        assert store.load(match_id).rounds == ()
+
+
 def test_changes_a_full_disk_keeps_out_of_the_file_itself_are_said(tmp_path: Path) -> None:
     # (a review: `add` said nothing; the next failed for the full disk, and a copy of the file
     # taken to make room was "malformed", lacking the rounds the -wal beside it held)
