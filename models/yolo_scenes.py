@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, Final
 
@@ -77,7 +78,8 @@ def yolo_scenes(folder: Path, split: str) -> list[tuple[str, Path, SceneTruth]]:
         if key in seen:  # (a list of splits naming one folder twice: scored once)
             continue
         seen.add(key)
-        truth = _truth(label_path(image), names, aspect=lambda image=image: _aspect(image))
+        # (read once, where a polygon's box is fitted)
+        truth = _truth(label_path(image), names, aspect=cache(partial(_aspect, image)))
         scenes.append((_name(image, folder), image, truth))
     if not any(label_path(image).is_file() for image in images):
         # (each scored as an empty table: precision 0, every count wrong, nothing said; review)
@@ -218,19 +220,18 @@ def _name(image: Path, folder: Path) -> str:
 
 
 def _aspect(image: Path) -> float:
-    """An image's width over its height as it is read (turned as its EXIF orientation says),
-    from its header; 1 where it cannot be told (scoring it says why it cannot be read)."""
-    from PIL import Image
-
-    from blitzcam.vision.exif_orientation import ORIENTATION_TAG
+    """An image's width over its height as scoring reads it (turned as its EXIF orientation
+    says: read as `evaluate` reads it; Pillow's open, patched by ultralytics where it is
+    loaded, asks to install pi-heif for a file it cannot read); 1 where it cannot be read
+    (scoring it says why)."""
+    from blitzcam.errors import UserError
+    from blitzcam.vision.images import read_image
 
     try:
-        with Image.open(image) as picture:
-            width, height = picture.size
-            turned = picture.getexif().get(ORIENTATION_TAG, 1) in (5, 6, 7, 8)
-    except (OSError, ValueError, SyntaxError):  # (Pillow's errors for files it cannot read)
+        height, width = read_image(image).shape[:2]
+    except (UserError, OSError):
         return 1.0
-    return (height / width if turned else width / height) if width and height else 1.0
+    return width / height
 
 
 def _truth(
