@@ -398,6 +398,25 @@ def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
     assert source.closed
 
 
+def test_the_enroll_dialog_holds_its_counting_while_nobody_watches_its_view(
+    qtbot, monkeypatch
+) -> None:
+    # (the hold wired to the view: minimised, or a question over it, it counted on)
+    from blitzcam.ui.live_view import LiveView
+
+    watched = [False]
+    monkeypatch.setattr(LiveView, "is_watched", lambda self: watched[0])
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    counter = FakeCounter([snapshot])
+    dialog = EnrollDialog(FakeSource([frame]), counter, enroller=RecordingEnroller(), interval_ms=1)
+    qtbot.addWidget(dialog)
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog._thread.held, timeout=5000)
+    watched[0] = True
+    qtbot.waitUntil(lambda: not dialog._thread.held and counter.calls > 0, timeout=5000)
+    dialog.reject()
+
+
 @pytest.mark.parametrize("ends", ["stops", "fails", "is cut short"])
 def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str) -> None:
     # the last picture stayed: "Enroll" for the next deck held up taught it that old view,

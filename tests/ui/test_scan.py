@@ -567,6 +567,24 @@ def test_the_scan_counts_only_while_its_view_is_seen_and_no_dialog_waits_over_it
     assert not view.live.is_watched()
 
 
+def test_a_scan_whose_view_nobody_watches_holds_its_counting(qtbot, monkeypatch) -> None:
+    # (the hold wired to the view: without it the scan counted on behind the confirm dialog)
+    from blitzcam.ui.live_view import LiveView
+    from tests.ui.fakes import FakeCounter
+
+    watched = [False]
+    monkeypatch.setattr(LiveView, "is_watched", lambda self: watched[0])
+    counter = FakeCounter([CountSnapshot()])
+    view = ScanView((ANN, BOB), FakeSource([np.zeros((36, 64, 3), np.uint8)]), counter,
+                    interval_ms=1)  # fmt: skip
+    qtbot.addWidget(view)
+    view.start()
+    qtbot.waitUntil(lambda: view._thread.held, timeout=5000)
+    watched[0] = True
+    qtbot.waitUntil(lambda: not view._thread.held and counter.calls > 0, timeout=5000)
+    view.stop()
+
+
 def test_a_deck_changed_during_the_scan_forgets_the_still_view_counted_before(qtbot) -> None:
     view = _view(qtbot)
     view._on_counted(_counted(1, (9, 3)))
