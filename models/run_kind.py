@@ -56,6 +56,8 @@ def this_run_alone(run_dir: Path, command: str) -> Iterator[None]:
                 f"`train-identity`): one at a time in a run folder; wait for it to end, or stop "
                 f"it first ({command} not started)"
             ) from None
+        except OSError:  # (ENOLCK, EOPNOTSUPP: a folder whose filesystem has no such locks)
+            pass
         yield
     finally:
         os.close(held)

@@ -361,7 +361,9 @@ class CaptureSource(FrameSource):
     def _frame_from(self, at_s: float) -> Frame | None:
         """The first frame shown at `at_s` or later on the video's clock (one whose time cannot
         be told too), those before it taken off undecoded; one that does not decode is passed
-        over. None at the end (`end_note` then says whether it came early)."""
+        over. None at the end (`end_note` then says whether it came early, or whether the
+        frames before it did not decode)."""
+        undecoded = 0  # frames taken since the last given that did not decode
         while self.skip_frame():
             self._note_time()
             if self.frame_time_s is not None and self.frame_time_s < at_s - TIME_SLACK_S:
@@ -369,8 +371,13 @@ class CaptureSource(FrameSource):
             image = _usable(*self._capture.retrieve())  # type: ignore[attr-defined]
             if image is not None:
                 return Frame(image=image, index=self._index - 1, origin=self.name)
+            undecoded += 1
         self._grab_failed = False  # (the failed grab was the read that ends it)
-        self.end_note = self._cut_short()
+        self.end_note = self._cut_short() or (
+            f"{self.name}: its last {undecoded} frames do not decode (damaged)"
+            if undecoded > 1
+            else None
+        )
         return None
 
     def can_skip(self) -> bool:

@@ -115,7 +115,10 @@ def video_kind(data: bytes) -> str | None:
         return "Flash video"
     if data.startswith(MPEG_PACK_START):
         return "MPEG"
-    packets = min(len(data) // MPEG_TS_PACKET, 8)  # (a GIF starts with 0x47 too: one byte)
-    if packets >= 4 and all(data[i * MPEG_TS_PACKET] == MPEG_TS_SYNC for i in range(packets)):
-        return "MPEG transport stream"
+    # (a GIF starts with 0x47 too: one byte); a camcorder's .mts puts 4 bytes of time before
+    # each packet, 192 bytes apart
+    for step, start in ((MPEG_TS_PACKET, 0), (MPEG_TS_PACKET + 4, 4)):
+        packets = min((len(data) - start) // step, 8)
+        if packets >= 4 and all(data[start + i * step] == MPEG_TS_SYNC for i in range(packets)):
+            return "MPEG transport stream"
     return None

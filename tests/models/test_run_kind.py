@@ -153,6 +153,25 @@ def test_a_run_folder_another_run_is_using_is_refused(
         pass
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the lock is POSIX's flock")
+def test_a_run_folder_whose_filesystem_locks_nothing_is_used_unlocked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (a network folder without flock: ENOLCK was a traceback; the diff's review)
+    import errno
+    import fcntl
+
+    from blitzcam.models.run_kind import this_run_alone
+
+    def no_locks(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    with this_run_alone(tmp_path, "blitzcam train"):
+        ran = True
+    assert ran
+
+
 def test_an_identity_checkpoint_of_another_recipe_is_refused_before_any_drawing_is_cut(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

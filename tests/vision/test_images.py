@@ -464,6 +464,8 @@ def test_what_begins_as_a_video_is_told_by_its_container_not_a_byte_or_two() -> 
 
     packets = b"".join(b"\x47" + bytes(187) for _ in range(8))
     assert video_kind(packets) == "MPEG transport stream"
+    stamped = b"".join(bytes(4) + b"\x47" + bytes(187) for _ in range(8))  # a camcorder's .mts
+    assert video_kind(stamped) == "MPEG transport stream"
     assert video_kind(b"\x00\x00\x01\xba" + bytes(60)) == "MPEG"
     # a GIF begins with the transport stream's sync byte; HEIC and AVIF pictures are ISO media
     gif = io.BytesIO()

@@ -120,6 +120,34 @@ def test_a_video_shot_slower_than_it_states_is_no_cut(gap_ms: float, said: bool)
     assert (source.end_note is not None) is said
 
 
+def test_a_paced_video_whose_last_frames_do_not_decode_says_so() -> None:
+    # (passed over one by one to the end, a damaged tail ended with no word; the diff's review)
+    from blitzcam.vision.capture_source import CaptureSource
+
+    class Damaged(FakeClip):  # 3 frames said, 10 a second; the last two do not decode
+        taken = 0
+
+        def read(self) -> tuple[bool, np.ndarray | None]:
+            self.taken += 1
+            return True, random_frames(1)[0]
+
+        def grab(self) -> bool:
+            self.taken += 1
+            return self.taken <= 3
+
+        def retrieve(self) -> tuple[bool, np.ndarray | None]:
+            return False, None
+
+        def get(self, prop: int) -> float:
+            said = {cv2.CAP_PROP_FRAME_COUNT: 3.0, cv2.CAP_PROP_FPS: 10.0}
+            return said.get(prop, (self.taken - 1) * 100.0 if prop == cv2.CAP_PROP_POS_MSEC else 0.0)
+
+    source = CaptureSource("clip.mp4", name="clip.mp4", opener=lambda _: Damaged([]), every_s=0.05)
+    assert source.read_frame() is not None  # the first, decoded by `read`'s own path
+    assert source.read_frame() is None
+    assert source.end_note == "clip.mp4: its last 2 frames do not decode (damaged)"
+
+
 def test_a_capture_that_cannot_skip_frames_gives_each_one_however_it_is_paced() -> None:
     from blitzcam.vision.capture_source import CaptureSource
 
