@@ -86,6 +86,18 @@ def test_invalid_rounds_are_refused(tallies: dict, variant: str, message: str) -
     assert str(caught.value).startswith(message)
 
 
+def test_a_round_with_no_blitz_call_says_where_play_out_is_chosen() -> None:
+    # (it named the variant only: where it is chosen, in the app or at the terminal, was the
+    # reader's to find; review)
+    match = match_of(round_of(Ann=(3, 1), Bob=(1, 1)))
+    with pytest.raises(MatchError) as caught:
+        score_match(match)
+    assert str(caught.value).endswith(
+        "(rounds played out are scored in the play-out variant: Match › Match settings… in the "
+        "app, `blitzcam match settings --variant play-out` at the terminal)"
+    )
+
+
 def test_play_out_rounds_need_no_blitz_call() -> None:
     match = match_of(round_of(Ann=(3, 1), Bob=(1, 1)), variant="play-out")
     assert dict(score_match(match).totals) == {"Ann": 1, "Bob": -1}
