@@ -423,6 +423,28 @@ def test_an_older_store_on_a_read_only_medium_is_read_as_it_is(
     assert not list(tmp_path.glob("*.bak"))
 
 
+def _new_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A match database in `tmp_path` holding one new match of Ann and Bob."""
+    db = tmp_path / "m.sqlite3"
+    assert run("match", "--db", str(db), "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+               capsys=capsys)[0] == 0  # fmt: skip
+    return db
+
+
+def _unwritable(monkeypatch: pytest.MonkeyPatch, only: Path | None = None) -> None:
+    """The match store told that no file (or `only`) can be written: root writes past
+    permissions, so a read-only file is played."""
+    from blitzcam.game import store as store_module
+
+    writable = os.access
+
+    def access(path: object, mode: int) -> bool:
+        refused = mode == os.W_OK and (only is None or Path(str(path)) == only)
+        return not refused and writable(path, mode)
+
+    monkeypatch.setattr(store_module.os, "access", access)
+
+
 def test_a_read_only_store_file_is_read_as_it_is_and_left_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -430,14 +452,9 @@ def test_a_read_only_store_file_is_read_as_it_is_and_left_alone(
     # note said rounds were left in its -wal file (empty), and the -wal and -shm files made
     # read-only beside it refused changes after the file was made writable (review). Root
     # writes past permissions: the file's are played here
-    from blitzcam.game import store as store_module
-
-    db = tmp_path / "m.sqlite3"
-    assert run("match", "--db", str(db), "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
-               capsys=capsys)[0] == 0  # fmt: skip
+    db = _new_store(tmp_path, capsys)
     assert run("match", "--db", str(db), "add", "Ann=5/0", "Bob=1/1", capsys=capsys)[0] == 0
-    writable = os.access
-    monkeypatch.setattr(store_module.os, "access", lambda path, mode: mode != os.W_OK and writable(path, mode))  # fmt: skip
+    _unwritable(monkeypatch)
     before = db.read_bytes()
     code, out, err = run("match", "--db", str(db), "show", capsys=capsys)
     assert code == 0 and "Ann" in out
@@ -453,11 +470,7 @@ def test_a_read_only_store_file_whose_log_holds_rounds_is_read_with_them(
     # its newest rounds only in its -wal (the program holding it stopped), the file alone made
     # read-only: read `immutable`, it was refused, where it had been read before (diff review).
     # Root writes past permissions: the file's are played here
-    from blitzcam.game import store as store_module
-
-    db = tmp_path / "m.sqlite3"
-    assert run("match", "--db", str(db), "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
-               capsys=capsys)[0] == 0  # fmt: skip
+    db = _new_store(tmp_path, capsys)
     crash = (
         "import os, sys; from pathlib import Path; from blitzcam.game.store import MatchStore; "
         "from blitzcam.game.rules import Round, Tally; "
@@ -467,8 +480,7 @@ def test_a_read_only_store_file_whose_log_holds_rounds_is_read_with_them(
     )
     subprocess.run([sys.executable, "-c", crash, str(db)], check=True)
     assert (tmp_path / "m.sqlite3-wal").stat().st_size > 0  # the round is there alone
-    writable = os.access
-    monkeypatch.setattr(store_module.os, "access", lambda path, mode: not (mode == os.W_OK and Path(path) == db) and writable(path, mode))  # fmt: skip
+    _unwritable(monkeypatch, only=db)
     code, out, err = run("match", "--db", str(db), "show", capsys=capsys)
     assert code == 0 and "cannot be written here (the file is read-only)" in err
     assert "3 D  0 B   +3" in out  # the round in the log, read

@@ -4,6 +4,7 @@ what each frame holds, and record factories. No camera, no model."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -149,3 +150,12 @@ class QuitsReaching(QObject):
             self.reached += 1
             return True
         return False
+
+
+def held_while_unwatched(qtbot: Any, watched: list[bool], widget: Any, counter: FakeCounter) -> None:
+    """Starts `widget` (a scan or the enroll dialog, its view's `is_watched` patched to read
+    `watched[0]`, False now) and checks that its counting is held until its view is watched."""
+    widget.start()
+    qtbot.waitUntil(lambda: widget._thread.held, timeout=5000)
+    watched[0] = True
+    qtbot.waitUntil(lambda: not widget._thread.held and counter.calls > 0, timeout=5000)

@@ -403,6 +403,7 @@ def test_the_enroll_dialog_holds_its_counting_while_nobody_watches_its_view(
 ) -> None:
     # (the hold wired to the view: minimised, or a question over it, it counted on)
     from blitzcam.ui.live_view import LiveView
+    from tests.ui.fakes import held_while_unwatched
 
     watched = [False]
     monkeypatch.setattr(LiveView, "is_watched", lambda self: watched[0])
@@ -410,10 +411,7 @@ def test_the_enroll_dialog_holds_its_counting_while_nobody_watches_its_view(
     counter = FakeCounter([snapshot])
     dialog = EnrollDialog(FakeSource([frame]), counter, enroller=RecordingEnroller(), interval_ms=1)
     qtbot.addWidget(dialog)
-    dialog.start()
-    qtbot.waitUntil(lambda: dialog._thread.held, timeout=5000)
-    watched[0] = True
-    qtbot.waitUntil(lambda: not dialog._thread.held and counter.calls > 0, timeout=5000)
+    held_while_unwatched(qtbot, watched, dialog, counter)
     dialog.reject()
 
 

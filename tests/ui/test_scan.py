@@ -570,7 +570,7 @@ def test_the_scan_counts_only_while_its_view_is_seen_and_no_dialog_waits_over_it
 def test_a_scan_whose_view_nobody_watches_holds_its_counting(qtbot, monkeypatch) -> None:
     # (the hold wired to the view: without it the scan counted on behind the confirm dialog)
     from blitzcam.ui.live_view import LiveView
-    from tests.ui.fakes import FakeCounter
+    from tests.ui.fakes import FakeCounter, held_while_unwatched
 
     watched = [False]
     monkeypatch.setattr(LiveView, "is_watched", lambda self: watched[0])
@@ -578,10 +578,7 @@ def test_a_scan_whose_view_nobody_watches_holds_its_counting(qtbot, monkeypatch)
     view = ScanView((ANN, BOB), FakeSource([np.zeros((36, 64, 3), np.uint8)]), counter,
                     interval_ms=1)  # fmt: skip
     qtbot.addWidget(view)
-    view.start()
-    qtbot.waitUntil(lambda: view._thread.held, timeout=5000)
-    watched[0] = True
-    qtbot.waitUntil(lambda: not view._thread.held and counter.calls > 0, timeout=5000)
+    held_while_unwatched(qtbot, watched, view, counter)
     view.stop()
 
 

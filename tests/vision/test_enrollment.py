@@ -6,6 +6,7 @@ import argparse
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -1398,10 +1399,10 @@ def test_a_turned_card_cropped_to_its_box_is_a_whole_card(tilt: float) -> None:
     assert problem is None and len(cards) == 1
 
 
-def _turned_card_poking_out(tilt: float, poke: float) -> np.ndarray:
-    """A 1200 x 900 photo of a back turned by `tilt` degrees, its top corner `poke` pixels
-    above the picture and its left corner as far left of it."""
-    card = render_back("green-pump", width=360)
+def _turned_card(width: int, tilt: float) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray]:
+    """A back `width` px wide (its render, BGR, corners) and its corners turned by `tilt`
+    degrees about its centre, moved to touch the top and left of the plane."""
+    card = render_back("green-pump", width=width)
     bgr = np.ascontiguousarray(card.rgba[..., 2::-1])
     h, w = bgr.shape[:2]
     corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
@@ -1409,7 +1410,14 @@ def _turned_card_poking_out(tilt: float, poke: float) -> np.ndarray:
     turned = (corners - [w / 2, h / 2]) @ np.array(
         [[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]]
     ).T
-    placed = (turned - turned.min(axis=0) - poke).astype(np.float32)
+    return card, bgr, corners, turned - turned.min(axis=0)
+
+
+def _turned_card_poking_out(tilt: float, poke: float) -> np.ndarray:
+    """A 1200 x 900 photo of a back turned by `tilt` degrees, its top corner `poke` pixels
+    above the picture and its left corner as far left of it."""
+    card, bgr, corners, turned = _turned_card(360, tilt)
+    placed = (turned - poke).astype(np.float32)
     homography = cv2.getPerspectiveTransform(corners, placed)
     photo = np.full((900, 1200, 3), (45, 60, 80), np.uint8)
     inside = cv2.warpPerspective(card.rgba[..., 3], homography, (1200, 900)) > 127
@@ -1462,15 +1470,8 @@ def test_a_whole_card_softened_at_the_picture_s_edge_is_taken(
     # pixel below the top or one turned half a degree and cropped to its box (diff review)
     from blitzcam.vision.card_finder import card_in
 
-    card = render_back("green-pump", width=width)
-    bgr = np.ascontiguousarray(card.rgba[..., 2::-1])
+    card, bgr, corners, turned = _turned_card(width, tilt)
     h, w = bgr.shape[:2]
-    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    turn = np.deg2rad(tilt)
-    turned = (corners - [w / 2, h / 2]) @ np.array(
-        [[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]]
-    ).T
-    turned -= turned.min(axis=0)
     if cropped:  # the picture is the card's box
         size, placed = tuple(int(v) for v in np.ceil(turned.max(axis=0))), turned
     else:  # a table round it, the card a pixel below the top
