@@ -190,27 +190,34 @@ def _along_the_edge(
     short = float(min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))) / scale
     depth = max(3, round(EDGE_DEPTH * short))
     bridge = np.ones((1, max(1, round(7 / scale)) | 1), np.uint8)
-    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY) if image_bgr.ndim == 3 else image_bgr
-    if min(grey.shape) <= 2 * depth:
+    if min(image_bgr.shape[:2]) <= 2 * depth:
         return False
     longest = 0
     for edge, further, small_line in (
-        (grey[0], grey[depth], inside[0]),
-        (grey[-1], grey[-1 - depth], inside[-1]),
-        (grey[:, 0], grey[:, depth], inside[:, 0]),
-        (grey[:, -1], grey[:, -1 - depth], inside[:, -1]),
+        (image_bgr[0], image_bgr[depth], inside[0]),
+        (image_bgr[-1], image_bgr[-1 - depth], inside[-1]),
+        (image_bgr[:, 0], image_bgr[:, depth], inside[:, 0]),
+        (image_bgr[:, -1], image_bgr[:, -1 - depth], inside[:, -1]),
     ):
-        if not small_line.any():
+        if not small_line.any():  # (its lines alone made grey, and only where it touches)
             continue
         # each of the edge's pixels, where it lies in the shrunk picture
         at = np.minimum((np.arange(len(edge)) * scale).astype(int), len(small_line) - 1)
-        edge, further = edge.astype(np.float32), further.astype(np.float32)
+        edge, further = _grey_line(edge), _grey_line(further)
         on = (edge >= threshold) & (edge >= EDGE_AS_BRIGHT * further) & (small_line[at] > 0)
         longest = max(
             longest,
             _longest_run(cv2.morphologyEx(on.astype(np.uint8)[None], cv2.MORPH_CLOSE, bridge)[0]),
         )
     return longest > EDGE_RUN * short
+
+
+def _grey_line(line: np.ndarray) -> np.ndarray:
+    """A row or column of the picture (BGR, or grey already) in grey, as float32: as the whole
+    picture's conversion gives it, for a picture of a card whose edges alone are looked at."""
+    if line.ndim == 1:
+        return line.astype(np.float32)
+    return cv2.cvtColor(np.ascontiguousarray(line)[None], cv2.COLOR_BGR2GRAY)[0].astype(np.float32)
 
 
 def _longest_run(on: np.ndarray) -> int:
