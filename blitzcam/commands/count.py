@@ -61,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="ONNX",
         # (the files' own paths: an installed blitzcam's models/ is not the working folder's)
         help=f"detector model (default: {DETECTOR_ONNX}, or $BLITZCAM_MODEL; {DETECTOR_INT8} "
-        "is a little less right, and faster where the CPU has AVX-512 VNNI (about 1.2x end to "
+        "is a little less right, and faster where the CPU has AVX-512 VNNI (about 1.1x end to "
         "end), barely on AVX2)",
     )
     add_engine_argument(parser)
