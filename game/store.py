@@ -132,6 +132,16 @@ READ_ONLY_FILE: Final = "the file is read-only"
 SIDE_FILES: Final = ("-wal", "-shm")  # what SQLite keeps beside a write-ahead-log database
 
 
+def _file_identity(path: Path) -> tuple[int, int] | None:
+    """Which file `path` names now (device and inode; Windows' file index), None when none
+    is there: a database deleted, moved or replaced while open is told by it."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _read_only_side_files(path: Path) -> str | None:
     """Why the files SQLite keeps beside `path` refuse every change, where they are there but
     read-only (left so by a read-only use of the file, or a copy); None where they do not.
@@ -337,6 +347,7 @@ class MatchStore:
             )
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the match database: {exc}") from None
+        self._opened = _file_identity(self.path)  # (SQLite made the file, if new, in opening)
         try:
             if read_only:
                 self._check_current()
@@ -526,6 +537,9 @@ class MatchStore:
             raise StoreError(
                 f"{self.path}: cannot change the match database: {_no_room(self.path, exc)}"
             ) from None
+        if (elsewhere := self.not_the_file_opened()) is not None:
+            self._rollback()
+            raise StoreError(f"{self.path}: the change was not saved: {elsewhere}")
         committing = False
         try:
             yield self._conn
@@ -543,6 +557,20 @@ class MatchStore:
             self._checkpoint(wait_ms=CHECKPOINT_WAIT_MS)
         except KeyboardInterrupt:  # (its disk sync is as long as the commit's)
             raise SavedThenInterrupted() from None
+
+    def not_the_file_opened(self) -> str | None:
+        """Why the file at `path` is not the one this store opened (deleted, moved, or another
+        put in its place: a backup restored, a sync), or None. SQLite goes on writing the file
+        it opened: every round saved after a deletion was lost at quitting, said saved."""
+        now = _file_identity(self.path)
+        if now == self._opened:
+            return None
+        happened = "was deleted or moved" if now is None else "was replaced by another file"
+        return (
+            f"the match database {happened} since blitzcam opened it; what is shown is the "
+            "file as opened: export the match to keep it, then start blitzcam again to use "
+            f"what is at {self.path} now"
+        )
 
     def _begin_change(self) -> None:
         """Take the write lock, waiting up to BUSY_TIMEOUT_MS for another program to let it go:

@@ -964,6 +964,18 @@ class MainWindow(QMainWindow):
             match = commit(round_)
         except (MatchError, StoreError) as exc:
             why = self._refused(exc)  # explained, nothing saved
+            if isinstance(exc, MissingMatchError) and self.match_id is not None:
+                # deleted elsewhere: nothing left to save the round to (each Enter said "no
+                # match" alone, the scan to be left by hand; review)
+                gone = self.match_id
+                dialog.reject()
+                if session is not None:
+                    self._end_scan()
+                self._on_match_deleted(gone)
+                self.statusBar().showMessage(
+                    f"Match {gone} was deleted elsewhere: the round was not saved", 15000
+                )
+                return
             if isinstance(exc, StaleMatchError) and self._seats_changed(dialog, edited):
                 # the dialog's seats are not the round's any more: its round cannot be saved
                 dialog.reject()
@@ -1310,6 +1322,10 @@ class MainWindow(QMainWindow):
         """Redraw the open match if the store holds another version of it (changed elsewhere);
         whether it did. Not while a scan or a dialog is open: each checks when it saves."""
         if self.match_id is None or self.scan is not None or self.confirm is not None:
+            return False
+        if (elsewhere := self.store.not_the_file_opened()) is not None:
+            # (its reads are of the file opened, and the next change is refused: said now)
+            self.statusBar().showMessage(f"{self.store.path}: {elsewhere}", 30000)
             return False
         try:
             stored = self.store.load(self.match_id)

@@ -1411,3 +1411,42 @@ def test_changes_a_full_disk_keeps_out_of_the_file_itself_are_said(tmp_path: Pat
         store._conn = full.conn
     with MatchStore(path) as store:
         assert len(store.load(match_id).rounds) == 3
+
+
+@pytest.mark.parametrize("how", ["deleted", "moved", "replaced"])
+def test_a_change_to_a_database_gone_from_its_path_is_refused(tmp_path: Path, how: str) -> None:
+    # SQLite writes on to the file it opened: rounds saved after a deletion were said saved
+    # and gone at quitting; after a backup restored over it, written to the old file (review)
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of(n=2))
+        store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4)))
+        if how == "replaced":
+            copy = tmp_path / "backup.sqlite3"
+            with closing(sqlite3.connect(path)) as source, closing(sqlite3.connect(copy)) as into:
+                source.backup(into)
+            copy.replace(path)
+        elif how == "moved":
+            path.rename(tmp_path / "elsewhere.sqlite3")
+        else:
+            path.unlink()
+        said = "was replaced by another file" if how == "replaced" else "was deleted or moved"
+        with pytest.raises(StoreError, match=f"not saved: the match database {said} since"):
+            store.add_round(match_id, round_of(Ann=(3, 0), Bob=(5, 1)))
+        assert len(store.load(match_id).rounds) == 1  # what is shown: the file as opened
+    if how == "replaced":
+        with MatchStore(path) as store:
+            assert len(store.load(match_id).rounds) == 1
+
+
+def test_a_database_put_back_where_it_was_takes_changes_again(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        match_id = store.create_match(match_of(n=2))
+        path.rename(tmp_path / "away.sqlite3")
+        with pytest.raises(StoreError, match="deleted or moved"):
+            store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4)))
+        (tmp_path / "away.sqlite3").rename(path)
+        store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4)))
+    with MatchStore(path) as store:
+        assert len(store.load(match_id).rounds) == 1

@@ -1129,6 +1129,32 @@ def test_a_deck_changed_elsewhere_after_shots_ends_the_scan(qtbot, store, feed, 
     assert store.load(match_id).rounds == ()
 
 
+def test_a_match_deleted_elsewhere_during_a_review_ends_the_scan(qtbot, store, feed, tmp_path):
+    # each Enter said "no match 1" alone, and the scan had to be left by hand (review)
+    match_id = store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    _scan_to_review(qtbot, window, feed)
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.delete_match(match_id)
+    _ok(window.confirm)
+    assert window.confirm is None and window.scan is None and window.match_id is None
+    assert window.pages.currentWidget() is window.welcome
+    assert window.statusBar().currentMessage() == (
+        f"Match {match_id} was deleted elsewhere: the round was not saved"
+    )
+
+
+def test_a_database_deleted_under_the_window_is_said_when_it_comes_back(
+    qtbot, store, feed, tmp_path
+):
+    # SQLite wrote on to the file deleted: rounds said saved were gone at quitting (review)
+    store.create_match(match_of())
+    window = _window(qtbot, store, feed, tmp_path)
+    store.path.unlink()
+    assert not window.refresh_from_store()
+    assert "was deleted or moved since blitzcam opened it" in window.statusBar().currentMessage()
+
+
 def test_a_count_typed_in_a_review_follows_its_player_renamed_elsewhere(
     qtbot, store, feed, tmp_path
 ):
