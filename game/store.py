@@ -562,6 +562,8 @@ class MatchStore:
         """Why the file at `path` is not the one this store opened (deleted, moved, or another
         put in its place: a backup restored, a sync), or None. SQLite goes on writing the file
         it opened: every round saved after a deletion was lost at quitting, said saved."""
+        if os.name != "posix":  # (Windows refuses to delete or replace a file held open)
+            return None
         now = _file_identity(self.path)
         if now == self._opened:
             return None
