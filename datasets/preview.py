@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from blitzcam.datasets.labels import SPLITS, parse_obb_line
+from blitzcam.datasets.scene import UNKNOWN_DECK_PREFIX
 from blitzcam.vision.images import read_image
 
 THUMB_WIDTH: Final = 640
@@ -88,7 +89,7 @@ def annotate(
         cv2.polylines(out, [pts], True, colour, 1, cv2.LINE_AA)
         deck = objects[i].get("deck") if i < len(objects) and isinstance(objects[i], dict) else None
         if isinstance(deck, str) and deck:
-            name = deck.replace("unknown:", "?")
+            name = deck.replace(UNKNOWN_DECK_PREFIX, "?")
             x, y = pts.min(axis=0)
             cv2.putText(
                 out,
@@ -112,7 +113,7 @@ def annotate(
             )
     counts = truth.get("counts", {})
     counts = ", ".join(
-        f"{str(k).replace('unknown:', '?')} {v}"
+        f"{str(k).replace(UNKNOWN_DECK_PREFIX, '?')} {v}"
         for k, v in (counts.items() if isinstance(counts, dict) else ())
     )
     caption = f"{truth.get('image', '')}  faces {truth.get('face_up', 0)}  {counts}"

@@ -7,6 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Final, Literal
+
+# what a round's cards are counted for, in the order the app scans them: the cards each player
+# got into the Dutch piles, then those left in their Blitz pile
+Step = Literal["dutch", "blitz"]
+STEPS: Final[tuple[Step, ...]] = ("dutch", "blitz")
 
 
 @dataclass(frozen=True, slots=True)

@@ -159,8 +159,8 @@ def match_to_json(match: Match) -> dict[str, Any]:
     }
 
 
-def standings_to_json(match: Match, standings: Standings) -> dict[str, Any]:
-    """The `summarize` output; player order as in the match."""
+def standings_to_json(standings: Standings) -> dict[str, Any]:
+    """The `summarize` output; players in the match's order, as `rules.score_match` keeps it."""
     out: dict[str, Any] = {
         "round_scores": [dict(scores) for scores in standings.round_scores],
         "totals": dict(standings.totals),

@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
+from blitzcam.game.counts import STEPS
 from blitzcam.game.decks import CARDS_PER_DECK, typed_deck_name
 from blitzcam.game.match_model import MAX_PLAYERS
 from blitzcam.models.evaluation import SceneDataError
@@ -30,7 +31,6 @@ FACE_UP: Final = "face-up"
 NOT_IN_PLAY: Final = "-"  # a deck of the file not in this photo's game: none, and no candidate
 FACE_UP_SPELLINGS: Final = ("face-up", "face up", "face_up", "faceup")
 ALL_CARDS: Final = CARDS_PER_DECK * MAX_PLAYERS  # every deck of a game of eight, at the most
-STEPS: Final = ("dutch", "blitz")  # the app's two scans of a round (ui/main_window.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import numpy as np
 
+from blitzcam.datasets.labels import SPLITS
+from blitzcam.datasets.scene import UNKNOWN_DECK_PREFIX
 from blitzcam.models.metrics import (
     CLASSES,
     LABELS_OFF_SHARE,
@@ -68,7 +70,7 @@ def read_truth(record: dict[str, Any]) -> SceneTruth:
         corners=corners,
         classes=classes,
         decks=tuple(o["deck"] for o in objects),
-        random_art=any(str(o["deck"]).startswith("unknown:") for o in objects),
+        random_art=any(str(o["deck"]).startswith(UNKNOWN_DECK_PREFIX) for o in objects),
         conditions=scene_conditions(record, backs=int((classes == 0).sum())),
     )
 
@@ -114,9 +116,6 @@ def _is_number(value: Any) -> bool:
 
 def _range_of(value: float, ranges: tuple[tuple[float, str], ...]) -> str:
     return next(label for upper, label in ranges if value < upper)
-
-
-SPLITS = ("train", "val", "test")
 
 
 def labelled_scenes(data_dir: Path, split: str) -> Iterator[tuple[str, Path, SceneTruth]]:
@@ -343,7 +342,7 @@ def labels_of_no_deck(truths: Sequence[SceneTruth], known: Sequence[str]) -> dic
         and deck is not None
         and deck not in known
         and deck != UNKNOWN  # (labelled so on purpose)
-        and not deck.startswith("unknown:")
+        and not deck.startswith(UNKNOWN_DECK_PREFIX)
     )
     return dict(sorted(names.items()))
 

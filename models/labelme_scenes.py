@@ -28,10 +28,11 @@ from blitzcam.game.names import brief
 from blitzcam.models.evaluation import SceneDataError
 from blitzcam.models.metrics import SceneTruth
 from blitzcam.paths import written_path
+from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import ImageError, Picture, decode_picture, read_picture
 
 FACE_UP_LABELS: Final = ("face-up", "face up", "face_up", "faceup", "face")
-NO_DECK: Final = "unknown"  # a back of art nobody enrolled, labelled so on purpose
+NO_DECK: Final = UNKNOWN_NAME  # a back of art nobody enrolled, labelled so on purpose
 SHAPES: Final = ("polygon", "rectangle", "rotation")
 # a file-level flag `blitzcam dataset prelabel` writes False: blitzcam's own labels, not yet
 # looked over (labelme shows it as a box to tick)

@@ -23,10 +23,10 @@ from typing import Any, Final
 import cv2
 import numpy as np
 
+from blitzcam.vision.detections import UNKNOWN_NAME as UNKNOWN
 from blitzcam.vision.polygons import polygon_iou
 
 IOU_THRESHOLD: Final = 0.5
-UNKNOWN: Final = "unknown"
 CLASSES: Final = ("back", "face")
 # labelled backs, and backs counted, from which a scene whose labels lie on few of them is
 # said (`SceneOutcome.labels_off`): with fewer, missing them all is a plain miss

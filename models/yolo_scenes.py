@@ -22,6 +22,7 @@ from typing import Any, Final
 import cv2
 import numpy as np
 
+from blitzcam.datasets.labels import SPLITS
 from blitzcam.game.decks import typed_deck_name
 from blitzcam.game.names import brief
 from blitzcam.models.evaluation import SceneDataError
@@ -29,7 +30,6 @@ from blitzcam.models.labelme_scenes import FACE_UP_LABELS, NO_DECK, PHOTOS, hold
 from blitzcam.models.metrics import SceneTruth
 
 DATA_FILES: Final = ("data.yaml", "data.yml")
-SPLITS: Final = ("train", "val", "test")
 # classes that box every back alike: a detector's labels, not a count's
 DECKLESS_CLASSES: Final = ("back", "backs", "card", "cards", "card-back")
 # a share past the picture by more than this is not a share: pixels, most likely (ultralytics

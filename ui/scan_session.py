@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final
 
 import numpy as np
 
+from blitzcam.game.counts import STEPS, Step
 from blitzcam.game.rules import Player, Round, Tally, blitz_caller, most_cards
 from blitzcam.game.text import listed
 from blitzcam.ui.counting_worker import CountSnapshot
 
-Step = Literal["dutch", "blitz"]
-STEPS: Final[tuple[Step, ...]] = ("dutch", "blitz")
 STEP_TITLES: Final[dict[str, str]] = {
     "dutch": "Step 1 of 2:\nDutch cards",
     "blitz": "Step 2 of 2:\nBlitz cards left",

@@ -185,12 +185,14 @@ def _table(
     """The readable form; decks in `unread` (no reference to read them by) show a dash, and so
     do decks not `in_play` (where given: 0 read as "none on the table", where they are not
     counted at all; review)."""
+    from blitzcam.vision.detections import UNKNOWN_NAME
+
     lines = []
     for entry in entries:
         if "error" in entry:
             lines.append(f"{_shown_path(entry['path'])}: error: {entry['error']}")
             continue
-        unknown = sum(1 for card in entry["cards"] if card["deck"] == "unknown")
+        unknown = sum(1 for card in entry["cards"] if card["deck"] == UNKNOWN_NAME)
         total = sum(entry["counts"].values())
         lines.append(
             f"{_shown_path(entry['path'])}: {total} cards counted, {entry['face_up']} face up"

@@ -420,7 +420,7 @@ def _summarize(args: argparse.Namespace) -> int:
         match = _read_match(args.file)
     except MatchError as exc:
         raise UserError(str(exc)) from None
-    json.dump(standings_to_json(match, score_match(match)), sys.stdout, indent=2)
+    json.dump(standings_to_json(score_match(match)), sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0
 

@@ -153,7 +153,7 @@ def test_directory_is_refused(tmp_path: Path) -> None:
 def test_standings_json_lists_team_totals_only_with_teams() -> None:
     plain = match_from_json({"players": ANN_BOB, "rounds": [
         {"Ann": {"dutch": 12, "blitz": 0}, "Bob": {"dutch": 9, "blitz": 4}}]})
-    out = standings_to_json(plain, score_match(plain))
+    out = standings_to_json(score_match(plain))
     assert out == {"round_scores": [{"Ann": 12, "Bob": 1}], "totals": {"Ann": 12, "Bob": 1},
                    "status": "in-progress", "winners": []}
     json.dumps(out)  # serialisable as is
