@@ -13,8 +13,8 @@ their drawing is a close copy of a counted pile's (see `identify`).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, fields
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Final
 
 import cv2
 import numpy as np
@@ -121,9 +121,9 @@ Embed = Callable[[np.ndarray], np.ndarray]  # (n, S, S, 3) uint8 BGR patches -> 
 
 @dataclass(frozen=True, slots=True)
 class IdentifyLines:
-    """Every line `identify` decides by, under the names of its keywords and with their
-    defaults (a test holds the two together): the one record a counting pipeline keeps and
-    evaluation varies, where three copies of them had drifted apart."""
+    """Every line `identify` decides by, with the shipped defaults: the one record a counting
+    pipeline keeps and evaluation and the tests vary, where copies of them (identify's own
+    keywords among them) had drifted apart."""
 
     unknown_below: float = UNKNOWN_BELOW
     consensus_link: float | None = CONSENSUS_LINK
@@ -140,10 +140,6 @@ class IdentifyLines:
     parts_alike: float | None = PARTS_ALIKE
     read_scales: tuple[float, ...] = READ_SCALES
     face_one_hue: float | None = FACE_BOX_ONE_HUE
-
-    def as_keywords(self) -> dict[str, Any]:
-        """The lines as `identify`'s keyword arguments."""
-        return {field.name: getattr(self, field.name) for field in fields(self)}
 
 
 def snap_to_ink(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -248,27 +244,14 @@ def identify(
     deck_names: tuple[str, ...],
     embed: Embed,
     *,
-    unknown_below: float = UNKNOWN_BELOW,
-    consensus_link: float | None = CONSENSUS_LINK,
-    count_from: float = 0.0,
-    doubted_from: float = 0.0,
-    same_deck_link: float | None = SAME_DECK_LINK,
-    join_alike: float | None = JOIN_ALIKE,
+    lines: IdentifyLines = IdentifyLines(),
     patch_size: int = PATCH,
     in_play: Collection[int] | None = None,
-    lone_alike: float | None = LONE_ALIKE,
-    lone_below: float | None = None,
-    second_look: float | None = SECOND_LOOK_ALIKE,
-    near_line_from: float | None = NEAR_LINE_FROM,
-    near_line_alike: float = NEAR_LINE_ALIKE,
-    face_on_back_iou: float | None = FACE_ON_BACK_IOU,
     look_alikes: Collection[tuple[int, int]] = (),
-    parts_alike: float | None = PARTS_ALIKE,
-    read_scales: tuple[float, ...] = READ_SCALES,
-    face_one_hue: float | None = FACE_BOX_ONE_HUE,
 ) -> Detections:
     """A copy of `detections` with each back's deck and similarity filled in (faces stay unknown)
-    and `counted` saying which rows count.
+    and `counted` saying which rows count. The lines it decides by are `lines`' fields, named
+    below as they are there.
 
     `references.owners[row]` is the deck (index into deck_names) of each reference vector. Every
     drawing is read along its box and along it scaled by each of `read_scales` (`scaled_boxes`),
@@ -307,36 +290,19 @@ def identify(
     the cards of a deck nobody plays must not land on a player who does (its sister deck, one
     drawing in another colour, can read above the line).
     """
-    lines = IdentifyLines(
-        unknown_below=unknown_below,
-        consensus_link=consensus_link,
-        count_from=count_from,
-        doubted_from=doubted_from,
-        same_deck_link=same_deck_link,
-        join_alike=join_alike,
-        lone_alike=lone_alike,
-        lone_below=lone_below,
-        second_look=second_look,
-        near_line_from=near_line_from,
-        near_line_alike=near_line_alike,
-        face_on_back_iou=face_on_back_iou,
-        parts_alike=parts_alike,
-        read_scales=read_scales,
-        face_one_hue=face_one_hue,
-    )
     deck = np.full(len(detections), UNKNOWN_DECK, np.int64)
     score = np.full(len(detections), np.nan, np.float32)
     backs = np.flatnonzero(detections.of_class("back"))
     counted, on_face = _face_up_rules(frame_bgr, detections, backs, lines)
     if len(backs) and len(deck_names):
         decks = _Candidates.among(references, len(deck_names), in_play)
-        reader = _Reader(frame_bgr, embed, decks, patch_size, read_scales)
+        reader = _Reader(frame_bgr, embed, decks, patch_size, lines.read_scales)
         corners, confidence = detections.corners[backs], detections.confidence[backs]
         vectors, sims = _read_backs(corners, reader)
-        grouped = np.flatnonzero((confidence >= count_from) & ~on_face)
-        if consensus_link is not None and len(grouped):
+        grouped = np.flatnonzero((confidence >= lines.count_from) & ~on_face)
+        if lines.consensus_link is not None and len(grouped):
             groups, sims = _group_piles(vectors, sims, grouped, decks, lines, look_alikes)
-            if join_alike is not None:
+            if lines.join_alike is not None:
                 for k, member in _doubted_joining(
                     vectors, corners, confidence, on_face, grouped, groups, lines
                 ):
@@ -346,7 +312,7 @@ def identify(
                 vectors, sims, corners, confidence, grouped, groups, decks, reader, lines
             )
         best_score, nearer_elsewhere = decks.decide(sims)
-        decided = (best_score >= unknown_below) & ~nearer_elsewhere
+        decided = (best_score >= lines.unknown_below) & ~nearer_elsewhere
         deck[backs] = np.where(decided, decks.nearest(sims), UNKNOWN_DECK)
         score[backs] = best_score
     return detections.with_decks(deck, score, deck_names, counted)

@@ -418,7 +418,7 @@ class CountingPipeline:
             references,
             profile.names,
             self.embedder.embed,
-            **lines.as_keywords(),
+            lines=lines,
             patch_size=self.embedder.patch_size,
             in_play=candidate_decks(profile, in_play),
             look_alikes=look_alike_rows,

@@ -10,7 +10,8 @@ import pytest
 from blitzcam.vision.consensus import group_means, look_alike_part, scene_groups
 from blitzcam.vision.detections import Detections, obb_corners
 from blitzcam.vision.embedding import References
-from blitzcam.vision.identify import FACE_ON_BACK_IOU, identify
+from blitzcam.vision.identify import FACE_ON_BACK_IOU
+from tests.vision.identify_keywords import identify
 
 
 def unit(*values: float) -> np.ndarray:

@@ -13,9 +13,9 @@ from blitzcam.datasets.art import render_back, render_random_back
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.embedding import Embedder, reference_vectors
-from blitzcam.vision.identify import identify
 from blitzcam.vision.pipeline import default_identity_path
 from blitzcam.vision.references import default_profile
+from tests.vision.identify_keywords import identify
 
 
 class Identity:
@@ -316,20 +316,3 @@ def test_each_box_is_read_at_every_size_and_the_readings_averaged(scales) -> Non
         assert out.similarity[0] < identify(
             frame, dets, references, ("ink",), embed, read_scales=()
         ).similarity[0]
-
-
-def test_identify_lines_are_identifys_keywords_with_its_defaults() -> None:
-    # (the lines were written three times: identify's defaults, the pipeline's attributes and
-    # the call between them; face_on_back_iou never reached the pipeline)
-    import inspect
-    from dataclasses import fields
-
-    from blitzcam.vision.identify import IdentifyLines
-
-    parameters = inspect.signature(identify).parameters
-    for field in fields(IdentifyLines):
-        assert parameters[field.name].kind is inspect.Parameter.KEYWORD_ONLY, field.name
-        assert parameters[field.name].default == getattr(IdentifyLines(), field.name), field.name
-    not_lines = {"frame_bgr", "detections", "references", "deck_names", "embed", "patch_size",
-                 "in_play", "look_alikes"}  # fmt: skip
-    assert set(parameters) - not_lines == {field.name for field in fields(IdentifyLines)}
