@@ -117,10 +117,12 @@ def _no_network() -> Iterator[None]:
 @pytest.fixture(autouse=True, scope="session")
 def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One cache directory for the whole run (compiled models are shared between tests, as
-    between a user's runs), never the user's."""
+    between a user's runs), never the user's; matplotlib's too (ultralytics' training imports
+    it, and it wrote its font list into the home folder's cache)."""
     path = tmp_path_factory.mktemp("blitzcam-cache")
     with pytest.MonkeyPatch.context() as session_patch:
         session_patch.setenv("BLITZCAM_CACHE_DIR", str(path))
+        session_patch.setenv("MPLCONFIGDIR", str(path / "matplotlib"))
         yield path
 
 

@@ -36,7 +36,7 @@ def test_obb_line_clips_to_frame() -> None:
     ],
 )
 def test_obb_line_rejects_bad_polygon(bad: np.ndarray) -> None:
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(ValueError, match=r"must have shape \(4, 2\), got"):
         to_obb_line(0, bad, (100, 100))
 
 

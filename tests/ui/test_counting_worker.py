@@ -127,7 +127,12 @@ def test_nothing_queued_reaches_a_stopped_scan(qtbot, threads) -> None:
     for signal in (thread.counted, thread.failed, thread.finished):
         signal.connect(said.append)
     thread.start()
-    time.sleep(0.3)  # frames counted and the end reached: their signals queued, not delivered
+    # frames counted and the end reached: their signals queued, not delivered (no events are
+    # processed while it waits, so this test is not vacuous on a slow machine)
+    deadline = time.monotonic() + 10
+    while thread.is_running() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not thread.is_running() and thread.source.reads == 3
     thread.stop()
     qtbot.wait(50)
     assert said == []
