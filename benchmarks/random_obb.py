@@ -113,13 +113,21 @@ def _liven(net, torch, score_bias: float) -> None:
         net(probe)
         net.eval()
         head = net.model[-1]
-        for branch, spread in ((head.cv3, 1.5), (head.cv2, 1.0), (head.cv4, 1.0)):
-            for level in branch:
-                final = level[-1]
-                outputs = []
-                hook = final.register_forward_hook(lambda _m, _i, out, acc=outputs: acc.append(out))
-                net(probe)
-                hook.remove()
-                final.weight.mul_(spread / float(outputs[0].std()))
-                if branch is head.cv3:
-                    final.bias.fill_(score_bias)
+        # each branch's last convolution feeds the output alone, so one pass measures all nine
+        finals = [
+            (level[-1], spread, branch is head.cv3)
+            for branch, spread in ((head.cv3, 1.5), (head.cv2, 1.0), (head.cv4, 1.0))
+            for level in branch
+        ]
+        outputs: dict[int, object] = {}
+        hooks = [
+            final.register_forward_hook(lambda _m, _i, out, at=at: outputs.setdefault(at, out))
+            for at, (final, _, _) in enumerate(finals)
+        ]
+        net(probe)
+        for hook in hooks:
+            hook.remove()
+        for at, (final, spread, scores) in enumerate(finals):
+            final.weight.mul_(spread / float(outputs[at].std()))
+            if scores:
+                final.bias.fill_(score_bias)
