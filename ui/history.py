@@ -76,7 +76,7 @@ def export_match(match: Match, path: Path, *, store: Path) -> None:
     write_text_atomic(path, export_text(match, "csv" if path.suffix.lower() == ".csv" else "json"))
 
 
-OPENS_AT: Final = (820, 420)  # the browser's first size at the base text size, in pixels
+OPENS_AT: Final = (980, 420)  # the browser's first size at the base text size, in pixels
 
 
 class MatchBrowser(QDialog):
@@ -111,11 +111,14 @@ class MatchBrowser(QDialog):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         header = self.table.horizontalHeader()
-        # the date, the rounds and the result as wide as they are written (they were cut to
-        # "2026-12…" and "won by …" at the default size); the players take what is left
-        for column in (0, 1, 3, 4):
+        # the number, the date and the rounds as wide as they are written (the date was cut to
+        # "2026-12…"); the players and the result share what is left, each cut text whole in its
+        # tooltip (the result sized to its text left "Chris…" of every match's players beside
+        # one shared win)
+        for column in (0, 1, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        for column in (2, 4):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
         # Tab leaves the list for the buttons (it walked the cells for ever: Export and Delete
         # could not be reached without a mouse); the arrows choose the match
@@ -183,6 +186,8 @@ class MatchBrowser(QDialog):
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, s.match_id)
+                if col in (2, 4):
+                    item.setToolTip(text)
                 self.table.setItem(row, col, item)
         if summaries:
             ids = [summary.match_id for summary in summaries]

@@ -278,6 +278,26 @@ def test_the_browser_shows_its_columns_whole_and_offers_nothing_with_no_match(qt
         assert table.columnWidth(column) >= table.fontMetrics().horizontalAdvance(text), text
 
 
+def test_a_long_result_leaves_the_browser_room_for_the_players(qtbot, store) -> None:
+    # (the result was as wide as its text: one shared win cut every match's players to
+    # "Chris…", and two matches' players read alike with nothing to tell them apart; review)
+    from blitzcam.game.rules import Match, Player
+
+    seats = (Player("Christopher", "green-pump"), Player("Alexandra", "red-buggy"))
+    played = round_of(Christopher=(40, 0), Alexandra=(40, 0))
+    store.create_match(Match(seats, Settings(target=30), (played,)))
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    browser.show()
+    qtbot.waitExposed(browser)
+    table = browser.table
+    assert "shared win" in table.item(0, 4).text()
+    players = table.item(0, 2)
+    assert "Christopher" in players.text() and players.toolTip() == players.text()
+    assert table.item(0, 4).toolTip() == table.item(0, 4).text()
+    assert table.columnWidth(2) >= table.fontMetrics().horizontalAdvance(players.text())
+
+
 def test_browser_lists_opens_and_export_writes_json_and_csv(qtbot, store, tmp_path) -> None:
     first = store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
     store.create_match(match_of())
