@@ -14,6 +14,7 @@ from blitzcam.game.counts import STEPS, Step
 from blitzcam.game.rules import Player, Round, Tally, blitz_caller, most_cards
 from blitzcam.game.text import listed
 from blitzcam.ui.counting_worker import CountSnapshot
+from blitzcam.ui.deck_colours import deck_label
 
 STEP_TITLES: Final[dict[str, str]] = {
     "dutch": "Step 1 of 2:\nDutch cards",
@@ -49,10 +50,10 @@ def table_warnings(snapshot: CountSnapshot) -> str:
             f"⚠ {unknown} back{'s' if plural else ''} (grey) not recognised, counted for "
             "nobody: more light? a deck nobody here plays? new art: Camera → Enroll decks…"
         )
-    for deck, other in snapshot.look_alike:
+    for deck, other in snapshot.look_alike:  # (named as the app names decks everywhere)
         lines.append(
-            f"⚠ {deck} and {other} look alike to blitzcam: their cards may be counted to each "
-            "other; check both counts"
+            f"⚠ {deck_label(deck)} and {deck_label(other)} look alike to blitzcam: their cards "
+            "may be counted to each other; check both counts"
         )
     return "\n".join(lines)
 

@@ -147,7 +147,7 @@ def test_players_whose_decks_looked_alike_on_a_shot_are_marked_to_check(qtbot, s
     qtbot.keyClick(scan, Qt.Key.Key_Return)
     feed.show(2)
     _wait_for_frame(qtbot, window, 2)
-    assert scan.warnings.text().startswith(f"⚠ {YB} and {GP} look alike to blitzcam")
+    assert scan.warnings.text().startswith("⚠ Yellow bucket and Green pump look alike to blitzcam")
     qtbot.keyClick(scan, Qt.Key.Key_Space)
     qtbot.keyClick(scan, Qt.Key.Key_Return)  # review
     dialog = window.confirm

@@ -126,7 +126,7 @@ def test_decks_that_look_alike_are_named_on_the_scan_page_and_their_players_to_c
     plain = CountSnapshot(counts={"green-pump": 3, "red-plow": 2})
     alike = replace(plain, look_alike=(("green-pump", "blue-pump"),))
     assert table_warnings(alike) == (
-        "⚠ green-pump and blue-pump look alike to blitzcam: their cards may be counted to each "
+        "⚠ Green pump and Blue pump look alike to blitzcam: their cards may be counted to each "
         "other; check both counts"
     )
     frame = np.zeros((4, 4, 3), np.uint8)
