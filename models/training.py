@@ -204,6 +204,7 @@ def _crops_here(
             f"{path}: the crops it trained on ({found}) are gone; make them again with a "
             "fresh run, or delete the checkpoint to start the stage again"
         )
+    _only_where_and_names(found, path)
     if inside is not None:  # cut by an earlier release, its file names the folder it was in
         text = found.read_text(encoding="utf-8")
         rootless = "".join(
@@ -212,6 +213,36 @@ def _crops_here(
         if rootless != text:
             write_text_atomic(found, rootless)
     return found
+
+
+# what a dataset file of blitzcam's says: where the splits' pictures are, and the classes
+DATASET_KEYS = frozenset({"path", "train", "val", "test", "names", "nc"})
+
+
+def _only_where_and_names(data_yaml: Path, checkpoint: Path) -> None:
+    """UserError naming `data_yaml` unless it holds only DATASET_KEYS: ultralytics runs a
+    `download:` entry's text as Python, or as a shell command, where a split is missing, and
+    a resumed stage trains on the file its checkpoint names (in a run folder copied from
+    another machine, or anywhere the checkpoint says). Fresh crops are always written anew."""
+    import yaml
+
+    from blitzcam.errors import UserError, first_line
+
+    try:
+        data = yaml.safe_load(data_yaml.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise UserError(
+            f"{data_yaml}: not a dataset file a stage can resume on ({first_line(exc)}); "
+            f"delete the checkpoint {checkpoint} to start the stage again"
+        ) from None
+    extra = sorted(str(key) for key in data) if isinstance(data, dict) else ["no mapping"]
+    extra = [key for key in extra if key not in DATASET_KEYS]
+    if extra:
+        raise UserError(
+            f"{data_yaml}: holds {', '.join(extra)}, which no dataset of blitzcam's does "
+            "(ultralytics runs a download: entry as code): not trained on; delete the "
+            f"checkpoint {checkpoint} to start the stage again"
+        )
 
 
 def _best_weights(stage_dir: Path) -> Path:

@@ -866,6 +866,30 @@ def test_a_resumed_stage_trains_on_the_crops_of_its_own_run_folder(tmp_path: Pat
         _crops_here({"epoch": 2}, stage, stage / "last.pt")
 
 
+@pytest.mark.parametrize("inside", [True, False])
+def test_a_resumed_stage_refuses_a_dataset_file_that_would_run_code(tmp_path: Path, inside: bool) -> None:
+    # ultralytics runs a data.yaml's download: entry as Python where a split is missing: a run
+    # folder copied from elsewhere ran what its crops' file said (security review)
+    from blitzcam.errors import UserError
+    from blitzcam.models.training import _crops_here
+
+    stage = tmp_path / "run" / "train"
+    crops = (tmp_path / "run" if inside else tmp_path / "elsewhere") / "crops-320-abc" / "data.yaml"
+    crops.parent.mkdir(parents=True)
+    planted = "train: images/train\nval: images/val\ndownload: open('x', 'w').write('ran')\n"
+    crops.write_text(planted)
+    started = {"data": str(crops), "save_dir": str(tmp_path / "run" / "train")}
+    with pytest.raises(UserError, match=r"data\.yaml: holds download, which no dataset of blitzcam's does"):
+        _crops_here({"epoch": 2, "train_args": started}, stage, stage / "last.pt")
+    assert crops.read_text() == planted  # (left as it was, for whoever looks into it)
+    crops.write_text("- a list\n")
+    with pytest.raises(UserError, match="holds no mapping"):
+        _crops_here({"epoch": 2, "train_args": started}, stage, stage / "last.pt")
+    crops.write_text("train: [unclosed\n")
+    with pytest.raises(UserError, match="not a dataset file a stage can resume on"):
+        _crops_here({"epoch": 2, "train_args": started}, stage, stage / "last.pt")
+
+
 def test_a_resumed_stage_whose_crops_are_gone_makes_them_again(tmp_path: Path) -> None:
     from blitzcam.errors import UserError
     from blitzcam.models.training import _crops_here
