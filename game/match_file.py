@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 from blitzcam.game.names import brief, shown_name
 from blitzcam.game.rules import (
     DEFAULT_TARGET,
+    MAX_ROUNDS,
     VARIANTS,
     Match,
     MatchError,
@@ -123,6 +124,8 @@ def match_from_json(data: object) -> Match:
     rounds_raw = data.get("rounds", [])
     if not isinstance(rounds_raw, list):
         raise MatchError(f"'rounds' must be a list, got {json_kind(rounds_raw)}")
+    if len(rounds_raw) > MAX_ROUNDS:  # (said before each of them is read)
+        raise MatchError(f"a match holds at most {MAX_ROUNDS:,} rounds, got {len(rounds_raw):,}")
     players = tuple(_parse_player(raw, i) for i, raw in enumerate(players_raw))
     rounds = tuple(_parse_round(raw, n) for n, raw in enumerate(rounds_raw, start=1))
     match = Match(players=players, settings=Settings(target=target, variant=variant), rounds=rounds)

@@ -20,6 +20,7 @@ from blitzcam.game.match_model import (
     COMMON_TARGETS,
     DEFAULT_TARGET,
     MAX_PLAYERS,
+    MAX_ROUNDS,
     MAX_TARGET,
     MIN_PLAYERS,
     PLAY_OUT_HINT,
@@ -65,6 +66,7 @@ __all__ = [
     "COMMON_TARGETS",
     "DEFAULT_TARGET",
     "MAX_PLAYERS",
+    "MAX_ROUNDS",
     "MAX_TARGET",
     "MIN_PLAYERS",
     "PLAY_OUT_HINT",
@@ -138,6 +140,10 @@ def score_match(match: Match) -> Standings:
     """
     validate_settings(match.settings)
     played = len(match.rounds)
+    if played > MAX_ROUNDS:
+        raise MatchError(
+            f"a match holds at most {MAX_ROUNDS:,} rounds, got {played:,}: start a new match"
+        )
     validate_players(match.players, played=played)
     totals = {player.name: player.start for player in match.players}
     round_scores: list[Mapping[str, int]] = []

@@ -272,3 +272,18 @@ def test_a_name_written_decomposed_in_a_file_is_the_players_name() -> None:
 
 def test_a_match_file_may_say_its_format() -> None:
     assert match_from_json({"players": ANN_BOB, "format": 1}) == match_from_json({"players": ANN_BOB})
+
+
+def test_a_file_of_more_rounds_than_a_match_holds_is_refused_before_they_are_read() -> None:
+    # (300,000 play-out rounds under the size limit: 14 s to import, 49 s and 2.3 GB for the
+    # app to open on every start; security review)
+    from blitzcam.game.rules import MAX_ROUNDS
+
+    tie = {"Ann": {"dutch": 0, "blitz": 0}, "Bob": {"dutch": 0, "blitz": 0}}
+    data = {"players": ANN_BOB, "variant": "play-out", "rounds": [tie] * MAX_ROUNDS}
+    assert len(match_from_json(data).rounds) == MAX_ROUNDS
+    with pytest.raises(MatchError, match=f"at most {MAX_ROUNDS:,} rounds, got {MAX_ROUNDS + 1:,}"):
+        match_from_json({**data, "rounds": [tie] * (MAX_ROUNDS + 1)})
+    # (and said before a first bad round among them is)
+    with pytest.raises(MatchError, match="at most"):
+        match_from_json({**data, "rounds": [[]] * (MAX_ROUNDS + 1)})

@@ -457,3 +457,13 @@ def test_a_match_renamed_and_nothing_else_is_told_with_its_new_names() -> None:
     assert rules.renamed_only(before, rules.change_players(before, (ann, replace(bob, deck="blue-plow"), cy))) is None
     assert rules.renamed_only(before, rules.add_round(after, round_of(Ann=(1, 0), Rob=(1, 1), Cy=(1, 2)))) is None
     assert rules.renamed_only(before, rules.join(before, replace(bob, name="Di", deck="blue-plow"))) is None
+
+
+def test_a_match_takes_no_round_past_the_most_it_holds() -> None:
+    from blitzcam.game.rules import MAX_ROUNDS, Settings
+
+    tie = round_of(Ann=(0, 0), Bob=(0, 0))
+    full = replace(match_of(), settings=Settings(variant="play-out"), rounds=(tie,) * MAX_ROUNDS)
+    assert len(score_match(full).round_scores) == MAX_ROUNDS
+    with pytest.raises(MatchError, match=f"at most {MAX_ROUNDS:,} rounds, got {MAX_ROUNDS + 1:,}: start a new"):
+        rules.add_round(full, tie)
