@@ -43,9 +43,17 @@ class ModelInfo:
     task: str
 
 
+# the most characters an export's names, image size or stride is read from (two classes' names
+# take 23)
+METADATA_MOST: Final = 10_000
+
+
 def parse_metadata(meta: dict[str, str], input_shape: list[object], *, source: str) -> ModelInfo:
     """ModelInfo from ultralytics' ONNX metadata (python-literal strings) and the input's shape."""
     try:
+        # (a long one, "-" * 100000 + "1", ran Python's parser out of memory: a traceback)
+        if any(len(str(meta.get(key, ""))) > METADATA_MOST for key in ("names", "imgsz", "stride")):
+            raise ValueError(f"over {METADATA_MOST:,} characters")
         names_map = ast.literal_eval(meta["names"])
         names = tuple(str(names_map[i]) for i in range(len(names_map)))
         imgsz_raw = ast.literal_eval(meta.get("imgsz", "[640, 640]"))
@@ -56,7 +64,7 @@ def parse_metadata(meta: dict[str, str], input_shape: list[object], *, source: s
         )
         stride = int(ast.literal_eval(meta.get("stride", "32")))
         end2end = str(meta.get("end2end", "False")) == "True"
-    except (KeyError, ValueError, SyntaxError, TypeError) as exc:
+    except (KeyError, ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as exc:
         raise UserError(
             f"{source}: not an ultralytics ONNX export "
             f"(metadata 'names'/'imgsz' missing or bad: {exc})"

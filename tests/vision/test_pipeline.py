@@ -191,6 +191,14 @@ def test_parse_metadata_rejects_foreign_onnx() -> None:
         parse_metadata({}, [1, 3, 640, 640], source="m.onnx")
 
 
+@pytest.mark.parametrize("key", ["names", "imgsz", "stride"])
+def test_metadata_too_long_to_be_an_exports_is_refused_in_a_line(key: str) -> None:
+    # ("-" * 100000 + "1" ran Python's parser out of memory: a traceback; security review)
+    meta = {"names": "{0: 'back', 1: 'face'}", "imgsz": "[736, 1280]", "stride": "32"}
+    with pytest.raises(UserError, match=r"m\.onnx: not an ultralytics ONNX export .*over 10,000"):
+        parse_metadata({**meta, key: "-" * 100_000 + "1"}, [1, 3, 736, 1280], source="m.onnx")
+
+
 def test_a_frame_not_bgr_uint8_is_refused_by_name(random_model, table_frame) -> None:
     # (16-bit or float values were read as 8-bit ones, a wrong count without a word; grey and
     # BGRA frames failed deep in the engine)
