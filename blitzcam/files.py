@@ -88,6 +88,23 @@ def _write_through(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
+def _may_follow(link: Path) -> None:
+    """PermissionError for a link in a shared folder that only its owners may delete from
+    (sticky and writable by all: /tmp) made by neither this user nor the folder's owner: the
+    system refuses `>` through such a link (Linux's protected_symlinks), and the write below,
+    which follows it itself, wrote where another user's link pointed (security review)."""
+    if os.name != "posix":
+        return
+    folder, made_by = link.parent.stat(), link.lstat().st_uid
+    shared = folder.st_mode & stat.S_ISVTX and folder.st_mode & stat.S_IWOTH
+    if shared and made_by not in (os.geteuid(), folder.st_uid):
+        raise PermissionError(
+            errno.EACCES,
+            "a link another user made in a shared folder, not followed: give another name",
+            str(link),
+        )
+
+
 def write_bytes_atomic(path: Path, data: bytes, *, private: bool = False) -> None:
     """Write `data` to `path` whole or not at all (see the module). A stream of this process
     (/dev/stdout), a device or a named pipe is written through instead: replaced by a file it
@@ -107,6 +124,7 @@ def write_bytes_atomic(path: Path, data: bytes, *, private: bool = False) -> Non
             handle.write(data)
         return
     if path.is_symlink():  # write the file the link points to; the link stays a link
+        _may_follow(path)
         path = resolved(path)
     if stat.S_ISREG(kind) and path.exists():
         # the rename below needs only the folder's permission: a write-protected file was

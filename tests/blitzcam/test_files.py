@@ -102,6 +102,26 @@ def test_writing_through_a_link_keeps_the_link(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json", "synced"]
 
 
+@pytest.mark.skipif(not hasattr(os, "lchown") or os.geteuid() != 0, reason="needs root to make another user's link")
+def test_a_link_another_user_made_in_a_shared_folder_is_not_followed(tmp_path: Path) -> None:
+    # (`blitzcam match export /tmp/match.json` wrote where another user's link there pointed,
+    # which the system refuses `>` to do; security review)
+    victim = tmp_path / "notes.txt"
+    victim.write_text("mine")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    planted = shared / "match.json"
+    planted.symlink_to(victim)
+    os.lchown(planted, 65534, 65534)  # made by another user
+    with pytest.raises(PermissionError, match="a link another user made in a shared folder"):
+        write_text_atomic(planted, "the match")
+    assert victim.read_text() == "mine" and planted.is_symlink()
+    os.lchown(planted, os.geteuid(), -1)  # one's own link there is followed as before
+    write_text_atomic(planted, "the match")
+    assert victim.read_text() == "the match"
+
+
 def test_a_loop_of_links_is_an_os_error(tmp_path: Path) -> None:
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
