@@ -87,6 +87,7 @@ QLabel#totalValue { font-size: 56pt; font-weight: bold; background: transparent;
 QLabel#totalValue[compact="true"] { font-size: 36pt; }
 QLabel#totalValue[tight="true"] { font-size: 24pt; }
 QLabel#error { color: #ff7070; font-weight: bold; }
+QLabel[refused="true"] { color: #ff40c8; font-weight: bold; }
 QLabel#stepTitle { font-size: 20pt; font-weight: bold; }
 QLabel#stepTitle[compact="true"] { font-size: 15pt; }
 QLabel#tableWarnings { color: #ff40c8; font-weight: bold; font-size: 14pt; }

@@ -29,7 +29,7 @@ from blitzcam.game.text import listed
 from blitzcam.ui.capture_view import CaptureThumbnail
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.dialog_parts import error_label
-from blitzcam.ui.labels import ElidedLabel, as_plain, plain_label
+from blitzcam.ui.labels import ElidedLabel, as_plain, plain_label, set_styled
 from blitzcam.ui.number_box import NumberBox, refuse_empty
 from blitzcam.ui.scrolling import SCREEN_ALLOWANCE, fit_to_screen, scrolling_widget
 from blitzcam.ui.text_size import text_scale
@@ -117,6 +117,8 @@ class RoundEditor(QWidget):
             score = self._scores[name]
             marked = "" if problem is None else "⚠ "
             score.setText(f"{marked}{round_score(tally):+d}")
+            # (in the scan's warning colour: in the text's own, "⚠ -45" was missed among eight)
+            set_styled(score, refused=problem is not None)
             score.setToolTip("" if problem is None else as_plain(f"{name}: {problem}"))
             score.setAccessibleDescription(score.toolTip())
         self.valueChanged.emit(value)

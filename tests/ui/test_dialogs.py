@@ -1006,11 +1006,13 @@ def test_a_count_the_rules_refuse_is_marked_on_its_row_as_it_is_shown_or_typed(q
     qtbot.addWidget(dialog)
     score = dialog.editor._scores
     assert score["Ann"].text() == "⚠ -33"
+    assert score["Ann"].property("refused") and not score["Bob"].property("refused")  # (coloured)
     assert score["Ann"].toolTip() == "Ann: 21 Blitz cards: a Blitz pile is dealt 10"
     assert score["Ann"].accessibleDescription() == score["Ann"].toolTip()
     assert score["Bob"].text() == "+5" and score["Bob"].toolTip() == ""
     dialog.editor.blitz["Ann"].setValue(2)
     assert score["Ann"].text() == "+5" and score["Ann"].toolTip() == ""
+    assert not score["Ann"].property("refused")
     dialog.editor.dutch["Bob"].setValue(39)
     dialog.editor.blitz["Bob"].setValue(2)
     assert score["Bob"].toolTip() == "Bob: 39 Dutch + 2 Blitz cards is more than the 40 cards in a deck"
