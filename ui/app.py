@@ -67,6 +67,7 @@ QRadioButton::indicator { border-radius: 8tpx; }
 QCheckBox::indicator { border-radius: 3tpx; }
 QRadioButton::indicator:checked, QCheckBox::indicator:checked { background: #2f6fde;
     border-color: #8fb4f5; }
+QCheckBox::indicator:checked { image: url("ICONS/check.svg"); }
 QRadioButton::indicator:disabled, QCheckBox::indicator:disabled { border-color: #3a4152; }
 QGroupBox { border: 1px solid #2e374b; border-radius: 8px; margin-top: 14px; padding-top: 8px; }
 QGroupBox::title { subcontrol-origin: margin; left: 10px; padding: 0 4px; }

@@ -202,7 +202,8 @@ def test_ctrl_c_closes_a_box_shown_before_the_window_and_is_said_as_an_interrupt
 
 
 def test_every_picture_the_style_sheet_names_is_there() -> None:
-    # (the spin boxes' arrows: without pictures, the theme left Fusion's own drawn in none)
+    # (the spin boxes' arrows: without pictures, the theme left Fusion's own drawn in none; a
+    # checked box's tick: it was a plain blue square)
     import re
     from pathlib import Path
 
@@ -211,7 +212,7 @@ def test_every_picture_the_style_sheet_names_is_there() -> None:
     from blitzcam.ui.app import STYLE
 
     named = re.findall(r'url\("([^"]+)"\)', STYLE)
-    assert len(named) == 5
+    assert len(named) == 6 and any(path.endswith("check.svg") for path in named)
     for path in named:
         assert Path(path).is_file() and not QImage(path).isNull(), path
 
@@ -302,3 +303,4 @@ def test_a_decks_folder_is_counted_against_and_one_that_cannot_be_used_is_said_a
     assert isinstance(window._counter, PipelineCounter) and window._counter.decks_dir == folder
     assert window._counter.pipeline.profile.countable() == ("red-plow",)
     assert isinstance(window._enroller, FolderDecks)
+
