@@ -221,6 +221,8 @@ SHORT_BOARD: Final = 480
 # the page, no round of the table or the chart in view, and at 1024 x 640 eight players' newest
 # round lay below its edge), if every card's name and lines keep their room beside it
 CardLook = Literal["large", "compact", "tight"]
+BARE_MARGIN: Final = 3  # px above and below a card drawn without its line under the name
+HEAD_GAP: Final = 14  # px between a card's back, its name and (drawn beside it) its total
 # beside its total, a name must keep its first this many characters whole at its least size,
 # and each line under it this many (three-digit totals cut "Alexander" to "…", a team's lines
 # to "… -5"; the deck's name may be cut where its back and colour say it: "Green buck…")
@@ -253,6 +255,8 @@ class TotalCard(QFrame):
         # the backs, and the name over the detail; drawn "tight", the total beside the name
         # with the detail under both (beside both, "Yellow bucket" was cut at 8 players, 150 %)
         self._head = QGridLayout()
+        # (drawn beside its name, a total with the style's gap read as part of it: "Bob-11")
+        self._head.setHorizontalSpacing(HEAD_GAP)
         self._head.addLayout(self.backs, 0, 0, 2, 1)
         self._head.addWidget(self.name, 0, 1)
         self._head.addWidget(self.detail, 1, 1)
@@ -337,6 +341,18 @@ class TotalCard(QFrame):
                 below.addWidget(self.total, 0, right)
                 head.addWidget(self.detail, 1, 1)
         self.look = look
+
+    def set_bare(self, bare: bool) -> None:
+        """Without the line under the name and with narrow margins (`bare`), or as it was."""
+        if bare == self.detail.isHidden():
+            return
+        self.detail.setVisible(not bare)
+        if bare:
+            self._margins = self.layout().contentsMargins()
+            left, right = self._margins.left(), self._margins.right()
+            self.layout().setContentsMargins(left, BARE_MARGIN, right, BARE_MARGIN)
+        else:
+            self.layout().setContentsMargins(self._margins)
 
     def fits_beside(self) -> bool:
         """Whether, drawn "tight", the name keeps its room (NAME_KEPT) with the total beside
@@ -831,19 +847,29 @@ class ScoreboardView(QWidget):
         the window and every card keeps its name's room (`TotalCard.fits_beside`)."""
         cards = [card for card in self.cards if not card.isHidden()]
         set_styled(self.status, compact=False)
+        for card in cards:
+            card.set_bare(False)
         for look in (self._base_look(), "compact", "tight"):
             for card in cards:
                 card.set_look(look)
             overflowing = bool(cards) and self._overflows()
             if not overflowing:
                 break
-        if look == "tight" and not all(card.fits_beside() for card in cards):
+        tight = look == "tight" and all(card.fits_beside() for card in cards)
+        if look == "tight" and not tight:
             for card in cards:  # (compact, which overflowed)
                 card.set_look("compact")
         # and a headline smaller where the page is still taller than the window (at 150 % a
         # long name's lead took two lines: the newest round below the edge; review)
         if overflowing:
             set_styled(self.status, compact=True)
+            overflowing = self._overflows()
+        if tight and overflowing:
+            # and the cards without the line under each name (its deck, shown by its back and
+            # strip; a team's members, who have their columns in the table): at 150 % in a
+            # 1024 x 640 window five players' cards put the newest round below the edge (review)
+            for card in cards:
+                card.set_bare(True)
 
     def _overflows(self) -> bool:
         """Whether the page, laid out as it is now, is taller than the window shows (what the

@@ -2193,10 +2193,10 @@ def test_a_match_opens_with_its_headline_in_view_on_a_short_screen(qtbot, store,
     rounds = [round_of(**dict.fromkeys(names, (1, 0))) for _ in range(12)]
     store.create_match(match_of(*rounds, n=8))
     window = _window(qtbot, store, feed, tmp_path)
-    # (shorter than a 600-px screen's 552: there the totals beside the names leave the first
-    # rounds in view, and Tab has nothing to scroll to)
-    window.resize(1024, 460)
-    qtbot.waitUntil(lambda: window.height() == 460, timeout=2000)
+    # (shorter than a 600-px screen's 552: there the totals beside the names, and the cards
+    # without their deck lines, leave the first rounds in view, and Tab has nothing to scroll to)
+    window.resize(1024, 380)
+    qtbot.waitUntil(lambda: window.height() == 380, timeout=2000)
     page = window.scoreboard.page
     window.show_match(window.match_id)
     qtbot.wait(50)

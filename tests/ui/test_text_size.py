@@ -260,14 +260,20 @@ def test_at_150_percent_eight_players_newest_round_is_in_view_on_a_laptop(qtbot,
     assert chart.minimumSizeHint().height() <= chart.height()
 
 
-def test_at_150_percent_eight_players_cards_go_tight_in_a_1024_by_640_window(qtbot, store, tmp_path) -> None:
+def test_at_150_percent_eight_players_cards_go_tight_in_a_1024_by_640_window(
+    qtbot, store, tmp_path, monkeypatch
+) -> None:
     # their deck line beside the total kept each card compact ("Yellow bucket" had no room),
-    # the newest round 305 px below the window's edge (133 now: the chart's legend is the
-    # rest); drawn tight, the deck line spans under the name and the total
+    # the newest round 305 px below the window's edge (133 then: the chart's legend is the
+    # rest); drawn tight, the deck line spans under the name and the total (looked at with
+    # the lines kept: here the cards then go without them, as five players' do below)
     from PySide6.QtGui import QFontMetrics
 
     from blitzcam.game.decks import DECK_NAMES
     from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from blitzcam.ui.scoreboard import TotalCard
+
+    monkeypatch.setattr(TotalCard, "set_bare", lambda self, bare: None)
 
     names = [f"Player {i}" for i in range(8)]
     players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
@@ -283,6 +289,34 @@ def test_at_150_percent_eight_players_cards_go_tight_in_a_1024_by_640_window(qtb
     for card in cards:  # every name whole beside its total, every deck line under both
         assert QFontMetrics(card.name.shown_font()).horizontalAdvance(card.name.text()) <= card.name.width()
         assert card.detail.geometry().right() > card.total.geometry().left()
+
+
+def test_at_150_percent_five_players_cards_lose_their_deck_line_to_keep_the_newest_round_in_view(
+    qtbot, store, tmp_path
+) -> None:
+    # drawn tight beside their totals, two rows of cards still put round 3 of 3 half below a
+    # 1024 x 640 window's edge (83 px of page to scroll; visual review)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from tests.ui.test_scoreboard import _rounds_in_view
+
+    names = ["Ann", "Bob", "Cy", "Di", "Ed"]
+    players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=False))
+    rounds = tuple(Round({name: Tally(1 + i % 3, int(i != r % 5)) for i, name in enumerate(names)})
+                   for r in range(3))  # fmt: skip
+    store.create_match(Match(players, Settings(2000), rounds))
+    window = _window_at_150(qtbot, store, tmp_path)
+    window.resize(1024, 640)
+    window.show()
+    qtbot.waitExposed(window)
+    board = window.scoreboard
+    cards = board.cards[:5]
+    qtbot.waitUntil(lambda: 3 in _rounds_in_view(board), timeout=3000)
+    assert all(card.look == "tight" and card.detail.isHidden() for card in cards)
+    assert board.page.verticalScrollBar().maximum() == 0
+    window.resize(1900, 1000)  # room: each card's deck under its name again
+    qtbot.waitUntil(lambda: not any(card.detail.isHidden() for card in cards), timeout=3000)
+    assert all(card.look != "tight" for card in cards)
 
 
 def test_at_150_percent_a_long_lead_s_headline_goes_smaller_to_keep_the_newest_round_in_view(
