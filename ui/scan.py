@@ -80,6 +80,10 @@ ENDED_IN_MOTION: Final = (
     "(Enter reviews; counts not shot are typed in there)"
 )
 PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
+# the width of each player's back beside their row, laid out in full and compact (at 32 a row
+# was 56 px high: five of eight players' rows in view in a 1024 x 640 window; visual review)
+BACK_FULL: Final = 32
+BACK_COMPACT: Final = 18
 # a scan shorter than this (pixels at the base text size) is laid out compact: the step's hint
 # in its title's tooltip, the title and the counts smaller; on a 1024 x 600 screen at 150 %
 # text the players' rows got 60 px, not one of eight shown
@@ -298,7 +302,7 @@ class ScanView(QWidget):
         for player, (icon, name, live, summed) in zip(
             self.session.players, self._seats, strict=True
         ):
-            icon.setPixmap(back_pixmap(player.deck, 32))
+            icon.setPixmap(back_pixmap(player.deck, BACK_COMPACT if self._compact else BACK_FULL))
             icon.setToolTip(deck_label(player.deck))
             name.setText(player.name)
             self.live_counts[player.name] = live
@@ -649,6 +653,7 @@ class ScanView(QWidget):
             self._show_warnings()
             for label in (self.step_title, *(seat[2] for seat in self._seats)):
                 set_styled(label, compact=compact)
+            self._show_seats()  # (their backs smaller: five of eight rows were in view)
             self._refresh()
 
     def _place_buttons(self) -> None:

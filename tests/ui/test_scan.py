@@ -693,16 +693,34 @@ def test_every_button_of_the_scan_page_shows_its_whole_label(qtbot) -> None:
 
 
 def _eight_seats_on_a_short_screen(qtbot) -> ScanView:
-    """A scan of eight players, shown 1024 x 560 (three rows or so in view)."""
+    """A scan of eight players, shown 1024 x 400 (a few rows in view; at 560, with the backs
+    small as compact draws them, all eight are)."""
     from blitzcam.game.decks import DECK_NAMES
     from blitzcam.game.rules import Player
 
     seated = tuple(Player(f"P{i}", deck) for i, deck in enumerate(DECK_NAMES))
     view = ScanView(seated, FakeSource([np.zeros((36, 64, 3), np.uint8)]), NullCounter(""))
     qtbot.addWidget(view)
-    view.resize(1024, 560)
+    view.resize(1024, 400)
     view.show()
     return view
+
+
+def test_eight_players_rows_are_all_in_view_in_a_laptops_scan(qtbot) -> None:
+    # each row as tall as its back at 32 px: five of eight in view in a 1024 x 640 window, the
+    # rest reached by scrolling while the cards waited (visual review)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Player
+    from blitzcam.ui.scan import BACK_COMPACT
+
+    seated = tuple(Player(f"P{i}", deck) for i, deck in enumerate(DECK_NAMES))
+    view = ScanView(seated, FakeSource([np.zeros((36, 64, 3), np.uint8)]), NullCounter(""))
+    qtbot.addWidget(view)
+    view.resize(1024, 560)  # (the scan page of a 1024 x 640 window)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: view.player_rows.verticalScrollBar().maximum() == 0, timeout=2000)
+    assert all(icon.pixmap().width() <= BACK_COMPACT + 1 for icon, *_ in view._seats)
 
 
 def test_the_players_rows_scroll_by_key_on_a_short_screen(qtbot) -> None:
