@@ -216,6 +216,9 @@ NAME_SHRUNK: Final = 0.8  # a name over the rounds' columns, drawn this much sma
 NAME_TIGHT_PT: Final = 12
 # a board shorter than this (pixels at the base text size) draws its totals smaller
 SHORT_BOARD: Final = 480
+# ... and two rows of cards take the large totals from this tall (a 1920 x 1080 window's board
+# is about 990 px; 1366 x 768's 680)
+TALL_BOARD: Final = 900
 # how a card draws its total: large under the name, smaller under it, or beside it where the
 # page would not fit the window else (at 150 % on a 1366 x 768 laptop five players' cards took
 # the page, no round of the table or the chart in view, and at 1024 x 640 eight players' newest
@@ -839,8 +842,12 @@ class ScoreboardView(QWidget):
         """The totals drawn smaller for two rows of cards, or a board short for its text size
         (at 150 % in a 1024 x 640 window the cards took the page, a round of the table and a
         sliver of the chart left under them; review)."""
-        short = self.height() < SHORT_BOARD * text_scale()
-        return "compact" if self._two_rows or short else "large"
+        scale = text_scale()
+        short = self.height() < SHORT_BOARD * scale
+        # (two rows of large totals where the board has the height: at 1920 x 1080 five
+        # players' totals were drawn at 36 pt in cards mostly empty; visual review)
+        cramped = self._two_rows and self.height() < TALL_BOARD * scale
+        return "compact" if cramped or short else "large"
 
     def _fit_cards(self) -> None:
         """Each card's look: the base look, else beside the names where the page would not fit

@@ -241,7 +241,7 @@ def test_decks_in_play_that_look_alike_come_with_the_counts() -> None:
     snapshot = counter.count(frame)
     assert snapshot.look_alike == (("blue-pump", "my-deck"), ("red-plow", "green-pump"))
     assert snapshot.note == ""  # the scan page says it (table_warnings), not the live view
-    assert "red-plow and green-pump look alike" in table_warnings(snapshot)
+    assert "Red plow and Green pump look alike" in table_warnings(snapshot)
     # a match's decks: only a pair that both play
     playing = counter.count(frame, in_play=frozenset({"red-plow", "green-pump", "blue-pump"}))
     assert playing.look_alike == (("red-plow", "green-pump"),)
