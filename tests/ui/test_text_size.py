@@ -236,6 +236,16 @@ def _window_at_150(qtbot, store, tmp_path):
     return window
 
 
+def _shown_at_150(qtbot, store, tmp_path, match, size: tuple[int, int]):
+    """The main window on `match` (stored), its text at 150 %, shown at `size`."""
+    store.create_match(match)
+    window = _window_at_150(qtbot, store, tmp_path)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
 def test_at_150_percent_eight_players_newest_round_is_in_view_on_a_laptop(qtbot, store, tmp_path) -> None:
     # the chart's legend, under the plot only (not its values' column), took a row a name:
     # eight rows asked the page to scroll, and the newest round lay below the window's edge
@@ -279,11 +289,7 @@ def test_at_150_percent_eight_players_cards_go_tight_in_a_1024_by_640_window(
     players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
     rounds = tuple(Round({name: Tally(1 + i % 3, 3 * int(i == r % 8)) for i, name in enumerate(names)})
                    for r in range(12))  # fmt: skip
-    store.create_match(Match(players, Settings(100), rounds))
-    window = _window_at_150(qtbot, store, tmp_path)
-    window.resize(1024, 640)
-    window.show()
-    qtbot.waitExposed(window)
+    window = _shown_at_150(qtbot, store, tmp_path, Match(players, Settings(100), rounds), (1024, 640))
     cards = window.scoreboard.cards[:8]
     qtbot.waitUntil(lambda: all(card.look == "tight" for card in cards), timeout=2000)
     for card in cards:  # every name whole beside its total, every deck line under both
@@ -304,11 +310,7 @@ def test_at_150_percent_five_players_cards_lose_their_deck_line_to_keep_the_newe
     players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=False))
     rounds = tuple(Round({name: Tally(1 + i % 3, int(i != r % 5)) for i, name in enumerate(names)})
                    for r in range(3))  # fmt: skip
-    store.create_match(Match(players, Settings(2000), rounds))
-    window = _window_at_150(qtbot, store, tmp_path)
-    window.resize(1024, 640)
-    window.show()
-    qtbot.waitExposed(window)
+    window = _shown_at_150(qtbot, store, tmp_path, Match(players, Settings(2000), rounds), (1024, 640))
     board = window.scoreboard
     cards = board.cards[:5]
     qtbot.waitUntil(lambda: 3 in _rounds_in_view(board), timeout=3000)
