@@ -88,21 +88,22 @@ def _write_through(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _may_follow(link: Path) -> None:
-    """PermissionError for a link in a shared folder that only its owners may delete from
-    (sticky and writable by all: /tmp) made by neither this user nor the folder's owner: the
-    system refuses `>` through such a link (Linux's protected_symlinks), and the write below,
-    which follows it itself, wrote where another user's link pointed (security review)."""
-    if os.name != "posix":
-        return
-    folder, made_by = link.parent.stat(), link.lstat().st_uid
+def _link_not_followed(path: Path) -> str | None:
+    """Why `path`, a link in a shared folder that only its owners may delete from (sticky and
+    writable by all: /tmp) made by neither this user nor the folder's owner, is not followed;
+    None for any other path. The system refuses `>` through such a link (Linux's
+    protected_symlinks), and a write that resolves the link itself wrote where another user's
+    link pointed (security review)."""
+    if os.name != "posix" or not path.is_symlink():
+        return None
+    try:
+        folder, made_by = path.parent.stat(), path.lstat().st_uid
+    except OSError:
+        return None  # (gone meanwhile: the write says what it finds)
     shared = folder.st_mode & stat.S_ISVTX and folder.st_mode & stat.S_IWOTH
     if shared and made_by not in (os.geteuid(), folder.st_uid):
-        raise PermissionError(
-            errno.EACCES,
-            "a link another user made in a shared folder, not followed: give another name",
-            str(link),
-        )
+        return "a link another user made in a shared folder, not followed: give another name"
+    return None
 
 
 def write_bytes_atomic(path: Path, data: bytes, *, private: bool = False) -> None:
@@ -111,6 +112,8 @@ def write_bytes_atomic(path: Path, data: bytes, *, private: bool = False) -> Non
     would be lost (/dev/null turned into a file, a reader of a pipe given nothing). `private`:
     the file readable by its owner alone (it may hold a password)."""
     path = Path(path)
+    if (refused := _link_not_followed(path)) is not None:  # (before anything follows it)
+        raise PermissionError(errno.EACCES, refused, str(path))
     stream = _stream_fd(path)
     if stream is not None:
         _write_through(stream, data)
@@ -124,7 +127,6 @@ def write_bytes_atomic(path: Path, data: bytes, *, private: bool = False) -> Non
             handle.write(data)
         return
     if path.is_symlink():  # write the file the link points to; the link stays a link
-        _may_follow(path)
         path = resolved(path)
     if stat.S_ISREG(kind) and path.exists():
         # the rename below needs only the folder's permission: a write-protected file was
@@ -155,6 +157,8 @@ def why_unwritable(path: Path) -> str | None:
     path's name; None when it would not be. For commands that check their output before long
     work, so a refusal comes first rather than after it."""
     path = Path(path)
+    if (refused := _link_not_followed(path)) is not None:
+        return refused
     if _stream_fd(path) is not None:
         return None
     if path.is_dir():

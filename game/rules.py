@@ -140,10 +140,6 @@ def score_match(match: Match) -> Standings:
     """
     validate_settings(match.settings)
     played = len(match.rounds)
-    if played > MAX_ROUNDS:
-        raise MatchError(
-            f"a match holds at most {MAX_ROUNDS:,} rounds, got {played:,}: start a new match"
-        )
     validate_players(match.players, played=played)
     totals = {player.name: player.start for player in match.players}
     round_scores: list[Mapping[str, int]] = []
@@ -242,7 +238,13 @@ def _seated_after(seat: Player, decided: int) -> str | None:
 
 
 def add_round(match: Match, round_: Round) -> Match:
-    """The match with one more round, or MatchError (a decided match takes no round)."""
+    """The match with one more round, or MatchError (a decided match takes no round, nor one
+    of MAX_ROUNDS; a match of more, made before the limit, is read and scored all the same)."""
+    if len(match.rounds) >= MAX_ROUNDS:
+        raise MatchError(
+            f"a match holds at most {MAX_ROUNDS:,} rounds, got {len(match.rounds) + 1:,}: start a "
+            "new match"
+        )
     updated = replace(match, rounds=(*match.rounds, round_))
     score_match(updated)
     return updated

@@ -235,8 +235,12 @@ def _only_where_and_names(data_yaml: Path, checkpoint: Path) -> None:
             f"{data_yaml}: not a dataset file a stage can resume on ({first_line(exc)}); "
             f"delete the checkpoint {checkpoint} to start the stage again"
         ) from None
-    extra = sorted(str(key) for key in data) if isinstance(data, dict) else ["no mapping"]
-    extra = [key for key in extra if key not in DATASET_KEYS]
+    if not isinstance(data, dict):
+        raise UserError(
+            f"{data_yaml}: not a dataset file (no keys and values in it): not trained on; delete "
+            f"the checkpoint {checkpoint} to start the stage again"
+        )
+    extra = sorted(str(key) for key in data if key not in DATASET_KEYS)
     if extra:
         raise UserError(
             f"{data_yaml}: holds {', '.join(extra)}, which no dataset of blitzcam's does "

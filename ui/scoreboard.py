@@ -269,6 +269,11 @@ class TotalCard(QFrame):
         layout.addLayout(self._head)
         layout.addWidget(self.total, 0, Qt.AlignmentFlag.AlignRight)
         self.look: CardLook = "large"
+        # drawn without the deck's line under the name (`set_bare`), and the lines as given
+        self._bare = False
+        self._detail = ""
+        self._decks: tuple[str, ...] = ()
+        self._margins = self.layout().contentsMargins()
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
     def show_total(
@@ -288,7 +293,9 @@ class TotalCard(QFrame):
         the strip's, a team's line on the chart (else its decks' colours). `highlighted_as`:
         what a highlighted card is said to do ("leads", "wins", "shares the win")."""
         self.name.setText(name)
-        self.detail.setText(detail)
+        self._detail = detail
+        self._decks = tuple(decks)
+        self._show_detail()
         self.total.setText(str(total))
         # the card read as one by a screen reader: its labels alone say "Ann", "14" apart
         points = "point" if abs(total) == 1 else "points"
@@ -346,16 +353,28 @@ class TotalCard(QFrame):
         self.look = look
 
     def set_bare(self, bare: bool) -> None:
-        """Without the line under the name and with narrow margins (`bare`), or as it was."""
-        if bare == self.detail.isHidden():
+        """Without the deck's line under the name and with narrow margins (`bare`), or as it
+        was: the back beside the name and the strip's colour still say the deck."""
+        if bare == self._bare:
             return
-        self.detail.setVisible(not bare)
-        if bare:
-            self._margins = self.layout().contentsMargins()
-            left, right = self._margins.left(), self._margins.right()
-            self.layout().setContentsMargins(left, BARE_MARGIN, right, BARE_MARGIN)
-        else:
-            self.layout().setContentsMargins(self._margins)
+        self._bare = bare
+        left, right = self._margins.left(), self._margins.right()
+        top, bottom = (
+            (BARE_MARGIN, BARE_MARGIN) if bare else (self._margins.top(), self._margins.bottom())
+        )
+        self.layout().setContentsMargins(left, top, right, bottom)
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        """The lines under the name; drawn bare, without a player's deck line: what else they
+        say stays ("left after round 2", the one word on why a card is dimmed; a team's
+        members, who are no deck)."""
+        lines = self._detail.split("\n")
+        if self._bare and len(self._decks) == 1 and lines[0] == deck_label(self._decks[0]):
+            lines = lines[1:]
+        text = "\n".join(lines)
+        self.detail.setText(text)
+        self.detail.setVisible(bool(text))
 
     def fits_beside(self) -> bool:
         """Whether, drawn "tight", the name keeps its room (NAME_KEPT) with the total beside

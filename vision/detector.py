@@ -52,8 +52,9 @@ def parse_metadata(meta: dict[str, str], input_shape: list[object], *, source: s
     """ModelInfo from ultralytics' ONNX metadata (python-literal strings) and the input's shape."""
     try:
         # (a long one, "-" * 100000 + "1", ran Python's parser out of memory: a traceback)
-        if any(len(str(meta.get(key, ""))) > METADATA_MOST for key in ("names", "imgsz", "stride")):
-            raise ValueError(f"over {METADATA_MOST:,} characters")
+        for key in ("names", "imgsz", "stride"):
+            if len(str(meta.get(key, ""))) > METADATA_MOST:
+                raise ValueError(f"{key} over {METADATA_MOST:,} characters")
         names_map = ast.literal_eval(meta["names"])
         names = tuple(str(names_map[i]) for i in range(len(names_map)))
         imgsz_raw = ast.literal_eval(meta.get("imgsz", "[640, 640]"))

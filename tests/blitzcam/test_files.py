@@ -117,7 +117,12 @@ def test_a_link_another_user_made_in_a_shared_folder_is_not_followed(tmp_path: P
     with pytest.raises(PermissionError, match="a link another user made in a shared folder"):
         write_text_atomic(planted, "the match")
     assert victim.read_text() == "mine" and planted.is_symlink()
+    # said before long work, by commands that check their output first
+    assert why_unwritable(planted) == (
+        "a link another user made in a shared folder, not followed: give another name"
+    )
     os.lchown(planted, os.geteuid(), -1)  # one's own link there is followed as before
+    assert why_unwritable(planted) is None
     write_text_atomic(planted, "the match")
     assert victim.read_text() == "the match"
 

@@ -467,3 +467,7 @@ def test_a_match_takes_no_round_past_the_most_it_holds() -> None:
     assert len(score_match(full).round_scores) == MAX_ROUNDS
     with pytest.raises(MatchError, match=f"at most {MAX_ROUNDS:,} rounds, got {MAX_ROUNDS + 1:,}: start a new"):
         rules.add_round(full, tie)
+    # one of more, stored before the limit, is still read, scored and undone (to be exported)
+    over = replace(full, rounds=(tie,) * (MAX_ROUNDS + 1))
+    assert len(score_match(over).round_scores) == MAX_ROUNDS + 1
+    assert len(rules.delete_round(over, MAX_ROUNDS + 1).rounds) == MAX_ROUNDS

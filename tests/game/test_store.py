@@ -1413,6 +1413,10 @@ def test_changes_a_full_disk_keeps_out_of_the_file_itself_are_said(tmp_path: Pat
         assert len(store.load(match_id).rounds) == 3
 
 
+POSIX_ONLY = pytest.mark.skipif(os.name != "posix", reason="Windows refuses to delete a file held open")
+
+
+@POSIX_ONLY
 @pytest.mark.parametrize("how", ["deleted", "moved", "replaced"])
 def test_a_change_to_a_database_gone_from_its_path_is_refused(tmp_path: Path, how: str) -> None:
     # SQLite writes on to the file it opened: rounds saved after a deletion were said saved
@@ -1439,6 +1443,7 @@ def test_a_change_to_a_database_gone_from_its_path_is_refused(tmp_path: Path, ho
             assert len(store.load(match_id).rounds) == 1
 
 
+@POSIX_ONLY
 def test_a_database_put_back_where_it_was_takes_changes_again(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
     with MatchStore(path) as store:

@@ -822,3 +822,25 @@ def test_a_table_laid_out_before_its_frozen_rows_are_made_starts(qtbot) -> None:
     table._frozen = frozen
     table.updateGeometries()
     assert frozen.width() > 0
+
+
+def test_a_card_drawn_bare_drops_its_deck_line_alone(qtbot) -> None:
+    # (bare, "left after round 2" went with the deck: a dimmed card said nothing of why; a
+    # team's members too; the diff's review)
+    from blitzcam.ui.scoreboard import TotalCard
+
+    card = TotalCard()
+    qtbot.addWidget(card)
+    card.show_total(name="Ed", detail="Blue pump\nleft after round 2", total=-4,
+                    decks=["blue-pump"], leader=False, out=True)  # fmt: skip
+    card.set_bare(True)
+    assert card.detail.text() == "left after round 2" and not card.detail.isHidden()
+    card.set_bare(False)
+    assert card.detail.text() == "Blue pump\nleft after round 2"
+    card.show_total(name="North", detail="Ann 12\nBob -3", total=9,
+                    decks=["green-pump", "red-buggy"], leader=True)  # fmt: skip
+    card.set_bare(True)
+    assert card.detail.text() == "Ann 12\nBob -3"
+    card.show_total(name="Cy", detail="Yellow bucket", total=5, decks=["yellow-bucket"],
+                    leader=False)  # fmt: skip
+    assert card.detail.isHidden()  # (drawn bare still: its one line was the deck's)

@@ -195,7 +195,7 @@ def test_parse_metadata_rejects_foreign_onnx() -> None:
 def test_metadata_too_long_to_be_an_exports_is_refused_in_a_line(key: str) -> None:
     # ("-" * 100000 + "1" ran Python's parser out of memory: a traceback; security review)
     meta = {"names": "{0: 'back', 1: 'face'}", "imgsz": "[736, 1280]", "stride": "32"}
-    with pytest.raises(UserError, match=r"m\.onnx: not an ultralytics ONNX export .*over 10,000"):
+    with pytest.raises(UserError, match=rf"m\.onnx: not an ultralytics ONNX export .*: {key} over 10,000"):
         parse_metadata({**meta, key: "-" * 100_000 + "1"}, [1, 3, 736, 1280], source="m.onnx")
 
 
