@@ -53,6 +53,7 @@ LIVE_MIN_WIDTH: Final = 240  # the camera's view beside the decks, at the least
 FRAME_WIDTH: Final = 16  # a window's frame across, in pixels
 MESSAGE_LINES: Final = 5  # the most lines of its message the dialog shows at once (it scrolls)
 CAMERA_STOPPED: Final = "The camera stopped giving pictures: nothing to enroll from"
+NOTE: Final = "Note:"  # how an enrollment's result begins each note (ui/pipeline_adapters.py)
 
 
 def _message_box(message: QLabel) -> QScrollArea:
@@ -321,6 +322,13 @@ class EnrollDialog(QDialog):
             self.message.setText(self._stall_refusal)
             self.live.show_message(said, until_picture=True)  # (the camera back answers it)
             return
+        # (a print enrolled before was replaced unasked, where Use built-in asks)
+        if deck in self._enrolled and not self.ask(
+            f"Replace your enrolled print of {deck_label(deck)} with the back in view? The "
+            "stored picture is replaced by the new one.",
+            title="Replace the enrolled print",
+        ):
+            return
         enroll, frame = self._enroller.enroll, self._in_view[0]
         self._start_job(
             f"Enrolling {deck_label(deck)}…",
@@ -346,11 +354,11 @@ class EnrollDialog(QDialog):
             lambda: forget(deck),
         )
 
-    def ask(self, question: str) -> bool:
+    def ask(self, question: str, *, title: str = "Use the built-in drawing") -> bool:
         """Yes to a question, No the default: Enter or Esc keeps the print."""
         box = QMessageBox(
             QMessageBox.Icon.Question,
-            "Use the built-in drawing",
+            title,
             as_plain(question),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self,
@@ -397,7 +405,13 @@ class EnrollDialog(QDialog):
                 failed + (" (not closed: Done again closes)" if close_with is not None else "")
             )
         else:
-            self.message.setText(str(outcome.value))
+            said = str(outcome.value)
+            # a note on what was stored (another deck's back, glare, a look-alike) keeps the
+            # dialog open for Done pressed meanwhile: it closed, and the note was read nowhere
+            noted = close_with is not None and NOTE in said
+            self.message.setText(said + (" (not closed: Done again closes)" if noted else ""))
+            if noted:
+                close_with = None
         self._show_enrolled(enable=False)
         self._enable_buttons()
         if close_with is not None and outcome.error is None:

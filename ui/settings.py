@@ -279,9 +279,12 @@ class SettingsDialog(QDialog):
         # (selectable: the command is copied from here to measure blitzcam on them)
         said = f'"{folder}"' if " " in str(folder) else str(folder)  # (quoted in any shell)
         # (the folder once: twice, a long path made the dialog taller than a small screen)
+        # (said as kept while keeping was off)
         self._folder_shown.setText(
             f"Captures are kept in the folder this command measures blitzcam on:\n"
             f"blitzcam evaluate --data {said}"
+            if self._keep.isChecked()
+            else f"No capture is kept while the box above is off; kept, they would be in:\n{said}"
         )
         self.valueChanged.emit(self.value())
 

@@ -663,9 +663,9 @@ def _enrolling_blue_plow(qtbot, source, snapshot, enroller) -> EnrollDialog:
     return dialog
 
 
-def _held_enroller(*, fails: str | None = None):
+def _held_enroller(*, fails: str | None = None, note: str = ""):
     """An enroller whose enrollment waits until the event returned is set, then enrolls (or
-    fails saying `fails`)."""
+    fails saying `fails`), saying `note` after its result."""
     import threading
 
     from blitzcam.errors import UserError
@@ -677,7 +677,7 @@ def _held_enroller(*, fails: str | None = None):
             release.wait(10)
             if fails is not None:
                 raise UserError(fails)
-            return super().enroll(deck, frame_bgr)
+            return super().enroll(deck, frame_bgr) + note
 
     return Held(), release
 
@@ -697,6 +697,53 @@ def test_closing_the_enroll_dialog_while_it_enrolls_waits_for_the_enrollment(qtb
     assert enroller.taught == ["blue-plow"]
     assert dialog.result() == QDialog.DialogCode.Accepted
     qtbot.waitUntil(lambda: source.closed, timeout=5000)
+
+
+def test_done_during_an_enrollment_with_a_note_keeps_the_dialog_to_say_it(qtbot) -> None:
+    # (a red plow enrolled as green pump, Done pressed at once: the dialog closed and "reads
+    # more like Red plow's drawing" was said nowhere; enroll review)
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    note = " Note: the back enrolled as Blue plow reads more like Red plow's drawing."
+    enroller, release = _held_enroller(note=note)
+    dialog = _enrolling_blue_plow(qtbot, FakeSource([frame]), snapshot, enroller)
+    dialog.done_button.click()
+    release.set()
+    said = f"blue-plow enrolled{note} (not closed: Done again closes)"
+    qtbot.waitUntil(lambda: dialog.message.text() == said, timeout=5000)
+    assert dialog.isVisible() and enroller.taught == ["blue-plow"]
+    dialog.done_button.click()
+    assert not dialog.isVisible() and dialog.result() == QDialog.DialogCode.Accepted
+
+
+def test_enrolling_over_a_print_asks_first(qtbot) -> None:
+    # (the print enrolled before was replaced unasked, where Use built-in asks; enroll review)
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+
+    class Enrolled(RecordingEnroller):
+        def enrolled(self) -> dict[str, Path]:
+            return {"blue-plow": Path("nowhere/blue-plow.png")}
+
+    enroller = Enrolled()
+    dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=enroller,
+                          interval_ms=1)  # fmt: skip
+    qtbot.addWidget(dialog)
+    asked: list[tuple[str, str]] = []
+    dialog.ask = lambda question, title="": asked.append((question, title)) or len(asked) > 1
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
+    dialog._on_enroll("blue-plow")  # No: nothing enrolled
+    assert asked == [(
+        "Replace your enrolled print of Blue plow with the back in view? The stored picture is "
+        "replaced by the new one.",
+        "Replace the enrolled print",
+    )]  # fmt: skip
+    assert enroller.taught == []
+    dialog._on_enroll("blue-plow")  # Yes
+    qtbot.waitUntil(lambda: enroller.taught == ["blue-plow"] and not dialog._job.busy, timeout=5000)
+    dialog._on_enroll("green-pump")  # none enrolled before: not asked
+    qtbot.waitUntil(lambda: enroller.taught == ["blue-plow", "green-pump"], timeout=5000)
+    assert len(asked) == 2
+    dialog.reject()
 
 
 def test_done_during_an_enrollment_that_fails_keeps_the_dialog_to_say_so(qtbot) -> None:
@@ -914,6 +961,8 @@ def test_settings_dialog_value_round_trip_and_folder_shown(qtbot, tmp_path) -> N
     dialog = SettingsDialog(AppSettings(), data_dir=tmp_path)
     qtbot.addWidget(dialog)
     assert str(tmp_path / "captures") in dialog._folder_shown.text()
+    # (kept captures were said while keeping was off; enroll review)
+    assert dialog._folder_shown.text().startswith("No capture is kept while the box above is off")
     wanted = AppSettings(camera="rtsp://10.0.0.5/stream", keep_captures=True, capture_dir="/data/caps")
     with qtbot.waitSignal(dialog.valueChanged):
         dialog.setValue(wanted)
