@@ -87,6 +87,8 @@ class EnrollDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Enroll decks")
         self._enroller = enroller
+        # why nothing is enrolled or forgotten here (a --decks folder is read as it is), or ""
+        self._read_only = str(getattr(enroller, "read_only", "") or "")
         self._latest: CountedFrame | None = None
         # the newest picture in view and its number in the camera (None: a file's), counted
         # or shown between counts: what is enrolled, the card as the player holds it now (the
@@ -130,7 +132,10 @@ class EnrollDialog(QDialog):
         self.message = NewsLabel(  # it quotes what the enroller says: paths, deck names
             # (held close, a back is not seen by the counting, which reads backs at a table's
             # distance: "not seen" and "flip this card" over the very card being enrolled)
-            "Hold one back of a deck flat under the camera, filling a good part of the view, "
+            f"Nothing is enrolled here: {self._read_only}. Recognition (under each deck) is of "
+            "backs at the table's distance: lay a card among the others to see it counted."
+            if self._read_only
+            else "Hold one back of a deck flat under the camera, filling a good part of the view, "
             "and press Enroll from view under its deck. Recognition (under each deck) is of "
             "backs at the table's distance: lay the card among the others to see it counted."
             if enroller
@@ -153,13 +158,17 @@ class EnrollDialog(QDialog):
             button.setAccessibleName(f"Enroll {deck_label(deck)} from view")  # (eight alike)
             # Enter is Done's: an auto-default deck button taught the view to green pump
             button.setAutoDefault(False)
-            button.setEnabled(enroller is not None)
+            button.setEnabled(enroller is not None and not self._read_only)
+            if self._read_only:  # (every button refused when pressed, the refusal said twice)
+                button.setToolTip(as_plain(f"Not enrolled: {self._read_only}"))
             button.clicked.connect(lambda _=False, d=deck: self._on_enroll(d))
             forget = QPushButton("Use built-in")
             forget.setAccessibleName(f"{deck_label(deck)}: use the built-in drawing")
             forget.setAutoDefault(False)
             forget.setToolTip("Forget the enrolled back: read this deck against blitzcam's drawing")
             forget.clicked.connect(lambda _=False, d=deck: self._on_forget(d))
+            if self._read_only:
+                forget.setToolTip(as_plain(f"Not changed: {self._read_only}"))
             self.seen[deck], self.images[deck], self.forget_buttons[deck] = status, image, forget
             self.enroll_buttons[deck] = button
             cell.addWidget(image)
@@ -279,6 +288,9 @@ class EnrollDialog(QDialog):
                 if deck in self._damaged
                 else "your print"
                 if deck in self._enrolled
+                # (a --decks folder's missing deck is read by nothing: it said "built-in")
+                else "no file in --decks:\nnot counted"
+                if self._read_only
                 else "built-in drawing"
             )
             label.setText(
@@ -306,7 +318,7 @@ class EnrollDialog(QDialog):
                 pixmap.setDevicePixelRatio(ratio)
             image.setPixmap(pixmap)
             if enable:
-                self.forget_buttons[deck].setEnabled(deck in self._enrolled)
+                self.forget_buttons[deck].setEnabled(deck in self._enrolled and not self._read_only)
         self._show_status()
 
     def _on_enroll(self, deck: str) -> None:
@@ -428,9 +440,9 @@ class EnrollDialog(QDialog):
 
     def _enable_buttons(self) -> None:
         for button in self.enroll_buttons.values():
-            button.setEnabled(self._enroller is not None and not self._lost)
+            button.setEnabled(self._enroller is not None and not self._lost and not self._read_only)
         for deck, button in self.forget_buttons.items():  # (as `_show_enrolled` read it)
-            button.setEnabled(deck in self._enrolled)
+            button.setEnabled(deck in self._enrolled and not self._read_only)
         if self._refocus is not None and self._refocus.isEnabled():
             self._refocus.setFocus()
         self._refocus = None

@@ -242,10 +242,9 @@ class FolderDecks:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-
-    def _refusal(self) -> str:
-        return (
-            f"the decks are read from --decks {self.folder}, as the app was started: to enroll "
+        # why the dialog enrolls and forgets nothing here (its buttons are off, saying it)
+        self.read_only = (
+            f"the decks are read from --decks {folder}, as the app was started: to enroll "
             "from the camera, start it without --decks (or put a back cut to its edges there "
             "as <deck>.png)"
         )
@@ -253,12 +252,12 @@ class FolderDecks:
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str:
         from blitzcam.errors import UserError
 
-        raise UserError(f"{deck_label(deck)}: not enrolled: {self._refusal()}")
+        raise UserError(self.read_only)  # (the dialog says the deck and "not enrolled")
 
     def forget(self, deck: str) -> str:
         from blitzcam.errors import UserError
 
-        raise UserError(f"{deck_label(deck)}: not changed: {self._refusal()}")
+        raise UserError(self.read_only)
 
     def enrolled(self) -> dict[str, Path]:
         """The folder's backs of the eight decks (the dialog shows those)."""

@@ -746,6 +746,28 @@ def test_enrolling_over_a_print_asks_first(qtbot) -> None:
     dialog.reject()
 
 
+def test_a_decks_folder_s_dialog_offers_nothing_it_would_refuse(qtbot, tmp_path) -> None:
+    # (with --decks every Enroll and Use built-in button was on, each refused when pressed with
+    # the refusal said twice; a deck with no file there read "built-in drawing", where it is
+    # not counted at all; enroll review)
+    from blitzcam.ui.pipeline_adapters import FolderDecks
+
+    (tmp_path / "red-plow.png").write_bytes(b"")  # (a file: the folder's red plow)
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    folder = FolderDecks(tmp_path)
+    folder.enrolled = lambda: {"red-plow": tmp_path / "red-plow.png"}
+    dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=folder,
+                          interval_ms=1)  # fmt: skip
+    qtbot.addWidget(dialog)
+    buttons = [*dialog.enroll_buttons.values(), *dialog.forget_buttons.values()]
+    assert not any(button.isEnabled() for button in buttons)
+    assert dialog.enroll_buttons["red-plow"].toolTip().startswith(f"Not enrolled: the decks are read from --decks {tmp_path}")
+    assert dialog.message.text().startswith(f"Nothing is enrolled here: the decks are read from --decks {tmp_path}")
+    assert "no file in --decks:\nnot counted" in dialog.seen["green-pump"].text()
+    assert "your print" in dialog.seen["red-plow"].text()
+    dialog.reject()
+
+
 def test_done_during_an_enrollment_that_fails_keeps_the_dialog_to_say_so(qtbot) -> None:
     # it closed when the enrollment ended, its failure never read: the deck thought enrolled
     frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
