@@ -50,10 +50,18 @@ from blitzcam.ui.scrolling import fit_to_screen, scrolling_rows
 from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
 
 LIVE_MIN_WIDTH: Final = 240  # the camera's view beside the decks, at the least
+LIVE_AIM_WIDTH: Final = 400  # ... and the least four decks a row leave it
 FRAME_WIDTH: Final = 16  # a window's frame across, in pixels
 MESSAGE_LINES: Final = 5  # the most lines of its message the dialog shows at once (it scrolls)
 CAMERA_STOPPED: Final = "The camera stopped giving pictures: nothing to enroll from"
 NOTE: Final = "Note:"  # how an enrollment's result begins each note (ui/pipeline_adapters.py)
+
+
+def decks_per_row(screen_width: int, four_wide: int) -> int:
+    """Four decks a row where `four_wide` px of them leave the camera's view LIVE_AIM_WIDTH on
+    a screen `screen_width` wide, else two."""
+    room = screen_width - FRAME_WIDTH - LIVE_AIM_WIDTH
+    return 4 if four_wide + 60 <= room else 2
 
 
 def _message_box(message: QLabel) -> QScrollArea:
@@ -183,10 +191,11 @@ class EnrollDialog(QDialog):
         # the eight decks scroll down, and the view gives up some width: the dialog was
         # 1038 x 668 at least, past a small screen's 1024 x 600
         decks = scrolling_rows(grid)
-        # four decks a row, two where four do not fit the screen beside the view (at 150 %
-        # text the dialog was 1282 px wide at least)
-        room = self.screen().availableGeometry().width() - FRAME_WIDTH - LIVE_MIN_WIDTH
-        if decks.widget().minimumSizeHint().width() + 60 > room:
+        # four decks a row, two where four do not fit the screen beside the view at a width a
+        # card is aimed in (at 150 % text the dialog was 1282 px wide at least; four beside
+        # the least view left it 240 px wide on a 1024-px screen; enroll review)
+        four_wide = decks.widget().minimumSizeHint().width()
+        if decks_per_row(self.screen().availableGeometry().width(), four_wide) == 2:
             for i, cell in enumerate(cells):
                 grid.removeItem(cell)
                 grid.addLayout(cell, i // 2, i % 2)

@@ -726,3 +726,14 @@ def test_a_rules_words_name_the_decks_as_the_app_does() -> None:
     )
     # (not inside another word: an enrolled deck of one's own, a plural)
     assert with_deck_labels("my-green-pump-x and green-pumps") == "my-green-pump-x and green-pumps"
+
+
+def test_four_decks_a_row_only_where_the_enroll_view_keeps_its_aim_width() -> None:
+    # (four beside the least view left it 240 px wide on a 1024-px screen, 244 at 1366 x 768 at
+    # 150 %: a thumbnail to aim a card in; enroll review)
+    from blitzcam.ui.enroll import decks_per_row
+
+    assert decks_per_row(1024, 640) == 2  # (four decks' least width at 100 %)
+    assert decks_per_row(1366, 640) == 4
+    assert decks_per_row(1366, 1000) == 2  # (at 150 %)
+    assert decks_per_row(1920, 1000) == 4
