@@ -220,8 +220,7 @@ class EnrollDialog(QDialog):
         self._thread.counted.connect(self._on_counted)
         self._thread.previewed.connect(self._on_previewed)
         self._thread.failed.connect(self._on_camera_lost)
-        # (a video cut short says so: it ended as if that were all)
-        self._thread.finished.connect(lambda note: self._on_camera_lost(note or CAMERA_STOPPED))
+        self._thread.finished.connect(self._on_source_ended)
         self.finished.connect(self._on_finished)
         # as large as the view and the decks ask, up to the screen (it opened at 788 x 400 on
         # a 1024 x 600 screen at 150 %: two backs shown, their buttons below the fold)
@@ -271,6 +270,18 @@ class EnrollDialog(QDialog):
         newest = self._in_view
         if newest is None or index is None or newest[1] is None or index > newest[1]:
             self._in_view = (frame, index)
+
+    def _on_source_ended(self, note: str) -> None:
+        """A camera or stream that stops giving pictures is lost; a video file's end keeps its
+        last view to enroll from, as a scan shoots it (every button went off, "the camera
+        stopped", the card still in view; enroll review). `note`: why a video ended before the
+        end its file states (a copy cut short)."""
+        if bool(getattr(self._source, "live", False)) or self._in_view is None:
+            self._on_camera_lost(note or CAMERA_STOPPED)
+            return
+        ended = f"{note}." if note else "The video has ended."
+        self.message.setText(f"{ended} Its last view stays: Enroll from view takes it.")
+        self.live.show_message(f"{ended} Its last view stays to enroll from.", until_picture=True)
 
     def _on_camera_lost(self, why: str) -> None:
         """No new view will come: the last one is let go (enrolling from it taught the next deck

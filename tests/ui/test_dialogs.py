@@ -438,7 +438,7 @@ def test_the_enroll_dialog_holds_its_counting_while_nobody_watches_its_view(
     dialog.reject()
 
 
-@pytest.mark.parametrize("ends", ["stops", "fails", "is cut short"])
+@pytest.mark.parametrize("ends", ["stops", "fails"])
 def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str) -> None:
     # the last picture stayed: "Enroll" for the next deck held up taught it that old view,
     # and a camera that stopped said nothing while "recognised" stayed on screen
@@ -453,16 +453,11 @@ def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str
     frame, snapshot = synthetic_frame(0, [("blue-plow", False), ("blue-plow", False)])
     enroller = RecordingEnroller()
     source = Lost([frame], limit=None if ends == "fails" else 2)
-    if ends == "is cut short":  # (a video file's: it ended as if that were all)
-        source.end_note = "clip.mp4: the video ends after 2 of the 90 frames it says it holds"
+    source.live = True  # (a camera: a video file's end keeps its last view, below)
     dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=enroller, interval_ms=1)
     qtbot.addWidget(dialog)
     dialog.start()
-    said = {
-        "stops": CAMERA_STOPPED,
-        "fails": "OSError: camera unplugged",
-        "is cut short": "clip.mp4: the video ends after 2 of the 90 frames it says it holds",
-    }[ends]
+    said = {"stops": CAMERA_STOPPED, "fails": "OSError: camera unplugged"}[ends]
     qtbot.waitUntil(lambda: dialog.message.text() == said, timeout=5000)
     assert "not seen" in dialog.seen["blue-plow"].text()
     # the view says why, not the last frame outlined as if live; the deck buttons are off
@@ -471,6 +466,28 @@ def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str
     dialog._on_enroll("red-buggy")
     assert enroller.taught == []
     assert dialog.message.text() == f"Red buggy: not enrolled: {said}"  # the reason kept
+    dialog.reject()
+
+
+@pytest.mark.parametrize("cut_short", [False, True])
+def test_a_video_s_end_keeps_its_last_view_to_enroll_from(qtbot, cut_short: bool) -> None:
+    # (every button went off, "the camera stopped giving pictures", the card still in view,
+    # where a scan shoots a video's last view; enroll review)
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    enroller = RecordingEnroller()
+    source = FakeSource([frame], limit=2)  # (a file: not live)
+    note = "clip.mp4: the video ends after 2 of the 90 frames it says it holds"
+    if cut_short:
+        source.end_note = note
+    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=enroller, interval_ms=1)
+    qtbot.addWidget(dialog)
+    dialog.start()
+    ended = f"{note}." if cut_short else "The video has ended."
+    said = f"{ended} Its last view stays: Enroll from view takes it."
+    qtbot.waitUntil(lambda: dialog.message.text() == said, timeout=5000)
+    assert all(button.isEnabled() for button in dialog.enroll_buttons.values())
+    dialog._on_enroll("blue-plow")
+    qtbot.waitUntil(lambda: enroller.taught == ["blue-plow"], timeout=5000)
     dialog.reject()
 
 
