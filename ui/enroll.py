@@ -54,6 +54,11 @@ LIVE_AIM_WIDTH: Final = 400  # ... and the least four decks a row leave it
 FRAME_WIDTH: Final = 16  # a window's frame across, in pixels
 MESSAGE_LINES: Final = 5  # the most lines of its message the dialog shows at once (it scrolls)
 CAMERA_STOPPED: Final = "The camera stopped giving pictures: nothing to enroll from"
+DEMO_INTRO: Final = (
+    "No camera was found: this is blitzcam's demo footage, whole tables, no card held up. "
+    "Choose a camera in Camera › Settings… (Ctrl+,), or enroll a photo of one back at a "
+    "terminal: blitzcam decks enroll DECK --image FILE."
+)
 NOTE: Final = "Note:"  # how an enrollment's result begins each note (ui/pipeline_adapters.py)
 
 
@@ -249,6 +254,12 @@ class EnrollDialog(QDialog):
                 self.live.show_message(said, until_picture=True)
 
     def _on_counted(self, item: CountedFrame) -> None:
+        if not self._latest and getattr(self._source, "demo", False) and not self._read_only:
+            # no camera: the demo's whole tables stood under "hold one back under the camera",
+            # and Enroll said "more than one card" (enroll review)
+            shown, self._intro = self._intro, DEMO_INTRO
+            if self.message.text() == shown:
+                self.message.setText(self._intro)
         self._latest = item
         self._views.saw_view()
         if self._stall_refusal and self.message.text() == self._stall_refusal:

@@ -64,6 +64,7 @@ class ImageLoopSource:
         self._turn_reads = 0
         self._turn_since: float | None = None
         self._shown = 0
+        self.demo = False  # the bundled demo footage (`demo_source`)
         self._unreadable: set[int] = set()  # damaged photos among good ones: passed over
         self._gone_since: float | None = None  # since when no picture has read (all failed)
         self._gone_turns = 0  # turns whose picture failed since then
@@ -179,8 +180,12 @@ DEMO_SHOWN_S: Final = 5.0
 
 
 def demo_source() -> FrameSource:
-    """The bundled demo footage (datasets/demo/*.jpg)."""
-    return ImageLoopSource(sorted(DEMO_DIR.glob("*.jpg")), repeat=DEMO_READS, seconds=DEMO_SHOWN_S)
+    """The bundled demo footage (datasets/demo/*.jpg), marked `demo`: views say what it is."""
+    source = ImageLoopSource(
+        sorted(DEMO_DIR.glob("*.jpg")), repeat=DEMO_READS, seconds=DEMO_SHOWN_S
+    )
+    source.demo = True
+    return source
 
 
 def is_demo(spec: str) -> bool:
@@ -317,6 +322,11 @@ class OpenedLater(_Wrapping):
         then what it is (a video served over HTTP ends as a file does)."""
         source = self._source
         return True if source is None else bool(getattr(source, "live", False))
+
+    @property
+    def demo(self) -> bool:
+        """Whether what opened is the bundled demo footage (no camera was found)."""
+        return bool(getattr(self._source, "demo", False))
 
     @property
     def frame_time_s(self) -> float | None:

@@ -491,6 +491,26 @@ def test_a_video_s_end_keeps_its_last_view_to_enroll_from(qtbot, cut_short: bool
     dialog.reject()
 
 
+def test_the_enroll_dialog_says_when_it_shows_the_demo_footage(qtbot) -> None:
+    # (no camera: the demo's whole tables stood under "hold one back under the camera", and
+    # Enroll said "more than one card in the picture"; enroll review)
+    from blitzcam.ui.enroll import DEMO_INTRO
+    from blitzcam.ui.frame_sources import demo_source
+
+    assert demo_source().demo
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    source = FakeSource([frame])
+    source.demo = True
+    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=RecordingEnroller(),
+                          interval_ms=1)  # fmt: skip
+    qtbot.addWidget(dialog)
+    assert dialog.message.text().startswith("Hold one back")  # (not known before it opens)
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.message.text() == DEMO_INTRO, timeout=5000)
+    assert "blitzcam decks enroll DECK --image FILE" in DEMO_INTRO
+    dialog.reject()
+
+
 def test_enroll_from_a_stalled_stream_s_last_picture_is_refused_and_said(qtbot) -> None:
     # a phone's stream that dropped left its last picture up, looking live: "Enroll" for the
     # card held up now taught that old picture (perhaps another deck's back)
