@@ -302,15 +302,21 @@ def identify(
         grouped = np.flatnonzero((confidence >= lines.count_from) & ~on_face)
         if lines.consensus_link is not None and len(grouped):
             groups, sims = _group_piles(vectors, sims, grouped, decks, lines, look_alikes)
+            doubted = []
             if lines.join_alike is not None:
-                for k, member in _doubted_joining(
+                doubted = _doubted_joining(
                     vectors, corners, confidence, on_face, grouped, groups, lines
-                ):
+                )
+                for k, member in doubted:
                     sims[k] = sims[member]
                     counted[backs[k]] = True
             sims = _join_unread(
                 vectors, sims, corners, confidence, grouped, groups, decks, reader, lines
             )
+            # ... and each follows its copy there: one that joined a faint copy, which then
+            # joined a pile, was counted as no deck's beside it
+            for k, member in doubted:
+                sims[k] = sims[member]
         best_score, nearer_elsewhere = decks.decide(sims)
         decided = (best_score >= lines.unknown_below) & ~nearer_elsewhere
         deck[backs] = np.where(decided, decks.nearest(sims), UNKNOWN_DECK)

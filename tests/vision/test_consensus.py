@@ -766,3 +766,14 @@ def test_look_alike_part_needs_a_member_nearer_the_other_deck() -> None:
     sims = vectors @ np.stack([FISH, SHEEP]).T
     part = look_alike_part(vectors, sims, 0, 1, similarity, parts_alike=0.8)
     assert part is not None and part.tolist() == [False] * 3 + [True] * 3
+
+
+def test_a_doubted_copy_follows_the_copy_it_joined_into_its_pile() -> None:
+    # a doubted box joined a faint counted copy's group, and that copy then joined its pile
+    # (lone_alike): the pile's deck for one, "unknown" and counted for the other (review)
+    frame, dets = frame_with([40, 40, 40, 140, 140])
+    dets = Detections.from_obb(dets.obb, [0.9, 0.9, 0.9, 0.9, 0.3], [0] * 5)
+    out = identify(frame, dets, REFERENCES, ("deck-a", "deck-b"), _faint_embed,
+                   count_from=0.45, doubted_from=0.1)  # fmt: skip
+    assert [out.deck_name(i) for i in range(5)] == ["deck-a"] * 5
+    assert out.counted.all() and out.similarity[4] == out.similarity[3] == out.similarity[0]
