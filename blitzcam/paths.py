@@ -118,7 +118,9 @@ def data_dir() -> Path:
     try:
         # the folder named is made, never the folders above it: a typo in the variable (or a
         # drive not plugged in) was taken for a new, empty store, made on the computer's disk
-        path.mkdir(parents=not override, exist_ok=True)
+        # ... for its owner alone: the players' names, photos of the table, a stream's password
+        # (it was readable by every account where the home folder is open; security review)
+        path.mkdir(mode=0o700, parents=not override, exist_ok=True)
     except OSError as exc:
         from blitzcam.errors import UserError
 

@@ -171,3 +171,22 @@ def test_a_data_folder_that_cannot_be_made_stops_no_count_and_the_default_says_w
                        r"afile is a file, not a folder\); set BLITZCAM_DATA_DIR to a folder "
                        r"blitzcam may write$"):  # fmt: skip
         data_dir()
+
+
+def test_the_data_folder_blitzcam_makes_is_its_owner_s_alone(tmp_path: Path, monkeypatch) -> None:
+    # (player names, photos of the table, a stream's password: readable by every account where
+    # the home folder is open; security review). One already there is left as it is.
+    import os
+    import stat
+
+    made = tmp_path / "blitzcam"
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(made))
+    old = os.umask(0o022)
+    try:
+        assert stat.S_IMODE(data_dir().stat().st_mode) == 0o700
+        shared = tmp_path / "shared"
+        shared.mkdir(mode=0o755)
+        monkeypatch.setenv("BLITZCAM_DATA_DIR", str(shared))
+        assert stat.S_IMODE(data_dir().stat().st_mode) == 0o755
+    finally:
+        os.umask(old)
