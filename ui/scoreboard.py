@@ -891,9 +891,9 @@ class ScoreboardView(QWidget):
             set_styled(self.status, compact=True)
             overflowing = self._overflows()
         if tight and overflowing:
-            # and the cards without the line under each name (its deck, shown by its back and
-            # strip; a team's members, who have their columns in the table): at 150 % in a
-            # 1024 x 640 window five players' cards put the newest round below the edge (review)
+            # and each player's card without its deck's line (its back and strip say it): at
+            # 150 % in a 1024 x 640 window five players' cards put the newest round below the
+            # edge (visual review)
             for card in cards:
                 card.set_bare(True)
 
