@@ -179,9 +179,9 @@ class PipelineEnroller:
             unlike = reads_as_another(deck, target, glared=enrolled.glare_note() is not None)
         except UserError:  # stored: only the advice is missing
             unlike = None
-        if unlike is not None:
-            notes.append(
-                f"Note: {unlike.note(deck_label, take_back='Use built-in takes it back')}."
+        if unlike is not None:  # (first: the dialog's box shows five lines, the last cut)
+            notes.insert(
+                0, f"Note: {unlike.note(deck_label, take_back='Use built-in takes it back')}."
             )
         return " ".join([message, *notes])
 

@@ -82,6 +82,9 @@ ENDED_IN_MOTION: Final = (
 PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
 # the width of each player's back beside their row, laid out in full and compact (at 32 a row
 # was 56 px high: five of eight players' rows in view in a 1024 x 640 window; visual review)
+DEMO_WARNING: Final = (
+    "⚠ Demo footage: blitzcam's own tables, not your camera's (Camera › Settings… chooses one)"
+)
 BACK_FULL: Final = 32
 BACK_COMPACT: Final = 18
 # a scan shorter than this (pixels at the base text size) is laid out compact: the step's hint
@@ -370,9 +373,13 @@ class ScanView(QWidget):
         """Each player's cards in view, and what the table warns of, as `snapshot` counts."""
         for name, n in player_counts(self.session.players, snapshot.counts).items():
             self.live_counts[name].setText(str(n))
+        # (the demo's tables were counted for the players unsaid: no camera was found, or
+        # none chosen; enroll review)
+        demo = DEMO_WARNING if getattr(self._source, "demo", False) else ""
         self._table_warned = "\n".join(
             line
             for line in (
+                demo,
                 over_a_pile(self.session.players, snapshot.counts, self.session.step),
                 table_warnings(snapshot),
             )

@@ -180,10 +180,16 @@ def test_enrolling_another_deck_s_back_from_the_view_says_so() -> None:
                         cv2.COLOR_RGB2BGR)
     frame = np.full((720, 1280, 3), 40, np.uint8)
     frame[100:100 + card.shape[0], 400:400 + card.shape[1]] = card
-    message = PipelineEnroller(_counter_with(_FakePipeline())).enroll("green-pump", frame)
+    pipeline = _FakePipeline(  # (green pump a look-alike of red plow's: a note of its own)
+        names=("red-plow", "green-pump", "blue-pump"), vectors=[[1.0, 0.0], [0.8, 0.6], [0.0, 1.0]]
+    )
+    message = PipelineEnroller(_counter_with(pipeline)).enroll("green-pump", frame)
     assert message.startswith("Green pump: enrolled")
+    assert "Note: Green pump looks like Red plow to blitzcam" in message
     assert ("Note: the back enrolled as Green pump reads more like Blue pump's drawing" in message
-            and message.endswith("(Use built-in takes it back).")), message
+            and "(Use built-in takes it back)." in message), message
+    # the first note (the dialog's box shows five lines: the most important was last, cut)
+    assert message.split(" Note: ")[1].startswith("the back enrolled as Green pump reads more like")
 
 
 def test_backs_left_out_of_the_profile_are_said_in_the_live_view() -> None:

@@ -917,3 +917,21 @@ def test_enter_before_the_first_count_waits_for_it_and_goes_on(qtbot) -> None:
     view._on_counted(_numbered(1, 9, 3, _table(0)))
     assert view.session.step == "blitz" and not asked
     assert view.session.totals() == {"Ann": 0, "Bob": 0}  # (the Blitz step's, none shot yet)
+
+
+def test_the_demo_footage_is_said_on_the_scan_page(qtbot) -> None:
+    # (no camera found, or none chosen: the demo's tables were counted for the players unsaid;
+    # enroll review)
+    from blitzcam.ui.scan import DEMO_WARNING
+    from tests.ui.fakes import players
+
+    four = players(4)
+    frame = np.zeros((36, 64, 3), np.uint8)
+    for demo in (False, True):
+        source = FakeSource([frame])
+        source.demo = demo
+        view = ScanView(four, source, NullCounter(""))
+        qtbot.addWidget(view)
+        view._on_counted(CountedFrame(frame, CountSnapshot(counts={p.deck: 5 for p in four}), 1))
+        assert (DEMO_WARNING in view.warnings.toolTip() + view.warnings.text()) == demo
+    assert DEMO_WARNING.startswith("⚠ Demo footage:")
