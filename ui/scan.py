@@ -87,6 +87,7 @@ DEMO_WARNING: Final = (
 )
 BACK_FULL: Final = 32
 BACK_COMPACT: Final = 18
+FEW_ROWS: Final = 5  # ... drawn small for more players than this only (all fit a laptop's scan)
 # a scan shorter than this (pixels at the base text size) is laid out compact: the step's hint
 # in its title's tooltip, the title and the counts smaller; on a 1024 x 600 screen at 150 %
 # text the players' rows got 60 px, not one of eight shown
@@ -305,11 +306,17 @@ class ScanView(QWidget):
         for player, (icon, name, live, summed) in zip(
             self.session.players, self._seats, strict=True
         ):
-            icon.setPixmap(back_pixmap(player.deck, BACK_COMPACT if self._compact else BACK_FULL))
+            icon.setPixmap(back_pixmap(player.deck, self._back_width()))
             icon.setToolTip(deck_label(player.deck))
             name.setText(player.name)
             self.live_counts[player.name] = live
             self.summed_counts[player.name] = summed
+
+    def _back_width(self) -> int:
+        """Each player's back beside their row: small where a compact scan has many rows (a
+        few players' rows fit with large backs, and read better so)."""
+        many = len(self.session.players) > FEW_ROWS
+        return BACK_COMPACT if self._compact and many else BACK_FULL
 
     @property
     def clock(self) -> Callable[[], float]:

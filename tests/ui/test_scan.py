@@ -721,6 +721,13 @@ def test_eight_players_rows_are_all_in_view_in_a_laptops_scan(qtbot) -> None:
     qtbot.waitExposed(view)
     qtbot.waitUntil(lambda: view.player_rows.verticalScrollBar().maximum() == 0, timeout=2000)
     assert all(icon.pixmap().width() <= BACK_COMPACT + 1 for icon, *_ in view._seats)
+    # four players' rows fit with large backs, which read better (compact all the same)
+    few = ScanView(seated[:4], FakeSource([np.zeros((36, 64, 3), np.uint8)]), NullCounter(""))
+    qtbot.addWidget(few)
+    few.resize(1024, 560)
+    few.show()
+    qtbot.waitExposed(few)
+    assert all(icon.pixmap().width() > BACK_COMPACT + 1 for icon, *_ in few._seats)
 
 
 def test_the_players_rows_scroll_by_key_on_a_short_screen(qtbot) -> None:
