@@ -642,9 +642,10 @@ class Stabiliser:
         # first view of a scan settled on three votes, and two of them one off (+-1 noise in a
         # fifth of the frames) showed a wrong count settled, and held, in 12.5 % of scans
         agreed = all(vote_ == votes[0] for vote_ in votes)
+        split_settles = min(SPLIT_SETTLES, self._votes.maxlen or SPLIT_SETTLES)  # (a short window)
         self._last = Stable(
             voted,
-            settled=len(votes) >= self._min_votes and (agreed or len(votes) >= SPLIT_SETTLES),
+            settled=len(votes) >= self._min_votes and (agreed or len(votes) >= split_settles),
             votes=len(self._votes),
             view=voted,  # (a moving frame never comes here: there is always a report to hold)
             scene=number,

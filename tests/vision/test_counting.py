@@ -230,6 +230,8 @@ def test_a_first_outlying_frame_is_not_held_as_the_settled_count() -> None:
     assert shown[-1].counts.per_deck["green-pump"] == 20  # was 19
     agreed = Stabiliser(window=7, min_votes=3)
     assert [agreed.update(_thumb(100), _counts(20)).settled for _ in range(3)] == [False, False, True]
+    short = Stabiliser(window=3, min_votes=3)  # (a window shorter than five settles when full)
+    assert [short.update(_thumb(100), _counts(n)).settled for n in (19, 20, 20)] == [False, False, True]
 
 
 def test_two_noisy_votes_of_the_first_three_settle_no_wrong_count() -> None:
