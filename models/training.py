@@ -128,23 +128,32 @@ def _checkpoint(path: Path) -> dict[str, Any]:
     return state
 
 
-def _check_loads_safely(path: Path) -> None:
-    """UserError naming `path`, another weights file of a stage about to be resumed, where it
-    does not load as ultralytics' own checkpoints do (weights only, its own classes): at the
-    stage's end ultralytics reads its best.pt again with pickle's full loader, and a file put
-    there ran code (review)."""
+def _why_it_does_not_load(path: Path) -> str | None:
+    """Why a weights file does not load as ultralytics' own checkpoints do (weights only, its
+    own classes), in a line; None where it does."""
     from ultralytics.nn.tasks import torch_safe_load
 
-    from blitzcam.errors import UserError, first_line
+    from blitzcam.errors import first_line
 
     try:
         torch_safe_load(path, safe_only=True)
-    except Exception as exc:  # a foreign pickle, a file cut short
+    except Exception as exc:  # a foreign pickle, a file cut short or damaged
+        return first_line(exc)
+    return None
+
+
+def _check_loads_safely(path: Path) -> None:
+    """UserError naming `path`, another weights file of a stage about to be resumed, where it
+    does not load as ultralytics' own checkpoints do: at the stage's end ultralytics reads its
+    best.pt again with pickle's full loader, and a file put there ran code (review)."""
+    from blitzcam.errors import UserError
+
+    if (why := _why_it_does_not_load(path)) is not None:
         raise UserError(
-            f"{path}: not a checkpoint this run wrote ({first_line(exc)}): loaded at the stage's "
+            f"{path}: not a checkpoint this run wrote ({why}): loaded at the stage's "
             "end, it could run code; delete it if the run folder is yours (the next epoch "
             "writes it again), or start the run anew"
-        ) from None
+        )
 
 
 def _what_to_do(last: Path) -> str:
@@ -259,9 +268,7 @@ def _finished_weights(stage_dir: Path) -> Path:
     """A finished stage's weights (`_best_weights`), UserError naming them where they are not
     there or do not load as ultralytics' own checkpoints do: the next stage or the export took
     them, and died in a traceback advising to download yolo26n.pt (review)."""
-    from ultralytics.nn.tasks import torch_safe_load
-
-    from blitzcam.errors import UserError, first_line
+    from blitzcam.errors import UserError
     from blitzcam.models.run_kind import FINISHED_FILE
 
     weights = _best_weights(stage_dir)
@@ -273,12 +280,8 @@ def _finished_weights(stage_dir: Path) -> Path:
         raise UserError(
             f"{weights}: stage {stage_dir.name} is finished, but its weights are not there; {again}"
         )
-    try:
-        torch_safe_load(weights, safe_only=True)
-    except Exception as exc:  # a file cut short or damaged since, a foreign pickle
-        raise UserError(
-            f"{weights}: stage {stage_dir.name}'s weights do not load ({first_line(exc)}); {again}"
-        ) from None
+    if (why := _why_it_does_not_load(weights)) is not None:  # (cut short or damaged since)
+        raise UserError(f"{weights}: stage {stage_dir.name}'s weights do not load ({why}); {again}")
     return weights
 
 

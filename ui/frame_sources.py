@@ -300,6 +300,11 @@ class _Wrapping:
         stayed on the source inside; review)."""
         return getattr(self._source, "end_note", None)
 
+    @property
+    def demo(self) -> bool:
+        """Whether the wrapped source is the bundled demo footage (none chosen, or no camera)."""
+        return bool(getattr(self._source, "demo", False))
+
     def peek(self) -> Frame | None:
         """The wrapped source's newest frame for the live view; None where it has none to give
         (or is not open yet). Never waits."""
@@ -322,11 +327,6 @@ class OpenedLater(_Wrapping):
         then what it is (a video served over HTTP ends as a file does)."""
         source = self._source
         return True if source is None else bool(getattr(source, "live", False))
-
-    @property
-    def demo(self) -> bool:
-        """Whether what opened is the bundled demo footage (no camera was found)."""
-        return bool(getattr(self._source, "demo", False))
 
     @property
     def frame_time_s(self) -> float | None:

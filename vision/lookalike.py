@@ -192,12 +192,8 @@ def nearer_another(
         return None
     # (a back whitened by glare reads low to every drawing, and its deck's cards, which read
     # to its drawing as to their sister deck's, went to the sister)
-    mine = drawings.vectors[drawings.owners == names.index(deck)]
-    alike = {
-        name: float((mine @ drawings.vectors[drawings.owners == i].T).max())
-        for i, name in enumerate(names)
-        if name in likeness
-    }
+    drawn = deck_likeness(drawings, len(names))[names.index(deck)]
+    alike = {name: float(drawn[i]) for i, name in enumerate(names) if name in likeness}
     sister = max(alike, key=alike.__getitem__)
     if own < alike[sister] + LOW_OWN_MARGIN:
         return OtherDeck(deck, sister, likeness[sister], own, drawings=alike[sister])

@@ -635,9 +635,9 @@ class Stabiliser:
         self._scene_centres = np.maximum(self._scene_centres, found)
         # only a settled count is held on to: the first frame of a scan may be an outlier
         shown = self._last.counts if self._last is not None and self._last.settled else None
-        voted = steady_vote(list(self._votes), shown)
-        number = self._scene_number
         votes = list(self._votes)
+        voted = steady_vote(votes, shown)
+        number = self._scene_number
         # settled once min_votes frames agree, or else once SPLIT_SETTLES have voted: the
         # first view of a scan settled on three votes, and two of them one off (+-1 noise in a
         # fifth of the frames) showed a wrong count settled, and held, in 12.5 % of scans
