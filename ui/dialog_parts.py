@@ -127,3 +127,10 @@ def variant_box() -> QComboBox:
     for variant, label in VARIANT_LABELS.items():
         box.addItem(label, variant)
     return box
+
+
+def open_once(dialog: QDialog) -> None:
+    """Open a dialog made for one use, deleted once closed (a child of the window, each one
+    used to stay alive until the window went: 20 after five uses of five dialogs)."""
+    dialog.finished.connect(dialog.deleteLater)
+    dialog.open()

@@ -461,3 +461,14 @@ def camera_spec_problem(camera: str) -> str | None:
     except SourceError as exc:
         return str(exc)
     return None
+
+
+def camera_problem(camera: str, problem: Exception) -> str:
+    """Why a camera did not open, naming it once ("Camera '/x/t.jpg': /x/t.jpg: no such file"
+    named it twice), with no stream password in it."""
+    from blitzcam.vision.source_address import shown_address
+
+    said = shown_address(camera)
+    if str(problem).startswith(said.strip()) and said.strip():
+        return f"Camera: {problem}"
+    return f"Camera {said!r}: {problem}"

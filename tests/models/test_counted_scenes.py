@@ -155,7 +155,7 @@ def _keep(
     taken_at: datetime = TAKEN,
     players: list[dict] = PLAYERS,
 ) -> list[Path]:
-    """A round's step kept as the app keeps it (ui/capture_store.py, main_window._keep_captures)."""
+    """A round's step kept as the app keeps it (ui/capture_store.py, round_flow.RoundFlow.keep_captures)."""
     frame = np.zeros((8, 8, 3), np.uint8)
     kept = []
     for shot in range(1, shots + 1):

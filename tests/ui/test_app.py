@@ -300,7 +300,7 @@ def test_a_decks_folder_is_counted_against_and_one_that_cannot_be_used_is_said_a
     ) or 0)  # fmt: skip
     assert main(["app", "--db", str(store), "--decks", str(folder)]) == 0
     (window,) = started
-    assert isinstance(window._counter, PipelineCounter) and window._counter.decks_dir == folder
-    assert window._counter.pipeline.profile.countable() == ("red-plow",)
+    assert isinstance(window.counter, PipelineCounter) and window.counter.decks_dir == folder
+    assert window.counter.pipeline.profile.countable() == ("red-plow",)
     assert isinstance(window._enroller, FolderDecks)
 

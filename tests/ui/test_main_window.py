@@ -202,7 +202,7 @@ def test_a_screen_reader_is_told_who_won_and_the_totals_after_a_round(qtbot, sto
     _ok(window.confirm)
     said = [text for text, _ in told]  # (without the marks that order a name's letters)
     assert said[-1] == "★ Ann wins after round 2! — totals: Ann 32, Cy 5, Bob 1", said
-    window._on_undo()
+    window.changes.undo()
     said = [text for text, _ in told]
     assert said[-1] == "Ann leads after round 1 — totals: Ann 20, Cy 1, Bob 0", said
 
@@ -284,7 +284,7 @@ def test_undo_and_edit(qtbot, store, feed, tmp_path):
     assert store.load(match_id).rounds == (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(9, 3)),)
     assert window.scoreboard.cards[2].total.text() == "3"
     # the edit made the undone round unreachable: nothing offered, nothing kept for it
-    assert not window.redo_action.isEnabled() and len(window._undone) == 0
+    assert not window.redo_action.isEnabled() and window.changes.undone_count == 0
 
 
 def test_each_match_keeps_its_undone_round_while_another_is_open(qtbot, store, feed, tmp_path):
@@ -293,19 +293,19 @@ def test_each_match_keeps_its_undone_round_while_another_is_open(qtbot, store, f
     first, second = store.create_match(match_of(played)), store.create_match(match_of(played))
     window = _window(qtbot, store, feed, tmp_path)
     window.show_match(first)
-    window._on_undo()
+    window.changes.undo()
     window.show_match(second)
-    window._on_undo()
+    window.changes.undo()
     window.show_match(first)
     assert window.redo_action.isEnabled()
-    window._on_redo()
+    window.changes.redo()
     assert store.load(first).rounds == (played,)
     window.show_match(second)
     assert window.redo_action.isEnabled()
     window.manual_action.trigger()  # a round of the user's own in B lets only B's undone go
     window.confirm.setValue(round_of(Ann=(3, 0), Bob=(2, 2), Cy=(1, 5)))
     _ok(window.confirm)
-    assert not window.redo_action.isEnabled() and len(window._undone) == 0
+    assert not window.redo_action.isEnabled() and window.changes.undone_count == 0
 
 
 def test_undone_rounds_come_back_with_redo_until_the_match_changes(qtbot, store, feed, tmp_path):
@@ -330,7 +330,7 @@ def test_undone_rounds_come_back_with_redo_until_the_match_changes(qtbot, store,
     assert window.redo_action.isEnabled()
     assert window.apply_match_settings(window.match.settings.__class__(target=100))
     assert not window.redo_action.isEnabled()
-    window._on_redo()
+    window.changes.redo()
     assert store.load(match_id).rounds == rounds[:1]
 
 
@@ -465,7 +465,7 @@ def test_win_is_announced_and_raising_the_target_reopens(qtbot, store, feed, tmp
     # through the dialog: refused, it stays open with the reason and what was typed
     from blitzcam.ui.settings import MatchSettingsDialog
 
-    window._on_match_settings()
+    window.changes.open_match_settings()
     dialog = window.findChild(MatchSettingsDialog)
     dialog._target.setValue(10)
     dialog._on_ok()
@@ -687,7 +687,7 @@ def test_an_edit_confirmed_after_rounds_moved_elsewhere_is_refused(qtbot, store,
     )
     match_id = store.create_match(match_of(first, second, third, target=500))
     window = _window(qtbot, store, feed, tmp_path)
-    window._on_edit_round(2)
+    window.rounds.edit_round(2)
     dialog = window.confirm
     dialog.editor.dutch["Cy"].setValue(7)
     with MatchStore(store.path) as elsewhere:
@@ -703,7 +703,7 @@ def test_an_edit_confirmed_after_rounds_moved_elsewhere_is_refused(qtbot, store,
     assert store.load(match_id).rounds == (second, third)
     # a round corrected is said as such ("Round saved (2 played)" read as one more round)
     dialog.reject()
-    window._on_edit_round(1)
+    window.rounds.edit_round(1)
     window.confirm.editor.dutch["Cy"].setValue(9)
     _ok(window.confirm)
     assert window.statusBar().currentMessage() == "Round 1 corrected"
@@ -715,18 +715,18 @@ def test_a_redo_that_failed_can_be_tried_again(qtbot, store, feed, tmp_path, mon
     played = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
     match_id = store.create_match(match_of(*played))
     window = _window(qtbot, store, feed, tmp_path)
-    window._on_undo()
+    window.changes.undo()
     update = store.update
 
     def locked(*args, **kwargs):
         raise StoreError("database is locked")
 
     monkeypatch.setattr(store, "update", locked)
-    window._on_redo()
+    window.changes.redo()
     assert "Round not brought back: database is locked" in window.statusBar().currentMessage()
     assert window.redo_action.isEnabled()
     monkeypatch.setattr(store, "update", update)
-    window._on_redo()
+    window.changes.redo()
     assert store.load(match_id).rounds == played and not window.redo_action.isEnabled()
 
 
@@ -758,7 +758,7 @@ def test_a_change_waiting_for_another_program_keeps_the_window_drawn_and_says_wh
 
     QTimer.singleShot(900, meanwhile)  # (fired while the undo waits: the window's loop runs)
     try:
-        window._on_undo()
+        window.changes.undo()
     finally:
         other.close()
     assert seen == [(True, WAITING_TEXT)]
@@ -783,7 +783,7 @@ def test_stopping_the_wait_for_another_program_saves_nothing_and_says_so(qtbot, 
 
     QTimer.singleShot(900, stop_waiting)
     try:
-        window._on_undo()
+        window.changes.undo()
         assert "waiting for another program to finish writing the match database was stopped" in (
             window.statusBar().currentMessage()
         )
@@ -792,7 +792,7 @@ def test_stopping_the_wait_for_another_program_saves_nothing_and_says_so(qtbot, 
         other.execute("ROLLBACK")
         other.close()
     assert store.load(match_id).rounds == played and window.undo_action.isEnabled()
-    window._on_undo()  # and the next try, the lock let go, is not stopped
+    window.changes.undo()  # and the next try, the lock let go, is not stopped
     assert store.load(match_id).rounds == played[:1]
 
 
@@ -903,7 +903,7 @@ def test_a_round_edit_that_changes_nothing_keeps_what_can_be_redone(qtbot, store
     match_id = store.create_match(match_of(*rounds))
     window = _window(qtbot, store, feed, tmp_path)
     window.undo_action.trigger()
-    window._on_edit_round(1)
+    window.rounds.edit_round(1)
     window.confirm.countsConfirmed.emit(window.confirm.value())  # OK, nothing changed
     assert window.statusBar().currentMessage() == "Nothing changed: the round is as it was"
     assert window.redo_action.isEnabled()
@@ -915,7 +915,7 @@ def test_a_round_opened_for_editing_shows_who_called_blitz(qtbot, store, feed, t
     # (the edit showed "nobody / play-out" for a round Ann had called; a review picks her)
     store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
     window = _window(qtbot, store, feed, tmp_path)
-    window._on_edit_round(1)
+    window.rounds.edit_round(1)
     assert window.confirm.caller.currentData() == "Ann"
     assert window.confirm.value() == round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))
 
@@ -928,13 +928,13 @@ def test_players_or_settings_confirmed_unchanged_say_so_and_keep_what_can_be_red
     window = _window(qtbot, store, feed, tmp_path)
     window.undo_action.trigger()
     seats = tuple(rules.Player(p.name, p.deck, p.team) for p in window.match.players)
-    assert window._players_refused(seats) is None
+    assert window.changes.players_refused(seats) is None
     assert window.statusBar().currentMessage() == "Nothing changed: the players are as they were"
-    assert window._settings_refused(window.match.settings) is None
+    assert window.changes.settings_refused(window.match.settings) is None
     assert window.statusBar().currentMessage() == "Nothing changed: the settings are as they were"
     assert window.redo_action.isEnabled()
     renamed = (rules.Player("Anna", "green-pump"), *seats[1:])
-    assert window._players_refused(renamed) is None
+    assert window.changes.players_refused(renamed) is None
     assert store.load(match_id).players[0].name == "Anna"
 
 
@@ -957,14 +957,14 @@ def test_counts_typed_by_hand_and_left_come_back_with_the_round(qtbot, store, fe
     window.manual_action.trigger()  # another round now: its boxes start at 0
     assert window.confirm.value() == round_of(Ann=(0, 0), Bob=(0, 0), Cy=(0, 0))
     window.confirm.reject()
-    window._on_edit_round(1)
+    window.rounds.edit_round(1)
     window.confirm.editor.dutch["Cy"].setValue(9)
     window.confirm.reject()
-    window._on_edit_round(1)
+    window.rounds.edit_round(1)
     assert window.confirm.value() == round_of(Ann=(10, 0), Bob=(8, 1), Cy=(9, 3))
     window.confirm.countsConfirmed.emit(window.confirm.value())
     assert store.load(match_id).rounds[0] == round_of(Ann=(10, 0), Bob=(8, 1), Cy=(9, 3))
-    window._on_edit_round(1)  # saved: nothing kept
+    window.rounds.edit_round(1)  # saved: nothing kept
     assert window.confirm.value() == store.load(match_id).rounds[0]
     assert "kept" not in window.confirm.check.text()
 
@@ -975,12 +975,12 @@ def test_undo_takes_back_the_last_change_made_here_then_the_last_round(qtbot, st
     match_id = store.create_match(match_of(*rounds))
     window = _window(qtbot, store, feed, tmp_path)
     first = window.match
-    window._on_edit_round(1)
+    window.rounds.edit_round(1)
     window.confirm.editor.dutch["Cy"].setValue(9)
     window.confirm.countsConfirmed.emit(window.confirm.value())
     edited = window.match
     assert window.undo_action.text() == "&Undo round 1's edit"
-    assert window._join_refused(rules.Player("Di", "blue-plow"), 0) is None  # a latecomer
+    assert window.changes.join_refused(rules.Player("Di", "blue-plow"), 0) is None  # a latecomer
     assert window.undo_action.isEnabled() and window.undo_action.text() == "&Undo Di's joining"
     window.undo_action.trigger()
     assert store.load(match_id) == edited and window.match == edited
@@ -998,7 +998,7 @@ def test_undo_takes_back_the_last_change_made_here_then_the_last_round(qtbot, st
     window.undo_action.trigger()
     assert store.load(match_id).rounds == rounds[:1]
     # a change made here under a round added since: that round first, then the change
-    window._players_refused((rules.Player("Anna", "green-pump"), *window.match.players[1:]))
+    window.changes.players_refused((rules.Player("Anna", "green-pump"), *window.match.players[1:]))
     renamed = window.match
     store.add_round(match_id, round_of(Anna=(1, 0), Bob=(1, 1), Cy=(1, 1)))
     window.refresh_from_store()
@@ -1012,15 +1012,15 @@ def test_undo_takes_back_the_last_change_made_here_then_the_last_round(qtbot, st
 def test_a_name_with_an_ampersand_is_said_whole_in_the_undo_menu(qtbot, store, feed, tmp_path):
     store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3))))
     window = _window(qtbot, store, feed, tmp_path)
-    assert window._join_refused(rules.Player("Tom & Jo", "blue-plow"), 0) is None
+    assert window.changes.join_refused(rules.Player("Tom & Jo", "blue-plow"), 0) is None
     assert window.undo_action.text() == "&Undo Tom && Jo's joining"  # (& marked a letter)
     window.undo_action.trigger()
     assert window.redo_action.text() == "&Redo Tom && Jo's joining"
-    window.scan = object()  # (a scan open: redo may not)
+    window.rounds.scan = object()  # (a scan open: redo may not)
     try:
         assert window._why_not(window.redo_action).startswith("Redo Tom & Jo's joining: ")
     finally:
-        window.scan = None
+        window.rounds.scan = None
 
 
 def test_a_draft_not_taken_is_kept_for_when_the_match_comes_back(qtbot, store, feed, tmp_path, monkeypatch):
@@ -1031,16 +1031,16 @@ def test_a_draft_not_taken_is_kept_for_when_the_match_comes_back(qtbot, store, f
     store.create_match(match_of(*rounds))
     window = _window(qtbot, store, feed, tmp_path)
     monkeypatch.setattr(window, "exec_dialog", lambda box: QMessageBox.StandardButton.Yes)
-    window._on_edit_round(2)
+    window.rounds.edit_round(2)
     window.confirm.editor.dutch["Cy"].setValue(20)
     window.confirm.reject()
     window.scoreboard.table.setCurrentCell(2, 0)  # round 1
     window.delete_round_action.trigger()
-    window._on_edit_round(2)  # (round 3 now: not the draft's)
+    window.rounds.edit_round(2)  # (round 3 now: not the draft's)
     assert window.confirm.value() == rounds[2]
     window.confirm.reject()
     window.undo_action.trigger()  # the deletion taken back
-    window._on_edit_round(2)
+    window.rounds.edit_round(2)
     assert window.confirm.value().tallies["Cy"] == rules.Tally(20, 1)
 
 
@@ -1200,13 +1200,13 @@ def test_counts_typed_by_hand_or_in_an_edit_follow_players_renamed_elsewhere(
     window.manual_action.trigger()
     assert window.confirm.value() == round_of(Ann=(12, 0), Rob=(8, 2), Cy=(9, 3))
     window.confirm.reject()
-    window._on_edit_round(1)
+    window.rounds.edit_round(1)
     window.confirm.editor.dutch["Ann"].setValue(13)
     with MatchStore(store.path) as elsewhere:
         ann, rob, cy = elsewhere.load(match_id).players
         elsewhere.change_players(match_id, (Player("Anne", GP), rob, cy))
     _ok(window.confirm)
-    window._on_edit_round(1)
+    window.rounds.edit_round(1)
     assert window.confirm.value().tallies["Anne"] == rules.Tally(13, 0)
 
 
@@ -1361,7 +1361,7 @@ def test_a_store_that_refuses_a_change_is_said_not_raised(qtbot, store, feed, tm
     match_id = store.create_match(match_of(round_of(Ann=(3, 0), Bob=(1, 1), Cy=(0, 0))))
     window = _window(qtbot, store, feed, tmp_path)
     store._conn.execute("UPDATE tallies SET seat = 7 WHERE match_id = ? AND seat = 1", (match_id,))
-    window._on_undo()  # the match was damaged under the open window
+    window.changes.undo()  # the match was damaged under the open window
     assert "cannot be read" in window.statusBar().currentMessage()
 
 
@@ -1857,7 +1857,7 @@ def test_a_leave_asked_starts_with_nobody_chosen(qtbot, store, feed, tmp_path, m
     # (found by review: the first player was chosen, and Ctrl+L then Enter sent them away)
     from PySide6.QtWidgets import QDialog
 
-    from blitzcam.ui.main_window import NOBODY_CHOSEN
+    from blitzcam.ui.match_changes import NOBODY_CHOSEN
 
     match_id = store.create_match(match_of())
     window = _window(qtbot, store, feed, tmp_path)
@@ -1881,7 +1881,7 @@ def test_a_player_named_like_the_question_is_not_taken_for_nobody_or_sent_away(q
 
     from PySide6.QtWidgets import QDialog
 
-    from blitzcam.ui.main_window import NOBODY_CHOSEN
+    from blitzcam.ui.match_changes import NOBODY_CHOSEN
 
     match = match_of()
     odd = dataclasses.replace(match.players[0], name=NOBODY_CHOSEN)
@@ -1968,7 +1968,7 @@ def test_counts_typed_in_a_review_left_are_kept_for_the_next(qtbot, store, feed,
     assert store.load(match_id).rounds == (round_of(Ann=(9, 0), Bob=(6, 3), Cy=(7, 2)),)
     window.scan_action.trigger()  # the next scan starts from its own shots only
     _wait_for_frame(qtbot, window, 1)
-    assert window._corrections is None
+    assert window.rounds.corrections is None
 
 
 def test_every_toolbar_button_shows_on_a_1024_pixel_window(qtbot, store, feed, tmp_path):
@@ -2036,7 +2036,7 @@ def test_a_review_left_untouched_keeps_nothing_and_a_count_typed_over_the_caller
     window = _window(qtbot, store, feed, tmp_path)
     _scan_to_review(qtbot, window, feed)
     qtbot.keyClick(window.confirm, Qt.Key.Key_Escape)  # nothing typed
-    assert window._corrections is None
+    assert window.rounds.corrections is None
     asked: list[str] = []
     monkeypatch.setattr(window, "exec_dialog",
                         lambda box: asked.append(box.text()) or QMessageBox.StandardButton.No)  # fmt: skip
@@ -2117,7 +2117,7 @@ def test_a_match_deleted_elsewhere_is_let_go_when_the_window_comes_back(qtbot, s
 
 
 def test_a_camera_that_does_not_open_is_named_once(qtbot, store, tmp_path):
-    from blitzcam.ui.main_window import camera_problem
+    from blitzcam.ui.frame_sources import camera_problem
     from blitzcam.vision.sources import SourceError
 
     missing = "/media/stick/table.jpg"
@@ -2283,7 +2283,7 @@ def test_an_edit_is_kept_when_a_player_joins_elsewhere_after_its_round(qtbot, st
     store.add_round(match_id, round_of(Ann=(10, 0), Bob=(5, 3), Cy=(7, 1)))
     store.add_round(match_id, round_of(Ann=(4, 0), Bob=(7, 2), Cy=(6, 1)))
     window = _window(qtbot, store, feed, tmp_path)
-    window._on_edit_round(1)
+    window.rounds.edit_round(1)
     dialog = window.confirm
     dialog.editor.dutch["Bob"].setValue(6)
     with MatchStore(store.path) as elsewhere:
@@ -2294,7 +2294,7 @@ def test_an_edit_is_kept_when_a_player_joins_elsewhere_after_its_round(qtbot, st
     assert window.confirm is None
     assert store.load(match_id).rounds[0] == round_of(Ann=(10, 0), Bob=(6, 3), Cy=(7, 1))
     # one of the round's own players renamed meanwhile: its rows name another, so it goes
-    window._on_edit_round(1)
+    window.rounds.edit_round(1)
     dialog = window.confirm
     with MatchStore(store.path) as elsewhere:
         renamed = tuple(p if p.name != "Cy" else Player("Cyd", p.deck) for p in store.load(match_id).players)
@@ -2464,7 +2464,7 @@ def test_a_quit_waits_for_a_count_in_hand_once_however_often_it_shuts_down(
             now[0] += timeout
             return False
 
-    window._counting_turn = HeldTurn()
+    window.counting_turn = HeldTurn()
     window.shutdown()
     window.shutdown()
     assert waits == [main_window.EXIT_WAIT_S, 0.0]
@@ -2481,7 +2481,7 @@ def test_the_questions_asked_are_freed_once_answered(qtbot, store, feed, tmp_pat
     monkeypatch.setattr(window, "exec_dialog", lambda ask: QDialog.DialogCode.Rejected)
     for _ in range(3):
         window.leave_action.trigger()
-        assert not window._asked("Delete round", "Delete round 1?")
+        assert not window.asked("Delete round", "Delete round 1?")
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert window.findChildren(QInputDialog) == [] and window.findChildren(QMessageBox) == []
 
@@ -2546,7 +2546,7 @@ def test_a_player_who_leaves_is_told_once(qtbot, store, feed, tmp_path, monkeypa
     told.clear()  # a latecomer too (a review of the first version)
     import dataclasses
 
-    window._join_refused(dataclasses.replace(window.match.players[0], name="Di", deck="blue-plow"), 0)
+    window.changes.join_refused(dataclasses.replace(window.match.players[0], name="Di", deck="blue-plow"), 0)
     assert told == ["Di plays from round 2 on"]
 
 
