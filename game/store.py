@@ -9,9 +9,7 @@ backup copy.
 
 from __future__ import annotations
 
-import errno
 import os
-import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -26,6 +24,17 @@ from blitzcam.game import rules
 from blitzcam.game.names import brief
 from blitzcam.game.rules import Match, Player, Round, Settings, Standings, Tally
 from blitzcam.game.store_migrations import MIGRATIONS, Migration
+from blitzcam.game.store_place import (
+    PLACE_SAYS,
+    READ_ONLY_FILE,
+    UNWRITABLE,
+    file_identity,
+    log_holds_changes,
+    no_room,
+    place_code,
+    read_only_side_files,
+    remove_if_empty,
+)
 from blitzcam.paths import not_there, resolved
 
 APPLICATION_ID: Final = 0x424C5A43  # "BLZC": tells our files from any other SQLite file
@@ -99,145 +108,23 @@ WAL_SWITCH_RETRY_S: Final = 0.02  # how often a switch to write-ahead logging is
 # `list` of a few thousand matches reads for about a second: past this, a later close does it)
 CHECKPOINT_WAIT_MS: Final = 300
 
-# SQLite's primary result codes that say the place, not the file, is the problem
-# not SQLite's: a write refused for this user's disk quota or file-size limit, which SQLite says
-# as "disk I/O error" on a disk with room (a lab's or a network home folder's quota: said as a
-# failing disk, and even reading refused; review)
-_OVER_LIMIT: Final = -13
-_UNWRITABLE: Final = frozenset({3, 8, 13, 14, _OVER_LIMIT})  # where the file may still be read
-_CODE_PLACE: Final = {
-    _OVER_LIMIT: "this user's disk quota or file-size limit is reached",
-    3: "no permission",  # SQLITE_PERM
-    5: "another program holds it and did not let go",  # SQLITE_BUSY
-    8: "the file or its folder is read-only",  # SQLITE_READONLY
-    10: "the disk could not read or write it",  # SQLITE_IOERR
-    13: "the disk is full",  # SQLITE_FULL
-    14: "the file or its folder cannot be opened for writing",  # SQLITE_CANTOPEN
-}
-
-
-# a failed file operation's errno as the SQLite code that says the same of the place
-_ERRNO_AS_CODE: Final = {
-    errno.EROFS: 8,
-    errno.EACCES: 3,
-    errno.EPERM: 3,
-    errno.ENOSPC: 13,
-    errno.EDQUOT: _OVER_LIMIT,
-    errno.EFBIG: _OVER_LIMIT,
-}
-PROBE_BYTES: Final = 64 << 10  # what a failed write's cause is asked with: SQLite's pages
-
-FULL_BELOW_BYTES: Final = 1 << 20  # free space under which a failed write is the full disk's
-READ_ONLY_FILE: Final = "the file is read-only"
-SIDE_FILES: Final = ("-wal", "-shm")  # what SQLite keeps beside a write-ahead-log database
-
-
-def _file_identity(path: Path) -> tuple[int, int] | None:
-    """Which file `path` names now (device and inode; Windows' file index), None when none
-    is there: a database deleted, moved or replaced while open is told by it."""
-    try:
-        found = path.stat()
-    except OSError:
-        return None
-    return found.st_dev, found.st_ino
-
-
-def _read_only_side_files(path: Path) -> str | None:
-    """Why the files SQLite keeps beside `path` refuse every change, where they are there but
-    read-only (left so by a read-only use of the file, or a copy); None where they do not.
-    (Its refusal named only the file, writable by then; review.)"""
-    sides = [path.with_name(path.name + suffix) for suffix in SIDE_FILES]
-    try:
-        named = [side.name for side in sides if side.is_file() and not os.access(side, os.W_OK)]
-    except OSError:
-        return None  # (SQLite's own open says what is wrong)
-    if not named:
-        return None
-    are, them = ("are", "them") if len(named) > 1 else ("is", "it")
-    return (
-        f"{' and '.join(named)} beside it {are} read-only (make {them} writable as the file is; "
-        "a -wal file may hold its newest rounds, keep it)"
-    )
-
-
-def _log_holds_changes(path: Path) -> bool:
-    """Whether the write-ahead log beside `path` holds anything (a checkpoint that failed on an
-    empty one left no change out of the file)."""
-    try:
-        return path.with_name(path.name + "-wal").stat().st_size > 0
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return True  # (it cannot be told: said as it may)
-
-
-def _disk_is_full(path: Path) -> bool:
-    try:
-        return shutil.disk_usage(path.parent).free < FULL_BELOW_BYTES
-    except OSError:
-        return False
-
-
-def _place_code(path: Path, exc: BaseException) -> int | None:
-    """The SQLite primary result code of a failure (an OSError's errno taken as the code that
-    says the same: a read-only medium, no permission, a full disk); "disk I/O error" on a full
-    disk is the full disk's."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    primary = _ERRNO_AS_CODE.get(getattr(exc, "errno", None) or 0) if code is None else code & 0xFF
-    if primary == 10 and _disk_is_full(path):  # SQLITE_IOERR
-        primary = 13
-    elif primary == 10:
-        primary = _ERRNO_AS_CODE.get(_write_refused(path.parent) or 0, primary)
-    return primary
-
-
-def _no_room(path: Path, exc: sqlite3.Error) -> str:
-    """SQLite's words for a failed change, with the place's where it is a full disk or this
-    user's quota (its "disk I/O error" said nothing of either where a round was saved; the
-    diff's review)."""
-    code = _place_code(path, exc)
-    return f"{_CODE_PLACE[code]} ({exc})" if code in (13, _OVER_LIMIT) else str(exc)
-
-
-def _write_refused(folder: Path) -> int | None:
-    """The errno of a write of PROBE_BYTES to a file made in `folder` (and removed), None where
-    it was written: what SQLite's "disk I/O error" leaves unsaid."""
-    import tempfile
-
-    try:
-        with tempfile.TemporaryFile(dir=folder) as probe:
-            probe.write(bytes(PROBE_BYTES))
-            probe.flush()
-            os.fsync(probe.fileno())
-    except OSError as exc:
-        return exc.errno
-    return None
-
 
 def opening_problem(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
     """What to tell someone whose match database did not open: a good file in a read-only
     folder (SQLite needs to write its -wal and -shm files beside it) is not a bad file, and
     must not be called one they should move away. Nor is one on a full disk, where SQLite
     says only "disk I/O error" when it cannot make its -shm file."""
-    primary = _place_code(path, exc)
-    if primary in _CODE_PLACE:
+    primary = place_code(path, exc)
+    if primary in PLACE_SAYS:
         return StoreError(
-            f"{path}: cannot use the match database: {_CODE_PLACE[primary]} ({exc})",
-            unwritable=primary in _UNWRITABLE,
-            reason=_CODE_PLACE[primary],
+            f"{path}: cannot use the match database: {PLACE_SAYS[primary]} ({exc})",
+            unwritable=primary in UNWRITABLE,
+            reason=PLACE_SAYS[primary],
         )
     return StoreError(
         f"{path}: not a usable blitzcam match database ({exc}); "
         "it was left untouched — move it away to start a new one"
     )
-
-
-def _remove_if_empty(path: Path) -> None:
-    """Takes away the empty file a failed first opening made (on a full disk, say): left, it
-    would be taken for a store cut to nothing, and refused ever after."""
-    with suppress(OSError):
-        if path.stat().st_size == 0:
-            path.unlink()
 
 
 class LockWaiter(Protocol):
@@ -322,7 +209,7 @@ class MatchStore:
                 unwritable=True,
                 reason=READ_ONLY_FILE,
             )
-        if exists and not read_only and (sides := _read_only_side_files(real)) is not None:
+        if exists and not read_only and (sides := read_only_side_files(real)) is not None:
             raise StoreError(
                 f"{self.path}: cannot use the match database: {sides}",
                 unwritable=True,
@@ -347,7 +234,7 @@ class MatchStore:
             )
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the match database: {exc}") from None
-        self._opened = _file_identity(self.path)  # (SQLite made the file, if new, in opening)
+        self._opened = file_identity(self.path)  # (SQLite made the file, if new, in opening)
         try:
             if read_only:
                 self._check_current()
@@ -359,7 +246,7 @@ class MatchStore:
         except BaseException as exc:
             self._conn.close()
             if made_here is not None:
-                _remove_if_empty(made_here)
+                remove_if_empty(made_here)
             if isinstance(exc, sqlite3.DatabaseError):
                 raise opening_problem(self.path, exc) from None
             if isinstance(exc, UnicodeDecodeError):
@@ -489,12 +376,12 @@ class MatchStore:
                 target.unlink(missing_ok=True)
             # a read-only medium or folder, or a full disk, is the place's: the file may still
             # be read as it is (an archived older store's `show` and `export` were refused)
-            primary = _place_code(target, exc)
-            unwritable = primary in _UNWRITABLE
+            primary = place_code(target, exc)
+            unwritable = primary in UNWRITABLE
             raise StoreError(
                 f"{self.path}: not upgraded: its backup {target} could not be written ({exc})",
                 unwritable=unwritable,
-                reason=_CODE_PLACE[primary] if unwritable else "",
+                reason=PLACE_SAYS[primary] if unwritable else "",
             ) from None
 
     @property
@@ -528,14 +415,14 @@ class MatchStore:
         except sqlite3.Error as exc:
             if not as_store_errors:
                 raise
-            if _place_code(self.path, exc) == 5:  # SQLITE_BUSY, past the wait (SQLite's words
+            if place_code(self.path, exc) == 5:  # SQLITE_BUSY, past the wait (SQLite's words
                 # alone said nothing of another program, nor whether the change was kept)
                 raise StoreError(
-                    f"{self.path}: cannot change the match database: {_CODE_PLACE[5]} ({exc}): "
+                    f"{self.path}: cannot change the match database: {PLACE_SAYS[5]} ({exc}): "
                     "nothing was saved"
                 ) from None
             raise StoreError(
-                f"{self.path}: cannot change the match database: {_no_room(self.path, exc)}"
+                f"{self.path}: cannot change the match database: {no_room(self.path, exc)}"
             ) from None
         if (elsewhere := self.not_the_file_opened()) is not None:
             self._rollback()
@@ -550,7 +437,7 @@ class MatchStore:
                 raise SavedThenInterrupted() from None  # Python raises it once COMMIT returned
             self._rollback()
             if as_store_errors and isinstance(exc, sqlite3.Error):
-                said = _no_room(self.path, exc)
+                said = no_room(self.path, exc)
                 raise StoreError(f"{self.path}: the change was not saved: {said}") from None
             raise
         try:
@@ -564,7 +451,7 @@ class MatchStore:
         it opened: every round saved after a deletion was lost at quitting, said saved."""
         if os.name != "posix":  # (Windows refuses to delete or replace a file held open)
             return None
-        now = _file_identity(self.path)
+        now = file_identity(self.path)
         if now == self._opened:
             return None
         happened = "was deleted or moved" if now is None else "was replaced by another file"
@@ -628,7 +515,7 @@ class MatchStore:
                 # (a full disk: the file could not grow, and a copy of it alone, taken to make
                 # room, was "malformed" and lacked the rounds; a reader holding it off is no
                 # error, only a checkpoint left for later)
-                if not _busy(exc) and _log_holds_changes(self.path):
+                if not _busy(exc) and log_holds_changes(self.path):
                     self.unfolded = (
                         f"the newest changes are saved in {self.path.name}-wal beside "
                         f"{self.path} but could not be folded into the file itself ({exc}): "

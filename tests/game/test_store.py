@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import blitzcam.game.store_place as store_place
 from blitzcam.game import names
 from blitzcam.game.rules import Match, MatchError, Round, Settings, Tally, score_match
 from blitzcam.game.store import (
@@ -910,7 +911,6 @@ def test_a_disk_io_error_on_a_full_disk_is_called_a_full_disk(
     # which every reader of a write-ahead-log database needs)
     import shutil
 
-    from blitzcam.game import store as store_module
 
     path = tmp_path / "m.sqlite3"
     MatchStore(path).close()
@@ -922,8 +922,8 @@ def test_a_disk_io_error_on_a_full_disk_is_called_a_full_disk(
 
     monkeypatch.setattr(MatchStore, "_check_and_migrate", refuse)
     usage = shutil.disk_usage(tmp_path)._replace(free=free)
-    monkeypatch.setattr(store_module.shutil, "disk_usage", lambda _: usage)
-    monkeypatch.setattr(store_module, "_write_refused", lambda _: probe)
+    monkeypatch.setattr(store_place.shutil, "disk_usage", lambda _: usage)
+    monkeypatch.setattr(store_place, "write_refused", lambda _: probe)
     with pytest.raises(StoreError) as opened:
         MatchStore(path)
     assert said in str(opened.value)
@@ -937,14 +937,14 @@ def test_a_write_refused_by_a_file_size_limit_is_told_by_its_errno(tmp_path: Pat
     probe = (
         "import resource, sys; from pathlib import Path; "
         "resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY)); "
-        "from blitzcam.game.store import _write_refused; print(_write_refused(Path(sys.argv[1])))"
+        "from blitzcam.game.store_place import write_refused; print(write_refused(Path(sys.argv[1])))"
     )
     done = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True,
                           text=True, check=True)  # fmt: skip
     assert done.stdout.strip() == str(errno.EFBIG)
-    from blitzcam.game.store import _write_refused
+    from blitzcam.game.store_place import write_refused
 
-    assert _write_refused(tmp_path) is None and not list(tmp_path.iterdir())  # nothing left
+    assert write_refused(tmp_path) is None and not list(tmp_path.iterdir())  # nothing left
 
 
 def test_who_joined_or_left_and_their_start_are_stored(store: MatchStore) -> None:
@@ -1355,7 +1355,6 @@ class _DiskFull:
 def test_a_change_refused_by_a_quota_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a round saved past the user's quota was "the change was not saved: disk I/O error" (the
     # diff's review); the quota is asked of the folder as at opening
-    from blitzcam.game import store as store_module
 
     class OverQuota(_DiskFull):
         def execute(self, sql: str, *args):
@@ -1367,7 +1366,7 @@ def test_a_change_refused_by_a_quota_says_so(tmp_path: Path, monkeypatch: pytest
 
     with MatchStore(tmp_path / "m.sqlite3") as store:
         match_id = store.create_match(match_of(n=2))
-        monkeypatch.setattr(store_module, "_write_refused", lambda _: errno.EDQUOT)
+        monkeypatch.setattr(store_place, "write_refused", lambda _: errno.EDQUOT)
         plain = store._conn
         store._conn = OverQuota(plain)  # type: ignore[assignment]
         with pytest.raises(StoreError) as caught:

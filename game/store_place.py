@@ -1,0 +1,139 @@
+"""What a failure of SQLite says of the place a match database is in, in words: a read-only
+file or folder, a full disk, this user's quota, another program's lock; and which file a path
+names now (a database deleted, moved or replaced while open).
+
+SQLite says "disk I/O error" for most of these; the store asks the place itself (free space, a
+probe write) so that its refusals name the cause a user can act on.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import sqlite3
+from contextlib import suppress
+from pathlib import Path
+from typing import Final
+
+# SQLite's primary result codes that say the place, not the file, is the problem
+# not SQLite's: a write refused for this user's disk quota or file-size limit, which SQLite says
+# as "disk I/O error" on a disk with room (a lab's or a network home folder's quota: said as a
+# failing disk, and even reading refused; review)
+OVER_LIMIT: Final = -13
+UNWRITABLE: Final = frozenset({3, 8, 13, 14, OVER_LIMIT})  # where the file may still be read
+PLACE_SAYS: Final = {
+    OVER_LIMIT: "this user's disk quota or file-size limit is reached",
+    3: "no permission",  # SQLITE_PERM
+    5: "another program holds it and did not let go",  # SQLITE_BUSY
+    8: "the file or its folder is read-only",  # SQLITE_READONLY
+    10: "the disk could not read or write it",  # SQLITE_IOERR
+    13: "the disk is full",  # SQLITE_FULL
+    14: "the file or its folder cannot be opened for writing",  # SQLITE_CANTOPEN
+}
+
+
+# a failed file operation's errno as the SQLite code that says the same of the place
+_ERRNO_AS_CODE: Final = {
+    errno.EROFS: 8,
+    errno.EACCES: 3,
+    errno.EPERM: 3,
+    errno.ENOSPC: 13,
+    errno.EDQUOT: OVER_LIMIT,
+    errno.EFBIG: OVER_LIMIT,
+}
+PROBE_BYTES: Final = 64 << 10  # what a failed write's cause is asked with: SQLite's pages
+
+FULL_BELOW_BYTES: Final = 1 << 20  # free space under which a failed write is the full disk's
+READ_ONLY_FILE: Final = "the file is read-only"
+SIDE_FILES: Final = ("-wal", "-shm")  # what SQLite keeps beside a write-ahead-log database
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """Which file `path` names now (device and inode; Windows' file index), None when none
+    is there: a database deleted, moved or replaced while open is told by it."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def read_only_side_files(path: Path) -> str | None:
+    """Why the files SQLite keeps beside `path` refuse every change, where they are there but
+    read-only (left so by a read-only use of the file, or a copy); None where they do not.
+    (Its refusal named only the file, writable by then; review.)"""
+    sides = [path.with_name(path.name + suffix) for suffix in SIDE_FILES]
+    try:
+        named = [side.name for side in sides if side.is_file() and not os.access(side, os.W_OK)]
+    except OSError:
+        return None  # (SQLite's own open says what is wrong)
+    if not named:
+        return None
+    are, them = ("are", "them") if len(named) > 1 else ("is", "it")
+    return (
+        f"{' and '.join(named)} beside it {are} read-only (make {them} writable as the file is; "
+        "a -wal file may hold its newest rounds, keep it)"
+    )
+
+
+def log_holds_changes(path: Path) -> bool:
+    """Whether the write-ahead log beside `path` holds anything (a checkpoint that failed on an
+    empty one left no change out of the file)."""
+    try:
+        return path.with_name(path.name + "-wal").stat().st_size > 0
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True  # (it cannot be told: said as it may)
+
+
+def _disk_is_full(path: Path) -> bool:
+    try:
+        return shutil.disk_usage(path.parent).free < FULL_BELOW_BYTES
+    except OSError:
+        return False
+
+
+def place_code(path: Path, exc: BaseException) -> int | None:
+    """The SQLite primary result code of a failure (an OSError's errno taken as the code that
+    says the same: a read-only medium, no permission, a full disk); "disk I/O error" on a full
+    disk is the full disk's."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = _ERRNO_AS_CODE.get(getattr(exc, "errno", None) or 0) if code is None else code & 0xFF
+    if primary == 10 and _disk_is_full(path):  # SQLITE_IOERR
+        primary = 13
+    elif primary == 10:
+        primary = _ERRNO_AS_CODE.get(write_refused(path.parent) or 0, primary)
+    return primary
+
+
+def no_room(path: Path, exc: sqlite3.Error) -> str:
+    """SQLite's words for a failed change, with the place's where it is a full disk or this
+    user's quota (its "disk I/O error" said nothing of either where a round was saved; the
+    diff's review)."""
+    code = place_code(path, exc)
+    return f"{PLACE_SAYS[code]} ({exc})" if code in (13, OVER_LIMIT) else str(exc)
+
+
+def write_refused(folder: Path) -> int | None:
+    """The errno of a write of PROBE_BYTES to a file made in `folder` (and removed), None where
+    it was written: what SQLite's "disk I/O error" leaves unsaid."""
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=folder) as probe:
+            probe.write(bytes(PROBE_BYTES))
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as exc:
+        return exc.errno
+    return None
+
+
+def remove_if_empty(path: Path) -> None:
+    """Takes away the empty file a failed first opening made (on a full disk, say): left, it
+    would be taken for a store cut to nothing, and refused ever after."""
+    with suppress(OSError):
+        if path.stat().st_size == 0:
+            path.unlink()
