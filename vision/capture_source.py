@@ -15,7 +15,8 @@ from typing import Final, Protocol, TypeVar
 import numpy as np
 
 from blitzcam.errors import UserError
-from blitzcam.vision.images import ImageError, read_image, to_bgr8
+from blitzcam.vision.images import ImageError, read_image
+from blitzcam.vision.pixel_format import to_bgr8
 from blitzcam.vision.source_address import is_stream
 
 # FFmpeg logs on its own ("[tcp @ 0x...] Connection refused", a decoder's complaints), not

@@ -389,7 +389,7 @@ class CountingPipeline:
             # an error), and grey or BGRA frames fail deep in the engine
             raise ValueError(
                 f"CountingPipeline: expected a BGR uint8 frame (height, width, 3), got "
-                f"{frame_bgr.dtype} {frame_bgr.shape}; vision.images.to_bgr8 converts one"
+                f"{frame_bgr.dtype} {frame_bgr.shape}; vision.pixel_format.to_bgr8 converts one"
             )
         t0 = time.perf_counter()
         timing: dict[str, float] = {}

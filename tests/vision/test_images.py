@@ -24,8 +24,8 @@ from blitzcam.vision.images import (
     is_truncated,
     read_image,
     reduction_for,
-    to_bgr8,
 )
+from blitzcam.vision.pixel_format import to_bgr8
 
 
 def _png(image: np.ndarray) -> bytes:
