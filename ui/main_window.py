@@ -58,7 +58,14 @@ from blitzcam.ui.settings import (
     load_settings,
     save_settings,
 )
-from blitzcam.ui.status_bar import WrappingStatusBar
+from blitzcam.ui.status_bar import (
+    ADVICE_MS,
+    BRIEF_MS,
+    LONGER_MS,
+    NEWS_MS,
+    WARNING_MS,
+    WrappingStatusBar,
+)
 from blitzcam.ui.text_size import text_percent
 from blitzcam.ui.toolbar_more import fit_more_button
 from blitzcam.ui.window_place import (
@@ -146,7 +153,7 @@ class MainWindow(QMainWindow):
 
         self._open_at_start()
         if problems:  # the rest of the settings are in use; saving them replaces the file
-            self.statusBar().showMessage("; ".join(problems), 15000)
+            self.statusBar().showMessage("; ".join(problems), ADVICE_MS)
         self.update_actions()
 
     def _open_at_start(self) -> None:
@@ -160,12 +167,14 @@ class MainWindow(QMainWindow):
                 match = None
             if match is not None:
                 self.show_match(last, match)
-                self.statusBar().showMessage(f"Opened match {last}, shown at the last quit", 5000)
+                self.statusBar().showMessage(
+                    f"Opened match {last}, shown at the last quit", BRIEF_MS
+                )
                 return
         resume = self.store.latest_unfinished()
         if resume is not None:
             self.show_match(resume)
-            self.statusBar().showMessage(f"Resumed the unfinished match {resume}", 5000)
+            self.statusBar().showMessage(f"Resumed the unfinished match {resume}", BRIEF_MS)
 
     # --- building ------------------------------------------------------------------------
 
@@ -327,7 +336,7 @@ class MainWindow(QMainWindow):
             try:
                 match = self.store.load(match_id)
             except (MatchError, StoreError) as exc:  # deleted since the browser listed it
-                self.statusBar().showMessage(f"Match not opened: {exc}", 8000)
+                self.statusBar().showMessage(f"Match not opened: {exc}", NEWS_MS)
                 return
         if match_id != self.match_id:  # (another match's news is not this one's)
             self.statusBar().clearMessage()
@@ -363,7 +372,7 @@ class MainWindow(QMainWindow):
         self._told_decided = self.decided()  # (said with the refusal: "Reloaded as ...")
         return f"{exc}. Reloaded as it is stored now."
 
-    def say_done(self, text: str, ms: int = 5000) -> None:
+    def say_done(self, text: str, ms: int = BRIEF_MS) -> None:
         """Say what a change did; with the match decided after it, how to play on too, until
         the next news (Space and Ctrl+M then do nothing, unsaid: the headline says who won, not
         what next; a redo, a lowered target or a deleted round decided it without a word)."""
@@ -423,7 +432,7 @@ class MainWindow(QMainWindow):
         try:
             match_id = self.store.create_match(match)
         except StoreError as exc:  # the database is locked by another writer, or failing
-            self.statusBar().showMessage(f"The match was not started: {exc}", 10000)
+            self.statusBar().showMessage(f"The match was not started: {exc}", LONGER_MS)
             return
         self.show_match(match_id, match)
 
@@ -454,9 +463,9 @@ class MainWindow(QMainWindow):
             try:
                 export_match(self.match, target, store=self.store.path)
             except OSError as exc:
-                self.statusBar().showMessage(f"Not saved: {target}: {exc.strerror or exc}", 8000)
+                self.statusBar().showMessage(f"Not saved: {target}: {exc.strerror or exc}", NEWS_MS)
                 return
-            self.statusBar().showMessage(f"Saved {target}", 5000)
+            self.statusBar().showMessage(f"Saved {target}", BRIEF_MS)
 
     def asked(self, title: str, question: str) -> bool:
         """Yes to a question, No the default: Enter or Esc keeps things as they are (the
@@ -484,7 +493,7 @@ class MainWindow(QMainWindow):
         try:
             data = data_dir()
         except UserError as exc:  # BLITZCAM_DATA_DIR unusable: said, not raised out of a slot
-            self.statusBar().showMessage(f"Settings not opened: {exc}", 15000)
+            self.statusBar().showMessage(f"Settings not opened: {exc}", ADVICE_MS)
             return
         dialog = SettingsDialog(
             dataclasses.replace(self.settings, camera=in_use), data_dir=data, parent=self
@@ -511,12 +520,12 @@ class MainWindow(QMainWindow):
         except OSError as exc:  # in use now, and said: it will not be there next start
             self.statusBar().showMessage(
                 f"Settings in use but not saved: {self._settings_path}: {exc.strerror or exc}",
-                15000,
+                ADVICE_MS,
             )
             return
         # (the news before may be of them: a damaged file "kept as .bad when settings are
         # saved", said on after they were)
-        self.statusBar().showMessage("Settings saved", 5000)
+        self.statusBar().showMessage("Settings saved", BRIEF_MS)
 
     def _on_enroll(self) -> None:
         if self.enrolling is not None:  # one camera, one enrollment at a time
@@ -525,7 +534,7 @@ class MainWindow(QMainWindow):
         try:
             source = self.open_source(self.camera_spec())
         except Exception as exc:
-            self.statusBar().showMessage(camera_problem(self.camera_spec(), exc), 8000)
+            self.statusBar().showMessage(camera_problem(self.camera_spec(), exc), NEWS_MS)
             return
         dialog = EnrollDialog(
             source,
@@ -562,7 +571,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(
                 f"Full screen: {self.fullscreen_action.shortcut().toString()} leaves it; every "
                 "key still works",
-                8000,
+                NEWS_MS,
             )
 
     def shutdown(self) -> None:
@@ -593,14 +602,14 @@ class MainWindow(QMainWindow):
             return False
         if (elsewhere := self.store.not_the_file_opened()) is not None:
             # (its reads are of the file opened, and the next change is refused: said now)
-            self.statusBar().showMessage(f"{self.store.path}: {elsewhere}", 30000)
+            self.statusBar().showMessage(f"{self.store.path}: {elsewhere}", WARNING_MS)
             return False
         try:
             stored = self.store.load(self.match_id)
         except MissingMatchError:  # deleted meanwhile (`blitzcam match delete`): let go
             gone = self.match_id
             self.on_match_deleted(gone)
-            self.statusBar().showMessage(f"Match {gone} was deleted elsewhere", 8000)
+            self.statusBar().showMessage(f"Match {gone} was deleted elsewhere", NEWS_MS)
             return True
         except (MatchError, StoreError):
             return False  # damaged meanwhile: the next change says so in one line
@@ -611,7 +620,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             "The match was changed elsewhere (another blitzcam window, or `blitzcam match`): "
             "shown as it is now",
-            8000,
+            NEWS_MS,
         )
         return True
 
@@ -653,7 +662,7 @@ class MainWindow(QMainWindow):
         )
         if refused is not None:
             if not event.isAutoRepeat():  # (a key held: said once, not at each repeat)
-                self.statusBar().showMessage(self._why_not(refused), 8000)
+                self.statusBar().showMessage(self._why_not(refused), NEWS_MS)
             event.accept()
             return
         super().keyPressEvent(event)

@@ -21,6 +21,7 @@ from blitzcam.ui.dialog_parts import Refusal, open_once
 from blitzcam.ui.join import JoinDialog
 from blitzcam.ui.players import PlayersDialog
 from blitzcam.ui.settings import MatchSettingsDialog
+from blitzcam.ui.status_bar import BRIEF_MS, LONGER_MS, NEWS_MS
 from blitzcam.ui.undo_history import Change, MatchHistory
 
 if TYPE_CHECKING:
@@ -83,14 +84,14 @@ class MatchChanges:
         try:
             match = self._store.undo_last_round(self._match_id, expect=self._match)
         except (MatchError, StoreError) as exc:
-            self._say(self._window.why_refused(exc), 8000)
+            self._say(self._window.why_refused(exc), NEWS_MS)
             return
         if before is not None:  # redo puts the match back whole: a leave after the round too
             self._undone.push(Change(self._match_id, None, before, match))
         self._window.show_match(self._match_id, match)
         seats = seat_changes(before, match) if before is not None else ""
         self._say(
-            f"Round {len(match.rounds) + 1} undone{seats} (Ctrl+Shift+Z brings it back)", 8000
+            f"Round {len(match.rounds) + 1} undone{seats} (Ctrl+Shift+Z brings it back)", NEWS_MS
         )
         self._window.tell_standings()
 
@@ -101,12 +102,12 @@ class MatchChanges:
                 self._match_id, lambda _: rules.checked(change.before), expect=self._match
             )
         except (MatchError, StoreError) as exc:
-            self._say(f"Could not undo {change.what}: {self._window.why_refused(exc)}", 8000)
+            self._say(f"Could not undo {change.what}: {self._window.why_refused(exc)}", NEWS_MS)
             return
         self._changes.take(change)
         self._undone.push(Change(self._match_id, change.what, change.after, match))
         self._window.show_match(self._match_id, match)
-        self._window.say_done(f"Undone: {change.what} (Ctrl+Shift+Z brings it back)", 8000)
+        self._window.say_done(f"Undone: {change.what} (Ctrl+Shift+Z brings it back)", NEWS_MS)
 
     def record(self, what: str, before: Match | None, after: Match) -> None:
         """A change made here to the open match, which undo may take back."""
@@ -133,7 +134,7 @@ class MatchChanges:
             not_done = (
                 "Round not brought back" if undone.what is None else f"Could not redo {undone.what}"
             )
-            self._say(f"{not_done}: {self._window.why_refused(exc)}", 8000)
+            self._say(f"{not_done}: {self._window.why_refused(exc)}", NEWS_MS)
             self._window.update_actions()
             return
         self._undone.take(undone)
@@ -142,10 +143,10 @@ class MatchChanges:
             self.record(undone.what, left, match)
         self._window.show_match(self._match_id, match)
         if undone.what is not None:
-            self._window.say_done(f"Made again: {undone.what}", 8000)
+            self._window.say_done(f"Made again: {undone.what}", NEWS_MS)
             return
         seats = seat_changes(left, match) if left is not None else ""
-        self._window.say_done(f"Round {len(match.rounds)} brought back{seats}", 8000)
+        self._window.say_done(f"Round {len(match.rounds)} brought back{seats}", NEWS_MS)
 
     def delete_round(self) -> None:
         """Delete the round chosen in the table, once the players say so (a round entered twice
@@ -154,13 +155,13 @@ class MatchChanges:
             return
         number = self._window.scoreboard.table.current_round()
         if number is None:
-            self._say("Choose the round to delete in the table first", 5000)
+            self._say("Choose the round to delete in the table first", BRIEF_MS)
             return
         said = round_counts(self._match.rounds[number - 1])
         try:
             gone = rules.taken_off(self._match, rules.delete_round(self._match, number))
         except MatchError as exc:  # refused: said now, not after a question
-            self._say(f"Round not deleted: {self._window.why_refused(exc)}", 8000)
+            self._say(f"Round not deleted: {self._window.why_refused(exc)}", NEWS_MS)
             return
         with_them = (
             f" {listed(gone)} played only that round: taken off the match with it "
@@ -181,13 +182,15 @@ class MatchChanges:
             # its match changed elsewhere) may have another round `number`
             match = self._store.delete_round(self._match_id, number, expect=asked_of)
         except (MatchError, StoreError) as exc:
-            self._say(f"Round not deleted: {self._window.why_refused(exc)}", 8000)
+            self._say(f"Round not deleted: {self._window.why_refused(exc)}", NEWS_MS)
             return
         gone = rules.taken_off(before, match)
         self.record(f"round {number}'s deletion", before, match)
         self._window.show_match(self._match_id, match)
         also = f"; {taken_off_said(gone)}" if gone else ""
-        self._window.say_done(f"Round {number} deleted; the rounds after it moved up{also}", 8000)
+        self._window.say_done(
+            f"Round {number} deleted; the rounds after it moved up{also}", NEWS_MS
+        )
 
     def open_match_settings(self) -> None:
         if self._match is None:
@@ -202,7 +205,7 @@ class MatchChanges:
     def apply_match_settings(self, settings: rules.Settings) -> bool:
         refused = self.settings_refused(settings)
         if refused is not None:
-            self._say(refused, 8000)
+            self._say(refused, NEWS_MS)
         return refused is None
 
     def settings_refused(
@@ -210,7 +213,7 @@ class MatchChanges:
     ) -> str | None:
         """Apply `settings` to the open match through the store; why not, if refused."""
         if self._match is not None and settings == self._match.settings:  # (said "changed")
-            self._say("Nothing changed: the settings are as they were", 5000)
+            self._say("Nothing changed: the settings are as they were", BRIEF_MS)
             return None
         refused = self._change_refused(
             "Settings",
@@ -246,7 +249,7 @@ class MatchChanges:
                 within.reject()
                 self._say(
                     f"{refused} Open it again to make the change on the match as it is now.",
-                    10000,
+                    LONGER_MS,
                 )
             return Refusal(refused, exc if isinstance(exc, MatchError) else None)
         self.record(undone_as or f"the change of {what.lower()}", before, match)
@@ -289,7 +292,7 @@ class MatchChanges:
             undone_as=f"{player.name}'s joining",
         )
         if refused is None and self._match is not None:
-            self._say(f"{player.name} plays from round {len(self._match.rounds) + 1} on", 8000)
+            self._say(f"{player.name} plays from round {len(self._match.rounds) + 1} on", NEWS_MS)
         return refused
 
     def leave(self) -> None:
@@ -352,7 +355,7 @@ class MatchChanges:
             # after 300 leaves and returns in a review's soak)
             ask.deleteLater()
         if chosen < 1:
-            self._say(f"{title}: nobody was chosen, nothing changed", 8000)
+            self._say(f"{title}: nobody was chosen, nothing changed", NEWS_MS)
             return
         name = names[chosen - 1]
         before = self._match
@@ -371,9 +374,9 @@ class MatchChanges:
         ):
             said = played_no_round(name)  # not left with a total
         if refused is None:
-            self._window.say_done(said, 10000)
+            self._window.say_done(said, LONGER_MS)
         else:
-            self._say(refused.text, 10000)
+            self._say(refused.text, LONGER_MS)
 
     def players_refused(
         self, players: tuple[rules.Player, ...], *, within: QDialog | None = None
@@ -383,7 +386,7 @@ class MatchChanges:
             lambda: rules.change_players(self._match, players), self._match
         ):
             # (OK on the dialog as it opened said "Players changed"; review)
-            self._say("Nothing changed: the players are as they were", 5000)
+            self._say("Nothing changed: the players are as they were", BRIEF_MS)
             return None
         return self._change_refused(
             "Players",

@@ -27,6 +27,7 @@ from blitzcam.ui.review_pictures import ReviewPictures, review_pictures
 from blitzcam.ui.scan import ScanView
 from blitzcam.ui.scan_session import Corrections, Reviewed, ScanSession, why_a_scan_ends
 from blitzcam.ui.settings import capture_folder
+from blitzcam.ui.status_bar import ADVICE_MS, BRIEF_MS, LONGER_MS, NEWS_MS
 
 if TYPE_CHECKING:
     from blitzcam.ui.main_window import MainWindow
@@ -90,7 +91,7 @@ class RoundFlow:
         before = self.scan.session.players
         if (why := why_a_scan_ends(self.scan.session, seated)) is not None:
             self.end_scan()
-            self._say(why, 10000)
+            self._say(why, LONGER_MS)
             return
         self.scan.set_players(seated)
         renamed = {old.name: new.name for old, new in zip(before, seated, strict=True)}
@@ -257,7 +258,7 @@ class RoundFlow:
                 if session is not None:
                     self.end_scan()
                 self._window.on_match_deleted(gone)
-                self._say(f"Match {gone} was deleted elsewhere: the round was not saved", 15000)
+                self._say(f"Match {gone} was deleted elsewhere: the round was not saved", ADVICE_MS)
                 return
             if isinstance(exc, StaleMatchError) and self._seats_changed(dialog, edited):
                 # the dialog's seats are not the round's any more: its round cannot be saved
@@ -271,7 +272,7 @@ class RoundFlow:
                     if self.scan is not None
                     else "scan the round again"  # a player joined or left: the scan ended
                 )
-                self._say(f"{why} Its players were changed elsewhere: {again}.", 15000)
+                self._say(f"{why} Its players were changed elsewhere: {again}.", ADVICE_MS)
                 return
             if isinstance(exc, StaleMatchError) and edited is None and self._window.decided():
                 # (confirming again could only be refused: no round follows the deciding one)
@@ -293,7 +294,7 @@ class RoundFlow:
         dialog.accept()
         self._on_confirm_closed(dialog)
         if session is None and match == self._match:  # an edit that changed nothing
-            self._say("Nothing changed: the round is as it was", 5000)
+            self._say("Nothing changed: the round is as it was", BRIEF_MS)
             return  # (what can be redone still can)
         # a round of the user's own makes the match's undone ones unreachable (it cannot come
         # back to the state an undo left while it stays on top): let them go
@@ -348,13 +349,13 @@ class RoundFlow:
         except (UserError, OSError) as exc:  # the data folder unusable: the round is saved
             problem = str(exc)
         if problem is not None:  # (its drive unplugged since it was chosen, say)
-            self._say(f"Round saved, but its captures were not kept: {problem}", 15000)
+            self._say(f"Round saved, but its captures were not kept: {problem}", ADVICE_MS)
             return
 
         try:
             keep_scanned_round(folder, session, round_, taken_at=datetime.now().astimezone())
         except CapturesPartlyKeptError as exc:  # the round is saved: said, and it stands
-            self._say(f"Round saved, but {exc}", 8000)
+            self._say(f"Round saved, but {exc}", NEWS_MS)
 
     # --- scanning ------------------------------------------------------------------------
 
@@ -364,7 +365,7 @@ class RoundFlow:
         try:
             source = self._window.open_source(self._window.camera_spec())
         except Exception as exc:  # a camera that is not there, a bad file name
-            self._say(camera_problem(self._window.camera_spec(), exc), 8000)
+            self._say(camera_problem(self._window.camera_spec(), exc), NEWS_MS)
             return
         scan = ScanView(
             rules.at_table(self._match),
@@ -454,7 +455,7 @@ class RoundFlow:
 
     def _on_scan_failed(self, message: str) -> None:
         had_view = self.scan is not None and self.scan.had_view
-        self._say(scan_failed_text(message, had_view=had_view), 15000)
+        self._say(scan_failed_text(message, had_view=had_view), ADVICE_MS)
 
     def end_scan(self) -> None:
         status = self._window.statusBar()

@@ -21,6 +21,13 @@ from blitzcam.ui.labels import as_plain
 MARGIN: Final = 6  # pixels round the text, as Qt's own bar leaves
 MAX_LINES: Final = 6  # past this the bar stops growing (the rest is in its tooltip)
 
+# How long the window's news stays, by how much there is to read and act on
+BRIEF_MS: Final = 5_000  # a change done, or nothing changed ("Settings saved")
+NEWS_MS: Final = 8_000  # a refusal or an undo, with the key that goes on from it
+LONGER_MS: Final = 10_000  # a seat change, or a scan ended by a change made elsewhere
+ADVICE_MS: Final = 15_000  # a problem to act on: the camera stopped, captures not kept
+WARNING_MS: Final = 30_000  # the database file moved or replaced while open
+
 
 def shown_lines(message: str, font: QFont, width: int) -> list[str]:
     """`message` wrapped at `width` pixels in `font`, at most MAX_LINES of it, the last cut
