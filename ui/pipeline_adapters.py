@@ -173,10 +173,9 @@ class PipelineEnroller:
         notes = [
             f"Note: {pair.note(deck_label)}." for pair in involving(pipeline.look_alikes, deck)
         ]
-        if (glare := enrolled.glare_note()) is not None:
-            notes.append(f"Note: {glare}.")
+        notes += [f"Note: {light}." for light in enrolled.light_notes()]
         try:  # a face-up card, the wrong deck picked up (stored all the same)
-            unlike = reads_as_another(deck, target, glared=enrolled.glare_note() is not None)
+            unlike = reads_as_another(deck, target, poorly_lit=bool(enrolled.light_notes()))
         except UserError:  # stored: only the advice is missing
             unlike = None
         if unlike is not None:  # (first: the dialog's box shows five lines, the last cut)

@@ -31,6 +31,7 @@ from blitzcam.vision.paper_light import (
     GLARE_NOTE_FROM,
     clipped_white,
     evenly_lit,
+    paper_grey,
     whited_out,
 )
 from blitzcam.vision.references import (
@@ -49,6 +50,12 @@ if TYPE_CHECKING:
     from blitzcam.vision.embedding import Embedder, References
     from blitzcam.vision.references import DeckProfile
 
+# A card whose paper reads darker than this grey (its median, of 255) was photographed in too
+# little light: stored all the same, with advice. Enrolled from a photo darkened step by step
+# (the eight decks, read and shot noise), each back read like its drawing as in full light down
+# to a paper of grey 25 (0.990 alike against 0.997), and fell apart under 17 (0.66 at 12, three
+# of eight nearer another deck's drawing): the line leaves room for a real sensor's noise.
+DARK_PAPER_BELOW: Final = 40
 CUT_OUT_BACKGROUND: Final = 40  # the grey a transparent cut-out of a card is laid on
 CAMERA_WARMUP_FRAMES: Final = 10  # auto-exposure settles before a frame is used
 CAMERA_TRIES: Final = 40  # frames of a camera or stream looked at for a card, once settled
@@ -57,10 +64,27 @@ FILE_TRIES: Final = 900  # ... of a video or folder: half a minute of video at 3
 
 @dataclass(frozen=True, slots=True)
 class Enrolled:
-    """A deck's back stored: the file, and how much of its drawing glare had whited out."""
+    """A deck's back stored: the file, how much of its drawing glare had whited out, and how
+    light its paper was in the photo."""
 
     path: Path
     whited_out: float = 0.0  # (vision/paper_light.py)
+    paper_grey: float = 255.0  # the photographed card's median grey, before its light is evened
+
+    def dark_note(self) -> str | None:
+        """Advice when the photo was too dark for the back to be read as it will be on the
+        table (stored all the same: a back of the user's own may be printed dark)."""
+        if self.paper_grey >= DARK_PAPER_BELOW:
+            return None
+        return (
+            f"the photo is very dark (the card's paper at grey {self.paper_grey:.0f} of 255): "
+            "in so little light its drawing is mostly the camera's noise; enroll it again in "
+            "more light"
+        )
+
+    def light_notes(self) -> list[str]:
+        """Every note on the photo's light: glare, darkness."""
+        return [note for note in (self.glare_note(), self.dark_note()) if note is not None]
 
     def glare_note(self) -> str | None:
         """Advice when glare took enough of the drawing to make the back read less like
@@ -127,7 +151,7 @@ def enroll_image(
                     f"({exc.strerror or exc}); {target} is stored beside it: remove "
                     f"{other.name} by hand"
                 ) from None
-        return Enrolled(target, whited_out(photographed))
+        return Enrolled(target, whited_out(photographed), paper_grey(photographed))
     except KeyboardInterrupt:
         raise SavedThenInterrupted() from None
 
@@ -259,11 +283,11 @@ def check_deck_name(deck: str, *, new: bool = True) -> str:
 
 
 def reads_as_another(
-    deck: str, stored: Path, embedder: Embedder | None = None, *, glared: bool = False
+    deck: str, stored: Path, embedder: Embedder | None = None, *, poorly_lit: bool = False
 ) -> OtherDeck | None:
     """Whether the back stored for one of the eight decks reads more like another's drawing
-    (blitzcam's own) than its deck's, or, its photo glared (`glared`), hardly more like its own
-    (`lookalike.nearer_another`), read by `embedder` (the shipped network: None); None for a
+    (blitzcam's own) than its deck's, or, its photo poorly lit (`poorly_lit`), hardly more like
+    its own (`lookalike.nearer_another`), read by `embedder` (the shipped network: None); None for a
     deck of the user's own. UserError when the identity network cannot be loaded."""
     if deck not in DECK_NAMES:
         return None
@@ -276,7 +300,7 @@ def reads_as_another(
     # likenesses of the same file: 0.63 against 0.57; review)
     patches = np.asarray(load_reference_file(stored, deck))
     back = reference_vectors(embedder.embed, patches, np.zeros(len(patches), np.int64)).vectors
-    return nearer_another(deck, back, drawings, DECK_NAMES, glared=glared)
+    return nearer_another(deck, back, drawings, DECK_NAMES, poorly_lit=poorly_lit)
 
 
 def picture_to_enroll(data: bytes, *, name: str) -> tuple[np.ndarray, float]:

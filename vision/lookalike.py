@@ -166,14 +166,14 @@ def nearer_another(
     drawings: References,
     names: Sequence[str],
     *,
-    glared: bool = False,
+    poorly_lit: bool = False,
 ) -> OtherDeck | None:
     """Whether a back enrolled as `deck` (its variants' vectors, `back`) reads more like
     another deck's drawing in `drawings` (blitzcam's own, `names` indexing their owners) than
     `deck`'s: the wrong deck picked up, a face-up card, a photo in deep shadow; and, where its
-    photo had glare (`glared`), whether it reads hardly more like its own than its drawing
-    reads like another's (LOW_OWN_MARGIN). (Said as a question: a print drawn differently from
-    blitzcam's own may read low to every drawing.)"""
+    photo was poorly lit (`poorly_lit`: glare, or too dark), whether it reads hardly more like
+    its own than its drawing reads like another's (LOW_OWN_MARGIN). (Said as a question: a print
+    drawn differently from blitzcam's own may read low to every drawing.)"""
     if deck not in names or not len(back) or not len(drawings):
         return None
     sims = back @ drawings.vectors.T
@@ -188,7 +188,7 @@ def nearer_another(
     other = max(likeness, key=likeness.__getitem__)
     if likeness[other] > own:
         return OtherDeck(deck, other, likeness[other], own)
-    if not glared:
+    if not poorly_lit:
         return None
     # (a back whitened by glare reads low to every drawing, and its deck's cards, which read
     # to its drawing as to their sister deck's, went to the sister)

@@ -97,6 +97,15 @@ def whited_out(card_bgr: np.ndarray) -> float:
     return float((glare & region).sum() / region.sum())
 
 
+def paper_grey(card_bgr: np.ndarray) -> float:
+    """How light a photographed card's paper is: its median grey (0-255; paper covers most of a
+    back), 255.0 for no pixels."""
+    if not card_bgr.size:
+        return 255.0
+    grey = card_bgr if card_bgr.ndim == 2 else cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY)
+    return float(np.median(grey))
+
+
 def clipped_white(card_bgr: np.ndarray) -> float:
     """The share of a card white to the last bit, for a card whose drawing is not found at
     all: glare, or light strong enough to clip the paper, over the drawing leaves no ink to

@@ -133,8 +133,8 @@ def _said_enrolled(
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
     note += ", replacing the back enrolled before" if replaced else ""
     print(f"enrolled {deck} from {source}: stored {target}{note}")
-    if (glare := enrolled.glare_note()) is not None:
-        print(f"note: {glare}", file=sys.stderr)
+    for light in enrolled.light_notes():
+        print(f"note: {light}", file=sys.stderr)
     if meant is not None:  # (--own: said again, beside what was stored)
         print(
             f"note: {deck} is not one of the eight decks, and looks like {meant}: counted under "
@@ -144,7 +144,7 @@ def _said_enrolled(
     try:
         embedder = identity_network()  # (loaded once for both checks)
         pairs = involving(profile_look_alikes(embedder), deck)
-        unlike = reads_as_another(deck, target, embedder, glared=enrolled.glare_note() is not None)
+        unlike = reads_as_another(deck, target, embedder, poorly_lit=bool(enrolled.light_notes()))
     except UserError as exc:  # the back is stored: only the advice is missing
         print(f"note: could not check which decks {deck} looks like: {exc}", file=sys.stderr)
         return 0

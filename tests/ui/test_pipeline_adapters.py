@@ -355,6 +355,26 @@ def test_enrolling_a_glared_back_from_the_view_says_so() -> None:
                      r"brighter than the paper around it\): .* enroll it again\.", message), message
 
 
+def test_enrolling_a_back_from_a_dark_view_says_so() -> None:
+    import cv2
+
+    from blitzcam.datasets.art import render_back
+    from blitzcam.ui.pipeline_adapters import PipelineEnroller
+
+    card = cv2.cvtColor(np.ascontiguousarray(render_back("red-plow", width=300).rgba[..., :3]),
+                        cv2.COLOR_RGB2BGR)
+    frame = np.full((720, 1280, 3), 40, np.uint8)
+    frame[100:100 + card.shape[0], 400:400 + card.shape[1]] = card
+    noise = np.random.default_rng(0).normal(0, 2, frame.shape)
+    dim = np.clip(frame * 0.09 + noise, 0, 255).astype(np.uint8)  # a dim room's camera
+    message = PipelineEnroller(_counter_with(_FakePipeline())).enroll("red-plow", dim)
+    assert message.startswith("Red plow: enrolled")
+    assert re.search(r"Note: the photo is very dark \(the card's paper at grey \d+ of 255\): "
+                     r".* enroll it again in more light\.", message), message
+    lit = PipelineEnroller(_counter_with(_FakePipeline())).enroll("red-plow", frame)
+    assert "dark" not in lit, lit
+
+
 def test_a_decks_folder_is_read_once_shown_in_the_dialog_and_never_written(tmp_path) -> None:
     # (`app --decks DIR`: the app could not be given the folder `count` and `evaluate` take)
     import cv2

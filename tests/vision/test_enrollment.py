@@ -1211,6 +1211,47 @@ def test_glare_whiting_out_the_drawing_is_said_and_a_back_without_it_is_not(
         assert "glare" not in capsys.readouterr().err
 
 
+def _in_dim_light(photo: np.ndarray, light: float, *, seed: int = 0) -> np.ndarray:
+    """`photo` with `light` of its light, and a sensor's read and shot noise on top."""
+    rng = np.random.default_rng(seed)
+    dim = photo.astype(np.float32) * light
+    dim += rng.normal(0, 2, dim.shape) + rng.normal(0, 0.3, dim.shape) * np.sqrt(dim)
+    return np.clip(np.round(dim), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize(
+    ("light", "said"),
+    [
+        (1.0, False),  # full light: paper at grey ~250
+        (0.2, False),  # dim, still read as in full light: paper ~50
+        (0.1, True),  # paper ~25: still read right here, but a real sensor is noisier
+        (0.05, True),  # paper ~12: read nearer other decks' drawings
+    ],
+)
+def test_a_back_photographed_in_too_little_light_is_stored_with_advice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], light: float, said: bool
+) -> None:
+    photo = tmp_path / "back.png"
+    cv2.imwrite(str(photo), _in_dim_light(_photo("red-plow", seed=4), light))
+    assert enroll_command(argparse.Namespace(own=False, deck="red-plow", image=photo, camera=None)) == 0
+    err = capsys.readouterr().err
+    dark = re.search(r"note: the photo is very dark \(the card's paper at grey (\d+) of 255\): in "
+                     r"so little light its drawing is mostly the camera's noise; enroll it again "
+                     r"in more light", err)  # fmt: skip
+    assert (dark is not None) is said, err
+    assert (user_decks_dir() / "red-plow.png").is_file()  # stored all the same
+
+
+def test_a_cards_paper_grey_is_its_median_grey() -> None:
+    from blitzcam.vision.paper_light import paper_grey
+
+    card = np.full((100, 60, 3), 230, np.uint8)
+    card[20:50, 10:50] = (30, 40, 200)  # a drawing on a third of it: the paper's grey stays
+    assert paper_grey(card) == 230.0
+    assert paper_grey(card[..., 0]) == 230.0  # grey already
+    assert paper_grey(np.zeros((0, 0, 3), np.uint8)) == 255.0  # nothing to judge: no note
+
+
 def test_a_deck_name_typed_as_a_label_is_said_as_it_is_written(capsys) -> None:
     from blitzcam.vision.enrollment import check_deck_name
 

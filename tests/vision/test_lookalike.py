@@ -131,7 +131,7 @@ def test_a_glared_back_that_reads_hardly_more_like_its_own_drawing_is_said() -> 
     sister = np.array([0.6, 0.8, 0.0], np.float32)  # blue pump's drawing, 0.60 to green's
     drawings = References(np.stack([[1, 0, 0], sister, [0, 0, 1]]).astype(np.float32), np.array([0, 1, 2]))
     low = np.array([[0.62, 0.3, 0.1]], np.float32)
-    said = nearer_another("green-pump", low, drawings, names, glared=True)
+    said = nearer_another("green-pump", low, drawings, names, poorly_lit=True)
     assert (said.other, said.own, said.drawings) == ("blue-pump", pytest.approx(0.62), pytest.approx(0.6))
     assert said.note() == (
         "the back enrolled as green-pump reads little like green-pump's drawing (0.62 alike), "
@@ -142,7 +142,7 @@ def test_a_glared_back_that_reads_hardly_more_like_its_own_drawing_is_said() -> 
     # no glare: a print drawn otherwise than blitzcam's drawing reads low to it, unsaid
     assert nearer_another("green-pump", low, drawings, names) is None
     clear = np.array([[0.6 + LOW_OWN_MARGIN + 0.01, 0.3, 0.1]], np.float32)
-    assert nearer_another("green-pump", clear, drawings, names, glared=True) is None
+    assert nearer_another("green-pump", clear, drawings, names, poorly_lit=True) is None
 
 
 def test_enrolling_another_deck_s_back_under_a_deck_s_name_is_noted(tmp_path: Path, capsys) -> None:
