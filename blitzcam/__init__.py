@@ -2,7 +2,7 @@
 
 Nothing in it reaches the network. ONNX Runtime (1.32) looks up Microsoft's telemetry host from
 its first session unless told not to (DNS queries for mobile.events.data.microsoft.com, seen
-with strace; a review): it is told here, before anything of the package can load it, and the
+with strace): it is told here, before anything of the package can load it, and the
 processes it starts inherit it.
 """
 

@@ -92,8 +92,8 @@ def _link_not_followed(path: Path) -> str | None:
     """Why `path`, a link in a shared folder that only its owners may delete from (sticky and
     writable by all: /tmp) made by neither this user nor the folder's owner, is not followed;
     None for any other path. The system refuses `>` through such a link (Linux's
-    protected_symlinks), and a write that resolves the link itself wrote where another user's
-    link pointed (security review)."""
+    protected_symlinks), and a write that resolves the link itself would write where another
+    user's link points."""
     if os.name != "posix" or not path.is_symlink():
         return None
     try:

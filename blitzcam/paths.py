@@ -25,8 +25,8 @@ def in_a_checkout() -> bool:
 
 def runs_root() -> Path:
     """Where training runs and the scenes they make go unless told: runs/ of the checkout,
-    else of the user's data directory (an installed blitzcam wrote 215 MB of scenes into
-    site-packages, which uninstalling left behind; review)."""
+    else of the user's data directory (runs/ beside an installed blitzcam is in site-packages:
+    215 MB of scenes there, which uninstalling leaves behind)."""
     return REPO_ROOT / "runs" if in_a_checkout() else data_dir_path() / "runs"
 
 
@@ -119,7 +119,7 @@ def data_dir() -> Path:
         # the folder named is made, never the folders above it: a typo in the variable (or a
         # drive not plugged in) was taken for a new, empty store, made on the computer's disk
         # ... for its owner alone: the players' names, photos of the table, a stream's password
-        # (it was readable by every account where the home folder is open; security review)
+        # (else it is readable by every account where the home folder is open)
         path.mkdir(mode=0o700, parents=not override, exist_ok=True)
     except OSError as exc:
         from blitzcam.errors import UserError

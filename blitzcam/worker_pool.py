@@ -53,8 +53,8 @@ def sigterm_unwinds(*, as_interrupt: bool = False) -> Iterator[None]:
         yield
         return
     previous = signal.getsignal(signal.SIGTERM)
-    # (inside one that interrupts, as training's does, so does this one: scene generation's
-    # own exited 143 unsaid where training said how the run goes on; review)
+    # (inside one that interrupts, as training's does, so does this one: else scene generation's
+    # own exits 143 unsaid where training says how the run goes on)
     as_interrupt = as_interrupt or getattr(previous, "interrupts", False)
 
     def _raise(signum: int, frame: object) -> None:

@@ -169,8 +169,8 @@ def save_png_rgba(path: Path, rgba: np.ndarray) -> None:
 def export_backs(out_dir: Path, *, width: int = 600) -> list[Path]:
     """Write the eight backs as out_dir/<deck>.png (RGBA, transparent corners); return the paths.
     All eight or none: each is written beside its place first, and all are moved in once every
-    one is written (a full disk left some written, which the next export refused as the user's
-    own backs; review). An OSError names the back that could not be written (the error's own
+    one is written (else a full disk leaves some, which the next export refuses as the user's
+    own backs). An OSError names the back that could not be written (the error's own
     file name is the hidden file it is written through)."""
     if width < MIN_EXPORT_WIDTH:
         raise ValueError(f"export width must be >= {MIN_EXPORT_WIDTH} px, got {width}")

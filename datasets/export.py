@@ -42,8 +42,8 @@ def export_command(args: argparse.Namespace) -> int:
         _check_target(out_dir / f"{deck}.png")
     there = [deck for deck in DECK_NAMES if (out_dir / f"{deck}.png").exists()]
     if there and not getattr(args, "overwrite", False):
-        # (a --decks folder of one's own photographed backs was replaced by the drawings,
-        # unasked; review)
+        # (else a --decks folder of one's own photographed backs is replaced by the drawings,
+        # unasked)
         raise UserError(
             f"{first_and_more([str(out_dir / f'{deck}.png') for deck in there])}: already there "
             "(your own backs?): nothing was written; --overwrite replaces them"

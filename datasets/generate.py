@@ -277,7 +277,7 @@ def _check_out_dir(out: Path, *, overwrite: bool) -> None:
                     "replaces only those; choose an empty or new folder"
                 )
             # (nor a file put in one since: notes, a dataset made inside it, a photo of a real
-            # table added to its images with its label; reviews)
+            # table added to its images with its label)
             foreign = foreign_entries(out)
             if foreign:
                 raise UserError(
@@ -303,7 +303,7 @@ def foreign_entries(out: Path) -> list[str]:
     order (OSError where a folder cannot be listed); a file manager's own files aside."""
     foreign = []
     for entry in sorted(out.iterdir()):
-        if file_managers_own(entry.name):  # (no reason to refuse --overwrite: diff review)
+        if file_managers_own(entry.name):  # (no reason to refuse --overwrite)
             continue
         if entry.name not in DATASET_ENTRIES:
             foreign.append(entry.name)
@@ -441,7 +441,7 @@ def generate_dataset(request: GenerateRequest) -> Path:
             # made 0700 while unfinished: as any folder the user makes, now
             tmp.chmod(0o777 & ~umask)
             try:  # again: a folder made at `out` meanwhile (another run into it, one's notes)
-                # was replaced unasked, as it had not been there when the run began (review)
+                # is not replaced unasked, as it was not there when the run began
                 _check_out_dir(out, overwrite=request.overwrite)
             except UserError as exc:
                 if request.keep_unfinished and _keep(tmp, _kept_name(out), request):

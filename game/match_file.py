@@ -270,8 +270,8 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
     header = ["round"]
     for name in names:
         header += [_as_text(f"{name} {column}") for column in ("dutch", "blitz", "score", "total")]
-    # a team match's running team totals, which decide it (only its last was on the sheet:
-    # who reached the target first was the reader's to add up; review)
+    # a team match's running team totals, which decide it (with only its last on the sheet,
+    # who reached the target first is the reader's to add up)
     team_totals = standings.team_totals or {}
     teams, team_running = list(team_totals), standings.team_running_totals or ()
     header += [_as_text(f"team {team} total") for team in teams]
@@ -306,8 +306,8 @@ def score_sheet_csv(match: Match, standings: Standings | None = None) -> str:
     if standings.team_totals is not None:
         for team, total in standings.team_totals.items():
             writer.writerow([_as_text(f"team {team}"), total])
-    # what the sheet was played to and how it ended (the sheet alone said neither: who won, or
-    # that a win was shared, was the reader's to work out; review)
+    # what the sheet was played to and how it ended (the sheet alone says neither: who won, or
+    # that a win was shared, is the reader's to work out)
     from blitzcam.game.text import describe_status
 
     writer.writerow(["target", match.settings.target])

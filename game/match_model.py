@@ -25,7 +25,7 @@ COMMON_TARGETS: Final = (75, 100, 150)
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
 # how a standard round with no Blitz caller is refused ends: the other variant takes it, and
-# where it is chosen (it was not said: review)
+# where it is chosen
 PLAY_OUT_HINT: Final = (
     " (rounds played out are scored in the play-out variant: Match › Match settings… in the "
     "app, `blitzcam match settings --variant play-out` at the terminal)"

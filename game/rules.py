@@ -660,8 +660,8 @@ def may_leave(match: Match, standings: Standings | None = None) -> tuple[Player,
 
 
 def why_nobody_may_leave(match: Match, standings: Standings | None = None) -> str:
-    """Why nobody at the table may leave now (`may_leave`), in words (the window said "2 must
-    stay" of a decided match with four at the table; review)."""
+    """Why nobody at the table may leave now (`may_leave`), in words (not "2 must stay", which
+    is wrong of a decided match with four at the table)."""
     standings = standings or score_match(match)
     if len(at_table(match)) <= MIN_PLAYERS:
         return f"{MIN_PLAYERS} must stay at the table"

@@ -201,9 +201,9 @@ class MatchStore:
                 "match database file"
             )
         if exists and not read_only and not os.access(real, os.W_OK):
-            # (SQLite opens it read-only unasked: each change failed, a "-wal" note said rounds
-            # were unfolded where none were, and the -wal and -shm files it left read-only
-            # beside it refused changes after the file was made writable; review)
+            # (else SQLite opens it read-only unasked: each change fails, a "-wal" note says rounds
+            # are unfolded where none are, and the -wal and -shm files it leaves read-only
+            # beside it refuse changes after the file is made writable)
             raise StoreError(
                 f"{self.path}: cannot use the match database: {READ_ONLY_FILE}",
                 unwritable=True,
@@ -276,7 +276,7 @@ class MatchStore:
         if pending and os.access(real.parent, os.W_OK):
             # a file alone read-only (a backup restored so) whose log holds its newest rounds:
             # read with them, SQLite's own read-only way, its -shm made in the folder (read
-            # `immutable`, it was refused, where it had been read before; the diff's review)
+            # `immutable`, it is refused)
             uri = f"{real.as_uri()}?mode=ro"
             return sqlite3.connect(uri, uri=True, isolation_level=None)
         if pending:
@@ -689,8 +689,8 @@ class MatchStore:
         except (TypeError, ValueError):  # a hand-edited date: loading says so
             latest = None
         if latest is not None and latest.tzinfo is None and now.tzinfo is not None:
-            # (a hand-edited date of no zone, read as UTC as SQLite reads it: one in 2030
-            # stayed the latest, and every match after it lost its rounds to it; review)
+            # (a hand-edited date of no zone, read as UTC as SQLite reads it: else one in 2030
+            # stays the latest, and every match after it loses its rounds to it)
             latest = latest.replace(tzinfo=UTC)
         comparable = latest is not None and (latest.tzinfo is None) == (now.tzinfo is None)
         if comparable and latest >= now:
@@ -724,8 +724,8 @@ class MatchStore:
 
     def _insert_rounds(self, match_id: int, match: Match, first: int) -> None:
         # the seats as stored, not as numbered afresh: a player row deleted by hand leaves a
-        # gap, and the next round's tallies went to the seat numbers after it (a round said
-        # saved, the match unreadable from then on; review)
+        # gap, and the next round's tallies would go to the seat numbers after it (a round said
+        # saved, the match unreadable from then on)
         seats = dict(
             self._conn.execute("SELECT name, seat FROM players WHERE match_id = ?", (match_id,))
         )
@@ -779,8 +779,8 @@ class MatchStore:
         StaleMatchError, so a window never applies a change to rounds it has not shown. A change
         that changes nothing writes nothing (a round confirmed as it was)."""
         with self._transaction() as conn:
-            # (scored first: a stored match edited into breaking the rules was refused in the
-            # rules' words, as if the change asked for were wrong; review)
+            # (scored first: else a stored match edited into breaking the rules is refused in the
+            # rules' words, as if the change asked for were wrong)
             before = self._load_scored(match_id)[0]
             if expect is not None and before != expect:
                 raise StaleMatchError(match_id, before)

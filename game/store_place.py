@@ -18,8 +18,8 @@ from typing import Final
 
 # SQLite's primary result codes that say the place, not the file, is the problem
 # not SQLite's: a write refused for this user's disk quota or file-size limit, which SQLite says
-# as "disk I/O error" on a disk with room (a lab's or a network home folder's quota: said as a
-# failing disk, and even reading refused; review)
+# as "disk I/O error" on a disk with room (a lab's or a network home folder's quota: else said as a
+# failing disk, and even reading refused)
 OVER_LIMIT: Final = -13
 UNWRITABLE: Final = frozenset({3, 8, 13, 14, OVER_LIMIT})  # where the file may still be read
 PLACE_SAYS: Final = {
@@ -62,7 +62,7 @@ def file_identity(path: Path) -> tuple[int, int] | None:
 def read_only_side_files(path: Path) -> str | None:
     """Why the files SQLite keeps beside `path` refuse every change, where they are there but
     read-only (left so by a read-only use of the file, or a copy); None where they do not.
-    (Its refusal named only the file, writable by then; review.)"""
+    (SQLite's refusal names only the file, writable by then.)"""
     sides = [path.with_name(path.name + suffix) for suffix in SIDE_FILES]
     try:
         named = [side.name for side in sides if side.is_file() and not os.access(side, os.W_OK)]
@@ -110,8 +110,7 @@ def place_code(path: Path, exc: BaseException) -> int | None:
 
 def no_room(path: Path, exc: sqlite3.Error) -> str:
     """SQLite's words for a failed change, with the place's where it is a full disk or this
-    user's quota (its "disk I/O error" said nothing of either where a round was saved; the
-    diff's review)."""
+    user's quota (its "disk I/O error" says nothing of either where a round is saved)."""
     code = place_code(path, exc)
     return f"{PLACE_SAYS[code]} ({exc})" if code in (13, OVER_LIMIT) else str(exc)
 

@@ -148,7 +148,7 @@ def check_teams_written_one_way(
                 "a name must show a letter, a digit or a sign", player=player.name, field="name"
             )
     # each name's look once, and where each look is first seated (and first stored): a seat
-    # against every other, each look made again, took 52 s for a file of 4,000 seats (review)
+    # against every other, each look made again, takes 52 s for a file of 4,000 seats
     looks = [looks_as(p.name) for p in seated]
     first: dict[str, int] = {}
     first_stored: dict[str, int] = {}

@@ -47,8 +47,8 @@ def read_obb_labels(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.n
             cls, values = int(parts[0]), np.array([float(v) for v in parts[1:]])
         except ValueError as exc:
             raise ValueError(f"{path}:{number}: not an OBB line ({exc})") from None
-        # (held to what evaluation holds labels to: a 'nan' crashed the crops' cutting with
-        # a traceback, and a class of none was trained on; review)
+        # (held to what evaluation holds labels to: else a 'nan' crashes the crops' cutting with
+        # a traceback, and a class of none is trained on)
         if cls not in CLASS_NAMES:
             raise ValueError(f"{path}:{number}: class {cls}, not one of {sorted(CLASS_NAMES)}")
         if not np.isfinite(values).all():
@@ -80,7 +80,7 @@ def read_canonical(
 ) -> LabelledImage:
     """A scene's image and OBB labels, scaled to the canonical width the counting path uses.
     OSError naming the image where it cannot be read, is cut short or does not decode (OpenCV
-    decodes a JPEG cut short with its missing part filled in, and trained on that; review)."""
+    decodes a JPEG cut short with its missing part filled in, which would be trained on)."""
     from blitzcam.vision.images import is_truncated
 
     data = image_path.read_bytes()

@@ -189,7 +189,7 @@ def evaluate(
     detector = pipeline.detector
     lines, line_in_play = pipeline.lines, pipeline.unknown_below_in_play  # restored after
     # the decks a back may be counted to: a stand-in (--decks with some decks only) is never
-    # counted, and its backs were scored as missed ("blue-plow -> unknown: 24"; review)
+    # counted, else its backs are scored as missed ("blue-plow -> unknown: 24")
     counted = pipeline.profile.countable()
     operating_conf = lines.count_from
     operating_line = pipeline.in_play_line(() if in_play else None)
@@ -219,8 +219,8 @@ def evaluate(
         pipeline.unknown_below_in_play = -math.inf
         for name, image_path, truth in items:
             decks = scene_decks(truth, pipeline.profile.countable()) if in_play else None
-            if decks == ():  # (no match is of no deck: decided among none, such a scene was
-                # exact whatever was found, 58 of the 400 held-out scenes; review)
+            if decks == ():  # (no match is of no deck: decided among none, such a scene is
+                # exact whatever is found, 58 of the 400 held-out scenes)
                 left_out.append({"scene": name, "why": NO_DECK_IN_PLAY})
                 continue
             try:  # (a picture found bad half-way through a long run: the rest is still scored,
@@ -435,7 +435,7 @@ def decks_lines(report: dict[str, Any]) -> list[str]:
     if no_deck := report.get("labels_of_no_deck"):
         from blitzcam.game.decks import meant_deck
 
-        def misspelt(name: str) -> str:  # (a slip of the keyboard went unnamed; review)
+        def misspelt(name: str) -> str:  # (a slip of the keyboard is named)
             meant = meant_deck(name)
             return f"; {meant} misspelt?" if meant is not None else ""
 

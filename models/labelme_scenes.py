@@ -260,8 +260,8 @@ def _corners(where: str, shape: dict[str, Any], kind: str) -> np.ndarray:
         raise SceneDataError(f"{where}: a rectangle of {len(points)} points, not 2 or 4 corners")
     elif len(points) < 3:
         raise SceneDataError(f"{where}: a {kind} of {len(points)} points encloses nothing")
-    elif len(points) == 3:  # (a click short: the box round a triangle lay along its long side,
-        # a third of the card's, and the detector was blamed for it; review)
+    elif len(points) == 3:  # (a click short: the box round a triangle lies along its long side,
+        # a third of the card's, and the detector would be blamed for it)
         raise SceneDataError(
             f"{where}: a {kind} of 3 points: a card's box takes its 4 corners (a click short?)"
         )

@@ -33,8 +33,8 @@ FINISHED_FILE: Final = "finished.json"  # models/training.py writes it when a st
 @contextmanager
 def this_run_alone(run_dir: Path, command: str) -> Iterator[None]:
     """`run_dir` held by this `command` while the block runs: a second one in it is refused (it
-    started over, deleted the first one's weights, and that one died in a traceback, the folder
-    left holding both runs' work; review). A lock on the folder itself, where the system has
+    would start over, delete the first one's weights, and that one die in a traceback, the folder
+    left holding both runs' work). A lock on the folder itself, where the system has
     one (POSIX's flock; none on Windows), which the system lets go of however the process ends:
     no stale lock to clear, and no file in the folder."""
     try:
@@ -95,7 +95,7 @@ def unfinished_dataset(folder: Path) -> str | None:
     trained on, passed for the whole."""
     if (folder / "scenes").is_dir() and not (folder / "data.yaml").is_file():
         kind = run_kind(folder)
-        if kind is not None and kind != "unreadable":  # (said to be a stopped dataset; review)
+        if kind is not None and kind != "unreadable":  # (a run's folder, not a stopped dataset)
             held = [p.name for p in sorted(folder.glob("*scenes")) if (p / "data.yaml").is_file()]
             within = f": its scenes are in {folder / held[0]}" if held else ""
             return f"{folder}: {ARTICLE[kind]} `{COMMANDS[kind]}` run folder, not a dataset{within}"

@@ -145,7 +145,7 @@ def _why_it_does_not_load(path: Path) -> str | None:
 def _check_loads_safely(path: Path) -> None:
     """UserError naming `path`, another weights file of a stage about to be resumed, where it
     does not load as ultralytics' own checkpoints do: at the stage's end ultralytics reads its
-    best.pt again with pickle's full loader, and a file put there ran code (review)."""
+    best.pt again with pickle's full loader, and a file put there would run code."""
     from blitzcam.errors import UserError
 
     if (why := _why_it_does_not_load(path)) is not None:
@@ -266,8 +266,8 @@ def _best_weights(stage_dir: Path) -> Path:
 
 def _finished_weights(stage_dir: Path) -> Path:
     """A finished stage's weights (`_best_weights`), UserError naming them where they are not
-    there or do not load as ultralytics' own checkpoints do: the next stage or the export took
-    them, and died in a traceback advising to download yolo26n.pt (review)."""
+    there or do not load as ultralytics' own checkpoints do: else the next stage or the export takes
+    them, and dies in a traceback advising to download yolo26n.pt."""
     from blitzcam.errors import UserError
     from blitzcam.models.run_kind import FINISHED_FILE
 

@@ -82,7 +82,7 @@ def yolo_scenes(folder: Path, split: str) -> list[tuple[str, Path, SceneTruth]]:
         truth = _truth(label_path(image), names, aspect=cache(partial(_aspect, image)))
         scenes.append((_name(image, folder), image, truth))
     if not any(label_path(image).is_file() for image in images):
-        # (each scored as an empty table: precision 0, every count wrong, nothing said; review)
+        # (else each is scored as an empty table: precision 0, every count wrong, nothing said)
         raise SceneDataError(
             f"{where}: none of the {len(images)} images "
             + ("it names" if split == "all" else f"of its {split} split")
@@ -289,7 +289,7 @@ def _line(
         x, y, w, h = values
         x1, y1, x2, y2 = x - w / 2, y - h / 2, x + w / 2, y + h / 2
         points = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
-    elif len(values) == 6:  # (the box round a triangle lay along its long side; review)
+    elif len(values) == 6:  # (the box round a triangle lies along its long side)
         raise SceneDataError(
             f"{where}: 6 coordinates, a polygon of 3 points: a card's box takes its 4 corners"
         )
@@ -305,8 +305,8 @@ def _line(
             "and height, not pixels"
         )
     if len(points) != 4 or not cv2.isContourConvex(points.astype(np.float32)):
-        # fitted as the picture's pixels lie (in shares, a 16:9 picture's tilted card was
-        # boxed 0.71-0.89 alike to itself; review)
+        # fitted as the picture's pixels lie (in shares, a 16:9 picture's tilted card is
+        # boxed 0.71-0.89 alike to itself)
         stretch = np.array([aspect(), 1.0])
         fitted = cv2.minAreaRect((points * stretch).astype(np.float32))
         points = cv2.boxPoints(fitted).astype(np.float64) / stretch

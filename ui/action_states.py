@@ -68,8 +68,8 @@ def why_not(
     kind: ActionKind, match: Match | None, *, scanning: bool, undo_refused: str | None = None
 ) -> str:
     """Why an action of `kind` may not be taken now, in words (said after its name):
-    `undo_refused` as `ActionStates` has it. The window said "2 must stay at the table" of a
-    decided match with four at it, holding the rule's reasons itself (review)."""
+    `undo_refused` as `ActionStates` has it. The rules' reasons, not the window's own ("2 must
+    stay at the table" is wrong of a decided match with four at it)."""
     if scanning:
         return "not while a round is scanned (Esc leaves the scan)"
     if match is None:

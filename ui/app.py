@@ -135,8 +135,8 @@ def set_text_size(app: QApplication, percent: int) -> None:
 
 def _readable(path: Path) -> bool:
     """Whether the CLI would read a store that cannot be written here, as it is (not a new,
-    empty one; nor one an older blitzcam wrote, which needs an upgrade first: the app said the
-    CLI reads it, which refused it; review)."""
+    empty one; nor one an older blitzcam wrote, which needs an upgrade first: the CLI
+    refuses it)."""
     from blitzcam.game.store import MatchStore, StoreError
 
     try:
@@ -238,8 +238,8 @@ def quit_on_interrupt(
 def inside_a_camera() -> bool:
     """Whether a camera's or stream's thread is still at work after the app's end: inside
     OpenCV, opening an address nobody answers (up to STREAM_OPEN_TIMEOUT_MS), it is not waited
-    for, and its return into an interpreter shutting down aborted the process (SIGABRT, a core
-    dump; review). So is an enrollment still in the models past the quit's wait. The caller
+    for, and its return into an interpreter shutting down aborts the process (SIGABRT, a core
+    dump). So is an enrollment still in the models past the quit's wait. The caller
     then ends the process without that shutdown."""
     import threading
 

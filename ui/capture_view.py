@@ -67,8 +67,8 @@ class CaptureView(QDialog):
             scaled_pixmap(image, fitted_size(shown, room), self.devicePixelRatioF())
         )
         self.picture.setAccessibleName(caption or "Capture")
-        # the keys on the picture: opened with the focus on nothing, a screen reader said only
-        # the window's title, not what the picture shows (review)
+        # the keys on the picture: opened with the focus on nothing, a screen reader says only
+        # the window's title, not what the picture shows
         self.picture.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.caption = plain_label(f"{caption}  ·  any key or a click closes it".lstrip(" ·"))
         self.caption.setAlignment(Qt.AlignmentFlag.AlignCenter)

@@ -59,7 +59,7 @@ class Series:
     # the dots' shape (MARKERS): two decks of one ink (blue pump, blue plow) drew one blue
     marker: str = "circle"
     # its dots drawn hollow: a latecomer playing the deck of a player who left, whose line
-    # was the same in every way (review)
+    # would be the same in every way
     hollow: bool = False
     faded: bool = False  # drawn dimmed, as the card of a player who left is
 
@@ -107,7 +107,7 @@ def side_by_side(lines: Sequence[Sequence[tuple[int, int]]]) -> list[list[float]
     going highest next on top (else the one that came from highest; else in the series'
     order), so that they part without crossing. A point no other line shares, and the match's
     start, where every line begins, stay where they are. Drawn on one another, the second line
-    of a tie hid the first (review)."""
+    of a tie would hide the first."""
     shared: dict[tuple[int, int], list[int]] = {}
     for index, line in enumerate(lines):
         for at in line:

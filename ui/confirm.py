@@ -207,7 +207,7 @@ class ConfirmDialog(QDialog):
         caller_row = QHBoxLayout()
         called = QLabel("Called Blitz:")
         # (its label as a relation too: on Linux a screen reader names a combo box by its item,
-        # whatever name it is given, or by a label that is its buddy; review)
+        # whatever name it is given, or by a label that is its buddy)
         called.setBuddy(self.caller)
         caller_row.addWidget(called)
         caller_row.addWidget(self.caller, 1)
@@ -336,8 +336,8 @@ class ConfirmDialog(QDialog):
         super().keyPressEvent(event)
 
     def _on_edited(self, value: object) -> None:
-        # (Enter in a count box emits a change of nothing: it cleared the "Enter again to
-        # save" it had just been asked, and Enter from a box asked it again for ever; review)
+        # (Enter in a count box emits a change of nothing: else it clears the "Enter again to
+        # save" it has just asked, and Enter from a box asks it again for ever)
         if value == self._edited:
             return
         self._edited = value

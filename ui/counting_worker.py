@@ -43,7 +43,7 @@ TURN_POLL_S: Final = 0.05  # how often a worker waiting for the counter's turn l
 PREVIEW_INTERVAL_MS: Final = 66
 # how often the window is asked whether counting is wanted now (`count_while`), and how often
 # a worker held off meanwhile looks again: a scan left open behind the confirm dialog, or in a
-# minimised window, counted on at a core's full use for nobody (review: 97 % of a core)
+# minimised window, would count on at a core's full use for nobody (97 % of a core)
 COUNT_WHILE_MS: Final = 500
 PAUSED_POLL_S: Final = 0.2
 

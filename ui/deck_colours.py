@@ -54,7 +54,7 @@ _DECK_IN_TEXT: Final = re.compile(
 
 def with_deck_labels(text: str) -> str:
     """A rule's words ("their deck, green-pump, is Ed's now") with each of the eight decks
-    named as the app names them everywhere else ("Green pump"; review)."""
+    named as the app names them everywhere else ("Green pump")."""
     return _DECK_IN_TEXT.sub(lambda found: deck_label(found.group(1)), text)
 
 

@@ -27,13 +27,13 @@ class Refusal:
 class NewsLabel(QLabel):
     """Where a dialog says what came of what was asked ("Saved x.json", "Deleted the match of
     …", "Enrolling Blue plow…"), as plain text, told to a screen reader each time it is said
-    (shown on a label, it was there for the eye only; review)."""
+    (shown on a label, it is there for the eye only)."""
 
     def __init__(self, text: str = "") -> None:
         super().__init__()
         self.setTextFormat(Qt.TextFormat.PlainText)
-        # (unwrapped, a long reason widened the matches' browser past a 1280-px screen, or was
-        # cut at "cannot change the" where the screen held it; review)
+        # (unwrapped, a long reason widens the matches' browser past a 1280-px screen, or is
+        # cut at "cannot change the" where the screen holds it)
         self.setWordWrap(True)
         super().setText(text)  # (what it says at first is read with the dialog)
 

@@ -72,9 +72,9 @@ def decks_per_row(screen_width: int, four_wide: int) -> int:
 
 def _message_box(message: QLabel) -> QScrollArea:
     """`message` in a box as wide as the decks above it and MESSAGE_LINES high at most,
-    scrolling past them: a result with its notes took 300 of 560 px at 150 %, the decks
-    squeezed to a row with no buttons in view, and a long refusal widened the side column,
-    shrinking the live view from 396 to 240 px (review)."""
+    scrolling past them: else a result with its notes takes 300 of 560 px at 150 %, the decks
+    squeezed to a row with no buttons in view, and a long refusal widens the side column,
+    shrinking the live view from 396 to 240 px."""
     box = QScrollArea()
     box.setWidget(message)
     box.setWidgetResizable(True)
@@ -198,8 +198,8 @@ class EnrollDialog(QDialog):
         # 1038 x 668 at least, past a small screen's 1024 x 600
         decks = scrolling_rows(grid)
         # four decks a row, two where four do not fit the screen beside the view at a width a
-        # card is aimed in (at 150 % text the dialog was 1282 px wide at least; four beside
-        # the least view left it 240 px wide on a 1024-px screen; enroll review)
+        # card is aimed in (at 150 % text the dialog is 1282 px wide at least; four beside
+        # the least view leave it 240 px wide on a 1024-px screen)
         four_wide = decks.widget().minimumSizeHint().width()
         if decks_per_row(self.screen().availableGeometry().width(), four_wide) == 2:
             for i, cell in enumerate(cells):
@@ -256,8 +256,8 @@ class EnrollDialog(QDialog):
 
     def _on_counted(self, item: CountedFrame) -> None:
         if not self._latest and getattr(self._source, "demo", False) and not self._read_only:
-            # no camera: the demo's whole tables stood under "hold one back under the camera",
-            # and Enroll said "more than one card" (enroll review)
+            # no camera: else the demo's whole tables stand under "hold one back under the camera",
+            # and Enroll says "more than one card"
             shown, self._intro = self._intro, DEMO_INTRO
             if self.message.text() == shown:
                 self.message.setText(self._intro)
@@ -285,8 +285,8 @@ class EnrollDialog(QDialog):
 
     def _on_source_ended(self, note: str) -> None:
         """A camera or stream that stops giving pictures is lost; a video file's end keeps its
-        last view to enroll from, as a scan shoots it (every button went off, "the camera
-        stopped", the card still in view; enroll review). `note`: why a video ended before the
+        last view to enroll from, as a scan shoots it (not every button off, "the camera
+        stopped", the card still in view). `note`: why a video ended before the
         end its file states (a copy cut short)."""
         if bool(getattr(self._source, "live", False)) or self._in_view is None:
             self._on_camera_lost(note or CAMERA_STOPPED)
@@ -383,7 +383,7 @@ class EnrollDialog(QDialog):
     def _on_forget(self, deck: str) -> None:
         if self._enroller is None or self._job.busy:
             return
-        # (one click removed the stored print for good, unasked; review)
+        # (asked: one click removes the stored print for good)
         if not self.ask(
             f"Forget your enrolled print of {deck_label(deck)}? Its backs are read against "
             "blitzcam's own drawing again, and the stored picture is removed (enroll it again "

@@ -29,8 +29,8 @@ STILL_SHOWN_S: Final = 2.5
 GONE_AFTER_S: Final = 5.0  # no picture of a folder read for so long: it is gone
 # A video file's frames are counted this far apart at least, on its own clock, those between
 # taken off undecoded: a camera gives the newest frame each time counting is ready (5 to 9 a
-# second here), a file gave every frame in turn, each counted (4 s of a 30 fps table took
-# 122 s; a 30 s phone clip at 60 fps, minutes; review). Live counting settles a view on three
+# second here), a file would give every frame in turn, each counted (4 s of a 30 fps table take
+# 122 s; a 30 s phone clip at 60 fps, minutes). Live counting settles a view on three
 # still votes over a second (vision.stabilise), five or six frames of the video at this pace.
 VIDEO_COUNTED_EVERY_S: Final = 0.2
 
@@ -296,8 +296,8 @@ class _Wrapping:
 
     @property
     def end_note(self) -> str | None:
-        """Why the wrapped video ended before its end, where it did (a named pipe's: the note
-        stayed on the source inside; review)."""
+        """Why the wrapped video ended before its end, where it did (a named pipe's: else the note
+        stays on the source inside)."""
         return getattr(self._source, "end_note", None)
 
     @property

@@ -196,7 +196,7 @@ class MatchBrowser(QDialog):
             button.setEnabled(bool(summaries))
         note = ""  # what the list says of itself
         if problems:  # a damaged match is named, and hides none of the others
-            # (what to do with one was said nowhere: the list cannot open it; review)
+            # (with what to do with one: the list cannot open it)
             note = (
                 f"{len(problems)} match(es) could not be read: {problems[0]} (at a terminal, "
                 "`blitzcam match delete NUMBER` removes one)"

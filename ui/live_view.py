@@ -61,7 +61,7 @@ class LiveView(QWidget):
 
     def __init__(self, parent: QWidget | None = None, *, told: bool = True) -> None:
         """`told`: its news said to a screen reader (not by a view drawn off screen, a
-        capture's picture: "Waiting for the camera…" was said at each review)."""
+        capture's picture: else "Waiting for the camera…" is said at each review)."""
         super().__init__(parent)
         self._told = told
         self._image: QImage | None = None
@@ -137,8 +137,8 @@ class LiveView(QWidget):
 
     def is_watched(self) -> bool:
         """Whether anyone sees what the view shows: it is on screen (`is_seen`) and no other
-        window waits for an answer over it (the confirm dialog over a scan kept it counting, a
-        core's worth, for nobody; review)."""
+        window waits for an answer over it (else the confirm dialog over a scan keeps it counting, a
+        core's worth, for nobody)."""
         return self.is_seen() and not covered_by_a_dialog(self)
 
     def is_seen(self) -> bool:
@@ -164,8 +164,8 @@ class LiveView(QWidget):
 
     def expect_news(self) -> None:
         """The next message is told to a screen reader even if it is the one told last: the
-        answer to a key pressed now (the shot-again question asked a second time went unsaid,
-        and a second Space shot the pile twice; review)."""
+        answer to a key pressed now (else the shot-again question asked a second time goes unsaid,
+        and a second Space shoots the pile twice)."""
         self._announced = ""
 
     def message(self) -> str:
@@ -259,7 +259,7 @@ class LiveView(QWidget):
 def tag_font(font: QFont, picture_height: float) -> QFont:
     """The "flip this card" tags' font: `font` in bold, made smaller where its lines would be
     taller than TAG_SHARE of the picture (MIN_TAG_POINTS at the least): at 150 % text over a
-    small view, six tags stacked in a column covered the cards they pointed at (review)."""
+    small view, six tags stacked in a column cover the cards they point at."""
     bold = QFont(font)
     bold.setBold(True)
     tallest, height = picture_height * TAG_SHARE, QFontMetricsF(bold).height()

@@ -6,8 +6,8 @@ command in a terminal, a database browser in the middle of a change). The store 
 
 The window's events are handled during the wait, so a quit asked meanwhile (Ctrl+C in the
 terminal, whose handler may run as the change begins) is held until the change has gone on or
-given up: it closed the box, which read as Stop waiting, and the round being confirmed was lost
-(review).
+given up: else it closes the box, which reads as Stop waiting, and the round being confirmed is
+lost.
 """
 
 from __future__ import annotations

@@ -380,7 +380,7 @@ class MainWindow(QMainWindow):
         self._told_decided = decided
         if decided:
             self.statusBar().showMessage(f"{text}: {PLAY_ON}", 0)
-        elif was:  # (an edit that took the win back said only "Round 2 corrected"; review)
+        elif was:  # (an edit that takes the win back: more than "Round 2 corrected")
             self.statusBar().showMessage(f"{text}: {UNDECIDED}", ms)
         else:
             self.statusBar().showMessage(text, ms)
@@ -644,9 +644,9 @@ class MainWindow(QMainWindow):
         QApplication.quit()  # (inside a change's wait, held until it is done: ui/lock_wait.py)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        """The key of an action not allowed now says why: a disabled action's key did nothing,
+        """The key of an action not allowed now says why: a disabled action's key does nothing,
         unsaid (Ctrl+Z with a latecomer seated after the last round, its reason only in the
-        toolbar's tooltip; Space on a decided match opened from the list; review)."""
+        toolbar's tooltip; Space on a decided match opened from the list)."""
         pressed = QKeySequence(event.keyCombination())
         refused = next(
             (

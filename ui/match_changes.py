@@ -288,7 +288,7 @@ class MatchChanges:
             within=within,
             # (a blank name: " not seated: player name '' must be…", naming nobody)
             not_done=f"{player.name} not seated" if looks_as(player.name).strip() else "Not seated",
-            said_by_caller=True,  # (below: "Players changed" too was told; review)
+            said_by_caller=True,  # (said below: else "Players changed" too)
             undone_as=f"{player.name}'s joining",
         )
         if refused is None and self._match is not None:
@@ -351,8 +351,7 @@ class MatchChanges:
             choice = ask.findChild(QComboBox)
             chosen = choice.currentIndex() if choice is not None else -1
         finally:
-            # (a child of the window: each one asked stayed alive until the window went, 600
-            # after 300 leaves and returns in a review's soak)
+            # (a child of the window: else each one asked stays alive until the window goes)
             ask.deleteLater()
         if chosen < 1:
             self._say(f"{title}: nobody was chosen, nothing changed", NEWS_MS)
@@ -385,7 +384,7 @@ class MatchChanges:
         if self._match is not None and _unchanged(
             lambda: rules.change_players(self._match, players), self._match
         ):
-            # (OK on the dialog as it opened said "Players changed"; review)
+            # (OK on the dialog as it opened: not "Players changed")
             self._say("Nothing changed: the players are as they were", BRIEF_MS)
             return None
         return self._change_refused(

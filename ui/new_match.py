@@ -242,8 +242,8 @@ class NewMatchDialog(QDialog):
 
     def _around_seats(self) -> int:
         """The dialog's height outside the seats' scroll area."""
-        # (sizes read before the last change was laid out: 8 seats and teams ticked at once
-        # made the dialog 592 px tall on a 600-px screen; review)
+        # (else sizes are read before the last change is laid out: 8 seats and teams ticked at
+        # once make the dialog 592 px tall on a 600-px screen)
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         seats = max(self._seats.sizeHint().height(), self._seats.minimumHeight())
         return max(0, self.sizeHint().height() - seats)

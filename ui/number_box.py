@@ -42,8 +42,8 @@ def refuse_empty(error: ErrorLabel, boxes: Iterable[QSpinBox], label: str = "") 
 
 
 def _not_taken(box: QSpinBox) -> str:
-    """Why `box` holds no number it can take, in words ("empty" said of a box showing 1
-    player, and "0 for none" of a target that cannot be 0; review)."""
+    """Why `box` holds no number it can take, in words (not "empty" of a box showing 1
+    player, nor "0 for none" of a target that cannot be 0)."""
     low, high = box.minimum(), box.maximum()
     text = box.cleanText().strip()
     if text in ("", "-", "+"):

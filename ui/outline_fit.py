@@ -4,8 +4,8 @@ dialog share. Qt-free; vision/ is imported once a camera's frames come.
 A camera's frames are shown between counts (`CountingThread.previewed`), so the picture in view
 is most often newer than the count whose outlines lie over it. Where the table in view has
 moved on from that count's frame (cards moved, a hand over them), the outlines lie on cards no
-longer there (for a count's time: 3.7 s in a review's run) and are left off, coming back only
-well under the line (near it, camera noise and a lamp's flicker switched them on and off). A
+longer there (for a count's time: 3.7 s in one run) and are left off, coming back only
+well under the line (near it, camera noise and a lamp's flicker switch them on and off). A
 count of a frame older than the picture, which the picture has moved on from (a hand's frame,
 counted after the hand had gone), does not replace outlines that fit the picture.
 """

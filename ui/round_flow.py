@@ -59,11 +59,11 @@ class RoundFlow:
         self.scan: ScanView | None = None
         self.confirm: ConfirmDialog | None = None
         # the counts typed in the open scan's last review, left with Esc or Cancel: kept for
-        # its next review (they were lost, the shots' counts shown again)
+        # its next review (else they are lost, the shots' counts shown again)
         self.corrections: Corrections | None = None
         # the counts typed by hand in a round entered or edited, left with Esc or Cancel: kept
-        # for the next time that round is opened while the match is as it was (they were lost,
-        # every box 0 again, unasked; review): by match and round edited (None: a new one)
+        # for the next time that round is opened while the match is as it was (else they are lost,
+        # every box 0 again, unasked): by match and round edited (None: a new one)
         self._drafts: dict[tuple[int, int | None], tuple[Match, Corrections]] = {}
 
     @property
@@ -164,8 +164,8 @@ class RoundFlow:
         match is as it was then, or only its players renamed."""
         kept = self._drafts.get(key)
         if kept is not None and self._match is not None:
-            # (players renamed since, here or elsewhere: theirs under their new names; every
-            # count typed was lost to a rename elsewhere, the dialog closed; review)
+            # (players renamed since, here or elsewhere: theirs under their new names; else every
+            # count typed is lost to a rename elsewhere, the dialog closed)
             renamed = {} if kept[0] == self._match else rules.renamed_only(kept[0], self._match)
             if renamed is not None:  # (kept otherwise: the match may come back to it, an undo)
                 del self._drafts[key]
@@ -251,8 +251,8 @@ class RoundFlow:
         except (MatchError, StoreError) as exc:
             why = self._window.why_refused(exc)  # explained, nothing saved
             if isinstance(exc, MissingMatchError) and self._match_id is not None:
-                # deleted elsewhere: nothing left to save the round to (each Enter said "no
-                # match" alone, the scan to be left by hand; review)
+                # deleted elsewhere: nothing left to save the round to (else each Enter says "no
+                # match" alone, the scan to be left by hand)
                 gone = self._match_id
                 dialog.reject()
                 if session is not None:

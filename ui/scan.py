@@ -81,7 +81,7 @@ ENDED_IN_MOTION: Final = (
 )
 PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
 # the width of each player's back beside their row, laid out in full and compact (at 32 a row
-# was 56 px high: five of eight players' rows in view in a 1024 x 640 window; visual review)
+# is 56 px high: five of eight players' rows in view in a 1024 x 640 window)
 DEMO_WARNING: Final = (
     "⚠ Demo footage: blitzcam's own tables, not your camera's (Camera › Settings… chooses one)"
 )
@@ -321,8 +321,8 @@ class ScanView(QWidget):
     @property
     def clock(self) -> Callable[[], float]:
         """The clock stalls are judged by (tests set their own). The watch's own: a lambda
-        reading it off the scan was a reference cycle, and each scan left kept its frames,
-        10-24 MB at 1080p, until a full garbage collection (review)."""
+        reading it off the scan is a reference cycle, and each scan left keeps its frames,
+        10-24 MB at 1080p, until a full garbage collection."""
         return self._views.clock
 
     @clock.setter
@@ -380,8 +380,8 @@ class ScanView(QWidget):
         """Each player's cards in view, and what the table warns of, as `snapshot` counts."""
         for name, n in player_counts(self.session.players, snapshot.counts).items():
             self.live_counts[name].setText(str(n))
-        # (the demo's tables were counted for the players unsaid: no camera was found, or
-        # none chosen; enroll review)
+        # (else the demo's tables are counted for the players unsaid: no camera was found, or
+        # none chosen)
         demo = DEMO_WARNING if getattr(self._source, "demo", False) else ""
         self._table_warned = "\n".join(
             line
@@ -402,8 +402,8 @@ class ScanView(QWidget):
             self._warned = said
             self._show_warnings()
             self._lay_out()  # (two warnings more may hide a player's row)
-            # (a face-up card to flip was there for the eye only); told as its kind changes,
-            # not each count in it: "(Ann 14)", "(Ann 15)" was news at every frame (review)
+            # (else a face-up card to flip is there for the eye only); told as its kind changes,
+            # not each count in it: else "(Ann 14)", "(Ann 15)" is news at every frame
             kinds = re.sub(r"\d+", "#", said)
             if kinds != self._warned_kinds:
                 self._warned_kinds = kinds
@@ -415,8 +415,8 @@ class ScanView(QWidget):
 
     def _show_warnings(self) -> None:
         """The table's warnings in full, or compact each in brief, the whole in its tooltip:
-        at 150 % text in a short window they took the panel, and only one player's count
-        showed under them (review)."""
+        at 150 % text in a short window they would take the panel, and only one player's count
+        show under them."""
         said = self._warned
         self.warnings.setText(in_brief(said) if self._compact else said)
         self.warnings.setToolTip(said if self._compact else "")
@@ -427,9 +427,9 @@ class ScanView(QWidget):
         self.live.show_preview(frame, index, moved_on=self._fit.saw(frame, index))
 
     def _on_capture_pressed(self) -> None:
-        # the answer to this press is told though it was said before (the shoot-again question
-        # asked a second time went unsaid, and a pile was shot twice); a frame's own news, as a
-        # waiting shot's "hold still", is told once (review)
+        # the answer to this press is told though it was said before (else the shoot-again question
+        # asked a second time goes unsaid, and a pile is shot twice); a frame's own news, as a
+        # waiting shot's "hold still", is told once
         self.live.expect_news()
         self._on_capture()
 
@@ -451,7 +451,7 @@ class ScanView(QWidget):
                 self._waiting = self._waiting or "shot"
                 self.live.show_message(HOLD_STILL)
                 return False
-            # (a video that ended with none said "is the camera on?" at Space; review)
+            # (not "is the camera on?" at Space for a video that ended with none)
             self.live.show_message(
                 self._no_frames() if self._ended else "No frame yet — is the camera on?"
             )
@@ -552,7 +552,7 @@ class ScanView(QWidget):
 
     def _on_drop(self) -> None:
         if self._waiting is not None:  # a shot waiting: Backspace calls that one off, not the
-            self._waiting = None  # last one taken too (one press dropped both, unsaid; review)
+            self._waiting = None  # last one taken too (one press would drop both, unsaid)
             shot = bool(self.session.shots())
             self.live.show_message(SHOT_CALLED_OFF + (SHOT_CALLED_OFF_MORE if shot else ""))
             return
@@ -565,8 +565,8 @@ class ScanView(QWidget):
             self._waiting = "next"
             return
         if not self.session.shots() and (
-            # (before the first count too: it waits for it as Space does, where Enter did
-            # nothing and said nothing; review)
+            # (before the first count too: it waits for it as Space does; else Enter does
+            # nothing and says nothing)
             self._latest is None or not self.session.holds_view(self._latest.index)
         ):
             self._on_capture()  # Enter with no shot yet: the current view is the shot

@@ -250,7 +250,7 @@ def why_a_scan_ends(session: ScanSession, seated: Sequence[Player]) -> str | Non
     """Why a scan cannot go on with the players at the table as they are now (`seated`,
     changed elsewhere meanwhile), or None: it goes on, each seat renamed as it is now. Its
     shots hold counts among the decks in play when each was shot: a seat whose deck changed
-    since would be read as 0 cards (a review: Bob's 5 and 3 became 0 and 0, unsaid)."""
+    since would be read as 0 cards (Bob's 5 and 3 become 0 and 0, unsaid)."""
     if len(seated) != len(session.players):
         return "A player joined or left during the scan: scan the round again"
     if session.all_shots and [p.deck for p in seated] != [p.deck for p in session.players]:

@@ -121,8 +121,8 @@ def status_text(match: Match, standings: Standings) -> str:
 
 def spoken_standings(match: Match, standings: Standings) -> str:
     """The headline and every total, highest first (teams' with teams), as a screen reader is
-    told them after a change: the cards and the headline take no focus, and the news said only
-    "Round saved" (review)."""
+    told them after a change: the cards and the headline take no focus, and the news says only
+    "Round saved"."""
     headline = status_text(match, standings)
     if not match.rounds:  # (a new match: its headline says what to do, no total has moved)
         return unmarked(headline)
@@ -246,7 +246,7 @@ class TotalCard(QFrame):
         self.name.setObjectName("totalName")
         self.detail = ElidedLabel(shrink_to=DETAIL_SMALLEST_PT)
         # never larger than the name over it ("Red buggy" at 18 pt under "Bartholomew Jr." at
-        # 13, shrunk to its room, read as the card's heading; review)
+        # 13, shrunk to its room, reads as the card's heading)
         self.detail.at_most = self.name
         self.detail.setObjectName("totalDetail")
         self.total = QLabel()
@@ -476,18 +476,18 @@ class RoundTable(QTableWidget):
 
     def show_rounds(self, match: Match, standings: Standings) -> None:
         # a round edited (as many rounds as before): the keyboard stays on its row, where
-        # Enter edits it again; it went back before the first row after every change
-        # fewer rounds (an undo, a round deleted): on the same row, or the new last round (it
-        # went to no row: the next Delete or F2 said "choose the round"; review); a deleted
+        # Enter edits it again (not back before the first row after every change)
+        # fewer rounds (an undo, a round deleted): on the same row, or the new last round (on no
+        # row, the next Delete or F2 says "choose the round"); a deleted
         # round brought back: on it; more (a round saved): none, the table following its last.
         # The names' row stays chosen with as many rounds as before (Enter there opens the
-        # players; after them the keyboard was on no row; review)
+        # players; else after them the keyboard is on no row)
         rows = HEADER_ROWS + len(match.rounds)
         fewer_or_same = self.rowCount() >= rows
         chosen = self.currentRow() >= HEADER_ROWS and fewer_or_same and bool(match.rounds)
         kept_row = min(self.currentRow(), rows - 1) if chosen else -1
         back = put_back(self._rounds, match.rounds) if self.currentRow() >= HEADER_ROWS else None
-        if back is not None:  # (round 1 is 0: taken for none at first; diff review)
+        if back is not None:  # (round 1 is 0: not to be taken for none)
             kept_row = HEADER_ROWS + back
         elif self.currentRow() == 0 and len(self._rounds) == len(match.rounds):
             kept_row = 0
@@ -692,8 +692,8 @@ class RoundTable(QTableWidget):
 
     def _fit_names_soon(self) -> None:
         """`_fit_names` once the columns have their widths: measured as the first of them
-        was resized (the columns stretched one by one, some hidden), the last name kept the
-        width before ("Diederik" left as "…" over a column with room for it; review)."""
+        is resized (the columns stretched one by one, some hidden), the last name would keep the
+        width before ("Diederik" left as "…" over a column with room for it)."""
         if not self._names_due:
             self._names_due = True
             QTimer.singleShot(0, self, self._fit_names_now)
@@ -705,8 +705,8 @@ class RoundTable(QTableWidget):
     def _fit_names(self) -> None:
         """The names over their three columns each, all drawn smaller (NAME_SHRUNK of the
         table's bold) where one would be cut, then each cut with "…" to its columns' width (the
-        whole name is its tooltip): in columns of points alone at 150 %, "Ann" was "A…"
-        (review)."""
+        whole name is its tooltip): in columns of points alone at 150 %, "Ann" is "A…"
+        otherwise."""
         bold = QFont(self.font())
         bold.setBold(True)
         rooms = {
@@ -859,12 +859,12 @@ class ScoreboardView(QWidget):
 
     def _base_look(self) -> CardLook:
         """The totals drawn smaller for two rows of cards, or a board short for its text size
-        (at 150 % in a 1024 x 640 window the cards took the page, a round of the table and a
-        sliver of the chart left under them; review)."""
+        (else at 150 % in a 1024 x 640 window the cards take the page, a round of the table and
+        a sliver of the chart left under them)."""
         scale = text_scale()
         short = self.height() < SHORT_BOARD * scale
-        # (two rows of large totals where the board has the height: at 1920 x 1080 five
-        # players' totals were drawn at 36 pt in cards mostly empty; visual review)
+        # (two rows of large totals where the board has the height: in one, at 1920 x 1080 five
+        # players' totals are drawn at 36 pt in cards mostly empty)
         cramped = self._two_rows and self.height() < TALL_BOARD * scale
         return "compact" if cramped or short else "large"
 
@@ -886,14 +886,14 @@ class ScoreboardView(QWidget):
             for card in cards:  # (compact, which overflowed)
                 card.set_look("compact")
         # and a headline smaller where the page is still taller than the window (at 150 % a
-        # long name's lead took two lines: the newest round below the edge; review)
+        # long name's lead takes two lines: the newest round below the edge)
         if overflowing:
             set_styled(self.status, compact=True)
             overflowing = self._overflows()
         if tight and overflowing:
             # and each player's card without its deck's line (its back and strip say it): at
             # 150 % in a 1024 x 640 window five players' cards put the newest round below the
-            # edge (visual review)
+            # edge
             for card in cards:
                 card.set_bare(True)
 
@@ -919,10 +919,10 @@ class ScoreboardView(QWidget):
         super().resizeEvent(event)
         self._fit_cards()
         # and again once the splitter has shared the new width itself (fitted before it, with
-        # the chart's legend at its old width, eight players' cards stayed compact over a page
+        # the chart's legend at its old width, eight players' cards stay compact over a page
         # too tall for the window); not on every change of the chart's width: the page's scroll
-        # bar coming and going changes it, and each fit brought the bar back (a review: 243
-        # shares in 200 idle passes)
+        # bar coming and going changes it, and each fit brings the bar back (243 shares in 200
+        # idle passes)
         QTimer.singleShot(0, self, self._fit_cards)
         if self._keyboard_on_table and self.table.hasFocus():
             self._show_table_soon()
@@ -950,8 +950,8 @@ class ScoreboardView(QWidget):
         return super().eventFilter(watched, event)
 
     def _on_round_pressed(self) -> None:
-        # (a click on a round is no keyboard: the page read by its totals, scrolled up, was
-        # pulled down to the rounds at the next resize; the diff's review)
+        # (a click on a round is no keyboard: else the page read by its totals, scrolled up, is
+        # pulled down to the rounds at the next resize)
         self._keyboard_on_table = False
 
     def _on_split_moved(self, _position: int, _index: int) -> None:
@@ -1013,8 +1013,8 @@ class ScoreboardView(QWidget):
         for card in self.cards[len(entries) :]:
             card.hide()
         # each card's deck and seat lines at one size, the smallest any needs: a deck cut short
-        # at 9 pt beside one at 18 pt read broken (a review). (Not the names: drawn at the
-        # smallest any needed, one long name made every name at the table small.)
+        # at 9 pt beside one at 18 pt reads broken. (Not the names: drawn at the
+        # smallest any needs, one long name makes every name at the table small.)
         shown = self.cards[: len(entries)]
         for card in shown:
             card.detail.drawn_with = [other.detail for other in shown if other is not card]

@@ -54,8 +54,8 @@ def keep_on_screen(window: QWidget) -> None:
 class _WholeHeight(QScrollArea):
     def watch_focus(self) -> None:
         """Scroll to a box of the rows whenever it takes the focus: Tab does, but Shift+Tab
-        from below the rows, or a check that puts the cursor in an empty box, left it out of
-        view (found by review)."""
+        from below the rows, or a check that puts the cursor in an empty box, leaves it out of
+        view."""
         widget = self.widget()
         for child in widget.findChildren(QWidget) if widget is not None else ():
             child.installEventFilter(self)

@@ -311,7 +311,7 @@ class CaptureSource(FrameSource):
         """Why a video that gave its last frame ended short of the frames it states, by its
         count and by its clock; None where it did not. (A count OpenCV estimates, duration
         times the stated rate for MKV and WebM, is too long for a video shot at a lower rate
-        than it states: a whole screen recording was said cut at half; review.)"""
+        than it states: a whole screen recording would be said cut at half.)"""
         stated, timed = stated_frames(self._capture), self.frame_time_s
         # its clock, in frames at the stated rate (its count, where it has no clock)
         clock = (

@@ -87,8 +87,8 @@ CUT_DEPTH: Final = 0.03
 FINE_OUTLINE: Final = 0.005  # of the outline's length: drawn this finely, a cut corner shows
 # a bright shape on the picture's very edge row or column, in the picture's own pixels, along
 # more than this share of its short side runs off it: a card large in a phone's photo, tilted
-# so that it ran past two opposite edges, left outline sides that met inside the picture and
-# was stored squashed (1-7 % of it outside; review). A whole card a few pixels in leaves the
+# so that it runs past two opposite edges, leaves outline sides that meet inside the picture and
+# would be stored squashed (1-7 % of it outside). A whole card a few pixels in leaves the
 # edge row the table's; a corner that touches it, a few pixels of it
 EDGE_RUN: Final = 0.1
 # ... where the edge row is at least this share as bright as the row EDGE_DEPTH of its short
@@ -182,7 +182,7 @@ def _along_the_edge(
     picture's very edge along more than EDGE_RUN of its short side: bright there in the
     picture's own pixels, and as bright as a little further in (EDGE_DEPTH of its short side;
     a card a pixel or two from the edge, blurred, brightens the edge row only part of the way,
-    and was refused; the diff's review), the ink of a drawing that crosses the edge bridged, as
+    and is whole), the ink of a drawing that crosses the edge bridged, as
     `find_cards` closes it."""
     inside = np.zeros(small.shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, hull.reshape(-1, 2).astype(np.int32), 1)
@@ -231,10 +231,10 @@ def _cut_by_the_picture(hull: np.ndarray, quad: np.ndarray, shape: tuple[int, ..
     """Whether the picture's edge cut a bright shape that touches it: a corner of the
     quadrilateral taken for it, or of the one the four longest sides of its finely drawn
     outline meet in, lies CUT_DEPTH of its short side outside the picture. A card cut by two
-    sides, a corner through each, left a shape whose two cut corners each lay on a different
-    side, as a turned card cropped to its box touches all four, and was stored with its corners
-    cut off (a review; stop 67). (A side of the outline along the picture's edge was taken for
-    a cut too: a whole card 2-5 px from the edge was refused; the diff's review.)"""
+    sides, a corner through each, leaves a shape whose two cut corners each lie on a different
+    side, as a turned card cropped to its box touches all four, and would be stored with its
+    corners cut off. (A side of the outline along the picture's edge is no cut: taken for one,
+    a whole card 2-5 px from the edge is refused.)"""
     h, w = shape[:2]
     outline = cv2.approxPolyDP(hull, FINE_OUTLINE * cv2.arcLength(hull, True), True)
     points = outline.reshape(-1, 2).astype(np.float64)
@@ -559,8 +559,8 @@ def card_in(image_bgr: np.ndarray, *, pixel_scale: float = 1.0) -> tuple[list[Br
         face = is_face(rectify(image_bgr, cards[0].corners, width=FACE_CHECK_WIDTH))
     else:  # (only where no back was found: a second look at the whole picture)
         faces = face_up_cards(image_bgr)
-        # (not where a back lies beside it: a coloured book beside a back running off the
-        # picture was taken for a face, and "turn it over" said of the back; a review)
+        # (not where a back lies beside it: else a coloured book beside a back running off the
+        # picture is taken for a face, and "turn it over" said of the back)
         face = bool(faces) and not any(
             _card_shaped(shape.corners, image_wh, seen_card_ratio(shape.corners, image_wh))
             and not any(_within(shape.corners, outline) for outline in faces)
@@ -586,8 +586,8 @@ def _card_in(
     if problem in (TWO_CARDS, RUNS_OFF):
         # the card found runs off the picture or has no card's outline, and so does another
         # bright shape of a second card's size: a wood table's light grain, a patterned cloth
-        # ("more than one card" was said of a wood table with none, and with a small card;
-        # review), or two cards cut by the edge (said too: diff review)
+        # (else "more than one card" is said of a wood table with none, and with a small card),
+        # or two cards cut by the edge (said of them too)
         def edgy(shape: Bright) -> bool:
             return shape.shapeless or shape.cut or _on_the_edge(shape.corners, image_wh)
 
@@ -640,11 +640,11 @@ def card_problem(
     if (
         area < STRIPE_SHARE * image_wh[0] * image_wh[1]
         and _edge_to_edge(corners, image_wh)
-        # (a card lying across a picture as tall as 2.4:1 reaches both its sides: diff review)
+        # (a card lying across a picture as tall as 2.4:1 reaches both its sides)
         and not _card_shaped(corners, image_wh, seen_card_ratio(corners, image_wh))
     ):
-        # (a light stripe of a wood table, the card merged into it or elsewhere: "photograph
-        # the whole card" was said of a card in plain view; review)
+        # (a light stripe of a wood table, the card merged into it or elsewhere: not "photograph
+        # the whole card", which is wrong of a card in plain view)
         return (
             "the bright shape found runs across the whole picture, edge to edge: the table's "
             "pattern (wood grain, stripes)? lay the card on a plain darker surface"
@@ -673,7 +673,7 @@ def card_problem(
             "shadow? lay one back alone, evenly lit"
         )
     if long_sides_down(corners, image_wh) is None:  # (slanted across its length: from 25-30
-        # degrees; "upright in the picture" was said to a card upright in it; review)
+        # degrees; not "upright in the picture", which is wrong of a card upright in it)
         return (
             "the card is seen too slanted to tell its length from its width: photograph it "
             "more from above, or from one of its short ends"

@@ -3,10 +3,10 @@ profile).
 
 OpenCV's decoders ignore a profile, and the models learned their decks' inks in sRGB: a photo
 exported from a raw developer in ProPhoto RGB read its red decks as no deck (table 1: 25 cards
-counted of 99; review). A colour-managed viewer shows such a photo as this does. A space near
+counted of 99). A colour-managed viewer shows such a photo as this does. A space near
 sRGB is left as it is: a phone's Display P3 moves a grid of colours by 11 levels on average
 and Adobe RGB (1998) by 10.6 (its greens by up to 50), and photos of the demo tables in either
-count the same as in sRGB (a review's), while converting a 12 MP photo costs 0.3 s here;
+count the same as in sRGB, while converting a 12 MP photo costs 0.3 s here;
 ProPhoto moves the grid by 24. A judgement by the mean, on two tables: a deck whose ink sits
 where Adobe RGB moves colours most is the case to watch. Pure functions over Pillow's ImageCms
 (littlecms); no profile, or one that cannot be read: the frame as it is.
@@ -44,8 +44,8 @@ def embedded_profile(data: bytes) -> bytes | None:
 
     from PIL import Image
 
-    # (what it says of a damaged header, "Truncated File Read", named no file: the decode's
-    # own error does; review)
+    # (what it says of a damaged header, "Truncated File Read", names no file: the decode's
+    # own error does)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

@@ -296,8 +296,8 @@ def reads_as_another(
 
     embedder = embedder or identity_network()
     drawings = profile_references(embedder, builtin_profile())
-    # in its quarter turns, as the profile reads it (`decks list` and `count` said other
-    # likenesses of the same file: 0.63 against 0.57; review)
+    # in its quarter turns, as the profile reads it (else `decks list` and `count` say other
+    # likenesses of the same file: 0.63 against 0.57)
     patches = np.asarray(load_reference_file(stored, deck))
     back = reference_vectors(embedder.embed, patches, np.zeros(len(patches), np.int64)).vectors
     return nearer_another(deck, back, drawings, DECK_NAMES, poorly_lit=poorly_lit)

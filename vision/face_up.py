@@ -32,14 +32,14 @@ FILLS_ITS_BOX: Final = 0.8
 LEAST_SHARE: Final = 0.02
 CARD_SHAPED: Final = (1.0, 2.4)
 # ... and holds white figures and numbers: this share of its outline, light and not its colour
-# (the faces 0.10-0.13; a coloured sheet of paper, a book or a box beside a back was taken for a
-# face, and "turn it over" said of the back: 128 of 128 in a review)
+# (the faces 0.10-0.13; a coloured sheet of paper, a book or a box beside a back is taken for a
+# face otherwise, and "turn it over" said of the back: 128 of 128)
 FIGURES_SHARE: Final = (0.04, 0.4)
 FIGURE_VALUE: Final = 150  # HSV value (0-255) of a white figure, at the least
 EDGE_MARGIN: Final = 0.004  # of the picture's long side: a shape this near an edge runs off it
 # a card's own white (its brightest pixels, this top share) is made white before its colour is
-# read: a camera's cast of 40 % under dim light made white paper strong colour (76 of 348 backs
-# refused as faces in a review), where a face's figures come back white and its field stays
+# read: a camera's cast of 40 % under dim light makes white paper strong colour (76 of 348 backs
+# refused as faces), where a face's figures come back white and its field stays
 WHITE_TOP: Final = 0.05
 MOST_GAIN: Final = 2.5  # a channel brought up at most this much
 LONG_SIDE: Final = 640  # the picture is looked at this long: plenty for a card of 2 % of it

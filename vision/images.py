@@ -263,7 +263,7 @@ def decoding_peak(decoded: int, factor: int) -> int:
     """The most memory OpenCV holds decoding a picture (not a JPEG) of `decoded` bytes whole:
     the picture twice (a full read), or once and the copy reduced by `factor` (measured on
     6000 x 6000 PNG, WebP and TIFF files: 103 MiB decoded, 208 MiB at the peak; 131 read at
-    half; a review found 4.06 GB for a PNG said to take 2 GiB)."""
+    half; counted once, a PNG said to take 2 GiB takes 4.06 GB)."""
     return decoded + (decoded if factor == 1 else decoded // (factor * factor))
 
 
@@ -344,7 +344,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
             f"{name}: cannot decode image: a HEIC photo (as iPhones take them), which cannot be "
             "read here: save it as JPEG (or set the camera to take 'Most Compatible' photos)"
         )
-    if (video := video_kind(data)) is not None:  # (said as "not an image file"; review)
+    if (video := video_kind(data)) is not None:  # (a video, not "not an image file")
         raise ImageError(
             f"{name}: cannot decode image: a video ({video}), not a picture (a video is read "
             "as a camera: blitzcam app --camera FILE)"
@@ -356,7 +356,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     read_whole = False  # whether libjpeg read all of a JPEG's image data without a complaint
     if jpeg and size is not None:
         # (a progressive one is held whole, however small it is decoded: a 12 MB file of
-        # 32000 x 32000 px took 6.4 GB, twice over; review)
+        # 32000 x 32000 px takes 6.4 GB, twice over)
         needed = progressive_coefficient_bytes(data)
         if needed is not None and needed > MAX_WHOLE_DECODE_BYTES:
             raise ImageError(_too_large(name, size, "progressive JPEG", needed, "a baseline JPEG"))
@@ -365,7 +365,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     needed, kind = _png_decode_bytes(data, size), "PNG"
     frames, palette = 1, data[:8] == PNG_SIGNATURE and len(data) > 25 and data[25] == 3
     if data[:8] == PNG_SIGNATURE and b"acTL" in png_chunks(data):  # (an animated PNG: its
-        frames = 2  # first frame read, unsaid, where a GIF's was said; review)
+        frames = 2  # first frame read, said as a GIF's is)
     pillow_said: list[str] = []  # what Pillow logged of a header it could not read
     orientation = None  # as the header Pillow read says it; None: as `stored_orientation` finds
     tiles_turned = False  # a tiled TIFF turned by its Orientation tag (turned here)
@@ -398,7 +398,7 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         flags |= cv2.IMREAD_IGNORE_ORIENTATION
     turn = 1
     if tiles_turned:  # (OpenCV turns each tile of a tiled TIFF, then the whole again: a
-        # picture scrambled, its boxes off; review): decoded as stored, then turned here
+        # picture scrambled, its boxes off): decoded as stored, then turned here
         stored, turn = as_stored(data)
         buffer = np.frombuffer(stored, dtype=np.uint8)
     image = _decoded_by_opencv(

@@ -53,7 +53,7 @@ def libjpeg_warning(data: bytes) -> str | None:
     A file libjpeg cannot read at all (another format, an unsupported JPEG variant) is said as
     well: OpenCV's decoder, which may read more variants, has the last word on those."""
     # (imported here: training, which never reads a JPEG so, runs on a lent GPU machine
-    # without it; the import at the top stopped both GPU scripts at their first line: review)
+    # without it; an import at the top stops both GPU scripts at their first line)
     import simplejpeg
 
     try:

@@ -4,7 +4,7 @@ brought to full precision by its scans.
 A progressive JPEG sends its picture in scans, coarse to fine. Cut short at the end of a scan,
 with an end marker written after it (a download stopped and "repaired", a copy cut off), it is
 a valid file: libjpeg reads it without a word, and the picture decodes blurred; counted, its
-cards were not found (99 counted from the whole file, 0 and 7 from two such cuts; review).
+cards were not found (99 counted from the whole file, 0 and 7 from two such cuts).
 Nothing is decoded here: the scans' headers are read, their image data stepped over.
 """
 

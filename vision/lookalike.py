@@ -121,9 +121,9 @@ def stand_ins_alike(
 
 # A back enrolled as one of the eight, glare on its photo, that reads to its deck's drawing
 # less than this above what that drawing reads to another deck's (green pump's to blue pump's,
-# 0.60) is hardly its deck's any more: a photo whitened by glare read 0.62 to green pump's
-# drawing, and every green pump on the table was counted as blue pump, the glare note the one
-# word said (review). Photos of the drawing that counted right read 0.70 and more (of 45,
+# 0.60) is hardly its deck's any more: a photo whitened by glare reads 0.62 to green pump's
+# drawing, and every green pump on the table is counted as blue pump, the glare note the one
+# word said. Photos of the drawing that counted right read 0.70 and more (of 45,
 # glare, blur and shadow among them; 0.99 most). Asked only where glare was found: a print
 # drawn otherwise than blitzcam's drawing may read low to it, and its cards read to the print.
 LOW_OWN_MARGIN: Final = 0.05

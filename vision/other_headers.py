@@ -1,8 +1,8 @@
 """The headers of picture formats that OpenCV decodes whole and Pillow does not read (Radiance
 HDR, PFM, Sun raster), and of the ISO media files (HEIC, AVIF) told apart by their brand.
 
-Without a size from the header, a file was decoded whatever it would take: a 16 MB Radiance
-HDR of 16000 x 16000 pixels took 6.3 GB (float32, 12 bytes a pixel; review), past the limit
+Without a size from the header, a file is decoded whatever it takes: a 16 MB Radiance
+HDR of 16000 x 16000 pixels takes 6.3 GB (float32, 12 bytes a pixel), past the limit
 every other format is held to. Only headers are read; nothing is decoded.
 """
 

@@ -45,8 +45,8 @@ def to_bgr8(image: np.ndarray, *, over: int = 255) -> np.ndarray:
 def without_empty_alpha(image: np.ndarray) -> np.ndarray:
     """A BMP's or TIFF's `image` without its alpha channel where that is zero everywhere: a
     32-bit BMP's padding byte (GIMP's X8R8G8B8), a TIFF's sample of no stated meaning, as photo
-    viewers and browsers take them (laid on white, the picture read blank and counted 0;
-    review). A PNG wholly transparent shows nothing, and is laid on white as it is."""
+    viewers and browsers take them (laid on white, the picture reads blank and counts 0). A PNG
+    wholly transparent shows nothing, and is laid on white as it is."""
     if image.ndim != 3 or image.shape[2] not in (2, 4) or image[..., -1].any():
         return image
     return image[..., :-1]
@@ -66,7 +66,7 @@ def has_transparency(image: np.ndarray) -> bool:
 
 def wholly_transparent(image: np.ndarray) -> bool:
     """Whether a decoded image has an alpha channel that is 0 everywhere (it shows nothing:
-    its "no colour" was said, with "take a colour photo"; review)."""
+    else said to have "no colour", with "take a colour photo")."""
     return image.ndim == 3 and image.shape[2] in (2, 4) and not np.nanmax(image[..., -1]) > 0
 
 

@@ -108,7 +108,7 @@ class DeckProfile:
 
 def user_decks_dir(*, made: bool = False) -> Path:
     """Where the user's enrolled backs are: read where it is (not there: none enrolled, and a
-    count needs no data directory it cannot make; review), or `made` for a back to be stored."""
+    count needs no data directory it cannot make), or `made` for a back to be stored."""
     return (data_dir() if made else data_dir_path()) / "decks"
 
 
@@ -278,10 +278,10 @@ def load_reference_file(path: Path, deck: str) -> list[np.ndarray]:
     except ImageError as exc:
         raise UserError(f"deck reference {exc}") from None
     found = None  # what the card finder made of it, where it was asked (once)
-    # (first: a photo of a back on a wood table read its grain as drawing and was taken as the
-    # deck's look, its cards then counted as another deck's; review) unless it is a card's
-    # shape, as a back cut to its edges is and a camera's frame is not (the light panel of a
-    # design in a dark frame was found as the card; diff review)
+    # (first: else a photo of a back on a wood table reads its grain as drawing, taken as the
+    # deck's look, its cards then counted as another deck's) unless it is a card's
+    # shape, as a back cut to its edges is and a camera's frame is not (else the light panel of a
+    # design in a dark frame is found as the card)
     if not card_shaped_picture(card.shape):
         found = card_in(card)
         if (photo := _photo_with_a_card(found[0], card.shape, path, deck)) is not None:
@@ -323,8 +323,8 @@ def _not_a_cut_back(
 ) -> str | None:
     """Why a reference file that cannot be used is not a card back cut to its edges, where it
     is plainly something else: a few pixels, a card's face, or a photo with a card in it, of
-    any shape (a phone's photo saved into a --decks folder was "no drawing found on this card
-    back (is it a back ...?)", which it was; review). `found`: the card finder's reading of
+    any shape (a phone's photo saved into a --decks folder is not "no drawing found on this card
+    back (is it a back ...?)", which it is). `found`: the card finder's reading of
     `picture`, where it was made. None otherwise: the first reason stands."""
     height, width = picture.shape[:2]
     if max(height, width) < MIN_REFERENCE_SIDE:
@@ -345,8 +345,8 @@ def _not_a_cut_back(
 
 
 # a card found covering less of a reference picture not of a card's shape than this: the
-# picture is a photo of it (at 0.6, a phone's photo of a card filling 71 % of it was read whole,
-# table and all, and that deck's cards counted as another's, unsaid; review). A back cut to its
+# picture is a photo of it (at 0.6, a phone's photo of a card filling 71 % of it is read whole,
+# table and all, and that deck's cards counted as another's, unsaid). A back cut to its
 # edges loosely enough to change its shape is a photo of it too: `decks enroll` cuts it out
 PHOTO_CARD_SHARE: Final = 0.95
 

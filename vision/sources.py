@@ -249,7 +249,7 @@ def open_spec(
 
 def _video_named_as_a_picture(path: Path) -> bool:
     """Whether a file named as a picture begins as a video container does (a video saved as
-    .jpg was "cannot decode image"; review). One that cannot be read is the picture's reader's
+    .jpg is not "cannot decode image"). One that cannot be read is the picture's reader's
     to say."""
     try:  # (a named pipe is not opened here: its open waits for a writer)
         if not path.is_file():

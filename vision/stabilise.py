@@ -62,8 +62,8 @@ SHARPNESS_SIZE: Final = (320, 180)  # the picture a frame's sharpness is measure
 # A frame that shows the last sharp frame's view (its grey under SCENE_THRESHOLD from it) but
 # is less sharp than this share of it, where that one had edges and it keeps some, is blurred:
 # a webcam's focus hunting, or motion blur without the picture moving, which moves no grey.
-# Taken as motion, it does not vote: five such frames of seven outvoted the window, red
-# buggies and blue plows at 0 (review). Measured on the demo tables (camera noise 3): 25 px of
+# Taken as motion, it does not vote: five such frames of seven outvote the window, red
+# buggies and blue plows at 0. Measured on the demo tables (camera noise 3): 25 px of
 # motion blur 0.31-0.56, defocus of sigma 3 0.36-0.54, of 1.5 0.60-0.80, 20 % less light
 # 0.80-0.81. (Another table reads 0.28-0.90: a sharpness alone cannot tell it from a blur, its
 # grey can.) A blur that lasts past a window's frames is the view's own.
@@ -92,8 +92,8 @@ SPLIT_SETTLES: Final = 5
 MIN_STILL_S: Final = 1.0
 # ... and a view that looks like something lying over the scene's cards from the picture's
 # edge (an arm and its hand resting on the table: cards gone where it lies, none in their
-# place) this long: a hand resting 1.5 s over half the cards was taken for the table, its
-# count shown settled and shootable, and for 1.5 s after it left (review)
+# place) this long: else a hand resting 1.5 s over half the cards is taken for the table, its
+# count shown settled and shootable, and for 1.5 s after it leaves
 COVERED_STILL_S: Final = 4.0
 # a change over more of the picture than this is the whole view's (another table, the camera
 # moved), not a hand's
@@ -395,9 +395,9 @@ class CountedView:
         """How much `newer_bgr` differs, as `difference` measures it (the stabiliser's own
         measure, its lines meaning the same), over the whole picture or where the counted
         cards lie; or in a block where none lay, weighed against SCENE_THRESHOLD there as
-        MOTION_THRESHOLD where they lay (a pile laid on bare table, 1-3 over the whole picture,
-        was no change: a shot then paired the frame before it with its count; review, where
-        the stabiliser, judging by the newer frame's own cards, saw 36-127). inf for another
+        MOTION_THRESHOLD where they lay (else a pile laid on bare table, 1-3 over the whole picture,
+        is no change: a shot then pairs the frame before it with its count, where
+        the stabiliser, judging by the newer frame's own cards, sees 36-127). inf for another
         size (a stream back at another)."""
         if newer_bgr.shape[:2] != self.shape:
             return math.inf

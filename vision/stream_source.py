@@ -41,13 +41,13 @@ CUT_SHORT_ROWS: Final = 8  # the frame's last rows all of the fill: cut short
 CUT_SHORT_IN_A_ROW: Final = 25  # pictures cut short one after another: the stream is said bad
 # ... but only while FFmpeg has no earlier picture: once it has one, it leaves the rows a cut
 # picture's data did not reach as an earlier picture had them, so a table's lower part was
-# another moment's (a review's server cutting each picture in half while the table changed:
+# another moment's (a server cutting each picture in half while the table changes:
 # each picture half one table, half another, counted without a word). An MJPEG picture is
 # coded alone from a camera's noisy picture: its lower rows are never the picture before's to
 # the value while its first rows changed, unless they are that picture's own; or a camera's
 # own banner along the bottom (its name, a clock), which is why the rows compared are this
-# share of the picture (a banner of text is a line or two; a review's 24 px banner refused
-# every picture of its stream when the last 8 rows were compared). A loss of less than this is
+# share of the picture (a banner of text is a line or two; a 24 px banner refuses
+# every picture of its stream where the last 8 rows are compared). A loss of less than this is
 # not told. Rows of one flat colour (a black bar) can be the same too, so rows under this
 # spread (grey levels) say nothing.
 STALE_SHARE: Final = 1 / 8
@@ -307,7 +307,7 @@ def http_answer(
             return f"the address sends elsewhere (HTTP {exc.code}): give the stream's own"
         return f"the server answered HTTP {exc.code}, not a stream"
     except urllib.error.URLError as exc:
-        # an s typed after http: "offline" sent the user to look at the wrong thing (review);
+        # an s typed after http: "offline" sends the user to look at the wrong thing;
         # only what a plain HTTP server's answer to a TLS hello gives (a certificate of the
         # camera's own, an old TLS: HTTPS spoken)
         reason = exc.reason

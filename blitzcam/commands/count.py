@@ -89,7 +89,7 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
         if is_stream(path):  # `-`, as every command reads it (./- is a file)
             picture = read_picture_stream(sys.stdin.buffer, name=STANDARD_INPUT)
         elif given.endswith(("/", os.sep)) and not path.is_dir():  # Path drops the slash
-            if not path.exists():  # (was "not a folder": it is nothing; review)
+            if not path.exists():  # (it is nothing, not "not a folder")
                 raise ImageError(f"{path}: {not_there(path, 'file or folder')}")
             raise ImageError(f"{path}: not a folder (the name ends with {given[-1]})")
         else:
@@ -105,7 +105,7 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
     # boxes in the picture's own pixels: a photo larger than the frame was shrunk to count it
     width, height = picture.size
     sx, sy = picture.scale
-    # (float bounds: a corner clamped to the edge came out an int, 720, among floats; review)
+    # (float bounds: else a corner clamped to the edge comes out an int, 720, among floats)
     scales, bounds = (sx, sy, sx, sy), (float(width), float(height), float(width), float(height))
     cards = [
         {
@@ -183,8 +183,8 @@ def _table(
     in_play: tuple[str, ...] | None = None,
 ) -> str:
     """The readable form; decks in `unread` (no reference to read them by) show a dash, and so
-    do decks not `in_play` (where given: 0 read as "none on the table", where they are not
-    counted at all; review)."""
+    do decks not `in_play` (where given: else 0 reads as "none on the table", where they are not
+    counted at all)."""
     from blitzcam.vision.detections import UNKNOWN_NAME
 
     lines = []
@@ -223,8 +223,8 @@ DEMO: Final = "demo"  # the demo tables, as the app's --camera demo names its fo
 
 def _demo_named(images: list[str]) -> list[str]:
     """`images` with `demo` (where no file of that name is) as the four demo tables, which an
-    installed blitzcam holds where no one types their path (the README's first look counted
-    datasets/demo/table-1.jpg, a checkout's path; packaging review)."""
+    installed blitzcam holds where no one types their path (datasets/demo/table-1.jpg, the
+    README's first look, is a checkout's path)."""
     from pathlib import Path
 
     from blitzcam import datasets

@@ -175,7 +175,7 @@ def _preview(args: argparse.Namespace) -> int:
     if not 0 < args.n <= MAX_PREVIEW:
         raise UserError(f"--n must be from 1 to {MAX_PREVIEW} scenes, got {args.n}")
     root = Path(args.root)
-    if not root.is_dir():  # (a mistyped one was "not a dataset folder"; review)
+    if not root.is_dir():  # (a mistyped one is no folder, not "not a dataset folder")
         from blitzcam.paths import not_there
 
         raise UserError(

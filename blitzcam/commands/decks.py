@@ -168,7 +168,7 @@ def list_command(args: argparse.Namespace) -> int:
     unusable = unusable_decks(enrolled) if problems else set()
     pairs: list[LookAlike] | None
     # a back stored under the wrong deck, said once as it was enrolled, said here again: its
-    # deck's cards went to a third one, which no look-alike pair named (review)
+    # deck's cards go to a third one, which no look-alike pair names
     unlike: list[OtherDeck] = []
     try:
         pairs, unlike = profile_checks()

@@ -84,9 +84,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _default_data(root: Path | None = None) -> Path:
     """The shipped recipe's own scenes: those of `blitzcam train`'s default run folder where
-    it holds them, else made apart (runs/evaluate). After a `train --scenes 5` there, plain
-    `evaluate` was refused ("made with n 5 ... delete this one", the run lost if heeded), and
-    after a `train --data X` it made the 1,000 scenes in that run's folder; review."""
+    it holds them, else made apart (runs/evaluate): made there, after a `train --scenes 5` plain
+    `evaluate` is refused ("made with n 5 ... delete this one", the run lost if heeded), and
+    after a `train --data X` the 1,000 scenes go into that run's folder."""
     from blitzcam.errors import UserError
     from blitzcam.models import training
     from blitzcam.models.recipe import SHIPPED

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from blitzcam.game.rules import Match
 
 # (DOTALL: a name holding a newline is the rules' to refuse, with their reason, not "expected
-# NAME=DECK"; review)
+# NAME=DECK")
 _PLAYER = re.compile(r"^(?P<name>.+?)=(?P<deck>[a-z]+-[a-z]+)(?:@(?P<team>.+))?$", re.DOTALL)
 # ... and one whose deck is no deck's name, read so that the rules say it is unknown rather
 # than the spec is not NAME=DECK (a team's own '=' is taken by the strict form first)
@@ -823,8 +823,8 @@ def _import(args: argparse.Namespace) -> int:
         if not args.as_written:  # it becomes a new match: seated as `new` and `join` seat
             check_seats_as_given(match)
     except MatchError as exc:
-        # (an older blitzcam's match, kept as it was scored, was exported and could not come
-        # back: 'ann' beside 'Ann', a team written two ways; review)
+        # (an older blitzcam's match, kept as it was scored, exports as it is and fails this
+        # check: 'ann' beside 'Ann', a team written two ways)
         raise UserError(
             f"{args.file}: {exc} (an export of a match an older blitzcam stored comes back with "
             "--as-written)"

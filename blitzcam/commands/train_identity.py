@@ -12,8 +12,8 @@ from blitzcam.commands.device_option import torch_device
 from blitzcam.commands.path_option import path_argument
 from blitzcam.worker_pool import DEFAULT_WORKERS, workers_for
 
-# a stage's convolution width at most (the shipped 16/32/64; 100000 ran out of memory after
-# the drawings were cut, minutes in, a traceback: review), and the most steps a run may take
+# a stage's convolution width at most (the shipped 16/32/64; 100000 runs out of memory after
+# the drawings are cut, minutes in, a traceback), and the most steps a run may take
 MAX_WIDTH: Final = 1024
 MAX_STEPS: Final = 10_000_000
 
