@@ -301,10 +301,7 @@ class _DeckRounds:
                     owner = holder
         if owner is not None:
             raise MatchError(
-                f"deck {seat.deck} is already played by {owner.name}; each player plays their "
-                "own deck",
-                player=seat.name,
-                field="deck",
+                deck_taken(seat.deck, owner, seat.name), player=seat.name, field="deck"
             )
         if seat.playing:
             self._at_table[seat.deck] = seat
@@ -316,11 +313,21 @@ def check_deck_free(seat: Player, others: Iterable[Player], *, name: str | None 
     player is said as `name` (default: the seat's own)."""
     owner = next((o for o in others if o.deck == seat.deck and _at_table_together(o, seat)), None)
     if owner is not None:
-        raise MatchError(
-            f"deck {seat.deck} is already played by {owner.name}; each player plays their own deck",
-            player=name or seat.name,
-            field="deck",
-        )
+        said = name or seat.name
+        raise MatchError(deck_taken(seat.deck, owner, said), player=said, field="deck")
+
+
+def deck_taken(deck: str, owner: Player, seat: str) -> str:
+    """Why `seat` may not play `deck`: `owner` plays it at the table, or played it in rounds
+    `seat` played too and has left (a seat's deck is its deck in every round it played, so a
+    deck freed by a leaver goes to someone who joins after, not to a player who sat beside
+    them)."""
+    if owner.playing:
+        return f"deck {deck} is already played by {owner.name}; each player plays their own deck"
+    return (
+        f"deck {deck} was {owner.name}'s in rounds {seat} played too ({owner.name} has left; a "
+        "player's deck is theirs in every round they play)"
+    )
 
 
 def _at_table_together(a: Player, b: Player) -> bool:

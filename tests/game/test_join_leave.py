@@ -92,6 +92,19 @@ def test_a_leaver_s_deck_can_go_to_one_who_joins_but_not_a_deck_at_the_table() -
     assert score_match(handed).totals["Bob"] == 9 and score_match(handed).totals["Di"] == 0
 
 
+def test_a_leaver_s_deck_refused_to_one_who_played_beside_them_says_why() -> None:
+    # (it said Bob "is already played by" a deck after Bob had left, its reason unsaid)
+    three = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
+    left = leave(three, "Bob")
+    with pytest.raises(MatchError) as refused:
+        rules.change_player(left, "Cy", deck="red-buggy")
+    assert str(refused.value) == (
+        "player Cy: deck red-buggy was Bob's in rounds Cy played too (Bob has left; a player's "
+        "deck is theirs in every round they play)"
+    )
+    assert (refused.value.player, refused.value.field) == ("Cy", "deck")
+
+
 @pytest.mark.parametrize("change", [lambda m: join(m, CY), lambda m: leave(m, "Bob")])
 def test_nobody_joins_or_leaves_a_decided_match(change) -> None:
     decided = match_of(round_of(Ann=(40, 0), Bob=(5, 2)), target=30)
