@@ -11,13 +11,17 @@ workers are terminated, the partial output removed.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
 
 # the commands' --workers when none is given: said in a note only when given (a one-core
 # machine told of an option nobody typed)
@@ -40,8 +44,51 @@ def workers_for(asked: int, jobs: int | None = None, *, said: bool = True) -> in
 
 
 def ignore_ctrl_c() -> None:
-    """A worker's initializer: Ctrl+C is the parent's to handle."""
+    """In a worker: Ctrl+C is the parent's to handle (and one held while it started, dropped)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def spawned_pool(
+    workers: int,
+    initializer: Callable[..., object] | None = None,
+    initargs: tuple[object, ...] = (),
+) -> Pool:
+    """A pool of `workers` spawned processes that ignore Ctrl+C, then run `initializer`.
+
+    An initializer runs only once the worker has imported numpy, OpenCV and the module of the
+    job, a second or more: a Ctrl+C in that time would print the worker's KeyboardInterrupt
+    traceback. So SIGINT is held (blocked) in this thread while the workers start; each
+    inherits the block through exec and keeps it until `ignore_ctrl_c` drops it. A Ctrl+C held
+    here meanwhile is taken as the pool is returned, not lost."""
+    context = multiprocessing.get_context("spawn")  # no forked copies of a torch process
+    with _ctrl_c_held():
+        return context.Pool(workers, initializer=_start_worker, initargs=(initializer, initargs))
+
+
+def _start_worker(initializer: Callable[..., object] | None, initargs: tuple[object, ...]) -> None:
+    ignore_ctrl_c()
+    if initializer is not None:
+        initializer(*initargs)
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """SIGINT blocked in this thread while inside (held to its end, then taken); where signal
+    masks are not (Windows), nothing changes."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    # (its first start unblocks SIGINT on its way out: started first, it leaves the block be)
+    resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 @contextmanager

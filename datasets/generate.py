@@ -15,7 +15,6 @@ import glob
 import importlib
 import importlib.util
 import json
-import multiprocessing
 import os
 import re
 import shutil
@@ -42,7 +41,7 @@ from blitzcam.datasets.photometric import encode_jpeg
 from blitzcam.errors import UserError, first_and_more
 from blitzcam.files import file_managers_own
 from blitzcam.paths import expand_home, link_into_nothing, resolved, why_no_folder
-from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds
+from blitzcam.worker_pool import sigterm_unwinds, spawned_pool
 
 DEFAULT_ART_MODULE: Final = "blitzcam.datasets.art"
 RES_LIMITS: Final = ((320, 4096), (240, 4096))  # sensible (min, max) width and height
@@ -227,7 +226,6 @@ _WORKER: dict[str, Any] = {}
 def _init_worker(request: GenerateRequest) -> None:
     import cv2
 
-    ignore_ctrl_c()
     cv2.setNumThreads(1)  # one process per core already
     _WORKER["request"] = request
     _WORKER["art"] = ArtCache(load_art(request.art_module))
@@ -245,8 +243,7 @@ def _rendered(
         for index in indices:
             yield render_scene_files(request, art, index)
         return
-    context = multiprocessing.get_context("spawn")
-    pool = context.Pool(workers, initializer=_init_worker, initargs=(request,))
+    pool = spawned_pool(workers, _init_worker, (request,))
     try:
         yield from pool.imap(_render_in_worker, indices, chunksize=request.chunksize)
         pool.close()

@@ -3,7 +3,6 @@ in parallel, deterministic for any number of workers, and never left half-writte
 
 from __future__ import annotations
 
-import multiprocessing
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +21,7 @@ from blitzcam.models.crops import (
 )
 from blitzcam.models.mining import Mistakes, hard_windows
 from blitzcam.models.recipe import Recipe
-from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds, workers_for
+from blitzcam.worker_pool import sigterm_unwinds, spawned_pool, workers_for
 
 
 def _write_jpeg(path: Path, image: np.ndarray, quality: int = 92) -> None:
@@ -125,8 +124,7 @@ def _cut_all(jobs: list[_CropJob], workers: int) -> None:
             _cut_scene_crops(job)
             progress.update()
     else:
-        context = multiprocessing.get_context("spawn")  # no forked copies of a torch process
-        with context.Pool(workers, initializer=ignore_ctrl_c) as pool:
+        with spawned_pool(workers) as pool:
             for _ in pool.imap_unordered(_cut_scene_crops, jobs, chunksize=16):
                 progress.update()
     progress.close()

@@ -29,7 +29,7 @@ from blitzcam.vision.detections import obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch
 from blitzcam.vision.identify import snap_to_ink
 from blitzcam.vision.references import REFERENCE_WIDTH, card_on_white, reference_patches
-from blitzcam.worker_pool import ignore_ctrl_c, sigterm_unwinds, workers_for
+from blitzcam.worker_pool import sigterm_unwinds, spawned_pool, workers_for
 
 # How far detector boxes stray from the labels (median IoU ~0.7): centre offset and side scale
 # as fractions of the box, and turn in degrees (one standard deviation each).
@@ -245,9 +245,7 @@ def build(
     jobs = [(seed, i, families, late_round) for i in range(n)]
     workers = workers_for(workers, len(jobs), said=False)
     if workers > 1:
-        from multiprocessing import get_context
-
-        pool = get_context("spawn").Pool(workers, initializer=ignore_ctrl_c)
+        pool = spawned_pool(workers)
         results = pool.imap(_samples, jobs, chunksize=4)
     else:
         pool, results = None, map(_samples, jobs)
