@@ -269,8 +269,11 @@ def _evaluate(args: argparse.Namespace) -> int:
     except SceneDataError as exc:
         raise UserError(str(exc)) from None
     text = report_json(report)
-    # (as `count`: 1 when a picture could not be read, the others still scored and reported)
+    # (as `count`: 1 when a picture could not be read, the others still scored and reported,
+    # and said on stderr, where a script whose stdout is the report still sees why it failed)
     status = 1 if report.get("unreadable") else 0
+    if status:
+        _say_unreadable(report)
     if args.json is not None and is_stream(args.json):
         print(text)
         return status
@@ -285,3 +288,17 @@ def _evaluate(args: argparse.Namespace) -> int:
             raise UserError(f"--json {args.json}: cannot write it: {exc.strerror or exc}") from None
         print(f"report written to {args.json}", file=note_stream(args.json))
     return status
+
+
+def _say_unreadable(report: dict[str, Any]) -> None:
+    """One stderr line for the pictures that did not decode: how many, the first and why."""
+    import sys
+
+    names = set(report["unreadable"])
+    first = next(scene for scene in report["left_out"] if scene["scene"] in names)
+    more = f" (and {len(names) - 1} more: see the report)" if len(names) > 1 else ""
+    print(
+        f"blitzcam evaluate: {len(names)} picture{'s' if len(names) > 1 else ''} could not be "
+        f"read, left out of every figure: {first['scene']}: {first['why']}{more}",
+        file=sys.stderr,
+    )

@@ -199,7 +199,17 @@ def test_scenes_relabelled_in_labelme_score_as_their_generated_labels(
         report = json.loads((tmp_path / "r.json").read_text())
         assert report["scenes"] == 3 and len(report["unreadable"]) == 1
         assert f"{image}: cannot decode image" in report["left_out"][0]["why"]
-        assert "WARNING: pictures that do not decode" in capsys.readouterr().out
+        said = capsys.readouterr()
+        assert "WARNING: pictures that do not decode" in said.out
+        # (and on stderr: with the report on stdout, `--json -` failed without a word)
+        assert f"could not be read, left out of every figure: {report['left_out'][0]['scene']}: " \
+               f"{image}: cannot decode image" in said.err
+    assert main(["evaluate", "--data", str(hand), "--json", "-"]) == 1
+    said = capsys.readouterr()
+    assert len(json.loads(said.out)["unreadable"]) == 1  # stdout: the report alone
+    assert said.err.splitlines()[-1].startswith(
+        "blitzcam evaluate: 1 picture could not be read, left out of every figure: "
+    )
 
 
 def test_a_photo_resized_since_it_was_labelled_is_refused(
