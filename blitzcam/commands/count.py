@@ -98,7 +98,7 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
         said = STANDARD_INPUT if is_stream(path) else path
         return {"path": given, "error": str(exc).removeprefix(f"{said}: ")}
     for note in _picture_notes(picture, has_colour=has_colour(picture.frame)):
-        print(f"note: {given}: {note}", file=sys.stderr)  # counted all the same
+        print(f"note: {_shown_path(given)}: {note}", file=sys.stderr)  # counted all the same
     result = pipeline(picture.frame, in_play=in_play)
     dets = result.detections
     backs = dets.of_class("back")

@@ -123,6 +123,17 @@ def test_a_picture_without_colour_is_counted_with_a_note(random_model, photos, c
                      "their inks, so most backs are read as no deck; take a colour photo"]  # fmt: skip
 
 
+def test_a_note_names_its_picture_as_the_table_does(random_model, photos, capsys) -> None:
+    # (a name holding a line break split the note in two, "FAKE: 99 cards" on a line of its
+    # own, and a terminal's escape codes in a name reached the terminal)
+    grey = photos["good"].with_name("grey\nFAKE: 99 cards \x1b[31m.png")
+    cv2.imwrite(str(grey), cv2.cvtColor(cv2.imread(str(photos["good"])), cv2.COLOR_BGR2GRAY))
+    code, _, err = _run(capsys, ["count", "--model", str(random_model.onnx), "--json", str(grey)])
+    assert code == 0 and "\x1b" not in err
+    noted = [line for line in err.splitlines() if "has no colour" in line]
+    assert len(noted) == 1 and noted[0].startswith(f"note: {str(grey)!r}: the picture has no colour")
+
+
 def test_demo_counts_the_demo_tables_unless_a_file_is_named_so(
     random_model, photos, capsys, monkeypatch
 ) -> None:
