@@ -244,6 +244,17 @@ def is_truncated(data: bytes) -> bool:
     return False
 
 
+def _only_end_marker_missing(data: bytes) -> bool:
+    """Whether a JPEG that `is_truncated` lacks only its end marker, its image data whole (as
+    some cameras' snapshots are written): libjpeg reads every block of it, the marker put back,
+    without a word, where data cut short runs out before its last block."""
+    return (
+        data[:2] == b"\xff\xd8"
+        and first_scan(data) is not None
+        and libjpeg_warning(data + b"\xff\xd9") is None
+    )
+
+
 def _png_decode_bytes(data: bytes, size: tuple[int, int] | None) -> int | None:
     """The bytes a PNG's pixels take decoded, from its header and `size` (`header_size`;
     None for another format). One that may be transparent is decoded as it is
@@ -338,7 +349,9 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     if not data:
         raise ImageError(f"{name}: cannot decode image: the file is empty (0 bytes)")
     if is_truncated(data):
-        raise ImageError(f"{name}: cannot decode image: the file is truncated")
+        if not _only_end_marker_missing(data):
+            raise ImageError(f"{name}: cannot decode image: the file is truncated")
+        data += b"\xff\xd9"
     if is_heif_not_avif(data):
         raise ImageError(
             f"{name}: cannot decode image: a HEIC photo (as iPhones take them), which cannot be "

@@ -154,8 +154,19 @@ def test_bytes_after_the_end_are_not_truncation() -> None:
     assert is_truncated(jpeg[: len(jpeg) // 2])
     assert is_truncated(png[: len(png) // 2])
     assert is_truncated(png[: len(png) - 12])  # just the IEND chunk missing
-    with pytest.raises(ImageError, match="truncated"):
-        decode_image(jpeg[: len(jpeg) - 2], name="cut.jpg")
+    for cut in (len(jpeg) - 3, len(jpeg) - 40, len(jpeg) // 2):  # into the last blocks
+        with pytest.raises(ImageError, match="the file is truncated"):
+            decode_image(jpeg[:cut], name="cut.jpg")
+
+
+@pytest.mark.parametrize("progressive", [False, True])
+def test_a_jpeg_whose_end_marker_alone_is_missing_is_read_as_it_was_made(progressive: bool) -> None:
+    # (some cameras' snapshots end so; refused as "truncated", it decodes as the whole file)
+    flags = [cv2.IMWRITE_JPEG_PROGRESSIVE, 1] if progressive else []
+    whole = cv2.imencode(".jpg", RNG_IMAGE, flags)[1].tobytes()
+    assert whole.endswith(b"\xff\xd9") and is_truncated(whole[:-2])
+    np.testing.assert_array_equal(decode_image(whole[:-2], name="snap.jpg"),
+                                  decode_image(whole, name="snap.jpg"))
 
 
 def test_an_exif_thumbnail_does_not_hide_a_cut_photo() -> None:
