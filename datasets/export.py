@@ -7,6 +7,7 @@ as reference backs. The CLI's command module imports this lazily (it pulls in nu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 from pathlib import Path
 
@@ -30,6 +31,7 @@ def export_command(args: argparse.Namespace) -> int:
         )
     if out_dir.exists() and not out_dir.is_dir():
         raise UserError(f"{out_dir}: exists and is not a folder")
+    made = not out_dir.exists()
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -51,10 +53,14 @@ def export_command(args: argparse.Namespace) -> int:
     try:
         paths = export_backs(out_dir, width=width)
     except OSError as exc:  # (named by the back it could not write)
+        _unmade(out_dir, made)
         raise UserError(
             f"{exc.filename or out_dir}: could not write the back ({exc.strerror or exc}): "
             "nothing was written"
         ) from None
+    except KeyboardInterrupt:  # (Ctrl+C, or a kill: nothing written, no empty folder either)
+        _unmade(out_dir, made)
+        raise
     for path in paths:
         print(path)
     return 0
@@ -65,3 +71,10 @@ def _check_target(target: Path) -> None:
     why = why_unwritable(target)
     if why is not None:
         raise UserError(f"{target}: {why}; nothing was written")
+
+
+def _unmade(out_dir: Path, made: bool) -> None:
+    """The folder this export made taken away again, where nothing is in it."""
+    if made:
+        with contextlib.suppress(OSError):
+            out_dir.rmdir()  # (refused where anything is in it: left as it is)

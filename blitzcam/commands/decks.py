@@ -34,7 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="replace backs already in DIR (refused without it: a --decks folder's own "
         "photographed backs have these names)",
     )
-    export.set_defaults(func=_export)
+    # (a kill unwinds as Ctrl+C does: the backs being staged are taken away, not left hidden)
+    export.set_defaults(func=_export, interrupt_on_sigterm=True)
 
     enroll = actions.add_parser("enroll", help="teach blitzcam how one of your decks' backs looks")
     enroll.add_argument("deck", metavar="DECK")

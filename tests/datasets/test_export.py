@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -220,6 +221,33 @@ def test_a_back_that_cannot_be_written_leaves_none_written(
     assert main(["decks", "export", str(tmp_path), *(["--overwrite"] if overwrite else [])]) == 0
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in tmp_path.iterdir())
     assert len(list(tmp_path.iterdir())) == 8
+
+
+@pytest.mark.parametrize("made", [True, False])
+def test_an_export_interrupted_or_killed_leaves_no_back_and_no_folder_it_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    made: bool,
+) -> None:  # fmt: skip
+    # (a kill left the backs staged so far as hidden files, up to 2.4 MB, and an interrupt
+    # before the first back an empty folder)
+    import signal
+
+    from blitzcam.datasets.art import save_png_rgba
+
+    out = tmp_path / "backs" if made else tmp_path
+    written: list[Path] = []
+
+    def killed_at_the_fifth(path: Path, rgba: object) -> None:
+        if len(written) == 4:
+            os.kill(os.getpid(), signal.SIGTERM)
+            signal.sigtimedwait([], 0)  # (the handler runs here)
+        save_png_rgba(path, rgba)
+        written.append(path)
+
+    monkeypatch.setattr(art, "save_png_rgba", killed_at_the_fifth)
+    assert main(["decks", "export", str(out)]) == 143
+    assert capsys.readouterr().err.endswith("blitzcam decks export: terminated\n")
+    assert not out.exists() if made else list(out.iterdir()) == []
 
 
 def test_a_write_protected_back_is_named_before_any_is_written(
