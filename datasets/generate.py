@@ -487,7 +487,10 @@ def _kept_name(out: Path) -> Path:
 
 
 def _keep(tmp: Path, kept: Path, request: GenerateRequest) -> bool:
-    """`tmp`'s scenes kept at `kept` for the next run of `request`; whether they were."""
+    """`tmp`'s scenes kept at `kept` for the next run of `request`; whether they were (not
+    where there are none: an interrupt before the first scene leaves nothing to go on from)."""
+    if next(tmp.glob("images/*/*.jpg"), None) is None:
+        return False
     try:
         (tmp / KEPT_REQUEST).write_text(json.dumps(request.fingerprint()), encoding="utf-8")
         shutil.rmtree(kept, ignore_errors=True)

@@ -377,6 +377,13 @@ def test_an_interrupted_run_that_keeps_its_scenes_goes_on_from_them(
     monkeypatch.setattr(generate, "render_scene_files", interrupted_at(None))
     generate_dataset(_request(tmp_path / "other", n=8, seed=6, keep_unfinished=True))
     assert rendered == list(range(8)) and not (tmp_path / "other.tmp-kept").exists()
+    # an interrupt before the first scene keeps nothing: no empty folders to go on from (the
+    # command said "the 0 scenes made so far are kept")
+    monkeypatch.setattr(generate, "render_scene_files", interrupted_at(0))
+    with pytest.raises(KeyboardInterrupt):
+        generate_dataset(_request(tmp_path / "none", n=8, keep_unfinished=True))
+    assert not any(p.name.startswith("none") for p in tmp_path.iterdir())
+    assert generate.kept_unfinished(tmp_path / "none") is None
     # without asking, an interrupt leaves nothing (`blitzcam dataset generate`)
     monkeypatch.setattr(generate, "render_scene_files", interrupted_at(2))
     with pytest.raises(KeyboardInterrupt):
