@@ -60,7 +60,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--overwrite", action="store_true", help="replace DIR when it holds an earlier dataset"
     )
     gen.add_argument(
-        "--workers", type=int, default=0, metavar="K", help="processes (default: one per CPU core)"
+        "--workers",
+        type=int,
+        default=0,
+        metavar="K",
+        help="processes (0, the default: one per CPU core)",
     )
     gen.add_argument("--no-progress", action="store_true", help="no progress bar")
     gen.set_defaults(func=_generate)
