@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blitzcam.game.store import BUSY_TIMEOUT_MS
+from blitzcam.game.store_file import BUSY_TIMEOUT_MS
 from blitzcam.ui.announce import announce
 from blitzcam.ui.text_size import text_scale
 
@@ -85,7 +85,7 @@ class _QuitHeld(QObject):
 
 
 class LockWaitBox:
-    """A `blitzcam.game.store.LockWaiter` for the window `parent`."""
+    """A `blitzcam.game.store_file.LockWaiter` for the window `parent`."""
 
     def __init__(self, parent: QWidget) -> None:
         self._parent = parent

@@ -288,7 +288,7 @@ class _SaysItWaits:
         pass
 
     def waiting(self, waited_s: float) -> bool:
-        from blitzcam.game.store import BUSY_TIMEOUT_MS
+        from blitzcam.game.store_file import BUSY_TIMEOUT_MS
 
         if not self._said and waited_s >= self.SAY_AFTER_S:
             self._said = True

@@ -386,7 +386,7 @@ def test_a_change_waiting_for_another_program_says_so_once(
     import sqlite3
     from contextlib import closing
 
-    import blitzcam.game.store as store_module
+    import blitzcam.game.store_file as store_module
 
     monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 1200)
     db = tmp_path / "m.sqlite3"
@@ -434,7 +434,7 @@ def _new_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 def _unwritable(monkeypatch: pytest.MonkeyPatch, only: Path | None = None) -> None:
     """The match store told that no file (or `only`) can be written: root writes past
     permissions, so a read-only file is played."""
-    from blitzcam.game import store as store_module
+    from blitzcam.game import store_file as store_module
 
     writable = os.access
 

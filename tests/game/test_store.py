@@ -19,12 +19,12 @@ import blitzcam.game.store_place as store_place
 from blitzcam.game import names
 from blitzcam.game.rules import Match, MatchError, Round, Settings, Tally, score_match
 from blitzcam.game.store import (
-    APPLICATION_ID,
     MIGRATIONS,
     MatchStore,
     StaleMatchError,
     StoreError,
 )
+from blitzcam.game.store_file import APPLICATION_ID
 from tests.game.factories import match_of, round_of
 
 
@@ -250,7 +250,7 @@ def test_a_backup_that_fails_leaves_no_half_copy(tmp_path: Path, monkeypatch) ->
 
     import types
 
-    import blitzcam.game.store as store_module
+    import blitzcam.game.store_file as store_module
 
     class FullDisk:  # the backup's source: the copy begins, then the disk is full
         def __init__(self, conn: sqlite3.Connection) -> None:
@@ -532,7 +532,7 @@ def test_a_change_whose_waiter_stops_waiting_is_not_saved(tmp_path: Path) -> Non
 
 
 def test_a_waited_change_gives_up_as_an_unwaited_one_does(tmp_path: Path, monkeypatch) -> None:
-    import blitzcam.game.store as store_module
+    import blitzcam.game.store_file as store_module
 
     monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 400)
     path = tmp_path / "m.sqlite3"
@@ -875,7 +875,7 @@ def test_read_only_side_files_are_named_where_they_refuse_a_writable_store(
     # left read-only by a read-only use, the -wal and -shm files refused every change after
     # the file itself was made writable, and the refusal named only the file (review). Root
     # writes past permissions: the side files' are played
-    from blitzcam.game import store as store_module
+    from blitzcam.game import store_file as store_module
 
     path = tmp_path / "m.sqlite3"
     MatchStore(path).close()
@@ -1041,7 +1041,7 @@ def test_an_interrupt_once_the_change_is_committed_says_it_was_saved(tmp_path: P
     # Ctrl+C during the commit's disk sync (or the log's, folded into the file after it)
     # reaches Python once that statement has returned: the round was saved, and "interrupted"
     # alone had the player enter it again, twice in the match
-    from blitzcam.game.store import SavedThenInterrupted
+    from blitzcam.errors import SavedThenInterrupted
 
     class Interrupted:
         def __init__(self, conn: sqlite3.Connection) -> None:
@@ -1079,7 +1079,7 @@ def test_a_change_does_not_wait_for_a_reader_to_fold_the_log_in(tmp_path: Path, 
     # folding the log into the file waited for every reader to let go (SQLite's busy handler,
     # 10 s): another program holding a read open held up every round saved meanwhile. With
     # the wait made an hour, a change that waits is stopped by the suite's per-test timeout.
-    import blitzcam.game.store as store_module
+    import blitzcam.game.store_file as store_module
 
     monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 3_600_000)
     path = tmp_path / "m.sqlite3"
@@ -1128,7 +1128,7 @@ def test_a_store_read_as_it_is_writes_nothing_and_takes_no_change(tmp_path: Path
 def test_a_store_whose_log_holds_changes_is_not_read_as_it_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from blitzcam.game import store as store_module
+    from blitzcam.game import store_file as store_module
 
     path = tmp_path / "m.sqlite3"
     with MatchStore(path) as store:
