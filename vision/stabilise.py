@@ -437,10 +437,20 @@ def _steady(values: list[int], shown: int) -> int:
     return lower_median(values)
 
 
+def _steady_warning(values: list[int], shown: int) -> int:
+    # a warning's number (backs read as no deck: never scored) stays while the votes still
+    # reach it either way: on a table of art no deck matches, a still view's frames read
+    # 86-121 such backs, and the number shown changed 48 times, the view settled
+    if shown >= 0 and min(values) <= shown <= max(values):
+        return shown
+    return lower_median(values)
+
+
 def steady_vote(history: list[Counts], shown: Counts | None) -> Counts:
     """Per-deck lower median of the counts in the window, except that a count `shown` before
     (None: nothing shown yet for this scene) is kept while at least a third of the votes say it:
-    votes alternating 20, 21, 20, 21, ... keep showing what they showed."""
+    votes alternating 20, 21, 20, 21, ... keep showing what they showed. The backs read as no
+    deck, a warning, keep their number while any vote is at it or beyond it each way."""
     decks = list(history[-1].per_deck)
     before = shown or Counts(per_deck={}, face_up=-1, unknown=-1)  # -1: no count was shown
     per_deck = {
@@ -450,7 +460,7 @@ def steady_vote(history: list[Counts], shown: Counts | None) -> Counts:
     return Counts(
         per_deck=per_deck,
         face_up=_steady([c.face_up for c in history], before.face_up),
-        unknown=_steady([c.unknown for c in history], before.unknown),
+        unknown=_steady_warning([c.unknown for c in history], before.unknown),
     )
 
 
