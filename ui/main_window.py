@@ -88,6 +88,7 @@ EXIT_WAIT_S: Final = 10.0
 UNFOLDED: Final = "The newest rounds are only in the database's -wal file: keep it beside it"
 
 
+FULL_SCREEN_SAID: Final = "Full screen: "  # how entering it is said (and taken back on leaving)
 UNDECIDED: Final = "the match is no longer decided: play on"
 
 
@@ -562,6 +563,8 @@ class MainWindow(QMainWindow):
             self.setWindowState(self._before_full_screen)
             self.toolbar.show()
             self.menuBar().show()
+            if self.statusBar().currentMessage().startswith(FULL_SCREEN_SAID):  # (not now)
+                self.statusBar().clearMessage()
         else:
             self._before_full_screen = self.windowState() & ~Qt.WindowState.WindowFullScreen
             self.toolbar.hide()
@@ -569,8 +572,8 @@ class MainWindow(QMainWindow):
             self.showFullScreen()
             # (with the menus gone nothing said how to leave it, nor that every key still acts)
             self.statusBar().showMessage(
-                f"Full screen: {self.fullscreen_action.shortcut().toString()} leaves it; every "
-                "key still works",
+                f"{FULL_SCREEN_SAID}{self.fullscreen_action.shortcut().toString()} leaves it; "
+                "every key still works",
                 NEWS_MS,
             )
 

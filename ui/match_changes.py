@@ -90,10 +90,11 @@ class MatchChanges:
             self._undone.push(Change(self._match_id, None, before, match))
         self._window.show_match(self._match_id, match)
         seats = seat_changes(before, match) if before is not None else ""
-        self._say(
+        # (through the window's news: undoing the round that decided the match says it is no
+        # longer decided, and the next round saved says nothing of it)
+        self._window.say_done(
             f"Round {len(match.rounds) + 1} undone{seats} (Ctrl+Shift+Z brings it back)", NEWS_MS
         )
-        self._window.tell_standings()
 
     def _undo_change(self, change: Change) -> None:
         """Put the open match back as it was before `change`."""
@@ -159,21 +160,27 @@ class MatchChanges:
             return
         said = round_counts(self._match.rounds[number - 1])
         try:
-            gone = rules.taken_off(self._match, rules.delete_round(self._match, number))
+            without = rules.delete_round(self._match, number)
         except MatchError as exc:  # refused: said now, not after a question
             self._say(f"Round not deleted: {self._window.why_refused(exc)}", NEWS_MS)
             return
+        gone = rules.taken_off(self._match, without)
+        last = number == len(self._match.rounds)
         with_them = (
             f" {listed(gone)} played only that round: taken off the match with it "
             "(seat, deck and start)."
             if gone
             else ""
         )
+        # (the last round deleted puts back at the table whoever left after it, as its undo)
+        if seats := seat_changes(self._match, without).removeprefix("; ").replace("; ", ", "):
+            with_them += f" With it: {seats}."
         asked_of = self._match  # (the match the question named round `number` of)
+        move_up = "" if last else " The rounds after it move up."
         if not self._window.asked(
             f"Delete round {number}",
-            f"Delete round {number} ({said})? The rounds after it move up.{with_them} Undo "
-            "(Ctrl+Z) brings it back while this window stays open.",
+            f"Delete round {number} ({said})?{move_up}{with_them} Undo (Ctrl+Z) brings it back "
+            "while this window stays open.",
         ):
             return
         before = asked_of
@@ -187,10 +194,9 @@ class MatchChanges:
         gone = rules.taken_off(before, match)
         self.record(f"round {number}'s deletion", before, match)
         self._window.show_match(self._match_id, match)
-        also = f"; {taken_off_said(gone)}" if gone else ""
-        self._window.say_done(
-            f"Round {number} deleted; the rounds after it moved up{also}", NEWS_MS
-        )
+        moved = "" if number > len(match.rounds) else "; the rounds after it moved up"
+        also = seat_changes(before, match) + (f"; {taken_off_said(gone)}" if gone else "")
+        self._window.say_done(f"Round {number} deleted{moved}{also}", NEWS_MS)
 
     def open_match_settings(self) -> None:
         if self._match is None:

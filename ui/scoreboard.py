@@ -750,6 +750,13 @@ class RoundTable(QTableWidget):
         if event.key() in keys and (self.currentRow() >= HEADER_ROWS or self.currentRow() == 0):
             self._on_double_clicked(self.currentRow(), self.currentColumn())  # names: Players
             return
+        if event.key() in keys and self.currentRow() < 0 and self.rowCount() > HEADER_ROWS:
+            # on no row (a round just saved, a match just opened): the newest round, the one
+            # most often mended, where the key did nothing, unsaid
+            newest = self.rowCount() - 1
+            self.setCurrentCell(newest, self.shown_column(0))
+            self._on_double_clicked(newest, self.currentColumn())
+            return
         if event.key() == Qt.Key.Key_Space and event.modifiers() == Qt.KeyboardModifier.NoModifier:
             # the scan's key, passed on to the window where it is not allowed now (a decided
             # match): it said why nothing happened, where the table took Space to select

@@ -185,6 +185,28 @@ def test_a_round_that_decides_the_match_says_how_to_play_on(qtbot, store, feed, 
     assert not window.scan_action.isEnabled()
 
 
+def test_undoing_the_deciding_round_says_the_match_is_open_again_and_the_next_round_not(
+    qtbot, store, feed, tmp_path
+):
+    # (the undo said only "Round 1 undone", and the next round saved, deciding nothing, said
+    # "the match is no longer decided")
+    from blitzcam.ui.main_window import UNDECIDED
+
+    store.create_match(match_of(target=25))
+    window = _window(qtbot, store, feed, tmp_path)
+    window.manual_action.trigger()
+    window.confirm.setValue(round_of(Ann=(30, 0), Bob=(3, 1), Cy=(2, 2)))
+    _ok(window.confirm)
+    assert window.standings.status == "won"
+    window.undo_action.trigger()
+    assert window.statusBar().currentMessage() == (
+        f"Round 1 undone (Ctrl+Shift+Z brings it back): {UNDECIDED}")
+    window.manual_action.trigger()
+    window.confirm.setValue(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)))
+    _ok(window.confirm)
+    assert window.statusBar().currentMessage() == "Round saved (1 played)"
+
+
 def test_a_screen_reader_is_told_who_won_and_the_totals_after_a_round(qtbot, store, feed, tmp_path, monkeypatch):
     # the headline and the cards take no focus, and the news said only "Round saved (3
     # played): the match is decided …": who won was never said (review)
@@ -1555,6 +1577,20 @@ def test_each_scan_starts_without_the_last_scans_live_vote(qtbot, store, feed, t
         assert window.scan is None
 
 
+@pytest.mark.parametrize("key", [Qt.Key.Key_F2, Qt.Key.Key_Return])
+def test_f2_or_enter_on_no_row_edits_the_newest_round(qtbot, store, feed, tmp_path, key):
+    # (just after a round is saved, or a match opened, the table has the keyboard on no row:
+    # F2 and Enter did nothing, unsaid, where a mistake is most often seen)
+    rounds = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
+    store.create_match(match_of(*rounds))
+    window = _window(qtbot, store, feed, tmp_path)
+    table = window.scoreboard.table
+    assert table.currentRow() == -1 and table.hasFocus()
+    qtbot.keyClick(table, key)
+    assert window.confirm is not None and window.confirm.windowTitle() == "Edit round 2"
+    assert table.current_round() == 2
+
+
 def test_enter_on_a_rounds_row_edits_it_as_a_double_click_does(qtbot, store, feed, tmp_path):
     rounds = (round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)), round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2)))
     store.create_match(match_of(*rounds))
@@ -1728,6 +1764,7 @@ def test_full_screen_keeps_a_key_for_every_action_and_f11_always_brings_the_menu
     window.fullscreen_action.trigger()
     assert not window.menuBar().isHidden() and not window.toolbar.isHidden()
     assert not window.isFullScreen()
+    assert window.statusBar().currentMessage() == ""  # (it said "Full screen: ..." on, 8 s)
 
 
 def test_leaving_full_screen_gives_back_a_maximized_window(qtbot, store, feed, tmp_path):
@@ -2322,6 +2359,34 @@ def test_a_round_confirmed_after_the_match_was_decided_elsewhere_says_how_to_pla
     assert "It is decided now, and no round may follow: to play on, cancel and raise the target" in (
         dialog.error.text())
     assert len(store.load(match_id).rounds) == 2
+
+
+def test_deleting_the_last_round_says_who_it_puts_back_at_the_table(
+    qtbot, store, feed, tmp_path, monkeypatch
+):
+    # (Cy, who left after the last round, came back with its deletion unsaid, and both texts
+    # spoke of rounds after it that there were none of)
+    from PySide6.QtWidgets import QMessageBox
+
+    from blitzcam.game import rules
+
+    match_id = store.create_match(match_of(round_of(Ann=(10, 0), Bob=(8, 1), Cy=(5, 3)),
+                                           round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2))))
+    store.leave(match_id, "Cy")
+    window = _window(qtbot, store, feed, tmp_path)
+    asked: list[str] = []
+
+    def yes(box) -> int:
+        asked.append(box.text())
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(window, "exec_dialog", yes)
+    window.scoreboard.table.setCurrentCell(3, 0)  # round 2, the last
+    window.delete_round_action.trigger()
+    assert asked == ["Delete round 2 (Ann 4/4, Bob 12/0, Cy 6/2)? With it: Cy back at the table. "
+                     "Undo (Ctrl+Z) brings it back while this window stays open."]
+    assert [p.name for p in rules.at_table(window.match)] == ["Ann", "Bob", "Cy"]
+    assert window.statusBar().currentMessage() == "Round 2 deleted; Cy back at the table"
 
 
 def test_a_match_decided_by_a_deleted_round_a_redo_or_a_lower_target_says_how_to_play_on(
