@@ -501,13 +501,18 @@ class Stabiliser:
         motion_threshold: float = MOTION_THRESHOLD,
         scene_threshold: float = SCENE_THRESHOLD,
         min_still_s: float = MIN_STILL_S,
+        split_settles: int = SPLIT_SETTLES,
     ) -> None:
+        """`window`: the votes kept; `min_votes`: the fewest that settle a view whose votes all
+        agree; `split_settles`: the fewest that settle one whose votes do not (at most the
+        window)."""
         if window < 1 or not 1 <= min_votes <= window:
             raise ValueError(
                 f"Stabiliser: expected 1 <= min_votes <= window, got {min_votes}, {window}"
             )
         self._votes: deque[Counts] = deque(maxlen=window)
         self._min_votes = min_votes
+        self._split_settles = min(split_settles, window)  # (a short window settles at its end)
         self._motion, self._scene_change = motion_threshold, scene_threshold
         self._previous: np.ndarray | None = None
         self._scene: np.ndarray | None = None
@@ -648,14 +653,15 @@ class Stabiliser:
         votes = list(self._votes)
         voted = steady_vote(votes, shown)
         number = self._scene_number
-        # settled once min_votes frames agree, or else once SPLIT_SETTLES have voted: the
+        # settled once min_votes frames agree, or else once split_settles have voted: the
         # first view of a scan settled on three votes, and two of them one off (+-1 noise in a
-        # fifth of the frames) showed a wrong count settled, and held, in 12.5 % of scans
+        # fifth of the frames) showed a wrong count settled, and held, in 12.5 % of scans. A
+        # view settled stays so: one vote off among its first five would unsettle it a frame
         agreed = all(vote_ == votes[0] for vote_ in votes)
-        split_settles = min(SPLIT_SETTLES, self._votes.maxlen or SPLIT_SETTLES)  # (a short window)
+        split = len(votes) >= self._split_settles
         self._last = Stable(
             voted,
-            settled=len(votes) >= self._min_votes and (agreed or len(votes) >= split_settles),
+            settled=shown is not None or (len(votes) >= self._min_votes and (agreed or split)),
             votes=len(self._votes),
             view=voted,  # (a moving frame never comes here: there is always a report to hold)
             scene=number,
