@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QComboBox, QDialog, QInputDialog, QLabel
 from blitzcam.game import rules
 from blitzcam.game.names import looks_as
 from blitzcam.game.rules import Match, MatchError
-from blitzcam.game.store import MatchStore, StaleMatchError, StoreError
+from blitzcam.game.store import StaleMatchError, StoreError
 from blitzcam.game.text import listed, played_no_round, round_counts, seat_changes, taken_off_said
 from blitzcam.ui.dialog_parts import Refusal, open_once
 from blitzcam.ui.join import JoinDialog
@@ -23,6 +23,7 @@ from blitzcam.ui.players import PlayersDialog
 from blitzcam.ui.settings import MatchSettingsDialog
 from blitzcam.ui.status_bar import BRIEF_MS, LONGER_MS, NEWS_MS
 from blitzcam.ui.undo_history import Change, MatchHistory
+from blitzcam.ui.window_part import WindowPart
 
 if TYPE_CHECKING:
     from blitzcam.ui.main_window import MainWindow
@@ -30,11 +31,11 @@ if TYPE_CHECKING:
 NOBODY_CHOSEN: Final = "(choose a player)"  # what a leave or a return asks first
 
 
-class MatchChanges:
+class MatchChanges(WindowPart):
     """The open match's changes from the menus, and its undo and redo."""
 
     def __init__(self, window: MainWindow) -> None:
-        self._window = window
+        super().__init__(window)
         self._undone = MatchHistory()  # rounds and changes undone, which redo may bring back
         self._changes = MatchHistory()  # changes made here other than rounds added: undoable
 
@@ -57,21 +58,6 @@ class MatchChanges:
     @property
     def undone_count(self) -> int:
         return len(self._undone)
-
-    @property
-    def _match(self) -> Match | None:
-        return self._window.match
-
-    @property
-    def _match_id(self) -> int | None:
-        return self._window.match_id
-
-    @property
-    def _store(self) -> MatchStore:
-        return self._window.store
-
-    def _say(self, text: str, ms: int) -> None:
-        self._window.statusBar().showMessage(text, ms)
 
     def undo(self) -> None:
         if self._match_id is None:

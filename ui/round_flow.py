@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 from blitzcam.errors import UserError
 from blitzcam.game import rules
 from blitzcam.game.rules import Match, MatchError, Round
-from blitzcam.game.store import MatchStore, MissingMatchError, StaleMatchError, StoreError
+from blitzcam.game.store import MissingMatchError, StaleMatchError, StoreError
 from blitzcam.ui.capture_store import (
     CapturesPartlyKeptError,
     capture_folder_problem,
@@ -28,6 +28,7 @@ from blitzcam.ui.scan import ScanView
 from blitzcam.ui.scan_session import Corrections, Reviewed, ScanSession, why_a_scan_ends
 from blitzcam.ui.settings import capture_folder
 from blitzcam.ui.status_bar import ADVICE_MS, BRIEF_MS, LONGER_MS, NEWS_MS
+from blitzcam.ui.window_part import WindowPart
 
 if TYPE_CHECKING:
     from blitzcam.ui.main_window import MainWindow
@@ -51,11 +52,11 @@ def scan_failed_text(message: str, *, had_view: bool = True) -> str:
     )
 
 
-class RoundFlow:
+class RoundFlow(WindowPart):
     """The open match's next round (scanned or typed) and its rounds edited, until saved."""
 
     def __init__(self, window: MainWindow) -> None:
-        self._window = window
+        super().__init__(window)
         self.scan: ScanView | None = None
         self.confirm: ConfirmDialog | None = None
         # the counts typed in the open scan's last review, left with Esc or Cancel: kept for
@@ -65,21 +66,6 @@ class RoundFlow:
         # for the next time that round is opened while the match is as it was (else they are lost,
         # every box 0 again, unasked): by match and round edited (None: a new one)
         self._drafts: dict[tuple[int, int | None], tuple[Match, Corrections]] = {}
-
-    @property
-    def _match(self) -> Match | None:
-        return self._window.match
-
-    @property
-    def _match_id(self) -> int | None:
-        return self._window.match_id
-
-    @property
-    def _store(self) -> MatchStore:
-        return self._window.store
-
-    def _say(self, text: str, ms: int) -> None:
-        self._window.statusBar().showMessage(text, ms)
 
     def follow_players(self, match: Match) -> None:
         """`match` read again during a scan: its rows name the players as they are now (and

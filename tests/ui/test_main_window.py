@@ -61,6 +61,13 @@ def _ok(dialog) -> None:
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
 
 
+def _answered(window: MainWindow, monkeypatch, answer) -> list[str]:
+    """Every question the window asks answered `answer`; the questions, as they come."""
+    asked: list[str] = []
+    monkeypatch.setattr(window, "exec_dialog", lambda box: asked.append(box.text()) or answer)
+    return asked
+
+
 def _scan_to_review(qtbot, window: MainWindow, feed: ScriptedFeed) -> None:
     """Scan: the first view as the Dutch shot, the third as the Blitz one, then the review."""
     window.scan_action.trigger()
@@ -1848,13 +1855,7 @@ def test_deleting_a_latecomer_s_only_round_says_they_go_with_it(qtbot, store, fe
     match = rules.add_round(leave(match, "Di"), round_of(Ann=(1, 0), Bob=(2, 0), Cy=(3, 0)))
     match_id = store.create_match(match)
     window = _window(qtbot, store, feed, tmp_path)
-    asked: list[str] = []
-
-    def exec_dialog(box) -> int:
-        asked.append(box.text())
-        return QMessageBox.StandardButton.Yes
-
-    monkeypatch.setattr(window, "exec_dialog", exec_dialog)
+    asked = _answered(window, monkeypatch, QMessageBox.StandardButton.Yes)
     window.scoreboard.table.setCurrentCell(3, 0)  # round 2
     window.delete_round_action.trigger()
     assert "Di played only that round: taken off the match with it" in asked[-1]
@@ -2074,9 +2075,7 @@ def test_a_review_left_untouched_keeps_nothing_and_a_count_typed_over_the_caller
     _scan_to_review(qtbot, window, feed)
     qtbot.keyClick(window.confirm, Qt.Key.Key_Escape)  # nothing typed
     assert window.rounds.corrections is None
-    asked: list[str] = []
-    monkeypatch.setattr(window, "exec_dialog",
-                        lambda box: asked.append(box.text()) or QMessageBox.StandardButton.No)  # fmt: skip
+    asked = _answered(window, monkeypatch, QMessageBox.StandardButton.No)
     qtbot.keyClick(window.scan, Qt.Key.Key_Escape)
     assert asked == ["Leave the scan? Its 2 shots are dropped, and no round is saved."]
     qtbot.keyClick(window.scan, Qt.Key.Key_Return)  # reviewed again
@@ -2295,9 +2294,7 @@ def test_quitting_with_a_scan_s_shots_asks_first(qtbot, store, feed, tmp_path, m
     _wait_for_frame(qtbot, window, 0)
     window.scan._thread.stop()
     qtbot.keyClick(window.scan, Qt.Key.Key_Space)
-    asked: list[str] = []
-    monkeypatch.setattr(window, "exec_dialog",
-                        lambda box: asked.append(box.text()) or QMessageBox.StandardButton.No)  # fmt: skip
+    asked = _answered(window, monkeypatch, QMessageBox.StandardButton.No)
     window.quit_action.trigger()
     assert asked == ["Quit blitzcam? The scan's shot is dropped, and no round is saved."]
     assert window.isVisible() and window.scan is not None  # No: still scanning
@@ -2374,13 +2371,7 @@ def test_deleting_the_last_round_says_who_it_puts_back_at_the_table(
                                            round_of(Ann=(4, 4), Bob=(12, 0), Cy=(6, 2))))
     store.leave(match_id, "Cy")
     window = _window(qtbot, store, feed, tmp_path)
-    asked: list[str] = []
-
-    def yes(box) -> int:
-        asked.append(box.text())
-        return QMessageBox.StandardButton.Yes
-
-    monkeypatch.setattr(window, "exec_dialog", yes)
+    asked = _answered(window, monkeypatch, QMessageBox.StandardButton.Yes)
     window.scoreboard.table.setCurrentCell(3, 0)  # round 2, the last
     window.delete_round_action.trigger()
     assert asked == ["Delete round 2 (Ann 4/4, Bob 12/0, Cy 6/2)? With it: Cy back at the table. "
