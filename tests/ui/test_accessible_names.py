@@ -17,8 +17,9 @@ from blitzcam.ui.join import JoinDialog
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.players import PlayersDialog
-from blitzcam.ui.scoreboard import RoundTable, TotalCard
+from blitzcam.ui.round_table import RoundTable
 from blitzcam.ui.settings import AppSettings, SettingsDialog
+from blitzcam.ui.total_card import TotalCard
 from tests.ui.fakes import match_of, round_of
 
 

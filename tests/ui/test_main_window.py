@@ -508,7 +508,7 @@ def test_win_is_announced_and_raising_the_target_reopens(qtbot, store, feed, tmp
 
 def test_players_are_renamed_through_the_dialog_and_keep_their_rounds(qtbot, store, feed, tmp_path):
     from blitzcam.ui.players import PlayersDialog
-    from blitzcam.ui.scoreboard import HEADER_ROWS
+    from blitzcam.ui.round_table import HEADER_ROWS
 
     match_id = store.create_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4), Cy=(0, 10))))
     window = _window(qtbot, store, feed, tmp_path)
@@ -552,7 +552,8 @@ def test_a_player_joins_and_one_leaves_through_the_window(qtbot, store, feed, tm
     from PySide6.QtWidgets import QDialog
 
     from blitzcam.ui.join import JoinDialog
-    from blitzcam.ui.scoreboard import COLUMNS_PER_PLAYER, HEADER_ROWS, chart_series
+    from blitzcam.ui.round_table import COLUMNS_PER_PLAYER, HEADER_ROWS
+    from blitzcam.ui.scoreboard import chart_series
 
     match_id = store.create_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4), Cy=(0, 10))))
     window = _window(qtbot, store, feed, tmp_path)

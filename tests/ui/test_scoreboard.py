@@ -13,7 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QTextDocument
 
 from blitzcam.game.rules import Round, add_round, score_match
-from blitzcam.ui.scoreboard import RoundTable, ScoreboardView, chart_series, status_text
+from blitzcam.ui.round_table import RoundTable
+from blitzcam.ui.scoreboard import ScoreboardView, chart_series, status_text
 from tests.ui.fakes import match_of, plain, round_of
 
 GOLDEN = Path(__file__).parent / "golden" / "scoreboard.png"
@@ -376,7 +377,7 @@ def test_names_over_the_round_table_are_cut_to_their_columns_with_an_ellipsis(qt
     # while one without was cut with "…")
     from PySide6.QtGui import QFontMetrics
 
-    from blitzcam.ui.scoreboard import COLUMNS_PER_PLAYER
+    from blitzcam.ui.round_table import COLUMNS_PER_PLAYER
 
     names = ["Bartholomew Jr. the Third", "Annabelle-Marguerite-Louise", "Cy"]
     match = match_of(round_of(Ann=(5, 0), Bob=(3, 2), Cy=(1, 1)))
@@ -470,7 +471,7 @@ def test_the_names_stay_at_the_top_of_the_round_table_while_the_rounds_scroll(qt
     # Dutch/Blitz/Pts rows went out of view with the first rounds (found by review)
     from PySide6.QtCore import QPoint
 
-    from blitzcam.ui.scoreboard import HEADER_ROWS
+    from blitzcam.ui.round_table import HEADER_ROWS
 
     view = _shown_round_table(qtbot, 12)
     table = view.table
@@ -530,7 +531,7 @@ def test_the_arrow_keys_move_among_the_rounds_only(qtbot) -> None:
     # (the first Down landed on the names, and it took three presses to reach round 1)
     from PySide6.QtCore import Qt
 
-    from blitzcam.ui.scoreboard import HEADER_ROWS
+    from blitzcam.ui.round_table import HEADER_ROWS
 
     view = _shown_round_table(qtbot, 4)
     table = view.table
@@ -594,7 +595,7 @@ def test_five_players_rounds_fit_a_laptop_screen_until_the_handle_is_moved(qtbot
 def test_a_board_short_for_its_text_draws_its_totals_smaller(qtbot) -> None:
     # (at 150 % in a 1024 x 640 window the cards took the page: one round of the table and a
     # sliver of the chart under them; a review)
-    from blitzcam.ui.scoreboard import SHORT_BOARD
+    from blitzcam.ui.total_card import SHORT_BOARD
 
     view = _view(qtbot, match_of(round_of(Ann=(10, 0), Bob=(5, 0), Cy=(2, 0)), n=3))
     view.resize(1000, SHORT_BOARD + 200)
@@ -609,7 +610,7 @@ def test_a_board_short_for_its_text_draws_its_totals_smaller(qtbot) -> None:
 
 def _rounds_in_view(view: ScoreboardView) -> list[int]:
     """The rounds whose rows are wholly in view: in the table's viewport and the page's."""
-    from blitzcam.ui.scoreboard import HEADER_ROWS
+    from blitzcam.ui.round_table import HEADER_ROWS
 
     table, page = view.table, view.page.viewport()
     seen = []
@@ -687,7 +688,7 @@ def test_a_total_beside_a_name_never_takes_the_name_s_room(
     # members' lines to "… -5"; a review)
     from blitzcam.game.decks import DECK_NAMES
     from blitzcam.game.rules import Match, Player, Settings, Tally
-    from blitzcam.ui.scoreboard import TotalCard
+    from blitzcam.ui.total_card import TotalCard
 
     names = ["Alexander", "Bob", "Grandma Rose", "Sam", "Christopher", "Ann", "Yusuf", "Di"][:n]
     players = tuple(
@@ -827,7 +828,7 @@ def test_a_table_laid_out_before_its_frozen_rows_are_made_starts(qtbot) -> None:
 def test_a_card_drawn_bare_drops_its_deck_line_alone(qtbot) -> None:
     # (bare, "left after round 2" went with the deck: a dimmed card said nothing of why; a
     # team's members too; the diff's review)
-    from blitzcam.ui.scoreboard import TotalCard
+    from blitzcam.ui.total_card import TotalCard
 
     card = TotalCard()
     qtbot.addWidget(card)

@@ -281,7 +281,7 @@ def test_at_150_percent_eight_players_cards_go_tight_in_a_1024_by_640_window(
 
     from blitzcam.game.decks import DECK_NAMES
     from blitzcam.game.rules import Match, Player, Round, Settings, Tally
-    from blitzcam.ui.scoreboard import TotalCard
+    from blitzcam.ui.total_card import TotalCard
 
     monkeypatch.setattr(TotalCard, "set_bare", lambda self, bare: None)
 
