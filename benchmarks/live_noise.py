@@ -170,7 +170,7 @@ def replay(sequences: list[dict], votes: int, split: int) -> dict[str, float]:
 
 
 def frames_alone(sequences: list[dict]) -> str:
-    off = runs = total = 0
+    off = total = 0
     lengths: Counter[int] = Counter()
     for s in sequences:
         most = majority(s["counts"])
@@ -183,7 +183,6 @@ def frames_alone(sequences: list[dict]) -> str:
                 continue
             if run:
                 lengths[run] += 1
-                runs += 1
             run = 0
         if run:
             lengths[run] += 1

@@ -51,6 +51,13 @@ def first_line(exc: BaseException, *, most: int = 200) -> str:
     return text.splitlines()[0][:most] if text else type(exc).__name__
 
 
+def one_line(text: str) -> str:
+    """`text` fit for one line of a terminal: what a terminal or a line reader acts on (a line
+    break, an escape code, another control character) written as its escape (a file named so
+    split a message in two, or coloured the terminal)."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def first_and_more(items: list[str]) -> str:
     """The first of `items` and how many more, as a message names what is in the way ("notes.txt
     and 2 more"; the first alone where it is the only one)."""

@@ -31,7 +31,7 @@ def export_command(args: argparse.Namespace) -> int:
         )
     if out_dir.exists() and not out_dir.is_dir():
         raise UserError(f"{out_dir}: exists and is not a folder")
-    made = not out_dir.exists()
+    made = _first_missing(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -73,8 +73,26 @@ def _check_target(target: Path) -> None:
         raise UserError(f"{target}: {why}; nothing was written")
 
 
-def _unmade(out_dir: Path, made: bool) -> None:
-    """The folder this export made taken away again, where nothing is in it."""
-    if made:
-        with contextlib.suppress(OSError):
-            out_dir.rmdir()  # (refused where anything is in it: left as it is)
+def _first_missing(out_dir: Path) -> Path | None:
+    """The first folder on the way to `out_dir` that is not there (the export makes it and
+    those in it), or None when `out_dir` is."""
+    if out_dir.exists():
+        return None
+    first = out_dir
+    while not first.parent.exists() and first.parent != first:
+        first = first.parent
+    return first
+
+
+def _unmade(out_dir: Path, made: Path | None) -> None:
+    """The folders this export made, from `out_dir` up to `made`, taken away again where
+    nothing is in them."""
+    if made is None:
+        return
+    folder = out_dir
+    with contextlib.suppress(OSError):  # (refused where anything is in it: left as it is)
+        while True:
+            folder.rmdir()
+            if folder == made:
+                return
+            folder = folder.parent

@@ -1,6 +1,6 @@
 """The match store's schema and its migrations: how each older file is brought to this
-blitzcam's schema, step by step, inside the store's upgrade transaction (store.py backs the
-file up first and runs them)."""
+blitzcam's schema, step by step, inside the store's upgrade transaction (store_file.py backs
+the file up first and runs them)."""
 
 from __future__ import annotations
 

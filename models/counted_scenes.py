@@ -201,7 +201,7 @@ def capture_scenes(folder: Path) -> tuple[list[CountedScene], list[LeftOut]]:
     files = sorted(p for p in (folder / "counts").glob("*.json") if not p.name.startswith("."))
     if not files:  # (hidden: macOS's ._ files, copied to a stick)
         raise SceneDataError(f"{folder / 'counts'}: no capture (*.json) to evaluate on")
-    # a round's shots share its time to the microsecond (ui/main_window.py)
+    # a round's shots share its time to the microsecond (ui/round_flow.py)
     steps: dict[tuple[str, str], list[tuple[dict[str, Any], Path]]] = defaultdict(list)
     left_out = []
     for path in files:

@@ -368,9 +368,10 @@ class RoundTable(QTableWidget):
         if event.key() in keys and (self.currentRow() >= HEADER_ROWS or self.currentRow() == 0):
             self._on_double_clicked(self.currentRow(), self.currentColumn())  # names: Players
             return
-        if event.key() in keys and self.currentRow() < 0 and self.rowCount() > HEADER_ROWS:
+        if event.key() == Qt.Key.Key_F2 and self.currentRow() < 0 and self.rowCount() > HEADER_ROWS:
             # on no row (a round just saved, a match just opened): the newest round, the one
-            # most often mended, where the key did nothing, unsaid
+            # most often mended, where the key did nothing, unsaid (F2 alone: Enter saves a
+            # round, and a second press would open the round just saved)
             newest = self.rowCount() - 1
             self.setCurrentCell(newest, self.shown_column(0))
             self._on_double_clicked(newest, self.currentColumn())

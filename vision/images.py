@@ -348,10 +348,10 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     `over` (white)."""
     if not data:
         raise ImageError(f"{name}: cannot decode image: the file is empty (0 bytes)")
-    if is_truncated(data):
-        if not _only_end_marker_missing(data):
-            raise ImageError(f"{name}: cannot decode image: the file is truncated")
-        data += b"\xff\xd9"
+    truncated = is_truncated(data)
+    jpeg = data[:2] == b"\xff\xd8"
+    if truncated and not jpeg:
+        raise ImageError(f"{name}: cannot decode image: the file is truncated")
     if is_heif_not_avif(data):
         raise ImageError(
             f"{name}: cannot decode image: a HEIC photo (as iPhones take them), which cannot be "
@@ -365,7 +365,6 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
     size = header_size(data)
     if size is not None:
         _check_pixels(*size, name)
-    jpeg = data[:2] == b"\xff\xd8"
     read_whole = False  # whether libjpeg read all of a JPEG's image data without a complaint
     if jpeg and size is not None:
         # (a progressive one is held whole, however small it is decoded: a 12 MB file of
@@ -373,6 +372,10 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         needed = progressive_coefficient_bytes(data)
         if needed is not None and needed > MAX_WHOLE_DECODE_BYTES:
             raise ImageError(_too_large(name, size, "progressive JPEG", needed, "a baseline JPEG"))
+    if truncated:  # (after the size checks: libjpeg reads the whole file to tell)
+        if not _only_end_marker_missing(data):
+            raise ImageError(f"{name}: cannot decode image: the file is truncated")
+        data += b"\xff\xd9"
     if jpeg:
         data, read_whole = _as_libjpeg_reads_it(data, name)
     needed, kind = _png_decode_bytes(data, size), "PNG"

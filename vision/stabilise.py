@@ -87,6 +87,9 @@ VOTES: Final = 9
 # off; of three, two): +-1 noise in a fifth of the frames settled a scan's first view wrong in
 # 6.5 % of scans, against 12.5 % at three; in a tenth, 0.5 % against 1.5 %
 SPLIT_SETTLES: Final = 5
+# the warning's number of backs read as no deck from which it is held while the votes reach it
+# each way, not followed vote by vote (`_steady_warning`)
+WARNING_HELD_FROM: Final = 10
 # a new view must hold this long to replace the scene: a hand resting on the cards for a
 # moment is not the table
 MIN_STILL_S: Final = 1.0
@@ -438,12 +441,22 @@ def _steady(values: list[int], shown: int) -> int:
 
 
 def _steady_warning(values: list[int], shown: int) -> int:
-    # a warning's number (backs read as no deck: never scored) stays while the votes still
-    # reach it either way: on a table of art no deck matches, a still view's frames read
-    # 86-121 such backs, and the number shown changed 48 times, the view settled
-    if shown >= 0 and min(values) <= shown <= max(values):
+    # a warning's number (backs read as no deck: never scored) this large stays while the votes
+    # still reach it either way: on a table of art no deck matches, a still view's frames read
+    # 86-121 such backs, and the number shown changed 48 times, the view settled. Under it each
+    # back matters (a warning held at 0 hid one back read as no deck in most frames), and it
+    # follows a third of the votes as a deck's count does
+    if shown >= WARNING_HELD_FROM and min(values) <= shown <= max(values):
         return shown
-    return lower_median(values)
+    return _steady(values, shown)
+
+
+def _reaches(value: int, values: list[int]) -> bool:
+    """Whether `value` is one of `values`, or, for a warning's number from WARNING_HELD_FROM,
+    between the least and the most of them (as `_steady_warning` holds it)."""
+    if value >= WARNING_HELD_FROM:
+        return min(values, default=value + 1) <= value <= max(values, default=-1)
+    return value in values
 
 
 def steady_vote(history: list[Counts], shown: Counts | None) -> Counts:
@@ -466,11 +479,11 @@ def steady_vote(history: list[Counts], shown: Counts | None) -> Counts:
 
 def _said_before(voted: Counts, history: list[Counts]) -> bool:
     """Whether each count of `voted` (per deck, face-up, unknown) is one some vote of `history`
-    said."""
+    said (the warning's number of backs read as no deck: one the votes reach, `_reaches`)."""
     return (
         all(n in {c.per_deck.get(d, 0) for c in history} for d, n in voted.per_deck.items())
         and voted.face_up in {c.face_up for c in history}
-        and voted.unknown in {c.unknown for c in history}
+        and _reaches(voted.unknown, [c.unknown for c in history])
     )
 
 

@@ -294,11 +294,15 @@ def _say_unreadable(report: dict[str, Any]) -> None:
     """One stderr line for the pictures that did not decode: how many, the first and why."""
     import sys
 
+    from blitzcam.errors import one_line
+
     names = set(report["unreadable"])
     first = next(scene for scene in report["left_out"] if scene["scene"] in names)
+    # (the reason names the picture's file; the scene too where that is another, its labels)
+    why = first["why"] if first["scene"] in first["why"] else f"{first['scene']}: {first['why']}"
     more = f" (and {len(names) - 1} more: see the report)" if len(names) > 1 else ""
     print(
         f"blitzcam evaluate: {len(names)} picture{'s' if len(names) > 1 else ''} could not be "
-        f"read, left out of every figure: {first['scene']}: {first['why']}{more}",
+        f"read, left out of every figure: {one_line(why)}{more}",
         file=sys.stderr,
     )

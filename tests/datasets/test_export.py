@@ -234,7 +234,7 @@ def test_an_export_interrupted_or_killed_leaves_no_back_and_no_folder_it_made(
 
     from blitzcam.datasets.art import save_png_rgba
 
-    out = tmp_path / "backs" if made else tmp_path
+    out = tmp_path / "new" / "backs" if made else tmp_path  # (every folder on its way made)
     written: list[Path] = []
 
     def killed_at_the_fifth(path: Path, rgba: object) -> None:
@@ -247,7 +247,7 @@ def test_an_export_interrupted_or_killed_leaves_no_back_and_no_folder_it_made(
     monkeypatch.setattr(art, "save_png_rgba", killed_at_the_fifth)
     assert main(["decks", "export", str(out)]) == 143
     assert capsys.readouterr().err.endswith("blitzcam decks export: terminated\n")
-    assert not out.exists() if made else list(out.iterdir()) == []
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_write_protected_back_is_named_before_any_is_written(

@@ -202,14 +202,30 @@ def test_scenes_relabelled_in_labelme_score_as_their_generated_labels(
         said = capsys.readouterr()
         assert "WARNING: pictures that do not decode" in said.out
         # (and on stderr: with the report on stdout, `--json -` failed without a word)
-        assert f"could not be read, left out of every figure: {report['left_out'][0]['scene']}: " \
-               f"{image}: cannot decode image" in said.err
+        last = said.err.splitlines()[-1]
+        assert last.startswith("blitzcam evaluate: 1 picture could not be read, left out of every")
+        assert f"{image}: cannot decode image" in last
     assert main(["evaluate", "--data", str(hand), "--json", "-"]) == 1
     said = capsys.readouterr()
     assert len(json.loads(said.out)["unreadable"]) == 1  # stdout: the report alone
     assert said.err.splitlines()[-1].startswith(
         "blitzcam evaluate: 1 picture could not be read, left out of every figure: "
     )
+
+
+def test_evaluate_says_a_picture_that_does_not_decode_on_one_line(capsys) -> None:
+    # (a name holding a line break split the line in two, and an escape code reached the
+    # terminal; the picture's name was said twice)
+    from blitzcam.commands.evaluate import _say_unreadable
+
+    name = "shots/grey\nFAKE: all read \x1b[31m.jpg"
+    _say_unreadable({"unreadable": [name, "b"], "left_out": [
+        {"scene": name, "why": f"{name}: cannot decode image: the file is truncated"},
+        {"scene": "b", "why": "b.jpg: cannot decode image"}]})
+    err = capsys.readouterr().err
+    assert err == ("blitzcam evaluate: 2 pictures could not be read, left out of every figure: "
+                   "shots/grey\\nFAKE: all read \\x1b[31m.jpg: cannot decode image: the file is "
+                   "truncated (and 1 more: see the report)\n")
 
 
 def test_a_photo_resized_since_it_was_labelled_is_refused(
