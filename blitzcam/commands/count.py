@@ -212,10 +212,10 @@ def _table(
     return "\n".join(lines)
 
 
-def _where_said(failed: int, *, as_json: bool) -> str:
-    if not as_json:
-        return "the table"
-    return "its entry in the JSON" if failed == 1 else "their entries in the JSON"
+def _where_said(*, as_json: bool) -> str:
+    """Where the failures a line on stderr names are told in full (one in the JSON is told with
+    its reason on that line)."""
+    return "their entries in the JSON" if as_json else "the table"
 
 
 DEMO: Final = "demo"  # the demo tables, as the app's --camera demo names its footage
@@ -237,7 +237,7 @@ def _demo_named(images: list[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from blitzcam.errors import UserError
+    from blitzcam.errors import UserError, one_line
 
     if args.images.count("-") > 1:  # (the second would read nothing: "empty file")
         raise UserError("IMAGE: - (standard input) is given more than once")
@@ -267,13 +267,17 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     entries = [_count_one(pipeline, path, args.in_play) for path in _demo_named(args.images)]
-    failed = [entry["path"] for entry in entries if "error" in entry]
+    failed = [entry for entry in entries if "error" in entry]
     if failed:  # said where a script whose stdout goes to a file still sees it, and before
         # the output: a reader that leaves early (`| head`) ends the command as it is written
-        names = ", ".join(map(_shown_path, failed[:3])) + (", ..." if len(failed) > 3 else "")
+        names = ", ".join(_shown_path(e["path"]) for e in failed[:3])
+        names += ", ..." if len(failed) > 3 else ""
+        # (one alone with its reason, where a script's log keeps stderr and not the JSON)
+        why = f": {one_line(failed[0]['error'])}" if len(failed) == 1 and args.json else ""
+        where = "" if why else f": see {_where_said(as_json=args.json)}"
         print(
             f"blitzcam count: {len(failed)} of {len(entries)} images could not be counted "
-            f"({names}): see {_where_said(len(failed), as_json=args.json)}",
+            f"({names}{why}){where}",
             file=sys.stderr,
         )
     # one write, whole: piece by piece (json.dump's, or print's text then its newline, as
