@@ -688,6 +688,8 @@ def read_stream_bytes(file: BinaryIO, *, name: str) -> bytes:
         raise ImageError(f"{name}: cannot read it: {exc.strerror or exc}") from None
     if data is None:
         raise ImageError(f"{name}: cannot decode image: too large for an image file")
+    if not data:  # (no file to be empty: nothing was piped in)
+        raise ImageError(f"{name}: cannot decode image: nothing came (no picture was piped in)")
     return data
 
 

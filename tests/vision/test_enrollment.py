@@ -1356,7 +1356,7 @@ def test_a_back_piped_in_is_enrolled_and_a_terminal_is_said(tmp_path: Path, monk
     assert enroll_command(args) == 0
     assert (user_decks_dir() / "red-plow.png").is_file()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
-    with pytest.raises(UserError, match=r"^standard input: cannot decode image: the file is empty"):
+    with pytest.raises(UserError, match=r"^standard input: cannot decode image: nothing came \(no picture was piped in\)"):
         enroll_command(argparse.Namespace(own=False, deck="blue-plow", image=path_or_stream("-"),
                                           camera=None))  # fmt: skip
 
