@@ -102,6 +102,7 @@ class MatchBrowser(QDialog):
         self._store = store
         self._current = current
         self._list_note = ""  # what `reload` last said of the list
+        self._row_after_delete = 0  # the row chosen after a delete, where the deleted one was
         # the match's number first: the one `blitzcam match --match ID` and the window's
         # "Resumed the unfinished match 3" name, said nowhere here
         self.table = QTableWidget(0, 5)
@@ -148,6 +149,7 @@ class MatchBrowser(QDialog):
         delete_key.activated.connect(self._on_delete)  # as Delete deletes a round on the board
         open_button.clicked.connect(self._on_open)
         self.table.cellDoubleClicked.connect(lambda *_: self._on_open())
+        self.table.itemSelectionChanged.connect(self._on_chosen)
         json_button.clicked.connect(lambda: self._on_export("json"))
         csv_button.clicked.connect(lambda: self._on_export("csv"))
         delete_button.clicked.connect(self._on_delete)
@@ -174,6 +176,9 @@ class MatchBrowser(QDialog):
                 button.setEnabled(False)
             self.message.setText(f"Matches cannot be listed: {exc}")
             return
+        # emptied first: each item set over a filled row had the columns sized to their
+        # contents measured over the whole table again (21 s for 1,000 matches, at each return)
+        self.table.setRowCount(0)
         self.table.setRowCount(len(summaries))
         for row, s in enumerate(summaries):
             cells = (
@@ -191,9 +196,10 @@ class MatchBrowser(QDialog):
                 self.table.setItem(row, col, item)
         if summaries:
             ids = [summary.match_id for summary in summaries]
-            self.table.selectRow(ids.index(chosen) if chosen in ids else 0)
-        for button in self._on_a_match:
-            button.setEnabled(bool(summaries))
+            row = ids.index(chosen) if chosen in ids else min(self._row_after_delete, len(ids) - 1)
+            self.table.selectRow(max(0, row))
+        self._row_after_delete = 0
+        self._on_chosen()
         note = ""  # what the list says of itself
         if problems:  # a damaged match is named, and hides none of the others
             # (with what to do with one: the list cannot open it)
@@ -208,6 +214,12 @@ class MatchBrowser(QDialog):
         if (note or self.message.text() == self._list_note) and note != self.message.text():
             self.message.setText(note)  # (told as it changes: not at each return to the list)
         self._list_note = note
+
+    def _on_chosen(self) -> None:
+        """The buttons that act on a match, enabled while one is chosen (a selection cleared
+        with Ctrl+click left them on, doing nothing)."""
+        for button in self._on_a_match:
+            button.setEnabled(self.selected_match() is not None)
 
     def selected_match(self) -> int | None:
         items = self.table.selectedItems()
@@ -226,11 +238,16 @@ class MatchBrowser(QDialog):
             return
         row = self.table.currentRow()
         players, rounds = self.table.item(row, 2).text(), self.table.item(row, 3).text()
+        changed, result = self.table.item(row, 1).text(), self.table.item(row, 4).text()
+        # (named by its number, last change and result, and said when it is the one open: two
+        # matches of the same players read alike)
+        open_now = " It is the match open in the window." if match_id == self._current else ""
         answer = QMessageBox.question(
             self,
             "Delete match",
             as_plain(
-                f"Delete the match of {players} ({rounds} round{'' if rounds == '1' else 's'})? "
+                f"Delete match {match_id}, of {players} ({rounds} round"
+                f"{'' if rounds == '1' else 's'}; last change {changed}; {result})?{open_now} "
                 "It cannot be brought back: export it first to keep a copy."
             ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
@@ -244,8 +261,11 @@ class MatchBrowser(QDialog):
             self.message.setText(f"Not deleted: {exc}")
             return
         self.deleted.emit(match_id)
+        if match_id == self._current:
+            self._current = None
+        self._row_after_delete = row  # (the neighbour chosen, not the newest match)
         self.reload()
-        self.message.setText(f"Deleted the match of {players}")
+        self.message.setText(f"Deleted match {match_id}, of {players}")
 
     def _on_export(self, kind: str) -> None:
         match_id = self.selected_match()

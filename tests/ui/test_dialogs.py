@@ -166,7 +166,32 @@ def test_the_browser_is_worked_by_keys_alone(qtbot, store, monkeypatch) -> None:
     monkeypatch.setattr(QMessageBox, "question", lambda *a: asked.append(a[2]) or QMessageBox.StandardButton.No)
     browser.table.setFocus()
     qtbot.keyClick(browser.table, Qt.Key.Key_Delete)
-    assert len(asked) == 1 and asked[0].startswith("Delete the match of ") and "Ann" in asked[0]
+    assert len(asked) == 1 and asked[0].startswith("Delete match ") and "Ann" in asked[0]
+
+
+def test_after_a_delete_the_browser_chooses_the_neighbour_and_no_choice_acts_on_nothing(
+    qtbot, store, monkeypatch
+) -> None:
+    # (the newest was chosen after a delete, and Delete again asked the same question of
+    # another match; a selection cleared left Open, Export and Delete on, doing nothing)
+    from PySide6.QtWidgets import QMessageBox
+
+    ids = [store.create_match(match_of()) for _ in range(4)]  # listed newest first
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    browser.table.selectRow(2)  # the second oldest
+    chosen = browser.selected_match()
+    assert chosen == ids[1]
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: asked.append(a[2]) or QMessageBox.StandardButton.Yes)
+    browser._on_delete()
+    assert asked[0].startswith(f"Delete match {ids[1]}, of ")
+    assert browser.selected_match() == ids[0]  # the one below it, not the newest
+    browser.table.clearSelection()
+    assert browser.selected_match() is None
+    assert not any(button.isEnabled() for button in browser._on_a_match)
+    browser.table.selectRow(0)
+    assert all(button.isEnabled() for button in browser._on_a_match)
 
 
 def test_the_browser_chooses_the_open_match_and_lists_the_store_as_it_is_now(qtbot, store) -> None:
