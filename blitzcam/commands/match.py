@@ -799,7 +799,12 @@ def _export(args: argparse.Namespace) -> int:
         match_id = _match_id(args, store)
         match = _run_rule(lambda: store.load(match_id))
     if to_stdout:
-        sys.stdout.write(export_text(match, fmt))
+        # the file's own bytes, UTF-8 as a file export writes them, whatever standard output's
+        # encoding: redirected on Windows it is the ANSI code page, and names came out garbled,
+        # the sheet's byte-order mark as the text "\ufeff"
+        sys.stdout.flush()
+        sys.stdout.buffer.write(export_text(match, fmt).encode("utf-8"))
+        sys.stdout.buffer.flush()
         print(f"wrote match {match_id} to standard output", file=sys.stderr)
         return 0
     try:

@@ -326,6 +326,23 @@ def test_an_export_to_dev_stdout_is_the_document_alone(
     assert code == 0 and out == f"wrote match 1 to {tmp_path / 'm.json'}\n" and err == ""
 
 
+def test_an_export_to_standard_output_is_utf8_whatever_its_encoding(tmp_path: Path) -> None:
+    # (redirected on Windows, standard output is the ANSI code page: "José" came out as a
+    # byte that is no UTF-8, the sheet's byte-order mark as the text "\ufeff")
+    db = tmp_path / "m.sqlite3"
+    blitzcam = str(Path(sys.executable).parent / "blitzcam")
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    subprocess.run([blitzcam, "match", "--db", str(db), "new", "-p", "José=green-pump",
+                    "-p", "محمد=red-buggy"], env=env, capture_output=True, check=True)  # fmt: skip
+    subprocess.run([blitzcam, "match", "--db", str(db), "export", str(tmp_path / "m.csv")],
+                   env=env, capture_output=True, check=True)  # fmt: skip
+    done = subprocess.run([blitzcam, "match", "--db", str(db), "export", "-", "--format", "csv"],
+                          env=env, capture_output=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (tmp_path / "m.csv").read_bytes()  # the file's own bytes
+    assert done.stdout.startswith(b"\xef\xbb\xbf") and "محمد".encode() in done.stdout
+
+
 def test_a_match_file_is_read_from_standard_input_as_dash(tmp_path: Path) -> None:
     # (`export -` wrote standard output, while `summarize -` said "-: no such file")
     path = write(tmp_path, {"players": ANN_BOB, "rounds": []})
