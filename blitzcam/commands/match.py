@@ -394,16 +394,18 @@ def _print_standings(match_id: int, match: Any) -> None:
 # --- actions ------------------------------------------------------------------------------
 
 
-def _read_match(file: Path) -> Match:
+def _read_match(file: Path, command: str) -> Match:
     """A match file, or for `-` the one on standard input (`... | blitzcam match summarize -`),
-    as the export writes `-` to standard output."""
+    as the export writes `-` to standard output; `command`: the one reading it, as a hint says
+    it ("blitzcam match import")."""
+    from blitzcam.commands.path_option import check_piped
     from blitzcam.game.match_file import MAX_MATCH_FILE_BYTES, match_from_bytes, read_match
     from blitzcam.game.rules import MatchError
 
     if not is_stream(file):
         return read_match(file)
-    if sys.stdin is None:  # started with it closed (`<&-`)
-        raise MatchError("-: standard input is closed")
+    # (a terminal waited for ever, saying nothing; a closed one is said as `count -` says it)
+    check_piped("FILE", f"{command} - < match.json", what="a match file")
     try:
         data = sys.stdin.buffer.read(MAX_MATCH_FILE_BYTES + 1)
     except OSError as exc:
@@ -417,7 +419,7 @@ def _summarize(args: argparse.Namespace) -> int:
     from blitzcam.game.rules import MatchError, score_match
 
     try:
-        match = _read_match(args.file)
+        match = _read_match(args.file, "blitzcam match summarize")
     except MatchError as exc:
         raise UserError(str(exc)) from None
     json.dump(standings_to_json(score_match(match)), sys.stdout, indent=2)
@@ -821,7 +823,7 @@ def _import(args: argparse.Namespace) -> int:
     from blitzcam.game.text import round_count
 
     try:
-        match = _read_match(args.file)  # (its errors name the file)
+        match = _read_match(args.file, "blitzcam match import")  # (its errors name the file)
     except MatchError as exc:
         raise UserError(str(exc)) from None
     try:

@@ -46,10 +46,10 @@ def is_stream(path: Path) -> bool:
     return path is STANDARD_STREAM
 
 
-def check_piped(option: str, example: str) -> None:
+def check_piped(option: str, example: str, *, what: str = "a picture") -> None:
     """UserError when `-` (standard input) is to be read and nothing can be piped in: a
     terminal waited for ever, saying nothing; a closed one was a traceback. `example`: the
-    command with a picture piped in."""
+    command with `what` piped in."""
     import sys
 
     from blitzcam.errors import UserError
@@ -57,6 +57,6 @@ def check_piped(option: str, example: str) -> None:
     if sys.stdin is None or sys.stdin.isatty():
         which = "closed" if sys.stdin is None else "a terminal"
         raise UserError(
-            f"{option}: - reads a picture from standard input, which is {which}: pipe one in "
+            f"{option}: - reads {what} from standard input, which is {which}: pipe one in "
             f"(`{example}`)"
         )

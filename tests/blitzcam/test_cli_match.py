@@ -343,6 +343,23 @@ def test_an_export_to_standard_output_is_utf8_whatever_its_encoding(tmp_path: Pa
     assert done.stdout.startswith(b"\xef\xbb\xbf") and "محمد".encode() in done.stdout
 
 
+@pytest.mark.parametrize("command", ["summarize", "import"])
+def test_dash_at_a_terminal_says_to_pipe_a_match_file_in(
+    command: str, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    # (both waited for ever at a terminal, saying nothing, where `count -` said what to do)
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    code, _, err = run("match", "--db", str(tmp_path / "m.sqlite3"), command, "-", capsys=capsys)
+    assert code == 2 and err == (
+        f"blitzcam match {command}: error: FILE: - reads a match file from standard input, which "
+        f"is a terminal: pipe one in (`blitzcam match {command} - < match.json`)\n"
+    )
+
+
 def test_a_match_file_is_read_from_standard_input_as_dash(tmp_path: Path) -> None:
     # (`export -` wrote standard output, while `summarize -` said "-: no such file")
     path = write(tmp_path, {"players": ANN_BOB, "rounds": []})
@@ -363,7 +380,10 @@ def test_a_match_file_is_read_from_standard_input_as_dash(tmp_path: Path) -> Non
     closed = subprocess.run(["sh", "-c", '"$@" <&-', "sh", blitzcam, "match", "summarize", "-"],
                             capture_output=True, text=True, check=False)  # fmt: skip
     assert closed.returncode == 2
-    assert closed.stderr == "blitzcam match summarize: error: -: standard input is closed\n"
+    assert closed.stderr == (
+        "blitzcam match summarize: error: FILE: - reads a match file from standard input, which "
+        "is closed: pipe one in (`blitzcam match summarize - < match.json`)\n"
+    )
     # a file named - is still read as ./- (review: Path("./-") is Path("-"): standard input)
     (tmp_path / "-").write_text(path.read_text())
     dashed = subprocess.run([blitzcam, "match", "summarize", "./-"], cwd=tmp_path, input="",
