@@ -6,6 +6,7 @@ Every error names where it is: `players[2]`, `round 3, player Bob`.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -199,6 +200,12 @@ def match_from_bytes(data: bytes, *, where: str) -> Match:
         raise MatchError(
             f"{where}: too large for a match file (over {MAX_MATCH_FILE_BYTES >> 20} MiB)"
         )
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        # (as Windows PowerShell 5.1's `>` writes an export: "not UTF-8 text" said nothing of it)
+        raise MatchError(
+            f"{where}: UTF-16 text, expected a match JSON file in UTF-8 (as `blitzcam match "
+            "export FILE.json` writes it; a PowerShell `>` redirect rewrites it as UTF-16)"
+        )
     try:
         text = data.decode("utf-8-sig")  # a BOM, as some editors on Windows write
     except UnicodeDecodeError:
@@ -216,8 +223,10 @@ def match_from_bytes(data: bytes, *, where: str) -> Match:
         data = json.loads(text, object_pairs_hook=_without_repeats)
     except json.JSONDecodeError as exc:
         # (the column too: a file written on one line was "at line 1", wherever it went wrong)
+        # (some of Python's messages end "starting at": "at at line 1")
+        said = exc.msg.removesuffix(" at")
         raise MatchError(
-            f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+            f"{where}: not valid JSON: {said} at line {exc.lineno}, column {exc.colno}"
         ) from None
     except (ValueError, RecursionError) as exc:  # a number of thousands of digits, deep nesting
         if "integer string conversion" in str(exc):  # (Python's words name its own setting)

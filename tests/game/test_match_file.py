@@ -106,7 +106,10 @@ def test_a_huge_value_in_a_file_is_quoted_short(data: object) -> None:
         (b"", "the file is empty"),  # (it said "not valid JSON: Expecting value at line 1")
         (b"\xef\xbb\xbf \n", "the file is empty"),  # a BOM and a line end are nothing more
         (b"{\"players\": [", "not valid JSON: Expecting value at line 1, column 14"),
-        (b"\xff\xfe\x00garbage", "not UTF-8 text"),
+        (b"\xc3\x28garbage", "not UTF-8 text"),
+        # an export written through Windows PowerShell 5.1's `>` (it said "not UTF-8 text")
+        ('{"players": []}'.encode("utf-16"), "UTF-16 text, expected a match JSON file in UTF-8"),
+        (b'{"players": "Ann', "not valid JSON: Unterminated string starting at line 1, column 13"),
         # the score sheet kept as the match's backup (it said "not valid JSON"), as written
         # and as a spreadsheet saves it again
         (b"\xef\xbb\xbfround,Ann dutch,Ann blitz\r\n1,10,0\r\n", "a score sheet (CSV)"),
