@@ -7,6 +7,7 @@ import math
 import os
 import stat
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -252,6 +253,7 @@ class CaptureSource(FrameSource):
         self._capture = opener(spec)
         self._index = 0
         self._grab_failed = False
+        self._grab_failed_s = 0.0  # how long the failed grab took
         if not self._capture.isOpened():
             self._capture.release()
             raise SourceError(self._cannot_open())
@@ -391,8 +393,12 @@ class CaptureSource(FrameSource):
         False when no frame came: the next `read_frame` then says whether the source ended or
         dropped (reconnecting at once: the failed grab was its read, a stalled stream's whole
         read timeout)."""
+        started = time.monotonic()
         if not self._quietly(self._capture.grab):  # type: ignore[attr-defined]
             self._grab_failed = True
+            # (how long it took: a stall's is the read timeout, a picture that does not decode
+            # fails at once, and a stream reads on past that)
+            self._grab_failed_s = time.monotonic() - started
             return False
         self._index += 1
         return True

@@ -38,6 +38,13 @@ HTTP_ASK_TIMEOUT_S: Final = 2.0  # asking an address that gave no stream why
 # were lost without a word (99 backs on a table read as 61)
 CUT_SHORT_FILL: Final = (0, 135, 0)
 CUT_SHORT_ROWS: Final = 8  # the frame's last rows all of the fill: cut short
+# A picture that does not decode, on a connection that holds (one bad JPEG among a phone app's
+# frames, the first one included), is read past on that connection, this many in a row at most:
+# each was taken for a drop and the connection made again (1 bad in 20: 5 reconnects in 100
+# frames; every other one bad: 2 frames a second of 20; a bad first one: "sent no pictures").
+# A read that failed slowly (nothing came within the read timeout) is a drop.
+BAD_PICTURES_READ_PAST: Final = 3
+QUICK_FAILURE_S: Final = 0.5
 CUT_SHORT_IN_A_ROW: Final = 25  # pictures cut short one after another: the stream is said bad
 # ... but only while FFmpeg has no earlier picture: once it has one, it leaves the rows a cut
 # picture's data did not reach as an earlier picture had them, so a table's lower part was
@@ -139,7 +146,11 @@ class StreamSource(CaptureSource):
         return None if frame is not None and self._came_cut_short(frame.image) else frame
 
     def _read_any(self) -> Frame | None:
+        # (a grab that failed in `skip_frame` was this read: timed from when it began)
+        started = time.monotonic() - (self._grab_failed_s if self._grab_failed else 0.0)
         image = self._grab()
+        if image is None and self._clip_length() == 0:
+            image = self._read_past_bad_pictures(started)
         if image is None and self._clip_length() > 0:
             if self._index == 0:  # (the first read of a clip gave nothing: no frames to come)
                 raise SourceError(
@@ -180,6 +191,18 @@ class StreamSource(CaptureSource):
         if not self.live:  # a video file served over HTTP: its own clock, as a file's
             self._note_time()
         return Frame(image=image, index=self._index - 1, origin=self.name)
+
+    def _read_past_bad_pictures(self, failed_from: float) -> np.ndarray | None:
+        """The next picture on this connection after one that did not decode, where the reads
+        fail at once (BAD_PICTURES_READ_PAST at most); None where they do not: a drop."""
+        for _ in range(BAD_PICTURES_READ_PAST):
+            if time.monotonic() - failed_from > QUICK_FAILURE_S or not self._capture.isOpened():
+                return None
+            failed_from = time.monotonic()
+            image = self._grab()
+            if image is not None:
+                return image
+        return None
 
     def _reopened(self, attempt: int, what: str) -> bool | None:
         """The capture opened again after try `attempt`'s back-off: whether it opened; None

@@ -12,7 +12,8 @@ def random_frames(n: int) -> list[np.ndarray]:
 
 
 class FakeCapture:
-    """A capture that plays `frames` then fails; opens only while `opens` allows."""
+    """A capture that plays `frames` then fails; opens only while `opens` allows. A frame that
+    is None is a picture that does not decode: its read fails, and the capture reads on."""
 
     def __init__(self, frames: list[np.ndarray], opened: bool = True) -> None:
         self.frames, self.opened = list(frames), opened
@@ -21,7 +22,10 @@ class FakeCapture:
         return self.opened
 
     def read(self) -> tuple[bool, np.ndarray | None]:
-        return (True, self.frames.pop(0)) if self.frames else (False, None)
+        if not self.frames:
+            return False, None
+        frame = self.frames.pop(0)
+        return frame is not None, frame
 
     def release(self) -> None:
         self.opened = False

@@ -62,6 +62,41 @@ def test_a_dropped_stream_is_tried_again_for_about_a_minute() -> None:
     assert 50 <= sum(waits) <= 70
 
 
+def test_a_picture_that_does_not_decode_is_read_past_on_the_same_connection() -> None:
+    # (each bad JPEG among a phone app's frames was taken for a drop: the connection made again,
+    # 2 frames a second of 20 with every other one bad; a bad first one refused the stream as
+    # "sent no pictures")
+    good = random_frames(4)
+    opened: list[str] = []
+    capture = FakeCapture([None, good[0], good[1], None, None, good[2], None, good[3]])
+    source = StreamSource("http://127.0.0.1/video", opener=lambda spec: opened.append(spec) or capture,
+                          sleep=lambda s: None)  # fmt: skip
+    frames = [source.read_frame() for _ in range(4)]
+    assert [f.index for f in frames] == [0, 1, 2, 3]
+    assert all(np.array_equal(f.image, g) for f, g in zip(frames, good, strict=True))
+    assert source.reconnects == 0 and len(opened) == 1
+    # more bad in a row than that is a drop: the stream is opened again
+    later = random_frames(1)
+    sessions = iter([FakeCapture([good[0], None, None, None, None, good[1]]), FakeCapture(later)])
+    source = StreamSource("http://127.0.0.1/video", opener=lambda spec: next(sessions),
+                          sleep=lambda s: None)  # fmt: skip
+    assert source.read_frame() is not None
+    assert np.array_equal(source.read_frame().image, later[0]) and source.reconnects == 1
+
+
+def test_a_picture_that_does_not_decode_on_the_newest_frame_path_is_read_past_too() -> None:
+    # (FFmpeg's grab decodes: a bad JPEG failed the grab, and every one was a reconnect, 39 in
+    # 40 frames with every other one bad)
+    good = random_frames(3)
+    capture = GrabbingCapture([good[0], None, good[1], None, good[2]], hold_at=99)
+    source = StreamSource("http://127.0.0.1/video", opener=lambda spec: capture,
+                          sleep=lambda s: None)  # fmt: skip
+    assert source.skip_frame() and source.retrieve_frame().index == 0
+    assert not source.skip_frame()  # the bad picture: the grab failed at once
+    frame = source.read_frame()
+    assert source.reconnects == 0 and np.array_equal(frame.image, good[1])
+
+
 def test_a_stream_that_never_sends_a_frame_says_so_at_once() -> None:
     # (an empty video served over HTTP has no length, so it is read as a live stream: it was
     # "the stream dropped and did not come back", naming a drop that never happened; and a
@@ -459,9 +494,13 @@ def test_a_live_source_says_when_its_camera_last_gave_a_frame() -> None:
     source.close()
 
 
-def test_a_failed_grab_is_the_read_that_failed_the_stream_reconnects_at_once() -> None:
+def test_a_failed_grab_is_the_read_that_failed_the_stream_reconnects_at_once(monkeypatch) -> None:
     # a stalled stream's grab waits out the read timeout: a second read before reconnecting
-    # waited it out again (10 s to notice a stall, not 5)
+    # waited it out again (10 s to notice a stall, not 5). (Here it fails at once: taken as
+    # slow, as a stall's is, not as a picture that did not decode.)
+    from blitzcam.vision import stream_source
+
+    monkeypatch.setattr(stream_source, "QUICK_FAILURE_S", -1.0)
     dropped, fresh = GrabbingCapture(random_frames(1), hold_at=99), GrabbingCapture(random_frames(2), hold_at=99)
     sessions = iter([dropped, fresh])
     source = StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: next(sessions),
