@@ -468,7 +468,9 @@ def camera_problem(camera: str, problem: Exception) -> str:
     named it twice), with no stream password in it."""
     from blitzcam.vision.source_address import shown_address
 
-    said = shown_address(camera)
-    if str(problem).startswith(said.strip()) and said.strip():
+    said = shown_address(camera).strip()
+    # (as the source names itself too: its scheme in small letters; " HTTP://..." said twice)
+    scheme, sep, rest = said.partition("://")
+    if said and str(problem).startswith((said, scheme.lower() + sep + rest)):
         return f"Camera: {problem}"
     return f"Camera {said!r}: {problem}"

@@ -166,6 +166,8 @@ def _userinfo_end(rest: str, host: re.Pattern[str]) -> int:
 # (not & or =: an @ in a query, ?mail=a@b&x=1, is followed by no host)
 _HOST: Final = re.compile(r"(\[[0-9A-Fa-f:.%A-Za-z]+\]|[^\s/?#;@:\[\]&=]+)(:\d*)?(?=[/?#;]|\Z)")
 # ... or one typed with spaces in it, or none, in an address of scheme:// (refused, and shown)
+# (an [IPv6] host whose bracket is left open too: its userinfo is found, and its password
+# hidden, where the bracket is said not closed)
 _HOST_SPACED: Final = re.compile(
-    r"(\[[0-9A-Fa-f:.%A-Za-z]+\]|[^/?#;@:\[\]&=]*)(:[\d\s]*)?(?=[/?#;]|\Z)"
+    r"(\[[0-9A-Fa-f:.%A-Za-z]+\]|\[[0-9A-Fa-f:.%A-Za-z]*|[^/?#;@:\[\]&=]*)(:[\d\s]*)?(?=[/?#;]|\Z)"
 )

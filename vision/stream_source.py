@@ -319,6 +319,11 @@ def http_answer(
         with urllib.request.build_opener(*handlers).open(bare, timeout=timeout_s) as answer:
             kind = answer.headers.get("Content-Type")
     except urllib.error.HTTPError as exc:
+        if exc.code == 401 and parts.username is None:  # (nothing was refused: none was given)
+            return (
+                "the camera asks for a user name and password (HTTP 401): give them in the "
+                "address, as http://user:password@host:port/video"
+            )
         if exc.code in (401, 403):
             return f"the camera refused the user name or password (HTTP {exc.code})"
         if exc.code == 404:

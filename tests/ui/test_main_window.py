@@ -2167,6 +2167,10 @@ def test_a_camera_that_does_not_open_is_named_once(qtbot, store, tmp_path):
     assert camera_problem("7", SourceError("no camera answered")) == "Camera '7': no camera answered"
     said = camera_problem("rtsp://me:pw@cam/x", OSError("refused"))
     assert said == "Camera 'rtsp://me:***@cam/x': refused"
+    # (typed with spaces around it and its scheme in capitals, it was named twice)
+    typed = "  HTTP://me:pw@cam/x "
+    assert camera_problem(typed, SourceError("http://me:***@cam/x: no stream")) == (
+        "Camera: http://me:***@cam/x: no stream")
 
 
 def test_the_leave_question_names_its_choice_for_a_screen_reader(qtbot, store, feed, tmp_path, monkeypatch) -> None:

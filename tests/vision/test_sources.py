@@ -490,6 +490,9 @@ def test_a_stream_s_password_is_never_said(url: str, shown: str) -> None:
         ("http://", "http://: no host in the address (as in http://192.168.1.20:8080/video)"),
         ("rtsp://admin:s3cret@/live", "rtsp://admin:***@/live: no host in the address"),
         ("http://[::1:8080/video", "http://[::1:8080/video: not an address: its host's [ is not closed"),
+        # (its password was said whole: the userinfo was not found before a bracket left open)
+        ("http://admin:s3cret@[::1/video",
+         "http://admin:***@[::1/video: not an address: its host's [ is not closed"),
         # (as a phone camera app shows its address: "no such file or folder" alone; the
         # password hidden in the hint too, which showed it whole: diff review)
         ("192.168.1.20:8080/video", "192.168.1.20:8080/video: no such file or folder (an address? a "

@@ -896,6 +896,9 @@ def camera_page_server():
     ("path", "said"),
     [
         ("admin:wrong@{host}/auth", "the camera refused the user name or password (HTTP 401)"),
+        # (none given: it said the camera "refused" them)
+        ("{host}/auth", "the camera asks for a user name and password (HTTP 401): give them in "
+         "the address, as http://user:password@host:port/video"),
         ("{host}/missing", "no stream at this path (HTTP 404): phone camera apps serve theirs"),
         ("{host}/", "a web page, not a video stream (phone camera apps serve their page and"),
         ("admin:s3cr3t@{host}/auth", "a web page, not a video stream"),  # (the password sent)
