@@ -173,6 +173,11 @@ class StreamSource(CaptureSource):
                     f"{self.name}: connected, but the stream sent no pictures (not a video "
                     "stream, or not one blitzcam can decode)"
                 )
+            # ended after its first picture: a snapshot's address (FFmpeg states no length for
+            # one) played as a slideshow, reconnecting after each picture for ever
+            first_only = attempt == 0 and self._index == 1 and self._http
+            if first_only and (why := http_answer(self._spec)) in (SNAPSHOT, WEB_PAGE):
+                raise SourceError(f"{self.name}: {why}")
             # (a host that never answers takes the open timeout, 8 s, each try: a minute in all)
             if attempt >= self._tries or time.monotonic() - dropped >= RECONNECT_FOR_S:
                 # (what its server answers now: a 503 on every try was said as silence)
@@ -267,6 +272,10 @@ SNAPSHOT: Final = (
     "a single picture (a snapshot), not a video stream: give the stream's address (phone "
     "camera apps serve it at another path, such as /video)"
 )
+WEB_PAGE: Final = (
+    "a web page, not a video stream (phone camera apps serve their page and their stream at "
+    "other paths, such as /video)"
+)
 
 
 # OpenSSL's reasons when the server answers a TLS hello in plain HTTP (http.server's 400; a
@@ -353,10 +362,7 @@ def http_answer(
         )
     media = "" if kind is None else kind.split(";")[0].strip().lower()
     if media in ("text/html", "text/plain"):
-        return (
-            "a web page, not a video stream (phone camera apps serve their page and their "
-            "stream at other paths, such as /video)"
-        )
+        return WEB_PAGE
     if media.startswith("image/"):
         return SNAPSHOT
     if opening and media and not media.startswith("multipart/"):  # (at once, with a file)

@@ -97,6 +97,27 @@ def test_a_picture_that_does_not_decode_on_the_newest_frame_path_is_read_past_to
     assert source.reconnects == 0 and np.array_equal(frame.image, good[1])
 
 
+def test_a_snapshot_address_that_plays_one_picture_a_connection_is_said_so(monkeypatch) -> None:
+    # (FFmpeg states no length for a snapshot's address: it played as a slideshow, reconnecting
+    # after every picture for ever, and enrollment took 25 s to say "no card found")
+    from blitzcam.vision import stream_source
+
+    asked: list[str] = []
+    answers = {"http://127.0.0.1/shot.jpg": stream_source.SNAPSHOT, "http://127.0.0.1/video": None}
+    monkeypatch.setattr(stream_source, "http_answer", lambda url, **_: asked.append(url) or answers[url])
+    source = StreamSource("http://127.0.0.1/shot.jpg", opener=lambda spec: FakeCapture(random_frames(1)),
+                          sleep=lambda s: None)  # fmt: skip
+    assert source.read_frame() is not None
+    with pytest.raises(SourceError, match=r"shot\.jpg: a single picture \(a snapshot\), not a video"):
+        source.read_frame()
+    # a live stream that drops after its first picture is asked too, and reconnects
+    sessions = iter([FakeCapture(random_frames(1)), FakeCapture(random_frames(2))])
+    source = StreamSource("http://127.0.0.1/video", opener=lambda spec: next(sessions),
+                          sleep=lambda s: None)  # fmt: skip
+    assert [source.read_frame() is not None for _ in range(3)] == [True, True, True]
+    assert source.reconnects == 1 and asked == ["http://127.0.0.1/shot.jpg", "http://127.0.0.1/video"]
+
+
 def test_a_stream_that_never_sends_a_frame_says_so_at_once() -> None:
     # (an empty video served over HTTP has no length, so it is read as a live stream: it was
     # "the stream dropped and did not come back", naming a drop that never happened; and a
