@@ -96,7 +96,11 @@ class StreamSource(CaptureSource):
         # (capture_source's timeout read where it is used: the one it opened the capture with)
         open_timeout_s = capture_source.STREAM_OPEN_TIMEOUT_MS / 1000
         answered = time.monotonic() - self._opening < 0.9 * open_timeout_s
-        why = http_answer(self._spec, opening=True) if self._http and answered else None
+        why = None
+        if answered and self._http:
+            why = http_answer(self._spec, opening=True)
+        elif answered and self._spec.lower().startswith("rtsp://"):
+            why = rtsp_answer(self._spec)
         if why is None and not answered:  # (a server that answers and sends nothing is here too)
             why = (
                 f"no picture came in {open_timeout_s:g} s (wrong address, the camera offline, "
@@ -373,6 +377,41 @@ def http_answer(
             "in use by another app, or not a JPEG stream)"
         )
     return None
+
+
+def rtsp_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | None:
+    """Why an RTSP address opened nothing, as its camera answers a DESCRIBE sent without the
+    address's user name and password (those go to FFmpeg alone, never over the wire here): it
+    asks for them (401), no stream at that path (404); None when it says nothing more (no
+    answer, no RTSP, a stream after all). A wrong password was said as "wrong address, or the
+    camera is offline", the commonest mistake in setting up an IP camera sent elsewhere."""
+    import socket
+    import urllib.parse
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host, port = parts.hostname or "", parts.port or 554
+        netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
+        bare = urllib.parse.urlunsplit(("rtsp", netloc, parts.path, parts.query, ""))
+        request = f"DESCRIBE {bare} RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n"
+        with socket.create_connection((host, port), timeout=timeout_s) as connection:
+            connection.sendall(request.encode("utf-8"))
+            status = connection.recv(256).split(b"\r\n", 1)[0].decode("latin-1").split()
+    except (OSError, ValueError, UnicodeError):  # (no answer, refused; a port of 99999)
+        return None
+    if len(status) < 2 or not status[0].startswith("RTSP/") or not status[1].isdigit():
+        return None
+    code = int(status[1])
+    if code == 401 and parts.username is None:
+        return (
+            "the camera asks for a user name and password (RTSP 401): give them in the address, "
+            "as rtsp://user:password@host:554/live"
+        )
+    if code in (401, 403):
+        return f"the camera did not take the user name or password given (RTSP {code})"
+    if code == 404:
+        return "no stream at this path (RTSP 404): the camera's manual gives its stream's path"
+    return None if code < 400 else f"the camera answered RTSP {code}, not a stream"
 
 
 def cut_short(image: np.ndarray) -> bool:

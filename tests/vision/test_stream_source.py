@@ -118,6 +118,57 @@ def test_a_snapshot_address_that_plays_one_picture_a_connection_is_said_so(monke
     assert source.reconnects == 1 and asked == ["http://127.0.0.1/shot.jpg", "http://127.0.0.1/video"]
 
 
+@pytest.fixture
+def rtsp_camera():
+    """An IP camera's RTSP port on loopback: a password asked for at /live, no /missing; its
+    address, and the requests it was sent."""
+    import socket
+    import threading
+
+    requests: list[bytes] = []
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            with connection:
+                request = connection.recv(4096)
+                requests.append(request)
+                code = "404 Not Found" if b"/missing" in request.split(b"\r\n")[0] else (
+                    '401 Unauthorized\r\nWWW-Authenticate: Digest realm="cam", nonce="n"')
+                connection.sendall(f"RTSP/1.0 {code}\r\nCSeq: 1\r\n\r\n".encode())
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield f"127.0.0.1:{server.getsockname()[1]}", requests
+    server.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        # (each said "cannot connect to the stream (wrong address, or the camera is offline)")
+        ("admin:wrong@{host}/live", "the camera did not take the user name or password given "
+                                    "(RTSP 401)"),
+        ("{host}/live", "the camera asks for a user name and password (RTSP 401): give them in "
+                        "the address, as rtsp://user:password@host:554/live"),
+        ("admin:s3cr3t@{host}/missing", "no stream at this path (RTSP 404)"),
+    ],
+)
+def test_an_rtsp_address_that_opens_nothing_says_what_its_camera_answers(
+    rtsp_camera, path: str, said: str
+) -> None:
+    host, requests = rtsp_camera
+    url = "rtsp://" + path.format(host=host)
+    with pytest.raises(SourceError) as caught:
+        StreamSource(url, opener=lambda spec: FakeCapture([], opened=False))
+    assert said in str(caught.value) and "s3cr3t" not in str(caught.value)
+    assert requests and all(b"Authorization" not in r and b"s3cr3t" not in r and b"admin" not in r
+                            for r in requests)  # (the password goes to FFmpeg alone)  # fmt: skip
+
+
 def test_a_stream_that_never_sends_a_frame_says_so_at_once() -> None:
     # (an empty video served over HTTP has no length, so it is read as a live stream: it was
     # "the stream dropped and did not come back", naming a drop that never happened; and a
