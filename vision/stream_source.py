@@ -407,8 +407,11 @@ def rtsp_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | Non
             "the camera asks for a user name and password (RTSP 401): give them in the address, "
             "as rtsp://user:password@host:554/live"
         )
-    if code in (401, 403):
-        return f"the camera did not take the user name or password given (RTSP {code})"
+    if code in (401, 403):  # (asked without them: whether those given are right is unknown)
+        return (
+            f"the camera asks for a user name and password (RTSP {code}), and the stream did "
+            "not open with those given: check them"
+        )
     if code == 404:
         return "no stream at this path (RTSP 404): the camera's manual gives its stream's path"
     return None if code < 400 else f"the camera answered RTSP {code}, not a stream"

@@ -150,8 +150,8 @@ def rtsp_camera():
     ("path", "said"),
     [
         # (each said "cannot connect to the stream (wrong address, or the camera is offline)")
-        ("admin:wrong@{host}/live", "the camera did not take the user name or password given "
-                                    "(RTSP 401)"),
+        ("admin:wrong@{host}/live", "the camera asks for a user name and password (RTSP 401), "
+                                    "and the stream did not open with those given: check them"),
         ("{host}/live", "the camera asks for a user name and password (RTSP 401): give them in "
                         "the address, as rtsp://user:password@host:554/live"),
         ("admin:s3cr3t@{host}/missing", "no stream at this path (RTSP 404)"),
