@@ -26,6 +26,10 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
 # how a standard round with no Blitz caller is refused ends: the other variant takes it, and
 # where it is chosen
+# how a player who left comes back, where their joining again under their name is refused
+COME_BACK_HINT: Final = (
+    " (Match › A player comes back… in the app, `blitzcam match rejoin NAME` at the terminal)"
+)
 PLAY_OUT_HINT: Final = (
     " (rounds played out are scored in the play-out variant: Match › Match settings… in the "
     "app, `blitzcam match settings --variant play-out` at the terminal)"

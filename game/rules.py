@@ -17,6 +17,7 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from blitzcam.game.match_model import (
+    COME_BACK_HINT,
     COMMON_TARGETS,
     DEFAULT_TARGET,
     MAX_PLAYERS,
@@ -544,7 +545,7 @@ def join(match: Match, player: Player, *, start: int = 0) -> Match:
         raise MatchError(
             f"left after round {gone.left}: "
             + (
-                "they come back to their own seat and total instead"
+                f"they come back to their own seat and total instead{COME_BACK_HINT}"
                 if held is None
                 else f"{held}: they come back to their seat once it is free, or join under "
                 "another name"

@@ -358,9 +358,11 @@ def test_one_who_left_comes_back_before_a_round_is_played_without_them() -> None
     assert rules.can_come_back(later) == (later.players[1],)
     back = rules.come_back(later, "Bob")
     assert back.players[1] == Player("Bob", "red-buggy", sat_out=(4, 5))
-    with pytest.raises(MatchError, match="player Bob: left after round 3: they come back to "
-                                         "their own seat and total instead"):  # fmt: skip
+    with pytest.raises(MatchError) as refused:
         join(later, Player("Bob", "yellow-bucket"))
+    assert str(refused.value) == (  # (with the way back: `rejoin` was named nowhere)
+        "player Bob: left after round 3: they come back to their own seat and total instead "
+        "(Match › A player comes back… in the app, `blitzcam match rejoin NAME` at the terminal)")
     # the rounds played without him taken back: back as he was
     assert rules.come_back(delete_round(delete_round(later, 5), 4), "Bob") == three
 
