@@ -13,7 +13,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QTextDocument
 
 from blitzcam.game.rules import Round, add_round, score_match
-from blitzcam.ui.round_table import RoundTable
 from blitzcam.ui.scoreboard import ScoreboardView, chart_series, status_text
 from tests.ui.fakes import match_of, plain, round_of
 
@@ -809,39 +808,3 @@ def test_the_names_over_the_points_alone_are_fitted_to_their_columns(qtbot) -> N
     qtbot.waitUntil(lambda: table.look == "points", timeout=2000)
     qtbot.waitUntil(lambda: table.item(0, 9).text() == "Diederik", timeout=2000)
     assert table.item(0, 0).text() == "Annabelle"
-
-
-def test_a_table_laid_out_before_its_frozen_rows_are_made_starts(qtbot) -> None:
-    # PySide6 6.7-6.8 lay the table out inside QTableWidget's __init__ (hiding its header),
-    # before RoundTable had made its frozen rows: the app did not start (review, a wheel
-    # installed with PySide6 6.8.3)
-    table = RoundTable()
-    qtbot.addWidget(table)
-    frozen = table._frozen
-    del table._frozen  # as it is while QTableWidget.__init__ runs
-    table.updateGeometries()
-    table._frozen = frozen
-    table.updateGeometries()
-    assert frozen.width() > 0
-
-
-def test_a_card_drawn_bare_drops_its_deck_line_alone(qtbot) -> None:
-    # (bare, "left after round 2" went with the deck: a dimmed card said nothing of why; a
-    # team's members too; the diff's review)
-    from blitzcam.ui.total_card import TotalCard
-
-    card = TotalCard()
-    qtbot.addWidget(card)
-    card.show_total(name="Ed", detail="Blue pump\nleft after round 2", total=-4,
-                    decks=["blue-pump"], leader=False, out=True)  # fmt: skip
-    card.set_bare(True)
-    assert card.detail.text() == "left after round 2" and not card.detail.isHidden()
-    card.set_bare(False)
-    assert card.detail.text() == "Blue pump\nleft after round 2"
-    card.show_total(name="North", detail="Ann 12\nBob -3", total=9,
-                    decks=["green-pump", "red-buggy"], leader=True)  # fmt: skip
-    card.set_bare(True)
-    assert card.detail.text() == "Ann 12\nBob -3"
-    card.show_total(name="Cy", detail="Yellow bucket", total=5, decks=["yellow-bucket"],
-                    leader=False)  # fmt: skip
-    assert card.detail.isHidden()  # (drawn bare still: its one line was the deck's)
