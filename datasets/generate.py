@@ -289,6 +289,7 @@ def _check_out_dir(out: Path, *, overwrite: bool) -> None:
 
 # what a dataset folder holds as this command writes it (training adds only to labels/)
 DATASET_ENTRIES: Final = frozenset({"data.yaml", MANIFEST, "images", "labels", "scenes"})
+SCENE_PICTURES: Final = "images/*/*.jpg"  # each scene's picture, in its split's folder
 # ... in its split folders: a scene's picture, labels and ground truth (000123.jpg, .txt,
 # .json); beside them in labels/, the label caches ultralytics writes (train.cache)
 _SCENE_FILE: Final = re.compile(r"\d{6,}\.(jpg|txt|json)")
@@ -345,7 +346,7 @@ def kept_unfinished(out: Path) -> tuple[Path, int] | None:
     kept = _kept_name(resolved(expand_home(out)))
     if not kept.is_dir() or kept.is_symlink():
         return None
-    return kept, sum(1 for _ in kept.glob("images/*/*.jpg"))
+    return kept, sum(1 for _ in kept.glob(SCENE_PICTURES))
 
 
 def generate_dataset(request: GenerateRequest) -> Path:
@@ -489,7 +490,7 @@ def _kept_name(out: Path) -> Path:
 def _keep(tmp: Path, kept: Path, request: GenerateRequest) -> bool:
     """`tmp`'s scenes kept at `kept` for the next run of `request`; whether they were (not
     where there are none: an interrupt before the first scene leaves nothing to go on from)."""
-    if next(tmp.glob("images/*/*.jpg"), None) is None:
+    if next(tmp.glob(SCENE_PICTURES), None) is None:
         return False
     try:
         (tmp / KEPT_REQUEST).write_text(json.dumps(request.fingerprint()), encoding="utf-8")

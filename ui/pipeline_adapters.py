@@ -173,9 +173,10 @@ class PipelineEnroller:
         notes = [
             f"Note: {pair.note(deck_label)}." for pair in involving(pipeline.look_alikes, deck)
         ]
-        notes += [f"Note: {light}." for light in enrolled.light_notes()]
+        lights = enrolled.light_notes()
+        notes += [f"Note: {light}." for light in lights]
         try:  # a face-up card, the wrong deck picked up (stored all the same)
-            unlike = reads_as_another(deck, target, poorly_lit=bool(enrolled.light_notes()))
+            unlike = reads_as_another(deck, target, poorly_lit=bool(lights))
         except UserError:  # stored: only the advice is missing
             unlike = None
         if unlike is not None:  # (first: the dialog's box shows five lines, the last cut)

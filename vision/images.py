@@ -248,11 +248,7 @@ def _only_end_marker_missing(data: bytes) -> bool:
     """Whether a JPEG that `is_truncated` lacks only its end marker, its image data whole (as
     some cameras' snapshots are written): libjpeg reads every block of it, the marker put back,
     without a word, where data cut short runs out before its last block."""
-    return (
-        data[:2] == b"\xff\xd8"
-        and first_scan(data) is not None
-        and libjpeg_warning(data + b"\xff\xd9") is None
-    )
+    return first_scan(data) is not None and libjpeg_warning(data + b"\xff\xd9") is None
 
 
 def _png_decode_bytes(data: bytes, size: tuple[int, int] | None) -> int | None:

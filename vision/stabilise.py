@@ -446,7 +446,7 @@ def _steady_warning(values: list[int], shown: int) -> int:
     # 86-121 such backs, and the number shown changed 48 times, the view settled. Under it each
     # back matters (a warning held at 0 hid one back read as no deck in most frames), and it
     # follows a third of the votes as a deck's count does
-    if shown >= WARNING_HELD_FROM and min(values) <= shown <= max(values):
+    if shown >= WARNING_HELD_FROM and _reaches(shown, values):
         return shown
     return _steady(values, shown)
 
@@ -463,7 +463,8 @@ def steady_vote(history: list[Counts], shown: Counts | None) -> Counts:
     """Per-deck lower median of the counts in the window, except that a count `shown` before
     (None: nothing shown yet for this scene) is kept while at least a third of the votes say it:
     votes alternating 20, 21, 20, 21, ... keep showing what they showed. The backs read as no
-    deck, a warning, keep their number while any vote is at it or beyond it each way."""
+    deck, a warning, keep a number of WARNING_HELD_FROM or more while any vote is at it or
+    beyond it each way (`_steady_warning`)."""
     decks = list(history[-1].per_deck)
     before = shown or Counts(per_deck={}, face_up=-1, unknown=-1)  # -1: no count was shown
     per_deck = {

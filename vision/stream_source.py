@@ -7,7 +7,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from blitzcam.vision.capture_source import (
     stated_frames,
 )
 from blitzcam.vision.source_address import shown_address
+
+if TYPE_CHECKING:
+    import urllib.parse
 
 # a stream that dropped is tried again this many times, waiting RECONNECT_DELAY_S longer each
 # time, up to RECONNECT_DELAY_MAX_S: about a minute in all, long enough for a phone's camera app
@@ -316,9 +319,7 @@ def http_answer(
 
     try:
         parts = urllib.parse.urlsplit(url)
-        host = parts.hostname or ""
-        netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
-        bare = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+        netloc, bare = _without_userinfo(parts)
         handlers: list[urllib.request.BaseHandler] = [NoRedirect()]
         if parts.username is not None:
             passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
@@ -379,6 +380,16 @@ def http_answer(
     return None
 
 
+def _without_userinfo(parts: urllib.parse.SplitResult) -> tuple[str, str]:
+    """An address's host and port (an IPv6 host in its brackets), and the address itself
+    without its user name, password and fragment: what is asked of its server."""
+    import urllib.parse
+
+    host = parts.hostname or ""
+    netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
+    return netloc, urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+
+
 def rtsp_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | None:
     """Why an RTSP address opened nothing, as its camera answers a DESCRIBE sent without the
     address's user name and password (those go to FFmpeg alone, never over the wire here): it
@@ -391,8 +402,7 @@ def rtsp_answer(url: str, *, timeout_s: float = HTTP_ASK_TIMEOUT_S) -> str | Non
     try:
         parts = urllib.parse.urlsplit(url)
         host, port = parts.hostname or "", parts.port or 554
-        netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
-        bare = urllib.parse.urlunsplit(("rtsp", netloc, parts.path, parts.query, ""))
+        bare = _without_userinfo(parts)[1]
         request = f"DESCRIBE {bare} RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n"
         with socket.create_connection((host, port), timeout=timeout_s) as connection:
             connection.sendall(request.encode("utf-8"))
