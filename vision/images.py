@@ -32,13 +32,20 @@ from blitzcam.vision.exif_orientation import as_stored, stored_orientation, upri
 from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES, png_chunks
 from blitzcam.vision.jpeg_check import (
     junk_before_end,
+    junk_before_marker,
     libjpeg_warning,
     says_damaged,
     segment_named,
     without_junk_before_end,
 )
 from blitzcam.vision.jpeg_scans import missing_scans, progressive_coefficient_bytes
-from blitzcam.vision.jpeg_segments import FRAMES, first_scan, segments, without_segments
+from blitzcam.vision.jpeg_segments import (
+    FRAMES,
+    first_scan,
+    segments,
+    without_junk_between_segments,
+    without_segments,
+)
 from blitzcam.vision.other_headers import is_avif, is_heif_not_avif, raw_header, video_kind
 from blitzcam.vision.pixel_format import (
     has_transparency,
@@ -529,12 +536,20 @@ def _as_libjpeg_reads_it(data: bytes, name: str) -> tuple[bytes, bool]:
     without a complaint; ImageError naming `name` when libjpeg says that data is damaged."""
     warning = libjpeg_warning(data)
     left_out: set[int] = set()
-    while warning is not None and (marker := segment_named(warning)) not in (None, *left_out):
-        # a word about metadata ends libjpeg's strict read before the image data, and OpenCV
-        # would print it naming no file: both read the same picture without that segment
-        left_out.add(marker)
-        data = without_segments(data, {marker})
-        warning = libjpeg_warning(data)
+    while warning is not None:
+        # a word about metadata, or about padding between the header's segments, ends libjpeg's
+        # strict read before the image data, and OpenCV would print it naming no file: both
+        # read the same picture without that segment, or that padding
+        if (marker := segment_named(warning)) not in (None, *left_out):
+            left_out.add(marker)
+            mended = without_segments(data, {marker})
+        elif junk_before_marker(warning):
+            mended = without_junk_between_segments(data)
+        else:
+            break
+        if mended == data:
+            break
+        data, warning = mended, libjpeg_warning(mended)
     read_whole = warning is None
     if warning is not None and says_damaged(warning):
         raise ImageError(

@@ -89,6 +89,12 @@ def junk_before_end(warning: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def junk_before_marker(warning: str) -> bool:
+    """Whether a libjpeg warning says it stepped over bytes before a marker other than the end
+    (padding between the header's segments, or image data left over before a later scan's)."""
+    return "extraneous bytes before marker" in warning.lower() and junk_before_end(warning) is None
+
+
 def without_junk_before_end(data: bytes, junk: int, *, scan: int) -> bytes:
     """`data` without the `junk` bytes libjpeg stepped over before the end marker that follows
     the first scan (at `scan`): the same picture, which OpenCV then decodes without a line on

@@ -67,6 +67,27 @@ def without_segments(data: bytes, markers: Collection[int]) -> bytes:
     return b"".join(kept)
 
 
+def without_junk_between_segments(data: bytes) -> bytes:
+    """`data` without bytes that start no segment between its segments before the first scan
+    (an encoder's padding, which libjpeg steps over with a warning and OpenCV decodes past
+    printing it on the terminal): the same picture, its image data untouched. `data` as it is
+    when there are none, or when its segments cannot be walked to a scan."""
+    walked = list(segments(data, skip_junk=True))
+    if not walked or walked[-1][1] != SCAN:
+        return data
+    kept, start = [data[:2]], 2
+    for pos, marker in walked:
+        gap = data[start:pos]
+        if not gap.strip(b"\xff"):  # FF fill before a marker is the standard's own: kept
+            kept.append(gap)
+        if marker == SCAN:
+            kept.append(data[pos:])
+            break
+        start = _end_of(data, pos)
+        kept.append(data[pos:start])
+    return b"".join(kept)
+
+
 def _end_of(data: bytes, pos: int) -> int:
     """Where the segment at `pos` ends: its marker, then its length (which counts itself)."""
     return pos + 2 + struct.unpack(">H", data[pos + 2 : pos + 4])[0]

@@ -776,6 +776,31 @@ def test_stray_bytes_before_a_jpegs_end_are_read_quietly_as_the_same_picture(
     assert np.array_equal(frame, decode_picture(clean, name="x.jpg").frame)
 
 
+def test_padding_between_a_jpegs_header_segments_is_read_quietly_as_the_same_picture(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    # an encoder's stray bytes between two segments of the header (libjpeg: "2 extraneous bytes
+    # before marker 0xdb") were refused as damaged image data; the picture decodes the same
+    clean = _jpg(NOISE)
+    quant = clean.find(b"\xff\xdb")
+    padded = clean[:quant] + b"\x00\x00" + clean[quant:]
+    capfd.readouterr()
+    frame = decode_picture(padded, name="x.jpg").frame
+    assert capfd.readouterr().err == ""
+    assert np.array_equal(frame, decode_picture(clean, name="x.jpg").frame)
+
+
+def test_bytes_left_before_a_progressive_jpegs_later_scan_are_still_damage() -> None:
+    progressive = cv2.imencode(".jpg", NOISE, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])[1].tobytes()
+    first = progressive.find(b"\xff\xda")
+    second = progressive.find(b"\xff\xda", first + 2)
+    later = [at for at in range(second - 1, first, -1) if progressive[at : at + 2] == b"\xff\xc4"]
+    at = later[0] if later else second  # a table between scans, or the scan itself
+    padded = progressive[:at] + b"\x00\x00" + progressive[at:]
+    with pytest.raises(ImageError, match=r"^x\.jpg: .*image data is damaged .*extraneous bytes"):
+        decode_picture(padded, name="x.jpg")
+
+
 def _tiff_saying_samples_per_pixel(samples: int) -> bytes:
     """A small RGB TIFF from Pillow whose SamplesPerPixel tag (277) says `samples`."""
 

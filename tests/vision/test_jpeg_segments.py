@@ -5,7 +5,13 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from blitzcam.vision.jpeg_segments import SCAN, first_scan, segments, without_segments
+from blitzcam.vision.jpeg_segments import (
+    SCAN,
+    first_scan,
+    segments,
+    without_junk_between_segments,
+    without_segments,
+)
 
 PICTURE = np.random.default_rng(5).integers(0, 255, (48, 64, 3), dtype=np.uint8)
 CLEAN = cv2.imencode(".jpg", PICTURE)[1].tobytes()
@@ -68,3 +74,30 @@ def test_walked_through_its_scans_a_progressive_jpeg_shows_each_scan_and_ends_at
     # without `through_scans`, the first scan ends the walk, as before
     assert [marker for _, marker in segments(progressive, skip_junk=True)][-1] == SCAN
     assert sum(m == SCAN for _, m in segments(progressive, skip_junk=True)) == 1
+
+
+def _with_padding_before(jpeg: bytes, nth: int, padding: bytes) -> bytes:
+    """`jpeg` with `padding` before its `nth` segment (0: the first after the start marker)."""
+    at = list(segments(jpeg, skip_junk=False))[nth][0]
+    return jpeg[:at] + padding + jpeg[at:]
+
+
+def test_padding_between_the_headers_segments_is_cut_and_the_rest_kept_byte_for_byte() -> None:
+    assert without_junk_between_segments(CLEAN) == CLEAN
+    scan = len(list(segments(CLEAN, skip_junk=False))) - 1
+    for nth in (0, 1, scan):
+        assert without_junk_between_segments(_with_padding_before(CLEAN, nth, b"\x00\x00")) == CLEAN
+    twice = _with_padding_before(_with_padding_before(CLEAN, 2, b"\x00"), 0, b"\x12\x34\x56")
+    assert without_junk_between_segments(twice) == CLEAN
+    # FF fill bytes before a marker are the standard's own, and stay
+    filled = _with_padding_before(CLEAN, 1, b"\xff\xff")
+    assert without_junk_between_segments(filled) == filled
+
+
+def test_nothing_is_cut_past_the_first_scan_or_from_a_walk_that_reaches_none() -> None:
+    progressive = cv2.imencode(".jpg", PICTURE, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])[1].tobytes()
+    later = [pos for pos, m in segments(progressive, skip_junk=True, through_scans=True)]
+    second_scan = [p for p in later if progressive[p + 1] == SCAN][1]
+    between_scans = progressive[:second_scan] + b"\x00\x00" + progressive[second_scan:]
+    assert without_junk_between_segments(between_scans) == between_scans
+    assert without_junk_between_segments(CLEAN[:30]) == CLEAN[:30]  # cut before its scan
