@@ -755,6 +755,27 @@ def test_more_light_on_cards_at_the_camera_s_white_is_no_change_either(gain, und
     assert counted.moved_on(handed)
 
 
+@pytest.mark.parametrize(("dim", "bright"), [((0.96, -3), (1.04, 3)), ((1.04, 3), (0.96, -3))])
+def test_a_light_flickering_over_near_white_cards_is_no_motion_either_way(dim, bright) -> None:
+    # (the darker frame's near-white paper, averaged with ink in a thumbnail pixel, clips part
+    # way in the brighter one: brought up to its exposure it was over the brighter frame's
+    # grey, 7.3 where demo table 3's cards lie for 4 % less to 4 % more light, over the motion
+    # line, where the other way round measured 0.6)
+    from blitzcam.vision.stabilise import MOTION_THRESHOLD, MOVED_BACK_BELOW, difference, thumbnail
+
+    table = _white_cards_table().astype(np.float32)
+    older, newer = (
+        thumbnail(np.clip(np.rint(table * gain + offset), 0, 255).astype(np.uint8))
+        for gain, offset in (dim, bright)
+    )
+    cards = np.ones((6, 8), bool)
+    assert difference(older, newer, cards) < MOVED_BACK_BELOW
+    # a hand over the cards meanwhile is still motion
+    handed = np.clip(np.rint(table * bright[0] + bright[1]), 0, 255).astype(np.uint8)
+    handed[200:300, 400:480] = (120, 150, 200)
+    assert difference(older, thumbnail(handed), cards) > MOTION_THRESHOLD
+
+
 def test_what_no_camera_s_exposure_explains_is_a_change() -> None:
     from blitzcam.vision.stabilise import _measured, difference, exposure_matched, thumbnail
 
