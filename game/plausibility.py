@@ -8,13 +8,17 @@ from __future__ import annotations
 from typing import Final
 
 from blitzcam.game.decks import BLITZ_PILE_SIZE, CARDS_PER_DECK
-from blitzcam.game.match_model import Round, Variant
+from blitzcam.game.match_model import COMMON_TARGETS, DEFAULT_TARGET, Round, Variant
 
 # each player's Post piles, filled from their Blitz pile whenever one is played out, so that
 # they hold a card each while the Blitz pile lasts; two players lay out five each (the rules'
 # setup: "if only two are playing, five Post piles")
 POST_PILES: Final = 3
 POST_PILES_OF_TWO: Final = 5
+# targets past which, or under which, a target is likely a slip of one zero (750 for 75, 15
+# for 150): taken, and said
+UNUSUAL_TARGET_ABOVE: Final = 2 * max(COMMON_TARGETS)
+UNUSUAL_TARGET_BELOW: Final = min(COMMON_TARGETS) // 3
 
 
 def post_piles(round_: Round) -> int:
@@ -45,3 +49,19 @@ def post_piles_note(round_: Round, name: str) -> str:
         f"{name}: {tally.dutch} Dutch + {tally.blitz} Blitz cards leave fewer than the "
         f"{kept} cards of their Post piles{of_two} in a deck of {CARDS_PER_DECK}"
     )
+
+
+def target_note(target: int) -> str | None:
+    """What to say of a target far from the usual ones, None for one near them."""
+    usual = ", ".join(map(str, COMMON_TARGETS))
+    if target > UNUSUAL_TARGET_ABOVE:
+        return (
+            f"a target of {target} is far past the usual ({usual}): a match to it lasts about "
+            f"{round(target / DEFAULT_TARGET)} times as many rounds as one to {DEFAULT_TARGET}"
+        )
+    if target < UNUSUAL_TARGET_BELOW:
+        return (
+            f"a target of {target} is far under the usual ({usual}): the first round may "
+            "decide the match"
+        )
+    return None

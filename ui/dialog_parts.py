@@ -10,6 +10,7 @@ import shiboken6
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QLabel, QWidget
 
+from blitzcam.game.plausibility import target_note
 from blitzcam.game.rules import MatchError
 from blitzcam.ui.announce import announce
 from blitzcam.ui.deck_colours import with_deck_labels
@@ -40,6 +41,24 @@ class NewsLabel(QLabel):
     def setText(self, text: str) -> None:
         super().setText(text)
         announce(self, text)
+
+
+class TargetNote(NewsLabel):
+    """Where a dialog that asks for a target says that one is far from the usual
+    (`plausibility.target_note`: 750 typed for 75): taken as it is, but said, and hidden
+    while there is nothing to say. Said to a screen reader as it comes and goes, not at every
+    key typed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hide()
+
+    def say_of(self, target: int | None) -> None:
+        note = None if target is None else target_note(target)
+        text = "" if note is None else note[0].upper() + note[1:] + "."
+        if text != self.text():
+            self.setText(text)
+        self.setVisible(bool(text))
 
 
 class ErrorLabel(QLabel):

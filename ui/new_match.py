@@ -31,7 +31,7 @@ from blitzcam.game import rules
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Match, MatchError, Player, Settings
 from blitzcam.ui.deck_colours import back_icon, deck_label
-from blitzcam.ui.dialog_parts import error_label, variant_box
+from blitzcam.ui.dialog_parts import TargetNote, error_label, variant_box
 from blitzcam.ui.number_box import NumberBox, refuse_empty
 from blitzcam.ui.scrolling import SCREEN_ALLOWANCE, keep_on_screen, scrolling_rows
 
@@ -180,6 +180,8 @@ class NewMatchDialog(QDialog):
         game_box = QGroupBox("Game")
         game_form = QFormLayout(game_box)
         game_form.addRow("Target", target_row)
+        self.target_note = TargetNote()
+        game_form.addRow(self.target_note)
         game_form.addRow("Variant", self.variant)
 
         self.error = error_label()
@@ -196,6 +198,8 @@ class NewMatchDialog(QDialog):
         self.count.valueChanged.connect(self._on_layout_changed)
         self.teams.toggled.connect(self._on_layout_changed)
         self.custom.toggled.connect(self._on_layout_changed)
+        self.custom.toggled.connect(self._say_target)
+        self.custom_target.valueChanged.connect(self._say_target)
         self.buttons.accepted.connect(self._on_accept)
         self.buttons.rejected.connect(self.reject)
         self._on_layout_changed()
@@ -214,6 +218,9 @@ class NewMatchDialog(QDialog):
     def match(self) -> Match | None:
         """The match built on OK (None before, or when the rules refused it)."""
         return self._match
+
+    def _say_target(self, *_: object) -> None:
+        self.target_note.say_of(self.target())
 
     def _on_layout_changed(self, *_: object) -> None:
         shown, teams = self.count.value(), self.teams.isChecked()

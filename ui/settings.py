@@ -29,7 +29,7 @@ from blitzcam.files import write_bytes_atomic, write_text_atomic
 from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, Settings
 from blitzcam.paths import expand_home
 from blitzcam.ui.capture_store import capture_folder_problem
-from blitzcam.ui.dialog_parts import error_label, ok_cancel, variant_box
+from blitzcam.ui.dialog_parts import TargetNote, error_label, ok_cancel, variant_box
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.number_box import NumberBox, refuse_empty
 from blitzcam.ui.text_size import TEXT_SIZES
@@ -347,6 +347,8 @@ class MatchSettingsDialog(QDialog):
         self._error = error_label()
         form = QFormLayout()
         form.addRow("Target", self._target)
+        self.target_note = TargetNote()
+        form.addRow(self.target_note)
         form.addRow("Variant", self._variant)
         note = QLabel("Raising the target reopens a decided match for a deciding round.")
         note.setWordWrap(True)
@@ -356,6 +358,7 @@ class MatchSettingsDialog(QDialog):
         layout.addWidget(note)
         layout.addWidget(self._error)
         layout.addWidget(buttons)
+        self._target.valueChanged.connect(self.target_note.say_of)
         self.setValue(settings)
 
     def value(self) -> Settings:

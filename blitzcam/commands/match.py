@@ -459,7 +459,16 @@ def _new(args: argparse.Namespace) -> int:
             match_id = _run_rule(lambda: store.create_match(match))
             saving.done = True
         print(f"started match {match_id}: " + ", ".join(f"{p.name} ({p.deck})" for p in players))
+    _note_target(settings.target)
     return 0
+
+
+def _note_target(target: int) -> None:
+    from blitzcam.game.plausibility import target_note
+
+    note = target_note(target)
+    if note is not None:
+        print(f"note: {note}", file=sys.stderr)
 
 
 def _add(args: argparse.Namespace) -> int:
@@ -641,7 +650,10 @@ def _settings(args: argparse.Namespace) -> int:
 
     # read and changed in one transaction, as `_player`: a variant the app saved between a read
     # and a write of their own was set back
-    return _apply(args, lambda store, match_id: store.update(match_id, changed))
+    status = _apply(args, lambda store, match_id: store.update(match_id, changed))
+    if status == 0 and args.target is not None:
+        _note_target(args.target)
+    return status
 
 
 def _player(args: argparse.Namespace) -> int:

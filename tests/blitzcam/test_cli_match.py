@@ -523,6 +523,26 @@ def test_a_read_only_store_file_whose_log_holds_rounds_is_read_with_them(
     assert "3 D  0 B   +3" in out  # the round in the log, read
 
 
+def test_a_target_far_from_the_usual_is_taken_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "m.sqlite3")
+    code, out, err = run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+                         "--target", "750", capsys=capsys)
+    assert code == 0 and out.startswith("started match 1")
+    assert err == (
+        "note: a target of 750 is far past the usual (75, 100, 150): a match to it lasts about 10 "
+        "times as many rounds as one to 75\n"
+    )
+    code, out, err = run("match", "--db", db, "settings", "--target", "15", capsys=capsys)
+    assert code == 0 and "target 15" in out and err.startswith("note: a target of 15 is far under")
+    for change in (["settings", "--target", "100"], ["settings", "--variant", "play-out"]):
+        code, _, err = run("match", "--db", db, *change, capsys=capsys)
+        assert code == 0 and err == ""  # (the variant alone: the target is not the change)
+    code, _, err = run("match", "--db", db, "settings", "--target", "0", capsys=capsys)
+    assert code == 2 and "note:" not in err
+
+
 def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "m.sqlite3")
     assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",

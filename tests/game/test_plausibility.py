@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from blitzcam.game.plausibility import POST_PILES, post_piles_note, short_of_post_piles
+from blitzcam.game.plausibility import (
+    POST_PILES,
+    UNUSUAL_TARGET_ABOVE,
+    UNUSUAL_TARGET_BELOW,
+    post_piles_note,
+    short_of_post_piles,
+    target_note,
+)
 from tests.game.factories import round_of
 
 
@@ -48,3 +55,21 @@ def test_the_note_names_the_player_and_their_counts() -> None:
         "Ann: 30 Dutch + 10 Blitz cards leave fewer than the 5 cards of their Post piles (two "
         "players lay out five) in a deck of 40"
     )
+
+
+@pytest.mark.parametrize("target", [UNUSUAL_TARGET_BELOW, 30, 75, 100, 150, 200, UNUSUAL_TARGET_ABOVE])
+def test_a_target_near_the_usual_ones_gets_no_note(target: int) -> None:
+    assert target_note(target) is None
+
+
+def test_a_target_a_zero_too_long_or_short_is_said_with_what_it_means() -> None:
+    # (750 typed for 75 was taken unsaid: a match ten times as long)
+    assert target_note(750) == (
+        "a target of 750 is far past the usual (75, 100, 150): a match to it lasts about 10 "
+        "times as many rounds as one to 75"
+    )
+    assert "about 4 times" in target_note(UNUSUAL_TARGET_ABOVE + 1)
+    assert target_note(15) == (
+        "a target of 15 is far under the usual (75, 100, 150): the first round may decide the match"
+    )
+    assert target_note(1) is not None and target_note(UNUSUAL_TARGET_BELOW - 1) is not None

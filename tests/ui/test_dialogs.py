@@ -91,6 +91,31 @@ def test_teams_ticked_with_blank_team_fields_is_refused(qtbot) -> None:
     assert dialog.match() is not None and all(p.team is None for p in dialog.match().players)
 
 
+def test_a_target_far_from_the_usual_is_noted_in_both_dialogs(qtbot) -> None:
+    # (750 typed for 75 was taken unsaid: a match ten times as long)
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert not dialog.target_note.isVisible()
+    dialog.custom.setChecked(True)
+    dialog.custom_target.setValue(750)
+    assert dialog.target_note.isVisible()
+    assert dialog.target_note.text().startswith("A target of 750 is far past the usual")
+    dialog.target_buttons.button(75).setChecked(True)  # a common target chosen instead
+    assert not dialog.target_note.isVisible() and dialog.target_note.text() == ""
+    dialog.custom.setChecked(True)
+    assert dialog.target_note.isVisible()
+    _ok(dialog)
+    assert dialog.match().settings.target == 750  # said, and taken as typed
+
+    settings = MatchSettingsDialog(Settings(target=15))
+    qtbot.addWidget(settings)
+    settings.show()
+    assert settings.target_note.isVisible() and "far under the usual" in settings.target_note.text()
+    settings._target.setValue(100)
+    assert not settings.target_note.isVisible()
+
+
 def test_a_large_target_survives_the_match_settings_dialog(qtbot) -> None:
     dialog = MatchSettingsDialog(Settings(target=250_000))
     qtbot.addWidget(dialog)
