@@ -16,13 +16,8 @@ from blitzcam.commands.decks import enroll_command, forget_command, list_command
 from blitzcam.datasets.art import render_back
 from blitzcam.errors import UserError
 from blitzcam.game.decks import DECK_NAMES
-from blitzcam.vision.card_finder import (
-    card_in,
-    find_cards,
-    long_sides_down,
-    order_corners,
-    seen_card_ratio,
-)
+from blitzcam.vision.card_finder import card_in, find_cards, order_corners
+from blitzcam.vision.card_perspective import long_sides_down, seen_card_ratio
 from blitzcam.vision.enrollment import enroll_image, enrolled_decks, forget_deck
 from blitzcam.vision.images import read_image
 from blitzcam.vision.references import default_profile, profile_from_dir, user_decks_dir
@@ -406,7 +401,7 @@ def test_a_card_with_a_shadow_over_its_edge_is_still_taken(tmp_path: Path) -> No
 def test_half_a_card_is_no_cards_shape_from_any_angle() -> None:
     # the lit half of a card half in shadow, its corners a few pixels off a rectangle: the
     # slant was unreadable, so no shape was checked, and half the card was stored stretched
-    from blitzcam.vision.card_finder import could_be_a_card, seen_card_ratio
+    from blitzcam.vision.card_perspective import could_be_a_card, seen_card_ratio
 
     half = np.float32([[648, 253], [798, 250], [800, 717], [653, 718]])
     assert seen_card_ratio(half, (1280, 960)) is None and not could_be_a_card(half, (1280, 960))
