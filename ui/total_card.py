@@ -85,7 +85,6 @@ class TotalCard(QFrame):
         self._bare = False
         self._detail = ""
         self._decks: tuple[str, ...] = ()
-        self._margins = self.layout().contentsMargins()
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
     def show_total(
@@ -170,11 +169,15 @@ class TotalCard(QFrame):
         if bare == self._bare:
             return
         self._bare = bare
-        left, right = self._margins.left(), self._margins.right()
-        top, bottom = (
-            (BARE_MARGIN, BARE_MARGIN) if bare else (self._margins.top(), self._margins.bottom())
-        )
-        self.layout().setContentsMargins(left, top, right, bottom)
+        layout = self.layout()
+        if bare:
+            margins = layout.contentsMargins()
+            layout.setContentsMargins(margins.left(), BARE_MARGIN, margins.right(), BARE_MARGIN)
+        else:
+            # (the style's own again: margins read when the card was made, before the app's
+            # style sheet reached it, were 2 px narrower than the style's, and a card drawn
+            # bare once and back had other room than before, its name judged to fit or not)
+            layout.unsetContentsMargins()
         self._show_detail()
 
     def _show_detail(self) -> None:
