@@ -84,6 +84,15 @@ class RoundEditor(QWidget):
             score.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self._scores[player.name] = score
             grid.addWidget(score, row, 4)
+        # what the rules refuse in the counts, in words under the rows: a score's tooltip alone
+        # was for the mouse, and a keyboard or touch user saw only "⚠ -74"
+        self.problems = QLabel()
+        self.problems.setTextFormat(Qt.TextFormat.PlainText)
+        self.problems.setWordWrap(True)
+        set_styled(self.problems, refused=True)
+        grid.addWidget(self.problems, len(self._players) + 1, 0, 1, 5)
+        # (the rows' spare height under them: given to the header, it stood 160 px over them)
+        grid.setRowStretch(len(self._players) + 2, 1)
         self._on_changed()
 
     def mark(self, name: str, why: str) -> None:
@@ -110,6 +119,7 @@ class RoundEditor(QWidget):
 
     def _on_changed(self, *_: object) -> None:
         value = self.value()
+        problems = []
         for name, tally in value.tallies.items():
             # a count the rules refuse marked as it is typed or counted (the demo's full table
             # shot as Blitz piles: 21 Blitz cards, said only once Confirm refused it)
@@ -121,6 +131,10 @@ class RoundEditor(QWidget):
             set_styled(score, refused=problem is not None)
             score.setToolTip("" if problem is None else as_plain(f"{name}: {problem}"))
             score.setAccessibleDescription(score.toolTip())
+            if problem is not None:
+                problems.append(score.toolTip())
+        self.problems.setText("\n".join(f"⚠ {problem}" for problem in problems))
+        self.problems.setVisible(bool(problems))
         self.valueChanged.emit(value)
 
 

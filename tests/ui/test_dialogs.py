@@ -1179,6 +1179,41 @@ def test_a_count_the_rules_refuse_is_marked_on_its_row_as_it_is_shown_or_typed(q
     assert score["Bob"].toolTip() == "Bob: 39 Dutch + 2 Blitz cards is more than the 40 cards in a deck"
 
 
+def test_what_the_rules_refuse_in_the_counts_is_said_in_words_under_the_rows(qtbot) -> None:
+    # (only a score's tooltip said why it was marked "⚠ -33": nothing a keyboard or touch user
+    # could read; and the rows' spare height went to the header, 160 px over them; app-visual
+    # review)
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    dialog = ConfirmDialog(match_of().players, round_of(Ann=(9, 21), Bob=(5, 0), Cy=(7, 1)),
+                           title="Round 1")  # fmt: skip
+    qtbot.addWidget(dialog)
+    dialog.resize(900, 700)  # (taller than its rows want)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    problems = dialog.editor.problems
+    assert problems.isVisible() and problems.text() == "⚠ Ann: 21 Blitz cards: a Blitz pile is dealt 10"
+    first = dialog.editor.names["Ann"]
+    header = dialog.editor.layout().itemAtPosition(0, 1).widget()
+
+    def gap() -> int:  # (from the header's text: its label is as tall as its row)
+        top = header.mapTo(dialog, header.rect().topLeft()).y() + header.sizeHint().height()
+        return first.mapTo(dialog, first.rect().topLeft()).y() - top
+
+    assert gap() < 2 * first.height()  # the header stands over the first row, not far above it
+    dialog.editor.dutch["Bob"].setValue(39)
+    dialog.editor.blitz["Bob"].setValue(2)
+    assert problems.text().splitlines() == [
+        "⚠ Ann: 21 Blitz cards: a Blitz pile is dealt 10",
+        "⚠ Bob: 39 Dutch + 2 Blitz cards is more than the 40 cards in a deck",
+    ]
+    dialog.editor.blitz["Ann"].setValue(2)
+    dialog.editor.dutch["Bob"].setValue(5)
+    assert not problems.isVisible() and problems.text() == ""
+    qtbot.wait(50)
+    assert gap() < 2 * first.height()  # (and with nothing said under them)
+
+
 def test_enter_again_from_a_count_box_saves_a_round_of_zeros(qtbot) -> None:
     # (Enter in a box emits a change of nothing, which took back the "Enter again to save"
     # it had just been asked: from the box the focus starts in, it was asked for ever)
