@@ -1,4 +1,4 @@
-"""Past matches: a list of every match in the store (the latest first), open one, export one as
+"""Matches: a list of every match in the store (the latest first), open one, export one as
 JSON (the match file) or CSV (the score sheet). Export formats come from the core.
 """
 

@@ -66,7 +66,7 @@ from blitzcam.ui.status_bar import (
     WARNING_MS,
     WrappingStatusBar,
 )
-from blitzcam.ui.text_size import text_percent
+from blitzcam.ui.text_size import TEXT_SIZES, text_percent
 from blitzcam.ui.toolbar_more import fit_more_button
 from blitzcam.ui.window_place import (
     GEOMETRY_FILE,
@@ -187,7 +187,7 @@ class MainWindow(QMainWindow):
         new = QPushButton("Start a new match")
         new.setObjectName("primary")
         new.clicked.connect(self._on_new_match)
-        past = QPushButton("Past matches…")
+        past = QPushButton("Matches…")  # (the menu's and the window's name for it)
         past.clicked.connect(self._on_browse)
         layout = QVBoxLayout(page)
         layout.addStretch(1)
@@ -248,6 +248,14 @@ class MainWindow(QMainWindow):
         self.enroll_action = self._action("&Enroll decks…", self._on_enroll, "Ctrl+D")
         self.settings_action = self._action("&Settings…", self._on_settings, "Ctrl+,")
         self.fullscreen_action = self._action("&Full screen", self._on_fullscreen, "F11")
+        # the text size at hand where the board is read, not only in Camera › Settings…
+        self.larger_text_action = self._action(
+            "&Larger text", lambda: self._step_text_size(+1), "Ctrl+="
+        )
+        self.larger_text_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+        self.smaller_text_action = self._action(
+            "S&maller text", lambda: self._step_text_size(-1), "Ctrl+-"
+        )
         self.quit_action = self._action("&Quit", self.close, "Ctrl+Q")  # (Alt+F4 alone did)
         menus = {
             "&Match": (
@@ -269,7 +277,7 @@ class MainWindow(QMainWindow):
                 self.delete_round_action,
             ),
             "&Camera": (self.enroll_action, self.settings_action),
-            "&View": (self.fullscreen_action,),
+            "&View": (self.fullscreen_action, self.larger_text_action, self.smaller_text_action),
         }
         for title, actions in menus.items():
             menu = self.menuBar().addMenu(title)
@@ -511,8 +519,9 @@ class MainWindow(QMainWindow):
             return
         self.apply_settings(settings)
 
-    def apply_settings(self, settings: AppSettings) -> None:
-        """Use and save `settings`; their camera replaces any --camera given at start."""
+    def apply_settings(self, settings: AppSettings) -> bool:
+        """Use and save `settings`; their camera replaces any --camera given at start. Whether
+        they were saved (if not, the status line says why)."""
         self.settings = settings
         self._camera_override = None
         self._use_text_size(settings.text_size)
@@ -523,10 +532,11 @@ class MainWindow(QMainWindow):
                 f"Settings in use but not saved: {self._settings_path}: {exc.strerror or exc}",
                 ADVICE_MS,
             )
-            return
+            return False
         # (the news before may be of them: a damaged file "kept as .bad when settings are
         # saved", said on after they were)
         self.statusBar().showMessage("Settings saved", BRIEF_MS)
+        return True
 
     def _on_enroll(self) -> None:
         if self.enrolling is not None:  # one camera, one enrollment at a time
@@ -626,6 +636,25 @@ class MainWindow(QMainWindow):
             NEWS_MS,
         )
         return True
+
+    def _step_text_size(self, step: int) -> None:
+        """The next text size Settings offers up (`step` 1) or down (-1), used and saved as if
+        chosen there; at the largest or smallest, said so."""
+        at = TEXT_SIZES.index(self.settings.text_size)
+        if not 0 <= at + step < len(TEXT_SIZES):
+            self.statusBar().showMessage(
+                f"The text is at its {'largest' if step > 0 else 'smallest'} size already "
+                f"({self.settings.text_size} %)",
+                BRIEF_MS,
+            )
+            return
+        override = self._camera_override  # (the --camera of this run stays in use, unsaved)
+        saved = self.apply_settings(
+            dataclasses.replace(self.settings, text_size=TEXT_SIZES[at + step])
+        )
+        self._camera_override = override
+        if saved:
+            self.statusBar().showMessage(f"Text size {self.settings.text_size} %", BRIEF_MS)
 
     def _use_text_size(self, percent: int) -> None:
         """The app's text at `percent` of its base size, unless it is so already; the open

@@ -463,3 +463,41 @@ def test_a_card_s_deck_line_is_never_larger_than_its_name(qtbot, store, tmp_path
     qtbot.waitUntil(lambda: size(cards[1].name) < size(cards[2].name), timeout=2000)
     assert all(size(card.detail) <= size(card.name) for card in cards)
     assert len({size(card.detail) for card in cards}) == 1  # (the deck lines at one size)
+
+
+def test_the_view_menu_makes_the_text_larger_and_smaller_and_keeps_it(qtbot, store, tmp_path) -> None:
+    # (the text size was only in Camera › Settings…; the View menu held Full screen alone;
+    # app-visual review)
+    import json
+
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.text_size import text_percent
+    from tests.ui.fakes import ScriptedFeed, synthetic_frame
+
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    settings_path = tmp_path / "app-settings.json"
+    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                        settings_path=settings_path, interval_ms=1, camera_override="demo")  # fmt: skip
+    qtbot.addWidget(window)
+    view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    assert {window.larger_text_action, window.smaller_text_action} <= set(view.actions())
+    assert window.larger_text_action.shortcut().toString() == "Ctrl+="
+    assert window.smaller_text_action.shortcut().toString() == "Ctrl+-"
+    try:
+        window.larger_text_action.trigger()
+        assert window.settings.text_size == 125 == text_percent()
+        assert json.loads(settings_path.read_text())["text_size"] == 125
+        assert window.statusBar().currentMessage() == "Text size 125 %"
+        window.larger_text_action.trigger()
+        window.larger_text_action.trigger()  # (at the largest: said, nothing changed)
+        assert window.settings.text_size == 150 == text_percent()
+        assert window.statusBar().currentMessage() == "The text is at its largest size already (150 %)"
+        window.smaller_text_action.trigger()
+        assert window.settings.text_size == 125 == text_percent()
+        assert window._camera_override == "demo"  # (this run's --camera stays in use, unsaved)
+    finally:
+        from blitzcam.ui.app import set_text_size
+
+        set_text_size(QApplication.instance(), 100)
