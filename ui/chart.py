@@ -39,6 +39,8 @@ MIN_PLOT_HEIGHT: Final = 90  # pixels the plot keeps, where a shorter legend can
 # the chart's least height: with eight players' totals above it, the scoreboard fits a
 # 600 px screen in full screen (at 180 it needed 624)
 MIN_HEIGHT: Final = 150
+# past the lowest and highest values, of their span: a line at the plot's edge is drawn whole
+AXIS_MARGIN: Final = 0.04
 GRID: Final = QColor(255, 255, 255, 40)
 AXIS_TEXT: Final = QColor(200, 204, 214)
 TARGET_PEN: Final = QColor(255, 215, 0, 170)
@@ -147,15 +149,20 @@ def nice_step(span: float, max_ticks: int) -> int:
     return max(1, int(10 * magnitude))
 
 
-def value_ticks(low: int, high: int, max_ticks: int = 6) -> list[int]:
-    """Tick values covering [low, high] (0 always included), multiples of a nice step."""
+def value_axis(low: int, high: int, max_ticks: int = 6) -> tuple[float, float, list[int]]:
+    """The value axis over [low, high] (0 always in it): its bottom and top, a margin
+    (AXIS_MARGIN of the span) past the values, and the ticks inside, multiples of a nice step.
+    The axis ends at the values, not at the ticks past them: at the step a short plot allows
+    (200, for totals of -15 to 99 under a target of 300), it ran from -200 to 400, the totals
+    a fifth of its height and a third of it under the lowest."""
     low, high = min(low, 0), max(high, 0)
     if low == high:
         high = low + 1
     step = nice_step(high - low, max_ticks)
-    start = math.floor(low / step) * step
-    stop = math.ceil(high / step) * step
-    return list(range(start, stop + step, step))
+    margin = AXIS_MARGIN * (high - low)
+    bottom, top = low - margin, high + margin
+    ticks = list(range(math.ceil(bottom / step) * step, math.floor(top / step) * step + 1, step))
+    return bottom, top, ticks
 
 
 def legend_layout(
@@ -339,10 +346,9 @@ class RunningTotalsChart(QWidget):
         if self._target is not None:
             values.append(self._target)
         # as many values as fit the plot's height with room between them
-        ticks = value_ticks(
+        y_lo, y_hi, ticks = value_axis(
             min(values), max(values), max(2, min(6, int(plot.height() // (1.5 * text_line))))
         )
-        y_lo, y_hi = ticks[0], ticks[-1]
         x_hi = max(rounds, 1)
 
         def point(round_index: int, value: float) -> QPointF:

@@ -14,7 +14,7 @@ import pytest
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Round, Tally
 from blitzcam.ui.capture_store import capture_record, label_lines, obb_label_line, save_capture
-from blitzcam.ui.chart import nice_step, value_ticks
+from blitzcam.ui.chart import AXIS_MARGIN, nice_step, value_axis
 from blitzcam.ui.counting_worker import CountSnapshot, Outline
 from blitzcam.ui.deck_colours import deck_rgb
 from blitzcam.ui.live_view import fit
@@ -42,13 +42,27 @@ def test_nice_step(span: int, max_ticks: int, step: int) -> None:
 @pytest.mark.parametrize(
     ("low", "high", "ticks"),
     [
-        (0, 75, [0, 20, 40, 60, 80]),  # target 75 covered
-        (-12, 30, [-20, -10, 0, 10, 20, 30]),  # negative totals, 0 included
+        (0, 75, [0, 20, 40, 60]),  # target 75 in the axis, the ticks inside it
+        (-12, 30, [-10, 0, 10, 20, 30]),  # negative totals, 0 included
         (0, 0, [0, 1]),  # before round 1
+        (5, 40, [0, 10, 20, 30, 40]),  # 0 always in the axis
     ],
 )
-def test_value_ticks(low: int, high: int, ticks: list[int]) -> None:
-    assert value_ticks(low, high) == ticks
+def test_value_axis(low: int, high: int, ticks: list[int]) -> None:
+    bottom, top, got = value_axis(low, high)
+    assert got == ticks
+    lowest, highest = min(low, 0), max(high, 0, min(low, 0) + 1)  # (an empty span is 1 high)
+    margin = AXIS_MARGIN * (highest - lowest)
+    assert (bottom, top) == pytest.approx((lowest - margin, highest + margin))
+
+
+def test_a_short_plot_s_axis_ends_at_its_values_not_at_a_tick_past_them() -> None:
+    # (totals of -15 to 99 under a target of 300, two ticks' room: the axis ran from -200 to
+    # 400, the totals a fifth of its height; app-visual review)
+    bottom, top, ticks = value_axis(-15, 300, max_ticks=2)
+    assert ticks == [0, 200]
+    assert (99 + 15) / (top - bottom) > 0.33  # the totals' share of the height
+    assert -15 - bottom < 0.05 * (top - bottom)  # little under the lowest
 
 
 @pytest.mark.parametrize(
