@@ -53,6 +53,18 @@ def describe_status(standings: Standings, *, name: Callable[[str], str] = str) -
     return "in progress"
 
 
+def describe_standing(standings: Standings, *, name: Callable[[str], str] = str) -> str:
+    """`describe_status`, and for a match in progress who leads with how many ("in progress:
+    Ann leads with 33"): a list of matches of the same players read "in progress" alike."""
+    status = describe_status(standings, name=name)
+    leaders = standings.leaders
+    if standings.status != "in-progress" or not standings.running_totals or not leaders:
+        return status
+    board = standings.team_totals if standings.team_totals is not None else standings.totals
+    who = listed([name(leader) for leader in leaders])
+    return f"{status}: {who} {'leads' if len(leaders) == 1 else 'lead'} with {board[leaders[0]]}"
+
+
 def seat_note(player: Player) -> str:
     """How a player who joined or left a match under way is said beside their name ("" for
     one at the table from the first round): the terminal's table and the app's cards alike."""

@@ -28,7 +28,13 @@ from blitzcam.files import database_in_the_way, write_text_atomic
 from blitzcam.game.match_file import EXPORT_FORMATS, export_text
 from blitzcam.game.rules import Match, MatchError
 from blitzcam.game.store import MatchStore, StoreError
-from blitzcam.game.text import describe_status, isolated, left_mark, left_to_right, local_time
+from blitzcam.game.text import (
+    describe_standing,
+    isolated,
+    left_mark,
+    left_to_right,
+    local_time,
+)
 from blitzcam.ui.dialog_parts import NewsLabel
 from blitzcam.ui.labels import as_plain
 from blitzcam.ui.scrolling import SCREEN_ALLOWANCE
@@ -186,7 +192,7 @@ class MatchBrowser(QDialog):
                 local_time(s.updated_at),
                 left_to_right(", ".join(isolated(p.name) + left_mark(p) for p in s.players)),
                 str(s.rounds_played),
-                left_to_right(describe_status(s.standings, name=isolated)),
+                left_to_right(describe_standing(s.standings, name=isolated)),
             )
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)

@@ -156,3 +156,21 @@ def test_the_leaders_are_listed_so_a_name_with_a_comma_reads_as_one() -> None:
         (Round({"Ann": Tally(1, 0), "Bob": Tally(3, 1), "Ann, Jr": Tally(1, 0)}),),
     )
     assert standings_table(1, match, score_match(match)).endswith("leading: Ann, Bob and Ann, Jr")
+
+
+def test_a_match_in_progress_says_who_leads_with_how_many() -> None:
+    # (the Matches window's result read "in progress" for each match of the same players,
+    # nothing to tell them apart by; app-visual review)
+    from blitzcam.game.text import describe_standing
+
+    def said(match: Match) -> str:
+        return describe_standing(score_match(match))
+
+    assert said(match_of()) == "in progress"  # (no round yet: nobody leads)
+    assert said(match_of(round_of(Ann=(12, 0), Bob=(9, 4)))) == "in progress: Ann leads with 12"
+    assert said(match_of(round_of(Ann=(5, 0), Bob=(5, 0)))) == "in progress: Ann and Bob lead with 5"
+    teams = match_of(round_of(Ann=(8, 0), Bob=(3, 1), Cy=(2, 0), Di=(9, 2)), n=4, teams=("N", "S", "N", "S"))
+    assert said(teams) == "in progress: N leads with 10"
+    assert said(_won_by("Bob")) == describe_status(score_match(_won_by("Bob")))  # (as before)
+    name = describe_standing(score_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4)))), name=isolated)
+    assert name == f"in progress: {isolated('Ann')} leads with 12"

@@ -15,6 +15,7 @@ from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.match_file import match_from_json
 from blitzcam.game.rules import Round, Settings
 from blitzcam.game.store import MatchStore, StoreError
+from blitzcam.game.text import unmarked
 from blitzcam.ui.counting_worker import CountSnapshot, NullCounter
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, export_match, export_path
@@ -357,6 +358,9 @@ def test_browser_lists_opens_and_export_writes_json_and_csv(qtbot, store, tmp_pa
     browser = MatchBrowser(store)
     qtbot.addWidget(browser)
     assert browser.table.rowCount() == 2
+    # (a match in progress says who leads: "in progress" alone told none apart)
+    assert unmarked(browser.table.item(1, 4).text()) == "in progress: Ann leads with 5"
+    assert unmarked(browser.table.item(0, 4).text()) == "in progress"  # (no round yet)
     browser.table.selectRow(1)
     with qtbot.waitSignal(browser.openRequested) as blocker:
         browser._on_open()
