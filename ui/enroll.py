@@ -55,8 +55,8 @@ FRAME_WIDTH: Final = 16  # a window's frame across, in pixels
 MESSAGE_LINES: Final = 5  # the most lines of its message the dialog shows at once (it scrolls)
 CAMERA_STOPPED: Final = "The camera stopped giving pictures: nothing to enroll from"
 DEMO_INTRO: Final = (
-    "This is blitzcam's demo footage (no camera chosen, or none found): whole tables, no card "
-    "held up. "
+    # (not why it is the demo: `--camera demo` chose it as well as no camera found)
+    "This is blitzcam's demo footage: whole tables, no card held up. "
     "Choose a camera in Camera › Settings… (Ctrl+,), or enroll a photo of one back at a "
     "terminal: blitzcam decks enroll DECK --image FILE."
 )
