@@ -80,6 +80,7 @@ ENDED_IN_MOTION: Final = (
     "(Enter reviews; counts not shot are typed in there)"
 )
 PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
+COLUMN_GAP: Final = 14  # between the players' columns at the base text size, in pixels
 # the width of each player's back beside their row, laid out in full and compact (at 32 a row
 # is 56 px high: five of eight players' rows in view in a 1024 x 640 window)
 DEMO_WARNING: Final = (
@@ -184,9 +185,12 @@ class ScanView(QWidget):
         self.summed_counts: dict[str, QLabel] = {}
         self._seats: list[tuple[QLabel, QLabel, QLabel, QLabel]] = []  # icon, name, live, shots
         grid = QGridLayout()
+        # (at 150 % the count columns' headings, each as wide as its column, read "In viewShots")
+        grid.setHorizontalSpacing(round(COLUMN_GAP * text_scale()))
         grid.addWidget(QLabel("<b>Player</b>"), 0, 1)
-        grid.addWidget(QLabel("<b>In view</b>"), 0, 2)
-        grid.addWidget(QLabel("<b>Shots</b>"), 0, 3)
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        grid.addWidget(QLabel("<b>In view</b>"), 0, 2, right)  # (over its numbers, as they are)
+        grid.addWidget(QLabel("<b>Shots</b>"), 0, 3, right)
         for row, player in enumerate(self.session.players, start=1):
             live = QLabel("0")
             live.setObjectName("liveCount")
