@@ -34,14 +34,8 @@ import numpy as np
 from blitzcam.game.counts import Counts
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.paths import REPO_ROOT
-from blitzcam.vision.stabilise import (
-    SPLIT_SETTLES,
-    VOTES,
-    Stabiliser,
-    card_blocks,
-    card_centres,
-    thumbnail,
-)
+from blitzcam.vision.frame_change import card_blocks, card_centres, thumbnail
+from blitzcam.vision.stabilise import SPLIT_SETTLES, VOTES, Stabiliser
 
 COUNT_EVERY_S = 0.2  # five counts a second: the app's pace on a laptop, 1080p
 UNSEEN_S = 0.03  # the camera's wait between a count's report and the next frame

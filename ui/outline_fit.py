@@ -18,7 +18,7 @@ import numpy as np
 
 if TYPE_CHECKING:  # (annotations only: this module imports no Qt)
     from blitzcam.ui.counting_worker import CountedFrame
-    from blitzcam.vision.stabilise import CountedView
+    from blitzcam.vision.frame_change import CountedView
 
 
 class OutlineFit:
@@ -40,7 +40,7 @@ class OutlineFit:
         if change is None:
             self.off = False
         else:
-            from blitzcam.vision.stabilise import MOTION_THRESHOLD, MOVED_BACK_BELOW
+            from blitzcam.vision.frame_change import MOTION_THRESHOLD, MOVED_BACK_BELOW
 
             self.off = change > (MOVED_BACK_BELOW if self.off else MOTION_THRESHOLD)
         return self.off
@@ -73,7 +73,7 @@ class OutlineFit:
             return None
         view = next((view for counted, view in self._views if counted is item), None)
         if view is None:
-            from blitzcam.vision.stabilise import CountedView
+            from blitzcam.vision.frame_change import CountedView
 
             corners = np.array([o.corners for o in item.snapshot.outlines], np.float32)
             view = CountedView.of(item.frame, corners.reshape(-1, 4, 2))

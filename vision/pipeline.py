@@ -28,6 +28,7 @@ from blitzcam.vision.decode import Decoded
 from blitzcam.vision.detections import Detections
 from blitzcam.vision.detector import Detector
 from blitzcam.vision.embedding import Embedder, References
+from blitzcam.vision.frame_change import card_blocks, card_centres, thumbnail
 from blitzcam.vision.identify import UNKNOWN_BELOW_IN_PLAY, IdentifyLines, identify
 from blitzcam.vision.lookalike import (
     LookAlike,
@@ -39,7 +40,7 @@ from blitzcam.vision.lookalike import (
 from blitzcam.vision.orientation import fills_more_turned, turn_back_obb, turn_frame
 from blitzcam.vision.reference_cache import cached_reference_vectors
 from blitzcam.vision.references import DeckProfile, builtin_profile, load_profile
-from blitzcam.vision.stabilise import Stabiliser, card_blocks, card_centres, thumbnail
+from blitzcam.vision.stabilise import Stabiliser
 from blitzcam.vision.tiling import (
     CLOSER_BY,
     MAX_LOOKS,

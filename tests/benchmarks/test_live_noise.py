@@ -8,7 +8,7 @@ import numpy as np
 
 from benchmarks import live_noise
 from blitzcam.game.decks import DECK_NAMES
-from blitzcam.vision.stabilise import THUMB_SIZE
+from blitzcam.vision.frame_change import THUMB_SIZE
 
 
 def _sequence(per_frame: list[int], *, truth: int | None = None) -> dict:

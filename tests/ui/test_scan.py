@@ -130,7 +130,7 @@ def test_a_count_kept_out_leaves_the_players_numbers_as_the_picture_shows_them(q
 def test_outlines_left_off_come_back_only_well_under_the_motion_line(qtbot, monkeypatch) -> None:
     # judged frame by frame, a lamp's flicker near the line switched them on and off, 16 times
     # in 2 s (review)
-    from blitzcam.vision.stabilise import MOTION_THRESHOLD, MOVED_BACK_BELOW
+    from blitzcam.vision.frame_change import MOTION_THRESHOLD, MOVED_BACK_BELOW
 
     view = _view(qtbot)
     said: list[bool] = []

@@ -548,7 +548,7 @@ def _hand_over(thumb: np.ndarray, left: int, value: float = 160.0) -> np.ndarray
 
 
 def test_card_blocks_marks_the_blocks_the_boxes_touch() -> None:
-    from blitzcam.vision.stabilise import BLOCKS, card_blocks
+    from blitzcam.vision.frame_change import BLOCKS, card_blocks
 
     frame = (720, 1280)  # 8 × 6 blocks of 160 × 120 px
     boxes = np.array(
@@ -573,7 +573,7 @@ def test_card_blocks_marks_the_blocks_the_boxes_touch() -> None:
 
 def _pile_blocks() -> np.ndarray:
     """The blocks a pile in the middle of a 1280 x 720 frame lies in."""
-    from blitzcam.vision.stabilise import card_blocks
+    from blitzcam.vision.frame_change import card_blocks
 
     pile = np.array([[[480, 200], [800, 200], [800, 520], [480, 520]]], np.float32)
     return card_blocks(pile, (720, 1280))
@@ -583,7 +583,7 @@ def test_a_small_hand_over_the_cards_holds_the_count_it_hides() -> None:
     # a hand of 4 % of the frame over a pile moved the thumbnail's mean by 2.6 grey levels,
     # under both lines: its frames voted as still ones and the settled count fell from 20 to
     # 17 (found by review); judged where the cards lie, it is motion, then a view not settled
-    from blitzcam.vision.stabilise import difference
+    from blitzcam.vision.frame_change import difference
 
     table = _thumb(100)
     cards = _pile_blocks()
@@ -665,7 +665,7 @@ def test_live_counting_judges_changes_where_its_counted_cards_lie() -> None:
 def test_a_newer_frame_moved_on_from_a_counted_one_by_the_motion_line() -> None:
     # (the live view shows frames between counts: a shot waits for the count of the table in
     # view when it is not the counted one's)
-    from blitzcam.vision.stabilise import CountedView
+    from blitzcam.vision.frame_change import CountedView
 
     def moved_on(counted: np.ndarray, newer: np.ndarray, corners: np.ndarray) -> bool:
         return CountedView.of(counted, corners).moved_on(newer)
@@ -717,7 +717,7 @@ def _exposed(frame: np.ndarray, gain: float) -> np.ndarray:
 def test_a_camera_s_own_exposure_change_is_no_change_of_the_table(gain: float) -> None:
     # a webcam's exposure follows a sleeve coming in and going: 15 % more or less light moved
     # the demo tables 3-9 grey levels, over the motion line, and the outlines went off meanwhile
-    from blitzcam.vision.stabilise import (
+    from blitzcam.vision.frame_change import (
         MOTION_THRESHOLD,
         MOVED_BACK_BELOW,
         CountedView,
@@ -744,7 +744,7 @@ def test_a_camera_s_own_exposure_change_is_no_change_of_the_table(gain: float) -
 def test_more_light_on_cards_at_the_camera_s_white_is_no_change_either(gain, under) -> None:
     # (white paper cannot brighten, nor can paper near white past it: where the cards lay, a
     # gain of the whole thumbnail measured 7.6 for 15 % more light, over the motion line)
-    from blitzcam.vision.stabilise import CountedView
+    from blitzcam.vision.frame_change import CountedView
 
     table = _white_cards_table()
     everywhere = np.array([[[0, 0], [959, 0], [959, 539], [0, 539]]], np.float32)
@@ -761,7 +761,12 @@ def test_a_light_flickering_over_near_white_cards_is_no_motion_either_way(dim, b
     # way in the brighter one: brought up to its exposure it was over the brighter frame's
     # grey, 7.3 where demo table 3's cards lie for 4 % less to 4 % more light, over the motion
     # line, where the other way round measured 0.6)
-    from blitzcam.vision.stabilise import MOTION_THRESHOLD, MOVED_BACK_BELOW, difference, thumbnail
+    from blitzcam.vision.frame_change import (
+        MOTION_THRESHOLD,
+        MOVED_BACK_BELOW,
+        difference,
+        thumbnail,
+    )
 
     table = _white_cards_table().astype(np.float32)
     older, newer = (
@@ -777,7 +782,7 @@ def test_a_light_flickering_over_near_white_cards_is_no_motion_either_way(dim, b
 
 
 def test_what_no_camera_s_exposure_explains_is_a_change() -> None:
-    from blitzcam.vision.stabilise import _measured, difference, exposure_matched, thumbnail
+    from blitzcam.vision.frame_change import _measured, difference, exposure_matched, thumbnail
 
     table = thumbnail(_laid_table())
     # a cloth over the table, or the light nearly gone: no camera's gain makes the table so
@@ -800,7 +805,7 @@ def test_what_no_camera_s_exposure_explains_is_a_change() -> None:
 def test_an_exposure_drift_keeps_a_settled_table_s_view() -> None:
     # the camera's exposure drifting 5 % more light a frame, 60 % in all, over an unchanged
     # table: its frames were a new view, voted again (a second Space shot it without asking)
-    from blitzcam.vision.stabilise import thumbnail
+    from blitzcam.vision.frame_change import thumbnail
 
     for table in (_laid_table(), _white_cards_table()):
         stab = Stabiliser(window=7, min_votes=3)
@@ -820,7 +825,7 @@ def test_an_exposure_swinging_over_white_paper_keeps_the_table_still_and_settled
     # (a webcam's exposure swinging 15 % either way over demo table 3's clipped white: each
     # step down from the bright end measured 6.6-6.8, over the motion line, and the view
     # unsettled for a second of every swing: 29 of 72 frames at a 4 s swing)
-    from blitzcam.vision.stabilise import MOTION_THRESHOLD, difference, thumbnail
+    from blitzcam.vision.frame_change import MOTION_THRESHOLD, difference, thumbnail
 
     table = _white_cards_table().astype(np.float32)
     rng = np.random.default_rng(0)
@@ -845,7 +850,7 @@ def test_a_light_hand_over_white_paper_as_the_light_goes_down_is_a_change() -> N
     # (with room for the white's unseen grey, a fit of less light than the camera's took a hand
     # of grey 220 over paper past the camera's white in: 9.5 -> 3.4 at 10 % less light; the
     # diff's review)
-    from blitzcam.vision.stabilise import MOTION_THRESHOLD, difference, thumbnail
+    from blitzcam.vision.frame_change import MOTION_THRESHOLD, difference, thumbnail
 
     rng = np.random.default_rng(1)
     light = 90 + 100 * cv2.GaussianBlur(rng.standard_normal((360, 640)).astype(np.float32), (0, 0), 6)
@@ -888,7 +893,7 @@ def _arm_over(table: np.ndarray, corners: np.ndarray, left: int) -> tuple[np.nda
 
 
 def _fed(stab: Stabiliser, frame: np.ndarray, corners: np.ndarray, at: float):
-    from blitzcam.vision.stabilise import card_blocks, card_centres, thumbnail
+    from blitzcam.vision.frame_change import card_blocks, card_centres, thumbnail
 
     return stab.update(
         thumbnail(frame),
@@ -902,13 +907,8 @@ def _fed(stab: Stabiliser, frame: np.ndarray, corners: np.ndarray, at: float):
 def test_an_arm_resting_over_the_cards_is_not_the_table_for_seconds() -> None:
     # (a hand resting 1.5 s over half the cards was taken for the table: its count shown
     # settled, shootable, and for 1.5 s after it left; review)
-    from blitzcam.vision.stabilise import (
-        COVERED_STILL_S,
-        card_blocks,
-        card_centres,
-        covers_cards,
-        thumbnail,
-    )
+    from blitzcam.vision.frame_change import card_blocks, card_centres, covers_cards, thumbnail
+    from blitzcam.vision.stabilise import COVERED_STILL_S
 
     table, corners = _grid_table()
     covered, seen = _arm_over(table, corners, 560)
@@ -966,7 +966,8 @@ def test_another_pile_laid_in_view_is_taken_after_a_second_as_before() -> None:
 def test_a_few_blurred_frames_of_a_still_view_do_not_vote() -> None:
     # (a webcam's focus hunting for 1.25 s, the picture not moving: its frames voted as still
     # ones, outvoted the window, and red buggies and blue plows showed 0, settled; review)
-    from blitzcam.vision.stabilise import WINDOW, is_blurred, thumbnail
+    from blitzcam.vision.frame_change import is_blurred, thumbnail
+    from blitzcam.vision.stabilise import WINDOW
 
     table = _white_cards_table()
     blurred = cv2.GaussianBlur(table, (0, 0), 4)
