@@ -25,9 +25,9 @@ from blitzcam.datasets.compose import ArtCache, SceneConfig, compose_scene
 from blitzcam.datasets.generate import sample_resolution, scene_rng
 from blitzcam.datasets.photometric import encode_jpeg
 from blitzcam.datasets.scene import CLASS_BACK
+from blitzcam.vision.back_boxes import snap_to_ink
 from blitzcam.vision.detections import obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch
-from blitzcam.vision.identify import snap_to_ink
 from blitzcam.vision.references import REFERENCE_WIDTH, card_on_white, reference_patches
 from blitzcam.worker_pool import sigterm_unwinds, spawned_pool, workers_for
 

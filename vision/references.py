@@ -26,9 +26,9 @@ from blitzcam.errors import UserError
 from blitzcam.files import file_managers_own
 from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, meant_deck
 from blitzcam.paths import data_dir, data_dir_path, not_there
+from blitzcam.vision.back_boxes import box_sides, inkness
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch, renumbered
-from blitzcam.vision.identify import box_sides, inkness
 from blitzcam.vision.images import IMAGE_SUFFIXES, ImageError, has_colour, read_image
 
 if TYPE_CHECKING:

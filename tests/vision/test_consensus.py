@@ -7,10 +7,10 @@ import cv2
 import numpy as np
 import pytest
 
+from blitzcam.vision.back_boxes import FACE_ON_BACK_IOU
 from blitzcam.vision.consensus import group_means, look_alike_part, scene_groups
 from blitzcam.vision.detections import Detections, obb_corners
 from blitzcam.vision.embedding import References
-from blitzcam.vision.identify import FACE_ON_BACK_IOU
 from tests.vision.identify_keywords import identify
 
 
@@ -350,7 +350,7 @@ def test_a_face_up_box_on_a_surer_back_is_that_back_read_twice(
 
 
 def test_faces_on_surer_backs_is_about_overlap_and_who_is_surer() -> None:
-    from blitzcam.vision.identify import faces_on_surer_backs
+    from blitzcam.vision.back_boxes import faces_on_surer_backs
 
     def box(cx: float, cy: float, w: float, h: float) -> np.ndarray:
         return obb_corners(np.array([[cx, cy, w, h, 0.0]], np.float32))[0]
@@ -374,7 +374,7 @@ def test_faces_on_surer_backs_is_about_overlap_and_who_is_surer() -> None:
 
 
 def test_on_face_up_is_about_how_much_of_the_back_a_face_covers() -> None:
-    from blitzcam.vision.identify import on_face_up
+    from blitzcam.vision.back_boxes import on_face_up
 
     def box(cx: float, cy: float, w: float, h: float) -> np.ndarray:
         return obb_corners(np.array([[cx, cy, w, h, 0.0]], np.float32))[0]

@@ -142,8 +142,8 @@ def test_a_box_off_the_drawing_snaps_back_onto_its_ink(
     shift: tuple[float, float], grow: float, turn_deg: float
 ) -> None:
     from blitzcam.datasets.art import render_back
+    from blitzcam.vision.back_boxes import snap_to_ink
     from blitzcam.vision.detections import obb_corners
-    from blitzcam.vision.identify import snap_to_ink
     from blitzcam.vision.polygons import polygon_iou
 
     frame, label = _table_view(render_back("red-plow", width=600), np.random.default_rng(7),
@@ -159,7 +159,7 @@ def test_a_box_off_the_drawing_snaps_back_onto_its_ink(
 
 
 def test_nothing_to_snap_to_keeps_the_box() -> None:
-    from blitzcam.vision.identify import snap_to_ink
+    from blitzcam.vision.back_boxes import snap_to_ink
 
     corners = np.float32([[10, 10], [50, 10], [50, 40], [10, 40]])
     blank = np.full((100, 100, 3), 200, np.uint8)
@@ -168,8 +168,8 @@ def test_nothing_to_snap_to_keeps_the_box() -> None:
 
 @pytest.mark.parametrize("turn_deg", [0.0, 33.0])
 def test_side_cuts_keep_each_share_of_the_box_from_each_side(turn_deg: float) -> None:
+    from blitzcam.vision.back_boxes import side_cuts
     from blitzcam.vision.detections import obb_corners
-    from blitzcam.vision.identify import side_cuts
     from blitzcam.vision.polygons import polygon_cover
 
     box = obb_corners(np.array([[200, 150, 80, 40, np.deg2rad(turn_deg)]], np.float32))[0]
@@ -242,8 +242,8 @@ def test_a_lone_design_nobody_enrolled_stays_unknown_at_a_second_look(profile) -
 
 @pytest.mark.parametrize("turn_deg", [0.0, 33.0])
 def test_scaled_boxes_keep_the_centre_and_the_corner_order(turn_deg: float) -> None:
+    from blitzcam.vision.back_boxes import scaled_boxes
     from blitzcam.vision.detections import obb_corners
-    from blitzcam.vision.identify import scaled_boxes
 
     box = obb_corners(np.array([[200, 150, 80, 40, np.deg2rad(turn_deg)]], np.float32))[0]
     boxes = scaled_boxes(box, (0.9, 1.1))
@@ -297,8 +297,9 @@ def _darkness_embed(calls: list[int]):
 
 @pytest.mark.parametrize("scales", [(), (0.9, 1.1), (0.8, 0.9, 1.1, 1.2)])
 def test_each_box_is_read_at_every_size_and_the_readings_averaged(scales) -> None:
+    from blitzcam.vision.back_boxes import scaled_boxes
     from blitzcam.vision.embedding import References, drawing_patch
-    from blitzcam.vision.identify import mean_readings, scaled_boxes
+    from blitzcam.vision.identify import mean_readings
 
     frame, dets = _ink_square_scene()
     # one deck, read as ink: every reading of the square is near it, so none is read again
