@@ -51,6 +51,23 @@ def first_line(exc: BaseException, *, most: int = 200) -> str:
     return text.splitlines()[0][:most] if text else type(exc).__name__
 
 
+# where a library's words turn to advising its own user ("Use an official Ultralytics model",
+# torch's "This file can still be loaded ... with weights_only set to False"): advice for a
+# checkpoint's loader, which for a file blitzcam refused is to load it unsafely
+_LIBRARY_ADVICE: Final = re.compile(
+    r"(?<=[.;])\s+(?=(?:Use |Re-running |You can |you can |If you |This file can still |To load ))"
+)
+
+
+def library_reason(exc: BaseException, path: object = None) -> str:
+    """`first_line(exc)` for a message that names `path` itself: without the library's
+    "ERROR ❌️" mark, the path said again as "it", and without the advice that follows."""
+    text = re.sub(r"^ERROR\s*(?:[^\w\s/\\.~]+\s*)?", "", first_line(exc, most=400))
+    if path is not None:
+        text = text.replace(f"{path} ", "it ", 1)
+    return _LIBRARY_ADVICE.split(text, maxsplit=1)[0][:200]
+
+
 def one_line(text: str) -> str:
     """`text` fit for one line of a terminal: what a terminal or a line reader acts on (a line
     break, an escape code, another control character) written as its escape (a file named so

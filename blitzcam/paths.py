@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import errno
+import functools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path, PureWindowsPath
-from typing import Final
+from typing import Final, TypeVar
 
 from platformdirs import user_cache_dir, user_data_dir
 
 DATA_DIR_ENV: Final = "BLITZCAM_DATA_DIR"
 CACHE_DIR_ENV: Final = "BLITZCAM_CACHE_DIR"
 REPO_ROOT: Final = Path(__file__).resolve().parent.parent
+T = TypeVar("T")
 
 
 def in_a_checkout() -> bool:
@@ -214,6 +216,33 @@ def why_no_folder(path: Path, error: OSError) -> str:
         except OSError:
             break
     return str(error.strerror or error)
+
+
+# what the system says of a place that takes no writing: no permission, a read-only drive
+UNWRITABLE: Final = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+
+
+def run_writes(command: Callable[[T], int]) -> Callable[[T], int]:
+    """A training command whose writes in its run folder (a checkpoint, a stage's files, the
+    export), where they are refused, end in one UserError naming the file, not a traceback
+    from deep in ultralytics or torch: a run resumed in a folder made read-only since."""
+
+    @functools.wraps(command)
+    def run(args: T) -> int:
+        from blitzcam.errors import UserError
+
+        try:
+            return command(args)
+        except OSError as exc:
+            if exc.errno not in UNWRITABLE:
+                raise
+            where = exc.filename if exc.filename is not None else "the run folder"
+            raise UserError(
+                f"{where}: cannot use it ({exc.strerror or exc}): a run goes on with --resume "
+                "once its folder can be written"
+            ) from None
+
+    return run
 
 
 @contextmanager

@@ -117,17 +117,18 @@ def build_crop_dataset(
 
 
 def _cut_all(jobs: list[_CropJob], workers: int) -> None:
-    progress = tqdm(total=len(jobs), desc="crops", unit="scene")
     workers = workers_for(workers, len(jobs), said=False)
-    if workers <= 1:
-        for job in jobs:
-            _cut_scene_crops(job)
-            progress.update()
-    else:
-        with spawned_pool(workers) as pool:
-            for _ in pool.imap_unordered(_cut_scene_crops, jobs, chunksize=16):
+    # (closed however it ends: a scene refused left the bar open, and the error was printed on
+    # its line, "0/5 [00:00<?]blitzcam train: error: ...")
+    with tqdm(total=len(jobs), desc="crops", unit="scene") as progress:
+        if workers <= 1:
+            for job in jobs:
+                _cut_scene_crops(job)
                 progress.update()
-    progress.close()
+        else:
+            with spawned_pool(workers) as pool:
+                for _ in pool.imap_unordered(_cut_scene_crops, jobs, chunksize=16):
+                    progress.update()
 
 
 def _jobs(

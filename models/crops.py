@@ -36,7 +36,12 @@ class LabelledImage:
 def read_obb_labels(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """Classes and pixel corners from an ultralytics OBB label file; (width, height) = size."""
     classes, corners = [], []
-    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    except UnicodeDecodeError as exc:  # (its words name no file)
+        raise ValueError(
+            f"{path}: not a text file of labels (byte {exc.start} is no UTF-8)"
+        ) from None
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue

@@ -203,7 +203,7 @@ class IdentityData:
         written whole or not at all, so a run never leaves one half-written)."""
         import zipfile
 
-        from blitzcam.errors import UserError, first_line
+        from blitzcam.errors import UserError, library_reason
 
         try:
             with np.load(path, allow_pickle=False) as data:
@@ -215,9 +215,10 @@ class IdentityData:
                     data["reference_owner"],
                 )
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            why = library_reason(exc, path)
             raise UserError(
-                f"{path}: cannot be read as cut drawings ({first_line(exc)}): delete it, and "
-                "a run cuts them again"
+                f"{path}: cannot be read as cut drawings ({why}): delete it, and a run cuts them "
+                "again"
             ) from None
 
 

@@ -693,7 +693,7 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
     short, of another kind, or saved by a release that kept numpy arrays in it."""
     import torch
 
-    from blitzcam.errors import UserError, first_line
+    from blitzcam.errors import UserError, library_reason
 
     # runs of earlier releases kept the mined designs as a numpy array of integers: a plain
     # array is allowed (rebuilt from its bytes and dtype; nothing of it is called)
@@ -703,9 +703,10 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
         with torch.serialization.safe_globals(plain):
             state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # a truncated zip, a foreign pickle: torch raises many kinds
+        why = library_reason(exc, path)
         raise UserError(
-            f"{path}: not an identity checkpoint blitzcam can load ({first_line(exc)}): start a "
-            f"new run folder, or delete {path} to start its run over"
+            f"{path}: not an identity checkpoint blitzcam can load ({why}): start a new run "
+            f"folder, or delete {path} to start its run over"
         ) from None
     if not isinstance(state, dict) or not {"net", "recipe", "step"} <= state.keys():
         raise UserError(f"{path}: not an identity checkpoint (no net, recipe and step in it)")

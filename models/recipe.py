@@ -6,6 +6,7 @@ changing one means retraining and updating the card.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Final
 
@@ -70,6 +71,32 @@ class Recipe:
 
 SHIPPED: Final = Recipe()
 
+# a model yaml's name as ultralytics resolves it in its own package: "yolo11n-obb.yaml" is
+# cfg/models/11/yolo11-obb.yaml at scale n (its `guess_model_scale`)
+_SCALE: Final = re.compile(r"(\d+)([nslmx])(.+)?$")
+
+
+def model_yaml_problem(name: object) -> str | None:
+    """Why `name` is no model yaml of the ultralytics package to train from (None: it is one). A
+    run's recipe.json names it: any other name is a file ultralytics looks for elsewhere, and
+    a weights file's name (yolo11n-obb.pt) one it downloads, whatever YOLO_OFFLINE says."""
+    import importlib.util
+    from pathlib import Path
+
+    if not isinstance(name, str) or not re.fullmatch(r"[\w.-]+\.yaml", name):
+        return (
+            f"model_yaml {name!r} is not the name of a model yaml of the ultralytics package "
+            "(NAME.yaml, as yolo11n-obb.yaml): another is a file looked for elsewhere, and a "
+            "weights file's name a download"
+        )
+    spec = importlib.util.find_spec("ultralytics")
+    places = list(spec.submodule_search_locations or []) if spec is not None else []
+    stem = _SCALE.sub(r"\1\3", name.removesuffix(".yaml"))
+    if not any(any((Path(place) / "cfg" / "models").rglob(f"{stem}.yaml")) for place in places):
+        return f"model_yaml {name!r}: the ultralytics package has no such model yaml"
+    return None
+
+
 # `blitzcam train --trial`: every stage of the recipe, tiny (a stage-3 budget of a minute), so
 # that a machine shows it can train in some minutes; its weights are no detector to count with
 TRIAL: Final = replace(
@@ -82,6 +109,10 @@ TRIAL: Final = replace(
     extend_scenes=20,
     extend_batch=4,
     extend_hours=1 / 60,
+    # (the stages off by default, turned on with the trial: 1,500 and 12,000 scenes each)
+    harden_scenes=20,
+    more_scenes=20,
+    more_batch=4,
 )
 
 # The shipped weights (models/blitzcam-obb.pt) and how each of their stages ran, as the model

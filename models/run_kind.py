@@ -127,9 +127,11 @@ def check_run_start(
     `resume`, no run at all. `other_kinds_only`: check only the first two (a caller that
     decides the rest itself)."""
     if is_scene_dataset(run_dir):  # (a run would write its records into it, and be one)
+        # (train-identity has no --data: it cuts the drawings of scenes of its own)
+        advice = "give it as --data, and another folder" if kind == "detector" else "give another"
         raise UserError(
             f"{run_dir}: holds a scene dataset (`blitzcam dataset generate`), not a run: "
-            "give it as --data, and another folder as --run"
+            f"{advice} as --run"
         )
     found = run_kind(run_dir)
     if found == "unreadable":

@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from blitzcam.files import copy_file_atomic, sha256_of, write_text_atomic
-from blitzcam.models.recipe import SHIPPED, SHIPPED_STAGES, SHIPPED_WEIGHTS_SHA256, Recipe
+from blitzcam.models.recipe import (
+    SHIPPED,
+    SHIPPED_STAGES,
+    SHIPPED_WEIGHTS_SHA256,
+    Recipe,
+    model_yaml_problem,
+)
 from blitzcam.models.run_kind import DATA_FILE, FINISHED_FILE, run_kind
 from blitzcam.models.run_timing import TIMING_FILE
 from blitzcam.models.stages import stages
@@ -75,6 +81,11 @@ def recipe_of_run(run_dir: Path) -> Recipe | None:
         recipe = Recipe(**saved)
     except TypeError:  # a field this code does not know, or lacks one it needs
         return None
+    problem = model_yaml_problem(recipe.model_yaml)
+    if problem is not None:  # (an edited recipe.json: trained from, it was a download)
+        from blitzcam.errors import UserError
+
+        raise UserError(f"{run_dir / 'recipe.json'}: {problem}")
     return replace(recipe, export_hw=tuple(recipe.export_hw))
 
 

@@ -108,7 +108,7 @@ def _fit(
 def _checkpoint(path: Path) -> dict[str, Any]:
     """A stage's last.pt, loaded as ultralytics resumes it (weights only, its own classes);
     UserError naming the file for one cut short (a kill mid-save) or not ultralytics'."""
-    from blitzcam.errors import UserError, first_line
+    from blitzcam.errors import UserError, library_reason
     from blitzcam.offline import import_ultralytics
 
     import_ultralytics()  # offline first: a bare import of ultralytics probes the network
@@ -118,7 +118,7 @@ def _checkpoint(path: Path) -> dict[str, Any]:
         state, _ = torch_safe_load(path, safe_only=True)
     except Exception as exc:  # a truncated zip, a foreign pickle: torch raises many kinds
         raise UserError(
-            f"{path}: not a checkpoint this run can resume ({first_line(exc)}); "
+            f"{path}: not a checkpoint this run can resume ({library_reason(exc, path)}); "
             + _what_to_do(path)
         ) from None
     if not isinstance(state, dict) or not isinstance(state.get("epoch"), int):
@@ -133,12 +133,12 @@ def _why_it_does_not_load(path: Path) -> str | None:
     own classes), in a line; None where it does."""
     from ultralytics.nn.tasks import torch_safe_load
 
-    from blitzcam.errors import first_line
+    from blitzcam.errors import library_reason
 
     try:
         torch_safe_load(path, safe_only=True)
     except Exception as exc:  # a foreign pickle, a file cut short or damaged
-        return first_line(exc)
+        return library_reason(exc, path)
     return None
 
 

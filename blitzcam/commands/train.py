@@ -7,6 +7,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from blitzcam.commands.path_option import path_argument
+from blitzcam.paths import run_writes
 from blitzcam.worker_pool import DEFAULT_WORKERS, workers_for
 
 MIN_SCENES = 3  # the fewest scenes whose val split holds one (datasets.generate.split_sizes)
@@ -87,7 +88,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--workers",
         type=int,
         default=DEFAULT_WORKERS,
-        help="processes that cut crops and load training batches (default 2)",
+        help="processes that cut crops and, on a GPU, load training batches (default 2; on a "
+        "CPU ultralytics loads them in the training process)",
     )
     parser.add_argument(
         "--trial",
@@ -141,6 +143,7 @@ def _check_scene_dataset(data: Path) -> None:
         )
 
 
+@run_writes
 def _train(args: argparse.Namespace) -> int:
     import math
     import os

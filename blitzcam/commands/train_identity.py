@@ -10,6 +10,7 @@ from typing import Final
 
 from blitzcam.commands.device_option import torch_device
 from blitzcam.commands.path_option import path_argument
+from blitzcam.paths import run_writes
 from blitzcam.worker_pool import DEFAULT_WORKERS, workers_for
 
 # a stage's convolution width at most (the shipped 16/32/64; 100000 runs out of memory after
@@ -166,6 +167,7 @@ RECIPE_OPTIONS = (
 )
 
 
+@run_writes
 def _train_identity(args: argparse.Namespace) -> int:
     import importlib.util
     import json

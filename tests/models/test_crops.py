@@ -93,6 +93,10 @@ def test_a_malformed_label_line_names_the_file_and_line(tmp_path: Path) -> None:
         path.write_text(f"0 0.1 0.2 0.3 0.2 0.3 0.4 0.1 0.4\n{line}\n")
         with pytest.raises(ValueError, match=rf"bad.txt:2: {re.escape(said)}"):
             read_obb_labels(path, (320, 320))
+    # (not UTF-8: "'utf-8' codec can't decode byte 0xff in position 0", naming no file; review)
+    path.write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(ValueError, match=r"^.*bad.txt: not a text file of labels \(byte 0 is no UTF-8\)$"):
+        read_obb_labels(path, (320, 320))
 
 
 def test_the_crop_dataset_is_the_same_whatever_the_number_of_workers(tmp_path: Path) -> None:
@@ -186,7 +190,9 @@ def test_a_crop_cutting_killed_midway_leaves_no_part_and_no_worker_traceback(tmp
         "class Killed:\n"
         "    def update(self):\n"
         "        os.kill(os.getpid(), signal.SIGTERM)\n"
-        "    def close(self):\n"
+        "    def __enter__(self):\n"
+        "        return self\n"
+        "    def __exit__(self, *exc):\n"
         "        pass\n"
         "if __name__ == '__main__':\n"
         "    crop_dataset.tqdm = lambda **kw: Killed()\n"
@@ -200,3 +206,21 @@ def test_a_crop_cutting_killed_midway_leaves_no_part_and_no_worker_traceback(tmp
     assert "Traceback" not in cutting.stderr, cutting.stderr
     assert not (tmp_path / "crops.partial").exists() and not (tmp_path / "crops").exists()
 
+
+def test_the_crops_bar_is_closed_before_a_refused_scene_is_said(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # (the error was printed on the bar's line: "0/5 [00:00<?]blitzcam train: error: ...";
+    # training-cli review)
+    from blitzcam.errors import UserError
+    from blitzcam.models import crop_dataset
+
+    def refused(job) -> None:
+        raise UserError("x.txt: damaged")
+
+    monkeypatch.setattr(crop_dataset, "_cut_scene_crops", refused)
+    try:
+        crop_dataset._cut_all([object()] * 5, workers=1)
+    except UserError:
+        err = capfd.readouterr().err  # (as the command says it: the bar not yet collected)
+    assert "crops:" in err and err.endswith("\n")

@@ -212,7 +212,9 @@ def test_a_scene_dataset_given_as_the_run_folder_is_refused_untouched(
     (tmp_path / "data.yaml").write_text("path: .\n")
     assert main([command, "--run", str(tmp_path), "--no-ship"]) == 2
     err = capsys.readouterr().err
-    assert "holds a scene dataset (`blitzcam dataset generate`), not a run: give it as --data" in err
+    # (train-identity, which has no --data, was told to give it as --data; training-cli review)
+    advice = "give it as --data, and another folder as --run" if command == "train" else "give another as --run"
+    assert f"holds a scene dataset (`blitzcam dataset generate`), not a run: {advice}\n" in err
     assert err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data.yaml", "scenes"]
 

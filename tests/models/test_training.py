@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -558,6 +559,76 @@ def test_resume_goes_on_with_the_run_s_own_recipe(
     assert trained[-1] == SHIPPED
 
 
+@pytest.mark.parametrize(
+    ("model_yaml", "why"),
+    [
+        ("yolo11n-obb.pt", "a weights file's name a download"),  # (it was: github.com)
+        ("../models/x.yaml", "is not the name of a model yaml"),
+        ("yolo11q-obb.yaml", "the ultralytics package has no such model yaml"),
+        (7, "is not the name of a model yaml"),
+    ],
+)
+def test_a_run_whose_recipe_names_no_model_yaml_of_the_package_is_refused_before_training(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], model_yaml, why
+) -> None:
+    # (an edited recipe.json's "yolo11n-obb.pt" made `train --resume` ask GitHub for the weights:
+    # ultralytics downloads a weights file's name whatever YOLO_OFFLINE says; training-cli review)
+    import json
+
+    trained, _ = _trained_nowhere(monkeypatch, tmp_path)
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "recipe.json").write_text(json.dumps({**SHIPPED.as_dict(), "model_yaml": model_yaml}))
+    assert main(["train", "--run", str(run), "--resume", "--no-ship"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"blitzcam train: error: {run / 'recipe.json'}: model_yaml {model_yaml!r}")
+    assert why in err and len(err.strip().splitlines()) == 1
+    assert trained == []
+
+
+@pytest.mark.parametrize("errno_name", ["EACCES", "EROFS"])
+def test_a_run_folder_that_takes_no_writing_is_said_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], errno_name
+) -> None:
+    # (resumed in a folder made read-only since, ultralytics' PermissionError writing
+    # train/args.yaml, or the export's best.onnx, ended in a traceback; training-cli review)
+    import errno
+
+    import blitzcam.models.training as training
+
+    _trained_nowhere(monkeypatch, tmp_path)
+    args_yaml = tmp_path / "run" / "train" / "args.yaml"
+    code = getattr(errno, errno_name)
+
+    def refused(recipe, **kw):
+        raise OSError(code, os.strerror(code), str(args_yaml))
+
+    monkeypatch.setattr(training, "train", refused)
+    assert main(["train", "--run", str(tmp_path / "run"), "--no-ship"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"blitzcam train: error: {args_yaml}: cannot use it ({os.strerror(code)}): a run goes on "
+        "with --resume once its folder can be written\n"
+    )
+    from blitzcam.commands import train_identity
+
+    assert train_identity._train_identity.__wrapped__  # (train-identity's writes said alike)
+    # another OSError is no such refusal, and is not said as one
+    monkeypatch.setattr(training, "train", lambda recipe, **kw: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space")))
+    with pytest.raises(OSError, match="No space"):
+        main(["train", "--run", str(tmp_path / "run"), "--no-ship"])
+
+
+def test_the_trial_keeps_the_stages_off_by_default_tiny_too() -> None:
+    # (`train --trial --more-hours H` generated stage 5's 12,000 scenes, some 34 minutes and
+    # 2.6 GB; training-cli review)
+    from blitzcam.models.recipe import TRIAL
+
+    assert (TRIAL.harden_scenes, TRIAL.more_scenes, TRIAL.more_batch) == (20, 20, 4)
+    scenes = [value for field, value in TRIAL.as_dict().items() if field.endswith("scenes")]
+    assert max(scenes) == 20
+
+
 def test_a_run_started_with_no_ship_keeps_to_its_folder_when_resumed_without_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -825,8 +896,12 @@ def test_a_checkpoint_cut_short_foreign_or_planted_is_one_line_and_never_run(
     with pytest.raises(UserError, match=r"last\.pt: not an ultralytics training checkpoint"):
         _checkpoint(last)
     torch.save({"epoch": 3, "optimizer": Planted()}, last)
-    with pytest.raises(UserError, match="delete it to start the stage again"):
+    with pytest.raises(UserError, match="delete it to start the stage again") as refused:
         _checkpoint(last)
+    # (ultralytics' "ERROR ❌️ <the path again> ... Use an official Ultralytics model", advice
+    # for its own user, is left out of the reason; training-cli review)
+    said = str(refused.value)
+    assert "ERROR" not in said and "Use an official" not in said and said.count(str(last)) == 1
     assert not was_run(tmp_path)
     # a best.pt the stage saved along the way can be resumed: said before deleting, which
     # takes it along (the advice alone threw away a stage's best epoch)
