@@ -84,6 +84,7 @@ class _CountsOnly:
 
 def one_run(url: str, counter: Any, seconds: float, *, own_frames: bool) -> dict[str, float]:
     """Pictures shown and frames counted per second over `seconds`, after the first count."""
+    from PySide6.QtCore import QCoreApplication, QEvent
     from PySide6.QtWidgets import QApplication
 
     from blitzcam.ui.counting_worker import CountingThread
@@ -133,7 +134,9 @@ def one_run(url: str, counter: Any, seconds: float, *, own_frames: bool) -> dict
         time.sleep(0.01)
     view.close()
     view.deleteLater()
-    app.processEvents()
+    # (outside a running event loop processEvents runs no deferred delete: each run's view
+    # stayed, with what it held, for the runs after it)
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     within = end - start
     return {
         "shown_per_s": sum(start <= t < end for t in shown) / within,
