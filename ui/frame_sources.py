@@ -218,7 +218,10 @@ def open_source(spec: str) -> FrameSource:
         return OpenedLater(_first_camera_or_demo, spec="0")
     read = read_spec(spec)
     if read.live:  # held by its index ("00" is camera 0 too), device file or address
-        return OpenedLater(lambda: vision_open(spec), spec=str(read.target))
+        # (a video file served over HTTP, known once it opens, paced as one on disk)
+        return OpenedLater(
+            lambda: vision_open(spec, video_every_s=VIDEO_COUNTED_EVERY_S), spec=str(read.target)
+        )
     if read.kind is SpecKind.FOLDER:
         folder = Path(read.target)
         return ImageLoopSource(image_files(folder), listed=lambda: image_files(folder))

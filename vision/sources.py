@@ -216,10 +216,13 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
 
 
 def open_source(
-    spec: int | str | Path, *, opener: Callable[[int | str], Capture] = open_capture
+    spec: int | str | Path,
+    *,
+    opener: Callable[[int | str], Capture] = open_capture,
+    video_every_s: float = 0.0,
 ) -> FrameSource:
-    """The frame source a spec names (`read_spec`)."""
-    return open_spec(read_spec(spec), opener=opener)
+    """The frame source a spec names (`read_spec`); `video_every_s` as `open_spec` takes it."""
+    return open_spec(read_spec(spec), opener=opener, video_every_s=video_every_s)
 
 
 def open_spec(
@@ -230,12 +233,13 @@ def open_spec(
 ) -> FrameSource:
     """The frame source of a spec already read (`read_spec`), not read again: a named pipe's
     bytes are read once, and a video file named `./0` is no camera. `video_every_s`: a video
-    file's frames given that far apart at least, on its own clock (0: every frame)."""
+    file's frames given that far apart at least, on its own clock (0: every frame), on disk or
+    served over HTTP."""
     target, kind = read.target, read.kind
     if kind is SpecKind.CAMERA:
         return NewestFrame(CaptureSource(target, name=f"camera {target}", opener=opener))
     if kind is SpecKind.STREAM:
-        stream = StreamSource(str(target), opener=opener)
+        stream = StreamSource(str(target), opener=opener, every_s=video_every_s)
         return stream if stream.is_clip() else NewestFrame(stream)
     path = Path(target)
     if kind is SpecKind.FOLDER:

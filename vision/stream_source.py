@@ -75,15 +75,18 @@ class StreamSource(CaptureSource):
         tries: int = RECONNECT_TRIES,
         delay_s: float = RECONNECT_DELAY_S,
         sleep: Callable[[float], object] | None = None,
+        every_s: float = 0.0,
     ) -> None:
-        """`sleep` waits between tries (None: a wait that `cancel` cuts short)."""
+        """`sleep` waits between tries (None: a wait that `cancel` cuts short). `every_s`: a
+        video file served over HTTP gives its frames that far apart at least on its own clock,
+        as a file on disk does (a live stream gives the newest frame it has)."""
         self._cancelled = threading.Event()
         self._tries, self._delay_s = tries, delay_s
         self._sleep = sleep or self._cancelled.wait
         self.reconnects = 0
         self._opening = time.monotonic()
         self._http = url.lower().startswith(("http://", "https://"))  # (its server can be asked)
-        super().__init__(url, name=shown_address(url), opener=opener)
+        super().__init__(url, name=shown_address(url), opener=opener, every_s=every_s)
         if self._http and self._clip_length() == 1:  # (it played as a video of one frame)
             self.close()
             raise SourceError(f"{self.name}: {SNAPSHOT}")
@@ -135,7 +138,17 @@ class StreamSource(CaptureSource):
 
     def read_frame(self) -> Frame | None:
         """The next picture that came whole: one cut short is passed by (its lower part is
-        FFmpeg's fill), and a stream that sends nothing else is said to."""
+        FFmpeg's fill), and a stream that sends nothing else is said to. A clip's next one
+        `every_s` after the last given, on its clock, where it is paced (every frame was
+        counted, the clip played as slowly as this machine counts)."""
+        paced = self._every_s > 0 and not self.live and self.can_skip()
+        if paced and self.frame_time_s is not None:
+            frame = self._frame_from(self.frame_time_s + self._every_s)
+            if frame is not None and not self._came_cut_short(frame.image):
+                return frame
+            if frame is None and self._near_the_end():
+                return None
+            self.end_note = None  # (dropped before its end, or cut short: read on, as below)
         for _ in range(CUT_SHORT_IN_A_ROW):
             frame = self._read_any()
             if frame is None or not self._came_cut_short(frame.image):
@@ -169,6 +182,8 @@ class StreamSource(CaptureSource):
             # without a seek would play it again from the start)
             image = None if self._near_the_end() else self._resumed()
             if image is None:
+                # (one cut short ends as a file on disk does: said to have come early)
+                self.end_note = self._cut_short()
                 return None
         attempt, dropped = 0, time.monotonic()
         while image is None:

@@ -120,7 +120,7 @@ def test_no_camera_spec_falls_back_to_the_demo_when_no_camera_opens(monkeypatch)
     from blitzcam.ui.frame_sources import ImageLoopSource
     from blitzcam.vision import sources
 
-    def no_camera(spec):
+    def no_camera(spec, **kw):
         raise sources.SourceError(f"camera {spec}: cannot open it")
 
     monkeypatch.setattr(sources, "open_source", no_camera)
@@ -140,7 +140,7 @@ def test_the_first_camera_gives_the_live_view_its_own_frames(monkeypatch) -> Non
     own = np.full((4, 4, 3), 7, np.uint8)
     camera = FakeSource([np.zeros((4, 4, 3), np.uint8)])
     camera.peek, camera.frame_index = (lambda: own), 0
-    monkeypatch.setattr(sources, "open_source", lambda spec: camera)
+    monkeypatch.setattr(sources, "open_source", lambda spec, **kw: camera)
     source = open_source("")
     assert source.read() is not None and source.peek() is own and source.frame_index == 0
     source.close()
@@ -154,7 +154,7 @@ def test_a_camera_the_system_lists_that_fails_is_said_not_replaced_by_the_demo(
     # standing in for the table
     from blitzcam.vision import sources
 
-    def failing_camera(spec):
+    def failing_camera(spec, **kw):
         if gives == "no camera":
             raise sources.SourceError(f"camera {spec}: cannot open it: no such camera, or it is busy")
         return sources.ImageFiles([], name=f"camera {spec}")  # opens, gives nothing
@@ -368,7 +368,7 @@ def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:
         def close(self) -> None:
             pass
 
-    monkeypatch.setattr(sources, "open_source", lambda spec: asked.append(spec) or Opened())
+    monkeypatch.setattr(sources, "open_source", lambda spec, **kw: asked.append(spec) or Opened())
     source = open_source("http://192.168.1.5:8080/shot.jpg")
     source.read()
     source.close()
@@ -389,7 +389,7 @@ def test_a_clip_over_http_is_live_only_until_it_opens_as_a_clip(monkeypatch) -> 
         def close(self) -> None:
             pass
 
-    monkeypatch.setattr(sources, "open_source", lambda spec: Clip())
+    monkeypatch.setattr(sources, "open_source", lambda spec, **kw: Clip())
     source = open_source("http://192.168.1.5:8080/round.mp4")
     assert source.live and source.frame_time_s is None  # nothing is known before it opens
     source.read()
@@ -427,7 +427,7 @@ def test_a_camera_s_device_file_is_opened_by_the_worker_as_a_camera(monkeypatch)
         def close(self) -> None:
             pass
 
-    monkeypatch.setattr(sources, "open_source", lambda spec: asked.append(spec) or Opened())
+    monkeypatch.setattr(sources, "open_source", lambda spec, **kw: asked.append(spec) or Opened())
     source = open_source("/dev/null")  # standing in for /dev/video0
     assert asked == []  # not on the GUI thread
     source.read()
@@ -451,7 +451,7 @@ class _SlowToOpen:
         self.opened: list[FakeSource] = []
         self.fails = fails
 
-    def __call__(self, spec):
+    def __call__(self, spec, **kw):
         import threading
 
         from blitzcam.vision.sources import SourceError
@@ -534,7 +534,7 @@ def test_a_camera_is_held_by_one_scan_at_a_time(monkeypatch) -> None:
 
     opened: list[FakeSource] = []
 
-    def open_camera(spec):
+    def open_camera(spec, **kw):
         opened.append(FakeSource([np.zeros((4, 4, 3), np.uint8)]))
         return opened[-1]
 
@@ -570,7 +570,7 @@ def test_a_scan_that_stopped_waiting_still_holds_the_camera_for_the_next(monkeyp
 
     monkeypatch.setattr(frame_sources, "HOLD_WAIT_S", 1.0)
     monkeypatch.setattr(
-        sources, "open_source", lambda spec: FakeSource([np.zeros((4, 4, 3), np.uint8)])
+        sources, "open_source", lambda spec, **kw: FakeSource([np.zeros((4, 4, 3), np.uint8)])
     )
     first, second, third = open_source("0"), open_source("0"), open_source("0")
     assert first.read() is not None
@@ -595,7 +595,7 @@ def test_a_camera_that_failed_to_open_twice_is_held_once(monkeypatch) -> None:
     # next scan of it waited HOLD_WAIT_S, a minute, for a hold nobody had)
     from blitzcam.vision import sources
 
-    def busy(spec: str) -> None:
+    def busy(spec: str, **kw: object) -> None:
         raise sources.SourceError(f"camera {spec}: busy")
 
     monkeypatch.setattr(sources, "open_source", busy)

@@ -1730,7 +1730,7 @@ def test_a_camera_that_does_not_open_is_said_without_freezing_the_window(
     from blitzcam.ui.frame_sources import open_source
     from blitzcam.vision import sources
 
-    def no_such_camera(spec):
+    def no_such_camera(spec, **kw):
         raise sources.SourceError(f"camera {spec}: cannot open it: no such camera")
 
     monkeypatch.setattr(sources, "open_source", no_such_camera)

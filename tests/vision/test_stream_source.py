@@ -896,6 +896,58 @@ def test_a_clip_that_holds_fewer_frames_than_it_says_still_just_ends() -> None:
         assert len(list(source)) == 40 and source.reconnects == 0
 
 
+class GrabbedClip(SeekableClip):
+    """A SeekableClip OpenCV can take frames off undecoded (grab), then decode (retrieve)."""
+
+    def grab(self) -> bool:
+        ok, self.taken = self.read()
+        return ok
+
+    def retrieve(self) -> tuple[bool, np.ndarray | None]:
+        return self.taken is not None, self.taken
+
+
+def test_a_clip_over_http_is_paced_on_its_own_clock_as_a_file_on_disk_is() -> None:
+    # (every frame of a video served over HTTP was counted: it played as slowly as this
+    # machine counts, where a file on disk gives a frame every `every_s` of its own clock)
+    frames = random_frames(10)
+    clip = GrabbedClip(frames, 10)
+    source = StreamSource("http://127.0.0.1/clip.mp4", opener=lambda spec: clip, every_s=0.3)
+    read = list(source)
+    assert [f.index for f in read] == [0, 3, 6, 9]
+    assert all(np.array_equal(f.image, frames[f.index]) for f in read)
+    assert [source.end_note, source.reconnects] == [None, 0]
+    # a live stream is not: it gives the newest frame it has (NewestFrame), every one here
+    live = StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: GrabbedClip(frames, 0),
+                        every_s=0.3, tries=0, sleep=lambda s: None)  # fmt: skip
+    assert live.live and [live.read_frame().index for _ in range(3)] == [0, 1, 2]
+
+
+def test_a_paced_clip_that_drops_before_its_end_reads_on_from_there() -> None:
+    frames = random_frames(10)
+    sessions = iter([GrabbedClip(frames, 10, drop_after=4), GrabbedClip(frames, 10)])
+    source = StreamSource("http://127.0.0.1/clip.mp4", opener=lambda spec: next(sessions),
+                          every_s=0.3, sleep=lambda s: None)  # fmt: skip
+    # (frames 0-3 taken, the drop at the 5th: the frame after the last taken is read on from
+    # there, and the pace goes on from it)
+    assert [f.index for f in source] == [0, 3, 4, 7]
+    assert source.reconnects == 1 and source.end_note is None
+
+
+def test_a_clip_over_http_cut_short_ends_with_the_note_a_file_gives() -> None:
+    # (it ended as if it were all: the scan shot its last view with no word, where a file on
+    # disk cut short says so)
+    for every_s, given in ((0.0, 3), (0.3, 1)):  # (paced: frame 0, and no frame at 0.3 s)
+        sessions = iter([GrabbedClip(random_frames(3), 10), GrabbedClip(random_frames(3), 10)])
+        source = StreamSource("http://127.0.0.1/clip.mp4", opener=lambda spec, s=sessions: next(s),
+                              every_s=every_s, sleep=lambda s: None)  # fmt: skip
+        assert len(list(source)) == given
+        assert source.end_note == (
+            "http://127.0.0.1/clip.mp4: the video ends after 3 of the 10 frames it says it "
+            "holds: the rest cannot be read (cut short, or damaged)"
+        )
+
+
 @pytest.mark.parametrize(
     ("later", "said"),
     [
