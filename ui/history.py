@@ -211,7 +211,8 @@ class MatchBrowser(QDialog):
             # (with what to do with one: the list cannot open it)
             note = (
                 f"{len(problems)} match(es) could not be read: {problems[0]} (at a terminal, "
-                "`blitzcam match delete NUMBER` removes one)"
+                "`blitzcam match export FILE --match NUMBER --as-stored` writes one out to "
+                "mend and import again; `blitzcam match delete NUMBER` removes one)"
             )
         elif not summaries:
             note = "No matches yet."

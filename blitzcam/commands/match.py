@@ -154,6 +154,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--format", choices=("json", "csv"), default=None, help="default: from FILE's extension"
     )
+    p.add_argument(
+        "--as-stored",
+        action="store_true",
+        help="write a match that breaks the rules (a hand edit) as it is stored, to mend by "
+        "hand and store again with `import` (JSON only)",
+    )
     _match_option(p)
 
     p = action("import", _import, "store a match from a JSON file as a new match")
@@ -809,24 +815,52 @@ def _export(args: argparse.Namespace) -> int:
     fmt = args.format or named
     if fmt is None:
         raise UserError(f"{args.file}: cannot tell the format from the extension; pass --format")
+    if args.as_stored and fmt != "json":  # (a score sheet is the rules' scores)
+        raise UserError("--as-stored writes the match as JSON only: a score sheet needs its scores")
     with _open_store(args, reading=True) as store:
         match_id = _match_id(args, store)
-        match = _run_rule(lambda: store.load(match_id))
+        if args.as_stored:
+            match = _run_rule(lambda: store.read_as_stored(match_id))
+        else:
+            match = _run_rule(lambda: store.load(match_id))
+    broken = _rule_broken(match) if args.as_stored else None
+    try:  # (a stored match missing a player's tally is no file either)
+        text = export_text(match, fmt)
+    except KeyError as exc:
+        raise UserError(f"match {match_id}: cannot be written, even as stored: {exc} has a "
+                        "round without a tally") from None  # fmt: skip
     if to_stdout:
         # the file's own bytes, UTF-8 as a file export writes them, whatever standard output's
         # encoding: redirected on Windows it is the ANSI code page, and names came out garbled,
         # the sheet's byte-order mark as the text "\ufeff"
         sys.stdout.flush()
-        sys.stdout.buffer.write(export_text(match, fmt).encode("utf-8"))
+        sys.stdout.buffer.write(text.encode("utf-8"))
         sys.stdout.buffer.flush()
         print(f"wrote match {match_id} to standard output", file=sys.stderr)
-        return 0
-    try:
-        write_text_atomic(args.file, export_text(match, fmt))
-    except OSError as exc:
-        raise UserError(f"{args.file}: cannot write: {exc.strerror}") from None
-    print(f"wrote match {match_id} to {args.file}", file=note_stream(args.file))
+    else:
+        try:
+            write_text_atomic(args.file, text)
+        except OSError as exc:
+            raise UserError(f"{args.file}: cannot write: {exc.strerror}") from None
+        print(f"wrote match {match_id} to {args.file}", file=note_stream(args.file))
+    if broken is not None:
+        print(
+            f"note: match {match_id} breaks the rules ({broken}): written as stored; mend the "
+            "file and store it with `blitzcam match import FILE`",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _rule_broken(match: Match) -> str | None:
+    """What rule `match` breaks, in words (None: none)."""
+    from blitzcam.game.rules import MatchError, score_match
+
+    try:
+        score_match(match)
+    except MatchError as exc:
+        return str(exc)
+    return None
 
 
 def _import(args: argparse.Namespace) -> int:

@@ -822,6 +822,43 @@ def test_list_names_a_damaged_match_and_lists_the_others(
     assert err.count("\n") == 1
 
 
+def test_a_match_that_breaks_the_rules_is_written_as_stored_to_be_mended_and_imported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a match damaged by a hand edit could only be deleted: export refused it with the rules,
+    # and so did the Matches window; review)
+    import sqlite3
+
+    db = str(tmp_path / "m.sqlite3")
+    assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)[0] == 0
+    assert run("match", "--db", db, "add", "Ann=5/0", "Bob=3/1", capsys=capsys)[0] == 0
+    fine = tmp_path / "fine.json"
+    code, out, err = run("match", "--db", db, "export", str(fine), "--as-stored", capsys=capsys)
+    assert (code, out, err) == (0, f"wrote match 1 to {fine}\n", "")  # (breaks nothing: no note)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE tallies SET dutch = 99 WHERE match_id = 1 AND seat = 0")
+    out_file = tmp_path / "m.json"
+    code, _, err = run("match", "--db", db, "export", str(out_file), capsys=capsys)
+    assert code == 2 and "breaks the rules" in err and not out_file.exists()
+    code, out, err = run("match", "--db", db, "export", str(out_file), "--as-stored", capsys=capsys)
+    assert code == 0 and out == f"wrote match 1 to {out_file}\n"
+    assert err.startswith("note: match 1 breaks the rules (") and err.count("\n") == 1
+    assert err.endswith(
+        "): written as stored; mend the file and store it with `blitzcam match import FILE`\n"
+    )
+    stored = json.loads(out_file.read_text(encoding="utf-8"))
+    assert stored["rounds"] == [{"Ann": {"dutch": 99, "blitz": 0}, "Bob": {"dutch": 3, "blitz": 1}}]
+    code, _, err = run("match", "--db", db, "import", str(out_file), capsys=capsys)
+    assert code == 2  # as stored, it still breaks the rules
+    stored["rounds"][0]["Ann"]["dutch"] = 9  # mended by hand
+    out_file.write_text(json.dumps(stored), encoding="utf-8")
+    assert run("match", "--db", db, "import", str(out_file), capsys=capsys)[0] == 0
+    # a score sheet needs the rules' scores
+    code, _, err = run("match", "--db", db, "export", str(tmp_path / "m.csv"), "--as-stored",
+                       "--match", "1", capsys=capsys)  # fmt: skip
+    assert code == 2 and err.rstrip().endswith("--as-stored writes the match as JSON only: a score sheet needs its scores")
+
+
 def test_counts_of_thousands_of_digits_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "m.sqlite3")
     run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)

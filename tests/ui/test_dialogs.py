@@ -292,7 +292,10 @@ def test_browser_names_a_damaged_match_and_lists_the_others(qtbot, store) -> Non
     qtbot.addWidget(browser)
     assert browser.table.rowCount() == 1 and browser.selected_match() == good
     assert f"1 match(es) could not be read: match {damaged} " in browser.message.text()
-    assert browser.message.text().endswith("(at a terminal, `blitzcam match delete NUMBER` removes one)")
+    assert browser.message.text().endswith(
+        "(at a terminal, `blitzcam match export FILE --match NUMBER --as-stored` writes one out to "
+        "mend and import again; `blitzcam match delete NUMBER` removes one)"
+    )
 
 
 def test_browser_keeps_a_right_to_left_winner_in_an_english_line(qtbot, store) -> None:
