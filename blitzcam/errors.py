@@ -59,13 +59,20 @@ _LIBRARY_ADVICE: Final = re.compile(
 )
 
 
+REASON_MOST: Final = 200  # a library's reason, in characters at most (`library_reason`)
+
+
 def library_reason(exc: BaseException, path: object = None) -> str:
     """`first_line(exc)` for a message that names `path` itself: without the library's
     "ERROR ❌️" mark, the path said again as "it", and without the advice that follows."""
     text = re.sub(r"^ERROR\s*(?:[^\w\s/\\.~]+\s*)?", "", first_line(exc, most=400))
     if path is not None:
         text = text.replace(f"{path} ", "it ", 1)
-    return _LIBRARY_ADVICE.split(text, maxsplit=1)[0][:200]
+    reason = _LIBRARY_ADVICE.split(text, maxsplit=1)[0]
+    if len(reason) <= REASON_MOST:
+        return reason
+    # (cut at a word: "internal miniz e)" read as a word of its own)
+    return reason[:REASON_MOST].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
 def one_line(text: str) -> str:

@@ -237,12 +237,27 @@ def run_writes(command: Callable[[T], int]) -> Callable[[T], int]:
             if exc.errno not in UNWRITABLE:
                 raise
             where = exc.filename if exc.filename is not None else "the run folder"
+            said = f"{where}: cannot use it ({exc.strerror or exc})"
+            if not _in_a_run(exc.filename, getattr(args, "run", None)):
+                raise UserError(said) from None  # (an input: --data's scenes, say)
             raise UserError(
-                f"{where}: cannot use it ({exc.strerror or exc}): a run goes on with --resume "
-                "once its folder can be written"
+                f"{said}: a run goes on with --resume once its folder can be written"
             ) from None
 
     return run
+
+
+def _in_a_run(filename: object, run: object) -> bool:
+    """Whether `filename` (an OSError's) lies in the run folder `run` (a --run given), or,
+    without one, in the runs' own folder (`runs_root`), where the runs are by default."""
+    if not isinstance(filename, (str, os.PathLike)):
+        return filename is None  # (no file said: the run's, as far as can be told)
+    folder = Path(run) if isinstance(run, (str, os.PathLike)) else runs_root()
+    try:
+        path, folder = resolved(expand_home(Path(filename))), resolved(expand_home(folder))
+    except OSError:
+        return False
+    return path == folder or folder in path.parents
 
 
 @contextmanager

@@ -135,6 +135,9 @@ def match_from_json(data: object) -> Match:
 
 
 def match_to_json(match: Match) -> dict[str, Any]:
+    """The match file's JSON of `match`. A match as stored that breaks the rules (a hand edit)
+    is written as it is: a tally missing from a round it was played in is left out there, for
+    the hand that mends the file to put back."""
     players = []
     for player in match.players:
         entry: dict[str, Any] = {"name": player.name, "deck": player.deck}
@@ -156,7 +159,7 @@ def match_to_json(match: Match) -> dict[str, Any]:
                     "blitz": round_.tallies[player.name].blitz,
                 }
                 for player in match.players
-                if player.plays_in(number)
+                if player.plays_in(number) and player.name in round_.tallies
             }
             for number, round_ in enumerate(match.rounds, start=1)
         ],

@@ -53,6 +53,12 @@ def describe_status(standings: Standings, *, name: Callable[[str], str] = str) -
     return "in progress"
 
 
+# more level leaders (or winners) than this are counted, not named: "Ann and Bob and Cy and Di
+# and Ed and Flo and Gus and Hal lead" took two lines of the headline, past a 600-px screen's
+# bottom (eight sharing a win took four at 150 %, every total card pushed off the screen)
+MOST_LEADERS_NAMED: Final = 3
+
+
 def describe_standing(standings: Standings, *, name: Callable[[str], str] = str) -> str:
     """`describe_status`, and for a match in progress who leads with how many ("in progress:
     Ann leads with 33"): a list of matches of the same players read "in progress" alike."""
@@ -61,8 +67,12 @@ def describe_standing(standings: Standings, *, name: Callable[[str], str] = str)
     if standings.status != "in-progress" or not standings.running_totals or not leaders:
         return status
     board = standings.team_totals if standings.team_totals is not None else standings.totals
+    best = board[leaders[0]]
+    if len(leaders) > MOST_LEADERS_NAMED:  # (as the board's headline counts them)
+        sides = "teams" if standings.team_totals is not None else "players"
+        return f"{status}: {len(leaders)} {sides} share the lead with {best}"
     who = listed([name(leader) for leader in leaders])
-    return f"{status}: {who} {'leads' if len(leaders) == 1 else 'lead'} with {board[leaders[0]]}"
+    return f"{status}: {who} {'leads' if len(leaders) == 1 else 'lead'} with {best}"
 
 
 def seat_note(player: Player) -> str:

@@ -158,11 +158,16 @@ def value_axis(low: int, high: int, max_ticks: int = 6) -> tuple[float, float, l
     low, high = min(low, 0), max(high, 0)
     if low == high:
         high = low + 1
-    step = nice_step(high - low, max_ticks)
     margin = AXIS_MARGIN * (high - low)
     bottom, top = low - margin, high + margin
-    ticks = list(range(math.ceil(bottom / step) * step, math.floor(top / step) * step + 1, step))
-    return bottom, top, ticks
+    # a step that leaves two ticks inside at least: the largest the plot allows may leave only
+    # 0 (at two ticks' room, totals of -30 to 60 under a target of 75: a step of 100)
+    for allowed in range(max_ticks, max_ticks + 8):
+        step = nice_step(high - low, allowed)
+        first, last = math.ceil(bottom / step) * step, math.floor(top / step) * step
+        if last > first:
+            break
+    return bottom, top, list(range(first, last + 1, step))
 
 
 def legend_layout(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer
@@ -14,6 +15,8 @@ from blitzcam.game.plausibility import target_note
 from blitzcam.game.rules import MatchError
 from blitzcam.ui.announce import announce
 from blitzcam.ui.deck_colours import with_deck_labels
+
+TYPING_PAUSE_MS: Final = 600  # a target's note waits this long after a key (`TargetNote`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +49,23 @@ class NewsLabel(QLabel):
 class TargetNote(NewsLabel):
     """Where a dialog that asks for a target says that one is far from the usual
     (`plausibility.target_note`: 750 typed for 75): taken as it is, but said, and hidden
-    while there is nothing to say. Said to a screen reader as it comes and goes, not at every
-    key typed."""
+    while there is nothing to say. Said to a screen reader as it comes and goes; of a target
+    being typed, once the typing pauses (`say_later`)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.hide()
+        self._typed: int | None = None
+        self._pause = QTimer(self)
+        self._pause.setSingleShot(True)
+        self._pause.setInterval(TYPING_PAUSE_MS)
+        self._pause.timeout.connect(lambda: self.say_of(self._typed))
+
+    def say_later(self, target: int) -> None:
+        """`say_of(target)` once no other key comes for TYPING_PAUSE_MS: typing 150 said "a
+        target of 1 is far under the usual", then of 15, each shown and read out."""
+        self._typed = target
+        self._pause.start()
 
     def say_of(self, target: int | None) -> None:
         note = None if target is None else target_note(target)

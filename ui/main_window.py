@@ -664,6 +664,8 @@ class MainWindow(QMainWindow):
             set_text_size(app, percent)
             if self.match is not None:
                 self._redraw(self.match)
+            if self.scan is not None:  # (its panel's width was the old size's)
+                self.scan.fit_text_size()
 
     def place_on_screen(self) -> None:
         """Open where the window was left at the last quit (see ui/window_place.py)."""

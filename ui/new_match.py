@@ -199,7 +199,7 @@ class NewMatchDialog(QDialog):
         self.teams.toggled.connect(self._on_layout_changed)
         self.custom.toggled.connect(self._on_layout_changed)
         self.custom.toggled.connect(self._say_target)
-        self.custom_target.valueChanged.connect(self._say_target)
+        self.custom_target.valueChanged.connect(self.target_note.say_later)
         self.buttons.accepted.connect(self._on_accept)
         self.buttons.rejected.connect(self.reject)
         self._on_layout_changed()

@@ -184,9 +184,7 @@ class ScanView(QWidget):
         self.live_counts: dict[str, QLabel] = {}
         self.summed_counts: dict[str, QLabel] = {}
         self._seats: list[tuple[QLabel, QLabel, QLabel, QLabel]] = []  # icon, name, live, shots
-        grid = QGridLayout()
-        # (at 150 % the count columns' headings, each as wide as its column, read "In viewShots")
-        grid.setHorizontalSpacing(round(COLUMN_GAP * text_scale()))
+        grid = self._seats_grid = QGridLayout()
         grid.addWidget(QLabel("<b>Player</b>"), 0, 1)
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         grid.addWidget(QLabel("<b>In view</b>"), 0, 2, right)  # (over its numbers, as they are)
@@ -243,8 +241,7 @@ class ScanView(QWidget):
         side.addLayout(self._buttons)
         panel = self._panel = QWidget()
         panel.setLayout(side)
-        # (as wide as the text is large: at 150 % the buttons' names were cut at 380 px)
-        panel.setFixedWidth(round(PANEL_WIDTH * text_scale()))
+        self.fit_text_size()
         layout = QHBoxLayout(self)
         layout.addWidget(self.live, 1)
         layout.addWidget(panel)
@@ -653,6 +650,16 @@ class ScanView(QWidget):
             total = side.totalHeightForWidth(width)
         margins = self.layout().contentsMargins()
         return total - rows.sizeHint().height() + inside + margins.top() + margins.bottom()
+
+    def fit_text_size(self) -> None:
+        """The side panel and its columns as wide as the text is large, now: at the start,
+        and when the size is changed during the scan (at 150 % the buttons' names were cut at
+        380 px; raised with Ctrl+= from 100 %, they were cut in the panel the scan began with)."""
+        self._panel.setFixedWidth(round(PANEL_WIDTH * text_scale()))
+        # (at 150 % the count columns' headings, each as wide as its column, read "In viewShots")
+        self._seats_grid.setHorizontalSpacing(round(COLUMN_GAP * text_scale()))
+        if self.isVisible():  # (shown: compact or not, judged again at the new size)
+            self._lay_out(resized=True)
 
     def _lay_out(self, *, resized: bool = False) -> None:
         """Compact where the scan is short, or where laid out in full it would hide a player's

@@ -18,7 +18,14 @@ from PySide6.QtWidgets import QGridLayout, QSplitter, QVBoxLayout, QWidget
 
 from blitzcam.game.decks import DECKS_BY_NAME
 from blitzcam.game.rules import Match, Standings
-from blitzcam.game.text import isolated, left_to_right, listed, seat_note, unmarked
+from blitzcam.game.text import (
+    MOST_LEADERS_NAMED,
+    isolated,
+    left_to_right,
+    listed,
+    seat_note,
+    unmarked,
+)
 from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import deck_label, deck_rgb
 from blitzcam.ui.labels import KEEP_END, plain_label, set_styled
@@ -93,12 +100,6 @@ def spoken_standings(match: Match, standings: Standings) -> str:
     # (heard, not drawn: the marks that keep a name's letters in their order on screen are
     # nothing to a reader)
     return unmarked(f"{headline} — totals: {totals}")
-
-
-# more level leaders (or winners) than this are counted, not named: "Ann and Bob and Cy and Di
-# and Ed and Flo and Gus and Hal lead" took two lines of the headline, past a 600-px screen's
-# bottom (eight sharing a win took four at 150 %, every total card pushed off the screen)
-MOST_LEADERS_NAMED: Final = 3
 
 
 def said_together(names: Sequence[str]) -> str:

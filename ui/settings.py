@@ -358,8 +358,9 @@ class MatchSettingsDialog(QDialog):
         layout.addWidget(note)
         layout.addWidget(self._error)
         layout.addWidget(buttons)
-        self._target.valueChanged.connect(self.target_note.say_of)
         self.setValue(settings)
+        self.target_note.say_of(self._target.value())
+        self._target.valueChanged.connect(self.target_note.say_later)
 
     def value(self) -> Settings:
         return Settings(target=self._target.value(), variant=self._variant.currentData())

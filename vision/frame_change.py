@@ -134,9 +134,9 @@ def card_blocks(corners: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
 
 
 def exposure_matched(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
-    """Thumbnail `a`'s grey (the older frame's) as it would look at `b`'s exposure: each part of
-    each pixel, its white and the rest, given a gain and an offset (`_fitted`), clipped where
-    the camera clips, so that more light leaves the white at white. The gain is fitted on the
+    """Thumbnail `a`'s grey as it would look at `b`'s exposure: each part of each pixel, its
+    white and the rest, given a gain and an offset (`_fitted`), clipped where the camera clips,
+    so that more light leaves the white at white. The gain is fitted on the
     grey of the pixels whose white is the same in both (more light), or on their whole grey
     (less: the white dims too), whichever fits better. None where `a` is too even to tell a
     gain from a change (MIN_CONTRAST), or where no fit is a camera's exposure."""
@@ -198,12 +198,11 @@ def _agreement(lit: np.ndarray, b: np.ndarray) -> float:
 
 
 def difference(a: np.ndarray, b: np.ndarray, blocks: np.ndarray | None = None) -> float:
-    """How much thumbnail `b` differs from the older `a`: the mean absolute grey difference, or,
-    where larger, its mean over any one of `blocks` (the BLOCKS marked True: where cards lie);
-    and the smaller of that and the same with the two brought to one exposure
-    (`_exposure_change`: a camera's own gain moves no card). Every caller passes the older
-    first, so that a change means the same to the stabiliser and to the live view
-    (`CountedView`)."""
+    """How much thumbnails `a` and `b` differ: the mean absolute grey difference, or, where
+    larger, its mean over any one of `blocks` (the BLOCKS marked True: where cards lie); and the
+    smaller of that and the same with the two brought to one exposure (`_exposure_change`: a
+    camera's own gain moves no card). The same either way round (the brighter is brought to
+    the other's light, whichever came first)."""
     measured = _measured(np.abs(_grey(a) - _grey(b)), blocks)
     matched = _exposure_change(a, b)
     return measured if matched is None else min(measured, _measured(matched, blocks))
@@ -217,9 +216,9 @@ def _exposure_change(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     brightened and then clipped is over the brighter frame's (demo table 3, a light flickering
     from 4 % less to 4 % more: 7.3 where its cards lie, over the motion line). The brighter
     picture knows its clipped share, which dims to anywhere the fit allows (0.6)."""
-    older, newer = (a, b) if _grey(a).mean() >= _grey(b).mean() else (b, a)
-    matched = exposure_matched(older, newer)
-    return None if matched is None else np.abs(matched - _grey(newer))
+    brighter, other = (a, b) if _grey(a).mean() >= _grey(b).mean() else (b, a)
+    matched = exposure_matched(brighter, other)
+    return None if matched is None else np.abs(matched - _grey(other))
 
 
 def _measured(changed: np.ndarray, blocks: np.ndarray | None) -> float:
@@ -260,7 +259,7 @@ def is_blurred(sharp: np.ndarray, thumb: np.ndarray) -> bool:
 
 
 def block_changes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """How much thumbnail `b` differs from the older `a` in each of the BLOCKS (down ×
+    """How much thumbnails `a` and `b` differ in each of the BLOCKS (down ×
     across): the mean absolute grey difference, the two brought to one exposure where they can
     be (`_exposure_change`)."""
     matched = _exposure_change(a, b)

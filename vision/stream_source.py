@@ -149,6 +149,9 @@ class StreamSource(CaptureSource):
             if frame is None and self._near_the_end():
                 return None
             self.end_note = None  # (dropped before its end, or cut short: read on, as below)
+            # the grab that failed was this read: the one below goes on to reconnect at once
+            # (read again, a stalled connection's read timeout was waited through twice)
+            self._grab_failed = frame is None
         for _ in range(CUT_SHORT_IN_A_ROW):
             frame = self._read_any()
             if frame is None or not self._came_cut_short(frame.image):

@@ -824,11 +824,7 @@ def _export(args: argparse.Namespace) -> int:
         else:
             match = _run_rule(lambda: store.load(match_id))
     broken = _rule_broken(match) if args.as_stored else None
-    try:  # (a stored match missing a player's tally is no file either)
-        text = export_text(match, fmt)
-    except KeyError as exc:
-        raise UserError(f"match {match_id}: cannot be written, even as stored: {exc} has a "
-                        "round without a tally") from None  # fmt: skip
+    text = export_text(match, fmt)
     if to_stdout:
         # the file's own bytes, UTF-8 as a file export writes them, whatever standard output's
         # encoding: redirected on Windows it is the ANSI code page, and names came out garbled,

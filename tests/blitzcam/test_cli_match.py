@@ -853,6 +853,13 @@ def test_a_match_that_breaks_the_rules_is_written_as_stored_to_be_mended_and_imp
     stored["rounds"][0]["Ann"]["dutch"] = 9  # mended by hand
     out_file.write_text(json.dumps(stored), encoding="utf-8")
     assert run("match", "--db", db, "import", str(out_file), capsys=capsys)[0] == 0
+    # a tally deleted by hand is left out of its round, for the hand that mends the file
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM tallies WHERE match_id = 1 AND seat = 1")
+    code, _, err = run("match", "--db", db, "export", str(out_file), "--as-stored", "--match", "1",
+                       capsys=capsys)  # fmt: skip
+    assert code == 0 and "breaks the rules" in err
+    assert json.loads(out_file.read_text(encoding="utf-8"))["rounds"] == [{"Ann": {"dutch": 99, "blitz": 0}}]
     # a score sheet needs the rules' scores
     code, _, err = run("match", "--db", db, "export", str(tmp_path / "m.csv"), "--as-stored",
                        "--match", "1", capsys=capsys)  # fmt: skip

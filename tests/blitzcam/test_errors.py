@@ -23,3 +23,11 @@ def test_a_library_s_reason_is_said_without_its_mark_its_repeat_of_the_path_or_i
     plain = ValueError("invalid load key, 'x'.")
     assert library_reason(plain, "/r/last.pt") == first_line(plain) == "invalid load key, 'x'."
     assert library_reason(EOFError()) == "EOFError"
+
+
+def test_a_long_reason_is_cut_at_a_word() -> None:
+    from blitzcam.errors import REASON_MOST
+
+    long = RuntimeError("PytorchStreamReader failed reading zip archive: " + "internal miniz error " * 20)
+    said = library_reason(long)
+    assert len(said) <= REASON_MOST + 1 and said.endswith("error…") and " e…" not in said

@@ -172,5 +172,7 @@ def test_a_match_in_progress_says_who_leads_with_how_many() -> None:
     teams = match_of(round_of(Ann=(8, 0), Bob=(3, 1), Cy=(2, 0), Di=(9, 2)), n=4, teams=("N", "S", "N", "S"))
     assert said(teams) == "in progress: N leads with 10"
     assert said(_won_by("Bob")) == describe_status(score_match(_won_by("Bob")))  # (as before)
+    level = match_of(round_of(Ann=(5, 0), Bob=(5, 0), Cy=(5, 0), Di=(5, 0)), n=4)
+    assert said(level) == "in progress: 4 players share the lead with 5"  # (as the board counts)
     name = describe_standing(score_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4)))), name=isolated)
     assert name == f"in progress: {isolated('Ann')} leads with 12"

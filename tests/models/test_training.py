@@ -610,6 +610,17 @@ def test_a_run_folder_that_takes_no_writing_is_said_in_one_line(
         f"blitzcam train: error: {args_yaml}: cannot use it ({os.strerror(code)}): a run goes on "
         "with --resume once its folder can be written\n"
     )
+    # a file of no run (--data's scenes unreadable) is said plainly: no run to resume there
+    scenes = tmp_path / "scenes" / "images" / "train"
+
+    def unreadable(recipe, **kw):
+        raise OSError(code, os.strerror(code), str(scenes))
+
+    monkeypatch.setattr(training, "train", unreadable)
+    assert main(["train", "--run", str(tmp_path / "run"), "--no-ship"]) == 2
+    assert capsys.readouterr().err == (
+        f"blitzcam train: error: {scenes}: cannot use it ({os.strerror(code)})\n"
+    )
     from blitzcam.commands import train_identity
 
     assert train_identity._train_identity.__wrapped__  # (train-identity's writes said alike)

@@ -99,9 +99,13 @@ def test_a_target_far_from_the_usual_is_noted_in_both_dialogs(qtbot) -> None:
     dialog.show()
     assert not dialog.target_note.isVisible()
     dialog.custom.setChecked(True)
-    dialog.custom_target.setValue(750)
-    assert dialog.target_note.isVisible()
-    assert dialog.target_note.text().startswith("A target of 750 is far past the usual")
+    said: list[str] = []
+    dialog.target_note.setText = lambda text, say=dialog.target_note.setText: (said.append(text), say(text))
+    for typed in (7, 75, 750):  # (typed key by key: "7" said nothing, said only once paused)
+        dialog.custom_target.setValue(typed)
+    qtbot.waitUntil(dialog.target_note.isVisible, timeout=3000)
+    assert said == ["A target of 750 is far past the usual (75, 100, 150): a match to it lasts "
+                    "about 10 times as many rounds as one to 75."]  # fmt: skip
     dialog.target_buttons.button(75).setChecked(True)  # a common target chosen instead
     assert not dialog.target_note.isVisible() and dialog.target_note.text() == ""
     dialog.custom.setChecked(True)
@@ -114,7 +118,7 @@ def test_a_target_far_from_the_usual_is_noted_in_both_dialogs(qtbot) -> None:
     settings.show()
     assert settings.target_note.isVisible() and "far under the usual" in settings.target_note.text()
     settings._target.setValue(100)
-    assert not settings.target_note.isVisible()
+    qtbot.waitUntil(lambda: not settings.target_note.isVisible(), timeout=3000)
 
 
 def test_a_large_target_survives_the_match_settings_dialog(qtbot) -> None:

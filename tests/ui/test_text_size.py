@@ -501,3 +501,36 @@ def test_the_view_menu_makes_the_text_larger_and_smaller_and_keeps_it(qtbot, sto
         from blitzcam.ui.app import set_text_size
 
         set_text_size(QApplication.instance(), 100)
+
+
+def test_a_text_size_chosen_during_a_scan_widens_its_panel_with_it(qtbot, store, tmp_path) -> None:
+    # (Ctrl+= twice during a scan begun at 100 %: its panel stayed 380 px at 150 %, the buttons
+    # cut to "pture (Spac"; diff review)
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.ui.app import set_text_size
+    from blitzcam.ui.main_window import MainWindow
+    from blitzcam.ui.scan import COLUMN_GAP, PANEL_WIDTH
+    from tests.ui.fakes import ScriptedFeed, match_of, synthetic_frame
+
+    store.create_match(match_of())
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
+                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    try:
+        window.scan_action.trigger()
+        qtbot.waitUntil(lambda: window.scan is not None, timeout=2000)
+        assert window.scan._panel.width() == PANEL_WIDTH
+        window.larger_text_action.trigger()
+        window.larger_text_action.trigger()
+        assert window.scan._panel.width() == round(PANEL_WIDTH * 1.5)
+        assert window.scan._seats_grid.horizontalSpacing() == round(COLUMN_GAP * 1.5)
+        button = window.scan.capture_button
+        qtbot.waitUntil(lambda: button.width() >= button.sizeHint().width(), timeout=2000)
+        window.scan.stop()
+    finally:
+        set_text_size(QApplication.instance(), 100)

@@ -65,6 +65,17 @@ def test_a_short_plot_s_axis_ends_at_its_values_not_at_a_tick_past_them() -> Non
     assert -15 - bottom < 0.05 * (top - bottom)  # little under the lowest
 
 
+def test_the_value_axis_keeps_two_ticks_at_least() -> None:
+    # (at two ticks' room, totals of -30 to 60 under a target of 75 had a step of 100, and "0"
+    # was the axis's only label; diff review)
+    assert value_axis(-30, 75, max_ticks=2)[2] == [0, 50]
+    for max_ticks in (2, 3, 6):
+        for low in range(-60, 1, 3):
+            for high in (1, 7, 40, 75, 100, 150, 300, 1000):
+                bottom, top, ticks = value_axis(low, high, max_ticks)
+                assert len(ticks) >= 2 and bottom <= ticks[0] and ticks[-1] <= top, (low, high)
+
+
 @pytest.mark.parametrize(
     ("src", "dst", "expected"),
     [

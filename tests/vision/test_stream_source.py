@@ -925,13 +925,24 @@ def test_a_clip_over_http_is_paced_on_its_own_clock_as_a_file_on_disk_is() -> No
 
 def test_a_paced_clip_that_drops_before_its_end_reads_on_from_there() -> None:
     frames = random_frames(10)
-    sessions = iter([GrabbedClip(frames, 10, drop_after=4), GrabbedClip(frames, 10)])
+
+    class Dropping(GrabbedClip):
+        failed = 0  # reads on the dead connection: each a stalled stream's read timeout
+
+        def read(self) -> tuple[bool, np.ndarray | None]:
+            ok, frame = super().read()
+            self.failed += not ok
+            return ok, frame
+
+    first = Dropping(frames, 10, drop_after=4)
+    sessions = iter([first, GrabbedClip(frames, 10)])
     source = StreamSource("http://127.0.0.1/clip.mp4", opener=lambda spec: next(sessions),
                           every_s=0.3, sleep=lambda s: None)  # fmt: skip
     # (frames 0-3 taken, the drop at the 5th: the frame after the last taken is read on from
     # there, and the pace goes on from it)
     assert [f.index for f in source] == [0, 3, 4, 7]
     assert source.reconnects == 1 and source.end_note is None
+    assert first.failed == 1  # (read again before reconnecting: two timeouts waited through)
 
 
 def test_a_clip_over_http_cut_short_ends_with_the_note_a_file_gives() -> None:
