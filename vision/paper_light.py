@@ -38,6 +38,12 @@ GLARE_NOTE_FROM: Final = 0.2
 CLIPPED_CARD_FROM: Final = 0.1
 ALL_WHITE_FROM: Final = 0.97  # ... and not said over this much: no light whites out a whole card
 WHOLE_PAPER_FROM: Final = 0.5  # white over more of the card: its paper is (a scan, an export)
+# ... unless this much of the card is paper short of white: then light whited out the rest. A
+# scan whose paper is white to the last bit leaves 2-4 % of it short, at its drawing's edges
+# (the eight rendered backs, their light raised 10-40 %, and JPEG); a photo with glare over
+# 57 % of a card left 42 % of its paper grey, and was stored unsaid, its drawing half gone
+PAPER_LEFT_FROM: Final = 0.15
+PAPER_GREY_FROM: Final = 180  # ... paper that light left short of white is this light at least
 EDGE_BAND: Final = 0.03  # of the card's width: white reaching it is paper in strong light
 RING: Final = (0.01, 0.04)  # of the card's width: the paper around a white patch, from and to
 RING_PAPER_BELOW: Final = WHITE_FROM  # the paper around a glare spot is not white itself
@@ -121,13 +127,15 @@ def clipped_white(card_bgr: np.ndarray) -> float:
 
 def _glare(card_bgr: np.ndarray) -> np.ndarray | None:
     """Where glare whites a card out (a mask), or None for a card white to the last bit over
-    more than WHOLE_PAPER_FROM of it (a scan's paper, an export's)."""
+    more than WHOLE_PAPER_FROM of it (a scan's paper, an export's). Where light whites out
+    so much of a photographed card, some of its paper is left short of white
+    (PAPER_LEFT_FROM): all the white is then the light's."""
     if card_bgr.ndim != 3 or card_bgr.shape[2] != 3 or not card_bgr.size:
         return None
     least = card_bgr.min(axis=2)
     white = (least >= WHITE_FROM).astype(np.uint8)
     if white.mean() > WHOLE_PAPER_FROM:
-        return None
+        return white > 0 if _paper_short_of_white(card_bgr, least) >= PAPER_LEFT_FROM else None
     height, width = white.shape
     side = min(height, width)
     band = max(2, round(side * EDGE_BAND))
@@ -155,6 +163,13 @@ def _glare(card_bgr: np.ndarray) -> np.ndarray | None:
         if ring.any() and np.median(least[y0:y1, x0:x1][ring]) < RING_PAPER_BELOW:
             glare[y0:y1, x0:x1] |= patch > 0
     return glare
+
+
+def _paper_short_of_white(card_bgr: np.ndarray, least: np.ndarray) -> float:
+    """The share of a card that is paper (unsaturated, light) but not white to the last bit."""
+    hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)
+    paper = (hsv[..., 1] < PAPER_SATURATION_BELOW) & (hsv[..., 2] >= PAPER_GREY_FROM)
+    return float((paper & (least < WHITE_FROM)).mean())
 
 
 def _paper(card_bgr: np.ndarray) -> np.ndarray:

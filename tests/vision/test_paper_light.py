@@ -103,3 +103,24 @@ def test_glare_is_a_white_highlight_over_the_drawing_not_paper_in_strong_light()
     # a card whose paper is white to the last bit all over (a scan, an export): no telling
     assert whited_out(np.full((100, 80, 3), 255, np.uint8)) == 0.0
     assert whited_out(np.zeros((0, 0, 3), np.uint8)) == whited_out(card[..., 0]) == 0.0
+
+
+def test_glare_over_most_of_a_card_is_glare_where_a_scan_s_white_paper_is_not() -> None:
+    # (light whiting out 57 % of a photographed card, its drawing half gone, was taken for a
+    # scan's paper, white over more than half the card: stored unsaid, and none of that deck's
+    # cards was counted; enrollment review)
+    from blitzcam.vision.paper_light import GLARE_NOTE_FROM, WHITE_FROM, whited_out
+
+    card = _lit("red-plow", 0.85)
+    height, width = card.shape[:2]
+    yy, xx = np.mgrid[0:height, 0:width]
+    # a lamp's hot spot over most of the card: its paper white to the last bit, its darkest ink
+    # still short of white
+    spot = ((xx - width * 0.5) / (width * 0.5)) ** 2 + ((yy - height * 0.5) / (height * 0.47)) ** 2
+    broad = _lit("red-plow", np.where(spot <= 1, 1.0 + 0.9 * (1 - spot), 0.85))
+    assert (broad.min(axis=2) >= WHITE_FROM).mean() > 0.5
+    assert whited_out(broad) > GLARE_NOTE_FROM
+    # a scan's paper, white to the last bit, its ink kept (the light raised 20 %): no glare
+    scan = _lit("red-plow", 1.2)
+    assert (scan.min(axis=2) >= WHITE_FROM).mean() > 0.5
+    assert whited_out(scan) == 0.0
