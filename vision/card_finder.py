@@ -93,6 +93,10 @@ EDGE_DEPTH: Final = 0.02
 
 
 TWO_CARDS: Final = "more than one card in the picture: lay one back alone"
+BESIDE_PAPER: Final = (
+    "more than one card-like shape in the picture (the card beside a sheet of paper or a "
+    "phone, or another card?): lay one back alone on a darker surface"
+)
 RUNS_OFF: Final = (
     "the card found runs off the edge of the picture: photograph the whole card, with some of "
     "the table around it"
@@ -438,7 +442,7 @@ def _card_in(
     if not found and (crop := _crop_shape_problem(image_bgr)) is not None:
         return cards, crop
     problem = card_problem(cards, image_wh, far=() if cards else found, pixel_scale=pixel_scale)
-    if problem in (TWO_CARDS, RUNS_OFF):
+    if problem in (TWO_CARDS, BESIDE_PAPER, RUNS_OFF):
         # the card found runs off the picture or has no card's outline, and so does another
         # bright shape of a second card's size: a wood table's light grain, a patterned cloth
         # (else "more than one card" is said of a wood table with none, and with a small card),
@@ -472,25 +476,31 @@ def card_problem(
         )
     card, others = cards[0], cards[1:]
     corners, area, one_card = card.corners, card.area, card.one_card
-    if any(
-        other.area >= SECOND_CARD_SHARE * area
-        or (
-            other.area >= SECOND_CARD_SHAPED_SHARE * area
-            and _card_shaped(other.corners, image_wh, seen_card_ratio(other.corners, image_wh))
-        )
+
+    def card_shaped(shape: Bright) -> bool:
+        return _card_shaped(shape.corners, image_wh, seen_card_ratio(shape.corners, image_wh))
+
+    beside = [
+        other
         for other in others
-    ):
-        return TWO_CARDS
-    if any(
-        other.area >= BESIDE_CARD_SHAPED_SHARE * area
-        and _card_shaped(other.corners, image_wh, seen_card_ratio(other.corners, image_wh))
+        if other.area >= BESIDE_CARD_SHAPED_SHARE * area
+        and card_shaped(other)
         and not _within(other.corners, corners)
+    ]
+    second = [
+        other
         for other in others
-    ):
-        return (
-            "more than one card-like shape in the picture (the card beside a sheet of paper, "
-            "or another card?): lay one back alone on a darker surface"
-        )
+        if other.area >= SECOND_CARD_SHARE * area
+        or (other.area >= SECOND_CARD_SHAPED_SHARE * area and card_shaped(other))
+    ]
+    # a shape of no card's among them: a sheet of paper or a white phone beside the card
+    # (said as two cards, the sheet or the phone was never named)
+    if (beside or second) and not all(map(card_shaped, [card, *second])):
+        return BESIDE_PAPER
+    if second:
+        return TWO_CARDS
+    if beside:
+        return BESIDE_PAPER
     whole = np.array_equal(corners, _whole_corners(image_wh))
     if (
         area < STRIPE_SHARE * image_wh[0] * image_wh[1]

@@ -500,12 +500,13 @@ def profile_from_dir(folder: Path) -> DeckProfile:
     return _profile(entries, stand_ins=missing)
 
 
-def pictures_not_read(folder: Path, decks: Iterable[str]) -> list[Path]:
-    """Pictures in a `--decks` folder named after one of `decks` that are not read: not PNG
-    files, or hidden (only a visible <deck>.png is read: a red-plow.jpg, or a .red-plow.png,
-    beside PNGs left red plow's cards uncounted without a word of the file). A macOS `._`
-    file is no picture of the user's."""
-    wanted = set(decks)
+def pictures_not_read(folder: Path, decks: Iterable[str] | None = None) -> list[Path]:
+    """Pictures in a `--decks` folder named after one of `decks` (None: any name) that are not
+    read: not PNG files, or hidden (only a visible <deck>.png is read: a red-plow.jpg, or a
+    .red-plow.png, beside PNGs left red plow's cards uncounted without a word of the file; a
+    mine.jpg, a deck of the user's own, the same). A macOS `._` file is no picture of the
+    user's."""
+    wanted = None if decks is None else set(decks)
     try:
         listing = sorted(Path(folder).iterdir())
     except OSError:
@@ -514,7 +515,7 @@ def pictures_not_read(folder: Path, decks: Iterable[str]) -> list[Path]:
         path
         for path in listing
         if not file_managers_own(path.name)
-        and path.stem.removeprefix(".") in wanted
+        and (wanted is None or path.stem.removeprefix(".") in wanted)
         and path.suffix.lower() in IMAGE_SUFFIXES
         and (path.suffix.lower() != ".png" or path.name.startswith("."))
     ]

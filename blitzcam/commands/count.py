@@ -8,6 +8,7 @@ import os
 import sys
 import time
 import unicodedata
+from pathlib import Path
 from typing import Any, Final
 
 from blitzcam.commands.deck_option import counting_pipeline, deck_list
@@ -255,6 +256,7 @@ def run(args: argparse.Namespace) -> int:
             take_back = None if args.decks is None else f"{origin} is the file"
             print(f"note: {other.note(take_back=take_back)}", file=sys.stderr)
     unread = pipeline.profile.unread_decks()
+    pictures: list[Path] = []
     if unread:  # the JSON keeps every known deck (the contract); say why some can only be 0
         from blitzcam.vision.references import pictures_not_read
 
@@ -266,6 +268,16 @@ def run(args: argparse.Namespace) -> int:
             + (f" ({said}: not read, references are visible PNG files)" if pictures else ""),
             file=sys.stderr,
         )
+    if args.decks is not None:  # (a mine.jpg beside them, a deck of the user's own: unsaid)
+        from blitzcam.vision.references import pictures_not_read
+
+        others = [path for path in pictures_not_read(args.decks) if path not in pictures]
+        if others:
+            print(
+                f"note: --decks {args.decks}: {', '.join(str(path) for path in others)}: not "
+                "read, references are visible PNG files named DECK.png",
+                file=sys.stderr,
+            )
     entries = [_count_one(pipeline, path, args.in_play) for path in _demo_named(args.images)]
     failed = [entry for entry in entries if "error" in entry]
     if failed:  # said where a script whose stdout goes to a file still sees it, and before

@@ -352,14 +352,18 @@ def test_a_deck_s_picture_that_is_no_png_is_named_in_the_note(random_model, phot
     back = cv2.cvtColor(render_back("red-plow", width=500).rgba, cv2.COLOR_RGBA2BGR)
     cv2.imwrite(str(decks / "green-pump.png"), back)
     cv2.imwrite(str(decks / "red-plow.jpg"), back)
-    cv2.imwrite(str(decks / "table-photo.jpg"), back)  # a picture naming no deck: not said
+    # a picture naming none of the eight: a deck of the user's own as a JPEG, its cards not
+    # counted unsaid (enrollment review), or a photo of no deck; said in a note of its own
+    cv2.imwrite(str(decks / "table-photo.jpg"), back)
     cv2.imwrite(str(decks / ".blue-plow.png"), back)  # hidden: not read, and said (review)
     (decks / "._blue-plow.png").write_bytes(b"\0\5\26\7")  # (macOS's, beside a copied file)
     argv = ["count", "--model", str(random_model.onnx), "--decks", str(decks), str(photos["good"])]
     code, _, err = _run(capsys, argv)
     assert code == 0
     assert err.endswith(f"their cards are not counted ({decks / '.blue-plow.png'}, {decks / 'red-plow.jpg'}: "
-                        "not read, references are visible PNG files)\n")  # fmt: skip
+                        "not read, references are visible PNG files)\n"
+                        f"note: --decks {decks}: {decks / 'table-photo.jpg'}: not read, references "
+                        "are visible PNG files named DECK.png\n")  # fmt: skip
 
 
 def test_decks_that_look_alike_are_noted_on_stderr(random_model, photos, tmp_path, capsys) -> None:

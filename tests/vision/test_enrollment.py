@@ -1388,6 +1388,25 @@ def test_decks_list_marks_two_backs_of_one_deck_and_a_deck_of_one_s_own(capsys) 
                          "below)"), mine  # fmt: skip
 
 
+@pytest.mark.parametrize("other", [(300, 600), (1000, 460)])  # a white phone; a larger slip
+def test_a_card_beside_a_white_phone_or_a_larger_sheet_names_them_not_two_cards(
+    tmp_path: Path, other: tuple[int, int]
+) -> None:
+    # (said "more than one card in the picture": the phone or the slip, not card-shaped, was
+    # taken for a second card by its size; enrollment review. An A4 sheet, 1.41 long, is a
+    # card's shape seen at a slant: said as another card, or a sheet, by the rule below)
+    table = np.full((1600, 2400, 3), (60, 70, 80), np.uint8)
+    width, height = other
+    table[200 : 200 + height, 1300 : 1300 + width] = 245
+    card = render_back("green-pump", width=420)
+    h, w = card.rgba.shape[:2]
+    table[500 : 500 + h, 400 : 400 + w][card.rgba[..., 3] > 127] = (
+        card.rgba[..., 2::-1][card.rgba[..., 3] > 127])  # fmt: skip
+    with pytest.raises(UserError, match=r"^photo\.jpg: more than one card-like shape in the "
+                       r"picture \(the card beside a sheet of paper or a phone"):  # fmt: skip
+        enroll_image("my-deck", table, source="photo.jpg", out_dir=tmp_path / "decks")
+
+
 def test_a_card_beside_a_sheet_of_paper_is_refused_not_the_sheet_stored(tmp_path: Path) -> None:
     # (enrollment review, stop 63) the largest bright shape, an A4 score sheet (1.41 long: a
     # card's shape seen at a slant), was stored as the deck's back, its grid and numbers read
