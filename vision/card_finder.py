@@ -520,7 +520,8 @@ def card_problem(
             return (
                 f"the bright shape found runs off the edge of the picture and fills {share:.0%} "
                 "of it: a table as light as the card? lay the card on a darker surface (if it "
-                "is the card, photograph the whole card with some of the table around it)"
+                "is the card, photograph the whole card with some of the table around it; a "
+                "screenshot or a scan of it, crop it to the card's edges)"
             )
         return RUNS_OFF
     if not one_card:

@@ -403,7 +403,12 @@ def forget_deck(deck: str) -> tuple[Path, ...]:
     paths = enrolled_files(user_decks_dir(), deck)
     if not paths:
         read_against = "its built-in art" if deck in DECK_NAMES else "nothing: it is not counted"
-        raise UserError(f"{deck}: no enrolled back to forget (it is read against {read_against})")
+        # (a typo's: as `enroll` says it, with the deck meant)
+        meant = meant_deck(deck)
+        typo = f"; did you mean {meant}?" if meant is not None else ""
+        raise UserError(
+            f"{deck}: no enrolled back to forget (it is read against {read_against}){typo}"
+        )
     for path in paths:
         try:
             path.unlink()

@@ -177,6 +177,9 @@ def list_command(args: argparse.Namespace) -> int:
         unchecked = ""
     except UserError as exc:
         pairs, unchecked = None, str(exc)
+    # a deck of one's own whose back cannot be used is not counted: a row of its own (in the
+    # JSON too: it was in the table alone, `unusable_back` never true of it)
+    not_counted = sorted(unusable - {deck for deck, _ in rows})
     if args.json:
         import json
 
@@ -189,6 +192,10 @@ def list_command(args: argparse.Namespace) -> int:
                     "unusable_back": deck in unusable,
                 }
                 for deck, origin in rows
+            ]
+            + [
+                {"deck": deck, "enrolled": True, "reference": None, "unusable_back": True}
+                for deck in not_counted
             ],
             "unusable": problems,
             # null when the identity network could not be loaded to check
@@ -213,8 +220,7 @@ def list_command(args: argparse.Namespace) -> int:
         # ASCII escapes: a file name whose bytes are not UTF-8 stays valid JSON
         print(json.dumps(document, indent=2))
     else:
-        # a deck of one's own whose back cannot be used is not counted: a row of its own
-        rows = rows + [(deck, "not counted") for deck in sorted(unusable - {d for d, _ in rows})]
+        rows = rows + [(deck, "not counted") for deck in not_counted]
         width = max(len(deck) for deck, _ in rows)
         for deck, origin in rows:
             own = "  (a deck of your own)" if deck not in DECK_NAMES else ""

@@ -793,6 +793,9 @@ def test_forget_a_deck_of_your_own_and_it_is_no_longer_counted(capsys) -> None:
         ("my-deck", r"my-deck: no enrolled back to forget \(it is read against nothing"),
         ("Green Pump", r"deck name 'Green Pump': did you mean green-pump\?"),
         ("unknown", r"deck name 'unknown' is reserved"),
+        # (a typo was told only that nothing is enrolled under it, as `enroll` tells more)
+        ("green-pmp", r"^green-pmp: no enrolled back to forget \(it is read against nothing: it "
+                      r"is not counted\); did you mean green-pump\?$"),
     ],
 )
 def test_forget_refuses_in_one_line(deck: str, message: str) -> None:
@@ -1304,6 +1307,11 @@ def test_decks_list_marks_the_deck_whose_enrolled_back_cannot_be_used(capsys) ->
     assert list_command(argparse.Namespace(json=False)) == 1
     rows = [line.split()[:3] for line in capsys.readouterr().out.splitlines()]
     assert ["own-x", "not", "counted"] in rows and ["own-y", "not", "counted"] in rows
+    # ... in the JSON too (it was in the table alone, its back never said unusable; review)
+    assert list_command(argparse.Namespace(json=True)) == 1
+    decks = {row["deck"]: row for row in json.loads(capsys.readouterr().out)["decks"]}
+    for own in ("own-x", "own-y"):
+        assert decks[own] == {"deck": own, "enrolled": True, "reference": None, "unusable_back": True}
 
 
 def test_glare_over_all_of_the_drawing_is_said_as_glare_not_as_no_drawing(
