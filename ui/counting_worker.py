@@ -160,7 +160,9 @@ class Counter(Protocol):
 class Enroller(Protocol):
     """Learns a deck's back from a frame showing it, or forgets it; each returns a one-line
     result for the user, or raises (UserError) saying why it did not. `enrolled` gives the
-    decks read against a stored print of their own."""
+    decks read against a stored print of their own. One may also say why a frame holds no
+    card to enroll (`card_problem(frame) -> str | None`), looked at before a print is asked
+    to be replaced."""
 
     def enroll(self, deck: str, frame_bgr: np.ndarray) -> str: ...
 

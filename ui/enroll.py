@@ -366,6 +366,14 @@ class EnrollDialog(QDialog):
             self.message.setText(self._stall_refusal)
             self.live.show_message(said, until_picture=True)  # (the camera back answers it)
             return
+        # (asked first, a Yes was then told the view holds two cards: the view is looked at
+        # before the question)
+        checked = getattr(self._enroller, "card_problem", None)
+        if deck in self._enrolled and checked is not None:
+            problem = checked(self._in_view[0])
+            if problem is not None:
+                self.message.setText(f"{deck_label(deck)}: not enrolled: {problem}")
+                return
         # (a print enrolled before was replaced unasked, where Use built-in asks)
         if deck in self._enrolled and not self.ask(
             f"Replace your enrolled print of {deck_label(deck)} with the back in view? The "

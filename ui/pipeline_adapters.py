@@ -185,6 +185,10 @@ class PipelineEnroller:
             )
         return " ".join([message, *notes])
 
+    def card_problem(self, frame_bgr: np.ndarray) -> str | None:
+        """Why the view holds no one card to enroll (None: it holds one)."""
+        return self._enroller.card_problem(frame_bgr)
+
     def forget(self, deck: str) -> str:
         from blitzcam.vision.enrollment import forget_deck
 

@@ -199,6 +199,12 @@ class FrameEnroller:
             check_deck_name(deck), frame_bgr, source="the camera view", out_dir=self._out_dir
         )
 
+    @staticmethod
+    def card_problem(frame_bgr: np.ndarray) -> str | None:
+        """Why `frame_bgr` holds no one card to enroll, as `enroll` would refuse it (None: it
+        holds one; its drawing is judged as it is enrolled)."""
+        return card_in(frame_bgr)[1]
+
 
 def grab_card_frame(spec: str, passed: list[str] | None = None) -> tuple[np.ndarray, str]:
     """The first frame of the source that holds a single card, and what to call it: a

@@ -844,6 +844,34 @@ def test_enrolling_over_a_print_asks_first(qtbot) -> None:
     dialog.reject()
 
 
+def test_the_view_is_looked_at_before_asking_to_replace_a_print(qtbot) -> None:
+    # (a Yes to "Replace your enrolled print…?" was then told "not enrolled: more than one card
+    # in the picture"; enrollment review)
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+
+    class TwoCardsInView(RecordingEnroller):
+        def enrolled(self) -> dict[str, Path]:
+            return {"blue-plow": Path("nowhere/blue-plow.png")}
+
+        def card_problem(self, frame_bgr) -> str | None:
+            return "more than one card in the picture: lay one back alone"
+
+    enroller = TwoCardsInView()
+    dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=enroller,
+                          interval_ms=1)  # fmt: skip
+    qtbot.addWidget(dialog)
+    asked: list[str] = []
+    dialog.ask = lambda question, title="": asked.append(question) or True
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
+    dialog._on_enroll("blue-plow")
+    assert asked == [] and enroller.taught == []
+    assert dialog.message.text() == (
+        "Blue plow: not enrolled: more than one card in the picture: lay one back alone"
+    )
+    dialog.reject()
+
+
 def test_a_decks_folder_s_dialog_offers_nothing_it_would_refuse(qtbot, tmp_path) -> None:
     # (with --decks every Enroll and Use built-in button was on, each refused when pressed with
     # the refusal said twice; a deck with no file there read "built-in drawing", where it is
