@@ -48,6 +48,7 @@ from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.outline_fit import OutlineFit
 from blitzcam.ui.scrolling import fit_to_screen, scrolling_rows
 from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
+from blitzcam.vision.decoder_log import LIBPNG_LINES, decoder_lines
 
 LIVE_MIN_WIDTH: Final = 240  # the camera's view beside the decks, at the least
 LIVE_AIM_WIDTH: Final = 400  # ... and the least four decks a row leave it
@@ -337,7 +338,10 @@ class EnrollDialog(QDialog):
         for deck, image in self.images.items():
             pixmap = QPixmap()
             if deck in self._enrolled:
-                pixmap = QPixmap(str(self._enrolled[deck]))
+                # (a damaged print's "libpng error: Read Error" reached the terminal, naming
+                # no file: the dialog says it is damaged)
+                with decoder_lines([], LIBPNG_LINES):
+                    pixmap = QPixmap(str(self._enrolled[deck]))
             ratio = image.devicePixelRatioF()  # drawn at the screen's resolution: sharp on 2x
             if pixmap.isNull():  # built-in, or a print Qt cannot read (the profile said so)
                 if deck in self._enrolled:

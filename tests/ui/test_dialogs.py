@@ -6,6 +6,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt, QTimer
@@ -955,10 +956,17 @@ def test_enrolling_by_keyboard_gives_the_focus_back_to_the_deck_button(qtbot) ->
     dialog.reject()
 
 
-def test_a_damaged_enrolled_print_is_said_to_be_damaged(qtbot, tmp_path) -> None:
-    # it showed the built-in drawing, labelled "your print" (review)
+@pytest.mark.parametrize("cut_short", [False, True])
+def test_a_damaged_enrolled_print_is_said_to_be_damaged(qtbot, tmp_path, capfd, cut_short) -> None:
+    # it showed the built-in drawing, labelled "your print" (review); a print cut short put
+    # libpng's "libpng error: Read Error" on the terminal, naming no file (enrollment review)
     damaged = tmp_path / "red-buggy.png"
-    damaged.write_bytes(b"not a png at all")
+    if cut_short:
+        png = cv2.imencode(".png", np.random.default_rng(0).integers(0, 255, (200, 128, 3), np.uint8))[1]
+        damaged.write_bytes(png.tobytes()[:400])
+    else:
+        damaged.write_bytes(b"not a png at all")
+    capfd.readouterr()
 
     class Enroller(RecordingEnroller):
         def enrolled(self) -> dict[str, Path]:
@@ -970,6 +978,7 @@ def test_a_damaged_enrolled_print_is_said_to_be_damaged(qtbot, tmp_path) -> None
     assert "your print: damaged,\nbuilt-in used" in dialog.seen["red-buggy"].text()
     assert dialog.forget_buttons["red-buggy"].isEnabled()  # where it can be forgotten
     assert "your print" not in dialog.seen["blue-plow"].text()
+    assert "libpng" not in capfd.readouterr().err
 
 
 def test_enroll_shows_an_enrolled_print_as_it_is_stored(qtbot, tmp_path) -> None:
