@@ -67,6 +67,9 @@ def _dash_hint(message: str, given: Sequence[str], options: Mapping[str, object]
     option = re.match(r"argument (-[-\w]+)(?:/-\w+)?: expected one argument", message)
     if option is not None:
         return f" (a value that starts with '-' is written {option.group(1)}=VALUE)"
+    if message.startswith("the following arguments are required: DECK"):
+        # (after --, as said of a player's name, a deck's was then refused: none starts so)
+        return f" ({dashed[0]} is no option here, and a deck's name does not start with '-')"
     if message.startswith(("unrecognized arguments", "the following arguments are required")):
         return " (a name that starts with '-' is written last, after --, which ends the options)"
     return ""

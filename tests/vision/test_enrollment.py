@@ -1558,3 +1558,16 @@ def test_a_whole_card_at_the_picture_s_edges_is_taken(tilt: float, margin: float
 
     cards, problem = card_in(_turned_card_poking_out(tilt, -margin))
     assert problem is None and len(cards) == 1
+
+
+def test_a_deck_name_starting_with_a_dash_is_not_told_to_go_after_double_dash(capsys) -> None:
+    # ("a name that starts with '-' is written last, after --": then refused, as no deck's
+    # name starts so; enrollment review)
+    from blitzcam.cli import main
+
+    with pytest.raises(SystemExit) as ended:  # (argparse's own refusal)
+        main(["decks", "enroll", "-x", "--image", "a.jpg"])
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert "(-x is no option here, and a deck's name does not start with '-')" in err
+    assert "after --" not in err
