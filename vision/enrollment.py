@@ -279,9 +279,11 @@ def check_deck_name(deck: str, *, new: bool = True) -> str:
         typed = meant_deck(typed) or typed
         if typed not in (deck, UNKNOWN_NAME) and DECK_NAME_PATTERN.fullmatch(typed):
             raise UserError(f"deck name {deck!r}: did you mean {typed}? (names are written so)")
+        # (a name only too long was told the rules it keeps, not that it is too long)
+        long = f" ({len(deck)} of them here)" if len(deck) > DECK_NAME_MAX else ""
         raise UserError(
             f"deck name {deck!r}: expected one of {', '.join(DECK_NAMES)} or a name of lowercase "
-            f"letters, digits and dashes, up to {DECK_NAME_MAX}, not starting with a dash"
+            f"letters, digits and dashes, up to {DECK_NAME_MAX}{long}, not starting with a dash"
         )
     if new and deck in WINDOWS_DEVICES:  # `con.png` is the console there, whatever its extension
         raise UserError(f"deck name {deck!r} names a device on Windows: choose another")

@@ -480,7 +480,7 @@ def test_a_small_light_thing_of_no_cards_shape_beside_the_card_is_no_second_card
         ("My Deck!", "lowercase"),
         ("mydeck\n", "did you mean mydeck"),  # a trailing newline would name 'mydeck\n.png'
         ("-leading-dash", "lowercase"),
-        ("x" * 41, "up to 40"),
+        ("x" * 41, r"up to 40 \(41 of them here\)"),  # (its length said; review)
         ("unknown", "reserved"),  # what `count` calls a back of no deck
         ("con", "names a device on Windows"),  # con.png is the console there
         ("com1", "names a device on Windows"),
