@@ -222,16 +222,23 @@ def test_the_match_browser_opens_as_large_as_its_text_is(qtbot, store) -> None:
         app.setProperty(TEXT_SIZE_PROPERTY, 100)
 
 
-def _window_at_150(qtbot, store, tmp_path):
-    """The main window on the store's match, its text at 150 %."""
+def _window(qtbot, store, tmp_path, **options):
+    """The main window on the store's match, a scripted camera, its settings in `tmp_path`."""
     from blitzcam.ui.main_window import MainWindow
-    from blitzcam.ui.settings import AppSettings
     from tests.ui.fakes import ScriptedFeed, synthetic_frame
 
     feed = ScriptedFeed([synthetic_frame(0, [])])
     window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
-                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
+                        settings_path=tmp_path / "app-settings.json", interval_ms=1, **options)  # fmt: skip
     qtbot.addWidget(window)
+    return window
+
+
+def _window_at_150(qtbot, store, tmp_path):
+    """The main window on the store's match, its text at 150 %."""
+    from blitzcam.ui.settings import AppSettings
+
+    window = _window(qtbot, store, tmp_path)
     window.apply_settings(AppSettings(text_size=150))
     return window
 
@@ -472,15 +479,10 @@ def test_the_view_menu_makes_the_text_larger_and_smaller_and_keeps_it(qtbot, sto
 
     from PySide6.QtWidgets import QApplication
 
-    from blitzcam.ui.main_window import MainWindow
     from blitzcam.ui.text_size import text_percent
-    from tests.ui.fakes import ScriptedFeed, synthetic_frame
 
-    feed = ScriptedFeed([synthetic_frame(0, [])])
     settings_path = tmp_path / "app-settings.json"
-    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
-                        settings_path=settings_path, interval_ms=1, camera_override="demo")  # fmt: skip
-    qtbot.addWidget(window)
+    window = _window(qtbot, store, tmp_path, camera_override="demo")
     view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
     assert {window.larger_text_action, window.smaller_text_action} <= set(view.actions())
     assert window.larger_text_action.shortcut().toString() == "Ctrl+="
@@ -509,15 +511,11 @@ def test_a_text_size_chosen_during_a_scan_widens_its_panel_with_it(qtbot, store,
     from PySide6.QtWidgets import QApplication
 
     from blitzcam.ui.app import set_text_size
-    from blitzcam.ui.main_window import MainWindow
     from blitzcam.ui.scan import COLUMN_GAP, PANEL_WIDTH
-    from tests.ui.fakes import ScriptedFeed, match_of, synthetic_frame
+    from tests.ui.fakes import match_of
 
     store.create_match(match_of())
-    feed = ScriptedFeed([synthetic_frame(0, [])])
-    window = MainWindow(store, open_source=lambda spec: feed, counter=feed.counter,
-                        settings_path=tmp_path / "app-settings.json", interval_ms=1)  # fmt: skip
-    qtbot.addWidget(window)
+    window = _window(qtbot, store, tmp_path)
     window.resize(1366, 768)
     window.show()
     qtbot.waitExposed(window)
