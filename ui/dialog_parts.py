@@ -68,6 +68,7 @@ class TargetNote(NewsLabel):
         self._pause.start()
 
     def say_of(self, target: int | None) -> None:
+        self._pause.stop()  # (a typed target's note still to come is of a target gone since)
         note = None if target is None else target_note(target)
         text = "" if note is None else note[0].upper() + note[1:] + "."
         if text != self.text():

@@ -18,6 +18,7 @@ from blitzcam.game.rules import Round, Settings
 from blitzcam.game.store import MatchStore, StoreError
 from blitzcam.game.text import unmarked
 from blitzcam.ui.counting_worker import CountSnapshot, NullCounter
+from blitzcam.ui.dialog_parts import TYPING_PAUSE_MS
 from blitzcam.ui.enroll import EnrollDialog
 from blitzcam.ui.history import MatchBrowser, export_match, export_path
 from blitzcam.ui.new_match import NewMatchDialog
@@ -109,6 +110,12 @@ def test_a_target_far_from_the_usual_is_noted_in_both_dialogs(qtbot) -> None:
                     "about 10 times as many rounds as one to 75."]  # fmt: skip
     dialog.target_buttons.button(75).setChecked(True)  # a common target chosen instead
     assert not dialog.target_note.isVisible() and dialog.target_note.text() == ""
+    dialog.custom.setChecked(True)
+    dialog.custom_target.setValue(1500)  # typed, and a common target chosen before the pause:
+    dialog.target_buttons.button(100).setChecked(True)  # no note of the typed one comes after
+    qtbot.wait(TYPING_PAUSE_MS + 200)
+    assert not dialog.target_note.isVisible()
+    dialog.custom_target.setValue(750)
     dialog.custom.setChecked(True)
     assert dialog.target_note.isVisible()
     _ok(dialog)
