@@ -10,9 +10,9 @@ from PySide6.QtGui import QAccessible
 
 from blitzcam.game.text import unmarked
 
-try:  # (Qt 6.8 and later; with 6.7 nothing is announced, and the rest is as it was)
+try:  # (Qt 6.8 and later, which pyproject.toml asks for: with 6.7 nothing was announced)
     from PySide6.QtGui import QAccessibleAnnouncementEvent
-except ImportError:  # pragma: no cover - the pinned PySide6 has it
+except ImportError:  # pragma: no cover - the PySide6 pyproject.toml asks for has it
     QAccessibleAnnouncementEvent = None
 
 

@@ -41,6 +41,37 @@ def deck_rgb(deck: str) -> tuple[int, int, int]:
     return tuple(round(c + (255 - c) * mix) for c in (r, g, b))  # type: ignore[return-value]
 
 
+# the least contrast of text with its background (WCAG's, for text under 18 pt): the base red
+# and blue inks as names on the round table measured 3.8 and 3.9
+TEXT_CONTRAST: Final = 4.5
+TABLE_RGB: Final = (24, 30, 42)  # the round table's background (#181e2a, ui/app.py)
+
+
+def deck_text_rgb(deck: str, background: tuple[int, int, int] = TABLE_RGB) -> tuple[int, int, int]:
+    """A deck's colour for a name written in it on `background`: its `deck_rgb`, with white
+    mixed in, in twentieths, until it reads (TEXT_CONTRAST)."""
+    rgb = deck_rgb(deck)
+    for step in range(21):
+        mixed = tuple(round(c + (255 - c) * step / 20) for c in rgb)
+        if contrast(mixed, background) >= TEXT_CONTRAST:  # type: ignore[arg-type]
+            return mixed  # type: ignore[return-value]
+    return (255, 255, 255)
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG 2's contrast ratio of two sRGB colours (1 to 21)."""
+
+    def luminance(rgb: tuple[int, int, int]) -> float:
+        linear = [
+            c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+            for c in (v / 255 for v in rgb)
+        ]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    lighter, darker = sorted((luminance(a), luminance(b)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
 def deck_label(deck: str) -> str:
     """'green-pump' -> 'Green pump' (the UI's spelling of a deck name)."""
     return deck.replace("-", " ").capitalize()

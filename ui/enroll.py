@@ -77,6 +77,7 @@ def _message_box(message: QLabel) -> QScrollArea:
     squeezed to a row with no buttons in view, and a long refusal widens the side column,
     shrinking the live view from 396 to 240 px."""
     box = QScrollArea()
+    box.setAccessibleName("Message")  # (a stop of the Tab order, named nothing)
     box.setWidget(message)
     box.setWidgetResizable(True)
     box.setFrameShape(QFrame.Shape.NoFrame)

@@ -63,6 +63,9 @@ class JoinDialog(QDialog):
             (self.row.team, "team"),
         ):
             box.setAccessibleName(f"The player joining: {what}")
+        # (the seat's number label, hidden here, still named the deck box "Player 1: deck" to a
+        # reader that names a combo box by its label)
+        self.row.number.setBuddy(None)
         free = free_decks(match)
         if free:
             self.row.deck.setCurrentIndex(self.row.deck.findData(free[0]))

@@ -519,9 +519,9 @@ class MainWindow(QMainWindow):
             return
         self.apply_settings(settings)
 
-    def apply_settings(self, settings: AppSettings) -> bool:
+    def apply_settings(self, settings: AppSettings, *, news: str = "Settings saved") -> bool:
         """Use and save `settings`; their camera replaces any --camera given at start. Whether
-        they were saved (if not, the status line says why)."""
+        they were saved (if not, the status line says why; if so, `news`)."""
         self.settings = settings
         self._camera_override = None
         self._use_text_size(settings.text_size)
@@ -535,7 +535,7 @@ class MainWindow(QMainWindow):
             return False
         # (the news before may be of them: a damaged file "kept as .bad when settings are
         # saved", said on after they were)
-        self.statusBar().showMessage("Settings saved", BRIEF_MS)
+        self.statusBar().showMessage(news, BRIEF_MS)
         return True
 
     def _on_enroll(self) -> None:
@@ -649,12 +649,12 @@ class MainWindow(QMainWindow):
             )
             return
         override = self._camera_override  # (the --camera of this run stays in use, unsaved)
-        saved = self.apply_settings(
-            dataclasses.replace(self.settings, text_size=TEXT_SIZES[at + step])
+        size = TEXT_SIZES[at + step]
+        # (one news: "Settings saved" then "Text size 125 %" were both read out)
+        self.apply_settings(
+            dataclasses.replace(self.settings, text_size=size), news=f"Text size {size} %"
         )
         self._camera_override = override
-        if saved:
-            self.statusBar().showMessage(f"Text size {self.settings.text_size} %", BRIEF_MS)
 
     def _use_text_size(self, percent: int) -> None:
         """The app's text at `percent` of its base size, unless it is so already; the open

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.game.rules import Match, Round, Standings
-from blitzcam.ui.deck_colours import deck_rgb
+from blitzcam.ui.deck_colours import deck_text_rgb
 from blitzcam.ui.labels import as_plain, elided
 
 HEADER_ROWS: Final = 2  # player names, then each one's SUB_HEADERS
@@ -139,7 +139,7 @@ class RoundTable(QTableWidget):
             self.setSpan(0, col, 1, COLUMNS_PER_PLAYER)
             self._frozen.setSpan(0, col, 1, COLUMNS_PER_PLAYER)
             head = self._item(player.name, bold)
-            head.setForeground(QColor(*deck_rgb(player.deck)))
+            head.setForeground(QColor(*deck_text_rgb(player.deck)))
             # the whole name, which a narrow column cuts short
             head.setToolTip(
                 as_plain(

@@ -48,6 +48,10 @@ def test_the_seats_and_the_dialogs_boxes_are_named(qtbot, tmp_path: Path) -> Non
     # (not "Player 1: name", the first seat's: a review)
     assert [join.row.name.accessibleName(), join.row.deck.accessibleName()] == [
         "The player joining: name", "The player joining: deck"]
+    # ... and its label is no seat's ("Player 1: deck", a reader's name for the combo box;
+    # accessibility review)
+    labels = QAccessible.queryAccessibleInterface(join.row.deck).relations(QAccessible.RelationFlag.Label)
+    assert "Player 1: deck" not in [label.text(QAccessible.Text.Name) for label, _ in labels]
     settings = SettingsDialog(AppSettings(), data_dir=tmp_path)
     qtbot.addWidget(settings)
     assert settings._camera.accessibleName() == "Camera"
@@ -433,3 +437,18 @@ def test_a_warning_that_comes_and_goes_is_told_once_until_it_has_been_gone_a_whi
     view._on_counted(CountedFrame(frame, CountSnapshot(counts={ann.deck: 7}, settled=True, scene=1,
                                                        voted_face_up=1), 11))  # fmt: skip
     assert len([text for text, _ in told if text == "⚠ 1 face-up card: flip it"]) == 2
+
+
+def test_the_enroll_dialog_s_message_box_is_named(qtbot) -> None:
+    # (a stop of the Tab order named nothing; accessibility review)
+    from PySide6.QtWidgets import QScrollArea
+
+    from blitzcam.ui.enroll import EnrollDialog
+    from tests.ui.fakes import FakeCounter, FakeSource
+
+    dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), FakeCounter([]))
+    qtbot.addWidget(dialog)
+    box = dialog.message.parentWidget()
+    while not isinstance(box, QScrollArea):
+        box = box.parentWidget()
+    assert box.accessibleName() == "Message"

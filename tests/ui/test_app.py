@@ -304,3 +304,31 @@ def test_a_decks_folder_is_counted_against_and_one_that_cannot_be_used_is_said_a
     assert window.counter.pipeline.profile.countable() == ("red-plow",)
     assert isinstance(window._enroller, FolderDecks)
 
+
+
+def test_text_reads_against_what_is_behind_it_and_focus_is_shown() -> None:
+    # (a selected row's white measured 3.7:1, a default button's text 3.9, a left player's
+    # card 3.7, red buggy's and blue plow's names on the round table 3.8 and 3.9; a combo box
+    # showed no focus at all; accessibility review)
+    import re
+
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.ui.app import STYLE
+    from blitzcam.ui.deck_colours import TEXT_CONTRAST, contrast, deck_text_rgb
+
+    def rgb(hex_colour: str) -> tuple[int, int, int]:
+        return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+    def rule(selector: str) -> str:
+        return re.search(re.escape(selector) + r"[^{]*\{([^}]*)\}", STYLE).group(1)
+
+    text = rgb("#e8eaf0")
+    default = rgb(re.search(r"background: (#\w{6})", rule("QPushButton:default")).group(1))
+    selected = rgb(re.search(r"selection-background-color: (#\w{6})", rule("QTableView")).group(1))
+    left = rgb(re.search(r"color: (#\w{6})", rule('QFrame#totalCard[out="true"] QLabel')).group(1))
+    assert contrast(text, default) >= TEXT_CONTRAST
+    assert contrast((255, 255, 255), selected) >= TEXT_CONTRAST
+    assert contrast(left, rgb("#141820")) >= TEXT_CONTRAST
+    assert all(contrast(deck_text_rgb(deck), rgb("#181e2a")) >= TEXT_CONTRAST for deck in DECK_NAMES)
+    for focused in ("QComboBox:focus", "QCheckBox::indicator:focus"):
+        assert focused in STYLE

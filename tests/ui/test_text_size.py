@@ -487,8 +487,11 @@ def test_the_view_menu_makes_the_text_larger_and_smaller_and_keeps_it(qtbot, sto
     assert {window.larger_text_action, window.smaller_text_action} <= set(view.actions())
     assert window.larger_text_action.shortcut().toString() == "Ctrl+="
     assert window.smaller_text_action.shortcut().toString() == "Ctrl+-"
+    said: list[str] = []
+    window.statusBar().messageChanged.connect(said.append)
     try:
         window.larger_text_action.trigger()
+        assert said == ["Text size 125 %"]  # (one news: "Settings saved" was read out before it)
         assert window.settings.text_size == 125 == text_percent()
         assert json.loads(settings_path.read_text())["text_size"] == 125
         assert window.statusBar().currentMessage() == "Text size 125 %"
