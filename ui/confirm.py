@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QImage, QKeyEvent
+from PySide6.QtGui import QImage, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from blitzcam.game.plausibility import post_piles_note, short_of_post_piles
 from blitzcam.game.rules import Player, Round, Tally, Variant, round_score, tally_problem
 from blitzcam.game.text import listed
+from blitzcam.ui.announce import announce
 from blitzcam.ui.capture_view import CaptureThumbnail
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
 from blitzcam.ui.dialog_parts import error_label
@@ -133,7 +134,14 @@ class RoundEditor(QWidget):
             score.setAccessibleDescription(score.toolTip())
             if problem is not None:
                 problems.append(score.toolTip())
-        self.problems.setText("\n".join(f"⚠ {problem}" for problem in problems))
+            # (the reason on the box the focus is in, where a reader looks for it: on the
+            # score alone, which takes no focus, it was said only when Enter was refused)
+            for box in (self.dutch[name], self.blitz[name]):
+                box.setAccessibleDescription(score.toolTip())
+        said = "\n".join(f"⚠ {problem}" for problem in problems)
+        if said != self.problems.text():  # (told as it changes, not at every key)
+            self.problems.setText(said)
+            announce(self.problems, said)
         self.problems.setVisible(bool(problems))
         self.valueChanged.emit(value)
 
@@ -230,6 +238,10 @@ class ConfirmDialog(QDialog):
         self.check = plain_label("\n".join(said))  # names are the players' own text
         self.check.setWordWrap(True)
         self.check.setVisible(bool(said))
+        # (read with the dialog, and told as it opens: a shot missing or decks that look alike
+        # were on the screen alone)
+        self.setAccessibleDescription("\n".join(said))
+        self._said_at_open = "\n".join(said)
         for name in check:
             self.editor.mark(
                 name,
@@ -341,6 +353,11 @@ class ConfirmDialog(QDialog):
         if name is not None:
             self._zeroed = (name, self.editor.blitz[name].value())
             self.editor.blitz[name].setValue(0)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._said_at_open:  # (as it is shown: the dialog is made anew for each review)
+            announce(self, self._said_at_open)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # a held Enter repeats: the press that opened this dialog must not also confirm it

@@ -354,9 +354,12 @@ class MainWindow(QMainWindow):
         opened = match_id != self.match_id
         self.match_id = match_id
         self._redraw(match)
-        if opened:  # (what a change then moves is news; a match opened is not a change)
+        if opened:  # (what a change then moves is news; a match opened is news of its own)
             self._standings_told = self._spoken_standings()
             self._told_decided = self.decided()
+            # (opened from Matches or started, it said nothing of the scores on screen)
+            if self._standings_told:
+                announce(self, f"Match {match_id}: {self._standings_told}")
         self.pages.setCurrentWidget(self.scoreboard)
         self.scoreboard.table.setFocus()
 
@@ -368,6 +371,8 @@ class MainWindow(QMainWindow):
         self.unfolded.setToolTip(as_plain(said[:1].upper() + said[1:]) if said else "")
         self.unfolded.setAccessibleDescription(said or "")
         self.scoreboard.show_match(match, self.standings)
+        # (the focus lands on the rounds' table: the standings read with it)
+        self.scoreboard.table.setAccessibleDescription(self._spoken_standings())
         self.rounds.follow_players(match)
         self.update_actions()
 

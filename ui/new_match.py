@@ -175,6 +175,9 @@ class NewMatchDialog(QDialog):
         target_row.addWidget(self.custom)
         target_row.addWidget(self.custom_target)
         target_row.addStretch(1)
+        # Tab lands on the target chosen, as on any group of radio buttons (it landed on 75
+        # whichever was chosen), and the arrows go on from there
+        self.target_buttons.idToggled.connect(self._tab_to_the_chosen_target)
         self.target_buttons.button(rules.DEFAULT_TARGET).setChecked(True)
         self.variant = variant_box()
         game_box = QGroupBox("Game")
@@ -218,6 +221,13 @@ class NewMatchDialog(QDialog):
     def match(self) -> Match | None:
         """The match built on OK (None before, or when the rules refused it)."""
         return self._match
+
+    def _tab_to_the_chosen_target(self, *_: object) -> None:
+        for button in self.target_buttons.buttons():
+            chosen = button.isChecked()
+            button.setFocusPolicy(
+                Qt.FocusPolicy.StrongFocus if chosen else Qt.FocusPolicy.ClickFocus
+            )
 
     def _say_target(self, *_: object) -> None:
         self.target_note.say_of(self.target())

@@ -452,3 +452,30 @@ def test_the_enroll_dialog_s_message_box_is_named(qtbot) -> None:
     while not isinstance(box, QScrollArea):
         box = box.parentWidget()
     assert box.accessibleName() == "Message"
+
+
+def test_the_confirm_dialog_tells_its_warnings_and_a_refused_count_as_they_come(qtbot, monkeypatch) -> None:
+    # (a shot missing, decks that look alike and a count the rules refuse were on the screen
+    # alone: nothing was told as the dialog opened, nor as 11 was typed in a Blitz box, and the
+    # box the focus was in carried no reason; accessibility review)
+    from blitzcam.ui import confirm
+
+    told: list[str] = []
+    monkeypatch.setattr(confirm, "announce", lambda source, text, **kw: told.append(text))
+    dialog = ConfirmDialog(match_of().players, round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)),
+                           title="Round 1", check=["Ann", "Bob"], unshot=["Blitz"])  # fmt: skip
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert told and "Blitz" in told[-1] and "Check Ann and Bob" in told[-1]
+    assert dialog.accessibleDescription() == told[-1]
+    told.clear()
+    dialog.editor.blitz["Cy"].setValue(11)
+    assert told == ["⚠ Cy: 11 Blitz cards: a Blitz pile is dealt 10"]
+    assert dialog.editor.blitz["Cy"].accessibleDescription() == "Cy: 11 Blitz cards: a Blitz pile is dealt 10"
+    dialog.editor.dutch["Cy"].setValue(3)  # (the same reason: not told again)
+    dialog.editor.blitz["Cy"].setValue(12)  # (another: told)
+    dialog.editor.blitz["Cy"].setValue(2)  # (none: cleared, which announce says nothing of)
+    assert told == ["⚠ Cy: 11 Blitz cards: a Blitz pile is dealt 10",
+                    "⚠ Cy: 12 Blitz cards: a Blitz pile is dealt 10", ""]  # fmt: skip
+    assert dialog.editor.blitz["Cy"].accessibleDescription() == ""

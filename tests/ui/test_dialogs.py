@@ -129,6 +129,26 @@ def test_a_target_far_from_the_usual_is_noted_in_both_dialogs(qtbot) -> None:
     qtbot.waitUntil(lambda: not settings.target_note.isVisible(), timeout=3000)
 
 
+def test_tab_lands_on_the_target_chosen(qtbot) -> None:
+    # (it landed on "Target 75" whichever was chosen, and Shift+Tab on "custom"; accessibility
+    # review)
+    from PySide6.QtTest import QTest
+
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
+    dialog.target_buttons.button(150).setChecked(True)
+    dialog.rows[1].deck.setFocus()
+    QTest.keyClick(dialog.rows[1].deck, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is dialog.target_buttons.button(150)
+    dialog.variant.setFocus()  # (after the buttons, the custom box off: Shift+Tab back to them)
+    QTest.keyClick(dialog.variant, Qt.Key.Key_Backtab)
+    assert QApplication.focusWidget() is dialog.target_buttons.button(150)
+
+
 def test_a_large_target_survives_the_match_settings_dialog(qtbot) -> None:
     dialog = MatchSettingsDialog(Settings(target=250_000))
     qtbot.addWidget(dialog)

@@ -236,6 +236,28 @@ def test_a_screen_reader_is_told_who_won_and_the_totals_after_a_round(qtbot, sto
     assert said[-1] == "Ann leads after round 1 — totals: Ann 20, Cy 1, Bob 0", said
 
 
+def test_a_match_opened_tells_its_standings_and_the_rounds_table_carries_them(
+    qtbot, store, feed, tmp_path, monkeypatch
+):
+    # (opened from Matches, or started, nothing was told of the scores on screen, and the
+    # focus landed on a table that carried none; accessibility review)
+    from tests.ui.test_accessible_names import _announced
+
+    first = store.create_match(match_of(round_of(Ann=(20, 0), Bob=(2, 1), Cy=(5, 2)), target=30))
+    second = store.create_match(match_of(round_of(Ann=(2, 0), Bob=(9, 0), Cy=(1, 2))))
+    window = _window(qtbot, store, feed, tmp_path)
+    told = _announced(monkeypatch)
+    window.show_match(first)
+    said = [text for text, _ in told]
+    assert said[-1] == f"Match {first}: Ann leads after round 1 — totals: Ann 20, Cy 1, Bob 0", said
+    assert window.scoreboard.table.accessibleDescription() == said[-1].removeprefix(f"Match {first}: ")
+    window.show_match(second)
+    assert [text for text, _ in told][-1].startswith(f"Match {second}: Bob leads after round 1")
+    count = len(told)
+    window.show_match(second)  # (the same match drawn again is no news)
+    assert len(told) == count
+
+
 def test_a_round_of_zeros_is_saved_only_on_a_second_enter(qtbot, store, feed, tmp_path):
     # (a review's case: Ctrl+M then Enter saved 0/0 for everyone, a round nobody played)
     match_id = store.create_match(match_of())
