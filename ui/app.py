@@ -46,7 +46,7 @@ QPushButton { background: #2a3244; border: 1px solid #3a4560; border-radius: 6px
     padding: 6px 14px; }
 QPushButton:hover { background: #34405a; }
 QPushButton:default, QPushButton#primary { background: #2259c4; border-color: #4d86ea; }
-QPushButton:focus { border-color: #8fb4f5; }
+QPushButton:focus { border: 2px solid #ffffff; padding: 5px 13px; }
 QLineEdit, QSpinBox, QComboBox { background: #1f2636; border: 1px solid #3a4560;
     border-radius: 4px; padding: 4px; }
 QLineEdit:focus, QSpinBox:focus, QComboBox:focus { border: 2px solid #8fb4f5; padding: 3px; }
@@ -72,8 +72,7 @@ QRadioButton::indicator { border-radius: 8tpx; }
 QCheckBox::indicator { border-radius: 3tpx; }
 QRadioButton::indicator:checked, QCheckBox::indicator:checked { background: #2259c4;
     border-color: #8fb4f5; }
-QRadioButton::indicator:focus, QCheckBox::indicator:focus { border-color: #ffffff;
-    background: #34507e; }
+QRadioButton::indicator:focus, QCheckBox::indicator:focus { border-color: #ffffff; }
 QCheckBox::indicator:checked { image: url("ICONS/check.svg"); }
 QRadioButton::indicator:disabled, QCheckBox::indicator:disabled { border-color: #3a4152; }
 QGroupBox { border: 1px solid #2e374b; border-radius: 8px; margin-top: 14px; padding-top: 8px; }

@@ -167,7 +167,11 @@ def value_axis(low: int, high: int, max_ticks: int = 6) -> tuple[float, float, l
         first, last = math.ceil(bottom / step) * step, math.floor(top / step) * step
         if last > first:
             break
-    return bottom, top, list(range(first, last + 1, step))
+    ticks = list(range(first, last + 1, step))
+    # ... and no more than the plot has room for: every other one, 0 kept (the step that left
+    # two put four at a short plot's two ticks' room, -47 to 18: -40, -20, 0, 20)
+    sparser = [tick for tick in ticks if tick % (2 * step) == 0]
+    return bottom, top, sparser if len(ticks) > max_ticks + 1 and len(sparser) >= 2 else ticks
 
 
 def legend_layout(

@@ -92,6 +92,7 @@ class RoundEditor(QWidget):
         self.problems.setWordWrap(True)
         set_styled(self.problems, refused=True)
         grid.addWidget(self.problems, len(self._players) + 1, 0, 1, 5)
+        self._refused: tuple[str, ...] = ()  # whose counts the rules refuse, as last told
         # (the rows' spare height under them: given to the header, it stood 160 px over them)
         grid.setRowStretch(len(self._players) + 2, 1)
         self._on_changed()
@@ -139,10 +140,15 @@ class RoundEditor(QWidget):
             for box in (self.dutch[name], self.blitz[name]):
                 box.setAccessibleDescription(score.toolTip())
         said = "\n".join(f"⚠ {problem}" for problem in problems)
-        if said != self.problems.text():  # (told as it changes, not at every key)
-            self.problems.setText(said)
-            announce(self.problems, said)
+        self.problems.setText(said)
         self.problems.setVisible(bool(problems))
+        refused = tuple(name for name, tally in value.tallies.items() if tally_problem(tally))
+        # told as whose counts are refused changes, not at every key (11 to 15 Blitz was told
+        # four times), and not before the dialog is shown (its opening tells them)
+        if refused != self._refused:
+            self._refused = refused
+            if self.isVisible():
+                announce(self.problems, said)
         self.valueChanged.emit(value)
 
 
@@ -238,10 +244,7 @@ class ConfirmDialog(QDialog):
         self.check = plain_label("\n".join(said))  # names are the players' own text
         self.check.setWordWrap(True)
         self.check.setVisible(bool(said))
-        # (read with the dialog, and told as it opens: a shot missing or decks that look alike
-        # were on the screen alone)
-        self.setAccessibleDescription("\n".join(said))
-        self._said_at_open = "\n".join(said)
+
         for name in check:
             self.editor.mark(
                 name,
@@ -356,8 +359,12 @@ class ConfirmDialog(QDialog):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self._said_at_open:  # (as it is shown: the dialog is made anew for each review)
-            announce(self, self._said_at_open)
+        # read with the dialog, and told as it opens: a shot missing, decks that look alike
+        # and counts the rules refuse were on the screen alone
+        said = "\n".join(text for text in (self.check.text(), self.editor.problems.text()) if text)
+        self.setAccessibleDescription(said)
+        if said:
+            announce(self, said)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # a held Enter repeats: the press that opened this dialog must not also confirm it

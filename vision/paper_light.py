@@ -44,6 +44,10 @@ WHOLE_PAPER_FROM: Final = 0.5  # white over more of the card: its paper is (a sc
 # 57 % of a card left 42 % of its paper grey, and was stored unsaid, its drawing half gone
 PAPER_LEFT_FROM: Final = 0.15
 PAPER_GREY_FROM: Final = 180  # ... paper that light left short of white is this light at least
+# ... and the light's white shades off into it: next to the white (RING's inner width), the
+# paper's median is this near white at least. A glare photo's was 249; an export of a deck of
+# one's own, white with a flat grey frame (225), was taken for glare over 69 % of its drawing
+SHADED_FROM: Final = WHITE_FROM - 10
 EDGE_BAND: Final = 0.03  # of the card's width: white reaching it is paper in strong light
 RING: Final = (0.01, 0.04)  # of the card's width: the paper around a white patch, from and to
 RING_PAPER_BELOW: Final = WHITE_FROM  # the paper around a glare spot is not white itself
@@ -135,7 +139,8 @@ def _glare(card_bgr: np.ndarray) -> np.ndarray | None:
     least = card_bgr.min(axis=2)
     white = (least >= WHITE_FROM).astype(np.uint8)
     if white.mean() > WHOLE_PAPER_FROM:
-        return white > 0 if _paper_short_of_white(card_bgr, least) >= PAPER_LEFT_FROM else None
+        lit = _paper_short_of_white(card_bgr, least) >= PAPER_LEFT_FROM
+        return white > 0 if lit and _shades_into_white(card_bgr, least, white) else None
     height, width = white.shape
     side = min(height, width)
     band = max(2, round(side * EDGE_BAND))
@@ -170,6 +175,17 @@ def _paper_short_of_white(card_bgr: np.ndarray, least: np.ndarray) -> float:
     hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)
     paper = (hsv[..., 1] < PAPER_SATURATION_BELOW) & (hsv[..., 2] >= PAPER_GREY_FROM)
     return float((paper & (least < WHITE_FROM)).mean())
+
+
+def _shades_into_white(card_bgr: np.ndarray, least: np.ndarray, white: np.ndarray) -> bool:
+    """Whether the paper next to a card's white is nearly white itself (SHADED_FROM): light
+    falls off, where a print's tint beside white paper is a step."""
+    side = min(white.shape)
+    near = max(1, round(side * RING[0]))
+    beside = (cv2.dilate(white, np.ones((2 * near + 1,) * 2, np.uint8)) > 0) & (white == 0)
+    hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)
+    beside &= (hsv[..., 1] < PAPER_SATURATION_BELOW) & (hsv[..., 2] >= PAPER_GREY_FROM)
+    return bool(beside.any()) and float(np.median(least[beside])) >= SHADED_FROM
 
 
 def _paper(card_bgr: np.ndarray) -> np.ndarray:

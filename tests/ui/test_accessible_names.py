@@ -473,9 +473,17 @@ def test_the_confirm_dialog_tells_its_warnings_and_a_refused_count_as_they_come(
     dialog.editor.blitz["Cy"].setValue(11)
     assert told == ["⚠ Cy: 11 Blitz cards: a Blitz pile is dealt 10"]
     assert dialog.editor.blitz["Cy"].accessibleDescription() == "Cy: 11 Blitz cards: a Blitz pile is dealt 10"
-    dialog.editor.dutch["Cy"].setValue(3)  # (the same reason: not told again)
-    dialog.editor.blitz["Cy"].setValue(12)  # (another: told)
+    dialog.editor.dutch["Cy"].setValue(3)  # (Cy's count still refused: not told again,
+    dialog.editor.blitz["Cy"].setValue(12)  # nor at every key: 11 to 15 was told 4 times)
     dialog.editor.blitz["Cy"].setValue(2)  # (none: cleared, which announce says nothing of)
-    assert told == ["⚠ Cy: 11 Blitz cards: a Blitz pile is dealt 10",
-                    "⚠ Cy: 12 Blitz cards: a Blitz pile is dealt 10", ""]  # fmt: skip
+    assert told == ["⚠ Cy: 11 Blitz cards: a Blitz pile is dealt 10", ""]
     assert dialog.editor.blitz["Cy"].accessibleDescription() == ""
+    # a count refused as the dialog opens is told with it, not before it is shown
+    told.clear()
+    opened = ConfirmDialog(match_of().players, round_of(Ann=(5, 0), Bob=(3, 11), Cy=(2, 2)),
+                           title="Round 2")  # fmt: skip
+    qtbot.addWidget(opened)
+    assert told == []
+    opened.show()
+    qtbot.waitExposed(opened)
+    assert told == ["⚠ Bob: 11 Blitz cards: a Blitz pile is dealt 10"]

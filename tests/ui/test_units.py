@@ -69,11 +69,13 @@ def test_the_value_axis_keeps_two_ticks_at_least() -> None:
     # (at two ticks' room, totals of -30 to 60 under a target of 75 had a step of 100, and "0"
     # was the axis's only label; diff review)
     assert value_axis(-30, 75, max_ticks=2)[2] == [0, 50]
+    assert value_axis(-47, 18, max_ticks=2)[2] == [-40, 0]  # (not four: -40, -20, 0, 20)
     for max_ticks in (2, 3, 6):
         for low in range(-60, 1, 3):
-            for high in (1, 7, 40, 75, 100, 150, 300, 1000):
+            for high in (1, 7, 18, 40, 75, 100, 150, 300, 1000):
                 bottom, top, ticks = value_axis(low, high, max_ticks)
                 assert len(ticks) >= 2 and bottom <= ticks[0] and ticks[-1] <= top, (low, high)
+                assert len(ticks) <= max_ticks + 1, (low, high, ticks)
 
 
 @pytest.mark.parametrize(

@@ -109,7 +109,13 @@ def test_glare_over_most_of_a_card_is_glare_where_a_scan_s_white_paper_is_not() 
     # (light whiting out 57 % of a photographed card, its drawing half gone, was taken for a
     # scan's paper, white over more than half the card: stored unsaid, and none of that deck's
     # cards was counted; enrollment review)
-    from blitzcam.vision.paper_light import GLARE_NOTE_FROM, WHITE_FROM, whited_out
+    from blitzcam.vision.paper_light import (
+        GLARE_NOTE_FROM,
+        PAPER_LEFT_FROM,
+        WHITE_FROM,
+        _paper_short_of_white,
+        whited_out,
+    )
 
     card = _lit("red-plow", 0.85)
     height, width = card.shape[:2]
@@ -117,10 +123,18 @@ def test_glare_over_most_of_a_card_is_glare_where_a_scan_s_white_paper_is_not() 
     # a lamp's hot spot over most of the card: its paper white to the last bit, its darkest ink
     # still short of white
     spot = ((xx - width * 0.5) / (width * 0.5)) ** 2 + ((yy - height * 0.5) / (height * 0.47)) ** 2
-    broad = _lit("red-plow", np.where(spot <= 1, 1.0 + 0.9 * (1 - spot), 0.85))
+    broad = _lit("red-plow", 0.85 + 0.5 * np.sqrt(np.clip(1 - spot, 0, 1)))  # (falling off)
     assert (broad.min(axis=2) >= WHITE_FROM).mean() > 0.5
     assert whited_out(broad) > GLARE_NOTE_FROM
     # a scan's paper, white to the last bit, its ink kept (the light raised 20 %): no glare
     scan = _lit("red-plow", 1.2)
     assert (scan.min(axis=2) >= WHITE_FROM).mean() > 0.5
     assert whited_out(scan) == 0.0
+    # an export of a deck of one's own, white with a flat grey frame: a print's step from white,
+    # not light falling off (it was taken for glare over 69 % of its drawing; review)
+    framed = _lit("red-plow", 1.2)
+    framed[: height // 10] = framed[-height // 10 :] = framed[:, : width // 12] = 225
+    framed[:, -width // 12 :] = 225
+    assert (framed.min(axis=2) >= WHITE_FROM).mean() > 0.5
+    assert _paper_short_of_white(framed, framed.min(axis=2)) >= PAPER_LEFT_FROM  # (the frame)
+    assert whited_out(framed) == 0.0
