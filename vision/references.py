@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import errno
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -500,13 +500,11 @@ def profile_from_dir(folder: Path) -> DeckProfile:
     return _profile(entries, stand_ins=missing)
 
 
-def pictures_not_read(folder: Path, decks: Iterable[str] | None = None) -> list[Path]:
-    """Pictures in a `--decks` folder named after one of `decks` (None: any name) that are not
-    read: not PNG files, or hidden (only a visible <deck>.png is read: a red-plow.jpg, or a
-    .red-plow.png, beside PNGs left red plow's cards uncounted without a word of the file; a
-    mine.jpg, a deck of the user's own, the same). A macOS `._` file is no picture of the
-    user's."""
-    wanted = None if decks is None else set(decks)
+def pictures_not_read(folder: Path) -> list[Path]:
+    """Pictures in a `--decks` folder that are not read: not PNG files, or hidden (only a
+    visible <deck>.png is read: a red-plow.jpg, or a .red-plow.png, beside PNGs left red
+    plow's cards uncounted without a word of the file; a mine.jpg, a deck of the user's own,
+    the same). A macOS `._` file is no picture of the user's."""
     try:
         listing = sorted(Path(folder).iterdir())
     except OSError:
@@ -515,7 +513,6 @@ def pictures_not_read(folder: Path, decks: Iterable[str] | None = None) -> list[
         path
         for path in listing
         if not file_managers_own(path.name)
-        and (wanted is None or path.stem.removeprefix(".") in wanted)
         and path.suffix.lower() in IMAGE_SUFFIXES
         and (path.suffix.lower() != ".png" or path.name.startswith("."))
     ]

@@ -256,28 +256,28 @@ def run(args: argparse.Namespace) -> int:
             take_back = None if args.decks is None else f"{origin} is the file"
             print(f"note: {other.note(take_back=take_back)}", file=sys.stderr)
     unread = pipeline.profile.unread_decks()
-    pictures: list[Path] = []
-    if unread:  # the JSON keeps every known deck (the contract); say why some can only be 0
+    ignored: list[Path] = []
+    if args.decks is not None:
         from blitzcam.vision.references import pictures_not_read
 
-        pictures = pictures_not_read(args.decks, unread)
-        said = ", ".join(str(path) for path in pictures)
+        ignored = pictures_not_read(args.decks)
+    # those named after a deck with no reference are said with it (.red-plow.png: red-plow)
+    named = [path for path in ignored if path.stem.removeprefix(".") in unread]
+    if unread:  # the JSON keeps every known deck (the contract); say why some can only be 0
+        said = ", ".join(str(path) for path in named)
         print(
             f"note: --decks {args.decks} holds no reference for {', '.join(unread)}: "
             "reported as 0, their cards are not counted"
-            + (f" ({said}: not read, references are visible PNG files)" if pictures else ""),
+            + (f" ({said}: not read, references are visible PNG files)" if named else ""),
             file=sys.stderr,
         )
-    if args.decks is not None:  # (a mine.jpg beside them, a deck of the user's own: unsaid)
-        from blitzcam.vision.references import pictures_not_read
-
-        others = [path for path in pictures_not_read(args.decks) if path not in pictures]
-        if others:
-            print(
-                f"note: --decks {args.decks}: {', '.join(str(path) for path in others)}: not "
-                "read, references are visible PNG files named DECK.png",
-                file=sys.stderr,
-            )
+    others = [path for path in ignored if path not in named]
+    if others:  # (a mine.jpg beside them, a deck of the user's own: unsaid)
+        print(
+            f"note: --decks {args.decks}: {', '.join(str(path) for path in others)}: not "
+            "read, references are visible PNG files named DECK.png",
+            file=sys.stderr,
+        )
     entries = [_count_one(pipeline, path, args.in_play) for path in _demo_named(args.images)]
     failed = [entry for entry in entries if "error" in entry]
     if failed:  # said where a script whose stdout goes to a file still sees it, and before
