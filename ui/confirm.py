@@ -121,7 +121,7 @@ class RoundEditor(QWidget):
 
     def _on_changed(self, *_: object) -> None:
         value = self.value()
-        problems = []
+        problems, refused = [], []
         for name, tally in value.tallies.items():
             # a count the rules refuse marked as it is typed or counted (the demo's full table
             # shot as Blitz piles: 21 Blitz cards, said only once Confirm refused it)
@@ -135,6 +135,7 @@ class RoundEditor(QWidget):
             score.setAccessibleDescription(score.toolTip())
             if problem is not None:
                 problems.append(score.toolTip())
+                refused.append(name)
             # (the reason on the box the focus is in, where a reader looks for it: on the
             # score alone, which takes no focus, it was said only when Enter was refused)
             for box in (self.dutch[name], self.blitz[name]):
@@ -142,11 +143,10 @@ class RoundEditor(QWidget):
         said = "\n".join(f"⚠ {problem}" for problem in problems)
         self.problems.setText(said)
         self.problems.setVisible(bool(problems))
-        refused = tuple(name for name, tally in value.tallies.items() if tally_problem(tally))
         # told as whose counts are refused changes, not at every key (11 to 15 Blitz was told
         # four times), and not before the dialog is shown (its opening tells them)
-        if refused != self._refused:
-            self._refused = refused
+        if tuple(refused) != self._refused:
+            self._refused = tuple(refused)
             if self.isVisible():
                 announce(self.problems, said)
         self.valueChanged.emit(value)

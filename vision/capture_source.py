@@ -292,8 +292,7 @@ class CaptureSource(FrameSource):
 
     def read_frame(self) -> Frame | None:
         """The next frame; a video's next one `every_s` after the last given, on its clock."""
-        paced = self._every_s > 0 and not self.live and self.can_skip()
-        if paced and self.frame_time_s is not None:
+        if self._paced() and self.frame_time_s is not None:
             return self._frame_from(self.frame_time_s + self._every_s)
         image = self._grab()
         if image is None:
@@ -308,6 +307,11 @@ class CaptureSource(FrameSource):
         self._index += 1
         self._note_time()
         return Frame(image=image, index=self._index - 1, origin=self.name)
+
+    def _paced(self) -> bool:
+        """Whether frames are taken `every_s` apart on the video's clock (once it has one): a
+        video file's, on disk or served over HTTP, that can be skipped through undecoded."""
+        return self._every_s > 0 and not self.live and self.can_skip()
 
     def _cut_short(self) -> str | None:
         """Why a video that gave its last frame ended short of the frames it states, by its

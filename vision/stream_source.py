@@ -141,8 +141,7 @@ class StreamSource(CaptureSource):
         FFmpeg's fill), and a stream that sends nothing else is said to. A clip's next one
         `every_s` after the last given, on its clock, where it is paced (every frame was
         counted, the clip played as slowly as this machine counts)."""
-        paced = self._every_s > 0 and not self.live and self.can_skip()
-        if paced and self.frame_time_s is not None:
+        if self._paced() and self.frame_time_s is not None:
             frame = self._frame_from(self.frame_time_s + self._every_s)
             if frame is not None and not self._came_cut_short(frame.image):
                 return frame
