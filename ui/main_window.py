@@ -518,11 +518,16 @@ class MainWindow(QMainWindow):
     def _on_settings_chosen(self, settings: AppSettings, camera_shown: str) -> None:
         if self._camera_override is not None and settings.camera == camera_shown:
             # the camera field left alone: --camera stays in use for this run, unsaved
-            override = self._camera_override
-            self.apply_settings(dataclasses.replace(settings, camera=self.settings.camera))
-            self._camera_override = override
+            self._apply_keeping_camera(dataclasses.replace(settings, camera=self.settings.camera))
             return
         self.apply_settings(settings)
+
+    def _apply_keeping_camera(self, settings: AppSettings, *, news: str = "Settings saved") -> None:
+        """`apply_settings` for a change that leaves the camera alone: the --camera of this
+        run stays in use, unsaved."""
+        override = self._camera_override
+        self.apply_settings(settings, news=news)
+        self._camera_override = override
 
     def apply_settings(self, settings: AppSettings, *, news: str = "Settings saved") -> bool:
         """Use and save `settings`; their camera replaces any --camera given at start. Whether
@@ -653,13 +658,11 @@ class MainWindow(QMainWindow):
                 BRIEF_MS,
             )
             return
-        override = self._camera_override  # (the --camera of this run stays in use, unsaved)
         size = TEXT_SIZES[at + step]
         # (one news: "Settings saved" then "Text size 125 %" were both read out)
-        self.apply_settings(
+        self._apply_keeping_camera(
             dataclasses.replace(self.settings, text_size=size), news=f"Text size {size} %"
         )
-        self._camera_override = override
 
     def _use_text_size(self, percent: int) -> None:
         """The app's text at `percent` of its base size, unless it is so already; the open

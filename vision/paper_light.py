@@ -139,8 +139,9 @@ def _glare(card_bgr: np.ndarray) -> np.ndarray | None:
     least = card_bgr.min(axis=2)
     white = (least >= WHITE_FROM).astype(np.uint8)
     if white.mean() > WHOLE_PAPER_FROM:
-        lit = _paper_short_of_white(card_bgr, least) >= PAPER_LEFT_FROM
-        return white > 0 if lit and _shades_into_white(card_bgr, least, white) else None
+        light = _light_paper(card_bgr)
+        lit = _paper_short_of_white(light, least) >= PAPER_LEFT_FROM
+        return white > 0 if lit and _shades_into_white(light, least, white) else None
     height, width = white.shape
     side = min(height, width)
     band = max(2, round(side * EDGE_BAND))
@@ -170,21 +171,26 @@ def _glare(card_bgr: np.ndarray) -> np.ndarray | None:
     return glare
 
 
-def _paper_short_of_white(card_bgr: np.ndarray, least: np.ndarray) -> float:
-    """The share of a card that is paper (unsaturated, light) but not white to the last bit."""
+def _light_paper(card_bgr: np.ndarray) -> np.ndarray:
+    """Where a card is paper (unsaturated) light enough to be left short of white by light
+    (PAPER_GREY_FROM), or white itself (a mask)."""
     hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)
-    paper = (hsv[..., 1] < PAPER_SATURATION_BELOW) & (hsv[..., 2] >= PAPER_GREY_FROM)
-    return float((paper & (least < WHITE_FROM)).mean())
+    return (hsv[..., 1] < PAPER_SATURATION_BELOW) & (hsv[..., 2] >= PAPER_GREY_FROM)
 
 
-def _shades_into_white(card_bgr: np.ndarray, least: np.ndarray, white: np.ndarray) -> bool:
-    """Whether the paper next to a card's white is nearly white itself (SHADED_FROM): light
-    falls off, where a print's tint beside white paper is a step."""
+def _paper_short_of_white(light: np.ndarray, least: np.ndarray) -> float:
+    """The share of a card that is light paper (`_light_paper`) but not white to the last
+    bit (`least`: each pixel's darkest channel)."""
+    return float((light & (least < WHITE_FROM)).mean())
+
+
+def _shades_into_white(light: np.ndarray, least: np.ndarray, white: np.ndarray) -> bool:
+    """Whether the light paper (`_light_paper`) next to a card's white is nearly white itself
+    (SHADED_FROM): light falls off, where a print's tint beside white paper is a step."""
     side = min(white.shape)
     near = max(1, round(side * RING[0]))
     beside = (cv2.dilate(white, np.ones((2 * near + 1,) * 2, np.uint8)) > 0) & (white == 0)
-    hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)
-    beside &= (hsv[..., 1] < PAPER_SATURATION_BELOW) & (hsv[..., 2] >= PAPER_GREY_FROM)
+    beside &= light
     return bool(beside.any()) and float(np.median(least[beside])) >= SHADED_FROM
 
 
