@@ -344,6 +344,17 @@ class StoreFile:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def change_mark(self) -> tuple[int, int]:
+        """A mark that changes whenever what the file holds may have: a change committed by
+        another connection (another blitzcam, `blitzcam match`, a hand edit: SQLite's
+        data_version) or by this one (the rows it has changed). Equal marks: nothing changed
+        in between, so what was read then still stands."""
+        try:
+            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path} cannot be read: {exc}") from None
+        return int(version), self._conn.total_changes
+
     @contextmanager
     def _transaction(self, *, as_store_errors: bool = True) -> Iterator[sqlite3.Connection]:
         """One change, all or nothing. SQLite's own errors (a writer holding the lock past the

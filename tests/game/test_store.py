@@ -151,6 +151,52 @@ def test_list_and_resume_the_last_unfinished_match(store: MatchStore) -> None:
     assert store.latest_unfinished() is None
 
 
+def test_the_list_is_read_again_only_when_the_file_changed(store: MatchStore, monkeypatch) -> None:
+    # the Matches window lists every match at each return to it: each read and scored (0.13 s
+    # for 500 matches, twice as it opened; review)
+    first = store.create_match(match_of())
+    read: list[int] = []
+    summary = store._summary
+    monkeypatch.setattr(store, "_summary", lambda match_id, *a: read.append(match_id) or summary(match_id, *a))
+    assert [s.rounds_played for s in store.list_matches()] == [0]
+    assert [s.rounds_played for s in store.list_matches()] == [0]
+    assert read == [first]  # nothing changed: the list read before
+    store.add_round(first, round_of(Ann=(5, 0), Bob=(3, 1)))  # a change of its own
+    assert [s.rounds_played for s in store.list_matches()] == [1]
+    with MatchStore(store.path) as elsewhere:  # another window, `blitzcam match round`
+        elsewhere.add_round(first, round_of(Ann=(5, 0), Bob=(3, 1)))
+    assert [s.rounds_played for s in store.list_matches()] == [2]
+    with closing(sqlite3.connect(store.path)) as by_hand:  # a hand edit, another program
+        by_hand.execute("DELETE FROM tallies WHERE round = 2")
+        by_hand.commit()
+    assert [s.rounds_played for s in store.list_matches()] == [1]
+    store._conn.execute("UPDATE tallies SET dutch = 99")  # on this very connection
+    problems: list[str] = []
+    assert store.list_matches(problems=problems) == [] and "breaks the rules" in problems[0]
+    assert read == [first] * 5
+    problems_again: list[str] = []
+    assert store.list_matches(problems=problems_again) == [] and problems_again == problems
+    with pytest.raises(StoreError, match="breaks the rules"):
+        store.list_matches()  # asked plainly, the list read before still says so
+
+
+def test_the_match_to_resume_is_found_reading_newest_first(store: MatchStore, monkeypatch) -> None:
+    # (the app asked at each start, and every match was read and scored to find it: 0.33 s for
+    # 2,000 matches; review)
+    done = [store.create_match(match_of(round_of(Ann=(12, 0), Bob=(1, 1)), target=10)) for _ in range(3)]
+    playing = store.create_match(match_of())
+    newest = store.create_match(match_of(round_of(Ann=(12, 0), Bob=(1, 1)), target=10))
+    read: list[int] = []
+    scored = store._load_scored
+    monkeypatch.setattr(store, "_load_scored", lambda match_id: read.append(match_id) or scored(match_id))
+    assert store.latest_unfinished() == playing
+    assert read == [newest, playing]
+    store.delete_match(playing)
+    read.clear()
+    assert store.latest_unfinished() is None
+    assert read == [newest, *reversed(done)]
+
+
 def test_unknown_match(store: MatchStore) -> None:
     with pytest.raises(StoreError, match="no match 42 in"):
         store.load(42)
