@@ -166,9 +166,12 @@ class MatchBrowser(QDialog):
     def changeEvent(self, event: QEvent) -> None:
         # back from another window (a round added with `blitzcam match`, another blitzcam):
         # the list as stored now, the match chosen kept
-        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
-            if self._changed_since_listed():
-                self.reload()
+        if (
+            event.type() == QEvent.Type.ActivationChange
+            and self.isActiveWindow()
+            and self._changed_since_listed()
+        ):
+            self.reload()
         super().changeEvent(event)
 
     def _changed_since_listed(self) -> bool:
