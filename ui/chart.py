@@ -68,6 +68,7 @@ class Series:
 
 MARKERS: Final = ("circle", "square", "triangle", "diamond")
 LINE_WIDTH: Final = 4  # a series' line, in pixels; lines that meet lie this far apart
+MARKER_ROOM: Final = 14  # pixels between a line's dots, at least (a dot is 10 across)
 
 
 def marker_shape(marker: str, centre: QPointF, radius: float) -> QPolygonF | None:
@@ -348,7 +349,7 @@ class RunningTotalsChart(QWidget):
         labels = self._elided(metrics, cap)
         rows = legend_rows(legend)
         bottom += row_height * rows
-        plot = QRectF(left, top, self.width() - left - right, self.height() - top - bottom)
+        plot_height = self.height() - top - bottom
         lines = [line_points(s) for s in self._series]
         rounds = max((line[-1][0] for line in lines), default=0)
         values = [0, *(v for line in lines for _, v in line)]
@@ -356,8 +357,11 @@ class RunningTotalsChart(QWidget):
             values.append(self._target)
         # as many values as fit the plot's height with room between them
         y_lo, y_hi, ticks = value_axis(
-            min(values), max(values), max(2, min(6, int(plot.height() // (1.5 * text_line))))
+            min(values), max(values), max(2, min(6, int(plot_height // (1.5 * text_line))))
         )
+        # the values' column as wide as its widest (a target of 100,000 read "00000")
+        left = max(left, max(metrics.horizontalAdvance(str(t)) for t in ticks) + round(12 * k))
+        plot = QRectF(left, top, self.width() - left - right, plot_height)
         x_hi = max(rounds, 1)
 
         def point(round_index: int, value: float) -> QPointF:
@@ -389,7 +393,9 @@ class RunningTotalsChart(QWidget):
                 f"target {self._target}",
             )
         width = LINE_WIDTH
-        for s, line, shifts in zip(self._series, lines, side_by_side(lines), strict=True):
+        step = marker_step(plot.width() / x_hi)
+        drawn = list(zip(self._series, lines, side_by_side(lines), strict=True))
+        for s, line, shifts in (drawn[i] for i in drawing_order(lines)):
             colour = series_colour(s)
             pen = QPen(colour, width)
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
@@ -406,8 +412,8 @@ class RunningTotalsChart(QWidget):
                 painter.drawLine(a, b)
             painter.setPen(QPen(colour, 2))
             painter.setBrush(Qt.BrushStyle.NoBrush if s.hollow else colour)
-            for p, dashed in zip(points[1:], away, strict=True):
-                if not dashed:
+            for p, (r, _), dashed in zip(points[1:], line[1:], away, strict=True):
+                if not dashed and ((x_hi - r) % step == 0 or r == line[-1][0]):
                     _draw_marker(painter, s.marker, p, 5)
             painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(AXIS_TEXT)
@@ -424,6 +430,22 @@ class RunningTotalsChart(QWidget):
             text_at = QPointF(left_edge + LEGEND_SWATCH * k, y + row_height * 0.6)
             painter.drawText(text_at, label)
         painter.end()
+
+
+def marker_step(round_width: float) -> int:
+    """Every how many rounds the lines' dots are drawn, counted back from the last round (and a
+    line's own last dot), where a round is `round_width` pixels wide: each where they have room,
+    fewer where they would pile up (at 300 rounds the dots, 1,208 of them, covered the
+    leader's line)."""
+    if round_width <= 0:
+        return 1
+    return max(1, math.ceil(MARKER_ROOM / round_width))
+
+
+def drawing_order(lines: Sequence[Sequence[tuple[int, int]]]) -> list[int]:
+    """The order lines are drawn in: the highest last total last, on top of the others (the
+    leader's line was hidden under the ones drawn after it); ties as listed."""
+    return sorted(range(len(lines)), key=lambda i: lines[i][-1][1] if lines[i] else -math.inf)
 
 
 def series_colour(series: Series) -> QColor:

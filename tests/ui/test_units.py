@@ -764,3 +764,34 @@ def test_four_decks_a_row_only_where_the_enroll_view_keeps_its_aim_width() -> No
     assert decks_per_row(1366, 640) == 4
     assert decks_per_row(1366, 1000) == 2  # (at 150 %)
     assert decks_per_row(1920, 1000) == 4
+
+
+def test_dots_are_drawn_only_where_they_have_room_and_the_leader_last() -> None:
+    # (at 300 rounds the dots of four teams, 1,208 of them, hid the leader's line; review)
+    from blitzcam.ui.chart import MARKER_ROOM, drawing_order, marker_step
+
+    assert marker_step(40) == 1 and marker_step(MARKER_ROOM) == 1
+    assert marker_step(1.2) == 12 and marker_step(0) == 1
+    lines = [[(0, 0), (1, 30)], [(0, 0), (1, 90)], [], [(0, 0), (1, -5)], [(0, 0), (1, 90)]]
+    assert drawing_order(lines) == [2, 3, 0, 1, 4]
+
+
+@pytest.mark.parametrize("target", [99_999, 1_000_000])
+def test_the_values_column_is_as_wide_as_its_widest_value(qtbot, target: int) -> None:
+    # (a target of 99,999 read "00000" at the top of the axis: the column was 56 px; review)
+    from PySide6.QtGui import QColor
+
+    from blitzcam.ui.chart import AXIS_TEXT, RunningTotalsChart, Series
+
+    chart = RunningTotalsChart()
+    qtbot.addWidget(chart)
+    chart.set_data([Series("Ann", (200, 200, 200), (10, 40))], target)
+    chart.resize(500, 300)
+    picture = chart.grab().toImage()
+    at_edge = [picture.pixelColor(x, y) for x in range(3) for y in range(picture.height())]
+    text = QColor(AXIS_TEXT)
+    assert not any(
+        abs(c.red() - text.red()) + abs(c.green() - text.green()) + abs(c.blue() - text.blue())
+        < 120
+        for c in at_edge
+    )
