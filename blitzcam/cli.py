@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, NoReturn, TextIO
 
-from blitzcam.errors import OUTPUT_FAILED, OutputError, UserError
+from blitzcam.errors import OUTPUT_FAILED, OutputError, UserError, system_library_missing
 
 # subcommand -> module with `register(subparsers)`; each sets `func(args) -> int`.
 COMMANDS: Final[dict[str, str]] = {
@@ -235,6 +235,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # tools are; the status a shell's pipefail reads for SIGPIPE
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + signal.SIGPIPE
+    except ImportError as exc:
+        # a system library a wheel links to is missing (OpenCV's libGL on a slim server or
+        # container): a 30-line traceback said only that, at its end
+        missing = system_library_missing(exc)
+        if missing is None:
+            raise
+        print(f"{_said_as(args)}: error: {missing}", file=sys.stderr)
+        return 1
     except UserError as exc:
         print(f"{_said_as(args)}: error: {exc}", file=sys.stderr)
         if exc.exit_code == OUTPUT_FAILED:

@@ -75,6 +75,34 @@ def library_reason(exc: BaseException, path: object = None) -> str:
     return reason[:REASON_MOST].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
+# what a loader says of a shared library it cannot find or load (Linux, macOS, Windows)
+_NOT_LOADED: Final = re.compile(
+    r"cannot open shared object file|Library not loaded|image not found|DLL load failed",
+)
+# the system packages that hold what the wheels link to, where they are known to be missing
+_SYSTEM_PACKAGES: Final = {
+    "libGL.so": "libgl1",
+    "libglib-2.0.so": "libglib2.0-0",
+    "libgthread-2.0.so": "libglib2.0-0",
+    "libEGL.so": "libegl1",
+    "libxkbcommon.so": "libxkbcommon0",
+    "libfontconfig.so": "libfontconfig1",
+}
+
+
+def system_library_missing(exc: ImportError) -> str | None:
+    """One line saying which library of the system a module failed to load, and the Debian
+    or Ubuntu package that holds it where known; None for any other ImportError (a bug, said
+    as one)."""
+    text = first_line(exc)
+    if not _NOT_LOADED.search(text):
+        return None
+    package = next((p for lib, p in _SYSTEM_PACKAGES.items() if lib in text), None)
+    hint = f" (on Debian or Ubuntu: apt install {package})" if package else ""
+    module = f"{exc.name} " if exc.name else ""
+    return f"a library of the system that {module}needs is missing: {text}{hint}"
+
+
 def one_line(text: str) -> str:
     """`text` fit for one line of a terminal: what a terminal or a line reader acts on (a line
     break, an escape code, another control character) written as its escape (a file named so

@@ -21,8 +21,13 @@ T = TypeVar("T")
 def in_a_checkout() -> bool:
     """Whether blitzcam runs from its source tree (a clone, installed editable) rather than
     from an installed package, whose folder above `blitzcam/` is site-packages: no place for
-    training runs, nor for a newly trained model to replace the shipped one."""
-    return (REPO_ROOT / "pyproject.toml").is_file() and (REPO_ROOT / "models").is_dir()
+    training runs, nor for a newly trained model to replace the shipped one. Told by a file of
+    the flat layout, which an install never has: a stray pyproject.toml and another package's
+    `models` in site-packages made one a checkout, and training replaced the shipped models
+    there."""
+    return (REPO_ROOT / "pyproject.toml").is_file() and (
+        REPO_ROOT / "vision" / "pipeline.py"
+    ).is_file()
 
 
 def runs_root() -> Path:

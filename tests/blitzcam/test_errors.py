@@ -31,3 +31,34 @@ def test_a_long_reason_is_cut_at_a_word() -> None:
     long = RuntimeError("PytorchStreamReader failed reading zip archive: " + "internal miniz error " * 20)
     said = library_reason(long)
     assert len(said) <= REASON_MOST + 1 and said.endswith("error…") and " e…" not in said
+
+
+def test_a_system_library_that_failed_to_load_is_said_in_one_line(monkeypatch, capsys) -> None:
+    # (without libGL, as on a slim server or container, `blitzcam count` was a 30-line traceback
+    # ending in "libGL.so.1: cannot open shared object file"; review)
+    import pytest
+
+    from blitzcam import cli
+    from blitzcam.commands import count
+    from blitzcam.errors import system_library_missing
+
+    lost = ImportError("libGL.so.1: cannot open shared object file: No such file or directory", name="cv2")
+    said = system_library_missing(lost)
+    assert said is not None and "cv2" in said and "libGL.so.1" in said and "apt install libgl1" in said
+    assert "apt" not in system_library_missing(ImportError("libfoo.so.3: cannot open shared object file"))
+    assert system_library_missing(ImportError("cannot import name 'x' from 'y'")) is None  # a bug
+
+    def fails(args) -> int:
+        raise lost
+
+    monkeypatch.setattr(count, "run", fails)
+    assert cli.main(["count", "x.jpg"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("blitzcam count: error: a library of the system")
+
+    def bug(args) -> int:
+        raise ImportError("cannot import name 'x' from 'y'")
+
+    monkeypatch.setattr(count, "run", bug)
+    with pytest.raises(ImportError, match="cannot import name"):
+        cli.main(["count", "x.jpg"])

@@ -131,6 +131,9 @@ def test_runs_go_into_the_checkout_and_an_installed_blitzcam_s_into_the_data_fol
     monkeypatch.setattr(paths, "REPO_ROOT", site_packages)
     monkeypatch.setenv("BLITZCAM_DATA_DIR", str(tmp_path / "data"))
     assert not paths.in_a_checkout()
+    (site_packages / "pyproject.toml").touch()  # another package's, and its `models` package
+    (site_packages / "models").mkdir()
+    assert not paths.in_a_checkout()
     assert paths.runs_root() == tmp_path / "data" / "runs"
     assert paths.train_extras_hint() == "`pip install 'blitzcam[train]'`"
     # its trained model is exported into the run, never over the installed one
