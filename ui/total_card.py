@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blitzcam.game.text import unmarked
+from blitzcam.game.text import shown_width, unmarked
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 from blitzcam.ui.labels import KEEP_END, ElidedLabel, set_styled, shown_plain
 
@@ -210,14 +210,23 @@ class TotalCard(QFrame):
 
 
 def _fits(font: QFont, text: str, kept: int, room: int) -> bool:
-    """Whether each line of `text`, cut to `kept` letters (and "…") before its KEEP_END, its
-    end after that kept whole as `elided` keeps it, is `room` wide or less in `font` (marks of
-    direction, unseen, are no letters)."""
+    """Whether each line of `text`, cut to `kept` letters' width (and "…") before its KEEP_END,
+    its end after that kept whole as `elided` keeps it, is `room` wide or less in `font` (marks
+    of direction, unseen, are no letters; a wide letter, Chinese or Japanese, is two: eight of
+    them need twice the room, and one such name kept the whole board from its tight look)."""
     metrics = QFontMetrics(font)
     for line in text.split("\n"):
         head, _, end = line.partition(KEEP_END)
         letters = unmarked(head)
-        shown = letters if len(letters) <= kept else letters[:kept] + "…"
+        shown = letters if shown_width(letters) <= kept else _cut_to(letters, kept) + "…"
         if metrics.horizontalAdvance(shown + (" " + end if end else "")) > room:
             return False
     return True
+
+
+def _cut_to(letters: str, columns: int) -> str:
+    """The longest start of `letters` that takes `columns` or fewer (`shown_width`)."""
+    end = len(letters)
+    while end > 0 and shown_width(letters[:end]) > columns:
+        end -= 1
+    return letters[:end]

@@ -656,6 +656,24 @@ def test_eight_players_newest_round_is_in_view_on_a_short_laptop_screen(qtbot) -
     assert 12 in _rounds_in_view(view)
 
 
+def test_a_name_of_wide_letters_is_kept_by_its_width_in_the_tight_look(qtbot) -> None:
+    # (the tight look kept a name's first eight letters: eight Japanese or Chinese ones need
+    # twice the room, so one such name kept every card large, and the newest rounds scrolled
+    # out of view; review. Measured against the same font's own letters: this machine may
+    # have no CJK font)
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from blitzcam.ui.total_card import NAME_KEPT, _cut_to, _fits
+
+    assert _cut_to("王小明王小明王小明", NAME_KEPT) == "王小明王"  # two columns each
+    assert _cut_to("Bartholomew", NAME_KEPT) == "Barthol" + "o"
+    font = QFont()
+    wide = "王小明王小明王小明"
+    room = QFontMetrics(font).horizontalAdvance("王小明王…") + 1
+    assert _fits(font, wide, NAME_KEPT, room)
+    assert not _fits(font, wide, NAME_KEPT, room - 2)  # (its four need their room still)
+
+
 def test_two_rows_of_cards_draw_their_totals_large_on_a_tall_board(qtbot) -> None:
     # (five players' totals at 36 pt in cards mostly empty at 1920 x 1080: the board is read
     # from across the table; visual review)
