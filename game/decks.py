@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -59,6 +60,14 @@ def typed_deck_name(text: str) -> str:
     " RED-PLOW ") in the form decks are named ("green-pump"): any case, spaces or underscores
     for dashes. A name that is no deck's stays one that is no deck's."""
     return re.sub(r"[\s_]+", "-", text.strip().lower())
+
+
+def folded_deck_name(text: str) -> str:
+    """`typed_deck_name` of `text` in plain letters: compatibility forms made plain ("ｍｙ"
+    typed full-width: "my") and accents dropped ("café": "cafe"), as a deck may be named; the
+    name to suggest for one that cannot be."""
+    plain = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
+    return typed_deck_name("".join(ch for ch in plain if not unicodedata.combining(ch)))
 
 
 def meant_deck(deck: str) -> str | None:

@@ -49,6 +49,9 @@ class StoreError(Exception):
 BUSY_TIMEOUT_MS: Final = 10_000  # how long a change waits for another program's write lock
 # with a LockWaiter, how long each try for that lock waits before the waiter is asked again
 LOCK_TRY_MS: Final = 100
+# the longest path SQLite opens, in bytes: its 512 with "-journal" after the file's name (a
+# data folder deep enough to pass it said only "unable to open database file")
+SQLITE_PATH_MOST: Final = 512 - len("-journal")
 WAL_SWITCH_RETRY_S: Final = 0.02  # how often a switch to write-ahead logging is tried while locked
 # how long a saved change waits for readers to finish before folding it into the file (a
 # `list` of a few thousand matches reads for about a second: past this, a later close does it)
@@ -155,6 +158,12 @@ class StoreFile:
                 f"{self.path}: cannot use the match database: {sides}",
                 unwritable=True,
                 reason=sides.partition(" (")[0],
+            )
+        longest = max(len(os.fsencode(self.path.absolute())), len(os.fsencode(real)))
+        if longest > SQLITE_PATH_MOST:
+            raise StoreError(
+                f"{self.path}: its path is {longest} bytes long, more than the "
+                f"{SQLITE_PATH_MOST} SQLite can open: choose a file in a shorter folder"
             )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

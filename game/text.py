@@ -221,6 +221,9 @@ def left_mark(player: Player) -> str:
     return "" if player.playing else " (left)"
 
 
+STATUS_WIDTH: Final = 36  # the status column of `match list`, at least, in terminal columns
+
+
 def match_list(summaries: list[MatchSummary], *, unreadable: int = 0) -> str:
     """One line per match, its last change in local time (the store keeps UTC)."""
     if not summaries:
@@ -230,7 +233,10 @@ def match_list(summaries: list[MatchSummary], *, unreadable: int = 0) -> str:
     lines = []
     # (a match of 5000 rounds was two columns wider than the others)
     rounds_width = max(2, *(len(str(s.rounds_played)) for s in summaries))
-    for s in summaries:
+    statuses = [describe_status(s.standings) for s in summaries]
+    # as wide as the widest (a long winner's name pushed the players' column out of line)
+    status_width = max(STATUS_WIDTH, *(shown_width(status) for status in statuses))
+    for s, status in zip(summaries, statuses, strict=True):
         players = ", ".join(p.name + left_mark(p) for p in s.players)
         lines.append(
             f"{s.match_id:>4}  {local_time(s.updated_at)}  "
@@ -238,6 +244,6 @@ def match_list(summaries: list[MatchSummary], *, unreadable: int = 0) -> str:
             f"{'round' if s.rounds_played == 1 else 'rounds':<6}  "
             # (a winner's name is in it: padded by length, a Chinese one pushed the players'
             # column out of line, as `padded` does not)
-            f"{padded(describe_status(s.standings), 36)}  {players}"
+            f"{padded(status, status_width)}  {players}"
         )
     return "\n".join(lines)

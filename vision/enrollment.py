@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from blitzcam.errors import SavedThenInterrupted, UserError, WrittenThenInterrupted
-from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, meant_deck, typed_deck_name
+from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, folded_deck_name, meant_deck
 from blitzcam.vision.card_finder import card_in, rectify
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import decode_picture, has_colour, write_png_atomic
@@ -275,15 +275,15 @@ def check_deck_name(deck: str, *, new: bool = True) -> str:
     if not DECK_NAME_PATTERN.fullmatch(deck):
         # "Green Pump", "green_pump": as labels and counts read them (a typo in it: the deck
         # meant; the name kept for backs of no deck: none)
-        typed = typed_deck_name(deck)
+        typed = folded_deck_name(deck)
         typed = meant_deck(typed) or typed
         if typed not in (deck, UNKNOWN_NAME) and DECK_NAME_PATTERN.fullmatch(typed):
             raise UserError(f"deck name {deck!r}: did you mean {typed}? (names are written so)")
         # (a name only too long was told the rules it keeps, not that it is too long)
         long = f" ({len(deck)} of them here)" if len(deck) > DECK_NAME_MAX else ""
         raise UserError(
-            f"deck name {deck!r}: expected one of {', '.join(DECK_NAMES)} or a name of lowercase "
-            f"letters, digits and dashes, up to {DECK_NAME_MAX}{long}, not starting with a dash"
+            f"deck name {deck!r}: expected one of {', '.join(DECK_NAMES)} or a name of a-z, "
+            f"0-9 and dashes, up to {DECK_NAME_MAX}{long}, not starting with a dash"
         )
     if new and deck in WINDOWS_DEVICES:  # `con.png` is the console there, whatever its extension
         raise UserError(f"deck name {deck!r} names a device on Windows: choose another")

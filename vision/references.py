@@ -24,7 +24,7 @@ import numpy as np
 
 from blitzcam.errors import UserError
 from blitzcam.files import file_managers_own
-from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, meant_deck
+from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, folded_deck_name, meant_deck
 from blitzcam.paths import data_dir, data_dir_path, not_there
 from blitzcam.vision.back_boxes import box_sides, inkness
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
@@ -433,9 +433,11 @@ def _deck_files(
         elif name == UNKNOWN_NAME:  # output names unidentified backs so: a deck may not be
             _refuse(f"{path}: the deck name {name!r} is reserved; rename the file", problems)
         elif not DECK_NAME_PATTERN.fullmatch(name):  # a name in counts, JSON and file names
+            plain = folded_deck_name(name)
+            example = plain if DECK_NAME_PATTERN.fullmatch(plain) else "green-pump"
             _refuse(
-                f"{path}: {name!r} cannot name a deck: rename the file to lowercase letters, "
-                "digits and dashes, up to 40 (e.g. green-pump.png)",
+                f"{path}: {name!r} cannot name a deck: rename the file to a-z, 0-9 and dashes, "
+                f"up to 40 (e.g. {example}.png)",
                 problems,
             )
         elif name in WINDOWS_DEVICES:  # held to enrollment's rules (con.png: the console)

@@ -268,6 +268,21 @@ def test_a_path_that_cannot_be_reached_is_one_store_error(tmp_path: Path) -> Non
         MatchStore(tmp_path / ("a" * 300 + ".sqlite3"))
 
 
+def test_a_path_longer_than_sqlite_opens_is_said_so_and_nothing_is_made(tmp_path: Path) -> None:
+    # (a data folder deep enough, 170 Japanese letters, said only "unable to open database
+    # file"; review)
+    from blitzcam.game.store_file import SQLITE_PATH_MOST
+
+    deep = tmp_path / ("a" * 200) / ("b" * 200)
+    name = "c" * (SQLITE_PATH_MOST - len(os.fsencode(deep)) - 1)
+    with MatchStore(deep / name) as store:  # the longest it opens
+        store.create_match(match_of())
+    longer = tmp_path / ("a" * 200) / ("d" * 200) / (name + "x")
+    with pytest.raises(StoreError, match=rf"bytes long, more than the {SQLITE_PATH_MOST} SQLite can open"):
+        MatchStore(longer)
+    assert not longer.parent.exists()
+
+
 def test_older_schemas_migrate_keeping_data_and_a_backup(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
     with MatchStore(path) as store:

@@ -477,9 +477,13 @@ def test_a_small_light_thing_of_no_cards_shape_beside_the_card_is_no_second_card
     ("deck", "message"),
     [
         ("Green Pump!", "did you mean green-pump"),  # (one slip from it, typed as a label)
-        ("My Deck!", "lowercase"),
+        ("My Deck!", "a-z, 0-9 and dashes"),
         ("mydeck\n", "did you mean mydeck"),  # a trailing newline would name 'mydeck\n.png'
-        ("-leading-dash", "lowercase"),
+        ("-leading-dash", "a-z, 0-9 and dashes"),
+        # ("lowercase letters" read as é too; nothing was suggested; review)
+        ("café", "did you mean cafe"),
+        ("ｍｙ-deck", "did you mean my-deck"),  # typed full-width
+        ("日本", "a-z, 0-9 and dashes"),
         ("x" * 41, r"up to 40 \(41 of them here\)"),  # (its length said; review)
         ("unknown", "reserved"),  # what `count` calls a back of no deck
         ("con", "names a device on Windows"),  # con.png is the console there
@@ -603,7 +607,11 @@ def _back_file(path: Path, deck: str) -> None:
         ),  # a deck named as count names backs of no deck
         (
             lambda d: (_back_file(d / "My Deck!.png", "red-plow"), d)[1],
-            r"My Deck!\.png: 'My Deck!' cannot name a deck: rename the file",
+            r"My Deck!\.png: 'My Deck!' cannot name a deck: rename the file .*\(e\.g\. green-pump\.png\)",
+        ),
+        (  # (the example was green-pump.png whatever the name; review)
+            lambda d: (_back_file(d / "Café.png", "red-plow"), d)[1],
+            r"Café\.png: 'Café' cannot name a deck: rename the file to a-z, 0-9 and dashes, up to 40 \(e\.g\. cafe\.png\)",
         ),
         (  # a typo counted red buggy's cards under it, as enrollment refuses to
             lambda d: (_back_file(d / "red-bugy.png", "red-buggy"), d)[1],
