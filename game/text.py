@@ -59,6 +59,11 @@ def describe_status(standings: Standings, *, name: Callable[[str], str] = str) -
 MOST_LEADERS_NAMED: Final = 3
 
 
+def sides_of(standings: Standings) -> str:
+    """What a match's sides are called where they are counted ("3 teams share the lead")."""
+    return "teams" if standings.team_totals is not None else "players"
+
+
 def describe_standing(standings: Standings, *, name: Callable[[str], str] = str) -> str:
     """`describe_status`, and for a match in progress who leads with how many ("in progress:
     Ann leads with 33"): a list of matches of the same players read "in progress" alike."""
@@ -69,8 +74,7 @@ def describe_standing(standings: Standings, *, name: Callable[[str], str] = str)
     board = standings.team_totals if standings.team_totals is not None else standings.totals
     best = board[leaders[0]]
     if len(leaders) > MOST_LEADERS_NAMED:  # (as the board's headline counts them)
-        sides = "teams" if standings.team_totals is not None else "players"
-        return f"{status}: {len(leaders)} {sides} share the lead with {best}"
+        return f"{status}: {len(leaders)} {sides_of(standings)} share the lead with {best}"
     who = listed([name(leader) for leader in leaders])
     return f"{status}: {who} {'leads' if len(leaders) == 1 else 'lead'} with {best}"
 

@@ -24,6 +24,7 @@ from blitzcam.game.text import (
     left_to_right,
     listed,
     seat_note,
+    sides_of,
     unmarked,
 )
 from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
@@ -67,10 +68,9 @@ def status_text(match: Match, standings: Standings) -> str:
         return left_to_right(f"{WIN_MARK} {winner} wins after round {standings.decided_after}!")
     if standings.status == "shared":
         if len(standings.winners) > MOST_LEADERS_NAMED:  # (as the lead: the cards show who)
-            sides = "teams" if standings.team_totals is not None else "players"
             return (
-                f"{WIN_MARK} Shared win among {len(standings.winners)} {sides}, after round "
-                f"{standings.decided_after}!"
+                f"{WIN_MARK} Shared win among {len(standings.winners)} {sides_of(standings)}, "
+                f"after round {standings.decided_after}!"
             )
         sharing = said_together(standings.winners)
         return left_to_right(
@@ -81,8 +81,7 @@ def status_text(match: Match, standings: Standings) -> str:
     leaders = standings.leaders
     played = len(match.rounds)
     if len(leaders) > MOST_LEADERS_NAMED:  # (the cards show who: each is highlighted)
-        sides = "teams" if standings.team_totals is not None else "players"
-        return f"{len(leaders)} {sides} share the lead after round {played}"
+        return f"{len(leaders)} {sides_of(standings)} share the lead after round {played}"
     verb = "leads" if len(leaders) == 1 else "lead"
     return left_to_right(f"{said_together(leaders)} {verb} after round {played}")
 
