@@ -45,6 +45,7 @@ def _no_network_for_the_session() -> Iterator[None]:
     real_connect = socket.socket.connect
     real_connect_ex = socket.socket.connect_ex
     real_sendto = socket.socket.sendto
+    real_sendmsg = socket.socket.sendmsg
     real_getaddrinfo = socket.getaddrinfo
 
     def _check_address(sock: socket.socket, address: object) -> None:
@@ -66,6 +67,11 @@ def _no_network_for_the_session() -> Iterator[None]:
         _check_address(sock, rest[-1])  # sendto(data, address) or (data, flags, address)
         return real_sendto(sock, data, *rest)
 
+    def guarded_sendmsg(sock: socket.socket, buffers: object, *rest: object) -> int:
+        if len(rest) >= 3 and rest[2] is not None:  # (ancdata, flags, address)
+            _check_address(sock, rest[2])
+        return real_sendmsg(sock, buffers, *rest)
+
     def guarded_getaddrinfo(host: object, *args: object, **kwargs: object) -> object:
         if not _is_loopback(host):
             _refuse(f"test tried to look up {host!r}")
@@ -84,6 +90,7 @@ def _no_network_for_the_session() -> Iterator[None]:
         session_patch.setattr(socket.socket, "connect", guarded_connect)
         session_patch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
         session_patch.setattr(socket.socket, "sendto", guarded_sendto)
+        session_patch.setattr(socket.socket, "sendmsg", guarded_sendmsg)
         session_patch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)
         session_patch.setattr(
             socket, "gethostbyname", lambda host: guarded_getaddrinfo(host)[0][4][0]

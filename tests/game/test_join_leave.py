@@ -539,6 +539,20 @@ def test_deleting_a_round_moves_the_rounds_sat_out(number: int, bob: Player) -> 
     score_match(deleted)
 
 
+def test_deleting_the_only_round_before_a_player_sat_out_makes_them_a_later_joiner() -> None:
+    # (his rounds away then come first: he joined after them. Never tested; a rule that counted
+    # them from the wrong round refused this undo; review)
+    seats = (Player("Ann", "green-pump"), Player("Bob", "red-buggy"), Player("Cy", "blue-plow"))
+    match = add_round(rules.new_match(seats), round_of(Ann=(1, 0), Bob=(1, 0), Cy=(1, 0)))
+    match = leave(match, "Bob")
+    match = add_round(add_round(match, round_of(Ann=(1, 0), Cy=(1, 0))), round_of(Ann=(1, 0), Cy=(1, 0)))
+    match = add_round(rules.come_back(match, "Bob"), round_of(Ann=(1, 0), Bob=(1, 0), Cy=(1, 0)))
+    assert match.players[1] == Player("Bob", "red-buggy", sat_out=(2, 3))
+    deleted = rules.delete_round(match, 1)
+    assert deleted.players[1] == Player("Bob", "red-buggy", joined=2)
+    assert score_match(deleted).totals == {"Ann": 3, "Bob": 1, "Cy": 3}
+
+
 def test_a_deck_lent_while_its_player_sat_out_comes_back_with_them() -> None:
     three = add_round(join(_two_rounds(), CY), round_of(Ann=(1, 0), Bob=(1, 1), Cy=(6, 0)))
     lent = join(leave(three, "Bob"), Player("Di", "red-buggy"))
@@ -682,6 +696,32 @@ def test_the_last_of_a_team_is_not_offered_to_leave_where_two_teams_would_not_st
         rules.leave(match, name)  # (each one offered, the rules take)
     with pytest.raises(rules.MatchError, match="two teams"):
         rules.leave(match, "Bob")
+
+
+@pytest.mark.parametrize(("start", "back"), [(74, True), (75, False), (76, False)])
+def test_a_seat_that_played_no_round_comes_back_only_with_a_start_short_of_the_target(
+    start: int, back: bool
+) -> None:
+    # (as `join` refuses a start that reaches the target before a round; the start exactly at
+    # the target was not tested; review)
+    match = match_of(round_of(Ann=(5, 0), Bob=(3, 0)), target=75)
+    seated = replace(match, players=(*match.players, Player("Cy", "blue-plow", joined=1, left=1, start=start)))
+    if back:
+        assert rules.come_back(seated, "Cy").players[2].playing
+    else:
+        with pytest.raises(MatchError, match=f"a start of {start} reaches the target \\(75\\) before a round"):
+            rules.come_back(seated, "Cy")
+
+
+def test_with_three_teams_at_the_table_the_last_of_one_may_leave() -> None:
+    # (two teams still stay; only tested with two teams, a rule keeping the last of a team
+    # with three at the table passed; review)
+    played = round_of(Ann=(1, 0), Bob=(1, 0), Cy=(1, 0), Di=(1, 0), Ed=(1, 0))
+    match = match_of(played, n=5, teams=("N", "N", "S", "S", "E"))
+    assert [p.name for p in rules.may_leave(match)] == ["Ann", "Bob", "Cy", "Di", "Ed"]
+    alone = rules.leave(match, "Ed")
+    assert not alone.players[4].playing
+    assert [p.name for p in rules.may_leave(alone)] == ["Ann", "Bob", "Cy", "Di"]
 
 
 def test_a_name_no_seat_has_is_said_with_the_match_s_players() -> None:

@@ -73,3 +73,6 @@ def test_a_target_a_zero_too_long_or_short_is_said_with_what_it_means() -> None:
         "a target of 15 is far under the usual (75, 100, 150): the first round may decide the match"
     )
     assert target_note(1) is not None and target_note(UNUSUAL_TARGET_BELOW - 1) is not None
+    # the lines themselves (a third of the least usual target, twice the most; review: the
+    # tests above move with them)
+    assert (UNUSUAL_TARGET_BELOW, UNUSUAL_TARGET_ABOVE) == (25, 300)

@@ -264,6 +264,21 @@ def test_editing_some_players_keeps_the_others() -> None:
         edit_round(match, 1, {"Zed": Tally(1, 0)})
 
 
+def test_editing_a_middle_round_keeps_that_round_s_other_counts() -> None:
+    # (with one round, "the round edited" and "the round before it" were one: taking Ann's
+    # count from round 1 when round 2 was edited passed every test; review)
+    from blitzcam.game.rules import edit_round
+
+    match = match_of(round_of(Ann=(10, 1), Bob=(1, 0)), round_of(Ann=(20, 2), Bob=(2, 0)),
+                     round_of(Ann=(5, 3), Bob=(3, 0)))  # fmt: skip
+    edited = edit_round(match, 2, {"Bob": Tally(9, 0)})
+    assert [dict(r.tallies) for r in edited.rounds] == [
+        {"Ann": Tally(10, 1), "Bob": Tally(1, 0)},
+        {"Ann": Tally(20, 2), "Bob": Tally(9, 0)},
+        {"Ann": Tally(5, 3), "Bob": Tally(3, 0)},
+    ]
+
+
 # --- changing players ---------------------------------------------------------------------
 
 def test_a_renamed_player_keeps_their_tallies_in_every_round() -> None:
