@@ -157,11 +157,14 @@ def check_identity_shapes(
         )
 
 
-# The network is run on batches of a multiple of this many patches, the rest blank (each row's
-# vector is its own: the same floats, both engines). OpenVINO keeps memory for every batch size
-# it is given and never frees it: a frame's backs and second looks came in 55 sizes over 26
-# tables, and embedding sizes 1 to 300 grew the process by 409 MB (132 MB so).
-BATCH_STEP: Final = 32
+# The network is run on batches of BATCH_MOST patches, the last of a multiple of BATCH_STEP, the
+# rest blank (each row's vector is its own: the same floats, both engines, whatever the batch).
+# OpenVINO keeps memory for every batch size it is given and never frees it: a frame's backs
+# and second looks came in 55 sizes over 26 tables, and embedding sizes 1 to 300 grew the
+# process by 409 MB; so four sizes at most. (Padded to a multiple of 32, 37 backs ran 64
+# patches: a tenth of a frame's counting time, at about half a millisecond a patch, blank.)
+BATCH_STEP: Final = 8
+BATCH_MOST: Final = 32
 
 
 class Embedder:
@@ -197,13 +200,20 @@ class Embedder:
             dim = self._session.output_shape[1]
             return np.zeros((0, int(dim) if isinstance(dim, int) else 0), np.float32)
         blob = network_input(patches)
-        n, spare = len(blob), -len(blob) % BATCH_STEP
-        if spare:
-            blob = np.concatenate([blob, np.zeros((spare, *blob.shape[1:]), blob.dtype)])
-        out = self._session.run(blob)[:n]
+        out = np.concatenate(
+            [self._run(blob[i : i + BATCH_MOST]) for i in range(0, len(blob), BATCH_MOST)]
+        )
         return (out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)).astype(
             np.float32
         )
+
+    def _run(self, blob: np.ndarray) -> np.ndarray:
+        """The network's output for `blob` (BATCH_MOST rows at most), run as a batch of a
+        multiple of BATCH_STEP."""
+        n, spare = len(blob), -len(blob) % BATCH_STEP
+        if spare:
+            blob = np.concatenate([blob, np.zeros((spare, *blob.shape[1:]), blob.dtype)])
+        return self._session.run(blob)[:n]
 
 
 def reference_vectors(
