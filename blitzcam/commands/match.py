@@ -6,12 +6,17 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from blitzcam.commands.match_store import (
+    NoStoreError,
+    match_id_of,
+    open_store,
+    run_rule,
+    saving_guard,
+)
 from blitzcam.commands.path_option import (
     STANDARD_INPUT,
     is_stream,
@@ -186,10 +191,6 @@ def _match_option(parser: argparse.ArgumentParser) -> None:
 # --- helpers ------------------------------------------------------------------------------
 
 
-class _NoStoreError(Exception):
-    """There is no match database yet, and the action only reads or changes matches."""
-
-
 def _without_a_store_yet(func: Any) -> Any:
     """`func`, which says "no matches yet" where the data directory holds no match database
     (rather than making an empty one to find nothing in)."""
@@ -205,120 +206,13 @@ def _without_a_store_yet(func: Any) -> Any:
             args.db = after
         try:
             return func(args)
-        except _NoStoreError:
+        except NoStoreError:
             if func is _list:
                 print(match_list([], unreadable=0))
                 return 0
             raise UserError(match_list([], unreadable=0)) from None
 
     return run
-
-
-@contextmanager
-def _open_store(
-    args: argparse.Namespace, *, create: bool = False, reading: bool = False
-) -> Iterator[Any]:
-    """`_store_at`'s store, closed after the block; then, where the disk could not take the
-    changes into the file itself, a note of where they are (`MatchStore.unfolded`)."""
-    with _store_at(args, create=create, reading=reading) as store:
-        yield store
-    if store.unfolded is not None:
-        print(f"note: {store.unfolded}", file=sys.stderr)
-
-
-def _store_at(args: argparse.Namespace, *, create: bool = False, reading: bool = False):
-    """The match store; made where there is none only for `create` (`new`, `import`): a
-    mistyped --db read by `list` looked like an empty store, and left one behind. For
-    `reading` (list, show, export), a file that cannot be written here is read as it is."""
-    from blitzcam.errors import UserError
-    from blitzcam.game.store import MatchStore, StoreError
-    from blitzcam.paths import folder_not_there, match_db_path, not_there, resolved
-
-    path = match_db_path(args.db)
-    try:  # (exists raises, rather than answer False, for a folder shut or a name too long)
-        size = path.stat().st_size if path.exists() else None
-        resolved(path)  # a loop of links, which exists calls missing
-    except OSError as exc:
-        raise UserError(f"{path}: cannot reach it ({exc.strerror or exc})") from None
-    if size == 0 and path.with_name(path.name + "-journal").is_file():
-        size = None  # a first `new` killed as it made the file: no store was made yet
-    if not create and size == 0 and path.is_file():  # a store cut to nothing: not "no matches"
-        raise UserError(
-            f"{path}: the file is empty (0 bytes), not a match database; it was left untouched "
-            "(`blitzcam match new` starts one in it)"
-        )
-    if size is None and path.is_symlink() and not create:  # (exists: False for a link to none)
-        # a drive not plugged in was "no matches yet" (`new` refuses a link into no folder)
-        raise UserError(
-            f"{path}: {not_there(path)}: no match database there (a drive not plugged in? "
-            "`blitzcam match new` starts one)"
-        )
-    folder = None if path.parent.is_dir() else folder_not_there(path)
-    if create and args.db is not None and folder is not None:
-        # (as the app says: a typo, or a drive not plugged in, made a tree of new folders)
-        raise UserError(f"--db {args.db}: {folder}")
-    if not create and size is None:
-        if args.db is not None and folder is not None:  # (`new` would refuse it as well)
-            raise UserError(f"--db {args.db}: no such match database: {folder}")
-        if args.db is not None:
-            raise UserError(
-                f"--db {args.db}: no such match database (`blitzcam match --db FILE new …` "
-                "starts one there)"
-            )
-        raise _NoStoreError
-    try:
-        return MatchStore(path, lock_waiter=_SaysItWaits(path))
-    except StoreError as exc:
-        if not (reading and exc.unwritable):
-            raise UserError(str(exc)) from None
-        reason = f" ({exc.reason})" if exc.reason else ""
-    try:  # an archived copy, a read-only folder or medium, a full disk: `show` still works
-        store = MatchStore(path, read_only=True)
-    except StoreError as exc:  # (why it could not be written is said too: "the disk is full")
-        raise UserError(f"{exc}{reason}") from None
-    print(f"note: {path} cannot be written here{reason}: read as it is", file=sys.stderr)
-    return store
-
-
-class _SaysItWaits:
-    """A change's wait for another program's write lock, said once it lasts (SQLite's own wait
-    was 10 s of silence: a command that looked hung)."""
-
-    SAY_AFTER_S = 0.5
-
-    def __init__(self, path: Path) -> None:
-        self._path = path
-        self._said = False
-
-    def starting(self) -> None:
-        pass
-
-    def waiting(self, waited_s: float) -> bool:
-        from blitzcam.game.store_file import BUSY_TIMEOUT_MS
-
-        if not self._said and waited_s >= self.SAY_AFTER_S:
-            self._said = True
-            print(
-                f"note: waiting for another program to finish writing {self._path} (up to "
-                f"{BUSY_TIMEOUT_MS / 1000:g} s; Ctrl+C stops, saving nothing)",
-                file=sys.stderr,
-                flush=True,
-            )
-        return True
-
-    def done(self) -> None:
-        self._said = False
-
-
-def _match_id(args: argparse.Namespace, store: Any) -> int:
-    from blitzcam.errors import UserError
-
-    if args.match is not None:
-        return args.match
-    match_id = _run_rule(store.latest_match)
-    if match_id is None:
-        raise UserError("no matches yet: start one with `blitzcam match new`")
-    return match_id
 
 
 def _parse_tallies(specs: list[str]) -> dict[str, Any]:
@@ -339,55 +233,6 @@ def _parse_tallies(specs: list[str]) -> dict[str, Any]:
         except ValueError:  # thousands of digits: more than int() will read
             raise UserError(f"{brief(spec)}: the counts are far too large") from None
     return tallies
-
-
-def _run_rule(change: Any) -> Any:
-    """Apply a store change; broken rules and store problems become one-line errors."""
-    from blitzcam.errors import UserError
-    from blitzcam.game.rules import MatchError
-    from blitzcam.game.store import StoreError
-
-    try:
-        return change()
-    except (MatchError, StoreError) as exc:
-        raise UserError(str(exc)) from None
-
-
-@dataclass
-class _Saving:
-    """Whether a command's change is saved yet (`_saving`), and the lines that must reach the
-    person even when its output cannot (an undo's "to put it back", the only copy of the
-    round it deleted)."""
-
-    done: bool = False
-    kept: list[str] = field(default_factory=list)
-
-
-@contextmanager
-def _saving() -> Iterator[_Saving]:
-    """Around a command that saves a change and then closes the store and prints: a Ctrl+C
-    once it is saved says so ("interrupted" alone had the round entered again, twice in the
-    match, or an undo run again taking a second round), and so does output that cannot be
-    written (to a full disk: "cannot write the output" alone, and the undo's line to put the
-    round back lost). The block sets `done` as the store's call returns; the store itself says
-    so for an interrupt in its commit."""
-    from blitzcam.errors import OutputError, SavedThenInterrupted, UserError
-
-    saving = _Saving()
-    try:
-        yield saving
-        if saving.done:  # (output to a file is buffered: a full disk fails here, not at print)
-            sys.stdout.flush()
-    except KeyboardInterrupt as exc:
-        if saving.done and not isinstance(exc, SavedThenInterrupted):
-            raise SavedThenInterrupted() from None
-        raise
-    except OutputError as exc:
-        if not saving.done:
-            raise
-        for line in saving.kept:  # (standard error, where the error itself goes)
-            print(line, file=sys.stderr)
-        raise UserError(f"{exc} (after the change was saved)", exit_code=exc.exit_code) from None
 
 
 def _print_standings(match_id: int, match: Any) -> None:
@@ -460,9 +305,9 @@ def _new(args: argparse.Namespace) -> int:
         match = new_match(players, settings)
     except MatchError as exc:
         raise UserError(str(exc)) from None
-    with _saving() as saving:
-        with _open_store(args, create=True) as store:
-            match_id = _run_rule(lambda: store.create_match(match))
+    with saving_guard() as saving:
+        with open_store(args, create=True) as store:
+            match_id = run_rule(lambda: store.create_match(match))
             saving.done = True
         print(f"started match {match_id}: " + ", ".join(f"{p.name} ({p.deck})" for p in players))
     _note_target(settings.target)
@@ -508,10 +353,10 @@ def _apply(
     """Open the store, apply `change(store, match_id)` under the rules, print the standings
     (after the lines `change` put in `said`; `reading`: a change that only reads); then note
     the counts to check in the round `checked` numbers, if any."""
-    with _saving() as saving:
-        with _open_store(args, reading=reading) as store:
-            match_id = _match_id(args, store)
-            match = _run_rule(lambda: change(store, match_id))
+    with saving_guard() as saving:
+        with open_store(args, reading=reading) as store:
+            match_id = match_id_of(args, store)
+            match = run_rule(lambda: change(store, match_id))
             saving.done = not reading
         saving.kept = [line for line in said or () if line.startswith(PUT_BACK)]
         for line in said or ():
@@ -550,7 +395,7 @@ def _delete(args: argparse.Namespace) -> int:
     from blitzcam.game.store import StoreError
     from blitzcam.game.text import describe_status
 
-    with _open_store(args) as store:
+    with open_store(args) as store:
         try:
             match = store.load(args.match_id)
             played = len(match.rounds)
@@ -560,7 +405,7 @@ def _delete(args: argparse.Namespace) -> int:
             )
         except (MatchError, StoreError):  # damaged: deleted all the same (no such: said below)
             what = "it could not be read"
-        _run_rule(lambda: store.delete_match(args.match_id))
+        run_rule(lambda: store.delete_match(args.match_id))
     print(f"deleted match {args.match_id} ({what})")
     return 0
 
@@ -743,10 +588,10 @@ def _leave(args: argparse.Namespace) -> int:
     from blitzcam.game.names import written_name
     from blitzcam.game.text import played_no_round
 
-    with _saving() as saving:
-        with _open_store(args) as store:
-            match_id = _match_id(args, store)
-            match = _run_rule(lambda: store.leave(match_id, args.player))
+    with saving_guard() as saving:
+        with open_store(args) as store:
+            match_id = match_id_of(args, store)
+            match = run_rule(lambda: store.leave(match_id, args.player))
             saving.done = True
         _print_standings(match_id, match)
         who = written_name(args.player)
@@ -771,8 +616,8 @@ def _list(args: argparse.Namespace) -> int:
     from blitzcam.game.text import match_list
 
     problems: list[str] = []
-    with _open_store(args, reading=True) as store:
-        summaries = _run_rule(lambda: store.list_matches(problems=problems))
+    with open_store(args, reading=True) as store:
+        summaries = run_rule(lambda: store.list_matches(problems=problems))
     print(match_list(summaries, unreadable=len(problems)))
     for problem in problems:  # the readable matches are listed all the same
         print(f"error: {problem}", file=sys.stderr)
@@ -817,12 +662,12 @@ def _export(args: argparse.Namespace) -> int:
         raise UserError(f"{args.file}: cannot tell the format from the extension; pass --format")
     if args.as_stored and fmt != "json":  # (a score sheet is the rules' scores)
         raise UserError("--as-stored writes the match as JSON only: a score sheet needs its scores")
-    with _open_store(args, reading=True) as store:
-        match_id = _match_id(args, store)
+    with open_store(args, reading=True) as store:
+        match_id = match_id_of(args, store)
         if args.as_stored:
-            match = _run_rule(lambda: store.read_as_stored(match_id))
+            match = run_rule(lambda: store.read_as_stored(match_id))
         else:
-            match = _run_rule(lambda: store.load(match_id))
+            match = run_rule(lambda: store.load(match_id))
     broken = _rule_broken(match) if args.as_stored else None
     text = export_text(match, fmt)
     if to_stdout:
@@ -878,9 +723,9 @@ def _import(args: argparse.Namespace) -> int:
             f"{args.file}: {exc} (an export of a match an older blitzcam stored comes back with "
             "--as-written)"
         ) from None
-    with _saving() as saving:
-        with _open_store(args, create=True) as store:
-            match_id = _run_rule(lambda: store.create_match(match))
+    with saving_guard() as saving:
+        with open_store(args, create=True) as store:
+            match_id = run_rule(lambda: store.create_match(match))
             saving.done = True
         source = STANDARD_INPUT if is_stream(args.file) else args.file
         print(f"imported {source} as match {match_id} ({round_count(len(match.rounds))})")
