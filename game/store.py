@@ -187,11 +187,13 @@ class MatchStore(StoreFile):
         and scored to be listed (0.13 s for 500 matches), and the Matches window lists them
         at each return to it."""
         mark = self.change_mark()  # (before the rows: a change in between is seen next time)
-        if self._listed is not None and self._listed[0] == mark:
+        # (inside a change, not: rolled back, it changes neither part of the mark)
+        within = self._conn.in_transaction
+        if self._listed is not None and self._listed[0] == mark and not within:
             summaries, found = self._listed[1], self._listed[2]
         else:
             summaries, found = self._read_summaries()
-            self._listed = mark, summaries, found
+            self._listed = None if within else (mark, summaries, found)
         if found and problems is None:
             raise StoreError(found[0])
         if problems is not None:
@@ -240,14 +242,16 @@ class MatchStore(StoreFile):
         cannot be read are passed over). Read newest first, up to the first in progress: the
         app asks at each start, and most of a household's matches are long finished."""
         with self._reading("the list of matches") as conn:
-            rows = conn.execute(f"SELECT id FROM matches ORDER BY {LATEST_FIRST}").fetchall()
-            for (match_id,) in rows:
-                try:
-                    _, standings = self._load_scored(int(match_id))
+            rows = conn.execute(
+                f"SELECT id, created_at, updated_at FROM matches ORDER BY {LATEST_FIRST}"
+            ).fetchall()
+            for match_id, created, updated in rows:
+                try:  # (as the list reads it: its dates too, else it is resumed unlisted)
+                    summary = self._summary(match_id, created, updated)
                 except StoreError:
                     continue
-                if standings.status == "in-progress":
-                    return int(match_id)
+                if summary.standings.status == "in-progress":
+                    return summary.match_id
         return None
 
     # --- writing -----------------------------------------------------------------------

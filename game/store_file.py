@@ -159,7 +159,7 @@ class StoreFile:
                 unwritable=True,
                 reason=sides.partition(" (")[0],
             )
-        longest = max(len(os.fsencode(self.path.absolute())), len(os.fsencode(real)))
+        longest = max(_path_bytes(self.path), _path_bytes(real))
         if longest > SQLITE_PATH_MOST:
             raise StoreError(
                 f"{self.path}: its path is {longest} bytes long, more than the "
@@ -314,6 +314,12 @@ class StoreFile:
         copy costs little), made by SQLite itself: rounds still in the write-ahead log, which a
         file copy would miss, are in it. Read through a second connection, since this one holds
         the write lock (which keeps other writers out while the copy is made)."""
+        if (length := _path_bytes(target)) > SQLITE_PATH_MOST:  # (only its name is longer)
+            raise StoreError(
+                f"{self.path}: not upgraded: its backup {target} would be {length} bytes long, "
+                f"more than the {SQLITE_PATH_MOST} SQLite can open: move the file to a shorter "
+                "folder"
+            )
         try:
             target.unlink(missing_ok=True)
             with (
@@ -508,6 +514,11 @@ class StoreFile:
                     conn.execute("ROLLBACK")  # nothing was written: just let the snapshot go
         except sqlite3.Error as exc:
             raise StoreError(f"{what} in {self.path} cannot be read: {exc}") from None
+
+
+def _path_bytes(path: Path) -> int:
+    """How long `path` is, absolute, as SQLite measures it: in bytes, its `..` taken away."""
+    return len(os.fsencode(os.path.normpath(path.absolute())))
 
 
 def _busy(exc: sqlite3.Error) -> bool:

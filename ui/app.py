@@ -251,8 +251,13 @@ def inside_a_camera() -> bool:
     import threading
 
     from blitzcam.ui.counting_worker import ENROLL_THREAD, WORKER_THREAD
-    from blitzcam.vision.stream_source import READER_THREAD
 
+    # (not imported here: an app whose OpenCV failed to load has no camera, and importing it
+    # again printed a traceback under the one-line error)
+    stream_source = sys.modules.get("blitzcam.vision.stream_source")
+    if stream_source is None:
+        return False
+    READER_THREAD = stream_source.READER_THREAD  # noqa: N806 (the module's constant)
     return any(
         thread.is_alive()
         and (thread.name in (WORKER_THREAD, ENROLL_THREAD) or thread.name.startswith(READER_THREAD))

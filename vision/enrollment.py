@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from blitzcam.errors import SavedThenInterrupted, UserError, WrittenThenInterrupted
-from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, folded_deck_name, meant_deck
+from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, meant_deck
 from blitzcam.vision.card_finder import card_in, rectify
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import decode_picture, has_colour, write_png_atomic
@@ -41,6 +41,7 @@ from blitzcam.vision.references import (
     card_patches,
     default_profile,
     load_reference_file,
+    name_to_offer,
     usable_enrolled,
     user_decks_dir,
 )
@@ -275,10 +276,9 @@ def check_deck_name(deck: str, *, new: bool = True) -> str:
     if not DECK_NAME_PATTERN.fullmatch(deck):
         # "Green Pump", "green_pump": as labels and counts read them (a typo in it: the deck
         # meant; the name kept for backs of no deck: none)
-        typed = folded_deck_name(deck)
-        typed = meant_deck(typed) or typed
-        if typed not in (deck, UNKNOWN_NAME) and DECK_NAME_PATTERN.fullmatch(typed):
-            raise UserError(f"deck name {deck!r}: did you mean {typed}? (names are written so)")
+        offered = name_to_offer(deck)
+        if offered is not None:
+            raise UserError(f"deck name {deck!r}: did you mean {offered}? (names are written so)")
         # (a name only too long was told the rules it keeps, not that it is too long)
         long = f" ({len(deck)} of them here)" if len(deck) > DECK_NAME_MAX else ""
         raise UserError(

@@ -62,6 +62,17 @@ MAX_CARD_ASPECT: Final = 3.0
 MIN_DRAWING_SIDE: Final = 3.0  # px at REFERENCE_WIDTH: a drawing thinner is a line, no drawing
 
 
+def name_to_offer(name: str) -> str | None:
+    """The deck name to suggest for `name`, which cannot be one: its plain form ("Café":
+    "cafe"), or the deck a slip of that is meant for ("Red-Bugy": "red-buggy"); None where the
+    name offered would be refused in turn (reserved, a Windows device, still not a name)."""
+    plain = folded_deck_name(name)
+    plain = meant_deck(plain) or plain
+    if plain in (name, UNKNOWN_NAME) or plain in WINDOWS_DEVICES:
+        return None
+    return plain if DECK_NAME_PATTERN.fullmatch(plain) else None
+
+
 @dataclass(frozen=True, slots=True)
 class DeckProfile:
     """Deck names and their reference drawings (cut as identification cuts a back), in order."""
@@ -433,8 +444,7 @@ def _deck_files(
         elif name == UNKNOWN_NAME:  # output names unidentified backs so: a deck may not be
             _refuse(f"{path}: the deck name {name!r} is reserved; rename the file", problems)
         elif not DECK_NAME_PATTERN.fullmatch(name):  # a name in counts, JSON and file names
-            plain = folded_deck_name(name)
-            example = plain if DECK_NAME_PATTERN.fullmatch(plain) else "green-pump"
+            example = name_to_offer(name) or "green-pump"
             _refuse(
                 f"{path}: {name!r} cannot name a deck: rename the file to a-z, 0-9 and dashes, "
                 f"up to 40 (e.g. {example}.png)",

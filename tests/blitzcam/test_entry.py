@@ -46,3 +46,27 @@ def test_python_dash_m_blitzcam_runs_the_cli_and_says_its_version(tmp_path) -> N
     done = subprocess.run([sys.executable, "-m", "blitzcam", "match"], capture_output=True,
                           text=True, env=env, timeout=60, check=False)
     assert done.returncode == 2 and "blitzcam match: error:" in done.stderr
+
+
+def test_an_opencv_that_cannot_load_a_system_library_is_one_line_for_the_app_too(tmp_path) -> None:
+    # (where PySide6 loads and OpenCV does not, the one-line error came with a traceback: the
+    # process's end imported OpenCV again to look for a camera's thread; review)
+    import os
+    import subprocess
+
+    fake = tmp_path / "fake" / "cv2"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text(
+        'raise ImportError("libGL.so.1: cannot open shared object file: No such file or '
+        'directory", name="cv2")\n'
+    )
+    (tmp_path / "data").mkdir()
+    env = {**os.environ, "PYTHONPATH": str(fake.parent), "BLITZCAM_DATA_DIR": str(tmp_path / "data"),
+           "QT_QPA_PLATFORM": "offscreen"}  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "blitzcam", "app"], env=env, capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "blitzcam app: error: a library of the system that cv2 needs is missing: libGL.so.1: cannot "
+        "open shared object file: No such file or directory (on Debian or Ubuntu: apt install libgl1)"
+    ]

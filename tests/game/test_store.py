@@ -197,6 +197,30 @@ def test_the_match_to_resume_is_found_reading_newest_first(store: MatchStore, mo
     assert read == [newest, *reversed(done)]
 
 
+@pytest.mark.parametrize("column", ["created_at", "updated_at"])
+def test_a_match_whose_dates_cannot_be_read_is_not_resumed(store: MatchStore, column: str) -> None:
+    # (read newest first, the match was resumed while the Matches window left it out as one
+    # that could not be read; review)
+    older = store.create_match(match_of())
+    newer = store.create_match(match_of())
+    with closing(sqlite3.connect(store.path)) as by_hand:
+        by_hand.execute(f"UPDATE matches SET {column} = 'garbage' WHERE id = ?", (newer,))
+        by_hand.commit()
+    assert [s.match_id for s in store.list_matches(problems=[])] == [older]
+    assert store.latest_unfinished() == older
+
+
+def test_a_list_read_inside_a_change_that_rolls_back_is_not_kept(store: MatchStore) -> None:
+    # (rolled back, the change moves neither part of the file's mark: the list read inside it
+    # was shown after; review)
+    store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1))))
+    with pytest.raises(RuntimeError), store._transaction() as conn:
+        conn.execute("DELETE FROM tallies")
+        assert [s.rounds_played for s in store.list_matches()] == [0]
+        raise RuntimeError
+    assert [s.rounds_played for s in store.list_matches()] == [1]
+
+
 def test_unknown_match(store: MatchStore) -> None:
     with pytest.raises(StoreError, match="no match 42 in"):
         store.load(42)
@@ -281,6 +305,30 @@ def test_a_path_longer_than_sqlite_opens_is_said_so_and_nothing_is_made(tmp_path
     with pytest.raises(StoreError, match=rf"bytes long, more than the {SQLITE_PATH_MOST} SQLite can open"):
         MatchStore(longer)
     assert not longer.parent.exists()
+    # long only as written: SQLite takes the ".." away, and opens it (review)
+    winding = deep / ".." / ("e" * 200) / ".." / ("f" * 200) / ".." / "m.sqlite3"
+    with MatchStore(winding) as store:
+        store.create_match(match_of())
+
+
+def test_a_backup_past_the_length_sqlite_opens_is_said_so(tmp_path: Path) -> None:
+    # (the store opened, but its backup's longer name did not: "unable to open database file",
+    # said as a place that cannot be written; review)
+    from blitzcam.game.store_file import SQLITE_PATH_MOST
+
+    deep = tmp_path / ("a" * 200) / ("b" * 200)
+    path = deep / ("c" * (SQLITE_PATH_MOST - len(os.fsencode(deep)) - 1))
+    with MatchStore(path) as store:
+        store.create_match(match_of())
+
+    def add_note_column(conn: sqlite3.Connection) -> None:
+        conn.execute("ALTER TABLE matches ADD COLUMN note TEXT")
+
+    with pytest.raises(StoreError, match=r"not upgraded: its backup .* would be \d+ bytes long, more than") as caught:
+        MatchStore(path, migrations=(*MIGRATIONS, add_note_column))
+    assert not caught.value.unwritable
+    with MatchStore(path) as store:  # untouched
+        assert store.schema_version == len(MIGRATIONS)
 
 
 def test_older_schemas_migrate_keeping_data_and_a_backup(tmp_path: Path) -> None:

@@ -484,6 +484,8 @@ def test_a_small_light_thing_of_no_cards_shape_beside_the_card_is_no_second_card
         ("café", "did you mean cafe"),
         ("ｍｙ-deck", "did you mean my-deck"),  # typed full-width
         ("日本", "a-z, 0-9 and dashes"),
+        ("Cön", "a-z, 0-9 and dashes"),  # (not "did you mean con", a device on Windows)
+        ("Unknown!", "a-z, 0-9 and dashes"),  # (nor the name kept for backs of no deck)
         ("x" * 41, r"up to 40 \(41 of them here\)"),  # (its length said; review)
         ("unknown", "reserved"),  # what `count` calls a back of no deck
         ("con", "names a device on Windows"),  # con.png is the console there
@@ -612,6 +614,14 @@ def _back_file(path: Path, deck: str) -> None:
         (  # (the example was green-pump.png whatever the name; review)
             lambda d: (_back_file(d / "Café.png", "red-plow"), d)[1],
             r"Café\.png: 'Café' cannot name a deck: rename the file to a-z, 0-9 and dashes, up to 40 \(e\.g\. cafe\.png\)",
+        ),
+        (  # ... and never one refused in turn (review)
+            lambda d: (_back_file(d / "CON.png", "red-plow"), d)[1],
+            r"CON\.png: 'CON' cannot name a deck: .*\(e\.g\. green-pump\.png\)",
+        ),
+        (
+            lambda d: (_back_file(d / "Red-Bugy.png", "red-plow"), d)[1],
+            r"Red-Bugy\.png: 'Red-Bugy' cannot name a deck: .*\(e\.g\. red-buggy\.png\)",
         ),
         (  # a typo counted red buggy's cards under it, as enrollment refuses to
             lambda d: (_back_file(d / "red-bugy.png", "red-buggy"), d)[1],
