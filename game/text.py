@@ -169,30 +169,47 @@ def _header(player: Player) -> str:
     return f"{player.name} ({said}{'; ' + note if note else ''})"
 
 
-def standings_table(match_id: int, match: Match, standings: Standings) -> str:
-    """Round-by-round Dutch/Blitz/score per player, then totals and the result."""
+ROUND_COLUMN: Final = 7  # "round  ": the rounds' numbers and the gap after them
+CELL_WIDTH: Final = 14  # a player's cell, at least: "12 D  3 B  +6"
+# a header's columns, at most, where the table is cut to a terminal's width: a name and most
+# of its deck ("Wilhelmina van Oranje-Nassau (green-pump)" would fit one player to a block)
+HEADER_KEPT: Final = 24
+
+
+def standings_table(
+    match_id: int, match: Match, standings: Standings, *, columns: int | None = None
+) -> str:
+    """Round-by-round Dutch/Blitz/score per player, then totals and the result. With `columns`
+    (a terminal's width), the players' headers are cut to fit it and the players are shown in
+    as many blocks, one under another, as fit it (eight players made lines of 200-370
+    columns, every round wrapped over several lines of an 80-column terminal)."""
     names = [player.name for player in match.players]
     headers = [_header(p) for p in match.players]
-    widths = [max(shown_width(h), 14) for h in headers]
+    widths = [max(shown_width(h), CELL_WIDTH) for h in headers]
+    if columns is not None and ROUND_COLUMN + sum(w + 2 for w in widths) - 2 > columns:
+        # too wide whole: each header cut to HEADER_KEPT, so that a block holds several
+        most = max(CELL_WIDTH, min(HEADER_KEPT, columns - ROUND_COLUMN))
+        headers = [cut_to_width(h, most - 1) + "…" if shown_width(h) > most else h for h in headers]
+        widths = [max(shown_width(h), CELL_WIDTH) for h in headers]
     lines = [
         f"match {match_id}: target {match.settings.target}, {match.settings.variant} — "
         f"{describe_status(standings)}",
-        "round  " + "  ".join(padded(h, w) for h, w in zip(headers, widths, strict=True)),
     ]
-    for number, round_ in enumerate(match.rounds, start=1):
-        cells = []
-        for name, width in zip(names, widths, strict=True):
-            tally = round_.tallies.get(name)  # none: not at the table that round
-            cell = "—"
-            if tally is not None:
-                cell = f"{tally.dutch:>2} D {tally.blitz:>2} B {tally.score:>+4}"
-            cells.append(cell.ljust(width))
-        lines.append(f"{number:>5}  " + "  ".join(cells))
-    totals = "  ".join(
-        f"{standings.totals[name]:>14}".ljust(width)
-        for name, width in zip(names, widths, strict=True)
-    )
-    lines.append(f"{'total':>5}  {totals}")
+    for n, block in enumerate(_blocks(widths, columns)):
+        if n:
+            lines.append("")  # (a block of the next players, under the last)
+        lines.append("round  " + "  ".join(padded(headers[i], widths[i]) for i in block))
+        for number, round_ in enumerate(match.rounds, start=1):
+            cells = []
+            for i in block:
+                tally = round_.tallies.get(names[i])  # none: not at the table that round
+                cell = "—"
+                if tally is not None:
+                    cell = f"{tally.dutch:>2} D {tally.blitz:>2} B {tally.score:>+4}"
+                cells.append(cell.ljust(widths[i]))
+            lines.append(f"{number:>5}  " + "  ".join(cells))
+        totals = "  ".join(f"{standings.totals[names[i]]:>14}".ljust(widths[i]) for i in block)
+        lines.append(f"{'total':>5}  {totals}")
     if standings.team_totals is not None:
         lines.append(
             "teams  "
@@ -209,6 +226,30 @@ def standings_table(match_id: int, match: Match, standings: Standings) -> str:
     if standings.status == "in-progress" and match.rounds:
         lines.append(f"leading: {listed(standings.leaders)}")  # ("Ann, Bob, Ann, Jr": four?)
     return "\n".join(lines)
+
+
+def _blocks(widths: list[int], columns: int | None) -> list[list[int]]:
+    """The players' columns (indices) in blocks whose lines fit `columns` (None: one block),
+    in order, one at least to a block."""
+    if columns is None:
+        return [list(range(len(widths)))]
+    blocks: list[list[int]] = []
+    used = columns  # (the first column opens a block)
+    for i, width in enumerate(widths):
+        if used + 2 + width > columns:
+            blocks.append([])
+            used = ROUND_COLUMN - 2
+        blocks[-1].append(i)
+        used += 2 + width
+    return blocks
+
+
+def cut_to_width(text: str, columns: int) -> str:
+    """The longest start of `text` that takes `columns` or fewer in a terminal (`shown_width`)."""
+    end = len(text)
+    while end > 0 and shown_width(text[:end]) > columns:
+        end -= 1
+    return text[:end]
 
 
 def local_time(moment: datetime) -> str:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blitzcam.game.text import shown_width, unmarked
+from blitzcam.game.text import cut_to_width, shown_width, unmarked
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 from blitzcam.ui.labels import KEEP_END, ElidedLabel, set_styled, shown_plain
 
@@ -218,15 +218,7 @@ def _fits(font: QFont, text: str, kept: int, room: int) -> bool:
     for line in text.split("\n"):
         head, _, end = line.partition(KEEP_END)
         letters = unmarked(head)
-        shown = letters if shown_width(letters) <= kept else _cut_to(letters, kept) + "…"
+        shown = letters if shown_width(letters) <= kept else cut_to_width(letters, kept) + "…"
         if metrics.horizontalAdvance(shown + (" " + end if end else "")) > room:
             return False
     return True
-
-
-def _cut_to(letters: str, columns: int) -> str:
-    """The longest start of `letters` that takes `columns` or fewer (`shown_width`)."""
-    end = len(letters)
-    while end > 0 and shown_width(letters[:end]) > columns:
-        end -= 1
-    return letters[:end]

@@ -236,10 +236,19 @@ def _parse_tallies(specs: list[str]) -> dict[str, Any]:
 
 
 def _print_standings(match_id: int, match: Any) -> None:
+    """The match's table, fit to the terminal's width where it goes to one (to a file or a
+    pipe: whole, one line a round)."""
+    import shutil
+
     from blitzcam.game.rules import score_match
     from blitzcam.game.text import standings_table
 
-    print(standings_table(match_id, match, score_match(match)))
+    try:
+        to_a_terminal = sys.stdout.isatty()
+    except (AttributeError, OSError, ValueError):  # (closed, or started without one)
+        to_a_terminal = False
+    columns = shutil.get_terminal_size().columns if to_a_terminal else None
+    print(standings_table(match_id, match, score_match(match), columns=columns))
 
 
 # --- actions ------------------------------------------------------------------------------

@@ -1378,3 +1378,30 @@ def test_a_new_database_is_made_only_in_a_folder_that_is_there(
                          "Bob=red-buggy", capsys=capsys)  # fmt: skip
     assert code == 2 and err.strip().endswith(f"--db {db}: no such folder {db.parent}")
     assert not (tmp_path / "nx9").exists()
+
+
+def test_the_table_is_fit_to_a_terminal_and_whole_to_a_pipe(monkeypatch) -> None:
+    # (eight players' table was 200-370 columns wide in an 80-column terminal; review)
+    import io
+    import os
+    import shutil
+
+    from blitzcam.commands import match as match_command
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from blitzcam.game.text import shown_width
+
+    names = [f"Player number {i}" for i in range(8)]
+    match = Match(tuple(Player(n, d) for n, d in zip(names, DECK_NAMES, strict=True)), Settings(),
+                  (Round({n: Tally(i, int(i > 0)) for i, n in enumerate(names)}),))  # fmt: skip
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((80, 24)))
+    for stream, widest in ((Terminal(), 80), (io.StringIO(), 81)):
+        monkeypatch.setattr(sys, "stdout", stream)
+        match_command._print_standings(1, match)
+        lines = stream.getvalue().splitlines()[1:]
+        assert (max(map(shown_width, lines)) <= 80) == (widest == 80)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import unicodedata
 
+import pytest
+
 from blitzcam.game.rules import Match, Player, Round, Settings, Tally, score_match
 from blitzcam.game.text import describe_status, isolated, left_to_right
 from tests.game.factories import match_of, round_of
@@ -178,3 +180,25 @@ def test_a_match_in_progress_says_who_leads_with_how_many() -> None:
     assert said(level) == "in progress: 4 players share the lead with 5"  # (as the board counts)
     name = describe_standing(score_match(match_of(round_of(Ann=(12, 0), Bob=(9, 4)))), name=isolated)
     assert name == f"in progress: {isolated('Ann')} leads with 12"
+
+
+@pytest.mark.parametrize("columns", [60, 80, 120])
+def test_the_standings_table_fits_a_terminal_in_blocks_of_players(columns: int) -> None:
+    # (eight players made lines of 200-370 columns: every round wrapped over several lines of
+    # an 80-column terminal; review)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.text import shown_width, standings_table
+
+    names = [f"Wilhelmina {i} van Oranje-Nassau" for i in range(8)]
+    players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
+    rounds = tuple(Round({name: Tally(i, int(i > 0)) for i, name in enumerate(names)}) for _ in range(3))
+    match = Match(players, Settings(), rounds)
+    wide = standings_table(1, match, score_match(match))
+    assert max(map(shown_width, wide.splitlines()[:6])) > 300  # to a pipe: whole
+    fitted = standings_table(1, match, score_match(match), columns=columns).splitlines()
+    assert all(shown_width(line) <= columns for line in fitted[1:])  # (the title runs on)
+    headers = [line for line in fitted if line.startswith("round  ")]
+    assert len(headers) > 1 and sum(line.count("Wilhelmina") for line in headers) == 8  # each once
+    totals = [line for line in fitted if line.startswith("total  ")]
+    assert len(totals) == len(headers)
+    assert [int(v) for line in totals for v in line.split()[1:]] == [0] + [3 * (i - 2) for i in range(1, 8)]

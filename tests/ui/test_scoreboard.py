@@ -663,10 +663,11 @@ def test_a_name_of_wide_letters_is_kept_by_its_width_in_the_tight_look(qtbot) ->
     # have no CJK font)
     from PySide6.QtGui import QFont, QFontMetrics
 
-    from blitzcam.ui.total_card import NAME_KEPT, _cut_to, _fits
+    from blitzcam.game.text import cut_to_width
+    from blitzcam.ui.total_card import NAME_KEPT, _fits
 
-    assert _cut_to("王小明王小明王小明", NAME_KEPT) == "王小明王"  # two columns each
-    assert _cut_to("Bartholomew", NAME_KEPT) == "Barthol" + "o"
+    assert cut_to_width("王小明王小明王小明", NAME_KEPT) == "王小明王"  # two columns each
+    assert cut_to_width("Bartholomew", NAME_KEPT) == "Barthol" + "o"
     font = QFont()
     wide = "王小明王小明王小明"
     room = QFontMetrics(font).horizontalAdvance("王小明王…") + 1
