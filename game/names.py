@@ -77,9 +77,12 @@ def written_name(name: str) -> str:
 
 def misplaced_invisible(name: str) -> str | None:
     """Why the invisible characters a name may hold are where they cannot join anything (a
-    name of joiners alone shows nothing), or None."""
+    name of joiners alone shows nothing), or a mark on a letter begins it; or None."""
     if not any(ch.isprintable() and not ch.isspace() for ch in name):
         return "a name must show a letter, a digit or a sign"
+    if unicodedata.category(name[0]).startswith("M") and shows_a_letter(name):
+        # (a mark sits on the character before it: in every message, the one before the name)
+        return f"{character_name(name[0])} is a mark on the letter before it, and begins the name"
     for i, ch in enumerate(name):
         if ch in _NAME_JOINERS:
             around = name[i - 1 : i] + name[i + 1 : i + 2]

@@ -50,6 +50,8 @@ def test_names_real_people_write_are_kept(typed: str, kept: str) -> None:
         ("Ann\u200d", "U+200D (ZERO WIDTH JOINER) joins two characters, and stands beside none"),
         ("A \u200cB", "U+200C (ZERO WIDTH NON-JOINER) joins two characters"),
         ("Ann\U000e0067", "U+E0067 (TAG LATIN SMALL LETTER G) belongs after a flag"),
+        # (accepted, its accent sat on whatever came before the name: "started match 1: ́Ann")
+        ("\u0301Ann", "U+0301 (COMBINING ACUTE ACCENT) is a mark on the letter before it, and begins the name"),
     ],
 )
 def test_names_that_hide_or_break_text_are_refused(name: str, message: str) -> None:
