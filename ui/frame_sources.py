@@ -189,14 +189,13 @@ def demo_source() -> FrameSource:
 
 
 def is_demo(spec: str) -> bool:
-    """Whether a camera spec asks for the demo footage: `demo` in any case ("Demo", as a
-    phone's keyboard or a shift key types it, was "no such file or folder"), unless a file or
-    folder of that name is there."""
-    from blitzcam.paths import expand_home
+    """Whether a camera spec asks for the demo footage, as the commands read it
+    (`vision.sources.is_demo`, imported when asked: OpenCV loads with it); and `demo` itself
+    whatever is there (a folder named so where the app started is no camera)."""
     from blitzcam.vision.sources import DEMO
+    from blitzcam.vision.sources import is_demo as names_the_demo
 
-    spec = spec.strip()
-    return spec.casefold() == DEMO and (spec == DEMO or not expand_home(Path(spec)).exists())
+    return spec.strip() == DEMO or names_the_demo(spec)
 
 
 def open_source(spec: str) -> FrameSource:

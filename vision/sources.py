@@ -55,6 +55,15 @@ MAX_CAMERA_INDEX: Final = 9999  # (OpenCV takes a C int; a camera index is small
 DEMO: Final = "demo"  # the app's word for its bundled footage (ui/frame_sources.py)
 
 
+def is_demo(spec: str) -> bool:
+    """Whether a source as typed names the demo footage: `demo` in any case ("Demo", as a
+    phone's keyboard or a shift key types it, was "no such file or folder" to `count` while the
+    app took it), spaces around it aside, unless a file or folder of that name is there (a
+    picture named `demo` is counted)."""
+    spec = spec.strip()
+    return spec.casefold() == DEMO and not expand_home(Path(spec)).exists()
+
+
 def _in_name_order(path: Path) -> tuple[tuple[int, int | str], ...]:
     """As a file browser sorts: letters whatever their case, numbers by value (img2 before
     img10), so a folder of photos plays in the order it was shot."""
@@ -151,7 +160,7 @@ def read_spec(spec: int | str | Path) -> SourceSpec:
     text = as_pasted(str(spec))
     if not text.strip():  # Path("") is the current folder
         raise SourceError("an empty source names no camera, file, folder or stream")
-    if text.strip() == DEMO and not expand_home(Path(text)).exists():
+    if is_demo(text):
         raise SourceError(
             f"{DEMO}: the app's demo footage (blitzcam app --camera demo); here, a camera's "
             "index, a video, a picture or a folder of pictures, or a stream's address"

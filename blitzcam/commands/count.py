@@ -219,9 +219,6 @@ def _where_said(*, as_json: bool) -> str:
     return "their entries in the JSON" if as_json else "the table"
 
 
-DEMO: Final = "demo"  # the demo tables, as the app's --camera demo names its footage
-
-
 def _demo_named(images: list[str]) -> list[str]:
     """`images` with `demo` (where no file of that name is) as the four demo tables, which an
     installed blitzcam holds where no one types their path (datasets/demo/table-1.jpg, the
@@ -229,11 +226,12 @@ def _demo_named(images: list[str]) -> list[str]:
     from pathlib import Path
 
     from blitzcam import datasets
+    from blitzcam.vision.sources import is_demo
 
     tables = sorted((Path(datasets.__file__).parent / "demo").glob("table-*.jpg"))
     named = []
     for image in images:
-        named += [str(t) for t in tables] if image == DEMO and not Path(DEMO).exists() else [image]
+        named += [str(t) for t in tables] if is_demo(image) else [image]
     return named
 
 

@@ -349,6 +349,7 @@ def test_busy_camera_message() -> None:
     [
         ("2147483648", r"camera 2147483648: no such camera \(an index is 0 to 9999\)"),  # (a traceback)
         ("demo", r"demo: the app's demo footage \(blitzcam app --camera demo\); here, a camera"),
+        ("Demo", r"demo: the app's demo footage"),  # (read as a path: "no such file"; review)
     ],
 )
 def test_specs_the_commands_cannot_read_are_said(spec: str, said: str, tmp_path, monkeypatch) -> None:
