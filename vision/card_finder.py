@@ -23,7 +23,7 @@ from blitzcam.vision.card_perspective import (
     long_sides_down,
     seen_card_ratio,
 )
-from blitzcam.vision.face_up import FACE_UP, face_up_cards, is_face
+from blitzcam.vision.face_up import EDGE_MARGIN, FACE_UP, face_up_cards, is_face
 
 CARD_WIDTH: Final = 400  # stored references are this wide, upright
 MIN_CARD_AREA: Final = 0.02  # of the picture: smaller bright blobs are not the card
@@ -67,7 +67,6 @@ SHADOW_LIFT: Final = 0.42
 # light table with the card on it (a table lit unevenly, its bright part as light as the card:
 # "the card runs off the edge" was said of a card in plain view)
 LIGHT_TABLE_SHARE: Final = 0.4
-EDGE_MARGIN: Final = 0.004  # of the picture's long side: corners this near an edge lie on it
 # a bright shape from one edge of the picture to the opposite one (two corners within this of
 # each, of the long side), smaller than this share of it and of no card's shape is no card but
 # a stripe of the table (a card reaching two opposite edges covers a third of a 16:9 picture)

@@ -36,7 +36,9 @@ CARD_SHAPED: Final = (1.0, 2.4)
 # face otherwise, and "turn it over" said of the back: 128 of 128)
 FIGURES_SHARE: Final = (0.04, 0.4)
 FIGURE_VALUE: Final = 150  # HSV value (0-255) of a white figure, at the least
-EDGE_MARGIN: Final = 0.004  # of the picture's long side: a shape this near an edge runs off it
+# of the picture's long side: a shape or corner this near an edge runs off it, lies on it (the
+# card finder's line too)
+EDGE_MARGIN: Final = 0.004
 # a card's own white (its brightest pixels, this top share) is made white before its colour is
 # read: a camera's cast of 40 % under dim light makes white paper strong colour (76 of 348 backs
 # refused as faces), where a face's figures come back white and its field stays
