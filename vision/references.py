@@ -445,9 +445,10 @@ def _deck_files(
             _refuse(f"{path}: the deck name {name!r} is reserved; rename the file", problems)
         elif not DECK_NAME_PATTERN.fullmatch(name):  # a name in counts, JSON and file names
             example = name_to_offer(name) or "green-pump"
+            long = f" ({len(name)} of them here)" if len(name) > DECK_NAME_MAX else ""
             _refuse(
                 f"{path}: {name!r} cannot name a deck: rename the file to a-z, 0-9 and dashes, "
-                f"up to 40 (e.g. {example}.png)",
+                f"up to {DECK_NAME_MAX}{long} (e.g. {example}.png)",
                 problems,
             )
         elif name in WINDOWS_DEVICES:  # held to enrollment's rules (con.png: the console)

@@ -615,6 +615,10 @@ def _back_file(path: Path, deck: str) -> None:
             lambda d: (_back_file(d / "Café.png", "red-plow"), d)[1],
             r"Café\.png: 'Café' cannot name a deck: rename the file to a-z, 0-9 and dashes, up to 40 \(e\.g\. cafe\.png\)",
         ),
+        (  # (a name only too long was not told its length here, as enrolling tells it; review)
+            lambda d: (_back_file(d / ("x" * 41 + ".png"), "red-plow"), d)[1],
+            r"cannot name a deck: .*up to 40 \(41 of them here\)",
+        ),
         (  # ... and never one refused in turn (review)
             lambda d: (_back_file(d / "CON.png", "red-plow"), d)[1],
             r"CON\.png: 'CON' cannot name a deck: .*\(e\.g\. green-pump\.png\)",
