@@ -231,6 +231,29 @@ def team_meant(teams: Iterable[str], team: str) -> str | None:
     return next((written for written in teams if looks_as(written) == looks), None)
 
 
+@dataclass(frozen=True, slots=True)
+class NewTeam:
+    """A team a seat names that its match does not have yet: likely a slip of the match's
+    team `meant` ('north' for North), or (None) a new team. Either is asked about before it is
+    taken: a typo ('Nrth') would make a team of one that plays against its own side."""
+
+    name: str
+    meant: str | None
+
+
+def new_team(teams: Iterable[str], team: str | None) -> NewTeam | None:
+    """What to ask of `team`, named for a seat of a match whose teams are `teams`: None where
+    it is one of them (as the match keeps it: 'José' typed either way), none is named, or the
+    match has no teams (the rules say whether one is wanted)."""
+    teams = tuple(teams)
+    if team is None or not teams:
+        return None
+    team = written_name(team)
+    if team in teams:
+        return None
+    return NewTeam(team, team_meant(teams, team))
+
+
 def not_a_player(players: tuple[Player, ...], name: str = "") -> str:
     """The rule `name`, which no seat has, breaks, with the seats it might have meant: the one
     it looks like (another case, outer spaces), or else all of them (a command acts on the

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from types import MappingProxyType
 
+from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.match_model import (
     COME_BACK_HINT,
     COMMON_TARGETS,
@@ -123,6 +124,13 @@ def _team_totals(players: Iterable[Player], totals: Mapping[str, int]) -> dict[s
         assert player.team is not None
         teams[player.team] = teams.get(player.team, 0) + totals[player.name]
     return teams
+
+
+def free_decks(match: Match) -> tuple[str, ...]:
+    """The decks nobody at the table plays, in the usual order: those a player who joins may
+    take."""
+    taken = {player.deck for player in at_table(match)}
+    return tuple(deck for deck in DECK_NAMES if deck not in taken)
 
 
 def lowest_total(match: Match) -> int:

@@ -19,19 +19,12 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.game import rules
-from blitzcam.game.decks import DECK_NAMES
-from blitzcam.game.match_model import team_meant
+from blitzcam.game.match_model import new_team
 from blitzcam.game.rules import Match, Player
 from blitzcam.ui.dialog_parts import Refusal, error_label, ok_cancel
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.new_match import PlayerRow, seat_at_fault
 from blitzcam.ui.number_box import NumberBox
-
-
-def free_decks(match: Match) -> tuple[str, ...]:
-    """The decks nobody at the table plays, in the usual order."""
-    taken = {player.deck for player in rules.at_table(match)}
-    return tuple(deck for deck in DECK_NAMES if deck not in taken)
 
 
 class JoinDialog(QDialog):
@@ -66,7 +59,7 @@ class JoinDialog(QDialog):
         # (the seat's number label, hidden here, still named the deck box "Player 1: deck" to a
         # reader that names a combo box by its label)
         self.row.number.setBuddy(None)
-        free = free_decks(match)
+        free = rules.free_decks(match)
         if free:
             self.row.deck.setCurrentIndex(self.row.deck.findData(free[0]))
         # the decks at the table are shown as whose they are, and cannot be chosen (offered,
@@ -143,11 +136,11 @@ class JoinDialog(QDialog):
     def _is_new_team_unasked(self, team: str | None) -> bool:
         """A team the match does not have yet is said first, and taken on OK again: a typo
         ('Nrth') would make a team of one that plays against its own side."""
-        if team is None or team in self._team_names or team == self._new_team_asked:
+        news = new_team(self._team_names, team)
+        if news is None or team == self._new_team_asked:
             return False
-        meant = team_meant(self._team_names, team)
-        if meant is not None:  # ('n' for N: "OK again to start it" led to the rules' refusal)
-            self.error.refuse(f"{team}: did you mean {meant}?", at=self.row.team)
+        if news.meant is not None:  # ('n' for N: "OK again to start it" led to the rules' refusal)
+            self.error.refuse(f"{team}: did you mean {news.meant}?", at=self.row.team)
             return True
         self._new_team_asked = team
         self.error.refuse(

@@ -545,17 +545,14 @@ def _team_checked(match: Any, team: str | None, *, new_team: bool) -> None:
     """UserError for a team the match does not have, unless `new_team`: as the app asks before
     starting one, since a typo ('Nrth') makes a team of one that plays against its own side."""
     from blitzcam.errors import UserError
-    from blitzcam.game.match_model import team_meant
-    from blitzcam.game.names import written_name
+    from blitzcam.game.match_model import new_team as asked
 
     teams = [t for t in dict.fromkeys(p.team for p in match.players) if t is not None]
-    if team is None or new_team or not teams:  # (no teams: the rules say so)
+    news = None if new_team else asked(teams, team)
+    if news is None:
         return
-    if written_name(team) in teams:  # (as the match keeps it: 'José' typed either way)
-        return
-    meant = team_meant(teams, team)
-    if meant is not None:  # ('north' for North: --new-team, as the hint said, was refused for it)
-        raise UserError(f"--team {team}: not a team of this match: did you mean {meant}?")
+    if news.meant is not None:  # ('north' for North: --new-team, as the hint said, was refused)
+        raise UserError(f"--team {team}: not a team of this match: did you mean {news.meant}?")
     raise UserError(
         f"--team {team}: not a team of this match (it has {', '.join(teams)}); give --new-team "
         "to start a new one"

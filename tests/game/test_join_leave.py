@@ -749,3 +749,22 @@ def test_why_nobody_may_leave_is_said_as_the_rule_decides() -> None:
     assert rules.why_nobody_may_leave(decided) == (
         "the match is decided: only a player yet to play may leave it"
     )
+
+
+def test_a_team_the_match_lacks_is_asked_about_one_way_at_the_terminal_and_in_the_window() -> None:
+    # (the CLI and the Join dialog each held this rule; review)
+    from blitzcam.game.match_model import NewTeam, new_team
+
+    teams = ("North", "South")
+    assert new_team(teams, "North") is None and new_team(teams, None) is None
+    assert new_team((), "North") is None  # (no teams: the rules say whether one is wanted)
+    assert new_team(teams, "north") == NewTeam("north", "North")  # a slip of one
+    assert new_team(teams, "Nrth") == NewTeam("Nrth", None)  # a new team, asked first
+    assert new_team(("José",), "Jose\u0301") is None  # as the match keeps it
+
+
+def test_a_joiner_may_take_the_decks_nobody_at_the_table_plays() -> None:
+    from blitzcam.game.decks import DECK_NAMES
+
+    match = leave(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)), n=3), "Bob")
+    assert rules.free_decks(match) == tuple(d for d in DECK_NAMES if d not in ("green-pump", "yellow-bucket"))
