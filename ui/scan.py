@@ -182,6 +182,7 @@ class ScanView(QWidget):
         self.clock = time.monotonic
         self.shots_label = QLabel()
         self.live_counts: dict[str, QLabel] = {}
+        self._settling = False  # the counts shown are the last settled view's, not this one's
         self.summed_counts: dict[str, QLabel] = {}
         self._seats: list[tuple[QLabel, QLabel, QLabel, QLabel]] = []  # icon, name, live, shots
         grid = self._seats_grid = QGridLayout()
@@ -378,9 +379,15 @@ class ScanView(QWidget):
                 self.live.show_message(HOLD_STILL)
 
     def _show_counts(self, snapshot: CountSnapshot) -> None:
-        """Each player's cards in view, and what the table warns of, as `snapshot` counts."""
+        """Each player's cards in view, and what the table warns of, as `snapshot` counts;
+        greyed while the view is changing, when they are still the last settled view's (a new
+        table's counts settle 2-8 s after it is laid, and until then its picture stood beside
+        the old table's numbers and face-up warning, as sure as any)."""
+        self._settling = not snapshot.settled
         for name, n in player_counts(self.session.players, snapshot.counts).items():
             self.live_counts[name].setText(str(n))
+            set_styled(self.live_counts[name], settling=self._settling)
+        set_styled(self.warnings, settling=self._settling)
         # (else the demo's tables are counted for the players unsaid: no camera was found, or
         # none chosen)
         demo = DEMO_WARNING if getattr(self._source, "demo", False) else ""
@@ -734,7 +741,10 @@ class ScanView(QWidget):
             for player in self.session.players
         )
         warned = f" {self._warned}" if self._warned else ""
-        said = f"{self.step_title.text()}. {self.shots_label.text()}. {rows}.{warned}"
+        changing = (
+            " The view is changing: its counts are the last view's." if self._settling else ""
+        )
+        said = f"{self.step_title.text()}. {self.shots_label.text()}. {rows}.{changing}{warned}"
         if self.accessibleDescription() != said:  # (each frame: set when it changes)
             self.setAccessibleDescription(said)
 
