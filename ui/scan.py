@@ -51,34 +51,16 @@ from blitzcam.ui.scan_session import (
     table_warnings,
 )
 from blitzcam.ui.scrolling import scrolling_rows
+from blitzcam.ui.shot_decision import (
+    FRAME_SHOT_ALREADY,
+    HOLD_STILL,
+    ShotAsked,
+    decide_shot,
+    waiting_for_view,
+)
 from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
 from blitzcam.ui.text_size import text_scale
 
-HOLD_STILL: Final = "Hold still: the shot is taken as soon as the counts settle on this view"
-WAITING_FOR_VIEW: Final = (
-    "Waiting for a new view from the camera (a stream may be reconnecting): the shot is taken "
-    "on the first settled one"
-)
-
-
-def waiting_for_view(tries: int) -> str:
-    """What a shot of a stale view says: waiting, and the stream's tries to come back since its
-    last view (0: none yet, it may only be slow)."""
-    if tries <= 0:
-        return WAITING_FOR_VIEW
-    return (
-        f"Waiting for a new view from the camera: the stream dropped, reconnecting (try "
-        f"{tries}); the shot is taken on the first settled view"
-    )
-
-
-MOVING_AT_THE_END: Final = (
-    "The video ended while the view was moving: its last still view is shot instead"
-)
-ENDED_IN_MOTION: Final = (
-    "The video ended while the view was moving, before any view was still: nothing to shoot "
-    "(Enter reviews; counts not shot are typed in there)"
-)
 PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
 COLUMN_GAP: Final = 14  # between the players' columns at the base text size, in pixels
 # the width of each player's back beside their row, laid out in full and compact (at 32 a row
@@ -96,13 +78,8 @@ COMPACT_BELOW: Final = 640
 # a warning told to a screen reader is told again only once it has been gone this long: a
 # face-up card the counter sees in some frames and not others was "flip it" ten times over
 WARNING_TOLD_AGAIN_S: Final = 10.0
-FRAME_SHOT_ALREADY: Final = "That view is already shot: wait for the next frame"
 SHOT_CALLED_OFF: Final = "Shot called off"
 SHOT_CALLED_OFF_MORE: Final = " (Backspace again drops the last shot taken)"
-SHOOT_UNCHANGED_AGAIN: Final = (
-    "Nothing on the table has changed since this view was shot{as_step}: shot again, its cards "
-    "count twice. Press again to shoot it anyway"
-)
 
 
 class ScanView(QWidget):
@@ -451,81 +428,39 @@ class ScanView(QWidget):
     def _capture(self) -> bool:
         """Shoot the view (or wait for it to settle, or say why not); True when it asked for a
         second press instead (a view shot already): nothing may go on past that question."""
-        if self._failure is not None:  # the last frame shown is not the table now
-            self.live.show_message(self._failure)
-            return False
-        if self._latest is None:
-            if self._fit.newest is not None:  # the camera's picture is up, not yet counted
-                self._waiting = self._waiting or "shot"
-                self.live.show_message(HOLD_STILL)
-                return False
-            # (not "is the camera on?" at Space for a video that ended with none)
-            self.live.show_message(
-                self._no_frames() if self._ended else "No frame yet — is the camera on?"
+        latest = self._latest
+        stale = self._is_stale()
+        decision = decide_shot(
+            ShotAsked(
+                session=self.session,
+                latest=latest,
+                last_still=self._last_still,
+                failure=self._failure,
+                previewed=self._fit.newest is not None,
+                ended=self._ended,
+                no_frames=self._no_frames() if latest is None and self._ended else "",
+                stale=stale,
+                tries=self._views.tries() if stale else 0,
+                moved_on=latest is not None
+                and not stale
+                and (self._fit.off or self._fit.moved_on(latest)),
+                asked_about=self._again,
             )
-            return False
-        if self._is_stale():  # a stalled stream's last view: wait for the table as it is now
+        )
+        if decision.action == "wait":
             self._waiting = self._waiting or "shot"
-            self.live.show_message(waiting_for_view(self._views.tries()))
-            return False
-        moved_on = self._fit.off or self._fit.moved_on(self._latest)
-        if (not self._latest.snapshot.settled and not self._ended) or moved_on:
-            # its counts are still the view before's: shooting now would pair this picture
-            # with them; the shot is taken on the first settled frame instead (and when the
-            # table in view has moved on from the latest count's, or the outlines are off,
-            # the shot waits for the count of that one)
-            self._waiting = self._waiting or "shot"
-            self.live.show_message(HOLD_STILL)
-            return False
-        shot = self._view_to_shoot(self._latest)
-        if shot is None:
-            self.live.show_message(ENDED_IN_MOTION)
-            return False
-        if self.session.holds_view(shot.index) or (
-            # at a video's end, a view not settled is told by its number: its other frames
-            # differ only by the camera's noise
-            not self._latest.snapshot.settled
-            and any(s.snapshot.scene == shot.snapshot.scene for s in self.session.all_shots)
-        ):
-            self.live.show_message(
-                "The video has ended, and its last view is shot: Enter to go on"
-                if self._ended
-                else FRAME_SHOT_ALREADY
-            )
-            return False
-        if self._asks_again(shot):
-            return True
-        self.session = self.session.with_shot(Shot(shot.frame, shot.snapshot, shot.index))
-        self._refresh()
-        if shot.index != self._latest.index:
-            self.live.show_message(MOVING_AT_THE_END)
-        return False
-
-    def _asks_again(self, shot: CountedFrame) -> bool:
-        """Whether this shot waits for a second press: another frame of a view shot already
-        (a second Space by mistake would count its cards twice; a pile swapped for one of the
-        same count laid the same way is the same view to the vote, so it is asked, not
-        refused)."""
-        scene = shot.snapshot.scene
-        step = self.session.step_that_shot_scene(scene)
-        if step is None or self._again == scene:
+        elif decision.action == "ask":
+            self._again = decision.scene
+            self._asked = decision.message
+        elif decision.action == "shoot":
+            assert decision.shot is not None
             self._again = None
-            return False
-        self._again = scene
-        as_step = "" if step == self.session.step else f" as the {step.capitalize()} cards"
-        self._asked = SHOOT_UNCHANGED_AGAIN.format(as_step=as_step)
-        self.live.show_message(self._asked)
-        return True
-
-    def _view_to_shoot(self, latest: CountedFrame) -> CountedFrame | None:
-        """The latest view. At a video's end before it settled (no more frames will settle
-        it): its picture with the vote of its own still frames so far, or, when it ended in
-        motion, the newest still view with its own (None: there was none); never a picture
-        with another view's counts."""
-        if latest.snapshot.settled:
-            return latest
-        own = latest.snapshot.as_its_view()
-        return dataclasses.replace(latest, snapshot=own) if own is not None else self._last_still
+            shot = decision.shot
+            self.session = self.session.with_shot(Shot(shot.frame, shot.snapshot, shot.index))
+            self._refresh()
+        if decision.message:
+            self.live.show_message(decision.message)
+        return decision.action == "ask"
 
     def _is_live(self) -> bool:
         """A camera or live stream, not a file. Asked when it matters: an address opened by

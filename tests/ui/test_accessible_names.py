@@ -386,7 +386,8 @@ def test_a_frame_s_own_news_is_told_once_and_a_warning_not_at_each_count(qtbot, 
     # (a waiting shot's "hold still" was told again at every counted frame, and the pile
     # warning at every change of its count; a review of the first version)
     from blitzcam.ui.counting_worker import CountedFrame, NullCounter
-    from blitzcam.ui.scan import HOLD_STILL, ScanView
+    from blitzcam.ui.scan import ScanView
+    from blitzcam.ui.shot_decision import HOLD_STILL
     from tests.ui.fakes import FakeSource
 
     told = _announced(monkeypatch)

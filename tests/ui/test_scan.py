@@ -9,13 +9,13 @@ import pytest
 
 from blitzcam.game.counts import Counts
 from blitzcam.ui.counting_worker import CountedFrame, CountSnapshot, NullCounter
-from blitzcam.ui.scan import (
+from blitzcam.ui.scan import ScanView
+from blitzcam.ui.shot_decision import (
     ENDED_IN_MOTION,
     HOLD_STILL,
     MOVING_AT_THE_END,
     SHOOT_UNCHANGED_AGAIN,
     WAITING_FOR_VIEW,
-    ScanView,
     waiting_for_view,
 )
 from blitzcam.ui.stall_watch import stream_stalled
