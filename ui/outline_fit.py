@@ -28,6 +28,9 @@ class OutlineFit:
     def __init__(self) -> None:
         # the newest frame shown between counts, and its number in the camera
         self.newest: tuple[np.ndarray, int] | None = None
+        # ... its thumbnail, made once however often it is compared (4-6 ms of a 1080p frame,
+        # on the window's thread: twice a count, it was made twice)
+        self._newest_thumb: np.ndarray | None = None
         self.shown: CountedFrame | None = None  # the count whose outlines the view holds
         self.off = False  # they are left off: the picture has moved on from its frame
         self._views: list[tuple[CountedFrame, CountedView]] = []  # (the last two counts')
@@ -35,7 +38,7 @@ class OutlineFit:
     def saw(self, frame: np.ndarray, index: int) -> bool:
         """A frame shown between counts: whether the shown outlines are left off over it."""
         if self.newest is None or index > self.newest[1]:
-            self.newest = (frame, index)
+            self.newest, self._newest_thumb = (frame, index), None
         change = None if self.shown is None else self.change(self.shown)
         if change is None:
             self.off = False
@@ -57,13 +60,21 @@ class OutlineFit:
         """Whether the newest picture in view has moved on from `item`'s frame (by the motion
         line): a shot of `item` is not of the table the player sees."""
         judged = self._judged(item)
-        return judged is not None and judged[0].moved_on(judged[1])
+        return judged is not None and judged[0].moved_on(judged[1], newer_thumb=self._thumb())
 
     def change(self, item: CountedFrame) -> float | None:
         """How much the newest picture in view differs from `item`'s frame (CountedView);
         None when none newer than it is in view, or its source numbers no frames."""
         judged = self._judged(item)
-        return None if judged is None else judged[0].change(judged[1])
+        return None if judged is None else judged[0].change(judged[1], newer_thumb=self._thumb())
+
+    def _thumb(self) -> np.ndarray | None:
+        """The newest picture's thumbnail, made the first time it is asked for."""
+        if self._newest_thumb is None and self.newest is not None:
+            from blitzcam.vision.frame_change import thumbnail
+
+            self._newest_thumb = thumbnail(self.newest[0], sharpness=False)
+        return self._newest_thumb
 
     def _judged(self, item: CountedFrame) -> tuple[CountedView, np.ndarray] | None:
         """`item`'s frame as the newest picture is told apart from it, and that picture; None
@@ -76,6 +87,6 @@ class OutlineFit:
             from blitzcam.vision.frame_change import CountedView
 
             corners = np.array([o.corners for o in item.snapshot.outlines], np.float32)
-            view = CountedView.of(item.frame, corners.reshape(-1, 4, 2))
+            view = CountedView.of(item.frame, corners.reshape(-1, 4, 2), thumb=item.snapshot.thumb)
             self._views = [*self._views[-1:], (item, view)]
         return view, seen[0]

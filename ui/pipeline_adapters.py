@@ -53,6 +53,7 @@ def snapshot_from_result(result: Any) -> CountSnapshot:
         view=getattr(result, "view", None),  # (vision's Counts: the record the app keeps)
         scene=int(getattr(result, "scene", 0)),
         view_scene=int(getattr(result, "view_scene", None) or 0),
+        thumb=getattr(result, "thumb", None),
     )
 
 

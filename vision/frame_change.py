@@ -344,12 +344,18 @@ class CountedView:
     shape: tuple[int, int]
 
     @classmethod
-    def of(cls, frame_bgr: np.ndarray, corners: np.ndarray) -> CountedView:
-        """`corners`: (n, 4, 2), the counted cards' in the frame's pixels."""
+    def of(
+        cls, frame_bgr: np.ndarray, corners: np.ndarray, *, thumb: np.ndarray | None = None
+    ) -> CountedView:
+        """`corners`: (n, 4, 2), the counted cards' in the frame's pixels; `thumb`: the frame's
+        `thumbnail`, where it was made already (the counting thread's: 4-6 ms of a 1080p frame
+        on the window's thread, at each count)."""
         shape = (int(frame_bgr.shape[0]), int(frame_bgr.shape[1]))
-        return cls(thumbnail(frame_bgr, sharpness=False), card_blocks(corners, shape), shape)
+        if thumb is None:
+            thumb = thumbnail(frame_bgr, sharpness=False)
+        return cls(thumb, card_blocks(corners, shape), shape)
 
-    def change(self, newer_bgr: np.ndarray) -> float:
+    def change(self, newer_bgr: np.ndarray, *, newer_thumb: np.ndarray | None = None) -> float:
         """How much `newer_bgr` differs, as `difference` measures it (the stabiliser's own
         measure, its lines meaning the same), over the whole picture or where the counted
         cards lie; or in a block where none lay, weighed against SCENE_THRESHOLD there as
@@ -359,11 +365,11 @@ class CountedView:
         size (a stream back at another)."""
         if newer_bgr.shape[:2] != self.shape:
             return math.inf
-        newer = thumbnail(newer_bgr, sharpness=False)
+        newer = thumbnail(newer_bgr, sharpness=False) if newer_thumb is None else newer_thumb
         bare = block_changes(self.thumb, newer)[~self.blocks]
         laid = float(bare.max()) * MOTION_THRESHOLD / SCENE_THRESHOLD if bare.size else 0.0
         return max(difference(self.thumb, newer, self.blocks), laid)
 
-    def moved_on(self, newer_bgr: np.ndarray) -> bool:
+    def moved_on(self, newer_bgr: np.ndarray, *, newer_thumb: np.ndarray | None = None) -> bool:
         """Whether `newer_bgr` shows the table otherwise: over the motion line."""
-        return self.change(newer_bgr) > MOTION_THRESHOLD
+        return self.change(newer_bgr, newer_thumb=newer_thumb) > MOTION_THRESHOLD

@@ -216,6 +216,9 @@ class FrameResult:
     view_scene: int | None = None
     tiles: int = 0  # zoomed tiles the detector read for a closer look (0: none was needed)
     turned: bool = False  # the frame was read turned a quarter (vision/orientation.py)
+    # live counting: the frame's thumbnail as the vote judged it (frame_change.thumbnail), made
+    # on the counting thread, so that the live view need not make it again on the window's
+    thumb: np.ndarray | None = None
 
     @property
     def counts(self) -> Mapping[str, int]:
@@ -561,8 +564,9 @@ class LiveCounting:
             taken, unseen = at, None
         result = self.pipeline(frame_bgr, in_play=decks)
         counted = result.detections.corners[result.detections.counted]
+        thumb = thumbnail(frame_bgr)
         stable = self.stabiliser.update(
-            thumbnail(frame_bgr),
+            thumb,
             result.counted,
             at=taken,
             unseen_s=unseen,
@@ -577,4 +581,5 @@ class LiveCounting:
             view=stable.view,
             scene=stable.scene,
             view_scene=stable.view_scene,
+            thumb=thumb,
         )

@@ -38,3 +38,24 @@ def test_a_source_that_numbers_no_frames_is_never_judged() -> None:
     assert fit.counted(_count(None, _table(0))) == (True, False)
     assert fit.change(_count(None, _table(0))) is None
     assert fit.saw(_table(2), 5) is False
+
+
+def test_each_picture_is_made_a_thumbnail_once_and_a_count_brings_its_own(monkeypatch) -> None:
+    # (on the window's thread, 4-6 ms of a 1080p frame: the counted frame's was made again
+    # though the counting thread had made it, and the newest picture's at each comparison)
+    from blitzcam.vision import frame_change
+
+    made = []
+    real = frame_change.thumbnail
+    monkeypatch.setattr(frame_change, "thumbnail", lambda frame, **k: made.append(1) or real(frame, **k))
+    fit = OutlineFit()
+    fit.saw(_table(0), 1)
+    counted = CountedFrame(_table(0), CountSnapshot(thumb=real(_table(0))), 1, source_index=1)
+    assert fit.counted(counted) == (True, False) and made == []  # no newer picture: nothing to do
+    fit.saw(_table(2), 2)  # the newest picture: compared to the count, made once
+    assert made == [1]
+    assert fit.moved_on(counted) and fit.change(counted) > 6 and fit.saw(_table(2), 2)
+    assert made == [1]  # (the count's own came with it)
+    late = _count(1, _table(0))  # a count without one (the enroll dialog's): made for it
+    assert fit.moved_on(late) and made == [1, 1]
+    assert fit.change(late) == fit.change(counted)  # the same measure either way

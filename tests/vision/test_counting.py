@@ -985,3 +985,20 @@ def test_a_few_blurred_frames_of_a_still_view_do_not_vote() -> None:
     # a camera that stays out of focus: its own view once a window's frames have gone by
     stuck = [stab.update(thumbnail(blurred), _counts(30), at=next(clock)) for _ in range(WINDOW + 6)]
     assert stuck[-1].settled and stuck[-1].counts.per_deck["green-pump"] == 30
+
+
+def test_live_counting_hands_on_the_thumbnail_it_judged_the_frame_by() -> None:
+    # (the live view made it again on the window's thread at each count, 4-6 ms at 1080p)
+    from blitzcam.ui.pipeline_adapters import snapshot_from_result
+    from blitzcam.vision.frame_change import thumbnail
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        return FrameResult(Detections.empty(), Counts({"green-pump": 3}, 0, 0), {})
+
+    live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=2, motion_threshold=1000))
+    frame = np.random.default_rng(3).integers(0, 255, (36, 64, 3), dtype=np.uint8)
+    out = live(frame)
+    np.testing.assert_array_equal(out.thumb, thumbnail(frame))
+    assert snapshot_from_result(out).thumb is out.thumb
+    assert pipeline(frame).thumb is None  # (a still's count, not live, has none)
