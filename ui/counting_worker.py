@@ -96,8 +96,8 @@ class CountSnapshot:
     small_picture: tuple[int, int] | None = None
     dark_picture: bool = False
     # the frame's thumbnail as live counting judged it (vision.frame_change.thumbnail; None:
-    # not counted live): the live view compares newer pictures with it
-    thumb: Any = None
+    # not counted live): the live view compares newer pictures with it (an array: not compared)
+    thumb: Any = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))

@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -218,7 +218,7 @@ class FrameResult:
     turned: bool = False  # the frame was read turned a quarter (vision/orientation.py)
     # live counting: the frame's thumbnail as the vote judged it (frame_change.thumbnail), made
     # on the counting thread, so that the live view need not make it again on the window's
-    thumb: np.ndarray | None = None
+    thumb: np.ndarray | None = field(default=None, compare=False)
 
     @property
     def counts(self) -> Mapping[str, int]:
