@@ -77,12 +77,9 @@ def written_name(name: str) -> str:
 
 def misplaced_invisible(name: str) -> str | None:
     """Why the invisible characters a name may hold are where they cannot join anything (a
-    name of joiners alone shows nothing), or a mark on a letter begins it; or None."""
+    name of joiners alone shows nothing), or None."""
     if not any(ch.isprintable() and not ch.isspace() for ch in name):
         return "a name must show a letter, a digit or a sign"
-    if unicodedata.category(name[0]).startswith("M") and shows_a_letter(name):
-        # (a mark sits on the character before it: in every message, the one before the name)
-        return f"{character_name(name[0])} is a mark on the letter before it, and begins the name"
     for i, ch in enumerate(name):
         if ch in _NAME_JOINERS:
             around = name[i - 1 : i] + name[i + 1 : i + 2]
@@ -179,6 +176,15 @@ def how_alike(name: str, other: str) -> str:
     if not parts:  # (alike only by two steps together: said as the whole)
         return "the way they are written"
     return " and ".join(parts) if len(parts) < 3 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def begins_with_a_mark(name: str) -> str | None:
+    """Why `name` may not be given (None: it may): it begins with a mark on a letter, an accent
+    typed first, which sits on whatever comes before the name in every message ("started match
+    1: ́Ann")."""
+    if name and unicodedata.category(name[0]).startswith("M") and shows_a_letter(name):
+        return f"{character_name(name[0])} is a mark on the letter before it, and begins the name"
+    return None
 
 
 def shows_a_letter(name: str) -> bool:

@@ -33,6 +33,7 @@ from blitzcam.game.match_model import (
 )
 from blitzcam.game.names import (
     MAX_NAME_LENGTH,
+    begins_with_a_mark,
     brief,
     character_name,
     how_alike,
@@ -147,6 +148,8 @@ def check_teams_written_one_way(
             raise MatchError(
                 "a name must show a letter, a digit or a sign", player=player.name, field="name"
             )
+        if player.name in fresh and (marked := begins_with_a_mark(player.name)) is not None:
+            raise MatchError(marked, player=player.name, field="name")
     # each name's look once, and where each look is first seated (and first stored): a seat
     # against every other, each look made again, takes 52 s for a file of 4,000 seats
     looks = [looks_as(p.name) for p in seated]

@@ -99,9 +99,10 @@ QLabel[refused="true"] { color: #ff40c8; font-weight: bold; }
 QLabel#stepTitle { font-size: 20pt; font-weight: bold; }
 QLabel#stepTitle[compact="true"] { font-size: 15pt; }
 QLabel#tableWarnings { color: #ff40c8; font-weight: bold; font-size: 14pt; }
+QLabel#tableWarnings[compact="true"] { font-size: 11pt; }
 QLabel#liveCount { font-size: 30pt; font-weight: bold; }
 QLabel#liveCount[compact="true"] { font-size: 18pt; }
-QLabel#liveCount[settling="true"], QLabel#tableWarnings[settling="true"] { color: #8a92a6; }
+QLabel#liveCount[settling="true"] { color: #8a92a6; }
 """
 STYLE: Final = _STYLE.replace("ICONS/", ICONS.as_posix() + "/")
 

@@ -356,15 +356,15 @@ class ScanView(QWidget):
                 self.live.show_message(HOLD_STILL)
 
     def _show_counts(self, snapshot: CountSnapshot) -> None:
-        """Each player's cards in view, and what the table warns of, as `snapshot` counts;
-        greyed while the view is changing, when they are still the last settled view's (a new
-        table's counts settle 2-8 s after it is laid, and until then its picture stood beside
-        the old table's numbers and face-up warning, as sure as any)."""
+        """Each player's cards in view, and what the table warns of, as `snapshot` counts; the
+        counts greyed while the view is changing, when they are still the last settled view's
+        (a new table's counts settle 2-8 s after it is laid, and until then its picture stood
+        beside the old table's numbers as sure as any). The warnings keep their colour: what
+        to fix on the table is no less urgent while the cards are moved."""
         self._settling = not snapshot.settled
         for name, n in player_counts(self.session.players, snapshot.counts).items():
             self.live_counts[name].setText(str(n))
             set_styled(self.live_counts[name], settling=self._settling)
-        set_styled(self.warnings, settling=self._settling)
         # (else the demo's tables are counted for the players unsaid: no camera was found, or
         # none chosen)
         demo = DEMO_WARNING if getattr(self._source, "demo", False) else ""
@@ -618,7 +618,7 @@ class ScanView(QWidget):
             self._compact = compact
             self.hint.setVisible(not compact)
             self._show_warnings()
-            for label in (self.step_title, *(seat[2] for seat in self._seats)):
+            for label in (self.step_title, self.warnings, *(seat[2] for seat in self._seats)):
                 set_styled(label, compact=compact)
             self._show_seats()  # (their backs smaller: five of eight rows were in view)
             self._refresh()

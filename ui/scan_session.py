@@ -26,6 +26,9 @@ STEP_HINTS: Final[dict[str, str]] = {
 }
 
 
+WARNING_MARK: Final = "⚠ "  # how each of the table's warnings begins
+
+
 def table_warnings(snapshot: CountSnapshot) -> str:
     """What the players should fix on the table before shooting it, one line each ("" when
     nothing): face-up cards are never counted, backs no deck in play was recognised on (drawn
@@ -47,8 +50,8 @@ def table_warnings(snapshot: CountSnapshot) -> str:
     if unknown := snapshot.unknown:
         plural = unknown != 1
         lines.append(
-            f"⚠ {unknown} back{'s' if plural else ''} (grey) not recognised, counted for "
-            "nobody: more light? a deck nobody here plays? new art: Camera → Enroll decks…"
+            f"⚠ {unknown} back{'s' if plural else ''} (grey) not recognised: counted for "
+            "nobody; more light? a deck nobody here plays? new art: Camera → Enroll decks…"
         )
     for deck, other in snapshot.look_alike:  # (named as the app names decks everywhere)
         lines.append(
@@ -68,9 +71,11 @@ class Shot:
 
 
 def in_brief(warnings: str) -> str:
-    """Each warning line up to its first colon: what is wrong, not yet what to do (a compact
-    scan's panel; the whole in its tooltip)."""
-    return "\n".join(line.split(": ", 1)[0] for line in warnings.splitlines())
+    """The warnings on one line, each up to its first colon: what is wrong, not yet what to do
+    (a compact scan's panel; the whole in its tooltip). One line a warning, at 150 % text in a
+    1024 x 640 window, left two of four players' rows in view."""
+    said = [line.split(": ", 1)[0].removeprefix(WARNING_MARK) for line in warnings.splitlines()]
+    return WARNING_MARK + " · ".join(said) if said else ""
 
 
 def over_a_pile(players: tuple[Player, ...], counts: Mapping[str, int], step: Step) -> str:

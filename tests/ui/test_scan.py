@@ -821,7 +821,7 @@ def test_a_scan_whose_rows_would_be_hidden_is_laid_out_compact(qtbot) -> None:
     # each warning in brief, the whole in its tooltip (at 150 % in a short window they took
     # the panel, one player's count shown under them; review)
     assert view.warnings.text() == (
-        "⚠ 3 face-up cards\n⚠ 50 backs (grey) not recognised, counted for nobody"
+        "⚠ 3 face-up cards · 50 backs (grey) not recognised"
     )
     assert view.warnings.toolTip().startswith("⚠ 3 face-up cards: flip them\n")
     assert view.warnings.accessibleDescription() == view.warnings.toolTip()
@@ -835,6 +835,39 @@ def test_a_scan_whose_rows_would_be_hidden_is_laid_out_compact(qtbot) -> None:
     assert not view.hint.isVisible()  # (no back and forth at each warning)
     view.resize(1366, 1000)  # taller: in full again
     qtbot.waitUntil(view.hint.isVisible, timeout=2000)
+
+
+def test_at_150_percent_in_a_small_window_every_player_s_count_is_in_view(qtbot) -> None:
+    # (one line a warning, three warnings left two of four players' rows in view at 150 % in a
+    # 1024 x 640 window; review)
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.ui.app import set_text_size
+    from tests.ui.fakes import players as seated
+
+    app = QApplication.instance()
+    try:
+        set_text_size(app, 150)
+        four = seated(4)
+        view = ScanView(four, FakeSource([np.zeros((36, 64, 3), np.uint8)]), NullCounter(""))
+        qtbot.addWidget(view)
+        view.resize(1024, 530)  # (the scan of a 1024 x 640 window: menu, toolbar, status bar)
+        view.show()
+        qtbot.waitExposed(view)
+        loud = CountSnapshot(counts={p.deck: 5 for p in four}, settled=True, scene=1,
+                             voted_face_up=3, voted_unknown=50, dark_picture=True)  # fmt: skip
+        view._on_counted(CountedFrame(np.zeros((36, 64, 3), np.uint8), loud, 1))
+        qtbot.waitUntil(lambda: not view.hint.isVisible(), timeout=2000)  # compact
+        assert view.warnings.text().count("⚠") == 1 and view.warnings.toolTip().count("⚠") == 3
+        viewport = view.player_rows.viewport()
+        last = view.live_counts[four[-1].name]
+
+        def in_view() -> bool:
+            return last.mapTo(viewport, last.rect().bottomLeft()).y() <= viewport.height()
+
+        qtbot.waitUntil(in_view, timeout=2000)
+    finally:
+        set_text_size(app, 100)
 
 
 def test_a_scan_left_is_freed_without_waiting_for_the_garbage_collector(qtbot) -> None:

@@ -140,7 +140,7 @@ def test_table_warnings_ask_to_flip_face_up_cards_and_name_unrecognised_backs() 
     assert table_warnings(snapshot(1, 0)) == "⚠ 1 face-up card: flip it"
     two = table_warnings(snapshot(2, 5)).splitlines()
     assert two[0] == "⚠ 2 face-up cards: flip them"
-    assert two[1].startswith("⚠ 5 backs (grey) not recognised, counted for nobody")
+    assert two[1].startswith("⚠ 5 backs (grey) not recognised: counted for nobody")
     assert "Enroll decks" in two[1]
     assert table_warnings(snapshot(0, 1)).startswith("⚠ 1 back (grey) not recognised")
 
