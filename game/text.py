@@ -162,35 +162,43 @@ def padded(text: str, width: int) -> str:
     return text + " " * max(0, width - shown_width(text))
 
 
-def _header(player: Player) -> str:
-    """'Ann (green-pump, North; joined after round 2 with 7)' over a player's column."""
+def _header(player: Player, *, name_most: int | None = None) -> str:
+    """'Ann (green-pump, North; joined after round 2 with 7)' over a player's column; the name
+    cut to `name_most` columns (with "…") where given, the rest kept whole."""
     said = player.deck + (f", {player.team}" if player.team else "")
     note = seat_note(player)
-    return f"{player.name} ({said}{'; ' + note if note else ''})"
+    name = player.name
+    if name_most is not None and shown_width(name) > name_most:
+        name = cut_to_width(name, name_most - 1) + "…"
+    return f"{name} ({said}{'; ' + note if note else ''})"
 
 
 ROUND_COLUMN: Final = 7  # "round  ": the rounds' numbers and the gap after them
 CELL_WIDTH: Final = 14  # a player's cell, at least: "12 D  3 B  +6"
-# a header's columns, at most, where the table is cut to a terminal's width: a name and most
-# of its deck ("Wilhelmina van Oranje-Nassau (green-pump)" would fit one player to a block)
-HEADER_KEPT: Final = 24
+# a name's columns in a header, at most, where the table is cut to a terminal's width
+# ("Wilhelmina van Oranje-Nassau (green-pump)" fit one player to a block of 80 columns)
+NAME_KEPT: Final = 14
 
 
 def standings_table(
     match_id: int, match: Match, standings: Standings, *, columns: int | None = None
 ) -> str:
     """Round-by-round Dutch/Blitz/score per player, then totals and the result. With `columns`
-    (a terminal's width), the players' headers are cut to fit it and the players are shown in
-    as many blocks, one under another, as fit it (eight players made lines of 200-370
-    columns, every round wrapped over several lines of an 80-column terminal)."""
+    (a terminal's width), where the table is wider, long names are cut in the headers and the
+    players are shown in as many blocks, one under another, as fit it (eight players made
+    lines of 200-370 columns, every round wrapped over several lines of an 80-column
+    terminal); a block is one player at least, 21 columns or more (a header longer than the
+    terminal, as the title, runs on)."""
     names = [player.name for player in match.players]
     headers = [_header(p) for p in match.players]
     widths = [max(shown_width(h), CELL_WIDTH) for h in headers]
     if columns is not None and ROUND_COLUMN + sum(w + 2 for w in widths) - 2 > columns:
-        # too wide whole: each header cut to HEADER_KEPT, so that a block holds several
-        most = max(CELL_WIDTH, min(HEADER_KEPT, columns - ROUND_COLUMN))
-        headers = [cut_to_width(h, most - 1) + "…" if shown_width(h) > most else h for h in headers]
-        widths = [max(shown_width(h), CELL_WIDTH) for h in headers]
+        # too wide whole: long names cut (their deck, team and note kept: cut whole, half the
+        # players lost their team, and two Marias their decks; a review), none to another's
+        cut = [_header(p, name_most=NAME_KEPT) for p in match.players]
+        if len(set(cut)) == len(cut):
+            headers = cut
+            widths = [max(shown_width(h), CELL_WIDTH) for h in headers]
     lines = [
         f"match {match_id}: target {match.settings.target}, {match.settings.variant} — "
         f"{describe_status(standings)}",

@@ -202,3 +202,22 @@ def test_the_standings_table_fits_a_terminal_in_blocks_of_players(columns: int) 
     totals = [line for line in fitted if line.startswith("total  ")]
     assert len(totals) == len(headers)
     assert [int(v) for line in totals for v in line.split()[1:]] == [0] + [3 * (i - 2) for i in range(1, 8)]
+
+
+def test_headers_cut_to_a_terminal_keep_each_player_s_deck_team_and_note() -> None:
+    # (cut whole to 24 columns, half the players lost their team, and two Marias their decks,
+    # their columns alike; review)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.text import standings_table
+
+    names = ["Maria Fernanda Gonzalez Lopez", "Maria Fernanda Gonzalez Perez", "Bob", "Cy"]
+    players = tuple(Player(name, deck, team=("Team A", "Team B")[i % 2])
+                    for i, (name, deck) in enumerate(zip(names, DECK_NAMES, strict=False)))  # fmt: skip
+    rounds = (Round({name: Tally(i, int(i > 0)) for i, name in enumerate(names)}),)
+    match = Match(players, Settings(), rounds)
+    table = standings_table(1, match, score_match(match), columns=80)
+    headers = " ".join(line for line in table.splitlines() if line.startswith("round  "))
+    for player in players:
+        assert f"({player.deck}, {player.team})" in headers
+    assert "Maria Fernand… (green-pump, Team A)" in headers
+    assert "Maria Fernand… (red-buggy, Team B)" in headers
