@@ -18,7 +18,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, NoReturn, TextIO
 
-from blitzcam.errors import OUTPUT_FAILED, OutputError, UserError, system_library_missing
+from blitzcam.errors import (
+    OUTPUT_FAILED,
+    OutputError,
+    UserError,
+    on_one_line,
+    system_library_missing,
+)
 
 # subcommand -> module with `register(subparsers)`; each sets `func(args) -> int`.
 COMMANDS: Final[dict[str, str]] = {
@@ -85,8 +91,18 @@ class _CommandParser(_Parser):
     ) -> tuple[argparse.Namespace, list[str]]:
         parsed, extras = super().parse_known_args(args, namespace)
         if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
+            self.error(f"unrecognized arguments: {' '.join(extras)}{self._match_hint(extras)}")
         return parsed, extras
+
+    def _match_hint(self, extras: list[str]) -> str:
+        """How a match is named, where a number was given as `delete` takes it (`match show
+        2` said only "unrecognized arguments: 2"), or --match to `delete`."""
+        if len(extras) == 1 and extras[0].isdigit() and "--match" in self._option_string_actions:
+            return f" (a match is named with --match: {self.prog} --match {extras[0]})"
+        if extras[0] in ("--match", "-m") and self.prog.endswith(" match delete"):
+            number = extras[1] if len(extras) > 1 else "ID"
+            return f" (delete takes the match's number itself: {self.prog} {number})"
+        return ""
 
 
 class _Version(argparse.Action):
@@ -244,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{_said_as(args)}: error: {missing}", file=sys.stderr)
         return 1
     except UserError as exc:
-        print(f"{_said_as(args)}: error: {exc}", file=sys.stderr)
+        print(f"{_said_as(args)}: error: {on_one_line(str(exc))}", file=sys.stderr)
         if exc.exit_code == OUTPUT_FAILED:
             _drop_unwritten(stdout)
         return exc.exit_code

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Final
 
 
@@ -108,6 +109,16 @@ def one_line(text: str) -> str:
     break, an escape code, another control character) written as its escape (a file named so
     split a message in two, or coloured the terminal)."""
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+def on_one_line(text: str) -> str:
+    """`text` with what a terminal acts on (a line break, an escape code, another control
+    character) written as its escape, and everything else as it is: a message naming a file
+    called so split in two, or coloured the terminal, while a name's emoji joined by an
+    invisible joiner must still show as one."""
+    return "".join(
+        ascii(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text
+    )
 
 
 def first_and_more(items: list[str]) -> str:

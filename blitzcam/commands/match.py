@@ -46,6 +46,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="match database (default: in the user's data dir)",
     )
+    # `match -m 2 show` as well as `match show -m 2` (it was "invalid choice: '2'", nothing of
+    # --match); an action's own --match, given too, must name the same match
+    parser.add_argument(
+        "--match", "-m", dest="match_before", type=int, default=None, metavar="ID",
+        help="match id, for the actions that take one (default: the match changed last)",
+    )  # fmt: skip
     actions = parser.add_subparsers(dest="match_command", metavar="ACTION", required=True)
 
     def action(name: str, func: Any, help_: str) -> argparse.ArgumentParser:
@@ -204,6 +210,15 @@ def _without_a_store_yet(func: Any) -> Any:
             if args.db is not None and args.db != after:
                 raise UserError(f"--db is given twice, {args.db} and {after}: give one")
             args.db = after
+        before = getattr(args, "match_before", None)
+        if before is not None:
+            if not hasattr(args, "match"):  # (new, list, import, summarize, delete N)
+                raise UserError(
+                    f"--match {before}: `blitzcam match {args.match_command}` takes no --match"
+                )
+            if args.match is not None and args.match != before:
+                raise UserError(f"--match is given twice, {before} and {args.match}: give one")
+            args.match = before
         try:
             return func(args)
         except NoStoreError:

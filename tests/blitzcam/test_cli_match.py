@@ -1028,6 +1028,30 @@ def test_the_store_may_be_given_after_the_action_too(
                                  f"{tmp_path / 'other.sqlite3'} and {db}: give one\n")  # fmt: skip
 
 
+def test_the_match_may_be_named_before_the_action_and_a_number_alone_is_told_how(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (`match -m 1 show` was "invalid choice: '1'", `match show 1` "unrecognized arguments: 1",
+    # `match delete --match 1` "unrecognized arguments: --match"; review)
+    db = str(tmp_path / "m.sqlite3")
+    for _ in range(2):
+        assert run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy",
+                   capsys=capsys)[0] == 0  # fmt: skip
+    run("match", "--db", db, "add", "--match", "1", "Ann=5/0", "Bob=3/1", capsys=capsys)
+    code, out, _ = run("match", "--db", db, "-m", "1", "show", capsys=capsys)
+    assert code == 0 and out.startswith("match 1:") and "+5" in out
+    code, _, err = run("match", "--db", db, "--match", "1", "show", "--match", "2", capsys=capsys)
+    assert code == 2 and err.endswith("error: --match is given twice, 1 and 2: give one\n")
+    code, _, err = run("match", "--db", db, "-m", "1", "list", capsys=capsys)
+    assert code == 2 and err.endswith("error: --match 1: `blitzcam match list` takes no --match\n")
+    with pytest.raises(SystemExit):
+        main(["match", "--db", db, "show", "1"])
+    assert "(a match is named with --match: blitzcam match show --match 1)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["match", "--db", db, "delete", "--match", "2"])
+    assert "(delete takes the match's number itself: blitzcam match delete ID)" in capsys.readouterr().err
+
+
 def test_delete_round_says_the_round_and_who_went_with_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "m.sqlite3")
     run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)

@@ -62,3 +62,19 @@ def test_a_system_library_that_failed_to_load_is_said_in_one_line(monkeypatch, c
     monkeypatch.setattr(count, "run", bug)
     with pytest.raises(ImportError, match="cannot import name"):
         cli.main(["count", "x.jpg"])
+
+
+def test_an_error_is_one_line_whatever_the_file_it_names_and_keeps_a_name_s_emoji(tmp_path, capsys) -> None:
+    # (a file named with a line break split the error in two, one with an escape code coloured
+    # the terminal; count escaped them, the other commands did not; review)
+    from blitzcam import cli
+
+    for name, shown in (("a\nb.json", "a\\nb.json"), ("\x1b[31mred.json", "\\x1b[31mred.json")):
+        assert cli.main(["match", "summarize", str(tmp_path / name)]) != 0
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "\x1b" not in err and shown in err
+    coder = "\U0001f469\u200d\U0001f4bb"  # one emoji of three joined: not escaped
+    db = str(tmp_path / "m.sqlite3")
+    code = cli.main(["match", "--db", db, "new", "-p", f"{coder}=green-pump", "-p", f"{coder}=red-buggy"])
+    err = capsys.readouterr().err
+    assert code != 0 and coder in err and "\\u200d" not in err
