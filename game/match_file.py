@@ -119,6 +119,8 @@ def match_from_json(data: object) -> Match:
     variant = data.get("variant", "standard")
     if variant not in VARIANTS:
         raise MatchError(f"variant must be one of {', '.join(VARIANTS)}, got {brief(variant)}")
+    if "players" not in data:  # (said as "got null", a value the file does not hold)
+        raise MatchError("missing 'players' (a list of {name, deck})")
     players_raw = data.get("players")
     if not isinstance(players_raw, list):
         raise MatchError(f"'players' must be a list, got {brief(players_raw)}")

@@ -586,6 +586,11 @@ def leave(match: Match, name: str) -> Match:
     played = len(match.rounds)
     if seat.joined < played and score_match(match).status != "in-progress":
         raise MatchError("the match is decided: nobody leaves it", player=seat.name)
+    if len(at_table(match)) <= MIN_PLAYERS:  # (said as "needs 2 to 8 players, got 1": no 1 given)
+        raise MatchError(
+            f"cannot leave: {MIN_PLAYERS} must stay at the table, and {MIN_PLAYERS - 1} would",
+            player=seat.name,
+        )
     if seat.joined == played:  # no round played: as if never seated
         players = tuple(p for p in match.players if p is not seat)
     else:

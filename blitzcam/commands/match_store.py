@@ -127,11 +127,17 @@ def match_id_of(args: argparse.Namespace, store: Any) -> int:
 def run_rule(change: Any) -> Any:
     """Apply a store change; broken rules and store problems become one-line errors."""
     from blitzcam.errors import UserError
+    from blitzcam.game.match_model import DecidedMatchError
     from blitzcam.game.rules import MatchError
     from blitzcam.game.store import StoreError
 
     try:
         return change()
+    except DecidedMatchError as exc:  # (`add` acts on the match changed last: often this one)
+        raise UserError(
+            f"{exc}: start the next with `blitzcam match new`, or raise the target "
+            "(`blitzcam match settings --target N`) to play on"
+        ) from None
     except (MatchError, StoreError) as exc:
         raise UserError(str(exc)) from None
 

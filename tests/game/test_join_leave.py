@@ -73,7 +73,7 @@ def test_a_player_who_leaves_keeps_their_total_out_of_the_running() -> None:
 
 def test_the_table_keeps_two_players() -> None:
     match = _two_rounds()
-    with pytest.raises(MatchError, match="a match needs 2 to 8 players still playing, got 1"):
+    with pytest.raises(MatchError, match="cannot leave: 2 must stay at the table, and 1 would"):
         leave(match, "Bob")
 
 

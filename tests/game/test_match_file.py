@@ -44,6 +44,7 @@ def test_json_round_trip_keeps_everything() -> None:
         ({"players": ANN_BOB, "target": None}, "target must be a whole number from 1 to 1,000,000, got null"),
         ({"players": ANN_BOB, "rounds": None}, "'rounds' must be a list, got null"),
         ({"players": None}, "'players' must be a list, got null"),
+        ({}, "missing 'players' (a list of {name, deck})"),  # (was "got null": none was there)
         ({"players": ANN_BOB, "target": [True, {"x": None}]},
          "target must be a whole number from 1 to 1,000,000, got [true, {'x': null}]"),  # nested
         ({"players": ANN_BOB, "colour": 1}, "match: unexpected key(s) 'colour'"),
