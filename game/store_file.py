@@ -28,6 +28,7 @@ from blitzcam.game.store_place import (
     place_code,
     read_only_side_files,
     remove_if_empty,
+    write_refused,
 )
 from blitzcam.paths import not_there, resolved
 
@@ -183,6 +184,12 @@ class StoreFile:
                 )
             )
         except sqlite3.Error as exc:
+            refused = None if read_only or exists else write_refused(self.path.parent)
+            if refused is not None:  # (SQLite said "unable to open database file")
+                raise StoreError(
+                    f"{self.path}: cannot make the match database: its folder "
+                    f"{self.path.parent} cannot be written ({os.strerror(refused)})"
+                ) from None
             raise StoreError(f"{self.path}: cannot open the match database: {exc}") from None
         self._opened = file_identity(self.path)  # (SQLite made the file, if new, in opening)
         try:

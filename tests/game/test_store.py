@@ -1563,3 +1563,22 @@ def test_a_database_put_back_where_it_was_takes_changes_again(tmp_path: Path) ->
         store.add_round(match_id, round_of(Ann=(12, 0), Bob=(9, 4)))
     with MatchStore(path) as store:
         assert len(store.load(match_id).rounds) == 1
+
+
+def test_a_new_store_in_a_folder_that_cannot_be_written_is_said_so(tmp_path: Path, monkeypatch) -> None:
+    # (SQLite's "unable to open database file" was all it said, as another user in a read-only
+    # folder found; the suite runs as root here, which writes anywhere: the refusal is given)
+    import errno
+
+    import blitzcam.game.store_file as store_file
+
+    def refuse(*args: object, **kwargs: object) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(store_file.sqlite3, "connect", refuse)
+    monkeypatch.setattr(store_file, "write_refused", lambda folder: errno.EACCES)
+    with pytest.raises(StoreError, match=rf"m\.sqlite3: cannot make the match database: its folder {re.escape(str(tmp_path))} cannot be written \(Permission denied\)"):
+        MatchStore(tmp_path / "m.sqlite3")
+    monkeypatch.setattr(store_file, "write_refused", lambda folder: None)  # a folder writable
+    with pytest.raises(StoreError, match="cannot open the match database: unable to open database file"):
+        MatchStore(tmp_path / "m.sqlite3")
