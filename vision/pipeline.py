@@ -21,7 +21,7 @@ from typing import Final, TypeVar
 import numpy as np
 
 from blitzcam.errors import UserError
-from blitzcam.game.decks import DECK_NAMES
+from blitzcam.game.decks import DECK_NAMES, meant_deck
 from blitzcam.paths import REPO_ROOT, in_a_checkout, not_there
 from blitzcam.vision.counting import Counts, count
 from blitzcam.vision.decode import Decoded
@@ -173,9 +173,14 @@ def decks_in_play(profile: DeckProfile, in_play: Collection[str]) -> tuple[int, 
     countable = profile.countable()
     missing = sorted(decks - set(countable))
     if missing:
+        # (a slip of one of the eight, `grene-pump`, was told only that it had no reference)
+        named = [
+            f"{name} (did you mean {meant}?)" if (meant := meant_deck(name)) in countable else name
+            for name in missing
+        ]
         raise ValueError(
-            f"deck in play without a reference: {', '.join(missing)} "
-            f"(the profile has {', '.join(countable)})"
+            f"deck in play without a reference: {', '.join(named)} (the decks that can be "
+            f"counted: {', '.join(countable)})"
         )
     return tuple(sorted(profile.names.index(name) for name in decks))
 

@@ -407,6 +407,11 @@ def test_decks_that_look_alike_are_noted_on_stderr(random_model, photos, tmp_pat
             ["count", "--in-play", "green-pump,house-deck", "x.jpg"],
             "--in-play: deck in play without a reference: house-deck",
         ),  # a deck the profile has no back for
+        (  # (a slip of one of the eight was told only that it had no reference; review)
+            ["count", "--in-play", "green-pump,grene-pump", "x.jpg"],
+            "--in-play: deck in play without a reference: grene-pump (did you mean green-pump?) "
+            "(the decks that can be counted: green-pump,",
+        ),
     ],
 )
 def test_bad_arguments_exit_two(random_model, argv, message, capsys, monkeypatch) -> None:
