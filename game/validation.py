@@ -265,12 +265,12 @@ def _check_seat_within(player: Player, played: int) -> None:
     if player.joined > played or (player.left is not None and player.left > played):
         raise MatchError(
             f"joined or left after round {max(player.joined, player.left or 0)}, but the "
-            f"match has {played} round(s)",
+            f"match has {_rounds(played)}",
             player=player.name,
         )
     if player.sat_out and player.sat_out[-1] > played:
         raise MatchError(
-            f"sat out round {player.sat_out[-1]}, but the match has {played} round(s)",
+            f"sat out round {player.sat_out[-1]}, but the match has {_rounds(played)}",
             player=player.name,
         )
 
@@ -458,7 +458,13 @@ def check_starts(match: Match, *, teams: bool) -> None:
 
 def check_round_number(match: Match, number: int) -> None:
     if not is_whole_number(number) or not 1 <= number <= len(match.rounds):
-        raise MatchError(f"no round {number}: the match has {len(match.rounds)} round(s)")
+        first = " (rounds are numbered from 1)" if number == 0 else ""
+        raise MatchError(f"no round {number}: the match has {_rounds(len(match.rounds))}{first}")
+
+
+def _rounds(n: int) -> str:
+    """'1 round', '3 rounds' (game.text's round_count, which imports the rules)."""
+    return f"{n} round" if n == 1 else f"{n} rounds"
 
 
 def _meant(deck: object) -> str:

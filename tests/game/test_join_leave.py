@@ -312,7 +312,7 @@ def test_join_leave_and_start_survive_the_match_file_and_the_score_sheets() -> N
     ("seat", "message"),
     [
         (Player("Cy", "blue-plow", joined=3), "player Cy: joined or left after round 3, but the "
-                                              "match has 2 round(s)"),
+                                              "match has 2 rounds"),
         (Player("Cy", "blue-plow", joined=1, left=0), "player Cy: 'left' must be a whole number"),
         (Player("Cy", "blue-plow", joined=-1), "player Cy: 'joined' must be 0 or more"),
         (Player("Cy", "blue-plow", start=1.5), "player Cy: 'start' must be a whole number"),  # type: ignore[arg-type]
@@ -576,7 +576,7 @@ def test_a_deck_lent_while_its_player_sat_out_comes_back_with_them() -> None:
         ((1,), None, "player Bob: 'sat_out' must begin after round 1, the first of their seat"),
         ((2,), 2, "player Bob: 'sat_out' must end before round 2, the last they played"),
         ((2, "3"), None, "player Bob: 'sat_out' must be a list of round numbers"),
-        ((9,), None, "player Bob: sat out round 9, but the match has 3 round(s)"),
+        ((9,), None, "player Bob: sat out round 9, but the match has 3 rounds"),
         ((2, 3), None, "round 2, player Bob: not playing in this round (sat it out)"),
     ],
 )

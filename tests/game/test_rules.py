@@ -486,3 +486,14 @@ def test_a_match_takes_no_round_past_the_most_it_holds() -> None:
     over = replace(full, rounds=(tie,) * (MAX_ROUNDS + 1))
     assert len(score_match(over).round_scores) == MAX_ROUNDS + 1
     assert len(rules.delete_round(over, MAX_ROUNDS + 1).rounds) == MAX_ROUNDS
+
+
+def test_a_round_number_the_match_lacks_is_said_in_words() -> None:
+    # ("the match has 1 round(s)"; a round 0 was not told rounds start at 1; review)
+    from blitzcam.game.validation import check_round_number
+
+    match = match_of(round_of(Ann=(10, 0), Bob=(2, 1)))
+    with pytest.raises(MatchError, match=r"^no round 2: the match has 1 round$"):
+        check_round_number(match, 2)
+    with pytest.raises(MatchError, match=r"^no round 0: the match has 1 round \(rounds are numbered from 1\)$"):
+        check_round_number(match, 0)
