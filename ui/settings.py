@@ -50,7 +50,7 @@ def settings_from_json(data: object, *, problems: list[str] | None = None) -> Ap
     """Decode settings; unknown keys are ignored, wrong types refused with the key named, or,
     given `problems`, each such key left at its default and said there (the others kept)."""
     if not isinstance(data, dict):
-        raise ValueError(f"app settings: expected a JSON object, got {type(data).__name__}")
+        raise ValueError(f"app settings: expected a JSON object, got {_json_kind(data)}")
     defaults = AppSettings()
     values: dict[str, Any] = {}
     for key, default in asdict(defaults).items():
@@ -71,14 +71,33 @@ def _problem_with(key: str, value: object, default: object) -> str | None:
     """What is wrong with a setting's value as a file holds it (None: nothing)."""
     if key == "camera" and type(value) is int:  # a hand edit's camera index: read as typed
         return None
-    if type(value) is not type(default):
-        return f"app settings: {key!r} must be {type(default).__name__}, got {value!r}"
+    if type(value) is not type(default):  # (in JSON's words: "must be str" was Python's)
+        return f"app settings: {key!r} must be {_json_kind(default)}, got {_as_json(value)}"
     if key == "text_size" and value not in TEXT_SIZES:  # (a hand edit: 300 fits no screen)
         return (
             f"app settings: 'text_size' must be one of {', '.join(map(str, TEXT_SIZES))}, "
             f"got {value!r}"
         )
     return None
+
+
+def _as_json(value: object) -> str:
+    """`value` as the file writes it (true, not Python's True)."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _json_kind(value: object) -> str:
+    """What `value` is, as a settings file's reader names it: text, a number, true or false."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a whole number" if isinstance(value, int) else "a number"
+    if isinstance(value, str):
+        return "text"
+    return {list: "a list", dict: "an object", type(None): "null"}.get(type(value), "a value")
 
 
 def load_settings(path: Path, *, problems: list[str] | None = None) -> AppSettings:
