@@ -3,6 +3,7 @@ and a PNG's chunks as its bytes list them."""
 
 from __future__ import annotations
 
+import codecs
 import struct
 from typing import Final
 
@@ -23,3 +24,15 @@ def png_chunks(data: bytes) -> list[bytes]:
             break
         pos += 12 + length
     return types
+
+
+def is_text(head: bytes) -> bool:
+    """Whether a file's first bytes are text (UTF-8, no NUL): a video's or a picture's header never
+    is."""
+    if not head or b"\0" in head:
+        return False
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head)  # a character cut at the end is fine
+    except UnicodeDecodeError:
+        return False
+    return True

@@ -29,7 +29,7 @@ from blitzcam.paths import not_there
 from blitzcam.vision.colour_profile import as_srgb, embedded_profile, may_carry_profile
 from blitzcam.vision.decoder_log import LIBJPEG_LINES, LIBPNG_LINES, decoder_lines, quiet_opencv
 from blitzcam.vision.exif_orientation import as_stored, stored_orientation, upright
-from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES, png_chunks
+from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES, is_text, png_chunks
 from blitzcam.vision.jpeg_check import (
     junk_before_end,
     junk_before_marker,
@@ -505,6 +505,9 @@ def _decoded_by_opencv(
                 f"{name}: cannot decode image: its header is damaged or not read "
                 f"here (Pillow: {pillow_said[-1]})"
             )
+        head = bytes(buffer[:4096])
+        if is_text(head) and not is_picture(head):  # (was "not an image file OpenCV can read")
+            raise ImageError(f"{name}: cannot decode image: a text file, not a picture")
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"
         )

@@ -14,7 +14,6 @@ reader), and what a stream's address is, and how it is shown, in `source_address
 
 from __future__ import annotations
 
-import codecs
 import enum
 import re
 from collections.abc import Callable
@@ -32,6 +31,7 @@ from blitzcam.vision.capture_source import (
     is_camera_device,
     open_capture,
 )
+from blitzcam.vision.file_signatures import is_text
 from blitzcam.vision.images import HEIC_SUFFIXES, IMAGE_SUFFIXES, is_picture
 from blitzcam.vision.other_headers import video_kind
 from blitzcam.vision.source_address import (
@@ -280,15 +280,3 @@ TEXT_VIDEO_SUFFIXES: Final = (".m3u8", ".m3u", ".sdp", ".y4m")
 # ... and videos whose first bytes can read as text: raw frames after a text header, as a dark
 # YUV4MPEG2 video's do (no byte of them 0 nor over 127)
 TEXT_VIDEO_SIGNATURES: Final = (b"YUV4MPEG2",)
-
-
-def is_text(head: bytes) -> bool:
-    """Whether a file's first bytes are text (UTF-8, no NUL): a video's container header never
-    is."""
-    if not head or b"\0" in head:
-        return False
-    try:
-        codecs.getincrementaldecoder("utf-8")().decode(head)  # a character cut at the end is fine
-    except UnicodeDecodeError:
-        return False
-    return True
