@@ -136,7 +136,9 @@ class MainWindow(QMainWindow):
         self.match_id: int | None = None
         self.match: Match | None = None
         self.standings: Standings | None = None  # the open match's, as drawn
-        self._use_text_size(self.settings.text_size)  # (before any widget is made)
+        # (before any widget is made; not `_use_text_size`, which redraws what is not made yet:
+        # a saved 125 or 150 % stopped every start with an AttributeError)
+        _set_app_text_size(self.settings.text_size)
         self.changes = MatchChanges(self)  # the menus' changes to the match, undo and redo
         self.rounds = RoundFlow(self)  # a round scanned or typed, reviewed and saved
         self.enrolling: EnrollDialog | None = None
@@ -667,9 +669,7 @@ class MainWindow(QMainWindow):
     def _use_text_size(self, percent: int) -> None:
         """The app's text at `percent` of its base size, unless it is so already; the open
         match drawn again with it (the round table's items carry fonts of their own)."""
-        app = QApplication.instance()
-        if isinstance(app, QApplication) and text_percent() != percent:
-            set_text_size(app, percent)
+        if _set_app_text_size(percent):
             if self.match is not None:
                 self._redraw(self.match)
             if self.scan is not None:  # (its panel's width was the old size's)
@@ -752,3 +752,12 @@ class MainWindow(QMainWindow):
 
     def exec_dialog(self, dialog: QDialog) -> int:
         return dialog.exec()
+
+
+def _set_app_text_size(percent: int) -> bool:
+    """The app's text at `percent` of its base size; whether it was another size before."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication) or text_percent() == percent:
+        return False
+    set_text_size(app, percent)
+    return True

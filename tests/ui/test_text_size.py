@@ -89,6 +89,23 @@ def test_a_text_size_chosen_in_the_settings_is_used_at_once_and_kept(qtbot, stor
     assert again.settings.text_size == 150  # saved, and used at the next start
 
 
+def test_a_window_starts_at_the_text_size_saved(qtbot, store, tmp_path) -> None:
+    # (a saved 125 or 150 % stopped every start with an AttributeError: the size was applied
+    # by a method that redraws the scan, before the window had made it; review. The test
+    # above made its second window with the text already at 150 %)
+    import json
+
+    from blitzcam.ui.main_window import MainWindow
+
+    settings = tmp_path / "app-settings.json"
+    settings.write_text(json.dumps({"text_size": 150}))
+    assert text_scale() == 1.0
+    window = MainWindow(store, open_source=lambda spec: None, counter=None,
+                        settings_path=settings, interval_ms=1)  # fmt: skip
+    qtbot.addWidget(window)
+    assert text_scale() == 1.5 and window.settings.text_size == 150
+
+
 @pytest.mark.parametrize("size", [300, 0, 99])
 def test_a_text_size_not_offered_is_left_at_its_default_and_said(size: int) -> None:
     problems: list[str] = []
