@@ -51,7 +51,8 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         hint = _dash_hint(message, getattr(self, "_given", []), self._option_string_actions)
-        self.exit(2, f"{self.prog}: error: {message}{hint} (`{self.prog} --help` for its usage)\n")
+        said = on_one_line(f"{message}{hint}")  # (an argument given with a line break in it)
+        self.exit(2, f"{self.prog}: error: {said} (`{self.prog} --help` for its usage)\n")
 
 
 def _dash_hint(message: str, given: Sequence[str], options: Mapping[str, object]) -> str:
@@ -91,17 +92,21 @@ class _CommandParser(_Parser):
     ) -> tuple[argparse.Namespace, list[str]]:
         parsed, extras = super().parse_known_args(args, namespace)
         if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}{self._match_hint(extras)}")
+            hint = self._match_hint(extras, getattr(parsed, "match_id", None))
+            self.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
         return parsed, extras
 
-    def _match_hint(self, extras: list[str]) -> str:
+    def _match_hint(self, extras: list[str], match_id: int | None) -> str:
         """How a match is named, where a number was given as `delete` takes it (`match show
-        2` said only "unrecognized arguments: 2"), or --match to `delete`."""
+        2` said only "unrecognized arguments: 2"), or --match to `delete` (its number, as
+        argparse took it: `delete --match 2` read 2 as the number, and `delete 1 --match 2`
+        must not be told to delete 2)."""
         if len(extras) == 1 and extras[0].isdigit() and "--match" in self._option_string_actions:
             return f" (a match is named with --match: {self.prog} --match {extras[0]})"
         if extras[0] in ("--match", "-m") and self.prog.endswith(" match delete"):
-            number = extras[1] if len(extras) > 1 else "ID"
-            return f" (delete takes the match's number itself: {self.prog} {number})"
+            other = extras[1] if len(extras) > 1 else None
+            number = "ID" if match_id is None or other not in (None, str(match_id)) else match_id
+            return f" (delete takes the match's number itself, once: {self.prog} {number})"
         return ""
 
 

@@ -111,13 +111,21 @@ def one_line(text: str) -> str:
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
+# the controls of direction that reorder what follows them on the line (an override, an
+# embedding, an isolate): a file named with one turned the rest of its error around
+_BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def on_one_line(text: str) -> str:
     """`text` with what a terminal acts on (a line break, an escape code, another control
-    character) written as its escape, and everything else as it is: a message naming a file
-    called so split in two, or coloured the terminal, while a name's emoji joined by an
-    invisible joiner must still show as one."""
+    character, a control of direction) written as its escape, and everything else as it is: a
+    message naming a file called so split in two, or coloured the terminal, while a name's
+    emoji joined by an invisible joiner must still show as one."""
     return "".join(
-        ascii(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text
+        ascii(ch)[1:-1]
+        if ch in _BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+        else ch
+        for ch in text
     )
 
 

@@ -188,6 +188,10 @@ def check_teams_written_one_way(
                 player=player.name,
                 field="team",
             )
+        if player.name in anew and (marked := begins_with_a_mark(player.team)) is not None:
+            raise MatchError(
+                f"team {brief(player.team)}: {marked}", player=player.name, field="team"
+            )
         first = teams.setdefault(looks_as(player.team), player.team)
         # (of a seat given its team only: two stored written two ways blocked every latecomer)
         if first != player.team and player.name in anew:

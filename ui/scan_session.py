@@ -37,8 +37,8 @@ def table_warnings(snapshot: CountSnapshot) -> str:
     lines = []
     if (size := snapshot.small_picture) is not None:
         lines.append(
-            f"⚠ The picture is {size[0]}x{size[1]}, under the 1280x720 blitzcam counts at: "
-            "cards may be read wrong (a camera: set it to 1280x720 or more)"
+            f"⚠ The picture is small ({size[0]}x{size[1]}): cards may be read wrong; blitzcam "
+            "counts at 1280x720 or more (a camera: set it so)"
         )
     elif snapshot.dark_picture:
         lines.append("⚠ The picture is very dark: cards may be missed; light the table")
@@ -74,7 +74,11 @@ def in_brief(warnings: str) -> str:
     """The warnings on one line, each up to its first colon: what is wrong, not yet what to do
     (a compact scan's panel; the whole in its tooltip). One line a warning, at 150 % text in a
     1024 x 640 window, left two of four players' rows in view."""
-    said = [line.split(": ", 1)[0].removeprefix(WARNING_MARK) for line in warnings.splitlines()]
+    said = [
+        # (a line of another kind, a video's end note, is kept whole: cut, it was a file name)
+        line.split(": ", 1)[0].removeprefix(WARNING_MARK) if line.startswith(WARNING_MARK) else line
+        for line in warnings.splitlines()
+    ]
     return WARNING_MARK + " · ".join(said) if said else ""
 
 

@@ -50,7 +50,9 @@ def settings_from_json(data: object, *, problems: list[str] | None = None) -> Ap
     """Decode settings; unknown keys are ignored, wrong types refused with the key named, or,
     given `problems`, each such key left at its default and said there (the others kept)."""
     if not isinstance(data, dict):
-        raise ValueError(f"app settings: expected a JSON object, got {_json_kind(data)}")
+        scalar = data is None or isinstance(data, bool | int | float | str)
+        got = _as_json(data) if scalar else _json_kind(data)
+        raise ValueError(f"app settings: expected a JSON object, got {got}")
     defaults = AppSettings()
     values: dict[str, Any] = {}
     for key, default in asdict(defaults).items():
@@ -72,7 +74,8 @@ def _problem_with(key: str, value: object, default: object) -> str | None:
     if key == "camera" and type(value) is int:  # a hand edit's camera index: read as typed
         return None
     if type(value) is not type(default):  # (in JSON's words: "must be str" was Python's)
-        return f"app settings: {key!r} must be {_json_kind(default)}, got {_as_json(value)}"
+        kind = "text or a camera's number" if key == "camera" else _json_kind(default)
+        return f"app settings: {key!r} must be {kind}, got {_as_json(value)}"
     if key == "text_size" and value not in TEXT_SIZES:  # (a hand edit: 300 fits no screen)
         return (
             f"app settings: 'text_size' must be one of {', '.join(map(str, TEXT_SIZES))}, "

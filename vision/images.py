@@ -507,6 +507,11 @@ def _decoded_by_opencv(
             )
         head = bytes(buffer[:4096])
         if is_text(head) and not is_picture(head):  # (was "not an image file OpenCV can read")
+            if b"<svg" in head.lower():  # (a drawing in text: "a text file" misled; review)
+                raise ImageError(
+                    f"{name}: cannot decode image: an SVG drawing, which blitzcam does not "
+                    "read: export it as a PNG or JPEG"
+                )
             raise ImageError(f"{name}: cannot decode image: a text file, not a picture")
         raise ImageError(
             f"{name}: cannot decode image: not an image file OpenCV can read, or corrupt"

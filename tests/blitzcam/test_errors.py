@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from blitzcam.errors import first_line, library_reason
 
 
@@ -69,7 +71,8 @@ def test_an_error_is_one_line_whatever_the_file_it_names_and_keeps_a_name_s_emoj
     # the terminal; count escaped them, the other commands did not; review)
     from blitzcam import cli
 
-    for name, shown in (("a\nb.json", "a\\nb.json"), ("\x1b[31mred.json", "\\x1b[31mred.json")):
+    for name, shown in (("a\nb.json", "a\\nb.json"), ("\x1b[31mred.json", "\\x1b[31mred.json"),
+                        ("\u202emoc.json", "\\u202emoc.json")):  # fmt: skip
         assert cli.main(["match", "summarize", str(tmp_path / name)]) != 0
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "\x1b" not in err and shown in err
@@ -78,3 +81,7 @@ def test_an_error_is_one_line_whatever_the_file_it_names_and_keeps_a_name_s_emoj
     code = cli.main(["match", "--db", db, "new", "-p", f"{coder}=green-pump", "-p", f"{coder}=red-buggy"])
     err = capsys.readouterr().err
     assert code != 0 and coder in err and "\\u200d" not in err
+    with pytest.raises(SystemExit):  # argparse's own errors too (a review)
+        cli.main(["match", "show", "x\ny"])
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "x\\ny" in err

@@ -262,3 +262,8 @@ def test_a_name_given_may_not_begin_with_a_mark_and_one_stored_so_still_loads() 
     assert renamed.players[0].name == "Ann"
     with pytest.raises(MatchError, match=re.escape(said)):
         join(stored, Player("\u0301Cy", "blue-plow"))
+    # a team's name too (a review: moved to the names given, the team's check was lost)
+    with pytest.raises(MatchError, match="team '\u0301North': " + re.escape(said)):
+        new_match([Player("Ann", "green-pump", team="\u0301North"), Player("Bob", "red-buggy", team="South")])
+    teamed = Match(players=(Player("Ann", "green-pump", team="\u0301North"), Player("Bob", "red-buggy", team="South")))
+    assert score_match(teamed).status == "in-progress"  # stored so before: still read

@@ -1297,7 +1297,7 @@ def test_a_settings_file_with_a_bad_key_is_said_at_start(qtbot, store, feed, tmp
     window = _window(qtbot, store, feed, tmp_path)
     assert window.settings.keep_captures  # the rest kept
     assert window.statusBar().currentMessage() == (
-        "app settings: 'camera' must be text, got [0] (left at its default)"
+        "app settings: 'camera' must be text or a camera's number, got [0] (left at its default)"
     )
 
 

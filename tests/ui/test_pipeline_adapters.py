@@ -220,8 +220,8 @@ def test_a_picture_too_small_or_too_dark_to_trust_is_warned_of_on_the_scan_page(
     small = counter.count(np.full((480, 640, 3), 128, np.uint8))
     assert small.small_picture == (640, 480) and not small.dark_picture
     assert table_warnings(small) == (
-        "⚠ The picture is 640x480, under the 1280x720 blitzcam counts at: cards may be read "
-        "wrong (a camera: set it to 1280x720 or more)"
+        "⚠ The picture is small (640x480): cards may be read wrong; blitzcam counts at "
+        "1280x720 or more (a camera: set it so)"
     )
     dark = counter.count(np.full((720, 1280, 3), 12, np.uint8))
     assert dark.small_picture is None and dark.dark_picture

@@ -175,6 +175,10 @@ def test_settings_round_trip_and_bad_files(tmp_path: Path) -> None:
     assert load_settings(path) == AppSettings()
     with pytest.raises(ValueError, match="'keep_captures' must be true or false"):
         settings_from_json({"keep_captures": "yes"})
+    # a file of one value, said as it is written (was "got bool"; "got true or false"; review)
+    for value, said in ((True, "true"), ([1], "a list"), (None, "null")):
+        with pytest.raises(ValueError, match=f"^app settings: expected a JSON object, got {said}$"):
+            settings_from_json(value)
     path.write_text("[" * 100_000 + "]" * 100_000)  # deeper than the JSON reader goes
     assert load_settings(path) == AppSettings()
 
@@ -186,7 +190,7 @@ def test_a_settings_key_of_the_wrong_type_costs_only_that_key(tmp_path: Path) ->
     problems: list[str] = []
     settings = load_settings(path, problems=problems)
     assert settings == AppSettings(camera="", keep_captures=True, capture_dir="/caps")
-    assert problems == ["app settings: 'camera' must be text, got [0] (left at its default)"]
+    assert problems == ["app settings: 'camera' must be text or a camera's number, got [0] (left at its default)"]
     # a camera's index written as a number by hand is that camera (it was refused)
     path.write_text('{"camera": 1, "keep_captures": true}')
     problems.clear()
@@ -194,7 +198,7 @@ def test_a_settings_key_of_the_wrong_type_costs_only_that_key(tmp_path: Path) ->
     assert problems == []
     path.write_text('{"camera": true}')  # (no index: refused as before)
     assert load_settings(path, problems=problems) == AppSettings()
-    assert problems == ["app settings: 'camera' must be text, got true (left at its default)"]
+    assert problems == ["app settings: 'camera' must be text or a camera's number, got true (left at its default)"]
     path.write_text("{not json")
     problems.clear()
     assert load_settings(path, problems=problems) == AppSettings()

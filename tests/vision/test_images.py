@@ -465,6 +465,9 @@ def test_a_text_file_given_as_a_picture_is_said_to_be_one(text: bytes) -> None:
     with pytest.raises(ImageError) as caught:
         decode_image(text, name="notes.jpg")
     assert str(caught.value) == "notes.jpg: cannot decode image: a text file, not a picture"
+    svg = b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"></svg>'
+    with pytest.raises(ImageError, match=r"logo\.png: cannot decode image: an SVG drawing, which "):
+        decode_image(svg, name="logo.png")
 
 
 @pytest.mark.parametrize(("suffix", "fourcc", "kind"), [(".mp4", "mp4v", "MP4 or MOV"), (".avi", "MJPG", "AVI"), (".mkv", "MJPG", "Matroska or WebM")])  # fmt: skip
