@@ -166,7 +166,8 @@ class ScanView(QWidget):
         grid.addWidget(QLabel("<b>Player</b>"), 0, 1)
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         grid.addWidget(QLabel("<b>In view</b>"), 0, 2, right)  # (over its numbers, as they are)
-        grid.addWidget(QLabel("<b>Shots</b>"), 0, 3, right)
+        self._shots_header = QLabel("<b>Shots</b>")  # (compact: with the step's shots, below)
+        grid.addWidget(self._shots_header, 0, 3, right)
         for row, player in enumerate(self.session.players, start=1):
             live = QLabel("0")
             live.setObjectName("liveCount")
@@ -617,6 +618,9 @@ class ScanView(QWidget):
         if compact != self._compact:
             self._compact = compact
             self.hint.setVisible(not compact)
+            # the step's shots said over their column: a line the rows need at 150 % in a
+            # 1024 x 640 window (its last row was cut by 9 px under the warnings)
+            self.shots_label.setVisible(not compact)
             self._show_warnings()
             for label in (self.step_title, self.warnings, *(seat[2] for seat in self._seats)):
                 set_styled(label, compact=compact)
@@ -694,6 +698,8 @@ class ScanView(QWidget):
             f"{shots} shot{'s' if shots != 1 else ''} in this step"
             + (" (summed)" if shots > 1 else "")
         )
+        self._shots_header.setText(f"<b>Shots ({shots})</b>" if self._compact else "<b>Shots</b>")
+        self._shots_header.setToolTip(self.shots_label.text() if self._compact else "")
         for name, n in self.session.totals().items():
             self.summed_counts[name].setText(str(n))
         self._place_buttons()

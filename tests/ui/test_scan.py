@@ -759,6 +759,15 @@ def test_the_warnings_are_read_first_and_scroll_with_the_players_rows(qtbot) -> 
     rows = view.player_rows.widget()
     assert rows.isAncestorOf(view.warnings) and rows.isAncestorOf(view.shots_label)
     first_name = view._seats[0][1]
+    assert view.warnings.y() < first_name.mapTo(rows, first_name.rect().topLeft()).y()
+    # compact, the step's shots are said over their column, a line the rows need (review)
+    assert view._compact and view.shots_label.isHidden()
+    assert view._shots_header.text() == "<b>Shots (0)</b>"
+    assert view._shots_header.toolTip() == "0 shots in this step"
+    view.resize(1024, 1000)  # in full: its own line again, under the warnings
+    qtbot.waitUntil(lambda: not view._compact, timeout=2000)
+    qtbot.waitUntil(view.shots_label.isVisible, timeout=2000)
+    assert view._shots_header.text() == "<b>Shots</b>"
     assert view.warnings.y() < view.shots_label.y() < first_name.mapTo(rows, first_name.rect().topLeft()).y()
 
 
