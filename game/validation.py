@@ -88,14 +88,22 @@ def validate_players(players: tuple[Player, ...], *, played: int | None = None) 
     playing = [player for player in players if player.playing]
     if len(playing) > MAX_PLAYERS:  # (before each seat's checks: a ninth has no deck of its own)
         raise _players_needed(playing, players)
-    names: set[str] = set()
+    names: dict[str, str] = {}  # each name as it looks -> as first written
     decks = _DeckRounds()
     for player in players:
         name = player.name
         _check_name(name, "player name")
-        if seen_as(name) in names:
+        earlier = names.get(seen_as(name))
+        if earlier == name:
             raise MatchError("two players have this name", player=name, field="name")
-        names.add(seen_as(name))
+        if earlier is not None:  # (said as the same name, typed apart only by a joiner)
+            raise MatchError(
+                f"looks like {earlier!r} (they differ only in {how_alike(name, earlier)}): two "
+                "players the table could not tell apart",
+                player=name,
+                field="name",
+            )
+        names[seen_as(name)] = name
         if player.deck not in DECKS_BY_NAME:
             raise MatchError(
                 f"unknown deck {brief(player.deck)}: {_meant(player.deck)}expected one of "
