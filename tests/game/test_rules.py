@@ -497,3 +497,21 @@ def test_a_round_number_the_match_lacks_is_said_in_words() -> None:
         check_round_number(match, 2)
     with pytest.raises(MatchError, match=r"^no round 0: the match has 1 round \(rounds are numbered from 1\)$"):
         check_round_number(match, 0)
+
+
+def test_a_match_scored_again_is_remembered_by_value_and_one_of_lists_is_scored_all_the_same(monkeypatch) -> None:
+    # (saving a round scored the same match five times over: the store, the rule, the board
+    # and the menus; review)
+    from blitzcam.game import rules
+
+    scored = []
+    real = rules._score
+    monkeypatch.setattr(rules, "_score", lambda match: scored.append(1) or real(match))
+    rules._scored.cache_clear()
+    match = match_of(round_of(Ann=(10, 0), Bob=(2, 1)))
+    again = match_of(round_of(Ann=(10, 0), Bob=(2, 1)))  # another object, the same match
+    assert score_match(match) is score_match(again) and scored == [1]
+    changed = match_of(round_of(Ann=(10, 0), Bob=(3, 1)))
+    assert score_match(changed).totals["Bob"] == 1 and scored == [1, 1]
+    by_hand = Match(players=list(match.players), rounds=list(match.rounds))  # (unhashable)
+    assert score_match(by_hand).totals == score_match(match).totals and scored == [1, 1, 1]
