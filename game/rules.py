@@ -157,14 +157,31 @@ def score_match(match: Match) -> Standings:
     the board, the menus), 157-170 ms at 300 rounds.
     """
     try:
-        return _scored(match)
+        key = hash(match), _number_types(match)
     except TypeError:  # (a match built of lists by hand: not hashable, scored all the same)
         return _score(match)
+    return _scored(match, key[1])
 
 
 @functools.lru_cache(maxsize=SCORED_KEPT)
-def _scored(match: Match) -> Standings:
+def _scored(match: Match, number_types: tuple[object, ...]) -> Standings:
+    """`_score` of `match`, remembered with the types of its numbers: 10.0 and True equal 10
+    and 1 to Python, and a match of them, refused as not whole numbers, took the standings of
+    its whole-numbered twin scored before it (a review)."""
     return _score(match)
+
+
+def _number_types(match: Match) -> tuple[object, ...]:
+    """The type of every number in `match`, in a fixed order (a round's tallies by name)."""
+    seats = tuple(
+        (type(p.start), type(p.joined), type(p.left), tuple(map(type, p.sat_out)))
+        for p in match.players
+    )
+    rounds = tuple(
+        tuple(sorted((name, type(t.dutch), type(t.blitz)) for name, t in r.tallies.items()))
+        for r in match.rounds
+    )
+    return type(match.settings.target), seats, rounds
 
 
 def _score(match: Match) -> Standings:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from blitzcam.game import rules
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import (
     Match,
@@ -99,7 +100,8 @@ def test_a_decided_match_stays_decided_until_the_target_or_a_round_changes(
     else:
         raise AssertionError("a round was added to a decided match")
     # the same match, scored again or with the same settings, is still decided the same way
-    again = score_match(change_settings(match, replace(match.settings)))
+    # (scored anew: `score_match` would give back the standings it remembers; review)
+    again = rules._score(change_settings(match, replace(match.settings)))
     assert (again.status, again.winners) == (standings.status, standings.winners)
     # raising the target above every total reopens it
     board = standings.team_totals or standings.totals
