@@ -98,8 +98,8 @@ def validate_players(players: tuple[Player, ...], *, played: int | None = None) 
             raise MatchError("two players have this name", player=name, field="name")
         if earlier is not None:  # (said as the same name, typed apart only by a joiner)
             raise MatchError(
-                f"looks like {earlier!r} (they differ only in {how_alike(name, earlier)}): two "
-                "players the table could not tell apart",
+                f"differs from {earlier!r} only in a joiner (U+200C or U+200D, which joins or "
+                "parts the characters beside it): two players told apart by that alone",
                 player=name,
                 field="name",
             )
