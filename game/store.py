@@ -8,7 +8,7 @@ migrated after a backup, a crash losing at most the change being saved, never ha
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -205,15 +205,24 @@ class MatchStore(StoreFile):
         those that cannot be read."""
         summaries, problems = [], []
         with self._reading("the list of matches") as conn:  # every match from one snapshot
-            rows = conn.execute(
-                f"SELECT id, created_at, updated_at FROM matches ORDER BY {LATEST_FIRST}"
-            ).fetchall()
-            for match_id, created, updated in rows:
-                try:
-                    summaries.append(self._summary(match_id, created, updated))
-                except StoreError as exc:
-                    problems.append(str(exc))
+            for found in self._each_summary(conn):
+                if isinstance(found, StoreError):
+                    problems.append(str(found))
+                else:
+                    summaries.append(found)
         return tuple(summaries), tuple(problems)
+
+    def _each_summary(self, conn: sqlite3.Connection) -> Iterator[MatchSummary | StoreError]:
+        """Each match's summary, the most recently changed first, or why it cannot be read
+        (its rows, its rules, its dates), as the list and the match to resume both read it."""
+        rows = conn.execute(
+            f"SELECT id, created_at, updated_at FROM matches ORDER BY {LATEST_FIRST}"
+        ).fetchall()
+        for match_id, created, updated in rows:
+            try:
+                yield self._summary(match_id, created, updated)
+            except StoreError as exc:
+                yield exc
 
     def _summary(self, match_id: int, created: object, updated: object) -> MatchSummary:
         match, standings = self._load_scored(match_id)
@@ -242,16 +251,10 @@ class MatchStore(StoreFile):
         cannot be read are passed over). Read newest first, up to the first in progress: the
         app asks at each start, and most of a household's matches are long finished."""
         with self._reading("the list of matches") as conn:
-            rows = conn.execute(
-                f"SELECT id, created_at, updated_at FROM matches ORDER BY {LATEST_FIRST}"
-            ).fetchall()
-            for match_id, created, updated in rows:
-                try:  # (as the list reads it: its dates too, else it is resumed unlisted)
-                    summary = self._summary(match_id, created, updated)
-                except StoreError:
-                    continue
-                if summary.standings.status == "in-progress":
-                    return summary.match_id
+            # (as the list reads it, dates too: else a match is resumed that it leaves out)
+            for found in self._each_summary(conn):
+                if isinstance(found, MatchSummary) and found.standings.status == "in-progress":
+                    return found.match_id
         return None
 
     # --- writing -----------------------------------------------------------------------
