@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.files import write_bytes_atomic, write_text_atomic
+from blitzcam.game.match_file import json_kind
+from blitzcam.game.names import brief
 from blitzcam.game.rules import COMMON_TARGETS, MAX_TARGET, Settings
 from blitzcam.paths import expand_home
 from blitzcam.ui.capture_store import capture_folder_problem
@@ -51,7 +53,7 @@ def settings_from_json(data: object, *, problems: list[str] | None = None) -> Ap
     given `problems`, each such key left at its default and said there (the others kept)."""
     if not isinstance(data, dict):
         scalar = data is None or isinstance(data, bool | int | float | str)
-        got = _as_json(data) if scalar else _json_kind(data)
+        got = brief(data) if scalar else json_kind(data)
         raise ValueError(f"app settings: expected a JSON object, got {got}")
     defaults = AppSettings()
     values: dict[str, Any] = {}
@@ -69,38 +71,23 @@ def settings_from_json(data: object, *, problems: list[str] | None = None) -> Ap
     return AppSettings(**values)
 
 
+# what a setting must be, by its default's type, in the words of one who edits the file
+_EXPECTED: Final = {bool: "true or false", int: "a whole number", str: "text"}
+
+
 def _problem_with(key: str, value: object, default: object) -> str | None:
     """What is wrong with a setting's value as a file holds it (None: nothing)."""
     if key == "camera" and type(value) is int:  # a hand edit's camera index: read as typed
         return None
     if type(value) is not type(default):  # (in JSON's words: "must be str" was Python's)
-        kind = "text or a camera's number" if key == "camera" else _json_kind(default)
-        return f"app settings: {key!r} must be {kind}, got {_as_json(value)}"
+        kind = "text or a camera's number" if key == "camera" else _EXPECTED[type(default)]
+        return f"app settings: {key!r} must be {kind}, got {brief(value)}"
     if key == "text_size" and value not in TEXT_SIZES:  # (a hand edit: 300 fits no screen)
         return (
             f"app settings: 'text_size' must be one of {', '.join(map(str, TEXT_SIZES))}, "
             f"got {value!r}"
         )
     return None
-
-
-def _as_json(value: object) -> str:
-    """`value` as the file writes it (true, not Python's True)."""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
-def _json_kind(value: object) -> str:
-    """What `value` is, as a settings file's reader names it: text, a number, true or false."""
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int | float):
-        return "a whole number" if isinstance(value, int) else "a number"
-    if isinstance(value, str):
-        return "text"
-    return {list: "a list", dict: "an object", type(None): "null"}.get(type(value), "a value")
 
 
 def load_settings(path: Path, *, problems: list[str] | None = None) -> AppSettings:
