@@ -129,17 +129,23 @@ def test_a_target_far_from_the_usual_is_noted_in_both_dialogs(qtbot) -> None:
     qtbot.waitUntil(lambda: not settings.target_note.isVisible(), timeout=3000)
 
 
-def test_tab_lands_on_the_target_chosen(qtbot) -> None:
-    # (it landed on "Target 75" whichever was chosen, and Shift+Tab on "custom"; accessibility
-    # review)
-    from PySide6.QtTest import QTest
-
+def _active_new_match_dialog(qtbot) -> NewMatchDialog:
+    """A New match dialog shown and active: offscreen, focus events reach its boxes only so."""
     dialog = NewMatchDialog()
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitExposed(dialog)
     dialog.activateWindow()
     qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
+    return dialog
+
+
+def test_tab_lands_on_the_target_chosen(qtbot) -> None:
+    # (it landed on "Target 75" whichever was chosen, and Shift+Tab on "custom"; accessibility
+    # review)
+    from PySide6.QtTest import QTest
+
+    dialog = _active_new_match_dialog(qtbot)
     dialog.target_buttons.button(150).setChecked(True)
     dialog.rows[1].deck.setFocus()
     QTest.keyClick(dialog.rows[1].deck, Qt.Key.Key_Tab)
@@ -1546,12 +1552,7 @@ def test_the_new_match_dialog_growing_past_the_screen_s_bottom_moves_up(qtbot) -
 
 def test_a_long_name_reached_by_tab_is_chosen_whole_and_shown_from_its_start(qtbot) -> None:
     # (Qt shows a chosen text's end: a long name's first words went out of view)
-    dialog = NewMatchDialog()
-    qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitExposed(dialog)
-    dialog.activateWindow()
-    qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)  # (focus events reach the boxes)
+    dialog = _active_new_match_dialog(qtbot)
     name = dialog.rows[1].name
     long_name = "Bartholomew Fitzwilliam the Younger of the Northern Shire"
     name.setText(long_name)

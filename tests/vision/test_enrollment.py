@@ -1418,6 +1418,15 @@ def test_decks_list_marks_two_backs_of_one_deck_and_a_deck_of_one_s_own(capsys) 
                          "below)"), mine  # fmt: skip
 
 
+def _lay_back(table: np.ndarray, at: tuple[int, int], *, width: int) -> tuple[int, int]:
+    """A green pump's back `width` pixels wide laid on `table` at (x, y), its rounded corners'
+    see-through pixels leaving the table as it was; its height and width."""
+    card = render_back("green-pump", width=width).rgba
+    (x, y), (h, w) = at, card.shape[:2]
+    table[y : y + h, x : x + w][card[..., 3] > 127] = card[..., 2::-1][card[..., 3] > 127]
+    return h, w
+
+
 @pytest.mark.parametrize("other", [(300, 600), (1000, 460)])  # a white phone; a larger slip
 def test_a_card_beside_a_white_phone_or_a_larger_sheet_names_them_not_two_cards(
     tmp_path: Path, other: tuple[int, int]
@@ -1428,10 +1437,7 @@ def test_a_card_beside_a_white_phone_or_a_larger_sheet_names_them_not_two_cards(
     table = np.full((1600, 2400, 3), (60, 70, 80), np.uint8)
     width, height = other
     table[200 : 200 + height, 1300 : 1300 + width] = 245
-    card = render_back("green-pump", width=420)
-    h, w = card.rgba.shape[:2]
-    table[500 : 500 + h, 400 : 400 + w][card.rgba[..., 3] > 127] = (
-        card.rgba[..., 2::-1][card.rgba[..., 3] > 127])  # fmt: skip
+    _lay_back(table, (400, 500), width=420)
     with pytest.raises(UserError, match=r"^photo\.jpg: more than one card-like shape in the "
                        r"picture \(the card beside a sheet of paper or a phone"):  # fmt: skip
         enroll_image("my-deck", table, source="photo.jpg", out_dir=tmp_path / "decks")
@@ -1448,10 +1454,7 @@ def test_a_card_beside_a_sheet_of_paper_is_refused_not_the_sheet_stored(tmp_path
     for x in range(60, 800, 180):
         sheet[130:1100, x : x + 3] = 60
     table[200:1388, 300:1140] = sheet
-    card = render_back("green-pump", width=300)
-    h, w = card.rgba.shape[:2]
-    table[600 : 600 + h, 1700 : 1700 + w][card.rgba[..., 3] > 127] = (
-        card.rgba[..., 2::-1][card.rgba[..., 3] > 127])  # fmt: skip
+    h, w = _lay_back(table, (1700, 600), width=300)
     with pytest.raises(UserError, match=r"^photo\.jpg: more than one card-like shape in the "
                        r"picture \(the card beside a sheet of paper"):  # fmt: skip
         enroll_image("my-deck", table, source="photo.jpg", out_dir=tmp_path / "decks")
