@@ -81,6 +81,8 @@ class TotalCard(QFrame):
         layout.addLayout(self._head)
         layout.addWidget(self.total, 0, Qt.AlignmentFlag.AlignRight)
         self.look: CardLook = "large"
+        # (drawn tight, backs beside the lines under the name): how the parts were placed last
+        self._arrangement = (False, False)
         # drawn without the deck's line under the name (`set_bare`), and the lines as given
         self._bare = False
         self._detail = ""
@@ -106,6 +108,7 @@ class TotalCard(QFrame):
         self.name.setText(name)
         self._detail = detail
         self._decks = tuple(decks)
+        self._place_parts()
         self._show_detail()
         self.total.setText(str(total))
         # the card read as one by a screen reader: its labels alone say "Ann", "14" apart
@@ -148,20 +151,42 @@ class TotalCard(QFrame):
             return
         compact, tight = look != "large", look == "tight"
         set_styled(self.total, compact=compact, tight=tight)
-        if "tight" in (look, self.look):
-            below, head = self.layout(), self._head
-            for layout in (below, head):
-                layout.removeWidget(self.total)
-            head.removeWidget(self.detail)
-            self.name.set_shrink_to(NAME_TIGHT_PT if look == "tight" else NAME_SMALLEST_PT)
-            right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-            if look == "tight":
-                head.addWidget(self.total, 0, 2, right)
-                head.addWidget(self.detail, 1, 1, 1, 2)
-            else:
-                below.addWidget(self.total, 0, right)
-                head.addWidget(self.detail, 1, 1)
+        self.name.set_shrink_to(NAME_TIGHT_PT if tight else NAME_SMALLEST_PT)
         self.look = look
+        self._place_parts()
+
+    def _backs_under_name(self) -> bool:
+        """Whether the backs stand beside the lines under the name, not beside the name: a
+        team's, drawn tight (two backs and a total beside a team's name cut "Red Barn" to
+        "…" at 150 %; beside its members' two lines they take no height of their own)."""
+        return self.look == "tight" and len(self._decks) > 1
+
+    def _place_parts(self) -> None:
+        """The name, backs, total and lines where the look puts them (`set_look`)."""
+        arrangement = (self.look == "tight", self._backs_under_name())
+        if arrangement == self._arrangement:
+            return
+        self._arrangement = arrangement
+        tight, backs_under = arrangement
+        below, head = self.layout(), self._head
+        for layout in (below, head):
+            layout.removeWidget(self.total)
+        for widget in (self.name, self.detail):
+            head.removeWidget(widget)
+        head.removeItem(self.backs)
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        if backs_under:
+            head.addWidget(self.name, 0, 0, 1, 2)
+            head.addLayout(self.backs, 1, 0)
+        else:
+            head.addLayout(self.backs, 0, 0, 2, 1)
+            head.addWidget(self.name, 0, 1)
+        if tight:
+            head.addWidget(self.total, 0, 2, right)
+            head.addWidget(self.detail, 1, 1, 1, 2)
+        else:
+            below.addWidget(self.total, 0, right)
+            head.addWidget(self.detail, 1, 1)
 
     def set_bare(self, bare: bool) -> None:
         """Without the deck's line under the name and with narrow margins (`bare`), or as it
@@ -197,10 +222,12 @@ class TotalCard(QFrame):
         layout, head = self.layout(), self._head
         margins = layout.contentsMargins()
         room = self.contentsRect().width() - margins.left() - margins.right()
-        room -= head.horizontalSpacing()
-        room -= sum(self.backs.itemAt(i).sizeHint().width() for i in range(self.backs.count()))
-        room -= self.backs.spacing() * max(0, self.backs.count() - 1)
+        backs = sum(self.backs.itemAt(i).sizeHint().width() for i in range(self.backs.count()))
+        backs += self.backs.spacing() * max(0, self.backs.count() - 1) + head.horizontalSpacing()
         beside = room - self.total.sizeHint().width() - head.horizontalSpacing()
+        room -= backs
+        if len(self._decks) <= 1:  # (a team's backs stand under its name: _backs_under_name)
+            beside -= backs
         name, detail = QFont(self.name.font()), QFont(self.detail.font())
         name.setPointSizeF(min(name.pointSizeF(), NAME_TIGHT_PT))
         detail.setPointSizeF(detail.pointSizeF() * DETAIL_SHRUNK)

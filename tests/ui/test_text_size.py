@@ -356,6 +356,47 @@ def test_at_150_percent_eight_players_cards_keep_their_look_as_a_status_message_
     assert bar.maximum() <= scrolled + 2
 
 
+def test_at_150_percent_four_teams_of_two_keep_their_names_and_the_newest_round_in_view(
+    qtbot, store, tmp_path
+) -> None:
+    # drawn compact, four teams' cards put round 8 80 px below a 1024 x 640 window's edge, and
+    # drawn tight, their two backs beside the name left "Red Barn" no room ("…"); the backs
+    # now stand beside the members' lines
+    from PySide6.QtGui import QFontMetrics
+
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from tests.ui.test_scoreboard import _rounds_in_view
+
+    names = ("Anneke", "Bob", "Christina", "Dirk", "Elisabeth", "Frank", "Greta", "Hendrik")
+    teams = ("Red Barn", "Night Owls", "Early Birds", "Blue Moon")
+    draw = random.Random(1)
+    rounds = []
+    for _ in range(8):
+        caller = draw.choice(names)
+        rounds.append(Round({
+            name: Tally(draw.randint(4, 18), 0 if name == caller else draw.randint(1, 8)) for name in names
+        }))  # fmt: skip
+    players = tuple(
+        Player(name, deck, teams[i % 4]) for i, (name, deck) in enumerate(zip(names, DECK_NAMES, strict=True))
+    )
+    window = _shown_at_150(qtbot, store, tmp_path, Match(players, Settings(300), tuple(rounds)), (1024, 640))
+    board = window.scoreboard
+    cards = board.cards[:4]
+    qtbot.waitUntil(lambda: 8 in _rounds_in_view(board), timeout=3000)
+    assert {card.look for card in cards} == {"tight"}
+    assert board.page.verticalScrollBar().maximum() == 0
+    for card in cards:  # each team's name whole beside its total, its backs under the name
+        assert not card.name.shown_text().endswith("…")
+        assert QFontMetrics(card.name.shown_font()).horizontalAdvance(card.name.text()) <= card.name.width()
+        back = card.backs.itemAt(0).widget()
+        assert back.mapTo(card, back.rect().topLeft()).y() >= card.name.geometry().bottom()
+    window.resize(1900, 1000)  # room: the backs beside the name again, the totals under it
+    qtbot.waitUntil(lambda: all(card.look != "tight" for card in cards), timeout=3000)
+    back = cards[0].backs.itemAt(0).widget()
+    assert back.mapTo(cards[0], back.rect().topLeft()).y() < cards[0].name.geometry().bottom()
+
+
 def test_at_150_percent_five_players_cards_lose_their_deck_line_to_keep_the_newest_round_in_view(
     qtbot, store, tmp_path
 ) -> None:
