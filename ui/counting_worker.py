@@ -391,9 +391,10 @@ class CountingThread(QObject):
     camera or stream for frames of its own between counts (`previewed`), stops cleanly."""
 
     counted = Signal(object)  # CountedFrame, newest only
-    # a frame for the eye only, between counts (np.ndarray, BGR, and its number in the
-    # source), from a source that can give one (a camera or stream: `peek`)
-    previewed = Signal(object, int)
+    # a frame for the eye only, between counts (np.ndarray, BGR, its number in the source, and
+    # its thumbnail where the camera's reader made one, else None), from a source that can
+    # give one (a camera or stream: `peek`)
+    previewed = Signal(object, int, object)
     failed = Signal(str)
     finished = Signal(str)  # why the source ended before its end, else "" (CountingWorker)
 
@@ -493,7 +494,7 @@ class CountingThread(QObject):
             return
         frame = self.source.peek()  # type: ignore[attr-defined]  # (started only where it can)
         if frame is not None:
-            self.previewed.emit(frame.image, frame.index)
+            self.previewed.emit(frame.image, frame.index, frame.thumb)
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:

@@ -276,8 +276,8 @@ class EnrollDialog(QDialog):
         self._keep_in_view(item.frame, item.source_index)
         self._show_status()
 
-    def _on_previewed(self, frame: np.ndarray, index: int) -> None:
-        self.live.show_preview(frame, index, moved_on=self._fit.saw(frame, index))
+    def _on_previewed(self, frame: np.ndarray, index: int, thumb: np.ndarray | None = None) -> None:
+        self.live.show_preview(frame, index, moved_on=self._fit.saw(frame, index, thumb))
         self._keep_in_view(frame, index)
 
     def _keep_in_view(self, frame: np.ndarray, index: int | None) -> None:

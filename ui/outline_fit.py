@@ -28,17 +28,18 @@ class OutlineFit:
     def __init__(self) -> None:
         # the newest frame shown between counts, and its number in the camera
         self.newest: tuple[np.ndarray, int] | None = None
-        # ... its thumbnail, made once however often it is compared (4-6 ms of a 1080p frame,
-        # on the window's thread: twice a count, it was made twice)
+        # ... its thumbnail, made once however often it is compared (4-8 ms of a 1080p frame
+        # on the window's thread: twice a count, it was made twice), or brought by the frame
         self._newest_thumb: np.ndarray | None = None
         self.shown: CountedFrame | None = None  # the count whose outlines the view holds
         self.off = False  # they are left off: the picture has moved on from its frame
         self._views: list[tuple[CountedFrame, CountedView]] = []  # (the last two counts')
 
-    def saw(self, frame: np.ndarray, index: int) -> bool:
-        """A frame shown between counts: whether the shown outlines are left off over it."""
+    def saw(self, frame: np.ndarray, index: int, thumb: np.ndarray | None = None) -> bool:
+        """A frame shown between counts (and its `thumbnail`, where the camera's reader made
+        one): whether the shown outlines are left off over it."""
         if self.newest is None or index > self.newest[1]:
-            self.newest, self._newest_thumb = (frame, index), None
+            self.newest, self._newest_thumb = (frame, index), thumb
         change = None if self.shown is None else self.change(self.shown)
         if change is None:
             self.off = False

@@ -409,8 +409,8 @@ class ScanView(QWidget):
         self.warnings.setAccessibleDescription(said)
         self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)
 
-    def _on_previewed(self, frame: np.ndarray, index: int) -> None:
-        self.live.show_preview(frame, index, moved_on=self._fit.saw(frame, index))
+    def _on_previewed(self, frame: np.ndarray, index: int, thumb: np.ndarray | None = None) -> None:
+        self.live.show_preview(frame, index, moved_on=self._fit.saw(frame, index, thumb))
 
     def _on_capture_pressed(self) -> None:
         # the answer to this press is told though it was said before (else the shoot-again question

@@ -9,7 +9,7 @@ import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol, TypeVar
 
@@ -54,6 +54,9 @@ class Frame:
     image: np.ndarray  # BGR uint8, H x W x 3
     index: int  # 0-based position in the source
     origin: str  # the file, camera or URL it came from
+    # its `frame_change.thumbnail` (without sharpness), where the reader made one: a live
+    # view's frame, made on the camera's reader thread, not the window's
+    thumb: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 class Capture(Protocol):

@@ -294,7 +294,7 @@ def test_a_camera_s_own_frames_reach_the_view_between_counts(qtbot, threads) -> 
     thread = threads(source, NullCounter("slow"), interval_ms=10_000)  # one count, then a wait
     shown: list[tuple[int, int]] = []
     counted: list[CountedFrame] = []
-    thread.previewed.connect(lambda frame, index: shown.append((int(frame[0, 0, 0]), index)))
+    thread.previewed.connect(lambda frame, index, _thumb: shown.append((int(frame[0, 0, 0]), index)))
     thread.counted.connect(counted.append)
     thread.start()
     qtbot.waitUntil(lambda: len(shown) == 3 and len(counted) == 1, timeout=5000)
@@ -353,7 +353,7 @@ def test_a_source_that_opens_with_no_frames_of_its_own_is_asked_no_more(qtbot, t
 def test_a_source_with_no_frames_of_its_own_is_only_shown_as_counted(qtbot, threads) -> None:
     thread = threads(FakeSource([np.zeros((4, 4, 3), np.uint8)]), NullCounter("x"), interval_ms=1)
     shown: list[object] = []
-    thread.previewed.connect(shown.append)
+    thread.previewed.connect(lambda *frame: shown.append(frame))
     thread.start()
     qtbot.wait(250)
     assert shown == []

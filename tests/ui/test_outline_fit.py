@@ -59,3 +59,19 @@ def test_each_picture_is_made_a_thumbnail_once_and_a_count_brings_its_own(monkey
     late = _count(1, _table(0))  # a count without one (the enroll dialog's): made for it
     assert fit.moved_on(late) and made == [1, 1]
     assert fit.change(late) == fit.change(counted)  # the same measure either way
+
+
+def test_a_picture_that_brings_its_thumbnail_is_not_made_one(monkeypatch) -> None:
+    # (a camera's reader makes the live view's thumbnails: 8 ms of a 1080p frame, 15 a
+    # second, off the window's thread)
+    from blitzcam.vision import frame_change
+
+    made = []
+    real = frame_change.thumbnail
+    monkeypatch.setattr(frame_change, "thumbnail", lambda frame, **k: made.append(1) or real(frame, **k))
+    fit = OutlineFit()
+    counted = CountedFrame(_table(0), CountSnapshot(thumb=real(_table(0))), 1, source_index=1)
+    fit.counted(counted)
+    assert fit.saw(_table(2), 2, real(_table(2), sharpness=False)) is True  # cards moved
+    assert fit.saw(_table(0), 3, real(_table(0), sharpness=False)) is False  # back as counted
+    assert made == []

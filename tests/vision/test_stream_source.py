@@ -513,6 +513,8 @@ def test_the_live_view_peeks_at_newer_frames_than_the_counter_reads() -> None:
     # jerked; the view's own asks decode one frame each, and that frame is the counter's too
     import time
 
+    from blitzcam.vision.frame_change import thumbnail
+
     capture = GrabbingCapture(random_frames(8), hold_at=4)
     frames = list(capture.frames)
     source = NewestFrame(StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: capture, tries=0))
@@ -532,6 +534,9 @@ def test_the_live_view_peeks_at_newer_frames_than_the_counter_reads() -> None:
     assert capture.decoded == 2  # frame 4, the one taken after the ask; 5-7 undecoded
     shown = source.peek()
     assert shown is not None and shown.index == 4 and np.array_equal(shown.image, frames[4])
+    # decoded for the view, its thumbnail made on the reader's thread, not the window's
+    assert shown.thumb is not None
+    np.testing.assert_array_equal(shown.thumb, thumbnail(frames[4], sharpness=False))
     newest = source.read_frame()  # the counter's next read: that frame, decoded once for both
     assert newest is not None and newest.index == 4 and capture.decoded == 2
     assert source.frame_index == 4
