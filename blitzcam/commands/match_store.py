@@ -124,8 +124,9 @@ def match_id_of(args: argparse.Namespace, store: Any) -> int:
     return match_id
 
 
-def run_rule(change: Any) -> Any:
-    """Apply a store change; broken rules and store problems become one-line errors."""
+def run_rule(change: Any, *, named: int | None = None) -> Any:
+    """Apply a store change; broken rules and store problems become one-line errors. `named`:
+    the match the person named (--match), which the way on names too."""
     from blitzcam.errors import UserError
     from blitzcam.game.match_model import DecidedMatchError
     from blitzcam.game.rules import MatchError
@@ -134,9 +135,11 @@ def run_rule(change: Any) -> Any:
     try:
         return change()
     except DecidedMatchError as exc:  # (`add` acts on the match changed last: often this one)
+        # (without it, `settings` raised the target of the match changed last: another one)
+        which = "" if named is None else f"--match {named} "
         raise UserError(
             f"{exc}: start the next with `blitzcam match new`, or raise the target "
-            "(`blitzcam match settings --target N`) to play on"
+            f"(`blitzcam match {which}settings --target N`) to play on"
         ) from None
     except (MatchError, StoreError) as exc:
         raise UserError(str(exc)) from None

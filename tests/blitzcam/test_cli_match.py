@@ -559,6 +559,9 @@ def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFix
         "start the next with `blitzcam match new`, or raise the target (`blitzcam match "
         "settings --target N`) to play on"
     )
+    # ... naming the match the person named (the match changed last may be another)
+    code, _, err = run("match", "--db", db, "--match", "1", "add", "Ann=1/0", "Bob=1/0", capsys=capsys)
+    assert code == 2 and "(`blitzcam match --match 1 settings --target N`) to play on" in err
     # raising the target reopens it
     code, out, _ = run("match", "--db", db, "settings", "--target", "100", capsys=capsys)
     assert code == 0 and "in progress" in out
