@@ -136,8 +136,9 @@ class MatchBrowser(QDialog):
         json_button = QPushButton("Export &JSON…")
         csv_button = QPushButton("Export &CSV…")
         # (a match could be deleted nowhere: one given up on stayed in the list for ever)
+        # (auto-default, as each of these: Enter on the focused one presses it, not Open; a
+        # keyboard's Enter on Delete… opened the match)
         delete_button = QPushButton("&Delete…")
-        delete_button.setAutoDefault(False)
         # enabled with one listed
         self._on_a_match = (open_button, json_button, csv_button, delete_button)
         close_button = QPushButton("Close")

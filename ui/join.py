@@ -78,7 +78,8 @@ class JoinDialog(QDialog):
         self.start.setAccessibleName("Starting total")
         lowest = rules.lowest_total(match)
         self.lowest_button = QPushButton(f"Lowest total ({lowest})")
-        self.lowest_button.setAutoDefault(False)
+        # (auto-default: Enter on it takes the lowest total; not auto-default, Enter was OK's and
+        # the player joined from 0, as said over the button: "Lowest total (-2)")
         self.lowest_button.clicked.connect(lambda: self.start.setValue(lowest))
         starting = QHBoxLayout()
         starting.addWidget(self.start, 1)

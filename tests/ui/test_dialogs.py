@@ -233,6 +233,54 @@ def test_the_browser_is_worked_by_keys_alone(qtbot, store, monkeypatch) -> None:
     assert len(asked) == 1 and asked[0].startswith("Delete match ") and "Ann" in asked[0]
 
 
+def _enter_on(qtbot, dialog, button) -> None:
+    """Enter pressed with the keyboard on `button` of `dialog`, shown and active."""
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitActive(dialog)
+    button.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.keyClick(button, Qt.Key.Key_Return)
+
+
+def test_enter_on_a_focused_button_presses_it_not_the_dialog_s_default(qtbot, store, monkeypatch) -> None:
+    # (a screen reader says "Lowest total (-2), button", and Enter was OK's: the player joined
+    # from 0; Enter on Delete… opened the match; on a deck's Enroll it closed the dialog
+    # unenrolled. Accessibility review)
+    from PySide6.QtWidgets import QMessageBox
+
+    from blitzcam.ui.join import JoinDialog
+
+    joined: list[object] = []
+    join = JoinDialog(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))), apply=lambda *a: joined.append(a))
+    qtbot.addWidget(join)
+    join.row.name.setText("Di")
+    _enter_on(qtbot, join, join.lowest_button)
+    assert join.start.value() == -2 and join.isVisible() and joined == []
+
+    store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    opened: list[int] = []
+    browser.openRequested.connect(opened.append)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    delete = next(b for b in browser._on_a_match if b.text() == "&Delete…")
+    _enter_on(qtbot, browser, delete)
+    assert len(asked) == 1 and asked[0].startswith("Delete match ")
+    assert opened == [] and browser.isVisible()
+
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    enroller = RecordingEnroller()
+    dialog = EnrollDialog(FakeSource([frame]), FakeCounter([snapshot]), enroller=enroller, interval_ms=1)
+    qtbot.addWidget(dialog)
+    dialog.start()
+    qtbot.waitUntil(lambda: "recognised" in dialog.seen["blue-plow"].text(), timeout=5000)
+    _enter_on(qtbot, dialog, dialog.enroll_buttons["blue-plow"])
+    qtbot.waitUntil(lambda: enroller.taught == ["blue-plow"], timeout=5000)
+    assert dialog.isVisible()
+    dialog.reject()
+
+
 def test_after_a_delete_the_browser_chooses_the_neighbour_and_no_choice_acts_on_nothing(
     qtbot, store, monkeypatch
 ) -> None:
