@@ -240,7 +240,11 @@ class SettingsDialog(QDialog):
         # the folder the captures go to, as it resolves: selectable, to copy into a file manager
         self._folder_shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form = QFormLayout()
-        form.addRow("Camera", camera_row)
+        # (the box's label by relation: a screen reader on Linux names a combo box by its
+        # text alone, "demo, combo box", where no label is its buddy)
+        camera_label = QLabel("Camera")
+        camera_label.setBuddy(self._camera)
+        form.addRow(camera_label, camera_row)
         form.addRow("Text size", self._text_size)
         form.addRow(self._keep)
         form.addRow("Capture folder", self._folder)

@@ -55,6 +55,10 @@ def test_the_seats_and_the_dialogs_boxes_are_named(qtbot, tmp_path: Path) -> Non
     settings = SettingsDialog(AppSettings(), data_dir=tmp_path)
     qtbot.addWidget(settings)
     assert settings._camera.accessibleName() == "Camera"
+    # ... and the row's label is its label (on Linux a reader named it by its text alone:
+    # "demo, combo box"; accessibility review)
+    labels = QAccessible.queryAccessibleInterface(settings._camera).relations(QAccessible.RelationFlag.Label)
+    assert [label.text(QAccessible.Text.Name) for label, _ in labels] == ["Camera"]
 
 
 def test_a_total_s_card_is_read_as_one(qtbot) -> None:
