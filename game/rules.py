@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from types import MappingProxyType
@@ -354,7 +354,10 @@ def delete_round(match: Match, number: int) -> Match:
     players = tuple(p for p in players if p.left is None or p.left > p.joined)
     updated = replace(match, players=players, rounds=rounds)
     try:
-        _check_decided_last(updated, f"without round {number}", match)
+        # (said in the rounds' numbers as the person has them, the deleted one still there)
+        _check_decided_last(
+            updated, f"without round {number}", match, numbered=lambda n: n + (n >= number)
+        )
     except MatchError as exc:  # say who the undo took away, when that is what broke a rule
         if not away:
             raise
@@ -422,37 +425,42 @@ def change_settings(match: Match, settings: Settings) -> Match:
     return updated
 
 
-def _check_decided_last(match: Match, cause: str, before: Match) -> Standings:
+def _check_decided_last(
+    match: Match, cause: str, before: Match, *, numbered: Callable[[int], int] = lambda n: n
+) -> Standings:
     """`match`'s standings, or MatchError when `cause` ("with …": the change that made it from
     `before`) has it decided after a round that rounds or a latecomer followed: the match would
     have ended there, and the latecomer, or one back at the table since, would sit in a decided
     match (which nobody joins or comes back to, and which they could not leave). A match
     decided so already (as an earlier blitzcam stored it) takes other changes. One who left
-    after the deciding round played it: the table may end a match as a player goes home."""
+    after the deciding round played it: the table may end a match as a player goes home.
+    `numbered`: a round of `match` by its number in `before` (a round deleted: those after it
+    are said as the person knows them; "delete round 3 first" deleted the deciding round)."""
     try:
         standings = score_match(match)
     except DecidedMatchError as exc:
         # (what to do was not said: the rounds after it, or a target that keeps it open)
         decided, last = exc.decided_after, len(match.rounds)
-        after = f"round {last}" if last == decided + 1 else f"rounds {decided + 1}-{last}"
+        first, end = numbered(decided + 1), numbered(last)
+        after = f"round {end}" if last == decided + 1 else f"rounds {first}-{end}"
         raise MatchError(
-            f"{cause}, the match is decided after round {decided}, but round "
-            f"{exc.round_number} was played after it (if the match ended there, delete "
-            f"{after} first; if not, its target must be higher)"
+            f"{cause}, the match is decided after round {numbered(decided)}, but round "
+            f"{numbered(exc.round_number)} was played after it (if the match ended there, "
+            f"delete {after} first; if not, its target must be higher)"
         ) from None
     decided = standings.decided_after
     if decided is None:
         return standings
     was = score_match(before).decided_after
-    if was is not None and was <= decided:  # decided there, or earlier, before the change
+    if was is not None and was <= numbered(decided):  # decided there, or earlier, before
         return standings
     for seat in match.players:
         how = _seated_after(seat, decided)
         if how is not None:
             nobody = "joins" if how == "joined" else "comes back to"
             raise MatchError(
-                f"{cause}, the match is decided after round {decided}, but they {how} after it "
-                f"(nobody {nobody} a decided match: let them leave first)",
+                f"{cause}, the match is decided after round {numbered(decided)}, but they "
+                f"{how} after it (nobody {nobody} a decided match: let them leave first)",
                 player=seat.name,
             )
     return standings

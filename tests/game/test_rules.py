@@ -225,6 +225,31 @@ def test_deleting_a_round_recomputes() -> None:
     assert dict(score_match(delete_round(match, 1)).totals) == {"Ann": 5, "Bob": 0}
 
 
+def test_a_delete_that_would_decide_the_match_earlier_names_the_rounds_as_they_stand() -> None:
+    # round 2 entered by mistake: without it round 3 decides the match, and round 4 must go
+    # first. The rounds were named as if round 2 were gone ("delete round 3 first"), and
+    # following that deleted the deciding round (rules review)
+    match = match_of(
+        round_of(Ann=(30, 0), Bob=(3, 1)),
+        round_of(Ann=(0, 10), Bob=(3, 0)),
+        round_of(Ann=(25, 0), Bob=(3, 1)),
+        round_of(Ann=(1, 0), Bob=(3, 1)),
+        target=50,
+    )
+    with pytest.raises(MatchError) as caught:
+        delete_round(match, 2)
+    assert str(caught.value) == (
+        "without round 2, the match is decided after round 3, but round 4 was played after it "
+        "(if the match ended there, delete round 4 first; if not, its target must be higher)"
+    )
+    five = replace(match, rounds=(*match.rounds, round_of(Ann=(1, 0), Bob=(1, 0))))
+    with pytest.raises(MatchError, match=r"but round 4 was played .* delete rounds 4-5 first;"):
+        delete_round(five, 2)
+    # ... and the hint, followed, leaves the match won where round 3 won it
+    won = delete_round(delete_round(match, 4), 2)
+    assert score_match(won).status == "won" and score_match(won).decided_after == 2
+
+
 @pytest.mark.parametrize("number", [0, 3, -1])
 def test_editing_a_round_that_does_not_exist_is_refused(number: int) -> None:
     match = match_of(round_of(Ann=(10, 0), Bob=(2, 1)), round_of(Ann=(5, 0), Bob=(2, 1)))
