@@ -476,38 +476,81 @@ def _add_again(
     with its round `number` deleted, with the `leave` of each player who had left after it and
     is back at the table without it, and the `rejoin` of each who had come back after it and
     is off the table without it; None where that would not (a round before the last, whose
-    later rounds would stay ahead of it)."""
+    later rounds would stay ahead of it). Where the round decided the match, which nobody
+    leaves, the target is raised over it for the leave and set back after (a player who went
+    home as the table lowered the target to end the match there)."""
     import shlex
 
     from blitzcam.errors import UserError
-    from blitzcam.game.rules import MatchError, Round, add_round, at_table, come_back, leave
+    from blitzcam.game.rules import MatchError
 
     tokens = [
         f"{name}={t.dutch}/{t.blitz}" for name, t in before.rounds[number - 1].tallies.items()
     ]
-    seated = {player.name for player in at_table(before)}
     try:
-        again = add_round(after, Round(_parse_tallies(tokens)))
-        at_it = {player.name for player in at_table(again)}
-        leaving = [p.name for p in at_table(again) if p.name not in seated]
-        returning = [p.name for p in at_table(before) if p.name not in at_it]
-        for name in leaving:
-            again = leave(again, name)
-        for name in returning:
-            again = come_back(again, name)
-        if again != before:
-            return None
+        raised, leaving, returning = _put_back(after, before, _parse_tallies(tokens))
     except (MatchError, UserError):
         return None
     db = ["--db", str(args.db)] if args.db is not None else []
+
+    def command(*words: str) -> list[str]:
+        return ["blitzcam", "match", *db, words[0], "--match", str(match_id), *words[1:]]
+
     ends_options = ["--"] if any(token.startswith("-") for token in tokens) else []
-    words = ["blitzcam", "match", *db, "add", "--match", str(match_id), *ends_options, *tokens]
-    seats = [
-        ["blitzcam", "match", *db, action, "--match", str(match_id), "--", name]
+    commands = [command("add", *ends_options, *tokens)]
+    commands += [
+        command(action, "--", name)
         for action, names in (("leave", leaving), ("rejoin", returning))
         for name in names
     ]
-    return " && ".join(shlex.join(command) for command in [words, *seats])
+    if raised is not None:
+        target = str(before.settings.target)
+        commands = [command("settings", "--target", str(raised)), *commands]
+        commands.append(command("settings", "--target", target))
+    return " && ".join(shlex.join(words) for words in commands)
+
+
+def _put_back(
+    after: Any, before: Any, tallies: dict[str, Any]
+) -> tuple[int | None, list[str], list[str]]:
+    """How `_add_again` gives `before` back from `after`: the target raised for it (None: kept),
+    and the players who leave and rejoin after the round is added. MatchError where no way
+    gives `before` back."""
+    from dataclasses import replace
+
+    from blitzcam.game.rules import (
+        MatchError,
+        Round,
+        add_round,
+        at_table,
+        change_settings,
+        come_back,
+        leave,
+        score_match,
+    )
+
+    seated = {player.name for player in at_table(before)}
+    added = add_round(after, Round(tallies))
+    at_it = {player.name for player in at_table(added)}
+    leaving = [p.name for p in at_table(added) if p.name not in seated]
+    returning = [p.name for p in at_table(before) if p.name not in at_it]
+    standings = score_match(added)
+    raised = None
+    if leaving and standings.decided_after is not None:
+        totals = [*standings.totals.values(), *(standings.team_totals or {}).values()]
+        raised = max(before.settings.target, *totals) + 1
+        added = add_round(
+            change_settings(after, replace(after.settings, target=raised)), Round(tallies)
+        )
+    for name in leaving:
+        added = leave(added, name)
+    for name in returning:
+        added = come_back(added, name)
+    if raised is not None:
+        added = change_settings(added, before.settings)
+    if added != before:
+        raise MatchError("the round added again would not give the match back")
+    return raised, leaving, returning
 
 
 def _settings(args: argparse.Namespace) -> int:

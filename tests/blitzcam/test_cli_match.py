@@ -1253,6 +1253,35 @@ def test_undo_that_takes_a_returned_player_off_says_their_rejoin_to_put_it_back(
     _run_the_put_back(out, db, "rejoin", "C", shown, capsys)
 
 
+def test_undo_of_the_round_a_player_went_home_on_says_how_to_put_the_decided_match_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Ann left after round 2 and the table lowered the target to end the match there; undone,
+    # nothing said how to put it back: added again, the round decides the match, which nobody
+    # leaves (rules review). The target is raised over it for her leave, and set back
+    db = str(tmp_path / "m.sqlite3")
+    run("match", "--db", db, "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", "-p", "Cy=blue-plow",
+        "--target", "75", capsys=capsys)  # fmt: skip
+    for _ in range(2):
+        run("match", "--db", db, "add", "Ann=30/0", "Bob=3/1", "Cy=3/1", capsys=capsys)
+    assert run("match", "--db", db, "leave", "Ann", capsys=capsys)[0] == 0
+    assert "won by Ann after round 2" in run("match", "--db", db, "settings", "--target", "50", capsys=capsys)[1]
+    shown = run("match", "--db", db, "show", capsys=capsys)[1]
+    code, out, _ = run("match", "--db", db, "undo", capsys=capsys)
+    words = _put_back_line(out)
+    assert code == 0 and words is not None
+    commands, command = [], []
+    for word in [*words, "&&"]:
+        if word == "&&":
+            commands.append(command)
+            command = []
+        else:
+            command.append(word)
+    assert [c[4] for c in commands] == ["settings", "add", "leave", "settings"]
+    assert commands[0][-2:] == ["--target", "61"] and commands[-1][-2:] == ["--target", "50"]
+    for command in commands:
+        assert run(*command[1:], capsys=capsys)[0] == 0
+    assert run("match", "--db", db, "show", capsys=capsys)[1] == shown
+
+
 def test_the_command_said_names_no_database_when_none_was_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("BLITZCAM_DATA_DIR", str(tmp_path / "data"))
     run("match", "new", "-p", "Ann=green-pump", "-p", "Bob=red-buggy", capsys=capsys)
