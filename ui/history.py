@@ -34,6 +34,7 @@ from blitzcam.game.text import (
     left_mark,
     left_to_right,
     local_time,
+    unmarked,
 )
 from blitzcam.ui.dialog_parts import NewsLabel
 from blitzcam.ui.labels import as_plain
@@ -214,6 +215,9 @@ class MatchBrowser(QDialog):
                 item.setData(Qt.ItemDataRole.UserRole, s.match_id)
                 if col in (2, 4):
                     item.setToolTip(text)
+                    # (read by a screen reader as the arrows move: without the marks that keep
+                    # each name's direction, which some readers say aloud)
+                    item.setData(Qt.ItemDataRole.AccessibleTextRole, unmarked(text))
                 self.table.setItem(row, col, item)
         if summaries:
             ids = [summary.match_id for summary in summaries]

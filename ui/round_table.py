@@ -157,6 +157,9 @@ class RoundTable(QTableWidget):
         self._names = [player.name for player in players]
         self._fit_names()
         self.setVerticalHeaderLabels(["", "", *(str(n) for n in range(1, len(match.rounds) + 1))])
+        for n in range(1, len(match.rounds) + 1):  # (said "1", "2" to a screen reader)
+            header = self.verticalHeaderItem(HEADER_ROWS + n - 1)
+            header.setData(Qt.ItemDataRole.AccessibleTextRole, f"Round {n}")
         for r, (round_, scores) in enumerate(
             zip(match.rounds, standings.round_scores, strict=True), start=HEADER_ROWS
         ):

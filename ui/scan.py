@@ -136,7 +136,9 @@ class ScanView(QWidget):
         )
         self._compact = False
         self._full_needed = 0  # the panel's height laid out in full, when last measured
-        self.setAccessibleName("Scan: Space shoots, Enter goes on, Backspace drops, Esc leaves")
+        self.setAccessibleName(
+            "Scan: Space shoots, Enter goes on, Backspace drops, Alt+Left goes back, Esc leaves"
+        )
         self._stall_timer = QTimer(self)
         self._stall_timer.setInterval(STALL_CHECK_MS)
         self._stall_timer.timeout.connect(self._watch_stream)

@@ -492,3 +492,37 @@ def test_the_confirm_dialog_tells_its_warnings_and_a_refused_count_as_they_come(
     opened.show()
     qtbot.waitExposed(opened)
     assert told == ["⚠ Bob: 11 Blitz cards: a Blitz pile is dealt 10"]
+
+
+def test_the_matches_list_reads_its_names_without_marks_of_direction(qtbot, store) -> None:
+    # (its cells, read as the arrows move, were '\u200e\u2068Ann\u2069, \u2068Bob\u2069, …':
+    # marks some readers say aloud, kept off every other name said; accessibility review)
+    from blitzcam.game.text import unmarked
+    from blitzcam.ui.history import MatchBrowser
+    from tests.ui.fakes import match_of, round_of
+
+    store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    table = QAccessible.queryAccessibleInterface(browser.table)
+    cells = [table.child(i) for i in range(table.childCount())]
+    said = [cell.text(QAccessible.Text.Name) for cell in cells if cell.role() == QAccessible.Role.Cell]
+    players, standing = said[2], said[4]  # (the first row's: number, change, players, …)
+    assert players == "Ann, Bob, Cy" and standing == "in progress: Ann leads with 5"
+    assert unmarked(browser.table.item(0, 2).text()) == players != browser.table.item(0, 2).text()
+
+
+def test_each_round_s_row_is_said_as_its_round(qtbot) -> None:
+    # (its header was read as a bare number, "1", "2"; accessibility review)
+    from blitzcam.game.rules import score_match
+    from blitzcam.ui.round_table import RoundTable
+    from tests.ui.fakes import match_of, round_of
+
+    match = match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)), round_of(Ann=(1, 0), Bob=(3, 1), Cy=(2, 2)))
+    table = RoundTable()
+    qtbot.addWidget(table)
+    table.show_rounds(match, score_match(match))
+    shown = QAccessible.queryAccessibleInterface(table)
+    headers = [shown.child(i) for i in range(shown.childCount())]
+    said = [h.text(QAccessible.Text.Name) for h in headers if h.role() == QAccessible.Role.RowHeader]
+    assert [text for text in said if text] == ["Round 1", "Round 2"]
