@@ -145,7 +145,22 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue  # a command not built yet
         module.register(subparsers)
+    _describe_commands(parser)
     return parser
+
+
+def _describe_commands(parser: argparse.ArgumentParser) -> None:
+    """Each command's help in the list above it, as its own --help's first line where it has no
+    description of its own (`decks list --help` said nothing of what it does)."""
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        said = {choice.dest: choice.help for choice in action._choices_actions}
+        for name, command in action.choices.items():
+            if command.description is None and said.get(name):
+                help_text = str(said[name])
+                command.description = help_text[0].upper() + help_text[1:].rstrip(".") + "."
+            _describe_commands(command)
 
 
 class _GuardedOutput:

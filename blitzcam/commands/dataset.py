@@ -70,7 +70,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     gen.set_defaults(func=_generate)
 
     preview = actions.add_parser("preview", help="draw a contact sheet of scenes with labels")
-    preview.add_argument("root", type=path_argument, metavar="DIR")
+    preview.add_argument(
+        "root", type=path_argument, metavar="DIR", help="a dataset folder (`dataset generate`)"
+    )
     preview.add_argument(
         "--out",
         type=path_or_stream,
@@ -91,7 +93,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the file's 'checked' flag; then `blitzcam evaluate --data FOLDER` measures blitzcam "
         "on your own table. An existing file is never replaced.",
     )
-    prelabel.add_argument("images", nargs="+", type=path_argument, metavar="PHOTO")
+    prelabel.add_argument(
+        "images", nargs="+", type=path_argument, metavar="PHOTO", help="a photo of your table"
+    )
     prelabel.add_argument(
         "--out",
         type=folder_argument,

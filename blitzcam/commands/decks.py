@@ -24,7 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="decks_command", metavar="ACTION", required=True)
 
     export = actions.add_parser("export", help="write the eight built-in backs as DIR/<deck>.png")
-    export.add_argument("out_dir", type=folder_argument, metavar="DIR")
+    export.add_argument(
+        "out_dir", type=folder_argument, metavar="DIR", help="the folder to write them in (made)"
+    )
     export.add_argument(
         "--width", type=int, default=600, help="card width in pixels (500 to 2400; default 600)"
     )
@@ -38,7 +40,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.set_defaults(func=_export, interrupt_on_sigterm=True)
 
     enroll = actions.add_parser("enroll", help="teach blitzcam how one of your decks' backs looks")
-    enroll.add_argument("deck", metavar="DECK")
+    enroll.add_argument(
+        "deck",
+        metavar="DECK",
+        help="one of the eight (e.g. green-pump) or a deck of your own: a-z, 0-9 and dashes",
+    )
     source = enroll.add_mutually_exclusive_group(required=True)
     source.add_argument(
         "--image",
@@ -65,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     forget = actions.add_parser(
         "forget", help="remove a deck's enrolled back (the built-in art is used again)"
     )
-    forget.add_argument("deck", metavar="DECK")
+    forget.add_argument("deck", metavar="DECK", help="the deck, as `decks list` names it")
     forget.set_defaults(func=forget_command)
 
 

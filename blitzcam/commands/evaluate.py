@@ -53,7 +53,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "dataset without one: all); 'all' for a dataset the model never saw",
     )
     parser.add_argument(
-        "--decks", type=path_argument, default=None, help="reference backs DIR/<deck>.png"
+        "--decks",
+        type=path_argument,
+        default=None,
+        metavar="DIR",
+        help="reference backs DIR/<deck>.png",
     )
     parser.add_argument(
         "--in-play",
@@ -63,12 +67,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "captures always: their round's players' decks)",
     )
     parser.add_argument(
-        "--model", type=path_argument, default=None, help="ONNX model (default: shipped)"
+        "--model",
+        type=path_argument,
+        default=None,
+        metavar="ONNX",
+        help="ONNX model (default: shipped)",
     )
     parser.add_argument(
         "--identity-model",
         type=path_argument,
         default=None,
+        metavar="ONNX",
         help="identity network ONNX (default: shipped)",
     )
     add_engine_argument(parser)

@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="match_command", metavar="ACTION", required=True)
 
     def action(name: str, func: Any, help_: str) -> argparse.ArgumentParser:
-        sub = actions.add_parser(name, help=help_, description=help_)
+        sub = actions.add_parser(name, help=help_)  # (its --help's description: cli's)
         sub.set_defaults(func=_without_a_store_yet(func))
         if name != "summarize":  # (which reads a file, no store)
             # `match new --db FILE` as well as `match --db FILE new` (it was "unrecognized

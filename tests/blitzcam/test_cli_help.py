@@ -1,0 +1,29 @@
+"""Every command's --help says what it does and what each argument is."""
+
+from __future__ import annotations
+
+import argparse
+
+from blitzcam.cli import build_parser
+
+
+def _commands(parser: argparse.ArgumentParser, path: str = "blitzcam"):
+    """Each command and action under `parser`, with the words that name it."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                yield f"{path} {name}", command
+                yield from _commands(command, f"{path} {name}")
+
+
+def test_every_command_says_what_it_does_and_what_each_argument_is() -> None:
+    # (`decks list --help` said nothing of what it does; `decks enroll --help` listed DECK
+    # bare; docs review)
+    commands = list(_commands(build_parser()))
+    assert len(commands) > 20
+    for words, command in commands:
+        assert command.description, words
+        assert command.description[0].isupper() and command.description.endswith("."), words
+        for argument in command._actions:
+            if not argument.option_strings and not isinstance(argument, argparse._SubParsersAction):
+                assert argument.help, f"{words}: {argument.metavar or argument.dest}"
