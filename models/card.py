@@ -25,7 +25,7 @@ from blitzcam.models import (
 )
 from blitzcam.models.evaluation import SCORING_CONF, joins_doubted, prints_read
 from blitzcam.models.identity_negatives import NEGATIVE_CONF
-from blitzcam.models.identity_training import IdentityRecipe
+from blitzcam.models.identity_network import IdentityRecipe
 from blitzcam.models.recipe import SHIPPED
 from blitzcam.models.run_kind import FINISHED_FILE
 from blitzcam.models.run_timing import train_seconds

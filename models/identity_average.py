@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-INPUT, OUTPUT = "patches", "embedding"  # as `identity_training._export_state` names them
+INPUT, OUTPUT = "patches", "embedding"  # as `identity_checkpoint._export_state` names them
 NETWORKS_KEY, LIFT_KEY = "blitzcam.networks", "blitzcam.lift"  # the joined file's metadata
 FIT_SEED, FIT_SCENES = 13, 200  # scenes no scene set uses (MODEL_CARD.md lists the seeds)
 
@@ -50,7 +50,7 @@ def lift_constant(networks: int, lift: float) -> float:
 
 def join_networks(networks: Sequence[Path], out: Path, *, lift: float = 1.0) -> Path:
     """The ONNX identity networks (each n×3×S×S patches -> n×dim vectors, as exported by
-    `identity_training`) as one network giving every vector, each unit length, side by side,
+    `identity_checkpoint`) as one network giving every vector, each unit length, side by side,
     then (lift under 1) the constant component: n×(dim1 + ... + 1); written atomically."""
     import onnx
     from onnx import compose, helper
@@ -196,9 +196,9 @@ def fit_drawings(seed: int, scenes: int, cache: Path | None = None) -> Any:
 def average_from_checkpoints(
     checkpoints: Sequence[Path], out: Path, *, lift: float | None = None, fit_data: Any = None
 ) -> tuple[Path, float]:
-    """The checkpoints exported (`identity_training.export_onnx`) and joined into `out`, with
+    """The checkpoints exported (`identity_checkpoint.export_onnx`) and joined into `out`, with
     `lift`, or (None) the lift fitted on `fit_data` to the first network's scale."""
-    from blitzcam.models.identity_training import export_onnx
+    from blitzcam.models.identity_checkpoint import export_onnx
     from blitzcam.vision.embedding import Embedder
 
     if lift is None and fit_data is None:

@@ -22,7 +22,8 @@ from pathlib import Path
 def main(argv: list[str]) -> None:
     import torch
 
-    from blitzcam.models.identity_training import IdentityRecipe, train, training_data
+    from blitzcam.models.identity_network import IdentityRecipe
+    from blitzcam.models.identity_training import train, training_data
 
     run_arg, late, scenes, steps, device, workers, *wide = argv
     if wide not in ([], ["0"], ["1"]):  # (WIDE=yes was taken for no)

@@ -38,8 +38,10 @@ def main() -> None:
 
     from blitzcam.datasets.art import HOLDOUT_FAMILY, RANDOM_FAMILIES
     from blitzcam.models import IDENTITY_PT, MODELS_DIR
+    from blitzcam.models.identity_checkpoint import ship
     from blitzcam.models.identity_data import IdentityData, build
-    from blitzcam.models.identity_training import IdentityRecipe, ship, train, training_data
+    from blitzcam.models.identity_network import IdentityRecipe
+    from blitzcam.models.identity_training import train, training_data
 
     run, data_dir = args.run, Path("runs/identity-data")
     run.mkdir(parents=True, exist_ok=True)

@@ -217,13 +217,11 @@ def _train_identity(args: argparse.Namespace) -> int:
     from blitzcam.files import write_text_atomic
     from blitzcam.models import IDENTITY_ONNX, MODELS_DIR
     from blitzcam.models.identity_average import join_again_hint, networks_joined
+    from blitzcam.models.identity_checkpoint import resumed_recipe, ship
     from blitzcam.models.identity_eval import against_shipped, evaluate_identity, format_report
+    from blitzcam.models.identity_network import TRIAL, IdentityRecipe
     from blitzcam.models.identity_training import (
-        TRIAL,
-        IdentityRecipe,
         check_negatives_source,
-        resumed_recipe,
-        ship,
         train,
         training_data,
         training_negatives,

@@ -34,7 +34,7 @@ def test_the_reject_stage_is_described_only_as_far_as_the_run_had_it() -> None:
     from dataclasses import asdict, replace
 
     from blitzcam.models.card import _reject_stage_lines
-    from blitzcam.models.identity_training import IdentityRecipe
+    from blitzcam.models.identity_network import IdentityRecipe
 
     recipe = asdict(replace(IdentityRecipe(), negatives_per_step=32))
     lines = _reject_stage_lines(recipe)
@@ -52,7 +52,7 @@ def test_the_refine_stage_is_described_only_when_the_run_had_it() -> None:
     from dataclasses import asdict, replace
 
     from blitzcam.models.card import _refine_stage_lines
-    from blitzcam.models.identity_training import IdentityRecipe
+    from blitzcam.models.identity_network import IdentityRecipe
 
     recipe = asdict(replace(IdentityRecipe(), refine_steps=3000, refine_lr=3e-4))
     (line,) = _refine_stage_lines(recipe)
@@ -69,7 +69,7 @@ def test_the_ink_gain_and_extra_drawings_are_described_only_when_the_run_had_the
     from dataclasses import asdict, replace
 
     from blitzcam.models.card import _input_lines
-    from blitzcam.models.identity_training import IdentityRecipe
+    from blitzcam.models.identity_network import IdentityRecipe
 
     plain = asdict(replace(IdentityRecipe(), ink_gain=1.0, occluded_share=0.0, faded_share=0.0))
     assert _input_lines(plain) == []
@@ -85,7 +85,7 @@ def test_shrunk_drawings_are_described_only_when_the_run_had_them() -> None:
     from dataclasses import asdict, replace
 
     from blitzcam.models.card import _input_lines, _refine_stage_lines
-    from blitzcam.models.identity_training import IdentityRecipe
+    from blitzcam.models.identity_network import IdentityRecipe
 
     plain = asdict(replace(IdentityRecipe(), refine_steps=3000))
     older = {k: v for k, v in plain.items() if k not in ("small_share", "refine_small_share")}
@@ -171,7 +171,7 @@ def _identity_run(tmp_path: Path) -> Path:
     """An identity run folder as `train-identity` leaves one: its report (recipe, validation)."""
     from dataclasses import asdict
 
-    from blitzcam.models.identity_training import IdentityRecipe
+    from blitzcam.models.identity_network import IdentityRecipe
 
     validation = {"builtin_right": {"0.6": 0.98}, "random_rejected": {"0.6": 0.99}}
     report = {"recipe": asdict(IdentityRecipe()), "validation": validation}

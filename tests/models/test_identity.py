@@ -113,7 +113,7 @@ def test_a_damaged_drawings_file_is_one_error_naming_it(
         IdentityData.load(path)
 
 def _tiny(**changes: object) -> object:
-    from blitzcam.models.identity_training import IdentityRecipe
+    from blitzcam.models.identity_network import IdentityRecipe
 
     tiny = {
         "steps": 4,
@@ -201,7 +201,8 @@ def test_the_refine_stage_begins_from_weights_alone_as_an_unbroken_run_does(
 ) -> None:
     import torch
 
-    from blitzcam.models.identity_training import ship, train
+    from blitzcam.models.identity_checkpoint import ship
+    from blitzcam.models.identity_training import train
 
     recipe = _tiny(**REFINING)
     whole = torch.load(train(drawings, recipe, tmp_path / "whole", log=lambda _: None),
@@ -229,7 +230,8 @@ def test_the_refine_stage_begins_from_weights_alone_as_an_unbroken_run_does(
 
 def test_weights_alone_begin_only_the_refine_stage(drawings: IdentityData, tmp_path: Path) -> None:
     from blitzcam.errors import UserError
-    from blitzcam.models.identity_training import ship, train
+    from blitzcam.models.identity_checkpoint import ship
+    from blitzcam.models.identity_training import train
 
     recipe = _tiny(**REFINING)
     first = train(drawings, _tiny(), tmp_path / "first", log=lambda _: None)  # 4 steps, stage 1
@@ -451,7 +453,9 @@ def test_a_resume_goes_on_with_the_checkpoint_s_recipe_and_the_options_given_ove
 ) -> None:
     # (a --resume had to repeat every option the run was started with, unsaid which)
     from blitzcam.errors import UserError
-    from blitzcam.models.identity_training import IdentityRecipe, resumed_recipe, train
+    from blitzcam.models.identity_checkpoint import resumed_recipe
+    from blitzcam.models.identity_network import IdentityRecipe
+    from blitzcam.models.identity_training import train
 
     first = _tiny()
     train(drawings, first, tmp_path / "run", log=lambda _: None)
@@ -480,7 +484,8 @@ def test_a_resume_goes_on_with_the_checkpoint_s_recipe_and_the_options_given_ove
 def test_fields_a_checkpoint_lacks_count_as_their_defaults() -> None:
     from dataclasses import asdict
 
-    from blitzcam.models.identity_training import IdentityRecipe, recipe_changes
+    from blitzcam.models.identity_checkpoint import recipe_changes
+    from blitzcam.models.identity_network import IdentityRecipe
 
     recipe = IdentityRecipe()
     older = {k: v for k, v in asdict(recipe).items() if not k.startswith("attract_")}
@@ -506,7 +511,7 @@ def test_fields_a_checkpoint_lacks_count_as_their_defaults() -> None:
 
 
 def test_the_refine_stage_may_weigh_rejection_on_its_own() -> None:
-    from blitzcam.models.identity_training import IdentityRecipe
+    from blitzcam.models.identity_network import IdentityRecipe
 
     recipe = IdentityRecipe(reject_weight=1.5)
     assert [recipe.rejection_weight(stage) for stage in (2, 3)] == [1.5, 1.5]
@@ -519,8 +524,9 @@ def test_a_checkpoint_from_before_the_ink_gain_reads_as_trained_without_it(
 ) -> None:
     from dataclasses import asdict, dataclass
 
-    from blitzcam.models import identity_training
-    from blitzcam.models.identity_training import IdentityRecipe, recipe_changes, recipe_from
+    from blitzcam.models import identity_checkpoint
+    from blitzcam.models.identity_checkpoint import recipe_changes, recipe_from
+    from blitzcam.models.identity_network import IdentityRecipe
 
     added = ("ink_gain", "occluded_share", "faded_share")
     older = {k: v for k, v in asdict(IdentityRecipe()).items() if k not in added}
@@ -531,7 +537,7 @@ def test_a_checkpoint_from_before_the_ink_gain_reads_as_trained_without_it(
         occluded_share: float = 0.15
         faded_share: float = 0.2
 
-    monkeypatch.setattr(identity_training, "IdentityRecipe", LaterDefaults)
+    monkeypatch.setattr(identity_checkpoint, "IdentityRecipe", LaterDefaults)
     newer = LaterDefaults()
     read = recipe_from({"recipe": older})
     assert (read.ink_gain, read.occluded_share, read.faded_share) == (1.0, 0.0, 0.0)
@@ -604,7 +610,9 @@ def test_a_shipped_network_runs_in_onnx_runtime_like_in_torch(
 ) -> None:
     import torch
 
-    from blitzcam.models.identity_training import make_network, ship, train
+    from blitzcam.models.identity_checkpoint import ship
+    from blitzcam.models.identity_network import make_network
+    from blitzcam.models.identity_training import train
     from blitzcam.vision.embedding import Embedder, network_input
 
     recipe = _tiny(steps=2, reject_steps=2, mine_every=1, hard_pool=2, ink_gain=ink_gain,
@@ -697,7 +705,7 @@ def test_a_failed_identity_export_leaves_the_shipped_pair_as_it_was(
 ) -> None:
     import torch
 
-    from blitzcam.models import identity_training
+    from blitzcam.models import identity_checkpoint
 
     models = tmp_path / "models"
     models.mkdir()
@@ -710,9 +718,9 @@ def test_a_failed_identity_export_leaves_the_shipped_pair_as_it_was(
         out.write_bytes(b"half an export")
         raise RuntimeError("export failed")
 
-    monkeypatch.setattr(identity_training, "_export_state", failing_export)
+    monkeypatch.setattr(identity_checkpoint, "_export_state", failing_export)
     with pytest.raises(RuntimeError, match="export failed"):
-        identity_training.ship(checkpoint, models)
+        identity_checkpoint.ship(checkpoint, models)
     assert (models / "blitzcam-identity.pt").read_bytes() == b"old weights"
     assert (models / "blitzcam-identity.onnx").read_bytes() == b"old export"
     assert sorted(p.name for p in models.iterdir()) == [
@@ -792,7 +800,7 @@ def test_a_checkpoint_planted_cut_short_or_foreign_is_one_line_and_never_run(
     import torch
 
     from blitzcam.errors import UserError
-    from blitzcam.models.identity_training import load_checkpoint
+    from blitzcam.models.identity_checkpoint import load_checkpoint
 
     monkeypatch.chdir(tmp_path)
     last = tmp_path / "last.pt"
@@ -829,7 +837,8 @@ def test_resuming_a_run_with_no_checkpoint_says_it_starts_anew(
 
 
 def test_late_round_drawings_join_the_training_data(tmp_path: Path) -> None:
-    from blitzcam.models.identity_training import IdentityRecipe, training_data
+    from blitzcam.models.identity_network import IdentityRecipe
+    from blitzcam.models.identity_training import training_data
 
     recipe = IdentityRecipe(data_seeds=(5,), scenes_per_seed=2, val_scenes=1)
     for run in ("plain", "late"):
@@ -849,7 +858,8 @@ def test_wide_art_cuts_drawings_of_the_wider_families_into_files_of_their_own(
 ) -> None:
     import blitzcam.models.identity_data as identity_data
     from blitzcam.datasets.art import HOLDOUT_FAMILY, RANDOM_FAMILIES, WIDE_FAMILIES
-    from blitzcam.models.identity_training import IdentityRecipe, training_data
+    from blitzcam.models.identity_network import IdentityRecipe
+    from blitzcam.models.identity_training import training_data
 
     asked: list[tuple[str, ...]] = []
     real_build = identity_data.build
@@ -875,7 +885,7 @@ def test_the_card_says_the_late_round_drawings() -> None:
     from dataclasses import asdict
 
     from blitzcam.models.card import data_line
-    from blitzcam.models.identity_training import IdentityRecipe
+    from blitzcam.models.identity_network import IdentityRecipe
 
     plain = data_line(asdict(IdentityRecipe()))
     late = data_line(asdict(IdentityRecipe(late_scenes=600)))
@@ -905,7 +915,7 @@ def test_a_trial_trains_every_stage_tiny_and_keeps_its_network_in_its_run_folder
 
     import blitzcam.models.identity_training as identity_training
     from blitzcam.cli import main
-    from blitzcam.models.identity_training import TRIAL, IdentityRecipe
+    from blitzcam.models.identity_network import TRIAL, IdentityRecipe
 
     class StartedError(Exception):
         pass

@@ -117,7 +117,7 @@ def test_with_no_share_nothing_is_drawn_from_the_stream() -> None:
 def test_the_ink_gain_layer_stretches_faint_ink_and_leaves_strong_ink_and_paper() -> None:
     import torch
 
-    from blitzcam.models.identity_training import INK_TARGET, ink_gain_layer
+    from blitzcam.models.identity_network import INK_TARGET, ink_gain_layer
     from blitzcam.vision.embedding import network_input
 
     layer = ink_gain_layer(3.0)
@@ -137,7 +137,7 @@ def test_the_ink_gain_layer_stretches_faint_ink_and_leaves_strong_ink_and_paper(
 def test_the_ink_gain_is_capped() -> None:
     import torch
 
-    from blitzcam.models.identity_training import ink_gain_layer
+    from blitzcam.models.identity_network import ink_gain_layer
     from blitzcam.vision.embedding import network_input
 
     barely = np.full((1, PATCH, PATCH, 3), 240, np.uint8)

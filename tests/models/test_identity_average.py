@@ -49,7 +49,7 @@ def _single(tmp_path: Path, scale: float) -> Path:
 @pytest.fixture(scope="module")
 def single(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The shipped .pt's network alone, exported (the shipped ONNX may join several)."""
-    from blitzcam.models.identity_training import export_onnx
+    from blitzcam.models.identity_checkpoint import export_onnx
 
     return export_onnx(SHIPPED_PT, tmp_path_factory.mktemp("single") / "single.onnx")
 

@@ -126,11 +126,8 @@ def test_the_recipes_negatives_are_built_once_into_the_run(
     from dataclasses import replace
 
     from blitzcam.errors import UserError
-    from blitzcam.models.identity_training import (
-        IdentityRecipe,
-        check_negatives_source,
-        training_negatives,
-    )
+    from blitzcam.models.identity_network import IdentityRecipe
+    from blitzcam.models.identity_training import check_negatives_source, training_negatives
     from blitzcam.vision.pipeline import default_model_path
 
     recipe = replace(

@@ -16,7 +16,7 @@ from blitzcam.models.run_kind import DETECTOR_STAGES, check_run_start, run_kind
 
 
 def _identity_recipe() -> dict[str, object]:
-    from blitzcam.models.identity_training import IdentityRecipe
+    from blitzcam.models.identity_network import IdentityRecipe
 
     return asdict(IdentityRecipe())
 
