@@ -459,12 +459,13 @@ class CountingThread(QObject):
 
     def stop(self) -> None:
         """Stop the loop; the source is released by the worker as its loop ends. Returns once
-        the read in hand has ended, or after READ_WAIT_S when it has not (a stream still
-        connecting): the window never freezes on a camera. A frame being counted is waited
-        for COUNT_WAIT_S at most (a table read in tiles takes seconds on a slow machine): the
-        worker finishes it unheard and then releases the source. Safe to call twice: a second
-        call waits for nothing (on quit the window and the app each stopped it, and a stream
-        still connecting held the quit 2 s, not 1)."""
+        the read in hand has ended, or after READ_WAIT_S when it has not; at once for a camera or
+        stream the worker opened (`OpenedLater.let_go_in_its_worker`: a stream connecting or
+        reconnecting held the window 1 s, in an open OpenCV cannot interrupt). A frame being
+        counted is waited for COUNT_WAIT_S at most (a table read in tiles takes seconds on a
+        slow machine): the worker finishes it unheard and then releases the source. Safe to
+        call twice: a second call waits for nothing (on quit the window and the app each
+        stopped it, and a stream still connecting held the quit 2 s, not 1)."""
         if self._stopped:
             return
         self._stopped = True
@@ -477,6 +478,8 @@ class CountingThread(QObject):
         if self._thread.ident is None:  # never started: nothing else will release it
             self.source.close()
             return
+        if getattr(self.source, "let_go_in_its_worker", False):
+            return  # (OpenedLater: the next scan of its camera waits for it, in its own worker)
         self._thread.join(COUNT_WAIT_S if self._worker.counting else READ_WAIT_S)
 
     @Slot()

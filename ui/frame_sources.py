@@ -354,6 +354,10 @@ class OpenedLater(_Wrapping):
         not."""
         return getattr(self._source, "last_frame_at", None)
 
+    # a scan left lets it go in its worker, however long its open or read takes, unwaited for:
+    # the next OpenedLater of its spec waits for that, in its own worker (`_hold`)
+    let_go_in_its_worker = True
+
     def __init__(self, open_source: Callable[[], FrameSource], *, spec: str) -> None:
         self._open = open_source
         self._spec = spec

@@ -638,6 +638,14 @@ class NewestFrame(FrameSource):
             self._changed.notify_all()
         self.stream.cancel()
 
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            # the process is ending: nobody waits for the stream to be free, and a read or a
+            # reconnect's open held Ctrl+C 3-6 s (`decks enroll --camera` on a stalled stream)
+            self.cancel()
+            return
+        self.close()
+
     def close(self) -> None:
         """Stop reading; the thread releases the stream when its read (or a reconnect's open)
         returns, waited for up to the stream's read or open timeout (a stream that lets one

@@ -480,9 +480,43 @@ def test_a_stream_or_camera_opens_in_the_worker_thread(qtbot, monkeypatch, spec)
     assert opener.opening.wait(5)
     opener.answer.set()
     qtbot.waitUntil(lambda: len(seen) >= 1, timeout=5000)
-    thread.stop()
+    thread.stop()  # (returns at once: the worker lets the camera go)
     assert opener.threads == ["counting"]
-    assert opener.opened[0].closed and not thread.is_running()
+    qtbot.waitUntil(lambda: opener.opened[0].closed and not thread.is_running(), timeout=5000)
+
+
+def test_leaving_while_a_stream_reconnects_leaves_the_window_at_once(qtbot, monkeypatch) -> None:
+    # a stream's reader reconnecting (an open OpenCV cannot interrupt) held the worker's close,
+    # and the window waited READ_WAIT_S for it: frozen 1 s at each scan left (sources review)
+    import threading
+
+    from blitzcam.vision import sources
+
+    letting_go = threading.Event()
+
+    class Reconnecting(FakeSource):  # its close waits as a reader inside a reconnect does
+        live = True
+
+        def close(self) -> None:
+            letting_go.wait(10)
+            super().close()
+
+    opened: list[FakeSource] = []
+    monkeypatch.setattr(
+        sources, "open_source", lambda spec, **kw: opened.append(Reconnecting([np.zeros((4, 4, 3), np.uint8)])) or opened[-1]
+    )
+    thread = CountingThread(open_source("rtsp://10.0.0.9/live"), NullCounter("no model"), interval_ms=1)
+    seen: list[CountedFrame] = []
+    thread.counted.connect(seen.append)
+    thread.start()
+    qtbot.waitUntil(lambda: len(seen) >= 1, timeout=5000)
+    waits: list[float | None] = []
+    thread._thread.join = lambda timeout=None: waits.append(timeout)  # type: ignore[method-assign]
+    thread.stop()
+    assert waits == []  # (it waited READ_WAIT_S, 1 s, for the worker)
+    assert thread.is_running() and not opened[0].closed  # the worker still letting it go
+    letting_go.set()
+    qtbot.waitUntil(lambda: opened[0].closed and not thread.is_running(), timeout=5000)
 
 
 def test_leaving_while_a_stream_still_connects_does_not_wait_for_it(qtbot, monkeypatch) -> None:

@@ -543,6 +543,24 @@ def test_the_live_view_peeks_at_newer_frames_than_the_counter_reads() -> None:
     source.close()
 
 
+def test_ctrl_c_leaves_a_live_source_without_waiting_for_its_reader() -> None:
+    # `decks enroll --camera` on a stream that stalled: Ctrl+C waited 3-6 s for the reader's
+    # read or reconnect, to free a stream that nobody else would open (sources review)
+    capture = GrabbingCapture(random_frames(4), hold_at=1)
+    source = NewestFrame(StreamSource("rtsp://127.0.0.1/cam", opener=lambda spec: capture))
+    joined: list[object] = []
+    with pytest.raises(KeyboardInterrupt), source:
+        assert source.read_frame() is not None
+        assert capture.held.wait(timeout=10)  # the reader in a read that does not end
+        source._thread.join = lambda timeout=None: joined.append(timeout)  # type: ignore[method-assign]
+        raise KeyboardInterrupt
+    assert joined == [] and source._stopping  # told to stop, not waited for
+    capture.go_on.set()
+    with source:  # (left without a Ctrl+C, it is waited for, as before)
+        pass
+    assert len(joined) == 1
+
+
 def test_a_live_source_says_when_its_camera_last_gave_a_frame() -> None:
     # (the app tells a stalled camera from a slow count by it: frames taken undecoded while a
     # count runs are the camera's too)
