@@ -97,7 +97,8 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
             picture = read_picture(path)
     except ImageError as exc:
         said = STANDARD_INPUT if is_stream(path) else path
-        return {"path": given, "error": str(exc).removeprefix(f"{said}: ")}
+        error = str(exc).removeprefix(f"{said}: ")
+        return {"path": given, "error": error + _live_hint(given, path)}
     for note in _picture_notes(picture, has_colour=has_colour(picture.frame)):
         print(f"note: {_shown_path(given)}: {note}", file=sys.stderr)  # counted all the same
     result = pipeline(picture.frame, in_play=in_play)
@@ -217,6 +218,19 @@ def _where_said(*, as_json: bool) -> str:
     """Where the failures a line on stderr names are told in full (one in the JSON is told with
     its reason on that line)."""
     return "their entries in the JSON" if as_json else "the table"
+
+
+def _live_hint(given: str, path: Path) -> str:
+    """What to use instead, where `given` names no picture but a camera, a stream or a folder
+    ("no such file" of `count 0` and `count http://…` said nothing of how they are read)."""
+    if path.is_dir():
+        return f" (count its pictures: blitzcam count {Path(given) / '*.jpg'})"
+    if path.exists() or is_stream(path):
+        return ""
+    if "://" in given or given.strip().isdigit():
+        what = "a stream" if "://" in given else "a camera"
+        return f" ({what} is read live: blitzcam app --camera {given.strip()})"
+    return ""
 
 
 def _demo_named(images: list[str]) -> list[str]:

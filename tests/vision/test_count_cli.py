@@ -93,6 +93,25 @@ def test_each_image_is_named_as_it_was_typed(random_model, photos, capsys, monke
     assert entries[4]["error"] == "no such file or folder"  # (was "not a folder"; review)
 
 
+def test_a_camera_a_stream_or_a_folder_given_as_an_image_is_told_how_it_is_read(
+    random_model, tmp_path, capsys, monkeypatch
+) -> None:
+    # ("no such file" of `count 0` and `count http://…`, and "is a folder" of a folder, said
+    # nothing of how they are read; sources review)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pics").mkdir()
+    typed = ["0", "http://127.0.0.1:8080/video", "pics", "missing.jpg"]
+    code, out, _ = _run(capsys, ["count", "--model", str(random_model.onnx), "--json", *typed])
+    assert code == 1
+    said = [entry["error"] for entry in json.loads(out)["images"]]
+    assert said == [
+        "no such file (a camera is read live: blitzcam app --camera 0)",
+        "no such file (a stream is read live: blitzcam app --camera http://127.0.0.1:8080/video)",
+        f"is a folder, not an image file (count its pictures: blitzcam count {Path('pics', '*.jpg')})",
+        "no such file",
+    ]
+
+
 def test_an_image_under_a_leading_tilde_is_read_from_the_home_folder(
     random_model, photos, capsys, monkeypatch
 ) -> None:
