@@ -241,6 +241,9 @@ class StreamSource(CaptureSource):
         if self._cancelled.is_set():
             return None
         self._capture.release()
+        # (counted as the try begins: a host that lets the connection in and says nothing
+        # holds it 8 s, and the view said "try 1" only 9 s after the drop)
+        self.reconnects += 1
         try:
             self._capture = self._opener(self._spec)
         except Exception as exc:
@@ -248,7 +251,6 @@ class StreamSource(CaptureSource):
         if self._cancelled.is_set():  # (left while it opened: a one-viewer camera's next
             self._capture.release()  # scan must not find this connection still taking frames)
             return None
-        self.reconnects += 1
         self._edges = None  # (a new connection's pictures are not the old one's)
         return bool(self._capture.isOpened())
 
