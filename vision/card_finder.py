@@ -105,6 +105,11 @@ PATTERNED_TABLE: Final = (
     "(wood grain, stripes), or cards cut by the picture's edge? lay one back alone, whole, on a "
     "plain darker surface"
 )
+TOUCHED_OFF_THE_EDGE: Final = (
+    "the bright shape found runs off the edge of the picture and its outline is dented: a "
+    "hand holding the card, or something light touching it? lay the card alone on the table, "
+    "whole in the picture, with some of the table around it"
+)
 NOT_ONE_CARD: Final = (
     "the bright shape found is not one card's: its outline is dented (two cards overlapping, "
     "something light touching the card, a shadow across its edge, or no card at all but the "
@@ -522,7 +527,9 @@ def card_problem(
                 "is the card, photograph the whole card with some of the table around it; a "
                 "screenshot or a scan of it, crop it to the card's edges)"
             )
-        return RUNS_OFF
+        # (a hand holding the card: the card whole, the hand off the edge, told to photograph
+        # "the whole card"; enroll review)
+        return RUNS_OFF if one_card else TOUCHED_OFF_THE_EDGE
     if not one_card:
         return NOT_ONE_CARD
     across, down = _sides(corners)

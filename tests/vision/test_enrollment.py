@@ -251,6 +251,15 @@ def _with_disc(photo: np.ndarray, centre: tuple[int, int], radius: int) -> np.nd
     return photo
 
 
+def _held_from_below(photo: np.ndarray) -> np.ndarray:
+    """`photo` with a hand (light: a palm over the card's lower edge, its arm running off the
+    picture's bottom edge) below the card laid by `_cards_on_table((300, 300, 360, 562))`."""
+    photo = photo.copy()
+    cv2.ellipse(photo, (480, 880), (120, 90), 0, 0, 360, (205, 215, 235), -1)
+    cv2.line(photo, (480, 900), (480, photo.shape[0] + 50), (205, 215, 235), 200)
+    return photo
+
+
 def _square_on_table(x: int, y: int, side: int, *, size: tuple[int, int]) -> np.ndarray:
     """A bright square (not a card's shape) on a table of `size`."""
     photo = np.full((size[1], size[0], 3), (45, 60, 80), np.uint8)
@@ -438,6 +447,9 @@ def test_a_card_too_slanted_to_tell_which_way_it_lies_is_refused(tmp_path: Path)
         (_cards_on_table((300, 300, 360, 562), (330, 330, 360, 562)), "not one card's"),
         # a card and a light thing touching it
         (_with_disc(_cards_on_table((300, 300, 360, 562)), (860, 580), 200), "not one card's"),
+        # a card held by a hand that runs off the picture's edge: the card whole, it was told
+        # to "photograph the whole card" (enroll review)
+        (_held_from_below(_cards_on_table((300, 300, 360, 562))), "a hand holding the card"),
         # a card half out of the picture was stored stretched
         (_cards_on_table((1400, 300, 360, 562), size=(1800, 1200))[:, :1600], "runs off the edge"),
         (_cards_on_table((600, 900, 360, 562), size=(1600, 1500))[:1200], "runs off the edge"),
