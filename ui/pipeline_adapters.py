@@ -174,10 +174,10 @@ class PipelineEnroller:
         notes = [
             f"Note: {pair.note(deck_label)}." for pair in involving(pipeline.look_alikes, deck)
         ]
-        lights = enrolled.light_notes()
-        notes += [f"Note: {light}." for light in lights]
+        photo_notes = enrolled.photo_notes()
+        notes += [f"Note: {note}." for note in photo_notes]
         try:  # a face-up card, the wrong deck picked up (stored all the same)
-            unlike = reads_as_another(deck, target, poorly_lit=bool(lights))
+            unlike = reads_as_another(deck, target, poorly_lit=bool(photo_notes))
         except UserError:  # stored: only the advice is missing
             unlike = None
         if unlike is not None:  # (first: the dialog's box shows five lines, the last cut)

@@ -593,6 +593,12 @@ def _far_card_problem(
     )
 
 
+def width_seen(corners: np.ndarray) -> float:
+    """A card's width as the picture holds it, in its pixels: its shorter mean side (ordered
+    corners)."""
+    return min(_sides(corners))
+
+
 def _sides(corners: np.ndarray) -> tuple[float, float]:
     """A quadrilateral's mean length across and down (ordered corners)."""
     sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)  # top, right, ...

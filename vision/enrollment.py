@@ -17,7 +17,8 @@ import numpy as np
 
 from blitzcam.errors import SavedThenInterrupted, UserError, WrittenThenInterrupted
 from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, meant_deck
-from blitzcam.vision.card_finder import card_in, rectify
+from blitzcam.vision.card_finder import card_in, rectify, width_seen
+from blitzcam.vision.card_focus import SOFT_BELOW, drawing_sharpness
 from blitzcam.vision.detections import UNKNOWN_NAME
 from blitzcam.vision.images import decode_picture, has_colour, write_png_atomic
 from blitzcam.vision.lookalike import (
@@ -29,8 +30,10 @@ from blitzcam.vision.lookalike import (
 from blitzcam.vision.paper_light import (
     CLIPPED_CARD_FROM,
     GLARE_NOTE_FROM,
+    STILL_UNEVEN_BELOW,
     clipped_white,
     evenly_lit,
+    light_over,
     paper_grey,
     whited_out,
 )
@@ -65,12 +68,13 @@ FILE_TRIES: Final = 900  # ... of a video or folder: half a minute of video at 3
 
 @dataclass(frozen=True, slots=True)
 class Enrolled:
-    """A deck's back stored: the file, how much of its drawing glare had whited out, and how
-    light its paper was in the photo."""
+    """A deck's back stored: the file, how much of its drawing glare had whited out, how light
+    its paper was in the photo, and how sharp its drawing."""
 
     path: Path
     whited_out: float = 0.0  # (vision/paper_light.py)
     paper_grey: float = 255.0  # the photographed card's median grey, before its light is evened
+    sharpness: float = float("inf")  # (vision/card_focus.py)
 
     def dark_note(self) -> str | None:
         """Advice when the photo was too dark for the back to be read as it will be on the
@@ -83,9 +87,21 @@ class Enrolled:
             "more light"
         )
 
-    def light_notes(self) -> list[str]:
-        """Every note on the photo's light: glare, darkness."""
-        return [note for note in (self.glare_note(), self.dark_note()) if note is not None]
+    def photo_notes(self) -> list[str]:
+        """Every note on the photo: glare, darkness, a drawing out of focus."""
+        notes = (self.glare_note(), self.dark_note(), self.focus_note())
+        return [note for note in notes if note is not None]
+
+    def focus_note(self) -> str | None:
+        """Advice when the drawing came out soft (stored all the same: a back of one's own may
+        be drawn soft)."""
+        if self.sharpness >= SOFT_BELOW:
+            return None
+        return (
+            "the photo looks out of focus (its drawing's edges are soft): its cards may be "
+            "read as another deck; hold the camera further off, let it focus, and enroll it "
+            "again"
+        )
 
     def glare_note(self) -> str | None:
         """Advice when glare took enough of the drawing to make the back read less like
@@ -115,6 +131,12 @@ def enroll_image(
     photographed = rectify(image_bgr, cards[0].corners)
     # a shadow across it divided out: stored shadowed, the back read as another deck
     card, _ = evenly_lit(photographed)
+    if (evenness := light_over(card)[1]) < STILL_UNEVEN_BELOW:
+        raise UserError(
+            f"{source}: the light over the card is uneven, even once blitzcam evened it (its "
+            f"darkest paper at {evenness:.0%} of its lightest): a shadow over part of it? light "
+            "it evenly, with no hand, phone or lamp's edge shadowing it, and try again"
+        )
     # raises when the card, read as a profile will read it, shows no drawing
     try:
         card_patches(card, name=source, deck=deck)
@@ -152,7 +174,8 @@ def enroll_image(
                     f"({exc.strerror or exc}); {target} is stored beside it: remove "
                     f"{other.name} by hand"
                 ) from None
-        return Enrolled(target, whited_out(photographed), paper_grey(photographed))
+        sharpness = drawing_sharpness(card, seen_width=width_seen(cards[0].corners))
+        return Enrolled(target, whited_out(photographed), paper_grey(photographed), sharpness)
     except KeyboardInterrupt:
         raise SavedThenInterrupted() from None
 

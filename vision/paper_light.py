@@ -26,6 +26,13 @@ LIGHT_SIGMA: Final = 0.05  # of the card's width: how smoothly the light is take
 # read 0.95-1.0; photos under a room's uneven light 0.79-0.87, half in a phone's shadow 0.58
 UNEVEN_BELOW: Final = 0.9
 MAX_GAIN: Final = 2.5  # a shadow darker than this is refused before (its edge dents the card)
+# a card whose light is still this uneven once evened is refused: a shadow over part of it whose
+# paper fell under PAPER_FROM was left as it was, and the back read as another deck (a green
+# pump half in shadow at 55 % of the light, and one in a soft shadow down to 50 %: 0.57 and
+# 0.81 once evened, their cards then counted as blue pump; enroll review, stop 78). Photos of
+# backs in even light, dim, with glare or blurred read 0.90-0.98 once evened; a shadow at 60 %
+# 0.90
+STILL_UNEVEN_BELOW: Final = 0.85
 # glare: every channel this bright is white to the last bit (not 255: JPEG rings round it)
 WHITE_FROM: Final = 250
 # glare said from this share of the drawing: the eight rendered backs at 85 and 95 % light,

@@ -140,8 +140,8 @@ def _said_enrolled(
     note = "" if deck in DECK_NAMES else " (a deck of your own: counted under this name)"
     note += ", replacing the back enrolled before" if replaced else ""
     print(f"enrolled {deck} from {source}: stored {target}{note}")
-    lights = enrolled.light_notes()
-    for light in lights:
+    photo_notes = enrolled.photo_notes()
+    for light in photo_notes:
         print(f"note: {light}", file=sys.stderr)
     if meant is not None:  # (--own: said again, beside what was stored)
         print(
@@ -152,7 +152,7 @@ def _said_enrolled(
     try:
         embedder = identity_network()  # (loaded once for both checks)
         pairs = involving(profile_look_alikes(embedder), deck)
-        unlike = reads_as_another(deck, target, embedder, poorly_lit=bool(lights))
+        unlike = reads_as_another(deck, target, embedder, poorly_lit=bool(photo_notes))
     except UserError as exc:  # the back is stored: only the advice is missing
         print(f"note: could not check which decks {deck} looks like: {exc}", file=sys.stderr)
         return 0

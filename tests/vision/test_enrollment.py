@@ -1608,3 +1608,40 @@ def test_a_deck_name_starting_with_a_dash_is_not_told_to_go_after_double_dash(ca
     err = capsys.readouterr().err
     assert "(-x is no option here, and a deck's name does not start with '-')" in err
     assert "after --" not in err
+
+
+def _shadowed_from_the_top_left(darkest: float) -> np.ndarray:
+    """A green pump 520 px wide on a table, a soft shadow across it from the top left, the light
+    down to `darkest` of its own there (the enroll review's photo)."""
+    photo = _cards_on_table((540, 194, 520, 812))
+    down, across = np.mgrid[0 : photo.shape[0], 0 : photo.shape[1]]
+    light = np.clip((across + down - 1100) / 500, darkest, 1)
+    return np.clip(photo * light[..., None], 0, 255).astype(np.uint8)
+
+
+def test_a_back_still_shadowed_once_its_light_is_evened_is_refused(tmp_path: Path) -> None:
+    # its shadowed paper, under the paper line, was left as it was: stored silently, the back
+    # then read as blue pump, and every green pump on the table with it (enroll review)
+    with pytest.raises(UserError, match=r"the light over the card is uneven, even once blitzcam evened it \(its darkest paper at 8\d% of its lightest\): a shadow over part of it\?"):
+        enroll_image("green-pump", _shadowed_from_the_top_left(0.5), source="shadow.jpg", out_dir=tmp_path)
+    assert not list(tmp_path.iterdir())
+    # ... where a lighter shadow is evened and stored
+    assert enroll_image("green-pump", _shadowed_from_the_top_left(0.6), source="s.jpg", out_dir=tmp_path).path.exists()
+
+
+def test_a_photo_out_of_focus_is_stored_with_a_note(tmp_path: Path) -> None:
+    # a green pump blurred by 6 px (520 px wide) read 0.64 like its own drawing, nearer it than
+    # any other: stored silently, and every green pump was then counted as blue pump (enroll
+    # review). The card here is 360 px wide: blurred by 5 px, as soft
+    from blitzcam.vision.card_focus import SOFT_BELOW
+
+    photo = _cards_on_table((300, 300, 360, 562))
+    sharp = enroll_image("green-pump", photo, source="sharp.jpg", out_dir=tmp_path)
+    assert sharp.sharpness > 1 and sharp.photo_notes() == []
+    soft = enroll_image("green-pump", cv2.GaussianBlur(photo, (0, 0), 5), source="soft.jpg", out_dir=tmp_path)
+    assert soft.sharpness < SOFT_BELOW and soft.photo_notes() == [soft.focus_note()]
+    assert soft.focus_note().startswith("the photo looks out of focus (its drawing's edges are soft)")
+    # a card small in a photo is not taken for a soft one: read at the width the photo held it
+    # (rectified twice as wide, its edges spread by that; the small photos of these tests)
+    for deck in ("red-buggy", "yellow-bucket", "blue-plow"):
+        assert enroll_image(deck, _photo(deck, seed=1), source="s.jpg", out_dir=tmp_path).focus_note() is None
