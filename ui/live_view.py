@@ -197,6 +197,7 @@ class LiveView(QWidget):
         # a stream back at another resolution, they were drawn off their cards)
         fits = self._counted_size is None or self._counted_size == self._image.size()
         fits = fits and not self._moved_on
+        face_up: list[QPolygonF] = []
         for outline in self._snapshot.outlines if fits else ():
             rgb = FACE_UP_RGB if outline.face_up else deck_rgb(outline.deck or "")
             polygon = QPolygonF(
@@ -208,21 +209,25 @@ class LiveView(QWidget):
             painter.setPen(pen)
             painter.drawPolygon(polygon)
             if outline.face_up:
-                # (as wide as its text: at 150 % a 140-px tag read "ip this car")
-                metrics = painter.fontMetrics()
-                tag = flip_tag(
-                    polygon.boundingRect(),
-                    target,
-                    width=metrics.horizontalAdvance(FLIP_IT) + 16,
-                    height=metrics.height() + 4,
-                    taken=tags,
-                )
-                if tag is None:  # no room clear of the others: its outline alone marks it
-                    continue
-                tags.append(tag)
-                painter.fillRect(tag, QColor(*FACE_UP_RGB))
-                painter.setPen(QColor(255, 255, 255))
-                painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, FLIP_IT)
+                face_up.append(polygon)
+        # the tags over every outline (drawn with their own, the next card's outline crossed
+        # the tag before it: "flip thıs carl"; visual review)
+        metrics = painter.fontMetrics()
+        for polygon in face_up:
+            # (as wide as its text: at 150 % a 140-px tag read "ip this car")
+            tag = flip_tag(
+                polygon.boundingRect(),
+                target,
+                width=metrics.horizontalAdvance(FLIP_IT) + 16,
+                height=metrics.height() + 4,
+                taken=tags,
+            )
+            if tag is None:  # no room clear of the others: its outline alone marks it
+                continue
+            tags.append(tag)
+            painter.fillRect(tag, QColor(*FACE_UP_RGB))
+            painter.setPen(QColor(255, 255, 255))
+            painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, FLIP_IT)
         painter.setClipping(False)
         if self._snapshot.note:  # wrapped: it can name files and say what to do
             flags = (

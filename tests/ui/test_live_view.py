@@ -152,3 +152,36 @@ def test_without_the_camera_s_own_frames_each_count_shows_its_frame(qtbot) -> No
     for grey in (60, 200):
         view.show_frame(np.full((90, 160, 3), grey, np.uint8), CountSnapshot())
         assert QColor(_drawn(view).pixel(10, 10)).getRgb()[:3] == (grey, grey, grey)
+
+
+def test_a_flip_tag_is_drawn_over_every_outline(qtbot, monkeypatch) -> None:
+    # a card's outline drawn after a face-up card's tag crossed it: "flip thıs carl" (visual
+    # review)
+    from PySide6.QtCore import QRectF
+
+    from blitzcam.ui import live_view
+    from blitzcam.ui.deck_colours import deck_rgb
+
+    tags: list[QRectF] = []
+    real = live_view.flip_tag
+    monkeypatch.setattr(live_view, "flip_tag", lambda *a, **k: tags.append(real(*a, **k)) or tags[-1])
+    view = LiveView()
+    qtbot.addWidget(view)
+    view.resize(640, 360)
+    frame = np.full((360, 640, 3), 90, np.uint8)
+    face = Outline(np.array([[250, 150], [330, 150], [330, 270], [250, 270]], np.float32), None, face_up=True)
+    view.show_frame(frame, CountSnapshot(outlines=(face,)))
+    _drawn(view)
+    tag = tags[-1]
+    # a back's outline drawn after it, one side straight through the tag's middle
+    x, y = tag.center().x(), tag.center().y()
+    across = Outline(np.array([[x - 200, y], [x + 200, y], [x + 200, y + 150], [x - 200, y + 150]], np.float32), "red-plow")
+    view.show_frame(frame, CountSnapshot(outlines=(face, across)))
+    image = _drawn(view)
+    plow = deck_rgb("red-plow")
+    inside = [
+        QColor(image.pixel(px, py)).getRgb()[:3]
+        for px in range(round(tag.left()) + 2, round(tag.right()) - 2)
+        for py in range(round(tag.top()) + 2, round(tag.bottom()) - 2)
+    ]
+    assert inside and not any(all(abs(a - b) < 30 for a, b in zip(pixel, plow, strict=True)) for pixel in inside)
