@@ -164,6 +164,27 @@ class MatchBrowser(QDialog):
         delete_button.clicked.connect(self._on_delete)
         close_button.clicked.connect(self.reject)
         self.reload()
+        self._widen_to_the_list()
+
+    def _widen_to_the_list(self) -> None:
+        """As wide as the list's columns are written, up to the screen: at its first size a
+        1920-px screen showed "shared win: Anneke and Bob after …" and five players' names cut
+        (visual review). Once, as it opens: a list read again does not move the window."""
+        table = self.table
+        header = table.horizontalHeader()
+        wants = [
+            max(table.sizeHintForColumn(column), header.sectionSizeHint(column))
+            for column in range(table.columnCount())
+        ]
+        # (the players' and the result's columns share the room left alike: each as wide as
+        # the wider of them)
+        columns = wants[0] + wants[1] + wants[3] + 2 * max(wants[2], wants[4])
+        margins = self.layout().contentsMargins()
+        bar = table.verticalScrollBar().sizeHint().width()
+        wanted = columns + bar + 2 * table.frameWidth() + margins.left() + margins.right()
+        room = self.screen().availableGeometry().width() - SCREEN_ALLOWANCE
+        if wanted > self.width():
+            self.resize(min(wanted, room), self.height())
 
     def changeEvent(self, event: QEvent) -> None:
         # back from another window (a round added with `blitzcam match`, another blitzcam):

@@ -193,6 +193,39 @@ def test_browser_exports_csv_to_a_name_without_an_ending(qtbot, store, tmp_path,
     assert browser.message.text() == said
 
 
+def test_the_browser_opens_as_wide_as_its_list_is_written_up_to_the_screen(qtbot, store, monkeypatch) -> None:
+    # at its first 980 px a 1920-px screen showed "shared win: Anneke and Bob after …" and five
+    # players' names cut (visual review)
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QScreen
+
+    from blitzcam.game.rules import Match, Player, Tally
+    from blitzcam.ui.history import OPENS_AT
+    from blitzcam.ui.scrolling import SCREEN_ALLOWANCE
+
+    def table_of(names: list[str]) -> Match:
+        players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=False))
+        return Match(players, Settings(100), (Round({name: Tally(5, 2 * (i > 0)) for i, name in enumerate(names)}),))
+
+    store.create_match(table_of(["Alexandrina", "Bartholomew", "Christina", "Dirk", "Elisabeth", "Frederick"]))
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda self: QRect(0, 0, 1920, 1080))
+    browser = MatchBrowser(store)
+    qtbot.addWidget(browser)
+    browser.show()
+    qtbot.waitExposed(browser)
+    players, result = (browser.table.item(0, column) for column in (2, 4))
+    metrics = browser.table.fontMetrics()
+    assert browser.width() > OPENS_AT[0]
+    for item in (players, result):  # each written whole in its column
+        assert browser.table.visualItemRect(item).width() >= metrics.horizontalAdvance(item.text())
+    # ... and no wider than the screen, however long its lines
+    store.create_match(table_of([f"Player number {i} of a long table" for i in range(8)]))
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda self: QRect(0, 0, 1280, 800))
+    narrow = MatchBrowser(store)
+    qtbot.addWidget(narrow)
+    assert narrow.width() == 1280 - SCREEN_ALLOWANCE
+
+
 def test_a_long_message_in_the_browser_wraps_rather_than_widening_it(qtbot, store) -> None:
     # (a refused deletion's reason made it 1,497 px wide, past a 1280-px screen; review)
     store.create_match(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2))))
