@@ -46,7 +46,7 @@ from blitzcam.ui.dialog_parts import NewsLabel
 from blitzcam.ui.labels import as_plain
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.outline_fit import OutlineFit
-from blitzcam.ui.scrolling import fit_to_screen, scrolling_rows
+from blitzcam.ui.scrolling import fit_to_screen, scrolling_widget
 from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
 from blitzcam.vision.decoder_log import LIBPNG_LINES, decoder_lines
 
@@ -198,7 +198,11 @@ class EnrollDialog(QDialog):
         side = QVBoxLayout()
         # the eight decks scroll down, and the view gives up some width: the dialog was
         # 1038 x 668 at least, past a small screen's 1024 x 600
-        decks = scrolling_rows(grid)
+        # (asking for the decks' whole height, up to the screen: a plain scroll area's stops
+        # short, and at 1920 x 1080 the dialog opened 118 px short of its decks; visual review)
+        rows = QWidget()
+        rows.setLayout(grid)
+        decks = scrolling_widget(rows)
         # four decks a row, two where four do not fit the screen beside the view at a width a
         # card is aimed in (at 150 % text the dialog is 1282 px wide at least; four beside
         # the least view leave it 240 px wide on a 1024-px screen)

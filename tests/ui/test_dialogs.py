@@ -616,6 +616,24 @@ def test_enroll_shows_which_decks_are_recognised(qtbot) -> None:
     assert source.closed
 
 
+def test_the_enroll_dialog_opens_with_every_deck_in_view_where_the_screen_has_room(qtbot, monkeypatch) -> None:
+    # at 1920 x 1080 it opened 652 px tall, its second row of decks cut and scrolled, 428 px of
+    # the screen left unused (visual review)
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QScreen
+    from PySide6.QtWidgets import QScrollArea
+
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda self: QRect(0, 0, 1920, 1080))
+    dialog = EnrollDialog(FakeSource([np.zeros((8, 8, 3), np.uint8)]), NullCounter("none"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    decks = next(a for a in dialog.findChildren(QScrollArea) if dialog.enroll_buttons["red-plow"] in a.widget().findChildren(type(dialog.done_button)))
+    assert decks.verticalScrollBar().maximum() == 0
+    assert decks.viewport().height() >= decks.widget().minimumSizeHint().height()
+    dialog.reject()
+
+
 def test_the_enroll_dialog_holds_its_counting_while_nobody_watches_its_view(
     qtbot, monkeypatch
 ) -> None:
