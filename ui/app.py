@@ -58,6 +58,12 @@ QSpinBox::up-arrow { image: url("ICONS/up-on.svg"); width: 10tpx; height: 10tpx;
 QSpinBox::down-arrow { image: url("ICONS/down-on.svg"); width: 10tpx; height: 10tpx; }
 QSpinBox::up-arrow:disabled, QSpinBox::up-arrow:off { image: url("ICONS/up-off.svg"); }
 QSpinBox::down-arrow:disabled, QSpinBox::down-arrow:off { image: url("ICONS/down-off.svg"); }
+QComboBox { padding-right: 20tpx; }
+QComboBox::drop-down { background: #2a3244; border: none; width: 16tpx;
+    border-top-right-radius: 4px; border-bottom-right-radius: 4px; }
+QComboBox::drop-down:hover { background: #34405a; }
+QComboBox::down-arrow { image: url("ICONS/down-on.svg"); width: 10tpx; height: 10tpx; }
+QComboBox::down-arrow:disabled { image: url("ICONS/down-off.svg"); }
 QScrollBar:vertical { background: #181e2a; width: 12tpx; margin: 0; }
 QScrollBar:horizontal { background: #181e2a; height: 12tpx; margin: 0; }
 QScrollBar::handle { background: #3a4560; border-radius: 4px; }

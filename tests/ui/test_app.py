@@ -212,9 +212,43 @@ def test_every_picture_the_style_sheet_names_is_there() -> None:
     from blitzcam.ui.app import STYLE
 
     named = re.findall(r'url\("([^"]+)"\)', STYLE)
-    assert len(named) == 6 and any(path.endswith("check.svg") for path in named)
+    assert len(named) == 8 and any(path.endswith("check.svg") for path in named)
     for path in named:
         assert Path(path).is_file() and not QImage(path).isNull(), path
+
+
+def test_a_combo_box_s_arrow_is_drawn_as_a_spin_box_s(qtbot) -> None:
+    # (left to Fusion, its arrow sat in a dark square box over the rounded border's corner,
+    # 5 px at any text size; the spin boxes beside it drew their own; visual review)
+    from PySide6.QtGui import QColor, QImage
+    from PySide6.QtWidgets import QApplication, QComboBox
+
+    from blitzcam.ui.app import set_text_size
+
+    def arrow_at(percent: int) -> int:
+        """The width of the arrow's light pixels in the box's button, asserting the button."""
+        set_text_size(QApplication.instance(), percent)
+        box = QComboBox()
+        box.addItems(["Green pump", "Red buggy"])
+        qtbot.addWidget(box)
+        box.resize(240, box.sizeHint().height())
+        image = QImage(box.size(), QImage.Format.Format_RGB32)
+        box.render(image)
+        button = (0x2A, 0x32, 0x44)  # the spin boxes' buttons' colour
+        edge = [QColor(image.pixel(box.width() - 3, y)).getRgb()[:3] for y in range(box.height())]
+        assert sum(pixel == button for pixel in edge) >= box.height() // 2, percent
+        lit = [
+            x
+            for x in range(box.width() - 50, box.width())
+            for y in range(box.height())
+            if QColor(image.pixel(x, y)).lightness() > 150
+        ]
+        return max(lit) - min(lit) + 1 if lit else 0
+
+    try:
+        assert 0 < arrow_at(100) < arrow_at(150)
+    finally:
+        set_text_size(QApplication.instance(), 100)
 
 
 @pytest.mark.parametrize(("ends", "code"), [("returns", 0), ("ctrl-c", 130), ("store", 2)])
