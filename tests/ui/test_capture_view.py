@@ -105,3 +105,23 @@ def test_enter_on_the_large_capture_closes_it_and_never_confirms_the_round(qtbot
     view = thumbnail.view
     qtbot.keyClick(view, Qt.Key.Key_Return)
     assert not view.isVisible() and dialog.isVisible() and confirmed == []
+
+
+def test_beside_two_pictures_who_called_blitz_is_asked_under_the_counts(qtbot) -> None:
+    # (the counts' area took the room the pictures left: "Called Blitz" stood at the foot, a
+    # hand's width of nothing above it; visual review)
+    from PySide6.QtWidgets import QScrollArea
+
+    dialog = ConfirmDialog(match_of().players, round_of(Ann=(9, 0), Bob=(5, 2), Cy=(7, 1)),
+                           title="Round 1", captures=[_image(480, 270), _image(480, 270)],
+                           captions=["Dutch piles", "Blitz piles"])  # fmt: skip
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    counts = next(area for area in dialog.findChildren(QScrollArea) if area.isAncestorOf(dialog.editor))
+    caller = dialog.caller.mapTo(dialog, dialog.caller.rect().topLeft()).y()
+    below_counts = counts.mapTo(dialog, counts.rect().bottomLeft()).y()
+    assert counts.verticalScrollBar().maximum() == 0  # (every count in view)
+    assert caller - below_counts < 40
+    buttons = dialog.buttons.mapTo(dialog, dialog.buttons.rect().topLeft()).y()
+    assert buttons - caller > 100  # the room left is under them all, over the buttons
