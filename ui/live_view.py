@@ -26,6 +26,7 @@ from blitzcam.ui.counting_worker import CountSnapshot
 from blitzcam.ui.deck_colours import FACE_UP_RGB, bgr_to_qimage, deck_rgb
 
 OUTLINE_WIDTH: Final = 3
+UNDER_UNKNOWN_RGB: Final = (20, 22, 28)  # the line under a back of no deck's grey dashes
 FLIP_IT: Final = "flip this card"  # the tag on a face-up card
 TAG_TRIES: Final = 4  # places a tag is moved to, each way, to clear the tags beside it
 TAG_SHARE: Final = 1 / 14  # of the picture's height, the most a "flip this card" tag takes
@@ -205,6 +206,10 @@ class LiveView(QWidget):
             )
             pen = QPen(QColor(*rgb), OUTLINE_WIDTH + (1 if outline.face_up else 0))
             if outline.deck is None and not outline.face_up:
+                # its grey dashes over a dark line: alone they read 1.9:1 on a white card,
+                # though the scan's warning sends the players looking for them (visual review)
+                painter.setPen(QPen(QColor(*UNDER_UNKNOWN_RGB), OUTLINE_WIDTH + 4))
+                painter.drawPolygon(polygon)
                 pen.setStyle(Qt.PenStyle.DashLine)
             painter.setPen(pen)
             painter.drawPolygon(polygon)
