@@ -160,7 +160,26 @@ def _said_enrolled(
         print(f"note: {pair.note()}", file=sys.stderr)
     if unlike is not None:
         print(f"note: {unlike.note()}", file=sys.stderr)
+    if deck not in DECK_NAMES:  # (a deck of one's own may be drawn in parts: vision/drawing_parts)
+        try:
+            split = _split_note(target)
+        except UserError as exc:
+            print(f"note: could not check how {deck}'s cards are boxed: {exc}", file=sys.stderr)
+            return 0
+        if split is not None:
+            print(f"note: {split}", file=sys.stderr)
     return 0
+
+
+def _split_note(stored: Path) -> str | None:
+    """Whether the detector boxes each card of the back stored at `stored` more than once
+    (`vision.drawing_parts`), with the shipped detector."""
+    from blitzcam.vision.detector import Detector
+    from blitzcam.vision.drawing_parts import split_note
+    from blitzcam.vision.images import read_image
+    from blitzcam.vision.pipeline import COUNT_CONF, default_model_path
+
+    return split_note(read_image(stored), Detector(default_model_path()), COUNT_CONF)
 
 
 def list_command(args: argparse.Namespace) -> int:
