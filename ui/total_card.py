@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from blitzcam.game.text import cut_to_width, shown_width, unmarked
 from blitzcam.ui.deck_colours import back_pixmap, deck_label, deck_rgb
 from blitzcam.ui.labels import KEEP_END, ElidedLabel, set_styled, shown_plain
+from blitzcam.ui.text_size import text_scale
 
 NAME_SMALLEST_PT: Final = 14  # a total card's name is drawn down to this before it is cut
 # ... and drawn "tight", beside its total, down to this ("Player 6" beside "-10" at 150 %)
@@ -106,6 +107,9 @@ class TotalCard(QFrame):
         the strip's, a team's line on the chart (else its decks' colours). `highlighted_as`:
         what a highlighted card is said to do ("leads", "wins", "shares the win")."""
         self.name.setText(name)
+        # (its least size grows with the text: at 150 % one long member's name drew every
+        # team's lines at 12 pt, smaller than at 100 %; visual review)
+        self.detail.set_shrink_to(DETAIL_SMALLEST_PT * text_scale())
         self._detail = detail
         self._decks = tuple(decks)
         self._place_parts()

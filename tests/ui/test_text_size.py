@@ -397,6 +397,31 @@ def test_at_150_percent_four_teams_of_two_keep_their_names_and_the_newest_round_
     assert back.mapTo(cards[0], back.rect().topLeft()).y() < cards[0].name.geometry().bottom()
 
 
+def test_at_150_percent_a_long_member_s_name_is_cut_rather_than_every_team_s_lines_made_small(
+    qtbot, store, tmp_path
+) -> None:
+    # one long name drew every team's member lines at 12 pt, smaller than at 100 % text, "Bob
+    # 41" tiny on a roomy card (visual review): the lines keep 9 pt grown with the text
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from blitzcam.ui.total_card import DETAIL_SMALLEST_PT
+
+    names = ("Maximiliane von Hohenzollern-Sigmaringen", "Bob", "Christina", "Dirk")
+    players = tuple(
+        Player(name, deck, ("Red Barn", "Night Owls")[i % 2])
+        for i, (name, deck) in enumerate(zip(names, DECK_NAMES, strict=False))
+    )
+    rounds = tuple(Round({name: Tally(5 + i, 0 if i == r % 4 else 2) for i, name in enumerate(names)})
+                   for r in range(4))  # fmt: skip
+    window = _shown_at_150(qtbot, store, tmp_path, Match(players, Settings(150), rounds), (1024, 640))
+    cards = window.scoreboard.cards[:2]
+    qtbot.waitUntil(lambda: all(card.detail.isVisible() for card in cards), timeout=2000)
+    qtbot.wait(100)
+    for card in cards:
+        assert card.detail.shown_font().pointSizeF() >= DETAIL_SMALLEST_PT * 1.5
+    assert "…" in cards[0].detail.shown_text()  # (the long name cut, its points kept)
+
+
 def test_at_150_percent_five_players_cards_lose_their_deck_line_to_keep_the_newest_round_in_view(
     qtbot, store, tmp_path
 ) -> None:
