@@ -978,19 +978,47 @@ def test_a_good_file_in_a_read_only_place_is_not_called_unusable(
     assert "move it away" not in message
 
 
+def _side_files_refuse(monkeypatch: pytest.MonkeyPatch, error: type[OSError]) -> None:
+    """Opening a -shm file to write raises `error` (a read-only one, or one gone meanwhile), and
+    `os.access` says it cannot be written (as it says of both)."""
+    from blitzcam.game import store_file as store_module
+
+    opened, writable = os.open, os.access
+
+    def open_side(path, flags, *args, **kwargs):
+        if str(path).endswith("-shm") and flags & os.O_WRONLY:
+            raise error(13 if error is PermissionError else 2, "refused", str(path))
+        return opened(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(store_module.os, "open", open_side)
+    monkeypatch.setattr(store_module.os, "access", lambda p, mode: not str(p).endswith("-shm") and writable(p, mode))  # fmt: skip
+
+
+def test_a_side_file_gone_as_the_store_opens_is_no_read_only_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # SQLite takes its -wal and -shm away as the last connection closes: another blitzcam's
+    # command ending as this one opened was refused as "m.db-shm beside it is read-only", 34 of
+    # 6,000 opens of two processes at once (store review)
+    from blitzcam.game.store_place import read_only_side_files
+
+    path = tmp_path / "m.sqlite3"
+    MatchStore(path).close()
+    (tmp_path / "m.sqlite3-shm").write_bytes(b"")
+    _side_files_refuse(monkeypatch, FileNotFoundError)
+    assert read_only_side_files(path) is None
+    with closing(MatchStore(path)) as store:
+        assert store.list_matches() == []
+
+
 def test_read_only_side_files_are_named_where_they_refuse_a_writable_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # left read-only by a read-only use, the -wal and -shm files refused every change after
     # the file itself was made writable, and the refusal named only the file (review). Root
     # writes past permissions: the side files' are played
-    from blitzcam.game import store_file as store_module
-
     path = tmp_path / "m.sqlite3"
     MatchStore(path).close()
     (tmp_path / "m.sqlite3-shm").write_bytes(b"")
-    writable = os.access
-    monkeypatch.setattr(store_module.os, "access", lambda p, mode: not str(p).endswith("-shm") and writable(p, mode))  # fmt: skip
+    _side_files_refuse(monkeypatch, PermissionError)
     with pytest.raises(StoreError) as opened:
         MatchStore(path)
     assert str(opened.value) == (
