@@ -181,7 +181,21 @@ class _GuardedOutput:
             raise OutputError(exc.strerror or str(exc)) from None
 
     def write(self, text: str | bytes) -> object:
-        return self._guarded("write", text)
+        if not isinstance(text, bytes | bytearray | memoryview):
+            return self._guarded("write", text)
+        # bytes: with PYTHONUNBUFFERED (-u) the buffer is the raw file, whose write may take
+        # part of them and say so, raising nothing: a full disk cut `match export -` short and
+        # it said it wrote the match (store review). The rest is written, or its error raised
+        data = memoryview(text).cast("B")
+        done = 0
+        while done < len(data):
+            written = self._guarded("write", data[done:])
+            if written is None:  # (a file that takes nothing now: none of ours, a buffered one
+                return done  # says so by raising)
+            if not written:
+                raise OutputError("no room to write the output")
+            done += int(written)  # type: ignore[call-overload]
+        return done
 
     def flush(self) -> object:
         return None if self._stream is None else self._guarded("flush")

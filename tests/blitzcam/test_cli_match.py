@@ -282,6 +282,33 @@ def test_a_command_that_prints_nothing_needs_no_stdout(tmp_path: Path) -> None:
     _GuardedOutput(None).flush()  # nothing to write: no error
 
 
+def test_bytes_the_raw_output_takes_in_part_are_written_whole_or_said() -> None:
+    # with PYTHONUNBUFFERED, standard output's buffer is the raw file: a write took 16 KiB of
+    # 60 and said so, raising nothing, and `match export -` said it wrote the match, exit 0
+    # (store review)
+    import errno
+
+    from blitzcam.cli import _GuardedOutput
+    from blitzcam.errors import OutputError
+
+    class Raw:  # takes 1,000 bytes a write, `room` in all, then refuses as a full disk does
+        def __init__(self, room: int) -> None:
+            self.room, self.taken = room, bytearray()
+
+        def write(self, data) -> int:
+            if len(self.taken) >= self.room:
+                raise OSError(errno.EFBIG, "File too large")
+            part = bytes(data[: min(1000, self.room - len(self.taken))])
+            self.taken += part
+            return len(part)
+
+    text = bytes(range(256)) * 40  # 10,240 bytes
+    roomy = Raw(room=1 << 20)
+    assert _GuardedOutput(roomy).write(text) == len(text) and roomy.taken == text
+    with pytest.raises(OutputError, match="File too large"):
+        _GuardedOutput(Raw(room=4096)).write(text)
+
+
 def test_the_latest_match_that_cannot_be_read_is_one_line(
     tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
