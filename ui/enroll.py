@@ -174,13 +174,16 @@ class EnrollDialog(QDialog):
             button.setAccessibleName(f"Enroll {deck_label(deck)} from view")  # (eight alike)
             # (auto-default, as a dialog's buttons are: Enter on a deck's button enrolls that
             # deck, and is Done's elsewhere. Done has the focus at first: a deck's button
-            # that had it once taught the view to green pump)
+            # that had it once taught the view to green pump. Reached by Tab only: clicked, it
+            # kept the focus, and the Enter that meant Done asked to enroll it again)
+            button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             button.setEnabled(enroller is not None and not self._read_only)
             if self._read_only:  # (every button refused when pressed, the refusal said twice)
                 button.setToolTip(as_plain(f"Not enrolled: {self._read_only}"))
             button.clicked.connect(lambda _=False, d=deck: self._on_enroll(d))
             forget = QPushButton("Use built-in")
             forget.setAccessibleName(f"{deck_label(deck)}: use the built-in drawing")
+            forget.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             forget.setToolTip("Forget the enrolled back: read this deck against blitzcam's drawing")
             forget.clicked.connect(lambda _=False, d=deck: self._on_forget(d))
             if self._read_only:

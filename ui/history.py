@@ -138,8 +138,10 @@ class MatchBrowser(QDialog):
         csv_button = QPushButton("Export &CSV…")
         # (a match could be deleted nowhere: one given up on stayed in the list for ever)
         # (auto-default, as each of these: Enter on the focused one presses it, not Open; a
-        # keyboard's Enter on Delete… opened the match)
+        # keyboard's Enter on Delete… opened the match. Reached by Tab only: clicked, it kept
+        # the focus, and the Enter that meant Open asked the delete again)
         delete_button = QPushButton("&Delete…")
+        delete_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         # enabled with one listed
         self._on_a_match = (open_button, json_button, csv_button, delete_button)
         close_button = QPushButton("Close")

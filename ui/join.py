@@ -79,7 +79,9 @@ class JoinDialog(QDialog):
         lowest = rules.lowest_total(match)
         self.lowest_button = QPushButton(f"Lowest total ({lowest})")
         # (auto-default: Enter on it takes the lowest total; not auto-default, Enter was OK's and
-        # the player joined from 0, as said over the button: "Lowest total (-2)")
+        # the player joined from 0, as said over the button: "Lowest total (-2)". Reached by
+        # Tab only: clicked, it kept the focus, and the Enter that meant OK pressed it again)
+        self.lowest_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.lowest_button.clicked.connect(lambda: self.start.setValue(lowest))
         starting = QHBoxLayout()
         starting.addWidget(self.start, 1)

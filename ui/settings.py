@@ -34,10 +34,12 @@ from blitzcam.ui.capture_store import capture_folder_problem
 from blitzcam.ui.dialog_parts import TargetNote, error_label, ok_cancel, variant_box
 from blitzcam.ui.labels import plain_label
 from blitzcam.ui.number_box import NumberBox, refuse_empty
-from blitzcam.ui.text_size import TEXT_SIZES
+from blitzcam.ui.text_size import TEXT_SIZES, text_scale
 
 SETTINGS_FILE: Final = "app-settings.json"
-CAMERA_BOX_EXTRA: Final = 48  # pixels a camera box takes beside its text: margins, arrow
+# pixels a camera box takes beside its text at the base text size (margins, its arrow's
+# button): grown with the text, as the style's are (fixed, the default was cut at 125 %)
+CAMERA_BOX_EXTRA: Final = 48
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +206,9 @@ class SettingsDialog(QDialog):
         placeholder = "first camera, else demo"
         self._camera.lineEdit().setPlaceholderText(placeholder)
         # (its whole width: at 150 % "the first camera (…" was all a user read of the default)
-        room = self._camera.fontMetrics().horizontalAdvance(placeholder) + CAMERA_BOX_EXTRA
+        room = self._camera.fontMetrics().horizontalAdvance(placeholder) + round(
+            CAMERA_BOX_EXTRA * text_scale()
+        )
         self._camera.setMinimumWidth(room)
         self._camera.setToolTip(
             "empty: the first camera (the demo footage when there is none); 'demo'; a camera "
