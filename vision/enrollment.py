@@ -30,11 +30,10 @@ from blitzcam.vision.lookalike import (
 from blitzcam.vision.paper_light import (
     CLIPPED_CARD_FROM,
     GLARE_NOTE_FROM,
-    STILL_UNEVEN_BELOW,
     clipped_white,
     evenly_lit,
-    light_over,
     paper_grey,
+    uneven_once_evened,
     whited_out,
 )
 from blitzcam.vision.references import (
@@ -131,7 +130,7 @@ def enroll_image(
     photographed = rectify(image_bgr, cards[0].corners)
     # a shadow across it divided out: stored shadowed, the back read as another deck
     card, _ = evenly_lit(photographed)
-    if (evenness := light_over(card)[1]) < STILL_UNEVEN_BELOW:
+    if (evenness := uneven_once_evened(card)) is not None:
         raise UserError(
             f"{source}: the light over the card is uneven, even once blitzcam evened it (its "
             f"darkest paper at {evenness:.0%} of its lightest): a shadow over part of it? light "

@@ -33,6 +33,11 @@ MAX_GAIN: Final = 2.5  # a shadow darker than this is refused before (its edge d
 # backs in even light, dim, with glare or blurred read 0.90-0.98 once evened; a shadow at 60 %
 # 0.90
 STILL_UNEVEN_BELOW: Final = 0.85
+# ... where this share of the card at least is read as paper: under a warm, dim lamp its white
+# paper sits on the saturation line, 4-11 % of it was read as paper, and the light so read was
+# as uneven as a shadow's (three photos of 80 % gradients refused; diff review). The shadows
+# above read 51-71 %, photos in even light 97-98 %
+PAPER_MEASURED_FROM: Final = 0.3
 # glare: every channel this bright is white to the last bit (not 255: JPEG rings round it)
 WHITE_FROM: Final = 250
 # glare said from this share of the drawing: the eight rendered backs at 85 and 95 % light,
@@ -199,6 +204,16 @@ def _shades_into_white(light: np.ndarray, least: np.ndarray, white: np.ndarray) 
     beside = (cv2.dilate(white, np.ones((2 * near + 1,) * 2, np.uint8)) > 0) & (white == 0)
     beside &= light
     return bool(beside.any()) and float(np.median(least[beside])) >= SHADED_FROM
+
+
+def uneven_once_evened(card_bgr: np.ndarray) -> float | None:
+    """The evenness of a card's light (`light_over`), where the card, its light evened
+    (`evenly_lit`), is still too uneven to be stored (STILL_UNEVEN_BELOW) and enough of it is
+    read as paper to tell (PAPER_MEASURED_FROM); None where it is not."""
+    evenness = light_over(card_bgr)[1]
+    if evenness >= STILL_UNEVEN_BELOW or _paper(card_bgr).mean() < PAPER_MEASURED_FROM:
+        return None
+    return evenness
 
 
 def _paper(card_bgr: np.ndarray) -> np.ndarray:

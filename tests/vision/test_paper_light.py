@@ -139,3 +139,23 @@ def test_glare_over_most_of_a_card_is_glare_where_a_scan_s_white_paper_is_not() 
     assert (framed.min(axis=2) >= WHITE_FROM).mean() > 0.5
     assert _paper_short_of_white(_light_paper(framed), framed.min(axis=2)) >= PAPER_LEFT_FROM
     assert whited_out(framed) == 0.0
+
+
+@pytest.mark.parametrize(("paper", "refused"), [(0.6, True), (0.2, False)])
+def test_light_still_uneven_is_told_only_where_enough_paper_is_read(paper: float, refused: bool) -> None:
+    # a card whose paper is read in two strips, one in full light, one at 75 %: uneven as a
+    # shadow left unevened is; but read on a fifth of the card (a warm, dim lamp's white paper
+    # on the saturation line), the light so read is no measure, and three such photos were
+    # refused (diff review)
+    from blitzcam.vision.paper_light import STILL_UNEVEN_BELOW, uneven_once_evened
+
+    card = np.empty((625, 400, 3), np.uint8)
+    card[:] = (40, 160, 230)  # saturated: read as no paper
+    strip = round(400 * paper / 2)
+    card[:, :strip] = 240
+    card[:, 400 - strip :] = 180  # (75 % of the light)
+    told = uneven_once_evened(card)
+    if refused:
+        assert told is not None and told < STILL_UNEVEN_BELOW
+    else:
+        assert told is None
