@@ -224,7 +224,18 @@ def _live_hint(given: str, path: Path) -> str:
     """What to use instead, where `given` names no picture but a camera, a stream or a folder
     ("no such file" of `count 0` and `count http://…` said nothing of how they are read)."""
     if path.is_dir():
-        return f" (count its pictures: blitzcam count {Path(given) / '*.jpg'})"
+        import shlex
+
+        from blitzcam.errors import UserError
+        from blitzcam.vision.sources import image_files
+
+        try:  # (as the shell takes it: a folder's name quoted, its pictures' own ending)
+            endings = {picture.suffix for picture in image_files(path)}
+        except UserError:
+            return " (it holds no pictures)"
+        pattern = f"*{endings.pop()}" if len(endings) == 1 else "*"
+        folder = shlex.quote(given.rstrip("/" + os.sep))
+        return f" (count its pictures: blitzcam count {folder}/{pattern})"
     if path.exists() or is_stream(path):
         return ""
     if "://" in given or given.strip().isdigit():

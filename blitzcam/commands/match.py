@@ -380,7 +380,7 @@ def _apply(
     with saving_guard() as saving:
         with open_store(args, reading=reading) as store:
             match_id = match_id_of(args, store)
-            match = run_rule(lambda: change(store, match_id), named=args.match)
+            match = run_rule(lambda: change(store, match_id), named=args.match, db=args.db)
             saving.done = not reading
         saving.kept = [line for line in said or () if line.startswith(PUT_BACK)]
         for line in said or ():

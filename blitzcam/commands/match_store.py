@@ -124,9 +124,12 @@ def match_id_of(args: argparse.Namespace, store: Any) -> int:
     return match_id
 
 
-def run_rule(change: Any, *, named: int | None = None) -> Any:
+def run_rule(change: Any, *, named: int | None = None, db: Path | None = None) -> Any:
     """Apply a store change; broken rules and store problems become one-line errors. `named`:
-    the match the person named (--match), which the way on names too."""
+    the match the person named (--match), and `db` the database (--db), which the way on
+    names too."""
+    import shlex
+
     from blitzcam.errors import UserError
     from blitzcam.game.match_model import DecidedMatchError
     from blitzcam.game.rules import MatchError
@@ -135,11 +138,13 @@ def run_rule(change: Any, *, named: int | None = None) -> Any:
     try:
         return change()
     except DecidedMatchError as exc:  # (`add` acts on the match changed last: often this one)
-        # (without it, `settings` raised the target of the match changed last: another one)
+        # (without them, `settings` raised the target of the match changed last: another one,
+        # or another database's; diff review)
+        where = "" if db is None else f"--db {shlex.quote(str(db))} "
         which = "" if named is None else f"--match {named} "
         raise UserError(
-            f"{exc}: start the next with `blitzcam match new`, or raise the target "
-            f"(`blitzcam match {which}settings --target N`) to play on"
+            f"{exc}: start the next with `blitzcam match {where}new`, or raise the target "
+            f"(`blitzcam match {where}{which}settings --target N`) to play on"
         ) from None
     except (MatchError, StoreError) as exc:
         raise UserError(str(exc)) from None

@@ -583,12 +583,14 @@ def test_a_whole_match_at_the_terminal(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 2 and "round 3: the match was already decided after round 2" in err
     # ... and says the way on (it said only "no round may follow"; review)
     assert err.rstrip().endswith(
-        "start the next with `blitzcam match new`, or raise the target (`blitzcam match "
-        "settings --target N`) to play on"
+        f"start the next with `blitzcam match --db {db} new`, or raise the target (`blitzcam "
+        f"match --db {db} settings --target N`) to play on"
     )
-    # ... naming the match the person named (the match changed last may be another)
+    # ... naming the match and the database the person named (the match changed last may be
+    # another, or another database's)
     code, _, err = run("match", "--db", db, "--match", "1", "add", "Ann=1/0", "Bob=1/0", capsys=capsys)
-    assert code == 2 and "(`blitzcam match --match 1 settings --target N`) to play on" in err
+    assert code == 2 and f"start the next with `blitzcam match --db {db} new`" in err
+    assert f"(`blitzcam match --db {db} --match 1 settings --target N`) to play on" in err
     # raising the target reopens it
     code, out, _ = run("match", "--db", db, "settings", "--target", "100", capsys=capsys)
     assert code == 0 and "in progress" in out

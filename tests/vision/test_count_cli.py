@@ -99,15 +99,19 @@ def test_a_camera_a_stream_or_a_folder_given_as_an_image_is_told_how_it_is_read(
     # ("no such file" of `count 0` and `count http://…`, and "is a folder" of a folder, said
     # nothing of how they are read; sources review)
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "pics").mkdir()
-    typed = ["0", "http://127.0.0.1:8080/video", "pics", "missing.jpg"]
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "phone pics").mkdir()  # (said as the shell takes it: quoted, and .JPG is no .jpg)
+    for name in ("IMG_0001.JPG", "IMG_0002.JPG"):
+        (tmp_path / "phone pics" / name).write_bytes(b"")
+    typed = ["0", "http://127.0.0.1:8080/video", "phone pics/", "empty", "missing.jpg"]
     code, out, _ = _run(capsys, ["count", "--model", str(random_model.onnx), "--json", *typed])
     assert code == 1
     said = [entry["error"] for entry in json.loads(out)["images"]]
     assert said == [
         "no such file (a camera is read live: blitzcam app --camera 0)",
         "no such file (a stream is read live: blitzcam app --camera http://127.0.0.1:8080/video)",
-        f"is a folder, not an image file (count its pictures: blitzcam count {Path('pics', '*.jpg')})",
+        "is a folder, not an image file (count its pictures: blitzcam count 'phone pics'/*.JPG)",
+        "is a folder, not an image file (it holds no pictures)",
         "no such file",
     ]
 
