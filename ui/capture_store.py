@@ -2,7 +2,10 @@
 counts the players confirmed — the start of a dataset from the user's own table.
 
 Formatting (`obb_label_line`, `capture_record`) is pure and separate from file I/O (`save_capture`).
-Files are written to a temporary name and renamed, so a folder never holds half a capture.
+Each file is written to a temporary name and renamed, so none is ever half written; a shot's
+three files are taken away again where a later one fails. A process killed between them (kill
+-9, a power cut) leaves that shot in part: evaluation leaves its step out and says so
+(`models.counted_scenes`), as its confirmed counts are the sum of every shot of the step.
 """
 
 from __future__ import annotations
