@@ -321,6 +321,24 @@ def test_at_150_percent_eight_players_cards_go_tight_in_a_1024_by_640_window(
         assert card.detail.geometry().right() > card.total.geometry().left()
 
 
+EVENING = ("Anneke", "Bob", "Christina", "Dirk", "Elisabeth", "Frank", "Greta", "Hendrik")
+
+
+def _evening(names: tuple[str, ...]) -> tuple:
+    """Eight rounds of an evening of `names` (seeded: one caller a round, the others' cards
+    left in their Blitz piles)."""
+    from blitzcam.game.rules import Round, Tally
+
+    draw = random.Random(1)
+    rounds = []
+    for _ in range(8):
+        caller = draw.choice(names)
+        rounds.append(Round({
+            name: Tally(draw.randint(4, 18), 0 if name == caller else draw.randint(1, 8)) for name in names
+        }))  # fmt: skip
+    return tuple(rounds)
+
+
 def test_at_150_percent_eight_players_cards_keep_their_look_as_a_status_message_clears(
     qtbot, store, tmp_path
 ) -> None:
@@ -330,21 +348,13 @@ def test_at_150_percent_eight_players_cards_keep_their_look_as_a_status_message_
     # scroll bar for the next look's measure, 5 px off each card, and a card drawn bare once
     # and back took margins 2 px wider than before: "Christina" no longer fitted beside her
     # total; app-visual review)
-    import random
 
     from blitzcam.game.decks import DECK_NAMES
-    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from blitzcam.game.rules import Match, Player, Settings
 
-    names = ("Anneke", "Bob", "Christina", "Dirk", "Elisabeth", "Frank", "Greta", "Hendrik")
-    rng = random.Random(1)
-    rounds = []
-    for _ in range(8):
-        caller = rng.choice(names)
-        rounds.append(Round({
-            name: Tally(rng.randint(4, 18), 0 if name == caller else rng.randint(1, 8)) for name in names
-        }))  # fmt: skip
+    names = EVENING
     players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=True))
-    window = _shown_at_150(qtbot, store, tmp_path, Match(players, Settings(300), tuple(rounds)), (1024, 640))
+    window = _shown_at_150(qtbot, store, tmp_path, Match(players, Settings(300), _evening(names)), (1024, 640))
     cards = window.scoreboard.cards[:8]
     window.statusBar().showMessage("Resumed the unfinished match 1")
     qtbot.waitUntil(lambda: {card.look for card in cards} == {"tight"}, timeout=2000)
@@ -365,22 +375,15 @@ def test_at_150_percent_four_teams_of_two_keep_their_names_and_the_newest_round_
     from PySide6.QtGui import QFontMetrics
 
     from blitzcam.game.decks import DECK_NAMES
-    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from blitzcam.game.rules import Match, Player, Settings
     from tests.ui.test_scoreboard import _rounds_in_view
 
-    names = ("Anneke", "Bob", "Christina", "Dirk", "Elisabeth", "Frank", "Greta", "Hendrik")
+    names = EVENING
     teams = ("Red Barn", "Night Owls", "Early Birds", "Blue Moon")
-    draw = random.Random(1)
-    rounds = []
-    for _ in range(8):
-        caller = draw.choice(names)
-        rounds.append(Round({
-            name: Tally(draw.randint(4, 18), 0 if name == caller else draw.randint(1, 8)) for name in names
-        }))  # fmt: skip
     players = tuple(
         Player(name, deck, teams[i % 4]) for i, (name, deck) in enumerate(zip(names, DECK_NAMES, strict=True))
     )
-    window = _shown_at_150(qtbot, store, tmp_path, Match(players, Settings(300), tuple(rounds)), (1024, 640))
+    window = _shown_at_150(qtbot, store, tmp_path, Match(players, Settings(300), _evening(names)), (1024, 640))
     board = window.scoreboard
     cards = board.cards[:4]
     qtbot.waitUntil(lambda: 8 in _rounds_in_view(board), timeout=3000)
