@@ -86,6 +86,10 @@ def plain_label(text: str = "") -> QLabel:
     return label
 
 
+# how much larger a label may be drawn than the smallest of those it is `drawn_near`
+NEAR_SPREAD: Final = 1.4
+
+
 class ElidedLabel(QLabel):
     """A plain-text label that may be narrower than its text: each line's end is cut short
     with "…" and the whole text is its tooltip. Eight players' names in a row of totals must
@@ -102,6 +106,10 @@ class ElidedLabel(QLabel):
         self._fitted: tuple[tuple[str, str, int], float] | None = None  # (`fitted_size`)
         # a label this one is never drawn larger than (a heading over it)
         self.at_most: ElidedLabel | None = None
+        # labels of a row this one is drawn near in size to: NEAR_SPREAD times the smallest
+        # any needs at most (each its own size, "Bob" was drawn at 30 pt beside "Christina" at
+        # 15 in one row of cards; visual review)
+        self.drawn_near: list[ElidedLabel] = []
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setText(text)
@@ -128,6 +136,9 @@ class ElidedLabel(QLabel):
         `at_most`."""
         font = QFont(self.font())
         size = min(label._capped_size() for label in [self, *self.drawn_with])
+        if self.drawn_near:
+            least = min(label.fitted_size() for label in [self, *self.drawn_near])
+            size = min(size, least * NEAR_SPREAD)
         if size > 0:
             font.setPointSizeF(min(size, font.pointSizeF()))
         return font

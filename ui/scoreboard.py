@@ -423,10 +423,14 @@ class ScoreboardView(QWidget):
             card.hide()
         # each card's deck and seat lines at one size, the smallest any needs: a deck cut short
         # at 9 pt beside one at 18 pt reads broken. (Not the names: drawn at the
-        # smallest any needs, one long name makes every name at the table small.)
+        # smallest any needs, one long name makes every name at the table small. They are
+        # drawn near it: `ElidedLabel.drawn_near`.)
         shown = self.cards[: len(entries)]
         for card in shown:
             card.detail.drawn_with = [other.detail for other in shown if other is not card]
+            # (and the names near one size: each its own, "Bob" stood at 30 pt beside
+            # "Christina" at 15; visual review)
+            card.name.drawn_near = [other.name for other in shown if other is not card]
         self._redrawing = True
         try:
             self.table.show_rounds(match, standings)

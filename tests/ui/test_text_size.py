@@ -400,6 +400,24 @@ def test_at_150_percent_four_teams_of_two_keep_their_names_and_the_newest_round_
     assert back.mapTo(cards[0], back.rect().topLeft()).y() < cards[0].name.geometry().bottom()
 
 
+def test_at_150_percent_the_names_of_a_row_of_cards_are_drawn_near_one_size(qtbot, store, tmp_path) -> None:
+    # each drawn at the largest it fitted, "Bob" stood at 30 pt beside "Christina" at 15 in a
+    # 1024 x 640 window (visual review)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Match, Player, Settings
+    from blitzcam.ui.labels import NEAR_SPREAD
+
+    names = EVENING[:4]
+    players = tuple(Player(name, deck) for name, deck in zip(names, DECK_NAMES, strict=False))
+    window = _shown_at_150(qtbot, store, tmp_path, Match(players, Settings(150), _evening(names)), (1024, 640))
+    cards = window.scoreboard.cards[:4]
+    qtbot.waitUntil(lambda: all(card.name.isVisible() for card in cards), timeout=2000)
+    qtbot.wait(100)
+    sizes = [card.name.shown_font().pointSizeF() for card in cards]
+    assert max(sizes) <= NEAR_SPREAD * min(sizes) + 0.01, sizes
+    assert not any(card.name.shown_text().endswith("…") for card in cards)  # (none cut for it)
+
+
 def test_at_150_percent_a_long_member_s_name_is_cut_rather_than_every_team_s_lines_made_small(
     qtbot, store, tmp_path
 ) -> None:
