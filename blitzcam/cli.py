@@ -10,6 +10,7 @@ import argparse
 import codecs
 import contextlib
 import importlib
+import io
 import os
 import re
 import signal
@@ -190,8 +191,8 @@ class _GuardedOutput:
         done = 0
         while done < len(data):
             written = self._guarded("write", data[done:])
-            if written is None:  # (a file that takes nothing now: none of ours, a buffered one
-                return done  # says so by raising)
+            if written is None:  # (a file set not to wait: a buffered one says so by raising)
+                raise OutputError("the output took no more without waiting")
             if not written:
                 raise OutputError("no room to write the output")
             done += int(written)  # type: ignore[call-overload]
@@ -273,7 +274,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("blitzcam: interrupted", file=sys.stderr)
         return 130
     _tolerant_output()
-    stdout, sys.stdout = sys.stdout, _GuardedOutput(sys.stdout)  # type: ignore[assignment]
+    buffered = _buffered(sys.stdout)
+    stdout, sys.stdout = sys.stdout, _GuardedOutput(buffered)  # type: ignore[assignment]
     stderr, sys.stderr = sys.stderr, _ForgivingErrors(sys.stderr)  # type: ignore[assignment]
     try:
         with _interrupted_by_sigterm(args):
@@ -309,7 +311,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{_said_as(args)}: {how}{saved}" + (f": {hint}" if hint else ""), file=sys.stderr)
         return 143 if isinstance(exc, Terminated) else 130
     finally:
+        if buffered is not stdout:  # (what it still holds, written before the next output)
+            with contextlib.suppress(OSError, ValueError):
+                buffered.flush()
         sys.stdout, sys.stderr = stdout, stderr
+
+
+def _buffered(stream: TextIO) -> TextIO:
+    """Standard output with a buffer under its text, where Python runs unbuffered (-u,
+    PYTHONUNBUFFERED): its raw file may take part of a write and say so, raising nothing, and
+    the text above it does not look; a full disk cut `count --json` short with exit 0 (diff
+    review). A buffer writes all or raises. Over the same file, which it never closes."""
+    buffer = getattr(stream, "buffer", None)
+    if not isinstance(stream, io.TextIOWrapper) or not isinstance(buffer, io.RawIOBase):
+        return stream
+    try:
+        stream.flush()
+        raw = io.FileIO(buffer.fileno(), "wb", closefd=False)
+    except (OSError, ValueError):
+        return stream
+    return io.TextIOWrapper(
+        io.BufferedWriter(raw),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+    )
 
 
 def _drop_unwritten(stream: object) -> None:

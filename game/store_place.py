@@ -12,6 +12,7 @@ import errno
 import os
 import shutil
 import sqlite3
+import stat
 from contextlib import suppress
 from pathlib import Path
 from typing import Final
@@ -80,7 +81,10 @@ def _refuses_writes(side: Path) -> bool:
     blitzcam's command ending as this one opened was "read-only" (34 of 6,000 opens of two
     processes at once; store review)."""
     try:
-        os.close(os.open(side, os.O_WRONLY))
+        # (a file only, opened without waiting: a FIFO of that name held every command)
+        if not stat.S_ISREG(os.lstat(side).st_mode):
+            return False
+        os.close(os.open(side, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0)))
     except (FileNotFoundError, NotADirectoryError):
         return False
     except PermissionError:

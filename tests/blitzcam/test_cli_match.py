@@ -308,6 +308,13 @@ def test_bytes_the_raw_output_takes_in_part_are_written_whole_or_said() -> None:
     with pytest.raises(OutputError, match="File too large"):
         _GuardedOutput(Raw(room=4096)).write(text)
 
+    class NotWaiting(Raw):  # a file set not to wait: takes what it can, then None
+        def write(self, data):
+            return None if self.taken else super().write(data)
+
+    with pytest.raises(OutputError, match="took no more without waiting"):
+        _GuardedOutput(NotWaiting(room=1 << 20)).write(text)
+
 
 def test_the_latest_match_that_cannot_be_read_is_one_line(
     tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]

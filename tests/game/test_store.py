@@ -1009,6 +1009,22 @@ def test_a_side_file_gone_as_the_store_opens_is_no_read_only_one(tmp_path: Path,
         assert store.list_matches() == []
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX's")
+def test_a_named_pipe_named_as_a_side_file_is_looked_at_without_waiting(tmp_path: Path) -> None:
+    # (opened to be written, a FIFO waits for a reader: every command hung on one; diff review)
+    import threading
+
+    from blitzcam.game.store_place import read_only_side_files
+
+    path = tmp_path / "m.sqlite3"
+    os.mkfifo(tmp_path / "m.sqlite3-wal")
+    said: list[object] = []
+    looking = threading.Thread(target=lambda: said.append(read_only_side_files(path)), daemon=True)
+    looking.start()
+    looking.join(timeout=10)
+    assert said == [None]
+
+
 def test_read_only_side_files_are_named_where_they_refuse_a_writable_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

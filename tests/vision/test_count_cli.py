@@ -650,3 +650,23 @@ def test_standard_error_that_cannot_be_written_costs_the_json_nothing(
     images = json.loads(result.stdout)["images"]
     assert [image["path"] for image in images] == [str(photos["good"]), str(photos["empty"])]
     assert "counts" in images[0] and "error" in images[1]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a file-size limit is POSIX's")
+def test_unbuffered_json_cut_short_by_a_full_disk_is_said(random_model, photos, tmp_path: Path) -> None:
+    # with PYTHONUNBUFFERED, the JSON, written in one go, went to standard output's raw file,
+    # which took 1 KiB of 5.7 and said so raising nothing: cut JSON, exit 0 (diff review)
+    import os
+    import resource
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "BLITZCAM_MODEL": str(random_model.onnx)}
+    with (tmp_path / "out.json").open("wb") as sink:
+        done = subprocess.run(
+            [sys.executable, "-m", "blitzcam.cli", "count", "--json", str(photos["good"])],
+            stdout=sink, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=limited, timeout=120,
+        )  # fmt: skip
+    assert (tmp_path / "out.json").stat().st_size == 1024  # (the JSON is longer: cut)
+    assert done.returncode == 74 and "cannot write the output: File too large" in done.stderr
