@@ -184,15 +184,6 @@ class PipelineEnroller:
             notes.insert(
                 0, f"Note: {unlike.note(deck_label, take_back='Use built-in takes it back')}."
             )
-        from blitzcam.game.decks import DECK_NAMES
-
-        if deck not in DECK_NAMES:  # (a deck of one's own may be drawn in parts)
-            from blitzcam.vision.drawing_parts import split_note
-            from blitzcam.vision.images import read_image
-            from blitzcam.vision.pipeline import COUNT_CONF
-
-            split = split_note(read_image(target), pipeline.detector, COUNT_CONF)
-            notes += [f"Note: {split}."] if split is not None else []
         return " ".join([message, *notes])
 
     def card_problem(self, frame_bgr: np.ndarray) -> str | None:

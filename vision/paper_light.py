@@ -33,10 +33,11 @@ MAX_GAIN: Final = 2.5  # a shadow darker than this is refused before (its edge d
 # backs in even light, dim, with glare or blurred read 0.90-0.98 once evened; a shadow at 60 %
 # 0.90
 STILL_UNEVEN_BELOW: Final = 0.85
-# ... where this share of the card at least is read as paper: under a warm, dim lamp its white
-# paper sits on the saturation line, 4-11 % of it was read as paper, and the light so read was
-# as uneven as a shadow's (three photos of 80 % gradients refused; diff review). The shadows
-# above read 51-71 %, photos in even light 97-98 %
+# ... where this share of the card at least is unsaturated, as paper is: under a warm, dim lamp
+# its white paper sits on the saturation line, 6-12 % of the card was, the light read on so
+# little paper was as uneven as a shadow's, and three photos of 80 % gradients were refused
+# (diff review). Cards in shadow read 94-98 % (a paper share in its place, 19-34 % of a card
+# 85 % in shadow, told it "does not look like a card back" instead)
 PAPER_MEASURED_FROM: Final = 0.3
 # glare: every channel this bright is white to the last bit (not 255: JPEG rings round it)
 WHITE_FROM: Final = 250
@@ -209,9 +210,11 @@ def _shades_into_white(light: np.ndarray, least: np.ndarray, white: np.ndarray) 
 def uneven_once_evened(card_bgr: np.ndarray) -> float | None:
     """The evenness of a card's light (`light_over`), where the card, its light evened
     (`evenly_lit`), is still too uneven to be stored (STILL_UNEVEN_BELOW) and enough of it is
-    read as paper to tell (PAPER_MEASURED_FROM); None where it is not."""
+    unsaturated, as paper is, to tell (PAPER_MEASURED_FROM); None where it is not."""
     evenness = light_over(card_bgr)[1]
-    if evenness >= STILL_UNEVEN_BELOW or _paper(card_bgr).mean() < PAPER_MEASURED_FROM:
+    saturation = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)[..., 1]
+    measured = float((saturation < PAPER_SATURATION_BELOW).mean())
+    if evenness >= STILL_UNEVEN_BELOW or measured < PAPER_MEASURED_FROM:
         return None
     return evenness
 

@@ -229,13 +229,13 @@ def _live_hint(given: str, path: Path) -> str:
         from blitzcam.errors import UserError
         from blitzcam.vision.sources import image_files
 
-        try:  # (as the shell takes it: a folder's name quoted, its pictures' own ending)
-            endings = {picture.suffix for picture in image_files(path)}
-        except UserError:
-            return " (it holds no pictures)"
-        pattern = f"*{endings.pop()}" if len(endings) == 1 else "*"
+        try:  # (as the shell takes it: a folder's name quoted, its pictures' own endings)
+            endings = sorted({picture.suffix for picture in image_files(path)})
+        except UserError as exc:  # (none, or HEIC photos, or a folder that cannot be read)
+            return f" ({str(exc).removeprefix(f'{path}: ')})"
         folder = shlex.quote(given.rstrip("/" + os.sep))
-        return f" (count its pictures: blitzcam count {folder}/{pattern})"
+        patterns = " ".join(f"{folder}/*{ending}" for ending in endings)
+        return f" (count its pictures: blitzcam count {patterns})"
     if path.exists() or is_stream(path):
         return ""
     if "://" in given or given.strip().isdigit():

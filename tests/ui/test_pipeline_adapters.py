@@ -9,7 +9,6 @@ import subprocess
 import sys
 from types import SimpleNamespace
 
-import cv2
 import numpy as np
 import pytest
 
@@ -191,24 +190,6 @@ def test_enrolling_another_deck_s_back_from_the_view_says_so() -> None:
             and "(Use built-in takes it back)." in message), message
     # the first note (the dialog's box shows five lines: the most important was last, cut)
     assert message.split(" Note: ")[1].startswith("the back enrolled as Green pump reads more like")
-
-
-def test_enrolling_a_deck_of_one_s_own_drawn_in_parts_from_the_view_says_so() -> None:
-    # (each card of it is counted once a part: vision/drawing_parts; enroll review)
-    from blitzcam.ui.pipeline_adapters import PipelineEnroller
-    from blitzcam.vision.detector import Detector
-    from blitzcam.vision.pipeline import DOUBTED_FROM, default_model_path
-    from tests.vision.test_drawing_parts import _in_two_parts
-
-    frame = np.full((720, 1280, 3), 40, np.uint8)
-    card = _in_two_parts()
-    small = cv2.resize(card, (300, round(300 * card.shape[0] / card.shape[1])))
-    frame[100 : 100 + small.shape[0], 400:700] = small
-    pipeline = _FakePipeline()
-    pipeline.detector = Detector(default_model_path(), conf=DOUBTED_FROM)
-    message = PipelineEnroller(_counter_with(pipeline)).enroll("my-deck", frame)
-    assert message.startswith("My deck: enrolled"), message
-    assert "Note: blitzcam finds 2 drawings on some cards of this back" in message
 
 
 def test_backs_left_out_of_the_profile_are_said_in_the_live_view() -> None:

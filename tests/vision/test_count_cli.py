@@ -103,7 +103,10 @@ def test_a_camera_a_stream_or_a_folder_given_as_an_image_is_told_how_it_is_read(
     (tmp_path / "phone pics").mkdir()  # (said as the shell takes it: quoted, and .JPG is no .jpg)
     for name in ("IMG_0001.JPG", "IMG_0002.JPG"):
         (tmp_path / "phone pics" / name).write_bytes(b"")
-    typed = ["0", "http://127.0.0.1:8080/video", "phone pics/", "empty", "missing.jpg"]
+    (tmp_path / "mixed").mkdir()  # (each ending its own: `*` took in a text file too)
+    for name in ("a.jpg", "b.png", "notes.txt"):
+        (tmp_path / "mixed" / name).write_bytes(b"")
+    typed = ["0", "http://127.0.0.1:8080/video", "phone pics/", "mixed", "empty", "missing.jpg"]
     code, out, _ = _run(capsys, ["count", "--model", str(random_model.onnx), "--json", *typed])
     assert code == 1
     said = [entry["error"] for entry in json.loads(out)["images"]]
@@ -111,7 +114,9 @@ def test_a_camera_a_stream_or_a_folder_given_as_an_image_is_told_how_it_is_read(
         "no such file (a camera is read live: blitzcam app --camera 0)",
         "no such file (a stream is read live: blitzcam app --camera http://127.0.0.1:8080/video)",
         "is a folder, not an image file (count its pictures: blitzcam count 'phone pics'/*.JPG)",
-        "is a folder, not an image file (it holds no pictures)",
+        "is a folder, not an image file (count its pictures: blitzcam count mixed/*.jpg mixed/*.png)",
+        "is a folder, not an image file (the folder holds no image files (.avif, .bmp, .gif, .jfif, "
+        ".jp2, .jpe, .jpeg, .jpg, .pbm, .pgm, .png, .ppm, .tif, .tiff, .webp))",
         "no such file",
     ]
 

@@ -141,19 +141,30 @@ def test_glare_over_most_of_a_card_is_glare_where_a_scan_s_white_paper_is_not() 
     assert whited_out(framed) == 0.0
 
 
-@pytest.mark.parametrize(("paper", "refused"), [(0.6, True), (0.2, False)])
-def test_light_still_uneven_is_told_only_where_enough_paper_is_read(paper: float, refused: bool) -> None:
-    # a card whose paper is read in two strips, one in full light, one at 75 %: uneven as a
-    # shadow left unevened is; but read on a fifth of the card (a warm, dim lamp's white paper
-    # on the saturation line), the light so read is no measure, and three such photos were
-    # refused (diff review)
+@pytest.mark.parametrize(
+    ("lit", "shadowed", "rest", "refused"),
+    [
+        (0.3, 0.3, (40, 160, 230), True),  # paper in full light and at 75 %: a shadow's
+        (0.1, 0.1, (40, 160, 230), False),  # ... read on a fifth of it: a warm lamp's paper
+        # most of it in shadow: unsaturated, a fifth of it light enough to be read as paper
+        (0.1, 0.0, (120, 120, 120), True),
+    ],
+)
+def test_light_still_uneven_is_told_only_where_enough_of_the_card_is_unsaturated(
+    lit: float, shadowed: float, rest: tuple[int, int, int], refused: bool
+) -> None:
+    # under a warm, dim lamp a card's white paper sits on the saturation line: the light read on
+    # the little paper left was as uneven as a shadow's, and three such photos were refused;
+    # counted by paper read, a card 85 % in shadow was told it was no card back (diff review)
     from blitzcam.vision.paper_light import STILL_UNEVEN_BELOW, uneven_once_evened
 
     card = np.empty((625, 400, 3), np.uint8)
-    card[:] = (40, 160, 230)  # saturated: read as no paper
-    strip = round(400 * paper / 2)
-    card[:, :strip] = 240
-    card[:, 400 - strip :] = 180  # (75 % of the light)
+    card[:] = rest
+    if rest[0] == rest[1] == rest[2]:  # (grey: a shadow's paper, a fifth of it at 140)
+        card[::5] = 140
+    card[:, : round(400 * lit)] = 240
+    if shadowed:
+        card[:, 400 - round(400 * shadowed) :] = 180  # (75 % of the light)
     told = uneven_once_evened(card)
     if refused:
         assert told is not None and told < STILL_UNEVEN_BELOW
