@@ -317,24 +317,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = stdout, stderr
 
 
+class _WrittenWhole(io.TextIOWrapper):
+    """Text written through a buffer at once, each write: all of it, or an error."""
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        self.flush()
+        return written
+
+
 def _buffered(stream: TextIO) -> TextIO:
     """Standard output with a buffer under its text, where Python runs unbuffered (-u,
     PYTHONUNBUFFERED): its raw file may take part of a write and say so, raising nothing, and
     the text above it does not look; a full disk cut `count --json` short with exit 0 (diff
-    review). A buffer writes all or raises. Over the same file, which it never closes."""
+    review). A buffer writes all or raises, each write at once, as unbuffered output is (held
+    to the end, lines came after the errors printed beside them, and a SIGTERM lost them).
+    Over the same file, which it never closes; a file's only (a Windows console's writes its
+    own way)."""
     buffer = getattr(stream, "buffer", None)
-    if not isinstance(stream, io.TextIOWrapper) or not isinstance(buffer, io.RawIOBase):
+    if not isinstance(stream, io.TextIOWrapper) or type(buffer) is not io.FileIO:
         return stream
     try:
         stream.flush()
         raw = io.FileIO(buffer.fileno(), "wb", closefd=False)
     except (OSError, ValueError):
         return stream
-    return io.TextIOWrapper(
-        io.BufferedWriter(raw),
-        encoding=stream.encoding,
-        errors=stream.errors,
-        line_buffering=stream.line_buffering,
+    return _WrittenWhole(
+        io.BufferedWriter(raw), encoding=stream.encoding, errors=stream.errors, write_through=True
     )
 
 

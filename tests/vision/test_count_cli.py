@@ -675,3 +675,19 @@ def test_unbuffered_json_cut_short_by_a_full_disk_is_said(random_model, photos, 
         )  # fmt: skip
     assert (tmp_path / "out.json").stat().st_size == 1024  # (the JSON is longer: cut)
     assert done.returncode == 74 and "cannot write the output: File too large" in done.stderr
+
+
+def test_unbuffered_output_is_written_as_it_comes(random_model, photos, tmp_path: Path) -> None:
+    # a buffer of its own (above) held every line to the end: the error for the missing photo
+    # came before the line of the photo read ahead of it, and a SIGTERM lost them (diff review)
+    import os
+
+    second = tmp_path / "second.jpg"
+    second.write_bytes(photos["good"].read_bytes())
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "BLITZCAM_MODEL": str(random_model.onnx)}
+    argv = [sys.executable, "-m", "blitzcam.cli", "dataset", "prelabel", "--out", str(tmp_path / "labels"),
+            str(photos["good"]), str(tmp_path / "nope.jpg"), str(second)]  # fmt: skip
+    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=120)
+    lines = done.stdout.splitlines()
+    said = [i for i, line in enumerate(lines) if "table.jpg" in line or "nope.jpg" in line or "second.jpg" in line]
+    assert ["table.jpg" in lines[said[0]], "nope.jpg" in lines[said[1]], "second.jpg" in lines[said[2]]] == [True] * 3, lines
