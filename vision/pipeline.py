@@ -161,6 +161,22 @@ def default_model_path() -> Path:
     return _model_path(MODEL_ENV, MODEL_NAME)
 
 
+def counting_detector(
+    model_path: Path | None = None, *, threads: int | None = None, engine: str | None = None
+) -> Detector:
+    """The detector as counting sets it (the shipped model where `model_path` is None): boxes
+    read from DOUBTED_FROM, suppressed above COUNT_IOU, COUNT_MAX_BOXES at most. Anything
+    that must box as counting does (enrollment's check of a drawing in parts) loads it so."""
+    return Detector(
+        model_path or default_model_path(),
+        conf=DOUBTED_FROM,
+        iou=COUNT_IOU,
+        max_det=COUNT_MAX_BOXES,
+        threads=threads,
+        engine=engine,
+    )
+
+
 def default_identity_path() -> Path:
     """BLITZCAM_IDENTITY_MODEL if set; else models/blitzcam-identity.onnx (deck identity)."""
     return _model_path(IDENTITY_ENV, IDENTITY_NAME)
@@ -373,14 +389,7 @@ class CountingPipeline:
             references = pool.submit(
                 lambda: profile_references(embedder.result(), profile.result())
             )
-            detector = Detector(
-                model_path or default_model_path(),
-                conf=DOUBTED_FROM,
-                iou=COUNT_IOU,
-                max_det=COUNT_MAX_BOXES,
-                threads=threads,
-                engine=engine,
-            )
+            detector = counting_detector(model_path, threads=threads, engine=engine)
             return cls(
                 detector, embedder.result(), profile.result(), references=references.result()
             )

@@ -174,23 +174,13 @@ def _said_enrolled(
 def _split_note(stored: Path) -> str | None:
     """Whether the detector boxes each card of the back stored at `stored` more than once
     (`vision.drawing_parts`), with the shipped detector."""
-    from blitzcam.vision.detector import Detector
     from blitzcam.vision.drawing_parts import split_note
     from blitzcam.vision.images import read_image
-    from blitzcam.vision.pipeline import (
-        COUNT_CONF,
-        COUNT_IOU,
-        COUNT_MAX_BOXES,
-        DOUBTED_FROM,
-        default_model_path,
-    )
+    from blitzcam.vision.pipeline import COUNT_CONF, counting_detector
 
     # (set as counting sets it: ultralytics' own suppression left a third box on a title that
     # touches its figure, where counting leaves two; diff review)
-    detector = Detector(
-        default_model_path(), conf=DOUBTED_FROM, iou=COUNT_IOU, max_det=COUNT_MAX_BOXES
-    )
-    return split_note(read_image(stored), detector, COUNT_CONF)
+    return split_note(read_image(stored), counting_detector(), COUNT_CONF)
 
 
 def list_command(args: argparse.Namespace) -> int:

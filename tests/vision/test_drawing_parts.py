@@ -27,10 +27,9 @@ def _in_two_parts() -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def detector():
-    from blitzcam.vision.detector import Detector
-    from blitzcam.vision.pipeline import DOUBTED_FROM, default_model_path
+    from blitzcam.vision.pipeline import counting_detector
 
-    return Detector(default_model_path(), conf=DOUBTED_FROM)
+    return counting_detector()
 
 
 def test_a_drawing_in_two_parts_is_boxed_twice_a_card_and_said(detector) -> None:
