@@ -238,10 +238,15 @@ def _live_hint(given: str, path: Path) -> str:
         return f" (count its pictures: blitzcam count {patterns})"
     if path.exists() or is_stream(path):
         return ""
-    if "://" in given or given.strip().isdigit():
-        what = "a stream" if "://" in given else "a camera"
-        return f" ({what} is read live: blitzcam app --camera {given.strip()})"
-    return ""
+    from blitzcam.errors import UserError
+    from blitzcam.vision.sources import SpecKind, read_spec
+
+    try:  # (as the app reads a camera's setting: an address of no scheme it reads is none)
+        kind = read_spec(given).kind
+    except UserError:
+        return ""
+    what = {SpecKind.STREAM: "a stream", SpecKind.CAMERA: "a camera"}.get(kind)
+    return f" ({what} is read live: blitzcam app --camera {given.strip()})" if what else ""
 
 
 def _demo_named(images: list[str]) -> list[str]:
