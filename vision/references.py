@@ -222,8 +222,10 @@ def reference_boxes(
         )
     if (share := float(mask.mean())) > MAX_INK_SHARE:
         raise UserError(
-            f"{name}: this does not look like a card back: ink covers {share:.0%} of it (a back "
-            "is mostly paper around its drawing: too dark, or not a card?)"
+            f"{name}: this does not look like a card back: ink covers {share:.0%} of it, where a "
+            "back is mostly light paper around its drawing (light a dark photo brighter; a back "
+            "printed in colour to its edges cannot be enrolled: decks are told by a drawing on "
+            "paper)"
         )
     boxes = drawing_boxes(mask)
     if box_sides(boxes[0])[1] < MIN_DRAWING_SIDE:  # (a box of no area has no inside to cut)
