@@ -47,7 +47,7 @@ from blitzcam.ui.labels import as_plain
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.outline_fit import OutlineFit
 from blitzcam.ui.scrolling import fit_to_screen, scrolling_widget
-from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
+from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch, said_late
 from blitzcam.vision.decoder_log import LIBPNG_LINES, decoder_lines
 
 LIVE_MIN_WIDTH: Final = 240  # the camera's view beside the decks, at the least
@@ -243,6 +243,7 @@ class EnrollDialog(QDialog):
 
     def start(self) -> None:
         self._thread.start()
+        self._views.begin()
         self._stall_timer.start()
 
     def stop(self) -> None:
@@ -258,6 +259,8 @@ class EnrollDialog(QDialog):
         return self._views.stalled()
 
     def _watch_stream(self) -> None:
+        if not self._lost:
+            said_late(self.live, self._source, self._views)
         if self._stalled():
             said = self._views.said()
             if self.live.message() != said:  # (the camera's next picture answers it)

@@ -198,6 +198,16 @@ def is_demo(spec: str) -> bool:
     return spec.strip() == DEMO or names_the_demo(spec)
 
 
+# what may hold a live source whose first picture is late (said on the empty view)
+CAMERA_LATE: Final = (
+    "a camera wakes in a second or two; one in use by another program may give none"
+)
+STREAM_LATE: Final = (
+    "the address has not answered yet: is the phone's camera app serving, on this network?"
+)
+PIPE_LATE: Final = "a named pipe gives pictures once a program writes video into it"
+
+
 def open_source(spec: str) -> FrameSource:
     """A camera index ("0"), a video or image file, an image folder, a stream URL, or "demo".
 
@@ -214,12 +224,14 @@ def open_source(spec: str) -> FrameSource:
     if is_demo(spec):
         return demo_source()
     if not spec:
-        return OpenedLater(_first_camera_or_demo, spec="0")
+        return OpenedLater(_first_camera_or_demo, spec="0", opening_hint=CAMERA_LATE)
     read = read_spec(spec)
     if read.live:  # held by its index ("00" is camera 0 too), device file or address
         # (a video file served over HTTP, known once it opens, paced as one on disk)
         return OpenedLater(
-            lambda: vision_open(spec, video_every_s=VIDEO_COUNTED_EVERY_S), spec=str(read.target)
+            lambda: vision_open(spec, video_every_s=VIDEO_COUNTED_EVERY_S),
+            spec=str(read.target),
+            opening_hint=STREAM_LATE if read.kind is SpecKind.STREAM else CAMERA_LATE,
         )
     if read.kind is SpecKind.FOLDER:
         folder = Path(read.target)
@@ -228,7 +240,9 @@ def open_source(spec: str) -> FrameSource:
         return ImageLoopSource([Path(read.target)])
     if not Path(read.target).is_file():  # a named pipe: its open waits for a writer (the
         return OpenedLater(  # window froze)
-            lambda: open_spec(read, video_every_s=VIDEO_COUNTED_EVERY_S), spec=str(read.target)
+            lambda: open_spec(read, video_every_s=VIDEO_COUNTED_EVERY_S),
+            spec=str(read.target),
+            opening_hint=PIPE_LATE,
         )
     return open_spec(read, video_every_s=VIDEO_COUNTED_EVERY_S)  # a video file
 
@@ -358,9 +372,13 @@ class OpenedLater(_Wrapping):
     # the next OpenedLater of its spec waits for that, in its own worker (`_hold`)
     let_go_in_its_worker = True
 
-    def __init__(self, open_source: Callable[[], FrameSource], *, spec: str) -> None:
+    def __init__(
+        self, open_source: Callable[[], FrameSource], *, spec: str, opening_hint: str = ""
+    ) -> None:
         self._open = open_source
         self._spec = spec
+        # what may hold it, said on the view when its first picture is late (ui.stall_watch)
+        self.opening_hint = opening_hint
         self._source: FrameSource | None = None
         self._lock = threading.Lock()  # the source opened vs. a cancel or close from the GUI
         self._cancelled = False

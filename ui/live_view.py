@@ -172,6 +172,10 @@ class LiveView(QWidget):
     def message(self) -> str:
         return self._message
 
+    def has_picture(self) -> bool:
+        """Whether a picture is in view (a counted frame or one shown between counts)."""
+        return self._image is not None
+
     def snapshot(self) -> CountSnapshot:
         return self._snapshot
 

@@ -58,7 +58,7 @@ from blitzcam.ui.shot_decision import (
     decide_shot,
     waiting_for_view,
 )
-from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch
+from blitzcam.ui.stall_watch import STALL_CHECK_MS, StallWatch, said_late
 from blitzcam.ui.text_size import text_scale
 
 PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
@@ -315,6 +315,7 @@ class ScanView(QWidget):
 
     def start(self) -> None:
         self._thread.start()
+        self._views.begin()
         self._stall_timer.start()
         self.setFocus()
 
@@ -479,6 +480,7 @@ class ScanView(QWidget):
         """Say on the live view that a live source has stalled, and its tries to come back;
         a shot waiting for a new view says so in its own words (`waiting_for_view`)."""
         if not self._is_stale():  # (a failure let go of the last view: nothing is stale)
+            self._watch_first_picture()
             return
         # (over any other news of the last view: a question of it, "hold still", are moot
         # until a new one comes, and that frame clears this)
@@ -488,6 +490,11 @@ class ScanView(QWidget):
             said, until_picture = self._views.said(), True
         if self.live.message() != said:
             self.live.show_message(said, until_picture=until_picture)
+
+    def _watch_first_picture(self) -> None:
+        """Say on an empty live view what may hold its camera or stream, once it is late."""
+        if self._failure is None and not self._ended:
+            said_late(self.live, self._source, self._views)
 
     def _shoot_waiting(self) -> None:
         action, self._waiting = self._waiting, None

@@ -15,7 +15,7 @@ import collections
 import statistics
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import Final, Protocol
 
 # a live view older than this (or than three gaps between counts, when counting is slower) is
 # not the table now
@@ -23,6 +23,18 @@ STALE_AFTER_S: Final = 3.0
 # how often a camera view asks whether its live source has stalled (the counting thread sends
 # nothing while it does, so nothing else would tell the players their picture froze)
 STALL_CHECK_MS: Final = 1000
+
+
+# a camera wakes in about a second and a stream answers in a few: a live view still empty
+# after this long says what may hold it (a named pipe with no writer waited silently for ever)
+FIRST_PICTURE_LATE_S: Final = 5.0
+
+
+def first_picture_late(seconds: float, hint: str) -> str:
+    """What an empty live view says while its camera or stream has given no picture yet:
+    how long it has waited, and what may hold it (`hint`, the source's own, or "")."""
+    said = f"No picture from the camera yet ({seconds:.0f} s)"
+    return f"{said}: {hint}" if hint else said
 
 
 def stream_stalled(seconds: float, tries: int) -> str:
@@ -44,6 +56,7 @@ class StallWatch:
         self.source = source
         self.clock = clock
         self._latest_at: float | None = None
+        self._began_at: float | None = None  # when the view began to wait (`begin`)
         self._reconnects_seen = 0
         # the last few times between views: their lower median is a count's usual time (a
         # stall, or a slow first count, is not)
@@ -54,6 +67,14 @@ class StallWatch:
 
     def _camera_at(self) -> float | None:
         return getattr(self.source, "last_frame_at", None)
+
+    def begin(self) -> None:
+        """The view starts waiting for its source's first picture now."""
+        self._began_at = self.clock()
+
+    def waited(self) -> float:
+        """Seconds since `begin` (0 before it)."""
+        return 0.0 if self._began_at is None else self.clock() - self._began_at
 
     def saw_view(self) -> None:
         """A view came (the stream's tries to come back are its outage's from now on)."""
@@ -91,3 +112,24 @@ class StallWatch:
     def said(self) -> str:
         """`stream_stalled` of now."""
         return stream_stalled(self.since(), self.tries())
+
+
+class MessageView(Protocol):
+    """What `said_late` needs of a live view (ui.live_view.LiveView)."""
+
+    def has_picture(self) -> bool: ...
+    def message(self) -> str: ...
+    def show_message(self, message: str, *, until_picture: bool = False) -> None: ...
+
+
+def said_late(view: MessageView, source: object, watch: StallWatch) -> None:
+    """Show on `view`, while it has no picture and its live `source` is FIRST_PICTURE_LATE_S
+    late with its first, how long it has waited and what may hold it (the source's
+    `opening_hint`, where it has one); the first picture answers it."""
+    if view.has_picture() or not getattr(source, "live", False):
+        return
+    if (waited := watch.waited()) < FIRST_PICTURE_LATE_S:
+        return
+    said = first_picture_late(waited, str(getattr(source, "opening_hint", "") or ""))
+    if view.message() != said:
+        view.show_message(said, until_picture=True)

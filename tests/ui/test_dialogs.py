@@ -783,6 +783,27 @@ def test_enroll_from_a_stalled_stream_s_last_picture_is_refused_and_said(qtbot) 
     assert dialog.live.message() == ""
 
 
+def test_enroll_s_empty_view_says_what_may_hold_a_late_first_picture(qtbot) -> None:
+    from blitzcam.ui.stall_watch import first_picture_late
+
+    frame, snapshot = synthetic_frame(0, [("blue-plow", False)])
+    source = FakeSource([frame])
+    source.live, source.opening_hint = True, "a camera wakes in a second or two"
+    dialog = EnrollDialog(source, FakeCounter([snapshot]), enroller=RecordingEnroller())
+    qtbot.addWidget(dialog)  # (its thread is never started)
+    now = [50.0]
+    dialog._views.clock = lambda: now[0]
+    dialog._views.begin()
+    now[0] += 9.0
+    dialog._watch_stream()
+    assert dialog.live.message() == first_picture_late(9.0, source.opening_hint)
+    dialog._on_camera_lost("cannot open camera 7")  # a failure is said over the wait
+    lost = dialog.live.message()
+    now[0] += 1.0
+    dialog._watch_stream()
+    assert dialog.live.message() == lost and "yet" not in lost
+
+
 def test_enroll_teaches_the_picture_in_view_not_an_older_count(qtbot) -> None:
     # the camera's frames shown between counts: the card held up now was in view, and the
     # latest counted frame, from before it was, was taught (review)

@@ -113,7 +113,16 @@ def test_a_named_pipe_is_opened_by_the_worker_not_the_window(tmp_path) -> None:
     opening.join(10)
     assert opened and isinstance(opened[0], OpenedLater)
     source = opened[0]
+    # what the view says when no picture comes: it waited with "Waiting for the camera…"
+    assert "named pipe gives pictures once a program writes" in source.opening_hint
     source.close()  # (a read now would wait in the worker, as the open does)
+
+
+def test_a_camera_or_stream_says_what_may_hold_its_first_picture() -> None:
+    from blitzcam.ui.frame_sources import CAMERA_LATE, STREAM_LATE
+
+    assert open_source("7").opening_hint == CAMERA_LATE  # (opened by the worker: not here)
+    assert open_source("rtsp://192.0.2.1/live").opening_hint == STREAM_LATE
 
 
 def test_no_camera_spec_falls_back_to_the_demo_when_no_camera_opens(monkeypatch) -> None:

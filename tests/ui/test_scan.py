@@ -18,7 +18,7 @@ from blitzcam.ui.shot_decision import (
     WAITING_FOR_VIEW,
     waiting_for_view,
 )
-from blitzcam.ui.stall_watch import stream_stalled
+from blitzcam.ui.stall_watch import FIRST_PICTURE_LATE_S, first_picture_late, stream_stalled
 from tests.ui.fakes import FakeSource, players
 
 ANN, BOB = players(2)
@@ -334,6 +334,35 @@ def test_the_live_view_says_by_itself_that_a_stream_stalled_and_its_tries(qtbot)
     assert "No new picture" in view.live.message()
     view._on_previewed(np.zeros((36, 64, 3), np.uint8), 50)
     assert view.live.message() == ""
+
+
+def test_an_empty_view_says_what_may_hold_a_late_first_picture(qtbot) -> None:
+    # a named pipe no program wrote to stood on "Waiting for the camera…" for ever, unsaid
+    view, source, now = _live_view(qtbot)
+    source.opening_hint = "a named pipe gives pictures once a program writes video into it"
+    view._views.begin()
+    now[0] += FIRST_PICTURE_LATE_S - 0.5
+    view._watch_stream()
+    assert view.live.message() == "Waiting for the camera…"  # (a camera waking: not late)
+    now[0] += 2.0
+    view._watch_stream()
+    assert view.live.message() == first_picture_late(6.5, source.opening_hint)
+    assert view.live.message().startswith("No picture from the camera yet (6 s): a named pipe")
+    view._on_previewed(np.zeros((36, 64, 3), np.uint8), 1)  # the first picture answers it
+    assert view.live.message() == ""
+    view._watch_stream()
+    assert view.live.message() == ""
+    fresh, _, now = _live_view(qtbot)
+    fresh._views.begin()
+    now[0] += 60.0
+    fresh._on_failed("cannot open camera 7")  # a failure is said, not the wait
+    fresh._watch_stream()
+    assert fresh.live.message().startswith("No view from the camera: cannot open camera 7")
+    still, _, now = _live_view(qtbot, live=False)  # a file is read at once: never late
+    still._views.begin()
+    now[0] += 60.0
+    still._watch_stream()
+    assert still.live.message() == "Waiting for the camera…"
 
 
 def test_a_stall_is_not_said_over_a_failure_nor_of_a_file(qtbot) -> None:
