@@ -339,12 +339,14 @@ class StoreFile:
                 target.unlink(missing_ok=True)
             # a read-only medium or folder, or a full disk, is the place's: the file may still
             # be read as it is (an archived older store's `show` and `export` were refused)
-            primary = place_code(target, exc)
+            primary = place_code(target, exc, needs=_database_bytes(self.path))
             unwritable = primary in UNWRITABLE
+            reason = PLACE_SAYS[primary] if unwritable else ""
             raise StoreError(
-                f"{self.path}: not upgraded: its backup {target} could not be written ({exc})",
+                f"{self.path}: not upgraded: its backup {target} could not be written: "
+                f"{reason or exc}{f' ({exc})' if reason else ''}",
                 unwritable=unwritable,
-                reason=PLACE_SAYS[primary] if unwritable else "",
+                reason=reason,
             ) from None
 
     @property
@@ -521,6 +523,16 @@ class StoreFile:
                     conn.execute("ROLLBACK")  # nothing was written: just let the snapshot go
         except sqlite3.Error as exc:
             raise StoreError(f"{what} in {self.path} cannot be read: {exc}") from None
+
+
+def _database_bytes(path: Path) -> int:
+    """The bytes a whole copy of the database at `path` takes: its file and its write-ahead
+    log's, at most (0 for one not there)."""
+    total = 0
+    for part in (path, path.with_name(path.name + "-wal")):
+        with suppress(OSError):
+            total += part.stat().st_size
+    return total
 
 
 def _path_bytes(path: Path) -> int:

@@ -44,6 +44,7 @@ _ERRNO_AS_CODE: Final = {
     errno.EFBIG: OVER_LIMIT,
 }
 PROBE_BYTES: Final = 64 << 10  # what a failed write's cause is asked with: SQLite's pages
+PROBE_MOST: Final = 1 << 30  # a larger write (a backup's) is asked about with this much
 
 FULL_BELOW_BYTES: Final = 1 << 20  # free space under which a failed write is the full disk's
 READ_ONLY_FILE: Final = "the file is read-only"
@@ -112,16 +113,18 @@ def _disk_is_full(path: Path) -> bool:
         return False
 
 
-def place_code(path: Path, exc: BaseException) -> int | None:
+def place_code(path: Path, exc: BaseException, *, needs: int = PROBE_BYTES) -> int | None:
     """The SQLite primary result code of a failure (an OSError's errno taken as the code that
     says the same: a read-only medium, no permission, a full disk); "disk I/O error" on a full
-    disk is the full disk's."""
+    disk is the full disk's. `needs`: the bytes the failed write was to put there, which the
+    probe writes (a whole copy's: a quota or file-size limit with 64 KiB left to it passed a
+    small probe, and the backup before an upgrade was said to fail as a failing disk)."""
     code = getattr(exc, "sqlite_errorcode", None)
     primary = _ERRNO_AS_CODE.get(getattr(exc, "errno", None) or 0) if code is None else code & 0xFF
     if primary == 10 and _disk_is_full(path):  # SQLITE_IOERR
         primary = 13
     elif primary == 10:
-        primary = _ERRNO_AS_CODE.get(write_refused(path.parent) or 0, primary)
+        primary = _ERRNO_AS_CODE.get(write_refused(path.parent, size=needs) or 0, primary)
     return primary
 
 
@@ -132,14 +135,17 @@ def no_room(path: Path, exc: sqlite3.Error) -> str:
     return f"{PLACE_SAYS[code]} ({exc})" if code in (13, OVER_LIMIT) else str(exc)
 
 
-def write_refused(folder: Path) -> int | None:
-    """The errno of a write of PROBE_BYTES to a file made in `folder` (and removed), None where
-    it was written: what SQLite's "disk I/O error" leaves unsaid."""
+def write_refused(folder: Path, *, size: int = PROBE_BYTES) -> int | None:
+    """The errno of a write of `size` bytes (up to PROBE_MOST) to a file made in `folder` (and
+    removed), None where it was written: what SQLite's "disk I/O error" leaves unsaid."""
     import tempfile
 
+    chunk = bytes(min(size, 1 << 20))
     try:
         with tempfile.TemporaryFile(dir=folder) as probe:
-            probe.write(bytes(PROBE_BYTES))
+            written = 0
+            while written < min(size, PROBE_MOST):  # (zeros written, not a hole: a quota
+                written += probe.write(chunk)  # counts only the blocks a file holds)
             probe.flush()
             os.fsync(probe.fileno())
     except OSError as exc:

@@ -1076,7 +1076,7 @@ def test_a_disk_io_error_on_a_full_disk_is_called_a_full_disk(
     monkeypatch.setattr(MatchStore, "_check_and_migrate", refuse)
     usage = shutil.disk_usage(tmp_path)._replace(free=free)
     monkeypatch.setattr(store_place.shutil, "disk_usage", lambda _: usage)
-    monkeypatch.setattr(store_place, "write_refused", lambda _: probe)
+    monkeypatch.setattr(store_place, "write_refused", lambda _, size=0: probe)
     with pytest.raises(StoreError) as opened:
         MatchStore(path)
     assert said in str(opened.value)
@@ -1098,6 +1098,37 @@ def test_a_write_refused_by_a_file_size_limit_is_told_by_its_errno(tmp_path: Pat
     from blitzcam.game.store_place import write_refused
 
     assert write_refused(tmp_path) is None and not list(tmp_path.iterdir())  # nothing left
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a file-size limit is POSIX's")
+def test_an_upgrade_s_backup_past_a_file_size_limit_is_said_as_the_limit(tmp_path: Path) -> None:
+    # the probe wrote 64 KiB, which the limit left room for, so a backup of a larger store
+    # was said to fail with "disk I/O error" alone: a failing disk (review)
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        for _ in range(150):
+            store.create_match(match_of(*[round_of(Ann=(2, 0), Bob=(1, 0))] * 12))
+    size = path.stat().st_size
+    assert size // 2 > store_place.PROBE_BYTES  # (a small probe passes under the limit)
+    upgrade = textwrap.dedent(f"""
+        import resource, sys
+        from pathlib import Path
+        resource.setrlimit(resource.RLIMIT_FSIZE, ({size // 2}, resource.RLIM_INFINITY))
+        from blitzcam.game.store import MIGRATIONS, MatchStore, StoreError
+        try:
+            MatchStore(Path(sys.argv[1]), migrations=(*MIGRATIONS, lambda conn: None))
+        except StoreError as exc:
+            print(exc.unwritable, exc, sep="|")
+    """)
+    done = subprocess.run([sys.executable, "-c", upgrade, str(path)], capture_output=True,
+                          text=True, check=True)  # fmt: skip
+    assert done.stdout.strip().startswith(
+        f"True|{path}: not upgraded: its backup {path}.v{len(MIGRATIONS)}.bak could not be "
+        "written: this user's disk quota or file-size limit is reached ("
+    ), done.stdout + done.stderr
+    assert not list(tmp_path.glob("*.bak")) and path.stat().st_size == size
+    with MatchStore(path) as store:  # the database as it was
+        assert store.schema_version == len(MIGRATIONS)
 
 
 def test_who_joined_or_left_and_their_start_are_stored(store: MatchStore) -> None:
@@ -1519,7 +1550,7 @@ def test_a_change_refused_by_a_quota_says_so(tmp_path: Path, monkeypatch: pytest
 
     with MatchStore(tmp_path / "m.sqlite3") as store:
         match_id = store.create_match(match_of(n=2))
-        monkeypatch.setattr(store_place, "write_refused", lambda _: errno.EDQUOT)
+        monkeypatch.setattr(store_place, "write_refused", lambda _, size=0: errno.EDQUOT)
         plain = store._conn
         store._conn = OverQuota(plain)  # type: ignore[assignment]
         with pytest.raises(StoreError) as caught:
