@@ -8,7 +8,10 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLayout, QScrollArea, QWidget
 
-SCREEN_ALLOWANCE: Final = 80  # a title bar and a task bar, in pixels: what a window leaves
+# what a window's own sizes leave of the screen's free area (which has the task bar taken out
+# already), in pixels: its title bar and frame (30-40 px on common desktops; Qt's sizes are of
+# the inside) with room to spare for a theme's larger ones
+SCREEN_ALLOWANCE: Final = 80
 
 
 def scrolling_rows(layout: QLayout) -> QScrollArea:
