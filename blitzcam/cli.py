@@ -295,6 +295,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"{_said_as(args)}: error: {missing}", file=sys.stderr)
         return 1
+    except PermissionError as exc:
+        # a path this user may not reach, met where no check of the command's put it in words
+        # (Python's `exists` and `is_dir` raise for a folder on the way that cannot be entered:
+        # `evaluate --data`, `decks export`, `enroll --camera` were tracebacks)
+        where = f"{exc.filename}: " if exc.filename else ""
+        said = on_one_line(
+            f"{where}permission denied (this user may not open it, or a folder on the way to it)"
+        )
+        print(f"{_said_as(args)}: error: {said}", file=sys.stderr)
+        return 2
     except UserError as exc:
         print(f"{_said_as(args)}: error: {on_one_line(str(exc))}", file=sys.stderr)
         if exc.exit_code == OUTPUT_FAILED:

@@ -102,6 +102,19 @@ def not_there(path: Path, kind: str = "file") -> str:
     return f"no such {kind}"
 
 
+def out_of_reach(path: Path) -> str | None:
+    """Why `path` cannot even be looked at, in words, or None where it can (or is simply not
+    there): a folder on the way this user may not enter. (Python's `exists` and `is_dir` raise
+    for that, where they answer False for a name that is not there.)"""
+    try:
+        Path(path).stat()
+    except PermissionError:
+        return "permission denied (a folder on the way to it cannot be entered by this user)"
+    except (OSError, ValueError):
+        pass
+    return None
+
+
 def folder_not_there(path: Path) -> str:
     """Why the folder `path` would be in is not there, in words: "no such folder F", or a link
     on the way to what is gone (`not_there`'s words, naming the link)."""

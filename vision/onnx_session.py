@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from blitzcam.errors import UserError
-from blitzcam.paths import cache_dir
+from blitzcam.paths import cache_dir, out_of_reach
 
 if TYPE_CHECKING:  # the CLI reads ENGINES when it builds its parser: keep this import light
     import numpy as np
@@ -105,6 +105,8 @@ def open_session(
     for by name is used or fails; it is never swapped."""
     model_path = Path(model_path)
     chosen = check_engine(engine, source="engine") if engine else engine_from_env()
+    if why := out_of_reach(model_path):
+        raise UserError(f"{model_path}: {why}")
     if model_path.is_dir():  # ("no such detector model file" sent the user looking for one)
         raise UserError(f"{model_path}: is a folder, not a model file (an .onnx)")
     if not model_path.is_file():

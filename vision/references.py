@@ -25,7 +25,7 @@ import numpy as np
 from blitzcam.errors import UserError
 from blitzcam.files import file_managers_own
 from blitzcam.game.decks import DECK_NAME_MAX, DECK_NAMES, folded_deck_name, meant_deck
-from blitzcam.paths import data_dir, data_dir_path, not_there
+from blitzcam.paths import data_dir, data_dir_path, not_there, out_of_reach
 from blitzcam.vision.back_boxes import box_sides, inkness
 from blitzcam.vision.detections import UNKNOWN_NAME, obb_corners
 from blitzcam.vision.embedding import PATCH, drawing_patch, renumbered
@@ -498,6 +498,8 @@ def profile_from_dir(folder: Path) -> DeckProfile:
     """`--decks DIR`: DIR/<deck>.png, each a deck named after its file; the eight decks it has
     no file for are stand-ins (their built-in art tells their backs from the folder's decks)."""
     folder = Path(folder)
+    if why := out_of_reach(folder):
+        raise UserError(f"--decks {folder}: {why}")
     if not folder.exists():
         raise UserError(f"--decks {folder}: {not_there(folder, 'folder')}")
     if not folder.is_dir():

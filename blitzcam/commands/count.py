@@ -21,7 +21,7 @@ from blitzcam.commands.path_option import (
     path_or_stream,
 )
 from blitzcam.models import DETECTOR_INT8, DETECTOR_ONNX
-from blitzcam.paths import not_there
+from blitzcam.paths import not_there, out_of_reach
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -89,6 +89,8 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
     try:
         if is_stream(path):  # `-`, as every command reads it (./- is a file)
             picture = read_picture_stream(sys.stdin.buffer, name=STANDARD_INPUT)
+        elif given.endswith(("/", os.sep)) and (why := out_of_reach(path)):
+            raise ImageError(f"{path}: {why}")
         elif given.endswith(("/", os.sep)) and not path.is_dir():  # Path drops the slash
             if not path.exists():  # (it is nothing, not "not a folder")
                 raise ImageError(f"{path}: {not_there(path, 'file or folder')}")
@@ -223,6 +225,8 @@ def _where_said(*, as_json: bool) -> str:
 def _live_hint(given: str, path: Path) -> str:
     """What to use instead, where `given` names no picture but a camera, a stream or a folder
     ("no such file" of `count 0` and `count http://…` said nothing of how they are read)."""
+    if out_of_reach(path):  # (the error said so; `is_dir` raises for it)
+        return ""
     if path.is_dir():
         import shlex
 

@@ -193,3 +193,25 @@ def test_the_data_folder_blitzcam_makes_is_its_owner_s_alone(tmp_path: Path, mon
         assert stat.S_IMODE(data_dir().stat().st_mode) == 0o755
     finally:
         os.umask(old)
+
+
+def locked_away(monkeypatch, locked: Path) -> None:
+    """Every path under `locked` raises as one under a folder this user may not enter does
+    (tests run as root here, where chmod 000 locks nothing out)."""
+    real_stat = Path.stat
+
+    def stat(self: Path, *args, **kwargs):
+        if Path(self).absolute().is_relative_to(locked.absolute()) and self != locked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_stat(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", stat)
+
+
+def test_a_path_past_a_folder_that_cannot_be_entered_is_said_so(tmp_path: Path, monkeypatch) -> None:
+    from blitzcam.paths import out_of_reach
+
+    locked_away(monkeypatch, tmp_path / "locked")
+    assert out_of_reach(tmp_path / "locked" / "a.jpg").startswith("permission denied (a folder")
+    assert out_of_reach(tmp_path / "nothing.jpg") is None  # (not there: said otherwise)
+    assert out_of_reach(tmp_path) is None

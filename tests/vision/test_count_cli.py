@@ -691,3 +691,42 @@ def test_unbuffered_output_is_written_as_it_comes(random_model, photos, tmp_path
     lines = done.stdout.splitlines()
     said = [i for i, line in enumerate(lines) if "table.jpg" in line or "nope.jpg" in line or "second.jpg" in line]
     assert ["table.jpg" in lines[said[0]], "nope.jpg" in lines[said[1]], "second.jpg" in lines[said[2]]] == [True] * 3, lines
+
+
+def test_a_picture_past_a_folder_that_cannot_be_entered_is_one_entry_not_a_crash(
+    random_model, photos, capsys, monkeypatch, tmp_path: Path
+) -> None:
+    # Python's is_dir raises for it: the hint built for the error was a traceback, and the
+    # other pictures' counts were lost (review)
+    from tests.blitzcam.test_paths import locked_away
+
+    locked = tmp_path / "locked"
+    locked_away(monkeypatch, locked)
+    model = ["--model", str(random_model.onnx)]
+    code, out, err = _run(capsys, ["count", *model, "--json", str(locked / "a.jpg"), str(photos["good"])])
+    assert code == 1 and "Traceback" not in err
+    shut, good = json.loads(out)["images"]
+    assert shut["path"] == str(locked / "a.jpg") and "error" in shut and "counts" in good
+    code, out, err = _run(capsys, ["count", *model, f"{locked}/sub/"])
+    assert code == 1
+    assert f"{locked}/sub/: error: permission denied (a folder on the way" in out
+    code, out, err = _run(capsys, ["count", *model, "--decks", str(locked / "decks"), str(photos["good"])])
+    assert code == 2 and err == (
+        f"blitzcam count: error: --decks {locked / 'decks'}: permission denied (a folder on the "
+        "way to it cannot be entered by this user)\n"
+    )
+    code, out, err = _run(capsys, ["count", "--model", str(locked / "m.onnx"), str(photos["good"])])
+    assert code == 2 and err.startswith(f"blitzcam count: error: {locked / 'm.onnx'}: permission denied")
+
+
+def test_a_permission_no_command_checked_for_is_one_line(monkeypatch, capsys, tmp_path: Path) -> None:
+    # `evaluate --data`, `decks export`, `decks enroll --camera` past such a folder were tracebacks
+    from tests.blitzcam.test_paths import locked_away
+
+    locked = tmp_path / "locked"
+    locked_away(monkeypatch, locked)
+    code, _out, err = _run(capsys, ["decks", "export", str(locked / "out")])
+    assert code == 2 and err == (
+        f"blitzcam decks export: error: {locked / 'out'}: permission denied (this user may not "
+        "open it, or a folder on the way to it)\n"
+    )
