@@ -20,6 +20,7 @@ from blitzcam.commands.path_option import (
     path_argument,
     path_or_stream,
 )
+from blitzcam.errors import one_line
 from blitzcam.models import DETECTOR_INT8, DETECTOR_ONNX
 from blitzcam.paths import not_there, out_of_reach
 
@@ -194,7 +195,9 @@ def _table(
     lines = []
     for entry in entries:
         if "error" in entry:
-            lines.append(f"{_shown_path(entry['path'])}: error: {entry['error']}")
+            # (a name in it as a terminal shows it: a link's target with a line break split
+            # the table, an escape code coloured it)
+            lines.append(f"{_shown_path(entry['path'])}: error: {one_line(entry['error'])}")
             continue
         unknown = sum(1 for card in entry["cards"] if card["deck"] == UNKNOWN_NAME)
         total = sum(entry["counts"].values())

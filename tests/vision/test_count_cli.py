@@ -730,3 +730,12 @@ def test_a_permission_no_command_checked_for_is_one_line(monkeypatch, capsys, tm
         f"blitzcam decks export: error: {locked / 'out'}: permission denied (this user may not "
         "open it, or a folder on the way to it)\n"
     )
+
+
+def test_an_error_in_the_table_keeps_to_its_line(random_model, capsys, tmp_path: Path) -> None:
+    # a link's target with a line break split the table's line, an escape code coloured it
+    link = tmp_path / "bad.jpg"
+    link.symlink_to("/no\nwhere\x1b[31mRED")
+    code, out, _err = _run(capsys, ["count", "--model", str(random_model.onnx), str(link)])
+    assert code == 1
+    assert out == f"{link}: error: a link to /no\\nwhere\\x1b[31mRED, which is not there\n"
