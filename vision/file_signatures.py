@@ -36,3 +36,84 @@ def is_text(head: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def ends_early(data: bytes) -> bool:
+    """Whether a WebP, GIF, BMP or TIFF file ends before what its own header says it holds: a
+    copy or download cut short (asked of a file that did not decode; a PNG's and a JPEG's end
+    are told by `vision.images.is_truncated`)."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return len(data) < 8 + struct.unpack("<I", data[4:8])[0]
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return _gif_ends_early(data)
+    if data[:2] == b"BM" and len(data) >= 14:  # (the file's size, and where its pixels start)
+        size, start = struct.unpack("<I", data[2:6])[0], struct.unpack("<I", data[10:14])[0]
+        return len(data) < size or len(data) <= start
+    if data[:4] in TIFF_SIGNATURES:
+        return _tiff_ends_early(data)
+    return False
+
+
+# a TIFF's tags that say where its pixels lie: strips (offsets, byte counts) or tiles
+_TIFF_PIXEL_TAGS: Final = {273: "offsets", 279: "counts", 324: "offsets", 325: "counts"}
+# the bytes of one value of each TIFF field type (BYTE, ASCII, SHORT, LONG, RATIONAL, ...)
+_TIFF_TYPE_SIZES: Final = dict(zip(range(1, 13), (1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8), strict=True))
+_TIFF_INTEGERS: Final = {3: "H", 4: "I"}  # the types a strip's or tile's place is written in
+
+
+def _tiff_ends_early(data: bytes) -> bool:
+    """Whether a (classic) TIFF's first directory, a value it points to, or the pixels it
+    places lie past the file's end."""
+    order = "<" if data[:2] == b"II" else ">"
+    if len(data) < 8:
+        return True
+    ifd = struct.unpack(order + "I", data[4:8])[0]
+    if ifd + 2 > len(data):
+        return True
+    entries = struct.unpack(order + "H", data[ifd : ifd + 2])[0]
+    if ifd + 2 + 12 * entries > len(data):
+        return True
+    values: dict[str, list[int]] = {"offsets": [], "counts": []}
+    for k in range(entries):
+        entry = data[ifd + 2 + 12 * k : ifd + 14 + 12 * k]
+        tag, kind, count = struct.unpack(order + "HHI", entry[:8])
+        length = count * _TIFF_TYPE_SIZES.get(kind, 0)
+        if length <= 4:
+            raw = entry[8 : 8 + length]
+        else:
+            at = struct.unpack(order + "I", entry[8:12])[0]
+            if at + length > len(data):
+                return True
+            raw = data[at : at + length]
+        if tag in _TIFF_PIXEL_TAGS and kind in _TIFF_INTEGERS:
+            values[_TIFF_PIXEL_TAGS[tag]] += struct.unpack(
+                f"{order}{count}{_TIFF_INTEGERS[kind]}", raw
+            )
+    pairs = zip(values["offsets"], values["counts"], strict=False)
+    return any(offset + length > len(data) for offset, length in pairs)
+
+
+def _gif_ends_early(data: bytes) -> bool:
+    """Whether a GIF's blocks run past the file's end before its trailer (";")."""
+    pos = 13
+    if len(data) < pos:
+        return True
+    if data[10] & 0x80:  # a global colour table
+        pos += 3 << ((data[10] & 7) + 1)
+    while pos < len(data):
+        block = data[pos]
+        if block == 0x3B:
+            return False
+        if block == 0x21:  # an extension: its label, then sub-blocks
+            pos += 2
+        elif block == 0x2C:  # an image: its descriptor, a local colour table, LZW's code size
+            if pos + 10 > len(data):
+                return True
+            flags = data[pos + 9]
+            pos += 10 + ((3 << ((flags & 7) + 1)) if flags & 0x80 else 0) + 1
+        else:
+            return False  # (not a GIF's block: damaged, not cut short)
+        while pos < len(data) and data[pos]:  # sub-blocks, each its length first, to a 0
+            pos += 1 + data[pos]
+        pos += 1
+    return True

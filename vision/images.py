@@ -29,7 +29,13 @@ from blitzcam.paths import not_there
 from blitzcam.vision.colour_profile import as_srgb, embedded_profile, may_carry_profile
 from blitzcam.vision.decoder_log import LIBJPEG_LINES, LIBPNG_LINES, decoder_lines, quiet_opencv
 from blitzcam.vision.exif_orientation import as_stored, stored_orientation, upright
-from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES, is_text, png_chunks
+from blitzcam.vision.file_signatures import (
+    PNG_SIGNATURE,
+    TIFF_SIGNATURES,
+    ends_early,
+    is_text,
+    png_chunks,
+)
 from blitzcam.vision.jpeg_check import (
     junk_before_end,
     junk_before_marker,
@@ -506,6 +512,8 @@ def _decoded_by_opencv(
                 f"here (Pillow: {pillow_said[-1]})"
             )
         head = bytes(buffer[:4096])
+        if ends_early(bytes(buffer)):  # (said of a WebP, GIF, BMP or TIFF cut short as of any
+            raise ImageError(f"{name}: cannot decode image: the file is truncated")  # other)
         if is_text(head) and not is_picture(head):  # (was "not an image file OpenCV can read")
             if b"<svg" in head.lower():  # (a drawing in text: "a text file" misled; review)
                 raise ImageError(
