@@ -450,7 +450,7 @@ def _deck_files(
             long = f" ({len(name)} of them here)" if len(name) > DECK_NAME_MAX else ""
             _refuse(
                 f"{path}: {name!r} cannot name a deck: rename the file to a-z, 0-9 and dashes, "
-                f"up to {DECK_NAME_MAX}{long} (e.g. {example}.png)",
+                f"up to {DECK_NAME_MAX}{long}, not starting with a dash (e.g. {example}.png)",
                 problems,
             )
         elif name in WINDOWS_DEVICES:  # held to enrollment's rules (con.png: the console)

@@ -625,7 +625,11 @@ def _back_file(path: Path, deck: str) -> None:
         ),
         (  # (the example was green-pump.png whatever the name; review)
             lambda d: (_back_file(d / "Café.png", "red-plow"), d)[1],
-            r"Café\.png: 'Café' cannot name a deck: rename the file to a-z, 0-9 and dashes, up to 40 \(e\.g\. cafe\.png\)",
+            r"Café\.png: 'Café' cannot name a deck: rename the file to a-z, 0-9 and dashes, up to 40, not starting with a dash \(e\.g\. cafe\.png\)",
+        ),
+        (  # (told to use a-z, 0-9 and dashes, which it did; review)
+            lambda d: (_back_file(d / "-x.png", "red-plow"), d)[1],
+            r"-x\.png: '-x' cannot name a deck: .*, not starting with a dash \(e\.g\. ",
         ),
         (  # (a name only too long was not told its length here, as enrolling tells it; review)
             lambda d: (_back_file(d / ("x" * 41 + ".png"), "red-plow"), d)[1],
