@@ -22,10 +22,14 @@ from blitzcam.ui.counting_worker import FrameSource
 if TYPE_CHECKING:  # (vision/ is imported when a source opens, not with the window)
     from blitzcam.vision.capture_source import Frame
 
-# How long each still is shown at least, whatever the reads: live counting settles a view once
-# it has held still a second (vision.stabilise.MIN_STILL_S) after the motion its first read is;
-# counted in 30 ms, 30 reads were 0.9 s and no still of a folder settled, nor a shot of it
-STILL_SHOWN_S: Final = 2.5
+# Each still of a folder or the demo is shown for so many reads and seconds at least: enough
+# reads for a view to settle (its first, then three still ones over a second: vision.stabilise.
+# MIN_STILL_S) and a shot or two after, and time to press Space. Counted in 30 ms, 30 reads were
+# 0.9 s and no still settled, nor a shot of it; where a count takes 2 s (a 2-core laptop
+# reading a big table in tiles), 30 reads were over a minute a picture: the demo's Blitz step
+# was shown the Dutch step's table, and refused, and a folder's next photo came a minute on.
+STILL_READS: Final = 8
+STILL_SHOWN_S: Final = 5.0
 GONE_AFTER_S: Final = 5.0  # no picture of a folder read for so long: it is gone
 # A video file's frames are counted this far apart at least, on its own clock, those between
 # taken off undecoded: a camera gives the newest frame each time counting is ready (5 to 9 a
@@ -46,7 +50,7 @@ class ImageLoopSource:
         self,
         paths: list[Path],
         *,
-        repeat: int = 30,
+        repeat: int = STILL_READS,
         seconds: float = STILL_SHOWN_S,
         clock: Callable[[], float] = time.monotonic,
         listed: Callable[[], list[Path]] | None = None,
@@ -171,19 +175,9 @@ class ImageLoopSource:
 DEMO_DIR: Final = Path(__file__).resolve().parent.parent / "datasets" / "demo"
 
 
-# The demo's tables, each shown for so many reads and seconds at least: enough reads for a view
-# to settle (its first, then three still ones over a second) and a shot or two after, and time
-# to press Space. 30 reads were over a minute a table where a count takes 2 s (a 2-core laptop
-# reading a big table in tiles): the Blitz step was shown the Dutch step's table, and refused.
-DEMO_READS: Final = 8
-DEMO_SHOWN_S: Final = 5.0
-
-
 def demo_source() -> FrameSource:
     """The bundled demo footage (datasets/demo/*.jpg), marked `demo`: views say what it is."""
-    source = ImageLoopSource(
-        sorted(DEMO_DIR.glob("*.jpg")), repeat=DEMO_READS, seconds=DEMO_SHOWN_S
-    )
+    source = ImageLoopSource(sorted(DEMO_DIR.glob("*.jpg")))
     source.demo = True
     return source
 

@@ -687,14 +687,24 @@ def test_demo_in_any_case_is_the_demo_footage(tmp_path, monkeypatch) -> None:
     assert not is_demo("Demo") and is_demo("demo")
 
 
-def test_the_demo_turns_to_its_next_table_in_seconds_where_counts_are_slow() -> None:
+@pytest.mark.parametrize("kind", ["demo", "folder"])
+def test_a_still_turns_to_the_next_in_seconds_where_counts_are_slow(kind: str, tmp_path) -> None:
     # 30 reads a table were over a minute where a count takes 2 s: the Blitz step was shown
-    # the Dutch step's table, and its shot refused as unchanged
+    # the Dutch step's table, and its shot refused as unchanged (the demo's); a folder of
+    # photos standing in for a camera held each as long (a long session's review)
+    import shutil
+
     import numpy as np
 
-    from blitzcam.ui.frame_sources import DEMO_SHOWN_S, demo_source
+    from blitzcam.ui.frame_sources import DEMO_DIR, STILL_SHOWN_S, demo_source
 
-    source = demo_source()
+    for picture in sorted(DEMO_DIR.glob("*.jpg"))[:2]:
+        shutil.copy(picture, tmp_path / picture.name)
+
+    def opened():
+        return demo_source() if kind == "demo" else open_source(str(tmp_path))
+
+    source = opened()
     now = [0.0]
     source._clock = lambda: now[0]
     first = source.read()
@@ -703,10 +713,10 @@ def test_the_demo_turns_to_its_next_table_in_seconds_where_counts_are_slow() -> 
         now[0] += 2.0  # a slow count between reads
         reads += 1
     assert reads * 2.0 <= 20.0  # the next table within 20 s (was 60)
-    source = demo_source()  # and where counts are fast, each table still stays its seconds
+    source = opened()  # and where counts are fast, each table still stays its seconds
     now = [0.0]
     source._clock = lambda: now[0]
     first = source.read()
     while np.array_equal(source.read(), first) and now[0] < 60:
         now[0] += 0.03
-    assert DEMO_SHOWN_S <= now[0] < DEMO_SHOWN_S + 0.1
+    assert STILL_SHOWN_S <= now[0] < STILL_SHOWN_S + 0.1
