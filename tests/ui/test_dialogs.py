@@ -1370,6 +1370,29 @@ def test_enter_confirms_the_round_after_tab_has_been_on_cancel(qtbot) -> None:
     assert len(confirmed) == 1 and not dialog.isHidden()  # confirmed, not cancelled
 
 
+def test_a_held_enter_does_not_confirm_the_round_unseen(qtbot) -> None:
+    # the Enter that opened the dialog, held, repeats into it: it confirmed the round before
+    # anyone looked at the counts (the guard was untested; review)
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QKeyEvent
+
+    from blitzcam.ui.confirm import ConfirmDialog
+
+    dialog = ConfirmDialog(match_of().players, round_of(Ann=(9, 3), Bob=(5, 0), Cy=(7, 1)),
+                           title="Round 1")  # fmt: skip
+    qtbot.addWidget(dialog)
+    dialog.show()
+    confirmed: list[Round] = []
+    dialog.countsConfirmed.connect(confirmed.append)
+    for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        held = QKeyEvent(QEvent.Type.KeyPress, key, Qt.KeyboardModifier.NoModifier, "\r", True)
+        dialog.keyPressEvent(held)
+    assert confirmed == [] and dialog.isVisible()
+    pressed = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier, "\r")
+    dialog.keyPressEvent(pressed)
+    assert confirmed == [round_of(Ann=(9, 3), Bob=(5, 0), Cy=(7, 1))]
+
+
 def test_counts_that_leave_the_post_piles_short_are_said_once_before_they_are_saved(qtbot) -> None:
     # 30/1 typed as 30/10 was saved without a word: within a deck, the rules take it
     from blitzcam.ui.confirm import ConfirmDialog

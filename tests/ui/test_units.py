@@ -603,6 +603,26 @@ def test_corrections_are_kept_where_the_shots_still_propose_what_they_did() -> N
     assert not Corrections(then, then, "Ann", 0).any
 
 
+def test_a_shot_that_changes_the_caller_s_own_count_picks_them_afresh() -> None:
+    # the pick zeroed Bob's 4 and kept it to give back; a new shot read his pile as 6, so 4
+    # is no count of his any more: taking the pick back must not bring it back (review)
+    then = round_of(Ann=(9, 0), Bob=(5, 4))  # the shots named Ann (0 left)
+    picked_bob = Corrections(then, round_of(Ann=(9, 0), Bob=(5, 0)), caller="Bob", caller_before=4)
+    now = round_of(Ann=(9, 0), Bob=(5, 6))
+    assert picked_bob.over(now) == Reviewed(now, "Bob", None, 0)
+    same = round_of(Ann=(9, 0), Bob=(5, 4))  # (no shot changed it: the 4 is still his)
+    assert picked_bob.over(same).caller_before == 4
+
+
+def test_a_full_blitz_pile_is_no_warning_and_one_card_more_is() -> None:
+    from blitzcam.ui.scan_session import over_a_pile
+
+    seated = players(2)
+    deck = seated[0].deck
+    assert over_a_pile(seated, {deck: 10}, "blitz") == ""
+    assert over_a_pile(seated, {deck: 11}, "blitz").startswith("⚠ more than a Blitz pile's 10")
+
+
 def test_a_round_is_kept_shot_by_shot_and_a_failure_says_how_many_were(
     tmp_path: Path, monkeypatch
 ) -> None:
