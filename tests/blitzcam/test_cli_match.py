@@ -161,12 +161,16 @@ def test_a_player_named_with_a_leading_dash_is_told_how_to_be_written(
     db = str(tmp_path / "m.sqlite3")
     assert main(["match", "--db", db, "new", "--player=-x=green-pump", "-p", "B=red-buggy"]) == 0
     assert main(["match", "--db", db, "add", "--", "-x=12/0", "B=3/1"]) == 0
-    with pytest.raises(SystemExit):  # (its options before --: after it, the hint is not said)
+    with pytest.raises(SystemExit) as ended:  # (its options before --: after it, no hint)
         main(["match", "--db", db, "player", "-m", "1", "--", "-x", "--name", "Zed"])
-    assert "written last" not in capsys.readouterr().err
-    with pytest.raises(SystemExit):  # (- is standard input, no name)
+    err = capsys.readouterr().err
+    assert ended.value.code == 2 and "unrecognized arguments: --name Zed" in err
+    assert "written last" not in err
+    with pytest.raises(SystemExit) as ended:  # (- is standard input, no name)
         main(["match", "--db", db, "summarize", "-", "oops"])
-    assert "written last" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert ended.value.code == 2 and "unrecognized arguments: oops" in err
+    assert "written last" not in err
 
 
 @pytest.mark.parametrize(
