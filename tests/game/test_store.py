@@ -1424,6 +1424,22 @@ def test_the_match_changed_last_is_the_last_changed_though_the_clock_went_back(
         assert summary.match_id == third and summary.updated_at == clock.now
 
 
+def test_two_changes_at_one_instant_are_stamped_in_the_order_they_were_made(
+    tmp_path: Path,
+) -> None:
+    # a coarse clock (Windows' ticks 15.6 ms) reads the same instant twice: the second change
+    # must still be the latest (the test clock ticked a second a reading: never tested; review)
+    instant = datetime(2026, 1, 1, tzinfo=UTC)
+    with MatchStore(tmp_path / "m.sqlite3", clock=lambda: instant) as store:
+        first = store.create_match(match_of())
+        second = store.create_match(match_of())
+        assert store.latest_match() == second
+        store.add_round(first, round_of(Ann=(3, 0), Bob=(2, 1)))
+        assert store.latest_match() == first
+        stamps = [s.updated_at for s in store.list_matches()]
+        assert stamps == [instant + timedelta(microseconds=2), instant + timedelta(microseconds=1)]
+
+
 @pytest.mark.parametrize("read_only", [False, True])
 def test_a_loop_of_links_is_said_in_one_line(tmp_path: Path, read_only: bool) -> None:
     # (Python 3.11's resolve raised RuntimeError: a traceback from `blitzcam match`)

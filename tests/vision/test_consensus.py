@@ -768,6 +768,25 @@ def test_look_alike_part_needs_a_member_nearer_the_other_deck() -> None:
     assert part is not None and part.tolist() == [False] * 3 + [True] * 3
 
 
+def test_the_part_parted_out_is_the_one_whose_drawing_reads_as_the_look_alike() -> None:
+    # the deck's own copies, one glared over to the look-alike's side, are the part that
+    # two-means grows from that one; the look-alike's copies, each read a little nearer the
+    # deck, are the other part, and it is they that are the look-alike's (the branch that
+    # turns the parts round was never reached; review)
+    def unit(v: list[float]) -> np.ndarray:
+        return np.asarray(v) / np.linalg.norm(v)
+
+    deck, look_alike = unit([1, 0, 0]), unit([0.85, 0.53, 0])
+    own, glared, others = unit([1, 0.2, 0.15]), unit([1, 0.31, 0.15]), unit([1, 0.27, -1.0])
+    vectors = np.stack([own, own, glared, others, others, others])
+    references = np.stack([deck, look_alike])
+    sims = vectors @ references.T
+    assert (sims[:, 1] > sims[:, 0]).tolist() == [False, False, True, False, False, False]
+    part = look_alike_part(vectors, sims, 0, 1, lambda means: means @ references.T,
+                           parts_alike=0.8)  # fmt: skip
+    assert part is not None and part.tolist() == [False] * 3 + [True] * 3
+
+
 def test_a_doubted_copy_follows_the_copy_it_joined_into_its_pile() -> None:
     # a doubted box joined a faint counted copy's group, and that copy then joined its pile
     # (lone_alike): the pile's deck for one, "unknown" and counted for the other (review)
