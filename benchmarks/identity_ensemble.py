@@ -6,7 +6,7 @@
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] --in-play-line 0.5 evaluate ...
 
 Each drawing's similarity to a reference becomes the mean of the networks' cosines: the
-shipped file's (three networks joined since stop 51, read as one) or `--identity-model`'s, and
+shipped file's (networks joined into one: three since stop 51, four since stop 55) or `--identity-model`'s, and
 each one named here. Averaged cosines of networks that disagree come out lower than one
 network's, under lines chosen for one network: `--lift a` maps every cosine to
 a * cos + (1 - a). Both are `models/identity_average.py`'s join (which also fits the lift for
@@ -68,8 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         del args[1:3]
     line_ok = in_play_line is None or 0 < in_play_line < 1
     if len(args) < 2 or args[1] not in ("evaluate", "enrolled") or not 0 < lift <= 1 or not line_ok:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
-        return 2
+        print(__doc__.strip(), file=sys.stderr)  # (its usage: every form, and what they do)
+        return 0 if args in (["--help"], ["-h"]) else 2
     networks, command, rest = [Path(p) for p in args[0].split(",")], args[1], args[2:]
     for path in networks:
         if not path.is_file():

@@ -248,12 +248,27 @@ def _live_hint(given: str, path: Path) -> str:
     from blitzcam.errors import UserError
     from blitzcam.vision.sources import SpecKind, read_spec
 
+    if hint := _demo_meant(given):
+        return hint
     try:  # (as the app reads a camera's setting: an address of no scheme it reads is none)
         kind = read_spec(given).kind
     except UserError:
         return ""
     what = {SpecKind.STREAM: "a stream", SpecKind.CAMERA: "a camera"}.get(kind)
     return f" ({what} is read live: blitzcam app --camera {given.strip()})" if what else ""
+
+
+def _demo_meant(given: str) -> str:
+    """A hint where `given`, no file, looks meant for the demo tables: a slip of `demo`, or a
+    checkout's path to them typed outside it (the README's first look), or ""."""
+    import difflib
+
+    name = given.strip().lower()
+    if difflib.get_close_matches(name, ["demo"], n=1, cutoff=0.7):
+        return " (did you mean demo, the four demo tables?)"
+    if Path(name).parent.as_posix().endswith("datasets/demo"):
+        return " (blitzcam count demo counts the demo tables from any folder)"
+    return ""
 
 
 def _demo_named(images: list[str]) -> list[str]:

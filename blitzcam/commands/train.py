@@ -261,16 +261,23 @@ def _train(args: argparse.Namespace) -> int:
             f"detector written: {shipped['onnx']} (counting), {shipped['int8']} (its faster int8 "
             f"export) and {shipped['pt']}"
         )
-        print(next_steps(shipped["onnx"], shipped=not no_ship))
+        print(next_steps(shipped["onnx"], shipped=not no_ship, trial=args.trial))
         return 0
 
 
-def next_steps(onnx: Path, *, shipped: bool) -> str:
+def next_steps(onnx: Path, *, shipped: bool, trial: bool = False) -> str:
     """What to do with a detector just written to `onnx`: measure it, and, kept in its run
     (not `shipped`), how it replaces the shipped one once it measures better (the hint said
-    `evaluate` without --model, which scored the shipped detector, and nothing of shipping)."""
+    `evaluate` without --model, which scored the shipped detector, and nothing of shipping).
+    A `trial`'s only checks that training runs here (it told the user to ship it)."""
     from blitzcam.models import MODELS_DIR
     from blitzcam.paths import in_a_checkout
+
+    if trial:
+        return (
+            "next: the trial ran, so training runs here; its detector counts nothing well and "
+            "is not to be shipped: `blitzcam train` (no --trial) makes one to measure and ship"
+        )
 
     card = "`python -m blitzcam.models.card RUN TITLE=report.json --notes NOTES.md`"
     if shipped:

@@ -147,6 +147,9 @@ def test_runs_go_into_the_checkout_and_an_installed_blitzcam_s_into_the_data_fol
 
     said = next_steps(run / "export" / "blitzcam-obb.onnx", shipped=False)
     assert "copy" not in said and f"`blitzcam count --model {run / 'export'}" in said
+    # a trial's detector counts nothing well: never to be shipped (it was told to; review)
+    said = next_steps(run / "export" / "blitzcam-obb.onnx", shipped=False, trial=True)
+    assert "ship it" not in said and "not to be shipped" in said
     assert keeps_to_itself(run, no_ship=True, resume=False)
     assert capsys.readouterr().out == ""  # (--no-ship: nothing to say)
     assert keeps_to_itself(run, no_ship=False, resume=False, kind="identity")

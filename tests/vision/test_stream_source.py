@@ -1061,6 +1061,9 @@ def camera_page_server():
         ("{host}/auth", "the camera asks for a user name and password (HTTP 401): give them in "
          "the address, as http://user:password@host:port/video"),
         ("{host}/missing", "no stream at this path (HTTP 404): phone camera apps serve theirs"),
+        # (sent to try /video, which it was: first-hour review)
+        ("{host}/video", "no stream at this path (HTTP 404): the server there serves no stream "
+         "at /video; the camera app's own screen shows the address it serves"),
         ("{host}/", "a web page, not a video stream (phone camera apps serve their page and"),
         ("admin:s3cr3t@{host}/auth", "a web page, not a video stream"),  # (the password sent)
         # (both said "cannot connect to the stream (wrong address, or the camera is offline)")
