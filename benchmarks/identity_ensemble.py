@@ -5,14 +5,14 @@
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] --lift 0.8 evaluate|enrolled ...
     python -m benchmarks.identity_ensemble A.onnx[,B.onnx] --in-play-line 0.5 evaluate ...
 
-Each drawing's similarity to a reference becomes the mean of the networks' cosines: the
-shipped file's (networks joined into one: three since stop 51, four since stop 55) or `--identity-model`'s, and
-each one named here. Averaged cosines of networks that disagree come out lower than one
-network's, under lines chosen for one network: `--lift a` maps every cosine to
-a * cos + (1 - a). Both are `models/identity_average.py`'s join (which also fits the lift for
-a shipped file): the networks are joined into one ONNX in a folder of this run's own and the
-command reads it as its `--identity-model`. `--in-play-line` moves the unknown line counting
-draws when the decks in play are given (the pipeline's default, `vision/identify.py:
+Each drawing's similarity to a reference becomes the mean of the networks' cosines: the shipped
+file's (networks joined into one: three since stop 51, four since stop 55) or
+`--identity-model`'s, and each one named here. Averaged cosines of networks that disagree come
+out lower than one network's, under lines chosen for one network: `--lift a` maps every cosine
+to a * cos + (1 - a). Both are `models/identity_average.py`'s join (which also fits the lift
+for a shipped file): the networks are joined into one ONNX in a folder of this run's own and
+the command reads it as its `--identity-model`. `--in-play-line` moves the unknown line
+counting draws when the decks in play are given (the pipeline's default, `vision/identify.py:
 UNKNOWN_BELOW_IN_PLAY`), in this process only. `enrolled` runs benchmarks.enrolled_eval.
 Reference vectors are cached in a folder of this run's own too.
 """
