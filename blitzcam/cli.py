@@ -286,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `blitzcam count --json ... | head -1`: the reader has what it wanted. Quiet, as other
         # tools are; the status a shell's pipefail reads for SIGPIPE
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 128 + signal.SIGPIPE
+        return 128 + getattr(signal, "SIGPIPE", 13)  # (Windows has no SIGPIPE: its number)
     except ImportError as exc:
         # a system library a wheel links to is missing (OpenCV's libGL on a slim server or
         # container): a 30-line traceback said only that, at its end
