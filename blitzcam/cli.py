@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import contextlib
+import errno
 import importlib
 import io
 import os
@@ -179,6 +180,9 @@ class _GuardedOutput:
         except BrokenPipeError:
             raise
         except OSError as exc:
+            if sys.platform == "win32" and exc.errno == errno.EINVAL:
+                # (Windows says a reader gone away as "Invalid argument": python/cpython#79935)
+                raise BrokenPipeError(errno.EPIPE, "the reader went away") from None
             raise OutputError(exc.strerror or str(exc)) from None
 
     def write(self, text: str | bytes) -> object:

@@ -136,7 +136,11 @@ def write_bytes_atomic(path: Path, data: bytes, *, private: bool = False) -> Non
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), _mode_for(path) & (0o700 if private else 0o7777))
+            mode = _mode_for(path) & (0o700 if private else 0o7777)
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), mode)
+            else:  # (Windows before Python 3.13: every write raised, and counting with it)
+                Path(tmp).chmod(mode)
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())

@@ -286,6 +286,26 @@ def test_a_command_that_prints_nothing_needs_no_stdout(tmp_path: Path) -> None:
     _GuardedOutput(None).flush()  # nothing to write: no error
 
 
+def test_a_reader_gone_away_on_windows_is_a_broken_pipe_not_a_failed_write(monkeypatch) -> None:
+    # Windows says a write to a pipe whose reader closed as "Invalid argument": exit 74 and
+    # "cannot write the output" where POSIX ends quietly (portability review)
+    import errno
+    import sys
+
+    from blitzcam.cli import _GuardedOutput
+    from blitzcam.errors import OutputError
+
+    class Closed:
+        def write(self, text: str) -> int:
+            raise OSError(errno.EINVAL, "Invalid argument")
+
+    with pytest.raises(OutputError, match="Invalid argument"):  # (elsewhere: a failure)
+        _GuardedOutput(Closed()).write("x")
+    monkeypatch.setattr(sys, "platform", "win32")
+    with pytest.raises(BrokenPipeError):
+        _GuardedOutput(Closed()).write("x")
+
+
 def test_bytes_the_raw_output_takes_in_part_are_written_whole_or_said() -> None:
     # with PYTHONUNBUFFERED, standard output's buffer is the raw file: a write took 16 KiB of
     # 60 and said so, raising nothing, and `match export -` said it wrote the match, exit 0
