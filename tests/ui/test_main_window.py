@@ -1182,6 +1182,26 @@ def test_a_deck_changed_elsewhere_after_shots_ends_the_scan(qtbot, store, feed, 
     assert store.load(match_id).rounds == ()
 
 
+def test_a_newcomer_seated_on_a_leaver_s_deck_elsewhere_ends_the_scan(qtbot, store, feed, tmp_path):
+    # taken for Cy renamed Di, the scan went on, and the round Cy played was saved to Di, who
+    # had not sat down (players review)
+    from blitzcam.game.rules import Player
+
+    match_id = store.create_match(match_of(round_of(Ann=(4, 0), Bob=(3, 2), Cy=(2, 5))))
+    window = _window(qtbot, store, feed, tmp_path)
+    _scan_to_review(qtbot, window, feed)
+    with MatchStore(store.path) as elsewhere:
+        cy = elsewhere.load(match_id).players[2]
+        elsewhere.leave(match_id, "Cy")
+        elsewhere.join(match_id, Player("Di", cy.deck), start=0)
+    _ok(window.confirm)
+    assert window.confirm is None and window.scan is None
+    assert window.statusBar().currentMessage().endswith(
+        "Its players were changed elsewhere: scan the round again."
+    )
+    assert len(store.load(match_id).rounds) == 1
+
+
 def test_a_match_deleted_elsewhere_during_a_review_ends_the_scan(qtbot, store, feed, tmp_path):
     # each Enter said "no match 1" alone, and the scan had to be left by hand (review)
     match_id = store.create_match(match_of())

@@ -572,6 +572,11 @@ def test_corrections_follow_players_renamed_and_a_scan_ends_when_a_shot_deck_cha
         "A deck at the table changed during the scan: scan the round again"
     )
     assert why_a_scan_ends(shot, seats[:1]).startswith("A player joined or left")
+    # one who left and a newcomer on their deck in their place is no rename (review)
+    newcomer = (seats[0], Player("Di", "red-buggy", joined=1))
+    assert why_a_scan_ends(shot, newcomer).startswith("A player joined or left")
+    back = (seats[0], Player("Dan", "red-buggy", sat_out=(2,)))  # (one who came back)
+    assert why_a_scan_ends(session, back).startswith("A player joined or left")
 
 
 def test_corrections_are_kept_where_the_shots_still_propose_what_they_did() -> None:
