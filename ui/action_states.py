@@ -81,7 +81,7 @@ def why_not(
     if kind == "enter_round" and decided:
         return PLAY_ON
     if kind == "redo":
-        return "no round undone to bring back"
+        return "nothing undone to bring back"
     if kind == "delete_round" and not match.rounds:
         return "no round yet"
     if kind in ("join", "come_back") and decided:

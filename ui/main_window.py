@@ -229,7 +229,7 @@ class MainWindow(QMainWindow):
         self.manual_action = self._action("Enter by &hand", self.rounds.enter_by_hand, "Ctrl+M")
         self.undo_action = self._action("&Undo round", self.changes.undo, "Ctrl+Z", short="Undo")
         self.redo_action = self._action(
-            "&Redo round", self.changes.redo, "Ctrl+Shift+Z", short="Redo"
+            "&Redo", self.changes.redo, "Ctrl+Shift+Z", short="Redo"
         )
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.delete_round_action = self._action(
@@ -327,9 +327,11 @@ class MainWindow(QMainWindow):
         )
         self.delete_round_action.setEnabled(states.delete_round)
         self.redo_action.setEnabled(states.redo)
-        redo = "round" if undone is None or undone.what is None else undone.what
-        self.redo_action.setText(f"&Redo {redo.replace('&', '&&')}")
-        self.redo_action.setToolTip(as_plain(f"Redo {redo} (Ctrl+Shift+Z)"))
+        # (with nothing undone, no "round": a leave undone and then dropped by a change since
+        # left "Redo round" and "no round undone", of what was never a round; review)
+        redo = "" if undone is None else " round" if undone.what is None else f" {undone.what}"
+        self.redo_action.setText(f"&Redo{redo.replace('&', '&&')}")
+        self.redo_action.setToolTip(as_plain(f"Redo{redo} (Ctrl+Shift+Z)"))
         for action in (self.match_settings_action, self.players_action, self.export_action):
             action.setEnabled(states.of_the_match)
         for action in (

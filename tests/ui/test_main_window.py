@@ -2070,7 +2070,7 @@ def test_every_toolbar_button_shows_on_a_1024_pixel_window(qtbot, store, feed, t
     overflow = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
     assert overflow is None or not overflow.isVisible()
     # the keys are said in the buttons' tips, and beside each action in the menus
-    assert window.redo_action.toolTip() == "Redo round (Ctrl+Shift+Z)"
+    assert window.redo_action.toolTip() == "Redo (Ctrl+Shift+Z)"  # (nothing undone)
     assert window.scan_action.toolTip() == "Scan round (Space)"
     assert window.settings_action.toolTip() == "Settings (Ctrl+,)"
     assert "Ctrl" not in window.undo_action.text()
