@@ -228,9 +228,7 @@ class MainWindow(QMainWindow):
         )
         self.manual_action = self._action("Enter by &hand", self.rounds.enter_by_hand, "Ctrl+M")
         self.undo_action = self._action("&Undo round", self.changes.undo, "Ctrl+Z", short="Undo")
-        self.redo_action = self._action(
-            "&Redo", self.changes.redo, "Ctrl+Shift+Z", short="Redo"
-        )
+        self.redo_action = self._action("&Redo", self.changes.redo, "Ctrl+Shift+Z", short="Redo")
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.delete_round_action = self._action(
             "&Delete round… (the one chosen in the table)", self.changes.delete_round, "Delete"

@@ -260,6 +260,7 @@ def why_a_scan_ends(session: ScanSession, seated: Sequence[Player]) -> str | Non
     changed elsewhere meanwhile), or None: it goes on, each seat renamed as it is now. Its
     shots hold counts among the decks in play when each was shot: a seat whose deck changed
     since would be read as 0 cards (Bob's 5 and 3 become 0 and 0, unsaid)."""
+
     # a seat is the same player renamed where it joined when it did, from the same start: one
     # who left and a newcomer on their deck, seated in their place, is another (the round Cy
     # played was saved to Di, who had not sat down; review)
