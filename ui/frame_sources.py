@@ -72,6 +72,7 @@ class ImageLoopSource:
         self._unreadable: set[int] = set()  # damaged photos among good ones: passed over
         self._gone_since: float | None = None  # since when no picture has read (all failed)
         self._gone_turns = 0  # turns whose picture failed since then
+        self._turn_failed = False  # the turn's picture failed to read: the next read turns
         self._read_once: set[int] = set()  # the pictures that have read
         # why the last picture to fail of those that had read failed: the one that went, where
         # the last failure may be of a file that never was a picture
@@ -100,7 +101,13 @@ class ImageLoopSource:
         now = self._clock()
         if self._turn_since is None:
             self._turn_since = now
-        turned = self._turn_reads >= self._repeat and now - self._turn_since >= self._seconds
+        # a picture that failed ends its turn at once, and once none reads each read tries the
+        # next: a folder gone is said GONE_AFTER_S on, not after two whole turns of every
+        # picture's seconds (a minute for ten photos)
+        turned = (
+            self._turn_reads >= self._repeat and now - self._turn_since >= self._seconds
+        ) or self._turn_failed
+        self._turn_failed = False
         if turned:
             self._turn, self._turn_reads, self._turn_since = self._turn + 1, 0, now
             if self._turn % len(self._paths) == 0:
@@ -119,6 +126,7 @@ class ImageLoopSource:
                 self._gone_since = None
             except UserError as exc:  # the last good picture stays in view; the loop goes on
                 self._unreadable.add(index)
+                self._turn_failed = True
                 if index in self._read_once:
                     self._went = exc
                 self._said_gone(self._went or exc, now)

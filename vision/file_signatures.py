@@ -46,7 +46,9 @@ def ends_early(data: bytes) -> bool:
         return len(data) < 8 + struct.unpack("<I", data[4:8])[0]
     if data[:6] in (b"GIF87a", b"GIF89a"):
         return _gif_ends_early(data)
-    if data[:2] == b"BM" and len(data) >= 14:  # (the file's size, and where its pixels start)
+    if data[:2] == b"BM" and len(data) >= 18:  # (the file's size, and where its pixels start)
+        if struct.unpack("<I", data[14:18])[0] not in _BMP_HEADER_SIZES:
+            return False  # (no BMP's: a text beginning "BMW 320i" was said cut short)
         size, start = struct.unpack("<I", data[2:6])[0], struct.unpack("<I", data[10:14])[0]
         return len(data) < size or len(data) <= start
     if data[:4] in TIFF_SIGNATURES:
@@ -54,6 +56,8 @@ def ends_early(data: bytes) -> bool:
     return False
 
 
+# the sizes a BMP's second header is written in (OS/2 1.x, Windows 3.x, the extended ones)
+_BMP_HEADER_SIZES: Final = frozenset({12, 16, 40, 52, 56, 64, 108, 124})
 # a TIFF's tags that say where its pixels lie: strips (offsets, byte counts) or tiles
 _TIFF_PIXEL_TAGS: Final = {273: "offsets", 279: "counts", 324: "offsets", 325: "counts"}
 # the bytes of one value of each TIFF field type (BYTE, ASCII, SHORT, LONG, RATIONAL, ...)

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from blitzcam.errors import UserError
-from blitzcam.paths import not_there
+from blitzcam.paths import not_there, out_of_reach
 from blitzcam.vision.colour_profile import as_srgb, embedded_profile, may_carry_profile
 from blitzcam.vision.decoder_log import LIBJPEG_LINES, LIBPNG_LINES, decoder_lines, quiet_opencv
 from blitzcam.vision.exif_orientation import as_stored, stored_orientation, upright
@@ -692,7 +692,10 @@ def read_file_bytes(path: Path) -> bytes:
     except FileNotFoundError:
         raise ImageError(f"{path}: {not_there(path)}") from None
     except PermissionError:
-        raise ImageError(f"{path}: cannot read the file: permission denied") from None
+        # (the folder it is in, where that is what cannot be entered: "the file" was said of
+        # a name not there)
+        why = out_of_reach(path) or "cannot read the file: permission denied"
+        raise ImageError(f"{path}: {why}") from None
     except OSError as exc:
         raise ImageError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
     return data

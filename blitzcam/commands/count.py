@@ -259,16 +259,30 @@ def _live_hint(given: str, path: Path) -> str:
 
 
 def _demo_meant(given: str) -> str:
-    """A hint where `given`, no file, looks meant for the demo tables: a slip of `demo`, or a
-    checkout's path to them typed outside it (the README's first look), or ""."""
-    import difflib
-
+    """A hint where `given`, no file, looks meant for the demo tables: a slip of `demo` (one
+    letter wrong, missing, added or swapped, its first kept: "memo" is a name of its own), or
+    a checkout's path to them typed outside it (the README's first look), or ""."""
     name = given.strip().lower()
-    if difflib.get_close_matches(name, ["demo"], n=1, cutoff=0.7):
+    if name[:1] == "d" and _one_slip(name, "demo"):
         return " (did you mean demo, the four demo tables?)"
-    if Path(name).parent.as_posix().endswith("datasets/demo"):
+    if Path(name).parent.as_posix() in ("datasets/demo", "./datasets/demo"):
         return " (blitzcam count demo counts the demo tables from any folder)"
     return ""
+
+
+def _one_slip(typed: str, word: str) -> bool:
+    """Whether `typed` is `word` with one letter wrong, missing, added, or two side by side
+    swapped."""
+    if typed == word or abs(len(typed) - len(word)) > 1:
+        return False
+    if len(typed) == len(word):
+        wrong = [i for i, (a, b) in enumerate(zip(typed, word, strict=True)) if a != b]
+        swapped = len(wrong) == 2 and wrong[1] == wrong[0] + 1
+        return len(wrong) == 1 or (
+            swapped and typed[wrong[0]] == word[wrong[1]] and typed[wrong[1]] == word[wrong[0]]
+        )
+    shorter, longer = sorted((typed, word), key=len)
+    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
 
 
 def _demo_named(images: list[str]) -> list[str]:

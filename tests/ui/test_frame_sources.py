@@ -365,6 +365,32 @@ def test_a_folder_of_stills_emptied_while_it_plays_has_failed(tmp_path) -> None:
         reads(beside, 6 + int(GONE_AFTER_S))
 
 
+def test_a_folder_of_photos_gone_is_said_gone_soon_whatever_each_photo_s_seconds(tmp_path) -> None:
+    # each photo's turn 5 s: two turns of each before "gone" were 20 s for three photos, a
+    # minute for ten, the last photo counted as the table meanwhile (diff review)
+    import cv2
+
+    from blitzcam.ui.frame_sources import GONE_AFTER_S, STILL_SHOWN_S
+    from blitzcam.vision.sources import SourceError
+
+    for i in range(10):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), synthetic_frame(i, [])[0])
+    source = open_source(str(tmp_path))
+    now = [0.0]
+    source._clock = lambda: now[0]
+    while now[0] < 3 * STILL_SHOWN_S:  # (counted every 30 ms: a few photos shown)
+        source.read()
+        now[0] += 0.03
+    for picture in tmp_path.iterdir():
+        picture.unlink()
+    gone_at = now[0]
+    with pytest.raises(SourceError, match="none of its pictures can be read any more"):
+        while now[0] < gone_at + 120:
+            source.read()
+            now[0] += 0.03
+    assert now[0] - gone_at < STILL_SHOWN_S + GONE_AFTER_S + 1  # (the photo in view's turn, then)
+
+
 def test_a_url_ending_in_jpg_is_a_stream_not_a_file(monkeypatch) -> None:
     from blitzcam.vision import sources
 
