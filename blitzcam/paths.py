@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import functools
 import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path, PureWindowsPath
@@ -39,9 +40,15 @@ def runs_root() -> Path:
 
 def train_extras_hint() -> str:
     """How to install what training needs, where blitzcam runs from."""
+    if in_a_checkout() and sys.platform == "win32":  # (cmd passes '…' on as typed)
+        return '`.venv\\Scripts\\pip install -e ".[train]"`'
     if in_a_checkout():
         return "`.venv/bin/pip install -e '.[train]'` (make test does)"
-    return "`pip install 'blitzcam[train]'`"
+    return (
+        '`pip install "blitzcam[train]"`'
+        if sys.platform == "win32"
+        else "`pip install 'blitzcam[train]'`"
+    )
 
 
 def expand_home(path: Path) -> Path:

@@ -15,6 +15,7 @@ from blitzcam.commands.deck_option import counting_pipeline, deck_list
 from blitzcam.commands.engine_option import add_engine_argument
 from blitzcam.commands.path_option import (
     STANDARD_INPUT,
+    as_the_shell_expands,
     check_piped,
     is_stream,
     path_argument,
@@ -240,8 +241,12 @@ def _live_hint(given: str, path: Path) -> str:
             endings = sorted({picture.suffix for picture in image_files(path)})
         except UserError as exc:  # (none, or HEIC photos, or a folder that cannot be read)
             return f" ({str(exc).removeprefix(f'{path}: ')})"
-        folder = shlex.quote(given.rstrip("/" + os.sep))
-        patterns = " ".join(f"{folder}/*{ending}" for ending in endings)
+        folder = given.rstrip("/" + os.sep)
+        if sys.platform == "win32":  # (cmd and PowerShell quote with "; blitzcam expands *)
+            folder = f'"{folder}"' if set(folder) & set(" &()^;,'") else folder
+            patterns = " ".join(f"{folder}\\*{ending}" for ending in endings)
+        else:
+            patterns = " ".join(f"{shlex.quote(folder)}/*{ending}" for ending in endings)
         return f" (count its pictures: blitzcam count {patterns})"
     if path.exists() or is_stream(path):
         return ""
@@ -304,6 +309,7 @@ def _demo_named(images: list[str]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError, one_line
 
+    args.images = as_the_shell_expands(args.images)  # (`count photos\*.jpg` on Windows)
     if args.images.count("-") > 1:  # (the second would read nothing: "empty file")
         raise UserError("IMAGE: - (standard input) is given more than once")
     if "-" in args.images:

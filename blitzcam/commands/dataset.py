@@ -10,7 +10,13 @@ from typing import Final
 
 from blitzcam.commands.deck_option import counting_pipeline, deck_list
 from blitzcam.commands.engine_option import add_engine_argument
-from blitzcam.commands.path_option import folder_argument, is_stream, path_argument, path_or_stream
+from blitzcam.commands.path_option import (
+    as_the_shell_expands,
+    folder_argument,
+    is_stream,
+    path_argument,
+    path_or_stream,
+)
 from blitzcam.errors import UserError
 
 
@@ -239,6 +245,8 @@ def _prelabel(args: argparse.Namespace) -> int:
 
     if args.out is not None and args.out.exists() and not args.out.is_dir():
         raise UserError(f"--out {args.out}: not a folder")
+    # (`prelabel photos\*.jpg` on Windows, whose shells pass the pattern on as typed)
+    args.images = [Path(name) for name in as_the_shell_expands([str(p) for p in args.images])]
     # (first: a bad --in-play, --model or --decks refused after --out was made left it empty)
     pipeline = counting_pipeline(args)
     made_out = args.out is not None and not args.out.exists()  # (left empty: taken away)

@@ -60,3 +60,28 @@ def check_piped(option: str, example: str, *, what: str = "a picture") -> None:
             f"{option}: - reads {what} from standard input, which is {which}: pipe one in "
             f"(`{example}`)"
         )
+
+
+_WILDCARDS: Final = frozenset("*?[")
+
+
+def as_the_shell_expands(typed: list[str], *, platform: str | None = None) -> list[str]:
+    """File names as a POSIX shell gives them: on Windows, whose shells pass `photos\\*.jpg`
+    on as typed, each that names no file and holds a wildcard is the files it matches, in
+    order (kept as typed where none does, as a shell keeps it, so it is said "no such file").
+    Elsewhere `typed` as it is: a name with a `*` in it there is the shell's to expand."""
+    import glob
+    import os
+    import sys
+
+    if (platform or sys.platform) != "win32":
+        return list(typed)
+    names: list[str] = []
+    for text in typed:
+        if _WILDCARDS.isdisjoint(text) or os.path.lexists(text):
+            names.append(text)
+            continue
+        # (the pattern whole, as typed, drive and folders included: Path.glob takes only the
+        # part under a folder it is asked of)
+        names += sorted(glob.glob(os.path.expanduser(text))) or [text]  # noqa: PTH111, PTH207
+    return names

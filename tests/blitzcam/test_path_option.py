@@ -66,3 +66,32 @@ def test_a_leading_tilde_is_the_home_folder_for_every_path_option(
     assert path_argument("a~b") == Path("a~b")  # a ~ inside a name is the name's
     assert main(["evaluate", "--data=~/none"]) == 2
     assert f"--data {tmp_path / 'none'}: no such folder" in capsys.readouterr().err
+
+
+def test_wildcards_are_expanded_on_windows_as_a_posix_shell_does(tmp_path: Path, monkeypatch) -> None:
+    # cmd and PowerShell pass `photos\*.jpg` on as typed: the README's `count PHOTOS/*.jpg`
+    # said "no such file" there (portability review)
+    from blitzcam.commands.path_option import as_the_shell_expands
+
+    for name in ("b.jpg", "a.jpg", "c.png", "[x].jpg"):
+        (tmp_path / name).write_bytes(b"")
+    monkeypatch.chdir(tmp_path)
+    typed = ["*.jpg", "none*.jpg", "c.png", "[x].jpg", "-"]
+    assert as_the_shell_expands(typed, platform="win32") == [
+        "[x].jpg", "a.jpg", "b.jpg", "none*.jpg", "c.png", "[x].jpg", "-",
+    ]  # (a name that is a file is kept, wildcards and all; one matching none, as typed)
+    assert as_the_shell_expands(typed, platform="linux") == typed  # (the shell's, there)
+
+
+def test_count_s_hint_for_a_folder_is_written_as_windows_shells_read_it(tmp_path: Path, monkeypatch, capsys) -> None:
+    import sys
+
+    from blitzcam.commands.count import _live_hint
+
+    (tmp_path / "phone pics").mkdir()
+    (tmp_path / "phone pics" / "IMG_1.JPG").write_bytes(b"")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "platform", "win32")
+    assert _live_hint("phone pics", Path("phone pics")) == (
+        ' (count its pictures: blitzcam count "phone pics"\\*.JPG)'
+    )

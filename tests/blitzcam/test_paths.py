@@ -136,6 +136,11 @@ def test_runs_go_into_the_checkout_and_an_installed_blitzcam_s_into_the_data_fol
     assert not paths.in_a_checkout()
     assert paths.runs_root() == tmp_path / "data" / "runs"
     assert paths.train_extras_hint() == "`pip install 'blitzcam[train]'`"
+    monkeypatch.setattr(paths.sys, "platform", "win32")  # (cmd passes '…' on as typed)
+    assert paths.train_extras_hint() == '`pip install "blitzcam[train]"`'
+    monkeypatch.undo()
+    monkeypatch.setenv("BLITZCAM_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(paths, "REPO_ROOT", site_packages)
     # its trained model is exported into the run, never over the installed one
     run = tmp_path / "data" / "runs" / "detector"
     run.mkdir(parents=True)
