@@ -270,7 +270,8 @@ class EnrollDialog(QDialog):
         if not self._latest and getattr(self._source, "demo", False) and not self._read_only:
             # no camera: else the demo's whole tables stand under "hold one back under the camera",
             # and Enroll says "more than one card"
-            shown, self._intro = self._intro, DEMO_INTRO
+            because = str(getattr(self._source, "demo_because", "") or "")
+            shown, self._intro = self._intro, DEMO_INTRO + (f" ({because})" if because else "")
             if self.message.text() == shown:
                 self.message.setText(self._intro)
         self._latest = item

@@ -21,6 +21,7 @@ from blitzcam.ui.counting_worker import FrameSource
 
 if TYPE_CHECKING:  # (vision/ is imported when a source opens, not with the window)
     from blitzcam.vision.capture_source import Frame
+    from blitzcam.vision.sources import SourceError
 
 # Each still of a folder or the demo is shown for so many reads and seconds at least: enough
 # reads for a view to settle (its first, then three still ones over a second: vision.stabilise.
@@ -69,6 +70,7 @@ class ImageLoopSource:
         self._turn_since: float | None = None
         self._shown = 0
         self.demo = False  # the bundled demo footage (`demo_source`)
+        self.demo_because = ""  # why the demo stands in for the first camera, where it may say
         self._unreadable: set[int] = set()  # damaged photos among good ones: passed over
         self._gone_since: float | None = None  # since when no picture has read (all failed)
         self._gone_turns = 0  # turns whose picture failed since then
@@ -267,23 +269,43 @@ def _first_camera_or_demo() -> FrameSource:
 
     try:
         source = vision_open("0")
-    except SourceError:
+    except SourceError as exc:
         if cameras_attached():
             raise
-        return demo_source()
+        return _demo_instead(exc)
     try:
         first = source.read()
-    except SourceError:
+    except SourceError as exc:
         if cameras_attached():
             source.close()
             raise
-        first = None
+        first, failed = None, exc
+    else:
+        failed = SourceError("camera 0: it opened but gave no picture")
     if first is None:
         source.close()
         if cameras_attached():
-            raise SourceError("camera 0: it opened but gave no picture")
-        return demo_source()
+            raise failed
+        return _demo_instead(failed)
     return _Primed(source, first)
+
+
+def _demo_instead(failed: SourceError) -> FrameSource:
+    """The demo footage standing in for the first camera, which `failed`: where the system
+    lists no camera (Windows, macOS), why is said beside it, since there it may be one in use
+    by another program or not yet allowed (the demo alone said nothing of either)."""
+    source = demo_source()
+    if cameras_attached() is None:
+        allow = (
+            "System Settings › Privacy & Security › Camera"
+            if sys.platform == "darwin"
+            else "Settings › Privacy & security › Camera"
+        )
+        source.demo_because = (
+            f"no camera opened ({failed}): none attached, one in use by another program, or "
+            f"camera access not allowed ({allow})"
+        )
+    return source
 
 
 # the cameras and streams an OpenedLater is opening or holding, by spec: a scan left while its
@@ -322,6 +344,11 @@ class _Wrapping:
     def demo(self) -> bool:
         """Whether the wrapped source is the bundled demo footage (none chosen, or no camera)."""
         return bool(getattr(self._source, "demo", False))
+
+    @property
+    def demo_because(self) -> str:
+        """Why the demo stands in for the first camera, where it says ("" otherwise)."""
+        return str(getattr(self._source, "demo_because", "") or "")
 
     def peek(self) -> Frame | None:
         """The wrapped source's newest frame for the live view; None where it has none to give

@@ -63,11 +63,11 @@ from blitzcam.ui.text_size import text_scale
 
 PANEL_WIDTH: Final = 380  # the side panel at the base text size, in pixels
 COLUMN_GAP: Final = 14  # between the players' columns at the base text size, in pixels
-# the width of each player's back beside their row, laid out in full and compact (at 32 a row
-# is 56 px high: five of eight players' rows in view in a 1024 x 640 window)
 DEMO_WARNING: Final = (
     "⚠ Demo footage: blitzcam's own tables, not your camera's (Camera › Settings… chooses one)"
 )
+# the width of each player's back beside their row, laid out in full and compact (at 32 a row
+# is 56 px high: five of eight players' rows in view in a 1024 x 640 window)
 BACK_FULL: Final = 32
 BACK_COMPACT: Final = 18
 FEW_ROWS: Final = 5  # ... drawn small for more players than this only (all fit a laptop's scan)
@@ -80,6 +80,15 @@ COMPACT_BELOW: Final = 640
 WARNING_TOLD_AGAIN_S: Final = 10.0
 SHOT_CALLED_OFF: Final = "Shot called off"
 SHOT_CALLED_OFF_MORE: Final = " (Backspace again drops the last shot taken)"
+
+
+def demo_warning(source: object) -> str:
+    """What a scan of `source` says of the demo footage: "" where it is no demo; why it stands
+    in for the first camera, where the source says."""
+    if not getattr(source, "demo", False):
+        return ""
+    because = str(getattr(source, "demo_because", "") or "")
+    return f"{DEMO_WARNING}: {because}" if because else DEMO_WARNING
 
 
 class ScanView(QWidget):
@@ -371,7 +380,7 @@ class ScanView(QWidget):
             set_styled(self.live_counts[name], settling=self._settling)
         # (else the demo's tables are counted for the players unsaid: no camera was found, or
         # none chosen)
-        demo = DEMO_WARNING if getattr(self._source, "demo", False) else ""
+        demo = demo_warning(self._source)
         self._table_warned = "\n".join(
             line
             for line in (

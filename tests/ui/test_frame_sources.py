@@ -132,12 +132,22 @@ def test_no_camera_spec_falls_back_to_the_demo_when_no_camera_opens(monkeypatch)
     def no_camera(spec, **kw):
         raise sources.SourceError(f"camera {spec}: cannot open it")
 
+    from blitzcam.ui.scan import DEMO_WARNING, demo_warning
+
     monkeypatch.setattr(sources, "open_source", no_camera)
     for listed in (False, None):  # no camera device; a system that cannot tell
         monkeypatch.setattr(frame_sources, "cameras_attached", lambda listed=listed: listed)
         source = open_source("")
         assert source.read() is not None  # the demo's first picture
         assert isinstance(source._source, ImageLoopSource)
+        # where the system cannot tell, the camera may be busy or not allowed: said beside the
+        # demo (it said nothing of either; portability review)
+        said = demo_warning(source)
+        if listed is None:
+            assert said.startswith(f"{DEMO_WARNING}: no camera opened (camera 0: cannot open it)")
+            assert "in use by another program, or camera access not allowed" in said
+        else:
+            assert said == DEMO_WARNING  # (no camera device: the demo says it all)
         source.close()  # camera 0 is let go: the next scan may have it
 
 
