@@ -727,6 +727,7 @@ def test_start_lowest_in_a_team_match_is_said_as_typed(tmp_path: Path, capsys: p
         ({1: {"team": "north"}}, "player Bob: team 'north' is team 'North' written another way"),
         # a start `join` refuses: the match decided as Cy first plays
         ({2: {"joined": 1, "start": 500}}, "player Cy: a start of 500 reaches the target (75)"),
+        ({2: {"joined": 1, "start": 75}}, "player Cy: a start of 75 reaches the target (75)"),
         # a team match takes latecomers from 0
         ({2: {"joined": 1, "start": 5}, 1: {"team": "South"}}, "player Cy: started from 5, and a team match"),
     ],
