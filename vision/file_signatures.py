@@ -97,6 +97,16 @@ def _tiff_ends_early(data: bytes) -> bool:
     return any(offset + length > len(data) for offset, length in pairs)
 
 
+def gif_lacks_only_its_trailer(data: bytes) -> bool:
+    """Whether a GIF is whole but for its last byte, the trailer (";"): its pictures all
+    there, as some writers leave them, which OpenCV refuses and Pillow reads."""
+    return (
+        data[:6] in (b"GIF87a", b"GIF89a")
+        and _gif_ends_early(data)
+        and not (_gif_ends_early(data + b";"))
+    )
+
+
 def _gif_ends_early(data: bytes) -> bool:
     """Whether a GIF's blocks run past the file's end before its trailer (";")."""
     pos = 13

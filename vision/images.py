@@ -33,6 +33,7 @@ from blitzcam.vision.file_signatures import (
     PNG_SIGNATURE,
     TIFF_SIGNATURES,
     ends_early,
+    gif_lacks_only_its_trailer,
     is_text,
     png_chunks,
 )
@@ -385,6 +386,8 @@ def decode_picture(data: bytes, *, name: str, max_side: int = MAX_SIDE, over: in
         if not _only_end_marker_missing(data):
             raise ImageError(f"{name}: cannot decode image: the file is truncated")
         data += b"\xff\xd9"
+    if gif_lacks_only_its_trailer(data):  # (as a JPEG's end marker: put back)
+        data += b";"
     if jpeg:
         data, read_whole = _as_libjpeg_reads_it(data, name)
     needed, kind = _png_decode_bytes(data, size), "PNG"

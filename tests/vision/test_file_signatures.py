@@ -86,3 +86,14 @@ def test_a_cut_file_is_said_truncated_when_it_does_not_decode() -> None:
         data = FORMATS[fmt]()
         with pytest.raises(UserError, match=r"^x: cannot decode image: the file is truncated$"):
             decode_image(data[: len(data) // 2], name="x")
+
+
+def test_a_gif_lacking_only_its_trailer_is_read_as_a_jpeg_lacking_its_end_marker_is() -> None:
+    # (OpenCV refused it and it was said cut short; Pillow reads it: diff review)
+    from blitzcam.vision.file_signatures import gif_lacks_only_its_trailer
+    from blitzcam.vision.images import decode_image
+
+    data = FORMATS["gif"]()
+    assert gif_lacks_only_its_trailer(data[:-1]) and not gif_lacks_only_its_trailer(data)
+    assert not gif_lacks_only_its_trailer(data[: len(data) // 2])  # (cut in its pictures)
+    assert decode_image(data[:-1], name="x").shape == decode_image(data, name="x").shape
