@@ -261,13 +261,18 @@ def why_a_scan_ends(session: ScanSession, seated: Sequence[Player]) -> str | Non
     shots hold counts among the decks in play when each was shot: a seat whose deck changed
     since would be read as 0 cards (Bob's 5 and 3 become 0 and 0, unsaid)."""
 
-    # a seat is the same player renamed where it joined when it did, from the same start: one
-    # who left and a newcomer on their deck, seated in their place, is another (the round Cy
-    # played was saved to Di, who had not sat down; review)
+    # a seat under another name is another player where it also joined at another time,
+    # from another start or sat other rounds out: one who left and a newcomer on their deck,
+    # seated in their place (the round Cy played was saved to Di, who had not sat down;
+    # review). Renamed, it is the same seat; a round deleted moves a latecomer's `joined`, and
+    # it is the same player too (a diff review found that scan ended)
     def seat(player: Player) -> tuple[int, int, tuple[int, ...]]:
         return player.joined, player.start, player.sat_out
 
-    if [seat(p) for p in seated] != [seat(p) for p in session.players]:
+    if len(seated) != len(session.players) or any(
+        now.name != then.name and seat(now) != seat(then)
+        for now, then in zip(seated, session.players, strict=True)
+    ):
         return "A player joined or left during the scan: scan the round again"
     if session.all_shots and [p.deck for p in seated] != [p.deck for p in session.players]:
         return "A deck at the table changed during the scan: scan the round again"

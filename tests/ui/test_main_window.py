@@ -1211,6 +1211,26 @@ def test_a_newcomer_seated_on_a_leaver_s_deck_elsewhere_ends_the_scan(qtbot, sto
     assert len(store.load(match_id).rounds) == 1
 
 
+def test_a_round_deleted_elsewhere_during_a_scan_keeps_a_latecomer_s_seat(qtbot, store, feed, tmp_path):
+    # deleting round 1 moves Di's `joined` back: taken for a player who joined or left, the
+    # scan ended behind its open review with a false reason (diff review)
+    from blitzcam.game.decks import DECK_NAMES
+    from blitzcam.game.rules import Player
+
+    match_id = store.create_match(match_of(round_of(Ann=(4, 0), Bob=(3, 2), Cy=(2, 5))))
+    store.join(match_id, Player("Di", DECK_NAMES[3]), start=0)
+    store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 2), Cy=(2, 5), Di=(3, 1)))
+    window = _window(qtbot, store, feed, tmp_path)
+    _scan_to_review(qtbot, window, feed)
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.delete_round(match_id, 1)
+    _ok(window.confirm)  # refused as changed elsewhere: the scan stays, reviewed again
+    assert window.scan is not None
+    assert "joined or left" not in window.statusBar().currentMessage()
+    _ok(window.confirm)
+    assert len(store.load(match_id).rounds) == 2
+
+
 def test_a_match_deleted_elsewhere_during_a_review_ends_the_scan(qtbot, store, feed, tmp_path):
     # each Enter said "no match 1" alone, and the scan had to be left by hand (review)
     match_id = store.create_match(match_of())

@@ -577,6 +577,8 @@ def test_corrections_follow_players_renamed_and_a_scan_ends_when_a_shot_deck_cha
     assert why_a_scan_ends(shot, newcomer).startswith("A player joined or left")
     back = (seats[0], Player("Dan", "red-buggy", sat_out=(2,)))  # (one who came back)
     assert why_a_scan_ends(session, back).startswith("A player joined or left")
+    moved = (seats[0], Player("Bob", "red-buggy", joined=1))  # (a round before deleted)
+    assert why_a_scan_ends(shot, moved) is None
 
 
 def test_corrections_are_kept_where_the_shots_still_propose_what_they_did() -> None:
