@@ -271,7 +271,8 @@ class EnrollDialog(QDialog):
             # no camera: else the demo's whole tables stand under "hold one back under the camera",
             # and Enroll says "more than one card"
             because = str(getattr(self._source, "demo_because", "") or "")
-            shown, self._intro = self._intro, DEMO_INTRO + (f" ({because})" if because else "")
+            said = f"{because[:1].upper()}{because[1:]} " if because else ""
+            shown, self._intro = self._intro, said + DEMO_INTRO
             if self.message.text() == shown:
                 self.message.setText(self._intro)
         self._latest = item

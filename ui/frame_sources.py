@@ -292,18 +292,14 @@ def _first_camera_or_demo() -> FrameSource:
 
 def _demo_instead(failed: SourceError) -> FrameSource:
     """The demo footage standing in for the first camera, which `failed`: where the system
-    lists no camera (Windows, macOS), why is said beside it, since there it may be one in use
-    by another program or not yet allowed (the demo alone said nothing of either)."""
+    lists no camera (Windows, macOS), why it may not have opened is said beside it, since
+    there it may be one in use by another program or not yet allowed (the demo alone said
+    nothing of either). Short: it stands in the scan's side panel."""
     source = demo_source()
     if cameras_attached() is None:
-        allow = (
-            "System Settings › Privacy & Security › Camera"
-            if sys.platform == "darwin"
-            else "Settings › Privacy & security › Camera"
-        )
         source.demo_because = (
-            f"no camera opened ({failed}): none attached, one in use by another program, or "
-            f"camera access not allowed ({allow})"
+            "no camera opened: in use by another program, or not allowed in the system's "
+            "privacy settings?"
         )
     return source
 

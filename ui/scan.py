@@ -88,7 +88,7 @@ def demo_warning(source: object) -> str:
     if not getattr(source, "demo", False):
         return ""
     because = str(getattr(source, "demo_because", "") or "")
-    return f"{DEMO_WARNING}: {because}" if because else DEMO_WARNING
+    return f"⚠ Demo footage: {because}" if because else DEMO_WARNING
 
 
 class ScanView(QWidget):

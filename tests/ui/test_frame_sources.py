@@ -144,8 +144,10 @@ def test_no_camera_spec_falls_back_to_the_demo_when_no_camera_opens(monkeypatch)
         # demo (it said nothing of either; portability review)
         said = demo_warning(source)
         if listed is None:
-            assert said.startswith(f"{DEMO_WARNING}: no camera opened (camera 0: cannot open it)")
-            assert "in use by another program, or camera access not allowed" in said
+            assert said == (
+                "⚠ Demo footage: no camera opened: in use by another program, or not allowed in "
+                "the system's privacy settings?"
+            )
         else:
             assert said == DEMO_WARNING  # (no camera device: the demo says it all)
         source.close()  # camera 0 is let go: the next scan may have it
