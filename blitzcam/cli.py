@@ -15,6 +15,7 @@ import io
 import os
 import re
 import signal
+import stat
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -180,10 +181,18 @@ class _GuardedOutput:
         except BrokenPipeError:
             raise
         except OSError as exc:
-            if sys.platform == "win32" and exc.errno == errno.EINVAL:
-                # (Windows says a reader gone away as "Invalid argument": python/cpython#79935)
+            if sys.platform == "win32" and exc.errno == errno.EINVAL and self._to_a_pipe():
+                # (Windows says a reader gone away as "Invalid argument": python/cpython#79935;
+                # to a file, it says many failures so, a share lost or a disk full among them)
                 raise BrokenPipeError(errno.EPIPE, "the reader went away") from None
             raise OutputError(exc.strerror or str(exc)) from None
+
+    def _to_a_pipe(self) -> bool:
+        """Whether the stream writes to a pipe (where a reader can go away)."""
+        try:
+            return stat.S_ISFIFO(os.fstat(self._stream.fileno()).st_mode)  # type: ignore[attr-defined]
+        except (AttributeError, OSError, ValueError):
+            return False
 
     def write(self, text: str | bytes) -> object:
         if not isinstance(text, bytes | bytearray | memoryview):

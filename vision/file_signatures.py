@@ -98,36 +98,44 @@ def _tiff_ends_early(data: bytes) -> bool:
 
 
 def gif_lacks_only_its_trailer(data: bytes) -> bool:
-    """Whether a GIF is whole but for its last byte, the trailer (";"): its pictures all
-    there, as some writers leave them, which OpenCV refuses and Pillow reads."""
-    return (
-        data[:6] in (b"GIF87a", b"GIF89a")
-        and _gif_ends_early(data)
-        and not (_gif_ends_early(data + b";"))
-    )
+    """Whether a GIF is whole but for its last byte, the trailer (";"), with a picture in it,
+    as some writers leave them: OpenCV refuses it and Pillow reads it. (Cut between the
+    frames of an animation it is so too: its first is what is read.)"""
+    if data[:6] not in (b"GIF87a", b"GIF89a") or data.endswith(b";"):
+        return False
+    ends_early, images = _gif_walk(data + b";")
+    return not ends_early and images > 0
 
 
 def _gif_ends_early(data: bytes) -> bool:
     """Whether a GIF's blocks run past the file's end before its trailer (";")."""
+    return _gif_walk(data)[0]
+
+
+def _gif_walk(data: bytes) -> tuple[bool, int]:
+    """A GIF's blocks walked: whether they run past its end before its trailer, and the
+    pictures passed on the way."""
+    images = 0
     pos = 13
     if len(data) < pos:
-        return True
+        return True, 0
     if data[10] & 0x80:  # a global colour table
         pos += 3 << ((data[10] & 7) + 1)
     while pos < len(data):
         block = data[pos]
         if block == 0x3B:
-            return False
+            return False, images
         if block == 0x21:  # an extension: its label, then sub-blocks
             pos += 2
         elif block == 0x2C:  # an image: its descriptor, a local colour table, LZW's code size
             if pos + 10 > len(data):
-                return True
+                return True, images
+            images += 1
             flags = data[pos + 9]
             pos += 10 + ((3 << ((flags & 7) + 1)) if flags & 0x80 else 0) + 1
         else:
-            return False  # (not a GIF's block: damaged, not cut short)
+            return False, images  # (not a GIF's block: damaged, not cut short)
         while pos < len(data) and data[pos]:  # sub-blocks, each its length first, to a 0
             pos += 1 + data[pos]
         pos += 1
-    return True
+    return True, images

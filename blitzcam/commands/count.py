@@ -242,9 +242,14 @@ def _live_hint(given: str, path: Path) -> str:
         except UserError as exc:  # (none, or HEIC photos, or a folder that cannot be read)
             return f" ({str(exc).removeprefix(f'{path}: ')})"
         folder = given.rstrip("/" + os.sep)
-        if sys.platform == "win32":  # (cmd and PowerShell quote with "; blitzcam expands *)
-            folder = f'"{folder}"' if set(folder) & set(" &()^;,'") else folder
-            patterns = " ".join(f"{folder}\\*{ending}" for ending in endings)
+        if sys.platform == "win32":
+            # (blitzcam expands * there: a [ in the folder's name escaped for it; each pattern
+            # quoted whole, as PowerShell splits "a b"\*.jpg in two)
+            import glob
+
+            written = [f"{glob.escape(folder)}\\*{ending}" for ending in endings]
+            quoted = [f'"{p}"' if set(p) & set(" &()^;,'") else p for p in written]
+            patterns = " ".join(quoted)
         else:
             patterns = " ".join(f"{shlex.quote(folder)}/*{ending}" for ending in endings)
         return f" (count its pictures: blitzcam count {patterns})"

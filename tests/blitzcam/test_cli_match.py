@@ -290,20 +290,37 @@ def test_a_reader_gone_away_on_windows_is_a_broken_pipe_not_a_failed_write(monke
     # Windows says a write to a pipe whose reader closed as "Invalid argument": exit 74 and
     # "cannot write the output" where POSIX ends quietly (portability review)
     import errno
+    import os
     import sys
 
     from blitzcam.cli import _GuardedOutput
     from blitzcam.errors import OutputError
 
+    reading, writing = os.pipe()
+
     class Closed:
+        def __init__(self, fd: int) -> None:
+            self.fd = fd
+
+        def fileno(self) -> int:
+            return self.fd
+
         def write(self, text: str) -> int:
             raise OSError(errno.EINVAL, "Invalid argument")
 
-    with pytest.raises(OutputError, match="Invalid argument"):  # (elsewhere: a failure)
-        _GuardedOutput(Closed()).write("x")
-    monkeypatch.setattr(sys, "platform", "win32")
-    with pytest.raises(BrokenPipeError):
-        _GuardedOutput(Closed()).write("x")
+    try:
+        with pytest.raises(OutputError, match="Invalid argument"):  # (elsewhere: a failure)
+            _GuardedOutput(Closed(writing)).write("x")
+        monkeypatch.setattr(sys, "platform", "win32")
+        with pytest.raises(BrokenPipeError):
+            _GuardedOutput(Closed(writing)).write("x")
+        # to a file, Windows says a share lost or a disk full so too: a failure, said (exit
+        # 74), not a reader gone away (diff review)
+        with Path(os.devnull).open("wb") as file, pytest.raises(OutputError, match="Invalid argument"):
+            _GuardedOutput(Closed(file.fileno())).write("x")
+    finally:
+        os.close(reading)
+        os.close(writing)
 
 
 def test_bytes_the_raw_output_takes_in_part_are_written_whole_or_said() -> None:

@@ -93,5 +93,14 @@ def test_count_s_hint_for_a_folder_is_written_as_windows_shells_read_it(tmp_path
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "platform", "win32")
     assert _live_hint("phone pics", Path("phone pics")) == (
-        ' (count its pictures: blitzcam count "phone pics"\\*.JPG)'
-    )
+        ' (count its pictures: blitzcam count "phone pics\\*.JPG")'
+    )  # (quoted whole: PowerShell splits "phone pics"\*.JPG in two; diff review)
+    (tmp_path / "day [1]").mkdir()
+    (tmp_path / "day [1]" / "a.jpg").write_bytes(b"")
+    hint = _live_hint("day [1]", Path("day [1]"))
+    assert hint == ' (count its pictures: blitzcam count "day [[]1]\\*.jpg")'
+    from blitzcam.commands.path_option import as_the_shell_expands
+
+    assert as_the_shell_expands(["day [[]1]\\*.jpg".replace("\\", "/")], platform="win32") == [
+        "day [1]/a.jpg"
+    ]  # (what the hint says finds the pictures)

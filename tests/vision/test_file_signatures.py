@@ -97,3 +97,13 @@ def test_a_gif_lacking_only_its_trailer_is_read_as_a_jpeg_lacking_its_end_marker
     assert gif_lacks_only_its_trailer(data[:-1]) and not gif_lacks_only_its_trailer(data)
     assert not gif_lacks_only_its_trailer(data[: len(data) // 2])  # (cut in its pictures)
     assert decode_image(data[:-1], name="x").shape == decode_image(data, name="x").shape
+
+
+def test_a_gif_cut_before_its_first_picture_is_said_cut_short() -> None:
+    # (taken as lacking only its trailer, it was "not an image file": diff review)
+    from blitzcam.vision.file_signatures import gif_lacks_only_its_trailer
+
+    data = FORMATS["gif"]()
+    header = 13 + (3 << ((data[10] & 7) + 1))  # its header and colour table, no picture
+    assert not gif_lacks_only_its_trailer(data[:header])
+    assert ends_early(data[:header])
