@@ -4,6 +4,7 @@ the shipped weights, the stages those weights went through."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -34,6 +35,11 @@ def open_run(run_dir: Path, recipe: Recipe, *, resume: bool) -> None:
             timing.unlink(missing_ok=True)
 
     path = run_dir / "recipe.json"
+    if resume and (unknown := unknown_recipe_fields(run_dir)):
+        raise UserError(
+            f"{path}: holds fields this blitzcam does not know ({', '.join(unknown)}): started "
+            "by a newer blitzcam? resume it with that one, or start a new run folder"
+        )
     if resume and path.is_file():
         changed = _recipe_changes(run_dir, recipe)
         if changed:
@@ -70,6 +76,12 @@ def _saved_recipe(run_dir: Path) -> dict[str, Any] | None:
     return {**BEFORE_ADDED, **saved} if isinstance(saved, dict) else None
 
 
+def unknown_recipe_fields(run_dir: Path) -> list[str]:
+    """The fields of a run's recipe.json this code does not know (a newer blitzcam's run)."""
+    saved = _saved_recipe(run_dir) or {}
+    return sorted(set(saved) - {field.name for field in dataclasses.fields(Recipe)})
+
+
 def recipe_of_run(run_dir: Path) -> Recipe | None:
     """The recipe a run was started with, which `--resume` goes on with unless told otherwise
     (a resume had to repeat every option the run was started with); None where the folder
@@ -90,8 +102,18 @@ def recipe_of_run(run_dir: Path) -> Recipe | None:
 
 
 # fields added to the recipe after runs had written their recipe.json, with the value that
-# keeps what those runs did (not today's default, which for a stage's budget turns it on)
-BEFORE_ADDED: Final[dict[str, Any]] = {"more_wide_art": False}
+# keeps what those runs did (not today's default, which for a stage's budget turns it on).
+# Stage 5's (66d0518, 2026-12-04): off, as it was before there was one (a run from before it
+# was refused as "resumed with another recipe", no option given; training review)
+BEFORE_ADDED: Final[dict[str, Any]] = {
+    "more_hours": 0.0,
+    "more_scenes": 12000,
+    "more_data_seed": 2030,
+    "more_late_share": 0.25,
+    "more_wide_art": False,
+    "more_batch": 64,
+    "more_lr0": 0.0005,
+}
 
 
 def first_stage_scenes(run_dir: Path, given: Path | None, *, resume: bool) -> Path | None:

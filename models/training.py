@@ -269,12 +269,12 @@ def _finished_weights(stage_dir: Path) -> Path:
     there or do not load as ultralytics' own checkpoints do: else the next stage or the export takes
     them, and dies in a traceback advising to download yolo26n.pt."""
     from blitzcam.errors import UserError
-    from blitzcam.models.run_kind import FINISHED_FILE
 
     weights = _best_weights(stage_dir)
+    # (the whole folder: a stage taken as done by its results.csv, where no finished.json
+    # was written, was told to delete that file, and then the same again; training review)
     again = (
-        f"delete {stage_dir / FINISHED_FILE} and {weights.parent} to train stage "
-        f"{stage_dir.name} again (--resume)"
+        f"delete the folder {stage_dir} and run with --resume: stage {stage_dir.name} trains again"
     )
     if not weights.is_file():  # (ultralytics' loader downloads a weights file it cannot find)
         raise UserError(

@@ -243,15 +243,25 @@ def _train(args: argparse.Namespace) -> int:
         # said when interrupted once the run is one (its recipe written): every step goes on where
         # it stopped, its scenes, crops and epochs; before, a --resume is refused
         args.interrupted_hint = lambda: RESUME_HINT if run_kind(run_dir) == "detector" else None
-        own = keeps_to_itself(run_dir, no_ship=args.no_ship or args.trial, resume=args.resume)
-        weights = train(
-            recipe,
-            scenes_dir=scenes,
-            run_dir=run_dir,
-            resume=args.resume or args.from_shipped,  # the shipped stages are finished ones
-            workers=workers_for(args.workers, said=args.workers != DEFAULT_WORKERS),
-            device=args.device,
-        )
+        # a trial's run resumed without --trial is a trial still (it was told to ship it)
+        trial = args.trial or recipe == TRIAL
+        own = keeps_to_itself(run_dir, no_ship=args.no_ship or trial, resume=args.resume)
+        try:
+            weights = train(
+                recipe,
+                scenes_dir=scenes,
+                run_dir=run_dir,
+                resume=args.resume or args.from_shipped,  # the shipped stages are finished ones
+                workers=workers_for(args.workers, said=args.workers != DEFAULT_WORKERS),
+                device=args.device,
+            )
+        except OSError as exc:  # (a full disk at a checkpoint's save was a traceback)
+            where = f" ({exc.filename})" if exc.filename else ""
+            raise UserError(
+                f"{run_dir}: training stopped: {exc.strerror or exc}{where}; make room, then "
+                "the same command with --resume goes on",
+                exit_code=1,
+            ) from None
         # a run from the shipped weights never replaces them unmeasured (nor the file it went on
         # from, which the model card and recipe.py's digest name)
         no_ship = own or args.from_shipped
@@ -261,7 +271,7 @@ def _train(args: argparse.Namespace) -> int:
             f"detector written: {shipped['onnx']} (counting), {shipped['int8']} (its faster int8 "
             f"export) and {shipped['pt']}"
         )
-        print(next_steps(shipped["onnx"], shipped=not no_ship, trial=args.trial))
+        print(next_steps(shipped["onnx"], shipped=not no_ship, trial=trial))
         return 0
 
 

@@ -151,6 +151,21 @@ def test_a_run_whose_recipe_json_predates_a_field_resumes_with_its_default(
     assert "more_wide_art" not in json.loads((tmp_path / "recipe.json").read_text())
     with pytest.raises(UserError, match=r"another recipe than its recipe\.json \(more_wide_art False there, True now\)"):
         open_run(tmp_path, replace(SHIPPED, more_wide_art=True), resume=True)
+    # a run from before stage 5 existed (none of its fields) resumes with that stage off
+    # (it was refused as resumed with another recipe, no option given; training review)
+    before_5 = {k: v for k, v in json.loads(json.dumps(SHIPPED.as_dict())).items()
+                if not k.startswith("more_")}  # fmt: skip
+    (tmp_path / "recipe.json").write_text(json.dumps(before_5))
+    from blitzcam.models.run_record import recipe_of_run
+
+    resumed = recipe_of_run(tmp_path)
+    assert resumed is not None and resumed.more_hours == 0
+    open_run(tmp_path, resumed, resume=True)
+    # a field this code does not know (a newer blitzcam's run) is said so, not "resume without
+    # the options that change it"
+    (tmp_path / "recipe.json").write_text(json.dumps({**before_5, "later_hours": 1.0}))
+    with pytest.raises(UserError, match=r"recipe\.json: holds fields this blitzcam does not know \(later_hours\): started by a newer"):
+        open_run(tmp_path, SHIPPED, resume=True)
     # a field older still is not taken as today's default: a run from before stage 3 existed
     # resumed would have trained it, and the card (reading recipe.json) left it out
     for field in [k for k in saved if k.startswith("extend_")]:

@@ -663,6 +663,47 @@ def test_a_run_started_with_no_ship_keeps_to_its_folder_when_resumed_without_it(
     assert exported[2:] == [MODELS_DIR] * 3
 
 
+def test_a_trial_resumed_without_trial_is_a_trial_still(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (resumed without --trial it was said "started with --no-ship" and told how to ship the
+    # trial's detector; training review)
+    from blitzcam.models.recipe import TRIAL
+
+    _, exported = _trained_nowhere(monkeypatch, tmp_path)
+    run = tmp_path / "run"
+    assert main(["train", "--trial", "--run", str(run)]) == 0
+    (run / "recipe.json").write_text(json.dumps(TRIAL.as_dict()))  # (as `train` writes it)
+    capsys.readouterr()
+    assert main(["train", "--run", str(run), "--resume"]) == 0
+    out = capsys.readouterr().out
+    assert "--no-ship" not in out and "ship it" not in out and "not to be shipped" in out
+    assert exported == [run.resolve() / "export"] * 2
+
+
+def test_a_full_disk_while_training_is_one_line_saying_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a checkpoint's save on a full disk was a traceback; training review)
+    import errno
+
+    import blitzcam.models.training as training
+
+    _trained_nowhere(monkeypatch, tmp_path)
+
+    def full(recipe, **kw):
+        raise OSError(errno.ENOSPC, "No space left on device", "best.pt")
+
+    monkeypatch.setattr(training, "train", full)
+    run = tmp_path / "run"
+    assert main(["train", "--trial", "--run", str(run)]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"blitzcam train: error: {run.resolve()}: training stopped: No space left on device "
+        "(best.pt); make room, then the same command with --resume goes on\n"
+    )
+
+
 @pytest.mark.slow
 def test_the_stage_5_gpu_script_starts_a_run_on_a_fresh_machine_and_goes_on_with_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -926,6 +967,28 @@ def test_a_checkpoint_cut_short_foreign_or_planted_is_one_line_and_never_run(
         with pytest.raises(UserError, match=r"last\.pt: not a checkpoint .*\); delete it to start"):
             _checkpoint(last)
     assert not was_run(tmp_path)
+
+
+def test_a_finished_stage_s_weights_cut_short_are_told_the_way_to_train_it_again(tmp_path: Path) -> None:
+    # a full disk at the stage's last save: taken as done by its results.csv, its best.pt cut
+    # short was told to delete a finished.json that was not there, and then the same again
+    # (training review); the folder deleted, --resume trains the stage from its start
+    import torch
+
+    from blitzcam.errors import UserError
+    from blitzcam.models.training import _finished_weights
+    from blitzcam.offline import import_ultralytics
+
+    import_ultralytics()  # (as `train` has: offline first)
+    stage = tmp_path / "train"
+    (stage / "weights").mkdir(parents=True)
+    best = stage / "weights" / "best.pt"
+    torch.save({"epoch": -1, "optimizer": None, "pad": list(range(1000))}, best)
+    best.write_bytes(best.read_bytes()[:300])
+    with pytest.raises(UserError, match=rf"best\.pt: stage train's weights do not load .*; "
+                       rf"delete the folder {stage} and run with --resume: stage train trains "
+                       r"again$"):  # fmt: skip
+        _finished_weights(stage)
 
 
 def test_a_resumed_stage_trains_on_the_crops_of_its_own_run_folder(tmp_path: Path) -> None:
