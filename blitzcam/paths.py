@@ -245,6 +245,8 @@ def why_no_folder(path: Path, error: OSError) -> str:
 
 # what the system says of a place that takes no writing: no permission, a read-only drive
 UNWRITABLE: Final = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+# ... and of one with no room left: a full disk, this user's quota, a file-size limit
+NO_ROOM: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 def run_writes(command: Callable[[T], int]) -> Callable[[T], int]:
@@ -259,9 +261,15 @@ def run_writes(command: Callable[[T], int]) -> Callable[[T], int]:
         try:
             return command(args)
         except OSError as exc:
+            where = exc.filename if exc.filename is not None else "the run folder"
+            if exc.errno in NO_ROOM:  # (a checkpoint's save on a full disk was a traceback)
+                raise UserError(
+                    f"{where}: training stopped: {exc.strerror or exc}; make room, then the "
+                    "same command with --resume goes on",
+                    exit_code=1,
+                ) from None
             if exc.errno not in UNWRITABLE:
                 raise
-            where = exc.filename if exc.filename is not None else "the run folder"
             said = f"{where}: cannot use it ({exc.strerror or exc})"
             if not _in_a_run(exc.filename, getattr(args, "run", None)):
                 raise UserError(said) from None  # (an input: --data's scenes, say)

@@ -246,22 +246,14 @@ def _train(args: argparse.Namespace) -> int:
         # a trial's run resumed without --trial is a trial still (it was told to ship it)
         trial = args.trial or recipe == TRIAL
         own = keeps_to_itself(run_dir, no_ship=args.no_ship or trial, resume=args.resume)
-        try:
-            weights = train(
-                recipe,
-                scenes_dir=scenes,
-                run_dir=run_dir,
-                resume=args.resume or args.from_shipped,  # the shipped stages are finished ones
-                workers=workers_for(args.workers, said=args.workers != DEFAULT_WORKERS),
-                device=args.device,
-            )
-        except OSError as exc:  # (a full disk at a checkpoint's save was a traceback)
-            where = f" ({exc.filename})" if exc.filename else ""
-            raise UserError(
-                f"{run_dir}: training stopped: {exc.strerror or exc}{where}; make room, then "
-                "the same command with --resume goes on",
-                exit_code=1,
-            ) from None
+        weights = train(
+            recipe,
+            scenes_dir=scenes,
+            run_dir=run_dir,
+            resume=args.resume or args.from_shipped,  # the shipped stages are finished ones
+            workers=workers_for(args.workers, said=args.workers != DEFAULT_WORKERS),
+            device=args.device,
+        )
         # a run from the shipped weights never replaces them unmeasured (nor the file it went on
         # from, which the model card and recipe.py's digest name)
         no_ship = own or args.from_shipped
@@ -283,12 +275,6 @@ def next_steps(onnx: Path, *, shipped: bool, trial: bool = False) -> str:
     from blitzcam.models import MODELS_DIR
     from blitzcam.paths import in_a_checkout
 
-    if trial:
-        return (
-            "next: the trial ran, so training runs here; its detector counts nothing well and "
-            "is not to be shipped: `blitzcam train` (no --trial) makes one to measure and ship"
-        )
-
     card = "`python -m blitzcam.models.card RUN TITLE=report.json --notes NOTES.md`"
     if shipped:
         return (
@@ -299,6 +285,11 @@ def next_steps(onnx: Path, *, shipped: bool, trial: bool = False) -> str:
         f"next: `blitzcam evaluate --model {onnx} --data DIR --split all --json report.json` "
         "measures it (the same without --model, the shipped one)"
     )
+    if trial:
+        return (
+            f"{measure}; a trial's detector counts nothing well and is not to be shipped: "
+            "`blitzcam train` (no --trial) makes one to ship"
+        )
     if not in_a_checkout():  # (its models/ is pip's to replace: count with it where it is)
         return f"{measure}; count with it by `blitzcam count --model {onnx}` or BLITZCAM_MODEL"
     return (
