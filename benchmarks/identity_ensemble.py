@@ -68,8 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         del args[1:3]
     line_ok = in_play_line is None or 0 < in_play_line < 1
     if len(args) < 2 or args[1] not in ("evaluate", "enrolled") or not 0 < lift <= 1 or not line_ok:
-        print(__doc__.strip(), file=sys.stderr)  # (its usage: every form, and what they do)
-        return 0 if args in (["--help"], ["-h"]) else 2
+        asked = args in (["--help"], ["-h"])  # (its usage: every form, and what they do)
+        print(__doc__.strip(), file=sys.stdout if asked else sys.stderr)
+        return 0 if asked else 2
     networks, command, rest = [Path(p) for p in args[0].split(",")], args[1], args[2:]
     for path in networks:
         if not path.is_file():

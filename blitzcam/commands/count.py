@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="count each deck's cards in photos of the table",
         description="Count the backs of each deck (and face-up cards) in every IMAGE. Exit 0 when "
         "every image was counted, 1 when any failed (the others are still counted), "
-        "2 for bad arguments.",
+        "2 for bad arguments or nothing to count with (a model, a --decks folder or an "
+        "enrolled back that cannot be read).",
     )
     parser.add_argument(
         "images",

@@ -45,8 +45,8 @@ def test_a_missing_network_or_command_is_said(tmp_path: Path, capsys) -> None:
     assert "none.onnx: no such identity network" in capsys.readouterr().err
     assert identity_ensemble.main([str(default_identity_path()), "count"]) == 2
     assert "--in-play-line" in capsys.readouterr().err  # (every form of its usage, not one)
-    assert identity_ensemble.main(["--help"]) == 0  # (asked for: no error)
-    assert "--lift a" in capsys.readouterr().err
+    assert identity_ensemble.main(["--help"]) == 0  # (asked for: no error, on stdout)
+    assert "--lift a" in capsys.readouterr().out
 
 
 def test_a_lift_maps_every_cosine_alike(tmp_path: Path) -> None:
