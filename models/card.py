@@ -557,7 +557,12 @@ def main(argv: list[str] | None = None) -> None:
     for item in args.reports:
         title, _, path = item.partition("=")
         reports[title] = json.loads(Path(path).read_text(encoding="utf-8"))
-    recipe = json.loads((args.run_dir / "recipe.json").read_text(encoding="utf-8"))
+    from blitzcam.models.run_record import saved_recipe
+
+    # (fields added since the run, filled in as resuming takes them: else said as "None")
+    recipe = saved_recipe(args.run_dir)
+    if recipe is None:
+        raise SystemExit(f"{args.run_dir / 'recipe.json'}: no recipe this code can read")
     try:
         text = render_card(
             recipe=recipe,

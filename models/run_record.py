@@ -57,7 +57,7 @@ def _recipe_changes(run_dir: Path, recipe: Recipe) -> list[str] | None:
     """Each field in which `recipe` differs from the run's recipe.json, said with both values
     (None: no readable one)."""
     wanted = json.loads(json.dumps(recipe.as_dict()))  # tuples as the file holds them: lists
-    before = _saved_recipe(run_dir)
+    before = saved_recipe(run_dir)
     if before is None:
         return None
     return [
@@ -67,7 +67,7 @@ def _recipe_changes(run_dir: Path, recipe: Recipe) -> list[str] | None:
     ]
 
 
-def _saved_recipe(run_dir: Path) -> dict[str, Any] | None:
+def saved_recipe(run_dir: Path) -> dict[str, Any] | None:
     """A run's recipe.json as a dict, fields added since filled in (None: no readable one)."""
     try:
         saved = json.loads((run_dir / "recipe.json").read_text(encoding="utf-8"))
@@ -78,7 +78,7 @@ def _saved_recipe(run_dir: Path) -> dict[str, Any] | None:
 
 def unknown_recipe_fields(run_dir: Path) -> list[str]:
     """The fields of a run's recipe.json this code does not know (a newer blitzcam's run)."""
-    saved = _saved_recipe(run_dir) or {}
+    saved = saved_recipe(run_dir) or {}
     return sorted(set(saved) - {field.name for field in dataclasses.fields(Recipe)})
 
 
@@ -86,7 +86,7 @@ def recipe_of_run(run_dir: Path) -> Recipe | None:
     """The recipe a run was started with, which `--resume` goes on with unless told otherwise
     (a resume had to repeat every option the run was started with); None where the folder
     holds none this code can read (then the options given, over the shipped recipe)."""
-    saved = _saved_recipe(run_dir)
+    saved = saved_recipe(run_dir)
     if saved is None:
         return None
     try:
@@ -106,6 +106,12 @@ def recipe_of_run(run_dir: Path) -> Recipe | None:
 # Stage 5's (66d0518, 2026-12-04): off, as it was before there was one (a run from before it
 # was refused as "resumed with another recipe", no option given; training review)
 BEFORE_ADDED: Final[dict[str, Any]] = {
+    # stage 4's (bdc55c6, 2026-12-01): off, as before it
+    "harden_epochs": 0,
+    "harden_scenes": 1500,
+    "harden_data_seed": 2029,
+    "harden_lr0": 0.0002,
+    "harden_share": 0.5,
     "more_hours": 0.0,
     "more_scenes": 12000,
     "more_data_seed": 2030,

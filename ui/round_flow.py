@@ -25,7 +25,13 @@ from blitzcam.ui.confirm import ConfirmDialog
 from blitzcam.ui.frame_sources import camera_problem
 from blitzcam.ui.review_pictures import ReviewPictures, review_pictures
 from blitzcam.ui.scan import ScanView
-from blitzcam.ui.scan_session import Corrections, Reviewed, ScanSession, why_a_scan_ends
+from blitzcam.ui.scan_session import (
+    Corrections,
+    Reviewed,
+    ScanSession,
+    other_players,
+    why_a_scan_ends,
+)
 from blitzcam.ui.settings import capture_folder
 from blitzcam.ui.status_bar import ADVICE_MS, BRIEF_MS, LONGER_MS, NEWS_MS
 from blitzcam.ui.window_part import WindowPart
@@ -314,7 +320,11 @@ class RoundFlow(WindowPart):
             now = tuple(p for p in self._match.players if p.name in played)
         else:  # (the round is gone: `when_stale` says so)
             return False
-        return [(p.name, p.deck) for p in now] != [(p.name, p.deck) for p in dialog.players]
+        # (and for a new round, a newcomer given a leaver's name and deck is another player:
+        # confirmed again, the leaver's round was saved to them; diff review)
+        return [(p.name, p.deck) for p in now] != [(p.name, p.deck) for p in dialog.players] or (
+            edited is None and other_players(now, dialog.players)
+        )
 
     def _on_confirm_closed(self, dialog: ConfirmDialog) -> None:
         if self.confirm is dialog:

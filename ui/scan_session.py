@@ -255,24 +255,35 @@ class Corrections:
         return Reviewed(Round(tallies), caller, before, kept)
 
 
+def other_players(now: Sequence[Player], then: Sequence[Player]) -> bool:
+    """Whether the seats `now` hold other players than `then`, side by side (`_another_player`),
+    or more or fewer."""
+    return len(now) != len(then) or any(
+        _another_player(seat, before) for seat, before in zip(now, then, strict=True)
+    )
+
+
+def _another_player(now: Player, then: Player) -> bool:
+    """Whether the seat `now` holds is another player than `then`, its seat when the scan
+    began: one who joined later (a newcomer on a leaver's deck, in their place: the round the
+    leaver played was saved to the newcomer; review), from another start, or under another
+    name with other rounds sat out (one come back). Renamed, it is the same player; a round
+    deleted moves a latecomer's `joined` and sat-out rounds back, the same player too (a diff
+    review found that scan ended)."""
+    return (
+        now.joined > then.joined
+        or now.start != then.start
+        or (now.name != then.name and now.sat_out != then.sat_out)
+    )
+
+
 def why_a_scan_ends(session: ScanSession, seated: Sequence[Player]) -> str | None:
     """Why a scan cannot go on with the players at the table as they are now (`seated`,
     changed elsewhere meanwhile), or None: it goes on, each seat renamed as it is now. Its
     shots hold counts among the decks in play when each was shot: a seat whose deck changed
     since would be read as 0 cards (Bob's 5 and 3 become 0 and 0, unsaid)."""
 
-    # a seat under another name is another player where it also joined at another time,
-    # from another start or sat other rounds out: one who left and a newcomer on their deck,
-    # seated in their place (the round Cy played was saved to Di, who had not sat down;
-    # review). Renamed, it is the same seat; a round deleted moves a latecomer's `joined`, and
-    # it is the same player too (a diff review found that scan ended)
-    def seat(player: Player) -> tuple[int, int, tuple[int, ...]]:
-        return player.joined, player.start, player.sat_out
-
-    if len(seated) != len(session.players) or any(
-        now.name != then.name and seat(now) != seat(then)
-        for now, then in zip(seated, session.players, strict=True)
-    ):
+    if other_players(seated, session.players):
         return "A player joined or left during the scan: scan the round again"
     if session.all_shots and [p.deck for p in seated] != [p.deck for p in session.players]:
         return "A deck at the table changed during the scan: scan the round again"

@@ -155,12 +155,16 @@ def test_a_run_whose_recipe_json_predates_a_field_resumes_with_its_default(
     # (it was refused as resumed with another recipe, no option given; training review)
     before_5 = {k: v for k, v in json.loads(json.dumps(SHIPPED.as_dict())).items()
                 if not k.startswith("more_")}  # fmt: skip
-    (tmp_path / "recipe.json").write_text(json.dumps(before_5))
     from blitzcam.models.run_record import recipe_of_run
 
-    resumed = recipe_of_run(tmp_path)
-    assert resumed is not None and resumed.more_hours == 0
-    open_run(tmp_path, resumed, resume=True)
+    # ... and one from before stage 4 as well, with both off (diff review)
+    before_4 = {k: v for k, v in before_5.items() if not k.startswith("harden_")}
+    for before in (before_5, before_4):
+        (tmp_path / "recipe.json").write_text(json.dumps(before))
+        resumed = recipe_of_run(tmp_path)
+        assert resumed is not None and resumed.more_hours == 0 and resumed.harden_epochs == 0
+        open_run(tmp_path, resumed, resume=True)
+        open_run(tmp_path, SHIPPED, resume=True)  # (the shipped recipe, no option given)
     # a field this code does not know (a newer blitzcam's run) is said so, not "resume without
     # the options that change it"
     (tmp_path / "recipe.json").write_text(json.dumps({**before_5, "later_hours": 1.0}))

@@ -1211,6 +1211,27 @@ def test_a_newcomer_seated_on_a_leaver_s_deck_elsewhere_ends_the_scan(qtbot, sto
     assert len(store.load(match_id).rounds) == 1
 
 
+def test_a_newcomer_given_a_renamed_leaver_s_name_and_deck_elsewhere_gets_no_round(qtbot, store, feed, tmp_path):
+    # Cy left and was renamed Cyril, and a newcomer "Cy" sat down on the deck: the review's
+    # round, confirmed again, was saved to the newcomer (diff review)
+    from dataclasses import replace
+
+    from blitzcam.game.rules import Player
+
+    match_id = store.create_match(match_of(round_of(Ann=(4, 0), Bob=(3, 2), Cy=(2, 5))))
+    window = _window(qtbot, store, feed, tmp_path)
+    _scan_to_review(qtbot, window, feed)
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.leave(match_id, "Cy")
+        seats = elsewhere.load(match_id).players
+        elsewhere.change_players(match_id, (*seats[:2], replace(seats[2], name="Cyril")))
+        elsewhere.join(match_id, Player("Cy", seats[2].deck), start=0)
+    _ok(window.confirm)
+    assert window.confirm is None and window.scan is None
+    assert window.statusBar().currentMessage().endswith("scan the round again.")
+    assert len(store.load(match_id).rounds) == 1
+
+
 def test_a_round_deleted_elsewhere_during_a_scan_keeps_a_latecomer_s_seat(qtbot, store, feed, tmp_path):
     # deleting round 1 moves Di's `joined` back: taken for a player who joined or left, the
     # scan ended behind its open review with a false reason (diff review)

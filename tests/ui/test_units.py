@@ -577,8 +577,13 @@ def test_corrections_follow_players_renamed_and_a_scan_ends_when_a_shot_deck_cha
     assert why_a_scan_ends(shot, newcomer).startswith("A player joined or left")
     back = (seats[0], Player("Dan", "red-buggy", sat_out=(2,)))  # (one who came back)
     assert why_a_scan_ends(session, back).startswith("A player joined or left")
+    late = ScanSession((seats[0], Player("Bob", "red-buggy", joined=2)))
     moved = (seats[0], Player("Bob", "red-buggy", joined=1))  # (a round before deleted)
-    assert why_a_scan_ends(shot, moved) is None
+    assert why_a_scan_ends(late, moved) is None
+    assert why_a_scan_ends(late, (seats[0], Player("Rob", "red-buggy", joined=1))) is None
+    # a newcomer given the leaver's name, the leaver renamed (diff review)
+    same_name = (seats[0], Player("Bob", "red-buggy", joined=1))
+    assert why_a_scan_ends(shot, same_name).startswith("A player joined or left")
 
 
 def test_corrections_are_kept_where_the_shots_still_propose_what_they_did() -> None:
