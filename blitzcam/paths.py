@@ -261,13 +261,17 @@ def run_writes(command: Callable[[T], int]) -> Callable[[T], int]:
         try:
             return command(args)
         except OSError as exc:
-            where = exc.filename if exc.filename is not None else "the run folder"
             if exc.errno in NO_ROOM:  # (a checkpoint's save on a full disk was a traceback)
+                # (a write that fails names no file: where is not known, so not said as the
+                # run's; a checkpoint cut short by it is what --resume then speaks of)
+                where = f" ({exc.filename})" if exc.filename is not None else ""
                 raise UserError(
-                    f"{where}: training stopped: {exc.strerror or exc}; make room, then the "
-                    "same command with --resume goes on",
+                    f"training stopped: {exc.strerror or exc}{where}; make room, then run the "
+                    "same command with --resume: it goes on from what was saved, or says what "
+                    "to do",
                     exit_code=1,
                 ) from None
+            where = exc.filename if exc.filename is not None else "the run folder"
             if exc.errno not in UNWRITABLE:
                 raise
             said = f"{where}: cannot use it ({exc.strerror or exc})"

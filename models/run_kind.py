@@ -204,12 +204,28 @@ USED_WITH: Final[dict[str, str]] = {
 }
 
 
+def started_as_trial(run_dir: Path) -> bool:
+    """Whether the run in `run_dir` was started with `--trial`, as its ship.json records (a
+    trial started with an option, or from before stage 5, was taken for a full run by its
+    recipe, and told how to ship its detector; diff review)."""
+    try:
+        return json.loads((run_dir / SHIP_FILE).read_text(encoding="utf-8")).get("trial") is True
+    except (OSError, ValueError, TypeError, AttributeError):
+        return False
+
+
 def keeps_to_itself(
-    run_dir: Path, *, no_ship: bool, resume: bool, kind: RunKind = "detector"
+    run_dir: Path,
+    *,
+    no_ship: bool,
+    resume: bool,
+    kind: RunKind = "detector",
+    trial: bool = False,
 ) -> bool:
     """Whether the run's result stays in its own folder rather than going into models/: as
-    `--no-ship` says, or as the run was started when resumed (a `--resume` without it put the
-    weights of a run started with it over the shipped ones). Recorded for a resumed run."""
+    `--no-ship` (or `--trial`) says, or as the run was started when resumed (a `--resume`
+    without it put the weights of a run started with it over the shipped ones). Recorded for a
+    resumed run (`started_as_trial` reads the trial back)."""
     record = run_dir / SHIP_FILE
     started_so = False
     if resume:
@@ -221,11 +237,12 @@ def keeps_to_itself(
         from blitzcam.files import write_text_atomic
 
         try:
-            write_text_atomic(record, json.dumps({"no_ship": no_ship}))
+            write_text_atomic(record, json.dumps({"no_ship": no_ship, "trial": trial}))
         except OSError as exc:
             raise UserError(f"{record}: cannot write it ({exc.strerror or exc})") from None
     if started_so and not no_ship:
-        print(f"{run_dir}: started with --no-ship, so its result stays in the run folder")
+        started = "--trial" if started_as_trial(run_dir) else "--no-ship"
+        print(f"{run_dir}: started with {started}, so its result stays in the run folder")
     if not (no_ship or started_so or in_a_checkout()):
         print(
             "blitzcam is installed, not a checkout: the shipped models stay as they are, and "

@@ -248,7 +248,9 @@ def _live_hint(given: str, path: Path) -> str:
             # quoted whole, as PowerShell splits "a b"\*.jpg in two)
             import glob
 
-            written = [f"{glob.escape(folder)}\\*{ending}" for ending in endings]
+            # (and a character PowerShell reads as its own, # $ ` @ { }, as ?, which matches it)
+            typed = "".join("?" if ch in "#$`@{}" else ch for ch in glob.escape(folder))
+            written = [f"{typed}\\*{ending}" for ending in endings]
             quoted = [f'"{p}"' if set(p) & set(" &()^;,'") else p for p in written]
             patterns = " ".join(quoted)
         else:

@@ -214,7 +214,13 @@ def _train(args: argparse.Namespace) -> int:
 
     from blitzcam.models import DETECTOR_PT, MODELS_DIR
     from blitzcam.models.recipe import SHIPPED, TRIAL
-    from blitzcam.models.run_kind import check_run_start, keeps_to_itself, run_kind, this_run_alone
+    from blitzcam.models.run_kind import (
+        check_run_start,
+        keeps_to_itself,
+        run_kind,
+        started_as_trial,
+        this_run_alone,
+    )
     from blitzcam.models.run_record import first_stage_scenes, go_on_from_shipped, recipe_of_run
     from blitzcam.models.training import calibration_scenes, recipe_with, ship, train
     from blitzcam.paths import refused_leaves_no_folder, run_folder, runs_root
@@ -243,9 +249,12 @@ def _train(args: argparse.Namespace) -> int:
         # said when interrupted once the run is one (its recipe written): every step goes on where
         # it stopped, its scenes, crops and epochs; before, a --resume is refused
         args.interrupted_hint = lambda: RESUME_HINT if run_kind(run_dir) == "detector" else None
-        # a trial's run resumed without --trial is a trial still (it was told to ship it)
-        trial = args.trial or recipe == TRIAL
-        own = keeps_to_itself(run_dir, no_ship=args.no_ship or trial, resume=args.resume)
+        # a trial's run resumed without --trial is a trial still (it was told to ship it): as
+        # its ship.json records, or for a trial run from before that record, by its recipe
+        trial = args.trial or (args.resume and (started_as_trial(run_dir) or recipe == TRIAL))
+        own = keeps_to_itself(
+            run_dir, no_ship=args.no_ship or trial, resume=args.resume, trial=trial
+        )
         weights = train(
             recipe,
             scenes_dir=scenes,

@@ -104,3 +104,8 @@ def test_count_s_hint_for_a_folder_is_written_as_windows_shells_read_it(tmp_path
     assert as_the_shell_expands(["day [[]1]\\*.jpg".replace("\\", "/")], platform="win32") == [
         "day [1]/a.jpg"
     ]  # (what the hint says finds the pictures)
+    (tmp_path / "$5 games").mkdir()  # (PowerShell expands $5 in "…": written ?, which matches)
+    (tmp_path / "$5 games" / "a.jpg").write_bytes(b"")
+    hint = _live_hint("$5 games", Path("$5 games"))
+    assert hint == ' (count its pictures: blitzcam count "?5 games\\*.jpg")'
+    assert as_the_shell_expands(["?5 games/*.jpg"], platform="win32") == ["$5 games/a.jpg"]

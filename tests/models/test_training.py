@@ -677,8 +677,17 @@ def test_a_trial_resumed_without_trial_is_a_trial_still(
     capsys.readouterr()
     assert main(["train", "--run", str(run), "--resume"]) == 0
     out = capsys.readouterr().out
-    assert "--no-ship" not in out and "ship it" not in out and "not to be shipped" in out
+    assert "ship it" not in out and "not to be shipped" in out and "--no-ship" not in out
     assert exported == [run.resolve() / "export"] * 2
+    # ... started with an option too (its recipe no longer the trial's): as ship.json records
+    # it (diff review)
+    other = tmp_path / "other"
+    assert main(["train", "--trial", "--epochs", "2", "--run", str(other)]) == 0
+    (other / "recipe.json").write_text(json.dumps(replace(TRIAL, epochs=2).as_dict()))
+    capsys.readouterr()
+    assert main(["train", "--run", str(other), "--resume"]) == 0
+    out = capsys.readouterr().out
+    assert "ship it" not in out and "not to be shipped" in out
 
 
 def test_a_full_disk_while_training_is_one_line_saying_resume(
@@ -699,8 +708,9 @@ def test_a_full_disk_while_training_is_one_line_saying_resume(
     assert main(["train", "--trial", "--run", str(run)]) == 1
     err = capsys.readouterr().err
     assert err == (
-        "blitzcam train: error: best.pt: training stopped: No space left on device; make room, "
-        "then the same command with --resume goes on\n"
+        "blitzcam train: error: training stopped: No space left on device (best.pt); make room, "
+        "then run the same command with --resume: it goes on from what was saved, or says what "
+        "to do\n"
     )
 
 
