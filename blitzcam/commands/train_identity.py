@@ -256,7 +256,11 @@ def _train_identity(args: argparse.Namespace) -> int:
             # (so is a detector that is not; opened once, here, and used to cut the drawings)
             detector = check_negatives_source(recipe, default_model_path())
         no_ship = keeps_to_itself(
-            run_dir, no_ship=args.no_ship or args.trial, resume=args.resume, kind="identity"
+            run_dir,
+            no_ship=args.no_ship or args.trial,
+            resume=args.resume,
+            kind="identity",
+            trial=args.trial,
         )
         # its recipe kept from the start, as the detector's is: a run stopped before its end goes on
         # with `--resume` alone (its options had to be typed again, unsaid which)

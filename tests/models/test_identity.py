@@ -933,4 +933,4 @@ def test_a_trial_trains_every_stage_tiny_and_keeps_its_network_in_its_run_folder
     assert given == [TRIAL] and TRIAL.scenes_per_seed * len(TRIAL.data_seeds) <= 30
     assert TRIAL.steps and TRIAL.reject_steps  # the stages the recipe has, each tiny
     ship = tmp_path / "runs" / "identity-trial" / "ship.json"
-    assert json.loads(ship.read_text()) == {"no_ship": True}
+    assert json.loads(ship.read_text()) == {"no_ship": True, "trial": True}
