@@ -269,11 +269,14 @@ def _another_player(now: Player, then: Player) -> bool:
     leaver played was saved to the newcomer; review), from another start, or under another
     name with other rounds sat out (one come back). Renamed, it is the same player; a round
     deleted moves a latecomer's `joined` and sat-out rounds back, the same player too (a diff
-    review found that scan ended)."""
+    review found that scan ended). A deletion moves `joined` later only for one who sat out
+    the round after their first (it becomes their first: `rules.delete_round`), so a later
+    `joined` of a seat that sat nothing out is another player's."""
+    later = now.joined > then.joined
     return (
-        now.joined > then.joined
+        (later and not then.sat_out)
         or now.start != then.start
-        or (now.name != then.name and now.sat_out != then.sat_out)
+        or (now.name != then.name and (later or now.sat_out != then.sat_out))
     )
 
 

@@ -1232,6 +1232,36 @@ def test_a_newcomer_given_a_renamed_leaver_s_name_and_deck_elsewhere_gets_no_rou
     assert len(store.load(match_id).rounds) == 1
 
 
+def _cy_sat_out_round_2(store: MatchStore) -> int:
+    """A match of Ann, Bob and Cy, Cy sitting round 2 out (left after 1, came back)."""
+    match_id = store.create_match(match_of(round_of(Ann=(4, 0), Bob=(3, 2), Cy=(2, 5))))
+    store.leave(match_id, "Cy")
+    store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 2)))
+    store.come_back(match_id, "Cy")
+    store.add_round(match_id, round_of(Ann=(1, 0), Bob=(1, 2), Cy=(2, 5)))
+    return match_id
+
+
+def test_a_first_round_deleted_elsewhere_keeps_the_seat_of_one_who_sat_out(qtbot, store, feed, tmp_path):
+    # round 1 deleted makes Cy's first round the one after his sit-out: his `joined` moves on,
+    # and he was taken for another player, the scan ended and a typed round lost (review)
+    match_id = _cy_sat_out_round_2(store)
+    window = _window(qtbot, store, feed, tmp_path)
+    _scan_to_review(qtbot, window, feed)
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.delete_round(match_id, 1)
+    _ok(window.confirm)
+    assert window.scan is not None
+    assert "changed elsewhere: scan the round again" not in window.statusBar().currentMessage()
+    window.rounds.end_scan()
+    window.manual_action.trigger()
+    window.confirm.setValue(round_of(Ann=(12, 0), Bob=(8, 2), Cy=(9, 3)))
+    with MatchStore(store.path) as elsewhere:
+        elsewhere.delete_round(match_id, 1)
+    _ok(window.confirm)
+    assert window.confirm is not None  # (refused as changed: confirmed again, not lost)
+
+
 def test_a_round_deleted_elsewhere_during_a_scan_keeps_a_latecomer_s_seat(qtbot, store, feed, tmp_path):
     # deleting round 1 moves Di's `joined` back: taken for a player who joined or left, the
     # scan ended behind its open review with a false reason (diff review)

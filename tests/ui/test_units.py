@@ -581,6 +581,10 @@ def test_corrections_follow_players_renamed_and_a_scan_ends_when_a_shot_deck_cha
     moved = (seats[0], Player("Bob", "red-buggy", joined=1))  # (a round before deleted)
     assert why_a_scan_ends(late, moved) is None
     assert why_a_scan_ends(late, (seats[0], Player("Rob", "red-buggy", joined=1))) is None
+    # one who sat out the round after their first: that first round deleted, `joined` moves
+    # on, and it is the same player (review)
+    sat = ScanSession((seats[0], Player("Bob", "red-buggy", sat_out=(2,))))
+    assert why_a_scan_ends(sat, (seats[0], Player("Bob", "red-buggy", joined=1))) is None
     # a newcomer given the leaver's name, the leaver renamed (diff review)
     same_name = (seats[0], Player("Bob", "red-buggy", joined=1))
     assert why_a_scan_ends(shot, same_name).startswith("A player joined or left")
