@@ -13,7 +13,7 @@ from typing import Final
 
 import numpy as np
 
-from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES
+from blitzcam.vision.file_signatures import PNG_SIGNATURE, TIFF_SIGNATURES, is_webp
 
 ORIENTATION_TAG: Final = 0x0112
 EXIF_PREFIX: Final = b"Exif\x00\x00"  # some writers put it before the TIFF header; most do not
@@ -99,7 +99,7 @@ def _png_exif(data: bytes) -> bytes | None:
 
 
 def _webp_exif(data: bytes) -> bytes | None:
-    if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WEBP":
+    if not is_webp(data):
         return None
     pos = 12
     while pos + 8 <= len(data):

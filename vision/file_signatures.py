@@ -10,6 +10,12 @@ from typing import Final
 PNG_SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
 # a TIFF file's header, little- or big-endian; an EXIF block is a TIFF structure and starts so too
 TIFF_SIGNATURES: Final = (b"II*\x00", b"MM\x00*")
+GIF_SIGNATURES: Final = (b"GIF87a", b"GIF89a")
+
+
+def is_webp(data: bytes) -> bool:
+    """Whether a file's first bytes are a WebP's (a RIFF container of WEBP)."""
+    return data[:4] == b"RIFF" and data[8:12] == b"WEBP"
 
 
 def png_chunks(data: bytes) -> list[bytes]:
@@ -42,9 +48,9 @@ def ends_early(data: bytes) -> bool:
     """Whether a WebP, GIF, BMP or TIFF file ends before what its own header says it holds: a
     copy or download cut short (asked of a file that did not decode; a PNG's and a JPEG's end
     are told by `vision.images.is_truncated`)."""
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+    if is_webp(data):
         return len(data) < 8 + struct.unpack("<I", data[4:8])[0]
-    if data[:6] in (b"GIF87a", b"GIF89a"):
+    if data[:6] in GIF_SIGNATURES:
         return _gif_ends_early(data)
     if data[:2] == b"BM" and len(data) >= 18:  # (the file's size, and where its pixels start)
         if struct.unpack("<I", data[14:18])[0] not in _BMP_HEADER_SIZES:
@@ -101,7 +107,7 @@ def gif_lacks_only_its_trailer(data: bytes) -> bool:
     """Whether a GIF is whole but for its last byte, the trailer (";"), with a picture in it,
     as some writers leave them: OpenCV refuses it and Pillow reads it. (Cut between the
     frames of an animation it is so too: its first is what is read.)"""
-    if data[:6] not in (b"GIF87a", b"GIF89a") or data.endswith(b";"):
+    if data[:6] not in GIF_SIGNATURES or data.endswith(b";"):
         return False
     ends_early, images = _gif_walk(data + b";")
     return not ends_early and images > 0

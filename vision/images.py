@@ -30,11 +30,13 @@ from blitzcam.vision.colour_profile import as_srgb, embedded_profile, may_carry_
 from blitzcam.vision.decoder_log import LIBJPEG_LINES, LIBPNG_LINES, decoder_lines, quiet_opencv
 from blitzcam.vision.exif_orientation import as_stored, stored_orientation, upright
 from blitzcam.vision.file_signatures import (
+    GIF_SIGNATURES,
     PNG_SIGNATURE,
     TIFF_SIGNATURES,
     ends_early,
     gif_lacks_only_its_trailer,
     is_text,
+    is_webp,
     png_chunks,
 )
 from blitzcam.vision.jpeg_check import (
@@ -142,8 +144,8 @@ def _header_pillow_reads(data: bytes) -> bool:
     more; anything else is left to OpenCV without a probe)."""
     return (
         data[:4] in TIFF_SIGNATURES
-        or data[:6] in (b"GIF87a", b"GIF89a")  # (a 650 KB GIF of 30000 x 30000 px took 7 GB)
-        or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
+        or data[:6] in GIF_SIGNATURES  # (a 650 KB GIF of 30000 x 30000 px took 7 GB)
+        or is_webp(data)
         or data[:2] == b"BM"
         or (len(data) > 2 and data[:1] == b"P" and data[1:2] in b"1234567" and data[2:3].isspace())
         or data[:12] == b"\x00\x00\x00\x0cjP  \r\n\x87\n"  # JPEG 2000 (JP2)
