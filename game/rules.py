@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from types import MappingProxyType
@@ -108,6 +108,7 @@ __all__ = [
     "most_cards",
     "new_match",
     "not_a_player",
+    "other_players",
     "replace_round",
     "round_score",
     "score_match",
@@ -402,6 +403,31 @@ def _tidied(seat: Player) -> Player:
     while seat.sat_out and seat.left is not None and seat.sat_out[-1] >= seat.left:
         seat = replace(seat, left=seat.left - 1, sat_out=seat.sat_out[:-1])
     return seat
+
+
+def other_players(now: Sequence[Player], then: Sequence[Player]) -> bool:
+    """Whether the seats `now` hold other players than `then` (the same seats read earlier,
+    the match changed meanwhile), side by side (`_another_player`), or more or fewer. A round
+    deleted and a seat renamed keep every player the same one: a scan or a round being
+    confirmed goes on for them, and is ended for another player on a leaver's deck."""
+    return len(now) != len(then) or any(
+        _another_player(seat, before) for seat, before in zip(now, then, strict=True)
+    )
+
+
+def _another_player(now: Player, then: Player) -> bool:
+    """Whether the seat `now` is another player than `then`: one who joined later (a newcomer
+    on a leaver's deck, in their place), from another start, or under another name with other
+    rounds sat out (one come back). A renamed seat is the same player; `delete_round` moves a
+    latecomer's `joined` and sat-out rounds back, and moves `joined` later only for one who
+    sat out the round after their first (`_tidied`: it becomes their first), so a later
+    `joined` of a seat that sat nothing out is another player's."""
+    later = now.joined > then.joined
+    return (
+        (later and not then.sat_out)
+        or now.start != then.start
+        or (now.name != then.name and (later or now.sat_out != then.sat_out))
+    )
 
 
 def change_settings(match: Match, settings: Settings) -> Match:

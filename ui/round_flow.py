@@ -29,7 +29,6 @@ from blitzcam.ui.scan_session import (
     Corrections,
     Reviewed,
     ScanSession,
-    other_players,
     why_a_scan_ends,
 )
 from blitzcam.ui.settings import capture_folder
@@ -323,7 +322,7 @@ class RoundFlow(WindowPart):
         # (and for a new round, a newcomer given a leaver's name and deck is another player:
         # confirmed again, the leaver's round was saved to them; diff review)
         return [(p.name, p.deck) for p in now] != [(p.name, p.deck) for p in dialog.players] or (
-            edited is None and other_players(now, dialog.players)
+            edited is None and rules.other_players(now, dialog.players)
         )
 
     def _on_confirm_closed(self, dialog: ConfirmDialog) -> None:

@@ -11,7 +11,7 @@ from typing import Final
 import numpy as np
 
 from blitzcam.game.counts import STEPS, Step
-from blitzcam.game.rules import Player, Round, Tally, blitz_caller, most_cards
+from blitzcam.game.rules import Player, Round, Tally, blitz_caller, most_cards, other_players
 from blitzcam.game.text import listed
 from blitzcam.ui.counting_worker import CountSnapshot
 from blitzcam.ui.deck_colours import deck_label
@@ -253,31 +253,6 @@ class Corrections:
             for name, now in proposed.tallies.items()
         )
         return Reviewed(Round(tallies), caller, before, kept)
-
-
-def other_players(now: Sequence[Player], then: Sequence[Player]) -> bool:
-    """Whether the seats `now` hold other players than `then`, side by side (`_another_player`),
-    or more or fewer."""
-    return len(now) != len(then) or any(
-        _another_player(seat, before) for seat, before in zip(now, then, strict=True)
-    )
-
-
-def _another_player(now: Player, then: Player) -> bool:
-    """Whether the seat `now` holds is another player than `then`, its seat when the scan
-    began: one who joined later (a newcomer on a leaver's deck, in their place: the round the
-    leaver played was saved to the newcomer; review), from another start, or under another
-    name with other rounds sat out (one come back). Renamed, it is the same player; a round
-    deleted moves a latecomer's `joined` and sat-out rounds back, the same player too (a diff
-    review found that scan ended). A deletion moves `joined` later only for one who sat out
-    the round after their first (it becomes their first: `rules.delete_round`), so a later
-    `joined` of a seat that sat nothing out is another player's."""
-    later = now.joined > then.joined
-    return (
-        (later and not then.sat_out)
-        or now.start != then.start
-        or (now.name != then.name and (later or now.sat_out != then.sat_out))
-    )
 
 
 def why_a_scan_ends(session: ScanSession, seated: Sequence[Player]) -> str | None:
