@@ -1,7 +1,7 @@
 """The `blitzcam` console command: one entry point, one subcommand per job.
 
-Command modules import only the standard library at module level, so that
-`blitzcam --help` and the counting path start fast and never pull in torch.
+Command modules import only the standard library and light blitzcam modules at module level,
+so that `blitzcam --help` and the counting path start fast and never pull in torch.
 """
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ class _GuardedOutput:
             return self._guarded("write", text)
         # bytes: with PYTHONUNBUFFERED (-u) the buffer is the raw file, whose write may take
         # part of them and say so, raising nothing: a full disk cut `match export -` short and
-        # it said it wrote the match (store review). The rest is written, or its error raised
+        # it said it wrote the match. The rest is written, or its error raised
         data = memoryview(text).cast("B")
         done = 0
         while done < len(data):
@@ -352,9 +352,9 @@ class _WrittenWhole(io.TextIOWrapper):
 def _buffered(stream: TextIO) -> TextIO:
     """Standard output with a buffer under its text, where Python runs unbuffered (-u,
     PYTHONUNBUFFERED): its raw file may take part of a write and say so, raising nothing, and
-    the text above it does not look; a full disk cut `count --json` short with exit 0 (diff
-    review). A buffer writes all or raises, each write at once, as unbuffered output is (held
-    to the end, lines came after the errors printed beside them, and a SIGTERM lost them).
+    the text above it does not look; a full disk cut `count --json` short with exit 0. A
+    buffer writes all or raises, each write at once, as unbuffered output is (held to the end,
+    lines came after the errors printed beside them, and a SIGTERM lost them).
     Over the same file, which it never closes; a file's only (a Windows console's writes its
     own way)."""
     buffer = getattr(stream, "buffer", None)

@@ -168,7 +168,7 @@ def score_match(match: Match) -> Standings:
 def _scored(match: Match, number_types: tuple[object, ...]) -> Standings:
     """`_score` of `match`, remembered with the types of its numbers: 10.0 and True equal 10
     and 1 to Python, and a match of them, refused as not whole numbers, took the standings of
-    its whole-numbered twin scored before it (a review)."""
+    its whole-numbered twin scored before it."""
     return _score(match)
 
 
@@ -259,7 +259,7 @@ def check_seats_as_given(match: Match) -> None:
     decided = score_match(match).decided_after
     if decided is None:
         return
-    for seat in match.players:  # as `join` and `rejoin` refuse them
+    for seat in match.players:  # as `join` and `come_back` refuse them
         how = _seated_after(seat, decided)
         if how == "joined":
             raise MatchError(

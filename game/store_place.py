@@ -80,7 +80,7 @@ def _refuses_writes(side: Path) -> bool:
     """Whether the file `side` is there and cannot be opened to write. One that goes meanwhile
     is none: SQLite takes its -wal and -shm away as the last connection closes, and another
     blitzcam's command ending as this one opened was "read-only" (34 of 6,000 opens of two
-    processes at once; store review)."""
+    processes at once)."""
     try:
         # (a file only, opened without waiting: a FIFO of that name held every command)
         if not stat.S_ISREG(os.lstat(side).st_mode):

@@ -194,7 +194,7 @@ def standings_table(
     widths = [max(shown_width(h), CELL_WIDTH) for h in headers]
     if columns is not None and ROUND_COLUMN + sum(w + 2 for w in widths) - 2 > columns:
         # too wide whole: long names cut (their deck, team and note kept: cut whole, half the
-        # players lost their team, and two Marias their decks; a review), none to another's
+        # players lost their team, and two Marias their decks), none to another's
         cut = [_header(p, name_most=NAME_KEPT) for p in match.players]
         if len(set(cut)) == len(cut):
             headers = cut

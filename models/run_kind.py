@@ -207,7 +207,7 @@ USED_WITH: Final[dict[str, str]] = {
 def started_as_trial(run_dir: Path) -> bool:
     """Whether the run in `run_dir` was started with `--trial`, as its ship.json records (a
     trial started with an option, or from before stage 5, was taken for a full run by its
-    recipe, and told how to ship its detector; diff review)."""
+    recipe, and told how to ship its detector)."""
     try:
         return json.loads((run_dir / SHIP_FILE).read_text(encoding="utf-8")).get("trial") is True
     except (OSError, ValueError, TypeError, AttributeError):

@@ -104,7 +104,7 @@ def recipe_of_run(run_dir: Path) -> Recipe | None:
 # fields added to the recipe after runs had written their recipe.json, with the value that
 # keeps what those runs did (not today's default, which for a stage's budget turns it on).
 # Stage 5's (66d0518, 2026-12-04): off, as it was before there was one (a run from before it
-# was refused as "resumed with another recipe", no option given; training review)
+# was refused as "resumed with another recipe", no option given)
 BEFORE_ADDED: Final[dict[str, Any]] = {
     # stage 4's (bdc55c6, 2026-12-01): off, as before it
     "harden_epochs": 0,

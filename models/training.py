@@ -272,7 +272,7 @@ def _finished_weights(stage_dir: Path) -> Path:
 
     weights = _best_weights(stage_dir)
     # (the whole folder: a stage taken as done by its results.csv, where no finished.json
-    # was written, was told to delete that file, and then the same again; training review)
+    # was written, was told to delete that file, and then the same again)
     again = (
         f"delete the folder {stage_dir} and run with --resume: stage {stage_dir.name} trains again"
     )

@@ -264,7 +264,7 @@ class ConfirmDialog(QDialog):
         side.addWidget(self.check)
         side.addWidget(self.error)
         # (the room the pictures leave goes under them all: beside two pictures, "Called
-        # Blitz" stood at the foot, a hand's width of nothing above it; visual review)
+        # Blitz" stood at the foot, a hand's width of nothing above it)
         side.addStretch(1)
         side.addWidget(self.buttons)
         layout = QHBoxLayout(self)

@@ -202,7 +202,7 @@ class EnrollDialog(QDialog):
         # the eight decks scroll down, and the view gives up some width: the dialog was
         # 1038 x 668 at least, past a small screen's 1024 x 600
         # (asking for the decks' whole height, up to the screen: a plain scroll area's stops
-        # short, and at 1920 x 1080 the dialog opened 118 px short of its decks; visual review)
+        # short, and at 1920 x 1080 the dialog opened 118 px short of its decks)
         rows = QWidget()
         rows.setLayout(grid)
         decks = scrolling_widget(rows)

@@ -170,8 +170,8 @@ class MatchBrowser(QDialog):
 
     def _widen_to_the_list(self) -> None:
         """As wide as the list's columns are written, up to the screen: at its first size a
-        1920-px screen showed "shared win: Anneke and Bob after …" and five players' names cut
-        (visual review). Once, as it opens: a list read again does not move the window."""
+        1920-px screen showed "shared win: Anneke and Bob after …" and five players' names
+        cut. Once, as it opens: a list read again does not move the window."""
         table = self.table
         header = table.horizontalHeader()
         wants = [

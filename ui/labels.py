@@ -108,7 +108,7 @@ class ElidedLabel(QLabel):
         self.at_most: ElidedLabel | None = None
         # labels of a row this one is drawn near in size to: NEAR_SPREAD times the smallest
         # any needs at most (each its own size, "Bob" was drawn at 30 pt beside "Christina" at
-        # 15 in one row of cards; visual review)
+        # 15 in one row of cards)
         self.drawn_near: list[ElidedLabel] = []
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)

@@ -211,7 +211,7 @@ class LiveView(QWidget):
             pen = QPen(QColor(*rgb), OUTLINE_WIDTH + (1 if outline.face_up else 0))
             if outline.deck is None and not outline.face_up:
                 # its grey dashes over a dark line: alone they read 1.9:1 on a white card,
-                # though the scan's warning sends the players looking for them (visual review)
+                # though the scan's warning sends the players looking for them
                 painter.setPen(QPen(QColor(*UNDER_UNKNOWN_RGB), OUTLINE_WIDTH + 4))
                 painter.drawPolygon(polygon)
                 pen.setStyle(Qt.PenStyle.DashLine)
@@ -220,7 +220,7 @@ class LiveView(QWidget):
             if outline.face_up:
                 face_up.append(polygon)
         # the tags over every outline (drawn with their own, the next card's outline crossed
-        # the tag before it: "flip thıs carl"; visual review)
+        # the tag before it: "flip thıs carl")
         metrics = painter.fontMetrics()
         for polygon in face_up:
             # (as wide as its text: at 150 % a 140-px tag read "ip this car")

@@ -326,7 +326,7 @@ class MainWindow(QMainWindow):
         self.delete_round_action.setEnabled(states.delete_round)
         self.redo_action.setEnabled(states.redo)
         # (with nothing undone, no "round": a leave undone and then dropped by a change since
-        # left "Redo round" and "no round undone", of what was never a round; review)
+        # left "Redo round" and "no round undone", of what was never a round)
         redo = "" if undone is None else " round" if undone.what is None else f" {undone.what}"
         self.redo_action.setText(f"&Redo{redo.replace('&', '&&')}")
         self.redo_action.setToolTip(as_plain(f"Redo{redo} (Ctrl+Shift+Z)"))

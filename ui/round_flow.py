@@ -320,7 +320,7 @@ class RoundFlow(WindowPart):
         else:  # (the round is gone: `when_stale` says so)
             return False
         # (and for a new round, a newcomer given a leaver's name and deck is another player:
-        # confirmed again, the leaver's round was saved to them; diff review)
+        # confirmed again, the leaver's round was saved to them)
         return [(p.name, p.deck) for p in now] != [(p.name, p.deck) for p in dialog.players] or (
             edited is None and rules.other_players(now, dialog.players)
         )

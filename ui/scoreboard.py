@@ -429,7 +429,7 @@ class ScoreboardView(QWidget):
         for card in shown:
             card.detail.drawn_with = [other.detail for other in shown if other is not card]
             # (and the names near one size: each its own, "Bob" stood at 30 pt beside
-            # "Christina" at 15; visual review)
+            # "Christina" at 15)
             card.name.drawn_near = [other.name for other in shown if other is not card]
         self._redrawing = True
         try:

@@ -108,7 +108,7 @@ class TotalCard(QFrame):
         what a highlighted card is said to do ("leads", "wins", "shares the win")."""
         self.name.setText(name)
         # (its least size grows with the text: at 150 % one long member's name drew every
-        # team's lines at 12 pt, smaller than at 100 %; visual review)
+        # team's lines at 12 pt, smaller than at 100 %)
         self.detail.set_shrink_to(DETAIL_SMALLEST_PT * text_scale())
         self._detail = detail
         self._decks = tuple(decks)

@@ -528,7 +528,7 @@ def card_problem(
                 "screenshot or a scan of it, crop it to the card's edges)"
             )
         # (a hand holding the card: the card whole, the hand off the edge, told to photograph
-        # "the whole card"; enroll review)
+        # "the whole card")
         return RUNS_OFF if one_card else TOUCHED_OFF_THE_EDGE
     if not one_card:
         return NOT_ONE_CARD

@@ -520,7 +520,7 @@ def _decoded_by_opencv(
         if ends_early(bytes(buffer)):  # (said of a WebP, GIF, BMP or TIFF cut short as of any
             raise ImageError(f"{name}: cannot decode image: the file is truncated")  # other)
         if is_text(head) and not is_picture(head):  # (was "not an image file OpenCV can read")
-            if b"<svg" in head.lower():  # (a drawing in text: "a text file" misled; review)
+            if b"<svg" in head.lower():  # (a drawing in text: "a text file" misled)
                 raise ImageError(
                     f"{name}: cannot decode image: an SVG drawing, which blitzcam does not "
                     "read: export it as a PNG or JPEG"

@@ -35,8 +35,8 @@ MAX_GAIN: Final = 2.5  # a shadow darker than this is refused before (its edge d
 STILL_UNEVEN_BELOW: Final = 0.85
 # ... where this share of the card at least is unsaturated, as paper is: under a warm, dim lamp
 # its white paper sits on the saturation line, 6-12 % of the card was, the light read on so
-# little paper was as uneven as a shadow's, and three photos of 80 % gradients were refused
-# (diff review). Cards in shadow read 94-98 % (a paper share in its place, 19-34 % of a card
+# little paper was as uneven as a shadow's, and three photos of 80 % gradients were refused.
+# Cards in shadow read 94-98 % (a paper share in its place, 19-34 % of a card
 # 85 % in shadow, told it "does not look like a card back" instead)
 PAPER_MEASURED_FROM: Final = 0.3
 # glare: every channel this bright is white to the last bit (not 255: JPEG rings round it)

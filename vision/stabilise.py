@@ -47,7 +47,10 @@ from blitzcam.vision.frame_change import (
     is_blurred,
 )
 
-WINDOW: Final = 7  # frames: the latest gaps between frames kept, a blur's own frames
+GAPS_KEPT: Final = 7  # the latest gaps between frames: their median is the usual one (STALL_FACTOR)
+# blurred frames in a row after which the blur is the view's own (a camera that stays out of
+# focus): its frames vote again
+BLUR_OWN_AFTER: Final = 7
 # frames whose counts are voted on: a count shown is given up when 7 of 9 say another (with 7,
 # 5 of 7 did: +-1 noise on one deck in a fifth of the frames showed settled and wrong in 1.4 %
 # of frames, 0.25 % with 9; in bursts of two frames, 6.8 % and 3.3 %), at 0.4 s more for a
@@ -216,7 +219,7 @@ class Stabiliser:
         # the last frame judged sharp, and the blurred frames since
         self._sharp: np.ndarray | None = None
         self._blurred_since = 0
-        self._gaps: deque[float] = deque(maxlen=WINDOW)  # between the latest frames
+        self._gaps: deque[float] = deque(maxlen=GAPS_KEPT)  # between the latest frames
 
     def reset(self) -> None:
         self._scene_number += 1
@@ -354,7 +357,7 @@ class Stabiliser:
             return False
         blurred = self._sharp is not None and is_blurred(self._sharp, thumb)
         self._blurred_since = self._blurred_since + 1 if blurred else 0
-        if not blurred or self._blurred_since > WINDOW:
+        if not blurred or self._blurred_since > BLUR_OWN_AFTER:
             self._sharp, self._blurred_since = thumb, 0
         return blurred
 
@@ -365,7 +368,7 @@ class Stabiliser:
             return False
         gap = now - last if unseen_s is None else unseen_s
         usual = float(np.median(self._gaps)) if self._gaps else 0.0
-        self._gaps.append(gap)  # (a stall's among them: the median of a window outvotes it)
+        self._gaps.append(gap)  # (a stall's among them: the median of the others outvotes it)
         return gap > max(STALL_MIN_S, STALL_FACTOR * usual)
 
     def _held(self, view: Counts | None, *, new: bool = False) -> Stable:

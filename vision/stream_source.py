@@ -361,7 +361,7 @@ def http_answer(
         if exc.code in (401, 403):
             return f"the camera refused the user name or password (HTTP {exc.code})"
         if exc.code == 404 and parts.path.rstrip("/").lower() == "/video":
-            return (  # (sent to try /video, which it was: first-hour review)
+            return (  # (sent to try /video, which it was)
                 "no stream at this path (HTTP 404): the server there serves no stream at "
                 "/video; the camera app's own screen shows the address it serves (another "
                 "program on that port?)"

@@ -4,7 +4,10 @@ counting pipeline those commands load with it."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (imported where used: the pipeline loads numpy and OpenCV)
+    from blitzcam.vision.pipeline import CountingPipeline
 
 
 def deck_list(text: str) -> tuple[str, ...]:
@@ -22,7 +25,7 @@ def deck_list(text: str) -> tuple[str, ...]:
     return decks
 
 
-def counting_pipeline(args: argparse.Namespace) -> Any:
+def counting_pipeline(args: argparse.Namespace) -> CountingPipeline:
     """The counting pipeline of a command's `--model`, `--decks` and `--engine`, its
     `--in-play` decks checked against the profile (UserError naming one it does not know)."""
     from blitzcam.errors import UserError

@@ -179,7 +179,7 @@ def _split_note(stored: Path) -> str | None:
     from blitzcam.vision.pipeline import COUNT_CONF, counting_detector
 
     # (set as counting sets it: ultralytics' own suppression left a third box on a title that
-    # touches its figure, where counting leaves two; diff review)
+    # touches its figure, where counting leaves two)
     return split_note(read_image(stored), counting_detector(), COUNT_CONF)
 
 

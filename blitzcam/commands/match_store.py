@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:  # (imported where used: `blitzcam --help` reads no database code)
+    from blitzcam.game.store import MatchStore
+
+T = TypeVar("T")
 
 
 class NoStoreError(Exception):
@@ -20,7 +25,7 @@ class NoStoreError(Exception):
 @contextmanager
 def open_store(
     args: argparse.Namespace, *, create: bool = False, reading: bool = False
-) -> Iterator[Any]:
+) -> Iterator[MatchStore]:
     """`store_at`'s store, closed after the block; then, where the disk could not take the
     changes into the file itself, a note of where they are (`MatchStore.unfolded`)."""
     with store_at(args, create=create, reading=reading) as store:
@@ -29,7 +34,9 @@ def open_store(
         print(f"note: {store.unfolded}", file=sys.stderr)
 
 
-def store_at(args: argparse.Namespace, *, create: bool = False, reading: bool = False):
+def store_at(
+    args: argparse.Namespace, *, create: bool = False, reading: bool = False
+) -> MatchStore:
     """The match store; made where there is none only for `create` (`new`, `import`): a
     mistyped --db read by `list` looked like an empty store, and left one behind. For
     `reading` (list, show, export), a file that cannot be written here is read as it is."""
@@ -113,7 +120,7 @@ class SaysItWaits:
         self._said = False
 
 
-def match_id_of(args: argparse.Namespace, store: Any) -> int:
+def match_id_of(args: argparse.Namespace, store: MatchStore) -> int:
     from blitzcam.errors import UserError
 
     if args.match is not None:
@@ -124,7 +131,7 @@ def match_id_of(args: argparse.Namespace, store: Any) -> int:
     return match_id
 
 
-def run_rule(change: Any, *, named: int | None = None, db: Path | None = None) -> Any:
+def run_rule(change: Callable[[], T], *, named: int | None = None, db: Path | None = None) -> T:
     """Apply a store change; broken rules and store problems become one-line errors. `named`:
     the match the person named (--match), and `db` the database (--db), which the way on
     names too."""
@@ -139,7 +146,7 @@ def run_rule(change: Any, *, named: int | None = None, db: Path | None = None) -
         return change()
     except DecidedMatchError as exc:  # (`add` acts on the match changed last: often this one)
         # (without them, `settings` raised the target of the match changed last: another one,
-        # or another database's; diff review)
+        # or another database's)
         where = "" if db is None else f"--db {shlex.quote(str(db))} "
         which = "" if named is None else f"--match {named} "
         raise UserError(

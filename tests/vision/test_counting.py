@@ -974,7 +974,7 @@ def test_a_few_blurred_frames_of_a_still_view_do_not_vote() -> None:
     # (a webcam's focus hunting for 1.25 s, the picture not moving: its frames voted as still
     # ones, outvoted the window, and red buggies and blue plows showed 0, settled; review)
     from blitzcam.vision.frame_change import is_blurred, thumbnail
-    from blitzcam.vision.stabilise import WINDOW
+    from blitzcam.vision.stabilise import BLUR_OWN_AFTER
 
     table = _white_cards_table()
     blurred = cv2.GaussianBlur(table, (0, 0), 4)
@@ -989,8 +989,8 @@ def test_a_few_blurred_frames_of_a_still_view_do_not_vote() -> None:
     sharp = [stab.update(thumbnail(table), _counts(38), at=next(clock)) for _ in range(6)]
     assert all(s.counts.per_deck["green-pump"] == 38 for s in hunting + sharp)
     assert sharp[-1].settled
-    # a camera that stays out of focus: its own view once a window's frames have gone by
-    stuck = [stab.update(thumbnail(blurred), _counts(30), at=next(clock)) for _ in range(WINDOW + 6)]
+    # a camera that stays out of focus: its own view once BLUR_OWN_AFTER frames have gone by
+    stuck = [stab.update(thumbnail(blurred), _counts(30), at=next(clock)) for _ in range(BLUR_OWN_AFTER + 6)]
     assert stuck[-1].settled and stuck[-1].counts.per_deck["green-pump"] == 30
 
 
