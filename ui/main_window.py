@@ -143,6 +143,7 @@ class MainWindow(QMainWindow):
         self.rounds = RoundFlow(self)  # a round scanned or typed, reviewed and saved
         self.enrolling: EnrollDialog | None = None
         self._ask_on_close = True  # about a scan's shots (not on Ctrl+C in the terminal)
+        self._quit_held = False  # a Ctrl+C's quit waiting for an enrollment's dialog to close
 
         self.pages = QStackedWidget()
         self.welcome = self._build_welcome()
@@ -576,6 +577,9 @@ class MainWindow(QMainWindow):
         if self.enrolling is dialog:
             self.enrolling = None
         dialog.deleteLater()  # its thread has stopped (on finished); nothing else holds it
+        if self._quit_held:  # (Ctrl+C while it enrolled: the quit it refused, once more)
+            self._quit_held = False
+            QApplication.quit()
 
     def _on_fullscreen(self) -> None:
         # the menus hidden say full screen too: a window grown past the screen (the system
@@ -681,8 +685,15 @@ class MainWindow(QMainWindow):
 
     def quit_unasked(self) -> None:
         """Quit without asking about a scan's shots (Ctrl+C in the terminal: a question would
-        keep the app up until someone answered it)."""
+        keep the app up until someone answered it). An enrollment at work holds its dialog
+        open, and Qt drops a quit a window refuses: the quit is asked again once the dialog
+        closes, after its enrollment (the app stayed up). A second Ctrl+C meanwhile ends the
+        app without closing its windows (`shutdown` still waits for the enrollment)."""
+        if self._quit_held:
+            QApplication.exit(0)
+            return
         self._ask_on_close = False
+        self._quit_held = self.enrolling is not None
         QApplication.quit()  # (inside a change's wait, held until it is done: ui/lock_wait.py)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

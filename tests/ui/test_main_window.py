@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QMenu
 
 from blitzcam.game import rules
 from blitzcam.game.store import MatchStore, StoreError
@@ -2089,6 +2089,100 @@ def test_quitting_while_an_enrollment_works_waits_for_it(qtbot, store, feed, tmp
     threading.Timer(0.3, let_go.set).start()
     window.close()
     assert stored == ["blue-plow"]  # the exit waited for it
+
+
+def test_ctrl_c_while_an_enrollment_works_quits_once_it_is_done(
+    qtbot, store, feed, tmp_path, monkeypatch
+):
+    # Qt drops a quit a window refuses, and the enroll dialog refuses to close while its
+    # enrollment works: the app stayed up after Ctrl+C, the dialog closed, for ever (review)
+    import threading
+
+    started, let_go = threading.Event(), threading.Event()
+
+    class Slow:
+        def enroll(self, deck: str, frame_bgr) -> str:
+            started.set()
+            let_go.wait(10)
+            return f"{deck} enrolled"
+
+        def forget(self, deck: str) -> str:
+            return deck
+
+        def enrolled(self) -> dict[str, Path]:
+            return {}
+
+    window = MainWindow(
+        store, open_source=lambda spec: feed, counter=feed.counter, enroller=Slow(),
+        settings_path=tmp_path / "app-settings.json", interval_ms=1,
+    )  # fmt: skip
+    qtbot.addWidget(window)
+    window.show()
+    quits: list[bool] = []
+
+    def quit() -> None:  # as Qt's: each window closed, none if one refuses
+        quits.append(True)
+        for widget in QApplication.topLevelWidgets():
+            if widget.isVisible() and widget is not window and not widget.close():
+                return
+        window.close()
+
+    monkeypatch.setattr(QApplication, "quit", quit)
+    exits: list[int] = []
+    monkeypatch.setattr(QApplication, "exit", lambda code=0: exits.append(code))
+    window._on_enroll()
+    dialog = window.enrolling
+    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
+    dialog._on_enroll("blue-plow")
+    assert started.wait(5)
+    window.quit_unasked()
+    assert quits == [True] and dialog.isVisible() and window.isVisible()  # refused: working
+    let_go.set()
+    qtbot.waitUntil(lambda: len(quits) == 2, timeout=5000)  # asked again once it closed
+    assert window.enrolling is None and not window.isVisible() and exits == []
+
+
+def test_a_second_ctrl_c_while_an_enrollment_works_ends_the_app(
+    qtbot, store, feed, tmp_path, monkeypatch
+):
+    import threading
+
+    started, let_go = threading.Event(), threading.Event()
+
+    class Slow:
+        def enroll(self, deck: str, frame_bgr) -> str:
+            started.set()
+            let_go.wait(10)
+            return f"{deck} enrolled"
+
+        def forget(self, deck: str) -> str:
+            return deck
+
+        def enrolled(self) -> dict[str, Path]:
+            return {}
+
+    window = MainWindow(
+        store, open_source=lambda spec: feed, counter=feed.counter, enroller=Slow(),
+        settings_path=tmp_path / "app-settings.json", interval_ms=1,
+    )  # fmt: skip
+    qtbot.addWidget(window)
+    quits: list[bool] = []
+    monkeypatch.setattr(QApplication, "quit", lambda: quits.append(True))  # (refused)
+    exits: list[int] = []
+    monkeypatch.setattr(QApplication, "exit", lambda code=0: exits.append(code))
+    window._on_enroll()
+    dialog = window.enrolling
+    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
+    dialog._on_enroll("blue-plow")
+    assert started.wait(5)
+    try:
+        window.quit_unasked()
+        assert (quits, exits) == ([True], [])
+        window.quit_unasked()  # the second: the app's loop ends, its windows as they are
+        assert (quits, exits) == ([True], [0])
+    finally:
+        let_go.set()
+        window.shutdown()
 
 
 def test_counts_typed_in_a_review_left_are_kept_for_the_next(qtbot, store, feed, tmp_path):
