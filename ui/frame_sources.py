@@ -319,8 +319,9 @@ HOLD_WAIT_S: Final = 60.0
 
 class _Wrapping:
     """What a source wrapping another passes through to it: the live view's frames between
-    counts and their numbers, where the wrapped camera or stream has them
-    (vision.stream_source.NewestFrame)."""
+    counts and their numbers, and when its camera last gave one, where the wrapped camera or
+    stream has them (vision.stream_source.NewestFrame). The first camera, primed, passed no
+    time on: a count slower than 3 s said a stream sending 15 pictures a second had stalled."""
 
     _source: FrameSource | None
 
@@ -335,6 +336,30 @@ class _Wrapping:
         """Why the wrapped video ended before its end, where it did (a named pipe's: else the note
         stays on the source inside)."""
         return getattr(self._source, "end_note", None)
+
+    @property
+    def frame_time_s(self) -> float | None:
+        """The wrapped source's own clock, where it has one (a video file served over HTTP)."""
+        return getattr(self._source, "frame_time_s", None)
+
+    @property
+    def reconnects(self) -> int:
+        """How often the wrapped stream has connected again after a drop (0: none, or no stream
+        yet); read from the GUI thread while the worker waits on one."""
+        return int(getattr(self._source, "reconnects", 0) or 0)
+
+    @property
+    def last_frame_reconnects(self) -> int | None:
+        """The wrapped stream's reconnects when its camera last gave a frame, where its reader
+        says (vision.stream_source.NewestFrame); None otherwise."""
+        return getattr(self._source, "last_frame_reconnects", None)
+
+    @property
+    def last_frame_at(self) -> float | None:
+        """When the wrapped camera or stream last gave a frame (time.monotonic), where its
+        reader says (vision.stream_source.NewestFrame); None before, or for a source that does
+        not."""
+        return getattr(self._source, "last_frame_at", None)
 
     @property
     def demo(self) -> bool:
@@ -368,30 +393,6 @@ class OpenedLater(_Wrapping):
         then what it is (a video served over HTTP ends as a file does)."""
         source = self._source
         return True if source is None else bool(getattr(source, "live", False))
-
-    @property
-    def frame_time_s(self) -> float | None:
-        """The opened source's own clock, where it has one (a video file served over HTTP)."""
-        return getattr(self._source, "frame_time_s", None)
-
-    @property
-    def reconnects(self) -> int:
-        """How often the opened stream has connected again after a drop (0: none, or no stream
-        yet); read from the GUI thread while the worker waits on one."""
-        return int(getattr(self._source, "reconnects", 0) or 0)
-
-    @property
-    def last_frame_reconnects(self) -> int | None:
-        """The opened stream's reconnects when its camera last gave a frame, where its reader
-        says (vision.stream_source.NewestFrame); None otherwise."""
-        return getattr(self._source, "last_frame_reconnects", None)
-
-    @property
-    def last_frame_at(self) -> float | None:
-        """When the opened camera or stream last gave a frame (time.monotonic), where its
-        reader says (vision.stream_source.NewestFrame); None before, or for a source that does
-        not."""
-        return getattr(self._source, "last_frame_at", None)
 
     # a scan left lets it go in its worker, however long its open or read takes, unwaited for:
     # the next OpenedLater of its spec waits for that, in its own worker (`_hold`)
