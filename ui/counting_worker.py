@@ -29,6 +29,8 @@ from blitzcam.game.counts import Counts
 WORKER_THREAD: Final = "counting"  # the worker thread's name (`ui.app.inside_a_camera`)
 # an enrollment's thread (ui/enroll.py), in the models as a count is (`inside_a_camera`)
 ENROLL_THREAD: Final = "enrolling"
+# how a failure of the counter (not of the camera) is said, on the view and the status line
+COUNTING_STOPPED: Final = "Counting stopped: "
 DEFAULT_INTERVAL_MS: Final = 30  # pacing of the worker loop (a camera's read() also blocks)
 # how long leaving a scan waits for a read in hand; a stream still connecting is left to give
 # up on its own (OpenCV's connect cannot be interrupted), and closes itself then
@@ -260,7 +262,10 @@ class CountingWorker(QObject):
     free" in tstate_delete_common) on the first live count."""
 
     ready = Signal()  # a new item is in the mailbox
-    failed = Signal(str)  # the source or the counter broke; the loop has stopped
+    failed = Signal(str)  # the source broke; the loop has stopped
+    # the counter broke on a frame the source gave: its failure, not the camera's (a broken
+    # model said "No view from the camera" over a live camera's picture); the loop has stopped
+    counting_failed = Signal(str)
     # the source has no more frames: why, where it ended before its end (a video cut short:
     # its `end_note`), else ""
     finished = Signal(str)
@@ -339,6 +344,7 @@ class CountingWorker(QObject):
 
     def _tick(self) -> bool:
         """One frame; False when the loop must end."""
+        counting = False  # (what broke: the counter, or the source)
         try:
             frame = self._source.read()
             # a video file's own clock (its frames read faster or slower than they were shot)
@@ -353,6 +359,7 @@ class CountingWorker(QObject):
                 return False
             try:
                 self._counting.set()
+                counting = True
                 if self._on_start is not None:  # (before the first frame, in this turn)
                     on_start, self._on_start = self._on_start, None
                     on_start()
@@ -362,8 +369,8 @@ class CountingWorker(QObject):
                 self._turn.release()
         except Exception as exc:  # a broken camera or model must not take the app down
             if not self._stopping.is_set():  # a SourceError's line already names the source
-                said = isinstance(exc, UserError)
-                self.failed.emit(str(exc) if said else f"{type(exc).__name__}: {exc}")
+                said = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
+                (self.counting_failed if counting else self.failed).emit(said)
             return False
         self._index += 1
         if self._mailbox.put(CountedFrame(frame, snapshot, self._index, source_index)):
@@ -396,6 +403,7 @@ class CountingThread(QObject):
     # give one (a camera or stream: `peek`)
     previewed = Signal(object, int, object)
     failed = Signal(str)
+    counting_failed = Signal(str)  # (CountingWorker)
     finished = Signal(str)  # why the source ended before its end, else "" (CountingWorker)
 
     def __init__(
@@ -427,6 +435,9 @@ class CountingThread(QObject):
         self._stopped = False  # after stop, what the worker had already queued is dropped
         self._worker.ready.connect(self._on_ready, Qt.ConnectionType.QueuedConnection)
         self._worker.failed.connect(self._on_failed, Qt.ConnectionType.QueuedConnection)
+        self._worker.counting_failed.connect(
+            self._on_counting_failed, Qt.ConnectionType.QueuedConnection
+        )
         self._worker.finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
         self.destroyed.connect(_stop_when_gone(self._worker, source))
         self._preview = QTimer(self)
@@ -504,6 +515,12 @@ class CountingThread(QObject):
         self._preview.stop()  # (the last frame stays in view, the failure said over it)
         if not self._stopped:
             self.failed.emit(message)
+
+    @Slot(str)
+    def _on_counting_failed(self, message: str) -> None:
+        self._preview.stop()  # (no frame is counted any more: the view would say otherwise)
+        if not self._stopped:
+            self.counting_failed.emit(message)
 
     @Slot(str)
     def _on_finished(self, note: str) -> None:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.ui.background import BackgroundJob, Outcome
 from blitzcam.ui.counting_worker import (
+    COUNTING_STOPPED,
     DEFAULT_INTERVAL_MS,
     ENROLL_THREAD,
     CountedFrame,
@@ -235,6 +236,7 @@ class EnrollDialog(QDialog):
         self._thread.counted.connect(self._on_counted)
         self._thread.previewed.connect(self._on_previewed)
         self._thread.failed.connect(self._on_camera_lost)
+        self._thread.counting_failed.connect(lambda why: self._on_camera_lost(why, True))
         self._thread.finished.connect(self._on_source_ended)
         self.finished.connect(self._on_finished)
         # as large as the view and the decks ask, up to the screen (it opened at 788 x 400 on
@@ -309,21 +311,23 @@ class EnrollDialog(QDialog):
         self.message.setText(f"{ended} Its last view stays: Enroll from view takes it.")
         self.live.show_message(f"{ended} Its last view stays to enroll from.", until_picture=True)
 
-    def _on_camera_lost(self, why: str) -> None:
+    def _on_camera_lost(self, why: str, counting: bool = False) -> None:
         """No new view will come: the last one is let go (enrolling from it taught the next deck
         held up an old picture), the decks are no longer shown as recognised, and the view and
         the deck buttons say why (the last frame stayed in view, outlined, and a click on
-        Enroll said "no picture from the camera" over the reason)."""
+        Enroll said "no picture from the camera" over the reason). `counting`: the counter
+        broke, not the camera (said as no view from it, over its picture)."""
         if self._lost:  # (the thread's end after its failure: the failure is the reason)
             return
         self._lost = why
         self._latest = self._in_view = None
         self._recognised = {}
         self.message.setText(why)
-        self.live.show_message(f"No view from the camera: {why}")
+        said = f"{COUNTING_STOPPED}{why}" if counting else f"No view from the camera: {why}"
+        self.live.show_message(said)
         for button in self.enroll_buttons.values():
             button.setEnabled(False)
-            button.setToolTip(as_plain(f"No view from the camera: {why}"))
+            button.setToolTip(as_plain(said))
         self._show_status()
 
     def _show_status(self) -> None:

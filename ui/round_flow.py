@@ -22,6 +22,7 @@ from blitzcam.ui.capture_store import (
     keep_scanned_round,
 )
 from blitzcam.ui.confirm import ConfirmDialog
+from blitzcam.ui.counting_worker import COUNTING_STOPPED
 from blitzcam.ui.frame_sources import camera_problem
 from blitzcam.ui.review_pictures import ReviewPictures, review_pictures
 from blitzcam.ui.scan import ScanView
@@ -43,9 +44,15 @@ SCAN_FAILED: Final = "The camera stopped: "
 SCAN_NOT_STARTED: Final = "The camera gave no view: "
 
 
-def scan_failed_text(message: str, *, had_view: bool = True) -> str:
+def scan_failed_text(message: str, *, had_view: bool = True, counting: bool = False) -> str:
     """The status line while a scan whose camera stopped (or never gave a view, `had_view`
-    False: a camera index with no camera, a stream nobody answers) is still open."""
+    False: a camera index with no camera, a stream nobody answers; or whose counter broke,
+    `counting`) is still open."""
+    if counting:
+        return (
+            f"{COUNTING_STOPPED}{message}. Shots taken so far can still be reviewed (Enter; "
+            "counts not shot are typed in), or press Esc to leave the scan."
+        )
     if not had_view:
         return (
             f"{SCAN_NOT_STARTED}{message}. Press Enter to type the counts in, or Esc to leave "
@@ -449,12 +456,17 @@ class RoundFlow(WindowPart):
         )
 
     def _on_scan_failed(self, message: str) -> None:
-        had_view = self.scan is not None and self.scan.had_view
-        self._say(scan_failed_text(message, had_view=had_view), ADVICE_MS)
+        scan = self.scan
+        said = scan_failed_text(
+            message,
+            had_view=scan is not None and scan.had_view,
+            counting=scan is not None and scan.counting_failed,
+        )
+        self._say(said, ADVICE_MS)
 
     def end_scan(self) -> None:
         status = self._window.statusBar()
-        if status.currentMessage().startswith((SCAN_FAILED, SCAN_NOT_STARTED)):  # its advice
+        if status.currentMessage().startswith((SCAN_FAILED, SCAN_NOT_STARTED, COUNTING_STOPPED)):
             status.clearMessage()
         scan, self.scan = self.scan, None
         self.corrections = None

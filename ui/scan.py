@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from blitzcam.game.rules import Player
 from blitzcam.ui.announce import announce
 from blitzcam.ui.counting_worker import (
+    COUNTING_STOPPED,
     DEFAULT_INTERVAL_MS,
     CountedFrame,
     Counter,
@@ -114,6 +115,7 @@ class ScanView(QWidget):
         self._latest: CountedFrame | None = None
         self._failure: str | None = None  # why the camera or the counter stopped, once they have
         self.had_view = False  # a counted frame arrived (a camera that never opens gives none)
+        self.counting_failed = False  # the counter broke (not the camera)
         self._ended = False  # a video file that came to its end (no newer view will come)
         # the newest frame with counts of its own view, with those counts (`as_its_view`)
         self._last_still: CountedFrame | None = None
@@ -239,6 +241,7 @@ class ScanView(QWidget):
         self._thread.counted.connect(self._on_counted)
         self._thread.previewed.connect(self._on_previewed)
         self._thread.failed.connect(self._on_failed)
+        self._thread.counting_failed.connect(lambda message: self._on_failed(message, True))
         self._thread.finished.connect(self._on_source_finished)
         self.capture_button.clicked.connect(self._on_capture_pressed)
         self.drop_button.clicked.connect(self._on_drop)
@@ -561,12 +564,16 @@ class ScanView(QWidget):
     def _on_cancel(self) -> None:
         self.cancelled.emit()
 
-    def _on_failed(self, message: str) -> None:
-        self._failure = (
-            f"The camera or the counter stopped: {message}"
-            if self.had_view
-            else f"No view from the camera: {message}"
-        )
+    def _on_failed(self, message: str, counting: bool = False) -> None:
+        """The camera failed (or the counter, `counting`: a broken model was said as no view
+        from the camera, over the camera's picture); no frame will be counted any more."""
+        self.counting_failed = counting
+        if counting:
+            self._failure = f"{COUNTING_STOPPED}{message}"
+        elif self.had_view:
+            self._failure = f"The camera or the counter stopped: {message}"
+        else:
+            self._failure = f"No view from the camera: {message}"
         self._latest = None  # no shot of a frame that is no longer live
         self._waiting = None
         self.live.show_message(self._failure)

@@ -101,10 +101,29 @@ def test_thread_reports_a_broken_counter(qtbot, threads) -> None:
             raise RuntimeError("model file is corrupt")
 
     thread = threads(FakeSource([np.zeros((4, 4, 3), np.uint8)]), Broken(), interval_ms=1)
+    camera: list[str] = []
+    thread.failed.connect(camera.append)
+    with qtbot.waitSignal(thread.counting_failed, timeout=5000) as blocker:
+        thread.start()
+    thread.stop()
+    # the counter's, not the camera's (a broken model was said as "No view from the camera")
+    assert blocker.args == ["RuntimeError: model file is corrupt"] and camera == []
+
+
+def test_thread_reports_a_broken_camera_as_the_camera_s(qtbot, threads) -> None:
+    from blitzcam.vision.sources import SourceError
+
+    class Unplugged(FakeSource):
+        def read(self) -> np.ndarray | None:
+            raise SourceError("camera 0: it gave no picture")
+
+    thread = threads(Unplugged([]), NullCounter("no model"), interval_ms=1)
+    counter: list[str] = []
+    thread.counting_failed.connect(counter.append)
     with qtbot.waitSignal(thread.failed, timeout=5000) as blocker:
         thread.start()
     thread.stop()
-    assert blocker.args == ["RuntimeError: model file is corrupt"]
+    assert blocker.args == ["camera 0: it gave no picture"] and counter == []
 
 
 @pytest.mark.parametrize("note", [None, "clip.mp4: the video ends after 2 of the 90 frames"])
@@ -124,7 +143,7 @@ def test_nothing_queued_reaches_a_stopped_scan(qtbot, threads) -> None:
     frames = [np.zeros((4, 4, 3), np.uint8)]
     thread = threads(FakeSource(frames, limit=3), NullCounter("no model"), interval_ms=1)
     said: list[object] = []
-    for signal in (thread.counted, thread.failed, thread.finished):
+    for signal in (thread.counted, thread.failed, thread.counting_failed, thread.finished):
         signal.connect(said.append)
     thread.start()
     # frames counted and the end reached: their signals queued, not delivered (no events are

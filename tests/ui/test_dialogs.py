@@ -701,6 +701,26 @@ def test_enroll_after_the_camera_is_lost_teaches_no_old_picture(qtbot, ends: str
     dialog.reject()
 
 
+def test_a_broken_counter_in_the_enroll_dialog_is_not_said_as_the_camera(qtbot) -> None:
+    # (a broken model turned every deck's button off with "No view from the camera", the
+    # camera's picture on screen; review)
+    class Broken:
+        def count(self, frame_bgr, *, in_play=None, at=None):
+            raise RuntimeError("model file is corrupt")
+
+    frame, _ = synthetic_frame(0, [("blue-plow", False)])
+    source = FakeSource([frame])
+    source.live = True
+    dialog = EnrollDialog(source, Broken(), enroller=RecordingEnroller(), interval_ms=1)
+    qtbot.addWidget(dialog)
+    dialog.start()
+    said = "RuntimeError: model file is corrupt"
+    qtbot.waitUntil(lambda: dialog.message.text() == said, timeout=5000)
+    assert dialog.live.message() == f"Counting stopped: {said}"
+    assert all(b.toolTip() == f"Counting stopped: {said}" for b in dialog.enroll_buttons.values())
+    dialog.reject()
+
+
 @pytest.mark.parametrize("cut_short", [False, True])
 def test_a_video_s_end_keeps_its_last_view_to_enroll_from(qtbot, cut_short: bool) -> None:
     # (every button went off, "the camera stopped giving pictures", the card still in view,

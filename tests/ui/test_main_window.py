@@ -1846,6 +1846,31 @@ def test_typing_in_a_dialogs_first_box_replaces_its_value(qtbot, store, feed, tm
     assert store.load(match_id).settings.target == 100
 
 
+def test_a_broken_counter_is_said_as_the_counter_s_not_the_camera_s(qtbot, store, tmp_path):
+    # (before its first count, a broken model was "The camera gave no view", "No view from the
+    # camera", over the camera's live picture; review)
+    class Broken:
+        def count(self, frame_bgr, *, in_play=None, at=None):
+            raise RuntimeError("model file is corrupt")
+
+    store.create_match(match_of())
+    feed = ScriptedFeed(_scenes())
+    window = MainWindow(
+        store, open_source=lambda spec: feed, counter=Broken(),
+        settings_path=tmp_path / "app-settings.json", interval_ms=1,
+    )  # fmt: skip
+    qtbot.addWidget(window)
+    window.show()
+    window.scan_action.trigger()
+    scan = window.scan
+    qtbot.waitUntil(lambda: "model file" in scan.live.message(), timeout=5000)
+    assert scan.live.message() == "Counting stopped: RuntimeError: model file is corrupt"
+    status = window.statusBar().currentMessage()
+    assert status.startswith("Counting stopped: RuntimeError: model file is corrupt. Shots taken")
+    qtbot.keyClick(scan, Qt.Key.Key_Escape)
+    assert window.scan is None and window.statusBar().currentMessage() == ""
+
+
 def test_a_camera_that_does_not_open_is_said_without_freezing_the_window(
     qtbot, store, tmp_path, monkeypatch
 ):
