@@ -131,15 +131,18 @@ class RoundEditor(QWidget):
             score.setText(f"{marked}{round_score(tally):+d}")
             # (in the scan's warning colour: in the text's own, "⚠ -45" was missed among eight)
             set_styled(score, refused=problem is not None)
-            score.setToolTip("" if problem is None else as_plain(f"{name}: {problem}"))
-            score.setAccessibleDescription(score.toolTip())
+            # (as typed: the tooltip's markup of a name like "<b>Ann</b>" showed as "&lt;b&gt;"
+            # in the label under the boxes and in what a screen reader said)
+            reason = "" if problem is None else f"{name}: {problem}"
+            score.setToolTip(as_plain(reason))
+            score.setAccessibleDescription(reason)
             if problem is not None:
-                problems.append(score.toolTip())
+                problems.append(reason)
                 refused.append(name)
             # (the reason on the box the focus is in, where a reader looks for it: on the
             # score alone, which takes no focus, it was said only when Enter was refused)
             for box in (self.dutch[name], self.blitz[name]):
-                box.setAccessibleDescription(score.toolTip())
+                box.setAccessibleDescription(reason)
         said = "\n".join(f"⚠ {problem}" for problem in problems)
         self.problems.setText(said)
         self.problems.setVisible(bool(problems))

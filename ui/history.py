@@ -237,7 +237,7 @@ class MatchBrowser(QDialog):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, s.match_id)
                 if col in (2, 4):
-                    item.setToolTip(text)
+                    item.setToolTip(as_plain(text))  # (a name is not markup: '<img …>' read a file)
                     # (read by a screen reader as the arrows move: without the marks that keep
                     # each name's direction, which some readers say aloud)
                     item.setData(Qt.ItemDataRole.AccessibleTextRole, unmarked(text))

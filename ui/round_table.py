@@ -174,7 +174,9 @@ class RoundTable(QTableWidget):
                 self.setItem(r, col + 1, self._item(str(tally.blitz)))
                 points = self._item(f"{scores[player.name]:+d}", bold)
                 # (the piles' counts, where the table shows the points alone)
-                points.setToolTip(f"{player.name}: Dutch {tally.dutch}, Blitz {tally.blitz}")
+                points.setToolTip(
+                    as_plain(f"{player.name}: Dutch {tally.dutch}, Blitz {tally.blitz}")
+                )
                 self.setItem(r, col + 2, points)
         self.setCurrentCell(kept_row, self.shown_column(0) if kept_row >= 0 else -1)
         self._follow_last = bool(match.rounds) and kept_row < 0

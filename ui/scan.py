@@ -38,7 +38,7 @@ from blitzcam.ui.counting_worker import (
     FrameSource,
 )
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
-from blitzcam.ui.labels import ElidedLabel, set_styled
+from blitzcam.ui.labels import ElidedLabel, as_plain, plain_label, set_styled
 from blitzcam.ui.live_view import LiveView
 from blitzcam.ui.outline_fit import OutlineFit
 from blitzcam.ui.scan_session import (
@@ -158,7 +158,7 @@ class ScanView(QWidget):
         self.step_title.setWordWrap(True)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
-        self.warnings = QLabel()
+        self.warnings = plain_label()  # (its warnings name players: a name is not markup)
         self.warnings.setObjectName("tableWarnings")
         self.warnings.setWordWrap(True)
         self.warnings.hide()  # (until there is something to say)
@@ -420,7 +420,7 @@ class ScanView(QWidget):
         show under them."""
         said = self._warned
         self.warnings.setText(in_brief(said) if self._compact else said)
-        self.warnings.setToolTip(said if self._compact else "")
+        self.warnings.setToolTip(as_plain(said) if self._compact else "")
         self.warnings.setAccessibleDescription(said)
         self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)
 

@@ -59,3 +59,80 @@ def test_a_number_is_never_cut_inside_and_a_kept_end_stays_whole(qtbot) -> None:
         cut = elided(metrics, f"{name}{KEEP_END}36", width)
         assert cut.endswith(" 36") and metrics.horizontalAdvance(cut) <= width, cut
     assert elided(metrics, f"Ann{KEEP_END}36", 400) == "Ann 36"
+
+
+MARKUP_NAMES = ("<b>Ann</b>", "<img src='no-such.png'>Bo", "<a href='x'>Cy</a>")
+
+
+def _drawn_as_markup(text: str) -> bool:
+    """Whether `text`, shown where Qt guesses the format, draws one of MARKUP_NAMES as markup."""
+    from PySide6.QtGui import Qt as GuiQt
+
+    return GuiQt.mightBeRichText(text) and any(name in text for name in MARKUP_NAMES)
+
+
+def _markup_shown() -> list[str]:
+    """Every label, tooltip and table cell's tooltip in the app's windows drawing a name as
+    markup."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QLabel, QTableWidget
+
+    found = []
+    for widget in QApplication.allWidgets():
+        plain = not isinstance(widget, QLabel) or widget.textFormat() == Qt.TextFormat.PlainText
+        if not plain and _drawn_as_markup(widget.text()):
+            found.append(f"{type(widget).__name__} {widget.objectName()}: {widget.text()}")
+        if _drawn_as_markup(widget.toolTip()):
+            found.append(f"tooltip of {type(widget).__name__}: {widget.toolTip()}")
+        if isinstance(widget, QTableWidget):
+            for row in range(widget.rowCount()):
+                for col in range(widget.columnCount()):
+                    item = widget.item(row, col)
+                    if item is not None and _drawn_as_markup(item.toolTip()):
+                        found.append(f"cell ({row}, {col}) of {type(widget).__name__}: {item.toolTip()}")
+    return found
+
+
+def test_names_like_markup_are_drawn_as_typed_everywhere(qtbot, store, tmp_path) -> None:
+    # (a round's points, the matches browser's players and standings, and the scan's warnings
+    # drew them as markup: '<img src=/dev/zero>' on hover read that file until memory ran out;
+    # the confirm's problems showed the escaped markup, "&lt;b&gt;"; security review)
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.game.rules import Match, Player, Round, Settings, Tally
+    from blitzcam.ui.confirm import ConfirmDialog
+    from blitzcam.ui.history import MatchBrowser
+    from blitzcam.ui.main_window import MainWindow
+    from tests.ui.fakes import ScriptedFeed, synthetic_frame
+
+    decks = ("green-pump", "red-buggy", "blue-plow")
+    players = tuple(Player(name, deck) for name, deck in zip(MARKUP_NAMES, decks, strict=True))
+    played = Round({name: Tally(dutch=4 + i, blitz=i) for i, name in enumerate(MARKUP_NAMES)})
+    match_id = store.create_match(Match(players, Settings(target=75), (played,)))
+    feed = ScriptedFeed([synthetic_frame(0, [])])
+    window = MainWindow(
+        store, open_source=lambda spec: feed, counter=feed.counter,
+        settings_path=tmp_path / "app-settings.json", interval_ms=1,
+    )  # fmt: skip
+    qtbot.addWidget(window)
+    window.show()
+    window.show_match(match_id)
+    assert _markup_shown() == []  # the round's points, each name's tooltip
+    window.browse_action.trigger()  # the matches browser: its players and standings
+    qtbot.waitUntil(lambda: any(isinstance(w, MatchBrowser) for w in QApplication.topLevelWidgets()))
+    assert _markup_shown() == []
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, MatchBrowser):
+            widget.close()
+    window.scan_action.trigger()
+    scan = window.scan
+    scan._warned = f"{MARKUP_NAMES[0]}'s cards: 3 lie over a pile"
+    scan._show_warnings()
+    assert MARKUP_NAMES[0] in scan.warnings.text()  # (drawn as typed)
+    assert _markup_shown() == []
+    over = Round({name: Tally(dutch=45 if i == 0 else 1, blitz=0) for i, name in enumerate(MARKUP_NAMES)})
+    dialog = ConfirmDialog(players, over, title="Round 2", parent=window)
+    qtbot.addWidget(dialog)
+    assert dialog.editor.problems.text().startswith(f"⚠ {MARKUP_NAMES[0]}: 45 Dutch cards")
+    assert _markup_shown() == []
+    dialog.reject()
