@@ -102,8 +102,13 @@ def _count_one(pipeline: Any, given: str, in_play: tuple[str, ...] | None) -> di
             picture = read_picture(path)
     except ImageError as exc:
         said = STANDARD_INPUT if is_stream(path) else path
-        error = str(exc).removeprefix(f"{said}: ")
-        return {"path": given, "error": error + _live_hint(given, path)}
+        error = str(exc).removeprefix(f"{said}: ") + _live_hint(given, path)
+        if is_stream(path) or out_of_reach(path) or path.exists():
+            return {"path": given, "error": error}
+        # no file: a stream's address, whose password is not printed (a log, a shared screen)
+        from blitzcam.vision.source_address import shown_address
+
+        return {"path": shown_address(given), "error": shown_address(error)}
     for note in _picture_notes(picture, has_colour=has_colour(picture.frame)):
         print(f"note: {_shown_path(given)}: {note}", file=sys.stderr)  # counted all the same
     result = pipeline(picture.frame, in_play=in_play)
@@ -268,7 +273,24 @@ def _live_hint(given: str, path: Path) -> str:
     except UserError:
         return ""
     what = {SpecKind.STREAM: "a stream", SpecKind.CAMERA: "a camera"}.get(kind)
-    return f" ({what} is read live: blitzcam app --camera {given.strip()})" if what else ""
+    if what is None:
+        return ""
+    from blitzcam.vision.source_address import shown_address
+
+    address = given.strip()
+    if shown_address(address) != address:  # (its password: said as the address typed here)
+        return f" ({what} is read live: blitzcam app --camera ADDRESS, the address typed here)"
+    return f" ({what} is read live: blitzcam app --camera {_for_the_shell(address)})"
+
+
+def _for_the_shell(text: str) -> str:
+    """`text` as one argument in a command to paste: quoted where the shell would split it or
+    read a character as its own (an address's & sent the command to the background)."""
+    if sys.platform == "win32":
+        return f'"{text}"' if set(text) & set(" &()^;,'|<>") else text
+    import shlex
+
+    return shlex.quote(text)
 
 
 def _demo_meant(given: str) -> str:
