@@ -214,7 +214,7 @@ def evaluate(
         # every back keeps its best deck; the line comes later (backs under the operating line
         # still join a pile as they would at it)
         pipeline.lines = dataclasses.replace(
-            lines, unknown_below=-math.inf, lone_below=operating_line
+            lines, unknown_below=-math.inf, operating_below=operating_line
         )
         pipeline.unknown_below_in_play = -math.inf
         for name, image_path, truth in items:
@@ -551,9 +551,12 @@ def report_table(report: dict[str, Any]) -> str:
         "  the same had every counted box on a labelled back got that back's deck (boxes on "
         "no back keep their decision): "
         f"{pct(report['scene_exact_rate_if_identity_right']).strip()}",
-        f"  scenes with built-in art only: {pct(report['scene_exact_rate_builtin_art']).strip()}"
-        f" of {report['scenes_builtin_art']}; with random art nobody enrolled (must stay "
-        f"unknown): {pct(report['scene_exact_rate_random_art']).strip()} of "
+        # (split by the labels: generated scenes' known decks are the built-in art, a labelled
+        # photo's the decks it names, enrolled ones too: "built-in art only" was said of those)
+        "  scenes whose backs are all of known decks: "
+        f"{pct(report['scene_exact_rate_builtin_art']).strip()} of {report['scenes_builtin_art']}"
+        "; with backs of no known deck (random art nobody enrolled: they must stay unknown): "
+        f"{pct(report['scene_exact_rate_random_art']).strip()} of "
         f"{report['scenes'] - report['scenes_builtin_art']}",
         "mean absolute count error per deck on the table or counted: "
         + error_text(report["mean_abs_count_error"]),

@@ -123,7 +123,11 @@ class IdentifyLines:
     same_deck_link: float | None = SAME_DECK_LINK
     join_alike: float | None = JOIN_ALIKE
     lone_alike: float | None = LONE_ALIKE
-    lone_below: float | None = None
+    # the line backs are counted at, where `unknown_below` is lowered to keep every back's best
+    # deck (evaluation, which applies it afterwards; None: `unknown_below`): a lone back under
+    # it joins a pile (`lone_alike`), and a look-alike's part goes to its deck only at it, as
+    # at that line (at the lowered one, evaluation parted piles `count` keeps whole)
+    operating_below: float | None = None
     second_look: float | None = SECOND_LOOK_ALIKE
     near_line_from: float | None = NEAR_LINE_FROM
     near_line_alike: float = NEAR_LINE_ALIKE
@@ -131,6 +135,11 @@ class IdentifyLines:
     parts_alike: float | None = PARTS_ALIKE
     read_scales: tuple[float, ...] = READ_SCALES
     face_one_hue: float | None = FACE_BOX_ONE_HUE
+
+    @property
+    def operating_line(self) -> float:
+        """The line backs are counted at: `operating_below`, else `unknown_below`."""
+        return self.unknown_below if self.operating_below is None else self.operating_below
 
 
 def mean_readings(vectors: np.ndarray, per_drawing: int) -> np.ndarray:
@@ -178,7 +187,7 @@ def identify(
     joined), lies on a face-up card of `doubted_from` or more, or is bigger than the group's
     copies (`JOIN_GROW`); one of `near_line_from` or more (None: no such tier) joins at
     `near_line_alike` if that is lower. The others are read alone and do not count. With
-    `lone_alike`, a counted back whose group reads under the line (`lone_below`, or else
+    `lone_alike`, a counted back whose group reads under the line (`operating_below`, or else
     `unknown_below`) joins the decided group whose mean it is at least that alike to, under the
     same rules: a pile's faded or pencil-crossed copy that no deck's reference recognises. With
     `second_look`, a counted back still under that line and alone in its group is read along
@@ -379,7 +388,7 @@ def _group_piles(
             sims[grouped],
             look_alikes,
             decks,
-            lines.unknown_below,
+            lines.operating_line,
             lines.parts_alike,
         )
     return groups, sims
@@ -424,7 +433,7 @@ def _join_unread(
     (`second_look`)."""
     sims = sims.copy()
     pile_score, elsewhere = decks.decide(sims[grouped])
-    low = pile_score < (lines.unknown_below if lines.lone_below is None else lines.lone_below)
+    low = pile_score < lines.operating_line
     settled = ~low & ~elsewhere
     unread = grouped[low & ~elsewhere]
     piles = grouped[settled]

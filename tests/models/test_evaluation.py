@@ -326,6 +326,12 @@ def test_with_the_decks_in_play_a_scene_of_no_known_deck_is_left_out(tmp_path) -
     assert f"left out, not scored: 2 scenes with {NO_DECK_IN_PLAY}" in report_table(played)
     every = evaluate(scenes, data=tmp_path, split="all", pipeline=pipeline, read_picture=read_picture)
     assert every["scenes"] == 3 and every["left_out"] == []
+    # split by the labels, not by whose art it is: a labelled photo of enrolled decks was said
+    # to hold "built-in art only" (evaluate review)
+    assert "scenes whose backs are all of known decks: " in report_table(every)
+    assert " of 1; with backs of no known deck (random art nobody enrolled: they must stay " \
+        "unknown): " in report_table(every)
+    assert report_table(every).count(" of 2\n") == 1
 
 
 def test_a_generated_scene_whose_picture_does_not_decode_is_left_out_and_the_rest_scored(
