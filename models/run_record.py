@@ -27,30 +27,39 @@ def open_run(run_dir: Path, recipe: Recipe, *, resume: bool) -> None:
     """A fresh run writes its recipe and forgets the time of any run before it in the folder; a
     resumed one must be asked for the recipe it was started with (its finished stages, and
     ultralytics' resumed one, keep theirs, and the model card reads recipe.json), else
-    UserError."""
-    from blitzcam.errors import UserError
-
+    UserError (`refuse_another_recipe`)."""
     if not resume:  # the run's total and each stage's own
         for timing in (run_dir / TIMING_FILE, *run_dir.glob(f"*/{TIMING_FILE}")):
             timing.unlink(missing_ok=True)
 
     path = run_dir / "recipe.json"
-    if resume and (unknown := unknown_recipe_fields(run_dir)):
+    if resume and refuse_another_recipe(run_dir, recipe):
+        return
+    write_text_atomic(path, json.dumps(recipe.as_dict(), indent=2))
+
+
+def refuse_another_recipe(run_dir: Path, recipe: Recipe) -> bool:
+    """UserError where the run in `run_dir` was started with another recipe than `recipe` (or
+    one a newer blitzcam wrote); whether its recipe.json holds `recipe` (False: none readable).
+    Asked before a resumed run says anything of itself, and again as it opens."""
+    from blitzcam.errors import UserError
+
+    path = run_dir / "recipe.json"
+    if unknown := unknown_recipe_fields(run_dir):
         raise UserError(
             f"{path}: holds fields this blitzcam does not know ({', '.join(unknown)}): started "
             "by a newer blitzcam? resume it with that one, or start a new run folder"
         )
-    if resume and path.is_file():
-        changed = _recipe_changes(run_dir, recipe)
-        if changed:
-            raise UserError(
-                f"{run_dir}: resumed with another recipe than its recipe.json ("
-                f"{'; '.join(changed)}): resume without the options that change it, or start "
-                "a new run folder"
-            )
-        if changed is not None:
-            return
-    write_text_atomic(path, json.dumps(recipe.as_dict(), indent=2))
+    if not path.is_file():
+        return False
+    changed = _recipe_changes(run_dir, recipe)
+    if changed:
+        raise UserError(
+            f"{run_dir}: resumed with another recipe than its recipe.json ("
+            f"{'; '.join(changed)}): resume without the options that change it, or start "
+            "a new run folder"
+        )
+    return changed is not None
 
 
 def _recipe_changes(run_dir: Path, recipe: Recipe) -> list[str] | None:

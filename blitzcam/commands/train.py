@@ -221,7 +221,12 @@ def _train(args: argparse.Namespace) -> int:
         started_as_trial,
         this_run_alone,
     )
-    from blitzcam.models.run_record import first_stage_scenes, go_on_from_shipped, recipe_of_run
+    from blitzcam.models.run_record import (
+        first_stage_scenes,
+        go_on_from_shipped,
+        recipe_of_run,
+        refuse_another_recipe,
+    )
     from blitzcam.models.training import calibration_scenes, recipe_with, ship, train
     from blitzcam.paths import refused_leaves_no_folder, run_folder, runs_root
 
@@ -252,6 +257,8 @@ def _train(args: argparse.Namespace) -> int:
         # a trial's run resumed without --trial is a trial still (it was told to ship it): as
         # its ship.json records, or for a trial run from before that record, by its recipe
         trial = args.trial or (args.resume and (started_as_trial(run_dir) or recipe == TRIAL))
+        if args.resume:  # (refused before the run says how it keeps its result)
+            refuse_another_recipe(run_dir, recipe)
         own = keeps_to_itself(
             run_dir, no_ship=args.no_ship or trial, resume=args.resume, trial=trial
         )

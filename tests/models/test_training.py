@@ -690,6 +690,23 @@ def test_a_trial_resumed_without_trial_is_a_trial_still(
     assert "ship it" not in out and "not to be shipped" in out
 
 
+def test_a_resume_with_another_recipe_is_refused_before_it_says_where_its_result_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # ("started with --no-ship, so its result stays in the run folder", then the refusal)
+    from blitzcam.models.recipe import SHIPPED
+
+    _, exported = _trained_nowhere(monkeypatch, tmp_path)
+    run = tmp_path / "run"
+    assert main(["train", "--run", str(run), "--no-ship"]) == 0
+    (run / "recipe.json").write_text(json.dumps(SHIPPED.as_dict()))  # (as `train` writes it)
+    capsys.readouterr()
+    assert main(["train", "--run", str(run), "--resume", "--epochs", "3"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "resumed with another recipe than its recipe.json (epochs" in err
+    assert exported == [run.resolve() / "export"]
+
+
 def test_a_full_disk_while_training_is_one_line_saying_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
