@@ -86,6 +86,8 @@ QGroupBox::title { subcontrol-origin: margin; left: 10px; padding: 0 4px; }
 QTableView { background: #181e2a; gridline-color: #262e40; border: none;
     selection-background-color: #1f4fa8; selection-color: #ffffff; }
 QHeaderView::section { background: #181e2a; color: #8a92a6; border: none; }
+QProgressBar { background: #1f2636; border: 1px solid #3a4560; border-radius: 4px; }
+QProgressBar::chunk { background: #4d86ea; border-radius: 3px; }
 QLabel#matchTitle { color: #8a92a6; font-size: 15pt; }
 QLabel#matchStatus { font-size: 26pt; font-weight: bold; }
 QLabel#matchStatus[decided="true"] { color: #ffd34d; }

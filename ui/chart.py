@@ -17,12 +17,12 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPen,
-    QPolygonF,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from blitzcam.ui.labels import elided
+from blitzcam.ui.markers import draw_marker
 from blitzcam.ui.text_size import text_scale
 
 MARGINS: Final = (56, 16, 20, 34)  # left, top, right, bottom (above the legend), in pixels
@@ -66,27 +66,8 @@ class Series:
     faded: bool = False  # drawn dimmed, as the card of a player who left is
 
 
-MARKERS: Final = ("circle", "square", "triangle", "diamond")
 LINE_WIDTH: Final = 4  # a series' line, in pixels; lines that meet lie this far apart
 MARKER_ROOM: Final = 14  # pixels between a line's dots, at least (a dot is 10 across)
-
-
-def marker_shape(marker: str, centre: QPointF, radius: float) -> QPolygonF | None:
-    """The polygon of a dot of `marker`'s shape around `centre` (None: a circle, drawn as an
-    ellipse), its area close to the circle's."""
-    x, y, r = centre.x(), centre.y(), radius
-    if marker == "square":
-        r *= 0.9
-        corners = [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
-    elif marker == "triangle":
-        r *= 1.3
-        corners = [(x, y - r), (x + r * 0.87, y + r * 0.5), (x - r * 0.87, y + r * 0.5)]
-    elif marker == "diamond":
-        r *= 1.25
-        corners = [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
-    else:
-        return None
-    return QPolygonF([QPointF(a, b) for a, b in corners])
 
 
 def sat_out_steps(series: Series) -> list[bool]:
@@ -414,7 +395,7 @@ class RunningTotalsChart(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush if s.hollow else colour)
             for p, (r, _), dashed in zip(points[1:], line[1:], away, strict=True):
                 if not dashed and ((x_hi - r) % step == 0 or r == line[-1][0]):
-                    _draw_marker(painter, s.marker, p, 5)
+                    draw_marker(painter, s.marker, p, 5)
             painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(AXIS_TEXT)
         legend_top = self.height() - row_height * rows
@@ -424,7 +405,7 @@ class RunningTotalsChart(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush if s.hollow else series_colour(s))
             left_edge = LEGEND_INSET * k + x
             marker_at = QPointF(left_edge + 6 * k, y + row_height / 3)
-            _draw_marker(painter, s.marker, marker_at, 5 * k)
+            draw_marker(painter, s.marker, marker_at, 5 * k)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(AXIS_TEXT)
             text_at = QPointF(left_edge + LEGEND_SWATCH * k, y + row_height * 0.6)
@@ -451,11 +432,3 @@ def drawing_order(lines: Sequence[Sequence[tuple[int, int]]]) -> list[int]:
 def series_colour(series: Series) -> QColor:
     """A line's colour: its own, dimmed for one `faded`."""
     return QColor(*series.colour, FADED_ALPHA if series.faded else 255)
-
-
-def _draw_marker(painter: QPainter, marker: str, centre: QPointF, radius: float) -> None:
-    shape = marker_shape(marker, centre, radius)
-    if shape is None:
-        painter.drawEllipse(centre, radius, radius)
-    else:
-        painter.drawPolygon(shape)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QApplication, QSizePolicy, QWidget
 from blitzcam.ui.announce import announce
 from blitzcam.ui.counting_worker import CountSnapshot
 from blitzcam.ui.deck_colours import FACE_UP_RGB, bgr_to_qimage, deck_rgb
+from blitzcam.ui.markers import deck_marker, draw_marker, hollow_mark
 
 OUTLINE_WIDTH: Final = 3
 UNDER_UNKNOWN_RGB: Final = (20, 22, 28)  # the line under a back of no deck's grey dashes
@@ -31,6 +32,14 @@ FLIP_IT: Final = "flip this card"  # the tag on a face-up card
 TAG_TRIES: Final = 4  # places a tag is moved to, each way, to clear the tags beside it
 TAG_SHARE: Final = 1 / 14  # of the picture's height, the most a "flip this card" tag takes
 MIN_TAG_POINTS: Final = 7.0  # ... and the smallest its text is made for that
+FLIP_TEXT_RGB: Final = (20, 10, 20)  # on FACE_UP_RGB: 6.8:1 (white on it was 3.1:1)
+# each counted card's deck mark (ui/markers.py: its outline's colour alone, a green bucket
+# counted as a red plow looked right to a red-green blind player): its radius this share of the
+# card's shorter side on screen, within these pixels, this share of the way from the card's
+# upper-left corner to its middle (its drawing, which the players check, kept clear)
+MARK_SHARE: Final = 0.14
+MARK_RADIUS: Final = (3.0, 7.0)
+MARK_INSET: Final = 0.32
 
 
 def fit(src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, float, float]:
@@ -40,6 +49,37 @@ def fit(src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, float, float
         return 1.0, 0.0, 0.0
     scale = min(dw / sw, dh / sh)
     return scale, (dw - sw * scale) / 2, (dh - sh * scale) / 2
+
+
+def mark_place(corners: Sequence[QPointF]) -> tuple[QPointF, float]:
+    """Where a counted card's deck mark goes (its centre) and its radius, for a card outlined
+    by `corners` on screen: near its upper-left corner, sized by its shorter side."""
+    n = len(corners)
+    centre = QPointF(sum(p.x() for p in corners) / n, sum(p.y() for p in corners) / n)
+    first = min(corners, key=lambda p: p.x() + p.y())
+    sides = [
+        ((a.x() - b.x()) ** 2 + (a.y() - b.y()) ** 2) ** 0.5
+        for a, b in zip(corners, [*corners[1:], corners[0]], strict=True)
+    ]
+    low, high = MARK_RADIUS
+    radius = min(max(MARK_SHARE * min(sides), low), high)
+    return first + (centre - first) * MARK_INSET, radius
+
+
+def draw_deck_mark(painter: QPainter, deck: str, corners: Sequence[QPointF]) -> None:
+    """A counted card's deck mark (ui/markers.py): its drawing's shape in the deck's colour,
+    ringed dark to stand out on a white card; hollow for an expansion deck."""
+    at, radius = mark_place(corners)
+    colour, dark = QColor(*deck_rgb(deck)), QColor(*UNDER_UNKNOWN_RGB)
+    marker = deck_marker(deck)
+    painter.setPen(QPen(dark, 2.0))
+    painter.setBrush(dark if hollow_mark(deck) else colour)
+    draw_marker(painter, marker, at, radius + 1.0)
+    if hollow_mark(deck):  # (its colour a ring inside the dark edge)
+        painter.setPen(QPen(colour, 2.0))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        draw_marker(painter, marker, at, radius - 0.5)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
 
 
 def covered_by_a_dialog(widget: QWidget) -> bool:
@@ -219,6 +259,10 @@ class LiveView(QWidget):
             painter.drawPolygon(polygon)
             if outline.face_up:
                 face_up.append(polygon)
+        for outline in self._snapshot.outlines if fits else ():
+            if outline.deck is not None and not outline.face_up:  # (over every outline)
+                corners = [QPointF(dx + x * scale, dy + y * scale) for x, y in outline.corners]
+                draw_deck_mark(painter, outline.deck, corners)
         # the tags over every outline (drawn with their own, the next card's outline crossed
         # the tag before it: "flip thıs carl")
         metrics = painter.fontMetrics()
@@ -231,12 +275,16 @@ class LiveView(QWidget):
                 height=metrics.height() + 4,
                 taken=tags,
             )
-            if tag is None:  # no room clear of the others: its outline alone marks it
-                continue
+            text = FLIP_IT
+            if tag is None:  # no room clear of the others: a "!" on the card (its magenta
+                # outline alone read as a blue deck's to a red-blind player; colour review)
+                at, _ = mark_place([polygon.at(k) for k in range(polygon.size())])
+                side = metrics.height()
+                tag, text = QRectF(at.x() - side / 2, at.y() - side / 2, side, side), "!"
             tags.append(tag)
             painter.fillRect(tag, QColor(*FACE_UP_RGB))
-            painter.setPen(QColor(255, 255, 255))
-            painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, FLIP_IT)
+            painter.setPen(QColor(*FLIP_TEXT_RGB))
+            painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, text)
         painter.setClipping(False)
         if self._snapshot.note:  # wrapped: it can name files and say what to do
             flags = (

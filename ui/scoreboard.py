@@ -16,7 +16,6 @@ from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QSplitter, QVBoxLayout, QWidget
 
-from blitzcam.game.decks import DECKS_BY_NAME
 from blitzcam.game.rules import Match, Standings
 from blitzcam.game.text import (
     MOST_LEADERS_NAMED,
@@ -27,9 +26,10 @@ from blitzcam.game.text import (
     sides_of,
     unmarked,
 )
-from blitzcam.ui.chart import MARKERS, RunningTotalsChart, Series
+from blitzcam.ui.chart import RunningTotalsChart, Series
 from blitzcam.ui.deck_colours import deck_label, deck_rgb
 from blitzcam.ui.labels import KEEP_END, plain_label, set_styled
+from blitzcam.ui.markers import MARKERS, deck_marker
 from blitzcam.ui.round_table import ROW_HEIGHT, TABLE_LOOKS, RoundTable
 from blitzcam.ui.scrolling import scrolling_rows
 from blitzcam.ui.text_size import text_scale
@@ -104,15 +104,6 @@ def spoken_standings(match: Match, standings: Standings) -> str:
 def said_together(names: Sequence[str]) -> str:
     """'Ann', 'Ann and Bob', 'Ann, Bob and Cy': each name isolated (see `isolated`)."""
     return listed([isolated(name) for name in names])
-
-
-def deck_marker(deck: str) -> str:
-    """A deck's dots on the chart by the drawing on its back, as its colour is its ink: the
-    two blue decks (pump and plow) drew the same blue line."""
-    symbol = DECKS_BY_NAME[deck].symbol if deck in DECKS_BY_NAME else ""
-    return {"pump": "circle", "buggy": "square", "bucket": "triangle", "plow": "diamond"}.get(
-        symbol, "circle"
-    )
 
 
 def chart_series(match: Match, standings: Standings) -> list[Series]:

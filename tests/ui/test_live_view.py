@@ -208,3 +208,59 @@ def test_a_back_of_no_deck_is_outlined_to_be_seen_on_a_white_card(qtbot) -> None
     # at every step
     columns = range(220, 380)
     assert sum(any(dark(x, y) for y in range(96, 105)) for x in columns) == len(columns)
+
+
+def test_each_counted_card_carries_its_deck_by_shape_not_by_colour_alone(qtbot) -> None:
+    # (its outline's colour alone told which deck a card was counted to: a green bucket counted
+    # as a red plow looked right to a red-green blind player; colour review)
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QColor
+
+    from blitzcam.game.decks import DECKS
+    from blitzcam.ui.deck_colours import deck_rgb
+    from blitzcam.ui.live_view import UNDER_UNKNOWN_RGB, mark_place, render_capture
+    from blitzcam.ui.markers import deck_marker, hollow_mark
+    from tests.ui.fakes import synthetic_frame
+
+    # every deck a mark of its own: the drawing's shape, hollow for the expansion's
+    assert len({(deck_marker(d.name), hollow_mark(d.name)) for d in DECKS}) == len(DECKS)
+    frame, snapshot = synthetic_frame(0, [("green-pump", False), ("blue-pump", False), (None, False)])
+    image = render_capture(frame, snapshot, width=frame.shape[1])  # (one pixel to each)
+    assert image.width() == frame.shape[1]
+
+    def at(outline) -> tuple[int, int, int]:
+        centre, _ = mark_place([QPointF(float(x), float(y)) for x, y in outline.corners])
+        colour = QColor(image.pixel(round(centre.x()), round(centre.y())))
+        return colour.red(), colour.green(), colour.blue()
+
+    base, expansion, unknown = snapshot.outlines
+    assert at(base) == deck_rgb("green-pump")  # filled
+    assert at(expansion) == UNDER_UNKNOWN_RGB  # hollow: its colour a ring
+    assert at(unknown) == (245, 250, 250)  # a back of no deck: no mark, the card's white (RGB)
+
+
+def test_the_flip_tag_s_text_reads_on_its_colour() -> None:
+    # (white on the face-up magenta was 3.1:1, under the 4.5 the app's text keeps; colour review)
+    from blitzcam.ui.deck_colours import FACE_UP_RGB, TEXT_CONTRAST, contrast
+    from blitzcam.ui.live_view import FLIP_TEXT_RGB
+
+    assert contrast(FLIP_TEXT_RGB, FACE_UP_RGB) >= TEXT_CONTRAST
+
+
+def test_a_face_up_card_with_no_room_for_its_tag_gets_a_mark_of_its_own(qtbot, monkeypatch) -> None:
+    # (its magenta outline alone marked it, which a red-blind player reads as a blue deck's;
+    # colour review)
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QColor
+
+    from blitzcam.ui import live_view
+    from blitzcam.ui.deck_colours import FACE_UP_RGB
+    from tests.ui.fakes import synthetic_frame
+
+    monkeypatch.setattr(live_view, "flip_tag", lambda *a, **k: None)  # (no room anywhere)
+    frame, snapshot = synthetic_frame(0, [("green-pump", True)])
+    image = live_view.render_capture(frame, snapshot, width=frame.shape[1])
+    (card,) = snapshot.outlines
+    centre, _ = live_view.mark_place([QPointF(float(x), float(y)) for x, y in card.corners])
+    colour = QColor(image.pixel(round(centre.x()) + 3, round(centre.y())))  # (beside the "!")
+    assert (colour.red(), colour.green(), colour.blue()) == FACE_UP_RGB

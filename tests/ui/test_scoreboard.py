@@ -421,8 +421,7 @@ def test_decks_of_one_ink_draw_their_lines_with_dots_of_other_shapes() -> None:
     from PySide6.QtCore import QPointF
 
     from blitzcam.game.decks import DECKS
-    from blitzcam.ui.chart import MARKERS, marker_shape
-    from blitzcam.ui.scoreboard import deck_marker
+    from blitzcam.ui.markers import MARKERS, deck_marker, marker_shape
 
     inks = {}
     for deck in DECKS:  # blue-pump, blue-plow: one ink
