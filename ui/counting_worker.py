@@ -48,6 +48,8 @@ PREVIEW_INTERVAL_MS: Final = 66
 # minimised window, would count on at a core's full use for nobody (97 % of a core)
 COUNT_WHILE_MS: Final = 500
 PAUSED_POLL_S: Final = 0.2
+# how often a frame is read while the counter says the table is unmoved (`Counter.unmoved`)
+UNMOVED_POLL_S: Final = 0.1
 
 
 # --- what the UI needs -----------------------------------------------------------------------
@@ -150,7 +152,8 @@ class Counter(Protocol):
     """Counts the backs of one BGR frame, per deck; with `in_play`, each back is decided
     among those decks only (a match's decks), the others reported as zeros. `at`: when the
     frame was taken on the source's own clock (a video file's position, in seconds; None: it
-    was taken now), which live counting judges stillness by."""
+    was taken now), which live counting judges stillness by. One may also say that a frame
+    need not be counted yet (`unmoved(frame) -> bool`: the table as last counted, settled)."""
 
     def count(
         self,
@@ -210,6 +213,11 @@ class DecksInPlay:
         decks = self.decks if in_play is None else in_play  # (read once: swapped whole)
         snapshot = self.counter.count(frame_bgr, in_play=decks, at=at)
         return dataclasses.replace(snapshot, in_play=decks)
+
+    def unmoved(self, frame_bgr: np.ndarray) -> bool:
+        """The counter's `unmoved`, where it has one."""
+        unmoved = getattr(self.counter, "unmoved", None)
+        return unmoved is not None and bool(unmoved(frame_bgr))
 
     def reset(self) -> None:
         """The counter's live vote forgotten, when it keeps one (stand-ins and NullCounter
@@ -291,6 +299,8 @@ class CountingWorker(QObject):
         self._on_start = on_start
         self._index = 0
         self._held = threading.Event()  # set while counting is not wanted (`hold`)
+        self._unmoved = getattr(counter, "unmoved", None)
+        self._rested = False  # the last frame read was not counted: the table unmoved
 
     @property
     def held(self) -> bool:
@@ -316,7 +326,8 @@ class CountingWorker(QObject):
                 started = time.monotonic()
                 if not self._tick():
                     return
-                self._stopping.wait(max(0.0, self._interval_s - (time.monotonic() - started)))
+                pace = UNMOVED_POLL_S if self._rested else self._interval_s
+                self._stopping.wait(max(0.0, pace - (time.monotonic() - started)))
         finally:
             self._source.close()
 
@@ -355,6 +366,12 @@ class CountingWorker(QObject):
             if frame is None:
                 self.finished.emit(getattr(self._source, "end_note", None) or "")
                 return False
+            # the table as last counted, settled, not moved since: not counted again yet (a
+            # still table counted five times a second took most of a laptop's two cores). Not
+            # before this worker's first count: the counter's last may be another scan's
+            self._rested = bool(self._index and self._unmoved and self._unmoved(frame))
+            if self._rested:
+                return True
             if not self._take_turn():
                 return False
             try:

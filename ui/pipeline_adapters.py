@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -21,6 +22,8 @@ from blitzcam.ui.counting_worker import (
     Outline,
 )
 from blitzcam.ui.deck_colours import deck_label
+
+RECOUNT_SETTLED_S: Final = 1.0  # a settled view that has not moved is counted again this often
 
 
 def snapshot_from_result(result: Any) -> CountSnapshot:
@@ -77,6 +80,8 @@ class PipelineCounter:
         # a scan's worker reloads at its start while the window may (an enrollment): one at a
         # time, or an older folder's profile could be the one kept
         self._reloading = threading.Lock()
+        # the last count's thumbnail and when it was made, where it was of a settled view
+        self._settled: tuple[np.ndarray, float] | None = None
 
     def refresh_profile(self, *, changed: bool = False) -> bool:
         """Load the deck profile again if its folder changed since it was loaded (a deck
@@ -125,12 +130,28 @@ class PipelineCounter:
                 f"--decks {self.decks_dir} (their <deck>.png files)"
             )
         note = " ".join(filter(None, notes))
+        thumb, settled = snapshot.thumb, snapshot.settled
+        self._settled = (thumb, time.monotonic()) if settled and thumb is not None else None
         return dataclasses.replace(snapshot, note=note) if note else snapshot
+
+    def unmoved(self, frame_bgr: np.ndarray) -> bool:
+        """Whether `frame_bgr` need not be counted yet: the last count, less than
+        RECOUNT_SETTLED_S ago, was of a settled view that this frame shows unmoved
+        (vision.frame_change.unmoved). A still table counted again and again took most of a
+        laptop's two cores for the same numbers (91-113 CPU seconds a minute); counted once a
+        second, a change too small to be seen still reaches the counts within it."""
+        settled = self._settled
+        if settled is None or time.monotonic() - settled[1] >= RECOUNT_SETTLED_S:
+            return False
+        from blitzcam.vision.frame_change import unmoved
+
+        return unmoved(settled[0], frame_bgr)
 
     def reset(self) -> None:
         """A new scan starts: no vote from the last one (see LiveCounting.reset), and the deck
         profile as it is on disk now. (Called by the scan's worker, in its turn: not during
         another scan's count.)"""
+        self._settled = None
         self._live.reset()
         self.refresh_profile()
 

@@ -126,6 +126,32 @@ def test_thread_reports_a_broken_camera_as_the_camera_s(qtbot, threads) -> None:
     assert blocker.args == ["camera 0: it gave no picture"] and counter == []
 
 
+def test_a_frame_the_counter_calls_unmoved_is_read_but_not_counted(qtbot, threads) -> None:
+    # (a still table was counted five times a second, most of a laptop's two cores for the
+    # same numbers; resources review)
+    from blitzcam.ui.counting_worker import DecksInPlay
+
+    class Resting(FakeCounter):
+        def __init__(self) -> None:
+            super().__init__([CountSnapshot()])
+            self.asked = 0
+
+        def unmoved(self, frame_bgr: np.ndarray) -> bool:
+            self.asked += 1
+            return int(frame_bgr[0, 0, 0]) == 0  # (frame 1: the table moved)
+
+    frames = [np.zeros((4, 4, 3), np.uint8)] * 3 + [np.ones((4, 4, 3), np.uint8)]
+    counter = Resting()
+    source = FakeSource(frames, limit=4)
+    thread = threads(source, DecksInPlay(counter, ["red-plow"]), interval_ms=1)
+    with qtbot.waitSignal(thread.finished, timeout=5000):
+        thread.start()
+    thread.stop()
+    # the first counted (this worker's first: the counter's last count may be another scan's),
+    # the next two unmoved and not, the moved one counted at once
+    assert source.reads == 4 and counter.asked == 3 and counter.calls == 2
+
+
 @pytest.mark.parametrize("note", [None, "clip.mp4: the video ends after 2 of the 90 frames"])
 def test_thread_says_when_the_source_ends(qtbot, threads, note: str | None) -> None:
     source = FakeSource([np.zeros((4, 4, 3), np.uint8)], limit=2)

@@ -433,3 +433,42 @@ def test_a_model_s_problem_with_a_decks_folder_given_is_no_problem_of_the_folder
     assert isinstance(make_counter(tmp_path), NullCounter)
     with pytest.raises(UserError, match="no such folder"):
         make_counter(tmp_path / "gone")
+
+
+@pytest.mark.parametrize("settled", [True, False])
+def test_a_settled_table_unmoved_is_not_counted_again_for_a_second(monkeypatch, settled) -> None:
+    # (a still table was counted five times a second: 91-113 CPU seconds a minute of a
+    # laptop's two cores for the same numbers; resources review)
+    from blitzcam.ui import pipeline_adapters
+    from blitzcam.vision.frame_change import thumbnail
+
+    table = np.full((720, 1280, 3), 90, np.uint8)
+    table[300:420, 500:580] = 250  # a card
+    result = SimpleNamespace(
+        detections=Detections.empty(), counts={"red-plow": 1}, face_up=0, unknown=0,
+        settled=settled, thumb=thumbnail(table),
+    )  # fmt: skip
+    class Live:  # (vision's LiveCounting: this one's every count of the same view)
+        def __call__(self, frame, in_play=None, at=None):
+            return result
+
+        def reset(self) -> None:
+            pass
+
+    counter = _counter_with(_FakePipeline())
+    counter._live = Live()
+    counter.refresh_profile = lambda **kw: False
+    now = [100.0]
+    monkeypatch.setattr(pipeline_adapters.time, "monotonic", lambda: now[0])
+    assert not counter.unmoved(table)  # nothing counted yet
+    counter.count(table)
+    noisy = np.clip(table + np.random.default_rng(3).normal(0, 5, table.shape), 0, 255)
+    assert counter.unmoved(noisy.astype(np.uint8)) == settled  # a camera's noise moves nothing
+    laid = table.copy()
+    laid[100:220, 900:980] = 250  # another card laid down
+    assert not counter.unmoved(laid)
+    now[0] += pipeline_adapters.RECOUNT_SETTLED_S  # ... and a second on: counted again
+    assert not counter.unmoved(table)
+    now[0] -= 0.5
+    counter.reset()  # a new scan: its first frame is counted
+    assert not counter.unmoved(table)
