@@ -420,11 +420,13 @@ def _another_player(now: Player, then: Player) -> bool:
     on a leaver's deck, in their place), from another start, or under another name with other
     rounds sat out (one come back). A renamed seat is the same player; `delete_round` moves a
     latecomer's `joined` and sat-out rounds back, and moves `joined` later only for one who
-    sat out the round after their first (`_tidied`: it becomes their first), so a later
-    `joined` of a seat that sat nothing out is another player's."""
+    sat out the round after their first (`_tidied`: it becomes their first), one round for each
+    sat out at most, so a `joined` later by more than that is another player's."""
     later = now.joined > then.joined
     return (
-        (later and not then.sat_out)
+        # (each round sat out moves it one later at most: Cy, back after a round away, left
+        # and replaced by a newcomer named Cy, was read as Cy; diff review)
+        now.joined - then.joined > len(then.sat_out)
         or now.start != then.start
         or (now.name != then.name and (later or now.sat_out != then.sat_out))
     )

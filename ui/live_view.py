@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QApplication, QSizePolicy, QWidget
 from blitzcam.ui.announce import announce
 from blitzcam.ui.counting_worker import CountSnapshot
 from blitzcam.ui.deck_colours import FACE_UP_RGB, bgr_to_qimage, deck_rgb
-from blitzcam.ui.markers import deck_marker, draw_marker, hollow_mark
+from blitzcam.ui.markers import deck_marker, doubled_mark, draw_marker
 
 OUTLINE_WIDTH: Final = 3
 UNDER_UNKNOWN_RGB: Final = (20, 22, 28)  # the line under a back of no deck's grey dashes
@@ -32,7 +32,7 @@ FLIP_IT: Final = "flip this card"  # the tag on a face-up card
 TAG_TRIES: Final = 4  # places a tag is moved to, each way, to clear the tags beside it
 TAG_SHARE: Final = 1 / 14  # of the picture's height, the most a "flip this card" tag takes
 MIN_TAG_POINTS: Final = 7.0  # ... and the smallest its text is made for that
-FLIP_TEXT_RGB: Final = (20, 10, 20)  # on FACE_UP_RGB: 6.8:1 (white on it was 3.1:1)
+FLIP_TEXT_RGB: Final = (20, 10, 20)  # on FACE_UP_RGB: 6.3:1 (white on it was 3.1:1)
 # each counted card's deck mark (ui/markers.py: its outline's colour alone, a green bucket
 # counted as a red plow looked right to a red-green blind player): its radius this share of the
 # card's shorter side on screen, within these pixels, this share of the way from the card's
@@ -40,6 +40,7 @@ FLIP_TEXT_RGB: Final = (20, 10, 20)  # on FACE_UP_RGB: 6.8:1 (white on it was 3.
 MARK_SHARE: Final = 0.14
 MARK_RADIUS: Final = (3.0, 7.0)
 MARK_INSET: Final = 0.32
+MARK_SPACING: Final = 2.6  # radii from an expansion deck's first mark to its second
 
 
 def fit(src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, float, float]:
@@ -68,17 +69,12 @@ def mark_place(corners: Sequence[QPointF]) -> tuple[QPointF, float]:
 
 def draw_deck_mark(painter: QPainter, deck: str, corners: Sequence[QPointF]) -> None:
     """A counted card's deck mark (ui/markers.py): its drawing's shape in the deck's colour,
-    ringed dark to stand out on a white card; hollow for an expansion deck."""
+    edged dark to stand out on a white card; two side by side for an expansion deck."""
     at, radius = mark_place(corners)
-    colour, dark = QColor(*deck_rgb(deck)), QColor(*UNDER_UNKNOWN_RGB)
-    marker = deck_marker(deck)
-    painter.setPen(QPen(dark, 2.0))
-    painter.setBrush(dark if hollow_mark(deck) else colour)
-    draw_marker(painter, marker, at, radius + 1.0)
-    if hollow_mark(deck):  # (its colour a ring inside the dark edge)
-        painter.setPen(QPen(colour, 2.0))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        draw_marker(painter, marker, at, radius - 0.5)
+    painter.setPen(QPen(QColor(*UNDER_UNKNOWN_RGB), 2.0))
+    painter.setBrush(QColor(*deck_rgb(deck)))
+    for k in range(2 if doubled_mark(deck) else 1):
+        draw_marker(painter, deck_marker(deck), at + QPointF(k * MARK_SPACING * radius, 0), radius)
     painter.setBrush(Qt.BrushStyle.NoBrush)
 
 

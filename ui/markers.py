@@ -1,7 +1,8 @@
 """The marks that tell decks apart without their colour, for players who cannot tell red from
-green: a shape per drawing on the back (pump, buggy, bucket, plow), filled for a base deck and
-hollow for the expansion's, which prints the same drawings in other inks. The chart's dots and
-each counted card in the live view carry them."""
+green: a shape per drawing on the back (pump, buggy, bucket, plow). The chart's dots carry it,
+and each counted card in the live view, twice for an expansion deck (`doubled_mark`), which
+prints the same drawings in other inks. (The chart's hollow dots are a latecomer's on a
+leaver's deck: hollow does not mean the expansion.)"""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ def deck_marker(deck: str) -> str:
     return SYMBOL_MARKERS.get(symbol, "circle")
 
 
-def hollow_mark(deck: str) -> bool:
-    """Whether a deck's mark is drawn hollow: an expansion deck's (its drawing is a base
+def doubled_mark(deck: str) -> bool:
+    """Whether a counted card's mark is drawn twice: an expansion deck's (its drawing is a base
     deck's in another ink: green and yellow buckets read alike to a red-green blind player)."""
     return deck in DECKS_BY_NAME and DECKS_BY_NAME[deck].pack == "expansion"
 

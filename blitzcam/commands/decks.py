@@ -112,8 +112,10 @@ def enroll_command(args: argparse.Namespace) -> int:
             else:
                 data = read_file_bytes(Path(args.image))
             image, pixel_scale = picture_to_enroll(data, name=source)
-        except ImageError as exc:
-            raise UserError(str(exc)) from None
+        except ImageError as exc:  # (a phone app's /shot.jpg address: its password hidden)
+            from blitzcam.vision.source_address import shown_address
+
+            raise UserError(shown_address(str(exc))) from None
     else:
         passed: list[str] = []
         (image, source), pixel_scale = grab_card_frame(str(args.camera), passed), 1.0

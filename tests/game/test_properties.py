@@ -303,7 +303,7 @@ def test_a_newcomer_on_a_leavers_deck_under_their_name_is_another_player(
     from blitzcam.game.rules import at_table, change_player, join, leave, other_players
 
     seated = at_table(match)
-    played = [p for p in seated if p.joined < len(match.rounds) and not p.sat_out]
+    played = [p for p in seated if p.joined < len(match.rounds)]
     assume(played and len(seated) > 2)
     leaver = data.draw(st.sampled_from(played))
     gone = change_player(leave(match, leaver.name), leaver.name, new_name="Zed")
@@ -332,3 +332,22 @@ def test_a_round_deleted_before_a_round_sat_out_moves_the_join_of_the_same_playe
     # from another start, the same deck and name is another player
     moved = tuple(replace(p, start=5) if p.name == "Cy" else p for p in at_table(match))
     assert other_players(moved, at_table(match))
+
+
+def test_a_newcomer_under_the_name_of_a_leaver_who_sat_a_round_out_is_another_player() -> None:
+    # Cy sat out round 2 and played round 3; elsewhere Cy left, was renamed, and a newcomer
+    # sat down as Cy on Cy's deck: read as Cy, the round Cy played was saved to them (review)
+    from blitzcam.game.rules import at_table, change_player, come_back, join, leave, other_players
+
+    match = Match(
+        players=tuple(Player(name, DECK_NAMES[i]) for i, name in enumerate(NAMES[:3])),
+        settings=Settings(1000, "play-out"),
+    )
+    match = add_round(match, Round({name: Tally(3, 1) for name in NAMES[:3]}))
+    match = add_round(leave(match, "Cy"), Round({name: Tally(2, 0) for name in NAMES[:2]}))
+    match = add_round(come_back(match, "Cy"), Round({name: Tally(1, 1) for name in NAMES[:3]}))
+    seated = at_table(match)
+    gone = change_player(leave(match, "Cy"), "Cy", new_name="Zed")
+    now = at_table(join(gone, Player("Cy", DECK_NAMES[2])))
+    assert [(p.name, p.deck) for p in now] == [(p.name, p.deck) for p in seated]
+    assert other_players(now, seated)

@@ -218,25 +218,27 @@ def test_each_counted_card_carries_its_deck_by_shape_not_by_colour_alone(qtbot) 
 
     from blitzcam.game.decks import DECKS
     from blitzcam.ui.deck_colours import deck_rgb
-    from blitzcam.ui.live_view import UNDER_UNKNOWN_RGB, mark_place, render_capture
-    from blitzcam.ui.markers import deck_marker, hollow_mark
+    from blitzcam.ui.live_view import MARK_SPACING, mark_place, render_capture
+    from blitzcam.ui.markers import deck_marker, doubled_mark
     from tests.ui.fakes import synthetic_frame
 
-    # every deck a mark of its own: the drawing's shape, hollow for the expansion's
-    assert len({(deck_marker(d.name), hollow_mark(d.name)) for d in DECKS}) == len(DECKS)
+    # every deck a mark of its own: the drawing's shape, twice for the expansion's
+    assert len({(deck_marker(d.name), doubled_mark(d.name)) for d in DECKS}) == len(DECKS)
     frame, snapshot = synthetic_frame(0, [("green-pump", False), ("blue-pump", False), (None, False)])
     image = render_capture(frame, snapshot, width=frame.shape[1])  # (one pixel to each)
     assert image.width() == frame.shape[1]
 
-    def at(outline) -> tuple[int, int, int]:
-        centre, _ = mark_place([QPointF(float(x), float(y)) for x, y in outline.corners])
-        colour = QColor(image.pixel(round(centre.x()), round(centre.y())))
+    def at(outline, mark: int = 0) -> tuple[int, int, int]:
+        centre, radius = mark_place([QPointF(float(x), float(y)) for x, y in outline.corners])
+        x, y = centre.x() + mark * MARK_SPACING * radius, centre.y()
+        colour = QColor(image.pixel(round(x), round(y)))
         return colour.red(), colour.green(), colour.blue()
 
     base, expansion, unknown = snapshot.outlines
-    assert at(base) == deck_rgb("green-pump")  # filled
-    assert at(expansion) == UNDER_UNKNOWN_RGB  # hollow: its colour a ring
-    assert at(unknown) == (245, 250, 250)  # a back of no deck: no mark, the card's white (RGB)
+    white = (245, 250, 250)  # (the card's, in RGB)
+    assert at(base) == deck_rgb("green-pump") and at(base, 1) == white  # one mark
+    assert at(expansion) == at(expansion, 1) == deck_rgb("blue-pump")  # two
+    assert at(unknown) == white  # a back of no deck: no mark
 
 
 def test_the_flip_tag_s_text_reads_on_its_colour() -> None:

@@ -1649,3 +1649,14 @@ def test_a_photo_out_of_focus_is_stored_with_a_note(tmp_path: Path) -> None:
     # (rectified twice as wide, its edges spread by that; the small photos of these tests)
     for deck in ("red-buggy", "yellow-bucket", "blue-plow"):
         assert enroll_image(deck, _photo(deck, seed=1), source="s.jpg", out_dir=tmp_path).focus_note() is None
+
+
+def test_an_address_given_as_the_image_keeps_its_password_hidden() -> None:
+    # (`decks enroll mine --image http://admin:S3cret@phone/shot.jpg` printed the password in
+    # full, where `count` and `--camera` hide it; diff review)
+    from blitzcam.commands.path_option import path_or_stream
+
+    given = path_or_stream("http://admin:S3cret@127.0.0.1:9/shot.jpg")
+    with pytest.raises(UserError) as caught:
+        enroll_command(argparse.Namespace(own=False, deck="red-plow", image=given, camera=None))
+    assert "S3cret" not in str(caught.value) and "admin:***@" in str(caught.value)
