@@ -2081,39 +2081,54 @@ def test_a_player_named_like_the_question_is_not_taken_for_nobody_or_sent_away(q
     assert rules.at_table(store.load(match_id)) == store.load(match_id).players  # nobody left
 
 
+class _SlowEnroller:
+    """Enrolls once let go (`let_go`), saying when it has begun (`started`); `stored`: the
+    decks it stored."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.started, self.let_go, self.stored = threading.Event(), threading.Event(), []
+
+    def enroll(self, deck: str, frame_bgr) -> str:
+        self.started.set()
+        self.let_go.wait(10)
+        self.stored.append(deck)
+        return f"{deck} enrolled"
+
+    def forget(self, deck: str) -> str:
+        return deck
+
+    def enrolled(self) -> dict[str, Path]:
+        return {}
+
+
+def _enrolling(qtbot, store, feed, tmp_path) -> tuple[MainWindow, _SlowEnroller]:
+    """A window whose enroll dialog is enrolling blue plow, slowly, until let go."""
+    enroller = _SlowEnroller()
+    window = MainWindow(
+        store, open_source=lambda spec: feed, counter=feed.counter, enroller=enroller,
+        settings_path=tmp_path / "app-settings.json", interval_ms=1,
+    )  # fmt: skip
+    qtbot.addWidget(window)
+    window.show()
+    window._on_enroll()
+    dialog = window.enrolling
+    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
+    dialog._on_enroll("blue-plow")
+    assert enroller.started.wait(5)
+    return window, enroller
+
+
 def test_quitting_while_an_enrollment_works_waits_for_it(qtbot, store, feed, tmp_path):
     # enrolling works off the window's thread in the counter's turn: the exit must not tear
     # the models down, nor end the process, with the back half stored
     import threading
 
-    started, let_go, stored = threading.Event(), threading.Event(), []
-
-    class Slow:
-        def enroll(self, deck: str, frame_bgr) -> str:
-            started.set()
-            let_go.wait(10)
-            stored.append(deck)
-            return f"{deck} enrolled"
-
-        def forget(self, deck: str) -> str:
-            return deck
-
-        def enrolled(self) -> dict[str, Path]:
-            return {}
-
-    window = MainWindow(
-        store, open_source=lambda spec: feed, counter=feed.counter, enroller=Slow(),
-        settings_path=tmp_path / "app-settings.json", interval_ms=1,
-    )  # fmt: skip
-    qtbot.addWidget(window)
-    window._on_enroll()
-    dialog = window.enrolling
-    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
-    dialog._on_enroll("blue-plow")
-    assert started.wait(5)
-    threading.Timer(0.3, let_go.set).start()
+    window, enroller = _enrolling(qtbot, store, feed, tmp_path)
+    threading.Timer(0.3, enroller.let_go.set).start()
     window.close()
-    assert stored == ["blue-plow"]  # the exit waited for it
+    assert enroller.stored == ["blue-plow"]  # the exit waited for it
 
 
 def test_ctrl_c_while_an_enrollment_works_quits_once_it_is_done(
@@ -2121,28 +2136,7 @@ def test_ctrl_c_while_an_enrollment_works_quits_once_it_is_done(
 ):
     # Qt drops a quit a window refuses, and the enroll dialog refuses to close while its
     # enrollment works: the app stayed up after Ctrl+C, the dialog closed, for ever (review)
-    import threading
-
-    started, let_go = threading.Event(), threading.Event()
-
-    class Slow:
-        def enroll(self, deck: str, frame_bgr) -> str:
-            started.set()
-            let_go.wait(10)
-            return f"{deck} enrolled"
-
-        def forget(self, deck: str) -> str:
-            return deck
-
-        def enrolled(self) -> dict[str, Path]:
-            return {}
-
-    window = MainWindow(
-        store, open_source=lambda spec: feed, counter=feed.counter, enroller=Slow(),
-        settings_path=tmp_path / "app-settings.json", interval_ms=1,
-    )  # fmt: skip
-    qtbot.addWidget(window)
-    window.show()
+    window, enroller = _enrolling(qtbot, store, feed, tmp_path)
     quits: list[bool] = []
 
     def quit() -> None:  # as Qt's: each window closed, none if one refuses
@@ -2155,14 +2149,10 @@ def test_ctrl_c_while_an_enrollment_works_quits_once_it_is_done(
     monkeypatch.setattr(QApplication, "quit", quit)
     exits: list[int] = []
     monkeypatch.setattr(QApplication, "exit", lambda code=0: exits.append(code))
-    window._on_enroll()
     dialog = window.enrolling
-    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
-    dialog._on_enroll("blue-plow")
-    assert started.wait(5)
     window.quit_unasked()
     assert quits == [True] and dialog.isVisible() and window.isVisible()  # refused: working
-    let_go.set()
+    enroller.let_go.set()
     qtbot.waitUntil(lambda: len(quits) == 2, timeout=5000)  # asked again once it closed
     assert window.enrolling is None and not window.isVisible() and exits == []
 
@@ -2170,43 +2160,18 @@ def test_ctrl_c_while_an_enrollment_works_quits_once_it_is_done(
 def test_a_second_ctrl_c_while_an_enrollment_works_ends_the_app(
     qtbot, store, feed, tmp_path, monkeypatch
 ):
-    import threading
-
-    started, let_go = threading.Event(), threading.Event()
-
-    class Slow:
-        def enroll(self, deck: str, frame_bgr) -> str:
-            started.set()
-            let_go.wait(10)
-            return f"{deck} enrolled"
-
-        def forget(self, deck: str) -> str:
-            return deck
-
-        def enrolled(self) -> dict[str, Path]:
-            return {}
-
-    window = MainWindow(
-        store, open_source=lambda spec: feed, counter=feed.counter, enroller=Slow(),
-        settings_path=tmp_path / "app-settings.json", interval_ms=1,
-    )  # fmt: skip
-    qtbot.addWidget(window)
+    window, enroller = _enrolling(qtbot, store, feed, tmp_path)
     quits: list[bool] = []
     monkeypatch.setattr(QApplication, "quit", lambda: quits.append(True))  # (refused)
     exits: list[int] = []
     monkeypatch.setattr(QApplication, "exit", lambda code=0: exits.append(code))
-    window._on_enroll()
-    dialog = window.enrolling
-    qtbot.waitUntil(lambda: dialog._latest is not None, timeout=5000)
-    dialog._on_enroll("blue-plow")
-    assert started.wait(5)
     try:
         window.quit_unasked()
         assert (quits, exits) == ([True], [])
         window.quit_unasked()  # the second: the app's loop ends, its windows as they are
         assert (quits, exits) == ([True], [0])
     finally:
-        let_go.set()
+        enroller.let_go.set()
         window.shutdown()
 
 
