@@ -102,6 +102,8 @@ class CountSnapshot:
     # the frame's thumbnail as live counting judged it (vision.frame_change.thumbnail; None:
     # not counted live): the live view compares newer pictures with it (an array: not compared)
     thumb: Any = field(default=None, compare=False)
+    # live counting: whether the frame's own counts are the vote's (None: not counted live)
+    agrees: bool | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
@@ -368,8 +370,12 @@ class CountingWorker(QObject):
                 return False
             # the table as last counted, settled, not moved since: not counted again yet (a
             # still table counted five times a second took most of a laptop's two cores). Not
-            # before this worker's first count: the counter's last may be another scan's
-            self._rested = bool(self._index and self._unmoved and self._unmoved(frame))
+            # before this worker's first count: the counter's last may be another scan's. A
+            # camera's or stream's only: a video's reads move its clock (each read at rest took
+            # it 0.2 s on, and the vote saw a stall every 2 s), and a folder's or the demo's
+            # pictures turn after so many reads (a settled picture turned in 0.4 s)
+            live = bool(getattr(self._source, "live", False))
+            self._rested = bool(live and self._index and self._unmoved and self._unmoved(frame))
             if self._rested:
                 return True
             if not self._take_turn():

@@ -40,7 +40,9 @@ FLIP_TEXT_RGB: Final = (20, 10, 20)  # on FACE_UP_RGB: 6.3:1 (white on it was 3.
 MARK_SHARE: Final = 0.14
 MARK_RADIUS: Final = (3.0, 7.0)
 MARK_INSET: Final = 0.32
-MARK_SPACING: Final = 2.6  # radii from an expansion deck's first mark to its second
+# an expansion deck's second mark: this share of the way from the card's corner to its middle
+# (along the card, it stays on it however small: side by side, the second left a small card)
+MARK_SECOND: Final = 0.75
 
 
 def fit(src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, float, float]:
@@ -52,9 +54,10 @@ def fit(src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, float, float
     return scale, (dw - sw * scale) / 2, (dh - sh * scale) / 2
 
 
-def mark_place(corners: Sequence[QPointF]) -> tuple[QPointF, float]:
+def mark_place(corners: Sequence[QPointF], *, along: float = MARK_INSET) -> tuple[QPointF, float]:
     """Where a counted card's deck mark goes (its centre) and its radius, for a card outlined
-    by `corners` on screen: near its upper-left corner, sized by its shorter side."""
+    by `corners` on screen: `along` the way from its upper-left corner to its middle, sized by
+    its shorter side."""
     n = len(corners)
     centre = QPointF(sum(p.x() for p in corners) / n, sum(p.y() for p in corners) / n)
     first = min(corners, key=lambda p: p.x() + p.y())
@@ -64,17 +67,17 @@ def mark_place(corners: Sequence[QPointF]) -> tuple[QPointF, float]:
     ]
     low, high = MARK_RADIUS
     radius = min(max(MARK_SHARE * min(sides), low), high)
-    return first + (centre - first) * MARK_INSET, radius
+    return first + (centre - first) * along, radius
 
 
 def draw_deck_mark(painter: QPainter, deck: str, corners: Sequence[QPointF]) -> None:
     """A counted card's deck mark (ui/markers.py): its drawing's shape in the deck's colour,
-    edged dark to stand out on a white card; two side by side for an expansion deck."""
-    at, radius = mark_place(corners)
+    edged dark to stand out on a white card; a second towards its middle for an expansion
+    deck."""
     painter.setPen(QPen(QColor(*UNDER_UNKNOWN_RGB), 2.0))
     painter.setBrush(QColor(*deck_rgb(deck)))
-    for k in range(2 if doubled_mark(deck) else 1):
-        draw_marker(painter, deck_marker(deck), at + QPointF(k * MARK_SPACING * radius, 0), radius)
+    for along in (MARK_INSET, MARK_SECOND) if doubled_mark(deck) else (MARK_INSET,):
+        draw_marker(painter, deck_marker(deck), *mark_place(corners, along=along))
     painter.setBrush(Qt.BrushStyle.NoBrush)
 
 
@@ -273,10 +276,13 @@ class LiveView(QWidget):
             )
             text = FLIP_IT
             if tag is None:  # no room clear of the others: a "!" on the card (its magenta
-                # outline alone read as a blue deck's to a red-blind player; colour review)
+                # outline alone read as a blue deck's to a red-blind player; colour review),
+                # where it covers no tag ("flip t! is card"; diff review)
                 at, _ = mark_place([polygon.at(k) for k in range(polygon.size())])
                 side = metrics.height()
                 tag, text = QRectF(at.x() - side / 2, at.y() - side / 2, side, side), "!"
+                if any(tag.intersects(other) for other in tags):
+                    continue
             tags.append(tag)
             painter.fillRect(tag, QColor(*FACE_UP_RGB))
             painter.setPen(QColor(*FLIP_TEXT_RGB))

@@ -57,6 +57,7 @@ def snapshot_from_result(result: Any) -> CountSnapshot:
         scene=int(getattr(result, "scene", 0)),
         view_scene=int(getattr(result, "view_scene", None) or 0),
         thumb=getattr(result, "thumb", None),
+        agrees=getattr(result, "agrees", None),
     )
 
 
@@ -130,16 +131,19 @@ class PipelineCounter:
                 f"--decks {self.decks_dir} (their <deck>.png files)"
             )
         note = " ".join(filter(None, notes))
-        thumb, settled = snapshot.thumb, snapshot.settled
+        # (at rest only where the frame says what the vote does: a card laid where no motion
+        # showed, counted once a second, took 7 votes, some 7 s, to be shown; diff review)
+        thumb, settled = snapshot.thumb, snapshot.settled and snapshot.agrees is not False
         self._settled = (thumb, time.monotonic()) if settled and thumb is not None else None
         return dataclasses.replace(snapshot, note=note) if note else snapshot
 
     def unmoved(self, frame_bgr: np.ndarray) -> bool:
         """Whether `frame_bgr` need not be counted yet: the last count, less than
-        RECOUNT_SETTLED_S ago, was of a settled view that this frame shows unmoved
-        (vision.frame_change.unmoved). A still table counted again and again took most of a
-        laptop's two cores for the same numbers (91-113 CPU seconds a minute); counted once a
-        second, a change too small to be seen still reaches the counts within it."""
+        RECOUNT_SETTLED_S ago, was of a settled view, and of a frame whose own counts were the
+        vote's, that this frame shows unmoved (vision.frame_change.unmoved). A still table
+        counted again and again took most of a laptop's two cores for the same numbers (91-113
+        CPU seconds a minute). A change too small to be seen is counted within the second, and
+        then at every frame until the vote has it."""
         settled = self._settled
         if settled is None or time.monotonic() - settled[1] >= RECOUNT_SETTLED_S:
             return False

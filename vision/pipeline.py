@@ -240,6 +240,9 @@ class FrameResult:
     # live counting: the frame's thumbnail as the vote judged it (frame_change.thumbnail), made
     # on the counting thread, so that the live view need not make it again on the window's
     thumb: np.ndarray | None = field(default=None, compare=False)
+    # live counting: whether this frame's own counts are the vote's (None: not counted live).
+    # A card laid where no motion showed reaches the vote only frame by frame
+    agrees: bool | None = None
 
     @property
     def counts(self) -> Mapping[str, int]:
@@ -596,4 +599,5 @@ class LiveCounting:
             scene=stable.scene,
             view_scene=stable.view_scene,
             thumb=thumb,
+            agrees=result.counted == stable.counts,
         )

@@ -112,10 +112,14 @@ def enroll_command(args: argparse.Namespace) -> int:
             else:
                 data = read_file_bytes(Path(args.image))
             image, pixel_scale = picture_to_enroll(data, name=source)
-        except ImageError as exc:  # (a phone app's /shot.jpg address: its password hidden)
+        except ImageError as exc:  # (a phone app's /shot.jpg address: its password hidden,
+            # the address alone: the message whole lost "no such file" to ?pwd=***)
             from blitzcam.vision.source_address import shown_address
 
-            raise UserError(shown_address(str(exc))) from None
+            said = str(exc)
+            if said.startswith(source):
+                said = shown_address(source) + said[len(source) :]
+            raise UserError(said) from None
     else:
         passed: list[str] = []
         (image, source), pixel_scale = grab_card_frame(str(args.camera), passed), 1.0

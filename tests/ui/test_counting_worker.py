@@ -141,15 +141,18 @@ def test_a_frame_the_counter_calls_unmoved_is_read_but_not_counted(qtbot, thread
             return int(frame_bgr[0, 0, 0]) == 0  # (frame 1: the table moved)
 
     frames = [np.zeros((4, 4, 3), np.uint8)] * 3 + [np.ones((4, 4, 3), np.uint8)]
-    counter = Resting()
-    source = FakeSource(frames, limit=4)
-    thread = threads(source, DecksInPlay(counter, ["red-plow"]), interval_ms=1)
-    with qtbot.waitSignal(thread.finished, timeout=5000):
-        thread.start()
-    thread.stop()
-    # the first counted (this worker's first: the counter's last count may be another scan's),
-    # the next two unmoved and not, the moved one counted at once
-    assert source.reads == 4 and counter.asked == 3 and counter.calls == 2
+    for live, counted in ((True, 2), (False, 4)):
+        counter = Resting()
+        source = FakeSource(frames, limit=4)
+        source.live = live
+        thread = threads(source, DecksInPlay(counter, ["red-plow"]), interval_ms=1)
+        with qtbot.waitSignal(thread.finished, timeout=5000):
+            thread.start()
+        thread.stop()
+        # a camera's: the first counted (this worker's first: the counter's last count may be
+        # another scan's), the next two unmoved and not, the moved one counted at once; a
+        # video's or a folder's, every one (their reads move their clock or turn their pictures)
+        assert source.reads == 4 and counter.calls == counted
 
 
 @pytest.mark.parametrize("note", [None, "clip.mp4: the video ends after 2 of the 90 frames"])

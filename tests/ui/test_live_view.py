@@ -218,20 +218,25 @@ def test_each_counted_card_carries_its_deck_by_shape_not_by_colour_alone(qtbot) 
 
     from blitzcam.game.decks import DECKS
     from blitzcam.ui.deck_colours import deck_rgb
-    from blitzcam.ui.live_view import MARK_SPACING, mark_place, render_capture
+    from blitzcam.ui.live_view import MARK_SECOND, mark_place, render_capture
     from blitzcam.ui.markers import deck_marker, doubled_mark
     from tests.ui.fakes import synthetic_frame
 
     # every deck a mark of its own: the drawing's shape, twice for the expansion's
     assert len({(deck_marker(d.name), doubled_mark(d.name)) for d in DECKS}) == len(DECKS)
-    frame, snapshot = synthetic_frame(0, [("green-pump", False), ("blue-pump", False), (None, False)])
+    import cv2
+
+    _, snapshot = synthetic_frame(0, [("green-pump", False), ("blue-pump", False), (None, False)])
+    frame = np.full((360, 640, 3), (40, 60, 90), np.uint8)
+    for outline in snapshot.outlines:  # (white cards, no drawing: only the marks are coloured)
+        cv2.fillPoly(frame, [outline.corners.astype(np.int32)], (250, 250, 245))
     image = render_capture(frame, snapshot, width=frame.shape[1])  # (one pixel to each)
     assert image.width() == frame.shape[1]
 
     def at(outline, mark: int = 0) -> tuple[int, int, int]:
-        centre, radius = mark_place([QPointF(float(x), float(y)) for x, y in outline.corners])
-        x, y = centre.x() + mark * MARK_SPACING * radius, centre.y()
-        colour = QColor(image.pixel(round(x), round(y)))
+        corners = [QPointF(float(x), float(y)) for x, y in outline.corners]
+        centre, _ = mark_place(corners, **({"along": MARK_SECOND} if mark else {}))
+        colour = QColor(image.pixel(round(centre.x()), round(centre.y())))
         return colour.red(), colour.green(), colour.blue()
 
     base, expansion, unknown = snapshot.outlines

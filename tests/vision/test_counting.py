@@ -281,6 +281,25 @@ def test_live_counting_forgets_its_votes_when_reset() -> None:
     assert out.counts["green-pump"] == 3 and not out.settled
 
 
+def test_live_counting_says_whether_the_frame_s_own_counts_are_the_vote_s() -> None:
+    # (the app counts a settled view at rest once a second only while they are: a card laid
+    # where no motion showed took 7 votes at one a second to be shown; diff review)
+    from blitzcam.vision.pipeline import FrameResult, LiveCounting
+
+    seen = iter([10, 10, 10, 11])
+
+    def pipeline(frame, *, in_play=None) -> FrameResult:
+        return FrameResult(Detections.empty(), Counts({"green-pump": next(seen)}, 0, 0), {})
+
+    live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=2, motion_threshold=1000))
+    frame = np.full((36, 64, 3), 100, np.uint8)
+    for _ in range(3):
+        out = live(frame)
+    assert out.settled and out.agrees
+    out = live(frame)  # one more card, unseen by the motion line: the vote holds 10
+    assert out.settled and out.counts["green-pump"] == 10 and out.agrees is False
+
+
 def test_a_first_outlying_frame_is_not_held_as_the_settled_count() -> None:
     stab = Stabiliser(window=7, min_votes=3)
     shown = [stab.update(_thumb(100), _counts(n)) for n in (19, 20, 20, 20, 20)]
