@@ -9,7 +9,7 @@ import functools
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -171,6 +171,24 @@ READ_ELSEWHERE: Final = (
 )
 
 
+def no_desktop(
+    environ: Mapping[str, str] | None = None, platform: str = sys.platform
+) -> str | None:
+    """Why the app has no screen to open on, or None: on Linux and the BSDs, no display named
+    (DISPLAY, WAYLAND_DISPLAY) nor a Qt platform chosen. Over ssh, Qt aborted the process
+    (exit 134) saying to reinstall it."""
+    environ = os.environ if environ is None else environ
+    if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return None
+    if any(environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
+        return None
+    return (
+        "no desktop to open the app on (neither DISPLAY nor WAYLAND_DISPLAY is set): start it "
+        "in a desktop session, or over ssh with -X; `blitzcam count` and `blitzcam match` work "
+        "from here"
+    )
+
+
 def tell_at_start(text: str) -> None:
     """Why the app cannot start, in a message box (replaced in tests: a box waits for a click)."""
     from PySide6.QtWidgets import QMessageBox
@@ -289,6 +307,8 @@ def run(*, camera: str | None = None, db: Path | None = None, decks: Path | None
     from blitzcam.ui.settings import SETTINGS_FILE
 
     clear_opencv_qt_env()
+    if (no_screen := no_desktop()) is not None:
+        raise UserError(no_screen)
     app = QApplication.instance() or QApplication(sys.argv)
     configure(app)
     try:

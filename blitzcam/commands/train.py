@@ -22,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--device 0; a fifth, --more-hours, too), then export it to models/ (an installed "
         "blitzcam: into the run folder). "
         "An interrupted run continues with --resume; --from-shipped goes on from the shipped "
-        "weights.",
+        "weights. Needs the train extra: pip install 'blitzcam[train]' (for a small CPU-only "
+        "torch, install torch from https://download.pytorch.org/whl/cpu first; README).",
     )
     parser.add_argument(
         "--data",

@@ -26,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Cut drawings from synthetic scenes (thousands of random designs plus the "
         "eight decks), train the identity network (on the CPU, or a GPU with --device), "
         "measure it on drawings of a kind it never saw, then export it to models/ (an installed "
-        "blitzcam: into the run folder). An interrupted run continues with --resume.",
+        "blitzcam: into the run folder). An interrupted run continues with --resume. Needs the "
+        "train extra: pip install 'blitzcam[train]' (for a small CPU-only torch, install torch "
+        "from https://download.pytorch.org/whl/cpu first; README).",
     )
     parser.add_argument(
         "--run",

@@ -27,3 +27,11 @@ def test_every_command_says_what_it_does_and_what_each_argument_is() -> None:
         for argument in command._actions:
             if not argument.option_strings and not isinstance(argument, argparse._SubParsersAction):
                 assert argument.help, f"{words}: {argument.metavar or argument.dest}"
+
+
+def test_the_training_commands_say_what_they_need_installed() -> None:
+    # (learned only by running one: an installed blitzcam has no torch; packaging review)
+    commands = dict(_commands(build_parser()))
+    for words in ("blitzcam train", "blitzcam train-identity"):
+        assert "pip install 'blitzcam[train]'" in commands[words].description, words
+        assert "download.pytorch.org/whl/cpu" in commands[words].description, words

@@ -131,6 +131,24 @@ def test_a_camera_that_names_nothing_is_said_at_the_start(
     assert len(told) == 1
 
 
+def test_no_desktop_to_open_on_is_one_line_not_qt_s_abort(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (over ssh Qt aborted the process, exit 134, saying to reinstall it; packaging review)
+    from blitzcam.ui.app import no_desktop
+
+    assert no_desktop({}, "linux") is not None and no_desktop({}, "freebsd14") is not None
+    for named in ({"DISPLAY": ":0"}, {"WAYLAND_DISPLAY": "wayland-0"}, {"QT_QPA_PLATFORM": "vnc"}):
+        assert no_desktop(named, "linux") is None
+    assert no_desktop({}, "win32") is None and no_desktop({}, "darwin") is None
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    assert main(["app", "--db", str(tmp_path / "m.sqlite3")]) == 2
+    assert capsys.readouterr().err.startswith("blitzcam app: error: no desktop to open the app on")
+    assert not (tmp_path / "m.sqlite3").exists()
+
+
 def test_the_window_is_deleted_when_the_app_ends(tmp_path: Path, told: list[str],
                                                  monkeypatch: pytest.MonkeyPatch, qtbot) -> None:
     # (it was left to Python's collector, which at exit may run after the application is gone)
