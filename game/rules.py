@@ -425,7 +425,7 @@ def _another_player(now: Player, then: Player) -> bool:
     later = now.joined > then.joined
     return (
         # (each round sat out moves it one later at most: Cy, back after a round away, left
-        # and replaced by a newcomer named Cy, was read as Cy; diff review)
+        # and replaced by a newcomer named Cy, was read as Cy)
         now.joined - then.joined > len(then.sat_out)
         or now.start != then.start
         or (now.name != then.name and (later or now.sat_out != then.sat_out))

@@ -35,8 +35,9 @@ MIN_TAG_POINTS: Final = 7.0  # ... and the smallest its text is made for that
 FLIP_TEXT_RGB: Final = (20, 10, 20)  # on FACE_UP_RGB: 6.3:1 (white on it was 3.1:1)
 # each counted card's deck mark (ui/markers.py: its outline's colour alone, a green bucket
 # counted as a red plow looked right to a red-green blind player): its radius this share of the
-# card's shorter side on screen, within these pixels, this share of the way from the card's
-# upper-left corner to its middle (its drawing, which the players check, kept clear)
+# box's shorter side on screen, within these pixels, this share of the way from the box's
+# upper-left corner to its middle (the box is the drawing's: most of it, which the players
+# check, stays in view)
 MARK_SHARE: Final = 0.14
 MARK_RADIUS: Final = (3.0, 7.0)
 MARK_INSET: Final = 0.32
@@ -276,8 +277,8 @@ class LiveView(QWidget):
             )
             text = FLIP_IT
             if tag is None:  # no room clear of the others: a "!" on the card (its magenta
-                # outline alone read as a blue deck's to a red-blind player; colour review),
-                # where it covers no tag ("flip t! is card"; diff review)
+                # outline alone read as a blue deck's to a red-blind player),
+                # where it covers no tag ("flip t! is card")
                 at, _ = mark_place([polygon.at(k) for k in range(polygon.size())])
                 side = metrics.height()
                 tag, text = QRectF(at.x() - side / 2, at.y() - side / 2, side, side), "!"

@@ -132,7 +132,7 @@ class PipelineCounter:
             )
         note = " ".join(filter(None, notes))
         # (at rest only where the frame says what the vote does: a card laid where no motion
-        # showed, counted once a second, took 7 votes, some 7 s, to be shown; diff review)
+        # showed, counted once a second, took 7 votes, some 7 s, to be shown)
         thumb, settled = snapshot.thumb, snapshot.settled and snapshot.agrees is not False
         self._settled = (thumb, time.monotonic()) if settled and thumb is not None else None
         return dataclasses.replace(snapshot, note=note) if note else snapshot

@@ -47,8 +47,9 @@ BLURRED_BELOW: Final = 0.65
 BLOCKS: Final = (8, 6)
 MOTION_THRESHOLD: Final = 6.0  # mean absolute grey difference to the previous frame
 # a frame whose thumbnail no pixel of moves this far (grey levels) from a settled count's shows
-# that table unmoved (`unmoved`): a card laid anywhere moves the pixels under it by tens, a
-# camera's noise averaged over a thumbnail pixel by under one
+# that table unmoved (`unmoved`): a camera's noise averaged over a thumbnail pixel moves it by
+# under one, a card as large as the pixel (40 px of a 1280-px frame) by tens; a smaller card
+# may move none this far, and is counted within a second all the same (the app's rest)
 UNMOVED_BELOW: Final = 6.0
 # a picture over the motion line from a counted frame is that frame's view again only under
 # this: judged frame by frame, camera noise or a lamp's flicker near the line switched the
