@@ -38,6 +38,15 @@ def runs_root() -> Path:
     return REPO_ROOT / "runs" if in_a_checkout() else data_dir_path() / "runs"
 
 
+def train_extras_needed() -> str:
+    """What the training commands' help says they need: the train extra, installed as
+    blitzcam runs from (a checkout's pip, or the package's), and where a CPU-only torch is."""
+    return (
+        f"Needs the train extra: {train_extras_hint()}. For a small CPU-only torch, install "
+        "torch from https://download.pytorch.org/whl/cpu first (README)."
+    )
+
+
 def train_extras_hint() -> str:
     """How to install what training needs, where blitzcam runs from."""
     if in_a_checkout() and sys.platform == "win32":  # (cmd passes '…' on as typed)

@@ -102,7 +102,7 @@ class CountSnapshot:
     # the frame's thumbnail as live counting judged it (vision.frame_change.thumbnail; None:
     # not counted live): the live view compares newer pictures with it (an array: not compared)
     thumb: Any = field(default=None, compare=False)
-    # live counting: whether the frame's own counts are the vote's (None: not counted live)
+    # live counting: whether the frame's own count of each deck is the vote's (None: not live)
     agrees: bool | None = None
 
     def __post_init__(self) -> None:

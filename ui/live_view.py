@@ -71,6 +71,20 @@ def mark_place(corners: Sequence[QPointF], *, along: float = MARK_INSET) -> tupl
     return first + (centre - first) * along, radius
 
 
+def bang_place(
+    corners: Sequence[QPointF], side: float, *, taken: Sequence[QRectF]
+) -> QRectF | None:
+    """Where a face-up card's "!" goes (a square of `side`) when no "flip this card" tag fits:
+    at its mark's place, or further towards its middle, or at its middle, the first clear of
+    the tags `taken`; None where none is."""
+    for along in (MARK_INSET, 0.5, 1.0):
+        at, _ = mark_place(corners, along=along)
+        box = QRectF(at.x() - side / 2, at.y() - side / 2, side, side)
+        if not any(box.intersects(other) for other in taken):
+            return box
+    return None
+
+
 def draw_deck_mark(painter: QPainter, deck: str, corners: Sequence[QPointF]) -> None:
     """A counted card's deck mark (ui/markers.py): its drawing's shape in the deck's colour,
     edged dark to stand out on a white card; a second towards its middle for an expansion
@@ -279,11 +293,11 @@ class LiveView(QWidget):
             if tag is None:  # no room clear of the others: a "!" on the card (its magenta
                 # outline alone read as a blue deck's to a red-blind player),
                 # where it covers no tag ("flip t! is card")
-                at, _ = mark_place([polygon.at(k) for k in range(polygon.size())])
-                side = metrics.height()
-                tag, text = QRectF(at.x() - side / 2, at.y() - side / 2, side, side), "!"
-                if any(tag.intersects(other) for other in tags):
+                corners = [polygon.at(k) for k in range(polygon.size())]
+                tag = bang_place(corners, metrics.height(), taken=tags)
+                if tag is None:  # (its middle too is under others' tags: its outline alone)
                     continue
+                text = "!"
             tags.append(tag)
             painter.fillRect(tag, QColor(*FACE_UP_RGB))
             painter.setPen(QColor(*FLIP_TEXT_RGB))

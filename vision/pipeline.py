@@ -240,8 +240,8 @@ class FrameResult:
     # live counting: the frame's thumbnail as the vote judged it (frame_change.thumbnail), made
     # on the counting thread, so that the live view need not make it again on the window's
     thumb: np.ndarray | None = field(default=None, compare=False)
-    # live counting: whether this frame's own counts are the vote's (None: not counted live).
-    # A card laid where no motion showed reaches the vote only frame by frame
+    # live counting: whether this frame's own count of each deck is the vote's (None: not
+    # counted live). A card laid where no motion showed reaches the vote only frame by frame
     agrees: bool | None = None
 
     @property
@@ -599,5 +599,7 @@ class LiveCounting:
             scene=stable.scene,
             view_scene=stable.view_scene,
             thumb=thumb,
-            agrees=result.counted == stable.counts,
+            # (per deck: the vote holds a number of backs of no deck the frames wobble about, and
+            # compared whole, a still table of art never rested; diff review)
+            agrees=dict(result.counted.per_deck) == dict(stable.counts.per_deck),
         )

@@ -7,7 +7,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from blitzcam.commands.path_option import path_argument
-from blitzcam.paths import run_writes
+from blitzcam.paths import run_writes, train_extras_needed
 from blitzcam.worker_pool import DEFAULT_WORKERS, workers_for
 
 MIN_SCENES = 3  # the fewest scenes whose val split holds one (datasets.generate.split_sizes)
@@ -22,8 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--device 0; a fifth, --more-hours, too), then export it to models/ (an installed "
         "blitzcam: into the run folder). "
         "An interrupted run continues with --resume; --from-shipped goes on from the shipped "
-        "weights. Needs the train extra: pip install 'blitzcam[train]' (for a small CPU-only "
-        "torch, install torch from https://download.pytorch.org/whl/cpu first; README).",
+        f"weights. {train_extras_needed()}",
     )
     parser.add_argument(
         "--data",

@@ -10,7 +10,7 @@ from typing import Final
 
 from blitzcam.commands.device_option import torch_device
 from blitzcam.commands.path_option import path_argument
-from blitzcam.paths import run_writes
+from blitzcam.paths import run_writes, train_extras_needed
 from blitzcam.worker_pool import DEFAULT_WORKERS, workers_for
 
 # a stage's convolution width at most (the shipped 16/32/64; 100000 runs out of memory after
@@ -26,9 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Cut drawings from synthetic scenes (thousands of random designs plus the "
         "eight decks), train the identity network (on the CPU, or a GPU with --device), "
         "measure it on drawings of a kind it never saw, then export it to models/ (an installed "
-        "blitzcam: into the run folder). An interrupted run continues with --resume. Needs the "
-        "train extra: pip install 'blitzcam[train]' (for a small CPU-only torch, install torch "
-        "from https://download.pytorch.org/whl/cpu first; README).",
+        "blitzcam: into the run folder). An interrupted run continues with --resume. "
+        f"{train_extras_needed()}",
     )
     parser.add_argument(
         "--run",

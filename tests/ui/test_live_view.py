@@ -271,3 +271,17 @@ def test_a_face_up_card_with_no_room_for_its_tag_gets_a_mark_of_its_own(qtbot, m
     centre, _ = live_view.mark_place([QPointF(float(x), float(y)) for x, y in card.corners])
     colour = QColor(image.pixel(round(centre.x()) + 3, round(centre.y())))  # (beside the "!")
     assert (colour.red(), colour.green(), colour.blue()) == FACE_UP_RGB
+
+
+def test_a_face_up_card_s_bang_moves_off_another_tag_or_is_left_off() -> None:
+    # (drawn over another card's tag it read "flip t! is card"; diff reviews)
+    from PySide6.QtCore import QPointF, QRectF
+
+    from blitzcam.ui.live_view import bang_place
+
+    card = [QPointF(0, 0), QPointF(60, 0), QPointF(60, 90), QPointF(0, 90)]
+    first = bang_place(card, 10, taken=[])
+    assert first is not None and first.center().x() < 15  # near the card's upper-left corner
+    moved = bang_place(card, 10, taken=[first])
+    assert moved is not None and not moved.intersects(first)
+    assert bang_place(card, 10, taken=[QRectF(0, 0, 60, 90)]) is None  # under others' tags

@@ -286,16 +286,19 @@ def test_live_counting_says_whether_the_frame_s_own_counts_are_the_vote_s() -> N
     # where no motion showed took 7 votes at one a second to be shown; diff review)
     from blitzcam.vision.pipeline import FrameResult, LiveCounting
 
-    seen = iter([10, 10, 10, 11])
+    seen = iter([10] * 6 + [11])
+    unknown = iter([90, 100, 110, 95, 100, 92, 100])  # (art of no deck: the vote holds one)
 
     def pipeline(frame, *, in_play=None) -> FrameResult:
-        return FrameResult(Detections.empty(), Counts({"green-pump": next(seen)}, 0, 0), {})
+        counts = Counts({"green-pump": next(seen)}, 0, next(unknown))
+        return FrameResult(Detections.empty(), counts, {})
 
     live = LiveCounting(pipeline, Stabiliser(window=5, min_votes=2, motion_threshold=1000))
     frame = np.full((36, 64, 3), 100, np.uint8)
-    for _ in range(3):
+    for _ in range(6):
         out = live(frame)
-    assert out.settled and out.agrees
+    # each deck's count is the vote's, the no-deck backs' number wobbling about the vote's
+    assert out.settled and out.agrees and out.counted.unknown == 100
     out = live(frame)  # one more card, unseen by the motion line: the vote holds 10
     assert out.settled and out.counts["green-pump"] == 10 and out.agrees is False
 
