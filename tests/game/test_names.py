@@ -74,6 +74,9 @@ def test_two_names_that_look_the_same_are_one_name() -> None:
         ("Ann", "A\u3164nn", "looks like 'Ann'"),  # a Hangul filler
         ("Ann", "\u3164", "a name must show a letter"),  # a name of a Hangul filler alone
         ("Ann", "\u0301", "a name must show a letter"),  # an accent on nothing
+        # Braille's blank pattern, printable and drawn as nothing (unicode review)
+        ("Ann", "Ann\u2800", "looks like 'Ann'"),
+        ("Ann", "\u2800\u2800", "a name must show a letter"),
     ],
 )
 def test_seats_given_are_told_apart_as_the_table_sees_them(first: str, second: str, said: str) -> None:
