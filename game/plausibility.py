@@ -5,6 +5,7 @@ refusing its round would leave it no way to save it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from blitzcam.game.decks import BLITZ_PILE_SIZE, CARDS_PER_DECK
@@ -41,12 +42,13 @@ def short_of_post_piles(round_: Round, variant: Variant) -> tuple[str, ...]:
     )
 
 
-def post_piles_note(round_: Round, name: str) -> str:
-    """What to say of `name`'s counts, one of `short_of_post_piles`."""
+def post_piles_note(round_: Round, name: str, *, shown: Callable[[str], str] = str) -> str:
+    """What to say of `name`'s counts, one of `short_of_post_piles`; `shown` dresses the name
+    (`isolated` for a window)."""
     tally, kept = round_.tallies[name], post_piles(round_)
     of_two = " (two players lay out five)" if kept == POST_PILES_OF_TWO else ""
     return (
-        f"{name}: {tally.dutch} Dutch + {tally.blitz} Blitz cards leave fewer than the "
+        f"{shown(name)}: {tally.dutch} Dutch + {tally.blitz} Blitz cards leave fewer than the "
         f"{kept} cards of their Post piles{of_two} in a deck of {CARDS_PER_DECK}"
     )
 

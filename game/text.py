@@ -95,10 +95,11 @@ def seat_note(player: Player) -> str:
     return ", ".join(notes)
 
 
-def round_counts(round_: Round) -> str:
+def round_counts(round_: Round, *, name: Callable[[str], str] = str) -> str:
     """'Ann 4/4, Bob 12/0': each player's Dutch/Blitz cards in a round, as a question about
-    it names them."""
-    return ", ".join(f"{name} {t.dutch}/{t.blitz}" for name, t in round_.tallies.items())
+    it names them; `name` dresses each name (`isolated` for a window: a right-to-left name
+    drew its neighbour's counts beside it)."""
+    return ", ".join(f"{name(who)} {t.dutch}/{t.blitz}" for who, t in round_.tallies.items())
 
 
 def seat_changes(before: Match, after: Match) -> str:

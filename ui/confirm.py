@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from blitzcam.game.plausibility import post_piles_note, short_of_post_piles
 from blitzcam.game.rules import Player, Round, Tally, Variant, round_score, tally_problem
-from blitzcam.game.text import listed
+from blitzcam.game.text import isolated, left_to_right, listed, unmarked
 from blitzcam.ui.announce import announce
 from blitzcam.ui.capture_view import CaptureThumbnail
 from blitzcam.ui.deck_colours import back_pixmap, deck_label
@@ -137,13 +137,15 @@ class RoundEditor(QWidget):
             score.setToolTip(as_plain(reason))
             score.setAccessibleDescription(reason)
             if problem is not None:
-                problems.append(reason)
+                problems.append((name, problem))
                 refused.append(name)
             # (the reason on the box the focus is in, where a reader looks for it: on the
             # score alone, which takes no focus, it was said only when Enter was refused)
             for box in (self.dutch[name], self.blitz[name]):
                 box.setAccessibleDescription(reason)
-        said = "\n".join(f"⚠ {problem}" for problem in problems)
+        # (each name isolated, the line left to right: one starting with an Arabic name was
+        # laid out right to left, "Dutch cards: a deck holds 40 45 :محمد")
+        said = "\n".join(left_to_right(f"⚠ {isolated(who)}: {why}") for who, why in problems)
         self.problems.setText(said)
         self.problems.setVisible(bool(problems))
         # told as whose counts are refused changes, not at every key (11 to 15 Blitz was told
@@ -159,9 +161,9 @@ def check_line(names: Sequence[str]) -> str:
     """What the dialog says about players whose decks look alike ("" for none)."""
     if not names:
         return ""
-    return (
-        f"⚠ Check {listed(names)}: their decks look alike to blitzcam, and their cards may have "
-        "been counted to each other."
+    return left_to_right(
+        f"⚠ Check {listed([isolated(name) for name in names])}: their decks look alike to "
+        "blitzcam, and their cards may have been counted to each other."
     )
 
 
@@ -368,7 +370,7 @@ class ConfirmDialog(QDialog):
         # read with the dialog, and told as it opens: a shot missing, decks that look alike
         # and counts the rules refuse were on the screen alone
         said = "\n".join(text for text in (self.check.text(), self.editor.problems.text()) if text)
-        self.setAccessibleDescription(said)
+        self.setAccessibleDescription(unmarked(said))  # (the names' marks: nothing to a reader)
         if said:
             announce(self, said)
 
@@ -405,7 +407,7 @@ class ConfirmDialog(QDialog):
         unlikely = short_of_post_piles(round_, self._variant)
         if unlikely and self._unlikely_said != round_:  # said once; Enter again saves them
             self._unlikely_said = round_
-            notes = "; ".join(post_piles_note(round_, name) for name in unlikely)
+            notes = "; ".join(post_piles_note(round_, name, shown=isolated) for name in unlikely)
             self.error.refuse(
                 f"Check: {notes}. Correct them, or press Enter again to save them as they are",
                 at=editor.dutch[unlikely[0]],

@@ -16,7 +16,14 @@ from blitzcam.game import rules
 from blitzcam.game.names import looks_as
 from blitzcam.game.rules import Match, MatchError
 from blitzcam.game.store import StaleMatchError, StoreError
-from blitzcam.game.text import listed, played_no_round, round_counts, seat_changes, taken_off_said
+from blitzcam.game.text import (
+    isolated,
+    listed,
+    played_no_round,
+    round_counts,
+    seat_changes,
+    taken_off_said,
+)
 from blitzcam.ui.dialog_parts import Refusal, open_once
 from blitzcam.ui.join import JoinDialog
 from blitzcam.ui.players import PlayersDialog
@@ -144,7 +151,8 @@ class MatchChanges(WindowPart):
         if number is None:
             self._say("Choose the round to delete in the table first", BRIEF_MS)
             return
-        said = round_counts(self._match.rounds[number - 1])
+        # (each name isolated: a right-to-left name drew its neighbour's counts beside it)
+        said = round_counts(self._match.rounds[number - 1], name=isolated)
         try:
             without = rules.delete_round(self._match, number)
         except MatchError as exc:  # refused: said now, not after a question
@@ -153,7 +161,8 @@ class MatchChanges(WindowPart):
         gone = rules.taken_off(self._match, without)
         last = number == len(self._match.rounds)
         with_them = (
-            f" {listed(gone)} played only that round: taken off the match with it "
+            f" {listed([isolated(name) for name in gone])} played only that round: taken off the "
+            "match with it "
             "(seat, deck and start)."
             if gone
             else ""

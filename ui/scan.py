@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from blitzcam.game.rules import Player
+from blitzcam.game.text import unmarked
 from blitzcam.ui.announce import announce
 from blitzcam.ui.counting_worker import (
     COUNTING_STOPPED,
@@ -421,7 +422,7 @@ class ScanView(QWidget):
         said = self._warned
         self.warnings.setText(in_brief(said) if self._compact else said)
         self.warnings.setToolTip(as_plain(said) if self._compact else "")
-        self.warnings.setAccessibleDescription(said)
+        self.warnings.setAccessibleDescription(unmarked(said))  # (marks: nothing to a reader)
         self.warnings.setVisible(bool(said))  # (empty, it left a gap over the rows)
 
     def _on_previewed(self, frame: np.ndarray, index: int, thumb: np.ndarray | None = None) -> None:
@@ -704,7 +705,7 @@ class ScanView(QWidget):
             f"{self.summed_counts[player.name].text()} shot"
             for player in self.session.players
         )
-        warned = f" {self._warned}" if self._warned else ""
+        warned = f" {unmarked(self._warned)}" if self._warned else ""
         changing = (
             " The view is changing: its counts are the last view's." if self._settling else ""
         )

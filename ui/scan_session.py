@@ -12,7 +12,7 @@ import numpy as np
 
 from blitzcam.game.counts import STEPS, Step
 from blitzcam.game.rules import Player, Round, Tally, blitz_caller, most_cards, other_players
-from blitzcam.game.text import listed
+from blitzcam.game.text import isolated, left_to_right, listed
 from blitzcam.ui.counting_worker import CountSnapshot
 from blitzcam.ui.deck_colours import deck_label
 
@@ -89,15 +89,17 @@ def over_a_pile(players: tuple[Player, ...], counts: Mapping[str, int], step: St
     one back."""
     blitz = step == "blitz"
     most = most_cards("Blitz" if blitz else "Dutch")
-    over = [f"{name} {n}" for name, n in player_counts(players, counts).items() if n > most]
+    # (each name isolated: a right-to-left name drew its count beside the name before it)
+    counted = player_counts(players, counts).items()
+    over = [f"{isolated(name)} {n}" for name, n in counted if n > most]
     if not over:
         return ""
     if blitz:
-        return (
+        return left_to_right(
             f"⚠ more than a Blitz pile's {most} cards in view ({listed(over)}): the Dutch "
             "piles still there? Show each player's Blitz pile alone"
         )
-    return (
+    return left_to_right(
         f"⚠ more than a deck's {most} cards in view ({listed(over)}): two decks with one back "
         "on the table?"
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QTextDocument
 
+from blitzcam.game.text import unmarked
 from blitzcam.ui.labels import ElidedLabel, as_plain
 
 
@@ -133,6 +134,6 @@ def test_names_like_markup_are_drawn_as_typed_everywhere(qtbot, store, tmp_path)
     over = Round({name: Tally(dutch=45 if i == 0 else 1, blitz=0) for i, name in enumerate(MARKUP_NAMES)})
     dialog = ConfirmDialog(players, over, title="Round 2", parent=window)
     qtbot.addWidget(dialog)
-    assert dialog.editor.problems.text().startswith(f"⚠ {MARKUP_NAMES[0]}: 45 Dutch cards")
+    assert unmarked(dialog.editor.problems.text()).startswith(f"⚠ {MARKUP_NAMES[0]}: 45 Dutch cards")
     assert _markup_shown() == []
     dialog.reject()

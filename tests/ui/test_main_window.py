@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QMenu
 
 from blitzcam.game import rules
 from blitzcam.game.store import MatchStore, StoreError
+from blitzcam.game.text import unmarked
 from blitzcam.ui.main_window import MainWindow
 from blitzcam.ui.new_match import NewMatchDialog
 from blitzcam.ui.settings import AppSettings, SettingsDialog, save_settings
@@ -159,7 +160,7 @@ def test_players_whose_decks_looked_alike_on_a_shot_are_marked_to_check(qtbot, s
     qtbot.keyClick(scan, Qt.Key.Key_Space)
     qtbot.keyClick(scan, Qt.Key.Key_Return)  # review
     dialog = window.confirm
-    assert dialog.check.text().startswith("⚠ Check Ann and Cy: their decks look alike")
+    assert unmarked(dialog.check.text()).startswith("⚠ Check Ann and Cy: their decks look alike")
     assert [dialog.editor.names[n].text() for n in ("Ann", "Bob", "Cy")] == ["⚠ Ann", "Bob", "⚠ Cy"]
 
 
@@ -297,7 +298,7 @@ def test_counts_short_of_the_post_piles_are_asked_as_the_match_s_variant_says(
     _ok(window.confirm)
     assert len(store.load(match_id).rounds) == (0 if asked else 1)
     if asked:
-        assert window.confirm.error.text().startswith("Check: Ann: 39 Dutch + 0 Blitz")
+        assert unmarked(window.confirm.error.text()).startswith("Check: Ann: 39 Dutch + 0 Blitz")
         _ok(window.confirm)  # Enter again: as they are
         assert len(store.load(match_id).rounds) == 1
 
@@ -1964,7 +1965,7 @@ def test_a_round_chosen_in_the_table_is_deleted_once_the_players_say_so(
     table.setCurrentCell(3, 0)  # round 2
     answer(QMessageBox.StandardButton.No)
     window.delete_round_action.trigger()
-    assert asked[-1].startswith("Delete round 2 (Ann 4/4, Bob 12/0, Cy 6/2)?")
+    assert unmarked(asked[-1]).startswith("Delete round 2 (Ann 4/4, Bob 12/0, Cy 6/2)?")
     assert store.load(match_id).rounds == rounds  # kept
     answer(QMessageBox.StandardButton.Yes)
     window.delete_round_action.trigger()
@@ -2008,7 +2009,7 @@ def test_deleting_a_latecomer_s_only_round_says_they_go_with_it(qtbot, store, fe
     asked = _answered(window, monkeypatch, QMessageBox.StandardButton.Yes)
     window.scoreboard.table.setCurrentCell(3, 0)  # round 2
     window.delete_round_action.trigger()
-    assert "Di played only that round: taken off the match with it" in asked[-1]
+    assert "Di played only that round: taken off the match with it" in unmarked(asked[-1])
     assert [p.name for p in store.load(match_id).players] == ["Ann", "Bob", "Cy"]
     assert window.statusBar().currentMessage().endswith("moved up; Di taken off the match")
     # one who joined and leaves before playing is taken off too: said so, not "has left"
@@ -2588,7 +2589,7 @@ def test_deleting_the_last_round_says_who_it_puts_back_at_the_table(
     asked = _answered(window, monkeypatch, QMessageBox.StandardButton.Yes)
     window.scoreboard.table.setCurrentCell(3, 0)  # round 2, the last
     window.delete_round_action.trigger()
-    assert asked == ["Delete round 2 (Ann 4/4, Bob 12/0, Cy 6/2)? With it: Cy back at the table. "
+    assert [unmarked(question) for question in asked] == ["Delete round 2 (Ann 4/4, Bob 12/0, Cy 6/2)? With it: Cy back at the table. "
                      "Undo (Ctrl+Z) brings it back while this window stays open."]
     assert [p.name for p in rules.at_table(window.match)] == ["Ann", "Bob", "Cy"]
     assert window.statusBar().currentMessage() == "Round 2 deleted; Cy back at the table"

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from blitzcam.game.counts import Counts
+from blitzcam.game.text import unmarked
 from blitzcam.ui.counting_worker import CountedFrame, CountSnapshot, NullCounter
 from blitzcam.ui.scan import ScanView
 from blitzcam.ui.shot_decision import (
@@ -942,11 +943,11 @@ def test_more_cards_in_view_than_a_blitz_pile_is_dealt_is_warned_of_in_the_blitz
     # refused the round; a review)
     from blitzcam.ui.scan_session import over_a_pile
 
-    assert over_a_pile((ANN, BOB), {ANN.deck: 21, BOB.deck: 15}, "blitz") == (
+    assert unmarked(over_a_pile((ANN, BOB), {ANN.deck: 21, BOB.deck: 15}, "blitz")) == (
         "⚠ more than a Blitz pile's 10 cards in view (Ann 21 and Bob 15): the Dutch piles still "
         "there? Show each player's Blitz pile alone"
     )
-    assert over_a_pile((ANN, BOB), {ANN.deck: 44}, "dutch") == (
+    assert unmarked(over_a_pile((ANN, BOB), {ANN.deck: 44}, "dutch")) == (
         "⚠ more than a deck's 40 cards in view (Ann 44): two decks with one back on the table?"
     )
     assert over_a_pile((ANN, BOB), {ANN.deck: 21, BOB.deck: 10}, "dutch") == ""

@@ -13,6 +13,7 @@ import pytest
 
 from blitzcam.game.decks import DECK_NAMES
 from blitzcam.game.rules import Round, Tally
+from blitzcam.game.text import unmarked
 from blitzcam.ui.capture_store import capture_record, label_lines, obb_label_line, save_capture
 from blitzcam.ui.chart import AXIS_MARGIN, nice_step, value_axis
 from blitzcam.ui.counting_worker import CountSnapshot, Outline
@@ -636,7 +637,7 @@ def test_a_full_blitz_pile_is_no_warning_and_one_card_more_is() -> None:
     seated = players(2)
     deck = seated[0].deck
     assert over_a_pile(seated, {deck: 10}, "blitz") == ""
-    assert over_a_pile(seated, {deck: 11}, "blitz").startswith("⚠ more than a Blitz pile's 10")
+    assert unmarked(over_a_pile(seated, {deck: 11}, "blitz")).startswith("⚠ more than a Blitz pile's 10")
 
 
 def test_a_round_is_kept_shot_by_shot_and_a_failure_says_how_many_were(
@@ -835,3 +836,26 @@ def test_the_values_column_is_as_wide_as_its_widest_value(qtbot, target: int) ->
         < 120
         for c in at_edge
     )
+
+
+def test_right_to_left_names_keep_their_counts_beside_them() -> None:
+    # (an Arabic or Hebrew name, unisolated, drew its neighbour's count beside it, or laid
+    # the whole line out right to left: "Dutch cards: a deck holds 40 45 :محمد"; unicode
+    # review)
+    from blitzcam.game.rules import Player, Round, Tally
+    from blitzcam.game.text import LEFT_TO_RIGHT_MARK, isolated, round_counts
+    from blitzcam.ui.confirm import ConfirmDialog, check_line
+    from blitzcam.ui.scan_session import over_a_pile
+
+    arabic, hebrew = "محمد", "דנה"
+    seats = (Player(arabic, "green-pump"), Player(hebrew, "red-buggy"))
+    warned = over_a_pile(seats, {"green-pump": 45, "red-buggy": 50}, "dutch")
+    assert warned.startswith(LEFT_TO_RIGHT_MARK)
+    assert f"({isolated(arabic)} 45 and {isolated(hebrew)} 50)" in warned
+    assert check_line([arabic, hebrew]).startswith(LEFT_TO_RIGHT_MARK + "⚠ Check " + isolated(arabic))
+    played = Round({arabic: Tally(4, 0), hebrew: Tally(12, 3)})
+    assert round_counts(played, name=isolated) == f"{isolated(arabic)} 4/0, {isolated(hebrew)} 12/3"
+    assert round_counts(played) == f"{arabic} 4/0, {hebrew} 12/3"  # (the terminal's, as it was)
+    dialog = ConfirmDialog(seats, Round({arabic: Tally(45, 0), hebrew: Tally(1, 1)}), title="R")
+    assert dialog.editor.problems.text().startswith(LEFT_TO_RIGHT_MARK + "⚠ " + isolated(arabic))
+    dialog.deleteLater()
