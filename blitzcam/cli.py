@@ -330,9 +330,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # (a command that can be gone on with says how, once it can)
         hint_of = getattr(args, "interrupted_hint", None)
         hint = hint_of() if callable(hint_of) else None
-        how = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        # (a SIGTERM once a change was saved: said as saved, its context the termination)
+        terminated = isinstance(exc, Terminated) or isinstance(exc.__context__, Terminated)
+        how = "terminated" if terminated else "interrupted"
         print(f"{_said_as(args)}: {how}{saved}" + (f": {hint}" if hint else ""), file=sys.stderr)
-        return 143 if isinstance(exc, Terminated) else 130
+        return 143 if terminated else 130
     finally:
         if buffered is not stdout:  # (what it still holds, written before the next output)
             with contextlib.suppress(OSError, ValueError):

@@ -40,6 +40,9 @@ PUT_BACK: Final = "to put it back: "  # how an undo's line begins that adds its 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("match", help="start and score matches, export, summarize")
+    # a `kill` or `timeout` once a change is saved says so, as Ctrl+C does: it exited unsaid,
+    # and a script's retry entered the round twice
+    parser.set_defaults(interrupt_on_sigterm=True)
     parser.add_argument(
         "--db",
         type=path_argument,

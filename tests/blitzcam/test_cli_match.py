@@ -1450,6 +1450,22 @@ def test_an_interrupt_after_the_change_is_saved_says_so(
     monkeypatch.setattr(match_command, "_print_standings", interrupted)
     code, _, err = run("match", "--db", db, "add", "Ann=12/0", "Bob=9/4", capsys=capsys)
     assert code == 130 and err.strip().endswith("interrupted (after the change was saved)")
+    # a `kill` or `timeout` likewise: it exited unsaid, and a script's retry added the round
+    # twice (match-cli review)
+    import os
+    import signal
+
+    def killed(*_: object) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(match_command, "_print_standings", killed)
+    code, _, err = run("match", "--db", db, "add", "Ann=2/0", "Bob=1/4", capsys=capsys)
+    assert code == 143 and err.strip().endswith("terminated (after the change was saved)")
+    from blitzcam.game.store import MatchStore
+
+    with MatchStore(tmp_path / "m.sqlite3") as store:
+        assert len(store.load(store.latest_match()).rounds) == 2  # (both saved, once each)
+    monkeypatch.setattr(match_command, "_print_standings", interrupted)
     code, _, err = run("match", "--db", db, "show", capsys=capsys)  # a read: nothing saved
     assert code == 130 and err.strip().endswith("interrupted")
     monkeypatch.undo()
