@@ -383,7 +383,9 @@ def _apply(
     with saving_guard() as saving:
         with open_store(args, reading=reading) as store:
             match_id = match_id_of(args, store)
-            match = run_rule(lambda: change(store, match_id), named=args.match, db=args.db)
+            match = run_rule(
+                lambda: change(store, match_id), named=args.match, db=args.db, used=match_id
+            )
             saving.done = not reading
         saving.kept = [line for line in said or () if line.startswith(PUT_BACK)]
         for line in said or ():
@@ -658,7 +660,9 @@ def _leave(args: argparse.Namespace) -> int:
     with saving_guard() as saving:
         with open_store(args) as store:
             match_id = match_id_of(args, store)
-            match = run_rule(lambda: store.leave(match_id, args.player))
+            match = run_rule(
+                lambda: store.leave(match_id, args.player), named=args.match, used=match_id
+            )
             saving.done = True
         _print_standings(match_id, match)
         who = written_name(args.player)

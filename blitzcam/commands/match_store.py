@@ -131,10 +131,17 @@ def match_id_of(args: argparse.Namespace, store: MatchStore) -> int:
     return match_id
 
 
-def run_rule(change: Callable[[], T], *, named: int | None = None, db: Path | None = None) -> T:
+def run_rule(
+    change: Callable[[], T],
+    *,
+    named: int | None = None,
+    db: Path | None = None,
+    used: int | None = None,
+) -> T:
     """Apply a store change; broken rules and store problems become one-line errors. `named`:
     the match the person named (--match), and `db` the database (--db), which the way on
-    names too."""
+    names too; `used`: the match the change was made to, named in a refusal when the person
+    named none (the match changed last may be another program's: the app's)."""
     import shlex
 
     from blitzcam.errors import UserError
@@ -153,7 +160,10 @@ def run_rule(change: Callable[[], T], *, named: int | None = None, db: Path | No
             f"{exc}: start the next with `blitzcam match {where}new`, or raise the target "
             f"(`blitzcam match {where}{which}settings --target N`) to play on"
         ) from None
-    except (MatchError, StoreError) as exc:
+    except MatchError as exc:
+        of = "" if named is not None or used is None else f"match {used} (changed last): "
+        raise UserError(f"{of}{exc}") from None
+    except StoreError as exc:
         raise UserError(str(exc)) from None
 
 

@@ -1563,3 +1563,19 @@ def test_the_table_is_fit_to_a_terminal_and_whole_to_a_pipe(monkeypatch) -> None
         match_command._print_standings(1, match)
         lines = stream.getvalue().splitlines()[1:]
         assert (max(map(shown_width, lines)) <= 80) == (widest == 80)
+
+
+def test_a_refused_change_to_the_match_changed_last_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (the app's match, changed last as the CLI started another, took `add` without --match,
+    # and its refusal never said which match it was; match-cli review)
+    db = str(tmp_path / "m.sqlite3")
+    for players in (("Ann=green-pump", "Bob=red-buggy"), ("X=green-pump", "Y=red-buggy")):
+        assert run("match", "--db", db, "new", "-p", players[0], "-p", players[1], capsys=capsys)[0] == 0
+    code, _, err = run("match", "--db", db, "add", "Ann=1/0", "Bob=2/2", capsys=capsys)
+    assert code == 2 and "error: match 2 (changed last): round 1, player Ann: not a player" in err
+    code, _, err = run("match", "--db", db, "-m", "1", "add", "X=1/0", "Y=2/2", capsys=capsys)
+    assert code == 2 and "error: round 1, player X: not a player" in err  # (named: said)
+    code, _, err = run("match", "--db", db, "leave", "Cy", capsys=capsys)
+    assert code == 2 and "error: match 2 (changed last): " in err
