@@ -1579,3 +1579,17 @@ def test_a_refused_change_to_the_match_changed_last_names_it(
     assert code == 2 and "error: round 1, player X: not a player" in err  # (named: said)
     code, _, err = run("match", "--db", db, "leave", "Cy", capsys=capsys)
     assert code == 2 and "error: match 2 (changed last): " in err
+
+
+def test_a_file_played_out_under_the_standard_variant_is_told_to_mend_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (told to run `match settings --variant play-out`, which changes the store's match
+    # changed last, not the file; match-cli review)
+    path = write(tmp_path, {"players": ANN_BOB, "rounds": [
+        {"Ann": {"dutch": 2, "blitz": 1}, "Bob": {"dutch": 2, "blitz": 1}}]})  # fmt: skip
+    for action in ("summarize", "import"):
+        code, _, err = run("match", "--db", str(tmp_path / "m.sqlite3"), action, str(path),
+                           capsys=capsys)  # fmt: skip
+        assert code == 2 and err.strip().endswith('"variant": "play-out" in the file)'), action
+        assert "match settings" not in err
