@@ -147,6 +147,7 @@ class RoundEditor(QWidget):
         # laid out right to left, "Dutch cards: a deck holds 40 45 :محمد")
         said = "\n".join(left_to_right(f"⚠ {isolated(who)}: {why}") for who, why in problems)
         self.problems.setText(said)
+        self.problems.setAccessibleName(unmarked(said))  # (the names' marks: nothing to a reader)
         self.problems.setVisible(bool(problems))
         # told as whose counts are refused changes, not at every key (11 to 15 Blitz was told
         # four times), and not before the dialog is shown (its opening tells them)
@@ -247,6 +248,7 @@ class ConfirmDialog(QDialog):
         lines = (unshot_line(unshot), kept_line(kept, shots=bool(captures)), check_line(check))
         said = [line for line in lines if line]
         self.check = plain_label("\n".join(said))  # names are the players' own text
+        self.check.setAccessibleName(unmarked(self.check.text()))  # (their marks: not read)
         self.check.setWordWrap(True)
         self.check.setVisible(bool(said))
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QLabel, QWid
 
 from blitzcam.game.plausibility import target_note
 from blitzcam.game.rules import MatchError
+from blitzcam.game.text import unmarked
 from blitzcam.ui.announce import announce
 from blitzcam.ui.deck_colours import with_deck_labels
 
@@ -105,7 +106,7 @@ class ErrorLabel(QLabel):
         self.setText(text)
         if at is None:
             return
-        at.setAccessibleDescription(text)
+        at.setAccessibleDescription(unmarked(text))  # (the names' marks: nothing to a reader)
         at.setFocus(Qt.FocusReason.OtherFocusReason)
         select = getattr(at, "selectAll", None)
         if callable(select):

@@ -12,7 +12,7 @@ import numpy as np
 
 from blitzcam.game.counts import STEPS, Step
 from blitzcam.game.rules import Player, Round, Tally, blitz_caller, most_cards, other_players
-from blitzcam.game.text import isolated, left_to_right, listed
+from blitzcam.game.text import LEFT_TO_RIGHT_MARK, isolated, left_to_right, listed
 from blitzcam.ui.counting_worker import CountSnapshot
 from blitzcam.ui.deck_colours import deck_label
 
@@ -74,10 +74,13 @@ def in_brief(warnings: str) -> str:
     """The warnings on one line, each up to its first colon: what is wrong, not yet what to do
     (a compact scan's panel; the whole in its tooltip). One line a warning, at 150 % text in a
     1024 x 640 window, left two of four players' rows in view."""
+    # (a warning marked left to right, its names isolated, is a warning: kept whole, it took
+    # the panel again, "⚠" twice)
+    lines = [line.removeprefix(LEFT_TO_RIGHT_MARK) for line in warnings.splitlines()]
     said = [
         # (a line of another kind, a video's end note, is kept whole: cut, it was a file name)
         line.split(": ", 1)[0].removeprefix(WARNING_MARK) if line.startswith(WARNING_MARK) else line
-        for line in warnings.splitlines()
+        for line in lines
     ]
     return WARNING_MARK + " · ".join(said) if said else ""
 

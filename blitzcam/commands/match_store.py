@@ -156,8 +156,9 @@ def run_rule(
         # or another database's)
         where = "" if db is None else f"--db {shlex.quote(str(db))} "
         which = "" if named is None else f"--match {named} "
+        of = "" if named is not None or used is None else f"match {used} (changed last): "
         raise UserError(
-            f"{exc}: start the next with `blitzcam match {where}new`, or raise the target "
+            f"{of}{exc}: start the next with `blitzcam match {where}new`, or raise the target "
             f"(`blitzcam match {where}{which}settings --target N`) to play on"
         ) from None
     except MatchError as exc:

@@ -1579,6 +1579,11 @@ def test_a_refused_change_to_the_match_changed_last_names_it(
     assert code == 2 and "error: round 1, player X: not a player" in err  # (named: said)
     code, _, err = run("match", "--db", db, "leave", "Cy", capsys=capsys)
     assert code == 2 and "error: match 2 (changed last): " in err
+    # ... a decided one's too, the refusal a script on the app's finished match meets most
+    assert run("match", "--db", db, "settings", "--target", "1", capsys=capsys)[0] == 0
+    assert run("match", "--db", db, "add", "X=3/0", "Y=2/2", capsys=capsys)[0] == 0
+    code, _, err = run("match", "--db", db, "add", "X=3/0", "Y=2/2", capsys=capsys)
+    assert code == 2 and "error: match 2 (changed last): round 2: the match was already" in err
 
 
 def test_a_file_played_out_under_the_standard_variant_is_told_to_mend_the_file(

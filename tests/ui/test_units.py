@@ -858,4 +858,18 @@ def test_right_to_left_names_keep_their_counts_beside_them() -> None:
     assert round_counts(played) == f"{arabic} 4/0, {hebrew} 12/3"  # (the terminal's, as it was)
     dialog = ConfirmDialog(seats, Round({arabic: Tally(45, 0), hebrew: Tally(1, 1)}), title="R")
     assert dialog.editor.problems.text().startswith(LEFT_TO_RIGHT_MARK + "⚠ " + isolated(arabic))
+    assert dialog.editor.problems.accessibleName() == f"⚠ {arabic}: 45 Dutch cards: a deck holds 40"
     dialog.deleteLater()
+    # the box at fault carries the reason for a screen reader, unmarked (review)
+    from PySide6.QtWidgets import QSpinBox
+
+    from blitzcam.ui.dialog_parts import ErrorLabel
+
+    box, error = QSpinBox(), ErrorLabel()
+    error.refuse(f"Check: {isolated(arabic)}: 39 Dutch", at=box)
+    assert box.accessibleDescription() == f"Check: {arabic}: 39 Dutch"
+    box.deleteLater(), error.deleteLater()
+    # a compact panel's warning in brief, as before the marks (kept whole, "⚠" twice; review)
+    from blitzcam.ui.scan_session import in_brief
+
+    assert unmarked(in_brief(warned)) == "⚠ more than a deck's 40 cards in view (محمد 45 and דנה 50)"
