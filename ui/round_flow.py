@@ -26,12 +26,7 @@ from blitzcam.ui.counting_worker import COUNTING_STOPPED
 from blitzcam.ui.frame_sources import camera_problem
 from blitzcam.ui.review_pictures import ReviewPictures, review_pictures
 from blitzcam.ui.scan import ScanView
-from blitzcam.ui.scan_session import (
-    Corrections,
-    Reviewed,
-    ScanSession,
-    why_a_scan_ends,
-)
+from blitzcam.ui.scan_session import Corrections, Reviewed, ScanSession, why_a_scan_ends
 from blitzcam.ui.settings import capture_folder
 from blitzcam.ui.status_bar import ADVICE_MS, BRIEF_MS, LONGER_MS, NEWS_MS
 from blitzcam.ui.window_part import WindowPart

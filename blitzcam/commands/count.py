@@ -255,9 +255,7 @@ def _live_hint(given: str, path: Path) -> str:
 
             # (and a character PowerShell reads as its own, # $ ` @ { }, as ?, which matches it)
             typed = "".join("?" if ch in "#$`@{}" else ch for ch in glob.escape(folder))
-            written = [f"{typed}\\*{ending}" for ending in endings]
-            quoted = [f'"{p}"' if set(p) & set(" &()^;,'") else p for p in written]
-            patterns = " ".join(quoted)
+            patterns = " ".join(_for_the_shell(f"{typed}\\*{ending}") for ending in endings)
         else:
             patterns = " ".join(f"{shlex.quote(folder)}/*{ending}" for ending in endings)
         return f" (count its pictures: blitzcam count {patterns})"

@@ -149,6 +149,7 @@ def run_rule(
     from blitzcam.game.rules import MatchError
     from blitzcam.game.store import StoreError
 
+    of = "" if named is not None or used is None else f"match {used} (changed last): "
     try:
         return change()
     except DecidedMatchError as exc:  # (`add` acts on the match changed last: often this one)
@@ -156,13 +157,11 @@ def run_rule(
         # or another database's)
         where = "" if db is None else f"--db {shlex.quote(str(db))} "
         which = "" if named is None else f"--match {named} "
-        of = "" if named is not None or used is None else f"match {used} (changed last): "
         raise UserError(
             f"{of}{exc}: start the next with `blitzcam match {where}new`, or raise the target "
             f"(`blitzcam match {where}{which}settings --target N`) to play on"
         ) from None
     except MatchError as exc:
-        of = "" if named is not None or used is None else f"match {used} (changed last): "
         raise UserError(f"{of}{exc}") from None
     except StoreError as exc:
         raise UserError(str(exc)) from None
