@@ -18,6 +18,9 @@ class UserError(Exception):
 # what the command prints could not be written (a full disk, stdout closed): sysexits.h's
 # EX_IOERR, apart from the contract's 1 (an image failed) and 2 (bad arguments)
 OUTPUT_FAILED: Final = 74
+# the match database was held by another program past the wait, nothing changed: sysexits.h's
+# EX_TEMPFAIL, which tells a script that the same command may work when tried again
+BUSY: Final = 75
 
 
 class OutputError(UserError):

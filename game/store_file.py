@@ -39,12 +39,16 @@ class StoreError(Exception):
     """The store cannot be used as asked: a foreign or corrupt file, an unknown match.
     `unwritable`: a good file where this program may not write (read-only file, folder or
     medium, a full disk), which may still be read (`MatchStore(..., read_only=True)`);
-    `reason`: why, in a few words."""
+    `reason`: why, in a few words; `busy`: another program held the file past the wait, and
+    nothing was changed (a try later may work, as no other StoreError's would)."""
 
-    def __init__(self, message: str, *, unwritable: bool = False, reason: str = "") -> None:
+    def __init__(
+        self, message: str, *, unwritable: bool = False, reason: str = "", busy: bool = False
+    ) -> None:
         super().__init__(message)
         self.unwritable = unwritable
         self.reason = reason
+        self.busy = busy
 
 
 BUSY_TIMEOUT_MS: Final = 10_000  # how long a change waits for another program's write lock
@@ -70,6 +74,7 @@ def opening_problem(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
             f"{path}: cannot use the match database: {PLACE_SAYS[primary]} ({exc})",
             unwritable=primary in UNWRITABLE,
             reason=PLACE_SAYS[primary],
+            busy=primary == sqlite3.SQLITE_BUSY,
         )
     return StoreError(
         f"{path}: not a usable blitzcam match database ({exc}); "
@@ -391,11 +396,13 @@ class StoreFile:
         except sqlite3.Error as exc:
             if not as_store_errors:
                 raise
-            if place_code(self.path, exc) == 5:  # SQLITE_BUSY, past the wait (SQLite's words
-                # alone said nothing of another program, nor whether the change was kept)
+            # past the wait (SQLite's words alone said nothing of another program, nor whether
+            # the change was kept)
+            if place_code(self.path, exc) == sqlite3.SQLITE_BUSY:
                 raise StoreError(
-                    f"{self.path}: cannot change the match database: {PLACE_SAYS[5]} ({exc}): "
-                    "nothing was saved"
+                    f"{self.path}: cannot change the match database: "
+                    f"{PLACE_SAYS[sqlite3.SQLITE_BUSY]} ({exc}): nothing was saved",
+                    busy=True,
                 ) from None
             raise StoreError(
                 f"{self.path}: cannot change the match database: {no_room(self.path, exc)}"

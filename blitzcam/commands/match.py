@@ -55,11 +55,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--match", "-m", dest="match_before", type=int, default=None, metavar="ID",
         help="match id, for the actions that take one (default: the match changed last)",
     )  # fmt: skip
+    parser.add_argument(
+        "--json", action="store_true",
+        help="print one JSON document instead of text (README: Scoring a match from a script)",
+    )  # fmt: skip
     actions = parser.add_subparsers(dest="match_command", metavar="ACTION", required=True)
 
     def action(name: str, func: Any, help_: str) -> argparse.ArgumentParser:
         sub = actions.add_parser(name, help=help_)  # (its --help's description: cli's)
         sub.set_defaults(func=_without_a_store_yet(func))
+        # (after the action too, as --db; summarize prints JSON either way)
+        sub.add_argument(
+            "--json", dest="json_after", action="store_true", default=argparse.SUPPRESS,
+            help="print one JSON document instead of text",
+        )  # fmt: skip
         if name != "summarize":  # (which reads a file, no store)
             # `match new --db FILE` as well as `match --db FILE new` (it was "unrecognized
             # arguments", nothing saying where --db goes); its own name: an action's default
@@ -213,6 +222,7 @@ def _without_a_store_yet(func: Any) -> Any:
             if args.db is not None and args.db != after:
                 raise UserError(f"--db is given twice, {args.db} and {after}: give one")
             args.db = after
+        args.json = args.json or getattr(args, "json_after", False)
         before = getattr(args, "match_before", None)
         if before is not None:
             if not hasattr(args, "match"):  # (new, list, import, summarize, delete N)
@@ -226,7 +236,10 @@ def _without_a_store_yet(func: Any) -> Any:
             return func(args)
         except NoStoreError:
             if func is _list:
-                print(match_list([], unreadable=0))
+                if args.json:
+                    _print_json({"matches": [], "unreadable": 0})
+                else:
+                    print(match_list([], unreadable=0))
                 return 0
             raise UserError(match_list([], unreadable=0)) from None
 
@@ -253,10 +266,17 @@ def _parse_tallies(specs: list[str]) -> dict[str, Any]:
     return tallies
 
 
-def _print_standings(match_id: int, match: Any) -> None:
+def _print_match(args: argparse.Namespace, match_id: int, match: Any, **change: Any) -> None:
     """The match's table, fit to the terminal's width where it goes to one (to a file or a
-    pipe: whole, one line a round)."""
+    pipe: whole, one line a round); with --json, its document (`match_json.match_document`,
+    with what `change` says of the change)."""
     import shutil
+
+    if args.json:
+        from blitzcam.commands.match_json import match_document
+
+        _print_json(match_document(match_id, match, **change))
+        return
 
     from blitzcam.game.rules import score_match
     from blitzcam.game.text import standings_table
@@ -267,6 +287,11 @@ def _print_standings(match_id: int, match: Any) -> None:
         to_a_terminal = False
     columns = shutil.get_terminal_size().columns if to_a_terminal else None
     print(standings_table(match_id, match, score_match(match), columns=columns))
+
+
+def _print_json(document: dict[str, Any]) -> None:
+    json.dump(document, sys.stdout, indent=2)
+    sys.stdout.write("\n")
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -336,7 +361,12 @@ def _new(args: argparse.Namespace) -> int:
         with open_store(args, create=True) as store:
             match_id = run_rule(lambda: store.create_match(match))
             saving.done = True
-        print(f"started match {match_id}: " + ", ".join(f"{p.name} ({p.deck})" for p in players))
+        if args.json:
+            _print_match(args, match_id, match)
+        else:
+            print(
+                f"started match {match_id}: " + ", ".join(f"{p.name} ({p.deck})" for p in players)
+            )
     _note_target(settings.target)
     return 0
 
@@ -374,12 +404,14 @@ def _apply(
     change: Any,
     *,
     said: list[str] | None = None,
+    told: dict[str, Any] | None = None,
     reading: bool = False,
     checked: Callable[[Match], int] | None = None,
 ) -> int:
     """Open the store, apply `change(store, match_id)` under the rules, print the standings
-    (after the lines `change` put in `said`; `reading`: a change that only reads); then note
-    the counts to check in the round `checked` numbers, if any."""
+    (after the lines `change` put in `said`, or with --json with what it put in `told`;
+    `reading`: a change that only reads); then note the counts to check in the round `checked`
+    numbers, if any."""
     with saving_guard() as saving:
         with open_store(args, reading=reading) as store:
             match_id = match_id_of(args, store)
@@ -388,9 +420,9 @@ def _apply(
             )
             saving.done = not reading
         saving.kept = [line for line in said or () if line.startswith(PUT_BACK)]
-        for line in said or ():
+        for line in () if args.json else said or ():
             print(line)
-        _print_standings(match_id, match)
+        _print_match(args, match_id, match, **(told or {}))
     if checked is not None:
         _note_counts_to_check(match, checked(match))
     return 0
@@ -418,8 +450,9 @@ def _delete_round(args: argparse.Namespace) -> int:
 
 
 def _delete(args: argparse.Namespace) -> int:
-    """Delete a whole match, saying what it was (an export is the only copy that stays); one
-    too damaged to read can be deleted too."""
+    """Delete a whole match, saying what it was (an export is the only copy that stays; with
+    --json, the match file of it, null for one too damaged to read, deleted all the same)."""
+    from blitzcam.game.match_file import match_to_json
     from blitzcam.game.rules import MatchError, score_match
     from blitzcam.game.store import StoreError
     from blitzcam.game.text import describe_status
@@ -433,9 +466,13 @@ def _delete(args: argparse.Namespace) -> int:
                 f"round{'' if played == 1 else 's'}, {describe_status(score_match(match))}"
             )
         except (MatchError, StoreError):  # damaged: deleted all the same (no such: said below)
-            what = "it could not be read"
+            match, what = None, "it could not be read"
         run_rule(lambda: store.delete_match(args.match_id))
-    print(f"deleted match {args.match_id} ({what})")
+    if args.json:
+        kept = None if match is None else match_to_json(match)
+        _print_json({"deleted": args.match_id, "match_file": kept})
+    else:
+        print(f"deleted match {args.match_id} ({what})")
     return 0
 
 
@@ -449,10 +486,12 @@ def _take_back(args: argparse.Namespace, number_of: Any) -> int:
     """Delete a round (undo: the last), saying which and its counts, and who went with it: the
     CLI keeps no copy to redo from, and the match changed last may not be the one meant. When
     adding the round again would make the match what it was, the command that does is said."""
+    from blitzcam.commands.match_json import deleted_round
     from blitzcam.game.rules import delete_round, taken_off
     from blitzcam.game.text import round_counts, seat_changes, taken_off_said
 
     said: list[str] = []
+    told: dict[str, Any] = {}
 
     def take(match: Match, match_id: int) -> Match:
         number = number_of(match)  # (undo: refused for a match without a round)
@@ -465,12 +504,14 @@ def _take_back(args: argparse.Namespace, number_of: Any) -> int:
         again = _add_again(args, match_id, match, after, number)
         if again is not None:
             said.append(f"{PUT_BACK}{again}")
+        told.update(deleted_round=deleted_round(number, match.rounds[number - 1]), put_back=again)
         return after
 
     return _apply(
         args,
         lambda store, match_id: store.update(match_id, lambda match: take(match, match_id)),
         said=said,
+        told=told,
     )
 
 
@@ -664,7 +705,7 @@ def _leave(args: argparse.Namespace) -> int:
                 lambda: store.leave(match_id, args.player), named=args.match, used=match_id
             )
             saving.done = True
-        _print_standings(match_id, match)
+        _print_match(args, match_id, match)
         who = written_name(args.player)
         if all(player.name != who for player in match.players):  # one who played no round
             print(
@@ -689,7 +730,12 @@ def _list(args: argparse.Namespace) -> int:
     problems: list[str] = []
     with open_store(args, reading=True) as store:
         summaries = run_rule(lambda: store.list_matches(problems=problems))
-    print(match_list(summaries, unreadable=len(problems)))
+    if args.json:
+        from blitzcam.commands.match_json import match_list_document
+
+        _print_json(match_list_document(summaries, unreadable=len(problems)))
+    else:
+        print(match_list(summaries, unreadable=len(problems)))
     for problem in problems:  # the readable matches are listed all the same
         print(f"error: {problem}", file=sys.stderr)
     return 1 if problems else 0
@@ -716,6 +762,10 @@ def _export(args: argparse.Namespace) -> int:
     from blitzcam.game.match_file import export_text
 
     to_stdout = is_stream(args.file)
+    if to_stdout and args.json:
+        raise UserError(
+            "--json: `export -` writes the match file itself to standard output (--format json)"
+        )
     if not to_stdout:
         _refuse_exporting_over_a_database(args)
     try:  # ("-" is standard output, even beside a folder of that name)
@@ -754,7 +804,10 @@ def _export(args: argparse.Namespace) -> int:
             write_text_atomic(args.file, text)
         except OSError as exc:
             raise UserError(f"{args.file}: cannot write: {exc.strerror}") from None
-        print(f"wrote match {match_id} to {args.file}", file=note_stream(args.file))
+        if args.json:
+            _print_json({"match": match_id, "file": str(args.file), "format": fmt})
+        else:
+            print(f"wrote match {match_id} to {args.file}", file=note_stream(args.file))
     if broken is not None:
         print(
             f"note: match {match_id} breaks the rules ({broken}): written as stored; mend the "
@@ -799,5 +852,8 @@ def _import(args: argparse.Namespace) -> int:
             match_id = run_rule(lambda: store.create_match(match))
             saving.done = True
         source = STANDARD_INPUT if is_stream(args.file) else args.file
-        print(f"imported {source} as match {match_id} ({round_count(len(match.rounds))})")
+        if args.json:
+            _print_match(args, match_id, match)
+        else:
+            print(f"imported {source} as match {match_id} ({round_count(len(match.rounds))})")
     return 0

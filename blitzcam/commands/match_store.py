@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # (imported where used: `blitzcam --help` reads no database code)
-    from blitzcam.game.store import MatchStore
+    from blitzcam.errors import UserError
+    from blitzcam.game.store import MatchStore, StoreError
 
 T = TypeVar("T")
 
@@ -80,7 +81,7 @@ def store_at(
         return MatchStore(path, lock_waiter=SaysItWaits(path))
     except StoreError as exc:
         if not (reading and exc.unwritable):
-            raise UserError(str(exc)) from None
+            raise store_problem(exc) from None
         reason = f" ({exc.reason})" if exc.reason else ""
     try:  # an archived copy, a read-only folder or medium, a full disk: `show` still works
         store = MatchStore(path, read_only=True)
@@ -164,7 +165,15 @@ def run_rule(
     except MatchError as exc:
         raise UserError(f"{of}{exc}") from None
     except StoreError as exc:
-        raise UserError(str(exc)) from None
+        raise store_problem(exc) from None
+
+
+def store_problem(exc: StoreError) -> UserError:
+    """A store's problem as the CLI says it: exit 2, or for a database another program held
+    past the wait, BUSY (nothing changed: a script may try again)."""
+    from blitzcam.errors import BUSY, UserError
+
+    return UserError(str(exc), exit_code=BUSY if exc.busy else 2)
 
 
 @dataclass

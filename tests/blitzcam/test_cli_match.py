@@ -1447,7 +1447,7 @@ def test_an_interrupt_after_the_change_is_saved_says_so(
     def interrupted(*_: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(match_command, "_print_standings", interrupted)
+    monkeypatch.setattr(match_command, "_print_match", interrupted)
     code, _, err = run("match", "--db", db, "add", "Ann=12/0", "Bob=9/4", capsys=capsys)
     assert code == 130 and err.strip().endswith("interrupted (after the change was saved)")
     # a `kill` or `timeout` likewise: it exited unsaid, and a script's retry added the round
@@ -1458,14 +1458,14 @@ def test_an_interrupt_after_the_change_is_saved_says_so(
     def killed(*_: object) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
-    monkeypatch.setattr(match_command, "_print_standings", killed)
+    monkeypatch.setattr(match_command, "_print_match", killed)
     code, _, err = run("match", "--db", db, "add", "Ann=2/0", "Bob=1/4", capsys=capsys)
     assert code == 143 and err.strip().endswith("terminated (after the change was saved)")
     from blitzcam.game.store import MatchStore
 
     with MatchStore(tmp_path / "m.sqlite3") as store:
         assert len(store.load(store.latest_match()).rounds) == 2  # (both saved, once each)
-    monkeypatch.setattr(match_command, "_print_standings", interrupted)
+    monkeypatch.setattr(match_command, "_print_match", interrupted)
     code, _, err = run("match", "--db", db, "show", capsys=capsys)  # a read: nothing saved
     assert code == 130 and err.strip().endswith("interrupted")
     monkeypatch.undo()
@@ -1540,6 +1540,7 @@ def test_a_new_database_is_made_only_in_a_folder_that_is_there(
 
 def test_the_table_is_fit_to_a_terminal_and_whole_to_a_pipe(monkeypatch) -> None:
     # (eight players' table was 200-370 columns wide in an 80-column terminal; review)
+    import argparse
     import io
     import os
     import shutil
@@ -1560,7 +1561,7 @@ def test_the_table_is_fit_to_a_terminal_and_whole_to_a_pipe(monkeypatch) -> None
     monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((80, 24)))
     for stream, widest in ((Terminal(), 80), (io.StringIO(), 81)):
         monkeypatch.setattr(sys, "stdout", stream)
-        match_command._print_standings(1, match)
+        match_command._print_match(argparse.Namespace(json=False), 1, match)
         lines = stream.getvalue().splitlines()[1:]
         assert (max(map(shown_width, lines)) <= 80) == (widest == 80)
 
