@@ -11,15 +11,18 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 import shiboken6
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication
 
 from blitzcam.paths import REPO_ROOT
 from blitzcam.ui.text_size import apply_text_size
+
+if TYPE_CHECKING:
+    import socket
 
 T = TypeVar("T")
 
@@ -247,19 +250,58 @@ def new_store_wanted(db: Path, path: Path) -> bool:
     return ask_at_start(f"There is no match database at {path}.\n\nStart a new one there?")
 
 
-SIGNAL_LOOK_MS: Final = 200  # how often Python gets to run its signal handlers under Qt's loop
+SIGNAL_LOOK_MS: Final = 200  # where no wake-up socket can be had: how often Python looks
 
 
 @contextlib.contextmanager
 def quit_on_interrupt(
     app: QApplication, stop: Callable[[], None] | None = None
-) -> Iterator[QTimer]:
+) -> Iterator[QObject]:
     """While in it, Ctrl+C in the terminal the app was started from ends it, as closing its
     window does after a change is saved (or calls `stop`): Qt's event loop keeps Python from
-    running its signal handlers, so the app went on for ever (a timer now wakes Python to
-    look). Python's own handler comes back after, so that a second Ctrl+C while the app shuts
-    down ends it."""
+    running its signal handlers, so the app went on for ever. The signal's arrival wakes the
+    loop through a socket (`signal.set_wakeup_fd`), whose reading runs Python, and its handler
+    with it; where no socket can be had, a timer wakes Python to look 5 times a second (an idle
+    scoreboard woke for nothing else). Python's own handler comes back after, so that a second
+    Ctrl+C while the app shuts down ends it. Yields what wakes Python: the socket's notifier,
+    or the timer."""
     before = signal.signal(signal.SIGINT, lambda *_: (stop or app.quit)())
+    try:
+        with _woken_by_signals() as waker:
+            yield waker
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+@contextlib.contextmanager
+def _woken_by_signals() -> Iterator[QObject]:
+    """Qt's loop woken when a signal arrives, so that Python runs its handler: by a socket the
+    signal's byte is written to, or by a timer where no socket can be had (not the main
+    thread)."""
+    import socket
+
+    try:
+        reader, writer = socket.socketpair()
+    except OSError:
+        reader = writer = None
+    if reader is not None and writer is not None:
+        with reader, writer:
+            for end in (reader, writer):
+                end.setblocking(False)  # (set_wakeup_fd wants it; a full socket drops bytes)
+            try:
+                earlier = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+            except ValueError:  # not the main thread
+                earlier = None
+            if earlier is not None:
+                notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
+                # (reading them is what lets Python run the handler, between Qt's events)
+                notifier.activated.connect(lambda *_: _drained(reader))
+                try:
+                    yield notifier
+                finally:
+                    notifier.setEnabled(False)
+                    signal.set_wakeup_fd(earlier)
+                return
     timer = QTimer()  # (Python's own: it goes with this function's frame, not later in Qt's)
     timer.timeout.connect(lambda: None)  # (Python's own handlers run between Qt's events)
     timer.start(SIGNAL_LOOK_MS)
@@ -267,7 +309,13 @@ def quit_on_interrupt(
         yield timer
     finally:
         timer.stop()
-        signal.signal(signal.SIGINT, before)
+
+
+def _drained(reader: socket.socket) -> None:
+    """The signals' bytes read off, so that the notifier does not fire again for them."""
+    with contextlib.suppress(OSError):
+        while reader.recv(64):
+            pass
 
 
 def inside_a_camera() -> bool:

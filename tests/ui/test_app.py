@@ -168,26 +168,75 @@ def test_the_window_is_deleted_when_the_app_ends(tmp_path: Path, told: list[str]
 
 def test_ctrl_c_in_the_terminal_ends_the_app(qtbot, monkeypatch) -> None:
     # (Qt's event loop kept Python from running its handlers: SIGINT did nothing, the app ran
-    # on). The handler is called as Python calls it, and the timer that lets Python run it
-    # between Qt's events is there; the app's own loop is not started here (it is the suite's)
+    # on). The handler is called as Python calls it; the app's own loop is not started here
+    # (it is the suite's)
+    import signal
+
+    from PySide6.QtCore import QSocketNotifier
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.ui.app import quit_on_interrupt
+
+    app = QApplication.instance()
+    quits: list[bool] = []
+    monkeypatch.setattr(app, "quit", lambda: quits.append(True))
+    before = signal.getsignal(signal.SIGINT)
+    wakeup_before = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(wakeup_before)
+    with quit_on_interrupt(app) as waker:
+        # woken by the signal itself, not 5 times a second by a timer (an idle scoreboard woke
+        # for nothing else)
+        assert isinstance(waker, QSocketNotifier) and waker.isEnabled()
+        handler = signal.getsignal(signal.SIGINT)
+        assert handler is not before
+        handler(signal.SIGINT, None)
+        assert quits == [True]
+    # Python's handler back, and the wake-up it had: a second Ctrl+C while the app shuts down
+    # ends it
+    assert signal.getsignal(signal.SIGINT) is before
+    assert signal.set_wakeup_fd(wakeup_before) == wakeup_before
+
+
+def test_a_real_ctrl_c_reaches_python_while_qt_sleeps(qtbot) -> None:
+    # the signal arrives while Qt's loop waits in C with nothing else to do: its byte on the
+    # wake-up socket runs Python, and the handler ends the loop (without it, only the
+    # 5-second guard below would)
+    import os
+    import signal
+    import threading
+
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from blitzcam.ui.app import quit_on_interrupt
+
+    loop = QEventLoop()
+    stopped: list[str] = []
+    with quit_on_interrupt(QApplication.instance(), lambda: (stopped.append("ctrl-c"), loop.quit())):
+        guard = QTimer()
+        guard.setSingleShot(True)
+        guard.timeout.connect(lambda: (stopped.append("guard"), loop.quit()))
+        guard.start(5000)
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        loop.exec()
+        guard.stop()
+    assert stopped == ["ctrl-c"]
+
+
+def test_without_a_wake_up_socket_a_timer_looks_for_signals(qtbot, monkeypatch) -> None:
+    # (off the main thread set_wakeup_fd refuses: Python is then woken to look)
     import signal
 
     from PySide6.QtWidgets import QApplication
 
     from blitzcam.ui.app import SIGNAL_LOOK_MS, quit_on_interrupt
 
-    app = QApplication.instance()
-    quits: list[bool] = []
-    monkeypatch.setattr(app, "quit", lambda: quits.append(True))
-    before = signal.getsignal(signal.SIGINT)
-    with quit_on_interrupt(app) as timer:
-        assert timer.isActive() and timer.interval() == SIGNAL_LOOK_MS
-        handler = signal.getsignal(signal.SIGINT)
-        assert handler is not before
-        handler(signal.SIGINT, None)
-        assert quits == [True]
-    # Python's handler back: a second Ctrl+C while the app shuts down ends it
-    assert signal.getsignal(signal.SIGINT) is before
+    def refused(*_: object, **__: object) -> int:
+        raise ValueError("set_wakeup_fd only works in main thread of the main interpreter")
+
+    monkeypatch.setattr(signal, "set_wakeup_fd", refused)
+    with quit_on_interrupt(QApplication.instance()) as waker:
+        assert waker.isActive() and waker.interval() == SIGNAL_LOOK_MS
 
 
 def test_ctrl_c_closes_a_box_shown_before_the_window_and_is_said_as_an_interruption(
