@@ -199,11 +199,13 @@ def standings_to_json(standings: Standings) -> dict[str, Any]:
 MAX_MATCH_FILE_BYTES: Final = 16 << 20
 
 
-def read_match(path: Path) -> Match:
-    """Read and validate a match file; every error message starts with the file's path."""
+def read_match(path: Path, *, tidied: list[str] | None = None) -> Match:
+    """Read and validate a match file; every error message starts with the file's path
+    (`tidied`: as for `match_from_bytes`)."""
     try:
         with path.open("rb") as file:
-            return match_from_bytes(file.read(MAX_MATCH_FILE_BYTES + 1), where=str(path))
+            data = file.read(MAX_MATCH_FILE_BYTES + 1)
+            return match_from_bytes(data, where=str(path), tidied=tidied)
     except FileNotFoundError:
         raise MatchError(f"{path}: {not_there(path)}") from None
     except IsADirectoryError:
@@ -212,9 +214,11 @@ def read_match(path: Path) -> Match:
         raise MatchError(f"{path}: cannot read: {exc.strerror}") from None
 
 
-def match_from_bytes(data: bytes, *, where: str) -> Match:
+def match_from_bytes(data: bytes, *, where: str, tidied: list[str] | None = None) -> Match:
     """A match file's bytes, read with MAX_MATCH_FILE_BYTES + 1 at most (/dev/zero would never
-    end), validated; every error message starts with `where` (its path, "standard input")."""
+    end), validated; every error message starts with `where` (its path, "standard input").
+    With `tidied`, the match is read as the store's migrations leave a match an older blitzcam
+    stored (`store_migrations.tidied_as_migrated`), and what that changed is put in it."""
     if len(data) > MAX_MATCH_FILE_BYTES:
         raise MatchError(
             f"{where}: too large for a match file (over {MAX_MATCH_FILE_BYTES >> 20} MiB)"
@@ -252,6 +256,11 @@ def match_from_bytes(data: bytes, *, where: str) -> Match:
             limit = sys.get_int_max_str_digits()
             raise MatchError(f"{where}: holds a number of over {limit:,} digits") from None
         raise MatchError(f"{where}: not a usable match JSON file ({exc})") from None
+    if tidied is not None and isinstance(data, dict):
+        from blitzcam.game.store_migrations import tidied_as_migrated
+
+        data, changed = tidied_as_migrated(data)
+        tidied += changed
     try:
         return match_from_json(data)
     except MatchError as exc:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
 from blitzcam.game import rules
 from blitzcam.game.names import MAX_NAME_LENGTH, is_name_character, written_name
@@ -123,6 +123,50 @@ def _composed(name: str) -> str:
     # a few letters (Devanagari with a nukta, some Hebrew forms) take two characters composed:
     # cut back to the longest name there is, or the match would no longer load
     return written_name(name)[:MAX_NAME_LENGTH].strip()
+
+
+def tidied_as_migrated(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """A match file's JSON as the store's migrations would have left the match it is an export
+    of: team names tidied (v2), names and teams composed (v3), each kept apart from the others
+    of its match, and a target over MAX_TARGET lowered to it; and what was changed, in words.
+    An export of a match an older blitzcam stored ('North ' beside 'North', José written two
+    ways) is then read as the store upgraded reads that match. Whatever is not as a match file
+    has it is left as it is, for reading to refuse with its reason."""
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        return data, []
+    said: list[str] = []
+
+    def values(key: str) -> list[str]:
+        return list(dict.fromkeys(p[key] for p in players if isinstance(p.get(key), str)))
+
+    names = _kept_apart(values("name"), _composed)
+    teams_tidied = _kept_apart(values("team"), _tidy_team)
+    teams_composed = _kept_apart(list(dict.fromkeys(teams_tidied.values())), _composed)
+    teams = {old: teams_composed[new] for old, new in teams_tidied.items()}
+    for kind, renamed in (("player", names), ("team", teams)):
+        said += [f"{kind} {old!r} is {new!r}" for old, new in renamed.items() if old != new]
+    seats = []
+    for player in players:
+        seat = dict(player)
+        for key, renamed in (("name", names), ("team", teams)):
+            if isinstance(seat.get(key), str):
+                seat[key] = renamed[seat[key]]
+        seats.append(seat)
+    tidied = {**data, "players": seats}
+    rounds = data.get("rounds")
+    if isinstance(rounds, list):
+        tidied["rounds"] = [
+            {names.get(name, name): tally for name, tally in round_.items()}
+            if isinstance(round_, dict)
+            else round_
+            for round_ in rounds
+        ]
+    target = data.get("target")
+    if isinstance(target, int) and not isinstance(target, bool) and target > rules.MAX_TARGET:
+        tidied["target"] = rules.MAX_TARGET
+        said.append(f"the target {target:,} is {rules.MAX_TARGET:,}, the largest")
+    return tidied, said
 
 
 def _v4_players_join_and_leave(conn: sqlite3.Connection) -> None:

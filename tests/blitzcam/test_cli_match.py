@@ -1599,3 +1599,25 @@ def test_a_file_played_out_under_the_standard_variant_is_told_to_mend_the_file(
                            capsys=capsys)  # fmt: skip
         assert code == 2 and err.strip().endswith('"variant": "play-out" in the file)'), action
         assert "match settings" not in err
+
+
+def test_an_older_release_s_export_comes_back_as_written_as_the_upgraded_store_has_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # ('North ' beside 'North', as the first release stored them: refused even --as-written,
+    # which promised such a copy back; upgrade review)
+    old = write(tmp_path, {"target": 5_000_000, "players": [
+        {"name": "Ann", "deck": "green-pump", "team": "North "},
+        {"name": "Bob", "deck": "red-buggy", "team": "North"}],
+        "rounds": [{"Ann": {"dutch": 5, "blitz": 0}, "Bob": {"dutch": 3, "blitz": 1}}]})  # fmt: skip
+    db = str(tmp_path / "m.sqlite3")
+    code, _, err = run("match", "--db", db, "import", str(old), capsys=capsys)
+    assert code == 2 and err.rstrip().endswith("comes back with --as-written)")
+    code, out, err = run("match", "--db", db, "import", str(old), "--as-written", capsys=capsys)
+    assert (code, out) == (0, f"imported {old} as match 1 (1 round)\n")
+    assert err.splitlines() == [
+        "note: team 'North ' is 'North (2)', as an upgraded store has it",
+        "note: the target 5,000,000 is 1,000,000, the largest, as an upgraded store has it",
+    ]
+    code, out, _ = run("match", "--db", db, "--json", "show", capsys=capsys)
+    assert json.loads(out)["standings"]["team_totals"] == {"North (2)": 5, "North": 1}
