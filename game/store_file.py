@@ -288,10 +288,24 @@ class StoreFile:
             version, tables = self._checked_version()
             if version == latest:
                 return
+            backup = self.path.with_name(f"{self.path.name}.v{version}.bak")
             if tables:
-                self._back_up(self.path.with_name(f"{self.path.name}.v{version}.bak"))
-            for step in self._migrations[version:]:
-                step(self._conn)
+                self._back_up(backup)
+            try:
+                for step in self._migrations[version:]:
+                    step(self._conn)
+            except sqlite3.DatabaseError as exc:
+                said = opening_problem(self.path, exc)
+                if said.unwritable or said.busy:  # the place's: said as the place's
+                    raise
+                # (it was "not a usable blitzcam match database ... move it away to start a
+                # new one": a good file, of matches an upgrade step could not carry)
+                copy = f", and copied to {backup.name} beside it" if tables else ""
+                raise StoreError(
+                    f"{self.path}: could not be upgraded from schema v{version} to v{latest} "
+                    f"({exc}); it was left as it was{copy}: keep it, and open it with the "
+                    "blitzcam that wrote it"
+                ) from None
             self._conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self._conn.execute(f"PRAGMA user_version = {latest}")
 

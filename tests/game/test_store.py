@@ -1739,3 +1739,28 @@ def test_an_export_of_an_older_store_reads_as_the_store_upgraded(
     assert said  # each change said
     with pytest.raises(MatchError):  # read as a match file of this release: refused
         match_from_bytes(json.dumps(exported).encode(), where="old.json")
+
+
+def test_an_upgrade_a_step_cannot_make_says_so_and_leaves_the_file(tmp_path: Path) -> None:
+    # (it was "not a usable blitzcam match database (boom); it was left untouched — move it
+    # away to start a new one": a good store, of matches the upgrade could not carry; review)
+    from blitzcam.game.store_migrations import _schema_v1
+
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path, migrations=(_schema_v1,)) as old:
+        _saved_by_an_old_release(old, match_of(round_of(Ann=(5, 0), Bob=(3, 2)), teams=("A ", "B")))
+        old._conn.execute(
+            "CREATE TRIGGER boom BEFORE UPDATE ON players BEGIN SELECT RAISE(ABORT, 'boom'); END"
+        )
+    before = path.read_bytes()
+    with pytest.raises(StoreError) as refused:
+        MatchStore(path)
+    assert str(refused.value) == (
+        f"{path}: could not be upgraded from schema v1 to v{len(MIGRATIONS)} (boom); it was left as "
+        "it was, and copied to m.sqlite3.v1.bak beside it: keep it, and open it with the blitzcam "
+        "that wrote it"
+    )
+    assert not refused.value.unwritable
+    assert path.read_bytes() == before
+    with closing(sqlite3.connect(tmp_path / "m.sqlite3.v1.bak")) as copy:
+        assert copy.execute("SELECT team FROM players ORDER BY seat").fetchall() == [("A ",), ("B",)]
