@@ -53,7 +53,8 @@ class _Parser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        hint = _dash_hint(message, getattr(self, "_given", []), self._option_string_actions)
+        given, options = getattr(self, "_given", []), self._option_string_actions
+        hint = _dash_hint(message, given, options) or _mistyped_option_hint(message, given, options)
         said = on_one_line(f"{message}{hint}")  # (an argument given with a line break in it)
         self.exit(2, f"{self.prog}: error: {said} (`{self.prog} --help` for its usage)\n")
 
@@ -82,6 +83,26 @@ def _dash_hint(message: str, given: Sequence[str], options: Mapping[str, object]
         return f" ({dashed[0]} is no option here, and a deck's name does not start with '-')"
     if message.startswith(("unrecognized arguments", "the following arguments are required")):
         return " (a name that starts with '-' is written last, after --, which ends the options)"
+    return ""
+
+
+def _mistyped_option_hint(message: str, given: Sequence[str], options: Mapping[str, object]) -> str:
+    """The option no parser knows, where argparse said only what was missing: `decks enroll
+    green-pump --imgae x.jpg` was "one of the arguments --image --camera is required", `blitzcam
+    --verison` "the following arguments are required: COMMAND"."""
+    import difflib
+
+    if not message.startswith(("the following arguments are required", "one of the arguments")):
+        return ""
+    given = list(given)
+    options_end = given.index("--") if "--" in given else len(given)
+    for word in given[:options_end]:
+        name = word.split("=", 1)[0]
+        # (argparse takes a known option's beginning for it: --imag is --image)
+        if name.startswith("--") and not any(option.startswith(name) for option in options):
+            longs = [option for option in options if option.startswith("--")]
+            near = difflib.get_close_matches(name, longs, n=1, cutoff=0.75)
+            return f" ({name} is no option here{f': did you mean {near[0]}?' if near else ''})"
     return ""
 
 
@@ -127,7 +148,16 @@ class _Version(argparse.Action):
             said = version("blitzcam")
         except PackageNotFoundError:  # (imported from a tree never installed)
             said = "unknown version"
-        print(f"blitzcam {said}")  # (on standard output, as argparse's own version action)
+        try:  # (before the commands' guard on output: a full disk was a traceback)
+            print(f"blitzcam {said}")  # (on standard output, as argparse's own version action)
+            sys.stdout.flush()
+        except BrokenPipeError:  # (`| head -c 0`: quiet, as the commands are)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            parser.exit(128 + getattr(signal, "SIGPIPE", 13))
+        except OSError as exc:
+            parser.exit(
+                OUTPUT_FAILED, f"blitzcam: error: {OutputError(exc.strerror or str(exc))}\n"
+            )
         parser.exit()
 
 

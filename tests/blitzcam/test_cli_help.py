@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+import pytest
+
 from blitzcam.cli import build_parser
 
 
@@ -38,3 +40,34 @@ def test_the_training_commands_say_what_they_need_installed() -> None:
     for words in ("blitzcam train", "blitzcam train-identity"):
         assert f"Needs the train extra: {train_extras_hint()}" in commands[words].description
         assert "download.pytorch.org/whl/cpu" in commands[words].description, words
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["decks", "enroll", "green-pump", "--imgae", "x.jpg"],
+         "one of the arguments --image --camera is required (--imgae is no option here: did you "
+         "mean --image?)"),
+        (["--verison"], "required: COMMAND (--verison is no option here: did you mean --version?)"),
+        (["count", "--version"], "required: IMAGE (--version is no option here)"),
+    ],
+)  # fmt: skip
+def test_a_mistyped_option_is_named_where_something_required_is_missing(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (argparse said only what was missing, nothing of the option it did not know; CLI review)
+    from blitzcam.cli import main
+
+    with pytest.raises(SystemExit) as refused:
+        main(argv)
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and said in err and err.count("\n") == 1
+
+
+def test_an_option_s_known_beginning_is_no_mistype(capsys: pytest.CaptureFixture[str]) -> None:
+    # (argparse takes --imag for --image: only the missing argument is said)
+    from blitzcam.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["decks", "enroll", "--imag", "x.jpg"])
+    assert "no option here" not in capsys.readouterr().err

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
+
+import pytest
 
 
 def test_a_ctrl_c_while_the_cli_loads_is_said_not_a_traceback(monkeypatch, capsys) -> None:
@@ -46,6 +49,28 @@ def test_python_dash_m_blitzcam_runs_the_cli_and_says_its_version(tmp_path) -> N
     done = subprocess.run([sys.executable, "-m", "blitzcam", "match"], capture_output=True,
                           text=True, env=env, timeout=60, check=False)
     assert done.returncode == 2 and "blitzcam match: error:" in done.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_a_version_that_cannot_be_written_is_one_line_or_quiet_for_a_reader_gone(tmp_path) -> None:
+    # (said before the commands' guard on output: a full disk and a closed pipe were tracebacks,
+    # exit 1; CLI review)
+    import os
+    import subprocess
+
+    env = {**os.environ, "BLITZCAM_DATA_DIR": str(tmp_path / "data")}
+    with Path("/dev/full").open("w") as full:
+        done = subprocess.run([sys.executable, "-m", "blitzcam", "--version"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, env=env, timeout=60, check=False)  # fmt: skip
+    assert (done.returncode, done.stderr) == (
+        74, "blitzcam: error: cannot write the output: No space left on device\n"
+    )
+    reader_gone = subprocess.Popen([sys.executable, "-m", "blitzcam", "--version"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)  # fmt: skip
+    reader_gone.stdout.close()
+    assert reader_gone.wait(timeout=60) == 141
+    assert reader_gone.stderr.read() == b""
+    reader_gone.stderr.close()
 
 
 def test_an_opencv_that_cannot_load_a_system_library_is_one_line_for_the_app_too(tmp_path) -> None:
