@@ -4,6 +4,8 @@ photos of real tables for correcting by hand."""
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from pathlib import Path
 from typing import Final
@@ -260,6 +262,7 @@ def _prelabel(args: argparse.Namespace) -> int:
                 f"--out {args.out}: cannot make it: {why_no_folder(args.out, exc)}"
             ) from None
     failed = 0
+    log = _LogWhileRead()
     for photo in args.images:
         target, named = labels_file(photo, args.out)
         if target.exists() or target.is_symlink():  # (corrected labels, perhaps: never lost)
@@ -297,7 +300,28 @@ def _prelabel(args: argparse.Namespace) -> int:
             failed += 1
             continue
         faces = sum(shape.label == "face-up" for shape in shapes)
-        print(f"{photo}: {len(shapes) - faces} backs, {faces} face-up: wrote {target}")
+        log.say(f"{photo}: {len(shapes) - faces} backs, {faces} face-up: wrote {target}")
     if made_out and not any(args.out.iterdir()):  # no photo labelled: no folder made for it
         args.out.rmdir()
+    if log.reader_gone:  # (every photo labelled all the same: the status a shell reads)
+        return 128 + getattr(signal, "SIGPIPE", 13)
     return 1 if failed else 0
+
+
+class _LogWhileRead:
+    """Lines on standard output for as long as a reader reads them: `prelabel ... | head -1`
+    stopped labelling at the first line after the reader went away (2 photos of 4), where the
+    labels are the work and the lines only its log."""
+
+    def __init__(self) -> None:
+        self.reader_gone = False
+
+    def say(self, line: str) -> None:
+        if self.reader_gone:
+            return
+        try:
+            print(line, flush=True)
+        except BrokenPipeError:
+            self.reader_gone = True
+            # (what the buffer still holds goes nowhere, rather than failing again at exit)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

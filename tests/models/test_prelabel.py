@@ -163,3 +163,33 @@ def test_a_photo_turned_since_it_was_labelled_is_said_not_scored_silently(
             "of another picture, or the photo turned or cropped since it was labelled?): t.json"
             ) in out
     assert json.loads((tmp_path / "r.json").read_text())["labels_off_scenes"] == ["t.json"]
+
+
+def test_every_photo_is_labelled_when_the_reader_of_its_lines_goes_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (`prelabel ... | head -1` stopped at the first line after the reader left: 2 photos of 4
+    # labelled; the labels are the work, the lines its log; CLI review)
+    import io
+    import sys
+
+    from blitzcam.cli import main
+
+    photos = []
+    for name in ("a", "b", "c"):
+        photos.append(tmp_path / f"{name}.jpg")
+        photos[-1].write_bytes((DEMO / "table-3.jpg").read_bytes())
+    kept = (tmp_path / "stdout").open("w")
+
+    class ReaderGone(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def fileno(self) -> int:
+            return kept.fileno()
+
+    monkeypatch.setattr(sys, "stdout", ReaderGone())
+    with kept:
+        code = main(["dataset", "prelabel", *map(str, photos), "--out", str(tmp_path / "lab")])
+    assert code == 141
+    assert sorted(p.name for p in (tmp_path / "lab").iterdir()) == ["a.json", "b.json", "c.json"]
