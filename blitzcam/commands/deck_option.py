@@ -1,5 +1,5 @@
-"""The `--in-play DECK,...` option's value, read alike by every command that takes it, and the
-counting pipeline those commands load with it."""
+"""A deck as typed and the `--in-play DECK,...` option's value, read alike by every command
+that takes them, and the counting pipeline those commands load with it."""
 
 from __future__ import annotations
 
@@ -23,6 +23,16 @@ def deck_list(text: str) -> tuple[str, ...]:
     if twice:  # a slip for another deck, most likely: that one would go uncounted
         raise argparse.ArgumentTypeError(f"{text!r}: {', '.join(twice)} named twice")
     return decks
+
+
+def typed_deck(text: str) -> str:
+    """One of the eight decks as typed, in any case or spacing ("Green-Pump", "green_pump"),
+    as that deck; anything else as it is, for the command to refuse (with a deck it may mean)
+    or take as a deck of the person's own."""
+    from blitzcam.game.decks import DECK_NAMES, typed_deck_name
+
+    typed = typed_deck_name(text)
+    return typed if typed in DECK_NAMES else text
 
 
 def counting_pipeline(args: argparse.Namespace) -> CountingPipeline:

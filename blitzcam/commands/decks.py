@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from blitzcam.commands.deck_option import typed_deck
 from blitzcam.commands.path_option import (
     STANDARD_INPUT,
     check_piped,
@@ -42,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     enroll = actions.add_parser("enroll", help="teach blitzcam how one of your decks' backs looks")
     enroll.add_argument(
         "deck",
+        type=typed_deck,  # ("Green Pump", as `count --in-play` and `match` take it)
         metavar="DECK",
         help="one of the eight (e.g. green-pump) or a deck of your own: a-z, 0-9 and dashes",
     )
@@ -71,7 +73,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     forget = actions.add_parser(
         "forget", help="remove a deck's enrolled back (the built-in art is used again)"
     )
-    forget.add_argument("deck", metavar="DECK", help="the deck, as `decks list` names it")
+    forget.add_argument(
+        "deck", type=typed_deck, metavar="DECK", help="the deck, as `decks list` names it"
+    )
     forget.set_defaults(func=forget_command)
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from blitzcam.commands.deck_option import typed_deck
 from blitzcam.commands.match_store import (
     NoStoreError,
     match_id_of,
@@ -330,15 +331,6 @@ def _summarize(args: argparse.Namespace) -> int:
     return 0
 
 
-def _typed_deck(text: str) -> str:
-    """A deck as typed, in any case or spacing ("Green-Pump", "green_pump"), as the deck of
-    that name; anything else as it is, for the rules to refuse (with a deck it may mean)."""
-    from blitzcam.game.decks import DECK_NAMES, typed_deck_name
-
-    typed = typed_deck_name(text)
-    return typed if typed in DECK_NAMES else text
-
-
 def _new(args: argparse.Namespace) -> int:
     from blitzcam.errors import UserError
     from blitzcam.game.rules import DEFAULT_TARGET, MatchError, Player, Settings, new_match
@@ -348,7 +340,7 @@ def _new(args: argparse.Namespace) -> int:
         found = _PLAYER.match(spec) or _PLAYER_ANY_DECK.match(spec)
         if not found:
             raise UserError(f"--player {spec!r}: expected NAME=DECK or NAME=DECK@TEAM")
-        deck = _typed_deck(found["deck"])
+        deck = typed_deck(found["deck"])
         players.append(Player(name=found["name"], deck=deck, team=found["team"]))
     settings = Settings(
         target=DEFAULT_TARGET if args.target is None else args.target, variant=args.variant
@@ -629,7 +621,7 @@ def _player(args: argparse.Namespace) -> int:
 
     def changed(match: Match) -> Match:
         _team_checked(match, args.team, new_team=args.new_team)
-        deck = None if args.deck is None else _typed_deck(args.deck)
+        deck = None if args.deck is None else typed_deck(args.deck)
         return change_player(match, args.player, new_name=args.name, deck=deck, team=args.team)
 
     # read and changed in one transaction: a change saved meanwhile is not undone
@@ -677,7 +669,7 @@ def _start_points(text: str) -> int | str:
 def _join(args: argparse.Namespace) -> int:
     from blitzcam.game.rules import MatchError, Player, join, lowest_total
 
-    seat = Player(args.player, _typed_deck(args.deck), args.team)
+    seat = Player(args.player, typed_deck(args.deck), args.team)
 
     def joined(match: Match) -> Match:
         _team_checked(match, args.team, new_team=args.new_team)

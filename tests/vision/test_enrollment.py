@@ -1665,3 +1665,20 @@ def test_an_address_given_as_the_image_keeps_its_password_hidden() -> None:
         with pytest.raises(UserError) as caught:
             enroll_command(argparse.Namespace(own=False, deck="red-plow", image=given, camera=None))
         assert str(caught.value) == f"{shown}: no such file"
+
+
+def test_enroll_and_forget_take_one_of_the_eight_decks_as_typed(tmp_path: Path, capsys) -> None:
+    # ("Green Pump" was refused by `decks enroll` and `decks forget`, where `count --in-play`
+    # and `match` take it; CLI review). A deck of one's own is named as it is written.
+    from blitzcam.cli import main
+    from blitzcam.vision.references import user_decks_dir
+
+    assert main(["decks", "export", str(tmp_path / "backs")]) == 0
+    back = str(tmp_path / "backs" / "green-pump.png")
+    assert main(["decks", "enroll", "Green Pump", "--image", back]) == 0
+    assert (user_decks_dir() / "green-pump.png").is_file()
+    capsys.readouterr()
+    assert main(["decks", "forget", "GREEN_PUMP"]) == 0
+    assert capsys.readouterr().out.startswith("forgot green-pump: removed ")
+    assert main(["decks", "enroll", "My Deck", "--image", back, "--own"]) == 2
+    assert "deck name 'My Deck': did you mean my-deck? (names are written so)" in capsys.readouterr().err
