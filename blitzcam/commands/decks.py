@@ -216,6 +216,16 @@ def list_command(args: argparse.Namespace) -> int:
     # a deck of one's own whose back cannot be used is not counted: a row of its own (in the
     # JSON too: it was in the table alone, `unusable_back` never true of it)
     not_counted = sorted(unusable - {deck for deck, _ in rows})
+    if problems:  # (exit 1 alone told a script whose log keeps stderr nothing; as `count` says)
+        many = len(problems) > 1
+        why = "" if many else f": {problems[0]}"
+        told = '"unusable" in the JSON' if args.json else "the table"
+        where = f": see {told}" if many else ""
+        print(
+            f"blitzcam decks list: {len(problems)} enrolled back{'s' if many else ''} cannot be "
+            f"used{why}{where}",
+            file=sys.stderr,
+        )
     if args.json:
         import json
 

@@ -798,13 +798,28 @@ def test_decks_list_json_names_an_unusable_back_and_exits_1(capsys) -> None:
     (user_decks_dir() / "red-plow.png").write_bytes(b"")  # a damaged file
     (user_decks_dir() / "Mine.png").write_bytes(b"")  # a name no deck may have
     assert list_command(argparse.Namespace(json=True)) == 1
-    document = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    document = json.loads(captured.out)
+    # (exit 1 alone: a script whose log keeps stderr was told nothing; CLI review)
+    assert captured.err == (
+        'blitzcam decks list: 2 enrolled backs cannot be used: see "unusable" in the JSON\n'
+    )
     by_deck = {row["deck"]: row for row in document["decks"]}
     assert by_deck["blue-pump"]["enrolled"] and not by_deck["red-plow"]["enrolled"]
     assert by_deck["red-plow"]["reference"] == "built-in"  # what a lenient profile reads
     assert len(document["unusable"]) == 2
     assert any("red-plow.png" in line and "empty" in line for line in document["unusable"])
     assert any("'Mine' cannot name a deck" in line for line in document["unusable"])
+
+
+def test_decks_list_names_one_unusable_back_on_standard_error(capsys) -> None:
+    _enroll("blue-pump")
+    (user_decks_dir() / "red-plow.png").write_bytes(b"")
+    assert list_command(argparse.Namespace(json=False)) == 1
+    captured = capsys.readouterr()
+    assert captured.err.startswith("blitzcam decks list: 1 enrolled back cannot be used: ")
+    assert "red-plow.png" in captured.err and captured.err.count("\n") == 1
+    assert "cannot be used: " in captured.out  # (the table says it too)
 
 
 def test_forget_puts_the_built_in_art_back(capsys) -> None:
