@@ -74,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="K",
         help="processes (0, the default: one per CPU core)",
     )
-    gen.add_argument("--no-progress", action="store_true", help="no progress bar")
+    gen.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
     gen.set_defaults(func=_generate)
 
     preview = actions.add_parser("preview", help="draw a contact sheet of scenes with labels")

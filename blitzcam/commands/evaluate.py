@@ -88,6 +88,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="also write the report as JSON to FILE ('-' for stdout only)",
     )
+    # (as `dataset generate` has it: a log of stderr filled with the bar's frames)
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
     parser.set_defaults(func=_evaluate)
 
 
@@ -266,6 +268,8 @@ def _evaluate(args: argparse.Namespace) -> int:
     )
 
     def progress(items: Iterator[Any], n: int) -> Iterator[Any]:
+        if args.no_progress:
+            return items
         return tqdm(items, total=n, desc="evaluate", unit="scene", file=sys.stderr)
 
     try:
