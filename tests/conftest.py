@@ -113,8 +113,12 @@ _real_socket_functions = _RealSocketFunctions()
 
 @pytest.fixture(autouse=True)
 def _no_network() -> Iterator[None]:
-    """Fail any test whose code tried to reach beyond loopback, even when it caught the error."""
-    _REFUSED.clear()
+    """Fail any test whose code tried to reach beyond loopback, even when it caught the error;
+    and one whose module or session fixtures did, set up before this one (cleared here, their
+    refusals were forgotten)."""
+    if _REFUSED:
+        refused, _REFUSED[:] = list(_REFUSED), []
+        pytest.fail(f"network access refused before the test, in a fixture: {'; '.join(refused)}")
     yield
     if _REFUSED:
         refused, _REFUSED[:] = list(_REFUSED), []

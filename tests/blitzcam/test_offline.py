@@ -36,11 +36,20 @@ def test_a_refusal_the_code_swallowed_still_fails_the_test(tmp_path: Path) -> No
     probe = tmp_path / "test_probe.py"
     probe.write_text(
         "import socket\n"
+        "import pytest\n"
         "def test_swallows():\n"
         "    try:\n"
         "        socket.getaddrinfo('example.com', 443)\n"
         "    except Exception:\n"
         "        pass\n"
+        "@pytest.fixture(scope='module')\n"
+        "def reached():\n"  # (set up before the guard's own fixture: its refusal was forgotten)
+        "    try:\n"
+        "        socket.create_connection(('192.0.2.1', 9))\n"
+        "    except Exception:\n"
+        "        pass\n"
+        "def test_with_a_fixture_that_swallows(reached):\n"
+        "    pass\n"
     )
     repo = Path(__file__).resolve().parents[2]
     done = subprocess.run(
@@ -51,6 +60,8 @@ def test_a_refusal_the_code_swallowed_still_fails_the_test(tmp_path: Path) -> No
     )  # fmt: skip
     assert done.returncode == 1, done.stdout
     assert "network access refused during the test" in done.stdout
+    assert "1 passed, 2 errors" in done.stdout  # (each said at its teardown, its setup)
+    assert "network access refused before the test, in a fixture" in done.stdout
 
 
 def test_the_network_guard_allows_loopback() -> None:

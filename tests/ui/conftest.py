@@ -43,7 +43,8 @@ def _no_unexpected_questions(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     """A test's windows are closed as it ends (pytest-qt's teardown, after this) without the
-    question a user's close asks about an open scan's shots."""
+    question a user's close asks about an open scan's shots; its dialogs left open are put
+    away."""
     from PySide6.QtWidgets import QApplication
 
     from blitzcam.ui.main_window import MainWindow
@@ -52,3 +53,17 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
         if isinstance(widget, MainWindow):
             widget._ask_on_close = False
     yield
+    _dialogs_left_put_away()
+
+
+def _dialogs_left_put_away() -> None:
+    """Dialogs a test left open, hidden and deleted: a modal one left open covered every later
+    test's scan (`covered_by_a_dialog`), which then counted nothing, a failure of whichever test
+    ran next (order-dependent). Hidden, not closed: a close would answer it."""
+    import shiboken6
+    from PySide6.QtWidgets import QApplication, QDialog
+
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, QDialog) and shiboken6.isValid(widget) and widget.isVisible():
+            widget.hide()
+            widget.deleteLater()

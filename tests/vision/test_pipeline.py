@@ -294,6 +294,29 @@ def test_backs_are_decided_among_the_decks_in_play_only() -> None:
     assert without.unknown >= DEMO_TABLE_3["blue-plow"]
 
 
+def test_backs_decided_among_the_decks_in_play_are_held_to_the_in_play_line(
+    random_model, table_frame, monkeypatch
+) -> None:
+    # (the live count with the match's decks going back to the every-deck line left every
+    # test green: a mutation test review)
+    import blitzcam.vision.pipeline as pipeline_module
+    from blitzcam.vision.identify import UNKNOWN_BELOW_IN_PLAY
+
+    pipeline = CountingPipeline.from_defaults(model_path=random_model.onnx)
+    assert pipeline.lines.unknown_below > UNKNOWN_BELOW_IN_PLAY  # (else this tells nothing)
+    lines_used: list[float] = []
+    real = pipeline_module.identify
+
+    def identify(*args, lines, **kwargs):
+        lines_used.append(lines.unknown_below)
+        return real(*args, lines=lines, **kwargs)
+
+    monkeypatch.setattr(pipeline_module, "identify", identify)
+    pipeline(table_frame)
+    pipeline(table_frame, in_play=["green-pump", "red-buggy"])
+    assert lines_used == [pipeline.lines.unknown_below, UNKNOWN_BELOW_IN_PLAY]
+
+
 def test_decks_in_play_may_come_as_an_iterator(random_model) -> None:
     from blitzcam.vision.pipeline import decks_in_play
 
