@@ -363,4 +363,6 @@ def export_text(match: Match, kind: Literal["json", "csv"]) -> str:
     """A match file's content: the match JSON, or the score sheet as CSV for spreadsheets."""
     if kind == "csv":
         return CSV_BOM + score_sheet_csv(match)
-    return json.dumps(match_to_json(match), indent=2) + "\n"
+    # (names as they are written, not \u escapes: a file to mend by hand, `--as-stored`; the
+    # file is UTF-8 wherever it goes)
+    return json.dumps(match_to_json(match), indent=2, ensure_ascii=False) + "\n"

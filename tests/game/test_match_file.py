@@ -261,6 +261,8 @@ def test_an_exported_score_sheet_tells_spreadsheets_it_is_utf8() -> None:
     # the match JSON is left as it was: no mark, and it reads back as the same match
     text = export_text(match, "json")
     assert text.startswith("{") and match_from_json(json.loads(text)) == match
+    # names as written, for a hand that mends the file (`\u0645\u062d...` could not be read)
+    assert '"name": "محمد"' in text and "\\u" not in text
 
 
 def test_a_name_written_decomposed_in_a_file_is_the_players_name() -> None:
