@@ -14,7 +14,7 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Final
 
@@ -144,6 +144,37 @@ def lowest_total(match: Match) -> int:
     who joins late (not in a team match, where a latecomer starts from 0: `join`)."""
     totals = score_match(match).totals
     return min((totals[p.name] for p in match.players if p.playing), default=0)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamSpan:
+    """A team's time in a match, as its line on the chart shows it."""
+
+    totals: tuple[int, ...]  # its total after each round from the one before it sat down on
+    joined: int  # the match's rounds played before its first player sat down
+    start: int  # the points it started from (its first players' starts)
+    away: tuple[int, ...]  # the rounds in its span none of its players played
+
+
+def team_span(match: Match, standings: Standings, team: str) -> TeamSpan:
+    """`team`'s time in `match`: from the round its first player joined after, to the round
+    the last of them left after where none is left to win (one at the table: to the last
+    round); `standings` are `score_match(match)`'s."""
+    if standings.team_running_totals is None:
+        raise ValueError("a match without teams has no team spans")
+    members = [p for p in match.players if p.team == team]
+    joined = min(p.joined for p in members)
+    start = sum(p.start for p in members if p.joined == joined)
+    # a team whose every player left: its line ends where the last of them left
+    left = None if team in standings.contenders else max(p.left or 0 for p in members)
+    totals = tuple(t[team] for t in standings.team_running_totals[joined:left])
+    # rounds none of them played (each sat out, or between one leaving and one joining)
+    away = tuple(
+        number
+        for number in range(joined + 1, joined + len(totals) + 1)
+        if not any(p.plays_in(number) for p in members)
+    )
+    return TeamSpan(totals, joined, start, away)
 
 
 def score_match(match: Match) -> Standings:

@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QSplitter, QVBoxLayout, QWidget
 
-from blitzcam.game.rules import Match, Standings
+from blitzcam.game.rules import Match, Standings, team_span
 from blitzcam.game.text import (
     MOST_LEADERS_NAMED,
     isolated,
@@ -128,26 +128,15 @@ def chart_series(match: Match, standings: Standings) -> list[Series]:
         ]
     series = []
     for i, team in enumerate(standings.team_totals or {}):
-        members = [p for p in match.players if p.team == team]
-        joined = min(p.joined for p in members)
-        start = sum(p.start for p in members if p.joined == joined)
-        # a team whose every player left: its line ends where the last of them left
-        left = None if team in standings.contenders else max(p.left or 0 for p in members)
-        totals = tuple(t[team] for t in standings.team_running_totals[joined:left])
-        # rounds none of them played (each sat out, or between one leaving and one joining)
-        away = tuple(
-            number
-            for number in range(joined + 1, joined + len(totals) + 1)
-            if not any(p.plays_in(number) for p in members)
-        )
+        span = team_span(match, standings, team)
         series.append(
             Series(
                 team,
                 TEAM_RGB[i % len(TEAM_RGB)],
-                totals,
-                joined,
-                start,
-                away,
+                span.totals,
+                span.joined,
+                span.start,
+                span.away,
                 marker=MARKERS[i % len(MARKERS)],
             )
         )

@@ -776,3 +776,28 @@ def test_a_joiner_may_take_the_decks_nobody_at_the_table_plays() -> None:
 
     match = leave(match_of(round_of(Ann=(5, 0), Bob=(3, 1), Cy=(2, 2)), n=3), "Bob")
     assert rules.free_decks(match) == tuple(d for d in DECK_NAMES if d not in ("green-pump", "yellow-bucket"))
+
+
+def test_a_team_s_span_runs_from_its_first_seat_to_its_last_leave_with_the_rounds_it_was_away() -> None:
+    # (worked out in the chart's code, a widget module, until it moved beside the rules)
+    from blitzcam.game.rules import add_round, come_back, join, leave, score_match, team_span
+
+    first = round_of(Ann=(4, 0), Bob=(3, 0), Cy=(2, 0), Di=(1, 0), Ed=(0, 0), Flo=(1, 0))
+    match = match_of(first, n=6, teams=("N", "S", "E") * 2)
+    others = round_of(Bob=(2, 0), Cy=(1, 0), Ed=(5, 0), Flo=(0, 1))
+    match = add_round(leave(leave(match, "Ann"), "Di"), others)  # North away: rounds 2, 3
+    match = add_round(match, others)
+    match = come_back(match, "Ann")
+    match = join(match, Player("Gus", "red-plow", "W"))  # a team from round 4 on
+    match = add_round(match, round_of(Ann=(3, 0), Bob=(0, 1), Cy=(1, 0), Ed=(2, 0), Flo=(1, 0),
+                                      Gus=(2, 0)))  # fmt: skip
+    standings = score_match(match)
+    north = team_span(match, standings, "N")
+    assert (north.joined, north.start, north.away) == (0, 0, (2, 3))
+    assert north.totals == tuple(t["N"] for t in standings.team_running_totals)
+    west = team_span(match, standings, "W")
+    assert (west.joined, west.start, west.away, west.totals) == (3, 0, (), (2,))
+    gone = leave(match, "Gus")  # the last of a team leaves: its span ends there
+    assert team_span(gone, score_match(gone), "W").totals == west.totals
+    with pytest.raises(ValueError, match="without teams"):
+        team_span(match_of(), score_match(match_of()), "N")
