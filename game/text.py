@@ -3,6 +3,7 @@ keep a right-to-left name from turning the sentence around it."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Final
@@ -253,12 +254,32 @@ def _blocks(widths: list[int], columns: int | None) -> list[list[int]]:
     return blocks
 
 
+ZWJ: Final = 0x200D  # the zero-width joiner, which makes one emoji of several
+
+
 def cut_to_width(text: str, columns: int) -> str:
-    """The longest start of `text` that takes `columns` or fewer in a terminal (`shown_width`)."""
+    """The longest start of `text` that takes `columns` or fewer in a terminal (`shown_width`),
+    never cut inside a character that several code points make (an emoji without its
+    presentation selector drew as a plain symbol, an accent cut from its letter)."""
     end = len(text)
-    while end > 0 and shown_width(text[:end]) > columns:
+    while end > 0 and (shown_width(text[:end]) > columns or _inside_a_character(text, end)):
         end -= 1
     return text[:end]
+
+
+def _inside_a_character(text: str, at: int) -> bool:
+    """Whether a cut before `text[at]` would part what shows as one character: a combining
+    mark, a variation selector, a skin tone or a joiner with what it belongs to."""
+    if at >= len(text):
+        return False
+    after, before = ord(text[at]), ord(text[at - 1])
+    return (
+        unicodedata.combining(text[at]) != 0
+        or 0xFE00 <= after <= 0xFE0F  # variation selectors (VS16: shown as an emoji)
+        or 0x1F3FB <= after <= 0x1F3FF  # skin tones
+        or after == ZWJ
+        or before == ZWJ
+    )
 
 
 def local_time(moment: datetime) -> str:

@@ -221,3 +221,20 @@ def test_headers_cut_to_a_terminal_keep_each_player_s_deck_team_and_note() -> No
         assert f"({player.deck}, {player.team})" in headers
     assert "Maria Fernand… (green-pump, Team A)" in headers
     assert "Maria Fernand… (red-buggy, Team B)" in headers
+
+
+@pytest.mark.parametrize(
+    ("text", "columns", "cut"),
+    [
+        ("a\u263a\ufe0f", 2, "a"),  # not the smiley without its emoji selector (a plain symbol)
+        ("a\U0001f44d\U0001f3fd", 2, "a"),  # not the thumb without its skin tone
+        ("Jose\u0301x", 4, "Jose\u0301"),  # the accent stays with its letter
+        ("ab\U0001f468\u200d\U0001f469", 3, "ab"),  # not half of a joined emoji
+        ("王小明王小明", 5, "王小"),  # two columns each
+        ("Bartholomew", 8, "Bartholo"),
+    ],
+)
+def test_a_name_is_cut_between_the_characters_it_shows(text: str, columns: int, cut: str) -> None:
+    from blitzcam.game.text import cut_to_width, shown_width
+
+    assert cut_to_width(text, columns) == cut and shown_width(cut) <= columns
