@@ -102,12 +102,39 @@ def recipe_of_run(run_dir: Path) -> Recipe | None:
         recipe = Recipe(**saved)
     except TypeError:  # a field this code does not know, or lacks one it needs
         return None
-    problem = model_yaml_problem(recipe.model_yaml)
+    problem = _mistyped_field(recipe) or model_yaml_problem(recipe.model_yaml)
     if problem is not None:  # (an edited recipe.json: trained from, it was a download)
         from blitzcam.errors import UserError
 
         raise UserError(f"{run_dir / 'recipe.json'}: {problem}")
     return replace(recipe, export_hw=tuple(recipe.export_hw))
+
+
+def _mistyped_field(recipe: Recipe) -> str | None:
+    """The first field of a recipe read from a run's recipe.json whose value is not of its
+    field's kind, in words (None: each is): a hand-edited `"export_hw": 736` was a traceback
+    as the resume began, and `"epochs": "40"` was taken as it was."""
+    for field in dataclasses.fields(Recipe):
+        value, default = getattr(recipe, field.name), field.default
+        if isinstance(default, bool):
+            kind, fits = "true or false", isinstance(value, bool)
+        elif isinstance(default, int):
+            kind, fits = "a whole number", isinstance(value, int) and not isinstance(value, bool)
+        elif isinstance(default, float):
+            kind = "a number"
+            fits = isinstance(value, int | float) and not isinstance(value, bool)
+        elif isinstance(default, tuple):
+            kind = f"a list of {len(default)} whole numbers"
+            fits = (
+                isinstance(value, list | tuple)
+                and len(value) == len(default)
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            )
+        else:
+            kind, fits = "text", isinstance(value, str)
+        if not fits:
+            return f"{field.name} must be {kind}, got {json.dumps(value)}"
+    return None
 
 
 # fields added to the recipe after runs had written their recipe.json, with the value that

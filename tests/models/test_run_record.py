@@ -201,3 +201,33 @@ def test_a_resumed_run_trains_on_the_scenes_it_was_started_on(tmp_path: Path) ->
     legacy.mkdir()
     assert first_stage_scenes(legacy, ours, resume=True) == ours
     assert first_stage_scenes(legacy, None, resume=True) == ours.resolve()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("export_hw", 736, "export_hw must be a list of 2 whole numbers, got 736"),
+        ("export_hw", [736, 1280.5], "export_hw must be a list of 2 whole numbers, got [736, 1280.5]"),
+        ("export_hw", None, "export_hw must be a list of 2 whole numbers, got null"),
+        ("epochs", "40", 'epochs must be a whole number, got "40"'),
+        ("epochs", True, "epochs must be a whole number, got true"),
+        ("refine_lr0", "0.1", 'refine_lr0 must be a number, got "0.1"'),
+        ("more_wide_art", 1, "more_wide_art must be true or false, got 1"),
+        ("model_yaml", 11, "model_yaml must be text, got 11"),
+    ],
+)
+def test_a_hand_edited_recipe_json_of_the_wrong_kind_is_one_line(
+    tmp_path: Path, field: str, value: object, said: str
+) -> None:
+    # (`"export_hw": 736` was a traceback as the resume began; `"epochs": "40"` was taken;
+    # typing review)
+    from blitzcam.errors import UserError
+    from blitzcam.models.run_record import recipe_of_run
+
+    saved = json.loads(json.dumps(SHIPPED.as_dict()))
+    (tmp_path / "recipe.json").write_text(json.dumps({**saved, field: value}))
+    with pytest.raises(UserError) as refused:
+        recipe_of_run(tmp_path)
+    assert str(refused.value) == f"{tmp_path / 'recipe.json'}: {said}"
+    (tmp_path / "recipe.json").write_text(json.dumps({**saved, "refine_lr0": 1}))  # (a number)
+    assert recipe_of_run(tmp_path).refine_lr0 == 1
