@@ -98,8 +98,13 @@ def _mistyped_option_hint(message: str, given: Sequence[str], options: Mapping[s
     options_end = given.index("--") if "--" in given else len(given)
     for word in given[:options_end]:
         name = word.split("=", 1)[0]
-        # (argparse takes a known option's beginning for it: --imag is --image)
-        if name.startswith("--") and not any(option.startswith(name) for option in options):
+        # (argparse takes a known option's beginning for it: --imag is --image; a word with a
+        # space in it for a value: a player named "--Ann Lee")
+        if (
+            name.startswith("--")
+            and not any(ch.isspace() for ch in name)
+            and not any(option.startswith(name) for option in options)
+        ):
             longs = [option for option in options if option.startswith("--")]
             near = difflib.get_close_matches(name, longs, n=1, cutoff=0.75)
             return f" ({name} is no option here{f': did you mean {near[0]}?' if near else ''})"

@@ -144,8 +144,15 @@ def tidied_as_migrated(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]
     teams_tidied = _kept_apart(values("team"), _tidy_team)
     teams_composed = _kept_apart(list(dict.fromkeys(teams_tidied.values())), _composed)
     teams = {old: teams_composed[new] for old, new in teams_tidied.items()}
-    for kind, renamed in (("player", names), ("team", teams)):
-        said += [f"{kind} {old!r} is {new!r}" for old, new in renamed.items() if old != new]
+    # each said by its seats: a name written two ways looks the same both ways
+    for index, player in enumerate(players):
+        old = player.get("name")
+        if isinstance(old, str) and names[old] != old:
+            said.append(f"players[{index}] {old!r} is {names[old]!r}")
+    for old, new in teams.items():
+        if new != old:
+            seats = [f"players[{i}]" for i, p in enumerate(players) if p.get("team") == old]
+            said.append(f"the team {old!r} ({', '.join(seats)}) is {new!r}")
     seats = []
     for player in players:
         seat = dict(player)

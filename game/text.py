@@ -268,13 +268,14 @@ def cut_to_width(text: str, columns: int) -> str:
 
 
 def _inside_a_character(text: str, at: int) -> bool:
-    """Whether a cut before `text[at]` would part what shows as one character: a combining
-    mark, a variation selector, a skin tone or a joiner with what it belongs to."""
+    """Whether a cut before `text[at]` would part what shows as one character: a mark (an
+    accent, an Indic vowel sign), a variation selector, a skin tone or a joiner with what it
+    belongs to."""
     if at >= len(text):
         return False
     after, before = ord(text[at]), ord(text[at - 1])
     return (
-        unicodedata.combining(text[at]) != 0
+        unicodedata.category(text[at]).startswith("M")
         or 0xFE00 <= after <= 0xFE0F  # variation selectors (VS16: shown as an emoji)
         or 0x1F3FB <= after <= 0x1F3FF  # skin tones
         or after == ZWJ

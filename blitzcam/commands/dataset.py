@@ -303,9 +303,10 @@ def _prelabel(args: argparse.Namespace) -> int:
         log.say(f"{photo}: {len(shapes) - faces} backs, {faces} face-up: wrote {target}")
     if made_out and not any(args.out.iterdir()):  # no photo labelled: no folder made for it
         args.out.rmdir()
-    if log.reader_gone:  # (every photo labelled all the same: the status a shell reads)
-        return 128 + getattr(signal, "SIGPIPE", 13)
-    return 1 if failed else 0
+    if failed:  # (said on stderr: a photo not labelled outweighs a reader gone)
+        return 1
+    # (every photo labelled all the same: the status a shell reads)
+    return 128 + getattr(signal, "SIGPIPE", 13) if log.reader_gone else 0
 
 
 class _LogWhileRead:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import sys
@@ -443,7 +444,8 @@ def _delete_round(args: argparse.Namespace) -> int:
 
 def _delete(args: argparse.Namespace) -> int:
     """Delete a whole match, saying what it was (an export is the only copy that stays; with
-    --json, the match file of it, null for one too damaged to read, deleted all the same)."""
+    --json, the match file of it, as stored for one that breaks the rules, null for one too
+    damaged to read at all, deleted all the same)."""
     from blitzcam.game.match_file import match_to_json
     from blitzcam.game.rules import MatchError, score_match
     from blitzcam.game.store import StoreError
@@ -459,6 +461,9 @@ def _delete(args: argparse.Namespace) -> int:
             )
         except (MatchError, StoreError):  # damaged: deleted all the same (no such: said below)
             match, what = None, "it could not be read"
+            if args.json:  # its copy as stored, as `export --as-stored` writes it
+                with contextlib.suppress(MatchError, StoreError):
+                    match = store.read_as_stored(args.match_id)
         run_rule(lambda: store.delete_match(args.match_id))
     if args.json:
         kept = None if match is None else match_to_json(match)

@@ -60,7 +60,7 @@ def match_list_document(summaries: list[MatchSummary], *, unreadable: int) -> di
                     {
                         "name": player.name,
                         "deck": player.deck,
-                        **({} if player.team is None else {"team": player.team}),
+                        "team": player.team,  # (null without teams: every key always there)
                         "playing": player.playing,
                     }
                     for player in summary.players

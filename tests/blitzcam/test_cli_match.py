@@ -1616,7 +1616,7 @@ def test_an_older_release_s_export_comes_back_as_written_as_the_upgraded_store_h
     code, out, err = run("match", "--db", db, "import", str(old), "--as-written", capsys=capsys)
     assert (code, out) == (0, f"imported {old} as match 1 (1 round)\n")
     assert err.splitlines() == [
-        "note: team 'North ' is 'North (2)', as an upgraded store has it",
+        "note: the team 'North ' (players[0]) is 'North (2)', as an upgraded store has it",
         "note: the target 5,000,000 is 1,000,000, the largest, as an upgraded store has it",
     ]
     code, out, _ = run("match", "--db", db, "--json", "show", capsys=capsys)

@@ -1764,3 +1764,19 @@ def test_an_upgrade_a_step_cannot_make_says_so_and_leaves_the_file(tmp_path: Pat
     assert path.read_bytes() == before
     with closing(sqlite3.connect(tmp_path / "m.sqlite3.v1.bak")) as copy:
         assert copy.execute("SELECT team FROM players ORDER BY seat").fetchall() == [("A ",), ("B",)]
+
+
+def test_each_change_an_older_export_is_read_with_names_its_seats() -> None:
+    # (two names written two ways look the same: "player 'José' is 'José (2)'" said not which;
+    # diff review)
+    from blitzcam.game.store_migrations import tidied_as_migrated
+
+    exported = {"players": [{"name": "Jos\u00e9", "deck": "green-pump", "team": "North "},
+                            {"name": "Jose\u0301", "deck": "red-buggy", "team": "North"},
+                            {"name": "Cy", "deck": "blue-plow", "team": "North "}],
+                "rounds": [{"Jose\u0301": {"dutch": 1, "blitz": 0}}]}  # fmt: skip
+    tidied, said = tidied_as_migrated(exported)
+    assert said == ["players[1] 'Jose\u0301' is 'Jos\u00e9 (2)'",
+                    "the team 'North ' (players[0], players[2]) is 'North (2)'"]  # fmt: skip
+    assert tidied["rounds"] == [{"Jos\u00e9 (2)": {"dutch": 1, "blitz": 0}}]
+    assert tidied_as_migrated(tidied) == (tidied, [])  # tidy already: nothing changed, nothing said

@@ -229,6 +229,7 @@ def test_headers_cut_to_a_terminal_keep_each_player_s_deck_team_and_note() -> No
         ("a\u263a\ufe0f", 2, "a"),  # not the smiley without its emoji selector (a plain symbol)
         ("a\U0001f44d\U0001f3fd", 2, "a"),  # not the thumb without its skin tone
         ("Jose\u0301x", 4, "Jose\u0301"),  # the accent stays with its letter
+        ("\u0915\u093f\u0936\u094b\u0930", 3, "\u0915\u093f"),  # a vowel sign with its letter
         ("ab\U0001f468\u200d\U0001f469", 3, "ab"),  # not half of a joined emoji
         ("王小明王小明", 5, "王小"),  # two columns each
         ("Bartholomew", 8, "Bartholo"),

@@ -193,5 +193,9 @@ def test_every_photo_is_labelled_when_the_reader_of_its_lines_goes_away(
     monkeypatch.setattr(sys, "stdout", ReaderGone())
     with kept:
         code = main(["dataset", "prelabel", *map(str, photos), "--out", str(tmp_path / "lab")])
-    assert code == 141
-    assert sorted(p.name for p in (tmp_path / "lab").iterdir()) == ["a.json", "b.json", "c.json"]
+        assert code == 141
+        assert sorted(p.name for p in (tmp_path / "lab").iterdir()) == ["a.json", "b.json", "c.json"]
+        # a photo that could not be labelled outweighs the reader gone (said on stderr)
+        (tmp_path / "bad.jpg").write_bytes(b"not a photo")
+        with_a_bad_one = [*map(str, photos), str(tmp_path / "bad.jpg")]
+        assert main(["dataset", "prelabel", *with_a_bad_one, "--out", str(tmp_path / "lab2")]) == 1
