@@ -311,7 +311,8 @@ def covers_cards(
     """Whether `thumb` shows `scene` with something lying over its cards from the picture's
     edge (an arm and its hand): a part of the blocks it changed (over SCENE_THRESHOLD, less
     than COVER_MOST of the picture) reaches the edge, held cards (`scene_centres`: the cards'
-    centres per block in the scene), shows under half of them now (`centres`) and no block of
+    centres per block in the scene), shows MIN_COVERED fewer of them now (`centres`; "under
+    half" took an arm over 5 of a pile's 12 for the table) and no block of
     it more than it held (one card, a box found at the hand's edge, aside), and is not the
     table itself: its grey now is COVER_GREY or more from the scene's table, where no card
     lay (`scene_cards`). Cards taken away show the table there, as does a smaller pile laid
@@ -331,8 +332,7 @@ def covers_cards(
         over = float(_grey(thumb)[_per_pixel(inside, thumb)].mean())
         if (
             (inside & edge).any()
-            and before >= MIN_COVERED
-            and 2 * now < before
+            and before - now >= MIN_COVERED
             and gained <= 1
             and abs(over - table) >= COVER_GREY
         ):

@@ -960,6 +960,38 @@ def test_an_arm_resting_over_the_cards_is_not_the_table_for_seconds() -> None:
     assert resting[-1].settled and resting[-1].counts.per_deck["green-pump"] == len(seen)
 
 
+def test_an_arm_over_part_of_a_pile_covers_it_though_most_of_the_pile_still_shows() -> None:
+    # (an arm over 5 of a pile's 12 cards, 7 still seen in the blocks it changed, was the
+    # table after a second: blue plows 15 -> 10 settled and shootable while it rested; a
+    # review of live counting). What it hides, MIN_COVERED cards or more, is what counts.
+    from blitzcam.vision.frame_change import (
+        MIN_COVERED,
+        SCENE_THRESHOLD,
+        block_changes,
+        card_blocks,
+        card_centres,
+        covers_cards,
+        thumbnail,
+    )
+
+    table, corners = _grid_table()
+    covered, seen = _arm_over(table, corners, 800)
+    scene, thumb = thumbnail(table), thumbnail(covered)
+    before, now = card_centres(corners, (720, 1280)), card_centres(seen, (720, 1280))
+    changed = block_changes(scene, thumb) > SCENE_THRESHOLD
+    block = tuple(np.argwhere(changed & (before > 0))[0])
+    hidden = int(before[changed].sum() - now[changed].sum())
+    assert hidden >= MIN_COVERED
+    # cards beside the arm in its blocks, still seen: more than half of them show
+    before[block] += 2 * hidden
+    now[block] += 2 * hidden
+    cards = card_blocks(corners, (720, 1280))
+    assert covers_cards(scene, thumb, cards, before, now)
+    # ... and fewer than MIN_COVERED hidden is not covered (a box lost at the arm's edge)
+    now[block] += hidden - MIN_COVERED + 1
+    assert not covers_cards(scene, thumb, cards, before, now)
+
+
 @pytest.mark.parametrize("kept", [18, 12, 8])
 def test_cards_taken_away_or_a_smaller_pile_in_their_place_are_taken_after_a_second(kept) -> None:
     # (the table shows where they lay, not an arm: they waited 4.5 s as one; the diff's review)
