@@ -114,15 +114,29 @@ _real_socket_functions = _RealSocketFunctions()
 @pytest.fixture(autouse=True)
 def _no_network() -> Iterator[None]:
     """Fail any test whose code tried to reach beyond loopback, even when it caught the error;
-    and one whose module or session fixtures did, set up before this one (cleared here, their
-    refusals were forgotten)."""
+    and, at the next test's setup, a reach made between tests (cleared there, they were
+    forgotten): by a module or session fixture set up for this test, or torn down after an
+    earlier one, or a thread an earlier test left running."""
     if _REFUSED:
         refused, _REFUSED[:] = list(_REFUSED), []
-        pytest.fail(f"network access refused before the test, in a fixture: {'; '.join(refused)}")
+        pytest.fail(
+            "network access refused between tests (a module or session fixture set up for this "
+            "test or torn down after an earlier one, or a thread an earlier test left running): "
+            + "; ".join(refused)
+        )
     yield
     if _REFUSED:
         refused, _REFUSED[:] = list(_REFUSED), []
         pytest.fail(f"network access refused during the test: {'; '.join(refused)}")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_network_at_the_end() -> Iterator[None]:
+    """A reach after the last test (a session fixture's teardown) fails the run too."""
+    yield
+    if _REFUSED:
+        refused, _REFUSED[:] = list(_REFUSED), []
+        pytest.fail(f"network access refused after the last test: {'; '.join(refused)}")
 
 
 @pytest.fixture(autouse=True, scope="session")

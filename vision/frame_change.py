@@ -112,10 +112,19 @@ def _frame_grey(frame_bgr: np.ndarray) -> np.ndarray:
 
 def unmoved(counted: np.ndarray, frame_bgr: np.ndarray) -> bool:
     """Whether `frame_bgr` shows the picture the thumbnail `counted` was made of, unmoved: no
-    pixel of its own thumbnail's grey UNMOVED_BELOW or more from it. Cheaper than a thumbnail
-    (its grey alone: about 2 ms for 1080p)."""
+    pixel of its own thumbnail's grey UNMOVED_BELOW or more from it, as it is (its grey alone:
+    about 2 ms for 1080p) or, failing that, with the two brought to one exposure
+    (`_exposure_change`): a lamp's flicker of a few per cent moved the paper's grey by more
+    than that, and a still table under it was counted at nearly every frame (a review: 3-4
+    counts a second where a steady light gave 0.9). A card laid moves its pixels all the same:
+    the exposure is fitted on the pixels that agree."""
     grey = cv2.resize(_frame_grey(frame_bgr), THUMB_SIZE, interpolation=cv2.INTER_AREA)
-    return float(np.abs(grey.astype(np.float32) - _grey(counted)).max()) < UNMOVED_BELOW
+    if float(np.abs(grey.astype(np.float32) - _grey(counted)).max()) < UNMOVED_BELOW:
+        return True
+    if counted.ndim != 3:  # (a grey thumbnail alone knows no white to fit the light around)
+        return False
+    matched = _exposure_change(counted, thumbnail(frame_bgr, sharpness=False))
+    return matched is not None and float(matched.max()) < UNMOVED_BELOW
 
 
 def _grey(thumb: np.ndarray) -> np.ndarray:

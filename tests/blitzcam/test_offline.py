@@ -61,7 +61,7 @@ def test_a_refusal_the_code_swallowed_still_fails_the_test(tmp_path: Path) -> No
     assert done.returncode == 1, done.stdout
     assert "network access refused during the test" in done.stdout
     assert "1 passed, 2 errors" in done.stdout  # (each said at its teardown, its setup)
-    assert "network access refused before the test, in a fixture" in done.stdout
+    assert "network access refused between tests (a module or session fixture" in done.stdout
 
 
 def test_the_network_guard_allows_loopback() -> None:

@@ -742,6 +742,25 @@ def _exposed(frame: np.ndarray, gain: float) -> np.ndarray:
     return (np.clip(light, 0, 1) ** (1 / 2.2) * 255).astype(np.uint8)
 
 
+@pytest.mark.parametrize("gain", [0.88, 0.92, 1.09, 1.12])  # (light: 4-5 % of grey)
+def test_a_lamp_s_flicker_leaves_a_still_table_unmoved_and_a_card_laid_under_it_moves(gain) -> None:
+    # (a still table under a flickering light was counted at nearly every frame: a few per
+    # cent more light moved the paper's grey past UNMOVED_BELOW; a review of live counting)
+    from blitzcam.vision.frame_change import UNMOVED_BELOW, thumbnail, unmoved
+
+    table = _white_cards_table()
+    counted = thumbnail(table)
+    lit = _exposed(table, gain)
+    grey = lambda frame: cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (32, 18),  # noqa: E731
+                                    interpolation=cv2.INTER_AREA).astype(np.float32)  # fmt: skip
+    assert np.abs(grey(lit) - grey(table)).max() >= UNMOVED_BELOW  # (as it is: moved)
+    assert unmoved(counted, lit)
+    laid = table.copy()
+    laid[200:260, 420:460] = (40, 40, 200)  # a red card where none lay
+    assert not unmoved(counted, _exposed(laid, gain))
+    assert not unmoved(counted[..., 0], lit)  # (a grey thumbnail alone: no light fitted)
+
+
 @pytest.mark.parametrize("gain", [0.6, 0.8, 1.25, 1.6])
 def test_a_camera_s_own_exposure_change_is_no_change_of_the_table(gain: float) -> None:
     # a webcam's exposure follows a sleeve coming in and going: 15 % more or less light moved
