@@ -86,13 +86,20 @@ def main() -> None:
             f"(range {min(times):.2f}-{max(times):.2f} s)"
         )
     print(f"warm start is {statistics.median(cold) / statistics.median(warm):.2f}x faster")
-    later = statistics.median(warm)
-    print(
-        f"target: first count within 2 s of start: {'met' if later <= 2 else 'NOT met'} "
-        f"({later:.2f} s warm)"
-    )
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, BLITZCAM_DATA_DIR=str(Path(tmp) / "data"))
+    # judged on both: a first start with empty caches is every user's first count (it sat at
+    # the limit while only the warm one was judged)
+    for kind, times in (("warm", warm), ("first start, empty caches", cold)):
+        median = statistics.median(times)
+        print(
+            f"target: first count within 2 s of start: {'met' if median <= 2 else 'NOT met'} "
+            f"({median:.2f} s, {kind}; slowest {max(times):.2f} s)"
+        )
+    with tempfile.TemporaryDirectory() as tmp:  # (empty caches: the path a first start takes)
+        env = dict(
+            os.environ,
+            BLITZCAM_DATA_DIR=str(Path(tmp) / "data"),
+            BLITZCAM_CACHE_DIR=str(Path(tmp) / "cache"),
+        )
         heavy = sorted(imported_modules(args.image, env) & set(HEAVY))
     said = ", ".join(heavy) if heavy else "no torch, no ultralytics"
     print(f"imported on the counting path: {said}")
