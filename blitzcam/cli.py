@@ -157,7 +157,9 @@ class _Version(argparse.Action):
             print(f"blitzcam {said}")  # (on standard output, as argparse's own version action)
             sys.stdout.flush()
         except BrokenPipeError:  # (`| head -c 0`: quiet, as the commands are)
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            from blitzcam.files import output_to_nowhere
+
+            output_to_nowhere()
             parser.exit(128 + getattr(signal, "SIGPIPE", 13))
         except OSError as exc:
             parser.exit(
@@ -333,7 +335,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # `blitzcam count --json ... | head -1`: the reader has what it wanted. Quiet, as other
         # tools are; the status a shell's pipefail reads for SIGPIPE
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        from blitzcam.files import output_to_nowhere
+
+        output_to_nowhere()
         return 128 + getattr(signal, "SIGPIPE", 13)  # (Windows has no SIGPIPE: its number)
     except ImportError as exc:
         # a system library a wheel links to is missing (OpenCV's libGL on a slim server or
@@ -411,8 +415,10 @@ def _drop_unwritten(stream: object) -> None:
     """What standard output still holds, dropped: written again as Python exits, it failed
     again there ("Exception ignored ... No space left on device") and the exit status became
     120, not the 74 said."""
+    from blitzcam.files import output_to_nowhere
+
     with contextlib.suppress(AttributeError, OSError, ValueError):  # (closed, or no file)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # type: ignore[attr-defined]
+        output_to_nowhere(stream)  # type: ignore[arg-type]
 
 
 def _said_as(args: argparse.Namespace) -> str:

@@ -82,6 +82,13 @@ def note_stream(written: Path) -> TextIO:
     return sys.stdout if regular else sys.stderr
 
 
+def output_to_nowhere(stream: TextIO | None = None) -> None:
+    """Standard output (or `stream`) sent to the null device from here on: a reader gone away
+    (`| head`) or a full disk, whose buffered rest would fail again as Python exits ("Exception
+    ignored ...", and another exit status than the one said)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), (stream or sys.stdout).fileno())
+
+
 def _write_through(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:

@@ -151,8 +151,8 @@ def tidied_as_migrated(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]
             said.append(f"players[{index}] {old!r} is {names[old]!r}")
     for old, new in teams.items():
         if new != old:
-            seats = [f"players[{i}]" for i, p in enumerate(players) if p.get("team") == old]
-            said.append(f"the team {old!r} ({', '.join(seats)}) is {new!r}")
+            held = [f"players[{i}]" for i, p in enumerate(players) if p.get("team") == old]
+            said.append(f"the team {old!r} ({', '.join(held)}) is {new!r}")
     seats = []
     for player in players:
         seat = dict(player)

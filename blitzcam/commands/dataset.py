@@ -4,7 +4,6 @@ photos of real tables for correcting by hand."""
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 from pathlib import Path
@@ -324,5 +323,6 @@ class _LogWhileRead:
             print(line, flush=True)
         except BrokenPipeError:
             self.reader_gone = True
-            # (what the buffer still holds goes nowhere, rather than failing again at exit)
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            from blitzcam.files import output_to_nowhere
+
+            output_to_nowhere()
