@@ -338,7 +338,7 @@ def covers_cards(
         inside = labels == part
         before, now = int(scene_centres[inside].sum()), int(centres[inside].sum())
         gained = int(np.maximum(centres - scene_centres, 0)[inside].sum())
-        over = float(_grey(thumb)[_per_pixel(inside, thumb)].mean())
+        over = _grey_of_what_changed(scene, thumb, _per_pixel(inside, thumb))
         if (
             (inside & edge).any()
             and before - now >= MIN_COVERED
@@ -347,6 +347,16 @@ def covers_cards(
         ):
             return True
     return False
+
+
+def _grey_of_what_changed(scene: np.ndarray, thumb: np.ndarray, pixels: np.ndarray) -> float:
+    """The mean grey now of the `pixels` of `thumb` that changed from `scene` (all of them where
+    none did): what lies where the view changed. Cards taken off a pile show the table there,
+    what is left of the pile as it was; the whole blocks' mean, the pile's rest in it, was far
+    from the table's, and a removal at the picture's edge waited as long as an arm."""
+    grey = _grey(thumb)
+    moved = pixels & (np.abs(grey - _grey(scene)) >= COVER_GREY)
+    return float(grey[moved if moved.any() else pixels].mean())
 
 
 def _per_pixel(blocks: np.ndarray, thumb: np.ndarray) -> np.ndarray:

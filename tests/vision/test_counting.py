@@ -1011,6 +1011,31 @@ def test_an_arm_over_part_of_a_pile_covers_it_though_most_of_the_pile_still_show
     assert not covers_cards(scene, thumb, cards, before, now)
 
 
+def test_cards_taken_off_a_pile_at_the_picture_s_edge_are_no_arm() -> None:
+    # (the rest of the pile in the blocks that changed made their grey far from the table's:
+    # three cards taken off a fan at the bottom edge waited four seconds, as an arm; a diff
+    # review). What lies where the picture changed is the table.
+    from blitzcam.vision.frame_change import card_blocks, card_centres, covers_cards, thumbnail
+
+    def fan(n: int) -> tuple[np.ndarray, np.ndarray]:
+        table, corners = np.full((720, 1280, 3), 50, np.uint8), []
+        for x, y in [(200 + k * 40, 590) for k in range(n)] + [(300, 250), (500, 250), (700, 250)]:
+            table[y : y + 120, x : x + 80] = 200
+            table[y + 30 : y + 90, x + 20 : x + 60] = 90
+            corners.append([[x, y], [x + 80, y], [x + 80, y + 120], [x, y + 120]])
+        return table, np.array(corners, np.float32)
+
+    (whole, before), (taken, after) = fan(12), fan(9)
+    size = (720, 1280)
+    assert not covers_cards(thumbnail(whole), thumbnail(taken), card_blocks(before, size),
+                            card_centres(before, size), card_centres(after, size))  # fmt: skip
+    stab, clock = Stabiliser(), (i * 0.25 for i in itertools.count())
+    for _ in range(6):
+        _fed(stab, whole, before, next(clock))
+    shown = [_fed(stab, taken, after, next(clock)) for _ in range(6)]  # 1.5 s
+    assert shown[-1].settled and shown[-1].counts.per_deck["green-pump"] == len(after)
+
+
 @pytest.mark.parametrize("kept", [18, 12, 8])
 def test_cards_taken_away_or_a_smaller_pile_in_their_place_are_taken_after_a_second(kept) -> None:
     # (the table shows where they lay, not an arm: they waited 4.5 s as one; the diff's review)
