@@ -323,10 +323,10 @@ def covers_cards(
     centres per block in the scene), shows MIN_COVERED fewer of them now (`centres`; "under
     half" took an arm over 5 of a pile's 12 for the table) and no block of
     it more than it held (one card, a box found at the hand's edge, aside), and is not the
-    table itself: its grey now is COVER_GREY or more from the scene's table, where no card
-    lay (`scene_cards`). Cards taken away show the table there, as does a smaller pile laid
-    where the last lay; another pile shows cards where none lay; the camera moved changes
-    nearly the whole picture."""
+    table itself: the grey now of its pixels that changed is COVER_GREY or more from the
+    scene's table, where no card lay (`scene_cards`). Cards taken away show the table there,
+    as does a smaller pile laid where the last lay; another pile shows cards where none lay;
+    the camera moved changes nearly the whole picture."""
     changed = block_changes(scene, thumb) > SCENE_THRESHOLD
     if not changed.any() or changed.mean() > COVER_MOST or scene_cards.all():
         return False
