@@ -52,6 +52,25 @@ class _Parser(argparse.ArgumentParser):
         self._given = list(sys.argv[1:] if args is None else args)  # (for `error`'s hint)
         return super().parse_known_args(args, namespace)
 
+    def _print_message(self, message: str, file: TextIO | None = None) -> None:
+        """argparse's, but standard output that cannot be written is said, as every command's
+        is (`--help > /dev/full` exited 0 with nothing written: argparse drops the error)."""
+        if not message or (file is not None and file is not sys.stdout):
+            super()._print_message(message, file)
+            return
+        from blitzcam.files import output_to_nowhere
+
+        try:
+            sys.stdout.write(message)
+            sys.stdout.flush()
+        except BrokenPipeError:  # (a reader gone: quiet, as the commands are)
+            output_to_nowhere()
+            sys.exit(128 + getattr(signal, "SIGPIPE", 13))
+        except OSError as exc:
+            output_to_nowhere()
+            print(f"blitzcam: error: {OutputError(exc.strerror or str(exc))}", file=sys.stderr)
+            sys.exit(OUTPUT_FAILED)
+
     def error(self, message: str) -> NoReturn:
         given, options = getattr(self, "_given", []), self._option_string_actions
         hint = _dash_hint(message, given, options) or _mistyped_option_hint(message, given, options)
@@ -153,18 +172,9 @@ class _Version(argparse.Action):
             said = version("blitzcam")
         except PackageNotFoundError:  # (imported from a tree never installed)
             said = "unknown version"
-        try:  # (before the commands' guard on output: a full disk was a traceback)
-            print(f"blitzcam {said}")  # (on standard output, as argparse's own version action)
-            sys.stdout.flush()
-        except BrokenPipeError:  # (`| head -c 0`: quiet, as the commands are)
-            from blitzcam.files import output_to_nowhere
-
-            output_to_nowhere()
-            parser.exit(128 + getattr(signal, "SIGPIPE", 13))
-        except OSError as exc:
-            parser.exit(
-                OUTPUT_FAILED, f"blitzcam: error: {OutputError(exc.strerror or str(exc))}\n"
-            )
+        # (on standard output, as argparse's own version action; a full disk or a reader gone
+        # is said as `_Parser._print_message` says it: it was a traceback)
+        parser._print_message(f"blitzcam {said}\n")
         parser.exit()
 
 

@@ -59,12 +59,14 @@ def test_a_version_that_cannot_be_written_is_one_line_or_quiet_for_a_reader_gone
     import subprocess
 
     env = {**os.environ, "BLITZCAM_DATA_DIR": str(tmp_path / "data")}
-    with Path("/dev/full").open("w") as full:
-        done = subprocess.run([sys.executable, "-m", "blitzcam", "--version"], stdout=full,
-                              stderr=subprocess.PIPE, text=True, env=env, timeout=60, check=False)  # fmt: skip
-    assert (done.returncode, done.stderr) == (
-        74, "blitzcam: error: cannot write the output: No space left on device\n"
-    )
+    # (and --help, which argparse let exit 0 with nothing written)
+    for asked in (["--version"], ["--help"], ["count", "--help"]):
+        with Path("/dev/full").open("w") as full:
+            done = subprocess.run([sys.executable, "-m", "blitzcam", *asked], stdout=full,
+                                  stderr=subprocess.PIPE, text=True, env=env, timeout=60, check=False)  # fmt: skip
+        assert (done.returncode, done.stderr) == (
+            74, "blitzcam: error: cannot write the output: No space left on device\n"
+        ), asked
     reader_gone = subprocess.Popen([sys.executable, "-m", "blitzcam", "--version"],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)  # fmt: skip
     reader_gone.stdout.close()
