@@ -142,7 +142,27 @@ class _CommandParser(_Parser):
         if extras:
             hint = self._match_hint(extras, getattr(parsed, "match_id", None))
             self.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+        twice = self._given_twice()
+        if twice is not None:
+            self.error(f"{twice} is given twice: give it once")
         return parsed, extras
+
+    def _given_twice(self) -> str | None:
+        """An option of one value given twice (`match new --db a --db b` made b, `settings
+        --target 100 --target 150` set 150: argparse keeps the last, unsaid), None where none
+        is. A parser with actions of its own leaves theirs to them."""
+        if self._subparsers is not None:
+            return None
+        given = list(getattr(self, "_given", []))
+        seen: set[str] = set()
+        for word in given[: given.index("--") if "--" in given else len(given)]:
+            name = word.split("=", 1)[0]
+            action = self._option_string_actions.get(name)
+            if isinstance(action, argparse._StoreAction) and action.nargs is None:
+                if action.dest in seen:
+                    return name
+                seen.add(action.dest)
+        return None
 
     def _match_hint(self, extras: list[str], match_id: int | None) -> str:
         """How a match is named, where a number was given as `delete` takes it (`match show

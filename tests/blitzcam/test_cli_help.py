@@ -78,3 +78,34 @@ def test_no_mistype_is_said_of_what_argparse_took(argv: list[str], capsys: pytes
         main(argv)
     err = capsys.readouterr().err
     assert "required" in err and "no option here" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["match", "new", "-p", "A=green-pump", "-p", "B=red-buggy", "--db", "a", "--db", "b"], "--db"),
+        (["match", "settings", "--target", "100", "--target=150"], "--target"),
+        (["match", "show", "-m", "1", "--match", "2"], "--match"),
+        (["count", "--in-play", "green-pump", "--in-play", "red-buggy", "x.jpg"], "--in-play"),
+    ],
+)  # fmt: skip
+def test_an_option_of_one_value_given_twice_is_refused(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (argparse kept the last, unsaid: `match new --db a --db b` made b; CLI review)
+    from blitzcam.cli import main
+
+    with pytest.raises(SystemExit) as refused:
+        main(argv)
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and f": error: {said} is given twice: give it once" in err
+
+
+def test_options_that_gather_or_switch_may_come_twice(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from blitzcam.cli import main
+
+    db = str(tmp_path / "m.sqlite3")
+    assert main(["match", "new", "-p", "A=green-pump", "-p", "B=red-buggy", "--db", db]) == 0  # (append)
+    assert main(["match", "--json", "show", "--json", "--db", db]) == 0  # (a switch)
+    assert main(["match", "add", "--db", db, "--", "A=1/0", "B=2/0"]) == 0
+    capsys.readouterr()
