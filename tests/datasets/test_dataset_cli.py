@@ -32,7 +32,8 @@ from blitzcam.cli import main
 def test_generate_rejects_bad_arguments(
     args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["dataset", "generate", "--out", str(tmp_path / "ds"), "--seed", "1", *args]
+    seed = [] if "--seed" in args else ["--seed", "1"]  # (given twice is refused as such)
+    argv = ["dataset", "generate", "--out", str(tmp_path / "ds"), *seed, *args]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err
