@@ -118,12 +118,13 @@ def unmoved(counted: np.ndarray, frame_bgr: np.ndarray) -> bool:
     than that, and a still table under it was counted at nearly every frame (a review: 3-4
     counts a second where a steady light gave 0.9). A card laid moves its pixels all the same:
     the exposure is fitted on the pixels that agree."""
-    grey = cv2.resize(_frame_grey(frame_bgr), THUMB_SIZE, interpolation=cv2.INTER_AREA)
-    if float(np.abs(grey.astype(np.float32) - _grey(counted)).max()) < UNMOVED_BELOW:
+    grey = _frame_grey(frame_bgr)  # (once: the thumbnail below takes it as it is)
+    small = cv2.resize(grey, THUMB_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    if float(np.abs(small - _grey(counted)).max()) < UNMOVED_BELOW:
         return True
     if counted.ndim != 3:  # (a grey thumbnail alone knows no white to fit the light around)
         return False
-    matched = _exposure_change(counted, thumbnail(frame_bgr, sharpness=False))
+    matched = _exposure_change(counted, thumbnail(grey, sharpness=False))
     return matched is not None and float(matched.max()) < UNMOVED_BELOW
 
 
