@@ -78,14 +78,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {said} (`{self.prog} --help` for its usage)\n")
 
 
+def _before_options_end(given: Sequence[str]) -> list[str]:
+    """The words given before `--` (after it, none is an option)."""
+    given = list(given)
+    return given[: given.index("--")] if "--" in given else given
+
+
 def _dash_hint(message: str, given: Sequence[str], options: Mapping[str, object]) -> str:
     """How to write a value that starts with '-' (a player named "-x"), where argparse took it
     for an option it does not know: "unrecognized arguments: -x=12/0" said nothing of it."""
-    given = list(given)
-    options_end = given.index("--") if "--" in given else len(given)  # (after it: no option)
     dashed = [
         word
-        for word in given[:options_end]
+        for word in _before_options_end(given)
         if word.startswith("-")
         and word != "-"  # (standard input)
         and not word.startswith("--")  # (an option mistyped: its own message says it)
@@ -113,9 +117,7 @@ def _mistyped_option_hint(message: str, given: Sequence[str], options: Mapping[s
 
     if not message.startswith(("the following arguments are required", "one of the arguments")):
         return ""
-    given = list(given)
-    options_end = given.index("--") if "--" in given else len(given)
-    for word in given[:options_end]:
+    for word in _before_options_end(given):
         name = word.split("=", 1)[0]
         # (argparse takes a known option's beginning for it: --imag is --image; a word with a
         # space in it for a value: a player named "--Ann Lee")
@@ -153,9 +155,8 @@ class _CommandParser(_Parser):
         is. A parser with actions of its own leaves theirs to them."""
         if self._subparsers is not None:
             return None
-        given = list(getattr(self, "_given", []))
         seen: set[str] = set()
-        for word in given[: given.index("--") if "--" in given else len(given)]:
+        for word in _before_options_end(getattr(self, "_given", [])):
             name = word.split("=", 1)[0]
             action = self._option_string_actions.get(name)
             if isinstance(action, argparse._StoreAction) and action.nargs is None:
