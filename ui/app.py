@@ -276,8 +276,8 @@ def quit_on_interrupt(
 @contextlib.contextmanager
 def _woken_by_signals() -> Iterator[QObject]:
     """Qt's loop woken when a signal arrives, so that Python runs its handler: by a socket the
-    signal's byte is written to, or by a timer where no socket can be had (not the main
-    thread)."""
+    signal's byte is written to, or by a timer where no socket can be had (no pair made, or
+    one `set_wakeup_fd` refuses)."""
     import socket
 
     try:
@@ -290,7 +290,7 @@ def _woken_by_signals() -> Iterator[QObject]:
                 end.setblocking(False)  # (set_wakeup_fd wants it; a full socket drops bytes)
             try:
                 earlier = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
-            except ValueError:  # not the main thread
+            except ValueError:  # (refused; off the main thread, `quit_on_interrupt` is first)
                 earlier = None
             if earlier is not None:
                 notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
