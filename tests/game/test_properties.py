@@ -313,9 +313,9 @@ def test_a_newcomer_on_a_leavers_deck_under_their_name_is_another_player(
     assert other_players(in_place, seated)
 
 
-def test_a_round_deleted_before_a_round_sat_out_moves_the_join_of_the_same_player() -> None:
-    # Cy played round 1 and sat out round 2: round 1 deleted, round 2 (now 1) is a later join
-    from blitzcam.game.rules import at_table, come_back, delete_round, leave, other_players
+def _cy_sat_out_round_2() -> Match:
+    """Three players, three rounds: Cy played rounds 1 and 3 and sat out round 2."""
+    from blitzcam.game.rules import come_back, leave
 
     match = Match(
         players=tuple(Player(name, DECK_NAMES[i]) for i, name in enumerate(NAMES[:3])),
@@ -323,8 +323,14 @@ def test_a_round_deleted_before_a_round_sat_out_moves_the_join_of_the_same_playe
     )
     match = add_round(match, Round({name: Tally(3, 1) for name in NAMES[:3]}))
     match = add_round(leave(match, "Cy"), Round({name: Tally(2, 0) for name in NAMES[:2]}))
-    match = come_back(match, "Cy")
-    match = add_round(match, Round({name: Tally(1, 1) for name in NAMES[:3]}))
+    return add_round(come_back(match, "Cy"), Round({name: Tally(1, 1) for name in NAMES[:3]}))
+
+
+def test_a_round_deleted_before_a_round_sat_out_moves_the_join_of_the_same_player() -> None:
+    # Cy played round 1 and sat out round 2: round 1 deleted, round 2 (now 1) is a later join
+    from blitzcam.game.rules import at_table, delete_round, other_players
+
+    match = _cy_sat_out_round_2()
     after = delete_round(match, 1)
     cy = next(p for p in after.players if p.name == "Cy")
     assert (cy.joined, cy.sat_out) == (1, ())  # (the case this test is for)
@@ -337,15 +343,9 @@ def test_a_round_deleted_before_a_round_sat_out_moves_the_join_of_the_same_playe
 def test_a_newcomer_under_the_name_of_a_leaver_who_sat_a_round_out_is_another_player() -> None:
     # Cy sat out round 2 and played round 3; elsewhere Cy left, was renamed, and a newcomer
     # sat down as Cy on Cy's deck: read as Cy, the round Cy played was saved to them (review)
-    from blitzcam.game.rules import at_table, change_player, come_back, join, leave, other_players
+    from blitzcam.game.rules import at_table, change_player, join, leave, other_players
 
-    match = Match(
-        players=tuple(Player(name, DECK_NAMES[i]) for i, name in enumerate(NAMES[:3])),
-        settings=Settings(1000, "play-out"),
-    )
-    match = add_round(match, Round({name: Tally(3, 1) for name in NAMES[:3]}))
-    match = add_round(leave(match, "Cy"), Round({name: Tally(2, 0) for name in NAMES[:2]}))
-    match = add_round(come_back(match, "Cy"), Round({name: Tally(1, 1) for name in NAMES[:3]}))
+    match = _cy_sat_out_round_2()
     seated = at_table(match)
     gone = change_player(leave(match, "Cy"), "Cy", new_name="Zed")
     now = at_table(join(gone, Player("Cy", DECK_NAMES[2])))
